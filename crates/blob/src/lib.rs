@@ -1,1 +1,696 @@
-//! signet-blob
+//! signet-blob: where Signet keeps document bytes.
+//!
+//! One cloneable handle, [`BlobStore`], over three backends chosen by a URL
+//! (see [`BlobStore::from_url`]):
+//!
+//! | URL | backend |
+//! |---|---|
+//! | `blobs`, `./blobs`, `/abs/path`, `file:///abs/path` | local folder (relative paths are under the data dir; created if missing) |
+//! | `s3://bucket/prefix?endpoint=..&region=..&allow_http=true` | S3-compatible object storage |
+//! | `memory://` | in-process memory (tests) |
+//!
+//! Objects are addressed by [`BlobKey`]s, which only Signet builds: every segment is
+//! `[A-Za-z0-9._-]{1,128}`, never starts with `.` and never contains `..`, so a key can not
+//! leave the store's root (no path traversal) and user file names are never used as keys.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use object_store::aws::AmazonS3Builder;
+use object_store::local::LocalFileSystem;
+use object_store::memory::InMemory;
+use object_store::path::Path as ObjectPath;
+use object_store::prefix::PrefixStore;
+use object_store::{ObjectStore, ObjectStoreExt, PutPayload, RetryConfig};
+
+/// Result type of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Errors of the blob store.
+///
+/// Display texts never contain credentials (they are meant for logs, not for API bodies).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A key segment broke the key rules (a programming error: keys are built by Signet).
+    #[error("invalid blob key: {reason}")]
+    InvalidKey {
+        /// Why the key was refused.
+        reason: &'static str,
+    },
+    /// No object under this key.
+    #[error("blob not found: {key}")]
+    NotFound {
+        /// The key that was asked for.
+        key: String,
+    },
+    /// The blob store URL could not be used (configuration error).
+    #[error("invalid blob store URL: {0}")]
+    InvalidUrl(String),
+    /// The local folder could not be created or is not usable.
+    #[error("blob folder {path}: {source}")]
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The backend failed (network, permissions, disk, missing bucket, ...).
+    #[error("blob store {op} failed: {source}")]
+    Backend {
+        /// The operation (`put`, `get`, `delete`, `exists`, `check`, `open`).
+        op: &'static str,
+        /// The cause.
+        #[source]
+        source: object_store::Error,
+    },
+    /// The backend did not answer in time (reachability check).
+    #[error("blob store did not answer within {0:?}")]
+    Timeout(Duration),
+}
+
+impl Error {
+    /// True for [`Error::NotFound`].
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, Error::NotFound { .. })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys
+// ---------------------------------------------------------------------------------------------
+
+/// The address of an object: `/`-separated segments built by Signet, never from user input
+/// such as file names. Example: `BlobKey::new(["tenant", "42", "doc", &uuid])`.
+///
+/// Rules for each segment: 1 to [`BlobKey::MAX_SEGMENT_LEN`] characters from
+/// `[A-Za-z0-9._-]`, not starting with `.` (so never `.`, `..` or a hidden file), and not
+/// containing `..`. The whole key is at most [`BlobKey::MAX_LEN`] bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlobKey(String);
+
+impl BlobKey {
+    /// Longest allowed segment.
+    pub const MAX_SEGMENT_LEN: usize = 128;
+    /// Longest allowed key (S3 allows 1024 bytes including the store's prefix).
+    pub const MAX_LEN: usize = 900;
+
+    /// Build a key from its segments, validating each one.
+    pub fn new<I, S>(segments: I) -> Result<Self>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut key = String::new();
+        for segment in segments {
+            let segment = segment.as_ref();
+            validate_segment(segment)?;
+            if !key.is_empty() {
+                key.push('/');
+            }
+            key.push_str(segment);
+            if key.len() > Self::MAX_LEN {
+                return Err(Error::InvalidKey {
+                    reason: "key too long",
+                });
+            }
+        }
+        if key.is_empty() {
+            return Err(Error::InvalidKey {
+                reason: "a key needs at least one segment",
+            });
+        }
+        Ok(Self(key))
+    }
+
+    /// Parse a key previously rendered with [`BlobKey::as_str`] (e.g. read back from the
+    /// database). Applies the same rules as [`BlobKey::new`]; empty segments (`a//b`, a
+    /// leading or trailing `/`) are refused.
+    pub fn parse(key: &str) -> Result<Self> {
+        Self::new(key.split('/'))
+    }
+
+    /// A key with one more segment.
+    pub fn join(&self, segment: impl AsRef<str>) -> Result<Self> {
+        Self::new(self.segments().chain(std::iter::once(segment.as_ref())))
+    }
+
+    /// The key as `seg/seg/seg`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The segments of the key.
+    pub fn segments(&self) -> impl Iterator<Item = &str> {
+        self.0.split('/')
+    }
+
+    fn to_object_path(&self) -> Result<ObjectPath> {
+        // Cannot fail for a validated key; map the error anyway instead of unwrapping.
+        ObjectPath::parse(&self.0).map_err(|_| Error::InvalidKey {
+            reason: "not a valid object path",
+        })
+    }
+}
+
+impl fmt::Display for BlobKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl AsRef<str> for BlobKey {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromStr for BlobKey {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Self::parse(s)
+    }
+}
+
+fn validate_segment(segment: &str) -> Result<()> {
+    let reason = if segment.is_empty() {
+        "empty segment"
+    } else if segment.len() > BlobKey::MAX_SEGMENT_LEN {
+        "segment too long"
+    } else if !segment
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+    {
+        "segment has a character outside [A-Za-z0-9._-]"
+    } else if segment.starts_with('.') {
+        "segment starts with '.'"
+    } else if segment.contains("..") {
+        "segment contains '..'"
+    } else {
+        return Ok(());
+    };
+    Err(Error::InvalidKey { reason })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Store
+// ---------------------------------------------------------------------------------------------
+
+/// Which kind of backend a [`BlobStore`] uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BackendKind {
+    /// A local folder.
+    Local,
+    /// S3-compatible object storage.
+    S3,
+    /// In-process memory (tests).
+    Memory,
+}
+
+/// A cloneable handle to the blob store (cheap to clone: an `Arc`).
+#[derive(Clone)]
+pub struct BlobStore {
+    inner: Arc<dyn ObjectStore>,
+    kind: BackendKind,
+    /// Human-readable, credential-free description (for logs and start-up output).
+    description: Arc<str>,
+    /// The folder of a local store (checked by [`BlobStore::check`]).
+    local_root: Option<Arc<Path>>,
+}
+
+impl fmt::Debug for BlobStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Hand-written so that no backend's configuration (credentials) can leak.
+        f.debug_struct("BlobStore")
+            .field("kind", &self.kind)
+            .field("description", &self.description)
+            .finish()
+    }
+}
+
+impl fmt::Display for BlobStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.description)
+    }
+}
+
+/// How long [`BlobStore::check`] waits for the backend.
+pub const CHECK_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Query parameters accepted on an `s3://` URL.
+pub const S3_QUERY_PARAMS: &[&str] = &[
+    "endpoint",
+    "region",
+    "allow_http",
+    "access_key_id",
+    "secret_access_key",
+    "session_token",
+    "virtual_hosted_style_request",
+];
+
+impl BlobStore {
+    /// Open the store described by `url`:
+    ///
+    /// - `memory://`: in-process memory, for tests;
+    /// - `s3://BUCKET[/PREFIX][?endpoint=URL&region=R&allow_http=true&access_key_id=..&secret_access_key=..&session_token=..&virtual_hosted_style_request=false]`:
+    ///   S3-compatible storage. Credentials, region and endpoint come from the standard
+    ///   `AWS_*` environment variables (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+    ///   `AWS_SESSION_TOKEN`, `AWS_DEFAULT_REGION`, `AWS_ENDPOINT`, `AWS_ALLOW_HTTP`, ...);
+    ///   query parameters override them. With an `endpoint`, requests are path-style.
+    ///   Unknown query parameters are refused (typos should not pass silently);
+    /// - `file:///ABS/PATH`, or a plain path: a local folder; a relative plain path is taken
+    ///   under `data_dir`. The folder is created if missing; writes are fsynced.
+    ///
+    /// No network access happens here; use [`BlobStore::check`] to test reachability.
+    pub fn from_url(url: &str, data_dir: &Path) -> Result<Self> {
+        let url = url.trim();
+        if url.is_empty() {
+            return Err(Error::InvalidUrl("empty".into()));
+        }
+        let Some((scheme, _)) = url.split_once("://") else {
+            let path = Path::new(url);
+            let dir = if path.is_absolute() {
+                path.to_path_buf()
+            } else {
+                data_dir.join(path)
+            };
+            return Self::local(&dir);
+        };
+        match scheme.to_ascii_lowercase().as_str() {
+            "memory" => {
+                if url.len() > "memory://".len() {
+                    return Err(Error::InvalidUrl(
+                        "memory:// takes no host, path or parameters".into(),
+                    ));
+                }
+                Ok(Self::memory())
+            }
+            "file" => {
+                let parsed = url::Url::parse(url)
+                    .map_err(|e| Error::InvalidUrl(format!("file URL: {e}")))?;
+                if parsed.query().is_some() || parsed.fragment().is_some() {
+                    return Err(Error::InvalidUrl(
+                        "file URL takes no query or fragment".into(),
+                    ));
+                }
+                let dir = parsed.to_file_path().map_err(|()| {
+                    Error::InvalidUrl(
+                        "file URL must be file:///absolute/path (use a plain path for a \
+                         folder relative to the data directory)"
+                            .into(),
+                    )
+                })?;
+                Self::local(&dir)
+            }
+            "s3" => Self::s3(url),
+            other => Err(Error::InvalidUrl(format!(
+                "unsupported scheme {other:?} (use a folder path, file://, s3:// or memory://)"
+            ))),
+        }
+    }
+
+    /// A local folder store rooted at `dir` (created if missing).
+    pub fn local(dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Folder {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let root = std::fs::canonicalize(dir).map_err(|source| Error::Folder {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let fs = LocalFileSystem::new_with_prefix(&root)
+            .map_err(|source| Error::Backend { op: "open", source })?
+            .with_fsync(true)
+            .with_automatic_cleanup(true);
+        Ok(Self {
+            inner: Arc::new(fs),
+            kind: BackendKind::Local,
+            description: format!("local folder {}", root.display()).into(),
+            local_root: Some(root.into()),
+        })
+    }
+
+    /// An in-memory store (for tests; contents die with the last clone).
+    pub fn memory() -> Self {
+        Self {
+            inner: Arc::new(InMemory::new()),
+            kind: BackendKind::Memory,
+            description: "memory://".into(),
+            local_root: None,
+        }
+    }
+
+    fn s3(url: &str) -> Result<Self> {
+        let parsed = url::Url::parse(url).map_err(|e| Error::InvalidUrl(format!("s3 URL: {e}")))?;
+        if !parsed.username().is_empty() || parsed.password().is_some() || parsed.port().is_some() {
+            return Err(Error::InvalidUrl(
+                "s3 URL is s3://BUCKET/PREFIX; pass credentials as query parameters or AWS_* \
+                 environment variables"
+                    .into(),
+            ));
+        }
+        if parsed.fragment().is_some() {
+            return Err(Error::InvalidUrl("s3 URL takes no fragment".into()));
+        }
+        let bucket = match parsed.host_str() {
+            Some(b) if !b.is_empty() => b.to_owned(),
+            _ => return Err(Error::InvalidUrl("s3 URL has no bucket".into())),
+        };
+        // The prefix from the raw text: `Url` would resolve `..` and percent-escapes, and we
+        // want those refused, not reinterpreted.
+        let raw_path = url
+            .split_once("://")
+            .map(|(_, rest)| rest)
+            .unwrap_or_default();
+        let raw_path = raw_path.split(['?', '#']).next().unwrap_or_default();
+        let prefix_str = raw_path
+            .split_once('/')
+            .map(|(_, p)| p.trim_end_matches('/'))
+            .unwrap_or_default();
+        let prefix = if prefix_str.is_empty() {
+            None
+        } else {
+            let key = BlobKey::parse(prefix_str).map_err(|e| {
+                Error::InvalidUrl(format!("s3 prefix {prefix_str:?} is not allowed: {e}"))
+            })?;
+            Some(key.to_object_path()?)
+        };
+
+        let mut builder = AmazonS3Builder::from_env()
+            .with_bucket_name(&bucket)
+            .with_retry(RetryConfig {
+                backoff: Default::default(),
+                max_retries: 3,
+                retry_timeout: Duration::from_secs(20),
+            });
+        let mut endpoint_desc = None;
+        let mut seen: Vec<String> = Vec::new();
+        for (name, value) in parsed.query_pairs() {
+            if seen.iter().any(|s| *s == name) {
+                return Err(Error::InvalidUrl(format!(
+                    "s3 query parameter {name:?} given twice"
+                )));
+            }
+            seen.push(name.to_string());
+            let value = value.into_owned();
+            builder = match name.as_ref() {
+                "endpoint" => {
+                    let ep = url::Url::parse(&value)
+                        .map_err(|e| Error::InvalidUrl(format!("s3 endpoint is not a URL: {e}")))?;
+                    if !matches!(ep.scheme(), "http" | "https") {
+                        return Err(Error::InvalidUrl(
+                            "s3 endpoint must be an http:// or https:// URL".into(),
+                        ));
+                    }
+                    endpoint_desc = Some(ep.origin().ascii_serialization());
+                    builder.with_endpoint(value)
+                }
+                "region" => builder.with_region(value),
+                "allow_http" => builder.with_allow_http(parse_bool("allow_http", &value)?),
+                "virtual_hosted_style_request" => builder.with_virtual_hosted_style_request(
+                    parse_bool("virtual_hosted_style_request", &value)?,
+                ),
+                "access_key_id" => builder.with_access_key_id(value),
+                "secret_access_key" => builder.with_secret_access_key(value),
+                "session_token" => builder.with_token(value),
+                other => {
+                    return Err(Error::InvalidUrl(format!(
+                        "unknown s3 query parameter {other:?} (known: {})",
+                        S3_QUERY_PARAMS.join(", ")
+                    )));
+                }
+            };
+        }
+        let s3 = builder
+            .build()
+            .map_err(|source| Error::Backend { op: "open", source })?;
+
+        let mut description = format!("s3://{bucket}");
+        if let Some(p) = &prefix {
+            description.push('/');
+            description.push_str(p.as_ref());
+        }
+        if let Some(ep) = endpoint_desc {
+            description.push_str(" at ");
+            description.push_str(&ep);
+        }
+        let inner: Arc<dyn ObjectStore> = match prefix {
+            Some(p) => Arc::new(PrefixStore::new(s3, p)),
+            None => Arc::new(s3),
+        };
+        Ok(Self {
+            inner,
+            kind: BackendKind::S3,
+            description: description.into(),
+            local_root: None,
+        })
+    }
+
+    /// The kind of backend.
+    pub fn kind(&self) -> BackendKind {
+        self.kind
+    }
+
+    /// A credential-free description, e.g. `local folder /srv/signet-data/blobs` or
+    /// `s3://bucket/prefix at http://127.0.0.1:9000`.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Store `bytes` under `key`, replacing any previous object. Atomic: readers see the old
+    /// or the new object, never a partial one. On a local folder the write is fsynced.
+    pub async fn put(&self, key: &BlobKey, bytes: Bytes) -> Result<()> {
+        let path = key.to_object_path()?;
+        self.inner
+            .put(&path, PutPayload::from_bytes(bytes))
+            .await
+            .map(|_| ())
+            .map_err(|e| map_err("put", key, e))
+    }
+
+    /// The bytes under `key`; [`Error::NotFound`] if there are none.
+    pub async fn get(&self, key: &BlobKey) -> Result<Bytes> {
+        let path = key.to_object_path()?;
+        let result = self
+            .inner
+            .get(&path)
+            .await
+            .map_err(|e| map_err("get", key, e))?;
+        result.bytes().await.map_err(|e| map_err("get", key, e))
+    }
+
+    /// Delete the object under `key`. Idempotent: deleting a missing object succeeds.
+    pub async fn delete(&self, key: &BlobKey) -> Result<()> {
+        let path = key.to_object_path()?;
+        match self.inner.delete(&path).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(source) => Err(Error::Backend {
+                op: "delete",
+                source,
+            }),
+        }
+    }
+
+    /// Whether an object exists under `key`.
+    pub async fn exists(&self, key: &BlobKey) -> Result<bool> {
+        let path = key.to_object_path()?;
+        match self.inner.head(&path).await {
+            Ok(_) => Ok(true),
+            Err(object_store::Error::NotFound { .. }) => Ok(false),
+            Err(source) => Err(Error::Backend {
+                op: "exists",
+                source,
+            }),
+        }
+    }
+
+    /// Reachability check for `/readyz`: the folder exists / the bucket answers a listing.
+    /// Read-only; gives up after [`CHECK_TIMEOUT`]. Needs a Tokio runtime with timers
+    /// enabled (`#[tokio::main]` enables them).
+    pub async fn check(&self) -> Result<()> {
+        tokio::time::timeout(CHECK_TIMEOUT, self.check_inner())
+            .await
+            .map_err(|_| Error::Timeout(CHECK_TIMEOUT))?
+    }
+
+    async fn check_inner(&self) -> Result<()> {
+        if let Some(root) = &self.local_root {
+            let meta =
+                tokio::fs::metadata(root.as_ref())
+                    .await
+                    .map_err(|source| Error::Folder {
+                        path: root.to_path_buf(),
+                        source,
+                    })?;
+            if !meta.is_dir() {
+                return Err(Error::Folder {
+                    path: root.to_path_buf(),
+                    source: std::io::Error::new(
+                        std::io::ErrorKind::NotADirectory,
+                        "not a directory",
+                    ),
+                });
+            }
+        }
+        // One listing request: on S3 this fails if the bucket is missing, unreachable or
+        // the credentials are refused.
+        self.inner
+            .list_with_delimiter(None)
+            .await
+            .map(|_| ())
+            .map_err(|source| Error::Backend {
+                op: "check",
+                source,
+            })
+    }
+}
+
+fn map_err(op: &'static str, key: &BlobKey, err: object_store::Error) -> Error {
+    match err {
+        object_store::Error::NotFound { .. } => Error::NotFound {
+            key: key.as_str().to_owned(),
+        },
+        source => Error::Backend { op, source },
+    }
+}
+
+fn parse_bool(name: &str, value: &str) -> Result<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" => Ok(true),
+        "false" | "0" | "no" => Ok(false),
+        _ => Err(Error::InvalidUrl(format!(
+            "s3 query parameter {name:?} must be true or false"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_accept_our_shapes() -> Result<()> {
+        let k = BlobKey::new([
+            "tenant",
+            "42",
+            "doc",
+            "0b6f6f5e-2c4a-4f7e-9a3c-1d2e3f4a5b6c",
+            "v1.pdf",
+        ])?;
+        assert_eq!(
+            k.as_str(),
+            "tenant/42/doc/0b6f6f5e-2c4a-4f7e-9a3c-1d2e3f4a5b6c/v1.pdf"
+        );
+        assert_eq!(BlobKey::parse(k.as_str())?, k);
+        assert_eq!(k.join("signed_2")?.segments().last(), Some("signed_2"));
+        assert_eq!(k.to_object_path()?.as_ref(), k.as_str());
+        Ok(())
+    }
+
+    #[test]
+    fn keys_refuse_traversal_and_odd_segments() {
+        let bad_segments = [
+            "",
+            ".",
+            "..",
+            "...",
+            ".hidden",
+            "a..b",
+            "a/b",
+            "../etc",
+            "a\\b",
+            "..\\..\\windows",
+            "/etc",
+            "C:",
+            "%2e%2e",
+            "a b",
+            "a\0b",
+            "a\nb",
+            "é",
+            "ａ",
+            "a#b",
+            "a?b",
+            "*",
+            "~",
+        ];
+        for s in bad_segments {
+            assert!(
+                BlobKey::new(["tenant", s]).is_err(),
+                "segment {s:?} was accepted"
+            );
+        }
+        let long = "a".repeat(BlobKey::MAX_SEGMENT_LEN + 1);
+        assert!(BlobKey::new([long.as_str()]).is_err());
+        let many = vec!["abcdefgh"; 200];
+        assert!(BlobKey::new(many).is_err());
+        assert!(BlobKey::new(Vec::<&str>::new()).is_err());
+        for s in [
+            "",
+            "/a",
+            "a/",
+            "a//b",
+            "a/../b",
+            "../a",
+            "a/./b",
+            "/etc/passwd",
+        ] {
+            assert!(BlobKey::parse(s).is_err(), "key {s:?} was accepted");
+        }
+        assert!(BlobKey::parse("a").and_then(|k| k.join("..")).is_err());
+    }
+
+    #[test]
+    fn urls_are_checked() {
+        let dir = std::env::temp_dir();
+        for url in [
+            "",
+            "gs://bucket",
+            "http://example.com/x",
+            "s3://",
+            "s3:///prefix",
+            "s3://bucket/../x",
+            "s3://bucket/a//b",
+            "s3://bucket?bogus=1",
+            "s3://bucket?region=a&region=b",
+            "s3://bucket?allow_http=maybe",
+            "s3://bucket?endpoint=ftp://x",
+            "s3://user:pw@bucket",
+            "file://relative/path",
+            "file:///tmp/x?y=1",
+            "memory://something",
+        ] {
+            assert!(BlobStore::from_url(url, &dir).is_err(), "{url:?} accepted");
+        }
+        assert!(matches!(
+            BlobStore::from_url("memory://", &dir).map(|s| s.kind()),
+            Ok(BackendKind::Memory)
+        ));
+    }
+
+    #[test]
+    fn s3_description_and_debug_hide_credentials() -> Result<()> {
+        let store = BlobStore::from_url(
+            "s3://bucket/some/prefix?endpoint=http://127.0.0.1:9/&region=us-east-1&allow_http=true\
+             &access_key_id=AKIDSECRETID&secret_access_key=VERYSECRETKEY&session_token=TOKENX",
+            Path::new("."),
+        )?;
+        assert_eq!(store.kind(), BackendKind::S3);
+        assert_eq!(
+            store.description(),
+            "s3://bucket/some/prefix at http://127.0.0.1:9"
+        );
+        for text in [format!("{store:?}"), store.to_string()] {
+            for secret in ["AKIDSECRETID", "VERYSECRETKEY", "TOKENX"] {
+                assert!(!text.contains(secret), "{secret} leaked in {text}");
+            }
+        }
+        Ok(())
+    }
+}
