@@ -1,1 +1,21 @@
-//! signet-domain
+//! Signet's domain: identifiers, validated values, the error catalogue and the rules every
+//! surface (API, gateway, CLI) shares. Nothing here knows about HTTP or SQL.
+
+pub mod audit;
+pub mod department;
+pub mod error;
+pub mod paging;
+
+pub use error::{Error, ErrorCode, FieldErrors};
+
+/// Milliseconds since the Unix epoch; every stored timestamp uses this so that the same SQL
+/// works on SQLite and PostgreSQL.
+pub type Millis = i64;
+
+/// The current time in milliseconds since the Unix epoch.
+pub fn now_millis() -> Millis {
+    let since_epoch = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    i64::try_from(since_epoch.as_millis()).unwrap_or(i64::MAX)
+}

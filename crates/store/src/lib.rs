@@ -1,1 +1,253 @@
-//! signet-store
+//! The only crate that names sqlx. One `Store` over SQLite (embedded default) or PostgreSQL
+//! (scale-out): the same SQL text runs on both (`$n` placeholders, `RETURNING`,
+//! `ON CONFLICT`); the few statements that must differ are explicit per-backend arms.
+
+mod auth;
+mod departments;
+mod jobs;
+mod tenants;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use signet_domain::audit::{AuditEntry, AuditEvent, entry_hash};
+use signet_domain::{Error, ErrorCode};
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+
+pub use auth::{NewRefreshToken, PrincipalAuth, PrincipalCredentials, RefreshUse, SigningKeyRow};
+pub use jobs::{ClaimedJob, JobRow, NewJob};
+pub use tenants::{CreatedTenant, NewTenant};
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone)]
+enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Expands the same body once per backend, with `$pool` bound to that backend's pool, so that
+/// one SQL text is type-checked against both drivers.
+macro_rules! on_db {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match &$store.db {
+            $crate::Db::Sqlite($pool) => $body,
+            $crate::Db::Postgres($pool) => $body,
+        }
+    };
+}
+pub(crate) use on_db;
+
+/// Appends an audit event inside an open transaction. The first statement takes the tenant's
+/// row lock (PostgreSQL) or the write lock (SQLite), so each tenant's chain grows one link at
+/// a time even with several instances.
+macro_rules! append_audit {
+    ($tx:expr, $tenant_id:expr, $event:expr) => {{
+        let tenant_id: i64 = $tenant_id;
+        let event: &signet_domain::audit::AuditEvent = $event;
+        let (seq, prev_hash): (i64, String) = sqlx::query_as(
+            "UPDATE tenants SET audit_seq = audit_seq + 1 WHERE id = $1 RETURNING audit_seq, audit_head",
+        )
+        .bind(tenant_id)
+        .fetch_one(&mut *$tx)
+        .await
+        .map_err($crate::db_err)?;
+        let entry = $crate::chain_entry(tenant_id, seq, prev_hash, event);
+        sqlx::query(
+            "INSERT INTO audit_log (tenant_id, seq, at, actor, action, target, ip, detail, prev_hash, hash) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .bind(tenant_id)
+        .bind(entry.seq)
+        .bind(entry.at)
+        .bind(&entry.actor)
+        .bind(&entry.action)
+        .bind(&entry.target)
+        .bind(&entry.ip)
+        .bind(&entry.detail)
+        .bind(&entry.prev_hash)
+        .bind(&entry.hash)
+        .execute(&mut *$tx)
+        .await
+        .map_err($crate::db_err)?;
+        sqlx::query("UPDATE tenants SET audit_head = $2 WHERE id = $1")
+            .bind(tenant_id)
+            .bind(&entry.hash)
+            .execute(&mut *$tx)
+            .await
+            .map_err($crate::db_err)?;
+    }};
+}
+pub(crate) use append_audit;
+
+pub(crate) fn chain_entry(tenant_id: i64, seq: i64, prev_hash: String, event: &AuditEvent) -> AuditEntry {
+    let at = signet_domain::now_millis();
+    let detail = event.detail.to_string();
+    let hash = entry_hash(
+        tenant_id,
+        seq,
+        at,
+        &event.actor,
+        &event.action,
+        &event.target,
+        event.ip.as_deref(),
+        &detail,
+        &prev_hash,
+    );
+    AuditEntry {
+        seq,
+        at,
+        actor: event.actor.clone(),
+        action: event.action.clone(),
+        target: event.target.clone(),
+        ip: event.ip.clone(),
+        detail,
+        prev_hash,
+        hash,
+    }
+}
+
+/// Maps a driver error to the domain: an exhausted pool is a temporary outage; everything
+/// else is internal (the cause goes to the log, never to the client).
+pub(crate) fn db_err(error: sqlx::Error) -> Error {
+    match error {
+        sqlx::Error::PoolTimedOut => Error::rejected(ErrorCode::ServiceUnavailable, "the database is busy"),
+        other => Error::internal(other),
+    }
+}
+
+pub(crate) fn is_unique_violation(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(db) if db.is_unique_violation())
+}
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// Pool settings; the defaults suit the embedded mode.
+#[derive(Debug, Clone)]
+pub struct PoolSettings {
+    pub max_connections: u32,
+    pub acquire_timeout: Duration,
+}
+
+impl Default for PoolSettings {
+    fn default() -> Self {
+        PoolSettings { max_connections: 16, acquire_timeout: Duration::from_secs(5) }
+    }
+}
+
+#[derive(Clone)]
+pub struct Store {
+    db: Db,
+}
+
+impl Store {
+    /// Connects to `sqlite://PATH` (created if missing) or `postgres://...`.
+    pub async fn connect(url: &str, settings: &PoolSettings) -> Result<Store> {
+        let db = if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)
+                .map_err(|e| Error::internal(format!("bad database URL: {e}")))?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .busy_timeout(Duration::from_secs(10))
+                .foreign_keys(true);
+            let pool = SqlitePoolOptions::new()
+                .max_connections(settings.max_connections)
+                .acquire_timeout(settings.acquire_timeout)
+                .connect_with(options)
+                .await
+                .map_err(|e| Error::internal(format!("cannot open {url}: {e}")))?;
+            Db::Sqlite(pool)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            let pool = PgPoolOptions::new()
+                .max_connections(settings.max_connections)
+                .acquire_timeout(settings.acquire_timeout)
+                .connect(url)
+                .await
+                .map_err(|e| Error::internal(format!("cannot connect to PostgreSQL: {e}")))?;
+            Db::Postgres(pool)
+        } else {
+            return Err(Error::internal(format!(
+                "unsupported database URL {url:?}: use sqlite://PATH or postgres://..."
+            )));
+        };
+        Ok(Store { db })
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self.db {
+            Db::Sqlite(_) => Backend::Sqlite,
+            Db::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Applies pending migrations. On PostgreSQL the migrator holds an advisory lock, so
+    /// several instances may start at once; SQLite serialises through its write lock.
+    pub async fn migrate(&self) -> Result<()> {
+        let outcome = match &self.db {
+            Db::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await,
+            Db::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await,
+        };
+        outcome.map_err(|e| Error::internal(format!("migration failed: {e}")))
+    }
+
+    /// A round trip to the database, for readiness checks.
+    pub async fn ping(&self) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query("SELECT 1").execute(pool).await.map_err(db_err)?;
+        });
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        on_db!(self, pool => pool.close().await)
+    }
+
+    /// A tenant's audit entries in chain order, starting after `after_seq`.
+    pub async fn audit_entries(&self, tenant_id: i64, after_seq: i64, limit: i64) -> Result<Vec<AuditEntry>> {
+        type Row = (i64, i64, String, String, String, Option<String>, String, String, String);
+        let rows: Vec<Row> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM audit_log \
+                 WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+            )
+            .bind(tenant_id)
+            .bind(after_seq)
+            .bind(limit)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(rows
+            .into_iter()
+            .map(|(seq, at, actor, action, target, ip, detail, prev_hash, hash)| AuditEntry {
+                seq,
+                at,
+                actor,
+                action,
+                target,
+                ip,
+                detail,
+                prev_hash,
+                hash,
+            })
+            .collect())
+    }
+
+    /// Runs raw SQL; only for tests that need to tamper with rows.
+    #[doc(hidden)]
+    pub async fn execute_for_tests(&self, sql: &'static str) -> Result<u64> {
+        let done = on_db!(self, pool => {
+            sqlx::query(sql).execute(pool).await.map_err(db_err)?.rows_affected()
+        });
+        Ok(done)
+    }
+}

@@ -1,0 +1,300 @@
+use serde_json::json;
+use signet_domain::audit::Actor;
+use signet_domain::{Millis, now_millis};
+
+use crate::{Result, Store, append_audit, db_err, on_db};
+
+/// What a login needs to check a secret.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PrincipalCredentials {
+    pub id: i64,
+    pub tenant_id: i64,
+    pub kind: String,
+    pub secret_hash: String,
+    pub security_stamp: String,
+    pub disabled: bool,
+}
+
+/// What every authenticated request checks against the token's claims.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PrincipalAuth {
+    pub security_stamp: String,
+    pub disabled: bool,
+}
+
+pub struct NewRefreshToken<'a> {
+    pub token_hash: &'a str,
+    pub family_id: &'a str,
+    pub principal_id: i64,
+    pub tenant_id: i64,
+    pub expires_at: Millis,
+}
+
+/// The outcome of presenting a refresh token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefreshUse {
+    /// First use: the token is now spent; a successor may be issued in the same family.
+    Fresh { principal_id: i64, tenant_id: i64, family_id: String, expires_at: Millis },
+    /// Already spent or revoked: the whole family has been revoked.
+    Reused,
+    Expired,
+    Unknown,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SigningKeyRow {
+    pub kid: String,
+    pub private_der: Vec<u8>,
+    pub public_raw: Vec<u8>,
+}
+
+impl Store {
+    pub async fn principal_by_email(&self, email: &str) -> Result<Option<PrincipalCredentials>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled FROM principals \
+                 WHERE kind = 'user' AND lower(email) = lower($1)",
+            )
+            .bind(email)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    pub async fn principal_by_client_id(&self, client_id: &str) -> Result<Option<PrincipalCredentials>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled FROM principals \
+                 WHERE kind = 'client' AND client_id = $1",
+            )
+            .bind(client_id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// The stamp and state of a principal of a tenant; `None` when it does not exist there.
+    pub async fn principal_auth(&self, tenant_id: i64, principal_id: i64) -> Result<Option<PrincipalAuth>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT security_stamp, disabled FROM principals WHERE tenant_id = $1 AND id = $2",
+            )
+            .bind(tenant_id)
+            .bind(principal_id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// Ends every session of a principal at once: a new security stamp makes its access tokens
+    /// fail, and its refresh tokens are revoked. `disable` also blocks new logins.
+    pub async fn end_sessions(
+        &self,
+        tenant_id: i64,
+        principal_id: i64,
+        new_stamp: &str,
+        disable: bool,
+        actor: &Actor,
+    ) -> Result<bool> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let changed = sqlx::query(
+                "UPDATE principals SET security_stamp = $3, disabled = (disabled OR $4) \
+                 WHERE tenant_id = $1 AND id = $2",
+            )
+            .bind(tenant_id)
+            .bind(principal_id)
+            .bind(new_stamp)
+            .bind(disable)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if changed == 0 {
+                return Ok(false);
+            }
+            sqlx::query(
+                "UPDATE refresh_tokens SET revoked_at = $2 WHERE principal_id = $1 AND revoked_at IS NULL",
+            )
+            .bind(principal_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let action = if disable { "principal.disabled" } else { "principal.sessions_revoked" };
+            let event = actor.event(action, format!("principal:{principal_id}"), json!({}));
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(true)
+        })
+    }
+
+    pub async fn insert_refresh_token(&self, token: &NewRefreshToken<'_>) -> Result<()> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            sqlx::query(
+                "INSERT INTO refresh_tokens (token_hash, family_id, principal_id, tenant_id, issued_at, expires_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(token.token_hash)
+            .bind(token.family_id)
+            .bind(token.principal_id)
+            .bind(token.tenant_id)
+            .bind(now)
+            .bind(token.expires_at)
+            .execute(pool)
+            .await
+            .map_err(db_err)?;
+        });
+        Ok(())
+    }
+
+    /// Spends a refresh token. The spend is one conditional UPDATE, so of two concurrent
+    /// presentations exactly one wins; presenting a spent token revokes its family
+    /// (RFC 6749 §10.4 / OAuth security BCP: refresh token reuse detection).
+    pub async fn use_refresh_token(&self, token_hash: &str) -> Result<RefreshUse> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let spent: Option<(i64, i64, String, i64)> = sqlx::query_as(
+                "UPDATE refresh_tokens SET used_at = $2 \
+                 WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2 \
+                 RETURNING principal_id, tenant_id, family_id, expires_at",
+            )
+            .bind(token_hash)
+            .bind(now)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?;
+            if let Some((principal_id, tenant_id, family_id, expires_at)) = spent {
+                return Ok(RefreshUse::Fresh { principal_id, tenant_id, family_id, expires_at });
+            }
+            let known: Option<(String, i64)> = sqlx::query_as(
+                "SELECT family_id, expires_at FROM refresh_tokens WHERE token_hash = $1",
+            )
+            .bind(token_hash)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?;
+            match known {
+                None => Ok(RefreshUse::Unknown),
+                Some((_, expires_at)) if expires_at <= now => Ok(RefreshUse::Expired),
+                Some((family_id, _)) => {
+                    sqlx::query("UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL")
+                        .bind(&family_id)
+                        .bind(now)
+                        .execute(pool)
+                        .await
+                        .map_err(db_err)?;
+                    Ok(RefreshUse::Reused)
+                }
+            }
+        })
+    }
+
+    /// Revokes the family of a refresh token (RFC 7009); unknown tokens are ignored.
+    pub async fn revoke_refresh_family(&self, token_hash: &str) -> Result<()> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            sqlx::query(
+                "UPDATE refresh_tokens SET revoked_at = $2 WHERE revoked_at IS NULL AND family_id IN \
+                 (SELECT family_id FROM refresh_tokens WHERE token_hash = $1)",
+            )
+            .bind(token_hash)
+            .bind(now)
+            .execute(pool)
+            .await
+            .map_err(db_err)?;
+        });
+        Ok(())
+    }
+
+    /// Deletes refresh tokens that expired before `before`.
+    pub async fn purge_expired_refresh_tokens(&self, before: Millis) -> Result<u64> {
+        on_db!(self, pool => {
+            Ok(sqlx::query("DELETE FROM refresh_tokens WHERE expires_at < $1")
+                .bind(before)
+                .execute(pool)
+                .await
+                .map_err(db_err)?
+                .rows_affected())
+        })
+    }
+
+    /// The key for `purpose`, inserting `candidate` if there is none yet. Concurrent first
+    /// starts agree: the first insert wins and every instance reads it back.
+    pub async fn signing_key_get_or_insert(&self, purpose: &str, candidate: &SigningKeyRow) -> Result<SigningKeyRow> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            sqlx::query(
+                "INSERT INTO signing_keys (purpose, kid, private_der, public_raw, created_at) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (purpose) DO NOTHING",
+            )
+            .bind(purpose)
+            .bind(&candidate.kid)
+            .bind(&candidate.private_der)
+            .bind(&candidate.public_raw)
+            .bind(now)
+            .execute(pool)
+            .await
+            .map_err(db_err)?;
+            sqlx::query_as("SELECT kid, private_der, public_raw FROM signing_keys WHERE purpose = $1")
+                .bind(purpose)
+                .fetch_one(pool)
+                .await
+                .map_err(db_err)
+        })
+    }
+
+    /// Counts a failed login for an account within a fixed window and returns the failures
+    /// in the current window; shared by all instances because it lives in the database.
+    pub async fn record_auth_failure(&self, account_key: &str, window_ms: Millis) -> Result<i64> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let (failures,): (i64,) = sqlx::query_as(
+                "INSERT INTO auth_failures (account_key, window_start, failures) VALUES ($1, $2, 1) \
+                 ON CONFLICT (account_key) DO UPDATE SET \
+                   failures = CASE WHEN auth_failures.window_start + $3 <= $2 THEN 1 ELSE auth_failures.failures + 1 END, \
+                   window_start = CASE WHEN auth_failures.window_start + $3 <= $2 THEN $2 ELSE auth_failures.window_start END \
+                 RETURNING failures",
+            )
+            .bind(account_key)
+            .bind(now)
+            .bind(window_ms)
+            .fetch_one(pool)
+            .await
+            .map_err(db_err)?;
+            Ok(failures)
+        })
+    }
+
+    /// Failures in the current window and when that window ends.
+    pub async fn auth_failures(&self, account_key: &str, window_ms: Millis) -> Result<(i64, Millis)> {
+        let now = now_millis();
+        let row: Option<(i64, i64)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT failures, window_start FROM auth_failures WHERE account_key = $1")
+                .bind(account_key)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        Ok(match row {
+            Some((failures, start)) if start + window_ms > now => (failures, start + window_ms),
+            _ => (0, now),
+        })
+    }
+
+    pub async fn clear_auth_failures(&self, account_key: &str) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query("DELETE FROM auth_failures WHERE account_key = $1")
+                .bind(account_key)
+                .execute(pool)
+                .await
+                .map_err(db_err)?;
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,81 @@
+use serde_json::json;
+use signet_domain::audit::{Actor, GENESIS_HASH};
+use signet_domain::{Error, ErrorCode, now_millis};
+
+use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
+
+/// A tenant with its first administrator and its first API client; secrets arrive hashed.
+pub struct NewTenant {
+    pub name: String,
+    pub admin_email: String,
+    pub admin_password_hash: String,
+    pub client_id: String,
+    pub client_secret_hash: String,
+    pub admin_stamp: String,
+    pub client_stamp: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct CreatedTenant {
+    pub tenant_id: i64,
+    pub admin_id: i64,
+    pub client_principal_id: i64,
+}
+
+impl Store {
+    /// Creates the tenant, its administrator and API client, and the first audit entries, in
+    /// one transaction.
+    pub async fn create_tenant(&self, new: &NewTenant, actor: &Actor) -> Result<CreatedTenant> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let (tenant_id,): (i64,) = sqlx::query_as(
+                "INSERT INTO tenants (name, audit_head, created_at) VALUES ($1, $2, $3) RETURNING id",
+            )
+            .bind(&new.name)
+            .bind(GENESIS_HASH)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let admin = sqlx::query_as::<_, (i64,)>(
+                "INSERT INTO principals (tenant_id, kind, email, secret_hash, security_stamp, created_at) \
+                 VALUES ($1, 'user', $2, $3, $4, $5) RETURNING id",
+            )
+            .bind(tenant_id)
+            .bind(&new.admin_email)
+            .bind(&new.admin_password_hash)
+            .bind(&new.admin_stamp)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await;
+            let (admin_id,) = admin.map_err(|e| {
+                if is_unique_violation(&e) {
+                    Error::rejected(ErrorCode::Conflict, "a user with this email already exists")
+                } else {
+                    db_err(e)
+                }
+            })?;
+            let (client_principal_id,): (i64,) = sqlx::query_as(
+                "INSERT INTO principals (tenant_id, kind, client_id, secret_hash, security_stamp, created_at) \
+                 VALUES ($1, 'client', $2, $3, $4, $5) RETURNING id",
+            )
+            .bind(tenant_id)
+            .bind(&new.client_id)
+            .bind(&new.client_secret_hash)
+            .bind(&new.client_stamp)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let event = actor.event(
+                "tenant.created",
+                format!("tenant:{tenant_id}"),
+                json!({"name": new.name, "adminEmail": new.admin_email, "clientId": new.client_id}),
+            );
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(CreatedTenant { tenant_id, admin_id, client_principal_id })
+        })
+    }
+}
