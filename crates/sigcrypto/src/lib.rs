@@ -4,7 +4,9 @@
 //! generation of RustCrypto (x509-cert 0.2, cms 0.2, x509-tsp 0.1, x509-ocsp 0.2). The `rsa`
 //! crate is deliberately absent (RUSTSEC-2023-0071).
 
+pub mod cms;
 mod error;
 pub mod pki;
+pub mod signer;
 
 pub use error::{Error, Result};
