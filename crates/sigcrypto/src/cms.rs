@@ -600,6 +600,17 @@ pub fn check_cms(cms_der: &[u8], detached_content: Option<&[u8]>) -> Result<Sign
     check_signer_info(&sd, si, content)
 }
 
+/// The signature values of all SignerInfos (what a signature time-stamp hashes).
+pub fn signature_values(cms_der: &[u8]) -> Result<Vec<Vec<u8>>> {
+    let sd = parse_signed_data(cms_der)?;
+    Ok(sd
+        .signer_infos
+        .0
+        .iter()
+        .map(|si| si.signature.as_bytes().to_vec())
+        .collect())
+}
+
 /// The encapsulated content of an attached CMS.
 pub fn encapsulated_content(cms_der: &[u8]) -> Result<Option<Vec<u8>>> {
     let sd = parse_signed_data(cms_der)?;

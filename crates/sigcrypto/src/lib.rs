@@ -6,7 +6,11 @@
 
 pub mod cms;
 mod error;
+mod http;
 pub mod pki;
 pub mod signer;
+pub mod tsp;
+
+pub use http::HttpConfig;
 
 pub use error::{Error, Result};

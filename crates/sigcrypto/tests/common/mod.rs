@@ -85,3 +85,52 @@ pub fn openssl_cms_verify(
         t,
     )
 }
+
+/// A child process killed on drop (test servers).
+pub struct ChildGuard(pub std::process::Child);
+impl Drop for ChildGuard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn read_port(child: &mut std::process::Child) -> u16 {
+    use std::io::BufRead;
+    let out = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    std::io::BufReader::new(out).read_line(&mut line).expect("port line");
+    line.trim().parse().expect("port")
+}
+
+/// A local RFC 3161 TSA (`openssl ts -reply` behind a Python HTTP server) on 127.0.0.1:port 0.
+pub struct Tsa {
+    pub url: String,
+    pub tsa: IssuedCert,
+    _child: ChildGuard,
+}
+
+impl Tsa {
+    pub fn start(pki: &Pki) -> Tsa {
+        let tsa = pki.ca.issue_tsa("Signet Test TSA").expect("tsa cert");
+        pki.write("tsa.pem", tsa.cert_pem());
+        pki.write("tsa.key", tsa.key_pem());
+        pki.write("tsaserial", "01\n");
+        pki.write(
+            "tsa.cnf",
+            "[ tsa ]\ndefault_tsa = tsa1\n[ tsa1 ]\ndir = .\nserial = ./tsaserial\ncrypto_device = builtin\n\
+             signer_cert = ./tsa.pem\ncerts = ./ca.pem\nsigner_key = ./tsa.key\nsigner_digest = sha256\n\
+             default_policy = 1.2.3.4.1\ndigests = sha256, sha384, sha512\naccuracy = secs:1\nordering = no\n\
+             tsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n",
+        );
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tsa_server.py");
+        let mut child = Command::new("python3")
+            .arg(script)
+            .arg(pki.dir.path())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("start tsa server");
+        let port = read_port(&mut child);
+        Tsa { url: format!("http://127.0.0.1:{port}/"), tsa, _child: ChildGuard(child) }
+    }
+}

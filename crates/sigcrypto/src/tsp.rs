@@ -1,0 +1,285 @@
+//! RFC 3161 time-stamp client: request, transport, response checks, and the CAdES/PAdES
+//! signature time-stamp (unsigned attribute id-aa-signatureTimeStampToken).
+
+use cms::signed_data::SignedData;
+use der::asn1::{GeneralizedTime, Int, OctetString, SetOfVec};
+use der::{Any, Decode, Encode};
+use spki::AlgorithmIdentifier;
+use x509_cert::attr::Attribute;
+use x509_tsp::{MessageImprint, TimeStampReq, TimeStampResp, TspVersion, TstInfo};
+
+use crate::cms::{self as cmsmod, oid};
+use crate::http::{self, HttpConfig};
+use crate::pki;
+use crate::{Error, Result};
+
+/// What a checked time-stamp token says.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct TokenInfo {
+    /// genTime, RFC 3339.
+    pub gen_time: String,
+    /// genTime as UNIX seconds.
+    pub gen_time_unix: u64,
+    /// TSA policy OID.
+    pub policy: String,
+    /// Serial number, hex.
+    pub serial_hex: String,
+    /// Subject of the TSA signing certificate.
+    pub tsa_subject: String,
+    /// The hashed message (imprint), hex.
+    pub imprint_hex: String,
+    /// TSA certificate, DER (for chain validation and DSS).
+    #[serde(skip)]
+    pub tsa_cert_der: Vec<u8>,
+    /// Other certificates embedded in the token, DER.
+    #[serde(skip)]
+    pub other_certs_der: Vec<Vec<u8>>,
+}
+
+fn sha256_imprint(digest: &[u8]) -> Result<MessageImprint> {
+    Ok(MessageImprint {
+        hash_algorithm: AlgorithmIdentifier {
+            oid: oid::ID_SHA256,
+            parameters: None,
+        },
+        hashed_message: OctetString::new(digest.to_vec())?,
+    })
+}
+
+/// A DER TimeStampReq for a SHA-256 digest with the given nonce, asking for the TSA
+/// certificate (certReq) so the token is verifiable on its own.
+pub fn build_request(digest: &[u8; 32], nonce: &[u8]) -> Result<Vec<u8>> {
+    let req = TimeStampReq {
+        version: TspVersion::V1,
+        message_imprint: sha256_imprint(digest)?,
+        req_policy: None,
+        nonce: Some(Int::new(nonce)?),
+        cert_req: true,
+        extensions: None,
+    };
+    Ok(req.to_der()?)
+}
+
+/// A random positive 64-bit nonce.
+fn new_nonce() -> Result<[u8; 8]> {
+    let mut n = [0u8; 8];
+    aws_lc_rs::rand::fill(&mut n).map_err(|_| Error::Crypto("random generator failed".into()))?;
+    n[0] = (n[0] & 0x7f) | 0x01;
+    Ok(n)
+}
+
+/// Parse a TimeStampResp, check status, imprint and nonce; return the token (ContentInfo DER).
+pub fn parse_response(resp_der: &[u8], digest: &[u8; 32], nonce: &[u8]) -> Result<Vec<u8>> {
+    let resp = TimeStampResp::from_der(resp_der)
+        .map_err(|e| Error::Tsp(format!("malformed TimeStampResp: {e}")))?;
+    use cmpv2::status::PkiStatus;
+    match resp.status.status {
+        PkiStatus::Accepted | PkiStatus::GrantedWithMods => {}
+        other => {
+            let text = resp
+                .status
+                .status_string
+                .as_ref()
+                .map(|s| {
+                    s.iter()
+                        .map(|u| u.as_str().to_string())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                })
+                .unwrap_or_default();
+            return Err(Error::Tsp(format!("TSA refused the request: {other:?} {text}")));
+        }
+    }
+    let token = resp
+        .time_stamp_token
+        .ok_or_else(|| Error::Tsp("response has no time-stamp token".into()))?;
+    let token_der = token.to_der()?;
+    check_token(&token_der, digest)?;
+    let tst = tst_info(&token_der)?;
+    let expected = Int::new(nonce)?;
+    if tst.nonce.as_ref() != Some(&expected) {
+        return Err(Error::Tsp("nonce in the token does not match the request".into()));
+    }
+    Ok(token_der)
+}
+
+/// Extract the TSTInfo of a token.
+pub fn tst_info(token_der: &[u8]) -> Result<TstInfo> {
+    let sd = cmsmod::parse_signed_data(token_der)?;
+    if sd.encap_content_info.econtent_type != oid::ID_CT_TST_INFO {
+        return Err(Error::Tsp("token content is not TSTInfo".into()));
+    }
+    let content = sd
+        .encap_content_info
+        .econtent
+        .as_ref()
+        .ok_or_else(|| Error::Tsp("token without TSTInfo".into()))?;
+    // eContent is an OCTET STRING whose value is the DER TSTInfo.
+    TstInfo::from_der(content.value()).map_err(|e| Error::Tsp(format!("malformed TSTInfo: {e}")))
+}
+
+/// Verify a time-stamp token: CMS signature by a certificate with EKU timeStamping, and a
+/// SHA-256 (or SHA-384/512) imprint equal to the hash of `data_digest_input`'s owner.
+/// `expected_imprint` is the hashed message the token must carry.
+pub fn check_token(token_der: &[u8], expected_imprint: &[u8]) -> Result<TokenInfo> {
+    let sd = cmsmod::parse_signed_data(token_der)?;
+    let si = cmsmod::single_signer(&sd)?;
+    let content = sd
+        .encap_content_info
+        .econtent
+        .as_ref()
+        .map(|a| a.value().to_vec())
+        .ok_or_else(|| Error::Tsp("token without TSTInfo".into()))?;
+    let summary = cmsmod::check_signer_info(&sd, si, Some(&content))
+        .map_err(|e| Error::Tsp(format!("token signature: {e}")))?;
+    let tst = tst_info(token_der)?;
+    if tst.message_imprint.hashed_message.as_bytes() != expected_imprint {
+        return Err(Error::Tsp("token imprint does not match the time-stamped data".into()));
+    }
+    check_tsa_eku(&summary.cert_der)?;
+    let generated = tst.gen_time.to_unix_duration();
+    Ok(TokenInfo {
+        gen_time: cmsmod::format_time(generated),
+        gen_time_unix: generated.as_secs(),
+        policy: tst.policy.to_string(),
+        serial_hex: hex::encode(tst.serial_number.as_bytes()),
+        tsa_subject: summary.subject,
+        imprint_hex: hex::encode(expected_imprint),
+        tsa_cert_der: summary.cert_der,
+        other_certs_der: summary.other_certs_der,
+    })
+}
+
+/// RFC 3161 §2.3: the TSA certificate must carry EKU id-kp-timeStamping (critical).
+fn check_tsa_eku(cert_der: &[u8]) -> Result<()> {
+    let cert = pki::parse_cert(cert_der)?;
+    let eku = cert
+        .tbs_certificate
+        .extensions
+        .as_ref()
+        .and_then(|exts| {
+            exts.iter()
+                .find(|e| e.extn_id == const_oid::db::rfc5280::ID_CE_EXT_KEY_USAGE)
+        })
+        .ok_or_else(|| Error::Tsp("TSA certificate has no extended key usage".into()))?;
+    let usages = x509_cert::ext::pkix::ExtendedKeyUsage::from_der(eku.extn_value.as_bytes())?;
+    if !usages.0.contains(&const_oid::db::rfc5280::ID_KP_TIME_STAMPING) {
+        return Err(Error::Tsp("TSA certificate lacks EKU timeStamping".into()));
+    }
+    if !eku.critical {
+        return Err(Error::Tsp("TSA certificate EKU must be critical".into()));
+    }
+    Ok(())
+}
+
+/// Ask the TSA at `url` for a token over a SHA-256 `digest` (e.g. the ByteRange digest of a
+/// PDF document time-stamp, B-LTA). Private addresses are refused; see
+/// [`timestamp_token_with`].
+pub fn timestamp_token(digest: &[u8; 32], url: &str) -> Result<Vec<u8>> {
+    timestamp_token_with(digest, url, &HttpConfig::default())
+}
+
+/// [`timestamp_token`] with explicit HTTP limits.
+pub fn timestamp_token_with(digest: &[u8; 32], url: &str, cfg: &HttpConfig) -> Result<Vec<u8>> {
+    let nonce = new_nonce()?;
+    let req = build_request(digest, &nonce)?;
+    let resp = http::post(url, "application/timestamp-query", &req, cfg)?;
+    parse_response(&resp, digest, &nonce)
+}
+
+/// Add a signature time-stamp (B-T) to every SignerInfo of a CMS: the token's imprint is the
+/// SHA-256 of the SignerInfo's signature value (the OCTET STRING content only).
+pub fn add_signature_timestamp(cms_der: &[u8], tsa_url: &str) -> Result<Vec<u8>> {
+    add_signature_timestamp_with(cms_der, tsa_url, &HttpConfig::default())
+}
+
+/// [`add_signature_timestamp`] with explicit HTTP limits.
+pub fn add_signature_timestamp_with(
+    cms_der: &[u8],
+    tsa_url: &str,
+    cfg: &HttpConfig,
+) -> Result<Vec<u8>> {
+    add_signature_timestamp_by(cms_der, |digest| timestamp_token_with(digest, tsa_url, cfg))
+}
+
+/// Add signature time-stamps with tokens from any source (the callback gets the digest of
+/// the signature value and returns a token).
+pub fn add_signature_timestamp_by(
+    cms_der: &[u8],
+    mut get_token: impl FnMut(&[u8; 32]) -> Result<Vec<u8>>,
+) -> Result<Vec<u8>> {
+    let mut sd = cmsmod::parse_signed_data(cms_der)?;
+    let mut infos = Vec::new();
+    for si in sd.signer_infos.0.iter() {
+        let mut si = si.clone();
+        let digest = pki::sha256(si.signature.as_bytes());
+        let token = get_token(&digest)?;
+        let token_any = Any::from_der(&token)?;
+        let mut values = SetOfVec::new();
+        values.insert(token_any)?;
+        let attr = Attribute {
+            oid: oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN,
+            values,
+        };
+        let mut unsigned = si.unsigned_attrs.take().unwrap_or_default();
+        // Replace an earlier signature time-stamp rather than stacking a second one.
+        let kept: Vec<Attribute> = unsigned
+            .iter()
+            .filter(|a| a.oid != oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN)
+            .cloned()
+            .collect();
+        unsigned = SetOfVec::try_from(kept)?;
+        unsigned.insert(attr)?;
+        si.unsigned_attrs = Some(unsigned);
+        infos.push(si);
+    }
+    sd.signer_infos = cms::signed_data::SignerInfos(SetOfVec::try_from(infos)?);
+    encode_signed_data(&sd)
+}
+
+pub(crate) fn encode_signed_data(sd: &SignedData) -> Result<Vec<u8>> {
+    let ci = cms::content_info::ContentInfo {
+        content_type: oid::ID_SIGNED_DATA,
+        content: Any::encode_from(sd)?,
+    };
+    Ok(ci.to_der()?)
+}
+
+/// The signature time-stamp tokens attached to each SignerInfo (DER ContentInfo).
+pub fn signature_timestamp_tokens(cms_der: &[u8]) -> Result<Vec<Vec<u8>>> {
+    let sd = cmsmod::parse_signed_data(cms_der)?;
+    let mut out = Vec::new();
+    for si in sd.signer_infos.0.iter() {
+        if let Some(u) = &si.unsigned_attrs {
+            for a in u.iter().filter(|a| a.oid == oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN) {
+                for v in a.values.iter() {
+                    out.push(v.to_der()?);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Time as GeneralizedTime → UNIX seconds (helper for callers comparing times).
+pub fn generalized_time_unix(t: &GeneralizedTime) -> u64 {
+    t.to_unix_duration().as_secs()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_encodes_and_garbage_responses_fail() -> Result<()> {
+        let d = [7u8; 32];
+        let req = build_request(&d, &[1, 2, 3])?;
+        let back = TimeStampReq::from_der(&req)?;
+        assert!(back.cert_req);
+        for junk in [&b""[..], b"\x30\x00", b"\x30\x03\x02\x01\x00", b"garbage"] {
+            assert!(parse_response(junk, &d, &[1]).is_err());
+            assert!(check_token(junk, &d).is_err());
+        }
+        Ok(())
+    }
+}
