@@ -50,7 +50,12 @@ fn agent(cfg: &HttpConfig) -> ureq::Agent {
 }
 
 /// POST `body` and return the response body (2xx only).
-pub(crate) fn post(url: &str, content_type: &str, body: &[u8], cfg: &HttpConfig) -> Result<Vec<u8>> {
+pub(crate) fn post(
+    url: &str,
+    content_type: &str,
+    body: &[u8],
+    cfg: &HttpConfig,
+) -> Result<Vec<u8>> {
     check_url(url, cfg)?;
     let resp = agent(cfg)
         .post(url)
@@ -70,10 +75,17 @@ pub(crate) fn get(url: &str, cfg: &HttpConfig) -> Result<Vec<u8>> {
     read_body(url, resp, cfg)
 }
 
-fn read_body(url: &str, mut resp: ureq::http::Response<ureq::Body>, cfg: &HttpConfig) -> Result<Vec<u8>> {
+fn read_body(
+    url: &str,
+    mut resp: ureq::http::Response<ureq::Body>,
+    cfg: &HttpConfig,
+) -> Result<Vec<u8>> {
     let status = resp.status();
     if !status.is_success() {
-        return Err(Error::Http(format!("{url} answered HTTP {}", status.as_u16())));
+        return Err(Error::Http(format!(
+            "{url} answered HTTP {}",
+            status.as_u16()
+        )));
     }
     resp.body_mut()
         .with_config()
@@ -120,7 +132,10 @@ fn split_host_port(authority: &str, default_port: u16) -> (String, u16) {
     if let Some(rest) = authority.strip_prefix('[') {
         // [v6]:port
         let (h, after) = rest.split_once(']').unwrap_or((rest, ""));
-        let port = after.strip_prefix(':').and_then(|p| p.parse().ok()).unwrap_or(default_port);
+        let port = after
+            .strip_prefix(':')
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(default_port);
         return (h.to_string(), port);
     }
     match authority.rsplit_once(':') {
@@ -176,6 +191,8 @@ mod tests {
             assert!(check_url(url, &cfg).is_err(), "{url}");
         }
         assert!(check_url("http://127.0.0.1:1/", &HttpConfig::allow_private()).is_ok());
-        assert!(is_public("8.8.8.8".parse().unwrap_or(IpAddr::from([0, 0, 0, 0]))));
+        assert!(is_public(
+            "8.8.8.8".parse().unwrap_or(IpAddr::from([0, 0, 0, 0]))
+        ));
     }
 }

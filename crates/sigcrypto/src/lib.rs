@@ -8,6 +8,7 @@ pub mod cms;
 mod error;
 mod http;
 pub mod pki;
+pub mod revocation;
 pub mod signer;
 pub mod tsp;
 

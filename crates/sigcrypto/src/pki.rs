@@ -249,6 +249,30 @@ impl LocalCa {
         self.sign_params(params, key)
     }
 
+    /// Issue a CRL (valid `validity` from now) listing the given certificate serial numbers
+    /// (big-endian bytes as in the certificate) as revoked now.
+    pub fn issue_crl(&self, revoked_serials: &[Vec<u8>], validity: Duration) -> Result<Vec<u8>> {
+        let now = OffsetDateTime::now_utc();
+        let revoked_certs = revoked_serials
+            .iter()
+            .map(|s| rcgen::RevokedCertParams {
+                serial_number: SerialNumber::from_slice(s),
+                revocation_time: now - BACKDATE / 2,
+                reason_code: Some(rcgen::RevocationReason::KeyCompromise),
+                invalidity_date: None,
+            })
+            .collect();
+        let params = rcgen::CertificateRevocationListParams {
+            this_update: now - BACKDATE,
+            next_update: now + validity,
+            crl_number: random_serial()?,
+            issuing_distribution_point: None,
+            revoked_certs,
+            key_identifier_method: rcgen::KeyIdMethod::Sha256,
+        };
+        Ok(params.signed_by(&self.issuer)?.der().to_vec())
+    }
+
     fn sign_params(&self, params: CertificateParams, algo: KeyAlgo) -> Result<IssuedCert> {
         let key = generate_key(algo)?;
         let cert = params.signed_by(&key, &self.issuer)?;

@@ -348,7 +348,6 @@ fn pick_verification_alg(
 }
 
 /// Verify that `cert` was signed by `issuer`'s key.
-#[allow(dead_code)] // used by the verify module
 pub(crate) fn verify_cert_signature(
     cert: &x509_cert::Certificate,
     issuer: &x509_cert::Certificate,

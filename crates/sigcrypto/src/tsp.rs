@@ -87,7 +87,9 @@ pub fn parse_response(resp_der: &[u8], digest: &[u8; 32], nonce: &[u8]) -> Resul
                         .join("; ")
                 })
                 .unwrap_or_default();
-            return Err(Error::Tsp(format!("TSA refused the request: {other:?} {text}")));
+            return Err(Error::Tsp(format!(
+                "TSA refused the request: {other:?} {text}"
+            )));
         }
     }
     let token = resp
@@ -98,7 +100,9 @@ pub fn parse_response(resp_der: &[u8], digest: &[u8; 32], nonce: &[u8]) -> Resul
     let tst = tst_info(&token_der)?;
     let expected = Int::new(nonce)?;
     if tst.nonce.as_ref() != Some(&expected) {
-        return Err(Error::Tsp("nonce in the token does not match the request".into()));
+        return Err(Error::Tsp(
+            "nonce in the token does not match the request".into(),
+        ));
     }
     Ok(token_der)
 }
@@ -134,7 +138,9 @@ pub fn check_token(token_der: &[u8], expected_imprint: &[u8]) -> Result<TokenInf
         .map_err(|e| Error::Tsp(format!("token signature: {e}")))?;
     let tst = tst_info(token_der)?;
     if tst.message_imprint.hashed_message.as_bytes() != expected_imprint {
-        return Err(Error::Tsp("token imprint does not match the time-stamped data".into()));
+        return Err(Error::Tsp(
+            "token imprint does not match the time-stamped data".into(),
+        ));
     }
     check_tsa_eku(&summary.cert_der)?;
     let generated = tst.gen_time.to_unix_duration();
@@ -163,7 +169,10 @@ fn check_tsa_eku(cert_der: &[u8]) -> Result<()> {
         })
         .ok_or_else(|| Error::Tsp("TSA certificate has no extended key usage".into()))?;
     let usages = x509_cert::ext::pkix::ExtendedKeyUsage::from_der(eku.extn_value.as_bytes())?;
-    if !usages.0.contains(&const_oid::db::rfc5280::ID_KP_TIME_STAMPING) {
+    if !usages
+        .0
+        .contains(&const_oid::db::rfc5280::ID_KP_TIME_STAMPING)
+    {
         return Err(Error::Tsp("TSA certificate lacks EKU timeStamping".into()));
     }
     if !eku.critical {
@@ -251,7 +260,10 @@ pub fn signature_timestamp_tokens(cms_der: &[u8]) -> Result<Vec<Vec<u8>>> {
     let mut out = Vec::new();
     for si in sd.signer_infos.0.iter() {
         if let Some(u) = &si.unsigned_attrs {
-            for a in u.iter().filter(|a| a.oid == oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN) {
+            for a in u
+                .iter()
+                .filter(|a| a.oid == oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN)
+            {
                 for v in a.values.iter() {
                     out.push(v.to_der()?);
                 }

@@ -99,7 +99,9 @@ fn read_port(child: &mut std::process::Child) -> u16 {
     use std::io::BufRead;
     let out = child.stdout.take().expect("stdout");
     let mut line = String::new();
-    std::io::BufReader::new(out).read_line(&mut line).expect("port line");
+    std::io::BufReader::new(out)
+        .read_line(&mut line)
+        .expect("port line");
     line.trim().parse().expect("port")
 }
 
@@ -131,6 +133,108 @@ impl Tsa {
             .spawn()
             .expect("start tsa server");
         let port = read_port(&mut child);
-        Tsa { url: format!("http://127.0.0.1:{port}/"), tsa, _child: ChildGuard(child) }
+        Tsa {
+            url: format!("http://127.0.0.1:{port}/"),
+            tsa,
+            _child: ChildGuard(child),
+        }
     }
+}
+
+/// A free TCP port on 127.0.0.1 (for servers that cannot bind port 0 and report it).
+pub fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    l.local_addr().expect("addr").port()
+}
+
+pub fn wait_for_port(port: u16) {
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("server on port {port} did not start");
+}
+
+/// Serve a directory over HTTP on 127.0.0.1 (CRLs, caIssuers).
+pub fn static_server(dir: &Path) -> (ChildGuard, u16) {
+    let code = "import http.server,functools,sys\n\
+h=functools.partial(http.server.SimpleHTTPRequestHandler,directory=sys.argv[1])\n\
+h.log_message=lambda *a:None\n\
+s=http.server.HTTPServer(('127.0.0.1',0),h)\nprint(s.server_address[1],flush=True)\ns.serve_forever()\n";
+    let mut child = Command::new("python3")
+        .args(["-c", code])
+        .arg(dir)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python http.server");
+    let port = read_port(&mut child);
+    (ChildGuard(child), port)
+}
+
+/// openssl's serial number representation (uppercase hex) of a PEM cert file in `dir`.
+pub fn openssl_serial(dir: &Path, pem: &str) -> String {
+    let o = run(dir, "openssl", &["x509", "-in", pem, "-noout", "-serial"]);
+    String::from_utf8_lossy(&o.stdout)
+        .trim()
+        .trim_start_matches("serial=")
+        .to_string()
+}
+
+/// An `openssl ocsp` responder on `port` over an index.txt; `entries` are (pem file, revoked?).
+/// Readiness is read from its log: a probing TCP connect would wedge the single-threaded
+/// OpenSSL 3.0 responder.
+pub fn ocsp_responder(pki: &Pki, port: u16, entries: &[(&str, bool)]) -> ChildGuard {
+    let resp = pki
+        .ca
+        .issue_ocsp_responder("Signet Test OCSP")
+        .expect("ocsp cert");
+    pki.write("ocsp.pem", resp.cert_pem());
+    pki.write("ocsp.key", resp.key_pem());
+    let mut index = String::new();
+    for (pem, revoked) in entries {
+        let serial = openssl_serial(pki.dir.path(), pem);
+        let (st, rev) = if *revoked {
+            ("R", "250101000000Z,keyCompromise")
+        } else {
+            ("V", "")
+        };
+        index.push_str(&format!(
+            "{st}\t491231235959Z\t{rev}\t{serial}\tunknown\t/CN={pem}\n"
+        ));
+    }
+    pki.write("index.txt", index);
+    let log = std::fs::File::create(pki.path("ocsp.log")).expect("log");
+    let child = Command::new("openssl")
+        .args([
+            "ocsp",
+            "-port",
+            &port.to_string(),
+            "-index",
+            "index.txt",
+            "-CA",
+            "ca.pem",
+            "-rsigner",
+            "ocsp.pem",
+            "-rkey",
+            "ocsp.key",
+            "-nmin",
+            "10",
+            "-ignore_err",
+        ])
+        .current_dir(pki.dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("openssl ocsp");
+    let guard = ChildGuard(child);
+    for _ in 0..200 {
+        let log = std::fs::read_to_string(pki.path("ocsp.log")).unwrap_or_default();
+        if log.contains("waiting for OCSP client connections") {
+            return guard;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    panic!("openssl ocsp did not start");
 }

@@ -1,0 +1,492 @@
+//! Revocation data for long-term validation (PAdES B-LT): OCSP responses from a
+//! certificate's AIA OCSP URL, CRLs from its CRL distribution points, and chain building.
+//! Everything is returned as DER blobs ready for a PDF DSS (`/Certs`, `/OCSPs`, `/CRLs`).
+
+use const_oid::db::rfc5280;
+use der::asn1::{Ia5String, OctetString};
+use der::{Decode, Encode};
+use spki::AlgorithmIdentifierOwned;
+use x509_cert::Certificate;
+use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
+use x509_cert::ext::pkix::{AuthorityInfoAccessSyntax, CrlDistributionPoints};
+use x509_ocsp::{
+    BasicOcspResponse, CertId, CertStatus, OcspRequest, OcspResponse, OcspResponseStatus, Request,
+    ResponderId, TbsRequest, Version,
+};
+
+use crate::http::{self, HttpConfig};
+use crate::pki;
+use crate::signer::{self, HashAlg};
+use crate::{Error, Result};
+
+/// id-pkix-ocsp-basic
+const ID_PKIX_OCSP_BASIC: const_oid::ObjectIdentifier =
+    const_oid::ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.48.1.1");
+const ID_SHA1: const_oid::ObjectIdentifier =
+    const_oid::ObjectIdentifier::new_unwrap("1.3.14.3.2.26");
+/// Chains longer than this are refused (loops, hostile bundles).
+const MAX_CHAIN: usize = 10;
+
+/// Revocation material gathered for a chain, as DER blobs for a DSS.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct RevocationData {
+    /// Certificates of the chain(s), leaf first, no duplicates.
+    pub certs_der: Vec<Vec<u8>>,
+    /// OCSPResponse structures (full response, as PDF DSS /OCSPs expects).
+    pub ocsps_der: Vec<Vec<u8>>,
+    /// CertificateList structures.
+    pub crls_der: Vec<Vec<u8>>,
+    /// Certificates for which no revocation data could be obtained, with the reason.
+    pub missing: Vec<String>,
+}
+
+/// Status from an OCSP response or CRL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum RevocationStatus {
+    Good,
+    Revoked,
+    Unknown,
+}
+
+/// A checked OCSP answer for one certificate.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct OcspInfo {
+    pub status: RevocationStatus,
+    /// UNIX seconds.
+    pub produced_at: u64,
+    pub this_update: u64,
+    pub next_update: Option<u64>,
+}
+
+fn extension<'a>(cert: &'a Certificate, oid: &const_oid::ObjectIdentifier) -> Option<&'a [u8]> {
+    cert.tbs_certificate
+        .extensions
+        .as_ref()?
+        .iter()
+        .find(|e| &e.extn_id == oid)
+        .map(|e| e.extn_value.as_bytes())
+}
+
+fn aia_urls(cert_der: &[u8], method: const_oid::ObjectIdentifier) -> Vec<String> {
+    let Ok(cert) = pki::parse_cert(cert_der) else {
+        return Vec::new();
+    };
+    let Some(v) = extension(&cert, &rfc5280::ID_PE_AUTHORITY_INFO_ACCESS) else {
+        return Vec::new();
+    };
+    let Ok(aia) = AuthorityInfoAccessSyntax::from_der(v) else {
+        return Vec::new();
+    };
+    aia.0
+        .iter()
+        .filter(|d| d.access_method == method)
+        .filter_map(|d| uri(&d.access_location))
+        .collect()
+}
+
+fn uri(name: &GeneralName) -> Option<String> {
+    match name {
+        GeneralName::UniformResourceIdentifier(u) => Some(Ia5String::to_string(u)),
+        _ => None,
+    }
+}
+
+/// AIA id-ad-ocsp URL of a certificate (first http one).
+pub fn ocsp_url(cert_der: &[u8]) -> Option<String> {
+    aia_urls(cert_der, rfc5280::ID_AD_OCSP)
+        .into_iter()
+        .find(|u| u.starts_with("http"))
+}
+
+/// AIA id-ad-caIssuers URLs.
+pub fn ca_issuers_urls(cert_der: &[u8]) -> Vec<String> {
+    aia_urls(cert_der, rfc5280::ID_AD_CA_ISSUERS)
+}
+
+/// HTTP CRL distribution point URLs.
+pub fn crl_urls(cert_der: &[u8]) -> Vec<String> {
+    let Ok(cert) = pki::parse_cert(cert_der) else {
+        return Vec::new();
+    };
+    let Some(v) = extension(&cert, &rfc5280::ID_CE_CRL_DISTRIBUTION_POINTS) else {
+        return Vec::new();
+    };
+    let Ok(dps) = CrlDistributionPoints::from_der(v) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for dp in dps.0.iter() {
+        if let Some(DistributionPointName::FullName(names)) = &dp.distribution_point {
+            out.extend(
+                names
+                    .iter()
+                    .filter_map(uri)
+                    .filter(|u| u.starts_with("http")),
+            );
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// OCSP
+// ---------------------------------------------------------------------------------------------
+
+/// CertID with SHA-1, the hash every responder supports (RFC 6960 §4.1.1; SHA-1 here is an
+/// identifier, not a security property).
+fn cert_id(cert: &Certificate, issuer: &Certificate) -> Result<CertId> {
+    let name_der = issuer.tbs_certificate.subject.to_der()?;
+    let key = issuer
+        .tbs_certificate
+        .subject_public_key_info
+        .subject_public_key
+        .raw_bytes();
+    Ok(CertId {
+        hash_algorithm: AlgorithmIdentifierOwned {
+            oid: ID_SHA1,
+            parameters: Some(der::Any::from(der::asn1::Null)),
+        },
+        issuer_name_hash: OctetString::new(HashAlg::Sha1.digest(&name_der))?,
+        issuer_key_hash: OctetString::new(HashAlg::Sha1.digest(key))?,
+        serial_number: cert.tbs_certificate.serial_number.clone(),
+    })
+}
+
+/// DER OCSPRequest for `cert` issued by `issuer`.
+pub fn build_ocsp_request(cert_der: &[u8], issuer_der: &[u8]) -> Result<Vec<u8>> {
+    let cert = pki::parse_cert(cert_der)?;
+    let issuer = pki::parse_cert(issuer_der)?;
+    let req = OcspRequest {
+        tbs_request: TbsRequest {
+            version: Version::V1,
+            requestor_name: None,
+            request_list: vec![Request {
+                req_cert: cert_id(&cert, &issuer)?,
+                single_request_extensions: None,
+            }],
+            request_extensions: None,
+        },
+        optional_signature: None,
+    };
+    Ok(req.to_der()?)
+}
+
+/// Check an OCSPResponse for `cert`: successful, basic, signed by the issuer or by a responder
+/// certificate the issuer delegated (EKU OCSPSigning), with a SingleResponse for this cert.
+pub fn check_ocsp_response(
+    resp_der: &[u8],
+    cert_der: &[u8],
+    issuer_der: &[u8],
+) -> Result<OcspInfo> {
+    let cert = pki::parse_cert(cert_der)?;
+    let issuer = pki::parse_cert(issuer_der)?;
+    let resp = OcspResponse::from_der(resp_der)
+        .map_err(|e| Error::Revocation(format!("malformed OCSP response: {e}")))?;
+    if resp.response_status != OcspResponseStatus::Successful {
+        return Err(Error::Revocation(format!(
+            "OCSP responder answered {:?}",
+            resp.response_status
+        )));
+    }
+    let bytes = resp
+        .response_bytes
+        .ok_or_else(|| Error::Revocation("OCSP response without body".into()))?;
+    if bytes.response_type != ID_PKIX_OCSP_BASIC {
+        return Err(Error::Revocation(
+            "OCSP response is not a basic response".into(),
+        ));
+    }
+    let basic = BasicOcspResponse::from_der(bytes.response.as_bytes())
+        .map_err(|e| Error::Revocation(format!("malformed basic OCSP response: {e}")))?;
+    verify_ocsp_signature(&basic, &issuer)?;
+    let want = cert_id(&cert, &issuer)?;
+    let single = basic
+        .tbs_response_data
+        .responses
+        .iter()
+        .find(|r| same_cert_id(&r.cert_id, &want, &cert, &issuer))
+        .ok_or_else(|| Error::Revocation("OCSP response does not cover this certificate".into()))?;
+    let status = match single.cert_status {
+        CertStatus::Good(_) => RevocationStatus::Good,
+        CertStatus::Revoked(_) => RevocationStatus::Revoked,
+        CertStatus::Unknown(_) => RevocationStatus::Unknown,
+    };
+    Ok(OcspInfo {
+        status,
+        produced_at: basic
+            .tbs_response_data
+            .produced_at
+            .0
+            .to_unix_duration()
+            .as_secs(),
+        this_update: single.this_update.0.to_unix_duration().as_secs(),
+        next_update: single.next_update.map(|t| t.0.to_unix_duration().as_secs()),
+    })
+}
+
+/// CertIDs may use another hash than ours; recompute with theirs when needed.
+fn same_cert_id(got: &CertId, want: &CertId, cert: &Certificate, issuer: &Certificate) -> bool {
+    if got.serial_number != want.serial_number {
+        return false;
+    }
+    if got.hash_algorithm.oid == want.hash_algorithm.oid {
+        return got.issuer_name_hash == want.issuer_name_hash
+            && got.issuer_key_hash == want.issuer_key_hash;
+    }
+    let Some(h) = HashAlg::from_oid(&got.hash_algorithm.oid) else {
+        return false;
+    };
+    let Ok(name) = issuer.tbs_certificate.subject.to_der() else {
+        return false;
+    };
+    let key = issuer
+        .tbs_certificate
+        .subject_public_key_info
+        .subject_public_key
+        .raw_bytes();
+    let _ = cert;
+    got.issuer_name_hash.as_bytes() == h.digest(&name).as_slice()
+        && got.issuer_key_hash.as_bytes() == h.digest(key).as_slice()
+}
+
+fn verify_ocsp_signature(basic: &BasicOcspResponse, issuer: &Certificate) -> Result<()> {
+    let tbs = basic.tbs_response_data.to_der()?;
+    let sig = basic
+        .signature
+        .as_bytes()
+        .ok_or_else(|| Error::Revocation("OCSP signature has unused bits".into()))?;
+    let signer_cert = ocsp_signer(basic, issuer)?;
+    signer::verify_signature(
+        &signer_cert.tbs_certificate.subject_public_key_info,
+        &basic.signature_algorithm.oid,
+        HashAlg::Sha256,
+        &tbs,
+        sig,
+    )
+    .map_err(|_| Error::Revocation("OCSP response signature does not verify".into()))
+}
+
+/// The certificate that signed an OCSP response: the issuer itself, or a delegated responder
+/// included in the response, issued by the issuer and carrying EKU OCSPSigning.
+fn ocsp_signer(basic: &BasicOcspResponse, issuer: &Certificate) -> Result<Certificate> {
+    let matches = |c: &Certificate| match &basic.tbs_response_data.responder_id {
+        ResponderId::ByName(n) => &c.tbs_certificate.subject == n,
+        ResponderId::ByKey(k) => {
+            HashAlg::Sha1.digest(
+                c.tbs_certificate
+                    .subject_public_key_info
+                    .subject_public_key
+                    .raw_bytes(),
+            ) == k.as_bytes()
+        }
+    };
+    if matches(issuer) {
+        return Ok(issuer.clone());
+    }
+    let delegated = basic
+        .certs
+        .iter()
+        .flatten()
+        .find(|c| matches(c))
+        .ok_or_else(|| Error::Revocation("OCSP responder certificate not found".into()))?;
+    signer::verify_cert_signature(delegated, issuer)
+        .map_err(|_| Error::Revocation("OCSP responder certificate not issued by the CA".into()))?;
+    let eku = extension(delegated, &rfc5280::ID_CE_EXT_KEY_USAGE)
+        .and_then(|v| x509_cert::ext::pkix::ExtendedKeyUsage::from_der(v).ok())
+        .ok_or_else(|| Error::Revocation("OCSP responder certificate has no EKU".into()))?;
+    if !eku.0.contains(&rfc5280::ID_KP_OCSP_SIGNING) {
+        return Err(Error::Revocation(
+            "responder certificate lacks EKU OCSPSigning".into(),
+        ));
+    }
+    Ok(delegated.clone())
+}
+
+/// Fetch and check an OCSP response for `cert` from its AIA URL (or `url_override`).
+pub fn fetch_ocsp(
+    cert_der: &[u8],
+    issuer_der: &[u8],
+    url_override: Option<&str>,
+    cfg: &HttpConfig,
+) -> Result<(Vec<u8>, OcspInfo)> {
+    let url = match url_override {
+        Some(u) => u.to_string(),
+        None => ocsp_url(cert_der)
+            .ok_or_else(|| Error::Revocation("certificate has no OCSP URL".into()))?,
+    };
+    let req = build_ocsp_request(cert_der, issuer_der)?;
+    let resp = http::post(&url, "application/ocsp-request", &req, cfg)?;
+    let info = check_ocsp_response(&resp, cert_der, issuer_der)?;
+    Ok((resp, info))
+}
+
+// ---------------------------------------------------------------------------------------------
+// CRL
+// ---------------------------------------------------------------------------------------------
+
+/// What a checked CRL says about one certificate.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct CrlInfo {
+    pub status: RevocationStatus,
+    pub this_update: u64,
+    pub next_update: Option<u64>,
+}
+
+/// Check a CRL: signed by `issuer`, issuer names match; report whether `cert` is listed.
+pub fn check_crl(crl_der: &[u8], cert_der: &[u8], issuer_der: &[u8]) -> Result<CrlInfo> {
+    let crl = x509_cert::crl::CertificateList::from_der(crl_der)
+        .map_err(|e| Error::Revocation(format!("malformed CRL: {e}")))?;
+    let cert = pki::parse_cert(cert_der)?;
+    let issuer = pki::parse_cert(issuer_der)?;
+    if crl.tbs_cert_list.issuer != issuer.tbs_certificate.subject {
+        return Err(Error::Revocation(
+            "CRL issuer is not the certificate's issuer".into(),
+        ));
+    }
+    let tbs = crl.tbs_cert_list.to_der()?;
+    let sig = crl
+        .signature
+        .as_bytes()
+        .ok_or_else(|| Error::Revocation("CRL signature has unused bits".into()))?;
+    signer::verify_signature(
+        &issuer.tbs_certificate.subject_public_key_info,
+        &crl.signature_algorithm.oid,
+        HashAlg::Sha256,
+        &tbs,
+        sig,
+    )
+    .map_err(|_| Error::Revocation("CRL signature does not verify".into()))?;
+    let revoked = crl
+        .tbs_cert_list
+        .revoked_certificates
+        .iter()
+        .flatten()
+        .any(|r| r.serial_number == cert.tbs_certificate.serial_number);
+    Ok(CrlInfo {
+        status: if revoked {
+            RevocationStatus::Revoked
+        } else {
+            RevocationStatus::Good
+        },
+        this_update: crl.tbs_cert_list.this_update.to_unix_duration().as_secs(),
+        next_update: crl
+            .tbs_cert_list
+            .next_update
+            .map(|t| t.to_unix_duration().as_secs()),
+    })
+}
+
+/// Download a CRL (DER, or PEM "X509 CRL") and check it for `cert`.
+pub fn fetch_crl(
+    url: &str,
+    cert_der: &[u8],
+    issuer_der: &[u8],
+    cfg: &HttpConfig,
+) -> Result<(Vec<u8>, CrlInfo)> {
+    let body = http::get(url, cfg)?;
+    let der = if body.starts_with(b"-----BEGIN") {
+        pki::pem_blocks(&body)?
+            .into_iter()
+            .find(|(l, _)| l == "X509 CRL")
+            .map(|(_, d)| d)
+            .ok_or_else(|| Error::Revocation("no CRL in PEM".into()))?
+    } else {
+        body
+    };
+    let info = check_crl(&der, cert_der, issuer_der)?;
+    Ok((der, info))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chains
+// ---------------------------------------------------------------------------------------------
+
+/// Order a chain for `leaf_der` from a pool of certificates: leaf first, then each issuer
+/// (matched by name and verified by signature) until a self-signed root or no issuer is found.
+pub fn build_chain(leaf_der: &[u8], pool: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> {
+    let leaf = pki::parse_cert(leaf_der)?;
+    let parsed: Vec<(Vec<u8>, Certificate)> = pool
+        .iter()
+        .filter_map(|d| pki::parse_cert(d).ok().map(|c| (d.clone(), c)))
+        .collect();
+    let mut chain = vec![leaf_der.to_vec()];
+    let mut current = leaf;
+    while chain.len() < MAX_CHAIN {
+        if is_self_issued(&current) {
+            break;
+        }
+        let next = parsed.iter().find(|(d, c)| {
+            c.tbs_certificate.subject == current.tbs_certificate.issuer
+                && !chain.contains(d)
+                && signer::verify_cert_signature(&current, c).is_ok()
+        });
+        match next {
+            Some((d, c)) => {
+                chain.push(d.clone());
+                current = c.clone();
+            }
+            None => break,
+        }
+    }
+    Ok(chain)
+}
+
+pub(crate) fn is_self_issued(c: &Certificate) -> bool {
+    c.tbs_certificate.subject == c.tbs_certificate.issuer
+}
+
+/// Gather revocation data for every non-root certificate of `chain` (leaf first): OCSP
+/// first, CRL as fallback. Failures are recorded in `missing`, not fatal, so a caller can
+/// decide whether B-LT is reachable.
+pub fn collect_revocation_data(chain_der: &[Vec<u8>], cfg: &HttpConfig) -> RevocationData {
+    let mut out = RevocationData::default();
+    for c in chain_der {
+        if !out.certs_der.contains(c) {
+            out.certs_der.push(c.clone());
+        }
+    }
+    for pair in chain_der.windows(2) {
+        let (cert, issuer) = (&pair[0], &pair[1]);
+        let name = pki::cert_common_name(cert).unwrap_or_else(|| "certificate".into());
+        match fetch_ocsp(cert, issuer, None, cfg) {
+            Ok((der, _)) => {
+                out.ocsps_der.push(der);
+                continue;
+            }
+            Err(ocsp_err) => {
+                let mut got_crl = false;
+                let mut last_err = ocsp_err.to_string();
+                for url in crl_urls(cert) {
+                    match fetch_crl(&url, cert, issuer, cfg) {
+                        Ok((der, _)) => {
+                            if !out.crls_der.contains(&der) {
+                                out.crls_der.push(der);
+                            }
+                            got_crl = true;
+                            break;
+                        }
+                        Err(e) => last_err = e.to_string(),
+                    }
+                }
+                if !got_crl {
+                    out.missing.push(format!("{name}: {last_err}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn garbage_is_an_error() {
+        assert!(check_ocsp_response(b"\x30\x03\x0a\x01\x00", b"", b"").is_err());
+        assert!(check_crl(b"", b"", b"").is_err());
+        assert!(build_chain(b"junk", &[]).is_err());
+        assert!(ocsp_url(b"junk").is_none());
+        assert!(crl_urls(b"").is_empty());
+    }
+}
