@@ -1,1 +1,17 @@
-//! signet-server
+//! Signet's HTTP side: the JSON API v1 (`/api/v1`), operations endpoints, the OpenAPI document
+//! and the background workers, assembled by [`app::App`].
+
+pub mod app;
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod extract;
+pub mod observe;
+pub mod keys;
+pub mod openapi;
+pub mod routes;
+pub mod secrets;
+pub mod workers;
+
+pub use app::{App, AppState};
+pub use config::Config;

@@ -1,1 +1,52 @@
-fn main() {}
+//! The `signet` command. Each subcommand lives in its own module under `cmd/`.
+
+mod cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "signet", version, about = "Signet document signing platform")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the service (API, workers) on the embedded default or the configured database.
+    Serve(cmd::serve::ServeArgs),
+    /// Apply database migrations and exit.
+    Migrate(cmd::serve::MigrateArgs),
+    /// Tenant administration.
+    #[command(subcommand)]
+    Tenant(cmd::tenant::TenantCommand),
+    /// User administration.
+    #[command(subcommand)]
+    User(cmd::tenant::UserCommand),
+    /// Print the OpenAPI document of the JSON API.
+    Openapi,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Serve(args) => cmd::serve::serve(args),
+        Command::Migrate(args) => cmd::serve::migrate(args),
+        Command::Tenant(command) => cmd::tenant::run_tenant(command),
+        Command::User(command) => cmd::tenant::run_user(command),
+        Command::Openapi => {
+            println!("{}", signet_server::openapi::document_json());
+            Ok(())
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            // One readable line, never a backtrace.
+            eprintln!("signet: {}", format!("{error:#}").replace('\n', " "));
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -298,3 +298,43 @@ impl Store {
         Ok(())
     }
 }
+
+impl Store {
+    /// `user` or `client`, for re-issuing tokens to a principal known by id only.
+    pub async fn principal_kind(&self, principal_id: i64) -> Result<Option<String>> {
+        let row: Option<(String,)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT kind FROM principals WHERE id = $1")
+                .bind(principal_id)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        Ok(row.map(|(kind,)| kind))
+    }
+
+    /// Finds a user by email within a tenant, for administrative operations.
+    pub async fn user_id_by_email(&self, tenant_id: i64, email: &str) -> Result<Option<i64>> {
+        let row: Option<(i64,)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT id FROM principals WHERE tenant_id = $1 AND kind = 'user' AND lower(email) = lower($2)")
+                .bind(tenant_id)
+                .bind(email)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        Ok(row.map(|(id,)| id))
+    }
+}
+
+impl Store {
+    /// The stored key for `purpose`, if any.
+    pub async fn signing_key(&self, purpose: &str) -> Result<Option<SigningKeyRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as("SELECT kid, private_der, public_raw FROM signing_keys WHERE purpose = $1")
+                .bind(purpose)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)
+        })
+    }
+}

@@ -1,0 +1,151 @@
+//! Assembles the service: configuration -> store, blob store, keys -> router -> listener.
+//! `main` and the tests build it the same way.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderValue, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use signet_blob::BlobStore;
+use signet_domain::ErrorCode;
+use signet_store::{PoolSettings, Store};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::auth::jwt::JwtKeys;
+use crate::auth::ratelimit::IpRateLimiter;
+use crate::config::Config;
+use crate::keys::PlatformKeys;
+use crate::error::ApiError;
+use crate::routes::ops;
+use crate::{observe, openapi, workers};
+
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub blob: BlobStore,
+    pub config: Arc<Config>,
+    pub jwt: Arc<JwtKeys>,
+    pub ip_limiter: Arc<IpRateLimiter>,
+    pub keys: Arc<PlatformKeys>,
+}
+
+pub struct App {
+    pub state: AppState,
+    router: Router,
+    listener: TcpListener,
+}
+
+/// Opens the database named by the configuration and brings its schema up to date.
+pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
+    if config.database_url.is_none() {
+        std::fs::create_dir_all(&config.data_dir)?;
+    }
+    let settings = PoolSettings { max_connections: config.db_max_connections, ..PoolSettings::default() };
+    let store = Store::connect(&config.database_url(), &settings).await?;
+    store.migrate().await?;
+    Ok(store)
+}
+
+fn problem(code: ErrorCode, detail: &str) -> Response {
+    ApiError::new(code, detail.to_string()).into_response()
+}
+
+async fn route_not_found() -> Response {
+    problem(ErrorCode::RouteNotFound, "no operation at this address")
+}
+
+async fn method_not_allowed() -> Response {
+    problem(ErrorCode::MethodNotAllowed, "this address does not accept this method")
+}
+
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    tracing::error!("a handler panicked");
+    problem(ErrorCode::Internal, "internal error")
+}
+
+/// The full router: documented API, docs, operations, with errors as ProblemDetails.
+pub fn router(state: AppState) -> Router {
+    let (api, document) = openapi::api_router().split_for_parts();
+    let document = Arc::new(document.to_pretty_json().unwrap_or_default());
+    let docs_html = Arc::new(utoipa_scalar::Scalar::new(openapi::document()).to_html());
+    api.route(
+        "/api/v1/openapi.json",
+        get(move || {
+            let document = document.clone();
+            async move { ([(header::CONTENT_TYPE, "application/json")], document.as_str().to_owned()) }
+        }),
+    )
+    .route("/api/docs", get(move || {
+        let html = docs_html.clone();
+        async move { Html(html.as_str().to_owned()) }
+    }))
+    .route("/healthz", get(ops::healthz))
+    .route("/readyz", get(ops::readyz))
+    .route("/metrics", get(ops::metrics))
+    .fallback(route_not_found)
+    .method_not_allowed_fallback(method_not_allowed)
+    .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
+    .layer(axum::middleware::from_fn(observe::middleware))
+    .layer(CatchPanicLayer::custom(panic_response))
+    .layer(SetResponseHeaderLayer::overriding(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    ))
+    .with_state(state)
+}
+
+impl App {
+    /// Prepares everything and binds the listener; nothing is served until [`App::run`].
+    pub async fn build(config: Config) -> anyhow::Result<App> {
+        let _ = observe::prometheus();
+        let store = open_store(&config).await?;
+        let blob = BlobStore::from_url(&config.blob_url(), &config.data_dir)?;
+        let keys = PlatformKeys::load_or_create(&store, &config.data_dir, config.gateway_key_bits).await?;
+        let jwt = JwtKeys::load(&store, &config.issuer, &config.audience, config.access_token_ttl_secs).await?;
+        let state = AppState {
+            store,
+            blob,
+            ip_limiter: Arc::new(IpRateLimiter::per_minute(config.auth_rate_limit_per_minute)),
+            jwt: Arc::new(jwt),
+            keys: Arc::new(keys),
+            config: Arc::new(config),
+        };
+        let listener = TcpListener::bind(&state.config.listen).await?;
+        let router = router(state.clone());
+        Ok(App { state, router, listener })
+    }
+
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves until `shutdown` completes, with the background workers in the same process.
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let worker = if self.state.config.workers {
+            let poll = Duration::from_millis(self.state.config.worker_poll_ms.max(50));
+            Some(tokio::spawn(workers::run(self.state.store.clone(), poll, stop_rx.clone())))
+        } else {
+            None
+        };
+        let service = self.router.into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(self.listener, service)
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                let _ = stop_tx.send(true);
+            })
+            .await?;
+        if let Some(worker) = worker {
+            let _ = worker.await;
+        }
+        self.state.store.close().await;
+        Ok(())
+    }
+}

@@ -1,0 +1,142 @@
+//! Settings: compiled-in defaults, then an optional TOML file, then `SIGNET_*` environment
+//! variables, then command-line flags (each later source wins).
+
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    #[default]
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Folder for the embedded database, documents and keys.
+    pub data_dir: PathBuf,
+    /// Address to listen on.
+    pub listen: String,
+    /// `sqlite://PATH` or `postgres://...`; default: SQLite in the data folder.
+    pub database_url: Option<String>,
+    /// A local folder, `file:///...` or `s3://bucket/prefix?...`; default: `blobs` in the data folder.
+    pub blob_url: Option<String>,
+    pub db_max_connections: u32,
+    /// Largest accepted request body, in bytes.
+    pub max_body_bytes: usize,
+    pub access_token_ttl_secs: u64,
+    pub refresh_token_ttl_secs: u64,
+    pub issuer: String,
+    pub audience: String,
+    pub log_format: LogFormat,
+    /// Requests to `/api/v1/auth/*` per client address per minute.
+    pub auth_rate_limit_per_minute: u32,
+    /// Failed logins per account within the window before the account is throttled.
+    pub account_failure_limit: u32,
+    pub account_failure_window_secs: u64,
+    /// Proxies whose `X-Forwarded-For` is believed; others' are ignored.
+    pub trusted_proxies: Vec<IpAddr>,
+    /// Run background workers in this process.
+    pub workers: bool,
+    pub worker_poll_ms: u64,
+    /// Size of the gateway's RSA key when it is first made (2048 for existing certificates).
+    pub gateway_key_bits: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            data_dir: PathBuf::from("signet-data"),
+            listen: "127.0.0.1:8080".into(),
+            database_url: None,
+            blob_url: None,
+            db_max_connections: 16,
+            max_body_bytes: 25 * 1024 * 1024,
+            access_token_ttl_secs: 15 * 60,
+            refresh_token_ttl_secs: 30 * 24 * 3600,
+            issuer: "signet".into(),
+            audience: "signet-api".into(),
+            log_format: LogFormat::Text,
+            auth_rate_limit_per_minute: 120,
+            account_failure_limit: 10,
+            account_failure_window_secs: 15 * 60,
+            trusted_proxies: Vec::new(),
+            workers: true,
+            worker_poll_ms: 1000,
+            gateway_key_bits: 3072,
+        }
+    }
+}
+
+/// Flags given on the command line; only the ones present override other sources.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Overrides {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_dir: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listen: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blob_url: Option<String>,
+}
+
+impl Config {
+    /// Loads settings from every source; `file` is the `--config` TOML file, if any.
+    pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Config, String> {
+        let mut figment = Figment::from(Serialized::defaults(Config::default()));
+        if let Some(file) = file {
+            if !file.exists() {
+                return Err(format!("config file {} does not exist", file.display()));
+            }
+            figment = figment.merge(Toml::file(file));
+        }
+        figment
+            .merge(Env::prefixed("SIGNET_").ignore(&["data_dir_file"]))
+            .merge(Serialized::defaults(overrides))
+            .extract()
+            .map_err(|e| format!("invalid configuration: {e}"))
+    }
+
+    /// The database URL, defaulting to SQLite inside the data folder.
+    pub fn database_url(&self) -> String {
+        self.database_url.clone().unwrap_or_else(|| {
+            format!("sqlite://{}", self.data_dir.join("signet.db").display())
+        })
+    }
+
+    pub fn blob_url(&self) -> String {
+        self.blob_url
+            .clone()
+            .unwrap_or_else(|| "blobs".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn later_sources_win() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("signet.toml");
+        std::fs::write(&file, "listen = \"127.0.0.1:9000\"\nmax_body_bytes = 1234\n").expect("write");
+        let overrides = Overrides { listen: Some("127.0.0.1:9001".into()), ..Default::default() };
+        let config = Config::load(Some(&file), &overrides).expect("load");
+        assert_eq!(config.listen, "127.0.0.1:9001");
+        assert_eq!(config.max_body_bytes, 1234);
+        assert!(config.database_url().starts_with("sqlite://"));
+    }
+
+    #[test]
+    fn missing_file_is_an_error() {
+        let overrides = Overrides::default();
+        assert!(Config::load(Some(Path::new("/nonexistent/signet.toml")), &overrides).is_err());
+    }
+}

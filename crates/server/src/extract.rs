@@ -1,0 +1,189 @@
+//! Extractors whose rejections are ProblemDetails from the catalogue, not axum's plain text.
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::rejection::{FormRejection, JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{ConnectInfo, FromRef, FromRequest, FromRequestParts, Request};
+use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+use signet_domain::{Error, ErrorCode, FieldErrors};
+
+use crate::error::ApiError;
+use crate::AppState;
+
+fn body_error(status: StatusCode, message: String) -> ApiError {
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::new(ErrorCode::PayloadTooLarge, "the request body exceeds the configured limit");
+    }
+    if status == StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        return ApiError::new(ErrorCode::UnsupportedMediaType, message);
+    }
+    // "$" names the body as a whole, as ASP.NET-style validation problems do.
+    let mut errors = FieldErrors::new();
+    errors.insert("$".into(), vec![message]);
+    if status == StatusCode::UNPROCESSABLE_ENTITY {
+        ApiError(Error::Validation(errors))
+    } else {
+        ApiError::new(ErrorCode::MalformedBody, errors.into_values().flatten().collect::<Vec<_>>().join("; "))
+    }
+}
+
+fn json_rejection(rejection: JsonRejection) -> ApiError {
+    let status = rejection.status();
+    let message = match &rejection {
+        JsonRejection::MissingJsonContentType(_) => {
+            "expected a body with Content-Type: application/json".to_string()
+        }
+        other => other.body_text(),
+    };
+    body_error(status, message)
+}
+
+/// A JSON body, strict as the spec's objects are (`deny_unknown_fields` on the type).
+pub struct ApiJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for ApiJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        axum::Json::<T>::from_request(request, state)
+            .await
+            .map(|axum::Json(value)| ApiJson(value))
+            .map_err(json_rejection)
+    }
+}
+
+/// A JSON or form-encoded body (token operations accept both, as OAuth clients send forms).
+pub struct JsonOrForm<T>(pub T);
+
+impl<T, S> FromRequest<S> for JsonOrForm<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let content_type = request
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if content_type.starts_with("application/x-www-form-urlencoded") {
+            axum::Form::<T>::from_request(request, state)
+                .await
+                .map(|axum::Form(value)| JsonOrForm(value))
+                .map_err(|rejection: FormRejection| body_error(rejection.status(), rejection.body_text()))
+        } else if content_type.starts_with("application/json") {
+            ApiJson::<T>::from_request(request, state).await.map(|ApiJson(value)| JsonOrForm(value))
+        } else {
+            Err(ApiError::new(
+                ErrorCode::UnsupportedMediaType,
+                "expected application/json or application/x-www-form-urlencoded",
+            ))
+        }
+    }
+}
+
+/// Path parameters; a malformed id is a validation error, not axum's plain-text 400.
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(value)| ApiPath(value))
+            .map_err(|rejection: PathRejection| {
+                let mut errors = FieldErrors::new();
+                errors.insert("path".into(), vec![rejection.body_text()]);
+                ApiError(Error::Validation(errors))
+            })
+    }
+}
+
+/// Query parameters with catalogue errors.
+pub struct ApiQuery<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(value)| ApiQuery(value))
+            .map_err(|rejection: QueryRejection| {
+                let mut errors = FieldErrors::new();
+                errors.insert("query".into(), vec![rejection.body_text()]);
+                ApiError(Error::Validation(errors))
+            })
+    }
+}
+
+/// The client's address: the TCP peer, or, when the peer is a trusted proxy, the nearest
+/// untrusted address in `X-Forwarded-For` (taking the first entry would let clients choose
+/// their own address and dodge rate limits).
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub IpAddr);
+
+impl<S> FromRequestParts<S> for ClientIp
+where
+    AppState: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let state = AppState::from_ref(state);
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| addr.ip())
+            .unwrap_or(IpAddr::from([127, 0, 0, 1]));
+        let trusted = &state.config.trusted_proxies;
+        if !trusted.contains(&peer) {
+            return Ok(ClientIp(peer));
+        }
+        let forwarded: Vec<IpAddr> = parts
+            .headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|entry| entry.trim().parse().ok())
+            .collect();
+        let client = forwarded.iter().rev().find(|ip| !trusted.contains(ip)).copied().unwrap_or(peer);
+        Ok(ClientIp(client))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_and_media_type_map_to_their_codes() {
+        let too_large = body_error(StatusCode::PAYLOAD_TOO_LARGE, String::new());
+        assert_eq!(too_large.0.code(), ErrorCode::PayloadTooLarge);
+        let media = body_error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "x".into());
+        assert_eq!(media.0.code(), ErrorCode::UnsupportedMediaType);
+        let unknown_field = body_error(StatusCode::UNPROCESSABLE_ENTITY, "unknown field".into());
+        assert_eq!(unknown_field.0.code(), ErrorCode::ValidationFailed);
+    }
+}

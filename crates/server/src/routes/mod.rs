@@ -1,0 +1,7 @@
+//! Handlers, one module per resource. Each handler extracts (caller, validated input), calls
+//! the store once, and maps the result.
+
+pub mod audit;
+pub mod auth;
+pub mod departments;
+pub mod ops;

@@ -1,0 +1,71 @@
+//! Random secrets, their storage forms, and password hashing.
+
+use argon2::Argon2;
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use aws_lc_rs::{constant_time, digest, rand};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
+/// `bytes` random bytes from the system CSPRNG, base64url without padding.
+pub fn random_token(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    // The system RNG failing is not recoverable; an all-zero token would be worse than a stop.
+    #[allow(clippy::expect_used)]
+    rand::fill(&mut buf).expect("system random number generator failed");
+    URL_SAFE_NO_PAD.encode(buf)
+}
+
+/// Storage form of a high-entropy secret (refresh tokens, client secrets): a SHA-256 digest.
+/// A slow hash adds nothing against guessing 256 random bits.
+pub fn hash_token(token: &str) -> String {
+    hex::encode(digest::digest(&digest::SHA256, token.as_bytes()).as_ref())
+}
+
+pub fn token_matches(token: &str, stored_hash: &str) -> bool {
+    constant_time::verify_slices_are_equal(hash_token(token).as_bytes(), stored_hash.as_bytes()).is_ok()
+}
+
+/// argon2id PHC string of a password.
+pub fn hash_password(password: &str) -> Result<String, String> {
+    Argon2::default()
+        .hash_password(password.as_bytes())
+        .map(|hash| hash.to_string())
+        .map_err(|e| format!("cannot hash password: {e}"))
+}
+
+pub fn verify_password(password: &str, phc: &str) -> bool {
+    PasswordHash::new(phc)
+        .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+        .unwrap_or(false)
+}
+
+/// A fixed hash to verify against when an account does not exist, so that the answer takes
+/// as long as for a wrong password (no account enumeration by timing).
+pub fn dummy_password_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| hash_password("signet-dummy-password").unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn password_round_trip() {
+        let hash = hash_password("correct horse").expect("hash");
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(verify_password("correct horse", &hash));
+        assert!(!verify_password("wrong", &hash));
+        assert!(!verify_password("x", "not a phc string"));
+    }
+
+    #[test]
+    fn tokens_are_random_and_hashed() {
+        let a = random_token(32);
+        assert_ne!(a, random_token(32));
+        assert_eq!(a.len(), 43);
+        assert!(token_matches(&a, &hash_token(&a)));
+        assert!(!token_matches("other", &hash_token(&a)));
+    }
+}

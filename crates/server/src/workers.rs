@@ -1,0 +1,103 @@
+//! Background work in the job queue: every instance runs a worker, and leases make sure each
+//! job runs once across all of them. Periodic maintenance is enqueued with a dedupe key per
+//! time slot, so several instances scheduling it still create one job per slot.
+
+use std::time::Duration;
+
+use signet_domain::now_millis;
+use signet_store::{ClaimedJob, NewJob, Store};
+use tokio::sync::watch;
+
+pub const PURGE_EXPIRED_TOKENS: &str = "maintenance.purge_expired_tokens";
+const LEASE_MS: i64 = 60_000;
+const PURGE_EVERY_MS: i64 = 3_600_000;
+
+/// A name for this process in job leases: host, process id and a random suffix.
+pub fn worker_id() -> String {
+    let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "host".into());
+    format!("{host}-{}-{}", std::process::id(), crate::secrets::random_token(4))
+}
+
+/// Enqueues this slot's periodic jobs; a no-op when another instance already did.
+pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
+    let slot = now_millis() / PURGE_EVERY_MS;
+    store
+        .enqueue_job(&NewJob {
+            kind: PURGE_EXPIRED_TOKENS,
+            payload: serde_json::json!({}),
+            dedupe_key: Some(format!("{PURGE_EXPIRED_TOKENS}:{slot}")),
+            run_at: now_millis(),
+            max_attempts: 3,
+        })
+        .await
+        .map(|_| ())
+}
+
+async fn run_job(store: &Store, job: &ClaimedJob) -> Result<(), String> {
+    match job.kind.as_str() {
+        PURGE_EXPIRED_TOKENS => {
+            let purged = store.purge_expired_refresh_tokens(now_millis()).await.map_err(|e| e.to_string())?;
+            tracing::info!(job = job.id, purged, "purged expired refresh tokens");
+            Ok(())
+        }
+        other => Err(format!("unknown job kind {other}")),
+    }
+}
+
+/// Retries back off exponentially: 2 s, 4 s, 8 s, ... capped at an hour.
+fn retry_delay_ms(attempts: i64) -> i64 {
+    let exponent = attempts.clamp(1, 11) as u32;
+    (1000_i64 << exponent).min(3_600_000)
+}
+
+/// Claims and runs due jobs until `shutdown` turns true.
+pub async fn run(store: Store, poll: Duration, mut shutdown: watch::Receiver<bool>) {
+    let worker = worker_id();
+    let mut last_schedule = 0_i64;
+    loop {
+        if now_millis() - last_schedule > 60_000 {
+            if let Err(error) = schedule_periodic(&store).await {
+                tracing::warn!(%error, "could not schedule periodic jobs");
+            }
+            last_schedule = now_millis();
+        }
+        match store.claim_jobs(&worker, LEASE_MS, 8).await {
+            Ok(jobs) => {
+                for job in jobs {
+                    let outcome = run_job(&store, &job).await;
+                    let recorded = match outcome {
+                        Ok(()) => store.complete_job(job.id, &worker).await.map(|_| ()),
+                        Err(error) => {
+                            tracing::warn!(job = job.id, kind = %job.kind, %error, "job failed");
+                            let retry_at = now_millis() + retry_delay_ms(job.attempts);
+                            store.fail_job(job.id, &worker, &error, retry_at).await
+                        }
+                    };
+                    if let Err(error) = recorded {
+                        tracing::warn!(job = job.id, %error, "could not record job outcome");
+                    }
+                }
+            }
+            Err(error) => tracing::warn!(%error, "could not claim jobs"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(poll) => {}
+            _ = shutdown.changed() => {}
+        }
+        if *shutdown.borrow() {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_delay_grows_and_is_capped() {
+        assert_eq!(retry_delay_ms(1), 2000);
+        assert_eq!(retry_delay_ms(2), 4000);
+        assert_eq!(retry_delay_ms(50), 2_048_000);
+    }
+}
