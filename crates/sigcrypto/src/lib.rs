@@ -11,6 +11,7 @@ pub mod pki;
 pub mod revocation;
 pub mod signer;
 pub mod tsp;
+pub mod verify;
 
 pub use http::HttpConfig;
 
