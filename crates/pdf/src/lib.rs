@@ -1,1 +1,53 @@
-//! signet-pdf
+//! signet-pdf: PDF reading and incremental signing (PAdES placeholders, ByteRange digest,
+//! CMS embedding), visible signature appearances, and structure-level verification helpers.
+//!
+//! Bytes in, bytes out: no network and no CMS creation. The two-phase flow is
+//! [`prepare`] (adds a signature field and reserved `/Contents`, returns the ByteRange digest)
+//! then [`embed`] (hex-patches the CMS produced elsewhere into the reserved space).
+//! [`prepare_file`] / [`embed_file`] do the same on files without loading them.
+
+mod appearance;
+mod date;
+mod error;
+mod filters;
+mod fonts;
+mod images;
+mod layout;
+pub mod object;
+mod parser;
+pub mod reader;
+mod sign;
+pub mod source;
+mod verify;
+mod writer;
+
+pub use appearance::{Appearance, NameStyle, WidgetPlacement};
+pub use error::{Error, Result};
+pub use layout::{BoxSpec, PageSelection, Position, parse_page_boxes};
+pub use sign::{
+    DEFAULT_CONTENTS_SIZE, DssData, Prepared, PreparedFile, SignOptions, SignatureKind, add_dss,
+    embed, embed_file, embed_into, hash_ranges, prepare, prepare_file,
+};
+pub use verify::{Modifications, SignatureInfo, signatures};
+
+/// Open and check a PDF without signing it (header, xref, catalog, pages; refuses encryption).
+pub fn inspect(input: &[u8]) -> Result<DocumentSummary> {
+    let doc = reader::Document::open(&input)?;
+    let pages = doc.pages()?.len();
+    Ok(DocumentSummary {
+        pages,
+        revisions: doc.sections.len().max(1),
+        xref_recovered: doc.recovered,
+        signatures: verify::signatures(input)?.len(),
+    })
+}
+
+/// A few facts about a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentSummary {
+    pub pages: usize,
+    pub revisions: usize,
+    /// The xref was unusable and was rebuilt by scanning for objects.
+    pub xref_recovered: bool,
+    pub signatures: usize,
+}

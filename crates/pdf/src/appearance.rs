@@ -1,0 +1,252 @@
+//! Visible signature appearances: an image and/or a typed name on top, a text block below
+//! (signed by, date, reason, location), drawn upright whatever the page rotation.
+
+use crate::error::Result;
+use crate::fonts::{EmbeddedFonts, FontCollector, FontId, ShapedLine};
+use crate::images::{EmbeddedImage, embed_image};
+use crate::layout::{BoxSpec, PageSelection};
+use crate::object::{Dict, Object, Stream, StreamData, format_real};
+use crate::writer::ObjSink;
+
+/// Where the widgets go.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WidgetPlacement {
+    /// The same box on every selected page.
+    Pages { pages: PageSelection, rect: BoxSpec },
+    /// Explicit (1-based page, box) pairs.
+    PageBoxes(Vec<(u32, BoxSpec)>),
+}
+
+impl WidgetPlacement {
+    /// (0-based page index, box) for every widget.
+    pub fn resolve(&self, page_count: usize) -> Result<Vec<(usize, BoxSpec)>> {
+        match self {
+            WidgetPlacement::Pages { pages, rect } => Ok(pages
+                .indices(page_count)?
+                .into_iter()
+                .map(|i| (i, *rect))
+                .collect()),
+            WidgetPlacement::PageBoxes(boxes) => boxes
+                .iter()
+                .map(|(p, b)| {
+                    if *p == 0 || *p as usize > page_count {
+                        Err(crate::Error::NoSuchPage(*p, page_count))
+                    } else {
+                        Ok((*p as usize - 1, *b))
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NameStyle {
+    /// A handwriting-like script font (Latin); Devanagari falls back to Noto Sans Devanagari.
+    #[default]
+    Handwriting,
+    Plain,
+}
+
+/// What a visible signature shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Appearance {
+    pub placement: WidgetPlacement,
+    /// PNG (transparency kept) or JPEG bytes.
+    pub image: Option<Vec<u8>>,
+    /// A typed name drawn large.
+    pub typed_name: Option<String>,
+    pub name_style: NameStyle,
+    /// Add the text block: signed by, date, reason, location.
+    pub show_details: bool,
+}
+
+impl Appearance {
+    pub fn new(placement: WidgetPlacement) -> Self {
+        Appearance {
+            placement,
+            image: None,
+            typed_name: None,
+            name_style: NameStyle::Handwriting,
+            show_details: true,
+        }
+    }
+}
+
+/// Shared resources (fonts, image) written once; one form XObject per widget size.
+pub struct Renderer {
+    image: Option<EmbeddedImage>,
+    name: Option<ShapedLine>,
+    details: Vec<ShapedLine>,
+    fonts: EmbeddedFonts,
+}
+
+const NAME_COLOR: &str = "0.05 0.15 0.45 rg";
+const TEXT_COLOR: &str = "0 0 0 rg";
+
+impl Renderer {
+    pub fn new(app: &Appearance, details: &[String], sink: &mut dyn ObjSink) -> Result<Self> {
+        let image = match &app.image {
+            Some(bytes) => Some(embed_image(bytes, sink)?),
+            None => None,
+        };
+        let mut collector = FontCollector::default();
+        let name_font = match app.name_style {
+            NameStyle::Handwriting => FontId::Handwriting,
+            NameStyle::Plain => FontId::Plain,
+        };
+        let name = match app.typed_name.as_deref().map(str::trim) {
+            Some(n) if !n.is_empty() => Some(collector.shape(n, name_font)?),
+            _ => None,
+        };
+        let details = details
+            .iter()
+            .map(|l| collector.shape(l, FontId::Plain))
+            .collect::<Result<Vec<_>>>()?;
+        let fonts = collector.write(sink)?;
+        Ok(Renderer {
+            image,
+            name,
+            details,
+            fonts,
+        })
+    }
+
+    /// An empty appearance for invisible signatures.
+    pub fn empty_xobject() -> Object {
+        let mut d = Dict::new();
+        d.set("Type", Object::name("XObject"));
+        d.set("Subtype", Object::name("Form"));
+        d.set("BBox", Object::Array(vec![Object::Int(0); 4]));
+        Object::Stream(Stream {
+            dict: d,
+            data: StreamData::Owned(Vec::new()),
+        })
+    }
+
+    /// The form XObject for a `width` x `height` box (upright), with the rotation `matrix`.
+    pub fn xobject(&self, width: f64, height: f64, matrix: [f64; 6]) -> Object {
+        let content = self.content(width, height);
+        let mut d = Dict::new();
+        d.set("Type", Object::name("XObject"));
+        d.set("Subtype", Object::name("Form"));
+        d.set(
+            "BBox",
+            Object::Array(vec![
+                Object::Int(0),
+                Object::Int(0),
+                Object::Real(width),
+                Object::Real(height),
+            ]),
+        );
+        if matrix != [1.0, 0.0, 0.0, 1.0, 0.0, 0.0] {
+            d.set("Matrix", Object::Array(matrix.iter().map(|v| Object::Real(*v)).collect()));
+        }
+        let mut resources = Dict::new();
+        resources.set("Font", Object::Dict(self.fonts.resources()));
+        if let Some(img) = &self.image {
+            let mut x = Dict::new();
+            x.set("Img", Object::Ref(img.xobject));
+            resources.set("XObject", Object::Dict(x));
+        }
+        d.set("Resources", Object::Dict(resources));
+        d.set("Filter", Object::name("FlateDecode"));
+        Object::Stream(Stream {
+            dict: d,
+            data: StreamData::Owned(crate::filters::flate_encode(content.as_bytes())),
+        })
+    }
+
+    fn content(&self, width: f64, height: f64) -> String {
+        let pad = (width.min(height) * 0.04).max(1.0);
+        let (x0, y0, w, h) = (pad, pad, width - 2.0 * pad, height - 2.0 * pad);
+        let mut s = String::new();
+        if w <= 0.0 || h <= 0.0 {
+            return s;
+        }
+        let has_top = self.image.is_some() || self.name.is_some();
+        let details_h = match (has_top, self.details.is_empty()) {
+            (_, true) => 0.0,
+            (false, false) => h,
+            (true, false) => h * 0.45,
+        };
+        let top = [x0, y0 + details_h, w, h - details_h];
+        match (&self.image, &self.name) {
+            (Some(img), Some(name)) => {
+                let half = top[2] / 2.0;
+                draw_image(&mut s, img, [top[0], top[1], half, top[3]]);
+                self.draw_name(&mut s, name, [top[0] + half, top[1], half, top[3]]);
+            }
+            (Some(img), None) => draw_image(&mut s, img, top),
+            (None, Some(name)) => self.draw_name(&mut s, name, top),
+            (None, None) => {}
+        }
+        if details_h > 0.0 {
+            self.draw_details(&mut s, [x0, y0, w, details_h]);
+        }
+        s
+    }
+
+    fn draw_name(&self, s: &mut String, name: &ShapedLine, area: [f64; 4]) {
+        let per_pt = name.width_per_point().max(0.01);
+        let size = (area[3] * 0.75).min(area[2] / per_pt);
+        let x = area[0] + (area[2] - per_pt * size) / 2.0;
+        let y = area[1] + (area[3] - size) / 2.0 + size * 0.25;
+        s.push_str(NAME_COLOR);
+        s.push('\n');
+        self.draw_line(s, name, x, y, size);
+    }
+
+    fn draw_details(&self, s: &mut String, area: [f64; 4]) {
+        let n = self.details.len() as f64;
+        let widest = self
+            .details
+            .iter()
+            .map(ShapedLine::width_per_point)
+            .fold(0.01, f64::max);
+        let line_h = area[3] / n;
+        let size = (line_h / 1.3).min(area[2] / widest);
+        s.push_str(TEXT_COLOR);
+        s.push('\n');
+        for (i, line) in self.details.iter().enumerate() {
+            let y = area[1] + area[3] - line_h * (i as f64 + 1.0) + (line_h - size) / 2.0 + size * 0.22;
+            self.draw_line(s, line, area[0], y, size);
+        }
+    }
+
+    /// Every glyph is placed with its own text matrix so shaping offsets (marks, reordered
+    /// Devanagari vowel signs) land exactly where the shaper put them.
+    fn draw_line(&self, s: &mut String, line: &ShapedLine, x: f64, y: f64, size: f64) {
+        s.push_str("BT\n");
+        let mut pen = x;
+        for run in &line.runs {
+            let k = size / run.units_per_em;
+            s.push_str(&format!("/{} {} Tf\n", run.font.resource_name(), format_real(size)));
+            for g in &run.glyphs {
+                let cid = self.fonts.cid(run.font, g.gid);
+                s.push_str(&format!(
+                    "1 0 0 1 {} {} Tm <{cid:04X}> Tj\n",
+                    format_real(pen + g.x_offset as f64 * k),
+                    format_real(y + g.y_offset as f64 * k)
+                ));
+                pen += g.x_advance as f64 * k;
+            }
+        }
+        s.push_str("ET\n");
+    }
+}
+
+fn draw_image(s: &mut String, img: &EmbeddedImage, area: [f64; 4]) {
+    let (iw, ih) = (img.width as f64, img.height as f64);
+    let scale = (area[2] / iw).min(area[3] / ih);
+    let (w, h) = (iw * scale, ih * scale);
+    let x = area[0] + (area[2] - w) / 2.0;
+    let y = area[1] + (area[3] - h) / 2.0;
+    s.push_str(&format!(
+        "q {} 0 0 {} {} {} cm /Img Do Q\n",
+        format_real(w),
+        format_real(h),
+        format_real(x),
+        format_real(y)
+    ));
+}

@@ -1,0 +1,55 @@
+//! The crate's single error type: one readable line per failure.
+
+/// Everything that can go wrong while reading, preparing or embedding.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("the input is empty")]
+    Empty,
+    #[error("not a PDF file (no %PDF- header)")]
+    NotPdf,
+    #[error("the PDF is truncated or damaged: {0}")]
+    Damaged(String),
+    #[error("malformed PDF syntax at byte {offset}: {msg}")]
+    Syntax { offset: u64, msg: String },
+    #[error("encrypted PDFs are not supported; remove the password protection first")]
+    Encrypted,
+    #[error("object {0} {1} R is missing")]
+    MissingObject(u32, u16),
+    #[error("unsupported PDF feature: {0}")]
+    Unsupported(String),
+    #[error("the document is certified with no changes allowed (DocMDP P=1); it cannot be signed again")]
+    CertifiedNoChanges,
+    #[error("a certification signature must be the first signature of the document")]
+    CertifyNotFirst,
+    #[error("invalid signing options: {0}")]
+    InvalidOptions(String),
+    #[error("page {0} does not exist (the document has {1} pages)")]
+    NoSuchPage(u32, usize),
+    #[error("signature image: {0}")]
+    Image(String),
+    #[error("font: {0}")]
+    Font(String),
+    #[error("the signature ({needed} bytes) does not fit the reserved space ({reserved} bytes)")]
+    SignatureTooLarge { needed: usize, reserved: usize },
+    #[error("the CMS is not DER-encoded SignedData")]
+    NotCms,
+    #[error("the CMS does not contain the prepared document digest")]
+    DigestMismatch,
+    #[error("the prepared data is inconsistent: {0}")]
+    BadPrepared(String),
+    #[error("i/o error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+pub(crate) fn damaged(msg: impl Into<String>) -> Error {
+    Error::Damaged(msg.into())
+}
+
+pub(crate) fn syntax(offset: u64, msg: impl Into<String>) -> Error {
+    Error::Syntax {
+        offset,
+        msg: msg.into(),
+    }
+}

@@ -1,0 +1,898 @@
+//! Lazy PDF reader: follows the xref chain from `startxref` and parses only the objects asked for.
+//!
+//! Handles classic xref tables, xref streams, hybrid files (`/XRefStm`), object streams,
+//! incremental updates and linearized files (whose first-page xref simply chains to the main one).
+//! When the xref is unusable it rebuilds one by scanning for `N G obj`, as mainstream viewers do.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use crate::error::{Error, Result, damaged, syntax};
+use crate::filters::decode_stream;
+use crate::object::{Dict, ObjRef, Object, Stream, StreamData};
+use crate::parser::{ParseError, Parser, parse_decimal};
+use crate::source::Source;
+
+const FIRST_WINDOW: usize = 4096;
+/// Largest single object (or classic xref section) we agree to parse.
+const MAX_WINDOW: usize = 256 * 1024 * 1024;
+const MAX_SECTIONS: usize = 10_000;
+const MAX_PAGES: usize = 1_000_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum XrefEntry {
+    Free,
+    InUse { offset: u64, generation: u16 },
+    Compressed { stream: u32, index: u32 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum XrefKind {
+    Table,
+    Stream,
+}
+
+/// One cross-reference section with its trailer, as found in the file.
+#[derive(Debug, Clone)]
+pub struct XrefSection {
+    pub offset: u64,
+    pub kind: XrefKind,
+    pub trailer: Dict,
+    pub entries: Vec<(u32, XrefEntry)>,
+    /// A classic table whose trailer points to an additional xref stream (`/XRefStm`).
+    pub hybrid: bool,
+}
+
+/// A page with its inherited attributes resolved.
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub id: ObjRef,
+    pub dict: Dict,
+    pub media_box: [f64; 4],
+    pub crop_box: [f64; 4],
+    /// Normalized to 0, 90, 180 or 270.
+    pub rotate: i32,
+}
+
+struct ObjStmData {
+    data: Vec<u8>,
+    first: usize,
+    /// (object number, offset relative to `first`)
+    index: Vec<(u32, usize)>,
+}
+
+pub struct Document<'s> {
+    src: &'s dyn Source,
+    /// Newest first (the order of the `/Prev` chain).
+    pub sections: Vec<XrefSection>,
+    pub xref: HashMap<u32, XrefEntry>,
+    pub trailer: Dict,
+    /// The xref was rebuilt by scanning; an update must then carry a complete xref.
+    pub recovered: bool,
+    pub startxref: u64,
+    objstms: RefCell<HashMap<u32, Rc<ObjStmData>>>,
+}
+
+impl<'s> Document<'s> {
+    /// Open a document: header check, xref chain (or recovery), refusal of encrypted files.
+    pub fn open(src: &'s dyn Source) -> Result<Self> {
+        if src.is_empty() {
+            return Err(Error::Empty);
+        }
+        check_header(src)?;
+        let mut doc = match Self::open_by_xref(src) {
+            Ok(doc) => doc,
+            Err(Error::Encrypted) => return Err(Error::Encrypted),
+            Err(first_err) => Self::recover(src).map_err(|_| first_err)?,
+        };
+        if doc.trailer.get("Encrypt").is_some() {
+            return Err(Error::Encrypted);
+        }
+        // A chain that parses but points at the wrong bytes shows up when the catalog is read.
+        if doc.catalog().is_err() && !doc.recovered {
+            doc = Self::recover(src)?;
+            if doc.trailer.get("Encrypt").is_some() {
+                return Err(Error::Encrypted);
+            }
+        }
+        doc.catalog()?;
+        Ok(doc)
+    }
+
+    fn new_empty(src: &'s dyn Source) -> Self {
+        Document {
+            src,
+            sections: Vec::new(),
+            xref: HashMap::new(),
+            trailer: Dict::new(),
+            recovered: false,
+            startxref: 0,
+            objstms: RefCell::new(HashMap::new()),
+        }
+    }
+
+    pub fn len(&self) -> u64 {
+        self.src.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.src.is_empty()
+    }
+
+    pub fn source(&self) -> &'s dyn Source {
+        self.src
+    }
+
+    fn open_by_xref(src: &'s dyn Source) -> Result<Self> {
+        let startxref = find_startxref(src)?;
+        let mut doc = Self::new_empty(src);
+        doc.startxref = startxref;
+        let mut seen = HashSet::new();
+        let mut next = Some(startxref);
+        while let Some(offset) = next {
+            if !seen.insert(offset) || doc.sections.len() >= MAX_SECTIONS {
+                break; // a /Prev loop: stop rather than spin
+            }
+            let section = doc.read_section(offset)?;
+            next = section
+                .trailer
+                .int("Prev")
+                .filter(|p| *p >= 0)
+                .map(|p| p as u64);
+            doc.sections.push(section);
+        }
+        doc.trailer = doc.sections[0].trailer.clone();
+        doc.xref = merge_sections(&doc.sections);
+        Ok(doc)
+    }
+
+    /// The xref map as of one section (index into `sections`) and everything older.
+    pub fn xref_as_of(&self, section_index: usize) -> HashMap<u32, XrefEntry> {
+        merge_sections(&self.sections[section_index.min(self.sections.len())..])
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Objects
+    // -----------------------------------------------------------------------------------------
+
+    pub fn get(&self, r: ObjRef) -> Result<Object> {
+        self.get_with(&self.xref, r)
+    }
+
+    /// Resolve `r` through a given xref map (used to look at older revisions).
+    pub fn get_with(&self, xref: &HashMap<u32, XrefEntry>, r: ObjRef) -> Result<Object> {
+        match xref.get(&r.num) {
+            Some(XrefEntry::InUse { offset, .. }) => {
+                let (found, obj) = self.read_object_at(*offset)?;
+                if found.num != r.num {
+                    return Err(damaged(format!(
+                        "xref points object {} to offset {offset}, which holds object {}",
+                        r.num, found.num
+                    )));
+                }
+                Ok(obj)
+            }
+            Some(XrefEntry::Compressed { stream, index }) => {
+                self.get_compressed(xref, *stream, *index, r.num)
+            }
+            // Missing objects are null by the spec; callers that need them report it.
+            Some(XrefEntry::Free) | None => Ok(Object::Null),
+        }
+    }
+
+    /// Like `get` but a missing object is an error.
+    pub fn get_required(&self, r: ObjRef) -> Result<Object> {
+        match self.get(r)? {
+            Object::Null => Err(Error::MissingObject(r.num, r.generation)),
+            o => Ok(o),
+        }
+    }
+
+    /// Follow a reference (one level is enough for dictionaries and arrays in practice;
+    /// chained references are followed a few times).
+    pub fn resolve(&self, obj: &Object) -> Result<Object> {
+        let mut cur = obj.clone();
+        for _ in 0..8 {
+            match cur {
+                Object::Ref(r) => cur = self.get(r)?,
+                other => return Ok(other),
+            }
+        }
+        Err(damaged("reference chain too long"))
+    }
+
+    pub fn resolve_dict(&self, obj: &Object) -> Result<Option<Dict>> {
+        Ok(match self.resolve(obj)? {
+            Object::Dict(d) => Some(d),
+            Object::Stream(s) => Some(s.dict),
+            _ => None,
+        })
+    }
+
+    pub fn resolve_array(&self, obj: &Object) -> Result<Option<Vec<Object>>> {
+        Ok(match self.resolve(obj)? {
+            Object::Array(a) => Some(a),
+            _ => None,
+        })
+    }
+
+    /// Parse the indirect object starting at `offset`, growing the window until it fits.
+    pub fn read_object_at(&self, offset: u64) -> Result<(ObjRef, Object)> {
+        if offset >= self.src.len() {
+            return Err(damaged(format!("object offset {offset} is beyond the end of the file")));
+        }
+        let mut size = FIRST_WINDOW;
+        loop {
+            let window = self.src.window(offset, size)?;
+            let at_eof = offset + window.len() as u64 >= self.src.len();
+            let mut p = Parser::new(&window, offset, at_eof);
+            let attempt = p.parse_obj_header().and_then(|r| Ok((r, p.parse_object()?)));
+            match attempt {
+                Ok((r, obj)) => return Ok((r, self.fix_stream_length(obj)?)),
+                Err(ParseError::Incomplete) if size < MAX_WINDOW && !at_eof => size *= 4,
+                Err(ParseError::Incomplete) => {
+                    return Err(damaged(format!("object at offset {offset} is too large")));
+                }
+                Err(ParseError::Bad { pos, msg }) => return Err(syntax(offset + pos as u64, msg)),
+            }
+        }
+    }
+
+    /// Resolve an indirect `/Length`, and fall back to searching `endstream` when the length
+    /// is missing or wrong (common damage).
+    fn fix_stream_length(&self, obj: Object) -> Result<Object> {
+        let Object::Stream(mut s) = obj else {
+            return Ok(obj);
+        };
+        let StreamData::InSource { offset, len } = s.data else {
+            return Ok(Object::Stream(s));
+        };
+        let mut len = len;
+        if len == u64::MAX
+            && let Some(Object::Ref(r)) = s.dict.get("Length")
+            && let Ok(Object::Int(l)) = self.get(*r)
+            && l >= 0
+        {
+            len = l as u64;
+        }
+        if len == u64::MAX || !self.endstream_follows(offset, len)? {
+            len = self.search_endstream(offset)?;
+        }
+        s.data = StreamData::InSource { offset, len };
+        Ok(Object::Stream(s))
+    }
+
+    fn endstream_follows(&self, offset: u64, len: u64) -> Result<bool> {
+        let end = offset.saturating_add(len);
+        if end > self.src.len() {
+            return Ok(false);
+        }
+        let tail = self.src.window(end, 32)?;
+        let trimmed: Vec<u8> = tail
+            .iter()
+            .copied()
+            .skip_while(|b| crate::object::is_whitespace(*b))
+            .collect();
+        Ok(trimmed.starts_with(b"endstream") || (trimmed.is_empty() && end == self.src.len()))
+    }
+
+    fn search_endstream(&self, offset: u64) -> Result<u64> {
+        let mut pos = offset;
+        const CHUNK: usize = 1 << 20;
+        loop {
+            let w = self.src.window(pos, CHUNK + 16)?;
+            if let Some(i) = find(&w, b"endstream") {
+                let mut end = pos + i as u64;
+                // The EOL before `endstream` is not part of the data.
+                let before = self.src.window(end.saturating_sub(2).max(offset), 2)?;
+                if before.ends_with(b"\r\n") {
+                    end -= 2;
+                } else if before.ends_with(b"\n") || before.ends_with(b"\r") {
+                    end -= 1;
+                }
+                return Ok(end.max(offset) - offset);
+            }
+            if w.len() < CHUNK + 16 || pos - offset > MAX_WINDOW as u64 {
+                return Err(damaged(format!("stream at offset {offset} has no end")));
+            }
+            pos += CHUNK as u64;
+        }
+    }
+
+    /// Raw (encoded) stream bytes.
+    pub fn stream_raw(&self, s: &Stream) -> Result<Vec<u8>> {
+        match &s.data {
+            StreamData::Owned(d) => Ok(d.clone()),
+            StreamData::InSource { offset, len } => {
+                if *len > MAX_WINDOW as u64 {
+                    return Err(damaged("stream too large"));
+                }
+                let w = self.src.window(*offset, *len as usize)?;
+                if (w.len() as u64) < *len {
+                    return Err(damaged("stream data runs past the end of the file"));
+                }
+                Ok(w.into_owned())
+            }
+        }
+    }
+
+    pub fn stream_decoded(&self, s: &Stream) -> Result<Vec<u8>> {
+        decode_stream(&s.dict, &self.stream_raw(s)?)
+    }
+
+    fn get_compressed(
+        &self,
+        xref: &HashMap<u32, XrefEntry>,
+        stream: u32,
+        index: u32,
+        num: u32,
+    ) -> Result<Object> {
+        let objstm = self.objstm(xref, stream)?;
+        let by_index = objstm.index.get(index as usize).filter(|(n, _)| *n == num);
+        let Some(&(_, rel)) = by_index.or_else(|| objstm.index.iter().find(|(n, _)| *n == num))
+        else {
+            return Ok(Object::Null);
+        };
+        let start = objstm.first.saturating_add(rel);
+        let data = objstm.data.get(start..).unwrap_or(&[]);
+        let mut p = Parser::new(data, 0, true);
+        p.parse_object()
+            .map_err(|e| damaged(format!("object {num} in object stream {stream}: {e:?}")))
+    }
+
+    fn objstm(&self, xref: &HashMap<u32, XrefEntry>, stream: u32) -> Result<Rc<ObjStmData>> {
+        if let Some(cached) = self.objstms.borrow().get(&stream) {
+            return Ok(cached.clone());
+        }
+        // An object stream itself must be a plain object (no nesting), which also stops loops.
+        let Some(XrefEntry::InUse { offset, .. }) = xref.get(&stream) else {
+            return Err(damaged(format!("object stream {stream} is missing")));
+        };
+        let (_, obj) = self.read_object_at(*offset)?;
+        let Object::Stream(s) = obj else {
+            return Err(damaged(format!("object {stream} is not an object stream")));
+        };
+        let parsed = Rc::new(parse_objstm(&s.dict, self.stream_decoded(&s)?)?);
+        self.objstms.borrow_mut().insert(stream, parsed.clone());
+        Ok(parsed)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Xref sections
+    // -----------------------------------------------------------------------------------------
+
+    fn read_section(&self, offset: u64) -> Result<XrefSection> {
+        let head = self.src.window(offset, 16)?;
+        let skip = head
+            .iter()
+            .take_while(|b| crate::object::is_whitespace(**b))
+            .count();
+        if head[skip..].starts_with(b"xref") {
+            let mut section = self.read_table(offset + skip as u64 + 4)?;
+            section.offset = offset;
+            if let Some(stm) = section.trailer.int("XRefStm").filter(|o| *o > 0) {
+                // Hybrid file: entries hidden in the stream fill what the table leaves out.
+                if let Ok(extra) = self.read_xref_stream(stm as u64) {
+                    let listed: HashSet<u32> = section
+                        .entries
+                        .iter()
+                        .filter(|(_, e)| *e != XrefEntry::Free)
+                        .map(|(n, _)| *n)
+                        .collect();
+                    section.entries.retain(|(n, e)| {
+                        *e != XrefEntry::Free
+                            || !extra.entries.iter().any(|(m, x)| m == n && *x != XrefEntry::Free)
+                    });
+                    section.entries.extend(
+                        extra
+                            .entries
+                            .into_iter()
+                            .filter(|(n, e)| *e != XrefEntry::Free && !listed.contains(n)),
+                    );
+                    section.hybrid = true;
+                }
+            }
+            Ok(section)
+        } else {
+            self.read_xref_stream(offset)
+        }
+    }
+
+    fn read_table(&self, offset: u64) -> Result<XrefSection> {
+        let mut size = 64 * 1024;
+        loop {
+            let window = self.src.window(offset, size)?;
+            let at_eof = offset + window.len() as u64 >= self.src.len();
+            match parse_table(&window, offset, at_eof) {
+                Ok((entries, trailer)) => {
+                    return Ok(XrefSection {
+                        offset,
+                        kind: XrefKind::Table,
+                        trailer,
+                        entries,
+                        hybrid: false,
+                    });
+                }
+                Err(ParseError::Incomplete) if size < MAX_WINDOW && !at_eof => size *= 4,
+                Err(ParseError::Incomplete) => return Err(damaged("xref table is too large")),
+                Err(ParseError::Bad { pos, msg }) => {
+                    return Err(syntax(offset + pos as u64, format!("xref table: {msg}")));
+                }
+            }
+        }
+    }
+
+    fn read_xref_stream(&self, offset: u64) -> Result<XrefSection> {
+        let (_, obj) = self.read_object_at(offset)?;
+        let Object::Stream(s) = obj else {
+            return Err(syntax(offset, "startxref does not point to an xref table or stream"));
+        };
+        if !s.dict.has_type("XRef") {
+            return Err(syntax(offset, "startxref points to a stream that is not /Type /XRef"));
+        }
+        let data = self.stream_decoded(&s)?;
+        let entries = parse_xref_stream_entries(&s.dict, &data)?;
+        Ok(XrefSection {
+            offset,
+            kind: XrefKind::Stream,
+            trailer: s.dict,
+            entries,
+            hybrid: false,
+        })
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Recovery
+    // -----------------------------------------------------------------------------------------
+
+    /// Rebuild the xref by scanning the whole file for `N G obj` (later definitions win).
+    fn recover(src: &'s dyn Source) -> Result<Self> {
+        let mut doc = Self::new_empty(src);
+        doc.recovered = true;
+        let mut trailers: Vec<Dict> = Vec::new();
+        const CHUNK: usize = 4 << 20;
+        const OVERLAP: usize = 64;
+        let mut pos = 0u64;
+        while pos < src.len() {
+            let w = src.window(pos, CHUNK + OVERLAP)?;
+            let limit = if w.len() > CHUNK { CHUNK } else { w.len() };
+            for (num, generation, at) in scan_obj_headers(&w, limit) {
+                doc.xref.insert(
+                    num,
+                    XrefEntry::InUse {
+                        offset: pos + at as u64,
+                        generation,
+                    },
+                );
+            }
+            for at in find_all(&w[..limit.min(w.len())], b"trailer") {
+                let tw = src.window(pos + at as u64 + 7, 64 * 1024)?;
+                let mut p = Parser::new(&tw, 0, true);
+                if let Ok(Object::Dict(d)) = p.parse_object() {
+                    trailers.push(d);
+                }
+            }
+            pos += CHUNK as u64;
+        }
+        if doc.xref.is_empty() {
+            return Err(damaged("no xref and no objects found"));
+        }
+        doc.register_objstm_contents();
+        let trailer = trailers
+            .into_iter()
+            .rev()
+            .find(|t| t.get("Root").is_some())
+            .or_else(|| doc.trailer_from_xref_streams())
+            .or_else(|| doc.trailer_from_catalog_scan());
+        let Some(mut trailer) = trailer else {
+            return Err(damaged("no xref and no document catalog found"));
+        };
+        for k in ["Prev", "XRefStm", "Type", "W", "Index", "Filter", "DecodeParms", "Length"] {
+            trailer.remove(k);
+        }
+        let max = doc.xref.keys().max().copied().unwrap_or(0);
+        trailer.set("Size", Object::Int(max as i64 + 1));
+        doc.trailer = trailer;
+        Ok(doc)
+    }
+
+    fn register_objstm_contents(&mut self) {
+        let candidates: Vec<u32> = self.xref.keys().copied().collect();
+        let mut compressed = Vec::new();
+        for num in candidates {
+            let Ok(Object::Stream(s)) = self.get(ObjRef::new(num, 0)) else {
+                continue;
+            };
+            if !s.dict.has_type("ObjStm") {
+                continue;
+            }
+            let Ok(parsed) = self.stream_decoded(&s).and_then(|d| parse_objstm(&s.dict, d)) else {
+                continue;
+            };
+            for (i, (n, _)) in parsed.index.iter().enumerate() {
+                compressed.push((*n, num, i as u32));
+            }
+        }
+        for (n, stream, index) in compressed {
+            self.xref
+                .entry(n)
+                .or_insert(XrefEntry::Compressed { stream, index });
+        }
+    }
+
+    fn trailer_from_xref_streams(&self) -> Option<Dict> {
+        let mut best: Option<(u64, Dict)> = None;
+        for e in self.xref.values() {
+            if let XrefEntry::InUse { offset, .. } = e
+                && let Ok((_, Object::Stream(s))) = self.read_object_at(*offset)
+                && s.dict.has_type("XRef")
+                && s.dict.get("Root").is_some()
+                && best.as_ref().is_none_or(|(o, _)| offset > o)
+            {
+                best = Some((*offset, s.dict.clone()));
+            }
+        }
+        best.map(|(_, d)| d)
+    }
+
+    fn trailer_from_catalog_scan(&self) -> Option<Dict> {
+        let mut nums: Vec<u32> = self.xref.keys().copied().collect();
+        nums.sort_unstable();
+        for num in nums.into_iter().rev() {
+            if let Ok(Object::Dict(d)) = self.get(ObjRef::new(num, 0))
+                && d.has_type("Catalog")
+            {
+                let mut t = Dict::new();
+                t.set("Root", Object::Ref(ObjRef::new(num, 0)));
+                return Some(t);
+            }
+        }
+        None
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Document structure
+    // -----------------------------------------------------------------------------------------
+
+    pub fn root_ref(&self) -> Result<ObjRef> {
+        self.trailer
+            .get("Root")
+            .and_then(Object::as_ref)
+            .ok_or_else(|| damaged("the trailer has no /Root reference"))
+    }
+
+    pub fn catalog(&self) -> Result<(ObjRef, Dict)> {
+        let r = self.root_ref()?;
+        match self.get(r)? {
+            Object::Dict(d) => Ok((r, d)),
+            _ => Err(damaged("the document catalog is missing or not a dictionary")),
+        }
+    }
+
+    /// All pages in order, with inherited MediaBox/CropBox/Rotate.
+    pub fn pages(&self) -> Result<Vec<Page>> {
+        let (_, catalog) = self.catalog()?;
+        let Some(Object::Ref(root)) = catalog.get("Pages").cloned() else {
+            return Err(damaged("the catalog has no /Pages reference"));
+        };
+        let mut pages = Vec::new();
+        let mut seen = HashSet::new();
+        let inherited = Inherited::default();
+        self.walk_pages(root, &inherited, &mut pages, &mut seen, 0)?;
+        if pages.is_empty() {
+            return Err(damaged("the document has no pages"));
+        }
+        Ok(pages)
+    }
+
+    fn walk_pages(
+        &self,
+        node: ObjRef,
+        inherited: &Inherited,
+        out: &mut Vec<Page>,
+        seen: &mut HashSet<u32>,
+        depth: usize,
+    ) -> Result<()> {
+        if depth > 64 || out.len() >= MAX_PAGES || !seen.insert(node.num) {
+            return Err(damaged("the page tree has a cycle or is too deep"));
+        }
+        let Some(dict) = self.resolve_dict(&Object::Ref(node))? else {
+            return Err(damaged(format!("page tree node {} is not a dictionary", node.num)));
+        };
+        let here = inherited.merge(self, &dict)?;
+        let kids = match dict.get("Kids") {
+            Some(k) => self.resolve_array(k)?,
+            None => None,
+        };
+        match kids {
+            Some(kids) if !dict.has_type("Page") => {
+                for kid in kids {
+                    if let Object::Ref(r) = kid {
+                        self.walk_pages(r, &here, out, seen, depth + 1)?;
+                    }
+                }
+                Ok(())
+            }
+            _ => {
+                let media_box = here.media_box.unwrap_or([0.0, 0.0, 612.0, 792.0]);
+                let crop_box = here
+                    .crop_box
+                    .map(|c| intersect(c, media_box))
+                    .unwrap_or(media_box);
+                out.push(Page {
+                    id: node,
+                    dict,
+                    media_box,
+                    crop_box,
+                    rotate: here.rotate.rem_euclid(360) / 90 * 90,
+                });
+                Ok(())
+            }
+        }
+    }
+}
+
+#[derive(Default, Clone)]
+struct Inherited {
+    media_box: Option<[f64; 4]>,
+    crop_box: Option<[f64; 4]>,
+    rotate: i32,
+}
+
+impl Inherited {
+    fn merge(&self, doc: &Document<'_>, dict: &Dict) -> Result<Inherited> {
+        let mut out = self.clone();
+        if let Some(b) = dict.get("MediaBox") {
+            out.media_box = read_rect(doc, b)?.or(out.media_box);
+        }
+        if let Some(b) = dict.get("CropBox") {
+            out.crop_box = read_rect(doc, b)?.or(out.crop_box);
+        }
+        if let Some(r) = dict.get("Rotate") {
+            if let Some(r) = doc.resolve(r)?.as_int() {
+                out.rotate = (r % 360) as i32;
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn read_rect(doc: &Document<'_>, obj: &Object) -> Result<Option<[f64; 4]>> {
+    let Some(items) = doc.resolve_array(obj)? else {
+        return Ok(None);
+    };
+    let mut v = [0.0; 4];
+    if items.len() != 4 {
+        return Ok(None);
+    }
+    for (slot, item) in v.iter_mut().zip(&items) {
+        let Some(n) = doc.resolve(item)?.as_number() else {
+            return Ok(None);
+        };
+        *slot = n;
+    }
+    Ok(Some([
+        v[0].min(v[2]),
+        v[1].min(v[3]),
+        v[0].max(v[2]),
+        v[1].max(v[3]),
+    ]))
+}
+
+fn intersect(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    let r = [a[0].max(b[0]), a[1].max(b[1]), a[2].min(b[2]), a[3].min(b[3])];
+    if r[2] > r[0] && r[3] > r[1] { r } else { b }
+}
+
+fn merge_sections(sections: &[XrefSection]) -> HashMap<u32, XrefEntry> {
+    let mut map = HashMap::new();
+    for section in sections.iter().rev() {
+        for (num, entry) in &section.entries {
+            map.insert(*num, *entry);
+        }
+    }
+    map
+}
+
+fn check_header(src: &dyn Source) -> Result<()> {
+    let head = src.window(0, 1024)?;
+    if find(&head, b"%PDF-").is_none() {
+        return Err(Error::NotPdf);
+    }
+    Ok(())
+}
+
+fn find_startxref(src: &dyn Source) -> Result<u64> {
+    let tail_len = src.len().min(4096);
+    let tail = src.window(src.len() - tail_len, tail_len as usize)?;
+    let Some(pos) = rfind(&tail, b"startxref") else {
+        return Err(damaged("no startxref at the end of the file (truncated?)"));
+    };
+    let mut p = Parser::new(&tail[pos + 9..], 0, true);
+    let offset = p
+        .parse_u64()
+        .map_err(|_| damaged("startxref is not followed by an offset"))?;
+    if offset >= src.len() {
+        return Err(damaged("startxref points beyond the end of the file"));
+    }
+    Ok(offset)
+}
+
+fn parse_table(buf: &[u8], base: u64, at_eof: bool) -> crate::parser::PResult<(Vec<(u32, XrefEntry)>, Dict)> {
+    let mut p = Parser::new(buf, base, at_eof);
+    let mut entries = Vec::new();
+    loop {
+        if p.eat_keyword(b"trailer")? {
+            break;
+        }
+        let start = p.parse_u64()?;
+        let count = p.parse_u64()?;
+        if start > u32::MAX as u64 || count > 10_000_000 {
+            return Err(ParseError::Bad {
+                pos: p.pos,
+                msg: "absurd subsection".into(),
+            });
+        }
+        for i in 0..count {
+            let offset = p.parse_u64()?;
+            let generation = p.parse_u64()?;
+            p.skip_ws();
+            let kind = p.regular_token();
+            if p.pos >= buf.len() && !at_eof {
+                return Err(ParseError::Incomplete);
+            }
+            let num = (start + i) as u32;
+            let entry = match kind {
+                b"n" => XrefEntry::InUse {
+                    offset,
+                    generation: generation.min(u16::MAX as u64) as u16,
+                },
+                b"f" => XrefEntry::Free,
+                _ => {
+                    return Err(ParseError::Bad {
+                        pos: p.pos,
+                        msg: "xref entry is neither n nor f".into(),
+                    });
+                }
+            };
+            // Object 0 is always free; an "in use" offset 0 is a common producer slip.
+            if !(matches!(entry, XrefEntry::InUse { offset: 0, .. })) {
+                entries.push((num, entry));
+            }
+        }
+    }
+    match p.parse_object()? {
+        Object::Dict(d) => Ok((entries, d)),
+        _ => Err(ParseError::Bad {
+            pos: p.pos,
+            msg: "trailer is not a dictionary".into(),
+        }),
+    }
+}
+
+fn parse_xref_stream_entries(dict: &Dict, data: &[u8]) -> Result<Vec<(u32, XrefEntry)>> {
+    let w: Vec<usize> = dict
+        .get("W")
+        .and_then(Object::as_array)
+        .map(|a| a.iter().map(|o| o.as_int().unwrap_or(0).clamp(0, 8) as usize).collect())
+        .unwrap_or_default();
+    if w.len() != 3 || w.iter().sum::<usize>() == 0 {
+        return Err(damaged("xref stream has a bad /W"));
+    }
+    let size = dict.int("Size").unwrap_or(0).max(0);
+    let index: Vec<i64> = match dict.get("Index").and_then(Object::as_array) {
+        Some(a) => a.iter().filter_map(Object::as_int).collect(),
+        None => vec![0, size],
+    };
+    let row = w.iter().sum::<usize>();
+    let mut rows = data.chunks_exact(row);
+    let mut entries = Vec::new();
+    for pair in index.chunks_exact(2) {
+        let (start, count) = (pair[0].max(0) as u64, pair[1].max(0) as u64);
+        for i in 0..count {
+            let Some(r) = rows.next() else {
+                return Ok(entries); // short stream: keep what is there
+            };
+            let f1 = if w[0] == 0 { 1 } else { be(&r[..w[0]]) };
+            let f2 = be(&r[w[0]..w[0] + w[1]]);
+            let f3 = be(&r[w[0] + w[1]..]);
+            let Ok(num) = u32::try_from(start + i) else {
+                return Ok(entries);
+            };
+            let entry = match f1 {
+                0 => XrefEntry::Free,
+                1 => XrefEntry::InUse {
+                    offset: f2,
+                    generation: f3.min(u16::MAX as u64) as u16,
+                },
+                2 => XrefEntry::Compressed {
+                    stream: f2.min(u32::MAX as u64) as u32,
+                    index: f3.min(u32::MAX as u64) as u32,
+                },
+                _ => continue, // unknown types are ignored, as the spec says
+            };
+            entries.push((num, entry));
+        }
+    }
+    Ok(entries)
+}
+
+fn be(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0u64, |acc, b| (acc << 8) | *b as u64)
+}
+
+fn parse_objstm(dict: &Dict, data: Vec<u8>) -> Result<ObjStmData> {
+    let n = dict.int("N").unwrap_or(0).clamp(0, 1_000_000) as usize;
+    let first = dict.int("First").unwrap_or(0).max(0) as usize;
+    let mut p = Parser::new(&data, 0, true);
+    let mut index = Vec::with_capacity(n);
+    for _ in 0..n {
+        let (Ok(num), Ok(off)) = (p.parse_u64(), p.parse_u64()) else {
+            break;
+        };
+        index.push((num.min(u32::MAX as u64) as u32, off as usize));
+    }
+    Ok(ObjStmData { data, first, index })
+}
+
+/// Positions of `num generation obj` headers whose `obj` keyword lies before `limit`.
+fn scan_obj_headers(w: &[u8], limit: usize) -> Vec<(u32, u16, usize)> {
+    let mut out = Vec::new();
+    for at in find_all(&w[..limit.min(w.len())], b"obj") {
+        if w.get(at + 3).is_some_and(|b| !(crate::object::is_whitespace(*b) || crate::object::is_delimiter(*b))) {
+            continue;
+        }
+        let mut i = at;
+        let ws = |i: &mut usize| {
+            let end = *i;
+            while *i > 0 && crate::object::is_whitespace(w[*i - 1]) {
+                *i -= 1;
+            }
+            end != *i
+        };
+        let digits = |i: &mut usize| {
+            let end = *i;
+            while *i > 0 && w[*i - 1].is_ascii_digit() {
+                *i -= 1;
+            }
+            (*i, end)
+        };
+        if !ws(&mut i) {
+            continue;
+        }
+        let (gs, ge) = digits(&mut i);
+        if gs == ge || !ws(&mut i) {
+            continue;
+        }
+        let (ns, ne) = digits(&mut i);
+        if ns == ne || (ns > 0 && !crate::object::is_whitespace(w[ns - 1]) && !crate::object::is_delimiter(w[ns - 1])) {
+            continue;
+        }
+        if let (Some(num), Some(generation)) = (parse_decimal(&w[ns..ne]), parse_decimal(&w[gs..ge]))
+            && num <= u32::MAX as u64
+            && generation <= u16::MAX as u64
+        {
+            out.push((num as u32, generation as u16, ns));
+        }
+    }
+    out
+}
+
+pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+pub fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).rposition(|w| w == needle)
+}
+
+fn find_all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while let Some(i) = find(&hay[start..], needle) {
+        out.push(start + i);
+        start += i + needle.len();
+    }
+    out
+}

@@ -1,0 +1,809 @@
+//! Two-phase incremental signing: `prepare` appends a signature field with reserved `/Contents`
+//! and returns the ByteRange digest; `embed` hex-patches the CMS produced elsewhere.
+//!
+//! The original bytes are never changed: earlier signatures stay valid (co-signing).
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+use std::time::SystemTime;
+
+use sha2::{Digest, Sha256};
+
+use crate::appearance::{Appearance, Renderer};
+use crate::date::{display_date, pdf_date};
+use crate::error::{Error, Result};
+use crate::filters::flate_encode;
+use crate::layout::{Placement, place};
+use crate::object::{Dict, ObjRef, Object, Stream, StreamData, decode_text, write_object};
+use crate::reader::{Document, Page};
+use crate::source::{FileSource, Source};
+use crate::writer::{ObjSink, Writer};
+
+/// Bytes reserved for the CMS when the caller does not say (32768 hex characters).
+pub const DEFAULT_CONTENTS_SIZE: usize = 16384;
+/// Fixed-width ByteRange placeholder: patched later with the same length (pitfall P1).
+const BYTE_RANGE_PLACEHOLDER: &[u8] = b"[0 0000000000 0000000000 0000000000]";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SignatureKind {
+    /// An ordinary (approval) signature.
+    #[default]
+    Approval,
+    /// A certification signature, DocMDP P=2 (form filling and further signatures allowed).
+    Certification,
+    /// A document timestamp (`/Type /DocTimeStamp`, `/SubFilter /ETSI.RFC3161`), for B-LTA.
+    DocTimeStamp,
+}
+
+#[derive(Debug, Clone)]
+pub struct SignOptions {
+    pub kind: SignatureKind,
+    /// Bytes reserved for the DER CMS (the placeholder holds twice as many hex digits).
+    pub contents_size: usize,
+    /// Field name; default `Signature<N>` unique in the form.
+    pub field_name: Option<String>,
+    pub name: Option<String>,
+    pub reason: Option<String>,
+    pub location: Option<String>,
+    pub contact_info: Option<String>,
+    /// `/M`; default now.
+    pub signing_time: Option<SystemTime>,
+    /// `None` = invisible signature (a zero-size widget on the first page).
+    pub appearance: Option<Appearance>,
+}
+
+impl Default for SignOptions {
+    fn default() -> Self {
+        SignOptions {
+            kind: SignatureKind::Approval,
+            contents_size: DEFAULT_CONTENTS_SIZE,
+            field_name: None,
+            name: None,
+            reason: None,
+            location: None,
+            contact_info: None,
+            signing_time: None,
+            appearance: None,
+        }
+    }
+}
+
+/// The document with its signature placeholder, ready for the CMS.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub bytes: Vec<u8>,
+    /// `[0, start of '<', end of '>', rest]` of the `/Contents` gap.
+    pub byte_range: [u64; 4],
+    /// SHA-256 over the two ByteRange parts: the CMS messageDigest (or the TSA imprint).
+    pub digest: [u8; 32],
+}
+
+impl Prepared {
+    /// Largest CMS (DER bytes) that fits.
+    pub fn capacity(&self) -> usize {
+        contents_capacity(&self.byte_range)
+    }
+}
+
+/// Result of preparing a file on disk (the prepared bytes are in the output file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreparedFile {
+    pub byte_range: [u64; 4],
+    pub digest: [u8; 32],
+}
+
+/// Prepare an in-memory PDF.
+pub fn prepare(input: &[u8], opts: &SignOptions) -> Result<Prepared> {
+    let doc = Document::open(&input)?;
+    let update = build_signature_update(&doc, opts)?;
+    let mut bytes = Vec::with_capacity(input.len() + update.bytes.len());
+    bytes.extend_from_slice(input);
+    bytes.extend_from_slice(&update.bytes);
+    let byte_range = update.byte_range;
+    let digest = hash_ranges(&bytes, &byte_range);
+    Ok(Prepared {
+        bytes,
+        byte_range,
+        digest,
+    })
+}
+
+/// Prepare a PDF file into `output`, streaming: the input is read once (hashed while copied),
+/// and only the objects needed are parsed. Memory stays small whatever the file size.
+pub fn prepare_file(input: &Path, output: &Path, opts: &SignOptions) -> Result<PreparedFile> {
+    let src = FileSource::open(input)?;
+    let doc = Document::open(&src)?;
+    let update = build_signature_update(&doc, opts)?;
+    let mut reader = File::open(input)?;
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(output)?);
+    let mut hasher = Sha256::new();
+    let mut chunk = vec![0u8; 1 << 20];
+    let mut copied = 0u64;
+    while copied < src.len() {
+        let want = chunk.len().min((src.len() - copied) as usize);
+        let n = reader.read(&mut chunk[..want])?;
+        if n == 0 {
+            return Err(Error::Damaged("the input file shrank while being read".into()));
+        }
+        hasher.update(&chunk[..n]);
+        out.write_all(&chunk[..n])?;
+        copied += n as u64;
+    }
+    let base = src.len();
+    let gap_start = (update.byte_range[1] - base) as usize;
+    let gap_end = (update.byte_range[2] - base) as usize;
+    hasher.update(&update.bytes[..gap_start]);
+    hasher.update(&update.bytes[gap_end..]);
+    out.write_all(&update.bytes)?;
+    out.flush()?;
+    Ok(PreparedFile {
+        byte_range: update.byte_range,
+        digest: hasher.finalize().into(),
+    })
+}
+
+/// Embed a DER CMS (or RFC 3161 TimeStampToken) into the prepared document.
+/// Checks that it is DER, that it fits, and that it contains the prepared digest.
+pub fn embed(prepared: &Prepared, cms_der: &[u8]) -> Result<Vec<u8>> {
+    let mut out = prepared.bytes.clone();
+    embed_into(&mut out, &prepared.byte_range, Some(&prepared.digest), cms_der)?;
+    Ok(out)
+}
+
+/// Embed into prepared bytes in place. `expected_digest` = None skips the digest check
+/// (for a CMS over another digest algorithm computed by the caller).
+pub fn embed_into(
+    bytes: &mut [u8],
+    byte_range: &[u64; 4],
+    expected_digest: Option<&[u8; 32]>,
+    cms_der: &[u8],
+) -> Result<()> {
+    check_byte_range(bytes.len() as u64, byte_range)?;
+    let (start, end) = (byte_range[1] as usize, byte_range[2] as usize);
+    if bytes[start] != b'<' || bytes[end - 1] != b'>' {
+        return Err(Error::BadPrepared("the ByteRange gap is not a hex string".into()));
+    }
+    let hex = checked_hex(byte_range, expected_digest, cms_der)?;
+    bytes[start + 1..start + 1 + hex.len()].copy_from_slice(&hex);
+    Ok(())
+}
+
+/// Embed into a file produced by [`prepare_file`], patching only the reserved gap.
+pub fn embed_file(
+    path: &Path,
+    prepared: &PreparedFile,
+    expected_digest: Option<&[u8; 32]>,
+    cms_der: &[u8],
+) -> Result<()> {
+    let file = std::fs::OpenOptions::new().read(true).write(true).open(path)?;
+    let len = file.metadata()?.len();
+    check_byte_range(len, &prepared.byte_range)?;
+    let mut delims = [0u8; 1];
+    file.read_exact_at(&mut delims, prepared.byte_range[1])?;
+    if delims[0] != b'<' {
+        return Err(Error::BadPrepared("the ByteRange gap is not a hex string".into()));
+    }
+    let hex = checked_hex(&prepared.byte_range, expected_digest, cms_der)?;
+    file.write_all_at(&hex, prepared.byte_range[1] + 1)?;
+    file.sync_data()?;
+    Ok(())
+}
+
+fn checked_hex(
+    byte_range: &[u64; 4],
+    expected_digest: Option<&[u8; 32]>,
+    cms_der: &[u8],
+) -> Result<Vec<u8>> {
+    if !is_single_der_sequence(cms_der) {
+        return Err(Error::NotCms);
+    }
+    let reserved = contents_capacity(byte_range);
+    if cms_der.len() > reserved {
+        return Err(Error::SignatureTooLarge {
+            needed: cms_der.len(),
+            reserved,
+        });
+    }
+    if let Some(d) = expected_digest {
+        // messageDigest (CMS) and messageImprint (timestamp token) hold it as OCTET STRING.
+        let mut needle = vec![0x04, 0x20];
+        needle.extend_from_slice(d);
+        if !cms_der.windows(needle.len()).any(|w| w == needle.as_slice()) {
+            return Err(Error::DigestMismatch);
+        }
+    }
+    Ok(cms_der
+        .iter()
+        .flat_map(|b| {
+            let h = b"0123456789ABCDEF";
+            [h[(b >> 4) as usize], h[(b & 15) as usize]]
+        })
+        .collect())
+}
+
+fn contents_capacity(byte_range: &[u64; 4]) -> usize {
+    (byte_range[2].saturating_sub(byte_range[1]).saturating_sub(2) / 2) as usize
+}
+
+fn check_byte_range(len: u64, br: &[u64; 4]) -> Result<()> {
+    let ok = br[0] == 0
+        && br[1] < br[2]
+        && br[2] - br[1] >= 2
+        && br[2].checked_add(br[3]) == Some(len);
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::BadPrepared(format!(
+            "ByteRange {br:?} does not match a {len}-byte document"
+        )))
+    }
+}
+
+/// True when the bytes are exactly one DER SEQUENCE (tag, definite length, content).
+fn is_single_der_sequence(der: &[u8]) -> bool {
+    if der.len() < 2 || der[0] != 0x30 {
+        return false;
+    }
+    let (len, header) = match der[1] {
+        n if n < 0x80 => (n as usize, 2usize),
+        n @ 0x81..=0x84 => {
+            let k = (n & 0x7f) as usize;
+            let Some(bytes) = der.get(2..2 + k) else {
+                return false;
+            };
+            (bytes.iter().fold(0usize, |a, b| (a << 8) | *b as usize), 2 + k)
+        }
+        _ => return false,
+    };
+    header.checked_add(len) == Some(der.len())
+}
+
+/// SHA-256 over `[0, br1)` and `[br2, br2+br3)`.
+pub fn hash_ranges(bytes: &[u8], br: &[u64; 4]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    let len = bytes.len() as u64;
+    let a = br[1].min(len) as usize;
+    let b = br[2].min(len) as usize;
+    let c = br[2].saturating_add(br[3]).min(len) as usize;
+    h.update(&bytes[..a]);
+    h.update(&bytes[b..c]);
+    h.finalize().into()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building the update
+// ---------------------------------------------------------------------------------------------
+
+struct SignatureUpdate {
+    bytes: Vec<u8>,
+    byte_range: [u64; 4],
+}
+
+/// What the existing document says about signatures already in it.
+struct ExistingSignatures {
+    count: usize,
+    top_level_names: HashSet<String>,
+    docmdp_p: Option<i64>,
+}
+
+fn build_signature_update(doc: &Document<'_>, opts: &SignOptions) -> Result<SignatureUpdate> {
+    if opts.contents_size == 0 || opts.contents_size > 1 << 20 {
+        return Err(Error::InvalidOptions("contents_size must be 1..=1048576 bytes".into()));
+    }
+    let existing = existing_signatures(doc)?;
+    check_permissions(&existing, opts.kind)?;
+    let pages = doc.pages()?;
+    let placements = placements(&pages, opts)?;
+    let (root_ref, mut catalog) = doc.catalog()?;
+    let mut w = Writer::new(doc)?;
+
+    let sig_ref = w.alloc();
+    let field_name = opts
+        .field_name
+        .clone()
+        .unwrap_or_else(|| unique_field_name(&existing.top_level_names));
+    if existing.top_level_names.contains(&field_name) {
+        return Err(Error::InvalidOptions(format!("a field named {field_name:?} already exists")));
+    }
+    let signing_time = opts.signing_time.unwrap_or_else(SystemTime::now);
+
+    let appearances = build_appearances(&mut w, opts, &placements, signing_time)?;
+    let (field_ref, widgets) = write_field_and_widgets(
+        &mut w,
+        &pages,
+        &placements,
+        &appearances,
+        sig_ref,
+        &field_name,
+    )?;
+    add_widgets_to_pages(&mut w, doc, &pages, &widgets)?;
+    let mut catalog_dirty = add_field_to_acroform(&mut w, doc, &mut catalog, field_ref)?;
+    if opts.kind == SignatureKind::Certification {
+        add_docmdp_permission(doc, &mut catalog, sig_ref)?;
+        catalog_dirty = true;
+    }
+    if catalog_dirty {
+        w.put(root_ref, &Object::Dict(catalog));
+    }
+    let (body, br_rel, contents_rel) = signature_dict_body(opts, signing_time);
+    let body_at = w.put_raw(sig_ref, &body);
+    let base = w.base();
+    let mut bytes = w.finish(doc)?;
+
+    let total = base + bytes.len() as u64;
+    let gap_start = body_at + contents_rel as u64;
+    let gap_end = gap_start + 2 + 2 * opts.contents_size as u64;
+    let byte_range = [0, gap_start, gap_end, total - gap_end];
+    patch_byte_range(&mut bytes, (body_at - base) as usize + br_rel, &byte_range)?;
+    Ok(SignatureUpdate { bytes, byte_range })
+}
+
+fn patch_byte_range(bytes: &mut [u8], at: usize, br: &[u64; 4]) -> Result<()> {
+    let mut text = format!("[{} {} {} {}", br[0], br[1], br[2], br[3]).into_bytes();
+    if text.len() + 1 > BYTE_RANGE_PLACEHOLDER.len() {
+        return Err(Error::Unsupported("document larger than 9.9 GB".into()));
+    }
+    text.resize(BYTE_RANGE_PLACEHOLDER.len() - 1, b' ');
+    text.push(b']');
+    bytes[at..at + text.len()].copy_from_slice(&text);
+    Ok(())
+}
+
+/// The signature dictionary as bytes, with the offsets of the ByteRange and Contents
+/// placeholders inside it.
+fn signature_dict_body(opts: &SignOptions, when: SystemTime) -> (Vec<u8>, usize, usize) {
+    let mut d = Dict::new();
+    let timestamp = opts.kind == SignatureKind::DocTimeStamp;
+    d.set("Type", Object::name(if timestamp { "DocTimeStamp" } else { "Sig" }));
+    d.set("Filter", Object::name("Adobe.PPKLite"));
+    d.set(
+        "SubFilter",
+        Object::name(if timestamp { "ETSI.RFC3161" } else { "ETSI.CAdES.detached" }),
+    );
+    if !timestamp {
+        d.set("M", Object::literal(pdf_date(when).as_bytes()));
+        for (key, value) in [
+            ("Name", &opts.name),
+            ("Reason", &opts.reason),
+            ("Location", &opts.location),
+            ("ContactInfo", &opts.contact_info),
+        ] {
+            if let Some(v) = value {
+                d.set(key, Object::text(v));
+            }
+        }
+    }
+    if opts.kind == SignatureKind::Certification {
+        d.set("Reference", Object::Array(vec![Object::Dict(docmdp_reference())]));
+    }
+    let mut app = Dict::new();
+    app.set("Name", Object::name("Signet"));
+    let mut build = Dict::new();
+    build.set("App", Object::Dict(app));
+    d.set("Prop_Build", Object::Dict(build));
+
+    let mut body = Vec::new();
+    write_object(&mut body, &Object::Dict(d));
+    body.truncate(body.len() - 2); // reopen the dictionary to append the placeholders
+    body.extend_from_slice(b"/ByteRange ");
+    let br_at = body.len();
+    body.extend_from_slice(BYTE_RANGE_PLACEHOLDER);
+    body.extend_from_slice(b"/Contents ");
+    let contents_at = body.len();
+    body.push(b'<');
+    body.resize(body.len() + 2 * opts.contents_size, b'0');
+    body.extend_from_slice(b">>>");
+    (body, br_at, contents_at)
+}
+
+fn docmdp_reference() -> Dict {
+    let mut params = Dict::new();
+    params.set("Type", Object::name("TransformParams"));
+    params.set("P", Object::Int(2));
+    params.set("V", Object::name("1.2"));
+    let mut r = Dict::new();
+    r.set("Type", Object::name("SigRef"));
+    r.set("TransformMethod", Object::name("DocMDP"));
+    r.set("TransformParams", Object::Dict(params));
+    r
+}
+
+fn unique_field_name(taken: &HashSet<String>) -> String {
+    (1..)
+        .map(|i| format!("Signature{i}"))
+        .find(|n| !taken.contains(n))
+        .unwrap_or_else(|| "Signature".into())
+}
+
+fn check_permissions(existing: &ExistingSignatures, kind: SignatureKind) -> Result<()> {
+    if existing.docmdp_p == Some(1) && kind != SignatureKind::DocTimeStamp {
+        return Err(Error::CertifiedNoChanges);
+    }
+    if kind == SignatureKind::Certification && (existing.count > 0 || existing.docmdp_p.is_some())
+    {
+        return Err(Error::CertifyNotFirst);
+    }
+    Ok(())
+}
+
+fn existing_signatures(doc: &Document<'_>) -> Result<ExistingSignatures> {
+    let (_, catalog) = doc.catalog()?;
+    let mut out = ExistingSignatures {
+        count: 0,
+        top_level_names: HashSet::new(),
+        docmdp_p: docmdp_permission(doc, &catalog)?,
+    };
+    let Some(form) = catalog.get("AcroForm") else {
+        return Ok(out);
+    };
+    let Some(form) = doc.resolve_dict(form)? else {
+        return Ok(out);
+    };
+    let fields = match form.get("Fields") {
+        Some(f) => doc.resolve_array(f)?.unwrap_or_default(),
+        None => Vec::new(),
+    };
+    for f in &fields {
+        if let Some(d) = doc.resolve_dict(f)?
+            && let Some(t) = d.get("T").and_then(Object::as_str_bytes)
+        {
+            out.top_level_names.insert(decode_text(t));
+        }
+    }
+    out.count = crate::verify::collect_signature_fields(doc, &fields)?.len();
+    Ok(out)
+}
+
+/// `/P` of an existing certification signature, if the document is certified.
+fn docmdp_permission(doc: &Document<'_>, catalog: &Dict) -> Result<Option<i64>> {
+    let Some(perms) = catalog.get("Perms") else {
+        return Ok(None);
+    };
+    let Some(perms) = doc.resolve_dict(perms)? else {
+        return Ok(None);
+    };
+    let Some(sig) = perms.get("DocMDP") else {
+        return Ok(None);
+    };
+    let Some(sig) = doc.resolve_dict(sig)? else {
+        return Ok(None);
+    };
+    let refs = match sig.get("Reference") {
+        Some(r) => doc.resolve_array(r)?.unwrap_or_default(),
+        None => Vec::new(),
+    };
+    for r in refs {
+        let Some(r) = doc.resolve_dict(&r)? else {
+            continue;
+        };
+        if r.name("TransformMethod") == Some(b"DocMDP") {
+            let p = match r.get("TransformParams") {
+                Some(tp) => doc
+                    .resolve_dict(tp)?
+                    .and_then(|d| d.get("P").and_then(Object::as_int)),
+                None => None,
+            };
+            return Ok(Some(p.unwrap_or(2)));
+        }
+    }
+    Ok(Some(2))
+}
+
+fn add_docmdp_permission(doc: &Document<'_>, catalog: &mut Dict, sig_ref: ObjRef) -> Result<()> {
+    let mut perms = match catalog.get("Perms") {
+        Some(p) => doc.resolve_dict(p)?.unwrap_or_default(),
+        None => Dict::new(),
+    };
+    perms.set("DocMDP", Object::Ref(sig_ref));
+    catalog.set("Perms", Object::Dict(perms));
+    Ok(())
+}
+
+/// (page index, placement) of every widget; one invisible widget on page 1 when no appearance.
+fn placements(pages: &[Page], opts: &SignOptions) -> Result<Vec<(usize, Placement)>> {
+    let invisible = Placement {
+        rect: [0.0; 4],
+        width: 0.0,
+        height: 0.0,
+        matrix: [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+    };
+    let Some(app) = opts
+        .appearance
+        .as_ref()
+        .filter(|_| opts.kind != SignatureKind::DocTimeStamp)
+    else {
+        return Ok(vec![(0, invisible)]);
+    };
+    let spec_per_page = app.placement.resolve(pages.len())?;
+    Ok(spec_per_page
+        .into_iter()
+        .map(|(i, spec)| (i, place(&pages[i], &spec)))
+        .collect())
+}
+
+fn build_appearances(
+    w: &mut Writer,
+    opts: &SignOptions,
+    placements: &[(usize, Placement)],
+    when: SystemTime,
+) -> Result<Vec<ObjRef>> {
+    let app = opts
+        .appearance
+        .as_ref()
+        .filter(|_| opts.kind != SignatureKind::DocTimeStamp);
+    let Some(app) = app else {
+        let empty = w.add(Renderer::empty_xobject());
+        return Ok(vec![empty; placements.len()]);
+    };
+    let details = if app.show_details {
+        detail_lines(opts, when)
+    } else {
+        Vec::new()
+    };
+    let renderer = Renderer::new(app, &details, w)?;
+    let mut refs = Vec::with_capacity(placements.len());
+    let mut cache: Vec<((u64, u64, [i64; 4]), ObjRef)> = Vec::new();
+    for (_, p) in placements {
+        // Widgets of the same size and orientation share one appearance stream.
+        let key = (
+            p.width.to_bits(),
+            p.height.to_bits(),
+            [p.matrix[0] as i64, p.matrix[1] as i64, p.matrix[2] as i64, p.matrix[3] as i64],
+        );
+        if let Some((_, r)) = cache.iter().find(|(k, _)| *k == key) {
+            refs.push(*r);
+            continue;
+        }
+        let r = w.add(renderer.xobject(p.width, p.height, p.matrix));
+        cache.push((key, r));
+        refs.push(r);
+    }
+    Ok(refs)
+}
+
+fn detail_lines(opts: &SignOptions, when: SystemTime) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(n) = &opts.name {
+        lines.push(format!("Digitally signed by {n}"));
+    }
+    lines.push(format!("Date: {}", display_date(when)));
+    if let Some(r) = &opts.reason {
+        lines.push(format!("Reason: {r}"));
+    }
+    if let Some(l) = &opts.location {
+        lines.push(format!("Location: {l}"));
+    }
+    lines
+}
+
+/// Writes the field (merged with its widget when there is one page) and returns
+/// (field ref, widgets as (page index, widget ref)).
+fn write_field_and_widgets(
+    w: &mut Writer,
+    pages: &[Page],
+    placements: &[(usize, Placement)],
+    appearances: &[ObjRef],
+    sig_ref: ObjRef,
+    field_name: &str,
+) -> Result<(ObjRef, Vec<(usize, ObjRef)>)> {
+    let widget = |page: &Page, p: &Placement, ap: ObjRef| {
+        let mut d = Dict::new();
+        d.set("Type", Object::name("Annot"));
+        d.set("Subtype", Object::name("Widget"));
+        d.set("F", Object::Int(132)); // Print + Locked
+        d.set("P", Object::Ref(page.id));
+        d.set("Rect", Object::Array(p.rect.iter().map(|v| Object::Real(*v)).collect()));
+        let mut apd = Dict::new();
+        apd.set("N", Object::Ref(ap));
+        d.set("AP", Object::Dict(apd));
+        d
+    };
+    let field_keys = |d: &mut Dict| {
+        d.set("FT", Object::name("Sig"));
+        d.set("T", Object::text(field_name));
+        d.set("V", Object::Ref(sig_ref));
+    };
+    if let ([(page_index, p)], [ap]) = (placements, appearances) {
+        let mut d = widget(&pages[*page_index], p, *ap);
+        field_keys(&mut d);
+        let r = w.add(Object::Dict(d));
+        return Ok((r, vec![(*page_index, r)]));
+    }
+    let field_ref = w.alloc();
+    let mut kids = Vec::new();
+    let mut widgets = Vec::new();
+    for ((page_index, p), ap) in placements.iter().zip(appearances) {
+        let mut d = widget(&pages[*page_index], p, *ap);
+        d.set("Parent", Object::Ref(field_ref));
+        // poppler (pdfsig 22) reads each widget kid as its own signature field: repeating the
+        // inheritable /FT and /V keeps them all pointing at the one signature value.
+        d.set("FT", Object::name("Sig"));
+        d.set("V", Object::Ref(sig_ref));
+        let r = w.add(Object::Dict(d));
+        kids.push(Object::Ref(r));
+        widgets.push((*page_index, r));
+    }
+    let mut field = Dict::new();
+    field_keys(&mut field);
+    field.set("Kids", Object::Array(kids));
+    w.put(field_ref, &Object::Dict(field));
+    Ok((field_ref, widgets))
+}
+
+fn add_widgets_to_pages(
+    w: &mut Writer,
+    doc: &Document<'_>,
+    pages: &[Page],
+    widgets: &[(usize, ObjRef)],
+) -> Result<()> {
+    let mut page_indices: Vec<usize> = widgets.iter().map(|(i, _)| *i).collect();
+    page_indices.dedup();
+    for i in page_indices {
+        let page = &pages[i];
+        let new: Vec<Object> = widgets
+            .iter()
+            .filter(|(pi, _)| *pi == i)
+            .map(|(_, r)| Object::Ref(*r))
+            .collect();
+        match page.dict.get("Annots") {
+            // An indirect /Annots array: rewrite the array, leave the page alone.
+            Some(Object::Ref(ar)) if doc.resolve_array(&Object::Ref(*ar))?.is_some() => {
+                let mut arr = doc.resolve_array(&Object::Ref(*ar))?.unwrap_or_default();
+                arr.extend(new);
+                w.put(*ar, &Object::Array(arr));
+            }
+            other => {
+                let mut arr = match other {
+                    Some(Object::Array(a)) => a.clone(),
+                    _ => Vec::new(),
+                };
+                arr.extend(new);
+                let mut d = page.dict.clone();
+                d.set("Annots", Object::Array(arr));
+                w.put(page.id, &Object::Dict(d));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Adds the field to `/AcroForm /Fields` and sets `/SigFlags 3`. Returns whether the catalog
+/// itself changed (new or inline AcroForm).
+fn add_field_to_acroform(
+    w: &mut Writer,
+    doc: &Document<'_>,
+    catalog: &mut Dict,
+    field: ObjRef,
+) -> Result<bool> {
+    match catalog.get("AcroForm").cloned() {
+        Some(Object::Ref(form_ref)) if doc.resolve_dict(&Object::Ref(form_ref))?.is_some() => {
+            let mut form = doc.resolve_dict(&Object::Ref(form_ref))?.unwrap_or_default();
+            update_form(w, doc, &mut form, field)?;
+            w.put(form_ref, &Object::Dict(form));
+            Ok(false)
+        }
+        Some(Object::Dict(mut form)) => {
+            update_form(w, doc, &mut form, field)?;
+            catalog.set("AcroForm", Object::Dict(form));
+            Ok(true)
+        }
+        _ => {
+            let mut form = Dict::new();
+            update_form(w, doc, &mut form, field)?;
+            let r = w.add(Object::Dict(form));
+            catalog.set("AcroForm", Object::Ref(r));
+            Ok(true)
+        }
+    }
+}
+
+fn update_form(w: &mut Writer, doc: &Document<'_>, form: &mut Dict, field: ObjRef) -> Result<()> {
+    match form.get("Fields").cloned() {
+        Some(Object::Ref(fr)) if doc.resolve_array(&Object::Ref(fr))?.is_some() => {
+            let mut arr = doc.resolve_array(&Object::Ref(fr))?.unwrap_or_default();
+            arr.push(Object::Ref(field));
+            w.put(fr, &Object::Array(arr));
+        }
+        Some(Object::Array(mut arr)) => {
+            arr.push(Object::Ref(field));
+            form.set("Fields", Object::Array(arr));
+        }
+        _ => form.set("Fields", Object::Array(vec![Object::Ref(field)])),
+    }
+    let flags = form
+        .get("SigFlags")
+        .map(|f| doc.resolve(f))
+        .transpose()?
+        .and_then(|f| f.as_int())
+        .unwrap_or(0);
+    form.set("SigFlags", Object::Int(flags | 3));
+    // NeedAppearances makes viewers regenerate appearances, which reads as a modification.
+    if form.get("NeedAppearances") == Some(&Object::Bool(true)) {
+        form.remove("NeedAppearances");
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// DSS (B-LT / B-LTA)
+// ---------------------------------------------------------------------------------------------
+
+/// Validation data to add to the document security store (raw DER items from the caller).
+#[derive(Debug, Clone, Default)]
+pub struct DssData {
+    pub certs: Vec<Vec<u8>>,
+    pub ocsps: Vec<Vec<u8>>,
+    pub crls: Vec<Vec<u8>>,
+}
+
+/// Append an incremental update adding `/DSS` (merged with an existing one).
+pub fn add_dss(input: &[u8], data: &DssData) -> Result<Vec<u8>> {
+    let doc = Document::open(&input)?;
+    let mut w = Writer::new(&doc)?;
+    let (root_ref, mut catalog) = doc.catalog()?;
+    let existing_ref = catalog.get("DSS").and_then(Object::as_ref);
+    let mut dss = match catalog.get("DSS") {
+        Some(d) => doc.resolve_dict(d)?.unwrap_or_default(),
+        None => Dict::new(),
+    };
+    for (key, items) in [("Certs", &data.certs), ("OCSPs", &data.ocsps), ("CRLs", &data.crls)] {
+        if items.is_empty() {
+            continue;
+        }
+        let mut arr = match dss.get(key) {
+            Some(a) => doc.resolve_array(a)?.unwrap_or_default(),
+            None => Vec::new(),
+        };
+        for item in items {
+            arr.push(Object::Ref(w.add(flate_stream(item))));
+        }
+        dss.set(key, Object::Array(arr));
+    }
+    match existing_ref {
+        Some(r) => w.put(r, &Object::Dict(dss)),
+        None => {
+            let r = w.add(Object::Dict(dss));
+            catalog.set("DSS", Object::Ref(r));
+            w.put(root_ref, &Object::Dict(catalog));
+        }
+    }
+    let update = w.finish(&doc)?;
+    let mut out = Vec::with_capacity(input.len() + update.len());
+    out.extend_from_slice(input);
+    out.extend_from_slice(&update);
+    Ok(out)
+}
+
+fn flate_stream(data: &[u8]) -> Object {
+    let mut d = Dict::new();
+    d.set("Filter", Object::name("FlateDecode"));
+    Object::Stream(Stream {
+        dict: d,
+        data: StreamData::Owned(flate_encode(data)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn der_sequence_check() {
+        assert!(is_single_der_sequence(&[0x30, 0x03, 1, 2, 3]));
+        assert!(!is_single_der_sequence(&[0x30, 0x04, 1, 2, 3]));
+        assert!(is_single_der_sequence(&[0x30, 0x81, 0x01, 0]));
+        assert!(!is_single_der_sequence(b"hello"));
+    }
+
+    #[test]
+    fn placeholder_patch_keeps_length() {
+        let mut buf = BYTE_RANGE_PLACEHOLDER.to_vec();
+        patch_byte_range(&mut buf, 0, &[0, 10, 20, 30]).expect("patch");
+        assert_eq!(buf.len(), BYTE_RANGE_PLACEHOLDER.len());
+        assert!(buf.starts_with(b"[0 10 20 30 "));
+        assert!(buf.ends_with(b"]"));
+    }
+}

@@ -1,0 +1,389 @@
+//! Structure-level verification helpers: find the signatures, their ByteRange, CMS bytes and
+//! metadata, check that each ByteRange covers a whole revision, and a basic analysis of what
+//! later revisions changed (new signatures, DSS and form filling are allowed; the rest is not).
+//! The CMS itself is checked elsewhere (sigcrypto).
+
+use std::collections::{HashMap, HashSet};
+
+use crate::error::Result;
+use crate::object::{Dict, ObjRef, Object, decode_text};
+use crate::reader::{Document, XrefEntry};
+use crate::sign::hash_ranges;
+
+/// One signature as found in the document.
+#[derive(Debug, Clone)]
+pub struct SignatureInfo {
+    /// Fully qualified field name (`parent.child`).
+    pub field_name: String,
+    /// `Sig` or `DocTimeStamp`.
+    pub sig_type: String,
+    pub filter: String,
+    pub sub_filter: String,
+    pub byte_range: Vec<i64>,
+    /// The CMS (or timestamp token) DER, with the zero padding of `/Contents` removed.
+    pub contents: Vec<u8>,
+    /// `/M` as written (a PDF date string).
+    pub signing_time: Option<String>,
+    pub name: Option<String>,
+    pub reason: Option<String>,
+    pub location: Option<String>,
+    /// SHA-256 over the ByteRange, to compare with the CMS messageDigest.
+    pub digest: [u8; 32],
+    /// The ByteRange is well formed and its gap is exactly the `/Contents` string.
+    pub byte_range_ok: bool,
+    /// The ByteRange ends at the end of a revision (an `%%EOF` marker).
+    pub covers_revision: bool,
+    /// The ByteRange covers the whole file (no later revision).
+    pub covers_whole_file: bool,
+    /// DocMDP `/P` when this is a certification signature.
+    pub docmdp_p: Option<i64>,
+    /// Changes made after this signature's revision.
+    pub later_changes: Modifications,
+}
+
+/// What revisions after a signature changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Modifications {
+    pub later_revisions: usize,
+    /// Allowed changes, summarized (e.g. "signature field added", "DSS added").
+    pub allowed: Vec<String>,
+    /// Changes that signing, DSS and form filling do not explain.
+    pub disallowed: Vec<String>,
+}
+
+/// List the signatures of a PDF held in memory.
+pub fn signatures(input: &[u8]) -> Result<Vec<SignatureInfo>> {
+    let doc = Document::open(&input)?;
+    let (_, catalog) = doc.catalog()?;
+    let fields = match catalog.get("AcroForm") {
+        Some(f) => match doc.resolve_dict(f)? {
+            Some(form) => match form.get("Fields") {
+                Some(fs) => doc.resolve_array(fs)?.unwrap_or_default(),
+                None => Vec::new(),
+            },
+            None => Vec::new(),
+        },
+        None => Vec::new(),
+    };
+    let docmdp_sig = catalog
+        .get("Perms")
+        .map(|p| doc.resolve_dict(p))
+        .transpose()?
+        .flatten()
+        .and_then(|p| p.get("DocMDP").and_then(Object::as_ref));
+    let eofs = revision_ends(input);
+    let mut out = Vec::new();
+    for field in collect_signature_fields(&doc, &fields)? {
+        out.push(describe(&doc, input, &eofs, field, docmdp_sig)?);
+    }
+    Ok(out)
+}
+
+pub(crate) struct SigField {
+    pub name: String,
+    pub value_ref: Option<ObjRef>,
+    pub value: Dict,
+}
+
+/// Signature fields with a value (`/FT /Sig` inherited through `/Parent`), depth-first.
+pub(crate) fn collect_signature_fields(doc: &Document<'_>, fields: &[Object]) -> Result<Vec<SigField>> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for f in fields {
+        walk_field(doc, f, "", None, &mut out, &mut seen, 0)?;
+    }
+    Ok(out)
+}
+
+fn walk_field(
+    doc: &Document<'_>,
+    node: &Object,
+    parent_name: &str,
+    inherited_ft: Option<Vec<u8>>,
+    out: &mut Vec<SigField>,
+    seen: &mut HashSet<u32>,
+    depth: usize,
+) -> Result<()> {
+    if depth > 32 {
+        return Ok(());
+    }
+    if let Object::Ref(r) = node
+        && !seen.insert(r.num)
+    {
+        return Ok(());
+    }
+    let Some(d) = doc.resolve_dict(node)? else {
+        return Ok(());
+    };
+    let name = match d.get("T").and_then(Object::as_str_bytes) {
+        Some(t) if parent_name.is_empty() => decode_text(t),
+        Some(t) => format!("{parent_name}.{}", decode_text(t)),
+        None => parent_name.to_string(),
+    };
+    let ft = d.name("FT").map(<[u8]>::to_vec).or(inherited_ft);
+    if ft.as_deref() == Some(b"Sig")
+        && let Some(v) = d.get("V")
+        && let Some(value) = doc.resolve_dict(v)?
+    {
+        out.push(SigField {
+            name,
+            value_ref: v.as_ref(),
+            value,
+        });
+        return Ok(());
+    }
+    if let Some(kids) = d.get("Kids") {
+        for kid in doc.resolve_array(kids)?.unwrap_or_default() {
+            walk_field(doc, &kid, &name, ft.clone(), out, seen, depth + 1)?;
+        }
+    }
+    Ok(())
+}
+
+fn describe(
+    doc: &Document<'_>,
+    input: &[u8],
+    eofs: &[u64],
+    field: SigField,
+    docmdp_sig: Option<ObjRef>,
+) -> Result<SignatureInfo> {
+    let v = &field.value;
+    let text = |k: &str| v.get(k).and_then(Object::as_str_bytes).map(decode_text);
+    let byte_range: Vec<i64> = v
+        .get("ByteRange")
+        .map(|b| doc.resolve_array(b))
+        .transpose()?
+        .flatten()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(Object::as_int)
+        .collect();
+    let raw_contents = v.get("Contents").and_then(Object::as_str_bytes).unwrap_or(&[]);
+    let len = input.len() as u64;
+    let br: Option<[u64; 4]> = (byte_range.len() == 4 && byte_range.iter().all(|x| *x >= 0))
+        .then(|| [byte_range[0] as u64, byte_range[1] as u64, byte_range[2] as u64, byte_range[3] as u64]);
+    let byte_range_ok = br.is_some_and(|b| {
+        b[0] == 0
+            && b[1] < b[2]
+            && b[2].saturating_add(b[3]) <= len
+            && input.get(b[1] as usize) == Some(&b'<')
+            && input.get(b[2] as usize - 1) == Some(&b'>')
+            && (b[2] - b[1] - 2) as usize == raw_contents.len() * 2
+    });
+    let end = br.map_or(0, |b| b[2].saturating_add(b[3]));
+    let digest = br.map_or([0; 32], |b| hash_ranges(input, &b));
+    let docmdp_p = if field.value_ref.is_some() && field.value_ref == docmdp_sig {
+        Some(docmdp_p_of(doc, v)?.unwrap_or(2))
+    } else {
+        None
+    };
+    Ok(SignatureInfo {
+        field_name: field.name,
+        sig_type: v
+            .name("Type")
+            .map_or_else(|| "Sig".into(), |n| String::from_utf8_lossy(n).into_owned()),
+        filter: v.name("Filter").map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default(),
+        sub_filter: v
+            .name("SubFilter")
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .unwrap_or_default(),
+        contents: trim_der(raw_contents).to_vec(),
+        signing_time: text("M"),
+        name: text("Name"),
+        reason: text("Reason"),
+        location: text("Location"),
+        digest,
+        byte_range_ok,
+        covers_revision: byte_range_ok && eofs.contains(&end),
+        covers_whole_file: byte_range_ok && end == len,
+        docmdp_p,
+        later_changes: if byte_range_ok { modifications_after(doc, end)? } else { Modifications::default() },
+        byte_range,
+    })
+}
+
+fn docmdp_p_of(doc: &Document<'_>, sig: &Dict) -> Result<Option<i64>> {
+    for r in sig
+        .get("Reference")
+        .map(|r| doc.resolve_array(r))
+        .transpose()?
+        .flatten()
+        .unwrap_or_default()
+    {
+        if let Some(r) = doc.resolve_dict(&r)?
+            && r.name("TransformMethod") == Some(b"DocMDP")
+        {
+            let p = r
+                .get("TransformParams")
+                .map(|t| doc.resolve_dict(t))
+                .transpose()?
+                .flatten()
+                .and_then(|t| t.int("P"));
+            return Ok(p);
+        }
+    }
+    Ok(None)
+}
+
+/// Remove the zero padding after the DER value (the placeholder is larger than the CMS).
+fn trim_der(bytes: &[u8]) -> &[u8] {
+    if bytes.len() < 2 || bytes[0] != 0x30 {
+        return bytes;
+    }
+    let (len, header) = match bytes[1] {
+        n if n < 0x80 => (n as usize, 2usize),
+        n @ 0x81..=0x84 => {
+            let k = (n & 0x7f) as usize;
+            match bytes.get(2..2 + k) {
+                Some(b) => (b.iter().fold(0usize, |a, x| (a << 8) | *x as usize), 2 + k),
+                None => return bytes,
+            }
+        }
+        _ => return bytes,
+    };
+    bytes.get(..header.saturating_add(len)).unwrap_or(bytes)
+}
+
+/// Offsets just after each `%%EOF` marker (and after its end-of-line, both forms accepted).
+fn revision_ends(input: &[u8]) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(p) = crate::reader::find(&input[i..], b"%%EOF") {
+        let end = i + p + 5;
+        out.push(end as u64);
+        let mut e = end;
+        if input.get(e) == Some(&b'\r') {
+            e += 1;
+            out.push(e as u64);
+        }
+        if input.get(e) == Some(&b'\n') {
+            e += 1;
+            out.push(e as u64);
+        }
+        i = end;
+    }
+    out
+}
+
+/// Compare every object changed by the sections written after `signed_end` with its version
+/// in the signed revision.
+fn modifications_after(doc: &Document<'_>, signed_end: u64) -> Result<Modifications> {
+    let mut result = Modifications::default();
+    let later: Vec<usize> = (0..doc.sections.len())
+        .filter(|i| doc.sections[*i].offset >= signed_end)
+        .collect();
+    result.later_revisions = later.len();
+    if later.is_empty() {
+        return Ok(result);
+    }
+    let older: Vec<usize> = (0..doc.sections.len())
+        .filter(|i| doc.sections[*i].offset < signed_end)
+        .collect();
+    let mut before: HashMap<u32, XrefEntry> = HashMap::new();
+    for i in older.iter().rev() {
+        for (n, e) in &doc.sections[*i].entries {
+            before.insert(*n, *e);
+        }
+    }
+    let mut changed: Vec<u32> = later
+        .iter()
+        .flat_map(|i| doc.sections[*i].entries.iter().map(|(n, _)| *n))
+        .collect();
+    changed.sort_unstable();
+    changed.dedup();
+    let mut added = 0usize;
+    for num in changed {
+        let r = ObjRef::new(num, 0);
+        let new = doc.get(r)?;
+        let old = if before.contains_key(&num) { doc.get_with(&before, r)? } else { Object::Null };
+        match classify_change(num, &old, &new) {
+            Change::Same => {}
+            Change::Added => added += 1,
+            Change::Allowed(s) => result.allowed.push(s),
+            Change::Disallowed(s) => result.disallowed.push(s),
+        }
+    }
+    if added > 0 {
+        result.allowed.push(format!("{added} objects added"));
+    }
+    Ok(result)
+}
+
+enum Change {
+    Same,
+    Added,
+    Allowed(String),
+    Disallowed(String),
+}
+
+fn classify_change(num: u32, old: &Object, new: &Object) -> Change {
+    match (old, new) {
+        (Object::Null, _) => Change::Added,
+        (a, b) if a == b => Change::Same,
+        (_, Object::Null) => Change::Disallowed(format!("object {num} was deleted")),
+        (Object::Array(a), Object::Array(b)) => {
+            if a.iter().all(|x| b.contains(x)) {
+                Change::Allowed(format!("array {num} extended (annotations or fields)"))
+            } else {
+                Change::Disallowed(format!("array {num} lost entries"))
+            }
+        }
+        (Object::Dict(a), Object::Dict(b)) => classify_dict_change(num, a, b),
+        (Object::Stream(a), Object::Stream(b))
+            if a.dict.has_type("XRef") || a.dict.has_type("ObjStm") || b.dict.has_type("ObjStm") =>
+        {
+            Change::Same
+        }
+        _ => Change::Disallowed(format!("object {num} was rewritten")),
+    }
+}
+
+fn classify_dict_change(num: u32, old: &Dict, new: &Dict) -> Change {
+    let mut keys: Vec<&[u8]> = old.0.iter().chain(new.0.iter()).map(|(k, _)| k.as_slice()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let changed: Vec<String> = keys
+        .into_iter()
+        .filter(|k| {
+            let k = String::from_utf8_lossy(k);
+            old.get(&k) != new.get(&k)
+        })
+        .map(|k| String::from_utf8_lossy(k).into_owned())
+        .collect();
+    let kind = if old.has_type("Catalog") {
+        "catalog"
+    } else if old.has_type("Page") {
+        "page"
+    } else if old.get("Fields").is_some() || new.get("SigFlags").is_some() {
+        "form"
+    } else if old.get("FT").is_some() || old.has_type("Annot") || old.get("Parent").is_some() {
+        "field"
+    } else if old.has_type("DSS") || new.get("Certs").is_some() || new.get("OCSPs").is_some() {
+        "dss"
+    } else {
+        "object"
+    };
+    let allowed: &[&str] = match kind {
+        "catalog" => &["AcroForm", "DSS", "Extensions"],
+        "page" => &["Annots"],
+        "form" => &["Fields", "SigFlags", "DR", "DA", "NeedAppearances"],
+        "field" => &["V", "AP", "AS", "Kids"],
+        "dss" => &["Certs", "OCSPs", "CRLs", "VRI"],
+        _ => &[],
+    };
+    let bad: Vec<&String> = changed.iter().filter(|k| !allowed.contains(&k.as_str())).collect();
+    if kind == "page"
+        && let (Some(Object::Array(a)), Some(Object::Array(b))) = (old.get("Annots"), new.get("Annots"))
+        && !a.iter().all(|x| b.contains(x))
+    {
+        return Change::Disallowed(format!("page {num}: annotations removed"));
+    }
+    if bad.is_empty() {
+        Change::Allowed(format!("{kind} {num}: {} updated", changed.join(", ")))
+    } else {
+        Change::Disallowed(format!(
+            "{kind} {num}: {} changed",
+            bad.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        ))
+    }
+}
