@@ -140,7 +140,10 @@ impl Renderer {
             ]),
         );
         if matrix != [1.0, 0.0, 0.0, 1.0, 0.0, 0.0] {
-            d.set("Matrix", Object::Array(matrix.iter().map(|v| Object::Real(*v)).collect()));
+            d.set(
+                "Matrix",
+                Object::Array(matrix.iter().map(|v| Object::Real(*v)).collect()),
+            );
         }
         let mut resources = Dict::new();
         resources.set("Font", Object::Dict(self.fonts.resources()));
@@ -209,7 +212,8 @@ impl Renderer {
         s.push_str(TEXT_COLOR);
         s.push('\n');
         for (i, line) in self.details.iter().enumerate() {
-            let y = area[1] + area[3] - line_h * (i as f64 + 1.0) + (line_h - size) / 2.0 + size * 0.22;
+            let y =
+                area[1] + area[3] - line_h * (i as f64 + 1.0) + (line_h - size) / 2.0 + size * 0.22;
             self.draw_line(s, line, area[0], y, size);
         }
     }
@@ -221,7 +225,11 @@ impl Renderer {
         let mut pen = x;
         for run in &line.runs {
             let k = size / run.units_per_em;
-            s.push_str(&format!("/{} {} Tf\n", run.font.resource_name(), format_real(size)));
+            s.push_str(&format!(
+                "/{} {} Tf\n",
+                run.font.resource_name(),
+                format_real(size)
+            ));
             for g in &run.glyphs {
                 let cid = self.fonts.cid(run.font, g.gid);
                 s.push_str(&format!(

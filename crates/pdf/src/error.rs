@@ -17,7 +17,9 @@ pub enum Error {
     MissingObject(u32, u16),
     #[error("unsupported PDF feature: {0}")]
     Unsupported(String),
-    #[error("the document is certified with no changes allowed (DocMDP P=1); it cannot be signed again")]
+    #[error(
+        "the document is certified with no changes allowed (DocMDP P=1); it cannot be signed again"
+    )]
     CertifiedNoChanges,
     #[error("a certification signature must be the first signature of the document")]
     CertifyNotFirst,

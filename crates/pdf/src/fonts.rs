@@ -242,10 +242,19 @@ fn write_font(
         ),
     );
     descriptor.set("ItalicAngle", Object::Int(0));
-    descriptor.set("Ascent", Object::Int((face.ascender() as f64 * scale).round() as i64));
-    descriptor.set("Descent", Object::Int((face.descender() as f64 * scale).round() as i64));
+    descriptor.set(
+        "Ascent",
+        Object::Int((face.ascender() as f64 * scale).round() as i64),
+    );
+    descriptor.set(
+        "Descent",
+        Object::Int((face.descender() as f64 * scale).round() as i64),
+    );
     let cap = face.capital_height().unwrap_or(face.ascender());
-    descriptor.set("CapHeight", Object::Int((cap as f64 * scale).round() as i64));
+    descriptor.set(
+        "CapHeight",
+        Object::Int((cap as f64 * scale).round() as i64),
+    );
     descriptor.set("StemV", Object::Int(80));
     descriptor.set(
         if is_cff { "FontFile3" } else { "FontFile2" },
@@ -258,7 +267,9 @@ fn write_font(
         .keys()
         .filter_map(|old| {
             let new = remapper.get(*old)?;
-            let adv = face.glyph_hor_advance(ttf_parser::GlyphId(*old)).unwrap_or(0);
+            let adv = face
+                .glyph_hor_advance(ttf_parser::GlyphId(*old))
+                .unwrap_or(0);
             Some((new, (adv as f64 * scale).round() as i64))
         })
         .collect();
@@ -277,7 +288,11 @@ fn write_font(
     cid_font.set("Type", Object::name("Font"));
     cid_font.set(
         "Subtype",
-        Object::name(if is_cff { "CIDFontType0" } else { "CIDFontType2" }),
+        Object::name(if is_cff {
+            "CIDFontType0"
+        } else {
+            "CIDFontType2"
+        }),
     );
     cid_font.set("BaseFont", Object::Name(base_name.as_bytes().to_vec()));
     cid_font.set("CIDSystemInfo", Object::Dict(system_info));

@@ -36,7 +36,9 @@ pub fn embed_image(bytes: &[u8], sink: &mut dyn ObjSink) -> Result<EmbeddedImage
     if bytes.starts_with(b"\x89PNG") {
         return embed_decoded(bytes, ImageFormat::Png, sink);
     }
-    Err(Error::Image("only PNG and JPEG images are supported".into()))
+    Err(Error::Image(
+        "only PNG and JPEG images are supported".into(),
+    ))
 }
 
 #[derive(Clone, Copy)]
@@ -70,7 +72,10 @@ fn jpeg_info(b: &[u8]) -> Option<JpegInfo> {
                 width: u16::from_be_bytes([s[3], s[4]]) as u32,
                 components: s[5],
             };
-            return (info.width > 0 && info.height > 0 && info.width <= MAX_SIDE && info.height <= MAX_SIDE)
+            return (info.width > 0
+                && info.height > 0
+                && info.width <= MAX_SIDE
+                && info.height <= MAX_SIDE)
                 .then_some(info);
         }
         i += 2 + len;
@@ -82,7 +87,11 @@ fn embed_jpeg(bytes: &[u8], info: JpegInfo, sink: &mut dyn ObjSink) -> EmbeddedI
     let mut d = image_dict(info.width, info.height);
     d.set(
         "ColorSpace",
-        Object::name(if info.components == 1 { "DeviceGray" } else { "DeviceRGB" }),
+        Object::name(if info.components == 1 {
+            "DeviceGray"
+        } else {
+            "DeviceRGB"
+        }),
     );
     d.set("Filter", Object::name("DCTDecode"));
     let xobject = sink.add(Object::Stream(Stream {
@@ -96,7 +105,11 @@ fn embed_jpeg(bytes: &[u8], info: JpegInfo, sink: &mut dyn ObjSink) -> EmbeddedI
     }
 }
 
-fn embed_decoded(bytes: &[u8], format: ImageFormat, sink: &mut dyn ObjSink) -> Result<EmbeddedImage> {
+fn embed_decoded(
+    bytes: &[u8],
+    format: ImageFormat,
+    sink: &mut dyn ObjSink,
+) -> Result<EmbeddedImage> {
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_SIDE);

@@ -162,7 +162,9 @@ pub fn parse_page_boxes(s: &str) -> Result<Vec<(u32, BoxSpec)>> {
     for part in s.split(';').map(str::trim).filter(|p| !p.is_empty()) {
         let v = parse_numbers(part, 5)?;
         if v[0] < 1.0 || v[0].fract() != 0.0 {
-            return Err(Error::InvalidOptions(format!("bad page number in {part:?}")));
+            return Err(Error::InvalidOptions(format!(
+                "bad page number in {part:?}"
+            )));
         }
         out.push((v[0] as u32, custom(v[1], v[2], v[3], v[4])?));
     }
@@ -179,7 +181,9 @@ fn parse_numbers(s: &str, n: usize) -> Result<Vec<f64>> {
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| Error::InvalidOptions(format!("bad numbers in {s:?}")))?;
     if v.len() != n {
-        return Err(Error::InvalidOptions(format!("expected {n} numbers in {s:?}")));
+        return Err(Error::InvalidOptions(format!(
+            "expected {n} numbers in {s:?}"
+        )));
     }
     Ok(v)
 }
@@ -258,7 +262,10 @@ mod tests {
 
     #[test]
     fn named_positions_on_a4_match_the_design() {
-        let p = place(&page(595.0, 842.0, 0), &BoxSpec::Named(Position::BottomRight));
+        let p = place(
+            &page(595.0, 842.0, 0),
+            &BoxSpec::Named(Position::BottomRight),
+        );
         assert_eq!(p.rect, [425.0, 100.0, 545.0, 160.0]);
     }
 
@@ -284,8 +291,17 @@ mod tests {
 
     #[test]
     fn page_selection_and_boxes_parse() {
-        assert_eq!(PageSelection::parse("even").expect("ok").indices(5).expect("ok"), vec![1, 3]);
-        assert_eq!(PageSelection::parse("1, 3").expect("ok"), PageSelection::List(vec![1, 3]));
+        assert_eq!(
+            PageSelection::parse("even")
+                .expect("ok")
+                .indices(5)
+                .expect("ok"),
+            vec![1, 3]
+        );
+        assert_eq!(
+            PageSelection::parse("1, 3").expect("ok"),
+            PageSelection::List(vec![1, 3])
+        );
         assert!(PageSelection::parse("x").is_err());
         assert!(PageSelection::List(vec![9]).indices(2).is_err());
         let boxes = parse_page_boxes("1,10,10,100,40;2,0,0,50,50").expect("ok");

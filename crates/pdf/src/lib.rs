@@ -32,7 +32,7 @@ pub use verify::{Modifications, SignatureInfo, signatures};
 
 /// Open and check a PDF without signing it (header, xref, catalog, pages; refuses encryption).
 pub fn inspect(input: &[u8]) -> Result<DocumentSummary> {
-    let doc = reader::Document::open(&input)?;
+    let doc = reader::Document::open(input)?;
     let pages = doc.pages()?.len();
     Ok(DocumentSummary {
         pages,

@@ -50,7 +50,10 @@ impl Dict {
     }
 
     pub fn remove(&mut self, key: &str) -> Option<Object> {
-        let pos = self.0.iter().position(|(k, _)| k.as_slice() == key.as_bytes())?;
+        let pos = self
+            .0
+            .iter()
+            .position(|(k, _)| k.as_slice() == key.as_bytes())?;
         Some(self.0.remove(pos).1)
     }
 
@@ -90,7 +93,10 @@ pub enum Object {
     Real(f64),
     Name(Vec<u8>),
     /// String bytes after unescaping; `hex` remembers the original notation.
-    Str { bytes: Vec<u8>, hex: bool },
+    Str {
+        bytes: Vec<u8>,
+        hex: bool,
+    },
     Array(Vec<Object>),
     Dict(Dict),
     Stream(Stream),

@@ -12,7 +12,10 @@ const MAX_DEPTH: usize = 64;
 pub enum ParseError {
     /// The window ended before the object did; a larger window may help.
     Incomplete,
-    Bad { pos: usize, msg: String },
+    Bad {
+        pos: usize,
+        msg: String,
+    },
 }
 
 pub type PResult<T> = std::result::Result<T, ParseError>;
@@ -97,7 +100,10 @@ impl<'a> Parser<'a> {
             };
         }
         if &self.buf[self.pos..end] == kw
-            && self.buf.get(end).is_none_or(|&b| is_whitespace(b) || is_delimiter(b))
+            && self
+                .buf
+                .get(end)
+                .is_none_or(|&b| is_whitespace(b) || is_delimiter(b))
         {
             self.pos = end;
             return Ok(true);
@@ -238,7 +244,11 @@ impl<'a> Parser<'a> {
     fn try_ref_tail(&mut self, num: i64) -> PResult<Option<Object>> {
         self.skip_ws();
         if self.pos >= self.buf.len() {
-            return if self.at_eof { Ok(None) } else { Err(ParseError::Incomplete) };
+            return if self.at_eof {
+                Ok(None)
+            } else {
+                Err(ParseError::Incomplete)
+            };
         }
         if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
             return Ok(None);
@@ -445,10 +455,10 @@ pub fn parse_decimal(tok: &[u8]) -> Option<u64> {
 
 fn parse_number(tok: &[u8]) -> Option<Object> {
     let s = std::str::from_utf8(tok).ok()?;
-    if !s.contains('.') {
-        if let Ok(i) = s.parse::<i64>() {
-            return Some(Object::Int(i));
-        }
+    if !s.contains('.')
+        && let Ok(i) = s.parse::<i64>()
+    {
+        return Some(Object::Int(i));
     }
     // Tolerate producer quirks like "--1" or "1.2.3" loosely, as viewers do.
     let cleaned = s.trim_start_matches('+');
@@ -513,6 +523,12 @@ mod tests {
         let Object::Stream(s) = p.parse_object().expect("stream") else {
             panic!("no stream")
         };
-        assert_eq!(s.data, StreamData::InSource { offset: 123, len: 3 });
+        assert_eq!(
+            s.data,
+            StreamData::InSource {
+                offset: 123,
+                len: 3
+            }
+        );
     }
 }

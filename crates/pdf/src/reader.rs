@@ -63,7 +63,7 @@ struct ObjStmData {
 }
 
 pub struct Document<'s> {
-    src: &'s dyn Source,
+    src: Box<dyn Source + 's>,
     /// Newest first (the order of the `/Prev` chain).
     pub sections: Vec<XrefSection>,
     pub xref: HashMap<u32, XrefEntry>,
@@ -76,22 +76,24 @@ pub struct Document<'s> {
 
 impl<'s> Document<'s> {
     /// Open a document: header check, xref chain (or recovery), refusal of encrypted files.
-    pub fn open(src: &'s dyn Source) -> Result<Self> {
+    pub fn open(src: impl Source + 's) -> Result<Self> {
         if src.is_empty() {
             return Err(Error::Empty);
         }
-        check_header(src)?;
-        let mut doc = match Self::open_by_xref(src) {
-            Ok(doc) => doc,
-            Err(Error::Encrypted) => return Err(Error::Encrypted),
-            Err(first_err) => Self::recover(src).map_err(|_| first_err)?,
-        };
+        check_header(&src)?;
+        let mut doc = Self::new_empty(Box::new(src));
+        if let Err(first_err) = doc.load_xref_chain() {
+            if matches!(first_err, Error::Encrypted) {
+                return Err(first_err);
+            }
+            doc.rebuild_xref().map_err(|_| first_err)?;
+        }
         if doc.trailer.get("Encrypt").is_some() {
             return Err(Error::Encrypted);
         }
         // A chain that parses but points at the wrong bytes shows up when the catalog is read.
         if doc.catalog().is_err() && !doc.recovered {
-            doc = Self::recover(src)?;
+            doc.rebuild_xref()?;
             if doc.trailer.get("Encrypt").is_some() {
                 return Err(Error::Encrypted);
             }
@@ -100,7 +102,7 @@ impl<'s> Document<'s> {
         Ok(doc)
     }
 
-    fn new_empty(src: &'s dyn Source) -> Self {
+    fn new_empty(src: Box<dyn Source + 's>) -> Self {
         Document {
             src,
             sections: Vec::new(),
@@ -120,13 +122,23 @@ impl<'s> Document<'s> {
         self.src.is_empty()
     }
 
-    pub fn source(&self) -> &'s dyn Source {
-        self.src
+    pub fn source(&self) -> &dyn Source {
+        self.src.as_ref()
     }
 
-    fn open_by_xref(src: &'s dyn Source) -> Result<Self> {
-        let startxref = find_startxref(src)?;
-        let mut doc = Self::new_empty(src);
+    /// Follow the xref chain; on failure leave the document empty for recovery.
+    fn load_xref_chain(&mut self) -> Result<()> {
+        let result = self.read_xref_chain();
+        if result.is_err() {
+            self.sections.clear();
+            self.xref.clear();
+        }
+        result
+    }
+
+    fn read_xref_chain(&mut self) -> Result<()> {
+        let startxref = find_startxref(self.src.as_ref())?;
+        let doc = self;
         doc.startxref = startxref;
         let mut seen = HashSet::new();
         let mut next = Some(startxref);
@@ -144,7 +156,7 @@ impl<'s> Document<'s> {
         }
         doc.trailer = doc.sections[0].trailer.clone();
         doc.xref = merge_sections(&doc.sections);
-        Ok(doc)
+        Ok(())
     }
 
     /// The xref map as of one section (index into `sections`) and everything older.
@@ -220,14 +232,18 @@ impl<'s> Document<'s> {
     /// Parse the indirect object starting at `offset`, growing the window until it fits.
     pub fn read_object_at(&self, offset: u64) -> Result<(ObjRef, Object)> {
         if offset >= self.src.len() {
-            return Err(damaged(format!("object offset {offset} is beyond the end of the file")));
+            return Err(damaged(format!(
+                "object offset {offset} is beyond the end of the file"
+            )));
         }
         let mut size = FIRST_WINDOW;
         loop {
             let window = self.src.window(offset, size)?;
             let at_eof = offset + window.len() as u64 >= self.src.len();
             let mut p = Parser::new(&window, offset, at_eof);
-            let attempt = p.parse_obj_header().and_then(|r| Ok((r, p.parse_object()?)));
+            let attempt = p
+                .parse_obj_header()
+                .and_then(|r| Ok((r, p.parse_object()?)));
             match attempt {
                 Ok((r, obj)) => return Ok((r, self.fix_stream_length(obj)?)),
                 Err(ParseError::Incomplete) if size < MAX_WINDOW && !at_eof => size *= 4,
@@ -382,7 +398,10 @@ impl<'s> Document<'s> {
                         .collect();
                     section.entries.retain(|(n, e)| {
                         *e != XrefEntry::Free
-                            || !extra.entries.iter().any(|(m, x)| m == n && *x != XrefEntry::Free)
+                            || !extra
+                                .entries
+                                .iter()
+                                .any(|(m, x)| m == n && *x != XrefEntry::Free)
                     });
                     section.entries.extend(
                         extra
@@ -426,10 +445,16 @@ impl<'s> Document<'s> {
     fn read_xref_stream(&self, offset: u64) -> Result<XrefSection> {
         let (_, obj) = self.read_object_at(offset)?;
         let Object::Stream(s) = obj else {
-            return Err(syntax(offset, "startxref does not point to an xref table or stream"));
+            return Err(syntax(
+                offset,
+                "startxref does not point to an xref table or stream",
+            ));
         };
         if !s.dict.has_type("XRef") {
-            return Err(syntax(offset, "startxref points to a stream that is not /Type /XRef"));
+            return Err(syntax(
+                offset,
+                "startxref points to a stream that is not /Type /XRef",
+            ));
         }
         let data = self.stream_decoded(&s)?;
         let entries = parse_xref_stream_entries(&s.dict, &data)?;
@@ -447,34 +472,14 @@ impl<'s> Document<'s> {
     // -----------------------------------------------------------------------------------------
 
     /// Rebuild the xref by scanning the whole file for `N G obj` (later definitions win).
-    fn recover(src: &'s dyn Source) -> Result<Self> {
-        let mut doc = Self::new_empty(src);
-        doc.recovered = true;
-        let mut trailers: Vec<Dict> = Vec::new();
-        const CHUNK: usize = 4 << 20;
-        const OVERLAP: usize = 64;
-        let mut pos = 0u64;
-        while pos < src.len() {
-            let w = src.window(pos, CHUNK + OVERLAP)?;
-            let limit = if w.len() > CHUNK { CHUNK } else { w.len() };
-            for (num, generation, at) in scan_obj_headers(&w, limit) {
-                doc.xref.insert(
-                    num,
-                    XrefEntry::InUse {
-                        offset: pos + at as u64,
-                        generation,
-                    },
-                );
-            }
-            for at in find_all(&w[..limit.min(w.len())], b"trailer") {
-                let tw = src.window(pos + at as u64 + 7, 64 * 1024)?;
-                let mut p = Parser::new(&tw, 0, true);
-                if let Ok(Object::Dict(d)) = p.parse_object() {
-                    trailers.push(d);
-                }
-            }
-            pos += CHUNK as u64;
-        }
+    fn rebuild_xref(&mut self) -> Result<()> {
+        self.sections.clear();
+        self.xref.clear();
+        self.objstms.borrow_mut().clear();
+        self.recovered = true;
+        let (found, trailers) = scan_for_objects(self.src.as_ref())?;
+        let doc = self;
+        doc.xref = found;
         if doc.xref.is_empty() {
             return Err(damaged("no xref and no objects found"));
         }
@@ -488,13 +493,22 @@ impl<'s> Document<'s> {
         let Some(mut trailer) = trailer else {
             return Err(damaged("no xref and no document catalog found"));
         };
-        for k in ["Prev", "XRefStm", "Type", "W", "Index", "Filter", "DecodeParms", "Length"] {
+        for k in [
+            "Prev",
+            "XRefStm",
+            "Type",
+            "W",
+            "Index",
+            "Filter",
+            "DecodeParms",
+            "Length",
+        ] {
             trailer.remove(k);
         }
         let max = doc.xref.keys().max().copied().unwrap_or(0);
         trailer.set("Size", Object::Int(max as i64 + 1));
         doc.trailer = trailer;
-        Ok(doc)
+        Ok(())
     }
 
     fn register_objstm_contents(&mut self) {
@@ -507,7 +521,10 @@ impl<'s> Document<'s> {
             if !s.dict.has_type("ObjStm") {
                 continue;
             }
-            let Ok(parsed) = self.stream_decoded(&s).and_then(|d| parse_objstm(&s.dict, d)) else {
+            let Ok(parsed) = self
+                .stream_decoded(&s)
+                .and_then(|d| parse_objstm(&s.dict, d))
+            else {
                 continue;
             };
             for (i, (n, _)) in parsed.index.iter().enumerate() {
@@ -566,7 +583,9 @@ impl<'s> Document<'s> {
         let r = self.root_ref()?;
         match self.get(r)? {
             Object::Dict(d) => Ok((r, d)),
-            _ => Err(damaged("the document catalog is missing or not a dictionary")),
+            _ => Err(damaged(
+                "the document catalog is missing or not a dictionary",
+            )),
         }
     }
 
@@ -598,7 +617,10 @@ impl<'s> Document<'s> {
             return Err(damaged("the page tree has a cycle or is too deep"));
         }
         let Some(dict) = self.resolve_dict(&Object::Ref(node))? else {
-            return Err(damaged(format!("page tree node {} is not a dictionary", node.num)));
+            return Err(damaged(format!(
+                "page tree node {} is not a dictionary",
+                node.num
+            )));
         };
         let here = inherited.merge(self, &dict)?;
         let kids = match dict.get("Kids") {
@@ -649,10 +671,10 @@ impl Inherited {
         if let Some(b) = dict.get("CropBox") {
             out.crop_box = read_rect(doc, b)?.or(out.crop_box);
         }
-        if let Some(r) = dict.get("Rotate") {
-            if let Some(r) = doc.resolve(r)?.as_int() {
-                out.rotate = (r % 360) as i32;
-            }
+        if let Some(r) = dict.get("Rotate")
+            && let Some(r) = doc.resolve(r)?.as_int()
+        {
+            out.rotate = (r % 360) as i32;
         }
         Ok(out)
     }
@@ -681,7 +703,12 @@ fn read_rect(doc: &Document<'_>, obj: &Object) -> Result<Option<[f64; 4]>> {
 }
 
 fn intersect(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
-    let r = [a[0].max(b[0]), a[1].max(b[1]), a[2].min(b[2]), a[3].min(b[3])];
+    let r = [
+        a[0].max(b[0]),
+        a[1].max(b[1]),
+        a[2].min(b[2]),
+        a[3].min(b[3]),
+    ];
     if r[2] > r[0] && r[3] > r[1] { r } else { b }
 }
 
@@ -693,6 +720,37 @@ fn merge_sections(sections: &[XrefSection]) -> HashMap<u32, XrefEntry> {
         }
     }
     map
+}
+
+/// Scan the whole source for `N G obj` headers (later ones win) and `trailer` dictionaries.
+fn scan_for_objects(src: &dyn Source) -> Result<(HashMap<u32, XrefEntry>, Vec<Dict>)> {
+    let mut found = HashMap::new();
+    let mut trailers: Vec<Dict> = Vec::new();
+    const CHUNK: usize = 4 << 20;
+    const OVERLAP: usize = 64;
+    let mut pos = 0u64;
+    while pos < src.len() {
+        let w = src.window(pos, CHUNK + OVERLAP)?;
+        let limit = w.len().min(CHUNK);
+        for (num, generation, at) in scan_obj_headers(&w, limit) {
+            found.insert(
+                num,
+                XrefEntry::InUse {
+                    offset: pos + at as u64,
+                    generation,
+                },
+            );
+        }
+        for at in find_all(&w[..limit], b"trailer") {
+            let tw = src.window(pos + at as u64 + 7, 64 * 1024)?;
+            let mut p = Parser::new(&tw, 0, true);
+            if let Ok(Object::Dict(d)) = p.parse_object() {
+                trailers.push(d);
+            }
+        }
+        pos += CHUNK as u64;
+    }
+    Ok((found, trailers))
 }
 
 fn check_header(src: &dyn Source) -> Result<()> {
@@ -719,7 +777,11 @@ fn find_startxref(src: &dyn Source) -> Result<u64> {
     Ok(offset)
 }
 
-fn parse_table(buf: &[u8], base: u64, at_eof: bool) -> crate::parser::PResult<(Vec<(u32, XrefEntry)>, Dict)> {
+fn parse_table(
+    buf: &[u8],
+    base: u64,
+    at_eof: bool,
+) -> crate::parser::PResult<(Vec<(u32, XrefEntry)>, Dict)> {
     let mut p = Parser::new(buf, base, at_eof);
     let mut entries = Vec::new();
     loop {
@@ -775,7 +837,11 @@ fn parse_xref_stream_entries(dict: &Dict, data: &[u8]) -> Result<Vec<(u32, XrefE
     let w: Vec<usize> = dict
         .get("W")
         .and_then(Object::as_array)
-        .map(|a| a.iter().map(|o| o.as_int().unwrap_or(0).clamp(0, 8) as usize).collect())
+        .map(|a| {
+            a.iter()
+                .map(|o| o.as_int().unwrap_or(0).clamp(0, 8) as usize)
+                .collect()
+        })
         .unwrap_or_default();
     if w.len() != 3 || w.iter().sum::<usize>() == 0 {
         return Err(damaged("xref stream has a bad /W"));
@@ -840,7 +906,9 @@ fn parse_objstm(dict: &Dict, data: Vec<u8>) -> Result<ObjStmData> {
 fn scan_obj_headers(w: &[u8], limit: usize) -> Vec<(u32, u16, usize)> {
     let mut out = Vec::new();
     for at in find_all(&w[..limit.min(w.len())], b"obj") {
-        if w.get(at + 3).is_some_and(|b| !(crate::object::is_whitespace(*b) || crate::object::is_delimiter(*b))) {
+        if w.get(at + 3)
+            .is_some_and(|b| !(crate::object::is_whitespace(*b) || crate::object::is_delimiter(*b)))
+        {
             continue;
         }
         let mut i = at;
@@ -866,10 +934,15 @@ fn scan_obj_headers(w: &[u8], limit: usize) -> Vec<(u32, u16, usize)> {
             continue;
         }
         let (ns, ne) = digits(&mut i);
-        if ns == ne || (ns > 0 && !crate::object::is_whitespace(w[ns - 1]) && !crate::object::is_delimiter(w[ns - 1])) {
+        if ns == ne
+            || (ns > 0
+                && !crate::object::is_whitespace(w[ns - 1])
+                && !crate::object::is_delimiter(w[ns - 1]))
+        {
             continue;
         }
-        if let (Some(num), Some(generation)) = (parse_decimal(&w[ns..ne]), parse_decimal(&w[gs..ge]))
+        if let (Some(num), Some(generation)) =
+            (parse_decimal(&w[ns..ne]), parse_decimal(&w[gs..ge]))
             && num <= u32::MAX as u64
             && generation <= u16::MAX as u64
         {

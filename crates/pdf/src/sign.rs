@@ -19,7 +19,7 @@ use crate::filters::flate_encode;
 use crate::layout::{Placement, place};
 use crate::object::{Dict, ObjRef, Object, Stream, StreamData, decode_text, write_object};
 use crate::reader::{Document, Page};
-use crate::source::{FileSource, Source};
+use crate::source::FileSource;
 use crate::writer::{ObjSink, Writer};
 
 /// Bytes reserved for the CMS when the caller does not say (32768 hex characters).
@@ -97,7 +97,7 @@ pub struct PreparedFile {
 
 /// Prepare an in-memory PDF.
 pub fn prepare(input: &[u8], opts: &SignOptions) -> Result<Prepared> {
-    let doc = Document::open(&input)?;
+    let doc = Document::open(input)?;
     let update = build_signature_update(&doc, opts)?;
     let mut bytes = Vec::with_capacity(input.len() + update.bytes.len());
     bytes.extend_from_slice(input);
@@ -114,25 +114,27 @@ pub fn prepare(input: &[u8], opts: &SignOptions) -> Result<Prepared> {
 /// Prepare a PDF file into `output`, streaming: the input is read once (hashed while copied),
 /// and only the objects needed are parsed. Memory stays small whatever the file size.
 pub fn prepare_file(input: &Path, output: &Path, opts: &SignOptions) -> Result<PreparedFile> {
-    let src = FileSource::open(input)?;
-    let doc = Document::open(&src)?;
+    let doc = Document::open(FileSource::open(input)?)?;
+    let input_len = doc.len();
     let update = build_signature_update(&doc, opts)?;
     let mut reader = File::open(input)?;
     let mut out = BufWriter::with_capacity(1 << 20, File::create(output)?);
     let mut hasher = Sha256::new();
     let mut chunk = vec![0u8; 1 << 20];
     let mut copied = 0u64;
-    while copied < src.len() {
-        let want = chunk.len().min((src.len() - copied) as usize);
+    while copied < input_len {
+        let want = chunk.len().min((input_len - copied) as usize);
         let n = reader.read(&mut chunk[..want])?;
         if n == 0 {
-            return Err(Error::Damaged("the input file shrank while being read".into()));
+            return Err(Error::Damaged(
+                "the input file shrank while being read".into(),
+            ));
         }
         hasher.update(&chunk[..n]);
         out.write_all(&chunk[..n])?;
         copied += n as u64;
     }
-    let base = src.len();
+    let base = input_len;
     let gap_start = (update.byte_range[1] - base) as usize;
     let gap_end = (update.byte_range[2] - base) as usize;
     hasher.update(&update.bytes[..gap_start]);
@@ -149,7 +151,12 @@ pub fn prepare_file(input: &Path, output: &Path, opts: &SignOptions) -> Result<P
 /// Checks that it is DER, that it fits, and that it contains the prepared digest.
 pub fn embed(prepared: &Prepared, cms_der: &[u8]) -> Result<Vec<u8>> {
     let mut out = prepared.bytes.clone();
-    embed_into(&mut out, &prepared.byte_range, Some(&prepared.digest), cms_der)?;
+    embed_into(
+        &mut out,
+        &prepared.byte_range,
+        Some(&prepared.digest),
+        cms_der,
+    )?;
     Ok(out)
 }
 
@@ -164,7 +171,9 @@ pub fn embed_into(
     check_byte_range(bytes.len() as u64, byte_range)?;
     let (start, end) = (byte_range[1] as usize, byte_range[2] as usize);
     if bytes[start] != b'<' || bytes[end - 1] != b'>' {
-        return Err(Error::BadPrepared("the ByteRange gap is not a hex string".into()));
+        return Err(Error::BadPrepared(
+            "the ByteRange gap is not a hex string".into(),
+        ));
     }
     let hex = checked_hex(byte_range, expected_digest, cms_der)?;
     bytes[start + 1..start + 1 + hex.len()].copy_from_slice(&hex);
@@ -178,13 +187,18 @@ pub fn embed_file(
     expected_digest: Option<&[u8; 32]>,
     cms_der: &[u8],
 ) -> Result<()> {
-    let file = std::fs::OpenOptions::new().read(true).write(true).open(path)?;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)?;
     let len = file.metadata()?.len();
     check_byte_range(len, &prepared.byte_range)?;
     let mut delims = [0u8; 1];
     file.read_exact_at(&mut delims, prepared.byte_range[1])?;
     if delims[0] != b'<' {
-        return Err(Error::BadPrepared("the ByteRange gap is not a hex string".into()));
+        return Err(Error::BadPrepared(
+            "the ByteRange gap is not a hex string".into(),
+        ));
     }
     let hex = checked_hex(&prepared.byte_range, expected_digest, cms_der)?;
     file.write_all_at(&hex, prepared.byte_range[1] + 1)?;
@@ -211,7 +225,10 @@ fn checked_hex(
         // messageDigest (CMS) and messageImprint (timestamp token) hold it as OCTET STRING.
         let mut needle = vec![0x04, 0x20];
         needle.extend_from_slice(d);
-        if !cms_der.windows(needle.len()).any(|w| w == needle.as_slice()) {
+        if !cms_der
+            .windows(needle.len())
+            .any(|w| w == needle.as_slice())
+        {
             return Err(Error::DigestMismatch);
         }
     }
@@ -225,14 +242,15 @@ fn checked_hex(
 }
 
 fn contents_capacity(byte_range: &[u64; 4]) -> usize {
-    (byte_range[2].saturating_sub(byte_range[1]).saturating_sub(2) / 2) as usize
+    (byte_range[2]
+        .saturating_sub(byte_range[1])
+        .saturating_sub(2)
+        / 2) as usize
 }
 
 fn check_byte_range(len: u64, br: &[u64; 4]) -> Result<()> {
-    let ok = br[0] == 0
-        && br[1] < br[2]
-        && br[2] - br[1] >= 2
-        && br[2].checked_add(br[3]) == Some(len);
+    let ok =
+        br[0] == 0 && br[1] < br[2] && br[2] - br[1] >= 2 && br[2].checked_add(br[3]) == Some(len);
     if ok {
         Ok(())
     } else {
@@ -254,7 +272,10 @@ fn is_single_der_sequence(der: &[u8]) -> bool {
             let Some(bytes) = der.get(2..2 + k) else {
                 return false;
             };
-            (bytes.iter().fold(0usize, |a, b| (a << 8) | *b as usize), 2 + k)
+            (
+                bytes.iter().fold(0usize, |a, b| (a << 8) | *b as usize),
+                2 + k,
+            )
         }
         _ => return false,
     };
@@ -291,7 +312,9 @@ struct ExistingSignatures {
 
 fn build_signature_update(doc: &Document<'_>, opts: &SignOptions) -> Result<SignatureUpdate> {
     if opts.contents_size == 0 || opts.contents_size > 1 << 20 {
-        return Err(Error::InvalidOptions("contents_size must be 1..=1048576 bytes".into()));
+        return Err(Error::InvalidOptions(
+            "contents_size must be 1..=1048576 bytes".into(),
+        ));
     }
     let existing = existing_signatures(doc)?;
     check_permissions(&existing, opts.kind)?;
@@ -306,7 +329,9 @@ fn build_signature_update(doc: &Document<'_>, opts: &SignOptions) -> Result<Sign
         .clone()
         .unwrap_or_else(|| unique_field_name(&existing.top_level_names));
     if existing.top_level_names.contains(&field_name) {
-        return Err(Error::InvalidOptions(format!("a field named {field_name:?} already exists")));
+        return Err(Error::InvalidOptions(format!(
+            "a field named {field_name:?} already exists"
+        )));
     }
     let signing_time = opts.signing_time.unwrap_or_else(SystemTime::now);
 
@@ -357,11 +382,18 @@ fn patch_byte_range(bytes: &mut [u8], at: usize, br: &[u64; 4]) -> Result<()> {
 fn signature_dict_body(opts: &SignOptions, when: SystemTime) -> (Vec<u8>, usize, usize) {
     let mut d = Dict::new();
     let timestamp = opts.kind == SignatureKind::DocTimeStamp;
-    d.set("Type", Object::name(if timestamp { "DocTimeStamp" } else { "Sig" }));
+    d.set(
+        "Type",
+        Object::name(if timestamp { "DocTimeStamp" } else { "Sig" }),
+    );
     d.set("Filter", Object::name("Adobe.PPKLite"));
     d.set(
         "SubFilter",
-        Object::name(if timestamp { "ETSI.RFC3161" } else { "ETSI.CAdES.detached" }),
+        Object::name(if timestamp {
+            "ETSI.RFC3161"
+        } else {
+            "ETSI.CAdES.detached"
+        }),
     );
     if !timestamp {
         d.set("M", Object::literal(pdf_date(when).as_bytes()));
@@ -377,7 +409,10 @@ fn signature_dict_body(opts: &SignOptions, when: SystemTime) -> (Vec<u8>, usize,
         }
     }
     if opts.kind == SignatureKind::Certification {
-        d.set("Reference", Object::Array(vec![Object::Dict(docmdp_reference())]));
+        d.set(
+            "Reference",
+            Object::Array(vec![Object::Dict(docmdp_reference())]),
+        );
     }
     let mut app = Dict::new();
     app.set("Name", Object::name("Signet"));
@@ -422,8 +457,7 @@ fn check_permissions(existing: &ExistingSignatures, kind: SignatureKind) -> Resu
     if existing.docmdp_p == Some(1) && kind != SignatureKind::DocTimeStamp {
         return Err(Error::CertifiedNoChanges);
     }
-    if kind == SignatureKind::Certification && (existing.count > 0 || existing.docmdp_p.is_some())
-    {
+    if kind == SignatureKind::Certification && (existing.count > 0 || existing.docmdp_p.is_some()) {
         return Err(Error::CertifyNotFirst);
     }
     Ok(())
@@ -545,13 +579,18 @@ fn build_appearances(
     };
     let renderer = Renderer::new(app, &details, w)?;
     let mut refs = Vec::with_capacity(placements.len());
-    let mut cache: Vec<((u64, u64, [i64; 4]), ObjRef)> = Vec::new();
+    let mut cache: Vec<(AppearanceKey, ObjRef)> = Vec::new();
     for (_, p) in placements {
         // Widgets of the same size and orientation share one appearance stream.
         let key = (
             p.width.to_bits(),
             p.height.to_bits(),
-            [p.matrix[0] as i64, p.matrix[1] as i64, p.matrix[2] as i64, p.matrix[3] as i64],
+            [
+                p.matrix[0] as i64,
+                p.matrix[1] as i64,
+                p.matrix[2] as i64,
+                p.matrix[3] as i64,
+            ],
         );
         if let Some((_, r)) = cache.iter().find(|(k, _)| *k == key) {
             refs.push(*r);
@@ -563,6 +602,9 @@ fn build_appearances(
     }
     Ok(refs)
 }
+
+/// Width, height (as bits) and rotation of an appearance: equal keys share one stream.
+type AppearanceKey = (u64, u64, [i64; 4]);
 
 fn detail_lines(opts: &SignOptions, when: SystemTime) -> Vec<String> {
     let mut lines = Vec::new();
@@ -595,7 +637,10 @@ fn write_field_and_widgets(
         d.set("Subtype", Object::name("Widget"));
         d.set("F", Object::Int(132)); // Print + Locked
         d.set("P", Object::Ref(page.id));
-        d.set("Rect", Object::Array(p.rect.iter().map(|v| Object::Real(*v)).collect()));
+        d.set(
+            "Rect",
+            Object::Array(p.rect.iter().map(|v| Object::Real(*v)).collect()),
+        );
         let mut apd = Dict::new();
         apd.set("N", Object::Ref(ap));
         d.set("AP", Object::Dict(apd));
@@ -680,7 +725,9 @@ fn add_field_to_acroform(
 ) -> Result<bool> {
     match catalog.get("AcroForm").cloned() {
         Some(Object::Ref(form_ref)) if doc.resolve_dict(&Object::Ref(form_ref))?.is_some() => {
-            let mut form = doc.resolve_dict(&Object::Ref(form_ref))?.unwrap_or_default();
+            let mut form = doc
+                .resolve_dict(&Object::Ref(form_ref))?
+                .unwrap_or_default();
             update_form(w, doc, &mut form, field)?;
             w.put(form_ref, &Object::Dict(form));
             Ok(false)
@@ -741,7 +788,7 @@ pub struct DssData {
 
 /// Append an incremental update adding `/DSS` (merged with an existing one).
 pub fn add_dss(input: &[u8], data: &DssData) -> Result<Vec<u8>> {
-    let doc = Document::open(&input)?;
+    let doc = Document::open(input)?;
     let mut w = Writer::new(&doc)?;
     let (root_ref, mut catalog) = doc.catalog()?;
     let existing_ref = catalog.get("DSS").and_then(Object::as_ref);
@@ -749,7 +796,11 @@ pub fn add_dss(input: &[u8], data: &DssData) -> Result<Vec<u8>> {
         Some(d) => doc.resolve_dict(d)?.unwrap_or_default(),
         None => Dict::new(),
     };
-    for (key, items) in [("Certs", &data.certs), ("OCSPs", &data.ocsps), ("CRLs", &data.crls)] {
+    for (key, items) in [
+        ("Certs", &data.certs),
+        ("OCSPs", &data.ocsps),
+        ("CRLs", &data.crls),
+    ] {
         if items.is_empty() {
             continue;
         }

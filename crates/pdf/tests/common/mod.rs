@@ -76,7 +76,9 @@ pub fn pki() -> &'static Pki {
 }
 
 pub fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     assert!(
         out.status.success(),
         "{cmd:?} failed: {}{}",
@@ -88,7 +90,9 @@ pub fn run(cmd: &mut Command) -> String {
 
 /// Output (stdout+stderr) and success, without asserting.
 pub fn run_any(cmd: &mut Command) -> (bool, String) {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
@@ -113,9 +117,24 @@ pub fn openssl_cms(data: &[u8], n: usize) -> Vec<u8> {
     let dir = tmp();
     std::fs::write(dir.join("tbs.bin"), data).unwrap();
     run(Command::new("openssl").current_dir(&dir).args([
-        "cms", "-sign", "-binary", "-outform", "DER", "-md", "sha256", "-nosmimecap",
-        "-signer", pki.cert(n).to_str().unwrap(), "-inkey", pki.key(n).to_str().unwrap(),
-        "-certfile", pki.ca().to_str().unwrap(), "-in", "tbs.bin", "-out", "sig.der",
+        "cms",
+        "-sign",
+        "-binary",
+        "-outform",
+        "DER",
+        "-md",
+        "sha256",
+        "-nosmimecap",
+        "-signer",
+        pki.cert(n).to_str().unwrap(),
+        "-inkey",
+        pki.key(n).to_str().unwrap(),
+        "-certfile",
+        pki.ca().to_str().unwrap(),
+        "-in",
+        "tbs.bin",
+        "-out",
+        "sig.der",
     ]));
     std::fs::read(dir.join("sig.der")).unwrap()
 }
@@ -129,9 +148,21 @@ pub fn openssl_timestamp_token(data: &[u8]) -> Vec<u8> {
         "ts", "-query", "-data", "tbs.bin", "-sha256", "-cert", "-out", "q.tsq",
     ]));
     run(Command::new("openssl").current_dir(&pki.dir).args([
-        "ts", "-reply", "-config", "tsa.cnf", "-queryfile", dir.join("q.tsq").to_str().unwrap(),
-        "-signer", "tsa.pem", "-inkey", "tsa.key", "-chain", "ca.pem", "-token_out",
-        "-out", dir.join("token.der").to_str().unwrap(),
+        "ts",
+        "-reply",
+        "-config",
+        "tsa.cnf",
+        "-queryfile",
+        dir.join("q.tsq").to_str().unwrap(),
+        "-signer",
+        "tsa.pem",
+        "-inkey",
+        "tsa.key",
+        "-chain",
+        "ca.pem",
+        "-token_out",
+        "-out",
+        dir.join("token.der").to_str().unwrap(),
     ]));
     std::fs::read(dir.join("token.der")).unwrap()
 }
@@ -160,8 +191,15 @@ pub fn assert_pdfsig_valid(path: &Path, expected: usize) {
 /// pyHanko validates every signature (integrity, trust to our CA, diff analysis).
 pub fn assert_pyhanko_valid(path: &Path) {
     let (ok, out) = run_any(Command::new("pyhanko").args([
-        "sign", "validate", "--no-strict-syntax", "--trust", pki().ca().to_str().unwrap(),
-        "--trust-replace", "--no-revocation-check", "--pretty-print", path.to_str().unwrap(),
+        "sign",
+        "validate",
+        "--no-strict-syntax",
+        "--trust",
+        pki().ca().to_str().unwrap(),
+        "--trust-replace",
+        "--no-revocation-check",
+        "--pretty-print",
+        path.to_str().unwrap(),
     ]));
     assert!(ok, "pyhanko validate failed:\n{out}");
     assert!(!out.contains("INVALID"), "pyhanko:\n{out}");
@@ -169,13 +207,19 @@ pub fn assert_pyhanko_valid(path: &Path) {
 
 pub fn assert_qpdf_clean(path: &Path) {
     let (_, out) = run_any(Command::new("qpdf").arg("--check").arg(path));
-    assert!(out.contains("No syntax or stream encoding errors found"), "qpdf --check:\n{out}");
+    assert!(
+        out.contains("No syntax or stream encoding errors found"),
+        "qpdf --check:\n{out}"
+    );
 }
 
 /// A reportlab PDF with the given page sizes and rotations, one text line per page.
 pub fn reportlab_pdf(pages: &[(f64, f64, i32)]) -> Vec<u8> {
     let dir = tmp();
-    let spec: Vec<String> = pages.iter().map(|(w, h, r)| format!("({w},{h},{r})")).collect();
+    let spec: Vec<String> = pages
+        .iter()
+        .map(|(w, h, r)| format!("({w},{h},{r})"))
+        .collect();
     let script = format!(
         r#"
 from reportlab.pdfgen import canvas
@@ -190,7 +234,9 @@ c.save()
 "#,
         spec.join(",")
     );
-    run(Command::new("python3").current_dir(&dir).args(["-c", &script]));
+    run(Command::new("python3")
+        .current_dir(&dir)
+        .args(["-c", &script]));
     std::fs::read(dir.join("out.pdf")).unwrap()
 }
 
@@ -206,7 +252,10 @@ pub fn qpdf(input: &[u8], args: &[&str]) -> Vec<u8> {
     cmd.current_dir(&dir).args(args).args(["in.pdf", "out.pdf"]);
     let out = cmd.output().unwrap();
     // qpdf exits 3 for warnings; the file is still written.
-    assert!(out.status.code().is_some_and(|c| c == 0 || c == 3), "{cmd:?}: {out:?}");
+    assert!(
+        out.status.code().is_some_and(|c| c == 0 || c == 3),
+        "{cmd:?}: {out:?}"
+    );
     std::fs::read(dir.join("out.pdf")).unwrap()
 }
 
@@ -214,7 +263,14 @@ pub fn qpdf(input: &[u8], args: &[&str]) -> Vec<u8> {
 pub fn render(path: &Path, page: usize) -> image::RgbImage {
     let dir = tmp();
     run(Command::new("pdftoppm").args([
-        "-r", "50", "-png", "-f", &page.to_string(), "-l", &page.to_string(), path.to_str().unwrap(),
+        "-r",
+        "50",
+        "-png",
+        "-f",
+        &page.to_string(),
+        "-l",
+        &page.to_string(),
+        path.to_str().unwrap(),
         dir.join("p").to_str().unwrap(),
     ]));
     let png = std::fs::read_dir(&dir)
