@@ -31,20 +31,15 @@ use crate::{Error, Result};
 pub mod oid {
     use const_oid::ObjectIdentifier;
     pub const ID_DATA: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.7.1");
-    pub const ID_SIGNED_DATA: ObjectIdentifier =
-        ObjectIdentifier::new_unwrap("1.2.840.113549.1.7.2");
-    pub const ID_CONTENT_TYPE: ObjectIdentifier =
-        ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.3");
-    pub const ID_MESSAGE_DIGEST: ObjectIdentifier =
-        ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.4");
-    pub const ID_SIGNING_TIME: ObjectIdentifier =
-        ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.5");
+    pub const ID_SIGNED_DATA: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.7.2");
+    pub const ID_CONTENT_TYPE: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.3");
+    pub const ID_MESSAGE_DIGEST: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.4");
+    pub const ID_SIGNING_TIME: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.5");
     pub const ID_AA_SIGNING_CERTIFICATE_V2: ObjectIdentifier =
         ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.47");
     pub const ID_AA_SIGNATURE_TIMESTAMP_TOKEN: ObjectIdentifier =
         ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.14");
-    pub const ID_CT_TST_INFO: ObjectIdentifier =
-        ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.1.4");
+    pub const ID_CT_TST_INFO: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.1.4");
     pub const ID_SHA256: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.1");
 }
 
@@ -64,17 +59,11 @@ pub struct CmsOptions {
 impl CmsOptions {
     /// PAdES baseline: no signingTime, chain included.
     pub fn pades() -> Self {
-        CmsOptions {
-            signing_time: None,
-            include_chain: true,
-        }
+        CmsOptions { signing_time: None, include_chain: true }
     }
     /// CAdES for data/hash: signingTime = now, chain included.
     pub fn cades() -> Self {
-        CmsOptions {
-            signing_time: Some(OffsetDateTime::now_utc()),
-            include_chain: true,
-        }
+        CmsOptions { signing_time: Some(OffsetDateTime::now_utc()), include_chain: true }
     }
 }
 
@@ -121,10 +110,7 @@ pub(crate) struct IssuerSerial {
 
 fn sha256_alg() -> AlgorithmIdentifierOwned {
     // Parameters absent, as RFC 5754 recommends for SHA-2.
-    AlgorithmIdentifierOwned {
-        oid: oid::ID_SHA256,
-        parameters: None,
-    }
+    AlgorithmIdentifierOwned { oid: oid::ID_SHA256, parameters: None }
 }
 
 fn attribute(oid: ObjectIdentifier, value: Any) -> Result<Attribute> {
@@ -140,9 +126,7 @@ pub(crate) fn signing_certificate_v2(cert_der: &[u8]) -> Result<Any> {
         hash_algorithm: None,
         cert_hash: OctetString::new(pki::sha256(cert_der).to_vec())?,
         issuer_serial: Some(IssuerSerial {
-            issuer: vec![GeneralName::DirectoryName(
-                cert.tbs_certificate.issuer.clone(),
-            )],
+            issuer: vec![GeneralName::DirectoryName(cert.tbs_certificate.issuer.clone())],
             serial_number: cert.tbs_certificate.serial_number.clone(),
         }),
     };
@@ -150,8 +134,7 @@ pub(crate) fn signing_certificate_v2(cert_der: &[u8]) -> Result<Any> {
 }
 
 fn signing_time_value(t: OffsetDateTime) -> Result<Any> {
-    let unix = u64::try_from(t.unix_timestamp())
-        .map_err(|_| Error::Cms("signing time before 1970".into()))?;
+    let unix = u64::try_from(t.unix_timestamp()).map_err(|_| Error::Cms("signing time before 1970".into()))?;
     let dt = der::DateTime::from_unix_duration(std::time::Duration::from_secs(unix))?;
     // RFC 5652 §11.3: UTCTime up to 2049, GeneralizedTime after.
     let time = if dt.year() < 2050 {
@@ -179,33 +162,16 @@ pub fn prepare_signed_attrs(
         message_digest: digest.to_vec(),
         alg,
         cert_der: cert_der.to_vec(),
-        chain_der: if opts.include_chain {
-            chain_der.to_vec()
-        } else {
-            Vec::new()
-        },
+        chain_der: if opts.include_chain { chain_der.to_vec() } else { Vec::new() },
         econtent: None,
     })
 }
 
-fn build_attrs(
-    digest: &[u8; 32],
-    cert_der: &[u8],
-    opts: &CmsOptions,
-) -> Result<SetOfVec<Attribute>> {
+fn build_attrs(digest: &[u8; 32], cert_der: &[u8], opts: &CmsOptions) -> Result<SetOfVec<Attribute>> {
     let mut attrs = SetOfVec::new();
-    attrs.insert(attribute(
-        oid::ID_CONTENT_TYPE,
-        Any::encode_from(&oid::ID_DATA)?,
-    )?)?;
-    attrs.insert(attribute(
-        oid::ID_MESSAGE_DIGEST,
-        Any::encode_from(&OctetString::new(digest.to_vec())?)?,
-    )?)?;
-    attrs.insert(attribute(
-        oid::ID_AA_SIGNING_CERTIFICATE_V2,
-        signing_certificate_v2(cert_der)?,
-    )?)?;
+    attrs.insert(attribute(oid::ID_CONTENT_TYPE, Any::encode_from(&oid::ID_DATA)?)?)?;
+    attrs.insert(attribute(oid::ID_MESSAGE_DIGEST, Any::encode_from(&OctetString::new(digest.to_vec())?)?)?)?;
+    attrs.insert(attribute(oid::ID_AA_SIGNING_CERTIFICATE_V2, signing_certificate_v2(cert_der)?)?)?;
     if let Some(t) = opts.signing_time {
         attrs.insert(attribute(oid::ID_SIGNING_TIME, signing_time_value(t)?)?)?;
     }
@@ -225,11 +191,7 @@ pub fn assemble(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
         &signed.der_to_sign,
         signature,
     )
-    .map_err(|_| {
-        Error::Cms(
-            "the returned signature does not match the signed attributes and certificate".into(),
-        )
-    })?;
+    .map_err(|_| Error::Cms("the returned signature does not match the signed attributes and certificate".into()))?;
 
     let signer_info = SignerInfo {
         version: CmsVersion::V1,
@@ -276,29 +238,18 @@ fn signed_data_der(
     let sd = SignedData {
         version: CmsVersion::V1,
         digest_algorithms,
-        encap_content_info: EncapsulatedContentInfo {
-            econtent_type: oid::ID_DATA,
-            econtent,
-        },
+        encap_content_info: EncapsulatedContentInfo { econtent_type: oid::ID_DATA, econtent },
         certificates: Some(CertificateSet(cert_set)),
         crls: None,
         signer_infos: SignerInfos(signer_infos),
     };
-    let ci = ContentInfo {
-        content_type: oid::ID_SIGNED_DATA,
-        content: Any::encode_from(&sd)?,
-    };
+    let ci = ContentInfo { content_type: oid::ID_SIGNED_DATA, content: Any::encode_from(&sd)? };
     Ok(ci.to_der()?)
 }
 
 /// Detached CMS over an externally computed SHA-256 digest (PDF ByteRange, `Hash` file type).
-pub fn sign_digest_detached(
-    signer: &dyn RawSigner,
-    digest: &[u8; 32],
-    opts: &CmsOptions,
-) -> Result<Vec<u8>> {
-    let prepared =
-        prepare_signed_attrs(digest, signer.certificate_der(), signer.chain_der(), opts)?;
+pub fn sign_digest_detached(signer: &dyn RawSigner, digest: &[u8; 32], opts: &CmsOptions) -> Result<Vec<u8>> {
+    let prepared = prepare_signed_attrs(digest, signer.certificate_der(), signer.chain_der(), opts)?;
     let sig = signer.sign(&prepared.der_to_sign)?;
     assemble(&prepared, &sig)
 }
@@ -310,12 +261,7 @@ pub fn sign_detached(signer: &dyn RawSigner, data: &[u8], opts: &CmsOptions) -> 
 
 /// Attached (encapsulating) CMS over `data`.
 pub fn sign_attached(signer: &dyn RawSigner, data: &[u8], opts: &CmsOptions) -> Result<Vec<u8>> {
-    let mut prepared = prepare_signed_attrs(
-        &pki::sha256(data),
-        signer.certificate_der(),
-        signer.chain_der(),
-        opts,
-    )?;
+    let mut prepared = prepare_signed_attrs(&pki::sha256(data), signer.certificate_der(), signer.chain_der(), opts)?;
     prepared.econtent = Some(data.to_vec());
     let sig = signer.sign(&prepared.der_to_sign)?;
     assemble(&prepared, &sig)
@@ -334,17 +280,11 @@ pub fn parse_signed_data(cms_der: &[u8]) -> Result<SignedData> {
         return Err(Error::Cms("CMS too large".into()));
     }
     let trimmed = trim_der(cms_der)?;
-    let ci = ContentInfo::from_der(trimmed)
-        .map_err(|e| Error::Cms(format!("not a CMS ContentInfo: {e}")))?;
+    let ci = ContentInfo::from_der(trimmed).map_err(|e| Error::Cms(format!("not a CMS ContentInfo: {e}")))?;
     if ci.content_type != oid::ID_SIGNED_DATA {
-        return Err(Error::Cms(format!(
-            "content type {} is not SignedData",
-            ci.content_type
-        )));
+        return Err(Error::Cms(format!("content type {} is not SignedData", ci.content_type)));
     }
-    ci.content
-        .decode_as::<SignedData>()
-        .map_err(|e| Error::Cms(format!("malformed SignedData: {e}")))
+    ci.content.decode_as::<SignedData>().map_err(|e| Error::Cms(format!("malformed SignedData: {e}")))
 }
 
 /// The outer TLV of a DER value without trailing bytes (PDF placeholders pad with zeros).
@@ -353,9 +293,7 @@ pub(crate) fn trim_der(bytes: &[u8]) -> Result<&[u8]> {
     let header = der::Header::decode(&mut reader)?;
     let total = usize::try_from((header.encoded_len()? + header.length)?)
         .map_err(|_| Error::Encoding("length overflow".into()))?;
-    bytes
-        .get(..total)
-        .ok_or_else(|| Error::Encoding("truncated DER".into()))
+    bytes.get(..total).ok_or_else(|| Error::Encoding("truncated DER".into()))
 }
 
 /// What we know about one signer after checking a CMS.
@@ -396,21 +334,16 @@ pub fn check_external_cms(cms_der: &[u8], expected_digest: &[u8; 32]) -> Result<
     let sd = parse_signed_data(cms_der)?;
     let si = single_signer(&sd)?;
     let summary = check_signer_info(&sd, si, None)?;
-    let digest = hex::decode(&summary.message_digest_hex)
-        .map_err(|_| Error::Cms("bad message digest".into()))?;
+    let digest = hex::decode(&summary.message_digest_hex).map_err(|_| Error::Cms("bad message digest".into()))?;
     if digest.as_slice() != expected_digest.as_slice() {
-        return Err(Error::Cms(
-            "messageDigest does not match the expected document digest".into(),
-        ));
+        return Err(Error::Cms("messageDigest does not match the expected document digest".into()));
     }
     Ok(summary)
 }
 
 pub(crate) fn single_signer(sd: &SignedData) -> Result<&SignerInfo> {
     let mut it = sd.signer_infos.0.iter();
-    let si = it
-        .next()
-        .ok_or_else(|| Error::Cms("SignedData has no SignerInfo".into()))?;
+    let si = it.next().ok_or_else(|| Error::Cms("SignedData has no SignerInfo".into()))?;
     if it.next().is_some() {
         return Err(Error::Cms("more than one SignerInfo".into()));
     }
@@ -435,68 +368,44 @@ pub(crate) fn find_signer_cert(sd: &SignedData, si: &SignerInfo) -> Result<x509_
     let certs = embedded_certs(sd)?;
     let found = certs.into_iter().find(|c| match &si.sid {
         SignerIdentifier::IssuerAndSerialNumber(ias) => {
-            c.tbs_certificate.issuer == ias.issuer
-                && c.tbs_certificate.serial_number == ias.serial_number
+            c.tbs_certificate.issuer == ias.issuer && c.tbs_certificate.serial_number == ias.serial_number
         }
-        SignerIdentifier::SubjectKeyIdentifier(ski) => {
-            subject_key_id(c).as_deref() == Some(ski.0.as_bytes())
-        }
+        SignerIdentifier::SubjectKeyIdentifier(ski) => subject_key_id(c).as_deref() == Some(ski.0.as_bytes()),
     });
     found.ok_or_else(|| Error::Cms("signer certificate is not included in the CMS".into()))
 }
 
 fn subject_key_id(cert: &x509_cert::Certificate) -> Option<Vec<u8>> {
     let exts = cert.tbs_certificate.extensions.as_ref()?;
-    let ext = exts
-        .iter()
-        .find(|e| e.extn_id == const_oid::db::rfc5280::ID_CE_SUBJECT_KEY_IDENTIFIER)?;
-    let ski =
-        x509_cert::ext::pkix::SubjectKeyIdentifier::from_der(ext.extn_value.as_bytes()).ok()?;
+    let ext = exts.iter().find(|e| e.extn_id == const_oid::db::rfc5280::ID_CE_SUBJECT_KEY_IDENTIFIER)?;
+    let ski = x509_cert::ext::pkix::SubjectKeyIdentifier::from_der(ext.extn_value.as_bytes()).ok()?;
     Some(ski.0.as_bytes().to_vec())
 }
 
 /// The single value of a signed attribute, if present. More than one value is malformed.
-pub(crate) fn attr_value<'a>(
-    attrs: &'a SetOfVec<Attribute>,
-    oid: &ObjectIdentifier,
-) -> Result<Option<&'a Any>> {
+pub(crate) fn attr_value<'a>(attrs: &'a SetOfVec<Attribute>, oid: &ObjectIdentifier) -> Result<Option<&'a Any>> {
     let Some(attr) = attrs.iter().find(|a| &a.oid == oid) else {
         return Ok(None);
     };
     let mut values = attr.values.iter();
     let v = values.next();
     if values.next().is_some() || v.is_none() {
-        return Err(Error::Cms(format!(
-            "attribute {oid} must have exactly one value"
-        )));
+        return Err(Error::Cms(format!("attribute {oid} must have exactly one value")));
     }
     Ok(v)
 }
 
 /// Verify one SignerInfo: signed attributes present and consistent, signature valid.
 /// If `content` is given (attached or detached data), messageDigest is checked against it.
-pub(crate) fn check_signer_info(
-    sd: &SignedData,
-    si: &SignerInfo,
-    content: Option<&[u8]>,
-) -> Result<SignerSummary> {
-    let hash = HashAlg::from_oid(&si.digest_alg.oid).ok_or_else(|| {
-        Error::Cms(format!(
-            "unsupported digest algorithm {}",
-            si.digest_alg.oid
-        ))
-    })?;
-    let attrs = si
-        .signed_attrs
-        .as_ref()
-        .ok_or_else(|| Error::Cms("signed attributes are missing".into()))?;
+pub(crate) fn check_signer_info(sd: &SignedData, si: &SignerInfo, content: Option<&[u8]>) -> Result<SignerSummary> {
+    let hash = HashAlg::from_oid(&si.digest_alg.oid)
+        .ok_or_else(|| Error::Cms(format!("unsupported digest algorithm {}", si.digest_alg.oid)))?;
+    let attrs = si.signed_attrs.as_ref().ok_or_else(|| Error::Cms("signed attributes are missing".into()))?;
     let ct = attr_value(attrs, &oid::ID_CONTENT_TYPE)?
         .ok_or_else(|| Error::Cms("contentType attribute missing".into()))?
         .decode_as::<ObjectIdentifier>()?;
     if ct != sd.encap_content_info.econtent_type {
-        return Err(Error::Cms(
-            "contentType attribute does not match eContentType".into(),
-        ));
+        return Err(Error::Cms("contentType attribute does not match eContentType".into()));
     }
     let md = attr_value(attrs, &oid::ID_MESSAGE_DIGEST)?
         .ok_or_else(|| Error::Cms("messageDigest attribute missing".into()))?
@@ -504,9 +413,7 @@ pub(crate) fn check_signer_info(
     if let Some(data) = content
         && hash.digest(data) != md.as_bytes()
     {
-        return Err(Error::Verify(
-            "messageDigest does not match the content".into(),
-        ));
+        return Err(Error::Verify("messageDigest does not match the content".into()));
     }
     let cert = find_signer_cert(sd, si)?;
     let signed_bytes = attrs.to_der()?;
@@ -520,12 +427,7 @@ pub(crate) fn check_signer_info(
     summarize(sd, si, &cert, md.as_bytes())
 }
 
-fn summarize(
-    sd: &SignedData,
-    si: &SignerInfo,
-    cert: &x509_cert::Certificate,
-    md: &[u8],
-) -> Result<SignerSummary> {
+fn summarize(sd: &SignedData, si: &SignerInfo, cert: &x509_cert::Certificate, md: &[u8]) -> Result<SignerSummary> {
     let attrs = si.signed_attrs.as_ref();
     let signing_time = match attrs {
         Some(a) => attr_value(a, &oid::ID_SIGNING_TIME)?
@@ -538,16 +440,11 @@ fn summarize(
         Some(a) => attr_value(a, &oid::ID_AA_SIGNING_CERTIFICATE_V2)?.is_some(),
         None => false,
     };
-    let has_ts = si.unsigned_attrs.as_ref().is_some_and(|u| {
-        u.iter()
-            .any(|a| a.oid == oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN)
-    });
+    let has_ts =
+        si.unsigned_attrs.as_ref().is_some_and(|u| u.iter().any(|a| a.oid == oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN));
     let cert_der = cert.to_der()?;
-    let others = embedded_certs(sd)?
-        .iter()
-        .filter(|c| *c != cert)
-        .map(|c| c.to_der())
-        .collect::<der::Result<Vec<_>>>()?;
+    let others =
+        embedded_certs(sd)?.iter().filter(|c| *c != cert).map(|c| c.to_der()).collect::<der::Result<Vec<_>>>()?;
     Ok(SignerSummary {
         subject: cert.tbs_certificate.subject.to_string(),
         common_name: pki::name_common_name(&cert.tbs_certificate.subject),
@@ -575,10 +472,7 @@ pub(crate) fn format_time(d: std::time::Duration) -> String {
     let secs = i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
     OffsetDateTime::from_unix_timestamp(secs)
         .ok()
-        .and_then(|t| {
-            t.format(&time::format_description::well_known::Rfc3339)
-                .ok()
-        })
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
         .unwrap_or_else(|| format!("@{secs}"))
 }
 
@@ -587,11 +481,7 @@ pub(crate) fn format_time(d: std::time::Duration) -> String {
 pub fn check_cms(cms_der: &[u8], detached_content: Option<&[u8]>) -> Result<SignerSummary> {
     let sd = parse_signed_data(cms_der)?;
     let si = single_signer(&sd)?;
-    let attached = sd
-        .encap_content_info
-        .econtent
-        .as_ref()
-        .map(|a| a.value().to_vec());
+    let attached = sd.encap_content_info.econtent.as_ref().map(|a| a.value().to_vec());
     let content = match (detached_content, attached.as_deref()) {
         (Some(d), _) => Some(d),
         (None, Some(a)) => Some(a),
@@ -603,12 +493,7 @@ pub fn check_cms(cms_der: &[u8], detached_content: Option<&[u8]>) -> Result<Sign
 /// The signature values of all SignerInfos (what a signature time-stamp hashes).
 pub fn signature_values(cms_der: &[u8]) -> Result<Vec<Vec<u8>>> {
     let sd = parse_signed_data(cms_der)?;
-    Ok(sd
-        .signer_infos
-        .0
-        .iter()
-        .map(|si| si.signature.as_bytes().to_vec())
-        .collect())
+    Ok(sd.signer_infos.0.iter().map(|si| si.signature.as_bytes().to_vec()).collect())
 }
 
 /// The encapsulated content of an attached CMS.
@@ -626,26 +511,16 @@ mod tests {
     fn signer() -> Result<LocalKeySigner> {
         let ca = LocalCa::generate_with("CA", KeyAlgo::EcP256)?;
         let ee = ca.issue_signer("S", KeyAlgo::EcP256)?;
-        LocalKeySigner::from_pkcs8(
-            &ee.key_pkcs8_der,
-            &ee.cert_der,
-            vec![ca.cert_der().to_vec()],
-        )
+        LocalKeySigner::from_pkcs8(&ee.key_pkcs8_der, &ee.cert_der, vec![ca.cert_der().to_vec()])
     }
 
     #[test]
     fn deferred_roundtrip_and_check() -> Result<()> {
         let s = signer()?;
         let digest = pki::sha256(b"doc");
-        let prepared = prepare_signed_attrs(
-            &digest,
-            s.certificate_der(),
-            s.chain_der(),
-            &CmsOptions::pades(),
-        )?;
+        let prepared = prepare_signed_attrs(&digest, s.certificate_der(), s.chain_der(), &CmsOptions::pades())?;
         let json = serde_json::to_string(&prepared).map_err(|e| Error::Cms(e.to_string()))?;
-        let back: SignedAttrs =
-            serde_json::from_str(&json).map_err(|e| Error::Cms(e.to_string()))?;
+        let back: SignedAttrs = serde_json::from_str(&json).map_err(|e| Error::Cms(e.to_string()))?;
         let sig = s.sign(&back.der_to_sign)?;
         let cms = assemble(&back, &sig)?;
         let summary = check_external_cms(&cms, &digest)?;
@@ -664,13 +539,7 @@ mod tests {
     #[test]
     fn garbage_never_panics() {
         let d = [0u8; 32];
-        for input in [
-            &b""[..],
-            b"\x30",
-            b"\x30\x80",
-            b"\x30\x03\x06\x01\x00",
-            b"\xff\xff\xff",
-        ] {
+        for input in [&b""[..], b"\x30", b"\x30\x80", b"\x30\x03\x06\x01\x00", b"\xff\xff\xff"] {
             assert!(check_external_cms(input, &d).is_err());
             assert!(check_cms(input, None).is_err());
         }

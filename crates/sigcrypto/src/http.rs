@@ -21,21 +21,14 @@ pub struct HttpConfig {
 
 impl Default for HttpConfig {
     fn default() -> Self {
-        HttpConfig {
-            timeout: Duration::from_secs(15),
-            max_response_bytes: 10 << 20,
-            allow_private_addresses: false,
-        }
+        HttpConfig { timeout: Duration::from_secs(15), max_response_bytes: 10 << 20, allow_private_addresses: false }
     }
 }
 
 impl HttpConfig {
     /// Defaults, but private addresses allowed (tests, internal TSA).
     pub fn allow_private() -> Self {
-        HttpConfig {
-            allow_private_addresses: true,
-            ..Default::default()
-        }
+        HttpConfig { allow_private_addresses: true, ..Default::default() }
     }
 }
 
@@ -50,12 +43,7 @@ fn agent(cfg: &HttpConfig) -> ureq::Agent {
 }
 
 /// POST `body` and return the response body (2xx only).
-pub(crate) fn post(
-    url: &str,
-    content_type: &str,
-    body: &[u8],
-    cfg: &HttpConfig,
-) -> Result<Vec<u8>> {
+pub(crate) fn post(url: &str, content_type: &str, body: &[u8], cfg: &HttpConfig) -> Result<Vec<u8>> {
     check_url(url, cfg)?;
     let resp = agent(cfg)
         .post(url)
@@ -68,24 +56,14 @@ pub(crate) fn post(
 /// GET `url` and return the body (2xx only).
 pub(crate) fn get(url: &str, cfg: &HttpConfig) -> Result<Vec<u8>> {
     check_url(url, cfg)?;
-    let resp = agent(cfg)
-        .get(url)
-        .call()
-        .map_err(|e| Error::Http(format!("GET {url}: {e}")))?;
+    let resp = agent(cfg).get(url).call().map_err(|e| Error::Http(format!("GET {url}: {e}")))?;
     read_body(url, resp, cfg)
 }
 
-fn read_body(
-    url: &str,
-    mut resp: ureq::http::Response<ureq::Body>,
-    cfg: &HttpConfig,
-) -> Result<Vec<u8>> {
+fn read_body(url: &str, mut resp: ureq::http::Response<ureq::Body>, cfg: &HttpConfig) -> Result<Vec<u8>> {
     let status = resp.status();
     if !status.is_success() {
-        return Err(Error::Http(format!(
-            "{url} answered HTTP {}",
-            status.as_u16()
-        )));
+        return Err(Error::Http(format!("{url} answered HTTP {}", status.as_u16())));
     }
     resp.body_mut()
         .with_config()
@@ -98,10 +76,8 @@ fn read_body(
 /// Note: resolution happens again inside the client, so this does not stop DNS rebinding;
 /// deployments that need that should route through an egress proxy.
 fn check_url(url: &str, cfg: &HttpConfig) -> Result<()> {
-    let rest = url
-        .strip_prefix("http://")
-        .map(|r| (r, 80u16))
-        .or_else(|| url.strip_prefix("https://").map(|r| (r, 443u16)));
+    let rest =
+        url.strip_prefix("http://").map(|r| (r, 80u16)).or_else(|| url.strip_prefix("https://").map(|r| (r, 443u16)));
     let Some((rest, default_port)) = rest else {
         return Err(Error::Http(format!("unsupported URL scheme: {url}")));
     };
@@ -114,15 +90,11 @@ fn check_url(url: &str, cfg: &HttpConfig) -> Result<()> {
     if host.is_empty() {
         return Err(Error::Http(format!("URL without host: {url}")));
     }
-    let addrs = (host.as_str(), port)
-        .to_socket_addrs()
-        .map_err(|e| Error::Http(format!("cannot resolve {host}: {e}")))?;
+    let addrs =
+        (host.as_str(), port).to_socket_addrs().map_err(|e| Error::Http(format!("cannot resolve {host}: {e}")))?;
     for a in addrs {
         if !is_public(a.ip()) {
-            return Err(Error::Http(format!(
-                "refusing to fetch {url}: {} is not a public address",
-                a.ip()
-            )));
+            return Err(Error::Http(format!("refusing to fetch {url}: {} is not a public address", a.ip())));
         }
     }
     Ok(())
@@ -132,10 +104,7 @@ fn split_host_port(authority: &str, default_port: u16) -> (String, u16) {
     if let Some(rest) = authority.strip_prefix('[') {
         // [v6]:port
         let (h, after) = rest.split_once(']').unwrap_or((rest, ""));
-        let port = after
-            .strip_prefix(':')
-            .and_then(|p| p.parse().ok())
-            .unwrap_or(default_port);
+        let port = after.strip_prefix(':').and_then(|p| p.parse().ok()).unwrap_or(default_port);
         return (h.to_string(), port);
     }
     match authority.rsplit_once(':') {
@@ -191,8 +160,6 @@ mod tests {
             assert!(check_url(url, &cfg).is_err(), "{url}");
         }
         assert!(check_url("http://127.0.0.1:1/", &HttpConfig::allow_private()).is_ok());
-        assert!(is_public(
-            "8.8.8.8".parse().unwrap_or(IpAddr::from([0, 0, 0, 0]))
-        ));
+        assert!(is_public("8.8.8.8".parse().unwrap_or(IpAddr::from([0, 0, 0, 0]))));
     }
 }

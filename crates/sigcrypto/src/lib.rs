@@ -12,6 +12,8 @@ pub mod revocation;
 pub mod signer;
 pub mod tsp;
 pub mod verify;
+pub mod xml;
+pub mod xmldsig;
 
 pub use http::HttpConfig;
 

@@ -7,14 +7,12 @@
 use std::time::Duration;
 
 use aws_lc_rs::encoding::AsDer;
-use aws_lc_rs::signature::{
-    ECDSA_P256_SHA256_ASN1_SIGNING, EcdsaKeyPair, KeyPair as _, RsaKeyPair,
-};
+use aws_lc_rs::signature::{ECDSA_P256_SHA256_ASN1_SIGNING, EcdsaKeyPair, KeyPair as _, RsaKeyPair};
 use der::asn1::Ia5String;
 use der::{Decode, Encode};
 use rcgen::{
-    BasicConstraints, CertificateParams, CrlDistributionPoint, CustomExtension, DnType,
-    ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair, KeyUsagePurpose, RsaKeySize, SerialNumber,
+    BasicConstraints, CertificateParams, CrlDistributionPoint, CustomExtension, DnType, ExtendedKeyUsagePurpose, IsCa,
+    Issuer, KeyPair, KeyUsagePurpose, RsaKeySize, SerialNumber,
 };
 use time::OffsetDateTime;
 use x509_cert::ext::pkix::name::GeneralName;
@@ -43,9 +41,7 @@ pub struct IssuedCert {
 impl std::fmt::Debug for IssuedCert {
     // Never print key material.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("IssuedCert")
-            .field("cert_der_len", &self.cert_der.len())
-            .finish_non_exhaustive()
+        f.debug_struct("IssuedCert").field("cert_der_len", &self.cert_der.len()).finish_non_exhaustive()
     }
 }
 
@@ -117,9 +113,7 @@ pub struct LocalCa {
 
 impl std::fmt::Debug for LocalCa {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LocalCa")
-            .field("cert_der_len", &self.cert_der.len())
-            .finish_non_exhaustive()
+        f.debug_struct("LocalCa").field("cert_der_len", &self.cert_der.len()).finish_non_exhaustive()
     }
 }
 
@@ -134,17 +128,11 @@ impl LocalCa {
         let key = generate_key(algo)?;
         let mut params = base_params(common_name, CA_VALIDITY)?;
         params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params.key_usages = vec![
-            KeyUsagePurpose::KeyCertSign,
-            KeyUsagePurpose::CrlSign,
-            KeyUsagePurpose::DigitalSignature,
-        ];
+        params.key_usages =
+            vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign, KeyUsagePurpose::DigitalSignature];
         let cert = params.self_signed(&key)?;
         let cert_der = cert.der().to_vec();
-        Ok(LocalCa {
-            issuer: Issuer::new(params, key),
-            cert_der,
-        })
+        Ok(LocalCa { issuer: Issuer::new(params, key), cert_der })
     }
 
     /// Load an existing CA from its certificate and PKCS#8 (or PKCS#1/SEC1) private key, PEM.
@@ -159,10 +147,7 @@ impl LocalCa {
         check_key_matches_cert(cert_der, &public_key_spki_from_pkcs8(key_pkcs8_der)?)?;
         let key = rcgen_key_from_pkcs8(key_pkcs8_der)?;
         let issuer = Issuer::from_ca_cert_der(&cert_der.to_vec().into(), key)?;
-        Ok(LocalCa {
-            issuer,
-            cert_der: cert_der.to_vec(),
-        })
+        Ok(LocalCa { issuer, cert_der: cert_der.to_vec() })
     }
 
     /// CA certificate, PEM.
@@ -191,17 +176,9 @@ impl LocalCa {
     }
 
     /// Like [`issue_signer`](Self::issue_signer) with AIA/CRL-DP/validity options.
-    pub fn issue_signer_with(
-        &self,
-        common_name: &str,
-        key: KeyAlgo,
-        opts: &IssueOptions,
-    ) -> Result<IssuedCert> {
+    pub fn issue_signer_with(&self, common_name: &str, key: KeyAlgo, opts: &IssueOptions) -> Result<IssuedCert> {
         let mut params = ee_params(common_name, opts)?;
-        params.key_usages = vec![
-            KeyUsagePurpose::DigitalSignature,
-            KeyUsagePurpose::ContentCommitment,
-        ];
+        params.key_usages = vec![KeyUsagePurpose::DigitalSignature, KeyUsagePurpose::ContentCommitment];
         self.sign_params(params, key)
     }
 
@@ -214,13 +191,8 @@ impl LocalCa {
     /// Like [`issue_tsa`](Self::issue_tsa) with AIA/CRL-DP options.
     pub fn issue_tsa_with(&self, common_name: &str, opts: &IssueOptions) -> Result<IssuedCert> {
         let mut params = ee_params(common_name, opts)?;
-        params.key_usages = vec![
-            KeyUsagePurpose::DigitalSignature,
-            KeyUsagePurpose::ContentCommitment,
-        ];
-        params
-            .custom_extensions
-            .push(critical_eku(const_oid::db::rfc5280::ID_KP_TIME_STAMPING)?);
+        params.key_usages = vec![KeyUsagePurpose::DigitalSignature, KeyUsagePurpose::ContentCommitment];
+        params.custom_extensions.push(critical_eku(const_oid::db::rfc5280::ID_KP_TIME_STAMPING)?);
         self.sign_params(params, KeyAlgo::Rsa2048)
     }
 
@@ -230,12 +202,7 @@ impl LocalCa {
         params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
         params.extended_key_usages = vec![ExtendedKeyUsagePurpose::OcspSigning];
         // The extension value is an ASN.1 NULL.
-        params
-            .custom_extensions
-            .push(CustomExtension::from_oid_content(
-                oids::OCSP_NOCHECK,
-                vec![0x05, 0x00],
-            ));
+        params.custom_extensions.push(CustomExtension::from_oid_content(oids::OCSP_NOCHECK, vec![0x05, 0x00]));
         params.use_authority_key_identifier_extension = true;
         self.sign_params(params, KeyAlgo::Rsa2048)
     }
@@ -276,10 +243,7 @@ impl LocalCa {
     fn sign_params(&self, params: CertificateParams, algo: KeyAlgo) -> Result<IssuedCert> {
         let key = generate_key(algo)?;
         let cert = params.signed_by(&key, &self.issuer)?;
-        Ok(IssuedCert {
-            cert_der: cert.der().to_vec(),
-            key_pkcs8_der: key.serialize_der(),
-        })
+        Ok(IssuedCert { cert_der: cert.der().to_vec(), key_pkcs8_der: key.serialize_der() })
     }
 }
 
@@ -294,16 +258,10 @@ pub fn self_signed_rsa(common_name: &str, bits: usize) -> Result<IssuedCert> {
     };
     let key = generate_key(algo)?;
     let mut params = base_params(common_name, CA_VALIDITY)?;
-    params.key_usages = vec![
-        KeyUsagePurpose::DigitalSignature,
-        KeyUsagePurpose::KeyEncipherment,
-        KeyUsagePurpose::DataEncipherment,
-    ];
+    params.key_usages =
+        vec![KeyUsagePurpose::DigitalSignature, KeyUsagePurpose::KeyEncipherment, KeyUsagePurpose::DataEncipherment];
     let cert = params.self_signed(&key)?;
-    Ok(IssuedCert {
-        cert_der: cert.der().to_vec(),
-        key_pkcs8_der: key.serialize_der(),
-    })
+    Ok(IssuedCert { cert_der: cert.der().to_vec(), key_pkcs8_der: key.serialize_der() })
 }
 
 fn generate_key(algo: KeyAlgo) -> Result<KeyPair> {
@@ -327,9 +285,7 @@ fn base_params(common_name: &str, validity: Duration) -> Result<CertificateParam
     }
     let mut params = CertificateParams::default();
     params.distinguished_name = rcgen::DistinguishedName::new();
-    params
-        .distinguished_name
-        .push(DnType::CommonName, common_name);
+    params.distinguished_name.push(DnType::CommonName, common_name);
     let now = OffsetDateTime::now_utc();
     params.not_before = now - BACKDATE;
     params.not_after = now + validity;
@@ -340,22 +296,14 @@ fn base_params(common_name: &str, validity: Duration) -> Result<CertificateParam
 fn ee_params(common_name: &str, opts: &IssueOptions) -> Result<CertificateParams> {
     let mut params = base_params(common_name, opts.validity.unwrap_or(DEFAULT_EE_VALIDITY))?;
     if let Some(email) = &opts.email {
-        params.distinguished_name.push(
-            DnType::CustomDnType(vec![1, 2, 840, 113549, 1, 9, 1]),
-            email.as_str(),
-        );
+        params.distinguished_name.push(DnType::CustomDnType(vec![1, 2, 840, 113549, 1, 9, 1]), email.as_str());
     }
     params.use_authority_key_identifier_extension = true;
     if let Some(url) = &opts.crl_url {
-        params.crl_distribution_points = vec![CrlDistributionPoint {
-            uris: vec![url.clone()],
-        }];
+        params.crl_distribution_points = vec![CrlDistributionPoint { uris: vec![url.clone()] }];
     }
     if opts.ocsp_url.is_some() || opts.ca_issuers_url.is_some() {
-        params.custom_extensions.push(aia_extension(
-            opts.ocsp_url.as_deref(),
-            opts.ca_issuers_url.as_deref(),
-        )?);
+        params.custom_extensions.push(aia_extension(opts.ocsp_url.as_deref(), opts.ca_issuers_url.as_deref())?);
     }
     Ok(params)
 }
@@ -363,8 +311,7 @@ fn ee_params(common_name: &str, opts: &IssueOptions) -> Result<CertificateParams
 /// 16 random bytes, top bit cleared so the INTEGER stays positive, never zero.
 fn random_serial() -> Result<SerialNumber> {
     let mut bytes = [0u8; 16];
-    aws_lc_rs::rand::fill(&mut bytes)
-        .map_err(|_| Error::Crypto("random generator failed".into()))?;
+    aws_lc_rs::rand::fill(&mut bytes).map_err(|_| Error::Crypto("random generator failed".into()))?;
     bytes[0] = (bytes[0] & 0x7f) | 0x01;
     Ok(SerialNumber::from_slice(&bytes))
 }
@@ -397,9 +344,7 @@ fn check_key_matches_cert(cert_der: &[u8], spki_der: &[u8]) -> Result<()> {
     let cert = parse_cert(cert_der)?;
     let cert_spki = cert.tbs_certificate.subject_public_key_info.to_der()?;
     if cert_spki != spki_der {
-        return Err(Error::Pki(
-            "private key does not match the certificate".into(),
-        ));
+        return Err(Error::Pki("private key does not match the certificate".into()));
     }
     Ok(())
 }
@@ -418,17 +363,11 @@ pub fn load_p12(bytes: &[u8], password: &str) -> Result<KeyAndChain> {
         return Err(Error::Pkcs12("file is empty".into()));
     }
     if bytes.len() > MAX_P12_LEN {
-        return Err(Error::Pkcs12(
-            "file is too large for a PKCS#12 key store".into(),
-        ));
+        return Err(Error::Pkcs12("file is too large for a PKCS#12 key store".into()));
     }
     // p12-keystore is a third-party parser on hostile input; contain any panic in it.
     let parsed = std::panic::catch_unwind(|| {
-        p12_keystore::KeyStore::from_pkcs12(
-            bytes,
-            password,
-            p12_keystore::Pkcs12ImportPolicy::Relaxed,
-        )
+        p12_keystore::KeyStore::from_pkcs12(bytes, password, p12_keystore::Pkcs12ImportPolicy::Relaxed)
     })
     .map_err(|_| Error::Pkcs12("malformed PKCS#12 file".into()))?;
     let store = parsed.map_err(p12_error)?;
@@ -436,14 +375,8 @@ pub fn load_p12(bytes: &[u8], password: &str) -> Result<KeyAndChain> {
         .private_key_chain()
         .ok_or_else(|| Error::Pkcs12("no private key with a certificate in the file".into()))?;
     let mut certs = chain.certs().iter().map(|c| c.as_der().to_vec());
-    let cert_der = certs
-        .next()
-        .ok_or_else(|| Error::Pkcs12("private key has no certificate".into()))?;
-    let out = KeyAndChain {
-        key_pkcs8_der: chain.key().as_der().to_vec(),
-        cert_der,
-        chain_der: certs.collect(),
-    };
+    let cert_der = certs.next().ok_or_else(|| Error::Pkcs12("private key has no certificate".into()))?;
+    let out = KeyAndChain { key_pkcs8_der: chain.key().as_der().to_vec(), cert_der, chain_der: certs.collect() };
     // The chain order p12-keystore returns is leaf first; make sure the key fits the leaf.
     let key_spki = public_key_spki_from_pkcs8(&out.key_pkcs8_der)?;
     check_key_matches_cert(&out.cert_der, &key_spki)?;
@@ -462,12 +395,7 @@ fn p12_error(e: p12_keystore::error::Error) -> Error {
 
 /// Write a PKCS#12 file (PBES2/AES-256-CBC, HMAC-SHA256 MAC) holding the key, its certificate
 /// and the chain (nearest issuer first).
-pub fn write_p12(
-    key_pkcs8_der: &[u8],
-    cert_der: &[u8],
-    chain_der: &[Vec<u8>],
-    password: &str,
-) -> Result<Vec<u8>> {
+pub fn write_p12(key_pkcs8_der: &[u8], cert_der: &[u8], chain_der: &[Vec<u8>], password: &str) -> Result<Vec<u8>> {
     use p12_keystore::{Certificate, KeyStore, KeyStoreEntry, PrivateKey, PrivateKeyChain};
     let key_spki = public_key_spki_from_pkcs8(key_pkcs8_der)?;
     check_key_matches_cert(cert_der, &key_spki)?;
@@ -480,10 +408,7 @@ pub fn write_p12(
     let local_key_id = sha256(cert_der)[..20].to_vec();
     let alias = cert_common_name(cert_der).unwrap_or_else(|| "signer".to_string());
     let mut store = KeyStore::new();
-    store.add_entry(
-        &alias,
-        KeyStoreEntry::PrivateKeyChain(PrivateKeyChain::new(local_key_id, key, certs)),
-    );
+    store.add_entry(&alias, KeyStoreEntry::PrivateKeyChain(PrivateKeyChain::new(local_key_id, key, certs)));
     store.writer(password).write().map_err(p12_error)
 }
 
@@ -543,20 +468,16 @@ pub fn certs_from_pem_or_der(bytes: &[u8]) -> Result<Vec<Vec<u8>>> {
 
 /// Split a text into its PEM blocks (label, DER), ignoring text between blocks.
 pub fn pem_blocks(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
-    let text =
-        std::str::from_utf8(bytes).map_err(|_| Error::Encoding("PEM is not UTF-8".into()))?;
+    let text = std::str::from_utf8(bytes).map_err(|_| Error::Encoding("PEM is not UTF-8".into()))?;
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(begin) = rest.find("-----BEGIN ") {
         let after = &rest[begin..];
-        let label_end = after[11..]
-            .find("-----")
-            .ok_or_else(|| Error::Encoding("unterminated PEM header".into()))?;
+        let label_end = after[11..].find("-----").ok_or_else(|| Error::Encoding("unterminated PEM header".into()))?;
         let label = &after[11..11 + label_end];
         let end_marker = format!("-----END {label}-----");
-        let end = after
-            .find(&end_marker)
-            .ok_or_else(|| Error::Encoding(format!("missing PEM end line for {label}")))?;
+        let end =
+            after.find(&end_marker).ok_or_else(|| Error::Encoding(format!("missing PEM end line for {label}")))?;
         let block = &after[..end + end_marker.len()];
         let (l, der) = der::pem::decode_vec(block.as_bytes())
             .map_err(|e| Error::Encoding(format!("bad PEM block {label}: {e}")))?;
@@ -577,9 +498,7 @@ pub fn private_key_from_pem(pem: &str) -> Result<Vec<u8>> {
     match label.as_str() {
         "PRIVATE KEY" => private_key_to_pkcs8(&der),
         "RSA PRIVATE KEY" | "EC PRIVATE KEY" => private_key_to_pkcs8(&der),
-        "ENCRYPTED PRIVATE KEY" => Err(Error::Pki(
-            "encrypted PEM keys are not supported; use PKCS#12".into(),
-        )),
+        "ENCRYPTED PRIVATE KEY" => Err(Error::Pki("encrypted PEM keys are not supported; use PKCS#12".into())),
         other => Err(Error::Pki(format!("unsupported key type {other}"))),
     }
 }
@@ -596,20 +515,14 @@ pub fn private_key_to_pkcs8(der: &[u8]) -> Result<Vec<u8>> {
         return rsa_to_pkcs8(&k);
     }
     if let Ok(k) = EcdsaKeyPair::from_private_key_der(&ECDSA_P256_SHA256_ASN1_SIGNING, der) {
-        return k
-            .to_pkcs8v1()
-            .map(|d| d.as_ref().to_vec())
-            .map_err(|_| Error::Pki("cannot re-encode EC key".into()));
+        return k.to_pkcs8v1().map(|d| d.as_ref().to_vec()).map_err(|_| Error::Pki("cannot re-encode EC key".into()));
     }
-    Err(Error::Pki(
-        "unsupported private key (expected RSA or ECDSA P-256, PKCS#8/PKCS#1/SEC1)".into(),
-    ))
+    Err(Error::Pki("unsupported private key (expected RSA or ECDSA P-256, PKCS#8/PKCS#1/SEC1)".into()))
 }
 
 fn rsa_to_pkcs8(k: &RsaKeyPair) -> Result<Vec<u8>> {
-    let d: aws_lc_rs::encoding::Pkcs8V1Der<'_> = k
-        .as_der()
-        .map_err(|_| Error::Pki("cannot re-encode RSA key".into()))?;
+    let d: aws_lc_rs::encoding::Pkcs8V1Der<'_> =
+        k.as_der().map_err(|_| Error::Pki("cannot re-encode RSA key".into()))?;
     Ok(d.as_ref().to_vec())
 }
 
@@ -619,20 +532,15 @@ pub fn public_key_spki_from_pkcs8(key_pkcs8_der: &[u8]) -> Result<Vec<u8>> {
         .map_err(|e| Error::Pki(format!("not a PKCS#8 private key: {e}")))?;
     let alg = info.algorithm.oid;
     if alg == const_oid::db::rfc5912::RSA_ENCRYPTION {
-        let k = RsaKeyPair::from_pkcs8(key_pkcs8_der)
-            .map_err(|e| Error::Pki(format!("bad RSA key: {e}")))?;
-        let pk: aws_lc_rs::encoding::PublicKeyX509Der<'_> = k
-            .public_key()
-            .as_der()
-            .map_err(|_| Error::Pki("cannot encode RSA public key".into()))?;
+        let k = RsaKeyPair::from_pkcs8(key_pkcs8_der).map_err(|e| Error::Pki(format!("bad RSA key: {e}")))?;
+        let pk: aws_lc_rs::encoding::PublicKeyX509Der<'_> =
+            k.public_key().as_der().map_err(|_| Error::Pki("cannot encode RSA public key".into()))?;
         Ok(pk.as_ref().to_vec())
     } else if alg == const_oid::db::rfc5912::ID_EC_PUBLIC_KEY {
         let k = EcdsaKeyPair::from_pkcs8(&ECDSA_P256_SHA256_ASN1_SIGNING, key_pkcs8_der)
             .map_err(|e| Error::Pki(format!("bad or unsupported EC key (P-256 only): {e}")))?;
-        let pk: aws_lc_rs::encoding::PublicKeyX509Der<'_> = k
-            .public_key()
-            .as_der()
-            .map_err(|_| Error::Pki("cannot encode EC public key".into()))?;
+        let pk: aws_lc_rs::encoding::PublicKeyX509Der<'_> =
+            k.public_key().as_der().map_err(|_| Error::Pki("cannot encode EC public key".into()))?;
         Ok(pk.as_ref().to_vec())
     } else {
         Err(Error::Pki(format!("unsupported key algorithm {alg}")))
@@ -641,8 +549,7 @@ pub fn public_key_spki_from_pkcs8(key_pkcs8_der: &[u8]) -> Result<Vec<u8>> {
 
 /// Parse a DER certificate; rejects trailing data.
 pub fn parse_cert(der: &[u8]) -> Result<x509_cert::Certificate> {
-    x509_cert::Certificate::from_der(der)
-        .map_err(|e| Error::Encoding(format!("bad certificate: {e}")))
+    x509_cert::Certificate::from_der(der).map_err(|e| Error::Encoding(format!("bad certificate: {e}")))
 }
 
 /// The subject CN of a certificate, if any.

@@ -10,8 +10,8 @@ use x509_cert::Certificate;
 use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
 use x509_cert::ext::pkix::{AuthorityInfoAccessSyntax, CrlDistributionPoints};
 use x509_ocsp::{
-    BasicOcspResponse, CertId, CertStatus, OcspRequest, OcspResponse, OcspResponseStatus, Request,
-    ResponderId, TbsRequest, Version,
+    BasicOcspResponse, CertId, CertStatus, OcspRequest, OcspResponse, OcspResponseStatus, Request, ResponderId,
+    TbsRequest, Version,
 };
 
 use crate::http::{self, HttpConfig};
@@ -20,10 +20,8 @@ use crate::signer::{self, HashAlg};
 use crate::{Error, Result};
 
 /// id-pkix-ocsp-basic
-const ID_PKIX_OCSP_BASIC: const_oid::ObjectIdentifier =
-    const_oid::ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.48.1.1");
-const ID_SHA1: const_oid::ObjectIdentifier =
-    const_oid::ObjectIdentifier::new_unwrap("1.3.14.3.2.26");
+const ID_PKIX_OCSP_BASIC: const_oid::ObjectIdentifier = const_oid::ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.48.1.1");
+const ID_SHA1: const_oid::ObjectIdentifier = const_oid::ObjectIdentifier::new_unwrap("1.3.14.3.2.26");
 /// Chains longer than this are refused (loops, hostile bundles).
 const MAX_CHAIN: usize = 10;
 
@@ -59,12 +57,7 @@ pub struct OcspInfo {
 }
 
 fn extension<'a>(cert: &'a Certificate, oid: &const_oid::ObjectIdentifier) -> Option<&'a [u8]> {
-    cert.tbs_certificate
-        .extensions
-        .as_ref()?
-        .iter()
-        .find(|e| &e.extn_id == oid)
-        .map(|e| e.extn_value.as_bytes())
+    cert.tbs_certificate.extensions.as_ref()?.iter().find(|e| &e.extn_id == oid).map(|e| e.extn_value.as_bytes())
 }
 
 fn aia_urls(cert_der: &[u8], method: const_oid::ObjectIdentifier) -> Vec<String> {
@@ -77,11 +70,7 @@ fn aia_urls(cert_der: &[u8], method: const_oid::ObjectIdentifier) -> Vec<String>
     let Ok(aia) = AuthorityInfoAccessSyntax::from_der(v) else {
         return Vec::new();
     };
-    aia.0
-        .iter()
-        .filter(|d| d.access_method == method)
-        .filter_map(|d| uri(&d.access_location))
-        .collect()
+    aia.0.iter().filter(|d| d.access_method == method).filter_map(|d| uri(&d.access_location)).collect()
 }
 
 fn uri(name: &GeneralName) -> Option<String> {
@@ -93,9 +82,7 @@ fn uri(name: &GeneralName) -> Option<String> {
 
 /// AIA id-ad-ocsp URL of a certificate (first http one).
 pub fn ocsp_url(cert_der: &[u8]) -> Option<String> {
-    aia_urls(cert_der, rfc5280::ID_AD_OCSP)
-        .into_iter()
-        .find(|u| u.starts_with("http"))
+    aia_urls(cert_der, rfc5280::ID_AD_OCSP).into_iter().find(|u| u.starts_with("http"))
 }
 
 /// AIA id-ad-caIssuers URLs.
@@ -117,12 +104,7 @@ pub fn crl_urls(cert_der: &[u8]) -> Vec<String> {
     let mut out = Vec::new();
     for dp in dps.0.iter() {
         if let Some(DistributionPointName::FullName(names)) = &dp.distribution_point {
-            out.extend(
-                names
-                    .iter()
-                    .filter_map(uri)
-                    .filter(|u| u.starts_with("http")),
-            );
+            out.extend(names.iter().filter_map(uri).filter(|u| u.starts_with("http")));
         }
     }
     out
@@ -136,16 +118,9 @@ pub fn crl_urls(cert_der: &[u8]) -> Vec<String> {
 /// identifier, not a security property).
 fn cert_id(cert: &Certificate, issuer: &Certificate) -> Result<CertId> {
     let name_der = issuer.tbs_certificate.subject.to_der()?;
-    let key = issuer
-        .tbs_certificate
-        .subject_public_key_info
-        .subject_public_key
-        .raw_bytes();
+    let key = issuer.tbs_certificate.subject_public_key_info.subject_public_key.raw_bytes();
     Ok(CertId {
-        hash_algorithm: AlgorithmIdentifierOwned {
-            oid: ID_SHA1,
-            parameters: Some(der::Any::from(der::asn1::Null)),
-        },
+        hash_algorithm: AlgorithmIdentifierOwned { oid: ID_SHA1, parameters: Some(der::Any::from(der::asn1::Null)) },
         issuer_name_hash: OctetString::new(HashAlg::Sha1.digest(&name_der))?,
         issuer_key_hash: OctetString::new(HashAlg::Sha1.digest(key))?,
         serial_number: cert.tbs_certificate.serial_number.clone(),
@@ -160,10 +135,7 @@ pub fn build_ocsp_request(cert_der: &[u8], issuer_der: &[u8]) -> Result<Vec<u8>>
         tbs_request: TbsRequest {
             version: Version::V1,
             requestor_name: None,
-            request_list: vec![Request {
-                req_cert: cert_id(&cert, &issuer)?,
-                single_request_extensions: None,
-            }],
+            request_list: vec![Request { req_cert: cert_id(&cert, &issuer)?, single_request_extensions: None }],
             request_extensions: None,
         },
         optional_signature: None,
@@ -173,28 +145,17 @@ pub fn build_ocsp_request(cert_der: &[u8], issuer_der: &[u8]) -> Result<Vec<u8>>
 
 /// Check an OCSPResponse for `cert`: successful, basic, signed by the issuer or by a responder
 /// certificate the issuer delegated (EKU OCSPSigning), with a SingleResponse for this cert.
-pub fn check_ocsp_response(
-    resp_der: &[u8],
-    cert_der: &[u8],
-    issuer_der: &[u8],
-) -> Result<OcspInfo> {
+pub fn check_ocsp_response(resp_der: &[u8], cert_der: &[u8], issuer_der: &[u8]) -> Result<OcspInfo> {
     let cert = pki::parse_cert(cert_der)?;
     let issuer = pki::parse_cert(issuer_der)?;
-    let resp = OcspResponse::from_der(resp_der)
-        .map_err(|e| Error::Revocation(format!("malformed OCSP response: {e}")))?;
+    let resp =
+        OcspResponse::from_der(resp_der).map_err(|e| Error::Revocation(format!("malformed OCSP response: {e}")))?;
     if resp.response_status != OcspResponseStatus::Successful {
-        return Err(Error::Revocation(format!(
-            "OCSP responder answered {:?}",
-            resp.response_status
-        )));
+        return Err(Error::Revocation(format!("OCSP responder answered {:?}", resp.response_status)));
     }
-    let bytes = resp
-        .response_bytes
-        .ok_or_else(|| Error::Revocation("OCSP response without body".into()))?;
+    let bytes = resp.response_bytes.ok_or_else(|| Error::Revocation("OCSP response without body".into()))?;
     if bytes.response_type != ID_PKIX_OCSP_BASIC {
-        return Err(Error::Revocation(
-            "OCSP response is not a basic response".into(),
-        ));
+        return Err(Error::Revocation("OCSP response is not a basic response".into()));
     }
     let basic = BasicOcspResponse::from_der(bytes.response.as_bytes())
         .map_err(|e| Error::Revocation(format!("malformed basic OCSP response: {e}")))?;
@@ -213,12 +174,7 @@ pub fn check_ocsp_response(
     };
     Ok(OcspInfo {
         status,
-        produced_at: basic
-            .tbs_response_data
-            .produced_at
-            .0
-            .to_unix_duration()
-            .as_secs(),
+        produced_at: basic.tbs_response_data.produced_at.0.to_unix_duration().as_secs(),
         this_update: single.this_update.0.to_unix_duration().as_secs(),
         next_update: single.next_update.map(|t| t.0.to_unix_duration().as_secs()),
     })
@@ -230,8 +186,7 @@ fn same_cert_id(got: &CertId, want: &CertId, cert: &Certificate, issuer: &Certif
         return false;
     }
     if got.hash_algorithm.oid == want.hash_algorithm.oid {
-        return got.issuer_name_hash == want.issuer_name_hash
-            && got.issuer_key_hash == want.issuer_key_hash;
+        return got.issuer_name_hash == want.issuer_name_hash && got.issuer_key_hash == want.issuer_key_hash;
     }
     let Some(h) = HashAlg::from_oid(&got.hash_algorithm.oid) else {
         return false;
@@ -239,11 +194,7 @@ fn same_cert_id(got: &CertId, want: &CertId, cert: &Certificate, issuer: &Certif
     let Ok(name) = issuer.tbs_certificate.subject.to_der() else {
         return false;
     };
-    let key = issuer
-        .tbs_certificate
-        .subject_public_key_info
-        .subject_public_key
-        .raw_bytes();
+    let key = issuer.tbs_certificate.subject_public_key_info.subject_public_key.raw_bytes();
     let _ = cert;
     got.issuer_name_hash.as_bytes() == h.digest(&name).as_slice()
         && got.issuer_key_hash.as_bytes() == h.digest(key).as_slice()
@@ -251,10 +202,7 @@ fn same_cert_id(got: &CertId, want: &CertId, cert: &Certificate, issuer: &Certif
 
 fn verify_ocsp_signature(basic: &BasicOcspResponse, issuer: &Certificate) -> Result<()> {
     let tbs = basic.tbs_response_data.to_der()?;
-    let sig = basic
-        .signature
-        .as_bytes()
-        .ok_or_else(|| Error::Revocation("OCSP signature has unused bits".into()))?;
+    let sig = basic.signature.as_bytes().ok_or_else(|| Error::Revocation("OCSP signature has unused bits".into()))?;
     let signer_cert = ocsp_signer(basic, issuer)?;
     signer::verify_signature(
         &signer_cert.tbs_certificate.subject_public_key_info,
@@ -272,12 +220,8 @@ fn ocsp_signer(basic: &BasicOcspResponse, issuer: &Certificate) -> Result<Certif
     let matches = |c: &Certificate| match &basic.tbs_response_data.responder_id {
         ResponderId::ByName(n) => &c.tbs_certificate.subject == n,
         ResponderId::ByKey(k) => {
-            HashAlg::Sha1.digest(
-                c.tbs_certificate
-                    .subject_public_key_info
-                    .subject_public_key
-                    .raw_bytes(),
-            ) == k.as_bytes()
+            HashAlg::Sha1.digest(c.tbs_certificate.subject_public_key_info.subject_public_key.raw_bytes())
+                == k.as_bytes()
         }
     };
     if matches(issuer) {
@@ -295,9 +239,7 @@ fn ocsp_signer(basic: &BasicOcspResponse, issuer: &Certificate) -> Result<Certif
         .and_then(|v| x509_cert::ext::pkix::ExtendedKeyUsage::from_der(v).ok())
         .ok_or_else(|| Error::Revocation("OCSP responder certificate has no EKU".into()))?;
     if !eku.0.contains(&rfc5280::ID_KP_OCSP_SIGNING) {
-        return Err(Error::Revocation(
-            "responder certificate lacks EKU OCSPSigning".into(),
-        ));
+        return Err(Error::Revocation("responder certificate lacks EKU OCSPSigning".into()));
     }
     Ok(delegated.clone())
 }
@@ -311,8 +253,7 @@ pub fn fetch_ocsp(
 ) -> Result<(Vec<u8>, OcspInfo)> {
     let url = match url_override {
         Some(u) => u.to_string(),
-        None => ocsp_url(cert_der)
-            .ok_or_else(|| Error::Revocation("certificate has no OCSP URL".into()))?,
+        None => ocsp_url(cert_der).ok_or_else(|| Error::Revocation("certificate has no OCSP URL".into()))?,
     };
     let req = build_ocsp_request(cert_der, issuer_der)?;
     let resp = http::post(&url, "application/ocsp-request", &req, cfg)?;
@@ -339,15 +280,10 @@ pub fn check_crl(crl_der: &[u8], cert_der: &[u8], issuer_der: &[u8]) -> Result<C
     let cert = pki::parse_cert(cert_der)?;
     let issuer = pki::parse_cert(issuer_der)?;
     if crl.tbs_cert_list.issuer != issuer.tbs_certificate.subject {
-        return Err(Error::Revocation(
-            "CRL issuer is not the certificate's issuer".into(),
-        ));
+        return Err(Error::Revocation("CRL issuer is not the certificate's issuer".into()));
     }
     let tbs = crl.tbs_cert_list.to_der()?;
-    let sig = crl
-        .signature
-        .as_bytes()
-        .ok_or_else(|| Error::Revocation("CRL signature has unused bits".into()))?;
+    let sig = crl.signature.as_bytes().ok_or_else(|| Error::Revocation("CRL signature has unused bits".into()))?;
     signer::verify_signature(
         &issuer.tbs_certificate.subject_public_key_info,
         &crl.signature_algorithm.oid,
@@ -363,26 +299,14 @@ pub fn check_crl(crl_der: &[u8], cert_der: &[u8], issuer_der: &[u8]) -> Result<C
         .flatten()
         .any(|r| r.serial_number == cert.tbs_certificate.serial_number);
     Ok(CrlInfo {
-        status: if revoked {
-            RevocationStatus::Revoked
-        } else {
-            RevocationStatus::Good
-        },
+        status: if revoked { RevocationStatus::Revoked } else { RevocationStatus::Good },
         this_update: crl.tbs_cert_list.this_update.to_unix_duration().as_secs(),
-        next_update: crl
-            .tbs_cert_list
-            .next_update
-            .map(|t| t.to_unix_duration().as_secs()),
+        next_update: crl.tbs_cert_list.next_update.map(|t| t.to_unix_duration().as_secs()),
     })
 }
 
 /// Download a CRL (DER, or PEM "X509 CRL") and check it for `cert`.
-pub fn fetch_crl(
-    url: &str,
-    cert_der: &[u8],
-    issuer_der: &[u8],
-    cfg: &HttpConfig,
-) -> Result<(Vec<u8>, CrlInfo)> {
+pub fn fetch_crl(url: &str, cert_der: &[u8], issuer_der: &[u8], cfg: &HttpConfig) -> Result<(Vec<u8>, CrlInfo)> {
     let body = http::get(url, cfg)?;
     let der = if body.starts_with(b"-----BEGIN") {
         pki::pem_blocks(&body)?
@@ -405,10 +329,8 @@ pub fn fetch_crl(
 /// (matched by name and verified by signature) until a self-signed root or no issuer is found.
 pub fn build_chain(leaf_der: &[u8], pool: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> {
     let leaf = pki::parse_cert(leaf_der)?;
-    let parsed: Vec<(Vec<u8>, Certificate)> = pool
-        .iter()
-        .filter_map(|d| pki::parse_cert(d).ok().map(|c| (d.clone(), c)))
-        .collect();
+    let parsed: Vec<(Vec<u8>, Certificate)> =
+        pool.iter().filter_map(|d| pki::parse_cert(d).ok().map(|c| (d.clone(), c))).collect();
     let mut chain = vec![leaf_der.to_vec()];
     let mut current = leaf;
     while chain.len() < MAX_CHAIN {

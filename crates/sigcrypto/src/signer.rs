@@ -40,21 +40,13 @@ impl SigAlg {
             return Ok(SigAlg::RsaPkcs1Sha256);
         }
         if oid == rfc5912::ID_EC_PUBLIC_KEY {
-            let curve = spki
-                .algorithm
-                .parameters
-                .as_ref()
-                .and_then(|p| p.decode_as::<ObjectIdentifier>().ok());
+            let curve = spki.algorithm.parameters.as_ref().and_then(|p| p.decode_as::<ObjectIdentifier>().ok());
             if curve == Some(rfc5912::SECP_256_R_1) {
                 return Ok(SigAlg::EcdsaP256Sha256);
             }
-            return Err(Error::Crypto(
-                "only the P-256 curve is supported for signing".into(),
-            ));
+            return Err(Error::Crypto("only the P-256 curve is supported for signing".into()));
         }
-        Err(Error::Crypto(format!(
-            "unsupported public key algorithm {oid}"
-        )))
+        Err(Error::Crypto(format!("unsupported public key algorithm {oid}")))
     }
 
     /// AlgorithmIdentifier for CMS SignerInfo.signatureAlgorithm / X.509.
@@ -66,10 +58,7 @@ impl SigAlg {
                 parameters: Some(Any::from(Null)),
             },
             // RFC 5758: ecdsa-with-SHA256 has absent parameters.
-            SigAlg::EcdsaP256Sha256 => AlgorithmIdentifierOwned {
-                oid: rfc5912::ECDSA_WITH_SHA_256,
-                parameters: None,
-            },
+            SigAlg::EcdsaP256Sha256 => AlgorithmIdentifierOwned { oid: rfc5912::ECDSA_WITH_SHA_256, parameters: None },
         }
     }
 
@@ -127,37 +116,24 @@ impl LocalKeySigner {
     }
 
     /// From a PKCS#8 DER key, its certificate and the issuer chain (all DER).
-    pub fn from_pkcs8(
-        key_pkcs8_der: &[u8],
-        cert_der: &[u8],
-        chain_der: Vec<Vec<u8>>,
-    ) -> Result<LocalKeySigner> {
+    pub fn from_pkcs8(key_pkcs8_der: &[u8], cert_der: &[u8], chain_der: Vec<Vec<u8>>) -> Result<LocalKeySigner> {
         let alg = SigAlg::for_certificate(cert_der)?;
         let spki = pki::public_key_spki_from_pkcs8(key_pkcs8_der)?;
         let cert = pki::parse_cert(cert_der)?;
         let cert_spki = der::Encode::to_der(&cert.tbs_certificate.subject_public_key_info)?;
         if spki != cert_spki {
-            return Err(Error::Pki(
-                "private key does not match the certificate".into(),
-            ));
+            return Err(Error::Pki("private key does not match the certificate".into()));
         }
         let key = match alg {
             SigAlg::RsaPkcs1Sha256 => LocalKey::Rsa(
-                RsaKeyPair::from_pkcs8(key_pkcs8_der)
-                    .map_err(|e| Error::Pki(format!("bad RSA key: {e}")))?,
+                RsaKeyPair::from_pkcs8(key_pkcs8_der).map_err(|e| Error::Pki(format!("bad RSA key: {e}")))?,
             ),
             SigAlg::EcdsaP256Sha256 => LocalKey::Ec(
                 EcdsaKeyPair::from_pkcs8(&signature::ECDSA_P256_SHA256_ASN1_SIGNING, key_pkcs8_der)
                     .map_err(|e| Error::Pki(format!("bad EC key: {e}")))?,
             ),
         };
-        Ok(LocalKeySigner {
-            key,
-            alg,
-            cert_der: cert_der.to_vec(),
-            chain_der,
-            rng: SystemRandom::new(),
-        })
+        Ok(LocalKeySigner { key, alg, cert_der: cert_der.to_vec(), chain_der, rng: SystemRandom::new() })
     }
 
     /// From a PEM key (PKCS#8/PKCS#1/SEC1) and a PEM bundle whose first certificate is the
@@ -216,12 +192,7 @@ where
 {
     /// The algorithm is derived from the certificate's key.
     pub fn new(cert_der: Vec<u8>, chain_der: Vec<Vec<u8>>, callback: F) -> Result<Self> {
-        Ok(CallbackSigner {
-            alg: SigAlg::for_certificate(&cert_der)?,
-            cert_der,
-            chain_der,
-            callback,
-        })
+        Ok(CallbackSigner { alg: SigAlg::for_certificate(&cert_der)?, cert_der, chain_der, callback })
     }
 }
 
@@ -310,9 +281,7 @@ fn pick_verification_alg(
         rfc5912::SHA_1_WITH_RSA_ENCRYPTION => HashAlg::Sha1,
         rfc5912::RSA_ENCRYPTION | rfc5912::ID_EC_PUBLIC_KEY => hash,
         other => {
-            return Err(Error::Verify(format!(
-                "unsupported signature algorithm {other}"
-            )));
+            return Err(Error::Verify(format!("unsupported signature algorithm {other}")));
         }
     };
     let key_oid = spki.algorithm.oid;
@@ -337,26 +306,16 @@ fn pick_verification_alg(
             (rfc5912::SECP_384_R_1, HashAlg::Sha256) => Ok(&signature::ECDSA_P384_SHA256_ASN1),
             (rfc5912::SECP_384_R_1, HashAlg::Sha384) => Ok(&signature::ECDSA_P384_SHA384_ASN1),
             (rfc5912::SECP_521_R_1, HashAlg::Sha512) => Ok(&signature::ECDSA_P521_SHA512_ASN1),
-            _ => Err(Error::Verify(format!(
-                "unsupported EC curve/hash {curve} {hash:?}"
-            ))),
+            _ => Err(Error::Verify(format!("unsupported EC curve/hash {curve} {hash:?}"))),
         };
     }
-    Err(Error::Verify(format!(
-        "unsupported public key algorithm {key_oid}"
-    )))
+    Err(Error::Verify(format!("unsupported public key algorithm {key_oid}")))
 }
 
 /// Verify that `cert` was signed by `issuer`'s key.
-pub(crate) fn verify_cert_signature(
-    cert: &x509_cert::Certificate,
-    issuer: &x509_cert::Certificate,
-) -> Result<()> {
+pub(crate) fn verify_cert_signature(cert: &x509_cert::Certificate, issuer: &x509_cert::Certificate) -> Result<()> {
     let tbs = der::Encode::to_der(&cert.tbs_certificate)?;
-    let sig = cert
-        .signature
-        .as_bytes()
-        .ok_or_else(|| Error::Verify("certificate signature has unused bits".into()))?;
+    let sig = cert.signature.as_bytes().ok_or_else(|| Error::Verify("certificate signature has unused bits".into()))?;
     verify_signature(
         &issuer.tbs_certificate.subject_public_key_info,
         &cert.signature_algorithm.oid,

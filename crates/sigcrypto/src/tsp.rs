@@ -38,10 +38,7 @@ pub struct TokenInfo {
 
 fn sha256_imprint(digest: &[u8]) -> Result<MessageImprint> {
     Ok(MessageImprint {
-        hash_algorithm: AlgorithmIdentifier {
-            oid: oid::ID_SHA256,
-            parameters: None,
-        },
+        hash_algorithm: AlgorithmIdentifier { oid: oid::ID_SHA256, parameters: None },
         hashed_message: OctetString::new(digest.to_vec())?,
     })
 }
@@ -70,8 +67,7 @@ fn new_nonce() -> Result<[u8; 8]> {
 
 /// Parse a TimeStampResp, check status, imprint and nonce; return the token (ContentInfo DER).
 pub fn parse_response(resp_der: &[u8], digest: &[u8; 32], nonce: &[u8]) -> Result<Vec<u8>> {
-    let resp = TimeStampResp::from_der(resp_der)
-        .map_err(|e| Error::Tsp(format!("malformed TimeStampResp: {e}")))?;
+    let resp = TimeStampResp::from_der(resp_der).map_err(|e| Error::Tsp(format!("malformed TimeStampResp: {e}")))?;
     use cmpv2::status::PkiStatus;
     match resp.status.status {
         PkiStatus::Accepted | PkiStatus::GrantedWithMods => {}
@@ -80,29 +76,18 @@ pub fn parse_response(resp_der: &[u8], digest: &[u8; 32], nonce: &[u8]) -> Resul
                 .status
                 .status_string
                 .as_ref()
-                .map(|s| {
-                    s.iter()
-                        .map(|u| u.as_str().to_string())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                })
+                .map(|s| s.iter().map(|u| u.as_str().to_string()).collect::<Vec<_>>().join("; "))
                 .unwrap_or_default();
-            return Err(Error::Tsp(format!(
-                "TSA refused the request: {other:?} {text}"
-            )));
+            return Err(Error::Tsp(format!("TSA refused the request: {other:?} {text}")));
         }
     }
-    let token = resp
-        .time_stamp_token
-        .ok_or_else(|| Error::Tsp("response has no time-stamp token".into()))?;
+    let token = resp.time_stamp_token.ok_or_else(|| Error::Tsp("response has no time-stamp token".into()))?;
     let token_der = token.to_der()?;
     check_token(&token_der, digest)?;
     let tst = tst_info(&token_der)?;
     let expected = Int::new(nonce)?;
     if tst.nonce.as_ref() != Some(&expected) {
-        return Err(Error::Tsp(
-            "nonce in the token does not match the request".into(),
-        ));
+        return Err(Error::Tsp("nonce in the token does not match the request".into()));
     }
     Ok(token_der)
 }
@@ -113,11 +98,7 @@ pub fn tst_info(token_der: &[u8]) -> Result<TstInfo> {
     if sd.encap_content_info.econtent_type != oid::ID_CT_TST_INFO {
         return Err(Error::Tsp("token content is not TSTInfo".into()));
     }
-    let content = sd
-        .encap_content_info
-        .econtent
-        .as_ref()
-        .ok_or_else(|| Error::Tsp("token without TSTInfo".into()))?;
+    let content = sd.encap_content_info.econtent.as_ref().ok_or_else(|| Error::Tsp("token without TSTInfo".into()))?;
     // eContent is an OCTET STRING whose value is the DER TSTInfo.
     TstInfo::from_der(content.value()).map_err(|e| Error::Tsp(format!("malformed TSTInfo: {e}")))
 }
@@ -134,13 +115,11 @@ pub fn check_token(token_der: &[u8], expected_imprint: &[u8]) -> Result<TokenInf
         .as_ref()
         .map(|a| a.value().to_vec())
         .ok_or_else(|| Error::Tsp("token without TSTInfo".into()))?;
-    let summary = cmsmod::check_signer_info(&sd, si, Some(&content))
-        .map_err(|e| Error::Tsp(format!("token signature: {e}")))?;
+    let summary =
+        cmsmod::check_signer_info(&sd, si, Some(&content)).map_err(|e| Error::Tsp(format!("token signature: {e}")))?;
     let tst = tst_info(token_der)?;
     if tst.message_imprint.hashed_message.as_bytes() != expected_imprint {
-        return Err(Error::Tsp(
-            "token imprint does not match the time-stamped data".into(),
-        ));
+        return Err(Error::Tsp("token imprint does not match the time-stamped data".into()));
     }
     check_tsa_eku(&summary.cert_der)?;
     let generated = tst.gen_time.to_unix_duration();
@@ -163,16 +142,10 @@ fn check_tsa_eku(cert_der: &[u8]) -> Result<()> {
         .tbs_certificate
         .extensions
         .as_ref()
-        .and_then(|exts| {
-            exts.iter()
-                .find(|e| e.extn_id == const_oid::db::rfc5280::ID_CE_EXT_KEY_USAGE)
-        })
+        .and_then(|exts| exts.iter().find(|e| e.extn_id == const_oid::db::rfc5280::ID_CE_EXT_KEY_USAGE))
         .ok_or_else(|| Error::Tsp("TSA certificate has no extended key usage".into()))?;
     let usages = x509_cert::ext::pkix::ExtendedKeyUsage::from_der(eku.extn_value.as_bytes())?;
-    if !usages
-        .0
-        .contains(&const_oid::db::rfc5280::ID_KP_TIME_STAMPING)
-    {
+    if !usages.0.contains(&const_oid::db::rfc5280::ID_KP_TIME_STAMPING) {
         return Err(Error::Tsp("TSA certificate lacks EKU timeStamping".into()));
     }
     if !eku.critical {
@@ -203,11 +176,7 @@ pub fn add_signature_timestamp(cms_der: &[u8], tsa_url: &str) -> Result<Vec<u8>>
 }
 
 /// [`add_signature_timestamp`] with explicit HTTP limits.
-pub fn add_signature_timestamp_with(
-    cms_der: &[u8],
-    tsa_url: &str,
-    cfg: &HttpConfig,
-) -> Result<Vec<u8>> {
+pub fn add_signature_timestamp_with(cms_der: &[u8], tsa_url: &str, cfg: &HttpConfig) -> Result<Vec<u8>> {
     add_signature_timestamp_by(cms_der, |digest| timestamp_token_with(digest, tsa_url, cfg))
 }
 
@@ -226,17 +195,11 @@ pub fn add_signature_timestamp_by(
         let token_any = Any::from_der(&token)?;
         let mut values = SetOfVec::new();
         values.insert(token_any)?;
-        let attr = Attribute {
-            oid: oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN,
-            values,
-        };
+        let attr = Attribute { oid: oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN, values };
         let mut unsigned = si.unsigned_attrs.take().unwrap_or_default();
         // Replace an earlier signature time-stamp rather than stacking a second one.
-        let kept: Vec<Attribute> = unsigned
-            .iter()
-            .filter(|a| a.oid != oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN)
-            .cloned()
-            .collect();
+        let kept: Vec<Attribute> =
+            unsigned.iter().filter(|a| a.oid != oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN).cloned().collect();
         unsigned = SetOfVec::try_from(kept)?;
         unsigned.insert(attr)?;
         si.unsigned_attrs = Some(unsigned);
@@ -247,10 +210,7 @@ pub fn add_signature_timestamp_by(
 }
 
 pub(crate) fn encode_signed_data(sd: &SignedData) -> Result<Vec<u8>> {
-    let ci = cms::content_info::ContentInfo {
-        content_type: oid::ID_SIGNED_DATA,
-        content: Any::encode_from(sd)?,
-    };
+    let ci = cms::content_info::ContentInfo { content_type: oid::ID_SIGNED_DATA, content: Any::encode_from(sd)? };
     Ok(ci.to_der()?)
 }
 
@@ -260,10 +220,7 @@ pub fn signature_timestamp_tokens(cms_der: &[u8]) -> Result<Vec<Vec<u8>>> {
     let mut out = Vec::new();
     for si in sd.signer_infos.0.iter() {
         if let Some(u) = &si.unsigned_attrs {
-            for a in u
-                .iter()
-                .filter(|a| a.oid == oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN)
-            {
+            for a in u.iter().filter(|a| a.oid == oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN) {
                 for v in a.values.iter() {
                     out.push(v.to_der()?);
                 }

@@ -118,12 +118,7 @@ pub struct CmsReport {
 /// The digest algorithm of the (first) SignerInfo: "sha256", "sha384", "sha512" or "sha1".
 pub fn signer_digest_algorithm(cms_der: &[u8]) -> Result<&'static str> {
     let sd = cmsmod::parse_signed_data(cms_der)?;
-    let si = sd
-        .signer_infos
-        .0
-        .iter()
-        .next()
-        .ok_or_else(|| Error::Cms("no SignerInfo".into()))?;
+    let si = sd.signer_infos.0.iter().next().ok_or_else(|| Error::Cms("no SignerInfo".into()))?;
     let h = signer::HashAlg::from_oid(&si.digest_alg.oid)
         .ok_or_else(|| Error::Cms(format!("unsupported digest {}", si.digest_alg.oid)))?;
     Ok(match h {
@@ -136,43 +131,19 @@ pub fn signer_digest_algorithm(cms_der: &[u8]) -> Result<&'static str> {
 
 /// Verify a CMS SignedData. Errors only when the input is not a CMS at all; every other
 /// problem is reported in the [`CmsReport`].
-pub fn verify_cms(
-    cms_der: &[u8],
-    content: Content<'_>,
-    trust: &TrustStore,
-    opts: &VerifyOptions,
-) -> Result<CmsReport> {
+pub fn verify_cms(cms_der: &[u8], content: Content<'_>, trust: &TrustStore, opts: &VerifyOptions) -> Result<CmsReport> {
     let sd = cmsmod::parse_signed_data(cms_der)?;
-    let embedded = sd
-        .encap_content_info
-        .econtent
-        .as_ref()
-        .map(|a| a.value().to_vec());
+    let embedded = sd.encap_content_info.econtent.as_ref().map(|a| a.value().to_vec());
     let attached = embedded.is_some();
-    let pool: Vec<Vec<u8>> = cmsmod::embedded_certs(&sd)?
-        .iter()
-        .filter_map(|c| c.to_der().ok())
-        .collect();
+    let pool: Vec<Vec<u8>> = cmsmod::embedded_certs(&sd)?.iter().filter_map(|c| c.to_der().ok()).collect();
     let mut signers = Vec::new();
     for si in sd.signer_infos.0.iter() {
-        signers.push(verify_signer(
-            &sd,
-            si,
-            content,
-            embedded.as_deref(),
-            &pool,
-            trust,
-            opts,
-        ));
+        signers.push(verify_signer(&sd, si, content, embedded.as_deref(), &pool, trust, opts));
     }
     if signers.is_empty() {
         return Err(Error::Cms("SignedData has no SignerInfo".into()));
     }
-    Ok(CmsReport {
-        valid: signers.iter().all(|s| s.valid),
-        signers,
-        attached,
-    })
+    Ok(CmsReport { valid: signers.iter().all(|s| s.valid), signers, attached })
 }
 
 fn verify_signer(
@@ -209,10 +180,7 @@ fn verify_signer(
         intact = false;
     }
     let timestamp = timestamp_report(si, pool, trust);
-    let ts_time = timestamp
-        .as_ref()
-        .filter(|t| t.intact)
-        .and(first_token_time(si));
+    let ts_time = timestamp.as_ref().filter(|t| t.intact).and(first_token_time(si));
     let at = opts.validation_time.or(ts_time).unwrap_or_else(now_unix);
     let (trusted, chain) = match &summary {
         Some(s) => match validate_chain(&s.cert_der, pool, trust, at) {
@@ -246,17 +214,13 @@ fn verify_signer(
 
 fn first_token(si: &cms::signed_data::SignerInfo) -> Option<Vec<u8>> {
     let attrs = si.unsigned_attrs.as_ref()?;
-    let attr = attrs
-        .iter()
-        .find(|a| a.oid == cmsmod::oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN)?;
+    let attr = attrs.iter().find(|a| a.oid == cmsmod::oid::ID_AA_SIGNATURE_TIMESTAMP_TOKEN)?;
     attr.values.iter().next()?.to_der().ok()
 }
 
 fn first_token_time(si: &cms::signed_data::SignerInfo) -> Option<u64> {
     let tok = first_token(si)?;
-    tsp::tst_info(&tok)
-        .ok()
-        .map(|t| t.gen_time.to_unix_duration().as_secs())
+    tsp::tst_info(&tok).ok().map(|t| t.gen_time.to_unix_duration().as_secs())
 }
 
 fn timestamp_report(
@@ -270,8 +234,7 @@ fn timestamp_report(
         Ok(info) => {
             let mut tsa_pool = info.other_certs_der.clone();
             tsa_pool.extend_from_slice(pool);
-            let trust_res =
-                validate_chain(&info.tsa_cert_der, &tsa_pool, trust, info.gen_time_unix);
+            let trust_res = validate_chain(&info.tsa_cert_der, &tsa_pool, trust, info.gen_time_unix);
             TimestampReport {
                 intact: true,
                 trusted: trust_res.is_ok(),
@@ -291,39 +254,22 @@ fn timestamp_report(
 }
 
 fn now_unix() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
 fn chain_subjects(chain: &[Certificate]) -> Vec<String> {
-    chain
-        .iter()
-        .map(|c| c.tbs_certificate.subject.to_string())
-        .collect()
+    chain.iter().map(|c| c.tbs_certificate.subject.to_string()).collect()
 }
 
 /// Build and validate a path from `leaf_der` to an anchor in `trust`, using `pool` for
 /// intermediates, at UNIX time `at`. Returns the path, leaf first, anchor last.
-pub fn validate_chain(
-    leaf_der: &[u8],
-    pool: &[Vec<u8>],
-    trust: &TrustStore,
-    at: u64,
-) -> Result<Vec<Certificate>> {
+pub fn validate_chain(leaf_der: &[u8], pool: &[Vec<u8>], trust: &TrustStore, at: u64) -> Result<Vec<Certificate>> {
     let leaf = pki::parse_cert(leaf_der)?;
     check_validity(&leaf, at)?;
-    let candidates: Vec<Certificate> = pool
-        .iter()
-        .filter_map(|d| pki::parse_cert(d).ok())
-        .collect();
+    let candidates: Vec<Certificate> = pool.iter().filter_map(|d| pki::parse_cert(d).ok()).collect();
     let mut path = vec![leaf];
     loop {
-        let current = path
-            .last()
-            .ok_or_else(|| Error::Verify("empty path".into()))?
-            .clone();
+        let current = path.last().ok_or_else(|| Error::Verify("empty path".into()))?.clone();
         // A trust anchor equal to the current certificate, or one that issued it, ends the path.
         if let Some((_, anchor)) = trust.roots.iter().find(|(_, r)| *r == current) {
             let _ = anchor;
@@ -353,12 +299,7 @@ pub fn validate_chain(
                     && !path.contains(c)
                     && signer::verify_cert_signature(&current, c).is_ok()
             })
-            .ok_or_else(|| {
-                Error::Verify(format!(
-                    "issuer \"{}\" not found",
-                    current.tbs_certificate.issuer
-                ))
-            })?
+            .ok_or_else(|| Error::Verify(format!("issuer \"{}\" not found", current.tbs_certificate.issuer)))?
             .clone();
         check_issuer(&next, path.len() - 1, at)?;
         path.push(next);
@@ -397,15 +338,11 @@ fn check_issuer(issuer: &Certificate, below: usize, at: u64) -> Result<()> {
             if let Some(len) = bc.path_len_constraint
                 && below > usize::from(len)
             {
-                return Err(Error::Verify(format!(
-                    "path length constraint of \"{subject}\" exceeded"
-                )));
+                return Err(Error::Verify(format!("path length constraint of \"{subject}\" exceeded")));
             }
         }
         _ => {
-            return Err(Error::Verify(format!(
-                "\"{subject}\" is not a CA certificate"
-            )));
+            return Err(Error::Verify(format!("\"{subject}\" is not a CA certificate")));
         }
     }
     if let Some(ku) = exts
@@ -415,9 +352,7 @@ fn check_issuer(issuer: &Certificate, below: usize, at: u64) -> Result<()> {
         .transpose()?
         && !ku.0.contains(KeyUsages::KeyCertSign)
     {
-        return Err(Error::Verify(format!(
-            "\"{subject}\" may not sign certificates"
-        )));
+        return Err(Error::Verify(format!("\"{subject}\" may not sign certificates")));
     }
     Ok(())
 }
@@ -435,27 +370,13 @@ mod tests {
         let inter = root.issue_intermediate("Inter", KeyAlgo::EcP256)?;
         let inter_ca = LocalCa::from_der(&inter.cert_der, &inter.key_pkcs8_der)?;
         let ee = inter_ca.issue_signer("Leaf", KeyAlgo::Rsa2048)?;
-        let s = LocalKeySigner::from_pkcs8(
-            &ee.key_pkcs8_der,
-            &ee.cert_der,
-            vec![inter.cert_der.clone()],
-        )?;
+        let s = LocalKeySigner::from_pkcs8(&ee.key_pkcs8_der, &ee.cert_der, vec![inter.cert_der.clone()])?;
         let cms = crate::cms::sign_detached(&s, b"x", &CmsOptions::cades())?;
         let trust = TrustStore::from_der_certs(&[root.cert_der().to_vec()])?;
-        let r = verify_cms(
-            &cms,
-            Content::Detached(b"x"),
-            &trust,
-            &VerifyOptions::default(),
-        )?;
+        let r = verify_cms(&cms, Content::Detached(b"x"), &trust, &VerifyOptions::default())?;
         assert!(r.valid, "{r:?}");
         assert_eq!(r.signers[0].chain.len(), 3);
-        let r = verify_cms(
-            &cms,
-            Content::Detached(b"y"),
-            &trust,
-            &VerifyOptions::default(),
-        )?;
+        let r = verify_cms(&cms, Content::Detached(b"y"), &trust, &VerifyOptions::default())?;
         assert!(!r.valid && !r.signers[0].intact);
         let other = LocalCa::generate_with("Other", KeyAlgo::EcP256)?;
         let r = verify_cms(
@@ -466,14 +387,8 @@ mod tests {
         )?;
         assert!(r.signers[0].intact && !r.signers[0].trusted && !r.valid);
         // Far future: certificates expired.
-        let r = verify_cms(
-            &cms,
-            Content::Detached(b"x"),
-            &trust,
-            &VerifyOptions {
-                validation_time: Some(4_000_000_000),
-            },
-        )?;
+        let r =
+            verify_cms(&cms, Content::Detached(b"x"), &trust, &VerifyOptions { validation_time: Some(4_000_000_000) })?;
         assert!(!r.signers[0].trusted);
         // A directly trusted leaf is accepted.
         assert!(

@@ -9,12 +9,8 @@ use signet_sigcrypto::signer::{CallbackSigner, LocalKeySigner, RawSigner};
 const DATA: &[u8] = b"line one\nline two\r\n\x00binary\xff tail without newline";
 
 fn signer(pki: &Pki) -> LocalKeySigner {
-    LocalKeySigner::from_pkcs8(
-        &pki.signer.key_pkcs8_der,
-        &pki.signer.cert_der,
-        vec![pki.ca.cert_der().to_vec()],
-    )
-    .expect("signer")
+    LocalKeySigner::from_pkcs8(&pki.signer.key_pkcs8_der, &pki.signer.cert_der, vec![pki.ca.cert_der().to_vec()])
+        .expect("signer")
 }
 
 #[test]
@@ -29,8 +25,7 @@ fn detached_attached_and_digest_verify_in_openssl() -> TestResult {
         pki.write("det.p7s", &det);
         let (ok, out) = openssl_cms_verify(pki.dir.path(), "det.p7s", Some("data.bin"), "ca.pem");
         assert!(ok, "{algo:?} detached: {out}");
-        let (ok, out) =
-            openssl_cms_verify(pki.dir.path(), "det.p7s", Some("tampered.bin"), "ca.pem");
+        let (ok, out) = openssl_cms_verify(pki.dir.path(), "det.p7s", Some("tampered.bin"), "ca.pem");
         assert!(!ok, "tampered content must fail: {out}");
 
         let dig = cms::sign_digest_detached(&s, &pki::sha256(DATA), &CmsOptions::pades())?;
@@ -42,11 +37,7 @@ fn detached_attached_and_digest_verify_in_openssl() -> TestResult {
         pki.write("att.p7m", &att);
         let (ok, out) = openssl_cms_verify(pki.dir.path(), "att.p7m", None, "ca.pem");
         assert!(ok, "{algo:?} attached: {out}");
-        assert_eq!(
-            std::fs::read(pki.path("verified.out"))?,
-            DATA,
-            "attached content must not be double-wrapped"
-        );
+        assert_eq!(std::fs::read(pki.path("verified.out"))?, DATA, "attached content must not be double-wrapped");
 
         // Our own checker agrees.
         cms::check_cms(&det, Some(DATA))?;
@@ -61,17 +52,10 @@ fn detached_attached_and_digest_verify_in_openssl() -> TestResult {
 fn signing_time_only_in_cades() -> TestResult {
     let pki = Pki::new(KeyAlgo::EcP256);
     let s = signer(&pki);
-    for (name, opts, expect) in [
-        ("p.p7s", CmsOptions::pades(), false),
-        ("c.p7s", CmsOptions::cades(), true),
-    ] {
+    for (name, opts, expect) in [("p.p7s", CmsOptions::pades(), false), ("c.p7s", CmsOptions::cades(), true)] {
         let der = cms::sign_detached(&s, DATA, &opts)?;
         pki.write(name, &der);
-        let o = run(
-            pki.dir.path(),
-            "openssl",
-            &["cms", "-cmsout", "-print", "-inform", "DER", "-in", name],
-        );
+        let o = run(pki.dir.path(), "openssl", &["cms", "-cmsout", "-print", "-inform", "DER", "-in", name]);
         let t = text(&o);
         assert!(o.status.success(), "{t}");
         assert_eq!(t.contains("signingTime"), expect, "{t}");
@@ -90,12 +74,8 @@ fn deferred_signing_with_a_device() -> TestResult {
     let local = signer(&pki);
     let digest = pki::sha256(DATA);
     // Phase 1: prepare, persist, hand der_to_sign to "the device".
-    let prepared = cms::prepare_signed_attrs(
-        &digest,
-        local.certificate_der(),
-        local.chain_der(),
-        &CmsOptions::pades(),
-    )?;
+    let prepared =
+        cms::prepare_signed_attrs(&digest, local.certificate_der(), local.chain_der(), &CmsOptions::pades())?;
     let stored = serde_json::to_vec(&prepared)?;
     let device_sig = local.sign(&prepared.der_to_sign)?;
     // Phase 2: later, from storage.
@@ -111,11 +91,7 @@ fn deferred_signing_with_a_device() -> TestResult {
     let key = pki.signer.key_pkcs8_der.clone();
     let cert = pki.signer.cert_der.clone();
     let inner = LocalKeySigner::from_pkcs8(&key, &cert, vec![])?;
-    let cb = CallbackSigner::new(
-        cert,
-        vec![pki.ca.cert_der().to_vec()],
-        move |tbs: &[u8]| inner.sign(tbs),
-    )?;
+    let cb = CallbackSigner::new(cert, vec![pki.ca.cert_der().to_vec()], move |tbs: &[u8]| inner.sign(tbs))?;
     let der = cms::sign_digest_detached(&cb, &digest, &CmsOptions::pades())?;
     pki.write("cb.p7s", &der);
     let (ok, out) = openssl_cms_verify(pki.dir.path(), "cb.p7s", Some("data.bin"), "ca.pem");
@@ -165,10 +141,7 @@ fn truncated_and_garbage_cms_are_errors() -> TestResult {
     let der = cms::sign_detached(&signer(&pki), DATA, &CmsOptions::cades())?;
     let d = pki::sha256(DATA);
     for cut in (0..der.len()).step_by(7) {
-        assert!(
-            cms::check_external_cms(&der[..cut], &d).is_err(),
-            "cut at {cut}"
-        );
+        assert!(cms::check_external_cms(&der[..cut], &d).is_err(), "cut at {cut}");
     }
     let mut flipped = der.clone();
     let n = flipped.len() - 5;

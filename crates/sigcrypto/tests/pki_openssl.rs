@@ -8,28 +8,16 @@ use signet_sigcrypto::pki::{self, IssueOptions, KeyAlgo, LocalCa};
 fn issued_certs_verify_with_openssl() -> TestResult {
     let pki = Pki::new(KeyAlgo::Rsa2048);
     let dir = pki.dir.path();
-    let o = run(
-        dir,
-        "openssl",
-        &["verify", "-CAfile", "ca.pem", "signer.pem"],
-    );
+    let o = run(dir, "openssl", &["verify", "-CAfile", "ca.pem", "signer.pem"]);
     assert!(o.status.success(), "{}", text(&o));
-    let o = run(
-        dir,
-        "openssl",
-        &["x509", "-in", "signer.pem", "-noout", "-text"],
-    );
+    let o = run(dir, "openssl", &["x509", "-in", "signer.pem", "-noout", "-text"]);
     let t = text(&o);
     assert!(t.contains("Digital Signature, Non Repudiation"), "{t}");
     assert!(t.contains("Public-Key: (2048 bit)"), "{t}");
     // The key we hand out matches the certificate.
     let o = run(dir, "openssl", &["pkey", "-in", "signer.key", "-pubout"]);
     let k = String::from_utf8_lossy(&o.stdout).to_string();
-    let o = run(
-        dir,
-        "openssl",
-        &["x509", "-in", "signer.pem", "-noout", "-pubkey"],
-    );
+    let o = run(dir, "openssl", &["x509", "-in", "signer.pem", "-noout", "-pubkey"]);
     assert_eq!(k, String::from_utf8_lossy(&o.stdout));
     Ok(())
 }
@@ -41,17 +29,9 @@ fn rsa3072_ca_and_ec_signer() -> TestResult {
     let ee = ca.issue_signer("EC Leaf", KeyAlgo::EcP256)?;
     pki.write("rsaca.pem", ca.cert_pem());
     pki.write("ecleaf.pem", ee.cert_pem());
-    let o = run(
-        pki.dir.path(),
-        "openssl",
-        &["verify", "-CAfile", "rsaca.pem", "ecleaf.pem"],
-    );
+    let o = run(pki.dir.path(), "openssl", &["verify", "-CAfile", "rsaca.pem", "ecleaf.pem"]);
     assert!(o.status.success(), "{}", text(&o));
-    let o = run(
-        pki.dir.path(),
-        "openssl",
-        &["x509", "-in", "rsaca.pem", "-noout", "-text"],
-    );
+    let o = run(pki.dir.path(), "openssl", &["x509", "-in", "rsaca.pem", "-noout", "-text"]);
     let t = text(&o);
     assert!(t.contains("(3072 bit)") && t.contains("CA:TRUE"), "{t}");
     Ok(())
@@ -62,32 +42,10 @@ fn tsa_and_aia_extensions() -> TestResult {
     let pki = Pki::new(KeyAlgo::EcP256);
     let tsa = pki.ca.issue_tsa("Test TSA")?;
     pki.write("tsa.pem", tsa.cert_pem());
-    let o = run(
-        pki.dir.path(),
-        "openssl",
-        &[
-            "x509",
-            "-in",
-            "tsa.pem",
-            "-noout",
-            "-ext",
-            "extendedKeyUsage",
-        ],
-    );
+    let o = run(pki.dir.path(), "openssl", &["x509", "-in", "tsa.pem", "-noout", "-ext", "extendedKeyUsage"]);
     let t = text(&o);
     assert!(t.contains("critical") && t.contains("Time Stamping"), "{t}");
-    let o = run(
-        pki.dir.path(),
-        "openssl",
-        &[
-            "verify",
-            "-purpose",
-            "timestampsign",
-            "-CAfile",
-            "ca.pem",
-            "tsa.pem",
-        ],
-    );
+    let o = run(pki.dir.path(), "openssl", &["verify", "-purpose", "timestampsign", "-CAfile", "ca.pem", "tsa.pem"]);
     assert!(o.status.success(), "{}", text(&o));
 
     let opts = IssueOptions {
@@ -96,29 +54,16 @@ fn tsa_and_aia_extensions() -> TestResult {
         crl_url: Some("http://127.0.0.1:1/ca.crl".into()),
         ..Default::default()
     };
-    let ee = pki
-        .ca
-        .issue_signer_with("LT signer", KeyAlgo::Rsa2048, &opts)?;
+    let ee = pki.ca.issue_signer_with("LT signer", KeyAlgo::Rsa2048, &opts)?;
     pki.write("lt.pem", ee.cert_pem());
     let o = run(
         pki.dir.path(),
         "openssl",
-        &[
-            "x509",
-            "-in",
-            "lt.pem",
-            "-noout",
-            "-ocsp_uri",
-            "-ext",
-            "crlDistributionPoints,authorityInfoAccess",
-        ],
+        &["x509", "-in", "lt.pem", "-noout", "-ocsp_uri", "-ext", "crlDistributionPoints,authorityInfoAccess"],
     );
     let t = text(&o);
     assert!(t.contains("OCSP - URI:http://127.0.0.1:1/ocsp"), "{t}");
-    assert!(
-        t.contains("CA Issuers - URI:http://127.0.0.1:1/ca.cer"),
-        "{t}"
-    );
+    assert!(t.contains("CA Issuers - URI:http://127.0.0.1:1/ca.cer"), "{t}");
     assert!(t.contains("URI:http://127.0.0.1:1/ca.crl"), "{t}");
     Ok(())
 }
@@ -129,17 +74,9 @@ fn self_signed_sizes() -> TestResult {
         let c = pki::self_signed_rsa("Gateway", bits)?;
         let dir = tempfile::tempdir()?;
         std::fs::write(dir.path().join("g.pem"), c.cert_pem())?;
-        let o = run(
-            dir.path(),
-            "openssl",
-            &["x509", "-in", "g.pem", "-noout", "-text"],
-        );
+        let o = run(dir.path(), "openssl", &["x509", "-in", "g.pem", "-noout", "-text"]);
         assert!(text(&o).contains(&format!("({bits} bit)")), "{}", text(&o));
-        let o = run(
-            dir.path(),
-            "openssl",
-            &["verify", "-CAfile", "g.pem", "g.pem"],
-        );
+        let o = run(dir.path(), "openssl", &["verify", "-CAfile", "g.pem", "g.pem"]);
         assert!(o.status.success(), "{}", text(&o));
     }
     Ok(())
@@ -195,19 +132,12 @@ fn load_openssl_p12_modern_and_legacy() -> TestResult {
 #[test]
 fn write_p12_reads_in_openssl() -> TestResult {
     let pki = Pki::new(KeyAlgo::Rsa2048);
-    let bytes = pki::write_p12(
-        &pki.signer.key_pkcs8_der,
-        &pki.signer.cert_der,
-        &[pki.ca.cert_der().to_vec()],
-        "pw",
-    )?;
+    let bytes = pki::write_p12(&pki.signer.key_pkcs8_der, &pki.signer.cert_der, &[pki.ca.cert_der().to_vec()], "pw")?;
     pki.write("ours.p12", &bytes);
     let o = run(
         pki.dir.path(),
         "openssl",
-        &[
-            "pkcs12", "-in", "ours.p12", "-passin", "pass:pw", "-nodes", "-out", "dump.pem",
-        ],
+        &["pkcs12", "-in", "ours.p12", "-passin", "pass:pw", "-nodes", "-out", "dump.pem"],
     );
     assert!(o.status.success(), "{}", text(&o));
     let dump = std::fs::read_to_string(pki.path("dump.pem"))?;
@@ -228,45 +158,21 @@ fn pem_helpers() -> TestResult {
     let bundle = format!("junk\n{}{}", pki.signer.cert_pem(), pki.ca.cert_pem());
     let certs = pki::certs_from_pem_or_der(bundle.as_bytes())?;
     assert_eq!(certs.len(), 2);
-    assert_eq!(
-        pki::certs_from_pem_or_der(&pki.signer.cert_der)?,
-        vec![pki.signer.cert_der.clone()]
-    );
+    assert_eq!(pki::certs_from_pem_or_der(&pki.signer.cert_der)?, vec![pki.signer.cert_der.clone()]);
     // PKCS#1 "RSA PRIVATE KEY" from openssl is normalised to PKCS#8.
-    let o = run(
-        pki.dir.path(),
-        "openssl",
-        &[
-            "rsa",
-            "-in",
-            "signer.key",
-            "-traditional",
-            "-out",
-            "pkcs1.key",
-        ],
-    );
+    let o = run(pki.dir.path(), "openssl", &["rsa", "-in", "signer.key", "-traditional", "-out", "pkcs1.key"]);
     assert!(o.status.success(), "{}", text(&o));
     let pem = std::fs::read_to_string(pki.path("pkcs1.key"))?;
     assert!(pem.contains("BEGIN RSA PRIVATE KEY"));
     let k = pki::private_key_from_pem(&pem)?;
-    assert_eq!(
-        pki::public_key_spki_from_pkcs8(&k)?,
-        pki::public_key_spki_from_pkcs8(&pki.signer.key_pkcs8_der)?
-    );
+    assert_eq!(pki::public_key_spki_from_pkcs8(&k)?, pki::public_key_spki_from_pkcs8(&pki.signer.key_pkcs8_der)?);
     // SEC1 "EC PRIVATE KEY"
     let ec = Pki::new(KeyAlgo::EcP256);
-    let o = run(
-        ec.dir.path(),
-        "openssl",
-        &["ec", "-in", "signer.key", "-out", "sec1.key"],
-    );
+    let o = run(ec.dir.path(), "openssl", &["ec", "-in", "signer.key", "-out", "sec1.key"]);
     assert!(o.status.success(), "{}", text(&o));
     let pem = std::fs::read_to_string(ec.path("sec1.key"))?;
     assert!(pem.contains("BEGIN EC PRIVATE KEY"), "{pem}");
     let k = pki::private_key_from_pem(&pem)?;
-    assert_eq!(
-        pki::public_key_spki_from_pkcs8(&k)?,
-        pki::public_key_spki_from_pkcs8(&ec.signer.key_pkcs8_der)?
-    );
+    assert_eq!(pki::public_key_spki_from_pkcs8(&k)?, pki::public_key_spki_from_pkcs8(&ec.signer.key_pkcs8_der)?);
     Ok(())
 }

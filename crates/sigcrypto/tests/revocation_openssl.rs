@@ -16,59 +16,31 @@ fn ocsp_and_crl_fetching() -> TestResult {
         crl_url: Some(format!("http://127.0.0.1:{crl_port}/ca.crl")),
         ..Default::default()
     };
-    let good = pki
-        .ca
-        .issue_signer_with("Good Signer", KeyAlgo::Rsa2048, &opts)?;
-    let bad = pki
-        .ca
-        .issue_signer_with("Revoked Signer", KeyAlgo::EcP256, &opts)?;
+    let good = pki.ca.issue_signer_with("Good Signer", KeyAlgo::Rsa2048, &opts)?;
+    let bad = pki.ca.issue_signer_with("Revoked Signer", KeyAlgo::EcP256, &opts)?;
     pki.write("good.pem", good.cert_pem());
     pki.write("bad.pem", bad.cert_pem());
 
     // CRL listing the revoked one, served over HTTP; openssl accepts its signature.
     let bad_serial = hex::decode(openssl_serial(pki.dir.path(), "bad.pem"))?;
-    let crl = pki
-        .ca
-        .issue_crl(&[bad_serial], std::time::Duration::from_secs(86400))?;
+    let crl = pki.ca.issue_crl(&[bad_serial], std::time::Duration::from_secs(86400))?;
     pki.write("ca.crl", &crl);
-    let o = run(
-        pki.dir.path(),
-        "openssl",
-        &[
-            "crl", "-in", "ca.crl", "-inform", "DER", "-CAfile", "ca.pem", "-noout",
-        ],
-    );
+    let o = run(pki.dir.path(), "openssl", &["crl", "-in", "ca.crl", "-inform", "DER", "-CAfile", "ca.pem", "-noout"]);
     assert!(text(&o).contains("verify OK"), "{}", text(&o));
 
     let cfg = HttpConfig::allow_private();
     let ca = pki.ca.cert_der().to_vec();
-    assert_eq!(
-        revocation::crl_urls(&good.cert_der),
-        vec![format!("http://127.0.0.1:{crl_port}/ca.crl")]
-    );
-    let (_, info) = revocation::fetch_crl(
-        &revocation::crl_urls(&good.cert_der)[0],
-        &good.cert_der,
-        &ca,
-        &cfg,
-    )?;
+    assert_eq!(revocation::crl_urls(&good.cert_der), vec![format!("http://127.0.0.1:{crl_port}/ca.crl")]);
+    let (_, info) = revocation::fetch_crl(&revocation::crl_urls(&good.cert_der)[0], &good.cert_der, &ca, &cfg)?;
     assert_eq!(info.status, RevocationStatus::Good);
-    let (_, info) = revocation::fetch_crl(
-        &revocation::crl_urls(&bad.cert_der)[0],
-        &bad.cert_der,
-        &ca,
-        &cfg,
-    )?;
+    let (_, info) = revocation::fetch_crl(&revocation::crl_urls(&bad.cert_der)[0], &bad.cert_der, &ca, &cfg)?;
     assert_eq!(info.status, RevocationStatus::Revoked);
 
     // OCSP responder not running yet: collect falls back to the CRL.
     let chain = revocation::build_chain(&good.cert_der, &[ca.clone(), bad.cert_der.clone()])?;
     assert_eq!(chain, vec![good.cert_der.clone(), ca.clone()]);
     let data = revocation::collect_revocation_data(&chain, &cfg);
-    assert!(
-        data.ocsps_der.is_empty() && data.crls_der.len() == 1 && data.missing.is_empty(),
-        "{data:?}"
-    );
+    assert!(data.ocsps_der.is_empty() && data.crls_der.len() == 1 && data.missing.is_empty(), "{data:?}");
 
     // Now with a real OCSP responder on the advertised port.
     let ocsp = ocsp_responder(&pki, ocsp_port, &[("good.pem", false), ("bad.pem", true)]);
@@ -78,23 +50,10 @@ fn ocsp_and_crl_fetching() -> TestResult {
     let o = run(
         pki.dir.path(),
         "openssl",
-        &[
-            "ocsp",
-            "-respin",
-            "good.ocsp",
-            "-issuer",
-            "ca.pem",
-            "-cert",
-            "good.pem",
-            "-CAfile",
-            "ca.pem",
-        ],
+        &["ocsp", "-respin", "good.ocsp", "-issuer", "ca.pem", "-cert", "good.pem", "-CAfile", "ca.pem"],
     );
     let t = text(&o);
-    assert!(
-        t.contains("Response verify OK") && t.contains("good.pem: good"),
-        "{t}"
-    );
+    assert!(t.contains("Response verify OK") && t.contains("good.pem: good"), "{t}");
     let (_, info) = revocation::fetch_ocsp(&bad.cert_der, &ca, None, &cfg)?;
     assert_eq!(info.status, RevocationStatus::Revoked);
     let data = revocation::collect_revocation_data(&chain, &cfg);

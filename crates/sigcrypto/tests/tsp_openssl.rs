@@ -52,11 +52,8 @@ fn private_tsa_refused_by_default_policy() -> TestResult {
 fn signature_timestamp_keeps_cms_valid() -> TestResult {
     let pki = Pki::new(KeyAlgo::Rsa2048);
     let tsa = Tsa::start(&pki);
-    let s = LocalKeySigner::from_pkcs8(
-        &pki.signer.key_pkcs8_der,
-        &pki.signer.cert_der,
-        vec![pki.ca.cert_der().to_vec()],
-    )?;
+    let s =
+        LocalKeySigner::from_pkcs8(&pki.signer.key_pkcs8_der, &pki.signer.cert_der, vec![pki.ca.cert_der().to_vec()])?;
     let data = b"CAdES-T content";
     let der = cms::sign_detached(&s, data, &CmsOptions::cades())?;
     let with_ts = tsp::add_signature_timestamp_with(&der, &tsa.url, &HttpConfig::allow_private())?;
@@ -64,16 +61,8 @@ fn signature_timestamp_keeps_cms_valid() -> TestResult {
     pki.write("data.bin", data);
     let (ok, out) = openssl_cms_verify(pki.dir.path(), "t.p7s", Some("data.bin"), "ca.pem");
     assert!(ok, "{out}");
-    let o = run(
-        pki.dir.path(),
-        "openssl",
-        &["cms", "-cmsout", "-print", "-inform", "DER", "-in", "t.p7s"],
-    );
-    assert!(
-        text(&o).contains("id-smime-aa-timeStampToken"),
-        "{}",
-        text(&o)
-    );
+    let o = run(pki.dir.path(), "openssl", &["cms", "-cmsout", "-print", "-inform", "DER", "-in", "t.p7s"]);
+    assert!(text(&o).contains("id-smime-aa-timeStampToken"), "{}", text(&o));
     // The token's imprint is the hash of the signature value; openssl agrees.
     let tokens = tsp::signature_timestamp_tokens(&with_ts)?;
     assert_eq!(tokens.len(), 1);
@@ -101,8 +90,7 @@ fn signature_timestamp_keeps_cms_valid() -> TestResult {
     let sum = cms::check_cms(&with_ts, Some(data))?;
     assert!(sum.has_signature_timestamp);
     // Stamping twice replaces, it does not stack.
-    let twice =
-        tsp::add_signature_timestamp_with(&with_ts, &tsa.url, &HttpConfig::allow_private())?;
+    let twice = tsp::add_signature_timestamp_with(&with_ts, &tsa.url, &HttpConfig::allow_private())?;
     assert_eq!(tsp::signature_timestamp_tokens(&twice)?.len(), 1);
     Ok(())
 }
@@ -110,11 +98,7 @@ fn signature_timestamp_keeps_cms_valid() -> TestResult {
 #[test]
 fn tsa_errors_are_reported() -> TestResult {
     // Nothing listens on this port: a connection error, not a panic.
-    let err = tsp::timestamp_token_with(
-        &[0u8; 32],
-        "http://127.0.0.1:9/",
-        &HttpConfig::allow_private(),
-    );
+    let err = tsp::timestamp_token_with(&[0u8; 32], "http://127.0.0.1:9/", &HttpConfig::allow_private());
     assert!(err.is_err());
     assert!(tsp::timestamp_token(&[0u8; 32], "ftp://x/").is_err());
     Ok(())

@@ -38,29 +38,16 @@ fn openssl_cms_with_our_timestamp_verifies() -> TestResult {
     let der = std::fs::read(pki.path("os.p7s"))?;
     let trust = TrustStore::from_pem(pki.ca.cert_pem().as_bytes())?;
 
-    let r = verify::verify_cms(
-        &der,
-        Content::Detached(b"payload"),
-        &trust,
-        &VerifyOptions::default(),
-    )?;
+    let r = verify::verify_cms(&der, Content::Detached(b"payload"), &trust, &VerifyOptions::default())?;
     assert!(r.valid, "{r:#?}");
     assert!(r.signers[0].timestamp.is_none());
-    assert!(
-        r.signers[0].claimed_signing_time.is_some(),
-        "openssl adds signingTime"
-    );
+    assert!(r.signers[0].claimed_signing_time.is_some(), "openssl adds signingTime");
 
     let stamped = tsp::add_signature_timestamp_with(&der, &tsa.url, &HttpConfig::allow_private())?;
     pki.write("stamped.p7s", &stamped);
     let (ok, out) = openssl_cms_verify(pki.dir.path(), "stamped.p7s", Some("data.bin"), "ca.pem");
     assert!(ok, "{out}");
-    let r = verify::verify_cms(
-        &stamped,
-        Content::Detached(b"payload"),
-        &trust,
-        &VerifyOptions::default(),
-    )?;
+    let r = verify::verify_cms(&stamped, Content::Detached(b"payload"), &trust, &VerifyOptions::default())?;
     assert!(r.valid, "{r:#?}");
     let ts = r.signers[0].timestamp.as_ref().expect("timestamp");
     assert!(ts.intact && ts.trusted && ts.gen_time.is_some(), "{ts:?}");
@@ -69,20 +56,11 @@ fn openssl_cms_with_our_timestamp_verifies() -> TestResult {
     assert!(json.contains("\"valid\":true"));
 
     // Untrusted root: intact but not trusted.
-    let r = verify::verify_cms(
-        &stamped,
-        Content::Detached(b"payload"),
-        &TrustStore::empty(),
-        &VerifyOptions::default(),
-    )?;
+    let r =
+        verify::verify_cms(&stamped, Content::Detached(b"payload"), &TrustStore::empty(), &VerifyOptions::default())?;
     assert!(r.signers[0].intact && !r.signers[0].trusted && !r.valid);
     // Wrong content.
-    let r = verify::verify_cms(
-        &stamped,
-        Content::Detached(b"payload!"),
-        &trust,
-        &VerifyOptions::default(),
-    )?;
+    let r = verify::verify_cms(&stamped, Content::Detached(b"payload!"), &trust, &VerifyOptions::default())?;
     assert!(!r.valid && !r.signers[0].intact);
     Ok(())
 }
@@ -120,9 +98,7 @@ fn attached_openssl_cms_and_garbage() -> TestResult {
     assert!(r.valid && r.attached, "{r:#?}");
     assert_eq!(verify::signer_digest_algorithm(&der)?, "sha256");
     for junk in [&b""[..], b"\x30\x00", &der[..der.len() / 2]] {
-        assert!(
-            verify::verify_cms(junk, Content::Embedded, &trust, &VerifyOptions::default()).is_err()
-        );
+        assert!(verify::verify_cms(junk, Content::Embedded, &trust, &VerifyOptions::default()).is_err());
     }
     assert!(TrustStore::from_pem(b"").is_err());
     Ok(())

@@ -36,11 +36,7 @@ impl Pki {
 
 /// Run a command in `dir`, returning its output (never panics on non-zero exit).
 pub fn run(dir: &Path, prog: &str, args: &[&str]) -> Output {
-    Command::new(prog)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {prog}: {e}"))
+    Command::new(prog).args(args).current_dir(dir).output().unwrap_or_else(|e| panic!("cannot run {prog}: {e}"))
 }
 
 pub fn text(o: &Output) -> String {
@@ -53,12 +49,7 @@ pub fn text(o: &Output) -> String {
 }
 
 /// `openssl cms -verify` a DER CMS; `content` for detached signatures. Returns (ok, output).
-pub fn openssl_cms_verify(
-    dir: &Path,
-    cms: &str,
-    content: Option<&str>,
-    ca: &str,
-) -> (bool, String) {
+pub fn openssl_cms_verify(dir: &Path, cms: &str, content: Option<&str>, ca: &str) -> (bool, String) {
     let mut args = vec![
         "cms",
         "-verify",
@@ -80,10 +71,7 @@ pub fn openssl_cms_verify(
     }
     let o = run(dir, "openssl", &args);
     let t = text(&o);
-    (
-        o.status.success() && t.contains("Verification successful"),
-        t,
-    )
+    (o.status.success() && t.contains("Verification successful"), t)
 }
 
 /// A child process killed on drop (test servers).
@@ -99,9 +87,7 @@ fn read_port(child: &mut std::process::Child) -> u16 {
     use std::io::BufRead;
     let out = child.stdout.take().expect("stdout");
     let mut line = String::new();
-    std::io::BufReader::new(out)
-        .read_line(&mut line)
-        .expect("port line");
+    std::io::BufReader::new(out).read_line(&mut line).expect("port line");
     line.trim().parse().expect("port")
 }
 
@@ -133,11 +119,7 @@ impl Tsa {
             .spawn()
             .expect("start tsa server");
         let port = read_port(&mut child);
-        Tsa {
-            url: format!("http://127.0.0.1:{port}/"),
-            tsa,
-            _child: ChildGuard(child),
-        }
+        Tsa { url: format!("http://127.0.0.1:{port}/"), tsa, _child: ChildGuard(child) }
     }
 }
 
@@ -176,33 +158,21 @@ s=http.server.HTTPServer(('127.0.0.1',0),h)\nprint(s.server_address[1],flush=Tru
 /// openssl's serial number representation (uppercase hex) of a PEM cert file in `dir`.
 pub fn openssl_serial(dir: &Path, pem: &str) -> String {
     let o = run(dir, "openssl", &["x509", "-in", pem, "-noout", "-serial"]);
-    String::from_utf8_lossy(&o.stdout)
-        .trim()
-        .trim_start_matches("serial=")
-        .to_string()
+    String::from_utf8_lossy(&o.stdout).trim().trim_start_matches("serial=").to_string()
 }
 
 /// An `openssl ocsp` responder on `port` over an index.txt; `entries` are (pem file, revoked?).
 /// Readiness is read from its log: a probing TCP connect would wedge the single-threaded
 /// OpenSSL 3.0 responder.
 pub fn ocsp_responder(pki: &Pki, port: u16, entries: &[(&str, bool)]) -> ChildGuard {
-    let resp = pki
-        .ca
-        .issue_ocsp_responder("Signet Test OCSP")
-        .expect("ocsp cert");
+    let resp = pki.ca.issue_ocsp_responder("Signet Test OCSP").expect("ocsp cert");
     pki.write("ocsp.pem", resp.cert_pem());
     pki.write("ocsp.key", resp.key_pem());
     let mut index = String::new();
     for (pem, revoked) in entries {
         let serial = openssl_serial(pki.dir.path(), pem);
-        let (st, rev) = if *revoked {
-            ("R", "250101000000Z,keyCompromise")
-        } else {
-            ("V", "")
-        };
-        index.push_str(&format!(
-            "{st}\t491231235959Z\t{rev}\t{serial}\tunknown\t/CN={pem}\n"
-        ));
+        let (st, rev) = if *revoked { ("R", "250101000000Z,keyCompromise") } else { ("V", "") };
+        index.push_str(&format!("{st}\t491231235959Z\t{rev}\t{serial}\tunknown\t/CN={pem}\n"));
     }
     pki.write("index.txt", index);
     let log = std::fs::File::create(pki.path("ocsp.log")).expect("log");

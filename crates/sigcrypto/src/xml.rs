@@ -1,0 +1,552 @@
+//! A small XML tree over quick-xml and Exclusive XML Canonicalization 1.0
+//! (<http://www.w3.org/2001/10/xml-exc-c14n#>, without comments by default).
+//!
+//! Scope: UTF-8 documents without DTDs (a DTD could declare entities or default attributes
+//! that change the canonical form; we refuse it rather than get it subtly wrong). Byte offsets
+//! of every element are kept so a signature can be spliced into the original text without
+//! re-serialising (and thus without changing) the rest of the document.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use quick_xml::Reader;
+use quick_xml::events::{BytesStart, Event};
+
+use crate::{Error, Result};
+
+/// Maximum XML input size and nesting depth (hostile-input limits).
+pub(crate) const MAX_XML_LEN: usize = 64 << 20;
+const MAX_DEPTH: usize = 256;
+pub(crate) const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
+
+/// An element with its namespace declarations kept apart from ordinary attributes.
+#[derive(Debug, Clone)]
+pub(crate) struct Element {
+    /// Qualified name as written (prefix:local or local).
+    pub name: String,
+    /// Non-namespace attributes (qualified name, normalised value), in document order.
+    pub attrs: Vec<(String, String)>,
+    /// Namespace declarations on this element: (prefix or "" for default, URI).
+    pub ns_decls: Vec<(String, String)>,
+    pub children: Vec<Node>,
+    /// Byte offset where the end tag starts ("</..."), or of "/>" for an empty element.
+    pub end_tag_start: usize,
+    /// Byte offset just after the element.
+    pub end: usize,
+    /// Written as `<x/>`.
+    pub empty: bool,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Node {
+    Element(Element),
+    Text(String),
+    Comment(String),
+    /// Processing instruction: (target, data).
+    Pi(String, String),
+}
+
+/// A parsed document: misc nodes before the root, the root, misc nodes after it.
+#[derive(Debug, Clone)]
+pub(crate) struct Document {
+    pub before: Vec<Node>,
+    pub root: Element,
+    pub after: Vec<Node>,
+}
+
+impl Element {
+    pub fn prefix(&self) -> &str {
+        split_qname(&self.name).0
+    }
+    pub fn local_name(&self) -> &str {
+        split_qname(&self.name).1
+    }
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+    pub fn child_elements(&self) -> impl Iterator<Item = &Element> {
+        self.children.iter().filter_map(|n| match n {
+            Node::Element(e) => Some(e),
+            _ => None,
+        })
+    }
+    /// Concatenated text content of this element's direct text children.
+    pub fn text(&self) -> String {
+        self.children
+            .iter()
+            .filter_map(|n| match n {
+                Node::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+pub(crate) fn split_qname(q: &str) -> (&str, &str) {
+    match q.split_once(':') {
+        Some((p, l)) => (p, l),
+        None => ("", q),
+    }
+}
+
+/// In-scope namespace bindings: prefix ("" = default) → URI ("" = undeclared default).
+pub(crate) type NsScope = BTreeMap<String, String>;
+
+/// The scope after applying `el`'s declarations.
+pub(crate) fn extend_scope(scope: &NsScope, el: &Element) -> NsScope {
+    let mut s = scope.clone();
+    for (p, u) in &el.ns_decls {
+        s.insert(p.clone(), u.clone());
+    }
+    s
+}
+
+/// Namespace URI of an element given the scope that includes its own declarations.
+pub(crate) fn element_ns<'a>(el: &Element, scope: &'a NsScope) -> &'a str {
+    scope.get(el.prefix()).map(String::as_str).unwrap_or("")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+// ---------------------------------------------------------------------------------------------
+
+fn xml_err(e: impl std::fmt::Display) -> Error {
+    Error::Xml(e.to_string())
+}
+
+/// XML 1.0 §2.11: CRLF and lone CR become LF.
+fn normalize_eol(s: &str) -> String {
+    if !s.contains('\r') {
+        return s.to_string();
+    }
+    s.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// Attribute value normalisation for CDATA attributes (XML 1.0 §3.3.3): literal whitespace
+/// characters become spaces; character references are kept as the characters they denote.
+fn normalize_attr(raw: &str) -> Result<String> {
+    let eol = normalize_eol(raw);
+    let spaced: String = eol.chars().map(|c| if matches!(c, '\t' | '\n') { ' ' } else { c }).collect();
+    quick_xml::escape::unescape(&spaced)
+        .map(|c| c.into_owned())
+        .map_err(|e| Error::Xml(format!("bad reference in attribute: {e}")))
+}
+
+fn start_element(e: &BytesStart<'_>) -> Result<Element> {
+    let name = std::str::from_utf8(e.name().as_ref()).map_err(xml_err)?.to_string();
+    let mut attrs = Vec::new();
+    let mut ns_decls = Vec::new();
+    let mut seen = BTreeSet::new();
+    for a in e.attributes().with_checks(true) {
+        let a = a.map_err(xml_err)?;
+        let key = std::str::from_utf8(a.key.as_ref()).map_err(xml_err)?.to_string();
+        if !seen.insert(key.clone()) {
+            return Err(Error::Xml(format!("duplicate attribute {key}")));
+        }
+        let raw = std::str::from_utf8(&a.value).map_err(xml_err)?;
+        let value = normalize_attr(raw)?;
+        if key == "xmlns" {
+            ns_decls.push((String::new(), value));
+        } else if let Some(p) = key.strip_prefix("xmlns:") {
+            if value.is_empty() {
+                return Err(Error::Xml(format!("prefix {p} undeclared with an empty URI")));
+            }
+            ns_decls.push((p.to_string(), value));
+        } else {
+            attrs.push((key, value));
+        }
+    }
+    Ok(Element { name, attrs, ns_decls, children: Vec::new(), end_tag_start: 0, end: 0, empty: false })
+}
+
+/// Parse a UTF-8 XML document (a leading BOM is skipped; offsets are relative to the text
+/// after the BOM).
+pub(crate) fn parse(text: &str) -> Result<Document> {
+    if text.len() > MAX_XML_LEN {
+        return Err(Error::Xml("document too large".into()));
+    }
+    let mut reader = Reader::from_str(text);
+    reader.config_mut().check_end_names = true;
+    let mut stack: Vec<Element> = Vec::new();
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    let mut root: Option<Element> = None;
+    loop {
+        let pos_before = pos(reader.buffer_position())?;
+        let ev = reader.read_event().map_err(|e| Error::Xml(format!("at byte {}: {e}", reader.error_position())))?;
+        let pos_after = pos(reader.buffer_position())?;
+        match ev {
+            Event::Start(e) => {
+                if root.is_some() {
+                    return Err(Error::Xml("content after the document element".into()));
+                }
+                if stack.len() >= MAX_DEPTH {
+                    return Err(Error::Xml("elements nested too deeply".into()));
+                }
+                stack.push(start_element(&e)?);
+            }
+            Event::Empty(e) => {
+                if root.is_some() {
+                    return Err(Error::Xml("content after the document element".into()));
+                }
+                let mut el = start_element(&e)?;
+                el.empty = true;
+                el.end = pos_after;
+                el.end_tag_start = pos_after.saturating_sub(2);
+                attach(&mut stack, &mut root, el);
+            }
+            Event::End(_) => {
+                let mut el = stack.pop().ok_or_else(|| Error::Xml("unexpected end tag".into()))?;
+                el.end_tag_start = pos_before;
+                el.end = pos_after;
+                attach(&mut stack, &mut root, el);
+            }
+            Event::Text(t) => {
+                let raw = t.decode().map_err(xml_err)?;
+                push_text(&mut stack, normalize_eol(&raw))?;
+            }
+            Event::GeneralRef(r) => {
+                let ch = match r.resolve_char_ref().map_err(xml_err)? {
+                    Some(c) => c.to_string(),
+                    None => predefined_entity(&r.decode().map_err(xml_err)?)?.to_string(),
+                };
+                push_text(&mut stack, ch)?;
+            }
+            Event::CData(c) => {
+                let raw = std::str::from_utf8(c.as_ref()).map_err(xml_err)?;
+                push_text(&mut stack, normalize_eol(raw))?;
+            }
+            Event::Comment(c) => {
+                let raw = std::str::from_utf8(c.as_ref()).map_err(xml_err)?;
+                push_misc(&mut stack, &root, &mut before, &mut after, Node::Comment(normalize_eol(raw)));
+            }
+            Event::PI(p) => {
+                let target = std::str::from_utf8(p.target()).map_err(xml_err)?.to_string();
+                let data = std::str::from_utf8(p.content()).map_err(xml_err)?.trim_start().to_string();
+                push_misc(&mut stack, &root, &mut before, &mut after, Node::Pi(target, normalize_eol(&data)));
+            }
+            Event::Decl(d) => {
+                if let Some(enc) = d.encoding() {
+                    let enc = enc.map_err(xml_err)?;
+                    let enc = String::from_utf8_lossy(&enc).to_ascii_lowercase();
+                    if enc != "utf-8" && enc != "utf8" {
+                        return Err(Error::Xml(format!("unsupported encoding {enc}; use UTF-8")));
+                    }
+                }
+            }
+            Event::DocType(_) => {
+                return Err(Error::Xml("documents with a DTD are not supported".into()));
+            }
+            Event::Eof => break,
+        }
+    }
+    if !stack.is_empty() {
+        return Err(Error::Xml("document ends inside an element".into()));
+    }
+    let root = root.ok_or_else(|| Error::Xml("no document element".into()))?;
+    Ok(Document { before, root, after })
+}
+
+fn pos(p: u64) -> Result<usize> {
+    usize::try_from(p).map_err(|_| Error::Xml("offset overflow".into()))
+}
+
+fn attach(stack: &mut [Element], root: &mut Option<Element>, el: Element) {
+    match stack.last_mut() {
+        Some(parent) => parent.children.push(Node::Element(el)),
+        None => *root = Some(el),
+    }
+}
+
+fn push_text(stack: &mut [Element], text: String) -> Result<()> {
+    match stack.last_mut() {
+        Some(parent) => {
+            // Merge adjacent text (text, references, CDATA) into one node.
+            if let Some(Node::Text(prev)) = parent.children.last_mut() {
+                prev.push_str(&text);
+            } else {
+                parent.children.push(Node::Text(text));
+            }
+            Ok(())
+        }
+        None if text.chars().all(|c| matches!(c, ' ' | '\t' | '\n' | '\r')) => Ok(()),
+        None => Err(Error::Xml("text outside the document element".into())),
+    }
+}
+
+fn push_misc(stack: &mut [Element], root: &Option<Element>, before: &mut Vec<Node>, after: &mut Vec<Node>, node: Node) {
+    match stack.last_mut() {
+        Some(parent) => parent.children.push(node),
+        None if root.is_some() => after.push(node),
+        None => before.push(node),
+    }
+}
+
+fn predefined_entity(name: &str) -> Result<&'static str> {
+    Ok(match name {
+        "amp" => "&",
+        "lt" => "<",
+        "gt" => ">",
+        "quot" => "\"",
+        "apos" => "'",
+        other => return Err(Error::Xml(format!("undeclared entity &{other};"))),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exclusive C14N 1.0
+// ---------------------------------------------------------------------------------------------
+
+/// Canonicalisation parameters.
+#[derive(Clone, Copy)]
+pub(crate) struct C14n<'a> {
+    pub with_comments: bool,
+    /// An element (by address) to leave out with its subtree: the enveloped-signature
+    /// transform.
+    pub exclude: Option<&'a Element>,
+}
+
+/// Canonical form of the whole document (for a same-document reference URI="").
+pub(crate) fn c14n_document(doc: &Document, p: C14n<'_>) -> Result<String> {
+    let mut out = String::new();
+    for n in &doc.before {
+        if render_misc(n, p, &mut out) {
+            out.push('\n');
+        }
+    }
+    render_element(&doc.root, &NsScope::new(), &NsScope::new(), p, &mut out, 0)?;
+    for n in &doc.after {
+        let mut tmp = String::new();
+        if render_misc(n, p, &mut tmp) {
+            out.push('\n');
+            out.push_str(&tmp);
+        }
+    }
+    Ok(out)
+}
+
+/// Canonical form of the subtree at `el`, whose ancestors' declarations give `scope`
+/// (the scope *before* `el`'s own declarations).
+pub(crate) fn c14n_subtree(el: &Element, scope: &NsScope, p: C14n<'_>) -> Result<String> {
+    let mut out = String::new();
+    // The apex has no output ancestor: nothing has been rendered yet.
+    render_element(el, scope, &NsScope::new(), p, &mut out, 0)?;
+    Ok(out)
+}
+
+fn render_misc(n: &Node, p: C14n<'_>, out: &mut String) -> bool {
+    match n {
+        Node::Pi(t, d) => {
+            render_pi(t, d, out);
+            true
+        }
+        Node::Comment(c) if p.with_comments => {
+            out.push_str("<!--");
+            out.push_str(c);
+            out.push_str("-->");
+            true
+        }
+        _ => false,
+    }
+}
+
+fn render_pi(target: &str, data: &str, out: &mut String) {
+    out.push_str("<?");
+    out.push_str(target);
+    if !data.is_empty() {
+        out.push(' ');
+        out.push_str(data);
+    }
+    out.push_str("?>");
+}
+
+fn render_element(
+    el: &Element,
+    parent_scope: &NsScope,
+    rendered: &NsScope,
+    p: C14n<'_>,
+    out: &mut String,
+    depth: usize,
+) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(Error::Xml("elements nested too deeply".into()));
+    }
+    let scope = extend_scope(parent_scope, el);
+    // Visibly utilised prefixes: the element's own and its prefixed attributes' (not xml:).
+    let mut utilised = BTreeSet::new();
+    utilised.insert(el.prefix().to_string());
+    for (name, _) in &el.attrs {
+        let (pre, _) = split_qname(name);
+        if !pre.is_empty() && pre != "xml" {
+            utilised.insert(pre.to_string());
+        }
+    }
+    let mut new_rendered = rendered.clone();
+    let mut ns_out = Vec::new();
+    for pre in &utilised {
+        let uri = scope.get(pre).cloned().unwrap_or_default();
+        if pre.is_empty() {
+            let prev = rendered.get("").map(String::as_str).unwrap_or("");
+            if uri != prev {
+                ns_out.push((String::new(), uri.clone()));
+                new_rendered.insert(String::new(), uri);
+            }
+        } else {
+            if uri.is_empty() {
+                return Err(Error::Xml(format!("unbound namespace prefix {pre}")));
+            }
+            if rendered.get(pre) != Some(&uri) {
+                ns_out.push((pre.clone(), uri.clone()));
+                new_rendered.insert(pre.clone(), uri);
+            }
+        }
+    }
+    // Attributes sorted by (namespace URI, local name); unqualified ones have no URI.
+    let mut attrs: Vec<(String, &str, &str, &str)> = Vec::new();
+    for (name, value) in &el.attrs {
+        let (pre, local) = split_qname(name);
+        let uri = match pre {
+            "" => String::new(),
+            "xml" => XML_NS.to_string(),
+            other => {
+                scope.get(other).cloned().ok_or_else(|| Error::Xml(format!("unbound namespace prefix {other}")))?
+            }
+        };
+        attrs.push((uri, local, name.as_str(), value.as_str()));
+    }
+    attrs.sort_by(|a, b| (a.0.as_str(), a.1).cmp(&(b.0.as_str(), b.1)));
+
+    out.push('<');
+    out.push_str(&el.name);
+    for (pre, uri) in &ns_out {
+        if pre.is_empty() {
+            out.push_str(" xmlns=\"");
+        } else {
+            out.push_str(" xmlns:");
+            out.push_str(pre);
+            out.push_str("=\"");
+        }
+        escape_attr(uri, out);
+        out.push('"');
+    }
+    for (_, _, qname, value) in &attrs {
+        out.push(' ');
+        out.push_str(qname);
+        out.push_str("=\"");
+        escape_attr(value, out);
+        out.push('"');
+    }
+    out.push('>');
+    for child in &el.children {
+        match child {
+            Node::Element(c) => {
+                if p.exclude.is_some_and(|x| std::ptr::eq(x, c)) {
+                    continue;
+                }
+                render_element(c, &scope, &new_rendered, p, out, depth + 1)?;
+            }
+            Node::Text(t) => escape_text(t, out),
+            Node::Comment(c) => {
+                if p.with_comments {
+                    out.push_str("<!--");
+                    out.push_str(c);
+                    out.push_str("-->");
+                }
+            }
+            Node::Pi(t, d) => render_pi(t, d, out),
+        }
+    }
+    out.push_str("</");
+    out.push_str(&el.name);
+    out.push('>');
+    Ok(())
+}
+
+fn escape_text(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\r' => out.push_str("&#xD;"),
+            c => out.push(c),
+        }
+    }
+}
+
+fn escape_attr(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' => out.push_str("&#x9;"),
+            '\n' => out.push_str("&#xA;"),
+            '\r' => out.push_str("&#xD;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Visit every element with its ancestor path (path includes the element itself, last).
+pub(crate) fn walk<'a>(el: &'a Element, path: &mut Vec<&'a Element>, f: &mut dyn FnMut(&[&'a Element])) {
+    path.push(el);
+    f(path);
+    for c in el.child_elements() {
+        walk(c, path, f);
+    }
+    path.pop();
+}
+
+/// The scope of in-scope namespaces for the elements in `path` (all declarations applied).
+pub(crate) fn scope_of(path: &[&Element]) -> NsScope {
+    let mut s = NsScope::new();
+    for e in path {
+        for (p, u) in &e.ns_decls {
+            s.insert(p.clone(), u.clone());
+        }
+    }
+    s
+}
+
+/// Public entry point: exclusive C14N (without comments) of a whole UTF-8 document.
+pub fn canonicalize(xml: &[u8]) -> Result<String> {
+    let text = as_text(xml)?;
+    let doc = parse(text)?;
+    c14n_document(&doc, C14n { with_comments: false, exclude: None })
+}
+
+/// UTF-8 text of an XML byte buffer, BOM removed.
+pub(crate) fn as_text(xml: &[u8]) -> Result<&str> {
+    if xml.is_empty() {
+        return Err(Error::Xml("empty document".into()));
+    }
+    let body = xml.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(xml);
+    std::str::from_utf8(body).map_err(|_| Error::Xml("document is not UTF-8".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(x: &str) -> String {
+        canonicalize(x.as_bytes()).unwrap_or_else(|e| format!("ERR {e}"))
+    }
+
+    #[test]
+    fn basic_rules() {
+        assert_eq!(c("<?xml version=\"1.0\"?>\n<a b='1'  a=\"2\"/>"), "<a a=\"2\" b=\"1\"></a>");
+        assert_eq!(c("<a>x&amp;y&lt;&gt;&#13;\r\n</a>"), "<a>x&amp;y&lt;&gt;&#xD;\n</a>");
+        assert_eq!(c("<a t=\"&#9;x&#10;\r\n\ty\"/>"), "<a t=\"&#x9;x&#xA;  y\"></a>");
+        assert_eq!(c("<a><![CDATA[<&>]]></a>"), "<a>&lt;&amp;&gt;</a>");
+        assert_eq!(c("<!--c--><a><!--x--><?p  d?></a>"), "<a><?p d?></a>");
+        // Exclusive: unused declarations dropped, used ones pushed down.
+        assert_eq!(
+            c("<a xmlns:x=\"u:x\" xmlns:y=\"u:y\"><x:b y:c=\"1\"/></a>"),
+            "<a><x:b xmlns:x=\"u:x\" xmlns:y=\"u:y\" y:c=\"1\"></x:b></a>"
+        );
+        assert_eq!(c("<a xmlns=\"u:d\"><b xmlns=\"\"/></a>"), "<a xmlns=\"u:d\"><b xmlns=\"\"></b></a>");
+        assert!(c("<!DOCTYPE a [<!ENTITY e \"x\">]><a>&e;</a>").starts_with("ERR"));
+        assert!(c("<a><b></a>").starts_with("ERR"));
+        assert!(c("").starts_with("ERR"));
+    }
+}

@@ -1,0 +1,657 @@
+//! Enveloped XML-DSig (and XAdES-BES) signing and verification.
+//!
+//! Signing: Reference URI="" with the enveloped-signature and exclusive C14N transforms,
+//! SignedInfo canonicalised with exclusive C14N, RSA-SHA256 (or ECDSA-SHA256), KeyInfo with
+//! the X.509 certificate(s). With XAdES, a second Reference covers SignedProperties
+//! (SigningTime, SigningCertificateV2).
+//!
+//! Every digest is computed over the *final document* as we emit it (pitfall X2): the
+//! Signature element is spliced into the original text, the result re-parsed, and the
+//! SignedProperties / SignedInfo canonicalised in that context.
+
+use aws_lc_rs::signature::{self as awssig, UnparsedPublicKey};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as B64;
+use der::Encode;
+use time::OffsetDateTime;
+
+use crate::cms::IssuerSerial;
+use crate::pki;
+use crate::signer::{HashAlg, RawSigner, SigAlg};
+use crate::verify::{TrustStore, VerifyOptions, validate_chain};
+use crate::xml::{self, C14n, Document, Element, NsScope};
+use crate::{Error, Result};
+
+pub const DSIG_NS: &str = "http://www.w3.org/2000/09/xmldsig#";
+pub const XADES_NS: &str = "http://uri.etsi.org/01903/v1.3.2#";
+pub const EXC_C14N: &str = "http://www.w3.org/2001/10/xml-exc-c14n#";
+pub const EXC_C14N_COMMENTS: &str = "http://www.w3.org/2001/10/xml-exc-c14n#WithComments";
+pub const ENVELOPED: &str = "http://www.w3.org/2000/09/xmldsig#enveloped-signature";
+pub const SHA256_URI: &str = "http://www.w3.org/2001/04/xmlenc#sha256";
+const SHA512_URI: &str = "http://www.w3.org/2001/04/xmlenc#sha512";
+const SHA384_URI: &str = "http://www.w3.org/2001/04/xmldsig-more#sha384";
+const SHA1_URI: &str = "http://www.w3.org/2000/09/xmldsig#sha1";
+const RSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
+const RSA_SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha384";
+const RSA_SHA512: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512";
+const ECDSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256";
+const SIGNED_PROPS_TYPE: &str = "http://uri.etsi.org/01903#SignedProperties";
+
+/// Options for XML signing.
+#[derive(Debug, Clone)]
+pub struct XmlSignOptions {
+    /// Add XAdES-BES QualifyingProperties (SigningTime, SigningCertificateV2).
+    pub xades: bool,
+    /// XAdES SigningTime; defaults to now.
+    pub signing_time: Option<OffsetDateTime>,
+    /// Put the issuer chain into KeyInfo/X509Data as well.
+    pub include_chain: bool,
+}
+
+impl Default for XmlSignOptions {
+    fn default() -> Self {
+        XmlSignOptions { xades: false, signing_time: None, include_chain: true }
+    }
+}
+
+impl XmlSignOptions {
+    /// XAdES-BES with SigningTime = now.
+    pub fn xades() -> Self {
+        XmlSignOptions { xades: true, ..Default::default() }
+    }
+}
+
+/// The pieces of a Signature element that change between the signing passes.
+struct SigParts<'a> {
+    id: String,
+    doc_digest_b64: String,
+    props_digest_b64: Option<String>,
+    signature_b64: String,
+    alg: SigAlg,
+    certs: Vec<&'a [u8]>,
+    props: Option<String>,
+}
+
+/// Sign an XML document with an enveloped signature appended to the document element.
+pub fn sign_enveloped(xml: &[u8], signer: &dyn RawSigner, opts: &XmlSignOptions) -> Result<Vec<u8>> {
+    let bom = if xml.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let text = xml::as_text(xml)?;
+    let doc = xml::parse(text)?;
+    let doc_c14n = xml::c14n_document(&doc, plain())?;
+    let mut certs = vec![signer.certificate_der()];
+    if opts.include_chain {
+        certs.extend(signer.chain_der().iter().map(Vec::as_slice));
+    }
+    let id = random_id()?;
+    let props = if opts.xades {
+        let t = opts.signing_time.unwrap_or_else(OffsetDateTime::now_utc);
+        Some(signed_properties(&id, signer.certificate_der(), t)?)
+    } else {
+        None
+    };
+    let mut parts = SigParts {
+        id: id.clone(),
+        doc_digest_b64: B64.encode(pki::sha256(doc_c14n.as_bytes())),
+        props_digest_b64: props.as_ref().map(|_| String::new()),
+        signature_b64: String::new(),
+        alg: signer.algorithm(),
+        certs,
+        props,
+    };
+    // Pass 1: SignedProperties digest in the final document context.
+    if parts.props.is_some() {
+        let spliced = splice(text, &doc.root, &signature_xml(&parts)?)?;
+        let d = xml::parse(&spliced)?;
+        let (el, scope) = find_by_id(&d, &format!("xades-{id}"))?;
+        let c = xml::c14n_subtree(el, &scope, plain())?;
+        parts.props_digest_b64 = Some(B64.encode(pki::sha256(c.as_bytes())));
+    }
+    // Pass 2: SignedInfo canonical form in context, then sign it.
+    let spliced = splice(text, &doc.root, &signature_xml(&parts)?)?;
+    let d = xml::parse(&spliced)?;
+    let (si, scope) = find_signed_info(&d, &id)?;
+    let si_c14n = xml::c14n_subtree(si, &scope, plain())?;
+    let raw = signer.sign(si_c14n.as_bytes())?;
+    parts.signature_b64 = B64.encode(xml_signature_value(parts.alg, &raw)?);
+    let final_text = splice(text, &doc.root, &signature_xml(&parts)?)?;
+    let mut out = Vec::with_capacity(final_text.len() + bom);
+    out.extend_from_slice(&xml[..bom]);
+    out.extend_from_slice(final_text.as_bytes());
+    Ok(out)
+}
+
+fn plain() -> C14n<'static> {
+    C14n { with_comments: false, exclude: None }
+}
+
+fn random_id() -> Result<String> {
+    let mut b = [0u8; 8];
+    aws_lc_rs::rand::fill(&mut b).map_err(|_| Error::Crypto("random generator failed".into()))?;
+    Ok(hex::encode(b))
+}
+
+/// Insert `sig` as the last child of the document element, leaving every other byte as is.
+fn splice(text: &str, root: &Element, sig: &str) -> Result<String> {
+    let at = root.end_tag_start;
+    let (head, tail) = (
+        text.get(..at).ok_or_else(|| Error::Xml("bad offset".into()))?,
+        text.get(at..).ok_or_else(|| Error::Xml("bad offset".into()))?,
+    );
+    let mut out = String::with_capacity(text.len() + sig.len() + 64);
+    out.push_str(head);
+    if root.empty {
+        // "<root/>" → "<root>SIG</root>"
+        out.push('>');
+        out.push_str(sig);
+        out.push_str("</");
+        out.push_str(&root.name);
+        out.push('>');
+        out.push_str(tail.get(2..).unwrap_or(""));
+    } else {
+        out.push_str(sig);
+        out.push_str(tail);
+    }
+    Ok(out)
+}
+
+fn signature_xml(p: &SigParts<'_>) -> Result<String> {
+    let mut s = String::with_capacity(4096);
+    s.push_str(&format!(
+        "<ds:Signature xmlns:ds=\"{DSIG_NS}\" Id=\"sig-{id}\"><ds:SignedInfo>\
+<ds:CanonicalizationMethod Algorithm=\"{EXC_C14N}\"/>\
+<ds:SignatureMethod Algorithm=\"{method}\"/>\
+<ds:Reference URI=\"\"><ds:Transforms><ds:Transform Algorithm=\"{ENVELOPED}\"/>\
+<ds:Transform Algorithm=\"{EXC_C14N}\"/></ds:Transforms>\
+<ds:DigestMethod Algorithm=\"{SHA256_URI}\"/><ds:DigestValue>{d}</ds:DigestValue></ds:Reference>",
+        id = p.id,
+        method = p.alg.xmldsig_uri(),
+        d = p.doc_digest_b64,
+    ));
+    if let Some(pd) = &p.props_digest_b64 {
+        s.push_str(&format!(
+            "<ds:Reference Type=\"{SIGNED_PROPS_TYPE}\" URI=\"#xades-{id}\"><ds:Transforms>\
+<ds:Transform Algorithm=\"{EXC_C14N}\"/></ds:Transforms>\
+<ds:DigestMethod Algorithm=\"{SHA256_URI}\"/><ds:DigestValue>{pd}</ds:DigestValue></ds:Reference>",
+            id = p.id
+        ));
+    }
+    s.push_str(&format!(
+        "</ds:SignedInfo><ds:SignatureValue>{}</ds:SignatureValue><ds:KeyInfo><ds:X509Data>",
+        p.signature_b64
+    ));
+    for c in &p.certs {
+        s.push_str(&format!("<ds:X509Certificate>{}</ds:X509Certificate>", B64.encode(c)));
+    }
+    s.push_str("</ds:X509Data></ds:KeyInfo>");
+    if let Some(props) = &p.props {
+        s.push_str(&format!(
+            "<ds:Object><xades:QualifyingProperties xmlns:xades=\"{XADES_NS}\" Target=\"#sig-{}\">{props}</xades:QualifyingProperties></ds:Object>",
+            p.id
+        ));
+    }
+    s.push_str("</ds:Signature>");
+    Ok(s)
+}
+
+/// XAdES SignedProperties (EN 319 132-1): SigningTime and SigningCertificateV2 with the
+/// certificate digest and the DER IssuerSerial (base64).
+fn signed_properties(id: &str, cert_der: &[u8], t: OffsetDateTime) -> Result<String> {
+    let cert = pki::parse_cert(cert_der)?;
+    let issuer_serial = IssuerSerial {
+        issuer: vec![x509_cert::ext::pkix::name::GeneralName::DirectoryName(cert.tbs_certificate.issuer.clone())],
+        serial_number: cert.tbs_certificate.serial_number.clone(),
+    }
+    .to_der()?;
+    let when = t
+        .to_offset(time::UtcOffset::UTC)
+        .replace_nanosecond(0)
+        .map_err(|e| Error::Xml(e.to_string()))?
+        .format(&time::format_description::well_known::Rfc3339)
+        .map_err(|e| Error::Xml(e.to_string()))?;
+    Ok(format!(
+        "<xades:SignedProperties Id=\"xades-{id}\"><xades:SignedSignatureProperties>\
+<xades:SigningTime>{when}</xades:SigningTime><xades:SigningCertificateV2><xades:Cert>\
+<xades:CertDigest><ds:DigestMethod Algorithm=\"{SHA256_URI}\"/><ds:DigestValue>{d}</ds:DigestValue></xades:CertDigest>\
+<xades:IssuerSerialV2>{is}</xades:IssuerSerialV2></xades:Cert></xades:SigningCertificateV2>\
+</xades:SignedSignatureProperties></xades:SignedProperties>",
+        d = B64.encode(pki::sha256(cert_der)),
+        is = B64.encode(issuer_serial),
+    ))
+}
+
+/// XML-DSig ECDSA signatures are r||s (RFC 4050 / XMLDSig 1.1), not DER.
+fn xml_signature_value(alg: SigAlg, raw: &[u8]) -> Result<Vec<u8>> {
+    match alg {
+        SigAlg::RsaPkcs1Sha256 => Ok(raw.to_vec()),
+        SigAlg::EcdsaP256Sha256 => ecdsa_der_to_fixed(raw, 32),
+    }
+}
+
+#[derive(der::Sequence)]
+struct EcdsaSigValue<'a> {
+    r: der::asn1::UintRef<'a>,
+    s: der::asn1::UintRef<'a>,
+}
+
+fn ecdsa_der_to_fixed(sig: &[u8], width: usize) -> Result<Vec<u8>> {
+    let v: EcdsaSigValue<'_> = der::Decode::from_der(sig)?;
+    let mut out = vec![0u8; 2 * width];
+    for (i, int) in [v.r, v.s].iter().enumerate() {
+        let b = int.as_bytes();
+        if b.len() > width {
+            return Err(Error::Crypto("ECDSA integer too long".into()));
+        }
+        let start = i * width + (width - b.len());
+        out[start..start + b.len()].copy_from_slice(b);
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finding things
+// ---------------------------------------------------------------------------------------------
+
+/// An element found with the namespace scope of its *parent* (what c14n_subtree expects).
+type Found<'a> = (&'a Element, NsScope);
+
+fn all_elements<'a>(doc: &'a Document) -> Vec<(Vec<&'a Element>, NsScope)> {
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    xml::walk(&doc.root, &mut path, &mut |p: &[&'a Element]| {
+        out.push((p.to_vec(), xml::scope_of(p)));
+    });
+    out
+}
+
+fn parent_scope(path: &[&Element]) -> NsScope {
+    xml::scope_of(&path[..path.len().saturating_sub(1)])
+}
+
+/// The element whose Id/ID/id attribute equals `id`. It must be unique: two elements with
+/// the same ID are a signature-wrapping attack pattern.
+fn find_by_id<'a>(doc: &'a Document, id: &str) -> Result<Found<'a>> {
+    let mut hits = Vec::new();
+    for (path, _) in all_elements(doc) {
+        let el = path[path.len() - 1];
+        if ["Id", "ID", "id"].iter().any(|a| el.attr(a) == Some(id)) {
+            hits.push((el, parent_scope(&path)));
+        }
+    }
+    match hits.len() {
+        1 => hits.pop().ok_or_else(|| Error::Xml("unreachable".into())),
+        0 => Err(Error::Xml(format!("no element with Id \"{id}\""))),
+        _ => Err(Error::Xml(format!("Id \"{id}\" is not unique"))),
+    }
+}
+
+fn is_ds(el: &Element, scope_incl: &NsScope, local: &str) -> bool {
+    el.local_name() == local && xml::element_ns(el, scope_incl) == DSIG_NS
+}
+
+fn find_signed_info<'a>(doc: &'a Document, id: &str) -> Result<Found<'a>> {
+    let (sig, pscope) = find_by_id(doc, &format!("sig-{id}"))?;
+    let scope = xml::extend_scope(&pscope, sig);
+    let si = sig
+        .child_elements()
+        .find(|c| is_ds(c, &xml::extend_scope(&scope, c), "SignedInfo"))
+        .ok_or_else(|| Error::Xml("SignedInfo missing".into()))?;
+    Ok((si, scope))
+}
+
+fn ds_child<'a>(el: &'a Element, scope: &NsScope, local: &str) -> Option<&'a Element> {
+    el.child_elements().find(|c| is_ds(c, &xml::extend_scope(scope, c), local))
+}
+
+fn ds_children<'a>(el: &'a Element, scope: &NsScope, local: &str) -> Vec<&'a Element> {
+    el.child_elements().filter(|c| is_ds(c, &xml::extend_scope(scope, c), local)).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verification
+// ---------------------------------------------------------------------------------------------
+
+/// Result for one Signature element.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct XmlSignatureReport {
+    /// All references digest correctly and SignatureValue verifies.
+    pub intact: bool,
+    /// A Reference URI="" with the enveloped transform covers the whole document.
+    pub covers_document: bool,
+    /// The signer certificate chains to the trust store.
+    pub trusted: bool,
+    /// intact && covers_document && trusted (&& XAdES certificate binding when present).
+    pub valid: bool,
+    pub signer_subject: Option<String>,
+    pub signer_common_name: Option<String>,
+    /// XAdES SigningTime (claimed).
+    pub signing_time: Option<String>,
+    pub xades: bool,
+    pub references_ok: usize,
+    pub references_total: usize,
+    pub errors: Vec<String>,
+}
+
+/// Report for a document.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct XmlReport {
+    pub valid: bool,
+    pub signatures: Vec<XmlSignatureReport>,
+}
+
+/// Verify every ds:Signature in the document. Errors only for unparseable XML or a document
+/// without signatures.
+pub fn verify_enveloped(xml_bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<XmlReport> {
+    let text = xml::as_text(xml_bytes)?;
+    let doc = xml::parse(text)?;
+    let all = all_elements(&doc);
+    let sigs: Vec<(&Element, NsScope)> = all
+        .iter()
+        .filter(|(path, scope)| is_ds(path[path.len() - 1], scope, "Signature"))
+        .map(|(path, _)| (path[path.len() - 1], parent_scope(path)))
+        .collect();
+    if sigs.is_empty() {
+        return Err(Error::Xml("no ds:Signature element in the document".into()));
+    }
+    let signatures: Vec<XmlSignatureReport> =
+        sigs.iter().map(|(sig, pscope)| verify_one(&doc, sig, pscope, trust, opts)).collect();
+    Ok(XmlReport { valid: signatures.iter().all(|s| s.valid), signatures })
+}
+
+fn verify_one(
+    doc: &Document,
+    sig: &Element,
+    pscope: &NsScope,
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+) -> XmlSignatureReport {
+    let mut r = XmlSignatureReport {
+        intact: false,
+        covers_document: false,
+        trusted: false,
+        valid: false,
+        signer_subject: None,
+        signer_common_name: None,
+        signing_time: None,
+        xades: false,
+        references_ok: 0,
+        references_total: 0,
+        errors: Vec::new(),
+    };
+    if let Err(e) = verify_inner(doc, sig, pscope, trust, opts, &mut r) {
+        r.errors.push(e.to_string());
+    }
+    r.valid = r.intact && r.covers_document && r.trusted && r.errors.is_empty();
+    r
+}
+
+fn verify_inner(
+    doc: &Document,
+    sig: &Element,
+    pscope: &NsScope,
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+    r: &mut XmlSignatureReport,
+) -> Result<()> {
+    let scope = xml::extend_scope(pscope, sig);
+    let si = ds_child(sig, &scope, "SignedInfo").ok_or_else(|| Error::Xml("SignedInfo missing".into()))?;
+    let si_scope = xml::extend_scope(&scope, si);
+    let c14n_alg = ds_child(si, &si_scope, "CanonicalizationMethod")
+        .and_then(|e| e.attr("Algorithm"))
+        .ok_or_else(|| Error::Xml("CanonicalizationMethod missing".into()))?;
+    let with_comments = match c14n_alg {
+        EXC_C14N => false,
+        EXC_C14N_COMMENTS => true,
+        other => return Err(Error::Xml(format!("unsupported canonicalization {other}"))),
+    };
+    let method = ds_child(si, &si_scope, "SignatureMethod")
+        .and_then(|e| e.attr("Algorithm"))
+        .ok_or_else(|| Error::Xml("SignatureMethod missing".into()))?
+        .to_string();
+
+    // Certificates from KeyInfo.
+    let certs = key_info_certs(sig, &scope)?;
+    let cert_der = certs.first().ok_or_else(|| Error::Xml("no X509Certificate in KeyInfo".into()))?.clone();
+    let cert = pki::parse_cert(&cert_der)?;
+    r.signer_subject = Some(cert.tbs_certificate.subject.to_string());
+    r.signer_common_name = pki::name_common_name(&cert.tbs_certificate.subject);
+
+    // References.
+    let refs = ds_children(si, &si_scope, "Reference");
+    r.references_total = refs.len();
+    let mut all_refs_ok = !refs.is_empty();
+    let mut props_ref_ok = false;
+    for reference in &refs {
+        match check_reference(doc, sig, reference, &xml::extend_scope(&si_scope, reference)) {
+            Ok(kind) => {
+                r.references_ok += 1;
+                match kind {
+                    RefKind::Document => r.covers_document = true,
+                    RefKind::SignedProperties => props_ref_ok = true,
+                    RefKind::Other => {}
+                }
+            }
+            Err(e) => {
+                all_refs_ok = false;
+                r.errors.push(e.to_string());
+            }
+        }
+    }
+
+    // SignatureValue over canonical SignedInfo.
+    let si_c14n = xml::c14n_subtree(si, &scope, C14n { with_comments, exclude: None })?;
+    let sv = ds_child(sig, &scope, "SignatureValue").ok_or_else(|| Error::Xml("SignatureValue missing".into()))?;
+    let sig_bytes = b64_decode(&sv.text())?;
+    let sig_ok = verify_xml_signature(&cert, &method, si_c14n.as_bytes(), &sig_bytes);
+    if let Err(e) = &sig_ok {
+        r.errors.push(e.to_string());
+    }
+    r.intact = all_refs_ok && sig_ok.is_ok();
+
+    // XAdES: SignedProperties must be referenced and bind the signer certificate.
+    if let Some(props) = find_signed_props(sig, &scope) {
+        r.xades = true;
+        if !props_ref_ok {
+            r.errors.push("XAdES SignedProperties are not covered by a valid Reference".into());
+        }
+        match check_xades_props(props, &cert_der) {
+            Ok(t) => r.signing_time = t,
+            Err(e) => r.errors.push(e.to_string()),
+        }
+    }
+
+    // Trust.
+    let at = opts.validation_time.unwrap_or_else(now_unix);
+    match validate_chain(&cert_der, &certs[1..], trust, at) {
+        Ok(_) => r.trusted = true,
+        Err(e) => r.errors.push(format!("certificate not trusted: {e}")),
+    }
+    Ok(())
+}
+
+fn now_unix() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+enum RefKind {
+    Document,
+    SignedProperties,
+    Other,
+}
+
+fn check_reference(doc: &Document, sig: &Element, reference: &Element, scope: &NsScope) -> Result<RefKind> {
+    let uri = reference.attr("URI").ok_or_else(|| Error::Xml("Reference without URI is not supported".into()))?;
+    let mut enveloped = false;
+    let mut exc = None;
+    if let Some(tr) = ds_child(reference, scope, "Transforms") {
+        let tr_scope = xml::extend_scope(scope, tr);
+        for t in ds_children(tr, &tr_scope, "Transform") {
+            match t.attr("Algorithm").unwrap_or("") {
+                ENVELOPED => enveloped = true,
+                EXC_C14N => exc = Some(false),
+                EXC_C14N_COMMENTS => exc = Some(true),
+                other => return Err(Error::Xml(format!("unsupported transform {other}"))),
+            }
+        }
+    }
+    let Some(with_comments) = exc else {
+        return Err(Error::Xml("references must use the exclusive C14N transform".into()));
+    };
+    let digest_alg = ds_child(reference, scope, "DigestMethod")
+        .and_then(|e| e.attr("Algorithm"))
+        .ok_or_else(|| Error::Xml("DigestMethod missing".into()))?;
+    let hash = match digest_alg {
+        SHA256_URI => HashAlg::Sha256,
+        SHA384_URI => HashAlg::Sha384,
+        SHA512_URI => HashAlg::Sha512,
+        SHA1_URI => HashAlg::Sha1,
+        other => return Err(Error::Xml(format!("unsupported digest {other}"))),
+    };
+    let expected = b64_decode(
+        &ds_child(reference, scope, "DigestValue").ok_or_else(|| Error::Xml("DigestValue missing".into()))?.text(),
+    )?;
+    let exclude = if enveloped { Some(sig) } else { None };
+    let p = C14n { with_comments, exclude };
+    let (c14n, kind) = if uri.is_empty() {
+        if !enveloped {
+            return Err(Error::Xml("URI=\"\" reference without the enveloped-signature transform".into()));
+        }
+        // URI="" excludes comments even with the WithComments transform (XML-DSig §4.4.3.3).
+        let p = C14n { with_comments: false, exclude };
+        (xml::c14n_document(doc, p)?, RefKind::Document)
+    } else if let Some(id) = uri.strip_prefix('#') {
+        let (el, pscope) = find_by_id(doc, id)?;
+        let kind =
+            if reference.attr("Type") == Some(SIGNED_PROPS_TYPE) { RefKind::SignedProperties } else { RefKind::Other };
+        (xml::c14n_subtree(el, &pscope, p)?, kind)
+    } else {
+        return Err(Error::Xml(format!("external reference {uri} is not supported")));
+    };
+    if hash.digest(c14n.as_bytes()) != expected {
+        return Err(Error::Verify(format!("digest of reference \"{uri}\" does not match")));
+    }
+    Ok(kind)
+}
+
+fn key_info_certs(sig: &Element, scope: &NsScope) -> Result<Vec<Vec<u8>>> {
+    let mut out = Vec::new();
+    let Some(ki) = ds_child(sig, scope, "KeyInfo") else {
+        return Ok(out);
+    };
+    let ki_scope = xml::extend_scope(scope, ki);
+    for xd in ds_children(ki, &ki_scope, "X509Data") {
+        let xd_scope = xml::extend_scope(&ki_scope, xd);
+        for c in ds_children(xd, &xd_scope, "X509Certificate") {
+            out.push(b64_decode(&c.text())?);
+        }
+    }
+    Ok(out)
+}
+
+fn find_signed_props<'a>(sig: &'a Element, scope: &NsScope) -> Option<&'a Element> {
+    for obj in ds_children(sig, scope, "Object") {
+        let os = xml::extend_scope(scope, obj);
+        for qp in obj.child_elements() {
+            let qs = xml::extend_scope(&os, qp);
+            if qp.local_name() == "QualifyingProperties" && xml::element_ns(qp, &qs) == XADES_NS {
+                return qp.child_elements().find(|sp| sp.local_name() == "SignedProperties");
+            }
+        }
+    }
+    None
+}
+
+/// Check SigningCertificate(V2)/Cert/CertDigest against the signer certificate; return the
+/// SigningTime if present.
+fn check_xades_props(props: &Element, cert_der: &[u8]) -> Result<Option<String>> {
+    let ssp = props
+        .child_elements()
+        .find(|e| e.local_name() == "SignedSignatureProperties")
+        .ok_or_else(|| Error::Xml("SignedSignatureProperties missing".into()))?;
+    let time = ssp.child_elements().find(|e| e.local_name() == "SigningTime").map(|e| e.text().trim().to_string());
+    let sc = ssp
+        .child_elements()
+        .find(|e| e.local_name() == "SigningCertificateV2" || e.local_name() == "SigningCertificate")
+        .ok_or_else(|| Error::Xml("XAdES SigningCertificate missing".into()))?;
+    let mut matched = false;
+    for c in sc.child_elements().filter(|e| e.local_name() == "Cert") {
+        let Some(cd) = c.child_elements().find(|e| e.local_name() == "CertDigest") else {
+            continue;
+        };
+        let alg = cd
+            .child_elements()
+            .find(|e| e.local_name() == "DigestMethod")
+            .and_then(|e| e.attr("Algorithm"))
+            .unwrap_or("");
+        let hash = match alg {
+            SHA256_URI => HashAlg::Sha256,
+            SHA384_URI => HashAlg::Sha384,
+            SHA512_URI => HashAlg::Sha512,
+            SHA1_URI => HashAlg::Sha1,
+            _ => continue,
+        };
+        let val = cd.child_elements().find(|e| e.local_name() == "DigestValue").map(|e| e.text()).unwrap_or_default();
+        if b64_decode(&val)? == hash.digest(cert_der) {
+            matched = true;
+        }
+    }
+    if !matched {
+        return Err(Error::Verify("XAdES SigningCertificate does not match the signer certificate".into()));
+    }
+    Ok(time)
+}
+
+fn b64_decode(s: &str) -> Result<Vec<u8>> {
+    let clean: String = s.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    B64.decode(clean.as_bytes()).map_err(|e| Error::Encoding(format!("bad base64: {e}")))
+}
+
+fn verify_xml_signature(cert: &x509_cert::Certificate, method: &str, data: &[u8], sig: &[u8]) -> Result<()> {
+    let spki = &cert.tbs_certificate.subject_public_key_info;
+    let key = spki.subject_public_key.raw_bytes();
+    let is_rsa = spki.algorithm.oid == const_oid::db::rfc5912::RSA_ENCRYPTION;
+    let alg: &'static dyn awssig::VerificationAlgorithm = match method {
+        RSA_SHA256 if is_rsa => &awssig::RSA_PKCS1_2048_8192_SHA256,
+        RSA_SHA384 if is_rsa => &awssig::RSA_PKCS1_2048_8192_SHA384,
+        RSA_SHA512 if is_rsa => &awssig::RSA_PKCS1_2048_8192_SHA512,
+        ECDSA_SHA256 if !is_rsa => &awssig::ECDSA_P256_SHA256_FIXED,
+        other => {
+            return Err(Error::Verify(format!(
+                "signature method {other} does not fit the certificate key or is unsupported"
+            )));
+        }
+    };
+    UnparsedPublicKey::new(alg, key)
+        .verify(data, sig)
+        .map_err(|_| Error::Verify("SignatureValue does not verify".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pki::{KeyAlgo, LocalCa};
+    use crate::signer::LocalKeySigner;
+
+    #[test]
+    fn sign_and_verify_roundtrip() -> Result<()> {
+        let ca = LocalCa::generate_with("CA", KeyAlgo::EcP256)?;
+        let trust = TrustStore::from_der_certs(&[ca.cert_der().to_vec()])?;
+        for algo in [KeyAlgo::Rsa2048, KeyAlgo::EcP256] {
+            let ee = ca.issue_signer("X", algo)?;
+            let s = LocalKeySigner::from_pkcs8(&ee.key_pkcs8_der, &ee.cert_der, vec![ca.cert_der().to_vec()])?;
+            for opts in [XmlSignOptions::default(), XmlSignOptions::xades()] {
+                let doc = b"<?xml version=\"1.0\"?>\n<r xmlns=\"urn:x\"><a  b='1'>t&amp;x</a><e/></r>\n";
+                let signed = sign_enveloped(doc, &s, &opts)?;
+                let rep = verify_enveloped(&signed, &trust, &VerifyOptions::default())?;
+                assert!(rep.valid, "{rep:#?}");
+                let tampered = String::from_utf8_lossy(&signed).replace("t&amp;x", "t&amp;y");
+                let rep = verify_enveloped(tampered.as_bytes(), &trust, &VerifyOptions::default())?;
+                assert!(!rep.valid);
+            }
+        }
+        let ee = ca.issue_signer("Y", KeyAlgo::EcP256)?;
+        let s = LocalKeySigner::from_pkcs8(&ee.key_pkcs8_der, &ee.cert_der, vec![])?;
+        let signed = sign_enveloped(b"<r/>", &s, &XmlSignOptions::default())?;
+        assert!(verify_enveloped(&signed, &trust, &VerifyOptions::default())?.valid);
+        Ok(())
+    }
+}
