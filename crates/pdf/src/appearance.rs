@@ -21,11 +21,9 @@ impl WidgetPlacement {
     /// (0-based page index, box) for every widget.
     pub fn resolve(&self, page_count: usize) -> Result<Vec<(usize, BoxSpec)>> {
         match self {
-            WidgetPlacement::Pages { pages, rect } => Ok(pages
-                .indices(page_count)?
-                .into_iter()
-                .map(|i| (i, *rect))
-                .collect()),
+            WidgetPlacement::Pages { pages, rect } => {
+                Ok(pages.indices(page_count)?.into_iter().map(|i| (i, *rect)).collect())
+            }
             WidgetPlacement::PageBoxes(boxes) => boxes
                 .iter()
                 .map(|(p, b)| {
@@ -63,13 +61,7 @@ pub struct Appearance {
 
 impl Appearance {
     pub fn new(placement: WidgetPlacement) -> Self {
-        Appearance {
-            placement,
-            image: None,
-            typed_name: None,
-            name_style: NameStyle::Handwriting,
-            show_details: true,
-        }
+        Appearance { placement, image: None, typed_name: None, name_style: NameStyle::Handwriting, show_details: true }
     }
 }
 
@@ -99,17 +91,9 @@ impl Renderer {
             Some(n) if !n.is_empty() => Some(collector.shape(n, name_font)?),
             _ => None,
         };
-        let details = details
-            .iter()
-            .map(|l| collector.shape(l, FontId::Plain))
-            .collect::<Result<Vec<_>>>()?;
+        let details = details.iter().map(|l| collector.shape(l, FontId::Plain)).collect::<Result<Vec<_>>>()?;
         let fonts = collector.write(sink)?;
-        Ok(Renderer {
-            image,
-            name,
-            details,
-            fonts,
-        })
+        Ok(Renderer { image, name, details, fonts })
     }
 
     /// An empty appearance for invisible signatures.
@@ -118,10 +102,7 @@ impl Renderer {
         d.set("Type", Object::name("XObject"));
         d.set("Subtype", Object::name("Form"));
         d.set("BBox", Object::Array(vec![Object::Int(0); 4]));
-        Object::Stream(Stream {
-            dict: d,
-            data: StreamData::Owned(Vec::new()),
-        })
+        Object::Stream(Stream { dict: d, data: StreamData::Owned(Vec::new()) })
     }
 
     /// The form XObject for a `width` x `height` box (upright), with the rotation `matrix`.
@@ -130,20 +111,9 @@ impl Renderer {
         let mut d = Dict::new();
         d.set("Type", Object::name("XObject"));
         d.set("Subtype", Object::name("Form"));
-        d.set(
-            "BBox",
-            Object::Array(vec![
-                Object::Int(0),
-                Object::Int(0),
-                Object::Real(width),
-                Object::Real(height),
-            ]),
-        );
+        d.set("BBox", Object::Array(vec![Object::Int(0), Object::Int(0), Object::Real(width), Object::Real(height)]));
         if matrix != [1.0, 0.0, 0.0, 1.0, 0.0, 0.0] {
-            d.set(
-                "Matrix",
-                Object::Array(matrix.iter().map(|v| Object::Real(*v)).collect()),
-            );
+            d.set("Matrix", Object::Array(matrix.iter().map(|v| Object::Real(*v)).collect()));
         }
         let mut resources = Dict::new();
         resources.set("Font", Object::Dict(self.fonts.resources()));
@@ -154,10 +124,7 @@ impl Renderer {
         }
         d.set("Resources", Object::Dict(resources));
         d.set("Filter", Object::name("FlateDecode"));
-        Object::Stream(Stream {
-            dict: d,
-            data: StreamData::Owned(crate::filters::flate_encode(content.as_bytes())),
-        })
+        Object::Stream(Stream { dict: d, data: StreamData::Owned(crate::filters::flate_encode(content.as_bytes())) })
     }
 
     fn content(&self, width: f64, height: f64) -> String {
@@ -202,18 +169,13 @@ impl Renderer {
 
     fn draw_details(&self, s: &mut String, area: [f64; 4]) {
         let n = self.details.len() as f64;
-        let widest = self
-            .details
-            .iter()
-            .map(ShapedLine::width_per_point)
-            .fold(0.01, f64::max);
+        let widest = self.details.iter().map(ShapedLine::width_per_point).fold(0.01, f64::max);
         let line_h = area[3] / n;
         let size = (line_h / 1.3).min(area[2] / widest);
         s.push_str(TEXT_COLOR);
         s.push('\n');
         for (i, line) in self.details.iter().enumerate() {
-            let y =
-                area[1] + area[3] - line_h * (i as f64 + 1.0) + (line_h - size) / 2.0 + size * 0.22;
+            let y = area[1] + area[3] - line_h * (i as f64 + 1.0) + (line_h - size) / 2.0 + size * 0.22;
             self.draw_line(s, line, area[0], y, size);
         }
     }
@@ -225,11 +187,7 @@ impl Renderer {
         let mut pen = x;
         for run in &line.runs {
             let k = size / run.units_per_em;
-            s.push_str(&format!(
-                "/{} {} Tf\n",
-                run.font.resource_name(),
-                format_real(size)
-            ));
+            s.push_str(&format!("/{} {} Tf\n", run.font.resource_name(), format_real(size)));
             for g in &run.glyphs {
                 let cid = self.fonts.cid(run.font, g.gid);
                 s.push_str(&format!(

@@ -20,14 +20,7 @@ pub fn civil(t: SystemTime) -> (i64, u32, u32, u32, u32, u32) {
     let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     let year = yoe + era * 400 + i64::from(month <= 2);
-    (
-        year,
-        month,
-        day,
-        (rem / 3600) as u32,
-        (rem / 60 % 60) as u32,
-        (rem % 60) as u32,
-    )
+    (year, month, day, (rem / 3600) as u32, (rem / 60 % 60) as u32, (rem % 60) as u32)
 }
 
 /// `D:YYYYMMDDHHmmSS+00'00'` as ISO 32000 §7.9.4 wants for `/M`.

@@ -17,9 +17,7 @@ pub enum Error {
     MissingObject(u32, u16),
     #[error("unsupported PDF feature: {0}")]
     Unsupported(String),
-    #[error(
-        "the document is certified with no changes allowed (DocMDP P=1); it cannot be signed again"
-    )]
+    #[error("the document is certified with no changes allowed (DocMDP P=1); it cannot be signed again")]
     CertifiedNoChanges,
     #[error("a certification signature must be the first signature of the document")]
     CertifyNotFirst,
@@ -50,8 +48,5 @@ pub(crate) fn damaged(msg: impl Into<String>) -> Error {
 }
 
 pub(crate) fn syntax(offset: u64, msg: impl Into<String>) -> Error {
-    Error::Syntax {
-        offset,
-        msg: msg.into(),
-    }
+    Error::Syntax { offset, msg: msg.into() }
 }

@@ -109,11 +109,7 @@ fn png_unfilter(data: &[u8], row_len: usize, bpp: usize) -> Result<Vec<u8>> {
 
 fn paeth(a: u8, b: u8, c: u8) -> u8 {
     let p = a as i16 + b as i16 - c as i16;
-    let (pa, pb, pc) = (
-        (p - a as i16).abs(),
-        (p - b as i16).abs(),
-        (p - c as i16).abs(),
-    );
+    let (pa, pb, pc) = ((p - a as i16).abs(), (p - b as i16).abs(), (p - c as i16).abs());
     if pa <= pb && pa <= pc {
         a
     } else if pb <= pc {
@@ -138,9 +134,6 @@ mod tests {
         let mut d = Dict::new();
         d.set("Filter", Object::name("FlateDecode"));
         d.set("DecodeParms", Object::Dict(parms));
-        assert_eq!(
-            decode_stream(&d, &enc).expect("decodes"),
-            vec![1, 2, 3, 2, 3, 4]
-        );
+        assert_eq!(decode_stream(&d, &enc).expect("decodes"), vec![1, 2, 3, 2, 3, 4]);
     }
 }

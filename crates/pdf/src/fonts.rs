@@ -75,10 +75,7 @@ pub struct ShapedLine {
 impl ShapedLine {
     /// Width in text-space units for a font size of 1.
     pub fn width_per_point(&self) -> f64 {
-        self.runs
-            .iter()
-            .map(|r| r.glyphs.iter().map(|g| g.x_advance as f64).sum::<f64>() / r.units_per_em)
-            .sum()
+        self.runs.iter().map(|r| r.glyphs.iter().map(|g| g.x_advance as f64).sum::<f64>() / r.units_per_em).sum()
     }
 }
 
@@ -139,28 +136,15 @@ impl FontCollector {
         for (info, pos) in infos.iter().zip(positions) {
             let gid = u16::try_from(info.glyph_id).unwrap_or(0);
             let start = info.cluster as usize;
-            let end = cluster_starts
-                .iter()
-                .copied()
-                .find(|s| *s > start)
-                .unwrap_or(text.len());
+            let end = cluster_starts.iter().copied().find(|s| *s > start).unwrap_or(text.len());
             let cluster_text = text.get(start..end).unwrap_or("").to_string();
             let entry = used.entry(gid).or_default();
             if entry.is_empty() {
                 *entry = cluster_text;
             }
-            glyphs.push(Glyph {
-                gid,
-                x_advance: pos.x_advance,
-                x_offset: pos.x_offset,
-                y_offset: pos.y_offset,
-            });
+            glyphs.push(Glyph { gid, x_advance: pos.x_advance, x_offset: pos.x_offset, y_offset: pos.y_offset });
         }
-        Ok(Run {
-            font,
-            glyphs,
-            units_per_em: face.units_per_em() as f64,
-        })
+        Ok(Run { font, glyphs, units_per_em: face.units_per_em() as f64 })
     }
 
     /// Subset and write every used font; returns the fonts by id and the gid -> CID maps.
@@ -181,11 +165,7 @@ pub struct EmbeddedFonts {
 
 impl EmbeddedFonts {
     pub fn cid(&self, font: FontId, gid: u16) -> u16 {
-        self.fonts
-            .iter()
-            .find(|(f, _, _)| *f == font)
-            .and_then(|(_, _, m)| m.get(gid))
-            .unwrap_or(0)
+        self.fonts.iter().find(|(f, _, _)| *f == font).and_then(|(_, _, m)| m.get(gid)).unwrap_or(0)
     }
 
     pub fn resources(&self) -> Dict {
@@ -197,14 +177,9 @@ impl EmbeddedFonts {
     }
 }
 
-fn write_font(
-    font: FontId,
-    used: &BTreeMap<u16, String>,
-    sink: &mut dyn ObjSink,
-) -> Result<(ObjRef, GlyphRemapper)> {
+fn write_font(font: FontId, used: &BTreeMap<u16, String>, sink: &mut dyn ObjSink) -> Result<(ObjRef, GlyphRemapper)> {
     let data = font.data();
-    let face = ttf_parser::Face::parse(data, 0)
-        .map_err(|e| Error::Font(format!("{}: {e}", font.postscript_name())))?;
+    let face = ttf_parser::Face::parse(data, 0).map_err(|e| Error::Font(format!("{}: {e}", font.postscript_name())))?;
     let mut remapper = GlyphRemapper::new();
     for gid in used.keys() {
         remapper.remap(*gid);
@@ -242,24 +217,12 @@ fn write_font(
         ),
     );
     descriptor.set("ItalicAngle", Object::Int(0));
-    descriptor.set(
-        "Ascent",
-        Object::Int((face.ascender() as f64 * scale).round() as i64),
-    );
-    descriptor.set(
-        "Descent",
-        Object::Int((face.descender() as f64 * scale).round() as i64),
-    );
+    descriptor.set("Ascent", Object::Int((face.ascender() as f64 * scale).round() as i64));
+    descriptor.set("Descent", Object::Int((face.descender() as f64 * scale).round() as i64));
     let cap = face.capital_height().unwrap_or(face.ascender());
-    descriptor.set(
-        "CapHeight",
-        Object::Int((cap as f64 * scale).round() as i64),
-    );
+    descriptor.set("CapHeight", Object::Int((cap as f64 * scale).round() as i64));
     descriptor.set("StemV", Object::Int(80));
-    descriptor.set(
-        if is_cff { "FontFile3" } else { "FontFile2" },
-        Object::Ref(file_ref),
-    );
+    descriptor.set(if is_cff { "FontFile3" } else { "FontFile2" }, Object::Ref(file_ref));
     let descriptor_ref = sink.add(Object::Dict(descriptor));
 
     // Widths by CID (= new glyph id), from the original advances.
@@ -267,9 +230,7 @@ fn write_font(
         .keys()
         .filter_map(|old| {
             let new = remapper.get(*old)?;
-            let adv = face
-                .glyph_hor_advance(ttf_parser::GlyphId(*old))
-                .unwrap_or(0);
+            let adv = face.glyph_hor_advance(ttf_parser::GlyphId(*old)).unwrap_or(0);
             Some((new, (adv as f64 * scale).round() as i64))
         })
         .collect();
@@ -286,14 +247,7 @@ fn write_font(
     system_info.set("Supplement", Object::Int(0));
     let mut cid_font = Dict::new();
     cid_font.set("Type", Object::name("Font"));
-    cid_font.set(
-        "Subtype",
-        Object::name(if is_cff {
-            "CIDFontType0"
-        } else {
-            "CIDFontType2"
-        }),
-    );
+    cid_font.set("Subtype", Object::name(if is_cff { "CIDFontType0" } else { "CIDFontType2" }));
     cid_font.set("BaseFont", Object::Name(base_name.as_bytes().to_vec()));
     cid_font.set("CIDSystemInfo", Object::Dict(system_info));
     cid_font.set("FontDescriptor", Object::Ref(descriptor_ref));
@@ -307,10 +261,8 @@ fn write_font(
     let to_unicode = to_unicode_cmap(used, &remapper);
     let mut tu = Dict::new();
     tu.set("Filter", Object::name("FlateDecode"));
-    let tu_ref = sink.add(Object::Stream(Stream {
-        dict: tu,
-        data: StreamData::Owned(crate::filters::flate_encode(&to_unicode)),
-    }));
+    let tu_ref = sink
+        .add(Object::Stream(Stream { dict: tu, data: StreamData::Owned(crate::filters::flate_encode(&to_unicode)) }));
 
     let mut type0 = Dict::new();
     type0.set("Type", Object::name("Font"));
@@ -328,9 +280,7 @@ fn subset_tag(used: &BTreeMap<u16, String>) -> String {
     for gid in used.keys() {
         h = (h ^ *gid as u64).wrapping_mul(0x100000001b3);
     }
-    (0..6)
-        .map(|i| (b'A' + ((h >> (i * 5)) % 26) as u8) as char)
-        .collect()
+    (0..6).map(|i| (b'A' + ((h >> (i * 5)) % 26) as u8) as char).collect()
 }
 
 fn to_unicode_cmap(used: &BTreeMap<u16, String>, remapper: &GlyphRemapper) -> Vec<u8> {

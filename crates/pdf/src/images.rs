@@ -36,9 +36,7 @@ pub fn embed_image(bytes: &[u8], sink: &mut dyn ObjSink) -> Result<EmbeddedImage
     if bytes.starts_with(b"\x89PNG") {
         return embed_decoded(bytes, ImageFormat::Png, sink);
     }
-    Err(Error::Image(
-        "only PNG and JPEG images are supported".into(),
-    ))
+    Err(Error::Image("only PNG and JPEG images are supported".into()))
 }
 
 #[derive(Clone, Copy)]
@@ -72,10 +70,7 @@ fn jpeg_info(b: &[u8]) -> Option<JpegInfo> {
                 width: u16::from_be_bytes([s[3], s[4]]) as u32,
                 components: s[5],
             };
-            return (info.width > 0
-                && info.height > 0
-                && info.width <= MAX_SIDE
-                && info.height <= MAX_SIDE)
+            return (info.width > 0 && info.height > 0 && info.width <= MAX_SIDE && info.height <= MAX_SIDE)
                 .then_some(info);
         }
         i += 2 + len;
@@ -85,40 +80,20 @@ fn jpeg_info(b: &[u8]) -> Option<JpegInfo> {
 
 fn embed_jpeg(bytes: &[u8], info: JpegInfo, sink: &mut dyn ObjSink) -> EmbeddedImage {
     let mut d = image_dict(info.width, info.height);
-    d.set(
-        "ColorSpace",
-        Object::name(if info.components == 1 {
-            "DeviceGray"
-        } else {
-            "DeviceRGB"
-        }),
-    );
+    d.set("ColorSpace", Object::name(if info.components == 1 { "DeviceGray" } else { "DeviceRGB" }));
     d.set("Filter", Object::name("DCTDecode"));
-    let xobject = sink.add(Object::Stream(Stream {
-        dict: d,
-        data: StreamData::Owned(bytes.to_vec()),
-    }));
-    EmbeddedImage {
-        xobject,
-        width: info.width,
-        height: info.height,
-    }
+    let xobject = sink.add(Object::Stream(Stream { dict: d, data: StreamData::Owned(bytes.to_vec()) }));
+    EmbeddedImage { xobject, width: info.width, height: info.height }
 }
 
-fn embed_decoded(
-    bytes: &[u8],
-    format: ImageFormat,
-    sink: &mut dyn ObjSink,
-) -> Result<EmbeddedImage> {
+fn embed_decoded(bytes: &[u8], format: ImageFormat, sink: &mut dyn ObjSink) -> Result<EmbeddedImage> {
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
     limits.max_alloc = Some(512 * 1024 * 1024);
     reader.limits(limits);
-    let img = reader
-        .decode()
-        .map_err(|e| Error::Image(format!("cannot decode: {e}")))?;
+    let img = reader.decode().map_err(|e| Error::Image(format!("cannot decode: {e}")))?;
     let (width, height) = (img.width(), img.height());
     let smask = if img.color().has_alpha() {
         let rgba = img.to_rgba8();
@@ -126,10 +101,7 @@ fn embed_decoded(
         let mut d = image_dict(width, height);
         d.set("ColorSpace", Object::name("DeviceGray"));
         d.set("Filter", Object::name("FlateDecode"));
-        Some(sink.add(Object::Stream(Stream {
-            dict: d,
-            data: StreamData::Owned(flate_encode(&alpha)),
-        })))
+        Some(sink.add(Object::Stream(Stream { dict: d, data: StreamData::Owned(flate_encode(&alpha)) })))
     } else {
         None
     };
@@ -140,15 +112,8 @@ fn embed_decoded(
     if let Some(m) = smask {
         d.set("SMask", Object::Ref(m));
     }
-    let xobject = sink.add(Object::Stream(Stream {
-        dict: d,
-        data: StreamData::Owned(flate_encode(rgb.as_raw())),
-    }));
-    Ok(EmbeddedImage {
-        xobject,
-        width,
-        height,
-    })
+    let xobject = sink.add(Object::Stream(Stream { dict: d, data: StreamData::Owned(flate_encode(rgb.as_raw())) }));
+    Ok(EmbeddedImage { xobject, width, height })
 }
 
 fn image_dict(width: u32, height: u32) -> Dict {

@@ -85,11 +85,7 @@ pub enum Position {
 impl Position {
     /// Accepts `Top-Left`, `top_left`, `TopLeft`, `TOP LEFT` ... (case and separators ignored).
     pub fn parse(s: &str) -> Result<Self> {
-        let key: String = s
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric())
-            .collect::<String>()
-            .to_ascii_lowercase();
+        let key: String = s.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
         Ok(match key.as_str() {
             "topleft" => Position::TopLeft,
             "topcenter" | "topcentre" => Position::TopCenter,
@@ -148,12 +144,7 @@ fn custom(left: f64, top: f64, width: f64, height: f64) -> Result<BoxSpec> {
             "a signature box needs a positive width and height and a non-negative position".into(),
         ));
     }
-    Ok(BoxSpec::Custom {
-        left,
-        top,
-        width,
-        height,
-    })
+    Ok(BoxSpec::Custom { left, top, width, height })
 }
 
 /// Parse page-level boxes `<page>,<left>,<top>,<width>,<height>;...` (1-based pages).
@@ -162,9 +153,7 @@ pub fn parse_page_boxes(s: &str) -> Result<Vec<(u32, BoxSpec)>> {
     for part in s.split(';').map(str::trim).filter(|p| !p.is_empty()) {
         let v = parse_numbers(part, 5)?;
         if v[0] < 1.0 || v[0].fract() != 0.0 {
-            return Err(Error::InvalidOptions(format!(
-                "bad page number in {part:?}"
-            )));
+            return Err(Error::InvalidOptions(format!("bad page number in {part:?}")));
         }
         out.push((v[0] as u32, custom(v[1], v[2], v[3], v[4])?));
     }
@@ -181,9 +170,7 @@ fn parse_numbers(s: &str, n: usize) -> Result<Vec<f64>> {
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| Error::InvalidOptions(format!("bad numbers in {s:?}")))?;
     if v.len() != n {
-        return Err(Error::InvalidOptions(format!(
-            "expected {n} numbers in {s:?}"
-        )));
+        return Err(Error::InvalidOptions(format!("expected {n} numbers in {s:?}")));
     }
     Ok(v)
 }
@@ -202,23 +189,14 @@ pub struct Placement {
 pub fn place(page: &Page, spec: &BoxSpec) -> Placement {
     let b = page.crop_box;
     let (bw, bh) = (b[2] - b[0], b[3] - b[1]);
-    let (dw, dh) = if page.rotate % 180 == 0 {
-        (bw, bh)
-    } else {
-        (bh, bw)
-    };
+    let (dw, dh) = if page.rotate % 180 == 0 { (bw, bh) } else { (bh, bw) };
     let shown = match *spec {
         BoxSpec::Named(pos) => {
             let a = pos.a4_box();
             let (sx, sy) = (dw / A4_WIDTH, dh / A4_HEIGHT);
             [a[0] * sx, a[1] * sy, a[2] * sx, a[3] * sy]
         }
-        BoxSpec::Custom {
-            left,
-            top,
-            width,
-            height,
-        } => [left, dh - top - height, left + width, dh - top],
+        BoxSpec::Custom { left, top, width, height } => [left, dh - top - height, left + width, dh - top],
     };
     let to_user = |x: f64, y: f64| -> (f64, f64) {
         let (ux, uy) = match page.rotate {
@@ -231,17 +209,22 @@ pub fn place(page: &Page, spec: &BoxSpec) -> Placement {
     };
     let (x1, y1) = to_user(shown[0], shown[1]);
     let (x2, y2) = to_user(shown[2], shown[3]);
-    let matrix = match page.rotate {
-        90 => [0.0, 1.0, -1.0, 0.0, 0.0, 0.0],
-        180 => [-1.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-        270 => [0.0, -1.0, 1.0, 0.0, 0.0, 0.0],
-        _ => [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
-    };
+    let matrix = rotation_matrix(page.rotate);
     Placement {
         rect: [x1.min(x2), y1.min(y2), x1.max(x2), y1.max(y2)],
         width: shown[2] - shown[0],
         height: shown[3] - shown[1],
         matrix,
+    }
+}
+
+/// The appearance `/Matrix` that turns upright content with the page's `/Rotate`.
+pub fn rotation_matrix(rotate: i32) -> [f64; 6] {
+    match rotate {
+        90 => [0.0, 1.0, -1.0, 0.0, 0.0, 0.0],
+        180 => [-1.0, 0.0, 0.0, -1.0, 0.0, 0.0],
+        270 => [0.0, -1.0, 1.0, 0.0, 0.0, 0.0],
+        _ => [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
     }
 }
 
@@ -262,10 +245,7 @@ mod tests {
 
     #[test]
     fn named_positions_on_a4_match_the_design() {
-        let p = place(
-            &page(595.0, 842.0, 0),
-            &BoxSpec::Named(Position::BottomRight),
-        );
+        let p = place(&page(595.0, 842.0, 0), &BoxSpec::Named(Position::BottomRight));
         assert_eq!(p.rect, [425.0, 100.0, 545.0, 160.0]);
     }
 
@@ -291,17 +271,8 @@ mod tests {
 
     #[test]
     fn page_selection_and_boxes_parse() {
-        assert_eq!(
-            PageSelection::parse("even")
-                .expect("ok")
-                .indices(5)
-                .expect("ok"),
-            vec![1, 3]
-        );
-        assert_eq!(
-            PageSelection::parse("1, 3").expect("ok"),
-            PageSelection::List(vec![1, 3])
-        );
+        assert_eq!(PageSelection::parse("even").expect("ok").indices(5).expect("ok"), vec![1, 3]);
+        assert_eq!(PageSelection::parse("1, 3").expect("ok"), PageSelection::List(vec![1, 3]));
         assert!(PageSelection::parse("x").is_err());
         assert!(PageSelection::List(vec![9]).indices(2).is_err());
         let boxes = parse_page_boxes("1,10,10,100,40;2,0,0,50,50").expect("ok");

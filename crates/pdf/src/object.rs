@@ -28,17 +28,11 @@ impl Dict {
     }
 
     pub fn get(&self, key: &str) -> Option<&Object> {
-        self.0
-            .iter()
-            .find(|(k, _)| k.as_slice() == key.as_bytes())
-            .map(|(_, v)| v)
+        self.0.iter().find(|(k, _)| k.as_slice() == key.as_bytes()).map(|(_, v)| v)
     }
 
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Object> {
-        self.0
-            .iter_mut()
-            .find(|(k, _)| k.as_slice() == key.as_bytes())
-            .map(|(_, v)| v)
+        self.0.iter_mut().find(|(k, _)| k.as_slice() == key.as_bytes()).map(|(_, v)| v)
     }
 
     /// Insert or replace, keeping the position of an existing key.
@@ -50,10 +44,7 @@ impl Dict {
     }
 
     pub fn remove(&mut self, key: &str) -> Option<Object> {
-        let pos = self
-            .0
-            .iter()
-            .position(|(k, _)| k.as_slice() == key.as_bytes())?;
+        let pos = self.0.iter().position(|(k, _)| k.as_slice() == key.as_bytes())?;
         Some(self.0.remove(pos).1)
     }
 
@@ -109,10 +100,7 @@ impl Object {
     }
 
     pub fn literal(s: &[u8]) -> Object {
-        Object::Str {
-            bytes: s.to_vec(),
-            hex: false,
-        }
+        Object::Str { bytes: s.to_vec(), hex: false }
     }
 
     /// A PDF "text string": PDFDocEncoding-compatible ASCII, else UTF-16BE with a BOM.
@@ -199,10 +187,7 @@ impl From<Dict> for Object {
 /// Decode a PDF text string (UTF-16BE with BOM, UTF-8 with BOM, else PDFDocEncoding ~ Latin-1).
 pub fn decode_text(bytes: &[u8]) -> String {
     if let Some(rest) = bytes.strip_prefix(&[0xfe, 0xff]) {
-        let units: Vec<u16> = rest
-            .chunks_exact(2)
-            .map(|c| u16::from_be_bytes([c[0], c[1]]))
-            .collect();
+        let units: Vec<u16> = rest.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
         return String::from_utf16_lossy(&units);
     }
     if let Some(rest) = bytes.strip_prefix(&[0xef, 0xbb, 0xbf]) {
@@ -326,10 +311,7 @@ pub fn is_whitespace(b: u8) -> bool {
 }
 
 pub fn is_delimiter(b: u8) -> bool {
-    matches!(
-        b,
-        b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%'
-    )
+    matches!(b, b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%')
 }
 
 #[cfg(test)]
@@ -345,17 +327,12 @@ mod tests {
         d.set("R", Object::Ref(ObjRef::new(3, 0)));
         let mut out = Vec::new();
         write_object(&mut out, &Object::Dict(d));
-        assert_eq!(
-            String::from_utf8_lossy(&out),
-            "<</Type /Sig/A [1 0.5]/S (a\\(b\\)\\\\)/R 3 0 R>>"
-        );
+        assert_eq!(String::from_utf8_lossy(&out), "<</Type /Sig/A [1 0.5]/S (a\\(b\\)\\\\)/R 3 0 R>>");
     }
 
     #[test]
     fn text_strings_use_utf16_for_non_ascii() {
-        let Object::Str { bytes, hex } = Object::text("रवि") else {
-            panic!("not a string")
-        };
+        let Object::Str { bytes, hex } = Object::text("रवि") else { panic!("not a string") };
         assert!(hex);
         assert_eq!(&bytes[..2], &[0xfe, 0xff]);
         assert_eq!(decode_text(&bytes), "रवि");

@@ -21,10 +21,7 @@ pub enum ParseError {
 pub type PResult<T> = std::result::Result<T, ParseError>;
 
 fn bad<T>(pos: usize, msg: impl Into<String>) -> PResult<T> {
-    Err(ParseError::Bad {
-        pos,
-        msg: msg.into(),
-    })
+    Err(ParseError::Bad { pos, msg: msg.into() })
 }
 
 pub struct Parser<'a> {
@@ -38,20 +35,11 @@ pub struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     pub fn new(buf: &'a [u8], base: u64, at_eof: bool) -> Self {
-        Parser {
-            buf,
-            pos: 0,
-            base,
-            at_eof,
-        }
+        Parser { buf, pos: 0, base, at_eof }
     }
 
     fn incomplete<T>(&self) -> PResult<T> {
-        if self.at_eof {
-            bad(self.pos, "unexpected end of file")
-        } else {
-            Err(ParseError::Incomplete)
-        }
+        if self.at_eof { bad(self.pos, "unexpected end of file") } else { Err(ParseError::Incomplete) }
     }
 
     pub fn peek(&self) -> Option<u8> {
@@ -93,18 +81,9 @@ impl<'a> Parser<'a> {
         let end = self.pos + kw.len();
         if end > self.buf.len() {
             let rest = &self.buf[self.pos..];
-            return if kw.starts_with(rest) && !self.at_eof {
-                Err(ParseError::Incomplete)
-            } else {
-                Ok(false)
-            };
+            return if kw.starts_with(rest) && !self.at_eof { Err(ParseError::Incomplete) } else { Ok(false) };
         }
-        if &self.buf[self.pos..end] == kw
-            && self
-                .buf
-                .get(end)
-                .is_none_or(|&b| is_whitespace(b) || is_delimiter(b))
-        {
+        if &self.buf[self.pos..end] == kw && self.buf.get(end).is_none_or(|&b| is_whitespace(b) || is_delimiter(b)) {
             self.pos = end;
             return Ok(true);
         }
@@ -118,10 +97,7 @@ impl<'a> Parser<'a> {
         if self.pos == self.buf.len() && !self.at_eof {
             return Err(ParseError::Incomplete);
         }
-        parse_decimal(tok).ok_or_else(|| ParseError::Bad {
-            pos: start,
-            msg: "expected an unsigned integer".into(),
-        })
+        parse_decimal(tok).ok_or_else(|| ParseError::Bad { pos: start, msg: "expected an unsigned integer".into() })
     }
 
     /// `num generation obj` header of an indirect object.
@@ -131,10 +107,8 @@ impl<'a> Parser<'a> {
         if !self.eat_keyword(b"obj")? {
             return bad(self.pos, "expected 'obj'");
         }
-        let num = u32::try_from(num).map_err(|_| ParseError::Bad {
-            pos: self.pos,
-            msg: "object number too large".into(),
-        })?;
+        let num =
+            u32::try_from(num).map_err(|_| ParseError::Bad { pos: self.pos, msg: "object number too large".into() })?;
         Ok(ObjRef::new(num, generation.min(u16::MAX as u64) as u16))
     }
 
@@ -244,11 +218,7 @@ impl<'a> Parser<'a> {
     fn try_ref_tail(&mut self, num: i64) -> PResult<Option<Object>> {
         self.skip_ws();
         if self.pos >= self.buf.len() {
-            return if self.at_eof {
-                Ok(None)
-            } else {
-                Err(ParseError::Incomplete)
-            };
+            return if self.at_eof { Ok(None) } else { Err(ParseError::Incomplete) };
         }
         if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
             return Ok(None);
@@ -264,11 +234,7 @@ impl<'a> Parser<'a> {
         if self.pos >= self.buf.len() && !self.at_eof {
             return Err(ParseError::Incomplete);
         }
-        if self.peek() == Some(b'R')
-            && self
-                .buf
-                .get(self.pos + 1)
-                .is_none_or(|&b| is_whitespace(b) || is_delimiter(b))
+        if self.peek() == Some(b'R') && self.buf.get(self.pos + 1).is_none_or(|&b| is_whitespace(b) || is_delimiter(b))
         {
             self.pos += 1;
             let (Ok(num), Ok(generation)) = (u32::try_from(num), u16::try_from(generation)) else {
@@ -296,10 +262,7 @@ impl<'a> Parser<'a> {
                 b')' => {
                     depth -= 1;
                     if depth == 0 {
-                        return Ok(Object::Str {
-                            bytes: out,
-                            hex: false,
-                        });
+                        return Ok(Object::Str { bytes: out, hex: false });
                     }
                     out.push(b);
                 }
@@ -354,10 +317,7 @@ impl<'a> Parser<'a> {
                 if let Some(h) = high {
                     out.push(h << 4);
                 }
-                return Ok(Object::Str {
-                    bytes: out,
-                    hex: true,
-                });
+                return Ok(Object::Str { bytes: out, hex: true });
             }
             if is_whitespace(b) {
                 continue;
@@ -429,10 +389,7 @@ impl<'a> Parser<'a> {
         Ok(Object::Stream(Stream {
             dict,
             // A negative length marks "unknown yet" (indirect /Length); the reader fixes it.
-            data: StreamData::InSource {
-                offset,
-                len: if len < 0 { u64::MAX } else { len as u64 },
-            },
+            data: StreamData::InSource { offset, len: if len < 0 { u64::MAX } else { len as u64 } },
         }))
     }
 }
@@ -462,13 +419,11 @@ fn parse_number(tok: &[u8]) -> Option<Object> {
     }
     // Tolerate producer quirks like "--1" or "1.2.3" loosely, as viewers do.
     let cleaned = s.trim_start_matches('+');
-    cleaned.parse::<f64>().ok().map(Object::Real).or_else(|| {
-        if s.bytes().all(|b| b == b'-' || b == b'+' || b == b'.') {
-            Some(Object::Int(0))
-        } else {
-            None
-        }
-    })
+    cleaned
+        .parse::<f64>()
+        .ok()
+        .map(Object::Real)
+        .or_else(|| if s.bytes().all(|b| b == b'-' || b == b'+' || b == b'.') { Some(Object::Int(0)) } else { None })
 }
 
 pub fn lossy(b: &[u8], max: usize) -> String {
@@ -489,22 +444,13 @@ mod tests {
         assert_eq!(parse("12 0 R"), Object::Ref(ObjRef::new(12, 0)));
         assert_eq!(parse("12 0"), Object::Int(12));
         assert_eq!(parse("-3.5"), Object::Real(-3.5));
-        assert_eq!(
-            parse("[1 2 R 3]"),
-            Object::Array(vec![Object::Ref(ObjRef::new(1, 2)), Object::Int(3)])
-        );
+        assert_eq!(parse("[1 2 R 3]"), Object::Array(vec![Object::Ref(ObjRef::new(1, 2)), Object::Int(3)]));
     }
 
     #[test]
     fn parses_strings_and_names() {
         assert_eq!(parse("(a\\(b\\)c\\101)"), Object::literal(b"a(b)cA"));
-        assert_eq!(
-            parse("<48 65 6>"),
-            Object::Str {
-                bytes: b"He`".to_vec(),
-                hex: true
-            }
-        );
+        assert_eq!(parse("<48 65 6>"), Object::Str { bytes: b"He`".to_vec(), hex: true });
         assert_eq!(parse("/A#20B"), Object::Name(b"A B".to_vec()));
     }
 
@@ -520,15 +466,7 @@ mod tests {
     fn finds_stream_data_offset() {
         let src = b"<< /Length 3 >>\nstream\nabc\nendstream";
         let mut p = Parser::new(src, 100, true);
-        let Object::Stream(s) = p.parse_object().expect("stream") else {
-            panic!("no stream")
-        };
-        assert_eq!(
-            s.data,
-            StreamData::InSource {
-                offset: 123,
-                len: 3
-            }
-        );
+        let Object::Stream(s) = p.parse_object().expect("stream") else { panic!("no stream") };
+        assert_eq!(s.data, StreamData::InSource { offset: 123, len: 3 });
     }
 }

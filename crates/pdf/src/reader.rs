@@ -147,11 +147,7 @@ impl<'s> Document<'s> {
                 break; // a /Prev loop: stop rather than spin
             }
             let section = doc.read_section(offset)?;
-            next = section
-                .trailer
-                .int("Prev")
-                .filter(|p| *p >= 0)
-                .map(|p| p as u64);
+            next = section.trailer.int("Prev").filter(|p| *p >= 0).map(|p| p as u64);
             doc.sections.push(section);
         }
         doc.trailer = doc.sections[0].trailer.clone();
@@ -185,9 +181,7 @@ impl<'s> Document<'s> {
                 }
                 Ok(obj)
             }
-            Some(XrefEntry::Compressed { stream, index }) => {
-                self.get_compressed(xref, *stream, *index, r.num)
-            }
+            Some(XrefEntry::Compressed { stream, index }) => self.get_compressed(xref, *stream, *index, r.num),
             // Missing objects are null by the spec; callers that need them report it.
             Some(XrefEntry::Free) | None => Ok(Object::Null),
         }
@@ -232,18 +226,14 @@ impl<'s> Document<'s> {
     /// Parse the indirect object starting at `offset`, growing the window until it fits.
     pub fn read_object_at(&self, offset: u64) -> Result<(ObjRef, Object)> {
         if offset >= self.src.len() {
-            return Err(damaged(format!(
-                "object offset {offset} is beyond the end of the file"
-            )));
+            return Err(damaged(format!("object offset {offset} is beyond the end of the file")));
         }
         let mut size = FIRST_WINDOW;
         loop {
             let window = self.src.window(offset, size)?;
             let at_eof = offset + window.len() as u64 >= self.src.len();
             let mut p = Parser::new(&window, offset, at_eof);
-            let attempt = p
-                .parse_obj_header()
-                .and_then(|r| Ok((r, p.parse_object()?)));
+            let attempt = p.parse_obj_header().and_then(|r| Ok((r, p.parse_object()?)));
             match attempt {
                 Ok((r, obj)) => return Ok((r, self.fix_stream_length(obj)?)),
                 Err(ParseError::Incomplete) if size < MAX_WINDOW && !at_eof => size *= 4,
@@ -285,11 +275,7 @@ impl<'s> Document<'s> {
             return Ok(false);
         }
         let tail = self.src.window(end, 32)?;
-        let trimmed: Vec<u8> = tail
-            .iter()
-            .copied()
-            .skip_while(|b| crate::object::is_whitespace(*b))
-            .collect();
+        let trimmed: Vec<u8> = tail.iter().copied().skip_while(|b| crate::object::is_whitespace(*b)).collect();
         Ok(trimmed.starts_with(b"endstream") || (trimmed.is_empty() && end == self.src.len()))
     }
 
@@ -337,24 +323,16 @@ impl<'s> Document<'s> {
         decode_stream(&s.dict, &self.stream_raw(s)?)
     }
 
-    fn get_compressed(
-        &self,
-        xref: &HashMap<u32, XrefEntry>,
-        stream: u32,
-        index: u32,
-        num: u32,
-    ) -> Result<Object> {
+    fn get_compressed(&self, xref: &HashMap<u32, XrefEntry>, stream: u32, index: u32, num: u32) -> Result<Object> {
         let objstm = self.objstm(xref, stream)?;
         let by_index = objstm.index.get(index as usize).filter(|(n, _)| *n == num);
-        let Some(&(_, rel)) = by_index.or_else(|| objstm.index.iter().find(|(n, _)| *n == num))
-        else {
+        let Some(&(_, rel)) = by_index.or_else(|| objstm.index.iter().find(|(n, _)| *n == num)) else {
             return Ok(Object::Null);
         };
         let start = objstm.first.saturating_add(rel);
         let data = objstm.data.get(start..).unwrap_or(&[]);
         let mut p = Parser::new(data, 0, true);
-        p.parse_object()
-            .map_err(|e| damaged(format!("object {num} in object stream {stream}: {e:?}")))
+        p.parse_object().map_err(|e| damaged(format!("object {num} in object stream {stream}: {e:?}")))
     }
 
     fn objstm(&self, xref: &HashMap<u32, XrefEntry>, stream: u32) -> Result<Rc<ObjStmData>> {
@@ -380,34 +358,20 @@ impl<'s> Document<'s> {
 
     fn read_section(&self, offset: u64) -> Result<XrefSection> {
         let head = self.src.window(offset, 16)?;
-        let skip = head
-            .iter()
-            .take_while(|b| crate::object::is_whitespace(**b))
-            .count();
+        let skip = head.iter().take_while(|b| crate::object::is_whitespace(**b)).count();
         if head[skip..].starts_with(b"xref") {
             let mut section = self.read_table(offset + skip as u64 + 4)?;
             section.offset = offset;
             if let Some(stm) = section.trailer.int("XRefStm").filter(|o| *o > 0) {
                 // Hybrid file: entries hidden in the stream fill what the table leaves out.
                 if let Ok(extra) = self.read_xref_stream(stm as u64) {
-                    let listed: HashSet<u32> = section
-                        .entries
-                        .iter()
-                        .filter(|(_, e)| *e != XrefEntry::Free)
-                        .map(|(n, _)| *n)
-                        .collect();
+                    let listed: HashSet<u32> =
+                        section.entries.iter().filter(|(_, e)| *e != XrefEntry::Free).map(|(n, _)| *n).collect();
                     section.entries.retain(|(n, e)| {
-                        *e != XrefEntry::Free
-                            || !extra
-                                .entries
-                                .iter()
-                                .any(|(m, x)| m == n && *x != XrefEntry::Free)
+                        *e != XrefEntry::Free || !extra.entries.iter().any(|(m, x)| m == n && *x != XrefEntry::Free)
                     });
                     section.entries.extend(
-                        extra
-                            .entries
-                            .into_iter()
-                            .filter(|(n, e)| *e != XrefEntry::Free && !listed.contains(n)),
+                        extra.entries.into_iter().filter(|(n, e)| *e != XrefEntry::Free && !listed.contains(n)),
                     );
                     section.hybrid = true;
                 }
@@ -425,13 +389,7 @@ impl<'s> Document<'s> {
             let at_eof = offset + window.len() as u64 >= self.src.len();
             match parse_table(&window, offset, at_eof) {
                 Ok((entries, trailer)) => {
-                    return Ok(XrefSection {
-                        offset,
-                        kind: XrefKind::Table,
-                        trailer,
-                        entries,
-                        hybrid: false,
-                    });
+                    return Ok(XrefSection { offset, kind: XrefKind::Table, trailer, entries, hybrid: false });
                 }
                 Err(ParseError::Incomplete) if size < MAX_WINDOW && !at_eof => size *= 4,
                 Err(ParseError::Incomplete) => return Err(damaged("xref table is too large")),
@@ -445,26 +403,14 @@ impl<'s> Document<'s> {
     fn read_xref_stream(&self, offset: u64) -> Result<XrefSection> {
         let (_, obj) = self.read_object_at(offset)?;
         let Object::Stream(s) = obj else {
-            return Err(syntax(
-                offset,
-                "startxref does not point to an xref table or stream",
-            ));
+            return Err(syntax(offset, "startxref does not point to an xref table or stream"));
         };
         if !s.dict.has_type("XRef") {
-            return Err(syntax(
-                offset,
-                "startxref points to a stream that is not /Type /XRef",
-            ));
+            return Err(syntax(offset, "startxref points to a stream that is not /Type /XRef"));
         }
         let data = self.stream_decoded(&s)?;
         let entries = parse_xref_stream_entries(&s.dict, &data)?;
-        Ok(XrefSection {
-            offset,
-            kind: XrefKind::Stream,
-            trailer: s.dict,
-            entries,
-            hybrid: false,
-        })
+        Ok(XrefSection { offset, kind: XrefKind::Stream, trailer: s.dict, entries, hybrid: false })
     }
 
     // -----------------------------------------------------------------------------------------
@@ -493,16 +439,7 @@ impl<'s> Document<'s> {
         let Some(mut trailer) = trailer else {
             return Err(damaged("no xref and no document catalog found"));
         };
-        for k in [
-            "Prev",
-            "XRefStm",
-            "Type",
-            "W",
-            "Index",
-            "Filter",
-            "DecodeParms",
-            "Length",
-        ] {
+        for k in ["Prev", "XRefStm", "Type", "W", "Index", "Filter", "DecodeParms", "Length"] {
             trailer.remove(k);
         }
         let max = doc.xref.keys().max().copied().unwrap_or(0);
@@ -521,10 +458,7 @@ impl<'s> Document<'s> {
             if !s.dict.has_type("ObjStm") {
                 continue;
             }
-            let Ok(parsed) = self
-                .stream_decoded(&s)
-                .and_then(|d| parse_objstm(&s.dict, d))
-            else {
+            let Ok(parsed) = self.stream_decoded(&s).and_then(|d| parse_objstm(&s.dict, d)) else {
                 continue;
             };
             for (i, (n, _)) in parsed.index.iter().enumerate() {
@@ -532,9 +466,7 @@ impl<'s> Document<'s> {
             }
         }
         for (n, stream, index) in compressed {
-            self.xref
-                .entry(n)
-                .or_insert(XrefEntry::Compressed { stream, index });
+            self.xref.entry(n).or_insert(XrefEntry::Compressed { stream, index });
         }
     }
 
@@ -573,19 +505,14 @@ impl<'s> Document<'s> {
     // -----------------------------------------------------------------------------------------
 
     pub fn root_ref(&self) -> Result<ObjRef> {
-        self.trailer
-            .get("Root")
-            .and_then(Object::as_ref)
-            .ok_or_else(|| damaged("the trailer has no /Root reference"))
+        self.trailer.get("Root").and_then(Object::as_ref).ok_or_else(|| damaged("the trailer has no /Root reference"))
     }
 
     pub fn catalog(&self) -> Result<(ObjRef, Dict)> {
         let r = self.root_ref()?;
         match self.get(r)? {
             Object::Dict(d) => Ok((r, d)),
-            _ => Err(damaged(
-                "the document catalog is missing or not a dictionary",
-            )),
+            _ => Err(damaged("the document catalog is missing or not a dictionary")),
         }
     }
 
@@ -617,10 +544,7 @@ impl<'s> Document<'s> {
             return Err(damaged("the page tree has a cycle or is too deep"));
         }
         let Some(dict) = self.resolve_dict(&Object::Ref(node))? else {
-            return Err(damaged(format!(
-                "page tree node {} is not a dictionary",
-                node.num
-            )));
+            return Err(damaged(format!("page tree node {} is not a dictionary", node.num)));
         };
         let here = inherited.merge(self, &dict)?;
         let kids = match dict.get("Kids") {
@@ -638,17 +562,8 @@ impl<'s> Document<'s> {
             }
             _ => {
                 let media_box = here.media_box.unwrap_or([0.0, 0.0, 612.0, 792.0]);
-                let crop_box = here
-                    .crop_box
-                    .map(|c| intersect(c, media_box))
-                    .unwrap_or(media_box);
-                out.push(Page {
-                    id: node,
-                    dict,
-                    media_box,
-                    crop_box,
-                    rotate: here.rotate.rem_euclid(360) / 90 * 90,
-                });
+                let crop_box = here.crop_box.map(|c| intersect(c, media_box)).unwrap_or(media_box);
+                out.push(Page { id: node, dict, media_box, crop_box, rotate: here.rotate.rem_euclid(360) / 90 * 90 });
                 Ok(())
             }
         }
@@ -694,21 +609,11 @@ fn read_rect(doc: &Document<'_>, obj: &Object) -> Result<Option<[f64; 4]>> {
         };
         *slot = n;
     }
-    Ok(Some([
-        v[0].min(v[2]),
-        v[1].min(v[3]),
-        v[0].max(v[2]),
-        v[1].max(v[3]),
-    ]))
+    Ok(Some([v[0].min(v[2]), v[1].min(v[3]), v[0].max(v[2]), v[1].max(v[3])]))
 }
 
 fn intersect(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
-    let r = [
-        a[0].max(b[0]),
-        a[1].max(b[1]),
-        a[2].min(b[2]),
-        a[3].min(b[3]),
-    ];
+    let r = [a[0].max(b[0]), a[1].max(b[1]), a[2].min(b[2]), a[3].min(b[3])];
     if r[2] > r[0] && r[3] > r[1] { r } else { b }
 }
 
@@ -733,13 +638,7 @@ fn scan_for_objects(src: &dyn Source) -> Result<(HashMap<u32, XrefEntry>, Vec<Di
         let w = src.window(pos, CHUNK + OVERLAP)?;
         let limit = w.len().min(CHUNK);
         for (num, generation, at) in scan_obj_headers(&w, limit) {
-            found.insert(
-                num,
-                XrefEntry::InUse {
-                    offset: pos + at as u64,
-                    generation,
-                },
-            );
+            found.insert(num, XrefEntry::InUse { offset: pos + at as u64, generation });
         }
         for at in find_all(&w[..limit], b"trailer") {
             let tw = src.window(pos + at as u64 + 7, 64 * 1024)?;
@@ -768,20 +667,14 @@ fn find_startxref(src: &dyn Source) -> Result<u64> {
         return Err(damaged("no startxref at the end of the file (truncated?)"));
     };
     let mut p = Parser::new(&tail[pos + 9..], 0, true);
-    let offset = p
-        .parse_u64()
-        .map_err(|_| damaged("startxref is not followed by an offset"))?;
+    let offset = p.parse_u64().map_err(|_| damaged("startxref is not followed by an offset"))?;
     if offset >= src.len() {
         return Err(damaged("startxref points beyond the end of the file"));
     }
     Ok(offset)
 }
 
-fn parse_table(
-    buf: &[u8],
-    base: u64,
-    at_eof: bool,
-) -> crate::parser::PResult<(Vec<(u32, XrefEntry)>, Dict)> {
+fn parse_table(buf: &[u8], base: u64, at_eof: bool) -> crate::parser::PResult<(Vec<(u32, XrefEntry)>, Dict)> {
     let mut p = Parser::new(buf, base, at_eof);
     let mut entries = Vec::new();
     loop {
@@ -791,10 +684,7 @@ fn parse_table(
         let start = p.parse_u64()?;
         let count = p.parse_u64()?;
         if start > u32::MAX as u64 || count > 10_000_000 {
-            return Err(ParseError::Bad {
-                pos: p.pos,
-                msg: "absurd subsection".into(),
-            });
+            return Err(ParseError::Bad { pos: p.pos, msg: "absurd subsection".into() });
         }
         for i in 0..count {
             let offset = p.parse_u64()?;
@@ -806,16 +696,10 @@ fn parse_table(
             }
             let num = (start + i) as u32;
             let entry = match kind {
-                b"n" => XrefEntry::InUse {
-                    offset,
-                    generation: generation.min(u16::MAX as u64) as u16,
-                },
+                b"n" => XrefEntry::InUse { offset, generation: generation.min(u16::MAX as u64) as u16 },
                 b"f" => XrefEntry::Free,
                 _ => {
-                    return Err(ParseError::Bad {
-                        pos: p.pos,
-                        msg: "xref entry is neither n nor f".into(),
-                    });
+                    return Err(ParseError::Bad { pos: p.pos, msg: "xref entry is neither n nor f".into() });
                 }
             };
             // Object 0 is always free; an "in use" offset 0 is a common producer slip.
@@ -826,10 +710,7 @@ fn parse_table(
     }
     match p.parse_object()? {
         Object::Dict(d) => Ok((entries, d)),
-        _ => Err(ParseError::Bad {
-            pos: p.pos,
-            msg: "trailer is not a dictionary".into(),
-        }),
+        _ => Err(ParseError::Bad { pos: p.pos, msg: "trailer is not a dictionary".into() }),
     }
 }
 
@@ -837,11 +718,7 @@ fn parse_xref_stream_entries(dict: &Dict, data: &[u8]) -> Result<Vec<(u32, XrefE
     let w: Vec<usize> = dict
         .get("W")
         .and_then(Object::as_array)
-        .map(|a| {
-            a.iter()
-                .map(|o| o.as_int().unwrap_or(0).clamp(0, 8) as usize)
-                .collect()
-        })
+        .map(|a| a.iter().map(|o| o.as_int().unwrap_or(0).clamp(0, 8) as usize).collect())
         .unwrap_or_default();
     if w.len() != 3 || w.iter().sum::<usize>() == 0 {
         return Err(damaged("xref stream has a bad /W"));
@@ -868,10 +745,7 @@ fn parse_xref_stream_entries(dict: &Dict, data: &[u8]) -> Result<Vec<(u32, XrefE
             };
             let entry = match f1 {
                 0 => XrefEntry::Free,
-                1 => XrefEntry::InUse {
-                    offset: f2,
-                    generation: f3.min(u16::MAX as u64) as u16,
-                },
+                1 => XrefEntry::InUse { offset: f2, generation: f3.min(u16::MAX as u64) as u16 },
                 2 => XrefEntry::Compressed {
                     stream: f2.min(u32::MAX as u64) as u32,
                     index: f3.min(u32::MAX as u64) as u32,
@@ -906,9 +780,7 @@ fn parse_objstm(dict: &Dict, data: Vec<u8>) -> Result<ObjStmData> {
 fn scan_obj_headers(w: &[u8], limit: usize) -> Vec<(u32, u16, usize)> {
     let mut out = Vec::new();
     for at in find_all(&w[..limit.min(w.len())], b"obj") {
-        if w.get(at + 3)
-            .is_some_and(|b| !(crate::object::is_whitespace(*b) || crate::object::is_delimiter(*b)))
-        {
+        if w.get(at + 3).is_some_and(|b| !(crate::object::is_whitespace(*b) || crate::object::is_delimiter(*b))) {
             continue;
         }
         let mut i = at;
@@ -934,15 +806,10 @@ fn scan_obj_headers(w: &[u8], limit: usize) -> Vec<(u32, u16, usize)> {
             continue;
         }
         let (ns, ne) = digits(&mut i);
-        if ns == ne
-            || (ns > 0
-                && !crate::object::is_whitespace(w[ns - 1])
-                && !crate::object::is_delimiter(w[ns - 1]))
-        {
+        if ns == ne || (ns > 0 && !crate::object::is_whitespace(w[ns - 1]) && !crate::object::is_delimiter(w[ns - 1])) {
             continue;
         }
-        if let (Some(num), Some(generation)) =
-            (parse_decimal(&w[ns..ne]), parse_decimal(&w[gs..ge]))
+        if let (Some(num), Some(generation)) = (parse_decimal(&w[ns..ne]), parse_decimal(&w[gs..ge]))
             && num <= u32::MAX as u64
             && generation <= u16::MAX as u64
         {

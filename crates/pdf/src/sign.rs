@@ -104,11 +104,7 @@ pub fn prepare(input: &[u8], opts: &SignOptions) -> Result<Prepared> {
     bytes.extend_from_slice(&update.bytes);
     let byte_range = update.byte_range;
     let digest = hash_ranges(&bytes, &byte_range);
-    Ok(Prepared {
-        bytes,
-        byte_range,
-        digest,
-    })
+    Ok(Prepared { bytes, byte_range, digest })
 }
 
 /// Prepare a PDF file into `output`, streaming: the input is read once (hashed while copied),
@@ -126,9 +122,7 @@ pub fn prepare_file(input: &Path, output: &Path, opts: &SignOptions) -> Result<P
         let want = chunk.len().min((input_len - copied) as usize);
         let n = reader.read(&mut chunk[..want])?;
         if n == 0 {
-            return Err(Error::Damaged(
-                "the input file shrank while being read".into(),
-            ));
+            return Err(Error::Damaged("the input file shrank while being read".into()));
         }
         hasher.update(&chunk[..n]);
         out.write_all(&chunk[..n])?;
@@ -141,22 +135,14 @@ pub fn prepare_file(input: &Path, output: &Path, opts: &SignOptions) -> Result<P
     hasher.update(&update.bytes[gap_end..]);
     out.write_all(&update.bytes)?;
     out.flush()?;
-    Ok(PreparedFile {
-        byte_range: update.byte_range,
-        digest: hasher.finalize().into(),
-    })
+    Ok(PreparedFile { byte_range: update.byte_range, digest: hasher.finalize().into() })
 }
 
 /// Embed a DER CMS (or RFC 3161 TimeStampToken) into the prepared document.
 /// Checks that it is DER, that it fits, and that it contains the prepared digest.
 pub fn embed(prepared: &Prepared, cms_der: &[u8]) -> Result<Vec<u8>> {
     let mut out = prepared.bytes.clone();
-    embed_into(
-        &mut out,
-        &prepared.byte_range,
-        Some(&prepared.digest),
-        cms_der,
-    )?;
+    embed_into(&mut out, &prepared.byte_range, Some(&prepared.digest), cms_der)?;
     Ok(out)
 }
 
@@ -171,9 +157,7 @@ pub fn embed_into(
     check_byte_range(bytes.len() as u64, byte_range)?;
     let (start, end) = (byte_range[1] as usize, byte_range[2] as usize);
     if bytes[start] != b'<' || bytes[end - 1] != b'>' {
-        return Err(Error::BadPrepared(
-            "the ByteRange gap is not a hex string".into(),
-        ));
+        return Err(Error::BadPrepared("the ByteRange gap is not a hex string".into()));
     }
     let hex = checked_hex(byte_range, expected_digest, cms_der)?;
     bytes[start + 1..start + 1 + hex.len()].copy_from_slice(&hex);
@@ -187,18 +171,13 @@ pub fn embed_file(
     expected_digest: Option<&[u8; 32]>,
     cms_der: &[u8],
 ) -> Result<()> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(path)?;
+    let file = std::fs::OpenOptions::new().read(true).write(true).open(path)?;
     let len = file.metadata()?.len();
     check_byte_range(len, &prepared.byte_range)?;
     let mut delims = [0u8; 1];
     file.read_exact_at(&mut delims, prepared.byte_range[1])?;
     if delims[0] != b'<' {
-        return Err(Error::BadPrepared(
-            "the ByteRange gap is not a hex string".into(),
-        ));
+        return Err(Error::BadPrepared("the ByteRange gap is not a hex string".into()));
     }
     let hex = checked_hex(&prepared.byte_range, expected_digest, cms_der)?;
     file.write_all_at(&hex, prepared.byte_range[1] + 1)?;
@@ -206,29 +185,19 @@ pub fn embed_file(
     Ok(())
 }
 
-fn checked_hex(
-    byte_range: &[u64; 4],
-    expected_digest: Option<&[u8; 32]>,
-    cms_der: &[u8],
-) -> Result<Vec<u8>> {
+fn checked_hex(byte_range: &[u64; 4], expected_digest: Option<&[u8; 32]>, cms_der: &[u8]) -> Result<Vec<u8>> {
     if !is_single_der_sequence(cms_der) {
         return Err(Error::NotCms);
     }
     let reserved = contents_capacity(byte_range);
     if cms_der.len() > reserved {
-        return Err(Error::SignatureTooLarge {
-            needed: cms_der.len(),
-            reserved,
-        });
+        return Err(Error::SignatureTooLarge { needed: cms_der.len(), reserved });
     }
     if let Some(d) = expected_digest {
         // messageDigest (CMS) and messageImprint (timestamp token) hold it as OCTET STRING.
         let mut needle = vec![0x04, 0x20];
         needle.extend_from_slice(d);
-        if !cms_der
-            .windows(needle.len())
-            .any(|w| w == needle.as_slice())
-        {
+        if !cms_der.windows(needle.len()).any(|w| w == needle.as_slice()) {
             return Err(Error::DigestMismatch);
         }
     }
@@ -242,22 +211,12 @@ fn checked_hex(
 }
 
 fn contents_capacity(byte_range: &[u64; 4]) -> usize {
-    (byte_range[2]
-        .saturating_sub(byte_range[1])
-        .saturating_sub(2)
-        / 2) as usize
+    (byte_range[2].saturating_sub(byte_range[1]).saturating_sub(2) / 2) as usize
 }
 
 fn check_byte_range(len: u64, br: &[u64; 4]) -> Result<()> {
-    let ok =
-        br[0] == 0 && br[1] < br[2] && br[2] - br[1] >= 2 && br[2].checked_add(br[3]) == Some(len);
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::BadPrepared(format!(
-            "ByteRange {br:?} does not match a {len}-byte document"
-        )))
-    }
+    let ok = br[0] == 0 && br[1] < br[2] && br[2] - br[1] >= 2 && br[2].checked_add(br[3]) == Some(len);
+    if ok { Ok(()) } else { Err(Error::BadPrepared(format!("ByteRange {br:?} does not match a {len}-byte document"))) }
 }
 
 /// True when the bytes are exactly one DER SEQUENCE (tag, definite length, content).
@@ -272,10 +231,7 @@ fn is_single_der_sequence(der: &[u8]) -> bool {
             let Some(bytes) = der.get(2..2 + k) else {
                 return false;
             };
-            (
-                bytes.iter().fold(0usize, |a, b| (a << 8) | *b as usize),
-                2 + k,
-            )
+            (bytes.iter().fold(0usize, |a, b| (a << 8) | *b as usize), 2 + k)
         }
         _ => return false,
     };
@@ -312,40 +268,36 @@ struct ExistingSignatures {
 
 fn build_signature_update(doc: &Document<'_>, opts: &SignOptions) -> Result<SignatureUpdate> {
     if opts.contents_size == 0 || opts.contents_size > 1 << 20 {
-        return Err(Error::InvalidOptions(
-            "contents_size must be 1..=1048576 bytes".into(),
-        ));
+        return Err(Error::InvalidOptions("contents_size must be 1..=1048576 bytes".into()));
     }
     let existing = existing_signatures(doc)?;
     check_permissions(&existing, opts.kind)?;
     let pages = doc.pages()?;
-    let placements = placements(&pages, opts)?;
     let (root_ref, mut catalog) = doc.catalog()?;
     let mut w = Writer::new(doc)?;
-
     let sig_ref = w.alloc();
-    let field_name = opts
-        .field_name
-        .clone()
-        .unwrap_or_else(|| unique_field_name(&existing.top_level_names));
-    if existing.top_level_names.contains(&field_name) {
-        return Err(Error::InvalidOptions(format!(
-            "a field named {field_name:?} already exists"
-        )));
-    }
     let signing_time = opts.signing_time.unwrap_or_else(SystemTime::now);
+    let empty_field = match &opts.field_name {
+        Some(name) if existing.top_level_names.contains(name) => Some(find_top_level_field(doc, &catalog, name)?),
+        _ => None,
+    };
 
-    let appearances = build_appearances(&mut w, opts, &placements, signing_time)?;
-    let (field_ref, widgets) = write_field_and_widgets(
-        &mut w,
-        &pages,
-        &placements,
-        &appearances,
-        sig_ref,
-        &field_name,
-    )?;
-    add_widgets_to_pages(&mut w, doc, &pages, &widgets)?;
-    let mut catalog_dirty = add_field_to_acroform(&mut w, doc, &mut catalog, field_ref)?;
+    let mut catalog_dirty = match empty_field {
+        // Sign an existing empty signature field: its widgets stay where they are.
+        Some((field_ref, field)) => {
+            fill_empty_field(&mut w, doc, &pages, opts, signing_time, sig_ref, field_ref, field)?;
+            add_field_to_acroform(&mut w, doc, &mut catalog, None)?
+        }
+        None => {
+            let field_name = opts.field_name.clone().unwrap_or_else(|| unique_field_name(&existing.top_level_names));
+            let placements = placements(&pages, opts)?;
+            let appearances = build_appearances(&mut w, opts, &placements, signing_time)?;
+            let (field_ref, widgets) =
+                write_field_and_widgets(&mut w, &pages, &placements, &appearances, sig_ref, &field_name)?;
+            add_widgets_to_pages(&mut w, doc, &pages, &widgets)?;
+            add_field_to_acroform(&mut w, doc, &mut catalog, Some(field_ref))?
+        }
+    };
     if opts.kind == SignatureKind::Certification {
         add_docmdp_permission(doc, &mut catalog, sig_ref)?;
         catalog_dirty = true;
@@ -382,19 +334,9 @@ fn patch_byte_range(bytes: &mut [u8], at: usize, br: &[u64; 4]) -> Result<()> {
 fn signature_dict_body(opts: &SignOptions, when: SystemTime) -> (Vec<u8>, usize, usize) {
     let mut d = Dict::new();
     let timestamp = opts.kind == SignatureKind::DocTimeStamp;
-    d.set(
-        "Type",
-        Object::name(if timestamp { "DocTimeStamp" } else { "Sig" }),
-    );
+    d.set("Type", Object::name(if timestamp { "DocTimeStamp" } else { "Sig" }));
     d.set("Filter", Object::name("Adobe.PPKLite"));
-    d.set(
-        "SubFilter",
-        Object::name(if timestamp {
-            "ETSI.RFC3161"
-        } else {
-            "ETSI.CAdES.detached"
-        }),
-    );
+    d.set("SubFilter", Object::name(if timestamp { "ETSI.RFC3161" } else { "ETSI.CAdES.detached" }));
     if !timestamp {
         d.set("M", Object::literal(pdf_date(when).as_bytes()));
         for (key, value) in [
@@ -409,10 +351,7 @@ fn signature_dict_body(opts: &SignOptions, when: SystemTime) -> (Vec<u8>, usize,
         }
     }
     if opts.kind == SignatureKind::Certification {
-        d.set(
-            "Reference",
-            Object::Array(vec![Object::Dict(docmdp_reference())]),
-        );
+        d.set("Reference", Object::Array(vec![Object::Dict(docmdp_reference())]));
     }
     let mut app = Dict::new();
     app.set("Name", Object::name("Signet"));
@@ -447,10 +386,7 @@ fn docmdp_reference() -> Dict {
 }
 
 fn unique_field_name(taken: &HashSet<String>) -> String {
-    (1..)
-        .map(|i| format!("Signature{i}"))
-        .find(|n| !taken.contains(n))
-        .unwrap_or_else(|| "Signature".into())
+    (1..).map(|i| format!("Signature{i}")).find(|n| !taken.contains(n)).unwrap_or_else(|| "Signature".into())
 }
 
 fn check_permissions(existing: &ExistingSignatures, kind: SignatureKind) -> Result<()> {
@@ -465,11 +401,8 @@ fn check_permissions(existing: &ExistingSignatures, kind: SignatureKind) -> Resu
 
 fn existing_signatures(doc: &Document<'_>) -> Result<ExistingSignatures> {
     let (_, catalog) = doc.catalog()?;
-    let mut out = ExistingSignatures {
-        count: 0,
-        top_level_names: HashSet::new(),
-        docmdp_p: docmdp_permission(doc, &catalog)?,
-    };
+    let mut out =
+        ExistingSignatures { count: 0, top_level_names: HashSet::new(), docmdp_p: docmdp_permission(doc, &catalog)? };
     let Some(form) = catalog.get("AcroForm") else {
         return Ok(out);
     };
@@ -515,9 +448,7 @@ fn docmdp_permission(doc: &Document<'_>, catalog: &Dict) -> Result<Option<i64>> 
         };
         if r.name("TransformMethod") == Some(b"DocMDP") {
             let p = match r.get("TransformParams") {
-                Some(tp) => doc
-                    .resolve_dict(tp)?
-                    .and_then(|d| d.get("P").and_then(Object::as_int)),
+                Some(tp) => doc.resolve_dict(tp)?.and_then(|d| d.get("P").and_then(Object::as_int)),
                 None => None,
             };
             return Ok(Some(p.unwrap_or(2)));
@@ -538,24 +469,12 @@ fn add_docmdp_permission(doc: &Document<'_>, catalog: &mut Dict, sig_ref: ObjRef
 
 /// (page index, placement) of every widget; one invisible widget on page 1 when no appearance.
 fn placements(pages: &[Page], opts: &SignOptions) -> Result<Vec<(usize, Placement)>> {
-    let invisible = Placement {
-        rect: [0.0; 4],
-        width: 0.0,
-        height: 0.0,
-        matrix: [1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
-    };
-    let Some(app) = opts
-        .appearance
-        .as_ref()
-        .filter(|_| opts.kind != SignatureKind::DocTimeStamp)
-    else {
+    let invisible = Placement { rect: [0.0; 4], width: 0.0, height: 0.0, matrix: [1.0, 0.0, 0.0, 1.0, 0.0, 0.0] };
+    let Some(app) = opts.appearance.as_ref().filter(|_| opts.kind != SignatureKind::DocTimeStamp) else {
         return Ok(vec![(0, invisible)]);
     };
     let spec_per_page = app.placement.resolve(pages.len())?;
-    Ok(spec_per_page
-        .into_iter()
-        .map(|(i, spec)| (i, place(&pages[i], &spec)))
-        .collect())
+    Ok(spec_per_page.into_iter().map(|(i, spec)| (i, place(&pages[i], &spec))).collect())
 }
 
 fn build_appearances(
@@ -564,19 +483,12 @@ fn build_appearances(
     placements: &[(usize, Placement)],
     when: SystemTime,
 ) -> Result<Vec<ObjRef>> {
-    let app = opts
-        .appearance
-        .as_ref()
-        .filter(|_| opts.kind != SignatureKind::DocTimeStamp);
+    let app = opts.appearance.as_ref().filter(|_| opts.kind != SignatureKind::DocTimeStamp);
     let Some(app) = app else {
         let empty = w.add(Renderer::empty_xobject());
         return Ok(vec![empty; placements.len()]);
     };
-    let details = if app.show_details {
-        detail_lines(opts, when)
-    } else {
-        Vec::new()
-    };
+    let details = if app.show_details { detail_lines(opts, when) } else { Vec::new() };
     let renderer = Renderer::new(app, &details, w)?;
     let mut refs = Vec::with_capacity(placements.len());
     let mut cache: Vec<(AppearanceKey, ObjRef)> = Vec::new();
@@ -585,12 +497,7 @@ fn build_appearances(
         let key = (
             p.width.to_bits(),
             p.height.to_bits(),
-            [
-                p.matrix[0] as i64,
-                p.matrix[1] as i64,
-                p.matrix[2] as i64,
-                p.matrix[3] as i64,
-            ],
+            [p.matrix[0] as i64, p.matrix[1] as i64, p.matrix[2] as i64, p.matrix[3] as i64],
         );
         if let Some((_, r)) = cache.iter().find(|(k, _)| *k == key) {
             refs.push(*r);
@@ -601,6 +508,111 @@ fn build_appearances(
         refs.push(r);
     }
     Ok(refs)
+}
+
+fn find_top_level_field(doc: &Document<'_>, catalog: &Dict, name: &str) -> Result<(ObjRef, Dict)> {
+    let form = match catalog.get("AcroForm") {
+        Some(f) => doc.resolve_dict(f)?.unwrap_or_default(),
+        None => Dict::new(),
+    };
+    let fields = match form.get("Fields") {
+        Some(f) => doc.resolve_array(f)?.unwrap_or_default(),
+        None => Vec::new(),
+    };
+    for f in fields {
+        let Object::Ref(r) = f else { continue };
+        if let Some(d) = doc.resolve_dict(&f)?
+            && d.get("T").and_then(Object::as_str_bytes).map(decode_text).as_deref() == Some(name)
+        {
+            return Ok((r, d));
+        }
+    }
+    Err(Error::InvalidOptions(format!("field {name:?} cannot be signed (not an indirect top-level field)")))
+}
+
+/// Put the signature value into an existing, empty signature field and give its widgets the
+/// requested appearance (sized to their existing rectangles).
+#[allow(clippy::too_many_arguments)]
+fn fill_empty_field(
+    w: &mut Writer,
+    doc: &Document<'_>,
+    pages: &[Page],
+    opts: &SignOptions,
+    when: SystemTime,
+    sig_ref: ObjRef,
+    field_ref: ObjRef,
+    mut field: Dict,
+) -> Result<()> {
+    if field.name("FT") != Some(b"Sig") {
+        return Err(Error::InvalidOptions("the named field is not a signature field".into()));
+    }
+    if field.get("V").is_some() {
+        return Err(Error::InvalidOptions("the named signature field is already signed".into()));
+    }
+    let renderer = match opts.appearance.as_ref().filter(|_| opts.kind != SignatureKind::DocTimeStamp) {
+        Some(app) => {
+            let details = if app.show_details { detail_lines(opts, when) } else { Vec::new() };
+            Some(Renderer::new(app, &details, w)?)
+        }
+        None => None,
+    };
+    let kids = match field.get("Kids") {
+        Some(k) => doc.resolve_array(k)?.unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let mut widgets: Vec<(ObjRef, Dict)> = Vec::new();
+    for kid in kids {
+        if let (Object::Ref(r), Some(d)) = (&kid, doc.resolve_dict(&kid)?) {
+            widgets.push((*r, d));
+        }
+    }
+    let merged = widgets.is_empty();
+    if merged {
+        widgets.push((field_ref, field.clone()));
+    }
+    for (wref, mut wd) in widgets {
+        if let Some(renderer) = &renderer
+            && let Some(p) = widget_placement(doc, pages, &wd)?
+        {
+            let ap = w.add(renderer.xobject(p.width, p.height, p.matrix));
+            let mut apd = Dict::new();
+            apd.set("N", Object::Ref(ap));
+            wd.set("AP", Object::Dict(apd));
+        }
+        if merged {
+            wd.set("V", Object::Ref(sig_ref));
+        }
+        w.put(wref, &Object::Dict(wd));
+    }
+    if !merged {
+        field.set("V", Object::Ref(sig_ref));
+        w.put(field_ref, &Object::Dict(field));
+    }
+    Ok(())
+}
+
+/// Upright size and rotation matrix for an existing widget rectangle.
+fn widget_placement(doc: &Document<'_>, pages: &[Page], widget: &Dict) -> Result<Option<Placement>> {
+    let Some(rect) = widget.get("Rect").map(|r| doc.resolve_array(r)).transpose()?.flatten() else {
+        return Ok(None);
+    };
+    let v: Vec<f64> = rect.iter().filter_map(Object::as_number).collect();
+    if v.len() != 4 {
+        return Ok(None);
+    }
+    let (w, h) = ((v[2] - v[0]).abs(), (v[3] - v[1]).abs());
+    if w < 1.0 || h < 1.0 {
+        return Ok(None);
+    }
+    let page = widget.get("P").and_then(Object::as_ref);
+    let rotate = pages.iter().find(|p| Some(p.id) == page).map_or(0, |p| p.rotate);
+    let quarter = rotate % 180 != 0;
+    Ok(Some(Placement {
+        rect: [v[0], v[1], v[2], v[3]],
+        width: if quarter { h } else { w },
+        height: if quarter { w } else { h },
+        matrix: crate::layout::rotation_matrix(rotate),
+    }))
 }
 
 /// Width, height (as bits) and rotation of an appearance: equal keys share one stream.
@@ -637,10 +649,7 @@ fn write_field_and_widgets(
         d.set("Subtype", Object::name("Widget"));
         d.set("F", Object::Int(132)); // Print + Locked
         d.set("P", Object::Ref(page.id));
-        d.set(
-            "Rect",
-            Object::Array(p.rect.iter().map(|v| Object::Real(*v)).collect()),
-        );
+        d.set("Rect", Object::Array(p.rect.iter().map(|v| Object::Real(*v)).collect()));
         let mut apd = Dict::new();
         apd.set("N", Object::Ref(ap));
         d.set("AP", Object::Dict(apd));
@@ -678,21 +687,12 @@ fn write_field_and_widgets(
     Ok((field_ref, widgets))
 }
 
-fn add_widgets_to_pages(
-    w: &mut Writer,
-    doc: &Document<'_>,
-    pages: &[Page],
-    widgets: &[(usize, ObjRef)],
-) -> Result<()> {
+fn add_widgets_to_pages(w: &mut Writer, doc: &Document<'_>, pages: &[Page], widgets: &[(usize, ObjRef)]) -> Result<()> {
     let mut page_indices: Vec<usize> = widgets.iter().map(|(i, _)| *i).collect();
     page_indices.dedup();
     for i in page_indices {
         let page = &pages[i];
-        let new: Vec<Object> = widgets
-            .iter()
-            .filter(|(pi, _)| *pi == i)
-            .map(|(_, r)| Object::Ref(*r))
-            .collect();
+        let new: Vec<Object> = widgets.iter().filter(|(pi, _)| *pi == i).map(|(_, r)| Object::Ref(*r)).collect();
         match page.dict.get("Annots") {
             // An indirect /Annots array: rewrite the array, leave the page alone.
             Some(Object::Ref(ar)) if doc.resolve_array(&Object::Ref(*ar))?.is_some() => {
@@ -721,13 +721,11 @@ fn add_field_to_acroform(
     w: &mut Writer,
     doc: &Document<'_>,
     catalog: &mut Dict,
-    field: ObjRef,
+    field: Option<ObjRef>,
 ) -> Result<bool> {
     match catalog.get("AcroForm").cloned() {
         Some(Object::Ref(form_ref)) if doc.resolve_dict(&Object::Ref(form_ref))?.is_some() => {
-            let mut form = doc
-                .resolve_dict(&Object::Ref(form_ref))?
-                .unwrap_or_default();
+            let mut form = doc.resolve_dict(&Object::Ref(form_ref))?.unwrap_or_default();
             update_form(w, doc, &mut form, field)?;
             w.put(form_ref, &Object::Dict(form));
             Ok(false)
@@ -747,25 +745,21 @@ fn add_field_to_acroform(
     }
 }
 
-fn update_form(w: &mut Writer, doc: &Document<'_>, form: &mut Dict, field: ObjRef) -> Result<()> {
-    match form.get("Fields").cloned() {
-        Some(Object::Ref(fr)) if doc.resolve_array(&Object::Ref(fr))?.is_some() => {
+fn update_form(w: &mut Writer, doc: &Document<'_>, form: &mut Dict, field: Option<ObjRef>) -> Result<()> {
+    match (form.get("Fields").cloned(), field) {
+        (_, None) => {}
+        (Some(Object::Ref(fr)), Some(field)) if doc.resolve_array(&Object::Ref(fr))?.is_some() => {
             let mut arr = doc.resolve_array(&Object::Ref(fr))?.unwrap_or_default();
             arr.push(Object::Ref(field));
             w.put(fr, &Object::Array(arr));
         }
-        Some(Object::Array(mut arr)) => {
+        (Some(Object::Array(mut arr)), Some(field)) => {
             arr.push(Object::Ref(field));
             form.set("Fields", Object::Array(arr));
         }
-        _ => form.set("Fields", Object::Array(vec![Object::Ref(field)])),
+        (_, Some(field)) => form.set("Fields", Object::Array(vec![Object::Ref(field)])),
     }
-    let flags = form
-        .get("SigFlags")
-        .map(|f| doc.resolve(f))
-        .transpose()?
-        .and_then(|f| f.as_int())
-        .unwrap_or(0);
+    let flags = form.get("SigFlags").map(|f| doc.resolve(f)).transpose()?.and_then(|f| f.as_int()).unwrap_or(0);
     form.set("SigFlags", Object::Int(flags | 3));
     // NeedAppearances makes viewers regenerate appearances, which reads as a modification.
     if form.get("NeedAppearances") == Some(&Object::Bool(true)) {
@@ -796,11 +790,7 @@ pub fn add_dss(input: &[u8], data: &DssData) -> Result<Vec<u8>> {
         Some(d) => doc.resolve_dict(d)?.unwrap_or_default(),
         None => Dict::new(),
     };
-    for (key, items) in [
-        ("Certs", &data.certs),
-        ("OCSPs", &data.ocsps),
-        ("CRLs", &data.crls),
-    ] {
+    for (key, items) in [("Certs", &data.certs), ("OCSPs", &data.ocsps), ("CRLs", &data.crls)] {
         if items.is_empty() {
             continue;
         }
@@ -831,10 +821,7 @@ pub fn add_dss(input: &[u8], data: &DssData) -> Result<Vec<u8>> {
 fn flate_stream(data: &[u8]) -> Object {
     let mut d = Dict::new();
     d.set("Filter", Object::name("FlateDecode"));
-    Object::Stream(Stream {
-        dict: d,
-        data: StreamData::Owned(flate_encode(data)),
-    })
+    Object::Stream(Stream { dict: d, data: StreamData::Owned(flate_encode(data)) })
 }
 
 #[cfg(test)]

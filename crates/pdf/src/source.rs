@@ -57,9 +57,7 @@ impl Source for FileSource {
         let mut buf = vec![0u8; want];
         let mut filled = 0;
         while filled < want {
-            let n = self
-                .file
-                .read_at(&mut buf[filled..], offset + filled as u64)?;
+            let n = self.file.read_at(&mut buf[filled..], offset + filled as u64)?;
             if n == 0 {
                 break;
             }

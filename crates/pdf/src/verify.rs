@@ -86,10 +86,7 @@ pub(crate) struct SigField {
 }
 
 /// Signature fields with a value (`/FT /Sig` inherited through `/Parent`), depth-first.
-pub(crate) fn collect_signature_fields(
-    doc: &Document<'_>,
-    fields: &[Object],
-) -> Result<Vec<SigField>> {
+pub(crate) fn collect_signature_fields(doc: &Document<'_>, fields: &[Object]) -> Result<Vec<SigField>> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     for f in fields {
@@ -128,11 +125,7 @@ fn walk_field(
         && let Some(v) = d.get("V")
         && let Some(value) = doc.resolve_dict(v)?
     {
-        out.push(SigField {
-            name,
-            value_ref: v.as_ref(),
-            value,
-        });
+        out.push(SigField { name, value_ref: v.as_ref(), value });
         return Ok(());
     }
     if let Some(kids) = d.get("Kids") {
@@ -161,27 +154,17 @@ fn describe(
         .iter()
         .filter_map(Object::as_int)
         .collect();
-    let raw_contents = v
-        .get("Contents")
-        .and_then(Object::as_str_bytes)
-        .unwrap_or(&[]);
+    let raw_contents = v.get("Contents").and_then(Object::as_str_bytes).unwrap_or(&[]);
     let len = input.len() as u64;
-    let br: Option<[u64; 4]> =
-        (byte_range.len() == 4 && byte_range.iter().all(|x| *x >= 0)).then(|| {
-            [
-                byte_range[0] as u64,
-                byte_range[1] as u64,
-                byte_range[2] as u64,
-                byte_range[3] as u64,
-            ]
-        });
+    let br: Option<[u64; 4]> = (byte_range.len() == 4 && byte_range.iter().all(|x| *x >= 0))
+        .then(|| [byte_range[0] as u64, byte_range[1] as u64, byte_range[2] as u64, byte_range[3] as u64]);
     let byte_range_ok = br.is_some_and(|b| {
         b[0] == 0
             && b[1] < b[2]
             && b[2].saturating_add(b[3]) <= len
             && input.get(b[1] as usize) == Some(&b'<')
             && input.get(b[2] as usize - 1) == Some(&b'>')
-            && (b[2] - b[1] - 2) as usize == raw_contents.len() * 2
+            && (b[2] - b[1]).checked_sub(2) == Some(raw_contents.len() as u64 * 2)
     });
     let end = br.map_or(0, |b| b[2].saturating_add(b[3]));
     let digest = br.map_or([0; 32], |b| hash_ranges(input, &b));
@@ -192,17 +175,9 @@ fn describe(
     };
     Ok(SignatureInfo {
         field_name: field.name,
-        sig_type: v
-            .name("Type")
-            .map_or_else(|| "Sig".into(), |n| String::from_utf8_lossy(n).into_owned()),
-        filter: v
-            .name("Filter")
-            .map(|n| String::from_utf8_lossy(n).into_owned())
-            .unwrap_or_default(),
-        sub_filter: v
-            .name("SubFilter")
-            .map(|n| String::from_utf8_lossy(n).into_owned())
-            .unwrap_or_default(),
+        sig_type: v.name("Type").map_or_else(|| "Sig".into(), |n| String::from_utf8_lossy(n).into_owned()),
+        filter: v.name("Filter").map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default(),
+        sub_filter: v.name("SubFilter").map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default(),
         contents: trim_der(raw_contents).to_vec(),
         signing_time: text("M"),
         name: text("Name"),
@@ -213,32 +188,18 @@ fn describe(
         covers_revision: byte_range_ok && eofs.contains(&end),
         covers_whole_file: byte_range_ok && end == len,
         docmdp_p,
-        later_changes: if byte_range_ok {
-            modifications_after(doc, end)?
-        } else {
-            Modifications::default()
-        },
+        later_changes: if byte_range_ok { modifications_after(doc, end)? } else { Modifications::default() },
         byte_range,
     })
 }
 
 fn docmdp_p_of(doc: &Document<'_>, sig: &Dict) -> Result<Option<i64>> {
-    for r in sig
-        .get("Reference")
-        .map(|r| doc.resolve_array(r))
-        .transpose()?
-        .flatten()
-        .unwrap_or_default()
-    {
+    for r in sig.get("Reference").map(|r| doc.resolve_array(r)).transpose()?.flatten().unwrap_or_default() {
         if let Some(r) = doc.resolve_dict(&r)?
             && r.name("TransformMethod") == Some(b"DocMDP")
         {
-            let p = r
-                .get("TransformParams")
-                .map(|t| doc.resolve_dict(t))
-                .transpose()?
-                .flatten()
-                .and_then(|t| t.int("P"));
+            let p =
+                r.get("TransformParams").map(|t| doc.resolve_dict(t)).transpose()?.flatten().and_then(|t| t.int("P"));
             return Ok(p);
         }
     }
@@ -289,37 +250,26 @@ fn revision_ends(input: &[u8]) -> Vec<u64> {
 /// in the signed revision.
 fn modifications_after(doc: &Document<'_>, signed_end: u64) -> Result<Modifications> {
     let mut result = Modifications::default();
-    let later: Vec<usize> = (0..doc.sections.len())
-        .filter(|i| doc.sections[*i].offset >= signed_end)
-        .collect();
+    let later: Vec<usize> = (0..doc.sections.len()).filter(|i| doc.sections[*i].offset >= signed_end).collect();
     result.later_revisions = later.len();
     if later.is_empty() {
         return Ok(result);
     }
-    let older: Vec<usize> = (0..doc.sections.len())
-        .filter(|i| doc.sections[*i].offset < signed_end)
-        .collect();
+    let older: Vec<usize> = (0..doc.sections.len()).filter(|i| doc.sections[*i].offset < signed_end).collect();
     let mut before: HashMap<u32, XrefEntry> = HashMap::new();
     for i in older.iter().rev() {
         for (n, e) in &doc.sections[*i].entries {
             before.insert(*n, *e);
         }
     }
-    let mut changed: Vec<u32> = later
-        .iter()
-        .flat_map(|i| doc.sections[*i].entries.iter().map(|(n, _)| *n))
-        .collect();
+    let mut changed: Vec<u32> = later.iter().flat_map(|i| doc.sections[*i].entries.iter().map(|(n, _)| *n)).collect();
     changed.sort_unstable();
     changed.dedup();
     let mut added = 0usize;
     for num in changed {
         let r = ObjRef::new(num, 0);
         let new = doc.get(r)?;
-        let old = if before.contains_key(&num) {
-            doc.get_with(&before, r)?
-        } else {
-            Object::Null
-        };
+        let old = if before.contains_key(&num) { doc.get_with(&before, r)? } else { Object::Null };
         match classify_change(num, &old, &new) {
             Change::Same => {}
             Change::Added => added += 1,
@@ -354,9 +304,7 @@ fn classify_change(num: u32, old: &Object, new: &Object) -> Change {
         }
         (Object::Dict(a), Object::Dict(b)) => classify_dict_change(num, a, b),
         (Object::Stream(a), Object::Stream(b))
-            if a.dict.has_type("XRef")
-                || a.dict.has_type("ObjStm")
-                || b.dict.has_type("ObjStm") =>
+            if a.dict.has_type("XRef") || a.dict.has_type("ObjStm") || b.dict.has_type("ObjStm") =>
         {
             Change::Same
         }
@@ -365,12 +313,7 @@ fn classify_change(num: u32, old: &Object, new: &Object) -> Change {
 }
 
 fn classify_dict_change(num: u32, old: &Dict, new: &Dict) -> Change {
-    let mut keys: Vec<&[u8]> = old
-        .0
-        .iter()
-        .chain(new.0.iter())
-        .map(|(k, _)| k.as_slice())
-        .collect();
+    let mut keys: Vec<&[u8]> = old.0.iter().chain(new.0.iter()).map(|(k, _)| k.as_slice()).collect();
     keys.sort_unstable();
     keys.dedup();
     let changed: Vec<String> = keys
@@ -402,13 +345,9 @@ fn classify_dict_change(num: u32, old: &Dict, new: &Dict) -> Change {
         "dss" => &["Certs", "OCSPs", "CRLs", "VRI"],
         _ => &[],
     };
-    let bad: Vec<&String> = changed
-        .iter()
-        .filter(|k| !allowed.contains(&k.as_str()))
-        .collect();
+    let bad: Vec<&String> = changed.iter().filter(|k| !allowed.contains(&k.as_str())).collect();
     if kind == "page"
-        && let (Some(Object::Array(a)), Some(Object::Array(b))) =
-            (old.get("Annots"), new.get("Annots"))
+        && let (Some(Object::Array(a)), Some(Object::Array(b))) = (old.get("Annots"), new.get("Annots"))
         && !a.iter().all(|x| b.contains(x))
     {
         return Change::Disallowed(format!("page {num}: annotations removed"));
@@ -418,10 +357,7 @@ fn classify_dict_change(num: u32, old: &Dict, new: &Dict) -> Change {
     } else {
         Change::Disallowed(format!(
             "{kind} {num}: {} changed",
-            bad.iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            bad.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
         ))
     }
 }

@@ -38,18 +38,13 @@ impl Writer {
         if !matches!(last.first(), Some(b'\n' | b'\r')) {
             buf.push(b'\n');
         }
-        let size = doc
-            .trailer
-            .int("Size")
-            .unwrap_or(0)
-            .clamp(0, u32::MAX as i64) as u32;
-        let max_used = doc.xref.keys().max().map_or(0, |m| m + 1);
-        Ok(Writer {
-            base,
-            buf,
-            written: BTreeMap::new(),
-            next_num: size.max(max_used).max(1),
-        })
+        let size = doc.trailer.int("Size").unwrap_or(0).clamp(0, u32::MAX as i64) as u32;
+        let max_used = doc.xref.keys().max().map_or(0, |m| m.saturating_add(1));
+        // Leave room for the objects an update adds (a few thousand at most).
+        if max_used.max(size) > u32::MAX - 100_000 {
+            return Err(crate::Error::Unsupported("object numbers near the 32-bit limit".into()));
+        }
+        Ok(Writer { base, buf, written: BTreeMap::new(), next_num: size.max(max_used).max(1) })
     }
 
     /// Absolute offset of the next byte written.
@@ -77,8 +72,7 @@ impl Writer {
     /// Write an object whose body is given as bytes; returns the absolute offset of the body.
     pub fn put_raw(&mut self, r: ObjRef, body: &[u8]) -> u64 {
         self.written.insert(r.num, (self.pos(), r.generation));
-        self.buf
-            .extend_from_slice(format!("{} {} obj\n", r.num, r.generation).as_bytes());
+        self.buf.extend_from_slice(format!("{} {} obj\n", r.num, r.generation).as_bytes());
         let at = self.pos();
         self.buf.extend_from_slice(body);
         self.buf.extend_from_slice(b"\nendobj\n");
@@ -99,24 +93,11 @@ impl Writer {
             }
         }
         for (num, (offset, generation)) in &self.written {
-            entries.insert(
-                *num,
-                XrefEntry::InUse {
-                    offset: *offset,
-                    generation: *generation,
-                },
-            );
+            entries.insert(*num, XrefEntry::InUse { offset: *offset, generation: *generation });
         }
-        let has_compressed = entries
-            .values()
-            .any(|e| matches!(e, XrefEntry::Compressed { .. }));
-        let use_stream = if full {
-            has_compressed
-        } else {
-            doc.sections
-                .first()
-                .is_some_and(|s| s.kind == XrefKind::Stream)
-        };
+        let has_compressed = entries.values().any(|e| matches!(e, XrefEntry::Compressed { .. }));
+        let use_stream =
+            if full { has_compressed } else { doc.sections.first().is_some_and(|s| s.kind == XrefKind::Stream) };
         let mut trailer = Dict::new();
         for key in ["Root", "Info", "ID"] {
             if let Some(v) = doc.trailer.get(key) {
@@ -126,24 +107,15 @@ impl Writer {
         if !full {
             trailer.set("Prev", Object::Int(doc.startxref as i64));
         }
-        if use_stream {
-            self.finish_stream(entries, trailer)
-        } else {
-            self.finish_table(entries, trailer)
-        }
+        if use_stream { self.finish_stream(entries, trailer) } else { self.finish_table(entries, trailer) }
     }
 
-    fn finish_table(
-        mut self,
-        entries: BTreeMap<u32, XrefEntry>,
-        mut trailer: Dict,
-    ) -> Result<Vec<u8>> {
+    fn finish_table(mut self, entries: BTreeMap<u32, XrefEntry>, mut trailer: Dict) -> Result<Vec<u8>> {
         let xref_at = self.pos();
         self.buf.extend_from_slice(b"xref\n");
         for run in consecutive_runs(&entries) {
             let first = run[0].0;
-            self.buf
-                .extend_from_slice(format!("{} {}\n", first, run.len()).as_bytes());
+            self.buf.extend_from_slice(format!("{} {}\n", first, run.len()).as_bytes());
             for (num, e) in run {
                 let line = match e {
                     XrefEntry::InUse { offset, generation } => {
@@ -155,29 +127,18 @@ impl Writer {
                 self.buf.extend_from_slice(line.as_bytes());
             }
         }
-        let size = entries.keys().max().map_or(0, |m| m + 1).max(self.next_num);
+        let size = entries.keys().max().map_or(0, |m| m.saturating_add(1)).max(self.next_num);
         trailer.set("Size", Object::Int(size as i64));
         self.buf.extend_from_slice(b"trailer\n");
         write_object(&mut self.buf, &Object::Dict(trailer));
-        self.buf
-            .extend_from_slice(format!("\nstartxref\n{xref_at}\n%%EOF\n").as_bytes());
+        self.buf.extend_from_slice(format!("\nstartxref\n{xref_at}\n%%EOF\n").as_bytes());
         Ok(self.buf)
     }
 
-    fn finish_stream(
-        mut self,
-        mut entries: BTreeMap<u32, XrefEntry>,
-        mut trailer: Dict,
-    ) -> Result<Vec<u8>> {
+    fn finish_stream(mut self, mut entries: BTreeMap<u32, XrefEntry>, mut trailer: Dict) -> Result<Vec<u8>> {
         let me = self.alloc();
         let xref_at = self.pos();
-        entries.insert(
-            me.num,
-            XrefEntry::InUse {
-                offset: xref_at,
-                generation: 0,
-            },
-        );
+        entries.insert(me.num, XrefEntry::InUse { offset: xref_at, generation: 0 });
         let max_offset = entries
             .values()
             .map(|e| match e {
@@ -214,30 +175,19 @@ impl Writer {
                 data.extend_from_slice(&f3.to_be_bytes()[8 - w3..]);
             }
         }
-        let size = entries.keys().max().map_or(0, |m| m + 1).max(self.next_num);
+        let size = entries.keys().max().map_or(0, |m| m.saturating_add(1)).max(self.next_num);
         trailer.set("Type", Object::name("XRef"));
         trailer.set("Size", Object::Int(size as i64));
         trailer.set("Index", Object::Array(index));
-        trailer.set(
-            "W",
-            Object::Array(vec![
-                Object::Int(1),
-                Object::Int(w2 as i64),
-                Object::Int(w3 as i64),
-            ]),
-        );
-        let stream = Object::Stream(crate::object::Stream {
-            dict: trailer,
-            data: crate::object::StreamData::Owned(data),
-        });
+        trailer.set("W", Object::Array(vec![Object::Int(1), Object::Int(w2 as i64), Object::Int(w3 as i64)]));
+        let stream =
+            Object::Stream(crate::object::Stream { dict: trailer, data: crate::object::StreamData::Owned(data) });
         let mut body = Vec::new();
         write_object(&mut body, &stream);
-        self.buf
-            .extend_from_slice(format!("{} 0 obj\n", me.num).as_bytes());
+        self.buf.extend_from_slice(format!("{} 0 obj\n", me.num).as_bytes());
         self.buf.extend_from_slice(&body);
         self.buf.extend_from_slice(b"\nendobj\n");
-        self.buf
-            .extend_from_slice(format!("startxref\n{xref_at}\n%%EOF\n").as_bytes());
+        self.buf.extend_from_slice(format!("startxref\n{xref_at}\n%%EOF\n").as_bytes());
         Ok(self.buf)
     }
 }

@@ -12,10 +12,7 @@ use signet_pdf::reader::Document;
 use signet_pdf::{Error, SignOptions};
 
 fn opts() -> SignOptions {
-    SignOptions {
-        name: Some("Alice".into()),
-        ..SignOptions::default()
-    }
+    SignOptions { name: Some("Alice".into()), ..SignOptions::default() }
 }
 
 #[test]
@@ -32,10 +29,7 @@ fn empty_and_non_pdf_inputs_are_refused_clearly() {
 #[test]
 fn encrypted_pdfs_are_refused() {
     let plain = simple_pdf();
-    for args in [
-        &["--encrypt", "user", "owner", "256", "--"][..],
-        &["--encrypt", "", "owner", "256", "--"][..],
-    ] {
+    for args in [&["--encrypt", "user", "owner", "256", "--"][..], &["--encrypt", "", "owner", "256", "--"][..]] {
         let enc = qpdf(&plain, args);
         let e = signet_pdf::prepare(&enc, &opts()).unwrap_err();
         assert!(matches!(e, Error::Encrypted), "{e}");
@@ -169,10 +163,7 @@ fn hybrid_reference_files_are_read_through_xrefstm() {
     let doc = Document::open(hybrid.as_slice()).unwrap();
     assert!(doc.sections[0].hybrid);
     let (_, catalog) = doc.catalog().unwrap();
-    assert!(
-        catalog.get("Lang").is_some(),
-        "the catalog must come from the hidden object stream"
-    );
+    assert!(catalog.get("Lang").is_some(), "the catalog must come from the hidden object stream");
     let signed = sign(&hybrid, &opts(), 1);
     // Our update rewrote the catalog (new AcroForm) from its newest version.
     let tail = &signed[hybrid.len()..];
@@ -217,22 +208,12 @@ fn page_content_change_after_signing_is_flagged() {
     assert_eq!(sigs.len(), 1);
     assert!(sigs[0].covers_revision && !sigs[0].covers_whole_file);
     let changes = &sigs[0].later_changes;
-    assert!(
-        changes.disallowed.iter().any(|c| c.contains("Contents")),
-        "{changes:?}"
-    );
+    assert!(changes.disallowed.iter().any(|c| c.contains("Contents")), "{changes:?}");
 }
 
 #[test]
 fn embed_checks_size_der_and_digest() {
-    let prepared = signet_pdf::prepare(
-        &simple_pdf(),
-        &SignOptions {
-            contents_size: 4096,
-            ..opts()
-        },
-    )
-    .unwrap();
+    let prepared = signet_pdf::prepare(&simple_pdf(), &SignOptions { contents_size: 4096, ..opts() }).unwrap();
     assert_eq!(prepared.capacity(), 4096);
     let e = signet_pdf::embed(&prepared, b"not der").unwrap_err();
     assert!(matches!(e, Error::NotCms), "{e}");
@@ -257,18 +238,11 @@ fn embed_checks_size_der_and_digest() {
 #[test]
 fn file_api_streams_and_matches_the_memory_api() {
     let dir = tmp();
-    let input = write(
-        &dir,
-        "in.pdf",
-        &qpdf(&simple_pdf(), &["--object-streams=generate"]),
-    );
+    let input = write(&dir, "in.pdf", &qpdf(&simple_pdf(), &["--object-streams=generate"]));
     let output = dir.join("out.pdf");
     let prepared = signet_pdf::prepare_file(&input, &output, &opts()).unwrap();
     let bytes = std::fs::read(&output).unwrap();
-    assert_eq!(
-        signet_pdf::hash_ranges(&bytes, &prepared.byte_range),
-        prepared.digest
-    );
+    assert_eq!(signet_pdf::hash_ranges(&bytes, &prepared.byte_range), prepared.digest);
     let br = prepared.byte_range;
     let mut tbs = bytes[..br[1] as usize].to_vec();
     tbs.extend_from_slice(&bytes[br[2] as usize..]);
@@ -298,9 +272,7 @@ fn bench_prepare_100mb_file() {
         let mut chunk = vec![0u8; 1 << 20];
         for _ in 0..100 {
             for b in chunk.iter_mut() {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 *b = (state >> 56) as u8;
             }
             f.write_all(&chunk).unwrap();
@@ -316,23 +288,13 @@ fn bench_prepare_100mb_file() {
         .unwrap();
     }
     let t = std::time::Instant::now();
-    let _ = std::process::Command::new("sha256sum")
-        .arg(&path)
-        .output()
-        .unwrap();
+    let _ = std::process::Command::new("sha256sum").arg(&path).output().unwrap();
     let sha = t.elapsed();
     let t = std::time::Instant::now();
     let prepared = signet_pdf::prepare_file(&path, &dir.join("out.pdf"), &opts()).unwrap();
     let ours = t.elapsed();
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let hwm = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM"))
-        .unwrap_or("")
-        .to_string();
-    eprintln!(
-        "sha256sum: {sha:?}; prepare_file: {ours:?}; ratio {:.2}; {hwm}",
-        ours.as_secs_f64() / sha.as_secs_f64()
-    );
+    let hwm = status.lines().find(|l| l.starts_with("VmHWM")).unwrap_or("").to_string();
+    eprintln!("sha256sum: {sha:?}; prepare_file: {ours:?}; ratio {:.2}; {hwm}", ours.as_secs_f64() / sha.as_secs_f64());
     assert_eq!(prepared.byte_range[0], 0);
 }

@@ -7,8 +7,8 @@ use std::process::Command;
 
 use common::*;
 use signet_pdf::{
-    Appearance, BoxSpec, DssData, Error, NameStyle, PageSelection, Position, SignOptions,
-    SignatureKind, WidgetPlacement,
+    Appearance, BoxSpec, DssData, Error, NameStyle, PageSelection, Position, SignOptions, SignatureKind,
+    WidgetPlacement,
 };
 
 fn named(opts_name: &str) -> SignOptions {
@@ -43,11 +43,7 @@ fn co_signing_keeps_the_first_signature_valid() {
     assert_eq!(sigs.len(), 2);
     assert!(sigs[0].covers_revision && !sigs[0].covers_whole_file);
     assert!(sigs[1].covers_whole_file);
-    assert!(
-        sigs[0].later_changes.disallowed.is_empty(),
-        "{:?}",
-        sigs[0].later_changes
-    );
+    assert!(sigs[0].later_changes.disallowed.is_empty(), "{:?}", sigs[0].later_changes);
     assert_eq!(sigs[0].later_changes.later_revisions, 1);
 }
 
@@ -57,10 +53,7 @@ fn object_stream_input_gets_an_xref_stream_update() {
     let input = qpdf(&simple_pdf(), &["--object-streams=generate"]);
     let once = sign(&input, &named("Alice"), 1);
     let tail = String::from_utf8_lossy(&once[input.len()..]).into_owned();
-    assert!(
-        tail.contains("/Type /XRef"),
-        "expected an xref stream after an xref stream"
-    );
+    assert!(tail.contains("/Type /XRef"), "expected an xref stream after an xref stream");
     let twice = sign(&once, &named("Bob"), 2);
     let path = write(&dir, "objstm.pdf", &twice);
     assert_pdfsig_valid(&path, 2);
@@ -73,19 +66,13 @@ fn classic_table_input_gets_a_table_update() {
     let input = simple_pdf();
     let once = sign(&input, &named("Alice"), 1);
     let tail = String::from_utf8_lossy(&once[input.len()..]).into_owned();
-    assert!(
-        tail.contains("\nxref\n") && tail.contains("/Prev"),
-        "expected a classic table"
-    );
+    assert!(tail.contains("\nxref\n") && tail.contains("/Prev"), "expected a classic table");
 }
 
 #[test]
 fn linearized_input_is_signed() {
     let dir = tmp();
-    let input = qpdf(
-        &reportlab_pdf(&[(595.0, 842.0, 0), (595.0, 842.0, 0), (612.0, 792.0, 0)]),
-        &["--linearize"],
-    );
+    let input = qpdf(&reportlab_pdf(&[(595.0, 842.0, 0), (595.0, 842.0, 0), (612.0, 792.0, 0)]), &["--linearize"]);
     let signed = sign(&input, &named("Alice"), 1);
     let path = write(&dir, "linear.pdf", &signed);
     assert_pdfsig_valid(&path, 1);
@@ -96,11 +83,7 @@ fn linearized_input_is_signed() {
 #[test]
 fn ghostscript_and_pypdf_inputs_are_signed() {
     let dir = tmp();
-    write(
-        &dir,
-        "src.pdf",
-        &reportlab_pdf(&[(595.0, 842.0, 0), (842.0, 595.0, 0)]),
-    );
+    write(&dir, "src.pdf", &reportlab_pdf(&[(595.0, 842.0, 0), (842.0, 595.0, 0)]));
     run(Command::new("gs").current_dir(&dir).args([
         "-q",
         "-dNOPAUSE",
@@ -151,51 +134,27 @@ fn co_signs_a_pdf_signed_by_pyhanko() {
     let sigs = signet_pdf::signatures(&signed).unwrap();
     assert_eq!(sigs.len(), 2);
     assert_eq!(sigs[0].field_name, "PyHankoSig");
-    assert!(
-        sigs[0].later_changes.disallowed.is_empty(),
-        "{:?}",
-        sigs[0].later_changes
-    );
+    assert!(sigs[0].later_changes.disallowed.is_empty(), "{:?}", sigs[0].later_changes);
 }
 
 fn visible_opts(name: &str, pages: PageSelection) -> SignOptions {
-    let mut app = Appearance::new(WidgetPlacement::Pages {
-        pages,
-        rect: BoxSpec::Named(Position::BottomRight),
-    });
+    let mut app = Appearance::new(WidgetPlacement::Pages { pages, rect: BoxSpec::Named(Position::BottomRight) });
     app.typed_name = Some(name.into());
-    SignOptions {
-        appearance: Some(app),
-        ..named(name)
-    }
+    SignOptions { appearance: Some(app), ..named(name) }
 }
 
 #[test]
 fn visible_signature_on_all_rotated_pages_renders_upright_boxes() {
     let dir = tmp();
-    let input = reportlab_pdf(&[
-        (595.0, 842.0, 0),
-        (595.0, 842.0, 90),
-        (612.0, 792.0, 180),
-        (612.0, 792.0, 270),
-    ]);
+    let input = reportlab_pdf(&[(595.0, 842.0, 0), (595.0, 842.0, 90), (612.0, 792.0, 180), (612.0, 792.0, 270)]);
     let mut app = Appearance::new(WidgetPlacement::Pages {
         pages: PageSelection::All,
-        rect: BoxSpec::Custom {
-            left: 40.0,
-            top: 40.0,
-            width: 200.0,
-            height: 90.0,
-        },
+        rect: BoxSpec::Custom { left: 40.0, top: 40.0, width: 200.0, height: 90.0 },
     });
     app.image = Some(signature_png());
     app.typed_name = Some("रवि कुमार".into());
     app.name_style = NameStyle::Handwriting;
-    let opts = SignOptions {
-        appearance: Some(app),
-        name: Some("Ravi Kumar रवि".into()),
-        ..named("x")
-    };
+    let opts = SignOptions { appearance: Some(app), name: Some("Ravi Kumar रवि".into()), ..named("x") };
     let signed = sign(&input, &opts, 1);
     let path = write(&dir, "visible.pdf", &signed);
     // pdfsig lists one entry per widget of the field.
@@ -207,15 +166,9 @@ fn visible_signature_on_all_rotated_pages_renders_upright_boxes() {
         let ink = ink_in_box(&img, 40.0, 40.0, 200.0, 90.0);
         assert!(ink > 0.02, "page {page}: box region is blank ({ink})");
         // The page's opposite corner stays white (the box did not land elsewhere).
-        let (w, h) = (
-            img.width() as f64 * 72.0 / 50.0,
-            img.height() as f64 * 72.0 / 50.0,
-        );
+        let (w, h) = (img.width() as f64 * 72.0 / 50.0, img.height() as f64 * 72.0 / 50.0);
         let other = ink_in_box(&img, w - 240.0, h - 130.0, 200.0, 90.0);
-        assert!(
-            other < 0.01,
-            "page {page}: unexpected ink at the opposite corner ({other})"
-        );
+        assert!(other < 0.01, "page {page}: unexpected ink at the opposite corner ({other})");
     }
     // One field with four widget kids.
     let sigs = signet_pdf::signatures(&signed).unwrap();
@@ -234,14 +187,7 @@ fn named_positions_page_lists_and_page_boxes() {
     ));
     app.typed_name = Some("Alice Example".into());
     app.name_style = NameStyle::Plain;
-    let signed = sign(
-        &input,
-        &SignOptions {
-            appearance: Some(app),
-            ..named("Alice")
-        },
-        1,
-    );
+    let signed = sign(&input, &SignOptions { appearance: Some(app), ..named("Alice") }, 1);
     let path = write(&dir, "boxes.pdf", &signed);
     assert_pdfsig_valid(&path, 2); // two widgets of one field
     assert!(ink_in_box(&render(&path, 1), 30.0, 30.0, 150.0, 60.0) > 0.02);
@@ -255,19 +201,10 @@ fn named_positions_page_lists_and_page_boxes() {
         img.write_to(&mut c, image::ImageFormat::Jpeg).unwrap();
         c.into_inner()
     };
-    let mut app = Appearance::new(WidgetPlacement::Pages {
-        pages: PageSelection::Even,
-        rect: BoxSpec::Named(Position::TopLeft),
-    });
+    let mut app =
+        Appearance::new(WidgetPlacement::Pages { pages: PageSelection::Even, rect: BoxSpec::Named(Position::TopLeft) });
     app.image = Some(jpeg);
-    let signed2 = sign(
-        &signed,
-        &SignOptions {
-            appearance: Some(app),
-            ..named("Bob")
-        },
-        2,
-    );
+    let signed2 = sign(&signed, &SignOptions { appearance: Some(app), ..named("Bob") }, 2);
     let path2 = write(&dir, "boxes2.pdf", &signed2);
     assert_pdfsig_valid(&path2, 3);
     assert_pyhanko_valid(&path2);
@@ -279,14 +216,7 @@ fn named_positions_page_lists_and_page_boxes() {
 #[test]
 fn certification_allows_later_approval_and_p1_refuses() {
     let dir = tmp();
-    let certified = sign(
-        &simple_pdf(),
-        &SignOptions {
-            kind: SignatureKind::Certification,
-            ..named("Alice")
-        },
-        1,
-    );
+    let certified = sign(&simple_pdf(), &SignOptions { kind: SignatureKind::Certification, ..named("Alice") }, 1);
     let cosigned = sign(&certified, &named("Bob"), 2);
     let path = write(&dir, "certified.pdf", &cosigned);
     assert_pdfsig_valid(&path, 2);
@@ -294,13 +224,8 @@ fn certification_allows_later_approval_and_p1_refuses() {
     let sigs = signet_pdf::signatures(&cosigned).unwrap();
     assert_eq!(sigs[0].docmdp_p, Some(2));
     // A second certification is refused.
-    let again = signet_pdf::prepare(
-        &certified,
-        &SignOptions {
-            kind: SignatureKind::Certification,
-            ..SignOptions::default()
-        },
-    );
+    let again =
+        signet_pdf::prepare(&certified, &SignOptions { kind: SignatureKind::Certification, ..SignOptions::default() });
     assert!(matches!(again, Err(Error::CertifyNotFirst)), "{again:?}");
 
     // Same-length edit P 2 -> P 1 (structure only) and expect a refusal.
@@ -318,37 +243,18 @@ fn document_timestamp_and_dss_updates() {
     let pki = pki();
     let signed = sign(&simple_pdf(), &named("Alice"), 1);
     let der = |p: std::path::PathBuf| {
-        let out = run(Command::new("openssl").args([
-            "x509",
-            "-outform",
-            "DER",
-            "-in",
-            p.to_str().unwrap(),
-        ]));
+        let out = run(Command::new("openssl").args(["x509", "-outform", "DER", "-in", p.to_str().unwrap()]));
         let _ = out;
-        let o = Command::new("openssl")
-            .args(["x509", "-outform", "DER", "-in", p.to_str().unwrap()])
-            .output()
-            .unwrap();
+        let o = Command::new("openssl").args(["x509", "-outform", "DER", "-in", p.to_str().unwrap()]).output().unwrap();
         o.stdout
     };
     let with_dss = signet_pdf::add_dss(
         &signed,
-        &DssData {
-            certs: vec![
-                der(pki.ca()),
-                der(pki.cert(1)),
-                der(pki.dir.join("tsa.pem")),
-            ],
-            ..DssData::default()
-        },
+        &DssData { certs: vec![der(pki.ca()), der(pki.cert(1)), der(pki.dir.join("tsa.pem"))], ..DssData::default() },
     )
     .unwrap();
     assert!(with_dss.starts_with(&signed));
-    let opts = SignOptions {
-        kind: SignatureKind::DocTimeStamp,
-        ..SignOptions::default()
-    };
+    let opts = SignOptions { kind: SignatureKind::DocTimeStamp, ..SignOptions::default() };
     let prepared = signet_pdf::prepare(&with_dss, &opts).unwrap();
     let token = openssl_timestamp_token(&to_be_signed(&prepared));
     let stamped = signet_pdf::embed(&prepared, &token).unwrap();
@@ -360,10 +266,41 @@ fn document_timestamp_and_dss_updates() {
     assert_eq!(sigs.len(), 2);
     assert_eq!(sigs[1].sig_type, "DocTimeStamp");
     assert_eq!(sigs[1].sub_filter, "ETSI.RFC3161");
-    assert!(
-        sigs[0].later_changes.disallowed.is_empty(),
-        "{:?}",
-        sigs[0].later_changes
-    );
+    assert!(sigs[0].later_changes.disallowed.is_empty(), "{:?}", sigs[0].later_changes);
     assert_eq!(sigs[0].later_changes.later_revisions, 2);
+}
+
+#[test]
+fn signs_an_existing_empty_field_made_by_pyhanko() {
+    let dir = tmp();
+    write(&dir, "in.pdf", &reportlab_pdf(&[(595.0, 842.0, 0), (612.0, 792.0, 90)]));
+    run(Command::new("pyhanko").current_dir(&dir).args([
+        "sign",
+        "addfields",
+        "--field",
+        "2/100,100,300,160/EmptySig",
+        "in.pdf",
+        "fields.pdf",
+    ]));
+    let input = std::fs::read(dir.join("fields.pdf")).unwrap();
+    let mut app = Appearance::new(WidgetPlacement::Pages {
+        pages: PageSelection::First, // ignored: the field's own widget is used
+        rect: BoxSpec::Named(Position::TopLeft),
+    });
+    app.typed_name = Some("Carol".into());
+    let opts = SignOptions { field_name: Some("EmptySig".into()), appearance: Some(app), ..named("Carol") };
+    let signed = sign(&input, &opts, 1);
+    let path = write(&dir, "filled.pdf", &signed);
+    assert_pdfsig_valid(&path, 1);
+    assert_pyhanko_valid(&path);
+    let sigs = signet_pdf::signatures(&signed).unwrap();
+    assert_eq!(sigs.len(), 1);
+    assert_eq!(sigs[0].field_name, "EmptySig");
+    // Page 2 is 612x792 rotated 90: user rect x 100..300, y 100..160 shows at
+    // left = y = 100..160, top = x = 100..300 on the displayed page.
+    let img = render(&path, 2);
+    assert!(ink_in_box(&img, 100.0, 100.0, 60.0, 200.0) > 0.02);
+    // Signing the same field again is refused.
+    let e = signet_pdf::prepare(&signed, &opts).unwrap_err();
+    assert!(e.to_string().contains("already signed"), "{e}");
 }

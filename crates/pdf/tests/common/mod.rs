@@ -34,10 +34,23 @@ pub fn pki() -> &'static Pki {
     PKI.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap().keep();
         run(Command::new("openssl").current_dir(&dir).args([
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
-            "-subj", "/CN=Signet Test CA", "-days", "30",
-            "-addext", "basicConstraints=critical,CA:TRUE",
-            "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-subj",
+            "/CN=Signet Test CA",
+            "-days",
+            "30",
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign",
         ]));
         std::fs::write(
             dir.join("leaf.ext"),
@@ -54,12 +67,33 @@ pub fn pki() -> &'static Pki {
         for name in names {
             let ext = if name == "tsa" { "tsa.ext" } else { "leaf.ext" };
             run(Command::new("openssl").current_dir(&dir).args([
-                "req", "-newkey", "rsa:2048", "-nodes", "-keyout", &format!("{name}.key"),
-                "-out", &format!("{name}.csr"), "-subj", &format!("/CN=Signet Test {name}"),
+                "req",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-keyout",
+                &format!("{name}.key"),
+                "-out",
+                &format!("{name}.csr"),
+                "-subj",
+                &format!("/CN=Signet Test {name}"),
             ]));
             run(Command::new("openssl").current_dir(&dir).args([
-                "x509", "-req", "-in", &format!("{name}.csr"), "-CA", "ca.pem", "-CAkey", "ca.key",
-                "-CAcreateserial", "-out", &format!("{name}.pem"), "-days", "30", "-extfile", ext,
+                "x509",
+                "-req",
+                "-in",
+                &format!("{name}.csr"),
+                "-CA",
+                "ca.pem",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-out",
+                &format!("{name}.pem"),
+                "-days",
+                "30",
+                "-extfile",
+                ext,
             ]));
         }
         std::fs::write(
@@ -76,9 +110,7 @@ pub fn pki() -> &'static Pki {
 }
 
 pub fn run(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     assert!(
         out.status.success(),
         "{cmd:?} failed: {}{}",
@@ -90,13 +122,8 @@ pub fn run(cmd: &mut Command) -> String {
 
 /// Output (stdout+stderr) and success, without asserting.
 pub fn run_any(cmd: &mut Command) -> (bool, String) {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
-    )
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
 }
 
 pub fn tmp() -> PathBuf {
@@ -144,9 +171,9 @@ pub fn openssl_timestamp_token(data: &[u8]) -> Vec<u8> {
     let pki = pki();
     let dir = tmp();
     std::fs::write(dir.join("tbs.bin"), data).unwrap();
-    run(Command::new("openssl").current_dir(&dir).args([
-        "ts", "-query", "-data", "tbs.bin", "-sha256", "-cert", "-out", "q.tsq",
-    ]));
+    run(Command::new("openssl")
+        .current_dir(&dir)
+        .args(["ts", "-query", "-data", "tbs.bin", "-sha256", "-cert", "-out", "q.tsq"]));
     run(Command::new("openssl").current_dir(&pki.dir).args([
         "ts",
         "-reply",
@@ -207,19 +234,13 @@ pub fn assert_pyhanko_valid(path: &Path) {
 
 pub fn assert_qpdf_clean(path: &Path) {
     let (_, out) = run_any(Command::new("qpdf").arg("--check").arg(path));
-    assert!(
-        out.contains("No syntax or stream encoding errors found"),
-        "qpdf --check:\n{out}"
-    );
+    assert!(out.contains("No syntax or stream encoding errors found"), "qpdf --check:\n{out}");
 }
 
 /// A reportlab PDF with the given page sizes and rotations, one text line per page.
 pub fn reportlab_pdf(pages: &[(f64, f64, i32)]) -> Vec<u8> {
     let dir = tmp();
-    let spec: Vec<String> = pages
-        .iter()
-        .map(|(w, h, r)| format!("({w},{h},{r})"))
-        .collect();
+    let spec: Vec<String> = pages.iter().map(|(w, h, r)| format!("({w},{h},{r})")).collect();
     let script = format!(
         r#"
 from reportlab.pdfgen import canvas
@@ -234,9 +255,7 @@ c.save()
 "#,
         spec.join(",")
     );
-    run(Command::new("python3")
-        .current_dir(&dir)
-        .args(["-c", &script]));
+    run(Command::new("python3").current_dir(&dir).args(["-c", &script]));
     std::fs::read(dir.join("out.pdf")).unwrap()
 }
 
@@ -252,10 +271,7 @@ pub fn qpdf(input: &[u8], args: &[&str]) -> Vec<u8> {
     cmd.current_dir(&dir).args(args).args(["in.pdf", "out.pdf"]);
     let out = cmd.output().unwrap();
     // qpdf exits 3 for warnings; the file is still written.
-    assert!(
-        out.status.code().is_some_and(|c| c == 0 || c == 3),
-        "{cmd:?}: {out:?}"
-    );
+    assert!(out.status.code().is_some_and(|c| c == 0 || c == 3), "{cmd:?}: {out:?}");
     std::fs::read(dir.join("out.pdf")).unwrap()
 }
 
@@ -287,10 +303,7 @@ pub fn render(path: &Path, page: usize) -> image::RgbImage {
 pub fn ink_in_box(img: &image::RgbImage, left: f64, top: f64, width: f64, height: f64) -> f64 {
     let s = 50.0 / 72.0;
     let (x0, y0) = ((left * s) as u32, (top * s) as u32);
-    let (x1, y1) = (
-        (((left + width) * s) as u32).min(img.width()),
-        (((top + height) * s) as u32).min(img.height()),
-    );
+    let (x1, y1) = ((((left + width) * s) as u32).min(img.width()), (((top + height) * s) as u32).min(img.height()));
     let mut ink = 0u32;
     let mut total = 0u32;
     for y in y0..y1 {
