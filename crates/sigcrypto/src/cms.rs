@@ -182,7 +182,6 @@ fn build_attrs(digest: &[u8; 32], cert_der: &[u8], opts: &CmsOptions) -> Result<
 /// The signature is checked against the certificate first, so a device returning garbage
 /// is caught here and not by a relying party.
 pub fn assemble(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
-    let attrs = SetOfVec::<Attribute>::from_der(&signed.der_to_sign)?;
     let cert = pki::parse_cert(&signed.cert_der)?;
     signer::verify_signature(
         &cert.tbs_certificate.subject_public_key_info,
@@ -192,6 +191,13 @@ pub fn assemble(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
         signature,
     )
     .map_err(|_| Error::Cms("the returned signature does not match the signed attributes and certificate".into()))?;
+    assemble_unchecked(signed, signature)
+}
+
+/// Assemble without checking the signature (size estimation uses a dummy value).
+fn assemble_unchecked(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
+    let attrs = SetOfVec::<Attribute>::from_der(&signed.der_to_sign)?;
+    let cert = pki::parse_cert(&signed.cert_der)?;
 
     let signer_info = SignerInfo {
         version: CmsVersion::V1,
@@ -245,6 +251,24 @@ fn signed_data_der(
     };
     let ci = ContentInfo { content_type: oid::ID_SIGNED_DATA, content: Any::encode_from(&sd)? };
     Ok(ci.to_der()?)
+}
+
+/// Upper bound of the DER length of the CMS that [`assemble`] will produce for `signed`
+/// (signature at its maximum length). Use it to size a PDF `/Contents` placeholder
+/// arithmetically instead of making a trial signature; add the size of a time-stamp token
+/// (typically 3-6 KB with its chain) and of any revocation data you will embed.
+pub fn estimate_der_len(signed: &SignedAttrs) -> Result<usize> {
+    let max_sig = match signed.alg {
+        SigAlg::RsaPkcs1Sha256 => {
+            let cert = pki::parse_cert(&signed.cert_der)?;
+            // Modulus length ≈ BIT STRING length of the RSAPublicKey minus framing; the raw
+            // key bytes are an upper bound.
+            cert.tbs_certificate.subject_public_key_info.subject_public_key.raw_bytes().len()
+        }
+        // DER ECDSA P-256 signature: at most 72 bytes.
+        SigAlg::EcdsaP256Sha256 => 72,
+    };
+    Ok(assemble_unchecked(signed, &vec![0x7f; max_sig])?.len())
 }
 
 /// Detached CMS over an externally computed SHA-256 digest (PDF ByteRange, `Hash` file type).
@@ -529,6 +553,7 @@ mod tests {
         assert!(check_external_cms(&cms, &pki::sha256(b"other")).is_err());
         // A wrong signature is refused at assembly time.
         assert!(assemble(&back, &sig[..sig.len() - 1]).is_err());
+        assert!(estimate_der_len(&back)? >= cms.len());
         // Zero padding after the DER (PDF placeholder) is tolerated.
         let mut padded = cms.clone();
         padded.extend_from_slice(&[0u8; 100]);

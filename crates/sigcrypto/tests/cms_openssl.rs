@@ -29,6 +29,14 @@ fn detached_attached_and_digest_verify_in_openssl() -> TestResult {
         assert!(!ok, "tampered content must fail: {out}");
 
         let dig = cms::sign_digest_detached(&s, &pki::sha256(DATA), &CmsOptions::pades())?;
+        let prepared = cms::prepare_signed_attrs(
+            &pki::sha256(DATA),
+            &pki.signer.cert_der,
+            &[pki.ca.cert_der().to_vec()],
+            &CmsOptions::pades(),
+        )?;
+        let est = cms::estimate_der_len(&prepared)?;
+        assert!(est >= dig.len() && est <= dig.len() + 16, "{algo:?}: estimate {est} vs {}", dig.len());
         pki.write("dig.p7s", &dig);
         let (ok, out) = openssl_cms_verify(pki.dir.path(), "dig.p7s", Some("data.bin"), "ca.pem");
         assert!(ok, "{algo:?} digest: {out}");
