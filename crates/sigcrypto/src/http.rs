@@ -17,11 +17,18 @@ pub struct HttpConfig {
     /// certificates (AIA, CRL-DP) that an attacker may control. Tests and deployments with an
     /// internal TSA turn it on.
     pub allow_private_addresses: bool,
+    /// Trust only these roots (DER) for https instead of the Mozilla set (internal TSA/OCSP).
+    pub tls_roots_der: Vec<Vec<u8>>,
 }
 
 impl Default for HttpConfig {
     fn default() -> Self {
-        HttpConfig { timeout: Duration::from_secs(15), max_response_bytes: 10 << 20, allow_private_addresses: false }
+        HttpConfig {
+            timeout: Duration::from_secs(15),
+            max_response_bytes: 10 << 20,
+            allow_private_addresses: false,
+            tls_roots_der: Vec::new(),
+        }
     }
 }
 
@@ -33,7 +40,16 @@ impl HttpConfig {
 }
 
 fn agent(cfg: &HttpConfig) -> ureq::Agent {
+    use ureq::tls::{Certificate, RootCerts, TlsConfig};
+    let mut tls = TlsConfig::builder()
+        .unversioned_rustls_crypto_provider(std::sync::Arc::new(rustls::crypto::aws_lc_rs::default_provider()));
+    if !cfg.tls_roots_der.is_empty() {
+        let roots: Vec<Certificate<'static>> =
+            cfg.tls_roots_der.iter().map(|d| Certificate::from_der(d).to_owned()).collect();
+        tls = tls.root_certs(RootCerts::new_with_certs(&roots));
+    }
     ureq::Agent::config_builder()
+        .tls_config(tls.build())
         .timeout_global(Some(cfg.timeout))
         .http_status_as_error(false)
         // A redirect could lead to a private address after our check; refuse them.

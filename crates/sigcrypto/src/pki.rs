@@ -207,6 +207,19 @@ impl LocalCa {
         self.sign_params(params, KeyAlgo::Rsa2048)
     }
 
+    /// Issue a TLS server certificate (tests of https TSA/OCSP/CRL endpoints). `names` are
+    /// DNS names or IP addresses.
+    pub fn issue_tls_server(&self, names: &[&str]) -> Result<IssuedCert> {
+        let first = names.first().ok_or_else(|| Error::Pki("a TLS certificate needs at least one name".into()))?;
+        let mut params = base_params(first, DEFAULT_EE_VALIDITY)?;
+        let with_sans = CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>())?;
+        params.subject_alt_names = with_sans.subject_alt_names;
+        params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+        params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+        params.use_authority_key_identifier_extension = true;
+        self.sign_params(params, KeyAlgo::EcP256)
+    }
+
     /// Issue a subordinate CA certificate (pathLen 0) — for chain-building tests.
     pub fn issue_intermediate(&self, common_name: &str, key: KeyAlgo) -> Result<IssuedCert> {
         let mut params = base_params(common_name, CA_VALIDITY)?;

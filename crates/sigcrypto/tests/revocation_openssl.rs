@@ -64,3 +64,40 @@ fn ocsp_and_crl_fetching() -> TestResult {
     drop(ocsp);
     Ok(())
 }
+
+#[test]
+fn crl_over_https_with_private_roots() -> TestResult {
+    let pki = Pki::new(KeyAlgo::EcP256);
+    let tls = pki.ca.issue_tls_server(&["127.0.0.1", "localhost"])?;
+    pki.write("tls.pem", tls.cert_pem());
+    pki.write("tls.key", tls.key_pem());
+    let crl = pki.ca.issue_crl(&[], std::time::Duration::from_secs(3600))?;
+    pki.write("ca.crl", &crl);
+    let port = free_port();
+    let log = std::fs::File::create(pki.path("s_server.log"))?;
+    let child = std::process::Command::new("openssl")
+        .args(["s_server", "-accept", &format!("127.0.0.1:{port}"), "-cert", "tls.pem", "-key", "tls.key", "-WWW"])
+        .current_dir(pki.dir.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(log)
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    let _guard = ChildGuard(child);
+    for _ in 0..200 {
+        if std::fs::read_to_string(pki.path("s_server.log")).unwrap_or_default().contains("ACCEPT") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    let url = format!("https://127.0.0.1:{port}/ca.crl");
+    let ca = pki.ca.cert_der().to_vec();
+    let mut cfg = HttpConfig::allow_private();
+    // Mozilla roots do not know our CA: refused.
+    let err = revocation::fetch_crl(&url, &pki.signer.cert_der, &ca, &cfg).expect_err("untrusted TLS");
+    assert!(err.to_string().contains("UnknownIssuer"), "{err}");
+    cfg.tls_roots_der = vec![ca.clone()];
+    let (der, info) = revocation::fetch_crl(&url, &pki.signer.cert_der, &ca, &cfg)?;
+    assert_eq!(der, crl);
+    assert_eq!(info.status, RevocationStatus::Good);
+    Ok(())
+}
