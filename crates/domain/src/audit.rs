@@ -168,12 +168,6 @@ impl Actor {
     }
 
     pub fn event(&self, action: &str, target: String, detail: serde_json::Value) -> AuditEvent {
-        AuditEvent {
-            actor: self.id.clone(),
-            action: action.to_string(),
-            target,
-            ip: self.ip.clone(),
-            detail,
-        }
+        AuditEvent { actor: self.id.clone(), action: action.to_string(), target, ip: self.ip.clone(), detail }
     }
 }

@@ -16,9 +16,7 @@ impl DepartmentName {
             Some(name) if name.chars().count() > MAX_NAME_CHARS => {
                 Some(format!("must be at most {MAX_NAME_CHARS} characters"))
             }
-            Some(name) if name.chars().any(char::is_control) => {
-                Some("must not contain control characters".to_string())
-            }
+            Some(name) if name.chars().any(char::is_control) => Some("must not contain control characters".to_string()),
             Some(name) => return Ok(DepartmentName(name.to_string())),
         };
         let mut errors = FieldErrors::new();

@@ -14,8 +14,6 @@ pub type Millis = i64;
 
 /// The current time in milliseconds since the Unix epoch.
 pub fn now_millis() -> Millis {
-    let since_epoch = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
+    let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     i64::try_from(since_epoch.as_millis()).unwrap_or(i64::MAX)
 }

@@ -21,16 +21,9 @@ impl Page {
             errors.insert("pageNumber".into(), vec!["must be at least 1".into()]);
         }
         if !(1..=MAX_PAGE_SIZE).contains(&size) {
-            errors.insert(
-                "pageSize".into(),
-                vec![format!("must be between 1 and {MAX_PAGE_SIZE}")],
-            );
+            errors.insert("pageSize".into(), vec![format!("must be between 1 and {MAX_PAGE_SIZE}")]);
         }
-        if errors.is_empty() {
-            Ok(Page { number, size })
-        } else {
-            Err(Error::Validation(errors))
-        }
+        if errors.is_empty() { Ok(Page { number, size }) } else { Err(Error::Validation(errors)) }
     }
 
     pub fn offset(&self) -> i64 {

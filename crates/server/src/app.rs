@@ -21,8 +21,8 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use crate::auth::jwt::JwtKeys;
 use crate::auth::ratelimit::IpRateLimiter;
 use crate::config::Config;
-use crate::keys::PlatformKeys;
 use crate::error::ApiError;
+use crate::keys::PlatformKeys;
 use crate::routes::ops;
 use crate::{observe, openapi, workers};
 
@@ -82,10 +82,13 @@ pub fn router(state: AppState) -> Router {
             async move { ([(header::CONTENT_TYPE, "application/json")], document.as_str().to_owned()) }
         }),
     )
-    .route("/api/docs", get(move || {
-        let html = docs_html.clone();
-        async move { Html(html.as_str().to_owned()) }
-    }))
+    .route(
+        "/api/docs",
+        get(move || {
+            let html = docs_html.clone();
+            async move { Html(html.as_str().to_owned()) }
+        }),
+    )
     .route("/healthz", get(ops::healthz))
     .route("/readyz", get(ops::readyz))
     .route("/metrics", get(ops::metrics))
@@ -94,10 +97,7 @@ pub fn router(state: AppState) -> Router {
     .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
     .layer(axum::middleware::from_fn(observe::middleware))
     .layer(CatchPanicLayer::custom(panic_response))
-    .layer(SetResponseHeaderLayer::overriding(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    ))
+    .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
     .with_state(state)
 }
 

@@ -106,15 +106,11 @@ impl Config {
 
     /// The database URL, defaulting to SQLite inside the data folder.
     pub fn database_url(&self) -> String {
-        self.database_url.clone().unwrap_or_else(|| {
-            format!("sqlite://{}", self.data_dir.join("signet.db").display())
-        })
+        self.database_url.clone().unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("signet.db").display()))
     }
 
     pub fn blob_url(&self) -> String {
-        self.blob_url
-            .clone()
-            .unwrap_or_else(|| "blobs".to_string())
+        self.blob_url.clone().unwrap_or_else(|| "blobs".to_string())
     }
 }
 

@@ -35,9 +35,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::UnsupportedGrantType | ErrorCode::InvalidGrant => StatusCode::BAD_REQUEST,
         ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-        ErrorCode::Unauthenticated | ErrorCode::InvalidToken | ErrorCode::InvalidClient => {
-            StatusCode::UNAUTHORIZED
-        }
+        ErrorCode::Unauthenticated | ErrorCode::InvalidToken | ErrorCode::InvalidClient => StatusCode::UNAUTHORIZED,
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::NotFound | ErrorCode::RouteNotFound => StatusCode::NOT_FOUND,
         ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -70,9 +68,7 @@ impl IntoResponse for ApiError {
         let code = self.0.code();
         let status = status_of(code);
         let (detail, errors) = match &self.0 {
-            Error::Validation(errors) => {
-                ("one or more fields are invalid".to_string(), Some(errors.clone()))
-            }
+            Error::Validation(errors) => ("one or more fields are invalid".to_string(), Some(errors.clone())),
             Error::Internal(cause) => {
                 tracing::error!(%cause, "internal error");
                 ("the server could not complete the request".to_string(), None)
@@ -92,14 +88,11 @@ impl IntoResponse for ApiError {
         };
         let mut response = (status, axum::Json(body)).into_response();
         let headers = response.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/problem+json"),
-        );
-        if let Error::RateLimited { retry_after_secs } = self.0 {
-            if let Ok(value) = HeaderValue::from_str(&retry_after_secs.max(1).to_string()) {
-                headers.insert(header::RETRY_AFTER, value);
-            }
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+        if let Error::RateLimited { retry_after_secs } = self.0
+            && let Ok(value) = HeaderValue::from_str(&retry_after_secs.max(1).to_string())
+        {
+            headers.insert(header::RETRY_AFTER, value);
         }
         if status == StatusCode::UNAUTHORIZED {
             headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));

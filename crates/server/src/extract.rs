@@ -2,6 +2,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 
+use axum::body::Bytes;
 use axum::extract::rejection::{FormRejection, JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, FromRef, FromRequest, FromRequestParts, Request};
 use axum::http::StatusCode;
@@ -10,8 +11,8 @@ use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 use signet_domain::{Error, ErrorCode, FieldErrors};
 
-use crate::error::ApiError;
 use crate::AppState;
+use crate::error::ApiError;
 
 fn body_error(status: StatusCode, message: String) -> ApiError {
     if status == StatusCode::PAYLOAD_TOO_LARGE {
@@ -33,9 +34,7 @@ fn body_error(status: StatusCode, message: String) -> ApiError {
 fn json_rejection(rejection: JsonRejection) -> ApiError {
     let status = rejection.status();
     let message = match &rejection {
-        JsonRejection::MissingJsonContentType(_) => {
-            "expected a body with Content-Type: application/json".to_string()
-        }
+        JsonRejection::MissingJsonContentType(_) => "expected a body with Content-Type: application/json".to_string(),
         other => other.body_text(),
     };
     body_error(status, message)
@@ -52,11 +51,35 @@ where
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        axum::Json::<T>::from_request(request, state)
+        if !is_json(request.headers()) {
+            return Err(ApiError::new(
+                ErrorCode::UnsupportedMediaType,
+                "expected a body with Content-Type: application/json",
+            ));
+        }
+        let bytes = Bytes::from_request(request, state)
             .await
-            .map(|axum::Json(value)| ApiJson(value))
-            .map_err(json_rejection)
+            .map_err(|rejection| body_error(rejection.status(), rejection.body_text()))?;
+        // serde would also accept a struct written as an array; the spec's objects are objects.
+        let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+        if first.is_some_and(|b| *b != b'{') {
+            return Err(body_error(StatusCode::UNPROCESSABLE_ENTITY, "expected a JSON object".into()));
+        }
+        axum::Json::<T>::from_bytes(&bytes).map(|axum::Json(value)| ApiJson(value)).map_err(json_rejection)
     }
+}
+
+/// `application/json` or a `+json` media type, as axum's own check.
+fn is_json(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|mime| {
+            let mime = mime.trim().to_ascii_lowercase();
+            mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+        })
+        .unwrap_or(false)
 }
 
 /// A JSON or form-encoded body (token operations accept both, as OAuth clients send forms).
@@ -70,12 +93,8 @@ where
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let content_type = request
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_ascii_lowercase();
+        let content_type =
+            request.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_ascii_lowercase();
         if content_type.starts_with("application/x-www-form-urlencoded") {
             axum::Form::<T>::from_request(request, state)
                 .await

@@ -55,7 +55,11 @@ async fn load_or_create(
 }
 
 impl PlatformKeys {
-    pub async fn load_or_create(store: &Store, data_dir: &Path, gateway_key_bits: usize) -> Result<PlatformKeys, Error> {
+    pub async fn load_or_create(
+        store: &Store,
+        data_dir: &Path,
+        gateway_key_bits: usize,
+    ) -> Result<PlatformKeys, Error> {
         let gateway = load_or_create(store, GATEWAY_PURPOSE, move || {
             pki::self_signed_rsa("Signet signing gateway", gateway_key_bits).map_err(Error::internal)
         })

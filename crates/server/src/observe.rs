@@ -51,20 +51,13 @@ pub async fn middleware(request: Request, next: Next) -> Response {
         .unwrap_or_else(|| "unmatched".to_string());
     let context = RequestContext { request_id: id.clone(), path: request.uri().path().to_string() };
     let span = tracing::info_span!("request", request_id = %id, method = %method, route = %route);
-    let mut response = CONTEXT
-        .scope(context, next.run(request))
-        .instrument(span.clone())
-        .await;
+    let mut response = CONTEXT.scope(context, next.run(request)).instrument(span.clone()).await;
     let status = response.status();
     let elapsed = started.elapsed();
     span.in_scope(|| {
         tracing::info!(status = status.as_u16(), latency_ms = elapsed.as_secs_f64() * 1000.0, "served");
     });
-    let labels = [
-        ("method", method.to_string()),
-        ("route", route),
-        ("status", status.as_u16().to_string()),
-    ];
+    let labels = [("method", method.to_string()), ("route", route), ("status", status.as_u16().to_string())];
     metrics::counter!("http_requests_total", &labels).increment(1);
     metrics::histogram!("http_request_duration_seconds", &labels[..2]).record(elapsed.as_secs_f64());
     if status.is_client_error() || status.is_server_error() {

@@ -34,7 +34,12 @@ pub struct NewRefreshToken<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RefreshUse {
     /// First use: the token is now spent; a successor may be issued in the same family.
-    Fresh { principal_id: i64, tenant_id: i64, family_id: String, expires_at: Millis },
+    Fresh {
+        principal_id: i64,
+        tenant_id: i64,
+        family_id: String,
+        expires_at: Millis,
+    },
     /// Already spent or revoked: the whole family has been revoked.
     Reused,
     Expired,

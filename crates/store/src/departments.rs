@@ -63,7 +63,12 @@ impl Store {
 
     /// One page of a tenant's departments, optionally filtered by a case-insensitive
     /// substring of the name, with the total count of matches.
-    pub async fn departments(&self, tenant_id: i64, page: Page, search: Option<&str>) -> Result<(Vec<Department>, i64)> {
+    pub async fn departments(
+        &self,
+        tenant_id: i64,
+        page: Page,
+        search: Option<&str>,
+    ) -> Result<(Vec<Department>, i64)> {
         let pattern = search.map(str::trim).filter(|s| !s.is_empty()).map(contains_pattern);
         on_db!(self, pool => {
             let rows: Vec<DepartmentRow> = sqlx::query_as(
@@ -90,7 +95,13 @@ impl Store {
         })
     }
 
-    pub async fn rename_department(&self, tenant_id: i64, id: i64, name: &DepartmentName, actor: &Actor) -> Result<Department> {
+    pub async fn rename_department(
+        &self,
+        tenant_id: i64,
+        id: i64,
+        name: &DepartmentName,
+        actor: &Actor,
+    ) -> Result<Department> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;

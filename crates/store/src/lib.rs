@@ -251,3 +251,46 @@ impl Store {
         Ok(done)
     }
 }
+
+/// Helpers for test suites that run against both backends.
+#[doc(hidden)]
+pub mod testing {
+    use sqlx::Connection;
+
+    /// The PostgreSQL server tests use: `SIGNET_TEST_POSTGRES_URL`, by default the local one.
+    pub fn postgres_admin_url() -> String {
+        std::env::var("SIGNET_TEST_POSTGRES_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
+    }
+
+    /// Creates an empty database with a unique name and returns its URL, so that each test
+    /// has its own PostgreSQL database as each SQLite test has its own file.
+    pub async fn fresh_postgres_database() -> Result<String, String> {
+        let admin = postgres_admin_url();
+        let mut conn = sqlx::PgConnection::connect(&admin)
+            .await
+            .map_err(|e| format!("PostgreSQL is needed for these tests ({admin}): {e}"))?;
+        let mut bytes = [0u8; 8];
+        unique_suffix(&mut bytes);
+        let name = format!("signet_test_{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>());
+        let statement = format!("CREATE DATABASE {name}");
+        sqlx::raw_sql(sqlx::AssertSqlSafe(statement))
+            .execute(&mut conn)
+            .await
+            .map_err(|e| format!("cannot create test database: {e}"))?;
+        let _ = conn.close().await;
+        let base = admin.rsplit_once('/').map(|(base, _)| base.to_string()).unwrap_or(admin.clone());
+        Ok(format!("{base}/{name}"))
+    }
+
+    fn unique_suffix(bytes: &mut [u8]) {
+        use std::time::{SystemTime, UNIX_EPOCH};
+        // Uniqueness, not secrecy: time, process id and a counter are enough.
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0) as u64;
+        let mixed = nanos
+            ^ (u64::from(std::process::id()) << 32)
+            ^ COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        bytes.copy_from_slice(&mixed.to_be_bytes()[..bytes.len().min(8)]);
+    }
+}

@@ -82,10 +82,7 @@ pub struct JwtKeys {
 }
 
 fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or_default()
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default()
 }
 
 impl JwtKeys {
@@ -115,7 +112,13 @@ impl JwtKeys {
         self.ttl_secs
     }
 
-    pub fn issue_access(&self, kind: PrincipalKind, principal_id: i64, tenant_id: i64, stamp: &str) -> Result<String, Error> {
+    pub fn issue_access(
+        &self,
+        kind: PrincipalKind,
+        principal_id: i64,
+        tenant_id: i64,
+        stamp: &str,
+    ) -> Result<String, Error> {
         let now = unix_now();
         let claims = Claims {
             iss: self.issuer.clone(),

@@ -38,9 +38,7 @@ fn bearer_token(parts: &Parts) -> Result<&str, ApiError> {
         .to_str()
         .map_err(|_| ApiError::new(ErrorCode::InvalidToken, "the Authorization header is not readable"))?;
     match value.split_once(' ') {
-        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() => {
-            Ok(token.trim())
-        }
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") && !token.trim().is_empty() => Ok(token.trim()),
         _ => Err(ApiError::new(ErrorCode::InvalidToken, "expected 'Authorization: Bearer <token>'")),
     }
 }

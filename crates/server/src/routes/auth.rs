@@ -141,10 +141,8 @@ async fn password_grant(state: &AppState, username: &str, password: &str) -> Api
     let account_key = format!("user:{}", username.to_lowercase());
     check_account_throttle(state, &account_key).await?;
     let principal = state.store.principal_by_email(username).await?;
-    let phc = principal
-        .as_ref()
-        .map(|p| p.secret_hash.clone())
-        .unwrap_or_else(|| secrets::dummy_password_hash().to_string());
+    let phc =
+        principal.as_ref().map(|p| p.secret_hash.clone()).unwrap_or_else(|| secrets::dummy_password_hash().to_string());
     let password = password.to_string();
     let password_ok = tokio::task::spawn_blocking(move || secrets::verify_password(&password, &phc))
         .await
@@ -161,7 +159,11 @@ async fn password_grant(state: &AppState, username: &str, password: &str) -> Api
     }
 }
 
-async fn issue_new_session(state: &AppState, p: &PrincipalCredentials, kind: PrincipalKind) -> ApiResult<TokenResponse> {
+async fn issue_new_session(
+    state: &AppState,
+    p: &PrincipalCredentials,
+    kind: PrincipalKind,
+) -> ApiResult<TokenResponse> {
     let family = secrets::random_token(16);
     let expires_at = signet_domain::now_millis() + (state.config.refresh_token_ttl_secs * 1000) as i64;
     issue(state, kind, p.id, p.tenant_id, &p.security_stamp, &family, expires_at).await
@@ -181,7 +183,13 @@ async fn issue(
     let token_hash = secrets::hash_token(&refresh_token);
     state
         .store
-        .insert_refresh_token(&NewRefreshToken { token_hash: &token_hash, family_id: family, principal_id, tenant_id, expires_at })
+        .insert_refresh_token(&NewRefreshToken {
+            token_hash: &token_hash,
+            family_id: family,
+            principal_id,
+            tenant_id,
+            expires_at,
+        })
         .await?;
     Ok(TokenResponse { access_token, token_type: "Bearer".into(), expires_in: state.jwt.ttl_secs(), refresh_token })
 }

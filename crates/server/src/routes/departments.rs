@@ -4,9 +4,9 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use serde::{Deserialize, Serialize};
+use signet_domain::Error;
 use signet_domain::department::{self, DepartmentName};
 use signet_domain::paging::Page;
-use signet_domain::Error;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
@@ -80,11 +80,7 @@ fn to_dto(department: department::Department) -> ApiResult<Department> {
 
 /// Ids outside the spec's int32 range cannot exist, so they are simply not found.
 fn department_id(raw: i64) -> ApiResult<i64> {
-    if (1..=i64::from(i32::MAX)).contains(&raw) {
-        Ok(raw)
-    } else {
-        Err(ApiError(Error::not_found("department")))
-    }
+    if (1..=i64::from(i32::MAX)).contains(&raw) { Ok(raw) } else { Err(ApiError(Error::not_found("department"))) }
 }
 
 #[utoipa::path(

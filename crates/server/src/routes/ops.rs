@@ -31,12 +31,9 @@ pub async fn readyz(State(state): State<AppState>) -> ApiResult<Json<serde_json:
 
 pub async fn metrics() -> impl IntoResponse {
     match crate::observe::prometheus() {
-        Some(handle) => (
-            StatusCode::OK,
-            [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-            handle.render(),
-        )
-            .into_response(),
+        Some(handle) => {
+            (StatusCode::OK, [(header::CONTENT_TYPE, "text/plain; version=0.0.4")], handle.render()).into_response()
+        }
         None => ApiError::new(ErrorCode::ServiceUnavailable, "metrics are not available").into_response(),
     }
 }

@@ -1,0 +1,479 @@
+//! The JSON API end to end, against a real server, on both database backends.
+
+mod support;
+
+use aws_lc_rs::signature::Ed25519KeyPair;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use serde_json::{Value, json};
+use signet_store::Backend;
+use support::{TestApp, expect_problem, spawn, spawn_with};
+
+on_both_backends!(
+    client_credentials_and_password_grants_issue_working_tokens,
+    bad_credentials_are_refused_without_revealing_which_part_was_wrong,
+    refresh_tokens_rotate_and_reuse_revokes_the_session,
+    revoking_sessions_or_disabling_a_user_kills_access_tokens_at_once,
+    forged_expired_and_misaddressed_tokens_are_refused,
+    departments_crud_paging_and_search,
+    department_input_is_validated,
+    other_tenants_ids_answer_404_and_change_nothing,
+    every_change_is_in_an_intact_audit_chain,
+    token_endpoints_are_rate_limited_per_address_and_per_account,
+    operations_endpoints_answer,
+);
+
+async fn client_credentials_and_password_grants_issue_working_tokens(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Acme").await;
+
+    let form = app
+        .client
+        .post(app.url("/api/v1/auth/token"))
+        .form(&[
+            ("grant_type", "client_credentials"),
+            ("client_id", tenant.client_id.as_str()),
+            ("client_secret", tenant.client_secret.as_str()),
+        ])
+        .send()
+        .await
+        .expect("form");
+    assert_eq!(form.status(), 200);
+    let body: Value = form.json().await.expect("json");
+    assert_eq!(body["token_type"], "Bearer");
+    assert_eq!(body["expires_in"], 900);
+    assert!(body["refresh_token"].as_str().is_some_and(|t| t.len() >= 43));
+    let token = body["access_token"].as_str().expect("token");
+    assert_eq!(app.get("/api/v1/departments", token).await.status(), 200);
+
+    let password = app
+        .client
+        .post(app.url("/api/v1/auth/token"))
+        .json(&json!({"grant_type": "password", "username": tenant.admin_email.to_uppercase(), "password": "correct horse battery"}))
+        .send()
+        .await
+        .expect("password");
+    assert_eq!(password.status(), 200);
+    let body: Value = password.json().await.expect("json");
+    let user_token = body["access_token"].as_str().expect("token");
+    assert_eq!(app.get("/api/v1/departments", user_token).await.status(), 200);
+
+    let jwks: Value = app
+        .client
+        .get(app.url("/api/v1/.well-known/jwks.json"))
+        .send()
+        .await
+        .expect("jwks")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(jwks["keys"][0]["kty"], "OKP");
+    assert_eq!(jwks["keys"][0]["alg"], "EdDSA");
+}
+
+async fn bad_credentials_are_refused_without_revealing_which_part_was_wrong(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Acme").await;
+    let token = |body: Value| app.client.post(app.url("/api/v1/auth/token")).json(&body).send();
+
+    let wrong_secret =
+        token(json!({"grant_type": "client_credentials", "client_id": tenant.client_id, "client_secret": "nope"}));
+    let unknown_client =
+        token(json!({"grant_type": "client_credentials", "client_id": "sgc_nobody", "client_secret": "nope"}));
+    let a = expect_problem(wrong_secret.await.expect("send"), 401, "invalid_client").await;
+    let b = expect_problem(unknown_client.await.expect("send"), 401, "invalid_client").await;
+    assert_eq!(a["detail"], b["detail"]);
+
+    let wrong_password = token(json!({"grant_type": "password", "username": tenant.admin_email, "password": "wrong"}));
+    let unknown_user = token(json!({"grant_type": "password", "username": "ghost@nowhere.test", "password": "wrong"}));
+    let a = expect_problem(wrong_password.await.expect("send"), 400, "invalid_grant").await;
+    let b = expect_problem(unknown_user.await.expect("send"), 400, "invalid_grant").await;
+    assert_eq!(a["detail"], b["detail"]);
+
+    expect_problem(token(json!({"grant_type": "implicit"})).await.expect("send"), 400, "unsupported_grant_type").await;
+    let missing =
+        expect_problem(token(json!({"grant_type": "password"})).await.expect("send"), 400, "validation_failed").await;
+    assert!(missing["errors"]["username"].is_array());
+    let text = app.client.post(app.url("/api/v1/auth/token")).body("grant_type=password").send().await.expect("send");
+    expect_problem(text, 415, "unsupported_media_type").await;
+    let broken = app
+        .client
+        .post(app.url("/api/v1/auth/token"))
+        .header("content-type", "application/json")
+        .body("{\"grant_type\": ")
+        .send()
+        .await
+        .expect("send");
+    expect_problem(broken, 400, "malformed_body").await;
+}
+
+async fn refresh(app: &TestApp, refresh_token: &str) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/v1/auth/refresh"))
+        .json(&json!({"refresh_token": refresh_token}))
+        .send()
+        .await
+        .expect("refresh")
+}
+
+async fn session(app: &TestApp, tenant: &signet_server::provision::ProvisionedTenant) -> (String, String) {
+    let body: Value = app
+        .client
+        .post(app.url("/api/v1/auth/token"))
+        .json(&json!({"grant_type": "password", "username": tenant.admin_email, "password": "correct horse battery"}))
+        .send()
+        .await
+        .expect("login")
+        .json()
+        .await
+        .expect("json");
+    (
+        body["access_token"].as_str().expect("access").to_string(),
+        body["refresh_token"].as_str().expect("refresh").to_string(),
+    )
+}
+
+async fn refresh_tokens_rotate_and_reuse_revokes_the_session(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Acme").await;
+    let (_, first) = session(&app, &tenant).await;
+
+    let rotated = refresh(&app, &first).await;
+    assert_eq!(rotated.status(), 200);
+    let body: Value = rotated.json().await.expect("json");
+    let second = body["refresh_token"].as_str().expect("refresh").to_string();
+    assert_ne!(first, second);
+    assert_eq!(app.get("/api/v1/departments", body["access_token"].as_str().expect("access")).await.status(), 200);
+
+    // Presenting the spent token again is treated as theft: the whole family dies.
+    expect_problem(refresh(&app, &first).await, 400, "invalid_grant").await;
+    expect_problem(refresh(&app, &second).await, 400, "invalid_grant").await;
+    expect_problem(refresh(&app, "made-up").await, 400, "invalid_grant").await;
+
+    // RFC 7009 revocation ends a family; unknown tokens are answered 200 as well.
+    let (_, third) = session(&app, &tenant).await;
+    let revoke = |token: String| app.client.post(app.url("/api/v1/auth/revoke")).form(&[("token", token)]).send();
+    assert_eq!(revoke(third.clone()).await.expect("revoke").status(), 200);
+    assert_eq!(revoke("unknown".into()).await.expect("revoke").status(), 200);
+    expect_problem(refresh(&app, &third).await, 400, "invalid_grant").await;
+
+    // The refresh grant also works through /auth/token, with a form body.
+    let (_, fourth) = session(&app, &tenant).await;
+    let via_token = app
+        .client
+        .post(app.url("/api/v1/auth/token"))
+        .form(&[("grant_type", "refresh_token"), ("refresh_token", fourth.as_str())])
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(via_token.status(), 200);
+}
+
+async fn revoking_sessions_or_disabling_a_user_kills_access_tokens_at_once(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Acme").await;
+    let (access, refresh_token) = session(&app, &tenant).await;
+    let (other_access, _) = session(&app, &tenant).await;
+    let client_token = app.token(&tenant).await;
+
+    let revoked =
+        app.client.post(app.url("/api/v1/auth/sessions/revoke")).bearer_auth(&access).send().await.expect("send");
+    assert_eq!(revoked.status(), 204);
+    expect_problem(app.get("/api/v1/departments", &access).await, 401, "invalid_token").await;
+    expect_problem(app.get("/api/v1/departments", &other_access).await, 401, "invalid_token").await;
+    expect_problem(refresh(&app, &refresh_token).await, 400, "invalid_grant").await;
+    // Other principals of the tenant are not affected.
+    assert_eq!(app.get("/api/v1/departments", &client_token).await.status(), 200);
+
+    // Disabling: the new session dies at once and no new login is possible.
+    let (fresh, _) = session(&app, &tenant).await;
+    assert_eq!(app.get("/api/v1/departments", &fresh).await.status(), 200);
+    let actor = signet_domain::audit::Actor::system();
+    app.state
+        .store
+        .end_sessions(tenant.tenant_id, tenant.admin_user_id, "new-stamp", true, &actor)
+        .await
+        .expect("disable");
+    expect_problem(app.get("/api/v1/departments", &fresh).await, 401, "invalid_token").await;
+    let login = app
+        .client
+        .post(app.url("/api/v1/auth/token"))
+        .json(&json!({"grant_type": "password", "username": tenant.admin_email, "password": "correct horse battery"}))
+        .send()
+        .await
+        .expect("send");
+    expect_problem(login, 400, "invalid_grant").await;
+}
+
+fn unix_now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+fn claims(app: &TestApp, tid: i64, aud: &str, exp: u64, stamp: &str) -> Value {
+    let _ = app;
+    json!({"iss": "signet", "aud": aud, "sub": "client:2", "tid": tid, "exp": exp, "iat": unix_now(), "nbf": unix_now(), "jti": "x", "typ": "access", "stamp": stamp})
+}
+
+async fn forged_expired_and_misaddressed_tokens_are_refused(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Acme").await;
+    let real = app.token(&tenant).await;
+    let server_key = app.state.store.signing_key("jwt-access").await.expect("key").expect("row");
+    let server_encoding = EncodingKey::from_ed_der(&server_key.private_der);
+    let stamp = app
+        .state
+        .store
+        .principal_auth(tenant.tenant_id, 2)
+        .await
+        .expect("auth")
+        .map(|p| p.security_stamp)
+        .unwrap_or_default();
+    let sign = |claims: &Value, key: &EncodingKey| {
+        jsonwebtoken::encode(&Header::new(Algorithm::EdDSA), claims, key).expect("encode")
+    };
+
+    let expect_401 = |token: String, code: &'static str| {
+        let app = &app;
+        async move { expect_problem(app.get("/api/v1/departments", &token).await, 401, code).await }
+    };
+    // Control: a token made the same way with the right claims works.
+    let good = sign(&claims(&app, tenant.tenant_id, "signet-api", unix_now() + 60, &stamp), &server_encoding);
+    assert_eq!(app.get("/api/v1/departments", &good).await.status(), 200);
+
+    expect_401(String::new(), "invalid_token").await;
+    let missing = app.client.get(app.url("/api/v1/departments")).send().await.expect("send");
+    expect_problem(missing, 401, "unauthenticated").await;
+    expect_401("garbage".into(), "invalid_token").await;
+    expect_401(
+        sign(&claims(&app, tenant.tenant_id, "signet-api", unix_now() - 3600, &stamp), &server_encoding),
+        "invalid_token",
+    )
+    .await;
+    expect_401(
+        sign(&claims(&app, tenant.tenant_id, "another-api", unix_now() + 60, &stamp), &server_encoding),
+        "invalid_token",
+    )
+    .await;
+    let other_key = Ed25519KeyPair::generate().expect("key").to_pkcs8().expect("pkcs8");
+    let forged = sign(
+        &claims(&app, tenant.tenant_id, "signet-api", unix_now() + 60, &stamp),
+        &EncodingKey::from_ed_der(other_key.as_ref()),
+    );
+    expect_401(forged, "invalid_token").await;
+    let hmac = jsonwebtoken::encode(
+        &Header::new(Algorithm::HS256),
+        &claims(&app, tenant.tenant_id, "signet-api", unix_now() + 60, &stamp),
+        &EncodingKey::from_secret(&server_key.public_raw),
+    )
+    .expect("hmac");
+    expect_401(hmac, "invalid_token").await;
+
+    // alg:none: the real token's claims with the signature removed.
+    use base64::Engine;
+    let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let payload = real.split('.').nth(1).expect("payload");
+    let none = format!("{}.{payload}.", engine.encode(br#"{"alg":"none","typ":"JWT"}"#));
+    expect_401(none, "invalid_token").await;
+    // The right key but a token for a tenant the principal is not in.
+    let wrong_tenant =
+        sign(&claims(&app, tenant.tenant_id + 1, "signet-api", unix_now() + 60, &stamp), &server_encoding);
+    expect_401(wrong_tenant, "invalid_token").await;
+}
+
+async fn departments_crud_paging_and_search(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Acme").await;
+    let token = app.token(&tenant).await;
+
+    let created = app.post("/api/v1/departments", &token, json!({"departmentName": "  Legal  "})).await;
+    assert_eq!(created.status(), 201);
+    let location = created.headers().get("location").and_then(|v| v.to_str().ok()).expect("location").to_string();
+    let legal: Value = created.json().await.expect("json");
+    assert_eq!(legal["departmentName"], "Legal");
+    let id = legal["departmentID"].as_i64().expect("id");
+    assert_eq!(location, format!("/api/v1/departments/{id}"));
+
+    let fetched: Value = app.get(&location, &token).await.json().await.expect("json");
+    assert_eq!(fetched, legal);
+
+    let renamed = app.put(&location, &token, json!({"departmentName": "Legal & Compliance"})).await;
+    assert_eq!(renamed.status(), 200);
+    assert_eq!(renamed.json::<Value>().await.expect("json")["departmentName"], "Legal & Compliance");
+
+    for i in 0..25 {
+        let name = format!("Team {i:02}");
+        assert_eq!(app.post("/api/v1/departments", &token, json!({"departmentName": name})).await.status(), 201);
+    }
+    let page: Value = app.get("/api/v1/departments?pageNumber=2&pageSize=10", &token).await.json().await.expect("json");
+    assert_eq!(page["totalCount"], 26);
+    assert_eq!(page["items"].as_array().map(Vec::len), Some(10));
+    assert_eq!(page["pageNumber"], 2);
+    let search: Value = app.get("/api/v1/departments?searchText=team%201", &token).await.json().await.expect("json");
+    assert_eq!(search["totalCount"], 10, "Team 10..19");
+    let last: Value = app.get("/api/v1/departments?pageNumber=3&pageSize=10", &token).await.json().await.expect("json");
+    assert_eq!(last["items"].as_array().map(Vec::len), Some(6));
+
+    assert_eq!(app.delete(&location, &token).await.status(), 204);
+    expect_problem(app.get(&location, &token).await, 404, "not_found").await;
+    expect_problem(app.delete(&location, &token).await, 404, "not_found").await;
+
+    let ids: Vec<i64> =
+        page["items"].as_array().expect("items").iter().filter_map(|d| d["departmentID"].as_i64()).collect();
+    let bulk = app.post("/api/v1/departments/bulk-delete", &token, json!({"departmentIds": ids})).await;
+    assert_eq!(bulk.status(), 204);
+    let single = app.post("/api/v1/departments/delete", &token, json!({"departmentId": ids[0]})).await;
+    expect_problem(single, 404, "not_found").await;
+    let remaining: Value = app.get("/api/v1/departments", &token).await.json().await.expect("json");
+    assert_eq!(remaining["totalCount"], 15);
+}
+
+async fn department_input_is_validated(backend: Backend) {
+    let app = spawn_with(backend, |c| c.max_body_bytes = 4096).await;
+    let tenant = app.tenant("Acme").await;
+    let token = app.token(&tenant).await;
+    let post = |body: Value| app.post("/api/v1/departments", &token, body);
+
+    let empty = expect_problem(post(json!({"departmentName": "   "})).await, 400, "validation_failed").await;
+    assert!(empty["errors"]["departmentName"].is_array());
+    expect_problem(post(json!({})).await, 400, "validation_failed").await;
+    expect_problem(post(json!({"departmentName": "x".repeat(101)})).await, 400, "validation_failed").await;
+    expect_problem(post(json!({"departmentName": "a\u{0}b"})).await, 400, "validation_failed").await;
+    expect_problem(post(json!({"departmentName": "Ok", "departmentID": 5})).await, 400, "validation_failed").await;
+    expect_problem(post(json!({"departmentName": 12})).await, 400, "validation_failed").await;
+    expect_problem(post(json!(["Legal"])).await, 400, "validation_failed").await;
+
+    assert_eq!(post(json!({"departmentName": "Sales"})).await.status(), 201);
+    expect_problem(post(json!({"departmentName": "SALES"})).await, 409, "department_name_taken").await;
+
+    let raw = |content_type: &'static str, body: String| {
+        app.client
+            .post(app.url("/api/v1/departments"))
+            .bearer_auth(&token)
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+    };
+    expect_problem(raw("application/json", "{\"departmentName\":".into()).await.expect("send"), 400, "malformed_body")
+        .await;
+    expect_problem(raw("text/plain", "{}".into()).await.expect("send"), 415, "unsupported_media_type").await;
+    let huge = format!("{{\"departmentName\": \"{}\"}}", "y".repeat(10_000));
+    expect_problem(raw("application/json", huge).await.expect("send"), 413, "payload_too_large").await;
+
+    expect_problem(app.get("/api/v1/departments/abc", &token).await, 400, "validation_failed").await;
+    expect_problem(app.get("/api/v1/departments/99999999999", &token).await, 404, "not_found").await;
+    expect_problem(app.get("/api/v1/departments/-1", &token).await, 404, "not_found").await;
+    expect_problem(app.get("/api/v1/departments?pageSize=1000", &token).await, 400, "validation_failed").await;
+    expect_problem(app.get("/api/v1/departments?pageNumber=x", &token).await, 400, "validation_failed").await;
+    let bulk_empty = app.post("/api/v1/departments/bulk-delete", &token, json!({"departmentIds": []})).await;
+    expect_problem(bulk_empty, 400, "validation_failed").await;
+    expect_problem(app.get("/api/v1/nothing-here", &token).await, 404, "route_not_found").await;
+    let patch = app.client.patch(app.url("/api/v1/departments")).bearer_auth(&token).send().await.expect("send");
+    expect_problem(patch, 405, "method_not_allowed").await;
+}
+
+async fn other_tenants_ids_answer_404_and_change_nothing(backend: Backend) {
+    let app = spawn(backend).await;
+    let (acme, globex) = (app.tenant("Acme").await, app.tenant("Globex").await);
+    let (a, b) = (app.token(&acme).await, app.token(&globex).await);
+    let legal: Value =
+        app.post("/api/v1/departments", &a, json!({"departmentName": "Legal"})).await.json().await.expect("json");
+    let id = legal["departmentID"].as_i64().expect("id");
+    let path = format!("/api/v1/departments/{id}");
+
+    let body = expect_problem(app.get(&path, &b).await, 404, "not_found").await;
+    assert!(!body.to_string().contains("Legal"), "no data of the other tenant");
+    expect_problem(app.put(&path, &b, json!({"departmentName": "Taken"})).await, 404, "not_found").await;
+    expect_problem(app.delete(&path, &b).await, 404, "not_found").await;
+    let mine: Value =
+        app.post("/api/v1/departments", &b, json!({"departmentName": "Legal"})).await.json().await.expect("json");
+    let bulk =
+        app.post("/api/v1/departments/bulk-delete", &b, json!({"departmentIds": [mine["departmentID"], id]})).await;
+    expect_problem(bulk, 404, "not_found").await;
+
+    let listing: Value = app.get("/api/v1/departments", &b).await.json().await.expect("json");
+    assert_eq!(listing["totalCount"], 1, "B sees only its own, which the failed bulk call kept");
+    let still: Value = app.get(&path, &a).await.json().await.expect("json");
+    assert_eq!(still["departmentName"], "Legal");
+}
+
+async fn every_change_is_in_an_intact_audit_chain(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Acme").await;
+    let token = app.token(&tenant).await;
+    let created: Value =
+        app.post("/api/v1/departments", &token, json!({"departmentName": "Legal"})).await.json().await.expect("json");
+    let path = format!("/api/v1/departments/{}", created["departmentID"]);
+    app.put(&path, &token, json!({"departmentName": "Law"})).await;
+    app.delete(&path, &token).await;
+
+    let entries: Value = app.get("/api/v1/audit", &token).await.json().await.expect("json");
+    let actions: Vec<&str> = entries.as_array().expect("array").iter().filter_map(|e| e["action"].as_str()).collect();
+    assert_eq!(actions, ["tenant.created", "department.created", "department.renamed", "department.deleted"]);
+    let created_entry = &entries[1];
+    assert_eq!(created_entry["actor"], "client:2");
+    assert_eq!(created_entry["ip"], "127.0.0.1");
+    assert_eq!(created_entry["prevHash"], entries[0]["hash"]);
+
+    let verdict: Value = app.get("/api/v1/audit/verify", &token).await.json().await.expect("json");
+    assert_eq!(verdict["intact"], true);
+    assert_eq!(verdict["entries"], 4);
+    app.state.store.execute_for_tests("UPDATE audit_log SET detail = '{}' WHERE seq = 3").await.expect("tamper");
+    let verdict: Value = app.get("/api/v1/audit/verify", &token).await.json().await.expect("json");
+    assert_eq!(verdict["intact"], false);
+    assert_eq!(verdict["brokenAt"], 3);
+}
+
+async fn token_endpoints_are_rate_limited_per_address_and_per_account(backend: Backend) {
+    let app = spawn_with(backend, |c| {
+        c.auth_rate_limit_per_minute = 1000;
+        c.account_failure_limit = 3;
+    })
+    .await;
+    let tenant = app.tenant("Acme").await;
+    let attempt = |secret: &str| {
+        app.client
+            .post(app.url("/api/v1/auth/token"))
+            .json(&json!({"grant_type": "client_credentials", "client_id": tenant.client_id, "client_secret": secret}))
+            .send()
+    };
+    for _ in 0..3 {
+        expect_problem(attempt("wrong").await.expect("send"), 401, "invalid_client").await;
+    }
+    // The account is now throttled: even the right secret is refused until the window ends.
+    let throttled = attempt(&tenant.client_secret).await.expect("send");
+    let retry_after: u64 = throttled
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .expect("Retry-After");
+    assert!(retry_after >= 1);
+    expect_problem(throttled, 429, "rate_limited").await;
+
+    let per_ip = spawn_with(backend, |c| c.auth_rate_limit_per_minute = 2).await;
+    let send = || per_ip.client.post(per_ip.url("/api/v1/auth/token")).json(&json!({"grant_type": "x"})).send();
+    expect_problem(send().await.expect("send"), 400, "unsupported_grant_type").await;
+    expect_problem(send().await.expect("send"), 400, "unsupported_grant_type").await;
+    let limited = send().await.expect("send");
+    assert!(limited.headers().contains_key("retry-after"));
+    expect_problem(limited, 429, "rate_limited").await;
+}
+
+async fn operations_endpoints_answer(backend: Backend) {
+    let app = spawn(backend).await;
+    let health = app.client.get(app.url("/healthz")).send().await.expect("healthz");
+    assert_eq!(health.status(), 200);
+    let ready = app.client.get(app.url("/readyz")).header("x-request-id", "trace-me-42").send().await.expect("readyz");
+    assert_eq!(ready.status(), 200);
+    assert_eq!(ready.headers().get("x-request-id").and_then(|v| v.to_str().ok()), Some("trace-me-42"));
+    let unknown = app.client.get(app.url("/api/v1/nope")).header("x-request-id", "abc-123").send().await.expect("send");
+    let body = expect_problem(unknown, 404, "route_not_found").await;
+    assert_eq!(body["requestId"], "abc-123");
+    assert_eq!(body["instance"], "/api/v1/nope");
+    let metrics = app.client.get(app.url("/metrics")).send().await.expect("metrics").text().await.expect("text");
+    assert!(metrics.contains("http_requests_total"), "{metrics}");
+    assert!(metrics.contains("route=\"/readyz\""), "{metrics}");
+    assert!(metrics.contains("http_request_duration_seconds_bucket"), "{metrics}");
+    let docs = app.client.get(app.url("/api/docs")).send().await.expect("docs");
+    assert_eq!(docs.status(), 200);
+    assert!(docs.text().await.expect("html").contains("<html"));
+}

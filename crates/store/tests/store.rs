@@ -1,0 +1,238 @@
+//! The store's behaviour, run identically on SQLite and PostgreSQL.
+
+use serde_json::json;
+use signet_domain::audit::{Actor, GENESIS_HASH, verify_chain};
+use signet_domain::department::DepartmentName;
+use signet_domain::paging::Page;
+use signet_domain::{ErrorCode, now_millis};
+use signet_store::{Backend, NewJob, NewTenant, PoolSettings, Store, testing};
+
+struct TestDb {
+    url: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+async fn test_db(backend: Backend) -> TestDb {
+    match backend {
+        Backend::Sqlite => {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let url = format!("sqlite://{}", dir.path().join("t.db").display());
+            TestDb { url, _dir: Some(dir) }
+        }
+        Backend::Postgres => {
+            let url = testing::fresh_postgres_database().await.expect("postgres");
+            TestDb { url, _dir: None }
+        }
+    }
+}
+
+async fn open(db: &TestDb) -> Store {
+    let store = Store::connect(&db.url, &PoolSettings::default()).await.expect("connect");
+    store.migrate().await.expect("migrate");
+    store
+}
+
+async fn tenant(store: &Store, name: &str) -> i64 {
+    let unique = format!("{name}-{}", now_millis());
+    store
+        .create_tenant(
+            &NewTenant {
+                name: name.into(),
+                admin_email: format!("admin@{unique}.test"),
+                admin_password_hash: "x".into(),
+                client_id: format!("client-{unique}"),
+                client_secret_hash: "x".into(),
+                admin_stamp: "s".into(),
+                client_stamp: "s".into(),
+            },
+            &Actor::system(),
+        )
+        .await
+        .expect("tenant")
+        .tenant_id
+}
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                super::$name(signet_store::Backend::Sqlite).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                super::$name(signet_store::Backend::Postgres).await
+            }
+        }
+    )*};
+}
+
+on_both_backends!(
+    jobs_are_claimed_exactly_once_by_concurrent_workers,
+    expired_leases_are_reclaimed_and_failures_retry,
+    dedupe_keys_enqueue_once,
+    concurrent_migrations_are_safe,
+    concurrent_audited_writes_keep_the_chain_intact,
+    departments_are_tenant_scoped,
+    refresh_tokens_rotate_once_and_reuse_revokes_the_family,
+);
+
+async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
+    let db = test_db(backend).await;
+    let a = open(&db).await;
+    let b = Store::connect(&db.url, &PoolSettings::default()).await.expect("second pool");
+    for i in 0..60 {
+        let job = NewJob { kind: "test.noop", payload: json!({"i": i}), dedupe_key: None, run_at: 0, max_attempts: 3 };
+        a.enqueue_job(&job).await.expect("enqueue");
+    }
+    let claim_all = |store: Store, worker: &'static str| async move {
+        let mut mine = Vec::new();
+        loop {
+            let batch = store.claim_jobs(worker, 60_000, 3).await.expect("claim");
+            if batch.is_empty() {
+                break;
+            }
+            for job in batch {
+                assert!(store.complete_job(job.id, worker).await.expect("complete"));
+                mine.push(job.id);
+            }
+        }
+        mine
+    };
+    let (from_a, from_b) = tokio::join!(claim_all(a.clone(), "worker-a"), claim_all(b.clone(), "worker-b"));
+    let mut all: Vec<i64> = from_a.iter().chain(from_b.iter()).copied().collect();
+    all.sort_unstable();
+    let before = all.len();
+    all.dedup();
+    assert_eq!(before, all.len(), "a job was claimed twice");
+    assert_eq!(all.len(), 60);
+    for row in a.jobs_of_kind("test.noop").await.expect("jobs") {
+        assert_eq!((row.state.as_str(), row.attempts), ("done", 1));
+    }
+}
+
+async fn expired_leases_are_reclaimed_and_failures_retry(backend: Backend) {
+    let db = test_db(backend).await;
+    let store = open(&db).await;
+    let job = NewJob { kind: "test.lease", payload: json!({}), dedupe_key: None, run_at: 0, max_attempts: 2 };
+    let id = store.enqueue_job(&job).await.expect("enqueue").expect("id");
+    // A worker that claims with a lease that has already ended is treated as crashed.
+    let first = store.claim_jobs("crashed", -1, 1).await.expect("claim");
+    assert_eq!(first.len(), 1);
+    let second = store.claim_jobs("rescuer", 60_000, 1).await.expect("reclaim");
+    assert_eq!(second.iter().map(|j| j.id).collect::<Vec<_>>(), vec![id]);
+    assert!(!store.complete_job(id, "crashed").await.expect("stale complete"), "a stale worker must not finish it");
+    store.fail_job(id, "rescuer", "boom", 0).await.expect("fail");
+    let row = store.job(id).await.expect("job").expect("row");
+    assert_eq!((row.state.as_str(), row.attempts), ("failed", 2), "attempts exhausted");
+    assert_eq!(row.last_error.as_deref(), Some("boom"));
+}
+
+async fn dedupe_keys_enqueue_once(backend: Backend) {
+    let db = test_db(backend).await;
+    let store = open(&db).await;
+    let job = |key: &str| NewJob {
+        kind: "test.dedupe",
+        payload: json!({}),
+        dedupe_key: Some(key.to_string()),
+        run_at: now_millis(),
+        max_attempts: 1,
+    };
+    assert!(store.enqueue_job(&job("slot-1")).await.expect("first").is_some());
+    assert!(store.enqueue_job(&job("slot-1")).await.expect("second").is_none());
+    assert!(store.enqueue_job(&job("slot-2")).await.expect("third").is_some());
+}
+
+async fn concurrent_migrations_are_safe(backend: Backend) {
+    let db = test_db(backend).await;
+    let mut tasks = Vec::new();
+    for _ in 0..3 {
+        let url = db.url.clone();
+        tasks.push(tokio::spawn(async move {
+            let store = Store::connect(&url, &PoolSettings::default()).await.expect("connect");
+            store.migrate().await.expect("every concurrent migrate succeeds");
+            store
+        }));
+    }
+    for task in tasks {
+        task.await.expect("task").ping().await.expect("ping");
+    }
+}
+
+async fn concurrent_audited_writes_keep_the_chain_intact(backend: Backend) {
+    let db = test_db(backend).await;
+    let store = open(&db).await;
+    let tenant_id = tenant(&store, "chain").await;
+    let mut tasks = Vec::new();
+    for i in 0..20 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let name = DepartmentName::parse("n", Some(&format!("Dept {i}"))).expect("name");
+            store.create_department(tenant_id, &name, &Actor::system()).await.expect("create");
+        }));
+    }
+    for task in tasks {
+        task.await.expect("task");
+    }
+    let entries = store.audit_entries(tenant_id, 0, 1000).await.expect("entries");
+    assert_eq!(entries.len(), 21, "tenant.created + 20 departments");
+    assert_eq!(entries[0].prev_hash, GENESIS_HASH);
+    assert_eq!(verify_chain(tenant_id, &entries), Ok(()));
+
+    store.execute_for_tests("UPDATE audit_log SET actor = 'mallory' WHERE seq = 5").await.expect("tamper");
+    let tampered = store.audit_entries(tenant_id, 0, 1000).await.expect("entries");
+    assert_eq!(verify_chain(tenant_id, &tampered).map_err(|b| b.seq), Err(5));
+}
+
+async fn departments_are_tenant_scoped(backend: Backend) {
+    let db = test_db(backend).await;
+    let store = open(&db).await;
+    let (a, b) = (tenant(&store, "a").await, tenant(&store, "b").await);
+    let name = |s: &str| DepartmentName::parse("n", Some(s)).expect("name");
+    let legal = store.create_department(a, &name("Legal"), &Actor::system()).await.expect("create");
+    // The same name is fine in another tenant, not twice in one (ignoring case).
+    store.create_department(b, &name("Legal"), &Actor::system()).await.expect("other tenant");
+    let duplicate = store.create_department(a, &name("LEGAL"), &Actor::system()).await;
+    assert_eq!(duplicate.map_err(|e| e.code()).err(), Some(ErrorCode::DepartmentNameTaken));
+
+    assert_eq!(store.department(b, legal.id).await.map_err(|e| e.code()).err(), Some(ErrorCode::NotFound));
+    let renamed = store.rename_department(b, legal.id, &name("Mine"), &Actor::system()).await;
+    assert_eq!(renamed.map_err(|e| e.code()).err(), Some(ErrorCode::NotFound));
+    let deleted = store.delete_departments(b, &[legal.id], &Actor::system()).await;
+    assert_eq!(deleted.map_err(|e| e.code()).err(), Some(ErrorCode::NotFound));
+    assert_eq!(store.department(a, legal.id).await.expect("still there").name, "Legal");
+
+    let hr = store.create_department(a, &name("HR 100%"), &Actor::system()).await.expect("hr");
+    let (found, total) = store.departments(a, Page { number: 1, size: 10 }, Some("100%")).await.expect("search");
+    assert_eq!((found.iter().map(|d| d.id).collect::<Vec<_>>(), total), (vec![hr.id], 1));
+    let (_, all) = store.departments(a, Page { number: 1, size: 10 }, Some("%")).await.expect("literal %");
+    assert_eq!(all, 1, "a % in the search text is literal");
+
+    // All or nothing: one foreign id leaves both departments in place.
+    let mixed = store.delete_departments(a, &[legal.id, hr.id, 999_999], &Actor::system()).await;
+    assert!(mixed.is_err());
+    let (left, _) = store.departments(a, Page { number: 1, size: 10 }, None).await.expect("list");
+    assert_eq!(left.len(), 2);
+}
+
+async fn refresh_tokens_rotate_once_and_reuse_revokes_the_family(backend: Backend) {
+    use signet_store::{NewRefreshToken, RefreshUse};
+    let db = test_db(backend).await;
+    let store = open(&db).await;
+    let t = tenant(&store, "r").await;
+    assert!(store.principal_by_email("nobody@r.test").await.expect("query").is_none());
+    let expires_at = now_millis() + 60_000;
+    let new = |hash: &'static str| NewRefreshToken {
+        token_hash: hash,
+        family_id: "fam",
+        principal_id: 1,
+        tenant_id: t,
+        expires_at,
+    };
+    store.insert_refresh_token(&new("h1")).await.expect("insert");
+    assert!(matches!(store.use_refresh_token("h1").await.expect("use"), RefreshUse::Fresh { .. }));
+    store.insert_refresh_token(&new("h2")).await.expect("successor");
+    assert_eq!(store.use_refresh_token("h1").await.expect("reuse"), RefreshUse::Reused);
+    assert_eq!(store.use_refresh_token("h2").await.expect("family revoked"), RefreshUse::Reused);
+    assert_eq!(store.use_refresh_token("nope").await.expect("unknown"), RefreshUse::Unknown);
+}

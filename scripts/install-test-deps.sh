@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs on a fresh Debian machine: outside validators
+# (poppler's pdfsig/pdftoppm, xmlsec1, qpdf, Ghostscript, OpenSSL), a local S3 server (moto),
+# pyHanko and PDF producers for test inputs, and a running PostgreSQL.
+# Idempotent: tools already present are not reinstalled.
+set -euo pipefail
+
+need_apt=()
+for pair in pdfsig:poppler-utils pdftoppm:poppler-utils xmlsec1:xmlsec1 qpdf:qpdf gs:ghostscript \
+            openssl:openssl wrk:wrk curl:curl certutil:libnss3-tools; do
+  command -v "${pair%%:*}" >/dev/null 2>&1 || need_apt+=("${pair##*:}")
+done
+if ! command -v pg_ctlcluster >/dev/null 2>&1 && ! command -v postgres >/dev/null 2>&1; then
+  need_apt+=(postgresql)
+fi
+if ((${#need_apt[@]})); then
+  echo "installing apt packages: ${need_apt[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+python_ok() { python3 - <<'PY' 2>/dev/null
+import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml  # noqa: F401
+import shutil, sys
+sys.exit(0 if shutil.which("moto_server") and shutil.which("pyhanko") else 1)
+PY
+}
+if ! python_ok; then
+  echo "installing Python test tools"
+  python3 -m pip install -q --disable-pip-version-check \
+    pyhanko pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml \
+    || python3 -m pip install -q --break-system-packages \
+    pyhanko pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml
+fi
+
+command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest
+
+# PostgreSQL: use the running server, else start the installed cluster, else create one.
+if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+  if ls /etc/postgresql/*/main >/dev/null 2>&1; then
+    version=$(ls /etc/postgresql | sort -V | tail -1)
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+  fi
+  for _ in $(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+fi
+pg_isready -q -h 127.0.0.1 -p 5432 || { echo "PostgreSQL did not start on 127.0.0.1:5432" >&2; exit 1; }
+# A password lets this work whether the server trusts local TCP or asks for one.
+if command -v runuser >/dev/null 2>&1 && id postgres >/dev/null 2>&1; then
+  runuser -u postgres -- psql -q -h /var/run/postgresql -c "ALTER USER postgres PASSWORD 'postgres'" >/dev/null 2>&1 || true
+  runuser -u postgres -- psql -q -h /var/run/postgresql -tc "SELECT 1 FROM pg_database WHERE datname='test'" 2>/dev/null | grep -q 1 \
+    || runuser -u postgres -- createdb -h /var/run/postgresql test 2>/dev/null || true
+fi
+echo "test dependencies ready"
