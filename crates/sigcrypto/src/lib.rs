@@ -1,8 +1,23 @@
-//! signet-sigcrypto: certificates, keys, CMS, RFC 3161, revocation data, verification and XML-DSig.
+//! signet-sigcrypto: certificates, keys, CMS, RFC 3161, revocation data, verification and
+//! XML-DSig for Signet.
 //!
 //! Private-key operations and hashing go through aws-lc-rs; ASN.1 types come from the der 0.7
 //! generation of RustCrypto (x509-cert 0.2, cms 0.2, x509-tsp 0.1, x509-ocsp 0.2). The `rsa`
-//! crate is deliberately absent (RUSTSEC-2023-0071).
+//! crate is deliberately absent (RUSTSEC-2023-0071), and so is the cms `builder` feature.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`pki`] | local CA, signer/TSA/OCSP/TLS certificates, CRLs, PKCS#12 in/out, PEM/DER |
+//! | [`signer`] | [`signer::RawSigner`]: one signer abstraction; [`signer::LocalKeySigner`] |
+//! | [`cms`] | CMS SignedData: detached/attached/over a digest, two-phase (deferred) signing |
+//! | [`tsp`] | RFC 3161 client, token checks, signature time-stamps |
+//! | [`revocation`] | OCSP/CRL fetching and checks, chain building, DSS material |
+//! | [`verify`] | CMS verification report with basic path validation |
+//! | [`xml`] | XML tree + exclusive C14N 1.0 |
+//! | [`xmldsig`] | enveloped XML-DSig and XAdES-BES, signing and verification |
+//!
+//! Outbound HTTP (TSA, OCSP, CRL) goes through [`HttpConfig`]: timeouts, size caps, and a
+//! refusal of private/loopback addresses unless explicitly allowed.
 
 pub mod cms;
 mod error;
@@ -15,6 +30,5 @@ pub mod verify;
 pub mod xml;
 pub mod xmldsig;
 
-pub use http::HttpConfig;
-
 pub use error::{Error, Result};
+pub use http::HttpConfig;

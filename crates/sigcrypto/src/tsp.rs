@@ -89,7 +89,25 @@ pub fn parse_response(resp_der: &[u8], digest: &[u8; 32], nonce: &[u8]) -> Resul
     if tst.nonce.as_ref() != Some(&expected) {
         return Err(Error::Tsp("nonce in the token does not match the request".into()));
     }
+    check_fresh(tst.gen_time.to_unix_duration().as_secs())?;
     Ok(token_der)
+}
+
+/// A fresh token's genTime must be close to our clock: a TSA whose clock is far off gives
+/// worthless time evidence.
+const MAX_CLOCK_SKEW_SECS: u64 = 10 * 60;
+
+fn check_fresh(gen_time: u64) -> Result<()> {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    if gen_time.abs_diff(now) > MAX_CLOCK_SKEW_SECS {
+        return Err(Error::Tsp(format!(
+            "TSA time {} differs from local time {} by more than {} s",
+            cmsmod::format_time(std::time::Duration::from_secs(gen_time)),
+            cmsmod::format_time(std::time::Duration::from_secs(now)),
+            MAX_CLOCK_SKEW_SECS
+        )));
+    }
+    Ok(())
 }
 
 /// Extract the TSTInfo of a token.

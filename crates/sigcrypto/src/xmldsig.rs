@@ -77,6 +77,7 @@ pub fn sign_enveloped(xml: &[u8], signer: &dyn RawSigner, opts: &XmlSignOptions)
     let bom = if xml.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
     let text = xml::as_text(xml)?;
     let doc = xml::parse(text)?;
+    refuse_existing_signature(&doc)?;
     let doc_c14n = xml::c14n_document(&doc, plain())?;
     let mut certs = vec![signer.certificate_der()];
     if opts.include_chain {
@@ -118,6 +119,18 @@ pub fn sign_enveloped(xml: &[u8], signer: &dyn RawSigner, opts: &XmlSignOptions)
     out.extend_from_slice(&xml[..bom]);
     out.extend_from_slice(final_text.as_bytes());
     Ok(out)
+}
+
+/// A second enveloped signature over URI="" would change the bytes the first one digests
+/// (its enveloped transform removes only itself), silently invalidating it. Refuse.
+fn refuse_existing_signature(doc: &Document) -> Result<()> {
+    let exists = all_elements(doc).iter().any(|(path, scope)| is_ds(path[path.len() - 1], scope, "Signature"));
+    if exists {
+        return Err(Error::Xml(
+            "the document is already signed; adding an enveloped signature would invalidate the existing one".into(),
+        ));
+    }
+    Ok(())
 }
 
 fn plain() -> C14n<'static> {

@@ -113,6 +113,8 @@ fn tampering_is_detected_by_xmlsec1_and_us() -> TestResult {
         let rep = xmldsig::verify_enveloped(bad.as_bytes(), &trust, &VerifyOptions::default())?;
         assert!(!rep.valid, "we accepted tampered {what}");
     }
+    // A second enveloped signature would break the first: refused.
+    assert!(xmldsig::sign_enveloped(text.as_bytes(), &s, &XmlSignOptions::default()).is_err());
     // Untrusted signer.
     let rep = xmldsig::verify_enveloped(text.as_bytes(), &TrustStore::empty(), &VerifyOptions::default())?;
     assert!(!rep.valid && rep.signatures[0].intact);
