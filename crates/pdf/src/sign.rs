@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::time::SystemTime;
@@ -113,29 +113,43 @@ pub fn prepare_file(input: &Path, output: &Path, opts: &SignOptions) -> Result<P
     let doc = Document::open(FileSource::open(input)?)?;
     let input_len = doc.len();
     let update = build_signature_update(&doc, opts)?;
-    let mut reader = File::open(input)?;
-    let mut out = BufWriter::with_capacity(1 << 20, File::create(output)?);
+    // Copy (in the kernel) and hash (here) at the same time: wall time ~ one hashing pass.
+    let (copied, hasher) = std::thread::scope(|scope| {
+        let copier = scope.spawn(|| std::fs::copy(input, output));
+        let hashed = hash_file_prefix(input, input_len);
+        let copied = copier.join().map_err(|_| Error::Io(std::io::Error::other("copy thread failed")));
+        (copied, hashed)
+    });
+    let mut hasher = hasher?;
+    if copied?? != input_len {
+        return Err(Error::Damaged("the input file changed while being signed".into()));
+    }
+    let gap_start = (update.byte_range[1] - input_len) as usize;
+    let gap_end = (update.byte_range[2] - input_len) as usize;
+    hasher.update(&update.bytes[..gap_start]);
+    hasher.update(&update.bytes[gap_end..]);
+    let mut out = std::fs::OpenOptions::new().append(true).open(output)?;
+    out.write_all(&update.bytes)?;
+    out.flush()?;
+    Ok(PreparedFile { byte_range: update.byte_range, digest: hasher.finalize().into() })
+}
+
+/// SHA-256 state after the first `len` bytes of a file, read in 1 MiB chunks.
+fn hash_file_prefix(path: &Path, len: u64) -> Result<Sha256> {
+    let mut reader = File::open(path)?;
     let mut hasher = Sha256::new();
     let mut chunk = vec![0u8; 1 << 20];
-    let mut copied = 0u64;
-    while copied < input_len {
-        let want = chunk.len().min((input_len - copied) as usize);
+    let mut done = 0u64;
+    while done < len {
+        let want = chunk.len().min((len - done) as usize);
         let n = reader.read(&mut chunk[..want])?;
         if n == 0 {
             return Err(Error::Damaged("the input file shrank while being read".into()));
         }
         hasher.update(&chunk[..n]);
-        out.write_all(&chunk[..n])?;
-        copied += n as u64;
+        done += n as u64;
     }
-    let base = input_len;
-    let gap_start = (update.byte_range[1] - base) as usize;
-    let gap_end = (update.byte_range[2] - base) as usize;
-    hasher.update(&update.bytes[..gap_start]);
-    hasher.update(&update.bytes[gap_end..]);
-    out.write_all(&update.bytes)?;
-    out.flush()?;
-    Ok(PreparedFile { byte_range: update.byte_range, digest: hasher.finalize().into() })
+    Ok(hasher)
 }
 
 /// Embed a DER CMS (or RFC 3161 TimeStampToken) into the prepared document.

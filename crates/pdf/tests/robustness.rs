@@ -298,3 +298,77 @@ fn bench_prepare_100mb_file() {
     eprintln!("sha256sum: {sha:?}; prepare_file: {ours:?}; ratio {:.2}; {hwm}", ours.as_secs_f64() / sha.as_secs_f64());
     assert_eq!(prepared.byte_range[0], 0);
 }
+
+/// A hand-built PDF exercising structure variants other producers rarely emit together:
+/// inline /AcroForm with an indirect /Fields array holding a text field, a page with an
+/// indirect /Annots array, MediaBox and Rotate inherited from the page tree, and a CropBox
+/// whose origin is not 0,0.
+fn handmade_pdf() -> Vec<u8> {
+    let objects: Vec<String> = vec![
+        // 1: catalog with inline AcroForm, Fields indirect (obj 6)
+        "<</Type /Catalog /Pages 2 0 R /AcroForm <</Fields 6 0 R /DA (/Helv 0 Tf 0 g)>>>>".into(),
+        // 2: pages node; MediaBox and Rotate inherited
+        "<</Type /Pages /Kids [3 0 R 4 0 R] /Count 2 /MediaBox [0 0 600 800] /Rotate 90>>".into(),
+        // 3: page with indirect Annots (obj 7) and a CropBox offset
+        "<</Type /Page /Parent 2 0 R /Contents 5 0 R /Annots 7 0 R /CropBox [50 50 550 750]>>".into(),
+        // 4: page overriding Rotate
+        "<</Type /Page /Parent 2 0 R /Contents 5 0 R /Rotate 0>>".into(),
+        // 5: content
+        "<</Length 42>>\nstream\nBT /F1 12 Tf 100 400 Td (hand made) Tj ET\nendstream".into(),
+        // 6: fields array with one text field
+        "[8 0 R]".into(),
+        // 7: annots array of page 3
+        "[8 0 R]".into(),
+        // 8: a text field widget on page 3
+        "<</FT /Tx /T (Comment) /Type /Annot /Subtype /Widget /Rect [100 100 200 120] /P 3 0 R /V (hi)>>".into(),
+    ];
+    let mut out = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    for o in offsets {
+        out.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!("trailer\n<</Size {} /Root 1 0 R>>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes(),
+    );
+    out
+}
+
+#[test]
+fn inline_acroform_indirect_arrays_and_inherited_page_attributes() {
+    let dir = tmp();
+    let input = handmade_pdf();
+    let doc = Document::open(input.as_slice()).unwrap();
+    let pages = doc.pages().unwrap();
+    assert_eq!(pages[0].rotate, 90);
+    assert_eq!(pages[0].media_box, [0.0, 0.0, 600.0, 800.0]);
+    assert_eq!(pages[0].crop_box, [50.0, 50.0, 550.0, 750.0]);
+    assert_eq!(pages[1].rotate, 0);
+    let mut app = signet_pdf::Appearance::new(signet_pdf::WidgetPlacement::Pages {
+        pages: signet_pdf::PageSelection::All,
+        rect: signet_pdf::BoxSpec::Custom { left: 20.0, top: 30.0, width: 160.0, height: 60.0 },
+    });
+    app.typed_name = Some("Dev Anand देव".into());
+    let signed = sign(&input, &SignOptions { appearance: Some(app), ..opts() }, 1);
+    let path = write(&dir, "handmade.pdf", &signed);
+    assert_pdfsig_valid(&path, 2);
+    assert_pyhanko_valid(&path);
+    assert_qpdf_clean(&path);
+    // The existing text field is kept next to the new signature field.
+    let doc = Document::open(signed.as_slice()).unwrap();
+    let (_, catalog) = doc.catalog().unwrap();
+    let form = doc.resolve_dict(catalog.get("AcroForm").unwrap()).unwrap().unwrap();
+    let fields = doc.resolve_array(form.get("Fields").unwrap()).unwrap().unwrap();
+    assert_eq!(fields.len(), 2);
+    assert_eq!(form.int("SigFlags"), Some(3));
+    // Page 1 shows the crop box (500x700) rotated: 700 wide, 500 high.
+    let img = render(&path, 1);
+    assert!((img.width() as f64 - 700.0 * 50.0 / 72.0).abs() < 2.0);
+    assert!(ink_in_box(&img, 20.0, 30.0, 160.0, 60.0) > 0.02);
+    assert!(ink_in_box(&render(&path, 2), 20.0, 30.0, 160.0, 60.0) > 0.02);
+}

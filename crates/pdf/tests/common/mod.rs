@@ -285,7 +285,9 @@ pub fn qpdf(input: &[u8], args: &[&str]) -> Vec<u8> {
 /// Render page `page` (1-based) at 50 dpi and return the RGB image.
 pub fn render(path: &Path, page: usize) -> image::RgbImage {
     let dir = tmp();
+    // Viewers show the crop box, so render that.
     run(Command::new("pdftoppm").args([
+        "-cropbox",
         "-r",
         "50",
         "-png",
