@@ -92,6 +92,11 @@ impl Renderer {
             _ => None,
         };
         let details = details.iter().map(|l| collector.shape(l, FontId::Plain)).collect::<Result<Vec<_>>>()?;
+        if !details.is_empty() {
+            // Always carry the digits: the date changes every second, the glyph set should
+            // not, so the font subset cache keeps hitting in batch signing.
+            collector.shape("0123456789-: ", FontId::Plain)?;
+        }
         let fonts = collector.write(sink)?;
         Ok(Renderer { image, name, details, fonts })
     }

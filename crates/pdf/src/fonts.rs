@@ -1,7 +1,8 @@
 //! Text for appearances: split into script runs, shape with rustybuzz, embed a subset of an open
 //! font as a Type0 font (Identity-H) with a ToUnicode CMap so the text stays extractable.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rustybuzz::{Face, UnicodeBuffer};
 use subsetter::GlyphRemapper;
@@ -15,7 +16,7 @@ static NOTO_DEVANAGARI: &[u8] = include_bytes!("../fonts/NotoSansDevanagari-Regu
 static DANCING_SCRIPT: &[u8] = include_bytes!("../fonts/DancingScript-Regular.otf");
 
 /// The fonts shipped with the crate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FontId {
     Plain,
     Devanagari,
@@ -184,8 +185,7 @@ fn write_font(font: FontId, used: &BTreeMap<u16, String>, sink: &mut dyn ObjSink
     for gid in used.keys() {
         remapper.remap(*gid);
     }
-    let subset = subsetter::subset(data, 0, &remapper)
-        .map_err(|e| Error::Font(format!("subsetting {}: {e}", font.postscript_name())))?;
+    let (subset_len, compressed) = compressed_subset(font, used, &remapper)?;
     let is_cff = data.starts_with(b"OTTO");
     let scale = 1000.0 / face.units_per_em() as f64;
     let base_name = format!("{}+{}", subset_tag(used), font.postscript_name());
@@ -195,12 +195,10 @@ fn write_font(font: FontId, used: &BTreeMap<u16, String>, sink: &mut dyn ObjSink
     if is_cff {
         file_dict.set("Subtype", Object::name("OpenType"));
     } else {
-        file_dict.set("Length1", Object::Int(subset.len() as i64));
+        file_dict.set("Length1", Object::Int(subset_len as i64));
     }
-    let file_ref = sink.add(Object::Stream(Stream {
-        dict: file_dict,
-        data: StreamData::Owned(crate::filters::flate_encode(&subset)),
-    }));
+    let file_ref =
+        sink.add(Object::Stream(Stream { dict: file_dict, data: StreamData::Owned(compressed.as_ref().clone()) }));
 
     let bbox = face.global_bounding_box();
     let mut descriptor = Dict::new();
@@ -272,6 +270,37 @@ fn write_font(font: FontId, used: &BTreeMap<u16, String>, sink: &mut dyn ObjSink
     type0.set("DescendantFonts", Object::Array(vec![Object::Ref(cid_ref)]));
     type0.set("ToUnicode", Object::Ref(tu_ref));
     Ok((sink.add(Object::Dict(type0)), remapper))
+}
+
+type SubsetKey = (FontId, Vec<u16>);
+type SubsetCache = Mutex<HashMap<SubsetKey, (usize, Arc<Vec<u8>>)>>;
+
+/// Subsetting and compressing a font costs about a millisecond, more than everything else in
+/// `prepare`; batch signing repeats the same glyph sets, so results are kept (bounded).
+fn compressed_subset(
+    font: FontId,
+    used: &BTreeMap<u16, String>,
+    remapper: &GlyphRemapper,
+) -> Result<(usize, Arc<Vec<u8>>)> {
+    const MAX_ENTRIES: usize = 64;
+    static CACHE: OnceLock<SubsetCache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let key = (font, used.keys().copied().collect::<Vec<u16>>());
+    if let Ok(map) = cache.lock()
+        && let Some(hit) = map.get(&key)
+    {
+        return Ok(hit.clone());
+    }
+    let subset = subsetter::subset(font.data(), 0, remapper)
+        .map_err(|e| Error::Font(format!("subsetting {}: {e}", font.postscript_name())))?;
+    let entry = (subset.len(), Arc::new(crate::filters::flate_encode(&subset)));
+    if let Ok(mut map) = cache.lock() {
+        if map.len() >= MAX_ENTRIES {
+            map.clear();
+        }
+        map.insert(key, entry.clone());
+    }
+    Ok(entry)
 }
 
 /// Six capital letters derived from the glyph set (ISO 32000 §9.6.4 subset tag).

@@ -372,3 +372,32 @@ fn inline_acroform_indirect_arrays_and_inherited_page_attributes() {
     assert!(ink_in_box(&img, 20.0, 30.0, 160.0, 60.0) > 0.02);
     assert!(ink_in_box(&render(&path, 2), 20.0, 30.0, 160.0, 60.0) > 0.02);
 }
+
+/// Benchmark (run with `--release --run-ignored only`): prepare time of a visible signature on a
+/// one-page PDF, the per-document cost in the 500-PDF batch benchmark (the RSA operation and CMS
+/// are not included here).
+#[test]
+#[ignore = "benchmark: needs a release build"]
+fn bench_prepare_small_visible() {
+    let input = simple_pdf();
+    let mut app = signet_pdf::Appearance::new(signet_pdf::WidgetPlacement::Pages {
+        pages: signet_pdf::PageSelection::First,
+        rect: signet_pdf::BoxSpec::Named(signet_pdf::Position::BottomRight),
+    });
+    app.typed_name = Some("Alice Example".into());
+    let opts = SignOptions { appearance: Some(app), reason: Some("Approval".into()), ..opts() };
+    let invisible = opts_plain();
+    for (label, o) in [("visible", &opts), ("invisible", &invisible)] {
+        let n = 200;
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            let p = signet_pdf::prepare(&input, o).unwrap();
+            assert!(p.bytes.len() > input.len());
+        }
+        eprintln!("{label}: {:?} per prepare", t.elapsed() / n);
+    }
+}
+
+fn opts_plain() -> SignOptions {
+    opts()
+}
