@@ -353,6 +353,55 @@ pub fn build_chain(leaf_der: &[u8], pool: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> {
     Ok(chain)
 }
 
+/// Download the issuer certificate(s) named by a certificate's AIA caIssuers URLs
+/// (DER, PEM, or a certs-only PKCS#7 `.p7c`).
+pub fn fetch_ca_issuers(cert_der: &[u8], cfg: &HttpConfig) -> Result<Vec<Vec<u8>>> {
+    let urls: Vec<String> = ca_issuers_urls(cert_der).into_iter().filter(|u| u.starts_with("http")).collect();
+    if urls.is_empty() {
+        return Err(Error::Revocation("certificate has no caIssuers URL".into()));
+    }
+    let mut last = Error::Revocation("no issuer certificate found".into());
+    for url in urls {
+        match http::get(&url, cfg).and_then(|body| certs_from_any(&body)) {
+            Ok(certs) if !certs.is_empty() => return Ok(certs),
+            Ok(_) => {}
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
+}
+
+fn certs_from_any(body: &[u8]) -> Result<Vec<Vec<u8>>> {
+    if let Ok(certs) = pki::certs_from_pem_or_der(body) {
+        return Ok(certs);
+    }
+    // certs-only SignedData (RFC 5280 §4.2.2.1 allows it for caIssuers).
+    let sd = crate::cms::parse_signed_data(body)?;
+    crate::cms::embedded_certs(&sd)?.iter().map(|c| c.to_der().map_err(Error::from)).collect()
+}
+
+/// Like [`build_chain`], but fetches missing issuers through AIA caIssuers.
+pub fn complete_chain(leaf_der: &[u8], pool: &[Vec<u8>], cfg: &HttpConfig) -> Result<Vec<Vec<u8>>> {
+    let mut pool = pool.to_vec();
+    let mut chain = build_chain(leaf_der, &pool)?;
+    while chain.len() < MAX_CHAIN {
+        let Some(last) = chain.last() else { break };
+        if is_self_issued(&pki::parse_cert(last)?) {
+            break;
+        }
+        let Ok(fetched) = fetch_ca_issuers(last, cfg) else {
+            break;
+        };
+        let before = chain.len();
+        pool.extend(fetched);
+        chain = build_chain(leaf_der, &pool)?;
+        if chain.len() == before {
+            break;
+        }
+    }
+    Ok(chain)
+}
+
 pub(crate) fn is_self_issued(c: &Certificate) -> bool {
     c.tbs_certificate.subject == c.tbs_certificate.issuer
 }

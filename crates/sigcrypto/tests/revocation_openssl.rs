@@ -14,6 +14,7 @@ fn ocsp_and_crl_fetching() -> TestResult {
     let opts = IssueOptions {
         ocsp_url: Some(format!("http://127.0.0.1:{ocsp_port}/")),
         crl_url: Some(format!("http://127.0.0.1:{crl_port}/ca.crl")),
+        ca_issuers_url: Some(format!("http://127.0.0.1:{crl_port}/ca.cer")),
         ..Default::default()
     };
     let good = pki.ca.issue_signer_with("Good Signer", KeyAlgo::Rsa2048, &opts)?;
@@ -35,6 +36,11 @@ fn ocsp_and_crl_fetching() -> TestResult {
     assert_eq!(info.status, RevocationStatus::Good);
     let (_, info) = revocation::fetch_crl(&revocation::crl_urls(&bad.cert_der)[0], &bad.cert_der, &ca, &cfg)?;
     assert_eq!(info.status, RevocationStatus::Revoked);
+
+    // The issuer is found through AIA caIssuers when it is not in the pool.
+    pki.write("ca.cer", &ca);
+    assert_eq!(revocation::complete_chain(&good.cert_der, &[], &cfg)?, vec![good.cert_der.clone(), ca.clone()]);
+    assert_eq!(revocation::build_chain(&good.cert_der, &[])?, vec![good.cert_der.clone()]);
 
     // OCSP responder not running yet: collect falls back to the CRL.
     let chain = revocation::build_chain(&good.cert_der, &[ca.clone(), bad.cert_der.clone()])?;
