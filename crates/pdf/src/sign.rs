@@ -86,6 +86,22 @@ impl Prepared {
     pub fn capacity(&self) -> usize {
         contents_capacity(&self.byte_range)
     }
+
+    /// Rebuild the phase-1 result from stored prepared bytes (phase 2 may run in another
+    /// process): finds the signature whose `/Contents` is still all zeros and recomputes the
+    /// digest.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Prepared> {
+        let placeholder = crate::verify::signatures(&bytes)?
+            .into_iter()
+            .rev()
+            .find(|s| s.byte_range_ok && s.contents.iter().all(|b| *b == 0))
+            .ok_or_else(|| Error::BadPrepared("no empty signature placeholder found".into()))?;
+        let br = &placeholder.byte_range;
+        let byte_range = [br[0] as u64, br[1] as u64, br[2] as u64, br[3] as u64];
+        check_byte_range(bytes.len() as u64, &byte_range)?;
+        let digest = hash_ranges(&bytes, &byte_range);
+        Ok(Prepared { bytes, byte_range, digest })
+    }
 }
 
 /// Result of preparing a file on disk (the prepared bytes are in the output file).

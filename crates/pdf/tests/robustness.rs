@@ -225,9 +225,13 @@ fn embed_checks_size_der_and_digest() {
     let other = openssl_cms(b"some other data", 1);
     let e = signet_pdf::embed(&prepared, &other).unwrap_err();
     assert!(matches!(e, Error::DigestMismatch), "{e}");
+    // Phase 2 from stored bytes finds the same placeholder and digest.
+    let reloaded = signet_pdf::Prepared::from_bytes(prepared.bytes.clone()).unwrap();
+    assert_eq!((reloaded.byte_range, reloaded.digest), (prepared.byte_range, prepared.digest));
     // The right one fits and the result verifies structurally.
     let good = openssl_cms(&to_be_signed(&prepared), 1);
     let signed = signet_pdf::embed(&prepared, &good).unwrap();
+    assert!(signet_pdf::Prepared::from_bytes(signed.clone()).is_err(), "no placeholder left");
     let sigs = signet_pdf::signatures(&signed).unwrap();
     assert_eq!(sigs[0].contents, good);
     assert_eq!(sigs[0].digest, prepared.digest);

@@ -78,6 +78,13 @@ fn linearized_input_is_signed() {
     assert_pdfsig_valid(&path, 1);
     assert_pyhanko_valid(&path);
     assert_qpdf_clean(&path);
+    // Linearized with object streams (xref streams in both sections).
+    let input = qpdf(&simple_pdf(), &["--linearize", "--object-streams=generate"]);
+    let signed = sign(&sign(&input, &named("Alice"), 1), &named("Bob"), 2);
+    let path = write(&dir, "linear-objstm.pdf", &signed);
+    assert_pdfsig_valid(&path, 2);
+    assert_pyhanko_valid(&path);
+    assert_qpdf_clean(&path);
 }
 
 #[test]
