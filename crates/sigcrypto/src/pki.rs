@@ -379,21 +379,33 @@ pub fn load_p12(bytes: &[u8], password: &str) -> Result<KeyAndChain> {
         return Err(Error::Pkcs12("file is too large for a PKCS#12 key store".into()));
     }
     // p12-keystore is a third-party parser on hostile input; contain any panic in it.
-    let parsed = std::panic::catch_unwind(|| {
-        p12_keystore::KeyStore::from_pkcs12(bytes, password, p12_keystore::Pkcs12ImportPolicy::Relaxed)
-    })
-    .map_err(|_| Error::Pkcs12("malformed PKCS#12 file".into()))?;
-    let store = parsed.map_err(p12_error)?;
-    let (_, chain) = store
-        .private_key_chain()
-        .ok_or_else(|| Error::Pkcs12("no private key with a certificate in the file".into()))?;
-    let mut certs = chain.certs().iter().map(|c| c.as_der().to_vec());
-    let cert_der = certs.next().ok_or_else(|| Error::Pkcs12("private key has no certificate".into()))?;
-    let out = KeyAndChain { key_pkcs8_der: chain.key().as_der().to_vec(), cert_der, chain_der: certs.collect() };
-    // The chain order p12-keystore returns is leaf first; make sure the key fits the leaf.
-    let key_spki = public_key_spki_from_pkcs8(&out.key_pkcs8_der)?;
-    check_key_matches_cert(&out.cert_der, &key_spki)?;
-    Ok(out)
+    let parsed = std::panic::catch_unwind(|| p12_keystore::Pkcs12Archive::from_pkcs12(bytes, password))
+        .map_err(|_| Error::Pkcs12("malformed PKCS#12 file".into()))?;
+    let archive = parsed.map_err(p12_error)?;
+    let certs: Vec<Vec<u8>> = archive.certs.iter().map(|c| c.cert.as_der().to_vec()).collect();
+    if archive.keys.is_empty() {
+        return Err(Error::Pkcs12("no private key in the file".into()));
+    }
+    // Pair key and certificate by public key rather than by localKeyId/friendlyName, which
+    // some producers omit or get wrong.
+    for key in &archive.keys {
+        let key_der = key.key.as_der().to_vec();
+        let Ok(key_spki) = public_key_spki_from_pkcs8(&key_der) else {
+            continue;
+        };
+        let leaf = certs.iter().find(|c| {
+            parse_cert(c)
+                .ok()
+                .and_then(|x| x.tbs_certificate.subject_public_key_info.to_der().ok())
+                .is_some_and(|spki| spki == key_spki)
+        });
+        if let Some(leaf) = leaf {
+            let mut chain = crate::revocation::build_chain(leaf, &certs)?;
+            chain.remove(0);
+            return Ok(KeyAndChain { key_pkcs8_der: key_der, cert_der: leaf.clone(), chain_der: chain });
+        }
+    }
+    Err(Error::Pkcs12("no certificate in the file matches its private key (or the key type is unsupported)".into()))
 }
 
 fn p12_error(e: p12_keystore::error::Error) -> Error {

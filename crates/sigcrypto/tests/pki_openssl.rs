@@ -176,3 +176,46 @@ fn pem_helpers() -> TestResult {
     assert_eq!(pki::public_key_spki_from_pkcs8(&k)?, pki::public_key_spki_from_pkcs8(&ec.signer.key_pkcs8_der)?);
     Ok(())
 }
+
+#[test]
+fn p12_edge_cases() -> TestResult {
+    let pki = Pki::new(KeyAlgo::Rsa2048);
+    // An unrelated certificate in the bundle is not part of the chain.
+    let stranger = LocalCa::generate_with("Stranger CA", KeyAlgo::EcP256)?;
+    pki.write("bundle.pem", format!("{}{}", stranger.cert_pem(), pki.ca.cert_pem()));
+    let o = run(
+        pki.dir.path(),
+        "openssl",
+        &[
+            "pkcs12",
+            "-export",
+            "-inkey",
+            "signer.key",
+            "-in",
+            "signer.pem",
+            "-certfile",
+            "bundle.pem",
+            "-passout",
+            "pass:x",
+            "-out",
+            "b.p12",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let kc = pki::load_p12(&std::fs::read(pki.path("b.p12"))?, "x")?;
+    assert_eq!(kc.cert_der, pki.signer.cert_der);
+    assert_eq!(kc.chain_der, vec![pki.ca.cert_der().to_vec()]);
+    // Certificates only: a clear error.
+    let o = run(
+        pki.dir.path(),
+        "openssl",
+        &["pkcs12", "-export", "-nokeys", "-in", "ca.pem", "-passout", "pass:x", "-out", "c.p12"],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let err = pki::load_p12(&std::fs::read(pki.path("c.p12"))?, "x").expect_err("no key");
+    assert!(err.to_string().contains("no private key"), "{err}");
+    // Empty password works both ways.
+    let bytes = pki::write_p12(&pki.signer.key_pkcs8_der, &pki.signer.cert_der, &[], "")?;
+    assert_eq!(pki::load_p12(&bytes, "")?.cert_der, pki.signer.cert_der);
+    Ok(())
+}
