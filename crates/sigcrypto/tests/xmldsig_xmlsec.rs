@@ -123,25 +123,32 @@ fn tampering_is_detected_by_xmlsec1_and_us() -> TestResult {
 
 #[test]
 fn xmlsec1_signatures_verify_here() -> TestResult {
-    let pki = Pki::new(KeyAlgo::Rsa2048);
-    let tmpl = "<doc xmlns:p=\"urn:p\"><p:item>v</p:item><Signature xmlns=\"http://www.w3.org/2000/09/xmldsig#\"><SignedInfo>\
+    for (algo, method) in [
+        (KeyAlgo::Rsa2048, "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"),
+        (KeyAlgo::EcP256, "http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256"),
+    ] {
+        let pki = Pki::new(algo);
+        let tmpl = format!(
+            "<doc xmlns:p=\"urn:p\"><p:item>v</p:item><Signature xmlns=\"http://www.w3.org/2000/09/xmldsig#\"><SignedInfo>\
 <CanonicalizationMethod Algorithm=\"http://www.w3.org/2001/10/xml-exc-c14n#\"/>\
-<SignatureMethod Algorithm=\"http://www.w3.org/2001/04/xmldsig-more#rsa-sha256\"/>\
+<SignatureMethod Algorithm=\"{method}\"/>\
 <Reference URI=\"\"><Transforms><Transform Algorithm=\"http://www.w3.org/2000/09/xmldsig#enveloped-signature\"/>\
 <Transform Algorithm=\"http://www.w3.org/2001/10/xml-exc-c14n#\"/></Transforms>\
 <DigestMethod Algorithm=\"http://www.w3.org/2001/04/xmlenc#sha256\"/><DigestValue/></Reference></SignedInfo>\
-<SignatureValue/><KeyInfo><X509Data/></KeyInfo></Signature></doc>";
-    pki.write("tmpl.xml", tmpl);
-    let o = run(
-        pki.dir.path(),
-        "xmlsec1",
-        &["--sign", "--privkey-pem", "signer.key,signer.pem", "--output", "out.xml", "tmpl.xml"],
-    );
-    assert!(o.status.success(), "{}", text(&o));
-    let signed = std::fs::read(pki.path("out.xml"))?;
-    let trust = TrustStore::from_pem(pki.ca.cert_pem().as_bytes())?;
-    let rep = xmldsig::verify_enveloped(&signed, &trust, &VerifyOptions::default())?;
-    assert!(rep.valid, "{rep:#?}\n{}", String::from_utf8_lossy(&signed));
+<SignatureValue/><KeyInfo><X509Data/></KeyInfo></Signature></doc>"
+        );
+        pki.write("tmpl.xml", tmpl);
+        let o = run(
+            pki.dir.path(),
+            "xmlsec1",
+            &["--sign", "--privkey-pem", "signer.key,signer.pem", "--output", "out.xml", "tmpl.xml"],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        let signed = std::fs::read(pki.path("out.xml"))?;
+        let trust = TrustStore::from_pem(pki.ca.cert_pem().as_bytes())?;
+        let rep = xmldsig::verify_enveloped(&signed, &trust, &VerifyOptions::default())?;
+        assert!(rep.valid, "{algo:?} {rep:#?}\n{}", String::from_utf8_lossy(&signed));
+    }
     Ok(())
 }
 
