@@ -28,7 +28,7 @@ pub use sign::{
     DEFAULT_CONTENTS_SIZE, DssData, Prepared, PreparedFile, SignOptions, SignatureKind, add_dss, embed, embed_file,
     embed_into, hash_ranges, prepare, prepare_file,
 };
-pub use verify::{Modifications, SignatureInfo, signatures};
+pub use verify::{Modifications, SignatureInfo, signatures, signatures_in_file};
 
 /// Open and check a PDF without signing it (header, xref, catalog, pages; refuses encryption).
 pub fn inspect(input: &[u8]) -> Result<DocumentSummary> {

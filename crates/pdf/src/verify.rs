@@ -8,7 +8,9 @@ use std::collections::{HashMap, HashSet};
 use crate::error::Result;
 use crate::object::{Dict, ObjRef, Object, decode_text};
 use crate::reader::{Document, XrefEntry};
-use crate::sign::hash_ranges;
+use sha2::{Digest, Sha256};
+
+use crate::source::Source;
 
 /// One signature as found in the document.
 #[derive(Debug, Clone)]
@@ -53,7 +55,15 @@ pub struct Modifications {
 
 /// List the signatures of a PDF held in memory.
 pub fn signatures(input: &[u8]) -> Result<Vec<SignatureInfo>> {
-    let doc = Document::open(input)?;
+    signatures_in(Document::open(input)?)
+}
+
+/// List the signatures of a PDF file without loading it (hashes the ranges streaming).
+pub fn signatures_in_file(path: &std::path::Path) -> Result<Vec<SignatureInfo>> {
+    signatures_in(Document::open(crate::source::FileSource::open(path)?)?)
+}
+
+fn signatures_in(doc: Document<'_>) -> Result<Vec<SignatureInfo>> {
     let (_, catalog) = doc.catalog()?;
     let fields = match catalog.get("AcroForm") {
         Some(f) => match doc.resolve_dict(f)? {
@@ -71,10 +81,10 @@ pub fn signatures(input: &[u8]) -> Result<Vec<SignatureInfo>> {
         .transpose()?
         .flatten()
         .and_then(|p| p.get("DocMDP").and_then(Object::as_ref));
-    let eofs = revision_ends(input);
+    let eofs = revision_ends(doc.source())?;
     let mut out = Vec::new();
     for field in collect_signature_fields(&doc, &fields)? {
-        out.push(describe(&doc, input, &eofs, field, docmdp_sig)?);
+        out.push(describe(&doc, &eofs, field, docmdp_sig)?);
     }
     Ok(out)
 }
@@ -136,13 +146,7 @@ fn walk_field(
     Ok(())
 }
 
-fn describe(
-    doc: &Document<'_>,
-    input: &[u8],
-    eofs: &[u64],
-    field: SigField,
-    docmdp_sig: Option<ObjRef>,
-) -> Result<SignatureInfo> {
+fn describe(doc: &Document<'_>, eofs: &[u64], field: SigField, docmdp_sig: Option<ObjRef>) -> Result<SignatureInfo> {
     let v = &field.value;
     let text = |k: &str| v.get(k).and_then(Object::as_str_bytes).map(decode_text);
     let byte_range: Vec<i64> = v
@@ -155,19 +159,24 @@ fn describe(
         .filter_map(Object::as_int)
         .collect();
     let raw_contents = v.get("Contents").and_then(Object::as_str_bytes).unwrap_or(&[]);
-    let len = input.len() as u64;
+    let src = doc.source();
+    let len = src.len();
+    let byte_at = |at: u64| -> Option<u8> { src.window(at, 1).ok().and_then(|w| w.first().copied()) };
     let br: Option<[u64; 4]> = (byte_range.len() == 4 && byte_range.iter().all(|x| *x >= 0))
         .then(|| [byte_range[0] as u64, byte_range[1] as u64, byte_range[2] as u64, byte_range[3] as u64]);
     let byte_range_ok = br.is_some_and(|b| {
         b[0] == 0
             && b[1] < b[2]
             && b[2].saturating_add(b[3]) <= len
-            && input.get(b[1] as usize) == Some(&b'<')
-            && input.get(b[2] as usize - 1) == Some(&b'>')
+            && byte_at(b[1]) == Some(b'<')
+            && byte_at(b[2] - 1) == Some(b'>')
             && (b[2] - b[1]).checked_sub(2) == Some(raw_contents.len() as u64 * 2)
     });
     let end = br.map_or(0, |b| b[2].saturating_add(b[3]));
-    let digest = br.map_or([0; 32], |b| hash_ranges(input, &b));
+    let digest = match br {
+        Some(b) if byte_range_ok => hash_source_ranges(src, &b)?,
+        _ => [0; 32],
+    };
     let docmdp_p = if field.value_ref.is_some() && field.value_ref == docmdp_sig {
         Some(docmdp_p_of(doc, v)?.unwrap_or(2))
     } else {
@@ -225,25 +234,56 @@ fn trim_der(bytes: &[u8]) -> &[u8] {
     bytes.get(..header.saturating_add(len)).unwrap_or(bytes)
 }
 
-/// Offsets just after each `%%EOF` marker (and after its end-of-line, both forms accepted).
-fn revision_ends(input: &[u8]) -> Vec<u64> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(p) = crate::reader::find(&input[i..], b"%%EOF") {
-        let end = i + p + 5;
-        out.push(end as u64);
-        let mut e = end;
-        if input.get(e) == Some(&b'\r') {
-            e += 1;
-            out.push(e as u64);
+/// SHA-256 over `[0, br1)` and `[br2, br2+br3)`, read in chunks.
+fn hash_source_ranges(src: &dyn Source, br: &[u64; 4]) -> Result<[u8; 32]> {
+    let mut h = Sha256::new();
+    for (start, len) in [(br[0], br[1]), (br[2], br[3])] {
+        let mut done = 0u64;
+        while done < len {
+            let want = (len - done).min(1 << 20) as usize;
+            let w = src.window(start + done, want)?;
+            if w.is_empty() {
+                break;
+            }
+            h.update(&w);
+            done += w.len() as u64;
         }
-        if input.get(e) == Some(&b'\n') {
-            e += 1;
-            out.push(e as u64);
-        }
-        i = end;
     }
-    out
+    Ok(h.finalize().into())
+}
+
+/// Offsets just after each `%%EOF` marker (and after its end-of-line, both forms accepted).
+fn revision_ends(src: &dyn Source) -> Result<Vec<u64>> {
+    const CHUNK: u64 = 1 << 20;
+    let mut out = Vec::new();
+    let mut pos = 0u64;
+    while pos < src.len() {
+        // Overlap so a marker and its end-of-line straddling two chunks are seen whole.
+        let w = src.window(pos, CHUNK as usize + 8)?;
+        let limit = w.len().min(CHUNK as usize + 4);
+        let mut i = 0;
+        while let Some(p) = crate::reader::find(&w[i..limit], b"%%EOF") {
+            let end = i + p + 5;
+            if end as u64 + pos > src.len() || (i + p) as u64 >= CHUNK {
+                break;
+            }
+            out.push(pos + end as u64);
+            let mut e = end;
+            if w.get(e) == Some(&b'\r') {
+                e += 1;
+                out.push(pos + e as u64);
+            }
+            if w.get(e) == Some(&b'\n') {
+                e += 1;
+                out.push(pos + e as u64);
+            }
+            i = end;
+        }
+        pos += CHUNK;
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
 }
 
 /// Compare every object changed by the sections written after `signed_end` with its version

@@ -253,6 +253,11 @@ fn file_api_streams_and_matches_the_memory_api() {
     let cms = openssl_cms(&tbs, 1);
     signet_pdf::embed_file(&output, &prepared, Some(&prepared.digest), &cms).unwrap();
     assert_pdfsig_valid(&output, 1);
+    let sigs = signet_pdf::signatures_in_file(&output).unwrap();
+    assert_eq!(sigs.len(), 1);
+    assert_eq!(sigs[0].digest, prepared.digest);
+    assert_eq!(sigs[0].contents, cms);
+    assert!(sigs[0].covers_whole_file && sigs[0].covers_revision);
 }
 
 /// Benchmark (run with `--release --run-ignored only`): a ~100 MB PDF is prepared from a file
