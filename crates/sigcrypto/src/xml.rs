@@ -131,19 +131,61 @@ fn normalize_attr(raw: &str) -> Result<String> {
         .map_err(|e| Error::Xml(format!("bad reference in attribute: {e}")))
 }
 
+// XML 1.0 §2.2 Char and §2.3 Name productions. quick-xml is lenient about both; a
+// canonicaliser must not be, or its output is not XML.
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..='\u{10FFFF}')
+}
+
+fn is_name_start(c: char) -> bool {
+    matches!(c, 'A'..='Z' | '_' | 'a'..='z' | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}'
+        | '\u{F8}'..='\u{2FF}' | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}'
+        | '\u{200C}'..='\u{200D}' | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}'
+        | '\u{3001}'..='\u{D7FF}' | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}'
+        | '\u{10000}'..='\u{EFFFF}')
+}
+
+fn is_name_char(c: char) -> bool {
+    is_name_start(c) || matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
+}
+
+fn check_ncname(n: &str) -> bool {
+    let mut chars = n.chars();
+    chars.next().is_some_and(is_name_start) && chars.all(is_name_char)
+}
+
+/// A QName: NCName or NCName:NCName.
+fn check_qname(q: &str) -> Result<()> {
+    let ok = match q.split_once(':') {
+        Some((p, l)) => check_ncname(p) && check_ncname(l),
+        None => check_ncname(q),
+    };
+    if ok { Ok(()) } else { Err(Error::Xml(format!("invalid XML name {q:?}"))) }
+}
+
+fn check_chars(s: &str) -> Result<()> {
+    match s.chars().find(|c| !is_xml_char(*c)) {
+        Some(c) => Err(Error::Xml(format!("character U+{:04X} is not allowed in XML", u32::from(c)))),
+        None => Ok(()),
+    }
+}
+
 fn start_element(e: &BytesStart<'_>) -> Result<Element> {
     let name = std::str::from_utf8(e.name().as_ref()).map_err(xml_err)?.to_string();
+    check_qname(&name)?;
     let mut attrs = Vec::new();
     let mut ns_decls = Vec::new();
     let mut seen = BTreeSet::new();
     for a in e.attributes().with_checks(true) {
         let a = a.map_err(xml_err)?;
         let key = std::str::from_utf8(a.key.as_ref()).map_err(xml_err)?.to_string();
+        check_qname(&key)?;
         if !seen.insert(key.clone()) {
             return Err(Error::Xml(format!("duplicate attribute {key}")));
         }
         let raw = std::str::from_utf8(&a.value).map_err(xml_err)?;
         let value = normalize_attr(raw)?;
+        check_chars(&value)?;
         if key == "xmlns" {
             ns_decls.push((String::new(), value));
         } else if let Some(p) = key.strip_prefix("xmlns:") {
@@ -217,10 +259,14 @@ pub(crate) fn parse(text: &str) -> Result<Document> {
             }
             Event::Comment(c) => {
                 let raw = std::str::from_utf8(c.as_ref()).map_err(xml_err)?;
+                check_chars(raw)?;
                 push_misc(&mut stack, &root, &mut before, &mut after, Node::Comment(normalize_eol(raw)));
             }
             Event::PI(p) => {
                 let target = std::str::from_utf8(p.target()).map_err(xml_err)?.to_string();
+                if !check_ncname(&target) || target.eq_ignore_ascii_case("xml") {
+                    return Err(Error::Xml(format!("invalid processing instruction target {target:?}")));
+                }
                 let data = std::str::from_utf8(p.content()).map_err(xml_err)?.trim_start().to_string();
                 push_misc(&mut stack, &root, &mut before, &mut after, Node::Pi(target, normalize_eol(&data)));
             }
@@ -258,6 +304,7 @@ fn attach(stack: &mut [Element], root: &mut Option<Element>, el: Element) {
 }
 
 fn push_text(stack: &mut [Element], text: String) -> Result<()> {
+    check_chars(&text)?;
     match stack.last_mut() {
         Some(parent) => {
             // Merge adjacent text (text, references, CDATA) into one node.
@@ -548,5 +595,10 @@ mod tests {
         assert!(c("<!DOCTYPE a [<!ENTITY e \"x\">]><a>&e;</a>").starts_with("ERR"));
         assert!(c("<a><b></a>").starts_with("ERR"));
         assert!(c("").starts_with("ERR"));
+        assert!(c("<a\0/>").starts_with("ERR"));
+        assert!(c("<a>&#0;</a>").starts_with("ERR"));
+        assert!(c("<1a/>").starts_with("ERR"));
+        assert!(c("<a:b:c/>").starts_with("ERR"));
+        assert!(c("<a x=\"\u{1}\"/>").starts_with("ERR"));
     }
 }
