@@ -111,6 +111,13 @@ pub struct PreparedFile {
     pub digest: [u8; 32],
 }
 
+impl PreparedFile {
+    /// Largest CMS (DER bytes) that fits.
+    pub fn capacity(&self) -> usize {
+        contents_capacity(&self.byte_range)
+    }
+}
+
 /// Prepare an in-memory PDF.
 pub fn prepare(input: &[u8], opts: &SignOptions) -> Result<Prepared> {
     let doc = Document::open(input)?;
@@ -211,7 +218,8 @@ pub fn embed_file(
     }
     let hex = checked_hex(&prepared.byte_range, expected_digest, cms_der)?;
     file.write_all_at(&hex, prepared.byte_range[1] + 1)?;
-    file.sync_data()?;
+    // No fsync: on a 100 MB file it would force the whole copy to disk; durability is the
+    // caller's choice (as with `cp`).
     Ok(())
 }
 
@@ -813,7 +821,48 @@ pub struct DssData {
 /// Append an incremental update adding `/DSS` (merged with an existing one).
 pub fn add_dss(input: &[u8], data: &DssData) -> Result<Vec<u8>> {
     let doc = Document::open(input)?;
-    let mut w = Writer::new(&doc)?;
+    let update = build_dss_update(&doc, data)?;
+    let mut out = Vec::with_capacity(input.len() + update.len());
+    out.extend_from_slice(input);
+    out.extend_from_slice(&update);
+    Ok(out)
+}
+
+/// Same as [`add_dss`] on a file, appending in place (the earlier bytes are not rewritten).
+pub fn add_dss_file(path: &Path, data: &DssData) -> Result<()> {
+    let update = {
+        let doc = Document::open(FileSource::open(path)?)?;
+        build_dss_update(&doc, data)?
+    };
+    append_to(path, &update)
+}
+
+/// Append a signature update to the file itself (no copy) and hash it streaming.
+/// Meant for a document timestamp (B-LTA) or a co-signature on a large file that the caller
+/// already owns; if phase 2 never happens the file keeps an empty placeholder at its end.
+pub fn prepare_append(path: &Path, opts: &SignOptions) -> Result<PreparedFile> {
+    let (update, base) = {
+        let doc = Document::open(FileSource::open(path)?)?;
+        (build_signature_update(&doc, opts)?, doc.len())
+    };
+    let mut hasher = hash_file_prefix(path, base)?;
+    let gap_start = (update.byte_range[1] - base) as usize;
+    let gap_end = (update.byte_range[2] - base) as usize;
+    hasher.update(&update.bytes[..gap_start]);
+    hasher.update(&update.bytes[gap_end..]);
+    append_to(path, &update.bytes)?;
+    Ok(PreparedFile { byte_range: update.byte_range, digest: hasher.finalize().into() })
+}
+
+fn append_to(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut out = std::fs::OpenOptions::new().append(true).open(path)?;
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
+}
+
+fn build_dss_update(doc: &Document<'_>, data: &DssData) -> Result<Vec<u8>> {
+    let mut w = Writer::new(doc)?;
     let (root_ref, mut catalog) = doc.catalog()?;
     let existing_ref = catalog.get("DSS").and_then(Object::as_ref);
     let mut dss = match catalog.get("DSS") {
@@ -841,11 +890,7 @@ pub fn add_dss(input: &[u8], data: &DssData) -> Result<Vec<u8>> {
             w.put(root_ref, &Object::Dict(catalog));
         }
     }
-    let update = w.finish(&doc)?;
-    let mut out = Vec::with_capacity(input.len() + update.len());
-    out.extend_from_slice(input);
-    out.extend_from_slice(&update);
-    Ok(out)
+    w.finish(doc)
 }
 
 fn flate_stream(data: &[u8]) -> Object {

@@ -258,6 +258,28 @@ fn file_api_streams_and_matches_the_memory_api() {
     assert_eq!(sigs[0].digest, prepared.digest);
     assert_eq!(sigs[0].contents, cms);
     assert!(sigs[0].covers_whole_file && sigs[0].covers_revision);
+
+    // B-LTA on the file in place: DSS update, then a document timestamp appended to it.
+    signet_pdf::add_dss_file(
+        &output,
+        &signet_pdf::DssData { certs: vec![cert_der(&pki().ca())], ..Default::default() },
+    )
+    .unwrap();
+    let ts_opts = SignOptions { kind: signet_pdf::SignatureKind::DocTimeStamp, ..SignOptions::default() };
+    let stamp = signet_pdf::prepare_append(&output, &ts_opts).unwrap();
+    let bytes = std::fs::read(&output).unwrap();
+    assert_eq!(signet_pdf::hash_ranges(&bytes, &stamp.byte_range), stamp.digest);
+    let br = stamp.byte_range;
+    let mut tbs = bytes[..br[1] as usize].to_vec();
+    tbs.extend_from_slice(&bytes[br[2] as usize..]);
+    let token = openssl_timestamp_token(&tbs);
+    assert!(token.len() <= stamp.capacity());
+    signet_pdf::embed_file(&output, &stamp, Some(&stamp.digest), &token).unwrap();
+    assert_pdfsig_valid(&output, 1);
+    assert_pyhanko_valid(&output);
+    let sigs = signet_pdf::signatures_in_file(&output).unwrap();
+    assert_eq!(sigs.len(), 2);
+    assert!(sigs[0].later_changes.disallowed.is_empty(), "{:?}", sigs[0].later_changes);
 }
 
 /// Benchmark (run with `--release --run-ignored only`): a ~100 MB PDF is prepared from a file

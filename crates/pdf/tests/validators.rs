@@ -249,12 +249,7 @@ fn document_timestamp_and_dss_updates() {
     let dir = tmp();
     let pki = pki();
     let signed = sign(&simple_pdf(), &named("Alice"), 1);
-    let der = |p: std::path::PathBuf| {
-        let out = run(Command::new("openssl").args(["x509", "-outform", "DER", "-in", p.to_str().unwrap()]));
-        let _ = out;
-        let o = Command::new("openssl").args(["x509", "-outform", "DER", "-in", p.to_str().unwrap()]).output().unwrap();
-        o.stdout
-    };
+    let der = |p: std::path::PathBuf| cert_der(&p);
     let with_dss = signet_pdf::add_dss(
         &signed,
         &DssData { certs: vec![der(pki.ca()), der(pki.cert(1)), der(pki.dir.join("tsa.pem"))], ..DssData::default() },

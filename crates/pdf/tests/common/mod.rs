@@ -342,3 +342,10 @@ pub fn signature_png() -> Vec<u8> {
     img.write_to(&mut out, image::ImageFormat::Png).unwrap();
     out.into_inner()
 }
+
+/// DER bytes of a PEM certificate.
+pub fn cert_der(pem: &Path) -> Vec<u8> {
+    let out = Command::new("openssl").args(["x509", "-outform", "DER", "-in", pem.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success());
+    out.stdout
+}
