@@ -328,6 +328,10 @@ fn build_signature_update(doc: &Document<'_>, opts: &SignOptions) -> Result<Sign
         }
         None => {
             let field_name = opts.field_name.clone().unwrap_or_else(|| unique_field_name(&existing.top_level_names));
+            if field_name.is_empty() || field_name.contains('.') {
+                // A period separates the parts of a qualified field name (ISO 32000 12.7.4.2).
+                return Err(Error::InvalidOptions("a field name must be non-empty and contain no '.'".into()));
+            }
             let placements = placements(&pages, opts)?;
             let appearances = build_appearances(&mut w, opts, &placements, signing_time)?;
             let (field_ref, widgets) =
@@ -727,20 +731,24 @@ fn write_field_and_widgets(
 
 fn add_widgets_to_pages(w: &mut Writer, doc: &Document<'_>, pages: &[Page], widgets: &[(usize, ObjRef)]) -> Result<()> {
     let mut page_indices: Vec<usize> = widgets.iter().map(|(i, _)| *i).collect();
+    page_indices.sort_unstable();
     page_indices.dedup();
     for i in page_indices {
         let page = &pages[i];
         let new: Vec<Object> = widgets.iter().filter(|(pi, _)| *pi == i).map(|(_, r)| Object::Ref(*r)).collect();
+        let shared = |ar: &ObjRef| pages.iter().filter(|p| p.dict.get("Annots") == Some(&Object::Ref(*ar))).count() > 1;
         match page.dict.get("Annots") {
-            // An indirect /Annots array: rewrite the array, leave the page alone.
-            Some(Object::Ref(ar)) if doc.resolve_array(&Object::Ref(*ar))?.is_some() => {
+            // An indirect /Annots array of this page only: rewrite the array, leave the page alone.
+            Some(Object::Ref(ar)) if !shared(ar) && doc.resolve_array(&Object::Ref(*ar))?.is_some() => {
                 let mut arr = doc.resolve_array(&Object::Ref(*ar))?.unwrap_or_default();
                 arr.extend(new);
                 w.put(*ar, &Object::Array(arr));
             }
             other => {
+                // Inline, missing, or shared with other pages: give this page its own array.
                 let mut arr = match other {
                     Some(Object::Array(a)) => a.clone(),
+                    Some(r @ Object::Ref(_)) => doc.resolve_array(r)?.unwrap_or_default(),
                     _ => Vec::new(),
                 };
                 arr.extend(new);
