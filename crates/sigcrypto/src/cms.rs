@@ -46,14 +46,20 @@ pub mod oid {
 /// Upper bound on CMS input we parse (PDF /Contents are at most a few hundred KB).
 pub(crate) const MAX_CMS_LEN: usize = 16 << 20;
 
-/// What goes into the signed attributes.
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+/// What goes into the signed attributes. `Default` is the PAdES profile.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct CmsOptions {
     /// Include a signingTime attribute with this time (CAdES); `None` for PAdES.
     #[serde(with = "time::serde::rfc3339::option")]
     pub signing_time: Option<OffsetDateTime>,
     /// Embed the issuer chain next to the signer certificate (default true via constructors).
     pub include_chain: bool,
+}
+
+impl Default for CmsOptions {
+    fn default() -> Self {
+        Self::pades()
+    }
 }
 
 impl CmsOptions {
@@ -85,6 +91,21 @@ pub struct SignedAttrs {
     pub chain_der: Vec<Vec<u8>>,
     /// Encapsulated content for attached signatures.
     pub econtent: Option<Vec<u8>>,
+}
+
+impl SignedAttrs {
+    /// DER DigestInfo (SHA-256) of `der_to_sign`: what a device doing raw RSA PKCS#1 v1.5
+    /// (e.g. PKCS#11 `CKM_RSA_PKCS`) must be given.
+    pub fn digest_info_to_sign(&self) -> Vec<u8> {
+        // SEQUENCE { SEQUENCE { OID sha256, NULL }, OCTET STRING (32) }
+        const PREFIX: [u8; 19] = [
+            0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04,
+            0x20,
+        ];
+        let mut out = PREFIX.to_vec();
+        out.extend_from_slice(&self.hash_to_sign);
+        out
+    }
 }
 
 /// ESS `SigningCertificateV2` (RFC 5035). `hashAlgorithm` DEFAULT sha256 is omitted.

@@ -156,7 +156,7 @@ fn verify_signer(
     opts: &VerifyOptions,
 ) -> SignerReport {
     let mut errors = Vec::new();
-    let warnings = Vec::new();
+    let mut warnings = Vec::new();
     let data = match content {
         Content::Embedded => embedded,
         Content::Detached(d) => Some(d),
@@ -178,6 +178,9 @@ fn verify_signer(
     {
         errors.push("messageDigest does not match the document digest".into());
         intact = false;
+    }
+    if let Some(s) = &summary {
+        warnings.extend(signer_warnings(s));
     }
     let timestamp = timestamp_report(si, pool, trust);
     let ts_time = timestamp.as_ref().filter(|t| t.intact).and(first_token_time(si));
@@ -210,6 +213,29 @@ fn verify_signer(
         errors,
         warnings,
     }
+}
+
+/// Things that do not break the signature but matter for AdES baselines.
+fn signer_warnings(s: &SignerSummary) -> Vec<String> {
+    let mut w = Vec::new();
+    if !s.has_signing_certificate_v2 {
+        w.push("no signingCertificateV2 attribute (not a CAdES/PAdES baseline signature)".into());
+    }
+    let ku = pki::parse_cert(&s.cert_der).ok().and_then(|c| {
+        c.tbs_certificate
+            .extensions
+            .as_ref()?
+            .iter()
+            .find(|e| e.extn_id == rfc5280::ID_CE_KEY_USAGE)
+            .and_then(|e| KeyUsage::from_der(e.extn_value.as_bytes()).ok())
+    });
+    if let Some(ku) = ku
+        && !ku.0.contains(KeyUsages::DigitalSignature)
+        && !ku.0.contains(KeyUsages::NonRepudiation)
+    {
+        w.push("signer certificate key usage allows neither digitalSignature nor nonRepudiation".into());
+    }
+    w
 }
 
 fn first_token(si: &cms::signed_data::SignerInfo) -> Option<Vec<u8>> {

@@ -95,6 +95,30 @@ fn deferred_signing_with_a_device() -> TestResult {
     assert!(ok, "{out}");
     cms::check_external_cms(&der, &digest)?;
 
+    // A "raw RSA" device signs the DigestInfo: openssl pkeyutl plays the token.
+    pki.write("digestinfo.bin", prepared.digest_info_to_sign());
+    let o = run(
+        pki.dir.path(),
+        "openssl",
+        &[
+            "pkeyutl",
+            "-sign",
+            "-inkey",
+            "signer.key",
+            "-pkeyopt",
+            "rsa_padding_mode:pkcs1",
+            "-in",
+            "digestinfo.bin",
+            "-out",
+            "raw.sig",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let der = cms::assemble(&prepared, &std::fs::read(pki.path("raw.sig"))?)?;
+    pki.write("token.p7s", &der);
+    let (ok, out) = openssl_cms_verify(pki.dir.path(), "token.p7s", Some("data.bin"), "ca.pem");
+    assert!(ok, "{out}");
+
     // A callback signer (token behind a closure) is a RawSigner like any other.
     let key = pki.signer.key_pkcs8_der.clone();
     let cert = pki.signer.cert_der.clone();
