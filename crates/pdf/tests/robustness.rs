@@ -432,3 +432,60 @@ fn bench_prepare_small_visible() {
 fn opts_plain() -> SignOptions {
     opts()
 }
+
+/// A longer mutation campaign (run with `--release --run-ignored only`; SIGNET_FUZZ_ITERS sets
+/// the count): byte flips, truncations and splices over several producers' files.
+#[test]
+#[ignore = "long: mutation campaign"]
+fn mutation_campaign() {
+    let iters: usize = std::env::var("SIGNET_FUZZ_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+    let simple = simple_pdf();
+    let signed = sign(&simple, &opts(), 1);
+    let bases = vec![
+        simple.clone(),
+        qpdf(&simple, &["--object-streams=generate"]),
+        qpdf(&simple, &["--linearize"]),
+        make_hybrid(&simple),
+        handmade_pdf(),
+        signed,
+    ];
+    let mut state: u64 = 0x2545f4914f6cdd1d;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for i in 0..iters {
+        let base = &bases[i % bases.len()];
+        let mut m = base.clone();
+        match next() % 4 {
+            0 => {
+                for _ in 0..(next() % 16 + 1) {
+                    let at = (next() % m.len() as u64) as usize;
+                    m[at] = next() as u8;
+                }
+            }
+            1 => m.truncate((next() % m.len() as u64) as usize),
+            2 => {
+                // Overwrite a run with digits/delimiters, the bytes a PDF parser branches on.
+                let at = (next() % m.len() as u64) as usize;
+                let alphabet = b"0123456789 <>[]()/R\\nobjendstreamxref";
+                for k in 0..(next() % 32) as usize {
+                    if at + k < m.len() {
+                        m[at + k] = alphabet[(next() % alphabet.len() as u64) as usize];
+                    }
+                }
+            }
+            _ => {
+                let at = (next() % m.len() as u64) as usize;
+                let from = (next() % m.len() as u64) as usize;
+                let len = ((next() % 64) as usize).min(m.len() - from);
+                let chunk = m[from..from + len].to_vec();
+                m.splice(at..at, chunk);
+            }
+        }
+        let _ = signet_pdf::prepare(&m, &opts());
+        let _ = signet_pdf::signatures(&m);
+    }
+}
