@@ -29,9 +29,9 @@ PY
 if ! python_ok; then
   echo "installing Python test tools"
   python3 -m pip install -q --disable-pip-version-check \
-    pyhanko pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml \
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml \
     || python3 -m pip install -q --break-system-packages \
-    pyhanko pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml
 fi
 
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest
