@@ -61,3 +61,13 @@ async fn every_documented_operation_is_routed_and_served() {
     }
     assert!(operations >= 12);
 }
+
+#[test]
+fn only_the_document_viewer_and_operations_endpoints_are_undocumented() {
+    let document: Value = serde_json::from_str(&signet_server::openapi::document_json()).expect("json");
+    for path in signet_server::app::UNDOCUMENTED_ROUTES {
+        assert!(document["paths"][path].is_null(), "{path} is both documented and listed as undocumented");
+        let api_operation = path.starts_with("/api/v1/") && path != "/api/v1/openapi.json";
+        assert!(!api_operation, "{path}: API operations must be registered through openapi::api_router");
+    }
+}
