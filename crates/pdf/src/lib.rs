@@ -7,6 +7,7 @@
 //! [`prepare_file`] / [`embed_file`] do the same on files without loading them.
 
 mod appearance;
+mod ber;
 mod date;
 mod error;
 mod filters;

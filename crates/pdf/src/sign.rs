@@ -257,23 +257,10 @@ fn check_byte_range(len: u64, br: &[u64; 4]) -> Result<()> {
     if ok { Ok(()) } else { Err(Error::BadPrepared(format!("ByteRange {br:?} does not match a {len}-byte document"))) }
 }
 
-/// True when the bytes are exactly one DER SEQUENCE (tag, definite length, content).
+/// True when the bytes are exactly one SEQUENCE (DER, or BER with indefinite lengths as some
+/// remote providers send).
 fn is_single_der_sequence(der: &[u8]) -> bool {
-    if der.len() < 2 || der[0] != 0x30 {
-        return false;
-    }
-    let (len, header) = match der[1] {
-        n if n < 0x80 => (n as usize, 2usize),
-        n @ 0x81..=0x84 => {
-            let k = (n & 0x7f) as usize;
-            let Some(bytes) = der.get(2..2 + k) else {
-                return false;
-            };
-            (bytes.iter().fold(0usize, |a, b| (a << 8) | *b as usize), 2 + k)
-        }
-        _ => return false,
-    };
-    header.checked_add(len) == Some(der.len())
+    der.first() == Some(&0x30) && crate::ber::encoded_len(der) == Some(der.len())
 }
 
 /// SHA-256 over `[0, br1)` and `[br2, br2+br3)`.
@@ -916,6 +903,8 @@ mod tests {
         assert!(is_single_der_sequence(&[0x30, 0x03, 1, 2, 3]));
         assert!(!is_single_der_sequence(&[0x30, 0x04, 1, 2, 3]));
         assert!(is_single_der_sequence(&[0x30, 0x81, 0x01, 0]));
+        assert!(is_single_der_sequence(&[0x30, 0x80, 0x04, 0x01, 7, 0, 0]));
+        assert!(!is_single_der_sequence(&[0x30, 0x80, 0x04, 0x01, 7, 0, 0, 0]));
         assert!(!is_single_der_sequence(b"hello"));
     }
 

@@ -217,21 +217,13 @@ fn docmdp_p_of(doc: &Document<'_>, sig: &Dict) -> Result<Option<i64>> {
 
 /// Remove the zero padding after the DER value (the placeholder is larger than the CMS).
 fn trim_der(bytes: &[u8]) -> &[u8] {
-    if bytes.len() < 2 || bytes[0] != 0x30 {
+    if bytes.first() != Some(&0x30) {
         return bytes;
     }
-    let (len, header) = match bytes[1] {
-        n if n < 0x80 => (n as usize, 2usize),
-        n @ 0x81..=0x84 => {
-            let k = (n & 0x7f) as usize;
-            match bytes.get(2..2 + k) {
-                Some(b) => (b.iter().fold(0usize, |a, x| (a << 8) | *x as usize), 2 + k),
-                None => return bytes,
-            }
-        }
-        _ => return bytes,
-    };
-    bytes.get(..header.saturating_add(len)).unwrap_or(bytes)
+    match crate::ber::encoded_len(bytes) {
+        Some(n) => &bytes[..n],
+        None => bytes,
+    }
 }
 
 /// SHA-256 over `[0, br1)` and `[br2, br2+br3)`, read in chunks.

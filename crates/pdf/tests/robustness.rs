@@ -441,7 +441,7 @@ fn mutation_campaign() {
     let iters: usize = std::env::var("SIGNET_FUZZ_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
     let simple = simple_pdf();
     let signed = sign(&simple, &opts(), 1);
-    let bases = vec![
+    let bases = [
         simple.clone(),
         qpdf(&simple, &["--object-streams=generate"]),
         qpdf(&simple, &["--linearize"]),
