@@ -66,19 +66,29 @@ fn missing_xref_is_rebuilt_and_the_signature_validates() {
 
 #[test]
 fn wrong_startxref_offset_is_recovered() {
-    let mut pdf = simple_pdf();
-    let at = pdf.windows(9).rposition(|w| w == b"startxref").unwrap();
-    // Point startxref at byte 20 (inside the header area), same length edit.
-    let tail = String::from_utf8_lossy(&pdf[at + 10..]).into_owned();
-    let digits = tail.split_whitespace().next().unwrap().len();
-    let start = at + 10 + (tail.len() - tail.trim_start().len());
-    let replacement = format!("{:0>width$}", 20, width = digits);
-    pdf[start..start + digits].copy_from_slice(replacement.as_bytes());
-    let summary = signet_pdf::inspect(&pdf).unwrap();
-    assert!(summary.xref_recovered);
     let dir = tmp();
-    let signed = sign(&pdf, &opts(), 1);
-    assert_pdfsig_valid(&write(&dir, "fixed.pdf", &signed), 1);
+    let simple = simple_pdf();
+    // A classic file, and one whose objects live in object streams (the rebuilt xref must then
+    // be written as a complete xref stream with compressed entries).
+    for (name, mut pdf) in [("table", simple.clone()), ("objstm", qpdf(&simple, &["--object-streams=generate"]))] {
+        let at = pdf.windows(9).rposition(|w| w == b"startxref").unwrap();
+        // Point startxref at byte 20 (inside the header area), same length edit.
+        let tail = String::from_utf8_lossy(&pdf[at + 10..]).into_owned();
+        let digits = tail.split_whitespace().next().unwrap().len();
+        let start = at + 10 + (tail.len() - tail.trim_start().len());
+        let replacement = format!("{:0>width$}", 20, width = digits);
+        pdf[start..start + digits].copy_from_slice(replacement.as_bytes());
+        let summary = signet_pdf::inspect(&pdf).unwrap();
+        assert!(summary.xref_recovered, "{name}");
+        let signed = sign(&pdf, &opts(), 1);
+        let path = write(&dir, &format!("fixed-{name}.pdf"), &signed);
+        assert_pdfsig_valid(&path, 1);
+        assert_qpdf_clean(&path);
+        // Co-signing the repaired file goes through the normal (non-recovered) path.
+        let again = sign(&signed, &opts(), 2);
+        assert!(!signet_pdf::inspect(&again).unwrap().xref_recovered);
+        assert_pdfsig_valid(&write(&dir, &format!("fixed2-{name}.pdf"), &again), 2);
+    }
 }
 
 /// Deterministic byte mutations: the reader and signer must never panic.
