@@ -811,6 +811,9 @@ pub struct DssData {
     pub certs: Vec<Vec<u8>>,
     pub ocsps: Vec<Vec<u8>>,
     pub crls: Vec<Vec<u8>>,
+    /// `SignatureInfo::vri_key` of the signatures this data validates: each gets a `/VRI` entry
+    /// listing this update's certificates, OCSP responses and CRLs (optional in PAdES).
+    pub vri_keys: Vec<String>,
 }
 
 /// Append an incremental update adding `/DSS` (merged with an existing one).
@@ -864,7 +867,11 @@ fn build_dss_update(doc: &Document<'_>, data: &DssData) -> Result<Vec<u8>> {
         Some(d) => doc.resolve_dict(d)?.unwrap_or_default(),
         None => Dict::new(),
     };
-    for (key, items) in [("Certs", &data.certs), ("OCSPs", &data.ocsps), ("CRLs", &data.crls)] {
+    // (DSS key, VRI key, new stream refs)
+    let mut added: Vec<(&str, &str, Vec<Object>)> = Vec::new();
+    for (key, vri_key, items) in
+        [("Certs", "Cert", &data.certs), ("OCSPs", "OCSP", &data.ocsps), ("CRLs", "CRL", &data.crls)]
+    {
         if items.is_empty() {
             continue;
         }
@@ -872,10 +879,27 @@ fn build_dss_update(doc: &Document<'_>, data: &DssData) -> Result<Vec<u8>> {
             Some(a) => doc.resolve_array(a)?.unwrap_or_default(),
             None => Vec::new(),
         };
-        for item in items {
-            arr.push(Object::Ref(w.add(flate_stream(item))));
-        }
+        let refs: Vec<Object> = items.iter().map(|item| Object::Ref(w.add(flate_stream(item)))).collect();
+        arr.extend(refs.iter().cloned());
         dss.set(key, Object::Array(arr));
+        added.push((key, vri_key, refs));
+    }
+    if !data.vri_keys.is_empty() {
+        let mut vri = match dss.get("VRI") {
+            Some(v) => doc.resolve_dict(v)?.unwrap_or_default(),
+            None => Dict::new(),
+        };
+        for sig_key in &data.vri_keys {
+            if sig_key.len() != 40 || !sig_key.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(Error::InvalidOptions(format!("bad VRI key {sig_key:?} (40 hex digits expected)")));
+            }
+            let mut entry = Dict::new();
+            for (_, vri_key, refs) in &added {
+                entry.set(vri_key, Object::Array(refs.clone()));
+            }
+            vri.set(&sig_key.to_ascii_uppercase(), Object::Dict(entry));
+        }
+        dss.set("VRI", Object::Dict(vri));
     }
     match existing_ref {
         Some(r) => w.put(r, &Object::Dict(dss)),

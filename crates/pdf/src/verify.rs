@@ -37,6 +37,9 @@ pub struct SignatureInfo {
     pub covers_revision: bool,
     /// The ByteRange covers the whole file (no later revision).
     pub covers_whole_file: bool,
+    /// Key of this signature in `/DSS /VRI`: uppercase hex SHA-1 of the raw `/Contents` bytes
+    /// (zero padding included), as pyHanko and Acrobat compute it.
+    pub vri_key: String,
     /// DocMDP `/P` when this is a certification signature.
     pub docmdp_p: Option<i64>,
     /// Changes made after this signature's revision.
@@ -188,6 +191,7 @@ fn describe(doc: &Document<'_>, eofs: &[u64], field: SigField, docmdp_sig: Optio
         filter: v.name("Filter").map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default(),
         sub_filter: v.name("SubFilter").map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default(),
         contents: trim_der(raw_contents).to_vec(),
+        vri_key: sha1::Sha1::digest(raw_contents).iter().map(|b| format!("{b:02X}")).collect(),
         signing_time: text("M"),
         name: text("Name"),
         reason: text("Reason"),

@@ -252,10 +252,17 @@ fn document_timestamp_and_dss_updates() {
     let der = |p: std::path::PathBuf| cert_der(&p);
     let with_dss = signet_pdf::add_dss(
         &signed,
-        &DssData { certs: vec![der(pki.ca()), der(pki.cert(1)), der(pki.dir.join("tsa.pem"))], ..DssData::default() },
+        &DssData {
+            certs: vec![der(pki.ca()), der(pki.cert(1)), der(pki.dir.join("tsa.pem"))],
+            vri_keys: vec![signet_pdf::signatures(&signed).unwrap()[0].vri_key.clone()],
+            ..DssData::default()
+        },
     )
     .unwrap();
     assert!(with_dss.starts_with(&signed));
+    let key = signet_pdf::signatures(&signed).unwrap()[0].vri_key.clone();
+    assert_eq!(key.len(), 40);
+    assert!(with_dss.windows(40).any(|w| w == key.as_bytes()), "VRI entry for the signature");
     let opts = SignOptions { kind: SignatureKind::DocTimeStamp, ..SignOptions::default() };
     let prepared = signet_pdf::prepare(&with_dss, &opts).unwrap();
     let token = openssl_timestamp_token(&to_be_signed(&prepared));
