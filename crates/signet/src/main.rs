@@ -27,6 +27,17 @@ enum Command {
     User(cmd::tenant::UserCommand),
     /// Print the OpenAPI document of the JSON API.
     Openapi,
+    /// A local test CA (signer, TSA and OCSP responder certificates).
+    #[command(subcommand)]
+    Ca(cmd::ca::CaCommand),
+    /// Sign PDF (PAdES), data (CMS), XML (XML-DSig) or SHA-256 hashes.
+    #[command(subcommand)]
+    Sign(cmd::sign::SignCommand),
+    /// Verify the signatures of a PDF, CMS or XML file.
+    Verify(cmd::verify::VerifyArgs),
+    /// Benchmarks.
+    #[command(subcommand)]
+    Bench(cmd::bench::BenchCommand),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +51,10 @@ fn main() -> ExitCode {
             println!("{}", signet_server::openapi::document_json());
             Ok(())
         }
+        Command::Ca(command) => cmd::ca::run(command),
+        Command::Sign(command) => cmd::sign::run(command),
+        Command::Verify(args) => cmd::verify::run(args),
+        Command::Bench(command) => cmd::bench::run(command),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

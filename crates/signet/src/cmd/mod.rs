@@ -1,5 +1,9 @@
+pub mod bench;
+pub mod ca;
 pub mod serve;
+pub mod sign;
 pub mod tenant;
+pub mod verify;
 
 /// A multi-threaded runtime for the async subcommands.
 pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {

@@ -1,0 +1,372 @@
+//! `signet bench sign`: the issue 3 benchmark, side by side in one run.
+//!
+//! (a) N one-page PDFs signed PAdES B-B, RSA-2048, visible: by this process on every core,
+//!     by pyHanko in one Python process (key loaded once, `bench/pyhanko_sign.py`), and the raw
+//!     RSA-2048 signing rate of `openssl speed -multi <cores>`.
+//! (b) one big PDF: `signet sign pdf` wall time and peak RSS against `sha256sum` of the file.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use signet_sigcrypto::pki::{self, KeyAlgo, LocalCa};
+use signet_signing::{BoxSpec, LocalKeySigner, PadesLevel, PageSelection, PdfSignOptions, Position, Visible};
+
+const P12_PASSWORD: &str = "bench";
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Signing throughput against pyHanko and openssl, and a big file against sha256sum.
+    Sign(BenchSignArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchSignArgs {
+    /// Number of one-page PDFs.
+    #[arg(long, default_value_t = 500)]
+    pub count: usize,
+    /// Size of the big PDF in MB (0 skips part b).
+    #[arg(long, default_value_t = 100)]
+    pub big_mb: u64,
+    /// Skip the pyHanko run.
+    #[arg(long)]
+    pub skip_pyhanko: bool,
+    /// pyHanko driver script.
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/pyhanko_sign.py"))]
+    pub pyhanko_script: PathBuf,
+    /// Work directory (kept); a temporary one is removed at the end otherwise.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// `openssl speed` duration in seconds.
+    #[arg(long, default_value_t = 3)]
+    pub openssl_seconds: u32,
+}
+
+pub fn run(command: BenchCommand) -> anyhow::Result<()> {
+    let BenchCommand::Sign(args) = command;
+    let (dir, temporary) = match &args.dir {
+        Some(d) => (d.clone(), false),
+        None => (std::env::temp_dir().join(format!("signet-bench-{}", std::process::id())), true),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let outcome = bench(&args, &dir);
+    if temporary {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    outcome
+}
+
+fn bench(args: &BenchSignArgs, dir: &Path) -> anyhow::Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let p12 = make_pki(dir)?;
+    println!(
+        "signet bench sign: {} one-page PDFs, B-B RSA-2048 visible; {cores} cores; work dir {}",
+        args.count,
+        dir.display()
+    );
+    let inputs = make_small_pdfs(&dir.join("small"), args.count)?;
+
+    let ours = ours_small(&p12, &inputs, &dir.join("out-signet"), cores)?;
+    let check = pdfsig_check(&dir.join("out-signet").join(file_name(&inputs[0])));
+    println!(
+        "(a) signet, in process, {cores} threads: {:.0} docs/s ({:.3} s for {}) [{check}]",
+        ours.rate(),
+        ours.seconds,
+        ours.count
+    );
+    let pyhanko =
+        if args.skip_pyhanko { None } else { Some(pyhanko_small(args, &p12, &inputs, &dir.join("out-pyhanko"))?) };
+    if let Some(p) = &pyhanko {
+        println!("    pyHanko, one Python process:   {:.1} docs/s ({:.1} s for {})", p.rate(), p.seconds, p.count);
+    }
+    let raw = openssl_rsa_rate(cores, args.openssl_seconds)?;
+    println!("    openssl speed -multi {cores} rsa2048: {raw:.0} signs/s");
+    println!(
+        "    ratio signet / raw RSA = {:.2} (goal >= 0.50); signet / pyHanko = {}",
+        ours.rate() / raw,
+        pyhanko.as_ref().map_or("n/a".to_string(), |p| format!("{:.0}x", ours.rate() / p.rate()))
+    );
+
+    if args.big_mb > 0 {
+        big_file(args.big_mb, &p12, dir)?;
+    }
+    Ok(())
+}
+
+fn file_name(p: &Path) -> PathBuf {
+    p.file_name().map(PathBuf::from).unwrap_or_default()
+}
+
+struct Run {
+    count: usize,
+    seconds: f64,
+}
+
+impl Run {
+    fn rate(&self) -> f64 {
+        self.count as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// A CA and an RSA-2048 signer in DIR/signer.p12 (+ ca.pem for the validators).
+fn make_pki(dir: &Path) -> anyhow::Result<PathBuf> {
+    let ca = LocalCa::generate_with("Signet Bench CA", KeyAlgo::EcP256)?;
+    let signer = ca.issue_signer("Signet Bench Signer", KeyAlgo::Rsa2048)?;
+    let p12 = pki::write_p12(&signer.key_pkcs8_der, &signer.cert_der, &[ca.cert_der().to_vec()], P12_PASSWORD)?;
+    std::fs::write(dir.join("ca.pem"), ca.cert_pem())?;
+    let path = dir.join("signer.p12");
+    std::fs::write(&path, p12)?;
+    Ok(path)
+}
+
+fn make_small_pdfs(dir: &Path, count: usize) -> anyhow::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    (0..count)
+        .map(|i| {
+            let path = dir.join(format!("doc-{i:04}.pdf"));
+            let mut out = BufWriter::new(std::fs::File::create(&path)?);
+            write_pdf(&mut out, &format!("Benchmark document {i}"), 0)?;
+            out.flush()?;
+            Ok(path)
+        })
+        .collect()
+}
+
+fn visible_options() -> PdfSignOptions {
+    PdfSignOptions {
+        level: PadesLevel::BB,
+        visible: Some(Visible {
+            pages: PageSelection::First,
+            rect: BoxSpec::Named(Position::BottomRight),
+            ..Default::default()
+        }),
+        reason: Some("Benchmark".into()),
+        ..Default::default()
+    }
+}
+
+/// Our signer, in this process: key loaded once, a shared queue, one worker per core.
+fn ours_small(p12: &Path, inputs: &[PathBuf], out_dir: &Path, cores: usize) -> anyhow::Result<Run> {
+    std::fs::create_dir_all(out_dir)?;
+    let signer = LocalKeySigner::from_p12(&std::fs::read(p12)?, P12_PASSWORD)?;
+    let opts = visible_options();
+    let next = AtomicUsize::new(0);
+    let failed = AtomicUsize::new(0);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..cores {
+            scope.spawn(|| {
+                while let Some(input) = inputs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let output = out_dir.join(file_name(input));
+                    if signet_signing::sign_pdf_file(input, &output, &signer, &opts).is_err() {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    if failed.load(Ordering::Relaxed) > 0 {
+        bail!("{} signatures failed", failed.load(Ordering::Relaxed));
+    }
+    Ok(Run { count: inputs.len(), seconds })
+}
+
+fn pdfsig_check(path: &Path) -> String {
+    match Command::new("pdfsig").arg(path).output() {
+        Ok(o) if String::from_utf8_lossy(&o.stdout).contains("Signature is Valid.") => "pdfsig: valid".into(),
+        Ok(o) => format!("pdfsig: NOT valid: {}", String::from_utf8_lossy(&o.stdout).replace('\n', " ")),
+        Err(_) => "pdfsig not installed".into(),
+    }
+}
+
+fn pyhanko_small(args: &BenchSignArgs, p12: &Path, inputs: &[PathBuf], out_dir: &Path) -> anyhow::Result<Run> {
+    std::fs::create_dir_all(out_dir)?;
+    let out = Command::new("python3")
+        .arg(&args.pyhanko_script)
+        .arg("--p12")
+        .arg(p12)
+        .args(["--password", P12_PASSWORD])
+        .arg("--out-dir")
+        .arg(out_dir)
+        .args(inputs)
+        .output()
+        .context("cannot run python3")?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        bail!("pyHanko run failed: {}", String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or(""));
+    }
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).context("pyHanko script output")?;
+    let seconds = v["seconds"].as_f64().context("pyHanko script: no seconds")?;
+    Ok(Run { count: v["count"].as_u64().unwrap_or(0) as usize, seconds })
+}
+
+/// Total RSA-2048 signs/s of `openssl speed -multi N`.
+fn openssl_rsa_rate(cores: usize, seconds: u32) -> anyhow::Result<f64> {
+    let out = Command::new("openssl")
+        .args(["speed", "-seconds", &seconds.to_string(), "-multi", &cores.to_string(), "rsa2048"])
+        .output()
+        .context("cannot run openssl speed")?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    parse_openssl_rsa(&text).with_context(|| format!("no rsa 2048 line in openssl speed output: {text}"))
+}
+
+/// `rsa 2048 bits 0.000438s 0.000021s   2282.8  48231.5` → 2282.8
+fn parse_openssl_rsa(text: &str) -> Option<f64> {
+    let line = text.lines().rev().find(|l| l.trim_start().starts_with("rsa") && l.contains("2048 bits"))?;
+    let after = line.split("bits").nth(1)?;
+    after.split_whitespace().nth(2)?.parse().ok()
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b) the big file
+// ---------------------------------------------------------------------------------------------
+
+fn big_file(mb: u64, p12: &Path, dir: &Path) -> anyhow::Result<()> {
+    let path = dir.join("big.pdf");
+    let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(&path)?);
+    write_pdf(&mut out, "Big benchmark document", mb << 20)?;
+    out.flush()?;
+    drop(out);
+    let size = std::fs::metadata(&path)?.len();
+    println!("(b) {} ({:.1} MB)", path.display(), size as f64 / 1e6);
+    // Warm the page cache once so both sides read from memory.
+    time_command(Command::new("sha256sum").arg(&path))?;
+    let mut sha = f64::MAX;
+    let mut ours = f64::MAX;
+    let mut rss_kb = 0u64;
+    let signed = dir.join("big-signed.pdf");
+    for _ in 0..3 {
+        sha = sha.min(time_command(Command::new("sha256sum").arg(&path))?.0);
+        let exe = std::env::current_exe()?;
+        let mut cmd = Command::new(exe);
+        cmd.args(["sign", "pdf"]).arg(&path).arg("-o").arg(&signed).arg("--p12").arg(p12);
+        cmd.args(["--password", P12_PASSWORD, "--visible"]).env("SIGNET_REPORT_PEAK_RSS", "1");
+        let (secs, stderr) = time_command(&mut cmd)?;
+        ours = ours.min(secs);
+        let kb = stderr.lines().find_map(|l| l.strip_prefix("peak_rss_kb=")).and_then(|v| v.trim().parse().ok());
+        rss_kb = rss_kb.max(kb.unwrap_or(0));
+        let _ = std::fs::remove_file(&signed);
+    }
+    println!("    sha256sum: {sha:.3} s");
+    println!(
+        "    signet sign pdf (B-B visible): {ours:.3} s = {:.2}x sha256sum (goal <= 1.5x); peak RSS {:.1} MB (goal <= 64 MB)",
+        ours / sha,
+        rss_kb as f64 / 1024.0
+    );
+    Ok(())
+}
+
+/// Wall time of a command that must succeed, and its stderr.
+fn time_command(cmd: &mut Command) -> anyhow::Result<(f64, String)> {
+    let start = Instant::now();
+    let out = cmd.output().with_context(|| format!("cannot run {cmd:?}"))?;
+    let secs = start.elapsed().as_secs_f64();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    if !out.status.success() {
+        bail!("{cmd:?} failed: {}", stderr.trim());
+    }
+    Ok((secs, stderr))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test documents
+// ---------------------------------------------------------------------------------------------
+
+/// A one-page A4 PDF with a line of text and, when `blob_len > 0`, an unreferenced stream of
+/// that many incompressible bytes (written streaming, so any size fits in little memory).
+fn write_pdf(out: &mut impl Write, title: &str, blob_len: u64) -> std::io::Result<()> {
+    let mut w = Counting { inner: out, written: 0 };
+    let mut offsets = Vec::new();
+    w.write_all(b"%PDF-1.7\n%\xE2\xE3\xCF\xD3\n")?;
+    let content = format!("BT /F1 24 Tf 72 720 Td ({title}) Tj ET");
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>"
+            .to_string(),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+        format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len()),
+    ];
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(w.written);
+        write!(w, "{} 0 obj\n{body}\nendobj\n", i + 1)?;
+    }
+    if blob_len > 0 {
+        offsets.push(w.written);
+        write!(w, "6 0 obj\n<< /Length {blob_len} >>\nstream\n")?;
+        write_noise(&mut w, blob_len)?;
+        w.write_all(b"\nendstream\nendobj\n")?;
+    }
+    let xref_at = w.written;
+    write!(w, "xref\n0 {}\n0000000000 65535 f \n", offsets.len() + 1)?;
+    for o in &offsets {
+        write!(w, "{o:010} 00000 n \n")?;
+    }
+    write!(w, "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref_at}\n%%EOF\n", offsets.len() + 1)
+}
+
+/// xorshift64 noise: incompressible enough, and fast.
+fn write_noise(w: &mut impl Write, len: u64) -> std::io::Result<()> {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut chunk = vec![0u8; 1 << 20];
+    let mut left = len;
+    while left > 0 {
+        for word in chunk.chunks_exact_mut(8) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            word.copy_from_slice(&state.to_le_bytes());
+        }
+        let n = left.min(chunk.len() as u64) as usize;
+        w.write_all(&chunk[..n])?;
+        left -= n as u64;
+    }
+    Ok(())
+}
+
+struct Counting<'a, W: Write> {
+    inner: &'a mut W,
+    written: u64,
+}
+
+impl<W: Write> Write for Counting<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_openssl_speed() {
+        let text = "                  sign    verify    sign/s verify/s\nrsa 2048 bits 0.000438s 0.000021s   2282.8  48231.5\n";
+        assert_eq!(parse_openssl_rsa(text), Some(2282.8));
+        assert_eq!(parse_openssl_rsa("nothing"), None);
+    }
+
+    #[test]
+    fn generated_pdf_has_a_consistent_xref() -> anyhow::Result<()> {
+        let mut v = Vec::new();
+        write_pdf(&mut v, "t", 1000)?;
+        let summary = signet_pdf_summary(&v);
+        assert!(summary, "the generated PDF must open without xref recovery");
+        Ok(())
+    }
+
+    fn signet_pdf_summary(bytes: &[u8]) -> bool {
+        // The verify path opens the document; a readable, unsigned PDF reports "no signatures".
+        matches!(signet_signing::verify_file(bytes, &[]), Ok(r) if r.signatures.is_empty())
+    }
+}

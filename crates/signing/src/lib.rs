@@ -1,0 +1,33 @@
+//! signet-signing: the signing engine facade used by the `signet` CLI and the server.
+//!
+//! It glues `signet-pdf` (incremental PDF updates, appearances) and `signet-sigcrypto`
+//! (keys, CMS, RFC 3161, revocation, XML-DSig) into the operations the product offers:
+//!
+//! | function | what |
+//! |---|---|
+//! | [`sign_pdf`] / [`sign_pdf_file`] | PAdES B-B, B-T, B-LT, B-LTA; visible or invisible; approval or certification |
+//! | [`prepare_pdf`] / [`complete_pdf`] | deferred (two-phase) PDF signing for tokens and remote providers |
+//! | [`sign_data`] / [`sign_hash`] | CMS (CAdES) over data, attached or detached, or over a given SHA-256 |
+//! | [`sign_xml`] | enveloped XML-DSig, optionally XAdES-BES |
+//! | [`verify_file`] | one report for a PDF, a CMS (DER or PEM) or an XML file |
+//!
+//! Every private-key operation goes through [`RawSigner`], so local keys, hardware tokens and
+//! remote providers plug in the same way.
+
+mod cades;
+mod error;
+mod pades;
+mod verify;
+
+pub use cades::{DataSignOptions, parse_sha256, sign_data, sign_hash, sign_xml};
+pub use error::{Error, Result};
+pub use pades::{
+    PadesLevel, PdfSignOptions, PreparedPdf, SignatureOrCms, ValidationData, Visible, complete_pdf, complete_pdf_with,
+    extend_pdf, prepare_pdf, sign_pdf, sign_pdf_file,
+};
+pub use verify::{FileKind, Report, SignatureReport, TimestampInfo, verify_file, verify_file_with};
+
+// The types callers need to fill the options, so they do not depend on the lower crates.
+pub use signet_pdf::{BoxSpec, NameStyle, PageSelection, Position, parse_page_boxes};
+pub use signet_sigcrypto::HttpConfig;
+pub use signet_sigcrypto::signer::{LocalKeySigner, RawSigner};

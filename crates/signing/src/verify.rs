@@ -1,0 +1,437 @@
+//! One verification entry point for every file type Signet signs: PDF (each signature and
+//! document time-stamp, PAdES level, DSS, later changes), CMS (DER or PEM) and XML-DSig.
+//! The report is serde-serializable; the CLI prints it as text or JSON.
+
+use sha2::{Digest, Sha384, Sha512};
+use signet_pdf::SignatureInfo;
+use signet_pdf::object::Object;
+use signet_pdf::reader::Document;
+use signet_sigcrypto::verify::{Content, SignerReport, TrustStore, VerifyOptions, signer_digest_algorithm, verify_cms};
+use signet_sigcrypto::{pki, tsp, xmldsig};
+
+use crate::error::{Error, Result};
+
+/// What kind of file was verified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileKind {
+    Pdf,
+    Cms,
+    Xml,
+}
+
+/// The verdict on a whole file.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Report {
+    pub file_kind: FileKind,
+    /// At least one signature, and every signature is valid.
+    pub valid: bool,
+    pub signatures: Vec<SignatureReport>,
+    /// Problems with the file as a whole (e.g. "no signatures").
+    pub errors: Vec<String>,
+}
+
+/// A signature time-stamp or document time-stamp.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct TimestampInfo {
+    pub intact: bool,
+    pub trusted: bool,
+    pub time: Option<String>,
+    pub tsa: Option<String>,
+}
+
+/// The verdict on one signature.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct SignatureReport {
+    /// 1-based position in the file.
+    pub index: usize,
+    /// `approval`, `certification`, `document-timestamp`, `cms`, `xml-dsig` or `xades`.
+    pub kind: String,
+    pub field_name: Option<String>,
+    pub sub_filter: Option<String>,
+    /// The signed bytes are unchanged and the signature value verifies.
+    pub intact: bool,
+    /// The signer certificate chains to the trust store.
+    pub trusted: bool,
+    /// intact && trusted && any time-stamp good && no disallowed later change.
+    pub valid: bool,
+    pub signer: Option<String>,
+    pub signer_common_name: Option<String>,
+    pub issuer: Option<String>,
+    /// Certification path, leaf first.
+    pub chain: Vec<String>,
+    /// Claimed signing time (`/M` or the signingTime attribute): not proof.
+    pub signing_time: Option<String>,
+    pub timestamp: Option<TimestampInfo>,
+    /// `B-B`, `B-T`, `B-LT`, `B-LTA` for PAdES signatures.
+    pub pades_level: Option<String>,
+    /// Revocation data (OCSP/CRL) embedded for long-term validation.
+    pub revocation_data: bool,
+    /// The signature covers the whole file (PDF: no later revision).
+    pub covers_whole_document: bool,
+    /// Revisions appended after this signature.
+    pub later_revisions: usize,
+    /// Whether those revisions only made changes that signing, DSS and form filling explain
+    /// (and the DocMDP permission allows).
+    pub modifications_allowed: bool,
+    pub modifications: Vec<String>,
+    pub errors: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Verify a file against trust anchors (DER certificates).
+pub fn verify_file(bytes: &[u8], trust: &[Vec<u8>]) -> Result<Report> {
+    verify_file_with(bytes, None, trust, None)
+}
+
+/// [`verify_file`] with the content of a detached CMS and an explicit validation time
+/// (UNIX seconds; default: time-stamp time, else now).
+pub fn verify_file_with(
+    bytes: &[u8],
+    detached_content: Option<&[u8]>,
+    trust: &[Vec<u8>],
+    validation_time: Option<u64>,
+) -> Result<Report> {
+    let trust = TrustStore::from_der_certs(trust)?;
+    let opts = VerifyOptions { validation_time };
+    let report = match detect(bytes)? {
+        FileKind::Pdf => verify_pdf(bytes, &trust, &opts)?,
+        FileKind::Cms => verify_cms_file(bytes, detached_content, &trust, &opts)?,
+        FileKind::Xml => verify_xml(bytes, &trust, &opts)?,
+    };
+    Ok(finish(report))
+}
+
+fn finish(mut report: Report) -> Report {
+    if report.signatures.is_empty() && report.errors.is_empty() {
+        report.errors.push("the file has no signatures".into());
+    }
+    report.valid = !report.signatures.is_empty() && report.signatures.iter().all(|s| s.valid);
+    report
+}
+
+/// Decide the file type from its first bytes.
+fn detect(bytes: &[u8]) -> Result<FileKind> {
+    if bytes.is_empty() {
+        return Err(Error::InvalidInput("the file is empty".into()));
+    }
+    // Readers accept a PDF header anywhere in the first KB (junk before %PDF- is common).
+    let head = &bytes[..bytes.len().min(1024)];
+    if head.windows(5).any(|w| w == b"%PDF-") {
+        return Ok(FileKind::Pdf);
+    }
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = text.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &text[i..]);
+    if start.starts_with(b"-----BEGIN") {
+        return Ok(FileKind::Cms);
+    }
+    if bytes[0] == 0x30 {
+        return Ok(FileKind::Cms);
+    }
+    if start.starts_with(b"<") {
+        return Ok(FileKind::Xml);
+    }
+    Err(Error::InvalidInput("not a PDF, CMS (DER/PEM) or XML file".into()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// CMS and XML
+// ---------------------------------------------------------------------------------------------
+
+fn verify_cms_file(bytes: &[u8], detached: Option<&[u8]>, trust: &TrustStore, opts: &VerifyOptions) -> Result<Report> {
+    let der = if bytes[0] == 0x30 { bytes.to_vec() } else { pem_cms(bytes)? };
+    let content = match detached {
+        Some(d) => Content::Detached(d),
+        None => Content::Embedded,
+    };
+    let cms = verify_cms(&der, content, trust, opts)?;
+    let signatures = cms
+        .signers
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut r = from_signer_report(s);
+            r.index = i + 1;
+            r.kind = "cms".into();
+            r.covers_whole_document = true;
+            r.modifications_allowed = true;
+            r.valid = s.valid;
+            r
+        })
+        .collect();
+    Ok(Report { file_kind: FileKind::Cms, valid: false, signatures, errors: Vec::new() })
+}
+
+fn pem_cms(bytes: &[u8]) -> Result<Vec<u8>> {
+    pki::pem_blocks(bytes)?
+        .into_iter()
+        .find(|(label, _)| matches!(label.as_str(), "PKCS7" | "CMS" | "PKCS #7 SIGNED DATA"))
+        .map(|(_, der)| der)
+        .ok_or_else(|| Error::InvalidInput("the PEM file holds no PKCS7/CMS block".into()))
+}
+
+fn from_signer_report(s: &SignerReport) -> SignatureReport {
+    SignatureReport {
+        intact: s.intact,
+        trusted: s.trusted,
+        signer: s.signer.as_ref().map(|x| x.subject.clone()),
+        signer_common_name: s.signer.as_ref().and_then(|x| x.common_name.clone()),
+        issuer: s.signer.as_ref().map(|x| x.issuer.clone()),
+        chain: s.chain.clone(),
+        signing_time: s.claimed_signing_time.clone(),
+        timestamp: s.timestamp.as_ref().map(|t| TimestampInfo {
+            intact: t.intact,
+            trusted: t.trusted,
+            time: t.gen_time.clone(),
+            tsa: t.tsa_subject.clone(),
+        }),
+        errors: s.errors.clone(),
+        warnings: s.warnings.clone(),
+        ..Default::default()
+    }
+}
+
+fn verify_xml(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<Report> {
+    let xml = xmldsig::verify_enveloped(bytes, trust, opts)?;
+    let signatures = xml
+        .signatures
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SignatureReport {
+            index: i + 1,
+            kind: if s.xades { "xades" } else { "xml-dsig" }.into(),
+            intact: s.intact,
+            trusted: s.trusted,
+            valid: s.valid,
+            signer: s.signer_subject.clone(),
+            signer_common_name: s.signer_common_name.clone(),
+            signing_time: s.signing_time.clone(),
+            covers_whole_document: s.covers_document,
+            modifications_allowed: true,
+            errors: s.errors.clone(),
+            ..Default::default()
+        })
+        .collect();
+    Ok(Report { file_kind: FileKind::Xml, valid: false, signatures, errors: Vec::new() })
+}
+
+// ---------------------------------------------------------------------------------------------
+// PDF
+// ---------------------------------------------------------------------------------------------
+
+/// What the document security store holds.
+#[derive(Debug, Default)]
+struct DssSummary {
+    present: bool,
+    revocation_items: usize,
+}
+
+fn verify_pdf(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<Report> {
+    let infos = signet_pdf::signatures(bytes)?;
+    let dss = dss_summary(bytes)?;
+    let mut signatures = Vec::with_capacity(infos.len());
+    for (i, info) in infos.iter().enumerate() {
+        let mut r = if info.sig_type == "DocTimeStamp" || info.sub_filter == "ETSI.RFC3161" {
+            verify_doc_timestamp(info, trust, opts)
+        } else {
+            verify_pdf_signature(bytes, info, trust, opts)
+        };
+        r.index = i + 1;
+        r.field_name = Some(info.field_name.clone());
+        r.sub_filter = Some(info.sub_filter.clone());
+        r.covers_whole_document = info.covers_whole_file;
+        r.later_revisions = info.later_changes.later_revisions;
+        r.revocation_data = dss.revocation_items > 0;
+        apply_modifications(&mut r, info);
+        signatures.push(r);
+    }
+    assign_levels(&mut signatures, &infos, &dss);
+    for s in &mut signatures {
+        let ts_ok = s.timestamp.as_ref().is_none_or(|t| t.intact && t.trusted);
+        s.valid = s.intact && s.trusted && ts_ok && s.modifications_allowed && s.errors.is_empty();
+    }
+    Ok(Report { file_kind: FileKind::Pdf, valid: false, signatures, errors: Vec::new() })
+}
+
+fn verify_pdf_signature(
+    bytes: &[u8],
+    info: &SignatureInfo,
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+) -> SignatureReport {
+    let mut r = SignatureReport {
+        kind: if info.docmdp_p.is_some() { "certification" } else { "approval" }.into(),
+        ..Default::default()
+    };
+    if !info.byte_range_ok {
+        r.errors.push("the ByteRange does not describe exactly the /Contents gap".into());
+        return r;
+    }
+    let digest = match range_digest(bytes, info) {
+        Ok(d) => d,
+        Err(e) => {
+            r.errors.push(e.to_string());
+            return r;
+        }
+    };
+    match verify_cms(&info.contents, Content::Digest(&digest), trust, opts) {
+        Ok(cms) => match cms.signers.first() {
+            Some(s) => {
+                let kind = r.kind.clone();
+                r = from_signer_report(s);
+                r.kind = kind;
+            }
+            None => r.errors.push("the CMS has no signer".into()),
+        },
+        Err(e) => r.errors.push(format!("not a valid CMS: {e}")),
+    }
+    // PAdES forbids the signingTime attribute: the claimed time is the dictionary's /M.
+    if r.signing_time.is_none() {
+        r.signing_time = info.signing_time.clone();
+    }
+    r
+}
+
+/// The ByteRange digest with the digest algorithm the signer used.
+fn range_digest(bytes: &[u8], info: &SignatureInfo) -> Result<Vec<u8>> {
+    let alg = signer_digest_algorithm(&info.contents)?;
+    if alg == "sha256" {
+        return Ok(info.digest.to_vec());
+    }
+    let br: Vec<usize> = info.byte_range.iter().map(|v| *v as usize).collect();
+    let (first, second) = match (bytes.get(br[0]..br[0] + br[1]), bytes.get(br[2]..br[2] + br[3])) {
+        (Some(a), Some(b)) => (a, b),
+        _ => return Err(Error::InvalidInput("the ByteRange lies outside the file".into())),
+    };
+    let parts = [first, second];
+    Ok(match alg {
+        "sha384" => parts.iter().fold(Sha384::new(), |h, p| h.chain_update(p)).finalize().to_vec(),
+        "sha512" => parts.iter().fold(Sha512::new(), |h, p| h.chain_update(p)).finalize().to_vec(),
+        other => return Err(Error::InvalidInput(format!("digest algorithm {other} is not accepted"))),
+    })
+}
+
+fn verify_doc_timestamp(info: &SignatureInfo, trust: &TrustStore, opts: &VerifyOptions) -> SignatureReport {
+    let mut r = SignatureReport { kind: "document-timestamp".into(), ..Default::default() };
+    if !info.byte_range_ok {
+        r.errors.push("the ByteRange does not describe exactly the /Contents gap".into());
+        return r;
+    }
+    let imprint_ok = match tsp::check_token(&info.contents, &info.digest) {
+        Ok(token) => {
+            r.signing_time = Some(token.gen_time.clone());
+            r.timestamp = Some(TimestampInfo {
+                intact: true,
+                trusted: false,
+                time: Some(token.gen_time),
+                tsa: Some(token.tsa_subject),
+            });
+            true
+        }
+        Err(e) => {
+            r.errors.push(e.to_string());
+            false
+        }
+    };
+    match verify_cms(&info.contents, Content::Embedded, trust, opts) {
+        Ok(cms) => {
+            if let Some(s) = cms.signers.first() {
+                let base = from_signer_report(s);
+                r.intact = imprint_ok && base.intact;
+                r.trusted = base.trusted;
+                r.signer = base.signer;
+                r.signer_common_name = base.signer_common_name;
+                r.issuer = base.issuer;
+                r.chain = base.chain;
+                r.errors.extend(base.errors);
+                if let Some(t) = &mut r.timestamp {
+                    t.trusted = base.trusted;
+                }
+            }
+        }
+        Err(e) => r.errors.push(format!("not a valid time-stamp token: {e}")),
+    }
+    r
+}
+
+/// Later revisions: allowed when the pdf crate explains every change, and the DocMDP
+/// permission of a certification signature allows it (P=1: only DSS and time-stamps).
+fn apply_modifications(r: &mut SignatureReport, info: &SignatureInfo) {
+    let changes = &info.later_changes;
+    r.modifications = changes.allowed.iter().chain(changes.disallowed.iter()).cloned().collect();
+    let mut allowed = changes.disallowed.is_empty();
+    if info.docmdp_p == Some(1) {
+        let form_change = changes.allowed.iter().any(|c| {
+            c.starts_with("form") || c.starts_with("page") || c.starts_with("field") || c.contains("AcroForm")
+        });
+        if form_change {
+            r.errors.push("the document is certified with no changes allowed (P=1) but was changed".into());
+            allowed = false;
+        }
+    }
+    for d in &changes.disallowed {
+        r.errors.push(format!("changed after signing: {d}"));
+    }
+    r.modifications_allowed = allowed;
+}
+
+fn dss_summary(bytes: &[u8]) -> Result<DssSummary> {
+    let doc = Document::open(bytes)?;
+    let (_, catalog) = doc.catalog()?;
+    let Some(dss) = catalog.get("DSS").map(|d| doc.resolve_dict(d)).transpose()?.flatten() else {
+        return Ok(DssSummary::default());
+    };
+    let count = |key: &str| -> Result<usize> {
+        Ok(dss.get(key).map(|a| doc.resolve_array(a)).transpose()?.flatten().map_or(0, |a: Vec<Object>| a.len()))
+    };
+    Ok(DssSummary { present: true, revocation_items: count("OCSPs")? + count("CRLs")? })
+}
+
+/// PAdES level of each CAdES signature:
+/// B-B = ETSI.CAdES.detached with signingCertificateV2 (checked by the CMS verification);
+/// B-T = a signature time-stamp, or a document time-stamp added after it;
+/// B-LT = B-T plus a DSS with revocation data;
+/// B-LTA = B-LT plus a document time-stamp added after the signature.
+/// The DSS is not matched to each certificate: "revocation data present" is document-wide.
+fn assign_levels(reports: &mut [SignatureReport], infos: &[SignatureInfo], dss: &DssSummary) {
+    let end = |i: &SignatureInfo| i.byte_range.get(2).copied().unwrap_or(0);
+    let doc_ts_ends: Vec<i64> =
+        infos.iter().filter(|i| i.sig_type == "DocTimeStamp" || i.sub_filter == "ETSI.RFC3161").map(end).collect();
+    for (r, info) in reports.iter_mut().zip(infos) {
+        if info.sub_filter != "ETSI.CAdES.detached" || r.kind == "document-timestamp" {
+            continue;
+        }
+        let later_doc_ts = doc_ts_ends.iter().any(|e| *e > end(info));
+        let t = r.timestamp.is_some() || later_doc_ts;
+        let lt = t && dss.present && dss.revocation_items > 0;
+        let level = match (t, lt, lt && later_doc_ts) {
+            (_, _, true) => "B-LTA",
+            (_, true, false) => "B-LT",
+            (true, false, false) => "B-T",
+            _ => "B-B",
+        };
+        r.pades_level = Some(level.into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_file_kinds() {
+        assert!(matches!(detect(b"%PDF-1.7\n"), Ok(FileKind::Pdf)));
+        assert!(matches!(detect(b"\x30\x82\x01\x00"), Ok(FileKind::Cms)));
+        assert!(matches!(detect(b"  -----BEGIN PKCS7-----"), Ok(FileKind::Cms)));
+        assert!(matches!(detect(b"\xEF\xBB\xBF<?xml version='1.0'?><a/>"), Ok(FileKind::Xml)));
+        assert!(detect(b"").is_err());
+        assert!(detect(b"hello world").is_err());
+    }
+
+    #[test]
+    fn garbage_pdf_is_an_error_not_a_panic() {
+        for input in [&b"%PDF-1.7\n"[..], b"%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer<</Root 1 0 R>>\n%%EOF"] {
+            let _ = verify_file(input, &[]);
+        }
+    }
+}
