@@ -19,7 +19,7 @@ use crate::filters::flate_encode;
 use crate::layout::{Placement, place};
 use crate::object::{Dict, ObjRef, Object, Stream, StreamData, decode_text, write_object};
 use crate::reader::{Document, Page};
-use crate::source::FileSource;
+use crate::source::{FileSource, Source};
 use crate::writer::{ObjSink, Writer};
 
 /// Bytes reserved for the CMS when the caller does not say (32768 hex characters).
@@ -173,6 +173,52 @@ fn hash_file_prefix(path: &Path, len: u64) -> Result<Sha256> {
         done += n as u64;
     }
     Ok(hasher)
+}
+
+/// The update to append to a source, for callers that store documents elsewhere (object
+/// storage, a custom [`Source`]): the signed document is `source bytes ++ update`.
+#[derive(Debug, Clone)]
+pub struct PreparedUpdate {
+    /// Length of the source: the update starts at this offset.
+    pub base: u64,
+    pub update: Vec<u8>,
+    pub byte_range: [u64; 4],
+    pub digest: [u8; 32],
+}
+
+impl PreparedUpdate {
+    /// Hex-patch the CMS into the update (same checks as [`embed`]).
+    pub fn embed(&mut self, cms_der: &[u8]) -> Result<()> {
+        let gap = self.byte_range[1].checked_sub(self.base).map(|g| g as usize);
+        let Some(gap) = gap.filter(|g| self.update.get(*g) == Some(&b'<')) else {
+            return Err(Error::BadPrepared("the update does not hold the /Contents gap".into()));
+        };
+        let hex = checked_hex(&self.byte_range, Some(&self.digest), cms_der)?;
+        self.update[gap + 1..gap + 1 + hex.len()].copy_from_slice(&hex);
+        Ok(())
+    }
+}
+
+/// Prepare from any random-access source: parses lazily, hashes the source in 1 MiB chunks.
+pub fn prepare_source(src: impl Source, opts: &SignOptions) -> Result<PreparedUpdate> {
+    let doc = Document::open(src)?;
+    let update = build_signature_update(&doc, opts)?;
+    let base = doc.len();
+    let mut hasher = Sha256::new();
+    let mut done = 0u64;
+    while done < base {
+        let w = doc.source().window(done, 1 << 20)?;
+        if w.is_empty() {
+            return Err(Error::Damaged("the source shrank while being read".into()));
+        }
+        hasher.update(&w);
+        done += w.len() as u64;
+    }
+    let gap_start = (update.byte_range[1] - base) as usize;
+    let gap_end = (update.byte_range[2] - base) as usize;
+    hasher.update(&update.bytes[..gap_start]);
+    hasher.update(&update.bytes[gap_end..]);
+    Ok(PreparedUpdate { base, update: update.bytes, byte_range: update.byte_range, digest: hasher.finalize().into() })
 }
 
 /// Embed a DER CMS (or RFC 3161 TimeStampToken) into the prepared document.

@@ -263,6 +263,19 @@ fn file_api_streams_and_matches_the_memory_api() {
     let cms = openssl_cms(&tbs, 1);
     signet_pdf::embed_file(&output, &prepared, Some(&prepared.digest), &cms).unwrap();
     assert_pdfsig_valid(&output, 1);
+    // The generic source API gives the same update shape and a matching digest.
+    let original = std::fs::read(&input).unwrap();
+    let mut up = signet_pdf::prepare_source(original.as_slice(), &opts()).unwrap();
+    let mut whole = original.clone();
+    whole.extend_from_slice(&up.update);
+    assert_eq!(signet_pdf::hash_ranges(&whole, &up.byte_range), up.digest);
+    let br = up.byte_range;
+    let mut tbs = whole[..br[1] as usize].to_vec();
+    tbs.extend_from_slice(&whole[br[2] as usize..]);
+    up.embed(&openssl_cms(&tbs, 2)).unwrap();
+    let mut whole = original.clone();
+    whole.extend_from_slice(&up.update);
+    assert_pdfsig_valid(&write(&dir, "source.pdf", &whole), 1);
     let sigs = signet_pdf::signatures_in_file(&output).unwrap();
     assert_eq!(sigs.len(), 1);
     assert_eq!(sigs[0].digest, prepared.digest);
