@@ -4,6 +4,7 @@
 
 mod auth;
 mod departments;
+mod gateway;
 mod jobs;
 mod tenants;
 
@@ -16,6 +17,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
 pub use auth::{NewRefreshToken, PrincipalAuth, PrincipalCredentials, RefreshUse, SigningKeyRow};
+pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use tenants::{CreatedTenant, NewTenant};
 
@@ -130,6 +132,23 @@ pub(crate) fn is_unique_violation(error: &sqlx::Error) -> bool {
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
+/// sqlx takes no lock for SQLite migrations, so two processes starting on one file may race.
+/// Each migration runs in its own transaction, so the loser rolls back cleanly; retrying then
+/// finds the winner's migrations recorded and skips them.
+async fn migrate_sqlite(pool: &SqlitePool) -> std::result::Result<(), sqlx::migrate::MigrateError> {
+    let mut attempt = 0_u64;
+    loop {
+        match SQLITE_MIGRATIONS.run(pool).await {
+            Err(error) if attempt < 20 => {
+                tracing::debug!(%error, attempt, "SQLite migration raced another process; retrying");
+                attempt += 1;
+                tokio::time::sleep(Duration::from_millis(25 * attempt)).await;
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
 /// Pool settings; the defaults suit the embedded mode.
 #[derive(Debug, Clone)]
 pub struct PoolSettings {
@@ -193,7 +212,7 @@ impl Store {
     /// several instances may start at once; SQLite serialises through its write lock.
     pub async fn migrate(&self) -> Result<()> {
         let outcome = match &self.db {
-            Db::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await,
+            Db::Sqlite(pool) => migrate_sqlite(pool).await,
             Db::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await,
         };
         outcome.map_err(|e| Error::internal(format!("migration failed: {e}")))

@@ -75,6 +75,8 @@ on_both_backends!(
     concurrent_audited_writes_keep_the_chain_intact,
     departments_are_tenant_scoped,
     refresh_tokens_rotate_once_and_reuse_revokes_the_family,
+    gateway_references_are_unique_per_tenant_under_concurrency,
+    gateway_tokens_settings_and_transaction_lifecycle,
 );
 
 async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
@@ -235,4 +237,101 @@ async fn refresh_tokens_rotate_once_and_reuse_revokes_the_family(backend: Backen
     assert_eq!(store.use_refresh_token("h1").await.expect("reuse"), RefreshUse::Reused);
     assert_eq!(store.use_refresh_token("h2").await.expect("family revoked"), RefreshUse::Reused);
     assert_eq!(store.use_refresh_token("nope").await.expect("unknown"), RefreshUse::Unknown);
+}
+
+fn new_transaction<'a>(
+    number: &'a str,
+    tenant_id: i64,
+    token: i64,
+    reference: &'a str,
+) -> signet_store::NewTransaction<'a> {
+    signet_store::NewTransaction {
+        transaction_number: number,
+        tenant_id,
+        authtoken_id: token,
+        reference_number: reference,
+        file_type: "PDF",
+        profile: 1,
+        session_key: &[7u8; 32],
+        request_json: "{}",
+        payload_blob: None,
+        store_result: true,
+        success_url: "https://client.test/ok",
+        failure_url: "https://client.test/fail",
+        cancel_url: "https://client.test/cancel",
+        expires_at: now_millis() + 60_000,
+    }
+}
+
+async fn gateway_references_are_unique_per_tenant_under_concurrency(backend: Backend) {
+    let db = test_db(backend).await;
+    let store = open(&db).await;
+    let (a, b) = (tenant(&store, "ga").await, tenant(&store, "gb").await);
+    let token_a = store.create_authtoken(a, "t", "hash-a", "…a", &Actor::system()).await.expect("token").id;
+    let token_b = store.create_authtoken(b, "t", "hash-b", "…b", &Actor::system()).await.expect("token").id;
+    let mut tasks = Vec::new();
+    for i in 0..16 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let number = format!("SGN-race-{i}");
+            store.insert_transaction(&new_transaction(&number, a, token_a, "REF-1")).await
+        }));
+    }
+    let mut wins = 0;
+    for task in tasks {
+        match task.await.expect("task") {
+            Ok(_) => wins += 1,
+            Err(e) => assert_eq!(e.code(), ErrorCode::Conflict),
+        }
+    }
+    assert_eq!(wins, 1, "exactly one request with a reference number wins");
+    // The same reference in another tenant is a different reference.
+    store.insert_transaction(&new_transaction("SGN-other", b, token_b, "REF-1")).await.expect("other tenant");
+}
+
+async fn gateway_tokens_settings_and_transaction_lifecycle(backend: Backend) {
+    use signet_store::{GatewaySettings, TransactionOutcome};
+    let db = test_db(backend).await;
+    let store = open(&db).await;
+    let (a, b) = (tenant(&store, "la").await, tenant(&store, "lb").await);
+    let token = store.create_authtoken(a, "ERP", "h1", "…xyz", &Actor::system()).await.expect("token");
+    assert_eq!(store.authtoken_by_hash("h1").await.expect("lookup"), Some((token.id, a)));
+    let foreign = store.revoke_authtoken(b, token.id, &Actor::system()).await;
+    assert_eq!(foreign.map_err(|e| e.code()).err(), Some(ErrorCode::NotFound));
+    store.revoke_authtoken(a, token.id, &Actor::system()).await.expect("revoke");
+    assert_eq!(store.authtoken_by_hash("h1").await.expect("lookup"), None);
+    assert!(store.authtokens(a).await.expect("list")[0].revoked_at.is_some());
+
+    assert_eq!(store.gateway_settings(a).await.expect("settings"), GatewaySettings::default());
+    let narrow = GatewaySettings { file_types: vec!["PDF".into()], signature_types: vec![4], legacy_profile: false };
+    store.put_gateway_settings(a, &narrow, &Actor::system()).await.expect("put");
+    assert_eq!(store.gateway_settings(a).await.expect("settings"), narrow);
+
+    store.insert_transaction(&new_transaction("SGN-1", a, token.id, "R1")).await.expect("insert");
+    let row = store.transaction("SGN-1").await.expect("get").expect("row");
+    assert_eq!((row.state.as_str(), row.session_key.len()), ("initiated", 32));
+    let done = TransactionOutcome {
+        state: "completed",
+        error_message: None,
+        result_blob: Some("k/1"),
+        result_expires_at: Some(1),
+    };
+    assert!(store.finish_transaction(a, "SGN-1", &done, &Actor::system()).await.expect("finish"));
+    let again = TransactionOutcome {
+        state: "cancelled",
+        error_message: Some("106: Cancelled by user"),
+        result_blob: None,
+        result_expires_at: None,
+    };
+    assert!(!store.finish_transaction(a, "SGN-1", &again, &Actor::system()).await.expect("second"), "ends once");
+    assert_eq!(store.take_expired_results(now_millis(), 10).await.expect("purge"), vec!["k/1".to_string()]);
+    assert!(store.take_expired_results(now_millis(), 10).await.expect("purge").is_empty());
+
+    let mut late = new_transaction("SGN-2", a, token.id, "R2");
+    late.expires_at = now_millis() - 1;
+    store.insert_transaction(&late).await.expect("insert");
+    assert_eq!(store.overdue_transactions(now_millis(), 10).await.expect("overdue"), vec![(a, "SGN-2".to_string())]);
+    let entries = store.audit_entries(a, 0, 100).await.expect("audit");
+    assert_eq!(verify_chain(a, &entries), Ok(()));
+    assert!(entries.iter().any(|e| e.action == "gateway.transaction_completed"));
 }
