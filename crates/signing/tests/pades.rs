@@ -1,0 +1,216 @@
+//! PAdES levels, appearances, deferred signing and verification, checked by pdfsig and pyHanko.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::*;
+use signet_signing::{
+    BoxSpec, PadesLevel, PageSelection, PdfSignOptions, Position, RawSigner, SignatureOrCms, Visible,
+};
+
+fn opts(pki: &Pki, level: PadesLevel) -> PdfSignOptions {
+    PdfSignOptions { level, tsa_url: Some(pki.tsa_url.clone()), http: pki.http(), ..Default::default() }
+}
+
+#[test]
+fn b_b_visible_on_all_pages_is_valid_and_drawn() {
+    let pki = pki(1);
+    let input = reportlab_pdf(3);
+    let mut o = opts(&pki, PadesLevel::BB);
+    o.reason = Some("Approval".into());
+    o.location = Some("Pune".into());
+    o.visible = Some(Visible {
+        pages: PageSelection::All,
+        rect: BoxSpec::Named(Position::TopLeft),
+        typed_name: Some("Asha Verma".into()),
+        ..Default::default()
+    });
+    let signed = signet_signing::sign_pdf(&input, &pki.signer(0), &o).unwrap();
+    let path = write(pki.dir.path(), "bb.pdf", &signed);
+    // poppler lists every widget of the one signature field as a signature: 3 pages, 3 entries.
+    assert_pdfsig_valid(&path, 3);
+    assert_pyhanko_valid(&path, &pki.ca_pem());
+    // Top-Left on A4 = (25,725)-(145,785) in PDF space = left 25, top 57 from the top.
+    for page in 1..=3 {
+        assert!(ink_in_box(&path, page, 25.0, 57.0, 120.0, 60.0) > 0.02, "no ink in the box on page {page}");
+    }
+    assert!(ink_in_box(&path, 1, 300.0, 600.0, 100.0, 100.0) < 0.001, "ink outside the box");
+    let report = signet_signing::verify_file(&signed, &pki.trust()).unwrap();
+    assert!(report.valid, "{report:#?}");
+    assert_eq!(report.signatures[0].pades_level.as_deref(), Some("B-B"));
+}
+
+#[test]
+fn b_t_has_a_trusted_signature_timestamp() {
+    let pki = pki(1);
+    let signed = signet_signing::sign_pdf(&reportlab_pdf(1), &pki.signer(0), &opts(&pki, PadesLevel::BT)).unwrap();
+    let path = write(pki.dir.path(), "bt.pdf", &signed);
+    assert_pdfsig_valid(&path, 1);
+    assert_pyhanko_valid(&path, &pki.ca_pem());
+    let report = signet_signing::verify_file(&signed, &pki.trust()).unwrap();
+    assert!(report.valid, "{report:#?}");
+    let sig = &report.signatures[0];
+    assert_eq!(sig.pades_level.as_deref(), Some("B-T"));
+    assert!(sig.timestamp.as_ref().is_some_and(|t| t.intact && t.trusted));
+}
+
+#[test]
+fn b_lt_and_b_lta_pass_pyhanko_adesverify() {
+    let pki = pki(2);
+    let input = reportlab_pdf(1);
+    let lt = signet_signing::sign_pdf(&input, &pki.signer(0), &opts(&pki, PadesLevel::BLT)).unwrap();
+    let lt_path = write(pki.dir.path(), "blt.pdf", &lt);
+    assert_pdfsig_valid(&lt_path, 1);
+    assert_pyhanko_valid(&lt_path, &pki.ca_pem());
+    assert_pyhanko_ades_valid(&lt_path, &pki.ca_pem());
+    let report = signet_signing::verify_file(&lt, &pki.trust()).unwrap();
+    assert!(report.valid, "{report:#?}");
+    assert_eq!(report.signatures[0].pades_level.as_deref(), Some("B-LT"));
+    assert!(report.signatures[0].revocation_data);
+
+    // B-LTA, co-signed on top of the B-LT document by a second signer.
+    let lta = signet_signing::sign_pdf(&lt, &pki.signer(1), &opts(&pki, PadesLevel::BLTA)).unwrap();
+    let lta_path = write(pki.dir.path(), "blta.pdf", &lta);
+    // pdfsig 22 cannot check document time-stamps ("Unimplemented"): both CMS signatures valid.
+    assert_pdfsig_valid(&lta_path, 2);
+    assert_pyhanko_valid(&lta_path, &pki.ca_pem());
+    assert_pyhanko_ades_valid(&lta_path, &pki.ca_pem());
+    let report = signet_signing::verify_file(&lta, &pki.trust()).unwrap();
+    assert!(report.valid, "{report:#?}");
+    let kinds: Vec<&str> = report.signatures.iter().map(|s| s.kind.as_str()).collect();
+    assert_eq!(kinds, ["approval", "approval", "document-timestamp"]);
+    assert_eq!(report.signatures[1].pades_level.as_deref(), Some("B-LTA"));
+    assert!(report.signatures[0].later_revisions >= 3 && report.signatures[0].modifications_allowed);
+}
+
+#[test]
+fn certification_then_approval_is_valid() {
+    let pki = pki(2);
+    let mut o = opts(&pki, PadesLevel::BB);
+    o.certify = true;
+    let certified = signet_signing::sign_pdf(&reportlab_pdf(1), &pki.signer(0), &o).unwrap();
+    let approved = signet_signing::sign_pdf(&certified, &pki.signer(1), &opts(&pki, PadesLevel::BB)).unwrap();
+    let path = write(pki.dir.path(), "certified.pdf", &approved);
+    assert_pdfsig_valid(&path, 2);
+    assert_pyhanko_valid(&path, &pki.ca_pem());
+    let report = signet_signing::verify_file(&approved, &pki.trust()).unwrap();
+    assert!(report.valid, "{report:#?}");
+    assert_eq!(report.signatures[0].kind, "certification");
+    // A second certification is refused.
+    assert!(signet_signing::sign_pdf(&approved, &pki.signer(1), &o).is_err());
+}
+
+#[test]
+fn deferred_signing_with_a_raw_signature_and_with_a_provider_cms() {
+    let pki = pki(1);
+    let signer = pki.signer(0);
+    let input = reportlab_pdf(1);
+    let o = opts(&pki, PadesLevel::BB);
+    let chain = signer.chain_der().to_vec();
+
+    // A token signs the signed attributes.
+    let prepared = signet_signing::prepare_pdf(&input, signer.certificate_der(), &chain, &o).unwrap();
+    let raw = signer.sign(&prepared.signed_attrs_der).unwrap();
+    let signed = signet_signing::complete_pdf(&prepared, SignatureOrCms::Signature(raw.clone())).unwrap();
+    let path = write(pki.dir.path(), "deferred.pdf", &signed);
+    assert_pdfsig_valid(&path, 1);
+    assert_pyhanko_valid(&path, &pki.ca_pem());
+    // A corrupted signature is refused.
+    let mut bad = raw;
+    bad[10] ^= 1;
+    assert!(signet_signing::complete_pdf(&prepared, SignatureOrCms::Signature(bad)).is_err());
+
+    // A remote provider returns a whole CMS over the digest (made here by openssl).
+    let prepared = signet_signing::prepare_pdf(&input, signer.certificate_der(), &chain, &o).unwrap();
+    let br = prepared.byte_range;
+    let mut tbs = prepared.bytes[..br[1] as usize].to_vec();
+    tbs.extend_from_slice(&prepared.bytes[br[2] as usize..]);
+    let cms = openssl_sign(&pki, &tbs);
+    let wrong = openssl_sign(&pki, b"another document");
+    assert!(signet_signing::complete_pdf(&prepared, SignatureOrCms::Cms(wrong)).is_err());
+    let signed = signet_signing::complete_pdf(&prepared, SignatureOrCms::Cms(cms)).unwrap();
+    let path = write(pki.dir.path(), "provider.pdf", &signed);
+    assert_pdfsig_valid(&path, 1);
+    assert_pyhanko_valid(&path, &pki.ca_pem());
+}
+
+fn openssl_sign(pki: &Pki, data: &[u8]) -> Vec<u8> {
+    let d = pki.dir.path();
+    write(d, "tbs.bin", data);
+    let (ok, out) = run_any(std::process::Command::new("openssl").current_dir(d).args([
+        "cms",
+        "-sign",
+        "-binary",
+        "-outform",
+        "DER",
+        "-md",
+        "sha256",
+        "-nosmimecap",
+        "-signer",
+        "signer0.pem",
+        "-inkey",
+        "signer0.key",
+        "-certfile",
+        "ca.pem",
+        "-in",
+        "tbs.bin",
+        "-out",
+        "provider.der",
+    ]));
+    assert!(ok, "{out}");
+    std::fs::read(d.join("provider.der")).unwrap()
+}
+
+#[test]
+fn streaming_file_signing_of_a_large_pdf() {
+    let pki = pki(1);
+    // 9 MB of noise crosses the streaming threshold (8 MB).
+    let dir = pki.dir.path();
+    let mut pdf = b"%PDF-1.7\n".to_vec();
+    let mut offsets = Vec::new();
+    let blob: Vec<u8> = (0..9u32 << 20).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+    let objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>".to_vec(),
+        [format!("<< /Length {} >>\nstream\n", blob.len()).into_bytes(), blob, b"\nendstream".to_vec()].concat(),
+    ];
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        pdf.extend_from_slice(body);
+        pdf.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = pdf.len();
+    pdf.extend_from_slice(format!("xref\n0 5\n0000000000 65535 f \n").as_bytes());
+    for o in offsets {
+        pdf.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
+    }
+    pdf.extend_from_slice(format!("trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").as_bytes());
+    let input = write(dir, "big.pdf", &pdf);
+    let output = dir.join("big-signed.pdf");
+    let mut o = opts(&pki, PadesLevel::BT);
+    o.visible = Some(Visible::default());
+    signet_signing::sign_pdf_file(&input, &output, &pki.signer(0), &o).unwrap();
+    assert_pdfsig_valid(&output, 1);
+    let report = signet_signing::verify_file(&std::fs::read(&output).unwrap(), &pki.trust()).unwrap();
+    assert!(report.valid, "{report:#?}");
+}
+
+#[test]
+fn tampered_and_untrusted_documents_are_reported() {
+    let pki = pki(1);
+    let signed = signet_signing::sign_pdf(&reportlab_pdf(1), &pki.signer(0), &opts(&pki, PadesLevel::BB)).unwrap();
+    // Untrusted: an empty trust store.
+    let report = signet_signing::verify_file(&signed, &[]).unwrap();
+    assert!(!report.valid && report.signatures[0].intact && !report.signatures[0].trusted);
+    // Tampered: flip a byte inside the first signed range (in the page content).
+    let mut tampered = signed.clone();
+    let at = tampered.windows(4).position(|w| w == b"Page").unwrap();
+    tampered[at] = b'X';
+    let report = signet_signing::verify_file(&tampered, &pki.trust()).unwrap();
+    assert!(!report.valid && !report.signatures[0].intact, "{report:#?}");
+    // An unsigned PDF has no valid signature.
+    let report = signet_signing::verify_file(&reportlab_pdf(1), &pki.trust()).unwrap();
+    assert!(!report.valid && report.signatures.is_empty());
+}
