@@ -8,7 +8,7 @@ use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::ProblemDetails;
-use crate::routes::{audit, auth, departments};
+use crate::routes::{audit, auth, departments, gateway_admin};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -23,6 +23,7 @@ use crate::routes::{audit, auth, departments};
         (name = "auth", description = "Token operations"),
         (name = "departments", description = "Departments of the tenant"),
         (name = "audit", description = "The tenant's hash-chained audit trail"),
+        (name = "gateway", description = "Signing gateway administration: Authtokens and settings"),
     )
 )]
 struct ApiDoc;
@@ -53,6 +54,9 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(departments::bulk_delete))
         .routes(routes!(audit::list))
         .routes(routes!(audit::verify))
+        .routes(routes!(gateway_admin::create_authtoken, gateway_admin::list_authtokens))
+        .routes(routes!(gateway_admin::revoke_authtoken))
+        .routes(routes!(gateway_admin::get_settings, gateway_admin::put_settings))
 }
 
 /// The document as served and as committed in `openapi.json`.

@@ -477,3 +477,75 @@ async fn operations_endpoints_answer(backend: Backend) {
     assert_eq!(docs.status(), 200);
     assert!(docs.text().await.expect("html").contains("<html"));
 }
+
+on_both_backends!(gateway_authtokens_are_shown_once_listed_and_revoked, gateway_settings_are_validated_and_saved);
+
+async fn gateway_authtokens_are_shown_once_listed_and_revoked(backend: Backend) {
+    let app = spawn(backend).await;
+    let (acme, globex) = (app.tenant("Acme").await, app.tenant("Globex").await);
+    let (a, b) = (app.token(&acme).await, app.token(&globex).await);
+    let created = app.post("/api/v1/gateway/authtokens", &a, json!({"label": "ERP"})).await;
+    assert_eq!(created.status(), 201);
+    let created: Value = created.json().await.expect("json");
+    let value = created["authtoken"].as_str().expect("token value").to_string();
+    assert!(value.starts_with("sga_") && value.len() > 40);
+    let id = created["id"].as_i64().expect("id");
+    let hash = signet_server::secrets::hash_token(&value);
+    assert_eq!(app.state.store.authtoken_by_hash(&hash).await.expect("lookup"), Some((id, acme.tenant_id)));
+
+    let listed: Value = app.get("/api/v1/gateway/authtokens", &a).await.json().await.expect("json");
+    assert_eq!(listed.as_array().map(Vec::len), Some(1));
+    assert!(listed[0].get("authtoken").is_none(), "the value is never shown again");
+    assert!(!listed.to_string().contains(&value));
+    let other: Value = app.get("/api/v1/gateway/authtokens", &b).await.json().await.expect("json");
+    assert_eq!(other, json!([]));
+
+    expect_problem(app.delete(&format!("/api/v1/gateway/authtokens/{id}"), &b).await, 404, "not_found").await;
+    assert_eq!(app.delete(&format!("/api/v1/gateway/authtokens/{id}"), &a).await.status(), 204);
+    assert_eq!(app.state.store.authtoken_by_hash(&hash).await.expect("lookup"), None);
+    expect_problem(app.post("/api/v1/gateway/authtokens", &a, json!({"label": ""})).await, 400, "validation_failed")
+        .await;
+    expect_problem(
+        app.post("/api/v1/gateway/authtokens", &a, json!({"label": "x", "scope": 1})).await,
+        400,
+        "validation_failed",
+    )
+    .await;
+}
+
+async fn gateway_settings_are_validated_and_saved(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Acme").await;
+    let token = app.token(&tenant).await;
+    let defaults: Value = app.get("/api/v1/gateway/settings", &token).await.json().await.expect("json");
+    assert_eq!(
+        defaults,
+        json!({"fileTypes": ["PDF", "XML", "DATA", "HASH"], "signatureTypes": [2, 3, 4], "legacyProfileEnabled": true})
+    );
+    let saved = app
+        .put(
+            "/api/v1/gateway/settings",
+            &token,
+            json!({"fileTypes": ["pdf", "PDF", "hash"], "signatureTypes": [4], "legacyProfileEnabled": false}),
+        )
+        .await;
+    assert_eq!(saved.status(), 200);
+    let read: Value = app.get("/api/v1/gateway/settings", &token).await.json().await.expect("json");
+    assert_eq!(read, json!({"fileTypes": ["HASH", "PDF"], "signatureTypes": [4], "legacyProfileEnabled": false}));
+    let bad = app
+        .put(
+            "/api/v1/gateway/settings",
+            &token,
+            json!({"fileTypes": ["DOCX"], "signatureTypes": [4], "legacyProfileEnabled": true}),
+        )
+        .await;
+    expect_problem(bad, 400, "validation_failed").await;
+    let bad = app
+        .put(
+            "/api/v1/gateway/settings",
+            &token,
+            json!({"fileTypes": [], "signatureTypes": [9], "legacyProfileEnabled": true}),
+        )
+        .await;
+    expect_problem(bad, 400, "validation_failed").await;
+}

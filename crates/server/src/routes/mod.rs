@@ -4,4 +4,5 @@
 pub mod audit;
 pub mod auth;
 pub mod departments;
+pub mod gateway_admin;
 pub mod ops;
