@@ -80,6 +80,21 @@ impl ShapedLine {
     }
 }
 
+/// Parsed shaping faces of the bundled fonts, built once: parsing the layout tables costs more
+/// than shaping a name.
+fn shaping_face(font: FontId) -> Result<&'static Face<'static>> {
+    static FACES: OnceLock<[Option<Face<'static>>; 3]> = OnceLock::new();
+    let faces = FACES.get_or_init(|| {
+        [FontId::Plain, FontId::Devanagari, FontId::Handwriting].map(|f| Face::from_slice(f.data(), 0))
+    });
+    let index = match font {
+        FontId::Plain => 0,
+        FontId::Devanagari => 1,
+        FontId::Handwriting => 2,
+    };
+    faces[index].as_ref().ok_or_else(|| Error::Font(format!("cannot parse {}", font.postscript_name())))
+}
+
 fn is_devanagari(c: char) -> bool {
     matches!(c as u32, 0x0900..=0x097F | 0xA8E0..=0xA8FF | 0x1CD0..=0x1CFF | 0x200C | 0x200D)
 }
@@ -121,12 +136,11 @@ impl FontCollector {
     }
 
     fn shape_run(&mut self, font: FontId, text: &str) -> Result<Run> {
-        let face = Face::from_slice(font.data(), 0)
-            .ok_or_else(|| Error::Font(format!("cannot parse {}", font.postscript_name())))?;
+        let face = shaping_face(font)?;
         let mut buffer = UnicodeBuffer::new();
         buffer.push_str(text);
         buffer.guess_segment_properties();
-        let shaped = rustybuzz::shape(&face, &[], buffer);
+        let shaped = rustybuzz::shape(face, &[], buffer);
         let infos = shaped.glyph_infos();
         let positions = shaped.glyph_positions();
         let mut cluster_starts: Vec<usize> = infos.iter().map(|i| i.cluster as usize).collect();
