@@ -6,13 +6,16 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use signet_sigcrypto::pki::{self, IssueOptions, KeyAlgo, LocalCa};
 
+const CRL_VALIDITY: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
+
 /// Password of `signer.p12` when `--password` is not given.
 pub const DEFAULT_P12_PASSWORD: &str = "signet";
 
 #[derive(Subcommand, Debug)]
 pub enum CaCommand {
-    /// Create a test CA in DIR: ca.pem (trust anchor), ca.key, signer.p12 (+ signer.pem/.key),
-    /// tsa.pem/tsa.key (RFC 3161 TSA), ocsp.pem/ocsp.key (OCSP responder) and tsa.cnf.
+    /// Create a test CA in DIR: ca.pem/ca.cer (trust anchor), ca.key, ca.crl (empty),
+    /// signer.p12 (+ signer.pem/.key), tsa.pem/tsa.key (RFC 3161 TSA, with tsa.cnf for
+    /// `openssl ts -reply`) and ocsp.pem/ocsp.key (OCSP responder).
     Init(CaInitArgs),
     /// Issue another signing certificate (PKCS#12) from the CA in DIR.
     Issue(CaIssueArgs),
@@ -112,6 +115,8 @@ fn init(args: &CaInitArgs) -> anyhow::Result<()> {
     write(dir, "ca.pem", ca.cert_pem().as_bytes(), false)?;
     write(dir, "ca.cer", ca.cert_der(), false)?;
     write(dir, "ca.key", ca.key_pem().as_bytes(), true)?;
+    // An empty CRL, so a CRL distribution point URL can be served from DIR as is.
+    write(dir, "ca.crl", &ca.issue_crl(&[], CRL_VALIDITY)?, false)?;
     write(dir, "signer.p12", &pki::write_p12(&signer.key_pkcs8_der, &signer.cert_der, &chain, &args.password)?, true)?;
     write(dir, "signer.pem", signer.cert_pem().as_bytes(), false)?;
     write(dir, "signer.key", signer.key_pem().as_bytes(), true)?;
