@@ -19,6 +19,10 @@ pub enum Error {
     Unsupported(String),
     #[error("the document is certified with no changes allowed (DocMDP P=1); it cannot be signed again")]
     CertifiedNoChanges,
+    #[error(
+        "the document is certified (DocMDP P=2): a new visible signature field is not allowed; sign an existing empty signature field or sign invisibly"
+    )]
+    CertifiedNoNewVisibleField,
     #[error("a certification signature must be the first signature of the document")]
     CertifyNotFirst,
     #[error("invalid signing options: {0}")]

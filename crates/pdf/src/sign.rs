@@ -366,6 +366,12 @@ fn build_signature_update(doc: &Document<'_>, opts: &SignOptions) -> Result<Sign
                 return Err(Error::InvalidOptions("a field name must be non-empty and contain no '.'".into()));
             }
             let placements = placements(&pages, opts)?;
+            // With P=2 only form filling and signing are allowed: a new widget annotation is a
+            // change validators (pyHanko, Acrobat) hold against the certification.
+            let visible = placements.iter().any(|(_, p)| p.width > 0.0 && p.height > 0.0);
+            if existing.docmdp_p == Some(2) && visible {
+                return Err(Error::CertifiedNoNewVisibleField);
+            }
             let appearances = build_appearances(&mut w, opts, &placements, signing_time)?;
             let (field_ref, widgets) =
                 write_field_and_widgets(&mut w, &pages, &placements, &appearances, sig_ref, &field_name)?;

@@ -313,3 +313,50 @@ fn signs_an_existing_empty_field_made_by_pyhanko() {
     let e = signet_pdf::prepare(&signed, &opts).unwrap_err();
     assert!(e.to_string().contains("already signed"), "{e}");
 }
+
+/// pyHanko certifies (P=1 and P=2): we refuse the first and co-sign the second.
+#[test]
+fn documents_certified_by_pyhanko() {
+    let dir = tmp();
+    let pki = pki();
+    write(&dir, "in.pdf", &simple_pdf());
+    let script = format!(
+        r#"
+from pyhanko.sign import signers, fields
+from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+signer = signers.SimpleSigner.load("{key}", "{cert}", ca_chain_files=("{ca}",))
+for name, perm in (("p1.pdf", fields.MDPPerm.NO_CHANGES), ("p2.pdf", fields.MDPPerm.FILL_FORMS)):
+    with open("in.pdf", "rb") as f:
+        w = IncrementalPdfFileWriter(f)
+        # An empty field prepared for the next signer, as certifying workflows do.
+        fields.append_signature_field(w, fields.SigFieldSpec("Approver", box=(100, 100, 300, 160)))
+        meta = signers.PdfSignatureMetadata(field_name="Certification", certify=True, docmdp_permissions=perm)
+        with open(name, "wb") as out:
+            signers.sign_pdf(w, meta, signer=signer, output=out)
+"#,
+        key = pki.key(3).display(),
+        cert = pki.cert(3).display(),
+        ca = pki.ca().display()
+    );
+    run(Command::new("python3").current_dir(&dir).args(["-c", &script]));
+    let p1 = std::fs::read(dir.join("p1.pdf")).unwrap();
+    let e = signet_pdf::prepare(&p1, &named("Bob")).unwrap_err();
+    assert!(matches!(e, Error::CertifiedNoChanges), "{e}");
+    let p2 = std::fs::read(dir.join("p2.pdf")).unwrap();
+    assert_eq!(signet_pdf::signatures(&p2).unwrap()[0].docmdp_p, Some(2));
+    // A new visible field would break the certification for validators: refused.
+    let e = signet_pdf::prepare(&p2, &visible_opts("Bob", PageSelection::First)).unwrap_err();
+    assert!(matches!(e, Error::CertifiedNoNewVisibleField), "{e}");
+    // Invisible co-signature: allowed.
+    let signed = sign(&p2, &named("Bob"), 1);
+    let path = write(&dir, "p2-cosigned.pdf", &signed);
+    assert_pdfsig_valid(&path, 2);
+    assert_pyhanko_valid(&path);
+    // Visible signature in the prepared empty field: allowed.
+    let opts = SignOptions { field_name: Some("Approver".into()), ..visible_opts("Carol", PageSelection::First) };
+    let signed = sign(&signed, &opts, 2);
+    let path = write(&dir, "p2-approver.pdf", &signed);
+    assert_pdfsig_valid(&path, 3);
+    assert_pyhanko_valid(&path);
+    assert!(ink_in_box(&render(&path, 1), 100.0, 842.0 - 160.0, 200.0, 60.0) > 0.02);
+}
