@@ -110,6 +110,15 @@ impl Renderer {
         Object::Stream(Stream { dict: d, data: StreamData::Owned(Vec::new()) })
     }
 
+    /// An empty appearance of a given size (unsigned fields).
+    pub fn blank_xobject(width: f64, height: f64) -> Object {
+        let mut d = Dict::new();
+        d.set("Type", Object::name("XObject"));
+        d.set("Subtype", Object::name("Form"));
+        d.set("BBox", Object::Array(vec![Object::Int(0), Object::Int(0), Object::Real(width), Object::Real(height)]));
+        Object::Stream(Stream { dict: d, data: StreamData::Owned(Vec::new()) })
+    }
+
     /// The form XObject for a `width` x `height` box (upright), with the rotation `matrix`.
     pub fn xobject(&self, width: f64, height: f64, matrix: [f64; 6]) -> Object {
         let content = self.content(width, height);

@@ -16,7 +16,7 @@ use crate::appearance::{Appearance, Renderer};
 use crate::date::{display_date, pdf_date};
 use crate::error::{Error, Result};
 use crate::filters::flate_encode;
-use crate::layout::{Placement, place};
+use crate::layout::{BoxSpec, Placement, place};
 use crate::object::{Dict, ObjRef, Object, Stream, StreamData, decode_text, write_object};
 use crate::reader::{Document, Page};
 use crate::source::{FileSource, Source};
@@ -808,21 +808,33 @@ fn add_field_to_acroform(
     catalog: &mut Dict,
     field: Option<ObjRef>,
 ) -> Result<bool> {
+    add_fields_to_acroform(w, doc, catalog, field.as_slice(), 3)
+}
+
+/// Adds fields to `/AcroForm /Fields` and ORs `sig_flags` into `/SigFlags`. Returns whether the
+/// catalog itself changed (new or inline AcroForm).
+fn add_fields_to_acroform(
+    w: &mut Writer,
+    doc: &Document<'_>,
+    catalog: &mut Dict,
+    fields: &[ObjRef],
+    sig_flags: i64,
+) -> Result<bool> {
     match catalog.get("AcroForm").cloned() {
         Some(Object::Ref(form_ref)) if doc.resolve_dict(&Object::Ref(form_ref))?.is_some() => {
             let mut form = doc.resolve_dict(&Object::Ref(form_ref))?.unwrap_or_default();
-            update_form(w, doc, &mut form, field)?;
+            update_form(w, doc, &mut form, fields, sig_flags)?;
             w.put(form_ref, &Object::Dict(form));
             Ok(false)
         }
         Some(Object::Dict(mut form)) => {
-            update_form(w, doc, &mut form, field)?;
+            update_form(w, doc, &mut form, fields, sig_flags)?;
             catalog.set("AcroForm", Object::Dict(form));
             Ok(true)
         }
         _ => {
             let mut form = Dict::new();
-            update_form(w, doc, &mut form, field)?;
+            update_form(w, doc, &mut form, fields, sig_flags)?;
             let r = w.add(Object::Dict(form));
             catalog.set("AcroForm", Object::Ref(r));
             Ok(true)
@@ -830,27 +842,93 @@ fn add_field_to_acroform(
     }
 }
 
-fn update_form(w: &mut Writer, doc: &Document<'_>, form: &mut Dict, field: Option<ObjRef>) -> Result<()> {
-    match (form.get("Fields").cloned(), field) {
-        (_, None) => {}
-        (Some(Object::Ref(fr)), Some(field)) if doc.resolve_array(&Object::Ref(fr))?.is_some() => {
+fn update_form(w: &mut Writer, doc: &Document<'_>, form: &mut Dict, fields: &[ObjRef], sig_flags: i64) -> Result<()> {
+    let new = fields.iter().map(|f| Object::Ref(*f));
+    match form.get("Fields").cloned() {
+        _ if fields.is_empty() => {}
+        Some(Object::Ref(fr)) if doc.resolve_array(&Object::Ref(fr))?.is_some() => {
             let mut arr = doc.resolve_array(&Object::Ref(fr))?.unwrap_or_default();
-            arr.push(Object::Ref(field));
+            arr.extend(new);
             w.put(fr, &Object::Array(arr));
         }
-        (Some(Object::Array(mut arr)), Some(field)) => {
-            arr.push(Object::Ref(field));
+        Some(Object::Array(mut arr)) => {
+            arr.extend(new);
             form.set("Fields", Object::Array(arr));
         }
-        (_, Some(field)) => form.set("Fields", Object::Array(vec![Object::Ref(field)])),
+        _ => form.set("Fields", Object::Array(new.collect())),
     }
     let flags = form.get("SigFlags").map(|f| doc.resolve(f)).transpose()?.and_then(|f| f.as_int()).unwrap_or(0);
-    form.set("SigFlags", Object::Int(flags | 3));
+    if flags | sig_flags != flags || form.get("SigFlags").is_some() {
+        form.set("SigFlags", Object::Int(flags | sig_flags));
+    }
     // NeedAppearances makes viewers regenerate appearances, which reads as a modification.
     if form.get("NeedAppearances") == Some(&Object::Bool(true)) {
         form.remove("NeedAppearances");
     }
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Empty signature fields (prepared for later signers)
+// ---------------------------------------------------------------------------------------------
+
+/// An unsigned signature field to create, e.g. before certifying so that later signers can sign
+/// visibly without breaking the certification.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmptyField {
+    pub name: String,
+    /// 1-based page number.
+    pub page: u32,
+    pub rect: BoxSpec,
+}
+
+/// Append an incremental update adding empty signature fields.
+pub fn add_signature_fields(input: &[u8], fields: &[EmptyField]) -> Result<Vec<u8>> {
+    let doc = Document::open(input)?;
+    let existing = existing_signatures(&doc)?;
+    match existing.docmdp_p {
+        Some(1) => return Err(Error::CertifiedNoChanges),
+        Some(2) => return Err(Error::CertifiedNoNewVisibleField),
+        _ => {}
+    }
+    let pages = doc.pages()?;
+    let (root_ref, mut catalog) = doc.catalog()?;
+    let mut w = Writer::new(&doc)?;
+    let mut names = existing.top_level_names.clone();
+    let mut widgets = Vec::new();
+    for f in fields {
+        if f.name.is_empty() || f.name.contains('.') || !names.insert(f.name.clone()) {
+            return Err(Error::InvalidOptions(format!("bad or duplicate field name {:?}", f.name)));
+        }
+        let index = f.page.checked_sub(1).map(|i| i as usize).filter(|i| *i < pages.len());
+        let Some(index) = index else {
+            return Err(Error::NoSuchPage(f.page, pages.len()));
+        };
+        let p = place(&pages[index], &f.rect);
+        let ap = w.add(Renderer::blank_xobject(p.width, p.height));
+        let mut d = Dict::new();
+        d.set("Type", Object::name("Annot"));
+        d.set("Subtype", Object::name("Widget"));
+        d.set("FT", Object::name("Sig"));
+        d.set("T", Object::text(&f.name));
+        d.set("F", Object::Int(4)); // Print
+        d.set("P", Object::Ref(pages[index].id));
+        d.set("Rect", Object::Array(p.rect.iter().map(|v| Object::Real(*v)).collect()));
+        let mut apd = Dict::new();
+        apd.set("N", Object::Ref(ap));
+        d.set("AP", Object::Dict(apd));
+        widgets.push((index, w.add(Object::Dict(d))));
+    }
+    add_widgets_to_pages(&mut w, &doc, &pages, &widgets)?;
+    let refs: Vec<ObjRef> = widgets.iter().map(|(_, r)| *r).collect();
+    if add_fields_to_acroform(&mut w, &doc, &mut catalog, &refs, 0)? {
+        w.put(root_ref, &Object::Dict(catalog));
+    }
+    let update = w.finish(&doc)?;
+    let mut out = Vec::with_capacity(input.len() + update.len());
+    out.extend_from_slice(input);
+    out.extend_from_slice(&update);
+    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------

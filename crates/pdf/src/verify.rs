@@ -56,7 +56,7 @@ pub struct Modifications {
     pub disallowed: Vec<String>,
 }
 
-/// List the signatures of a PDF held in memory.
+/// List the signatures of a PDF held in memory, in signing order.
 pub fn signatures(input: &[u8]) -> Result<Vec<SignatureInfo>> {
     signatures_in(Document::open(input)?)
 }
@@ -89,6 +89,11 @@ fn signatures_in(doc: Document<'_>) -> Result<Vec<SignatureInfo>> {
     for field in collect_signature_fields(&doc, &fields)? {
         out.push(describe(&doc, &eofs, field, docmdp_sig)?);
     }
+    // Signing order (by where each ByteRange ends), not form order.
+    out.sort_by_key(|s| {
+        let end = s.byte_range.get(2).zip(s.byte_range.get(3)).map(|(a, b)| a.saturating_add(*b));
+        (!s.byte_range_ok, end.unwrap_or(i64::MAX))
+    });
     Ok(out)
 }
 

@@ -360,3 +360,39 @@ for name, perm in (("p1.pdf", fields.MDPPerm.NO_CHANGES), ("p2.pdf", fields.MDPP
     assert_pyhanko_valid(&path);
     assert!(ink_in_box(&render(&path, 1), 100.0, 842.0 - 160.0, 200.0, 60.0) > 0.02);
 }
+
+/// Our own certification workflow: empty fields first, certify, then later signers sign those
+/// fields visibly; every validator accepts every signature.
+#[test]
+fn certify_with_prepared_fields_then_visible_signers() {
+    let dir = tmp();
+    let fields = [
+        signet_pdf::EmptyField { name: "Approver".into(), page: 1, rect: BoxSpec::Named(Position::BottomLeft) },
+        signet_pdf::EmptyField { name: "Witness".into(), page: 1, rect: BoxSpec::Named(Position::BottomCenter) },
+    ];
+    let with_fields = signet_pdf::add_signature_fields(&simple_pdf(), &fields).unwrap();
+    let certified = sign(
+        &with_fields,
+        &SignOptions { kind: SignatureKind::Certification, ..visible_opts("Alice", PageSelection::First) },
+        1,
+    );
+    assert!(matches!(
+        signet_pdf::add_signature_fields(&certified, &fields[..1]),
+        Err(Error::CertifiedNoNewVisibleField)
+    ));
+    let mut doc = certified;
+    for (i, (field, who)) in [("Approver", "Bob"), ("Witness", "Carol")].into_iter().enumerate() {
+        let opts = SignOptions { field_name: Some(field.into()), ..visible_opts(who, PageSelection::First) };
+        doc = sign(&doc, &opts, i + 2);
+    }
+    let path = write(&dir, "workflow.pdf", &doc);
+    assert_pdfsig_valid(&path, 3);
+    assert_pyhanko_valid(&path);
+    assert_qpdf_clean(&path);
+    let img = render(&path, 1);
+    // Bottom-Left and Bottom-Center boxes (A4: top = 842 - 160 = 682).
+    assert!(ink_in_box(&img, 25.0, 682.0, 120.0, 60.0) > 0.02);
+    assert!(ink_in_box(&img, 225.0, 682.0, 120.0, 60.0) > 0.02);
+    let sigs = signet_pdf::signatures(&doc).unwrap();
+    assert_eq!(sigs.iter().map(|s| s.field_name.as_str()).collect::<Vec<_>>(), ["Signature1", "Approver", "Witness"]);
+}
