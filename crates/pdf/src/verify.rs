@@ -206,7 +206,7 @@ fn describe(doc: &Document<'_>, eofs: &[u64], field: SigField, docmdp_sig: Optio
         covers_revision: byte_range_ok && eofs.contains(&end),
         covers_whole_file: byte_range_ok && end == len,
         docmdp_p,
-        later_changes: if byte_range_ok { modifications_after(doc, end)? } else { Modifications::default() },
+        later_changes: if byte_range_ok { modifications_after(doc, end, docmdp_p)? } else { Modifications::default() },
         byte_range,
     })
 }
@@ -289,7 +289,9 @@ fn revision_ends(src: &dyn Source) -> Result<Vec<u64>> {
 
 /// Compare every object changed by the sections written after `signed_end` with its version
 /// in the signed revision.
-fn modifications_after(doc: &Document<'_>, signed_end: u64) -> Result<Modifications> {
+/// `docmdp_p` is set when the signature is a certification: with P=2 a new visible widget of a
+/// new field is not allowed (only filling fields and signing), as pyHanko and Acrobat judge it.
+fn modifications_after(doc: &Document<'_>, signed_end: u64, docmdp_p: Option<i64>) -> Result<Modifications> {
     let mut result = Modifications::default();
     let later: Vec<usize> = (0..doc.sections.len()).filter(|i| doc.sections[*i].offset >= signed_end).collect();
     result.later_revisions = later.len();
@@ -313,6 +315,9 @@ fn modifications_after(doc: &Document<'_>, signed_end: u64) -> Result<Modificati
         let old = if before.contains_key(&num) { doc.get_with(&before, r)? } else { Object::Null };
         match classify_change(num, &old, &new) {
             Change::Same => {}
+            Change::Added if docmdp_p == Some(2) && is_new_visible_widget(&new, num, &before) => {
+                result.disallowed.push(format!("widget {num}: a new visible field after a P=2 certification"));
+            }
             Change::Added => added += 1,
             Change::Allowed(s) => result.allowed.push(s),
             Change::Disallowed(s) => result.disallowed.push(s),
@@ -322,6 +327,19 @@ fn modifications_after(doc: &Document<'_>, signed_end: u64) -> Result<Modificati
         result.allowed.push(format!("{added} objects added"));
     }
     Ok(result)
+}
+
+/// A widget annotation with a non-empty /Rect whose field did not exist in the signed revision.
+fn is_new_visible_widget(obj: &Object, num: u32, before: &HashMap<u32, XrefEntry>) -> bool {
+    let Object::Dict(d) = obj else { return false };
+    if d.name("Subtype") != Some(b"Widget") {
+        return false;
+    }
+    let rect: Vec<f64> =
+        d.get("Rect").and_then(Object::as_array).unwrap_or(&[]).iter().filter_map(Object::as_number).collect();
+    let visible = rect.len() == 4 && (rect[2] - rect[0]).abs() > 0.0 && (rect[3] - rect[1]).abs() > 0.0;
+    let field = d.get("Parent").and_then(Object::as_ref).map_or(num, |p| p.num);
+    visible && !before.contains_key(&field)
 }
 
 enum Change {

@@ -344,6 +344,28 @@ for name, perm in (("p1.pdf", fields.MDPPerm.NO_CHANGES), ("p2.pdf", fields.MDPP
     assert!(matches!(e, Error::CertifiedNoChanges), "{e}");
     let p2 = std::fs::read(dir.join("p2.pdf")).unwrap();
     assert_eq!(signet_pdf::signatures(&p2).unwrap()[0].docmdp_p, Some(2));
+    // pyHanko itself lets a later signer add a new visible field; our analysis flags it.
+    run(Command::new("pyhanko").current_dir(&dir).args([
+        "sign",
+        "addsig",
+        "--field",
+        "1/300,300,450,350/Late",
+        "pemder",
+        "--key",
+        pki.key(4).to_str().unwrap(),
+        "--cert",
+        pki.cert(4).to_str().unwrap(),
+        "--no-pass",
+        "p2.pdf",
+        "late.pdf",
+    ]));
+    let late = std::fs::read(dir.join("late.pdf")).unwrap();
+    let sigs = signet_pdf::signatures(&late).unwrap();
+    assert!(
+        sigs[0].later_changes.disallowed.iter().any(|c| c.contains("new visible field")),
+        "{:?}",
+        sigs[0].later_changes
+    );
     // A new visible field would break the certification for validators: refused.
     let e = signet_pdf::prepare(&p2, &visible_opts("Bob", PageSelection::First)).unwrap_err();
     assert!(matches!(e, Error::CertifiedNoNewVisibleField), "{e}");
@@ -395,4 +417,6 @@ fn certify_with_prepared_fields_then_visible_signers() {
     assert!(ink_in_box(&img, 225.0, 682.0, 120.0, 60.0) > 0.02);
     let sigs = signet_pdf::signatures(&doc).unwrap();
     assert_eq!(sigs.iter().map(|s| s.field_name.as_str()).collect::<Vec<_>>(), ["Signature1", "Approver", "Witness"]);
+    assert_eq!(sigs[0].docmdp_p, Some(2));
+    assert!(sigs[0].later_changes.disallowed.is_empty(), "{:?}", sigs[0].later_changes);
 }
