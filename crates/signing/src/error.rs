@@ -1,15 +1,16 @@
-//! The crate's single error type. Every variant reads as one line for the CLI.
+//! The crate's single error type. Every variant reads as one line for the CLI; wrapped errors
+//! are transparent so `{:#}` does not print their message twice.
 
 /// Everything the signing facade can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Reading, preparing or embedding the PDF failed (the pdf crate says why).
-    #[error("{0}")]
+    #[error(transparent)]
     Pdf(#[from] signet_pdf::Error),
     /// A certificate, key, CMS, time-stamp or revocation operation failed.
-    #[error("{0}")]
+    #[error(transparent)]
     Crypto(#[from] signet_sigcrypto::Error),
-    #[error("i/o error: {0}")]
+    #[error(transparent)]
     Io(#[from] std::io::Error),
     /// Options that do not make sense together (e.g. B-T without a TSA URL).
     #[error("invalid options: {0}")]

@@ -182,7 +182,7 @@ fn streaming_file_signing_of_a_large_pdf() {
         pdf.extend_from_slice(b"\nendobj\n");
     }
     let xref = pdf.len();
-    pdf.extend_from_slice(format!("xref\n0 5\n0000000000 65535 f \n").as_bytes());
+    pdf.extend_from_slice(b"xref\n0 5\n0000000000 65535 f \n");
     for o in offsets {
         pdf.extend_from_slice(format!("{o:010} 00000 n \n").as_bytes());
     }

@@ -294,7 +294,7 @@ fn write_pdf(out: &mut impl Write, title: &str, blob_len: u64) -> std::io::Resul
     ];
     for (i, body) in objects.iter().enumerate() {
         offsets.push(w.written);
-        write!(w, "{} 0 obj\n{body}\nendobj\n", i + 1)?;
+        writeln!(w, "{} 0 obj\n{body}\nendobj", i + 1)?;
     }
     if blob_len > 0 {
         offsets.push(w.written);
@@ -305,7 +305,7 @@ fn write_pdf(out: &mut impl Write, title: &str, blob_len: u64) -> std::io::Resul
     let xref_at = w.written;
     write!(w, "xref\n0 {}\n0000000000 65535 f \n", offsets.len() + 1)?;
     for o in &offsets {
-        write!(w, "{o:010} 00000 n \n")?;
+        writeln!(w, "{o:010} 00000 n ")?;
     }
     write!(w, "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref_at}\n%%EOF\n", offsets.len() + 1)
 }

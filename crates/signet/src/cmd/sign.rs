@@ -14,7 +14,7 @@ use signet_signing::{
 #[derive(Subcommand, Debug)]
 pub enum SignCommand {
     /// Sign PDFs (PAdES B-B, B-T, B-LT, B-LTA), several at once on every core.
-    Pdf(SignPdfArgs),
+    Pdf(Box<SignPdfArgs>),
     /// CMS/CAdES signature over a file, attached (.p7m) or detached (.p7s).
     Data(SignDataArgs),
     /// Enveloped XML-DSig (optionally XAdES-BES).
@@ -281,7 +281,8 @@ fn sign_all(
                     if let Err(e) = signet_signing::sign_pdf_file(input, output, signer, opts) {
                         // A poisoned lock only means another worker panicked; keep the list.
                         let mut list = failures.lock().unwrap_or_else(|p| p.into_inner());
-                        list.push((input.clone(), anyhow::Error::new(e)));
+                        // Display only: the lower crates' messages already include their cause.
+                        list.push((input.clone(), anyhow::anyhow!("{e}")));
                     }
                 }
             });
