@@ -23,15 +23,15 @@ fi
 python_ok() { python3 - <<'PY' 2>/dev/null
 import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml  # noqa: F401
 import shutil, sys
-sys.exit(0 if shutil.which("moto_server") and shutil.which("pyhanko") else 1)
+sys.exit(0 if all(shutil.which(t) for t in ("moto_server", "pyhanko", "st")) else 1)
 PY
 }
 if ! python_ok; then
   echo "installing Python test tools"
   python3 -m pip install -q --disable-pip-version-check \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml \
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml schemathesis \
     || python3 -m pip install -q --break-system-packages \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml schemathesis
 fi
 
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest

@@ -21,13 +21,29 @@ fn body_error(status: StatusCode, message: String) -> ApiError {
     if status == StatusCode::UNSUPPORTED_MEDIA_TYPE {
         return ApiError::new(ErrorCode::UnsupportedMediaType, message);
     }
-    // "$" names the body as a whole, as ASP.NET-style validation problems do.
     let mut errors = FieldErrors::new();
-    errors.insert("$".into(), vec![message]);
+    errors.insert(field_of(&message), vec![message]);
     if status == StatusCode::UNPROCESSABLE_ENTITY {
         ApiError(Error::Validation(errors))
     } else {
         ApiError::new(ErrorCode::MalformedBody, errors.into_values().flatten().collect::<Vec<_>>().join("; "))
+    }
+}
+
+/// The field a serde message is about (`missing field `x``, `unknown field `x``, or axum's
+/// `path.to.field: ...` prefix); "$" names the body as a whole, as ASP.NET-style problems do.
+fn field_of(message: &str) -> String {
+    let detail = message.strip_prefix("Failed to deserialize the JSON body into the target type: ").unwrap_or(message);
+    for marker in ["missing field `", "unknown field `"] {
+        if let Some(rest) = detail.split(marker).nth(1)
+            && let Some((name, _)) = rest.split_once('`')
+        {
+            return name.to_string();
+        }
+    }
+    match detail.split_once(": ") {
+        Some((path, _)) if !path.is_empty() && !path.contains(' ') => path.to_string(),
+        _ => "$".to_string(),
     }
 }
 
@@ -204,5 +220,14 @@ mod tests {
         assert_eq!(media.0.code(), ErrorCode::UnsupportedMediaType);
         let unknown_field = body_error(StatusCode::UNPROCESSABLE_ENTITY, "unknown field".into());
         assert_eq!(unknown_field.0.code(), ErrorCode::ValidationFailed);
+    }
+
+    #[test]
+    fn serde_messages_name_their_field() {
+        let prefix = "Failed to deserialize the JSON body into the target type: ";
+        assert_eq!(field_of(&format!("{prefix}foo: unknown field `foo`, expected `a` at line 1")), "foo");
+        assert_eq!(field_of(&format!("{prefix}missing field `departmentIds` at line 1 column 2")), "departmentIds");
+        assert_eq!(field_of(&format!("{prefix}departmentName: invalid type: integer `12`")), "departmentName");
+        assert_eq!(field_of("expected a JSON object"), "$");
     }
 }

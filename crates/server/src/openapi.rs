@@ -1,7 +1,9 @@
 //! The OpenAPI 3.1 document, generated from the handlers themselves (utoipa-axum registers
 //! each route and its documentation in one place, so they cannot drift apart).
 
+use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -40,6 +42,48 @@ impl Modify for BearerAuth {
     }
 }
 
+/// Adds the failures every operation can produce (from the shared extractors and middleware)
+/// to each operation, so the document lists every status a client can see.
+struct CommonResponses;
+
+fn problem_response(description: &str) -> RefOr<Response> {
+    let content = ContentBuilder::new().schema(Some(Ref::from_schema_name("ProblemDetails"))).build();
+    RefOr::T(ResponseBuilder::new().description(description).content("application/problem+json", content).build())
+}
+
+fn add_common(operation: &mut Operation, path: &str) {
+    let responses = &mut operation.responses.responses;
+    let mut add = |status: &str, description: &str| {
+        responses.entry(status.to_string()).or_insert_with(|| problem_response(description));
+    };
+    let has_input = operation.request_body.is_some() || operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
+    if has_input {
+        add("400", "Invalid input (`validation_failed`, `malformed_body`)");
+    }
+    if operation.request_body.is_some() {
+        add("413", "Body larger than the configured limit (`payload_too_large`)");
+        add("415", "Body without a supported Content-Type (`unsupported_media_type`)");
+    }
+    if operation.security.as_ref().is_some_and(|s| !s.is_empty()) {
+        add("401", "Missing, invalid, expired or revoked access token");
+    }
+    if path.starts_with("/api/v1/auth/") {
+        add("429", "Too many requests (`rate_limited`); see Retry-After");
+    }
+    add("500", "Internal error (`internal_error`); the log has the cause under the requestId");
+    add("503", "The database is unavailable (`service_unavailable`)");
+}
+
+impl Modify for CommonResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            for operation in [&mut item.get, &mut item.put, &mut item.post, &mut item.delete].into_iter().flatten() {
+                add_common(operation, path);
+            }
+        }
+    }
+}
+
 /// Every documented API route, with its documentation.
 pub fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
@@ -61,7 +105,10 @@ pub fn api_router() -> OpenApiRouter<AppState> {
 
 /// The document as served and as committed in `openapi.json`.
 pub fn document() -> utoipa::openapi::OpenApi {
-    api_router().split_for_parts().1
+    let mut document = api_router().split_for_parts().1;
+    // Applied after the routes are collected: `#[openapi(modifiers)]` would run before them.
+    CommonResponses.modify(&mut document);
+    document
 }
 
 pub fn document_json() -> String {

@@ -8,16 +8,19 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
 use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
+use crate::error::{ApiError, ApiResult, ProblemDetails};
 use crate::extract::ApiQuery;
+use signet_domain::Error;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct AuditQuery {
     /// Entries after this sequence number; default 0 (from the start).
+    #[param(minimum = 0)]
     pub after_seq: Option<i64>,
     /// 1 to 1000; default 100.
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
 }
 
@@ -80,8 +83,15 @@ pub async fn list(
     auth: Auth,
     ApiQuery(query): ApiQuery<AuditQuery>,
 ) -> ApiResult<Json<Vec<AuditEntryView>>> {
-    let limit = query.limit.unwrap_or(100).clamp(1, 1000);
-    let entries = state.store.audit_entries(auth.tenant_id, query.after_seq.unwrap_or(0).max(0), limit).await?;
+    let limit = query.limit.unwrap_or(100);
+    if !(1..=1000).contains(&limit) {
+        return Err(ApiError(Error::field("limit", "must be between 1 and 1000")));
+    }
+    let after_seq = query.after_seq.unwrap_or(0);
+    if after_seq < 0 {
+        return Err(ApiError(Error::field("afterSeq", "must not be negative")));
+    }
+    let entries = state.store.audit_entries(auth.tenant_id, after_seq, limit).await?;
     Ok(Json(entries.into_iter().map(AuditEntryView::from).collect()))
 }
 

@@ -27,12 +27,14 @@ pub struct Department {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateDepartmentRequest {
     /// 1 to 100 characters; unique within the tenant, ignoring case.
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 100)]
     pub department_name: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateDepartmentRequest {
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 100)]
     pub department_name: Option<String>,
 }
 
@@ -55,8 +57,10 @@ pub struct BulkDeleteDepartmentRequest {
 #[into_params(parameter_in = Query)]
 pub struct DepartmentListQuery {
     /// From 1; default 1.
+    #[param(minimum = 1, maximum = 2147483647)]
     pub page_number: Option<i64>,
     /// 1 to 100; default 20.
+    #[param(minimum = 1, maximum = 100)]
     pub page_size: Option<i64>,
     /// Case-insensitive substring of the name.
     pub search_text: Option<String>,
