@@ -23,7 +23,7 @@ use crate::auth::ratelimit::IpRateLimiter;
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::keys::PlatformKeys;
-use crate::routes::ops;
+use crate::routes::{gateway_public, ops};
 use crate::{observe, openapi, workers};
 
 #[derive(Clone)]
@@ -73,7 +73,10 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
 /// Addresses served outside the OpenAPI document: the document itself, its viewer and the
 /// operations endpoints. Every other route is registered through [`openapi::api_router`], so
 /// it is documented by construction; a test holds this list to that rule.
-pub const UNDOCUMENTED_ROUTES: [&str; 5] = ["/api/v1/openapi.json", "/api/docs", "/healthz", "/readyz", "/metrics"];
+/// The gateway's wire-compatible addresses (its own protocol, documented in docs/gateway.md)
+/// are added under the configured segment by [`gateway_routes`].
+pub const UNDOCUMENTED_ROUTES: [&str; 6] =
+    ["/api/v1/openapi.json", "/api/docs", "/healthz", "/readyz", "/metrics", "/api/TransactionStatusRequest"];
 
 fn undocumented_route(path: &str) -> Option<MethodRouter<AppState>> {
     let json = Arc::new(openapi::document_json());
@@ -90,14 +93,26 @@ fn undocumented_route(path: &str) -> Option<MethodRouter<AppState>> {
         "/healthz" => get(ops::healthz),
         "/readyz" => get(ops::readyz),
         "/metrics" => get(ops::metrics),
+        "/api/TransactionStatusRequest" => get(gateway_public::transaction_status),
         _ => return None,
     };
     Some(route)
 }
 
+/// The gateway's addresses under its path segment (default `eMsecure`).
+pub fn gateway_routes(segment: &str) -> Vec<(String, MethodRouter<AppState>)> {
+    vec![
+        (format!("/{segment}/certificate.cer"), get(gateway_public::certificate_der)),
+        (format!("/{segment}/certificate.pem"), get(gateway_public::certificate_pem)),
+    ]
+}
+
 /// The full router: documented API, docs, operations, with errors as ProblemDetails.
 pub fn router(state: AppState) -> Router {
     let (mut router, _) = openapi::api_router().split_for_parts();
+    for (path, route) in gateway_routes(&state.config.gateway_segment) {
+        router = router.route(&path, route);
+    }
     for path in UNDOCUMENTED_ROUTES {
         if let Some(route) = undocumented_route(path) {
             router = router.route(path, route);
@@ -116,6 +131,11 @@ pub fn router(state: AppState) -> Router {
 impl App {
     /// Prepares everything and binds the listener; nothing is served until [`App::run`].
     pub async fn build(config: Config) -> anyhow::Result<App> {
+        let segment_ok = !config.gateway_segment.is_empty()
+            && config.gateway_segment.len() <= 64
+            && config.gateway_segment.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            && config.gateway_segment != "api";
+        anyhow::ensure!(segment_ok, "gateway_segment must be 1-64 letters, digits, '-' or '_' (and not 'api')");
         let _ = observe::prometheus();
         let store = open_store(&config).await?;
         let blob = BlobStore::from_url(&config.blob_url(), &config.data_dir)?;
@@ -143,7 +163,7 @@ impl App {
         let (stop_tx, stop_rx) = watch::channel(false);
         let worker = if self.state.config.workers {
             let poll = Duration::from_millis(self.state.config.worker_poll_ms.max(50));
-            Some(tokio::spawn(workers::run(self.state.store.clone(), poll, stop_rx.clone())))
+            Some(tokio::spawn(workers::run(self.state.store.clone(), self.state.blob.clone(), poll, stop_rx.clone())))
         } else {
             None
         };

@@ -47,6 +47,12 @@ pub struct Config {
     pub worker_poll_ms: u64,
     /// Size of the gateway's RSA key when it is first made (2048 for existing certificates).
     pub gateway_key_bits: usize,
+    /// The gateway's path segment: `POST /{segment}/V3_0/Index`, `GET /{segment}/certificate.cer`.
+    pub gateway_segment: String,
+    /// How long a signer has to finish a gateway transaction.
+    pub gateway_transaction_ttl_secs: u64,
+    /// How long a stored gateway result (`Storetodb`) can be fetched.
+    pub gateway_result_retention_secs: u64,
 }
 
 impl Default for Config {
@@ -70,6 +76,9 @@ impl Default for Config {
             workers: true,
             worker_poll_ms: 1000,
             gateway_key_bits: 3072,
+            gateway_segment: "eMsecure".into(),
+            gateway_transaction_ttl_secs: 30 * 60,
+            gateway_result_retention_secs: 48 * 3600,
         }
     }
 }

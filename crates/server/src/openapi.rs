@@ -101,6 +101,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(gateway_admin::create_authtoken, gateway_admin::list_authtokens))
         .routes(routes!(gateway_admin::revoke_authtoken))
         .routes(routes!(gateway_admin::get_settings, gateway_admin::put_settings))
+        .routes(routes!(gateway_admin::transaction))
 }
 
 /// The document as served and as committed in `openapi.json`.

@@ -4,13 +4,17 @@
 
 use std::time::Duration;
 
+use signet_blob::{BlobKey, BlobStore};
+use signet_domain::audit::Actor;
 use signet_domain::now_millis;
 use signet_store::{ClaimedJob, NewJob, Store};
 use tokio::sync::watch;
 
 pub const PURGE_EXPIRED_TOKENS: &str = "maintenance.purge_expired_tokens";
+pub const GATEWAY_HOUSEKEEPING: &str = "gateway.housekeeping";
 const LEASE_MS: i64 = 60_000;
 const PURGE_EVERY_MS: i64 = 3_600_000;
+const HOUSEKEEPING_EVERY_MS: i64 = 60_000;
 
 /// A name for this process in job leases: host, process id and a random suffix.
 pub fn worker_id() -> String {
@@ -20,21 +24,24 @@ pub fn worker_id() -> String {
 
 /// Enqueues this slot's periodic jobs; a no-op when another instance already did.
 pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
-    let slot = now_millis() / PURGE_EVERY_MS;
-    store
-        .enqueue_job(&NewJob {
-            kind: PURGE_EXPIRED_TOKENS,
-            payload: serde_json::json!({}),
-            dedupe_key: Some(format!("{PURGE_EXPIRED_TOKENS}:{slot}")),
-            run_at: now_millis(),
-            max_attempts: 3,
-        })
-        .await
-        .map(|_| ())
+    for (kind, every_ms) in [(PURGE_EXPIRED_TOKENS, PURGE_EVERY_MS), (GATEWAY_HOUSEKEEPING, HOUSEKEEPING_EVERY_MS)] {
+        let slot = now_millis() / every_ms;
+        store
+            .enqueue_job(&NewJob {
+                kind,
+                payload: serde_json::json!({}),
+                dedupe_key: Some(format!("{kind}:{slot}")),
+                run_at: now_millis(),
+                max_attempts: 3,
+            })
+            .await?;
+    }
+    Ok(())
 }
 
-async fn run_job(store: &Store, job: &ClaimedJob) -> Result<(), String> {
+async fn run_job(store: &Store, blob: &BlobStore, job: &ClaimedJob) -> Result<(), String> {
     match job.kind.as_str() {
+        GATEWAY_HOUSEKEEPING => gateway_housekeeping(store, blob).await,
         PURGE_EXPIRED_TOKENS => {
             let purged = store.purge_expired_refresh_tokens(now_millis()).await.map_err(|e| e.to_string())?;
             tracing::info!(job = job.id, purged, "purged expired refresh tokens");
@@ -44,6 +51,27 @@ async fn run_job(store: &Store, job: &ClaimedJob) -> Result<(), String> {
     }
 }
 
+/// Expires gateway transactions whose signer never finished, and deletes stored results
+/// (`Storetodb`) whose retention ended.
+pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(), String> {
+    let now = now_millis();
+    let expired = signet_store::TransactionOutcome {
+        state: "expired",
+        error_message: Some("Transaction expired"),
+        result_blob: None,
+        result_expires_at: None,
+    };
+    for (tenant_id, number) in store.overdue_transactions(now, 500).await.map_err(|e| e.to_string())? {
+        store.finish_transaction(tenant_id, &number, &expired, &Actor::system()).await.map_err(|e| e.to_string())?;
+    }
+    for key in store.take_expired_results(now, 500).await.map_err(|e| e.to_string())? {
+        if let Ok(key) = BlobKey::parse(&key) {
+            blob.delete(&key).await.map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
 /// Retries back off exponentially: 2 s, 4 s, 8 s, ... capped at an hour.
 fn retry_delay_ms(attempts: i64) -> i64 {
     let exponent = attempts.clamp(1, 11) as u32;
@@ -51,7 +79,7 @@ fn retry_delay_ms(attempts: i64) -> i64 {
 }
 
 /// Claims and runs due jobs until `shutdown` turns true.
-pub async fn run(store: Store, poll: Duration, mut shutdown: watch::Receiver<bool>) {
+pub async fn run(store: Store, blob: BlobStore, poll: Duration, mut shutdown: watch::Receiver<bool>) {
     let worker = worker_id();
     let mut last_schedule = 0_i64;
     loop {
@@ -64,7 +92,7 @@ pub async fn run(store: Store, poll: Duration, mut shutdown: watch::Receiver<boo
         match store.claim_jobs(&worker, LEASE_MS, 8).await {
             Ok(jobs) => {
                 for job in jobs {
-                    let outcome = run_job(&store, &job).await;
+                    let outcome = run_job(&store, &blob, &job).await;
                     let recorded = match outcome {
                         Ok(()) => store.complete_job(job.id, &worker).await.map(|_| ()),
                         Err(error) => {

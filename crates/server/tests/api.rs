@@ -549,3 +549,117 @@ async fn gateway_settings_are_validated_and_saved(backend: Backend) {
         .await;
     expect_problem(bad, 400, "validation_failed").await;
 }
+
+on_both_backends!(gateway_certificate_and_transaction_status_are_served, gateway_housekeeping_expires_and_purges);
+
+/// A transaction as the gateway endpoint records it, made directly through the store.
+async fn seed_transaction(app: &TestApp, tenant_id: i64, number: &str, reference: &str) -> String {
+    let value = format!("sga_{}", signet_server::secrets::random_token(32));
+    let hash = signet_server::secrets::hash_token(&value);
+    let actor = signet_domain::audit::Actor::system();
+    let token = app.state.store.create_authtoken(tenant_id, "ERP", &hash, "…", &actor).await.expect("token");
+    let new = signet_store::NewTransaction {
+        transaction_number: number,
+        tenant_id,
+        authtoken_id: token.id,
+        reference_number: reference,
+        file_type: "PDF",
+        profile: 2,
+        session_key: &[1u8; 32],
+        request_json: "{}",
+        payload_blob: None,
+        store_result: true,
+        success_url: "https://client.test/s",
+        failure_url: "https://client.test/f",
+        cancel_url: "https://client.test/c",
+        expires_at: signet_domain::now_millis() + 60_000,
+    };
+    app.state.store.insert_transaction(&new).await.expect("transaction");
+    value
+}
+
+async fn gateway_certificate_and_transaction_status_are_served(backend: Backend) {
+    let app = spawn(backend).await;
+    let der = app.client.get(app.url("/eMsecure/certificate.cer")).send().await.expect("cer");
+    assert_eq!(der.status(), 200);
+    let der = der.bytes().await.expect("bytes");
+    let on_disk = std::fs::read(app.state.config.data_dir.join("keys/gateway.cer")).expect("keys/gateway.cer");
+    assert_eq!(der.as_ref(), on_disk.as_slice());
+    let parsed = signet_sigcrypto::pki::parse_cert(&der).expect("a DER X.509 certificate");
+    let _ = parsed;
+    let pem =
+        app.client.get(app.url("/eMsecure/certificate.pem")).send().await.expect("pem").text().await.expect("text");
+    assert!(pem.starts_with("-----BEGIN CERTIFICATE-----"));
+
+    let (acme, globex) = (app.tenant("Acme").await, app.tenant("Globex").await);
+    let authtoken = seed_transaction(&app, acme.tenant_id, "SGN-A-1", "REF-1").await;
+    let other_token = seed_transaction(&app, globex.tenant_id, "SGN-B-1", "REF-9").await;
+    let status = |token: &str, number: &str, reference: &str| {
+        let url = app.url(&format!(
+            "/api/TransactionStatusRequest?Authtoken={token}&Transactionnumber={number}&Referencenumber={reference}"
+        ));
+        let client = app.client.clone();
+        async move { client.get(url).send().await.expect("send").json::<Value>().await.expect("json") }
+    };
+    let answer = status(&authtoken, "SGN-A-1", "REF-1").await;
+    assert_eq!(
+        answer,
+        json!({"IsSuccess": true, "Messages": [], "Value": {"TransactionNumber": "SGN-A-1", "ReferenceNumber": "REF-1", "Status": "Initiated", "ErrorMessage": ""}})
+    );
+    assert_eq!(status("wrong", "SGN-A-1", "REF-1").await["Messages"], json!(["104: Invalid Authtoken"]));
+    let foreign = status(&other_token, "SGN-A-1", "REF-1").await;
+    assert_eq!((foreign["IsSuccess"].clone(), foreign["Value"].clone()), (json!(false), Value::Null));
+    assert_eq!(status(&authtoken, "SGN-A-1", "REF-2").await["IsSuccess"], false);
+    let missing: Value = app
+        .client
+        .get(app.url("/api/TransactionStatusRequest"))
+        .send()
+        .await
+        .expect("send")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(missing["Messages"], json!(["107: Invalid parameters"]));
+
+    let (a, b) = (app.token(&acme).await, app.token(&globex).await);
+    let mine: Value = app.get("/api/v1/gateway/transactions/SGN-A-1", &a).await.json().await.expect("json");
+    assert_eq!((mine["status"].as_str(), mine["referenceNumber"].as_str()), (Some("Initiated"), Some("REF-1")));
+    expect_problem(app.get("/api/v1/gateway/transactions/SGN-A-1", &b).await, 404, "not_found").await;
+}
+
+async fn gateway_housekeeping_expires_and_purges(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Acme").await;
+    seed_transaction(&app, tenant.tenant_id, "SGN-1", "R-1").await;
+    let store = &app.state.store;
+    // A finished transaction whose stored result is past its retention.
+    let key = signet_blob::BlobKey::new(["tenant", "1", "gateway", "SGN-1"]).expect("key");
+    app.state.blob.put(&key, bytes::Bytes::from_static(b"encrypted-result")).await.expect("put");
+    let outcome = signet_store::TransactionOutcome {
+        state: "completed",
+        error_message: None,
+        result_blob: Some(key.as_str()),
+        result_expires_at: Some(signet_domain::now_millis() + 60_000),
+    };
+    let actor = signet_domain::audit::Actor::system();
+    assert!(store.finish_transaction(tenant.tenant_id, "SGN-1", &outcome, &actor).await.expect("finish"));
+    let token = app.token(&tenant).await;
+    let kept: Value = app.get("/api/v1/gateway/transactions/SGN-1", &token).await.json().await.expect("json");
+    assert_eq!(kept["returnvalue"], "encrypted-result");
+    assert_eq!(kept["status"], "Completed");
+
+    store.execute_for_tests("UPDATE gateway_transactions SET result_expires_at = 1").await.expect("age the result");
+    // An initiated transaction past its time.
+    seed_transaction(&app, tenant.tenant_id, "SGN-2", "R-2").await;
+    store
+        .execute_for_tests("UPDATE gateway_transactions SET expires_at = 1 WHERE transaction_number = 'SGN-2'")
+        .await
+        .expect("age");
+
+    signet_server::workers::gateway_housekeeping(store, &app.state.blob).await.expect("housekeeping");
+    assert!(!app.state.blob.exists(&key).await.expect("exists"), "the stored result is deleted");
+    let gone: Value = app.get("/api/v1/gateway/transactions/SGN-1", &token).await.json().await.expect("json");
+    assert_eq!(gone["returnvalue"], Value::Null);
+    let expired: Value = app.get("/api/v1/gateway/transactions/SGN-2", &token).await.json().await.expect("json");
+    assert_eq!(expired["status"], "Expired");
+}

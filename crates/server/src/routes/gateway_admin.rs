@@ -193,3 +193,66 @@ pub async fn put_settings(
         legacy_profile_enabled: settings.legacy_profile,
     }))
 }
+
+/// A gateway transaction as its tenant sees it. `returnvalue` is present while a stored result
+/// (`Storetodb`) is kept: the signed data encrypted with the request's session key, exactly as
+/// it was posted to the return address.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GatewayTransaction {
+    pub transaction_number: String,
+    pub reference_number: String,
+    pub file_type: String,
+    /// Initiated, Completed, Failed, Cancelled or Expired.
+    pub status: String,
+    pub error_message: Option<String>,
+    pub returnvalue: Option<String>,
+    /// Milliseconds since the Unix epoch.
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub expires_at: i64,
+    pub result_available_until: Option<i64>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/gateway/transactions/{transactionNumber}",
+    tag = "gateway",
+    security(("bearer" = [])),
+    params(("transactionNumber" = String, Path, description = "The gateway's Transactionnumber")),
+    responses(
+        (status = 200, description = "The transaction and, while kept, its stored result", body = GatewayTransaction),
+        (status = 404, description = "No such transaction in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn transaction(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(number): ApiPath<String>,
+) -> ApiResult<Json<GatewayTransaction>> {
+    let row = state.store.transaction(&number).await?;
+    let Some(row) = row.filter(|t| t.tenant_id == auth.tenant_id) else {
+        return Err(ApiError(Error::not_found("transaction")));
+    };
+    let kept = row.result_expires_at.is_some_and(|until| until > signet_domain::now_millis());
+    let returnvalue = match (&row.result_blob, kept) {
+        (Some(key), true) => {
+            let key = signet_blob::BlobKey::parse(key).map_err(Error::internal)?;
+            let bytes = state.blob.get(&key).await.map_err(Error::internal)?;
+            Some(String::from_utf8_lossy(&bytes).into_owned())
+        }
+        _ => None,
+    };
+    Ok(Json(GatewayTransaction {
+        transaction_number: row.transaction_number,
+        reference_number: row.reference_number,
+        file_type: row.file_type,
+        status: crate::routes::gateway_public::wire_status(&row.state).to_string(),
+        error_message: row.error_message,
+        returnvalue,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        expires_at: row.expires_at,
+        result_available_until: if kept { row.result_expires_at } else { None },
+    }))
+}

@@ -5,4 +5,5 @@ pub mod audit;
 pub mod auth;
 pub mod departments;
 pub mod gateway_admin;
+pub mod gateway_public;
 pub mod ops;
