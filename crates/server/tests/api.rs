@@ -565,6 +565,7 @@ async fn seed_transaction(app: &TestApp, tenant_id: i64, number: &str, reference
         reference_number: reference,
         file_type: "PDF",
         profile: 2,
+        link_hash: "link",
         session_key: &[1u8; 32],
         request_json: "{}",
         payload_blob: None,

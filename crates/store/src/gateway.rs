@@ -44,6 +44,7 @@ pub struct NewTransaction<'a> {
     pub reference_number: &'a str,
     pub file_type: &'a str,
     pub profile: i64,
+    pub link_hash: &'a str,
     pub session_key: &'a [u8],
     pub request_json: &'a str,
     pub payload_blob: Option<&'a str>,
@@ -64,6 +65,7 @@ pub struct TransactionRow {
     pub file_type: String,
     pub profile: i64,
     pub state: String,
+    pub link_hash: String,
     pub session_key: Vec<u8>,
     pub request_json: String,
     pub payload_blob: Option<String>,
@@ -234,9 +236,10 @@ impl Store {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let inserted: std::result::Result<(i64,), sqlx::Error> = sqlx::query_as(
                 "INSERT INTO gateway_transactions (transaction_number, tenant_id, authtoken_id, reference_number, file_type, \
-                 profile, state, session_key, request_json, payload_blob, store_result, success_url, failure_url, cancel_url, \
-                 expires_at, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, 'initiated', $7, $8, $9, $10, $11, $12, $13, $14, $15, $15) RETURNING id",
+                 profile, state, link_hash, session_key, request_json, payload_blob, store_result, success_url, failure_url, \
+                 cancel_url, expires_at, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, 'initiated', $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16) \
+                 RETURNING id",
             )
             .bind(new.transaction_number)
             .bind(new.tenant_id)
@@ -244,6 +247,7 @@ impl Store {
             .bind(new.reference_number)
             .bind(new.file_type)
             .bind(new.profile)
+            .bind(new.link_hash)
             .bind(new.session_key)
             .bind(new.request_json)
             .bind(new.payload_blob)
@@ -277,7 +281,7 @@ impl Store {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, transaction_number, tenant_id, authtoken_id, reference_number, file_type, profile, \
-                 state, session_key, request_json, payload_blob, store_result, success_url, failure_url, cancel_url, \
+                 state, link_hash, session_key, request_json, payload_blob, store_result, success_url, failure_url, cancel_url, \
                  error_message, result_blob, result_expires_at, expires_at, created_at, updated_at \
                  FROM gateway_transactions WHERE transaction_number = $1",
             )

@@ -252,6 +252,7 @@ fn new_transaction<'a>(
         reference_number: reference,
         file_type: "PDF",
         profile: 1,
+        link_hash: "link",
         session_key: &[7u8; 32],
         request_json: "{}",
         payload_blob: None,

@@ -31,6 +31,8 @@ CREATE TABLE gateway_transactions (
     file_type TEXT NOT NULL,
     profile BIGINT NOT NULL,
     state TEXT NOT NULL CHECK (state IN ('initiated', 'completed', 'failed', 'cancelled', 'expired')),
+    -- SHA-256 of the secret in the signer's link; the link is the only way to the signer page.
+    link_hash TEXT NOT NULL,
     session_key BYTEA NOT NULL,
     request_json TEXT NOT NULL,
     payload_blob TEXT,
