@@ -1,0 +1,129 @@
+//! Interop: independent Python (`cryptography`) and Node (`crypto`) clients seal requests the
+//! way real integrations do; the gateway opens them; the gateway seals a `Returnvalue` and the
+//! scripts open it. A missing interpreter or package fails the test (CI installs them):
+//! set SIGNET_SKIP_INTEROP=1 to skip on a machine without them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+use signet_gateway::{
+    DEFAULT_WINDOW, Document, GatewayKey, KeyBits, Profile, RawParams, open_request, parse_payload, seal_result,
+};
+use time::OffsetDateTime;
+
+fn key() -> &'static (GatewayKey, tempfile::TempDir) {
+    static KEY: OnceLock<(GatewayKey, tempfile::TempDir)> = OnceLock::new();
+    KEY.get_or_init(|| {
+        let key = GatewayKey::generate(KeyBits::Rsa2048, "Signet gateway (test)", 30).expect("key generation");
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("gateway.pem"), key.certificate_pem().expect("pem")).expect("write");
+        std::fs::write(dir.path().join("gateway.cer"), key.certificate_der().expect("der")).expect("write");
+        (key, dir)
+    })
+}
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop").join(name)
+}
+
+fn skip() -> bool {
+    std::env::var("SIGNET_SKIP_INTEROP").is_ok_and(|v| v == "1")
+}
+
+fn run(program: &str, args: &[&str]) -> String {
+    let out = Command::new(program).args(args).output().unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    assert!(out.status.success(), "{program} {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+fn payload() -> Value {
+    // Key spellings as real clients send them (FileType, AuthToken, FUrl, CUrl), booleans as JSON.
+    json!({
+        "FileType": "PDF",
+        "File": "JVBERi0xLjcKJcOkw7zDtsOfCjEgMCBvYmoKPDw+PgplbmRvYmoKdHJhaWxlcgo8PC9Sb290IDEgMCBSPj4KJSVFT0YK",
+        "IsCompressed": false,
+        "ReferenceNumber": "INTEROP-0001",
+        "Name": "Asha Rao — ✓",
+        "AuthToken": "token-abc",
+        "SignatureType": "4",
+        "SelectPage": "FIRST",
+        "SignaturePosition": "Bottom-Right",
+        "EnableDrawSignature": true,
+        "Enablefontsignature": "TRUE",
+        "SUrl": "https://app.example/ok",
+        "FUrl": "https://app.example/fail",
+        "CUrl": "https://app.example/cancel"
+    })
+}
+
+fn round_trip(program: &str, script_name: &str, cert_file: &str, profile: Profile) {
+    if skip() {
+        return;
+    }
+    let (key, dir) = key();
+    let payload_path = dir.path().join(format!("payload-{script_name}-{profile:?}.json"));
+    std::fs::write(&payload_path, payload().to_string()).expect("write payload");
+    let profile_arg = if profile == Profile::Modern { "modern" } else { "legacy" };
+    let cert = dir.path().join(cert_file);
+    let script = script(script_name);
+    let out = run(
+        program,
+        &[
+            script.to_str().unwrap_or(""),
+            "seal",
+            cert.to_str().unwrap_or(""),
+            profile_arg,
+            payload_path.to_str().unwrap_or(""),
+        ],
+    );
+    let fields: Value = serde_json::from_str(&out).expect("script output is JSON");
+    let text = |k: &str| fields[k].as_str().map(str::to_owned);
+    let params = RawParams {
+        p1: text("Parameter1").expect("P1"),
+        p2: text("Parameter2").expect("P2"),
+        p3: text("Parameter3"),
+        profile: text("Profile"),
+    };
+    let opened = open_request(&params, key, OffsetDateTime::now_utc(), DEFAULT_WINDOW).expect("gateway opens it");
+    assert_eq!(opened.profile, profile);
+    assert_eq!(hex(opened.session.as_bytes()), text("SessionKey").expect("key"));
+    let parsed = parse_payload(&opened.payload_json).expect("payload valid");
+    assert_eq!(parsed.reference_number, "INTEROP-0001");
+    assert_eq!(parsed.urls.failure, "https://app.example/fail");
+    let Document::Pdf { options, .. } = &parsed.document else { panic!("a PDF") };
+    assert_eq!(options.name, "Asha Rao — ✓");
+    assert!(options.esignature.draw && options.esignature.font && !options.esignature.upload);
+
+    // And back: the gateway seals the signed bytes, the script opens them.
+    let signed: Vec<u8> = (0..70_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    let rv = seal_result(&opened.session, opened.profile, &signed).expect("seal");
+    let key_hex = hex(opened.session.as_bytes());
+    let out = run(program, &[script.to_str().unwrap_or(""), "open", profile_arg, &key_hex, &rv]);
+    assert_eq!(signet_gateway::b64_decode_lenient(out.trim()).expect("base64"), signed);
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn python_legacy_pem() {
+    round_trip("python3", "signet_gateway_client.py", "gateway.pem", Profile::Legacy);
+}
+
+#[test]
+fn python_modern_der() {
+    round_trip("python3", "signet_gateway_client.py", "gateway.cer", Profile::Modern);
+}
+
+#[test]
+fn node_legacy_der() {
+    round_trip("node", "signet_gateway_client.js", "gateway.cer", Profile::Legacy);
+}
+
+#[test]
+fn node_modern_pem() {
+    round_trip("node", "signet_gateway_client.js", "gateway.pem", Profile::Modern);
+}
