@@ -117,7 +117,7 @@ pub fn ecb_encrypt(key: &SessionKey, plaintext: &[u8]) -> Result<Vec<u8>, Gatewa
 /// AES-256-ECB/PKCS#7 decryption. ECB has no malleability that a padding oracle could exploit
 /// (each block decrypts independently); the caller still reports one error for everything.
 pub fn ecb_decrypt(key: &SessionKey, ciphertext: &[u8]) -> Result<Vec<u8>, GatewayError> {
-    if ciphertext.is_empty() || ciphertext.len() % 16 != 0 {
+    if ciphertext.is_empty() || !ciphertext.len().is_multiple_of(16) {
         return Err(GatewayError::InvalidRequest);
     }
     let unbound = UnboundCipherKey::new(&AES_256, key.as_bytes()).map_err(|_| GatewayError::InvalidRequest)?;
@@ -190,7 +190,7 @@ pub fn b64_decode_lenient(text: &str) -> Option<Vec<u8>> {
         .collect();
     let trimmed_len = cleaned.trim_end_matches('=').len();
     cleaned.truncate(trimmed_len);
-    while cleaned.len() % 4 != 0 {
+    while !cleaned.len().is_multiple_of(4) {
         cleaned.push('=');
     }
     STANDARD.decode(cleaned.as_bytes()).ok()

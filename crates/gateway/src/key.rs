@@ -238,6 +238,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn implicit_rejection_uses_the_synthetic_key() -> Result<(), GatewayError> {
+        let key = GatewayKey::generate(KeyBits::Rsa2048, "t", 1)?;
+        let bad = vec![0x5au8; key.modulus_len()];
+        let a = key.unwrap_pkcs1_implicit(&bad);
+        let b = key.unwrap_pkcs1_implicit(&bad);
+        assert_eq!(a, b, "deterministic");
+        let expected = hmac::sign(&key.rejection, &bad);
+        assert_eq!(a.as_bytes().as_slice(), expected.as_ref());
+        let mut other = bad.clone();
+        other[0] ^= 1;
+        assert_ne!(key.unwrap_pkcs1_implicit(&other), a, "depends on the ciphertext");
+        Ok(())
+    }
+
+    #[test]
     fn ct_len_eq() {
         assert!(bool::from(ct_usize_eq(32, 32)));
         assert!(!bool::from(ct_usize_eq(31, 32)));

@@ -158,7 +158,7 @@ pub fn render_result_form(action: &str, post: &ResultPost, script: &FormScript) 
         .map(|(name, value)| format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">\n", html_escape(value)))
         .collect();
     let script = match script {
-        FormScript::Inline => AUTO_SUBMIT.replace("<script>", "<script>"),
+        FormScript::Inline => AUTO_SUBMIT.to_owned(),
         FormScript::Nonce(nonce) => {
             AUTO_SUBMIT.replace("<script>", &format!("<script nonce=\"{}\">", html_escape(nonce)))
         }

@@ -49,7 +49,7 @@ fn ratio_bomb_is_refused() {
     // 4 MB of zeros compress to a few hundred bytes: far beyond 200:1.
     let archive = seven_zip("zeros.pdf", &vec![0u8; 4 * 1024 * 1024]);
     assert!(archive.len() < 4 * 1024 * 1024 / 200);
-    let f = parse_payload(payload(&archive, true).to_string().as_bytes()).err().expect("bomb refused");
+    let f = parse_payload(payload(&archive, true).to_string().as_bytes()).expect_err("bomb refused");
     assert_eq!(f.code, ErrorCode::InvalidParameters);
     assert!(f.detail.contains("expands beyond"), "{}", f.detail);
     assert_eq!(f.failure_url.as_deref(), Some("https://a.example/f"));
@@ -60,10 +60,10 @@ fn size_limit_is_refused_even_at_a_low_ratio() {
     let pdf = pdf_like(600_000);
     let archive = seven_zip("doc.pdf", &pdf);
     let limits = PayloadLimits { max_file_bytes: 500_000, max_ratio: 200 };
-    let f = parse_payload_with(payload(&archive, true).to_string().as_bytes(), &limits).err().expect("too large");
+    let f = parse_payload_with(payload(&archive, true).to_string().as_bytes(), &limits).expect_err("too large");
     assert!(f.detail.contains("500000"), "{}", f.detail);
     // The same limit applies to an uncompressed file.
-    let f = parse_payload_with(payload(&pdf, false).to_string().as_bytes(), &limits).err().expect("too large");
+    let f = parse_payload_with(payload(&pdf, false).to_string().as_bytes(), &limits).expect_err("too large");
     assert!(f.detail.contains("larger than"), "{}", f.detail);
     assert!(decompress_7z(&archive, &PayloadLimits { max_file_bytes: 700_000, max_ratio: 200 }).is_ok());
 }
@@ -73,7 +73,7 @@ fn damaged_archives_are_107() {
     let archive = seven_zip("doc.pdf", &pdf_like(10_000));
     let limits = PayloadLimits::default();
     for bad in [&archive[..archive.len() / 2], &archive[6..], b"7z\xbc\xaf\x27\x1c garbage".as_slice(), b"PK\x03\x04"] {
-        let f = decompress_7z(bad, &limits).err().expect("refused");
+        let f = decompress_7z(bad, &limits).expect_err("refused");
         assert_eq!(f.code, ErrorCode::InvalidParameters);
     }
     let mut flipped = archive.clone();
@@ -81,6 +81,6 @@ fn damaged_archives_are_107() {
     flipped[mid] ^= 0xff;
     assert!(decompress_7z(&flipped, &limits).is_err(), "CRC or stream error");
     // An archive holding a non-PDF is the usual "not a PDF".
-    let f = parse_payload(payload(&seven_zip("x.txt", b"hello"), true).to_string().as_bytes()).err().expect("not pdf");
+    let f = parse_payload(payload(&seven_zip("x.txt", b"hello"), true).to_string().as_bytes()).expect_err("not pdf");
     assert!(f.detail.contains("not a PDF"), "{}", f.detail);
 }

@@ -132,7 +132,7 @@ fn lenient_booleans() {
 #[test]
 fn not_an_object_is_109() {
     for text in ["[1,2]", "\"x\"", "42", "null", "{", "", "not json"] {
-        let f = parse_payload(text.as_bytes()).err().expect("refused");
+        let f = parse_payload(text.as_bytes()).expect_err("refused");
         assert_eq!(f.code, ErrorCode::InvalidRequest, "{text}");
         assert_eq!(f.failure_url, None);
     }
@@ -332,7 +332,7 @@ fn xml_and_data() {
         assert!(matches!(p.document, Document::Xml(_) | Document::Data(_)));
         // No PDF fields needed; eSignature is 114 alone or combined.
         for t in ["4", "2,4"] {
-            let f = parse(&with(v.clone(), "SignatureType", json!(t))).err().expect("114");
+            let f = parse(&with(v.clone(), "SignatureType", json!(t))).expect_err("114");
             assert_eq!(f.code, ErrorCode::ESignatureNotApplicable);
             assert_eq!(f.failure_url.as_deref(), Some("https://a.example/f"));
             assert!(f.error_message().starts_with("114: eSignature not applicable for XML and Data signing"));
