@@ -62,22 +62,19 @@ fn round_trip(program: &str, script_name: &str, cert_file: &str, profile: Profil
     if skip() {
         return;
     }
+    round_trip_with(program, &[script(script_name).to_str().unwrap_or("").to_owned()], script_name, cert_file, profile);
+}
+
+/// `command` is the program's leading arguments (the script, or `-cp dir JavaHarness`).
+fn round_trip_with(program: &str, command: &[String], label: &str, cert_file: &str, profile: Profile) {
     let (key, dir) = key();
-    let payload_path = dir.path().join(format!("payload-{script_name}-{profile:?}.json"));
+    let payload_path = dir.path().join(format!("payload-{label}-{profile:?}.json"));
     std::fs::write(&payload_path, payload().to_string()).expect("write payload");
     let profile_arg = if profile == Profile::Modern { "modern" } else { "legacy" };
     let cert = dir.path().join(cert_file);
-    let script = script(script_name);
-    let out = run(
-        program,
-        &[
-            script.to_str().unwrap_or(""),
-            "seal",
-            cert.to_str().unwrap_or(""),
-            profile_arg,
-            payload_path.to_str().unwrap_or(""),
-        ],
-    );
+    let mut args: Vec<&str> = command.iter().map(String::as_str).collect();
+    args.extend(["seal", cert.to_str().unwrap_or(""), profile_arg, payload_path.to_str().unwrap_or("")]);
+    let out = run(program, &args);
     let fields: Value = serde_json::from_str(&out).expect("script output is JSON");
     let text = |k: &str| fields[k].as_str().map(str::to_owned);
     let params = RawParams {
@@ -100,7 +97,9 @@ fn round_trip(program: &str, script_name: &str, cert_file: &str, profile: Profil
     let signed: Vec<u8> = (0..70_000u32).map(|i| (i * 7 % 251) as u8).collect();
     let rv = seal_result(&opened.session, opened.profile, &signed).expect("seal");
     let key_hex = hex(opened.session.as_bytes());
-    let out = run(program, &[script.to_str().unwrap_or(""), "open", profile_arg, &key_hex, &rv]);
+    let mut args: Vec<&str> = command.iter().map(String::as_str).collect();
+    args.extend(["open", profile_arg, &key_hex, &rv]);
+    let out = run(program, &args);
     assert_eq!(signet_gateway::b64_decode_lenient(out.trim()).expect("base64"), signed);
 }
 
@@ -126,4 +125,83 @@ fn node_legacy_der() {
 #[test]
 fn node_modern_pem() {
     round_trip("node", "signet_gateway_client.js", "gateway.pem", Profile::Modern);
+}
+
+/// Compiles the Java client exactly as printed in docs/gateway.md §8.1 (plus a small harness)
+/// and runs it like the scripts. Skipped when no JDK is installed (`javac`).
+fn java_command() -> Option<Vec<String>> {
+    static BUILT: OnceLock<Option<tempfile::TempDir>> = OnceLock::new();
+    let dir = BUILT.get_or_init(|| {
+        if skip() || Command::new("javac").arg("-version").output().is_err() {
+            eprintln!("javac not found: Java interop skipped");
+            return None;
+        }
+        let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/gateway.md"))
+            .expect("guide");
+        let start = guide.find("```java\n").expect("java block") + "```java\n".len();
+        let len = guide[start..].find("\n```").expect("end of java block");
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("SignetGatewayClient.java"), &guide[start..start + len]).expect("write");
+        std::fs::copy(script("JavaHarness.java"), dir.path().join("JavaHarness.java")).expect("copy");
+        let d = dir.path().to_str().unwrap_or("").to_owned();
+        run("javac", &["-d", &d, &format!("{d}/SignetGatewayClient.java"), &format!("{d}/JavaHarness.java")]);
+        Some(dir)
+    });
+    dir.as_ref().map(|d| vec!["-cp".to_owned(), d.path().to_str().unwrap_or("").to_owned(), "JavaHarness".to_owned()])
+}
+
+#[test]
+fn java_from_the_guide_legacy_and_modern() {
+    let Some(cmd) = java_command() else { return };
+    round_trip_with("java", &cmd, "java", "gateway.cer", Profile::Legacy);
+    round_trip_with("java", &cmd, "java", "gateway.pem", Profile::Modern);
+}
+
+/// The guide quotes the tested Python and Node clients verbatim, names every error code with
+/// its text, and every payload field.
+#[test]
+fn guide_quotes_the_tested_clients() {
+    let guide =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/gateway.md")).expect("guide");
+    for name in ["signet_gateway_client.py", "signet_gateway_client.js"] {
+        let source = std::fs::read_to_string(script(name)).expect("script");
+        assert!(guide.contains(&source), "docs/gateway.md must contain {name} verbatim");
+    }
+    for code in signet_gateway::ErrorCode::ALL {
+        assert!(guide.contains(&format!("| {} | {} |", code.code(), code.text())), "{code}");
+    }
+    for field in [
+        "Filetype",
+        "File",
+        "IsCompressed",
+        "ReferenceNumber",
+        "Name",
+        "Authtoken",
+        "SignatureType",
+        "SignerID",
+        "IsCosign",
+        "SelectPage",
+        "PageNumber",
+        "PagelevelCoordinates",
+        "SignaturePosition",
+        "CustomizeCoordinates",
+        "PreviewRequired",
+        "Enableuploadsignature",
+        "Enablefontsignature",
+        "EnableDrawSignature",
+        "EnableeSignaturePad",
+        "Storetodb",
+        "EnableViewDocumentLink",
+        "SUrl",
+        "Furl",
+        "Curl",
+        "Documentdetails",
+        "DocumentName",
+        "DocumentURL",
+        "DocumentHash",
+        "Timestamp",
+        "OAEPParameterSpec(\"SHA-256\", \"MGF1\", MGF1ParameterSpec.SHA256, PSource.PSpecified.DEFAULT)",
+    ] {
+        assert!(guide.contains(&format!("`{field}`")) || guide.contains(field), "{field}");
+    }
 }
