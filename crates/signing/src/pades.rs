@@ -181,7 +181,9 @@ pub fn sign_pdf_file(input: &Path, output: &Path, signer: &dyn RawSigner, opts: 
     if size < STREAMING_THRESHOLD {
         let bytes = std::fs::read(input)?;
         let signed = sign_pdf(&bytes, signer, opts)?;
-        write_atomically(output, &signed)?;
+        // A plain write: small files are rewritten whole, and tmp + rename doubled the
+        // metadata work per document in batch signing.
+        std::fs::write(output, &signed)?;
         return Ok(());
     }
     let mut reserve = placeholder_size(signer.certificate_der(), signer.chain_der(), opts)?;
@@ -252,12 +254,34 @@ fn placeholder_size(cert_der: &[u8], chain_der: &[Vec<u8>], opts: &PdfSignOption
     if let Some(n) = opts.contents_size {
         return Ok(n);
     }
-    let dummy = cms::prepare_signed_attrs(&[0u8; 32], cert_der, chain_der, &CmsOptions::pades())?;
-    let mut size = cms::estimate_der_len(&dummy)? + SLACK;
+    let mut size = estimated_cms_len(cert_der, chain_der)? + SLACK;
     if opts.level >= PadesLevel::BT {
         size += TIMESTAMP_ALLOWANCE;
     }
     Ok(size)
+}
+
+/// The CMS size estimate depends only on the certificates; batch signing asks for it once per
+/// document with the same signer, and it costs two certificate parses and a trial assembly.
+fn estimated_cms_len(cert_der: &[u8], chain_der: &[Vec<u8>]) -> Result<usize> {
+    type Entry = (Vec<u8>, usize, usize);
+    thread_local! {
+        static CACHE: std::cell::RefCell<Vec<Entry>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let chain_len: usize = chain_der.iter().map(Vec::len).sum::<usize>() + chain_der.len();
+    let hit = CACHE.with_borrow(|c| c.iter().find(|(cert, n, _)| cert == cert_der && *n == chain_len).map(|e| e.2));
+    if let Some(len) = hit {
+        return Ok(len);
+    }
+    let dummy = cms::prepare_signed_attrs(&[0u8; 32], cert_der, chain_der, &CmsOptions::pades())?;
+    let len = cms::estimate_der_len(&dummy)?;
+    CACHE.with_borrow_mut(|c| {
+        if c.len() >= 8 {
+            c.remove(0);
+        }
+        c.push((cert_der.to_vec(), chain_len, len));
+    });
+    Ok(len)
 }
 
 /// Map our options onto the pdf crate's.
