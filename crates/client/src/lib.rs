@@ -17,8 +17,8 @@ pub use builder::PayloadBuilder;
 pub use certificate::GatewayCertificate;
 pub use seal::{SealedRequest, open_hash_result, open_result, seal_request};
 pub use signet_gateway::{
-    BoxRect, DocumentDetail, ErrorCode, FileType, HashSignature, PageBox, PageSelection, Profile, ResultPost,
-    ReturnStatus, ReturnUrls, SessionKey, SignaturePosition, SignatureType,
+    BoxRect, DocumentDetail, ErrorCode, FileType, FormScript, HashSignature, PageBox, PageSelection, Profile,
+    ResultPost, ReturnStatus, ReturnUrls, SessionKey, SignaturePosition, SignatureType,
 };
 
 /// The client's error type.

@@ -1,7 +1,9 @@
 //! Sealing a request and opening its result.
 
 use serde_json::Value;
-use signet_gateway::{HashSignature, Profile, SessionKey, b64_encode, format_timestamp, sha256};
+use signet_gateway::{
+    FormScript, HashSignature, Profile, SessionKey, b64_encode, format_timestamp, html_escape, sha256,
+};
 use time::OffsetDateTime;
 
 use crate::{ClientError, GatewayCertificate};
@@ -33,6 +35,30 @@ impl SealedRequest {
             fields.push(("Profile", p.to_owned()));
         }
         fields
+    }
+
+    /// The page that sends the user's browser to the gateway: a POST form to `gateway_url`
+    /// (`https://…/<segment>/V3_0/Index`) with the fields as hidden inputs and a visible button
+    /// (works without JavaScript); `script` decides whether it submits itself.
+    pub fn render_form(&self, gateway_url: &str, script: &FormScript) -> String {
+        let inputs: String = self
+            .form_fields()
+            .iter()
+            .map(|(name, value)| format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">\n", html_escape(value)))
+            .collect();
+        let submit = "document.getElementById(\"signet-request\").submit();";
+        let script = match script {
+            FormScript::Inline => format!("<script>{submit}</script>\n"),
+            FormScript::Nonce(n) => format!("<script nonce=\"{}\">{submit}</script>\n", html_escape(n)),
+            FormScript::None => String::new(),
+        };
+        format!(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Signing</title>\n</head>\n<body>\n\
+             <form id=\"signet-request\" method=\"post\" action=\"{}\">\n{inputs}\
+             <p>Taking you to the signing page. Please do not press Refresh or Back.</p>\n\
+             <button type=\"submit\">Continue to signing</button>\n</form>\n{script}</body>\n</html>\n",
+            html_escape(gateway_url)
+        )
     }
 }
 

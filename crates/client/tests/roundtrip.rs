@@ -370,3 +370,15 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn request_form() {
+    let sealed = seal_request(&cert(key()), Profile::Modern, &pdf_request(), OffsetDateTime::now_utc()).expect("seal");
+    let html = sealed.render_form("https://gw.example/eMsecure/V3_0/Index", &signet_client::FormScript::None);
+    assert!(html.contains("action=\"https://gw.example/eMsecure/V3_0/Index\""));
+    assert!(html.contains("name=\"Profile\" value=\"2\""));
+    assert!(html.contains(&format!("name=\"Parameter1\" value=\"{}\"", sealed.parameter1)));
+    assert!(!html.contains("<script"));
+    let html = sealed.render_form("https://gw.example/x", &signet_client::FormScript::Nonce("abc".into()));
+    assert!(html.contains("<script nonce=\"abc\">"));
+}
