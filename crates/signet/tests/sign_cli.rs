@@ -281,7 +281,7 @@ fn b_t_and_b_lta_with_local_tsa_ocsp_and_crl() {
     let issuers = format!("http://127.0.0.1:{http_port}/ca.cer");
     let ca = ca(&["--ocsp-url", &ocsp, "--crl-url", &crl, "--ca-issuers-url", &issuers]);
     let d = ca.path();
-    let (_servers, tsa) = servers(&d.join("ca"), ocsp_port, http_port);
+    let (guards, tsa) = servers(&d.join("ca"), ocsp_port, http_port);
     reportlab(d, "in.pdf", 1);
 
     sign_pdf(d, "in.pdf", "bt.pdf", &["--level", "b-t", "--tsa", &tsa]);
@@ -290,22 +290,25 @@ fn b_t_and_b_lta_with_local_tsa_ocsp_and_crl() {
     assert!(ok(d, &["verify", "bt.pdf", "--trust", "ca/ca.pem"]).contains("B-T"));
 
     sign_pdf(d, "in.pdf", "blta.pdf", &["--level", "b-lta", "--tsa", &tsa, "--visible"]);
-    assert_eq!(pdfsig_valid(d, "blta.pdf"), 1, "pdfsig 22 cannot check the document time-stamp itself");
-    assert_pyhanko_valid(d, "blta.pdf");
-    let (good, out) = tool(
-        d,
-        "pyhanko",
-        &["sign", "adesverify", "--trust", "ca/ca.pem", "--trust-replace", "--pretty-print", "blta.pdf"],
-    );
-    assert!(good && !out.contains("INVALID") && !out.contains("INDETERMINATE"), "adesverify:\n{out}");
-    let out = ok(d, &["verify", "blta.pdf", "--trust", "ca/ca.pem"]);
-    assert!(out.contains("B-LTA") && out.contains("document-timestamp"), "{out}");
-
     // B-T without a TSA is refused before anything is written.
     let mut args = vec!["sign", "pdf", "in.pdf", "-o", "x.pdf", "--level", "b-lt"];
     args.extend_from_slice(&KEY);
     assert!(assert_one_line_failure(d, &args).contains("TSA"));
     assert!(!d.join("x.pdf").exists());
+
+    // Validation from the embedded DSS alone: the TSA, OCSP and CRL servers are stopped and
+    // pyHanko's validation time is pinned so it fetches nothing.
+    drop(guards);
+    assert_eq!(pdfsig_valid(d, "blta.pdf"), 1, "pdfsig 22 cannot check the document time-stamp itself");
+    assert_pyhanko_valid(d, "blta.pdf");
+    let (_, now) = tool(d, "date", &["-u", "+%Y-%m-%dT%H:%M:%S+00:00"]);
+    let ades = ["sign", "adesverify", "--trust", "ca/ca.pem", "--trust-replace", "--pretty-print", "--validation-time"];
+    let mut ades = ades.to_vec();
+    ades.extend_from_slice(&[now.trim(), "blta.pdf"]);
+    let (good, out) = tool(d, "pyhanko", &ades);
+    assert!(good && !out.contains("INVALID") && !out.contains("INDETERMINATE"), "adesverify:\n{out}");
+    let out = ok(d, &["verify", "blta.pdf", "--trust", "ca/ca.pem"]);
+    assert!(out.contains("B-LTA") && out.contains("document-timestamp"), "{out}");
 }
 
 #[test]

@@ -55,11 +55,22 @@ fn b_t_has_a_trusted_signature_timestamp() {
 }
 
 #[test]
-fn b_lt_and_b_lta_pass_pyhanko_adesverify() {
-    let pki = pki(2);
+fn b_lt_and_b_lta_pass_pyhanko_adesverify_from_the_dss_alone() {
+    let mut pki = pki(2);
     let input = reportlab_pdf(1);
+    let bb = signet_signing::sign_pdf(&input, &pki.signer(0), &opts(&pki, PadesLevel::BB)).unwrap();
     let lt = signet_signing::sign_pdf(&input, &pki.signer(0), &opts(&pki, PadesLevel::BLT)).unwrap();
-    let lt_path = write(pki.dir.path(), "blt.pdf", &lt);
+    // B-LTA, co-signed on top of the B-LT document by a second signer.
+    let lta = signet_signing::sign_pdf(&lt, &pki.signer(1), &opts(&pki, PadesLevel::BLTA)).unwrap();
+    // From here on, the OCSP responder, CRL server and TSA are gone.
+    pki.stop_servers();
+    let d = pki.dir.path().to_path_buf();
+
+    let bb_path = write(&d, "bb.pdf", &bb);
+    let (bb_ok, out) = pyhanko_ades(&bb_path, &pki.ca_pem());
+    assert!(!bb_ok, "control: B-B without revocation data must not pass adesverify offline:\n{out}");
+
+    let lt_path = write(&d, "blt.pdf", &lt);
     assert_pdfsig_valid(&lt_path, 1);
     assert_pyhanko_valid(&lt_path, &pki.ca_pem());
     assert_pyhanko_ades_valid(&lt_path, &pki.ca_pem());
@@ -68,9 +79,7 @@ fn b_lt_and_b_lta_pass_pyhanko_adesverify() {
     assert_eq!(report.signatures[0].pades_level.as_deref(), Some("B-LT"));
     assert!(report.signatures[0].revocation_data);
 
-    // B-LTA, co-signed on top of the B-LT document by a second signer.
-    let lta = signet_signing::sign_pdf(&lt, &pki.signer(1), &opts(&pki, PadesLevel::BLTA)).unwrap();
-    let lta_path = write(pki.dir.path(), "blta.pdf", &lta);
+    let lta_path = write(&d, "blta.pdf", &lta);
     // pdfsig 22 cannot check document time-stamps ("Unimplemented"): both CMS signatures valid.
     assert_pdfsig_valid(&lta_path, 2);
     assert_pyhanko_valid(&lta_path, &pki.ca_pem());

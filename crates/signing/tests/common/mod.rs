@@ -24,7 +24,7 @@ pub struct Pki {
     pub ca: LocalCa,
     pub signers: Vec<IssuedCert>,
     pub tsa_url: String,
-    _servers: Vec<ChildGuard>,
+    servers: Vec<ChildGuard>,
 }
 
 impl Pki {
@@ -43,6 +43,10 @@ impl Pki {
     }
     pub fn http(&self) -> HttpConfig {
         HttpConfig::allow_private()
+    }
+    /// Stop the TSA, OCSP and CRL servers: validation must then rely on the embedded DSS.
+    pub fn stop_servers(&mut self) {
+        self.servers.clear();
     }
 }
 
@@ -118,7 +122,7 @@ tsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n",
     servers.push(ChildGuard(tsa_child));
     servers.push(static_server(d, http_port));
     servers.push(ocsp_responder(d, ocsp_port));
-    Pki { ca, signers: issued, tsa_url: format!("http://127.0.0.1:{tsa_port}/"), dir, _servers: servers }
+    Pki { ca, signers: issued, tsa_url: format!("http://127.0.0.1:{tsa_port}/"), dir, servers }
 }
 
 fn static_server(dir: &Path, port: u16) -> ChildGuard {
@@ -204,17 +208,23 @@ pub fn assert_pyhanko_valid(path: &Path, ca: &Path) {
     assert!(ok && !out.contains("INVALID"), "pyhanko validate:\n{out}");
 }
 
-/// `pyhanko sign adesverify` (ETSI EN 319 102-1 style, needs revocation data): PASSED.
-pub fn assert_pyhanko_ades_valid(path: &Path, ca: &Path) -> String {
+/// `pyhanko sign adesverify` (ETSI EN 319 102-1 style, needs revocation data) at the current
+/// time, pinned so that pyHanko does not fetch anything: (passed, output).
+pub fn pyhanko_ades(path: &Path, ca: &Path) -> (bool, String) {
+    let (_, now) = run_any(Command::new("date").args(["-u", "+%Y-%m-%dT%H:%M:%S+00:00"]));
     let (ok, out) = run_any(
         Command::new("pyhanko")
             .args(["sign", "adesverify", "--trust"])
             .arg(ca)
-            .args(["--trust-replace", "--pretty-print"])
+            .args(["--trust-replace", "--pretty-print", "--validation-time", now.trim()])
             .arg(path),
     );
-    assert!(ok && !out.contains("INVALID") && !out.contains("INDETERMINATE"), "pyhanko adesverify:\n{out}");
-    out
+    (ok && !out.contains("INVALID") && !out.contains("INDETERMINATE"), out)
+}
+
+pub fn assert_pyhanko_ades_valid(path: &Path, ca: &Path) {
+    let (ok, out) = pyhanko_ades(path, ca);
+    assert!(ok, "pyhanko adesverify:\n{out}");
 }
 
 /// Render page `page` (1-based) at 50 dpi; fraction of non-white pixels in a box given in
