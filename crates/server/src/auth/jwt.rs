@@ -71,7 +71,32 @@ impl Claims {
     }
 }
 
+/// Verified tokens by SHA-256 of their text, so a client's repeated requests skip the signature
+/// check. Only claims are cached: the security stamp is still compared on every request.
+struct VerifiedCache {
+    entries: std::sync::Mutex<std::collections::HashMap<[u8; 32], Claims>>,
+}
+
+const VERIFIED_CACHE_LIMIT: usize = 20_000;
+
+impl VerifiedCache {
+    fn get(&self, key: &[u8; 32], now: u64) -> Option<Claims> {
+        let entries = self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        entries.get(key).filter(|claims| claims.exp > now).cloned()
+    }
+
+    fn put(&self, key: [u8; 32], claims: &Claims) {
+        let mut entries = self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if entries.len() >= VERIFIED_CACHE_LIMIT {
+            // Crude but bounded: start over rather than track recency.
+            entries.clear();
+        }
+        entries.insert(key, claims.clone());
+    }
+}
+
 pub struct JwtKeys {
+    verified: VerifiedCache,
     kid: String,
     encoding: EncodingKey,
     decoding: DecodingKey,
@@ -98,6 +123,7 @@ impl JwtKeys {
         let row = store.signing_key_get_or_insert(PURPOSE, &candidate_row).await?;
         let public_x = URL_SAFE_NO_PAD.encode(&row.public_raw);
         Ok(JwtKeys {
+            verified: VerifiedCache { entries: std::sync::Mutex::new(std::collections::HashMap::new()) },
             kid: row.kid,
             encoding: EncodingKey::from_ed_der(&row.private_der),
             decoding: DecodingKey::from_ed_components(&public_x).map_err(Error::internal)?,
@@ -140,6 +166,19 @@ impl JwtKeys {
     /// Verifies signature (EdDSA only, so `alg: none` and HMAC confusion fail), expiry,
     /// issuer, audience and purpose. Header hints such as `jku` or `jwk` are never used.
     pub fn verify_access(&self, token: &str) -> Result<Claims, ApiError> {
+        let key: [u8; 32] = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, token.as_bytes())
+            .as_ref()
+            .try_into()
+            .map_err(|_| ApiError::new(ErrorCode::InvalidToken, "the access token is malformed"))?;
+        if let Some(claims) = self.verified.get(&key, unix_now()) {
+            return Ok(claims);
+        }
+        let claims = self.verify_signature_and_claims(token)?;
+        self.verified.put(key, &claims);
+        Ok(claims)
+    }
+
+    fn verify_signature_and_claims(&self, token: &str) -> Result<Claims, ApiError> {
         let mut validation = Validation::new(Algorithm::EdDSA);
         validation.set_audience(&[&self.audience]);
         validation.set_issuer(&[&self.issuer]);
