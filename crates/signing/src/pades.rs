@@ -174,7 +174,8 @@ pub fn sign_pdf(input: &[u8], signer: &dyn RawSigner, opts: &PdfSignOptions) -> 
 
 /// Sign `input` into `output`. Large files are streamed: the input is copied by the kernel
 /// while it is hashed, and only the objects the signature touches are parsed, so memory stays
-/// small whatever the size. B-LT/B-LTA add their increments in memory (see the crate notes).
+/// small whatever the size. B-LT/B-LTA then load the signed file once to add their increments
+/// (signet-pdf has no file-based DSS update yet).
 pub fn sign_pdf_file(input: &Path, output: &Path, signer: &dyn RawSigner, opts: &PdfSignOptions) -> Result<()> {
     opts.check()?;
     let size = std::fs::metadata(input)?.len();

@@ -223,3 +223,24 @@ fn tampered_and_untrusted_documents_are_reported() {
     let report = signet_signing::verify_file(&reportlab_pdf(1), &pki.trust()).unwrap();
     assert!(!report.valid && report.signatures.is_empty());
 }
+
+#[test]
+fn ecdsa_signer_and_a_devanagari_name_in_a_custom_box() {
+    let pki = pki(1);
+    let ec = pki.ca.issue_signer("ईसी हस्ताक्षरकर्ता", signet_sigcrypto::pki::KeyAlgo::EcP256).unwrap();
+    let signer = signet_signing::LocalKeySigner::from_pkcs8(&ec.key_pkcs8_der, &ec.cert_der, pki.trust()).unwrap();
+    let mut o = opts(&pki, PadesLevel::BT);
+    o.visible = Some(Visible {
+        rect: BoxSpec::parse_custom("300,500,220,90").unwrap(),
+        typed_name: Some("आशा वर्मा".into()),
+        name_style: signet_signing::NameStyle::Handwriting,
+        ..Default::default()
+    });
+    let signed = signet_signing::sign_pdf(&reportlab_pdf(1), &signer, &o).unwrap();
+    let path = write(pki.dir.path(), "ec.pdf", &signed);
+    assert_pdfsig_valid(&path, 1);
+    assert_pyhanko_valid(&path, &pki.ca_pem());
+    assert!(ink_in_box(&path, 1, 300.0, 500.0, 220.0, 90.0) > 0.02, "the custom box is blank");
+    let report = signet_signing::verify_file(&signed, &pki.trust()).unwrap();
+    assert!(report.valid, "{report:#?}");
+}
