@@ -178,6 +178,12 @@ pub fn sign_pdf(input: &[u8], signer: &dyn RawSigner, opts: &PdfSignOptions) -> 
 /// (signet-pdf has no file-based DSS update yet).
 pub fn sign_pdf_file(input: &Path, output: &Path, signer: &dyn RawSigner, opts: &PdfSignOptions) -> Result<()> {
     opts.check()?;
+    // prepare_file copies the input onto the output: the same file would be truncated first.
+    if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize())
+        && a == b
+    {
+        return Err(Error::InvalidOptions("the output file is the input file".into()));
+    }
     let size = std::fs::metadata(input)?.len();
     if size < STREAMING_THRESHOLD {
         let bytes = std::fs::read(input)?;
