@@ -116,6 +116,14 @@ fn visible_signature_validates_renders_and_verifies() {
     assert!(ink(d, "out.pdf", 2, 50.0, 60.0, 200.0, 80.0) > 0.02, "the box on page 2 is blank");
     assert!(ink(d, "out.pdf", 1, 50.0, 60.0, 200.0, 80.0) < 0.001, "page 1 must have no box");
 
+    // Page-level boxes (the gateway's PagelevelCoordinates): one widget per listed page.
+    sign_pdf(d, "in.pdf", "boxes.pdf", &["--page-boxes", "1,300,400,150,60;2,40,700,150,60", "--name", "Asha"]);
+    // poppler lists each widget of the field as a signature.
+    assert_eq!(pdfsig_valid(d, "boxes.pdf"), 2);
+    assert_pyhanko_valid(d, "boxes.pdf");
+    assert!(ink(d, "boxes.pdf", 1, 300.0, 400.0, 150.0, 60.0) > 0.02, "page 1 box is blank");
+    assert!(ink(d, "boxes.pdf", 2, 40.0, 700.0, 150.0, 60.0) > 0.02, "page 2 box is blank");
+
     // verify: 0 for good, JSON report, 1 for tampered or untrusted.
     let out = ok(d, &["verify", "out.pdf", "--trust", "ca/ca.pem"]);
     assert!(out.contains("VALID") && out.contains("B-B"), "{out}");
