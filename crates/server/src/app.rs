@@ -9,7 +9,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, header};
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::{MethodRouter, get};
+use axum::routing::{MethodRouter, get, post};
 use signet_blob::BlobStore;
 use signet_domain::ErrorCode;
 use signet_store::{PoolSettings, Store};
@@ -34,6 +34,9 @@ pub struct AppState {
     pub jwt: Arc<JwtKeys>,
     pub ip_limiter: Arc<IpRateLimiter>,
     pub keys: Arc<PlatformKeys>,
+    pub gateway_key: Arc<signet_gateway::GatewayKey>,
+    /// The platform's document-sealing key, loaded once.
+    pub seal: Arc<signet_signing::LocalKeySigner>,
 }
 
 pub struct App {
@@ -101,10 +104,26 @@ fn undocumented_route(path: &str) -> Option<MethodRouter<AppState>> {
 
 /// The gateway's addresses under its path segment (default `eMsecure`).
 pub fn gateway_routes(segment: &str) -> Vec<(String, MethodRouter<AppState>)> {
+    use crate::gateway::{page, submit};
     vec![
+        (format!("/{segment}/V3_0/Index"), post(submit)),
         (format!("/{segment}/certificate.cer"), get(gateway_public::certificate_der)),
         (format!("/{segment}/certificate.pem"), get(gateway_public::certificate_pem)),
+        ("/sign/g/{number}/{secret}".to_string(), get(page::show)),
+        ("/sign/g/{number}/{secret}/document".to_string(), get(page::document)),
+        ("/sign/g/{number}/{secret}/sign".to_string(), post(page::sign)),
+        ("/sign/g/{number}/{secret}/cancel".to_string(), post(page::cancel)),
+        ("/static/sign.js".to_string(), get(static_js)),
+        ("/static/sign.css".to_string(), get(static_css)),
     ]
+}
+
+async fn static_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../static/sign.js"))
+}
+
+async fn static_css() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../static/sign.css"))
 }
 
 /// The full router: documented API, docs, operations, with errors as ProblemDetails.
@@ -140,6 +159,15 @@ impl App {
         let store = open_store(&config).await?;
         let blob = BlobStore::from_url(&config.blob_url(), &config.data_dir)?;
         let keys = PlatformKeys::load_or_create(&store, &config.data_dir, config.gateway_key_bits).await?;
+        let gateway_key = signet_gateway::GatewayKey::from_pkcs8_der(&keys.gateway.key_pkcs8_der)
+            .and_then(|key| key.with_certificate(&keys.gateway.cert_der))
+            .map_err(|e| anyhow::anyhow!("gateway key: {e}"))?;
+        let seal = signet_signing::LocalKeySigner::from_pkcs8(
+            &keys.seal.key_pkcs8_der,
+            &keys.seal.cert_der,
+            vec![keys.ca.cert_der.clone()],
+        )
+        .map_err(|e| anyhow::anyhow!("document-sealing key: {e}"))?;
         let jwt = JwtKeys::load(&store, &config.issuer, &config.audience, config.access_token_ttl_secs).await?;
         let state = AppState {
             store,
@@ -147,6 +175,8 @@ impl App {
             ip_limiter: Arc::new(IpRateLimiter::per_minute(config.auth_rate_limit_per_minute)),
             jwt: Arc::new(jwt),
             keys: Arc::new(keys),
+            gateway_key: Arc::new(gateway_key),
+            seal: Arc::new(seal),
             config: Arc::new(config),
         };
         let listener = TcpListener::bind(&state.config.listen).await?;

@@ -53,6 +53,12 @@ pub struct Config {
     pub gateway_transaction_ttl_secs: u64,
     /// How long a stored gateway result (`Storetodb`) can be fetched.
     pub gateway_result_retention_secs: u64,
+    /// Clock window for the modern gateway profile's `Timestamp`, in seconds either way.
+    pub gateway_clock_window_secs: u64,
+    /// RFC 3161 time-stamping authority; signatures are PAdES B-T when set, B-B otherwise.
+    pub tsa_url: Option<String>,
+    /// Let outbound fetches (TSA, OCSP, CRL) reach private and loopback addresses.
+    pub outbound_allow_private: bool,
 }
 
 impl Default for Config {
@@ -79,6 +85,9 @@ impl Default for Config {
             gateway_segment: "eMsecure".into(),
             gateway_transaction_ttl_secs: 30 * 60,
             gateway_result_retention_secs: 48 * 3600,
+            gateway_clock_window_secs: 300,
+            tsa_url: None,
+            outbound_allow_private: false,
         }
     }
 }

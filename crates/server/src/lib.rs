@@ -6,6 +6,7 @@ pub mod auth;
 pub mod config;
 pub mod error;
 pub mod extract;
+pub mod gateway;
 pub mod keys;
 pub mod observe;
 pub mod openapi;

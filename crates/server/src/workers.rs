@@ -60,6 +60,7 @@ pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(),
         error_message: Some("Transaction expired"),
         result_blob: None,
         result_expires_at: None,
+        detail: serde_json::Value::Null,
     };
     for (tenant_id, number) in store.overdue_transactions(now, 500).await.map_err(|e| e.to_string())? {
         store.finish_transaction(tenant_id, &number, &expired, &Actor::system()).await.map_err(|e| e.to_string())?;

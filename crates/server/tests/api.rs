@@ -641,6 +641,7 @@ async fn gateway_housekeeping_expires_and_purges(backend: Backend) {
         error_message: None,
         result_blob: Some(key.as_str()),
         result_expires_at: Some(signet_domain::now_millis() + 60_000),
+        detail: serde_json::Value::Null,
     };
     let actor = signet_domain::audit::Actor::system();
     assert!(store.finish_transaction(tenant.tenant_id, "SGN-1", &outcome, &actor).await.expect("finish"));

@@ -89,6 +89,8 @@ pub struct TransactionOutcome<'a> {
     /// Where the result (or error) is kept for later retrieval, when the request asked for it.
     pub result_blob: Option<&'a str>,
     pub result_expires_at: Option<Millis>,
+    /// What the audit trail records about the ending (signer address, method, consent, ...).
+    pub detail: serde_json::Value,
 }
 
 fn split_list(text: &str) -> Vec<String> {
@@ -326,7 +328,7 @@ impl Store {
             let event = actor.event(
                 &format!("gateway.transaction_{}", outcome.state),
                 format!("transaction:{transaction_number}"),
-                json!({"errorMessage": outcome.error_message}),
+                json!({"errorMessage": outcome.error_message, "detail": outcome.detail}),
             );
             append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
@@ -379,5 +381,19 @@ impl Store {
             }
             Ok(keys)
         })
+    }
+}
+
+impl Store {
+    /// A tenant's display name.
+    pub async fn tenant_name(&self, tenant_id: i64) -> Result<Option<String>> {
+        let row: Option<(String,)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT name FROM tenants WHERE id = $1")
+                .bind(tenant_id)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        Ok(row.map(|(name,)| name))
     }
 }

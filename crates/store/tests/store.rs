@@ -316,6 +316,7 @@ async fn gateway_tokens_settings_and_transaction_lifecycle(backend: Backend) {
         error_message: None,
         result_blob: Some("k/1"),
         result_expires_at: Some(1),
+        detail: serde_json::Value::Null,
     };
     assert!(store.finish_transaction(a, "SGN-1", &done, &Actor::system()).await.expect("finish"));
     let again = TransactionOutcome {
@@ -323,6 +324,7 @@ async fn gateway_tokens_settings_and_transaction_lifecycle(backend: Backend) {
         error_message: Some("106: Cancelled by user"),
         result_blob: None,
         result_expires_at: None,
+        detail: serde_json::Value::Null,
     };
     assert!(!store.finish_transaction(a, "SGN-1", &again, &Actor::system()).await.expect("second"), "ends once");
     assert_eq!(store.take_expired_results(now_millis(), 10).await.expect("purge"), vec!["k/1".to_string()]);

@@ -63,8 +63,8 @@ impl TestApp {
     }
 
     pub async fn tenant(&self, name: &str) -> ProvisionedTenant {
-        let email =
-            format!("admin-{}@{}.test", signet_server::secrets::random_token(6).to_lowercase(), name.to_lowercase());
+        let domain: String = name.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_lowercase();
+        let email = format!("admin-{}@{domain}.test", signet_server::secrets::random_token(6).to_lowercase());
         provision::create_tenant(&self.state.store, name, &email, Some("correct horse battery"), &Actor::system())
             .await
             .expect("tenant")

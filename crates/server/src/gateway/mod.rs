@@ -1,0 +1,214 @@
+//! The signing gateway's server side: `POST /{segment}/V3_0/Index` opens the envelope, checks
+//! the payload and the account, records the transaction and sends the signer to the signer
+//! page (`page`), which seals the document (`seal`) and posts the result back.
+
+pub mod page;
+pub mod seal;
+mod views;
+
+use std::collections::HashMap;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use signet_blob::BlobKey;
+use signet_domain::{ErrorCode as ApiCode, now_millis};
+use signet_gateway::{
+    Document, ErrorCode, GatewayFailure, Payload, Profile, RawParams, ResultPost, new_transaction_number, open_request,
+    parse_payload,
+};
+use signet_store::NewTransaction;
+use time::OffsetDateTime;
+
+use crate::AppState;
+use crate::secrets;
+
+pub use views::{error_page, result_page};
+
+/// The form (or JSON) fields of a submission, keys lower-cased.
+fn read_fields(headers: &HeaderMap, body: &[u8]) -> HashMap<String, String> {
+    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_ascii_lowercase();
+    let pairs: Vec<(String, String)> = if content_type.starts_with("application/json") {
+        serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(body)
+            .map(|map| {
+                map.into_iter()
+                    .map(|(k, v)| (k, v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())))
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        serde_urlencoded_pairs(body)
+    };
+    pairs.into_iter().map(|(k, v)| (k.to_ascii_lowercase(), v)).collect()
+}
+
+fn serde_urlencoded_pairs(body: &[u8]) -> Vec<(String, String)> {
+    serde_urlencoded::from_bytes(body).unwrap_or_default()
+}
+
+/// A refusal that cannot be sent back to the integrator (no trusted return address yet):
+/// an HTML page with the code, HTTP 400.
+fn refuse_here(failure: &GatewayFailure) -> Response {
+    (StatusCode::BAD_REQUEST, error_page(&failure.error_message())).into_response()
+}
+
+/// Sends the browser on to Furl with the failure.
+fn refuse_to(url: &str, failure: &GatewayFailure, transaction_number: &str, reference: Option<&str>) -> Response {
+    result_page(url, &ResultPost::failure(failure, transaction_number, reference), "The request was refused")
+}
+
+fn failure_for(payload: &Payload, code: ErrorCode, detail: impl Into<String>) -> GatewayFailure {
+    let mut failure = GatewayFailure::new(code, detail);
+    failure.failure_url = Some(payload.urls.failure.clone());
+    failure.cancel_url = Some(payload.urls.cancel.clone());
+    failure.reference_number = Some(payload.reference_number.clone());
+    failure
+}
+
+/// `POST /{segment}/V3_0/Index`.
+pub async fn submit(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let fields = read_fields(&headers, &body);
+    let params = RawParams {
+        p1: fields.get("parameter1").cloned().unwrap_or_default(),
+        p2: fields.get("parameter2").cloned().unwrap_or_default(),
+        p3: fields.get("parameter3").cloned(),
+        profile: fields.get("profile").cloned(),
+    };
+    let invalid = GatewayFailure::new(ErrorCode::InvalidRequest, "");
+    let key = state.gateway_key.clone();
+    let window = time::Duration::seconds(state.config.gateway_clock_window_secs as i64);
+    let opened =
+        tokio::task::spawn_blocking(move || open_request(&params, &key, OffsetDateTime::now_utc(), window)).await;
+    let Ok(Ok(opened)) = opened else {
+        return refuse_here(&invalid);
+    };
+    let payload = match parse_payload(&opened.payload_json) {
+        Ok(payload) => payload,
+        Err(failure) => {
+            let number = new_transaction_number(OffsetDateTime::now_utc());
+            return match failure.failure_url.as_deref() {
+                Some(url) => refuse_to(url, &failure, &number, failure.reference_number.as_deref()),
+                None => refuse_here(&failure),
+            };
+        }
+    };
+    match accept(&state, &payload, &opened).await {
+        Ok(link) => Redirect::to(&link).into_response(),
+        Err(Refusal::Gateway(failure)) => {
+            let number = new_transaction_number(OffsetDateTime::now_utc());
+            refuse_to(&payload.urls.failure, &failure, &number, Some(&payload.reference_number))
+        }
+        Err(Refusal::Internal(cause)) => {
+            tracing::error!(%cause, "gateway submission failed");
+            let failure = failure_for(&payload, ErrorCode::InvalidParameters, "the service could not take the request");
+            let number = new_transaction_number(OffsetDateTime::now_utc());
+            refuse_to(&payload.urls.failure, &failure, &number, Some(&payload.reference_number))
+        }
+    }
+}
+
+enum Refusal {
+    Gateway(GatewayFailure),
+    Internal(String),
+}
+
+impl From<signet_domain::Error> for Refusal {
+    fn from(error: signet_domain::Error) -> Self {
+        Refusal::Internal(error.to_string())
+    }
+}
+
+/// The account checks (104, 105, legacy switched off), the document checks (107) and the
+/// reference check (108); then the transaction is recorded and its signer link returned.
+async fn accept(
+    state: &AppState,
+    payload: &Payload,
+    opened: &signet_gateway::OpenedRequest,
+) -> Result<String, Refusal> {
+    let refuse = |code: ErrorCode, detail: &str| Refusal::Gateway(failure_for(payload, code, detail));
+    let token_hash = secrets::hash_token(&payload.authtoken);
+    let Some((authtoken_id, tenant_id)) = state.store.authtoken_by_hash(&token_hash).await? else {
+        return Err(refuse(ErrorCode::InvalidAuthtoken, ""));
+    };
+    let settings = state.store.gateway_settings(tenant_id).await?;
+    if opened.profile == Profile::Legacy && !settings.legacy_profile {
+        return Err(refuse(
+            ErrorCode::InvalidRequest,
+            "the legacy envelope is switched off for this account; use Profile=2",
+        ));
+    }
+    let file_type = payload.file_type.as_str().to_ascii_uppercase();
+    if !settings.file_types.contains(&file_type) {
+        return Err(refuse(ErrorCode::NotSubscribed, &format!("file type {file_type}")));
+    }
+    if let Some(t) = payload.signature_types.iter().find(|t| !settings.signature_types.contains(&i64::from(t.code()))) {
+        return Err(refuse(ErrorCode::NotSubscribed, &format!("signature type {}", t.code())));
+    }
+    if let Document::Pdf { bytes, options } = &payload.document {
+        check_pdf_pages(bytes, &options.pages).map_err(|detail| refuse(ErrorCode::InvalidParameters, &detail))?;
+    }
+
+    let number = new_transaction_number(OffsetDateTime::now_utc());
+    let payload_key = BlobKey::new(["tenant", &tenant_id.to_string(), "gateway", &number, "payload.json"])
+        .map_err(|e| Refusal::Internal(e.to_string()))?;
+    state
+        .blob
+        .put(&payload_key, Bytes::from(opened.payload_json.clone()))
+        .await
+        .map_err(|e| Refusal::Internal(e.to_string()))?;
+    let link_secret = secrets::random_token(24);
+    let summary = serde_json::json!({
+        "fileType": file_type,
+        "signatureTypes": payload.signature_types.iter().map(|t| t.code()).collect::<Vec<_>>(),
+        "storeToDb": payload.store_to_db,
+    });
+    let expires_at = now_millis() + (state.config.gateway_transaction_ttl_secs * 1000) as i64;
+    let inserted = state
+        .store
+        .insert_transaction(&NewTransaction {
+            transaction_number: &number,
+            tenant_id,
+            authtoken_id,
+            reference_number: &payload.reference_number,
+            file_type: &file_type,
+            profile: if opened.profile == Profile::Modern { 2 } else { 1 },
+            link_hash: &secrets::hash_token(&link_secret),
+            session_key: opened.session.as_bytes(),
+            request_json: &summary.to_string(),
+            payload_blob: Some(payload_key.as_str()),
+            store_result: payload.store_to_db,
+            success_url: &payload.urls.success,
+            failure_url: &payload.urls.failure,
+            cancel_url: &payload.urls.cancel,
+            expires_at,
+        })
+        .await;
+    match inserted {
+        Ok(_) => Ok(format!("/sign/g/{number}/{link_secret}")),
+        Err(error) if error.code() == ApiCode::Conflict => {
+            let _ = state.blob.delete(&payload_key).await;
+            Err(refuse(ErrorCode::ReferenceNumberUsed, ""))
+        }
+        Err(error) => {
+            let _ = state.blob.delete(&payload_key).await;
+            Err(error.into())
+        }
+    }
+}
+
+/// Pages named by the request must exist in the document.
+fn check_pdf_pages(pdf: &[u8], pages: &signet_gateway::PageSelection) -> Result<(), String> {
+    let summary = signet_pdf::inspect(pdf).map_err(|e| format!("File: {e}"))?;
+    let count = summary.pages as u32;
+    let named: Vec<u32> = match pages {
+        signet_gateway::PageSelection::Specify(list) => list.clone(),
+        signet_gateway::PageSelection::PageLevel(boxes) => boxes.iter().map(|b| b.page).collect(),
+        _ => Vec::new(),
+    };
+    match named.iter().find(|p| **p == 0 || **p > count) {
+        Some(page) => Err(format!("page {page} is beyond the document's {count} pages")),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,103 @@
+//! Sealing what the signer approved with the platform's document-sealing certificate: a PAdES
+//! signature on the PDF (B-T when a TSA is configured), or a CMS per document hash.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use signet_gateway::{DocumentDetail, HashSignature, PageSelection, PdfOptions, SignaturePosition};
+use signet_signing::{
+    BoxSpec, DataSignOptions, HttpConfig, NameStyle, PadesLevel, PdfSignOptions, Position, RawSigner, Visible,
+};
+
+/// What the signer put on the document.
+#[derive(Debug, Clone)]
+pub enum Mark {
+    Typed { name: String, style: NameStyle },
+    Image(Vec<u8>),
+}
+
+/// Where outbound fetches may go and which TSA to use.
+#[derive(Debug, Clone, Default)]
+pub struct SealPolicy {
+    pub tsa_url: Option<String>,
+    pub http: HttpConfig,
+}
+
+fn box_spec(position: &SignaturePosition) -> Result<BoxSpec, String> {
+    match position {
+        SignaturePosition::Customize(rect) => {
+            Ok(BoxSpec::Custom { left: rect.left, top: rect.top, width: rect.width, height: rect.height })
+        }
+        named => Position::parse(named.param()).map(BoxSpec::Named).map_err(|e| e.to_string()),
+    }
+}
+
+fn visible(options: &PdfOptions, mark: Mark) -> Result<Visible, String> {
+    let rect = box_spec(&options.position)?;
+    let (pages, page_boxes) = match &options.pages {
+        PageSelection::All => (signet_signing::PageSelection::All, None),
+        PageSelection::First => (signet_signing::PageSelection::First, None),
+        PageSelection::Last => (signet_signing::PageSelection::Last, None),
+        PageSelection::Even => (signet_signing::PageSelection::Even, None),
+        PageSelection::Odd => (signet_signing::PageSelection::Odd, None),
+        PageSelection::Specify(list) => (signet_signing::PageSelection::List(list.clone()), None),
+        PageSelection::PageLevel(boxes) => {
+            let boxes = boxes
+                .iter()
+                .map(|b| {
+                    let r = b.rect;
+                    (b.page, BoxSpec::Custom { left: r.left, top: r.top, width: r.width, height: r.height })
+                })
+                .collect();
+            (signet_signing::PageSelection::First, Some(boxes))
+        }
+    };
+    let (typed_name, name_style, image) = match mark {
+        Mark::Typed { name, style } => (Some(name), style, None),
+        Mark::Image(bytes) => (None, NameStyle::Plain, Some(bytes)),
+    };
+    Ok(Visible { pages, rect, page_boxes, typed_name, name_style, image, show_details: true })
+}
+
+/// Seals a PDF; earlier signatures stay valid (incremental update). The final signature
+/// (`IsCosign` false) on an unsigned document is a certification, so later changes show up.
+pub fn seal_pdf(
+    pdf: &[u8],
+    options: &PdfOptions,
+    mark: Mark,
+    signer: &dyn RawSigner,
+    policy: &SealPolicy,
+) -> Result<Vec<u8>, String> {
+    let already_signed = signet_pdf::inspect(pdf).map(|s| s.signatures > 0).map_err(|e| e.to_string())?;
+    let opts = PdfSignOptions {
+        level: if policy.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
+        tsa_url: policy.tsa_url.clone(),
+        http: policy.http.clone(),
+        visible: Some(visible(options, mark)?),
+        name: Some(options.name.clone()),
+        reason: options.reason.clone().or_else(|| Some("Signed electronically through Signet".into())),
+        certify: !options.is_cosign && !already_signed,
+        ..PdfSignOptions::default()
+    };
+    signet_signing::sign_pdf(pdf, signer, &opts).map_err(|e| e.to_string())
+}
+
+/// One detached CMS per document hash, in request order.
+pub fn seal_hashes(
+    details: &[DocumentDetail],
+    signer: &dyn RawSigner,
+    policy: &SealPolicy,
+) -> Result<Vec<HashSignature>, String> {
+    let opts = DataSignOptions { detached: true, tsa_url: policy.tsa_url.clone(), http: policy.http.clone() };
+    details
+        .iter()
+        .map(|detail| {
+            let digest = signet_signing::parse_sha256(&detail.hash_hex).map_err(|e| e.to_string())?;
+            let cms = signet_signing::sign_hash(&digest, signer, &opts).map_err(|e| e.to_string())?;
+            Ok(HashSignature {
+                document_name: detail.name.clone(),
+                document_hash: detail.hash_hex.clone(),
+                signature: STANDARD.encode(cms),
+            })
+        })
+        .collect()
+}

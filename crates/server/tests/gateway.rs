@@ -1,0 +1,267 @@
+//! The signing gateway end to end: an integrator's envelope (built by the client SDK) posted
+//! to a real server, the signer page, and the result posted back, checked by pdfsig.
+
+mod support;
+
+use std::process::Command;
+
+use reqwest::redirect::Policy;
+use serde_json::{Value, json};
+use signet_client::{
+    GatewayCertificate, PageSelection, PayloadBuilder, Profile, ReturnUrls, SealedRequest, SignaturePosition,
+    SignatureType, open_result, seal_request,
+};
+use signet_store::Backend;
+use support::{TestApp, spawn};
+
+on_both_backends!(typed_signature_through_the_gateway_validates_in_pdfsig, gateway_errors_reach_the_right_address);
+
+fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
+    let path = dir.join("input.pdf");
+    let script = format!(
+        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\nfor i in range({pages}):\n    \
+         c.drawString(72, 720, 'Loan agreement page %d' % (i + 1))\n    c.showPage()\nc.save()\n",
+        path.display().to_string()
+    );
+    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with reportlab");
+    assert!(status.success(), "reportlab must be installed");
+    std::fs::read(path).expect("pdf")
+}
+
+fn urls() -> ReturnUrls {
+    ReturnUrls {
+        success: "https://erp.example.test/signed".into(),
+        failure: "https://erp.example.test/failed".into(),
+        cancel: "https://erp.example.test/cancelled".into(),
+    }
+}
+
+struct Integrator {
+    authtoken: String,
+    certificate: GatewayCertificate,
+    http: reqwest::Client,
+}
+
+async fn integrator(app: &TestApp) -> Integrator {
+    let tenant = app.tenant("Acme Bank").await;
+    let token = app.token(&tenant).await;
+    let created: Value =
+        app.post("/api/v1/gateway/authtokens", &token, json!({"label": "LOS"})).await.json().await.expect("json");
+    let der =
+        app.client.get(app.url("/eMsecure/certificate.cer")).send().await.expect("cer").bytes().await.expect("der");
+    Integrator {
+        authtoken: created["authtoken"].as_str().expect("authtoken").to_string(),
+        certificate: GatewayCertificate::from_der(&der).expect("certificate"),
+        http: reqwest::Client::builder().redirect(Policy::none()).build().expect("client"),
+    }
+}
+
+fn pdf_payload(pdf: &[u8], who: &Integrator, reference: &str) -> PayloadBuilder {
+    PayloadBuilder::pdf(pdf, "Asha Verma")
+        .reference_number(reference)
+        .authtoken(&who.authtoken)
+        .signature_types(&[SignatureType::ESignature])
+        .urls(&urls())
+        .pages(&PageSelection::All)
+        .position(SignaturePosition::BottomRight)
+        .font_signature(true)
+        .draw_signature(true)
+        .store_to_db(true)
+}
+
+async fn submit(app: &TestApp, who: &Integrator, sealed: &SealedRequest) -> reqwest::Response {
+    who.http.post(app.url("/eMsecure/V3_0/Index")).form(&sealed.form_fields()).send().await.expect("submit")
+}
+
+/// The hidden fields of a post-back page and where it posts.
+fn posted_fields(html: &str) -> (String, std::collections::HashMap<String, String>) {
+    let action = html.split("action=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default().to_string();
+    let mut fields = std::collections::HashMap::new();
+    for input in html.split("<input type=\"hidden\" ").skip(1) {
+        let name = input.split("name=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+        let value = input.split("value=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+        fields.insert(name.to_string(), value.replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'"));
+    }
+    (action, fields)
+}
+
+fn pdfsig_valid(pdf: &[u8], dir: &std::path::Path) -> String {
+    let path = dir.join("signed.pdf");
+    std::fs::write(&path, pdf).expect("write");
+    let output = Command::new("pdfsig").arg(&path).output().expect("pdfsig (poppler-utils)");
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+async fn typed_signature_through_the_gateway_validates_in_pdfsig(backend: Backend) {
+    let app = spawn(backend).await;
+    let who = integrator(&app).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pdf = reportlab_pdf(dir.path(), 2);
+    for (profile, reference) in [(Profile::Legacy, "LOAN-0001"), (Profile::Modern, "LOAN-0002")] {
+        let payload = pdf_payload(&pdf, &who, reference).build().expect("payload");
+        let sealed = seal_request(&who.certificate, profile, &payload, time::OffsetDateTime::now_utc()).expect("seal");
+        let response = submit(&app, &who, &sealed).await;
+        assert_eq!(response.status(), 303, "{:?}", response.text().await);
+        let link = response.headers()["location"].to_str().expect("location").to_string();
+        assert!(link.starts_with("/sign/g/SGN"));
+
+        let page = app.client.get(app.url(&link)).send().await.expect("page");
+        assert!(page.headers()["content-security-policy"].to_str().expect("csp").contains("frame-ancestors 'none'"));
+        let html = page.text().await.expect("html");
+        assert!(html.contains("Acme Bank") && html.contains("Type your name"), "{html}");
+
+        // No consent: the page asks again and nothing is signed.
+        let refused = app
+            .client
+            .post(app.url(&format!("{link}/sign")))
+            .form(&[("mode", "typed"), ("typedName", "Asha Verma")])
+            .send()
+            .await
+            .expect("sign");
+        assert!(refused.text().await.expect("html").contains("agree to sign"));
+
+        // The typed path works without JavaScript: a plain form post.
+        let signed = app
+            .client
+            .post(app.url(&format!("{link}/sign")))
+            .header("user-agent", "gateway-test/1.0")
+            .form(&[("mode", "typed"), ("typedName", "Asha Verma"), ("consent", "on")])
+            .send()
+            .await
+            .expect("sign");
+        let html = signed.text().await.expect("html");
+        let (action, fields) = posted_fields(&html);
+        assert_eq!(action, "https://erp.example.test/signed");
+        assert_eq!(fields["ReturnStatus"], "Success", "{html}");
+        assert_eq!(fields["Referencenumber"], reference);
+        let signed_pdf = open_result(&sealed.session, profile, &fields["Returnvalue"]).expect("open Returnvalue");
+        assert!(signed_pdf.starts_with(b"%PDF"));
+        assert!(signed_pdf.starts_with(&pdf[..pdf.len().min(64)]), "incremental: the original bytes come first");
+        let report = pdfsig_valid(&signed_pdf, dir.path());
+        assert!(report.contains("Signature is Valid."), "{report}");
+        assert!(!report.contains("Digest Mismatch"), "{report}");
+
+        // Stored result and status, and the link is spent.
+        let status: Value = app
+            .client
+            .get(app.url(&format!(
+                "/api/TransactionStatusRequest?Authtoken={}&Transactionnumber={}&Referencenumber={reference}",
+                who.authtoken, fields["Transactionnumber"]
+            )))
+            .send()
+            .await
+            .expect("status")
+            .json()
+            .await
+            .expect("json");
+        assert_eq!(status["Value"]["Status"], "Completed");
+        let again = app.client.get(app.url(&link)).send().await.expect("page");
+        assert_eq!(again.status(), 410);
+    }
+}
+
+async fn gateway_errors_reach_the_right_address(backend: Backend) {
+    let app = spawn(backend).await;
+    let who = integrator(&app).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pdf = reportlab_pdf(dir.path(), 1);
+    let now = time::OffsetDateTime::now_utc;
+
+    // 109: an envelope that cannot be opened has no trusted return address: an HTML page.
+    let garbage = who
+        .http
+        .post(app.url("/eMsecure/V3_0/Index"))
+        .form(&[("Parameter1", "AAAA"), ("Parameter2", "BBBB"), ("Parameter3", "CCCC")])
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(garbage.status(), 400);
+    assert!(garbage.text().await.expect("html").contains("109: Invalid Request"));
+
+    let expect_failure = |sealed: SealedRequest, code: &'static str, to: &'static str| {
+        let (app, who) = (&app, &who);
+        async move {
+            let response = submit(app, who, &sealed).await;
+            let html = response.text().await.expect("html");
+            let (action, fields) = posted_fields(&html);
+            assert_eq!(action, to, "{html}");
+            assert_eq!(fields["ReturnStatus"], "Failure");
+            assert!(fields["ErrorMessage"].starts_with(code), "{code}: {}", fields["ErrorMessage"]);
+            fields
+        }
+    };
+    let seal = |payload: Vec<u8>| seal_request(&who.certificate, Profile::Modern, &payload, now()).expect("seal");
+
+    // 104: an unknown Authtoken.
+    let mut stranger = Integrator { authtoken: "sga_unknown".into(), ..integrator(&app).await };
+    stranger.http = who.http.clone();
+    let payload = pdf_payload(&pdf, &stranger, "REF-104").build().expect("payload");
+    expect_failure(seal(payload), "104", "https://erp.example.test/failed").await;
+
+    // 107: a page beyond the document.
+    let payload = pdf_payload(&pdf, &who, "REF-107").pages(&PageSelection::Specify(vec![3])).to_value();
+    let sealed = seal(serde_json::to_vec(&payload).expect("json"));
+    expect_failure(sealed, "107", "https://erp.example.test/failed").await;
+
+    // 108: a reference number used before.
+    let first = pdf_payload(&pdf, &who, "REF-108").build().expect("payload");
+    assert_eq!(submit(&app, &who, &seal(first.clone())).await.status(), 303);
+    expect_failure(seal(first), "108", "https://erp.example.test/failed").await;
+
+    // 114: eSignature for XML.
+    let xml = PayloadBuilder::xml(b"<a>1</a>")
+        .reference_number("REF-114")
+        .authtoken(&who.authtoken)
+        .signature_types(&[SignatureType::ESignature])
+        .urls(&urls())
+        .to_value();
+    expect_failure(seal(serde_json::to_vec(&xml).expect("json")), "114", "https://erp.example.test/failed").await;
+
+    // 105: the account switched PDF off; then the legacy envelope off (109 to Furl).
+    let admin = app.tenant("Other").await;
+    let _ = admin;
+    let tenant_id = app.state.store.authtoken_by_hash(&signet_server::secrets::hash_token(&who.authtoken)).await;
+    let tenant_id = tenant_id.expect("lookup").expect("token").1;
+    let actor = signet_domain::audit::Actor::system();
+    let narrow = signet_store::GatewaySettings {
+        file_types: vec!["HASH".into()],
+        signature_types: vec![4],
+        legacy_profile: false,
+    };
+    app.state.store.put_gateway_settings(tenant_id, &narrow, &actor).await.expect("settings");
+    let payload = pdf_payload(&pdf, &who, "REF-105").build().expect("payload");
+    expect_failure(seal(payload.clone()), "105", "https://erp.example.test/failed").await;
+    let legacy = seal_request(&who.certificate, Profile::Legacy, &payload, now()).expect("seal");
+    expect_failure(legacy, "109", "https://erp.example.test/failed").await;
+    let wide = signet_store::GatewaySettings::default();
+    app.state.store.put_gateway_settings(tenant_id, &wide, &actor).await.expect("settings");
+
+    // 106: the signer cancels; the result goes to Curl.
+    let payload = pdf_payload(&pdf, &who, "REF-106").build().expect("payload");
+    let response = submit(&app, &who, &seal(payload)).await;
+    let link = response.headers()["location"].to_str().expect("location").to_string();
+    let cancelled = app.client.post(app.url(&format!("{link}/cancel"))).send().await.expect("cancel");
+    let (action, fields) = posted_fields(&cancelled.text().await.expect("html"));
+    assert_eq!(action, "https://erp.example.test/cancelled");
+    assert!(fields["ErrorMessage"].starts_with("106"));
+
+    // 115 / 116 are shown to the signer, who may try again.
+    let payload = pdf_payload(&pdf, &who, "REF-115").upload_signature(true).build().expect("payload");
+    let response = submit(&app, &who, &seal(payload)).await;
+    let link = response.headers()["location"].to_str().expect("location").to_string();
+    let upload = |name: &'static str, bytes: Vec<u8>| {
+        let form = reqwest::multipart::Form::new()
+            .text("mode", "upload")
+            .text("consent", "on")
+            .part("image", reqwest::multipart::Part::bytes(bytes).file_name(name));
+        app.client.post(app.url(&format!("{link}/sign"))).multipart(form).send()
+    };
+    let gif = upload("sig.gif", b"GIF89a....".to_vec()).await.expect("send").text().await.expect("html");
+    assert!(gif.contains("115"), "{gif}");
+    let mut tiny_png = b"\x89PNG\r\n\x1a\n".to_vec();
+    tiny_png.extend_from_slice(&[0u8; 64]);
+    let small = upload("sig.png", tiny_png).await.expect("send").text().await.expect("html");
+    assert!(small.contains("116"), "{small}");
+    let still_open = app.client.get(app.url(&link)).send().await.expect("page");
+    assert_eq!(still_open.status(), 200, "the signer can try again");
+}
