@@ -57,8 +57,11 @@ pub struct Config {
     pub gateway_clock_window_secs: u64,
     /// RFC 3161 time-stamping authority; signatures are PAdES B-T when set, B-B otherwise.
     pub tsa_url: Option<String>,
-    /// Let outbound fetches (TSA, OCSP, CRL) reach private and loopback addresses.
+    /// Let outbound fetches (TSA, OCSP, CRL, hash checking) reach private and loopback addresses.
     pub outbound_allow_private: bool,
+    /// For gateway `Hash` requests, fetch each `DocumentURL` and refuse (107) when its SHA-256
+    /// is not the `DocumentHash`. Off by default: the server then fetches nothing.
+    pub gateway_hash_check: bool,
 }
 
 impl Default for Config {
@@ -88,6 +91,7 @@ impl Default for Config {
             gateway_clock_window_secs: 300,
             tsa_url: None,
             outbound_allow_private: false,
+            gateway_hash_check: false,
         }
     }
 }

@@ -265,3 +265,70 @@ async fn gateway_errors_reach_the_right_address(backend: Backend) {
     let still_open = app.client.get(app.url(&link)).send().await.expect("page");
     assert_eq!(still_open.status(), 200, "the signer can try again");
 }
+
+/// A local origin serving one document, standing in for the integrator's DocumentURL host.
+async fn document_origin(bytes: &'static [u8]) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let router = axum::Router::new().route("/doc.pdf", axum::routing::get(move || async move { bytes }));
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    format!("http://{addr}/doc.pdf")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hash_checking_fetches_document_urls_only_when_enabled_and_only_where_allowed() {
+    const DOCUMENT: &[u8] = b"%PDF-1.7 the integrator's document";
+    let url = document_origin(DOCUMENT).await;
+    let right = hex_sha256(DOCUMENT);
+    let wrong = hex_sha256(b"something else");
+    let hash_payload = |who: &Integrator, reference: &str, hash: &str| {
+        let details =
+            [signet_client::DocumentDetail { name: "Invoice 7".into(), url: url.clone(), hash_hex: hash.into() }];
+        PayloadBuilder::hash(&details)
+            .reference_number(reference)
+            .authtoken(&who.authtoken)
+            .signature_types(&[SignatureType::ESignature])
+            .urls(&urls())
+            .build()
+            .expect("payload")
+    };
+    let now = time::OffsetDateTime::now_utc;
+
+    let checking = support::spawn_with(Backend::Sqlite, |c| {
+        c.gateway_hash_check = true;
+        c.outbound_allow_private = true;
+    })
+    .await;
+    let who = integrator(&checking).await;
+    let sealed =
+        seal_request(&who.certificate, Profile::Modern, &hash_payload(&who, "H-1", &right), now()).expect("seal");
+    assert_eq!(submit(&checking, &who, &sealed).await.status(), 303, "a matching hash is accepted");
+    let sealed =
+        seal_request(&who.certificate, Profile::Modern, &hash_payload(&who, "H-2", &wrong), now()).expect("seal");
+    let html = submit(&checking, &who, &sealed).await.text().await.expect("html");
+    let (_, fields) = posted_fields(&html);
+    assert!(fields["ErrorMessage"].starts_with("107") && fields["ErrorMessage"].contains("does not match"), "{html}");
+
+    // SSRF guard: with private addresses not allowed, a loopback DocumentURL is not fetched.
+    let guarded = support::spawn_with(Backend::Sqlite, |c| c.gateway_hash_check = true).await;
+    let who = integrator(&guarded).await;
+    let sealed =
+        seal_request(&who.certificate, Profile::Modern, &hash_payload(&who, "H-3", &right), now()).expect("seal");
+    let html = submit(&guarded, &who, &sealed).await.text().await.expect("html");
+    let (_, fields) = posted_fields(&html);
+    assert!(
+        fields["ErrorMessage"].starts_with("107") && fields["ErrorMessage"].contains("could not be fetched"),
+        "{html}"
+    );
+
+    // Off by default: nothing is fetched, so even a wrong hash goes on to the signer.
+    let default = spawn(Backend::Sqlite).await;
+    let who = integrator(&default).await;
+    let sealed =
+        seal_request(&who.certificate, Profile::Modern, &hash_payload(&who, "H-4", &wrong), now()).expect("seal");
+    assert_eq!(submit(&default, &who, &sealed).await.status(), 303);
+}
+
+fn hex_sha256(bytes: &[u8]) -> String {
+    signet_gateway::sha256(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}

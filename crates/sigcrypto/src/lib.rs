@@ -32,3 +32,9 @@ pub mod xmldsig;
 
 pub use error::{Error, Result};
 pub use http::HttpConfig;
+
+/// A GET through the same guarded client as the TSA, OCSP and CRL fetches: public addresses
+/// only unless `cfg` allows private ones, no redirects, a time limit and a size cap.
+pub fn fetch(url: &str, cfg: &HttpConfig) -> Result<Vec<u8>> {
+    http::get(url, cfg)
+}

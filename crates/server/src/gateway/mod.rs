@@ -149,6 +149,11 @@ async fn accept(
     if let Document::Pdf { bytes, options } = &payload.document {
         check_pdf_pages(bytes, &options.pages).map_err(|detail| refuse(ErrorCode::InvalidParameters, &detail))?;
     }
+    if let Document::Hash(details) = &payload.document
+        && state.config.gateway_hash_check
+    {
+        check_document_hashes(state, details).await.map_err(|detail| refuse(ErrorCode::InvalidParameters, &detail))?;
+    }
 
     let number = new_transaction_number(OffsetDateTime::now_utc());
     let payload_key = BlobKey::new(["tenant", &tenant_id.to_string(), "gateway", &number, "payload.json"])
@@ -196,6 +201,33 @@ async fn accept(
             Err(error.into())
         }
     }
+}
+
+/// Fetches each `DocumentURL` through the guarded client (SSRF rules, size and time caps) and
+/// compares its SHA-256 with `DocumentHash`.
+async fn check_document_hashes(state: &AppState, details: &[signet_gateway::DocumentDetail]) -> Result<(), String> {
+    let cfg = if state.config.outbound_allow_private {
+        signet_sigcrypto::HttpConfig::allow_private()
+    } else {
+        signet_sigcrypto::HttpConfig::default()
+    };
+    for detail in details.iter().cloned() {
+        let cfg = cfg.clone();
+        let fetched = tokio::task::spawn_blocking(move || {
+            let bytes = signet_sigcrypto::fetch(&detail.url, &cfg)
+                .map_err(|e| format!("DocumentURL of {} could not be fetched: {e}", detail.name))?;
+            let actual = hex::encode(signet_gateway::sha256(&bytes));
+            if actual == detail.hash_hex {
+                Ok(())
+            } else {
+                Err(format!("DocumentHash of {} does not match the document at its DocumentURL", detail.name))
+            }
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+        fetched?;
+    }
+    Ok(())
 }
 
 /// Pages named by the request must exist in the document.
