@@ -115,15 +115,11 @@ impl BlobKey {
             }
             key.push_str(segment);
             if key.len() > Self::MAX_LEN {
-                return Err(Error::InvalidKey {
-                    reason: "key too long",
-                });
+                return Err(Error::InvalidKey { reason: "key too long" });
             }
         }
         if key.is_empty() {
-            return Err(Error::InvalidKey {
-                reason: "a key needs at least one segment",
-            });
+            return Err(Error::InvalidKey { reason: "a key needs at least one segment" });
         }
         Ok(Self(key))
     }
@@ -152,9 +148,7 @@ impl BlobKey {
 
     fn to_object_path(&self) -> Result<ObjectPath> {
         // Cannot fail for a validated key; map the error anyway instead of unwrapping.
-        ObjectPath::parse(&self.0).map_err(|_| Error::InvalidKey {
-            reason: "not a valid object path",
-        })
+        ObjectPath::parse(&self.0).map_err(|_| Error::InvalidKey { reason: "not a valid object path" })
     }
 }
 
@@ -182,10 +176,7 @@ fn validate_segment(segment: &str) -> Result<()> {
         "empty segment"
     } else if segment.len() > BlobKey::MAX_SEGMENT_LEN {
         "segment too long"
-    } else if !segment
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-    {
+    } else if !segment.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')) {
         "segment has a character outside [A-Za-z0-9._-]"
     } else if segment.starts_with('.') {
         "segment starts with '.'"
@@ -227,10 +218,7 @@ pub struct BlobStore {
 impl fmt::Debug for BlobStore {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Hand-written so that no backend's configuration (credentials) can leak.
-        f.debug_struct("BlobStore")
-            .field("kind", &self.kind)
-            .field("description", &self.description)
-            .finish()
+        f.debug_struct("BlobStore").field("kind", &self.kind).field("description", &self.description).finish()
     }
 }
 
@@ -275,29 +263,20 @@ impl BlobStore {
         }
         let Some((scheme, _)) = url.split_once("://") else {
             let path = Path::new(url);
-            let dir = if path.is_absolute() {
-                path.to_path_buf()
-            } else {
-                data_dir.join(path)
-            };
+            let dir = if path.is_absolute() { path.to_path_buf() } else { data_dir.join(path) };
             return Self::local(&dir);
         };
         match scheme.to_ascii_lowercase().as_str() {
             "memory" => {
                 if url.len() > "memory://".len() {
-                    return Err(Error::InvalidUrl(
-                        "memory:// takes no host, path or parameters".into(),
-                    ));
+                    return Err(Error::InvalidUrl("memory:// takes no host, path or parameters".into()));
                 }
                 Ok(Self::memory())
             }
             "file" => {
-                let parsed = url::Url::parse(url)
-                    .map_err(|e| Error::InvalidUrl(format!("file URL: {e}")))?;
+                let parsed = url::Url::parse(url).map_err(|e| Error::InvalidUrl(format!("file URL: {e}")))?;
                 if parsed.query().is_some() || parsed.fragment().is_some() {
-                    return Err(Error::InvalidUrl(
-                        "file URL takes no query or fragment".into(),
-                    ));
+                    return Err(Error::InvalidUrl("file URL takes no query or fragment".into()));
                 }
                 let dir = parsed.to_file_path().map_err(|()| {
                     Error::InvalidUrl(
@@ -317,14 +296,8 @@ impl BlobStore {
 
     /// A local folder store rooted at `dir` (created if missing).
     pub fn local(dir: &Path) -> Result<Self> {
-        std::fs::create_dir_all(dir).map_err(|source| Error::Folder {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let root = std::fs::canonicalize(dir).map_err(|source| Error::Folder {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+        std::fs::create_dir_all(dir).map_err(|source| Error::Folder { path: dir.to_path_buf(), source })?;
+        let root = std::fs::canonicalize(dir).map_err(|source| Error::Folder { path: dir.to_path_buf(), source })?;
         let fs = LocalFileSystem::new_with_prefix(&root)
             .map_err(|source| Error::Backend { op: "open", source })?
             .with_fsync(true)
@@ -365,38 +338,27 @@ impl BlobStore {
         };
         // The prefix from the raw text: `Url` would resolve `..` and percent-escapes, and we
         // want those refused, not reinterpreted.
-        let raw_path = url
-            .split_once("://")
-            .map(|(_, rest)| rest)
-            .unwrap_or_default();
+        let raw_path = url.split_once("://").map(|(_, rest)| rest).unwrap_or_default();
         let raw_path = raw_path.split(['?', '#']).next().unwrap_or_default();
-        let prefix_str = raw_path
-            .split_once('/')
-            .map(|(_, p)| p.trim_end_matches('/'))
-            .unwrap_or_default();
+        let prefix_str = raw_path.split_once('/').map(|(_, p)| p.trim_end_matches('/')).unwrap_or_default();
         let prefix = if prefix_str.is_empty() {
             None
         } else {
-            let key = BlobKey::parse(prefix_str).map_err(|e| {
-                Error::InvalidUrl(format!("s3 prefix {prefix_str:?} is not allowed: {e}"))
-            })?;
+            let key = BlobKey::parse(prefix_str)
+                .map_err(|e| Error::InvalidUrl(format!("s3 prefix {prefix_str:?} is not allowed: {e}")))?;
             Some(key.to_object_path()?)
         };
 
-        let mut builder = AmazonS3Builder::from_env()
-            .with_bucket_name(&bucket)
-            .with_retry(RetryConfig {
-                backoff: Default::default(),
-                max_retries: 3,
-                retry_timeout: Duration::from_secs(20),
-            });
+        let mut builder = AmazonS3Builder::from_env().with_bucket_name(&bucket).with_retry(RetryConfig {
+            backoff: Default::default(),
+            max_retries: 3,
+            retry_timeout: Duration::from_secs(20),
+        });
         let mut endpoint_desc = None;
         let mut seen: Vec<String> = Vec::new();
         for (name, value) in parsed.query_pairs() {
             if seen.iter().any(|s| *s == name) {
-                return Err(Error::InvalidUrl(format!(
-                    "s3 query parameter {name:?} given twice"
-                )));
+                return Err(Error::InvalidUrl(format!("s3 query parameter {name:?} given twice")));
             }
             seen.push(name.to_string());
             let value = value.into_owned();
@@ -405,18 +367,16 @@ impl BlobStore {
                     let ep = url::Url::parse(&value)
                         .map_err(|e| Error::InvalidUrl(format!("s3 endpoint is not a URL: {e}")))?;
                     if !matches!(ep.scheme(), "http" | "https") {
-                        return Err(Error::InvalidUrl(
-                            "s3 endpoint must be an http:// or https:// URL".into(),
-                        ));
+                        return Err(Error::InvalidUrl("s3 endpoint must be an http:// or https:// URL".into()));
                     }
                     endpoint_desc = Some(ep.origin().ascii_serialization());
                     builder.with_endpoint(value)
                 }
                 "region" => builder.with_region(value),
                 "allow_http" => builder.with_allow_http(parse_bool("allow_http", &value)?),
-                "virtual_hosted_style_request" => builder.with_virtual_hosted_style_request(
-                    parse_bool("virtual_hosted_style_request", &value)?,
-                ),
+                "virtual_hosted_style_request" => {
+                    builder.with_virtual_hosted_style_request(parse_bool("virtual_hosted_style_request", &value)?)
+                }
                 "access_key_id" => builder.with_access_key_id(value),
                 "secret_access_key" => builder.with_secret_access_key(value),
                 "session_token" => builder.with_token(value),
@@ -428,9 +388,7 @@ impl BlobStore {
                 }
             };
         }
-        let s3 = builder
-            .build()
-            .map_err(|source| Error::Backend { op: "open", source })?;
+        let s3 = builder.build().map_err(|source| Error::Backend { op: "open", source })?;
 
         let mut description = format!("s3://{bucket}");
         if let Some(p) = &prefix {
@@ -445,12 +403,7 @@ impl BlobStore {
             Some(p) => Arc::new(PrefixStore::new(s3, p)),
             None => Arc::new(s3),
         };
-        Ok(Self {
-            inner,
-            kind: BackendKind::S3,
-            description: description.into(),
-            local_root: None,
-        })
+        Ok(Self { inner, kind: BackendKind::S3, description: description.into(), local_root: None })
     }
 
     /// The kind of backend.
@@ -468,21 +421,13 @@ impl BlobStore {
     /// or the new object, never a partial one. On a local folder the write is fsynced.
     pub async fn put(&self, key: &BlobKey, bytes: Bytes) -> Result<()> {
         let path = key.to_object_path()?;
-        self.inner
-            .put(&path, PutPayload::from_bytes(bytes))
-            .await
-            .map(|_| ())
-            .map_err(|e| map_err("put", key, e))
+        self.inner.put(&path, PutPayload::from_bytes(bytes)).await.map(|_| ()).map_err(|e| map_err("put", key, e))
     }
 
     /// The bytes under `key`; [`Error::NotFound`] if there are none.
     pub async fn get(&self, key: &BlobKey) -> Result<Bytes> {
         let path = key.to_object_path()?;
-        let result = self
-            .inner
-            .get(&path)
-            .await
-            .map_err(|e| map_err("get", key, e))?;
+        let result = self.inner.get(&path).await.map_err(|e| map_err("get", key, e))?;
         result.bytes().await.map_err(|e| map_err("get", key, e))
     }
 
@@ -491,10 +436,7 @@ impl BlobStore {
         let path = key.to_object_path()?;
         match self.inner.delete(&path).await {
             Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
-            Err(source) => Err(Error::Backend {
-                op: "delete",
-                source,
-            }),
+            Err(source) => Err(Error::Backend { op: "delete", source }),
         }
     }
 
@@ -504,10 +446,7 @@ impl BlobStore {
         match self.inner.head(&path).await {
             Ok(_) => Ok(true),
             Err(object_store::Error::NotFound { .. }) => Ok(false),
-            Err(source) => Err(Error::Backend {
-                op: "exists",
-                source,
-            }),
+            Err(source) => Err(Error::Backend { op: "exists", source }),
         }
     }
 
@@ -515,48 +454,30 @@ impl BlobStore {
     /// Read-only; gives up after [`CHECK_TIMEOUT`]. Needs a Tokio runtime with timers
     /// enabled (`#[tokio::main]` enables them).
     pub async fn check(&self) -> Result<()> {
-        tokio::time::timeout(CHECK_TIMEOUT, self.check_inner())
-            .await
-            .map_err(|_| Error::Timeout(CHECK_TIMEOUT))?
+        tokio::time::timeout(CHECK_TIMEOUT, self.check_inner()).await.map_err(|_| Error::Timeout(CHECK_TIMEOUT))?
     }
 
     async fn check_inner(&self) -> Result<()> {
         if let Some(root) = &self.local_root {
-            let meta =
-                tokio::fs::metadata(root.as_ref())
-                    .await
-                    .map_err(|source| Error::Folder {
-                        path: root.to_path_buf(),
-                        source,
-                    })?;
+            let meta = tokio::fs::metadata(root.as_ref())
+                .await
+                .map_err(|source| Error::Folder { path: root.to_path_buf(), source })?;
             if !meta.is_dir() {
                 return Err(Error::Folder {
                     path: root.to_path_buf(),
-                    source: std::io::Error::new(
-                        std::io::ErrorKind::NotADirectory,
-                        "not a directory",
-                    ),
+                    source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
                 });
             }
         }
         // One listing request: on S3 this fails if the bucket is missing, unreachable or
         // the credentials are refused.
-        self.inner
-            .list_with_delimiter(None)
-            .await
-            .map(|_| ())
-            .map_err(|source| Error::Backend {
-                op: "check",
-                source,
-            })
+        self.inner.list_with_delimiter(None).await.map(|_| ()).map_err(|source| Error::Backend { op: "check", source })
     }
 }
 
 fn map_err(op: &'static str, key: &BlobKey, err: object_store::Error) -> Error {
     match err {
-        object_store::Error::NotFound { .. } => Error::NotFound {
-            key: key.as_str().to_owned(),
-        },
+        object_store::Error::NotFound { .. } => Error::NotFound { key: key.as_str().to_owned() },
         source => Error::Backend { op, source },
     }
 }
@@ -565,9 +486,7 @@ fn parse_bool(name: &str, value: &str) -> Result<bool> {
     match value.to_ascii_lowercase().as_str() {
         "true" | "1" | "yes" => Ok(true),
         "false" | "0" | "no" => Ok(false),
-        _ => Err(Error::InvalidUrl(format!(
-            "s3 query parameter {name:?} must be true or false"
-        ))),
+        _ => Err(Error::InvalidUrl(format!("s3 query parameter {name:?} must be true or false"))),
     }
 }
 
@@ -577,17 +496,8 @@ mod tests {
 
     #[test]
     fn keys_accept_our_shapes() -> Result<()> {
-        let k = BlobKey::new([
-            "tenant",
-            "42",
-            "doc",
-            "0b6f6f5e-2c4a-4f7e-9a3c-1d2e3f4a5b6c",
-            "v1.pdf",
-        ])?;
-        assert_eq!(
-            k.as_str(),
-            "tenant/42/doc/0b6f6f5e-2c4a-4f7e-9a3c-1d2e3f4a5b6c/v1.pdf"
-        );
+        let k = BlobKey::new(["tenant", "42", "doc", "0b6f6f5e-2c4a-4f7e-9a3c-1d2e3f4a5b6c", "v1.pdf"])?;
+        assert_eq!(k.as_str(), "tenant/42/doc/0b6f6f5e-2c4a-4f7e-9a3c-1d2e3f4a5b6c/v1.pdf");
         assert_eq!(BlobKey::parse(k.as_str())?, k);
         assert_eq!(k.join("signed_2")?.segments().last(), Some("signed_2"));
         assert_eq!(k.to_object_path()?.as_ref(), k.as_str());
@@ -621,26 +531,14 @@ mod tests {
             "~",
         ];
         for s in bad_segments {
-            assert!(
-                BlobKey::new(["tenant", s]).is_err(),
-                "segment {s:?} was accepted"
-            );
+            assert!(BlobKey::new(["tenant", s]).is_err(), "segment {s:?} was accepted");
         }
         let long = "a".repeat(BlobKey::MAX_SEGMENT_LEN + 1);
         assert!(BlobKey::new([long.as_str()]).is_err());
         let many = vec!["abcdefgh"; 200];
         assert!(BlobKey::new(many).is_err());
         assert!(BlobKey::new(Vec::<&str>::new()).is_err());
-        for s in [
-            "",
-            "/a",
-            "a/",
-            "a//b",
-            "a/../b",
-            "../a",
-            "a/./b",
-            "/etc/passwd",
-        ] {
+        for s in ["", "/a", "a/", "a//b", "a/../b", "../a", "a/./b", "/etc/passwd"] {
             assert!(BlobKey::parse(s).is_err(), "key {s:?} was accepted");
         }
         assert!(BlobKey::parse("a").and_then(|k| k.join("..")).is_err());
@@ -668,10 +566,7 @@ mod tests {
         ] {
             assert!(BlobStore::from_url(url, &dir).is_err(), "{url:?} accepted");
         }
-        assert!(matches!(
-            BlobStore::from_url("memory://", &dir).map(|s| s.kind()),
-            Ok(BackendKind::Memory)
-        ));
+        assert!(matches!(BlobStore::from_url("memory://", &dir).map(|s| s.kind()), Ok(BackendKind::Memory)));
     }
 
     #[test]
@@ -682,10 +577,7 @@ mod tests {
             Path::new("."),
         )?;
         assert_eq!(store.kind(), BackendKind::S3);
-        assert_eq!(
-            store.description(),
-            "s3://bucket/some/prefix at http://127.0.0.1:9"
-        );
+        assert_eq!(store.description(), "s3://bucket/some/prefix at http://127.0.0.1:9");
         for text in [format!("{store:?}"), store.to_string()] {
             for secret in ["AKIDSECRETID", "VERYSECRETKEY", "TOKENX"] {
                 assert!(!text.contains(secret), "{secret} leaked in {text}");

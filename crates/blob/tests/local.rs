@@ -65,10 +65,7 @@ async fn local_check_fails_when_folder_is_gone() -> TestResult {
 async fn local_folder_is_a_file() -> TestResult {
     let data = tempfile::tempdir()?;
     std::fs::write(data.path().join("blobs"), b"x")?;
-    assert!(matches!(
-        BlobStore::from_url("blobs", data.path()),
-        Err(Error::Folder { .. })
-    ));
+    assert!(matches!(BlobStore::from_url("blobs", data.path()), Err(Error::Folder { .. })));
     Ok(())
 }
 
@@ -112,14 +109,8 @@ async fn traversal_attempts_are_rejected() -> TestResult {
         ".ssh",
     ];
     for k in hostile {
-        assert!(
-            matches!(BlobKey::parse(k), Err(Error::InvalidKey { .. })),
-            "key {k:?} was accepted"
-        );
-        assert!(
-            BlobKey::new(["tenant", "1", k]).is_err(),
-            "segment {k:?} was accepted"
-        );
+        assert!(matches!(BlobKey::parse(k), Err(Error::InvalidKey { .. })), "key {k:?} was accepted");
+        assert!(BlobKey::new(["tenant", "1", k]).is_err(), "segment {k:?} was accepted");
     }
 
     // Accepted keys land under the root, whatever their shape.
@@ -129,9 +120,8 @@ async fn traversal_attempts_are_rejected() -> TestResult {
         assert!(root.join("t").join(k).is_file(), "{k}");
     }
     // Nothing was created beside the root.
-    let mut names: Vec<_> = std::fs::read_dir(data.path())?
-        .map(|e| e.map(|e| e.file_name()))
-        .collect::<Result<_, _>>()?;
+    let mut names: Vec<_> =
+        std::fs::read_dir(data.path())?.map(|e| e.map(|e| e.file_name())).collect::<Result<_, _>>()?;
     names.sort();
     assert_eq!(names, vec![std::ffi::OsString::from("root")]);
     Ok(())

@@ -91,35 +91,18 @@ impl Moto {
         let mut raw = Vec::new();
         stream.read_to_end(&mut raw)?;
         let bad = || std::io::Error::new(std::io::ErrorKind::InvalidData, "bad HTTP response");
-        let head_end = raw
-            .windows(4)
-            .position(|w| w == b"\r\n\r\n")
-            .ok_or_else(bad)?;
+        let head_end = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(bad)?;
         let head = std::str::from_utf8(&raw[..head_end]).map_err(|_| bad())?;
-        let status = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(bad)?;
-        if head
-            .to_ascii_lowercase()
-            .contains("transfer-encoding: chunked")
-        {
+        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).ok_or_else(bad)?;
+        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
             return Err(std::io::Error::other("chunked response not supported here"));
         }
         Ok((status, raw[head_end + 4..].to_vec()))
     }
 
     fn create_bucket(&self, bucket: &str) {
-        let (status, body) = self
-            .http("PUT", &format!("/{bucket}"))
-            .expect("create bucket request");
-        assert_eq!(
-            status,
-            200,
-            "create bucket: {}",
-            String::from_utf8_lossy(&body)
-        );
+        let (status, body) = self.http("PUT", &format!("/{bucket}")).expect("create bucket request");
+        assert_eq!(status, 200, "create bucket: {}", String::from_utf8_lossy(&body));
     }
 }
 
@@ -144,14 +127,10 @@ async fn s3_against_moto() -> TestResult {
     let creds = "access_key_id=testing&secret_access_key=testing";
 
     // With a prefix.
-    let url =
-        format!("s3://signet-test/deploy-1?endpoint={ep}&region=us-east-1&allow_http=true&{creds}");
+    let url = format!("s3://signet-test/deploy-1?endpoint={ep}&region=us-east-1&allow_http=true&{creds}");
     let store = BlobStore::from_url(&url, data_dir)?;
     assert_eq!(store.kind(), BackendKind::S3);
-    assert_eq!(
-        store.description(),
-        format!("s3://signet-test/deploy-1 at {ep}")
-    );
+    assert_eq!(store.description(), format!("s3://signet-test/deploy-1 at {ep}"));
     round_trip(&store).await?;
 
     // The object really is in the bucket, under prefix + key (read back without object_store).
@@ -164,25 +143,16 @@ async fn s3_against_moto() -> TestResult {
 
     // A store on the bare bucket sees the same object under the prefixed key; a store with
     // another prefix does not.
-    let bare = BlobStore::from_url(
-        &format!("s3://signet-test?endpoint={ep}&allow_http=true&{creds}"),
-        data_dir,
-    )?;
+    let bare = BlobStore::from_url(&format!("s3://signet-test?endpoint={ep}&allow_http=true&{creds}"), data_dir)?;
     let prefixed = BlobKey::new(["deploy-1", "tenant", "9", "doc", "d0c.pdf"])?;
     assert_eq!(bare.get(&prefixed).await?, body);
-    let other = BlobStore::from_url(
-        &format!("s3://signet-test/deploy-2?endpoint={ep}&allow_http=true&{creds}"),
-        data_dir,
-    )?;
+    let other =
+        BlobStore::from_url(&format!("s3://signet-test/deploy-2?endpoint={ep}&allow_http=true&{creds}"), data_dir)?;
     assert!(!other.exists(&key).await?);
     assert!(matches!(other.get(&key).await, Err(Error::NotFound { .. })));
 
     // Large-ish object (1 MiB) round trip.
-    let big = Bytes::from(
-        (0..1024 * 1024)
-            .map(|i| (i % 251) as u8)
-            .collect::<Vec<_>>(),
-    );
+    let big = Bytes::from((0..1024 * 1024).map(|i| (i % 251) as u8).collect::<Vec<_>>());
     let big_key = BlobKey::new(["tenant", "9", "doc", "big"])?;
     store.put(&big_key, big.clone()).await?;
     assert_eq!(store.get(&big_key).await?, big);
@@ -191,10 +161,7 @@ async fn s3_against_moto() -> TestResult {
     assert!(!store.exists(&key).await?);
 
     // Readiness fails for a bucket that does not exist ...
-    let missing = BlobStore::from_url(
-        &format!("s3://no-such-bucket?endpoint={ep}&allow_http=true&{creds}"),
-        data_dir,
-    )?;
+    let missing = BlobStore::from_url(&format!("s3://no-such-bucket?endpoint={ep}&allow_http=true&{creds}"), data_dir)?;
     assert!(missing.check().await.is_err());
     // ... and for a server that is not there.
     let closed = free_port();

@@ -8,12 +8,7 @@ pub type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 /// put/get/exists/delete/check on any backend.
 pub async fn round_trip(store: &BlobStore) -> TestResult {
-    let key = BlobKey::new([
-        "tenant",
-        "42",
-        "doc",
-        "5f1c2b9e-7d1a-4c55-9f3e-0a1b2c3d4e5f",
-    ])?;
+    let key = BlobKey::new(["tenant", "42", "doc", "5f1c2b9e-7d1a-4c55-9f3e-0a1b2c3d4e5f"])?;
     let other = BlobKey::new(["tenant", "42", "doc", "missing"])?;
     let body = Bytes::from_static(b"%PDF-1.7\n...\n%%EOF\n");
 
