@@ -14,7 +14,11 @@ use signet_client::{
 use signet_store::Backend;
 use support::{TestApp, spawn};
 
-on_both_backends!(typed_signature_through_the_gateway_validates_in_pdfsig, gateway_errors_reach_the_right_address);
+on_both_backends!(
+    typed_signature_through_the_gateway_validates_in_pdfsig,
+    gateway_errors_reach_the_right_address,
+    co_signing_keeps_earlier_signatures_valid_and_one_reference_wins_a_race,
+);
 
 fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
     let path = dir.join("input.pdf");
@@ -203,6 +207,14 @@ async fn gateway_errors_reach_the_right_address(backend: Backend) {
     let sealed = seal(serde_json::to_vec(&payload).expect("json"));
     expect_failure(sealed, "107", "https://erp.example.test/failed").await;
 
+    // 107: a custom box off the page (A4 reportlab page is 612 x 792 points).
+    let off = signet_client::BoxRect { left: 560.0, top: 700.0, width: 200.0, height: 60.0 };
+    let payload = pdf_payload(&pdf, &who, "REF-107b").position(SignaturePosition::Customize(off)).to_value();
+    let fields =
+        expect_failure(seal(serde_json::to_vec(&payload).expect("json")), "107", "https://erp.example.test/failed")
+            .await;
+    assert!(fields["ErrorMessage"].contains("outside page 1"), "{}", fields["ErrorMessage"]);
+
     // 108: a reference number used before.
     let first = pdf_payload(&pdf, &who, "REF-108").build().expect("payload");
     assert_eq!(submit(&app, &who, &seal(first.clone())).await.status(), 303);
@@ -331,4 +343,52 @@ async fn hash_checking_fetches_document_urls_only_when_enabled_and_only_where_al
 
 fn hex_sha256(bytes: &[u8]) -> String {
     signet_gateway::sha256(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Signs `pdf` through the gateway with a typed name and returns the signed PDF.
+async fn sign_through_gateway(app: &TestApp, who: &Integrator, pdf: &[u8], reference: &str, cosign: bool) -> Vec<u8> {
+    let payload = pdf_payload(pdf, who, reference).cosign(cosign).build().expect("payload");
+    let sealed =
+        seal_request(&who.certificate, Profile::Modern, &payload, time::OffsetDateTime::now_utc()).expect("seal");
+    let response = submit(app, who, &sealed).await;
+    let link = response.headers()["location"].to_str().expect("location").to_string();
+    let signed = app
+        .client
+        .post(app.url(&format!("{link}/sign")))
+        .form(&[("mode", "typed"), ("typedName", reference), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    let (_, fields) = posted_fields(&signed.text().await.expect("html"));
+    assert_eq!(fields["ReturnStatus"], "Success", "{fields:?}");
+    open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("open")
+}
+
+async fn co_signing_keeps_earlier_signatures_valid_and_one_reference_wins_a_race(backend: Backend) {
+    let app = spawn(backend).await;
+    let who = integrator(&app).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pdf = reportlab_pdf(dir.path(), 1);
+    let first = sign_through_gateway(&app, &who, &pdf, "CO-1", true).await;
+    let second = sign_through_gateway(&app, &who, &first, "CO-2", false).await;
+    assert!(second.starts_with(&first), "the second signature is an incremental update");
+    let report = pdfsig_valid(&second, dir.path());
+    assert_eq!(report.matches("Signature is Valid.").count(), 2, "{report}");
+
+    // Eight browsers post the same reference at once: exactly one transaction is accepted.
+    let payload = pdf_payload(&pdf, &who, "RACE-1").build().expect("payload");
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let sealed =
+            seal_request(&who.certificate, Profile::Modern, &payload, time::OffsetDateTime::now_utc()).expect("seal");
+        let (url, http) = (app.url("/eMsecure/V3_0/Index"), who.http.clone());
+        tasks.push(tokio::spawn(async move {
+            http.post(url).form(&sealed.form_fields()).send().await.expect("submit").status().as_u16()
+        }));
+    }
+    let mut statuses = Vec::new();
+    for task in tasks {
+        statuses.push(task.await.expect("task"));
+    }
+    assert_eq!(statuses.iter().filter(|s| **s == 303).count(), 1, "{statuses:?}");
 }

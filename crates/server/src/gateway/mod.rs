@@ -147,7 +147,7 @@ async fn accept(
         return Err(refuse(ErrorCode::NotSubscribed, &format!("signature type {}", t.code())));
     }
     if let Document::Pdf { bytes, options } = &payload.document {
-        check_pdf_pages(bytes, &options.pages).map_err(|detail| refuse(ErrorCode::InvalidParameters, &detail))?;
+        check_pdf_pages(bytes, options).map_err(|detail| refuse(ErrorCode::InvalidParameters, &detail))?;
     }
     if let Document::Hash(details) = &payload.document
         && state.config.gateway_hash_check
@@ -230,17 +230,44 @@ async fn check_document_hashes(state: &AppState, details: &[signet_gateway::Docu
     Ok(())
 }
 
-/// Pages named by the request must exist in the document.
-fn check_pdf_pages(pdf: &[u8], pages: &signet_gateway::PageSelection) -> Result<(), String> {
-    let summary = signet_pdf::inspect(pdf).map_err(|e| format!("File: {e}"))?;
-    let count = summary.pages as u32;
-    let named: Vec<u32> = match pages {
-        signet_gateway::PageSelection::Specify(list) => list.clone(),
-        signet_gateway::PageSelection::PageLevel(boxes) => boxes.iter().map(|b| b.page).collect(),
-        _ => Vec::new(),
+/// Pages named by the request must exist in the document, and custom boxes must lie on the
+/// pages they are drawn on (as the reader sees the page: crop box, rotation applied).
+fn check_pdf_pages(pdf: &[u8], options: &signet_gateway::PdfOptions) -> Result<(), String> {
+    use signet_gateway::PageSelection as Select;
+    let document = signet_pdf::reader::Document::open(pdf).map_err(|e| format!("File: {e}"))?;
+    let pages = document.pages().map_err(|e| format!("File: {e}"))?;
+    let count = pages.len() as u32;
+    let (selected, boxes): (Vec<u32>, Vec<(u32, signet_gateway::BoxRect)>) = match &options.pages {
+        Select::All => ((1..=count).collect(), Vec::new()),
+        Select::First => (vec![1], Vec::new()),
+        Select::Last => (vec![count], Vec::new()),
+        Select::Even => ((1..=count).filter(|p| p % 2 == 0).collect(), Vec::new()),
+        Select::Odd => ((1..=count).filter(|p| p % 2 == 1).collect(), Vec::new()),
+        Select::Specify(list) => (list.clone(), Vec::new()),
+        Select::PageLevel(items) => {
+            (items.iter().map(|b| b.page).collect(), items.iter().map(|b| (b.page, b.rect)).collect())
+        }
     };
-    match named.iter().find(|p| **p == 0 || **p > count) {
-        Some(page) => Err(format!("page {page} is beyond the document's {count} pages")),
-        None => Ok(()),
+    if let Some(page) = selected.iter().find(|p| **p == 0 || **p > count) {
+        return Err(format!("page {page} is beyond the document's {count} pages"));
     }
+    let custom: Vec<(u32, signet_gateway::BoxRect)> = match options.position {
+        signet_gateway::SignaturePosition::Customize(rect) if boxes.is_empty() => {
+            selected.iter().map(|p| (*p, rect)).collect()
+        }
+        _ => boxes,
+    };
+    for (page, rect) in custom {
+        let Some(info) = pages.get(page as usize - 1) else { continue };
+        let [x0, y0, x1, y1] = info.crop_box;
+        let (width, height) = ((x1 - x0).abs(), (y1 - y0).abs());
+        let (width, height) = if info.rotate % 180 == 0 { (width, height) } else { (height, width) };
+        if !rect.fits(width, height) {
+            return Err(format!(
+                "the box {} is outside page {page} ({width:.0} x {height:.0} points)",
+                rect.to_param()
+            ));
+        }
+    }
+    Ok(())
 }
