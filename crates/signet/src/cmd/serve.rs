@@ -74,6 +74,8 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let backend = format!("{:?}", app.state.store.backend()).to_lowercase();
         println!("signet listening on http://{addr} ({backend} database, blobs: {})", app.state.blob);
         println!("API docs: http://{addr}/api/docs  (OpenAPI: http://{addr}/api/v1/openapi.json)");
+        let segment = &app.state.config.gateway_segment;
+        println!("Signing gateway: http://{addr}/{segment}/V3_0/Index  (certificate: http://{addr}/{segment}/certificate.cer)");
         tracing::info!(%addr, "listening");
         app.run(shutdown_signal()).await
     })
