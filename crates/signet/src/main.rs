@@ -38,6 +38,9 @@ enum Command {
     /// Benchmarks.
     #[command(subcommand)]
     Bench(cmd::bench::BenchCommand),
+    /// The signing gateway's client: seal requests, open results, drive a transaction.
+    #[command(subcommand, name = "gateway-client")]
+    GatewayClient(cmd::gateway_client::GatewayClientCommand),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         Command::Sign(command) => cmd::sign::run(command),
         Command::Verify(args) => cmd::verify::run(args),
         Command::Bench(command) => cmd::bench::run(command),
+        Command::GatewayClient(command) => cmd::gateway_client::run(command),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 pub mod bench;
 pub mod ca;
+pub mod gateway_client;
 pub mod serve;
 pub mod sign;
 pub mod tenant;
