@@ -7,7 +7,8 @@ set -euo pipefail
 
 need_apt=()
 for pair in pdfsig:poppler-utils pdftoppm:poppler-utils xmlsec1:xmlsec1 qpdf:qpdf gs:ghostscript \
-            openssl:openssl wrk:wrk curl:curl certutil:libnss3-tools node:nodejs; do
+            openssl:openssl wrk:wrk curl:curl certutil:libnss3-tools node:nodejs \
+            chromium:chromium; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || need_apt+=("${pair##*:}")
 done
 if ! command -v pg_ctlcluster >/dev/null 2>&1 && ! command -v postgres >/dev/null 2>&1; then

@@ -1,0 +1,144 @@
+//! The `Hash` file type end to end: two documents by URL and SHA-256, typed consent on the signer
+//! page, then the `Returnvalue` opened as `[{DocumentName, DocumentHash, Signature}]` and each
+//! detached CMS verified by `openssl cms -verify` against the original bytes and the server's CA.
+
+mod support;
+
+use std::process::Command;
+
+use base64::Engine;
+use reqwest::redirect::Policy;
+use serde_json::{Value, json};
+use signet_client::{
+    DocumentDetail, GatewayCertificate, PayloadBuilder, Profile, ReturnUrls, SignatureType, open_hash_result,
+    seal_request,
+};
+use signet_store::Backend;
+use support::spawn;
+
+on_both_backends!(hash_documents_are_signed_after_typed_consent_and_verify_in_openssl);
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, bytes).as_ref())
+}
+
+fn posted_fields(html: &str) -> (String, std::collections::HashMap<String, String>) {
+    let action = html.split("action=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default().to_string();
+    let mut fields = std::collections::HashMap::new();
+    for input in html.split("<input type=\"hidden\" ").skip(1) {
+        let name = input.split("name=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+        let value = input.split("value=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+        fields.insert(name.to_string(), value.replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'"));
+    }
+    (action, fields)
+}
+
+async fn hash_documents_are_signed_after_typed_consent_and_verify_in_openssl(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Acme Bank").await;
+    let token = app.token(&tenant).await;
+    let created: Value =
+        app.post("/api/v1/gateway/authtokens", &token, json!({"label": "LOS"})).await.json().await.expect("json");
+    let authtoken = created["authtoken"].as_str().expect("authtoken").to_string();
+    let der =
+        app.client.get(app.url("/eMsecure/certificate.cer")).send().await.expect("cer").bytes().await.expect("der");
+    let certificate = GatewayCertificate::from_der(&der).expect("certificate");
+    let http = reqwest::Client::builder().redirect(Policy::none()).build().expect("client");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ca = app.state.config.data_dir.join("keys").join("ca.pem");
+    assert!(ca.exists(), "the test server's CA at {}", ca.display());
+
+    // Two real documents: their bytes stay with the integrator, only URL and hash travel.
+    let documents: Vec<(String, String, Vec<u8>)> = vec![
+        (
+            "Invoice 7".to_string(),
+            "https://app.example.test/invoices/7.pdf".to_string(),
+            b"%PDF-1.7\n% invoice seven, 1 240.00 EUR\n".repeat(40),
+        ),
+        (
+            "Loan terms".to_string(),
+            "http://docs.example.test/loans/terms?id=42&v=3".to_string(),
+            "Terms and conditions of loan 42, version 3.\n".repeat(100).into_bytes(),
+        ),
+    ];
+    let details: Vec<DocumentDetail> = documents
+        .iter()
+        .map(|(name, url, bytes)| DocumentDetail { name: name.clone(), url: url.clone(), hash_hex: sha256_hex(bytes) })
+        .collect();
+
+    for (profile, reference) in [(Profile::Modern, "HASH-0001"), (Profile::Legacy, "HASH-0002")] {
+        let payload = PayloadBuilder::hash(&details)
+            .reference_number(reference)
+            .authtoken(&authtoken)
+            .signature_types(&[SignatureType::ESignature])
+            .urls(&ReturnUrls {
+                success: "https://erp.example.test/signed".into(),
+                failure: "https://erp.example.test/failed".into(),
+                cancel: "https://erp.example.test/cancelled".into(),
+            })
+            .font_signature(true)
+            .build()
+            .expect("payload");
+        let sealed = seal_request(&certificate, profile, &payload, time::OffsetDateTime::now_utc()).expect("seal");
+        let response =
+            http.post(app.url("/eMsecure/V3_0/Index")).form(&sealed.form_fields()).send().await.expect("submit");
+        assert_eq!(response.status(), 303, "{:?}", response.text().await);
+        let link = response.headers()["location"].to_str().expect("location").to_string();
+
+        // The signer sees each DocumentURL as a link (HTML-escaped in the href).
+        let html = app.client.get(app.url(&link)).send().await.expect("page").text().await.expect("html");
+        for (name, url, bytes) in &documents {
+            let escaped = [url.replace('&', "&amp;"), url.replace('&', "&#38;")];
+            assert!(escaped.iter().any(|u| html.contains(&format!("href=\"{u}\""))), "link to {url} in {html}");
+            assert!(html.contains(name.as_str()), "{name} in {html}");
+            assert!(html.contains(&sha256_hex(bytes)), "hash shown in {html}");
+        }
+
+        let signed = app
+            .client
+            .post(app.url(&format!("{link}/sign")))
+            .form(&[("mode", "typed"), ("typedName", "Asha Verma"), ("consent", "on")])
+            .send()
+            .await
+            .expect("sign");
+        let html = signed.text().await.expect("html");
+        let (action, fields) = posted_fields(&html);
+        assert_eq!(action, "https://erp.example.test/signed", "{html}");
+        assert_eq!(fields["ReturnStatus"], "Success", "{html}");
+        assert_eq!(fields["Referencenumber"], reference);
+        let results = open_hash_result(&sealed.session, profile, &fields["Returnvalue"]).expect("open Returnvalue");
+        assert_eq!(results.len(), documents.len());
+
+        for (index, (result, (name, _, bytes))) in results.iter().zip(&documents).enumerate() {
+            assert_eq!(&result.document_name, name, "in request order");
+            assert_eq!(result.document_hash, sha256_hex(bytes));
+            let cms = base64::engine::general_purpose::STANDARD.decode(&result.signature).expect("base64 CMS");
+            let cms_path = dir.path().join(format!("{reference}-{index}.p7s"));
+            let content_path = dir.path().join(format!("{reference}-{index}.bin"));
+            std::fs::write(&cms_path, &cms).expect("write cms");
+            std::fs::write(&content_path, bytes).expect("write content");
+            let verify = |content: &std::path::Path| {
+                Command::new("openssl")
+                    .args(["cms", "-verify", "-binary", "-inform", "DER", "-in"])
+                    .arg(&cms_path)
+                    .arg("-content")
+                    .arg(content)
+                    .arg("-CAfile")
+                    .arg(&ca)
+                    .args(["-purpose", "any", "-out", "/dev/null"])
+                    .output()
+                    .expect("openssl")
+            };
+            let output = verify(&content_path);
+            assert!(
+                output.status.success(),
+                "openssl cms -verify of {name}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            // Other bytes do not verify against the same signature.
+            let other = dir.path().join(format!("{reference}-{index}.other"));
+            std::fs::write(&other, b"not the signed document").expect("write");
+            assert!(!verify(&other).status.success(), "a different document must not verify");
+        }
+    }
+}
