@@ -21,12 +21,14 @@ pub enum ErrorCode {
     MethodNotAllowed,
     DepartmentNameTaken,
     Conflict,
+    StateConflict,
+    LinkExpired,
     ServiceUnavailable,
     Internal,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 19] = [
         ErrorCode::ValidationFailed,
         ErrorCode::MalformedBody,
         ErrorCode::UnsupportedMediaType,
@@ -42,6 +44,8 @@ impl ErrorCode {
         ErrorCode::MethodNotAllowed,
         ErrorCode::DepartmentNameTaken,
         ErrorCode::Conflict,
+        ErrorCode::StateConflict,
+        ErrorCode::LinkExpired,
         ErrorCode::ServiceUnavailable,
         ErrorCode::Internal,
     ];
@@ -63,6 +67,8 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => "method_not_allowed",
             ErrorCode::DepartmentNameTaken => "department_name_taken",
             ErrorCode::Conflict => "conflict",
+            ErrorCode::StateConflict => "state_conflict",
+            ErrorCode::LinkExpired => "link_expired",
             ErrorCode::ServiceUnavailable => "service_unavailable",
             ErrorCode::Internal => "internal_error",
         }
@@ -86,6 +92,8 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => "Method not allowed",
             ErrorCode::DepartmentNameTaken => "A department with this name exists",
             ErrorCode::Conflict => "Conflict",
+            ErrorCode::StateConflict => "Not allowed in the current state",
+            ErrorCode::LinkExpired => "The link has expired or was already used",
             ErrorCode::ServiceUnavailable => "Service unavailable",
             ErrorCode::Internal => "Internal error",
         }

@@ -193,7 +193,7 @@ impl App {
         let (stop_tx, stop_rx) = watch::channel(false);
         let worker = if self.state.config.workers {
             let poll = Duration::from_millis(self.state.config.worker_poll_ms.max(50));
-            Some(tokio::spawn(workers::run(self.state.store.clone(), self.state.blob.clone(), poll, stop_rx.clone())))
+            Some(tokio::spawn(workers::run(self.state.clone(), poll, stop_rx.clone())))
         } else {
             None
         };

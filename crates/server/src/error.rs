@@ -39,7 +39,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::NotFound | ErrorCode::RouteNotFound => StatusCode::NOT_FOUND,
         ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-        ErrorCode::DepartmentNameTaken | ErrorCode::Conflict => StatusCode::CONFLICT,
+        ErrorCode::DepartmentNameTaken | ErrorCode::Conflict | ErrorCode::StateConflict => StatusCode::CONFLICT,
+        ErrorCode::LinkExpired => StatusCode::GONE,
         ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }

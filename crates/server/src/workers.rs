@@ -10,6 +10,8 @@ use signet_domain::now_millis;
 use signet_store::{ClaimedJob, NewJob, Store};
 use tokio::sync::watch;
 
+use crate::AppState;
+
 pub const PURGE_EXPIRED_TOKENS: &str = "maintenance.purge_expired_tokens";
 pub const GATEWAY_HOUSEKEEPING: &str = "gateway.housekeeping";
 const LEASE_MS: i64 = 60_000;
@@ -39,7 +41,8 @@ pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
     Ok(())
 }
 
-async fn run_job(store: &Store, blob: &BlobStore, job: &ClaimedJob) -> Result<(), String> {
+async fn run_job(state: &AppState, job: &ClaimedJob) -> Result<(), String> {
+    let (store, blob) = (&state.store, &state.blob);
     match job.kind.as_str() {
         GATEWAY_HOUSEKEEPING => gateway_housekeeping(store, blob).await,
         PURGE_EXPIRED_TOKENS => {
@@ -80,7 +83,8 @@ fn retry_delay_ms(attempts: i64) -> i64 {
 }
 
 /// Claims and runs due jobs until `shutdown` turns true.
-pub async fn run(store: Store, blob: BlobStore, poll: Duration, mut shutdown: watch::Receiver<bool>) {
+pub async fn run(state: AppState, poll: Duration, mut shutdown: watch::Receiver<bool>) {
+    let store = state.store.clone();
     let worker = worker_id();
     let mut last_schedule = 0_i64;
     loop {
@@ -93,7 +97,7 @@ pub async fn run(store: Store, blob: BlobStore, poll: Duration, mut shutdown: wa
         match store.claim_jobs(&worker, LEASE_MS, 8).await {
             Ok(jobs) => {
                 for job in jobs {
-                    let outcome = run_job(&store, &blob, &job).await;
+                    let outcome = run_job(&state, &job).await;
                     let recorded = match outcome {
                         Ok(()) => store.complete_job(job.id, &worker).await.map(|_| ()),
                         Err(error) => {

@@ -7,6 +7,7 @@ mod departments;
 mod gateway;
 mod jobs;
 mod tenants;
+mod workflows;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -20,6 +21,10 @@ pub use auth::{NewRefreshToken, PrincipalAuth, PrincipalCredentials, RefreshUse,
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use tenants::{CreatedTenant, NewTenant};
+pub use workflows::{
+    AfterSignature, CreatedWorkflow, DocumentRow, NewDocument, NewSignatory, NewWorkflow, SignatoryRow, SignedVersion,
+    TemplateRow, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
+};
 
 pub type Result<T> = std::result::Result<T, Error>;
 

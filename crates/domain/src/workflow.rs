@@ -1,0 +1,308 @@
+//! Workflow rules: who signs in which order, which state changes are allowed, and when a
+//! workflow is complete. Pure functions over plain values, shared by the API and the pages.
+
+use std::collections::{BTreeSet, HashSet};
+
+use crate::{Error, ErrorCode, FieldErrors};
+
+/// Most signatories one workflow may have.
+pub const MAX_SIGNATORIES: usize = 50;
+
+/// The states of a workflow (an envelope).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WorkflowState {
+    InProgress,
+    Completed,
+    Declined,
+    Expired,
+    Inactive,
+    Deleted,
+}
+
+impl WorkflowState {
+    pub const ALL: [WorkflowState; 6] = [
+        WorkflowState::InProgress,
+        WorkflowState::Completed,
+        WorkflowState::Declined,
+        WorkflowState::Expired,
+        WorkflowState::Inactive,
+        WorkflowState::Deleted,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkflowState::InProgress => "in_progress",
+            WorkflowState::Completed => "completed",
+            WorkflowState::Declined => "declined",
+            WorkflowState::Expired => "expired",
+            WorkflowState::Inactive => "inactive",
+            WorkflowState::Deleted => "deleted",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<WorkflowState> {
+        WorkflowState::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+
+    /// Only a workflow in progress moves on; any ended one may still be deleted.
+    pub fn may_become(self, next: WorkflowState) -> bool {
+        use WorkflowState::*;
+        match (self, next) {
+            (InProgress, Completed | Declined | Expired | Inactive | Deleted) => true,
+            (Completed | Declined | Expired | Inactive, Deleted) => true,
+            _ => false,
+        }
+    }
+
+    /// The error for a change that `may_become` refuses.
+    pub fn refuse(self, next: WorkflowState) -> Error {
+        Error::rejected(
+            ErrorCode::StateConflict,
+            format!("a workflow that is {} cannot become {}", self.as_str(), next.as_str()),
+        )
+    }
+}
+
+/// The states of one signatory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SignatoryState {
+    /// Waiting for an earlier signing group.
+    Pending,
+    /// Their turn: the link was sent (or handed out).
+    Notified,
+    /// Opened the signer page.
+    Viewed,
+    Signed,
+    Declined,
+    /// Handed the signature on to someone else, who takes this place in the order.
+    Delegated,
+}
+
+impl SignatoryState {
+    pub const ALL: [SignatoryState; 6] = [
+        SignatoryState::Pending,
+        SignatoryState::Notified,
+        SignatoryState::Viewed,
+        SignatoryState::Signed,
+        SignatoryState::Declined,
+        SignatoryState::Delegated,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SignatoryState::Pending => "pending",
+            SignatoryState::Notified => "notified",
+            SignatoryState::Viewed => "viewed",
+            SignatoryState::Signed => "signed",
+            SignatoryState::Declined => "declined",
+            SignatoryState::Delegated => "delegated",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SignatoryState> {
+        SignatoryState::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+
+    pub fn may_become(self, next: SignatoryState) -> bool {
+        use SignatoryState::*;
+        match (self, next) {
+            (Pending, Notified) => true,
+            (Notified, Viewed) => true,
+            // The no-JavaScript form may be posted without a fresh page view.
+            (Notified | Viewed, Signed | Declined | Delegated) => true,
+            _ => false,
+        }
+    }
+
+    /// Whether this signatory may act (sign, decline, delegate) now.
+    pub fn is_turn(self) -> bool {
+        matches!(self, SignatoryState::Notified | SignatoryState::Viewed)
+    }
+
+    /// Ended for this signatory, one way or another.
+    pub fn is_final(self) -> bool {
+        matches!(self, SignatoryState::Signed | SignatoryState::Declined | SignatoryState::Delegated)
+    }
+}
+
+/// A signatory as the initiator names them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignatoryInput {
+    pub subscriber_id: i64,
+    pub email: String,
+    pub name: Option<String>,
+    pub signing_order: i64,
+}
+
+/// A checked signatory, with its place in the order (1-based groups without gaps).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedSignatory {
+    pub subscriber_id: i64,
+    pub email: String,
+    pub name: String,
+    pub signing_order: i64,
+}
+
+/// A pragmatic e-mail check: one `@`, a non-empty local part, a dotted domain of letters,
+/// digits and hyphens, no spaces, at most 254 characters.
+pub fn is_valid_email(email: &str) -> bool {
+    if email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return false;
+    }
+    let Some((local, domain)) = email.split_once('@') else { return false };
+    if local.is_empty() || local.len() > 64 || domain.contains('@') || local.contains(['<', '>', '"', ',', ';']) {
+        return false;
+    }
+    let labels: Vec<&str> = domain.split('.').collect();
+    labels.len() >= 2
+        && labels.iter().all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.chars().all(|c| c.is_alphanumeric() || c == '-')
+        })
+}
+
+/// Checks the signatories and settles the order. Orders are 1, 2, 3, ... without gaps; equal
+/// numbers form a parallel group. When every order is 0 (left out), they sign one after the
+/// other in the listed order. Names default to the part of the address before `@`.
+pub fn plan_signatories(inputs: &[SignatoryInput]) -> Result<Vec<PlannedSignatory>, Error> {
+    let mut errors = FieldErrors::new();
+    let mut add = |field: String, message: String| errors.entry(field).or_insert_with(Vec::new).push(message);
+    if inputs.is_empty() {
+        add("signatories".into(), "at least one signatory is required".into());
+    }
+    if inputs.len() > MAX_SIGNATORIES {
+        add("signatories".into(), format!("at most {MAX_SIGNATORIES} signatories"));
+    }
+    let mut seen = HashSet::new();
+    for (i, s) in inputs.iter().enumerate() {
+        let email = s.email.trim();
+        if !is_valid_email(email) {
+            add(format!("signatories[{i}].emailId"), "must be a valid e-mail address".into());
+        } else if !seen.insert(email.to_lowercase()) {
+            add(format!("signatories[{i}].emailId"), "the same signatory is named twice".into());
+        }
+        if s.subscriber_id < 0 {
+            add(format!("signatories[{i}].subscriberId"), "must be 0 (outside signer) or a user id".into());
+        }
+        if let Some(name) = &s.name
+            && (name.chars().count() > 200 || name.chars().any(char::is_control))
+        {
+            add(format!("signatories[{i}].name"), "must be at most 200 characters without control characters".into());
+        }
+    }
+    let all_unset = inputs.iter().all(|s| s.signing_order == 0);
+    if !all_unset {
+        let orders: BTreeSet<i64> = inputs.iter().map(|s| s.signing_order).collect();
+        if orders.iter().any(|o| *o < 1) {
+            add("signatories".into(), "signingOrder must be at least 1 for every signatory (or left out for all)".into());
+        } else if orders.iter().copied().ne(1..=orders.len() as i64) {
+            add("signatories".into(), "signingOrder must run 1, 2, 3, ... without gaps".into());
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Error::Validation(errors));
+    }
+    Ok(inputs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let email = s.email.trim().to_string();
+            let name = s
+                .name
+                .as_deref()
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(str::to_string)
+                .unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
+            let signing_order = if all_unset { i as i64 + 1 } else { s.signing_order };
+            PlannedSignatory { subscriber_id: s.subscriber_id, email, name, signing_order }
+        })
+        .collect())
+}
+
+/// Where a workflow stands, from its signatories' (order, state).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// The group with this order signs now.
+    Group(i64),
+    /// Everyone signed.
+    Complete,
+    /// Someone declined.
+    Declined,
+}
+
+/// The current group is the lowest order with a signatory still to sign; delegated places
+/// count through the person they were delegated to.
+pub fn progress(signatories: &[(i64, SignatoryState)]) -> Progress {
+    if signatories.iter().any(|(_, s)| *s == SignatoryState::Declined) {
+        return Progress::Declined;
+    }
+    signatories
+        .iter()
+        .filter(|(_, s)| !s.is_final())
+        .map(|(order, _)| *order)
+        .min()
+        .map(Progress::Group)
+        .unwrap_or(Progress::Complete)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(email: &str, order: i64) -> SignatoryInput {
+        SignatoryInput { subscriber_id: 0, email: email.into(), name: None, signing_order: order }
+    }
+
+    #[test]
+    fn emails() {
+        for ok in ["a@b.co", "first.last+tag@sub.example.org", "ü@bücher.de"] {
+            assert!(is_valid_email(ok), "{ok}");
+        }
+        for bad in ["", "a", "a@b", "a@@b.co", "a b@c.co", "@b.co", "a@-b.co", "a@b..co", "<a>@b.co"] {
+            assert!(!is_valid_email(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn orders_without_gaps_and_parallel_groups() {
+        let plan = plan_signatories(&[input("a@x.io", 1), input("b@x.io", 2), input("c@x.io", 2)]).expect("plan");
+        assert_eq!(plan.iter().map(|p| p.signing_order).collect::<Vec<_>>(), vec![1, 2, 2]);
+        assert_eq!(plan[0].name, "a");
+        let unset = plan_signatories(&[input("a@x.io", 0), input("b@x.io", 0)]).expect("plan");
+        assert_eq!(unset.iter().map(|p| p.signing_order).collect::<Vec<_>>(), vec![1, 2]);
+    }
+
+    #[test]
+    fn refusals() {
+        assert!(plan_signatories(&[]).is_err());
+        assert!(plan_signatories(&[input("a@x.io", 1), input("b@x.io", 3)]).is_err(), "gap");
+        assert!(plan_signatories(&[input("a@x.io", 0), input("b@x.io", 1)]).is_err(), "mixed");
+        assert!(plan_signatories(&[input("a@x.io", 1), input("A@X.io", 2)]).is_err(), "duplicate");
+        assert!(plan_signatories(&[input("not-an-email", 1)]).is_err());
+    }
+
+    #[test]
+    fn transitions() {
+        use SignatoryState::*;
+        assert!(Pending.may_become(Notified));
+        assert!(!Pending.may_become(Signed), "out of turn");
+        assert!(!Signed.may_become(Signed), "twice");
+        assert!(Viewed.may_become(Delegated));
+        assert!(WorkflowState::InProgress.may_become(WorkflowState::Completed));
+        assert!(!WorkflowState::Completed.may_become(WorkflowState::Declined));
+        assert!(WorkflowState::Completed.may_become(WorkflowState::Deleted));
+        assert!(!WorkflowState::Deleted.may_become(WorkflowState::Deleted));
+    }
+
+    #[test]
+    fn progress_follows_groups() {
+        use SignatoryState::*;
+        assert_eq!(progress(&[(1, Signed), (2, Notified), (2, Signed), (3, Pending)]), Progress::Group(2));
+        assert_eq!(progress(&[(1, Delegated), (1, Signed)]), Progress::Complete);
+        assert_eq!(progress(&[(1, Declined), (2, Pending)]), Progress::Declined);
+    }
+}
