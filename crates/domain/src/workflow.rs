@@ -47,11 +47,11 @@ impl WorkflowState {
     /// Only a workflow in progress moves on; any ended one may still be deleted.
     pub fn may_become(self, next: WorkflowState) -> bool {
         use WorkflowState::*;
-        match (self, next) {
-            (InProgress, Completed | Declined | Expired | Inactive | Deleted) => true,
-            (Completed | Declined | Expired | Inactive, Deleted) => true,
-            _ => false,
-        }
+        matches!(
+            (self, next),
+            (InProgress, Completed | Declined | Expired | Inactive | Deleted)
+                | (Completed | Declined | Expired | Inactive, Deleted)
+        )
     }
 
     /// The error for a change that `may_become` refuses.
@@ -169,7 +169,7 @@ pub fn is_valid_email(email: &str) -> bool {
 /// other in the listed order. Names default to the part of the address before `@`.
 pub fn plan_signatories(inputs: &[SignatoryInput]) -> Result<Vec<PlannedSignatory>, Error> {
     let mut errors = FieldErrors::new();
-    let mut add = |field: String, message: String| errors.entry(field).or_insert_with(Vec::new).push(message);
+    let mut add = |field: String, message: String| errors.entry(field).or_default().push(message);
     if inputs.is_empty() {
         add("signatories".into(), "at least one signatory is required".into());
     }
@@ -197,7 +197,10 @@ pub fn plan_signatories(inputs: &[SignatoryInput]) -> Result<Vec<PlannedSignator
     if !all_unset {
         let orders: BTreeSet<i64> = inputs.iter().map(|s| s.signing_order).collect();
         if orders.iter().any(|o| *o < 1) {
-            add("signatories".into(), "signingOrder must be at least 1 for every signatory (or left out for all)".into());
+            add(
+                "signatories".into(),
+                "signingOrder must be at least 1 for every signatory (or left out for all)".into(),
+            );
         } else if orders.iter().copied().ne(1..=orders.len() as i64) {
             add("signatories".into(), "signingOrder must run 1, 2, 3, ... without gaps".into());
         }

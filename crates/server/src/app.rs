@@ -37,6 +37,8 @@ pub struct AppState {
     pub gateway_key: Arc<signet_gateway::GatewayKey>,
     /// The platform's document-sealing key, loaded once.
     pub seal: Arc<signet_signing::LocalKeySigner>,
+    /// The key behind workflow signers' links.
+    pub link_key: Arc<crate::workflows::links::LinkKey>,
 }
 
 pub struct App {
@@ -105,6 +107,7 @@ fn undocumented_route(path: &str) -> Option<MethodRouter<AppState>> {
 /// The gateway's addresses under its path segment (default `eMsecure`).
 pub fn gateway_routes(segment: &str) -> Vec<(String, MethodRouter<AppState>)> {
     use crate::gateway::{page, submit};
+    use crate::workflows::page as workflow_page;
     vec![
         (format!("/{segment}/V3_0/Index"), post(submit)),
         (format!("/{segment}/certificate.cer"), get(gateway_public::certificate_der)),
@@ -113,6 +116,13 @@ pub fn gateway_routes(segment: &str) -> Vec<(String, MethodRouter<AppState>)> {
         ("/sign/g/{number}/{secret}/document".to_string(), get(page::document)),
         ("/sign/g/{number}/{secret}/sign".to_string(), post(page::sign)),
         ("/sign/g/{number}/{secret}/cancel".to_string(), post(page::cancel)),
+        ("/sign/w/{id}/{secret}".to_string(), get(workflow_page::show)),
+        ("/sign/w/{id}/{secret}/documents/{document}".to_string(), get(workflow_page::document)),
+        ("/sign/w/{id}/{secret}/sign".to_string(), post(workflow_page::sign)),
+        ("/sign/w/{id}/{secret}/decline".to_string(), post(workflow_page::decline)),
+        ("/sign/w/{id}/{secret}/delegate".to_string(), post(workflow_page::delegate)),
+        ("/sign/w/{id}/{secret}/comment".to_string(), post(workflow_page::comment)),
+        ("/sign/w/{id}/{secret}/attachment".to_string(), post(workflow_page::attachment)),
         ("/static/sign.js".to_string(), get(static_js)),
         ("/static/sign.css".to_string(), get(static_css)),
     ]
@@ -169,6 +179,13 @@ impl App {
         )
         .map_err(|e| anyhow::anyhow!("document-sealing key: {e}"))?;
         let jwt = JwtKeys::load(&store, &config.issuer, &config.audience, config.access_token_ttl_secs).await?;
+        let listener = TcpListener::bind(&config.listen).await?;
+        let mut config = config;
+        if config.public_url.is_none() {
+            // Port 0 becomes a real port only now; links must carry the real one.
+            config.public_url = Some(format!("http://{}", listener.local_addr()?));
+        }
+        let link_key = crate::workflows::links::LinkKey::derive(&keys.seal.key_pkcs8_der);
         let state = AppState {
             store,
             blob,
@@ -177,9 +194,9 @@ impl App {
             keys: Arc::new(keys),
             gateway_key: Arc::new(gateway_key),
             seal: Arc::new(seal),
+            link_key: Arc::new(link_key),
             config: Arc::new(config),
         };
-        let listener = TcpListener::bind(&state.config.listen).await?;
         let router = router(state.clone());
         Ok(App { state, router, listener })
     }

@@ -62,6 +62,11 @@ pub struct Config {
     /// For gateway `Hash` requests, fetch each `DocumentURL` and refuse (107) when its SHA-256
     /// is not the `DocumentHash`. Off by default: the server then fetches nothing.
     pub gateway_hash_check: bool,
+    /// The address people reach this service at (for links in answers and e-mails), e.g.
+    /// `https://sign.example.com`; defaults to `http://<listen>`.
+    pub public_url: Option<String>,
+    /// How long a workflow signer's link stays valid when the workflow sets no expiry.
+    pub signer_link_ttl_secs: u64,
 }
 
 impl Default for Config {
@@ -92,6 +97,8 @@ impl Default for Config {
             tsa_url: None,
             outbound_allow_private: false,
             gateway_hash_check: false,
+            public_url: None,
+            signer_link_ttl_secs: 30 * 24 * 3600,
         }
     }
 }
@@ -129,6 +136,14 @@ impl Config {
     /// The database URL, defaulting to SQLite inside the data folder.
     pub fn database_url(&self) -> String {
         self.database_url.clone().unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("signet.db").display()))
+    }
+
+    /// The public base URL without a trailing slash.
+    pub fn public_base(&self) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_string(),
+            None => format!("http://{}", self.listen),
+        }
     }
 
     pub fn blob_url(&self) -> String {

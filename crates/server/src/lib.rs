@@ -13,7 +13,9 @@ pub mod openapi;
 pub mod provision;
 pub mod routes;
 pub mod secrets;
+pub mod signer_form;
 pub mod workers;
+pub mod workflows;
 
 pub use app::{App, AppState};
 pub use config::Config;

@@ -10,7 +10,7 @@ use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::ProblemDetails;
-use crate::routes::{audit, auth, departments, gateway_admin};
+use crate::routes::{audit, auth, departments, documents, gateway_admin, workflows};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -26,6 +26,8 @@ use crate::routes::{audit, auth, departments, gateway_admin};
         (name = "departments", description = "Departments of the tenant"),
         (name = "audit", description = "The tenant's hash-chained audit trail"),
         (name = "gateway", description = "Signing gateway administration: Authtokens and settings"),
+        (name = "documents", description = "Documents for workflows: upload, download"),
+        (name = "workflows", description = "Workflows: signatories in order, signer links, events; templates"),
     )
 )]
 struct ApiDoc;
@@ -102,6 +104,14 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(gateway_admin::revoke_authtoken))
         .routes(routes!(gateway_admin::get_settings, gateway_admin::put_settings))
         .routes(routes!(gateway_admin::transaction))
+        .routes(routes!(documents::upload))
+        .routes(routes!(documents::upload_bulk))
+        .routes(routes!(documents::download))
+        .routes(routes!(workflows::initiate, workflows::list))
+        .routes(routes!(workflows::get))
+        .routes(routes!(workflows::audit))
+        .routes(routes!(workflows::create_template))
+        .routes(routes!(workflows::get_template))
 }
 
 /// The document as served and as committed in `openapi.json`.

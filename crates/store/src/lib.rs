@@ -22,8 +22,8 @@ pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutc
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use tenants::{CreatedTenant, NewTenant};
 pub use workflows::{
-    AfterSignature, CreatedWorkflow, DocumentRow, NewDocument, NewSignatory, NewWorkflow, SignatoryRow, SignedVersion,
-    TemplateRow, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
+    AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory, NewWorkflow,
+    SignatoryRow, SignedVersion, TemplateRow, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
 };
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -158,6 +158,32 @@ pub struct CreatedWorkflow {
     pub signatories: Vec<SignatoryRow>,
 }
 
+pub struct NewAttachment<'a> {
+    pub tenant_id: i64,
+    pub workflow_id: i64,
+    pub signatory_id: Option<i64>,
+    /// `initiator`, `requested` or `signer`.
+    pub kind: &'a str,
+    pub name: &'a str,
+    pub description: Option<&'a str>,
+    pub blob_key: Option<&'a str>,
+    pub sha256: Option<&'a str>,
+    pub size_bytes: Option<i64>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AttachmentRow {
+    pub id: i64,
+    pub signatory_id: Option<i64>,
+    pub kind: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub blob_key: Option<String>,
+    pub sha256: Option<String>,
+    pub size_bytes: Option<i64>,
+    pub created_at: Millis,
+}
+
 /// A new version of one of the workflow's documents, produced from `base_version`.
 pub struct SignedVersion<'a> {
     pub document_id: i64,
@@ -350,7 +376,11 @@ fn not_found_workflow() -> Error {
 }
 
 impl Store {
-    pub async fn insert_document(&self, new: &NewDocument<'_>, actor: &signet_domain::audit::Actor) -> Result<DocumentRow> {
+    pub async fn insert_document(
+        &self,
+        new: &NewDocument<'_>,
+        actor: &signet_domain::audit::Actor,
+    ) -> Result<DocumentRow> {
         let now = now_millis();
         let sql = format!(
             "INSERT INTO documents (tenant_id, name, category_id, reference_no, state, original_blob, original_sha256, \
@@ -580,7 +610,8 @@ impl Store {
         let pattern = search.map(signet_domain::paging::contains_pattern);
         let filter = "tenant_id = $1 AND ($2 IS NULL OR state = $2) AND state <> 'deleted' \
             AND ($3 IS NULL OR lower(name) LIKE $3 ESCAPE '\\' OR lower(coalesce(reference_no, '')) LIKE $3 ESCAPE '\\')";
-        let list = format!("SELECT {WORKFLOW_COLUMNS} FROM workflows WHERE {filter} ORDER BY id DESC LIMIT $4 OFFSET $5");
+        let list =
+            format!("SELECT {WORKFLOW_COLUMNS} FROM workflows WHERE {filter} ORDER BY id DESC LIMIT $4 OFFSET $5");
         let count = format!("SELECT COUNT(*) FROM workflows WHERE {filter}");
         on_db!(self, pool => {
             let rows: Vec<WorkflowRow> = sqlx::query_as(sqlx::AssertSqlSafe(list.as_str()))
@@ -604,7 +635,8 @@ impl Store {
     }
 
     pub async fn signatories(&self, workflow_id: i64) -> Result<Vec<SignatoryRow>> {
-        let sql = format!("SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE workflow_id = $1 ORDER BY signing_order, id");
+        let sql =
+            format!("SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE workflow_id = $1 ORDER BY signing_order, id");
         on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(workflow_id).fetch_all(pool).await.map_err(db_err)
         })
@@ -622,7 +654,12 @@ impl Store {
     }
 
     /// Records that the signatory opened the page (notified -> viewed); a no-op otherwise.
-    pub async fn mark_viewed(&self, signatory: &SignatoryRow, actor: &WorkflowActor, detail: serde_json::Value) -> Result<()> {
+    pub async fn mark_viewed(
+        &self,
+        signatory: &SignatoryRow,
+        actor: &WorkflowActor,
+        detail: serde_json::Value,
+    ) -> Result<()> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -894,6 +931,132 @@ impl Store {
                 hash,
             })
             .collect())
+    }
+
+    /// A comment on one of the workflow's documents, recorded in its chain.
+    pub async fn add_comment(
+        &self,
+        tenant_id: i64,
+        workflow_id: i64,
+        document_id: i64,
+        comment: &str,
+        actor: &WorkflowActor,
+    ) -> Result<i64> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let (id,): (i64,) = sqlx::query_as(
+                "INSERT INTO document_comments (tenant_id, document_id, author, comment, created_at) \
+                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            )
+            .bind(tenant_id)
+            .bind(document_id)
+            .bind(&actor.id)
+            .bind(comment)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let event = actor.event("document.commented", format!("document:{document_id}"), json!({"comment": comment}));
+            append_event!(tx, tenant_id, workflow_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(id)
+        })
+    }
+
+    /// Comments on a document, oldest first: (author, comment, at).
+    pub async fn comments(&self, document_id: i64) -> Result<Vec<(String, String, Millis)>> {
+        on_db!(self, pool => {
+            sqlx::query_as("SELECT author, comment, created_at FROM document_comments WHERE document_id = $1 ORDER BY id")
+                .bind(document_id)
+                .fetch_all(pool)
+                .await
+                .map_err(db_err)
+        })
+    }
+
+    /// Records an attachment of the workflow (sent by the initiator, requested of signers, or
+    /// uploaded by a signer), with an event in the chain.
+    pub async fn add_attachment(&self, new: &NewAttachment<'_>, actor: &WorkflowActor) -> Result<i64> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let (id,): (i64,) = sqlx::query_as(
+                "INSERT INTO workflow_attachments (tenant_id, workflow_id, signatory_id, kind, name, description, \
+                 blob_key, sha256, size_bytes, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+            )
+            .bind(new.tenant_id)
+            .bind(new.workflow_id)
+            .bind(new.signatory_id)
+            .bind(new.kind)
+            .bind(new.name)
+            .bind(new.description)
+            .bind(new.blob_key)
+            .bind(new.sha256)
+            .bind(new.size_bytes)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let event = actor.event(
+                "attachment.added",
+                format!("attachment:{id}"),
+                json!({"kind": new.kind, "name": new.name, "sha256": new.sha256}),
+            );
+            append_event!(tx, new.tenant_id, new.workflow_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(id)
+        })
+    }
+
+    pub async fn attachments(&self, workflow_id: i64) -> Result<Vec<AttachmentRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id, signatory_id, kind, name, description, blob_key, sha256, size_bytes, created_at \
+                 FROM workflow_attachments WHERE workflow_id = $1 ORDER BY id",
+            )
+            .bind(workflow_id)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// Replaces a document's current version outside a signature (the final time-stamp),
+    /// only on top of the version `doc` was read at.
+    pub async fn advance_document(
+        &self,
+        doc: &DocumentRow,
+        blob_key: &str,
+        sha256: &str,
+        action: &str,
+        actor: &WorkflowActor,
+    ) -> Result<()> {
+        let Some(workflow_id) = doc.workflow_id else { return Err(Error::not_found("workflow")) };
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let advanced = sqlx::query(
+                "UPDATE documents SET current_blob = $1, current_sha256 = $2, version = version + 1, updated_at = $3 \
+                 WHERE id = $4 AND version = $5",
+            )
+            .bind(blob_key)
+            .bind(sha256)
+            .bind(now)
+            .bind(doc.id)
+            .bind(doc.version)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if advanced != 1 {
+                return Err(Error::rejected(ErrorCode::Conflict, "the document changed meanwhile"));
+            }
+            let event = actor.event(action, format!("document:{}", doc.id), json!({"sha256": sha256}));
+            append_event!(tx, doc.tenant_id, workflow_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
     }
 
     /// Workflows in progress whose envelope expiry has passed.

@@ -4,6 +4,8 @@
 pub mod audit;
 pub mod auth;
 pub mod departments;
+pub mod documents;
 pub mod gateway_admin;
 pub mod gateway_public;
 pub mod ops;
+pub mod workflows;

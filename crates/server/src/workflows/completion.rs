@@ -1,0 +1,73 @@
+//! What happens when the last signatory has signed: each document gets a final document
+//! time-stamp (PAdES B-LTA) when a TSA is configured. Runs right after the last signature and
+//! again from the `workflow.completed` event job, so a crash in between is repaired; each step
+//! checks whether it was already done.
+
+use bytes::Bytes;
+use signet_blob::BlobKey;
+use signet_domain::Error;
+use signet_signing::{PadesLevel, PdfSignOptions};
+use signet_store::{DocumentRow, WorkflowActor};
+
+use super::sealing::version_key;
+use crate::AppState;
+
+/// Starts [`finish`] without making the signer wait for it.
+pub fn finish_in_background(state: &AppState, tenant_id: i64, workflow_id: i64) {
+    let state = state.clone();
+    tokio::spawn(async move {
+        if let Err(error) = finish(&state, tenant_id, workflow_id).await {
+            tracing::warn!(%error, workflow_id, "completion steps failed; the event job retries them");
+        }
+    });
+}
+
+/// Brings a completed workflow's documents to their final form (idempotent).
+pub async fn finish(state: &AppState, tenant_id: i64, workflow_id: i64) -> Result<(), Error> {
+    let Some(workflow) = state.store.workflow(tenant_id, workflow_id).await? else { return Ok(()) };
+    if workflow.state != "completed" {
+        return Ok(());
+    }
+    if state.config.tsa_url.is_some() {
+        for doc in state.store.workflow_documents(workflow_id).await? {
+            if doc.state == "active" {
+                timestamp_document(state, &doc).await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Adds validation data and a document time-stamp, unless the newest revision already is one.
+async fn timestamp_document(state: &AppState, doc: &DocumentRow) -> Result<(), Error> {
+    let key = BlobKey::parse(&doc.current_blob).map_err(Error::internal)?;
+    let pdf = state.blob.get(&key).await.map_err(Error::internal)?;
+    let infos = signet_pdf::signatures(&pdf).map_err(Error::internal)?;
+    if infos.last().is_some_and(|i| i.sig_type == "DocTimeStamp") {
+        return Ok(());
+    }
+    let opts = PdfSignOptions {
+        level: PadesLevel::BLTA,
+        tsa_url: state.config.tsa_url.clone(),
+        http: if state.config.outbound_allow_private {
+            signet_signing::HttpConfig::allow_private()
+        } else {
+            signet_signing::HttpConfig::default()
+        },
+        ..PdfSignOptions::default()
+    };
+    let extended = tokio::task::spawn_blocking(move || signet_signing::extend_pdf(&pdf, &opts))
+        .await
+        .map_err(Error::internal)?
+        .map_err(Error::internal)?;
+    let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &extended).as_ref());
+    let new_key = version_key(doc, doc.version + 1)?;
+    state.blob.put(&new_key, Bytes::from(extended)).await.map_err(Error::internal)?;
+    let system = WorkflowActor { id: "system".into(), ip: None };
+    if let Err(error) = state.store.advance_document(doc, new_key.as_str(), &sha, "document.timestamped", &system).await
+    {
+        let _ = state.blob.delete(&new_key).await;
+        return Err(error);
+    }
+    Ok(())
+}

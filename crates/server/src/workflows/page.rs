@@ -1,0 +1,417 @@
+//! The workflow signer page: `/sign/w/{signatoryId}/{secret}`. The link is the signer's
+//! credential (an HMAC, see `links`); the page shows the documents and takes a typed, drawn or
+//! uploaded signature with consent, a decline, a delegation, a comment or an attachment.
+
+use askama::Template;
+use axum::extract::{Request, State};
+use axum::http::header::{CONTENT_TYPE, USER_AGENT};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use bytes::Bytes;
+use serde_json::json;
+use signet_blob::BlobKey;
+use signet_domain::workflow::{SignatoryState, WorkflowState, is_valid_email};
+use signet_domain::{ErrorCode, now_millis};
+use signet_store::{AfterSignature, NewAttachment, SignatoryRow, WorkflowActor, WorkflowRow};
+
+use super::sealing::sign_documents;
+use crate::AppState;
+use crate::extract::{ApiPath, ClientIp};
+use crate::signer_form::{Methods, Submission, mark_from, read_submission};
+
+/// Largest file a signer may attach.
+pub const MAX_SIGNER_ATTACHMENT: usize = 10 * 1024 * 1024;
+
+pub struct DocumentLink {
+    pub id: i64,
+    pub name: String,
+    pub pages: i64,
+}
+
+#[derive(Template)]
+#[template(path = "workflow_sign.html")]
+struct SignPage {
+    requester: String,
+    workflow_name: String,
+    reference: Option<String>,
+    signer_name: String,
+    signer_email: String,
+    base: String,
+    error: Option<String>,
+    documents: Vec<DocumentLink>,
+    attachments: Vec<String>,
+    requested_attachments: Vec<String>,
+    allow_typed: bool,
+    allow_draw: bool,
+    allow_upload: bool,
+}
+
+#[derive(Template)]
+#[template(path = "workflow_message.html")]
+struct MessagePage<'a> {
+    title: &'a str,
+    message: &'a str,
+}
+
+const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+    frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+fn html(status: StatusCode, body: String) -> Response {
+    let mut response = (status, Html(body)).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(PAGE_CSP));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// A page with a title and one message.
+pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
+    let body = MessagePage { title, message: text }.render().unwrap_or_else(|_| text.to_string());
+    html(status, body)
+}
+
+/// Why a link does not lead to a signing page.
+enum Closed {
+    NotFound,
+    Gone(&'static str),
+    NotYet,
+    Broken,
+}
+
+impl IntoResponse for Closed {
+    fn into_response(self) -> Response {
+        match self {
+            Closed::NotFound => message(StatusCode::NOT_FOUND, "Link not valid", "This signing link is not valid."),
+            Closed::Gone(text) => message(StatusCode::GONE, "Nothing to sign", text),
+            Closed::NotYet => message(
+                StatusCode::CONFLICT,
+                "Not your turn yet",
+                "Others sign before you. You will receive a link when it is your turn.",
+            ),
+            Closed::Broken => message(StatusCode::INTERNAL_SERVER_ERROR, "Error", "This request cannot be shown."),
+        }
+    }
+}
+
+struct Open {
+    signatory: SignatoryRow,
+    workflow: WorkflowRow,
+    base: String,
+}
+
+fn gone_text(signatory: &SignatoryRow, workflow: &WorkflowRow) -> &'static str {
+    match (workflow.state(), signatory.state()) {
+        (_, SignatoryState::Signed) => "You have already signed. Thank you.",
+        (_, SignatoryState::Declined) => "You declined to sign.",
+        (_, SignatoryState::Delegated) => "You handed this signature on to someone else.",
+        (WorkflowState::Completed, _) => "Everyone has signed; nothing is left to sign.",
+        (WorkflowState::Declined, _) => "This request was declined.",
+        (WorkflowState::Expired, _) => "This request has expired.",
+        _ => "This request is no longer active.",
+    }
+}
+
+/// The signatory behind a link, if the link is right and it is their turn.
+async fn open(state: &AppState, id: i64, secret: &str) -> Result<Open, Closed> {
+    let (signatory, workflow) = state.store.signatory(id).await.map_err(|_| Closed::Broken)?.ok_or(Closed::NotFound)?;
+    if !state.link_key.matches(signatory.id, signatory.link_version, secret) {
+        return Err(Closed::NotFound);
+    }
+    if workflow.state() != WorkflowState::InProgress || signatory.state().is_final() {
+        return Err(Closed::Gone(gone_text(&signatory, &workflow)));
+    }
+    if signatory.link_expires_at < now_millis() || workflow.expires_at.is_some_and(|t| t < now_millis()) {
+        return Err(Closed::Gone("This signing link has expired."));
+    }
+    if signatory.state() == SignatoryState::Pending {
+        return Err(Closed::NotYet);
+    }
+    let base = format!("/sign/w/{}/{secret}", signatory.id);
+    Ok(Open { signatory, workflow, base })
+}
+
+fn actor(open: &Open, ip: std::net::IpAddr) -> WorkflowActor {
+    WorkflowActor { id: format!("signatory:{}", open.signatory.id), ip: Some(ip.to_string()) }
+}
+
+fn user_agent(headers: &HeaderMap) -> String {
+    headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(300).collect()
+}
+
+async fn render(state: &AppState, open: &Open, error: Option<String>) -> Response {
+    let requester = state.store.tenant_name(open.workflow.tenant_id).await.ok().flatten().unwrap_or_default();
+    let documents = state
+        .store
+        .workflow_documents(open.workflow.id)
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|d| d.state == "active")
+        .map(|d| DocumentLink { id: d.id, name: d.name, pages: d.page_count })
+        .collect();
+    let all = state.store.attachments(open.workflow.id).await.unwrap_or_default();
+    let attachments = all.iter().filter(|a| a.kind == "initiator").map(|a| a.name.clone()).collect();
+    let requested_attachments = all.iter().filter(|a| a.kind == "requested").map(|a| a.name.clone()).collect();
+    let page = SignPage {
+        requester,
+        workflow_name: open.workflow.name.clone(),
+        reference: open.workflow.reference_no.clone(),
+        signer_name: open.signatory.name.clone(),
+        signer_email: open.signatory.email.clone(),
+        base: open.base.clone(),
+        error: error.clone(),
+        documents,
+        attachments,
+        requested_attachments,
+        allow_typed: true,
+        allow_draw: true,
+        allow_upload: true,
+    };
+    let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
+    match page.render() {
+        Ok(body) => html(status, body),
+        Err(_) => Closed::Broken.into_response(),
+    }
+}
+
+/// `GET /sign/w/{signatoryId}/{secret}`.
+pub async fn show(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    ApiPath((id, secret)): ApiPath<(i64, String)>,
+) -> Response {
+    let open = match open(&state, id, &secret).await {
+        Ok(open) => open,
+        Err(closed) => return closed.into_response(),
+    };
+    let detail = json!({"userAgent": user_agent(&headers)});
+    if let Err(error) = state.store.mark_viewed(&open.signatory, &actor(&open, ip), detail).await {
+        tracing::warn!(%error, "could not record the page view");
+    }
+    render(&state, &open, None).await
+}
+
+/// `GET /sign/w/{signatoryId}/{secret}/documents/{documentId}`: the current version.
+pub async fn document(
+    State(state): State<AppState>,
+    ApiPath((id, secret, document_id)): ApiPath<(i64, String, i64)>,
+) -> Response {
+    let open = match open(&state, id, &secret).await {
+        Ok(open) => open,
+        Err(closed) => return closed.into_response(),
+    };
+    let found = state.store.document(open.workflow.tenant_id, document_id).await.ok().flatten();
+    let Some(doc) = found.filter(|d| d.workflow_id == Some(open.workflow.id) && d.state == "active") else {
+        return Closed::NotFound.into_response();
+    };
+    let Ok(key) = BlobKey::parse(&doc.current_blob) else { return Closed::Broken.into_response() };
+    let Ok(bytes) = state.blob.get(&key).await else { return Closed::Broken.into_response() };
+    let mut response = (StatusCode::OK, bytes).into_response();
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/pdf"));
+    headers.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline; filename=\"document.pdf\""));
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+fn signed_response(open: &Open, after: &AfterSignature) -> Response {
+    let settings: serde_json::Value = serde_json::from_str(&open.workflow.settings).unwrap_or_default();
+    if let Some(url) = settings.get("redirectURL").and_then(|v| v.as_str()).filter(|u| !u.is_empty()) {
+        return Redirect::to(url).into_response();
+    }
+    let text = match after {
+        AfterSignature::Completed => "You signed. Everyone has now signed; the signed documents go to the sender.",
+        AfterSignature::Continuing { .. } => "You signed. The others are asked to sign next.",
+    };
+    message(StatusCode::OK, "Signed", text)
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/sign`.
+pub async fn sign(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    ApiPath((id, secret)): ApiPath<(i64, String)>,
+    request: Request,
+) -> Response {
+    let open = match open(&state, id, &secret).await {
+        Ok(open) => open,
+        Err(closed) => return closed.into_response(),
+    };
+    let submission = match read_submission(request, &state).await {
+        Ok(submission) => submission,
+        Err(_) => return render(&state, &open, Some("The form could not be read.".into())).await,
+    };
+    let mark = match mark_from(&submission, Methods::ALL) {
+        Ok(mark) => mark,
+        Err(text) => return render(&state, &open, Some(text)).await,
+    };
+    let detail = json!({
+        "method": submission.field("mode").unwrap_or(""),
+        "consent": true,
+        "userAgent": user_agent(&headers),
+        "signatureType": "electronic",
+    });
+    match sign_documents(&state, &open.signatory, &open.workflow, mark, &actor(&open, ip), detail).await {
+        Ok(after) => {
+            if after == AfterSignature::Completed {
+                super::completion::finish_in_background(&state, open.workflow.tenant_id, open.workflow.id);
+            }
+            signed_response(&open, &after)
+        }
+        Err(error) if matches!(error.code(), ErrorCode::StateConflict | ErrorCode::Conflict) => {
+            message(StatusCode::CONFLICT, "Not signed", &error.to_string())
+        }
+        Err(error) if error.code() == ErrorCode::ValidationFailed => {
+            render(&state, &open, Some(error.to_string())).await
+        }
+        Err(error) => {
+            tracing::error!(%error, signatory = open.signatory.id, "signing failed");
+            Closed::Broken.into_response()
+        }
+    }
+}
+
+fn reason_of(submission: &Submission) -> Result<String, String> {
+    let reason = submission.field("reason").map(str::trim).unwrap_or("");
+    if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
+        return Err("Please give a reason (up to 500 characters).".into());
+    }
+    Ok(reason.to_string())
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/decline`.
+pub async fn decline(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiPath((id, secret)): ApiPath<(i64, String)>,
+    request: Request,
+) -> Response {
+    let open = match open(&state, id, &secret).await {
+        Ok(open) => open,
+        Err(closed) => return closed.into_response(),
+    };
+    let submission = read_submission(request, &state).await.unwrap_or_default();
+    let reason = match reason_of(&submission) {
+        Ok(reason) => reason,
+        Err(text) => return render(&state, &open, Some(text)).await,
+    };
+    match state.store.decline(&open.signatory, &reason, &actor(&open, ip)).await {
+        Ok(()) => message(StatusCode::OK, "Declined", "You declined to sign. The sender has been told."),
+        Err(error) => message(StatusCode::CONFLICT, "Not declined", &error.to_string()),
+    }
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/delegate`.
+pub async fn delegate(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiPath((id, secret)): ApiPath<(i64, String)>,
+    request: Request,
+) -> Response {
+    let open = match open(&state, id, &secret).await {
+        Ok(open) => open,
+        Err(closed) => return closed.into_response(),
+    };
+    let submission = read_submission(request, &state).await.unwrap_or_default();
+    let email = submission.field("email").map(str::trim).unwrap_or("").to_string();
+    if !is_valid_email(&email) {
+        return render(&state, &open, Some("Please give a valid e-mail address.".into())).await;
+    }
+    if email.eq_ignore_ascii_case(&open.signatory.email) {
+        return render(&state, &open, Some("You cannot delegate to yourself.".into())).await;
+    }
+    let reason = match reason_of(&submission) {
+        Ok(reason) => reason,
+        Err(text) => return render(&state, &open, Some(text)).await,
+    };
+    let name = submission.field("name").map(str::trim).filter(|n| !n.is_empty() && n.chars().count() <= 200);
+    let name = name.map(str::to_string).unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
+    let expires = super::link_expiry(&state, &open.workflow);
+    match state.store.delegate(&open.signatory, &email, &name, &reason, expires, &actor(&open, ip)).await {
+        Ok(_) => message(StatusCode::OK, "Delegated", &format!("{email} has been asked to sign in your place.")),
+        Err(error) if error.code() == ErrorCode::ValidationFailed => {
+            render(&state, &open, Some("This person already signs this request.".into())).await
+        }
+        Err(error) => message(StatusCode::CONFLICT, "Not delegated", &error.to_string()),
+    }
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/comment`: a comment on the workflow's first document.
+pub async fn comment(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiPath((id, secret)): ApiPath<(i64, String)>,
+    request: Request,
+) -> Response {
+    let open = match open(&state, id, &secret).await {
+        Ok(open) => open,
+        Err(closed) => return closed.into_response(),
+    };
+    let submission = read_submission(request, &state).await.unwrap_or_default();
+    let text = submission.field("comment").map(str::trim).unwrap_or("");
+    if text.is_empty() || text.chars().count() > 2000 {
+        return render(&state, &open, Some("A comment must be 1 to 2000 characters.".into())).await;
+    }
+    let documents = state.store.workflow_documents(open.workflow.id).await.unwrap_or_default();
+    let Some(first) = documents.first() else { return Closed::Broken.into_response() };
+    match state.store.add_comment(open.workflow.tenant_id, open.workflow.id, first.id, text, &actor(&open, ip)).await {
+        Ok(_) => render(&state, &open, None).await,
+        Err(_) => Closed::Broken.into_response(),
+    }
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/attachment`: a document the sender asked for.
+pub async fn attachment(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiPath((id, secret)): ApiPath<(i64, String)>,
+    request: Request,
+) -> Response {
+    let open = match open(&state, id, &secret).await {
+        Ok(open) => open,
+        Err(closed) => return closed.into_response(),
+    };
+    let submission = match read_submission(request, &state).await {
+        Ok(submission) => submission,
+        Err(_) => return render(&state, &open, Some("The attachment could not be read (too large?).".into())).await,
+    };
+    let Some((file_name, bytes)) = submission.file.as_ref() else {
+        return render(&state, &open, Some("Please choose a file.".into())).await;
+    };
+    if bytes.len() > MAX_SIGNER_ATTACHMENT {
+        return render(&state, &open, Some("An attachment may be at most 10 MB.".into())).await;
+    }
+    let requested = submission.field("name").unwrap_or(file_name).chars().take(200).collect::<String>();
+    let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, bytes).as_ref());
+    let file = format!("{}-{}", open.signatory.id, crate::secrets::random_token(8));
+    let tenant = open.workflow.tenant_id.to_string();
+    let workflow = open.workflow.id.to_string();
+    let Ok(key) = BlobKey::new(["tenant", &tenant, "workflows", &workflow, "attachments", &file]) else {
+        return Closed::Broken.into_response();
+    };
+    if state.blob.put(&key, Bytes::from(bytes.clone())).await.is_err() {
+        return Closed::Broken.into_response();
+    }
+    let new = NewAttachment {
+        tenant_id: open.workflow.tenant_id,
+        workflow_id: open.workflow.id,
+        signatory_id: Some(open.signatory.id),
+        kind: "signer",
+        name: &requested,
+        description: Some(file_name),
+        blob_key: Some(key.as_str()),
+        sha256: Some(&sha),
+        size_bytes: Some(bytes.len() as i64),
+    };
+    match state.store.add_attachment(&new, &actor(&open, ip)).await {
+        Ok(_) => render(&state, &open, None).await,
+        Err(_) => {
+            let _ = state.blob.delete(&key).await;
+            Closed::Broken.into_response()
+        }
+    }
+}

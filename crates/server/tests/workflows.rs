@@ -1,0 +1,485 @@
+//! Workflows end to end against a real server: upload a PDF made by reportlab, initiate with
+//! signatories in order, sign through the signer page's plain form (no JavaScript), and check
+//! the downloaded PDF with pdfsig and pyHanko; the event chain; the refusals.
+
+mod support;
+
+use std::process::Command;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use reqwest::redirect::Policy;
+use serde_json::{Value, json};
+use signet_store::Backend;
+use support::{TestApp, expect_problem, spawn};
+
+on_both_backends!(
+    three_sequential_signers_each_add_a_signature_that_validates,
+    a_parallel_group_signs_at_once_and_both_signatures_survive,
+    decline_and_delegate_through_the_signer_page,
+    bad_initiations_are_refused_and_store_nothing,
+    uploads_refuse_what_is_not_a_pdf,
+    another_tenants_workflow_is_not_found,
+);
+
+fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
+    let path = dir.join("input.pdf");
+    let script = format!(
+        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\nfor i in range({pages}):\n    \
+         c.drawString(72, 720, 'Service agreement page %d' % (i + 1))\n    c.drawString(72, 200, 'Signatures:')\n    \
+         c.showPage()\nc.save()\n",
+        path.display().to_string()
+    );
+    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with reportlab");
+    assert!(status.success(), "reportlab must be installed");
+    std::fs::read(path).expect("pdf")
+}
+
+struct Sender {
+    token: String,
+}
+
+async fn sender(app: &TestApp, name: &str) -> Sender {
+    let tenant = app.tenant(name).await;
+    Sender { token: app.token(&tenant).await }
+}
+
+async fn upload(app: &TestApp, who: &Sender, pdf: &[u8], name: &str) -> i64 {
+    let body = json!({"documentName": name, "fileData": STANDARD.encode(pdf)});
+    let response = app.post("/api/v1/documents", &who.token, body).await;
+    assert_eq!(response.status(), 201);
+    let body: Value = response.json().await.expect("json");
+    body["documentId"].as_i64().expect("documentId")
+}
+
+async fn initiate(app: &TestApp, who: &Sender, body: Value) -> Value {
+    let response = app.post("/api/v1/workflows", &who.token, body).await;
+    let status = response.status();
+    let body: Value = response.json().await.expect("json");
+    assert_eq!(status, 201, "{body}");
+    body
+}
+
+fn signatories(list: &[(&str, i32)]) -> Value {
+    Value::Array(
+        list.iter()
+            .map(|(email, order)| json!({"subscriberId": 0, "emailId": email, "name": email.split('@').next(), "signingOrder": order}))
+            .collect(),
+    )
+}
+
+fn url_of(initiated: &Value, email: &str) -> String {
+    initiated["signingUrls"]
+        .as_array()
+        .expect("signingUrls")
+        .iter()
+        .find(|u| u["emailId"] == email)
+        .and_then(|u| u["url"].as_str())
+        .expect("url for signatory")
+        .to_string()
+}
+
+fn browser() -> reqwest::Client {
+    reqwest::Client::builder().redirect(Policy::none()).build().expect("client")
+}
+
+/// Signs with the typed-name form exactly as a browser without JavaScript posts it.
+async fn sign_typed(link: &str, name: &str) -> reqwest::Response {
+    let http = browser();
+    let page = http.get(link).send().await.expect("page");
+    assert_eq!(page.status(), 200, "signer page");
+    let html = page.text().await.expect("html");
+    assert!(html.contains("typedName"), "typed form on the page");
+    http.post(format!("{link}/sign"))
+        .form(&[("mode", "typed"), ("typedName", name), ("font", "handwriting"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign")
+}
+
+async fn download(app: &TestApp, who: &Sender, workflow_id: i64) -> Vec<u8> {
+    let response = app.post("/api/v1/documents/download", &who.token, json!({"workflowid": workflow_id})).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/pdf");
+    response.bytes().await.expect("pdf").to_vec()
+}
+
+fn pdfsig(pdf: &[u8], dir: &std::path::Path) -> String {
+    let path = dir.join("downloaded.pdf");
+    std::fs::write(&path, pdf).expect("write");
+    let output = Command::new("pdfsig").arg(&path).output().expect("pdfsig (poppler-utils)");
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+fn pyhanko_validates(pdf: &[u8], ca_der: &[u8], dir: &std::path::Path) {
+    let path = dir.join("pyhanko.pdf");
+    std::fs::write(&path, pdf).expect("write");
+    let ca = dir.join("ca.pem");
+    let pem = format!("-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n", STANDARD.encode(ca_der));
+    std::fs::write(&ca, pem).expect("ca");
+    let output = Command::new("pyhanko")
+        .args(["sign", "validate", "--trust"])
+        .arg(&ca)
+        .args(["--trust-replace", "--no-revocation-check", "--pretty-print"])
+        .arg(&path)
+        .output()
+        .expect("pyhanko");
+    let out = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "pyhanko validate:\n{out}");
+    assert!(!out.contains("INVALID"), "pyhanko:\n{out}");
+}
+
+async fn three_sequential_signers_each_add_a_signature_that_validates(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Northwind Lending").await;
+    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 2), "Loan agreement.pdf").await;
+    let people = [("asha@borrower.test", 1), ("ravi@guarantor.test", 2), ("meera@lender.test", 3)];
+    let initiated = initiate(
+        &app,
+        &who,
+        json!({
+            "templateId": 0,
+            "workflowName": "Loan 2026-0042",
+            "referenceNo": "LN-0042",
+            "documentIds": [document_id],
+            "signatories": signatories(&people),
+        }),
+    )
+    .await;
+    let workflow_id = initiated["workflowId"].as_i64().expect("workflowId");
+    assert_eq!(initiated["signingUrls"].as_array().map(Vec::len), Some(3));
+
+    // Out of turn: the second signatory's link does not open a signing page yet.
+    let early = browser().get(url_of(&initiated, "ravi@guarantor.test")).send().await.expect("early");
+    assert_eq!(early.status(), 409);
+    let early_sign = browser()
+        .post(format!("{}/sign", url_of(&initiated, "ravi@guarantor.test")))
+        .form(&[("mode", "typed"), ("typedName", "Ravi"), ("consent", "on")])
+        .send()
+        .await
+        .expect("early sign");
+    assert_eq!(early_sign.status(), 409);
+
+    // Without consent nothing is signed and the page says why.
+    let no_consent = browser()
+        .post(format!("{}/sign", url_of(&initiated, "asha@borrower.test")))
+        .form(&[("mode", "typed"), ("typedName", "Asha")])
+        .send()
+        .await
+        .expect("no consent");
+    assert_eq!(no_consent.status(), 400);
+    assert!(no_consent.text().await.expect("html").contains("agree to sign"));
+
+    for (email, _) in people {
+        let name = email.split('@').next().expect("name");
+        let signed = sign_typed(&url_of(&initiated, email), name).await;
+        assert_eq!(signed.status(), 200, "{email} signs");
+        assert!(signed.text().await.expect("html").contains("You signed"));
+    }
+
+    // The link is used up.
+    let again = browser().get(url_of(&initiated, "asha@borrower.test")).send().await.expect("again");
+    assert_eq!(again.status(), 410);
+
+    let details: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
+    assert_eq!(details["state"], "completed", "{details}");
+    let states: Vec<&str> =
+        details["signatories"].as_array().expect("signatories").iter().filter_map(|s| s["state"].as_str()).collect();
+    assert_eq!(states, ["signed", "signed", "signed"]);
+    assert_eq!(details["documents"][0]["version"], 3);
+
+    let pdf = download(&app, &who, workflow_id).await;
+    let report = pdfsig(&pdf, dir.path());
+    assert_eq!(report.matches("Signature is Valid").count(), 3, "{report}");
+    assert!(!report.contains("Signature is Invalid"), "{report}");
+    pyhanko_validates(&pdf, &app.state.keys.ca.cert_der, dir.path());
+
+    // The event chain records every step and verifies; tampering is detected.
+    let audit: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), &who.token).await.json().await.expect("json");
+    assert_eq!(audit["verified"], true, "{audit}");
+    let actions: Vec<&str> =
+        audit["events"].as_array().expect("events").iter().filter_map(|e| e["action"].as_str()).collect();
+    for expected in
+        ["workflow.created", "signatory.notified", "signatory.viewed", "signatory.signed", "workflow.completed"]
+    {
+        assert!(actions.contains(&expected), "{expected} in {actions:?}");
+    }
+    assert_eq!(actions.iter().filter(|a| **a == "signatory.signed").count(), 3);
+    let signed_event =
+        audit["events"].as_array().expect("events").iter().find(|e| e["action"] == "signatory.signed").expect("signed");
+    assert_eq!(signed_event["detail"]["consent"], true);
+    assert!(signed_event["ip"].as_str().is_some_and(|ip| ip.starts_with("127.")));
+    app.state.store.execute_for_tests("UPDATE workflow_events SET detail = '{}' WHERE seq = 2").await.expect("tamper");
+    let tampered: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), &who.token).await.json().await.expect("json");
+    assert_eq!(tampered["verified"], false);
+    assert_eq!(tampered["brokenAt"], 2);
+}
+
+async fn a_parallel_group_signs_at_once_and_both_signatures_survive(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Parallel Co").await;
+    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Board resolution.pdf").await;
+    let people = [("director.one@board.test", 1), ("director.two@board.test", 1)];
+    let initiated = initiate(
+        &app,
+        &who,
+        json!({"templateId": 0, "workflowName": "Resolution", "documentIds": [document_id], "signatories": signatories(&people)}),
+    )
+    .await;
+    let workflow_id = initiated["workflowId"].as_i64().expect("id");
+    let (one, two) = (url_of(&initiated, "director.one@board.test"), url_of(&initiated, "director.two@board.test"));
+    let (a, b) = tokio::join!(sign_typed(&one, "Director One"), sign_typed(&two, "Director Two"));
+    assert_eq!(a.status(), 200);
+    assert_eq!(b.status(), 200);
+    let pdf = download(&app, &who, workflow_id).await;
+    let report = pdfsig(&pdf, dir.path());
+    assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+    pyhanko_validates(&pdf, &app.state.keys.ca.cert_der, dir.path());
+}
+
+async fn decline_and_delegate_through_the_signer_page(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Delegation Ltd").await;
+    let pdf = reportlab_pdf(dir.path(), 1);
+    let document_id = upload(&app, &who, &pdf, "Contract.pdf").await;
+    let people = [("busy.manager@client.test", 1), ("final.approver@client.test", 2)];
+    let initiated = initiate(
+        &app,
+        &who,
+        json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&people)}),
+    )
+    .await;
+    let workflow_id = initiated["workflowId"].as_i64().expect("id");
+    let manager = url_of(&initiated, "busy.manager@client.test");
+
+    // Delegating to oneself or to someone already signing is refused on the page.
+    let to_self = browser()
+        .post(format!("{manager}/delegate"))
+        .form(&[("email", "Busy.Manager@client.test"), ("reason", "away")])
+        .send()
+        .await
+        .expect("self");
+    assert_eq!(to_self.status(), 400);
+    let to_other_signer = browser()
+        .post(format!("{manager}/delegate"))
+        .form(&[("email", "final.approver@client.test"), ("reason", "away")])
+        .send()
+        .await
+        .expect("other");
+    assert_eq!(to_other_signer.status(), 400);
+
+    let delegated = browser()
+        .post(format!("{manager}/delegate"))
+        .form(&[("email", "deputy@client.test"), ("name", "Deputy"), ("reason", "On leave this week")])
+        .send()
+        .await
+        .expect("delegate");
+    assert_eq!(delegated.status(), 200);
+    assert_eq!(browser().get(&manager).send().await.expect("old link").status(), 410);
+
+    let details: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
+    let deputy = details["signatories"]
+        .as_array()
+        .expect("signatories")
+        .iter()
+        .find(|s| s["emailId"] == "deputy@client.test")
+        .expect("deputy")
+        .clone();
+    assert_eq!(deputy["state"], "notified");
+    assert_eq!(deputy["signingOrder"], 1);
+
+    // The deputy's link comes from the store the same way as the others' (and by e-mail).
+    let deputy_row =
+        app.state.store.signatory(deputy["signatoryId"].as_i64().expect("id")).await.expect("row").expect("some").0;
+    let deputy_link = signet_server::workflows::links::signer_url(&app.state, &deputy_row);
+    assert_eq!(sign_typed(&deputy_link, "Deputy").await.status(), 200);
+
+    let approver = url_of(&initiated, "final.approver@client.test");
+    let empty_reason =
+        browser().post(format!("{approver}/decline")).form(&[("reason", " ")]).send().await.expect("decline");
+    assert_eq!(empty_reason.status(), 400);
+    let declined = browser()
+        .post(format!("{approver}/decline"))
+        .form(&[("reason", "The amount is wrong")])
+        .send()
+        .await
+        .expect("decline");
+    assert_eq!(declined.status(), 200);
+    let details: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
+    assert_eq!(details["state"], "declined");
+    assert_eq!(details["stateReason"], "The amount is wrong");
+    // Nothing more can happen through the links.
+    assert_eq!(sign_typed_status(&approver).await, 410);
+}
+
+async fn sign_typed_status(link: &str) -> u16 {
+    browser()
+        .post(format!("{link}/sign"))
+        .form(&[("mode", "typed"), ("typedName", "X"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign")
+        .status()
+        .as_u16()
+}
+
+async fn bad_initiations_are_refused_and_store_nothing(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Strict Inc").await;
+    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Doc.pdf").await;
+    let cases = [
+        (
+            "invalid email",
+            json!([{"subscriberId": 0, "emailId": "not-an-email", "signingOrder": 1}]),
+            "signatories[0].emailId",
+        ),
+        (
+            "duplicate",
+            json!([{"subscriberId": 0, "emailId": "a@x.test", "signingOrder": 1}, {"subscriberId": 0, "emailId": "A@x.test", "signingOrder": 2}]),
+            "signatories[1].emailId",
+        ),
+        (
+            "gap in the order",
+            json!([{"subscriberId": 0, "emailId": "a@x.test", "signingOrder": 1}, {"subscriberId": 0, "emailId": "b@x.test", "signingOrder": 3}]),
+            "signatories",
+        ),
+        ("no signatories", json!([]), "signatories"),
+        (
+            "unknown user",
+            json!([{"subscriberId": 999999, "emailId": "a@x.test", "signingOrder": 1}]),
+            "signatories[0].subscriberId",
+        ),
+    ];
+    for (what, list, field) in cases {
+        let response = app
+            .post(
+                "/api/v1/workflows",
+                &who.token,
+                json!({"templateId": 0, "documentIds": [document_id], "signatories": list}),
+            )
+            .await;
+        let problem = expect_problem(response, 400, "validation_failed").await;
+        assert!(problem["errors"][field].is_array(), "{what}: {problem}");
+    }
+    let unknown_field = app
+        .post("/api/v1/workflows", &who.token, json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("a@x.test", 1)]), "surprise": 1}))
+        .await;
+    let problem = expect_problem(unknown_field, 400, "validation_failed").await;
+    assert!(problem["errors"]["surprise"].is_array(), "{problem}");
+    let missing_doc = app
+        .post(
+            "/api/v1/workflows",
+            &who.token,
+            json!({"templateId": 0, "documentIds": [987654], "signatories": signatories(&[("a@x.test", 1)])}),
+        )
+        .await;
+    expect_problem(missing_doc, 400, "validation_failed").await;
+    let past = app
+        .post(
+            "/api/v1/workflows",
+            &who.token,
+            json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("a@x.test", 1)]), "envelopeExpiry": "2001-01-01T00:00:00Z"}),
+        )
+        .await;
+    expect_problem(past, 400, "validation_failed").await;
+
+    // Nothing was stored: the document is still free for a valid workflow, and the list is empty.
+    let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
+    assert_eq!(list["totalCount"], 0, "{list}");
+    let ok = initiate(
+        &app,
+        &who,
+        json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("a@x.test", 0)])}),
+    )
+    .await;
+    assert!(ok["workflowId"].as_i64().is_some());
+    // A document belongs to one workflow.
+    let reused = app
+        .post(
+            "/api/v1/workflows",
+            &who.token,
+            json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("b@x.test", 1)])}),
+        )
+        .await;
+    expect_problem(reused, 400, "validation_failed").await;
+    let list: Value = app.get("/api/v1/workflows?state=in_progress", &who.token).await.json().await.expect("json");
+    assert_eq!(list["totalCount"], 1);
+    let bad_state = app.get("/api/v1/workflows?state=sideways", &who.token).await;
+    expect_problem(bad_state, 400, "validation_failed").await;
+}
+
+async fn uploads_refuse_what_is_not_a_pdf(backend: Backend) {
+    let app = spawn(backend).await;
+    let who = sender(&app, "Uploader").await;
+    for (what, data) in [
+        ("not base64", "%%% not base64 %%%".to_string()),
+        ("not a PDF", STANDARD.encode(b"GIF89a this is not a pdf")),
+        ("truncated PDF", STANDARD.encode(b"%PDF-1.7\n1 0 obj\n<<")),
+        ("empty", String::new()),
+    ] {
+        let response =
+            app.post("/api/v1/documents", &who.token, json!({"documentName": "x.pdf", "fileData": data})).await;
+        let problem = expect_problem(response, 400, "validation_failed").await;
+        assert!(problem["errors"]["fileData"].is_array(), "{what}: {problem}");
+    }
+    let bulk = app
+        .post(
+            "/api/v1/documents/bulk",
+            &who.token,
+            json!({"documents": [{"documentName": "a.pdf", "fileData": "QUJD"}, {"documentName": "b.pdf", "fileData": "QUJD"}]}),
+        )
+        .await;
+    let problem = expect_problem(bulk, 400, "validation_failed").await;
+    assert!(problem["errors"]["documents[1].fileData"].is_array(), "{problem}");
+    let too_big = app
+        .client
+        .post(app.url("/api/v1/documents"))
+        .bearer_auth(&who.token)
+        .header("content-type", "application/json")
+        .body(format!("{{\"fileData\": \"{}\"}}", "A".repeat(app.state.config.max_body_bytes + 10)))
+        .send()
+        .await
+        .expect("big");
+    expect_problem(too_big, 413, "payload_too_large").await;
+}
+
+async fn another_tenants_workflow_is_not_found(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let owner = sender(&app, "Owner").await;
+    let stranger = sender(&app, "Stranger").await;
+    let document_id = upload(&app, &owner, &reportlab_pdf(dir.path(), 1), "Private.pdf").await;
+    let initiated = initiate(
+        &app,
+        &owner,
+        json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("a@x.test", 1)])}),
+    )
+    .await;
+    let id = initiated["workflowId"].as_i64().expect("id");
+    expect_problem(app.get(&format!("/api/v1/workflows/{id}"), &stranger.token).await, 404, "not_found").await;
+    expect_problem(app.get(&format!("/api/v1/workflows/{id}/audit"), &stranger.token).await, 404, "not_found").await;
+    let download = app.post("/api/v1/documents/download", &stranger.token, json!({"workflowid": id})).await;
+    expect_problem(download, 404, "not_found").await;
+    // Their document cannot be pulled into the stranger's workflow either.
+    let stolen = app
+        .post(
+            "/api/v1/workflows",
+            &stranger.token,
+            json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("b@x.test", 1)])}),
+        )
+        .await;
+    expect_problem(stolen, 400, "validation_failed").await;
+    // A forged link leads nowhere.
+    let link = url_of(&initiated, "a@x.test");
+    let forged = format!("{}AAAA", &link[..link.len() - 4]);
+    assert_eq!(browser().get(forged).send().await.expect("forged").status(), 404);
+}
