@@ -10,7 +10,7 @@ use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::ProblemDetails;
-use crate::routes::{audit, auth, departments, documents, gateway_admin, workflows};
+use crate::routes::{audit, auth, departments, documents, gateway_admin, initiate_and_sign, workflows};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -112,6 +112,8 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(workflows::audit))
         .routes(routes!(workflows::create_template))
         .routes(routes!(workflows::get_template))
+        .routes(routes!(initiate_and_sign::initiate_and_sign))
+        .routes(routes!(initiate_and_sign::optimized))
 }
 
 /// The document as served and as committed in `openapi.json`.

@@ -20,6 +20,8 @@ on_both_backends!(
     bad_initiations_are_refused_and_store_nothing,
     uploads_refuse_what_is_not_a_pdf,
     another_tenants_workflow_is_not_found,
+    initiate_and_sign_applies_the_first_signature_at_its_coordinates,
+    optimized_initiation_takes_documents_and_emails_in_order,
 );
 
 fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
@@ -482,4 +484,135 @@ async fn another_tenants_workflow_is_not_found(backend: Backend) {
     let link = url_of(&initiated, "a@x.test");
     let forged = format!("{}AAAA", &link[..link.len() - 4]);
     assert_eq!(browser().get(forged).send().await.expect("forged").status(), 404);
+}
+
+fn signature_png(dir: &std::path::Path) -> Vec<u8> {
+    let path = dir.join("signature.png");
+    let script = format!(
+        "from PIL import Image, ImageDraw\nimg = Image.new('RGBA', (300, 100), (255, 255, 255, 0))\nd = ImageDraw.Draw(img)\n\
+         d.line([(10, 80), (80, 20), (150, 70), (290, 30)], fill=(20, 30, 90, 255), width=5)\nimg.save({:?})\n",
+        path.display().to_string()
+    );
+    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with Pillow");
+    assert!(status.success(), "Pillow (installed with reportlab) must be available");
+    std::fs::read(path).expect("png")
+}
+
+async fn initiate_and_sign_applies_the_first_signature_at_its_coordinates(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Officer Bank").await;
+    let pdf = reportlab_pdf(dir.path(), 2);
+    let body = json!({
+        "documentName": "Sanction letter.pdf",
+        "fileData": STANDARD.encode(&pdf),
+        "referenceNo": "SL-77",
+        "signatories": [
+            {"emailId": "officer@bank.test", "name": "Loan Officer", "signatureImage": STANDARD.encode(signature_png(dir.path())),
+             "coordinates": [{"controlType": 1, "left": 60, "top": 600, "width": 160, "height": 60, "pageNumber": "2"}]},
+            {"emailId": "customer@home.test", "name": "Customer",
+             "coordinates": [{"controlType": 1, "left": 320, "top": 600, "width": 160, "height": 60, "page": "last"}]}
+        ]
+    });
+    let response = app.post("/api/v1/workflows/initiate-and-sign", &who.token, body).await;
+    let status = response.status();
+    let started: Value = response.json().await.expect("json");
+    assert_eq!(status, 201, "{started}");
+    let workflow_id = started["workflowId"].as_i64().expect("id");
+    // Only the customer still has to sign.
+    let urls = started["signingUrls"].as_array().expect("urls");
+    assert_eq!(urls.len(), 1, "{started}");
+    assert_eq!(urls[0]["emailId"], "customer@home.test");
+    let after_first = download(&app, &who, workflow_id).await;
+    assert_eq!(pdfsig(&after_first, dir.path()).matches("Signature is Valid").count(), 1);
+
+    assert_eq!(sign_typed(&url_of(&started, "customer@home.test"), "Customer").await.status(), 200);
+    let signed = download(&app, &who, workflow_id).await;
+    let report = pdfsig(&signed, dir.path());
+    assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+    pyhanko_validates(&signed, &app.state.keys.ca.cert_der, dir.path());
+
+    // E-stamping, QR codes and images for later signers are refused before anything is stored.
+    for (field, extra) in [
+        ("eStampPayload", json!({"eStampPayload": {"loan": {}}})),
+        ("qrCodeCordinats", json!({"qrCodeCordinats": [{"left": 1, "top": 1, "width": 50, "height": 50}]})),
+        ("fileData", json!({"fileData": STANDARD.encode(b"not a pdf")})),
+    ] {
+        let mut body = json!({
+            "documentName": "x.pdf",
+            "fileData": STANDARD.encode(&pdf),
+            "signatories": [{"emailId": "a@x.test"}]
+        });
+        for (k, v) in extra.as_object().expect("object") {
+            body[k] = v.clone();
+        }
+        let problem = expect_problem(
+            app.post("/api/v1/workflows/initiate-and-sign", &who.token, body).await,
+            400,
+            "validation_failed",
+        )
+        .await;
+        assert!(problem["errors"][field].is_array(), "{field}: {problem}");
+    }
+    let late_image = json!({
+        "fileData": STANDARD.encode(&pdf),
+        "signatories": [{"emailId": "a@x.test"}, {"emailId": "b@x.test", "signatureImage": STANDARD.encode(signature_png(dir.path()))}]
+    });
+    expect_problem(
+        app.post("/api/v1/workflows/initiate-and-sign", &who.token, late_image).await,
+        400,
+        "validation_failed",
+    )
+    .await;
+    let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
+    assert_eq!(list["totalCount"], 1, "only the valid request made a workflow");
+}
+
+async fn optimized_initiation_takes_documents_and_emails_in_order(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Fast Lane").await;
+    let pdf = STANDARD.encode(reportlab_pdf(dir.path(), 1));
+    let body = json!({
+        "lstDocumentDetails": [{"documentName": "One.pdf", "fileData": pdf}, {"documentName": "Two.pdf", "fileData": pdf}],
+        "signatoryEmailIds": ["first@x.test", "second@x.test"],
+        "requestFrom": "crm"
+    });
+    let response = app.post("/api/v1/workflows/optimized", &who.token, body).await;
+    let started: Value = response.json().await.expect("json");
+    let workflow_id = started["workflowId"].as_i64().expect("id");
+    let orders: Vec<i64> =
+        started["signingUrls"].as_array().expect("urls").iter().filter_map(|u| u["sequenceNumber"].as_i64()).collect();
+    assert_eq!(orders, [1, 2]);
+    for email in ["first@x.test", "second@x.test"] {
+        assert_eq!(sign_typed(&url_of(&started, email), email).await.status(), 200);
+    }
+    let details: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
+    assert_eq!(details["state"], "completed");
+    let documents = details["documents"].as_array().expect("documents");
+    assert_eq!(documents.len(), 2);
+    for doc in documents {
+        let id = doc["documentId"].as_i64().expect("id");
+        let response = app
+            .post("/api/v1/documents/download", &who.token, json!({"workflowid": workflow_id, "documentId": id}))
+            .await;
+        let bytes = response.bytes().await.expect("pdf");
+        let report = pdfsig(&bytes, dir.path());
+        assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+    }
+    // Several documents: the download must name one.
+    let ambiguous = app.post("/api/v1/documents/download", &who.token, json!({"workflowid": workflow_id})).await;
+    expect_problem(ambiguous, 409, "state_conflict").await;
+    let bad_email =
+        json!({"lstDocumentDetails": [{"documentName": "One.pdf", "fileData": pdf}], "signatoryEmailIds": ["nope"]});
+    let problem =
+        expect_problem(app.post("/api/v1/workflows/optimized", &who.token, bad_email).await, 400, "validation_failed")
+            .await;
+    assert!(problem["errors"]["signatoryEmailIds[0]"].is_array(), "{problem}");
+    let controls = json!({
+        "lstDocumentDetails": [{"documentName": "One.pdf", "fileData": pdf, "controlDetails": [{"fieldName": "x", "fieldValue": "y"}]}],
+        "signatoryEmailIds": ["a@x.test"]
+    });
+    expect_problem(app.post("/api/v1/workflows/optimized", &who.token, controls).await, 400, "validation_failed").await;
 }

@@ -7,5 +7,6 @@ pub mod departments;
 pub mod documents;
 pub mod gateway_admin;
 pub mod gateway_public;
+pub mod initiate_and_sign;
 pub mod ops;
 pub mod workflows;

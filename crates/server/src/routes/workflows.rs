@@ -334,16 +334,20 @@ fn check_definition(definition: &TemplateDefinition) -> Result<(), Error> {
     placements(definition, max_signatory).map(|_| ())
 }
 
-struct Attachment {
+pub(crate) struct Attachment {
     kind: &'static str,
     name: String,
     description: Option<String>,
     bytes: Vec<u8>,
 }
 
-fn decode_attachments(body: &InitiateWorkFlowData) -> Result<Vec<Attachment>, Error> {
+/// The initiator's attachments and those asked of signers, decoded and checked.
+pub(crate) fn decode_attachments(
+    initiator: &[AttachmentDetails],
+    requested: &[SignerAttachmentDetail],
+) -> Result<Vec<Attachment>, Error> {
     let mut result = Vec::new();
-    for (i, a) in body.list_attachment_details.iter().flatten().enumerate() {
+    for (i, a) in initiator.iter().enumerate() {
         let field = format!("listAttachmentDetails[{i}]");
         result.push(Attachment {
             kind: "initiator",
@@ -352,7 +356,7 @@ fn decode_attachments(body: &InitiateWorkFlowData) -> Result<Vec<Attachment>, Er
             bytes: decode_base64(&format!("{field}.base64fileData"), Some(&a.base64file_data), MAX_ATTACHMENT_BYTES)?,
         });
     }
-    for (i, a) in body.signer_attachment_details.iter().flatten().enumerate() {
+    for (i, a) in requested.iter().enumerate() {
         let field = format!("signerAttachmentDetails[{i}]");
         result.push(Attachment {
             kind: "requested",
@@ -480,7 +484,10 @@ async fn check_initiate(state: &AppState, auth: &Auth, body: &InitiateWorkFlowDa
         signatories,
         expires_at,
         reminder_every_days,
-        attachments: decode_attachments(body)?,
+        attachments: decode_attachments(
+            body.list_attachment_details.as_deref().unwrap_or_default(),
+            body.signer_attachment_details.as_deref().unwrap_or_default(),
+        )?,
     })
 }
 
@@ -501,12 +508,12 @@ fn settings(body: &InitiateWorkFlowData) -> serde_json::Value {
     })
 }
 
-fn actor_of(auth: &Auth) -> WorkflowActor {
+pub(crate) fn actor_of(auth: &Auth) -> WorkflowActor {
     let actor = auth.actor();
     WorkflowActor { id: actor.id, ip: actor.ip }
 }
 
-fn signing_url(state: &AppState, s: &SignatoryRow) -> ParallelSigningUrl {
+pub(crate) fn signing_url(state: &AppState, s: &SignatoryRow) -> ParallelSigningUrl {
     ParallelSigningUrl {
         sequence_number: s.signing_order,
         identification_number: s.id.to_string(),
@@ -517,7 +524,7 @@ fn signing_url(state: &AppState, s: &SignatoryRow) -> ParallelSigningUrl {
     }
 }
 
-async fn store_attachments(
+pub(crate) async fn store_attachments(
     state: &AppState,
     auth: &Auth,
     workflow_id: i64,
