@@ -22,6 +22,9 @@ const P12_PASSWORD: &str = "bench";
 pub enum BenchCommand {
     /// Signing throughput against pyHanko and openssl, and a big file against sha256sum.
     Sign(BenchSignArgs),
+    /// Complete workflows per second (upload, three sequential typed signatures, download)
+    /// against a running server.
+    Workflows(super::bench_workflows::BenchWorkflowsArgs),
 }
 
 #[derive(Args, Debug)]
@@ -47,7 +50,10 @@ pub struct BenchSignArgs {
 }
 
 pub fn run(command: BenchCommand) -> anyhow::Result<()> {
-    let BenchCommand::Sign(args) = command;
+    let args = match command {
+        BenchCommand::Sign(args) => args,
+        BenchCommand::Workflows(args) => return super::bench_workflows::run(args),
+    };
     let (dir, temporary) = match &args.dir {
         Some(d) => (d.clone(), false),
         None => (std::env::temp_dir().join(format!("signet-bench-{}", std::process::id())), true),
