@@ -39,6 +39,8 @@ pub struct AppState {
     pub seal: Arc<signet_signing::LocalKeySigner>,
     /// The key behind workflow signers' links.
     pub link_key: Arc<crate::workflows::links::LinkKey>,
+    /// The key that seals automated-signing profiles.
+    pub profile_key: Arc<crate::workflows::profiles::ProfileKey>,
 }
 
 pub struct App {
@@ -186,6 +188,8 @@ impl App {
             config.public_url = Some(format!("http://{}", listener.local_addr()?));
         }
         let link_key = crate::workflows::links::LinkKey::derive(&keys.seal.key_pkcs8_der);
+        let profile_key =
+            crate::workflows::profiles::ProfileKey::derive(&keys.seal.key_pkcs8_der).map_err(|e| anyhow::anyhow!(e))?;
         let state = AppState {
             store,
             blob,
@@ -195,6 +199,7 @@ impl App {
             gateway_key: Arc::new(gateway_key),
             seal: Arc::new(seal),
             link_key: Arc::new(link_key),
+            profile_key: Arc::new(profile_key),
             config: Arc::new(config),
         };
         let router = router(state.clone());

@@ -10,7 +10,9 @@ use utoipa_axum::routes;
 
 use crate::AppState;
 use crate::error::ProblemDetails;
-use crate::routes::{audit, auth, departments, documents, gateway_admin, initiate_and_sign, workflows};
+use crate::routes::{
+    audit, auth, departments, documents, gateway_admin, initiate_and_sign, signing_profiles, workflows,
+};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -114,6 +116,8 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(workflows::get_template))
         .routes(routes!(initiate_and_sign::initiate_and_sign))
         .routes(routes!(initiate_and_sign::optimized))
+        .routes(routes!(signing_profiles::create, signing_profiles::list))
+        .routes(routes!(signing_profiles::revoke))
 }
 
 /// The document as served and as committed in `openapi.json`.

@@ -11,7 +11,7 @@ use base64::engine::general_purpose::STANDARD;
 use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 use signet_store::Backend;
-use support::{TestApp, expect_problem, spawn};
+use support::{TestApp, expect_problem, spawn, spawn_with};
 
 on_both_backends!(
     three_sequential_signers_each_add_a_signature_that_validates,
@@ -22,6 +22,7 @@ on_both_backends!(
     another_tenants_workflow_is_not_found,
     initiate_and_sign_applies_the_first_signature_at_its_coordinates,
     optimized_initiation_takes_documents_and_emails_in_order,
+    a_signing_profile_signs_for_its_signer_when_their_turn_comes,
 );
 
 fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
@@ -615,4 +616,155 @@ async fn optimized_initiation_takes_documents_and_emails_in_order(backend: Backe
         "signatoryEmailIds": ["a@x.test"]
     });
     expect_problem(app.post("/api/v1/workflows/optimized", &who.token, controls).await, 400, "validation_failed").await;
+}
+
+/// A CA and a signer certificate in a PKCS#12, made by the openssl command line.
+fn openssl_p12(dir: &std::path::Path, password: &str) -> Vec<u8> {
+    let run = |args: &[&str]| {
+        let output = Command::new("openssl").args(args).current_dir(dir).output().expect("openssl");
+        assert!(output.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    };
+    run(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.crt",
+        "-days",
+        "30",
+        "-subj",
+        "/CN=Treasury Test CA",
+    ]);
+    run(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "signer.key",
+        "-out",
+        "signer.csr",
+        "-subj",
+        "/CN=Treasury Signing/O=Acme Bank",
+    ]);
+    std::fs::write(
+        dir.join("ext.cnf"),
+        "keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=emailProtection\n",
+    )
+    .expect("ext");
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "signer.csr",
+        "-CA",
+        "ca.crt",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "signer.crt",
+        "-days",
+        "30",
+        "-extfile",
+        "ext.cnf",
+    ]);
+    run(&[
+        "pkcs12",
+        "-export",
+        "-inkey",
+        "signer.key",
+        "-in",
+        "signer.crt",
+        "-certfile",
+        "ca.crt",
+        "-out",
+        "signer.p12",
+        "-passout",
+        &format!("pass:{password}"),
+    ]);
+    std::fs::read(dir.join("signer.p12")).expect("p12")
+}
+
+async fn a_signing_profile_signs_for_its_signer_when_their_turn_comes(backend: Backend) {
+    let app = spawn_with(backend, |config| {
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Acme Bank").await;
+    let p12 = STANDARD.encode(openssl_p12(dir.path(), "s3cret"));
+
+    let wrong = json!({"name": "Treasury", "emailId": "treasury@bank.test", "pkcs12": p12, "password": "nope"});
+    let problem =
+        expect_problem(app.post("/api/v1/signing-profiles", &who.token, wrong).await, 400, "validation_failed").await;
+    assert!(problem["errors"]["pkcs12"].is_array(), "{problem}");
+    let garbage = json!({"name": "Treasury", "emailId": "treasury@bank.test", "pkcs12": STANDARD.encode(b"garbage"), "password": "x"});
+    expect_problem(app.post("/api/v1/signing-profiles", &who.token, garbage).await, 400, "validation_failed").await;
+
+    let created = app
+        .post(
+            "/api/v1/signing-profiles",
+            &who.token,
+            json!({"name": "Treasury", "emailId": "treasury@bank.test", "pkcs12": p12, "password": "s3cret"}),
+        )
+        .await;
+    assert_eq!(created.status(), 201);
+    let profile: Value = created.json().await.expect("json");
+    assert!(profile["subject"].as_str().is_some_and(|s| s.contains("Treasury Signing")), "{profile}");
+    let profile_id = profile["profileId"].as_i64().expect("id");
+
+    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Guarantee.pdf").await;
+    let people = [("customer@home.test", 1), ("treasury@bank.test", 2)];
+    let not_a_signer = app
+        .post(
+            "/api/v1/workflows",
+            &who.token,
+            json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("someone@else.test", 1)]), "hsmCertificateId": profile_id}),
+        )
+        .await;
+    expect_problem(not_a_signer, 400, "validation_failed").await;
+    let initiated = initiate(
+        &app,
+        &who,
+        json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&people), "hsmCertificateId": profile_id}),
+    )
+    .await;
+    let workflow_id = initiated["workflowId"].as_i64().expect("id");
+    assert_eq!(sign_typed(&url_of(&initiated, "customer@home.test"), "Customer").await.status(), 200);
+
+    let mut state = String::new();
+    for _ in 0..200 {
+        let details: Value =
+            app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
+        state = details["state"].as_str().unwrap_or_default().to_string();
+        if state == "completed" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(state, "completed", "the profile signed for the treasury");
+    let pdf = download(&app, &who, workflow_id).await;
+    let report = pdfsig(&pdf, dir.path());
+    assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+    assert!(report.contains("Treasury Signing"), "the second signature is the profile's certificate: {report}");
+    let audit: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), &who.token).await.json().await.expect("json");
+    let automated = audit["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .any(|e| e["action"] == "signatory.signed" && e["detail"]["method"] == "automated");
+    assert!(automated, "{audit}");
+
+    assert_eq!(app.delete(&format!("/api/v1/signing-profiles/{profile_id}"), &who.token).await.status(), 204);
+    let list: Value = app.get("/api/v1/signing-profiles", &who.token).await.json().await.expect("json");
+    assert!(list[0]["revokedAt"].as_i64().is_some(), "{list}");
+    expect_problem(app.delete(&format!("/api/v1/signing-profiles/{profile_id}"), &who.token).await, 404, "not_found")
+        .await;
 }

@@ -6,6 +6,7 @@ mod auth;
 mod departments;
 mod gateway;
 mod jobs;
+mod profiles;
 mod tenants;
 mod workflows;
 
@@ -20,6 +21,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 pub use auth::{NewRefreshToken, PrincipalAuth, PrincipalCredentials, RefreshUse, SigningKeyRow};
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
+pub use profiles::{NewSigningProfile, SigningProfileRow};
 pub use tenants::{CreatedTenant, NewTenant};
 pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory, NewWorkflow,

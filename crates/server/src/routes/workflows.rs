@@ -407,12 +407,6 @@ async fn check_initiate(state: &AppState, auth: &Auth, body: &InitiateWorkFlowDa
     {
         errors.extend(fields);
     }
-    if body.hsm_certificate_id != 0 {
-        errors
-            .entry("hsmCertificateId".into())
-            .or_default()
-            .push("automated-signing certificate profiles are not available on this server; use 0".into());
-    }
     if let Some(days) = body.reminder_frequency
         && !(0..=365).contains(&days)
     {
@@ -442,6 +436,16 @@ async fn check_initiate(state: &AppState, auth: &Auth, body: &InitiateWorkFlowDa
                     "is not an active user of this tenant with this emailId (use 0 for outside signers)",
                 ));
             }
+        }
+    }
+    if body.hsm_certificate_id != 0 {
+        let profile = state
+            .store
+            .active_signing_profile(auth.tenant_id, i64::from(body.hsm_certificate_id))
+            .await?
+            .ok_or_else(|| Error::field("hsmCertificateId", "no such active signing profile"))?;
+        if !planned.iter().any(|p| p.email.eq_ignore_ascii_case(&profile.email)) {
+            return Err(Error::field("hsmCertificateId", "the profile's signer is not among the signatories"));
         }
     }
     let definition = match body.template_id {
@@ -505,6 +509,7 @@ fn settings(body: &InitiateWorkFlowData) -> serde_json::Value {
         "geoTagging": body.geo_tagging,
         "initials": body.initials,
         "stampDetails": body.stamp_details,
+        "hsmCertificateId": body.hsm_certificate_id,
     })
 }
 

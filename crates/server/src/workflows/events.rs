@@ -1,9 +1,14 @@
-//! The `workflow.event` job: what follows an event once it is committed (completion steps;
-//! e-mails to the people concerned and webhooks to the tenant's endpoints).
+//! The `workflow.event` job: what follows an event once it is committed. Completion steps
+//! after `workflow.completed`; automated signing when a signatory with the workflow's
+//! signing profile is notified; e-mails to the people concerned and webhooks to the tenant.
 
 use serde::Deserialize;
+use serde_json::json;
+use signet_domain::ErrorCode;
+use signet_store::{AfterSignature, WorkflowActor};
 
 use crate::AppState;
+use crate::gateway::seal::Mark;
 
 /// The payload the store writes for each workflow event.
 #[derive(Debug, Clone, Deserialize)]
@@ -18,10 +23,61 @@ pub struct WorkflowEvent {
     pub at: i64,
 }
 
+impl WorkflowEvent {
+    /// The id in `signatory:ID` targets.
+    pub fn signatory_id(&self) -> Option<i64> {
+        self.target.strip_prefix("signatory:").and_then(|id| id.parse().ok())
+    }
+}
+
 pub async fn handle(state: &AppState, payload: &str) -> Result<(), String> {
     let event: WorkflowEvent = serde_json::from_str(payload).map_err(|e| format!("bad workflow event: {e}"))?;
-    if event.kind == "workflow.completed" {
-        super::completion::finish(state, event.tenant_id, event.workflow_id).await.map_err(|e| e.to_string())?;
+    match event.kind.as_str() {
+        "workflow.completed" => {
+            super::completion::finish(state, event.tenant_id, event.workflow_id).await.map_err(|e| e.to_string())?;
+        }
+        "signatory.notified" => sign_automatically(state, &event).await?,
+        _ => {}
     }
     Ok(())
+}
+
+/// Signs for a notified signatory whose address is the workflow's signing profile's, with the
+/// profile's own certificate. Anything else is left to the signer.
+async fn sign_automatically(state: &AppState, event: &WorkflowEvent) -> Result<(), String> {
+    let Some(signatory_id) = event.signatory_id() else { return Ok(()) };
+    let Some((signatory, workflow)) = state.store.signatory(signatory_id).await.map_err(|e| e.to_string())? else {
+        return Ok(());
+    };
+    let settings: serde_json::Value = serde_json::from_str(&workflow.settings).unwrap_or_default();
+    let profile_id = settings.get("hsmCertificateId").and_then(|v| v.as_i64()).unwrap_or(0);
+    if profile_id == 0 || !signatory.state().is_turn() {
+        return Ok(());
+    }
+    let Some(profile) =
+        state.store.active_signing_profile(workflow.tenant_id, profile_id).await.map_err(|e| e.to_string())?
+    else {
+        tracing::warn!(
+            workflow = workflow.id,
+            profile_id,
+            "the workflow's signing profile is revoked; the signer signs by hand"
+        );
+        return Ok(());
+    };
+    if !profile.email.eq_ignore_ascii_case(&signatory.email) {
+        return Ok(());
+    }
+    let key = state.profile_key.signer(&profile)?;
+    let actor = WorkflowActor { id: format!("signing_profile:{}", profile.id), ip: None };
+    let detail = json!({"method": "automated", "profileId": profile.id, "subject": profile.subject, "onBehalfOf": signatory.email});
+    let mark = Mark::Typed { name: signatory.name.clone(), style: signet_signing::NameStyle::Plain };
+    match super::sealing::sign_documents_with(state, &key, &signatory, &workflow, mark, &actor, detail).await {
+        Ok(AfterSignature::Completed) => {
+            super::completion::finish(state, workflow.tenant_id, workflow.id).await.map_err(|e| e.to_string())
+        }
+        Ok(AfterSignature::Continuing { .. }) => Ok(()),
+        // Someone else moved the workflow on (declined, made inactive): nothing to sign.
+        Err(error) if error.code() == ErrorCode::StateConflict => Ok(()),
+        Err(error) => Err(error.to_string()),
+    }
 }

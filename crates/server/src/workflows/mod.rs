@@ -7,6 +7,7 @@ pub mod events;
 pub mod links;
 pub mod page;
 pub mod placement;
+pub mod profiles;
 pub mod sealing;
 
 use signet_domain::now_millis;

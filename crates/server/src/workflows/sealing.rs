@@ -31,8 +31,13 @@ pub fn version_key(doc: &DocumentRow, version: i64) -> Result<BlobKey, Error> {
         .map_err(Error::internal)
 }
 
+/// Who applies the signature: the platform's sealing key (electronic signatures) or an
+/// automated-signing profile's own key.
+pub type SigningKey = std::sync::Arc<dyn signet_signing::RawSigner>;
+
 fn sign_one(
     state: &AppState,
+    key: &SigningKey,
     pdf: &[u8],
     index: usize,
     signatory: &SignatoryRow,
@@ -51,12 +56,27 @@ fn sign_one(
         contact_info: Some(signatory.email.clone()),
         ..PdfSignOptions::default()
     };
-    signet_signing::sign_pdf(pdf, state.seal.as_ref(), &opts).map_err(|e| e.to_string())
+    signet_signing::sign_pdf(pdf, key.as_ref(), &opts).map_err(|e| e.to_string())
 }
 
-/// Signs every active document for the signatory and records the signature.
+/// Signs every active document for the signatory with the platform's sealing key and
+/// records the signature.
 pub async fn sign_documents(
     state: &AppState,
+    signatory: &SignatoryRow,
+    workflow: &WorkflowRow,
+    mark: Mark,
+    actor: &WorkflowActor,
+    detail: serde_json::Value,
+) -> Result<AfterSignature, Error> {
+    let key: SigningKey = state.seal.clone();
+    sign_documents_with(state, &key, signatory, workflow, mark, actor, detail).await
+}
+
+/// Signs every active document for the signatory with `key` and records the signature.
+pub async fn sign_documents_with(
+    state: &AppState,
+    key: &SigningKey,
     signatory: &SignatoryRow,
     workflow: &WorkflowRow,
     mark: Mark,
@@ -77,7 +97,7 @@ pub async fn sign_documents(
         let mut written: Vec<(BlobKey, &DocumentRow, String)> = Vec::with_capacity(documents.len());
         let mut failure = None;
         for (index, doc) in documents.iter().enumerate() {
-            match sign_and_store(state, doc, index, signatory, workflow, &mark).await {
+            match sign_and_store(state, key, doc, index, signatory, workflow, &mark).await {
                 Ok((key, sha)) => written.push((key, doc, sha)),
                 Err(error) => {
                     failure = Some(error);
@@ -116,6 +136,7 @@ pub async fn sign_documents(
 
 async fn sign_and_store(
     state: &AppState,
+    key: &SigningKey,
     doc: &DocumentRow,
     index: usize,
     signatory: &SignatoryRow,
@@ -124,17 +145,19 @@ async fn sign_and_store(
 ) -> Result<(BlobKey, String), Error> {
     let current = BlobKey::parse(&doc.current_blob).map_err(Error::internal)?;
     let pdf = state.blob.get(&current).await.map_err(Error::internal)?;
-    let (state2, signatory2, workflow2, mark2) = (state.clone(), signatory.clone(), workflow.clone(), mark.clone());
-    let signed = tokio::task::spawn_blocking(move || sign_one(&state2, &pdf, index, &signatory2, &workflow2, &mark2))
-        .await
-        .map_err(Error::internal)?
-        .map_err(|cause| {
-            Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
-        })?;
+    let (state2, key2, signatory2, workflow2, mark2) =
+        (state.clone(), key.clone(), signatory.clone(), workflow.clone(), mark.clone());
+    let signed =
+        tokio::task::spawn_blocking(move || sign_one(&state2, &key2, &pdf, index, &signatory2, &workflow2, &mark2))
+            .await
+            .map_err(Error::internal)?
+            .map_err(|cause| {
+                Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
+            })?;
     let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &signed).as_ref());
-    let key = version_key(doc, doc.version + 1)?;
-    state.blob.put(&key, Bytes::from(signed)).await.map_err(Error::internal)?;
-    Ok((key, sha))
+    let stored = version_key(doc, doc.version + 1)?;
+    state.blob.put(&stored, Bytes::from(signed)).await.map_err(Error::internal)?;
+    Ok((stored, sha))
 }
 
 async fn discard(state: &AppState, written: &[(BlobKey, &DocumentRow, String)]) {

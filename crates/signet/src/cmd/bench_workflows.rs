@@ -48,7 +48,8 @@ struct Client {
 
 impl Client {
     async fn post_json(&self, path: &str, body: &Value) -> anyhow::Result<reqwest::Response> {
-        let response = self.http.post(format!("{}{path}", self.base)).bearer_auth(&self.token).json(body).send().await?;
+        let response =
+            self.http.post(format!("{}{path}", self.base)).bearer_auth(&self.token).json(body).send().await?;
         if !response.status().is_success() {
             let status = response.status();
             bail!("{path} answered {status}: {}", response.text().await.unwrap_or_default());
@@ -58,7 +59,8 @@ impl Client {
 }
 
 async fn access_token(http: &reqwest::Client, base: &str, args: &BenchWorkflowsArgs) -> anyhow::Result<String> {
-    let body = json!({"grant_type": "client_credentials", "client_id": args.client_id, "client_secret": args.client_secret});
+    let body =
+        json!({"grant_type": "client_credentials", "client_id": args.client_id, "client_secret": args.client_secret});
     let response = http.post(format!("{base}/api/v1/auth/token")).json(&body).send().await?;
     if !response.status().is_success() {
         bail!("the token request answered {}", response.status());
@@ -69,8 +71,11 @@ async fn access_token(http: &reqwest::Client, base: &str, args: &BenchWorkflowsA
 
 /// One complete workflow.
 async fn one(client: &Client, pdf_base64: &str, n: u64) -> anyhow::Result<()> {
-    let uploaded: Value =
-        client.post_json("/api/v1/documents", &json!({"documentName": "bench.pdf", "fileData": pdf_base64})).await?.json().await?;
+    let uploaded: Value = client
+        .post_json("/api/v1/documents", &json!({"documentName": "bench.pdf", "fileData": pdf_base64}))
+        .await?
+        .json()
+        .await?;
     let document_id = uploaded["documentId"].as_i64().ok_or_else(|| anyhow!("no documentId"))?;
     let signatories: Vec<Value> = (1..=3)
         .map(|i| json!({"subscriberId": 0, "emailId": format!("signer{i}@bench.test"), "name": format!("Signer {i}"), "signingOrder": i}))
@@ -99,7 +104,8 @@ async fn one(client: &Client, pdf_base64: &str, n: u64) -> anyhow::Result<()> {
         }
         signed.bytes().await?;
     }
-    let pdf = client.post_json("/api/v1/documents/download", &json!({"workflowid": workflow_id})).await?.bytes().await?;
+    let pdf =
+        client.post_json("/api/v1/documents/download", &json!({"workflowid": workflow_id})).await?.bytes().await?;
     let signatures = pdf.windows(10).filter(|w| w == b"/ByteRange").count();
     if signatures < 3 {
         bail!("the final PDF has {signatures} signatures, expected 3");

@@ -1,0 +1,133 @@
+//! Automated-signing certificate profiles: a tenant uploads a PKCS#12 for one signer's
+//! address; workflows that name the profile (`hsmCertificateId`) have that signer sign
+//! server-side with it when their turn comes.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use signet_domain::Error;
+use signet_domain::workflow::is_valid_email;
+use signet_store::{NewSigningProfile, SigningProfileRow};
+use utoipa::ToSchema;
+
+use super::documents::decode_base64;
+use crate::AppState;
+use crate::auth::Auth;
+use crate::error::{ApiError, ApiResult, ProblemDetails};
+use crate::extract::{ApiJson, ApiPath};
+use crate::workflows::profiles::profile_aad;
+
+/// Largest PKCS#12 accepted.
+const MAX_P12_BYTES: usize = 256 * 1024;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CreateSigningProfileRequest {
+    /// A name for the profile, 1 to 100 characters.
+    pub name: String,
+    /// The signer whose signatures this certificate makes.
+    pub email_id: String,
+    /// The PKCS#12 (.p12/.pfx) file, base64.
+    pub pkcs12: String,
+    /// Its password; used once to open the file and not stored.
+    pub password: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SigningProfile {
+    /// Use as `hsmCertificateId` in `InitiateWorkFlowData`.
+    pub profile_id: i64,
+    pub name: String,
+    pub email_id: String,
+    /// The certificate's subject.
+    pub subject: String,
+    /// When the certificate expires (milliseconds since the epoch).
+    pub not_after: i64,
+    pub created_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+fn view(row: SigningProfileRow) -> SigningProfile {
+    SigningProfile {
+        profile_id: row.id,
+        name: row.name,
+        email_id: row.email,
+        subject: row.subject,
+        not_after: row.not_after,
+        created_at: row.created_at,
+        revoked_at: row.revoked_at,
+    }
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/signing-profiles",
+    tag = "workflows",
+    security(("bearer" = [])),
+    request_body = CreateSigningProfileRequest,
+    responses(
+        (status = 201, description = "Stored; the key is kept encrypted, the password is not kept", body = SigningProfile),
+        (status = 400, description = "Not a PKCS#12, wrong password, unusable key or invalid fields", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<CreateSigningProfileRequest>,
+) -> ApiResult<(StatusCode, Json<SigningProfile>)> {
+    let name = body.name.trim();
+    if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
+        return Err(ApiError(Error::field("name", "must be 1 to 100 characters without control characters")));
+    }
+    let email = body.email_id.trim().to_string();
+    if !is_valid_email(&email) {
+        return Err(ApiError(Error::field("emailId", "must be a valid e-mail address")));
+    }
+    let p12 = decode_base64("pkcs12", Some(&body.pkcs12), MAX_P12_BYTES)?;
+    let key = state.profile_key.clone();
+    let aad = profile_aad(auth.tenant_id, &email);
+    let password = body.password;
+    let opened = tokio::task::spawn_blocking(move || key.seal_p12(&p12, &password, &aad))
+        .await
+        .map_err(Error::internal)?
+        .map_err(|message| Error::field("pkcs12", message))?;
+    let new = NewSigningProfile {
+        tenant_id: auth.tenant_id,
+        name,
+        email: &email,
+        subject: &opened.subject,
+        not_after: opened.not_after_millis,
+        material: &opened.material,
+    };
+    let row = state.store.create_signing_profile(&new, &auth.actor()).await?;
+    Ok((StatusCode::CREATED, Json(view(row))))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/signing-profiles",
+    tag = "workflows",
+    security(("bearer" = [])),
+    responses((status = 200, description = "The tenant's profiles, revoked ones included", body = Vec<SigningProfile>))
+)]
+pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<SigningProfile>>> {
+    Ok(Json(state.store.signing_profiles(auth.tenant_id).await?.into_iter().map(view).collect()))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/api/v1/signing-profiles/{profileId}",
+    tag = "workflows",
+    security(("bearer" = [])),
+    params(("profileId" = i64, Path, description = "Profile id")),
+    responses(
+        (status = 204, description = "Revoked; workflows naming it no longer sign with it"),
+        (status = 404, description = "No such active profile in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn revoke(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
+    state.store.revoke_signing_profile(auth.tenant_id, id, &auth.actor()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
