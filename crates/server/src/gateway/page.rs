@@ -2,24 +2,19 @@
 //! the link (stored hashed) is what authorises the signer; the page shows who asks and the
 //! document, takes a typed, drawn or uploaded signature with consent, and hands the result on.
 
-use std::collections::HashMap;
-
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Multipart, Request, State};
+use axum::extract::{Request, State};
 use axum::http::header::{CONTENT_TYPE, USER_AGENT};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
 use serde_json::json;
 use signet_blob::BlobKey;
 use signet_domain::audit::Actor;
 use signet_domain::now_millis;
 use signet_gateway::{
-    Document, ErrorCode, GatewayFailure, Payload, Profile, ResultPost, SignatureType, check_signature_image,
-    parse_payload, seal_hash_result, seal_result,
+    Document, ErrorCode, GatewayFailure, Payload, Profile, ResultPost, SignatureType, parse_payload, seal_hash_result,
+    seal_result,
 };
-use signet_signing::NameStyle;
 use signet_store::{TransactionOutcome, TransactionRow};
 
 use super::seal::{Mark, SealPolicy, seal_hashes, seal_pdf};
@@ -27,9 +22,7 @@ use super::views::{HashLink, SignPage, error_page, result_page, sign_page};
 use crate::AppState;
 use crate::extract::{ApiPath, ClientIp};
 use crate::secrets;
-
-/// Largest drawn signature accepted (a PNG data URL from the canvas).
-const MAX_DRAWN_BYTES: usize = 1024 * 1024;
+use crate::signer_form::{Methods, mark_from, read_submission};
 
 struct Open {
     row: TransactionRow,
@@ -88,24 +81,18 @@ fn document_name(payload: &Payload) -> String {
     }
 }
 
-struct Methods {
-    typed: bool,
-    draw: bool,
-    upload: bool,
-}
-
 /// The electronic-signature methods this page can offer for the request. Hash requests need
 /// only consent, which the typed form carries.
 fn methods(payload: &Payload) -> Methods {
     if !payload.has_type(SignatureType::ESignature) {
-        return Methods { typed: false, draw: false, upload: false };
+        return Methods::NONE;
     }
     match &payload.document {
         Document::Pdf { options, .. } => {
             Methods { typed: options.esignature.font, draw: options.esignature.draw, upload: options.esignature.upload }
         }
         Document::Hash(_) => Methods { typed: true, draw: false, upload: false },
-        _ => Methods { typed: false, draw: false, upload: false },
+        _ => Methods::NONE,
     }
 }
 
@@ -171,89 +158,6 @@ pub async fn document(State(state): State<AppState>, ApiPath((number, secret)): 
     response
 }
 
-/// What the signer submitted.
-#[derive(Default)]
-struct Submission {
-    fields: HashMap<String, String>,
-    file: Option<(String, Vec<u8>)>,
-}
-
-async fn read_submission(request: Request, state: &AppState) -> Result<Submission, String> {
-    let is_multipart = request
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.to_ascii_lowercase().starts_with("multipart/form-data"));
-    let mut submission = Submission::default();
-    if is_multipart {
-        let mut multipart = Multipart::from_request(request, state).await.map_err(|e| e.body_text())?;
-        while let Some(field) = multipart.next_field().await.map_err(|e| e.body_text())? {
-            let name = field.name().unwrap_or_default().to_string();
-            match field.file_name().map(str::to_string) {
-                Some(file_name) => {
-                    let bytes = field.bytes().await.map_err(|e| e.body_text())?;
-                    submission.file = Some((file_name, bytes.to_vec()));
-                }
-                None => {
-                    let text = field.text().await.map_err(|e| e.body_text())?;
-                    submission.fields.insert(name, text);
-                }
-            }
-        }
-    } else {
-        let bytes = Bytes::from_request(request, state).await.map_err(|e| e.body_text())?;
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&bytes).map_err(|e| e.to_string())?;
-        submission.fields = pairs.into_iter().collect();
-    }
-    Ok(submission)
-}
-
-fn decode_drawn(data_url: &str) -> Result<Vec<u8>, String> {
-    let encoded = data_url.strip_prefix("data:image/png;base64,").ok_or("the drawing is not a PNG image")?;
-    if encoded.len() > MAX_DRAWN_BYTES * 4 / 3 + 4 {
-        return Err("the drawing is too large".into());
-    }
-    let bytes = STANDARD.decode(encoded.trim()).map_err(|_| "the drawing could not be read".to_string())?;
-    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        return Err("the drawing is not a PNG image".into());
-    }
-    Ok(bytes)
-}
-
-/// Checks consent and the method, and turns the submission into the mark to apply.
-fn mark_from(submission: &Submission, payload: &Payload) -> Result<Mark, String> {
-    if submission.fields.get("consent").map(String::as_str) != Some("on") {
-        return Err("Please confirm that you agree to sign electronically.".into());
-    }
-    let allowed = methods(payload);
-    let mode = submission.fields.get("mode").map(String::as_str).unwrap_or("");
-    match mode {
-        "typed" if allowed.typed => {
-            let name = submission.fields.get("typedName").map(|n| n.trim().to_string()).unwrap_or_default();
-            if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
-                return Err("Please type your name (up to 100 characters).".into());
-            }
-            let style = match submission.fields.get("font").map(String::as_str) {
-                Some("plain") => NameStyle::Plain,
-                _ => NameStyle::Handwriting,
-            };
-            Ok(Mark::Typed { name, style })
-        }
-        "drawn" if allowed.draw => {
-            let data_url = submission.fields.get("image").map(String::as_str).unwrap_or("");
-            decode_drawn(data_url).map(Mark::Image)
-        }
-        "upload" if allowed.upload => {
-            let Some((file_name, bytes)) = &submission.file else {
-                return Err("Please choose a signature image.".into());
-            };
-            check_signature_image(bytes, file_name).map_err(|failure| failure.error_message())?;
-            Ok(Mark::Image(bytes.clone()))
-        }
-        _ => Err("This signing method is not enabled for this request.".into()),
-    }
-}
-
 fn seal_policy(state: &AppState) -> SealPolicy {
     let mut http = signet_signing::HttpConfig::default();
     if state.config.outbound_allow_private {
@@ -313,7 +217,7 @@ pub async fn sign(
         Ok(submission) => submission,
         Err(_) => return render(&state, &open, page_base, Some("The form could not be read.".into())).await,
     };
-    let mark = match mark_from(&submission, &open.payload) {
+    let mark = match mark_from(&submission, methods(&open.payload)) {
         Ok(mark) => mark,
         // The signer may correct the input and try again (115/116 included).
         Err(message) => return render(&state, &open, page_base, Some(message)).await,
