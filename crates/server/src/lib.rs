@@ -10,6 +10,7 @@ pub mod gateway;
 pub mod keys;
 pub mod observe;
 pub mod openapi;
+pub mod preview;
 pub mod provision;
 pub mod routes;
 pub mod secrets;

@@ -70,6 +70,7 @@ fn pdf_payload(pdf: &[u8], who: &Integrator, reference: &str) -> PayloadBuilder 
         .position(SignaturePosition::BottomRight)
         .font_signature(true)
         .draw_signature(true)
+        .preview(true)
         .store_to_db(true)
 }
 
@@ -113,6 +114,14 @@ async fn typed_signature_through_the_gateway_validates_in_pdfsig(backend: Backen
         assert!(page.headers()["content-security-policy"].to_str().expect("csp").contains("frame-ancestors 'none'"));
         let html = page.text().await.expect("html");
         assert!(html.contains("Acme Bank") && html.contains("Type your name"), "{html}");
+
+        // PreviewRequired: every page is rendered into the page as an image (phones included).
+        assert!(html.contains(&format!("{link}/pages/1")) && html.contains(&format!("{link}/pages/2")), "{html}");
+        let image = app.client.get(app.url(&format!("{link}/pages/2"))).send().await.expect("page image");
+        assert_eq!(image.headers()["content-type"], "image/png");
+        assert!(image.bytes().await.expect("png").starts_with(b"\x89PNG"));
+        let beyond = app.client.get(app.url(&format!("{link}/pages/3"))).send().await.expect("beyond");
+        assert_eq!(beyond.status(), 404);
 
         // No consent: the page asks again and nothing is signed.
         let refused = app

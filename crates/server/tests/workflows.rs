@@ -93,6 +93,13 @@ async fn sign_typed(link: &str, name: &str) -> reqwest::Response {
     assert_eq!(page.status(), 200, "signer page");
     let html = page.text().await.expect("html");
     assert!(html.contains("typedName"), "typed form on the page");
+    // The first document's pages are rendered into the page (phones cannot show PDFs inline).
+    let first_page =
+        html.split("src=\"").find(|rest| rest.contains("/pages/1\"")).and_then(|rest| rest.split('"').next());
+    let first_page = first_page.expect("a rendered first page in the signer page");
+    let origin = link.split("/sign/").next().expect("origin");
+    let image = http.get(format!("{origin}{first_page}")).send().await.expect("page image");
+    assert_eq!(image.headers()["content-type"], "image/png");
     http.post(format!("{link}/sign"))
         .form(&[("mode", "typed"), ("typedName", name), ("font", "handwriting"), ("consent", "on")])
         .send()

@@ -111,6 +111,12 @@ async fn render(state: &AppState, open: &Open, base: String, error: Option<Strin
         _ => Vec::new(),
     };
     let is_pdf = matches!(open.payload.document, Document::Pdf { .. });
+    let preview_pages = match &open.payload.document {
+        Document::Pdf { bytes, .. } if preview && crate::preview::available() => {
+            signet_pdf::inspect(bytes).map(|s| crate::preview::preview_pages(s.pages)).unwrap_or_default()
+        }
+        _ => Vec::new(),
+    };
     sign_page(&SignPage {
         requester,
         document_name: document_name(&open.payload),
@@ -119,6 +125,7 @@ async fn render(state: &AppState, open: &Open, base: String, error: Option<Strin
         base,
         error,
         preview: preview && is_pdf,
+        preview_pages,
         view_link: open.payload.enable_view_document_link && !preview && is_pdf,
         hashes,
         allow_typed: allowed.typed,
@@ -156,6 +163,22 @@ pub async fn document(State(state): State<AppState>, ApiPath((number, secret)): 
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
+}
+
+/// `GET /sign/g/{transaction}/{secret}/pages/{page}`: one page rendered for the preview.
+pub async fn page_image(
+    State(state): State<AppState>,
+    ApiPath((number, secret, page)): ApiPath<(String, String, usize)>,
+) -> Response {
+    let open = match open(&state, &number, &secret).await {
+        Ok(open) => open,
+        Err(closed) => return closed.into_response(),
+    };
+    let Document::Pdf { bytes, .. } = open.payload.document else {
+        return (StatusCode::NOT_FOUND, error_page("This request has no document to show.")).into_response();
+    };
+    let pages = signet_pdf::inspect(&bytes).map(|s| s.pages).unwrap_or(0);
+    crate::preview::page_response(&bytes, page, pages).await
 }
 
 fn seal_policy(state: &AppState) -> SealPolicy {

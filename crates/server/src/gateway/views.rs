@@ -30,6 +30,8 @@ pub struct SignPage {
     pub base: String,
     pub error: Option<String>,
     pub preview: bool,
+    /// Page numbers shown as rendered images (empty: the browser's PDF viewer instead).
+    pub preview_pages: Vec<usize>,
     pub view_link: bool,
     pub hashes: Vec<HashLink>,
     pub allow_typed: bool,

@@ -39,6 +39,8 @@ struct SignPage {
     base: String,
     error: Option<String>,
     documents: Vec<DocumentLink>,
+    /// Pages of the first document shown as images (empty: the browser's viewer instead).
+    preview_pages: Vec<usize>,
     attachments: Vec<String>,
     requested_attachments: Vec<String>,
     allow_typed: bool,
@@ -141,7 +143,7 @@ fn user_agent(headers: &HeaderMap) -> String {
 
 async fn render(state: &AppState, open: &Open, error: Option<String>) -> Response {
     let requester = state.store.tenant_name(open.workflow.tenant_id).await.ok().flatten().unwrap_or_default();
-    let documents = state
+    let documents: Vec<DocumentLink> = state
         .store
         .workflow_documents(open.workflow.id)
         .await
@@ -150,6 +152,10 @@ async fn render(state: &AppState, open: &Open, error: Option<String>) -> Respons
         .filter(|d| d.state == "active")
         .map(|d| DocumentLink { id: d.id, name: d.name, pages: d.page_count })
         .collect();
+    let preview_pages = match documents.first() {
+        Some(first) if crate::preview::available() => crate::preview::preview_pages(first.pages as usize),
+        _ => Vec::new(),
+    };
     let all = state.store.attachments(open.workflow.id).await.unwrap_or_default();
     let attachments = all.iter().filter(|a| a.kind == "initiator").map(|a| a.name.clone()).collect();
     let requested_attachments = all.iter().filter(|a| a.kind == "requested").map(|a| a.name.clone()).collect();
@@ -162,6 +168,7 @@ async fn render(state: &AppState, open: &Open, error: Option<String>) -> Respons
         base: open.base.clone(),
         error: error.clone(),
         documents,
+        preview_pages,
         attachments,
         requested_attachments,
         allow_typed: true,
@@ -193,6 +200,17 @@ pub async fn show(
     render(&state, &open, None).await
 }
 
+/// The current version of one of the workflow's active documents, with its page count.
+async fn current_document(state: &AppState, open: &Open, document_id: i64) -> Result<(Bytes, usize), Closed> {
+    let found = state.store.document(open.workflow.tenant_id, document_id).await.ok().flatten();
+    let Some(doc) = found.filter(|d| d.workflow_id == Some(open.workflow.id) && d.state == "active") else {
+        return Err(Closed::NotFound);
+    };
+    let key = BlobKey::parse(&doc.current_blob).map_err(|_| Closed::Broken)?;
+    let bytes = state.blob.get(&key).await.map_err(|_| Closed::Broken)?;
+    Ok((bytes, doc.page_count as usize))
+}
+
 /// `GET /sign/w/{signatoryId}/{secret}/documents/{documentId}`: the current version.
 pub async fn document(
     State(state): State<AppState>,
@@ -202,12 +220,10 @@ pub async fn document(
         Ok(open) => open,
         Err(closed) => return closed.into_response(),
     };
-    let found = state.store.document(open.workflow.tenant_id, document_id).await.ok().flatten();
-    let Some(doc) = found.filter(|d| d.workflow_id == Some(open.workflow.id) && d.state == "active") else {
-        return Closed::NotFound.into_response();
+    let bytes = match current_document(&state, &open, document_id).await {
+        Ok((bytes, _)) => bytes,
+        Err(closed) => return closed.into_response(),
     };
-    let Ok(key) = BlobKey::parse(&doc.current_blob) else { return Closed::Broken.into_response() };
-    let Ok(bytes) = state.blob.get(&key).await else { return Closed::Broken.into_response() };
     let mut response = (StatusCode::OK, bytes).into_response();
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/pdf"));
@@ -215,6 +231,21 @@ pub async fn document(
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
+}
+
+/// `GET /sign/w/{signatoryId}/{secret}/documents/{documentId}/pages/{page}`: a rendered page.
+pub async fn page_image(
+    State(state): State<AppState>,
+    ApiPath((id, secret, document_id, page)): ApiPath<(i64, String, i64, usize)>,
+) -> Response {
+    let open = match open(&state, id, &secret).await {
+        Ok(open) => open,
+        Err(closed) => return closed.into_response(),
+    };
+    match current_document(&state, &open, document_id).await {
+        Ok((bytes, pages)) => crate::preview::page_response(&bytes, page, pages).await,
+        Err(closed) => closed.into_response(),
+    }
 }
 
 fn signed_response(open: &Open, after: &AfterSignature) -> Response {
