@@ -23,6 +23,7 @@ on_both_backends!(
     initiate_and_sign_applies_the_first_signature_at_its_coordinates,
     optimized_initiation_takes_documents_and_emails_in_order,
     a_signing_profile_signs_for_its_signer_when_their_turn_comes,
+    with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_document_timestamp,
 );
 
 fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
@@ -122,14 +123,24 @@ fn pdfsig(pdf: &[u8], dir: &std::path::Path) -> String {
 }
 
 fn pyhanko_validates(pdf: &[u8], ca_der: &[u8], dir: &std::path::Path) {
+    pyhanko_validates_with(pdf, ca_der, &[], dir);
+}
+
+/// pyHanko's validation with the platform CA and further trust roots (PEM), no revocation checks.
+fn pyhanko_validates_with(pdf: &[u8], ca_der: &[u8], extra_roots_pem: &[Vec<u8>], dir: &std::path::Path) {
     let path = dir.join("pyhanko.pdf");
     std::fs::write(&path, pdf).expect("write");
     let ca = dir.join("ca.pem");
     let pem = format!("-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n", STANDARD.encode(ca_der));
     std::fs::write(&ca, pem).expect("ca");
-    let output = Command::new("pyhanko")
-        .args(["sign", "validate", "--trust"])
-        .arg(&ca)
+    let mut command = Command::new("pyhanko");
+    command.args(["sign", "validate", "--trust"]).arg(&ca);
+    for (i, root) in extra_roots_pem.iter().enumerate() {
+        let file = dir.join(format!("root{i}.pem"));
+        std::fs::write(&file, root).expect("root");
+        command.arg("--trust").arg(file);
+    }
+    let output = command
         .args(["--trust-replace", "--no-revocation-check", "--pretty-print"])
         .arg(&path)
         .output()
@@ -774,4 +785,136 @@ async fn a_signing_profile_signs_for_its_signer_when_their_turn_comes(backend: B
     assert!(list[0]["revokedAt"].as_i64().is_some(), "{list}");
     expect_problem(app.delete(&format!("/api/v1/signing-profiles/{profile_id}"), &who.token).await, 404, "not_found")
         .await;
+}
+
+/// An RFC 3161 TSA for the test: a CA and TSA certificate made by openssl, answering through
+/// `openssl ts -reply` (the signing crate's fixture server).
+struct TestTsa {
+    url: String,
+    child: std::process::Child,
+}
+
+impl Drop for TestTsa {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+fn start_tsa(dir: &std::path::Path) -> TestTsa {
+    let run = |args: &[&str]| {
+        let output = Command::new("openssl").args(args).current_dir(dir).output().expect("openssl");
+        assert!(output.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    };
+    run(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "30",
+        "-subj",
+        "/CN=TSA Test Root",
+    ]);
+    run(&["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "tsa.key", "-out", "tsa.csr", "-subj", "/CN=Test TSA"]);
+    std::fs::write(
+        dir.join("tsa-ext.cnf"),
+        "keyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n",
+    )
+    .expect("ext");
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "tsa.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "tsa.pem",
+        "-days",
+        "30",
+        "-extfile",
+        "tsa-ext.cnf",
+    ]);
+    std::fs::write(dir.join("tsaserial"), "01\n").expect("serial");
+    std::fs::write(
+        dir.join("tsa.cnf"),
+        "[ tsa ]\ndefault_tsa = tsa1\n[ tsa1 ]\ndir = .\nserial = ./tsaserial\ncrypto_device = builtin\n\
+         signer_cert = ./tsa.pem\ncerts = ./ca.pem\nsigner_key = ./tsa.key\nsigner_digest = sha256\n\
+         default_policy = 1.2.3.4.1\ndigests = sha256, sha384, sha512\naccuracy = secs:1\nordering = no\n\
+         tsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n",
+    )
+    .expect("tsa.cnf");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../signing/tests/fixtures/tsa_server.py");
+    let mut child =
+        Command::new("python3").arg(script).arg(dir).stdout(std::process::Stdio::piped()).spawn().expect("tsa server");
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().expect("stdout")), &mut line)
+        .expect("port");
+    TestTsa { url: format!("http://127.0.0.1:{}/", line.trim()), child }
+}
+
+async fn with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_document_timestamp(backend: Backend) {
+    let dir = tempfile::tempdir().expect("tmp");
+    let tsa_dir = tempfile::tempdir().expect("tsa");
+    let tsa = start_tsa(tsa_dir.path());
+    let app = spawn_with(backend, |config| {
+        config.tsa_url = Some(tsa.url.clone());
+        config.outbound_allow_private = true;
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await;
+    let who = sender(&app, "Timestamped").await;
+    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Deed.pdf").await;
+    let people = [("one@x.test", 1), ("two@x.test", 2)];
+    let initiated = initiate(
+        &app,
+        &who,
+        json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&people)}),
+    )
+    .await;
+    let workflow_id = initiated["workflowId"].as_i64().expect("id");
+    for (email, _) in people {
+        assert_eq!(sign_typed(&url_of(&initiated, email), email).await.status(), 200);
+    }
+    let mut timestamped = false;
+    for _ in 0..200 {
+        let audit: Value =
+            app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), &who.token).await.json().await.expect("json");
+        timestamped = audit["events"].as_array().expect("events").iter().any(|e| e["action"] == "document.timestamped");
+        if timestamped {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(timestamped, "the completed document got its document timestamp");
+    let pdf = download(&app, &who, workflow_id).await;
+    let report = pdfsig(&pdf, dir.path());
+    // poppler validates the two signatures; it does not check document timestamps (it lists a
+    // third signature of unknown type), pyHanko checks all three.
+    assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+    assert!(report.contains("Signature #3"), "the document timestamp: {report}");
+    let tsa_root = std::fs::read(tsa_dir.path().join("ca.pem")).expect("tsa root");
+    pyhanko_validates_with(&pdf, &app.state.keys.ca.cert_der, &[tsa_root], dir.path());
+    // The finishing step runs once: a second run finds the timestamp and changes nothing.
+    let before: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
+    let tenant_id = tenant_of(&app, workflow_id).await;
+    signet_server::workflows::completion::finish(&app.state, tenant_id, workflow_id).await.expect("finish again");
+    let after: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
+    assert_eq!(before["documents"][0]["version"], after["documents"][0]["version"]);
+}
+
+async fn tenant_of(app: &TestApp, workflow_id: i64) -> i64 {
+    let signatories = app.state.store.signatories(workflow_id).await.expect("signatories");
+    signatories.first().map(|s| s.tenant_id).expect("a signatory")
 }

@@ -38,6 +38,20 @@ pub async fn finish(state: &AppState, tenant_id: i64, workflow_id: i64) -> Resul
     Ok(())
 }
 
+/// The platform CA's own revocation list and certificate: the sealing certificate has no
+/// OCSP or CRL address (the CA is this service), so the long-term data for it is a CRL the
+/// CA issues now. Revocation data of outside certificates (a TSA) is fetched as usual.
+fn platform_validation_data(state: &AppState) -> Result<signet_signing::ValidationData, Error> {
+    let ca = signet_sigcrypto::pki::LocalCa::from_der(&state.keys.ca.cert_der, &state.keys.ca.key_pkcs8_der)
+        .map_err(Error::internal)?;
+    let crl = ca.issue_crl(&[], std::time::Duration::from_secs(7 * 86_400)).map_err(Error::internal)?;
+    Ok(signet_signing::ValidationData {
+        certs: vec![state.keys.ca.cert_der.clone()],
+        ocsps: Vec::new(),
+        crls: vec![crl],
+    })
+}
+
 /// Adds validation data and a document time-stamp, unless the newest revision already is one.
 async fn timestamp_document(state: &AppState, doc: &DocumentRow) -> Result<(), Error> {
     let key = BlobKey::parse(&doc.current_blob).map_err(Error::internal)?;
@@ -48,6 +62,7 @@ async fn timestamp_document(state: &AppState, doc: &DocumentRow) -> Result<(), E
     }
     let opts = PdfSignOptions {
         level: PadesLevel::BLTA,
+        validation: platform_validation_data(state)?,
         tsa_url: state.config.tsa_url.clone(),
         http: if state.config.outbound_allow_private {
             signet_signing::HttpConfig::allow_private()
