@@ -22,7 +22,7 @@ if ((${#need_apt[@]})); then
 fi
 
 python_ok() { python3 - <<'PY' 2>/dev/null
-import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml  # noqa: F401
+import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml, PIL  # noqa: F401
 import shutil, sys
 sys.exit(0 if all(shutil.which(t) for t in ("moto_server", "pyhanko", "st")) else 1)
 PY
@@ -30,12 +30,18 @@ PY
 if ! python_ok; then
   echo "installing Python test tools"
   python3 -m pip install -q --disable-pip-version-check \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml schemathesis \
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow schemathesis \
     || python3 -m pip install -q --break-system-packages \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml schemathesis
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow schemathesis
 fi
 
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest
+
+# The browser tests drive Debian's chromium through playwright-core (no bundled browser).
+if [ ! -d crates/server/tests/browser/node_modules/playwright-core ]; then
+  echo "installing the browser test driver (npm ci)"
+  (cd crates/server/tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
+fi
 
 # PostgreSQL: use the running server, else start the installed cluster, else create one.
 if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
