@@ -194,3 +194,113 @@ fn submit_seal_and_open_through_the_cli() {
         assert!(String::from_utf8_lossy(&garbage.stderr).starts_with("signet: "));
     }
 }
+
+#[test]
+fn open_reads_hash_results_and_load_runs_back_to_back_without_reference_clashes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = serve(&[], dir.path(), &[]);
+    let token = authtoken(&server.base, dir.path());
+    let pdf = reportlab_pdf(dir.path());
+
+    // A Hash result: open --hash writes the JSON array of {DocumentName, DocumentHash, Signature}.
+    let file = dir.path().join("hash.json");
+    std::fs::write(&file, payload(&pdf, &token, "CLI-HASH").to_string()).expect("payload");
+    let session = dir.path().join("session.json");
+    let der = tokio::runtime::Runtime::new().expect("runtime").block_on(async {
+        reqwest::get(format!("{}/eMsecure/certificate.cer", server.base))
+            .await
+            .expect("cer")
+            .bytes()
+            .await
+            .expect("der")
+    });
+    let cert = dir.path().join("gateway.cer");
+    std::fs::write(&cert, &der).expect("cer");
+    let sealed = signet(
+        &[
+            "gateway-client",
+            "seal",
+            "--cert",
+            cert.to_str().expect("utf8"),
+            "--payload",
+            file.to_str().expect("utf8"),
+            "--session-out",
+            session.to_str().expect("utf8"),
+        ],
+        dir.path(),
+    );
+    assert!(sealed.status.success(), "seal: {}", String::from_utf8_lossy(&sealed.stderr));
+    let saved: Value = serde_json::from_slice(&std::fs::read(&session).expect("session")).expect("json");
+    let key =
+        base64::engine::general_purpose::STANDARD.decode(saved["session_key"].as_str().expect("key")).expect("b64");
+    let key = signet_client::SessionKey::from_slice(&key).expect("32 bytes");
+    let signatures = json!([{"DocumentName": "a.pdf", "DocumentHash": "00".repeat(32), "Signature": "MIIB"}]);
+    let rv = base64::engine::general_purpose::STANDARD
+        .encode(key.encrypt(signet_client::Profile::Modern, signatures.to_string().as_bytes()).expect("encrypt"));
+    let out = dir.path().join("signatures.json");
+    let opened = signet(
+        &[
+            "gateway-client",
+            "open",
+            "--session",
+            session.to_str().expect("utf8"),
+            "--returnvalue",
+            &rv,
+            "--hash",
+            "-o",
+            out.to_str().expect("utf8"),
+        ],
+        dir.path(),
+    );
+    assert!(opened.status.success(), "{}", String::from_utf8_lossy(&opened.stderr));
+    let written: Value = serde_json::from_slice(&std::fs::read(&out).expect("out")).expect("json array");
+    assert_eq!(written[0]["DocumentName"], "a.pdf");
+    let not_json = base64::engine::general_purpose::STANDARD
+        .encode(key.encrypt(signet_client::Profile::Modern, b"%PDF-1.7 not a hash result").expect("encrypt"));
+    let refused = signet(
+        &[
+            "gateway-client",
+            "open",
+            "--session",
+            session.to_str().expect("utf8"),
+            "--returnvalue",
+            &not_json,
+            "--hash",
+            "-o",
+            out.to_str().expect("utf8"),
+        ],
+        dir.path(),
+    );
+    assert_eq!(refused.status.code(), Some(1));
+
+    // Two load runs in the same second: every request is accepted (no reused references).
+    let template = dir.path().join("template.json");
+    std::fs::write(&template, payload(&pdf, &token, "X").to_string()).expect("template");
+    for full in [false, true] {
+        for _ in 0..2 {
+            let mut args = vec![
+                "gateway-client",
+                "load",
+                "--url",
+                &server.base,
+                "--payload",
+                template.to_str().expect("utf8"),
+                "--concurrency",
+                "4",
+                "--duration",
+                "20",
+                "--envelopes",
+                "12",
+            ];
+            if full {
+                args.push("--full");
+            }
+            let output = signet(&args, dir.path());
+            assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+            let report: Value = serde_json::from_slice(&output.stdout).expect("report");
+            assert_eq!(report["ok"], 12, "{report}");
+            assert_eq!(report["failed"], 0, "{report}");
+            assert_eq!(report["exhausted"], true, "{report}");
+        }
+    }
+}

@@ -346,13 +346,15 @@ fn preseal(
     count: usize,
 ) -> anyhow::Result<Vec<SealedRequest>> {
     let Value::Object(map) = template else { bail!("the payload must be a JSON object") };
-    let stamp = time::OffsetDateTime::now_utc().unix_timestamp() % 1_000_000_000;
+    // Random per run: two runs in the same second must not reuse references (error 108).
+    let run: String =
+        signet_server::secrets::random_token(9).chars().filter(char::is_ascii_alphanumeric).take(8).collect();
     let tag = if profile == Profile::Legacy { 'L' } else { 'M' };
     (0..count)
         .map(|i| {
             let mut payload = map.clone();
             payload.retain(|k, _| !k.eq_ignore_ascii_case("ReferenceNumber"));
-            payload.insert("ReferenceNumber".into(), Value::String(format!("B{stamp:09}{tag}{i:09}")));
+            payload.insert("ReferenceNumber".into(), Value::String(format!("B{run:0>8}{tag}{i:09}")));
             seal_payload(cert, profile, &serde_json::to_vec(&payload)?)
         })
         .collect()
