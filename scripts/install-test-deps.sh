@@ -22,7 +22,7 @@ if ((${#need_apt[@]})); then
 fi
 
 python_ok() { python3 - <<'PY' 2>/dev/null
-import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml, PIL  # noqa: F401
+import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml, PIL, aiosmtpd  # noqa: F401
 import shutil, sys
 sys.exit(0 if all(shutil.which(t) for t in ("moto_server", "pyhanko", "st")) else 1)
 PY
@@ -30,9 +30,9 @@ PY
 if ! python_ok; then
   echo "installing Python test tools"
   python3 -m pip install -q --disable-pip-version-check \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow schemathesis \
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd schemathesis \
     || python3 -m pip install -q --break-system-packages \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow schemathesis
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd schemathesis
 fi
 
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest

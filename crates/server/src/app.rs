@@ -41,6 +41,7 @@ pub struct AppState {
     pub link_key: Arc<crate::workflows::links::LinkKey>,
     /// The key that seals automated-signing profiles.
     pub profile_key: Arc<crate::workflows::profiles::ProfileKey>,
+    pub mailer: Arc<crate::mail::Mailer>,
 }
 
 pub struct App {
@@ -192,6 +193,7 @@ impl App {
         let link_key = crate::workflows::links::LinkKey::derive(&keys.seal.key_pkcs8_der);
         let profile_key =
             crate::workflows::profiles::ProfileKey::derive(&keys.seal.key_pkcs8_der).map_err(|e| anyhow::anyhow!(e))?;
+        let mailer = crate::mail::Mailer::from_config(config.smtp_url.as_deref(), &config.mail_from)?;
         let state = AppState {
             store,
             blob,
@@ -202,6 +204,7 @@ impl App {
             seal: Arc::new(seal),
             link_key: Arc::new(link_key),
             profile_key: Arc::new(profile_key),
+            mailer: Arc::new(mailer),
             config: Arc::new(config),
         };
         let router = router(state.clone());

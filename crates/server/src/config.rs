@@ -67,6 +67,12 @@ pub struct Config {
     pub public_url: Option<String>,
     /// How long a workflow signer's link stays valid when the workflow sets no expiry.
     pub signer_link_ttl_secs: u64,
+    /// The SMTP server for e-mail: `smtp://host:port` (STARTTLS when offered),
+    /// `smtp+starttls://…` (STARTTLS required) or `smtps://user:pass@host:465`. Without it no
+    /// e-mail is sent (links are still in the API answers).
+    pub smtp_url: Option<String>,
+    /// The sender of e-mails.
+    pub mail_from: String,
 }
 
 impl Default for Config {
@@ -99,6 +105,8 @@ impl Default for Config {
             gateway_hash_check: false,
             public_url: None,
             signer_link_ttl_secs: 30 * 24 * 3600,
+            smtp_url: None,
+            mail_from: "Signet <no-reply@localhost>".into(),
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod error;
 pub mod extract;
 pub mod gateway;
 pub mod keys;
+pub mod mail;
 pub mod observe;
 pub mod openapi;
 pub mod preview;

@@ -46,6 +46,7 @@ async fn run_job(state: &AppState, job: &ClaimedJob) -> Result<(), String> {
     match job.kind.as_str() {
         GATEWAY_HOUSEKEEPING => gateway_housekeeping(store, blob).await,
         signet_store::WORKFLOW_EVENT_JOB => crate::workflows::events::handle(state, &job.payload).await,
+        crate::mail::MAIL_JOB => crate::mail::run_job(&state.mailer, &job.payload).await,
         PURGE_EXPIRED_TOKENS => {
             let purged = store.purge_expired_refresh_tokens(now_millis()).await.map_err(|e| e.to_string())?;
             tracing::info!(job = job.id, purged, "purged expired refresh tokens");

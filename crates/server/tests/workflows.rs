@@ -11,7 +11,7 @@ use base64::engine::general_purpose::STANDARD;
 use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 use signet_store::Backend;
-use support::{TestApp, expect_problem, spawn, spawn_with};
+use support::{SmtpSink, TestApp, expect_problem, spawn, spawn_with};
 
 on_both_backends!(
     three_sequential_signers_each_add_a_signature_that_validates,
@@ -24,6 +24,8 @@ on_both_backends!(
     optimized_initiation_takes_documents_and_emails_in_order,
     a_signing_profile_signs_for_its_signer_when_their_turn_comes,
     with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_document_timestamp,
+    signers_are_invited_by_email_in_order_and_told_the_outcome,
+    mail_waits_in_the_queue_while_the_smtp_server_is_down,
 );
 
 fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
@@ -917,4 +919,89 @@ async fn with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_doc
 async fn tenant_of(app: &TestApp, workflow_id: i64) -> i64 {
     let signatories = app.state.store.signatories(workflow_id).await.expect("signatories");
     signatories.first().map(|s| s.tenant_id).expect("a signatory")
+}
+
+/// The link in an e-mail's text.
+fn link_in(message: &Value) -> String {
+    let text = message["text"].as_str().expect("text part");
+    text.split_whitespace().find(|w| w.starts_with("http")).expect("a link in the e-mail").to_string()
+}
+
+async fn signers_are_invited_by_email_in_order_and_told_the_outcome(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.mail_from = "Signet <no-reply@signet.test>".into();
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Mailing Bank").await;
+    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Mortgage.pdf").await;
+    let body = json!({
+        "templateId": 0,
+        "workflowName": "Mortgage offer",
+        "documentIds": [document_id],
+        "sendMail": true,
+        "signatories": [
+            {"subscriberId": 0, "emailId": "zoë@buyer.test", "name": "Zoë Buyer", "signingOrder": 1},
+            {"subscriberId": 0, "emailId": "bank.officer@lender.test", "name": "Bank Officer", "signingOrder": 2}
+        ]
+    });
+    let workflow_id = initiate(&app, &who, body).await["workflowId"].as_i64().expect("id");
+
+    let first = smtp.wait_for("zoë@buyer.test", "Please sign: Mortgage offer").await;
+    assert!(first["toHeader"].as_str().is_some_and(|t| t.contains("Zoë Buyer")), "{first}");
+    assert!(first["from"].as_str().is_some_and(|f| f.contains("no-reply@signet.test")), "{first}");
+    assert!(first["html"].as_str().is_some_and(|h| h.contains("<a href=")), "{first}");
+    assert!(
+        !smtp.messages().iter().any(|m| m["to"][0] == "bank.officer@lender.test"),
+        "the second signer is not invited before their turn"
+    );
+    assert_eq!(sign_typed(&link_in(&first), "Zoë Buyer").await.status(), 200);
+
+    let second = smtp.wait_for("bank.officer@lender.test", "Please sign: Mortgage offer").await;
+    assert_eq!(sign_typed(&link_in(&second), "Bank Officer").await.status(), 200);
+
+    for to in ["zoë@buyer.test", "bank.officer@lender.test"] {
+        smtp.wait_for(to, "Signed by everyone: Mortgage offer").await;
+    }
+    let pdf = download(&app, &who, workflow_id).await;
+    assert_eq!(pdfsig(&pdf, dir.path()).matches("Signature is Valid").count(), 2);
+    // Each event mailed once, even though jobs may be retried.
+    let invitations =
+        smtp.messages().iter().filter(|m| m["subject"].as_str().is_some_and(|s| s.starts_with("Please sign"))).count();
+    assert_eq!(invitations, 2);
+}
+
+async fn mail_waits_in_the_queue_while_the_smtp_server_is_down(backend: Backend) {
+    let closed_port = std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(format!("smtp://127.0.0.1:{closed_port}"));
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await;
+    let mail = signet_server::mail::Mail {
+        to_email: "someone@example.test".into(),
+        to_name: "Someone".into(),
+        subject: "Hello".into(),
+        text: "Body".into(),
+        html: None,
+    };
+    let bad = signet_server::mail::Mail { to_email: "not an address".into(), ..mail.clone() };
+    assert!(signet_server::mail::enqueue(&app.state.store, &bad, None).await.is_err(), "refused before queueing");
+    signet_server::mail::enqueue(&app.state.store, &mail, Some("test-mail".into())).await.expect("queued");
+    let mut retried = None;
+    for _ in 0..200 {
+        let jobs = app.state.store.jobs_of_kind(signet_server::mail::MAIL_JOB).await.expect("jobs");
+        if let Some(job) = jobs.into_iter().find(|j| j.attempts >= 1 && j.last_error.is_some()) {
+            retried = Some(job);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let job = retried.expect("the send failed and was recorded");
+    assert_eq!(job.state, "ready", "queued again for a later attempt: {job:?}");
 }

@@ -32,27 +32,30 @@ impl WorkflowEvent {
 
 pub async fn handle(state: &AppState, payload: &str) -> Result<(), String> {
     let event: WorkflowEvent = serde_json::from_str(payload).map_err(|e| format!("bad workflow event: {e}"))?;
+    let signed_for = event.kind == "signatory.notified" && sign_automatically(state, &event).await?;
     match event.kind.as_str() {
         "workflow.completed" => {
             super::completion::finish(state, event.tenant_id, event.workflow_id).await.map_err(|e| e.to_string())?;
         }
-        "signatory.notified" => sign_automatically(state, &event).await?,
+        "signatory.notified" if !signed_for => super::notices::invitation(state, &event, false).await?,
+        "signatory.reminded" => super::notices::invitation(state, &event, true).await?,
         _ => {}
     }
+    super::notices::outcome(state, &event).await?;
     Ok(())
 }
 
 /// Signs for a notified signatory whose address is the workflow's signing profile's, with the
-/// profile's own certificate. Anything else is left to the signer.
-async fn sign_automatically(state: &AppState, event: &WorkflowEvent) -> Result<(), String> {
-    let Some(signatory_id) = event.signatory_id() else { return Ok(()) };
+/// profile's own certificate; `true` when this signatory is signed for (no invitation then).
+async fn sign_automatically(state: &AppState, event: &WorkflowEvent) -> Result<bool, String> {
+    let Some(signatory_id) = event.signatory_id() else { return Ok(false) };
     let Some((signatory, workflow)) = state.store.signatory(signatory_id).await.map_err(|e| e.to_string())? else {
-        return Ok(());
+        return Ok(false);
     };
     let settings: serde_json::Value = serde_json::from_str(&workflow.settings).unwrap_or_default();
     let profile_id = settings.get("hsmCertificateId").and_then(|v| v.as_i64()).unwrap_or(0);
     if profile_id == 0 || !signatory.state().is_turn() {
-        return Ok(());
+        return Ok(false);
     }
     let Some(profile) =
         state.store.active_signing_profile(workflow.tenant_id, profile_id).await.map_err(|e| e.to_string())?
@@ -62,10 +65,10 @@ async fn sign_automatically(state: &AppState, event: &WorkflowEvent) -> Result<(
             profile_id,
             "the workflow's signing profile is revoked; the signer signs by hand"
         );
-        return Ok(());
+        return Ok(false);
     };
     if !profile.email.eq_ignore_ascii_case(&signatory.email) {
-        return Ok(());
+        return Ok(false);
     }
     let key = state.profile_key.signer(&profile)?;
     let actor = WorkflowActor { id: format!("signing_profile:{}", profile.id), ip: None };
@@ -73,11 +76,12 @@ async fn sign_automatically(state: &AppState, event: &WorkflowEvent) -> Result<(
     let mark = Mark::Typed { name: signatory.name.clone(), style: signet_signing::NameStyle::Plain };
     match super::sealing::sign_documents_with(state, &key, &signatory, &workflow, mark, &actor, detail).await {
         Ok(AfterSignature::Completed) => {
-            super::completion::finish(state, workflow.tenant_id, workflow.id).await.map_err(|e| e.to_string())
+            super::completion::finish(state, workflow.tenant_id, workflow.id).await.map_err(|e| e.to_string())?;
+            Ok(true)
         }
-        Ok(AfterSignature::Continuing { .. }) => Ok(()),
+        Ok(AfterSignature::Continuing { .. }) => Ok(true),
         // Someone else moved the workflow on (declined, made inactive): nothing to sign.
-        Err(error) if error.code() == ErrorCode::StateConflict => Ok(()),
+        Err(error) if error.code() == ErrorCode::StateConflict => Ok(true),
         Err(error) => Err(error.to_string()),
     }
 }

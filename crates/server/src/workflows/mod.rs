@@ -5,6 +5,7 @@
 pub mod completion;
 pub mod events;
 pub mod links;
+pub mod notices;
 pub mod page;
 pub mod placement;
 pub mod profiles;

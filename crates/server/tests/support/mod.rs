@@ -128,3 +128,67 @@ macro_rules! on_both_backends {
         }
     )*};
 }
+
+/// A real SMTP server (Python's aiosmtpd) that keeps every message it receives.
+pub struct SmtpSink {
+    pub port: u16,
+    dir: tempfile::TempDir,
+    child: std::process::Child,
+}
+
+impl Drop for SmtpSink {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl SmtpSink {
+    pub fn start() -> SmtpSink {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/smtp_sink.py");
+        let mut child = std::process::Command::new("python3")
+            .arg(script)
+            .arg(dir.path())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 with aiosmtpd (scripts/install-test-deps.sh installs it)");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("stdout");
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).expect("port line");
+        let port = line.trim().parse().unwrap_or_else(|_| panic!("the SMTP sink did not start: {line:?}"));
+        SmtpSink { port, dir, child }
+    }
+
+    pub fn url(&self) -> String {
+        format!("smtp://127.0.0.1:{}", self.port)
+    }
+
+    /// Every message received so far, in order.
+    pub fn messages(&self) -> Vec<Value> {
+        let mut files: Vec<_> = std::fs::read_dir(self.dir.path())
+            .expect("dir")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        files.iter().map(|p| serde_json::from_slice(&std::fs::read(p).expect("read")).expect("json")).collect()
+    }
+
+    /// Waits (up to 20 s) for a message to `to` whose subject contains `subject`.
+    pub async fn wait_for(&self, to: &str, subject: &str) -> Value {
+        for _ in 0..400 {
+            let found = self.messages().into_iter().find(|m| {
+                m["to"]
+                    .as_array()
+                    .is_some_and(|r| r.iter().any(|a| a.as_str().is_some_and(|a| a.eq_ignore_ascii_case(to))))
+                    && m["subject"].as_str().is_some_and(|s| s.contains(subject))
+            });
+            if let Some(message) = found {
+                return message;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("no e-mail to {to} about {subject:?}; received: {:?}", self.messages());
+    }
+}
