@@ -73,6 +73,9 @@ pub struct Config {
     pub smtp_url: Option<String>,
     /// The sender of e-mails.
     pub mail_from: String,
+    /// Failed background jobs (e-mails, webhooks) run again after base x 2^attempt ms (capped
+    /// at an hour).
+    pub job_retry_base_ms: u64,
 }
 
 impl Default for Config {
@@ -107,6 +110,7 @@ impl Default for Config {
             signer_link_ttl_secs: 30 * 24 * 3600,
             smtp_url: None,
             mail_from: "Signet <no-reply@localhost>".into(),
+            job_retry_base_ms: 1000,
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod provision;
 pub mod routes;
 pub mod secrets;
 pub mod signer_form;
+pub mod webhooks;
 pub mod workers;
 pub mod workflows;
 

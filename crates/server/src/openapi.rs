@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::ProblemDetails;
 use crate::routes::{
-    audit, auth, departments, documents, gateway_admin, initiate_and_sign, signing_profiles, workflows,
+    audit, auth, departments, documents, gateway_admin, initiate_and_sign, signing_profiles, webhooks, workflows,
 };
 
 #[derive(OpenApi)]
@@ -30,6 +30,7 @@ use crate::routes::{
         (name = "gateway", description = "Signing gateway administration: Authtokens and settings"),
         (name = "documents", description = "Documents for workflows: upload, download"),
         (name = "workflows", description = "Workflows: signatories in order, signer links, events; templates"),
+        (name = "webhooks", description = "Webhook endpoints and their deliveries (Standard Webhooks)"),
     )
 )]
 struct ApiDoc;
@@ -118,6 +119,10 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(initiate_and_sign::optimized))
         .routes(routes!(signing_profiles::create, signing_profiles::list))
         .routes(routes!(signing_profiles::revoke))
+        .routes(routes!(webhooks::create, webhooks::list))
+        .routes(routes!(webhooks::delete))
+        .routes(routes!(webhooks::deliveries))
+        .routes(routes!(webhooks::redeliver))
 }
 
 /// The document as served and as committed in `openapi.json`.

@@ -47,6 +47,7 @@ async fn run_job(state: &AppState, job: &ClaimedJob) -> Result<(), String> {
         GATEWAY_HOUSEKEEPING => gateway_housekeeping(store, blob).await,
         signet_store::WORKFLOW_EVENT_JOB => crate::workflows::events::handle(state, &job.payload).await,
         crate::mail::MAIL_JOB => crate::mail::run_job(&state.mailer, &job.payload).await,
+        signet_store::WEBHOOK_DELIVER_JOB => crate::webhooks::deliver(state, job).await,
         PURGE_EXPIRED_TOKENS => {
             let purged = store.purge_expired_refresh_tokens(now_millis()).await.map_err(|e| e.to_string())?;
             tracing::info!(job = job.id, purged, "purged expired refresh tokens");
@@ -79,9 +80,9 @@ pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(),
 }
 
 /// Retries back off exponentially: 2 s, 4 s, 8 s, ... capped at an hour.
-fn retry_delay_ms(attempts: i64) -> i64 {
+fn retry_delay_ms(attempts: i64, base_ms: u64) -> i64 {
     let exponent = attempts.clamp(1, 11) as u32;
-    (1000_i64 << exponent).min(3_600_000)
+    (i64::try_from(base_ms).unwrap_or(1000) << exponent).min(3_600_000)
 }
 
 /// Claims and runs due jobs until `shutdown` turns true.
@@ -104,7 +105,7 @@ pub async fn run(state: AppState, poll: Duration, mut shutdown: watch::Receiver<
                         Ok(()) => store.complete_job(job.id, &worker).await.map(|_| ()),
                         Err(error) => {
                             tracing::warn!(job = job.id, kind = %job.kind, %error, "job failed");
-                            let retry_at = now_millis() + retry_delay_ms(job.attempts);
+                            let retry_at = now_millis() + retry_delay_ms(job.attempts, state.config.job_retry_base_ms);
                             store.fail_job(job.id, &worker, &error, retry_at).await
                         }
                     };
@@ -131,8 +132,9 @@ mod tests {
 
     #[test]
     fn retry_delay_grows_and_is_capped() {
-        assert_eq!(retry_delay_ms(1), 2000);
-        assert_eq!(retry_delay_ms(2), 4000);
-        assert_eq!(retry_delay_ms(50), 2_048_000);
+        assert_eq!(retry_delay_ms(1, 1000), 2000);
+        assert_eq!(retry_delay_ms(2, 1000), 4000);
+        assert_eq!(retry_delay_ms(50, 1000), 2_048_000);
+        assert_eq!(retry_delay_ms(3, 10), 80);
     }
 }

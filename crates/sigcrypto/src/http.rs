@@ -76,6 +76,20 @@ pub(crate) fn get(url: &str, cfg: &HttpConfig) -> Result<Vec<u8>> {
     read_body(url, resp, cfg)
 }
 
+/// POST `body` with extra headers and answer the HTTP status, whatever it is; the response
+/// body is read up to the size cap and dropped (webhook deliveries).
+pub(crate) fn post_for_status(url: &str, headers: &[(&str, &str)], body: &[u8], cfg: &HttpConfig) -> Result<u16> {
+    check_url(url, cfg)?;
+    let mut request = agent(cfg).post(url);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let mut resp = request.send(body).map_err(|e| Error::Http(format!("POST {url}: {e}")))?;
+    let status = resp.status().as_u16();
+    let _ = resp.body_mut().with_config().limit(cfg.max_response_bytes).read_to_vec();
+    Ok(status)
+}
+
 fn read_body(url: &str, mut resp: ureq::http::Response<ureq::Body>, cfg: &HttpConfig) -> Result<Vec<u8>> {
     let status = resp.status();
     if !status.is_success() {
@@ -91,7 +105,7 @@ fn read_body(url: &str, mut resp: ureq::http::Response<ureq::Body>, cfg: &HttpCo
 /// Only http(s) URLs, and (unless allowed) only hosts resolving to public addresses.
 /// Note: resolution happens again inside the client, so this does not stop DNS rebinding;
 /// deployments that need that should route through an egress proxy.
-fn check_url(url: &str, cfg: &HttpConfig) -> Result<()> {
+pub(crate) fn check_url(url: &str, cfg: &HttpConfig) -> Result<()> {
     let rest =
         url.strip_prefix("http://").map(|r| (r, 80u16)).or_else(|| url.strip_prefix("https://").map(|r| (r, 443u16)));
     let Some((rest, default_port)) = rest else {

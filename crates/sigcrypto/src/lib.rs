@@ -33,6 +33,18 @@ pub mod xmldsig;
 pub use error::{Error, Result};
 pub use http::HttpConfig;
 
+/// Checks that a URL may be fetched under `cfg`: http(s) only and, unless private addresses
+/// are allowed, a host that resolves to public addresses only.
+pub fn check_url(url: &str, cfg: &HttpConfig) -> Result<()> {
+    http::check_url(url, cfg)
+}
+
+/// A POST through the guarded client (public addresses only unless allowed, no redirects,
+/// timeouts, capped response) that answers the status code: webhook deliveries.
+pub fn post_for_status(url: &str, headers: &[(&str, &str)], body: &[u8], cfg: &HttpConfig) -> Result<u16> {
+    http::post_for_status(url, headers, body, cfg)
+}
+
 /// A GET through the same guarded client as the TSA, OCSP and CRL fetches: public addresses
 /// only unless `cfg` allows private ones, no redirects, a time limit and a size cap.
 pub fn fetch(url: &str, cfg: &HttpConfig) -> Result<Vec<u8>> {

@@ -8,6 +8,7 @@ mod gateway;
 mod jobs;
 mod profiles;
 mod tenants;
+mod webhooks;
 mod workflows;
 
 use std::str::FromStr;
@@ -23,6 +24,7 @@ pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutc
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use profiles::{NewSigningProfile, SigningProfileRow};
 pub use tenants::{CreatedTenant, NewTenant};
+pub use webhooks::{DeliveryRow, WEBHOOK_DELIVER_JOB, WebhookRow};
 pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory, NewWorkflow,
     SignatoryRow, SignedVersion, TemplateRow, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,

@@ -10,4 +10,5 @@ pub mod gateway_public;
 pub mod initiate_and_sign;
 pub mod ops;
 pub mod signing_profiles;
+pub mod webhooks;
 pub mod workflows;

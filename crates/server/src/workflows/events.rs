@@ -42,7 +42,27 @@ pub async fn handle(state: &AppState, payload: &str) -> Result<(), String> {
         _ => {}
     }
     super::notices::outcome(state, &event).await?;
-    Ok(())
+    publish_webhook(state, &event).await
+}
+
+/// Sends the event to the tenant's webhooks (those subscribed to its type).
+async fn publish_webhook(state: &AppState, event: &WorkflowEvent) -> Result<(), String> {
+    if !signet_domain::webhook::EVENT_TYPES.contains(&event.kind.as_str()) {
+        return Ok(());
+    }
+    let workflow = state.store.workflow(event.tenant_id, event.workflow_id).await.map_err(|e| e.to_string())?;
+    let data = json!({
+        "workflowId": event.workflow_id,
+        "workflowName": workflow.as_ref().map(|w| w.name.clone()),
+        "workflowState": workflow.as_ref().map(|w| w.state.clone()),
+        "referenceNo": workflow.and_then(|w| w.reference_no),
+        "eventSeq": event.seq,
+        "target": event.target,
+        "signatoryId": event.signatory_id(),
+        "at": event.at,
+    });
+    let message_id = format!("msg_{}_{}", event.workflow_id, event.seq);
+    crate::webhooks::publish(state, event.tenant_id, &message_id, &event.kind, data).await
 }
 
 /// Signs for a notified signatory whose address is the workflow's signing profile's, with the
