@@ -11,7 +11,8 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::ProblemDetails;
 use crate::routes::{
-    audit, auth, departments, documents, gateway_admin, initiate_and_sign, signing_profiles, webhooks, workflows,
+    audit, auth, departments, documents, gateway_admin, initiate_and_sign, signing_profiles, webhooks,
+    workflow_actions, workflows,
 };
 
 #[derive(OpenApi)]
@@ -119,6 +120,16 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(initiate_and_sign::optimized))
         .routes(routes!(signing_profiles::create, signing_profiles::list))
         .routes(routes!(signing_profiles::revoke))
+        .routes(routes!(workflow_actions::delegate))
+        .routes(routes!(workflow_actions::decline))
+        .routes(routes!(workflow_actions::link))
+        .routes(routes!(workflow_actions::inactive))
+        .routes(routes!(workflow_actions::delete))
+        .routes(routes!(workflow_actions::add_comment))
+        .routes(routes!(workflow_actions::comments))
+        .routes(routes!(workflow_actions::category))
+        .routes(routes!(workflow_actions::document_inactive))
+        .routes(routes!(workflow_actions::attachment))
         .routes(routes!(webhooks::create, webhooks::list))
         .routes(routes!(webhooks::delete))
         .routes(routes!(webhooks::deliveries))

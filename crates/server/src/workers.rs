@@ -14,6 +14,7 @@ use crate::AppState;
 
 pub const PURGE_EXPIRED_TOKENS: &str = "maintenance.purge_expired_tokens";
 pub const GATEWAY_HOUSEKEEPING: &str = "gateway.housekeeping";
+pub const WORKFLOW_HOUSEKEEPING: &str = "workflow.housekeeping";
 const LEASE_MS: i64 = 60_000;
 const PURGE_EVERY_MS: i64 = 3_600_000;
 const HOUSEKEEPING_EVERY_MS: i64 = 60_000;
@@ -26,7 +27,11 @@ pub fn worker_id() -> String {
 
 /// Enqueues this slot's periodic jobs; a no-op when another instance already did.
 pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
-    for (kind, every_ms) in [(PURGE_EXPIRED_TOKENS, PURGE_EVERY_MS), (GATEWAY_HOUSEKEEPING, HOUSEKEEPING_EVERY_MS)] {
+    for (kind, every_ms) in [
+        (PURGE_EXPIRED_TOKENS, PURGE_EVERY_MS),
+        (GATEWAY_HOUSEKEEPING, HOUSEKEEPING_EVERY_MS),
+        (WORKFLOW_HOUSEKEEPING, HOUSEKEEPING_EVERY_MS),
+    ] {
         let slot = now_millis() / every_ms;
         store
             .enqueue_job(&NewJob {
@@ -45,6 +50,7 @@ async fn run_job(state: &AppState, job: &ClaimedJob) -> Result<(), String> {
     let (store, blob) = (&state.store, &state.blob);
     match job.kind.as_str() {
         GATEWAY_HOUSEKEEPING => gateway_housekeeping(store, blob).await,
+        WORKFLOW_HOUSEKEEPING => workflow_housekeeping(store).await,
         signet_store::WORKFLOW_EVENT_JOB => crate::workflows::events::handle(state, &job.payload).await,
         crate::mail::MAIL_JOB => crate::mail::run_job(&state.mailer, &job.payload).await,
         signet_store::WEBHOOK_DELIVER_JOB => crate::webhooks::deliver(state, job).await,
@@ -76,6 +82,31 @@ pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(),
             blob.delete(&key).await.map_err(|e| e.to_string())?;
         }
     }
+    Ok(())
+}
+
+/// Expires workflows whose envelope expiry passed and reminds signatories who have waited
+/// longer than their workflow's reminder interval (the reminder e-mail follows from the event).
+pub async fn workflow_housekeeping(store: &Store) -> Result<(), String> {
+    let now = now_millis();
+    let system = signet_store::WorkflowActor { id: "system".into(), ip: None };
+    for (tenant_id, workflow_id) in store.overdue_workflows(now, 500).await.map_err(|e| e.to_string())? {
+        let expired = store
+            .change_workflow_state(
+                tenant_id,
+                workflow_id,
+                signet_domain::workflow::WorkflowState::Expired,
+                None,
+                &system,
+            )
+            .await;
+        if let Err(error) = expired
+            && error.code() != signet_domain::ErrorCode::StateConflict
+        {
+            return Err(error.to_string());
+        }
+    }
+    store.send_due_reminders(now, 500).await.map_err(|e| e.to_string())?;
     Ok(())
 }
 

@@ -26,6 +26,9 @@ on_both_backends!(
     with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_document_timestamp,
     signers_are_invited_by_email_in_order_and_told_the_outcome,
     mail_waits_in_the_queue_while_the_smtp_server_is_down,
+    the_sender_delegates_declines_links_deactivates_and_deletes,
+    comments_categories_inactive_documents_and_attachments,
+    the_housekeeping_job_reminds_and_expires,
 );
 
 fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
@@ -1004,4 +1007,278 @@ async fn mail_waits_in_the_queue_while_the_smtp_server_is_down(backend: Backend)
     }
     let job = retried.expect("the send failed and was recorded");
     assert_eq!(job.state, "ready", "queued again for a later attempt: {job:?}");
+}
+
+async fn workflow_of(app: &TestApp, who: &Sender, dir: &std::path::Path, people: &[(&str, i32)]) -> Value {
+    let document_id = upload(app, who, &reportlab_pdf(dir, 1), "Doc.pdf").await;
+    initiate(app, who, json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(people)})).await
+}
+
+async fn the_sender_delegates_declines_links_deactivates_and_deletes(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Sender Ops").await;
+    let a = workflow_of(&app, &who, dir.path(), &[("first@x.test", 1), ("second@x.test", 2)]).await;
+    let a_id = a["workflowId"].as_i64().expect("id");
+
+    let wrong_id = app
+        .post(
+            &format!("/api/v1/workflows/{a_id}/delegate"),
+            &who.token,
+            json!({"workflowId": a_id + 1, "delegatedUserEmail": "d@x.test", "reason": "away"}),
+        )
+        .await;
+    expect_problem(wrong_id, 400, "validation_failed").await;
+    let to_self = app
+        .post(
+            &format!("/api/v1/workflows/{a_id}/delegate"),
+            &who.token,
+            json!({"workflowId": a_id, "delegatedUserEmail": "FIRST@x.test", "reason": "away"}),
+        )
+        .await;
+    expect_problem(to_self, 400, "validation_failed").await;
+    let delegated = app
+        .post(
+            &format!("/api/v1/workflows/{a_id}/delegate"),
+            &who.token,
+            json!({"workflowId": a_id, "delegatedUserEmail": "deputy@x.test", "reason": "away"}),
+        )
+        .await;
+    assert_eq!(delegated.status(), 200);
+    let deputy: Value = delegated.json().await.expect("json");
+    assert_eq!(deputy["emailId"], "deputy@x.test");
+    assert_eq!(browser().get(url_of(&a, "first@x.test")).send().await.expect("old").status(), 410);
+    assert_eq!(sign_typed(deputy["url"].as_str().expect("url"), "Deputy").await.status(), 200);
+
+    let declined = app
+        .post(
+            &format!("/api/v1/workflows/{a_id}/decline"),
+            &who.token,
+            json!({"workflowId": a_id, "reason": "Terms changed"}),
+        )
+        .await;
+    assert_eq!(declined.status(), 204);
+    let details: Value = app.get(&format!("/api/v1/workflows/{a_id}"), &who.token).await.json().await.expect("json");
+    assert_eq!(details["state"], "declined");
+    let again = app.post(&format!("/api/v1/workflows/{a_id}/decline"), &who.token, json!({"workflowId": a_id})).await;
+    expect_problem(again, 409, "state_conflict").await;
+
+    let b = workflow_of(&app, &who, dir.path(), &[("b@x.test", 1)]).await;
+    let b_id = b["workflowId"].as_i64().expect("id");
+    assert_eq!(
+        app.post(
+            &format!("/api/v1/workflows/{b_id}/link"),
+            &who.token,
+            json!({"workflowId": b_id, "linkedWorkflowIds": [a_id]})
+        )
+        .await
+        .status(),
+        204
+    );
+    let details: Value = app.get(&format!("/api/v1/workflows/{b_id}"), &who.token).await.json().await.expect("json");
+    assert_eq!(details["linkedWorkflowIds"], json!([a_id]));
+    expect_problem(
+        app.post(
+            &format!("/api/v1/workflows/{b_id}/link"),
+            &who.token,
+            json!({"workflowId": b_id, "linkedWorkflowIds": [987654]}),
+        )
+        .await,
+        404,
+        "not_found",
+    )
+    .await;
+    expect_problem(
+        app.post(
+            &format!("/api/v1/workflows/{b_id}/link"),
+            &who.token,
+            json!({"workflowId": b_id, "linkedWorkflowIds": [b_id]}),
+        )
+        .await,
+        400,
+        "validation_failed",
+    )
+    .await;
+
+    assert_eq!(
+        app.post(&format!("/api/v1/workflows/{b_id}/inactive"), &who.token, json!({"workflowid": b_id})).await.status(),
+        204
+    );
+    assert_eq!(browser().get(url_of(&b, "b@x.test")).send().await.expect("link").status(), 410);
+    expect_problem(
+        app.post(&format!("/api/v1/workflows/{b_id}/inactive"), &who.token, json!({"workflowid": b_id})).await,
+        409,
+        "state_conflict",
+    )
+    .await;
+
+    let stranger = sender(&app, "Stranger Ops").await;
+    expect_problem(
+        app.post("/api/v1/documents/delete", &stranger.token, json!({"workflowId": b_id, "isWorkflow": true})).await,
+        404,
+        "not_found",
+    )
+    .await;
+    assert_eq!(
+        app.post(
+            "/api/v1/documents/delete",
+            &who.token,
+            json!({"workflowId": b_id, "isWorkflow": true, "ipAddress": "203.0.113.9"})
+        )
+        .await
+        .status(),
+        204
+    );
+    expect_problem(app.get(&format!("/api/v1/workflows/{b_id}"), &who.token).await, 404, "not_found").await;
+    expect_problem(
+        app.post("/api/v1/documents/download", &who.token, json!({"workflowid": b_id})).await,
+        404,
+        "not_found",
+    )
+    .await;
+}
+
+async fn comments_categories_inactive_documents_and_attachments(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Paperwork").await;
+    let one = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "One.pdf").await;
+    let two = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Two.pdf").await;
+    let loose = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Loose.pdf").await;
+    let started = initiate(
+        &app,
+        &who,
+        json!({
+            "templateId": 0, "documentIds": [one, two], "signatories": signatories(&[("c@x.test", 1)]),
+            "listAttachmentDetails": [{"base64fileData": STANDARD.encode(b"terms and conditions"), "documentName": "terms.txt"}]
+        }),
+    )
+    .await;
+    let id = started["workflowId"].as_i64().expect("id");
+
+    assert_eq!(
+        app.post(
+            "/api/v1/documents/comments",
+            &who.token,
+            json!({"documentID": one, "comment": "Please check clause 4"})
+        )
+        .await
+        .status(),
+        201
+    );
+    let comments: Value =
+        app.get(&format!("/api/v1/documents/{one}/comments"), &who.token).await.json().await.expect("json");
+    assert_eq!(comments[0]["comment"], "Please check clause 4");
+    expect_problem(
+        app.post("/api/v1/documents/comments", &who.token, json!({"documentID": loose, "comment": "x"})).await,
+        400,
+        "validation_failed",
+    )
+    .await;
+    expect_problem(
+        app.post("/api/v1/documents/comments", &who.token, json!({"documentID": one, "comment": " "})).await,
+        400,
+        "validation_failed",
+    )
+    .await;
+    let stranger = sender(&app, "Nosy").await;
+    expect_problem(
+        app.post("/api/v1/documents/comments", &stranger.token, json!({"documentID": one, "comment": "hi"})).await,
+        404,
+        "not_found",
+    )
+    .await;
+
+    assert_eq!(
+        app.post("/api/v1/documents/category", &who.token, json!({"workflowId": id, "categoryId": 7, "documentId": 0}))
+            .await
+            .status(),
+        204
+    );
+    assert_eq!(
+        app.post(
+            "/api/v1/documents/category",
+            &who.token,
+            json!({"workflowId": id, "categoryId": 3, "documentId": two})
+        )
+        .await
+        .status(),
+        204
+    );
+    let details: Value = app.get(&format!("/api/v1/workflows/{id}"), &who.token).await.json().await.expect("json");
+    assert_eq!(details["categoryId"], 7);
+
+    expect_problem(
+        app.post("/api/v1/documents/inactive", &who.token, json!({"documentId": two})).await,
+        409,
+        "state_conflict",
+    )
+    .await;
+    assert_eq!(
+        app.post(
+            "/api/v1/documents/inactive",
+            &who.token,
+            json!({"documentId": two, "forceInactive": true, "reason": "superseded"})
+        )
+        .await
+        .status(),
+        204
+    );
+    expect_problem(
+        app.post("/api/v1/documents/inactive", &who.token, json!({"documentId": one, "forceInactive": true})).await,
+        409,
+        "state_conflict",
+    )
+    .await;
+    assert_eq!(app.post("/api/v1/documents/inactive", &who.token, json!({"documentId": loose})).await.status(), 204);
+
+    // The signer now signs only the active document.
+    assert_eq!(sign_typed(&url_of(&started, "c@x.test"), "C").await.status(), 200);
+    let details: Value = app.get(&format!("/api/v1/workflows/{id}"), &who.token).await.json().await.expect("json");
+    let versions: Vec<i64> =
+        details["documents"].as_array().expect("docs").iter().filter_map(|d| d["version"].as_i64()).collect();
+    assert_eq!(versions, [1, 0]);
+
+    let file = app.get(&format!("/api/v1/workflows/{id}/attachments/1"), &who.token).await;
+    assert_eq!(file.status(), 200);
+    assert_eq!(file.bytes().await.expect("bytes").as_ref(), b"terms and conditions");
+    expect_problem(app.get(&format!("/api/v1/workflows/{id}/attachments/1"), &stranger.token).await, 404, "not_found")
+        .await;
+}
+
+async fn the_housekeeping_job_reminds_and_expires(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Reminders").await;
+    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Slow.pdf").await;
+    let started = initiate(
+        &app,
+        &who,
+        json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("slow@x.test", 1)]), "reminderFrequency": 1, "envelopeExpiry": "2099-01-01T00:00:00Z"}),
+    )
+    .await;
+    let id = started["workflowId"].as_i64().expect("id");
+    let store = &app.state.store;
+    signet_server::workers::workflow_housekeeping(store).await.expect("housekeeping");
+    let audit: Value = app.get(&format!("/api/v1/workflows/{id}/audit"), &who.token).await.json().await.expect("json");
+    assert!(
+        !audit["events"].as_array().expect("events").iter().any(|e| e["action"] == "signatory.reminded"),
+        "not due yet"
+    );
+
+    store.execute_for_tests("UPDATE signatories SET notified_at = notified_at - 172800000").await.expect("age");
+    signet_server::workers::workflow_housekeeping(store).await.expect("housekeeping");
+    signet_server::workers::workflow_housekeeping(store).await.expect("again: no second reminder");
+    let audit: Value = app.get(&format!("/api/v1/workflows/{id}/audit"), &who.token).await.json().await.expect("json");
+    assert_eq!(
+        audit["events"].as_array().expect("events").iter().filter(|e| e["action"] == "signatory.reminded").count(),
+        1
+    );
+
+    store.execute_for_tests("UPDATE workflows SET expires_at = 1").await.expect("expire");
+    signet_server::workers::workflow_housekeeping(store).await.expect("housekeeping");
+    let details: Value = app.get(&format!("/api/v1/workflows/{id}"), &who.token).await.json().await.expect("json");
+    assert_eq!(details["state"], "expired");
+    assert_eq!(browser().get(url_of(&started, "slow@x.test")).send().await.expect("link").status(), 410);
+    assert_eq!(audit["verified"], true);
 }

@@ -1059,6 +1059,209 @@ impl Store {
         })
     }
 
+    /// Replaces the set of workflows linked to this one (all must be the tenant's).
+    pub async fn set_linked_workflows(
+        &self,
+        tenant_id: i64,
+        workflow_id: i64,
+        linked: &[i64],
+        actor: &WorkflowActor,
+    ) -> Result<()> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let _workflow = lock_workflow!(tx, tenant_id, workflow_id);
+            for id in linked {
+                let found: Option<(i64,)> =
+                    sqlx::query_as("SELECT id FROM workflows WHERE tenant_id = $1 AND id = $2 AND state <> 'deleted'")
+                        .bind(tenant_id)
+                        .bind(id)
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .map_err(db_err)?;
+                if found.is_none() {
+                    return Err(Error::not_found("linked workflow"));
+                }
+            }
+            let json = serde_json::to_string(linked).map_err(Error::internal)?;
+            sqlx::query("UPDATE workflows SET linked_ids = $2, updated_at = $3 WHERE id = $1")
+                .bind(workflow_id)
+                .bind(&json)
+                .bind(now_millis())
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            let event = actor.event("workflow.linked", format!("workflow:{workflow_id}"), json!({"linkedWorkflowIds": linked}));
+            append_event!(tx, tenant_id, workflow_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Deletes a workflow: its state and its documents' become `deleted` (the caller removes
+    /// the files after this commits). Answers the blob keys to remove.
+    pub async fn delete_workflow(
+        &self,
+        tenant_id: i64,
+        workflow_id: i64,
+        actor: &WorkflowActor,
+    ) -> Result<Vec<String>> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let workflow = lock_workflow!(tx, tenant_id, workflow_id);
+            if !workflow.state().may_become(WorkflowState::Deleted) {
+                return Err(workflow.state().refuse(WorkflowState::Deleted));
+            }
+            let blobs: Vec<(String, String)> = sqlx::query_as(
+                "UPDATE documents SET state = 'deleted', updated_at = $2 WHERE workflow_id = $1 RETURNING original_blob, current_blob",
+            )
+            .bind(workflow_id)
+            .bind(now_millis())
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            set_workflow_state!(tx, &workflow, WorkflowState::Deleted, None, actor);
+            tx.commit().await.map_err(db_err)?;
+            let mut keys: Vec<String> = blobs.into_iter().flat_map(|(a, b)| [a, b]).collect();
+            keys.dedup();
+            Ok(keys)
+        })
+    }
+
+    /// Files a document (or, with `document_id` 0, the workflow) under a category.
+    pub async fn set_category(
+        &self,
+        tenant_id: i64,
+        workflow_id: i64,
+        document_id: i64,
+        category_id: i64,
+        actor: &WorkflowActor,
+    ) -> Result<()> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let _workflow = lock_workflow!(tx, tenant_id, workflow_id);
+            let changed = if document_id == 0 {
+                sqlx::query("UPDATE workflows SET category_id = $2 WHERE id = $1").bind(workflow_id).bind(category_id).execute(&mut *tx).await
+            } else {
+                sqlx::query("UPDATE documents SET category_id = $3 WHERE id = $2 AND workflow_id = $1")
+                    .bind(workflow_id)
+                    .bind(document_id)
+                    .bind(category_id)
+                    .execute(&mut *tx)
+                    .await
+            }
+            .map_err(db_err)?
+            .rows_affected();
+            if changed != 1 {
+                return Err(Error::not_found("document"));
+            }
+            let event = actor.event("document.categorised", format!("document:{document_id}"), json!({"categoryId": category_id}));
+            append_event!(tx, tenant_id, workflow_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Marks a document inactive. Outside a workflow always; in a workflow in progress only when
+    /// forced and another active document remains; never in an ended workflow.
+    pub async fn deactivate_document(
+        &self,
+        tenant_id: i64,
+        document_id: i64,
+        reason: Option<&str>,
+        force: bool,
+        actor: &WorkflowActor,
+    ) -> Result<()> {
+        let Some(doc) = self.document(tenant_id, document_id).await?.filter(|d| d.state != "deleted") else {
+            return Err(Error::not_found("document"));
+        };
+        if doc.state == "inactive" {
+            return Err(Error::rejected(ErrorCode::StateConflict, "the document is already inactive"));
+        }
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            if let Some(workflow_id) = doc.workflow_id {
+                let workflow = lock_workflow!(tx, tenant_id, workflow_id);
+                if workflow.state() != WorkflowState::InProgress {
+                    return Err(Error::rejected(ErrorCode::StateConflict, format!("the workflow is {}", workflow.state)));
+                }
+                if !force {
+                    return Err(Error::rejected(ErrorCode::StateConflict, "the document is in a workflow in progress; set forceInactive"));
+                }
+                let (others,): (i64,) = sqlx::query_as(
+                    "SELECT COUNT(*) FROM documents WHERE workflow_id = $1 AND state = 'active' AND id <> $2",
+                )
+                .bind(workflow_id)
+                .bind(document_id)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db_err)?;
+                if others == 0 {
+                    return Err(Error::rejected(ErrorCode::StateConflict, "the workflow's last active document cannot be made inactive"));
+                }
+                let event = actor.event("document.inactive", format!("document:{document_id}"), json!({"reason": reason}));
+                append_event!(tx, tenant_id, workflow_id, &event);
+            }
+            sqlx::query("UPDATE documents SET state = 'inactive', state_reason = $2, updated_at = $3 WHERE id = $1")
+                .bind(document_id)
+                .bind(reason)
+                .bind(now_millis())
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Signatories due longer than their workflow's reminder interval since the last notice:
+    /// each gets a `signatory.reminded` event (which mails them), at most `limit` at a time.
+    pub async fn send_due_reminders(&self, now: Millis, limit: i64) -> Result<usize> {
+        let due: Vec<(i64, i64, i64)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT s.tenant_id, s.workflow_id, s.id FROM signatories s JOIN workflows w ON w.id = s.workflow_id \
+                 WHERE w.state = 'in_progress' AND w.reminder_every_days IS NOT NULL AND s.state IN ('notified', 'viewed') \
+                 AND COALESCE(s.last_reminded_at, s.notified_at, s.created_at) + w.reminder_every_days * 86400000 < $1 \
+                 ORDER BY s.id LIMIT $2",
+            )
+            .bind(now)
+            .bind(limit)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)?
+        });
+        let system = WorkflowActor { id: "system".into(), ip: None };
+        for (tenant_id, workflow_id, signatory_id) in &due {
+            on_db!(self, pool => {
+                let mut tx = pool.begin().await.map_err(db_err)?;
+                sqlx::query("UPDATE signatories SET last_reminded_at = $2 WHERE id = $1")
+                    .bind(signatory_id)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+                let event = system.event("signatory.reminded", format!("signatory:{signatory_id}"), json!({}));
+                append_event!(tx, *tenant_id, *workflow_id, &event);
+                tx.commit().await.map_err(db_err)?;
+            });
+        }
+        Ok(due.len())
+    }
+
+    /// One attachment of a workflow.
+    pub async fn attachment(&self, workflow_id: i64, id: i64) -> Result<Option<AttachmentRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id, signatory_id, kind, name, description, blob_key, sha256, size_bytes, created_at \
+                 FROM workflow_attachments WHERE workflow_id = $1 AND id = $2",
+            )
+            .bind(workflow_id)
+            .bind(id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
     /// Workflows in progress whose envelope expiry has passed.
     pub async fn overdue_workflows(&self, now: Millis, limit: i64) -> Result<Vec<(i64, i64)>> {
         on_db!(self, pool => {

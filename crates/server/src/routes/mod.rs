@@ -11,4 +11,5 @@ pub mod initiate_and_sign;
 pub mod ops;
 pub mod signing_profiles;
 pub mod webhooks;
+pub mod workflow_actions;
 pub mod workflows;
