@@ -8,6 +8,7 @@
 
 mod appearance;
 mod ber;
+pub mod compose;
 mod date;
 mod error;
 mod filters;

@@ -114,6 +114,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(workflows::initiate, workflows::list))
         .routes(routes!(workflows::get))
         .routes(routes!(workflows::audit))
+        .routes(routes!(workflows::certificate))
         .routes(routes!(workflows::create_template))
         .routes(routes!(workflows::get_template))
         .routes(routes!(initiate_and_sign::initiate_and_sign))

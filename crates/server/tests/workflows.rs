@@ -221,6 +221,7 @@ async fn three_sequential_signers_each_add_a_signature_that_validates(backend: B
     assert_eq!(report.matches("Signature is Valid").count(), 3, "{report}");
     assert!(!report.contains("Signature is Invalid"), "{report}");
     pyhanko_validates(&pdf, &app.state.keys.ca.cert_der, dir.path());
+    completion_certificate_holds_everything(&app, &who, workflow_id, &pdf, dir.path()).await;
 
     // The event chain records every step and verifies; tampering is detected.
     let audit: Value =
@@ -1281,4 +1282,53 @@ async fn the_housekeeping_job_reminds_and_expires(backend: Backend) {
     assert_eq!(details["state"], "expired");
     assert_eq!(browser().get(url_of(&started, "slow@x.test")).send().await.expect("link").status(), 410);
     assert_eq!(audit["verified"], true);
+}
+
+/// The completion certificate: sealed, readable by poppler and qpdf, listing signers and the
+/// verified chain, with the final document attached byte for byte (its signatures intact).
+async fn completion_certificate_holds_everything(
+    app: &TestApp,
+    who: &Sender,
+    workflow_id: i64,
+    final_pdf: &[u8],
+    dir: &std::path::Path,
+) {
+    let mut certificate = Vec::new();
+    for _ in 0..100 {
+        let response = app.get(&format!("/api/v1/workflows/{workflow_id}/certificate"), &who.token).await;
+        if response.status() == 200 {
+            certificate = response.bytes().await.expect("pdf").to_vec();
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(certificate.starts_with(b"%PDF-"), "a certificate");
+    let merged =
+        app.post("/api/v1/documents/download", &who.token, json!({"workflowid": workflow_id, "isMerged": true})).await;
+    assert_eq!(
+        merged.bytes().await.expect("merged").as_ref(),
+        certificate.as_slice(),
+        "isMerged answers the certificate"
+    );
+    let cert_dir = dir.join("certificate");
+    std::fs::create_dir_all(&cert_dir).expect("dir");
+    let path = cert_dir.join("certificate.pdf");
+    std::fs::write(&path, &certificate).expect("write");
+    let report = pdfsig(&certificate, &cert_dir);
+    assert_eq!(report.matches("Signature is Valid").count(), 1, "the certificate is sealed: {report}");
+    let qpdf = Command::new("qpdf").arg("--check").arg(&path).output().expect("qpdf");
+    assert!(String::from_utf8_lossy(&qpdf.stdout).contains("No syntax or stream encoding errors"), "{qpdf:?}");
+    let text = Command::new("pdftotext").arg(&path).arg("-").output().expect("pdftotext");
+    let text = String::from_utf8_lossy(&text.stdout);
+    for expected in
+        ["Completion certificate", "asha@borrower.test", "meera@lender.test", "verified", "signatory.signed"]
+    {
+        assert!(text.contains(expected), "{expected} in the certificate text:\n{text}");
+    }
+    let detach =
+        Command::new("pdfdetach").arg("-saveall").arg("-o").arg(&cert_dir).arg(&path).output().expect("pdfdetach");
+    assert!(detach.status.success(), "{detach:?}");
+    let attached = std::fs::read(cert_dir.join("1-Loan agreement.pdf")).expect("the attached document");
+    assert_eq!(attached, final_pdf, "attached unchanged");
+    assert_eq!(pdfsig(&attached, &cert_dir).matches("Signature is Valid").count(), 3);
 }

@@ -782,10 +782,50 @@ pub async fn audit(
     Ok(Json(audit_of(&state, &workflow).await?))
 }
 
-/// All documents of a workflow in one PDF, each signed file attached unchanged.
-pub async fn merged_pdf(state: &AppState, workflow: &WorkflowRow, documents: &[DocumentRow]) -> Result<Vec<u8>, Error> {
-    let _ = (state, workflow, documents);
-    Err(Error::rejected(signet_domain::ErrorCode::StateConflict, "merged downloads are not available yet"))
+/// All documents of a workflow in one PDF: the completion certificate with each signed file
+/// attached unchanged (the kept one once the workflow is complete, else the state so far).
+pub async fn merged_pdf(
+    state: &AppState,
+    workflow: &WorkflowRow,
+    _documents: &[DocumentRow],
+) -> Result<Vec<u8>, Error> {
+    if let Some(key) = workflow.certificate_blob.as_deref().and_then(|k| signet_blob::BlobKey::parse(k).ok()) {
+        return Ok(state.blob.get(&key).await.map_err(Error::internal)?.to_vec());
+    }
+    crate::workflows::certificate::certificate_pdf(state, workflow).await
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/workflows/{workflowId}/certificate",
+    tag = "workflows",
+    security(("bearer" = [])),
+    params(("workflowId" = i32, Path, description = "Workflow id")),
+    responses(
+        (status = 200, description = "The completion certificate (PDF, sealed; the signed documents attached)", content_type = "application/pdf"),
+        (status = 404, description = "No such workflow in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "The workflow is not completed (yet)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn certificate(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(id): ApiPath<i64>,
+) -> ApiResult<axum::response::Response> {
+    use axum::response::IntoResponse;
+    let workflow = visible_workflow(&state, auth.tenant_id, id).await?;
+    if workflow.state() != WorkflowState::Completed {
+        return Err(ApiError(Error::rejected(
+            signet_domain::ErrorCode::StateConflict,
+            "the workflow is not completed",
+        )));
+    }
+    let pdf = merged_pdf(&state, &workflow, &[]).await?;
+    let mut response = (StatusCode::OK, pdf).into_response();
+    response
+        .headers_mut()
+        .insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/pdf"));
+    Ok(response)
 }
 
 fn template_view(row: signet_store::TemplateRow) -> Template {

@@ -1,5 +1,5 @@
 //! What happens when the last signatory has signed: each document gets a final document
-//! time-stamp (PAdES B-LTA) when a TSA is configured. Runs right after the last signature and
+//! time-stamp (PAdES B-LTA) when a TSA is configured, then the completion certificate is made. Runs right after the last signature and
 //! again from the `workflow.completed` event job, so a crash in between is repaired; each step
 //! checks whether it was already done.
 
@@ -35,7 +35,34 @@ pub async fn finish(state: &AppState, tenant_id: i64, workflow_id: i64) -> Resul
             }
         }
     }
+    if workflow.certificate_blob.is_none() {
+        issue_certificate(state, tenant_id, workflow_id).await?;
+    }
     Ok(())
+}
+
+/// Makes and keeps the completion certificate (once; a concurrent second run keeps the first).
+async fn issue_certificate(state: &AppState, tenant_id: i64, workflow_id: i64) -> Result<(), Error> {
+    let Some(workflow) = state.store.workflow(tenant_id, workflow_id).await? else { return Ok(()) };
+    let pdf = super::certificate::certificate_pdf(state, &workflow).await?;
+    let file = format!("certificate-{}.pdf", crate::secrets::random_token(6));
+    let key = BlobKey::new(["tenant", &tenant_id.to_string(), "workflows", &workflow_id.to_string(), &file])
+        .map_err(Error::internal)?;
+    let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &pdf).as_ref());
+    state.blob.put(&key, Bytes::from(pdf)).await.map_err(Error::internal)?;
+    state.store.set_certificate(workflow_id, key.as_str()).await?;
+    let system = WorkflowActor { id: "system".into(), ip: None };
+    state
+        .store
+        .record_workflow_event(
+            tenant_id,
+            workflow_id,
+            "workflow.certificate_issued",
+            format!("workflow:{workflow_id}"),
+            serde_json::json!({"sha256": sha}),
+            &system,
+        )
+        .await
 }
 
 /// The platform CA's own revocation list and certificate: the sealing certificate has no

@@ -2,6 +2,7 @@
 //! `signet_domain::workflow`, the records in `signet_store`; this module holds the HTTP-side
 //! parts: signer links, placement of signatures, sealing, the signer page and completion.
 
+pub mod certificate;
 pub mod completion;
 pub mod events;
 pub mod links;
