@@ -50,6 +50,8 @@ pub fn decode_stream(dict: &Dict, raw: &[u8]) -> Result<Vec<u8>> {
                     None => decoded,
                 }
             }
+            b"ASCII85Decode" | b"A85" => ascii85_decode(&data)?,
+            b"ASCIIHexDecode" | b"AHx" => ascii_hex_decode(&data),
             other => {
                 return Err(Error::Unsupported(format!(
                     "stream filter /{} in a structural stream",
@@ -59,6 +61,47 @@ pub fn decode_stream(dict: &Dict, raw: &[u8]) -> Result<Vec<u8>> {
         };
     }
     Ok(data)
+}
+
+/// ASCII base-85 (`<~ ... ~>` optional), with `z` for four zero bytes.
+fn ascii85_decode(data: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(data.len() * 4 / 5);
+    let mut group = [0u8; 5];
+    let mut n = 0;
+    let body = data.strip_prefix(b"<~").unwrap_or(data);
+    for &b in body {
+        match b {
+            b'~' => break,
+            b'z' if n == 0 => out.extend_from_slice(&[0; 4]),
+            b'!'..=b'u' => {
+                group[n] = b - b'!';
+                n += 1;
+                if n == 5 {
+                    let value = group.iter().fold(0u64, |acc, &d| acc * 85 + u64::from(d));
+                    let value = u32::try_from(value).map_err(|_| damaged("bad ASCII85 group"))?;
+                    out.extend_from_slice(&value.to_be_bytes());
+                    n = 0;
+                }
+            }
+            b if b.is_ascii_whitespace() => {}
+            _ => return Err(damaged("bad ASCII85 character")),
+        }
+    }
+    if n > 1 {
+        for slot in group.iter_mut().skip(n) {
+            *slot = 84;
+        }
+        let value = group.iter().fold(0u64, |acc, &d| acc * 85 + u64::from(d));
+        let value = u32::try_from(value).map_err(|_| damaged("bad ASCII85 tail"))?;
+        out.extend_from_slice(&value.to_be_bytes()[..n - 1]);
+    }
+    Ok(out)
+}
+
+fn ascii_hex_decode(data: &[u8]) -> Vec<u8> {
+    let digits: Vec<u8> =
+        data.iter().take_while(|&&b| b != b'>').filter_map(|&b| (b as char).to_digit(16).map(|d| d as u8)).collect();
+    digits.chunks(2).map(|p| p[0] * 16 + p.get(1).copied().unwrap_or(0)).collect()
 }
 
 fn apply_predictor(parms: &Dict, data: Vec<u8>) -> Result<Vec<u8>> {
@@ -121,6 +164,18 @@ fn paeth(a: u8, b: u8, c: u8) -> u8 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn ascii_encodings() {
+        assert_eq!(ascii85_decode(b"87cURD]i,\"Ebo80~>").ok().as_deref(), Some(&b"Hello World!"[..]));
+        assert_eq!(ascii85_decode(b"z~>").ok().as_deref(), Some(&[0u8, 0, 0, 0][..]));
+        assert!(ascii85_decode(b"\x7f~>").is_err());
+        assert_eq!(
+            ascii_hex_decode(b"48 65 6C6C6F7>"),
+            b"Hello p".iter().take(5).copied().chain([0x70]).collect::<Vec<_>>()
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -20,6 +20,7 @@ mod parser;
 pub mod reader;
 mod sign;
 pub mod source;
+pub mod text;
 mod verify;
 mod writer;
 

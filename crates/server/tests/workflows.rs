@@ -29,6 +29,7 @@ on_both_backends!(
     the_sender_delegates_declines_links_deactivates_and_deletes,
     comments_categories_inactive_documents_and_attachments,
     the_housekeeping_job_reminds_and_expires,
+    an_anchor_text_places_the_signature_below_it,
 );
 
 fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
@@ -1331,4 +1332,39 @@ async fn completion_certificate_holds_everything(
     let attached = std::fs::read(cert_dir.join("1-Loan agreement.pdf")).expect("the attached document");
     assert_eq!(attached, final_pdf, "attached unchanged");
     assert_eq!(pdfsig(&attached, &cert_dir).matches("Signature is Valid").count(), 3);
+}
+
+/// The signature widgets' rectangles of page 1, read with pypdf.
+fn widget_rects(pdf: &[u8], dir: &std::path::Path) -> Vec<Vec<f64>> {
+    let path = dir.join("rects.pdf");
+    std::fs::write(&path, pdf).expect("write");
+    let script = "import json,sys\nfrom pypdf import PdfReader\np=PdfReader(sys.argv[1]).pages[0]\n\
+        print(json.dumps([[float(v) for v in a.get_object()['/Rect']] for a in p.get('/Annots', []) if a.get_object().get('/FT') == '/Sig']))";
+    let out = Command::new("python3").args(["-c", script]).arg(&path).output().expect("pypdf");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("rects")
+}
+
+async fn an_anchor_text_places_the_signature_below_it(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Anchors").await;
+    let pdf = reportlab_pdf(dir.path(), 1);
+    let body = json!({
+        "documentName": "Anchored.pdf",
+        "fileData": STANDARD.encode(&pdf),
+        "signatories": [{"emailId": "anchor@x.test", "name": "Anchor", "searchText": "signatures:"}]
+    });
+    let response = app.post("/api/v1/workflows/initiate-and-sign", &who.token, body).await;
+    let started: Value = response.json().await.expect("json");
+    let id = started["workflowId"].as_i64().expect("id");
+    assert_eq!(sign_typed(&url_of(&started, "anchor@x.test"), "Anchor").await.status(), 200);
+    let signed = download(&app, &who, id).await;
+    assert_eq!(pdfsig(&signed, dir.path()).matches("Signature is Valid").count(), 1);
+    // "Signatures:" is drawn at x=72 on the baseline y=200 (12 pt): the box starts below it.
+    let rects = widget_rects(&signed, dir.path());
+    let rect = rects.first().expect("a signature widget on page 1");
+    let (x0, top) = (rect[0].min(rect[2]), rect[1].max(rect[3]));
+    assert!((x0 - 72.0).abs() < 3.0, "{rect:?}");
+    assert!(top < 200.0 && top > 185.0, "just below the anchor's baseline: {rect:?}");
 }

@@ -118,7 +118,7 @@ pub fn boxes_for(placement: &Placement, index: usize, pdf: &[u8]) -> Result<Boxe
         return Ok((PageSelection::First, BoxSpec::Named(Position::BottomRight), Some(pairs)));
     }
     if let Some(anchor) = &placement.anchor
-        && let Some(hit) = anchor_hit(pdf, anchor)?
+        && let Some(hit) = signet_pdf::text::find_text(pdf, anchor).map_err(|e| e.to_string())?
     {
         let rect = BoxSpec::Custom {
             left: hit.left,
@@ -129,18 +129,6 @@ pub fn boxes_for(placement: &Placement, index: usize, pdf: &[u8]) -> Result<Boxe
         return Ok((PageSelection::List(vec![hit.page]), rect, None));
     }
     Ok((PageSelection::Last, BoxSpec::Named(SLOTS[placement.slot % SLOTS.len()]), None))
-}
-
-struct AnchorHit {
-    page: u32,
-    left: f64,
-    top: f64,
-    height: f64,
-}
-
-// PENDING-TEXT: replaced by signet_pdf::text::find_text when text extraction lands.
-fn anchor_hit(_pdf: &[u8], _anchor: &str) -> Result<Option<AnchorHit>, String> {
-    Ok(None)
 }
 
 /// The visible signature of a signatory on the document at `index`.

@@ -1,0 +1,448 @@
+//! Text of a PDF with positions, for placing a signature at an anchor text and for summaries.
+//! Reads the page content streams (text operators, text and graphics matrices). Simple fonts
+//! are decoded as WinAnsi/Latin-1; text in two-byte (Type0) fonts and inside form XObjects is
+//! not extracted. Work is bounded so a hostile file cannot make it run long.
+
+use crate::object::Object;
+use crate::reader::{Document, Page};
+use crate::{Error, Result};
+
+/// A piece of text drawn at one place, in the page's user space.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextRun {
+    pub text: String,
+    /// Baseline origin.
+    pub x: f64,
+    pub y: f64,
+    pub size: f64,
+    pub width: f64,
+}
+
+/// Where a text was found: a box from the page's top-left corner, in points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TextHit {
+    /// 1-based.
+    pub page: u32,
+    pub left: f64,
+    pub top: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+const MAX_OPERATIONS: usize = 2_000_000;
+const MAX_STACK: usize = 64;
+
+type Matrix = [f64; 6];
+const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+
+/// `m` then `n` (row vectors: p' = p·m·n).
+fn multiply(m: &Matrix, n: &Matrix) -> Matrix {
+    [
+        m[0] * n[0] + m[1] * n[2],
+        m[0] * n[1] + m[1] * n[3],
+        m[2] * n[0] + m[3] * n[2],
+        m[2] * n[1] + m[3] * n[3],
+        m[4] * n[0] + m[5] * n[2] + n[4],
+        m[4] * n[1] + m[5] * n[3] + n[5],
+    ]
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Number(f64),
+    Str(Vec<u8>),
+    Array(Vec<Token>),
+    Other,
+    Operator(String),
+}
+
+struct Lexer<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl Lexer<'_> {
+    fn skip_space(&mut self) {
+        while let Some(&b) = self.data.get(self.pos) {
+            if b == b'%' {
+                while self.data.get(self.pos).is_some_and(|b| *b != b'\n' && *b != b'\r') {
+                    self.pos += 1;
+                }
+            } else if b.is_ascii_whitespace() || b == 0 {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn literal(&mut self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut depth = 1;
+        self.pos += 1;
+        while let Some(&b) = self.data.get(self.pos) {
+            self.pos += 1;
+            match b {
+                b'\\' => {
+                    let Some(&e) = self.data.get(self.pos) else { break };
+                    self.pos += 1;
+                    match e {
+                        b'n' => out.push(b'\n'),
+                        b'r' => out.push(b'\r'),
+                        b't' => out.push(b'\t'),
+                        b'b' => out.push(8),
+                        b'f' => out.push(12),
+                        b'0'..=b'7' => {
+                            let mut value = u32::from(e - b'0');
+                            for _ in 0..2 {
+                                match self.data.get(self.pos) {
+                                    Some(&d @ b'0'..=b'7') => {
+                                        value = value * 8 + u32::from(d - b'0');
+                                        self.pos += 1;
+                                    }
+                                    _ => break,
+                                }
+                            }
+                            out.push((value & 0xff) as u8);
+                        }
+                        b'\r' | b'\n' => {}
+                        other => out.push(other),
+                    }
+                }
+                b'(' => {
+                    depth += 1;
+                    out.push(b);
+                }
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                    out.push(b);
+                }
+                _ => out.push(b),
+            }
+        }
+        out
+    }
+
+    fn hex(&mut self) -> Vec<u8> {
+        self.pos += 1;
+        let mut digits = Vec::new();
+        while let Some(&b) = self.data.get(self.pos) {
+            self.pos += 1;
+            if b == b'>' {
+                break;
+            }
+            if let Some(d) = (b as char).to_digit(16) {
+                digits.push(d as u8);
+            }
+        }
+        if digits.len() % 2 == 1 {
+            digits.push(0);
+        }
+        digits.chunks(2).map(|p| p[0] * 16 + p[1]).collect()
+    }
+
+    fn next(&mut self, depth: usize) -> Option<Token> {
+        self.skip_space();
+        let &b = self.data.get(self.pos)?;
+        let token = match b {
+            b'(' => Token::Str(self.literal()),
+            b'<' if self.data.get(self.pos + 1) == Some(&b'<') => {
+                self.pos += 2;
+                Token::Other
+            }
+            b'>' if self.data.get(self.pos + 1) == Some(&b'>') => {
+                self.pos += 2;
+                Token::Other
+            }
+            b'<' => Token::Str(self.hex()),
+            b'[' => {
+                self.pos += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.skip_space();
+                    match self.data.get(self.pos) {
+                        None => break,
+                        Some(b']') => {
+                            self.pos += 1;
+                            break;
+                        }
+                        Some(_) if depth >= MAX_STACK || items.len() > 100_000 => {
+                            self.pos += 1;
+                        }
+                        Some(_) => match self.next(depth + 1) {
+                            Some(t) => items.push(t),
+                            None => break,
+                        },
+                    }
+                }
+                Token::Array(items)
+            }
+            b'/' => {
+                self.pos += 1;
+                self.word();
+                Token::Other
+            }
+            b'0'..=b'9' | b'+' | b'-' | b'.' => {
+                let word = self.word();
+                std::str::from_utf8(word).ok().and_then(|w| w.parse().ok()).map_or(Token::Other, Token::Number)
+            }
+            b']' | b')' | b'{' | b'}' => {
+                self.pos += 1;
+                Token::Other
+            }
+            _ => {
+                let word = self.word();
+                if word.is_empty() {
+                    self.pos += 1;
+                    Token::Other
+                } else {
+                    Token::Operator(String::from_utf8_lossy(word).into_owned())
+                }
+            }
+        };
+        Some(token)
+    }
+
+    fn word(&mut self) -> &[u8] {
+        let start = self.pos;
+        while let Some(&b) = self.data.get(self.pos) {
+            if b.is_ascii_whitespace() || b"()<>[]{}/%".contains(&b) {
+                break;
+            }
+            self.pos += 1;
+        }
+        &self.data[start..self.pos]
+    }
+}
+
+fn decode(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| if b < 0x20 { ' ' } else { char::from(b) }).collect()
+}
+
+fn number(t: Option<&Token>) -> f64 {
+    match t {
+        Some(Token::Number(n)) if n.is_finite() => *n,
+        _ => 0.0,
+    }
+}
+
+/// The text runs of a content stream.
+fn runs_of(content: &[u8]) -> Vec<TextRun> {
+    let mut lexer = Lexer { data: content, pos: 0 };
+    let (mut ctm, mut stack) = (IDENTITY, Vec::new());
+    let (mut tm, mut tlm, mut size, mut leading) = (IDENTITY, IDENTITY, 12.0_f64, 0.0_f64);
+    let mut operands: Vec<Token> = Vec::new();
+    let mut runs = Vec::new();
+    let mut operations = 0;
+    while let Some(token) = lexer.next(0) {
+        operations += 1;
+        if operations > MAX_OPERATIONS {
+            break;
+        }
+        let Token::Operator(op) = token else {
+            if operands.len() < 32 {
+                operands.push(token);
+            }
+            continue;
+        };
+        let arg = |i: usize| number(operands.get(i));
+        let mut show = |text: Vec<u8>, tm: &mut Matrix, spacing_runs: &[(usize, f64)]| {
+            let device = multiply(tm, &ctm);
+            let scale = (device[0] * device[0] + device[1] * device[1]).sqrt();
+            let chars = text.len() as f64;
+            let adjust: f64 = spacing_runs.iter().map(|(_, a)| -a / 1000.0 * size).sum();
+            let advance = chars * 0.5 * size + adjust;
+            runs.push(TextRun {
+                text: decode(&text),
+                x: device[4],
+                y: device[5],
+                size: size * (device[2] * device[2] + device[3] * device[3]).sqrt().max(f64::EPSILON),
+                width: advance * scale,
+            });
+            *tm = multiply(&[1.0, 0.0, 0.0, 1.0, advance, 0.0], tm);
+        };
+        match op.as_str() {
+            "q" if stack.len() < MAX_STACK => stack.push(ctm),
+            "Q" => ctm = stack.pop().unwrap_or(IDENTITY),
+            "cm" => ctm = multiply(&[arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)], &ctm),
+            "BT" => {
+                tm = IDENTITY;
+                tlm = IDENTITY;
+            }
+            "Tf" => size = arg(1),
+            "TL" => leading = arg(0),
+            "Td" | "TD" => {
+                if op == "TD" {
+                    leading = -arg(1);
+                }
+                tlm = multiply(&[1.0, 0.0, 0.0, 1.0, arg(0), arg(1)], &tlm);
+                tm = tlm;
+            }
+            "Tm" => {
+                tlm = [arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)];
+                tm = tlm;
+            }
+            "T*" => {
+                tlm = multiply(&[1.0, 0.0, 0.0, 1.0, 0.0, -leading], &tlm);
+                tm = tlm;
+            }
+            "Tj" | "'" | "\"" => {
+                if op != "Tj" {
+                    tlm = multiply(&[1.0, 0.0, 0.0, 1.0, 0.0, -leading], &tlm);
+                    tm = tlm;
+                }
+                if let Some(Token::Str(text)) = operands.iter().rev().find(|t| matches!(t, Token::Str(_))).cloned() {
+                    show(text, &mut tm, &[]);
+                }
+            }
+            "TJ" => {
+                if let Some(Token::Array(items)) = operands.last().cloned() {
+                    let mut text = Vec::new();
+                    let mut adjustments = Vec::new();
+                    for item in items {
+                        match item {
+                            Token::Str(bytes) => text.extend(bytes),
+                            Token::Number(n) => {
+                                // A large negative adjustment is a word space in practice.
+                                if n < -200.0 {
+                                    text.push(b' ');
+                                }
+                                adjustments.push((text.len(), n));
+                            }
+                            _ => {}
+                        }
+                    }
+                    show(text, &mut tm, &adjustments);
+                }
+            }
+            _ => {}
+        }
+        operands.clear();
+    }
+    runs
+}
+
+fn page_content(doc: &Document<'_>, page: &Page) -> Result<Vec<u8>> {
+    let mut content = Vec::new();
+    let contents = match page.dict.get("Contents") {
+        Some(c) => doc.resolve(c)?,
+        None => return Ok(content),
+    };
+    let parts: Vec<Object> = match contents {
+        Object::Array(items) => items,
+        other => vec![other],
+    };
+    for part in parts.iter().take(1000) {
+        if let Object::Stream(stream) = doc.resolve(part)? {
+            content.extend(doc.stream_decoded(&stream)?);
+            content.push(b'\n');
+        }
+        if content.len() > 64 << 20 {
+            return Err(Error::Unsupported("page content larger than 64 MB".into()));
+        }
+    }
+    Ok(content)
+}
+
+/// The text runs of each page.
+pub fn pages_text(bytes: &[u8]) -> Result<Vec<(Page, Vec<TextRun>)>> {
+    let doc = Document::open(bytes)?;
+    let pages = doc.pages()?;
+    let mut out = Vec::with_capacity(pages.len());
+    for page in pages {
+        let runs = runs_of(&page_content(&doc, &page)?);
+        out.push((page, runs));
+    }
+    Ok(out)
+}
+
+/// Runs grouped into lines (top to bottom), each line's runs left to right.
+fn lines(runs: &[TextRun]) -> Vec<Vec<&TextRun>> {
+    let mut sorted: Vec<&TextRun> = runs.iter().filter(|r| !r.text.trim().is_empty()).collect();
+    sorted.sort_by(|a, b| b.y.total_cmp(&a.y).then(a.x.total_cmp(&b.x)));
+    let mut lines: Vec<Vec<&TextRun>> = Vec::new();
+    for run in sorted {
+        match lines.last_mut() {
+            Some(line) if (line[0].y - run.y).abs() <= line[0].size.max(1.0) * 0.3 => line.push(run),
+            _ => lines.push(vec![run]),
+        }
+    }
+    for line in &mut lines {
+        line.sort_by(|a, b| a.x.total_cmp(&b.x));
+    }
+    lines
+}
+
+fn line_text(line: &[&TextRun]) -> String {
+    line.iter().map(|r| r.text.trim()).collect::<Vec<_>>().join(" ")
+}
+
+/// The document's text in reading order (lines top to bottom, pages separated by a blank
+/// line), at most `max_chars` characters.
+pub fn document_text(bytes: &[u8], max_chars: usize) -> Result<String> {
+    let mut text = String::new();
+    for (_, runs) in pages_text(bytes)? {
+        for line in lines(&runs) {
+            text.push_str(&line_text(&line));
+            text.push('\n');
+            if text.len() > max_chars {
+                return Ok(text.chars().take(max_chars).collect());
+            }
+        }
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// The first place `needle` appears (case-insensitive, within one line).
+pub fn find_text(bytes: &[u8], needle: &str) -> Result<Option<TextHit>> {
+    let needle = needle.trim().to_lowercase();
+    if needle.is_empty() {
+        return Ok(None);
+    }
+    for (index, (page, runs)) in pages_text(bytes)?.into_iter().enumerate() {
+        for line in lines(&runs) {
+            if !line_text(&line).to_lowercase().contains(&needle) {
+                continue;
+            }
+            // The run where the match starts (or the line's first run).
+            let start = line.iter().find(|r| r.text.to_lowercase().contains(&needle)).unwrap_or(&line[0]);
+            let offset = start.text.to_lowercase().find(&needle).unwrap_or(0) as f64;
+            let per_char = if start.text.is_empty() { 0.0 } else { start.width / start.text.chars().count() as f64 };
+            let [x0, _, _, y1] = page.crop_box;
+            let left = (start.x + offset * per_char - x0.min(page.crop_box[2])).max(0.0);
+            let top = (y1.max(page.crop_box[1]) - (start.y + start.size)).max(0.0);
+            let width = needle.chars().count() as f64 * per_char;
+            return Ok(Some(TextHit { page: index as u32 + 1, left, top, width, height: start.size * 1.2 }));
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_follow_the_text_and_graphics_matrices() {
+        let content =
+            b"q 1 0 0 1 10 20 cm BT /F1 12 Tf 72 700 Td (Hello \\(world\\)) Tj 0 -14 Td [(Sig)-300(nature:)] TJ ET Q";
+        let runs = runs_of(content);
+        assert_eq!(runs.len(), 2);
+        assert_eq!(runs[0].text, "Hello (world)");
+        assert_eq!((runs[0].x, runs[0].y), (82.0, 720.0));
+        assert_eq!(runs[1].text, "Sig nature:");
+        assert_eq!(runs[1].y, 706.0);
+    }
+
+    #[test]
+    fn hostile_content_ends() {
+        let deep = "[".repeat(10_000);
+        assert!(runs_of(deep.as_bytes()).is_empty());
+        assert!(runs_of(b"(unterminated").is_empty());
+        assert!(runs_of(&[0xff; 1000]).is_empty());
+    }
+}
