@@ -5,6 +5,7 @@ pub mod audit;
 pub mod department;
 pub mod error;
 pub mod paging;
+pub mod summary;
 pub mod webhook;
 pub mod workflow;
 

@@ -131,6 +131,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(workflow_actions::category))
         .routes(routes!(workflow_actions::document_inactive))
         .routes(routes!(workflow_actions::attachment))
+        .routes(routes!(workflow_actions::summary))
         .routes(routes!(webhooks::create, webhooks::list))
         .routes(routes!(webhooks::delete))
         .routes(routes!(webhooks::deliveries))

@@ -30,6 +30,7 @@ on_both_backends!(
     comments_categories_inactive_documents_and_attachments,
     the_housekeeping_job_reminds_and_expires,
     an_anchor_text_places_the_signature_below_it,
+    a_summary_is_extracted_once_and_then_cached,
 );
 
 fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
@@ -1367,4 +1368,61 @@ async fn an_anchor_text_places_the_signature_below_it(backend: Backend) {
     let (x0, top) = (rect[0].min(rect[2]), rect[1].max(rect[3]));
     assert!((x0 - 72.0).abs() < 3.0, "{rect:?}");
     assert!(top < 200.0 && top > 185.0, "just below the anchor's baseline: {rect:?}");
+}
+
+async fn a_summary_is_extracted_once_and_then_cached(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Summaries").await;
+    let path = dir.path().join("terms.pdf");
+    let lines = [
+        "The borrower repays the loan in monthly instalments.",
+        "The weather on the signing day is not part of this agreement.",
+        "Each loan instalment is due on the first day of the month.",
+        "Late loan instalments carry interest at two percent.",
+        "Birds may sing outside the bank.",
+    ];
+    let draws: String =
+        lines.iter().enumerate().map(|(i, l)| format!("c.drawString(72, {}, {l:?})\n", 760 - 20 * i)).collect();
+    let script = format!(
+        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\n{draws}c.save()\n",
+        path.display().to_string()
+    );
+    assert!(Command::new("python3").args(["-c", &script]).status().expect("python3").success());
+    let document_id = upload(&app, &who, &std::fs::read(&path).expect("pdf"), "Terms.pdf").await;
+    let started = initiate(
+        &app,
+        &who,
+        json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("s@x.test", 1)])}),
+    )
+    .await;
+    let id = started["workflowId"].as_i64().expect("id");
+    let first: Value = app
+        .post("/api/v1/documents/summary", &who.token, json!({"workflowId": id, "documentId": document_id}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(first["success"], true);
+    assert_eq!(first["fromCache"], false);
+    let sentences: Vec<&str> =
+        first["summary"]["sentences"].as_array().expect("sentences").iter().filter_map(Value::as_str).collect();
+    assert!(sentences.iter().any(|s| s.contains("loan instalment")), "{sentences:?}");
+    assert!(!sentences.iter().any(|s| s.contains("Birds")) || sentences.len() == lines.len(), "{sentences:?}");
+    let second: Value = app
+        .post("/api/v1/documents/summary", &who.token, json!({"workflowId": id, "documentId": document_id}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(second["fromCache"], true);
+    assert_eq!(second["summary"], first["summary"]);
+    let stranger = sender(&app, "Other").await;
+    expect_problem(
+        app.post("/api/v1/documents/summary", &stranger.token, json!({"workflowId": id, "documentId": document_id}))
+            .await,
+        404,
+        "not_found",
+    )
+    .await;
 }

@@ -1262,6 +1262,36 @@ impl Store {
         })
     }
 
+    /// A cached summary of a document's text (keyed by the text's source hash).
+    pub async fn cached_summary(&self, document_id: i64, sha256: &str) -> Result<Option<String>> {
+        on_db!(self, pool => {
+            let row: Option<(String,)> = sqlx::query_as("SELECT summary FROM document_summaries WHERE document_id = $1 AND sha256 = $2")
+                .bind(document_id)
+                .bind(sha256)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?;
+            Ok(row.map(|(s,)| s))
+        })
+    }
+
+    pub async fn cache_summary(&self, document_id: i64, sha256: &str, summary: &str) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query(
+                "INSERT INTO document_summaries (document_id, sha256, summary, created_at) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (document_id, sha256) DO NOTHING",
+            )
+            .bind(document_id)
+            .bind(sha256)
+            .bind(summary)
+            .bind(now_millis())
+            .execute(pool)
+            .await
+            .map_err(db_err)?;
+            Ok(())
+        })
+    }
+
     /// Workflows in progress whose envelope expiry has passed.
     pub async fn overdue_workflows(&self, now: Millis, limit: i64) -> Result<Vec<(i64, i64)>> {
         on_db!(self, pool => {

@@ -459,3 +459,69 @@ pub async fn attachment(
     }
     Ok(response)
 }
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DocumentSummaryRequest {
+    #[serde(default)]
+    pub workflow_id: i32,
+    #[serde(default)]
+    pub document_id: i32,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentSummaryResponse {
+    pub success: bool,
+    pub from_cache: bool,
+    pub document_id: i64,
+    /// `{"sentences": [...], "characters": n}`: the sentences that carry the document's most
+    /// frequent content words, in order (extractive; text in two-byte fonts is not read).
+    #[schema(value_type = Object)]
+    pub summary: serde_json::Value,
+}
+
+/// Sentences in a summary.
+const SUMMARY_SENTENCES: usize = 5;
+/// Text read for a summary.
+const SUMMARY_MAX_CHARS: usize = 200_000;
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/documents/summary",
+    tag = "documents",
+    security(("bearer" = [])),
+    request_body = DocumentSummaryRequest,
+    responses(
+        (status = 200, description = "The summary (computed once per document text, then cached)", body = DocumentSummaryResponse),
+        (status = 404, description = "No such workflow or document in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn summary(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<DocumentSummaryRequest>,
+) -> ApiResult<Json<DocumentSummaryResponse>> {
+    let workflow = visible_workflow(&state, auth.tenant_id, i64::from(body.workflow_id)).await?;
+    let doc = state
+        .store
+        .document(auth.tenant_id, i64::from(body.document_id))
+        .await?
+        .filter(|d| d.workflow_id == Some(workflow.id) && d.state != "deleted")
+        .ok_or_else(|| ApiError(Error::not_found("document")))?;
+    // The text is that of the upload; signatures add none.
+    if let Some(cached) = state.store.cached_summary(doc.id, &doc.original_sha256).await? {
+        let summary = serde_json::from_str(&cached).unwrap_or(serde_json::Value::Null);
+        return Ok(Json(DocumentSummaryResponse { success: true, from_cache: true, document_id: doc.id, summary }));
+    }
+    let key = BlobKey::parse(&doc.original_blob).map_err(Error::internal)?;
+    let bytes = state.blob.get(&key).await.map_err(Error::internal)?;
+    let text = tokio::task::spawn_blocking(move || signet_pdf::text::document_text(&bytes, SUMMARY_MAX_CHARS))
+        .await
+        .map_err(Error::internal)?
+        .map_err(|e| Error::rejected(ErrorCode::StateConflict, format!("the document's text cannot be read: {e}")))?;
+    let sentences = signet_domain::summary::summarise(&text, SUMMARY_SENTENCES);
+    let summary = serde_json::json!({"sentences": sentences, "characters": text.chars().count()});
+    state.store.cache_summary(doc.id, &doc.original_sha256, &summary.to_string()).await?;
+    Ok(Json(DocumentSummaryResponse { success: true, from_cache: false, document_id: doc.id, summary }))
+}
