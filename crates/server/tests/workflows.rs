@@ -31,6 +31,7 @@ on_both_backends!(
     the_housekeeping_job_reminds_and_expires,
     an_anchor_text_places_the_signature_below_it,
     a_summary_is_extracted_once_and_then_cached,
+    redirects_expiring_links_completed_workflows_and_huge_attachments,
 );
 
 fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
@@ -1425,4 +1426,65 @@ async fn a_summary_is_extracted_once_and_then_cached(backend: Backend) {
         "not_found",
     )
     .await;
+}
+
+async fn redirects_expiring_links_completed_workflows_and_huge_attachments(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Edges").await;
+    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Edge.pdf").await;
+    let started = initiate(
+        &app,
+        &who,
+        json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("r@x.test", 1)]), "redirectURL": "https://erp.example.test/done?id=7"}),
+    )
+    .await;
+    let id = started["workflowId"].as_i64().expect("id");
+    let signed = sign_typed(&url_of(&started, "r@x.test"), "R").await;
+    assert_eq!(signed.status(), 303, "the signer is sent on to redirectURL");
+    assert_eq!(signed.headers()["location"], "https://erp.example.test/done?id=7");
+    let declined = app
+        .post(&format!("/api/v1/workflows/{id}/decline"), &who.token, json!({"workflowId": id, "reason": "late"}))
+        .await;
+    expect_problem(declined, 409, "state_conflict").await;
+    let bad_redirect = app
+        .post("/api/v1/workflows", &who.token, json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("r@x.test", 1)]), "redirectURL": "javascript:alert(1)"}))
+        .await;
+    expect_problem(bad_redirect, 400, "validation_failed").await;
+
+    // A link past its expiry leads nowhere, even before the housekeeping job runs.
+    let other = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Late.pdf").await;
+    let late = initiate(
+        &app,
+        &who,
+        json!({"templateId": 0, "documentIds": [other], "signatories": signatories(&[("late@x.test", 1)])}),
+    )
+    .await;
+    app.state
+        .store
+        .execute_for_tests("UPDATE signatories SET link_expires_at = 1 WHERE email = 'late@x.test'")
+        .await
+        .expect("expire link");
+    assert_eq!(browser().get(url_of(&late, "late@x.test")).send().await.expect("late").status(), 410);
+    assert_eq!(sign_typed_status(&url_of(&late, "late@x.test")).await, 410);
+
+    // An attachment over 10 MB is refused and nothing is stored.
+    let third = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Big.pdf").await;
+    let huge = STANDARD.encode(vec![7u8; 10 * 1024 * 1024 + 1]);
+    let refused = app
+        .post(
+            "/api/v1/workflows",
+            &who.token,
+            json!({"templateId": 0, "documentIds": [third], "signatories": signatories(&[("h@x.test", 1)]), "listAttachmentDetails": [{"base64fileData": huge, "documentName": "big.bin"}]}),
+        )
+        .await;
+    let problem = expect_problem(refused, 400, "validation_failed").await;
+    assert!(problem["errors"]["listAttachmentDetails[0].base64fileData"].is_array(), "{problem}");
+    let ok = initiate(
+        &app,
+        &who,
+        json!({"templateId": 0, "documentIds": [third], "signatories": signatories(&[("h@x.test", 1)])}),
+    )
+    .await;
+    assert!(ok["workflowId"].as_i64().is_some(), "the document was not taken by the refused request");
 }

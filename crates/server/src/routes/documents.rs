@@ -111,7 +111,11 @@ pub fn decode_base64(field: &str, data: Option<&str>, limit: usize) -> Result<Ve
         return Err(Error::field(field, format!("the file is larger than {limit} bytes")));
     }
     let compact: String = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-    STANDARD.decode(compact).map_err(|_| Error::field(field, "is not valid base64"))
+    let bytes = STANDARD.decode(compact).map_err(|_| Error::field(field, "is not valid base64"))?;
+    if bytes.len() > limit {
+        return Err(Error::field(field, format!("the file is larger than {limit} bytes")));
+    }
+    Ok(bytes)
 }
 
 /// Checks a document name: trimmed, 1-200 characters, no control characters or slashes.
