@@ -75,6 +75,17 @@ async fn run_pdftoppm(pdf: &[u8], page: usize, root: &std::path::Path) -> Result
     if status.success() { Ok(()) } else { Err("the page could not be rendered".into()) }
 }
 
+/// The original document for a signer page's link or frame: inline, sandboxed, not cached.
+pub fn inline_pdf(bytes: axum::body::Bytes) -> Response {
+    let mut response = (StatusCode::OK, bytes).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/pdf"));
+    headers.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline; filename=\"document.pdf\""));
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
 /// The HTTP answer for one rendered page.
 pub async fn page_response(pdf: &[u8], page: usize, pages: usize) -> Response {
     if page == 0 || page > pages.min(MAX_PREVIEW_PAGES) {

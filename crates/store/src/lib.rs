@@ -98,6 +98,14 @@ macro_rules! append_audit {
 }
 pub(crate) use append_audit;
 
+/// An audit or workflow event row: seq, at, actor, action, target, ip, detail, prev_hash, hash.
+pub(crate) type EntryRow = (i64, i64, String, String, String, Option<String>, String, String, String);
+
+pub(crate) fn entry_from_row(row: EntryRow) -> AuditEntry {
+    let (seq, at, actor, action, target, ip, detail, prev_hash, hash) = row;
+    AuditEntry { seq, at, actor, action, target, ip, detail, prev_hash, hash }
+}
+
 pub(crate) fn chain_entry(tenant_id: i64, seq: i64, prev_hash: String, event: &AuditEvent) -> AuditEntry {
     let at = signet_domain::now_millis();
     let detail = event.detail.to_string();
@@ -241,8 +249,7 @@ impl Store {
 
     /// A tenant's audit entries in chain order, starting after `after_seq`.
     pub async fn audit_entries(&self, tenant_id: i64, after_seq: i64, limit: i64) -> Result<Vec<AuditEntry>> {
-        type Row = (i64, i64, String, String, String, Option<String>, String, String, String);
-        let rows: Vec<Row> = on_db!(self, pool => {
+        let rows: Vec<crate::EntryRow> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM audit_log \
                  WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
@@ -254,20 +261,7 @@ impl Store {
             .await
             .map_err(db_err)?
         });
-        Ok(rows
-            .into_iter()
-            .map(|(seq, at, actor, action, target, ip, detail, prev_hash, hash)| AuditEntry {
-                seq,
-                at,
-                actor,
-                action,
-                target,
-                ip,
-                detail,
-                prev_hash,
-                hash,
-            })
-            .collect())
+        Ok(rows.into_iter().map(crate::entry_from_row).collect())
     }
 
     /// Runs raw SQL; only for tests that need to tamper with rows.

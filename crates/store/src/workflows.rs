@@ -906,8 +906,7 @@ impl Store {
 
     /// The workflow's event chain in order.
     pub async fn workflow_events(&self, workflow_id: i64) -> Result<Vec<AuditEntry>> {
-        type Row = (i64, i64, String, String, String, Option<String>, String, String, String);
-        let rows: Vec<Row> = on_db!(self, pool => {
+        let rows: Vec<crate::EntryRow> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM workflow_events \
                  WHERE workflow_id = $1 ORDER BY seq",
@@ -917,20 +916,7 @@ impl Store {
             .await
             .map_err(db_err)?
         });
-        Ok(rows
-            .into_iter()
-            .map(|(seq, at, actor, action, target, ip, detail, prev_hash, hash)| AuditEntry {
-                seq,
-                at,
-                actor,
-                action,
-                target,
-                ip,
-                detail,
-                prev_hash,
-                hash,
-            })
-            .collect())
+        Ok(rows.into_iter().map(crate::entry_from_row).collect())
     }
 
     /// A comment on one of the workflow's documents, recorded in its chain.

@@ -4,8 +4,8 @@
 
 use axum::body::Bytes;
 use axum::extract::{Request, State};
-use axum::http::header::{CONTENT_TYPE, USER_AGENT};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::header::USER_AGENT;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use signet_blob::BlobKey;
@@ -156,13 +156,7 @@ pub async fn document(State(state): State<AppState>, ApiPath((number, secret)): 
     let Document::Pdf { bytes, .. } = open.payload.document else {
         return (StatusCode::NOT_FOUND, error_page("This request has no document to show.")).into_response();
     };
-    let mut response = (StatusCode::OK, bytes).into_response();
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/pdf"));
-    headers.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline; filename=\"document.pdf\""));
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+    crate::preview::inline_pdf(bytes.into())
 }
 
 /// `GET /sign/g/{transaction}/{secret}/pages/{page}`: one page rendered for the preview.
@@ -223,6 +217,29 @@ async fn keep_result(state: &AppState, row: &TransactionRow, returnvalue: &str) 
     Some((key.as_str().to_string(), now_millis() + (state.config.gateway_result_retention_secs * 1000) as i64))
 }
 
+/// How long after completion a repeated submission from the signer's link is answered with the
+/// kept result again.
+const DELIVER_AGAIN_MILLIS: i64 = 10 * 60 * 1000;
+
+/// A second submission from the signer's link shortly after the transaction completed (Sign
+/// pressed twice on a slow connection without JavaScript, or the result page reloaded): the
+/// browser showed only the later answer, so the kept result (`Storetodb`) goes to SUrl again
+/// instead of a page that says the document is already signed, and the integrator still gets it.
+async fn deliver_again(state: &AppState, number: &str, secret: &str) -> Option<Response> {
+    let row = state.store.transaction(number).await.ok()??;
+    if !secrets::token_matches(secret, &row.link_hash) || row.state != "completed" {
+        return None;
+    }
+    let now = now_millis();
+    if row.updated_at + DELIVER_AGAIN_MILLIS < now || row.result_expires_at.is_none_or(|until| until < now) {
+        return None;
+    }
+    let key = BlobKey::parse(row.result_blob.as_deref()?).ok()?;
+    let returnvalue = String::from_utf8(state.blob.get(&key).await.ok()?.to_vec()).ok()?;
+    let post = ResultPost::success(returnvalue, number, &row.reference_number);
+    Some(result_page(&row.success_url, &post, "Signed"))
+}
+
 /// `POST /sign/g/{transaction}/{secret}/sign`.
 pub async fn sign(
     State(state): State<AppState>,
@@ -233,6 +250,12 @@ pub async fn sign(
 ) -> Response {
     let open = match open(&state, &number, &secret).await {
         Ok(open) => open,
+        Err(closed @ Closed::Ended(_)) => {
+            return match deliver_again(&state, &number, &secret).await {
+                Some(again) => again,
+                None => closed.into_response(),
+            };
+        }
         Err(closed) => return closed.into_response(),
     };
     let page_base = base(&number, &secret);
@@ -266,7 +289,11 @@ pub async fn sign(
                     let post = ResultPost::success(returnvalue, &number, &reference);
                     result_page(&open.row.success_url, &post, "Signed")
                 }
-                Ok(false) => Closed::Ended(ended_message("completed")).into_response(),
+                // Another submission from this link finished first.
+                Ok(false) => match deliver_again(&state, &number, &secret).await {
+                    Some(again) => again,
+                    None => Closed::Ended(ended_message("completed")).into_response(),
+                },
                 Err(_) => Closed::Broken.into_response(),
             }
         }

@@ -4,7 +4,7 @@
 
 use askama::Template;
 use axum::extract::{Request, State};
-use axum::http::header::{CONTENT_TYPE, USER_AGENT};
+use axum::http::header::USER_AGENT;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use bytes::Bytes;
@@ -224,13 +224,7 @@ pub async fn document(
         Ok((bytes, _)) => bytes,
         Err(closed) => return closed.into_response(),
     };
-    let mut response = (StatusCode::OK, bytes).into_response();
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/pdf"));
-    headers.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline; filename=\"document.pdf\""));
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
+    crate::preview::inline_pdf(bytes)
 }
 
 /// `GET /sign/w/{signatoryId}/{secret}/documents/{documentId}/pages/{page}`: a rendered page.

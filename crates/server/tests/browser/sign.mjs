@@ -8,9 +8,11 @@
 //   pointer: "mouse" | "touch" (draw only; default "mouse"),
 //   name, font: the typed name and style ("handwriting" | "plain"),
 //   uploads: [image paths tried in order; all but the last are expected to be refused],
-//   doubleSubmit: press Sign twice in quick succession (an impatient signer),
+//   doubleSubmit: press Sign twice, doubleSubmitGapMs apart (an impatient signer),
+//   latencyMs: answers to the submission arrive this much later (a slow mobile connection),
 //   shots: directory for the screenshots, doneUrlPrefix: the integrator's receiver }
-// Prints one JSON line: { finalUrl, signerPage, messages: [errors shown on the page],
+// Prints one JSON line: { finalUrl, signerPage, signPosts: the signing submissions sent,
+//   messages: [errors shown on the page],
 //   problems: [console errors, page errors, failed requests, HTTP errors, dialogs, layout and
 //   labelling faults], screenshots }.
 import { chromium } from "playwright-core";
@@ -45,6 +47,16 @@ try {
     hasTouch: args.pointer === "touch",
     isMobile: args.pointer === "touch",
   });
+  if (javaScript) {
+    // Layout shifts (content jumping as images load under the signer's finger), summed per page
+    // the way Chromium's Cumulative Layout Shift counts them.
+    await context.addInitScript(() => {
+      window.__layoutShift = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__layoutShift += e.value;
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+  }
   const page = await context.newPage();
   page.on("console", (m) => {
     // The browser's own favicon request is not the page's doing (Signet serves none).
@@ -59,6 +71,8 @@ try {
     // A navigation (the auto-submitting forms) aborts what the previous page still loads.
     if (!failure.includes("ERR_ABORTED")) problems.push(`request failed: ${r.url()} ${failure}`);
   });
+  let signPosts = 0;
+  page.on("request", (r) => { if (r.method() === "POST" && /\/sign\/g\/.*\/sign$/.test(r.url())) signPosts += 1; });
   page.on("response", (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
 
   const shot = async (label) => {
@@ -67,13 +81,36 @@ try {
     await page.screenshot({ path: file, fullPage: true });
     screenshots.push(file);
   };
-  const landed = () => page.waitForURL((u) => u.toString().startsWith(args.doneUrlPrefix), { timeout: 60000 });
+  // Where the result form lands. A navigation that a newer one replaced (a second submission)
+  // ends the wait with ERR_ABORTED: keep waiting for the page the browser does show.
+  const landed = async () => {
+    const deadline = Date.now() + 60000;
+    for (;;) {
+      try {
+        return await page.waitForURL((u) => u.toString().startsWith(args.doneUrlPrefix), { timeout: Math.max(1, deadline - Date.now()) });
+      } catch (e) {
+        if (!String(e).includes("ERR_ABORTED") || Date.now() > deadline) {
+          await shot("stuck").catch(() => {});
+          throw new Error(`${e}\nthe browser stayed on ${page.url()}:\n${(await page.locator("body").innerText().catch(() => "")).slice(0, 500)}`);
+        }
+      }
+    }
+  };
   const onSignerPage = () => page.waitForURL(/\/sign\/g\/[^/]+\/[^/]+$/, { timeout: 30000 });
   // Phone checks on the page as it is now: nothing wider than the screen, every control named.
   const inspect = async (label) => {
     if (!javaScript) return; // page.evaluate needs JavaScript
+    // Let every lazy image load, as a signer scrolling down to the forms makes them.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForLoadState("networkidle");
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForLoadState("networkidle");
     const faults = await page.evaluate(() => {
       const out = [];
+      if (window.__layoutShift > 0.1 && !window.__layoutShiftReported) {
+        window.__layoutShiftReported = true;
+        out.push(`the page jumps while it loads (layout shift ${window.__layoutShift.toFixed(3)} > 0.1)`);
+      }
       const root = document.documentElement;
       if (root.scrollWidth > window.innerWidth + 1) {
         out.push(`horizontal scrolling: ${root.scrollWidth}px on a ${window.innerWidth}px screen`);
@@ -89,10 +126,22 @@ try {
     for (const f of faults) problems.push(`${label}: ${f}`);
   };
   const submit = async (button) => {
+    if (args.latencyMs) {
+      // From here on a slow mobile connection: every answer arrives this much later.
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false, latency: args.latencyMs, downloadThroughput: -1, uploadThroughput: -1,
+      });
+    }
     if (args.doubleSubmit) {
-      // Two quick presses, as an impatient signer on a slow phone does.
-      await button.click();
-      await button.click({ force: true, noWaitAfter: true, timeout: 2000 }).catch(() => {});
+      // Two quick presses, as an impatient signer on a slow phone does (raw mouse clicks
+      // 150 ms apart: the second lands while the first is still being signed).
+      await button.scrollIntoViewIfNeeded();
+      const b = await button.boundingBox();
+      await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+      await page.waitForTimeout(args.doubleSubmitGapMs ?? 150);
+      await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
     } else {
       await button.click();
     }
@@ -119,16 +168,18 @@ try {
     await shot("typed");
     if (!javaScript) {
       // Without JavaScript the result form does not submit itself: the signer presses its button.
-      await Promise.all([page.waitForURL(`${signerPage}/sign`), submit(form.getByRole("button", { name: "Sign" }))]);
+      await Promise.all([page.waitForURL(`${signerPage}/sign`), submit(form.getByRole("button", { name: "Sign", exact: true }))]);
       await shot("result-form");
       await Promise.all([landed(), page.getByRole("button", { name: "Continue" }).click()]);
     } else {
-      await Promise.all([landed(), submit(form.getByRole("button", { name: "Sign" }))]);
+      await Promise.all([landed(), submit(form.getByRole("button", { name: "Sign", exact: true }))]);
     }
   } else if (args.action === "draw") {
     const form = page.locator("#draw-form");
     await form.waitFor({ state: "visible" });
     const pad = page.locator("#pad");
+    await pad.scrollIntoViewIfNeeded();
+    await page.waitForLoadState("networkidle");
     await pad.scrollIntoViewIfNeeded();
     const box = await pad.boundingBox();
     const points = [];
@@ -156,7 +207,7 @@ try {
     await form.getByLabel(/I agree to sign/).check();
     await shot("drawn");
     await inspect("drawn");
-    await Promise.all([landed(), submit(form.getByRole("button", { name: "Sign" }))]);
+    await Promise.all([landed(), submit(form.getByRole("button", { name: "Sign", exact: true }))]);
   } else if (args.action === "upload") {
     for (const [i, file] of args.uploads.entries()) {
       const form = page.locator("#upload-form");
@@ -165,9 +216,9 @@ try {
       const last = i === args.uploads.length - 1;
       if (last) {
         await shot("upload-accepted");
-        await Promise.all([landed(), submit(form.getByRole("button", { name: "Sign" }))]);
+        await Promise.all([landed(), submit(form.getByRole("button", { name: "Sign", exact: true }))]);
       } else {
-        await Promise.all([page.waitForNavigation(), form.getByRole("button", { name: "Sign" }).click()]);
+        await Promise.all([page.waitForNavigation(), form.getByRole("button", { name: "Sign", exact: true }).click()]);
         const error = page.getByRole("alert");
         messages.push((await error.count()) ? (await error.first().innerText()).trim() : "");
         await shot(`upload-refused-${i + 1}`);
@@ -181,7 +232,7 @@ try {
   }
   await page.waitForLoadState("load");
   await shot("result");
-  console.log(JSON.stringify({ finalUrl: page.url(), signerPage, messages, problems, screenshots }));
+  console.log(JSON.stringify({ finalUrl: page.url(), signerPage, signPosts, messages, problems, screenshots }));
 } finally {
   await browser.close();
 }
