@@ -37,10 +37,23 @@ fi
 
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest
 
-# The browser tests drive Debian's chromium through playwright-core (no bundled browser).
-if [ ! -d crates/server/tests/browser/node_modules/playwright-core ]; then
-  echo "installing the browser test driver (npm ci)"
-  (cd crates/server/tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
+# The browser tests (crates/server/tests/gateway_browser.rs) drive Debian's chromium through
+# playwright-core (no bundled browser), which needs Node.js 20 or later and npm. The driver is
+# installed from its committed lock file when missing or older than the lock.
+if ! command -v npm >/dev/null 2>&1; then
+  echo "installing apt packages: npm"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null
+fi
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if ((node_major < 20)); then
+  echo "the browser tests need Node.js 20 or later (found $(node --version 2>/dev/null || echo none))" >&2
+  exit 1
+fi
+browser_dir=crates/server/tests/browser
+if [ ! -d "$browser_dir/node_modules/playwright-core" ] \
+   || [ "$browser_dir/package-lock.json" -nt "$browser_dir/node_modules/.package-lock.json" ]; then
+  echo "installing the browser test driver (npm ci in $browser_dir)"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$browser_dir" --no-audit --no-fund --silent
 fi
 
 # PostgreSQL: use the running server, else start the installed cluster, else create one.
