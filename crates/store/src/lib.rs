@@ -166,6 +166,28 @@ async fn migrate_sqlite(pool: &SqlitePool) -> std::result::Result<(), sqlx::migr
     }
 }
 
+/// Opens the SQLite pool. Switching a new file to WAL takes a lock that SQLite answers with
+/// "database is locked" at once (no busy wait) while another process or pool does the same, so
+/// several instances opening one file together retry briefly.
+async fn connect_sqlite(url: &str, options: SqliteConnectOptions, settings: &PoolSettings) -> Result<SqlitePool> {
+    let mut attempt = 0_u64;
+    loop {
+        let opened = SqlitePoolOptions::new()
+            .max_connections(settings.max_connections)
+            .acquire_timeout(settings.acquire_timeout)
+            .connect_with(options.clone())
+            .await;
+        match opened {
+            Ok(pool) => return Ok(pool),
+            Err(error) if attempt < 40 && error.to_string().contains("locked") => {
+                attempt += 1;
+                tokio::time::sleep(Duration::from_millis(10 * attempt)).await;
+            }
+            Err(error) => return Err(Error::internal(format!("cannot open {url}: {error}"))),
+        }
+    }
+}
+
 /// Pool settings; the defaults suit the embedded mode.
 #[derive(Debug, Clone)]
 pub struct PoolSettings {
@@ -195,13 +217,7 @@ impl Store {
                 .synchronous(SqliteSynchronous::Normal)
                 .busy_timeout(Duration::from_secs(10))
                 .foreign_keys(true);
-            let pool = SqlitePoolOptions::new()
-                .max_connections(settings.max_connections)
-                .acquire_timeout(settings.acquire_timeout)
-                .connect_with(options)
-                .await
-                .map_err(|e| Error::internal(format!("cannot open {url}: {e}")))?;
-            Db::Sqlite(pool)
+            Db::Sqlite(connect_sqlite(url, options, settings).await?)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             let pool = PgPoolOptions::new()
                 .max_connections(settings.max_connections)
