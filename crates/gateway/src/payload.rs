@@ -354,6 +354,74 @@ impl Default for PayloadLimits {
     }
 }
 
+/// What the server needs before the expensive part of a payload (decoding, decompressing and
+/// checking `File`): the `Authtoken` to look up, and where to send a refusal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PayloadHead {
+    /// `Authtoken` as sent (None when missing or not text).
+    pub authtoken: Option<String>,
+    /// `Furl`, `Curl` and `ReferenceNumber`, when they can be read.
+    pub failure_url: Option<String>,
+    pub cancel_url: Option<String>,
+    pub reference_number: Option<String>,
+}
+
+impl PayloadHead {
+    /// A refusal carrying the return addresses (when known).
+    pub fn failure(&self, code: ErrorCode, detail: impl Into<String>) -> GatewayFailure {
+        let mut failure = GatewayFailure::new(code, detail);
+        failure.failure_url = self.failure_url.clone();
+        failure.cancel_url = self.cancel_url.clone();
+        failure.reference_number = self.reference_number.clone();
+        failure
+    }
+}
+
+/// Reads only the head of a decrypted payload: no field is decoded or decompressed. 109 when
+/// the payload is not a JSON object.
+pub fn read_head(json: &[u8]) -> Result<PayloadHead, GatewayFailure> {
+    let object = match serde_json::from_slice::<Value>(json) {
+        Ok(Value::Object(map)) => map,
+        _ => return Err(GatewayFailure::new(ErrorCode::InvalidRequest, "")),
+    };
+    let reader = Reader::new(&object);
+    Ok(PayloadHead {
+        authtoken: reader.optional_str("Authtoken").ok().flatten(),
+        failure_url: reader.url("Furl").ok().flatten(),
+        cancel_url: reader.url("Curl").ok().flatten(),
+        reference_number: reader.reference_number().ok(),
+    })
+}
+
+/// The payload as kept for the signer page: the same JSON without its `Authtoken`, which is
+/// checked once at submission and then has no further use (a stored copy would only be a
+/// credential at rest). 109 when the payload is not a JSON object.
+pub fn without_authtoken(json: &[u8]) -> Result<Vec<u8>, GatewayFailure> {
+    let mut object = match serde_json::from_slice::<Value>(json) {
+        Ok(Value::Object(map)) => map,
+        _ => return Err(GatewayFailure::new(ErrorCode::InvalidRequest, "")),
+    };
+    object.retain(|key, _| !key.eq_ignore_ascii_case("Authtoken"));
+    serde_json::to_vec(&Value::Object(object)).map_err(|_| GatewayFailure::new(ErrorCode::InvalidRequest, ""))
+}
+
+/// Reads a payload kept by [`without_authtoken`] (the `Authtoken` is then empty).
+pub fn parse_kept_payload(json: &[u8], limits: &PayloadLimits) -> Result<Payload, GatewayFailure> {
+    parse_object(json, limits, Authtoken::Absent)
+}
+
+/// Whether the payload being read still carries its `Authtoken`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Authtoken {
+    Required,
+    Absent,
+}
+
+/// Longest `Name` (the signatory shown with the signature).
+pub const MAX_NAME_CHARS: usize = 100;
+/// Longest `Reason` (shown as the signer's declaration).
+pub const MAX_REASON_CHARS: usize = 200;
+
 /// Reads a decrypted payload with the default limits.
 pub fn parse_payload(json: &[u8]) -> Result<Payload, GatewayFailure> {
     parse_payload_with(json, &PayloadLimits::default())
@@ -363,6 +431,10 @@ pub fn parse_payload(json: &[u8]) -> Result<Payload, GatewayFailure> {
 /// missing, empty or invalid parameter; 114 for eSignature with XML/DATA. The failure carries
 /// Furl/Curl/ReferenceNumber when they could be read.
 pub fn parse_payload_with(json: &[u8], limits: &PayloadLimits) -> Result<Payload, GatewayFailure> {
+    parse_object(json, limits, Authtoken::Required)
+}
+
+fn parse_object(json: &[u8], limits: &PayloadLimits, authtoken: Authtoken) -> Result<Payload, GatewayFailure> {
     let object = match serde_json::from_slice::<Value>(json) {
         Ok(Value::Object(map)) => map,
         _ => return Err(GatewayFailure::new(ErrorCode::InvalidRequest, "")),
@@ -370,7 +442,7 @@ pub fn parse_payload_with(json: &[u8], limits: &PayloadLimits) -> Result<Payload
     let reader = Reader::new(&object);
     let (failure_url, cancel_url) = (reader.url("Furl").ok().flatten(), reader.url("Curl").ok().flatten());
     let reference_number = reader.reference_number().ok();
-    read(&reader, limits).map_err(|mut f| {
+    read(&reader, limits, authtoken).map_err(|mut f| {
         f.failure_url = failure_url;
         f.cancel_url = cancel_url;
         f.reference_number = reference_number;
@@ -378,11 +450,14 @@ pub fn parse_payload_with(json: &[u8], limits: &PayloadLimits) -> Result<Payload
     })
 }
 
-fn read(r: &Reader<'_>, limits: &PayloadLimits) -> Result<Payload, GatewayFailure> {
+fn read(r: &Reader<'_>, limits: &PayloadLimits, authtoken: Authtoken) -> Result<Payload, GatewayFailure> {
     r.check_duplicates()?;
     let file_type = r.file_type()?;
     let reference_number = r.reference_number()?;
-    let authtoken = r.required_str("Authtoken")?;
+    let authtoken = match authtoken {
+        Authtoken::Required => r.required_str("Authtoken")?,
+        Authtoken::Absent => String::new(),
+    };
     let signature_types = r.signature_types()?;
     if matches!(file_type, FileType::Xml | FileType::Data) && signature_types.contains(&SignatureType::ESignature) {
         return Err(GatewayFailure::new(ErrorCode::ESignatureNotApplicable, "SignatureType 4 with Filetype XML/DATA"));
@@ -464,6 +539,18 @@ impl<'a> Reader<'a> {
             Some(Value::Bool(b)) => Ok(Some(b.to_string())),
             Some(_) => Err(invalid(format!("{name} must be a string"))),
         }
+    }
+
+    /// Text the signature shows as the signer's own words: bounded, one line, printable.
+    fn bounded_text(&self, name: &str, max_chars: usize) -> Result<Option<String>, GatewayFailure> {
+        let Some(text) = self.optional_str(name)? else { return Ok(None) };
+        if text.chars().count() > max_chars {
+            return Err(invalid(format!("{name} is longer than {max_chars} characters")));
+        }
+        if text.chars().any(char::is_control) {
+            return Err(invalid(format!("{name} contains control characters")));
+        }
+        Ok(Some(text))
     }
 
     fn required_str(&self, name: &str) -> Result<String, GatewayFailure> {
@@ -575,13 +662,13 @@ impl<'a> Reader<'a> {
             _ => self.signature_position()?,
         };
         Ok(PdfOptions {
-            name: self.required_str("Name")?,
+            name: self.bounded_text("Name", MAX_NAME_CHARS)?.ok_or_else(|| invalid("Name is required"))?,
             pages,
             position,
             preview_required: self.boolean("PreviewRequired", false)?,
             esignature,
             is_cosign: self.boolean("IsCosign", false)?,
-            reason: self.optional_str("Reason")?,
+            reason: self.bounded_text("Reason", MAX_REASON_CHARS)?,
         })
     }
 

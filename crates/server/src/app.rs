@@ -35,8 +35,15 @@ pub struct AppState {
     pub ip_limiter: Arc<IpRateLimiter>,
     pub keys: Arc<PlatformKeys>,
     pub gateway_key: Arc<signet_gateway::GatewayKey>,
-    /// The platform's document-sealing key, loaded once.
+    /// The platform's document-sealing key, loaded once (the keys for signer links and
+    /// profiles derive from it; documents are sealed with the tenant's own key, `seals`).
     pub seal: Arc<signet_signing::LocalKeySigner>,
+    /// Each tenant's sealing certificate and key.
+    pub seals: Arc<crate::seals::TenantSeals>,
+    /// Admission to the gateway (submissions per address, legacy envelope in use).
+    pub intake: Arc<crate::gateway::intake::Intake>,
+    /// Blocking threads for parsing, checking and sealing uploaded files, bounded.
+    pub heavy: Arc<crate::heavy::HeavyPool>,
     /// The key behind workflow signers' links.
     pub link_key: Arc<crate::workflows::links::LinkKey>,
     /// The key that seals automated-signing profiles.
@@ -199,9 +206,12 @@ impl App {
             blob,
             ip_limiter: Arc::new(IpRateLimiter::per_minute(config.auth_rate_limit_per_minute)),
             jwt: Arc::new(jwt),
-            keys: Arc::new(keys),
+            keys: Arc::new(keys.clone()),
             gateway_key: Arc::new(gateway_key),
             seal: Arc::new(seal),
+            seals: Arc::new(crate::seals::TenantSeals::new(keys.ca.clone())),
+            heavy: Arc::new(crate::heavy::HeavyPool::new(config.heavy_work_limit)),
+            intake: Arc::new(crate::gateway::intake::Intake::new(config.gateway_submissions_per_address)),
             link_key: Arc::new(link_key),
             profile_key: Arc::new(profile_key),
             mailer: Arc::new(mailer),
@@ -224,6 +234,7 @@ impl App {
         } else {
             None
         };
+        tokio::spawn(issue_missing_seals(self.state.clone()));
         let service = self.router.into_make_service_with_connect_info::<SocketAddr>();
         axum::serve(self.listener, service)
             .with_graceful_shutdown(async move {
@@ -236,5 +247,15 @@ impl App {
         }
         self.state.store.close().await;
         Ok(())
+    }
+}
+
+/// Installations from before per-tenant seals get their tenants' certificates at start-up
+/// (a tenant's first seal would issue it anyway; this keeps that first signature fast).
+async fn issue_missing_seals(state: AppState) {
+    match state.seals.issue_missing(&state.store).await {
+        Ok(0) => {}
+        Ok(issued) => tracing::info!(issued, "issued sealing certificates for existing tenants"),
+        Err(error) => tracing::warn!(%error, "could not issue the sealing certificates of existing tenants"),
     }
 }

@@ -16,7 +16,7 @@ pub enum LogFormat {
     Json,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Folder for the embedded database, documents and keys.
@@ -76,6 +76,11 @@ pub struct Config {
     /// Failed background jobs (e-mails, webhooks) run again after base x 2^attempt ms (capped
     /// at an hour).
     pub job_retry_base_ms: u64,
+    /// Uploaded files parsed, checked or sealed at once (blocking threads); 0 = one per core.
+    pub heavy_work_limit: usize,
+    /// Gateway submissions being opened at once from one client address; more are refused
+    /// (HTTP 429) so that one sender cannot take every worker.
+    pub gateway_submissions_per_address: usize,
 }
 
 impl Default for Config {
@@ -111,8 +116,83 @@ impl Default for Config {
             smtp_url: None,
             mail_from: "Signet <no-reply@localhost>".into(),
             job_retry_base_ms: 1000,
+            heavy_work_limit: 0,
+            gateway_submissions_per_address: 4,
         }
     }
+}
+
+/// Settings that may carry credentials (user:password@ in the URL, keys in its query).
+const SECRET_BEARING: [&str; 3] = ["database_url", "blob_url", "smtp_url"];
+
+/// Debug output (logs, panics) never shows a password or key from the settings.
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut value = serde_json::to_value(self).map_err(|_| std::fmt::Error)?;
+        for key in SECRET_BEARING {
+            if let Some(slot) = value.get_mut(key)
+                && let Some(url) = slot.as_str()
+            {
+                *slot = serde_json::Value::String(redact_url(url));
+            }
+        }
+        write!(f, "Config {value}")
+    }
+}
+
+/// The URL with the password of its user part and the values of secret-looking query
+/// parameters replaced by `***`.
+pub fn redact_url(url: &str) -> String {
+    let (before_query, query) = match url.split_once('?') {
+        Some((head, query)) => (head, Some(query)),
+        None => (url, None),
+    };
+    let mut out = match before_query.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            match authority.rsplit_once('@') {
+                Some((user_info, host)) => {
+                    let user = user_info.split_once(':').map_or(user_info, |(user, _)| user);
+                    let hidden = if user_info.contains(':') { format!("{user}:***") } else { "***".to_string() };
+                    format!("{scheme}://{hidden}@{host}{path}")
+                }
+                None => before_query.to_string(),
+            }
+        }
+        None => before_query.to_string(),
+    };
+    if let Some(query) = query {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((name, _)) if is_secret_name(name) => format!("{name}=***"),
+                _ => pair.to_string(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&pairs.join("&"));
+    }
+    out
+}
+
+fn is_secret_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    ["secret", "password", "token", "key", "credential"].iter().any(|word| name.contains(word))
+}
+
+/// `SIGNET_<KEY>_FILE=/path` sets `<key>` to the file's contents (without the final line
+/// break), so that secrets can come from mounted files (Docker and Kubernetes secrets)
+/// instead of the environment.
+fn settings_from_files() -> Result<Vec<(String, String)>, String> {
+    let mut settings = Vec::new();
+    for (name, path) in std::env::vars() {
+        let Some(key) = name.strip_prefix("SIGNET_").and_then(|rest| rest.strip_suffix("_FILE")) else {
+            continue;
+        };
+        let contents = std::fs::read_to_string(&path).map_err(|e| format!("{name}: cannot read {path}: {e}"))?;
+        settings.push((key.to_ascii_lowercase(), contents.trim_end_matches(['\r', '\n']).to_string()));
+    }
+    Ok(settings)
 }
 
 /// Flags given on the command line; only the ones present override other sources.
@@ -138,11 +218,11 @@ impl Config {
             }
             figment = figment.merge(Toml::file(file));
         }
-        figment
-            .merge(Env::prefixed("SIGNET_").ignore(&["data_dir_file"]))
-            .merge(Serialized::defaults(overrides))
-            .extract()
-            .map_err(|e| format!("invalid configuration: {e}"))
+        figment = figment.merge(Env::prefixed("SIGNET_").ignore(&["data_dir_file"]));
+        for (key, value) in settings_from_files()? {
+            figment = figment.merge((key, value));
+        }
+        figment.merge(Serialized::defaults(overrides)).extract().map_err(|e| format!("invalid configuration: {e}"))
     }
 
     /// The database URL, defaulting to SQLite inside the data folder.
@@ -177,6 +257,23 @@ mod tests {
         assert_eq!(config.listen, "127.0.0.1:9001");
         assert_eq!(config.max_body_bytes, 1234);
         assert!(config.database_url().starts_with("sqlite://"));
+    }
+
+    #[test]
+    fn debug_output_hides_credentials() {
+        let config = Config {
+            database_url: Some("postgres://signet:hunter2@db.internal:5432/signet".into()),
+            smtp_url: Some("smtps://mailer:s3cret@smtp.example.com:465".into()),
+            blob_url: Some("s3://bucket/prefix?region=eu&secret_access_key=AKIAXYZ&access_key_id=ID".into()),
+            ..Config::default()
+        };
+        let shown = format!("{config:?}");
+        for secret in ["hunter2", "s3cret", "AKIAXYZ"] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
+        assert!(shown.contains("postgres://signet:***@db.internal:5432/signet"), "{shown}");
+        assert!(shown.contains("region=eu"), "{shown}");
+        assert_eq!(redact_url("sqlite:///data/signet.db"), "sqlite:///data/signet.db");
     }
 
     #[test]

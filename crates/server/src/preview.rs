@@ -1,6 +1,8 @@
 //! Page previews for the signer pages: each page rendered to a PNG by poppler's `pdftoppm`
 //! in a child process (a crash or a hostile file cannot take the server down), with a time
-//! limit and an output cap. Without `pdftoppm` on the PATH the pages fall back to the
+//! limit, an output cap, a cap on the child's memory and CPU time (`prlimit`, from util-linux)
+//! and a bound on how many render at once (a page of hostile vector art can keep a core busy
+//! for its whole time limit). Without `pdftoppm` on the PATH the pages fall back to the
 //! browser's own PDF viewer.
 
 use std::process::Stdio;
@@ -16,6 +18,39 @@ pub const MAX_PREVIEW_PAGES: usize = 30;
 const RENDER_TIMEOUT: Duration = Duration::from_secs(15);
 const MAX_PNG_BYTES: usize = 8 * 1024 * 1024;
 const DPI: &str = "80";
+/// Renders running at once; more wait up to `QUEUE_WAIT`, then get "try again".
+const RENDERS_AT_ONCE: usize = 2;
+const QUEUE_WAIT: Duration = Duration::from_secs(10);
+/// Address space and CPU seconds of one pdftoppm child.
+const CHILD_MEMORY_BYTES: u64 = 512 * 1024 * 1024;
+const CHILD_CPU_SECS: u64 = 15;
+
+fn render_slots() -> &'static tokio::sync::Semaphore {
+    static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    SLOTS.get_or_init(|| tokio::sync::Semaphore::new(RENDERS_AT_ONCE))
+}
+
+fn prlimit_available() -> bool {
+    static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FOUND.get_or_init(|| {
+        std::process::Command::new("prlimit")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+/// pdftoppm, under `prlimit` where it exists.
+fn pdftoppm_command() -> Command {
+    if !prlimit_available() {
+        return Command::new("pdftoppm");
+    }
+    let mut command = Command::new("prlimit");
+    command.arg(format!("--as={CHILD_MEMORY_BYTES}")).arg(format!("--cpu={CHILD_CPU_SECS}")).arg("--").arg("pdftoppm");
+    command
+}
 
 /// Whether previews can be rendered on this machine.
 pub fn available() -> bool {
@@ -33,6 +68,10 @@ pub fn preview_pages(pages: usize) -> Vec<usize> {
 /// Renders one page (1-based) of `pdf` as a PNG (the PDF goes in on stdin; pdftoppm can only
 /// write its image to a file, which is removed afterwards).
 pub async fn render_page(pdf: &[u8], page: usize) -> Result<Vec<u8>, String> {
+    let _slot = tokio::time::timeout(QUEUE_WAIT, render_slots().acquire())
+        .await
+        .map_err(|_| "the preview is busy; try again in a moment".to_string())?
+        .map_err(|_| "the preview is not available".to_string())?;
     let root = std::env::temp_dir().join(format!("signet-preview-{}", crate::secrets::random_token(12)));
     let png_path = root.with_extension("png");
     let outcome = run_pdftoppm(pdf, page, &root).await;
@@ -53,7 +92,7 @@ pub async fn render_page(pdf: &[u8], page: usize) -> Result<Vec<u8>, String> {
 
 async fn run_pdftoppm(pdf: &[u8], page: usize, root: &std::path::Path) -> Result<(), String> {
     let page = page.to_string();
-    let mut child = Command::new("pdftoppm")
+    let mut child = pdftoppm_command()
         .args(["-png", "-r", DPI, "-f", &page, "-l", &page, "-singlefile", "-q", "-"])
         .arg(root)
         .stdin(Stdio::piped())

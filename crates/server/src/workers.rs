@@ -75,7 +75,12 @@ pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(),
         detail: serde_json::Value::Null,
     };
     for (tenant_id, number) in store.overdue_transactions(now, 500).await.map_err(|e| e.to_string())? {
-        store.finish_transaction(tenant_id, &number, &expired, &Actor::system()).await.map_err(|e| e.to_string())?;
+        let kept = store.transaction(&number).await.map_err(|e| e.to_string())?.and_then(|row| row.payload_blob);
+        if store.finish_transaction(tenant_id, &number, &expired, &Actor::system()).await.map_err(|e| e.to_string())?
+            && let Some(key) = kept.as_deref().and_then(|k| BlobKey::parse(k).ok())
+        {
+            blob.delete(&key).await.map_err(|e| e.to_string())?;
+        }
     }
     for key in store.take_expired_results(now, 500).await.map_err(|e| e.to_string())? {
         if let Ok(key) = BlobKey::parse(&key) {

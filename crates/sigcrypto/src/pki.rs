@@ -89,6 +89,8 @@ pub struct IssueOptions {
     pub validity: Option<Duration>,
     /// Extra DN: email address (optional).
     pub email: Option<String>,
+    /// Extra DN: organisation (O), e.g. the tenant a sealing certificate belongs to.
+    pub organization: Option<String>,
 }
 
 const DEFAULT_EE_VALIDITY: Duration = Duration::from_secs(2 * 365 * 24 * 3600);
@@ -308,6 +310,9 @@ fn base_params(common_name: &str, validity: Duration) -> Result<CertificateParam
 
 fn ee_params(common_name: &str, opts: &IssueOptions) -> Result<CertificateParams> {
     let mut params = base_params(common_name, opts.validity.unwrap_or(DEFAULT_EE_VALIDITY))?;
+    if let Some(organization) = &opts.organization {
+        params.distinguished_name.push(DnType::OrganizationName, organization.as_str());
+    }
     if let Some(email) = &opts.email {
         params.distinguished_name.push(DnType::CustomDnType(vec![1, 2, 840, 113549, 1, 9, 1]), email.as_str());
     }

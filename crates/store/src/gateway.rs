@@ -295,7 +295,9 @@ impl Store {
     }
 
     /// Moves an initiated transaction to its final state. Only the first caller wins, so a
-    /// transaction completes, fails or is cancelled once.
+    /// transaction completes, fails or is cancelled once. The sealed session key and the
+    /// payload's blob key are forgotten with it: nothing of the request outlives the
+    /// transaction (the caller deletes the blob).
     pub async fn finish_transaction(
         &self,
         tenant_id: i64,
@@ -308,7 +310,7 @@ impl Store {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let changed = sqlx::query(
                 "UPDATE gateway_transactions SET state = $3, error_message = $4, result_blob = $5, \
-                 result_expires_at = $6, updated_at = $7 \
+                 result_expires_at = $6, updated_at = $7, session_key = $8, payload_blob = NULL \
                  WHERE tenant_id = $1 AND transaction_number = $2 AND state = 'initiated'",
             )
             .bind(tenant_id)
@@ -318,6 +320,7 @@ impl Store {
             .bind(outcome.result_blob)
             .bind(outcome.result_expires_at)
             .bind(now)
+            .bind(Vec::<u8>::new())
             .execute(&mut *tx)
             .await
             .map_err(db_err)?
@@ -395,5 +398,28 @@ impl Store {
                 .map_err(db_err)?
         });
         Ok(row.map(|(name,)| name))
+    }
+
+    /// Every tenant's id, oldest first (start-up tasks that visit each tenant once).
+    pub async fn tenant_ids(&self) -> Result<Vec<i64>> {
+        let rows: Vec<(i64,)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT id FROM tenants ORDER BY id").fetch_all(pool).await.map_err(db_err)?
+        });
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+
+    /// Whether any tenant accepts the legacy envelope (tenants without settings do: it is the
+    /// default, for drop-in compatibility).
+    pub async fn legacy_profile_accepted(&self) -> Result<bool> {
+        let row: (i64,) = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT COUNT(*) FROM tenants t LEFT JOIN gateway_settings s ON s.tenant_id = t.id \
+                 WHERE s.tenant_id IS NULL OR s.legacy_profile = TRUE",
+            )
+            .fetch_one(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(row.0 > 0)
     }
 }

@@ -2,28 +2,32 @@
 //! the payload and the account, records the transaction and sends the signer to the signer
 //! page (`page`), which seals the document (`seal`) and posts the result back.
 
+pub mod intake;
 pub mod page;
 pub mod seal;
+pub mod vault;
 mod views;
 
 use std::collections::HashMap;
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::header::CONTENT_TYPE;
+use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use signet_blob::BlobKey;
 use signet_domain::{ErrorCode as ApiCode, now_millis};
 use signet_gateway::{
-    Document, ErrorCode, GatewayFailure, Payload, Profile, RawParams, ResultPost, new_transaction_number, open_request,
-    parse_payload,
+    Document, ErrorCode, GatewayFailure, Payload, PayloadHead, Profile, RawParams, ResultPost, new_transaction_number,
+    open_request, parse_payload, read_head, without_authtoken,
 };
 use signet_store::NewTransaction;
 use time::OffsetDateTime;
 
 use crate::AppState;
+use crate::extract::ClientIp;
 use crate::secrets;
+use vault::Vault;
 
 pub use views::{error_page, result_page};
 
@@ -67,8 +71,20 @@ fn failure_for(payload: &Payload, code: ErrorCode, detail: impl Into<String>) ->
     failure
 }
 
-/// `POST /{segment}/V3_0/Index`.
-pub async fn submit(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+/// `POST /{segment}/V3_0/Index`. The cheapest checks come first, so that unauthenticated
+/// senders cost little: the address's share of submissions in progress, the envelope's
+/// profile (a legacy envelope when no tenant takes one is refused before any RSA work), the
+/// decryption, the `Authtoken` and the tenant's settings; only then is `File` decoded,
+/// decompressed and parsed. Heavy steps run on the bounded pool, off the executor.
+pub async fn submit(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let Some(_slot) = state.intake.admit(ip) else {
+        return too_many_submissions();
+    };
     let fields = read_fields(&headers, &body);
     let params = RawParams {
         p1: fields.get("parameter1").cloned().unwrap_or_default(),
@@ -77,35 +93,73 @@ pub async fn submit(State(state): State<AppState>, headers: HeaderMap, body: Byt
         profile: fields.get("profile").cloned(),
     };
     let invalid = GatewayFailure::new(ErrorCode::InvalidRequest, "");
+    let Ok(profile) = params.profile() else {
+        return refuse_here(&invalid);
+    };
+    match state.intake.legacy_accepted(&state.store).await {
+        Ok(false) if profile == Profile::Legacy => return refuse_here(&legacy_switched_off(None)),
+        Ok(_) => {}
+        Err(cause) => {
+            tracing::error!(%cause, "gateway submission failed");
+            return refuse_here(&invalid);
+        }
+    }
     let key = state.gateway_key.clone();
     let window = time::Duration::seconds(state.config.gateway_clock_window_secs as i64);
-    let opened =
-        tokio::task::spawn_blocking(move || open_request(&params, &key, OffsetDateTime::now_utc(), window)).await;
+    let opened = state.heavy.run(move || open_request(&params, &key, OffsetDateTime::now_utc(), window)).await;
     let Ok(Ok(opened)) = opened else {
         return refuse_here(&invalid);
     };
-    let payload = match parse_payload(&opened.payload_json) {
-        Ok(payload) => payload,
-        Err(failure) => {
-            let number = new_transaction_number(OffsetDateTime::now_utc());
-            return match failure.failure_url.as_deref() {
-                Some(url) => refuse_to(url, &failure, &number, failure.reference_number.as_deref()),
-                None => refuse_here(&failure),
-            };
-        }
+    let head = match read_head(&opened.payload_json) {
+        Ok(head) => head,
+        Err(failure) => return refuse(&failure),
     };
-    match accept(&state, &payload, &opened).await {
-        Ok(link) => Redirect::to(&link).into_response(),
-        Err(Refusal::Gateway(failure)) => {
-            let number = new_transaction_number(OffsetDateTime::now_utc());
-            refuse_to(&payload.urls.failure, &failure, &number, Some(&payload.reference_number))
-        }
+    let account = match authorise(&state, &head, opened.profile).await {
+        Ok(account) => account,
+        Err(Refusal::Gateway(failure)) => return refuse(&failure),
         Err(Refusal::Internal(cause)) => {
             tracing::error!(%cause, "gateway submission failed");
-            let failure = failure_for(&payload, ErrorCode::InvalidParameters, "the service could not take the request");
-            let number = new_transaction_number(OffsetDateTime::now_utc());
-            refuse_to(&payload.urls.failure, &failure, &number, Some(&payload.reference_number))
+            return refuse(&head.failure(ErrorCode::InvalidParameters, "the service could not take the request"));
         }
+    };
+    let json = opened.payload_json.clone();
+    let payload = match state.heavy.run(move || parse_payload(&json)).await {
+        Ok(Ok(payload)) => payload,
+        Ok(Err(failure)) => return refuse(&failure),
+        Err(cause) => {
+            tracing::error!(%cause, "gateway submission failed");
+            return refuse(&head.failure(ErrorCode::InvalidParameters, "the service could not take the request"));
+        }
+    };
+    match accept(&state, &account, &payload, &opened).await {
+        Ok(link) => Redirect::to(&link).into_response(),
+        Err(Refusal::Gateway(failure)) => refuse(&failure),
+        Err(Refusal::Internal(cause)) => {
+            tracing::error!(%cause, "gateway submission failed");
+            refuse(&failure_for(&payload, ErrorCode::InvalidParameters, "the service could not take the request"))
+        }
+    }
+}
+
+/// Sends a refusal to Furl when the request named one, else shows it here.
+fn refuse(failure: &GatewayFailure) -> Response {
+    let number = new_transaction_number(OffsetDateTime::now_utc());
+    match failure.failure_url.as_deref() {
+        Some(url) => refuse_to(url, failure, &number, failure.reference_number.as_deref()),
+        None => refuse_here(failure),
+    }
+}
+
+fn too_many_submissions() -> Response {
+    let page = error_page("Too many signing requests from this address are in progress; try again in a moment.");
+    (StatusCode::TOO_MANY_REQUESTS, [(RETRY_AFTER, "1")], page).into_response()
+}
+
+fn legacy_switched_off(head: Option<&PayloadHead>) -> GatewayFailure {
+    let detail = "the legacy envelope is switched off for this account; use Profile=2";
+    match head {
+        Some(head) => head.failure(ErrorCode::InvalidRequest, detail),
+        None => GatewayFailure::new(ErrorCode::InvalidRequest, detail),
     }
 }
 
@@ -120,25 +174,40 @@ impl From<signet_domain::Error> for Refusal {
     }
 }
 
-/// The account checks (104, 105, legacy switched off), the document checks (107) and the
-/// reference check (108); then the transaction is recorded and its signer link returned.
+/// The account behind a valid `Authtoken`, with its gateway settings.
+struct Account {
+    authtoken_id: i64,
+    tenant_id: i64,
+    settings: signet_store::GatewaySettings,
+}
+
+/// 104 for an unknown `Authtoken`; 109 for a legacy envelope the account switched off.
+async fn authorise(state: &AppState, head: &PayloadHead, profile: Profile) -> Result<Account, Refusal> {
+    let Some(authtoken) = head.authtoken.as_deref() else {
+        return Err(Refusal::Gateway(head.failure(ErrorCode::InvalidParameters, "Authtoken is required")));
+    };
+    let Some((authtoken_id, tenant_id)) = state.store.authtoken_by_hash(&secrets::hash_token(authtoken)).await? else {
+        return Err(Refusal::Gateway(head.failure(ErrorCode::InvalidAuthtoken, "")));
+    };
+    let settings = state.store.gateway_settings(tenant_id).await?;
+    if profile == Profile::Legacy && !settings.legacy_profile {
+        return Err(Refusal::Gateway(legacy_switched_off(Some(head))));
+    }
+    Ok(Account { authtoken_id, tenant_id, settings })
+}
+
+/// The subscription checks (105), the document checks (107) and the reference check (108);
+/// then the transaction is recorded and its signer link returned. What the signer page needs
+/// is kept sealed under the link's secret (`vault`), without the `Authtoken`.
 async fn accept(
     state: &AppState,
+    account: &Account,
     payload: &Payload,
     opened: &signet_gateway::OpenedRequest,
 ) -> Result<String, Refusal> {
     let refuse = |code: ErrorCode, detail: &str| Refusal::Gateway(failure_for(payload, code, detail));
-    let token_hash = secrets::hash_token(&payload.authtoken);
-    let Some((authtoken_id, tenant_id)) = state.store.authtoken_by_hash(&token_hash).await? else {
-        return Err(refuse(ErrorCode::InvalidAuthtoken, ""));
-    };
-    let settings = state.store.gateway_settings(tenant_id).await?;
-    if opened.profile == Profile::Legacy && !settings.legacy_profile {
-        return Err(refuse(
-            ErrorCode::InvalidRequest,
-            "the legacy envelope is switched off for this account; use Profile=2",
-        ));
-    }
+    let Account { authtoken_id, tenant_id, settings } = account;
+    let (authtoken_id, tenant_id) = (*authtoken_id, *tenant_id);
     let file_type = payload.file_type.as_str().to_ascii_uppercase();
     if !settings.file_types.contains(&file_type) {
         return Err(refuse(ErrorCode::NotSubscribed, &format!("file type {file_type}")));
@@ -147,7 +216,12 @@ async fn accept(
         return Err(refuse(ErrorCode::NotSubscribed, &format!("signature type {}", t.code())));
     }
     if let Document::Pdf { bytes, options } = &payload.document {
-        check_pdf_pages(bytes, options).map_err(|detail| refuse(ErrorCode::InvalidParameters, &detail))?;
+        let (bytes, options) = (bytes.clone(), options.clone());
+        state
+            .heavy
+            .run(move || check_pdf_pages(&bytes, &options))
+            .await?
+            .map_err(|detail| refuse(ErrorCode::InvalidParameters, &detail))?;
     }
     if let Document::Hash(details) = &payload.document
         && state.config.gateway_hash_check
@@ -156,14 +230,14 @@ async fn accept(
     }
 
     let number = new_transaction_number(OffsetDateTime::now_utc());
-    let payload_key = BlobKey::new(["tenant", &tenant_id.to_string(), "gateway", &number, "payload.json"])
-        .map_err(|e| Refusal::Internal(e.to_string()))?;
-    state
-        .blob
-        .put(&payload_key, Bytes::from(opened.payload_json.clone()))
-        .await
-        .map_err(|e| Refusal::Internal(e.to_string()))?;
     let link_secret = secrets::random_token(24);
+    let vault = Vault::for_link(&link_secret, &number).ok_or_else(|| Refusal::Internal("vault key".into()))?;
+    let kept = without_authtoken(&opened.payload_json).map_err(Refusal::Gateway)?;
+    let sealed_payload = vault.seal(&kept).ok_or_else(|| Refusal::Internal("sealing the payload".into()))?;
+    let sealed_session = vault.seal(opened.session.as_bytes()).ok_or_else(|| Refusal::Internal("sealing".into()))?;
+    let payload_key = BlobKey::new(["tenant", &tenant_id.to_string(), "gateway", &number, "payload.sealed"])
+        .map_err(|e| Refusal::Internal(e.to_string()))?;
+    state.blob.put(&payload_key, Bytes::from(sealed_payload)).await.map_err(|e| Refusal::Internal(e.to_string()))?;
     let summary = serde_json::json!({
         "fileType": file_type,
         "signatureTypes": payload.signature_types.iter().map(|t| t.code()).collect::<Vec<_>>(),
@@ -180,7 +254,7 @@ async fn accept(
             file_type: &file_type,
             profile: if opened.profile == Profile::Modern { 2 } else { 1 },
             link_hash: &secrets::hash_token(&link_secret),
-            session_key: opened.session.as_bytes(),
+            session_key: &sealed_session,
             request_json: &summary.to_string(),
             payload_blob: Some(payload_key.as_str()),
             store_result: payload.store_to_db,

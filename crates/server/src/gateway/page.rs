@@ -12,12 +12,13 @@ use signet_blob::BlobKey;
 use signet_domain::audit::Actor;
 use signet_domain::now_millis;
 use signet_gateway::{
-    Document, ErrorCode, GatewayFailure, Payload, Profile, ResultPost, SignatureType, parse_payload, seal_hash_result,
-    seal_result,
+    Document, ErrorCode, GatewayFailure, Payload, PayloadLimits, Profile, ResultPost, SignatureType,
+    parse_kept_payload, seal_hash_result, seal_result,
 };
 use signet_store::{TransactionOutcome, TransactionRow};
 
 use super::seal::{Mark, SealPolicy, seal_hashes, seal_pdf};
+use super::vault::Vault;
 use super::views::{HashLink, SignPage, error_page, result_page, sign_page};
 use crate::AppState;
 use crate::extract::{ApiPath, ClientIp};
@@ -27,6 +28,7 @@ use crate::signer_form::{Methods, mark_from, read_submission};
 struct Open {
     row: TransactionRow,
     payload: Payload,
+    vault: Vault,
 }
 
 enum Closed {
@@ -68,9 +70,31 @@ async fn open(state: &AppState, number: &str, secret: &str) -> Result<Open, Clos
         return Err(Closed::Ended(ended_message("expired")));
     }
     let key = row.payload_blob.as_deref().and_then(|k| BlobKey::parse(k).ok()).ok_or(Closed::Broken)?;
-    let json = state.blob.get(&key).await.map_err(|_| Closed::Broken)?;
-    let payload = parse_payload(&json).map_err(|_| Closed::Broken)?;
-    Ok(Open { row, payload })
+    let vault = Vault::for_link(secret, number).ok_or(Closed::Broken)?;
+    let stored = state.blob.get(&key).await.map_err(|_| Closed::Broken)?;
+    // Transactions submitted before payloads were sealed kept them as plain `payload.json`.
+    let json =
+        if key.as_str().ends_with(".sealed") { vault.open(&stored).ok_or(Closed::Broken)? } else { stored.to_vec() };
+    let payload = state
+        .heavy
+        .run(move || parse_kept_payload(&json, &PayloadLimits::default()))
+        .await
+        .map_err(|_| Closed::Broken)?
+        .map_err(|_| Closed::Broken)?;
+    Ok(Open { row, payload, vault })
+}
+
+/// Ends the transaction (first caller wins) and deletes what it kept of the request.
+async fn finish(state: &AppState, open: &Open, outcome: &TransactionOutcome<'_>, actor: &Actor) -> Result<bool, ()> {
+    let finished =
+        state.store.finish_transaction(open.row.tenant_id, &open.row.transaction_number, outcome, actor).await;
+    if let Ok(true) = finished
+        && let Some(key) = open.row.payload_blob.as_deref().and_then(|k| BlobKey::parse(k).ok())
+        && let Err(error) = state.blob.delete(&key).await
+    {
+        tracing::warn!(%error, "the payload of a finished transaction could not be deleted");
+    }
+    finished.map_err(|error| tracing::error!(%error, "finishing a gateway transaction failed"))
 }
 
 fn document_name(payload: &Payload) -> String {
@@ -186,19 +210,22 @@ fn seal_policy(state: &AppState) -> SealPolicy {
 /// The signed bytes (PDF) or the JSON of hash signatures, sealed as the `Returnvalue`.
 async fn produce_returnvalue(state: &AppState, open: &Open, mark: Mark) -> Result<String, String> {
     let profile = if open.row.profile == 2 { Profile::Modern } else { Profile::Legacy };
-    let session = signet_gateway::SessionKey::from_slice(&open.row.session_key).ok_or("the session key is damaged")?;
-    let signer = state.seal.clone();
+    let session = open.vault.open_session_key(&open.row.session_key).ok_or("the session key is damaged")?;
+    let signer = state.seals.for_tenant(&state.store, open.row.tenant_id).await.map_err(|e| e.to_string())?;
     let policy = seal_policy(state);
     match open.payload.document.clone() {
         Document::Pdf { bytes, options } => {
-            let signed =
-                tokio::task::spawn_blocking(move || seal_pdf(&bytes, &options, mark, signer.as_ref(), &policy))
-                    .await
-                    .map_err(|e| e.to_string())??;
+            let signed = state
+                .heavy
+                .run(move || seal_pdf(&bytes, &options, mark, signer.as_ref(), &policy))
+                .await
+                .map_err(|e| e.to_string())??;
             seal_result(&session, profile, &signed).map_err(|e| e.to_string())
         }
         Document::Hash(details) => {
-            let signatures = tokio::task::spawn_blocking(move || seal_hashes(&details, signer.as_ref(), &policy))
+            let signatures = state
+                .heavy
+                .run(move || seal_hashes(&details, signer.as_ref(), &policy))
                 .await
                 .map_err(|e| e.to_string())??;
             seal_hash_result(&session, profile, &signatures).map_err(|e| e.to_string())
@@ -284,7 +311,7 @@ pub async fn sign(
                 result_expires_at: kept.as_ref().map(|(_, until)| *until),
                 detail,
             };
-            match state.store.finish_transaction(open.row.tenant_id, &number, &outcome, &actor).await {
+            match finish(&state, &open, &outcome, &actor).await {
                 Ok(true) => {
                     let post = ResultPost::success(returnvalue, &number, &reference);
                     result_page(&open.row.success_url, &post, "Signed")
@@ -308,7 +335,7 @@ pub async fn sign(
                 result_expires_at: None,
                 detail,
             };
-            let _ = state.store.finish_transaction(open.row.tenant_id, &number, &outcome, &actor).await;
+            let _ = finish(&state, &open, &outcome, &actor).await;
             let post = ResultPost::failure(&failure, &number, Some(&reference));
             result_page(&open.row.failure_url, &post, "Signing failed")
         }
@@ -334,7 +361,7 @@ pub async fn cancel(
         result_expires_at: None,
         detail: json!({}),
     };
-    match state.store.finish_transaction(open.row.tenant_id, &number, &outcome, &actor).await {
+    match finish(&state, &open, &outcome, &actor).await {
         Ok(true) => {
             let post = ResultPost::cancelled(&number, &open.row.reference_number);
             result_page(&open.row.cancel_url, &post, "Cancelled")

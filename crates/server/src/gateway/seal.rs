@@ -58,6 +58,15 @@ fn visible(options: &PdfOptions, mark: Mark) -> Result<Visible, String> {
     Ok(Visible { pages, rect, page_boxes, typed_name, name_style, image, show_details: true })
 }
 
+/// The reason a signature states. The integrator's `Reason` is the signer's declaration and
+/// is labelled so: the seal belongs to the tenant, and the words are not the platform's.
+fn reason(options: &PdfOptions) -> String {
+    match &options.reason {
+        Some(declared) => format!("Signer's declaration: {declared}"),
+        None => "Signed electronically through Signet".into(),
+    }
+}
+
 /// Seals a PDF; earlier signatures stay valid (incremental update). The final signature
 /// (`IsCosign` false) on an unsigned document is a certification, so later changes show up.
 pub fn seal_pdf(
@@ -74,7 +83,7 @@ pub fn seal_pdf(
         http: policy.http.clone(),
         visible: Some(visible(options, mark)?),
         name: Some(options.name.clone()),
-        reason: options.reason.clone().or_else(|| Some("Signed electronically through Signet".into())),
+        reason: Some(reason(options)),
         certify: !options.is_cosign && !already_signed,
         ..PdfSignOptions::default()
     };

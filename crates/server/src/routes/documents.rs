@@ -214,7 +214,9 @@ pub async fn upload(
     auth: Auth,
     ApiJson(body): ApiJson<DocumentUploadRequest>,
 ) -> ApiResult<(StatusCode, Json<UploadedDocument>)> {
-    let checked = check_upload("", &body, upload_limit(&state))?;
+    let (body, limit) = (std::sync::Arc::new(body), upload_limit(&state));
+    let checking = body.clone();
+    let checked = state.heavy.run(move || check_upload("", &checking, limit)).await??;
     let category = body.category_id.map(i64::from);
     let row = store_document(&state, &auth, checked, category, body.reference_no.as_deref()).await?;
     Ok((StatusCode::CREATED, Json(uploaded(row))))
@@ -242,9 +244,13 @@ pub async fn upload_bulk(
     }
     let mut errors = FieldErrors::new();
     let mut checked = Vec::with_capacity(requests.len());
-    for (i, request) in requests.iter().enumerate() {
-        match check_upload(&format!("documents[{i}]."), request, upload_limit(&state)) {
-            Ok(doc) => checked.push((doc, request)),
+    let requests = std::sync::Arc::new(requests);
+    let limit = upload_limit(&state);
+    for i in 0..requests.len() {
+        let all = requests.clone();
+        let outcome = state.heavy.run(move || check_upload(&format!("documents[{i}]."), &all[i], limit)).await?;
+        match outcome {
+            Ok(doc) => checked.push((doc, &requests[i])),
             Err(Error::Validation(fields)) => errors.extend(fields),
             Err(other) => return Err(ApiError(other)),
         }

@@ -355,7 +355,10 @@ pub async fn initiate_and_sign(
     auth: Auth,
     ApiJson(body): ApiJson<InitiateAndSignWorkflowConfig>,
 ) -> ApiResult<(StatusCode, Json<InitiatedWorkflow>)> {
-    let plan = plan_initiate_and_sign(&body, state.config.max_body_bytes)?;
+    // Parsing the document is heavy work: the bounded pool, off the executor.
+    let (body, limit) = (std::sync::Arc::new(body), state.config.max_body_bytes);
+    let planning = body.clone();
+    let plan = state.heavy.run(move || plan_initiate_and_sign(&planning, limit)).await??;
     let attachments = decode_attachments(body.list_attachment_details.as_deref().unwrap_or_default(), &[])?;
     if body.reference_no.as_ref().is_some_and(|r| r.chars().count() > 200) {
         return Err(ApiError(Error::field("referenceNo", "must be at most 200 characters")));
@@ -430,7 +433,9 @@ pub async fn optimized(
     auth: Auth,
     ApiJson(body): ApiJson<OptimizedSignRequest>,
 ) -> ApiResult<(StatusCode, Json<InitiatedWorkflow>)> {
-    let pdfs = optimized_documents(&body, state.config.max_body_bytes)?;
+    let (body, limit) = (std::sync::Arc::new(body), state.config.max_body_bytes);
+    let reading = body.clone();
+    let pdfs = state.heavy.run(move || optimized_documents(&reading, limit)).await??;
     let mut emails: Vec<String> = body.signatory_email_ids.clone().unwrap_or_default();
     if emails.is_empty()
         && let Some(email) = body.email_id.clone().filter(|e| !e.trim().is_empty())

@@ -1,6 +1,6 @@
 //! The completion certificate: one PDF with every event, signer, IP, time and document hash
 //! of the workflow (the hash chain and its verification included), with each document's
-//! final signed file attached unchanged, sealed by the platform. It is also the merged
+//! final signed file attached unchanged, sealed with the tenant's certificate. It is also the merged
 //! download (`isMerged`): all documents in one PDF, every signature still valid inside it.
 
 use signet_blob::BlobKey;
@@ -111,9 +111,6 @@ pub async fn certificate_pdf(state: &AppState, workflow: &WorkflowRow) -> Result
         reason: Some(format!("Completion certificate of workflow {}", workflow.id)),
         ..PdfSignOptions::default()
     };
-    let seal = state.seal.clone();
-    tokio::task::spawn_blocking(move || signet_signing::sign_pdf(&pdf, seal.as_ref(), &opts))
-        .await
-        .map_err(Error::internal)?
-        .map_err(Error::internal)
+    let seal = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;
+    state.heavy.run(move || signet_signing::sign_pdf(&pdf, seal.as_ref(), &opts)).await?.map_err(Error::internal)
 }

@@ -69,7 +69,7 @@ pub async fn sign_documents(
     actor: &WorkflowActor,
     detail: serde_json::Value,
 ) -> Result<AfterSignature, Error> {
-    let key: SigningKey = state.seal.clone();
+    let key: SigningKey = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;
     sign_documents_with(state, &key, signatory, workflow, mark, actor, detail).await
 }
 
@@ -147,13 +147,13 @@ async fn sign_and_store(
     let pdf = state.blob.get(&current).await.map_err(Error::internal)?;
     let (state2, key2, signatory2, workflow2, mark2) =
         (state.clone(), key.clone(), signatory.clone(), workflow.clone(), mark.clone());
-    let signed =
-        tokio::task::spawn_blocking(move || sign_one(&state2, &key2, &pdf, index, &signatory2, &workflow2, &mark2))
-            .await
-            .map_err(Error::internal)?
-            .map_err(|cause| {
-                Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
-            })?;
+    let signed = state
+        .heavy
+        .run(move || sign_one(&state2, &key2, &pdf, index, &signatory2, &workflow2, &mark2))
+        .await?
+        .map_err(|cause| {
+            Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
+        })?;
     let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &signed).as_ref());
     let stored = version_key(doc, doc.version + 1)?;
     state.blob.put(&stored, Bytes::from(signed)).await.map_err(Error::internal)?;

@@ -1,0 +1,119 @@
+//! Each tenant seals with its own certificate. With one platform key for everyone, tenant A
+//! could make a document (or a bare hash signature) that validates as the platform's seal and
+//! reads "Signed by Alice (workflow 42)" of tenant B. Instead the platform CA issues every
+//! tenant a sealing certificate whose subject names the tenant's organisation, on first use,
+//! and the gateway seals, hash signatures, workflow signatures and completion certificates of
+//! that tenant are made with it: a validator shows whose statement a signature is.
+//!
+//! The key pair is stored like the platform keys (`signing_keys`, purpose `tenant-seal:<id>`),
+//! so every instance uses the same one; concurrent first uses agree through the insert.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use signet_domain::Error;
+use signet_sigcrypto::pki::{self, IssueOptions, KeyAlgo, LocalCa};
+use signet_signing::LocalKeySigner;
+use signet_store::{SigningKeyRow, Store};
+
+use crate::keys::KeyPairDer;
+
+/// Longest organisation name put into a certificate subject (X.520 ub-organization-name).
+const MAX_ORGANIZATION_CHARS: usize = 64;
+
+/// The purpose under which a tenant's sealing key is stored.
+pub fn purpose(tenant_id: i64) -> String {
+    format!("tenant-seal:{tenant_id}")
+}
+
+/// The subject of a tenant's sealing certificate: the organisation as the tenant is named,
+/// cut to what X.509 allows, with the platform named as the one who seals.
+fn subject(tenant_name: &str) -> (String, String) {
+    let cleaned: String = tenant_name.chars().filter(|c| !c.is_control()).collect::<String>().trim().to_string();
+    let organization: String = if cleaned.is_empty() { "Unnamed tenant".to_string() } else { cleaned };
+    let organization: String = organization.chars().take(MAX_ORGANIZATION_CHARS).collect();
+    (format!("{organization} (sealed by Signet)"), organization)
+}
+
+/// Every tenant's sealing signer, cached after its first use.
+pub struct TenantSeals {
+    ca: KeyPairDer,
+    cache: Mutex<HashMap<i64, Arc<LocalKeySigner>>>,
+}
+
+impl TenantSeals {
+    pub fn new(ca: KeyPairDer) -> TenantSeals {
+        TenantSeals { ca, cache: Mutex::new(HashMap::new()) }
+    }
+
+    fn cached(&self, tenant_id: i64) -> Option<Arc<LocalKeySigner>> {
+        self.cache.lock().ok().and_then(|cache| cache.get(&tenant_id).cloned())
+    }
+
+    /// The tenant's sealing signer; its certificate is issued on the first call.
+    pub async fn for_tenant(&self, store: &Store, tenant_id: i64) -> Result<Arc<LocalKeySigner>, Error> {
+        if let Some(signer) = self.cached(tenant_id) {
+            return Ok(signer);
+        }
+        let row = match store.signing_key(&purpose(tenant_id)).await? {
+            Some(row) => row,
+            None => self.issue(store, tenant_id).await?,
+        };
+        let signer = LocalKeySigner::from_pkcs8(&row.private_der, &row.public_raw, vec![self.ca.cert_der.clone()])
+            .map_err(Error::internal)?;
+        let signer = Arc::new(signer);
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.insert(tenant_id, signer.clone());
+        }
+        Ok(signer)
+    }
+
+    async fn issue(&self, store: &Store, tenant_id: i64) -> Result<SigningKeyRow, Error> {
+        let name = store
+            .tenant_name(tenant_id)
+            .await?
+            .ok_or_else(|| Error::internal(format!("tenant {tenant_id} has no name")))?;
+        let (common_name, organization) = subject(&name);
+        let ca = self.ca.clone();
+        let issued = tokio::task::spawn_blocking(move || {
+            let ca = LocalCa::from_der(&ca.cert_der, &ca.key_pkcs8_der).map_err(Error::internal)?;
+            let options = IssueOptions { organization: Some(organization), ..IssueOptions::default() };
+            ca.issue_signer_with(&common_name, KeyAlgo::Rsa3072, &options).map_err(Error::internal)
+        })
+        .await
+        .map_err(Error::internal)??;
+        let candidate = SigningKeyRow {
+            kid: hex::encode(pki::sha256(&issued.cert_der)),
+            private_der: issued.key_pkcs8_der.clone(),
+            public_raw: issued.cert_der.clone(),
+        };
+        store.signing_key_get_or_insert(&purpose(tenant_id), &candidate).await
+    }
+
+    /// Issues the certificates of tenants that have none yet (installations from before
+    /// per-tenant seals), one after the other so that start-up work stays small.
+    pub async fn issue_missing(&self, store: &Store) -> Result<usize, Error> {
+        let mut issued = 0;
+        for tenant_id in store.tenant_ids().await? {
+            if store.signing_key(&purpose(tenant_id)).await?.is_none() {
+                self.for_tenant(store, tenant_id).await?;
+                issued += 1;
+            }
+        }
+        Ok(issued)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subject_names_the_organisation_and_stays_within_bounds() {
+        assert_eq!(subject("Acme Bank"), ("Acme Bank (sealed by Signet)".into(), "Acme Bank".into()));
+        let (cn, org) = subject(&"x".repeat(500));
+        assert_eq!(org.chars().count(), MAX_ORGANIZATION_CHARS);
+        assert!(cn.ends_with("(sealed by Signet)"));
+        assert_eq!(subject(" \u{7}\n ").1, "Unnamed tenant");
+    }
+}

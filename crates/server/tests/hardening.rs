@@ -1,0 +1,341 @@
+//! Hostile input and trust boundaries, from outside: hostile PDFs through the API and the
+//! gateway (each a clear refusal, the server still up), each tenant's seals under its own
+//! certificate (checked by pdfsig and openssl), unauthenticated envelopes stopped before their
+//! file is opened, and nothing secret of a gateway transaction kept at rest.
+
+mod support;
+
+use std::io::Cursor;
+use std::process::Command;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use reqwest::redirect::Policy;
+use serde_json::{Value, json};
+use signet_client::{
+    GatewayCertificate, PageSelection, PayloadBuilder, Profile, ReturnUrls, SealedRequest, SignaturePosition,
+    SignatureType, open_result, seal_request,
+};
+use signet_store::Backend;
+use support::{TestApp, expect_problem, spawn};
+
+on_both_backends!(
+    hostile_pdfs_are_refused_through_the_api_and_the_gateway,
+    each_tenant_seals_with_its_own_certificate,
+    an_envelope_with_a_bogus_authtoken_is_refused_before_its_file_is_opened,
+    nothing_secret_of_a_gateway_transaction_is_kept_at_rest,
+);
+
+/// The 165-byte file that took the whole server down: `/Length` refers to its own object.
+const SELF_LENGTH: &[u8] = b"%PDF-1.7\n1 0 obj\n<< /Length 1 0 R >>\nstream\nx\nendstream\nendobj\nxref\n0 2\n\
+0000000000 65535 f \n0000000009 00000 n \ntrailer\n<< /Size 2 /Root 1 0 R >>\nstartxref\n63\n%%EOF\n";
+
+/// A PDF whose objects are given in order, with a correct xref table.
+fn pdf_with(objects: &[&[u8]]) -> Vec<u8> {
+    let mut out = b"%PDF-1.7\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    for offset in offsets {
+        out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes(),
+    );
+    out
+}
+
+/// Files that must be refused as damaged, each with what it attacks.
+fn hostile_corpus() -> Vec<(&'static str, Vec<u8>)> {
+    let deep = format!("<< /Type /Catalog /Pages 2 0 R /X {}1{} >>", "[".repeat(100_000), "]".repeat(100_000));
+    let flate_bomb = {
+        // 64 MB of zeros deflate to ~64 KB; a budget must stop the decoder, not the server.
+        let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        std::io::Write::write_all(&mut encoder, &vec![0u8; 64 * 1024 * 1024]).expect("deflate");
+        encoder.finish().expect("deflate")
+    };
+    let mut bomb_page = format!("<< /Length {} /Filter /FlateDecode >>\nstream\n", flate_bomb.len()).into_bytes();
+    bomb_page.extend_from_slice(&flate_bomb);
+    bomb_page.extend_from_slice(b"\nendstream");
+    vec![
+        ("a /Length that refers to its own object", SELF_LENGTH.to_vec()),
+        (
+            "a page tree whose /Kids lead back to itself",
+            pdf_with(&[b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [2 0 R] /Count 1 >>"]),
+        ),
+        ("arrays nested 100,000 deep", pdf_with(&[deep.as_bytes(), b"<< /Type /Pages /Kids [] /Count 0 >>"])),
+        (
+            "a stream whose /Length is far beyond the file",
+            pdf_with(&[
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+                b"<< /Length 99999999999 >>\nstream\nBT ET\nendstream",
+            ]),
+        ),
+        (
+            "a page whose contents are missing",
+            pdf_with(&[
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 9 0 R >>",
+            ]),
+        ),
+        (
+            "a content stream that inflates to 64 MB",
+            pdf_with(&[
+                b"<< /Type /Catalog /Pages 2 0 R >>",
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+                &bomb_page,
+            ]),
+        ),
+    ]
+}
+
+fn urls() -> ReturnUrls {
+    ReturnUrls {
+        success: "https://erp.example.test/signed".into(),
+        failure: "https://erp.example.test/failed".into(),
+        cancel: "https://erp.example.test/cancelled".into(),
+    }
+}
+
+struct Integrator {
+    authtoken: String,
+    certificate: GatewayCertificate,
+    http: reqwest::Client,
+}
+
+async fn integrator(app: &TestApp, name: &str) -> (Integrator, String) {
+    let tenant = app.tenant(name).await;
+    let token = app.token(&tenant).await;
+    let created: Value =
+        app.post("/api/v1/gateway/authtokens", &token, json!({"label": "LOS"})).await.json().await.expect("json");
+    let der =
+        app.client.get(app.url("/eMsecure/certificate.cer")).send().await.expect("cer").bytes().await.expect("der");
+    let who = Integrator {
+        authtoken: created["authtoken"].as_str().expect("authtoken").to_string(),
+        certificate: GatewayCertificate::from_der(&der).expect("certificate"),
+        http: reqwest::Client::builder().redirect(Policy::none()).build().expect("client"),
+    };
+    (who, token)
+}
+
+fn pdf_payload(pdf: &[u8], authtoken: &str, reference: &str) -> PayloadBuilder {
+    PayloadBuilder::pdf(pdf, "Asha Verma")
+        .reference_number(reference)
+        .authtoken(authtoken)
+        .signature_types(&[SignatureType::ESignature])
+        .urls(&urls())
+        .pages(&PageSelection::First)
+        .position(SignaturePosition::BottomRight)
+        .font_signature(true)
+}
+
+fn seal(who: &Integrator, payload: &[u8]) -> SealedRequest {
+    seal_request(&who.certificate, Profile::Modern, payload, time::OffsetDateTime::now_utc()).expect("seal")
+}
+
+async fn submit(app: &TestApp, who: &Integrator, sealed: &SealedRequest) -> reqwest::Response {
+    who.http.post(app.url("/eMsecure/V3_0/Index")).form(&sealed.form_fields()).send().await.expect("submit")
+}
+
+/// Where a post-back page posts, and its hidden fields.
+fn posted_fields(html: &str) -> (String, std::collections::HashMap<String, String>) {
+    let action = html.split("action=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default().to_string();
+    let mut fields = std::collections::HashMap::new();
+    for input in html.split("<input type=\"hidden\" ").skip(1) {
+        let name = input.split("name=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+        let value = input.split("value=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+        fields.insert(name.to_string(), value.replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'"));
+    }
+    (action, fields)
+}
+
+fn reportlab_pdf(dir: &std::path::Path) -> Vec<u8> {
+    let path = dir.join("input.pdf");
+    let script = format!(
+        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\nc.drawString(72, 720, 'Loan agreement')\n\
+         c.showPage()\nc.save()\n",
+        path.display().to_string()
+    );
+    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with reportlab");
+    assert!(status.success(), "reportlab must be installed");
+    std::fs::read(path).expect("pdf")
+}
+
+async fn sign_typed(app: &TestApp, link: &str) -> std::collections::HashMap<String, String> {
+    let signed = app
+        .client
+        .post(app.url(&format!("{link}/sign")))
+        .form(&[("mode", "typed"), ("typedName", "Asha Verma"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    let html = signed.text().await.expect("html");
+    let (action, fields) = posted_fields(&html);
+    assert_eq!(action, "https://erp.example.test/signed", "{html}");
+    fields
+}
+
+async fn hostile_pdfs_are_refused_through_the_api_and_the_gateway(backend: Backend) {
+    let app = spawn(backend).await;
+    let (who, token) = integrator(&app, "Acme Bank").await;
+    for (i, (what, pdf)) in hostile_corpus().into_iter().enumerate() {
+        let upload = json!({"documentName": "hostile.pdf", "fileData": STANDARD.encode(&pdf)});
+        let response = app.post("/api/v1/documents", &token, upload).await;
+        let problem = expect_problem(response, 400, "validation_failed").await;
+        assert!(problem["errors"]["fileData"].is_array(), "{what}: {problem}");
+
+        let builder = pdf_payload(&pdf, &who.authtoken, &format!("HOSTILE-{i}"));
+        let payload = serde_json::to_vec(&builder.to_value()).expect("json");
+        let html = submit(&app, &who, &seal(&who, &payload)).await.text().await.expect("html");
+        let (action, fields) = posted_fields(&html);
+        assert_eq!(action, "https://erp.example.test/failed", "{what}: {html}");
+        assert!(fields["ErrorMessage"].starts_with("107"), "{what}: {}", fields["ErrorMessage"]);
+
+        let health = app.client.get(app.url("/healthz")).send().await.expect("the server is still up");
+        assert_eq!(health.status(), 200, "{what}");
+    }
+    let listed: Value = app.get("/api/v1/documents", &token).await.json().await.unwrap_or(Value::Null);
+    assert!(!listed.to_string().contains("hostile.pdf"), "nothing was stored: {listed}");
+}
+
+/// The subject of the certificate that signed a PDF, as pdfsig reports it.
+fn pdfsig_signer(pdf: &[u8], dir: &std::path::Path, name: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, pdf).expect("write");
+    let output = Command::new("pdfsig").arg(&path).output().expect("pdfsig (poppler-utils)");
+    let report = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(report.contains("Signature is Valid."), "{report}");
+    report
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("- Signer Certificate Common Name: "))
+        .unwrap_or_default()
+        .to_string()
+}
+
+async fn each_tenant_seals_with_its_own_certificate(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pdf = reportlab_pdf(dir.path());
+    let mut signers = Vec::new();
+    for (name, reference) in [("Acme Bank", "SEAL-A"), ("Borrower Finance", "SEAL-B")] {
+        let (who, _) = integrator(&app, name).await;
+        let payload = pdf_payload(&pdf, &who.authtoken, reference).reason("I agree to the loan").build().expect("p");
+        let sealed = seal(&who, &payload);
+        let response = submit(&app, &who, &sealed).await;
+        assert_eq!(response.status(), 303, "{:?}", response.text().await);
+        let link = response.headers()["location"].to_str().expect("location").to_string();
+        let fields = sign_typed(&app, &link).await;
+        let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+        let signer = pdfsig_signer(&signed, dir.path(), &format!("{reference}.pdf"));
+        assert_eq!(signer, format!("{name} (sealed by Signet)"));
+
+        // openssl sees the organisation in the subject, issued by the platform CA.
+        let cms_path = dir.path().join(format!("{reference}.p7s"));
+        let info = signet_pdf::signatures(&signed).expect("signatures");
+        std::fs::write(&cms_path, &info[0].contents).expect("cms");
+        let certs = Command::new("openssl")
+            .args(["pkcs7", "-inform", "DER", "-print_certs", "-noout", "-in"])
+            .arg(&cms_path)
+            .output()
+            .expect("openssl");
+        let text = String::from_utf8_lossy(&certs.stdout).to_string();
+        assert!(text.contains(&format!("O = {name}")), "{text}");
+        assert!(text.contains("issuer=CN = Signet platform CA") || text.contains("issuer=CN=Signet platform CA"));
+        signers.push(signer);
+    }
+    assert_ne!(signers[0], signers[1], "one tenant cannot seal in another's name");
+}
+
+fn seven_zip_bomb() -> Vec<u8> {
+    let mut writer = sevenz_rust2::ArchiveWriter::new(Cursor::new(Vec::new())).expect("writer");
+    let zeros = vec![0u8; 4 * 1024 * 1024];
+    writer.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file("doc.pdf"), Some(zeros.as_slice())).expect("entry");
+    writer.finish().expect("finish").into_inner()
+}
+
+async fn an_envelope_with_a_bogus_authtoken_is_refused_before_its_file_is_opened(backend: Backend) {
+    let app = spawn(backend).await;
+    let (who, _) = integrator(&app, "Acme Bank").await;
+    let bomb = seven_zip_bomb();
+    // With a valid Authtoken the bomb is opened and refused for its ratio (107)...
+    // (The client SDK refuses to build a bomb, so the payload is its JSON as it stands.)
+    let raw = |builder: PayloadBuilder| serde_json::to_vec(&builder.to_value()).expect("json");
+    let payload = raw(pdf_payload(b"%PDF-1.7", &who.authtoken, "BOMB-1").compressed_file(&bomb));
+    let html = submit(&app, &who, &seal(&who, &payload)).await.text().await.expect("html");
+    assert!(posted_fields(&html).1["ErrorMessage"].starts_with("107"), "{html}");
+    // ...with a bogus one it is refused (104) before anything is decompressed or parsed:
+    // otherwise its own 107 would win.
+    let payload = raw(pdf_payload(b"%PDF-1.7", "bogus-token", "BOMB-2").compressed_file(&bomb));
+    let html = submit(&app, &who, &seal(&who, &payload)).await.text().await.expect("html");
+    let (action, fields) = posted_fields(&html);
+    assert_eq!(action, "https://erp.example.test/failed");
+    assert!(fields["ErrorMessage"].starts_with("104"), "{html}");
+    // A payload with fields that do not parse, and a bogus Authtoken: 104 as well.
+    let broken =
+        json!({"Authtoken": "bogus", "Filetype": "PDF", "File": "%%%", "Furl": "https://erp.example.test/failed"});
+    let html = submit(&app, &who, &seal(&who, broken.to_string().as_bytes())).await.text().await.expect("html");
+    assert!(posted_fields(&html).1["ErrorMessage"].starts_with("104"), "{html}");
+}
+
+/// Every file under `dir`, with its bytes.
+fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(next) = pending.pop() {
+        for entry in std::fs::read_dir(&next).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                out.push((path, bytes));
+            }
+        }
+    }
+    out
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+async fn nothing_secret_of_a_gateway_transaction_is_kept_at_rest(backend: Backend) {
+    let app = spawn(backend).await;
+    let (who, _) = integrator(&app, "Acme Bank").await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pdf = reportlab_pdf(dir.path());
+    let payload = pdf_payload(&pdf, &who.authtoken, "REST-1").build().expect("payload");
+    let sealed = seal(&who, &payload);
+    let response = submit(&app, &who, &sealed).await;
+    assert_eq!(response.status(), 303);
+    let link = response.headers()["location"].to_str().expect("location").to_string();
+    let number = link.split('/').nth(3).expect("number").to_string();
+
+    let row = app.state.store.transaction(&number).await.expect("row").expect("transaction");
+    assert!(!contains(&row.session_key, sealed.session.as_bytes()), "the session key is sealed");
+    let data_dir = app.state.config.data_dir.clone();
+    let kept = files_under(&data_dir);
+    for (path, bytes) in &kept {
+        assert!(!contains(bytes, who.authtoken.as_bytes()), "Authtoken in {}", path.display());
+        assert!(!contains(bytes, sealed.session.as_bytes()), "session key in {}", path.display());
+        assert!(!contains(bytes, b"Loan agreement"), "the document in the clear in {}", path.display());
+    }
+    assert!(kept.iter().any(|(path, _)| path.to_string_lossy().ends_with("payload.sealed")));
+
+    // The signer still gets the document and signs; then nothing of the request remains.
+    let fields = sign_typed(&app, &link).await;
+    let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+    assert!(signed.starts_with(b"%PDF"));
+    let row = app.state.store.transaction(&number).await.expect("row").expect("transaction");
+    assert!(row.session_key.is_empty() && row.payload_blob.is_none(), "forgotten with the transaction");
+    assert!(!files_under(&data_dir).iter().any(|(path, _)| path.to_string_lossy().ends_with("payload.sealed")));
+}
