@@ -179,6 +179,7 @@ fn describe(doc: &Document<'_>, eofs: &[u64], field: SigField, docmdp_sig: Optio
             && byte_at(b[1]) == Some(b'<')
             && byte_at(b[2] - 1) == Some(b'>')
             && (b[2] - b[1]).checked_sub(2) == Some(raw_contents.len() as u64 * 2)
+            && gap_inside_signature_dict(doc, field.value_ref, b[1])
     });
     let end = br.map_or(0, |b| b[2].saturating_add(b[3]));
     let digest = match br {
@@ -207,12 +208,37 @@ fn describe(doc: &Document<'_>, eofs: &[u64], field: SigField, docmdp_sig: Optio
         covers_whole_file: byte_range_ok && end == len,
         docmdp_p,
         later_changes: if byte_range_ok {
-            modifications_after(doc, eofs, end, docmdp_p)?
+            let mut changes = modifications_after(doc, eofs, end, docmdp_p)?;
+            if !eofs.contains(&end) {
+                // Signed bytes that stop inside a revision leave the rest of it unsigned.
+                changes.disallowed.insert(0, format!("the signed range ends at byte {end}, inside a revision"));
+            }
+            changes
         } else {
             Modifications::default()
         },
         byte_range,
     })
+}
+
+/// The ByteRange gap must be this signature dictionary's own `/Contents`: signature wrapping
+/// points it at a copy elsewhere and moves the signed bytes around it.
+fn gap_inside_signature_dict(doc: &Document<'_>, value_ref: Option<ObjRef>, gap_start: u64) -> bool {
+    const MAX_SIG_DICT: u64 = 64 * 1024;
+    let Some(r) = value_ref else {
+        // A direct value sits inside its field's dictionary; nothing to locate it by.
+        return true;
+    };
+    let Some(&XrefEntry::InUse { offset, .. }) = doc.xref.get(&r.num) else {
+        return false;
+    };
+    if offset >= gap_start || gap_start - offset > MAX_SIG_DICT {
+        return false;
+    }
+    match doc.source().window(offset, (gap_start - offset) as usize) {
+        Ok(w) => crate::reader::find(&w, b"endobj").is_none(),
+        Err(_) => false,
+    }
 }
 
 fn docmdp_p_of(doc: &Document<'_>, sig: &Dict) -> Result<Option<i64>> {

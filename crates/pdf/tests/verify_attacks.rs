@@ -227,5 +227,36 @@ fn later_chain_that_skips_the_signed_revision_is_reported() {
         }
     }
     let attacked = append_revision(&signed, &objects, Some(original_startxref));
-    assert_changed(&attacked, "skips the signed revision");
+    // The copied signature dictionary no longer holds the gap (wrapping check); were it
+    // kept in place, the skipped section is reported.
+    let sigs = signet_pdf::signatures(&attacked).unwrap();
+    let skipped = sigs[0].later_changes.disallowed.iter().any(|c| c.contains("skips the signed revision"));
+    assert!(!sigs[0].byte_range_ok || skipped, "{:?}", sigs[0]);
+}
+
+#[test]
+fn signature_dictionary_moved_away_from_the_signed_gap_is_refused() {
+    let signed = sign(&simple_pdf(), &opts(), 1);
+    let sig = &signet_pdf::signatures(&signed).unwrap()[0];
+    assert!(sig.byte_range_ok);
+    // Wrapping: a later revision redefines the signature dictionary elsewhere (here a
+    // byte-identical copy, so the signer's name, reason and ByteRange can be anything); the
+    // ByteRange gap then no longer lies in the dictionary the document uses.
+    let doc = Document::open(signed.as_slice()).unwrap();
+    let (value_num, offset) = doc.sections[0]
+        .entries
+        .iter()
+        .find_map(|(n, e)| match (e, doc.get(ObjRef::new(*n, 0))) {
+            (XrefEntry::InUse { offset, .. }, Ok(Object::Dict(d))) if d.get("ByteRange").is_some() => {
+                Some((*n, *offset))
+            }
+            _ => None,
+        })
+        .unwrap();
+    let start = offset as usize + signed[offset as usize..].windows(4).position(|w| w == b"obj\n").unwrap() + 4;
+    let end = start + signed[start..].windows(6).position(|w| w == b"endobj").unwrap();
+    let copy = signed[start..end].to_vec();
+    let attacked = append_revision(&signed, &[(value_num, copy)], None);
+    let sigs = signet_pdf::signatures(&attacked).unwrap();
+    assert!(!sigs[0].byte_range_ok, "{:?}", sigs[0].byte_range);
 }
