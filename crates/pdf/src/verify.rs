@@ -341,6 +341,9 @@ fn modifications_after(
     if let Some(problem) = signed_section_skipped(doc, signed_end, &older)? {
         result.disallowed.push(problem);
     }
+    if let Some(problem) = catalog_replaced(doc, &older) {
+        result.disallowed.push(problem);
+    }
     let mut before: HashMap<u32, XrefEntry> = HashMap::new();
     for i in older.iter().rev() {
         for (n, e) in &doc.sections[*i].entries {
@@ -457,6 +460,16 @@ fn signed_section_skipped(doc: &Document<'_>, signed_end: u64, older: &[usize]) 
     Ok(Some(format!(
         "the later revisions' cross-reference chain skips the signed revision's section at offset {offset}"
     )))
+}
+
+/// A later trailer naming another catalog swaps the whole document for new objects, which
+/// object-by-object comparison would only see as "objects added".
+fn catalog_replaced(doc: &Document<'_>, older: &[usize]) -> Option<String> {
+    let signed_root = older.first().and_then(|i| doc.sections[*i].trailer.get("Root")).and_then(Object::as_ref)?;
+    let root = doc.trailer.get("Root").and_then(Object::as_ref)?;
+    (root != signed_root).then(|| {
+        format!("the document catalog was replaced (trailer /Root {} 0 R, signed {} 0 R)", root.num, signed_root.num)
+    })
 }
 
 /// Objects held by an object stream that a later revision redefines (in either version):

@@ -20,8 +20,12 @@ fn opts() -> SignOptions {
 /// Append a classic-xref revision redefining `objects` (number, body), chained to `prev`
 /// (default: the current startxref).
 fn append_revision(base: &[u8], objects: &[(u32, Vec<u8>)], prev: Option<u64>) -> Vec<u8> {
+    let root = Document::open(base).unwrap().root_ref().unwrap().num;
+    append_revision_with_root(base, objects, prev, root)
+}
+
+fn append_revision_with_root(base: &[u8], objects: &[(u32, Vec<u8>)], prev: Option<u64>, root: u32) -> Vec<u8> {
     let doc = Document::open(base).unwrap();
-    let root = doc.root_ref().unwrap().num;
     let max = objects.iter().map(|(n, _)| *n as i64 + 1).max().unwrap_or(0);
     let size = doc.trailer.int("Size").unwrap().max(max);
     let prev = prev.unwrap_or(doc.startxref);
@@ -259,4 +263,25 @@ fn signature_dictionary_moved_away_from_the_signed_gap_is_refused() {
     let attacked = append_revision(&signed, &[(value_num, copy)], None);
     let sigs = signet_pdf::signatures(&attacked).unwrap();
     assert!(!sigs[0].byte_range_ok, "{:?}", sigs[0].byte_range);
+}
+
+#[test]
+fn a_new_catalog_in_a_later_trailer_is_a_change() {
+    // Incremental saving attack: only new objects, and a trailer whose /Root is a new catalog
+    // showing a new page.
+    let signed = sign(&simple_pdf(), &opts(), 1);
+    // The new catalog keeps the signed form, so the signature is still listed.
+    let (_, catalog) = Document::open(signed.as_slice()).unwrap().catalog().unwrap();
+    let form = body(catalog.get("AcroForm").unwrap());
+    let mut new_catalog = b"<< /Type /Catalog /Pages 101 0 R /AcroForm ".to_vec();
+    new_catalog.extend(form);
+    new_catalog.extend_from_slice(b" >>");
+    let objects = vec![
+        (100, new_catalog),
+        (101, b"<< /Type /Pages /Kids [102 0 R] /Count 1 >>".to_vec()),
+        (102, b"<< /Type /Page /Parent 101 0 R /MediaBox [0 0 612 792] /Contents 103 0 R >>".to_vec()),
+        (103, stream("", b"BT /F1 30 Tf 100 100 Td (FORGED) Tj ET")),
+    ];
+    let attacked = append_revision_with_root(&signed, &objects, None, 100);
+    assert_changed(&attacked, "catalog was replaced");
 }
