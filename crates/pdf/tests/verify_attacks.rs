@@ -285,3 +285,17 @@ fn a_new_catalog_in_a_later_trailer_is_a_change() {
     let attacked = append_revision_with_root(&signed, &objects, None, 100);
     assert_changed(&attacked, "catalog was replaced");
 }
+
+#[test]
+fn a_signed_range_that_stops_inside_a_revision_is_a_change() {
+    let signed = sign(&simple_pdf(), &opts(), 1);
+    // Without its %%EOF marker the signed range no longer ends a revision: whatever follows
+    // belongs to a revision the signature only partly covers. (The digest breaks too; the
+    // structural verdict must not depend on the CMS check.)
+    let mut cut = signed.clone();
+    let at = cut.windows(5).rposition(|w| w == b"%%EOF").unwrap();
+    cut[at..at + 5].copy_from_slice(b"%%EOX");
+    let sigs = signet_pdf::signatures(&cut).unwrap();
+    assert!(sigs[0].byte_range_ok && !sigs[0].covers_revision);
+    assert_changed(&cut, "inside a revision");
+}
