@@ -8,6 +8,8 @@ use crate::object::{Dict, Object};
 
 /// Decoded stream data is capped: xref and object streams are small; more is hostile input.
 const MAX_DECODED: u64 = 256 * 1024 * 1024;
+/// Widest predictor row accepted (real xref streams use a few bytes per row).
+const MAX_ROW: usize = 1 << 20;
 
 pub fn flate_encode(data: &[u8]) -> Vec<u8> {
     let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
@@ -16,10 +18,16 @@ pub fn flate_encode(data: &[u8]) -> Vec<u8> {
     enc.finish().unwrap_or_default()
 }
 
-fn flate_decode(data: &[u8]) -> Result<Vec<u8>> {
+/// A bomb (a few KB inflating to gigabytes) stops at `limit` and is refused rather than
+/// silently cut.
+fn flate_decode(data: &[u8], limit: u64) -> Result<Vec<u8>> {
     let mut out = Vec::new();
-    let mut dec = flate2::read::ZlibDecoder::new(data).take(MAX_DECODED);
-    match dec.read_to_end(&mut out) {
+    let mut dec = flate2::read::ZlibDecoder::new(data).take(limit.saturating_add(1));
+    let read = dec.read_to_end(&mut out);
+    if out.len() as u64 > limit {
+        return Err(too_large(limit));
+    }
+    match read {
         Ok(_) => Ok(out),
         // Many producers write streams with a damaged or missing checksum; keep what decoded.
         Err(_) if !out.is_empty() => Ok(out),
@@ -27,8 +35,19 @@ fn flate_decode(data: &[u8]) -> Result<Vec<u8>> {
     }
 }
 
+fn too_large(limit: u64) -> Error {
+    damaged(format!("a stream decodes to more than {} MB", limit.div_ceil(1 << 20)))
+}
+
 /// Decode according to /Filter and /DecodeParms (only what structural streams use).
+#[cfg(test)]
 pub fn decode_stream(dict: &Dict, raw: &[u8]) -> Result<Vec<u8>> {
+    decode_stream_limited(dict, raw, MAX_DECODED)
+}
+
+/// Decode with every filter stage's output capped at `limit` bytes.
+pub fn decode_stream_limited(dict: &Dict, raw: &[u8], limit: u64) -> Result<Vec<u8>> {
+    let limit = limit.min(MAX_DECODED);
     let filters: Vec<&[u8]> = match dict.get("Filter") {
         None => Vec::new(),
         Some(Object::Name(n)) => vec![n.as_slice()],
@@ -44,7 +63,7 @@ pub fn decode_stream(dict: &Dict, raw: &[u8]) -> Result<Vec<u8>> {
     for (i, f) in filters.iter().enumerate() {
         data = match *f {
             b"FlateDecode" | b"Fl" => {
-                let decoded = flate_decode(&data)?;
+                let decoded = flate_decode(&data, limit)?;
                 match parms.get(i).copied().flatten() {
                     Some(p) => apply_predictor(p, decoded)?,
                     None => decoded,
@@ -59,6 +78,10 @@ pub fn decode_stream(dict: &Dict, raw: &[u8]) -> Result<Vec<u8>> {
                 )));
             }
         };
+        // ASCII85 `z` quadruples its input; chained filters multiply.
+        if data.len() as u64 > limit {
+            return Err(too_large(limit));
+        }
     }
     Ok(data)
 }
@@ -117,6 +140,9 @@ fn apply_predictor(parms: &Dict, data: Vec<u8>) -> Result<Vec<u8>> {
     let columns = parms.int("Columns").unwrap_or(1).clamp(1, 1 << 20) as usize;
     let bpp = (colors * bpc).div_ceil(8);
     let row_len = (colors * bpc * columns).div_ceil(8);
+    if row_len > MAX_ROW {
+        return Err(damaged(format!("predictor rows of {row_len} bytes")));
+    }
     png_unfilter(&data, row_len, bpp)
 }
 

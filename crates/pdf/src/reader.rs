@@ -4,12 +4,12 @@
 //! incremental updates and linearized files (whose first-page xref simply chains to the main one).
 //! When the xref is unusable it rebuilds one by scanning for `N G obj`, as mainstream viewers do.
 
-use std::cell::RefCell;
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use crate::error::{Error, Result, damaged, syntax};
-use crate::filters::decode_stream;
+use crate::filters::decode_stream_limited;
 use crate::object::{Dict, ObjRef, Object, Stream, StreamData};
 use crate::parser::{ParseError, Parser, parse_decimal};
 use crate::source::Source;
@@ -19,6 +19,19 @@ const FIRST_WINDOW: usize = 4096;
 const MAX_WINDOW: usize = 256 * 1024 * 1024;
 const MAX_SECTIONS: usize = 10_000;
 const MAX_PAGES: usize = 1_000_000;
+/// Objects whose loading needs other objects (an indirect `/Length`, an object stream) nest
+/// only a few levels in real files; deeper is a loop in disguise.
+const MAX_LOAD_DEPTH: usize = 16;
+/// Decoded bytes kept in the object-stream cache; past this the cache starts over.
+const MAX_OBJSTM_CACHE: usize = 64 << 20;
+/// Largest decoded stream.
+const MAX_DECODED_STREAM: u64 = 64 << 20;
+/// Work (bytes parsed plus bytes decoded) allowed per document: a fixed part plus a multiple of
+/// the file size, so big honest files fit and hostile ones cannot make reading quadratic.
+const WORK_BASE: u64 = 64 << 20;
+const WORK_PER_FILE_BYTE: u64 = 16;
+/// `trailer` keywords tried (from the end) when rebuilding an xref.
+const MAX_TRAILER_CANDIDATES: usize = 64;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum XrefEntry {
@@ -71,7 +84,27 @@ pub struct Document<'s> {
     /// The xref was rebuilt by scanning; an update must then carry a complete xref.
     pub recovered: bool,
     pub startxref: u64,
-    objstms: RefCell<HashMap<u32, Rc<ObjStmData>>>,
+    /// Keyed by (stream number, offset): each revision reads its own version of a redefined
+    /// object stream.
+    objstms: RefCell<HashMap<(u32, u64), Rc<ObjStmData>>>,
+    objstm_bytes: Cell<usize>,
+    /// Objects being loaded right now (innermost last): re-entering one is a reference cycle.
+    loading: RefCell<Vec<u32>>,
+    work_done: Cell<u64>,
+    work_limit: u64,
+    /// Offsets of every `endstream` keyword, found once when a stream length must be guessed.
+    endstreams: OnceCell<Vec<u64>>,
+}
+
+/// Pops the object from the loading stack when its load ends, however it ends.
+struct Loading<'d> {
+    stack: &'d RefCell<Vec<u32>>,
+}
+
+impl Drop for Loading<'_> {
+    fn drop(&mut self) {
+        self.stack.borrow_mut().pop();
+    }
 }
 
 impl<'s> Document<'s> {
@@ -86,13 +119,21 @@ impl<'s> Document<'s> {
             if matches!(first_err, Error::Encrypted) {
                 return Err(first_err);
             }
-            doc.rebuild_xref().map_err(|_| first_err)?;
+            // The chain's own error explains a failed rebuild better, unless the rebuild hit a
+            // limit (then the file is hostile, whatever its xref says).
+            doc.rebuild_xref().map_err(|e| if is_hard_limit(&e) { e } else { first_err })?;
         }
         if doc.trailer.get("Encrypt").is_some() {
             return Err(Error::Encrypted);
         }
-        // A chain that parses but points at the wrong bytes shows up when the catalog is read.
-        if doc.catalog().is_err() && !doc.recovered {
+        // A chain that parses but points at the wrong bytes shows up when the catalog is read;
+        // a loop or a bomb would only come back from a rebuilt one.
+        if let Err(e) = doc.catalog()
+            && !doc.recovered
+        {
+            if is_hard_limit(&e) {
+                return Err(e);
+            }
             doc.rebuild_xref()?;
             if doc.trailer.get("Encrypt").is_some() {
                 return Err(Error::Encrypted);
@@ -103,7 +144,13 @@ impl<'s> Document<'s> {
     }
 
     fn new_empty(src: Box<dyn Source + 's>) -> Self {
+        let work_limit = WORK_BASE.saturating_add(src.len().saturating_mul(WORK_PER_FILE_BYTE));
         Document {
+            objstm_bytes: Cell::new(0),
+            loading: RefCell::new(Vec::new()),
+            work_done: Cell::new(0),
+            work_limit,
+            endstreams: OnceCell::new(),
             src,
             sections: Vec::new(),
             xref: HashMap::new(),
@@ -170,6 +217,7 @@ impl<'s> Document<'s> {
 
     /// Resolve `r` through a given xref map (used to look at older revisions).
     pub fn get_with(&self, xref: &HashMap<u32, XrefEntry>, r: ObjRef) -> Result<Object> {
+        let _loading = self.start_loading(r.num)?;
         match xref.get(&r.num) {
             Some(XrefEntry::InUse { offset, .. }) => {
                 let (found, obj) = self.read_object_at(*offset)?;
@@ -185,6 +233,43 @@ impl<'s> Document<'s> {
             // Missing objects are null by the spec; callers that need them report it.
             Some(XrefEntry::Free) | None => Ok(Object::Null),
         }
+    }
+
+    /// Mark `num` as being loaded until the guard drops; refuse re-entry (a reference cycle such
+    /// as a `/Length` pointing at its own stream) and absurd nesting.
+    fn start_loading(&self, num: u32) -> Result<Loading<'_>> {
+        let mut stack = self.loading.borrow_mut();
+        if stack.contains(&num) {
+            let chain: Vec<String> = stack.iter().chain([&num]).map(|n| format!("{n} 0 R")).collect();
+            return Err(damaged(format!("reference cycle while loading objects: {}", chain.join(" -> "))));
+        }
+        if stack.len() >= MAX_LOAD_DEPTH {
+            return Err(damaged(format!("objects refer to each other more than {MAX_LOAD_DEPTH} levels deep")));
+        }
+        stack.push(num);
+        Ok(Loading { stack: &self.loading })
+    }
+
+    fn is_loading(&self, num: u32) -> bool {
+        self.loading.borrow().contains(&num)
+    }
+
+    /// Count `amount` units of work (bytes parsed or decoded) against the document's budget.
+    fn charge(&self, amount: u64) -> Result<()> {
+        let done = self.work_done.get().saturating_add(amount);
+        self.work_done.set(done);
+        if done > self.work_limit {
+            return Err(damaged(format!(
+                "reading it takes more than {} MB of parsing and decoding for a {} KB file (hostile or badly damaged)",
+                self.work_limit >> 20,
+                self.src.len() >> 10
+            )));
+        }
+        Ok(())
+    }
+
+    fn work_left(&self) -> u64 {
+        self.work_limit.saturating_sub(self.work_done.get())
     }
 
     /// Like `get` but a missing object is an error.
@@ -230,10 +315,13 @@ impl<'s> Document<'s> {
         }
         let mut size = FIRST_WINDOW;
         loop {
+            self.charge(0)?;
             let window = self.src.window(offset, size)?;
             let at_eof = offset + window.len() as u64 >= self.src.len();
             let mut p = Parser::new(&window, offset, at_eof);
             let attempt = p.parse_obj_header().and_then(|r| Ok((r, p.parse_object()?)));
+            let parsed = if matches!(attempt, Err(ParseError::Incomplete)) { window.len() } else { p.pos };
+            self.charge(parsed as u64)?;
             match attempt {
                 Ok((r, obj)) => return Ok((r, self.fix_stream_length(obj)?)),
                 Err(ParseError::Incomplete) if size < MAX_WINDOW && !at_eof => size *= 4,
@@ -257,10 +345,20 @@ impl<'s> Document<'s> {
         let mut len = len;
         if len == u64::MAX
             && let Some(Object::Ref(r)) = s.dict.get("Length")
-            && let Ok(Object::Int(l)) = self.get(*r)
-            && l >= 0
         {
-            len = l as u64;
+            if self.is_loading(r.num) {
+                return Err(damaged(format!(
+                    "reference cycle: the /Length of a stream at offset {offset} is object {} 0 R, which is being loaded",
+                    r.num
+                )));
+            }
+            // A damaged length object is tolerated (the end is searched instead); exhausted
+            // budgets and loops are not.
+            match self.get(*r) {
+                Ok(Object::Int(l)) if l >= 0 => len = l as u64,
+                Err(e) if is_hard_limit(&e) => return Err(e),
+                _ => {}
+            }
         }
         if len == u64::MAX || !self.endstream_follows(offset, len)? {
             len = self.search_endstream(offset)?;
@@ -279,27 +377,41 @@ impl<'s> Document<'s> {
         Ok(trimmed.starts_with(b"endstream") || (trimmed.is_empty() && end == self.src.len()))
     }
 
+    /// The data length of a stream whose `/Length` is unusable: up to the next `endstream`.
+    /// The keyword positions are indexed once, so thousands of unterminated streams cost one
+    /// pass over the file, not one pass each.
     fn search_endstream(&self, offset: u64) -> Result<u64> {
-        let mut pos = offset;
-        const CHUNK: usize = 1 << 20;
-        loop {
+        let ends = self.endstream_offsets()?;
+        let next = ends.partition_point(|e| *e < offset);
+        let Some(&found) = ends.get(next).filter(|e| **e - offset <= MAX_WINDOW as u64) else {
+            return Err(damaged(format!("stream at offset {offset} has no end")));
+        };
+        let mut end = found;
+        // The EOL before `endstream` is not part of the data.
+        let before = self.src.window(end.saturating_sub(2).max(offset), 2)?;
+        if before.ends_with(b"\r\n") {
+            end -= 2;
+        } else if before.ends_with(b"\n") || before.ends_with(b"\r") {
+            end -= 1;
+        }
+        Ok(end.max(offset) - offset)
+    }
+
+    fn endstream_offsets(&self) -> Result<&[u64]> {
+        if let Some(found) = self.endstreams.get() {
+            return Ok(found);
+        }
+        let mut found = Vec::new();
+        const CHUNK: usize = 4 << 20;
+        let mut pos = 0u64;
+        while pos < self.src.len() {
             let w = self.src.window(pos, CHUNK + 16)?;
-            if let Some(i) = find(&w, b"endstream") {
-                let mut end = pos + i as u64;
-                // The EOL before `endstream` is not part of the data.
-                let before = self.src.window(end.saturating_sub(2).max(offset), 2)?;
-                if before.ends_with(b"\r\n") {
-                    end -= 2;
-                } else if before.ends_with(b"\n") || before.ends_with(b"\r") {
-                    end -= 1;
-                }
-                return Ok(end.max(offset) - offset);
-            }
-            if w.len() < CHUNK + 16 || pos - offset > MAX_WINDOW as u64 {
-                return Err(damaged(format!("stream at offset {offset} has no end")));
-            }
+            let limit = w.len().min(CHUNK + 9);
+            found
+                .extend(find_all(&w[..limit], b"endstream").into_iter().filter(|i| *i < CHUNK).map(|i| pos + i as u64));
             pos += CHUNK as u64;
         }
+        Ok(self.endstreams.get_or_init(|| found))
     }
 
     /// Raw (encoded) stream bytes.
@@ -319,8 +431,26 @@ impl<'s> Document<'s> {
         }
     }
 
+    /// Decoded stream data, capped per stream and charged to the document's work budget.
     pub fn stream_decoded(&self, s: &Stream) -> Result<Vec<u8>> {
-        decode_stream(&s.dict, &self.stream_raw(s)?)
+        let raw = self.stream_raw(s)?;
+        let limit = MAX_DECODED_STREAM.min(self.work_left());
+        let decoded = decode_stream_limited(&s.dict, &raw, limit).map_err(|e| match e {
+            Error::Damaged(m) if m.contains("decodes to more than") && limit < MAX_DECODED_STREAM => {
+                self.work_exhausted()
+            }
+            other => other,
+        })?;
+        self.charge(decoded.len() as u64)?;
+        Ok(decoded)
+    }
+
+    fn work_exhausted(&self) -> Error {
+        self.work_done.set(self.work_limit.saturating_add(1));
+        match self.charge(0) {
+            Err(e) => e,
+            Ok(()) => damaged("work budget exhausted"),
+        }
     }
 
     fn get_compressed(&self, xref: &HashMap<u32, XrefEntry>, stream: u32, index: u32, num: u32) -> Result<Object> {
@@ -336,20 +466,48 @@ impl<'s> Document<'s> {
     }
 
     fn objstm(&self, xref: &HashMap<u32, XrefEntry>, stream: u32) -> Result<Rc<ObjStmData>> {
-        if let Some(cached) = self.objstms.borrow().get(&stream) {
-            return Ok(cached.clone());
-        }
         // An object stream itself must be a plain object (no nesting), which also stops loops.
-        let Some(XrefEntry::InUse { offset, .. }) = xref.get(&stream) else {
+        let Some(&XrefEntry::InUse { offset, .. }) = xref.get(&stream) else {
             return Err(damaged(format!("object stream {stream} is missing")));
         };
-        let (_, obj) = self.read_object_at(*offset)?;
+        if let Some(cached) = self.objstms.borrow().get(&(stream, offset)) {
+            return Ok(cached.clone());
+        }
+        // Its /Length may lead back into the stream itself: the loading stack catches that.
+        let _loading = self.start_loading(stream)?;
+        let (_, obj) = self.read_object_at(offset)?;
         let Object::Stream(s) = obj else {
             return Err(damaged(format!("object {stream} is not an object stream")));
         };
         let parsed = Rc::new(parse_objstm(&s.dict, self.stream_decoded(&s)?)?);
-        self.objstms.borrow_mut().insert(stream, parsed.clone());
+        self.cache_objstm((stream, offset), parsed.clone());
         Ok(parsed)
+    }
+
+    /// Keep the cache's decoded bytes bounded: past the cap it starts over (the work budget
+    /// bounds what re-decoding can cost).
+    fn cache_objstm(&self, key: (u32, u64), parsed: Rc<ObjStmData>) {
+        let size = parsed.data.len() + parsed.index.len() * std::mem::size_of::<(u32, usize)>();
+        let mut cache = self.objstms.borrow_mut();
+        if self.objstm_bytes.get().saturating_add(size) > MAX_OBJSTM_CACHE {
+            cache.clear();
+            self.objstm_bytes.set(0);
+        }
+        if size <= MAX_OBJSTM_CACHE {
+            cache.insert(key, parsed);
+            self.objstm_bytes.set(self.objstm_bytes.get() + size);
+        }
+    }
+
+    /// Numbers of the objects an object stream holds, as read through `xref` (empty when it is
+    /// not an object stream).
+    pub fn objstm_members(&self, xref: &HashMap<u32, XrefEntry>, stream: u32) -> Result<Vec<u32>> {
+        match self.get_with(xref, ObjRef::new(stream, 0))? {
+            Object::Stream(s) if s.dict.has_type("ObjStm") => {
+                Ok(self.objstm(xref, stream)?.index.iter().map(|(n, _)| *n).collect())
+            }
+            _ => Ok(Vec::new()),
+        }
     }
 
     // -----------------------------------------------------------------------------------------
@@ -422,20 +580,16 @@ impl<'s> Document<'s> {
         self.sections.clear();
         self.xref.clear();
         self.objstms.borrow_mut().clear();
+        self.objstm_bytes.set(0);
         self.recovered = true;
-        let (found, trailers) = scan_for_objects(self.src.as_ref())?;
+        let (found, trailer) = scan_for_objects(self.src.as_ref())?;
         let doc = self;
         doc.xref = found;
         if doc.xref.is_empty() {
             return Err(damaged("no xref and no objects found"));
         }
-        doc.register_objstm_contents();
-        let trailer = trailers
-            .into_iter()
-            .rev()
-            .find(|t| t.get("Root").is_some())
-            .or_else(|| doc.trailer_from_xref_streams())
-            .or_else(|| doc.trailer_from_catalog_scan());
+        doc.register_objstm_contents()?;
+        let trailer = trailer.or_else(|| doc.trailer_from_xref_streams()).or_else(|| doc.trailer_from_catalog_scan());
         let Some(mut trailer) = trailer else {
             return Err(damaged("no xref and no document catalog found"));
         };
@@ -448,18 +602,19 @@ impl<'s> Document<'s> {
         Ok(())
     }
 
-    fn register_objstm_contents(&mut self) {
+    fn register_objstm_contents(&mut self) -> Result<()> {
         let candidates: Vec<u32> = self.xref.keys().copied().collect();
         let mut compressed = Vec::new();
         for num in candidates {
-            let Ok(Object::Stream(s)) = self.get(ObjRef::new(num, 0)) else {
-                continue;
+            let s = match self.get(ObjRef::new(num, 0)) {
+                Ok(Object::Stream(s)) if s.dict.has_type("ObjStm") => s,
+                Err(e) if is_hard_limit(&e) => return Err(e),
+                _ => continue,
             };
-            if !s.dict.has_type("ObjStm") {
-                continue;
-            }
-            let Ok(parsed) = self.stream_decoded(&s).and_then(|d| parse_objstm(&s.dict, d)) else {
-                continue;
+            let parsed = match self.stream_decoded(&s).and_then(|d| parse_objstm(&s.dict, d)) {
+                Ok(parsed) => parsed,
+                Err(e) if is_hard_limit(&e) => return Err(e),
+                Err(_) => continue,
             };
             for (i, (n, _)) in parsed.index.iter().enumerate() {
                 compressed.push((*n, num, i as u32));
@@ -468,6 +623,7 @@ impl<'s> Document<'s> {
         for (n, stream, index) in compressed {
             self.xref.entry(n).or_insert(XrefEntry::Compressed { stream, index });
         }
+        Ok(())
     }
 
     fn trailer_from_xref_streams(&self) -> Option<Dict> {
@@ -554,8 +710,18 @@ impl<'s> Document<'s> {
         match kids {
             Some(kids) if !dict.has_type("Page") => {
                 for kid in kids {
-                    if let Object::Ref(r) = kid {
-                        self.walk_pages(r, &here, out, seen, depth + 1)?;
+                    match kid {
+                        Object::Ref(r) => {
+                            self.require_page_node(r)?;
+                            self.walk_pages(r, &here, out, seen, depth + 1)?;
+                        }
+                        Object::Null => {
+                            return Err(damaged(format!(
+                                "page tree node {} lists a null kid, where a page is missing",
+                                node.num
+                            )));
+                        }
+                        _ => {}
                     }
                 }
                 Ok(())
@@ -568,6 +734,116 @@ impl<'s> Document<'s> {
             }
         }
     }
+
+    fn require_page_node(&self, r: ObjRef) -> Result<()> {
+        match self.get(r) {
+            Ok(Object::Null) => Err(missing_from_page_tree(r)),
+            Err(e) if !is_hard_limit(&e) => Err(missing_from_page_tree(r)),
+            Err(e) => Err(e),
+            Ok(_) => Ok(()),
+        }
+    }
+
+    /// Check that every object a viewer needs to show the pages is there: the page tree, each
+    /// page's content streams, resources (fonts, images, forms, graphics states...) and
+    /// annotations. A missing one would show as a blank or wrong page, so a document that lost
+    /// objects (typically a truncated file whose xref was rebuilt) is refused, not signed.
+    pub fn check_displayable(&self) -> Result<()> {
+        let pages = self.pages()?;
+        let mut checked = HashSet::new();
+        let mut missing: Vec<(usize, ObjRef)> = Vec::new();
+        for (index, page) in pages.iter().enumerate() {
+            let mut todo: Vec<(Object, usize)> = Vec::new();
+            for key in ["Contents", "Resources", "Annots"] {
+                if let Some(v) = page.dict.get(key) {
+                    todo.push((v.clone(), 0));
+                }
+            }
+            todo.extend(self.inherited_resources(&page.dict)?.into_iter().map(|r| (r, 0)));
+            while let Some((obj, depth)) = todo.pop() {
+                self.check_needed(obj, depth, &mut todo, &mut checked, &mut |r| missing.push((index + 1, r)))?;
+            }
+        }
+        let Some(&(page, first)) = missing.first() else {
+            return Ok(());
+        };
+        let mut msg = format!(
+            "page {page} refers to object {} {} R, which is missing (truncated file?)",
+            first.num, first.generation
+        );
+        if missing.len() > 1 {
+            let last_page = missing.iter().map(|(p, _)| *p).max().unwrap_or(page);
+            msg.push_str(&format!("; {} objects used by pages {page} to {last_page} are missing", missing.len()));
+        }
+        Err(damaged(msg))
+    }
+
+    /// `/Resources` held by ancestors in the page tree (inherited when the page has none).
+    fn inherited_resources(&self, page: &Dict) -> Result<Vec<Object>> {
+        let mut out = Vec::new();
+        let mut parent = page.get("Parent").and_then(Object::as_ref);
+        let mut seen = HashSet::new();
+        while let Some(r) = parent.filter(|r| seen.insert(r.num) && seen.len() <= 64) {
+            let Some(node) = self.resolve_dict(&Object::Ref(r))? else {
+                break;
+            };
+            out.extend(node.get("Resources").cloned());
+            parent = node.get("Parent").and_then(Object::as_ref);
+        }
+        Ok(out)
+    }
+
+    /// One step of the display walk: load a referenced object once, report it if missing, and
+    /// queue what it refers to (not back up to parents and pages, which are checked anyway).
+    fn check_needed(
+        &self,
+        obj: Object,
+        depth: usize,
+        todo: &mut Vec<(Object, usize)>,
+        checked: &mut HashSet<u32>,
+        report_missing: &mut dyn FnMut(ObjRef),
+    ) -> Result<()> {
+        const MAX_DISPLAY_DEPTH: usize = 12;
+        if depth > MAX_DISPLAY_DEPTH {
+            return Ok(());
+        }
+        let value = match obj {
+            Object::Ref(r) => {
+                if !checked.insert(r.num) {
+                    return Ok(());
+                }
+                match self.get(r) {
+                    Ok(Object::Null) => {
+                        report_missing(r);
+                        return Ok(());
+                    }
+                    Err(e) if is_hard_limit(&e) => return Err(e),
+                    Err(_) => {
+                        report_missing(r);
+                        return Ok(());
+                    }
+                    Ok(v) => v,
+                }
+            }
+            other => other,
+        };
+        match value {
+            Object::Array(items) => todo.extend(items.into_iter().map(|i| (i, depth + 1))),
+            Object::Dict(d) | Object::Stream(Stream { dict: d, .. }) => {
+                for (key, v) in d.0 {
+                    if !matches!(key.as_slice(), b"Parent" | b"P" | b"Dest" | b"A" | b"Next" | b"Prev") {
+                        todo.push((v, depth + 1));
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+fn missing_from_page_tree(r: ObjRef) -> Error {
+    damaged(format!("the page tree refers to object {} {} R, which is missing (truncated file?)", r.num, r.generation))
 }
 
 #[derive(Default, Clone)]
@@ -627,10 +903,11 @@ fn merge_sections(sections: &[XrefSection]) -> HashMap<u32, XrefEntry> {
     map
 }
 
-/// Scan the whole source for `N G obj` headers (later ones win) and `trailer` dictionaries.
-fn scan_for_objects(src: &dyn Source) -> Result<(HashMap<u32, XrefEntry>, Vec<Dict>)> {
+/// Scan the whole source for `N G obj` headers (later ones win) and the last `trailer`
+/// dictionary that names a catalog.
+fn scan_for_objects(src: &dyn Source) -> Result<(HashMap<u32, XrefEntry>, Option<Dict>)> {
     let mut found = HashMap::new();
-    let mut trailers: Vec<Dict> = Vec::new();
+    let mut trailer_at: Vec<u64> = Vec::new();
     const CHUNK: usize = 4 << 20;
     const OVERLAP: usize = 64;
     let mut pos = 0u64;
@@ -640,16 +917,28 @@ fn scan_for_objects(src: &dyn Source) -> Result<(HashMap<u32, XrefEntry>, Vec<Di
         for (num, generation, at) in scan_obj_headers(&w, limit) {
             found.insert(num, XrefEntry::InUse { offset: pos + at as u64, generation });
         }
-        for at in find_all(&w[..limit], b"trailer") {
-            let tw = src.window(pos + at as u64 + 7, 64 * 1024)?;
-            let mut p = Parser::new(&tw, 0, true);
-            if let Ok(Object::Dict(d)) = p.parse_object() {
-                trailers.push(d);
-            }
-        }
+        trailer_at.extend(find_all(&w[..limit], b"trailer").into_iter().map(|at| pos + at as u64));
         pos += CHUNK as u64;
     }
-    Ok((found, trailers))
+    // Parsing every `trailer` word would cost a window each; only the last good one matters.
+    for at in trailer_at.into_iter().rev().take(MAX_TRAILER_CANDIDATES) {
+        let tw = src.window(at + 7, 64 * 1024)?;
+        let mut p = Parser::new(&tw, 0, true);
+        if let Ok(Object::Dict(d)) = p.parse_object()
+            && d.get("Root").is_some()
+        {
+            return Ok((found, Some(d)));
+        }
+    }
+    Ok((found, None))
+}
+
+/// Errors that must not be papered over by a fallback: a loop or an exhausted work budget
+/// would only come back, at a higher price.
+fn is_hard_limit(e: &Error) -> bool {
+    matches!(e, Error::Damaged(m) if m.starts_with("reference cycle")
+        || m.starts_with("reading it takes more than")
+        || m.starts_with("a stream decodes to more than"))
 }
 
 fn check_header(src: &dyn Source) -> Result<()> {
@@ -819,8 +1108,20 @@ fn scan_obj_headers(w: &[u8], limit: usize) -> Vec<(u32, u16, usize)> {
     out
 }
 
+/// First occurrence of `needle`; jumps between occurrences of its first byte rather than
+/// comparing at every position.
 pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+    let (&first, rest) = needle.split_first()?;
+    let last_start = hay.len().checked_sub(needle.len())?;
+    let mut start = 0;
+    while start <= last_start {
+        let i = start + hay[start..=last_start].iter().position(|b| *b == first)?;
+        if hay[i + 1..].starts_with(rest) {
+            return Some(i);
+        }
+        start = i + 1;
+    }
+    None
 }
 
 pub fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {

@@ -343,6 +343,7 @@ fn build_signature_update(doc: &Document<'_>, opts: &SignOptions) -> Result<Sign
     }
     let existing = existing_signatures(doc)?;
     check_permissions(&existing, opts.kind)?;
+    doc.check_displayable()?;
     let pages = doc.pages()?;
     let (root_ref, mut catalog) = doc.catalog()?;
     let mut w = Writer::new(doc)?;
@@ -891,6 +892,7 @@ pub fn add_signature_fields(input: &[u8], fields: &[EmptyField]) -> Result<Vec<u
         Some(2) => return Err(Error::CertifiedNoNewVisibleField),
         _ => {}
     }
+    doc.check_displayable()?;
     let pages = doc.pages()?;
     let (root_ref, mut catalog) = doc.catalog()?;
     let mut w = Writer::new(&doc)?;

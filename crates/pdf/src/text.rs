@@ -31,6 +31,33 @@ pub struct TextHit {
 
 const MAX_OPERATIONS: usize = 2_000_000;
 const MAX_STACK: usize = 64;
+/// Text kept per page and per document: far more than any real page or contract holds, little
+/// enough that a hostile file cannot fill the memory with runs.
+const MAX_RUNS_PER_PAGE: usize = 100_000;
+const MAX_CHARS_PER_PAGE: usize = 1 << 20;
+const MAX_RUNS_PER_DOCUMENT: usize = 1_000_000;
+const MAX_CHARS_PER_DOCUMENT: usize = 16 << 20;
+
+/// What is left of the document's text allowance.
+struct TextBudget {
+    runs: usize,
+    chars: usize,
+}
+
+impl TextBudget {
+    fn for_document() -> Self {
+        TextBudget { runs: MAX_RUNS_PER_DOCUMENT, chars: MAX_CHARS_PER_DOCUMENT }
+    }
+
+    fn for_page(&self) -> Self {
+        TextBudget { runs: self.runs.min(MAX_RUNS_PER_PAGE), chars: self.chars.min(MAX_CHARS_PER_PAGE) }
+    }
+
+    fn spend(&mut self, runs: &[TextRun]) {
+        self.runs = self.runs.saturating_sub(runs.len());
+        self.chars = self.chars.saturating_sub(runs.iter().map(|r| r.text.len()).sum());
+    }
+}
 
 type Matrix = [f64; 6];
 const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
@@ -230,7 +257,13 @@ fn number(t: Option<&Token>) -> f64 {
 }
 
 /// The text runs of a content stream.
+#[cfg(test)]
 fn runs_of(content: &[u8]) -> Vec<TextRun> {
+    runs_within(content, &mut TextBudget::for_document().for_page())
+}
+
+/// The text runs of a content stream, stopping when `budget` is spent.
+fn runs_within(content: &[u8], budget: &mut TextBudget) -> Vec<TextRun> {
     let mut lexer = Lexer { data: content, pos: 0 };
     let (mut ctm, mut stack) = (IDENTITY, Vec::new());
     let (mut tm, mut tlm, mut size, mut leading) = (IDENTITY, IDENTITY, 12.0_f64, 0.0_f64);
@@ -239,7 +272,7 @@ fn runs_of(content: &[u8]) -> Vec<TextRun> {
     let mut operations = 0;
     while let Some(token) = lexer.next(0) {
         operations += 1;
-        if operations > MAX_OPERATIONS {
+        if operations > MAX_OPERATIONS || budget.runs == 0 || budget.chars == 0 {
             break;
         }
         let Token::Operator(op) = token else {
@@ -255,8 +288,11 @@ fn runs_of(content: &[u8]) -> Vec<TextRun> {
             let chars = text.len() as f64;
             let adjust: f64 = spacing_runs.iter().map(|(_, a)| -a / 1000.0 * size).sum();
             let advance = chars * 0.5 * size + adjust;
+            let kept = &text[..text.len().min(budget.chars)];
+            budget.runs = budget.runs.saturating_sub(1);
+            budget.chars -= kept.len();
             runs.push(TextRun {
-                text: decode(&text),
+                text: decode(kept),
                 x: device[4],
                 y: device[5],
                 size: size * (device[2] * device[2] + device[3] * device[3]).sqrt().max(f64::EPSILON),
@@ -352,8 +388,14 @@ pub fn pages_text(bytes: &[u8]) -> Result<Vec<(Page, Vec<TextRun>)>> {
     let doc = Document::open(bytes)?;
     let pages = doc.pages()?;
     let mut out = Vec::with_capacity(pages.len());
+    let mut budget = TextBudget::for_document();
     for page in pages {
-        let runs = runs_of(&page_content(&doc, &page)?);
+        let runs = if budget.runs == 0 || budget.chars == 0 {
+            Vec::new()
+        } else {
+            runs_within(&page_content(&doc, &page)?, &mut budget.for_page())
+        };
+        budget.spend(&runs);
         out.push((page, runs));
     }
     Ok(out)
@@ -436,6 +478,21 @@ mod tests {
         assert_eq!((runs[0].x, runs[0].y), (82.0, 720.0));
         assert_eq!(runs[1].text, "Sig nature:");
         assert_eq!(runs[1].y, 706.0);
+    }
+
+    #[test]
+    fn runs_and_characters_are_capped_per_page() {
+        let content = "BT (ab) Tj ".repeat(MAX_RUNS_PER_PAGE + 10);
+        let runs = runs_of(content.as_bytes());
+        assert_eq!(runs.len(), MAX_RUNS_PER_PAGE);
+        let long = format!("BT ({}) Tj (more) Tj", "x".repeat(MAX_CHARS_PER_PAGE + 10));
+        let runs = runs_of(long.as_bytes());
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].text.len(), MAX_CHARS_PER_PAGE);
+        let mut budget = TextBudget { runs: 3, chars: 100 };
+        let runs = runs_within(b"BT (a) Tj (b) Tj (c) Tj (d) Tj", &mut budget.for_page());
+        budget.spend(&runs);
+        assert_eq!((runs.len(), budget.runs), (3, 0));
     }
 
     #[test]

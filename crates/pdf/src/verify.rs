@@ -179,6 +179,7 @@ fn describe(doc: &Document<'_>, eofs: &[u64], field: SigField, docmdp_sig: Optio
             && byte_at(b[1]) == Some(b'<')
             && byte_at(b[2] - 1) == Some(b'>')
             && (b[2] - b[1]).checked_sub(2) == Some(raw_contents.len() as u64 * 2)
+            && gap_inside_signature_dict(doc, field.value_ref, b[1])
     });
     let end = br.map_or(0, |b| b[2].saturating_add(b[3]));
     let digest = match br {
@@ -206,9 +207,38 @@ fn describe(doc: &Document<'_>, eofs: &[u64], field: SigField, docmdp_sig: Optio
         covers_revision: byte_range_ok && eofs.contains(&end),
         covers_whole_file: byte_range_ok && end == len,
         docmdp_p,
-        later_changes: if byte_range_ok { modifications_after(doc, end, docmdp_p)? } else { Modifications::default() },
+        later_changes: if byte_range_ok {
+            let mut changes = modifications_after(doc, eofs, end, docmdp_p)?;
+            if !eofs.contains(&end) {
+                // Signed bytes that stop inside a revision leave the rest of it unsigned.
+                changes.disallowed.insert(0, format!("the signed range ends at byte {end}, inside a revision"));
+            }
+            changes
+        } else {
+            Modifications::default()
+        },
         byte_range,
     })
+}
+
+/// The ByteRange gap must be this signature dictionary's own `/Contents`: signature wrapping
+/// points it at a copy elsewhere and moves the signed bytes around it.
+fn gap_inside_signature_dict(doc: &Document<'_>, value_ref: Option<ObjRef>, gap_start: u64) -> bool {
+    const MAX_SIG_DICT: u64 = 64 * 1024;
+    let Some(r) = value_ref else {
+        // A direct value sits inside its field's dictionary; nothing to locate it by.
+        return true;
+    };
+    let Some(&XrefEntry::InUse { offset, .. }) = doc.xref.get(&r.num) else {
+        return false;
+    };
+    if offset >= gap_start || gap_start - offset > MAX_SIG_DICT {
+        return false;
+    }
+    match doc.source().window(offset, (gap_start - offset) as usize) {
+        Ok(w) => crate::reader::find(&w, b"endobj").is_none(),
+        Err(_) => false,
+    }
 }
 
 fn docmdp_p_of(doc: &Document<'_>, sig: &Dict) -> Result<Option<i64>> {
@@ -291,14 +321,29 @@ fn revision_ends(src: &dyn Source) -> Result<Vec<u64>> {
 /// in the signed revision.
 /// `docmdp_p` is set when the signature is a certification: with P=2 a new visible widget of a
 /// new field is not allowed (only filling fields and signing), as pyHanko and Acrobat judge it.
-fn modifications_after(doc: &Document<'_>, signed_end: u64, docmdp_p: Option<i64>) -> Result<Modifications> {
+fn modifications_after(
+    doc: &Document<'_>,
+    eofs: &[u64],
+    signed_end: u64,
+    docmdp_p: Option<i64>,
+) -> Result<Modifications> {
     let mut result = Modifications::default();
     let later: Vec<usize> = (0..doc.sections.len()).filter(|i| doc.sections[*i].offset >= signed_end).collect();
     result.later_revisions = later.len();
+    if let Some(problem) = unaccounted_bytes(doc, eofs, signed_end, !later.is_empty())? {
+        result.disallowed.push(problem);
+        return Ok(result);
+    }
     if later.is_empty() {
         return Ok(result);
     }
     let older: Vec<usize> = (0..doc.sections.len()).filter(|i| doc.sections[*i].offset < signed_end).collect();
+    if let Some(problem) = signed_section_skipped(doc, signed_end, &older)? {
+        result.disallowed.push(problem);
+    }
+    if let Some(problem) = catalog_replaced(doc, &older) {
+        result.disallowed.push(problem);
+    }
     let mut before: HashMap<u32, XrefEntry> = HashMap::new();
     for i in older.iter().rev() {
         for (n, e) in &doc.sections[*i].entries {
@@ -306,14 +351,28 @@ fn modifications_after(doc: &Document<'_>, signed_end: u64, docmdp_p: Option<i64
         }
     }
     let mut changed: Vec<u32> = later.iter().flat_map(|i| doc.sections[*i].entries.iter().map(|(n, _)| *n)).collect();
+    changed.extend(objects_in_changed_object_streams(doc, &before, &changed, &mut result.disallowed));
     changed.sort_unstable();
     changed.dedup();
+    let signed_fields = form_field_numbers(doc, &before);
     let mut added = 0usize;
     for num in changed {
         let r = ObjRef::new(num, 0);
-        let new = doc.get(r)?;
-        let old = if before.contains_key(&num) { doc.get_with(&before, r)? } else { Object::Null };
-        match classify_change(num, &old, &new) {
+        let new = match doc.get(r) {
+            Ok(o) => o,
+            Err(e) => {
+                result.disallowed.push(format!("object {num} cannot be read in the latest revision ({e})"));
+                continue;
+            }
+        };
+        let old = match before.contains_key(&num).then(|| doc.get_with(&before, r)).transpose() {
+            Ok(o) => o.unwrap_or(Object::Null),
+            Err(e) => {
+                result.disallowed.push(format!("object {num} cannot be read in the signed revision ({e})"));
+                continue;
+            }
+        };
+        match classify_change(num, &old, &new, &signed_fields) {
             Change::Same => {}
             Change::Added if docmdp_p == Some(2) && is_new_visible_widget(&new, num, &before) => {
                 result.disallowed.push(format!("widget {num}: a new visible field after a P=2 certification"));
@@ -327,6 +386,149 @@ fn modifications_after(doc: &Document<'_>, signed_end: u64, docmdp_p: Option<i64
         result.allowed.push(format!("{added} objects added"));
     }
     Ok(result)
+}
+
+/// Bytes after the signed revision that no readable incremental update accounts for: data
+/// appended without a cross-reference section (shown by tolerant readers, hidden from others),
+/// a broken cross-reference section (the rebuilt xref cannot tell what changed), or anything
+/// after the last `%%EOF`.
+fn unaccounted_bytes(doc: &Document<'_>, eofs: &[u64], signed_end: u64, has_later: bool) -> Result<Option<String>> {
+    let len = doc.len();
+    if signed_end >= len {
+        return Ok(None);
+    }
+    if !has_later && is_blank(doc.source(), signed_end, len)? {
+        return Ok(None);
+    }
+    if doc.recovered {
+        return Ok(Some(format!(
+            "{} bytes follow the signed revision but the cross-reference data is damaged, so the changes they make cannot be checked",
+            len - signed_end
+        )));
+    }
+    if !has_later {
+        return Ok(Some(format!(
+            "{} bytes after the signed revision are not an incremental update (no cross-reference section)",
+            len - signed_end
+        )));
+    }
+    let last_eof = eofs.iter().copied().filter(|e| *e <= len).max().unwrap_or(0);
+    if last_eof < doc.startxref || !is_blank(doc.source(), last_eof, len)? {
+        return Ok(Some(format!(
+            "{} bytes after the last revision's %%EOF are not part of any revision",
+            len - last_eof
+        )));
+    }
+    Ok(None)
+}
+
+fn is_blank(src: &dyn Source, from: u64, to: u64) -> Result<bool> {
+    let mut pos = from;
+    while pos < to {
+        let w = src.window(pos, (to - pos).min(1 << 20) as usize)?;
+        if w.is_empty() {
+            break;
+        }
+        if !w.iter().all(|b| crate::object::is_whitespace(*b)) {
+            return Ok(false);
+        }
+        pos += w.len() as u64;
+    }
+    Ok(true)
+}
+
+/// The signed revision's own cross-reference section must still be in the chain the latest
+/// revision starts: a later `/Prev` that jumps over it would let the update rewrite history.
+fn signed_section_skipped(doc: &Document<'_>, signed_end: u64, older: &[usize]) -> Result<Option<String>> {
+    let back = signed_end.min(1024);
+    let w = doc.source().window(signed_end - back, back as usize)?;
+    let Some(at) = crate::reader::rfind(&w, b"startxref") else {
+        return Ok(Some("the signed revision has no startxref".into()));
+    };
+    let digits: String = w[at + 9..]
+        .iter()
+        .skip_while(|b| crate::object::is_whitespace(**b))
+        .take_while(|b| b.is_ascii_digit())
+        .map(|b| *b as char)
+        .collect();
+    let Ok(offset) = digits.parse::<u64>() else {
+        return Ok(Some("the signed revision's startxref is not a number".into()));
+    };
+    if older.iter().any(|i| doc.sections[*i].offset == offset) {
+        return Ok(None);
+    }
+    Ok(Some(format!(
+        "the later revisions' cross-reference chain skips the signed revision's section at offset {offset}"
+    )))
+}
+
+/// A later trailer naming another catalog swaps the whole document for new objects, which
+/// object-by-object comparison would only see as "objects added".
+fn catalog_replaced(doc: &Document<'_>, older: &[usize]) -> Option<String> {
+    let signed_root = older.first().and_then(|i| doc.sections[*i].trailer.get("Root")).and_then(Object::as_ref)?;
+    let root = doc.trailer.get("Root").and_then(Object::as_ref)?;
+    (root != signed_root).then(|| {
+        format!("the document catalog was replaced (trailer /Root {} 0 R, signed {} 0 R)", root.num, signed_root.num)
+    })
+}
+
+/// Objects held by an object stream that a later revision redefines (in either version):
+/// they change with it even though no later xref entry names them.
+fn objects_in_changed_object_streams(
+    doc: &Document<'_>,
+    before: &HashMap<u32, XrefEntry>,
+    changed: &[u32],
+    problems: &mut Vec<String>,
+) -> Vec<u32> {
+    let mut out = Vec::new();
+    for &num in changed {
+        match doc.objstm_members(&doc.xref, num) {
+            Ok(members) => out.extend(members),
+            Err(e) => problems.push(format!("object stream {num} cannot be read in the latest revision ({e})")),
+        }
+        if before.contains_key(&num) {
+            match doc.objstm_members(before, num) {
+                Ok(members) => out.extend(members),
+                Err(e) => problems.push(format!("object stream {num} cannot be read in the signed revision ({e})")),
+            }
+        }
+    }
+    out
+}
+
+/// Object numbers of the form fields (and their widgets) reachable from the AcroForm `/Fields`
+/// of a revision: only these may take form-filling changes.
+fn form_field_numbers(doc: &Document<'_>, xref: &HashMap<u32, XrefEntry>) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    let get = |obj: &Object| -> Option<Object> {
+        match obj {
+            Object::Ref(r) => doc.get_with(xref, *r).ok(),
+            other => Some(other.clone()),
+        }
+    };
+    let catalog = doc.trailer.get("Root").and_then(Object::as_ref).and_then(|r| doc.get_with(xref, r).ok());
+    let fields = catalog
+        .as_ref()
+        .and_then(Object::as_dict)
+        .and_then(|c| c.get("AcroForm"))
+        .and_then(get)
+        .and_then(|f| f.as_dict().and_then(|f| f.get("Fields")).and_then(get));
+    let mut todo: Vec<(Object, usize)> = match fields {
+        Some(Object::Array(items)) => items.into_iter().map(|i| (i, 0)).collect(),
+        _ => Vec::new(),
+    };
+    while let Some((item, depth)) = todo.pop() {
+        let Object::Ref(r) = item else { continue };
+        if depth > 32 || out.len() > 100_000 || !out.insert(r.num) {
+            continue;
+        }
+        if let Some(Object::Array(kids)) =
+            doc.get_with(xref, r).ok().as_ref().and_then(Object::as_dict).and_then(|d| d.get("Kids")).and_then(get)
+        {
+            todo.extend(kids.into_iter().map(|k| (k, depth + 1)));
+        }
+    }
+    out
 }
 
 /// A widget annotation with a non-empty /Rect whose field did not exist in the signed revision.
@@ -349,7 +551,7 @@ enum Change {
     Disallowed(String),
 }
 
-fn classify_change(num: u32, old: &Object, new: &Object) -> Change {
+fn classify_change(num: u32, old: &Object, new: &Object, fields: &HashSet<u32>) -> Change {
     match (old, new) {
         (Object::Null, _) => Change::Added,
         (a, b) if a == b => Change::Same,
@@ -361,17 +563,18 @@ fn classify_change(num: u32, old: &Object, new: &Object) -> Change {
                 Change::Disallowed(format!("array {num} lost entries"))
             }
         }
-        (Object::Dict(a), Object::Dict(b)) => classify_dict_change(num, a, b),
-        (Object::Stream(a), Object::Stream(b))
-            if a.dict.has_type("XRef") || a.dict.has_type("ObjStm") || b.dict.has_type("ObjStm") =>
-        {
+        (Object::Dict(a), Object::Dict(b)) => classify_dict_change(num, a, b, fields),
+        // A retired xref stream is not shown; an object stream's objects are compared one by
+        // one. A content stream turned into an object stream (or the reverse) is a rewrite.
+        (Object::Stream(a), Object::Stream(_)) if a.dict.has_type("XRef") => Change::Same,
+        (Object::Stream(a), Object::Stream(b)) if a.dict.has_type("ObjStm") && b.dict.has_type("ObjStm") => {
             Change::Same
         }
         _ => Change::Disallowed(format!("object {num} was rewritten")),
     }
 }
 
-fn classify_dict_change(num: u32, old: &Dict, new: &Dict) -> Change {
+fn classify_dict_change(num: u32, old: &Dict, new: &Dict, fields: &HashSet<u32>) -> Change {
     let mut keys: Vec<&[u8]> = old.0.iter().chain(new.0.iter()).map(|(k, _)| k.as_slice()).collect();
     keys.sort_unstable();
     keys.dedup();
@@ -383,13 +586,17 @@ fn classify_dict_change(num: u32, old: &Dict, new: &Dict) -> Change {
         })
         .map(|k| String::from_utf8_lossy(k).into_owned())
         .collect();
+    // Page-tree nodes also have /Parent: only real fields and widgets take form filling.
+    let is_field = old.get("FT").is_some() || old.name("Subtype") == Some(b"Widget") || fields.contains(&num);
     let kind = if old.has_type("Catalog") {
         "catalog"
-    } else if old.has_type("Page") {
+    } else if old.has_type("Page") || new.has_type("Page") {
         "page"
+    } else if old.has_type("Pages") || new.has_type("Pages") {
+        "page tree node"
     } else if old.get("Fields").is_some() || new.get("SigFlags").is_some() {
         "form"
-    } else if old.get("FT").is_some() || old.has_type("Annot") || old.get("Parent").is_some() {
+    } else if is_field {
         "field"
     } else if old.has_type("DSS") || new.get("Certs").is_some() || new.get("OCSPs").is_some() {
         "dss"

@@ -1,0 +1,301 @@
+//! Incremental-update attacks on signed PDFs (the shadow, incremental saving and wrapping
+//! attacks of the PDF signature research): each is built on a file signed by this crate and
+//! must come out as a disallowed later change. Legitimate later revisions (co-signing, DSS,
+//! form filling) are checked by validators.rs and stay allowed.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::io::Write;
+
+use common::*;
+use signet_pdf::SignOptions;
+use signet_pdf::object::{ObjRef, Object, write_object};
+use signet_pdf::reader::{Document, XrefEntry};
+
+fn opts() -> SignOptions {
+    SignOptions { name: Some("Alice".into()), ..SignOptions::default() }
+}
+
+/// Append a classic-xref revision redefining `objects` (number, body), chained to `prev`
+/// (default: the current startxref).
+fn append_revision(base: &[u8], objects: &[(u32, Vec<u8>)], prev: Option<u64>) -> Vec<u8> {
+    let root = Document::open(base).unwrap().root_ref().unwrap().num;
+    append_revision_with_root(base, objects, prev, root)
+}
+
+fn append_revision_with_root(base: &[u8], objects: &[(u32, Vec<u8>)], prev: Option<u64>, root: u32) -> Vec<u8> {
+    let doc = Document::open(base).unwrap();
+    let max = objects.iter().map(|(n, _)| *n as i64 + 1).max().unwrap_or(0);
+    let size = doc.trailer.int("Size").unwrap().max(max);
+    let prev = prev.unwrap_or(doc.startxref);
+    let mut out = base.to_vec();
+    let mut offsets = Vec::new();
+    for (num, body) in objects {
+        offsets.push((*num, out.len()));
+        writeln!(out, "{num} 0 obj").unwrap();
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = out.len();
+    out.extend_from_slice(b"xref\n");
+    for (num, off) in offsets {
+        write!(out, "{num} 1\n{off:010} 00000 n\r\n").unwrap();
+    }
+    write!(out, "trailer\n<< /Size {size} /Root {root} 0 R /Prev {prev} >>\nstartxref\n{xref}\n%%EOF\n").unwrap();
+    out
+}
+
+fn body(obj: &Object) -> Vec<u8> {
+    let mut b = Vec::new();
+    write_object(&mut b, obj);
+    b
+}
+
+fn stream(dict: &str, data: &[u8]) -> Vec<u8> {
+    let mut b = format!("<< {dict} /Length {} >>\nstream\n", data.len()).into_bytes();
+    b.extend_from_slice(data);
+    b.extend_from_slice(b"\nendstream");
+    b
+}
+
+/// The disallowed changes reported for the first signature.
+fn disallowed(pdf: &[u8]) -> Vec<String> {
+    let sigs = signet_pdf::signatures(pdf).unwrap();
+    assert!(!sigs.is_empty(), "the signature must still be found");
+    sigs[0].later_changes.disallowed.clone()
+}
+
+fn assert_changed(pdf: &[u8], needle: &str) {
+    let d = disallowed(pdf);
+    assert!(d.iter().any(|c| c.contains(needle)), "expected a disallowed change about {needle:?}, got {d:?}");
+}
+
+#[test]
+fn redefined_object_stream_is_compared_object_by_object() {
+    let base = qpdf(&simple_pdf(), &["--object-streams=generate"]);
+    let signed = sign(&base, &opts(), 1);
+    let doc = Document::open(signed.as_slice()).unwrap();
+    let stream = doc
+        .xref
+        .values()
+        .find_map(|e| match e {
+            XrefEntry::Compressed { stream, .. } => Some(*stream),
+            _ => None,
+        })
+        .expect("an object stream survives signing");
+    let members = doc.objstm_members(&doc.xref, stream).unwrap();
+    // Same objects, one of them with a key more: the revision lists only the object stream.
+    let mut header = String::new();
+    let mut data = Vec::new();
+    let mut forged = None;
+    for num in &members {
+        let mut obj = doc.get(ObjRef::new(*num, 0)).unwrap();
+        if forged.is_none()
+            && let Object::Dict(d) = &mut obj
+        {
+            d.set("Forged", Object::Bool(true));
+            forged = Some(*num);
+        }
+        header.push_str(&format!("{num} {} ", data.len()));
+        data.extend(body(&obj));
+        data.push(b'\n');
+    }
+    let forged = forged.expect("a dictionary in the object stream");
+    let mut content = header.clone().into_bytes();
+    content.extend(&data);
+    let dict = format!("/Type /ObjStm /N {} /First {}", members.len(), header.len());
+    let attacked = append_revision(&signed, &[(stream, stream_body_bytes(&dict, &content))], None);
+    assert_eq!(Document::open(attacked.as_slice()).unwrap().sections.len(), doc.sections.len() + 1);
+    assert_changed(&attacked, &format!("{forged}: Forged changed"));
+}
+
+fn stream_body_bytes(dict: &str, data: &[u8]) -> Vec<u8> {
+    stream(dict, data)
+}
+
+#[test]
+fn content_stream_turned_into_an_object_stream_is_a_rewrite() {
+    let signed = sign(&simple_pdf(), &opts(), 1);
+    let doc = Document::open(signed.as_slice()).unwrap();
+    let page = doc.pages().unwrap().remove(0);
+    let contents = page.dict.get("Contents").and_then(Object::as_ref).unwrap();
+    let shadow = stream("/Type /ObjStm /N 0 /First 0", b"BT /F1 30 Tf 100 100 Td (FORGED) Tj ET");
+    let attacked = append_revision(&signed, &[(contents.num, shadow)], None);
+    assert_changed(&attacked, &format!("object {} was rewritten", contents.num));
+}
+
+#[test]
+fn broken_xref_after_the_signature_does_not_hide_the_changes() {
+    let signed = sign(&simple_pdf(), &opts(), 1);
+    let doc = Document::open(signed.as_slice()).unwrap();
+    let page = doc.pages().unwrap().remove(0);
+    let contents = page.dict.get("Contents").and_then(Object::as_ref).unwrap();
+    let forged = stream("", b"BT /F1 30 Tf 100 100 Td (FORGED) Tj ET");
+    let mut attacked = append_revision(&signed, &[(contents.num, forged)], None);
+    // Spoil the new section: readers then rebuild the xref by scanning and show the forgery.
+    let mut spoiled_startxref = attacked.clone();
+    let at = attacked.windows(6).rposition(|w| w == b"\nxref\n").unwrap();
+    attacked[at + 1..at + 5].copy_from_slice(b"xrex");
+    assert!(Document::open(attacked.as_slice()).unwrap().recovered);
+    assert_changed(&attacked, "cross-reference data is damaged");
+    // With the last startxref spoiled instead, the reader falls back on the signed revision's:
+    // the appended revision is then data outside any revision.
+    let at = spoiled_startxref.windows(9).rposition(|w| w == b"startxref").unwrap();
+    spoiled_startxref[at..at + 9].copy_from_slice(b"startxrex");
+    assert_changed(&spoiled_startxref, "not an incremental update");
+}
+
+/// Catalog -> root node -> intermediate node (with /Parent, like a field) -> two pages.
+fn two_level_page_tree() -> Vec<u8> {
+    let content = |t: &str| stream("", format!("BT /F1 24 Tf 72 700 Td ({t}) Tj ET").as_bytes());
+    let bodies: Vec<Vec<u8>> = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 2 /MediaBox [0 0 612 792] >>".to_vec(),
+        b"<< /Type /Pages /Parent 2 0 R /Kids [4 0 R 5 0 R] /Count 2 >>".to_vec(),
+        b"<< /Type /Page /Parent 3 0 R /Contents 6 0 R >>".to_vec(),
+        b"<< /Type /Page /Parent 3 0 R /Contents 7 0 R >>".to_vec(),
+        content("I agree to pay 100 EUR"),
+        content("Signed in Paris"),
+    ];
+    let mut out = b"%PDF-1.7\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, b) in bodies.iter().enumerate() {
+        offsets.push(out.len());
+        writeln!(out, "{} 0 obj", i + 1).unwrap();
+        out.extend_from_slice(b);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let xref = out.len();
+    write!(out, "xref\n0 {}\n0000000000 65535 f \n", bodies.len() + 1).unwrap();
+    for o in offsets {
+        writeln!(out, "{o:010} 00000 n ").unwrap();
+    }
+    write!(out, "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", bodies.len() + 1).unwrap();
+    out
+}
+
+#[test]
+fn page_tree_nodes_are_not_form_fields() {
+    let signed = sign(&two_level_page_tree(), &opts(), 1);
+    // Swap the pages' order through the intermediate node (it has /Parent and /Kids, which used
+    // to pass for a form field's allowed /Kids change).
+    let node = b"<< /Type /Pages /Parent 2 0 R /Kids [5 0 R 4 0 R] /Count 2 >>".to_vec();
+    let attacked = append_revision(&signed, &[(3, node)], None);
+    assert_changed(&attacked, "page tree node 3: Kids changed");
+    // A page replaced by a new one the same way.
+    let new_page = b"<< /Type /Page /Parent 3 0 R /Contents 101 0 R >>".to_vec();
+    let new_content = stream("", b"BT /F1 24 Tf 72 700 Td (I agree to pay 100000 EUR) Tj ET");
+    let node = b"<< /Type /Pages /Parent 2 0 R /Kids [100 0 R 5 0 R] /Count 2 >>".to_vec();
+    let attacked = append_revision(&signed, &[(100, new_page), (101, new_content), (3, node)], None);
+    assert_changed(&attacked, "page tree node 3");
+}
+
+#[test]
+fn bytes_after_the_signed_revision_are_reported() {
+    let signed = sign(&simple_pdf(), &opts(), 1);
+    // Blank padding is harmless.
+    let mut padded = signed.clone();
+    padded.extend_from_slice(b"\r\n\n  \n");
+    assert!(disallowed(&padded).is_empty());
+    // Objects appended without an xref: tolerant readers show them, strict ones do not.
+    let doc = Document::open(signed.as_slice()).unwrap();
+    let root = doc.root_ref().unwrap().num;
+    let mut shadow = signed.clone();
+    write!(shadow, "{root} 0 obj\n<< /Type /Catalog /Pages 999 0 R >>\nendobj\n").unwrap();
+    assert_changed(&shadow, "not an incremental update");
+    let sigs = signet_pdf::signatures(&shadow).unwrap();
+    assert!(!sigs[0].covers_whole_file);
+    // Junk after a legitimate second signature's %%EOF.
+    let cosigned = sign(&signed, &SignOptions { name: Some("Bob".into()), ..SignOptions::default() }, 2);
+    assert!(disallowed(&cosigned).is_empty());
+    let mut junk = cosigned.clone();
+    junk.extend_from_slice(b"% trailing data\n");
+    assert_changed(&junk, "after the last revision's %%EOF");
+}
+
+#[test]
+fn later_chain_that_skips_the_signed_revision_is_reported() {
+    let plain = simple_pdf();
+    let original_startxref = Document::open(plain.as_slice()).unwrap().startxref;
+    let signed = sign(&plain, &opts(), 1);
+    let doc = Document::open(signed.as_slice()).unwrap();
+    // Copy the signature revision's dictionaries into a new revision chained straight to the
+    // unsigned one, so the signature is still found but its own section is out of the chain.
+    let mut objects = Vec::new();
+    for (num, entry) in &doc.sections[0].entries {
+        if let XrefEntry::InUse { .. } = entry
+            && let Ok(obj @ (Object::Dict(_) | Object::Array(_))) = doc.get(ObjRef::new(*num, 0))
+        {
+            objects.push((*num, body(&obj)));
+        }
+    }
+    let attacked = append_revision(&signed, &objects, Some(original_startxref));
+    // The copied signature dictionary no longer holds the gap (wrapping check); were it
+    // kept in place, the skipped section is reported.
+    let sigs = signet_pdf::signatures(&attacked).unwrap();
+    let skipped = sigs[0].later_changes.disallowed.iter().any(|c| c.contains("skips the signed revision"));
+    assert!(!sigs[0].byte_range_ok || skipped, "{:?}", sigs[0]);
+}
+
+#[test]
+fn signature_dictionary_moved_away_from_the_signed_gap_is_refused() {
+    let signed = sign(&simple_pdf(), &opts(), 1);
+    let sig = &signet_pdf::signatures(&signed).unwrap()[0];
+    assert!(sig.byte_range_ok);
+    // Wrapping: a later revision redefines the signature dictionary elsewhere (here a
+    // byte-identical copy, so the signer's name, reason and ByteRange can be anything); the
+    // ByteRange gap then no longer lies in the dictionary the document uses.
+    let doc = Document::open(signed.as_slice()).unwrap();
+    let (value_num, offset) = doc.sections[0]
+        .entries
+        .iter()
+        .find_map(|(n, e)| match (e, doc.get(ObjRef::new(*n, 0))) {
+            (XrefEntry::InUse { offset, .. }, Ok(Object::Dict(d))) if d.get("ByteRange").is_some() => {
+                Some((*n, *offset))
+            }
+            _ => None,
+        })
+        .unwrap();
+    let start = offset as usize + signed[offset as usize..].windows(4).position(|w| w == b"obj\n").unwrap() + 4;
+    let end = start + signed[start..].windows(6).position(|w| w == b"endobj").unwrap();
+    let copy = signed[start..end].to_vec();
+    let attacked = append_revision(&signed, &[(value_num, copy)], None);
+    let sigs = signet_pdf::signatures(&attacked).unwrap();
+    assert!(!sigs[0].byte_range_ok, "{:?}", sigs[0].byte_range);
+}
+
+#[test]
+fn a_new_catalog_in_a_later_trailer_is_a_change() {
+    // Incremental saving attack: only new objects, and a trailer whose /Root is a new catalog
+    // showing a new page.
+    let signed = sign(&simple_pdf(), &opts(), 1);
+    // The new catalog keeps the signed form, so the signature is still listed.
+    let (_, catalog) = Document::open(signed.as_slice()).unwrap().catalog().unwrap();
+    let form = body(catalog.get("AcroForm").unwrap());
+    let mut new_catalog = b"<< /Type /Catalog /Pages 101 0 R /AcroForm ".to_vec();
+    new_catalog.extend(form);
+    new_catalog.extend_from_slice(b" >>");
+    let objects = vec![
+        (100, new_catalog),
+        (101, b"<< /Type /Pages /Kids [102 0 R] /Count 1 >>".to_vec()),
+        (102, b"<< /Type /Page /Parent 101 0 R /MediaBox [0 0 612 792] /Contents 103 0 R >>".to_vec()),
+        (103, stream("", b"BT /F1 30 Tf 100 100 Td (FORGED) Tj ET")),
+    ];
+    let attacked = append_revision_with_root(&signed, &objects, None, 100);
+    assert_changed(&attacked, "catalog was replaced");
+}
+
+#[test]
+fn a_signed_range_that_stops_inside_a_revision_is_a_change() {
+    let signed = sign(&simple_pdf(), &opts(), 1);
+    // Without its %%EOF marker the signed range no longer ends a revision: whatever follows
+    // belongs to a revision the signature only partly covers. (The digest breaks too; the
+    // structural verdict must not depend on the CMS check.)
+    let mut cut = signed.clone();
+    let at = cut.windows(5).rposition(|w| w == b"%%EOF").unwrap();
+    cut[at..at + 5].copy_from_slice(b"%%EOX");
+    let sigs = signet_pdf::signatures(&cut).unwrap();
+    assert!(sigs[0].byte_range_ok && !sigs[0].covers_revision);
+    assert_changed(&cut, "inside a revision");
+}
