@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 4 benchmark: gateway submissions/s (POST Index -> rendered signer page, 32 clients,
-# legacy and modern), whole transactions/s (submit, typed signature, result), on SQLite and
+# legacy and modern), whole transactions/s (submit, typed signature, result), submissions/s
+# while another address floods the gateway with bogus envelopes (issue 9), on SQLite and
 # PostgreSQL, and `openssl speed` RSA private-key ops/s for the decryption limit, in one run.
 #   usage: scripts/bench-gateway.sh [seconds-per-run]   (default 10)
 #   SIGNET_GATEWAY_KEY_BITS=2048 for a 2048-bit gateway key (fresh data dirs are used anyway).
@@ -55,6 +56,9 @@ bench_backend() { # name [database-url]
     echo "$1 submissions $profile: $("$BIN" gateway-client load --url "$BASE" --payload "$WORK/payload-$1.json" --profile "$profile" --concurrency 32 --duration "$DURATION")"
   done
   echo "$1 transactions modern: $("$BIN" gateway-client load --url "$BASE" --payload "$WORK/payload-$1.json" --profile modern --concurrency 32 --duration "$DURATION" --envelopes 1500 --full)"
+  # The same submissions while 32 clients from another address flood the gateway with
+  # 7-zip bombs under bogus Authtokens (issue 9: unauthenticated traffic must cost little).
+  echo "$1 submissions modern under flood: $("$BIN" gateway-client load --url "$BASE" --payload "$WORK/payload-$1.json" --profile modern --concurrency 32 --duration "$DURATION" --flood 32 --flood-from 127.0.0.2)"
 }
 
 bench_backend sqlite

@@ -54,14 +54,11 @@ fn pdf_with(objects: &[&[u8]]) -> Vec<u8> {
 /// Files that must be refused as damaged, each with what it attacks.
 fn hostile_corpus() -> Vec<(&'static str, Vec<u8>)> {
     let deep = format!("<< /Type /Catalog /Pages 2 0 R /X {}1{} >>", "[".repeat(100_000), "]".repeat(100_000));
-    let flate_bomb = {
-        // 64 MB of zeros deflate to ~64 KB; a budget must stop the decoder, not the server.
-        let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
-        std::io::Write::write_all(&mut encoder, &vec![0u8; 64 * 1024 * 1024]).expect("deflate");
-        encoder.finish().expect("deflate")
-    };
-    let mut bomb_page = format!("<< /Length {} /Filter /FlateDecode >>\nstream\n", flate_bomb.len()).into_bytes();
-    bomb_page.extend_from_slice(&flate_bomb);
+    // 1,799 bytes deflated twice that inflate to 1 GiB; a budget must stop the decoder.
+    let flate_bomb = include_bytes!("../../pdf/tests/data/flate-bomb-1gib.bin");
+    let mut bomb_page =
+        format!("<< /Length {} /Filter [/FlateDecode /FlateDecode] >>\nstream\n", flate_bomb.len()).into_bytes();
+    bomb_page.extend_from_slice(flate_bomb);
     bomb_page.extend_from_slice(b"\nendstream");
     vec![
         ("a /Length that refers to its own object", SELF_LENGTH.to_vec()),
@@ -71,12 +68,12 @@ fn hostile_corpus() -> Vec<(&'static str, Vec<u8>)> {
         ),
         ("arrays nested 100,000 deep", pdf_with(&[deep.as_bytes(), b"<< /Type /Pages /Kids [] /Count 0 >>"])),
         (
-            "a stream whose /Length is far beyond the file",
+            "a stream whose /Length is far beyond the file and that never ends",
             pdf_with(&[
                 b"<< /Type /Catalog /Pages 2 0 R >>",
                 b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                 b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
-                b"<< /Length 99999999999 >>\nstream\nBT ET\nendstream",
+                b"<< /Length 99999999999 >>\nstream\nBT /F1 12 Tf (cut off here",
             ]),
         ),
         (
@@ -88,7 +85,7 @@ fn hostile_corpus() -> Vec<(&'static str, Vec<u8>)> {
             ]),
         ),
         (
-            "a content stream that inflates to 64 MB",
+            "a content stream that inflates to 1 GiB",
             pdf_with(&[
                 b"<< /Type /Catalog /Pages 2 0 R >>",
                 b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -191,6 +188,7 @@ async fn hostile_pdfs_are_refused_through_the_api_and_the_gateway(backend: Backe
     for (i, (what, pdf)) in hostile_corpus().into_iter().enumerate() {
         let upload = json!({"documentName": "hostile.pdf", "fileData": STANDARD.encode(&pdf)});
         let response = app.post("/api/v1/documents", &token, upload).await;
+        assert_eq!(response.status(), 400, "{what} must be refused");
         let problem = expect_problem(response, 400, "validation_failed").await;
         assert!(problem["errors"]["fileData"].is_array(), "{what}: {problem}");
 

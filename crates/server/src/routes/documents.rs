@@ -132,7 +132,8 @@ pub fn check_pdf(field: &str, name: String, bytes: Vec<u8>) -> Result<CheckedPdf
     if !bytes.starts_with(b"%PDF-") && !bytes.windows(5).take(1024).any(|w| w == b"%PDF-") {
         return Err(Error::field(field, "is not a PDF document"));
     }
-    let summary = signet_pdf::inspect(&bytes).map_err(|e| Error::field(field, format!("is not a usable PDF: {e}")))?;
+    let summary =
+        signet_pdf::inspect_upload(&bytes).map_err(|e| Error::field(field, format!("is not a usable PDF: {e}")))?;
     if summary.pages == 0 || summary.pages > MAX_PAGES {
         return Err(Error::field(field, format!("must have 1 to {MAX_PAGES} pages")));
     }

@@ -125,6 +125,14 @@ pub struct LoadArgs {
     /// Whole transactions (typed signature and result) instead of submission + page.
     #[arg(long)]
     full: bool,
+    /// Meanwhile, this many clients flood the gateway with envelopes that carry a 7-zip bomb
+    /// and a bogus Authtoken (as an attacker without an account would).
+    #[arg(long, default_value_t = 0)]
+    flood: usize,
+    /// The local address the flood comes from (another address than the measured clients;
+    /// any 127.x.y.z works on Linux loopback).
+    #[arg(long, default_value = "127.0.0.2")]
+    flood_from: std::net::IpAddr,
 }
 
 pub fn run(command: GatewayClientCommand) -> anyhow::Result<()> {
@@ -415,7 +423,9 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
             }
         }));
     }
-    for task in tasks {
+    let flooded = Arc::new(AtomicU64::new(0));
+    let flooders = flood(&args, &base, &cert, &template, deadline, flooded.clone())?;
+    for task in tasks.into_iter().chain(flooders) {
         task.await?;
     }
     let elapsed = start.elapsed().as_secs_f64();
@@ -430,7 +440,69 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
         "per_second": ((done as f64 / elapsed) * 10.0).round() / 10.0,
         "exhausted": counters.next.load(Ordering::Relaxed) >= envelopes.len(),
         "first_error": first_error.lock().ok().and_then(|e| e.clone()),
+        "flood_clients": args.flood,
+        "flood_per_second": ((flooded.load(Ordering::Relaxed) as f64 / elapsed) * 10.0).round() / 10.0,
     });
     println!("{report}");
     Ok(())
+}
+
+/// 4 MB of zeros in a 7-zip archive of a few hundred bytes: far beyond any ratio limit.
+fn seven_zip_bomb() -> anyhow::Result<Vec<u8>> {
+    let zeros = vec![0u8; 4 * 1024 * 1024];
+    let mut writer = sevenz_rust2::ArchiveWriter::new(std::io::Cursor::new(Vec::new()))?;
+    writer.push_archive_entry(sevenz_rust2::ArchiveEntry::new_file("loan.pdf"), Some(zeros.as_slice()))?;
+    Ok(writer.finish()?.into_inner())
+}
+
+/// Starts `args.flood` clients that post bomb-carrying envelopes with bogus Authtokens from
+/// `args.flood_from` until `deadline`, counting the answers in `answered`.
+fn flood(
+    args: &LoadArgs,
+    base: &str,
+    cert: &GatewayCertificate,
+    template: &Value,
+    deadline: Instant,
+    answered: Arc<AtomicU64>,
+) -> anyhow::Result<Vec<tokio::task::JoinHandle<()>>> {
+    if args.flood == 0 {
+        return Ok(Vec::new());
+    }
+    let Value::Object(map) = template else { bail!("the payload must be a JSON object") };
+    let bomb = STANDARD.encode(seven_zip_bomb()?);
+    let mut payload = map.clone();
+    payload.retain(|k, _| !["authtoken", "file", "iscompressed"].contains(&k.to_ascii_lowercase().as_str()));
+    payload.insert("File".into(), Value::String(bomb));
+    payload.insert("IsCompressed".into(), Value::Bool(true));
+    let envelopes: Vec<SealedRequest> = (0..64)
+        .map(|i| {
+            let mut payload = payload.clone();
+            payload.insert("Authtoken".into(), Value::String(format!("bogus-{i}")));
+            seal_payload(cert, args.profile.profile(), &serde_json::to_vec(&payload)?)
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let envelopes = Arc::new(envelopes);
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(120))
+        .local_address(args.flood_from)
+        .build()?;
+    Ok((0..args.flood)
+        .map(|client| {
+            let (http, base, envelopes, answered) =
+                (http.clone(), base.to_owned(), envelopes.clone(), answered.clone());
+            tokio::spawn(async move {
+                let mut i = client;
+                while Instant::now() < deadline {
+                    let sealed = &envelopes[i % envelopes.len()];
+                    let sent = http.post(format!("{base}{INDEX_PATH}")).form(&sealed.form_fields()).send().await;
+                    if let Ok(response) = sent {
+                        let _ = response.bytes().await;
+                        answered.fetch_add(1, Ordering::Relaxed);
+                    }
+                    i += 1;
+                }
+            })
+        })
+        .collect())
 }
