@@ -1639,6 +1639,17 @@ async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     assert_eq!(list["totalCount"], 0, "no workflow row: {list}");
     let row = app.state.store.document(tenant.tenant_id, document).await.expect("doc").expect("row");
     assert_eq!(row.workflow_id, None, "the document is not bound to anything");
+    // initiate-and-sign writes the attachment files before its documents: nothing is stored.
+    let pdf = reportlab_pdf(dir.path(), 1);
+    let one_step = json!({"documentName": "One step.pdf", "fileData": STANDARD.encode(&pdf),
+        "signatories": [{"emailId": "c@x.test", "name": "C"}], "listAttachmentDetails": body["listAttachmentDetails"]});
+    let failed = app.post("/api/v1/workflows/initiate-and-sign", &who.token, one_step).await;
+    expect_problem(failed, 500, "internal_error").await;
+    let documents =
+        app.state.store.execute_for_tests("UPDATE documents SET updated_at = updated_at").await.expect("count");
+    assert_eq!(documents, 1, "only the document uploaded before");
+    let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
+    assert_eq!(list["totalCount"], 0, "no workflow row: {list}");
 
     // With the store working again the same request succeeds, with both attachments.
     std::fs::remove_file(&obstacle).expect("remove obstacle");
