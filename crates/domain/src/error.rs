@@ -23,12 +23,13 @@ pub enum ErrorCode {
     Conflict,
     StateConflict,
     LinkExpired,
+    LimitReached,
     ServiceUnavailable,
     Internal,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 19] = [
+    pub const ALL: [ErrorCode; 20] = [
         ErrorCode::ValidationFailed,
         ErrorCode::MalformedBody,
         ErrorCode::UnsupportedMediaType,
@@ -46,6 +47,7 @@ impl ErrorCode {
         ErrorCode::Conflict,
         ErrorCode::StateConflict,
         ErrorCode::LinkExpired,
+        ErrorCode::LimitReached,
         ErrorCode::ServiceUnavailable,
         ErrorCode::Internal,
     ];
@@ -69,6 +71,7 @@ impl ErrorCode {
             ErrorCode::Conflict => "conflict",
             ErrorCode::StateConflict => "state_conflict",
             ErrorCode::LinkExpired => "link_expired",
+            ErrorCode::LimitReached => "limit_reached",
             ErrorCode::ServiceUnavailable => "service_unavailable",
             ErrorCode::Internal => "internal_error",
         }
@@ -94,6 +97,7 @@ impl ErrorCode {
             ErrorCode::Conflict => "Conflict",
             ErrorCode::StateConflict => "Not allowed in the current state",
             ErrorCode::LinkExpired => "The link has expired or was already used",
+            ErrorCode::LimitReached => "A limit is reached",
             ErrorCode::ServiceUnavailable => "Service unavailable",
             ErrorCode::Internal => "Internal error",
         }

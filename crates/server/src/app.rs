@@ -90,20 +90,60 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
 /// it is documented by construction; a test holds this list to that rule.
 /// The gateway's wire-compatible addresses (its own protocol, documented in docs/gateway.md)
 /// are added under the configured segment by [`gateway_routes`].
-pub const UNDOCUMENTED_ROUTES: [&str; 6] =
-    ["/api/v1/openapi.json", "/api/docs", "/healthz", "/readyz", "/metrics", "/api/TransactionStatusRequest"];
+pub const UNDOCUMENTED_ROUTES: [&str; 7] = [
+    "/api/v1/openapi.json",
+    "/api/docs",
+    DOCS_SCRIPT_PATH,
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/api/TransactionStatusRequest",
+];
+
+/// The API reference viewer (Scalar's standalone bundle, `@scalar/api-reference` 1.46.4 from
+/// npm, MIT licence beside it), served by Signet itself so `/api/docs` works offline.
+const DOCS_SCRIPT_PATH: &str = "/api/docs/assets/scalar.js";
+const DOCS_SCRIPT: &str = include_str!("../static/scalar-api-reference-1.46.4.js");
+
+/// The docs page: the viewer reads the document from `/api/v1/openapi.json`; default fonts
+/// (fetched from Scalar's servers) and the hosted-client button are off.
+const DOCS_HTML: &str = r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Signet API</title>
+</head>
+<body>
+<script id="api-reference" data-url="/api/v1/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":true}'></script>
+<script src="/api/docs/assets/scalar.js"></script>
+</body>
+</html>
+"#;
+
+/// Only this origin: the viewer's script, its injected styles, the document it fetches.
+const DOCS_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+    img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; \
+    base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 fn undocumented_route(path: &str) -> Option<MethodRouter<AppState>> {
     let json = Arc::new(openapi::document_json());
-    let html = Arc::new(utoipa_scalar::Scalar::new(openapi::document()).to_html());
     let route = match path {
         "/api/v1/openapi.json" => get(move || {
             let json = json.clone();
             async move { ([(header::CONTENT_TYPE, "application/json")], json.as_str().to_owned()) }
         }),
-        "/api/docs" => get(move || {
-            let html = html.clone();
-            async move { Html(html.as_str().to_owned()) }
+        "/api/docs" => get(|| async {
+            ([(header::CONTENT_SECURITY_POLICY, DOCS_CSP), (header::REFERRER_POLICY, "no-referrer")], Html(DOCS_HTML))
+        }),
+        DOCS_SCRIPT_PATH => get(|| async {
+            (
+                [
+                    (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+                    (header::CACHE_CONTROL, "public, max-age=86400"),
+                ],
+                DOCS_SCRIPT,
+            )
         }),
         "/healthz" => get(ops::healthz),
         "/readyz" => get(ops::readyz),
@@ -130,6 +170,7 @@ pub fn gateway_routes(segment: &str) -> Vec<(String, MethodRouter<AppState>)> {
         ("/sign/w/{id}/{secret}".to_string(), get(workflow_page::show)),
         ("/sign/w/{id}/{secret}/documents/{document}".to_string(), get(workflow_page::document)),
         ("/sign/w/{id}/{secret}/documents/{document}/pages/{page}".to_string(), get(workflow_page::page_image)),
+        ("/sign/w/{id}/{secret}/viewed".to_string(), post(workflow_page::viewed)),
         ("/sign/w/{id}/{secret}/sign".to_string(), post(workflow_page::sign)),
         ("/sign/w/{id}/{secret}/decline".to_string(), post(workflow_page::decline)),
         ("/sign/w/{id}/{secret}/delegate".to_string(), post(workflow_page::delegate)),

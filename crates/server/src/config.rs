@@ -37,9 +37,13 @@ pub struct Config {
     pub log_format: LogFormat,
     /// Requests to `/api/v1/auth/*` per client address per minute.
     pub auth_rate_limit_per_minute: u32,
-    /// Failed logins per account within the window before the account is throttled.
+    /// Failed logins per account and client address within the window before that pair is
+    /// throttled; failures from one address never throttle another address.
     pub account_failure_limit: u32,
     pub account_failure_window_secs: u64,
+    /// The first delay once the limit is reached; it doubles with each further failure, up to
+    /// the window.
+    pub account_failure_delay_ms: u64,
     /// Proxies whose `X-Forwarded-For` is believed; others' are ignored.
     pub trusted_proxies: Vec<IpAddr>,
     /// Run background workers in this process.
@@ -67,6 +71,11 @@ pub struct Config {
     pub public_url: Option<String>,
     /// How long a workflow signer's link stays valid when the workflow sets no expiry.
     pub signer_link_ttl_secs: u64,
+    /// Per signer of a workflow: attachments they may upload, comments they may add, and how
+    /// often one signature may be handed on by delegation.
+    pub signer_max_attachments: u32,
+    pub signer_max_comments: u32,
+    pub signer_max_delegations: u32,
     /// The SMTP server for e-mail: `smtp://host:port` (STARTTLS when offered),
     /// `smtp+starttls://…` (STARTTLS required) or `smtps://user:pass@host:465`. Without it no
     /// e-mail is sent (links are still in the API answers).
@@ -100,6 +109,7 @@ impl Default for Config {
             auth_rate_limit_per_minute: 120,
             account_failure_limit: 10,
             account_failure_window_secs: 15 * 60,
+            account_failure_delay_ms: 1000,
             trusted_proxies: Vec::new(),
             workers: true,
             worker_poll_ms: 1000,
@@ -113,6 +123,9 @@ impl Default for Config {
             gateway_hash_check: false,
             public_url: None,
             signer_link_ttl_secs: 30 * 24 * 3600,
+            signer_max_attachments: 10,
+            signer_max_comments: 50,
+            signer_max_delegations: 3,
             smtp_url: None,
             mail_from: "Signet <no-reply@localhost>".into(),
             job_retry_base_ms: 1000,

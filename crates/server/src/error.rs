@@ -40,6 +40,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::NotFound | ErrorCode::RouteNotFound => StatusCode::NOT_FOUND,
         ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         ErrorCode::DepartmentNameTaken | ErrorCode::Conflict | ErrorCode::StateConflict => StatusCode::CONFLICT,
+        ErrorCode::LimitReached => StatusCode::CONFLICT,
         ErrorCode::LinkExpired => StatusCode::GONE,
         ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,

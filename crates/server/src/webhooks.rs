@@ -55,6 +55,16 @@ pub async fn deliver(state: &AppState, job: &ClaimedJob) -> Result<(), String> {
     else {
         return Ok(());
     };
+    // Checked at delivery time: an endpoint deleted or disabled after the event was recorded
+    // receives nothing.
+    let endpoint = match endpoint {
+        Some(endpoint) if !endpoint.disabled => endpoint,
+        gone => {
+            let reason = if gone.is_some() { "the endpoint is disabled" } else { "the endpoint was deleted" };
+            state.store.abandon_delivery(delivery_id, reason).await.map_err(|e| e.to_string())?;
+            return Ok(());
+        }
+    };
     let timestamp = OffsetDateTime::now_utc().unix_timestamp();
     let Some(signed) = signature(&endpoint.secret, &delivery.message_id, timestamp, delivery.payload.as_bytes()) else {
         state

@@ -1,6 +1,12 @@
 // Progressive enhancement for the signer page: the typed-name form works without this file.
 (function () {
   "use strict";
+  // The workflow page counts as viewed only when a browser shows it (scanners that fetch the
+  // link run no script); the server records it once.
+  var viewed = document.getElementById("viewed");
+  if (viewed && window.fetch) {
+    fetch(viewed.getAttribute("data-url"), { method: "POST", credentials: "same-origin" }).catch(function () {});
+  }
   var drawForm = document.getElementById("draw-form");
   if (drawForm) {
     drawForm.hidden = false;

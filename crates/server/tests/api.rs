@@ -426,20 +426,25 @@ async fn token_endpoints_are_rate_limited_per_address_and_per_account(backend: B
     let app = spawn_with(backend, |c| {
         c.auth_rate_limit_per_minute = 1000;
         c.account_failure_limit = 3;
+        c.account_failure_delay_ms = 60_000;
+        c.trusted_proxies = vec![std::net::IpAddr::from([127, 0, 0, 1])];
     })
     .await;
     let tenant = app.tenant("Acme").await;
-    let attempt = |secret: &str| {
+    let attempt_from = |from: &'static str, secret: &str| {
         app.client
             .post(app.url("/api/v1/auth/token"))
+            .header("x-forwarded-for", from)
             .json(&json!({"grant_type": "client_credentials", "client_id": tenant.client_id, "client_secret": secret}))
             .send()
     };
+    let attacker = "203.0.113.66";
     for _ in 0..3 {
-        expect_problem(attempt("wrong").await.expect("send"), 401, "invalid_client").await;
+        expect_problem(attempt_from(attacker, "wrong").await.expect("send"), 401, "invalid_client").await;
     }
-    // The account is now throttled: even the right secret is refused until the window ends.
-    let throttled = attempt(&tenant.client_secret).await.expect("send");
+    // The account is now throttled from that address: even the right secret is refused there
+    // until the delay has passed.
+    let throttled = attempt_from(attacker, &tenant.client_secret).await.expect("send");
     let retry_after: u64 = throttled
         .headers()
         .get("retry-after")
@@ -448,6 +453,9 @@ async fn token_endpoints_are_rate_limited_per_address_and_per_account(backend: B
         .expect("Retry-After");
     assert!(retry_after >= 1);
     expect_problem(throttled, 429, "rate_limited").await;
+    // The owner at another address is not locked out by the attacker's failures.
+    let owner = attempt_from("198.51.100.20", &tenant.client_secret).await.expect("send");
+    assert_eq!(owner.status(), 200);
 
     let per_ip = spawn_with(backend, |c| c.auth_rate_limit_per_minute = 2).await;
     let send = || per_ip.client.post(per_ip.url("/api/v1/auth/token")).json(&json!({"grant_type": "x"})).send();
@@ -475,7 +483,18 @@ async fn operations_endpoints_answer(backend: Backend) {
     assert!(metrics.contains("http_request_duration_seconds_bucket"), "{metrics}");
     let docs = app.client.get(app.url("/api/docs")).send().await.expect("docs");
     assert_eq!(docs.status(), 200);
-    assert!(docs.text().await.expect("html").contains("<html"));
+    let csp = docs.headers().get("content-security-policy").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    assert!(csp.contains("script-src 'self'") && !csp.contains("http"), "{csp}");
+    let html = docs.text().await.expect("html");
+    assert!(html.contains("<html"));
+    // Works offline: no other host is referenced, and the viewer's script is served here.
+    assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("//cdn"), "{html}");
+    assert!(html.contains(r#"src="/api/docs/assets/scalar.js""#), "{html}");
+    let script = app.client.get(app.url("/api/docs/assets/scalar.js")).send().await.expect("script");
+    assert_eq!(script.status(), 200);
+    assert!(script.headers()["content-type"].to_str().unwrap_or("").starts_with("text/javascript"));
+    let script = script.text().await.expect("js");
+    assert!(script.len() > 1_000_000 && script.contains("@scalar/api-reference"));
 }
 
 on_both_backends!(gateway_authtokens_are_shown_once_listed_and_revoked, gateway_settings_are_validated_and_saved);

@@ -18,6 +18,7 @@ on_both_backends!(
     typed_signature_through_the_gateway_validates_in_pdfsig,
     gateway_errors_reach_the_right_address,
     co_signing_keeps_earlier_signatures_valid_and_one_reference_wins_a_race,
+    a_sealing_failure_shows_no_internal_detail,
 );
 
 fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
@@ -400,4 +401,36 @@ async fn co_signing_keeps_earlier_signatures_valid_and_one_reference_wins_a_race
         statuses.push(task.await.expect("task"));
     }
     assert_eq!(statuses.iter().filter(|s| **s == 303).count(), 1, "{statuses:?}");
+}
+
+async fn a_sealing_failure_shows_no_internal_detail(backend: Backend) {
+    // A TSA that does not answer makes sealing fail inside the server.
+    let app = support::spawn_with(backend, |c| {
+        c.tsa_url = Some("http://127.0.0.1:9/tsa-internal".into());
+        c.outbound_allow_private = true;
+    })
+    .await;
+    let who = integrator(&app).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let payload = pdf_payload(&reportlab_pdf(dir.path(), 1), &who, "LOAN-FAIL").build().expect("payload");
+    let sealed =
+        seal_request(&who.certificate, Profile::Modern, &payload, time::OffsetDateTime::now_utc()).expect("seal");
+    let response = submit(&app, &who, &sealed).await;
+    assert_eq!(response.status(), 303);
+    let link = response.headers()["location"].to_str().expect("location").to_string();
+    let answer = app
+        .client
+        .post(app.url(&format!("{link}/sign")))
+        .form(&[("mode", "typed"), ("typedName", "Asha Verma"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    let html = answer.text().await.expect("html");
+    let (action, fields) = posted_fields(&html);
+    assert_eq!(action, "https://erp.example.test/failed");
+    let message = fields.get("ErrorMessage").cloned().unwrap_or_default();
+    assert!(message.contains("the document could not be signed"), "{message}");
+    for internal in ["127.0.0.1", "tsa-internal", "POST", "refused", "os error"] {
+        assert!(!html.contains(internal), "{internal} in {html}");
+    }
 }

@@ -20,6 +20,7 @@ on_both_backends!(
     events_arrive_signed_and_failures_are_retried_with_the_same_id,
     private_addresses_and_other_tenants_are_refused,
     pending_deliveries_survive_a_restart,
+    nothing_is_delivered_to_a_deleted_endpoint,
 );
 
 #[derive(Default)]
@@ -291,4 +292,41 @@ async fn pending_deliveries_survive_a_restart(backend: Backend) {
         .expect("publish");
     tokio::time::sleep(std::time::Duration::from_millis(400)).await;
     assert_eq!(inbox.lock().expect("lock").received.len(), 1);
+}
+
+async fn nothing_is_delivered_to_a_deleted_endpoint(backend: Backend) {
+    let app = spawn_with(backend, |config| {
+        config.workers = false;
+        config.outbound_allow_private = true;
+    })
+    .await;
+    let tenant = app.tenant("Deleting").await;
+    let token = app.token(&tenant).await;
+    let (url, inbox) = receiver(0).await;
+    let created: Value = app
+        .post("/api/v1/webhooks", &token, json!({"url": url, "eventTypes": ["*"]}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let id = created["webhookId"].as_i64().expect("id");
+    signet_server::webhooks::publish(&app.state, tenant.tenant_id, "msg_deleted_1", "workflow.completed", json!({}))
+        .await
+        .expect("publish");
+    assert_eq!(app.delete(&format!("/api/v1/webhooks/{id}"), &token).await.status(), 204);
+
+    // Run the queued delivery job by hand, as a worker would.
+    let jobs = app.state.store.claim_jobs("test-worker", 60_000, 10).await.expect("claim");
+    let deliveries: Vec<_> = jobs.iter().filter(|j| j.kind == signet_store::WEBHOOK_DELIVER_JOB).collect();
+    assert_eq!(deliveries.len(), 1, "one delivery was queued before the deletion");
+    for job in deliveries {
+        signet_server::webhooks::deliver(&app.state, job).await.expect("deliver");
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(inbox.lock().expect("lock").received.is_empty(), "a deleted endpoint receives nothing");
+    let rows = app.state.store.deliveries(tenant.tenant_id, id, 10).await.expect("deliveries");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].state, "failed");
+    assert_eq!(rows[0].attempts, 0);
+    assert_eq!(rows[0].last_error.as_deref(), Some("the endpoint was deleted"));
 }

@@ -32,6 +32,8 @@ on_both_backends!(
     an_anchor_text_places_the_signature_below_it,
     a_summary_is_extracted_once_and_then_cached,
     redirects_expiring_links_completed_workflows_and_huge_attachments,
+    signer_links_have_limits_count_real_views_only_and_can_be_revoked,
+    a_failing_file_write_leaves_no_half_built_workflow,
 );
 
 fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
@@ -1487,4 +1489,175 @@ async fn redirects_expiring_links_completed_workflows_and_huge_attachments(backe
     )
     .await;
     assert!(ok["workflowId"].as_i64().is_some(), "the document was not taken by the refused request");
+}
+
+async fn signatory_state(app: &TestApp, who: &Sender, workflow_id: i64, email: &str) -> (i64, String) {
+    let details: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
+    let signatory = details["signatories"]
+        .as_array()
+        .expect("signatories")
+        .iter()
+        .find(|s| s["emailId"] == email)
+        .cloned()
+        .expect("signatory");
+    (signatory["signatoryId"].as_i64().expect("id"), signatory["state"].as_str().expect("state").to_string())
+}
+
+async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backend: Backend) {
+    let app = spawn_with(backend, |c| {
+        c.signer_max_comments = 2;
+        c.signer_max_attachments = 1;
+        c.signer_max_delegations = 1;
+    })
+    .await;
+    let tenant = app.tenant("Limits").await;
+    let who = Sender { token: app.token(&tenant).await };
+    let dir = tempfile::tempdir().expect("tmp");
+    let document = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Limits.pdf").await;
+    let initiated = initiate(
+        &app,
+        &who,
+        json!({"templateId": 0, "documentIds": [document], "signatories": signatories(&[("a@x.test", 1)])}),
+    )
+    .await;
+    let workflow_id = initiated["workflowId"].as_i64().expect("id");
+    let link = url_of(&initiated, "a@x.test");
+    let http = browser();
+
+    // A mail scanner's GET shows the page but does not make the signer "viewed"; the page's
+    // script (or any action) does.
+    let page = http.get(&link).send().await.expect("page");
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.expect("html").contains("/viewed\""));
+    assert_eq!(signatory_state(&app, &who, workflow_id, "a@x.test").await.1, "notified");
+    let viewed = http.post(format!("{link}/viewed")).send().await.expect("viewed");
+    assert_eq!(viewed.status(), 204);
+    assert_eq!(signatory_state(&app, &who, workflow_id, "a@x.test").await.1, "viewed");
+
+    // Comments: two, then refused with a clear message.
+    for text in ["first", "second"] {
+        let added = http.post(format!("{link}/comment")).form(&[("comment", text)]).send().await.expect("comment");
+        assert_eq!(added.status(), 200);
+    }
+    let third = http.post(format!("{link}/comment")).form(&[("comment", "third")]).send().await.expect("comment");
+    assert_eq!(third.status(), 400);
+    assert!(third.text().await.expect("html").contains("At most 2 comments per signer"));
+
+    // Attachments: one, then refused.
+    let attach = |name: &'static str| {
+        let form = reqwest::multipart::Form::new()
+            .text("name", name)
+            .part("file", reqwest::multipart::Part::bytes(b"hello".to_vec()).file_name("note.txt"));
+        http.post(format!("{link}/attachment")).multipart(form).send()
+    };
+    assert_eq!(attach("one").await.expect("attach").status(), 200);
+    let refused = attach("two").await.expect("attach");
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("html").contains("At most 1 attachments per signer"));
+
+    // Delegation: once, then the place cannot be handed on again.
+    let delegated = http
+        .post(format!("{link}/delegate"))
+        .form(&[("email", "b@x.test"), ("reason", "on leave")])
+        .send()
+        .await
+        .expect("delegate");
+    assert_eq!(delegated.status(), 200);
+    let (b_id, _) = signatory_state(&app, &who, workflow_id, "b@x.test").await;
+    // The sender revokes b's link and gets a new one (b never saw the first).
+    let revoke = format!("/api/v1/workflows/{workflow_id}/signatories/{b_id}/link/revoke");
+    let rotated = app.post(&revoke, &who.token, json!({})).await;
+    assert_eq!(rotated.status(), 200);
+    let rotated: Value = rotated.json().await.expect("json");
+    let b_link = rotated["url"].as_str().expect("url").to_string();
+    let again = http
+        .post(format!("{b_link}/delegate"))
+        .form(&[("email", "c@x.test"), ("reason", "me too")])
+        .send()
+        .await
+        .expect("delegate");
+    assert_eq!(again.status(), 409);
+    assert!(again.text().await.expect("html").contains("delegated at most 1 times"));
+
+    // Revoking again: the old link answers "no longer valid", the new one works.
+    let newer: Value = app.post(&revoke, &who.token, json!({})).await.json().await.expect("json");
+    let newest = newer["url"].as_str().expect("url").to_string();
+    assert_ne!(newest, b_link);
+    let old = http.get(&b_link).send().await.expect("old");
+    assert_eq!(old.status(), 410);
+    assert!(old.text().await.expect("html").contains("no longer valid"));
+    assert_eq!(http.get(&newest).send().await.expect("new").status(), 200);
+    // Not in this tenant: not found.
+    let stranger = sender(&app, "Stranger").await;
+    expect_problem(app.post(&revoke, &stranger.token, json!({})).await, 404, "not_found").await;
+
+    // An internal failure (the document's file is gone) shows a generic page, no detail.
+    let row = app.state.store.document(tenant.tenant_id, document).await.expect("doc").expect("row");
+    let key = signet_blob::BlobKey::parse(&row.current_blob).expect("key");
+    app.state.blob.delete(&key).await.expect("delete blob");
+    let shown = http.get(format!("{newest}/documents/{document}")).send().await.expect("document");
+    assert_eq!(shown.status(), 500);
+    let signed = http
+        .post(format!("{newest}/sign"))
+        .form(&[("mode", "typed"), ("typedName", "B"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    assert_eq!(signed.status(), 500);
+    for body in [shown.text().await.expect("html"), signed.text().await.expect("html")] {
+        assert!(body.contains("Please try again later"), "{body}");
+        for internal in
+            ["blob", "tenant/", "No such file", "os error", "internal error", "sqlx", row.current_blob.as_str()]
+        {
+            assert!(!body.contains(internal), "{internal} in {body}");
+        }
+    }
+}
+
+async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Atomic").await;
+    let who = Sender { token: app.token(&tenant).await };
+    let dir = tempfile::tempdir().expect("tmp");
+    let document = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Atomic.pdf").await;
+    // Make the blob store fail for attachments: a plain file where their folder must go (even
+    // root cannot create a folder there), while documents still read fine.
+    let tenant_dir = app.state.config.data_dir.join("blobs").join("tenant").join(tenant.tenant_id.to_string());
+    std::fs::create_dir_all(&tenant_dir).expect("tenant dir");
+    let obstacle = tenant_dir.join("attachments");
+    std::fs::write(&obstacle, b"not a folder").expect("obstacle");
+    let attachments = json!([
+        {"base64fileData": STANDARD.encode(b"first"), "documentName": "a.txt"},
+        {"base64fileData": STANDARD.encode(b"second"), "documentName": "b.txt"}
+    ]);
+    let body = json!({"templateId": 0, "documentIds": [document], "signatories": signatories(&[("x@x.test", 1)]),
+        "listAttachmentDetails": attachments});
+    let failed = app.post("/api/v1/workflows", &who.token, body.clone()).await;
+    expect_problem(failed, 500, "internal_error").await;
+    let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
+    assert_eq!(list["totalCount"], 0, "no workflow row: {list}");
+    let row = app.state.store.document(tenant.tenant_id, document).await.expect("doc").expect("row");
+    assert_eq!(row.workflow_id, None, "the document is not bound to anything");
+    // initiate-and-sign writes the attachment files before its documents: nothing is stored.
+    let pdf = reportlab_pdf(dir.path(), 1);
+    let one_step = json!({"documentName": "One step.pdf", "fileData": STANDARD.encode(&pdf),
+        "signatories": [{"emailId": "c@x.test", "name": "C"}], "listAttachmentDetails": body["listAttachmentDetails"]});
+    let failed = app.post("/api/v1/workflows/initiate-and-sign", &who.token, one_step).await;
+    expect_problem(failed, 500, "internal_error").await;
+    let documents =
+        app.state.store.execute_for_tests("UPDATE documents SET updated_at = updated_at").await.expect("count");
+    assert_eq!(documents, 1, "only the document uploaded before");
+    let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
+    assert_eq!(list["totalCount"], 0, "no workflow row: {list}");
+
+    // With the store working again the same request succeeds, with both attachments.
+    std::fs::remove_file(&obstacle).expect("remove obstacle");
+    let started = initiate(&app, &who, body).await;
+    let id = started["workflowId"].as_i64().expect("id");
+    let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
+    assert_eq!(list["totalCount"], 1);
+    assert_eq!(app.state.store.attachments(id).await.expect("attachments").len(), 2);
+    let files = std::fs::read_dir(&obstacle).expect("attachments folder").count();
+    assert_eq!(files, 2, "only the second request's files exist");
 }

@@ -432,14 +432,20 @@ fn verify_inner(
     let refs = ds_children(si, &si_scope, "Reference");
     r.references_total = refs.len();
     let mut all_refs_ok = !refs.is_empty();
-    let mut props_ref_ok = false;
+    // The SignedProperties that a valid Reference digests (not merely the first ones found).
+    let mut referenced_props: Option<&Element> = None;
     for reference in &refs {
         match check_reference(doc, sig, reference, &xml::extend_scope(&si_scope, reference)) {
             Ok(kind) => {
                 r.references_ok += 1;
                 match kind {
                     RefKind::Document => r.covers_document = true,
-                    RefKind::SignedProperties => props_ref_ok = true,
+                    RefKind::SignedProperties(props) => {
+                        if referenced_props.is_some_and(|seen| !std::ptr::eq(seen, props)) {
+                            r.errors.push("more than one SignedProperties is referenced".into());
+                        }
+                        referenced_props = Some(props);
+                    }
                     RefKind::Other => {}
                 }
             }
@@ -460,16 +466,18 @@ fn verify_inner(
     }
     r.intact = all_refs_ok && sig_ok.is_ok();
 
-    // XAdES: SignedProperties must be referenced and bind the signer certificate.
-    if let Some(props) = find_signed_props(sig, &scope) {
+    // XAdES: the SignedProperties reported are the ones the Reference of type SignedProperties
+    // points at (by Id) and digests; they must bind the signer certificate. SignedProperties
+    // that no valid Reference covers (a decoy placed first, say) are never reported.
+    if let Some(props) = referenced_props {
         r.xades = true;
-        if !props_ref_ok {
-            r.errors.push("XAdES SignedProperties are not covered by a valid Reference".into());
-        }
         match check_xades_props(props, &cert_der) {
             Ok(t) => r.signing_time = t,
             Err(e) => r.errors.push(e.to_string()),
         }
+    } else if find_signed_props(sig, &scope).is_some() {
+        r.xades = true;
+        r.errors.push("XAdES SignedProperties are not covered by a valid Reference".into());
     }
 
     // Trust.
@@ -485,13 +493,14 @@ fn now_unix() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
-enum RefKind {
+enum RefKind<'a> {
     Document,
-    SignedProperties,
+    /// The element the reference points at and digests.
+    SignedProperties(&'a Element),
     Other,
 }
 
-fn check_reference(doc: &Document, sig: &Element, reference: &Element, scope: &NsScope) -> Result<RefKind> {
+fn check_reference<'a>(doc: &'a Document, sig: &Element, reference: &Element, scope: &NsScope) -> Result<RefKind<'a>> {
     let uri = reference.attr("URI").ok_or_else(|| Error::Xml("Reference without URI is not supported".into()))?;
     let mut enveloped = false;
     let mut exc = None;
@@ -533,8 +542,15 @@ fn check_reference(doc: &Document, sig: &Element, reference: &Element, scope: &N
         (xml::c14n_document(doc, p)?, RefKind::Document)
     } else if let Some(id) = uri.strip_prefix('#') {
         let (el, pscope) = find_by_id(doc, id)?;
-        let kind =
-            if reference.attr("Type") == Some(SIGNED_PROPS_TYPE) { RefKind::SignedProperties } else { RefKind::Other };
+        let kind = if reference.attr("Type") == Some(SIGNED_PROPS_TYPE) {
+            let el_scope = xml::extend_scope(&pscope, el);
+            if el.local_name() != "SignedProperties" || xml::element_ns(el, &el_scope) != XADES_NS {
+                return Err(Error::Xml(format!("reference \"{uri}\" of type SignedProperties points elsewhere")));
+            }
+            RefKind::SignedProperties(el)
+        } else {
+            RefKind::Other
+        };
         (xml::c14n_subtree(el, &pscope, p)?, kind)
     } else {
         return Err(Error::Xml(format!("external reference {uri} is not supported")));
@@ -665,6 +681,42 @@ mod tests {
         let s = LocalKeySigner::from_pkcs8(&ee.key_pkcs8_der, &ee.cert_der, vec![])?;
         let signed = sign_enveloped(b"<r/>", &s, &XmlSignOptions::default())?;
         assert!(verify_enveloped(&signed, &trust, &VerifyOptions::default())?.valid);
+        Ok(())
+    }
+
+    #[test]
+    fn xades_reports_the_signed_properties_the_reference_digests() -> Result<()> {
+        let ca = LocalCa::generate_with("CA", KeyAlgo::EcP256)?;
+        let trust = TrustStore::from_der_certs(&[ca.cert_der().to_vec()])?;
+        let ee = ca.issue_signer("X", KeyAlgo::EcP256)?;
+        let s = LocalKeySigner::from_pkcs8(&ee.key_pkcs8_der, &ee.cert_der, vec![ca.cert_der().to_vec()])?;
+        let when = OffsetDateTime::from_unix_timestamp(1_700_000_000).map_err(|e| Error::Xml(e.to_string()))?;
+        let opts = XmlSignOptions { signing_time: Some(when), ..XmlSignOptions::xades() };
+        let signed = String::from_utf8_lossy(&sign_enveloped(b"<r><a>t</a></r>", &s, &opts)?).into_owned();
+        let genuine = verify_enveloped(signed.as_bytes(), &trust, &VerifyOptions::default())?;
+        assert!(genuine.valid, "{genuine:#?}");
+        assert_eq!(genuine.signatures[0].signing_time.as_deref(), Some("2023-11-14T22:13:20Z"));
+
+        // A decoy QualifyingProperties with its own SignedProperties, placed before the real
+        // one. Objects are outside SignedInfo, so the signature itself stays intact.
+        let decoy = format!(
+            "<ds:Object><xades:QualifyingProperties xmlns:xades=\"{XADES_NS}\"><xades:SignedProperties Id=\"decoy\">\
+<xades:SignedSignatureProperties><xades:SigningTime>1999-01-01T00:00:00Z</xades:SigningTime>\
+</xades:SignedSignatureProperties></xades:SignedProperties></xades:QualifyingProperties></ds:Object>"
+        );
+        let at = signed.find("</ds:KeyInfo>").ok_or_else(|| Error::Xml("no KeyInfo".into()))? + "</ds:KeyInfo>".len();
+        let with_decoy = format!("{}{decoy}{}", &signed[..at], &signed[at..]);
+        let rep = verify_enveloped(with_decoy.as_bytes(), &trust, &VerifyOptions::default())?;
+        let sig = &rep.signatures[0];
+        assert!(rep.valid, "{rep:#?}");
+        assert!(sig.xades);
+        assert_eq!(sig.signing_time.as_deref(), Some("2023-11-14T22:13:20Z"), "{sig:#?}");
+
+        // Pointing the Reference at the decoy breaks its digest: not reported, not valid.
+        let retargeted = with_decoy.replacen("URI=\"#xades-", "URI=\"#decoy\" data-was=\"", 1);
+        let rep = verify_enveloped(retargeted.as_bytes(), &trust, &VerifyOptions::default())?;
+        assert!(!rep.valid);
+        assert_ne!(rep.signatures[0].signing_time.as_deref(), Some("1999-01-01T00:00:00Z"));
         Ok(())
     }
 }

@@ -53,6 +53,25 @@ pub struct SigningKeyRow {
     pub public_raw: Vec<u8>,
 }
 
+/// How login attempts per (account, address) are throttled.
+#[derive(Debug, Clone, Copy)]
+pub struct AuthThrottle {
+    /// Failures counted within this window.
+    pub window_ms: Millis,
+    /// Attempts allowed without delay within the window.
+    pub limit: i64,
+    /// The first delay once the limit is reached; each further failure doubles it.
+    pub base_delay_ms: Millis,
+    pub max_delay_ms: Millis,
+}
+
+/// The answer of [`Store::admit_auth_attempt`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthAttempt {
+    Admitted,
+    Blocked { retry_after_ms: Millis },
+}
+
 impl Store {
     pub async fn principal_by_email(&self, email: &str) -> Result<Option<PrincipalCredentials>> {
         on_db!(self, pool => {
@@ -254,42 +273,56 @@ impl Store {
         })
     }
 
-    /// Counts a failed login for an account within a fixed window and returns the failures
-    /// in the current window; shared by all instances because it lives in the database.
-    pub async fn record_auth_failure(&self, account_key: &str, window_ms: Millis) -> Result<i64> {
+    /// Admits one login attempt for `throttle_key` (an account together with the client's
+    /// address) or refuses it, in one statement: the attempt is counted as a failure up front
+    /// (a success clears the row with [`Store::clear_auth_failures`]), so parallel guesses
+    /// cannot all pass the check before any failure is recorded. Attempts past `policy.limit`
+    /// within the window block the key for `base_delay_ms`, then twice as long each time, up to
+    /// `max_delay_ms`. Shared by all instances because it lives in the database.
+    pub async fn admit_auth_attempt(&self, throttle_key: &str, policy: &AuthThrottle) -> Result<AuthAttempt> {
         let now = now_millis();
-        on_db!(self, pool => {
-            let (failures,): (i64,) = sqlx::query_as(
-                "INSERT INTO auth_failures (account_key, window_start, failures) VALUES ($1, $2, 1) \
-                 ON CONFLICT (account_key) DO UPDATE SET \
-                   failures = CASE WHEN auth_failures.window_start + $3 <= $2 THEN 1 ELSE auth_failures.failures + 1 END, \
-                   window_start = CASE WHEN auth_failures.window_start + $3 <= $2 THEN $2 ELSE auth_failures.window_start END \
-                 RETURNING failures",
-            )
-            .bind(account_key)
-            .bind(now)
-            .bind(window_ms)
-            .fetch_one(pool)
-            .await
-            .map_err(db_err)?;
-            Ok(failures)
-        })
-    }
-
-    /// Failures in the current window and when that window ends.
-    pub async fn auth_failures(&self, account_key: &str, window_ms: Millis) -> Result<(i64, Millis)> {
-        let now = now_millis();
-        let row: Option<(i64, i64)> = on_db!(self, pool => {
-            sqlx::query_as("SELECT failures, window_start FROM auth_failures WHERE account_key = $1")
-                .bind(account_key)
+        // In an UPDATE every right-hand side reads the old row, so the new count is spelled out.
+        let stale = "auth_failures.window_start + $3 <= $2";
+        let count = format!("(CASE WHEN {stale} THEN 1 ELSE auth_failures.failures + 1 END)");
+        let delay = format!(
+            "(CASE WHEN {count} < $4 THEN 0 WHEN {stale} OR auth_failures.delay_ms = 0 THEN $5 \
+             WHEN auth_failures.delay_ms * 2 > $6 THEN $6 ELSE auth_failures.delay_ms * 2 END)"
+        );
+        let sql = format!(
+            "INSERT INTO auth_failures (account_key, window_start, failures, blocked_until, delay_ms) \
+             VALUES ($1, $2, 1, CASE WHEN 1 >= $4 THEN $2 + $5 ELSE 0 END, CASE WHEN 1 >= $4 THEN $5 ELSE 0 END) \
+             ON CONFLICT (account_key) DO UPDATE SET \
+               failures = {count}, \
+               window_start = CASE WHEN {stale} THEN $2 ELSE auth_failures.window_start END, \
+               delay_ms = {delay}, \
+               blocked_until = CASE WHEN {delay} = 0 THEN 0 ELSE $2 + {delay} END \
+             WHERE auth_failures.blocked_until <= $2 \
+             RETURNING failures"
+        );
+        let admitted: Option<(i64,)> = on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+                .bind(throttle_key)
+                .bind(now)
+                .bind(policy.window_ms)
+                .bind(policy.limit)
+                .bind(policy.base_delay_ms)
+                .bind(policy.max_delay_ms)
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)?
         });
-        Ok(match row {
-            Some((failures, start)) if start + window_ms > now => (failures, start + window_ms),
-            _ => (0, now),
-        })
+        if admitted.is_some() {
+            return Ok(AuthAttempt::Admitted);
+        }
+        let blocked: Option<(i64,)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT blocked_until FROM auth_failures WHERE account_key = $1")
+                .bind(throttle_key)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        let until = blocked.map(|(until,)| until).unwrap_or(now);
+        Ok(AuthAttempt::Blocked { retry_after_ms: (until - now).max(1) })
     }
 
     pub async fn clear_auth_failures(&self, account_key: &str) -> Result<()> {

@@ -19,7 +19,9 @@ use signet_domain::{Error, ErrorCode};
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
-pub use auth::{NewRefreshToken, PrincipalAuth, PrincipalCredentials, RefreshUse, SigningKeyRow};
+pub use auth::{
+    AuthAttempt, AuthThrottle, NewRefreshToken, PrincipalAuth, PrincipalCredentials, RefreshUse, SigningKeyRow,
+};
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use profiles::{NewSigningProfile, SigningProfileRow};
@@ -27,7 +29,7 @@ pub use tenants::{CreatedTenant, NewTenant};
 pub use webhooks::{DeliveryRow, WEBHOOK_DELIVER_JOB, WebhookRow};
 pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory, NewWorkflow,
-    SignatoryRow, SignedVersion, TemplateRow, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
+    NewWorkflowAttachment, SignatoryRow, SignedVersion, TemplateRow, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
 };
 
 pub type Result<T> = std::result::Result<T, Error>;

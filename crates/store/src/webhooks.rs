@@ -179,18 +179,34 @@ impl Store {
         })
     }
 
-    /// A delivery with its endpoint (for the delivery job).
-    pub async fn delivery_with_endpoint(&self, id: i64) -> Result<Option<(DeliveryRow, WebhookRow)>> {
+    /// A delivery with its endpoint (for the delivery job); the endpoint is `None` once it has
+    /// been deleted, so nothing is sent to a deleted endpoint.
+    pub async fn delivery_with_endpoint(&self, id: i64) -> Result<Option<(DeliveryRow, Option<WebhookRow>)>> {
         let sql = format!("SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1");
         let delivery: Option<DeliveryRow> = on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id).fetch_optional(pool).await.map_err(db_err)?
         });
         let Some(delivery) = delivery else { return Ok(None) };
-        let endpoint_sql = format!("SELECT {WEBHOOK_COLUMNS} FROM webhook_endpoints WHERE id = $1");
+        let endpoint_sql =
+            format!("SELECT {WEBHOOK_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND deleted_at IS NULL");
         let endpoint: Option<WebhookRow> = on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(endpoint_sql.as_str())).bind(delivery.endpoint_id).fetch_optional(pool).await.map_err(db_err)?
         });
-        Ok(endpoint.map(|e| (delivery, e)))
+        Ok(Some((delivery, endpoint)))
+    }
+
+    /// Ends a delivery without an attempt (its endpoint was deleted or disabled meanwhile).
+    pub async fn abandon_delivery(&self, id: i64, reason: &str) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query("UPDATE webhook_deliveries SET state = 'failed', last_error = $2, updated_at = $3 WHERE id = $1")
+                .bind(id)
+                .bind(reason)
+                .bind(now_millis())
+                .execute(pool)
+                .await
+                .map_err(db_err)?;
+            Ok(())
+        })
     }
 
     /// Records one attempt: `state` is `pending` (will retry), `succeeded` or `failed`.

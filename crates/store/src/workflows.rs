@@ -149,6 +149,20 @@ pub struct NewWorkflow<'a> {
     pub document_ids: Vec<i64>,
     pub signatories: Vec<NewSignatory>,
     pub link_expires_at: Millis,
+    /// The initiator's attachments, whose files are already in the blob store: their rows are
+    /// written in the workflow's transaction, so a workflow is created whole or not at all.
+    pub attachments: Vec<NewWorkflowAttachment>,
+}
+
+/// An attachment of a workflow being created (its file already stored under `blob_key`).
+#[derive(Debug, Clone)]
+pub struct NewWorkflowAttachment {
+    pub kind: &'static str,
+    pub name: String,
+    pub description: Option<String>,
+    pub blob_key: String,
+    pub sha256: String,
+    pub size_bytes: i64,
 }
 
 /// A created workflow with its signatories (ids settled).
@@ -553,6 +567,30 @@ impl Store {
                 json!({"name": new.name, "documents": new.document_ids, "signatories": new.signatories.len()}),
             );
             append_event!(tx, new.tenant_id, workflow.id, &created);
+            for a in &new.attachments {
+                let (id,): (i64,) = sqlx::query_as(
+                    "INSERT INTO workflow_attachments (tenant_id, workflow_id, signatory_id, kind, name, description, \
+                     blob_key, sha256, size_bytes, created_at) VALUES ($1, $2, NULL, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+                )
+                .bind(new.tenant_id)
+                .bind(workflow.id)
+                .bind(a.kind)
+                .bind(&a.name)
+                .bind(&a.description)
+                .bind(&a.blob_key)
+                .bind(&a.sha256)
+                .bind(a.size_bytes)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db_err)?;
+                let event = actor.event(
+                    "attachment.added",
+                    format!("attachment:{id}"),
+                    json!({"kind": a.kind, "name": &a.name, "sha256": &a.sha256}),
+                );
+                append_event!(tx, new.tenant_id, workflow.id, &event);
+            }
             let mut signatories = Vec::with_capacity(new.signatories.len());
             for s in &new.signatories {
                 let first = s.planned.signing_order == first_order;
@@ -773,7 +811,9 @@ impl Store {
         })
     }
 
-    /// Hands a signatory's place to someone else, who is notified at once with their own link.
+    /// Hands a signatory's place to someone else, who is notified at once with their own link;
+    /// `max_delegations` limits how often one place may be handed on.
+    #[allow(clippy::too_many_arguments)]
     pub async fn delegate(
         &self,
         signatory: &SignatoryRow,
@@ -782,6 +822,7 @@ impl Store {
         reason: &str,
         link_expires_at: Millis,
         actor: &WorkflowActor,
+        max_delegations: Option<i64>,
     ) -> Result<SignatoryRow> {
         let now = now_millis();
         let insert = format!(
@@ -806,6 +847,30 @@ impl Store {
             .map_err(db_err)?;
             if taken.is_some() {
                 return Err(Error::field("delegatedUserEmail", "this person already signs this workflow"));
+            }
+            if let Some(max) = max_delegations {
+                // How often this place was handed on already: the chain of `delegated_from`.
+                let mut handed_on = 0;
+                let mut from = signatory.delegated_from;
+                while let Some(id) = from {
+                    handed_on += 1;
+                    if handed_on >= max {
+                        return Err(Error::rejected(
+                            ErrorCode::LimitReached,
+                            format!("a signature can be delegated at most {max} times"),
+                        ));
+                    }
+                    let (previous,): (Option<i64>,) =
+                        sqlx::query_as("SELECT delegated_from FROM signatories WHERE id = $1")
+                            .bind(id)
+                            .fetch_one(&mut *tx)
+                            .await
+                            .map_err(db_err)?;
+                    from = previous;
+                }
+                if max <= 0 {
+                    return Err(Error::rejected(ErrorCode::LimitReached, "delegation is not allowed"));
+                }
             }
             let changed = sqlx::query(
                 "UPDATE signatories SET state = 'delegated', reason = $3, updated_at = $2 \
@@ -846,6 +911,53 @@ impl Store {
                 json!({"email": &row.email, "name": &row.name, "signingOrder": row.signing_order}),
             );
             append_event!(tx, signatory.tenant_id, signatory.workflow_id, &notified);
+            tx.commit().await.map_err(db_err)?;
+            Ok(row)
+        })
+    }
+
+    /// Revokes a signatory's link by bumping its version (every earlier link stops working)
+    /// and sets a new expiry; when it is the signatory's turn a `signatory.reminded` event
+    /// follows, which e-mails them the new link if the workflow sends e-mail.
+    pub async fn rotate_signer_link(
+        &self,
+        tenant_id: i64,
+        workflow_id: i64,
+        signatory_id: i64,
+        link_expires_at: Millis,
+        actor: &WorkflowActor,
+    ) -> Result<SignatoryRow> {
+        let now = now_millis();
+        let sql = format!(
+            "UPDATE signatories SET link_version = link_version + 1, link_expires_at = $4, updated_at = $5 \
+             WHERE id = $1 AND workflow_id = $2 AND tenant_id = $3 RETURNING {SIGNATORY_COLUMNS}"
+        );
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let workflow = lock_workflow!(tx, tenant_id, workflow_id);
+            if workflow.state() != WorkflowState::InProgress {
+                return Err(Error::rejected(ErrorCode::StateConflict, format!("the workflow is {}", workflow.state)));
+            }
+            let row: Option<SignatoryRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+                .bind(signatory_id)
+                .bind(workflow_id)
+                .bind(tenant_id)
+                .bind(link_expires_at)
+                .bind(now)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            let row = row.ok_or_else(|| Error::not_found("signatory"))?;
+            if row.state().is_final() {
+                return Err(Error::rejected(ErrorCode::StateConflict, "this signatory has nothing left to do"));
+            }
+            let subject = format!("signatory:{}", row.id);
+            let revoked = actor.event("signatory.link_revoked", subject.clone(), json!({"linkVersion": row.link_version}));
+            append_event!(tx, tenant_id, workflow_id, &revoked);
+            if row.state().is_turn() {
+                let resent = actor.event("signatory.reminded", subject, json!({"newLink": true}));
+                append_event!(tx, tenant_id, workflow_id, &resent);
+            }
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -927,10 +1039,27 @@ impl Store {
         document_id: i64,
         comment: &str,
         actor: &WorkflowActor,
+        max_per_author: Option<i64>,
     ) -> Result<i64> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            if let Some(max) = max_per_author {
+                // The workflow row lock makes the count and the insert one step.
+                lock_workflow!(tx, tenant_id, workflow_id);
+                let (count,): (i64,) = sqlx::query_as(
+                    "SELECT COUNT(*) FROM document_comments c JOIN documents d ON d.id = c.document_id \
+                     WHERE d.workflow_id = $1 AND c.author = $2",
+                )
+                .bind(workflow_id)
+                .bind(&actor.id)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db_err)?;
+                if count >= max {
+                    return Err(Error::rejected(ErrorCode::LimitReached, format!("at most {max} comments per signer")));
+                }
+            }
             let (id,): (i64,) = sqlx::query_as(
                 "INSERT INTO document_comments (tenant_id, document_id, author, comment, created_at) \
                  VALUES ($1, $2, $3, $4, $5) RETURNING id",
@@ -963,10 +1092,33 @@ impl Store {
 
     /// Records an attachment of the workflow (sent by the initiator, requested of signers, or
     /// uploaded by a signer), with an event in the chain.
-    pub async fn add_attachment(&self, new: &NewAttachment<'_>, actor: &WorkflowActor) -> Result<i64> {
+    /// `max_per_signatory` limits the attachments one signatory may add (checked under the
+    /// workflow's row lock, so concurrent uploads cannot pass it together).
+    pub async fn add_attachment(
+        &self,
+        new: &NewAttachment<'_>,
+        actor: &WorkflowActor,
+        max_per_signatory: Option<i64>,
+    ) -> Result<i64> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            if let (Some(max), Some(signatory_id)) = (max_per_signatory, new.signatory_id) {
+                lock_workflow!(tx, new.tenant_id, new.workflow_id);
+                let (count,): (i64,) =
+                    sqlx::query_as("SELECT COUNT(*) FROM workflow_attachments WHERE workflow_id = $1 AND signatory_id = $2")
+                        .bind(new.workflow_id)
+                        .bind(signatory_id)
+                        .fetch_one(&mut *tx)
+                        .await
+                        .map_err(db_err)?;
+                if count >= max {
+                    return Err(Error::rejected(
+                        ErrorCode::LimitReached,
+                        format!("at most {max} attachments per signer"),
+                    ));
+                }
+            }
             let (id,): (i64,) = sqlx::query_as(
                 "INSERT INTO workflow_attachments (tenant_id, workflow_id, signatory_id, kind, name, description, \
                  blob_key, sha256, size_bytes, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",

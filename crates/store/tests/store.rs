@@ -5,7 +5,7 @@ use signet_domain::audit::{Actor, GENESIS_HASH, verify_chain};
 use signet_domain::department::DepartmentName;
 use signet_domain::paging::Page;
 use signet_domain::{ErrorCode, now_millis};
-use signet_store::{Backend, NewJob, NewTenant, PoolSettings, Store, testing};
+use signet_store::{AuthAttempt, AuthThrottle, Backend, NewJob, NewTenant, PoolSettings, Store, testing};
 
 struct TestDb {
     url: String,
@@ -77,6 +77,7 @@ on_both_backends!(
     refresh_tokens_rotate_once_and_reuse_revokes_the_family,
     gateway_references_are_unique_per_tenant_under_concurrency,
     gateway_tokens_settings_and_transaction_lifecycle,
+    login_attempts_are_admitted_atomically_with_growing_delays,
 );
 
 async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
@@ -337,4 +338,62 @@ async fn gateway_tokens_settings_and_transaction_lifecycle(backend: Backend) {
     let entries = store.audit_entries(a, 0, 100).await.expect("audit");
     assert_eq!(verify_chain(a, &entries), Ok(()));
     assert!(entries.iter().any(|e| e.action == "gateway.transaction_completed"));
+}
+
+async fn login_attempts_are_admitted_atomically_with_growing_delays(backend: Backend) {
+    let db = test_db(backend).await;
+    let a = open(&db).await;
+    let b = Store::connect(&db.url, &PoolSettings::default()).await.expect("second pool");
+    let policy = AuthThrottle { window_ms: 600_000, limit: 5, base_delay_ms: 10_000, max_delay_ms: 35_000 };
+
+    // 40 parallel guesses from two instances: the check and the count are one statement, so
+    // exactly `limit` of them get through.
+    let mut tasks = Vec::new();
+    for i in 0..40 {
+        let store = if i % 2 == 0 { a.clone() } else { b.clone() };
+        tasks.push(tokio::spawn(async move { store.admit_auth_attempt("user:v@x.test|203.0.113.5", &policy).await }));
+    }
+    let mut admitted = 0;
+    for task in tasks {
+        if task.await.expect("join").expect("admit") == AuthAttempt::Admitted {
+            admitted += 1;
+        }
+    }
+    assert_eq!(admitted, 5);
+
+    // The same account from another address is not affected.
+    assert_eq!(
+        a.admit_auth_attempt("user:v@x.test|198.51.100.7", &policy).await.expect("admit"),
+        AuthAttempt::Admitted
+    );
+
+    // Past the limit, each failure blocks the pair for twice as long as the one before, up to
+    // the cap. (The blocks are lifted by hand instead of waiting them out.)
+    let key = "client:sgc_x|203.0.113.9";
+    for _ in 0..5 {
+        assert_eq!(a.admit_auth_attempt(key, &policy).await.expect("admit"), AuthAttempt::Admitted);
+    }
+    let mut delays = Vec::new();
+    for round in 0..4 {
+        if round > 0 {
+            a.execute_for_tests(
+                "UPDATE auth_failures SET blocked_until = 0 WHERE account_key = 'client:sgc_x|203.0.113.9'",
+            )
+            .await
+            .expect("lift");
+            assert_eq!(a.admit_auth_attempt(key, &policy).await.expect("admit"), AuthAttempt::Admitted);
+        }
+        match a.admit_auth_attempt(key, &policy).await.expect("admit") {
+            AuthAttempt::Blocked { retry_after_ms } => delays.push(retry_after_ms),
+            AuthAttempt::Admitted => panic!("round {round}: the pair must be blocked"),
+        }
+    }
+    let expected = [10_000, 20_000, 35_000, 35_000];
+    for (got, want) in delays.iter().zip(expected) {
+        assert!(*got <= want && *got > want - 2_000, "delays {delays:?}, expected about {expected:?}");
+    }
+
+    // A success clears the pair.
+    a.clear_auth_failures(key).await.expect("clear");
+    assert_eq!(a.admit_auth_attempt(key, &policy).await.expect("admit"), AuthAttempt::Admitted);
 }

@@ -325,8 +325,10 @@ pub async fn sign(
             }
         }
         Err(cause) => {
+            // The cause (file system, TSA, OCSP text…) goes to the log only; the page that
+            // carries the result to Furl shows the signer and the integrator a generic text.
             tracing::warn!(transaction = %number, %cause, "sealing failed");
-            let failure = GatewayFailure::new(ErrorCode::InvalidParameters, cause);
+            let failure = GatewayFailure::new(ErrorCode::InvalidParameters, "the document could not be signed");
             let message = failure.error_message();
             let outcome = TransactionOutcome {
                 state: "failed",

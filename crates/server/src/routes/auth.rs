@@ -1,12 +1,14 @@
 //! Token operations (OAuth 2.0 conventions): `client_credentials` and `password` grants,
 //! rotating refresh tokens with reuse detection, revocation, and ending all sessions.
 
+use std::net::IpAddr;
+
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::{Error, ErrorCode};
-use signet_store::{NewRefreshToken, PrincipalCredentials, RefreshUse};
+use signet_store::{AuthAttempt, AuthThrottle, NewRefreshToken, PrincipalCredentials, RefreshUse};
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -83,12 +85,12 @@ pub async fn token(
         "client_credentials" => {
             let client_id = request.client_id.as_deref().ok_or_else(|| missing("client_id"))?;
             let secret = request.client_secret.as_deref().ok_or_else(|| missing("client_secret"))?;
-            client_credentials(&state, client_id, secret).await
+            client_credentials(&state, ip, client_id, secret).await
         }
         "password" => {
             let username = request.username.as_deref().ok_or_else(|| missing("username"))?;
             let password = request.password.as_deref().ok_or_else(|| missing("password"))?;
-            password_grant(&state, username, password).await
+            password_grant(&state, ip, username, password).await
         }
         "refresh_token" => {
             let refresh = request.refresh_token.as_deref().ok_or_else(|| missing("refresh_token"))?;
@@ -102,26 +104,29 @@ pub async fn token(
     .map(Json)
 }
 
-/// Refuses early when an account has too many recent failures, before any secret is checked.
-async fn check_account_throttle(state: &AppState, account_key: &str) -> ApiResult<()> {
+/// Admits one login attempt for this account from this client address, or refuses it with the
+/// remaining delay; the check and the count are one statement (see
+/// [`signet_store::Store::admit_auth_attempt`]). Keyed by account *and* address, so failures
+/// from one address cannot lock the account's owner out at another.
+async fn admit_attempt(state: &AppState, account_key: &str, ip: IpAddr) -> ApiResult<String> {
+    let throttle_key = format!("{account_key}|{ip}");
     let window_ms = (state.config.account_failure_window_secs * 1000) as i64;
-    let (failures, window_end) = state.store.auth_failures(account_key, window_ms).await?;
-    if failures >= i64::from(state.config.account_failure_limit) {
-        let retry_ms = (window_end - signet_domain::now_millis()).max(1000);
-        return Err(ApiError(Error::RateLimited { retry_after_secs: (retry_ms as u64).div_ceil(1000) }));
+    let policy = AuthThrottle {
+        window_ms,
+        limit: i64::from(state.config.account_failure_limit),
+        base_delay_ms: state.config.account_failure_delay_ms as i64,
+        max_delay_ms: window_ms,
+    };
+    match state.store.admit_auth_attempt(&throttle_key, &policy).await? {
+        AuthAttempt::Admitted => Ok(throttle_key),
+        AuthAttempt::Blocked { retry_after_ms } => {
+            Err(ApiError(Error::RateLimited { retry_after_secs: (retry_after_ms as u64).div_ceil(1000).max(1) }))
+        }
     }
-    Ok(())
 }
 
-async fn record_failure(state: &AppState, account_key: &str) -> ApiResult<()> {
-    let window_ms = (state.config.account_failure_window_secs * 1000) as i64;
-    state.store.record_auth_failure(account_key, window_ms).await?;
-    Ok(())
-}
-
-async fn client_credentials(state: &AppState, client_id: &str, secret: &str) -> ApiResult<TokenResponse> {
-    let account_key = format!("client:{client_id}");
-    check_account_throttle(state, &account_key).await?;
+async fn client_credentials(state: &AppState, ip: IpAddr, client_id: &str, secret: &str) -> ApiResult<TokenResponse> {
+    let account_key = admit_attempt(state, &format!("client:{client_id}"), ip).await?;
     let principal = state.store.principal_by_client_id(client_id).await?;
     let stored_hash = principal.as_ref().map(|p| p.secret_hash.as_str()).unwrap_or("");
     let secret_ok = secrets::token_matches(secret, stored_hash);
@@ -130,16 +135,13 @@ async fn client_credentials(state: &AppState, client_id: &str, secret: &str) -> 
             state.store.clear_auth_failures(&account_key).await?;
             issue_new_session(state, &p, PrincipalKind::Client).await
         }
-        _ => {
-            record_failure(state, &account_key).await?;
-            Err(ApiError::new(ErrorCode::InvalidClient, "unknown client or wrong secret"))
-        }
+        // The failure was counted when the attempt was admitted.
+        _ => Err(ApiError::new(ErrorCode::InvalidClient, "unknown client or wrong secret")),
     }
 }
 
-async fn password_grant(state: &AppState, username: &str, password: &str) -> ApiResult<TokenResponse> {
-    let account_key = format!("user:{}", username.to_lowercase());
-    check_account_throttle(state, &account_key).await?;
+async fn password_grant(state: &AppState, ip: IpAddr, username: &str, password: &str) -> ApiResult<TokenResponse> {
+    let account_key = admit_attempt(state, &format!("user:{}", username.to_lowercase()), ip).await?;
     let principal = state.store.principal_by_email(username).await?;
     let phc =
         principal.as_ref().map(|p| p.secret_hash.clone()).unwrap_or_else(|| secrets::dummy_password_hash().to_string());
@@ -152,10 +154,7 @@ async fn password_grant(state: &AppState, username: &str, password: &str) -> Api
             state.store.clear_auth_failures(&account_key).await?;
             issue_new_session(state, &p, PrincipalKind::User).await
         }
-        _ => {
-            record_failure(state, &account_key).await?;
-            Err(ApiError::new(ErrorCode::InvalidGrant, "wrong email or password"))
-        }
+        _ => Err(ApiError::new(ErrorCode::InvalidGrant, "wrong email or password")),
     }
 }
 

@@ -14,7 +14,8 @@ use utoipa::ToSchema;
 
 use super::documents::{CheckedPdf, check_pdf, decode_base64, document_name, store_document};
 use super::workflows::{
-    AttachmentDetails, InitiatedWorkflow, actor_of, decode_attachments, signing_url, store_attachments,
+    AttachmentDetails, InitiatedWorkflow, actor_of, create_workflow, decode_attachments, put_attachment_files,
+    remove_attachment_files, signing_url,
 };
 use crate::AppState;
 use crate::auth::Auth;
@@ -297,9 +298,17 @@ async fn start(
     settings: serde_json::Value,
     attachments: Vec<super::workflows::Attachment>,
 ) -> Result<InitiatedWorkflow, Error> {
+    // Attachment files first: if one cannot be written, nothing else is stored.
+    let attachments = put_attachment_files(state, auth.tenant_id, attachments).await?;
     let mut document_ids = Vec::with_capacity(plan.pdfs.len());
     for pdf in plan.pdfs {
-        document_ids.push(store_document(state, auth, pdf, None, reference_no).await?.id);
+        match store_document(state, auth, pdf, None, reference_no).await {
+            Ok(document) => document_ids.push(document.id),
+            Err(error) => {
+                remove_attachment_files(state, &attachments).await;
+                return Err(error);
+            }
+        }
     }
     let new = NewWorkflow {
         tenant_id: auth.tenant_id,
@@ -314,10 +323,10 @@ async fn start(
         document_ids,
         signatories: plan.signatories,
         link_expires_at: now_millis() + state.config.signer_link_ttl_secs as i64 * 1000,
+        attachments,
     };
     let actor = actor_of(auth);
-    let created = state.store.create_workflow(&new, &actor).await?;
-    store_attachments(state, auth, created.workflow.id, attachments).await?;
+    let created = create_workflow(state, &new, &actor).await?;
     let mut signatories = created.signatories.clone();
     if let (Some(image), Some(first)) = (plan.first_signature, created.signatories.first()) {
         let detail = json!({"method": "image", "via": "api", "onBehalfOf": first.email, "consent": true});

@@ -164,7 +164,7 @@ async fn due_signatory(state: &AppState, auth: &Auth, workflow: &WorkflowRow) ->
         (status = 200, description = "Delegated; the new signatory's link", body = ParallelSigningUrl),
         (status = 400, description = "Invalid address, to the same person, or ids that differ", body = ProblemDetails, content_type = "application/problem+json"),
         (status = 404, description = "No such workflow in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 409, description = "Not in progress, or no single signatory due", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "Not in progress, no single signatory due, or this signature was delegated `signer_max_delegations` times already (`limit_reached`)", body = ProblemDetails, content_type = "application/problem+json"),
     )
 )]
 pub async fn delegate(
@@ -186,8 +186,36 @@ pub async fn delegate(
     }
     let name = email.split('@').next().unwrap_or_default().to_string();
     let expires = crate::workflows::link_expiry(&state, &workflow);
-    let to = state.store.delegate(&from, &email, &name, &reason, expires, &actor_of(&auth)).await?;
+    let limit = Some(i64::from(state.config.signer_max_delegations));
+    let to = state.store.delegate(&from, &email, &name, &reason, expires, &actor_of(&auth), limit).await?;
     Ok(Json(signing_url(&state, &to)))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/workflows/{workflowId}/signatories/{signatoryId}/link/revoke",
+    tag = "workflows",
+    security(("bearer" = [])),
+    params(
+        ("workflowId" = i32, Path, description = "Workflow id"),
+        ("signatoryId" = i64, Path, description = "Signatory id (`identificationNumber` of the signing URL)"),
+    ),
+    responses(
+        (status = 200, description = "Revoked: every earlier link of this signatory now answers 410; the new link (also e-mailed when it is their turn and the workflow sends e-mail)", body = ParallelSigningUrl),
+        (status = 404, description = "No such workflow or signatory in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "The workflow is not in progress, or the signatory has nothing left to do", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn revoke_link(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath((workflow_id, signatory_id)): ApiPath<(i64, i64)>,
+) -> ApiResult<Json<ParallelSigningUrl>> {
+    let workflow = visible_workflow(&state, auth.tenant_id, workflow_id).await?;
+    let expires = crate::workflows::link_expiry(&state, &workflow);
+    let rotated =
+        state.store.rotate_signer_link(auth.tenant_id, workflow.id, signatory_id, expires, &actor_of(&auth)).await?;
+    Ok(Json(signing_url(&state, &rotated)))
 }
 
 #[utoipa::path(
@@ -337,7 +365,7 @@ pub async fn add_comment(
         return Err(ApiError(Error::field("comment", "must be 1 to 2000 characters")));
     }
     let (document_id, workflow_id) = workflow_document(&state, auth.tenant_id, i64::from(body.document_id)).await?;
-    state.store.add_comment(auth.tenant_id, workflow_id, document_id, comment, &actor_of(&auth)).await?;
+    state.store.add_comment(auth.tenant_id, workflow_id, document_id, comment, &actor_of(&auth), None).await?;
     Ok(StatusCode::CREATED)
 }
 

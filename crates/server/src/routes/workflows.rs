@@ -9,7 +9,10 @@ use signet_domain::audit::{AuditEntry, verify_chain};
 use signet_domain::paging::Page;
 use signet_domain::workflow::{SignatoryInput, WorkflowState, plan_signatories};
 use signet_domain::{Error, FieldErrors, now_millis};
-use signet_store::{DocumentRow, NewAttachment, NewSignatory, NewWorkflow, SignatoryRow, WorkflowActor, WorkflowRow};
+use signet_store::{
+    CreatedWorkflow, DocumentRow, NewSignatory, NewWorkflow, NewWorkflowAttachment, SignatoryRow, WorkflowActor,
+    WorkflowRow,
+};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use utoipa::ToSchema;
@@ -529,41 +532,59 @@ pub(crate) fn signing_url(state: &AppState, s: &SignatoryRow) -> ParallelSigning
     }
 }
 
-pub(crate) async fn store_attachments(
+/// Writes the attachments' files before any row exists (rows follow in the workflow's one
+/// transaction, see [`create_workflow`]); if one write fails, the files written so far are
+/// removed and nothing else has happened.
+pub(crate) async fn put_attachment_files(
     state: &AppState,
-    auth: &Auth,
-    workflow_id: i64,
+    tenant_id: i64,
     attachments: Vec<Attachment>,
-) -> Result<(), Error> {
-    let actor = actor_of(auth);
+) -> Result<Vec<NewWorkflowAttachment>, Error> {
+    let mut stored: Vec<NewWorkflowAttachment> = Vec::with_capacity(attachments.len());
     for a in attachments {
-        let file = crate::secrets::random_token(12);
-        let key = signet_blob::BlobKey::new([
-            "tenant",
-            &auth.tenant_id.to_string(),
-            "workflows",
-            &workflow_id.to_string(),
-            "attachments",
-            &file,
-        ])
-        .map_err(Error::internal)?;
-        let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &a.bytes).as_ref());
-        let size = a.bytes.len() as i64;
-        state.blob.put(&key, bytes::Bytes::from(a.bytes)).await.map_err(Error::internal)?;
-        let new = NewAttachment {
-            tenant_id: auth.tenant_id,
-            workflow_id,
-            signatory_id: None,
+        let file = crate::secrets::random_token(16);
+        let key = signet_blob::BlobKey::new(["tenant", &tenant_id.to_string(), "attachments", &file])
+            .map_err(Error::internal)?;
+        let sha256 = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &a.bytes).as_ref());
+        let size_bytes = a.bytes.len() as i64;
+        if let Err(error) = state.blob.put(&key, bytes::Bytes::from(a.bytes)).await {
+            remove_attachment_files(state, &stored).await;
+            return Err(Error::internal(error));
+        }
+        stored.push(NewWorkflowAttachment {
             kind: a.kind,
-            name: &a.name,
-            description: a.description.as_deref(),
-            blob_key: Some(key.as_str()),
-            sha256: Some(&sha),
-            size_bytes: Some(size),
-        };
-        state.store.add_attachment(&new, &actor).await?;
+            name: a.name,
+            description: a.description,
+            blob_key: key.as_str().to_string(),
+            sha256,
+            size_bytes,
+        });
     }
-    Ok(())
+    Ok(stored)
+}
+
+pub(crate) async fn remove_attachment_files(state: &AppState, stored: &[NewWorkflowAttachment]) {
+    for key in stored.iter().filter_map(|a| signet_blob::BlobKey::parse(&a.blob_key).ok()) {
+        if let Err(error) = state.blob.delete(&key).await {
+            tracing::warn!(%error, "an attachment file of a workflow that was not created could not be removed");
+        }
+    }
+}
+
+/// Creates the workflow in one transaction with its attachments (files written first); when
+/// the transaction fails, the files are removed again.
+pub(crate) async fn create_workflow(
+    state: &AppState,
+    new: &NewWorkflow<'_>,
+    actor: &WorkflowActor,
+) -> Result<CreatedWorkflow, Error> {
+    match state.store.create_workflow(new, actor).await {
+        Ok(created) => Ok(created),
+        Err(error) => {
+            remove_attachment_files(state, &new.attachments).await;
+            Err(error)
+        }
+    }
 }
 
 #[utoipa::path(
@@ -608,9 +629,9 @@ pub async fn initiate(
         document_ids: checked.document_ids,
         signatories: checked.signatories,
         link_expires_at,
+        attachments: put_attachment_files(&state, auth.tenant_id, checked.attachments).await?,
     };
-    let created = state.store.create_workflow(&new, &actor_of(&auth)).await?;
-    store_attachments(&state, &auth, created.workflow.id, checked.attachments).await?;
+    let created = create_workflow(&state, &new, &actor_of(&auth)).await?;
     let signing_urls = created.signatories.iter().map(|s| signing_url(&state, s)).collect();
     Ok((StatusCode::CREATED, Json(InitiatedWorkflow { workflow_id: created.workflow.id, signing_urls })))
 }

@@ -11,7 +11,7 @@ use bytes::Bytes;
 use serde_json::json;
 use signet_blob::BlobKey;
 use signet_domain::workflow::{SignatoryState, WorkflowState, is_valid_email};
-use signet_domain::{ErrorCode, now_millis};
+use signet_domain::{Error, ErrorCode, now_millis};
 use signet_store::{AfterSignature, NewAttachment, SignatoryRow, WorkflowActor, WorkflowRow};
 
 use super::sealing::sign_documents;
@@ -56,7 +56,7 @@ struct MessagePage<'a> {
 }
 
 const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-    frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+    frame-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 fn html(status: StatusCode, body: String) -> Response {
     let mut response = (status, Html(body)).into_response();
@@ -81,6 +81,47 @@ enum Closed {
     Broken,
 }
 
+/// The one way a signer page answers a failed action: the message of a refusal the signer can
+/// act on (a state that changed, a limit, a field), or one generic text for internal failures,
+/// whose cause goes to the log only (never store, blob or I/O text on a page).
+fn failure(title: &str, signatory_id: i64, error: &Error) -> Response {
+    match error {
+        Error::Rejected { code, detail } => {
+            let status = crate::error::status_of(*code);
+            let status = if status.is_server_error() { StatusCode::CONFLICT } else { status };
+            message(status, title, &capitalised(detail))
+        }
+        Error::Validation(_) => message(StatusCode::BAD_REQUEST, title, &user_text(error)),
+        Error::NotFound { .. } => Closed::NotFound.into_response(),
+        Error::RateLimited { .. } => {
+            message(StatusCode::TOO_MANY_REQUESTS, title, "Too many attempts. Please try again in a minute.")
+        }
+        Error::Internal(cause) => {
+            tracing::error!(%cause, signatory = signatory_id, "signer page action failed");
+            Closed::Broken.into_response()
+        }
+    }
+}
+
+/// The text of a refusal the signer can correct (validation), for showing on the form.
+fn user_text(error: &Error) -> String {
+    match error {
+        Error::Validation(fields) => capitalised(&fields.values().flatten().cloned().collect::<Vec<_>>().join("; ")),
+        Error::Rejected { detail, .. } => capitalised(detail),
+        _ => "The form could not be accepted.".into(),
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = chars.next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
+    out.push_str(chars.as_str());
+    if !out.ends_with('.') {
+        out.push('.');
+    }
+    out
+}
+
 impl IntoResponse for Closed {
     fn into_response(self) -> Response {
         match self {
@@ -91,7 +132,11 @@ impl IntoResponse for Closed {
                 "Not your turn yet",
                 "Others sign before you. You will receive a link when it is your turn.",
             ),
-            Closed::Broken => message(StatusCode::INTERNAL_SERVER_ERROR, "Error", "This request cannot be shown."),
+            Closed::Broken => message(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong",
+                "This request cannot be completed right now. Please try again later.",
+            ),
         }
     }
 }
@@ -116,8 +161,24 @@ fn gone_text(signatory: &SignatoryRow, workflow: &WorkflowRow) -> &'static str {
 
 /// The signatory behind a link, if the link is right and it is their turn.
 async fn open(state: &AppState, id: i64, secret: &str) -> Result<Open, Closed> {
-    let (signatory, workflow) = state.store.signatory(id).await.map_err(|_| Closed::Broken)?.ok_or(Closed::NotFound)?;
+    let (signatory, workflow) = state
+        .store
+        .signatory(id)
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, signatory = id, "signer link lookup failed");
+            Closed::Broken
+        })?
+        .ok_or(Closed::NotFound)?;
     if !state.link_key.matches(signatory.id, signatory.link_version, secret) {
+        // A link of an earlier version was revoked (rotated by the sender, or resent).
+        let earlier =
+            (1..signatory.link_version).rev().take(1000).any(|v| state.link_key.matches(signatory.id, v, secret));
+        if earlier {
+            return Err(Closed::Gone(
+                "This signing link is no longer valid: the sender has replaced it. Please use the newest link you received.",
+            ));
+        }
         return Err(Closed::NotFound);
     }
     if workflow.state() != WorkflowState::InProgress || signatory.state().is_final() {
@@ -182,8 +243,28 @@ async fn render(state: &AppState, open: &Open, error: Option<String>) -> Respons
     }
 }
 
-/// `GET /sign/w/{signatoryId}/{secret}`.
-pub async fn show(
+/// `GET /sign/w/{signatoryId}/{secret}`. Showing the page records nothing: e-mail security
+/// scanners fetch links too, so "viewed" waits for a real interaction ([`viewed`], or any
+/// action posted from the page).
+pub async fn show(State(state): State<AppState>, ApiPath((id, secret)): ApiPath<(i64, String)>) -> Response {
+    let open = match open(&state, id, &secret).await {
+        Ok(open) => open,
+        Err(closed) => return closed.into_response(),
+    };
+    render(&state, &open, None).await
+}
+
+/// Records "viewed" (notified -> viewed, once) for a real interaction with the page.
+async fn record_view(state: &AppState, open: &Open, ip: std::net::IpAddr, headers: &HeaderMap, how: &str) {
+    let detail = json!({"userAgent": user_agent(headers), "via": how});
+    if let Err(error) = state.store.mark_viewed(&open.signatory, &actor(open, ip), detail).await {
+        tracing::warn!(%error, "could not record the page view");
+    }
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/viewed`: sent by the page's script once the page is
+/// shown in a browser (a scanner's GET of the link does not run it).
+pub async fn viewed(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
@@ -193,11 +274,8 @@ pub async fn show(
         Ok(open) => open,
         Err(closed) => return closed.into_response(),
     };
-    let detail = json!({"userAgent": user_agent(&headers)});
-    if let Err(error) = state.store.mark_viewed(&open.signatory, &actor(&open, ip), detail).await {
-        tracing::warn!(%error, "could not record the page view");
-    }
-    render(&state, &open, None).await
+    record_view(&state, &open, ip, &headers, "page").await;
+    StatusCode::NO_CONTENT.into_response()
 }
 
 /// The current version of one of the workflow's active documents, with its page count.
@@ -207,7 +285,10 @@ async fn current_document(state: &AppState, open: &Open, document_id: i64) -> Re
         return Err(Closed::NotFound);
     };
     let key = BlobKey::parse(&doc.current_blob).map_err(|_| Closed::Broken)?;
-    let bytes = state.blob.get(&key).await.map_err(|_| Closed::Broken)?;
+    let bytes = state.blob.get(&key).await.map_err(|error| {
+        tracing::error!(%error, document = doc.id, "a workflow document cannot be read");
+        Closed::Broken
+    })?;
     Ok((bytes, doc.page_count as usize))
 }
 
@@ -266,6 +347,7 @@ pub async fn sign(
         Ok(open) => open,
         Err(closed) => return closed.into_response(),
     };
+    record_view(&state, &open, ip, &headers, "sign").await;
     let submission = match read_submission(request, &state).await {
         Ok(submission) => submission,
         Err(_) => return render(&state, &open, Some("The form could not be read.".into())).await,
@@ -287,16 +369,10 @@ pub async fn sign(
             }
             signed_response(&open, &after)
         }
-        Err(error) if matches!(error.code(), ErrorCode::StateConflict | ErrorCode::Conflict) => {
-            message(StatusCode::CONFLICT, "Not signed", &error.to_string())
-        }
         Err(error) if error.code() == ErrorCode::ValidationFailed => {
-            render(&state, &open, Some(error.to_string())).await
+            render(&state, &open, Some(user_text(&error))).await
         }
-        Err(error) => {
-            tracing::error!(%error, signatory = open.signatory.id, "signing failed");
-            Closed::Broken.into_response()
-        }
+        Err(error) => failure("Not signed", open.signatory.id, &error),
     }
 }
 
@@ -312,6 +388,7 @@ fn reason_of(submission: &Submission) -> Result<String, String> {
 pub async fn decline(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    headers: HeaderMap,
     ApiPath((id, secret)): ApiPath<(i64, String)>,
     request: Request,
 ) -> Response {
@@ -319,6 +396,7 @@ pub async fn decline(
         Ok(open) => open,
         Err(closed) => return closed.into_response(),
     };
+    record_view(&state, &open, ip, &headers, "decline").await;
     let submission = read_submission(request, &state).await.unwrap_or_default();
     let reason = match reason_of(&submission) {
         Ok(reason) => reason,
@@ -326,7 +404,7 @@ pub async fn decline(
     };
     match state.store.decline(&open.signatory, &reason, &actor(&open, ip)).await {
         Ok(()) => message(StatusCode::OK, "Declined", "You declined to sign. The sender has been told."),
-        Err(error) => message(StatusCode::CONFLICT, "Not declined", &error.to_string()),
+        Err(error) => failure("Not declined", open.signatory.id, &error),
     }
 }
 
@@ -334,6 +412,7 @@ pub async fn decline(
 pub async fn delegate(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    headers: HeaderMap,
     ApiPath((id, secret)): ApiPath<(i64, String)>,
     request: Request,
 ) -> Response {
@@ -341,6 +420,7 @@ pub async fn delegate(
         Ok(open) => open,
         Err(closed) => return closed.into_response(),
     };
+    record_view(&state, &open, ip, &headers, "delegate").await;
     let submission = read_submission(request, &state).await.unwrap_or_default();
     let email = submission.field("email").map(str::trim).unwrap_or("").to_string();
     if !is_valid_email(&email) {
@@ -356,12 +436,13 @@ pub async fn delegate(
     let name = submission.field("name").map(str::trim).filter(|n| !n.is_empty() && n.chars().count() <= 200);
     let name = name.map(str::to_string).unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
     let expires = super::link_expiry(&state, &open.workflow);
-    match state.store.delegate(&open.signatory, &email, &name, &reason, expires, &actor(&open, ip)).await {
+    let limit = Some(i64::from(state.config.signer_max_delegations));
+    match state.store.delegate(&open.signatory, &email, &name, &reason, expires, &actor(&open, ip), limit).await {
         Ok(_) => message(StatusCode::OK, "Delegated", &format!("{email} has been asked to sign in your place.")),
         Err(error) if error.code() == ErrorCode::ValidationFailed => {
             render(&state, &open, Some("This person already signs this request.".into())).await
         }
-        Err(error) => message(StatusCode::CONFLICT, "Not delegated", &error.to_string()),
+        Err(error) => failure("Not delegated", open.signatory.id, &error),
     }
 }
 
@@ -369,6 +450,7 @@ pub async fn delegate(
 pub async fn comment(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    headers: HeaderMap,
     ApiPath((id, secret)): ApiPath<(i64, String)>,
     request: Request,
 ) -> Response {
@@ -376,16 +458,23 @@ pub async fn comment(
         Ok(open) => open,
         Err(closed) => return closed.into_response(),
     };
+    record_view(&state, &open, ip, &headers, "comment").await;
     let submission = read_submission(request, &state).await.unwrap_or_default();
     let text = submission.field("comment").map(str::trim).unwrap_or("");
     if text.is_empty() || text.chars().count() > 2000 {
         return render(&state, &open, Some("A comment must be 1 to 2000 characters.".into())).await;
     }
-    let documents = state.store.workflow_documents(open.workflow.id).await.unwrap_or_default();
+    let documents = match state.store.workflow_documents(open.workflow.id).await {
+        Ok(documents) => documents,
+        Err(error) => return failure("Comment not added", open.signatory.id, &error),
+    };
     let Some(first) = documents.first() else { return Closed::Broken.into_response() };
-    match state.store.add_comment(open.workflow.tenant_id, open.workflow.id, first.id, text, &actor(&open, ip)).await {
+    let limit = Some(i64::from(state.config.signer_max_comments));
+    let (tenant, workflow) = (open.workflow.tenant_id, open.workflow.id);
+    match state.store.add_comment(tenant, workflow, first.id, text, &actor(&open, ip), limit).await {
         Ok(_) => render(&state, &open, None).await,
-        Err(_) => Closed::Broken.into_response(),
+        Err(error @ Error::Rejected { .. }) => render(&state, &open, Some(user_text(&error))).await,
+        Err(error) => failure("Comment not added", open.signatory.id, &error),
     }
 }
 
@@ -393,6 +482,7 @@ pub async fn comment(
 pub async fn attachment(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    headers: HeaderMap,
     ApiPath((id, secret)): ApiPath<(i64, String)>,
     request: Request,
 ) -> Response {
@@ -400,6 +490,7 @@ pub async fn attachment(
         Ok(open) => open,
         Err(closed) => return closed.into_response(),
     };
+    record_view(&state, &open, ip, &headers, "attachment").await;
     let submission = match read_submission(request, &state).await {
         Ok(submission) => submission,
         Err(_) => return render(&state, &open, Some("The attachment could not be read (too large?).".into())).await,
@@ -418,7 +509,8 @@ pub async fn attachment(
     let Ok(key) = BlobKey::new(["tenant", &tenant, "workflows", &workflow, "attachments", &file]) else {
         return Closed::Broken.into_response();
     };
-    if state.blob.put(&key, Bytes::from(bytes.clone())).await.is_err() {
+    if let Err(error) = state.blob.put(&key, Bytes::from(bytes.clone())).await {
+        tracing::error!(%error, signatory = open.signatory.id, "storing a signer's attachment failed");
         return Closed::Broken.into_response();
     }
     let new = NewAttachment {
@@ -432,11 +524,15 @@ pub async fn attachment(
         sha256: Some(&sha),
         size_bytes: Some(bytes.len() as i64),
     };
-    match state.store.add_attachment(&new, &actor(&open, ip)).await {
+    let limit = Some(i64::from(state.config.signer_max_attachments));
+    match state.store.add_attachment(&new, &actor(&open, ip), limit).await {
         Ok(_) => render(&state, &open, None).await,
-        Err(_) => {
+        Err(error) => {
             let _ = state.blob.delete(&key).await;
-            Closed::Broken.into_response()
+            match error {
+                Error::Rejected { .. } => render(&state, &open, Some(user_text(&error))).await,
+                error => failure("Attachment not added", open.signatory.id, &error),
+            }
         }
     }
 }
