@@ -24,15 +24,18 @@ fi
 python_ok() { python3 - <<'PY' 2>/dev/null
 import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml, PIL, aiosmtpd  # noqa: F401
 import shutil, sys
-sys.exit(0 if all(shutil.which(t) for t in ("moto_server", "pyhanko", "st")) else 1)
+from importlib.metadata import version
+# api_fuzz.rs needs schemathesis 4.32+ (two WFC users as peers, `--checks all` with every check).
+schemathesis = tuple(int(p) for p in version("schemathesis").split(".")[:2])
+sys.exit(0 if all(shutil.which(t) for t in ("moto_server", "pyhanko", "st")) and (4, 32) <= schemathesis < (5, 0) else 1)
 PY
 }
 if ! python_ok; then
   echo "installing Python test tools"
   python3 -m pip install -q --disable-pip-version-check \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd schemathesis \
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd 'schemathesis>=4.32,<5' \
     || python3 -m pip install -q --break-system-packages \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd schemathesis
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd 'schemathesis>=4.32,<5'
 fi
 
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest

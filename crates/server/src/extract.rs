@@ -81,8 +81,38 @@ where
         if first.is_some_and(|b| *b != b'{') {
             return Err(body_error(StatusCode::UNPROCESSABLE_ENTITY, "expected a JSON object".into()));
         }
-        axum::Json::<T>::from_bytes(&bytes).map(|axum::Json(value)| ApiJson(value)).map_err(json_rejection)
+        match axum::Json::<T>::from_bytes(&bytes) {
+            Ok(axum::Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => match integral_numbers_as_integers(&bytes) {
+                // JSON Schema's `integer` includes `1.0`; serde's integers do not.
+                Some(rewritten) => axum::Json::<T>::from_bytes(&rewritten)
+                    .map(|axum::Json(value)| ApiJson(value))
+                    .map_err(json_rejection),
+                None => Err(json_rejection(rejection)),
+            },
+        }
     }
+}
+
+/// The body with every number that has no fraction (`26.0`, `1e3`) written as an integer, when
+/// there is such a number; `None` otherwise (or when the body is not JSON).
+fn integral_numbers_as_integers(bytes: &[u8]) -> Option<Vec<u8>> {
+    fn rewrite(value: &mut serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::Number(n) if n.is_f64() => match n.as_f64() {
+                Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                    *value = serde_json::Value::from(f as i64);
+                    true
+                }
+                _ => false,
+            },
+            serde_json::Value::Array(items) => items.iter_mut().map(rewrite).filter(|changed| *changed).count() > 0,
+            serde_json::Value::Object(map) => map.values_mut().map(rewrite).filter(|changed| *changed).count() > 0,
+            _ => false,
+        }
+    }
+    let mut value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    if rewrite(&mut value) { serde_json::to_vec(&value).ok() } else { None }
 }
 
 /// `application/json` or a `+json` media type, as axum's own check.
@@ -229,5 +259,13 @@ mod tests {
         assert_eq!(field_of(&format!("{prefix}missing field `departmentIds` at line 1 column 2")), "departmentIds");
         assert_eq!(field_of(&format!("{prefix}departmentName: invalid type: integer `12`")), "departmentName");
         assert_eq!(field_of("expected a JSON object"), "$");
+    }
+
+    #[test]
+    fn integral_floats_become_integers() {
+        let rewritten = integral_numbers_as_integers(br#"{"a":[26.0,1.5],"b":{"c":2e3},"d":1e300}"#);
+        let value: serde_json::Value = serde_json::from_slice(&rewritten.unwrap_or_default()).unwrap_or_default();
+        assert_eq!(value, serde_json::json!({"a": [26, 1.5], "b": {"c": 2000}, "d": 1e300}));
+        assert!(integral_numbers_as_integers(br#"{"a":1,"b":"2.0"}"#).is_none());
     }
 }

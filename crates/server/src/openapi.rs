@@ -2,7 +2,9 @@
 //! each route and its documentation in one place, so they cannot drift apart).
 
 use utoipa::openapi::path::Operation;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::security::{
+    ClientCredentials, Flow, HttpAuthScheme, HttpBuilder, OAuth2, Password, Scopes, SecurityScheme,
+};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
@@ -44,6 +46,19 @@ impl Modify for BearerAuth {
         components.add_security_scheme(
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+        );
+        // Where the bearer tokens come from, so that clients (and testers) know the token
+        // operation answers a wrong credential with OAuth's 400 `invalid_grant`.
+        let (token, refresh) = ("/api/v1/auth/token", "/api/v1/auth/refresh");
+        components.add_security_scheme(
+            "oauth2",
+            SecurityScheme::OAuth2(OAuth2::with_description(
+                [
+                    Flow::ClientCredentials(ClientCredentials::with_refresh_url(token, Scopes::new(), refresh)),
+                    Flow::Password(Password::with_refresh_url(token, Scopes::new(), refresh)),
+                ],
+                "The token operations; the access token is then sent as `Authorization: Bearer`.",
+            )),
         );
     }
 }

@@ -35,6 +35,20 @@ fn schemas_use_the_specs_object_names() {
     assert!(schemas["Department"]["properties"]["departmentID"].is_object());
 }
 
+#[test]
+fn operation_ids_are_unique() {
+    let document: Value = serde_json::from_str(&signet_server::openapi::document_json()).expect("json");
+    let mut seen = std::collections::BTreeMap::new();
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("item") {
+            let id = operation["operationId"].as_str().expect("operationId").to_string();
+            if let Some(other) = seen.insert(id.clone(), format!("{method} {path}")) {
+                panic!("operationId {id} is used by {other} and {method} {path}");
+            }
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_documented_operation_is_routed_and_served() {
     let app = support::spawn(Backend::Sqlite).await;

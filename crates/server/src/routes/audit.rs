@@ -70,6 +70,7 @@ pub struct AuditVerification {
 #[utoipa::path(
     get,
     path = "/api/v1/audit",
+    operation_id = "listAuditEntries",
     tag = "audit",
     security(("bearer" = [])),
     params(AuditQuery),

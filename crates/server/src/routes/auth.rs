@@ -21,7 +21,9 @@ use crate::secrets;
 /// `POST /api/v1/auth/token` body (JSON or form).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct TokenRequest {
-    /// `client_credentials`, `password` or `refresh_token`.
+    /// `client_credentials` (with `client_id`, `client_secret`), `password` (with `username`,
+    /// `password`) or `refresh_token` (with `refresh_token`).
+    #[schema(schema_with = crate::routes::schemas::grant_type)]
     pub grant_type: String,
     pub client_id: Option<String>,
     pub client_secret: Option<String>,
@@ -246,6 +248,7 @@ pub async fn refresh(
 #[utoipa::path(
     post,
     path = "/api/v1/auth/revoke",
+    operation_id = "revokeToken",
     tag = "auth",
     request_body(content(
         (RevokeRequest = "application/json"),

@@ -26,29 +26,43 @@ pub struct Department {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateDepartmentRequest {
-    /// 1 to 100 characters; unique within the tenant, ignoring case.
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 100)]
+    /// 1 to 100 characters (trimmed), no control characters; unique within the tenant, ignoring case.
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 100,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub department_name: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct UpdateDepartmentRequest {
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 100)]
+    /// As in `CreateDepartmentRequest`.
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 100,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub department_name: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DeleteDepartmentRequest {
+    #[schema(minimum = 1)]
     pub department_id: i32,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct BulkDeleteDepartmentRequest {
-    /// At least one id; all are deleted or none.
-    #[schema(min_items = 1)]
+    /// 1 to 1000 ids, each positive; all are deleted or none.
+    #[schema(schema_with = crate::routes::schemas::bulk_department_ids)]
     pub department_ids: Vec<i32>,
 }
 
@@ -90,6 +104,7 @@ fn department_id(raw: i64) -> ApiResult<i64> {
 #[utoipa::path(
     post,
     path = "/api/v1/departments",
+    operation_id = "createDepartment",
     tag = "departments",
     security(("bearer" = [])),
     request_body = CreateDepartmentRequest,
@@ -117,6 +132,7 @@ pub async fn create(
 #[utoipa::path(
     get,
     path = "/api/v1/departments",
+    operation_id = "listDepartments",
     tag = "departments",
     security(("bearer" = [])),
     params(DepartmentListQuery),
@@ -144,9 +160,10 @@ pub async fn list(
 #[utoipa::path(
     get,
     path = "/api/v1/departments/{departmentId}",
+    operation_id = "getDepartment",
     tag = "departments",
     security(("bearer" = [])),
-    params(("departmentId" = i32, Path, description = "Department id")),
+    params(("departmentId" = i32, Path, description = "Department id", minimum = 1, maximum = 2147483647)),
     responses(
         (status = 200, description = "The department", body = Department),
         (status = 401, description = "Not authenticated", body = ProblemDetails, content_type = "application/problem+json"),
@@ -163,7 +180,7 @@ pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath
     path = "/api/v1/departments/{departmentId}",
     tag = "departments",
     security(("bearer" = [])),
-    params(("departmentId" = i32, Path, description = "Department id")),
+    params(("departmentId" = i32, Path, description = "Department id", minimum = 1, maximum = 2147483647)),
     request_body = UpdateDepartmentRequest,
     responses(
         (status = 200, description = "Renamed", body = Department),
@@ -188,9 +205,10 @@ pub async fn update(
 #[utoipa::path(
     delete,
     path = "/api/v1/departments/{departmentId}",
+    operation_id = "deleteDepartment",
     tag = "departments",
     security(("bearer" = [])),
-    params(("departmentId" = i32, Path, description = "Department id")),
+    params(("departmentId" = i32, Path, description = "Department id", minimum = 1, maximum = 2147483647)),
     responses(
         (status = 204, description = "Deleted"),
         (status = 401, description = "Not authenticated", body = ProblemDetails, content_type = "application/problem+json"),

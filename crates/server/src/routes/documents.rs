@@ -36,17 +36,29 @@ pub struct BrowserInfo {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DocumentUploadRequest {
-    /// File name shown to signers (default `document.pdf`), at most 200 characters.
+    /// File name shown to signers (default `document.pdf`), at most 200 characters, without
+    /// control characters or slashes.
+    #[schema(max_length = 200, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f/\\\\]*$")]
     pub document_name: Option<String>,
-    /// The PDF, base64.
+    /// The PDF (1 to 2000 pages, not encrypted), base64; a `data:` URL prefix is allowed.
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        content_encoding = "base64",
+        content_media_type = "application/pdf"
+    )]
     pub file_data: Option<String>,
     pub category_id: Option<i32>,
+    #[schema(max_length = 200)]
     pub reference_no: Option<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct BulkDocumentUploadRequest {
+    /// 1 to 20 documents, all stored or none.
+    #[schema(required = true, nullable = false, min_items = 1, max_items = 20)]
     pub documents: Option<Vec<DocumentUploadRequest>>,
 }
 

@@ -18,7 +18,15 @@ use crate::secrets;
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateAuthtokenRequest {
-    /// What the token is for, e.g. the integrating system's name (1 to 100 characters).
+    /// What the token is for, e.g. the integrating system's name (1 to 100 characters, trimmed,
+    /// no control characters).
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 100,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub label: Option<String>,
 }
 
@@ -49,9 +57,11 @@ pub struct CreatedAuthtoken {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GatewaySettingsDto {
-    /// Any of PDF, XML, DATA, HASH.
+    /// Any of PDF, XML, DATA, HASH (case and surrounding spaces are ignored; repeats are folded).
+    #[schema(schema_with = crate::routes::schemas::gateway_file_types)]
     pub file_types: Vec<String>,
     /// Any of 2 (crypto token), 3 (Aadhaar eSign), 4 (electronic signature).
+    #[schema(schema_with = crate::routes::schemas::gateway_signature_types)]
     pub signature_types: Vec<i64>,
     /// Accept the legacy envelope (RSA PKCS#1 v1.5 + AES-ECB) besides the modern one.
     pub legacy_profile_enabled: bool,
@@ -118,7 +128,7 @@ pub async fn list_authtokens(State(state): State<AppState>, auth: Auth) -> ApiRe
     path = "/api/v1/gateway/authtokens/{id}",
     tag = "gateway",
     security(("bearer" = [])),
-    params(("id" = i64, Path, description = "Authtoken id")),
+    params(("id" = i64, Path, description = "Authtoken id", minimum = 1)),
     responses(
         (status = 204, description = "Revoked; requests with it now fail with error 104"),
         (status = 401, description = "Not authenticated", body = ProblemDetails, content_type = "application/problem+json"),

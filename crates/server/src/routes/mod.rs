@@ -9,6 +9,7 @@ pub mod gateway_admin;
 pub mod gateway_public;
 pub mod initiate_and_sign;
 pub mod ops;
+pub mod schemas;
 pub mod signing_profiles;
 pub mod webhooks;
 pub mod workflow_actions;

@@ -24,11 +24,18 @@ const MAX_P12_BYTES: usize = 256 * 1024;
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateSigningProfileRequest {
-    /// A name for the profile, 1 to 100 characters.
+    /// A name for the profile, 1 to 100 characters (trimmed), no control characters.
+    #[schema(
+        min_length = 1,
+        max_length = 100,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub name: String,
     /// The signer whose signatures this certificate makes.
+    #[schema(format = Email, max_length = 254)]
     pub email_id: String,
-    /// The PKCS#12 (.p12/.pfx) file, base64.
+    /// The PKCS#12 (.p12/.pfx) file, base64, at most 256 KiB.
+    #[schema(min_length = 1, content_encoding = "base64", content_media_type = "application/pkcs12")]
     pub pkcs12: String,
     /// Its password; used once to open the file and not stored.
     pub password: String,
@@ -64,6 +71,7 @@ fn view(row: SigningProfileRow) -> SigningProfile {
 #[utoipa::path(
     post,
     path = "/api/v1/signing-profiles",
+    operation_id = "createSigningProfile",
     tag = "workflows",
     security(("bearer" = [])),
     request_body = CreateSigningProfileRequest,
@@ -108,6 +116,7 @@ pub async fn create(
 #[utoipa::path(
     get,
     path = "/api/v1/signing-profiles",
+    operation_id = "listSigningProfiles",
     tag = "workflows",
     security(("bearer" = [])),
     responses((status = 200, description = "The tenant's profiles, revoked ones included", body = Vec<SigningProfile>))
@@ -119,9 +128,10 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
 #[utoipa::path(
     delete,
     path = "/api/v1/signing-profiles/{profileId}",
+    operation_id = "revokeSigningProfile",
     tag = "workflows",
     security(("bearer" = [])),
-    params(("profileId" = i64, Path, description = "Profile id")),
+    params(("profileId" = i64, Path, description = "Profile id", minimum = 1)),
     responses(
         (status = 204, description = "Revoked; workflows naming it no longer sign with it"),
         (status = 404, description = "No such active profile in this tenant", body = ProblemDetails, content_type = "application/problem+json"),

@@ -20,10 +20,17 @@ use crate::extract::{ApiJson, ApiPath};
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateWebhookRequest {
-    /// Where events are POSTed: an absolute http(s) URL on a public address.
+    /// Where events are POSTed: an absolute http(s) URL on a public address, at most 2000
+    /// characters.
+    #[schema(
+        max_length = 2000,
+        pattern = "^https?://[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+$"
+    )]
     pub url: String,
     /// Event types to receive, or `["*"]` for all.
+    #[schema(schema_with = crate::routes::schemas::webhook_event_types)]
     pub event_types: Vec<String>,
+    #[schema(max_length = 500)]
     pub description: Option<String>,
 }
 
@@ -104,6 +111,7 @@ fn check_types(types: &[String]) -> Result<String, Error> {
 #[utoipa::path(
     post,
     path = "/api/v1/webhooks",
+    operation_id = "createWebhook",
     tag = "webhooks",
     security(("bearer" = [])),
     request_body = CreateWebhookRequest,
@@ -149,6 +157,7 @@ pub async fn create(
 #[utoipa::path(
     get,
     path = "/api/v1/webhooks",
+    operation_id = "listWebhooks",
     tag = "webhooks",
     security(("bearer" = [])),
     responses((status = 200, description = "The tenant's endpoints", body = Vec<Webhook>))
@@ -160,9 +169,10 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
 #[utoipa::path(
     delete,
     path = "/api/v1/webhooks/{webhookId}",
+    operation_id = "deleteWebhook",
     tag = "webhooks",
     security(("bearer" = [])),
-    params(("webhookId" = i64, Path, description = "Webhook id")),
+    params(("webhookId" = i64, Path, description = "Webhook id", minimum = 1)),
     responses(
         (status = 204, description = "Deleted; nothing more is sent to it"),
         (status = 404, description = "No such webhook in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
@@ -178,7 +188,7 @@ pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiP
     path = "/api/v1/webhooks/{webhookId}/deliveries",
     tag = "webhooks",
     security(("bearer" = [])),
-    params(("webhookId" = i64, Path, description = "Webhook id")),
+    params(("webhookId" = i64, Path, description = "Webhook id", minimum = 1)),
     responses(
         (status = 200, description = "The latest 100 deliveries, newest first", body = Vec<WebhookDelivery>),
         (status = 404, description = "No such webhook in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
@@ -198,7 +208,7 @@ pub async fn deliveries(
     path = "/api/v1/webhooks/deliveries/{deliveryId}/redeliver",
     tag = "webhooks",
     security(("bearer" = [])),
-    params(("deliveryId" = i64, Path, description = "Delivery id")),
+    params(("deliveryId" = i64, Path, description = "Delivery id", minimum = 1)),
     responses(
         (status = 202, description = "Queued again, with the same message id"),
         (status = 404, description = "No such delivery in this tenant", body = ProblemDetails, content_type = "application/problem+json"),

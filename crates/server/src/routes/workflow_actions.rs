@@ -24,17 +24,27 @@ use crate::extract::{ApiJson, ApiPath};
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DelegateWorkflowRequest {
+    /// The workflow id of the address.
     pub workflow_id: i32,
+    #[schema(format = Email, max_length = 254)]
     pub delegated_user_email: String,
-    /// At most 500 characters.
+    /// 1 to 500 characters (trimmed), no control characters.
+    #[schema(
+        min_length = 1,
+        max_length = 500,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub reason: String,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DeclineWorkflowRequest {
+    /// The workflow id of the address.
     #[serde(default)]
     pub workflow_id: i32,
+    /// At most 500 characters, no control characters.
+    #[schema(max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub reason: Option<String>,
 }
 
@@ -67,8 +77,16 @@ pub struct DeleteDocumentRequest {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddCommentsRequest {
+    /// A document in one of the tenant's workflows.
     #[serde(rename = "documentID")]
+    #[schema(minimum = 1)]
     pub document_id: i32,
+    /// 1 to 2000 characters (trimmed).
+    #[schema(
+        min_length = 1,
+        max_length = 2000,
+        pattern = "[^\\t-\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]"
+    )]
     pub comment: String,
 }
 
@@ -78,6 +96,7 @@ pub struct MapCategoryRequest {
     #[serde(default)]
     pub workflow_id: i32,
     #[serde(default)]
+    #[schema(minimum = 0)]
     pub category_id: i32,
     #[serde(default)]
     pub document_id: i32,
@@ -88,6 +107,8 @@ pub struct MapCategoryRequest {
 pub struct MarkDocumentInactiveRequest {
     #[serde(default)]
     pub document_id: i32,
+    /// At most 500 characters, no control characters.
+    #[schema(max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub reason: Option<String>,
     #[serde(default)]
     pub force_inactive: bool,
@@ -158,7 +179,7 @@ async fn due_signatory(state: &AppState, auth: &Auth, workflow: &WorkflowRow) ->
     path = "/api/v1/workflows/{workflowId}/delegate",
     tag = "workflows",
     security(("bearer" = [])),
-    params(("workflowId" = i32, Path, description = "Workflow id")),
+    params(("workflowId" = i32, Path, description = "Workflow id", minimum = 1, maximum = 2147483647)),
     request_body = DelegateWorkflowRequest,
     responses(
         (status = 200, description = "Delegated; the new signatory's link", body = ParallelSigningUrl),
@@ -223,7 +244,7 @@ pub async fn revoke_link(
     path = "/api/v1/workflows/{workflowId}/decline",
     tag = "workflows",
     security(("bearer" = [])),
-    params(("workflowId" = i32, Path, description = "Workflow id")),
+    params(("workflowId" = i32, Path, description = "Workflow id", minimum = 1, maximum = 2147483647)),
     request_body = DeclineWorkflowRequest,
     responses(
         (status = 204, description = "Declined; the workflow ends"),
@@ -250,7 +271,7 @@ pub async fn decline(
     path = "/api/v1/workflows/{workflowId}/link",
     tag = "workflows",
     security(("bearer" = [])),
-    params(("workflowId" = i32, Path, description = "Workflow id")),
+    params(("workflowId" = i32, Path, description = "Workflow id", minimum = 1, maximum = 2147483647)),
     request_body = LinkDocumentsRequest,
     responses(
         (status = 204, description = "Linked (the list replaces the earlier one)"),
@@ -280,7 +301,7 @@ pub async fn link(
     path = "/api/v1/workflows/{workflowId}/inactive",
     tag = "workflows",
     security(("bearer" = [])),
-    params(("workflowId" = i32, Path, description = "Workflow id")),
+    params(("workflowId" = i32, Path, description = "Workflow id", minimum = 1, maximum = 2147483647)),
     request_body = MarkWorkflowInactiveRequest,
     responses(
         (status = 204, description = "Inactive; signer links stop working"),
@@ -303,6 +324,7 @@ pub async fn inactive(
 #[utoipa::path(
     post,
     path = "/api/v1/documents/delete",
+    operation_id = "deleteWorkflowDocuments",
     tag = "documents",
     security(("bearer" = [])),
     request_body = DeleteDocumentRequest,
@@ -374,7 +396,7 @@ pub async fn add_comment(
     path = "/api/v1/documents/{documentId}/comments",
     tag = "documents",
     security(("bearer" = [])),
-    params(("documentId" = i32, Path, description = "Document id")),
+    params(("documentId" = i32, Path, description = "Document id", minimum = 1, maximum = 2147483647)),
     responses(
         (status = 200, description = "Comments, oldest first", body = Vec<DocumentComment>),
         (status = 404, description = "No such document in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
@@ -457,7 +479,7 @@ pub async fn document_inactive(
     path = "/api/v1/workflows/{workflowId}/attachments/{attachmentId}",
     tag = "workflows",
     security(("bearer" = [])),
-    params(("workflowId" = i32, Path, description = "Workflow id"), ("attachmentId" = i64, Path, description = "Attachment id")),
+    params(("workflowId" = i32, Path, description = "Workflow id", minimum = 1, maximum = 2147483647), ("attachmentId" = i64, Path, description = "Attachment id", minimum = 1)),
     responses(
         (status = 200, description = "The file", content_type = "application/octet-stream"),
         (status = 404, description = "No such workflow or attachment in this tenant", body = ProblemDetails, content_type = "application/problem+json"),

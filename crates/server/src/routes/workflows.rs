@@ -33,6 +33,7 @@ pub const MAX_ATTACHMENT_BYTES: usize = 10 * 1024 * 1024;
 pub struct SignatoryDetail {
     /// A user of the tenant, or 0 for someone outside it (known by `emailId` and `name`).
     pub subscriber_id: i32,
+    #[schema(format = Email, max_length = 254)]
     pub email_id: String,
     pub name: Option<String>,
     /// Equal numbers sign in parallel; groups go 1, 2, 3, ... Leave 0 for all to sign one
@@ -64,11 +65,17 @@ pub struct SignerAttachmentDetail {
 pub struct InitiateWorkFlowData {
     /// A template of the tenant (signature fields per signatory), or 0 for none.
     pub template_id: i32,
+    /// At most 200 characters, no control characters.
+    #[schema(max_length = 200, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub workflow_name: Option<String>,
+    #[schema(max_length = 200)]
     pub reference_no: Option<String>,
     #[serde(default)]
     pub workflow_type: i32,
+    /// The uploaded documents (`POST /api/v1/documents`), each once.
+    #[schema(required = true, nullable = false, min_items = 1)]
     pub document_ids: Option<Vec<i32>>,
+    #[schema(required = true, nullable = false, min_items = 1)]
     pub signatories: Option<Vec<SignatoryDetail>>,
     #[serde(rename = "eSignaturePIN")]
     pub e_signature_pin: Option<String>,
@@ -85,11 +92,18 @@ pub struct InitiateWorkFlowData {
     pub check_email_notify: bool,
     #[serde(default)]
     pub enable_auto_close_popup: bool,
+    /// An absolute http(s) URL, at most 2000 characters, or empty.
     #[serde(rename = "redirectURL")]
+    #[schema(
+        max_length = 2000,
+        pattern = "^$|^https?://[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+$"
+    )]
     pub redirect_url: Option<String>,
-    /// When the envelope expires (ISO 8601).
+    /// When the envelope expires (RFC 3339 date-time).
+    #[schema(format = DateTime)]
     pub envelope_expiry: Option<String>,
-    /// Remind signers who have not signed every this many days.
+    /// Remind signers who have not signed every this many days (0 to 365).
+    #[schema(minimum = 0, maximum = 365)]
     pub reminder_frequency: Option<i32>,
     pub third_party_params: Option<String>,
     pub geo_tagging: Option<serde_json::Value>,
@@ -201,11 +215,17 @@ pub struct WorkflowPage {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct WorkflowListQuery {
+    /// From 1; default 1.
+    #[param(minimum = 1, maximum = 2147483647)]
     pub page_number: Option<i64>,
+    /// 1 to 100; default 20.
+    #[param(minimum = 1, maximum = 100)]
     pub page_size: Option<i64>,
     /// One state: in_progress, completed, declined, expired, inactive.
+    #[param(schema_with = crate::routes::schemas::workflow_list_state)]
     pub state: Option<String>,
-    /// Part of the name or reference, case-insensitive.
+    /// Part of the name or reference, case-insensitive (at most 200 characters).
+    #[param(max_length = 200)]
     pub search_text: Option<String>,
 }
 
@@ -242,12 +262,14 @@ pub struct WorkflowAudit {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TemplateField {
+    /// 1 to 50 (a workflow's largest number of signatories).
+    #[schema(format = Int32, minimum = 1, maximum = 50)]
     pub signatory: u32,
     #[serde(default)]
     pub document: Option<usize>,
     /// A page number, "first", "last" or "all" (default "last").
     #[serde(default)]
-    #[schema(value_type = Option<String>)]
+    #[schema(schema_with = crate::routes::schemas::template_page)]
     pub page: Option<serde_json::Value>,
     pub left: Option<f64>,
     pub top: Option<f64>,
@@ -260,11 +282,15 @@ pub struct TemplateField {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TemplateDefinition {
+    /// At most 500.
     #[serde(default)]
+    #[schema(max_items = 500)]
     pub fields: Vec<TemplateField>,
     /// Default days until the envelope expires, when the initiator sets none.
+    #[schema(format = Int64, minimum = 0, maximum = 4294967295_u64)]
     pub expiry_days: Option<u32>,
     /// Default reminder interval in days.
+    #[schema(format = Int64, minimum = 0, maximum = 4294967295_u64)]
     pub reminder_frequency: Option<u32>,
 }
 
@@ -272,8 +298,17 @@ pub struct TemplateDefinition {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateTemplateRequest {
+    /// The template's name: 1 to 200 characters (trimmed), no control characters.
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 200,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub menu_name: Option<String>,
     pub browser_info: Option<BrowserInfo>,
+    #[schema(max_length = 2000)]
     pub description: Option<String>,
     pub definition: Option<TemplateDefinition>,
 }
@@ -313,9 +348,7 @@ fn placements(definition: &TemplateDefinition, count: usize) -> Result<Vec<Place
         if let (Some(left), Some(top), Some(width), Some(height)) = (field.left, field.top, field.width, field.height) {
             let page = match &field.page {
                 None => placement::PageRef::Word("last".into()),
-                Some(serde_json::Value::Number(n)) => placement::PageRef::Number(n.as_u64().unwrap_or(0) as u32),
-                Some(serde_json::Value::String(s)) => placement::PageRef::Word(s.clone()),
-                Some(_) => return Err(Error::field(&name, "page must be a number, first, last or all")),
+                Some(page) => page_ref(page).map_err(|message| Error::field(&name, message))?,
             };
             target.boxes.push(PlacedBox { document: field.document, page, left, top, width, height });
         }
@@ -324,13 +357,39 @@ fn placements(definition: &TemplateDefinition, count: usize) -> Result<Vec<Place
     Ok(result)
 }
 
+/// A field's `page`: a page number or a word ("first", "last", "all").
+fn page_ref(page: &serde_json::Value) -> Result<placement::PageRef, String> {
+    let invalid = || "page must be a number, first, last or all".to_string();
+    match page {
+        serde_json::Value::Number(n) => {
+            n.as_u64().and_then(|n| u32::try_from(n).ok()).map(placement::PageRef::Number).ok_or_else(invalid)
+        }
+        serde_json::Value::String(s) => Ok(placement::PageRef::Word(s.clone())),
+        _ => Err(invalid()),
+    }
+}
+
 fn check_definition(definition: &TemplateDefinition) -> Result<(), Error> {
     if definition.fields.len() > 500 {
         return Err(Error::field("definition.fields", "at most 500 fields"));
     }
     for (i, field) in definition.fields.iter().enumerate() {
-        if field.signatory == 0 {
-            return Err(Error::field(&format!("definition.fields[{i}].signatory"), "signatories count from 1"));
+        // A workflow has at most MAX_SIGNATORIES; larger numbers would also size the placements.
+        if field.signatory == 0 || field.signatory as usize > signet_domain::workflow::MAX_SIGNATORIES {
+            return Err(Error::field(
+                &format!("definition.fields[{i}].signatory"),
+                format!("signatories count from 1 to {}", signet_domain::workflow::MAX_SIGNATORIES),
+            ));
+        }
+        // The page is checked even where the box is incomplete (and so not used).
+        if let Some(page) = &field.page {
+            let probe = |page| Placement {
+                boxes: vec![PlacedBox { document: None, page, left: 0.0, top: 0.0, width: 10.0, height: 10.0 }],
+                ..Placement::default()
+            };
+            page_ref(page)
+                .and_then(|page| placement::check(&probe(page)))
+                .map_err(|message| Error::field(&format!("definition.fields[{i}].page"), message))?;
         }
     }
     let max_signatory = definition.fields.iter().map(|f| f.signatory as usize).max().unwrap_or(0);
@@ -677,9 +736,10 @@ pub async fn visible_workflow(state: &AppState, tenant_id: i64, id: i64) -> Resu
 #[utoipa::path(
     get,
     path = "/api/v1/workflows/{workflowId}",
+    operation_id = "getWorkflow",
     tag = "workflows",
     security(("bearer" = [])),
-    params(("workflowId" = i32, Path, description = "Workflow id")),
+    params(("workflowId" = i32, Path, description = "Workflow id", minimum = 1, maximum = 2147483647)),
     responses(
         (status = 200, description = "The workflow", body = WorkflowDetails),
         (status = 404, description = "No such workflow in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
@@ -717,6 +777,7 @@ pub async fn get(
 #[utoipa::path(
     get,
     path = "/api/v1/workflows",
+    operation_id = "listWorkflows",
     tag = "workflows",
     security(("bearer" = [])),
     params(WorkflowListQuery),
@@ -788,7 +849,7 @@ pub async fn audit_of(state: &AppState, workflow: &WorkflowRow) -> Result<Workfl
     path = "/api/v1/workflows/{workflowId}/audit",
     tag = "workflows",
     security(("bearer" = [])),
-    params(("workflowId" = i32, Path, description = "Workflow id")),
+    params(("workflowId" = i32, Path, description = "Workflow id", minimum = 1, maximum = 2147483647)),
     responses(
         (status = 200, description = "Every event, hash-chained, with the chain's verification", body = WorkflowAudit),
         (status = 404, description = "No such workflow in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
@@ -821,7 +882,7 @@ pub async fn merged_pdf(
     path = "/api/v1/workflows/{workflowId}/certificate",
     tag = "workflows",
     security(("bearer" = [])),
-    params(("workflowId" = i32, Path, description = "Workflow id")),
+    params(("workflowId" = i32, Path, description = "Workflow id", minimum = 1, maximum = 2147483647)),
     responses(
         (status = 200, description = "The completion certificate (PDF, sealed; the signed documents attached)", content_type = "application/pdf"),
         (status = 404, description = "No such workflow in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
@@ -895,7 +956,7 @@ pub async fn create_template(
     path = "/api/v1/templates/{templateId}",
     tag = "workflows",
     security(("bearer" = [])),
-    params(("templateId" = i32, Path, description = "Template id")),
+    params(("templateId" = i32, Path, description = "Template id", minimum = 1, maximum = 2147483647)),
     responses(
         (status = 200, description = "The template", body = Template),
         (status = 404, description = "No such template in this tenant", body = ProblemDetails, content_type = "application/problem+json"),

@@ -1,0 +1,98 @@
+//! Schemas that the derive cannot say: bounds on the items of id lists.
+
+use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
+
+/// A positive int32 id.
+pub fn positive_id() -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32)))
+        .minimum(Some(1))
+        .maximum(Some(i32::MAX))
+}
+
+fn id_list(description: &str, min: usize, max: usize) -> Schema {
+    ArrayBuilder::new()
+        .items(positive_id())
+        .min_items(Some(min))
+        .max_items(Some(max))
+        .description(Some(description))
+        .into()
+}
+
+/// `BulkDeleteDepartmentRequest.departmentIds`.
+pub fn bulk_department_ids() -> Schema {
+    id_list("1 to 1000 department ids, each positive; all are deleted or none.", 1, 1000)
+}
+
+/// `TokenRequest.grant_type`: the grants the token operation serves.
+pub fn grant_type() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(["client_credentials", "password", "refresh_token"]))
+        .description(Some("`client_credentials` (with `client_id`, `client_secret`), `password` (with `username`, `password`) or `refresh_token` (with `refresh_token`)."))
+        .into()
+}
+
+fn string_enum<I: IntoIterator<Item = S>, S: Into<serde_json::Value>>(values: I) -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::String).enum_values(Some(values))
+}
+
+/// `GatewaySettingsDto.fileTypes`.
+pub fn gateway_file_types() -> Schema {
+    ArrayBuilder::new()
+        .items(string_enum(["PDF", "XML", "DATA", "HASH"]))
+        .description(Some("Any of PDF, XML, DATA, HASH (repeats are folded)."))
+        .into()
+}
+
+/// `GatewaySettingsDto.signatureTypes`.
+pub fn gateway_signature_types() -> Schema {
+    ArrayBuilder::new()
+        .items(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+                .enum_values(Some([2, 3, 4])),
+        )
+        .description(Some("Any of 2 (crypto token), 3 (Aadhaar eSign), 4 (electronic signature)."))
+        .into()
+}
+
+/// `CreateWebhookRequest.eventTypes`.
+pub fn webhook_event_types() -> Schema {
+    let names = signet_domain::webhook::EVENT_TYPES;
+    ArrayBuilder::new()
+        .items(string_enum(std::iter::once("*").chain(names.iter().copied())))
+        .min_items(Some(1))
+        .max_items(Some(names.len()))
+        .description(Some("Event types to receive, or `[\"*\"]` for all."))
+        .into()
+}
+
+/// The `state` filter of the workflow list.
+pub fn workflow_list_state() -> Schema {
+    string_enum(["in_progress", "completed", "declined", "expired", "inactive"])
+        .description(Some("One state: in_progress, completed, declined, expired, inactive."))
+        .into()
+}
+
+/// Unicode white space, as Rust's `trim` removes it.
+const SPACE: &str = "[\\t-\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+
+/// `TemplateField.page`: a page number, or "first", "last", "all" or a number as text.
+pub fn template_page() -> Schema {
+    let word =
+        format!("^{SPACE}*([Ff][Ii][Rr][Ss][Tt]|[Ll][Aa][Ss][Tt]|[Aa][Ll][Ll]|\\+?0*[1-9][0-9]{{0,8}}){SPACE}*$");
+    let number = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+        .minimum(Some(1))
+        .maximum(Some(u32::MAX));
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(number)
+        .item(ObjectBuilder::new().schema_type(Type::String).pattern(Some(word)))
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .description(Some("A page number (from 1), \"first\", \"last\" or \"all\" (default \"last\")."))
+        .into()
+}

@@ -1,0 +1,526 @@
+//! The isolation walk: tenant A creates an object of every kind the API offers, then tenant B
+//! calls every operation of the OpenAPI document with A's ids. Each answers 404 (exactly as a
+//! missing id would), lists show B nothing of A's, and afterwards A's objects read back as
+//! before. An operation the walk does not know fails the test, so new operations get walked.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use reqwest::Method;
+use serde_json::{Value, json};
+use signet_client::{
+    GatewayCertificate, PageSelection, PayloadBuilder, Profile, ReturnUrls, SignaturePosition, SignatureType,
+    seal_request,
+};
+use signet_store::Backend;
+use support::{TestApp, spawn_with};
+
+on_both_backends!(another_tenant_reaches_none_of_a_tenants_objects_through_any_operation);
+
+/// Every name and text A stores carries this, so any leak of A's data to B shows in B's answers.
+const MARK: &str = "alphaonly";
+/// An id that no tenant has.
+const MISSING: i64 = 2_000_000_000;
+
+fn reportlab_pdf(dir: &std::path::Path) -> Vec<u8> {
+    let path = dir.join("input.pdf");
+    let script = format!(
+        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\n\
+         c.drawString(72, 720, 'The alphaonly agreement. It binds both parties.')\nc.showPage()\nc.save()\n",
+        path.display().to_string()
+    );
+    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with reportlab");
+    assert!(status.success(), "reportlab must be installed");
+    std::fs::read(path).expect("pdf")
+}
+
+/// A CA and a signer certificate in a PKCS#12, made by the openssl command line.
+fn openssl_p12(dir: &std::path::Path, password: &str) -> Vec<u8> {
+    let run = |args: &[&str]| {
+        let output = Command::new("openssl").args(args).current_dir(dir).output().expect("openssl");
+        assert!(output.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    };
+    run(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.crt",
+        "-days",
+        "30",
+        "-subj",
+        "/CN=Treasury Test CA",
+    ]);
+    run(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "signer.key",
+        "-out",
+        "signer.csr",
+        "-subj",
+        "/CN=Treasury Signing/O=Acme Bank",
+    ]);
+    std::fs::write(
+        dir.join("ext.cnf"),
+        "keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=emailProtection\n",
+    )
+    .expect("ext");
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "signer.csr",
+        "-CA",
+        "ca.crt",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "signer.crt",
+        "-days",
+        "30",
+        "-extfile",
+        "ext.cnf",
+    ]);
+    run(&[
+        "pkcs12",
+        "-export",
+        "-inkey",
+        "signer.key",
+        "-in",
+        "signer.crt",
+        "-certfile",
+        "ca.crt",
+        "-out",
+        "signer.p12",
+        "-passout",
+        &format!("pass:{password}"),
+    ]);
+    std::fs::read(dir.join("signer.p12")).expect("p12")
+}
+
+async fn send(app: &TestApp, method: &Method, path: &str, token: &str, body: Option<&Value>) -> reqwest::Response {
+    let mut request = app.client.request(method.clone(), app.url(path)).bearer_auth(token);
+    if let Some(body) = body {
+        request = request.json(body);
+    }
+    request.send().await.expect("send")
+}
+
+async fn created(response: reqwest::Response, what: &str) -> Value {
+    let status = response.status().as_u16();
+    let body: Value = response.json().await.unwrap_or(Value::Null);
+    assert!((200..300).contains(&status), "creating {what} as A: {status} {body}");
+    body
+}
+
+/// A's objects, by the name of the path parameter or body field that carries their id.
+struct Objects {
+    department: i64,
+    document: i64,
+    workflow: i64,
+    /// A second workflow, for the operations that take a list of workflows.
+    other_workflow: i64,
+    attachment: i64,
+    template: i64,
+    profile: i64,
+    authtoken: i64,
+    webhook: i64,
+    delivery: i64,
+    transaction: String,
+}
+
+async fn create_as_a(app: &TestApp, token: &str) -> Objects {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pdf = STANDARD.encode(reportlab_pdf(dir.path()));
+    let post = |path: &'static str, body: Value| async move { app.post(path, token, body).await };
+
+    let department =
+        created(post("/api/v1/departments", json!({"departmentName": "alphaonly legal"})).await, "a department").await;
+    let webhook = created(
+        post(
+            "/api/v1/webhooks",
+            json!({"url": "http://127.0.0.1:9/alphaonly", "eventTypes": ["*"], "description": "alphaonly erp"}),
+        )
+        .await,
+        "a webhook",
+    )
+    .await;
+    let template = created(
+        post(
+            "/api/v1/templates",
+            json!({"menuName": "alphaonly template", "description": "alphaonly", "definition": {"fields": [{"signatory": 1, "page": "last", "left": 50, "top": 50, "width": 120, "height": 40}]}}),
+        )
+        .await,
+        "a template",
+    )
+    .await;
+    let p12 = STANDARD.encode(openssl_p12(dir.path(), "s3cret"));
+    let profile = created(
+        post(
+            "/api/v1/signing-profiles",
+            json!({"name": "alphaonly profile", "emailId": "alphaonly-seal@a.test", "pkcs12": p12, "password": "s3cret"}),
+        )
+        .await,
+        "a signing profile",
+    )
+    .await;
+    let authtoken =
+        created(post("/api/v1/gateway/authtokens", json!({"label": "alphaonly los"})).await, "an authtoken").await;
+    created(
+        app.put(
+            "/api/v1/gateway/settings",
+            token,
+            json!({"fileTypes": ["PDF"], "signatureTypes": [4], "legacyProfileEnabled": false}),
+        )
+        .await,
+        "gateway settings",
+    )
+    .await;
+
+    let mut workflows = Vec::new();
+    let mut documents = Vec::new();
+    for n in 0..2 {
+        let document = created(
+            post("/api/v1/documents", json!({"documentName": format!("alphaonly-{n}.pdf"), "fileData": pdf})).await,
+            "a document",
+        )
+        .await;
+        let document_id = document["documentId"].as_i64().expect("documentId");
+        documents.push(document_id);
+        let workflow = created(
+            post(
+                "/api/v1/workflows",
+                json!({
+                    "templateId": 0,
+                    "workflowName": format!("alphaonly workflow {n}"),
+                    "referenceNo": format!("alphaonly-{n}"),
+                    "documentIds": [document_id],
+                    "signatories": [
+                        {"subscriberId": 0, "emailId": "alphaonly-1@a.test", "name": "alphaonly one", "signingOrder": 1},
+                        {"subscriberId": 0, "emailId": "alphaonly-2@a.test", "name": "alphaonly two", "signingOrder": 2}
+                    ],
+                    "listAttachmentDetails": [{"base64fileData": STANDARD.encode(b"alphaonly annex"), "documentName": "alphaonly-annex.txt"}]
+                }),
+            )
+            .await,
+            "a workflow",
+        )
+        .await;
+        workflows.push(workflow["workflowId"].as_i64().expect("workflowId"));
+    }
+    created(
+        post("/api/v1/documents/comments", json!({"documentID": documents[0], "comment": "alphaonly remark"})).await,
+        "a comment",
+    )
+    .await;
+    let audit = created(app.get(&format!("/api/v1/workflows/{}/audit", workflows[0]), token).await, "audit").await;
+    let attachment = audit["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .find(|e| e["action"] == "attachment.added")
+        .and_then(|e| e["target"].as_str()?.strip_prefix("attachment:")?.parse().ok())
+        .expect("the attachment's id in the workflow's events");
+
+    // A gateway transaction, posted by A's integrator with A's Authtoken.
+    let der =
+        app.client.get(app.url("/eMsecure/certificate.cer")).send().await.expect("cer").bytes().await.expect("der");
+    let certificate = GatewayCertificate::from_der(&der).expect("certificate");
+    let urls = ReturnUrls {
+        success: "https://erp.example.test/ok".into(),
+        failure: "https://erp.example.test/failed".into(),
+        cancel: "https://erp.example.test/cancelled".into(),
+    };
+    let payload = PayloadBuilder::pdf(&reportlab_pdf(dir.path()), "Alphaonly Signer")
+        .reference_number("ALPHAONLY-1")
+        .authtoken(authtoken["authtoken"].as_str().expect("authtoken"))
+        .signature_types(&[SignatureType::ESignature])
+        .urls(&urls)
+        .pages(&PageSelection::All)
+        .position(SignaturePosition::BottomRight)
+        .font_signature(true)
+        .store_to_db(true)
+        .build()
+        .expect("payload");
+    let sealed = seal_request(&certificate, Profile::Modern, &payload, time::OffsetDateTime::now_utc()).expect("seal");
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+    let submitted =
+        http.post(app.url("/eMsecure/V3_0/Index")).form(&sealed.form_fields()).send().await.expect("submit");
+    assert_eq!(submitted.status(), 303, "gateway submission");
+    let link = submitted.headers()["location"].to_str().expect("location").to_string();
+    let transaction = link.trim_start_matches("/sign/g/").split('/').next().expect("number").to_string();
+
+    // The workflows' events reach the webhook as deliveries (the workers run).
+    let webhook_id = webhook["webhookId"].as_i64().expect("webhookId");
+    let mut delivery = None;
+    for _ in 0..200 {
+        let list: Value =
+            app.get(&format!("/api/v1/webhooks/{webhook_id}/deliveries"), token).await.json().await.expect("json");
+        delivery = list.as_array().and_then(|l| l.first()).and_then(|d| d["deliveryId"].as_i64());
+        if delivery.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+
+    Objects {
+        department: department["departmentID"].as_i64().expect("departmentID"),
+        document: documents[0],
+        workflow: workflows[0],
+        other_workflow: workflows[1],
+        attachment,
+        template: template["templateId"].as_i64().expect("templateId"),
+        profile: profile["profileId"].as_i64().expect("profileId"),
+        authtoken: authtoken["id"].as_i64().expect("id"),
+        webhook: webhook_id,
+        delivery: delivery.expect("a webhook delivery of A's workflow events"),
+        transaction,
+    }
+}
+
+/// The value of a path parameter, for A's objects or for ids nobody has.
+fn path_value(name: &str, a: &Objects, missing: bool) -> String {
+    let pick = |id: i64| if missing { MISSING.to_string() } else { id.to_string() };
+    match name {
+        "departmentId" => pick(a.department),
+        "documentId" => pick(a.document),
+        "workflowId" => pick(a.workflow),
+        "attachmentId" => pick(a.attachment),
+        "templateId" => pick(a.template),
+        "profileId" => pick(a.profile),
+        "id" => pick(a.authtoken),
+        "webhookId" => pick(a.webhook),
+        "deliveryId" => pick(a.delivery),
+        "transactionNumber" if missing => "SGN00000000000000MISSING".into(),
+        "transactionNumber" => a.transaction.clone(),
+        other => panic!("the isolation walk cannot fill the path parameter {{{other}}}: teach it"),
+    }
+}
+
+/// What B does with an operation.
+enum Walk {
+    /// Takes A's ids (in the path or the body): 404 `not_found` for B.
+    Foreign(Option<Value>),
+    /// Creates B's own object from ids in the body: A's ids are refused exactly as missing ones.
+    CreateFrom(Value),
+    /// Lists or reads B's own things: nothing of A's may show.
+    Own,
+    /// Token operations and creations that take no id: nothing of A's to reach.
+    NoIds,
+}
+
+fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
+    let id = |id: i64| if missing { MISSING } else { id };
+    let workflow = id(a.workflow);
+    let document = id(a.document);
+    let pdf = STANDARD.encode(b"%PDF-1.4 not read before the ids are checked");
+    let signer = json!([{"subscriberId": 0, "emailId": "b@b.test", "name": "b", "signingOrder": 1}]);
+    match operation {
+        "POST /api/v1/auth/token"
+        | "POST /api/v1/auth/refresh"
+        | "POST /api/v1/auth/revoke"
+        | "POST /api/v1/auth/sessions/revoke"
+        | "POST /api/v1/departments"
+        | "POST /api/v1/documents"
+        | "POST /api/v1/documents/bulk"
+        | "POST /api/v1/gateway/authtokens"
+        | "PUT /api/v1/gateway/settings"
+        | "POST /api/v1/signing-profiles"
+        | "POST /api/v1/templates"
+        | "POST /api/v1/webhooks" => Walk::NoIds,
+        "GET /api/v1/.well-known/jwks.json"
+        | "GET /api/v1/audit"
+        | "GET /api/v1/audit/verify"
+        | "GET /api/v1/departments"
+        | "GET /api/v1/gateway/authtokens"
+        | "GET /api/v1/gateway/settings"
+        | "GET /api/v1/signing-profiles"
+        | "GET /api/v1/webhooks"
+        | "GET /api/v1/workflows" => Walk::Own,
+        "POST /api/v1/departments/delete" => Walk::Foreign(Some(json!({"departmentId": id(a.department)}))),
+        "POST /api/v1/departments/bulk-delete" => Walk::Foreign(Some(json!({"departmentIds": [id(a.department)]}))),
+        "PUT /api/v1/departments/{departmentId}" => Walk::Foreign(Some(json!({"departmentName": "taken over"}))),
+        "POST /api/v1/documents/category" => {
+            Walk::Foreign(Some(json!({"workflowId": workflow, "documentId": document, "categoryId": 7})))
+        }
+        "POST /api/v1/documents/comments" => {
+            Walk::Foreign(Some(json!({"documentID": document, "comment": "b was here"})))
+        }
+        "POST /api/v1/documents/delete" => Walk::Foreign(Some(json!({"workflowId": workflow, "isWorkflow": true}))),
+        "POST /api/v1/documents/download" => {
+            Walk::Foreign(Some(json!({"workflowid": workflow, "documentId": document})))
+        }
+        "POST /api/v1/documents/inactive" => {
+            Walk::Foreign(Some(json!({"documentId": document, "reason": "b", "forceInactive": true})))
+        }
+        "POST /api/v1/documents/summary" => {
+            Walk::Foreign(Some(json!({"workflowId": workflow, "documentId": document})))
+        }
+        "POST /api/v1/workflows/{workflowId}/decline" => {
+            Walk::Foreign(Some(json!({"workflowId": workflow, "reason": "b declines"})))
+        }
+        "POST /api/v1/workflows/{workflowId}/delegate" => Walk::Foreign(Some(
+            json!({"workflowId": workflow, "delegatedUserEmail": "b@b.test", "reason": "b takes over"}),
+        )),
+        "POST /api/v1/workflows/{workflowId}/inactive" => Walk::Foreign(Some(json!({"workflowid": workflow}))),
+        "POST /api/v1/workflows/{workflowId}/link" => {
+            Walk::Foreign(Some(json!({"workflowId": workflow, "linkedWorkflowIds": [id(a.other_workflow)]})))
+        }
+        "POST /api/v1/workflows" => Walk::CreateFrom(json!({
+            "templateId": id(a.template),
+            "documentIds": [document],
+            "linkedWorkflowId": workflow,
+            "signatories": signer,
+        })),
+        "POST /api/v1/workflows/initiate-and-sign" => Walk::CreateFrom(json!({
+            "templateId": id(a.template),
+            "documentName": "b.pdf",
+            "fileData": pdf,
+            "signatories": [{"emailId": "b@b.test", "name": "b"}],
+        })),
+        "POST /api/v1/workflows/optimized" => Walk::CreateFrom(json!({
+            "templateList": [{"templateId": id(a.template)}],
+            "signatoryEmailIds": ["b@b.test"],
+        })),
+        op if op.contains('{') && !op.starts_with("POST ") && !op.starts_with("PUT ") => Walk::Foreign(None),
+        "POST /api/v1/webhooks/deliveries/{deliveryId}/redeliver" => Walk::Foreign(None),
+        other => panic!("the isolation walk does not know {other}: say what tenant B does with it"),
+    }
+}
+
+fn substitute(path: &str, a: &Objects, missing: bool) -> String {
+    let mut concrete = String::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        let end = rest[start..].find('}').expect("closing brace") + start;
+        concrete.push_str(&rest[..start]);
+        concrete.push_str(&path_value(&rest[start + 1..end], a, missing));
+        rest = &rest[end + 1..];
+    }
+    concrete.push_str(rest);
+    concrete
+}
+
+/// Everything A can read of its own objects; compared before and after B's walk.
+async fn snapshot(app: &TestApp, token: &str, a: &Objects) -> BTreeMap<String, Value> {
+    let mut reads = vec![
+        format!("/api/v1/departments/{}", a.department),
+        "/api/v1/departments".to_string(),
+        format!("/api/v1/workflows/{}", a.workflow),
+        format!("/api/v1/workflows/{}", a.other_workflow),
+        format!("/api/v1/workflows/{}/audit", a.workflow),
+        format!("/api/v1/workflows/{}/attachments/{}", a.workflow, a.attachment),
+        format!("/api/v1/documents/{}/comments", a.document),
+        format!("/api/v1/templates/{}", a.template),
+        "/api/v1/signing-profiles".to_string(),
+        "/api/v1/gateway/authtokens".to_string(),
+        "/api/v1/gateway/settings".to_string(),
+        "/api/v1/webhooks".to_string(),
+        "/api/v1/audit".to_string(),
+        "/api/v1/audit/verify".to_string(),
+    ];
+    reads.push("/api/v1/workflows".to_string());
+    let mut seen = BTreeMap::new();
+    for path in reads {
+        let response = app.get(&path, token).await;
+        assert_eq!(response.status(), 200, "A reads {path}");
+        let bytes = response.bytes().await.expect("body");
+        let value = serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(STANDARD.encode(&bytes)));
+        seen.insert(path, value);
+    }
+    // Deliveries change as the workers retry them; which ones exist does not.
+    let deliveries: Value =
+        app.get(&format!("/api/v1/webhooks/{}/deliveries", a.webhook), token).await.json().await.expect("json");
+    let ids: Vec<Value> =
+        deliveries.as_array().expect("deliveries").iter().map(|d| json!([d["deliveryId"], d["messageId"]])).collect();
+    seen.insert("deliveries".into(), Value::Array(ids));
+    let transaction: Value =
+        app.get(&format!("/api/v1/gateway/transactions/{}", a.transaction), token).await.json().await.expect("json");
+    seen.insert("transaction".into(), json!([transaction["transactionNumber"], transaction["status"]]));
+    seen
+}
+
+async fn another_tenant_reaches_none_of_a_tenants_objects_through_any_operation(backend: Backend) {
+    let app = spawn_with(backend, |config| {
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.outbound_allow_private = true;
+    })
+    .await;
+    let tenant_a = app.tenant("Alpha").await;
+    let tenant_b = app.tenant("Beta").await;
+    let a_token = app.token(&tenant_a).await;
+    let b_token = app.token(&tenant_b).await;
+    let a = create_as_a(&app, &a_token).await;
+    // Let the workers finish with A's events before the picture is taken.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let before = snapshot(&app, &a_token, &a).await;
+
+    let document: Value = serde_json::to_value(signet_server::openapi::document()).expect("document");
+    let mut walked = 0;
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("path item") {
+            let label = format!("{} {path}", method.to_uppercase());
+            let method = Method::from_bytes(method.to_uppercase().as_bytes()).expect("method");
+            let takes_body = operation.get("requestBody").is_some();
+            match walk(&label, &a, false) {
+                Walk::Foreign(body) => {
+                    assert_eq!(body.is_some(), takes_body, "{label}: the walk's body does not match the document");
+                    let response = send(&app, &method, &substitute(path, &a, false), &b_token, body.as_ref()).await;
+                    let status = response.status().as_u16();
+                    let text = response.text().await.expect("body");
+                    assert_eq!(status, 404, "{label} with A's ids as B: {text}");
+                    let problem: Value = serde_json::from_str(&text).expect("problem json");
+                    assert_eq!(problem["code"], "not_found", "{label}: {problem}");
+                    assert!(!text.contains(MARK), "{label} shows A's data to B: {text}");
+                }
+                Walk::CreateFrom(body) => {
+                    let with_a = send(&app, &method, path, &b_token, Some(&body)).await;
+                    let (a_status, a_text) = (with_a.status().as_u16(), with_a.text().await.expect("body"));
+                    let Walk::CreateFrom(missing_body) = walk(&label, &a, true) else { unreachable!() };
+                    let with_missing = send(&app, &method, path, &b_token, Some(&missing_body)).await;
+                    let (m_status, m_text) = (with_missing.status().as_u16(), with_missing.text().await.expect("body"));
+                    assert!(a_status == 400 || a_status == 404, "{label} with A's ids as B: {a_status} {a_text}");
+                    assert_eq!(a_status, m_status, "{label}: A's ids ({a_text}) and missing ids ({m_text}) differ");
+                    let a_problem: Value = serde_json::from_str(&a_text).expect("problem json");
+                    let m_problem: Value = serde_json::from_str(&m_text).expect("problem json");
+                    assert_eq!(a_problem["errors"], m_problem["errors"], "{label}: A's ids are told from missing ones");
+                    assert!(!a_text.contains(MARK), "{label} shows A's data to B: {a_text}");
+                }
+                Walk::Own => {
+                    assert!(!path.contains('{'), "{label}");
+                    let response = send(&app, &method, path, &b_token, None).await;
+                    let status = response.status().as_u16();
+                    let text = response.text().await.expect("body");
+                    assert_eq!(status, 200, "{label} as B: {text}");
+                    assert!(!text.to_lowercase().contains(MARK), "{label} shows A's data to B: {text}");
+                }
+                Walk::NoIds => {
+                    assert!(!path.contains('{'), "{label} takes an id: walk it");
+                    continue;
+                }
+            }
+            walked += 1;
+        }
+    }
+    assert!(walked >= 35, "only {walked} operations walked");
+
+    // B's own lists are still empty of A's, and A's objects read back exactly as before.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let after = snapshot(&app, &a_token, &a).await;
+    for (path, value) in &before {
+        assert_eq!(Some(value), after.get(path), "A's {path} changed during B's walk");
+    }
+}
