@@ -130,6 +130,8 @@ struct Objects {
     department: i64,
     document: i64,
     workflow: i64,
+    /// The first signatory of `workflow`.
+    signatory: i64,
     /// A second workflow, for the operations that take a list of workflows.
     other_workflow: i64,
     attachment: i64,
@@ -225,6 +227,8 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         "a comment",
     )
     .await;
+    let details = created(app.get(&format!("/api/v1/workflows/{}", workflows[0]), token).await, "workflow").await;
+    let signatory = details["signatories"][0]["signatoryId"].as_i64().expect("signatoryId");
     let audit = created(app.get(&format!("/api/v1/workflows/{}/audit", workflows[0]), token).await, "audit").await;
     let attachment = audit["events"]
         .as_array()
@@ -279,6 +283,7 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         department: department["departmentID"].as_i64().expect("departmentID"),
         document: documents[0],
         workflow: workflows[0],
+        signatory,
         other_workflow: workflows[1],
         attachment,
         template: template["templateId"].as_i64().expect("templateId"),
@@ -297,6 +302,7 @@ fn path_value(name: &str, a: &Objects, missing: bool) -> String {
         "departmentId" => pick(a.department),
         "documentId" => pick(a.document),
         "workflowId" => pick(a.workflow),
+        "signatoryId" => pick(a.signatory),
         "attachmentId" => pick(a.attachment),
         "templateId" => pick(a.template),
         "profileId" => pick(a.profile),
@@ -395,7 +401,8 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
             "signatoryEmailIds": ["b@b.test"],
         })),
         op if op.contains('{') && !op.starts_with("POST ") && !op.starts_with("PUT ") => Walk::Foreign(None),
-        "POST /api/v1/webhooks/deliveries/{deliveryId}/redeliver" => Walk::Foreign(None),
+        "POST /api/v1/webhooks/deliveries/{deliveryId}/redeliver"
+        | "POST /api/v1/workflows/{workflowId}/signatories/{signatoryId}/link/revoke" => Walk::Foreign(None),
         other => panic!("the isolation walk does not know {other}: say what tenant B does with it"),
     }
 }
