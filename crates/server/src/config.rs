@@ -49,6 +49,8 @@ pub struct Config {
     /// Run background workers in this process.
     pub workers: bool,
     pub worker_poll_ms: u64,
+    /// How long a claimed job belongs to its worker; after a crash, others take it over then.
+    pub job_lease_ms: u64,
     /// Size of the gateway's RSA key when it is first made (2048 for existing certificates).
     pub gateway_key_bits: usize,
     /// The gateway's path segment: `POST /{segment}/V3_0/Index`, `GET /{segment}/certificate.cer`.
@@ -113,6 +115,7 @@ impl Default for Config {
             trusted_proxies: Vec::new(),
             workers: true,
             worker_poll_ms: 1000,
+            job_lease_ms: 60_000,
             gateway_key_bits: 3072,
             gateway_segment: "eMsecure".into(),
             gateway_transaction_ttl_secs: 30 * 60,

@@ -15,7 +15,6 @@ use crate::AppState;
 pub const PURGE_EXPIRED_TOKENS: &str = "maintenance.purge_expired_tokens";
 pub const GATEWAY_HOUSEKEEPING: &str = "gateway.housekeeping";
 pub const WORKFLOW_HOUSEKEEPING: &str = "workflow.housekeeping";
-const LEASE_MS: i64 = 60_000;
 const PURGE_EVERY_MS: i64 = 3_600_000;
 const HOUSEKEEPING_EVERY_MS: i64 = 60_000;
 
@@ -133,7 +132,8 @@ pub async fn run(state: AppState, poll: Duration, mut shutdown: watch::Receiver<
             }
             last_schedule = now_millis();
         }
-        match store.claim_jobs(&worker, LEASE_MS, 8).await {
+        let lease_ms = i64::try_from(state.config.job_lease_ms).unwrap_or(i64::MAX).max(1_000);
+        match store.claim_jobs(&worker, lease_ms, 8).await {
             Ok(jobs) => {
                 for job in jobs {
                     let outcome = run_job(&state, &job).await;

@@ -1,0 +1,273 @@
+//! `kill -9` of `signet serve` in the middle of its work, then a restart on the same data, on
+//! SQLite and PostgreSQL: a gateway transaction whose sealing was cut off is either untouched
+//! (the signer signs again) or complete with its kept result (delivered again), never lost or
+//! half-written; and every queued job is done after the restart, none lost, and only a job that
+//! was running at the moment of the kill may run a second time.
+
+mod common;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::serve;
+use serde_json::{Value, json};
+use signet_client::{
+    GatewayCertificate, PageSelection, PayloadBuilder, Profile, ReturnUrls, SignaturePosition, SignatureType,
+    open_result, seal_request,
+};
+use signet_store::{NewJob, PoolSettings, Store, testing};
+
+/// Short leases and polls, so that jobs of a killed process are taken over within the test.
+const FAST_WORKERS: [(&str, &str); 2] = [("SIGNET_JOB_LEASE_MS", "1500"), ("SIGNET_WORKER_POLL_MS", "100")];
+
+struct Installation {
+    dir: tempfile::TempDir,
+    database_url: String,
+}
+
+impl Installation {
+    fn new(postgres: bool, rt: &tokio::runtime::Runtime) -> Installation {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join("signet-data")).expect("data dir");
+        let database_url = if postgres {
+            rt.block_on(testing::fresh_postgres_database()).expect("postgres")
+        } else {
+            format!("sqlite://{}", dir.path().join("signet-data/signet.db").display())
+        };
+        Installation { dir, database_url }
+    }
+
+    fn serve(&self) -> common::Server {
+        serve(&["--database-url", &self.database_url], self.dir.path(), &FAST_WORKERS)
+    }
+
+    fn tenant(&self) -> Value {
+        let output = common::signet()
+            .args(["tenant", "create", "--name", "Acme Bank", "--admin-email", "ops@acme.test"])
+            .args(["--database-url", &self.database_url])
+            .current_dir(self.dir.path())
+            .output()
+            .expect("tenant create");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice(&output.stdout).expect("json")
+    }
+}
+
+fn http() -> reqwest::Client {
+    reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client")
+}
+
+fn reportlab_pdf(dir: &std::path::Path) -> Vec<u8> {
+    let path = dir.join("loan.pdf");
+    let script = format!(
+        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\nfor i in range(3):\n    \
+         c.drawString(72, 720, 'Loan agreement page %d' % (i + 1))\n    c.showPage()\nc.save()\n",
+        path.display().to_string()
+    );
+    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with reportlab");
+    assert!(status.success(), "reportlab must be installed");
+    std::fs::read(path).expect("pdf")
+}
+
+/// Where a post-back page posts, and its hidden fields.
+fn posted_fields(html: &str) -> (String, std::collections::HashMap<String, String>) {
+    let action = html.split("action=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default().to_string();
+    let mut fields = std::collections::HashMap::new();
+    for input in html.split("<input type=\"hidden\" ").skip(1) {
+        let name = input.split("name=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+        let value = input.split("value=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+        fields.insert(name.to_string(), value.replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'"));
+    }
+    (action, fields)
+}
+
+fn pdfsig_report(pdf: &[u8], dir: &std::path::Path) -> String {
+    let path = dir.join("signed.pdf");
+    std::fs::write(&path, pdf).expect("write");
+    let output = Command::new("pdfsig").arg(&path).output().expect("pdfsig (poppler-utils)");
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+async fn sign(http: &reqwest::Client, base: &str, link: &str) -> reqwest::Result<String> {
+    http.post(format!("{base}{link}/sign"))
+        .form(&[("mode", "typed"), ("typedName", "Asha Verma"), ("consent", "on")])
+        .send()
+        .await?
+        .text()
+        .await
+}
+
+struct Integrator {
+    http: reqwest::Client,
+    authtoken: String,
+    certificate: GatewayCertificate,
+}
+
+async fn integrator(base: &str, tenant: &Value) -> Integrator {
+    let http = http();
+    let token: Value = http
+        .post(format!("{base}/api/v1/auth/token"))
+        .json(&json!({"grant_type": "client_credentials", "client_id": tenant["client_id"], "client_secret": tenant["client_secret"]}))
+        .send()
+        .await
+        .expect("token")
+        .json()
+        .await
+        .expect("json");
+    let token = token["access_token"].as_str().expect("access token").to_string();
+    let created: Value = http
+        .post(format!("{base}/api/v1/gateway/authtokens"))
+        .bearer_auth(&token)
+        .json(&json!({"label": "LOS"}))
+        .send()
+        .await
+        .expect("authtoken")
+        .json()
+        .await
+        .expect("json");
+    let authtoken = created["authtoken"].as_str().expect("authtoken").to_string();
+    let der = http.get(format!("{base}/eMsecure/certificate.cer")).send().await.expect("cer");
+    let certificate = GatewayCertificate::from_der(&der.bytes().await.expect("der")).expect("certificate");
+    Integrator { http, authtoken, certificate }
+}
+
+/// Submits a PDF for a typed signature; the signer's link and the sealed request.
+async fn submit(who: &Integrator, base: &str, pdf: &[u8], reference: &str) -> (String, signet_client::SealedRequest) {
+    let urls = ReturnUrls {
+        success: "https://erp.example.test/signed".into(),
+        failure: "https://erp.example.test/failed".into(),
+        cancel: "https://erp.example.test/cancelled".into(),
+    };
+    let payload = PayloadBuilder::pdf(pdf, "Asha Verma")
+        .reference_number(reference)
+        .authtoken(&who.authtoken)
+        .signature_types(&[SignatureType::ESignature])
+        .urls(&urls)
+        .pages(&PageSelection::All)
+        .position(SignaturePosition::BottomRight)
+        .font_signature(true)
+        .store_to_db(true)
+        .build()
+        .expect("payload");
+    let sealed =
+        seal_request(&who.certificate, Profile::Modern, &payload, time::OffsetDateTime::now_utc()).expect("seal");
+    let response =
+        who.http.post(format!("{base}/eMsecure/V3_0/Index")).form(&sealed.form_fields()).send().await.expect("submit");
+    assert_eq!(response.status(), 303);
+    (response.headers()["location"].to_str().expect("location").to_string(), sealed)
+}
+
+fn gateway_sealing_survives_kill_9(postgres: bool) {
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let install = Installation::new(postgres, &rt);
+    let mut server = install.serve();
+    let tenant = install.tenant();
+    let pdf = reportlab_pdf(install.dir.path());
+    let who = rt.block_on(integrator(&server.base, &tenant));
+    // Kills at different moments of the signature: before, during and after sealing.
+    for (round, delay_ms) in [0u64, 15, 60, 150, 400].into_iter().enumerate() {
+        let reference = format!("CRASH-{round}");
+        let (link, sealed) = rt.block_on(submit(&who, &server.base, &pdf, &reference));
+        let number = link.split('/').nth(3).expect("transaction number").to_string();
+        let (client, base, cut_link) = (who.http.clone(), server.base.clone(), link.clone());
+        let cut_off = rt.spawn(async move { sign(&client, &base, &cut_link).await });
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        server.child.kill().expect("kill -9");
+        server.child.wait().expect("reaped");
+        let _ = rt.block_on(cut_off);
+        server = install.serve();
+
+        // Whatever the moment, signing from the link now ends in one valid result.
+        let html = rt.block_on(sign(&who.http, &server.base, &link)).expect("sign after the restart");
+        let (action, fields) = posted_fields(&html);
+        assert_eq!(action, "https://erp.example.test/signed", "round {round} ({delay_ms} ms): {html}");
+        assert_eq!(fields["Transactionnumber"], number);
+        let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+        let report = pdfsig_report(&signed, install.dir.path());
+        assert!(report.contains("Signature is Valid."), "round {round}: {report}");
+        let signatures = signet_pdf::signatures(&signed).expect("signatures");
+        assert_eq!(signatures.len(), 1, "one signature, not two: {report}");
+        let status_url = format!(
+            "{}/api/TransactionStatusRequest?Authtoken={}&Transactionnumber={number}&Referencenumber={reference}",
+            server.base, who.authtoken
+        );
+        let status: Value =
+            rt.block_on(async { who.http.get(&status_url).send().await.expect("status").json().await }).expect("json");
+        assert_eq!(status["Value"]["Status"], "Completed", "round {round}: {status}");
+    }
+}
+
+fn jobs_survive_kill_9(postgres: bool) {
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let install = Installation::new(postgres, &rt);
+    let mut server = install.serve();
+    let store = rt.block_on(Store::connect(&install.database_url, &PoolSettings::default())).expect("store");
+    let kind = signet_server::workers::PURGE_EXPIRED_TOKENS;
+    let ids: Vec<i64> = (0..300)
+        .map(|i| {
+            let job = NewJob { kind, payload: json!({"n": i}), dedupe_key: None, run_at: 0, max_attempts: 5 };
+            rt.block_on(store.enqueue_job(&job)).expect("enqueue").expect("id")
+        })
+        .collect();
+    // Kill while the worker is part-way through the queue.
+    let started = Instant::now();
+    loop {
+        let rows = rt.block_on(store.jobs_of_kind(kind)).expect("jobs");
+        let done = rows.iter().filter(|r| ids.contains(&r.id) && r.state == "done").count();
+        if done >= 20 || started.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    server.child.kill().expect("kill -9");
+    server.child.wait().expect("reaped");
+    let at_kill = rt.block_on(store.jobs_of_kind(kind)).expect("jobs");
+    let done_at_kill = at_kill.iter().filter(|r| ids.contains(&r.id) && r.state == "done").count();
+    assert!(done_at_kill < ids.len(), "the kill came before the queue was empty");
+    let running_at_kill: Vec<i64> =
+        at_kill.iter().filter(|r| ids.contains(&r.id) && r.state != "done" && r.attempts > 0).map(|r| r.id).collect();
+
+    server = install.serve();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let rows = loop {
+        let rows = rt.block_on(store.jobs_of_kind(kind)).expect("jobs");
+        let ours: Vec<_> = rows.into_iter().filter(|r| ids.contains(&r.id)).collect();
+        if ours.iter().all(|r| r.state == "done") || Instant::now() > deadline {
+            break ours;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    drop(server);
+    assert_eq!(rows.len(), ids.len(), "no job lost");
+    for row in &rows {
+        assert_eq!(row.state, "done", "job {} done after the restart", row.id);
+        let allowed = if running_at_kill.contains(&row.id) { 2 } else { 1 };
+        assert!(
+            row.attempts <= allowed,
+            "job {} ran {} times (running at the kill: {allowed} allowed)",
+            row.id,
+            row.attempts
+        );
+    }
+    assert!(running_at_kill.len() <= 8, "at most one claimed batch was cut off: {running_at_kill:?}");
+}
+
+#[test]
+fn gateway_sealing_survives_kill_9_on_sqlite() {
+    gateway_sealing_survives_kill_9(false);
+}
+
+#[test]
+fn gateway_sealing_survives_kill_9_on_postgres() {
+    gateway_sealing_survives_kill_9(true);
+}
+
+#[test]
+fn jobs_survive_kill_9_on_sqlite() {
+    jobs_survive_kill_9(false);
+}
+
+#[test]
+fn jobs_survive_kill_9_on_postgres() {
+    jobs_survive_kill_9(true);
+}
