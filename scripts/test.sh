@@ -13,3 +13,10 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 echo "== tests (SQLite and PostgreSQL)"
 cargo nextest run --workspace --no-fail-fast "$@"
+echo "== fuzzing (20 s per target on the committed corpus)"
+# (grep reads all of rustup's output: with pipefail, `grep -q` could make the pipe fail.)
+if rustup toolchain list 2>/dev/null | grep '^nightly' >/dev/null; then
+    bash scripts/fuzz.sh 20
+else
+    echo "== fuzzing SKIPPED: no nightly toolchain (rustup toolchain install nightly; see scripts/fuzz.sh)"
+fi
