@@ -53,12 +53,12 @@ PY
 bench_backend() { # name [database-url]
   start_signet "$@"
   for profile in legacy modern; do
-    echo "$1 submissions $profile: $("$BIN" gateway-client load --url "$BASE" --payload "$WORK/payload-$1.json" --profile "$profile" --concurrency 32 --duration "$DURATION")"
+    echo "$1 submissions $profile: $("$BIN" gateway-client load --url "$BASE" --payload "$WORK/payload-$1.json" --profile "$profile" --concurrency 32 --spread-addresses --duration "$DURATION")"
   done
-  echo "$1 transactions modern: $("$BIN" gateway-client load --url "$BASE" --payload "$WORK/payload-$1.json" --profile modern --concurrency 32 --duration "$DURATION" --envelopes 1500 --full)"
+  echo "$1 transactions modern: $("$BIN" gateway-client load --url "$BASE" --payload "$WORK/payload-$1.json" --profile modern --concurrency 32 --spread-addresses --duration "$DURATION" --envelopes 1500 --full)"
   # The same submissions while 32 clients from another address flood the gateway with
   # 7-zip bombs under bogus Authtokens (issue 9: unauthenticated traffic must cost little).
-  echo "$1 submissions modern under flood: $("$BIN" gateway-client load --url "$BASE" --payload "$WORK/payload-$1.json" --profile modern --concurrency 32 --duration "$DURATION" --flood 32 --flood-from 127.0.0.2)"
+  echo "$1 submissions modern under flood: $("$BIN" gateway-client load --url "$BASE" --payload "$WORK/payload-$1.json" --profile modern --concurrency 32 --spread-addresses --duration "$DURATION" --flood 32 --flood-from 127.0.0.2)"
 }
 
 bench_backend sqlite

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{reqwest::blocking_client, run, serve};
+use common::{reqwest::blocking_client, run, serve, signet};
 use serde_json::{Value, json};
 
 fn stderr_line(output: &std::process::Output) -> String {
@@ -101,4 +101,34 @@ fn openapi_subcommand_prints_the_committed_document() {
     let printed: Value = serde_json::from_slice(&output.stdout).expect("json");
     let committed: Value = serde_json::from_str(include_str!("../../../openapi.json")).expect("committed openapi.json");
     assert_eq!(printed, committed);
+}
+
+#[test]
+fn settings_can_come_from_files_named_by_file_variables() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let database = dir.path().join("from-a-secret-file.db");
+    let secret = dir.path().join("database_url");
+    std::fs::write(&secret, format!("sqlite://{}\n", database.display())).expect("secret file");
+    let output = signet()
+        .arg("migrate")
+        .current_dir(dir.path())
+        .env_remove("SIGNET_DATA_DIR")
+        .env_remove("SIGNET_DATABASE_URL")
+        .env("SIGNET_DATABASE_URL_FILE", &secret)
+        .output()
+        .expect("migrate");
+    assert!(output.status.success(), "{}", stderr_line(&output));
+    assert!(database.exists(), "the database named in the file was created");
+
+    let missing = signet()
+        .arg("migrate")
+        .current_dir(dir.path())
+        .env_remove("SIGNET_DATABASE_URL")
+        .env("SIGNET_DATABASE_URL_FILE", dir.path().join("no-such-file"))
+        .output()
+        .expect("migrate");
+    assert_eq!(missing.status.code(), Some(1));
+    let line = stderr_line(&missing);
+    assert!(line.starts_with("signet: ") && line.contains("SIGNET_DATABASE_URL_FILE"), "{line}");
+    assert_eq!(line.lines().count(), 1, "{line}");
 }

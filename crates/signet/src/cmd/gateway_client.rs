@@ -133,6 +133,10 @@ pub struct LoadArgs {
     /// any 127.x.y.z works on Linux loopback).
     #[arg(long, default_value = "127.0.0.2")]
     flood_from: std::net::IpAddr,
+    /// Each measured client from its own loopback address (127.0.1.N), as signers' browsers
+    /// come from their own addresses (the gateway bounds submissions per address).
+    #[arg(long)]
+    spread_addresses: bool,
 }
 
 pub fn run(command: GatewayClientCommand) -> anyhow::Result<()> {
@@ -224,6 +228,16 @@ fn open(args: OpenArgs) -> anyhow::Result<()> {
 }
 
 /// A client that does not follow redirects: the 303 to the signer page is read by hand.
+/// A client bound to loopback address 127.0.1.(n % 250 + 1).
+fn client_from(n: usize) -> anyhow::Result<reqwest::Client> {
+    let address = std::net::IpAddr::from([127, 0, 1, (n % 250 + 1) as u8]);
+    Ok(reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(120))
+        .local_address(address)
+        .build()?)
+}
+
 fn http_client() -> anyhow::Result<reqwest::Client> {
     Ok(reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
@@ -405,9 +419,10 @@ async fn load(args: LoadArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let deadline = start + Duration::from_secs(args.duration);
     let mut tasks = Vec::new();
-    for _ in 0..args.concurrency.max(1) {
-        let (http, base, envelopes, counters, first_error) =
-            (http.clone(), base.clone(), envelopes.clone(), counters.clone(), first_error.clone());
+    for client in 0..args.concurrency.max(1) {
+        let http = if args.spread_addresses { client_from(client)? } else { http.clone() };
+        let (base, envelopes, counters, first_error) =
+            (base.clone(), envelopes.clone(), counters.clone(), first_error.clone());
         tasks.push(tokio::spawn(async move {
             while Instant::now() < deadline {
                 let Some(sealed) = envelopes.get(counters.next.fetch_add(1, Ordering::Relaxed)) else { break };
