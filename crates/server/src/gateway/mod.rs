@@ -11,7 +11,7 @@ mod views;
 use std::collections::HashMap;
 
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -76,16 +76,16 @@ fn failure_for(payload: &Payload, code: ErrorCode, detail: impl Into<String>) ->
 /// profile (a legacy envelope when no tenant takes one is refused before any RSA work), the
 /// decryption, the `Authtoken` and the tenant's settings; only then is `File` decoded,
 /// decompressed and parsed. Heavy steps run on the bounded pool, off the executor.
-pub async fn submit(
-    State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
+pub async fn submit(State(state): State<AppState>, ClientIp(ip): ClientIp, request: Request) -> Response {
+    // Before the body is even read: a refused sender costs no more than its headers.
     let Some(_slot) = state.intake.admit(ip) else {
         return too_many_submissions();
     };
-    let fields = read_fields(&headers, &body);
+    let (parts, body) = request.into_parts();
+    let Ok(body) = axum::body::to_bytes(body, state.config.max_body_bytes).await else {
+        return refuse_here(&GatewayFailure::new(ErrorCode::InvalidRequest, "the request is too large"));
+    };
+    let fields = read_fields(&parts.headers, &body);
     let params = RawParams {
         p1: fields.get("parameter1").cloned().unwrap_or_default(),
         p2: fields.get("parameter2").cloned().unwrap_or_default(),
