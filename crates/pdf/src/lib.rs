@@ -34,42 +34,32 @@ pub use sign::{
 };
 pub use verify::{Modifications, SignatureInfo, signatures, signatures_in_file};
 
-/// Open and check a PDF without signing it (header, xref, catalog, pages; refuses encryption).
+/// Open and check a PDF without signing it (header, xref, catalog, pages, every object a
+/// page needs; refuses encryption).
 pub fn inspect(input: &[u8]) -> Result<DocumentSummary> {
     let doc = reader::Document::open(input)?;
     // What cannot be shown in full is not a document anyone should be asked to sign.
     doc.check_displayable()?;
-    let pages = doc.pages()?.len();
-    Ok(DocumentSummary {
-        pages,
-        revisions: doc.sections.len().max(1),
-        xref_recovered: doc.recovered,
-        signatures: verify::signatures(input)?.len(),
-    })
+    summarize(&doc, input)
 }
 
 /// [`inspect`], and every page's content streams decoded within the document's work budget:
 /// an upload whose pages would blow up whatever later renders or reads them (a flate bomb, a
 /// stream that never ends) is refused when it arrives, not when a signer opens it.
 pub fn inspect_upload(input: &[u8]) -> Result<DocumentSummary> {
-    let summary = inspect(input)?;
     let doc = reader::Document::open(input)?;
-    for page in doc.pages()? {
-        let contents = match page.dict.get("Contents") {
-            Some(contents) => doc.resolve(contents)?,
-            None => continue,
-        };
-        let streams = match contents {
-            object::Object::Array(items) => items,
-            single => vec![single],
-        };
-        for item in streams {
-            if let object::Object::Stream(stream) = doc.resolve(&item)? {
-                doc.stream_decoded(&stream)?;
-            }
-        }
-    }
-    Ok(summary)
+    doc.check_displayable()?;
+    doc.decode_page_contents()?;
+    summarize(&doc, input)
+}
+
+fn summarize(doc: &reader::Document<'_>, input: &[u8]) -> Result<DocumentSummary> {
+    Ok(DocumentSummary {
+        pages: doc.pages()?.len(),
+        revisions: doc.sections.len().max(1),
+        xref_recovered: doc.recovered,
+        signatures: verify::signatures(input)?.len(),
+    })
 }
 
 /// A few facts about a document.

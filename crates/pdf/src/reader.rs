@@ -744,6 +744,27 @@ impl<'s> Document<'s> {
         }
     }
 
+    /// Decodes every page's content streams (within the document's work budget), so that a
+    /// stream that cannot be decoded shows up as an error now rather than when it is drawn.
+    pub fn decode_page_contents(&self) -> Result<()> {
+        for page in self.pages()? {
+            let contents = match page.dict.get("Contents") {
+                Some(contents) => self.resolve(contents)?,
+                None => continue,
+            };
+            let streams = match contents {
+                Object::Array(items) => items,
+                single => vec![single],
+            };
+            for item in streams {
+                if let Object::Stream(stream) = self.resolve(&item)? {
+                    self.stream_decoded(&stream)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Check that every object a viewer needs to show the pages is there: the page tree, each
     /// page's content streams, resources (fonts, images, forms, graphics states...) and
     /// annotations. A missing one would show as a blank or wrong page, so a document that lost

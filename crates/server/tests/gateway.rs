@@ -12,7 +12,7 @@ use signet_client::{
     SignatureType, open_result, seal_request,
 };
 use signet_store::Backend;
-use support::{TestApp, spawn};
+use support::{TestApp, posted_fields, spawn};
 
 on_both_backends!(
     typed_signature_through_the_gateway_validates_in_pdfsig,
@@ -77,18 +77,6 @@ fn pdf_payload(pdf: &[u8], who: &Integrator, reference: &str) -> PayloadBuilder 
 
 async fn submit(app: &TestApp, who: &Integrator, sealed: &SealedRequest) -> reqwest::Response {
     who.http.post(app.url("/eMsecure/V3_0/Index")).form(&sealed.form_fields()).send().await.expect("submit")
-}
-
-/// The hidden fields of a post-back page and where it posts.
-fn posted_fields(html: &str) -> (String, std::collections::HashMap<String, String>) {
-    let action = html.split("action=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default().to_string();
-    let mut fields = std::collections::HashMap::new();
-    for input in html.split("<input type=\"hidden\" ").skip(1) {
-        let name = input.split("name=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
-        let value = input.split("value=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
-        fields.insert(name.to_string(), value.replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'"));
-    }
-    (action, fields)
 }
 
 fn pdfsig_valid(pdf: &[u8], dir: &std::path::Path) -> String {

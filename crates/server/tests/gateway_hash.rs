@@ -14,23 +14,12 @@ use signet_client::{
     seal_request,
 };
 use signet_store::Backend;
-use support::spawn;
+use support::{posted_fields, spawn};
 
 on_both_backends!(hash_documents_are_signed_after_typed_consent_and_verify_in_openssl);
 
 fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, bytes).as_ref())
-}
-
-fn posted_fields(html: &str) -> (String, std::collections::HashMap<String, String>) {
-    let action = html.split("action=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default().to_string();
-    let mut fields = std::collections::HashMap::new();
-    for input in html.split("<input type=\"hidden\" ").skip(1) {
-        let name = input.split("name=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
-        let value = input.split("value=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
-        fields.insert(name.to_string(), value.replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'"));
-    }
-    (action, fields)
 }
 
 async fn hash_documents_are_signed_after_typed_consent_and_verify_in_openssl(backend: Backend) {

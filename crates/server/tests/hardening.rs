@@ -17,7 +17,7 @@ use signet_client::{
     SignatureType, open_result, seal_request,
 };
 use signet_store::Backend;
-use support::{TestApp, expect_problem, spawn};
+use support::{TestApp, expect_problem, posted_fields, spawn};
 
 on_both_backends!(
     hostile_pdfs_are_refused_through_the_api_and_the_gateway,
@@ -142,18 +142,6 @@ fn seal(who: &Integrator, payload: &[u8]) -> SealedRequest {
 
 async fn submit(app: &TestApp, who: &Integrator, sealed: &SealedRequest) -> reqwest::Response {
     who.http.post(app.url("/eMsecure/V3_0/Index")).form(&sealed.form_fields()).send().await.expect("submit")
-}
-
-/// Where a post-back page posts, and its hidden fields.
-fn posted_fields(html: &str) -> (String, std::collections::HashMap<String, String>) {
-    let action = html.split("action=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default().to_string();
-    let mut fields = std::collections::HashMap::new();
-    for input in html.split("<input type=\"hidden\" ").skip(1) {
-        let name = input.split("name=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
-        let value = input.split("value=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
-        fields.insert(name.to_string(), value.replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'"));
-    }
-    (action, fields)
 }
 
 fn reportlab_pdf(dir: &std::path::Path) -> Vec<u8> {

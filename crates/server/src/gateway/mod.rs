@@ -308,8 +308,9 @@ async fn check_document_hashes(state: &AppState, details: &[signet_gateway::Docu
 /// pages they are drawn on (as the reader sees the page: crop box, rotation applied).
 fn check_pdf_pages(pdf: &[u8], options: &signet_gateway::PdfOptions) -> Result<(), String> {
     use signet_gateway::PageSelection as Select;
-    signet_pdf::inspect_upload(pdf).map_err(|e| format!("File: {e}"))?;
     let document = signet_pdf::reader::Document::open(pdf).map_err(|e| format!("File: {e}"))?;
+    document.check_displayable().map_err(|e| format!("File: {e}"))?;
+    document.decode_page_contents().map_err(|e| format!("File: {e}"))?;
     let pages = document.pages().map_err(|e| format!("File: {e}"))?;
     let count = pages.len() as u32;
     let (selected, boxes): (Vec<u32>, Vec<(u32, signet_gateway::BoxRect)>) = match &options.pages {

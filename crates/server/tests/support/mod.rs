@@ -100,6 +100,18 @@ impl TestApp {
     }
 }
 
+/// Where a gateway post-back page (the auto-submitting result form) posts, and its hidden fields.
+pub fn posted_fields(html: &str) -> (String, std::collections::HashMap<String, String>) {
+    let action = html.split("action=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default().to_string();
+    let mut fields = std::collections::HashMap::new();
+    for input in html.split("<input type=\"hidden\" ").skip(1) {
+        let name = input.split("name=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+        let value = input.split("value=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+        fields.insert(name.to_string(), value.replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'"));
+    }
+    (action, fields)
+}
+
 /// Asserts a ProblemDetails answer with `status` and `code`, and returns its body.
 pub async fn expect_problem(response: Response, status: u16, code: &str) -> Value {
     assert_eq!(response.status().as_u16(), status, "status");
