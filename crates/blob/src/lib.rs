@@ -27,6 +27,14 @@ use object_store::path::Path as ObjectPath;
 use object_store::prefix::PrefixStore;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload, RetryConfig};
 
+/// In a use case a blob failure is internal: keys are built by Signet and the store is the
+/// operator's, so no client input causes one. The cause is kept for the log.
+impl From<Error> for signet_domain::Error {
+    fn from(error: Error) -> Self {
+        signet_domain::Error::internal(error)
+    }
+}
+
 /// Result type of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -320,6 +328,8 @@ impl BlobStore {
         }
     }
 
+    // Long on purpose: one pass over the URL's parts and its query parameters, each refused
+    // with its own message; split up, the checks would be spread away from the URL they read.
     fn s3(url: &str) -> Result<Self> {
         let parsed = url::Url::parse(url).map_err(|e| Error::InvalidUrl(format!("s3 URL: {e}")))?;
         if !parsed.username().is_empty() || parsed.password().is_some() || parsed.port().is_some() {

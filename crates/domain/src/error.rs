@@ -3,22 +3,15 @@
 
 use std::collections::BTreeMap;
 
-/// Stable, machine-readable error codes. The string form is part of the public contract.
+/// Stable, machine-readable error codes of the use cases. The string form is part of the
+/// public contract. Codes that only the HTTP layer gives (a body it cannot read, a missing
+/// token, an unknown route) are the API's own (`signet_api::error::HttpCode`); together they
+/// are the catalogue that docs/api.md lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
     ValidationFailed,
-    MalformedBody,
-    UnsupportedMediaType,
-    PayloadTooLarge,
-    Unauthenticated,
-    InvalidToken,
-    InvalidClient,
-    InvalidGrant,
-    UnsupportedGrantType,
     RateLimited,
     NotFound,
-    RouteNotFound,
-    MethodNotAllowed,
     DepartmentNameTaken,
     Conflict,
     StateConflict,
@@ -29,20 +22,10 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 20] = [
+    pub const ALL: [ErrorCode; 10] = [
         ErrorCode::ValidationFailed,
-        ErrorCode::MalformedBody,
-        ErrorCode::UnsupportedMediaType,
-        ErrorCode::PayloadTooLarge,
-        ErrorCode::Unauthenticated,
-        ErrorCode::InvalidToken,
-        ErrorCode::InvalidClient,
-        ErrorCode::InvalidGrant,
-        ErrorCode::UnsupportedGrantType,
         ErrorCode::RateLimited,
         ErrorCode::NotFound,
-        ErrorCode::RouteNotFound,
-        ErrorCode::MethodNotAllowed,
         ErrorCode::DepartmentNameTaken,
         ErrorCode::Conflict,
         ErrorCode::StateConflict,
@@ -55,18 +38,8 @@ impl ErrorCode {
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::ValidationFailed => "validation_failed",
-            ErrorCode::MalformedBody => "malformed_body",
-            ErrorCode::UnsupportedMediaType => "unsupported_media_type",
-            ErrorCode::PayloadTooLarge => "payload_too_large",
-            ErrorCode::Unauthenticated => "unauthenticated",
-            ErrorCode::InvalidToken => "invalid_token",
-            ErrorCode::InvalidClient => "invalid_client",
-            ErrorCode::InvalidGrant => "invalid_grant",
-            ErrorCode::UnsupportedGrantType => "unsupported_grant_type",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::NotFound => "not_found",
-            ErrorCode::RouteNotFound => "route_not_found",
-            ErrorCode::MethodNotAllowed => "method_not_allowed",
             ErrorCode::DepartmentNameTaken => "department_name_taken",
             ErrorCode::Conflict => "conflict",
             ErrorCode::StateConflict => "state_conflict",
@@ -81,18 +54,8 @@ impl ErrorCode {
     pub fn title(self) -> &'static str {
         match self {
             ErrorCode::ValidationFailed => "The request has invalid fields",
-            ErrorCode::MalformedBody => "The request body could not be read",
-            ErrorCode::UnsupportedMediaType => "Unsupported content type",
-            ErrorCode::PayloadTooLarge => "The request body is too large",
-            ErrorCode::Unauthenticated => "Authentication required",
-            ErrorCode::InvalidToken => "The access token is not valid",
-            ErrorCode::InvalidClient => "Client authentication failed",
-            ErrorCode::InvalidGrant => "The grant is not valid",
-            ErrorCode::UnsupportedGrantType => "Unsupported grant type",
             ErrorCode::RateLimited => "Too many requests",
             ErrorCode::NotFound => "Not found",
-            ErrorCode::RouteNotFound => "No such operation",
-            ErrorCode::MethodNotAllowed => "Method not allowed",
             ErrorCode::DepartmentNameTaken => "A department with this name exists",
             ErrorCode::Conflict => "Conflict",
             ErrorCode::StateConflict => "Not allowed in the current state",
@@ -103,6 +66,9 @@ impl ErrorCode {
         }
     }
 }
+
+/// The cause of an internal failure.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// Field name -> messages, as in the ProblemDetails `errors` extension.
 pub type FieldErrors = BTreeMap<String, Vec<String>>;
@@ -118,8 +84,9 @@ pub enum Error {
     NotFound { what: &'static str },
     #[error("rate limited, retry after {retry_after_secs}s")]
     RateLimited { retry_after_secs: u64 },
+    /// The cause, kept as an error (with its chain) for the log; clients see only the code.
     #[error("internal error: {0}")]
-    Internal(String),
+    Internal(BoxError),
 }
 
 impl Error {
@@ -137,8 +104,9 @@ impl Error {
         Error::Validation(errors)
     }
 
-    pub fn internal(cause: impl std::fmt::Display) -> Self {
-        Error::Internal(cause.to_string())
+    /// An internal failure with its cause: any error type, or a message.
+    pub fn internal(cause: impl Into<BoxError>) -> Self {
+        Error::Internal(cause.into())
     }
 
     pub fn code(&self) -> ErrorCode {
@@ -149,6 +117,15 @@ impl Error {
             Error::RateLimited { .. } => ErrorCode::RateLimited,
             Error::Internal(_) => ErrorCode::Internal,
         }
+    }
+}
+
+/// A JSON failure inside a use case is internal: it concerns Signet's own documents (kept
+/// settings, job payloads, stored definitions). Client JSON is read by the API's extractors,
+/// whose failures are validation errors.
+impl From<serde_json::Error> for Error {
+    fn from(error: serde_json::Error) -> Self {
+        Error::internal(error)
     }
 }
 

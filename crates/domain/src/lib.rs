@@ -9,7 +9,7 @@ pub mod summary;
 pub mod webhook;
 pub mod workflow;
 
-pub use error::{Error, ErrorCode, FieldErrors};
+pub use error::{BoxError, Error, ErrorCode, FieldErrors};
 
 /// Milliseconds since the Unix epoch; every stored timestamp uses this so that the same SQL
 /// works on SQLite and PostgreSQL.

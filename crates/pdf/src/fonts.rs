@@ -192,6 +192,8 @@ impl EmbeddedFonts {
     }
 }
 
+// Long on purpose: the objects of one embedded subset font (FontFile2, descriptor, widths,
+// ToUnicode, the CID font and the Type0 font) are written in the order they reference each other.
 fn write_font(font: FontId, used: &BTreeMap<u16, String>, sink: &mut dyn ObjSink) -> Result<(ObjRef, GlyphRemapper)> {
     let data = font.data();
     let face = ttf_parser::Face::parse(data, 0).map_err(|e| Error::Font(format!("{}: {e}", font.postscript_name())))?;

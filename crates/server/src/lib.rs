@@ -1,26 +1,16 @@
-//! Signet's HTTP side: the JSON API v1 (`/api/v1`), operations endpoints, the OpenAPI document
-//! and the background workers, assembled by [`app::App`].
+//! Signet's server: wiring only. It loads the configuration, assembles the services
+//! (`signet-services`), the JSON API (`signet-api`) and the pages (`signet-web`) into one
+//! router ([`app::App`]), runs the background worker loop (`workers`) and sets up
+//! observability (`observe`, `ops`).
 
 pub mod app;
-pub mod auth;
-pub mod config;
-pub mod error;
-pub mod extract;
-pub mod gateway;
-pub mod heavy;
-pub mod keys;
-pub mod mail;
 pub mod observe;
-pub mod openapi;
-pub mod preview;
-pub mod provision;
-pub mod routes;
-pub mod seals;
-pub mod secrets;
-pub mod signer_form;
-pub mod webhooks;
+pub mod ops;
 pub mod workers;
-pub mod workflows;
 
 pub use app::{App, AppState};
-pub use config::Config;
+pub use signet_api::openapi;
+pub use signet_services::Services;
+pub use signet_services::config::{self, Config};
+// Paths the CLI and the tests have always used.
+pub use signet_services::{mail, provision, secrets, webhooks, workflows};

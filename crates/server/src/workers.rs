@@ -1,117 +1,22 @@
 //! Background work in the job queue: every instance runs a worker, and leases make sure each
 //! job runs once across all of them. Periodic maintenance is enqueued with a dedupe key per
-//! time slot, so several instances scheduling it still create one job per slot.
+//! time slot, so several instances scheduling it still create one job per slot. What each job
+//! does is `signet_services::jobs`.
 
 use std::time::Duration;
 
-use signet_blob::{BlobKey, BlobStore};
-use signet_domain::audit::Actor;
 use signet_domain::now_millis;
-use signet_store::{ClaimedJob, NewJob, Store};
+use signet_services::Services;
+pub use signet_services::jobs::{
+    GATEWAY_HOUSEKEEPING, PURGE_EXPIRED_TOKENS, WORKFLOW_HOUSEKEEPING, gateway_housekeeping, workflow_housekeeping,
+};
+use signet_services::jobs::{run_job, schedule_periodic};
 use tokio::sync::watch;
-
-use crate::AppState;
-
-pub const PURGE_EXPIRED_TOKENS: &str = "maintenance.purge_expired_tokens";
-pub const GATEWAY_HOUSEKEEPING: &str = "gateway.housekeeping";
-pub const WORKFLOW_HOUSEKEEPING: &str = "workflow.housekeeping";
-const PURGE_EVERY_MS: i64 = 3_600_000;
-const HOUSEKEEPING_EVERY_MS: i64 = 60_000;
 
 /// A name for this process in job leases: host, process id and a random suffix.
 pub fn worker_id() -> String {
     let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "host".into());
-    format!("{host}-{}-{}", std::process::id(), crate::secrets::random_token(4))
-}
-
-/// Enqueues this slot's periodic jobs; a no-op when another instance already did.
-pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
-    for (kind, every_ms) in [
-        (PURGE_EXPIRED_TOKENS, PURGE_EVERY_MS),
-        (GATEWAY_HOUSEKEEPING, HOUSEKEEPING_EVERY_MS),
-        (WORKFLOW_HOUSEKEEPING, HOUSEKEEPING_EVERY_MS),
-    ] {
-        let slot = now_millis() / every_ms;
-        store
-            .enqueue_job(&NewJob {
-                kind,
-                payload: serde_json::json!({}),
-                dedupe_key: Some(format!("{kind}:{slot}")),
-                run_at: now_millis(),
-                max_attempts: 3,
-            })
-            .await?;
-    }
-    Ok(())
-}
-
-async fn run_job(state: &AppState, job: &ClaimedJob) -> Result<(), String> {
-    let (store, blob) = (&state.store, &state.blob);
-    match job.kind.as_str() {
-        GATEWAY_HOUSEKEEPING => gateway_housekeeping(store, blob).await,
-        WORKFLOW_HOUSEKEEPING => workflow_housekeeping(store).await,
-        signet_store::WORKFLOW_EVENT_JOB => crate::workflows::events::handle(state, &job.payload).await,
-        crate::mail::MAIL_JOB => crate::mail::run_job(&state.mailer, &job.payload).await,
-        signet_store::WEBHOOK_DELIVER_JOB => crate::webhooks::deliver(state, job).await,
-        PURGE_EXPIRED_TOKENS => {
-            let purged = store.purge_expired_refresh_tokens(now_millis()).await.map_err(|e| e.to_string())?;
-            tracing::info!(job = job.id, purged, "purged expired refresh tokens");
-            Ok(())
-        }
-        other => Err(format!("unknown job kind {other}")),
-    }
-}
-
-/// Expires gateway transactions whose signer never finished, and deletes stored results
-/// (`Storetodb`) whose retention ended.
-pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(), String> {
-    let now = now_millis();
-    let expired = signet_store::TransactionOutcome {
-        state: "expired",
-        error_message: Some("Transaction expired"),
-        result_blob: None,
-        result_expires_at: None,
-        detail: serde_json::Value::Null,
-    };
-    for (tenant_id, number) in store.overdue_transactions(now, 500).await.map_err(|e| e.to_string())? {
-        let kept = store.transaction(&number).await.map_err(|e| e.to_string())?.and_then(|row| row.payload_blob);
-        if store.finish_transaction(tenant_id, &number, &expired, &Actor::system()).await.map_err(|e| e.to_string())?
-            && let Some(key) = kept.as_deref().and_then(|k| BlobKey::parse(k).ok())
-        {
-            blob.delete(&key).await.map_err(|e| e.to_string())?;
-        }
-    }
-    for key in store.take_expired_results(now, 500).await.map_err(|e| e.to_string())? {
-        if let Ok(key) = BlobKey::parse(&key) {
-            blob.delete(&key).await.map_err(|e| e.to_string())?;
-        }
-    }
-    Ok(())
-}
-
-/// Expires workflows whose envelope expiry passed and reminds signatories who have waited
-/// longer than their workflow's reminder interval (the reminder e-mail follows from the event).
-pub async fn workflow_housekeeping(store: &Store) -> Result<(), String> {
-    let now = now_millis();
-    let system = signet_store::WorkflowActor { id: "system".into(), ip: None };
-    for (tenant_id, workflow_id) in store.overdue_workflows(now, 500).await.map_err(|e| e.to_string())? {
-        let expired = store
-            .change_workflow_state(
-                tenant_id,
-                workflow_id,
-                signet_domain::workflow::WorkflowState::Expired,
-                None,
-                &system,
-            )
-            .await;
-        if let Err(error) = expired
-            && error.code() != signet_domain::ErrorCode::StateConflict
-        {
-            return Err(error.to_string());
-        }
-    }
-    store.send_due_reminders(now, 500).await.map_err(|e| e.to_string())?;
-    Ok(())
+    format!("{host}-{}-{}", std::process::id(), signet_services::secrets::random_token(4))
 }
 
 /// Retries back off exponentially: 2 s, 4 s, 8 s, ... capped at an hour.
@@ -121,7 +26,7 @@ fn retry_delay_ms(attempts: i64, base_ms: u64) -> i64 {
 }
 
 /// Claims and runs due jobs until `shutdown` turns true.
-pub async fn run(state: AppState, poll: Duration, mut shutdown: watch::Receiver<bool>) {
+pub async fn run(state: Services, poll: Duration, mut shutdown: watch::Receiver<bool>) {
     let store = state.store.clone();
     let worker = worker_id();
     let mut last_schedule = 0_i64;

@@ -202,6 +202,8 @@ fn start_element(e: &BytesStart<'_>) -> Result<Element> {
 
 /// Parse a UTF-8 XML document (a leading BOM is skipped; offsets are relative to the text
 /// after the BOM).
+// Long on purpose: one loop over the reader's events that owns the open-element stack (its
+// depth is bounded); helpers would have to pass the stack and the offsets back and forth.
 pub(crate) fn parse(text: &str) -> Result<Document> {
     if text.len() > MAX_XML_LEN {
         return Err(Error::Xml("document too large".into()));
@@ -406,6 +408,9 @@ fn render_pi(target: &str, data: &str, out: &mut String) {
     out.push_str("?>");
 }
 
+// Long on purpose: exclusive canonicalization of one element follows the specification's steps
+// in order (visible namespaces, attribute sorting, children, end tag); kept together so that it
+// can be read against the text of the standard.
 fn render_element(
     el: &Element,
     parent_scope: &NsScope,

@@ -1,0 +1,69 @@
+//! Signet's JSON API v1 (`/api/v1`): the routes, their DTOs, the authentication extractors,
+//! ProblemDetails errors and the OpenAPI document generated from the handlers. A handler
+//! extracts the caller and its input, calls the services (`signet-services`) and maps the
+//! answer; the use cases themselves live there.
+
+pub mod auth;
+pub mod docs;
+pub mod error;
+pub mod extract;
+pub mod observe;
+pub mod openapi;
+pub mod routes;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::FromRef;
+use axum::routing::{MethodRouter, get};
+use signet_services::Services;
+
+use crate::auth::jwt::JwtKeys;
+use crate::auth::ratelimit::IpRateLimiter;
+use crate::routes::gateway_public;
+
+/// What the API's handlers share: the services, and the API's own token keys and limiter
+/// (which the workers never need).
+#[derive(Clone)]
+pub struct AppState {
+    pub services: Services,
+    pub jwt: Arc<JwtKeys>,
+    pub ip_limiter: Arc<IpRateLimiter>,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Services;
+
+    fn deref(&self) -> &Services {
+        &self.services
+    }
+}
+
+impl FromRef<AppState> for Services {
+    fn from_ref(state: &AppState) -> Services {
+        state.services.clone()
+    }
+}
+
+/// Addresses the API serves outside its OpenAPI document: the document itself, its viewer,
+/// and the gateway's transaction status (the gateway's own protocol, docs/gateway.md).
+pub fn undocumented_routes(segment: &str) -> Vec<(String, MethodRouter<AppState>)> {
+    vec![
+        ("/api/v1/openapi.json".into(), get(docs::openapi_json)),
+        ("/api/docs".into(), get(docs::viewer)),
+        (docs::DOCS_SCRIPT_PATH.into(), get(docs::viewer_script)),
+        ("/api/TransactionStatusRequest".into(), get(gateway_public::transaction_status)),
+        (format!("/{segment}/certificate.cer"), get(gateway_public::certificate_der)),
+        (format!("/{segment}/certificate.pem"), get(gateway_public::certificate_pem)),
+    ]
+}
+
+/// The API: every documented operation (registered through [`openapi::api_router`], so
+/// documented by construction) and [`undocumented_routes`].
+pub fn router(segment: &str) -> Router<AppState> {
+    let (mut router, _) = openapi::api_router().split_for_parts();
+    for (path, route) in undocumented_routes(segment) {
+        router = router.route(&path, route);
+    }
+    router
+}

@@ -1,0 +1,301 @@
+//! Token operations (OAuth 2.0 conventions): `client_credentials` and `password` grants,
+//! rotating refresh tokens with reuse detection, revocation, and ending all sessions.
+
+use std::net::IpAddr;
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use signet_domain::Error;
+use signet_store::{AuthAttempt, AuthThrottle, NewRefreshToken, PrincipalCredentials, RefreshUse};
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::Auth;
+use crate::auth::jwt::PrincipalKind;
+use crate::error::{ApiError, ApiResult, HttpCode, ProblemDetails};
+use crate::extract::{ClientIp, JsonOrForm};
+use signet_services::secrets;
+
+/// `POST /api/v1/auth/token` body (JSON or form).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct TokenRequest {
+    /// `client_credentials` (with `client_id`, `client_secret`), `password` (with `username`,
+    /// `password`) or `refresh_token` (with `refresh_token`).
+    #[schema(schema_with = crate::routes::schemas::grant_type)]
+    pub grant_type: String,
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    /// The user's email, for the `password` grant.
+    pub username: Option<String>,
+    pub password: Option<String>,
+    pub refresh_token: Option<String>,
+    /// Accepted for compatibility; access covers the tenant's API.
+    pub scope: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RefreshRequest {
+    pub refresh_token: String,
+}
+
+/// RFC 7009 revocation request.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RevokeRequest {
+    pub token: String,
+    pub token_type_hint: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenResponse {
+    pub access_token: String,
+    /// Always `Bearer`.
+    pub token_type: String,
+    /// Lifetime of the access token in seconds.
+    pub expires_in: u64,
+    pub refresh_token: String,
+}
+
+fn missing(field: &str) -> ApiError {
+    ApiError::from(Error::field(field, "is required"))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/auth/token",
+    tag = "auth",
+    request_body(content(
+        (TokenRequest = "application/json"),
+        (TokenRequest = "application/x-www-form-urlencoded")
+    )),
+    responses(
+        (status = 200, description = "Tokens issued", body = TokenResponse),
+        (status = 400, description = "Bad grant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 401, description = "Bad client credentials", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 429, description = "Too many attempts", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn token(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    JsonOrForm(request): JsonOrForm<TokenRequest>,
+) -> ApiResult<Json<TokenResponse>> {
+    state.ip_limiter.check(ip)?;
+    match request.grant_type.as_str() {
+        "client_credentials" => {
+            let client_id = request.client_id.as_deref().ok_or_else(|| missing("client_id"))?;
+            let secret = request.client_secret.as_deref().ok_or_else(|| missing("client_secret"))?;
+            client_credentials(&state, ip, client_id, secret).await
+        }
+        "password" => {
+            let username = request.username.as_deref().ok_or_else(|| missing("username"))?;
+            let password = request.password.as_deref().ok_or_else(|| missing("password"))?;
+            password_grant(&state, ip, username, password).await
+        }
+        "refresh_token" => {
+            let refresh = request.refresh_token.as_deref().ok_or_else(|| missing("refresh_token"))?;
+            rotate(&state, refresh).await
+        }
+        _ => Err(ApiError::new(
+            HttpCode::UnsupportedGrantType,
+            "grant_type must be client_credentials, password or refresh_token",
+        )),
+    }
+    .map(Json)
+}
+
+/// Admits one login attempt for this account from this client address, or refuses it with the
+/// remaining delay; the check and the count are one statement (see
+/// [`signet_store::Store::admit_auth_attempt`]). Keyed by account *and* address, so failures
+/// from one address cannot lock the account's owner out at another.
+async fn admit_attempt(state: &AppState, account_key: &str, ip: IpAddr) -> ApiResult<String> {
+    let throttle_key = format!("{account_key}|{ip}");
+    let window_ms = (state.config.account_failure_window_secs * 1000) as i64;
+    let policy = AuthThrottle {
+        window_ms,
+        limit: i64::from(state.config.account_failure_limit),
+        base_delay_ms: state.config.account_failure_delay_ms as i64,
+        max_delay_ms: window_ms,
+    };
+    match state.store.admit_auth_attempt(&throttle_key, &policy).await? {
+        AuthAttempt::Admitted => Ok(throttle_key),
+        AuthAttempt::Blocked { retry_after_ms } => {
+            Err(ApiError::from(Error::RateLimited { retry_after_secs: (retry_after_ms as u64).div_ceil(1000).max(1) }))
+        }
+    }
+}
+
+async fn client_credentials(state: &AppState, ip: IpAddr, client_id: &str, secret: &str) -> ApiResult<TokenResponse> {
+    let account_key = admit_attempt(state, &format!("client:{client_id}"), ip).await?;
+    let principal = state.store.principal_by_client_id(client_id).await?;
+    let stored_hash = principal.as_ref().map(|p| p.secret_hash.as_str()).unwrap_or("");
+    let secret_ok = secrets::token_matches(secret, stored_hash);
+    match principal {
+        Some(p) if secret_ok && !p.disabled => {
+            state.store.clear_auth_failures(&account_key).await?;
+            issue_new_session(state, &p, PrincipalKind::Client).await
+        }
+        // The failure was counted when the attempt was admitted.
+        _ => Err(ApiError::new(HttpCode::InvalidClient, "unknown client or wrong secret")),
+    }
+}
+
+async fn password_grant(state: &AppState, ip: IpAddr, username: &str, password: &str) -> ApiResult<TokenResponse> {
+    let account_key = admit_attempt(state, &format!("user:{}", username.to_lowercase()), ip).await?;
+    let principal = state.store.principal_by_email(username).await?;
+    let phc =
+        principal.as_ref().map(|p| p.secret_hash.clone()).unwrap_or_else(|| secrets::dummy_password_hash().to_string());
+    let password = password.to_string();
+    let password_ok = tokio::task::spawn_blocking(move || secrets::verify_password(&password, &phc))
+        .await
+        .map_err(Error::internal)?;
+    match principal {
+        Some(p) if password_ok && !p.disabled => {
+            state.store.clear_auth_failures(&account_key).await?;
+            issue_new_session(state, &p, PrincipalKind::User).await
+        }
+        _ => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email or password")),
+    }
+}
+
+async fn issue_new_session(
+    state: &AppState,
+    p: &PrincipalCredentials,
+    kind: PrincipalKind,
+) -> ApiResult<TokenResponse> {
+    let family = secrets::random_token(16);
+    let expires_at = signet_domain::now_millis() + (state.config.refresh_token_ttl_secs * 1000) as i64;
+    issue(state, kind, p.id, p.tenant_id, &p.security_stamp, &family, expires_at).await
+}
+
+async fn issue(
+    state: &AppState,
+    kind: PrincipalKind,
+    principal_id: i64,
+    tenant_id: i64,
+    stamp: &str,
+    family: &str,
+    expires_at: i64,
+) -> ApiResult<TokenResponse> {
+    let access_token = state.jwt.issue_access(kind, principal_id, tenant_id, stamp)?;
+    let refresh_token = secrets::random_token(32);
+    let token_hash = secrets::hash_token(&refresh_token);
+    state
+        .store
+        .insert_refresh_token(&NewRefreshToken {
+            token_hash: &token_hash,
+            family_id: family,
+            principal_id,
+            tenant_id,
+            expires_at,
+        })
+        .await?;
+    Ok(TokenResponse { access_token, token_type: "Bearer".into(), expires_in: state.jwt.ttl_secs(), refresh_token })
+}
+
+async fn rotate(state: &AppState, refresh_token: &str) -> ApiResult<TokenResponse> {
+    let invalid = |detail: &str| ApiError::new(HttpCode::InvalidGrant, detail.to_string());
+    match state.store.use_refresh_token(&secrets::hash_token(refresh_token)).await? {
+        RefreshUse::Fresh { principal_id, tenant_id, family_id, expires_at } => {
+            let current = state.store.principal_auth(tenant_id, principal_id).await?;
+            let Some(current) = current.filter(|p| !p.disabled) else {
+                return Err(invalid("the account is disabled"));
+            };
+            let kind = principal_kind(state, principal_id).await?;
+            issue(state, kind, principal_id, tenant_id, &current.security_stamp, &family_id, expires_at).await
+        }
+        RefreshUse::Reused => Err(invalid("the refresh token was already used; its session has been revoked")),
+        RefreshUse::Expired => Err(invalid("the refresh token has expired")),
+        RefreshUse::Unknown => Err(invalid("the refresh token is not valid")),
+    }
+}
+
+async fn principal_kind(state: &AppState, principal_id: i64) -> ApiResult<PrincipalKind> {
+    state
+        .store
+        .principal_kind(principal_id)
+        .await?
+        .as_deref()
+        .and_then(PrincipalKind::parse)
+        .ok_or_else(|| ApiError::new(HttpCode::InvalidGrant, "the account no longer exists"))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/auth/refresh",
+    tag = "auth",
+    request_body(content(
+        (RefreshRequest = "application/json"),
+        (RefreshRequest = "application/x-www-form-urlencoded")
+    )),
+    responses(
+        (status = 200, description = "New tokens; the presented refresh token is spent", body = TokenResponse),
+        (status = 400, description = "Unknown, expired or reused refresh token", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 429, description = "Too many requests", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn refresh(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    JsonOrForm(request): JsonOrForm<RefreshRequest>,
+) -> ApiResult<Json<TokenResponse>> {
+    state.ip_limiter.check(ip)?;
+    rotate(&state, &request.refresh_token).await.map(Json)
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/auth/revoke",
+    operation_id = "revokeToken",
+    tag = "auth",
+    request_body(content(
+        (RevokeRequest = "application/json"),
+        (RevokeRequest = "application/x-www-form-urlencoded")
+    )),
+    responses(
+        (status = 200, description = "Revoked (also answered for unknown tokens, as RFC 7009 asks)"),
+        (status = 429, description = "Too many requests", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn revoke(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    JsonOrForm(request): JsonOrForm<RevokeRequest>,
+) -> ApiResult<Json<serde_json::Value>> {
+    state.ip_limiter.check(ip)?;
+    let _ = request.token_type_hint;
+    state.store.revoke_refresh_family(&secrets::hash_token(&request.token)).await?;
+    Ok(Json(serde_json::json!({})))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/auth/sessions/revoke",
+    tag = "auth",
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Every access and refresh token of the caller is revoked"),
+        (status = 401, description = "Not authenticated", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn revoke_sessions(State(state): State<AppState>, auth: Auth) -> ApiResult<StatusCode> {
+    state.ip_limiter.check(auth.ip)?;
+    let stamp = secrets::random_token(16);
+    let changed = state.store.end_sessions(auth.tenant_id, auth.principal_id, &stamp, false, &auth.actor()).await?;
+    if !changed {
+        return Err(ApiError::from(Error::not_found("principal")));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/.well-known/jwks.json",
+    tag = "auth",
+    responses((status = 200, description = "The public keys that verify access tokens (JWKS)", body = serde_json::Value))
+)]
+pub async fn jwks(State(state): State<AppState>) -> Json<serde_json::Value> {
+    Json(state.jwt.jwks())
+}

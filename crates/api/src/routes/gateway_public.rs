@@ -1,0 +1,98 @@
+//! The gateway's public, wire-compatible addresses that need no JWT: its certificate and the
+//! legacy transaction status query (authenticated by the gateway Authtoken).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::IntoResponse;
+use serde::{Deserialize, Serialize};
+use signet_sigcrypto::pki;
+
+use crate::AppState;
+use crate::error::ApiResult;
+use crate::extract::ApiQuery;
+use signet_services::gateway::admin;
+
+/// `GET /{segment}/certificate.cer`: the gateway's encryption certificate, DER.
+pub async fn certificate_der(State(state): State<AppState>) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "application/pkix-cert"),
+            (header::CONTENT_DISPOSITION, "attachment; filename=\"certificate.cer\""),
+        ],
+        state.keys.gateway.cert_der.clone(),
+    )
+}
+
+/// `GET /{segment}/certificate.pem`: the same certificate, PEM.
+pub async fn certificate_pem(State(state): State<AppState>) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/x-pem-file")], pki::cert_der_to_pem(&state.keys.gateway.cert_der))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct StatusQuery {
+    #[serde(rename = "Authtoken", alias = "authtoken", alias = "AuthToken")]
+    pub authtoken: Option<String>,
+    #[serde(rename = "Transactionnumber", alias = "transactionnumber", alias = "TransactionNumber")]
+    pub transaction_number: Option<String>,
+    #[serde(rename = "Referencenumber", alias = "referencenumber", alias = "ReferenceNumber")]
+    pub reference_number: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct StatusValue {
+    pub transaction_number: String,
+    pub reference_number: String,
+    /// Initiated, Completed, Failed, Cancelled or Expired.
+    pub status: String,
+    pub error_message: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct StatusAnswer {
+    pub is_success: bool,
+    pub messages: Vec<String>,
+    pub value: Option<StatusValue>,
+}
+
+/// The state names of the wire format.
+pub fn wire_status(state: &str) -> &'static str {
+    match state {
+        "initiated" => "Initiated",
+        "completed" => "Completed",
+        "failed" => "Failed",
+        "cancelled" => "Cancelled",
+        _ => "Expired",
+    }
+}
+
+fn refused(message: &str) -> Json<StatusAnswer> {
+    Json(StatusAnswer { is_success: false, messages: vec![message.to_string()], value: None })
+}
+
+/// `GET /api/TransactionStatusRequest?Authtoken=&Transactionnumber=&Referencenumber=`, as the
+/// existing gateway answers it. The Authtoken must belong to the tenant that owns the
+/// transaction, and the reference must match; anything else looks like an unknown transaction.
+pub async fn transaction_status(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<StatusQuery>,
+) -> ApiResult<Json<StatusAnswer>> {
+    let (token, number, reference) =
+        (query.authtoken.as_deref(), query.transaction_number.as_deref(), query.reference_number.as_deref());
+    let transaction = match admin::status(&state, token, number, reference).await? {
+        Ok(transaction) => transaction,
+        Err(message) => return Ok(refused(message)),
+    };
+    Ok(Json(StatusAnswer {
+        is_success: true,
+        messages: Vec::new(),
+        value: Some(StatusValue {
+            transaction_number: transaction.transaction_number,
+            reference_number: transaction.reference_number,
+            status: wire_status(&transaction.state).to_string(),
+            error_message: transaction.error_message.unwrap_or_default(),
+        }),
+    }))
+}

@@ -1,0 +1,84 @@
+//! The gateway seen by its tenant and by integrators outside the signing flow: the tenant's
+//! settings (file and signature types, the legacy envelope), a transaction and its kept result,
+//! and the integrator's status query (`TransactionStatusRequest`, authorised by `Authtoken`).
+
+use signet_domain::audit::Actor;
+use signet_domain::{Error, now_millis};
+use signet_store::{GatewaySettings, TransactionRow};
+
+use crate::{Services, secrets};
+
+/// The file types a tenant can take through the gateway.
+pub const FILE_TYPES: [&str; 4] = ["PDF", "XML", "DATA", "HASH"];
+/// The signature types a tenant can take through the gateway.
+pub const SIGNATURE_TYPES: [i64; 3] = [2, 3, 4];
+
+/// Replaces the tenant's gateway settings (types upper-cased, sorted, once each).
+pub async fn put_settings(
+    svc: &Services,
+    tenant_id: i64,
+    actor: &Actor,
+    file_types: &[String],
+    signature_types: &[i64],
+    legacy_profile: bool,
+) -> Result<GatewaySettings, Error> {
+    let mut file_types: Vec<String> = file_types.iter().map(|t| t.trim().to_ascii_uppercase()).collect();
+    if let Some(bad) = file_types.iter().find(|t| !FILE_TYPES.contains(&t.as_str())) {
+        return Err(Error::field("fileTypes", format!("{bad} is not one of PDF, XML, DATA, HASH")));
+    }
+    let mut signature_types = signature_types.to_vec();
+    if let Some(bad) = signature_types.iter().find(|t| !SIGNATURE_TYPES.contains(t)) {
+        return Err(Error::field("signatureTypes", format!("{bad} is not one of 2, 3, 4")));
+    }
+    file_types.sort();
+    file_types.dedup();
+    signature_types.sort_unstable();
+    signature_types.dedup();
+    let settings = GatewaySettings { file_types, signature_types, legacy_profile };
+    svc.store.put_gateway_settings(tenant_id, &settings, actor).await?;
+    Ok(settings)
+}
+
+/// A transaction of the tenant, with its result while it is kept (`Storetodb`).
+pub async fn transaction(
+    svc: &Services,
+    tenant_id: i64,
+    number: &str,
+) -> Result<(TransactionRow, Option<String>), Error> {
+    let row = svc.store.transaction(number).await?;
+    let row = row.filter(|t| t.tenant_id == tenant_id).ok_or_else(|| Error::not_found("transaction"))?;
+    let returnvalue = match (&row.result_blob, result_kept(&row)) {
+        (Some(key), true) => {
+            let key = signet_blob::BlobKey::parse(key)?;
+            let bytes = svc.blob.get(&key).await?;
+            Some(String::from_utf8_lossy(&bytes).into_owned())
+        }
+        _ => None,
+    };
+    Ok((row, returnvalue))
+}
+
+/// Whether the transaction's result can still be fetched.
+pub fn result_kept(row: &TransactionRow) -> bool {
+    row.result_expires_at.is_some_and(|until| until > now_millis())
+}
+
+/// The integrator's status query: the transaction with this number and reference, of the
+/// tenant whose `Authtoken` asks. A refusal carries the gateway's message.
+pub async fn status(
+    svc: &Services,
+    authtoken: Option<&str>,
+    number: Option<&str>,
+    reference: Option<&str>,
+) -> Result<Result<TransactionRow, &'static str>, Error> {
+    let (Some(token), Some(number), Some(reference)) = (authtoken, number, reference) else {
+        return Ok(Err("107: Invalid parameters"));
+    };
+    let Some((_, tenant_id)) = svc.store.authtoken_by_hash(&secrets::hash_token(token)).await? else {
+        return Ok(Err("104: Invalid Authtoken"));
+    };
+    let transaction = svc.store.transaction(number).await?;
+    Ok(transaction
+        .filter(|t| t.tenant_id == tenant_id && t.reference_number == reference)
+        .ok_or("Transaction not found"))
+}

@@ -1,0 +1,231 @@
+//! A gateway transaction from its signer link: opening it (the link's secret authorises the
+//! signer and unseals what was kept of the request), sealing the document or hashes into the
+//! `Returnvalue`, keeping the result when the integrator asked (`Storetodb`), and ending it
+//! (first caller wins; what was kept of the request is deleted).
+
+use bytes::Bytes;
+use signet_blob::BlobKey;
+use signet_domain::audit::Actor;
+use signet_domain::now_millis;
+use signet_gateway::{
+    Document, ErrorCode, GatewayFailure, Payload, PayloadLimits, Profile, ResultPost, parse_kept_payload,
+    seal_hash_result, seal_result,
+};
+use signet_store::{TransactionOutcome, TransactionRow};
+
+use super::seal::{Mark, SealPolicy, seal_hashes, seal_pdf};
+use super::vault::Vault;
+use crate::{Services, secrets};
+
+/// How long after completion a repeated submission from the signer's link is answered with the
+/// kept result again.
+const DELIVER_AGAIN_MILLIS: i64 = 10 * 60 * 1000;
+
+/// An open transaction: its row, the request as it was kept, and the link's vault.
+pub struct OpenTransaction {
+    pub row: TransactionRow,
+    pub payload: Payload,
+    vault: Vault,
+}
+
+/// Why a link does not lead to an open transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransactionClosed {
+    NotFound,
+    /// Ended; the text says how, for the signer.
+    Ended(&'static str),
+    Broken,
+}
+
+pub fn ended_message(state: &str) -> &'static str {
+    match state {
+        "completed" => "This document has already been signed.",
+        "cancelled" => "This signing request was cancelled.",
+        "failed" => "This signing request failed.",
+        _ => "This signing request has expired.",
+    }
+}
+
+/// The transaction behind a link, if the link is right and the transaction still open.
+pub async fn open(svc: &Services, number: &str, secret: &str) -> Result<OpenTransaction, TransactionClosed> {
+    use TransactionClosed::{Broken, Ended, NotFound};
+    let row = svc.store.transaction(number).await.map_err(|_| Broken)?.ok_or(NotFound)?;
+    if !secrets::token_matches(secret, &row.link_hash) {
+        return Err(NotFound);
+    }
+    if row.state != "initiated" {
+        return Err(Ended(ended_message(&row.state)));
+    }
+    if row.expires_at < now_millis() {
+        return Err(Ended(ended_message("expired")));
+    }
+    let key = row.payload_blob.as_deref().and_then(|k| BlobKey::parse(k).ok()).ok_or(Broken)?;
+    let vault = Vault::for_link(secret, number).ok_or(Broken)?;
+    let stored = svc.blob.get(&key).await.map_err(|_| Broken)?;
+    // Transactions submitted before payloads were sealed kept them as plain `payload.json`.
+    let json = if key.as_str().ends_with(".sealed") { vault.open(&stored).ok_or(Broken)? } else { stored.to_vec() };
+    let payload = svc
+        .heavy
+        .run(move || parse_kept_payload(&json, &PayloadLimits::default()))
+        .await
+        .map_err(|_| Broken)?
+        .map_err(|_| Broken)?;
+    Ok(OpenTransaction { row, payload, vault })
+}
+
+/// Ends the transaction (first caller wins) and deletes what it kept of the request.
+async fn finish(
+    svc: &Services,
+    open: &OpenTransaction,
+    outcome: &TransactionOutcome<'_>,
+    actor: &Actor,
+) -> Result<bool, TransactionClosed> {
+    let finished = svc.store.finish_transaction(open.row.tenant_id, &open.row.transaction_number, outcome, actor).await;
+    if let Ok(true) = finished
+        && let Some(key) = open.row.payload_blob.as_deref().and_then(|k| BlobKey::parse(k).ok())
+        && let Err(error) = svc.blob.delete(&key).await
+    {
+        tracing::warn!(%error, "the payload of a finished transaction could not be deleted");
+    }
+    finished.map_err(|error| {
+        tracing::error!(%error, "finishing a gateway transaction failed");
+        TransactionClosed::Broken
+    })
+}
+
+fn seal_policy(svc: &Services) -> SealPolicy {
+    let mut http = signet_signing::HttpConfig::default();
+    if svc.config.outbound_allow_private {
+        http = signet_signing::HttpConfig::allow_private();
+    }
+    SealPolicy { tsa_url: svc.config.tsa_url.clone(), http }
+}
+
+/// The signed bytes (PDF) or the JSON of hash signatures, sealed as the `Returnvalue`.
+async fn produce_returnvalue(svc: &Services, open: &OpenTransaction, mark: Mark) -> Result<String, String> {
+    let profile = if open.row.profile == 2 { Profile::Modern } else { Profile::Legacy };
+    let session = open.vault.open_session_key(&open.row.session_key).ok_or("the session key is damaged")?;
+    let signer = svc.seals.for_tenant(&svc.store, open.row.tenant_id).await.map_err(|e| e.to_string())?;
+    let policy = seal_policy(svc);
+    match open.payload.document.clone() {
+        Document::Pdf { bytes, options } => {
+            let signed = svc
+                .heavy
+                .run(move || seal_pdf(&bytes, &options, mark, signer.as_ref(), &policy))
+                .await
+                .map_err(|e| e.to_string())??;
+            seal_result(&session, profile, &signed).map_err(|e| e.to_string())
+        }
+        Document::Hash(details) => {
+            let signatures = svc
+                .heavy
+                .run(move || seal_hashes(&details, signer.as_ref(), &policy))
+                .await
+                .map_err(|e| e.to_string())??;
+            seal_hash_result(&session, profile, &signatures).map_err(|e| e.to_string())
+        }
+        _ => Err("this file type is not signed with an electronic signature".into()),
+    }
+}
+
+async fn keep_result(svc: &Services, row: &TransactionRow, returnvalue: &str) -> Option<(String, i64)> {
+    if !row.store_result {
+        return None;
+    }
+    let key =
+        BlobKey::new(["tenant", &row.tenant_id.to_string(), "gateway", &row.transaction_number, "result"]).ok()?;
+    svc.blob.put(&key, Bytes::from(returnvalue.to_string())).await.ok()?;
+    Some((key.as_str().to_string(), now_millis() + (svc.config.gateway_result_retention_secs * 1000) as i64))
+}
+
+/// Where the signer's browser posts a transaction's result, and what.
+pub struct Delivery {
+    pub url: String,
+    pub post: ResultPost,
+    pub headline: &'static str,
+}
+
+/// A second submission from the signer's link shortly after the transaction completed (Sign
+/// pressed twice on a slow connection without JavaScript, or the result page reloaded): the
+/// browser showed only the later answer, so the kept result (`Storetodb`) goes to SUrl again
+/// instead of a page that says the document is already signed, and the integrator still gets it.
+pub async fn deliver_again(svc: &Services, number: &str, secret: &str) -> Option<Delivery> {
+    let row = svc.store.transaction(number).await.ok()??;
+    if !secrets::token_matches(secret, &row.link_hash) || row.state != "completed" {
+        return None;
+    }
+    let now = now_millis();
+    if row.updated_at + DELIVER_AGAIN_MILLIS < now || row.result_expires_at.is_none_or(|until| until < now) {
+        return None;
+    }
+    let key = BlobKey::parse(row.result_blob.as_deref()?).ok()?;
+    let returnvalue = String::from_utf8(svc.blob.get(&key).await.ok()?.to_vec()).ok()?;
+    let post = ResultPost::success(returnvalue, number, &row.reference_number);
+    Some(Delivery { url: row.success_url, post, headline: "Signed" })
+}
+
+/// Seals the document with the signer's mark and ends the transaction: the result goes to
+/// SUrl, or, when sealing fails, a generic failure to FUrl (the cause goes to the log only:
+/// file system, TSA or OCSP text is for operators). Another submission that finished first
+/// gets the kept result again, or the "already signed" refusal.
+pub async fn sign(
+    svc: &Services,
+    open: &OpenTransaction,
+    secret: &str,
+    mark: Mark,
+    actor: &Actor,
+    detail: serde_json::Value,
+) -> Result<Delivery, TransactionClosed> {
+    let number = open.row.transaction_number.clone();
+    let reference = open.row.reference_number.clone();
+    match produce_returnvalue(svc, open, mark).await {
+        Ok(returnvalue) => {
+            let kept = keep_result(svc, &open.row, &returnvalue).await;
+            let outcome = TransactionOutcome {
+                state: "completed",
+                error_message: None,
+                result_blob: kept.as_ref().map(|(key, _)| key.as_str()),
+                result_expires_at: kept.as_ref().map(|(_, until)| *until),
+                detail,
+            };
+            if finish(svc, open, &outcome, actor).await? {
+                let post = ResultPost::success(returnvalue, &number, &reference);
+                return Ok(Delivery { url: open.row.success_url.clone(), post, headline: "Signed" });
+            }
+            // Another submission from this link finished first.
+            deliver_again(svc, &number, secret).await.ok_or(TransactionClosed::Ended(ended_message("completed")))
+        }
+        Err(cause) => {
+            tracing::warn!(transaction = %number, %cause, "sealing failed");
+            let failure = GatewayFailure::new(ErrorCode::InvalidParameters, "the document could not be signed");
+            let message = failure.error_message();
+            let outcome = TransactionOutcome {
+                state: "failed",
+                error_message: Some(&message),
+                result_blob: None,
+                result_expires_at: None,
+                detail,
+            };
+            let _ = finish(svc, open, &outcome, actor).await;
+            let post = ResultPost::failure(&failure, &number, Some(&reference));
+            Ok(Delivery { url: open.row.failure_url.clone(), post, headline: "Signing failed" })
+        }
+    }
+}
+
+/// The signer cancels: error 106 to CUrl.
+pub async fn cancel(svc: &Services, open: &OpenTransaction, actor: &Actor) -> Result<Delivery, TransactionClosed> {
+    let message = ErrorCode::Cancelled.error_message();
+    let outcome = TransactionOutcome {
+        state: "cancelled",
+        error_message: Some(&message),
+        result_blob: None,
+        result_expires_at: None,
+        detail: serde_json::json!({}),
+    };
+    if !finish(svc, open, &outcome, actor).await? {
+        return Err(TransactionClosed::Ended(ended_message("cancelled")));
+    }
+    let post = ResultPost::cancelled(&open.row.transaction_number, &open.row.reference_number);
+    Ok(Delivery { url: open.row.cancel_url.clone(), post, headline: "Cancelled" })
+}

@@ -1,0 +1,106 @@
+//! Signet's use cases, apart from HTTP: workflows (placement, sealing, completion, notices and
+//! their event job), the gateway's transaction steps (intake, sealing, secrets at rest), tenant
+//! provisioning, mail and webhook delivery, the background job handlers, and the platform's keys.
+//! The JSON API (`signet-api`) and the HTML pages (`signet-web`) call into this crate; the
+//! server (`signet-server`) assembles [`Services`] once and hands it to both and to the workers.
+//! Nothing here names axum.
+
+pub mod config;
+pub mod documents;
+pub mod gateway;
+pub mod heavy;
+pub mod jobs;
+pub mod keys;
+pub mod mail;
+pub mod provision;
+pub mod seals;
+pub mod secrets;
+pub mod webhooks;
+pub mod workflows;
+
+use std::sync::Arc;
+
+use signet_blob::BlobStore;
+use signet_store::Store;
+
+pub use config::Config;
+
+/// Who asks for a use case through the API: the tenant, the principal (a user of the tenant
+/// or an API client) and how the audit trail records them.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub tenant_id: i64,
+    pub principal_id: i64,
+    /// A user of the tenant (who may also be a signatory), not an API client.
+    pub is_user: bool,
+    pub actor: signet_store::WorkflowActor,
+}
+
+/// Everything a use case needs, assembled once per process and cheap to clone.
+#[derive(Clone)]
+pub struct Services {
+    pub store: Store,
+    pub blob: BlobStore,
+    pub config: Arc<Config>,
+    pub keys: Arc<keys::PlatformKeys>,
+    pub gateway_key: Arc<signet_gateway::GatewayKey>,
+    /// The platform's document-sealing key, loaded once (the keys for signer links and
+    /// profiles derive from it; documents are sealed with the tenant's own key, `seals`).
+    pub seal: Arc<signet_signing::LocalKeySigner>,
+    /// Each tenant's sealing certificate and key.
+    pub seals: Arc<seals::TenantSeals>,
+    /// Admission to the gateway (submissions per address, legacy envelope in use).
+    pub intake: Arc<gateway::intake::Intake>,
+    /// Blocking threads for parsing, checking and sealing uploaded files, bounded.
+    pub heavy: Arc<heavy::HeavyPool>,
+    /// The key behind workflow signers' links.
+    pub link_key: Arc<workflows::links::LinkKey>,
+    /// The key that seals automated-signing profiles.
+    pub profile_key: Arc<workflows::profiles::ProfileKey>,
+    pub mailer: Arc<mail::Mailer>,
+}
+
+impl Services {
+    /// Loads (or, on first start, creates) the platform keys and assembles the services.
+    /// `config` is final here: its public address is known.
+    pub async fn assemble(config: Config, store: Store, blob: BlobStore) -> anyhow::Result<Services> {
+        let keys = keys::PlatformKeys::load_or_create(&store, &config.data_dir, config.gateway_key_bits).await?;
+        let gateway_key = signet_gateway::GatewayKey::from_pkcs8_der(&keys.gateway.key_pkcs8_der)
+            .and_then(|key| key.with_certificate(&keys.gateway.cert_der))
+            .map_err(|e| anyhow::anyhow!("gateway key: {e}"))?;
+        let seal = signet_signing::LocalKeySigner::from_pkcs8(
+            &keys.seal.key_pkcs8_der,
+            &keys.seal.cert_der,
+            vec![keys.ca.cert_der.clone()],
+        )
+        .map_err(|e| anyhow::anyhow!("document-sealing key: {e}"))?;
+        let link_key = workflows::links::LinkKey::derive(&keys.seal.key_pkcs8_der);
+        let profile_key =
+            workflows::profiles::ProfileKey::derive(&keys.seal.key_pkcs8_der).map_err(|e| anyhow::anyhow!(e))?;
+        let mailer = mail::Mailer::from_config(config.smtp_url.as_deref(), &config.mail_from)?;
+        Ok(Services {
+            store,
+            blob,
+            seals: Arc::new(seals::TenantSeals::new(keys.ca.clone())),
+            keys: Arc::new(keys),
+            gateway_key: Arc::new(gateway_key),
+            seal: Arc::new(seal),
+            heavy: Arc::new(heavy::HeavyPool::new(config.heavy_work_limit)),
+            intake: Arc::new(gateway::intake::Intake::new(config.gateway_submissions_per_address)),
+            link_key: Arc::new(link_key),
+            profile_key: Arc::new(profile_key),
+            mailer: Arc::new(mailer),
+            config: Arc::new(config),
+        })
+    }
+
+    /// Installations from before per-tenant seals get their tenants' certificates at start-up
+    /// (a tenant's first seal would issue it anyway; this keeps that first signature fast).
+    pub async fn issue_missing_seals(&self) {
+        match self.seals.issue_missing(&self.store).await {
+            Ok(0) => {}
+            Ok(issued) => tracing::info!(issued, "issued sealing certificates for existing tenants"),
+            Err(error) => tracing::warn!(%error, "could not issue the sealing certificates of existing tenants"),
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! E-mail: messages are queued as `mail.send` jobs (so they survive restarts and go out once
+//! across instances) and sent through SMTP with lettre. Without `smtp_url` nothing is sent.
+
+use lettre::message::header::ContentType;
+use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::transport::smtp::AsyncSmtpTransport;
+use lettre::{AsyncTransport, Message, Tokio1Executor};
+use serde::{Deserialize, Serialize};
+use signet_domain::{Error, now_millis};
+use signet_store::{NewJob, Store};
+
+/// The job kind of one e-mail.
+pub const MAIL_JOB: &str = "mail.send";
+
+/// One message to one recipient.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Mail {
+    pub to_email: String,
+    pub to_name: String,
+    pub subject: String,
+    pub text: String,
+    pub html: Option<String>,
+}
+
+/// Why a message was not sent: worth retrying, or not.
+#[derive(Debug)]
+pub enum SendFailure {
+    Transient(String),
+    Permanent(String),
+}
+
+pub struct Mailer {
+    transport: Option<AsyncSmtpTransport<Tokio1Executor>>,
+    from: Mailbox,
+}
+
+impl Mailer {
+    pub fn from_config(smtp_url: Option<&str>, from: &str) -> anyhow::Result<Mailer> {
+        let from: Mailbox = from.parse().map_err(|e| anyhow::anyhow!("mail_from {from:?}: {e}"))?;
+        let transport = match smtp_url.filter(|u| !u.is_empty()) {
+            Some(url) => Some(
+                AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                    .map_err(|e| anyhow::anyhow!("smtp_url: {e}"))?
+                    .timeout(Some(std::time::Duration::from_secs(20)))
+                    .build(),
+            ),
+            None => None,
+        };
+        Ok(Mailer { transport, from })
+    }
+
+    pub fn is_configured(&self) -> bool {
+        self.transport.is_some()
+    }
+
+    fn message(&self, mail: &Mail) -> Result<Message, SendFailure> {
+        let to = mailbox(&mail.to_name, &mail.to_email).map_err(|e| SendFailure::Permanent(e.to_string()))?;
+        let builder = Message::builder().from(self.from.clone()).to(to).subject(mail.subject.clone());
+        let built = match &mail.html {
+            Some(html) => builder.multipart(MultiPart::alternative_plain_html(mail.text.clone(), html.clone())),
+            None => builder.singlepart(SinglePart::builder().header(ContentType::TEXT_PLAIN).body(mail.text.clone())),
+        };
+        built.map_err(|e| SendFailure::Permanent(e.to_string()))
+    }
+
+    /// Sends now. A refusal by the server for this message (5xx) is permanent; connection
+    /// problems and 4xx answers are worth a retry.
+    pub async fn send(&self, mail: &Mail) -> Result<(), SendFailure> {
+        let message = self.message(mail)?;
+        let Some(transport) = &self.transport else {
+            tracing::info!(to = %mail.to_email, subject = %mail.subject, "no smtp_url configured; e-mail not sent");
+            return Ok(());
+        };
+        match transport.send(message).await {
+            Ok(_) => Ok(()),
+            Err(error) if error.is_permanent() => Err(SendFailure::Permanent(error.to_string())),
+            Err(error) => Err(SendFailure::Transient(error.to_string())),
+        }
+    }
+}
+
+fn mailbox(name: &str, email: &str) -> Result<Mailbox, lettre::address::AddressError> {
+    let address = email.trim().parse()?;
+    let name = name.trim();
+    Ok(Mailbox::new((!name.is_empty()).then(|| name.to_string()), address))
+}
+
+/// Queues a message; `dedupe_key` keeps a retried event from mailing twice.
+pub async fn enqueue(store: &Store, mail: &Mail, dedupe_key: Option<String>) -> Result<(), Error> {
+    mailbox(&mail.to_name, &mail.to_email)
+        .map_err(|e| Error::field("email", format!("not a deliverable address: {e}")))?;
+    let payload = serde_json::to_value(mail)?;
+    store.enqueue_job(&NewJob { kind: MAIL_JOB, payload, dedupe_key, run_at: now_millis(), max_attempts: 8 }).await?;
+    Ok(())
+}
+
+/// The `mail.send` job.
+pub async fn run_job(mailer: &Mailer, payload: &str) -> Result<(), String> {
+    let mail: Mail = serde_json::from_str(payload).map_err(|e| format!("bad mail job: {e}"))?;
+    match mailer.send(&mail).await {
+        Ok(()) => Ok(()),
+        Err(SendFailure::Transient(cause)) => Err(cause),
+        Err(SendFailure::Permanent(cause)) => {
+            tracing::warn!(to = %mail.to_email, %cause, "e-mail refused for good; not retried");
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_carry_names_and_both_parts() {
+        let mailer = Mailer::from_config(None, "Signet <no-reply@signet.test>").expect("mailer");
+        let mail = Mail {
+            to_email: "asha@example.test".into(),
+            to_name: "Asha Vérma".into(),
+            subject: "Please sign: Lease".into(),
+            text: "Open the link".into(),
+            html: Some("<p>Open the link</p>".into()),
+        };
+        let formatted = String::from_utf8(mailer.message(&mail).map_err(|_| "message").expect("message").formatted())
+            .expect("utf8");
+        assert!(formatted.contains("multipart/alternative"));
+        assert!(formatted.contains("asha@example.test"));
+        let bad = Mail { to_email: "not an address".into(), ..mail };
+        assert!(matches!(mailer.message(&bad), Err(SendFailure::Permanent(_))));
+        assert!(Mailer::from_config(Some("ftp://nope"), "x@y.z").is_err());
+    }
+}

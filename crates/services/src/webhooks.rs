@@ -1,0 +1,170 @@
+//! Webhook publishing and delivery. `publish` records one delivery per subscribed endpoint
+//! (with its job); the `webhook.deliver` job posts it the Standard Webhooks way and the job
+//! queue retries failures with exponential backoff up to its attempt cap. The job lease keeps
+//! one attempt in flight per delivery; the message id stays the same on every attempt.
+
+use serde::Deserialize;
+use serde_json::json;
+use signet_domain::webhook::signature;
+use signet_store::ClaimedJob;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use crate::Services;
+
+/// Largest webhook response body read (and dropped).
+const MAX_RESPONSE_BYTES: u64 = 64 * 1024;
+
+/// Records deliveries of an event to the tenant's subscribed endpoints.
+pub async fn publish(
+    state: &Services,
+    tenant_id: i64,
+    message_id: &str,
+    event_type: &str,
+    data: serde_json::Value,
+) -> Result<(), String> {
+    let timestamp = OffsetDateTime::now_utc().format(&Rfc3339).unwrap_or_default();
+    let body = json!({"type": event_type, "timestamp": timestamp, "data": data}).to_string();
+    state.store.create_deliveries(tenant_id, message_id, event_type, &body).await.map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// The outbound policy for webhook URLs (public addresses only unless the operator allows).
+pub fn http_policy(state: &Services) -> signet_sigcrypto::HttpConfig {
+    let mut cfg = if state.config.outbound_allow_private {
+        signet_sigcrypto::HttpConfig::allow_private()
+    } else {
+        signet_sigcrypto::HttpConfig::default()
+    };
+    cfg.timeout = std::time::Duration::from_secs(10);
+    cfg.max_response_bytes = MAX_RESPONSE_BYTES;
+    cfg
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DeliverJob {
+    delivery_id: i64,
+}
+
+/// The `webhook.deliver` job: one attempt. An error makes the queue retry it later.
+pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), String> {
+    let DeliverJob { delivery_id } = serde_json::from_str(&job.payload).map_err(|e| format!("bad job: {e}"))?;
+    let Some((delivery, endpoint)) =
+        state.store.delivery_with_endpoint(delivery_id).await.map_err(|e| e.to_string())?
+    else {
+        return Ok(());
+    };
+    // Checked at delivery time: an endpoint deleted or disabled after the event was recorded
+    // receives nothing.
+    let endpoint = match endpoint {
+        Some(endpoint) if !endpoint.disabled => endpoint,
+        gone => {
+            let reason = if gone.is_some() { "the endpoint is disabled" } else { "the endpoint was deleted" };
+            state.store.abandon_delivery(delivery_id, reason).await.map_err(|e| e.to_string())?;
+            return Ok(());
+        }
+    };
+    let timestamp = OffsetDateTime::now_utc().unix_timestamp();
+    let Some(signed) = signature(&endpoint.secret, &delivery.message_id, timestamp, delivery.payload.as_bytes()) else {
+        state
+            .store
+            .record_delivery_attempt(delivery_id, "failed", None, Some("the endpoint secret is unusable"))
+            .await
+            .map_err(|e| e.to_string())?;
+        return Ok(());
+    };
+    let (url, body, id, cfg) =
+        (endpoint.url.clone(), delivery.payload.clone(), delivery.message_id.clone(), http_policy(state));
+    let ts = timestamp.to_string();
+    let outcome = tokio::task::spawn_blocking(move || {
+        let headers = [
+            ("Content-Type", "application/json"),
+            ("User-Agent", "Signet-Webhooks/1"),
+            ("webhook-id", id.as_str()),
+            ("webhook-timestamp", ts.as_str()),
+            ("webhook-signature", signed.as_str()),
+        ];
+        signet_sigcrypto::post_for_status(&url, &headers, body.as_bytes(), &cfg)
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    let last_attempt = job.attempts >= job.max_attempts;
+    let (state_now, status, error) = match outcome {
+        Ok(status) if (200..300).contains(&status) => ("succeeded", Some(i64::from(status)), None),
+        Ok(status) => {
+            (if last_attempt { "failed" } else { "pending" }, Some(i64::from(status)), Some(format!("HTTP {status}")))
+        }
+        Err(error) => (if last_attempt { "failed" } else { "pending" }, None, Some(error.to_string())),
+    };
+    state
+        .store
+        .record_delivery_attempt(delivery_id, state_now, status, error.as_deref())
+        .await
+        .map_err(|e| e.to_string())?;
+    match error {
+        Some(error) if !last_attempt => Err(error),
+        Some(error) => {
+            tracing::warn!(delivery_id, %error, "webhook delivery failed for good");
+            Ok(())
+        }
+        None => Ok(()),
+    }
+}
+
+/// A new endpoint for the tenant: its URL must be absolute http(s) and allowed by the outbound
+/// policy (public addresses unless the operator allows private ones), its event types known.
+/// Returns the endpoint and its signing secret (shown once).
+pub async fn create_endpoint(
+    svc: &Services,
+    tenant_id: i64,
+    actor: &signet_domain::audit::Actor,
+    url: &str,
+    description: Option<&str>,
+    event_types: &[String],
+) -> Result<(signet_store::WebhookRow, String), signet_domain::Error> {
+    use base64::Engine;
+    use signet_domain::Error;
+    let url = url.trim().to_string();
+    let shaped = (url.starts_with("https://") || url.starts_with("http://"))
+        && url.len() <= 2000
+        && !url.chars().any(|c| c.is_whitespace() || c.is_control());
+    if !shaped {
+        return Err(Error::field("url", "must be an absolute http(s) URL of at most 2000 characters"));
+    }
+    let policy = http_policy(svc);
+    let checked = {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || signet_sigcrypto::check_url(&url, &policy))
+            .await
+            .map_err(Error::internal)?
+    };
+    checked.map_err(|e| Error::field("url", format!("not allowed: {e}")))?;
+    let types = check_types(event_types)?;
+    if description.is_some_and(|d| d.chars().count() > 500) {
+        return Err(Error::field("description", "must be at most 500 characters"));
+    }
+    let mut key = [0u8; 24];
+    aws_lc_rs::rand::fill(&mut key).map_err(|_| Error::internal("random"))?;
+    let secret = format!("whsec_{}", base64::engine::general_purpose::STANDARD.encode(key));
+    let row = svc.store.create_webhook(tenant_id, &url, description, &types, &secret, actor).await?;
+    Ok((row, secret))
+}
+
+/// The event types an endpoint subscribes to, as stored (comma-separated; `*` for all).
+fn check_types(types: &[String]) -> Result<String, signet_domain::Error> {
+    use signet_domain::Error;
+    use signet_domain::webhook::EVENT_TYPES;
+    if types.is_empty() || types.len() > EVENT_TYPES.len() {
+        return Err(Error::field("eventTypes", "name one or more event types, or \"*\""));
+    }
+    for t in types {
+        if t != "*" && !EVENT_TYPES.contains(&t.as_str()) {
+            return Err(Error::field(
+                "eventTypes",
+                format!("unknown event type {t:?}; known: {}", EVENT_TYPES.join(", ")),
+            ));
+        }
+    }
+    Ok(types.join(","))
+}

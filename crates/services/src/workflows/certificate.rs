@@ -1,0 +1,129 @@
+//! The completion certificate: one PDF with every event, signer, IP, time and document hash
+//! of the workflow (the hash chain and its verification included), with each document's
+//! final signed file attached unchanged, sealed with the tenant's certificate. It is also the merged
+//! download (`isMerged`): all documents in one PDF, every signature still valid inside it.
+
+use signet_blob::BlobKey;
+use signet_domain::Error;
+use signet_domain::audit::{AuditEntry, verify_chain};
+use signet_pdf::compose::{Attachment, Block, compose_report};
+use signet_signing::{PadesLevel, PdfSignOptions};
+use signet_store::{DocumentRow, SignatoryRow, WorkflowRow};
+use time::OffsetDateTime;
+use time::macros::format_description;
+
+use crate::Services;
+
+fn when(millis: Option<i64>) -> String {
+    millis
+        .and_then(|m| OffsetDateTime::from_unix_timestamp(m / 1000).ok())
+        .and_then(|t| t.format(format_description!("[year]-[month]-[day] [hour]:[minute]:[second] UTC")).ok())
+        .unwrap_or_else(|| "-".into())
+}
+
+/// The certificate of `workflow` as it stands now, sealed with the tenant's certificate.
+pub async fn certificate_pdf(state: &Services, workflow: &WorkflowRow) -> Result<Vec<u8>, Error> {
+    let tenant = state.store.tenant_name(workflow.tenant_id).await?.unwrap_or_default();
+    let documents: Vec<_> =
+        state.store.workflow_documents(workflow.id).await?.into_iter().filter(|d| d.state != "deleted").collect();
+    let signatories = state.store.signatories(workflow.id).await?;
+    let events = state.store.workflow_events(workflow.id).await?;
+    let mut blocks = vec![summary_block(workflow, &tenant, &events), Block::Heading("Documents".into())];
+    let mut attachments = Vec::new();
+    for (i, doc) in documents.iter().enumerate() {
+        blocks.push(document_block(i, doc));
+        attachments.push(signed_file(state, i, doc).await?);
+    }
+    blocks.push(Block::Heading("Signatories".into()));
+    blocks.extend(signatories.iter().map(|s| signatory_block(s, &events)));
+    blocks.push(Block::Heading("Events (hash-chained)".into()));
+    blocks.push(Block::Mono(events.iter().map(event_line).collect()));
+    blocks.push(Block::Paragraph(
+        "Each event's hash is SHA-256 over the workflow id, its sequence number, time, actor, action, target, \
+         address, detail and the previous event's hash; the signed documents are attached to this file unchanged."
+            .into(),
+    ));
+    let title = format!("Completion certificate: {}", workflow.name);
+    let pdf = compose_report(&title, &blocks, &attachments);
+    seal(state, workflow, pdf).await
+}
+
+fn summary_block(workflow: &WorkflowRow, tenant: &str, events: &[AuditEntry]) -> Block {
+    let chain = match verify_chain(workflow.id, events) {
+        Ok(()) => format!("verified: {} events, head {}", events.len(), events.last().map_or("-", |e| e.hash.as_str())),
+        Err(broken) => format!("BROKEN at event {}: {}", broken.seq, broken.reason),
+    };
+    Block::KeyValues(vec![
+        ("Workflow".into(), format!("{} (id {})", workflow.name, workflow.id)),
+        ("Sent by".into(), format!("{tenant} ({})", workflow.created_by)),
+        ("Reference".into(), workflow.reference_no.clone().unwrap_or_else(|| "-".into())),
+        ("State".into(), workflow.state.clone()),
+        ("Created".into(), when(Some(workflow.created_at))),
+        ("Completed".into(), when(workflow.completed_at)),
+        ("Event chain".into(), chain),
+    ])
+}
+
+fn document_block(i: usize, doc: &DocumentRow) -> Block {
+    Block::KeyValues(vec![
+        (
+            format!("{}. {}", i + 1, doc.name),
+            format!("{} page(s), {}, version {}", doc.page_count, doc.state, doc.version),
+        ),
+        ("SHA-256 as uploaded".into(), doc.original_sha256.clone()),
+        ("SHA-256 signed (attached)".into(), doc.current_sha256.clone()),
+    ])
+}
+
+/// The document's current file (every signature so far), to attach unchanged.
+async fn signed_file(state: &Services, i: usize, doc: &DocumentRow) -> Result<Attachment, Error> {
+    let key = BlobKey::parse(&doc.current_blob)?;
+    let bytes = state.blob.get(&key).await?;
+    Ok(Attachment {
+        name: format!("{}-{}", i + 1, doc.name),
+        description: format!("{} with every signature (SHA-256 {})", doc.name, doc.current_sha256),
+        mime: "application/pdf".into(),
+        bytes: bytes.to_vec(),
+    })
+}
+
+fn signatory_block(s: &SignatoryRow, events: &[AuditEntry]) -> Block {
+    let signed = events.iter().find(|e| e.action == "signatory.signed" && e.target == format!("signatory:{}", s.id));
+    Block::KeyValues(vec![
+        (format!("{} <{}>", s.name, s.email), format!("order {}, {}", s.signing_order, s.state)),
+        ("Signed".into(), when(s.signed_at)),
+        ("From".into(), signed.and_then(|e| e.ip.clone()).unwrap_or_else(|| "-".into())),
+        ("How".into(), signed.map(|e| e.detail.clone()).unwrap_or_else(|| "-".into())),
+    ])
+}
+
+fn event_line(e: &AuditEntry) -> String {
+    format!(
+        "#{} {} {} {} {} ip={} {} hash={}",
+        e.seq,
+        when(Some(e.at)),
+        e.actor,
+        e.action,
+        e.target,
+        e.ip.as_deref().unwrap_or("-"),
+        e.detail,
+        e.hash
+    )
+}
+
+/// Seals the composed certificate with the tenant's certificate (time-stamped when a TSA is set).
+async fn seal(state: &Services, workflow: &WorkflowRow, pdf: Vec<u8>) -> Result<Vec<u8>, Error> {
+    let opts = PdfSignOptions {
+        level: if state.config.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
+        tsa_url: state.config.tsa_url.clone(),
+        http: if state.config.outbound_allow_private {
+            signet_signing::HttpConfig::allow_private()
+        } else {
+            signet_signing::HttpConfig::default()
+        },
+        reason: Some(format!("Completion certificate of workflow {}", workflow.id)),
+        ..PdfSignOptions::default()
+    };
+    let seal = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;
+    state.heavy.run(move || signet_signing::sign_pdf(&pdf, seal.as_ref(), &opts)).await?.map_err(Error::internal)
+}

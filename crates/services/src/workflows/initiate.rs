@@ -1,0 +1,316 @@
+//! Starting a workflow: everything the request names is checked before anything is stored
+//! (signatories and their order, users of the tenant, the automated-signing profile, the
+//! template's fields, expiry, attachments); the attachments' files are written first and the
+//! workflow, its signatories, documents and attachments are created in one transaction.
+
+use signet_domain::workflow::{SignatoryInput, plan_signatories};
+use signet_domain::{Error, FieldErrors, now_millis};
+use signet_store::{CreatedWorkflow, NewSignatory, NewWorkflow, NewWorkflowAttachment, WorkflowActor};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use super::templates::{TemplateDefinition, placements};
+use crate::Services;
+use crate::documents::{decode_base64, document_name};
+
+/// Largest attachment sent with a workflow.
+pub const MAX_ATTACHMENT_BYTES: usize = 10 * 1024 * 1024;
+
+/// What an initiator asks for (the API's `InitiateWorkFlowData`, its fields as sent).
+pub struct InitiateWorkflow {
+    pub template_id: i64,
+    pub name: Option<String>,
+    pub reference_no: Option<String>,
+    pub workflow_type: i64,
+    pub document_ids: Vec<i64>,
+    pub signatories: Vec<SignatoryInput>,
+    pub hsm_certificate_id: i64,
+    pub linked_workflow_id: i64,
+    pub redirect_url: Option<String>,
+    pub envelope_expiry: Option<String>,
+    pub reminder_frequency: Option<i64>,
+    /// The options kept with the workflow as they were sent (mail, redirect, reason, ...).
+    pub settings: serde_json::Value,
+    pub attachments: Vec<AttachmentUpload>,
+}
+
+/// An attachment as sent: base64 data, with the field names to report problems under.
+pub struct AttachmentUpload {
+    /// `initiator` (sent with the workflow) or `requested` (asked of signers).
+    pub kind: &'static str,
+    pub name_field: String,
+    pub data_field: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub data: String,
+}
+
+/// A decoded attachment, ready to store.
+pub struct Attachment {
+    kind: &'static str,
+    name: String,
+    description: Option<String>,
+    bytes: Vec<u8>,
+}
+
+pub fn parse_time(field: &str, text: &str) -> Result<i64, Error> {
+    let at = OffsetDateTime::parse(text, &Rfc3339).map_err(|_| Error::field(field, "must be an ISO 8601 date-time"))?;
+    Ok((at.unix_timestamp_nanos() / 1_000_000) as i64)
+}
+
+pub fn check_url(field: &str, url: &str) -> Result<(), Error> {
+    let ok = (url.starts_with("https://") || url.starts_with("http://"))
+        && url.len() <= 2000
+        && !url.chars().any(|c| c.is_whitespace() || c.is_control());
+    if ok { Ok(()) } else { Err(Error::field(field, "must be an absolute http(s) URL")) }
+}
+
+/// The initiator's attachments and those asked of signers, decoded and checked.
+pub fn decode_attachments(uploads: &[AttachmentUpload]) -> Result<Vec<Attachment>, Error> {
+    let mut result = Vec::new();
+    for a in uploads {
+        result.push(Attachment {
+            kind: a.kind,
+            name: document_name(&a.name_field, Some(&a.name), "attachment")?,
+            description: a.description.clone(),
+            bytes: decode_base64(&a.data_field, Some(&a.data), MAX_ATTACHMENT_BYTES)?,
+        });
+    }
+    if result.len() > 20 {
+        return Err(Error::field("listAttachmentDetails", "at most 20 attachments in all"));
+    }
+    Ok(result)
+}
+
+/// Everything [`initiate`] checks before it stores anything.
+struct Checked {
+    name: String,
+    document_ids: Vec<i64>,
+    signatories: Vec<NewSignatory>,
+    expires_at: Option<i64>,
+    reminder_every_days: Option<i64>,
+    attachments: Vec<Attachment>,
+}
+
+/// The checks that need nothing but the request, all reported at once.
+fn check_fields(request: &InitiateWorkflow) -> Result<(), Error> {
+    let mut errors = FieldErrors::new();
+    let mut note = |field: &str, message: &str| errors.entry(field.to_string()).or_default().push(message.to_string());
+    if request.document_ids.is_empty() {
+        note("documentIds", "at least one uploaded document is required");
+    }
+    let unique: std::collections::HashSet<_> = request.document_ids.iter().collect();
+    if unique.len() != request.document_ids.len() {
+        note("documentIds", "a document is named twice");
+    }
+    if let Some(name) = &request.name
+        && (name.chars().count() > 200 || name.chars().any(char::is_control))
+    {
+        note("workflowName", "must be at most 200 characters without control characters");
+    }
+    if let Some(reference) = &request.reference_no
+        && reference.chars().count() > 200
+    {
+        note("referenceNo", "must be at most 200 characters");
+    }
+    if let Some(url) = request.redirect_url.as_deref().filter(|u| !u.is_empty())
+        && let Err(Error::Validation(fields)) = check_url("redirectURL", url)
+    {
+        errors.extend(fields);
+    }
+    if let Some(days) = request.reminder_frequency
+        && !(0..=365).contains(&days)
+    {
+        errors.entry("reminderFrequency".into()).or_default().push("must be 0 to 365 days".into());
+    }
+    if errors.is_empty() { Ok(()) } else { Err(Error::Validation(errors)) }
+}
+
+/// The signatories with a tenant user id must be that user, by e-mail.
+async fn check_users(
+    svc: &Services,
+    tenant_id: i64,
+    planned: &[signet_domain::workflow::PlannedSignatory],
+) -> Result<(), Error> {
+    for (i, p) in planned.iter().enumerate() {
+        if p.subscriber_id != 0 {
+            let email = svc.store.tenant_user_email(tenant_id, p.subscriber_id).await?;
+            if !email.is_some_and(|e| e.eq_ignore_ascii_case(&p.email)) {
+                return Err(Error::field(
+                    &format!("signatories[{i}].subscriberId"),
+                    "is not an active user of this tenant with this emailId (use 0 for outside signers)",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An automated-signing profile named by the request must be active and belong to a signatory.
+async fn check_profile(
+    svc: &Services,
+    tenant_id: i64,
+    profile_id: i64,
+    planned: &[signet_domain::workflow::PlannedSignatory],
+) -> Result<(), Error> {
+    if profile_id == 0 {
+        return Ok(());
+    }
+    let profile = svc
+        .store
+        .active_signing_profile(tenant_id, profile_id)
+        .await?
+        .ok_or_else(|| Error::field("hsmCertificateId", "no such active signing profile"))?;
+    if !planned.iter().any(|p| p.email.eq_ignore_ascii_case(&profile.email)) {
+        return Err(Error::field("hsmCertificateId", "the profile's signer is not among the signatories"));
+    }
+    Ok(())
+}
+
+async fn template_definition(svc: &Services, tenant_id: i64, template_id: i64) -> Result<TemplateDefinition, Error> {
+    match template_id {
+        0 => Ok(TemplateDefinition::default()),
+        id if id < 0 => Err(Error::field("templateId", "must be 0 or a template id")),
+        id => {
+            let template = svc
+                .store
+                .template(tenant_id, id)
+                .await?
+                .ok_or_else(|| Error::field("templateId", "no such template"))?;
+            Ok(serde_json::from_str(&template.definition)?)
+        }
+    }
+}
+
+fn expiry(request: &InitiateWorkflow, definition: &TemplateDefinition) -> Result<Option<i64>, Error> {
+    match request.envelope_expiry.as_deref().filter(|t| !t.is_empty()) {
+        Some(text) => {
+            let at = parse_time("envelopeExpiry", text)?;
+            if at <= now_millis() {
+                return Err(Error::field("envelopeExpiry", "must be in the future"));
+            }
+            Ok(Some(at))
+        }
+        None => Ok(definition.expiry_days.map(|days| now_millis() + i64::from(days) * 86_400_000)),
+    }
+}
+
+async fn check(svc: &Services, tenant_id: i64, request: &InitiateWorkflow) -> Result<Checked, Error> {
+    check_fields(request)?;
+    let planned = plan_signatories(&request.signatories)?;
+    check_users(svc, tenant_id, &planned).await?;
+    check_profile(svc, tenant_id, request.hsm_certificate_id, &planned).await?;
+    let definition = template_definition(svc, tenant_id, request.template_id).await?;
+    let placements = placements(&definition, planned.len())?;
+    let expires_at = expiry(request, &definition)?;
+    let reminder_every_days =
+        request.reminder_frequency.or(definition.reminder_frequency.map(i64::from)).filter(|d| *d > 0);
+    let signatories = planned
+        .into_iter()
+        .zip(placements)
+        .map(|(planned, placement)| NewSignatory {
+            planned,
+            placement: serde_json::to_value(placement).unwrap_or_default(),
+        })
+        .collect();
+    let name = request.name.as_deref().map(str::trim).filter(|n| !n.is_empty()).unwrap_or("Untitled").to_string();
+    Ok(Checked {
+        name,
+        document_ids: request.document_ids.clone(),
+        signatories,
+        expires_at,
+        reminder_every_days,
+        attachments: decode_attachments(&request.attachments)?,
+    })
+}
+
+/// Starts a workflow; the first signing group is notified by the `workflow.started` event.
+pub async fn initiate(
+    svc: &Services,
+    tenant_id: i64,
+    actor: &WorkflowActor,
+    request: InitiateWorkflow,
+) -> Result<CreatedWorkflow, Error> {
+    let checked = check(svc, tenant_id, &request).await?;
+    let link_expires_at =
+        checked.expires_at.unwrap_or_else(|| now_millis() + svc.config.signer_link_ttl_secs as i64 * 1000);
+    let linked = if request.linked_workflow_id > 0 {
+        svc.store
+            .workflow(tenant_id, request.linked_workflow_id)
+            .await?
+            .ok_or_else(|| Error::field("linkedWorkflowId", "no such workflow"))?;
+        vec![request.linked_workflow_id]
+    } else {
+        Vec::new()
+    };
+    let new = NewWorkflow {
+        tenant_id,
+        template_id: (request.template_id > 0).then_some(request.template_id),
+        name: &checked.name,
+        reference_no: request.reference_no.as_deref(),
+        workflow_type: request.workflow_type,
+        settings: request.settings,
+        reminder_every_days: checked.reminder_every_days,
+        expires_at: checked.expires_at,
+        linked_ids: linked,
+        document_ids: checked.document_ids,
+        signatories: checked.signatories,
+        link_expires_at,
+        attachments: put_attachment_files(svc, tenant_id, checked.attachments).await?,
+    };
+    create_workflow(svc, &new, actor).await
+}
+
+/// Writes the attachments' files before any row exists (rows follow in the workflow's one
+/// transaction, see [`create_workflow`]); if one write fails, the files written so far are
+/// removed and nothing else has happened.
+pub async fn put_attachment_files(
+    svc: &Services,
+    tenant_id: i64,
+    attachments: Vec<Attachment>,
+) -> Result<Vec<NewWorkflowAttachment>, Error> {
+    let mut stored: Vec<NewWorkflowAttachment> = Vec::with_capacity(attachments.len());
+    for a in attachments {
+        let file = crate::secrets::random_token(16);
+        let key = signet_blob::BlobKey::new(["tenant", &tenant_id.to_string(), "attachments", &file])?;
+        let sha256 = crate::documents::sha256_hex(&a.bytes);
+        let size_bytes = a.bytes.len() as i64;
+        if let Err(error) = svc.blob.put(&key, bytes::Bytes::from(a.bytes)).await {
+            remove_attachment_files(svc, &stored).await;
+            return Err(Error::internal(error));
+        }
+        stored.push(NewWorkflowAttachment {
+            kind: a.kind,
+            name: a.name,
+            description: a.description,
+            blob_key: key.as_str().to_string(),
+            sha256,
+            size_bytes,
+        });
+    }
+    Ok(stored)
+}
+
+pub async fn remove_attachment_files(svc: &Services, stored: &[NewWorkflowAttachment]) {
+    for key in stored.iter().filter_map(|a| signet_blob::BlobKey::parse(&a.blob_key).ok()) {
+        if let Err(error) = svc.blob.delete(&key).await {
+            tracing::warn!(%error, "an attachment file of a workflow that was not created could not be removed");
+        }
+    }
+}
+
+/// Creates the workflow in one transaction with its attachments (files written first); when
+/// the transaction fails, the files are removed again.
+pub async fn create_workflow(
+    svc: &Services,
+    new: &NewWorkflow<'_>,
+    actor: &WorkflowActor,
+) -> Result<CreatedWorkflow, Error> {
+    match svc.store.create_workflow(new, actor).await {
+        Ok(created) => Ok(created),
+        Err(error) => {
+            remove_attachment_files(svc, &new.attachments).await;
+            Err(error)
+        }
+    }
+}

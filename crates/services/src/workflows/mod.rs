@@ -1,0 +1,31 @@
+//! Workflows: documents sent to several signatories in order. The rules live in
+//! `signet_domain::workflow`, the records in `signet_store`; this module holds the use cases:
+//! starting one (`initiate`, `quick_start`, `templates`), what senders do to it (`actions`),
+//! reading it (`queries`), what signers do through their links (`signer`, `links`), placing
+//! and sealing signatures (`placement`, `sealing`), completion (`completion`, `certificate`),
+//! and the event job with its notices (`events`, `notices`).
+
+pub mod actions;
+pub mod certificate;
+pub mod completion;
+pub mod events;
+pub mod initiate;
+pub mod links;
+pub mod notices;
+pub mod placement;
+pub mod profiles;
+pub mod queries;
+pub mod quick_start;
+pub mod sealing;
+pub mod signer;
+pub mod templates;
+
+use signet_domain::now_millis;
+use signet_store::WorkflowRow;
+
+use crate::Services;
+
+/// When a new signer link expires: at the workflow's expiry, else after the configured time.
+pub fn link_expiry(state: &Services, workflow: &WorkflowRow) -> i64 {
+    workflow.expires_at.unwrap_or_else(|| now_millis() + (state.config.signer_link_ttl_secs as i64) * 1000)
+}

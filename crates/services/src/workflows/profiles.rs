@@ -1,0 +1,146 @@
+//! Automated-signing certificate profiles: a tenant's PKCS#12, opened once at upload and kept
+//! as its key and chain sealed with AES-256-GCM under a key derived from the platform's
+//! sealing key (the database alone does not reveal the key; the p12 password is not kept).
+
+use std::sync::Arc;
+
+use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
+use aws_lc_rs::{digest, rand};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde::{Deserialize, Serialize};
+use signet_signing::{LocalKeySigner, RawSigner};
+use signet_store::SigningProfileRow;
+
+use crate::Services;
+
+/// The key that seals profile material.
+pub struct ProfileKey(LessSafeKey);
+
+#[derive(Serialize, Deserialize)]
+struct Material {
+    key: String,
+    cert: String,
+    chain: Vec<String>,
+}
+
+/// What an upload yields: the sealed material and what the API shows about the certificate.
+pub struct OpenedProfile {
+    pub material: Vec<u8>,
+    pub subject: String,
+    pub not_after_millis: i64,
+}
+
+impl ProfileKey {
+    pub fn derive(seal_key_pkcs8: &[u8]) -> Result<ProfileKey, String> {
+        let mut ctx = digest::Context::new(&digest::SHA256);
+        ctx.update(b"signet signing profiles v1\0");
+        ctx.update(seal_key_pkcs8);
+        let key = UnboundKey::new(&AES_256_GCM, ctx.finish().as_ref()).map_err(|_| "profile key".to_string())?;
+        Ok(ProfileKey(LessSafeKey::new(key)))
+    }
+
+    /// Opens a PKCS#12 (the password is checked here and then forgotten) and seals its key.
+    pub fn seal_p12(&self, p12: &[u8], password: &str, profile_aad: &str) -> Result<OpenedProfile, String> {
+        let kc = signet_sigcrypto::pki::load_p12(p12, password)
+            .map_err(|e| format!("the PKCS#12 could not be opened with this password: {e}"))?;
+        // Refuses keys the signer cannot use (unsupported algorithm, mismatched certificate).
+        LocalKeySigner::from_pkcs8(&kc.key_pkcs8_der, &kc.cert_der, kc.chain_der.clone())
+            .map_err(|e| format!("the PKCS#12's key cannot sign: {e}"))?;
+        let cert = signet_sigcrypto::pki::parse_cert(&kc.cert_der).map_err(|e| e.to_string())?;
+        let subject = cert.tbs_certificate.subject.to_string();
+        let not_after_millis = cert.tbs_certificate.validity.not_after.to_unix_duration().as_millis() as i64;
+        let material = Material {
+            key: STANDARD.encode(&kc.key_pkcs8_der),
+            cert: STANDARD.encode(&kc.cert_der),
+            chain: kc.chain_der.iter().map(|c| STANDARD.encode(c)).collect(),
+        };
+        let plain = serde_json::to_vec(&material).map_err(|e| e.to_string())?;
+        Ok(OpenedProfile { material: self.seal(&plain, profile_aad)?, subject, not_after_millis })
+    }
+
+    fn seal(&self, plain: &[u8], aad: &str) -> Result<Vec<u8>, String> {
+        let mut nonce = [0u8; 12];
+        rand::fill(&mut nonce).map_err(|_| "random".to_string())?;
+        let mut buffer = plain.to_vec();
+        self.0
+            .seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad.as_bytes()), &mut buffer)
+            .map_err(|_| "sealing failed".to_string())?;
+        let mut out = nonce.to_vec();
+        out.extend_from_slice(&buffer);
+        Ok(out)
+    }
+
+    /// The signer of a stored profile; `aad` must be what it was sealed with.
+    pub fn signer(&self, row: &SigningProfileRow) -> Result<Arc<dyn RawSigner>, String> {
+        if row.material.len() < 12 + 16 {
+            return Err("profile material is damaged".into());
+        }
+        let (nonce, sealed) = row.material.split_at(12);
+        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| "profile nonce".to_string())?;
+        let mut buffer = sealed.to_vec();
+        let plain = self
+            .0
+            .open_in_place(nonce, Aad::from(profile_aad(row.tenant_id, &row.email).as_bytes()), &mut buffer)
+            .map_err(|_| "profile material does not open (wrong platform key or tampered)".to_string())?;
+        let material: Material = serde_json::from_slice(plain).map_err(|e| e.to_string())?;
+        let decode = |b: &str| STANDARD.decode(b).map_err(|e| e.to_string());
+        let chain = material.chain.iter().map(|c| decode(c)).collect::<Result<Vec<_>, _>>()?;
+        let signer = LocalKeySigner::from_pkcs8(&decode(&material.key)?, &decode(&material.cert)?, chain)
+            .map_err(|e| e.to_string())?;
+        Ok(Arc::new(signer))
+    }
+}
+
+/// Binds sealed material to its tenant and e-mail address, so rows cannot be swapped.
+pub fn profile_aad(tenant_id: i64, email: &str) -> String {
+    format!("tenant:{tenant_id}:email:{}", email.to_lowercase())
+}
+
+/// Largest PKCS#12 file accepted for a profile.
+const MAX_P12_BYTES: usize = 256 * 1024;
+
+/// What a new automated-signing profile is made of, as sent.
+pub struct NewProfile<'a> {
+    pub name: &'a str,
+    pub email: &'a str,
+    /// The PKCS#12 file, base64.
+    pub pkcs12: &'a str,
+    pub password: String,
+}
+
+/// Opens the PKCS#12 file with its password (off the executor), keeps it sealed under the
+/// profile key bound to the tenant and signer, and records the profile.
+pub async fn create(
+    svc: &Services,
+    tenant_id: i64,
+    actor: &signet_domain::audit::Actor,
+    new: NewProfile<'_>,
+) -> Result<signet_store::SigningProfileRow, signet_domain::Error> {
+    use signet_domain::Error;
+    let name = new.name.trim();
+    if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
+        return Err(Error::field("name", "must be 1 to 100 characters without control characters"));
+    }
+    let email = new.email.trim().to_string();
+    if !signet_domain::workflow::is_valid_email(&email) {
+        return Err(Error::field("emailId", "must be a valid e-mail address"));
+    }
+    let p12 = crate::documents::decode_base64("pkcs12", Some(new.pkcs12), MAX_P12_BYTES)?;
+    let key = svc.profile_key.clone();
+    let aad = profile_aad(tenant_id, &email);
+    let password = new.password;
+    let opened = tokio::task::spawn_blocking(move || key.seal_p12(&p12, &password, &aad))
+        .await
+        .map_err(Error::internal)?
+        .map_err(|message| Error::field("pkcs12", message))?;
+    let row = signet_store::NewSigningProfile {
+        tenant_id,
+        name,
+        email: &email,
+        subject: &opened.subject,
+        not_after: opened.not_after_millis,
+        material: &opened.material,
+    };
+    svc.store.create_signing_profile(&row, actor).await
+}

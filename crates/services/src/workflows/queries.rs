@@ -1,0 +1,74 @@
+//! Reading workflows: one with its documents and signatories, a page of them, the event chain
+//! checked, the completion certificate.
+
+use signet_domain::audit::{AuditEntry, ChainBreak, verify_chain};
+use signet_domain::paging::Page;
+use signet_domain::workflow::WorkflowState;
+use signet_domain::{Error, ErrorCode};
+use signet_store::{DocumentRow, SignatoryRow, WorkflowRow};
+
+use super::actions::visible_workflow;
+use crate::Services;
+
+/// A workflow with its documents and signatories.
+pub struct Details {
+    pub workflow: WorkflowRow,
+    pub documents: Vec<DocumentRow>,
+    pub signatories: Vec<SignatoryRow>,
+}
+
+pub async fn details(svc: &Services, tenant_id: i64, id: i64) -> Result<Details, Error> {
+    let workflow = visible_workflow(svc, tenant_id, id).await?;
+    let documents = svc.store.workflow_documents(workflow.id).await?;
+    let signatories = svc.store.signatories(workflow.id).await?;
+    Ok(Details { workflow, documents, signatories })
+}
+
+/// What a list asks for, as sent.
+pub struct ListQuery<'a> {
+    pub page_number: Option<i64>,
+    pub page_size: Option<i64>,
+    pub state: Option<&'a str>,
+    pub search_text: Option<&'a str>,
+}
+
+/// A page of the tenant's workflows, newest first, and how many there are in all.
+pub async fn list(
+    svc: &Services,
+    tenant_id: i64,
+    query: &ListQuery<'_>,
+) -> Result<(Vec<WorkflowRow>, Page, i64), Error> {
+    let page = Page::parse(query.page_number, query.page_size)?;
+    if let Some(s) = query.state
+        && (WorkflowState::parse(s).is_none() || s == "deleted")
+    {
+        return Err(Error::field("state", "must be in_progress, completed, declined, expired or inactive"));
+    }
+    let search = query.search_text.map(str::trim).filter(|s| !s.is_empty());
+    if search.is_some_and(|s| s.chars().count() > 200) {
+        return Err(Error::field("searchText", "must be at most 200 characters"));
+    }
+    let (rows, total) = svc.store.workflows(tenant_id, query.state, search, page.offset(), page.size).await?;
+    Ok((rows, page, total))
+}
+
+/// The workflow's event chain and where, if anywhere, it is broken.
+pub async fn audit(
+    svc: &Services,
+    tenant_id: i64,
+    id: i64,
+) -> Result<(WorkflowRow, Vec<AuditEntry>, Result<(), ChainBreak>), Error> {
+    let workflow = visible_workflow(svc, tenant_id, id).await?;
+    let entries = svc.store.workflow_events(workflow.id).await?;
+    let check = verify_chain(workflow.id, &entries);
+    Ok((workflow, entries, check))
+}
+
+/// The completion certificate of a completed workflow (PDF, sealed, the signed documents attached).
+pub async fn certificate(svc: &Services, tenant_id: i64, id: i64) -> Result<Vec<u8>, Error> {
+    let workflow = visible_workflow(svc, tenant_id, id).await?;
+    if workflow.state() != WorkflowState::Completed {
+        return Err(Error::rejected(ErrorCode::StateConflict, "the workflow is not completed"));
+    }
+    crate::documents::merged_pdf(svc, &workflow).await
+}

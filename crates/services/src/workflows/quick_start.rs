@@ -1,0 +1,88 @@
+//! One-call initiations (the API's `initiate-and-sign` and `optimized`): the documents come
+//! with the request, so they are checked, stored and put in a new workflow at once, and the
+//! first signer's signature image, when given, is applied straight away.
+
+use serde_json::json;
+use signet_domain::{Error, now_millis};
+use signet_store::{AfterSignature, NewSignatory, NewWorkflow, SignatoryRow, WorkflowActor, WorkflowRow};
+
+use super::initiate::{Attachment, create_workflow, put_attachment_files, remove_attachment_files};
+use crate::Services;
+use crate::documents::{CheckedPdf, store_document};
+use crate::gateway::seal::Mark;
+
+/// What the request amounts to once its documents are checked.
+pub struct Plan {
+    pub pdfs: Vec<CheckedPdf>,
+    pub signatories: Vec<NewSignatory>,
+    /// The first signer's signature image (PNG or JPEG), applied when the workflow starts.
+    pub first_signature: Option<Vec<u8>>,
+}
+
+/// The workflow as started, with its signatories after any first signature.
+pub struct Started {
+    pub workflow: WorkflowRow,
+    pub signatories: Vec<SignatoryRow>,
+}
+
+/// The rest of a one-call request: the workflow's name and options, and its attachments.
+pub struct QuickStart {
+    pub reference_no: Option<String>,
+    pub settings: serde_json::Value,
+    pub attachments: Vec<Attachment>,
+}
+
+/// Runs `plan` (parsing and checking the documents: heavy work) on the bounded pool, then
+/// stores everything and starts the workflow. Nothing is stored when a check fails.
+pub async fn start(
+    svc: &Services,
+    tenant_id: i64,
+    actor: &WorkflowActor,
+    plan: impl FnOnce() -> Result<Plan, Error> + Send + 'static,
+    rest: impl FnOnce(&Plan) -> Result<QuickStart, Error>,
+) -> Result<Started, Error> {
+    let plan = svc.heavy.run(plan).await??;
+    let rest = rest(&plan)?;
+    let name = plan.pdfs.first().map(|p| p.name.clone()).unwrap_or_default();
+    // Attachment files first: if one cannot be written, nothing else is stored.
+    let attachments = put_attachment_files(svc, tenant_id, rest.attachments).await?;
+    let reference_no = rest.reference_no.as_deref();
+    let mut document_ids = Vec::with_capacity(plan.pdfs.len());
+    let document_actor = signet_domain::audit::Actor { id: actor.id.clone(), ip: actor.ip.clone() };
+    for pdf in plan.pdfs {
+        match store_document(svc, tenant_id, &document_actor, pdf, None, reference_no).await {
+            Ok(document) => document_ids.push(document.id),
+            Err(error) => {
+                remove_attachment_files(svc, &attachments).await;
+                return Err(error);
+            }
+        }
+    }
+    let new = NewWorkflow {
+        tenant_id,
+        template_id: None,
+        name: &name,
+        reference_no,
+        workflow_type: 0,
+        settings: rest.settings,
+        reminder_every_days: None,
+        expires_at: None,
+        linked_ids: Vec::new(),
+        document_ids,
+        signatories: plan.signatories,
+        link_expires_at: now_millis() + svc.config.signer_link_ttl_secs as i64 * 1000,
+        attachments,
+    };
+    let created = create_workflow(svc, &new, actor).await?;
+    let mut signatories = created.signatories.clone();
+    if let (Some(image), Some(first)) = (plan.first_signature, created.signatories.first()) {
+        let detail = json!({"method": "image", "via": "api", "onBehalfOf": first.email, "consent": true});
+        let after =
+            super::sealing::sign_documents(svc, first, &created.workflow, Mark::Image(image), actor, detail).await?;
+        if after == AfterSignature::Completed {
+            super::completion::finish_in_background(svc, tenant_id, created.workflow.id);
+        }
+        signatories = svc.store.signatories(created.workflow.id).await?;
+    }
+    Ok(Started { workflow: created.workflow, signatories })
+}

@@ -1,0 +1,166 @@
+//! A signatory's signature on every document of the workflow: each one its own incremental
+//! PAdES signature sealed with the platform's document-sealing key, so every earlier
+//! signature stays valid. Signers of one parallel group may sign at the same moment: the
+//! store accepts a new version only on top of the version it was made from, and the loser
+//! signs the newer version again.
+
+use bytes::Bytes;
+use signet_blob::BlobKey;
+use signet_domain::{Error, ErrorCode};
+use signet_signing::{PadesLevel, PdfSignOptions};
+use signet_store::{AfterSignature, DocumentRow, SignatoryRow, SignedVersion, WorkflowActor, WorkflowRow};
+
+use super::placement::{self, Placement};
+use crate::Services;
+use crate::gateway::seal::Mark;
+
+const ATTEMPTS: usize = 4;
+
+fn seal_http(state: &Services) -> signet_signing::HttpConfig {
+    if state.config.outbound_allow_private {
+        signet_signing::HttpConfig::allow_private()
+    } else {
+        signet_signing::HttpConfig::default()
+    }
+}
+
+/// The blob key of a new version of a document.
+pub fn version_key(doc: &DocumentRow, version: i64) -> Result<BlobKey, Error> {
+    let file = format!("v{version}-{}.pdf", crate::secrets::random_token(6));
+    Ok(BlobKey::new(["tenant", &doc.tenant_id.to_string(), "documents", &doc.id.to_string(), &file])?)
+}
+
+/// Who applies the signature: the platform's sealing key (electronic signatures) or an
+/// automated-signing profile's own key.
+pub type SigningKey = std::sync::Arc<dyn signet_signing::RawSigner>;
+
+fn sign_one(
+    state: &Services,
+    key: &SigningKey,
+    pdf: &[u8],
+    index: usize,
+    signatory: &SignatoryRow,
+    workflow: &WorkflowRow,
+    mark: &Mark,
+) -> Result<Vec<u8>, String> {
+    let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
+    let visible = placement::visible(&placement, index, pdf, mark)?;
+    let opts = PdfSignOptions {
+        level: if state.config.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
+        tsa_url: state.config.tsa_url.clone(),
+        http: seal_http(state),
+        visible: Some(visible),
+        name: Some(signatory.name.clone()),
+        reason: Some(format!("Signed by {} <{}> (workflow {})", signatory.name, signatory.email, workflow.id)),
+        contact_info: Some(signatory.email.clone()),
+        ..PdfSignOptions::default()
+    };
+    signet_signing::sign_pdf(pdf, key.as_ref(), &opts).map_err(|e| e.to_string())
+}
+
+/// Signs every active document for the signatory with the platform's sealing key and
+/// records the signature.
+pub async fn sign_documents(
+    state: &Services,
+    signatory: &SignatoryRow,
+    workflow: &WorkflowRow,
+    mark: Mark,
+    actor: &WorkflowActor,
+    detail: serde_json::Value,
+) -> Result<AfterSignature, Error> {
+    let key: SigningKey = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;
+    sign_documents_with(state, &key, signatory, workflow, mark, actor, detail).await
+}
+
+/// Signs every active document for the signatory with `key` and records the signature.
+pub async fn sign_documents_with(
+    state: &Services,
+    key: &SigningKey,
+    signatory: &SignatoryRow,
+    workflow: &WorkflowRow,
+    mark: Mark,
+    actor: &WorkflowActor,
+    detail: serde_json::Value,
+) -> Result<AfterSignature, Error> {
+    let method = match &mark {
+        Mark::Typed { .. } => "typed",
+        Mark::Image(_) => "image",
+    };
+    let mut last_conflict = None;
+    for _ in 0..ATTEMPTS {
+        let documents: Vec<DocumentRow> =
+            state.store.workflow_documents(workflow.id).await?.into_iter().filter(|d| d.state == "active").collect();
+        if documents.is_empty() {
+            return Err(Error::rejected(ErrorCode::StateConflict, "the workflow has no active documents to sign"));
+        }
+        let mut written: Vec<(BlobKey, &DocumentRow, String)> = Vec::with_capacity(documents.len());
+        let mut failure = None;
+        for (index, doc) in documents.iter().enumerate() {
+            match sign_and_store(state, key, doc, index, signatory, workflow, &mark).await {
+                Ok((key, sha)) => written.push((key, doc, sha)),
+                Err(error) => {
+                    failure = Some(error);
+                    break;
+                }
+            }
+        }
+        if let Some(error) = failure {
+            discard(state, &written).await;
+            return Err(error);
+        }
+        let versions: Vec<SignedVersion<'_>> = written
+            .iter()
+            .map(|(key, doc, sha)| SignedVersion {
+                document_id: doc.id,
+                base_version: doc.version,
+                blob_key: key.as_str(),
+                sha256: sha,
+            })
+            .collect();
+        match state.store.record_signature(signatory, &versions, method, actor, detail.clone()).await {
+            // Superseded versions stay in the blob store: the event chain names their hashes.
+            Ok(after) => return Ok(after),
+            Err(error) if error.code() == ErrorCode::Conflict => {
+                discard(state, &written).await;
+                last_conflict = Some(error);
+            }
+            Err(error) => {
+                discard(state, &written).await;
+                return Err(error);
+            }
+        }
+    }
+    Err(last_conflict.unwrap_or_else(|| Error::rejected(ErrorCode::Conflict, "the documents kept changing")))
+}
+
+async fn sign_and_store(
+    state: &Services,
+    key: &SigningKey,
+    doc: &DocumentRow,
+    index: usize,
+    signatory: &SignatoryRow,
+    workflow: &WorkflowRow,
+    mark: &Mark,
+) -> Result<(BlobKey, String), Error> {
+    let current = BlobKey::parse(&doc.current_blob)?;
+    let pdf = state.blob.get(&current).await?;
+    let (state2, key2, signatory2, workflow2, mark2) =
+        (state.clone(), key.clone(), signatory.clone(), workflow.clone(), mark.clone());
+    let signed = state
+        .heavy
+        .run(move || sign_one(&state2, &key2, &pdf, index, &signatory2, &workflow2, &mark2))
+        .await?
+        .map_err(|cause| {
+            Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
+        })?;
+    let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &signed).as_ref());
+    let stored = version_key(doc, doc.version + 1)?;
+    state.blob.put(&stored, Bytes::from(signed)).await?;
+    Ok((stored, sha))
+}
+
+async fn discard(state: &Services, written: &[(BlobKey, &DocumentRow, String)]) {
+    for (key, _, _) in written {
+        let _ = state.blob.delete(key).await;
+    }
+}

@@ -1,0 +1,253 @@
+//! What a signatory does through their link (the workflow signer page): open it, view, sign,
+//! decline, delegate, comment, attach a document the sender asked for. The link is the
+//! signer's credential (an HMAC, see `links`); [`open_link`] is the one way in.
+
+use bytes::Bytes;
+use serde_json::json;
+use signet_blob::BlobKey;
+use signet_domain::workflow::{SignatoryState, WorkflowState, is_valid_email};
+use signet_domain::{Error, ErrorCode, now_millis};
+use signet_store::{
+    AfterSignature, AttachmentRow, DocumentRow, NewAttachment, SignatoryRow, WorkflowActor, WorkflowRow,
+};
+
+use crate::Services;
+use crate::gateway::seal::Mark;
+
+/// Largest file a signer may attach.
+pub const MAX_SIGNER_ATTACHMENT: usize = 10 * 1024 * 1024;
+
+/// Why a link does not lead to a signing page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkClosed {
+    NotFound,
+    /// Nothing is left to sign through it; the text says why, for the signer.
+    Gone(&'static str),
+    /// Others sign first.
+    NotYet,
+    /// Something on our side failed (logged, never shown).
+    Broken,
+}
+
+/// An open signer link: the signatory whose turn it is, and their workflow.
+#[derive(Debug, Clone)]
+pub struct SignerSession {
+    pub signatory: SignatoryRow,
+    pub workflow: WorkflowRow,
+}
+
+impl SignerSession {
+    /// How the signatory is recorded in the workflow's chain, from their address.
+    pub fn actor(&self, ip: std::net::IpAddr) -> WorkflowActor {
+        WorkflowActor { id: format!("signatory:{}", self.signatory.id), ip: Some(ip.to_string()) }
+    }
+}
+
+fn gone_text(signatory: &SignatoryRow, workflow: &WorkflowRow) -> &'static str {
+    match (workflow.state(), signatory.state()) {
+        (_, SignatoryState::Signed) => "You have already signed. Thank you.",
+        (_, SignatoryState::Declined) => "You declined to sign.",
+        (_, SignatoryState::Delegated) => "You handed this signature on to someone else.",
+        (WorkflowState::Completed, _) => "Everyone has signed; nothing is left to sign.",
+        (WorkflowState::Declined, _) => "This request was declined.",
+        (WorkflowState::Expired, _) => "This request has expired.",
+        _ => "This request is no longer active.",
+    }
+}
+
+/// The signatory behind a link, if the link is right and it is their turn.
+pub async fn open_link(svc: &Services, id: i64, secret: &str) -> Result<SignerSession, LinkClosed> {
+    let (signatory, workflow) = svc
+        .store
+        .signatory(id)
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, signatory = id, "signer link lookup failed");
+            LinkClosed::Broken
+        })?
+        .ok_or(LinkClosed::NotFound)?;
+    if !svc.link_key.matches(signatory.id, signatory.link_version, secret) {
+        // A link of an earlier version was revoked (rotated by the sender, or resent).
+        let earlier =
+            (1..signatory.link_version).rev().take(1000).any(|v| svc.link_key.matches(signatory.id, v, secret));
+        if earlier {
+            return Err(LinkClosed::Gone(
+                "This signing link is no longer valid: the sender has replaced it. Please use the newest link you received.",
+            ));
+        }
+        return Err(LinkClosed::NotFound);
+    }
+    if workflow.state() != WorkflowState::InProgress || signatory.state().is_final() {
+        return Err(LinkClosed::Gone(gone_text(&signatory, &workflow)));
+    }
+    if signatory.link_expires_at < now_millis() || workflow.expires_at.is_some_and(|t| t < now_millis()) {
+        return Err(LinkClosed::Gone("This signing link has expired."));
+    }
+    if signatory.state() == SignatoryState::Pending {
+        return Err(LinkClosed::NotYet);
+    }
+    Ok(SignerSession { signatory, workflow })
+}
+
+/// What the signer page shows: who asks, the active documents, the attachments.
+pub struct PageContent {
+    pub requester: String,
+    pub documents: Vec<DocumentRow>,
+    pub attachments: Vec<AttachmentRow>,
+}
+
+/// The page's content; a part that cannot be read is left out rather than failing the page.
+pub async fn page_content(svc: &Services, session: &SignerSession) -> PageContent {
+    let workflow = &session.workflow;
+    let requester = svc.store.tenant_name(workflow.tenant_id).await.ok().flatten().unwrap_or_default();
+    let documents = svc.store.workflow_documents(workflow.id).await.unwrap_or_default();
+    let documents = documents.into_iter().filter(|d| d.state == "active").collect();
+    let attachments = svc.store.attachments(workflow.id).await.unwrap_or_default();
+    PageContent { requester, documents, attachments }
+}
+
+/// Records "viewed" (notified -> viewed, once) for a real interaction with the page; a
+/// failure is logged, not shown.
+pub async fn record_view(svc: &Services, session: &SignerSession, actor: &WorkflowActor, user_agent: &str, how: &str) {
+    let detail = json!({"userAgent": user_agent, "via": how});
+    if let Err(error) = svc.store.mark_viewed(&session.signatory, actor, detail).await {
+        tracing::warn!(%error, "could not record the page view");
+    }
+}
+
+/// The current version of one of the workflow's active documents, with its page count.
+pub async fn current_document(
+    svc: &Services,
+    session: &SignerSession,
+    document_id: i64,
+) -> Result<(Bytes, usize), LinkClosed> {
+    let found = svc.store.document(session.workflow.tenant_id, document_id).await.ok().flatten();
+    let Some(doc) = found.filter(|d| d.workflow_id == Some(session.workflow.id) && d.state == "active") else {
+        return Err(LinkClosed::NotFound);
+    };
+    let key = BlobKey::parse(&doc.current_blob).map_err(|_| LinkClosed::Broken)?;
+    let bytes = svc.blob.get(&key).await.map_err(|error| {
+        tracing::error!(%error, document = doc.id, "a workflow document cannot be read");
+        LinkClosed::Broken
+    })?;
+    Ok((bytes, doc.page_count as usize))
+}
+
+/// Signs every document of the workflow with the signer's mark; the completion steps start
+/// in the background when this was the last signature.
+pub async fn sign(
+    svc: &Services,
+    session: &SignerSession,
+    mark: Mark,
+    actor: &WorkflowActor,
+    detail: serde_json::Value,
+) -> Result<AfterSignature, Error> {
+    let (signatory, workflow) = (&session.signatory, &session.workflow);
+    let after = super::sealing::sign_documents(svc, signatory, workflow, mark, actor, detail).await?;
+    if after == AfterSignature::Completed {
+        super::completion::finish_in_background(svc, workflow.tenant_id, workflow.id);
+    }
+    Ok(after)
+}
+
+/// A reason typed on the page: 1 to 500 characters, no control characters.
+pub fn page_reason(reason: Option<&str>) -> Result<String, Error> {
+    let reason = reason.map(str::trim).unwrap_or("");
+    if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
+        return Err(Error::field("reason", "Please give a reason (up to 500 characters)."));
+    }
+    Ok(reason.to_string())
+}
+
+pub async fn decline(
+    svc: &Services,
+    session: &SignerSession,
+    reason: Option<&str>,
+    actor: &WorkflowActor,
+) -> Result<(), Error> {
+    let reason = page_reason(reason)?;
+    svc.store.decline(&session.signatory, &reason, actor).await
+}
+
+/// Hands the signature on to someone else (named, or called by their address's local part).
+pub async fn delegate(
+    svc: &Services,
+    session: &SignerSession,
+    email: &str,
+    name: Option<&str>,
+    reason: Option<&str>,
+    actor: &WorkflowActor,
+) -> Result<SignatoryRow, Error> {
+    let email = email.trim().to_string();
+    if !is_valid_email(&email) {
+        return Err(Error::field("email", "Please give a valid e-mail address."));
+    }
+    if email.eq_ignore_ascii_case(&session.signatory.email) {
+        return Err(Error::field("email", "You cannot delegate to yourself."));
+    }
+    let reason = page_reason(reason)?;
+    let name = name.map(str::trim).filter(|n| !n.is_empty() && n.chars().count() <= 200);
+    let name = name.map(str::to_string).unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
+    let expires = super::link_expiry(svc, &session.workflow);
+    let limit = Some(i64::from(svc.config.signer_max_delegations));
+    svc.store.delegate(&session.signatory, &email, &name, &reason, expires, actor, limit).await.map_err(|error| {
+        match error.code() {
+            ErrorCode::ValidationFailed => Error::field("email", "This person already signs this request."),
+            _ => error,
+        }
+    })
+}
+
+/// A comment on the workflow's first document.
+pub async fn comment(svc: &Services, session: &SignerSession, text: &str, actor: &WorkflowActor) -> Result<(), Error> {
+    let text = text.trim();
+    if text.is_empty() || text.chars().count() > 2000 {
+        return Err(Error::field("comment", "A comment must be 1 to 2000 characters."));
+    }
+    let documents = svc.store.workflow_documents(session.workflow.id).await?;
+    let first = documents.first().ok_or_else(|| Error::internal("a workflow without documents"))?;
+    let limit = Some(i64::from(svc.config.signer_max_comments));
+    let (tenant, workflow) = (session.workflow.tenant_id, session.workflow.id);
+    svc.store.add_comment(tenant, workflow, first.id, text, actor, limit).await.map(|_| ())
+}
+
+/// A document the sender asked the signer for: the file is stored first, then the row (a
+/// refused row removes the file again).
+pub async fn attach(
+    svc: &Services,
+    session: &SignerSession,
+    file_name: &str,
+    requested: Option<&str>,
+    bytes: &[u8],
+    actor: &WorkflowActor,
+) -> Result<(), Error> {
+    if bytes.len() > MAX_SIGNER_ATTACHMENT {
+        return Err(Error::field("file", "An attachment may be at most 10 MB."));
+    }
+    let requested = requested.unwrap_or(file_name).chars().take(200).collect::<String>();
+    let sha = crate::documents::sha256_hex(bytes);
+    let file = format!("{}-{}", session.signatory.id, crate::secrets::random_token(8));
+    let tenant = session.workflow.tenant_id.to_string();
+    let workflow = session.workflow.id.to_string();
+    let key = BlobKey::new(["tenant", &tenant, "workflows", &workflow, "attachments", &file])?;
+    svc.blob.put(&key, Bytes::from(bytes.to_vec())).await?;
+    let new = NewAttachment {
+        tenant_id: session.workflow.tenant_id,
+        workflow_id: session.workflow.id,
+        signatory_id: Some(session.signatory.id),
+        kind: "signer",
+        name: &requested,
+        description: Some(file_name),
+        blob_key: Some(key.as_str()),
+        sha256: Some(&sha),
+        size_bytes: Some(bytes.len() as i64),
+    };
+    let limit = Some(i64::from(svc.config.signer_max_attachments));
+    match svc.store.add_attachment(&new, actor, limit).await {
+        Ok(_) => Ok(()),
+        Err(error) => {
+            let _ = svc.blob.delete(&key).await;
+            Err(error)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! Templates: a name and the signature fields per signatory (page and box, or an anchor
+//! text), with a default expiry and reminder interval. The definition is kept as JSON; this
+//! is its stored form (the API's `TemplateDefinition` has the same shape).
+
+use serde::{Deserialize, Serialize};
+use signet_domain::Error;
+use signet_domain::audit::Actor;
+use signet_store::TemplateRow;
+
+use super::placement::{self, PlacedBox, Placement};
+use crate::Services;
+
+/// One signature field of a template.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TemplateField {
+    pub signatory: u32,
+    #[serde(default)]
+    pub document: Option<usize>,
+    #[serde(default)]
+    pub page: Option<serde_json::Value>,
+    pub left: Option<f64>,
+    pub top: Option<f64>,
+    pub width: Option<f64>,
+    pub height: Option<f64>,
+    pub anchor: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TemplateDefinition {
+    #[serde(default)]
+    pub fields: Vec<TemplateField>,
+    pub expiry_days: Option<u32>,
+    pub reminder_frequency: Option<u32>,
+}
+
+/// The placement of each signatory from the template's fields (or the default slots).
+pub fn placements(definition: &TemplateDefinition, count: usize) -> Result<Vec<Placement>, Error> {
+    let mut result: Vec<Placement> = (0..count).map(|slot| Placement { slot, ..Placement::default() }).collect();
+    for (i, field) in definition.fields.iter().enumerate() {
+        let name = format!("definition.fields[{i}]");
+        let index = (field.signatory as usize).checked_sub(1).filter(|i| *i < count);
+        let Some(target) = index.and_then(|i| result.get_mut(i)) else { continue };
+        if let Some(anchor) = &field.anchor {
+            target.anchor = Some(anchor.clone());
+        }
+        if let (Some(left), Some(top), Some(width), Some(height)) = (field.left, field.top, field.width, field.height) {
+            let page = match &field.page {
+                None => placement::PageRef::Word("last".into()),
+                Some(page) => page_ref(page).map_err(|message| Error::field(&name, message))?,
+            };
+            target.boxes.push(PlacedBox { document: field.document, page, left, top, width, height });
+        }
+        placement::check(target).map_err(|message| Error::field(&name, message))?;
+    }
+    Ok(result)
+}
+
+/// A field's `page`: a page number or a word ("first", "last", "all").
+fn page_ref(page: &serde_json::Value) -> Result<placement::PageRef, String> {
+    let invalid = || "page must be a number, first, last or all".to_string();
+    match page {
+        serde_json::Value::Number(n) => {
+            n.as_u64().and_then(|n| u32::try_from(n).ok()).map(placement::PageRef::Number).ok_or_else(invalid)
+        }
+        serde_json::Value::String(s) => Ok(placement::PageRef::Word(s.clone())),
+        _ => Err(invalid()),
+    }
+}
+
+pub fn check_definition(definition: &TemplateDefinition) -> Result<(), Error> {
+    if definition.fields.len() > 500 {
+        return Err(Error::field("definition.fields", "at most 500 fields"));
+    }
+    for (i, field) in definition.fields.iter().enumerate() {
+        // A workflow has at most MAX_SIGNATORIES; larger numbers would also size the placements.
+        if field.signatory == 0 || field.signatory as usize > signet_domain::workflow::MAX_SIGNATORIES {
+            return Err(Error::field(
+                &format!("definition.fields[{i}].signatory"),
+                format!("signatories count from 1 to {}", signet_domain::workflow::MAX_SIGNATORIES),
+            ));
+        }
+        // The page is checked even where the box is incomplete (and so not used).
+        if let Some(page) = &field.page {
+            let probe = |page| Placement {
+                boxes: vec![PlacedBox { document: None, page, left: 0.0, top: 0.0, width: 10.0, height: 10.0 }],
+                ..Placement::default()
+            };
+            page_ref(page)
+                .and_then(|page| placement::check(&probe(page)))
+                .map_err(|message| Error::field(&format!("definition.fields[{i}].page"), message))?;
+        }
+    }
+    let max_signatory = definition.fields.iter().map(|f| f.signatory as usize).max().unwrap_or(0);
+    placements(definition, max_signatory).map(|_| ())
+}
+
+/// Creates a template after checking its name, description and definition.
+pub async fn create(
+    svc: &Services,
+    tenant_id: i64,
+    actor: &Actor,
+    name: Option<&str>,
+    description: Option<&str>,
+    definition: TemplateDefinition,
+) -> Result<TemplateRow, Error> {
+    let name = name.map(str::trim).unwrap_or("");
+    if name.is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
+        return Err(Error::field("menuName", "must be 1 to 200 characters without control characters"));
+    }
+    if description.is_some_and(|d| d.chars().count() > 2000) {
+        return Err(Error::field("description", "must be at most 2000 characters"));
+    }
+    check_definition(&definition)?;
+    let json = serde_json::to_value(&definition)?;
+    svc.store.create_template(tenant_id, name, description, &json, actor).await
+}

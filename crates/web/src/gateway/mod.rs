@@ -1,0 +1,95 @@
+//! The signing gateway's browser-facing side: `POST /{segment}/V3_0/Index` reads the
+//! submission (the checks and the transaction are `signet_services::gateway::submission`) and
+//! sends the signer to the signer page (`page`), which seals the document and posts the result
+//! back; refusals go back to the integrator's `Furl` or are shown here.
+
+pub mod page;
+mod views;
+
+use std::collections::HashMap;
+
+use axum::extract::{Request, State};
+use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use signet_api::extract::ClientIp;
+use signet_gateway::{ErrorCode, GatewayFailure, RawParams, ResultPost, new_transaction_number};
+use signet_services::Services;
+use signet_services::gateway::submission::{self, Refused};
+use time::OffsetDateTime;
+
+pub use views::{error_page, result_page};
+
+/// The form (or JSON) fields of a submission, keys lower-cased.
+fn read_fields(headers: &HeaderMap, body: &[u8]) -> HashMap<String, String> {
+    let content_type = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_ascii_lowercase();
+    let pairs: Vec<(String, String)> = if content_type.starts_with("application/json") {
+        serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(body)
+            .map(|map| {
+                map.into_iter()
+                    .map(|(k, v)| (k, v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())))
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        serde_urlencoded_pairs(body)
+    };
+    pairs.into_iter().map(|(k, v)| (k.to_ascii_lowercase(), v)).collect()
+}
+
+fn serde_urlencoded_pairs(body: &[u8]) -> Vec<(String, String)> {
+    serde_urlencoded::from_bytes(body).unwrap_or_default()
+}
+
+/// A refusal that cannot be sent back to the integrator (no trusted return address yet):
+/// an HTML page with the code, HTTP 400.
+fn refuse_here(failure: &GatewayFailure) -> Response {
+    (StatusCode::BAD_REQUEST, error_page(&failure.error_message())).into_response()
+}
+
+/// Sends the browser on to Furl with the failure.
+fn refuse_to(url: &str, failure: &GatewayFailure, transaction_number: &str, reference: Option<&str>) -> Response {
+    result_page(url, &ResultPost::failure(failure, transaction_number, reference), "The request was refused")
+}
+
+/// `POST /{segment}/V3_0/Index`. The cheapest checks come first, so that unauthenticated
+/// senders cost little: the address's share of submissions in progress, the envelope's
+/// profile (a legacy envelope when no tenant takes one is refused before any RSA work), the
+/// decryption, the `Authtoken` and the tenant's settings; only then is `File` decoded,
+/// decompressed and parsed. Heavy steps run on the bounded pool, off the executor.
+pub async fn submit(State(state): State<Services>, ClientIp(ip): ClientIp, request: Request) -> Response {
+    // Before the body is even read: a refused sender costs no more than its headers.
+    let Some(_slot) = state.intake.admit(ip) else {
+        return too_many_submissions();
+    };
+    let (parts, body) = request.into_parts();
+    let Ok(body) = axum::body::to_bytes(body, state.config.max_body_bytes).await else {
+        return refuse_here(&GatewayFailure::new(ErrorCode::InvalidRequest, "the request is too large"));
+    };
+    let fields = read_fields(&parts.headers, &body);
+    let params = RawParams {
+        p1: fields.get("parameter1").cloned().unwrap_or_default(),
+        p2: fields.get("parameter2").cloned().unwrap_or_default(),
+        p3: fields.get("parameter3").cloned(),
+        profile: fields.get("profile").cloned(),
+    };
+    match submission::submit(&state, params).await {
+        Ok(link) => Redirect::to(&link).into_response(),
+        Err(Refused::Here(failure)) => refuse_here(&failure),
+        Err(Refused::Back(failure)) => refuse(&failure),
+    }
+}
+
+/// Sends a refusal to Furl when the request named one, else shows it here.
+fn refuse(failure: &GatewayFailure) -> Response {
+    let number = new_transaction_number(OffsetDateTime::now_utc());
+    match failure.failure_url.as_deref() {
+        Some(url) => refuse_to(url, failure, &number, failure.reference_number.as_deref()),
+        None => refuse_here(failure),
+    }
+}
+
+fn too_many_submissions() -> Response {
+    let page = error_page("Too many signing requests from this address are in progress; try again in a moment.");
+    (StatusCode::TOO_MANY_REQUESTS, [(RETRY_AFTER, "1")], page).into_response()
+}

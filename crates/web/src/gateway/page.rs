@@ -1,0 +1,207 @@
+//! The signer page of a gateway transaction: `/sign/g/{transaction}/{secret}`. The secret in
+//! the link (stored hashed) is what authorises the signer ([`GatewayLink`]); the page shows who
+//! asks and the document, takes a typed, drawn or uploaded signature with consent, and hands
+//! the result on (the steps are `signet_services::gateway::transaction`).
+
+use axum::extract::{FromRequestParts, RawPathParams, Request, State};
+use axum::http::header::USER_AGENT;
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use signet_api::extract::{ApiPath, ClientIp};
+use signet_domain::audit::Actor;
+use signet_gateway::{Document, Payload, SignatureType};
+use signet_services::Services;
+use signet_services::gateway::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
+
+use super::views::{HashLink, SignPage, error_page, result_page, sign_page};
+use crate::form::{Methods, mark_from, read_submission};
+
+/// An open gateway transaction from its link (`/sign/g/{number}/{secret}/...`).
+pub struct GatewayLink {
+    pub open: OpenTransaction,
+    pub number: String,
+    pub secret: String,
+}
+
+impl GatewayLink {
+    fn base(&self) -> String {
+        format!("/sign/g/{}/{}", self.number, self.secret)
+    }
+
+    fn actor(&self, ip: std::net::IpAddr) -> Actor {
+        Actor { id: format!("signer:{}", self.number), ip: Some(ip.to_string()) }
+    }
+}
+
+/// A link that leads to no open transaction, with the secret it came with (a completed
+/// transaction may still hand its result out again, see `transaction::deliver_again`).
+pub struct Closed {
+    pub why: TransactionClosed,
+    number: String,
+    secret: String,
+}
+
+impl FromRequestParts<Services> for GatewayLink {
+    type Rejection = Closed;
+
+    async fn from_request_parts(parts: &mut Parts, state: &Services) -> Result<Self, Self::Rejection> {
+        let params = RawPathParams::from_request_parts(parts, state).await.ok();
+        let param = |name: &str| {
+            params.as_ref().and_then(|p| p.iter().find(|(key, _)| *key == name).map(|(_, value)| value.to_string()))
+        };
+        let (number, secret) = (param("number").unwrap_or_default(), param("secret").unwrap_or_default());
+        match transaction::open(state, &number, &secret).await {
+            Ok(open) => Ok(GatewayLink { open, number, secret }),
+            Err(why) => Err(Closed { why, number, secret }),
+        }
+    }
+}
+
+fn closed_page(why: TransactionClosed) -> Response {
+    let (status, message) = match why {
+        TransactionClosed::NotFound => (StatusCode::NOT_FOUND, "This signing link is not valid."),
+        TransactionClosed::Ended(state) => (StatusCode::GONE, state),
+        TransactionClosed::Broken => (StatusCode::INTERNAL_SERVER_ERROR, "This transaction cannot be shown."),
+    };
+    (status, error_page(message)).into_response()
+}
+
+impl IntoResponse for Closed {
+    fn into_response(self) -> Response {
+        closed_page(self.why)
+    }
+}
+
+fn delivered(delivery: Delivery) -> Response {
+    result_page(&delivery.url, &delivery.post, delivery.headline)
+}
+
+fn document_name(payload: &Payload) -> String {
+    match &payload.document {
+        Document::Hash(items) if items.len() == 1 => items[0].name.clone(),
+        Document::Hash(items) => format!("{} documents", items.len()),
+        _ => format!("{}.{}", payload.reference_number, payload.file_type.as_str().to_ascii_lowercase()),
+    }
+}
+
+/// The electronic-signature methods this page can offer for the request. Hash requests need
+/// only consent, which the typed form carries.
+fn methods(payload: &Payload) -> Methods {
+    if !payload.has_type(SignatureType::ESignature) {
+        return Methods::NONE;
+    }
+    match &payload.document {
+        Document::Pdf { options, .. } => {
+            Methods { typed: options.esignature.font, draw: options.esignature.draw, upload: options.esignature.upload }
+        }
+        Document::Hash(_) => Methods { typed: true, draw: false, upload: false },
+        _ => Methods::NONE,
+    }
+}
+
+async fn render(state: &Services, open: &OpenTransaction, base: String, error: Option<String>) -> Response {
+    let requester = state.store.tenant_name(open.row.tenant_id).await.ok().flatten().unwrap_or_default();
+    let allowed = methods(&open.payload);
+    let (preview, signer_name) = match &open.payload.document {
+        Document::Pdf { options, .. } => (options.preview_required, options.name.clone()),
+        _ => (false, String::new()),
+    };
+    let hashes = match &open.payload.document {
+        Document::Hash(items) => items
+            .iter()
+            .map(|d| HashLink { name: d.name.clone(), url: d.url.clone(), hash: d.hash_hex.clone() })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let is_pdf = matches!(open.payload.document, Document::Pdf { .. });
+    let preview_pages = match &open.payload.document {
+        Document::Pdf { bytes, .. } if preview && crate::preview::available() => {
+            signet_pdf::inspect(bytes).map(|s| crate::preview::preview_pages(s.pages)).unwrap_or_default()
+        }
+        _ => Vec::new(),
+    };
+    sign_page(&SignPage {
+        requester,
+        document_name: document_name(&open.payload),
+        reference: open.payload.reference_number.clone(),
+        signer_name,
+        base,
+        error,
+        preview: preview && is_pdf,
+        preview_pages,
+        view_link: open.payload.enable_view_document_link && !preview && is_pdf,
+        hashes,
+        allow_typed: allowed.typed,
+        allow_draw: allowed.draw,
+        allow_upload: allowed.upload,
+        only_unavailable: !(allowed.typed || allowed.draw || allowed.upload),
+    })
+}
+
+/// `GET /sign/g/{transaction}/{secret}`.
+pub async fn show(State(state): State<Services>, link: GatewayLink) -> Response {
+    render(&state, &link.open, link.base(), None).await
+}
+
+fn no_document() -> Response {
+    (StatusCode::NOT_FOUND, error_page("This request has no document to show.")).into_response()
+}
+
+/// `GET /sign/g/{transaction}/{secret}/document`: the original, for the preview and the link.
+pub async fn document(link: GatewayLink) -> Response {
+    let Document::Pdf { bytes, .. } = link.open.payload.document else { return no_document() };
+    crate::preview::inline_pdf(bytes.into())
+}
+
+/// `GET /sign/g/{transaction}/{secret}/pages/{page}`: one page rendered for the preview.
+pub async fn page_image(link: GatewayLink, ApiPath((_, _, page)): ApiPath<(String, String, usize)>) -> Response {
+    let Document::Pdf { bytes, .. } = link.open.payload.document else { return no_document() };
+    let pages = signet_pdf::inspect(&bytes).map(|s| s.pages).unwrap_or(0);
+    crate::preview::page_response(&bytes, page, pages).await
+}
+
+/// `POST /sign/g/{transaction}/{secret}/sign`.
+pub async fn sign(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    link: Result<GatewayLink, Closed>,
+    headers: HeaderMap,
+    request: Request,
+) -> Response {
+    let link = match link {
+        Ok(link) => link,
+        Err(closed @ Closed { why: TransactionClosed::Ended(_), .. }) => {
+            return match transaction::deliver_again(&state, &closed.number, &closed.secret).await {
+                Some(again) => delivered(again),
+                None => closed.into_response(),
+            };
+        }
+        Err(closed) => return closed.into_response(),
+    };
+    let Ok(submission) = read_submission(request, &state).await else {
+        return render(&state, &link.open, link.base(), Some("The form could not be read.".into())).await;
+    };
+    let mark = match mark_from(&submission, methods(&link.open.payload)) {
+        Ok(mark) => mark,
+        // The signer may correct the input and try again (115/116 included).
+        Err(message) => return render(&state, &link.open, link.base(), Some(message)).await,
+    };
+    let method = submission.fields.get("mode").cloned().unwrap_or_default();
+    let user_agent =
+        headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(300).collect::<String>();
+    let detail = json!({"method": method, "consent": true, "userAgent": user_agent, "signatureTypes": "4"});
+    match transaction::sign(&state, &link.open, &link.secret, mark, &link.actor(ip), detail).await {
+        Ok(delivery) => delivered(delivery),
+        Err(why) => closed_page(why),
+    }
+}
+
+/// `POST /sign/g/{transaction}/{secret}/cancel`: error 106 to Curl.
+pub async fn cancel(State(state): State<Services>, ClientIp(ip): ClientIp, link: GatewayLink) -> Response {
+    match transaction::cancel(&state, &link.open, &link.actor(ip)).await {
+        Ok(delivery) => delivered(delivery),
+        Err(why) => closed_page(why),
+    }
+}

@@ -1,0 +1,100 @@
+//! HTML answers of the gateway: the signer page, the post-back page and the error page, each
+//! with a Content-Security-Policy that allows only what that page needs.
+
+use askama::Template;
+use axum::http::{HeaderValue, header};
+use axum::response::{Html, IntoResponse, Response};
+use signet_gateway::{FormScript, ResultPost, render_result_form};
+
+use signet_services::secrets;
+
+#[derive(Template)]
+#[template(path = "gateway_error.html")]
+struct ErrorPage<'a> {
+    message: &'a str,
+}
+
+pub struct HashLink {
+    pub name: String,
+    pub url: String,
+    pub hash: String,
+}
+
+#[derive(Template)]
+#[template(path = "gateway_sign.html")]
+pub struct SignPage {
+    pub requester: String,
+    pub document_name: String,
+    pub reference: String,
+    pub signer_name: String,
+    pub base: String,
+    pub error: Option<String>,
+    pub preview: bool,
+    /// Page numbers shown as rendered images (empty: the browser's PDF viewer instead).
+    pub preview_pages: Vec<usize>,
+    pub view_link: bool,
+    pub hashes: Vec<HashLink>,
+    pub allow_typed: bool,
+    pub allow_draw: bool,
+    pub allow_upload: bool,
+    pub only_unavailable: bool,
+}
+
+const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+    frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+fn with_headers(html: String, csp: &str) -> Response {
+    let mut response = Html(html).into_response();
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(csp) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, value);
+    }
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+pub fn error_page(message: &str) -> Response {
+    let html =
+        ErrorPage { message }.render().unwrap_or_else(|_| format!("<p>{}</p>", signet_gateway::html_escape(message)));
+    with_headers(html, PAGE_CSP)
+}
+
+pub fn sign_page(page: &SignPage) -> Response {
+    match page.render() {
+        Ok(html) => with_headers(html, PAGE_CSP),
+        Err(_) => error_page("The signing page could not be shown."),
+    }
+}
+
+/// The origin of an http(s) URL, for `form-action`.
+fn origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let host = rest.split(['/', '?', '#']).next()?;
+    (matches!(scheme, "http" | "https") && !host.is_empty() && !host.contains(['\'', ';', ' ', '"']))
+        .then(|| format!("{scheme}://{host}"))
+}
+
+/// The auto-submitting form that carries the result to SUrl, Furl or Curl.
+pub fn result_page(action: &str, post: &ResultPost, _headline: &str) -> Response {
+    let nonce = secrets::random_token(16);
+    let html = render_result_form(action, post, &FormScript::Nonce(nonce.clone()));
+    let form_action = origin(action).unwrap_or_else(|| "'none'".to_string());
+    let csp = format!(
+        "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'self'; form-action {form_action}; \
+         base-uri 'none'; frame-ancestors 'none'"
+    );
+    with_headers(html, &csp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_are_scheme_and_host_only() {
+        assert_eq!(origin("https://erp.example.com:8443/ok?x=1").as_deref(), Some("https://erp.example.com:8443"));
+        assert_eq!(origin("javascript:alert(1)"), None);
+        assert_eq!(origin("https://a.test'; script-src *"), None);
+    }
+}

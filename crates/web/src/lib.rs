@@ -1,0 +1,49 @@
+//! Signet's HTML side: the gateway's browser-facing intake and signer page, the workflow
+//! signer page, their form parsing, page previews, templates (`templates/`) and static
+//! assets (`static/`). Handlers call the services (`signet-services`); the JSON API's error
+//! table and client-address extractor are reused from `signet-api`, so that both faces answer
+//! a catalogue code with the same status.
+
+pub mod form;
+pub mod gateway;
+pub mod preview;
+pub mod workflow;
+
+use axum::Router;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use signet_services::Services;
+
+/// The pages' addresses: the gateway's submission address under its path segment (default
+/// `eMsecure`), the signer pages and their assets.
+pub fn router(segment: &str) -> Router<Services> {
+    use gateway::{page, submit};
+    use workflow as w;
+    Router::new()
+        .route(&format!("/{segment}/V3_0/Index"), post(submit))
+        .route("/sign/g/{number}/{secret}", get(page::show))
+        .route("/sign/g/{number}/{secret}/document", get(page::document))
+        .route("/sign/g/{number}/{secret}/pages/{page}", get(page::page_image))
+        .route("/sign/g/{number}/{secret}/sign", post(page::sign))
+        .route("/sign/g/{number}/{secret}/cancel", post(page::cancel))
+        .route("/sign/w/{id}/{secret}", get(w::show))
+        .route("/sign/w/{id}/{secret}/documents/{document}", get(w::document))
+        .route("/sign/w/{id}/{secret}/documents/{document}/pages/{page}", get(w::page_image))
+        .route("/sign/w/{id}/{secret}/viewed", post(w::viewed))
+        .route("/sign/w/{id}/{secret}/sign", post(w::sign))
+        .route("/sign/w/{id}/{secret}/decline", post(w::decline))
+        .route("/sign/w/{id}/{secret}/delegate", post(w::delegate))
+        .route("/sign/w/{id}/{secret}/comment", post(w::comment))
+        .route("/sign/w/{id}/{secret}/attachment", post(w::attachment))
+        .route("/static/sign.js", get(static_js))
+        .route("/static/sign.css", get(static_css))
+}
+
+async fn static_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../static/sign.js"))
+}
+
+async fn static_css() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../static/sign.css"))
+}

@@ -1,0 +1,305 @@
+//! The workflow signer page: `/sign/w/{signatoryId}/{secret}`. The link is the signer's
+//! credential (an HMAC, see `links`); the page shows the documents and takes a typed, drawn or
+//! uploaded signature with consent, a decline, a delegation, a comment or an attachment.
+
+mod link;
+
+use askama::Template;
+use axum::extract::{Request, State};
+use axum::http::header::USER_AGENT;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use serde_json::json;
+use signet_api::extract::{ApiPath, ClientIp};
+use signet_domain::{Error, ErrorCode};
+use signet_services::Services;
+use signet_services::workflows::signer::{self, LinkClosed, SignerSession};
+use signet_store::AfterSignature;
+
+use crate::form::{Methods, mark_from, read_submission};
+pub use link::{PageError, SignerLink};
+pub use signet_services::workflows::signer::MAX_SIGNER_ATTACHMENT;
+
+pub struct DocumentLink {
+    pub id: i64,
+    pub name: String,
+    pub pages: i64,
+}
+
+#[derive(Template)]
+#[template(path = "workflow_sign.html")]
+struct SignPage {
+    requester: String,
+    workflow_name: String,
+    reference: Option<String>,
+    signer_name: String,
+    signer_email: String,
+    base: String,
+    error: Option<String>,
+    documents: Vec<DocumentLink>,
+    /// Pages of the first document shown as images (empty: the browser's viewer instead).
+    preview_pages: Vec<usize>,
+    attachments: Vec<String>,
+    requested_attachments: Vec<String>,
+    allow_typed: bool,
+    allow_draw: bool,
+    allow_upload: bool,
+}
+
+#[derive(Template)]
+#[template(path = "workflow_message.html")]
+struct MessagePage<'a> {
+    title: &'a str,
+    message: &'a str,
+}
+
+const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+    frame-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+fn html(status: StatusCode, body: String) -> Response {
+    let mut response = (status, Html(body)).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(PAGE_CSP));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// A page with a title and one message.
+pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
+    let body = MessagePage { title, message: text }.render().unwrap_or_else(|_| text.to_string());
+    html(status, body)
+}
+
+fn user_agent(headers: &HeaderMap) -> String {
+    headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(300).collect()
+}
+
+/// The text of a refusal the signer can correct (validation), for showing on the form.
+fn user_text(error: &Error) -> String {
+    match error {
+        Error::Validation(fields) => capitalised(&fields.values().flatten().cloned().collect::<Vec<_>>().join("; ")),
+        Error::Rejected { detail, .. } => capitalised(detail),
+        _ => "The form could not be accepted.".into(),
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    let mut out: String = chars.next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
+    out.push_str(chars.as_str());
+    if !out.ends_with('.') {
+        out.push('.');
+    }
+    out
+}
+
+/// The signer page, with a message about the last form when it was refused.
+async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> Response {
+    let content = signer::page_content(state, &link.session).await;
+    let documents: Vec<DocumentLink> =
+        content.documents.into_iter().map(|d| DocumentLink { id: d.id, name: d.name, pages: d.page_count }).collect();
+    let preview_pages = match documents.first() {
+        Some(first) if crate::preview::available() => crate::preview::preview_pages(first.pages as usize),
+        _ => Vec::new(),
+    };
+    let named = |kind: &str| content.attachments.iter().filter(|a| a.kind == kind).map(|a| a.name.clone()).collect();
+    let page = SignPage {
+        requester: content.requester,
+        workflow_name: link.session.workflow.name.clone(),
+        reference: link.session.workflow.reference_no.clone(),
+        signer_name: link.session.signatory.name.clone(),
+        signer_email: link.session.signatory.email.clone(),
+        base: link.base.clone(),
+        error: error.clone(),
+        documents,
+        preview_pages,
+        attachments: named("initiator"),
+        requested_attachments: named("requested"),
+        allow_typed: true,
+        allow_draw: true,
+        allow_upload: true,
+    };
+    let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
+    match page.render() {
+        Ok(body) => html(status, body),
+        Err(_) => PageError::Link(LinkClosed::Broken).into_response(),
+    }
+}
+
+/// After a form action: the page again (with the refusal when the signer can correct it:
+/// a field, or also a limit when `limits_too`), else the failure page titled `title`.
+async fn after_action(
+    state: &Services,
+    link: &SignerLink,
+    outcome: Result<(), Error>,
+    title: &'static str,
+    limits_too: bool,
+) -> Result<Response, PageError> {
+    match outcome {
+        Ok(()) => Ok(render(state, link, None).await),
+        Err(error @ Error::Validation(_)) => Ok(render(state, link, Some(user_text(&error))).await),
+        Err(error @ Error::Rejected { .. }) if limits_too => Ok(render(state, link, Some(user_text(&error))).await),
+        Err(error) => Err(PageError::failed(title, &link.session, error)),
+    }
+}
+
+/// Records a real interaction with the page (see [`viewed`]).
+async fn record_view(state: &Services, link: &SignerLink, ip: std::net::IpAddr, headers: &HeaderMap, how: &str) {
+    signer::record_view(state, &link.session, &link.session.actor(ip), &user_agent(headers), how).await;
+}
+
+/// `GET /sign/w/{signatoryId}/{secret}`. Showing the page records nothing: e-mail security
+/// scanners fetch links too, so "viewed" waits for a real interaction ([`viewed`], or any
+/// action posted from the page).
+pub async fn show(State(state): State<Services>, link: SignerLink) -> Response {
+    render(&state, &link, None).await
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/viewed`: sent by the page's script once the page is
+/// shown in a browser (a scanner's GET of the link does not run it).
+pub async fn viewed(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    link: SignerLink,
+) -> StatusCode {
+    record_view(&state, &link, ip, &headers, "page").await;
+    StatusCode::NO_CONTENT
+}
+
+/// `GET /sign/w/{signatoryId}/{secret}/documents/{documentId}`: the current version.
+pub async fn document(
+    State(state): State<Services>,
+    link: SignerLink,
+    ApiPath((_, _, document_id)): ApiPath<(i64, String, i64)>,
+) -> Result<Response, PageError> {
+    let (bytes, _) = signer::current_document(&state, &link.session, document_id).await?;
+    Ok(crate::preview::inline_pdf(bytes))
+}
+
+/// `GET /sign/w/{signatoryId}/{secret}/documents/{documentId}/pages/{page}`: a rendered page.
+pub async fn page_image(
+    State(state): State<Services>,
+    link: SignerLink,
+    ApiPath((_, _, document_id, page)): ApiPath<(i64, String, i64, usize)>,
+) -> Result<Response, PageError> {
+    let (bytes, pages) = signer::current_document(&state, &link.session, document_id).await?;
+    Ok(crate::preview::page_response(&bytes, page, pages).await)
+}
+
+fn signed_response(session: &SignerSession, after: &AfterSignature) -> Response {
+    let settings: serde_json::Value = serde_json::from_str(&session.workflow.settings).unwrap_or_default();
+    if let Some(url) = settings.get("redirectURL").and_then(|v| v.as_str()).filter(|u| !u.is_empty()) {
+        return Redirect::to(url).into_response();
+    }
+    let text = match after {
+        AfterSignature::Completed => "You signed. Everyone has now signed; the signed documents go to the sender.",
+        AfterSignature::Continuing { .. } => "You signed. The others are asked to sign next.",
+    };
+    message(StatusCode::OK, "Signed", text)
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/sign`.
+pub async fn sign(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    link: SignerLink,
+    request: Request,
+) -> Result<Response, PageError> {
+    record_view(&state, &link, ip, &headers, "sign").await;
+    let Ok(submission) = read_submission(request, &state).await else {
+        return Ok(render(&state, &link, Some("The form could not be read.".into())).await);
+    };
+    let mark = match mark_from(&submission, Methods::ALL) {
+        Ok(mark) => mark,
+        Err(text) => return Ok(render(&state, &link, Some(text)).await),
+    };
+    let detail = json!({
+        "method": submission.field("mode").unwrap_or(""),
+        "consent": true,
+        "userAgent": user_agent(&headers),
+        "signatureType": "electronic",
+    });
+    match signer::sign(&state, &link.session, mark, &link.session.actor(ip), detail).await {
+        Ok(after) => Ok(signed_response(&link.session, &after)),
+        Err(error) if error.code() == ErrorCode::ValidationFailed => {
+            Ok(render(&state, &link, Some(user_text(&error))).await)
+        }
+        Err(error) => Err(PageError::failed("Not signed", &link.session, error)),
+    }
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/decline`.
+pub async fn decline(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    link: SignerLink,
+    request: Request,
+) -> Result<Response, PageError> {
+    record_view(&state, &link, ip, &headers, "decline").await;
+    let submission = read_submission(request, &state).await.unwrap_or_default();
+    match signer::decline(&state, &link.session, submission.field("reason"), &link.session.actor(ip)).await {
+        Ok(()) => Ok(message(StatusCode::OK, "Declined", "You declined to sign. The sender has been told.")),
+        Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error))).await),
+        Err(error) => Err(PageError::failed("Not declined", &link.session, error)),
+    }
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/delegate`.
+pub async fn delegate(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    link: SignerLink,
+    request: Request,
+) -> Result<Response, PageError> {
+    record_view(&state, &link, ip, &headers, "delegate").await;
+    let submission = read_submission(request, &state).await.unwrap_or_default();
+    let (email, name, reason) =
+        (submission.field("email").unwrap_or(""), submission.field("name"), submission.field("reason"));
+    match signer::delegate(&state, &link.session, email, name, reason, &link.session.actor(ip)).await {
+        Ok(_) => {
+            Ok(message(StatusCode::OK, "Delegated", &format!("{} has been asked to sign in your place.", email.trim())))
+        }
+        Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error))).await),
+        Err(error) => Err(PageError::failed("Not delegated", &link.session, error)),
+    }
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/comment`: a comment on the workflow's first document.
+pub async fn comment(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    link: SignerLink,
+    request: Request,
+) -> Result<Response, PageError> {
+    record_view(&state, &link, ip, &headers, "comment").await;
+    let submission = read_submission(request, &state).await.unwrap_or_default();
+    let text = submission.field("comment").unwrap_or("");
+    let outcome = signer::comment(&state, &link.session, text, &link.session.actor(ip)).await;
+    after_action(&state, &link, outcome, "Comment not added", true).await
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/attachment`: a document the sender asked for.
+pub async fn attachment(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    link: SignerLink,
+    request: Request,
+) -> Result<Response, PageError> {
+    record_view(&state, &link, ip, &headers, "attachment").await;
+    let Ok(submission) = read_submission(request, &state).await else {
+        return Ok(render(&state, &link, Some("The attachment could not be read (too large?).".into())).await);
+    };
+    let Some((file_name, bytes)) = submission.file.as_ref() else {
+        return Ok(render(&state, &link, Some("Please choose a file.".into())).await);
+    };
+    let actor = link.session.actor(ip);
+    let outcome = signer::attach(&state, &link.session, file_name, submission.field("name"), bytes, &actor).await;
+    after_action(&state, &link, outcome, "Attachment not added", true).await
+}
