@@ -11,6 +11,7 @@ use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use signet_blob::BlobKey;
+use signet_domain::workflow::{DocumentState, WorkflowState};
 use signet_domain::{Error, ErrorCode, FieldErrors};
 use signet_store::{DocumentRow, NewDocument};
 use utoipa::ToSchema;
@@ -312,15 +313,20 @@ pub async fn download(
         .store
         .workflow(auth.tenant_id, i64::from(body.workflow_id))
         .await?
-        .filter(|w| w.state != "deleted")
+        .filter(|w| w.state != WorkflowState::Deleted)
         .ok_or_else(|| ApiError(Error::not_found("workflow")))?;
     if let Some(reference) = &body.reference_no
         && workflow.reference_no.as_deref() != Some(reference.as_str())
     {
         return Err(ApiError(Error::not_found("workflow")));
     }
-    let documents: Vec<DocumentRow> =
-        state.store.workflow_documents(workflow.id).await?.into_iter().filter(|d| d.state != "deleted").collect();
+    let documents: Vec<DocumentRow> = state
+        .store
+        .workflow_documents(workflow.id)
+        .await?
+        .into_iter()
+        .filter(|d| d.state != DocumentState::Deleted)
+        .collect();
     if body.is_merged {
         let bytes = super::workflows::merged_pdf(&state, &workflow, &documents).await?;
         return Ok(pdf_response(Bytes::from(bytes), &format!("workflow-{}.pdf", workflow.id)));

@@ -9,7 +9,7 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use signet_blob::BlobKey;
-use signet_domain::workflow::{WorkflowState, is_valid_email};
+use signet_domain::workflow::{DocumentState, WorkflowState, is_valid_email};
 use signet_domain::{Error, ErrorCode};
 use signet_store::{SignatoryRow, WorkflowRow};
 use utoipa::ToSchema;
@@ -359,7 +359,7 @@ async fn workflow_document(state: &AppState, tenant_id: i64, document_id: i64) -
         .store
         .document(tenant_id, document_id)
         .await?
-        .filter(|d| d.state != "deleted")
+        .filter(|d| d.state != DocumentState::Deleted)
         .ok_or_else(|| Error::not_found("document"))?;
     let workflow_id =
         doc.workflow_id.ok_or_else(|| Error::field("documentID", "the document is not in a workflow yet"))?;
@@ -407,7 +407,7 @@ pub async fn comments(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<Vec<DocumentComment>>> {
-    let doc = state.store.document(auth.tenant_id, id).await?.filter(|d| d.state != "deleted");
+    let doc = state.store.document(auth.tenant_id, id).await?.filter(|d| d.state != DocumentState::Deleted);
     let doc = doc.ok_or_else(|| ApiError(Error::not_found("document")))?;
     let rows = state.store.comments(doc.id).await?;
     Ok(Json(
@@ -557,7 +557,7 @@ pub async fn summary(
         .store
         .document(auth.tenant_id, i64::from(body.document_id))
         .await?
-        .filter(|d| d.workflow_id == Some(workflow.id) && d.state != "deleted")
+        .filter(|d| d.workflow_id == Some(workflow.id) && d.state != DocumentState::Deleted)
         .ok_or_else(|| ApiError(Error::not_found("document")))?;
     // The text is that of the upload; signatures add none.
     if let Some(cached) = state.store.cached_summary(doc.id, &doc.original_sha256).await? {

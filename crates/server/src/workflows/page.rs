@@ -10,7 +10,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use bytes::Bytes;
 use serde_json::json;
 use signet_blob::BlobKey;
-use signet_domain::workflow::{SignatoryState, WorkflowState, is_valid_email};
+use signet_domain::workflow::{DocumentState, SignatoryState, WorkflowState, is_valid_email};
 use signet_domain::{Error, ErrorCode, now_millis};
 use signet_store::{AfterSignature, NewAttachment, SignatoryRow, WorkflowActor, WorkflowRow};
 
@@ -210,7 +210,7 @@ async fn render(state: &AppState, open: &Open, error: Option<String>) -> Respons
         .await
         .unwrap_or_default()
         .into_iter()
-        .filter(|d| d.state == "active")
+        .filter(|d| d.state == DocumentState::Active)
         .map(|d| DocumentLink { id: d.id, name: d.name, pages: d.page_count })
         .collect();
     let preview_pages = match documents.first() {
@@ -281,7 +281,8 @@ pub async fn viewed(
 /// The current version of one of the workflow's active documents, with its page count.
 async fn current_document(state: &AppState, open: &Open, document_id: i64) -> Result<(Bytes, usize), Closed> {
     let found = state.store.document(open.workflow.tenant_id, document_id).await.ok().flatten();
-    let Some(doc) = found.filter(|d| d.workflow_id == Some(open.workflow.id) && d.state == "active") else {
+    let Some(doc) = found.filter(|d| d.workflow_id == Some(open.workflow.id) && d.state == DocumentState::Active)
+    else {
         return Err(Closed::NotFound);
     };
     let key = BlobKey::parse(&doc.current_blob).map_err(|_| Closed::Broken)?;
