@@ -84,6 +84,55 @@ macro_rules! advance {
     }};
 }
 
+/// Refuses a delegation to someone who already signs the workflow (and has not handed on or
+/// declined their own place).
+macro_rules! refuse_current_signer {
+    ($tx:expr, $signatory:expr, $to_email:expr) => {{
+        let taken: Option<(i64,)> = sqlx::query_as(
+            "SELECT id FROM signatories WHERE workflow_id = $1 AND lower(email) = lower($2) \
+             AND state NOT IN ($3, $4)",
+        )
+        .bind($signatory.workflow_id)
+        .bind($to_email)
+        .bind(SignatoryState::Delegated.as_str())
+        .bind(SignatoryState::Declined.as_str())
+        .fetch_optional(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        if taken.is_some() {
+            return Err(Error::field("delegatedUserEmail", "this person already signs this workflow"));
+        }
+    }};
+}
+
+/// Refuses a delegation when this place was handed on `$max` times already: the count follows
+/// the chain of `delegated_from` back to the original signatory.
+macro_rules! refuse_past_delegation_limit {
+    ($tx:expr, $signatory:expr, $max:expr) => {{
+        let max: i64 = $max;
+        let mut handed_on = 0;
+        let mut from = $signatory.delegated_from;
+        while let Some(id) = from {
+            handed_on += 1;
+            if handed_on >= max {
+                return Err(Error::rejected(
+                    ErrorCode::LimitReached,
+                    format!("a signature can be delegated at most {max} times"),
+                ));
+            }
+            let (previous,): (Option<i64>,) = sqlx::query_as("SELECT delegated_from FROM signatories WHERE id = $1")
+                .bind(id)
+                .fetch_one(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+            from = previous;
+        }
+        if max <= 0 {
+            return Err(Error::rejected(ErrorCode::LimitReached, "delegation is not allowed"));
+        }
+    }};
+}
+
 impl Store {
     /// Records a signature: the signatory must still be due, each document must still be at the
     /// version the signature was made on (a concurrent signer of the same group makes this
@@ -208,43 +257,9 @@ impl Store {
             if workflow.state() != WorkflowState::InProgress {
                 return Err(Error::rejected(ErrorCode::StateConflict, format!("the workflow is {}", workflow.state)));
             }
-            let taken: Option<(i64,)> = sqlx::query_as(
-                "SELECT id FROM signatories WHERE workflow_id = $1 AND lower(email) = lower($2) \
-                 AND state NOT IN ($3, $4)",
-            )
-            .bind(signatory.workflow_id)
-            .bind(to_email)
-            .bind(SignatoryState::Delegated.as_str())
-            .bind(SignatoryState::Declined.as_str())
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(db_err)?;
-            if taken.is_some() {
-                return Err(Error::field("delegatedUserEmail", "this person already signs this workflow"));
-            }
+            refuse_current_signer!(tx, signatory, to_email);
             if let Some(max) = max_delegations {
-                // How often this place was handed on already: the chain of `delegated_from`.
-                let mut handed_on = 0;
-                let mut from = signatory.delegated_from;
-                while let Some(id) = from {
-                    handed_on += 1;
-                    if handed_on >= max {
-                        return Err(Error::rejected(
-                            ErrorCode::LimitReached,
-                            format!("a signature can be delegated at most {max} times"),
-                        ));
-                    }
-                    let (previous,): (Option<i64>,) =
-                        sqlx::query_as("SELECT delegated_from FROM signatories WHERE id = $1")
-                            .bind(id)
-                            .fetch_one(&mut *tx)
-                            .await
-                            .map_err(db_err)?;
-                    from = previous;
-                }
-                if max <= 0 {
-                    return Err(Error::rejected(ErrorCode::LimitReached, "delegation is not allowed"));
-                }
+                refuse_past_delegation_limit!(tx, signatory, max);
             }
             let changed = sqlx::query(
                 "UPDATE signatories SET state = $4, reason = $3, updated_at = $2 \
