@@ -6,10 +6,13 @@ pub mod department;
 pub mod error;
 pub mod paging;
 pub mod summary;
+pub mod text_state;
 pub mod webhook;
 pub mod workflow;
 
 pub use error::{BoxError, Error, ErrorCode, FieldErrors};
+pub use text_state::UnknownState;
+pub(crate) use text_state::text_states;
 
 /// Milliseconds since the Unix epoch; every stored timestamp uses this so that the same SQL
 /// works on SQLite and PostgreSQL.

@@ -8,42 +8,19 @@ use crate::{Error, ErrorCode, FieldErrors};
 /// Most signatories one workflow may have.
 pub const MAX_SIGNATORIES: usize = 50;
 
-/// The states of a workflow (an envelope).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WorkflowState {
-    InProgress,
-    Completed,
-    Declined,
-    Expired,
-    Inactive,
-    Deleted,
+crate::text_states! {
+    /// The states of a workflow (an envelope).
+    pub enum WorkflowState ("workflow state") {
+        InProgress => "in_progress",
+        Completed => "completed",
+        Declined => "declined",
+        Expired => "expired",
+        Inactive => "inactive",
+        Deleted => "deleted",
+    }
 }
 
 impl WorkflowState {
-    pub const ALL: [WorkflowState; 6] = [
-        WorkflowState::InProgress,
-        WorkflowState::Completed,
-        WorkflowState::Declined,
-        WorkflowState::Expired,
-        WorkflowState::Inactive,
-        WorkflowState::Deleted,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            WorkflowState::InProgress => "in_progress",
-            WorkflowState::Completed => "completed",
-            WorkflowState::Declined => "declined",
-            WorkflowState::Expired => "expired",
-            WorkflowState::Inactive => "inactive",
-            WorkflowState::Deleted => "deleted",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<WorkflowState> {
-        WorkflowState::ALL.into_iter().find(|s| s.as_str() == text)
-    }
-
     /// Only a workflow in progress moves on; any ended one may still be deleted.
     pub fn may_become(self, next: WorkflowState) -> bool {
         use WorkflowState::*;
@@ -63,45 +40,25 @@ impl WorkflowState {
     }
 }
 
-/// The states of one signatory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SignatoryState {
-    /// Waiting for an earlier signing group.
-    Pending,
-    /// Their turn: the link was sent (or handed out).
-    Notified,
-    /// Opened the signer page.
-    Viewed,
-    Signed,
-    Declined,
-    /// Handed the signature on to someone else, who takes this place in the order.
-    Delegated,
+crate::text_states! {
+    /// The states of one signatory.
+    pub enum SignatoryState ("signatory state") {
+        /// Waiting for an earlier signing group.
+        Pending => "pending",
+        /// Their turn: the link was sent (or handed out).
+        Notified => "notified",
+        /// Opened the signer page.
+        Viewed => "viewed",
+        Signed => "signed",
+        Declined => "declined",
+        /// Handed the signature on to someone else, who takes this place in the order.
+        Delegated => "delegated",
+    }
 }
 
 impl SignatoryState {
-    pub const ALL: [SignatoryState; 6] = [
-        SignatoryState::Pending,
-        SignatoryState::Notified,
-        SignatoryState::Viewed,
-        SignatoryState::Signed,
-        SignatoryState::Declined,
-        SignatoryState::Delegated,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SignatoryState::Pending => "pending",
-            SignatoryState::Notified => "notified",
-            SignatoryState::Viewed => "viewed",
-            SignatoryState::Signed => "signed",
-            SignatoryState::Declined => "declined",
-            SignatoryState::Delegated => "delegated",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<SignatoryState> {
-        SignatoryState::ALL.into_iter().find(|s| s.as_str() == text)
-    }
+    /// The states in which it is the signatory's turn (see `is_turn`), for queries that select them.
+    pub const TURN: [SignatoryState; 2] = [SignatoryState::Notified, SignatoryState::Viewed];
 
     pub fn may_become(self, next: SignatoryState) -> bool {
         use SignatoryState::*;
@@ -116,12 +73,24 @@ impl SignatoryState {
 
     /// Whether this signatory may act (sign, decline, delegate) now.
     pub fn is_turn(self) -> bool {
-        matches!(self, SignatoryState::Notified | SignatoryState::Viewed)
+        SignatoryState::TURN.contains(&self)
     }
 
     /// Ended for this signatory, one way or another.
     pub fn is_final(self) -> bool {
         matches!(self, SignatoryState::Signed | SignatoryState::Declined | SignatoryState::Delegated)
+    }
+}
+
+crate::text_states! {
+    /// The states of a document, in a workflow or not.
+    pub enum DocumentState ("document state") {
+        /// Usable: may be bound to a workflow, signed and downloaded.
+        Active => "active",
+        /// Set aside by its owner; kept, but no longer signed.
+        Inactive => "inactive",
+        /// Removed with its workflow; the row stays for the record, the files go.
+        Deleted => "deleted",
     }
 }
 
@@ -299,6 +268,22 @@ mod tests {
         assert!(!WorkflowState::Completed.may_become(WorkflowState::Declined));
         assert!(WorkflowState::Completed.may_become(WorkflowState::Deleted));
         assert!(!WorkflowState::Deleted.may_become(WorkflowState::Deleted));
+    }
+
+    #[test]
+    fn states_round_trip_through_their_stored_text() {
+        for state in WorkflowState::ALL {
+            assert_eq!(WorkflowState::try_from(state.as_str().to_string()), Ok(*state));
+        }
+        for state in SignatoryState::ALL {
+            assert_eq!(SignatoryState::try_from(state.to_string()), Ok(*state));
+        }
+        for state in DocumentState::ALL {
+            assert_eq!(DocumentState::parse(state.as_str()), Some(*state));
+        }
+        let unknown = DocumentState::try_from("archived".to_string()).map_err(|e| e.to_string());
+        assert_eq!(unknown, Err("unknown document state \"archived\"".to_string()));
+        assert_eq!(SignatoryState::TURN.map(SignatoryState::is_turn), [true, true]);
     }
 
     #[test]

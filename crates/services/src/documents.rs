@@ -7,7 +7,7 @@ use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::audit::Actor;
-use signet_domain::workflow::WorkflowState;
+use signet_domain::workflow::{DocumentState, WorkflowState};
 use signet_domain::{Error, ErrorCode, FieldErrors};
 use signet_store::{DocumentRow, NewDocument, WorkflowRow};
 
@@ -189,8 +189,13 @@ pub async fn download(svc: &Services, tenant_id: i64, request: &DownloadRequest)
         let bytes = merged_pdf(svc, &workflow).await?;
         return Ok(Download { file_name: format!("workflow-{}.pdf", workflow.id), bytes: Bytes::from(bytes) });
     }
-    let documents: Vec<DocumentRow> =
-        svc.store.workflow_documents(workflow.id).await?.into_iter().filter(|d| d.state != "deleted").collect();
+    let documents: Vec<DocumentRow> = svc
+        .store
+        .workflow_documents(workflow.id)
+        .await?
+        .into_iter()
+        .filter(|d| d.state != DocumentState::Deleted)
+        .collect();
     let doc = match request.document_id {
         0 if documents.len() == 1 => documents.into_iter().next(),
         0 => {

@@ -3,6 +3,7 @@
 //! `ON CONFLICT`); the few statements that must differ are explicit per-backend arms.
 
 mod auth;
+mod chain;
 mod departments;
 mod gateway;
 mod jobs;
@@ -14,7 +15,7 @@ mod workflows;
 use std::str::FromStr;
 use std::time::Duration;
 
-use signet_domain::audit::{AuditEntry, AuditEvent, entry_hash};
+use signet_domain::audit::AuditEntry;
 use signet_domain::{Error, ErrorCode};
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
@@ -56,84 +57,8 @@ macro_rules! on_db {
         }
     };
 }
+pub(crate) use chain::append_audit;
 pub(crate) use on_db;
-
-/// Appends an audit event inside an open transaction. The first statement takes the tenant's
-/// row lock (PostgreSQL) or the write lock (SQLite), so each tenant's chain grows one link at
-/// a time even with several instances.
-macro_rules! append_audit {
-    ($tx:expr, $tenant_id:expr, $event:expr) => {{
-        let tenant_id: i64 = $tenant_id;
-        let event: &signet_domain::audit::AuditEvent = $event;
-        let (seq, prev_hash): (i64, String) = sqlx::query_as(
-            "UPDATE tenants SET audit_seq = audit_seq + 1 WHERE id = $1 RETURNING audit_seq, audit_head",
-        )
-        .bind(tenant_id)
-        .fetch_one(&mut *$tx)
-        .await
-        .map_err($crate::db_err)?;
-        let entry = $crate::chain_entry(tenant_id, seq, prev_hash, event);
-        sqlx::query(
-            "INSERT INTO audit_log (tenant_id, seq, at, actor, action, target, ip, detail, prev_hash, hash) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-        )
-        .bind(tenant_id)
-        .bind(entry.seq)
-        .bind(entry.at)
-        .bind(&entry.actor)
-        .bind(&entry.action)
-        .bind(&entry.target)
-        .bind(&entry.ip)
-        .bind(&entry.detail)
-        .bind(&entry.prev_hash)
-        .bind(&entry.hash)
-        .execute(&mut *$tx)
-        .await
-        .map_err($crate::db_err)?;
-        sqlx::query("UPDATE tenants SET audit_head = $2 WHERE id = $1")
-            .bind(tenant_id)
-            .bind(&entry.hash)
-            .execute(&mut *$tx)
-            .await
-            .map_err($crate::db_err)?;
-    }};
-}
-pub(crate) use append_audit;
-
-/// An audit or workflow event row: seq, at, actor, action, target, ip, detail, prev_hash, hash.
-pub(crate) type EntryRow = (i64, i64, String, String, String, Option<String>, String, String, String);
-
-pub(crate) fn entry_from_row(row: EntryRow) -> AuditEntry {
-    let (seq, at, actor, action, target, ip, detail, prev_hash, hash) = row;
-    AuditEntry { seq, at, actor, action, target, ip, detail, prev_hash, hash }
-}
-
-pub(crate) fn chain_entry(tenant_id: i64, seq: i64, prev_hash: String, event: &AuditEvent) -> AuditEntry {
-    let at = signet_domain::now_millis();
-    let detail = event.detail.to_string();
-    let hash = entry_hash(
-        tenant_id,
-        seq,
-        at,
-        &event.actor,
-        &event.action,
-        &event.target,
-        event.ip.as_deref(),
-        &detail,
-        &prev_hash,
-    );
-    AuditEntry {
-        seq,
-        at,
-        actor: event.actor.clone(),
-        action: event.action.clone(),
-        target: event.target.clone(),
-        ip: event.ip.clone(),
-        detail,
-        prev_hash,
-        hash,
-    }
-}
 
 /// Maps a driver error to the domain: an exhausted pool is a temporary outage; everything
 /// else is internal (the cause goes to the log, never to the client).
@@ -267,7 +192,7 @@ impl Store {
 
     /// A tenant's audit entries in chain order, starting after `after_seq`.
     pub async fn audit_entries(&self, tenant_id: i64, after_seq: i64, limit: i64) -> Result<Vec<AuditEntry>> {
-        let rows: Vec<crate::EntryRow> = on_db!(self, pool => {
+        let rows: Vec<chain::EntryRow> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM audit_log \
                  WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
@@ -279,7 +204,7 @@ impl Store {
             .await
             .map_err(db_err)?
         });
-        Ok(rows.into_iter().map(crate::entry_from_row).collect())
+        Ok(rows.into_iter().map(chain::entry_from_row).collect())
     }
 
     /// Runs raw SQL; only for tests that need to tamper with rows.

@@ -5,7 +5,7 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
-use signet_domain::workflow::{WorkflowState, is_valid_email};
+use signet_domain::workflow::{DocumentState, WorkflowState, is_valid_email};
 use signet_domain::{Error, ErrorCode};
 use signet_store::{SignatoryRow, WorkflowActor, WorkflowRow};
 
@@ -147,7 +147,7 @@ async fn workflow_document(svc: &Services, tenant_id: i64, document_id: i64) -> 
         .store
         .document(tenant_id, document_id)
         .await?
-        .filter(|d| d.state != "deleted")
+        .filter(|d| d.state != DocumentState::Deleted)
         .ok_or_else(|| Error::not_found("document"))?;
     let workflow_id =
         doc.workflow_id.ok_or_else(|| Error::field("documentID", "the document is not in a workflow yet"))?;
@@ -165,7 +165,7 @@ pub async fn add_comment(svc: &Services, caller: &Caller, document_id: i64, comm
 
 /// A document's comments: author, text, when.
 pub async fn comments(svc: &Services, tenant_id: i64, document_id: i64) -> Result<Vec<(String, String, i64)>, Error> {
-    let doc = svc.store.document(tenant_id, document_id).await?.filter(|d| d.state != "deleted");
+    let doc = svc.store.document(tenant_id, document_id).await?.filter(|d| d.state != DocumentState::Deleted);
     let doc = doc.ok_or_else(|| Error::not_found("document"))?;
     svc.store.comments(doc.id).await
 }
@@ -226,7 +226,7 @@ pub async fn summary(svc: &Services, tenant_id: i64, workflow_id: i64, document_
         .store
         .document(tenant_id, document_id)
         .await?
-        .filter(|d| d.workflow_id == Some(workflow.id) && d.state != "deleted")
+        .filter(|d| d.workflow_id == Some(workflow.id) && d.state != DocumentState::Deleted)
         .ok_or_else(|| Error::not_found("document"))?;
     // The text is that of the upload; signatures add none.
     if let Some(cached) = svc.store.cached_summary(doc.id, &doc.original_sha256).await? {

@@ -6,6 +6,7 @@
 use signet_blob::BlobKey;
 use signet_domain::Error;
 use signet_domain::audit::{AuditEntry, verify_chain};
+use signet_domain::workflow::DocumentState;
 use signet_pdf::compose::{Attachment, Block, compose_report};
 use signet_signing::{PadesLevel, PdfSignOptions};
 use signet_store::{DocumentRow, SignatoryRow, WorkflowRow};
@@ -24,8 +25,13 @@ fn when(millis: Option<i64>) -> String {
 /// The certificate of `workflow` as it stands now, sealed with the tenant's certificate.
 pub async fn certificate_pdf(state: &Services, workflow: &WorkflowRow) -> Result<Vec<u8>, Error> {
     let tenant = state.store.tenant_name(workflow.tenant_id).await?.unwrap_or_default();
-    let documents: Vec<_> =
-        state.store.workflow_documents(workflow.id).await?.into_iter().filter(|d| d.state != "deleted").collect();
+    let documents: Vec<_> = state
+        .store
+        .workflow_documents(workflow.id)
+        .await?
+        .into_iter()
+        .filter(|d| d.state != DocumentState::Deleted)
+        .collect();
     let signatories = state.store.signatories(workflow.id).await?;
     let events = state.store.workflow_events(workflow.id).await?;
     let mut blocks = vec![summary_block(workflow, &tenant, &events), Block::Heading("Documents".into())];
@@ -57,7 +63,7 @@ fn summary_block(workflow: &WorkflowRow, tenant: &str, events: &[AuditEntry]) ->
         ("Workflow".into(), format!("{} (id {})", workflow.name, workflow.id)),
         ("Sent by".into(), format!("{tenant} ({})", workflow.created_by)),
         ("Reference".into(), workflow.reference_no.clone().unwrap_or_else(|| "-".into())),
-        ("State".into(), workflow.state.clone()),
+        ("State".into(), workflow.state.to_string()),
         ("Created".into(), when(Some(workflow.created_at))),
         ("Completed".into(), when(workflow.completed_at)),
         ("Event chain".into(), chain),

@@ -6,6 +6,7 @@
 use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::Error;
+use signet_domain::workflow::{DocumentState, WorkflowState};
 use signet_signing::{PadesLevel, PdfSignOptions};
 use signet_store::{DocumentRow, WorkflowActor};
 
@@ -25,12 +26,12 @@ pub fn finish_in_background(state: &Services, tenant_id: i64, workflow_id: i64) 
 /// Brings a completed workflow's documents to their final form (idempotent).
 pub async fn finish(state: &Services, tenant_id: i64, workflow_id: i64) -> Result<(), Error> {
     let Some(workflow) = state.store.workflow(tenant_id, workflow_id).await? else { return Ok(()) };
-    if workflow.state != "completed" {
+    if workflow.state != WorkflowState::Completed {
         return Ok(());
     }
     if state.config.tsa_url.is_some() {
         for doc in state.store.workflow_documents(workflow_id).await? {
-            if doc.state == "active" {
+            if doc.state == DocumentState::Active {
                 timestamp_document(state, &doc).await?;
             }
         }

@@ -54,7 +54,7 @@ async fn publish_webhook(state: &Services, event: &WorkflowEvent) -> Result<(), 
     let data = json!({
         "workflowId": event.workflow_id,
         "workflowName": workflow.as_ref().map(|w| w.name.clone()),
-        "workflowState": workflow.as_ref().map(|w| w.state.clone()),
+        "workflowState": workflow.as_ref().map(|w| w.state.as_str()),
         "referenceNo": workflow.and_then(|w| w.reference_no),
         "eventSeq": event.seq,
         "target": event.target,

@@ -6,6 +6,7 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
+use signet_domain::workflow::DocumentState;
 use signet_domain::{Error, ErrorCode};
 use signet_signing::{PadesLevel, PdfSignOptions};
 use signet_store::{AfterSignature, DocumentRow, SignatoryRow, SignedVersion, WorkflowActor, WorkflowRow};
@@ -88,8 +89,13 @@ pub async fn sign_documents_with(
     };
     let mut last_conflict = None;
     for _ in 0..ATTEMPTS {
-        let documents: Vec<DocumentRow> =
-            state.store.workflow_documents(workflow.id).await?.into_iter().filter(|d| d.state == "active").collect();
+        let documents: Vec<DocumentRow> = state
+            .store
+            .workflow_documents(workflow.id)
+            .await?
+            .into_iter()
+            .filter(|d| d.state == DocumentState::Active)
+            .collect();
         if documents.is_empty() {
             return Err(Error::rejected(ErrorCode::StateConflict, "the workflow has no active documents to sign"));
         }

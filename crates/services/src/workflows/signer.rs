@@ -5,7 +5,7 @@
 use bytes::Bytes;
 use serde_json::json;
 use signet_blob::BlobKey;
-use signet_domain::workflow::{SignatoryState, WorkflowState, is_valid_email};
+use signet_domain::workflow::{DocumentState, SignatoryState, WorkflowState, is_valid_email};
 use signet_domain::{Error, ErrorCode, now_millis};
 use signet_store::{
     AfterSignature, AttachmentRow, DocumentRow, NewAttachment, SignatoryRow, WorkflowActor, WorkflowRow,
@@ -101,7 +101,7 @@ pub async fn page_content(svc: &Services, session: &SignerSession) -> PageConten
     let workflow = &session.workflow;
     let requester = svc.store.tenant_name(workflow.tenant_id).await.ok().flatten().unwrap_or_default();
     let documents = svc.store.workflow_documents(workflow.id).await.unwrap_or_default();
-    let documents = documents.into_iter().filter(|d| d.state == "active").collect();
+    let documents = documents.into_iter().filter(|d| d.state == DocumentState::Active).collect();
     let attachments = svc.store.attachments(workflow.id).await.unwrap_or_default();
     PageContent { requester, documents, attachments }
 }
@@ -122,7 +122,8 @@ pub async fn current_document(
     document_id: i64,
 ) -> Result<(Bytes, usize), LinkClosed> {
     let found = svc.store.document(session.workflow.tenant_id, document_id).await.ok().flatten();
-    let Some(doc) = found.filter(|d| d.workflow_id == Some(session.workflow.id) && d.state == "active") else {
+    let Some(doc) = found.filter(|d| d.workflow_id == Some(session.workflow.id) && d.state == DocumentState::Active)
+    else {
         return Err(LinkClosed::NotFound);
     };
     let key = BlobKey::parse(&doc.current_blob).map_err(|_| LinkClosed::Broken)?;

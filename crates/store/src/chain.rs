@@ -1,0 +1,169 @@
+//! The one mechanism behind both hash chains: a tenant's audit log and a workflow's event log.
+//! Each chain is a table of entries owned by a row (a tenant, a workflow) that holds the chain's
+//! sequence counter and head hash; a `Chain` names those tables and columns, and `append_chain!`
+//! appends one entry to any of them. The hash rule is `chain_entry` (`entry_hash` of the domain,
+//! keyed by the owner's id), so both chains verify with `signet_domain::audit::verify_chain`.
+
+use signet_domain::audit::{AuditEntry, AuditEvent, entry_hash};
+
+/// The three statements that append to one chain, spelled out once per chain by `chain!`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Chain {
+    /// Bumps the owner's counter and answers `(seq, head)`. Being the first write of the
+    /// append, it takes the owner row's lock (PostgreSQL) or the write lock (SQLite), so each
+    /// chain grows one link at a time even with several instances.
+    pub(crate) advance: &'static str,
+    /// Inserts the entry: owner, seq, at, actor, action, target, ip, detail, prev_hash, hash.
+    pub(crate) insert: &'static str,
+    /// Moves the owner's head to the new entry's hash.
+    pub(crate) set_head: &'static str,
+}
+
+/// Builds a `Chain` from its table and column names at compile time (the SQL stays `'static`).
+macro_rules! chain {
+    (entries: $entries:literal, owner_column: $owner_column:literal,
+     owners: $owners:literal, seq: $seq:literal, head: $head:literal) => {
+        Chain {
+            advance: concat!(
+                "UPDATE ",
+                $owners,
+                " SET ",
+                $seq,
+                " = ",
+                $seq,
+                " + 1 WHERE id = $1 RETURNING ",
+                $seq,
+                ", ",
+                $head
+            ),
+            insert: concat!(
+                "INSERT INTO ",
+                $entries,
+                " (",
+                $owner_column,
+                ", seq, at, actor, action, target, ip, detail, prev_hash, hash) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+            ),
+            set_head: concat!("UPDATE ", $owners, " SET ", $head, " = $2 WHERE id = $1"),
+        }
+    };
+}
+
+/// A tenant's audit log, owned by the `tenants` row.
+pub(crate) const AUDIT_CHAIN: Chain = chain!(
+    entries: "audit_log", owner_column: "tenant_id", owners: "tenants", seq: "audit_seq", head: "audit_head"
+);
+
+/// A workflow's event log, owned by the `workflows` row.
+pub(crate) const WORKFLOW_CHAIN: Chain = chain!(
+    entries: "workflow_events", owner_column: "workflow_id", owners: "workflows", seq: "event_seq", head: "event_head"
+);
+
+/// Appends `$event` to `$chain` for the owner `$owner_id` inside the open transaction `$tx`,
+/// and evaluates to the stored `AuditEntry`. A macro rather than a function because it runs
+/// on either backend's transaction type (see `on_db!`).
+macro_rules! append_chain {
+    ($tx:expr, $chain:expr, $owner_id:expr, $event:expr) => {{
+        let chain: &$crate::chain::Chain = $chain;
+        let owner_id: i64 = $owner_id;
+        let event: &signet_domain::audit::AuditEvent = $event;
+        let (seq, prev_hash): (i64, String) =
+            sqlx::query_as(chain.advance).bind(owner_id).fetch_one(&mut *$tx).await.map_err($crate::db_err)?;
+        let entry = $crate::chain::chain_entry(owner_id, seq, prev_hash, event);
+        sqlx::query(chain.insert)
+            .bind(owner_id)
+            .bind(entry.seq)
+            .bind(entry.at)
+            .bind(&entry.actor)
+            .bind(&entry.action)
+            .bind(&entry.target)
+            .bind(&entry.ip)
+            .bind(&entry.detail)
+            .bind(&entry.prev_hash)
+            .bind(&entry.hash)
+            .execute(&mut *$tx)
+            .await
+            .map_err($crate::db_err)?;
+        sqlx::query(chain.set_head)
+            .bind(owner_id)
+            .bind(&entry.hash)
+            .execute(&mut *$tx)
+            .await
+            .map_err($crate::db_err)?;
+        entry
+    }};
+}
+pub(crate) use append_chain;
+
+/// Appends an event to the tenant's audit log inside an open transaction.
+macro_rules! append_audit {
+    ($tx:expr, $tenant_id:expr, $event:expr) => {{
+        $crate::chain::append_chain!($tx, &$crate::chain::AUDIT_CHAIN, $tenant_id, $event);
+    }};
+}
+pub(crate) use append_audit;
+
+/// An audit or workflow event row: seq, at, actor, action, target, ip, detail, prev_hash, hash.
+pub(crate) type EntryRow = (i64, i64, String, String, String, Option<String>, String, String, String);
+
+pub(crate) fn entry_from_row(row: EntryRow) -> AuditEntry {
+    let (seq, at, actor, action, target, ip, detail, prev_hash, hash) = row;
+    AuditEntry { seq, at, actor, action, target, ip, detail, prev_hash, hash }
+}
+
+/// The next entry of a chain: stamped now and hashed over the owner's id and the previous hash.
+pub(crate) fn chain_entry(owner_id: i64, seq: i64, prev_hash: String, event: &AuditEvent) -> AuditEntry {
+    let at = signet_domain::now_millis();
+    let detail = event.detail.to_string();
+    let hash = entry_hash(
+        owner_id,
+        seq,
+        at,
+        &event.actor,
+        &event.action,
+        &event.target,
+        event.ip.as_deref(),
+        &detail,
+        &prev_hash,
+    );
+    AuditEntry {
+        seq,
+        at,
+        actor: event.actor.clone(),
+        action: event.action.clone(),
+        target: event.target.clone(),
+        ip: event.ip.clone(),
+        detail,
+        prev_hash,
+        hash,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The statements the two chains ran before they shared this mechanism, verbatim: the
+    /// descriptors must reproduce them, so stored rows (and hence hashes) stay the same.
+    #[test]
+    fn descriptors_spell_the_statements_each_chain_used() {
+        assert_eq!(
+            AUDIT_CHAIN,
+            Chain {
+                advance: "UPDATE tenants SET audit_seq = audit_seq + 1 WHERE id = $1 RETURNING audit_seq, audit_head",
+                insert: "INSERT INTO audit_log (tenant_id, seq, at, actor, action, target, ip, detail, prev_hash, hash) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                set_head: "UPDATE tenants SET audit_head = $2 WHERE id = $1",
+            }
+        );
+        assert_eq!(
+            WORKFLOW_CHAIN,
+            Chain {
+                advance: "UPDATE workflows SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq, event_head",
+                insert: "INSERT INTO workflow_events (workflow_id, seq, at, actor, action, target, ip, detail, \
+                         prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                set_head: "UPDATE workflows SET event_head = $2 WHERE id = $1",
+            }
+        );
+    }
+}

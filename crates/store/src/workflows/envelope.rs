@@ -1,0 +1,372 @@
+//! The workflow row (the envelope): creation with its documents, signatories and initiator's
+//! attachments in one transaction; reading and listing; the row lock every transition takes
+//! first; state changes (`set_workflow_state!`), links between workflows and the certificate.
+
+use serde_json::json;
+use signet_domain::audit::GENESIS_HASH;
+use signet_domain::workflow::{DocumentState, WorkflowState};
+use signet_domain::{Error, Millis, now_millis};
+
+use super::events::{WorkflowActor, append_event};
+use super::participation::{NewWorkflowAttachment, insert_initiator_attachments};
+use super::signatories::{NewSignatory, SignatoryRow, insert_signatories};
+use crate::{Result, Store, db_err, on_db};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct WorkflowRow {
+    pub id: i64,
+    pub tenant_id: i64,
+    pub template_id: Option<i64>,
+    pub name: String,
+    pub reference_no: Option<String>,
+    pub workflow_type: i64,
+    #[sqlx(try_from = "String")]
+    pub state: WorkflowState,
+    pub state_reason: Option<String>,
+    pub current_order: i64,
+    pub settings: String,
+    pub reminder_every_days: Option<i64>,
+    pub expires_at: Option<Millis>,
+    pub linked_ids: String,
+    pub category_id: Option<i64>,
+    pub created_by: String,
+    pub certificate_blob: Option<String>,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+    pub completed_at: Option<Millis>,
+}
+
+impl WorkflowRow {
+    pub fn state(&self) -> WorkflowState {
+        self.state
+    }
+}
+
+pub(super) const WORKFLOW_COLUMNS: &str = "id, tenant_id, template_id, name, reference_no, workflow_type, state, \
+    state_reason, current_order, settings, reminder_every_days, expires_at, linked_ids, category_id, created_by, \
+    certificate_blob, created_at, updated_at, completed_at";
+
+pub struct NewWorkflow<'a> {
+    pub tenant_id: i64,
+    pub template_id: Option<i64>,
+    pub name: &'a str,
+    pub reference_no: Option<&'a str>,
+    pub workflow_type: i64,
+    pub settings: serde_json::Value,
+    pub reminder_every_days: Option<i64>,
+    pub expires_at: Option<Millis>,
+    pub linked_ids: Vec<i64>,
+    pub document_ids: Vec<i64>,
+    pub signatories: Vec<NewSignatory>,
+    pub link_expires_at: Millis,
+    /// The initiator's attachments, whose files are already in the blob store: their rows are
+    /// written in the workflow's transaction, so a workflow is created whole or not at all.
+    pub attachments: Vec<NewWorkflowAttachment>,
+}
+
+/// A created workflow with its signatories (ids settled).
+#[derive(Debug, Clone)]
+pub struct CreatedWorkflow {
+    pub workflow: WorkflowRow,
+    pub signatories: Vec<SignatoryRow>,
+}
+
+pub(super) fn not_found_workflow() -> Error {
+    Error::not_found("workflow")
+}
+
+/// Reads the workflow and takes its row lock (PostgreSQL) or the write lock (SQLite): the
+/// no-op update works as `SELECT ... FOR UPDATE` on both. Every transition locks first, so
+/// that its checks and its writes see one workflow state.
+macro_rules! lock_workflow {
+    ($tx:expr, $tenant_id:expr, $id:expr) => {{
+        use $crate::workflows::envelope::{WORKFLOW_COLUMNS, WorkflowRow, not_found_workflow};
+        let sql = format!(
+            "UPDATE workflows SET updated_at = updated_at WHERE tenant_id = $1 AND id = $2 RETURNING {WORKFLOW_COLUMNS}"
+        );
+        let row: Option<WorkflowRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind($tenant_id)
+            .bind($id)
+            .fetch_optional(&mut *$tx)
+            .await
+            .map_err($crate::db_err)?;
+        row.ok_or_else(not_found_workflow)?
+    }};
+}
+pub(super) use lock_workflow;
+
+/// Sets a workflow's state and records the event `workflow.<state>`; the caller checked
+/// `may_become` under the row lock. Completion also stamps `completed_at`.
+macro_rules! set_workflow_state {
+    ($tx:expr, $workflow:expr, $next:expr, $reason:expr, $actor:expr) => {{
+        let workflow: &$crate::workflows::WorkflowRow = $workflow;
+        let next: signet_domain::workflow::WorkflowState = $next;
+        let reason: Option<&str> = $reason;
+        let now = signet_domain::now_millis();
+        sqlx::query(
+            "UPDATE workflows SET state = $2, state_reason = $3, updated_at = $4, \
+             completed_at = CASE WHEN $2 = $5 THEN $4 ELSE completed_at END WHERE id = $1",
+        )
+        .bind(workflow.id)
+        .bind(next.as_str())
+        .bind(reason)
+        .bind(now)
+        .bind(signet_domain::workflow::WorkflowState::Completed.as_str())
+        .execute(&mut *$tx)
+        .await
+        .map_err($crate::db_err)?;
+        let event = $actor.event(
+            &format!("workflow.{}", next.as_str()),
+            format!("workflow:{}", workflow.id),
+            serde_json::json!({"reason": reason}),
+        );
+        $crate::workflows::events::append_event!($tx, workflow.tenant_id, workflow.id, &event);
+    }};
+}
+pub(super) use set_workflow_state;
+
+/// Binds a new workflow's documents in their order; each must be the tenant's, active and in
+/// no workflow yet (the guarded update refuses anything else, so no separate check can race).
+macro_rules! bind_documents {
+    ($tx:expr, $new:expr, $workflow_id:expr, $now:expr) => {{
+        let new: &NewWorkflow<'_> = $new;
+        for (position, document_id) in new.document_ids.iter().enumerate() {
+            let bound = sqlx::query(
+                "UPDATE documents SET workflow_id = $1, position = $2, updated_at = $3 \
+                 WHERE id = $4 AND tenant_id = $5 AND workflow_id IS NULL AND state = $6",
+            )
+            .bind($workflow_id)
+            .bind(position as i64)
+            .bind($now)
+            .bind(document_id)
+            .bind(new.tenant_id)
+            .bind(DocumentState::Active.as_str())
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if bound != 1 {
+                return Err(Error::field(
+                    "documentIds",
+                    format!("document {document_id} does not exist, is inactive or already belongs to a workflow"),
+                ));
+            }
+        }
+    }};
+}
+
+impl Store {
+    /// Creates the workflow, binds its documents (each must be the tenant's, active and not yet
+    /// in a workflow), records the initiator's attachments, creates the signatories and
+    /// notifies the first group, all in one transaction.
+    pub async fn create_workflow(&self, new: &NewWorkflow<'_>, actor: &WorkflowActor) -> Result<CreatedWorkflow> {
+        let now = now_millis();
+        let first_order = new.signatories.iter().map(|s| s.planned.signing_order).min().unwrap_or(1);
+        let insert_workflow = format!(
+            "INSERT INTO workflows (tenant_id, template_id, name, reference_no, workflow_type, state, current_order, \
+             settings, reminder_every_days, expires_at, linked_ids, created_by, event_head, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $14, $6, $7, $8, $9, $10, $11, $12, $13, $13) \
+             RETURNING {WORKFLOW_COLUMNS}"
+        );
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let workflow: WorkflowRow = sqlx::query_as(sqlx::AssertSqlSafe(insert_workflow.as_str()))
+                .bind(new.tenant_id)
+                .bind(new.template_id)
+                .bind(new.name)
+                .bind(new.reference_no)
+                .bind(new.workflow_type)
+                .bind(first_order)
+                .bind(new.settings.to_string())
+                .bind(new.reminder_every_days)
+                .bind(new.expires_at)
+                .bind(serde_json::to_string(&new.linked_ids).unwrap_or_else(|_| "[]".into()))
+                .bind(&actor.id)
+                .bind(GENESIS_HASH)
+                .bind(now)
+                .bind(WorkflowState::InProgress.as_str())
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            bind_documents!(tx, new, workflow.id, now);
+            let created = actor.event(
+                "workflow.created",
+                format!("workflow:{}", workflow.id),
+                json!({"name": new.name, "documents": new.document_ids, "signatories": new.signatories.len()}),
+            );
+            append_event!(tx, new.tenant_id, workflow.id, &created);
+            insert_initiator_attachments!(tx, new, workflow.id, actor, now);
+            let signatories = insert_signatories!(tx, new, workflow.id, first_order, actor, now);
+            let workflow = lock_workflow!(tx, new.tenant_id, workflow.id);
+            let audit = actor.event("workflow.created", format!("workflow:{}", workflow.id), json!({"name": new.name}));
+            crate::append_audit!(tx, new.tenant_id, &audit);
+            tx.commit().await.map_err(db_err)?;
+            Ok(CreatedWorkflow { workflow, signatories })
+        })
+    }
+
+    pub async fn workflow(&self, tenant_id: i64, id: i64) -> Result<Option<WorkflowRow>> {
+        let sql = format!("SELECT {WORKFLOW_COLUMNS} FROM workflows WHERE tenant_id = $1 AND id = $2");
+        on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id).bind(id).fetch_optional(pool).await.map_err(db_err)
+        })
+    }
+
+    /// A page of the tenant's workflows, newest first, optionally in one state or matching a
+    /// name or reference.
+    pub async fn workflows(
+        &self,
+        tenant_id: i64,
+        state: Option<&str>,
+        search: Option<&str>,
+        offset: i64,
+        limit: i64,
+    ) -> Result<(Vec<WorkflowRow>, i64)> {
+        let pattern = search.map(signet_domain::paging::contains_pattern);
+        let filter = "tenant_id = $1 AND ($2 IS NULL OR state = $2) AND state <> $4 \
+            AND ($3 IS NULL OR lower(name) LIKE $3 ESCAPE '\\' OR lower(coalesce(reference_no, '')) LIKE $3 ESCAPE '\\')";
+        let list =
+            format!("SELECT {WORKFLOW_COLUMNS} FROM workflows WHERE {filter} ORDER BY id DESC LIMIT $5 OFFSET $6");
+        let count = format!("SELECT COUNT(*) FROM workflows WHERE {filter}");
+        on_db!(self, pool => {
+            let rows: Vec<WorkflowRow> = sqlx::query_as(sqlx::AssertSqlSafe(list.as_str()))
+                .bind(tenant_id)
+                .bind(state)
+                .bind(&pattern)
+                .bind(WorkflowState::Deleted.as_str())
+                .bind(limit)
+                .bind(offset)
+                .fetch_all(pool)
+                .await
+                .map_err(db_err)?;
+            let (total,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(count.as_str()))
+                .bind(tenant_id)
+                .bind(state)
+                .bind(&pattern)
+                .bind(WorkflowState::Deleted.as_str())
+                .fetch_one(pool)
+                .await
+                .map_err(db_err)?;
+            Ok((rows, total))
+        })
+    }
+
+    /// Whether `id` is an enabled user of the tenant, and their e-mail address.
+    pub async fn tenant_user_email(&self, tenant_id: i64, id: i64) -> Result<Option<String>> {
+        on_db!(self, pool => {
+            let row: Option<(Option<String>,)> = sqlx::query_as(
+                "SELECT email FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND NOT disabled",
+            )
+            .bind(tenant_id)
+            .bind(id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?;
+            Ok(row.and_then(|(email,)| email))
+        })
+    }
+
+    /// Moves a workflow to `next` (inactive, deleted, expired) if its state allows it.
+    pub async fn change_workflow_state(
+        &self,
+        tenant_id: i64,
+        workflow_id: i64,
+        next: WorkflowState,
+        reason: Option<&str>,
+        actor: &WorkflowActor,
+    ) -> Result<()> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let workflow = lock_workflow!(tx, tenant_id, workflow_id);
+            if !workflow.state().may_become(next) {
+                return Err(workflow.state().refuse(next));
+            }
+            set_workflow_state!(tx, &workflow, next, reason, actor);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Deletes a workflow: its state and its documents' become `deleted` (the caller removes
+    /// the files after this commits). Answers the blob keys to remove.
+    pub async fn delete_workflow(
+        &self,
+        tenant_id: i64,
+        workflow_id: i64,
+        actor: &WorkflowActor,
+    ) -> Result<Vec<String>> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let workflow = lock_workflow!(tx, tenant_id, workflow_id);
+            if !workflow.state().may_become(WorkflowState::Deleted) {
+                return Err(workflow.state().refuse(WorkflowState::Deleted));
+            }
+            let blobs: Vec<(String, String)> = sqlx::query_as(
+                "UPDATE documents SET state = $3, updated_at = $2 WHERE workflow_id = $1 RETURNING original_blob, current_blob",
+            )
+            .bind(workflow_id)
+            .bind(now_millis())
+            .bind(DocumentState::Deleted.as_str())
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            set_workflow_state!(tx, &workflow, WorkflowState::Deleted, None, actor);
+            tx.commit().await.map_err(db_err)?;
+            let mut keys: Vec<String> = blobs.into_iter().flat_map(|(a, b)| [a, b]).collect();
+            keys.dedup();
+            Ok(keys)
+        })
+    }
+
+    /// Replaces the set of workflows linked to this one (all must be the tenant's).
+    pub async fn set_linked_workflows(
+        &self,
+        tenant_id: i64,
+        workflow_id: i64,
+        linked: &[i64],
+        actor: &WorkflowActor,
+    ) -> Result<()> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let _workflow = lock_workflow!(tx, tenant_id, workflow_id);
+            for id in linked {
+                let found: Option<(i64,)> =
+                    sqlx::query_as("SELECT id FROM workflows WHERE tenant_id = $1 AND id = $2 AND state <> $3")
+                        .bind(tenant_id)
+                        .bind(id)
+                        .bind(WorkflowState::Deleted.as_str())
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .map_err(db_err)?;
+                if found.is_none() {
+                    return Err(Error::not_found("linked workflow"));
+                }
+            }
+            let json = serde_json::to_string(linked).map_err(Error::internal)?;
+            sqlx::query("UPDATE workflows SET linked_ids = $2, updated_at = $3 WHERE id = $1")
+                .bind(workflow_id)
+                .bind(&json)
+                .bind(now_millis())
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            let event = actor.event("workflow.linked", format!("workflow:{workflow_id}"), json!({"linkedWorkflowIds": linked}));
+            append_event!(tx, tenant_id, workflow_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Records the completion certificate's blob (once).
+    pub async fn set_certificate(&self, workflow_id: i64, blob_key: &str) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query("UPDATE workflows SET certificate_blob = $2 WHERE id = $1 AND certificate_blob IS NULL")
+                .bind(workflow_id)
+                .bind(blob_key)
+                .execute(pool)
+                .await
+                .map_err(db_err)?;
+            Ok(())
+        })
+    }
+}

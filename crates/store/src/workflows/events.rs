@@ -1,0 +1,103 @@
+//! A workflow's own event chain (the `workflow_events` table, chained like the tenant's audit
+//! log by `crate::chain`), and the `workflow.event` job that each event enqueues in the same
+//! transaction: e-mails and webhooks are sent from that job, so they happen once, after commit.
+
+use serde_json::json;
+use signet_domain::audit::{AuditEntry, AuditEvent};
+
+use crate::chain::{EntryRow, entry_from_row};
+use crate::{Result, Store, db_err, on_db};
+
+/// The job kind that carries a workflow event to e-mail and webhook delivery.
+pub const WORKFLOW_EVENT_JOB: &str = "workflow.event";
+
+/// Who acts on a workflow and from where, with the request's browser details.
+#[derive(Debug, Clone)]
+pub struct WorkflowActor {
+    pub id: String,
+    pub ip: Option<String>,
+}
+
+impl WorkflowActor {
+    /// The worker acting on its own (reminders, expiry, the next group's notices).
+    pub(super) fn system() -> WorkflowActor {
+        WorkflowActor { id: "system".into(), ip: None }
+    }
+
+    pub(super) fn event(&self, action: &str, target: String, detail: serde_json::Value) -> AuditEvent {
+        AuditEvent { actor: self.id.clone(), action: action.to_string(), target, ip: self.ip.clone(), detail }
+    }
+}
+
+/// The payload of the `workflow.event` job for a chained entry: enough to find the event again.
+pub(super) fn event_job_payload(tenant_id: i64, workflow_id: i64, entry: &AuditEntry) -> serde_json::Value {
+    json!({
+        "tenantId": tenant_id,
+        "workflowId": workflow_id,
+        "seq": entry.seq,
+        "type": &entry.action,
+        "target": &entry.target,
+        "at": entry.at,
+    })
+}
+
+/// Appends to the workflow's chain inside an open transaction and enqueues the event's job
+/// (deduplicated per workflow and sequence number). The chain's first statement takes the
+/// workflow row's lock (PostgreSQL) or the write lock (SQLite).
+macro_rules! append_event {
+    ($tx:expr, $tenant_id:expr, $workflow_id:expr, $event:expr) => {{
+        let workflow_id: i64 = $workflow_id;
+        let tenant_id: i64 = $tenant_id;
+        let entry = $crate::chain::append_chain!($tx, &$crate::chain::WORKFLOW_CHAIN, workflow_id, $event);
+        let payload = $crate::workflows::events::event_job_payload(tenant_id, workflow_id, &entry);
+        let job = $crate::workflows::events::WORKFLOW_EVENT_JOB;
+        sqlx::query(
+            "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at) \
+             VALUES ($1, $2, $3, 'ready', $4, 5, $4)",
+        )
+        .bind(job)
+        .bind(payload.to_string())
+        .bind(format!("{job}:{workflow_id}:{}", entry.seq))
+        .bind(entry.at)
+        .execute(&mut *$tx)
+        .await
+        .map_err($crate::db_err)?;
+    }};
+}
+pub(super) use append_event;
+
+impl Store {
+    /// Appends an event that changes no state (a comment, an attachment, a download).
+    pub async fn record_workflow_event(
+        &self,
+        tenant_id: i64,
+        workflow_id: i64,
+        action: &str,
+        target: String,
+        detail: serde_json::Value,
+        actor: &WorkflowActor,
+    ) -> Result<()> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let event = actor.event(action, target, detail);
+            append_event!(tx, tenant_id, workflow_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// The workflow's event chain in order.
+    pub async fn workflow_events(&self, workflow_id: i64) -> Result<Vec<AuditEntry>> {
+        let rows: Vec<EntryRow> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM workflow_events \
+                 WHERE workflow_id = $1 ORDER BY seq",
+            )
+            .bind(workflow_id)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(rows.into_iter().map(entry_from_row).collect())
+    }
+}

@@ -1,0 +1,31 @@
+//! Workflows (envelopes), their documents and signatories, and each workflow's own
+//! hash-chained event log. Every change that a workflow's participants or integrators can
+//! observe appends an event in the same transaction and enqueues a `workflow.event` job, from
+//! which e-mails and webhooks are sent (so they survive restarts and run once across instances).
+//!
+//! One module per aggregate:
+//! - `events`: the workflow's event chain, the job each event enqueues, who acts (`WorkflowActor`);
+//! - `envelope`: the workflow row: creation, reading and listing, locking, state changes, links;
+//! - `documents`: documents, uploaded on their own and bound to a workflow, and their versions;
+//! - `signatories`: the signatories' rows, page views and signer links;
+//! - `signing`: the turn-taking transitions: signing, declining, delegating, completing;
+//! - `participation`: what participants add along the way: comments and attachments;
+//! - `templates`: reusable workflow definitions;
+//! - `sweeps`: the periodic passes of the worker: reminders due, workflows past their expiry.
+
+mod documents;
+mod envelope;
+mod events;
+mod participation;
+mod signatories;
+mod signing;
+mod sweeps;
+mod templates;
+
+pub use documents::{DocumentRow, NewDocument};
+pub use envelope::{CreatedWorkflow, NewWorkflow, WorkflowRow};
+pub use events::{WORKFLOW_EVENT_JOB, WorkflowActor};
+pub use participation::{AttachmentRow, NewAttachment, NewWorkflowAttachment};
+pub use signatories::{NewSignatory, SignatoryRow};
+pub use signing::{AfterSignature, SignedVersion};
+pub use templates::TemplateRow;

@@ -1,0 +1,226 @@
+//! What participants add to a workflow along the way: comments on its documents and
+//! attachments (sent by the initiator, requested of signers, or uploaded by a signer). Each is
+//! recorded in the workflow's chain; per-signer limits are checked under its row lock.
+
+use serde_json::json;
+use signet_domain::{Error, ErrorCode, Millis, now_millis};
+
+use super::envelope::lock_workflow;
+use super::events::{WorkflowActor, append_event};
+use crate::{Result, Store, db_err, on_db};
+
+pub struct NewAttachment<'a> {
+    pub tenant_id: i64,
+    pub workflow_id: i64,
+    pub signatory_id: Option<i64>,
+    /// `initiator`, `requested` or `signer`.
+    pub kind: &'a str,
+    pub name: &'a str,
+    pub description: Option<&'a str>,
+    pub blob_key: Option<&'a str>,
+    pub sha256: Option<&'a str>,
+    pub size_bytes: Option<i64>,
+}
+
+/// An attachment of a workflow being created (its file already stored under `blob_key`).
+#[derive(Debug, Clone)]
+pub struct NewWorkflowAttachment {
+    pub kind: &'static str,
+    pub name: String,
+    pub description: Option<String>,
+    pub blob_key: String,
+    pub sha256: String,
+    pub size_bytes: i64,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AttachmentRow {
+    pub id: i64,
+    pub signatory_id: Option<i64>,
+    pub kind: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub blob_key: Option<String>,
+    pub sha256: Option<String>,
+    pub size_bytes: Option<i64>,
+    pub created_at: Millis,
+}
+
+/// Records the initiator's attachments of a workflow being created (their files are stored
+/// already), each with an `attachment.added` event.
+macro_rules! insert_initiator_attachments {
+    ($tx:expr, $new:expr, $workflow_id:expr, $actor:expr, $now:expr) => {{
+        let new: &$crate::workflows::NewWorkflow<'_> = $new;
+        for a in &new.attachments {
+            let (id,): (i64,) = sqlx::query_as(
+                "INSERT INTO workflow_attachments (tenant_id, workflow_id, signatory_id, kind, name, description, \
+                 blob_key, sha256, size_bytes, created_at) VALUES ($1, $2, NULL, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+            )
+            .bind(new.tenant_id)
+            .bind($workflow_id)
+            .bind(a.kind)
+            .bind(&a.name)
+            .bind(&a.description)
+            .bind(&a.blob_key)
+            .bind(&a.sha256)
+            .bind(a.size_bytes)
+            .bind($now)
+            .fetch_one(&mut *$tx)
+            .await
+            .map_err($crate::db_err)?;
+            let event = $actor.event(
+                "attachment.added",
+                format!("attachment:{id}"),
+                serde_json::json!({"kind": a.kind, "name": &a.name, "sha256": &a.sha256}),
+            );
+            $crate::workflows::events::append_event!($tx, new.tenant_id, $workflow_id, &event);
+        }
+    }};
+}
+pub(super) use insert_initiator_attachments;
+
+impl Store {
+    /// A comment on one of the workflow's documents, recorded in its chain.
+    pub async fn add_comment(
+        &self,
+        tenant_id: i64,
+        workflow_id: i64,
+        document_id: i64,
+        comment: &str,
+        actor: &WorkflowActor,
+        max_per_author: Option<i64>,
+    ) -> Result<i64> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            if let Some(max) = max_per_author {
+                // The workflow row lock makes the count and the insert one step.
+                lock_workflow!(tx, tenant_id, workflow_id);
+                let (count,): (i64,) = sqlx::query_as(
+                    "SELECT COUNT(*) FROM document_comments c JOIN documents d ON d.id = c.document_id \
+                     WHERE d.workflow_id = $1 AND c.author = $2",
+                )
+                .bind(workflow_id)
+                .bind(&actor.id)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db_err)?;
+                if count >= max {
+                    return Err(Error::rejected(ErrorCode::LimitReached, format!("at most {max} comments per signer")));
+                }
+            }
+            let (id,): (i64,) = sqlx::query_as(
+                "INSERT INTO document_comments (tenant_id, document_id, author, comment, created_at) \
+                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            )
+            .bind(tenant_id)
+            .bind(document_id)
+            .bind(&actor.id)
+            .bind(comment)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let event = actor.event("document.commented", format!("document:{document_id}"), json!({"comment": comment}));
+            append_event!(tx, tenant_id, workflow_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(id)
+        })
+    }
+
+    /// Comments on a document, oldest first: (author, comment, at).
+    pub async fn comments(&self, document_id: i64) -> Result<Vec<(String, String, Millis)>> {
+        on_db!(self, pool => {
+            sqlx::query_as("SELECT author, comment, created_at FROM document_comments WHERE document_id = $1 ORDER BY id")
+                .bind(document_id)
+                .fetch_all(pool)
+                .await
+                .map_err(db_err)
+        })
+    }
+
+    /// Records an attachment of the workflow (sent by the initiator, requested of signers, or
+    /// uploaded by a signer), with an event in the chain.
+    /// `max_per_signatory` limits the attachments one signatory may add (checked under the
+    /// workflow's row lock, so concurrent uploads cannot pass it together).
+    pub async fn add_attachment(
+        &self,
+        new: &NewAttachment<'_>,
+        actor: &WorkflowActor,
+        max_per_signatory: Option<i64>,
+    ) -> Result<i64> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            if let (Some(max), Some(signatory_id)) = (max_per_signatory, new.signatory_id) {
+                lock_workflow!(tx, new.tenant_id, new.workflow_id);
+                let (count,): (i64,) =
+                    sqlx::query_as("SELECT COUNT(*) FROM workflow_attachments WHERE workflow_id = $1 AND signatory_id = $2")
+                        .bind(new.workflow_id)
+                        .bind(signatory_id)
+                        .fetch_one(&mut *tx)
+                        .await
+                        .map_err(db_err)?;
+                if count >= max {
+                    return Err(Error::rejected(
+                        ErrorCode::LimitReached,
+                        format!("at most {max} attachments per signer"),
+                    ));
+                }
+            }
+            let (id,): (i64,) = sqlx::query_as(
+                "INSERT INTO workflow_attachments (tenant_id, workflow_id, signatory_id, kind, name, description, \
+                 blob_key, sha256, size_bytes, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+            )
+            .bind(new.tenant_id)
+            .bind(new.workflow_id)
+            .bind(new.signatory_id)
+            .bind(new.kind)
+            .bind(new.name)
+            .bind(new.description)
+            .bind(new.blob_key)
+            .bind(new.sha256)
+            .bind(new.size_bytes)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let event = actor.event(
+                "attachment.added",
+                format!("attachment:{id}"),
+                json!({"kind": new.kind, "name": new.name, "sha256": new.sha256}),
+            );
+            append_event!(tx, new.tenant_id, new.workflow_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(id)
+        })
+    }
+
+    pub async fn attachments(&self, workflow_id: i64) -> Result<Vec<AttachmentRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id, signatory_id, kind, name, description, blob_key, sha256, size_bytes, created_at \
+                 FROM workflow_attachments WHERE workflow_id = $1 ORDER BY id",
+            )
+            .bind(workflow_id)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// One attachment of a workflow.
+    pub async fn attachment(&self, workflow_id: i64, id: i64) -> Result<Option<AttachmentRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id, signatory_id, kind, name, description, blob_key, sha256, size_bytes, created_at \
+                 FROM workflow_attachments WHERE workflow_id = $1 AND id = $2",
+            )
+            .bind(workflow_id)
+            .bind(id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+}

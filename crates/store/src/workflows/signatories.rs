@@ -1,0 +1,200 @@
+//! The signatories of a workflow: their rows, the signer page's view, and signer links
+//! (rotated by bumping `link_version`). Their turn-taking transitions are in `signing`.
+
+use serde_json::json;
+use signet_domain::workflow::{PlannedSignatory, SignatoryState, WorkflowState};
+use signet_domain::{Error, ErrorCode, Millis, now_millis};
+
+use super::envelope::{WorkflowRow, lock_workflow, not_found_workflow};
+use super::events::{WorkflowActor, append_event};
+use crate::{Result, Store, db_err, on_db};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SignatoryRow {
+    pub id: i64,
+    pub tenant_id: i64,
+    pub workflow_id: i64,
+    pub subscriber_id: i64,
+    pub email: String,
+    pub name: String,
+    pub signing_order: i64,
+    #[sqlx(try_from = "String")]
+    pub state: SignatoryState,
+    pub link_version: i64,
+    pub link_expires_at: Millis,
+    pub placement: String,
+    pub delegated_from: Option<i64>,
+    pub reason: Option<String>,
+    pub method: Option<String>,
+    pub notified_at: Option<Millis>,
+    pub viewed_at: Option<Millis>,
+    pub signed_at: Option<Millis>,
+    pub last_reminded_at: Option<Millis>,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+}
+
+impl SignatoryRow {
+    pub fn state(&self) -> SignatoryState {
+        self.state
+    }
+}
+
+pub(super) const SIGNATORY_COLUMNS: &str = "id, tenant_id, workflow_id, subscriber_id, email, name, signing_order, \
+    state, link_version, link_expires_at, placement, delegated_from, reason, method, notified_at, viewed_at, \
+    signed_at, last_reminded_at, created_at, updated_at";
+
+/// A signatory to create, with where their signature goes.
+pub struct NewSignatory {
+    pub planned: PlannedSignatory,
+    pub placement: serde_json::Value,
+}
+
+/// The detail of a `signatory.notified` event.
+pub(super) fn notified_detail(row: &SignatoryRow) -> serde_json::Value {
+    json!({"email": &row.email, "name": &row.name, "signingOrder": row.signing_order})
+}
+
+/// Creates a new workflow's signatories and evaluates to their rows: the first group is
+/// notified at once (with a `signatory.notified` event each), the others wait as pending.
+macro_rules! insert_signatories {
+    ($tx:expr, $new:expr, $workflow_id:expr, $first_order:expr, $actor:expr, $now:expr) => {{
+        use $crate::workflows::signatories::{SIGNATORY_COLUMNS, SignatoryRow, notified_detail};
+        let new: &$crate::workflows::NewWorkflow<'_> = $new;
+        let insert = format!(
+            "INSERT INTO signatories (tenant_id, workflow_id, subscriber_id, email, name, signing_order, state, \
+             link_expires_at, placement, notified_at, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING {SIGNATORY_COLUMNS}"
+        );
+        let mut rows: Vec<SignatoryRow> = Vec::with_capacity(new.signatories.len());
+        for s in &new.signatories {
+            let first = s.planned.signing_order == $first_order;
+            let state = if first {
+                signet_domain::workflow::SignatoryState::Notified
+            } else {
+                signet_domain::workflow::SignatoryState::Pending
+            };
+            let row: SignatoryRow = sqlx::query_as(sqlx::AssertSqlSafe(insert.as_str()))
+                .bind(new.tenant_id)
+                .bind($workflow_id)
+                .bind(s.planned.subscriber_id)
+                .bind(&s.planned.email)
+                .bind(&s.planned.name)
+                .bind(s.planned.signing_order)
+                .bind(state.as_str())
+                .bind(new.link_expires_at)
+                .bind(s.placement.to_string())
+                .bind(first.then_some($now))
+                .bind($now)
+                .fetch_one(&mut *$tx)
+                .await
+                .map_err($crate::db_err)?;
+            if first {
+                let notified =
+                    $actor.event("signatory.notified", format!("signatory:{}", row.id), notified_detail(&row));
+                $crate::workflows::events::append_event!($tx, new.tenant_id, $workflow_id, &notified);
+            }
+            rows.push(row);
+        }
+        rows
+    }};
+}
+pub(super) use insert_signatories;
+
+impl Store {
+    pub async fn signatories(&self, workflow_id: i64) -> Result<Vec<SignatoryRow>> {
+        let sql =
+            format!("SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE workflow_id = $1 ORDER BY signing_order, id");
+        on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(workflow_id).fetch_all(pool).await.map_err(db_err)
+        })
+    }
+
+    /// A signatory by id, with their workflow (for the signer page, which has no tenant yet).
+    pub async fn signatory(&self, id: i64) -> Result<Option<(SignatoryRow, WorkflowRow)>> {
+        let sql = format!("SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE id = $1");
+        let row: Option<SignatoryRow> = on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id).fetch_optional(pool).await.map_err(db_err)?
+        });
+        let Some(row) = row else { return Ok(None) };
+        let workflow = self.workflow(row.tenant_id, row.workflow_id).await?.ok_or_else(not_found_workflow)?;
+        Ok(Some((row, workflow)))
+    }
+
+    /// Records that the signatory opened the page (notified -> viewed); a no-op otherwise.
+    pub async fn mark_viewed(
+        &self,
+        signatory: &SignatoryRow,
+        actor: &WorkflowActor,
+        detail: serde_json::Value,
+    ) -> Result<()> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let changed = sqlx::query(
+                "UPDATE signatories SET state = $3, viewed_at = $2, updated_at = $2 WHERE id = $1 AND state = $4",
+            )
+            .bind(signatory.id)
+            .bind(now)
+            .bind(SignatoryState::Viewed.as_str())
+            .bind(SignatoryState::Notified.as_str())
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if changed == 1 {
+                let event = actor.event("signatory.viewed", format!("signatory:{}", signatory.id), detail);
+                append_event!(tx, signatory.tenant_id, signatory.workflow_id, &event);
+            }
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Revokes a signatory's link by bumping its version (every earlier link stops working)
+    /// and sets a new expiry; when it is the signatory's turn a `signatory.reminded` event
+    /// follows, which e-mails them the new link if the workflow sends e-mail.
+    pub async fn rotate_signer_link(
+        &self,
+        tenant_id: i64,
+        workflow_id: i64,
+        signatory_id: i64,
+        link_expires_at: Millis,
+        actor: &WorkflowActor,
+    ) -> Result<SignatoryRow> {
+        let now = now_millis();
+        let sql = format!(
+            "UPDATE signatories SET link_version = link_version + 1, link_expires_at = $4, updated_at = $5 \
+             WHERE id = $1 AND workflow_id = $2 AND tenant_id = $3 RETURNING {SIGNATORY_COLUMNS}"
+        );
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let workflow = lock_workflow!(tx, tenant_id, workflow_id);
+            if workflow.state() != WorkflowState::InProgress {
+                return Err(Error::rejected(ErrorCode::StateConflict, format!("the workflow is {}", workflow.state)));
+            }
+            let row: Option<SignatoryRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+                .bind(signatory_id)
+                .bind(workflow_id)
+                .bind(tenant_id)
+                .bind(link_expires_at)
+                .bind(now)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            let row = row.ok_or_else(|| Error::not_found("signatory"))?;
+            if row.state().is_final() {
+                return Err(Error::rejected(ErrorCode::StateConflict, "this signatory has nothing left to do"));
+            }
+            let subject = format!("signatory:{}", row.id);
+            let revoked = actor.event("signatory.link_revoked", subject.clone(), json!({"linkVersion": row.link_version}));
+            append_event!(tx, tenant_id, workflow_id, &revoked);
+            if row.state().is_turn() {
+                let resent = actor.event("signatory.reminded", subject, json!({"newLink": true}));
+                append_event!(tx, tenant_id, workflow_id, &resent);
+            }
+            tx.commit().await.map_err(db_err)?;
+            Ok(row)
+        })
+    }
+}

@@ -1,0 +1,66 @@
+//! Workflow templates: reusable definitions, recorded in the tenant's audit log.
+
+use serde_json::json;
+use signet_domain::{Millis, now_millis};
+
+use crate::{Result, Store, db_err, on_db};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TemplateRow {
+    pub id: i64,
+    pub tenant_id: i64,
+    pub name: String,
+    pub description: Option<String>,
+    pub definition: String,
+    pub created_by: String,
+    pub created_at: Millis,
+    pub updated_at: Millis,
+}
+
+impl Store {
+    pub async fn create_template(
+        &self,
+        tenant_id: i64,
+        name: &str,
+        description: Option<&str>,
+        definition: &serde_json::Value,
+        actor: &signet_domain::audit::Actor,
+    ) -> Result<TemplateRow> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let row: TemplateRow = sqlx::query_as(
+                "INSERT INTO templates (tenant_id, name, description, definition, created_by, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $6) \
+                 RETURNING id, tenant_id, name, description, definition, created_by, created_at, updated_at",
+            )
+            .bind(tenant_id)
+            .bind(name)
+            .bind(description)
+            .bind(definition.to_string())
+            .bind(&actor.id)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let event = actor.event("template.created", format!("template:{}", row.id), json!({"name": name}));
+            crate::append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(row)
+        })
+    }
+
+    pub async fn template(&self, tenant_id: i64, id: i64) -> Result<Option<TemplateRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id, tenant_id, name, description, definition, created_by, created_at, updated_at \
+                 FROM templates WHERE tenant_id = $1 AND id = $2",
+            )
+            .bind(tenant_id)
+            .bind(id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+}

@@ -1,0 +1,382 @@
+//! Workflow transitions at the store level, on SQLite and PostgreSQL: each test drives one
+//! transition (signing, version conflicts, delegation, deactivation, cancellation, declining,
+//! completion) and checks the rows it changed and that the workflow's event chain verifies.
+
+#[macro_use]
+mod support;
+
+use serde_json::json;
+use signet_domain::ErrorCode;
+use signet_domain::audit::{Actor, AuditEntry, GENESIS_HASH, verify_chain};
+use signet_domain::now_millis;
+use signet_domain::workflow::{DocumentState, PlannedSignatory, SignatoryState, WorkflowState};
+use signet_store::{
+    AfterSignature, Backend, CreatedWorkflow, DocumentRow, NewDocument, NewSignatory, NewWorkflow, SignatoryRow,
+    SignedVersion, Store, WORKFLOW_EVENT_JOB, WorkflowActor,
+};
+use support::{TestDb, tenant};
+
+on_both_backends!(
+    a_stale_document_version_is_refused_and_changes_nothing,
+    delegation_hands_the_place_on_and_is_bounded,
+    documents_are_deactivated_only_when_allowed,
+    a_cancelled_workflow_takes_no_signatures_and_may_be_deleted,
+    declining_ends_the_workflow,
+    the_last_signature_completes_the_workflow,
+    workflows_are_tenant_scoped,
+);
+
+fn initiator() -> WorkflowActor {
+    WorkflowActor { id: "user:1".into(), ip: Some("203.0.113.1".into()) }
+}
+
+fn signer(row: &SignatoryRow) -> WorkflowActor {
+    WorkflowActor { id: format!("signatory:{}", row.id), ip: None }
+}
+
+async fn upload(store: &Store, tenant_id: i64, name: &str) -> DocumentRow {
+    let new = NewDocument {
+        tenant_id,
+        name,
+        category_id: None,
+        reference_no: None,
+        blob_key: &format!("blobs/{name}"),
+        sha256: "00",
+        size_bytes: 10,
+        page_count: 1,
+    };
+    store.insert_document(&new, &Actor::system()).await.expect("document")
+}
+
+/// A workflow over `documents` with one signatory per `(email, signing order)`.
+async fn start(store: &Store, tenant_id: i64, documents: &[&DocumentRow], signers: &[(&str, i64)]) -> CreatedWorkflow {
+    let signatories = signers
+        .iter()
+        .map(|(email, order)| NewSignatory {
+            planned: PlannedSignatory {
+                subscriber_id: 0,
+                email: email.to_string(),
+                name: email.to_string(),
+                signing_order: *order,
+            },
+            placement: json!({}),
+        })
+        .collect();
+    let new = NewWorkflow {
+        tenant_id,
+        template_id: None,
+        name: "Contract",
+        reference_no: Some("REF-1"),
+        workflow_type: 1,
+        settings: json!({}),
+        reminder_every_days: None,
+        expires_at: None,
+        linked_ids: Vec::new(),
+        document_ids: documents.iter().map(|d| d.id).collect(),
+        signatories,
+        link_expires_at: now_millis() + 3_600_000,
+        attachments: Vec::new(),
+    };
+    store.create_workflow(&new, &initiator()).await.expect("create workflow")
+}
+
+/// Signs every document of the workflow as it stands now.
+async fn sign(
+    store: &Store,
+    signatory: &SignatoryRow,
+    documents: &[DocumentRow],
+) -> signet_store::Result<AfterSignature> {
+    let keys: Vec<String> = documents.iter().map(|d| format!("{}/v{}", d.current_blob, d.version + 1)).collect();
+    let versions: Vec<SignedVersion<'_>> = documents
+        .iter()
+        .zip(&keys)
+        .map(|(d, key)| SignedVersion { document_id: d.id, base_version: d.version, blob_key: key, sha256: "11" })
+        .collect();
+    store.record_signature(signatory, &versions, "test", &signer(signatory), json!({})).await
+}
+
+/// The workflow's events, after checking that their chain verifies from the genesis hash.
+async fn verified_events(store: &Store, workflow_id: i64) -> Vec<AuditEntry> {
+    let events = store.workflow_events(workflow_id).await.expect("events");
+    assert_eq!(events.first().map(|e| e.prev_hash.as_str()), Some(GENESIS_HASH));
+    assert_eq!(verify_chain(workflow_id, &events), Ok(()));
+    events
+}
+
+fn actions(events: &[AuditEntry]) -> Vec<&str> {
+    events.iter().map(|e| e.action.as_str()).collect()
+}
+
+async fn signatory_states(store: &Store, workflow_id: i64) -> Vec<(String, SignatoryState)> {
+    let rows = store.signatories(workflow_id).await.expect("signatories");
+    rows.into_iter().map(|s| (s.email, s.state)).collect()
+}
+
+async fn workflow_state(store: &Store, tenant_id: i64, workflow_id: i64) -> WorkflowState {
+    store.workflow(tenant_id, workflow_id).await.expect("workflow").expect("row").state
+}
+
+fn code<T: std::fmt::Debug>(outcome: signet_store::Result<T>) -> ErrorCode {
+    outcome.expect_err("refused").code()
+}
+
+async fn a_stale_document_version_is_refused_and_changes_nothing(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let t = tenant(&store, "conflict").await;
+    let doc = upload(&store, t, "a.pdf").await;
+    // Two signers of one parallel group, both working from its first version.
+    let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 1)]).await;
+    let id = created.workflow.id;
+    let before = store.workflow_documents(id).await.expect("documents");
+    let first = sign(&store, &created.signatories[0], &before).await.expect("first signature");
+    assert_eq!(first, AfterSignature::Continuing { notified: Vec::new() }, "b still signs in this group");
+
+    // The second signature was made on the version the first one replaced.
+    assert_eq!(code(sign(&store, &created.signatories[1], &before).await), ErrorCode::Conflict);
+    let after = store.workflow_documents(id).await.expect("documents");
+    assert_eq!((after[0].version, after[0].current_blob.as_str()), (1, "blobs/a.pdf/v1"));
+    assert_eq!(
+        signatory_states(&store, id).await,
+        vec![("a@x.test".into(), SignatoryState::Signed), ("b@x.test".into(), SignatoryState::Notified)]
+    );
+    // Outside a signature too, an update must build on the version it read.
+    let stale = store.advance_document(&before[0], "blobs/ts", "22", "document.timestamped", &initiator()).await;
+    assert_eq!(code(stale), ErrorCode::Conflict);
+    assert_eq!(store.workflow_documents(id).await.expect("documents")[0].version, 1);
+    let events = verified_events(&store, id).await;
+    assert_eq!(actions(&events), ["workflow.created", "signatory.notified", "signatory.notified", "signatory.signed"]);
+
+    // Signed again on the current version, the signature goes through.
+    let done = sign(&store, &created.signatories[1], &after).await.expect("second signature");
+    assert_eq!(done, AfterSignature::Completed);
+    verified_events(&store, id).await;
+}
+
+async fn delegation_hands_the_place_on_and_is_bounded(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let t = tenant(&store, "delegate").await;
+    let doc = upload(&store, t, "a.pdf").await;
+    let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 2)]).await;
+    let (id, a) = (created.workflow.id, &created.signatories[0]);
+    let expires = now_millis() + 3_600_000;
+
+    let taken = store.delegate(a, "B@x.test", "B", "busy", expires, &signer(a), Some(1)).await;
+    assert_eq!(code(taken), ErrorCode::ValidationFailed, "b already signs this workflow");
+    let out_of_turn = store.delegate(&created.signatories[1], "c@x.test", "C", "", expires, &initiator(), None).await;
+    assert_eq!(code(out_of_turn), ErrorCode::StateConflict, "b's turn has not come");
+
+    let c = store.delegate(a, "c@x.test", "C", "on leave", expires, &signer(a), Some(1)).await.expect("delegate");
+    assert_eq!((c.state, c.signing_order, c.delegated_from), (SignatoryState::Notified, 1, Some(a.id)));
+    assert_eq!(
+        signatory_states(&store, id).await,
+        vec![
+            ("a@x.test".into(), SignatoryState::Delegated),
+            ("c@x.test".into(), SignatoryState::Notified),
+            ("b@x.test".into(), SignatoryState::Pending),
+        ]
+    );
+    let again = store.delegate(&c, "d@x.test", "D", "", expires, &signer(&c), Some(1)).await;
+    assert_eq!(code(again), ErrorCode::LimitReached, "one hand-over per place");
+    let from_a = store.delegate(a, "d@x.test", "D", "", expires, &signer(a), None).await;
+    assert_eq!(code(from_a), ErrorCode::StateConflict, "a's place was handed on already");
+
+    let events = verified_events(&store, id).await;
+    let delegated = &events[events.len() - 2];
+    assert_eq!(
+        (delegated.action.as_str(), delegated.target.clone()),
+        ("signatory.delegated", format!("signatory:{}", a.id))
+    );
+    assert_eq!(events[events.len() - 1].target, format!("signatory:{}", c.id));
+    assert_eq!(events[events.len() - 1].action, "signatory.notified");
+
+    // The delegate's signature counts for the place: the next group follows.
+    let documents = store.workflow_documents(id).await.expect("documents");
+    let after = sign(&store, &c, &documents).await.expect("delegate signs");
+    assert_eq!(after, AfterSignature::Continuing { notified: vec![created.signatories[1].id] });
+    verified_events(&store, id).await;
+}
+
+async fn documents_are_deactivated_only_when_allowed(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let t = tenant(&store, "deactivate").await;
+    let loose = upload(&store, t, "loose.pdf").await;
+    store.deactivate_document(t, loose.id, Some("superseded"), false, &initiator()).await.expect("outside a workflow");
+    let row = store.document(t, loose.id).await.expect("document").expect("row");
+    assert_eq!((row.state, row.state_reason.as_deref()), (DocumentState::Inactive, Some("superseded")));
+    let twice = store.deactivate_document(t, loose.id, None, false, &initiator()).await;
+    assert_eq!(code(twice), ErrorCode::StateConflict);
+
+    let (one, two) = (upload(&store, t, "one.pdf").await, upload(&store, t, "two.pdf").await);
+    let created = start(&store, t, &[&one, &two], &[("a@x.test", 1)]).await;
+    let id = created.workflow.id;
+    let unforced = store.deactivate_document(t, one.id, None, false, &initiator()).await;
+    assert_eq!(code(unforced), ErrorCode::StateConflict, "in a workflow in progress only when forced");
+    store.deactivate_document(t, one.id, Some("wrong file"), true, &initiator()).await.expect("forced");
+    let last = store.deactivate_document(t, two.id, None, true, &initiator()).await;
+    assert_eq!(code(last), ErrorCode::StateConflict, "the last active document stays");
+    let states: Vec<DocumentState> =
+        store.workflow_documents(id).await.expect("documents").into_iter().map(|d| d.state).collect();
+    assert_eq!(states, [DocumentState::Inactive, DocumentState::Active]);
+    // An inactive document cannot be bound to another workflow.
+    let new = NewWorkflow { document_ids: vec![loose.id], ..clone_new(&created, t) };
+    assert_eq!(code(store.create_workflow(&new, &initiator()).await), ErrorCode::ValidationFailed);
+
+    let events = verified_events(&store, id).await;
+    assert_eq!(events.last().map(|e| e.action.as_str()), Some("document.inactive"));
+    assert_eq!(events.last().map(|e| e.target.clone()), Some(format!("document:{}", one.id)));
+}
+
+/// A minimal new workflow in tenant `t` (for refusals that need no particular content).
+fn clone_new(created: &CreatedWorkflow, t: i64) -> NewWorkflow<'static> {
+    let planned = PlannedSignatory {
+        subscriber_id: 0,
+        email: format!("other{}@x.test", created.workflow.id),
+        name: "Other".into(),
+        signing_order: 1,
+    };
+    NewWorkflow {
+        tenant_id: t,
+        template_id: None,
+        name: "Other",
+        reference_no: None,
+        workflow_type: 1,
+        settings: json!({}),
+        reminder_every_days: None,
+        expires_at: None,
+        linked_ids: Vec::new(),
+        document_ids: Vec::new(),
+        signatories: vec![NewSignatory { planned, placement: json!({}) }],
+        link_expires_at: now_millis() + 60_000,
+        attachments: Vec::new(),
+    }
+}
+
+async fn a_cancelled_workflow_takes_no_signatures_and_may_be_deleted(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let t = tenant(&store, "cancel").await;
+    let doc = upload(&store, t, "a.pdf").await;
+    let created = start(&store, t, &[&doc], &[("a@x.test", 1)]).await;
+    let id = created.workflow.id;
+    store.change_workflow_state(t, id, WorkflowState::Inactive, Some("withdrawn"), &initiator()).await.expect("cancel");
+    let row = store.workflow(t, id).await.expect("workflow").expect("row");
+    assert_eq!(
+        (row.state, row.state_reason.as_deref(), row.completed_at),
+        (WorkflowState::Inactive, Some("withdrawn"), None)
+    );
+
+    let documents = store.workflow_documents(id).await.expect("documents");
+    assert_eq!(code(sign(&store, &created.signatories[0], &documents).await), ErrorCode::StateConflict);
+    let revived = store.change_workflow_state(t, id, WorkflowState::Completed, None, &initiator()).await;
+    assert_eq!(code(revived), ErrorCode::StateConflict);
+    assert_eq!(workflow_state(&store, t, id).await, WorkflowState::Inactive);
+    assert_eq!(signatory_states(&store, id).await, vec![("a@x.test".into(), SignatoryState::Notified)]);
+
+    let keys = store.delete_workflow(t, id, &initiator()).await.expect("delete");
+    assert_eq!(keys, vec!["blobs/a.pdf".to_string()]);
+    assert_eq!(workflow_state(&store, t, id).await, WorkflowState::Deleted);
+    let doc = store.document(t, doc.id).await.expect("document").expect("row");
+    assert_eq!(doc.state, DocumentState::Deleted);
+    assert_eq!(code(store.delete_workflow(t, id, &initiator()).await), ErrorCode::StateConflict);
+    let (listed, total) = store.workflows(t, None, None, 0, 10).await.expect("list");
+    assert_eq!((listed.len(), total), (0, 0), "deleted workflows are not listed");
+
+    let events = verified_events(&store, id).await;
+    assert_eq!(actions(&events)[2..], ["workflow.inactive", "workflow.deleted"]);
+}
+
+async fn declining_ends_the_workflow(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let t = tenant(&store, "decline").await;
+    let doc = upload(&store, t, "a.pdf").await;
+    let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 2)]).await;
+    let (id, a, b) = (created.workflow.id, &created.signatories[0], &created.signatories[1]);
+    assert_eq!(code(store.decline(b, "not mine", &signer(b)).await), ErrorCode::StateConflict, "not b's turn");
+
+    store.decline(a, "wrong amount", &signer(a)).await.expect("decline");
+    let row = store.workflow(t, id).await.expect("workflow").expect("row");
+    assert_eq!((row.state, row.state_reason.as_deref()), (WorkflowState::Declined, Some("wrong amount")));
+    assert_eq!(
+        signatory_states(&store, id).await,
+        vec![("a@x.test".into(), SignatoryState::Declined), ("b@x.test".into(), SignatoryState::Pending)]
+    );
+    assert_eq!(code(store.decline(a, "again", &signer(a)).await), ErrorCode::StateConflict);
+    let (declined, total) = store.workflows(t, Some("declined"), None, 0, 10).await.expect("list");
+    assert_eq!((declined.iter().map(|w| w.id).collect::<Vec<_>>(), total), (vec![id], 1));
+
+    let events = verified_events(&store, id).await;
+    assert_eq!(actions(&events)[2..], ["signatory.declined", "workflow.declined"]);
+}
+
+async fn the_last_signature_completes_the_workflow(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let t = tenant(&store, "complete").await;
+    let doc = upload(&store, t, "a.pdf").await;
+    let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 2)]).await;
+    let (id, a, b) = (created.workflow.id, &created.signatories[0], &created.signatories[1]);
+    assert_eq!((created.workflow.state, created.workflow.current_order), (WorkflowState::InProgress, 1));
+    assert_eq!(
+        code(sign(&store, b, &store.workflow_documents(id).await.expect("docs")).await),
+        ErrorCode::StateConflict
+    );
+
+    let first = sign(&store, a, &store.workflow_documents(id).await.expect("docs")).await.expect("a signs");
+    assert_eq!(first, AfterSignature::Continuing { notified: vec![b.id] });
+    let row = store.workflow(t, id).await.expect("workflow").expect("row");
+    assert_eq!((row.state, row.current_order), (WorkflowState::InProgress, 2));
+
+    let last = sign(&store, b, &store.workflow_documents(id).await.expect("docs")).await.expect("b signs");
+    assert_eq!(last, AfterSignature::Completed);
+    let row = store.workflow(t, id).await.expect("workflow").expect("row");
+    assert_eq!(row.state, WorkflowState::Completed);
+    assert!(row.completed_at.is_some_and(|at| at >= row.created_at));
+    assert_eq!(
+        signatory_states(&store, id).await,
+        vec![("a@x.test".into(), SignatoryState::Signed), ("b@x.test".into(), SignatoryState::Signed)]
+    );
+    let documents = store.workflow_documents(id).await.expect("documents");
+    assert_eq!((documents[0].state, documents[0].version), (DocumentState::Active, 2));
+
+    let events = verified_events(&store, id).await;
+    assert_eq!(
+        actions(&events),
+        [
+            "workflow.created",
+            "signatory.notified",
+            "signatory.signed",
+            "signatory.notified",
+            "signatory.signed",
+            "workflow.completed"
+        ]
+    );
+    // Each event enqueued its delivery job once.
+    let jobs = store.jobs_of_kind(WORKFLOW_EVENT_JOB).await.expect("jobs");
+    assert_eq!(jobs.len(), events.len());
+    // Nothing happens in an ended workflow.
+    assert_eq!(code(store.decline(b, "late", &signer(b)).await), ErrorCode::StateConflict);
+}
+
+async fn workflows_are_tenant_scoped(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let (a, b) = (tenant(&store, "ta").await, tenant(&store, "tb").await);
+    let doc = upload(&store, a, "a.pdf").await;
+    let created = start(&store, a, &[&doc], &[("a@x.test", 1)]).await;
+    let id = created.workflow.id;
+    assert!(store.workflow(b, id).await.expect("lookup").is_none());
+    assert!(store.document(b, doc.id).await.expect("lookup").is_none());
+    let foreign = store.change_workflow_state(b, id, WorkflowState::Inactive, None, &initiator()).await;
+    assert_eq!(code(foreign), ErrorCode::NotFound);
+    let foreign = store.deactivate_document(b, doc.id, None, true, &initiator()).await;
+    assert_eq!(code(foreign), ErrorCode::NotFound);
+    // Another tenant's document cannot be bound to a workflow.
+    let new = NewWorkflow { document_ids: vec![doc.id], ..clone_new(&created, b) };
+    assert_eq!(code(store.create_workflow(&new, &initiator()).await), ErrorCode::ValidationFailed);
+    assert_eq!(workflow_state(&store, a, id).await, WorkflowState::InProgress);
+    verified_events(&store, id).await;
+}
