@@ -4,12 +4,12 @@
 //!   test; [`db`] gives each test its own database (a file, or a fresh PostgreSQL database).
 //! - [`pdf`]: inputs made by another producer (reportlab), on purpose not by our own PDF code.
 //! - [`validators`]: pdfsig and pyHanko as outside judges of what we sign.
-//! - `http` feature: [`problem`] (ProblemDetails and post-back pages), [`gateway`] (an
-//!   integrator's side of the signing gateway), [`smtp`] (a real SMTP server that keeps what it
-//!   receives), [`process`] (the `signet` binary as a child process) and [`blocking`] (a
+//! - `http` feature: `problem` (ProblemDetails and post-back pages), `gateway` (an
+//!   integrator's side of the signing gateway), `smtp` (a real SMTP server that keeps what it
+//!   receives), `process` (the `signet` binary as a child process) and `blocking` (a
 //!   synchronous HTTP client for tests that drive child processes).
-//! - `pki` feature: [`pki`], certificates from the project's own local CA, and a TSA.
-//! - `server` feature: [`server`], the real `signet_server::App` on port 0 with a tenant helper.
+//! - `pki` feature: `pki`, certificates from the project's own local CA, and a TSA.
+//! - `server` feature: `server`, the real `signet_server::App` on port 0 with a tenant helper.
 //!
 //! Test code: panicking on a broken fixture is the right failure, so `expect` is used freely.
 
