@@ -1,12 +1,12 @@
 //! The JSON API end to end, against a real server, on both database backends.
 
-mod support;
-
 use aws_lc_rs::signature::Ed25519KeyPair;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{Value, json};
 use signet_store::Backend;
-use support::{TestApp, expect_problem, spawn, spawn_with};
+use signet_testkit::on_both_backends;
+use signet_testkit::problem::expect_problem;
+use signet_testkit::server::{TestApp, spawn, spawn_with};
 
 on_both_backends!(
     client_credentials_and_password_grants_issue_working_tokens,

@@ -1,18 +1,17 @@
 //! The signing gateway end to end: an integrator's envelope (built by the client SDK) posted
 //! to a real server, the signer page, and the result posted back, checked by pdfsig.
 
-mod support;
-
-use std::process::Command;
-
-use reqwest::redirect::Policy;
-use serde_json::{Value, json};
+use serde_json::Value;
 use signet_client::{
-    GatewayCertificate, PageSelection, PayloadBuilder, Profile, ReturnUrls, SealedRequest, SignaturePosition,
-    SignatureType, open_result, seal_request,
+    PageSelection, PayloadBuilder, Profile, SealedRequest, SignaturePosition, SignatureType, open_result, seal_request,
 };
 use signet_store::Backend;
-use support::{TestApp, posted_fields, spawn};
+use signet_testkit::gateway::{Integrator, erp_urls};
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::numbered_pages;
+use signet_testkit::problem::posted_fields;
+use signet_testkit::server::{TestApp, spawn, spawn_with};
+use signet_testkit::validators::pdfsig;
 
 on_both_backends!(
     typed_signature_through_the_gateway_validates_in_pdfsig,
@@ -21,52 +20,12 @@ on_both_backends!(
     a_sealing_failure_shows_no_internal_detail,
 );
 
-fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
-    let path = dir.join("input.pdf");
-    let script = format!(
-        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\nfor i in range({pages}):\n    \
-         c.drawString(72, 720, 'Loan agreement page %d' % (i + 1))\n    c.showPage()\nc.save()\n",
-        path.display().to_string()
-    );
-    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with reportlab");
-    assert!(status.success(), "reportlab must be installed");
-    std::fs::read(path).expect("pdf")
-}
-
-fn urls() -> ReturnUrls {
-    ReturnUrls {
-        success: "https://erp.example.test/signed".into(),
-        failure: "https://erp.example.test/failed".into(),
-        cancel: "https://erp.example.test/cancelled".into(),
-    }
-}
-
-struct Integrator {
-    authtoken: String,
-    certificate: GatewayCertificate,
-    http: reqwest::Client,
-}
-
-async fn integrator(app: &TestApp) -> Integrator {
-    let tenant = app.tenant("Acme Bank").await;
-    let token = app.token(&tenant).await;
-    let created: Value =
-        app.post("/api/v1/gateway/authtokens", &token, json!({"label": "LOS"})).await.json().await.expect("json");
-    let der =
-        app.client.get(app.url("/eMsecure/certificate.cer")).send().await.expect("cer").bytes().await.expect("der");
-    Integrator {
-        authtoken: created["authtoken"].as_str().expect("authtoken").to_string(),
-        certificate: GatewayCertificate::from_der(&der).expect("certificate"),
-        http: reqwest::Client::builder().redirect(Policy::none()).build().expect("client"),
-    }
-}
-
 fn pdf_payload(pdf: &[u8], who: &Integrator, reference: &str) -> PayloadBuilder {
     PayloadBuilder::pdf(pdf, "Asha Verma")
         .reference_number(reference)
         .authtoken(&who.authtoken)
         .signature_types(&[SignatureType::ESignature])
-        .urls(&urls())
+        .urls(&erp_urls())
         .pages(&PageSelection::All)
         .position(SignaturePosition::BottomRight)
         .font_signature(true)
@@ -76,21 +35,18 @@ fn pdf_payload(pdf: &[u8], who: &Integrator, reference: &str) -> PayloadBuilder 
 }
 
 async fn submit(app: &TestApp, who: &Integrator, sealed: &SealedRequest) -> reqwest::Response {
-    who.http.post(app.url("/eMsecure/V3_0/Index")).form(&sealed.form_fields()).send().await.expect("submit")
+    who.submit(&app.base(), sealed).await
 }
 
-fn pdfsig_valid(pdf: &[u8], dir: &std::path::Path) -> String {
-    let path = dir.join("signed.pdf");
-    std::fs::write(&path, pdf).expect("write");
-    let output = Command::new("pdfsig").arg(&path).output().expect("pdfsig (poppler-utils)");
-    String::from_utf8_lossy(&output.stdout).to_string()
+/// An integrator of a new tenant "Acme Bank".
+async fn integrator(app: &TestApp) -> Integrator {
+    app.integrator("Acme Bank").await.0
 }
 
 async fn typed_signature_through_the_gateway_validates_in_pdfsig(backend: Backend) {
     let app = spawn(backend).await;
     let who = integrator(&app).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let pdf = reportlab_pdf(dir.path(), 2);
+    let pdf = numbered_pages("Loan agreement", 2);
     for (profile, reference) in [(Profile::Legacy, "LOAN-0001"), (Profile::Modern, "LOAN-0002")] {
         let payload = pdf_payload(&pdf, &who, reference).build().expect("payload");
         let sealed = seal_request(&who.certificate, profile, &payload, time::OffsetDateTime::now_utc()).expect("seal");
@@ -139,7 +95,7 @@ async fn typed_signature_through_the_gateway_validates_in_pdfsig(backend: Backen
         let signed_pdf = open_result(&sealed.session, profile, &fields["Returnvalue"]).expect("open Returnvalue");
         assert!(signed_pdf.starts_with(b"%PDF"));
         assert!(signed_pdf.starts_with(&pdf[..pdf.len().min(64)]), "incremental: the original bytes come first");
-        let report = pdfsig_valid(&signed_pdf, dir.path());
+        let report = pdfsig(&signed_pdf);
         assert!(report.contains("Signature is Valid."), "{report}");
         assert!(!report.contains("Digest Mismatch"), "{report}");
 
@@ -165,8 +121,7 @@ async fn typed_signature_through_the_gateway_validates_in_pdfsig(backend: Backen
 async fn gateway_errors_reach_the_right_address(backend: Backend) {
     let app = spawn(backend).await;
     let who = integrator(&app).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let pdf = reportlab_pdf(dir.path(), 1);
+    let pdf = numbered_pages("Loan agreement", 1);
     let now = time::OffsetDateTime::now_utc;
 
     // 109: an envelope that cannot be opened has no trusted return address: an HTML page.
@@ -223,7 +178,7 @@ async fn gateway_errors_reach_the_right_address(backend: Backend) {
         .reference_number("REF-114")
         .authtoken(&who.authtoken)
         .signature_types(&[SignatureType::ESignature])
-        .urls(&urls())
+        .urls(&erp_urls())
         .to_value();
     expect_failure(seal(serde_json::to_vec(&xml).expect("json")), "114", "https://erp.example.test/failed").await;
 
@@ -298,13 +253,13 @@ async fn hash_checking_fetches_document_urls_only_when_enabled_and_only_where_al
             .reference_number(reference)
             .authtoken(&who.authtoken)
             .signature_types(&[SignatureType::ESignature])
-            .urls(&urls())
+            .urls(&erp_urls())
             .build()
             .expect("payload")
     };
     let now = time::OffsetDateTime::now_utc;
 
-    let checking = support::spawn_with(Backend::Sqlite, |c| {
+    let checking = spawn_with(Backend::Sqlite, |c| {
         c.gateway_hash_check = true;
         c.outbound_allow_private = true;
     })
@@ -320,7 +275,7 @@ async fn hash_checking_fetches_document_urls_only_when_enabled_and_only_where_al
     assert!(fields["ErrorMessage"].starts_with("107") && fields["ErrorMessage"].contains("does not match"), "{html}");
 
     // SSRF guard: with private addresses not allowed, a loopback DocumentURL is not fetched.
-    let guarded = support::spawn_with(Backend::Sqlite, |c| c.gateway_hash_check = true).await;
+    let guarded = spawn_with(Backend::Sqlite, |c| c.gateway_hash_check = true).await;
     let who = integrator(&guarded).await;
     let sealed =
         seal_request(&who.certificate, Profile::Modern, &hash_payload(&who, "H-3", &right), now()).expect("seal");
@@ -365,12 +320,11 @@ async fn sign_through_gateway(app: &TestApp, who: &Integrator, pdf: &[u8], refer
 async fn co_signing_keeps_earlier_signatures_valid_and_one_reference_wins_a_race(backend: Backend) {
     let app = spawn(backend).await;
     let who = integrator(&app).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let pdf = reportlab_pdf(dir.path(), 1);
+    let pdf = numbered_pages("Loan agreement", 1);
     let first = sign_through_gateway(&app, &who, &pdf, "CO-1", true).await;
     let second = sign_through_gateway(&app, &who, &first, "CO-2", false).await;
     assert!(second.starts_with(&first), "the second signature is an incremental update");
-    let report = pdfsig_valid(&second, dir.path());
+    let report = pdfsig(&second);
     assert_eq!(report.matches("Signature is Valid.").count(), 2, "{report}");
 
     // Eight browsers post the same reference at once: exactly one transaction is accepted.
@@ -393,14 +347,13 @@ async fn co_signing_keeps_earlier_signatures_valid_and_one_reference_wins_a_race
 
 async fn a_sealing_failure_shows_no_internal_detail(backend: Backend) {
     // A TSA that does not answer makes sealing fail inside the server.
-    let app = support::spawn_with(backend, |c| {
+    let app = spawn_with(backend, |c| {
         c.tsa_url = Some("http://127.0.0.1:9/tsa-internal".into());
         c.outbound_allow_private = true;
     })
     .await;
     let who = integrator(&app).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let payload = pdf_payload(&reportlab_pdf(dir.path(), 1), &who, "LOAN-FAIL").build().expect("payload");
+    let payload = pdf_payload(&numbered_pages("Loan agreement", 1), &who, "LOAN-FAIL").build().expect("payload");
     let sealed =
         seal_request(&who.certificate, Profile::Modern, &payload, time::OffsetDateTime::now_utc()).expect("seal");
     let response = submit(&app, &who, &sealed).await;

@@ -12,8 +12,6 @@
 //! Needs node, Debian's chromium (or `CHROMIUM=/path`) and `npm ci` in `tests/browser`;
 //! `scripts/install-test-deps.sh` provides all three.
 
-mod support;
-
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,11 +25,13 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 use signet_client::{
-    FormScript, GatewayCertificate, PageSelection, PayloadBuilder, Profile, ReturnUrls, SessionKey, SignaturePosition,
-    SignatureType, open_result, seal_request,
+    FormScript, PageSelection, PayloadBuilder, Profile, ReturnUrls, SessionKey, SignaturePosition, SignatureType,
+    open_result,
 };
 use signet_store::Backend;
-use support::TestApp;
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::{Page, reportlab_pdf};
+use signet_testkit::server::{TestApp, spawn};
 
 on_both_backends!(
     drawing_with_the_mouse_delivers_a_signed_pdf_with_the_drawing,
@@ -108,18 +108,6 @@ struct Transaction {
     original: Vec<u8>,
 }
 
-fn reportlab_pdf(dir: &Path) -> Vec<u8> {
-    let path = dir.join("input.pdf");
-    let script = format!(
-        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\nc.drawString(72, 720, 'Loan agreement')\n\
-         c.showPage()\nc.drawString(72, 720, 'Page two')\nc.save()\n",
-        path.display().to_string()
-    );
-    let status = Command::new("python3").args(["-c", &script]).status().expect("python3");
-    assert!(status.success(), "reportlab must be installed (scripts/install-test-deps.sh)");
-    std::fs::read(path).expect("pdf")
-}
-
 /// An account with an Authtoken, and an envelope for `reference` the integrator's page will post.
 async fn envelope(
     app: &TestApp,
@@ -128,15 +116,8 @@ async fn envelope(
     profile: Profile,
     setup: impl FnOnce(PayloadBuilder) -> PayloadBuilder,
 ) -> Transaction {
-    let tenant = app.tenant("Browser Bank").await;
-    let token = app.token(&tenant).await;
-    let created: Value =
-        app.post("/api/v1/gateway/authtokens", &token, json!({"label": "browser"})).await.json().await.expect("json");
-    let der =
-        app.client.get(app.url("/eMsecure/certificate.cer")).send().await.expect("cer").bytes().await.expect("der");
-    let certificate = GatewayCertificate::from_der(&der).expect("certificate");
-    let dir = tempfile::tempdir().expect("tmp");
-    let original = reportlab_pdf(dir.path());
+    let (who, _) = app.integrator("Browser Bank").await;
+    let original = reportlab_pdf(&[Page::text("Loan agreement"), Page::text("Page two")]);
     let urls = ReturnUrls {
         success: format!("{}/result/success", integrator.base),
         failure: format!("{}/result/failure", integrator.base),
@@ -145,7 +126,7 @@ async fn envelope(
     let payload = setup(
         PayloadBuilder::pdf(&original, "Asha Verma")
             .reference_number(reference)
-            .authtoken(created["authtoken"].as_str().expect("authtoken"))
+            .authtoken(&who.authtoken)
             .signature_types(&[SignatureType::ESignature])
             .urls(&urls)
             .pages(&PageSelection::Last)
@@ -154,7 +135,7 @@ async fn envelope(
     )
     .build()
     .expect("payload");
-    let sealed = seal_request(&certificate, profile, &payload, time::OffsetDateTime::now_utc()).expect("seal");
+    let sealed = who.seal(profile, &payload);
     let page = sealed.render_form(&app.url("/eMsecure/V3_0/Index"), &FormScript::Inline);
     integrator.pages.lock().expect("lock").insert(reference.to_string(), page);
     Transaction {
@@ -294,7 +275,7 @@ async fn drawing_with_a_finger_on_a_phone_delivers_the_drawing(backend: Backend)
 }
 
 async fn drawing(backend: Backend, pointer: &str) {
-    let app = support::spawn(backend).await;
+    let app = spawn(backend).await;
     let integrator = integrator().await;
     let tx = envelope(&app, &integrator, &format!("DRAW-{pointer}"), Profile::Modern, |p| p.draw_signature(true)).await;
     let dir = artifacts(&format!("draw-{pointer}"), backend);
@@ -313,7 +294,7 @@ async fn drawing(backend: Backend, pointer: &str) {
 }
 
 async fn typing_a_name_in_the_chosen_style_delivers_a_signed_pdf(backend: Backend) {
-    let app = support::spawn(backend).await;
+    let app = spawn(backend).await;
     let integrator = integrator().await;
     let tx =
         envelope(&app, &integrator, "TYPED-PLAIN", Profile::Modern, |p| p.font_signature(true).draw_signature(true))
@@ -331,7 +312,7 @@ async fn typing_a_name_in_the_chosen_style_delivers_a_signed_pdf(backend: Backen
 }
 
 async fn typing_a_name_without_javascript_delivers_a_signed_pdf(backend: Backend) {
-    let app = support::spawn(backend).await;
+    let app = spawn(backend).await;
     let integrator = integrator().await;
     // An older integration: the legacy profile, and a browser with JavaScript switched off.
     let tx =
@@ -360,7 +341,7 @@ fn noise_image(dir: &Path, name: &str, side: u32, format: &str) -> PathBuf {
 }
 
 async fn refused_uploads_are_shown_and_the_signer_tries_again(backend: Backend) {
-    let app = support::spawn(backend).await;
+    let app = spawn(backend).await;
     let integrator = integrator().await;
     let tx = envelope(&app, &integrator, "UPLOAD", Profile::Modern, |p| p.upload_signature(true)).await;
     let dir = artifacts("upload", backend);
@@ -391,7 +372,7 @@ async fn refused_uploads_are_shown_and_the_signer_tries_again(backend: Backend) 
 }
 
 async fn cancelling_posts_106_to_the_cancel_address(backend: Backend) {
-    let app = support::spawn(backend).await;
+    let app = spawn(backend).await;
     let integrator = integrator().await;
     let tx = envelope(&app, &integrator, "CANCEL", Profile::Modern, |p| p.font_signature(true)).await;
     let dir = artifacts("cancel", backend);
@@ -416,7 +397,7 @@ fn press_twice(javascript: bool) -> Value {
 }
 
 async fn pressing_sign_twice_sends_one_submission(backend: Backend) {
-    let app = support::spawn(backend).await;
+    let app = spawn(backend).await;
     let integrator = integrator().await;
     let tx = envelope(&app, &integrator, "TWICE", Profile::Modern, |p| p.font_signature(true)).await;
     let dir = artifacts("sign-twice", backend);
@@ -433,7 +414,7 @@ async fn pressing_sign_twice_sends_one_submission(backend: Backend) {
 }
 
 async fn pressing_sign_twice_without_javascript_still_delivers_the_kept_result(backend: Backend) {
-    let app = support::spawn(backend).await;
+    let app = spawn(backend).await;
     let integrator = integrator().await;
     let tx =
         envelope(&app, &integrator, "TWICE-NOJS", Profile::Modern, |p| p.font_signature(true).store_to_db(true)).await;

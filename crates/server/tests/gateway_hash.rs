@@ -2,19 +2,15 @@
 //! page, then the `Returnvalue` opened as `[{DocumentName, DocumentHash, Signature}]` and each
 //! detached CMS verified by `openssl cms -verify` against the original bytes and the server's CA.
 
-mod support;
-
 use std::process::Command;
 
 use base64::Engine;
-use reqwest::redirect::Policy;
-use serde_json::{Value, json};
-use signet_client::{
-    DocumentDetail, GatewayCertificate, PayloadBuilder, Profile, ReturnUrls, SignatureType, open_hash_result,
-    seal_request,
-};
+use signet_client::{DocumentDetail, PayloadBuilder, Profile, SignatureType, open_hash_result};
 use signet_store::Backend;
-use support::{posted_fields, spawn};
+use signet_testkit::gateway::erp_urls;
+use signet_testkit::on_both_backends;
+use signet_testkit::problem::posted_fields;
+use signet_testkit::server::spawn;
 
 on_both_backends!(hash_documents_are_signed_after_typed_consent_and_verify_in_openssl);
 
@@ -24,15 +20,7 @@ fn sha256_hex(bytes: &[u8]) -> String {
 
 async fn hash_documents_are_signed_after_typed_consent_and_verify_in_openssl(backend: Backend) {
     let app = spawn(backend).await;
-    let tenant = app.tenant("Acme Bank").await;
-    let token = app.token(&tenant).await;
-    let created: Value =
-        app.post("/api/v1/gateway/authtokens", &token, json!({"label": "LOS"})).await.json().await.expect("json");
-    let authtoken = created["authtoken"].as_str().expect("authtoken").to_string();
-    let der =
-        app.client.get(app.url("/eMsecure/certificate.cer")).send().await.expect("cer").bytes().await.expect("der");
-    let certificate = GatewayCertificate::from_der(&der).expect("certificate");
-    let http = reqwest::Client::builder().redirect(Policy::none()).build().expect("client");
+    let (who, _) = app.integrator("Acme Bank").await;
     let dir = tempfile::tempdir().expect("tempdir");
     let ca = app.state.config.data_dir.join("keys").join("ca.pem");
     assert!(ca.exists(), "the test server's CA at {}", ca.display());
@@ -58,19 +46,14 @@ async fn hash_documents_are_signed_after_typed_consent_and_verify_in_openssl(bac
     for (profile, reference) in [(Profile::Modern, "HASH-0001"), (Profile::Legacy, "HASH-0002")] {
         let payload = PayloadBuilder::hash(&details)
             .reference_number(reference)
-            .authtoken(&authtoken)
+            .authtoken(&who.authtoken)
             .signature_types(&[SignatureType::ESignature])
-            .urls(&ReturnUrls {
-                success: "https://erp.example.test/signed".into(),
-                failure: "https://erp.example.test/failed".into(),
-                cancel: "https://erp.example.test/cancelled".into(),
-            })
+            .urls(&erp_urls())
             .font_signature(true)
             .build()
             .expect("payload");
-        let sealed = seal_request(&certificate, profile, &payload, time::OffsetDateTime::now_utc()).expect("seal");
-        let response =
-            http.post(app.url("/eMsecure/V3_0/Index")).form(&sealed.form_fields()).send().await.expect("submit");
+        let sealed = who.seal(profile, &payload);
+        let response = who.submit(&app.base(), &sealed).await;
         assert_eq!(response.status(), 303, "{:?}", response.text().await);
         let link = response.headers()["location"].to_str().expect("location").to_string();
 

@@ -3,21 +3,22 @@
 //! certificate (checked by pdfsig and openssl), unauthenticated envelopes stopped before their
 //! file is opened, and nothing secret of a gateway transaction kept at rest.
 
-mod support;
-
 use std::io::Cursor;
 use std::process::Command;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 use signet_client::{
-    GatewayCertificate, PageSelection, PayloadBuilder, Profile, ReturnUrls, SealedRequest, SignaturePosition,
-    SignatureType, open_result, seal_request,
+    PageSelection, PayloadBuilder, Profile, SealedRequest, SignaturePosition, SignatureType, open_result,
 };
 use signet_store::Backend;
-use support::{TestApp, expect_problem, posted_fields, spawn};
+use signet_testkit::gateway::{Integrator, erp_urls};
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::one_page;
+use signet_testkit::problem::{expect_problem, posted_fields};
+use signet_testkit::server::{TestApp, spawn};
+use signet_testkit::validators::pdfsig_signer;
 
 on_both_backends!(
     hostile_pdfs_are_refused_through_the_api_and_the_gateway,
@@ -96,64 +97,23 @@ fn hostile_corpus() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
-fn urls() -> ReturnUrls {
-    ReturnUrls {
-        success: "https://erp.example.test/signed".into(),
-        failure: "https://erp.example.test/failed".into(),
-        cancel: "https://erp.example.test/cancelled".into(),
-    }
-}
-
-struct Integrator {
-    authtoken: String,
-    certificate: GatewayCertificate,
-    http: reqwest::Client,
-}
-
-async fn integrator(app: &TestApp, name: &str) -> (Integrator, String) {
-    let tenant = app.tenant(name).await;
-    let token = app.token(&tenant).await;
-    let created: Value =
-        app.post("/api/v1/gateway/authtokens", &token, json!({"label": "LOS"})).await.json().await.expect("json");
-    let der =
-        app.client.get(app.url("/eMsecure/certificate.cer")).send().await.expect("cer").bytes().await.expect("der");
-    let who = Integrator {
-        authtoken: created["authtoken"].as_str().expect("authtoken").to_string(),
-        certificate: GatewayCertificate::from_der(&der).expect("certificate"),
-        http: reqwest::Client::builder().redirect(Policy::none()).build().expect("client"),
-    };
-    (who, token)
-}
-
 fn pdf_payload(pdf: &[u8], authtoken: &str, reference: &str) -> PayloadBuilder {
     PayloadBuilder::pdf(pdf, "Asha Verma")
         .reference_number(reference)
         .authtoken(authtoken)
         .signature_types(&[SignatureType::ESignature])
-        .urls(&urls())
+        .urls(&erp_urls())
         .pages(&PageSelection::First)
         .position(SignaturePosition::BottomRight)
         .font_signature(true)
 }
 
 fn seal(who: &Integrator, payload: &[u8]) -> SealedRequest {
-    seal_request(&who.certificate, Profile::Modern, payload, time::OffsetDateTime::now_utc()).expect("seal")
+    who.seal(Profile::Modern, payload)
 }
 
 async fn submit(app: &TestApp, who: &Integrator, sealed: &SealedRequest) -> reqwest::Response {
-    who.http.post(app.url("/eMsecure/V3_0/Index")).form(&sealed.form_fields()).send().await.expect("submit")
-}
-
-fn reportlab_pdf(dir: &std::path::Path) -> Vec<u8> {
-    let path = dir.join("input.pdf");
-    let script = format!(
-        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\nc.drawString(72, 720, 'Loan agreement')\n\
-         c.showPage()\nc.save()\n",
-        path.display().to_string()
-    );
-    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with reportlab");
-    assert!(status.success(), "reportlab must be installed");
-    std::fs::read(path).expect("pdf")
+    who.submit(&app.base(), sealed).await
 }
 
 async fn sign_typed(app: &TestApp, link: &str) -> std::collections::HashMap<String, String> {
@@ -172,7 +132,7 @@ async fn sign_typed(app: &TestApp, link: &str) -> std::collections::HashMap<Stri
 
 async fn hostile_pdfs_are_refused_through_the_api_and_the_gateway(backend: Backend) {
     let app = spawn(backend).await;
-    let (who, token) = integrator(&app, "Acme Bank").await;
+    let (who, token) = app.integrator("Acme Bank").await;
     for (i, (what, pdf)) in hostile_corpus().into_iter().enumerate() {
         let upload = json!({"documentName": "hostile.pdf", "fileData": STANDARD.encode(&pdf)});
         let response = app.post("/api/v1/documents", &token, upload).await;
@@ -194,27 +154,13 @@ async fn hostile_pdfs_are_refused_through_the_api_and_the_gateway(backend: Backe
     assert!(!listed.to_string().contains("hostile.pdf"), "nothing was stored: {listed}");
 }
 
-/// The subject of the certificate that signed a PDF, as pdfsig reports it.
-fn pdfsig_signer(pdf: &[u8], dir: &std::path::Path, name: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, pdf).expect("write");
-    let output = Command::new("pdfsig").arg(&path).output().expect("pdfsig (poppler-utils)");
-    let report = String::from_utf8_lossy(&output.stdout).to_string();
-    assert!(report.contains("Signature is Valid."), "{report}");
-    report
-        .lines()
-        .find_map(|line| line.trim().strip_prefix("- Signer Certificate Common Name: "))
-        .unwrap_or_default()
-        .to_string()
-}
-
 async fn each_tenant_seals_with_its_own_certificate(backend: Backend) {
     let app = spawn(backend).await;
     let dir = tempfile::tempdir().expect("tempdir");
-    let pdf = reportlab_pdf(dir.path());
+    let pdf = one_page("Loan agreement");
     let mut signers = Vec::new();
     for (name, reference) in [("Acme Bank", "SEAL-A"), ("Borrower Finance", "SEAL-B")] {
-        let (who, _) = integrator(&app, name).await;
+        let (who, _) = app.integrator(name).await;
         let payload = pdf_payload(&pdf, &who.authtoken, reference).reason("I agree to the loan").build().expect("p");
         let sealed = seal(&who, &payload);
         let response = submit(&app, &who, &sealed).await;
@@ -222,7 +168,7 @@ async fn each_tenant_seals_with_its_own_certificate(backend: Backend) {
         let link = response.headers()["location"].to_str().expect("location").to_string();
         let fields = sign_typed(&app, &link).await;
         let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
-        let signer = pdfsig_signer(&signed, dir.path(), &format!("{reference}.pdf"));
+        let signer = pdfsig_signer(&signed);
         assert_eq!(signer, format!("{name} (sealed by Signet)"));
 
         // openssl sees the organisation in the subject, issued by the platform CA.
@@ -251,7 +197,7 @@ fn seven_zip_bomb() -> Vec<u8> {
 
 async fn an_envelope_with_a_bogus_authtoken_is_refused_before_its_file_is_opened(backend: Backend) {
     let app = spawn(backend).await;
-    let (who, _) = integrator(&app, "Acme Bank").await;
+    let (who, _) = app.integrator("Acme Bank").await;
     let bomb = seven_zip_bomb();
     // With a valid Authtoken the bomb is opened and refused for its ratio (107)...
     // (The client SDK refuses to build a bomb, so the payload is its JSON as it stands.)
@@ -296,9 +242,8 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 
 async fn nothing_secret_of_a_gateway_transaction_is_kept_at_rest(backend: Backend) {
     let app = spawn(backend).await;
-    let (who, _) = integrator(&app, "Acme Bank").await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let pdf = reportlab_pdf(dir.path());
+    let (who, _) = app.integrator("Acme Bank").await;
+    let pdf = one_page("Loan agreement");
     let payload = pdf_payload(&pdf, &who.authtoken, "REST-1").build().expect("payload");
     let sealed = seal(&who, &payload);
     let response = submit(&app, &who, &sealed).await;

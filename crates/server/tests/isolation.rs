@@ -3,10 +3,7 @@
 //! missing id would), lists show B nothing of A's, and afterwards A's objects read back as
 //! before. An operation the walk does not know fails the test, so new operations get walked.
 
-mod support;
-
 use std::collections::BTreeMap;
-use std::process::Command;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -17,7 +14,10 @@ use signet_client::{
     seal_request,
 };
 use signet_store::Backend;
-use support::{TestApp, spawn_with};
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::one_page;
+use signet_testkit::pki::TestPki;
+use signet_testkit::server::{TestApp, spawn_with};
 
 on_both_backends!(another_tenant_reaches_none_of_a_tenants_objects_through_any_operation);
 
@@ -26,88 +26,14 @@ const MARK: &str = "alphaonly";
 /// An id that no tenant has.
 const MISSING: i64 = 2_000_000_000;
 
-fn reportlab_pdf(dir: &std::path::Path) -> Vec<u8> {
-    let path = dir.join("input.pdf");
-    let script = format!(
-        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\n\
-         c.drawString(72, 720, 'The alphaonly agreement. It binds both parties.')\nc.showPage()\nc.save()\n",
-        path.display().to_string()
-    );
-    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with reportlab");
-    assert!(status.success(), "reportlab must be installed");
-    std::fs::read(path).expect("pdf")
+/// A's document: its text carries the mark too.
+fn alpha_pdf() -> Vec<u8> {
+    one_page("The alphaonly agreement. It binds both parties.")
 }
 
-/// A CA and a signer certificate in a PKCS#12, made by the openssl command line.
-fn openssl_p12(dir: &std::path::Path, password: &str) -> Vec<u8> {
-    let run = |args: &[&str]| {
-        let output = Command::new("openssl").args(args).current_dir(dir).output().expect("openssl");
-        assert!(output.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
-    };
-    run(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.crt",
-        "-days",
-        "30",
-        "-subj",
-        "/CN=Treasury Test CA",
-    ]);
-    run(&[
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "signer.key",
-        "-out",
-        "signer.csr",
-        "-subj",
-        "/CN=Treasury Signing/O=Acme Bank",
-    ]);
-    std::fs::write(
-        dir.join("ext.cnf"),
-        "keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=emailProtection\n",
-    )
-    .expect("ext");
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "signer.csr",
-        "-CA",
-        "ca.crt",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-out",
-        "signer.crt",
-        "-days",
-        "30",
-        "-extfile",
-        "ext.cnf",
-    ]);
-    run(&[
-        "pkcs12",
-        "-export",
-        "-inkey",
-        "signer.key",
-        "-in",
-        "signer.crt",
-        "-certfile",
-        "ca.crt",
-        "-out",
-        "signer.p12",
-        "-passout",
-        &format!("pass:{password}"),
-    ]);
-    std::fs::read(dir.join("signer.p12")).expect("p12")
+/// A signing certificate in a PKCS#12, as a user uploads it for a signing profile.
+fn signer_p12(password: &str) -> Vec<u8> {
+    TestPki::new("Treasury Test CA").signer_p12("Treasury Signing", Some("Acme Bank"), password)
 }
 
 async fn send(app: &TestApp, method: &Method, path: &str, token: &str, body: Option<&Value>) -> reqwest::Response {
@@ -144,8 +70,7 @@ struct Objects {
 }
 
 async fn create_as_a(app: &TestApp, token: &str) -> Objects {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let pdf = STANDARD.encode(reportlab_pdf(dir.path()));
+    let pdf = STANDARD.encode(alpha_pdf());
     let post = |path: &'static str, body: Value| async move { app.post(path, token, body).await };
 
     let department =
@@ -168,7 +93,7 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         "a template",
     )
     .await;
-    let p12 = STANDARD.encode(openssl_p12(dir.path(), "s3cret"));
+    let p12 = STANDARD.encode(signer_p12("s3cret"));
     let profile = created(
         post(
             "/api/v1/signing-profiles",
@@ -247,7 +172,7 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         failure: "https://erp.example.test/failed".into(),
         cancel: "https://erp.example.test/cancelled".into(),
     };
-    let payload = PayloadBuilder::pdf(&reportlab_pdf(dir.path()), "Alphaonly Signer")
+    let payload = PayloadBuilder::pdf(&alpha_pdf(), "Alphaonly Signer")
         .reference_number("ALPHAONLY-1")
         .authtoken(authtoken["authtoken"].as_str().expect("authtoken"))
         .signature_types(&[SignatureType::ESignature])

@@ -1,7 +1,5 @@
 //! The committed `openapi.json` matches the code, and every documented operation is routed.
 
-mod support;
-
 use serde_json::Value;
 use signet_store::Backend;
 
@@ -51,7 +49,7 @@ fn operation_ids_are_unique() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_documented_operation_is_routed_and_served() {
-    let app = support::spawn(Backend::Sqlite).await;
+    let app = signet_testkit::server::spawn(Backend::Sqlite).await;
     let served: Value =
         app.client.get(app.url("/api/v1/openapi.json")).send().await.expect("get").json().await.expect("json");
     let document: Value = serde_json::from_str(&signet_server::openapi::document_json()).expect("json");

@@ -2,8 +2,6 @@
 //! by an independent implementation (Python's hmac), retries with the same message id,
 //! redelivery, SSRF refusal, tenant isolation, and deliveries that survive a restart.
 
-mod support;
-
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
@@ -13,8 +11,12 @@ use axum::routing::post;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
-use signet_store::{Backend, testing};
-use support::{TestApp, expect_problem, spawn_with};
+use signet_store::Backend;
+use signet_testkit::db::TestDb;
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::one_page;
+use signet_testkit::problem::expect_problem;
+use signet_testkit::server::{TestApp, spawn_with};
 
 on_both_backends!(
     events_arrive_signed_and_failures_are_retried_with_the_same_id,
@@ -100,16 +102,6 @@ async fn token(app: &TestApp, name: &str) -> String {
     app.token(&tenant).await
 }
 
-fn reportlab_pdf(dir: &std::path::Path) -> Vec<u8> {
-    let path = dir.join("in.pdf");
-    let script = format!(
-        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\nc.drawString(72, 720, 'Hook me')\nc.save()\n",
-        path.display().to_string()
-    );
-    assert!(Command::new("python3").args(["-c", &script]).status().expect("python3").success());
-    std::fs::read(path).expect("pdf")
-}
-
 async fn events_arrive_signed_and_failures_are_retried_with_the_same_id(backend: Backend) {
     let app = spawn_with(backend, fast).await;
     let token = token(&app, "Hooked").await;
@@ -123,12 +115,11 @@ async fn events_arrive_signed_and_failures_are_retried_with_the_same_id(backend:
     let webhook_id = created["webhookId"].as_i64().expect("id");
 
     // A one-signer workflow: created, notified, viewed, signed, completed.
-    let dir = tempfile::tempdir().expect("tmp");
     let uploaded: Value = app
         .post(
             "/api/v1/documents",
             &token,
-            json!({"documentName": "a.pdf", "fileData": STANDARD.encode(reportlab_pdf(dir.path()))}),
+            json!({"documentName": "a.pdf", "fileData": STANDARD.encode(one_page("Hook me"))}),
         )
         .await
         .json()
@@ -249,11 +240,9 @@ async fn token_for(app: &TestApp, name: &str) -> String {
 }
 
 async fn pending_deliveries_survive_a_restart(backend: Backend) {
-    let dir = tempfile::tempdir().expect("tmp");
-    let database_url = match backend {
-        Backend::Sqlite => format!("sqlite://{}", dir.path().join("shared.db").display()),
-        Backend::Postgres => testing::fresh_postgres_database().await.expect("postgres"),
-    };
+    // One database for both servers, kept until the end of the test.
+    let db = TestDb::new(backend).await;
+    let database_url = db.url.clone();
     let (url, inbox) = receiver(0).await;
     let tenant_id;
     {

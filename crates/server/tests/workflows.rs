@@ -2,8 +2,6 @@
 //! signatories in order, sign through the signer page's plain form (no JavaScript), and check
 //! the downloaded PDF with pdfsig and pyHanko; the event chain; the refusals.
 
-mod support;
-
 use std::process::Command;
 
 use base64::Engine;
@@ -11,7 +9,13 @@ use base64::engine::general_purpose::STANDARD;
 use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 use signet_store::Backend;
-use support::{SmtpSink, TestApp, expect_problem, spawn, spawn_with};
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::{Page, reportlab_pdf};
+use signet_testkit::pki::{TestPki, TestTsa};
+use signet_testkit::problem::expect_problem;
+use signet_testkit::server::{TestApp, spawn, spawn_with};
+use signet_testkit::smtp::SmtpSink;
+use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
 
 on_both_backends!(
     three_sequential_signers_each_add_a_signature_that_validates,
@@ -36,17 +40,11 @@ on_both_backends!(
     a_failing_file_write_leaves_no_half_built_workflow,
 );
 
-fn reportlab_pdf(dir: &std::path::Path, pages: u32) -> Vec<u8> {
-    let path = dir.join("input.pdf");
-    let script = format!(
-        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\nfor i in range({pages}):\n    \
-         c.drawString(72, 720, 'Service agreement page %d' % (i + 1))\n    c.drawString(72, 200, 'Signatures:')\n    \
-         c.showPage()\nc.save()\n",
-        path.display().to_string()
-    );
-    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with reportlab");
-    assert!(status.success(), "reportlab must be installed");
-    std::fs::read(path).expect("pdf")
+/// A service agreement of `pages` pages, each with a "Signatures:" line to anchor to.
+fn agreement(pages: u32) -> Vec<u8> {
+    let pages: Vec<Page> =
+        (1..=pages).map(|i| Page::text(&format!("Service agreement page {i}")).line(200, "Signatures:")).collect();
+    reportlab_pdf(&pages)
 }
 
 struct Sender {
@@ -125,46 +123,18 @@ async fn download(app: &TestApp, who: &Sender, workflow_id: i64) -> Vec<u8> {
     response.bytes().await.expect("pdf").to_vec()
 }
 
-fn pdfsig(pdf: &[u8], dir: &std::path::Path) -> String {
-    let path = dir.join("downloaded.pdf");
-    std::fs::write(&path, pdf).expect("write");
-    let output = Command::new("pdfsig").arg(&path).output().expect("pdfsig (poppler-utils)");
-    String::from_utf8_lossy(&output.stdout).to_string()
-}
-
-fn pyhanko_validates(pdf: &[u8], ca_der: &[u8], dir: &std::path::Path) {
-    pyhanko_validates_with(pdf, ca_der, &[], dir);
-}
-
-/// pyHanko's validation with the platform CA and further trust roots (PEM), no revocation checks.
-fn pyhanko_validates_with(pdf: &[u8], ca_der: &[u8], extra_roots_pem: &[Vec<u8>], dir: &std::path::Path) {
-    let path = dir.join("pyhanko.pdf");
-    std::fs::write(&path, pdf).expect("write");
-    let ca = dir.join("ca.pem");
-    let pem = format!("-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n", STANDARD.encode(ca_der));
-    std::fs::write(&ca, pem).expect("ca");
-    let mut command = Command::new("pyhanko");
-    command.args(["sign", "validate", "--trust"]).arg(&ca);
-    for (i, root) in extra_roots_pem.iter().enumerate() {
-        let file = dir.join(format!("root{i}.pem"));
-        std::fs::write(&file, root).expect("root");
-        command.arg("--trust").arg(file);
-    }
-    let output = command
-        .args(["--trust-replace", "--no-revocation-check", "--pretty-print"])
-        .arg(&path)
-        .output()
-        .expect("pyhanko");
-    let out = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    assert!(output.status.success(), "pyhanko validate:\n{out}");
-    assert!(!out.contains("INVALID"), "pyhanko:\n{out}");
+/// pyHanko's validation with the server's platform CA (DER) and `more_roots` (PEM) as trust roots.
+fn pyhanko_trusting(pdf: &[u8], platform_ca: &[u8], more_roots: &[&[u8]]) {
+    let platform = cert_pem(platform_ca);
+    let roots: Vec<&[u8]> = std::iter::once(platform.as_slice()).chain(more_roots.iter().copied()).collect();
+    pyhanko_validates(pdf, &roots);
 }
 
 async fn three_sequential_signers_each_add_a_signature_that_validates(backend: Backend) {
     let app = spawn(backend).await;
     let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Northwind Lending").await;
-    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 2), "Loan agreement.pdf").await;
+    let document_id = upload(&app, &who, &agreement(2), "Loan agreement.pdf").await;
     let people = [("asha@borrower.test", 1), ("ravi@guarantor.test", 2), ("meera@lender.test", 3)];
     let initiated = initiate(
         &app,
@@ -222,10 +192,10 @@ async fn three_sequential_signers_each_add_a_signature_that_validates(backend: B
     assert_eq!(details["documents"][0]["version"], 3);
 
     let pdf = download(&app, &who, workflow_id).await;
-    let report = pdfsig(&pdf, dir.path());
+    let report = pdfsig(&pdf);
     assert_eq!(report.matches("Signature is Valid").count(), 3, "{report}");
     assert!(!report.contains("Signature is Invalid"), "{report}");
-    pyhanko_validates(&pdf, &app.state.keys.ca.cert_der, dir.path());
+    pyhanko_trusting(&pdf, &app.state.keys.ca.cert_der, &[]);
     completion_certificate_holds_everything(&app, &who, workflow_id, &pdf, dir.path()).await;
 
     // The event chain records every step and verifies; tampering is detected.
@@ -253,9 +223,8 @@ async fn three_sequential_signers_each_add_a_signature_that_validates(backend: B
 
 async fn a_parallel_group_signs_at_once_and_both_signatures_survive(backend: Backend) {
     let app = spawn(backend).await;
-    let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Parallel Co").await;
-    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Board resolution.pdf").await;
+    let document_id = upload(&app, &who, &agreement(1), "Board resolution.pdf").await;
     let people = [("director.one@board.test", 1), ("director.two@board.test", 1)];
     let initiated = initiate(
         &app,
@@ -269,16 +238,15 @@ async fn a_parallel_group_signs_at_once_and_both_signatures_survive(backend: Bac
     assert_eq!(a.status(), 200);
     assert_eq!(b.status(), 200);
     let pdf = download(&app, &who, workflow_id).await;
-    let report = pdfsig(&pdf, dir.path());
+    let report = pdfsig(&pdf);
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
-    pyhanko_validates(&pdf, &app.state.keys.ca.cert_der, dir.path());
+    pyhanko_trusting(&pdf, &app.state.keys.ca.cert_der, &[]);
 }
 
 async fn decline_and_delegate_through_the_signer_page(backend: Backend) {
     let app = spawn(backend).await;
-    let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Delegation Ltd").await;
-    let pdf = reportlab_pdf(dir.path(), 1);
+    let pdf = agreement(1);
     let document_id = upload(&app, &who, &pdf, "Contract.pdf").await;
     let people = [("busy.manager@client.test", 1), ("final.approver@client.test", 2)];
     let initiated = initiate(
@@ -365,9 +333,8 @@ async fn sign_typed_status(link: &str) -> u16 {
 
 async fn bad_initiations_are_refused_and_store_nothing(backend: Backend) {
     let app = spawn(backend).await;
-    let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Strict Inc").await;
-    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Doc.pdf").await;
+    let document_id = upload(&app, &who, &agreement(1), "Doc.pdf").await;
     let cases = [
         (
             "invalid email",
@@ -486,10 +453,9 @@ async fn uploads_refuse_what_is_not_a_pdf(backend: Backend) {
 
 async fn another_tenants_workflow_is_not_found(backend: Backend) {
     let app = spawn(backend).await;
-    let dir = tempfile::tempdir().expect("tmp");
     let owner = sender(&app, "Owner").await;
     let stranger = sender(&app, "Stranger").await;
-    let document_id = upload(&app, &owner, &reportlab_pdf(dir.path(), 1), "Private.pdf").await;
+    let document_id = upload(&app, &owner, &agreement(1), "Private.pdf").await;
     let initiated = initiate(
         &app,
         &owner,
@@ -532,7 +498,7 @@ async fn initiate_and_sign_applies_the_first_signature_at_its_coordinates(backen
     let app = spawn(backend).await;
     let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Officer Bank").await;
-    let pdf = reportlab_pdf(dir.path(), 2);
+    let pdf = agreement(2);
     let body = json!({
         "documentName": "Sanction letter.pdf",
         "fileData": STANDARD.encode(&pdf),
@@ -554,13 +520,13 @@ async fn initiate_and_sign_applies_the_first_signature_at_its_coordinates(backen
     assert_eq!(urls.len(), 1, "{started}");
     assert_eq!(urls[0]["emailId"], "customer@home.test");
     let after_first = download(&app, &who, workflow_id).await;
-    assert_eq!(pdfsig(&after_first, dir.path()).matches("Signature is Valid").count(), 1);
+    assert_eq!(pdfsig(&after_first).matches("Signature is Valid").count(), 1);
 
     assert_eq!(sign_typed(&url_of(&started, "customer@home.test"), "Customer").await.status(), 200);
     let signed = download(&app, &who, workflow_id).await;
-    let report = pdfsig(&signed, dir.path());
+    let report = pdfsig(&signed);
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
-    pyhanko_validates(&signed, &app.state.keys.ca.cert_der, dir.path());
+    pyhanko_trusting(&signed, &app.state.keys.ca.cert_der, &[]);
 
     // E-stamping, QR codes and images for later signers are refused before anything is stored.
     for (field, extra) in [
@@ -600,9 +566,8 @@ async fn initiate_and_sign_applies_the_first_signature_at_its_coordinates(backen
 
 async fn optimized_initiation_takes_documents_and_emails_in_order(backend: Backend) {
     let app = spawn(backend).await;
-    let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Fast Lane").await;
-    let pdf = STANDARD.encode(reportlab_pdf(dir.path(), 1));
+    let pdf = STANDARD.encode(agreement(1));
     let body = json!({
         "lstDocumentDetails": [{"documentName": "One.pdf", "fileData": pdf}, {"documentName": "Two.pdf", "fileData": pdf}],
         "signatoryEmailIds": ["first@x.test", "second@x.test"],
@@ -628,7 +593,7 @@ async fn optimized_initiation_takes_documents_and_emails_in_order(backend: Backe
             .post("/api/v1/documents/download", &who.token, json!({"workflowid": workflow_id, "documentId": id}))
             .await;
         let bytes = response.bytes().await.expect("pdf");
-        let report = pdfsig(&bytes, dir.path());
+        let report = pdfsig(&bytes);
         assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
     }
     // Several documents: the download must name one.
@@ -647,76 +612,9 @@ async fn optimized_initiation_takes_documents_and_emails_in_order(backend: Backe
     expect_problem(app.post("/api/v1/workflows/optimized", &who.token, controls).await, 400, "validation_failed").await;
 }
 
-/// A CA and a signer certificate in a PKCS#12, made by the openssl command line.
-fn openssl_p12(dir: &std::path::Path, password: &str) -> Vec<u8> {
-    let run = |args: &[&str]| {
-        let output = Command::new("openssl").args(args).current_dir(dir).output().expect("openssl");
-        assert!(output.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
-    };
-    run(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.crt",
-        "-days",
-        "30",
-        "-subj",
-        "/CN=Treasury Test CA",
-    ]);
-    run(&[
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "signer.key",
-        "-out",
-        "signer.csr",
-        "-subj",
-        "/CN=Treasury Signing/O=Acme Bank",
-    ]);
-    std::fs::write(
-        dir.join("ext.cnf"),
-        "keyUsage=critical,digitalSignature,nonRepudiation\nextendedKeyUsage=emailProtection\n",
-    )
-    .expect("ext");
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "signer.csr",
-        "-CA",
-        "ca.crt",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-out",
-        "signer.crt",
-        "-days",
-        "30",
-        "-extfile",
-        "ext.cnf",
-    ]);
-    run(&[
-        "pkcs12",
-        "-export",
-        "-inkey",
-        "signer.key",
-        "-in",
-        "signer.crt",
-        "-certfile",
-        "ca.crt",
-        "-out",
-        "signer.p12",
-        "-passout",
-        &format!("pass:{password}"),
-    ]);
-    std::fs::read(dir.join("signer.p12")).expect("p12")
+/// A signing certificate in a PKCS#12, as a user uploads it for a signing profile.
+fn signer_p12(password: &str) -> Vec<u8> {
+    TestPki::new("Treasury Test CA").signer_p12("Treasury Signing", Some("Acme Bank"), password)
 }
 
 async fn a_signing_profile_signs_for_its_signer_when_their_turn_comes(backend: Backend) {
@@ -725,9 +623,8 @@ async fn a_signing_profile_signs_for_its_signer_when_their_turn_comes(backend: B
         config.worker_poll_ms = 50;
     })
     .await;
-    let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Acme Bank").await;
-    let p12 = STANDARD.encode(openssl_p12(dir.path(), "s3cret"));
+    let p12 = STANDARD.encode(signer_p12("s3cret"));
 
     let wrong = json!({"name": "Treasury", "emailId": "treasury@bank.test", "pkcs12": p12, "password": "nope"});
     let problem =
@@ -748,7 +645,7 @@ async fn a_signing_profile_signs_for_its_signer_when_their_turn_comes(backend: B
     assert!(profile["subject"].as_str().is_some_and(|s| s.contains("Treasury Signing")), "{profile}");
     let profile_id = profile["profileId"].as_i64().expect("id");
 
-    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Guarantee.pdf").await;
+    let document_id = upload(&app, &who, &agreement(1), "Guarantee.pdf").await;
     let people = [("customer@home.test", 1), ("treasury@bank.test", 2)];
     let not_a_signer = app
         .post(
@@ -779,7 +676,7 @@ async fn a_signing_profile_signs_for_its_signer_when_their_turn_comes(backend: B
     }
     assert_eq!(state, "completed", "the profile signed for the treasury");
     let pdf = download(&app, &who, workflow_id).await;
-    let report = pdfsig(&pdf, dir.path());
+    let report = pdfsig(&pdf);
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
     assert!(report.contains("Treasury Signing"), "the second signature is the profile's certificate: {report}");
     let audit: Value =
@@ -798,84 +695,8 @@ async fn a_signing_profile_signs_for_its_signer_when_their_turn_comes(backend: B
         .await;
 }
 
-/// An RFC 3161 TSA for the test: a CA and TSA certificate made by openssl, answering through
-/// `openssl ts -reply` (the signing crate's fixture server).
-struct TestTsa {
-    url: String,
-    child: std::process::Child,
-}
-
-impl Drop for TestTsa {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-    }
-}
-
-fn start_tsa(dir: &std::path::Path) -> TestTsa {
-    let run = |args: &[&str]| {
-        let output = Command::new("openssl").args(args).current_dir(dir).output().expect("openssl");
-        assert!(output.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
-    };
-    run(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.pem",
-        "-days",
-        "30",
-        "-subj",
-        "/CN=TSA Test Root",
-    ]);
-    run(&["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "tsa.key", "-out", "tsa.csr", "-subj", "/CN=Test TSA"]);
-    std::fs::write(
-        dir.join("tsa-ext.cnf"),
-        "keyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n",
-    )
-    .expect("ext");
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "tsa.csr",
-        "-CA",
-        "ca.pem",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-out",
-        "tsa.pem",
-        "-days",
-        "30",
-        "-extfile",
-        "tsa-ext.cnf",
-    ]);
-    std::fs::write(dir.join("tsaserial"), "01\n").expect("serial");
-    std::fs::write(
-        dir.join("tsa.cnf"),
-        "[ tsa ]\ndefault_tsa = tsa1\n[ tsa1 ]\ndir = .\nserial = ./tsaserial\ncrypto_device = builtin\n\
-         signer_cert = ./tsa.pem\ncerts = ./ca.pem\nsigner_key = ./tsa.key\nsigner_digest = sha256\n\
-         default_policy = 1.2.3.4.1\ndigests = sha256, sha384, sha512\naccuracy = secs:1\nordering = no\n\
-         tsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n",
-    )
-    .expect("tsa.cnf");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../signing/tests/fixtures/tsa_server.py");
-    let mut child =
-        Command::new("python3").arg(script).arg(dir).stdout(std::process::Stdio::piped()).spawn().expect("tsa server");
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().expect("stdout")), &mut line)
-        .expect("port");
-    TestTsa { url: format!("http://127.0.0.1:{}/", line.trim()), child }
-}
-
 async fn with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_document_timestamp(backend: Backend) {
-    let dir = tempfile::tempdir().expect("tmp");
-    let tsa_dir = tempfile::tempdir().expect("tsa");
-    let tsa = start_tsa(tsa_dir.path());
+    let tsa = TestTsa::start();
     let app = spawn_with(backend, |config| {
         config.tsa_url = Some(tsa.url.clone());
         config.outbound_allow_private = true;
@@ -884,7 +705,7 @@ async fn with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_doc
     })
     .await;
     let who = sender(&app, "Timestamped").await;
-    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Deed.pdf").await;
+    let document_id = upload(&app, &who, &agreement(1), "Deed.pdf").await;
     let people = [("one@x.test", 1), ("two@x.test", 2)];
     let initiated = initiate(
         &app,
@@ -908,13 +729,12 @@ async fn with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_doc
     }
     assert!(timestamped, "the completed document got its document timestamp");
     let pdf = download(&app, &who, workflow_id).await;
-    let report = pdfsig(&pdf, dir.path());
+    let report = pdfsig(&pdf);
     // poppler validates the two signatures; it does not check document timestamps (it lists a
     // third signature of unknown type), pyHanko checks all three.
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
     assert!(report.contains("Signature #3"), "the document timestamp: {report}");
-    let tsa_root = std::fs::read(tsa_dir.path().join("ca.pem")).expect("tsa root");
-    pyhanko_validates_with(&pdf, &app.state.keys.ca.cert_der, &[tsa_root], dir.path());
+    pyhanko_trusting(&pdf, &app.state.keys.ca.cert_der, &[tsa.root_pem.as_bytes()]);
     // The finishing step runs once: a second run finds the timestamp and changes nothing.
     let before: Value =
         app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
@@ -945,9 +765,8 @@ async fn signers_are_invited_by_email_in_order_and_told_the_outcome(backend: Bac
         config.worker_poll_ms = 50;
     })
     .await;
-    let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Mailing Bank").await;
-    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Mortgage.pdf").await;
+    let document_id = upload(&app, &who, &agreement(1), "Mortgage.pdf").await;
     let body = json!({
         "templateId": 0,
         "workflowName": "Mortgage offer",
@@ -977,7 +796,7 @@ async fn signers_are_invited_by_email_in_order_and_told_the_outcome(backend: Bac
         smtp.wait_for(to, "Signed by everyone: Mortgage offer").await;
     }
     let pdf = download(&app, &who, workflow_id).await;
-    assert_eq!(pdfsig(&pdf, dir.path()).matches("Signature is Valid").count(), 2);
+    assert_eq!(pdfsig(&pdf).matches("Signature is Valid").count(), 2);
     // Each event mailed once, even though jobs may be retried.
     let invitations =
         smtp.messages().iter().filter(|m| m["subject"].as_str().is_some_and(|s| s.starts_with("Please sign"))).count();
@@ -1015,16 +834,15 @@ async fn mail_waits_in_the_queue_while_the_smtp_server_is_down(backend: Backend)
     assert_eq!(job.state, "ready", "queued again for a later attempt: {job:?}");
 }
 
-async fn workflow_of(app: &TestApp, who: &Sender, dir: &std::path::Path, people: &[(&str, i32)]) -> Value {
-    let document_id = upload(app, who, &reportlab_pdf(dir, 1), "Doc.pdf").await;
+async fn workflow_of(app: &TestApp, who: &Sender, people: &[(&str, i32)]) -> Value {
+    let document_id = upload(app, who, &agreement(1), "Doc.pdf").await;
     initiate(app, who, json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(people)})).await
 }
 
 async fn the_sender_delegates_declines_links_deactivates_and_deletes(backend: Backend) {
     let app = spawn(backend).await;
-    let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Sender Ops").await;
-    let a = workflow_of(&app, &who, dir.path(), &[("first@x.test", 1), ("second@x.test", 2)]).await;
+    let a = workflow_of(&app, &who, &[("first@x.test", 1), ("second@x.test", 2)]).await;
     let a_id = a["workflowId"].as_i64().expect("id");
 
     let wrong_id = app
@@ -1069,7 +887,7 @@ async fn the_sender_delegates_declines_links_deactivates_and_deletes(backend: Ba
     let again = app.post(&format!("/api/v1/workflows/{a_id}/decline"), &who.token, json!({"workflowId": a_id})).await;
     expect_problem(again, 409, "state_conflict").await;
 
-    let b = workflow_of(&app, &who, dir.path(), &[("b@x.test", 1)]).await;
+    let b = workflow_of(&app, &who, &[("b@x.test", 1)]).await;
     let b_id = b["workflowId"].as_i64().expect("id");
     assert_eq!(
         app.post(
@@ -1146,11 +964,10 @@ async fn the_sender_delegates_declines_links_deactivates_and_deletes(backend: Ba
 
 async fn comments_categories_inactive_documents_and_attachments(backend: Backend) {
     let app = spawn(backend).await;
-    let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Paperwork").await;
-    let one = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "One.pdf").await;
-    let two = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Two.pdf").await;
-    let loose = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Loose.pdf").await;
+    let one = upload(&app, &who, &agreement(1), "One.pdf").await;
+    let two = upload(&app, &who, &agreement(1), "Two.pdf").await;
+    let loose = upload(&app, &who, &agreement(1), "Loose.pdf").await;
     let started = initiate(
         &app,
         &who,
@@ -1254,9 +1071,8 @@ async fn comments_categories_inactive_documents_and_attachments(backend: Backend
 
 async fn the_housekeeping_job_reminds_and_expires(backend: Backend) {
     let app = spawn(backend).await;
-    let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Reminders").await;
-    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Slow.pdf").await;
+    let document_id = upload(&app, &who, &agreement(1), "Slow.pdf").await;
     let started = initiate(
         &app,
         &who,
@@ -1319,7 +1135,7 @@ async fn completion_certificate_holds_everything(
     std::fs::create_dir_all(&cert_dir).expect("dir");
     let path = cert_dir.join("certificate.pdf");
     std::fs::write(&path, &certificate).expect("write");
-    let report = pdfsig(&certificate, &cert_dir);
+    let report = pdfsig(&certificate);
     assert_eq!(report.matches("Signature is Valid").count(), 1, "the certificate is sealed: {report}");
     let qpdf = Command::new("qpdf").arg("--check").arg(&path).output().expect("qpdf");
     assert!(String::from_utf8_lossy(&qpdf.stdout).contains("No syntax or stream encoding errors"), "{qpdf:?}");
@@ -1335,7 +1151,7 @@ async fn completion_certificate_holds_everything(
     assert!(detach.status.success(), "{detach:?}");
     let attached = std::fs::read(cert_dir.join("1-Loan agreement.pdf")).expect("the attached document");
     assert_eq!(attached, final_pdf, "attached unchanged");
-    assert_eq!(pdfsig(&attached, &cert_dir).matches("Signature is Valid").count(), 3);
+    assert_eq!(pdfsig(&attached).matches("Signature is Valid").count(), 3);
 }
 
 /// The signature widgets' rectangles of page 1, read with pypdf.
@@ -1353,7 +1169,7 @@ async fn an_anchor_text_places_the_signature_below_it(backend: Backend) {
     let app = spawn(backend).await;
     let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Anchors").await;
-    let pdf = reportlab_pdf(dir.path(), 1);
+    let pdf = agreement(1);
     let body = json!({
         "documentName": "Anchored.pdf",
         "fileData": STANDARD.encode(&pdf),
@@ -1364,7 +1180,7 @@ async fn an_anchor_text_places_the_signature_below_it(backend: Backend) {
     let id = started["workflowId"].as_i64().expect("id");
     assert_eq!(sign_typed(&url_of(&started, "anchor@x.test"), "Anchor").await.status(), 200);
     let signed = download(&app, &who, id).await;
-    assert_eq!(pdfsig(&signed, dir.path()).matches("Signature is Valid").count(), 1);
+    assert_eq!(pdfsig(&signed).matches("Signature is Valid").count(), 1);
     // "Signatures:" is drawn at x=72 on the baseline y=200 (12 pt): the box starts below it.
     let rects = widget_rects(&signed, dir.path());
     let rect = rects.first().expect("a signature widget on page 1");
@@ -1432,9 +1248,8 @@ async fn a_summary_is_extracted_once_and_then_cached(backend: Backend) {
 
 async fn redirects_expiring_links_completed_workflows_and_huge_attachments(backend: Backend) {
     let app = spawn(backend).await;
-    let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Edges").await;
-    let document_id = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Edge.pdf").await;
+    let document_id = upload(&app, &who, &agreement(1), "Edge.pdf").await;
     let started = initiate(
         &app,
         &who,
@@ -1455,7 +1270,7 @@ async fn redirects_expiring_links_completed_workflows_and_huge_attachments(backe
     expect_problem(bad_redirect, 400, "validation_failed").await;
 
     // A link past its expiry leads nowhere, even before the housekeeping job runs.
-    let other = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Late.pdf").await;
+    let other = upload(&app, &who, &agreement(1), "Late.pdf").await;
     let late = initiate(
         &app,
         &who,
@@ -1471,7 +1286,7 @@ async fn redirects_expiring_links_completed_workflows_and_huge_attachments(backe
     assert_eq!(sign_typed_status(&url_of(&late, "late@x.test")).await, 410);
 
     // An attachment over 10 MB is refused and nothing is stored.
-    let third = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Big.pdf").await;
+    let third = upload(&app, &who, &agreement(1), "Big.pdf").await;
     let huge = STANDARD.encode(vec![7u8; 10 * 1024 * 1024 + 1]);
     let refused = app
         .post(
@@ -1513,8 +1328,7 @@ async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backe
     .await;
     let tenant = app.tenant("Limits").await;
     let who = Sender { token: app.token(&tenant).await };
-    let dir = tempfile::tempdir().expect("tmp");
-    let document = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Limits.pdf").await;
+    let document = upload(&app, &who, &agreement(1), "Limits.pdf").await;
     let initiated = initiate(
         &app,
         &who,
@@ -1619,8 +1433,7 @@ async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     let app = spawn(backend).await;
     let tenant = app.tenant("Atomic").await;
     let who = Sender { token: app.token(&tenant).await };
-    let dir = tempfile::tempdir().expect("tmp");
-    let document = upload(&app, &who, &reportlab_pdf(dir.path(), 1), "Atomic.pdf").await;
+    let document = upload(&app, &who, &agreement(1), "Atomic.pdf").await;
     // Make the blob store fail for attachments: a plain file where their folder must go (even
     // root cannot create a folder there), while documents still read fine.
     let tenant_dir = app.state.config.data_dir.join("blobs").join("tenant").join(tenant.tenant_id.to_string());
@@ -1640,7 +1453,7 @@ async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     let row = app.state.store.document(tenant.tenant_id, document).await.expect("doc").expect("row");
     assert_eq!(row.workflow_id, None, "the document is not bound to anything");
     // initiate-and-sign writes the attachment files before its documents: nothing is stored.
-    let pdf = reportlab_pdf(dir.path(), 1);
+    let pdf = agreement(1);
     let one_step = json!({"documentName": "One step.pdf", "fileData": STANDARD.encode(&pdf),
         "signatories": [{"emailId": "c@x.test", "name": "C"}], "listAttachmentDetails": body["listAttachmentDetails"]});
     let failed = app.post("/api/v1/workflows/initiate-and-sign", &who.token, one_step).await;

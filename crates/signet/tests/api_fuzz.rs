@@ -7,19 +7,22 @@
 //!
 //! `schemathesis.toml` beside this file holds the per-operation settings, each with its reason.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
-use common::{reqwest::blocking_client, run, serve};
 use serde_json::{Value, json};
+use signet_testkit::blocking::blocking_client;
+use signet_testkit::process::SignetBin;
+use signet_testkit::signet_bin;
+
+/// The `signet` binary under test.
+const SIGNET: SignetBin = signet_bin!();
 
 /// Ending the caller's own sessions logs the tester out: run alone, after everything else.
 const SESSION_ENDING: &str = "/api/v1/auth/sessions/revoke";
 
 fn tenant(dir: &Path, name: &str, email: &str) -> Value {
-    let output = run(&["tenant", "create", "--name", name, "--admin-email", email], dir);
+    let output = SIGNET.run(&["tenant", "create", "--name", name, "--admin-email", email], dir);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).expect("json")
 }
@@ -47,7 +50,7 @@ fn schemathesis(base: &str, config: &Path, extra: &[&str]) -> (bool, String) {
 fn schemathesis_finds_no_server_errors_or_contract_breaks() {
     let dir = tempfile::tempdir().expect("tempdir");
     let limits = [("SIGNET_AUTH_RATE_LIMIT_PER_MINUTE", "1000000"), ("SIGNET_ACCOUNT_FAILURE_LIMIT", "1000000")];
-    let server = serve(&[], dir.path(), &limits);
+    let server = SIGNET.serve(&[], dir.path(), &limits);
     let a = tenant(dir.path(), "Fuzz A", "fuzz-a@example.test");
     let b = tenant(dir.path(), "Fuzz B", "fuzz-b@example.test");
 

@@ -1,9 +1,12 @@
 //! The `signet` command as a user runs it.
 
-mod common;
-
-use common::{reqwest::blocking_client, run, serve, signet};
 use serde_json::{Value, json};
+use signet_testkit::blocking::blocking_client;
+use signet_testkit::process::SignetBin;
+use signet_testkit::signet_bin;
+
+/// The `signet` binary under test.
+const SIGNET: SignetBin = signet_bin!();
 
 fn stderr_line(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).trim().to_string()
@@ -12,7 +15,7 @@ fn stderr_line(output: &std::process::Output) -> String {
 #[test]
 fn serve_with_no_configuration_uses_the_embedded_default() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = serve(&[], dir.path(), &[]);
+    let server = SIGNET.serve(&[], dir.path(), &[]);
     let data = dir.path().join("signet-data");
     assert!(data.join("signet.db").exists(), "SQLite database in ./signet-data");
     for cert in ["gateway.cer", "gateway.pem", "ca.pem", "seal.pem"] {
@@ -22,7 +25,7 @@ fn serve_with_no_configuration_uses_the_embedded_default() {
     assert!(http.get(format!("{}/healthz", server.base)).send().expect("healthz").status().is_success());
 
     // `tenant create` works while `serve` runs on the same data.
-    let output = run(&["tenant", "create", "--name", "Acme", "--admin-email", "admin@acme.test"], dir.path());
+    let output = SIGNET.run(&["tenant", "create", "--name", "Acme", "--admin-email", "admin@acme.test"], dir.path());
     assert!(output.status.success(), "{}", stderr_line(&output));
     let created: Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
     for key in ["tenant_id", "client_id", "client_secret", "admin_email", "admin_password"] {
@@ -47,7 +50,7 @@ fn serve_with_no_configuration_uses_the_embedded_default() {
 #[test]
 fn tenant_create_with_a_given_password_does_not_print_it() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let output = run(
+    let output = SIGNET.run(
         &[
             "tenant",
             "create",
@@ -68,8 +71,8 @@ fn tenant_create_with_a_given_password_does_not_print_it() {
     assert_eq!(created["admin_email"], "a@globex.test");
     assert!(dir.path().join("d/signet.db").exists(), "--data-dir is honoured");
 
-    let again =
-        run(&["tenant", "create", "--name", "Other", "--admin-email", "A@GLOBEX.TEST", "--data-dir", "d"], dir.path());
+    let again = SIGNET
+        .run(&["tenant", "create", "--name", "Other", "--admin-email", "A@GLOBEX.TEST", "--data-dir", "d"], dir.path());
     assert!(!again.status.success());
     assert!(stderr_line(&again).contains("already exists"), "{}", stderr_line(&again));
 }
@@ -84,7 +87,7 @@ fn bad_input_gives_one_readable_line_and_a_failure_exit() {
         &["serve", "--config", "/nonexistent/signet.toml"],
     ];
     for args in cases {
-        let output = run(args, dir.path());
+        let output = SIGNET.run(args, dir.path());
         assert_eq!(output.status.code(), Some(1), "{args:?}");
         let line = stderr_line(&output);
         assert!(line.starts_with("signet: "), "{args:?}: {line}");
@@ -96,7 +99,7 @@ fn bad_input_gives_one_readable_line_and_a_failure_exit() {
 #[test]
 fn openapi_subcommand_prints_the_committed_document() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let output = run(&["openapi"], dir.path());
+    let output = SIGNET.run(&["openapi"], dir.path());
     assert!(output.status.success());
     let printed: Value = serde_json::from_slice(&output.stdout).expect("json");
     let committed: Value = serde_json::from_str(include_str!("../../../openapi.json")).expect("committed openapi.json");
@@ -109,7 +112,8 @@ fn settings_can_come_from_files_named_by_file_variables() {
     let database = dir.path().join("from-a-secret-file.db");
     let secret = dir.path().join("database_url");
     std::fs::write(&secret, format!("sqlite://{}\n", database.display())).expect("secret file");
-    let output = signet()
+    let output = SIGNET
+        .command()
         .arg("migrate")
         .current_dir(dir.path())
         .env_remove("SIGNET_DATA_DIR")
@@ -120,7 +124,8 @@ fn settings_can_come_from_files_named_by_file_variables() {
     assert!(output.status.success(), "{}", stderr_line(&output));
     assert!(database.exists(), "the database named in the file was created");
 
-    let missing = signet()
+    let missing = SIGNET
+        .command()
         .arg("migrate")
         .current_dir(dir.path())
         .env_remove("SIGNET_DATABASE_URL")

@@ -4,18 +4,20 @@
 //! half-written; and every queued job is done after the restart, none lost, and only a job that
 //! was running at the moment of the kill may run a second time.
 
-mod common;
-
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::serve;
 use serde_json::{Value, json};
-use signet_client::{
-    GatewayCertificate, PageSelection, PayloadBuilder, Profile, ReturnUrls, SignaturePosition, SignatureType,
-    open_result, seal_request,
-};
-use signet_store::{NewJob, PoolSettings, Store, testing};
+use signet_client::{PageSelection, PayloadBuilder, Profile, SignaturePosition, SignatureType, open_result};
+use signet_store::{NewJob, PoolSettings, Store};
+use signet_testkit::gateway::{Integrator, access_token, erp_urls};
+use signet_testkit::pdf::numbered_pages;
+use signet_testkit::problem::posted_fields;
+use signet_testkit::process::{Server, SignetBin};
+use signet_testkit::signet_bin;
+use signet_testkit::validators::pdfsig;
+
+/// The `signet` binary under test.
+const SIGNET: SignetBin = signet_bin!();
 
 /// Short leases and polls, so that jobs of a killed process are taken over within the test.
 const FAST_WORKERS: [(&str, &str); 2] = [("SIGNET_JOB_LEASE_MS", "1500"), ("SIGNET_WORKER_POLL_MS", "100")];
@@ -30,19 +32,20 @@ impl Installation {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join("signet-data")).expect("data dir");
         let database_url = if postgres {
-            rt.block_on(testing::fresh_postgres_database()).expect("postgres")
+            rt.block_on(signet_testkit::db::fresh_postgres_database())
         } else {
             format!("sqlite://{}", dir.path().join("signet-data/signet.db").display())
         };
         Installation { dir, database_url }
     }
 
-    fn serve(&self) -> common::Server {
-        serve(&["--database-url", &self.database_url], self.dir.path(), &FAST_WORKERS)
+    fn serve(&self) -> Server {
+        SIGNET.serve(&["--database-url", &self.database_url], self.dir.path(), &FAST_WORKERS)
     }
 
     fn tenant(&self) -> Value {
-        let output = common::signet()
+        let output = SIGNET
+            .command()
             .args(["tenant", "create", "--name", "Acme Bank", "--admin-email", "ops@acme.test"])
             .args(["--database-url", &self.database_url])
             .current_dir(self.dir.path())
@@ -51,41 +54,6 @@ impl Installation {
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         serde_json::from_slice(&output.stdout).expect("json")
     }
-}
-
-fn http() -> reqwest::Client {
-    reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client")
-}
-
-fn reportlab_pdf(dir: &std::path::Path) -> Vec<u8> {
-    let path = dir.join("loan.pdf");
-    let script = format!(
-        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\nfor i in range(3):\n    \
-         c.drawString(72, 720, 'Loan agreement page %d' % (i + 1))\n    c.showPage()\nc.save()\n",
-        path.display().to_string()
-    );
-    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with reportlab");
-    assert!(status.success(), "reportlab must be installed");
-    std::fs::read(path).expect("pdf")
-}
-
-/// Where a post-back page posts, and its hidden fields.
-fn posted_fields(html: &str) -> (String, std::collections::HashMap<String, String>) {
-    let action = html.split("action=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default().to_string();
-    let mut fields = std::collections::HashMap::new();
-    for input in html.split("<input type=\"hidden\" ").skip(1) {
-        let name = input.split("name=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
-        let value = input.split("value=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
-        fields.insert(name.to_string(), value.replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'"));
-    }
-    (action, fields)
-}
-
-fn pdfsig_report(pdf: &[u8], dir: &std::path::Path) -> String {
-    let path = dir.join("signed.pdf");
-    std::fs::write(&path, pdf).expect("write");
-    let output = Command::new("pdfsig").arg(&path).output().expect("pdfsig (poppler-utils)");
-    String::from_utf8_lossy(&output.stdout).to_string()
 }
 
 async fn sign(http: &reqwest::Client, base: &str, link: &str) -> reqwest::Result<String> {
@@ -97,62 +65,28 @@ async fn sign(http: &reqwest::Client, base: &str, link: &str) -> reqwest::Result
         .await
 }
 
-struct Integrator {
-    http: reqwest::Client,
-    authtoken: String,
-    certificate: GatewayCertificate,
-}
-
+/// An integrator of the tenant made by `signet tenant create` (its JSON output).
 async fn integrator(base: &str, tenant: &Value) -> Integrator {
-    let http = http();
-    let token: Value = http
-        .post(format!("{base}/api/v1/auth/token"))
-        .json(&json!({"grant_type": "client_credentials", "client_id": tenant["client_id"], "client_secret": tenant["client_secret"]}))
-        .send()
-        .await
-        .expect("token")
-        .json()
-        .await
-        .expect("json");
-    let token = token["access_token"].as_str().expect("access token").to_string();
-    let created: Value = http
-        .post(format!("{base}/api/v1/gateway/authtokens"))
-        .bearer_auth(&token)
-        .json(&json!({"label": "LOS"}))
-        .send()
-        .await
-        .expect("authtoken")
-        .json()
-        .await
-        .expect("json");
-    let authtoken = created["authtoken"].as_str().expect("authtoken").to_string();
-    let der = http.get(format!("{base}/eMsecure/certificate.cer")).send().await.expect("cer");
-    let certificate = GatewayCertificate::from_der(&der.bytes().await.expect("der")).expect("certificate");
-    Integrator { http, authtoken, certificate }
+    let (id, secret) = (tenant["client_id"].as_str().expect("id"), tenant["client_secret"].as_str().expect("secret"));
+    let token = access_token(&reqwest::Client::new(), base, id, secret).await;
+    Integrator::setup(base, &token).await
 }
 
 /// Submits a PDF for a typed signature; the signer's link and the sealed request.
 async fn submit(who: &Integrator, base: &str, pdf: &[u8], reference: &str) -> (String, signet_client::SealedRequest) {
-    let urls = ReturnUrls {
-        success: "https://erp.example.test/signed".into(),
-        failure: "https://erp.example.test/failed".into(),
-        cancel: "https://erp.example.test/cancelled".into(),
-    };
     let payload = PayloadBuilder::pdf(pdf, "Asha Verma")
         .reference_number(reference)
         .authtoken(&who.authtoken)
         .signature_types(&[SignatureType::ESignature])
-        .urls(&urls)
+        .urls(&erp_urls())
         .pages(&PageSelection::All)
         .position(SignaturePosition::BottomRight)
         .font_signature(true)
         .store_to_db(true)
         .build()
         .expect("payload");
-    let sealed =
-        seal_request(&who.certificate, Profile::Modern, &payload, time::OffsetDateTime::now_utc()).expect("seal");
-    let response =
-        who.http.post(format!("{base}/eMsecure/V3_0/Index")).form(&sealed.form_fields()).send().await.expect("submit");
+    let sealed = who.seal(Profile::Modern, &payload);
+    let response = who.submit(base, &sealed).await;
     assert_eq!(response.status(), 303);
     (response.headers()["location"].to_str().expect("location").to_string(), sealed)
 }
@@ -162,7 +96,7 @@ fn gateway_sealing_survives_kill_9(postgres: bool) {
     let install = Installation::new(postgres, &rt);
     let mut server = install.serve();
     let tenant = install.tenant();
-    let pdf = reportlab_pdf(install.dir.path());
+    let pdf = numbered_pages("Loan agreement", 3);
     let who = rt.block_on(integrator(&server.base, &tenant));
     // Kills at different moments of the signature: before, during and after sealing.
     for (round, delay_ms) in [0u64, 15, 60, 150, 400].into_iter().enumerate() {
@@ -183,7 +117,7 @@ fn gateway_sealing_survives_kill_9(postgres: bool) {
         assert_eq!(action, "https://erp.example.test/signed", "round {round} ({delay_ms} ms): {html}");
         assert_eq!(fields["Transactionnumber"], number);
         let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
-        let report = pdfsig_report(&signed, install.dir.path());
+        let report = pdfsig(&signed);
         assert!(report.contains("Signature is Valid."), "round {round}: {report}");
         let signatures = signet_pdf::signatures(&signed).expect("signatures");
         assert_eq!(signatures.len(), 1, "one signature, not two: {report}");

@@ -1,29 +1,21 @@
 //! `signet gateway-client` against a running `signet serve`: a whole transaction validated in
 //! pdfsig, seal/open round trips, and a gateway failure as one `signet:` line.
 
-mod common;
-
 use std::process::Command;
 
 use base64::Engine;
-use common::reqwest::blocking_client;
-use common::{run, serve};
 use serde_json::{Value, json};
+use signet_testkit::blocking::blocking_client;
+use signet_testkit::pdf::one_page;
+use signet_testkit::process::SignetBin;
+use signet_testkit::signet_bin;
 
-fn reportlab_pdf(dir: &std::path::Path) -> Vec<u8> {
-    let path = dir.join("input.pdf");
-    let script = format!(
-        "from reportlab.pdfgen import canvas\nc = canvas.Canvas({:?})\nc.drawString(72, 720, 'Loan agreement')\nc.save()\n",
-        path.display().to_string()
-    );
-    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with reportlab");
-    assert!(status.success(), "reportlab must be installed");
-    std::fs::read(path).expect("pdf")
-}
+/// The `signet` binary under test.
+const SIGNET: SignetBin = signet_bin!();
 
 /// A tenant and a gateway Authtoken made through the CLI and the API.
 fn authtoken(base: &str, dir: &std::path::Path) -> String {
-    let output = run(&["tenant", "create", "--name", "Acme Bank", "--admin-email", "admin@acme.test"], dir);
+    let output = SIGNET.run(&["tenant", "create", "--name", "Acme Bank", "--admin-email", "admin@acme.test"], dir);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let created: Value = serde_json::from_slice(&output.stdout).expect("json");
     let http = blocking_client();
@@ -53,15 +45,15 @@ fn payload(pdf: &[u8], authtoken: &str, reference: &str) -> Value {
 }
 
 fn signet(args: &[&str], dir: &std::path::Path) -> std::process::Output {
-    run(args, dir)
+    SIGNET.run(args, dir)
 }
 
 #[test]
 fn submit_seal_and_open_through_the_cli() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = serve(&[], dir.path(), &[]);
+    let server = SIGNET.serve(&[], dir.path(), &[]);
     let token = authtoken(&server.base, dir.path());
-    let pdf = reportlab_pdf(dir.path());
+    let pdf = one_page("Loan agreement");
 
     for (profile, reference) in [("legacy", "CLI-0001"), ("modern", "CLI-0002")] {
         let file = dir.path().join(format!("{reference}.json"));
@@ -198,9 +190,9 @@ fn submit_seal_and_open_through_the_cli() {
 #[test]
 fn open_reads_hash_results_and_load_runs_back_to_back_without_reference_clashes() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = serve(&[], dir.path(), &[]);
+    let server = SIGNET.serve(&[], dir.path(), &[]);
     let token = authtoken(&server.base, dir.path());
-    let pdf = reportlab_pdf(dir.path());
+    let pdf = one_page("Loan agreement");
 
     // A Hash result: open --hash writes the JSON array of {DocumentName, DocumentHash, Signature}.
     let file = dir.path().join("hash.json");

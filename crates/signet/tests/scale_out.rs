@@ -1,26 +1,29 @@
 //! Two `signet serve` processes on one PostgreSQL database behave as one service: tokens,
 //! data and the job queue are shared, and each job runs exactly once.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use common::{reqwest::blocking_client, run, serve};
 use serde_json::{Value, json};
-use signet_store::{NewJob, PoolSettings, Store, testing};
+use signet_store::{NewJob, PoolSettings, Store};
+use signet_testkit::blocking::blocking_client;
+use signet_testkit::process::SignetBin;
+use signet_testkit::signet_bin;
+
+/// The `signet` binary under test.
+const SIGNET: SignetBin = signet_bin!();
 
 #[test]
 fn two_instances_share_tokens_data_and_jobs() {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
-    let url = rt.block_on(testing::fresh_postgres_database()).expect("postgres");
+    let url = rt.block_on(signet_testkit::db::fresh_postgres_database());
     let dirs = [tempfile::tempdir().expect("dir a"), tempfile::tempdir().expect("dir b")];
     // Both start at once against an empty database: migrations and first-start keys race.
     let poll = [("SIGNET_WORKER_POLL_MS", "100")];
     let args = ["--database-url", url.as_str()];
     let (a, b) = std::thread::scope(|s| {
-        let a = s.spawn(|| serve(&args, dirs[0].path(), &poll));
-        let b = s.spawn(|| serve(&args, dirs[1].path(), &poll));
+        let a = s.spawn(|| SIGNET.serve(&args, dirs[0].path(), &poll));
+        let b = s.spawn(|| SIGNET.serve(&args, dirs[1].path(), &poll));
         (a.join().expect("a"), b.join().expect("b"))
     });
 
@@ -32,7 +35,7 @@ fn two_instances_share_tokens_data_and_jobs() {
     let gateway_b = std::fs::read(dirs[1].path().join("signet-data/keys/gateway.cer")).expect("cert b");
     assert_eq!(gateway_a, gateway_b, "one gateway key for all instances");
 
-    let output = run(
+    let output = SIGNET.run(
         &["tenant", "create", "--name", "Acme", "--admin-email", "ops@acme.test", "--database-url", &url],
         dirs[0].path(),
     );

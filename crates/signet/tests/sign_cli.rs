@@ -248,7 +248,7 @@ fn servers(ca_dir: &Path, ocsp_port: u16, http_port: u16) -> (Vec<Guard>, String
         ));
     }
     std::fs::write(ca_dir.join("index.txt"), index).unwrap();
-    let tsa_script = concat!(env!("CARGO_MANIFEST_DIR"), "/../signing/tests/fixtures/tsa_server.py");
+    let tsa_script = signet_testkit::script("tsa_server.py");
     let mut tsa = Command::new("python3").arg(tsa_script).arg(ca_dir).stdout(Stdio::piped()).spawn().unwrap();
     let tsa_url = format!("http://127.0.0.1:{}/", first_line(&mut tsa));
     let code = "import http.server,functools,sys\nh=functools.partial(http.server.SimpleHTTPRequestHandler,directory=sys.argv[1])\n\

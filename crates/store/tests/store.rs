@@ -5,32 +5,9 @@ use signet_domain::audit::{Actor, GENESIS_HASH, verify_chain};
 use signet_domain::department::DepartmentName;
 use signet_domain::paging::Page;
 use signet_domain::{ErrorCode, now_millis};
-use signet_store::{AuthAttempt, AuthThrottle, Backend, NewJob, NewTenant, PoolSettings, Store, testing};
-
-struct TestDb {
-    url: String,
-    _dir: Option<tempfile::TempDir>,
-}
-
-async fn test_db(backend: Backend) -> TestDb {
-    match backend {
-        Backend::Sqlite => {
-            let dir = tempfile::tempdir().expect("tempdir");
-            let url = format!("sqlite://{}", dir.path().join("t.db").display());
-            TestDb { url, _dir: Some(dir) }
-        }
-        Backend::Postgres => {
-            let url = testing::fresh_postgres_database().await.expect("postgres");
-            TestDb { url, _dir: None }
-        }
-    }
-}
-
-async fn open(db: &TestDb) -> Store {
-    let store = Store::connect(&db.url, &PoolSettings::default()).await.expect("connect");
-    store.migrate().await.expect("migrate");
-    store
-}
+use signet_store::{AuthAttempt, AuthThrottle, Backend, NewJob, NewTenant, PoolSettings, Store};
+use signet_testkit::db::TestDb;
+use signet_testkit::on_both_backends;
 
 async fn tenant(store: &Store, name: &str) -> i64 {
     let unique = format!("{name}-{}", now_millis());
@@ -52,21 +29,6 @@ async fn tenant(store: &Store, name: &str) -> i64 {
         .tenant_id
 }
 
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                super::$name(signet_store::Backend::Sqlite).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                super::$name(signet_store::Backend::Postgres).await
-            }
-        }
-    )*};
-}
-
 on_both_backends!(
     jobs_are_claimed_exactly_once_by_concurrent_workers,
     expired_leases_are_reclaimed_and_failures_retry,
@@ -81,8 +43,8 @@ on_both_backends!(
 );
 
 async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
-    let db = test_db(backend).await;
-    let a = open(&db).await;
+    let db = TestDb::new(backend).await;
+    let a = db.open().await;
     let b = Store::connect(&db.url, &PoolSettings::default()).await.expect("second pool");
     for i in 0..60 {
         let job = NewJob { kind: "test.noop", payload: json!({"i": i}), dedupe_key: None, run_at: 0, max_attempts: 3 };
@@ -115,8 +77,8 @@ async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
 }
 
 async fn expired_leases_are_reclaimed_and_failures_retry(backend: Backend) {
-    let db = test_db(backend).await;
-    let store = open(&db).await;
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
     let job = NewJob { kind: "test.lease", payload: json!({}), dedupe_key: None, run_at: 0, max_attempts: 2 };
     let id = store.enqueue_job(&job).await.expect("enqueue").expect("id");
     // A worker that claims with a lease that has already ended is treated as crashed.
@@ -132,8 +94,8 @@ async fn expired_leases_are_reclaimed_and_failures_retry(backend: Backend) {
 }
 
 async fn dedupe_keys_enqueue_once(backend: Backend) {
-    let db = test_db(backend).await;
-    let store = open(&db).await;
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
     let job = |key: &str| NewJob {
         kind: "test.dedupe",
         payload: json!({}),
@@ -147,7 +109,7 @@ async fn dedupe_keys_enqueue_once(backend: Backend) {
 }
 
 async fn concurrent_migrations_are_safe(backend: Backend) {
-    let db = test_db(backend).await;
+    let db = TestDb::new(backend).await;
     let mut tasks = Vec::new();
     for _ in 0..3 {
         let url = db.url.clone();
@@ -163,8 +125,8 @@ async fn concurrent_migrations_are_safe(backend: Backend) {
 }
 
 async fn concurrent_audited_writes_keep_the_chain_intact(backend: Backend) {
-    let db = test_db(backend).await;
-    let store = open(&db).await;
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
     let tenant_id = tenant(&store, "chain").await;
     let mut tasks = Vec::new();
     for i in 0..20 {
@@ -188,8 +150,8 @@ async fn concurrent_audited_writes_keep_the_chain_intact(backend: Backend) {
 }
 
 async fn departments_are_tenant_scoped(backend: Backend) {
-    let db = test_db(backend).await;
-    let store = open(&db).await;
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
     let (a, b) = (tenant(&store, "a").await, tenant(&store, "b").await);
     let name = |s: &str| DepartmentName::parse("n", Some(s)).expect("name");
     let legal = store.create_department(a, &name("Legal"), &Actor::system()).await.expect("create");
@@ -220,8 +182,8 @@ async fn departments_are_tenant_scoped(backend: Backend) {
 
 async fn refresh_tokens_rotate_once_and_reuse_revokes_the_family(backend: Backend) {
     use signet_store::{NewRefreshToken, RefreshUse};
-    let db = test_db(backend).await;
-    let store = open(&db).await;
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
     let t = tenant(&store, "r").await;
     assert!(store.principal_by_email("nobody@r.test").await.expect("query").is_none());
     let expires_at = now_millis() + 60_000;
@@ -266,8 +228,8 @@ fn new_transaction<'a>(
 }
 
 async fn gateway_references_are_unique_per_tenant_under_concurrency(backend: Backend) {
-    let db = test_db(backend).await;
-    let store = open(&db).await;
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
     let (a, b) = (tenant(&store, "ga").await, tenant(&store, "gb").await);
     let token_a = store.create_authtoken(a, "t", "hash-a", "…a", &Actor::system()).await.expect("token").id;
     let token_b = store.create_authtoken(b, "t", "hash-b", "…b", &Actor::system()).await.expect("token").id;
@@ -293,8 +255,8 @@ async fn gateway_references_are_unique_per_tenant_under_concurrency(backend: Bac
 
 async fn gateway_tokens_settings_and_transaction_lifecycle(backend: Backend) {
     use signet_store::{GatewaySettings, TransactionOutcome};
-    let db = test_db(backend).await;
-    let store = open(&db).await;
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
     let (a, b) = (tenant(&store, "la").await, tenant(&store, "lb").await);
     let token = store.create_authtoken(a, "ERP", "h1", "…xyz", &Actor::system()).await.expect("token");
     assert_eq!(store.authtoken_by_hash("h1").await.expect("lookup"), Some((token.id, a)));
@@ -341,8 +303,8 @@ async fn gateway_tokens_settings_and_transaction_lifecycle(backend: Backend) {
 }
 
 async fn login_attempts_are_admitted_atomically_with_growing_delays(backend: Backend) {
-    let db = test_db(backend).await;
-    let a = open(&db).await;
+    let db = TestDb::new(backend).await;
+    let a = db.open().await;
     let b = Store::connect(&db.url, &PoolSettings::default()).await.expect("second pool");
     let policy = AuthThrottle { window_ms: 600_000, limit: 5, base_delay_ms: 10_000, max_delay_ms: 35_000 };
 

@@ -111,7 +111,7 @@ impl Tsa {
              default_policy = 1.2.3.4.1\ndigests = sha256, sha384, sha512\naccuracy = secs:1\nordering = no\n\
              tsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n",
         );
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tsa_server.py");
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../testkit/scripts/tsa_server.py");
         let mut child = Command::new("python3")
             .arg(script)
             .arg(pki.dir.path())

@@ -116,7 +116,7 @@ tsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n",
     w("index.txt", index.as_bytes());
 
     let mut servers = Vec::new();
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tsa_server.py");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../testkit/scripts/tsa_server.py");
     let mut tsa_child = Command::new("python3").arg(script).arg(d).stdout(Stdio::piped()).spawn().unwrap();
     let tsa_port = read_port(&mut tsa_child);
     servers.push(ChildGuard(tsa_child));
