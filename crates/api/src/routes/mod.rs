@@ -1,5 +1,6 @@
-//! Handlers, one module per resource. Each handler extracts (caller, validated input), calls
-//! the store once, and maps the result.
+//! Handlers, one module per resource, each with its DTOs. A handler extracts the caller and its
+//! input, makes one call (a use case in `signet_services`; for a plain read or single-row
+//! change, the store function it needs) and maps the answer to the response.
 
 pub mod audit;
 pub mod auth;
