@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod department;
 pub mod error;
+pub mod ids;
 pub mod paging;
 pub mod summary;
 pub mod text_state;
@@ -11,6 +12,7 @@ pub mod webhook;
 pub mod workflow;
 
 pub use error::{BoxError, Error, ErrorCode, FieldErrors};
+pub use ids::{AttachmentId, DocumentId, SignatoryId, TemplateId, TenantId, WorkflowId};
 pub use text_state::UnknownState;
 pub(crate) use text_state::text_states;
 

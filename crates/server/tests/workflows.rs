@@ -8,6 +8,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use reqwest::redirect::Policy;
 use serde_json::{Value, json};
+use signet_domain::TenantId;
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
 use signet_testkit::pdf::{Page, reportlab_pdf};
@@ -49,11 +50,12 @@ fn agreement(pages: u32) -> Vec<u8> {
 
 struct Sender {
     token: String,
+    tenant_id: TenantId,
 }
 
 async fn sender(app: &TestApp, name: &str) -> Sender {
     let tenant = app.tenant(name).await;
-    Sender { token: app.token(&tenant).await }
+    Sender { token: app.token(&tenant).await, tenant_id: tenant.tenant_id.into() }
 }
 
 async fn upload(app: &TestApp, who: &Sender, pdf: &[u8], name: &str) -> i64 {
@@ -296,8 +298,14 @@ async fn decline_and_delegate_through_the_signer_page(backend: Backend) {
     assert_eq!(deputy["signingOrder"], 1);
 
     // The deputy's link comes from the store the same way as the others' (and by e-mail).
-    let deputy_row =
-        app.state.store.signatory(deputy["signatoryId"].as_i64().expect("id")).await.expect("row").expect("some").0;
+    let deputy_row = app
+        .state
+        .store
+        .signatory(deputy["signatoryId"].as_i64().expect("id").into())
+        .await
+        .expect("row")
+        .expect("some")
+        .0;
     let deputy_link = signet_server::workflows::links::signer_url(&app.state, &deputy_row);
     assert_eq!(sign_typed(&deputy_link, "Deputy").await.status(), 200);
 
@@ -738,16 +746,12 @@ async fn with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_doc
     // The finishing step runs once: a second run finds the timestamp and changes nothing.
     let before: Value =
         app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
-    let tenant_id = tenant_of(&app, workflow_id).await;
-    signet_server::workflows::completion::finish(&app.state, tenant_id, workflow_id).await.expect("finish again");
+    signet_server::workflows::completion::finish(&app.state, who.tenant_id, workflow_id.into())
+        .await
+        .expect("finish again");
     let after: Value =
         app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
     assert_eq!(before["documents"][0]["version"], after["documents"][0]["version"]);
-}
-
-async fn tenant_of(app: &TestApp, workflow_id: i64) -> i64 {
-    let signatories = app.state.store.signatories(workflow_id).await.expect("signatories");
-    signatories.first().map(|s| s.tenant_id).expect("a signatory")
 }
 
 /// The link in an e-mail's text.
@@ -1327,7 +1331,7 @@ async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backe
     })
     .await;
     let tenant = app.tenant("Limits").await;
-    let who = Sender { token: app.token(&tenant).await };
+    let who = Sender { token: app.token(&tenant).await, tenant_id: tenant.tenant_id.into() };
     let document = upload(&app, &who, &agreement(1), "Limits.pdf").await;
     let initiated = initiate(
         &app,
@@ -1407,7 +1411,7 @@ async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backe
     expect_problem(app.post(&revoke, &stranger.token, json!({})).await, 404, "not_found").await;
 
     // An internal failure (the document's file is gone) shows a generic page, no detail.
-    let row = app.state.store.document(tenant.tenant_id, document).await.expect("doc").expect("row");
+    let row = app.state.store.document(tenant.tenant_id.into(), document.into()).await.expect("doc").expect("row");
     let key = signet_blob::BlobKey::parse(&row.current_blob).expect("key");
     app.state.blob.delete(&key).await.expect("delete blob");
     let shown = http.get(format!("{newest}/documents/{document}")).send().await.expect("document");
@@ -1432,7 +1436,7 @@ async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backe
 async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     let app = spawn(backend).await;
     let tenant = app.tenant("Atomic").await;
-    let who = Sender { token: app.token(&tenant).await };
+    let who = Sender { token: app.token(&tenant).await, tenant_id: tenant.tenant_id.into() };
     let document = upload(&app, &who, &agreement(1), "Atomic.pdf").await;
     // Make the blob store fail for attachments: a plain file where their folder must go (even
     // root cannot create a folder there), while documents still read fine.
@@ -1450,7 +1454,7 @@ async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     expect_problem(failed, 500, "internal_error").await;
     let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
     assert_eq!(list["totalCount"], 0, "no workflow row: {list}");
-    let row = app.state.store.document(tenant.tenant_id, document).await.expect("doc").expect("row");
+    let row = app.state.store.document(tenant.tenant_id.into(), document.into()).await.expect("doc").expect("row");
     assert_eq!(row.workflow_id, None, "the document is not bound to anything");
     // initiate-and-sign writes the attachment files before its documents: nothing is stored.
     let pdf = agreement(1);
@@ -1470,7 +1474,8 @@ async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     let id = started["workflowId"].as_i64().expect("id");
     let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
     assert_eq!(list["totalCount"], 1);
-    assert_eq!(app.state.store.attachments(id).await.expect("attachments").len(), 2);
+    let workflow = app.state.store.workflow(who.tenant_id, id.into()).await.expect("workflow").expect("row");
+    assert_eq!(app.state.store.attachments(&workflow).await.expect("attachments").len(), 2);
     let files = std::fs::read_dir(&obstacle).expect("attachments folder").count();
     assert_eq!(files, 2, "only the second request's files exist");
 }

@@ -8,7 +8,7 @@ use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::audit::Actor;
 use signet_domain::workflow::{DocumentState, WorkflowState};
-use signet_domain::{Error, ErrorCode, FieldErrors};
+use signet_domain::{DocumentId, Error, ErrorCode, FieldErrors, TenantId, WorkflowId};
 use signet_store::{DocumentRow, NewDocument, WorkflowRow};
 
 use crate::Services;
@@ -95,7 +95,7 @@ fn check_upload(upload: &Upload, limit: usize) -> Result<CheckedPdf, Error> {
 /// Stores a checked document: the blob first, then the row (a failed row removes the blob).
 pub async fn store_document(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: TenantId,
     actor: &Actor,
     checked: CheckedPdf,
     category_id: Option<i64>,
@@ -128,7 +128,7 @@ pub async fn store_document(
 /// and every problem reported before anything is stored.
 pub async fn upload(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: TenantId,
     actor: &Actor,
     uploads: Vec<Upload>,
 ) -> Result<Vec<DocumentRow>, Error> {
@@ -159,9 +159,10 @@ pub async fn upload(
 
 /// What a download asks for.
 pub struct DownloadRequest {
-    pub workflow_id: i64,
+    pub workflow_id: WorkflowId,
     pub reference_no: Option<String>,
-    pub document_id: i64,
+    /// 0: the workflow's only document.
+    pub document_id: DocumentId,
     pub merged: bool,
 }
 
@@ -173,7 +174,7 @@ pub struct Download {
 
 /// The newest version of a workflow's document (every signature so far), or all of them in
 /// one PDF (`merged`).
-pub async fn download(svc: &Services, tenant_id: i64, request: &DownloadRequest) -> Result<Download, Error> {
+pub async fn download(svc: &Services, tenant_id: TenantId, request: &DownloadRequest) -> Result<Download, Error> {
     let workflow = svc
         .store
         .workflow(tenant_id, request.workflow_id)
@@ -191,12 +192,12 @@ pub async fn download(svc: &Services, tenant_id: i64, request: &DownloadRequest)
     }
     let documents: Vec<DocumentRow> = svc
         .store
-        .workflow_documents(workflow.id)
+        .workflow_documents(&workflow)
         .await?
         .into_iter()
         .filter(|d| d.state != DocumentState::Deleted)
         .collect();
-    let doc = match request.document_id {
+    let doc = match request.document_id.get() {
         0 if documents.len() == 1 => documents.into_iter().next(),
         0 => {
             return Err(Error::rejected(
@@ -204,7 +205,7 @@ pub async fn download(svc: &Services, tenant_id: i64, request: &DownloadRequest)
                 "the workflow has several documents: give documentId or isMerged",
             ));
         }
-        id => documents.into_iter().find(|d| d.id == id),
+        id => documents.into_iter().find(|d| d.id.get() == id),
     }
     .ok_or_else(|| Error::not_found("document"))?;
     let key = BlobKey::parse(&doc.current_blob)?;

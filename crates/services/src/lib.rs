@@ -29,7 +29,7 @@ pub use config::Config;
 /// or an API client) and how the audit trail records them.
 #[derive(Debug, Clone)]
 pub struct Caller {
-    pub tenant_id: i64,
+    pub tenant_id: signet_domain::TenantId,
     pub principal_id: i64,
     /// A user of the tenant (who may also be a signatory), not an API client.
     pub is_user: bool,

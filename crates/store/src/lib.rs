@@ -6,6 +6,7 @@ mod auth;
 mod chain;
 mod departments;
 mod gateway;
+mod ids;
 mod jobs;
 mod profiles;
 mod tenants;
@@ -32,6 +33,8 @@ pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory, NewWorkflow,
     NewWorkflowAttachment, SignatoryRow, SignedVersion, TemplateRow, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
 };
+
+pub(crate) use ids::NullableId;
 
 pub type Result<T> = std::result::Result<T, Error>;
 

@@ -6,13 +6,13 @@
 mod support;
 
 use serde_json::json;
-use signet_domain::ErrorCode;
 use signet_domain::audit::{Actor, AuditEntry, GENESIS_HASH, verify_chain};
 use signet_domain::now_millis;
 use signet_domain::workflow::{DocumentState, PlannedSignatory, SignatoryState, WorkflowState};
+use signet_domain::{ErrorCode, TenantId, WorkflowId};
 use signet_store::{
     AfterSignature, Backend, CreatedWorkflow, DocumentRow, NewDocument, NewSignatory, NewWorkflow, SignatoryRow,
-    SignedVersion, Store, WORKFLOW_EVENT_JOB, WorkflowActor,
+    SignedVersion, Store, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
 };
 use support::{TestDb, tenant};
 
@@ -34,7 +34,7 @@ fn signer(row: &SignatoryRow) -> WorkflowActor {
     WorkflowActor { id: format!("signatory:{}", row.id), ip: None }
 }
 
-async fn upload(store: &Store, tenant_id: i64, name: &str) -> DocumentRow {
+async fn upload(store: &Store, tenant_id: TenantId, name: &str) -> DocumentRow {
     let new = NewDocument {
         tenant_id,
         name,
@@ -49,7 +49,12 @@ async fn upload(store: &Store, tenant_id: i64, name: &str) -> DocumentRow {
 }
 
 /// A workflow over `documents` with one signatory per `(email, signing order)`.
-async fn start(store: &Store, tenant_id: i64, documents: &[&DocumentRow], signers: &[(&str, i64)]) -> CreatedWorkflow {
+async fn start(
+    store: &Store,
+    tenant_id: TenantId,
+    documents: &[&DocumentRow],
+    signers: &[(&str, i64)],
+) -> CreatedWorkflow {
     let signatories = signers
         .iter()
         .map(|(email, order)| NewSignatory {
@@ -96,10 +101,10 @@ async fn sign(
 }
 
 /// The workflow's events, after checking that their chain verifies from the genesis hash.
-async fn verified_events(store: &Store, workflow_id: i64) -> Vec<AuditEntry> {
-    let events = store.workflow_events(workflow_id).await.expect("events");
+async fn verified_events(store: &Store, workflow: &WorkflowRow) -> Vec<AuditEntry> {
+    let events = store.workflow_events(workflow).await.expect("events");
     assert_eq!(events.first().map(|e| e.prev_hash.as_str()), Some(GENESIS_HASH));
-    assert_eq!(verify_chain(workflow_id, &events), Ok(()));
+    assert_eq!(verify_chain(workflow.id.get(), &events), Ok(()));
     events
 }
 
@@ -107,12 +112,12 @@ fn actions(events: &[AuditEntry]) -> Vec<&str> {
     events.iter().map(|e| e.action.as_str()).collect()
 }
 
-async fn signatory_states(store: &Store, workflow_id: i64) -> Vec<(String, SignatoryState)> {
-    let rows = store.signatories(workflow_id).await.expect("signatories");
+async fn signatory_states(store: &Store, workflow: &WorkflowRow) -> Vec<(String, SignatoryState)> {
+    let rows = store.signatories(workflow).await.expect("signatories");
     rows.into_iter().map(|s| (s.email, s.state)).collect()
 }
 
-async fn workflow_state(store: &Store, tenant_id: i64, workflow_id: i64) -> WorkflowState {
+async fn workflow_state(store: &Store, tenant_id: TenantId, workflow_id: WorkflowId) -> WorkflowState {
     store.workflow(tenant_id, workflow_id).await.expect("workflow").expect("row").state
 }
 
@@ -123,43 +128,42 @@ fn code<T: std::fmt::Debug>(outcome: signet_store::Result<T>) -> ErrorCode {
 async fn a_stale_document_version_is_refused_and_changes_nothing(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = tenant(&store, "conflict").await;
+    let t = TenantId::from(tenant(&store, "conflict").await);
     let doc = upload(&store, t, "a.pdf").await;
     // Two signers of one parallel group, both working from its first version.
     let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 1)]).await;
-    let id = created.workflow.id;
-    let before = store.workflow_documents(id).await.expect("documents");
+    let before = store.workflow_documents(&created.workflow).await.expect("documents");
     let first = sign(&store, &created.signatories[0], &before).await.expect("first signature");
     assert_eq!(first, AfterSignature::Continuing { notified: Vec::new() }, "b still signs in this group");
 
     // The second signature was made on the version the first one replaced.
     assert_eq!(code(sign(&store, &created.signatories[1], &before).await), ErrorCode::Conflict);
-    let after = store.workflow_documents(id).await.expect("documents");
+    let after = store.workflow_documents(&created.workflow).await.expect("documents");
     assert_eq!((after[0].version, after[0].current_blob.as_str()), (1, "blobs/a.pdf/v1"));
     assert_eq!(
-        signatory_states(&store, id).await,
+        signatory_states(&store, &created.workflow).await,
         vec![("a@x.test".into(), SignatoryState::Signed), ("b@x.test".into(), SignatoryState::Notified)]
     );
     // Outside a signature too, an update must build on the version it read.
     let stale = store.advance_document(&before[0], "blobs/ts", "22", "document.timestamped", &initiator()).await;
     assert_eq!(code(stale), ErrorCode::Conflict);
-    assert_eq!(store.workflow_documents(id).await.expect("documents")[0].version, 1);
-    let events = verified_events(&store, id).await;
+    assert_eq!(store.workflow_documents(&created.workflow).await.expect("documents")[0].version, 1);
+    let events = verified_events(&store, &created.workflow).await;
     assert_eq!(actions(&events), ["workflow.created", "signatory.notified", "signatory.notified", "signatory.signed"]);
 
     // Signed again on the current version, the signature goes through.
     let done = sign(&store, &created.signatories[1], &after).await.expect("second signature");
     assert_eq!(done, AfterSignature::Completed);
-    verified_events(&store, id).await;
+    verified_events(&store, &created.workflow).await;
 }
 
 async fn delegation_hands_the_place_on_and_is_bounded(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = tenant(&store, "delegate").await;
+    let t = TenantId::from(tenant(&store, "delegate").await);
     let doc = upload(&store, t, "a.pdf").await;
     let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 2)]).await;
-    let (id, a) = (created.workflow.id, &created.signatories[0]);
+    let a = &created.signatories[0];
     let expires = now_millis() + 3_600_000;
 
     let taken = store.delegate(a, "B@x.test", "B", "busy", expires, &signer(a), Some(1)).await;
@@ -170,7 +174,7 @@ async fn delegation_hands_the_place_on_and_is_bounded(backend: Backend) {
     let c = store.delegate(a, "c@x.test", "C", "on leave", expires, &signer(a), Some(1)).await.expect("delegate");
     assert_eq!((c.state, c.signing_order, c.delegated_from), (SignatoryState::Notified, 1, Some(a.id)));
     assert_eq!(
-        signatory_states(&store, id).await,
+        signatory_states(&store, &created.workflow).await,
         vec![
             ("a@x.test".into(), SignatoryState::Delegated),
             ("c@x.test".into(), SignatoryState::Notified),
@@ -182,7 +186,7 @@ async fn delegation_hands_the_place_on_and_is_bounded(backend: Backend) {
     let from_a = store.delegate(a, "d@x.test", "D", "", expires, &signer(a), None).await;
     assert_eq!(code(from_a), ErrorCode::StateConflict, "a's place was handed on already");
 
-    let events = verified_events(&store, id).await;
+    let events = verified_events(&store, &created.workflow).await;
     let delegated = &events[events.len() - 2];
     assert_eq!(
         (delegated.action.as_str(), delegated.target.clone()),
@@ -192,16 +196,16 @@ async fn delegation_hands_the_place_on_and_is_bounded(backend: Backend) {
     assert_eq!(events[events.len() - 1].action, "signatory.notified");
 
     // The delegate's signature counts for the place: the next group follows.
-    let documents = store.workflow_documents(id).await.expect("documents");
+    let documents = store.workflow_documents(&created.workflow).await.expect("documents");
     let after = sign(&store, &c, &documents).await.expect("delegate signs");
     assert_eq!(after, AfterSignature::Continuing { notified: vec![created.signatories[1].id] });
-    verified_events(&store, id).await;
+    verified_events(&store, &created.workflow).await;
 }
 
 async fn documents_are_deactivated_only_when_allowed(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = tenant(&store, "deactivate").await;
+    let t = TenantId::from(tenant(&store, "deactivate").await);
     let loose = upload(&store, t, "loose.pdf").await;
     store.deactivate_document(t, loose.id, Some("superseded"), false, &initiator()).await.expect("outside a workflow");
     let row = store.document(t, loose.id).await.expect("document").expect("row");
@@ -211,26 +215,25 @@ async fn documents_are_deactivated_only_when_allowed(backend: Backend) {
 
     let (one, two) = (upload(&store, t, "one.pdf").await, upload(&store, t, "two.pdf").await);
     let created = start(&store, t, &[&one, &two], &[("a@x.test", 1)]).await;
-    let id = created.workflow.id;
     let unforced = store.deactivate_document(t, one.id, None, false, &initiator()).await;
     assert_eq!(code(unforced), ErrorCode::StateConflict, "in a workflow in progress only when forced");
     store.deactivate_document(t, one.id, Some("wrong file"), true, &initiator()).await.expect("forced");
     let last = store.deactivate_document(t, two.id, None, true, &initiator()).await;
     assert_eq!(code(last), ErrorCode::StateConflict, "the last active document stays");
     let states: Vec<DocumentState> =
-        store.workflow_documents(id).await.expect("documents").into_iter().map(|d| d.state).collect();
+        store.workflow_documents(&created.workflow).await.expect("documents").into_iter().map(|d| d.state).collect();
     assert_eq!(states, [DocumentState::Inactive, DocumentState::Active]);
     // An inactive document cannot be bound to another workflow.
     let new = NewWorkflow { document_ids: vec![loose.id], ..clone_new(&created, t) };
     assert_eq!(code(store.create_workflow(&new, &initiator()).await), ErrorCode::ValidationFailed);
 
-    let events = verified_events(&store, id).await;
+    let events = verified_events(&store, &created.workflow).await;
     assert_eq!(events.last().map(|e| e.action.as_str()), Some("document.inactive"));
     assert_eq!(events.last().map(|e| e.target.clone()), Some(format!("document:{}", one.id)));
 }
 
 /// A minimal new workflow in tenant `t` (for refusals that need no particular content).
-fn clone_new(created: &CreatedWorkflow, t: i64) -> NewWorkflow<'static> {
+fn clone_new(created: &CreatedWorkflow, t: TenantId) -> NewWorkflow<'static> {
     let planned = PlannedSignatory {
         subscriber_id: 0,
         email: format!("other{}@x.test", created.workflow.id),
@@ -257,7 +260,7 @@ fn clone_new(created: &CreatedWorkflow, t: i64) -> NewWorkflow<'static> {
 async fn a_cancelled_workflow_takes_no_signatures_and_may_be_deleted(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = tenant(&store, "cancel").await;
+    let t = TenantId::from(tenant(&store, "cancel").await);
     let doc = upload(&store, t, "a.pdf").await;
     let created = start(&store, t, &[&doc], &[("a@x.test", 1)]).await;
     let id = created.workflow.id;
@@ -268,12 +271,12 @@ async fn a_cancelled_workflow_takes_no_signatures_and_may_be_deleted(backend: Ba
         (WorkflowState::Inactive, Some("withdrawn"), None)
     );
 
-    let documents = store.workflow_documents(id).await.expect("documents");
+    let documents = store.workflow_documents(&created.workflow).await.expect("documents");
     assert_eq!(code(sign(&store, &created.signatories[0], &documents).await), ErrorCode::StateConflict);
     let revived = store.change_workflow_state(t, id, WorkflowState::Completed, None, &initiator()).await;
     assert_eq!(code(revived), ErrorCode::StateConflict);
     assert_eq!(workflow_state(&store, t, id).await, WorkflowState::Inactive);
-    assert_eq!(signatory_states(&store, id).await, vec![("a@x.test".into(), SignatoryState::Notified)]);
+    assert_eq!(signatory_states(&store, &created.workflow).await, vec![("a@x.test".into(), SignatoryState::Notified)]);
 
     let keys = store.delete_workflow(t, id, &initiator()).await.expect("delete");
     assert_eq!(keys, vec!["blobs/a.pdf".to_string()]);
@@ -284,14 +287,14 @@ async fn a_cancelled_workflow_takes_no_signatures_and_may_be_deleted(backend: Ba
     let (listed, total) = store.workflows(t, None, None, 0, 10).await.expect("list");
     assert_eq!((listed.len(), total), (0, 0), "deleted workflows are not listed");
 
-    let events = verified_events(&store, id).await;
+    let events = verified_events(&store, &created.workflow).await;
     assert_eq!(actions(&events)[2..], ["workflow.inactive", "workflow.deleted"]);
 }
 
 async fn declining_ends_the_workflow(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = tenant(&store, "decline").await;
+    let t = TenantId::from(tenant(&store, "decline").await);
     let doc = upload(&store, t, "a.pdf").await;
     let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 2)]).await;
     let (id, a, b) = (created.workflow.id, &created.signatories[0], &created.signatories[1]);
@@ -301,48 +304,50 @@ async fn declining_ends_the_workflow(backend: Backend) {
     let row = store.workflow(t, id).await.expect("workflow").expect("row");
     assert_eq!((row.state, row.state_reason.as_deref()), (WorkflowState::Declined, Some("wrong amount")));
     assert_eq!(
-        signatory_states(&store, id).await,
+        signatory_states(&store, &created.workflow).await,
         vec![("a@x.test".into(), SignatoryState::Declined), ("b@x.test".into(), SignatoryState::Pending)]
     );
     assert_eq!(code(store.decline(a, "again", &signer(a)).await), ErrorCode::StateConflict);
     let (declined, total) = store.workflows(t, Some("declined"), None, 0, 10).await.expect("list");
     assert_eq!((declined.iter().map(|w| w.id).collect::<Vec<_>>(), total), (vec![id], 1));
 
-    let events = verified_events(&store, id).await;
+    let events = verified_events(&store, &created.workflow).await;
     assert_eq!(actions(&events)[2..], ["signatory.declined", "workflow.declined"]);
 }
 
 async fn the_last_signature_completes_the_workflow(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = tenant(&store, "complete").await;
+    let t = TenantId::from(tenant(&store, "complete").await);
     let doc = upload(&store, t, "a.pdf").await;
     let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 2)]).await;
     let (id, a, b) = (created.workflow.id, &created.signatories[0], &created.signatories[1]);
     assert_eq!((created.workflow.state, created.workflow.current_order), (WorkflowState::InProgress, 1));
     assert_eq!(
-        code(sign(&store, b, &store.workflow_documents(id).await.expect("docs")).await),
+        code(sign(&store, b, &store.workflow_documents(&created.workflow).await.expect("docs")).await),
         ErrorCode::StateConflict
     );
 
-    let first = sign(&store, a, &store.workflow_documents(id).await.expect("docs")).await.expect("a signs");
+    let first =
+        sign(&store, a, &store.workflow_documents(&created.workflow).await.expect("docs")).await.expect("a signs");
     assert_eq!(first, AfterSignature::Continuing { notified: vec![b.id] });
     let row = store.workflow(t, id).await.expect("workflow").expect("row");
     assert_eq!((row.state, row.current_order), (WorkflowState::InProgress, 2));
 
-    let last = sign(&store, b, &store.workflow_documents(id).await.expect("docs")).await.expect("b signs");
+    let last =
+        sign(&store, b, &store.workflow_documents(&created.workflow).await.expect("docs")).await.expect("b signs");
     assert_eq!(last, AfterSignature::Completed);
     let row = store.workflow(t, id).await.expect("workflow").expect("row");
     assert_eq!(row.state, WorkflowState::Completed);
     assert!(row.completed_at.is_some_and(|at| at >= row.created_at));
     assert_eq!(
-        signatory_states(&store, id).await,
+        signatory_states(&store, &created.workflow).await,
         vec![("a@x.test".into(), SignatoryState::Signed), ("b@x.test".into(), SignatoryState::Signed)]
     );
-    let documents = store.workflow_documents(id).await.expect("documents");
+    let documents = store.workflow_documents(&created.workflow).await.expect("documents");
     assert_eq!((documents[0].state, documents[0].version), (DocumentState::Active, 2));
 
-    let events = verified_events(&store, id).await;
+    let events = verified_events(&store, &created.workflow).await;
     assert_eq!(
         actions(&events),
         [
@@ -364,7 +369,7 @@ async fn the_last_signature_completes_the_workflow(backend: Backend) {
 async fn workflows_are_tenant_scoped(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let (a, b) = (tenant(&store, "ta").await, tenant(&store, "tb").await);
+    let (a, b) = (TenantId::from(tenant(&store, "ta").await), TenantId::from(tenant(&store, "tb").await));
     let doc = upload(&store, a, "a.pdf").await;
     let created = start(&store, a, &[&doc], &[("a@x.test", 1)]).await;
     let id = created.workflow.id;
@@ -378,5 +383,5 @@ async fn workflows_are_tenant_scoped(backend: Backend) {
     let new = NewWorkflow { document_ids: vec![doc.id], ..clone_new(&created, b) };
     assert_eq!(code(store.create_workflow(&new, &initiator()).await), ErrorCode::ValidationFailed);
     assert_eq!(workflow_state(&store, a, id).await, WorkflowState::InProgress);
-    verified_events(&store, id).await;
+    verified_events(&store, &created.workflow).await;
 }

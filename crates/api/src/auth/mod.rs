@@ -15,7 +15,7 @@ use crate::extract::ClientIp;
 /// The caller of an authenticated operation. Every tenant-scoped query uses `tenant_id`.
 #[derive(Debug, Clone)]
 pub struct Auth {
-    pub tenant_id: i64,
+    pub tenant_id: signet_domain::TenantId,
     pub principal_id: i64,
     pub kind: jwt::PrincipalKind,
     pub ip: std::net::IpAddr,
@@ -73,6 +73,6 @@ where
             _ => return Err(ApiError::new(HttpCode::InvalidToken, "the access token has been revoked")),
         }
         let ClientIp(ip) = ClientIp::from_request_parts(parts, state).await?;
-        Ok(Auth { tenant_id: claims.tid, principal_id: claims.principal_id()?, kind: claims.kind()?, ip })
+        Ok(Auth { tenant_id: claims.tid.into(), principal_id: claims.principal_id()?, kind: claims.kind()?, ip })
     }
 }

@@ -283,7 +283,8 @@ pub async fn revoke(
 pub async fn revoke_sessions(State(state): State<AppState>, auth: Auth) -> ApiResult<StatusCode> {
     state.ip_limiter.check(auth.ip)?;
     let stamp = secrets::random_token(16);
-    let changed = state.store.end_sessions(auth.tenant_id, auth.principal_id, &stamp, false, &auth.actor()).await?;
+    let changed =
+        state.store.end_sessions(auth.tenant_id.get(), auth.principal_id, &stamp, false, &auth.actor()).await?;
     if !changed {
         return Err(ApiError::from(Error::not_found("principal")));
     }

@@ -100,7 +100,7 @@ pub use signet_services::documents::{MAX_BULK_DOCUMENTS, MAX_PAGES};
 
 fn uploaded(row: DocumentRow) -> UploadedDocument {
     UploadedDocument {
-        document_id: row.id,
+        document_id: row.id.get(),
         document_name: row.name,
         pages: row.page_count,
         size_bytes: row.size_bytes,
@@ -199,9 +199,9 @@ pub async fn download(
     ApiJson(body): ApiJson<DocumentDownloadRequest>,
 ) -> ApiResult<Response> {
     let request = DownloadRequest {
-        workflow_id: i64::from(body.workflow_id),
+        workflow_id: i64::from(body.workflow_id).into(),
         reference_no: body.reference_no,
-        document_id: i64::from(body.document_id),
+        document_id: i64::from(body.document_id).into(),
         merged: body.is_merged,
     };
     let file = documents::download(&state, auth.tenant_id, &request).await?;

@@ -300,7 +300,7 @@ fn quick_start_rest(body: &InitiateAndSignWorkflowConfig) -> Result<QuickStart, 
 fn initiated(started: Started, state: &AppState) -> InitiatedWorkflow {
     let waiting = started.signatories.iter().filter(|s| s.signed_at.is_none());
     InitiatedWorkflow {
-        workflow_id: started.workflow.id,
+        workflow_id: started.workflow.id.get(),
         signing_urls: waiting.map(|s| signing_url(state, s)).collect(),
     }
 }

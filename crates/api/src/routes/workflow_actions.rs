@@ -8,7 +8,7 @@ use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
+use signet_domain::{Error, WorkflowId};
 use signet_services::workflows::actions;
 use utoipa::ToSchema;
 
@@ -151,7 +151,7 @@ pub async fn delegate(
     ApiJson(body): ApiJson<DelegateWorkflowRequest>,
 ) -> ApiResult<Json<ParallelSigningUrl>> {
     same_id("workflowId", body.workflow_id, id)?;
-    let to = actions::delegate(&state, &auth.caller(), id, &body.delegated_user_email, &body.reason).await?;
+    let to = actions::delegate(&state, &auth.caller(), id.into(), &body.delegated_user_email, &body.reason).await?;
     Ok(Json(signing_url(&state, &to)))
 }
 
@@ -175,7 +175,7 @@ pub async fn revoke_link(
     auth: Auth,
     ApiPath((workflow_id, signatory_id)): ApiPath<(i64, i64)>,
 ) -> ApiResult<Json<ParallelSigningUrl>> {
-    let rotated = actions::revoke_link(&state, &auth.caller(), workflow_id, signatory_id).await?;
+    let rotated = actions::revoke_link(&state, &auth.caller(), workflow_id.into(), signatory_id.into()).await?;
     Ok(Json(signing_url(&state, &rotated)))
 }
 
@@ -199,7 +199,7 @@ pub async fn decline(
     ApiJson(body): ApiJson<DeclineWorkflowRequest>,
 ) -> ApiResult<StatusCode> {
     same_id("workflowId", body.workflow_id, id)?;
-    actions::decline(&state, &auth.caller(), id, body.reason.as_deref()).await?;
+    actions::decline(&state, &auth.caller(), id.into(), body.reason.as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -222,8 +222,9 @@ pub async fn link(
     ApiJson(body): ApiJson<LinkDocumentsRequest>,
 ) -> ApiResult<StatusCode> {
     same_id("workflowId", body.workflow_id, id)?;
-    let linked = body.linked_workflow_ids.unwrap_or_default().into_iter().map(i64::from).collect();
-    actions::link(&state, &auth.caller(), id, linked).await?;
+    let linked =
+        body.linked_workflow_ids.unwrap_or_default().into_iter().map(|id| WorkflowId::from(i64::from(id))).collect();
+    actions::link(&state, &auth.caller(), id.into(), linked).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -247,7 +248,7 @@ pub async fn inactive(
     ApiJson(body): ApiJson<MarkWorkflowInactiveRequest>,
 ) -> ApiResult<StatusCode> {
     same_id("workflowid", body.workflowid, id)?;
-    actions::make_inactive(&state, &auth.caller(), id).await?;
+    actions::make_inactive(&state, &auth.caller(), id.into()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -272,7 +273,7 @@ pub async fn delete(
     if let Some(ip) = body.ip_address.as_deref().filter(|ip| ip.parse::<std::net::IpAddr>().is_ok()) {
         actor.ip = Some(ip.to_string());
     }
-    actions::delete(&state, auth.tenant_id, &actor, i64::from(body.workflow_id)).await?;
+    actions::delete(&state, auth.tenant_id, &actor, i64::from(body.workflow_id).into()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -292,7 +293,7 @@ pub async fn add_comment(
     auth: Auth,
     ApiJson(body): ApiJson<AddCommentsRequest>,
 ) -> ApiResult<StatusCode> {
-    actions::add_comment(&state, &auth.caller(), i64::from(body.document_id), &body.comment).await?;
+    actions::add_comment(&state, &auth.caller(), i64::from(body.document_id).into(), &body.comment).await?;
     Ok(StatusCode::CREATED)
 }
 
@@ -312,7 +313,7 @@ pub async fn comments(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<Vec<DocumentComment>>> {
-    let rows = actions::comments(&state, auth.tenant_id, id).await?;
+    let rows = actions::comments(&state, auth.tenant_id, id.into()).await?;
     Ok(Json(
         rows.into_iter().map(|(author, comment, created_at)| DocumentComment { author, comment, created_at }).collect(),
     ))
@@ -335,7 +336,8 @@ pub async fn category(
     ApiJson(body): ApiJson<MapCategoryRequest>,
 ) -> ApiResult<StatusCode> {
     let (workflow_id, document_id) = (i64::from(body.workflow_id), i64::from(body.document_id));
-    actions::set_category(&state, &auth.caller(), workflow_id, document_id, i64::from(body.category_id)).await?;
+    actions::set_category(&state, &auth.caller(), workflow_id.into(), document_id.into(), i64::from(body.category_id))
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -357,8 +359,14 @@ pub async fn document_inactive(
     ApiJson(body): ApiJson<MarkDocumentInactiveRequest>,
 ) -> ApiResult<StatusCode> {
     let document_id = i64::from(body.document_id);
-    actions::deactivate_document(&state, &auth.caller(), document_id, body.reason.as_deref(), body.force_inactive)
-        .await?;
+    actions::deactivate_document(
+        &state,
+        &auth.caller(),
+        document_id.into(),
+        body.reason.as_deref(),
+        body.force_inactive,
+    )
+    .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -378,7 +386,7 @@ pub async fn attachment(
     auth: Auth,
     ApiPath((id, attachment_id)): ApiPath<(i64, i64)>,
 ) -> ApiResult<Response> {
-    let (name, bytes) = actions::attachment(&state, auth.tenant_id, id, attachment_id).await?;
+    let (name, bytes) = actions::attachment(&state, auth.tenant_id, id.into(), attachment_id.into()).await?;
     let mut response = (StatusCode::OK, bytes).into_response();
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"));
@@ -427,12 +435,17 @@ pub async fn summary(
     auth: Auth,
     ApiJson(body): ApiJson<DocumentSummaryRequest>,
 ) -> ApiResult<Json<DocumentSummaryResponse>> {
-    let found =
-        actions::summary(&state, auth.tenant_id, i64::from(body.workflow_id), i64::from(body.document_id)).await?;
+    let found = actions::summary(
+        &state,
+        auth.tenant_id,
+        i64::from(body.workflow_id).into(),
+        i64::from(body.document_id).into(),
+    )
+    .await?;
     Ok(Json(DocumentSummaryResponse {
         success: true,
         from_cache: found.from_cache,
-        document_id: found.document_id,
+        document_id: found.document_id.get(),
         summary: found.summary,
     }))
 }

@@ -425,12 +425,12 @@ pub async fn initiate(
 ) -> ApiResult<(StatusCode, Json<InitiatedWorkflow>)> {
     let created = initiate::initiate(&state, auth.tenant_id, &actor_of(&auth), initiate_request(&body)).await?;
     let signing_urls = created.signatories.iter().map(|s| signing_url(&state, s)).collect();
-    Ok((StatusCode::CREATED, Json(InitiatedWorkflow { workflow_id: created.workflow.id, signing_urls })))
+    Ok((StatusCode::CREATED, Json(InitiatedWorkflow { workflow_id: created.workflow.id.get(), signing_urls })))
 }
 
 fn document_view(d: DocumentRow) -> WorkflowDocument {
     WorkflowDocument {
-        document_id: d.id,
+        document_id: d.id.get(),
         document_name: d.name,
         pages: d.page_count,
         state: d.state.to_string(),
@@ -442,14 +442,14 @@ fn document_view(d: DocumentRow) -> WorkflowDocument {
 
 fn signatory_view(s: SignatoryRow) -> WorkflowSignatory {
     WorkflowSignatory {
-        signatory_id: s.id,
+        signatory_id: s.id.get(),
         subscriber_id: s.subscriber_id,
         email_id: s.email,
         name: s.name,
         signing_order: s.signing_order,
         state: s.state.to_string(),
         reason: s.reason,
-        delegated_from: s.delegated_from,
+        delegated_from: s.delegated_from.map(|id| id.get()),
         notified_at: s.notified_at,
         viewed_at: s.viewed_at,
         signed_at: s.signed_at,
@@ -473,15 +473,16 @@ pub async fn get(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<WorkflowDetails>> {
-    let queries::Details { workflow: w, documents, signatories } = queries::details(&state, auth.tenant_id, id).await?;
+    let queries::Details { workflow: w, documents, signatories } =
+        queries::details(&state, auth.tenant_id, id.into()).await?;
     let documents = documents.into_iter().map(document_view).collect();
     let signatories = signatories.into_iter().map(signatory_view).collect();
     Ok(Json(WorkflowDetails {
-        workflow_id: w.id,
+        workflow_id: w.id.get(),
         workflow_name: w.name,
         reference_no: w.reference_no,
         workflow_type: w.workflow_type,
-        template_id: w.template_id,
+        template_id: w.template_id.map(|id| id.get()),
         state: w.state.to_string(),
         state_reason: w.state_reason,
         current_signing_order: w.current_order,
@@ -523,7 +524,7 @@ pub async fn list(
     let items = rows
         .into_iter()
         .map(|w| WorkflowSummary {
-            workflow_id: w.id,
+            workflow_id: w.id.get(),
             workflow_name: w.name,
             reference_no: w.reference_no,
             state: w.state.to_string(),
@@ -565,9 +566,9 @@ pub async fn audit(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<WorkflowAudit>> {
-    let (workflow, entries, check) = queries::audit(&state, auth.tenant_id, id).await?;
+    let (workflow, entries, check) = queries::audit(&state, auth.tenant_id, id.into()).await?;
     Ok(Json(WorkflowAudit {
-        workflow_id: workflow.id,
+        workflow_id: workflow.id.get(),
         verified: check.is_ok(),
         broken_at: check.as_ref().err().map(|b| b.seq),
         problem: check.err().map(|b| b.reason),
@@ -593,7 +594,7 @@ pub async fn certificate(
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<axum::response::Response> {
     use axum::response::IntoResponse;
-    let pdf = queries::certificate(&state, auth.tenant_id, id).await?;
+    let pdf = queries::certificate(&state, auth.tenant_id, id.into()).await?;
     let mut response = (StatusCode::OK, pdf).into_response();
     response
         .headers_mut()
@@ -603,7 +604,7 @@ pub async fn certificate(
 
 fn template_view(row: signet_store::TemplateRow) -> Template {
     Template {
-        template_id: row.id,
+        template_id: row.id.get(),
         menu_name: row.name,
         description: row.description,
         definition: serde_json::from_str(&row.definition).unwrap_or_default(),
@@ -658,7 +659,10 @@ pub async fn get_template(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<Template>> {
-    let row =
-        state.store.template(auth.tenant_id, id).await?.ok_or_else(|| ApiError::from(Error::not_found("template")))?;
+    let row = state
+        .store
+        .template(auth.tenant_id, id.into())
+        .await?
+        .ok_or_else(|| ApiError::from(Error::not_found("template")))?;
     Ok(Json(template_view(row)))
 }

@@ -6,7 +6,7 @@
 use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::workflow::{DocumentState, WorkflowState, is_valid_email};
-use signet_domain::{Error, ErrorCode};
+use signet_domain::{AttachmentId, DocumentId, Error, ErrorCode, SignatoryId, TenantId, WorkflowId};
 use signet_store::{SignatoryRow, WorkflowActor, WorkflowRow};
 
 use crate::{Caller, Services};
@@ -17,7 +17,7 @@ const SUMMARY_SENTENCES: usize = 5;
 const SUMMARY_MAX_CHARS: usize = 200_000;
 
 /// The tenant's workflow, unless deleted (another tenant's id is not found either).
-pub async fn visible_workflow(svc: &Services, tenant_id: i64, id: i64) -> Result<WorkflowRow, Error> {
+pub async fn visible_workflow(svc: &Services, tenant_id: TenantId, id: WorkflowId) -> Result<WorkflowRow, Error> {
     svc.store
         .workflow(tenant_id, id)
         .await?
@@ -44,7 +44,7 @@ async fn due_signatory(svc: &Services, caller: &Caller, workflow: &WorkflowRow) 
         return Err(Error::rejected(ErrorCode::StateConflict, format!("the workflow is {}", workflow.state)));
     }
     let due: Vec<SignatoryRow> =
-        svc.store.signatories(workflow.id).await?.into_iter().filter(|s| s.state().is_turn()).collect();
+        svc.store.signatories(workflow).await?.into_iter().filter(|s| s.state().is_turn()).collect();
     let email = match caller.is_user {
         true => svc.store.tenant_user_email(caller.tenant_id, caller.principal_id).await?,
         false => None,
@@ -70,7 +70,7 @@ async fn due_signatory(svc: &Services, caller: &Caller, workflow: &WorkflowRow) 
 pub async fn delegate(
     svc: &Services,
     caller: &Caller,
-    workflow_id: i64,
+    workflow_id: WorkflowId,
     email: &str,
     reason: &str,
 ) -> Result<SignatoryRow, Error> {
@@ -94,8 +94,8 @@ pub async fn delegate(
 pub async fn revoke_link(
     svc: &Services,
     caller: &Caller,
-    workflow_id: i64,
-    signatory_id: i64,
+    workflow_id: WorkflowId,
+    signatory_id: SignatoryId,
 ) -> Result<SignatoryRow, Error> {
     let workflow = visible_workflow(svc, caller.tenant_id, workflow_id).await?;
     let expires = super::link_expiry(svc, &workflow);
@@ -103,7 +103,12 @@ pub async fn revoke_link(
 }
 
 /// Declines the due signature, which ends the workflow.
-pub async fn decline(svc: &Services, caller: &Caller, workflow_id: i64, reason: Option<&str>) -> Result<(), Error> {
+pub async fn decline(
+    svc: &Services,
+    caller: &Caller,
+    workflow_id: WorkflowId,
+    reason: Option<&str>,
+) -> Result<(), Error> {
     let reason = reason_field("reason", reason, false)?.unwrap_or_else(|| "declined".into());
     let workflow = visible_workflow(svc, caller.tenant_id, workflow_id).await?;
     let signatory = due_signatory(svc, caller, &workflow).await?;
@@ -111,7 +116,12 @@ pub async fn decline(svc: &Services, caller: &Caller, workflow_id: i64, reason: 
 }
 
 /// Sets the workflows this one is linked with (at most 100, not itself).
-pub async fn link(svc: &Services, caller: &Caller, workflow_id: i64, mut linked: Vec<i64>) -> Result<(), Error> {
+pub async fn link(
+    svc: &Services,
+    caller: &Caller,
+    workflow_id: WorkflowId,
+    mut linked: Vec<WorkflowId>,
+) -> Result<(), Error> {
     linked.sort_unstable();
     linked.dedup();
     if linked.contains(&workflow_id) || linked.len() > 100 {
@@ -121,7 +131,7 @@ pub async fn link(svc: &Services, caller: &Caller, workflow_id: i64, mut linked:
     svc.store.set_linked_workflows(caller.tenant_id, workflow_id, &linked, &caller.actor).await
 }
 
-pub async fn make_inactive(svc: &Services, caller: &Caller, workflow_id: i64) -> Result<(), Error> {
+pub async fn make_inactive(svc: &Services, caller: &Caller, workflow_id: WorkflowId) -> Result<(), Error> {
     visible_workflow(svc, caller.tenant_id, workflow_id).await?;
     svc.store
         .change_workflow_state(caller.tenant_id, workflow_id, WorkflowState::Inactive, None, &caller.actor)
@@ -130,7 +140,12 @@ pub async fn make_inactive(svc: &Services, caller: &Caller, workflow_id: i64) ->
 }
 
 /// Deletes a workflow and then its files (a file that cannot be removed is logged).
-pub async fn delete(svc: &Services, tenant_id: i64, actor: &WorkflowActor, workflow_id: i64) -> Result<(), Error> {
+pub async fn delete(
+    svc: &Services,
+    tenant_id: TenantId,
+    actor: &WorkflowActor,
+    workflow_id: WorkflowId,
+) -> Result<(), Error> {
     visible_workflow(svc, tenant_id, workflow_id).await?;
     let keys = svc.store.delete_workflow(tenant_id, workflow_id, actor).await?;
     for key in keys.iter().filter_map(|k| BlobKey::parse(k).ok()) {
@@ -141,8 +156,12 @@ pub async fn delete(svc: &Services, tenant_id: i64, actor: &WorkflowActor, workf
     Ok(())
 }
 
-/// The tenant's document that belongs to a workflow (not deleted), with that workflow.
-async fn workflow_document(svc: &Services, tenant_id: i64, document_id: i64) -> Result<(i64, i64), Error> {
+/// The tenant's document that belongs to a workflow (not deleted), with that workflow's id.
+async fn workflow_document(
+    svc: &Services,
+    tenant_id: TenantId,
+    document_id: DocumentId,
+) -> Result<(DocumentId, WorkflowId), Error> {
     let doc = svc
         .store
         .document(tenant_id, document_id)
@@ -154,7 +173,7 @@ async fn workflow_document(svc: &Services, tenant_id: i64, document_id: i64) -> 
     Ok((doc.id, workflow_id))
 }
 
-pub async fn add_comment(svc: &Services, caller: &Caller, document_id: i64, comment: &str) -> Result<(), Error> {
+pub async fn add_comment(svc: &Services, caller: &Caller, document_id: DocumentId, comment: &str) -> Result<(), Error> {
     let comment = comment.trim();
     if comment.is_empty() || comment.chars().count() > 2000 {
         return Err(Error::field("comment", "must be 1 to 2000 characters"));
@@ -164,17 +183,21 @@ pub async fn add_comment(svc: &Services, caller: &Caller, document_id: i64, comm
 }
 
 /// A document's comments: author, text, when.
-pub async fn comments(svc: &Services, tenant_id: i64, document_id: i64) -> Result<Vec<(String, String, i64)>, Error> {
+pub async fn comments(
+    svc: &Services,
+    tenant_id: TenantId,
+    document_id: DocumentId,
+) -> Result<Vec<(String, String, i64)>, Error> {
     let doc = svc.store.document(tenant_id, document_id).await?.filter(|d| d.state != DocumentState::Deleted);
     let doc = doc.ok_or_else(|| Error::not_found("document"))?;
-    svc.store.comments(doc.id).await
+    svc.store.comments(&doc).await
 }
 
 pub async fn set_category(
     svc: &Services,
     caller: &Caller,
-    workflow_id: i64,
-    document_id: i64,
+    workflow_id: WorkflowId,
+    document_id: DocumentId,
     category_id: i64,
 ) -> Result<(), Error> {
     if category_id < 0 {
@@ -187,7 +210,7 @@ pub async fn set_category(
 pub async fn deactivate_document(
     svc: &Services,
     caller: &Caller,
-    document_id: i64,
+    document_id: DocumentId,
     reason: Option<&str>,
     force: bool,
 ) -> Result<(), Error> {
@@ -198,13 +221,12 @@ pub async fn deactivate_document(
 /// A workflow's attachment: its name and file.
 pub async fn attachment(
     svc: &Services,
-    tenant_id: i64,
-    workflow_id: i64,
-    attachment_id: i64,
+    tenant_id: TenantId,
+    workflow_id: WorkflowId,
+    attachment_id: AttachmentId,
 ) -> Result<(String, Bytes), Error> {
-    visible_workflow(svc, tenant_id, workflow_id).await?;
-    let found =
-        svc.store.attachment(workflow_id, attachment_id).await?.ok_or_else(|| Error::not_found("attachment"))?;
+    let workflow = visible_workflow(svc, tenant_id, workflow_id).await?;
+    let found = svc.store.attachment(&workflow, attachment_id).await?.ok_or_else(|| Error::not_found("attachment"))?;
     let key =
         found.blob_key.as_deref().and_then(|k| BlobKey::parse(k).ok()).ok_or_else(|| Error::not_found("attachment"))?;
     let bytes = svc.blob.get(&key).await?;
@@ -213,14 +235,19 @@ pub async fn attachment(
 
 /// A document's summary and whether it came from the cache.
 pub struct Summary {
-    pub document_id: i64,
+    pub document_id: DocumentId,
     pub from_cache: bool,
     pub summary: serde_json::Value,
 }
 
 /// `{"sentences": [...], "characters": n}`: the sentences that carry the document's most
 /// frequent content words, made once per uploaded file and cached.
-pub async fn summary(svc: &Services, tenant_id: i64, workflow_id: i64, document_id: i64) -> Result<Summary, Error> {
+pub async fn summary(
+    svc: &Services,
+    tenant_id: TenantId,
+    workflow_id: WorkflowId,
+    document_id: DocumentId,
+) -> Result<Summary, Error> {
     let workflow = visible_workflow(svc, tenant_id, workflow_id).await?;
     let doc = svc
         .store
@@ -229,7 +256,7 @@ pub async fn summary(svc: &Services, tenant_id: i64, workflow_id: i64, document_
         .filter(|d| d.workflow_id == Some(workflow.id) && d.state != DocumentState::Deleted)
         .ok_or_else(|| Error::not_found("document"))?;
     // The text is that of the upload; signatures add none.
-    if let Some(cached) = svc.store.cached_summary(doc.id, &doc.original_sha256).await? {
+    if let Some(cached) = svc.store.cached_summary(&doc, &doc.original_sha256).await? {
         let summary = serde_json::from_str(&cached).unwrap_or(serde_json::Value::Null);
         return Ok(Summary { document_id: doc.id, from_cache: true, summary });
     }
@@ -241,6 +268,6 @@ pub async fn summary(svc: &Services, tenant_id: i64, workflow_id: i64, document_
         .map_err(|e| Error::rejected(ErrorCode::StateConflict, format!("the document's text cannot be read: {e}")))?;
     let sentences = signet_domain::summary::summarise(&text, SUMMARY_SENTENCES);
     let summary = serde_json::json!({"sentences": sentences, "characters": text.chars().count()});
-    svc.store.cache_summary(doc.id, &doc.original_sha256, &summary.to_string()).await?;
+    svc.store.cache_summary(&doc, &doc.original_sha256, &summary.to_string()).await?;
     Ok(Summary { document_id: doc.id, from_cache: false, summary })
 }

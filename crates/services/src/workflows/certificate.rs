@@ -24,16 +24,16 @@ fn when(millis: Option<i64>) -> String {
 
 /// The certificate of `workflow` as it stands now, sealed with the tenant's certificate.
 pub async fn certificate_pdf(state: &Services, workflow: &WorkflowRow) -> Result<Vec<u8>, Error> {
-    let tenant = state.store.tenant_name(workflow.tenant_id).await?.unwrap_or_default();
+    let tenant = state.store.tenant_name(workflow.tenant_id.get()).await?.unwrap_or_default();
     let documents: Vec<_> = state
         .store
-        .workflow_documents(workflow.id)
+        .workflow_documents(workflow)
         .await?
         .into_iter()
         .filter(|d| d.state != DocumentState::Deleted)
         .collect();
-    let signatories = state.store.signatories(workflow.id).await?;
-    let events = state.store.workflow_events(workflow.id).await?;
+    let signatories = state.store.signatories(workflow).await?;
+    let events = state.store.workflow_events(workflow).await?;
     let mut blocks = vec![summary_block(workflow, &tenant, &events), Block::Heading("Documents".into())];
     let mut attachments = Vec::new();
     for (i, doc) in documents.iter().enumerate() {
@@ -55,7 +55,7 @@ pub async fn certificate_pdf(state: &Services, workflow: &WorkflowRow) -> Result
 }
 
 fn summary_block(workflow: &WorkflowRow, tenant: &str, events: &[AuditEntry]) -> Block {
-    let chain = match verify_chain(workflow.id, events) {
+    let chain = match verify_chain(workflow.id.get(), events) {
         Ok(()) => format!("verified: {} events, head {}", events.len(), events.last().map_or("-", |e| e.hash.as_str())),
         Err(broken) => format!("BROKEN at event {}: {}", broken.seq, broken.reason),
     };
@@ -130,6 +130,6 @@ async fn seal(state: &Services, workflow: &WorkflowRow, pdf: Vec<u8>) -> Result<
         reason: Some(format!("Completion certificate of workflow {}", workflow.id)),
         ..PdfSignOptions::default()
     };
-    let seal = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;
+    let seal = state.seals.for_tenant(&state.store, workflow.tenant_id.get()).await?;
     state.heavy.run(move || signet_signing::sign_pdf(&pdf, seal.as_ref(), &opts)).await?.map_err(Error::internal)
 }

@@ -5,60 +5,58 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
-use signet_domain::Error;
 use signet_domain::workflow::{DocumentState, WorkflowState};
+use signet_domain::{Error, TenantId, WorkflowId};
 use signet_signing::{PadesLevel, PdfSignOptions};
-use signet_store::{DocumentRow, WorkflowActor};
+use signet_store::{DocumentRow, WorkflowActor, WorkflowRow};
 
 use super::sealing::version_key;
 use crate::Services;
 
 /// Starts [`finish`] without making the signer wait for it.
-pub fn finish_in_background(state: &Services, tenant_id: i64, workflow_id: i64) {
+pub fn finish_in_background(state: &Services, tenant_id: TenantId, workflow_id: WorkflowId) {
     let state = state.clone();
     tokio::spawn(async move {
         if let Err(error) = finish(&state, tenant_id, workflow_id).await {
-            tracing::warn!(%error, workflow_id, "completion steps failed; the event job retries them");
+            tracing::warn!(%error, workflow_id = workflow_id.get(), "completion steps failed; the event job retries them");
         }
     });
 }
 
 /// Brings a completed workflow's documents to their final form (idempotent).
-pub async fn finish(state: &Services, tenant_id: i64, workflow_id: i64) -> Result<(), Error> {
+pub async fn finish(state: &Services, tenant_id: TenantId, workflow_id: WorkflowId) -> Result<(), Error> {
     let Some(workflow) = state.store.workflow(tenant_id, workflow_id).await? else { return Ok(()) };
     if workflow.state != WorkflowState::Completed {
         return Ok(());
     }
     if state.config.tsa_url.is_some() {
-        for doc in state.store.workflow_documents(workflow_id).await? {
+        for doc in state.store.workflow_documents(&workflow).await? {
             if doc.state == DocumentState::Active {
                 timestamp_document(state, &doc).await?;
             }
         }
     }
     if workflow.certificate_blob.is_none() {
-        issue_certificate(state, tenant_id, workflow_id).await?;
+        issue_certificate(state, &workflow).await?;
     }
     Ok(())
 }
 
 /// Makes and keeps the completion certificate (once; a concurrent second run keeps the first).
-async fn issue_certificate(state: &Services, tenant_id: i64, workflow_id: i64) -> Result<(), Error> {
-    let Some(workflow) = state.store.workflow(tenant_id, workflow_id).await? else { return Ok(()) };
-    let pdf = super::certificate::certificate_pdf(state, &workflow).await?;
+async fn issue_certificate(state: &Services, workflow: &WorkflowRow) -> Result<(), Error> {
+    let pdf = super::certificate::certificate_pdf(state, workflow).await?;
     let file = format!("certificate-{}.pdf", crate::secrets::random_token(6));
-    let key = BlobKey::new(["tenant", &tenant_id.to_string(), "workflows", &workflow_id.to_string(), &file])?;
+    let key = BlobKey::new(["tenant", &workflow.tenant_id.to_string(), "workflows", &workflow.id.to_string(), &file])?;
     let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &pdf).as_ref());
     state.blob.put(&key, Bytes::from(pdf)).await?;
-    state.store.set_certificate(workflow_id, key.as_str()).await?;
+    state.store.set_certificate(workflow, key.as_str()).await?;
     let system = WorkflowActor { id: "system".into(), ip: None };
     state
         .store
         .record_workflow_event(
-            tenant_id,
-            workflow_id,
+            workflow,
             "workflow.certificate_issued",
-            format!("workflow:{workflow_id}"),
+            format!("workflow:{}", workflow.id),
             serde_json::json!({"sha256": sha}),
             &system,
         )

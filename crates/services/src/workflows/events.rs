@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 use serde_json::json;
-use signet_domain::ErrorCode;
+use signet_domain::{ErrorCode, SignatoryId, TenantId, WorkflowId};
 use signet_store::{AfterSignature, WorkflowActor};
 
 use crate::Services;
@@ -14,8 +14,8 @@ use crate::gateway::seal::Mark;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkflowEvent {
-    pub tenant_id: i64,
-    pub workflow_id: i64,
+    pub tenant_id: TenantId,
+    pub workflow_id: WorkflowId,
     pub seq: i64,
     #[serde(rename = "type")]
     pub kind: String,
@@ -25,8 +25,8 @@ pub struct WorkflowEvent {
 
 impl WorkflowEvent {
     /// The id in `signatory:ID` targets.
-    pub fn signatory_id(&self) -> Option<i64> {
-        self.target.strip_prefix("signatory:").and_then(|id| id.parse().ok())
+    pub fn signatory_id(&self) -> Option<SignatoryId> {
+        self.target.strip_prefix("signatory:").and_then(|id| id.parse::<i64>().ok()).map(SignatoryId::from)
     }
 }
 
@@ -62,7 +62,7 @@ async fn publish_webhook(state: &Services, event: &WorkflowEvent) -> Result<(), 
         "at": event.at,
     });
     let message_id = format!("msg_{}_{}", event.workflow_id, event.seq);
-    crate::webhooks::publish(state, event.tenant_id, &message_id, &event.kind, data).await
+    crate::webhooks::publish(state, event.tenant_id.get(), &message_id, &event.kind, data).await
 }
 
 /// Signs for a notified signatory whose address is the workflow's signing profile's, with the
@@ -78,10 +78,10 @@ async fn sign_automatically(state: &Services, event: &WorkflowEvent) -> Result<b
         return Ok(false);
     }
     let Some(profile) =
-        state.store.active_signing_profile(workflow.tenant_id, profile_id).await.map_err(|e| e.to_string())?
+        state.store.active_signing_profile(workflow.tenant_id.get(), profile_id).await.map_err(|e| e.to_string())?
     else {
         tracing::warn!(
-            workflow = workflow.id,
+            workflow = workflow.id.get(),
             profile_id,
             "the workflow's signing profile is revoked; the signer signs by hand"
         );

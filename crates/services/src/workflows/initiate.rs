@@ -4,7 +4,7 @@
 //! workflow, its signatories, documents and attachments are created in one transaction.
 
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
-use signet_domain::{Error, FieldErrors, now_millis};
+use signet_domain::{DocumentId, Error, FieldErrors, TemplateId, TenantId, WorkflowId, now_millis};
 use signet_store::{CreatedWorkflow, NewSignatory, NewWorkflow, NewWorkflowAttachment, WorkflowActor};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -85,7 +85,7 @@ pub fn decode_attachments(uploads: &[AttachmentUpload]) -> Result<Vec<Attachment
 /// Everything [`initiate`] checks before it stores anything.
 struct Checked {
     name: String,
-    document_ids: Vec<i64>,
+    document_ids: Vec<DocumentId>,
     signatories: Vec<NewSignatory>,
     expires_at: Option<i64>,
     reminder_every_days: Option<i64>,
@@ -129,7 +129,7 @@ fn check_fields(request: &InitiateWorkflow) -> Result<(), Error> {
 /// The signatories with a tenant user id must be that user, by e-mail.
 async fn check_users(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: TenantId,
     planned: &[signet_domain::workflow::PlannedSignatory],
 ) -> Result<(), Error> {
     for (i, p) in planned.iter().enumerate() {
@@ -149,7 +149,7 @@ async fn check_users(
 /// An automated-signing profile named by the request must be active and belong to a signatory.
 async fn check_profile(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: TenantId,
     profile_id: i64,
     planned: &[signet_domain::workflow::PlannedSignatory],
 ) -> Result<(), Error> {
@@ -158,7 +158,7 @@ async fn check_profile(
     }
     let profile = svc
         .store
-        .active_signing_profile(tenant_id, profile_id)
+        .active_signing_profile(tenant_id.get(), profile_id)
         .await?
         .ok_or_else(|| Error::field("hsmCertificateId", "no such active signing profile"))?;
     if !planned.iter().any(|p| p.email.eq_ignore_ascii_case(&profile.email)) {
@@ -167,14 +167,18 @@ async fn check_profile(
     Ok(())
 }
 
-async fn template_definition(svc: &Services, tenant_id: i64, template_id: i64) -> Result<TemplateDefinition, Error> {
+async fn template_definition(
+    svc: &Services,
+    tenant_id: TenantId,
+    template_id: i64,
+) -> Result<TemplateDefinition, Error> {
     match template_id {
         0 => Ok(TemplateDefinition::default()),
         id if id < 0 => Err(Error::field("templateId", "must be 0 or a template id")),
         id => {
             let template = svc
                 .store
-                .template(tenant_id, id)
+                .template(tenant_id, TemplateId::from(id))
                 .await?
                 .ok_or_else(|| Error::field("templateId", "no such template"))?;
             Ok(serde_json::from_str(&template.definition)?)
@@ -195,7 +199,7 @@ fn expiry(request: &InitiateWorkflow, definition: &TemplateDefinition) -> Result
     }
 }
 
-async fn check(svc: &Services, tenant_id: i64, request: &InitiateWorkflow) -> Result<Checked, Error> {
+async fn check(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) -> Result<Checked, Error> {
     check_fields(request)?;
     let planned = plan_signatories(&request.signatories)?;
     check_users(svc, tenant_id, &planned).await?;
@@ -216,7 +220,7 @@ async fn check(svc: &Services, tenant_id: i64, request: &InitiateWorkflow) -> Re
     let name = request.name.as_deref().map(str::trim).filter(|n| !n.is_empty()).unwrap_or("Untitled").to_string();
     Ok(Checked {
         name,
-        document_ids: request.document_ids.clone(),
+        document_ids: request.document_ids.iter().copied().map(DocumentId::from).collect(),
         signatories,
         expires_at,
         reminder_every_days,
@@ -227,7 +231,7 @@ async fn check(svc: &Services, tenant_id: i64, request: &InitiateWorkflow) -> Re
 /// Starts a workflow; the first signing group is notified by the `workflow.started` event.
 pub async fn initiate(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: TenantId,
     actor: &WorkflowActor,
     request: InitiateWorkflow,
 ) -> Result<CreatedWorkflow, Error> {
@@ -236,16 +240,16 @@ pub async fn initiate(
         checked.expires_at.unwrap_or_else(|| now_millis() + svc.config.signer_link_ttl_secs as i64 * 1000);
     let linked = if request.linked_workflow_id > 0 {
         svc.store
-            .workflow(tenant_id, request.linked_workflow_id)
+            .workflow(tenant_id, WorkflowId::from(request.linked_workflow_id))
             .await?
             .ok_or_else(|| Error::field("linkedWorkflowId", "no such workflow"))?;
-        vec![request.linked_workflow_id]
+        vec![WorkflowId::from(request.linked_workflow_id)]
     } else {
         Vec::new()
     };
     let new = NewWorkflow {
         tenant_id,
-        template_id: (request.template_id > 0).then_some(request.template_id),
+        template_id: (request.template_id > 0).then_some(TemplateId::from(request.template_id)),
         name: &checked.name,
         reference_no: request.reference_no.as_deref(),
         workflow_type: request.workflow_type,
@@ -266,7 +270,7 @@ pub async fn initiate(
 /// removed and nothing else has happened.
 pub async fn put_attachment_files(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: TenantId,
     attachments: Vec<Attachment>,
 ) -> Result<Vec<NewWorkflowAttachment>, Error> {
     let mut stored: Vec<NewWorkflowAttachment> = Vec::with_capacity(attachments.len());

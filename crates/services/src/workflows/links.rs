@@ -35,7 +35,7 @@ impl LinkKey {
 
 /// The path of a signatory's page (relative to the public base).
 pub fn signer_path(state: &Services, signatory: &SignatoryRow) -> String {
-    format!("/sign/w/{}/{}", signatory.id, state.link_key.secret(signatory.id, signatory.link_version))
+    format!("/sign/w/{}/{}", signatory.id, state.link_key.secret(signatory.id.get(), signatory.link_version))
 }
 
 /// The absolute link to a signatory's page, for answers and e-mails.

@@ -30,7 +30,7 @@ fn date(millis: i64) -> String {
 }
 
 async fn requester(state: &Services, workflow: &WorkflowRow) -> String {
-    state.store.tenant_name(workflow.tenant_id).await.ok().flatten().unwrap_or_else(|| "Signet".into())
+    state.store.tenant_name(workflow.tenant_id.get()).await.ok().flatten().unwrap_or_else(|| "Signet".into())
 }
 
 async fn queue(state: &Services, mail: Mail, key: String) -> Result<(), String> {
@@ -97,7 +97,7 @@ pub async fn outcome(state: &Services, event: &WorkflowEvent) -> Result<(), Stri
         return Ok(());
     }
     let who = requester(state, &workflow).await;
-    let signatories = state.store.signatories(workflow.id).await.map_err(|e| e.to_string())?;
+    let signatories = state.store.signatories(&workflow).await.map_err(|e| e.to_string())?;
     for s in participants(&signatories) {
         let (subject, line) = if completed {
             (

@@ -4,7 +4,7 @@
 use signet_domain::audit::{AuditEntry, ChainBreak, verify_chain};
 use signet_domain::paging::Page;
 use signet_domain::workflow::WorkflowState;
-use signet_domain::{Error, ErrorCode};
+use signet_domain::{Error, ErrorCode, TenantId, WorkflowId};
 use signet_store::{DocumentRow, SignatoryRow, WorkflowRow};
 
 use super::actions::visible_workflow;
@@ -17,10 +17,10 @@ pub struct Details {
     pub signatories: Vec<SignatoryRow>,
 }
 
-pub async fn details(svc: &Services, tenant_id: i64, id: i64) -> Result<Details, Error> {
+pub async fn details(svc: &Services, tenant_id: TenantId, id: WorkflowId) -> Result<Details, Error> {
     let workflow = visible_workflow(svc, tenant_id, id).await?;
-    let documents = svc.store.workflow_documents(workflow.id).await?;
-    let signatories = svc.store.signatories(workflow.id).await?;
+    let documents = svc.store.workflow_documents(&workflow).await?;
+    let signatories = svc.store.signatories(&workflow).await?;
     Ok(Details { workflow, documents, signatories })
 }
 
@@ -35,7 +35,7 @@ pub struct ListQuery<'a> {
 /// A page of the tenant's workflows, newest first, and how many there are in all.
 pub async fn list(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: TenantId,
     query: &ListQuery<'_>,
 ) -> Result<(Vec<WorkflowRow>, Page, i64), Error> {
     let page = Page::parse(query.page_number, query.page_size)?;
@@ -55,17 +55,17 @@ pub async fn list(
 /// The workflow's event chain and where, if anywhere, it is broken.
 pub async fn audit(
     svc: &Services,
-    tenant_id: i64,
-    id: i64,
+    tenant_id: TenantId,
+    id: WorkflowId,
 ) -> Result<(WorkflowRow, Vec<AuditEntry>, Result<(), ChainBreak>), Error> {
     let workflow = visible_workflow(svc, tenant_id, id).await?;
-    let entries = svc.store.workflow_events(workflow.id).await?;
-    let check = verify_chain(workflow.id, &entries);
+    let entries = svc.store.workflow_events(&workflow).await?;
+    let check = verify_chain(workflow.id.get(), &entries);
     Ok((workflow, entries, check))
 }
 
 /// The completion certificate of a completed workflow (PDF, sealed, the signed documents attached).
-pub async fn certificate(svc: &Services, tenant_id: i64, id: i64) -> Result<Vec<u8>, Error> {
+pub async fn certificate(svc: &Services, tenant_id: TenantId, id: WorkflowId) -> Result<Vec<u8>, Error> {
     let workflow = visible_workflow(svc, tenant_id, id).await?;
     if workflow.state() != WorkflowState::Completed {
         return Err(Error::rejected(ErrorCode::StateConflict, "the workflow is not completed"));

@@ -3,7 +3,7 @@
 //! first signer's signature image, when given, is applied straight away.
 
 use serde_json::json;
-use signet_domain::{Error, now_millis};
+use signet_domain::{Error, TenantId, now_millis};
 use signet_store::{AfterSignature, NewSignatory, NewWorkflow, SignatoryRow, WorkflowActor, WorkflowRow};
 
 use super::initiate::{Attachment, create_workflow, put_attachment_files, remove_attachment_files};
@@ -36,7 +36,7 @@ pub struct QuickStart {
 /// stores everything and starts the workflow. Nothing is stored when a check fails.
 pub async fn start(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: TenantId,
     actor: &WorkflowActor,
     plan: impl FnOnce() -> Result<Plan, Error> + Send + 'static,
     rest: impl FnOnce(&Plan) -> Result<QuickStart, Error>,
@@ -82,7 +82,7 @@ pub async fn start(
         if after == AfterSignature::Completed {
             super::completion::finish_in_background(svc, tenant_id, created.workflow.id);
         }
-        signatories = svc.store.signatories(created.workflow.id).await?;
+        signatories = svc.store.signatories(&created.workflow).await?;
     }
     Ok(Started { workflow: created.workflow, signatories })
 }

@@ -69,7 +69,7 @@ pub async fn sign_documents(
     actor: &WorkflowActor,
     detail: serde_json::Value,
 ) -> Result<AfterSignature, Error> {
-    let key: SigningKey = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;
+    let key: SigningKey = state.seals.for_tenant(&state.store, workflow.tenant_id.get()).await?;
     sign_documents_with(state, &key, signatory, workflow, mark, actor, detail).await
 }
 
@@ -91,7 +91,7 @@ pub async fn sign_documents_with(
     for _ in 0..ATTEMPTS {
         let documents: Vec<DocumentRow> = state
             .store
-            .workflow_documents(workflow.id)
+            .workflow_documents(workflow)
             .await?
             .into_iter()
             .filter(|d| d.state == DocumentState::Active)

@@ -6,7 +6,7 @@ use bytes::Bytes;
 use serde_json::json;
 use signet_blob::BlobKey;
 use signet_domain::workflow::{DocumentState, SignatoryState, WorkflowState, is_valid_email};
-use signet_domain::{Error, ErrorCode, now_millis};
+use signet_domain::{DocumentId, Error, ErrorCode, SignatoryId, now_millis};
 use signet_store::{
     AfterSignature, AttachmentRow, DocumentRow, NewAttachment, SignatoryRow, WorkflowActor, WorkflowRow,
 };
@@ -56,20 +56,20 @@ fn gone_text(signatory: &SignatoryRow, workflow: &WorkflowRow) -> &'static str {
 }
 
 /// The signatory behind a link, if the link is right and it is their turn.
-pub async fn open_link(svc: &Services, id: i64, secret: &str) -> Result<SignerSession, LinkClosed> {
+pub async fn open_link(svc: &Services, id: SignatoryId, secret: &str) -> Result<SignerSession, LinkClosed> {
     let (signatory, workflow) = svc
         .store
         .signatory(id)
         .await
         .map_err(|error| {
-            tracing::error!(%error, signatory = id, "signer link lookup failed");
+            tracing::error!(%error, signatory = id.get(), "signer link lookup failed");
             LinkClosed::Broken
         })?
         .ok_or(LinkClosed::NotFound)?;
-    if !svc.link_key.matches(signatory.id, signatory.link_version, secret) {
+    if !svc.link_key.matches(signatory.id.get(), signatory.link_version, secret) {
         // A link of an earlier version was revoked (rotated by the sender, or resent).
         let earlier =
-            (1..signatory.link_version).rev().take(1000).any(|v| svc.link_key.matches(signatory.id, v, secret));
+            (1..signatory.link_version).rev().take(1000).any(|v| svc.link_key.matches(signatory.id.get(), v, secret));
         if earlier {
             return Err(LinkClosed::Gone(
                 "This signing link is no longer valid: the sender has replaced it. Please use the newest link you received.",
@@ -99,10 +99,10 @@ pub struct PageContent {
 /// The page's content; a part that cannot be read is left out rather than failing the page.
 pub async fn page_content(svc: &Services, session: &SignerSession) -> PageContent {
     let workflow = &session.workflow;
-    let requester = svc.store.tenant_name(workflow.tenant_id).await.ok().flatten().unwrap_or_default();
-    let documents = svc.store.workflow_documents(workflow.id).await.unwrap_or_default();
+    let requester = svc.store.tenant_name(workflow.tenant_id.get()).await.ok().flatten().unwrap_or_default();
+    let documents = svc.store.workflow_documents(workflow).await.unwrap_or_default();
     let documents = documents.into_iter().filter(|d| d.state == DocumentState::Active).collect();
-    let attachments = svc.store.attachments(workflow.id).await.unwrap_or_default();
+    let attachments = svc.store.attachments(workflow).await.unwrap_or_default();
     PageContent { requester, documents, attachments }
 }
 
@@ -119,7 +119,7 @@ pub async fn record_view(svc: &Services, session: &SignerSession, actor: &Workfl
 pub async fn current_document(
     svc: &Services,
     session: &SignerSession,
-    document_id: i64,
+    document_id: DocumentId,
 ) -> Result<(Bytes, usize), LinkClosed> {
     let found = svc.store.document(session.workflow.tenant_id, document_id).await.ok().flatten();
     let Some(doc) = found.filter(|d| d.workflow_id == Some(session.workflow.id) && d.state == DocumentState::Active)
@@ -128,7 +128,7 @@ pub async fn current_document(
     };
     let key = BlobKey::parse(&doc.current_blob).map_err(|_| LinkClosed::Broken)?;
     let bytes = svc.blob.get(&key).await.map_err(|error| {
-        tracing::error!(%error, document = doc.id, "a workflow document cannot be read");
+        tracing::error!(%error, document = doc.id.get(), "a workflow document cannot be read");
         LinkClosed::Broken
     })?;
     Ok((bytes, doc.page_count as usize))
@@ -205,7 +205,7 @@ pub async fn comment(svc: &Services, session: &SignerSession, text: &str, actor:
     if text.is_empty() || text.chars().count() > 2000 {
         return Err(Error::field("comment", "A comment must be 1 to 2000 characters."));
     }
-    let documents = svc.store.workflow_documents(session.workflow.id).await?;
+    let documents = svc.store.workflow_documents(&session.workflow).await?;
     let first = documents.first().ok_or_else(|| Error::internal("a workflow without documents"))?;
     let limit = Some(i64::from(svc.config.signer_max_comments));
     let (tenant, workflow) = (session.workflow.tenant_id, session.workflow.id);

@@ -99,7 +99,7 @@ pub fn check_definition(definition: &TemplateDefinition) -> Result<(), Error> {
 /// Creates a template after checking its name, description and definition.
 pub async fn create(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: signet_domain::TenantId,
     actor: &Actor,
     name: Option<&str>,
     description: Option<&str>,

@@ -4,17 +4,20 @@
 
 use serde_json::json;
 use signet_domain::workflow::{DocumentState, WorkflowState};
-use signet_domain::{Error, ErrorCode, Millis, now_millis};
+use signet_domain::{DocumentId, Error, ErrorCode, Millis, TenantId, WorkflowId, now_millis};
 
-use super::envelope::lock_workflow;
+use super::envelope::{WorkflowRow, lock_workflow};
 use super::events::{WorkflowActor, append_event};
 use crate::{Result, Store, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct DocumentRow {
-    pub id: i64,
-    pub tenant_id: i64,
-    pub workflow_id: Option<i64>,
+    #[sqlx(try_from = "i64")]
+    pub id: DocumentId,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub workflow_id: Option<WorkflowId>,
     pub position: i64,
     pub name: String,
     pub category_id: Option<i64>,
@@ -39,7 +42,7 @@ const DOCUMENT_COLUMNS: &str = "id, tenant_id, workflow_id, position, name, cate
     created_by, created_at, updated_at";
 
 pub struct NewDocument<'a> {
-    pub tenant_id: i64,
+    pub tenant_id: TenantId,
     pub name: &'a str,
     pub category_id: Option<i64>,
     pub reference_no: Option<&'a str>,
@@ -64,7 +67,7 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let row: DocumentRow = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
-                .bind(new.tenant_id)
+                .bind(new.tenant_id.get())
                 .bind(new.name)
                 .bind(new.category_id)
                 .bind(new.reference_no)
@@ -83,25 +86,31 @@ impl Store {
                 format!("document:{}", row.id),
                 json!({"name": new.name, "sha256": new.sha256, "pages": new.page_count}),
             );
-            crate::append_audit!(tx, new.tenant_id, &event);
+            crate::append_audit!(tx, new.tenant_id.get(), &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
     }
 
-    /// A document of the tenant (another tenant's id is simply not found).
-    pub async fn document(&self, tenant_id: i64, id: i64) -> Result<Option<DocumentRow>> {
+    /// A document of the tenant (another tenant's id is simply not found): the only way to a
+    /// `DocumentRow`, which the finders of the document's children take.
+    pub async fn document(&self, tenant_id: TenantId, id: DocumentId) -> Result<Option<DocumentRow>> {
         let sql = format!("SELECT {DOCUMENT_COLUMNS} FROM documents WHERE tenant_id = $1 AND id = $2");
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id).bind(id).fetch_optional(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+                .bind(tenant_id.get())
+                .bind(id.get())
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)
         })
     }
 
     /// The workflow's documents in their order.
-    pub async fn workflow_documents(&self, workflow_id: i64) -> Result<Vec<DocumentRow>> {
+    pub async fn workflow_documents(&self, workflow: &WorkflowRow) -> Result<Vec<DocumentRow>> {
         let sql = format!("SELECT {DOCUMENT_COLUMNS} FROM documents WHERE workflow_id = $1 ORDER BY position, id");
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(workflow_id).fetch_all(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(workflow.id.get()).fetch_all(pool).await.map_err(db_err)
         })
     }
 
@@ -126,7 +135,7 @@ impl Store {
             .bind(blob_key)
             .bind(sha256)
             .bind(now)
-            .bind(doc.id)
+            .bind(doc.id.get())
             .bind(doc.version)
             .execute(&mut *tx)
             .await
@@ -145,21 +154,21 @@ impl Store {
     /// Files a document (or, with `document_id` 0, the workflow) under a category.
     pub async fn set_category(
         &self,
-        tenant_id: i64,
-        workflow_id: i64,
-        document_id: i64,
+        tenant_id: TenantId,
+        workflow_id: WorkflowId,
+        document_id: DocumentId,
         category_id: i64,
         actor: &WorkflowActor,
     ) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let _workflow = lock_workflow!(tx, tenant_id, workflow_id);
-            let changed = if document_id == 0 {
-                sqlx::query("UPDATE workflows SET category_id = $2 WHERE id = $1").bind(workflow_id).bind(category_id).execute(&mut *tx).await
+            let changed = if document_id.get() == 0 {
+                sqlx::query("UPDATE workflows SET category_id = $2 WHERE id = $1").bind(workflow_id.get()).bind(category_id).execute(&mut *tx).await
             } else {
                 sqlx::query("UPDATE documents SET category_id = $3 WHERE id = $2 AND workflow_id = $1")
-                    .bind(workflow_id)
-                    .bind(document_id)
+                    .bind(workflow_id.get())
+                    .bind(document_id.get())
                     .bind(category_id)
                     .execute(&mut *tx)
                     .await
@@ -180,8 +189,8 @@ impl Store {
     /// forced and another active document remains; never in an ended workflow.
     pub async fn deactivate_document(
         &self,
-        tenant_id: i64,
-        document_id: i64,
+        tenant_id: TenantId,
+        document_id: DocumentId,
         reason: Option<&str>,
         force: bool,
         actor: &WorkflowActor,
@@ -206,8 +215,8 @@ impl Store {
                 let (others,): (i64,) = sqlx::query_as(
                     "SELECT COUNT(*) FROM documents WHERE workflow_id = $1 AND state = $3 AND id <> $2",
                 )
-                .bind(workflow_id)
-                .bind(document_id)
+                .bind(workflow_id.get())
+                .bind(document_id.get())
                 .bind(DocumentState::Active.as_str())
                 .fetch_one(&mut *tx)
                 .await
@@ -219,7 +228,7 @@ impl Store {
                 append_event!(tx, tenant_id, workflow_id, &event);
             }
             sqlx::query("UPDATE documents SET state = $4, state_reason = $2, updated_at = $3 WHERE id = $1")
-                .bind(document_id)
+                .bind(document_id.get())
                 .bind(reason)
                 .bind(now_millis())
                 .bind(DocumentState::Inactive.as_str())
@@ -232,10 +241,10 @@ impl Store {
     }
 
     /// A cached summary of a document's text (keyed by the text's source hash).
-    pub async fn cached_summary(&self, document_id: i64, sha256: &str) -> Result<Option<String>> {
+    pub async fn cached_summary(&self, document: &DocumentRow, sha256: &str) -> Result<Option<String>> {
         on_db!(self, pool => {
             let row: Option<(String,)> = sqlx::query_as("SELECT summary FROM document_summaries WHERE document_id = $1 AND sha256 = $2")
-                .bind(document_id)
+                .bind(document.id.get())
                 .bind(sha256)
                 .fetch_optional(pool)
                 .await
@@ -244,13 +253,13 @@ impl Store {
         })
     }
 
-    pub async fn cache_summary(&self, document_id: i64, sha256: &str, summary: &str) -> Result<()> {
+    pub async fn cache_summary(&self, document: &DocumentRow, sha256: &str, summary: &str) -> Result<()> {
         on_db!(self, pool => {
             sqlx::query(
                 "INSERT INTO document_summaries (document_id, sha256, summary, created_at) VALUES ($1, $2, $3, $4) \
                  ON CONFLICT (document_id, sha256) DO NOTHING",
             )
-            .bind(document_id)
+            .bind(document.id.get())
             .bind(sha256)
             .bind(summary)
             .bind(now_millis())

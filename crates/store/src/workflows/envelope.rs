@@ -5,7 +5,7 @@
 use serde_json::json;
 use signet_domain::audit::GENESIS_HASH;
 use signet_domain::workflow::{DocumentState, WorkflowState};
-use signet_domain::{Error, Millis, now_millis};
+use signet_domain::{DocumentId, Error, Millis, TemplateId, TenantId, WorkflowId, now_millis};
 
 use super::events::{WorkflowActor, append_event};
 use super::participation::{NewWorkflowAttachment, insert_initiator_attachments};
@@ -14,9 +14,12 @@ use crate::{Result, Store, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct WorkflowRow {
-    pub id: i64,
-    pub tenant_id: i64,
-    pub template_id: Option<i64>,
+    #[sqlx(try_from = "i64")]
+    pub id: WorkflowId,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub template_id: Option<TemplateId>,
     pub name: String,
     pub reference_no: Option<String>,
     pub workflow_type: i64,
@@ -47,16 +50,16 @@ pub(super) const WORKFLOW_COLUMNS: &str = "id, tenant_id, template_id, name, ref
     certificate_blob, created_at, updated_at, completed_at";
 
 pub struct NewWorkflow<'a> {
-    pub tenant_id: i64,
-    pub template_id: Option<i64>,
+    pub tenant_id: TenantId,
+    pub template_id: Option<TemplateId>,
     pub name: &'a str,
     pub reference_no: Option<&'a str>,
     pub workflow_type: i64,
     pub settings: serde_json::Value,
     pub reminder_every_days: Option<i64>,
     pub expires_at: Option<Millis>,
-    pub linked_ids: Vec<i64>,
-    pub document_ids: Vec<i64>,
+    pub linked_ids: Vec<WorkflowId>,
+    pub document_ids: Vec<DocumentId>,
     pub signatories: Vec<NewSignatory>,
     pub link_expires_at: Millis,
     /// The initiator's attachments, whose files are already in the blob store: their rows are
@@ -85,8 +88,8 @@ macro_rules! lock_workflow {
             "UPDATE workflows SET updated_at = updated_at WHERE tenant_id = $1 AND id = $2 RETURNING {WORKFLOW_COLUMNS}"
         );
         let row: Option<WorkflowRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
-            .bind($tenant_id)
-            .bind($id)
+            .bind(signet_domain::TenantId::get($tenant_id))
+            .bind(signet_domain::WorkflowId::get($id))
             .fetch_optional(&mut *$tx)
             .await
             .map_err($crate::db_err)?;
@@ -107,7 +110,7 @@ macro_rules! set_workflow_state {
             "UPDATE workflows SET state = $2, state_reason = $3, updated_at = $4, \
              completed_at = CASE WHEN $2 = $5 THEN $4 ELSE completed_at END WHERE id = $1",
         )
-        .bind(workflow.id)
+        .bind(workflow.id.get())
         .bind(next.as_str())
         .bind(reason)
         .bind(now)
@@ -135,11 +138,11 @@ macro_rules! bind_documents {
                 "UPDATE documents SET workflow_id = $1, position = $2, updated_at = $3 \
                  WHERE id = $4 AND tenant_id = $5 AND workflow_id IS NULL AND state = $6",
             )
-            .bind($workflow_id)
+            .bind(signet_domain::WorkflowId::get($workflow_id))
             .bind(position as i64)
             .bind($now)
-            .bind(document_id)
-            .bind(new.tenant_id)
+            .bind(document_id.get())
+            .bind(new.tenant_id.get())
             .bind(DocumentState::Active.as_str())
             .execute(&mut *$tx)
             .await
@@ -171,8 +174,8 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let workflow: WorkflowRow = sqlx::query_as(sqlx::AssertSqlSafe(insert_workflow.as_str()))
-                .bind(new.tenant_id)
-                .bind(new.template_id)
+                .bind(new.tenant_id.get())
+                .bind(new.template_id.map(TemplateId::get))
                 .bind(new.name)
                 .bind(new.reference_no)
                 .bind(new.workflow_type)
@@ -199,16 +202,23 @@ impl Store {
             let signatories = insert_signatories!(tx, new, workflow.id, first_order, actor, now);
             let workflow = lock_workflow!(tx, new.tenant_id, workflow.id);
             let audit = actor.event("workflow.created", format!("workflow:{}", workflow.id), json!({"name": new.name}));
-            crate::append_audit!(tx, new.tenant_id, &audit);
+            crate::append_audit!(tx, new.tenant_id.get(), &audit);
             tx.commit().await.map_err(db_err)?;
             Ok(CreatedWorkflow { workflow, signatories })
         })
     }
 
-    pub async fn workflow(&self, tenant_id: i64, id: i64) -> Result<Option<WorkflowRow>> {
+    /// A workflow of the tenant (another tenant's id is simply not found): the only way to a
+    /// `WorkflowRow`, which the finders of the workflow's children take.
+    pub async fn workflow(&self, tenant_id: TenantId, id: WorkflowId) -> Result<Option<WorkflowRow>> {
         let sql = format!("SELECT {WORKFLOW_COLUMNS} FROM workflows WHERE tenant_id = $1 AND id = $2");
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id).bind(id).fetch_optional(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+                .bind(tenant_id.get())
+                .bind(id.get())
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)
         })
     }
 
@@ -216,7 +226,7 @@ impl Store {
     /// name or reference.
     pub async fn workflows(
         &self,
-        tenant_id: i64,
+        tenant_id: TenantId,
         state: Option<&str>,
         search: Option<&str>,
         offset: i64,
@@ -230,7 +240,7 @@ impl Store {
         let count = format!("SELECT COUNT(*) FROM workflows WHERE {filter}");
         on_db!(self, pool => {
             let rows: Vec<WorkflowRow> = sqlx::query_as(sqlx::AssertSqlSafe(list.as_str()))
-                .bind(tenant_id)
+                .bind(tenant_id.get())
                 .bind(state)
                 .bind(&pattern)
                 .bind(WorkflowState::Deleted.as_str())
@@ -240,7 +250,7 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             let (total,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(count.as_str()))
-                .bind(tenant_id)
+                .bind(tenant_id.get())
                 .bind(state)
                 .bind(&pattern)
                 .bind(WorkflowState::Deleted.as_str())
@@ -252,12 +262,12 @@ impl Store {
     }
 
     /// Whether `id` is an enabled user of the tenant, and their e-mail address.
-    pub async fn tenant_user_email(&self, tenant_id: i64, id: i64) -> Result<Option<String>> {
+    pub async fn tenant_user_email(&self, tenant_id: TenantId, id: i64) -> Result<Option<String>> {
         on_db!(self, pool => {
             let row: Option<(Option<String>,)> = sqlx::query_as(
                 "SELECT email FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND NOT disabled",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(id)
             .fetch_optional(pool)
             .await
@@ -269,8 +279,8 @@ impl Store {
     /// Moves a workflow to `next` (inactive, deleted, expired) if its state allows it.
     pub async fn change_workflow_state(
         &self,
-        tenant_id: i64,
-        workflow_id: i64,
+        tenant_id: TenantId,
+        workflow_id: WorkflowId,
         next: WorkflowState,
         reason: Option<&str>,
         actor: &WorkflowActor,
@@ -291,8 +301,8 @@ impl Store {
     /// the files after this commits). Answers the blob keys to remove.
     pub async fn delete_workflow(
         &self,
-        tenant_id: i64,
-        workflow_id: i64,
+        tenant_id: TenantId,
+        workflow_id: WorkflowId,
         actor: &WorkflowActor,
     ) -> Result<Vec<String>> {
         on_db!(self, pool => {
@@ -304,7 +314,7 @@ impl Store {
             let blobs: Vec<(String, String)> = sqlx::query_as(
                 "UPDATE documents SET state = $3, updated_at = $2 WHERE workflow_id = $1 RETURNING original_blob, current_blob",
             )
-            .bind(workflow_id)
+            .bind(workflow_id.get())
             .bind(now_millis())
             .bind(DocumentState::Deleted.as_str())
             .fetch_all(&mut *tx)
@@ -321,9 +331,9 @@ impl Store {
     /// Replaces the set of workflows linked to this one (all must be the tenant's).
     pub async fn set_linked_workflows(
         &self,
-        tenant_id: i64,
-        workflow_id: i64,
-        linked: &[i64],
+        tenant_id: TenantId,
+        workflow_id: WorkflowId,
+        linked: &[WorkflowId],
         actor: &WorkflowActor,
     ) -> Result<()> {
         on_db!(self, pool => {
@@ -332,8 +342,8 @@ impl Store {
             for id in linked {
                 let found: Option<(i64,)> =
                     sqlx::query_as("SELECT id FROM workflows WHERE tenant_id = $1 AND id = $2 AND state <> $3")
-                        .bind(tenant_id)
-                        .bind(id)
+                        .bind(tenant_id.get())
+                        .bind(id.get())
                         .bind(WorkflowState::Deleted.as_str())
                         .fetch_optional(&mut *tx)
                         .await
@@ -344,7 +354,7 @@ impl Store {
             }
             let json = serde_json::to_string(linked).map_err(Error::internal)?;
             sqlx::query("UPDATE workflows SET linked_ids = $2, updated_at = $3 WHERE id = $1")
-                .bind(workflow_id)
+                .bind(workflow_id.get())
                 .bind(&json)
                 .bind(now_millis())
                 .execute(&mut *tx)
@@ -358,10 +368,10 @@ impl Store {
     }
 
     /// Records the completion certificate's blob (once).
-    pub async fn set_certificate(&self, workflow_id: i64, blob_key: &str) -> Result<()> {
+    pub async fn set_certificate(&self, workflow: &WorkflowRow, blob_key: &str) -> Result<()> {
         on_db!(self, pool => {
             sqlx::query("UPDATE workflows SET certificate_blob = $2 WHERE id = $1 AND certificate_blob IS NULL")
-                .bind(workflow_id)
+                .bind(workflow.id.get())
                 .bind(blob_key)
                 .execute(pool)
                 .await

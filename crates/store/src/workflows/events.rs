@@ -4,7 +4,9 @@
 
 use serde_json::json;
 use signet_domain::audit::{AuditEntry, AuditEvent};
+use signet_domain::{TenantId, WorkflowId};
 
+use super::envelope::WorkflowRow;
 use crate::chain::{EntryRow, entry_from_row};
 use crate::{Result, Store, db_err, on_db};
 
@@ -30,7 +32,7 @@ impl WorkflowActor {
 }
 
 /// The payload of the `workflow.event` job for a chained entry: enough to find the event again.
-pub(super) fn event_job_payload(tenant_id: i64, workflow_id: i64, entry: &AuditEntry) -> serde_json::Value {
+pub(super) fn event_job_payload(tenant_id: TenantId, workflow_id: WorkflowId, entry: &AuditEntry) -> serde_json::Value {
     json!({
         "tenantId": tenant_id,
         "workflowId": workflow_id,
@@ -46,9 +48,9 @@ pub(super) fn event_job_payload(tenant_id: i64, workflow_id: i64, entry: &AuditE
 /// workflow row's lock (PostgreSQL) or the write lock (SQLite).
 macro_rules! append_event {
     ($tx:expr, $tenant_id:expr, $workflow_id:expr, $event:expr) => {{
-        let workflow_id: i64 = $workflow_id;
-        let tenant_id: i64 = $tenant_id;
-        let entry = $crate::chain::append_chain!($tx, &$crate::chain::WORKFLOW_CHAIN, workflow_id, $event);
+        let workflow_id: signet_domain::WorkflowId = $workflow_id;
+        let tenant_id: signet_domain::TenantId = $tenant_id;
+        let entry = $crate::chain::append_chain!($tx, &$crate::chain::WORKFLOW_CHAIN, workflow_id.get(), $event);
         let payload = $crate::workflows::events::event_job_payload(tenant_id, workflow_id, &entry);
         let job = $crate::workflows::events::WORKFLOW_EVENT_JOB;
         sqlx::query(
@@ -67,11 +69,11 @@ macro_rules! append_event {
 pub(super) use append_event;
 
 impl Store {
-    /// Appends an event that changes no state (a comment, an attachment, a download).
+    /// Appends an event that changes no state (a comment, an attachment, a download) to the
+    /// chain of a workflow that the tenant-scoped finder produced.
     pub async fn record_workflow_event(
         &self,
-        tenant_id: i64,
-        workflow_id: i64,
+        workflow: &WorkflowRow,
         action: &str,
         target: String,
         detail: serde_json::Value,
@@ -80,20 +82,20 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let event = actor.event(action, target, detail);
-            append_event!(tx, tenant_id, workflow_id, &event);
+            append_event!(tx, workflow.tenant_id, workflow.id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
     }
 
     /// The workflow's event chain in order.
-    pub async fn workflow_events(&self, workflow_id: i64) -> Result<Vec<AuditEntry>> {
+    pub async fn workflow_events(&self, workflow: &WorkflowRow) -> Result<Vec<AuditEntry>> {
         let rows: Vec<EntryRow> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM workflow_events \
                  WHERE workflow_id = $1 ORDER BY seq",
             )
-            .bind(workflow_id)
+            .bind(workflow.id.get())
             .fetch_all(pool)
             .await
             .map_err(db_err)?

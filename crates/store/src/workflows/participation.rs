@@ -3,16 +3,19 @@
 //! recorded in the workflow's chain; per-signer limits are checked under its row lock.
 
 use serde_json::json;
-use signet_domain::{Error, ErrorCode, Millis, now_millis};
+use signet_domain::{
+    AttachmentId, DocumentId, Error, ErrorCode, Millis, SignatoryId, TenantId, WorkflowId, now_millis,
+};
 
-use super::envelope::lock_workflow;
+use super::documents::DocumentRow;
+use super::envelope::{WorkflowRow, lock_workflow};
 use super::events::{WorkflowActor, append_event};
 use crate::{Result, Store, db_err, on_db};
 
 pub struct NewAttachment<'a> {
-    pub tenant_id: i64,
-    pub workflow_id: i64,
-    pub signatory_id: Option<i64>,
+    pub tenant_id: TenantId,
+    pub workflow_id: WorkflowId,
+    pub signatory_id: Option<SignatoryId>,
     /// `initiator`, `requested` or `signer`.
     pub kind: &'a str,
     pub name: &'a str,
@@ -35,8 +38,10 @@ pub struct NewWorkflowAttachment {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AttachmentRow {
-    pub id: i64,
-    pub signatory_id: Option<i64>,
+    #[sqlx(try_from = "i64")]
+    pub id: AttachmentId,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub signatory_id: Option<SignatoryId>,
     pub kind: String,
     pub name: String,
     pub description: Option<String>,
@@ -56,8 +61,8 @@ macro_rules! insert_initiator_attachments {
                 "INSERT INTO workflow_attachments (tenant_id, workflow_id, signatory_id, kind, name, description, \
                  blob_key, sha256, size_bytes, created_at) VALUES ($1, $2, NULL, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
             )
-            .bind(new.tenant_id)
-            .bind($workflow_id)
+            .bind(new.tenant_id.get())
+            .bind(signet_domain::WorkflowId::get($workflow_id))
             .bind(a.kind)
             .bind(&a.name)
             .bind(&a.description)
@@ -83,9 +88,9 @@ impl Store {
     /// A comment on one of the workflow's documents, recorded in its chain.
     pub async fn add_comment(
         &self,
-        tenant_id: i64,
-        workflow_id: i64,
-        document_id: i64,
+        tenant_id: TenantId,
+        workflow_id: WorkflowId,
+        document_id: DocumentId,
         comment: &str,
         actor: &WorkflowActor,
         max_per_author: Option<i64>,
@@ -100,7 +105,7 @@ impl Store {
                     "SELECT COUNT(*) FROM document_comments c JOIN documents d ON d.id = c.document_id \
                      WHERE d.workflow_id = $1 AND c.author = $2",
                 )
-                .bind(workflow_id)
+                .bind(workflow_id.get())
                 .bind(&actor.id)
                 .fetch_one(&mut *tx)
                 .await
@@ -113,8 +118,8 @@ impl Store {
                 "INSERT INTO document_comments (tenant_id, document_id, author, comment, created_at) \
                  VALUES ($1, $2, $3, $4, $5) RETURNING id",
             )
-            .bind(tenant_id)
-            .bind(document_id)
+            .bind(tenant_id.get())
+            .bind(document_id.get())
             .bind(&actor.id)
             .bind(comment)
             .bind(now)
@@ -129,10 +134,10 @@ impl Store {
     }
 
     /// Comments on a document, oldest first: (author, comment, at).
-    pub async fn comments(&self, document_id: i64) -> Result<Vec<(String, String, Millis)>> {
+    pub async fn comments(&self, document: &DocumentRow) -> Result<Vec<(String, String, Millis)>> {
         on_db!(self, pool => {
             sqlx::query_as("SELECT author, comment, created_at FROM document_comments WHERE document_id = $1 ORDER BY id")
-                .bind(document_id)
+                .bind(document.id.get())
                 .fetch_all(pool)
                 .await
                 .map_err(db_err)
@@ -148,7 +153,7 @@ impl Store {
         new: &NewAttachment<'_>,
         actor: &WorkflowActor,
         max_per_signatory: Option<i64>,
-    ) -> Result<i64> {
+    ) -> Result<AttachmentId> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -156,8 +161,8 @@ impl Store {
                 lock_workflow!(tx, new.tenant_id, new.workflow_id);
                 let (count,): (i64,) =
                     sqlx::query_as("SELECT COUNT(*) FROM workflow_attachments WHERE workflow_id = $1 AND signatory_id = $2")
-                        .bind(new.workflow_id)
-                        .bind(signatory_id)
+                        .bind(new.workflow_id.get())
+                        .bind(signatory_id.get())
                         .fetch_one(&mut *tx)
                         .await
                         .map_err(db_err)?;
@@ -172,9 +177,9 @@ impl Store {
                 "INSERT INTO workflow_attachments (tenant_id, workflow_id, signatory_id, kind, name, description, \
                  blob_key, sha256, size_bytes, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
             )
-            .bind(new.tenant_id)
-            .bind(new.workflow_id)
-            .bind(new.signatory_id)
+            .bind(new.tenant_id.get())
+            .bind(new.workflow_id.get())
+            .bind(new.signatory_id.map(SignatoryId::get))
             .bind(new.kind)
             .bind(new.name)
             .bind(new.description)
@@ -192,17 +197,18 @@ impl Store {
             );
             append_event!(tx, new.tenant_id, new.workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
-            Ok(id)
+            Ok(AttachmentId::from(id))
         })
     }
 
-    pub async fn attachments(&self, workflow_id: i64) -> Result<Vec<AttachmentRow>> {
+    /// The workflow's attachments, oldest first.
+    pub async fn attachments(&self, workflow: &WorkflowRow) -> Result<Vec<AttachmentRow>> {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, signatory_id, kind, name, description, blob_key, sha256, size_bytes, created_at \
                  FROM workflow_attachments WHERE workflow_id = $1 ORDER BY id",
             )
-            .bind(workflow_id)
+            .bind(workflow.id.get())
             .fetch_all(pool)
             .await
             .map_err(db_err)
@@ -210,14 +216,14 @@ impl Store {
     }
 
     /// One attachment of a workflow.
-    pub async fn attachment(&self, workflow_id: i64, id: i64) -> Result<Option<AttachmentRow>> {
+    pub async fn attachment(&self, workflow: &WorkflowRow, id: AttachmentId) -> Result<Option<AttachmentRow>> {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, signatory_id, kind, name, description, blob_key, sha256, size_bytes, created_at \
                  FROM workflow_attachments WHERE workflow_id = $1 AND id = $2",
             )
-            .bind(workflow_id)
-            .bind(id)
+            .bind(workflow.id.get())
+            .bind(id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)

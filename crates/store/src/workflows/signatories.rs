@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use signet_domain::workflow::{PlannedSignatory, SignatoryState, WorkflowState};
-use signet_domain::{Error, ErrorCode, Millis, now_millis};
+use signet_domain::{Error, ErrorCode, Millis, SignatoryId, TenantId, WorkflowId, now_millis};
 
 use super::envelope::{WorkflowRow, lock_workflow, not_found_workflow};
 use super::events::{WorkflowActor, append_event};
@@ -11,9 +11,12 @@ use crate::{Result, Store, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SignatoryRow {
-    pub id: i64,
-    pub tenant_id: i64,
-    pub workflow_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: SignatoryId,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
+    #[sqlx(try_from = "i64")]
+    pub workflow_id: WorkflowId,
     pub subscriber_id: i64,
     pub email: String,
     pub name: String,
@@ -23,7 +26,8 @@ pub struct SignatoryRow {
     pub link_version: i64,
     pub link_expires_at: Millis,
     pub placement: String,
-    pub delegated_from: Option<i64>,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub delegated_from: Option<SignatoryId>,
     pub reason: Option<String>,
     pub method: Option<String>,
     pub notified_at: Option<Millis>,
@@ -75,8 +79,8 @@ macro_rules! insert_signatories {
                 signet_domain::workflow::SignatoryState::Pending
             };
             let row: SignatoryRow = sqlx::query_as(sqlx::AssertSqlSafe(insert.as_str()))
-                .bind(new.tenant_id)
-                .bind($workflow_id)
+                .bind(new.tenant_id.get())
+                .bind(signet_domain::WorkflowId::get($workflow_id))
                 .bind(s.planned.subscriber_id)
                 .bind(&s.planned.email)
                 .bind(&s.planned.name)
@@ -102,19 +106,20 @@ macro_rules! insert_signatories {
 pub(super) use insert_signatories;
 
 impl Store {
-    pub async fn signatories(&self, workflow_id: i64) -> Result<Vec<SignatoryRow>> {
+    /// The workflow's signatories in their order.
+    pub async fn signatories(&self, workflow: &WorkflowRow) -> Result<Vec<SignatoryRow>> {
         let sql =
             format!("SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE workflow_id = $1 ORDER BY signing_order, id");
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(workflow_id).fetch_all(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(workflow.id.get()).fetch_all(pool).await.map_err(db_err)
         })
     }
 
     /// A signatory by id, with their workflow (for the signer page, which has no tenant yet).
-    pub async fn signatory(&self, id: i64) -> Result<Option<(SignatoryRow, WorkflowRow)>> {
+    pub async fn signatory(&self, id: SignatoryId) -> Result<Option<(SignatoryRow, WorkflowRow)>> {
         let sql = format!("SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE id = $1");
         let row: Option<SignatoryRow> = on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id).fetch_optional(pool).await.map_err(db_err)?
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id.get()).fetch_optional(pool).await.map_err(db_err)?
         });
         let Some(row) = row else { return Ok(None) };
         let workflow = self.workflow(row.tenant_id, row.workflow_id).await?.ok_or_else(not_found_workflow)?;
@@ -134,7 +139,7 @@ impl Store {
             let changed = sqlx::query(
                 "UPDATE signatories SET state = $3, viewed_at = $2, updated_at = $2 WHERE id = $1 AND state = $4",
             )
-            .bind(signatory.id)
+            .bind(signatory.id.get())
             .bind(now)
             .bind(SignatoryState::Viewed.as_str())
             .bind(SignatoryState::Notified.as_str())
@@ -156,9 +161,9 @@ impl Store {
     /// follows, which e-mails them the new link if the workflow sends e-mail.
     pub async fn rotate_signer_link(
         &self,
-        tenant_id: i64,
-        workflow_id: i64,
-        signatory_id: i64,
+        tenant_id: TenantId,
+        workflow_id: WorkflowId,
+        signatory_id: SignatoryId,
         link_expires_at: Millis,
         actor: &WorkflowActor,
     ) -> Result<SignatoryRow> {
@@ -174,9 +179,9 @@ impl Store {
                 return Err(Error::rejected(ErrorCode::StateConflict, format!("the workflow is {}", workflow.state)));
             }
             let row: Option<SignatoryRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
-                .bind(signatory_id)
-                .bind(workflow_id)
-                .bind(tenant_id)
+                .bind(signatory_id.get())
+                .bind(workflow_id.get())
+                .bind(tenant_id.get())
                 .bind(link_expires_at)
                 .bind(now)
                 .fetch_optional(&mut *tx)

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
-use signet_domain::{Error, ErrorCode, Millis, now_millis};
+use signet_domain::{DocumentId, Error, ErrorCode, Millis, SignatoryId, now_millis};
 
 use super::envelope::{lock_workflow, set_workflow_state};
 use super::events::{WorkflowActor, append_event};
@@ -14,7 +14,7 @@ use crate::{Result, Store, db_err, on_db};
 
 /// A new version of one of the workflow's documents, produced from `base_version`.
 pub struct SignedVersion<'a> {
-    pub document_id: i64,
+    pub document_id: DocumentId,
     pub base_version: i64,
     pub blob_key: &'a str,
     pub sha256: &'a str,
@@ -24,7 +24,7 @@ pub struct SignedVersion<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AfterSignature {
     /// Others still sign; these signatories were notified now (the next group).
-    Continuing { notified: Vec<i64> },
+    Continuing { notified: Vec<SignatoryId> },
     /// That was the last signature.
     Completed,
 }
@@ -36,7 +36,7 @@ macro_rules! advance {
         let system = WorkflowActor::system();
         let states: Vec<(i64, String)> =
             sqlx::query_as("SELECT signing_order, state FROM signatories WHERE workflow_id = $1")
-                .bind(workflow.id)
+                .bind(workflow.id.get())
                 .fetch_all(&mut *$tx)
                 .await
                 .map_err(db_err)?;
@@ -56,7 +56,7 @@ macro_rules! advance {
                     "UPDATE signatories SET state = $4, notified_at = $3, updated_at = $3 \
                      WHERE workflow_id = $1 AND signing_order = $2 AND state = $5 RETURNING id, email, name",
                 )
-                .bind(workflow.id)
+                .bind(workflow.id.get())
                 .bind(order)
                 .bind(now)
                 .bind(SignatoryState::Notified.as_str())
@@ -65,7 +65,7 @@ macro_rules! advance {
                 .await
                 .map_err(db_err)?;
                 sqlx::query("UPDATE workflows SET current_order = $2 WHERE id = $1")
-                    .bind(workflow.id)
+                    .bind(workflow.id.get())
                     .bind(order)
                     .execute(&mut *$tx)
                     .await
@@ -78,7 +78,7 @@ macro_rules! advance {
                     );
                     append_event!($tx, workflow.tenant_id, workflow.id, &event);
                 }
-                AfterSignature::Continuing { notified: woken.into_iter().map(|(id, _, _)| id).collect() }
+                AfterSignature::Continuing { notified: woken.into_iter().map(|(id, _, _)| SignatoryId::from(id)).collect() }
             }
         }
     }};
@@ -92,7 +92,7 @@ macro_rules! refuse_current_signer {
             "SELECT id FROM signatories WHERE workflow_id = $1 AND lower(email) = lower($2) \
              AND state NOT IN ($3, $4)",
         )
-        .bind($signatory.workflow_id)
+        .bind($signatory.workflow_id.get())
         .bind($to_email)
         .bind(SignatoryState::Delegated.as_str())
         .bind(SignatoryState::Declined.as_str())
@@ -121,11 +121,11 @@ macro_rules! refuse_past_delegation_limit {
                 ));
             }
             let (previous,): (Option<i64>,) = sqlx::query_as("SELECT delegated_from FROM signatories WHERE id = $1")
-                .bind(id)
+                .bind(id.get())
                 .fetch_one(&mut *$tx)
                 .await
                 .map_err(db_err)?;
-            from = previous;
+            from = previous.map(SignatoryId::from);
         }
         if max <= 0 {
             return Err(Error::rejected(ErrorCode::LimitReached, "delegation is not allowed"));
@@ -158,7 +158,7 @@ impl Store {
                 "UPDATE signatories SET state = $4, signed_at = $2, method = $3, updated_at = $2 \
                  WHERE id = $1 AND state IN ($5, $6) AND link_expires_at > $2",
             )
-            .bind(signatory.id)
+            .bind(signatory.id.get())
             .bind(now)
             .bind(method)
             .bind(SignatoryState::Signed.as_str())
@@ -179,8 +179,8 @@ impl Store {
                 .bind(v.blob_key)
                 .bind(v.sha256)
                 .bind(now)
-                .bind(v.document_id)
-                .bind(signatory.workflow_id)
+                .bind(v.document_id.get())
+                .bind(signatory.workflow_id.get())
                 .bind(v.base_version)
                 .execute(&mut *tx)
                 .await
@@ -211,7 +211,7 @@ impl Store {
                 "UPDATE signatories SET state = $4, reason = $3, updated_at = $2 \
                  WHERE id = $1 AND state IN ($5, $6)",
             )
-            .bind(signatory.id)
+            .bind(signatory.id.get())
             .bind(now)
             .bind(reason)
             .bind(SignatoryState::Declined.as_str())
@@ -265,7 +265,7 @@ impl Store {
                 "UPDATE signatories SET state = $4, reason = $3, updated_at = $2 \
                  WHERE id = $1 AND state IN ($5, $6)",
             )
-            .bind(signatory.id)
+            .bind(signatory.id.get())
             .bind(now)
             .bind(reason)
             .bind(SignatoryState::Delegated.as_str())
@@ -279,14 +279,14 @@ impl Store {
                 return Err(Error::rejected(ErrorCode::StateConflict, "this signatory cannot delegate now"));
             }
             let row: SignatoryRow = sqlx::query_as(sqlx::AssertSqlSafe(insert.as_str()))
-                .bind(signatory.tenant_id)
-                .bind(signatory.workflow_id)
+                .bind(signatory.tenant_id.get())
+                .bind(signatory.workflow_id.get())
                 .bind(to_email)
                 .bind(to_name)
                 .bind(signatory.signing_order)
                 .bind(link_expires_at)
                 .bind(&signatory.placement)
-                .bind(signatory.id)
+                .bind(signatory.id.get())
                 .bind(now)
                 .bind(SignatoryState::Notified.as_str())
                 .fetch_one(&mut *tx)

@@ -2,8 +2,8 @@
 //! workflows whose envelope expiry has passed (the worker then expires them one by one).
 
 use serde_json::json;
-use signet_domain::Millis;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
+use signet_domain::{Millis, TenantId, WorkflowId};
 
 use super::events::{WorkflowActor, append_event};
 use crate::{Result, Store, db_err, on_db};
@@ -39,7 +39,7 @@ impl Store {
                     .await
                     .map_err(db_err)?;
                 let event = system.event("signatory.reminded", format!("signatory:{signatory_id}"), json!({}));
-                append_event!(tx, *tenant_id, *workflow_id, &event);
+                append_event!(tx, TenantId::from(*tenant_id), WorkflowId::from(*workflow_id), &event);
                 tx.commit().await.map_err(db_err)?;
             });
         }
@@ -47,8 +47,8 @@ impl Store {
     }
 
     /// Workflows in progress whose envelope expiry has passed.
-    pub async fn overdue_workflows(&self, now: Millis, limit: i64) -> Result<Vec<(i64, i64)>> {
-        on_db!(self, pool => {
+    pub async fn overdue_workflows(&self, now: Millis, limit: i64) -> Result<Vec<(TenantId, WorkflowId)>> {
+        let overdue: Vec<(i64, i64)> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT tenant_id, id FROM workflows WHERE state = $3 AND expires_at IS NOT NULL \
                  AND expires_at < $1 ORDER BY expires_at LIMIT $2",
@@ -58,7 +58,8 @@ impl Store {
             .bind(WorkflowState::InProgress.as_str())
             .fetch_all(pool)
             .await
-            .map_err(db_err)
-        })
+            .map_err(db_err)?
+        });
+        Ok(overdue.into_iter().map(|(tenant_id, id)| (TenantId::from(tenant_id), WorkflowId::from(id))).collect())
     }
 }

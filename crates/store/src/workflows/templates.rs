@@ -1,14 +1,16 @@
 //! Workflow templates: reusable definitions, recorded in the tenant's audit log.
 
 use serde_json::json;
-use signet_domain::{Millis, now_millis};
+use signet_domain::{Millis, TemplateId, TenantId, now_millis};
 
 use crate::{Result, Store, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TemplateRow {
-    pub id: i64,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: TemplateId,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     pub name: String,
     pub description: Option<String>,
     pub definition: String,
@@ -20,7 +22,7 @@ pub struct TemplateRow {
 impl Store {
     pub async fn create_template(
         &self,
-        tenant_id: i64,
+        tenant_id: TenantId,
         name: &str,
         description: Option<&str>,
         definition: &serde_json::Value,
@@ -34,7 +36,7 @@ impl Store {
                  VALUES ($1, $2, $3, $4, $5, $6, $6) \
                  RETURNING id, tenant_id, name, description, definition, created_by, created_at, updated_at",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(name)
             .bind(description)
             .bind(definition.to_string())
@@ -44,20 +46,20 @@ impl Store {
             .await
             .map_err(db_err)?;
             let event = actor.event("template.created", format!("template:{}", row.id), json!({"name": name}));
-            crate::append_audit!(tx, tenant_id, &event);
+            crate::append_audit!(tx, tenant_id.get(), &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
     }
 
-    pub async fn template(&self, tenant_id: i64, id: i64) -> Result<Option<TemplateRow>> {
+    pub async fn template(&self, tenant_id: TenantId, id: TemplateId) -> Result<Option<TemplateRow>> {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, tenant_id, name, description, definition, created_by, created_at, updated_at \
                  FROM templates WHERE tenant_id = $1 AND id = $2",
             )
-            .bind(tenant_id)
-            .bind(id)
+            .bind(tenant_id.get())
+            .bind(id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)

@@ -29,7 +29,7 @@ impl FromRequestParts<Services> for SignerLink {
         let param = |name: &str| params.iter().find(|(key, _)| *key == name).map(|(_, value)| value.to_string());
         let id = param("id").and_then(|id| id.parse::<i64>().ok()).ok_or(PageError::Link(LinkClosed::NotFound))?;
         let secret = param("secret").ok_or(PageError::Link(LinkClosed::NotFound))?;
-        let session = signer::open_link(state, id, &secret).await.map_err(PageError::Link)?;
+        let session = signer::open_link(state, id.into(), &secret).await.map_err(PageError::Link)?;
         let base = format!("/sign/w/{}/{secret}", session.signatory.id);
         Ok(SignerLink { session, base })
     }
@@ -46,7 +46,7 @@ pub enum PageError {
 
 impl PageError {
     pub fn failed(title: &'static str, session: &SignerSession, error: Error) -> PageError {
-        PageError::Failed { title, signatory: session.signatory.id, error }
+        PageError::Failed { title, signatory: session.signatory.id.get(), error }
     }
 }
 

@@ -97,8 +97,11 @@ fn capitalised(text: &str) -> String {
 /// The signer page, with a message about the last form when it was refused.
 async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> Response {
     let content = signer::page_content(state, &link.session).await;
-    let documents: Vec<DocumentLink> =
-        content.documents.into_iter().map(|d| DocumentLink { id: d.id, name: d.name, pages: d.page_count }).collect();
+    let documents: Vec<DocumentLink> = content
+        .documents
+        .into_iter()
+        .map(|d| DocumentLink { id: d.id.get(), name: d.name, pages: d.page_count })
+        .collect();
     let preview_pages = match documents.first() {
         Some(first) if crate::preview::available() => crate::preview::preview_pages(first.pages as usize),
         _ => Vec::new(),
@@ -174,7 +177,7 @@ pub async fn document(
     link: SignerLink,
     ApiPath((_, _, document_id)): ApiPath<(i64, String, i64)>,
 ) -> Result<Response, PageError> {
-    let (bytes, _) = signer::current_document(&state, &link.session, document_id).await?;
+    let (bytes, _) = signer::current_document(&state, &link.session, document_id.into()).await?;
     Ok(crate::preview::inline_pdf(bytes))
 }
 
@@ -184,7 +187,7 @@ pub async fn page_image(
     link: SignerLink,
     ApiPath((_, _, document_id, page)): ApiPath<(i64, String, i64, usize)>,
 ) -> Result<Response, PageError> {
-    let (bytes, pages) = signer::current_document(&state, &link.session, document_id).await?;
+    let (bytes, pages) = signer::current_document(&state, &link.session, document_id.into()).await?;
     Ok(crate::preview::page_response(&bytes, page, pages).await)
 }
 

@@ -1,0 +1,69 @@
+//! Typed identifiers: one newtype per kind of row, so that a workflow's id cannot be passed
+//! where a document's is meant. Each wraps the database's `i64`, prints and serialises as the
+//! bare number, and converts both ways (`From<i64>`, `.get()`). The store decodes them with
+//! `#[sqlx(try_from = "i64")]` and binds `.get()`, so this crate stays free of SQL.
+
+macro_rules! ids {
+    ($($(#[$meta:meta])* $name:ident;)*) => {$(
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(i64);
+
+        impl $name {
+            /// The bare number, as stored and as shown in JSON.
+            pub const fn get(self) -> i64 {
+                self.0
+            }
+        }
+
+        impl From<i64> for $name {
+            fn from(id: i64) -> Self {
+                $name(id)
+            }
+        }
+
+        impl From<$name> for i64 {
+            fn from(id: $name) -> i64 {
+                id.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                std::fmt::Display::fmt(&self.0, f)
+            }
+        }
+    )*};
+}
+
+ids! {
+    /// A tenant (an organisation using the service).
+    TenantId;
+    /// A workflow (an envelope).
+    WorkflowId;
+    /// A document, on its own or in a workflow.
+    DocumentId;
+    /// A signatory of a workflow.
+    SignatoryId;
+    /// A workflow template.
+    TemplateId;
+    /// An attachment of a workflow.
+    AttachmentId;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_show_and_serialise_as_the_bare_number() {
+        let id = WorkflowId::from(42);
+        assert_eq!(id.get(), 42);
+        assert_eq!(id.to_string(), "42");
+        assert_eq!(format!("workflow:{id}"), "workflow:42");
+        assert_eq!(serde_json::to_string(&id).ok().as_deref(), Some("42"));
+        assert_eq!(serde_json::from_str::<WorkflowId>("42").ok(), Some(id));
+        assert_eq!(i64::from(TenantId::from(7)), 7);
+    }
+}
