@@ -456,6 +456,29 @@ fn signatory_view(s: SignatoryRow) -> WorkflowSignatory {
     }
 }
 
+fn details_view(details: queries::Details) -> WorkflowDetails {
+    let queries::Details { workflow: w, documents, signatories } = details;
+    WorkflowDetails {
+        workflow_id: w.id.get(),
+        workflow_name: w.name,
+        reference_no: w.reference_no,
+        workflow_type: w.workflow_type,
+        template_id: w.template_id.map(|id| id.get()),
+        state: w.state.to_string(),
+        state_reason: w.state_reason,
+        current_signing_order: w.current_order,
+        linked_workflow_ids: serde_json::from_str(&w.linked_ids).unwrap_or_default(),
+        category_id: w.category_id,
+        created_by: w.created_by,
+        created_at: w.created_at,
+        updated_at: w.updated_at,
+        completed_at: w.completed_at,
+        expires_at: w.expires_at,
+        documents: documents.into_iter().map(document_view).collect(),
+        signatories: signatories.into_iter().map(signatory_view).collect(),
+    }
+}
+
 #[utoipa::path(
     get,
     path = "/api/v1/workflows/{workflowId}",
@@ -473,29 +496,7 @@ pub async fn get(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<WorkflowDetails>> {
-    let queries::Details { workflow: w, documents, signatories } =
-        queries::details(&state, auth.tenant_id, id.into()).await?;
-    let documents = documents.into_iter().map(document_view).collect();
-    let signatories = signatories.into_iter().map(signatory_view).collect();
-    Ok(Json(WorkflowDetails {
-        workflow_id: w.id.get(),
-        workflow_name: w.name,
-        reference_no: w.reference_no,
-        workflow_type: w.workflow_type,
-        template_id: w.template_id.map(|id| id.get()),
-        state: w.state.to_string(),
-        state_reason: w.state_reason,
-        current_signing_order: w.current_order,
-        linked_workflow_ids: serde_json::from_str(&w.linked_ids).unwrap_or_default(),
-        category_id: w.category_id,
-        created_by: w.created_by,
-        created_at: w.created_at,
-        updated_at: w.updated_at,
-        completed_at: w.completed_at,
-        expires_at: w.expires_at,
-        documents,
-        signatories,
-    }))
+    Ok(Json(details_view(queries::details(&state, auth.tenant_id, id.into()).await?)))
 }
 
 #[utoipa::path(
