@@ -236,7 +236,7 @@ async fn forged_expired_and_misaddressed_tokens_are_refused(backend: Backend) {
         async move { expect_problem(app.get("/api/v1/departments", &token).await, 401, code).await }
     };
     // Control: a token made the same way with the right claims works.
-    let good = sign(&claims(&app, tenant.tenant_id, "signet-api", unix_now() + 60, &stamp), &server_encoding);
+    let good = sign(&claims(&app, tenant.tenant_id.get(), "signet-api", unix_now() + 60, &stamp), &server_encoding);
     assert_eq!(app.get("/api/v1/departments", &good).await.status(), 200);
 
     expect_401(String::new(), "invalid_token").await;
@@ -244,24 +244,24 @@ async fn forged_expired_and_misaddressed_tokens_are_refused(backend: Backend) {
     expect_problem(missing, 401, "unauthenticated").await;
     expect_401("garbage".into(), "invalid_token").await;
     expect_401(
-        sign(&claims(&app, tenant.tenant_id, "signet-api", unix_now() - 3600, &stamp), &server_encoding),
+        sign(&claims(&app, tenant.tenant_id.get(), "signet-api", unix_now() - 3600, &stamp), &server_encoding),
         "invalid_token",
     )
     .await;
     expect_401(
-        sign(&claims(&app, tenant.tenant_id, "another-api", unix_now() + 60, &stamp), &server_encoding),
+        sign(&claims(&app, tenant.tenant_id.get(), "another-api", unix_now() + 60, &stamp), &server_encoding),
         "invalid_token",
     )
     .await;
     let other_key = Ed25519KeyPair::generate().expect("key").to_pkcs8().expect("pkcs8");
     let forged = sign(
-        &claims(&app, tenant.tenant_id, "signet-api", unix_now() + 60, &stamp),
+        &claims(&app, tenant.tenant_id.get(), "signet-api", unix_now() + 60, &stamp),
         &EncodingKey::from_ed_der(other_key.as_ref()),
     );
     expect_401(forged, "invalid_token").await;
     let hmac = jsonwebtoken::encode(
         &Header::new(Algorithm::HS256),
-        &claims(&app, tenant.tenant_id, "signet-api", unix_now() + 60, &stamp),
+        &claims(&app, tenant.tenant_id.get(), "signet-api", unix_now() + 60, &stamp),
         &EncodingKey::from_secret(&server_key.public_raw),
     )
     .expect("hmac");
@@ -275,7 +275,7 @@ async fn forged_expired_and_misaddressed_tokens_are_refused(backend: Backend) {
     expect_401(none, "invalid_token").await;
     // The right key but a token for a tenant the principal is not in.
     let wrong_tenant =
-        sign(&claims(&app, tenant.tenant_id + 1, "signet-api", unix_now() + 60, &stamp), &server_encoding);
+        sign(&claims(&app, tenant.tenant_id.get() + 1, "signet-api", unix_now() + 60, &stamp), &server_encoding);
     expect_401(wrong_tenant, "invalid_token").await;
 }
 
@@ -572,7 +572,7 @@ async fn gateway_settings_are_validated_and_saved(backend: Backend) {
 on_both_backends!(gateway_certificate_and_transaction_status_are_served, gateway_housekeeping_expires_and_purges);
 
 /// A transaction as the gateway endpoint records it, made directly through the store.
-async fn seed_transaction(app: &TestApp, tenant_id: i64, number: &str, reference: &str) -> String {
+async fn seed_transaction(app: &TestApp, tenant_id: signet_domain::TenantId, number: &str, reference: &str) -> String {
     let value = format!("sga_{}", signet_server::secrets::random_token(32));
     let hash = signet_server::secrets::hash_token(&value);
     let actor = signet_domain::audit::Actor::system();

@@ -55,7 +55,7 @@ struct Sender {
 
 async fn sender(app: &TestApp, name: &str) -> Sender {
     let tenant = app.tenant(name).await;
-    Sender { token: app.token(&tenant).await, tenant_id: tenant.tenant_id.into() }
+    Sender { token: app.token(&tenant).await, tenant_id: tenant.tenant_id }
 }
 
 async fn upload(app: &TestApp, who: &Sender, pdf: &[u8], name: &str) -> i64 {
@@ -1331,7 +1331,7 @@ async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backe
     })
     .await;
     let tenant = app.tenant("Limits").await;
-    let who = Sender { token: app.token(&tenant).await, tenant_id: tenant.tenant_id.into() };
+    let who = Sender { token: app.token(&tenant).await, tenant_id: tenant.tenant_id };
     let document = upload(&app, &who, &agreement(1), "Limits.pdf").await;
     let initiated = initiate(
         &app,
@@ -1411,7 +1411,7 @@ async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backe
     expect_problem(app.post(&revoke, &stranger.token, json!({})).await, 404, "not_found").await;
 
     // An internal failure (the document's file is gone) shows a generic page, no detail.
-    let row = app.state.store.document(tenant.tenant_id.into(), document.into()).await.expect("doc").expect("row");
+    let row = app.state.store.document(tenant.tenant_id, document.into()).await.expect("doc").expect("row");
     let key = signet_blob::BlobKey::parse(&row.current_blob).expect("key");
     app.state.blob.delete(&key).await.expect("delete blob");
     let shown = http.get(format!("{newest}/documents/{document}")).send().await.expect("document");
@@ -1436,7 +1436,7 @@ async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backe
 async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     let app = spawn(backend).await;
     let tenant = app.tenant("Atomic").await;
-    let who = Sender { token: app.token(&tenant).await, tenant_id: tenant.tenant_id.into() };
+    let who = Sender { token: app.token(&tenant).await, tenant_id: tenant.tenant_id };
     let document = upload(&app, &who, &agreement(1), "Atomic.pdf").await;
     // Make the blob store fail for attachments: a plain file where their folder must go (even
     // root cannot create a folder there), while documents still read fine.
@@ -1454,7 +1454,7 @@ async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     expect_problem(failed, 500, "internal_error").await;
     let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
     assert_eq!(list["totalCount"], 0, "no workflow row: {list}");
-    let row = app.state.store.document(tenant.tenant_id.into(), document.into()).await.expect("doc").expect("row");
+    let row = app.state.store.document(tenant.tenant_id, document.into()).await.expect("doc").expect("row");
     assert_eq!(row.workflow_id, None, "the document is not bound to anything");
     // initiate-and-sign writes the attachment files before its documents: nothing is stored.
     let pdf = agreement(1);

@@ -9,7 +9,7 @@ use crate::secrets;
 
 #[derive(Debug, Clone)]
 pub struct ProvisionedTenant {
-    pub tenant_id: i64,
+    pub tenant_id: signet_domain::TenantId,
     pub admin_user_id: i64,
     pub client_id: String,
     pub client_secret: String,

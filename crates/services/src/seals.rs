@@ -22,7 +22,7 @@ use crate::keys::KeyPairDer;
 const MAX_ORGANIZATION_CHARS: usize = 64;
 
 /// The purpose under which a tenant's sealing key is stored.
-pub fn purpose(tenant_id: i64) -> String {
+pub fn purpose(tenant_id: signet_domain::TenantId) -> String {
     format!("tenant-seal:{tenant_id}")
 }
 
@@ -38,7 +38,7 @@ fn subject(tenant_name: &str) -> (String, String) {
 /// Every tenant's sealing signer, cached after its first use.
 pub struct TenantSeals {
     ca: KeyPairDer,
-    cache: Mutex<HashMap<i64, Arc<LocalKeySigner>>>,
+    cache: Mutex<HashMap<signet_domain::TenantId, Arc<LocalKeySigner>>>,
 }
 
 impl TenantSeals {
@@ -46,12 +46,16 @@ impl TenantSeals {
         TenantSeals { ca, cache: Mutex::new(HashMap::new()) }
     }
 
-    fn cached(&self, tenant_id: i64) -> Option<Arc<LocalKeySigner>> {
+    fn cached(&self, tenant_id: signet_domain::TenantId) -> Option<Arc<LocalKeySigner>> {
         self.cache.lock().ok().and_then(|cache| cache.get(&tenant_id).cloned())
     }
 
     /// The tenant's sealing signer; its certificate is issued on the first call.
-    pub async fn for_tenant(&self, store: &Store, tenant_id: i64) -> Result<Arc<LocalKeySigner>, Error> {
+    pub async fn for_tenant(
+        &self,
+        store: &Store,
+        tenant_id: signet_domain::TenantId,
+    ) -> Result<Arc<LocalKeySigner>, Error> {
         if let Some(signer) = self.cached(tenant_id) {
             return Ok(signer);
         }
@@ -68,7 +72,7 @@ impl TenantSeals {
         Ok(signer)
     }
 
-    async fn issue(&self, store: &Store, tenant_id: i64) -> Result<SigningKeyRow, Error> {
+    async fn issue(&self, store: &Store, tenant_id: signet_domain::TenantId) -> Result<SigningKeyRow, Error> {
         let name = store
             .tenant_name(tenant_id)
             .await?

@@ -18,7 +18,7 @@ const MAX_RESPONSE_BYTES: u64 = 64 * 1024;
 /// Records deliveries of an event to the tenant's subscribed endpoints.
 pub async fn publish(
     state: &Services,
-    tenant_id: i64,
+    tenant_id: signet_domain::TenantId,
     message_id: &str,
     event_type: &str,
     data: serde_json::Value,
@@ -117,7 +117,7 @@ pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), String> {
 /// Returns the endpoint and its signing secret (shown once).
 pub async fn create_endpoint(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: signet_domain::TenantId,
     actor: &signet_domain::audit::Actor,
     url: &str,
     description: Option<&str>,

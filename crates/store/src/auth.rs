@@ -1,6 +1,6 @@
 use serde_json::json;
 use signet_domain::audit::Actor;
-use signet_domain::{Millis, now_millis};
+use signet_domain::{Millis, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
@@ -8,7 +8,8 @@ use crate::{Result, Store, append_audit, db_err, on_db};
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PrincipalCredentials {
     pub id: i64,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     pub kind: String,
     pub secret_hash: String,
     pub security_stamp: String,
@@ -26,7 +27,7 @@ pub struct NewRefreshToken<'a> {
     pub token_hash: &'a str,
     pub family_id: &'a str,
     pub principal_id: i64,
-    pub tenant_id: i64,
+    pub tenant_id: TenantId,
     pub expires_at: Millis,
 }
 
@@ -36,7 +37,7 @@ pub enum RefreshUse {
     /// First use: the token is now spent; a successor may be issued in the same family.
     Fresh {
         principal_id: i64,
-        tenant_id: i64,
+        tenant_id: TenantId,
         family_id: String,
         expires_at: Millis,
     },
@@ -100,12 +101,12 @@ impl Store {
     }
 
     /// The stamp and state of a principal of a tenant; `None` when it does not exist there.
-    pub async fn principal_auth(&self, tenant_id: i64, principal_id: i64) -> Result<Option<PrincipalAuth>> {
+    pub async fn principal_auth(&self, tenant_id: TenantId, principal_id: i64) -> Result<Option<PrincipalAuth>> {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT security_stamp, disabled FROM principals WHERE tenant_id = $1 AND id = $2",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(principal_id)
             .fetch_optional(pool)
             .await
@@ -117,7 +118,7 @@ impl Store {
     /// fail, and its refresh tokens are revoked. `disable` also blocks new logins.
     pub async fn end_sessions(
         &self,
-        tenant_id: i64,
+        tenant_id: TenantId,
         principal_id: i64,
         new_stamp: &str,
         disable: bool,
@@ -130,7 +131,7 @@ impl Store {
                 "UPDATE principals SET security_stamp = $3, disabled = (disabled OR $4) \
                  WHERE tenant_id = $1 AND id = $2",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(principal_id)
             .bind(new_stamp)
             .bind(disable)
@@ -167,7 +168,7 @@ impl Store {
             .bind(token.token_hash)
             .bind(token.family_id)
             .bind(token.principal_id)
-            .bind(token.tenant_id)
+            .bind(token.tenant_id.get())
             .bind(now)
             .bind(token.expires_at)
             .execute(pool)
@@ -194,6 +195,7 @@ impl Store {
             .await
             .map_err(db_err)?;
             if let Some((principal_id, tenant_id, family_id, expires_at)) = spent {
+                let tenant_id = TenantId::from(tenant_id);
                 return Ok(RefreshUse::Fresh { principal_id, tenant_id, family_id, expires_at });
             }
             let known: Option<(String, i64)> = sqlx::query_as(
@@ -351,10 +353,10 @@ impl Store {
     }
 
     /// Finds a user by email within a tenant, for administrative operations.
-    pub async fn user_id_by_email(&self, tenant_id: i64, email: &str) -> Result<Option<i64>> {
+    pub async fn user_id_by_email(&self, tenant_id: TenantId, email: &str) -> Result<Option<i64>> {
         let row: Option<(i64,)> = on_db!(self, pool => {
             sqlx::query_as("SELECT id FROM principals WHERE tenant_id = $1 AND kind = 'user' AND lower(email) = lower($2)")
-                .bind(tenant_id)
+                .bind(tenant_id.get())
                 .bind(email)
                 .fetch_optional(pool)
                 .await

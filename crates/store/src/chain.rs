@@ -98,7 +98,8 @@ pub(crate) use append_chain;
 /// Appends an event to the tenant's audit log inside an open transaction.
 macro_rules! append_audit {
     ($tx:expr, $tenant_id:expr, $event:expr) => {{
-        $crate::chain::append_chain!($tx, &$crate::chain::AUDIT_CHAIN, $tenant_id, $event);
+        let tenant_id: signet_domain::TenantId = $tenant_id;
+        $crate::chain::append_chain!($tx, &$crate::chain::AUDIT_CHAIN, tenant_id.get(), $event);
     }};
 }
 pub(crate) use append_audit;

@@ -2,7 +2,7 @@ use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::department::{Department, DepartmentName};
 use signet_domain::paging::{Page, contains_pattern};
-use signet_domain::{Error, ErrorCode, now_millis};
+use signet_domain::{Error, ErrorCode, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
@@ -21,7 +21,12 @@ fn name_conflict(error: sqlx::Error) -> Error {
 }
 
 impl Store {
-    pub async fn create_department(&self, tenant_id: i64, name: &DepartmentName, actor: &Actor) -> Result<Department> {
+    pub async fn create_department(
+        &self,
+        tenant_id: TenantId,
+        name: &DepartmentName,
+        actor: &Actor,
+    ) -> Result<Department> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -29,7 +34,7 @@ impl Store {
                 "INSERT INTO departments (tenant_id, name, created_at, updated_at) VALUES ($1, $2, $3, $3) \
                  RETURNING id, name, created_at, updated_at",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(name.as_str())
             .bind(now)
             .fetch_one(&mut *tx)
@@ -47,12 +52,12 @@ impl Store {
         })
     }
 
-    pub async fn department(&self, tenant_id: i64, id: i64) -> Result<Department> {
+    pub async fn department(&self, tenant_id: TenantId, id: i64) -> Result<Department> {
         let row: Option<DepartmentRow> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, name, created_at, updated_at FROM departments WHERE tenant_id = $1 AND id = $2",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(id)
             .fetch_optional(pool)
             .await
@@ -65,7 +70,7 @@ impl Store {
     /// substring of the name, with the total count of matches.
     pub async fn departments(
         &self,
-        tenant_id: i64,
+        tenant_id: TenantId,
         page: Page,
         search: Option<&str>,
     ) -> Result<(Vec<Department>, i64)> {
@@ -76,7 +81,7 @@ impl Store {
                  WHERE tenant_id = $1 AND ($2 IS NULL OR lower(name) LIKE $2 ESCAPE '\\') \
                  ORDER BY id LIMIT $3 OFFSET $4",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(&pattern)
             .bind(page.size)
             .bind(page.offset())
@@ -86,7 +91,7 @@ impl Store {
             let (total,): (i64,) = sqlx::query_as(
                 "SELECT COUNT(*) FROM departments WHERE tenant_id = $1 AND ($2 IS NULL OR lower(name) LIKE $2 ESCAPE '\\')",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(&pattern)
             .fetch_one(pool)
             .await
@@ -97,7 +102,7 @@ impl Store {
 
     pub async fn rename_department(
         &self,
-        tenant_id: i64,
+        tenant_id: TenantId,
         id: i64,
         name: &DepartmentName,
         actor: &Actor,
@@ -108,7 +113,7 @@ impl Store {
             let previous: Option<(String,)> = sqlx::query_as(
                 "UPDATE departments SET updated_at = updated_at WHERE tenant_id = $1 AND id = $2 RETURNING name",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(id)
             .fetch_optional(&mut *tx)
             .await
@@ -120,7 +125,7 @@ impl Store {
                 "UPDATE departments SET name = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2 \
                  RETURNING id, name, created_at, updated_at",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(id)
             .bind(name.as_str())
             .bind(now)
@@ -141,7 +146,7 @@ impl Store {
 
     /// Deletes all the given departments or none: when one id is not the tenant's, nothing
     /// changes and the error names the missing ids.
-    pub async fn delete_departments(&self, tenant_id: i64, ids: &[i64], actor: &Actor) -> Result<()> {
+    pub async fn delete_departments(&self, tenant_id: TenantId, ids: &[i64], actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let mut missing = Vec::new();
@@ -149,7 +154,7 @@ impl Store {
                 let deleted: Option<(String,)> = sqlx::query_as(
                     "DELETE FROM departments WHERE tenant_id = $1 AND id = $2 RETURNING name",
                 )
-                .bind(tenant_id)
+                .bind(tenant_id.get())
                 .bind(id)
                 .fetch_optional(&mut *tx)
                 .await

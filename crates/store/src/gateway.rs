@@ -2,7 +2,7 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
-use signet_domain::{Error, ErrorCode, Millis, now_millis};
+use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
@@ -39,7 +39,7 @@ impl Default for GatewaySettings {
 
 pub struct NewTransaction<'a> {
     pub transaction_number: &'a str,
-    pub tenant_id: i64,
+    pub tenant_id: TenantId,
     pub authtoken_id: i64,
     pub reference_number: &'a str,
     pub file_type: &'a str,
@@ -59,7 +59,8 @@ pub struct NewTransaction<'a> {
 pub struct TransactionRow {
     pub id: i64,
     pub transaction_number: String,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     pub authtoken_id: i64,
     pub reference_number: String,
     pub file_type: String,
@@ -100,7 +101,7 @@ fn split_list(text: &str) -> Vec<String> {
 impl Store {
     pub async fn create_authtoken(
         &self,
-        tenant_id: i64,
+        tenant_id: TenantId,
         label: &str,
         token_hash: &str,
         token_hint: &str,
@@ -114,7 +115,7 @@ impl Store {
                  VALUES ($1, $2, $3, $4, $5, $6) \
                  RETURNING id, label, token_hint, created_by, created_at, revoked_at",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(label)
             .bind(token_hash)
             .bind(token_hint)
@@ -130,13 +131,13 @@ impl Store {
         })
     }
 
-    pub async fn authtokens(&self, tenant_id: i64) -> Result<Vec<AuthtokenRow>> {
+    pub async fn authtokens(&self, tenant_id: TenantId) -> Result<Vec<AuthtokenRow>> {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, label, token_hint, created_by, created_at, revoked_at FROM gateway_authtokens \
                  WHERE tenant_id = $1 ORDER BY id",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .fetch_all(pool)
             .await
             .map_err(db_err)
@@ -145,7 +146,7 @@ impl Store {
 
     /// Revokes a token of the tenant; revoking a revoked token is a no-op, another tenant's
     /// token is not found.
-    pub async fn revoke_authtoken(&self, tenant_id: i64, id: i64, actor: &Actor) -> Result<()> {
+    pub async fn revoke_authtoken(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -153,7 +154,7 @@ impl Store {
                 "UPDATE gateway_authtokens SET revoked_at = COALESCE(revoked_at, $3) WHERE tenant_id = $1 AND id = $2 \
                  RETURNING revoked_at",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(id)
             .bind(now)
             .fetch_optional(&mut *tx)
@@ -170,22 +171,23 @@ impl Store {
     }
 
     /// The live token with this hash: `(authtoken id, tenant id)`.
-    pub async fn authtoken_by_hash(&self, token_hash: &str) -> Result<Option<(i64, i64)>> {
-        on_db!(self, pool => {
+    pub async fn authtoken_by_hash(&self, token_hash: &str) -> Result<Option<(i64, TenantId)>> {
+        let row: Option<(i64, i64)> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, tenant_id FROM gateway_authtokens WHERE token_hash = $1 AND revoked_at IS NULL",
             )
             .bind(token_hash)
             .fetch_optional(pool)
             .await
-            .map_err(db_err)
-        })
+            .map_err(db_err)?
+        });
+        Ok(row.map(|(id, tenant_id)| (id, TenantId::from(tenant_id))))
     }
 
-    pub async fn gateway_settings(&self, tenant_id: i64) -> Result<GatewaySettings> {
+    pub async fn gateway_settings(&self, tenant_id: TenantId) -> Result<GatewaySettings> {
         let row: Option<(String, String, bool)> = on_db!(self, pool => {
             sqlx::query_as("SELECT file_types, signature_types, legacy_profile FROM gateway_settings WHERE tenant_id = $1")
-                .bind(tenant_id)
+                .bind(tenant_id.get())
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)?
@@ -200,7 +202,12 @@ impl Store {
         })
     }
 
-    pub async fn put_gateway_settings(&self, tenant_id: i64, settings: &GatewaySettings, actor: &Actor) -> Result<()> {
+    pub async fn put_gateway_settings(
+        &self,
+        tenant_id: TenantId,
+        settings: &GatewaySettings,
+        actor: &Actor,
+    ) -> Result<()> {
         let now = now_millis();
         let file_types = settings.file_types.join(",");
         let signature_types = settings.signature_types.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
@@ -211,7 +218,7 @@ impl Store {
                  VALUES ($1, $2, $3, $4, $5) ON CONFLICT (tenant_id) DO UPDATE SET \
                  file_types = $2, signature_types = $3, legacy_profile = $4, updated_at = $5",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(&file_types)
             .bind(&signature_types)
             .bind(settings.legacy_profile)
@@ -244,7 +251,7 @@ impl Store {
                  RETURNING id",
             )
             .bind(new.transaction_number)
-            .bind(new.tenant_id)
+            .bind(new.tenant_id.get())
             .bind(new.authtoken_id)
             .bind(new.reference_number)
             .bind(new.file_type)
@@ -300,7 +307,7 @@ impl Store {
     /// transaction (the caller deletes the blob).
     pub async fn finish_transaction(
         &self,
-        tenant_id: i64,
+        tenant_id: TenantId,
         transaction_number: &str,
         outcome: &TransactionOutcome<'_>,
         actor: &Actor,
@@ -313,7 +320,7 @@ impl Store {
                  result_expires_at = $6, updated_at = $7, session_key = $8, payload_blob = NULL \
                  WHERE tenant_id = $1 AND transaction_number = $2 AND state = 'initiated'",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(transaction_number)
             .bind(outcome.state)
             .bind(outcome.error_message)
@@ -340,8 +347,8 @@ impl Store {
     }
 
     /// Initiated transactions whose time ran out: `(tenant id, transaction number)`.
-    pub async fn overdue_transactions(&self, now: Millis, limit: i64) -> Result<Vec<(i64, String)>> {
-        on_db!(self, pool => {
+    pub async fn overdue_transactions(&self, now: Millis, limit: i64) -> Result<Vec<(TenantId, String)>> {
+        let rows: Vec<(i64, String)> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT tenant_id, transaction_number FROM gateway_transactions \
                  WHERE state = 'initiated' AND expires_at < $1 ORDER BY expires_at LIMIT $2",
@@ -350,8 +357,9 @@ impl Store {
             .bind(limit)
             .fetch_all(pool)
             .await
-            .map_err(db_err)
-        })
+            .map_err(db_err)?
+        });
+        Ok(rows.into_iter().map(|(tenant_id, number)| (TenantId::from(tenant_id), number)).collect())
     }
 
     /// Forgets stored results whose retention ended and returns their blob keys for deletion.
@@ -389,10 +397,10 @@ impl Store {
 
 impl Store {
     /// A tenant's display name.
-    pub async fn tenant_name(&self, tenant_id: i64) -> Result<Option<String>> {
+    pub async fn tenant_name(&self, tenant_id: TenantId) -> Result<Option<String>> {
         let row: Option<(String,)> = on_db!(self, pool => {
             sqlx::query_as("SELECT name FROM tenants WHERE id = $1")
-                .bind(tenant_id)
+                .bind(tenant_id.get())
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)?
@@ -401,11 +409,11 @@ impl Store {
     }
 
     /// Every tenant's id, oldest first (start-up tasks that visit each tenant once).
-    pub async fn tenant_ids(&self) -> Result<Vec<i64>> {
+    pub async fn tenant_ids(&self) -> Result<Vec<TenantId>> {
         let rows: Vec<(i64,)> = on_db!(self, pool => {
             sqlx::query_as("SELECT id FROM tenants ORDER BY id").fetch_all(pool).await.map_err(db_err)?
         });
-        Ok(rows.into_iter().map(|(id,)| id).collect())
+        Ok(rows.into_iter().map(|(id,)| TenantId::from(id)).collect())
     }
 
     /// Whether any tenant accepts the legacy envelope (tenants without settings do: it is the

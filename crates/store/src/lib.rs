@@ -17,7 +17,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use signet_domain::audit::AuditEntry;
-use signet_domain::{Error, ErrorCode};
+use signet_domain::{Error, ErrorCode, TenantId};
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
@@ -194,13 +194,13 @@ impl Store {
     }
 
     /// A tenant's audit entries in chain order, starting after `after_seq`.
-    pub async fn audit_entries(&self, tenant_id: i64, after_seq: i64, limit: i64) -> Result<Vec<AuditEntry>> {
+    pub async fn audit_entries(&self, tenant_id: TenantId, after_seq: i64, limit: i64) -> Result<Vec<AuditEntry>> {
         let rows: Vec<chain::EntryRow> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM audit_log \
                  WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(after_seq)
             .bind(limit)
             .fetch_all(pool)

@@ -3,14 +3,15 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
-use signet_domain::{Error, Millis, now_millis};
+use signet_domain::{Error, Millis, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SigningProfileRow {
     pub id: i64,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     pub name: String,
     pub email: String,
     pub subject: String,
@@ -22,7 +23,7 @@ pub struct SigningProfileRow {
 }
 
 pub struct NewSigningProfile<'a> {
-    pub tenant_id: i64,
+    pub tenant_id: TenantId,
     pub name: &'a str,
     pub email: &'a str,
     pub subject: &'a str,
@@ -45,7 +46,7 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let row: SigningProfileRow = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
-                .bind(new.tenant_id)
+                .bind(new.tenant_id.get())
                 .bind(new.name)
                 .bind(new.email)
                 .bind(new.subject)
@@ -68,29 +69,29 @@ impl Store {
     }
 
     /// The tenant's profiles, revoked ones included.
-    pub async fn signing_profiles(&self, tenant_id: i64) -> Result<Vec<SigningProfileRow>> {
+    pub async fn signing_profiles(&self, tenant_id: TenantId) -> Result<Vec<SigningProfileRow>> {
         let sql = format!("SELECT {COLUMNS} FROM signing_profiles WHERE tenant_id = $1 ORDER BY id");
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id).fetch_all(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).fetch_all(pool).await.map_err(db_err)
         })
     }
 
     /// An active (not revoked) profile of the tenant.
-    pub async fn active_signing_profile(&self, tenant_id: i64, id: i64) -> Result<Option<SigningProfileRow>> {
+    pub async fn active_signing_profile(&self, tenant_id: TenantId, id: i64) -> Result<Option<SigningProfileRow>> {
         let sql =
             format!("SELECT {COLUMNS} FROM signing_profiles WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL");
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id).bind(id).fetch_optional(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id).fetch_optional(pool).await.map_err(db_err)
         })
     }
 
-    pub async fn revoke_signing_profile(&self, tenant_id: i64, id: i64, actor: &Actor) -> Result<()> {
+    pub async fn revoke_signing_profile(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let done = sqlx::query(
                 "UPDATE signing_profiles SET revoked_at = $3 WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(id)
             .bind(now_millis())
             .execute(&mut *tx)

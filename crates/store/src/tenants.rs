@@ -1,6 +1,6 @@
 use serde_json::json;
 use signet_domain::audit::{Actor, GENESIS_HASH};
-use signet_domain::{Error, ErrorCode, now_millis};
+use signet_domain::{Error, ErrorCode, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
@@ -17,7 +17,7 @@ pub struct NewTenant {
 
 #[derive(Debug, Clone)]
 pub struct CreatedTenant {
-    pub tenant_id: i64,
+    pub tenant_id: TenantId,
     pub admin_id: i64,
     pub client_principal_id: i64,
 }
@@ -38,11 +38,12 @@ impl Store {
             .fetch_one(&mut *tx)
             .await
             .map_err(db_err)?;
+            let tenant_id = TenantId::from(tenant_id);
             let admin = sqlx::query_as::<_, (i64,)>(
                 "INSERT INTO principals (tenant_id, kind, email, secret_hash, security_stamp, created_at) \
                  VALUES ($1, 'user', $2, $3, $4, $5) RETURNING id",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(&new.admin_email)
             .bind(&new.admin_password_hash)
             .bind(&new.admin_stamp)
@@ -60,7 +61,7 @@ impl Store {
                 "INSERT INTO principals (tenant_id, kind, client_id, secret_hash, security_stamp, created_at) \
                  VALUES ($1, 'client', $2, $3, $4, $5) RETURNING id",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(&new.client_id)
             .bind(&new.client_secret_hash)
             .bind(&new.client_stamp)

@@ -4,7 +4,7 @@
 use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::webhook::subscribed;
-use signet_domain::{Error, ErrorCode, Millis, now_millis};
+use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
@@ -14,7 +14,8 @@ pub const WEBHOOK_DELIVER_JOB: &str = "webhook.deliver";
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct WebhookRow {
     pub id: i64,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     pub url: String,
     pub description: Option<String>,
     pub event_types: String,
@@ -26,7 +27,8 @@ pub struct WebhookRow {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct DeliveryRow {
     pub id: i64,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     pub endpoint_id: i64,
     pub message_id: String,
     pub event_type: String,
@@ -64,7 +66,7 @@ macro_rules! enqueue_delivery {
 impl Store {
     pub async fn create_webhook(
         &self,
-        tenant_id: i64,
+        tenant_id: TenantId,
         url: &str,
         description: Option<&str>,
         event_types: &str,
@@ -78,7 +80,7 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let row: WebhookRow = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
-                .bind(tenant_id)
+                .bind(tenant_id.get())
                 .bind(url)
                 .bind(description)
                 .bind(event_types)
@@ -95,31 +97,31 @@ impl Store {
     }
 
     /// The tenant's endpoints that are not deleted.
-    pub async fn webhooks(&self, tenant_id: i64) -> Result<Vec<WebhookRow>> {
+    pub async fn webhooks(&self, tenant_id: TenantId) -> Result<Vec<WebhookRow>> {
         let sql = format!(
             "SELECT {WEBHOOK_COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY id"
         );
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id).fetch_all(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).fetch_all(pool).await.map_err(db_err)
         })
     }
 
-    pub async fn webhook(&self, tenant_id: i64, id: i64) -> Result<Option<WebhookRow>> {
+    pub async fn webhook(&self, tenant_id: TenantId, id: i64) -> Result<Option<WebhookRow>> {
         let sql = format!(
             "SELECT {WEBHOOK_COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL"
         );
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id).bind(id).fetch_optional(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id).fetch_optional(pool).await.map_err(db_err)
         })
     }
 
-    pub async fn delete_webhook(&self, tenant_id: i64, id: i64, actor: &Actor) -> Result<()> {
+    pub async fn delete_webhook(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let done = sqlx::query(
                 "UPDATE webhook_endpoints SET deleted_at = $3 WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL",
             )
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(id)
             .bind(now_millis())
             .execute(&mut *tx)
@@ -139,7 +141,7 @@ impl Store {
     /// One delivery per subscribed endpoint for this message (none twice), each with its job.
     pub async fn create_deliveries(
         &self,
-        tenant_id: i64,
+        tenant_id: TenantId,
         message_id: &str,
         event_type: &str,
         payload: &str,
@@ -160,7 +162,7 @@ impl Store {
                      created_at, updated_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6) \
                      ON CONFLICT (endpoint_id, message_id) DO NOTHING RETURNING id",
                 )
-                .bind(tenant_id)
+                .bind(tenant_id.get())
                 .bind(endpoint.id)
                 .bind(message_id)
                 .bind(event_type)
@@ -235,18 +237,18 @@ impl Store {
     }
 
     /// The endpoint's deliveries, newest first.
-    pub async fn deliveries(&self, tenant_id: i64, endpoint_id: i64, limit: i64) -> Result<Vec<DeliveryRow>> {
+    pub async fn deliveries(&self, tenant_id: TenantId, endpoint_id: i64, limit: i64) -> Result<Vec<DeliveryRow>> {
         let sql = format!(
             "SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE tenant_id = $1 AND endpoint_id = $2 ORDER BY id DESC LIMIT $3"
         );
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id).bind(endpoint_id).bind(limit).fetch_all(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(endpoint_id).bind(limit).fetch_all(pool).await.map_err(db_err)
         })
     }
 
     /// Sends a finished delivery again (same message id). One in flight at a time: a pending
     /// delivery answers `StateConflict`.
-    pub async fn redeliver(&self, tenant_id: i64, delivery_id: i64, actor: &Actor) -> Result<()> {
+    pub async fn redeliver(&self, tenant_id: TenantId, delivery_id: i64, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let state: Option<(String,)> = sqlx::query_as(
@@ -254,7 +256,7 @@ impl Store {
                  AND state <> 'pending' RETURNING state",
             )
             .bind(delivery_id)
-            .bind(tenant_id)
+            .bind(tenant_id.get())
             .bind(now_millis())
             .fetch_optional(&mut *tx)
             .await
@@ -262,7 +264,7 @@ impl Store {
             if state.is_none() {
                 let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM webhook_deliveries WHERE id = $1 AND tenant_id = $2")
                     .bind(delivery_id)
-                    .bind(tenant_id)
+                    .bind(tenant_id.get())
                     .fetch_optional(&mut *tx)
                     .await
                     .map_err(db_err)?;

@@ -9,7 +9,7 @@ use signet_store::{AuthAttempt, AuthThrottle, Backend, NewJob, NewTenant, PoolSe
 use signet_testkit::db::TestDb;
 use signet_testkit::on_both_backends;
 
-async fn tenant(store: &Store, name: &str) -> i64 {
+async fn tenant(store: &Store, name: &str) -> signet_domain::TenantId {
     let unique = format!("{name}-{}", now_millis());
     store
         .create_tenant(
@@ -142,11 +142,11 @@ async fn concurrent_audited_writes_keep_the_chain_intact(backend: Backend) {
     let entries = store.audit_entries(tenant_id, 0, 1000).await.expect("entries");
     assert_eq!(entries.len(), 21, "tenant.created + 20 departments");
     assert_eq!(entries[0].prev_hash, GENESIS_HASH);
-    assert_eq!(verify_chain(tenant_id, &entries), Ok(()));
+    assert_eq!(verify_chain(tenant_id.get(), &entries), Ok(()));
 
     store.execute_for_tests("UPDATE audit_log SET actor = 'mallory' WHERE seq = 5").await.expect("tamper");
     let tampered = store.audit_entries(tenant_id, 0, 1000).await.expect("entries");
-    assert_eq!(verify_chain(tenant_id, &tampered).map_err(|b| b.seq), Err(5));
+    assert_eq!(verify_chain(tenant_id.get(), &tampered).map_err(|b| b.seq), Err(5));
 }
 
 async fn departments_are_tenant_scoped(backend: Backend) {
@@ -204,7 +204,7 @@ async fn refresh_tokens_rotate_once_and_reuse_revokes_the_family(backend: Backen
 
 fn new_transaction<'a>(
     number: &'a str,
-    tenant_id: i64,
+    tenant_id: signet_domain::TenantId,
     token: i64,
     reference: &'a str,
 ) -> signet_store::NewTransaction<'a> {
@@ -298,7 +298,7 @@ async fn gateway_tokens_settings_and_transaction_lifecycle(backend: Backend) {
     store.insert_transaction(&late).await.expect("insert");
     assert_eq!(store.overdue_transactions(now_millis(), 10).await.expect("overdue"), vec![(a, "SGN-2".to_string())]);
     let entries = store.audit_entries(a, 0, 100).await.expect("audit");
-    assert_eq!(verify_chain(a, &entries), Ok(()));
+    assert_eq!(verify_chain(a.get(), &entries), Ok(()));
     assert!(entries.iter().any(|e| e.action == "gateway.transaction_completed"));
 }
 

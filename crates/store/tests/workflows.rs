@@ -128,7 +128,7 @@ fn code<T: std::fmt::Debug>(outcome: signet_store::Result<T>) -> ErrorCode {
 async fn a_stale_document_version_is_refused_and_changes_nothing(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = TenantId::from(tenant(&store, "conflict").await);
+    let t = tenant(&store, "conflict").await;
     let doc = upload(&store, t, "a.pdf").await;
     // Two signers of one parallel group, both working from its first version.
     let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 1)]).await;
@@ -160,7 +160,7 @@ async fn a_stale_document_version_is_refused_and_changes_nothing(backend: Backen
 async fn delegation_hands_the_place_on_and_is_bounded(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = TenantId::from(tenant(&store, "delegate").await);
+    let t = tenant(&store, "delegate").await;
     let doc = upload(&store, t, "a.pdf").await;
     let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 2)]).await;
     let a = &created.signatories[0];
@@ -205,7 +205,7 @@ async fn delegation_hands_the_place_on_and_is_bounded(backend: Backend) {
 async fn documents_are_deactivated_only_when_allowed(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = TenantId::from(tenant(&store, "deactivate").await);
+    let t = tenant(&store, "deactivate").await;
     let loose = upload(&store, t, "loose.pdf").await;
     store.deactivate_document(t, loose.id, Some("superseded"), false, &initiator()).await.expect("outside a workflow");
     let row = store.document(t, loose.id).await.expect("document").expect("row");
@@ -260,7 +260,7 @@ fn clone_new(created: &CreatedWorkflow, t: TenantId) -> NewWorkflow<'static> {
 async fn a_cancelled_workflow_takes_no_signatures_and_may_be_deleted(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = TenantId::from(tenant(&store, "cancel").await);
+    let t = tenant(&store, "cancel").await;
     let doc = upload(&store, t, "a.pdf").await;
     let created = start(&store, t, &[&doc], &[("a@x.test", 1)]).await;
     let id = created.workflow.id;
@@ -294,7 +294,7 @@ async fn a_cancelled_workflow_takes_no_signatures_and_may_be_deleted(backend: Ba
 async fn declining_ends_the_workflow(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = TenantId::from(tenant(&store, "decline").await);
+    let t = tenant(&store, "decline").await;
     let doc = upload(&store, t, "a.pdf").await;
     let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 2)]).await;
     let (id, a, b) = (created.workflow.id, &created.signatories[0], &created.signatories[1]);
@@ -318,7 +318,7 @@ async fn declining_ends_the_workflow(backend: Backend) {
 async fn the_last_signature_completes_the_workflow(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let t = TenantId::from(tenant(&store, "complete").await);
+    let t = tenant(&store, "complete").await;
     let doc = upload(&store, t, "a.pdf").await;
     let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 2)]).await;
     let (id, a, b) = (created.workflow.id, &created.signatories[0], &created.signatories[1]);
@@ -369,7 +369,7 @@ async fn the_last_signature_completes_the_workflow(backend: Backend) {
 async fn workflows_are_tenant_scoped(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let (a, b) = (TenantId::from(tenant(&store, "ta").await), TenantId::from(tenant(&store, "tb").await));
+    let (a, b) = (tenant(&store, "ta").await, tenant(&store, "tb").await);
     let doc = upload(&store, a, "a.pdf").await;
     let created = start(&store, a, &[&doc], &[("a@x.test", 1)]).await;
     let id = created.workflow.id;

@@ -67,7 +67,7 @@ where
         let claims = app.jwt.verify_access(token)?;
         // The stamp check makes disabling a principal or ending its sessions take effect at
         // once, on every instance, without waiting for tokens to expire.
-        let current = app.store.principal_auth(claims.tid, claims.principal_id()?).await?;
+        let current = app.store.principal_auth(claims.tid.into(), claims.principal_id()?).await?;
         match current {
             Some(state) if !state.disabled && state.security_stamp == claims.stamp => {}
             _ => return Err(ApiError::new(HttpCode::InvalidToken, "the access token has been revoked")),

@@ -92,7 +92,7 @@ pub async fn list(
     if after_seq < 0 {
         return Err(ApiError::from(Error::field("afterSeq", "must not be negative")));
     }
-    let entries = state.store.audit_entries(auth.tenant_id.get(), after_seq, limit).await?;
+    let entries = state.store.audit_entries(auth.tenant_id, after_seq, limit).await?;
     Ok(Json(entries.into_iter().map(AuditEntryView::from).collect()))
 }
 
@@ -110,7 +110,7 @@ pub async fn verify(State(state): State<AppState>, auth: Auth) -> ApiResult<Json
     let mut entries = Vec::new();
     loop {
         let after = entries.last().map(|e: &AuditEntry| e.seq).unwrap_or(0);
-        let batch = state.store.audit_entries(auth.tenant_id.get(), after, 1000).await?;
+        let batch = state.store.audit_entries(auth.tenant_id, after, 1000).await?;
         if batch.is_empty() {
             break;
         }

@@ -174,12 +174,12 @@ async fn issue(
     state: &AppState,
     kind: PrincipalKind,
     principal_id: i64,
-    tenant_id: i64,
+    tenant_id: signet_domain::TenantId,
     stamp: &str,
     family: &str,
     expires_at: i64,
 ) -> ApiResult<TokenResponse> {
-    let access_token = state.jwt.issue_access(kind, principal_id, tenant_id, stamp)?;
+    let access_token = state.jwt.issue_access(kind, principal_id, tenant_id.get(), stamp)?;
     let refresh_token = secrets::random_token(32);
     let token_hash = secrets::hash_token(&refresh_token);
     state
@@ -283,8 +283,7 @@ pub async fn revoke(
 pub async fn revoke_sessions(State(state): State<AppState>, auth: Auth) -> ApiResult<StatusCode> {
     state.ip_limiter.check(auth.ip)?;
     let stamp = secrets::random_token(16);
-    let changed =
-        state.store.end_sessions(auth.tenant_id.get(), auth.principal_id, &stamp, false, &auth.actor()).await?;
+    let changed = state.store.end_sessions(auth.tenant_id, auth.principal_id, &stamp, false, &auth.actor()).await?;
     if !changed {
         return Err(ApiError::from(Error::not_found("principal")));
     }

@@ -121,7 +121,7 @@ pub async fn create(
     ApiJson(body): ApiJson<CreateDepartmentRequest>,
 ) -> ApiResult<(StatusCode, HeaderMap, Json<Department>)> {
     let name = DepartmentName::parse("departmentName", body.department_name.as_deref())?;
-    let created = state.store.create_department(auth.tenant_id.get(), &name, &auth.actor()).await?;
+    let created = state.store.create_department(auth.tenant_id, &name, &auth.actor()).await?;
     let mut headers = HeaderMap::new();
     if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/departments/{}", created.id)) {
         headers.insert(header::LOCATION, location);
@@ -148,8 +148,7 @@ pub async fn list(
     ApiQuery(query): ApiQuery<DepartmentListQuery>,
 ) -> ApiResult<Json<DepartmentPage>> {
     let page = Page::parse(query.page_number, query.page_size)?;
-    let (items, total_count) =
-        state.store.departments(auth.tenant_id.get(), page, query.search_text.as_deref()).await?;
+    let (items, total_count) = state.store.departments(auth.tenant_id, page, query.search_text.as_deref()).await?;
     Ok(Json(DepartmentPage {
         items: items.into_iter().map(to_dto).collect::<ApiResult<_>>()?,
         page_number: page.number,
@@ -172,7 +171,7 @@ pub async fn list(
     )
 )]
 pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<Department>> {
-    let found = state.store.department(auth.tenant_id.get(), department_id(id)?).await?;
+    let found = state.store.department(auth.tenant_id, department_id(id)?).await?;
     Ok(Json(to_dto(found)?))
 }
 
@@ -199,7 +198,7 @@ pub async fn update(
 ) -> ApiResult<Json<Department>> {
     let id = department_id(id)?;
     let name = DepartmentName::parse("departmentName", body.department_name.as_deref())?;
-    let renamed = state.store.rename_department(auth.tenant_id.get(), id, &name, &auth.actor()).await?;
+    let renamed = state.store.rename_department(auth.tenant_id, id, &name, &auth.actor()).await?;
     Ok(Json(to_dto(renamed)?))
 }
 
@@ -218,7 +217,7 @@ pub async fn update(
 )]
 pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
     let id = department_id(id)?;
-    state.store.delete_departments(auth.tenant_id.get(), &[id], &auth.actor()).await?;
+    state.store.delete_departments(auth.tenant_id, &[id], &auth.actor()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -241,7 +240,7 @@ pub async fn delete_one(
     ApiJson(body): ApiJson<DeleteDepartmentRequest>,
 ) -> ApiResult<StatusCode> {
     let id = department_id(i64::from(body.department_id))?;
-    state.store.delete_departments(auth.tenant_id.get(), &[id], &auth.actor()).await?;
+    state.store.delete_departments(auth.tenant_id, &[id], &auth.actor()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -271,6 +270,6 @@ pub async fn bulk_delete(
     }
     let raw: Vec<i64> = body.department_ids.iter().map(|id| i64::from(*id)).collect();
     let ids = department::parse_bulk_ids("departmentIds", &raw)?;
-    state.store.delete_departments(auth.tenant_id.get(), &ids, &auth.actor()).await?;
+    state.store.delete_departments(auth.tenant_id, &ids, &auth.actor()).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -104,7 +104,7 @@ pub async fn create_authtoken(
     let hint = format!("…{}", &authtoken[authtoken.len() - 4..]);
     let row = state
         .store
-        .create_authtoken(auth.tenant_id.get(), label, &secrets::hash_token(&authtoken), &hint, &auth.actor())
+        .create_authtoken(auth.tenant_id, label, &secrets::hash_token(&authtoken), &hint, &auth.actor())
         .await?;
     Ok((StatusCode::CREATED, Json(CreatedAuthtoken { token: view(row), authtoken })))
 }
@@ -120,7 +120,7 @@ pub async fn create_authtoken(
     )
 )]
 pub async fn list_authtokens(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<GatewayAuthtoken>>> {
-    let rows = state.store.authtokens(auth.tenant_id.get()).await?;
+    let rows = state.store.authtokens(auth.tenant_id).await?;
     Ok(Json(rows.into_iter().map(view).collect()))
 }
 
@@ -141,7 +141,7 @@ pub async fn revoke_authtoken(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<StatusCode> {
-    state.store.revoke_authtoken(auth.tenant_id.get(), id, &auth.actor()).await?;
+    state.store.revoke_authtoken(auth.tenant_id, id, &auth.actor()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -156,7 +156,7 @@ pub async fn revoke_authtoken(
     )
 )]
 pub async fn get_settings(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<GatewaySettingsDto>> {
-    let settings = state.store.gateway_settings(auth.tenant_id.get()).await?;
+    let settings = state.store.gateway_settings(auth.tenant_id).await?;
     Ok(Json(GatewaySettingsDto {
         file_types: settings.file_types,
         signature_types: settings.signature_types,
@@ -183,7 +183,7 @@ pub async fn put_settings(
 ) -> ApiResult<Json<GatewaySettingsDto>> {
     let (types, legacy) = (&body.file_types, body.legacy_profile_enabled);
     let settings =
-        admin::put_settings(&state, auth.tenant_id.get(), &auth.actor(), types, &body.signature_types, legacy).await?;
+        admin::put_settings(&state, auth.tenant_id, &auth.actor(), types, &body.signature_types, legacy).await?;
     Ok(Json(GatewaySettingsDto {
         file_types: settings.file_types,
         signature_types: settings.signature_types,
@@ -227,7 +227,7 @@ pub async fn transaction(
     auth: Auth,
     ApiPath(number): ApiPath<String>,
 ) -> ApiResult<Json<GatewayTransaction>> {
-    let (row, returnvalue) = admin::transaction(&state, auth.tenant_id.get(), &number).await?;
+    let (row, returnvalue) = admin::transaction(&state, auth.tenant_id, &number).await?;
     let kept = admin::result_kept(&row);
     Ok(Json(GatewayTransaction {
         transaction_number: row.transaction_number,

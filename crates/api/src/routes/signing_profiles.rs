@@ -80,7 +80,7 @@ pub async fn create(
     ApiJson(body): ApiJson<CreateSigningProfileRequest>,
 ) -> ApiResult<(StatusCode, Json<SigningProfile>)> {
     let new = NewProfile { name: &body.name, email: &body.email_id, pkcs12: &body.pkcs12, password: body.password };
-    let row = profiles::create(&state, auth.tenant_id.get(), &auth.actor(), new).await?;
+    let row = profiles::create(&state, auth.tenant_id, &auth.actor(), new).await?;
     Ok((StatusCode::CREATED, Json(view(row))))
 }
 
@@ -93,7 +93,7 @@ pub async fn create(
     responses((status = 200, description = "The tenant's profiles, revoked ones included", body = Vec<SigningProfile>))
 )]
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<SigningProfile>>> {
-    Ok(Json(state.store.signing_profiles(auth.tenant_id.get()).await?.into_iter().map(view).collect()))
+    Ok(Json(state.store.signing_profiles(auth.tenant_id).await?.into_iter().map(view).collect()))
 }
 
 #[utoipa::path(
@@ -109,6 +109,6 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
     )
 )]
 pub async fn revoke(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    state.store.revoke_signing_profile(auth.tenant_id.get(), id, &auth.actor()).await?;
+    state.store.revoke_signing_profile(auth.tenant_id, id, &auth.actor()).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -109,7 +109,7 @@ pub async fn create(
 ) -> ApiResult<(StatusCode, Json<CreatedWebhook>)> {
     let (row, secret) = signet_services::webhooks::create_endpoint(
         &state,
-        auth.tenant_id.get(),
+        auth.tenant_id,
         &auth.actor(),
         &body.url,
         body.description.as_deref(),
@@ -128,7 +128,7 @@ pub async fn create(
     responses((status = 200, description = "The tenant's endpoints", body = Vec<Webhook>))
 )]
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<Webhook>>> {
-    Ok(Json(state.store.webhooks(auth.tenant_id.get()).await?.into_iter().map(view).collect()))
+    Ok(Json(state.store.webhooks(auth.tenant_id).await?.into_iter().map(view).collect()))
 }
 
 #[utoipa::path(
@@ -144,7 +144,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
     )
 )]
 pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    state.store.delete_webhook(auth.tenant_id.get(), id, &auth.actor()).await?;
+    state.store.delete_webhook(auth.tenant_id, id, &auth.actor()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -164,8 +164,8 @@ pub async fn deliveries(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<Vec<WebhookDelivery>>> {
-    state.store.webhook(auth.tenant_id.get(), id).await?.ok_or_else(|| ApiError::from(Error::not_found("webhook")))?;
-    Ok(Json(state.store.deliveries(auth.tenant_id.get(), id, 100).await?.into_iter().map(delivery_view).collect()))
+    state.store.webhook(auth.tenant_id, id).await?.ok_or_else(|| ApiError::from(Error::not_found("webhook")))?;
+    Ok(Json(state.store.deliveries(auth.tenant_id, id, 100).await?.into_iter().map(delivery_view).collect()))
 }
 
 #[utoipa::path(
@@ -181,6 +181,6 @@ pub async fn deliveries(
     )
 )]
 pub async fn redeliver(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    state.store.redeliver(auth.tenant_id.get(), id, &auth.actor()).await?;
+    state.store.redeliver(auth.tenant_id, id, &auth.actor()).await?;
     Ok(StatusCode::ACCEPTED)
 }

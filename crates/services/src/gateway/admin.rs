@@ -16,7 +16,7 @@ pub const SIGNATURE_TYPES: [i64; 3] = [2, 3, 4];
 /// Replaces the tenant's gateway settings (types upper-cased, sorted, once each).
 pub async fn put_settings(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: signet_domain::TenantId,
     actor: &Actor,
     file_types: &[String],
     signature_types: &[i64],
@@ -42,7 +42,7 @@ pub async fn put_settings(
 /// A transaction of the tenant, with its result while it is kept (`Storetodb`).
 pub async fn transaction(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: signet_domain::TenantId,
     number: &str,
 ) -> Result<(TransactionRow, Option<String>), Error> {
     let row = svc.store.transaction(number).await?;

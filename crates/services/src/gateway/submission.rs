@@ -112,7 +112,7 @@ impl From<signet_domain::Error> for Refusal {
 /// The account behind a valid `Authtoken`, with its gateway settings.
 struct Account {
     authtoken_id: i64,
-    tenant_id: i64,
+    tenant_id: signet_domain::TenantId,
     settings: signet_store::GatewaySettings,
 }
 

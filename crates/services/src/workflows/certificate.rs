@@ -24,7 +24,7 @@ fn when(millis: Option<i64>) -> String {
 
 /// The certificate of `workflow` as it stands now, sealed with the tenant's certificate.
 pub async fn certificate_pdf(state: &Services, workflow: &WorkflowRow) -> Result<Vec<u8>, Error> {
-    let tenant = state.store.tenant_name(workflow.tenant_id.get()).await?.unwrap_or_default();
+    let tenant = state.store.tenant_name(workflow.tenant_id).await?.unwrap_or_default();
     let documents: Vec<_> = state
         .store
         .workflow_documents(workflow)
@@ -130,6 +130,6 @@ async fn seal(state: &Services, workflow: &WorkflowRow, pdf: Vec<u8>) -> Result<
         reason: Some(format!("Completion certificate of workflow {}", workflow.id)),
         ..PdfSignOptions::default()
     };
-    let seal = state.seals.for_tenant(&state.store, workflow.tenant_id.get()).await?;
+    let seal = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;
     state.heavy.run(move || signet_signing::sign_pdf(&pdf, seal.as_ref(), &opts)).await?.map_err(Error::internal)
 }

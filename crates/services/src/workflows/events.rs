@@ -62,7 +62,7 @@ async fn publish_webhook(state: &Services, event: &WorkflowEvent) -> Result<(), 
         "at": event.at,
     });
     let message_id = format!("msg_{}_{}", event.workflow_id, event.seq);
-    crate::webhooks::publish(state, event.tenant_id.get(), &message_id, &event.kind, data).await
+    crate::webhooks::publish(state, event.tenant_id, &message_id, &event.kind, data).await
 }
 
 /// Signs for a notified signatory whose address is the workflow's signing profile's, with the
@@ -78,7 +78,7 @@ async fn sign_automatically(state: &Services, event: &WorkflowEvent) -> Result<b
         return Ok(false);
     }
     let Some(profile) =
-        state.store.active_signing_profile(workflow.tenant_id.get(), profile_id).await.map_err(|e| e.to_string())?
+        state.store.active_signing_profile(workflow.tenant_id, profile_id).await.map_err(|e| e.to_string())?
     else {
         tracing::warn!(
             workflow = workflow.id.get(),

@@ -158,7 +158,7 @@ async fn check_profile(
     }
     let profile = svc
         .store
-        .active_signing_profile(tenant_id.get(), profile_id)
+        .active_signing_profile(tenant_id, profile_id)
         .await?
         .ok_or_else(|| Error::field("hsmCertificateId", "no such active signing profile"))?;
     if !planned.iter().any(|p| p.email.eq_ignore_ascii_case(&profile.email)) {

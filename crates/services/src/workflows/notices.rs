@@ -30,7 +30,7 @@ fn date(millis: i64) -> String {
 }
 
 async fn requester(state: &Services, workflow: &WorkflowRow) -> String {
-    state.store.tenant_name(workflow.tenant_id.get()).await.ok().flatten().unwrap_or_else(|| "Signet".into())
+    state.store.tenant_name(workflow.tenant_id).await.ok().flatten().unwrap_or_else(|| "Signet".into())
 }
 
 async fn queue(state: &Services, mail: Mail, key: String) -> Result<(), String> {

@@ -93,7 +93,7 @@ impl ProfileKey {
 }
 
 /// Binds sealed material to its tenant and e-mail address, so rows cannot be swapped.
-pub fn profile_aad(tenant_id: i64, email: &str) -> String {
+pub fn profile_aad(tenant_id: signet_domain::TenantId, email: &str) -> String {
     format!("tenant:{tenant_id}:email:{}", email.to_lowercase())
 }
 
@@ -113,7 +113,7 @@ pub struct NewProfile<'a> {
 /// profile key bound to the tenant and signer, and records the profile.
 pub async fn create(
     svc: &Services,
-    tenant_id: i64,
+    tenant_id: signet_domain::TenantId,
     actor: &signet_domain::audit::Actor,
     new: NewProfile<'_>,
 ) -> Result<signet_store::SigningProfileRow, signet_domain::Error> {

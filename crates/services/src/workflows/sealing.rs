@@ -69,7 +69,7 @@ pub async fn sign_documents(
     actor: &WorkflowActor,
     detail: serde_json::Value,
 ) -> Result<AfterSignature, Error> {
-    let key: SigningKey = state.seals.for_tenant(&state.store, workflow.tenant_id.get()).await?;
+    let key: SigningKey = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;
     sign_documents_with(state, &key, signatory, workflow, mark, actor, detail).await
 }
 

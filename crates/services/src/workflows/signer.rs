@@ -99,7 +99,7 @@ pub struct PageContent {
 /// The page's content; a part that cannot be read is left out rather than failing the page.
 pub async fn page_content(svc: &Services, session: &SignerSession) -> PageContent {
     let workflow = &session.workflow;
-    let requester = svc.store.tenant_name(workflow.tenant_id.get()).await.ok().flatten().unwrap_or_default();
+    let requester = svc.store.tenant_name(workflow.tenant_id).await.ok().flatten().unwrap_or_default();
     let documents = svc.store.workflow_documents(workflow).await.unwrap_or_default();
     let documents = documents.into_iter().filter(|d| d.state == DocumentState::Active).collect();
     let attachments = svc.store.attachments(workflow).await.unwrap_or_default();

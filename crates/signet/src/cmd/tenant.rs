@@ -83,12 +83,13 @@ pub fn run_user(command: UserCommand) -> anyhow::Result<()> {
     let config = args.config.load(None, None)?;
     super::runtime()?.block_on(async move {
         let store = signet_server::app::open_store(&config).await?;
-        let user = store.user_id_by_email(args.tenant_id, &args.email).await?;
+        let tenant_id = signet_domain::TenantId::from(args.tenant_id);
+        let user = store.user_id_by_email(tenant_id, &args.email).await?;
         let Some(user) = user else {
             anyhow::bail!("no user {} in tenant {}", args.email, args.tenant_id);
         };
         let actor = Actor { id: "cli".into(), ip: None };
-        store.end_sessions(args.tenant_id, user, &secrets::random_token(16), true, &actor).await?;
+        store.end_sessions(tenant_id, user, &secrets::random_token(16), true, &actor).await?;
         store.close().await;
         println!("{}", json!({"tenant_id": args.tenant_id, "user_id": user, "disabled": true}));
         Ok(())

@@ -86,7 +86,7 @@ impl Store {
                 format!("document:{}", row.id),
                 json!({"name": new.name, "sha256": new.sha256, "pages": new.page_count}),
             );
-            crate::append_audit!(tx, new.tenant_id.get(), &event);
+            crate::append_audit!(tx, new.tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })

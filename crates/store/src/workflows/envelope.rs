@@ -202,7 +202,7 @@ impl Store {
             let signatories = insert_signatories!(tx, new, workflow.id, first_order, actor, now);
             let workflow = lock_workflow!(tx, new.tenant_id, workflow.id);
             let audit = actor.event("workflow.created", format!("workflow:{}", workflow.id), json!({"name": new.name}));
-            crate::append_audit!(tx, new.tenant_id.get(), &audit);
+            crate::append_audit!(tx, new.tenant_id, &audit);
             tx.commit().await.map_err(db_err)?;
             Ok(CreatedWorkflow { workflow, signatories })
         })

@@ -46,7 +46,7 @@ impl Store {
             .await
             .map_err(db_err)?;
             let event = actor.event("template.created", format!("template:{}", row.id), json!({"name": name}));
-            crate::append_audit!(tx, tenant_id.get(), &event);
+            crate::append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })

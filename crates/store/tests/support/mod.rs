@@ -37,7 +37,7 @@ impl TestDb {
     }
 }
 
-pub async fn tenant(store: &Store, name: &str) -> i64 {
+pub async fn tenant(store: &Store, name: &str) -> signet_domain::TenantId {
     let unique = format!("{name}-{}", now_millis());
     store
         .create_tenant(
