@@ -31,7 +31,7 @@ impl DepartmentName {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Department {
-    pub id: i64,
+    pub id: crate::DepartmentId,
     pub name: String,
     pub created_at: crate::Millis,
     pub updated_at: crate::Millis,

@@ -50,6 +50,10 @@ ids! {
     TemplateId;
     /// An attachment of a workflow.
     AttachmentId;
+    /// A department of a tenant.
+    DepartmentId;
+    /// A webhook endpoint of a tenant.
+    WebhookId;
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ pub mod webhook;
 pub mod workflow;
 
 pub use error::{BoxError, Error, ErrorCode, FieldErrors};
-pub use ids::{AttachmentId, DocumentId, SignatoryId, TemplateId, TenantId, WorkflowId};
+pub use ids::{AttachmentId, DepartmentId, DocumentId, SignatoryId, TemplateId, TenantId, WebhookId, WorkflowId};
 pub use text_state::UnknownState;
 pub(crate) use text_state::text_states;
 

@@ -315,7 +315,7 @@ async fn nothing_is_delivered_to_a_deleted_endpoint(backend: Backend) {
     }
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     assert!(inbox.lock().expect("lock").received.is_empty(), "a deleted endpoint receives nothing");
-    let rows = app.state.store.deliveries(tenant.tenant_id, id, 10).await.expect("deliveries");
+    let rows = app.state.store.deliveries(tenant.tenant_id, id.into(), 10).await.expect("deliveries");
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].state, "failed");
     assert_eq!(rows[0].attempts, 0);

@@ -2,14 +2,14 @@ use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::department::{Department, DepartmentName};
 use signet_domain::paging::{Page, contains_pattern};
-use signet_domain::{Error, ErrorCode, TenantId, now_millis};
+use signet_domain::{DepartmentId, Error, ErrorCode, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
 type DepartmentRow = (i64, String, i64, i64);
 
 fn department((id, name, created_at, updated_at): DepartmentRow) -> Department {
-    Department { id, name, created_at, updated_at }
+    Department { id: DepartmentId::from(id), name, created_at, updated_at }
 }
 
 fn name_conflict(error: sqlx::Error) -> Error {
@@ -52,13 +52,13 @@ impl Store {
         })
     }
 
-    pub async fn department(&self, tenant_id: TenantId, id: i64) -> Result<Department> {
+    pub async fn department(&self, tenant_id: TenantId, id: DepartmentId) -> Result<Department> {
         let row: Option<DepartmentRow> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, name, created_at, updated_at FROM departments WHERE tenant_id = $1 AND id = $2",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)?
@@ -103,7 +103,7 @@ impl Store {
     pub async fn rename_department(
         &self,
         tenant_id: TenantId,
-        id: i64,
+        id: DepartmentId,
         name: &DepartmentName,
         actor: &Actor,
     ) -> Result<Department> {
@@ -114,7 +114,7 @@ impl Store {
                 "UPDATE departments SET updated_at = updated_at WHERE tenant_id = $1 AND id = $2 RETURNING name",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .fetch_optional(&mut *tx)
             .await
             .map_err(db_err)?;
@@ -126,7 +126,7 @@ impl Store {
                  RETURNING id, name, created_at, updated_at",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .bind(name.as_str())
             .bind(now)
             .fetch_one(&mut *tx)
@@ -146,7 +146,7 @@ impl Store {
 
     /// Deletes all the given departments or none: when one id is not the tenant's, nothing
     /// changes and the error names the missing ids.
-    pub async fn delete_departments(&self, tenant_id: TenantId, ids: &[i64], actor: &Actor) -> Result<()> {
+    pub async fn delete_departments(&self, tenant_id: TenantId, ids: &[DepartmentId], actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let mut missing = Vec::new();
@@ -155,7 +155,7 @@ impl Store {
                     "DELETE FROM departments WHERE tenant_id = $1 AND id = $2 RETURNING name",
                 )
                 .bind(tenant_id.get())
-                .bind(id)
+                .bind(id.get())
                 .fetch_optional(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -176,7 +176,7 @@ impl Store {
                 return Err(if ids.len() == 1 {
                     Error::not_found("department")
                 } else {
-                    let list: Vec<String> = missing.iter().map(i64::to_string).collect();
+                    let list: Vec<String> = missing.iter().map(DepartmentId::to_string).collect();
                     Error::rejected(ErrorCode::NotFound, format!("departments not found: {}", list.join(", ")))
                 });
             }

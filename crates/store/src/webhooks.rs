@@ -4,7 +4,7 @@
 use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::webhook::subscribed;
-use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, Millis, TenantId, WebhookId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
@@ -13,7 +13,8 @@ pub const WEBHOOK_DELIVER_JOB: &str = "webhook.deliver";
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct WebhookRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: WebhookId,
     #[sqlx(try_from = "i64")]
     pub tenant_id: TenantId,
     pub url: String,
@@ -29,7 +30,8 @@ pub struct DeliveryRow {
     pub id: i64,
     #[sqlx(try_from = "i64")]
     pub tenant_id: TenantId,
-    pub endpoint_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub endpoint_id: WebhookId,
     pub message_id: String,
     pub event_type: String,
     pub payload: String,
@@ -106,23 +108,23 @@ impl Store {
         })
     }
 
-    pub async fn webhook(&self, tenant_id: TenantId, id: i64) -> Result<Option<WebhookRow>> {
+    pub async fn webhook(&self, tenant_id: TenantId, id: WebhookId) -> Result<Option<WebhookRow>> {
         let sql = format!(
             "SELECT {WEBHOOK_COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL"
         );
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id).fetch_optional(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id.get()).fetch_optional(pool).await.map_err(db_err)
         })
     }
 
-    pub async fn delete_webhook(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
+    pub async fn delete_webhook(&self, tenant_id: TenantId, id: WebhookId, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let done = sqlx::query(
                 "UPDATE webhook_endpoints SET deleted_at = $3 WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .bind(now_millis())
             .execute(&mut *tx)
             .await
@@ -163,7 +165,7 @@ impl Store {
                      ON CONFLICT (endpoint_id, message_id) DO NOTHING RETURNING id",
                 )
                 .bind(tenant_id.get())
-                .bind(endpoint.id)
+                .bind(endpoint.id.get())
                 .bind(message_id)
                 .bind(event_type)
                 .bind(payload)
@@ -192,7 +194,7 @@ impl Store {
         let endpoint_sql =
             format!("SELECT {WEBHOOK_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND deleted_at IS NULL");
         let endpoint: Option<WebhookRow> = on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(endpoint_sql.as_str())).bind(delivery.endpoint_id).fetch_optional(pool).await.map_err(db_err)?
+            sqlx::query_as(sqlx::AssertSqlSafe(endpoint_sql.as_str())).bind(delivery.endpoint_id.get()).fetch_optional(pool).await.map_err(db_err)?
         });
         Ok(Some((delivery, endpoint)))
     }
@@ -237,12 +239,17 @@ impl Store {
     }
 
     /// The endpoint's deliveries, newest first.
-    pub async fn deliveries(&self, tenant_id: TenantId, endpoint_id: i64, limit: i64) -> Result<Vec<DeliveryRow>> {
+    pub async fn deliveries(
+        &self,
+        tenant_id: TenantId,
+        endpoint_id: WebhookId,
+        limit: i64,
+    ) -> Result<Vec<DeliveryRow>> {
         let sql = format!(
             "SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE tenant_id = $1 AND endpoint_id = $2 ORDER BY id DESC LIMIT $3"
         );
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(endpoint_id).bind(limit).fetch_all(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(endpoint_id.get()).bind(limit).fetch_all(pool).await.map_err(db_err)
         })
     }
 

@@ -174,7 +174,7 @@ async fn departments_are_tenant_scoped(backend: Backend) {
     assert_eq!(all, 1, "a % in the search text is literal");
 
     // All or nothing: one foreign id leaves both departments in place.
-    let mixed = store.delete_departments(a, &[legal.id, hr.id, 999_999], &Actor::system()).await;
+    let mixed = store.delete_departments(a, &[legal.id, hr.id, 999_999.into()], &Actor::system()).await;
     assert!(mixed.is_err());
     let (left, _) = store.departments(a, Page { number: 1, size: 10 }, None).await.expect("list");
     assert_eq!(left.len(), 2);

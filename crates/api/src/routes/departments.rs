@@ -4,9 +4,9 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
 use signet_domain::department::{self, DepartmentName};
 use signet_domain::paging::Page;
+use signet_domain::{DepartmentId, Error};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
@@ -91,14 +91,18 @@ pub struct DepartmentPage {
 
 fn to_dto(department: department::Department) -> ApiResult<Department> {
     Ok(Department {
-        department_id: i32::try_from(department.id).map_err(Error::internal)?,
+        department_id: i32::try_from(department.id.get()).map_err(Error::internal)?,
         department_name: Some(department.name),
     })
 }
 
 /// Ids outside the spec's int32 range cannot exist, so they are simply not found.
-fn department_id(raw: i64) -> ApiResult<i64> {
-    if (1..=i64::from(i32::MAX)).contains(&raw) { Ok(raw) } else { Err(ApiError::from(Error::not_found("department"))) }
+fn department_id(raw: i64) -> ApiResult<DepartmentId> {
+    if (1..=i64::from(i32::MAX)).contains(&raw) {
+        Ok(DepartmentId::from(raw))
+    } else {
+        Err(ApiError::from(Error::not_found("department")))
+    }
 }
 
 #[utoipa::path(
@@ -269,7 +273,8 @@ pub async fn bulk_delete(
         return Err(ApiError::from(Error::field("departmentIds", format!("at most {MAX_BULK_IDS} ids per call"))));
     }
     let raw: Vec<i64> = body.department_ids.iter().map(|id| i64::from(*id)).collect();
-    let ids = department::parse_bulk_ids("departmentIds", &raw)?;
+    let ids: Vec<DepartmentId> =
+        department::parse_bulk_ids("departmentIds", &raw)?.into_iter().map(DepartmentId::from).collect();
     state.store.delete_departments(auth.tenant_id, &ids, &auth.actor()).await?;
     Ok(StatusCode::NO_CONTENT)
 }

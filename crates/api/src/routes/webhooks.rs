@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
+use signet_domain::{Error, WebhookId};
 use signet_store::{DeliveryRow, WebhookRow};
 use utoipa::ToSchema;
 
@@ -68,7 +68,7 @@ pub struct WebhookDelivery {
 
 fn view(row: WebhookRow) -> Webhook {
     Webhook {
-        webhook_id: row.id,
+        webhook_id: row.id.get(),
         url: row.url,
         event_types: row.event_types.split(',').map(str::to_string).collect(),
         description: row.description,
@@ -144,7 +144,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
     )
 )]
 pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    state.store.delete_webhook(auth.tenant_id, id, &auth.actor()).await?;
+    state.store.delete_webhook(auth.tenant_id, WebhookId::from(id), &auth.actor()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -164,6 +164,7 @@ pub async fn deliveries(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<Vec<WebhookDelivery>>> {
+    let id = WebhookId::from(id);
     state.store.webhook(auth.tenant_id, id).await?.ok_or_else(|| ApiError::from(Error::not_found("webhook")))?;
     Ok(Json(state.store.deliveries(auth.tenant_id, id, 100).await?.into_iter().map(delivery_view).collect()))
 }
