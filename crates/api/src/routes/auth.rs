@@ -83,27 +83,31 @@ pub async fn token(
     JsonOrForm(request): JsonOrForm<TokenRequest>,
 ) -> ApiResult<Json<TokenResponse>> {
     state.ip_limiter.check(ip)?;
+    grant(&state, ip, &request).await.map(Json)
+}
+
+/// The grant the request names, each with its required fields.
+async fn grant(state: &AppState, ip: IpAddr, request: &TokenRequest) -> ApiResult<TokenResponse> {
     match request.grant_type.as_str() {
         "client_credentials" => {
             let client_id = request.client_id.as_deref().ok_or_else(|| missing("client_id"))?;
             let secret = request.client_secret.as_deref().ok_or_else(|| missing("client_secret"))?;
-            client_credentials(&state, ip, client_id, secret).await
+            client_credentials(state, ip, client_id, secret).await
         }
         "password" => {
             let username = request.username.as_deref().ok_or_else(|| missing("username"))?;
             let password = request.password.as_deref().ok_or_else(|| missing("password"))?;
-            password_grant(&state, ip, username, password).await
+            password_grant(state, ip, username, password).await
         }
         "refresh_token" => {
             let refresh = request.refresh_token.as_deref().ok_or_else(|| missing("refresh_token"))?;
-            rotate(&state, refresh).await
+            rotate(state, refresh).await
         }
         _ => Err(ApiError::new(
             HttpCode::UnsupportedGrantType,
             "grant_type must be client_credentials, password or refresh_token",
         )),
     }
-    .map(Json)
 }
 
 /// Admits one login attempt for this account from this client address, or refuses it with the

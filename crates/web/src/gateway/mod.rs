@@ -37,6 +37,17 @@ fn read_fields(headers: &HeaderMap, body: &[u8]) -> HashMap<String, String> {
     pairs.into_iter().map(|(k, v)| (k.to_ascii_lowercase(), v)).collect()
 }
 
+/// The envelope's fields (`Parameter1`..`Parameter3`, `Profile`), whatever their case.
+fn raw_params(headers: &HeaderMap, body: &[u8]) -> RawParams {
+    let fields = read_fields(headers, body);
+    RawParams {
+        p1: fields.get("parameter1").cloned().unwrap_or_default(),
+        p2: fields.get("parameter2").cloned().unwrap_or_default(),
+        p3: fields.get("parameter3").cloned(),
+        profile: fields.get("profile").cloned(),
+    }
+}
+
 fn serde_urlencoded_pairs(body: &[u8]) -> Vec<(String, String)> {
     serde_urlencoded::from_bytes(body).unwrap_or_default()
 }
@@ -66,14 +77,7 @@ pub async fn submit(State(state): State<Services>, ClientIp(ip): ClientIp, reque
     let Ok(body) = axum::body::to_bytes(body, state.config.max_body_bytes).await else {
         return refuse_here(&GatewayFailure::new(ErrorCode::InvalidRequest, "the request is too large"));
     };
-    let fields = read_fields(&parts.headers, &body);
-    let params = RawParams {
-        p1: fields.get("parameter1").cloned().unwrap_or_default(),
-        p2: fields.get("parameter2").cloned().unwrap_or_default(),
-        p3: fields.get("parameter3").cloned(),
-        profile: fields.get("profile").cloned(),
-    };
-    match submission::submit(&state, params).await {
+    match submission::submit(&state, raw_params(&parts.headers, &body)).await {
         Ok(link) => Redirect::to(&link).into_response(),
         Err(Refused::Here(failure)) => refuse_here(&failure),
         Err(Refused::Back(failure)) => refuse(&failure),

@@ -13,6 +13,7 @@ use signet_api::extract::{ApiPath, ClientIp};
 use signet_domain::audit::Actor;
 use signet_gateway::{Document, Payload, SignatureType};
 use signet_services::Services;
+use signet_services::gateway::seal::Mark;
 use signet_services::gateway::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 
 use super::views::{HashLink, SignPage, error_page, result_page, sign_page};
@@ -162,6 +163,34 @@ pub async fn page_image(link: GatewayLink, ApiPath((_, _, page)): ApiPath<(Strin
     crate::preview::page_response(&bytes, page, pages).await
 }
 
+/// A link whose transaction has ended: a completed one hands its kept result out again when
+/// it was asked for twice (see `transaction::deliver_again`), else the page says how it ended.
+async fn ended(state: &Services, closed: Closed) -> Response {
+    if let TransactionClosed::Ended(_) = closed.why
+        && let Some(again) = transaction::deliver_again(state, &closed.number, &closed.secret).await
+    {
+        return delivered(again);
+    }
+    closed.into_response()
+}
+
+/// The signer's mark and the record of how it was given, from the submitted form; the text
+/// of what the signer must correct otherwise (115/116 included).
+async fn signing_input(
+    state: &Services,
+    request: Request,
+    headers: &HeaderMap,
+    allowed: Methods,
+) -> Result<(Mark, serde_json::Value), String> {
+    let submission = read_submission(request, state).await.map_err(|_| "The form could not be read.".to_string())?;
+    let mark = mark_from(&submission, allowed)?;
+    let method = submission.fields.get("mode").cloned().unwrap_or_default();
+    let user_agent =
+        headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(300).collect::<String>();
+    let detail = json!({"method": method, "consent": true, "userAgent": user_agent, "signatureTypes": "4"});
+    Ok((mark, detail))
+}
+
 /// `POST /sign/g/{transaction}/{secret}/sign`.
 pub async fn sign(
     State(state): State<Services>,
@@ -172,26 +201,12 @@ pub async fn sign(
 ) -> Response {
     let link = match link {
         Ok(link) => link,
-        Err(closed @ Closed { why: TransactionClosed::Ended(_), .. }) => {
-            return match transaction::deliver_again(&state, &closed.number, &closed.secret).await {
-                Some(again) => delivered(again),
-                None => closed.into_response(),
-            };
-        }
-        Err(closed) => return closed.into_response(),
+        Err(closed) => return ended(&state, closed).await,
     };
-    let Ok(submission) = read_submission(request, &state).await else {
-        return render(&state, &link.open, link.base(), Some("The form could not be read.".into())).await;
-    };
-    let mark = match mark_from(&submission, methods(&link.open.payload)) {
-        Ok(mark) => mark,
-        // The signer may correct the input and try again (115/116 included).
+    let (mark, detail) = match signing_input(&state, request, &headers, methods(&link.open.payload)).await {
+        Ok(input) => input,
         Err(message) => return render(&state, &link.open, link.base(), Some(message)).await,
     };
-    let method = submission.fields.get("mode").cloned().unwrap_or_default();
-    let user_agent =
-        headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(300).collect::<String>();
-    let detail = json!({"method": method, "consent": true, "userAgent": user_agent, "signatureTypes": "4"});
     match transaction::sign(&state, &link.open, &link.secret, mark, &link.actor(ip), detail).await {
         Ok(delivery) => delivered(delivery),
         Err(why) => closed_page(why),

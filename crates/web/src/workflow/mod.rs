@@ -13,6 +13,7 @@ use serde_json::json;
 use signet_api::extract::{ApiPath, ClientIp};
 use signet_domain::{Error, ErrorCode};
 use signet_services::Services;
+use signet_services::gateway::seal::Mark;
 use signet_services::workflows::signer::{self, LinkClosed, SignerSession};
 use signet_store::AfterSignature;
 
@@ -203,6 +204,24 @@ fn signed_response(session: &SignerSession, after: &AfterSignature) -> Response 
     message(StatusCode::OK, "Signed", text)
 }
 
+/// The signer's mark and the record of how it was given, from the submitted form; the text
+/// of what the signer must correct otherwise.
+async fn signing_input(
+    state: &Services,
+    request: Request,
+    headers: &HeaderMap,
+) -> Result<(Mark, serde_json::Value), String> {
+    let submission = read_submission(request, state).await.map_err(|_| "The form could not be read.".to_string())?;
+    let mark = mark_from(&submission, Methods::ALL)?;
+    let detail = json!({
+        "method": submission.field("mode").unwrap_or(""),
+        "consent": true,
+        "userAgent": user_agent(headers),
+        "signatureType": "electronic",
+    });
+    Ok((mark, detail))
+}
+
 /// `POST /sign/w/{signatoryId}/{secret}/sign`.
 pub async fn sign(
     State(state): State<Services>,
@@ -212,21 +231,13 @@ pub async fn sign(
     request: Request,
 ) -> Result<Response, PageError> {
     record_view(&state, &link, ip, &headers, "sign").await;
-    let Ok(submission) = read_submission(request, &state).await else {
-        return Ok(render(&state, &link, Some("The form could not be read.".into())).await);
-    };
-    let mark = match mark_from(&submission, Methods::ALL) {
-        Ok(mark) => mark,
+    let (mark, detail) = match signing_input(&state, request, &headers).await {
+        Ok(input) => input,
         Err(text) => return Ok(render(&state, &link, Some(text)).await),
     };
-    let detail = json!({
-        "method": submission.field("mode").unwrap_or(""),
-        "consent": true,
-        "userAgent": user_agent(&headers),
-        "signatureType": "electronic",
-    });
     match signer::sign(&state, &link.session, mark, &link.session.actor(ip), detail).await {
         Ok(after) => Ok(signed_response(&link.session, &after)),
+        // A document that cannot take the signature (its placement, say) is for the signer to see.
         Err(error) if error.code() == ErrorCode::ValidationFailed => {
             Ok(render(&state, &link, Some(user_text(&error))).await)
         }
