@@ -32,9 +32,9 @@ pub use image::{ImageKind, MAX_IMAGE_BYTES, MIN_IMAGE_BYTES, check_signature_ima
 pub use key::{GatewayKey, KeyBits};
 pub use payload::{
     BoxRect, Document, DocumentDetail, ESignatureOptions, FileType, MAX_DOCUMENTS, MAX_NAME_CHARS, MAX_REASON_CHARS,
-    MAX_REFERENCE_LEN, PageBox, PageSelection, Payload, PayloadHead, PayloadLimits, PdfOptions, ReturnUrls,
-    SignaturePosition, SignatureType, is_http_url, parse_kept_payload, parse_payload, parse_payload_with, read_head,
-    without_authtoken,
+    MAX_REFERENCE_LEN, PageBox, PageSelection, Payload, PayloadHead, PayloadLimits, PayloadObject, PdfOptions,
+    ReturnUrls, SignaturePosition, SignatureType, is_http_url, parse_kept_payload, parse_payload, parse_payload_with,
+    read_head, without_authtoken,
 };
 pub use result::{
     FormScript, HashSignature, ResultPost, ReturnStatus, html_escape, new_transaction_number, render_result_form,

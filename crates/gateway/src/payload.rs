@@ -377,37 +377,70 @@ impl PayloadHead {
     }
 }
 
+/// A decrypted payload parsed once into its JSON object, read from there by every step of a
+/// submission: the head before authentication, the full read after it, and the copy kept for
+/// the signer page.
+pub struct PayloadObject {
+    object: Map<String, Value>,
+}
+
+impl PayloadObject {
+    /// 109 when the payload is not a JSON object.
+    pub fn parse(json: &[u8]) -> Result<Self, GatewayFailure> {
+        match serde_json::from_slice::<Value>(json) {
+            Ok(Value::Object(object)) => Ok(Self { object }),
+            _ => Err(GatewayFailure::new(ErrorCode::InvalidRequest, "")),
+        }
+    }
+
+    /// Only the head: no field is decoded or decompressed.
+    pub fn head(&self) -> PayloadHead {
+        let reader = Reader::new(&self.object);
+        PayloadHead {
+            authtoken: reader.optional_str("Authtoken").ok().flatten(),
+            failure_url: reader.url("Furl").ok().flatten(),
+            cancel_url: reader.url("Curl").ok().flatten(),
+            reference_number: reader.reference_number().ok(),
+        }
+    }
+
+    /// Every field, checked; the `Authtoken` is required. 107 naming the field for a missing,
+    /// empty or invalid parameter; 114 for eSignature with XML/DATA. The failure carries
+    /// Furl/Curl/ReferenceNumber when they could be read.
+    pub fn read(&self, limits: &PayloadLimits) -> Result<Payload, GatewayFailure> {
+        read_object(&self.object, limits, Authtoken::Required)
+    }
+
+    /// The payload as kept for the signer page: the same JSON without its `Authtoken`, which
+    /// is checked once at submission and then has no further use (a stored copy would only be
+    /// a credential at rest).
+    pub fn without_authtoken(&self) -> Vec<u8> {
+        let kept: Map<String, Value> = self
+            .object
+            .iter()
+            .filter(|(key, _)| !key.eq_ignore_ascii_case("Authtoken"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        // A map of JSON values always serialises.
+        serde_json::to_vec(&Value::Object(kept)).unwrap_or_default()
+    }
+}
+
 /// Reads only the head of a decrypted payload: no field is decoded or decompressed. 109 when
 /// the payload is not a JSON object.
 pub fn read_head(json: &[u8]) -> Result<PayloadHead, GatewayFailure> {
-    let object = match serde_json::from_slice::<Value>(json) {
-        Ok(Value::Object(map)) => map,
-        _ => return Err(GatewayFailure::new(ErrorCode::InvalidRequest, "")),
-    };
-    let reader = Reader::new(&object);
-    Ok(PayloadHead {
-        authtoken: reader.optional_str("Authtoken").ok().flatten(),
-        failure_url: reader.url("Furl").ok().flatten(),
-        cancel_url: reader.url("Curl").ok().flatten(),
-        reference_number: reader.reference_number().ok(),
-    })
+    Ok(PayloadObject::parse(json)?.head())
 }
 
-/// The payload as kept for the signer page: the same JSON without its `Authtoken`, which is
-/// checked once at submission and then has no further use (a stored copy would only be a
-/// credential at rest). 109 when the payload is not a JSON object.
+/// The payload as kept for the signer page (see [`PayloadObject::without_authtoken`]). 109
+/// when the payload is not a JSON object.
 pub fn without_authtoken(json: &[u8]) -> Result<Vec<u8>, GatewayFailure> {
-    let mut object = match serde_json::from_slice::<Value>(json) {
-        Ok(Value::Object(map)) => map,
-        _ => return Err(GatewayFailure::new(ErrorCode::InvalidRequest, "")),
-    };
-    object.retain(|key, _| !key.eq_ignore_ascii_case("Authtoken"));
-    serde_json::to_vec(&Value::Object(object)).map_err(|_| GatewayFailure::new(ErrorCode::InvalidRequest, ""))
+    Ok(PayloadObject::parse(json)?.without_authtoken())
 }
 
 /// Reads a payload kept by [`without_authtoken`] (the `Authtoken` is then empty).
 pub fn parse_kept_payload(json: &[u8], limits: &PayloadLimits) -> Result<Payload, GatewayFailure> {
-    parse_object(json, limits, Authtoken::Absent)
+    read_object(&PayloadObject::parse(json)?.object, limits, Authtoken::Absent)
 }
 
 /// Whether the payload being read still carries its `Authtoken`.
@@ -427,25 +460,22 @@ pub fn parse_payload(json: &[u8]) -> Result<Payload, GatewayFailure> {
     parse_payload_with(json, &PayloadLimits::default())
 }
 
-/// Reads a decrypted payload. 109 when it is not a JSON object; 107 naming the field for a
-/// missing, empty or invalid parameter; 114 for eSignature with XML/DATA. The failure carries
-/// Furl/Curl/ReferenceNumber when they could be read.
+/// Reads a decrypted payload. 109 when it is not a JSON object; otherwise as
+/// [`PayloadObject::read`].
 pub fn parse_payload_with(json: &[u8], limits: &PayloadLimits) -> Result<Payload, GatewayFailure> {
-    parse_object(json, limits, Authtoken::Required)
+    PayloadObject::parse(json)?.read(limits)
 }
 
-fn parse_object(json: &[u8], limits: &PayloadLimits, authtoken: Authtoken) -> Result<Payload, GatewayFailure> {
-    let object = match serde_json::from_slice::<Value>(json) {
-        Ok(Value::Object(map)) => map,
-        _ => return Err(GatewayFailure::new(ErrorCode::InvalidRequest, "")),
-    };
-    let reader = Reader::new(&object);
-    let (failure_url, cancel_url) = (reader.url("Furl").ok().flatten(), reader.url("Curl").ok().flatten());
-    let reference_number = reader.reference_number().ok();
+fn read_object(
+    object: &Map<String, Value>,
+    limits: &PayloadLimits,
+    authtoken: Authtoken,
+) -> Result<Payload, GatewayFailure> {
+    let reader = Reader::new(object);
     read(&reader, limits, authtoken).map_err(|mut f| {
-        f.failure_url = failure_url;
-        f.cancel_url = cancel_url;
-        f.reference_number = reference_number;
+        f.failure_url = reader.url("Furl").ok().flatten();
+        f.cancel_url = reader.url("Curl").ok().flatten();
+        f.reference_number = reader.reference_number().ok();
         f
     })
 }

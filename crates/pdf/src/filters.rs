@@ -1,5 +1,7 @@
-//! Stream decoding needed to read xref streams and object streams (Flate + PNG predictors),
-//! and Flate encoding for the streams we write.
+//! Stream decoding needed to read xref streams, object streams and page contents (Flate and
+//! LZW with PNG predictors, RunLength, ASCII85, ASCIIHex), and Flate encoding for the streams
+//! we write. Image codecs (DCT, JPX, CCITT, JBIG2) are never decoded: Signet reads text and
+//! structure, and pdftoppm renders the pictures.
 
 use std::io::{Read, Write};
 
@@ -69,6 +71,16 @@ pub fn decode_stream_limited(dict: &Dict, raw: &[u8], limit: u64) -> Result<Vec<
                     None => decoded,
                 }
             }
+            b"LZWDecode" | b"LZW" => {
+                let parm = parms.get(i).copied().flatten();
+                let early_change = parm.and_then(|p| p.int("EarlyChange")).unwrap_or(1) != 0;
+                let decoded = lzw_decode(&data, early_change, limit)?;
+                match parm {
+                    Some(p) => apply_predictor(p, decoded)?,
+                    None => decoded,
+                }
+            }
+            b"RunLengthDecode" | b"RL" => run_length_decode(&data, limit)?,
             b"ASCII85Decode" | b"A85" => ascii85_decode(&data)?,
             b"ASCIIHexDecode" | b"AHx" => ascii_hex_decode(&data),
             other => {
@@ -84,6 +96,132 @@ pub fn decode_stream_limited(dict: &Dict, raw: &[u8], limit: u64) -> Result<Vec<
         }
     }
     Ok(data)
+}
+
+/// LZW as PDF 32000-1 §7.4.4 (the TIFF variant: codes of 9 to 12 bits, most significant bit
+/// first, 256 clears the table, 257 ends the data). With `early_change` (the default) the code
+/// width grows one code early. The table is a flat array of (prefix, byte) pairs, so a hostile
+/// stream costs at most 4096 entries and `limit` bytes of output.
+fn lzw_decode(data: &[u8], early_change: bool, limit: u64) -> Result<Vec<u8>> {
+    const CLEAR: usize = 256;
+    const END: usize = 257;
+    const MAX_CODES: usize = 4096;
+    let mut prefix: Vec<u16> = Vec::with_capacity(MAX_CODES);
+    let mut suffix: Vec<u8> = Vec::with_capacity(MAX_CODES);
+    let reset = |prefix: &mut Vec<u16>, suffix: &mut Vec<u8>| {
+        prefix.clear();
+        suffix.clear();
+        for b in 0..=255u8 {
+            prefix.push(u16::MAX);
+            suffix.push(b);
+        }
+        // 256 and 257 are control codes, never looked up.
+        prefix.extend([u16::MAX, u16::MAX]);
+        suffix.extend([0, 0]);
+    };
+    reset(&mut prefix, &mut suffix);
+    let mut out: Vec<u8> = Vec::new();
+    let (mut entry, mut last): (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
+    let mut previous: Option<usize> = None;
+    let (mut acc, mut bits, mut pos) = (0u32, 0u32, 0usize);
+    loop {
+        let width = code_width(prefix.len() + usize::from(early_change));
+        while bits < width {
+            let Some(&b) = data.get(pos) else {
+                // Many writers omit the end code.
+                return Ok(out);
+            };
+            acc = (acc << 8) | u32::from(b);
+            bits += 8;
+            pos += 1;
+        }
+        let code = ((acc >> (bits - width)) & ((1 << width) - 1)) as usize;
+        bits -= width;
+        match code {
+            CLEAR => {
+                reset(&mut prefix, &mut suffix);
+                previous = None;
+                continue;
+            }
+            END => return Ok(out),
+            _ => {}
+        }
+        if code < prefix.len() {
+            expand(&prefix, &suffix, code, &mut entry)?;
+        } else if code == prefix.len() && previous.is_some() && !last.is_empty() {
+            // The one code that may come before it is defined: the last entry + its first byte.
+            entry.clear();
+            entry.extend_from_slice(&last);
+            entry.push(last[0]);
+        } else {
+            return Err(damaged("bad LZW code"));
+        }
+        if let Some(p) = previous
+            && prefix.len() < MAX_CODES
+        {
+            prefix.push(p as u16);
+            suffix.push(entry[0]);
+        }
+        out.extend_from_slice(&entry);
+        if out.len() as u64 > limit {
+            return Err(too_large(limit));
+        }
+        std::mem::swap(&mut last, &mut entry);
+        previous = Some(code);
+    }
+}
+
+fn code_width(next_code: usize) -> u32 {
+    match next_code {
+        0..=511 => 9,
+        512..=1023 => 10,
+        1024..=2047 => 11,
+        _ => 12,
+    }
+}
+
+/// Writes the bytes of `code` into `out` (replacing what it held). Chains are at most 4096
+/// long, since every entry points to an earlier one.
+fn expand(prefix: &[u16], suffix: &[u8], code: usize, out: &mut Vec<u8>) -> Result<()> {
+    out.clear();
+    let mut at = code;
+    for _ in 0..prefix.len() {
+        out.push(suffix[at]);
+        match prefix[at] {
+            u16::MAX => {
+                out.reverse();
+                return Ok(());
+            }
+            p => at = usize::from(p),
+        }
+    }
+    Err(damaged("bad LZW table"))
+}
+
+/// RunLength (PDF 32000-1 §7.4.5): a length byte 0-127 copies the next n+1 bytes, 129-255
+/// repeats the next byte 257-n times, 128 ends the data.
+fn run_length_decode(data: &[u8], limit: u64) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(&n) = data.get(i) {
+        match n {
+            0..=127 => {
+                let run = data.get(i + 1..i + 2 + usize::from(n)).ok_or_else(|| damaged("RunLength data cut short"))?;
+                out.extend_from_slice(run);
+                i += 2 + usize::from(n);
+            }
+            128 => break,
+            _ => {
+                let b = *data.get(i + 1).ok_or_else(|| damaged("RunLength data cut short"))?;
+                out.extend(std::iter::repeat_n(b, 257 - usize::from(n)));
+                i += 2;
+            }
+        }
+        if out.len() as u64 > limit {
+            return Err(too_large(limit));
+        }
+    }
+    Ok(out)
 }
 
 /// ASCII base-85 (`<~ ... ~>` optional), with `z` for four zero bytes.
@@ -203,6 +341,36 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn lzw_decodes_the_example_of_the_pdf_standard() {
+        // PDF 32000-1 §7.4.4.2: "-----A---B" encodes to 80 0B 60 50 22 0C 0C 85 01.
+        let encoded = [0x80, 0x0B, 0x60, 0x50, 0x22, 0x0C, 0x0C, 0x85, 0x01];
+        assert_eq!(lzw_decode(&encoded, true, 1 << 20).expect("decodes"), b"-----A---B");
+        let mut d = Dict::new();
+        d.set("Filter", Object::name("LZWDecode"));
+        assert_eq!(decode_stream(&d, &encoded).expect("decodes"), b"-----A---B");
+    }
+
+    #[test]
+    fn lzw_refuses_bad_codes_and_stops_at_the_limit() {
+        // A first code past the table (9 bits of ones).
+        assert!(lzw_decode(&[0xFF, 0x80], true, 1 << 20).is_err());
+        let encoded = [0x80, 0x0B, 0x60, 0x50, 0x22, 0x0C, 0x0C, 0x85, 0x01];
+        assert!(lzw_decode(&encoded, true, 4).is_err());
+        // Garbage never panics, whatever the bytes.
+        for seed in 0..2000u32 {
+            let bytes: Vec<u8> = (0..64).map(|i| (seed.wrapping_mul(2654435761).rotate_left(i) & 0xFF) as u8).collect();
+            let _ = lzw_decode(&bytes, seed % 2 == 0, 1 << 16);
+        }
+    }
+
+    #[test]
+    fn run_length_copies_and_repeats() {
+        assert_eq!(run_length_decode(&[2, b'a', b'b', b'c', 254, b'x', 128, 9], 100).expect("decodes"), b"abcxxx");
+        assert!(run_length_decode(&[5, b'a'], 100).is_err());
+        assert!(run_length_decode(&[129, b'z'], 10).is_err());
+    }
 
     #[test]
     fn flate_round_trip_with_up_predictor() {

@@ -23,6 +23,7 @@ use signet_testkit::validators::pdfsig_signer;
 on_both_backends!(
     hostile_pdfs_are_refused_through_the_api_and_the_gateway,
     each_tenant_seals_with_its_own_certificate,
+    a_sealing_certificate_near_its_end_is_renewed_before_it_seals,
     an_envelope_with_a_bogus_authtoken_is_refused_before_its_file_is_opened,
     nothing_secret_of_a_gateway_transaction_is_kept_at_rest,
 );
@@ -186,6 +187,73 @@ async fn each_tenant_seals_with_its_own_certificate(backend: Backend) {
         signers.push(signer);
     }
     assert_ne!(signers[0], signers[1], "one tenant cannot seal in another's name");
+}
+
+/// The subject and notAfter of the certificates in a PDF's first signature, as openssl reads them.
+fn signature_certificates(signed: &[u8], dir: &std::path::Path) -> String {
+    let cms_path = dir.join("signature.p7s");
+    let info = signet_pdf::signatures(signed).expect("signatures");
+    std::fs::write(&cms_path, &info[0].contents).expect("cms");
+    let pem = Command::new("openssl")
+        .args(["pkcs7", "-inform", "DER", "-print_certs", "-in"])
+        .arg(&cms_path)
+        .output()
+        .expect("openssl pkcs7");
+    let pem_path = dir.join("certs.pem");
+    std::fs::write(&pem_path, &pem.stdout).expect("pem");
+    // The tenant's certificate comes first; x509 reads the first of the file.
+    let out = Command::new("openssl")
+        .args(["x509", "-noout", "-subject", "-enddate", "-in"])
+        .arg(&pem_path)
+        .output()
+        .expect("openssl x509");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+async fn a_sealing_certificate_near_its_end_is_renewed_before_it_seals(backend: Backend) {
+    use signet_sigcrypto::pki::{IssueOptions, KeyAlgo, LocalCa};
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tenant = app.tenant("Renewal Bank").await;
+    let who = Integrator::setup(&app.base(), &app.token(&tenant).await).await;
+
+    // The tenant's stored certificate has ten days left (as one issued two years ago would).
+    let ca = &app.state.services.keys.ca;
+    let ca = LocalCa::from_der(&ca.cert_der, &ca.key_pkcs8_der).expect("platform CA");
+    let options = IssueOptions {
+        organization: Some("Renewal Bank".into()),
+        validity: Some(std::time::Duration::from_secs(10 * 24 * 3600)),
+        ..IssueOptions::default()
+    };
+    let old = ca.issue_signer_with("Renewal Bank (sealed by Signet)", KeyAlgo::Rsa2048, &options).expect("issue");
+    let old_row = signet_store::SigningKeyRow {
+        kid: "about-to-lapse".into(),
+        private_der: old.key_pkcs8_der.clone(),
+        public_raw: old.cert_der.clone(),
+    };
+    let purpose = signet_services::seals::purpose(tenant.tenant_id);
+    let store = &app.state.store;
+    match store.signing_key(&purpose).await.expect("read") {
+        Some(current) => store.signing_key_replace(&purpose, &current.kid, &old_row).await.expect("replace"),
+        None => store.signing_key_get_or_insert(&purpose, &old_row).await.expect("insert"),
+    };
+
+    // The next seal is made with a renewed certificate, which validates.
+    let payload = pdf_payload(&one_page("Lease"), &who.authtoken, "RENEW-1").build().expect("payload");
+    let sealed = seal(&who, &payload);
+    let response = submit(&app, &who, &sealed).await;
+    assert_eq!(response.status(), 303, "{:?}", response.text().await);
+    let link = response.headers()["location"].to_str().expect("location").to_string();
+    let fields = sign_typed(&app, &link).await;
+    let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+    assert_eq!(pdfsig_signer(&signed), "Renewal Bank (sealed by Signet)");
+    let certs = signature_certificates(&signed, dir.path());
+    let not_after = certs.lines().find_map(|l| l.strip_prefix("notAfter=")).expect("notAfter").to_string();
+    let year_of = |text: &str| text.split_whitespace().nth(3).and_then(|y| y.parse::<i32>().ok()).expect("year");
+    let this_year = time::OffsetDateTime::now_utc().year();
+    assert!(year_of(&not_after) > this_year, "renewed for about two years: {certs}");
+    let stored = store.signing_key(&purpose).await.expect("read").expect("key");
+    assert_ne!(stored.kid, "about-to-lapse", "the renewal is stored for every instance");
 }
 
 fn seven_zip_bomb() -> Vec<u8> {

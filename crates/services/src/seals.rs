@@ -7,6 +7,11 @@
 //!
 //! The key pair is stored like the platform keys (`signing_keys`, purpose `tenant-seal:<id>`),
 //! so every instance uses the same one; concurrent first uses agree through the insert.
+//!
+//! A certificate within [`RENEW_BEFORE`] of its end is renewed on its next use (a new key and
+//! certificate replace the stored ones; concurrent renewals agree through a compare-and-swap
+//! on the key id), so a seal is never made with a certificate about to lapse. Signatures made
+//! before keep validating: each carries its own certificate and a timestamp.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -17,6 +22,9 @@ use signet_signing::LocalKeySigner;
 use signet_store::{SigningKeyRow, Store};
 
 use crate::keys::KeyPairDer;
+
+/// How long before its end a sealing certificate is replaced.
+pub const RENEW_BEFORE: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
 
 /// Longest organisation name put into a certificate subject (X.520 ub-organization-name).
 const MAX_ORGANIZATION_CHARS: usize = 64;
@@ -35,10 +43,27 @@ fn subject(tenant_name: &str) -> (String, String) {
     (format!("{organization} (sealed by Signet)"), organization)
 }
 
+/// A tenant's sealing signer and when its certificate ends (Unix seconds).
+#[derive(Clone)]
+struct Sealer {
+    signer: Arc<LocalKeySigner>,
+    not_after: u64,
+}
+
+impl Sealer {
+    fn due_for_renewal(&self, now: u64) -> bool {
+        self.not_after.saturating_sub(RENEW_BEFORE.as_secs()) <= now
+    }
+}
+
+fn now_unix() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
 /// Every tenant's sealing signer, cached after its first use.
 pub struct TenantSeals {
     ca: KeyPairDer,
-    cache: Mutex<HashMap<signet_domain::TenantId, Arc<LocalKeySigner>>>,
+    cache: Mutex<HashMap<signet_domain::TenantId, Sealer>>,
 }
 
 impl TenantSeals {
@@ -46,32 +71,39 @@ impl TenantSeals {
         TenantSeals { ca, cache: Mutex::new(HashMap::new()) }
     }
 
-    fn cached(&self, tenant_id: signet_domain::TenantId) -> Option<Arc<LocalKeySigner>> {
+    fn cached(&self, tenant_id: signet_domain::TenantId) -> Option<Sealer> {
         self.cache.lock().ok().and_then(|cache| cache.get(&tenant_id).cloned())
     }
 
-    /// The tenant's sealing signer; its certificate is issued on the first call.
+    /// The tenant's sealing signer; its certificate is issued on the first call and renewed
+    /// when it is within [`RENEW_BEFORE`] of its end.
     pub async fn for_tenant(
         &self,
         store: &Store,
         tenant_id: signet_domain::TenantId,
     ) -> Result<Arc<LocalKeySigner>, Error> {
-        if let Some(signer) = self.cached(tenant_id) {
-            return Ok(signer);
+        let now = now_unix();
+        if let Some(sealer) = self.cached(tenant_id).filter(|s| !s.due_for_renewal(now)) {
+            return Ok(sealer.signer);
         }
-        let row = match store.signing_key(&purpose(tenant_id)).await? {
+        let mut row = match store.signing_key(&purpose(tenant_id)).await? {
             Some(row) => row,
-            None => self.issue(store, tenant_id).await?,
+            None => store.signing_key_get_or_insert(&purpose(tenant_id), &self.issue(store, tenant_id).await?).await?,
         };
-        let signer = LocalKeySigner::from_pkcs8(&row.private_der, &row.public_raw, vec![self.ca.cert_der.clone()])
-            .map_err(Error::internal)?;
-        let signer = Arc::new(signer);
-        if let Ok(mut cache) = self.cache.lock() {
-            cache.insert(tenant_id, signer.clone());
+        let mut sealer = sealer_of(&row, &self.ca)?;
+        if sealer.due_for_renewal(now) {
+            let renewed = self.issue(store, tenant_id).await?;
+            row = store.signing_key_replace(&purpose(tenant_id), &row.kid, &renewed).await?;
+            sealer = sealer_of(&row, &self.ca)?;
+            tracing::info!(%tenant_id, kid = %row.kid, "renewed a tenant's sealing certificate");
         }
-        Ok(signer)
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.insert(tenant_id, sealer.clone());
+        }
+        Ok(sealer.signer)
     }
 
+    /// A new key and certificate for the tenant (not yet stored).
     async fn issue(&self, store: &Store, tenant_id: signet_domain::TenantId) -> Result<SigningKeyRow, Error> {
         let name = store
             .tenant_name(tenant_id)
@@ -86,26 +118,39 @@ impl TenantSeals {
         })
         .await
         .map_err(Error::internal)??;
-        let candidate = SigningKeyRow {
+        Ok(SigningKeyRow {
             kid: hex::encode(pki::sha256(&issued.cert_der)),
             private_der: issued.key_pkcs8_der.clone(),
             public_raw: issued.cert_der.clone(),
-        };
-        store.signing_key_get_or_insert(&purpose(tenant_id), &candidate).await
+        })
     }
 
     /// Issues the certificates of tenants that have none yet (installations from before
-    /// per-tenant seals), one after the other so that start-up work stays small.
+    /// per-tenant seals) and renews those due, one after the other so that start-up work
+    /// stays small.
     pub async fn issue_missing(&self, store: &Store) -> Result<usize, Error> {
         let mut issued = 0;
+        let now = now_unix();
         for tenant_id in store.tenant_ids().await? {
-            if store.signing_key(&purpose(tenant_id)).await?.is_none() {
+            let due = match store.signing_key(&purpose(tenant_id)).await? {
+                None => true,
+                Some(row) => pki::not_after_unix(&row.public_raw)
+                    .map_or(true, |not_after| not_after.saturating_sub(RENEW_BEFORE.as_secs()) <= now),
+            };
+            if due {
                 self.for_tenant(store, tenant_id).await?;
                 issued += 1;
             }
         }
         Ok(issued)
     }
+}
+
+fn sealer_of(row: &SigningKeyRow, ca: &KeyPairDer) -> Result<Sealer, Error> {
+    let not_after = pki::not_after_unix(&row.public_raw).map_err(Error::internal)?;
+    let signer = LocalKeySigner::from_pkcs8(&row.private_der, &row.public_raw, vec![ca.cert_der.clone()])
+        .map_err(Error::internal)?;
+    Ok(Sealer { signer: Arc::new(signer), not_after })
 }
 
 #[cfg(test)]

@@ -20,6 +20,12 @@ use x509_cert::ext::pkix::{AccessDescription, AuthorityInfoAccessSyntax, Extende
 
 use crate::{Error, Result};
 
+/// When a certificate stops being valid (its notAfter), in seconds since the Unix epoch.
+pub fn not_after_unix(cert_der: &[u8]) -> Result<u64> {
+    let cert = x509_cert::Certificate::from_der(cert_der).map_err(|e| Error::Encoding(format!("certificate: {e}")))?;
+    Ok(cert.tbs_certificate.validity.not_after.to_unix_duration().as_secs())
+}
+
 /// Key algorithm of a generated key pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum KeyAlgo {

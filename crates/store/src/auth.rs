@@ -275,6 +275,38 @@ impl Store {
         })
     }
 
+    /// Replaces the key for `purpose` by `renewed` if it still is `old_kid`, and returns the
+    /// key in force: when instances renew at once, the first replacement wins and the others
+    /// read it back.
+    pub async fn signing_key_replace(
+        &self,
+        purpose: &str,
+        old_kid: &str,
+        renewed: &SigningKeyRow,
+    ) -> Result<SigningKeyRow> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            sqlx::query(
+                "UPDATE signing_keys SET kid = $3, private_der = $4, public_raw = $5, created_at = $6 \
+                 WHERE purpose = $1 AND kid = $2",
+            )
+            .bind(purpose)
+            .bind(old_kid)
+            .bind(&renewed.kid)
+            .bind(&renewed.private_der)
+            .bind(&renewed.public_raw)
+            .bind(now)
+            .execute(pool)
+            .await
+            .map_err(db_err)?;
+            sqlx::query_as("SELECT kid, private_der, public_raw FROM signing_keys WHERE purpose = $1")
+                .bind(purpose)
+                .fetch_one(pool)
+                .await
+                .map_err(db_err)
+        })
+    }
+
     /// Admits one login attempt for `throttle_key` (an account together with the client's
     /// address) or refuses it, in one statement: the attempt is counted as a failure up front
     /// (a success clears the row with [`Store::clear_auth_failures`]), so parallel guesses

@@ -9,8 +9,8 @@ use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::{ErrorCode as ApiCode, now_millis};
 use signet_gateway::{
-    Document, ErrorCode, GatewayFailure, Payload, PayloadHead, Profile, RawParams, new_transaction_number,
-    open_request, parse_payload, read_head, without_authtoken,
+    Document, ErrorCode, GatewayFailure, Payload, PayloadHead, PayloadObject, Profile, RawParams,
+    new_transaction_number, open_request,
 };
 use signet_store::NewTransaction;
 use time::OffsetDateTime;
@@ -42,11 +42,20 @@ pub async fn submit(svc: &Services, params: RawParams) -> Result<String, Refused
     }
     let key = svc.gateway_key.clone();
     let window = time::Duration::seconds(svc.config.gateway_clock_window_secs as i64);
-    let opened = svc.heavy.run(move || open_request(&params, &key, OffsetDateTime::now_utc(), window)).await;
-    let Ok(Ok(opened)) = opened else {
+    // The JSON is parsed once, here, and every later step reads the parsed object.
+    let opened = svc
+        .heavy
+        .run(move || {
+            let mut opened = open_request(&params, &key, OffsetDateTime::now_utc(), window).ok()?;
+            let json = std::mem::take(&mut opened.payload_json);
+            Some((PayloadObject::parse(&json), opened))
+        })
+        .await;
+    let Ok(Some((object, opened))) = opened else {
         return Err(Refused::Here(invalid));
     };
-    let head = read_head(&opened.payload_json).map_err(Refused::Back)?;
+    let object = object.map_err(Refused::Back)?;
+    let head = object.head();
     let account = match authorise(svc, &head, opened.profile).await {
         Ok(account) => account,
         Err(Refusal::Gateway(failure)) => return Err(Refused::Back(failure)),
@@ -57,10 +66,13 @@ pub async fn submit(svc: &Services, params: RawParams) -> Result<String, Refused
             ));
         }
     };
-    let json = opened.payload_json.clone();
-    let payload = match svc.heavy.run(move || parse_payload(&json)).await {
-        Ok(Ok(payload)) => payload,
-        Ok(Err(failure)) => return Err(Refused::Back(failure)),
+    let read = svc.heavy.run(move || {
+        let payload = object.read(&signet_gateway::PayloadLimits::default());
+        (object, payload)
+    });
+    let (object, payload) = match read.await {
+        Ok((object, Ok(payload))) => (object, payload),
+        Ok((_, Err(failure))) => return Err(Refused::Back(failure)),
         Err(cause) => {
             tracing::error!(%cause, "gateway submission failed");
             return Err(Refused::Back(
@@ -68,7 +80,7 @@ pub async fn submit(svc: &Services, params: RawParams) -> Result<String, Refused
             ));
         }
     };
-    match accept(svc, &account, &payload, &opened).await {
+    match accept(svc, &account, &payload, &object, &opened).await {
         Ok(link) => Ok(link),
         Err(Refusal::Gateway(failure)) => Err(Refused::Back(failure)),
         Err(Refusal::Internal(cause)) => {
@@ -138,6 +150,7 @@ async fn accept(
     svc: &Services,
     account: &Account,
     payload: &Payload,
+    object: &PayloadObject,
     opened: &signet_gateway::OpenedRequest,
 ) -> Result<String, Refusal> {
     let refuse = |code: ErrorCode, detail: &str| Refusal::Gateway(failure_for(payload, code, detail));
@@ -166,7 +179,7 @@ async fn accept(
     let number = new_transaction_number(OffsetDateTime::now_utc());
     let link_secret = secrets::random_token(24);
     let vault = Vault::for_link(&link_secret, &number).ok_or_else(|| Refusal::Internal("vault key".into()))?;
-    let kept = without_authtoken(&opened.payload_json).map_err(Refusal::Gateway)?;
+    let kept = object.without_authtoken();
     let sealed_payload = vault.seal(&kept).ok_or_else(|| Refusal::Internal("sealing the payload".into()))?;
     let sealed_session = vault.seal(opened.session.as_bytes()).ok_or_else(|| Refusal::Internal("sealing".into()))?;
     let payload_key = BlobKey::new(["tenant", &tenant_id.to_string(), "gateway", &number, "payload.sealed"])
