@@ -20,7 +20,7 @@ pub(crate) const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
 
 /// An element with its namespace declarations kept apart from ordinary attributes.
 #[derive(Debug, Clone)]
-pub(crate) struct Element {
+pub struct Element {
     /// Qualified name as written (prefix:local or local).
     pub name: String,
     /// Non-namespace attributes (qualified name, normalised value), in document order.
@@ -37,7 +37,7 @@ pub(crate) struct Element {
 }
 
 #[derive(Debug, Clone)]
-pub(crate) enum Node {
+pub enum Node {
     Element(Element),
     Text(String),
     Comment(String),
@@ -47,7 +47,7 @@ pub(crate) enum Node {
 
 /// A parsed document: misc nodes before the root, the root, misc nodes after it.
 #[derive(Debug, Clone)]
-pub(crate) struct Document {
+pub struct Document {
     pub before: Vec<Node>,
     pub root: Element,
     pub after: Vec<Node>,
@@ -204,7 +204,7 @@ fn start_element(e: &BytesStart<'_>) -> Result<Element> {
 /// after the BOM).
 // Long on purpose: one loop over the reader's events that owns the open-element stack (its
 // depth is bounded); helpers would have to pass the stack and the offsets back and forth.
-pub(crate) fn parse(text: &str) -> Result<Document> {
+pub fn parse(text: &str) -> Result<Document> {
     if text.len() > MAX_XML_LEN {
         return Err(Error::Xml("document too large".into()));
     }
@@ -568,7 +568,7 @@ pub fn canonicalize(xml: &[u8]) -> Result<String> {
 }
 
 /// UTF-8 text of an XML byte buffer, BOM removed.
-pub(crate) fn as_text(xml: &[u8]) -> Result<&str> {
+pub fn as_text(xml: &[u8]) -> Result<&str> {
     if xml.is_empty() {
         return Err(Error::Xml("empty document".into()));
     }

@@ -1,0 +1,163 @@
+//! The ASP's side: what Signet checks in an ESP's answer before it embeds anything.
+//!
+//! Order matters: the ESP's signature first (nothing unauthenticated is read further), then
+//! the transaction and the response's age, then the status, then each signature against the
+//! digest Signet sent and the signer's certificate against the eSign CAs Signet trusts, at
+//! the time of signing (eSign certificates live 30 minutes).
+
+use signet_sigcrypto::cms;
+use signet_sigcrypto::verify::{TrustStore, validate_chain};
+use time::{Duration, OffsetDateTime};
+
+use crate::EsignError;
+use crate::model::{EsignResponse, ResponseStatus};
+use crate::xml::verify_document;
+
+/// Codes of an ASP's refusals (the ESP's own codes pass through in [`Outcome::Refused`]).
+pub mod codes {
+    /// Not a readable `EsignResp`.
+    pub const MALFORMED: &str = "esign_malformed";
+    /// Not signed by the configured ESP certificate, or altered after signing.
+    pub const FORGED: &str = "esign_forged";
+    /// For another transaction than the one it came back for.
+    pub const OTHER_TRANSACTION: &str = "esign_other_transaction";
+    /// Older than the transaction allows, or dated before the request.
+    pub const LATE: &str = "esign_late";
+    /// A signature missing, in error, or not over the digest that was sent.
+    pub const DOCUMENT: &str = "esign_document";
+    /// The signer's certificate does not chain to a trusted eSign CA at signing time.
+    pub const CERTIFICATE: &str = "esign_certificate";
+}
+
+/// What the ASP trusts: the ESP's response-signing certificate and the eSign CA certificates
+/// (roots and intermediates) that issue signer certificates.
+#[derive(Debug, Clone)]
+pub struct EspTrust {
+    pub esp_certificate: Vec<u8>,
+    pub esign_cas: Vec<Vec<u8>>,
+}
+
+/// What the ASP sent, to hold the answer against.
+#[derive(Debug, Clone)]
+pub struct Expected<'a> {
+    pub txn: &'a str,
+    /// The digests sent, in `InputHash` id order (id 1 first).
+    pub digests: &'a [[u8; 32]],
+    pub sent_at: OffsetDateTime,
+    /// How long after `sent_at` an answer is still taken.
+    pub max_age: Duration,
+    pub now: OffsetDateTime,
+}
+
+/// A checked answer.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// One detached CMS per digest (in order), all by one signer.
+    Signed(Signed),
+    /// The ESP reports that it did not sign (the signer cancelled, authentication failed…).
+    Refused { code: String, message: String },
+}
+
+#[derive(Debug, Clone)]
+pub struct Signed {
+    pub signatures: Vec<Vec<u8>>,
+    pub signer_certificate: Vec<u8>,
+    pub signer_name: Option<String>,
+    /// The ESP's reference for the transaction.
+    pub res_code: String,
+}
+
+/// Clock difference between ESP and ASP tolerated on `ts`.
+const CLOCK_SKEW: Duration = Duration::minutes(5);
+
+/// Checks an `EsignResp` as posted back by the browser.
+pub fn check_response(xml: &[u8], trust: &EspTrust, expected: &Expected<'_>) -> Result<Outcome, EsignError> {
+    verify_document(xml, &trust.esp_certificate, codes::FORGED)?;
+    let response = EsignResponse::parse(xml).map_err(|e| EsignError::new(codes::MALFORMED, e.message))?;
+    if response.txn != expected.txn {
+        return Err(EsignError::new(
+            codes::OTHER_TRANSACTION,
+            format!("the answer is for transaction {}", response.txn),
+        ));
+    }
+    if expected.now > expected.sent_at + expected.max_age {
+        return Err(EsignError::new(codes::LATE, "the answer came after the transaction expired"));
+    }
+    if response.ts < expected.sent_at - CLOCK_SKEW || response.ts > expected.now + CLOCK_SKEW {
+        return Err(EsignError::new(codes::LATE, "the answer is dated outside the transaction"));
+    }
+    match response.status {
+        ResponseStatus::Success => {}
+        ResponseStatus::Failure => {
+            return Ok(Outcome::Refused {
+                code: response.err_code.unwrap_or_else(|| "NA".into()),
+                message: response.err_msg.unwrap_or_default(),
+            });
+        }
+        ResponseStatus::Pending => {
+            return Err(EsignError::new(codes::MALFORMED, "the ESP answered 'pending' where a result was due"));
+        }
+    }
+    check_signatures(&response, trust, expected).map(Outcome::Signed)
+}
+
+fn check_signatures(response: &EsignResponse, trust: &EspTrust, expected: &Expected<'_>) -> Result<Signed, EsignError> {
+    let refuse = |m: String| EsignError::new(codes::DOCUMENT, m);
+    if response.signatures.len() != expected.digests.len() {
+        return Err(refuse(format!(
+            "{} signatures for {} documents",
+            response.signatures.len(),
+            expected.digests.len()
+        )));
+    }
+    let mut signatures = Vec::with_capacity(expected.digests.len());
+    let mut signer: Option<cms::SignerSummary> = None;
+    for (index, digest) in expected.digests.iter().enumerate() {
+        let id = index as u32 + 1;
+        let doc = response
+            .signatures
+            .iter()
+            .find(|s| s.id == id)
+            .ok_or_else(|| refuse(format!("no signature for document {id}")))?;
+        if let Some(error) = &doc.error {
+            return Err(refuse(format!("the ESP reports an error for document {id}: {error}")));
+        }
+        let summary =
+            cms::check_external_cms(&doc.cms_der, digest).map_err(|e| refuse(format!("document {id}: {e}")))?;
+        if let Some(first) = &signer
+            && first.cert_der != summary.cert_der
+        {
+            return Err(refuse("the documents are signed by different certificates".into()));
+        }
+        signer.get_or_insert(summary);
+        signatures.push(doc.cms_der.clone());
+    }
+    let signer = signer.ok_or_else(|| refuse("no signature".into()))?;
+    if let Some(user) = &response.user_certificate
+        && *user != signer.cert_der
+    {
+        return Err(refuse("UserX509Certificate is not the certificate that signed".into()));
+    }
+    check_signer_certificate(&signer, trust, response.ts)?;
+    Ok(Signed {
+        signatures,
+        signer_certificate: signer.cert_der.clone(),
+        signer_name: signer.common_name.clone(),
+        res_code: response.res_code.clone(),
+    })
+}
+
+fn check_signer_certificate(
+    signer: &cms::SignerSummary,
+    trust: &EspTrust,
+    signed_at: OffsetDateTime,
+) -> Result<(), EsignError> {
+    let refuse = |m: String| EsignError::new(codes::CERTIFICATE, m);
+    let anchors = TrustStore::from_der_certs(&trust.esign_cas).map_err(|e| refuse(e.to_string()))?;
+    let mut pool = signer.other_certs_der.clone();
+    pool.extend(trust.esign_cas.iter().cloned());
+    let at = u64::try_from(signed_at.unix_timestamp()).unwrap_or(0);
+    validate_chain(&signer.cert_der, &pool, &anchors, at)
+        .map(|_| ())
+        .map_err(|e| refuse(format!("the signer's certificate is not trusted: {e}")))
+}
