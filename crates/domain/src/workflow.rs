@@ -94,6 +94,31 @@ crate::text_states! {
     }
 }
 
+crate::text_states! {
+    /// How a signatory signs.
+    pub enum SignatureMode ("mode of signature") {
+        /// A typed, drawn or uploaded signature, sealed with the tenant's certificate.
+        Electronic => "electronic",
+        /// Aadhaar eSign: the ESP issues a certificate in the signer's name and signs.
+        AadhaarEsign => "aadhaar_esign",
+    }
+}
+
+/// A mode of signature as the API takes it: the names above, or the gateway's SignatureType
+/// numbers (4 electronic, 3 Aadhaar eSign); empty means electronic. `Err` names what is not
+/// offered (2, a crypto token, is not available for workflows).
+pub fn parse_signature_mode(text: Option<&str>) -> Result<SignatureMode, String> {
+    let text = text.map(str::trim).unwrap_or("");
+    match text.to_ascii_lowercase().replace(['-', ' '], "_").as_str() {
+        "" | "4" | "electronic" | "esignature" => Ok(SignatureMode::Electronic),
+        "3" | "aadhaar_esign" | "aadhaar" | "esign" => Ok(SignatureMode::AadhaarEsign),
+        "2" | "dsc" | "digital_signature" => {
+            Err("signing with a crypto token (2) is not available for workflows".to_string())
+        }
+        _ => Err("must be electronic (4) or aadhaar_esign (3)".to_string()),
+    }
+}
+
 /// A signatory as the initiator names them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignatoryInput {
@@ -101,6 +126,8 @@ pub struct SignatoryInput {
     pub email: String,
     pub name: Option<String>,
     pub signing_order: i64,
+    /// `modeOfSignature` as sent.
+    pub mode: Option<String>,
 }
 
 /// A checked signatory, with its place in the order (1-based groups without gaps).
@@ -110,6 +137,7 @@ pub struct PlannedSignatory {
     pub email: String,
     pub name: String,
     pub signing_order: i64,
+    pub mode: SignatureMode,
 }
 
 /// A pragmatic e-mail check: one `@`, a non-empty local part, a dotted domain of letters,
@@ -161,6 +189,9 @@ pub fn plan_signatories(inputs: &[SignatoryInput]) -> Result<Vec<PlannedSignator
         {
             add(format!("signatories[{i}].name"), "must be at most 200 characters without control characters".into());
         }
+        if let Err(message) = parse_signature_mode(s.mode.as_deref()) {
+            add(format!("signatories[{i}].modeOfSignature"), message);
+        }
     }
     let all_unset = inputs.iter().all(|s| s.signing_order == 0);
     if !all_unset {
@@ -190,7 +221,8 @@ pub fn plan_signatories(inputs: &[SignatoryInput]) -> Result<Vec<PlannedSignator
                 .map(str::to_string)
                 .unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
             let signing_order = if all_unset { i as i64 + 1 } else { s.signing_order };
-            PlannedSignatory { subscriber_id: s.subscriber_id, email, name, signing_order }
+            let mode = parse_signature_mode(s.mode.as_deref()).unwrap_or(SignatureMode::Electronic);
+            PlannedSignatory { subscriber_id: s.subscriber_id, email, name, signing_order, mode }
         })
         .collect())
 }
@@ -226,7 +258,7 @@ mod tests {
     use super::*;
 
     fn input(email: &str, order: i64) -> SignatoryInput {
-        SignatoryInput { subscriber_id: 0, email: email.into(), name: None, signing_order: order }
+        SignatoryInput { subscriber_id: 0, email: email.into(), name: None, signing_order: order, mode: None }
     }
 
     #[test]
@@ -292,5 +324,21 @@ mod tests {
         assert_eq!(progress(&[(1, Signed), (2, Notified), (2, Signed), (3, Pending)]), Progress::Group(2));
         assert_eq!(progress(&[(1, Delegated), (1, Signed)]), Progress::Complete);
         assert_eq!(progress(&[(1, Declined), (2, Pending)]), Progress::Declined);
+    }
+
+    #[test]
+    fn modes_of_signature_take_names_and_gateway_numbers() {
+        assert_eq!(parse_signature_mode(None), Ok(SignatureMode::Electronic));
+        assert_eq!(parse_signature_mode(Some(" 4 ")), Ok(SignatureMode::Electronic));
+        for aadhaar in ["3", "aadhaar_esign", "Aadhaar eSign", "esign"] {
+            assert_eq!(parse_signature_mode(Some(aadhaar)), Ok(SignatureMode::AadhaarEsign), "{aadhaar}");
+        }
+        assert!(parse_signature_mode(Some("2")).is_err_and(|m| m.contains("crypto token")));
+        assert!(parse_signature_mode(Some("fax")).is_err());
+        let mut inputs = vec![input("a@b.co", 0)];
+        inputs[0].mode = Some("3".into());
+        assert_eq!(plan_signatories(&inputs).map(|p| p[0].mode), Ok(SignatureMode::AadhaarEsign));
+        inputs[0].mode = Some("fax".into());
+        assert!(plan_signatories(&inputs).is_err());
     }
 }

@@ -37,5 +37,6 @@ pub use payload::{
     read_head, without_authtoken,
 };
 pub use result::{
-    FormScript, HashSignature, ResultPost, ReturnStatus, html_escape, new_transaction_number, render_result_form,
+    FormPage, FormScript, HashSignature, ResultPost, ReturnStatus, html_escape, new_transaction_number,
+    render_post_form, render_result_form,
 };

@@ -152,10 +152,27 @@ pub fn html_escape(text: &str) -> String {
 /// inputs and a visible "Continue" button, so it works without JavaScript; with a script it
 /// submits at once. The caller has checked `action` is the payload's http(s) URL.
 pub fn render_result_form(action: &str, post: &ResultPost, script: &FormScript) -> String {
-    let inputs: String = post
-        .fields()
+    let page = FormPage {
+        title: "Returning to the application",
+        message: "Returning you to the application. Please do not press Refresh or Back.",
+    };
+    render_post_form(action, &post.fields(), &page, script)
+}
+
+/// The words of an auto-submitting form page.
+pub struct FormPage<'a> {
+    pub title: &'a str,
+    pub message: &'a str,
+}
+
+/// A page whose form posts `fields` to `action`: a visible Continue button, so it works
+/// without JavaScript, and a script that submits it at once where scripts run.
+pub fn render_post_form(action: &str, fields: &[(&str, &str)], page: &FormPage<'_>, script: &FormScript) -> String {
+    let inputs: String = fields
         .iter()
-        .map(|(name, value)| format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">\n", html_escape(value)))
+        .map(|(name, value)| {
+            format!("<input type=\"hidden\" name=\"{}\" value=\"{}\">\n", html_escape(name), html_escape(value))
+        })
         .collect();
     let script = match script {
         FormScript::Inline => AUTO_SUBMIT.to_owned(),
@@ -167,11 +184,13 @@ pub fn render_result_form(action: &str, post: &ResultPost, script: &FormScript) 
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"referrer\" content=\"no-referrer\">\n<title>Returning to the application</title>\n</head>\n<body>\n\
+         <meta name=\"referrer\" content=\"no-referrer\">\n<title>{}</title>\n</head>\n<body>\n\
          <form id=\"signet-result\" method=\"post\" action=\"{}\">\n{inputs}\
-         <p>Returning you to the application. Please do not press Refresh or Back.</p>\n\
+         <p>{}</p>\n\
          <button type=\"submit\">Continue</button>\n</form>\n{script}</body>\n</html>\n",
-        html_escape(action)
+        html_escape(page.title),
+        html_escape(action),
+        html_escape(page.message),
     )
 }
 

@@ -92,6 +92,18 @@ pub struct Config {
     /// Gateway submissions being opened at once from one client address; more are refused
     /// (HTTP 429) so that one sender cannot take every worker.
     pub gateway_submissions_per_address: usize,
+    /// Aadhaar eSign (SignatureType 3): the ESP's eSign 2.1 form address (e.g.
+    /// `https://es-staging.cdac.in/esignlevel2/2.1/form/signdoc`). Without it, and without the
+    /// two certificate files below, Aadhaar eSign is not offered.
+    pub esign_esp_url: Option<String>,
+    /// The ASP id the ESP registered Signet under.
+    pub esign_asp_id: String,
+    /// File with the certificate the ESP signs its responses with (PEM or DER).
+    pub esign_esp_certificate: Option<PathBuf>,
+    /// File with the eSign CA certificates (PEM bundle or DER) that issue signer certificates.
+    pub esign_ca_certificates: Option<PathBuf>,
+    /// How long a signer has at the ESP before its answer is refused as late.
+    pub esign_response_ttl_secs: u64,
 }
 
 impl Default for Config {
@@ -134,6 +146,11 @@ impl Default for Config {
             job_retry_base_ms: 1000,
             heavy_work_limit: 0,
             gateway_submissions_per_address: 4,
+            esign_esp_url: None,
+            esign_asp_id: "SIGNET".into(),
+            esign_esp_certificate: None,
+            esign_ca_certificates: None,
+            esign_response_ttl_secs: 30 * 60,
         }
     }
 }

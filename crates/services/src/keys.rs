@@ -1,6 +1,7 @@
 //! The platform's own keys, made on the very first start and shared by every instance through
 //! the database: the gateway's RSA encryption key with its self-signed certificate, a local
-//! CA, and the document-sealing key and certificate that CA issued. The certificates are
+//! CA, the document-sealing key and certificate that CA issued, and the key that signs Aadhaar
+//! eSign requests (self-signed: ESPs register the certificate itself). The certificates are
 //! also written to `<data_dir>/keys/` so that operators can hand them out.
 
 use std::path::Path;
@@ -12,6 +13,7 @@ use signet_store::{SigningKeyRow, Store};
 pub const GATEWAY_PURPOSE: &str = "gateway-rsa";
 pub const CA_PURPOSE: &str = "platform-ca";
 pub const SEAL_PURPOSE: &str = "document-seal";
+pub const ASP_PURPOSE: &str = "esign-asp";
 
 /// A certificate and its PKCS#8 private key, both DER.
 #[derive(Clone)]
@@ -25,6 +27,8 @@ pub struct PlatformKeys {
     pub gateway: KeyPairDer,
     pub ca: KeyPairDer,
     pub seal: KeyPairDer,
+    /// Signs Signet's Aadhaar eSign requests (an ESP registers its certificate).
+    pub asp: KeyPairDer,
 }
 
 fn to_row(issued: &IssuedCert) -> SigningKeyRow {
@@ -75,7 +79,11 @@ impl PlatformKeys {
             ca.issue_signer("Signet document seal", KeyAlgo::Rsa3072).map_err(Error::internal)
         })
         .await?;
-        let keys = PlatformKeys { gateway, ca, seal };
+        let asp = load_or_create(store, ASP_PURPOSE, || {
+            pki::self_signed_rsa("Signet eSign ASP", 2048).map_err(Error::internal)
+        })
+        .await?;
+        let keys = PlatformKeys { gateway, ca, seal, asp };
         keys.write_certificates(&data_dir.join("keys")).map_err(Error::internal)?;
         Ok(keys)
     }
@@ -87,6 +95,8 @@ impl PlatformKeys {
         std::fs::write(dir.join("gateway.pem"), pki::cert_der_to_pem(&self.gateway.cert_der))?;
         std::fs::write(dir.join("ca.pem"), pki::cert_der_to_pem(&self.ca.cert_der))?;
         std::fs::write(dir.join("seal.pem"), pki::cert_der_to_pem(&self.seal.cert_der))?;
+        std::fs::write(dir.join("esign-asp.cer"), &self.asp.cert_der)?;
+        std::fs::write(dir.join("esign-asp.pem"), pki::cert_der_to_pem(&self.asp.cert_der))?;
         Ok(())
     }
 }

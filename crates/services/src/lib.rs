@@ -7,6 +7,7 @@
 
 pub mod config;
 pub mod documents;
+pub mod esign;
 pub mod gateway;
 pub mod heavy;
 pub mod jobs;
@@ -58,6 +59,8 @@ pub struct Services {
     /// The key that seals automated-signing profiles.
     pub profile_key: Arc<workflows::profiles::ProfileKey>,
     pub mailer: Arc<mail::Mailer>,
+    /// Aadhaar eSign through the configured ESP, when one is configured.
+    pub esign: Option<Arc<esign::EsignSetup>>,
 }
 
 impl Services {
@@ -78,6 +81,7 @@ impl Services {
         let profile_key =
             workflows::profiles::ProfileKey::derive(&keys.seal.key_pkcs8_der).map_err(|e| anyhow::anyhow!(e))?;
         let mailer = mail::Mailer::from_config(config.smtp_url.as_deref(), &config.mail_from)?;
+        let esign = esign::EsignSetup::from_config(&config, &keys.asp)?.map(Arc::new);
         Ok(Services {
             store,
             blob,
@@ -90,6 +94,7 @@ impl Services {
             link_key: Arc::new(link_key),
             profile_key: Arc::new(profile_key),
             mailer: Arc::new(mailer),
+            esign,
             config: Arc::new(config),
         })
     }

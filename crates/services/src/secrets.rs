@@ -16,6 +16,15 @@ pub fn random_token(bytes: usize) -> String {
     URL_SAFE_NO_PAD.encode(buf)
 }
 
+/// `N` random bytes from the system CSPRNG.
+pub fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut buf = [0u8; N];
+    // As for random_token: a failing system RNG is not recoverable.
+    #[allow(clippy::expect_used)]
+    rand::fill(&mut buf).expect("system random number generator failed");
+    buf
+}
+
 /// Storage form of a high-entropy secret (refresh tokens, client secrets): a SHA-256 digest.
 /// A slow hash adds nothing against guessing 256 random bits.
 pub fn hash_token(token: &str) -> String {

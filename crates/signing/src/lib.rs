@@ -22,8 +22,8 @@ mod verify;
 pub use cades::{DataSignOptions, parse_sha256, sign_data, sign_hash, sign_xml};
 pub use error::{Error, Result};
 pub use pades::{
-    PadesLevel, PdfSignOptions, PreparedPdf, SignatureOrCms, ValidationData, Visible, complete_pdf, complete_pdf_with,
-    extend_pdf, prepare_pdf, sign_pdf, sign_pdf_file,
+    PadesLevel, PdfSignOptions, PreparedPdf, PreparedRemotePdf, SignatureOrCms, ValidationData, Visible, complete_pdf,
+    complete_pdf_with, complete_remote_pdf, extend_pdf, prepare_pdf, prepare_remote_pdf, sign_pdf, sign_pdf_file,
 };
 pub use verify::{FileKind, Report, SignatureReport, TimestampInfo, verify_file, verify_file_with};
 

@@ -489,6 +489,52 @@ pub fn complete_pdf_with(prepared: &PreparedPdf, returned: SignatureOrCms, opts:
     extend_signed(bytes, &cms, &prepared.digest, opts)
 }
 
+/// Phase 1 for a remote provider that returns a whole CMS and whose certificate is not known
+/// before it signs (Aadhaar eSign: the ESP issues the signer's certificate during the
+/// transaction). The appearance names `opts.name`; room is reserved for the provider's CMS
+/// with its chain, and for a signature time-stamp when `opts.level` asks for one.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct PreparedRemotePdf {
+    pub bytes: Vec<u8>,
+    pub byte_range: [u64; 4],
+    /// SHA-256 over the ByteRange: what the provider signs (its CMS messageDigest).
+    pub digest: [u8; 32],
+    /// Largest CMS (DER bytes) that fits.
+    pub capacity: usize,
+}
+
+pub fn prepare_remote_pdf(input: &[u8], opts: &PdfSignOptions) -> Result<PreparedRemotePdf> {
+    let mut reserve = opts.contents_size.unwrap_or(EXTERNAL_CMS_ALLOWANCE);
+    if opts.level >= PadesLevel::BT {
+        reserve += TIMESTAMP_ALLOWANCE;
+    }
+    let prepared = signet_pdf::prepare(input, &pdf_options(&[], opts, reserve))?;
+    Ok(PreparedRemotePdf {
+        capacity: prepared.capacity(),
+        byte_range: prepared.byte_range,
+        digest: prepared.digest,
+        bytes: prepared.bytes,
+    })
+}
+
+/// Phase 2 for [`prepare_remote_pdf`]: the CMS must be well formed and sign exactly the
+/// prepared digest; it is time-stamped and extended to `opts.level` and embedded.
+pub fn complete_remote_pdf(prepared: &PreparedRemotePdf, cms_der: &[u8], opts: &PdfSignOptions) -> Result<Vec<u8>> {
+    opts.check()?;
+    cms::check_external_cms(cms_der, &prepared.digest).map_err(|e| Error::BadSignature(e.to_string()))?;
+    let cms = add_signature_timestamp(cms_der.to_vec(), opts)?;
+    if cms.len() > prepared.capacity {
+        return Err(Error::BadSignature(format!(
+            "the CMS is {} bytes but only {} were reserved",
+            cms.len(),
+            prepared.capacity
+        )));
+    }
+    let mut bytes = prepared.bytes.clone();
+    signet_pdf::embed_into(&mut bytes, &prepared.byte_range, Some(&prepared.digest), &cms)?;
+    extend_signed(bytes, &cms, &prepared.digest, opts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,7 @@
 mod auth;
 mod chain;
 mod departments;
+mod esign;
 mod gateway;
 mod ids;
 mod jobs;
@@ -24,6 +25,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 pub use auth::{
     AuthAttempt, AuthThrottle, NewRefreshToken, PrincipalAuth, PrincipalCredentials, RefreshUse, SigningKeyRow,
 };
+pub use esign::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use profiles::{NewSigningProfile, SigningProfileRow};

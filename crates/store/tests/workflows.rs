@@ -63,6 +63,7 @@ async fn start(
                 email: email.to_string(),
                 name: email.to_string(),
                 signing_order: *order,
+                mode: signet_domain::workflow::SignatureMode::Electronic,
             },
             placement: json!({}),
         })
@@ -239,6 +240,7 @@ fn clone_new(created: &CreatedWorkflow, t: TenantId) -> NewWorkflow<'static> {
         email: format!("other{}@x.test", created.workflow.id),
         name: "Other".into(),
         signing_order: 1,
+        mode: signet_domain::workflow::SignatureMode::Electronic,
     };
     NewWorkflow {
         tenant_id: t,

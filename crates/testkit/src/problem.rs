@@ -25,12 +25,20 @@ pub fn posted_fields(html: &str) -> (String, HashMap<String, String>) {
     let mut fields = HashMap::new();
     for input in html.split("<input type=\"hidden\" ").skip(1) {
         let value = attribute(input, "value");
-        fields.insert(
-            attribute(input, "name").to_string(),
-            value.replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'"),
-        );
+        fields.insert(attribute(input, "name").to_string(), unescape(value));
     }
     (action, fields)
+}
+
+/// HTML's escapes of what `html_escape` escapes (`&amp;` last, so `&amp;lt;` stays `&lt;`).
+pub fn unescape(value: &str) -> String {
+    value
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
 }
 
 /// The value of the first `name="..."` attribute in `html`, or "".

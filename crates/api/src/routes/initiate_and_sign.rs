@@ -52,6 +52,9 @@ pub struct SignerView {
     pub email_id: Option<String>,
     pub name: Option<String>,
     pub contact_no: Option<String>,
+    /// How this signatory signs: `electronic` (or `4`, the default) or `aadhaar_esign` (or
+    /// `3`, Aadhaar eSign through the configured ESP).
+    #[schema(max_length = 20)]
     pub mode_of_signature: Option<String>,
     /// The first signer's signature (PNG or JPEG, base64): applied when the workflow starts.
     pub signature_image: Option<String>,
@@ -259,6 +262,7 @@ fn plan_initiate_and_sign(body: &InitiateAndSignWorkflowConfig, limit: usize) ->
             email: v.email_id.clone().unwrap_or_default(),
             name: v.name.clone(),
             signing_order: 0,
+            mode: v.mode_of_signature.clone(),
         })
         .collect();
     let planned = plan_signatories(&inputs)?;
@@ -424,6 +428,7 @@ fn optimized_signatories(body: &OptimizedSignRequest) -> Result<Vec<NewSignatory
             email: email.clone(),
             name: if i == 0 && emails.len() == 1 { body.name.clone() } else { None },
             signing_order: 0,
+            mode: None,
         })
         .collect();
     let planned = plan_signatories(&inputs).map_err(|e| match e {

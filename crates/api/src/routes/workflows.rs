@@ -34,6 +34,11 @@ pub struct SignatoryDetail {
     /// after the other in the listed order.
     #[serde(default)]
     pub signing_order: i32,
+    /// How this signatory signs: `electronic` (or `4`, the default) or `aadhaar_esign` (or
+    /// `3`): Aadhaar eSign through the configured ESP, the signature then made with a
+    /// certificate in the signer's own name. A Signet extension of the spec's object.
+    #[schema(max_length = 20)]
+    pub mode_of_signature: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -334,6 +339,7 @@ fn initiate_request(body: &InitiateWorkFlowData) -> InitiateWorkflow {
                 email: s.email_id.clone(),
                 name: s.name.clone(),
                 signing_order: i64::from(s.signing_order),
+                mode: s.mode_of_signature.clone(),
             })
             .collect(),
         hsm_certificate_id: i64::from(body.hsm_certificate_id),

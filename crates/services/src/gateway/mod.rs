@@ -3,6 +3,7 @@
 //! sealed at rest (`vault`).
 
 pub mod admin;
+pub mod esign;
 pub mod intake;
 pub mod seal;
 pub mod submission;

@@ -90,6 +90,32 @@ pub fn seal_pdf(
     signet_signing::sign_pdf(pdf, signer, &opts).map_err(|e| e.to_string())
 }
 
+/// The options of an Aadhaar eSign signature on a PDF: the same appearance as a seal, naming
+/// the signer the request names (the ESP's certificate is not known before it signs), and
+/// long-term validation data when a TSA is configured, since eSign certificates live 30
+/// minutes: B-LT, the signer's chain and revocation data in the document.
+pub fn esign_pdf_options(pdf: &[u8], options: &PdfOptions, policy: &SealPolicy) -> Result<PdfSignOptions, String> {
+    let already_signed = signet_pdf::inspect(pdf).map(|s| s.signatures > 0).map_err(|e| e.to_string())?;
+    let mark = Mark::Typed { name: options.name.clone(), style: NameStyle::Plain };
+    Ok(PdfSignOptions {
+        visible: Some(visible(options, mark)?),
+        name: Some(options.name.clone()),
+        reason: Some(reason(options)),
+        certify: !options.is_cosign && !already_signed,
+        ..esign_completion_options(policy)
+    })
+}
+
+/// What completing an eSign signature needs (the appearance is in the prepared document).
+pub fn esign_completion_options(policy: &SealPolicy) -> PdfSignOptions {
+    PdfSignOptions {
+        level: if policy.tsa_url.is_some() { PadesLevel::BLT } else { PadesLevel::BB },
+        tsa_url: policy.tsa_url.clone(),
+        http: policy.http.clone(),
+        ..PdfSignOptions::default()
+    }
+}
+
 /// One detached CMS per document hash, in request order.
 pub fn seal_hashes(
     details: &[DocumentDetail],

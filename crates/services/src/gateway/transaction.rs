@@ -28,6 +28,13 @@ pub struct OpenTransaction {
     vault: Vault,
 }
 
+impl OpenTransaction {
+    /// The key that seals the `Returnvalue`.
+    pub fn session_key(&self) -> Option<signet_gateway::SessionKey> {
+        self.vault.open_session_key(&self.row.session_key)
+    }
+}
+
 /// Why a link does not lead to an open transaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TransactionClosed {
@@ -74,15 +81,15 @@ pub async fn open(svc: &Services, number: &str, secret: &str) -> Result<OpenTran
 }
 
 /// Ends the transaction (first caller wins) and deletes what it kept of the request.
-async fn finish(
+pub(super) async fn finish(
     svc: &Services,
-    open: &OpenTransaction,
+    row: &TransactionRow,
     outcome: &TransactionOutcome<'_>,
     actor: &Actor,
 ) -> Result<bool, TransactionClosed> {
-    let finished = svc.store.finish_transaction(open.row.tenant_id, &open.row.transaction_number, outcome, actor).await;
+    let finished = svc.store.finish_transaction(row.tenant_id, &row.transaction_number, outcome, actor).await;
     if let Ok(true) = finished
-        && let Some(key) = open.row.payload_blob.as_deref().and_then(|k| BlobKey::parse(k).ok())
+        && let Some(key) = row.payload_blob.as_deref().and_then(|k| BlobKey::parse(k).ok())
         && let Err(error) = svc.blob.delete(&key).await
     {
         tracing::warn!(%error, "the payload of a finished transaction could not be deleted");
@@ -93,7 +100,7 @@ async fn finish(
     })
 }
 
-fn seal_policy(svc: &Services) -> SealPolicy {
+pub(super) fn seal_policy(svc: &Services) -> SealPolicy {
     let mut http = signet_signing::HttpConfig::default();
     if svc.config.outbound_allow_private {
         http = signet_signing::HttpConfig::allow_private();
@@ -128,7 +135,7 @@ async fn produce_returnvalue(svc: &Services, open: &OpenTransaction, mark: Mark)
     }
 }
 
-async fn keep_result(svc: &Services, row: &TransactionRow, returnvalue: &str) -> Option<(String, i64)> {
+pub(super) async fn keep_result(svc: &Services, row: &TransactionRow, returnvalue: &str) -> Option<(String, i64)> {
     if !row.store_result {
         return None;
     }
@@ -176,45 +183,77 @@ pub async fn sign(
     actor: &Actor,
     detail: serde_json::Value,
 ) -> Result<Delivery, TransactionClosed> {
-    let number = open.row.transaction_number.clone();
-    let reference = open.row.reference_number.clone();
     match produce_returnvalue(svc, open, mark).await {
-        Ok(returnvalue) => {
-            let kept = keep_result(svc, &open.row, &returnvalue).await;
-            let outcome = TransactionOutcome {
-                state: "completed",
-                error_message: None,
-                result_blob: kept.as_ref().map(|(key, _)| key.as_str()),
-                result_expires_at: kept.as_ref().map(|(_, until)| *until),
-                detail,
-            };
-            if finish(svc, open, &outcome, actor).await? {
-                let post = ResultPost::success(returnvalue, &number, &reference);
-                return Ok(Delivery { url: open.row.success_url.clone(), post, headline: "Signed" });
-            }
+        Ok(returnvalue) => match complete(svc, &open.row, returnvalue, actor, detail).await? {
+            Some(delivery) => Ok(delivery),
             // Another submission from this link finished first.
-            deliver_again(svc, &number, secret).await.ok_or(TransactionClosed::Ended(ended_message("completed")))
-        }
+            None => deliver_again(svc, &open.row.transaction_number, secret)
+                .await
+                .ok_or(TransactionClosed::Ended(ended_message("completed"))),
+        },
         Err(cause) => {
-            tracing::warn!(transaction = %number, %cause, "sealing failed");
+            tracing::warn!(transaction = %open.row.transaction_number, %cause, "sealing failed");
             let failure = GatewayFailure::new(ErrorCode::InvalidParameters, "the document could not be signed");
-            let message = failure.error_message();
-            let outcome = TransactionOutcome {
-                state: "failed",
-                error_message: Some(&message),
-                result_blob: None,
-                result_expires_at: None,
-                detail,
-            };
-            let _ = finish(svc, open, &outcome, actor).await;
-            let post = ResultPost::failure(&failure, &number, Some(&reference));
-            Ok(Delivery { url: open.row.failure_url.clone(), post, headline: "Signing failed" })
+            Ok(fail(svc, &open.row, &failure, actor, detail).await)
         }
     }
 }
 
+/// Ends the transaction as completed, keeping the result when asked (`Storetodb`); `None`
+/// when another submission ended it first.
+pub(super) async fn complete(
+    svc: &Services,
+    row: &TransactionRow,
+    returnvalue: String,
+    actor: &Actor,
+    detail: serde_json::Value,
+) -> Result<Option<Delivery>, TransactionClosed> {
+    let kept = keep_result(svc, row, &returnvalue).await;
+    let outcome = TransactionOutcome {
+        state: "completed",
+        error_message: None,
+        result_blob: kept.as_ref().map(|(key, _)| key.as_str()),
+        result_expires_at: kept.as_ref().map(|(_, until)| *until),
+        detail,
+    };
+    if !finish(svc, row, &outcome, actor).await? {
+        return Ok(None);
+    }
+    let post = ResultPost::success(returnvalue, &row.transaction_number, &row.reference_number);
+    Ok(Some(Delivery { url: row.success_url.clone(), post, headline: "Signed" }))
+}
+
+/// Ends the transaction as failed: `failure` goes to FUrl.
+pub(super) async fn fail(
+    svc: &Services,
+    row: &TransactionRow,
+    failure: &GatewayFailure,
+    actor: &Actor,
+    detail: serde_json::Value,
+) -> Delivery {
+    let message = failure.error_message();
+    let outcome = TransactionOutcome {
+        state: "failed",
+        error_message: Some(&message),
+        result_blob: None,
+        result_expires_at: None,
+        detail,
+    };
+    let _ = finish(svc, row, &outcome, actor).await;
+    let post = ResultPost::failure(failure, &row.transaction_number, Some(&row.reference_number));
+    Delivery { url: row.failure_url.clone(), post, headline: "Signing failed" }
+}
+
 /// The signer cancels: error 106 to CUrl.
 pub async fn cancel(svc: &Services, open: &OpenTransaction, actor: &Actor) -> Result<Delivery, TransactionClosed> {
+    cancel_row(svc, &open.row, actor).await
+}
+
+pub(super) async fn cancel_row(
+    svc: &Services,
+    row: &TransactionRow,
+    actor: &Actor,
+) -> Result<Delivery, TransactionClosed> {
     let message = ErrorCode::Cancelled.error_message();
     let outcome = TransactionOutcome {
         state: "cancelled",
@@ -223,9 +262,9 @@ pub async fn cancel(svc: &Services, open: &OpenTransaction, actor: &Actor) -> Re
         result_expires_at: None,
         detail: serde_json::json!({}),
     };
-    if !finish(svc, open, &outcome, actor).await? {
+    if !finish(svc, row, &outcome, actor).await? {
         return Err(TransactionClosed::Ended(ended_message("cancelled")));
     }
-    let post = ResultPost::cancelled(&open.row.transaction_number, &open.row.reference_number);
-    Ok(Delivery { url: open.row.cancel_url.clone(), post, headline: "Cancelled" })
+    let post = ResultPost::cancelled(&row.transaction_number, &row.reference_number);
+    Ok(Delivery { url: row.cancel_url.clone(), post, headline: "Cancelled" })
 }

@@ -8,6 +8,7 @@
 pub mod actions;
 pub mod certificate;
 pub mod completion;
+pub mod esign;
 pub mod events;
 pub mod initiate;
 pub mod links;

@@ -42,6 +42,16 @@ pub async fn start(
     rest: impl FnOnce(&Plan) -> Result<QuickStart, Error>,
 ) -> Result<Started, Error> {
     let plan = svc.heavy.run(plan).await??;
+    let planned: Vec<_> = plan.signatories.iter().map(|s| s.planned.clone()).collect();
+    super::esign::check_modes(svc, &planned)?;
+    if plan.first_signature.is_some()
+        && planned.first().is_some_and(|p| p.mode == signet_domain::workflow::SignatureMode::AadhaarEsign)
+    {
+        return Err(Error::field(
+            "signatories[0].signatureImage",
+            "a signer who signs with Aadhaar eSign signs at the ESP, not with an image",
+        ));
+    }
     let rest = rest(&plan)?;
     let name = plan.pdfs.first().map(|p| p.name.clone()).unwrap_or_default();
     // Attachment files first: if one cannot be written, nothing else is stored.

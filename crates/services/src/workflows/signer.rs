@@ -144,6 +144,12 @@ pub async fn sign(
     detail: serde_json::Value,
 ) -> Result<AfterSignature, Error> {
     let (signatory, workflow) = (&session.signatory, &session.workflow);
+    if super::esign::required(session) {
+        return Err(Error::rejected(
+            ErrorCode::ValidationFailed,
+            "the sender asks you to sign with Aadhaar eSign, not with an electronic signature",
+        ));
+    }
     let after = super::sealing::sign_documents(svc, signatory, workflow, mark, actor, detail).await?;
     if after == AfterSignature::Completed {
         super::completion::finish_in_background(svc, workflow.tenant_id, workflow.id);

@@ -30,6 +30,8 @@ pub struct SignatoryRow {
     pub delegated_from: Option<SignatoryId>,
     pub reason: Option<String>,
     pub method: Option<String>,
+    #[sqlx(try_from = "String")]
+    pub signature_mode: signet_domain::workflow::SignatureMode,
     pub notified_at: Option<Millis>,
     pub viewed_at: Option<Millis>,
     pub signed_at: Option<Millis>,
@@ -45,7 +47,7 @@ impl SignatoryRow {
 }
 
 pub(super) const SIGNATORY_COLUMNS: &str = "id, tenant_id, workflow_id, subscriber_id, email, name, signing_order, \
-    state, link_version, link_expires_at, placement, delegated_from, reason, method, notified_at, viewed_at, \
+    state, link_version, link_expires_at, placement, delegated_from, reason, method, signature_mode, notified_at, viewed_at, \
     signed_at, last_reminded_at, created_at, updated_at";
 
 /// A signatory to create, with where their signature goes.
@@ -67,8 +69,8 @@ macro_rules! insert_signatories {
         let new: &$crate::workflows::NewWorkflow<'_> = $new;
         let insert = format!(
             "INSERT INTO signatories (tenant_id, workflow_id, subscriber_id, email, name, signing_order, state, \
-             link_expires_at, placement, notified_at, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING {SIGNATORY_COLUMNS}"
+             link_expires_at, placement, notified_at, created_at, updated_at, signature_mode) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12) RETURNING {SIGNATORY_COLUMNS}"
         );
         let mut rows: Vec<SignatoryRow> = Vec::with_capacity(new.signatories.len());
         for s in &new.signatories {
@@ -90,6 +92,7 @@ macro_rules! insert_signatories {
                 .bind(s.placement.to_string())
                 .bind(first.then_some($now))
                 .bind($now)
+                .bind(s.planned.mode.as_str())
                 .fetch_one(&mut *$tx)
                 .await
                 .map_err($crate::db_err)?;

@@ -248,8 +248,8 @@ impl Store {
         let now = now_millis();
         let insert = format!(
             "INSERT INTO signatories (tenant_id, workflow_id, subscriber_id, email, name, signing_order, state, \
-             link_expires_at, placement, delegated_from, notified_at, created_at, updated_at) \
-             VALUES ($1, $2, 0, $3, $4, $5, $10, $6, $7, $8, $9, $9, $9) RETURNING {SIGNATORY_COLUMNS}"
+             link_expires_at, placement, delegated_from, notified_at, created_at, updated_at, signature_mode) \
+             VALUES ($1, $2, 0, $3, $4, $5, $10, $6, $7, $8, $9, $9, $9, $11) RETURNING {SIGNATORY_COLUMNS}"
         );
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -289,6 +289,7 @@ impl Store {
                 .bind(signatory.id.get())
                 .bind(now)
                 .bind(SignatoryState::Notified.as_str())
+                .bind(signatory.signature_mode.as_str())
                 .fetch_one(&mut *tx)
                 .await
                 .map_err(db_err)?;

@@ -4,7 +4,7 @@
 //! back; refusals go back to the integrator's `Furl` or are shown here.
 
 pub mod page;
-mod views;
+pub(crate) mod views;
 
 use std::collections::HashMap;
 

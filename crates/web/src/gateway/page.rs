@@ -13,10 +13,12 @@ use signet_api::extract::{ApiPath, ClientIp};
 use signet_domain::audit::Actor;
 use signet_gateway::{Document, Payload, SignatureType};
 use signet_services::Services;
+use signet_services::esign::{Answered, EsignRefused};
+use signet_services::gateway::esign;
 use signet_services::gateway::seal::Mark;
 use signet_services::gateway::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 
-use super::views::{HashLink, SignPage, error_page, result_page, sign_page};
+use super::views::{HashLink, SignPage, error_page, esp_page, result_page, sign_page};
 use crate::form::{Methods, mark_from, read_submission};
 
 /// An open gateway transaction from its link (`/sign/g/{number}/{secret}/...`).
@@ -79,6 +81,9 @@ fn delivered(delivery: Delivery) -> Response {
     result_page(&delivery.url, &delivery.post, delivery.headline)
 }
 
+/// The most of a DATA request's text the signer page shows.
+const MAX_SHOWN_DATA_CHARS: usize = 64 * 1024;
+
 fn document_name(payload: &Payload) -> String {
     match &payload.document {
         Document::Hash(items) if items.len() == 1 => items[0].name.clone(),
@@ -105,6 +110,7 @@ fn methods(payload: &Payload) -> Methods {
 async fn render(state: &Services, open: &OpenTransaction, base: String, error: Option<String>) -> Response {
     let requester = state.store.tenant_name(open.row.tenant_id).await.ok().flatten().unwrap_or_default();
     let allowed = methods(&open.payload);
+    let esign = esign::offered(state, open);
     let (preview, signer_name) = match &open.payload.document {
         Document::Pdf { options, .. } => (options.preview_required, options.name.clone()),
         _ => (false, String::new()),
@@ -117,6 +123,15 @@ async fn render(state: &Services, open: &OpenTransaction, base: String, error: O
         _ => Vec::new(),
     };
     let is_pdf = matches!(open.payload.document, Document::Pdf { .. });
+    let (data_text, data_cut) = match &open.payload.document {
+        Document::Data(bytes) => {
+            let text = String::from_utf8_lossy(bytes);
+            let shown: String = text.chars().take(MAX_SHOWN_DATA_CHARS).collect();
+            let cut = shown.len() < text.len();
+            (Some(shown), cut)
+        }
+        _ => (None, false),
+    };
     let preview_pages = match &open.payload.document {
         Document::Pdf { bytes, .. } if preview && crate::preview::available() => {
             signet_pdf::inspect(bytes).map(|s| crate::preview::preview_pages(s.pages)).unwrap_or_default()
@@ -137,7 +152,10 @@ async fn render(state: &Services, open: &OpenTransaction, base: String, error: O
         allow_typed: allowed.typed,
         allow_draw: allowed.draw,
         allow_upload: allowed.upload,
-        only_unavailable: !(allowed.typed || allowed.draw || allowed.upload),
+        esign,
+        data_text,
+        data_cut,
+        only_unavailable: !(allowed.typed || allowed.draw || allowed.upload || esign),
     })
 }
 
@@ -219,4 +237,65 @@ pub async fn cancel(State(state): State<Services>, ClientIp(ip): ClientIp, link:
         Ok(delivery) => delivered(delivery),
         Err(why) => closed_page(why),
     }
+}
+
+/// `POST /sign/g/{transaction}/{secret}/esign`: the signer chose Aadhaar eSign; their browser
+/// takes Signet's signed request to the ESP.
+pub async fn start_esign(State(state): State<Services>, link: GatewayLink) -> Response {
+    match esign::start(&state, &link.open).await {
+        Ok(redirect) => esp_page(&redirect.action, &redirect.request, &redirect.txn),
+        Err(refused) => esign_refused(&state, Some(&link), refused).await,
+    }
+}
+
+/// `POST /esign/response`: the ESP's answer (`eSignResponse`, `espTxnID`), brought back by the
+/// signer's browser. It is checked against what Signet sent before anything is embedded.
+pub async fn esign_answer(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    axum::Form(fields): axum::Form<std::collections::HashMap<String, String>>,
+) -> Response {
+    let Some(response) = fields.iter().find(|(k, _)| k.eq_ignore_ascii_case("eSignResponse")).map(|(_, v)| v) else {
+        return (StatusCode::BAD_REQUEST, error_page("The eSign service sent no answer.")).into_response();
+    };
+    match signet_services::esign::answer(&state, response.as_bytes(), Some(ip.to_string())).await {
+        Ok(Answered::Gateway(delivery)) => delivered(delivery),
+        Ok(Answered::Workflow(text)) => crate::workflow::message(StatusCode::OK, "Aadhaar eSign", &text),
+        Err(refused) => esign_refused(&state, None, refused).await,
+    }
+}
+
+async fn esign_refused(state: &Services, link: Option<&GatewayLink>, refused: EsignRefused) -> Response {
+    match refused {
+        EsignRefused::Unavailable => match link {
+            Some(link) => {
+                let message = "Aadhaar eSign is not available for this request.".to_string();
+                render(state, &link.open, link.base(), Some(message)).await
+            }
+            None => {
+                (StatusCode::NOT_FOUND, error_page("Aadhaar eSign is not available on this service.")).into_response()
+            }
+        },
+        EsignRefused::Closed(why) => closed_page(why),
+        EsignRefused::Gone(text) => (StatusCode::GONE, error_page(text)).into_response(),
+        EsignRefused::Answer(message) => (StatusCode::BAD_REQUEST, error_page(&message)).into_response(),
+        EsignRefused::Internal(cause) => {
+            tracing::error!(%cause, "Aadhaar eSign failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, error_page("Aadhaar eSign could not be completed.")).into_response()
+        }
+    }
+}
+
+/// `GET /esign/asp.cer`: the certificate Signet signs eSign requests with (DER), for
+/// registration with an ESP.
+pub async fn asp_certificate(State(state): State<Services>) -> Response {
+    let mut response = state.keys.asp.cert_der.clone().into_response();
+    response
+        .headers_mut()
+        .insert(axum::http::header::CONTENT_TYPE, axum::http::HeaderValue::from_static("application/pkix-cert"));
+    response.headers_mut().insert(
+        axum::http::header::CONTENT_DISPOSITION,
+        axum::http::HeaderValue::from_static("attachment; filename=\"signet-asp.cer\""),
+    );
+    response
 }

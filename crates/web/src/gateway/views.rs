@@ -4,7 +4,7 @@
 use askama::Template;
 use axum::http::{HeaderValue, header};
 use axum::response::{Html, IntoResponse, Response};
-use signet_gateway::{FormScript, ResultPost, render_result_form};
+use signet_gateway::{FormPage, FormScript, ResultPost, render_post_form};
 
 use signet_services::secrets;
 
@@ -37,6 +37,12 @@ pub struct SignPage {
     pub allow_typed: bool,
     pub allow_draw: bool,
     pub allow_upload: bool,
+    /// Aadhaar eSign is offered (requested, and an ESP is configured).
+    pub esign: bool,
+    /// DATA requests: the text being signed, shown to the signer (cut at a length a page can
+    /// show; the signature covers all of it).
+    pub data_text: Option<String>,
+    pub data_cut: bool,
     pub only_unavailable: bool,
 }
 
@@ -77,8 +83,26 @@ fn origin(url: &str) -> Option<String> {
 
 /// The auto-submitting form that carries the result to SUrl, Furl or Curl.
 pub fn result_page(action: &str, post: &ResultPost, _headline: &str) -> Response {
+    let page = FormPage {
+        title: "Returning to the application",
+        message: "Returning you to the application. Please do not press Refresh or Back.",
+    };
+    post_page(action, &post.fields(), &page)
+}
+
+/// The auto-submitting form that takes the signer to the eSign Service Provider with Signet's
+/// signed request (the CCA eSign 2.1 form flow).
+pub fn esp_page(action: &str, request: &str, txn: &str) -> Response {
+    let page = FormPage {
+        title: "Continuing to Aadhaar eSign",
+        message: "Taking you to the eSign service, where you confirm your identity with Aadhaar and sign.",
+    };
+    post_page(action, &[("eSignRequest", request), ("aspTxnID", txn), ("Content-Type", "application/xml")], &page)
+}
+
+fn post_page(action: &str, fields: &[(&str, &str)], page: &FormPage<'_>) -> Response {
     let nonce = secrets::random_token(16);
-    let html = render_result_form(action, post, &FormScript::Nonce(nonce.clone()));
+    let html = render_post_form(action, fields, page, &FormScript::Nonce(nonce.clone()));
     let form_action = origin(action).unwrap_or_else(|| "'none'".to_string());
     let csp = format!(
         "default-src 'none'; script-src 'nonce-{nonce}'; style-src 'self'; form-action {form_action}; \

@@ -19,6 +19,7 @@ use signet_store::AfterSignature;
 
 use crate::form::{Methods, mark_from, read_submission};
 pub use link::{PageError, SignerLink};
+use signet_services::esign::EsignRefused;
 pub use signet_services::workflows::signer::MAX_SIGNER_ATTACHMENT;
 
 pub struct DocumentLink {
@@ -45,6 +46,8 @@ struct SignPage {
     allow_typed: bool,
     allow_draw: bool,
     allow_upload: bool,
+    /// This signer signs with Aadhaar eSign (the only method offered then).
+    esign: bool,
 }
 
 #[derive(Template)]
@@ -98,6 +101,7 @@ fn capitalised(text: &str) -> String {
 /// The signer page, with a message about the last form when it was refused.
 async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> Response {
     let content = signer::page_content(state, &link.session).await;
+    let esign = signet_services::workflows::esign::required(&link.session);
     let documents: Vec<DocumentLink> = content
         .documents
         .into_iter()
@@ -120,9 +124,10 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
         preview_pages,
         attachments: named("initiator"),
         requested_attachments: named("requested"),
-        allow_typed: true,
-        allow_draw: true,
-        allow_upload: true,
+        allow_typed: !esign,
+        allow_draw: !esign,
+        allow_upload: !esign,
+        esign,
     };
     let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     match page.render() {
@@ -316,4 +321,23 @@ pub async fn attachment(
     let actor = link.session.actor(ip);
     let outcome = signer::attach(&state, &link.session, file_name, submission.field("name"), bytes, &actor).await;
     after_action(&state, &link, outcome, "Attachment not added", true).await
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/esign`: a signer who signs with Aadhaar eSign goes to
+/// the ESP with Signet's signed request for all their documents.
+pub async fn start_esign(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    link: SignerLink,
+) -> Result<Response, PageError> {
+    record_view(&state, &link, ip, &headers, "esign").await;
+    match signet_services::workflows::esign::start(&state, &link.session).await {
+        Ok(redirect) => Ok(crate::gateway::views::esp_page(&redirect.action, &redirect.request, &redirect.txn)),
+        Err(EsignRefused::Gone(text)) => Ok(render(&state, &link, Some(text.to_string())).await),
+        Err(EsignRefused::Unavailable) => {
+            Ok(render(&state, &link, Some("Aadhaar eSign is not available for this signature.".into())).await)
+        }
+        Err(refused) => Err(PageError::failed("Not signed", &link.session, Error::internal(format!("{refused:?}")))),
+    }
 }

@@ -1,0 +1,356 @@
+//! Aadhaar eSign with Signet as the Application Service Provider (ASP): the configured ESP,
+//! the key Signet signs requests with, what it trusts in answers, the transaction id that
+//! carries a secret (see [`TxnId`]); sending a request ([`send`]) and taking an answer
+//! ([`answer`]) for a gateway transaction (`gateway::esign`) or a workflow signatory
+//! (`workflows::esign`).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use signet_blob::BlobKey;
+use signet_domain::audit::Actor;
+use signet_domain::now_millis;
+use signet_esign::asp::{EspTrust, Expected, Outcome, check_response};
+use signet_esign::{AuthMode, EsignRequest, EsignResponse, InputHash, sign_document};
+use signet_sigcrypto::pki;
+use signet_signing::LocalKeySigner;
+use signet_store::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
+use time::OffsetDateTime;
+
+use crate::config::Config;
+use crate::gateway::transaction::Delivery;
+use crate::gateway::vault::Vault;
+use crate::keys::KeyPairDer;
+use crate::{Services, secrets};
+
+/// Everything needed to send requests to the configured ESP and check its answers.
+pub struct EsignSetup {
+    /// The ESP's eSign 2.1 form address: the signer's browser posts the request there.
+    pub esp_url: String,
+    pub asp_id: String,
+    pub asp: Arc<LocalKeySigner>,
+    pub trust: EspTrust,
+    pub response_ttl: time::Duration,
+    /// Where the ESP sends the signer back with its answer.
+    pub response_url: String,
+}
+
+impl EsignSetup {
+    /// The setup from the settings; `None` when no ESP is configured. A configured ESP with an
+    /// unreadable certificate file stops the start-up: better than refusing every signer.
+    pub fn from_config(config: &Config, asp_key: &KeyPairDer) -> anyhow::Result<Option<EsignSetup>> {
+        let Some(esp_url) = config.esign_esp_url.clone() else {
+            return Ok(None);
+        };
+        if !(esp_url.starts_with("https://") || esp_url.starts_with("http://")) {
+            anyhow::bail!("esign_esp_url must be an http(s) address");
+        }
+        let (Some(esp_file), Some(ca_file)) = (&config.esign_esp_certificate, &config.esign_ca_certificates) else {
+            anyhow::bail!("esign_esp_url needs esign_esp_certificate and esign_ca_certificates");
+        };
+        let esp_certificate = certificates(esp_file)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| anyhow::anyhow!("{}: no certificate", esp_file.display()))?;
+        let esign_cas = certificates(ca_file)?;
+        let asp = LocalKeySigner::from_pkcs8(&asp_key.key_pkcs8_der, &asp_key.cert_der, Vec::new())
+            .map_err(|e| anyhow::anyhow!("eSign ASP key: {e}"))?;
+        Ok(Some(EsignSetup {
+            esp_url,
+            asp_id: config.esign_asp_id.clone(),
+            asp: Arc::new(asp),
+            trust: EspTrust { esp_certificate, esign_cas },
+            response_ttl: time::Duration::seconds(config.esign_response_ttl_secs as i64),
+            response_url: format!("{}/esign/response", config.public_base()),
+        }))
+    }
+}
+
+fn certificates(path: &Path) -> anyhow::Result<Vec<Vec<u8>>> {
+    let bytes = std::fs::read(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let certs = pki::certs_from_pem_or_der(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if certs.is_empty() {
+        anyhow::bail!("{}: no certificate", path.display());
+    }
+    Ok(certs)
+}
+
+/// The `txn` Signet sends: `<id>-<secret>`. The id finds the transaction; only the secret's
+/// hash is stored, and the secret derives the key that seals what the answer completes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxnId {
+    pub id: String,
+    pub secret: String,
+}
+
+/// Hex characters of the id and of the secret (48 and 128 bits; `txn` stays under 50
+/// characters, as ESPs require).
+const ID_HEX: usize = 12;
+const SECRET_HEX: usize = 32;
+
+impl TxnId {
+    pub fn new() -> TxnId {
+        let random = secrets::random_bytes::<{ (ID_HEX + SECRET_HEX) / 2 }>();
+        let text = hex::encode(random);
+        let (id, secret) = text.split_at(ID_HEX);
+        TxnId { id: format!("E{id}"), secret: secret.to_string() }
+    }
+
+    pub fn parse(txn: &str) -> Option<TxnId> {
+        let (id, secret) = txn.trim().split_once('-')?;
+        let well_formed = id.len() == ID_HEX + 1
+            && id.starts_with('E')
+            && id[1..].bytes().all(|b| b.is_ascii_hexdigit())
+            && secret.len() == SECRET_HEX
+            && secret.bytes().all(|b| b.is_ascii_hexdigit());
+        well_formed.then(|| TxnId { id: id.to_string(), secret: secret.to_string() })
+    }
+
+    pub fn txn(&self) -> String {
+        format!("{}-{}", self.id, self.secret)
+    }
+}
+
+impl Default for TxnId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn txn_ids_round_trip_and_stay_short() {
+        let txn = TxnId::new();
+        assert!(txn.txn().len() < signet_esign::MAX_TXN_CHARS + 1);
+        assert_eq!(TxnId::parse(&txn.txn()), Some(txn.clone()));
+        assert_ne!(TxnId::new(), txn);
+        for bad in [
+            "",
+            "E123",
+            "X0123456789ab-0123456789abcdef0123456789abcdef",
+            "E0123456789ab-short",
+            "E0123456789ab-zz23456789abcdef0123456789abcdef",
+        ] {
+            assert_eq!(TxnId::parse(bad), None, "{bad}");
+        }
+    }
+}
+
+/// Why an eSign step was not taken; the text is for the signer.
+#[derive(Debug)]
+pub enum EsignRefused {
+    /// Aadhaar eSign is not configured, or not asked for here.
+    Unavailable,
+    /// The gateway transaction behind the answer has ended or cannot be found.
+    Closed(crate::gateway::transaction::TransactionClosed),
+    /// The workflow signature behind the answer can no longer be made; the text says why.
+    Gone(&'static str),
+    /// The answer was not accepted (forged, replayed, late, mismatched); nothing changed.
+    Answer(String),
+    Internal(String),
+}
+
+impl From<signet_domain::Error> for EsignRefused {
+    fn from(error: signet_domain::Error) -> Self {
+        EsignRefused::Internal(error.to_string())
+    }
+}
+
+fn internal(error: impl std::fmt::Display) -> EsignRefused {
+    EsignRefused::Internal(error.to_string())
+}
+
+pub(crate) fn setup(svc: &Services) -> Result<&EsignSetup, EsignRefused> {
+    svc.esign.as_deref().ok_or(EsignRefused::Unavailable)
+}
+
+/// Where the signer's browser takes the request: the ESP's form, with these fields.
+pub struct EspRedirect {
+    pub action: String,
+    /// `eSignRequest`: the signed request XML.
+    pub request: String,
+    /// `aspTxnID`.
+    pub txn: String,
+}
+
+/// A request about to be sent: for whom, the digests with what the signer is told about each,
+/// and where what the answer completes is kept.
+pub(crate) struct Outgoing<'a> {
+    pub tenant_id: signet_domain::TenantId,
+    pub subject: EsignSubject<'a>,
+    /// The folder under the tenant's blobs (`["gateway", number]`, `["signatories", id]`).
+    pub blob_folder: [&'a str; 2],
+    pub digests: &'a [[u8; 32]],
+    pub doc_info: &'a [String],
+    pub signer_id: Option<&'a str>,
+}
+
+/// Records the request (what the answer completes, sealed under the `txn`'s secret) and
+/// returns it signed for the ESP.
+pub(crate) async fn send(
+    svc: &Services,
+    outgoing: &Outgoing<'_>,
+    pending: &impl serde::Serialize,
+) -> Result<EspRedirect, EsignRefused> {
+    let setup = setup(svc)?;
+    let txn = TxnId::new();
+    let sealed = Vault::for_link(&txn.secret, &txn.id)
+        .and_then(|vault| serde_json::to_vec(pending).ok().and_then(|json| vault.seal(&json)))
+        .ok_or_else(|| internal("sealing the eSign transaction"))?;
+    let tenant = outgoing.tenant_id.to_string();
+    let [folder, item] = outgoing.blob_folder;
+    let key = BlobKey::new(["tenant", &tenant, folder, item, &format!("esign-{}.sealed", txn.id)]).map_err(internal)?;
+    svc.blob.put(&key, Bytes::from(sealed)).await.map_err(internal)?;
+    let digests_json =
+        serde_json::to_string(&outgoing.digests.iter().map(hex::encode).collect::<Vec<_>>()).map_err(internal)?;
+    svc.store
+        .insert_esign_transaction(&NewEsignTransaction {
+            id: &txn.id,
+            secret_hash: &secrets::hash_token(&txn.secret),
+            tenant_id: outgoing.tenant_id,
+            subject: outgoing.subject,
+            digests: &digests_json,
+            pending_blob: key.as_str(),
+            expires_at: now_millis() + setup.response_ttl.whole_milliseconds() as i64,
+        })
+        .await?;
+    let request = request(setup, &txn, outgoing);
+    let signed = sign_document(request.to_xml().as_bytes(), setup.asp.as_ref()).map_err(internal)?;
+    let request = String::from_utf8(signed).map_err(internal)?;
+    Ok(EspRedirect { action: setup.esp_url.clone(), request, txn: txn.txn() })
+}
+
+/// `SignerID` goes to the ESP as the eKYC id when it is an Aadhaar number (12 digits) or a
+/// VID (16 digits); anything else is not an identifier the ESP knows.
+fn ekyc_id(signer_id: Option<&str>) -> (String, String) {
+    match signer_id.map(str::trim) {
+        Some(id) if id.len() == 12 && id.bytes().all(|b| b.is_ascii_digit()) => (id.to_string(), "A".into()),
+        Some(id) if id.len() == 16 && id.bytes().all(|b| b.is_ascii_digit()) => (id.to_string(), "V".into()),
+        _ => (String::new(), "A".into()),
+    }
+}
+
+fn request(setup: &EsignSetup, txn: &TxnId, outgoing: &Outgoing<'_>) -> EsignRequest {
+    let (ekyc_id, ekyc_id_type) = ekyc_id(outgoing.signer_id);
+    EsignRequest {
+        ver: signet_esign::VERSION.into(),
+        ts: OffsetDateTime::now_utc(),
+        txn: txn.txn(),
+        asp_id: setup.asp_id.clone(),
+        auth_mode: AuthMode::Otp,
+        response_sig_type: "pkcs7".into(),
+        response_url: setup.response_url.clone(),
+        ekyc_id,
+        ekyc_id_type,
+        hashes: outgoing
+            .digests
+            .iter()
+            .zip(outgoing.doc_info)
+            .enumerate()
+            .map(|(i, (digest, info))| InputHash { id: i as u32 + 1, sha256: *digest, doc_info: info.clone() })
+            .collect(),
+    }
+}
+
+/// What an answer led to.
+pub enum Answered {
+    /// A gateway transaction ended: its result goes to the integrator's address.
+    Gateway(Delivery),
+    /// A workflow signatory signed (or the ESP refused); the text is for the signer.
+    Workflow(String),
+}
+
+/// The ESP's answer as the signer's browser brings it back (`eSignResponse`): checked in
+/// full against what was sent, taken once, then completed for whoever it signs for.
+pub async fn answer(svc: &Services, response_xml: &[u8], ip: Option<String>) -> Result<Answered, EsignRefused> {
+    let setup = setup(svc)?;
+    let (esign, txn) = find_transaction(svc, response_xml).await?;
+    if esign.state != "sent" {
+        return Err(EsignRefused::Answer("This eSign answer was already received.".into()));
+    }
+    let outcome = checked(setup, &esign, &txn, response_xml)?;
+    let actor = Actor { id: format!("esign:{}", esign.id), ip };
+    match (&esign.gateway_transaction, esign.signatory_id) {
+        (Some(_), _) => crate::gateway::esign::answer(svc, &esign, &txn, outcome, &actor).await.map(Answered::Gateway),
+        (None, Some(_)) => {
+            crate::workflows::esign::answer(svc, &esign, &txn, outcome, &actor).await.map(Answered::Workflow)
+        }
+        (None, None) => Err(internal("an eSign transaction for nobody")),
+    }
+}
+
+/// The answer checked against the request the row records.
+fn checked(setup: &EsignSetup, esign: &EsignTransactionRow, txn: &TxnId, xml: &[u8]) -> Result<Outcome, EsignRefused> {
+    let digests = digests_of(esign)?;
+    let sent_at = OffsetDateTime::from_unix_timestamp_nanos(i128::from(esign.sent_at) * 1_000_000).map_err(internal)?;
+    let txn_text = txn.txn();
+    let expected = Expected {
+        txn: &txn_text,
+        digests: &digests,
+        sent_at,
+        max_age: setup.response_ttl,
+        now: OffsetDateTime::now_utc(),
+    };
+    check_response(xml, &setup.trust, &expected).map_err(|refusal| {
+        tracing::warn!(esign = %esign.id, code = refusal.code, message = %refusal.message, "an eSign answer was refused");
+        EsignRefused::Answer(format!("The eSign answer could not be accepted ({}).", refusal.code))
+    })
+}
+
+/// The eSign transaction an answer names, if its `txn` carries the right secret. The answer
+/// is not trusted yet: only its `txn` is read, to know what to check it against.
+async fn find_transaction(svc: &Services, response_xml: &[u8]) -> Result<(EsignTransactionRow, TxnId), EsignRefused> {
+    let unknown = || EsignRefused::Answer("This eSign answer does not belong to a transaction of this service.".into());
+    let response = EsignResponse::parse(response_xml).map_err(|_| unknown())?;
+    let txn = TxnId::parse(&response.txn).ok_or_else(unknown)?;
+    let row = svc.store.esign_transaction(&txn.id).await?.ok_or_else(unknown)?;
+    if !secrets::token_matches(&txn.secret, &row.secret_hash) {
+        return Err(unknown());
+    }
+    Ok((row, txn))
+}
+
+fn digests_of(esign: &EsignTransactionRow) -> Result<Vec<[u8; 32]>, EsignRefused> {
+    let hexes: Vec<String> = serde_json::from_str(&esign.digests).map_err(internal)?;
+    hexes.iter().map(|h| signet_signing::parse_sha256(h).map_err(internal)).collect()
+}
+
+/// Takes the answer: the first of concurrent or replayed posts wins, the others are refused.
+pub(crate) async fn take(
+    svc: &Services,
+    esign: &EsignTransactionRow,
+    state: &str,
+    outcome: &str,
+) -> Result<(), EsignRefused> {
+    if svc.store.answer_esign(&esign.id, state, outcome).await? {
+        Ok(())
+    } else {
+        Err(EsignRefused::Answer("This eSign answer was already received.".into()))
+    }
+}
+
+/// What the answer completes, opened with the `txn`'s secret.
+pub(crate) async fn open_pending<T: serde::de::DeserializeOwned>(
+    svc: &Services,
+    esign: &EsignTransactionRow,
+    txn: &TxnId,
+) -> Result<T, String> {
+    let key = BlobKey::parse(&esign.pending_blob).map_err(|e| e.to_string())?;
+    let sealed = svc.blob.get(&key).await.map_err(|e| e.to_string())?;
+    Vault::for_link(&txn.secret, &txn.id)
+        .and_then(|vault| vault.open(&sealed))
+        .and_then(|json| serde_json::from_slice(&json).ok())
+        .ok_or_else(|| "the pending eSign document cannot be opened".to_string())
+}
+
+pub(crate) async fn forget_pending(svc: &Services, esign: &EsignTransactionRow) {
+    if let Ok(key) = BlobKey::parse(&esign.pending_blob)
+        && let Err(error) = svc.blob.delete(&key).await
+    {
+        tracing::warn!(%error, "the pending eSign document could not be deleted");
+    }
+}

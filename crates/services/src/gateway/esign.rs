@@ -1,0 +1,220 @@
+//! Aadhaar eSign (SignatureType 3) in a gateway transaction. [`start`]: the signer chose
+//! eSign on the signer page; the document is prepared (PDF: the signature field and its
+//! appearance, the digest over the ByteRange; Hash: the request's hashes; DATA: the data's
+//! digest, the answer's detached CMS being the result), what the answer will
+//! complete is sealed under the secret in the `txn`, and the signed request goes to the ESP
+//! through the signer's browser. [`answer`]: the ESP sends the browser back with its answer,
+//! which is checked in full (`signet_esign::asp::check_response`) and taken once; the ESP's
+//! signatures are embedded and the transaction ends as for any other signature.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde::{Deserialize, Serialize};
+use signet_domain::audit::Actor;
+use signet_domain::now_millis;
+use signet_esign::asp::Outcome;
+use signet_gateway::{
+    Document, ErrorCode, GatewayFailure, HashSignature, Profile, SessionKey, SignatureType, seal_hash_result,
+    seal_result,
+};
+use signet_signing::PreparedRemotePdf;
+use signet_store::{EsignSubject, EsignTransactionRow, TransactionRow};
+
+use super::seal::{esign_completion_options, esign_pdf_options};
+use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
+use crate::Services;
+use crate::esign::{EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, open_pending, send, take};
+
+/// What the answer completes, sealed under the `txn`'s secret.
+#[derive(Serialize, Deserialize)]
+struct Pending {
+    session_key: Vec<u8>,
+    document: PendingDocument,
+}
+
+#[derive(Serialize, Deserialize)]
+enum PendingDocument {
+    Pdf {
+        prepared: PreparedRemotePdf,
+    },
+    /// The request's hashes, with their names, in request order.
+    Hash {
+        items: Vec<(String, String)>,
+    },
+    /// DATA: the answer's CMS is the result (detached, over the data).
+    Data,
+}
+
+/// Whether the signer page offers Aadhaar eSign for this request.
+pub fn offered(svc: &Services, open: &OpenTransaction) -> bool {
+    svc.esign.is_some()
+        && open.payload.has_type(SignatureType::ESign)
+        && matches!(open.payload.document, Document::Pdf { .. } | Document::Hash(_) | Document::Data(_))
+}
+
+/// The signer chose Aadhaar eSign: prepares the document, records the eSign transaction and
+/// returns the signed request for the ESP.
+pub async fn start(svc: &Services, open: &OpenTransaction) -> Result<EspRedirect, EsignRefused> {
+    if !offered(svc, open) {
+        return Err(EsignRefused::Unavailable);
+    }
+    let session_key = open.session_key().ok_or_else(|| EsignRefused::Internal("session key".into()))?;
+    let (document, digests, doc_info) = prepare(svc, open).await?;
+    let pending = Pending { session_key: session_key.as_bytes().to_vec(), document };
+    let row = &open.row;
+    let request = Outgoing {
+        tenant_id: row.tenant_id,
+        subject: EsignSubject::Gateway(&row.transaction_number),
+        blob_folder: ["gateway", &row.transaction_number],
+        digests: &digests,
+        doc_info: &doc_info,
+        signer_id: open.payload.signer_id.as_deref(),
+    };
+    send(svc, &request, &pending).await
+}
+
+/// The document prepared for signing, the digests to send, and what the signer is shown at
+/// the ESP about each.
+async fn prepare(
+    svc: &Services,
+    open: &OpenTransaction,
+) -> Result<(PendingDocument, Vec<[u8; 32]>, Vec<String>), EsignRefused> {
+    match &open.payload.document {
+        Document::Pdf { bytes, options } => {
+            let (bytes, options) = (bytes.clone(), options.clone());
+            let policy = transaction::seal_policy(svc);
+            let prepared = svc
+                .heavy
+                .run(move || {
+                    let opts = esign_pdf_options(&bytes, &options, &policy)?;
+                    signet_signing::prepare_remote_pdf(&bytes, &opts).map_err(|e| e.to_string())
+                })
+                .await?
+                .map_err(EsignRefused::Internal)?;
+            let digest = prepared.digest;
+            let info = format!("{}.pdf", open.payload.reference_number);
+            Ok((PendingDocument::Pdf { prepared }, vec![digest], vec![info]))
+        }
+        Document::Hash(details) => {
+            let mut digests = Vec::with_capacity(details.len());
+            for detail in details {
+                digests.push(
+                    signet_signing::parse_sha256(&detail.hash_hex)
+                        .map_err(|e| EsignRefused::Internal(e.to_string()))?,
+                );
+            }
+            let items = details.iter().map(|d| (d.name.clone(), d.hash_hex.clone())).collect();
+            let info = details.iter().map(|d| d.name.clone()).collect();
+            Ok((PendingDocument::Hash { items }, digests, info))
+        }
+        Document::Data(bytes) => {
+            let digest = signet_sigcrypto::pki::sha256(bytes);
+            Ok((PendingDocument::Data, vec![digest], vec![format!("{}.txt", open.payload.reference_number)]))
+        }
+        _ => Err(EsignRefused::Unavailable),
+    }
+}
+
+/// A checked answer for a gateway transaction: the transaction ends with the signed result,
+/// the signer's cancel (106) or the ESP's refusal (107 naming the ESP's code).
+pub(crate) async fn answer(
+    svc: &Services,
+    esign: &EsignTransactionRow,
+    txn: &TxnId,
+    outcome: Outcome,
+    actor: &Actor,
+) -> Result<Delivery, EsignRefused> {
+    let row = open_gateway_transaction(svc, esign).await?;
+    match outcome {
+        Outcome::Refused { code, message } => {
+            take(svc, esign, "refused", &code).await?;
+            forget_pending(svc, esign).await;
+            if code == signet_esign::esp::codes::CANCELLED {
+                return transaction::cancel_row(svc, &row, actor).await.map_err(EsignRefused::Closed);
+            }
+            let failure = GatewayFailure::new(ErrorCode::InvalidParameters, esp_refusal(&code, &message));
+            Ok(transaction::fail(svc, &row, &failure, actor, serde_json::json!({"signatureTypes": "3", "esp": code}))
+                .await)
+        }
+        Outcome::Signed(signed) => {
+            take(svc, esign, "signed", &signed.res_code).await?;
+            let result = complete(svc, esign, txn, &row, &signed.signatures).await;
+            forget_pending(svc, esign).await;
+            let detail = serde_json::json!({
+                "signatureTypes": "3",
+                "signer": signed.signer_name,
+                "espReference": signed.res_code,
+            });
+            match result {
+                Ok(returnvalue) => transaction::complete(svc, &row, returnvalue, actor, detail)
+                    .await
+                    .map_err(EsignRefused::Closed)?
+                    .ok_or(EsignRefused::Closed(TransactionClosed::Ended(transaction::ended_message("completed")))),
+                Err(cause) => {
+                    tracing::warn!(transaction = %row.transaction_number, %cause, "embedding the eSign signature failed");
+                    let failure = GatewayFailure::new(ErrorCode::InvalidParameters, "the document could not be signed");
+                    Ok(transaction::fail(svc, &row, &failure, actor, detail).await)
+                }
+            }
+        }
+    }
+}
+
+/// The ESP's words, bounded and without control characters, after its code.
+fn esp_refusal(code: &str, message: &str) -> String {
+    let clean = |s: &str, n: usize| s.chars().filter(|c| !c.is_control()).take(n).collect::<String>();
+    format!("Aadhaar eSign: {} {}", clean(code, 20), clean(message, 200)).trim_end().to_string()
+}
+
+async fn open_gateway_transaction(svc: &Services, esign: &EsignTransactionRow) -> Result<TransactionRow, EsignRefused> {
+    let number = esign.gateway_transaction.as_deref().ok_or(EsignRefused::Closed(TransactionClosed::NotFound))?;
+    let row = svc.store.transaction(number).await?.ok_or(EsignRefused::Closed(TransactionClosed::NotFound))?;
+    if row.state != "initiated" {
+        return Err(EsignRefused::Closed(TransactionClosed::Ended(transaction::ended_message(&row.state))));
+    }
+    if row.expires_at < now_millis() {
+        return Err(EsignRefused::Closed(TransactionClosed::Ended(transaction::ended_message("expired"))));
+    }
+    Ok(row)
+}
+
+/// Embeds the ESP's signatures and seals the `Returnvalue` with the transaction's session key.
+async fn complete(
+    svc: &Services,
+    esign: &EsignTransactionRow,
+    txn: &TxnId,
+    row: &TransactionRow,
+    signatures: &[Vec<u8>],
+) -> Result<String, String> {
+    let pending: Pending = open_pending(svc, esign, txn).await?;
+    let session = SessionKey::from_slice(&pending.session_key).ok_or("the session key is damaged")?;
+    let profile = if row.profile == 2 { Profile::Modern } else { Profile::Legacy };
+    match pending.document {
+        PendingDocument::Pdf { prepared } => {
+            let cms = signatures.first().cloned().ok_or("no signature")?;
+            let opts = esign_completion_options(&transaction::seal_policy(svc));
+            let signed = svc
+                .heavy
+                .run(move || signet_signing::complete_remote_pdf(&prepared, &cms, &opts).map_err(|e| e.to_string()))
+                .await
+                .map_err(|e| e.to_string())??;
+            seal_result(&session, profile, &signed).map_err(|e| e.to_string())
+        }
+        PendingDocument::Hash { items } => {
+            let signatures: Vec<HashSignature> = items
+                .into_iter()
+                .zip(signatures)
+                .map(|((name, hash), cms)| HashSignature {
+                    document_name: name,
+                    document_hash: hash,
+                    signature: STANDARD.encode(cms),
+                })
+                .collect();
+            seal_hash_result(&session, profile, &signatures).map_err(|e| e.to_string())
+        }
+        PendingDocument::Data => {
+            let cms = signatures.first().ok_or("no signature")?;
+            seal_result(&session, profile, cms).map_err(|e| e.to_string())
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! Aadhaar eSign for a workflow signatory whose mode of signature asks for it. [`start`]:
+//! every active document is prepared with the signer's appearance where their placement puts
+//! it, and one request carries all their digests (the CCA API takes up to five), so the signer
+//! authenticates once. [`answer`]: each of the ESP's signatures is embedded into its document
+//! as a new version on top of the version it was prepared from; the store accepts them only
+//! if no one changed those documents meanwhile (a parallel signer), else the signer signs again.
+//! The signature is the signer's own (a certificate in their name), not the tenant's seal.
+
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
+use signet_domain::audit::Actor;
+use signet_domain::workflow::{DocumentState, PlannedSignatory, SignatureMode, WorkflowState};
+use signet_domain::{DocumentId, Error, ErrorCode};
+use signet_esign::asp::{Outcome, Signed};
+use signet_signing::{PadesLevel, PdfSignOptions, PreparedRemotePdf};
+use signet_store::{
+    AfterSignature, DocumentRow, EsignSubject, EsignTransactionRow, SignatoryRow, SignedVersion, WorkflowActor,
+    WorkflowRow,
+};
+
+use super::placement::{self, Placement};
+use super::sealing::version_key;
+use super::signer::SignerSession;
+use crate::Services;
+use crate::esign::{EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, open_pending, send, take};
+use crate::gateway::seal::Mark;
+
+/// What the answer completes, sealed under the `txn`'s secret.
+#[derive(Serialize, Deserialize)]
+struct Pending {
+    documents: Vec<PendingDocument>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct PendingDocument {
+    document_id: i64,
+    base_version: i64,
+    prepared: PreparedRemotePdf,
+}
+
+/// Signatories may sign with Aadhaar eSign only where an ESP is configured.
+pub fn check_modes(svc: &Services, planned: &[PlannedSignatory]) -> Result<(), Error> {
+    match planned.iter().position(|p| p.mode == SignatureMode::AadhaarEsign) {
+        Some(i) if svc.esign.is_none() => Err(Error::field(
+            &format!("signatories[{i}].modeOfSignature"),
+            "Aadhaar eSign is not configured on this service (esign_esp_url)",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Whether this signer signs with Aadhaar eSign.
+pub fn required(session: &SignerSession) -> bool {
+    session.signatory.signature_mode == SignatureMode::AadhaarEsign
+}
+
+fn options(svc: &Services) -> PdfSignOptions {
+    let http = if svc.config.outbound_allow_private {
+        signet_signing::HttpConfig::allow_private()
+    } else {
+        signet_signing::HttpConfig::default()
+    };
+    PdfSignOptions {
+        // eSign certificates live 30 minutes: with a TSA, the document keeps what validates
+        // them later (B-LT).
+        level: if svc.config.tsa_url.is_some() { PadesLevel::BLT } else { PadesLevel::BB },
+        tsa_url: svc.config.tsa_url.clone(),
+        http,
+        ..PdfSignOptions::default()
+    }
+}
+
+/// The signer chose to sign: every active document is prepared and one request goes to the ESP.
+pub async fn start(svc: &Services, session: &SignerSession) -> Result<EspRedirect, EsignRefused> {
+    if svc.esign.is_none() || !required(session) {
+        return Err(EsignRefused::Unavailable);
+    }
+    let (signatory, workflow) = (&session.signatory, &session.workflow);
+    let documents: Vec<DocumentRow> = svc
+        .store
+        .workflow_documents(workflow)
+        .await?
+        .into_iter()
+        .filter(|d| d.state == DocumentState::Active)
+        .collect();
+    if documents.is_empty() || documents.len() > signet_esign::MAX_HASHES {
+        return Err(EsignRefused::Gone("Aadhaar eSign signs one to five documents at a time."));
+    }
+    let mut pending = Pending { documents: Vec::with_capacity(documents.len()) };
+    for (index, doc) in documents.iter().enumerate() {
+        pending.documents.push(prepare(svc, doc, index, signatory, workflow).await?);
+    }
+    let digests: Vec<[u8; 32]> = pending.documents.iter().map(|d| d.prepared.digest).collect();
+    let doc_info: Vec<String> = documents.iter().map(|d| d.name.clone()).collect();
+    let id = signatory.id.to_string();
+    let outgoing = Outgoing {
+        tenant_id: workflow.tenant_id,
+        subject: EsignSubject::Signatory(signatory.id),
+        blob_folder: ["signatories", &id],
+        digests: &digests,
+        doc_info: &doc_info,
+        signer_id: None,
+    };
+    send(svc, &outgoing, &pending).await
+}
+
+async fn prepare(
+    svc: &Services,
+    doc: &DocumentRow,
+    index: usize,
+    signatory: &SignatoryRow,
+    workflow: &WorkflowRow,
+) -> Result<PendingDocument, EsignRefused> {
+    let current = signet_blob::BlobKey::parse(&doc.current_blob).map_err(|e| EsignRefused::Internal(e.to_string()))?;
+    let pdf = svc.blob.get(&current).await.map_err(|e| EsignRefused::Internal(e.to_string()))?;
+    let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
+    let mark = Mark::Typed { name: signatory.name.clone(), style: signet_signing::NameStyle::Plain };
+    let mut opts = options(svc);
+    opts.name = Some(signatory.name.clone());
+    opts.reason = Some(format!("Signed with Aadhaar eSign by {} (workflow {})", signatory.name, workflow.id));
+    opts.contact_info = Some(signatory.email.clone());
+    let prepared = svc
+        .heavy
+        .run(move || {
+            opts.visible = Some(placement::visible(&placement, index, &pdf, &mark)?);
+            signet_signing::prepare_remote_pdf(&pdf, &opts).map_err(|e| e.to_string())
+        })
+        .await?
+        .map_err(EsignRefused::Internal)?;
+    Ok(PendingDocument { document_id: doc.id.get(), base_version: doc.version, prepared })
+}
+
+/// A checked answer for a workflow signatory; the text is for the signer.
+pub(crate) async fn answer(
+    svc: &Services,
+    esign: &EsignTransactionRow,
+    txn: &TxnId,
+    outcome: Outcome,
+    actor: &Actor,
+) -> Result<String, EsignRefused> {
+    let id = esign.signatory_id.ok_or_else(|| EsignRefused::Internal("no signatory".into()))?;
+    let (signatory, workflow) =
+        svc.store.signatory(id).await?.ok_or(EsignRefused::Gone("This signature request no longer exists."))?;
+    if workflow.state() != WorkflowState::InProgress || !signatory.state().is_turn() {
+        return Err(EsignRefused::Gone("This signature can no longer be made: the request has moved on."));
+    }
+    let actor = WorkflowActor { id: format!("signatory:{}", signatory.id), ip: actor.ip.clone() };
+    match outcome {
+        Outcome::Refused { code, message } => {
+            take(svc, esign, "refused", &code).await?;
+            forget_pending(svc, esign).await;
+            if code == signet_esign::esp::codes::CANCELLED {
+                return Ok("You cancelled at the eSign service; nothing was signed.".into());
+            }
+            let message: String = message.chars().filter(|c| !c.is_control()).take(200).collect();
+            Ok(format!("The eSign service did not sign ({code}: {message}). You can try again."))
+        }
+        Outcome::Signed(signed) => {
+            take(svc, esign, "signed", &signed.res_code).await?;
+            let result = embed_all(svc, esign, txn, &signatory, &workflow, &signed, &actor).await;
+            forget_pending(svc, esign).await;
+            match result {
+                Ok(AfterSignature::Completed) => {
+                    super::completion::finish_in_background(svc, workflow.tenant_id, workflow.id);
+                    Ok("Signed with Aadhaar eSign. Everyone has signed; thank you.".into())
+                }
+                Ok(_) => Ok("Signed with Aadhaar eSign. Thank you.".into()),
+                Err(error) if error.code() == ErrorCode::Conflict => Err(EsignRefused::Gone(
+                    "The documents changed while you were at the eSign service (another signer signed). Please sign again.",
+                )),
+                Err(error) => Err(EsignRefused::Internal(error.to_string())),
+            }
+        }
+    }
+}
+
+/// Embeds each signature into its document, stores the new versions and records the signature.
+async fn embed_all(
+    svc: &Services,
+    esign: &EsignTransactionRow,
+    txn: &TxnId,
+    signatory: &SignatoryRow,
+    workflow: &WorkflowRow,
+    signed: &Signed,
+    actor: &WorkflowActor,
+) -> Result<AfterSignature, Error> {
+    let pending: Pending = open_pending(svc, esign, txn).await.map_err(Error::internal)?;
+    let mut written: Vec<(signet_blob::BlobKey, DocumentId, i64, String)> = Vec::new();
+    for (document, cms) in pending.documents.into_iter().zip(&signed.signatures) {
+        match embed_one(svc, workflow, document, cms.clone()).await {
+            Ok(version) => written.push(version),
+            Err(error) => {
+                discard(svc, &written).await;
+                return Err(error);
+            }
+        }
+    }
+    let versions: Vec<SignedVersion<'_>> = written
+        .iter()
+        .map(|(key, document_id, base_version, sha)| SignedVersion {
+            document_id: *document_id,
+            base_version: *base_version,
+            blob_key: key.as_str(),
+            sha256: sha,
+        })
+        .collect();
+    let detail = serde_json::json!({
+        "method": "aadhaar_esign",
+        "signer": signed.signer_name,
+        "espReference": signed.res_code,
+    });
+    let recorded = svc.store.record_signature(signatory, &versions, "aadhaar_esign", actor, detail).await;
+    if recorded.is_err() {
+        discard(svc, &written).await;
+    }
+    recorded
+}
+
+async fn embed_one(
+    svc: &Services,
+    workflow: &WorkflowRow,
+    document: PendingDocument,
+    cms: Vec<u8>,
+) -> Result<(signet_blob::BlobKey, DocumentId, i64, String), Error> {
+    let document_id = DocumentId::from(document.document_id);
+    let doc = svc
+        .store
+        .document(workflow.tenant_id, document_id)
+        .await?
+        .ok_or_else(|| Error::internal("a signed document disappeared"))?;
+    let opts = options(svc);
+    let prepared = document.prepared;
+    let bytes = svc
+        .heavy
+        .run(move || signet_signing::complete_remote_pdf(&prepared, &cms, &opts).map_err(|e| e.to_string()))
+        .await?
+        .map_err(|cause| {
+            Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
+        })?;
+    let sha = crate::documents::sha256_hex(&bytes);
+    let key = version_key(&doc, document.base_version + 1)?;
+    svc.blob.put(&key, Bytes::from(bytes)).await?;
+    Ok((key, document_id, document.base_version, sha))
+}
+
+async fn discard(svc: &Services, written: &[(signet_blob::BlobKey, DocumentId, i64, String)]) {
+    for (key, ..) in written {
+        let _ = svc.blob.delete(key).await;
+    }
+}

@@ -1,0 +1,108 @@
+//! Aadhaar eSign transactions: the requests Signet sent to an ESP as ASP, and how each was
+//! answered. An answer is taken once: [`Store::answer_esign`] moves a row out of `sent` in one
+//! statement, so a replayed answer (or two instances receiving the same post) finds it taken.
+
+use signet_domain::{Millis, SignatoryId, TenantId, now_millis};
+
+use crate::{Result, Store, db_err, on_db};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EsignTransactionRow {
+    pub id: String,
+    pub secret_hash: String,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
+    /// The gateway transaction the request signs for, or else…
+    pub gateway_transaction: Option<String>,
+    /// …the workflow signatory it signs for.
+    #[sqlx(try_from = "crate::NullableId")]
+    pub signatory_id: Option<SignatoryId>,
+    /// Hex SHA-256 values sent, JSON array in InputHash order.
+    pub digests: String,
+    pub pending_blob: String,
+    /// `sent`, `signed`, `refused` or `failed`.
+    pub state: String,
+    pub outcome: Option<String>,
+    pub sent_at: Millis,
+    pub expires_at: Millis,
+    pub answered_at: Option<Millis>,
+}
+
+/// What an eSign request signs for.
+#[derive(Debug, Clone, Copy)]
+pub enum EsignSubject<'a> {
+    Gateway(&'a str),
+    Signatory(SignatoryId),
+}
+
+pub struct NewEsignTransaction<'a> {
+    pub id: &'a str,
+    pub secret_hash: &'a str,
+    pub tenant_id: TenantId,
+    pub subject: EsignSubject<'a>,
+    pub digests: &'a str,
+    pub pending_blob: &'a str,
+    pub expires_at: Millis,
+}
+
+impl Store {
+    pub async fn insert_esign_transaction(&self, new: &NewEsignTransaction<'_>) -> Result<()> {
+        let now = now_millis();
+        let (gateway, signatory) = match new.subject {
+            EsignSubject::Gateway(number) => (Some(number), None),
+            EsignSubject::Signatory(id) => (None, Some(id.get())),
+        };
+        on_db!(self, pool => {
+            sqlx::query(
+                "INSERT INTO esign_transactions (id, secret_hash, tenant_id, gateway_transaction, signatory_id, \
+                 digests, pending_blob, state, sent_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'sent', $8, $9)",
+            )
+            .bind(new.id)
+            .bind(new.secret_hash)
+            .bind(new.tenant_id.get())
+            .bind(gateway)
+            .bind(signatory)
+            .bind(new.digests)
+            .bind(new.pending_blob)
+            .bind(now)
+            .bind(new.expires_at)
+            .execute(pool)
+            .await
+            .map(|_| ())
+            .map_err(db_err)
+        })
+    }
+
+    pub async fn esign_transaction(&self, id: &str) -> Result<Option<EsignTransactionRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id, secret_hash, tenant_id, gateway_transaction, signatory_id, digests, pending_blob, state, outcome, \
+                 sent_at, expires_at, answered_at FROM esign_transactions WHERE id = $1",
+            )
+            .bind(id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// Records the answer to a sent request: `state` (`signed`, `refused` or `failed`) with
+    /// `outcome` (the ESP's or Signet's code). False when the request was answered already.
+    pub async fn answer_esign(&self, id: &str, state: &str, outcome: &str) -> Result<bool> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            sqlx::query(
+                "UPDATE esign_transactions SET state = $2, outcome = $3, answered_at = $4 \
+                 WHERE id = $1 AND state = 'sent'",
+            )
+            .bind(id)
+            .bind(state)
+            .bind(outcome)
+            .bind(now)
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected() == 1)
+            .map_err(db_err)
+        })
+    }
+}
