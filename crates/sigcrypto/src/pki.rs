@@ -97,6 +97,8 @@ pub struct IssueOptions {
     pub email: Option<String>,
     /// Extra DN: organisation (O), e.g. the tenant a sealing certificate belongs to.
     pub organization: Option<String>,
+    /// Extra DN: country (C), two letters, e.g. `IN` for eSign signer certificates.
+    pub country: Option<String>,
 }
 
 const DEFAULT_EE_VALIDITY: Duration = Duration::from_secs(2 * 365 * 24 * 3600);
@@ -316,6 +318,14 @@ fn base_params(common_name: &str, validity: Duration) -> Result<CertificateParam
 
 fn ee_params(common_name: &str, opts: &IssueOptions) -> Result<CertificateParams> {
     let mut params = base_params(common_name, opts.validity.unwrap_or(DEFAULT_EE_VALIDITY))?;
+    if let Some(country) = &opts.country {
+        if country.len() != 2 || !country.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return Err(Error::Pki(format!("country {country:?} is not a two-letter code")));
+        }
+        // RFC 5280 Appendix A: countryName is a PrintableString.
+        let printable = rcgen::string::PrintableString::try_from(country.to_ascii_uppercase())?;
+        params.distinguished_name.push(DnType::CountryName, rcgen::DnValue::PrintableString(printable));
+    }
     if let Some(organization) = &opts.organization {
         params.distinguished_name.push(DnType::OrganizationName, organization.as_str());
     }

@@ -10,8 +10,8 @@ use x509_cert::Certificate;
 use x509_cert::ext::pkix::name::{DistributionPointName, GeneralName};
 use x509_cert::ext::pkix::{AuthorityInfoAccessSyntax, CrlDistributionPoints};
 use x509_ocsp::{
-    BasicOcspResponse, CertId, CertStatus, OcspRequest, OcspResponse, OcspResponseStatus, Request, ResponderId,
-    TbsRequest, Version,
+    BasicOcspResponse, CertId, CertStatus, OcspGeneralizedTime, OcspRequest, OcspResponse, OcspResponseStatus, Request,
+    ResponderId, ResponseBytes, ResponseData, SingleResponse, TbsRequest, Version,
 };
 
 use crate::http::{self, HttpConfig};
@@ -22,6 +22,14 @@ use crate::{Error, Result};
 /// id-pkix-ocsp-basic
 const ID_PKIX_OCSP_BASIC: const_oid::ObjectIdentifier = const_oid::ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.48.1.1");
 const ID_SHA1: const_oid::ObjectIdentifier = const_oid::ObjectIdentifier::new_unwrap("1.3.14.3.2.26");
+/// id-pkix-ocsp-nonce
+const ID_PKIX_OCSP_NONCE: const_oid::ObjectIdentifier = const_oid::ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.48.1.2");
+/// Most certificates asked about in one OCSP request a responder answers (clients ask one).
+const MAX_OCSP_REQUEST_ENTRIES: usize = 20;
+/// Largest nonce echoed (RFC 8954 caps nonces at 32 bytes; some clients send a little more).
+const MAX_OCSP_NONCE_BYTES: usize = 128;
+/// Largest OCSP request read (a request for a handful of certificates is a few hundred bytes).
+pub const MAX_OCSP_REQUEST_BYTES: usize = 16 * 1024;
 /// Chains longer than this are refused (loops, hostile bundles).
 const MAX_CHAIN: usize = 10;
 
@@ -242,6 +250,134 @@ fn ocsp_signer(basic: &BasicOcspResponse, issuer: &Certificate) -> Result<Certif
         return Err(Error::Revocation("responder certificate lacks EKU OCSPSigning".into()));
     }
     Ok(delegated.clone())
+}
+
+/// A delegated OCSP responder (RFC 6960 §4.2.2.2): the CA whose certificates it answers for,
+/// and the responder's key with a certificate that CA issued with EKU OCSPSigning
+/// ([`pki::LocalCa::issue_ocsp_responder`]).
+pub struct OcspResponder<'a> {
+    pub issuer_der: &'a [u8],
+    pub signer: &'a dyn signer::RawSigner,
+    /// How long an answer may be relied on (its nextUpdate).
+    pub validity: std::time::Duration,
+}
+
+/// Answers a DER `OCSPRequest` as the responder of `responder.issuer_der`: one SingleResponse
+/// per certificate asked about, with `status_of(serial)` (big-endian serial bytes) for
+/// certificates of that issuer and `unknown` for any other issuer's. A request that cannot be
+/// read gets a `malformedRequest` answer (a response, not an error: clients expect one); the
+/// request's nonce is echoed. Errors are the responder's own failures (its key, the issuer).
+pub fn build_ocsp_response(
+    request_der: &[u8],
+    responder: &OcspResponder<'_>,
+    status_of: &dyn Fn(&[u8]) -> RevocationStatus,
+    now: std::time::SystemTime,
+) -> Result<Vec<u8>> {
+    let issuer = pki::parse_cert(responder.issuer_der)?;
+    let Some(request) = readable_ocsp_request(request_der) else {
+        return ocsp_error_response(OcspResponseStatus::MalformedRequest);
+    };
+    let now_secs =
+        now.duration_since(std::time::UNIX_EPOCH).map_err(|_| Error::Revocation("clock before 1970".into()))?;
+    // Whole seconds: RFC 5280 GeneralizedTime without fractions.
+    let now_secs = std::time::Duration::from_secs(now_secs.as_secs());
+    let this_update = ocsp_time(now_secs)?;
+    let next_update = ocsp_time(now_secs + responder.validity)?;
+    let responses = request
+        .tbs_request
+        .request_list
+        .iter()
+        .map(|entry| {
+            let status = if issued_by(&entry.req_cert, &issuer) {
+                status_of(entry.req_cert.serial_number.as_bytes())
+            } else {
+                RevocationStatus::Unknown
+            };
+            SingleResponse {
+                cert_id: entry.req_cert.clone(),
+                cert_status: match status {
+                    RevocationStatus::Good => CertStatus::good(),
+                    // No revocation records are kept by callers yet: revoked "now".
+                    RevocationStatus::Revoked => CertStatus::revoked(x509_ocsp::RevokedInfo {
+                        revocation_time: this_update,
+                        revocation_reason: None,
+                    }),
+                    RevocationStatus::Unknown => CertStatus::unknown(),
+                },
+                this_update,
+                next_update: Some(next_update),
+                single_extensions: None,
+            }
+        })
+        .collect();
+    let responder_cert = pki::parse_cert(responder.signer.certificate_der())?;
+    let key_hash =
+        HashAlg::Sha1.digest(responder_cert.tbs_certificate.subject_public_key_info.subject_public_key.raw_bytes());
+    let tbs_response_data = ResponseData {
+        version: Version::V1,
+        responder_id: ResponderId::ByKey(OctetString::new(key_hash)?),
+        produced_at: this_update,
+        responses,
+        response_extensions: echoed_nonce(&request).map(|nonce| vec![nonce]),
+    };
+    let signature = responder.signer.sign(&tbs_response_data.to_der()?)?;
+    let basic = BasicOcspResponse {
+        tbs_response_data,
+        signature_algorithm: responder.signer.algorithm().algorithm_identifier(),
+        signature: der::asn1::BitString::from_bytes(&signature)?,
+        certs: Some(vec![responder_cert]),
+    };
+    let response = OcspResponse {
+        response_status: OcspResponseStatus::Successful,
+        response_bytes: Some(ResponseBytes {
+            response_type: ID_PKIX_OCSP_BASIC,
+            response: OctetString::new(basic.to_der()?)?,
+        }),
+    };
+    Ok(response.to_der()?)
+}
+
+/// A request small enough, DER, asking about 1 to [`MAX_OCSP_REQUEST_ENTRIES`] certificates.
+fn readable_ocsp_request(request_der: &[u8]) -> Option<OcspRequest> {
+    if request_der.len() > MAX_OCSP_REQUEST_BYTES {
+        return None;
+    }
+    let request = OcspRequest::from_der(request_der).ok()?;
+    let count = request.tbs_request.request_list.len();
+    (1..=MAX_OCSP_REQUEST_ENTRIES).contains(&count).then_some(request)
+}
+
+/// An unsuccessful answer: a status and no body (RFC 6960 §4.2.1).
+fn ocsp_error_response(status: OcspResponseStatus) -> Result<Vec<u8>> {
+    Ok(OcspResponse { response_status: status, response_bytes: None }.to_der()?)
+}
+
+fn ocsp_time(since_epoch: std::time::Duration) -> Result<OcspGeneralizedTime> {
+    Ok(OcspGeneralizedTime(der::asn1::GeneralizedTime::from_unix_duration(since_epoch)?))
+}
+
+/// Whether a CertID names `issuer`, in whatever hash the client chose.
+fn issued_by(id: &CertId, issuer: &Certificate) -> bool {
+    let Some(hash) = HashAlg::from_oid(&id.hash_algorithm.oid) else {
+        return false;
+    };
+    let Ok(name) = issuer.tbs_certificate.subject.to_der() else {
+        return false;
+    };
+    let key = issuer.tbs_certificate.subject_public_key_info.subject_public_key.raw_bytes();
+    id.issuer_name_hash.as_bytes() == hash.digest(&name).as_slice()
+        && id.issuer_key_hash.as_bytes() == hash.digest(key).as_slice()
+}
+
+/// The request's nonce extension, to copy into the answer (clients that send one check it).
+fn echoed_nonce(request: &OcspRequest) -> Option<x509_cert::ext::Extension> {
+    request
+        .tbs_request
+        .request_extensions
+        .iter()
+        .flatten()
+        .find(|e| e.extn_id == ID_PKIX_OCSP_NONCE && e.extn_value.as_bytes().len() <= MAX_OCSP_NONCE_BYTES)
+        .cloned()
 }
 
 /// Fetch and check an OCSP response for `cert` from its AIA URL (or `url_override`).
