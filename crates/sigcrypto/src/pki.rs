@@ -513,6 +513,18 @@ pub fn certs_from_pem_or_der(bytes: &[u8]) -> Result<Vec<Vec<u8>>> {
 }
 
 /// Split a text into its PEM blocks (label, DER), ignoring text between blocks.
+/// The base64 of a PEM block, read as people paste it: any line length (openssl writes 64,
+/// others one long line), CRLF or LF, RFC 1421 header lines (`Name: value`) skipped.
+fn pem_body(body: &str) -> std::result::Result<Vec<u8>, String> {
+    use base64::Engine as _;
+    let text: String = body
+        .lines()
+        .filter(|line| !line.contains(':'))
+        .flat_map(|line| line.chars().filter(|c| !c.is_ascii_whitespace()))
+        .collect();
+    base64::engine::general_purpose::STANDARD.decode(text).map_err(|e| e.to_string())
+}
+
 pub fn pem_blocks(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
     let text = std::str::from_utf8(bytes).map_err(|_| Error::Encoding("PEM is not UTF-8".into()))?;
     let mut out = Vec::new();
@@ -524,10 +536,8 @@ pub fn pem_blocks(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
         let end_marker = format!("-----END {label}-----");
         let end =
             after.find(&end_marker).ok_or_else(|| Error::Encoding(format!("missing PEM end line for {label}")))?;
-        let block = &after[..end + end_marker.len()];
-        let (l, der) = der::pem::decode_vec(block.as_bytes())
-            .map_err(|e| Error::Encoding(format!("bad PEM block {label}: {e}")))?;
-        out.push((l.to_string(), der));
+        let body = &after[11 + label_end + 5..end];
+        out.push((label.to_string(), pem_body(body).map_err(|e| Error::Encoding(format!("bad PEM block {label}: {e}")))?));
         rest = &after[end + end_marker.len()..];
     }
     Ok(out)
@@ -646,6 +656,19 @@ mod tests {
         assert_eq!(again.cert_der(), ca.cert_der());
         let ee = again.issue_signer("Alice", KeyAlgo::EcP256)?;
         assert_eq!(cert_common_name(&ee.cert_der).as_deref(), Some("Alice"));
+        Ok(())
+    }
+
+    #[test]
+    fn pem_is_read_whatever_its_line_length() -> Result<()> {
+        use base64::Engine as _;
+        let ca = LocalCa::generate_with("Test CA", KeyAlgo::EcP256)?;
+        let one_line = base64::engine::general_purpose::STANDARD.encode(ca.cert_der());
+        let pasted = format!("junk before\r\n-----BEGIN CERTIFICATE-----\r\n{one_line}\r\n-----END CERTIFICATE-----\r\n");
+        assert_eq!(certs_from_pem_or_der(pasted.as_bytes())?, vec![ca.cert_der().to_vec()]);
+        assert_eq!(certs_from_pem_or_der(ca.cert_pem().as_bytes())?, vec![ca.cert_der().to_vec()]);
+        let broken = pasted.replace(&one_line[10..20], "!!!!!!!!!!");
+        assert!(certs_from_pem_or_der(broken.as_bytes()).is_err());
         Ok(())
     }
 

@@ -69,12 +69,12 @@ signer_digest = sha256\ndefault_policy = 1.2.3.4.1\ndigests = sha256, sha384, sh
 ordering = no\ntsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n";
 
 impl TestTsa {
-    /// A root "TSA Test Root", a TSA certificate "Test TSA", and the server.
+    /// A root "TSA Test Root", a TSA certificate "Test TSA" whose revocation is published as a
+    /// CRL by the same server (so signatures time-stamped here can reach B-LT), and the server.
+    /// The server reads its files on each request: they are written once its port is known.
     pub fn start() -> TestTsa {
         let root = TestPki::new("TSA Test Root");
-        let tsa = root.ca.issue_tsa("Test TSA").expect("TSA certificate");
         let dir = tempfile::tempdir().expect("tempdir");
-        write_tsa_files(dir.path(), &root, &tsa);
         let mut child = Command::new("python3")
             .arg(crate::script("tsa_server.py"))
             .arg(dir.path())
@@ -82,7 +82,13 @@ impl TestTsa {
             .spawn()
             .expect("python3 for the TSA server");
         let port = first_line(&mut child);
-        TestTsa { url: format!("http://127.0.0.1:{port}/"), root_pem: root.ca_pem(), child, _dir: dir }
+        let url = format!("http://127.0.0.1:{port}/");
+        let options = IssueOptions { crl_url: Some(format!("{url}ca.crl")), ..IssueOptions::default() };
+        let tsa = root.ca.issue_tsa_with("Test TSA", &options).expect("TSA certificate");
+        write_tsa_files(dir.path(), &root, &tsa);
+        let crl = root.ca.issue_crl(&[], std::time::Duration::from_secs(7 * 86400)).expect("CRL");
+        std::fs::write(dir.path().join("ca.crl"), crl).expect("CRL file");
+        TestTsa { url, root_pem: root.ca_pem(), child, _dir: dir }
     }
 }
 

@@ -30,15 +30,45 @@ pub fn posted_fields(html: &str) -> (String, HashMap<String, String>) {
     (action, fields)
 }
 
-/// HTML's escapes of what `html_escape` escapes (`&amp;` last, so `&amp;lt;` stays `&lt;`).
+/// An attribute value as a browser reads it: the named escapes HTML templates write (`&lt;`,
+/// `&gt;`, `&quot;`, `&apos;`, `&amp;`) and numeric references (`&#60;`, `&#x3c;`).
 pub fn unescape(value: &str) -> String {
-    value
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&amp;", "&")
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let decoded = tail.find(';').filter(|end| *end <= 10).and_then(|end| {
+            let entity = &tail[1..end];
+            let c = match entity {
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                "quot" => Some('"'),
+                "apos" => Some('\''),
+                "amp" => Some('&'),
+                _ => entity
+                    .strip_prefix("#x")
+                    .or_else(|| entity.strip_prefix("#X"))
+                    .map(|hex| u32::from_str_radix(hex, 16))
+                    .or_else(|| entity.strip_prefix('#').map(str::parse::<u32>))
+                    .and_then(Result::ok)
+                    .and_then(char::from_u32),
+            };
+            c.map(|c| (c, end + 1))
+        });
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &tail[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The value of the first `name="..."` attribute in `html`, or "".
@@ -60,5 +90,6 @@ mod tests {
         assert_eq!(fields["ReturnStatus"], "Success");
         assert_eq!(fields["Returnvalue"], "a&b\"c'd");
         assert_eq!(fields.len(), 2);
+        assert_eq!(unescape("&#60;a b=&#34;1&#34;&#62; &#x3C;&amp;lt; &bogus; &"), "<a b=\"1\"> <&lt; &bogus; &");
     }
 }

@@ -1,0 +1,318 @@
+//! Aadhaar eSign (SignatureType 3) end to end: an integrator's envelope, the signer page, the
+//! signed request carried to Signet's test ESP, its pages (Aadhaar number, OTP, consent), the
+//! answer carried back and embedded; the signed PDF validated by pdfsig and pyHanko trusting
+//! the ESP's test CA, the hash signatures by openssl. Every hop is a form with a button: the
+//! test walks them without JavaScript, as a browser without scripts would.
+//! Replayed, forged and foreign answers are refused with nothing embedded.
+
+use std::collections::HashMap;
+
+use signet_client::{
+    DocumentDetail, PageSelection, PayloadBuilder, Profile, SealedRequest, SignaturePosition, SignatureType,
+    open_result,
+};
+use signet_store::Backend;
+use signet_test_esp::{EspOptions, RunningEsp};
+use signet_testkit::gateway::{Integrator, erp_urls};
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::one_page;
+use signet_testkit::pki::TestTsa;
+use signet_testkit::problem::{posted_fields, unescape};
+use signet_testkit::server::{TestApp, spawn_with};
+use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
+
+on_both_backends!(
+    a_pdf_signed_with_aadhaar_esign_validates_in_pdfsig_and_pyhanko,
+    hashes_signed_with_aadhaar_esign_verify_in_openssl,
+    data_signed_with_aadhaar_esign_verifies_in_openssl,
+    the_signer_cancelling_at_the_esp_reaches_curl_with_106,
+    replayed_and_forged_answers_are_refused_and_embed_nothing,
+);
+
+/// The test identity the ESP creates in its identities file (see signet-test-esp).
+const AADHAAR: &str = "999941057058";
+const OTP: &str = "123456";
+
+struct Setup {
+    app: TestApp,
+    esp: RunningEsp,
+    who: Integrator,
+    _tsa: Option<TestTsa>,
+    _dir: tempfile::TempDir,
+}
+
+async fn setup(backend: Backend, with_tsa: bool) -> Setup {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut options = EspOptions::new(dir.path().join("esp"));
+    options.fixed_otp = Some(OTP.into());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let esp = signet_test_esp::spawn(options, listener).await.expect("test ESP");
+    let esp_cert = dir.path().join("esp.cer");
+    let ca_cert = dir.path().join("esign-ca.pem");
+    std::fs::write(&esp_cert, &esp.esp_certificate_der).expect("write");
+    std::fs::write(&ca_cert, cert_pem(&esp.ca_certificate_der)).expect("write");
+    let tsa = with_tsa.then(TestTsa::start);
+    let (esp_url, tsa_url) = (format!("{}/2.1/form/signdoc", esp.base_url), tsa.as_ref().map(|t| t.url.clone()));
+    let app = spawn_with(backend, |config| {
+        config.esign_esp_url = Some(esp_url);
+        config.esign_esp_certificate = Some(esp_cert);
+        config.esign_ca_certificates = Some(ca_cert);
+        config.tsa_url = tsa_url;
+        config.outbound_allow_private = true;
+    })
+    .await;
+    // Registration as an operator does it: the ASP certificate Signet serves, given to the ESP.
+    let asp_cert = app.client.get(app.url("/esign/asp.cer")).send().await.expect("asp.cer");
+    assert_eq!(asp_cert.headers()["content-type"], "application/pkix-cert");
+    let asp_cert = asp_cert.bytes().await.expect("body");
+    signet_test_esp::register_asp(&dir.path().join("esp"), "SIGNET", &asp_cert).expect("register");
+    let tenant = app.tenant("Acme Bank").await;
+    let who = Integrator::setup(&app.base(), &app.token(&tenant).await).await;
+    Setup { app, esp, who, _tsa: tsa, _dir: dir }
+}
+
+fn pdf_payload(s: &Setup, reference: &str) -> PayloadBuilder {
+    PayloadBuilder::pdf(&one_page("Loan agreement"), "Asha Verma")
+        .reference_number(reference)
+        .authtoken(&s.who.authtoken)
+        .signature_types(&[SignatureType::ESign])
+        .urls(&erp_urls())
+        .pages(&PageSelection::First)
+        .position(SignaturePosition::BottomRight)
+}
+
+/// Submits the envelope and returns the signer page's address.
+async fn signer_link(s: &Setup, payload: &PayloadBuilder) -> (String, SealedRequest) {
+    let sealed = s.who.seal(Profile::Modern, &payload.build().expect("payload"));
+    let response = s.who.submit(&s.app.base(), &sealed).await;
+    assert_eq!(response.status(), 303, "{:?}", response.text().await);
+    (response.headers()["location"].to_str().expect("location").to_string(), sealed)
+}
+
+/// Posts a form's fields to its action and returns the page that comes back.
+async fn post(client: &reqwest::Client, action: &str, fields: &HashMap<String, String>) -> String {
+    let response = client.post(action).form(fields).send().await.expect("post");
+    response.text().await.expect("html")
+}
+
+/// The hidden fields of the form whose action ends with `action_suffix`, with extra fields.
+fn form(html: &str, action_suffix: &str, extra: &[(&str, &str)]) -> (String, HashMap<String, String>) {
+    let start =
+        html.find(&format!("{action_suffix}\"")).unwrap_or_else(|| panic!("no form to {action_suffix}:\n{html}"));
+    let form_start = html[..start].rfind("<form").expect("form");
+    let form_end = html[start..].find("</form>").map(|i| start + i).unwrap_or(html.len());
+    let form_html = &html[form_start..form_end];
+    let action = form_html.split("action=\"").nth(1).and_then(|r| r.split('"').next()).expect("action");
+    let mut fields = HashMap::new();
+    for input in form_html.split("<input").skip(1) {
+        let attr =
+            |name: &str| input.split(&format!("{name}=\"")).nth(1).and_then(|r| r.split('"').next()).map(unescape);
+        if attr("type").as_deref() == Some("hidden")
+            && let (Some(name), Some(value)) = (attr("name"), attr("value"))
+        {
+            fields.insert(name, value);
+        }
+    }
+    for (k, v) in extra {
+        fields.insert(k.to_string(), v.to_string());
+    }
+    (unescape(action), fields)
+}
+
+/// From the signer page to the ESP's answer page: Aadhaar eSign chosen, the request carried
+/// to the ESP, the Aadhaar number and the OTP given with consent.
+async fn through_the_esp(s: &Setup, link: &str) -> String {
+    let client = &s.app.client;
+    let page = client.get(s.app.url(link)).send().await.expect("page").text().await.expect("html");
+    assert!(page.contains("Sign with Aadhaar eSign"), "{page}");
+    let to_esp =
+        client.post(s.app.url(&format!("{link}/esign"))).send().await.expect("esign").text().await.expect("html");
+    let (action, fields) = posted_fields(&to_esp);
+    assert_eq!(action, format!("{}/2.1/form/signdoc", s.esp.base_url));
+    assert!(fields["eSignRequest"].starts_with("<Esign "), "{to_esp}");
+    let aadhaar_page = post(client, &action, &fields).await;
+    let (action, fields) = form(&aadhaar_page, "/2.1/form/otp", &[("aadhaar", AADHAAR)]);
+    let otp_page = post(client, &absolute(s, &action), &fields).await;
+    let (action, fields) = form(&otp_page, "/2.1/form/authenticate", &[("otp", OTP), ("consent", "Y")]);
+    post(client, &absolute(s, &action), &fields).await
+}
+
+fn absolute(s: &Setup, action: &str) -> String {
+    if action.starts_with("http") { action.to_string() } else { format!("{}{action}", s.esp.base_url) }
+}
+
+/// Carries the ESP's answer page back to Signet and returns the post for the integrator.
+async fn back_to_signet(s: &Setup, answer_page: &str) -> (String, HashMap<String, String>) {
+    let (action, fields) = posted_fields(answer_page);
+    assert_eq!(action, s.app.url("/esign/response"), "{answer_page}");
+    let result = post(&s.app.client, &action, &fields).await;
+    let posted = posted_fields(&result);
+    assert!(!posted.0.is_empty(), "no post-back from Signet:\n{result}");
+    posted
+}
+
+async fn a_pdf_signed_with_aadhaar_esign_validates_in_pdfsig_and_pyhanko(backend: Backend) {
+    let s = setup(backend, true).await;
+    let (link, sealed) = signer_link(&s, &pdf_payload(&s, "ESIGN-PDF-1")).await;
+    let answer = through_the_esp(&s, &link).await;
+    let (action, fields) = back_to_signet(&s, &answer).await;
+    assert_eq!(action, "https://erp.example.test/signed", "{fields:?}");
+    let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+
+    let report = pdfsig(&signed);
+    assert!(report.contains("Signature is Valid"), "{report}");
+    assert!(report.contains("Asha Verma"), "the signer's own certificate: {report}");
+    assert!(!report.contains("sealed by Signet"), "Aadhaar eSign is the signer's signature, not a seal: {report}");
+    let tsa_root = s._tsa.as_ref().map(|t| t.root_pem.as_bytes().to_vec()).unwrap_or_default();
+    let esign_root = cert_pem(&s.esp.ca_certificate_der);
+    pyhanko_validates(&signed, &[&esign_root, &tsa_root]);
+
+    // Long-term validation from what the document carries: the ESP (its CRL and OCSP) and the
+    // TSA are stopped first.
+    assert!(signed.windows(4).any(|w| w == b"/DSS"), "B-LT: the chain and revocation data are in the document");
+    let Setup { esp, _tsa: tsa, .. } = s;
+    drop(esp);
+    drop(tsa);
+    adesverify_long_term(&signed, &[&esign_root, &tsa_root]);
+}
+
+/// `pyhanko sign adesverify` at the present time: the signature must reach a long-term level
+/// with nothing fetched (the servers are gone).
+fn adesverify_long_term(pdf: &[u8], roots_pem: &[&[u8]]) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("signed.pdf");
+    std::fs::write(&path, pdf).expect("write");
+    let mut command = std::process::Command::new("pyhanko");
+    command.args(["sign", "adesverify"]);
+    for (i, root) in roots_pem.iter().enumerate() {
+        let root_path = dir.path().join(format!("root{i}.pem"));
+        std::fs::write(&root_path, root).expect("write");
+        command.arg("--trust").arg(root_path);
+    }
+    let now = time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).expect("time");
+    let output =
+        command.args(["--trust-replace", "--pretty-print", "--validation-time", &now]).arg(&path).output().expect("pyhanko");
+    let out = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "adesverify:\n{out}");
+    assert!(!out.contains("INVALID") && !out.contains("INDETERMINATE"), "adesverify:\n{out}");
+    assert!(out.contains("judged VALID"), "adesverify:\n{out}");
+}
+
+async fn hashes_signed_with_aadhaar_esign_verify_in_openssl(backend: Backend) {
+    let s = setup(backend, false).await;
+    let documents: Vec<DocumentDetail> = ["Sanction letter", "Key fact statement"]
+        .iter()
+        .map(|name| DocumentDetail {
+            name: name.to_string(),
+            url: format!("https://erp.example.test/{}", name.replace(' ', "-")),
+            hash_hex: hex::encode(signet_sigcrypto::pki::sha256(name.as_bytes())),
+        })
+        .collect();
+    let payload = PayloadBuilder::hash(&documents)
+        .reference_number("ESIGN-HASH-1")
+        .authtoken(&s.who.authtoken)
+        .signature_types(&[SignatureType::ESign])
+        .urls(&erp_urls());
+    let (link, sealed) = signer_link(&s, &payload).await;
+    let answer = through_the_esp(&s, &link).await;
+    let (action, fields) = back_to_signet(&s, &answer).await;
+    assert_eq!(action, "https://erp.example.test/signed", "{fields:?}");
+    let json = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+    let signatures: Vec<serde_json::Value> = serde_json::from_slice(&json).expect("hash signatures");
+    assert_eq!(signatures.len(), 2);
+    for (document, signature) in documents.iter().zip(&signatures) {
+        assert_eq!(signature["DocumentHash"], document.hash_hex);
+        let cms = base64_decode(signature["Signature"].as_str().expect("signature"));
+        // The CMS signs the hash: openssl verifies it over the document whose hash was sent.
+        openssl_verifies(&cms, document.name.as_bytes(), &s.esp.ca_certificate_der);
+    }
+}
+
+async fn data_signed_with_aadhaar_esign_verifies_in_openssl(backend: Backend) {
+    let s = setup(backend, false).await;
+    let text = b"I, Asha Verma, accept the terms of loan 42.\n";
+    let payload = PayloadBuilder::data(text)
+        .reference_number("ESIGN-DATA-1")
+        .authtoken(&s.who.authtoken)
+        .signature_types(&[SignatureType::ESign])
+        .urls(&erp_urls());
+    let (link, sealed) = signer_link(&s, &payload).await;
+    let page = s.app.client.get(s.app.url(&link)).send().await.expect("page").text().await.expect("html");
+    assert!(page.contains("I, Asha Verma, accept the terms of loan 42."), "the signer sees the text: {page}");
+    let answer = through_the_esp(&s, &link).await;
+    let (action, fields) = back_to_signet(&s, &answer).await;
+    assert_eq!(action, "https://erp.example.test/signed", "{fields:?}");
+    let cms = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+    openssl_verifies(&cms, text, &s.esp.ca_certificate_der);
+}
+
+/// `openssl cms -verify` of a detached CMS over `content`, trusting `ca_der`.
+fn openssl_verifies(cms: &[u8], content: &[u8], ca_der: &[u8]) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (cms_path, content_path, ca) =
+        (dir.path().join("sig.p7s"), dir.path().join("content.bin"), dir.path().join("ca.pem"));
+    std::fs::write(&cms_path, cms).expect("write");
+    std::fs::write(&content_path, content).expect("write");
+    std::fs::write(&ca, cert_pem(ca_der)).expect("write");
+    let out = std::process::Command::new("openssl")
+        .args(["cms", "-verify", "-inform", "DER", "-binary", "-purpose", "any", "-in"])
+        .arg(&cms_path)
+        .arg("-content")
+        .arg(&content_path)
+        .arg("-CAfile")
+        .arg(&ca)
+        .args(["-out", "/dev/null"])
+        .output()
+        .expect("openssl");
+    let text = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success() && text.contains("Verification successful"), "{text}");
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(text).expect("base64")
+}
+
+async fn the_signer_cancelling_at_the_esp_reaches_curl_with_106(backend: Backend) {
+    let s = setup(backend, false).await;
+    let (link, _) = signer_link(&s, &pdf_payload(&s, "ESIGN-CANCEL")).await;
+    let client = &s.app.client;
+    let to_esp =
+        client.post(s.app.url(&format!("{link}/esign"))).send().await.expect("esign").text().await.expect("html");
+    let (action, fields) = posted_fields(&to_esp);
+    let aadhaar_page = post(client, &action, &fields).await;
+    let (action, fields) = form(&aadhaar_page, "/2.1/form/cancel", &[]);
+    let answer = post(client, &absolute(&s, &action), &fields).await;
+    let (action, fields) = back_to_signet(&s, &answer).await;
+    assert_eq!(action, "https://erp.example.test/cancelled", "{fields:?}");
+    assert!(fields["ErrorMessage"].starts_with("106"), "{fields:?}");
+}
+
+async fn replayed_and_forged_answers_are_refused_and_embed_nothing(backend: Backend) {
+    let s = setup(backend, false).await;
+    let (link, _) = signer_link(&s, &pdf_payload(&s, "ESIGN-REPLAY")).await;
+    let answer = through_the_esp(&s, &link).await;
+    let (action, fields) = posted_fields(&answer);
+
+    // Altered on the way (another resCode): refused, and the genuine answer still counts.
+    let mut forged = fields.clone();
+    let response = forged.get_mut("eSignResponse").expect("eSignResponse");
+    *response = response.replacen("resCode=\"", "resCode=\"X", 1);
+    let refused = s.app.client.post(&action).form(&forged).send().await.expect("post");
+    assert_eq!(refused.status(), 400);
+    let body = refused.text().await.expect("html");
+    assert!(body.contains("could not be accepted"), "{body}");
+
+    // The genuine answer, then the same again: taken once.
+    let (to, _) = posted_fields(&post(&s.app.client, &action, &fields).await);
+    assert_eq!(to, "https://erp.example.test/signed");
+    let again = s.app.client.post(&action).form(&fields).send().await.expect("post");
+    assert_eq!(again.status(), 400);
+    assert!(again.text().await.expect("html").contains("already received"));
+
+    // Garbage and answers without a transaction of this service.
+    for body in [&[("eSignResponse", "<EsignResp")][..], &[("eSignResponse", "not xml")], &[("other", "x")]] {
+        let response = s.app.client.post(&action).form(body).send().await.expect("post");
+        assert_eq!(response.status(), 400, "{body:?}");
+    }
+}
