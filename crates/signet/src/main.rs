@@ -38,6 +38,9 @@ enum Command {
     /// Benchmarks.
     #[command(subcommand)]
     Bench(cmd::bench::BenchCommand),
+    /// A local test eSign Service Provider (Aadhaar eSign, CCA API 2.1) for development.
+    #[command(subcommand)]
+    Esp(cmd::esp::EspCommand),
     /// The signing gateway's client: seal requests, open results, drive a transaction.
     #[command(subcommand, name = "gateway-client")]
     GatewayClient(cmd::gateway_client::GatewayClientCommand),
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => cmd::verify::run(args),
         Command::Bench(command) => cmd::bench::run(command),
         Command::GatewayClient(command) => cmd::gateway_client::run(command),
+        Command::Esp(command) => cmd::esp::run(command),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

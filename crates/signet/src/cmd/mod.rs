@@ -1,6 +1,7 @@
 pub mod bench;
 pub mod bench_workflows;
 pub mod ca;
+pub mod esp;
 pub mod gateway_client;
 pub mod serve;
 pub mod sign;

@@ -44,7 +44,8 @@ pub struct MigrateArgs {
     pub config: ConfigArgs,
 }
 
-async fn shutdown_signal() {
+/// Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
