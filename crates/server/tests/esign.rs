@@ -27,6 +27,8 @@ on_both_backends!(
     data_signed_with_aadhaar_esign_verifies_in_openssl,
     the_signer_cancelling_at_the_esp_reaches_curl_with_106,
     replayed_and_forged_answers_are_refused_and_embed_nothing,
+    a_workflow_mixing_aadhaar_esign_and_electronic_signatures_keeps_every_signature_valid,
+    aadhaar_signatories_need_a_configured_esp,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -122,16 +124,20 @@ fn form(html: &str, action_suffix: &str, extra: &[(&str, &str)]) -> (String, Has
 /// From the signer page to the ESP's answer page: Aadhaar eSign chosen, the request carried
 /// to the ESP, the Aadhaar number and the OTP given with consent.
 async fn through_the_esp(s: &Setup, link: &str) -> String {
+    through_the_esp_as(s, &s.app.url(link), AADHAAR).await
+}
+
+/// The same from an absolute signer link, for the identity with this Aadhaar number.
+async fn through_the_esp_as(s: &Setup, link: &str, aadhaar: &str) -> String {
     let client = &s.app.client;
-    let page = client.get(s.app.url(link)).send().await.expect("page").text().await.expect("html");
+    let page = client.get(link).send().await.expect("page").text().await.expect("html");
     assert!(page.contains("Sign with Aadhaar eSign"), "{page}");
-    let to_esp =
-        client.post(s.app.url(&format!("{link}/esign"))).send().await.expect("esign").text().await.expect("html");
+    let to_esp = client.post(format!("{link}/esign")).send().await.expect("esign").text().await.expect("html");
     let (action, fields) = posted_fields(&to_esp);
-    assert_eq!(action, format!("{}/2.1/form/signdoc", s.esp.base_url));
+    assert_eq!(action, format!("{}/2.1/form/signdoc", s.esp.base_url), "{to_esp}");
     assert!(fields["eSignRequest"].starts_with("<Esign "), "{to_esp}");
     let aadhaar_page = post(client, &action, &fields).await;
-    let (action, fields) = form(&aadhaar_page, "/2.1/form/otp", &[("aadhaar", AADHAAR)]);
+    let (action, fields) = form(&aadhaar_page, "/2.1/form/otp", &[("aadhaar", aadhaar)]);
     let otp_page = post(client, &absolute(s, &action), &fields).await;
     let (action, fields) = form(&otp_page, "/2.1/form/authenticate", &[("otp", OTP), ("consent", "Y")]);
     post(client, &absolute(s, &action), &fields).await
@@ -190,8 +196,11 @@ fn adesverify_long_term(pdf: &[u8], roots_pem: &[&[u8]]) {
         command.arg("--trust").arg(root_path);
     }
     let now = time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).expect("time");
-    let output =
-        command.args(["--trust-replace", "--pretty-print", "--validation-time", &now]).arg(&path).output().expect("pyhanko");
+    let output = command
+        .args(["--trust-replace", "--pretty-print", "--validation-time", &now])
+        .arg(&path)
+        .output()
+        .expect("pyhanko");
     let out = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     assert!(output.status.success(), "adesverify:\n{out}");
     assert!(!out.contains("INVALID") && !out.contains("INDETERMINATE"), "adesverify:\n{out}");
@@ -315,4 +324,107 @@ async fn replayed_and_forged_answers_are_refused_and_embed_nothing(backend: Back
         let response = s.app.client.post(&action).form(body).send().await.expect("post");
         assert_eq!(response.status(), 400, "{body:?}");
     }
+}
+
+async fn a_workflow_mixing_aadhaar_esign_and_electronic_signatures_keeps_every_signature_valid(backend: Backend) {
+    use serde_json::{Value, json};
+    let s = setup(backend, false).await;
+    let tenant = s.app.tenant("Northwind Lending").await;
+    let token = s.app.token(&tenant).await;
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Home loan agreement")]);
+    let upload = json!({"documentName": "Home loan.pdf", "fileData": base64_encode(&pdf)});
+    let uploaded: Value = s.app.post("/api/v1/documents", &token, upload).await.json().await.expect("json");
+    let people = [
+        ("asha@borrower.test", "Asha Verma", "aadhaar_esign", 1),
+        ("ravi@guarantor.test", "Ravi Kumar", "electronic", 2),
+        ("meera@lender.test", "Meera Iyer", "3", 3),
+    ];
+    let signatories: Vec<Value> = people
+        .iter()
+        .map(|(email, name, mode, order)| {
+            json!({"subscriberId": 0, "emailId": email, "name": name, "signingOrder": order, "modeOfSignature": mode})
+        })
+        .collect();
+    let body = json!({"templateId": 0, "workflowName": "Home loan 77", "documentIds": [uploaded["documentId"]],
+        "signatories": signatories});
+    let response = s.app.post("/api/v1/workflows", &token, body).await;
+    assert_eq!(response.status(), 201);
+    let initiated: Value = response.json().await.expect("json");
+    let url_of = |email: &str| -> String {
+        let urls = initiated["signingUrls"].as_array().expect("signingUrls");
+        let found = urls.iter().find(|u| u["emailId"] == email).and_then(|u| u["url"].as_str());
+        found.expect("url").to_string()
+    };
+
+    // Asha signs with Aadhaar eSign; the electronic form is not offered to her, nor taken.
+    let page = s.app.client.get(url_of("asha@borrower.test")).send().await.expect("page").text().await.expect("html");
+    assert!(!page.contains("typedName"), "an Aadhaar signer gets no electronic form");
+    let typed = s
+        .app
+        .client
+        .post(format!("{}/sign", url_of("asha@borrower.test")))
+        .form(&[("mode", "typed"), ("typedName", "Asha"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    assert_eq!(typed.status(), 400, "an electronic signature is refused for an Aadhaar signer");
+    let answer = through_the_esp_as(&s, &url_of("asha@borrower.test"), "999941057058").await;
+    let (action, fields) = posted_fields(&answer);
+    let done = post(&s.app.client, &action, &fields).await;
+    assert!(done.contains("Signed with Aadhaar eSign"), "{done}");
+
+    // Ravi signs electronically, Meera with Aadhaar eSign.
+    let typed = s
+        .app
+        .client
+        .post(format!("{}/sign", url_of("ravi@guarantor.test")))
+        .form(&[("mode", "typed"), ("typedName", "Ravi Kumar"), ("font", "plain"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    assert_eq!(typed.status(), 200);
+    let answer = through_the_esp_as(&s, &url_of("meera@lender.test"), "999922223333").await;
+    let (action, fields) = posted_fields(&answer);
+    let done = post(&s.app.client, &action, &fields).await;
+    assert!(done.contains("Everyone has signed"), "{done}");
+
+    let workflow_id = initiated["workflowId"].as_i64().expect("workflowId");
+    let download = s.app.post("/api/v1/documents/download", &token, json!({"workflowid": workflow_id})).await;
+    assert_eq!(download.status(), 200);
+    let signed = download.bytes().await.expect("pdf").to_vec();
+    let report = pdfsig(&signed);
+    assert_eq!(report.matches("Signature is Valid").count(), 3, "{report}");
+    for name in ["Asha Verma", "Northwind Lending (sealed by Signet)", "Meera Iyer"] {
+        assert!(report.contains(name), "{name} in {report}");
+    }
+    let platform_ca = cert_pem(&s.app.state.keys.ca.cert_der);
+    pyhanko_validates(&signed, &[&platform_ca, &cert_pem(&s.esp.ca_certificate_der)]);
+}
+
+fn base64_encode(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+async fn aadhaar_signatories_need_a_configured_esp(backend: Backend) {
+    use serde_json::{Value, json};
+    let app = signet_testkit::server::spawn(backend).await;
+    let tenant = app.tenant("Northwind Lending").await;
+    let token = app.token(&tenant).await;
+    let upload = json!({"documentName": "a.pdf", "fileData": base64_encode(&one_page("Agreement"))});
+    let uploaded: Value = app.post("/api/v1/documents", &token, upload).await.json().await.expect("json");
+    for (mode, message) in [("aadhaar_esign", "not configured"), ("2", "crypto token"), ("fax", "must be")] {
+        let body = json!({"templateId": 0, "workflowName": "W", "documentIds": [uploaded["documentId"]],
+            "signatories": [{"subscriberId": 0, "emailId": "a@b.test", "signingOrder": 1, "modeOfSignature": mode}]});
+        let problem = signet_testkit::problem::expect_problem(
+            app.post("/api/v1/workflows", &token, body).await,
+            400,
+            "validation_failed",
+        )
+        .await;
+        let text = problem["errors"]["signatories[0].modeOfSignature"].to_string();
+        assert!(text.contains(message), "{mode}: {problem}");
+    }
+    let listed: Value = app.get("/api/v1/workflows", &token).await.json().await.expect("json");
+    assert!(!listed.to_string().contains("\"W\""), "nothing was created: {listed}");
 }

@@ -537,7 +537,10 @@ pub fn pem_blocks(bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
         let end =
             after.find(&end_marker).ok_or_else(|| Error::Encoding(format!("missing PEM end line for {label}")))?;
         let body = &after[11 + label_end + 5..end];
-        out.push((label.to_string(), pem_body(body).map_err(|e| Error::Encoding(format!("bad PEM block {label}: {e}")))?));
+        out.push((
+            label.to_string(),
+            pem_body(body).map_err(|e| Error::Encoding(format!("bad PEM block {label}: {e}")))?,
+        ));
         rest = &after[end + end_marker.len()..];
     }
     Ok(out)
@@ -664,7 +667,8 @@ mod tests {
         use base64::Engine as _;
         let ca = LocalCa::generate_with("Test CA", KeyAlgo::EcP256)?;
         let one_line = base64::engine::general_purpose::STANDARD.encode(ca.cert_der());
-        let pasted = format!("junk before\r\n-----BEGIN CERTIFICATE-----\r\n{one_line}\r\n-----END CERTIFICATE-----\r\n");
+        let pasted =
+            format!("junk before\r\n-----BEGIN CERTIFICATE-----\r\n{one_line}\r\n-----END CERTIFICATE-----\r\n");
         assert_eq!(certs_from_pem_or_der(pasted.as_bytes())?, vec![ca.cert_der().to_vec()]);
         assert_eq!(certs_from_pem_or_der(ca.cert_pem().as_bytes())?, vec![ca.cert_der().to_vec()]);
         let broken = pasted.replace(&one_line[10..20], "!!!!!!!!!!");
