@@ -42,6 +42,8 @@ on_both_backends!(
     cancelling_posts_106_to_the_cancel_address,
     pressing_sign_twice_sends_one_submission,
     pressing_sign_twice_without_javascript_still_delivers_the_kept_result,
+    aadhaar_esign_through_the_test_esp_with_javascript,
+    aadhaar_esign_through_the_test_esp_without_javascript,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -429,4 +431,48 @@ async fn pressing_sign_twice_without_javascript_still_delivers_the_kept_result(b
     assert_eq!(outcome["signPosts"], 2, "{outcome}");
     final_url_is(&outcome, &integrator, "/result/success");
     validate(&delivered_pdf(&integrator, &tx), &app, &dir);
+}
+
+async fn aadhaar_esign_through_the_test_esp_with_javascript(backend: Backend) {
+    aadhaar_esign(backend, true).await;
+}
+
+async fn aadhaar_esign_through_the_test_esp_without_javascript(backend: Backend) {
+    aadhaar_esign(backend, false).await;
+}
+
+/// Aadhaar eSign in the browser: the signer page, Signet's form to the test ESP, its Aadhaar
+/// and OTP pages, the ESP's answer back to Signet and Signet's result to the integrator.
+async fn aadhaar_esign(backend: Backend, java_script: bool) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut options = signet_test_esp::EspOptions::new(dir.path().join("esp"));
+    options.fixed_otp = Some("424242".into());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let esp = signet_test_esp::spawn(options, listener).await.expect("test ESP");
+    let (esp_cert, ca_cert) = (dir.path().join("esp.cer"), dir.path().join("ca.cer"));
+    std::fs::write(&esp_cert, &esp.esp_certificate_der).expect("write");
+    std::fs::write(&ca_cert, &esp.ca_certificate_der).expect("write");
+    let esp_url = format!("{}/2.1/form/signdoc", esp.base_url);
+    let app = signet_testkit::server::spawn_with(backend, |config| {
+        config.esign_esp_url = Some(esp_url);
+        config.esign_esp_certificate = Some(esp_cert);
+        config.esign_ca_certificates = Some(ca_cert);
+    })
+    .await;
+    signet_test_esp::register_asp(&dir.path().join("esp"), "SIGNET", &app.state.keys.asp.cert_der).expect("register");
+    let integrator = integrator().await;
+    let reference = if java_script { "ESIGN-JS" } else { "ESIGN-NOJS" };
+    let tx =
+        envelope(&app, &integrator, reference, Profile::Modern, |p| p.signature_types(&[SignatureType::ESign])).await;
+    let shots = artifacts(&reference.to_lowercase(), backend);
+    let outcome = drive(json!({"start": tx.start, "action": "esign", "javaScript": java_script,
+        "aadhaar": "9999 4105 7058", "otp": "424242", "shots": shots, "doneUrlPrefix": integrator.base}));
+    final_url_is(&outcome, &integrator, "/result/success");
+    let pdf = delivered_pdf(&integrator, &tx);
+    let path = shots.join("signed.pdf");
+    std::fs::write(&path, &pdf).expect("write");
+    let report = Command::new("pdfsig").arg(&path).output().expect("pdfsig (poppler-utils)");
+    let report = String::from_utf8_lossy(&report.stdout);
+    assert!(report.contains("Signature is Valid."), "pdfsig:\n{report}");
+    assert!(report.contains("Asha Verma"), "signed in the signer's own name:\n{report}");
 }

@@ -3,13 +3,14 @@
 //
 // usage: node sign.mjs '<json>'   with json = {
 //   start: the integrator's page that posts the envelope to the gateway,
-//   action: "typed" | "draw" | "upload" | "cancel",
+//   action: "typed" | "draw" | "upload" | "cancel" | "esign",
 //   javaScript: false to run with JavaScript disabled (default true),
 //   pointer: "mouse" | "touch" (draw only; default "mouse"),
 //   name, font: the typed name and style ("handwriting" | "plain"),
 //   uploads: [image paths tried in order; all but the last are expected to be refused],
 //   doubleSubmit: press Sign twice, doubleSubmitGapMs apart (an impatient signer),
 //   latencyMs: answers to the submission arrive this much later (a slow mobile connection),
+//   aadhaar, otp: what the signer gives the test ESP (esign only),
 //   shots: directory for the screenshots, doneUrlPrefix: the integrator's receiver }
 // Prints one JSON line: { finalUrl, signerPage, signPosts: the signing submissions sent,
 //   messages: [errors shown on the page],
@@ -241,6 +242,32 @@ try {
         await shot(`upload-refused-${i + 1}`);
         await inspect(`refused upload ${i + 1}`);
       }
+    }
+  } else if (args.action === "esign") {
+    // Every hop is a form: with JavaScript it submits itself, without it the signer presses
+    // its button (Signet's page to the ESP, the ESP's answer back, Signet's result onwards).
+    const pressContinue = async (label) => {
+      if (javaScript) return;
+      await shot(label);
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Continue" }).click()]);
+    };
+    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Sign with Aadhaar eSign" }).click()]);
+    await pressContinue("to-esp");
+    await page.getByLabel(/Aadhaar number/).waitFor({ state: "visible" });
+    await shot("esp-aadhaar");
+    await inspect("ESP Aadhaar page");
+    await page.getByLabel(/Aadhaar number/).fill(args.aadhaar);
+    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Send OTP" }).click()]);
+    await page.getByLabel("OTP", { exact: true }).fill(args.otp);
+    await page.getByLabel(/I consent to sign/).check();
+    await shot("esp-otp");
+    if (javaScript) {
+      await Promise.all([landed(), page.getByRole("button", { name: "Sign", exact: true }).click()]);
+    } else {
+      await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Sign", exact: true }).click()]);
+      await pressContinue("esp-answer");
+      await shot("signet-result");
+      await Promise.all([landed(), page.getByRole("button", { name: "Continue" }).click()]);
     }
   } else if (args.action === "cancel") {
     await Promise.all([landed(), page.getByRole("button", { name: "Cancel" }).click()]);

@@ -25,6 +25,9 @@ pub enum BenchCommand {
     /// Complete workflows per second (upload, three sequential typed signatures, download)
     /// against a running server.
     Workflows(super::bench_workflows::BenchWorkflowsArgs),
+    /// Aadhaar eSign transactions per second through the test ESP, beside electronic
+    /// signatures with the local key, in one process.
+    Esign(super::bench_esign::BenchEsignArgs),
 }
 
 #[derive(Args, Debug)]
@@ -53,6 +56,7 @@ pub fn run(command: BenchCommand) -> anyhow::Result<()> {
     let args = match command {
         BenchCommand::Sign(args) => args,
         BenchCommand::Workflows(args) => return super::bench_workflows::run(args),
+        BenchCommand::Esign(args) => return super::bench_esign::run(args),
     };
     let (dir, temporary) = match &args.dir {
         Some(d) => (d.clone(), false),

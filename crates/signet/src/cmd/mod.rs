@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod bench_esign;
 pub mod bench_workflows;
 pub mod ca;
 pub mod esp;

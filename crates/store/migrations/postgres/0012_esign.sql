@@ -5,7 +5,7 @@
 -- sent (hex, JSON array, InputHash order); the answer must sign exactly those. A request is
 -- for a gateway transaction or for a workflow signatory: exactly one of the two is set.
 CREATE TABLE esign_transactions (
-    id TEXT PRIMARY KEY,
+    id TEXT NOT NULL PRIMARY KEY,
     secret_hash TEXT NOT NULL,
     tenant_id BIGINT NOT NULL REFERENCES tenants(id),
     gateway_transaction TEXT REFERENCES gateway_transactions(transaction_number),
