@@ -29,6 +29,7 @@ on_both_backends!(
     replayed_and_forged_answers_are_refused_and_embed_nothing,
     a_workflow_mixing_aadhaar_esign_and_electronic_signatures_keeps_every_signature_valid,
     aadhaar_signatories_need_a_configured_esp,
+    an_esp_refusal_reaches_furl_with_its_code,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -319,6 +320,13 @@ async fn replayed_and_forged_answers_are_refused_and_embed_nothing(backend: Back
     assert_eq!(again.status(), 400);
     assert!(again.text().await.expect("html").contains("already received"));
 
+    // Both refusals are on record; the transaction was signed once.
+    let txn = fields["eSignResponse"].split("txn=\"").nth(1).and_then(|t| t.split('"').next()).expect("txn");
+    let id = txn.split('-').next().expect("id");
+    let row = s.app.state.store.esign_transaction(id).await.expect("read").expect("row");
+    assert_eq!((row.state.as_str(), row.refused_answers), ("signed", 2), "{row:?}");
+    assert_eq!(row.last_refusal.as_deref(), Some("esign_replayed"));
+
     // Garbage and answers without a transaction of this service.
     for body in [&[("eSignResponse", "<EsignResp")][..], &[("eSignResponse", "not xml")], &[("other", "x")]] {
         let response = s.app.client.post(&action).form(body).send().await.expect("post");
@@ -427,4 +435,25 @@ async fn aadhaar_signatories_need_a_configured_esp(backend: Backend) {
     }
     let listed: Value = app.get("/api/v1/workflows", &token).await.json().await.expect("json");
     assert!(!listed.to_string().contains("\"W\""), "nothing was created: {listed}");
+}
+
+async fn an_esp_refusal_reaches_furl_with_its_code(backend: Backend) {
+    let s = setup(backend, false).await;
+    let (link, _) = signer_link(&s, &pdf_payload(&s, "ESIGN-OTP")).await;
+    let client = &s.app.client;
+    let to_esp =
+        client.post(s.app.url(&format!("{link}/esign"))).send().await.expect("esign").text().await.expect("html");
+    let (action, fields) = posted_fields(&to_esp);
+    let aadhaar_page = post(client, &action, &fields).await;
+    let (action, fields) = form(&aadhaar_page, "/2.1/form/otp", &[("aadhaar", AADHAAR)]);
+    let mut page = post(client, &absolute(&s, &action), &fields).await;
+    // Three wrong OTPs: the ESP gives up (ESP-914) and says so to Signet.
+    for _ in 0..3 {
+        let (action, fields) = form(&page, "/2.1/form/authenticate", &[("otp", "000000"), ("consent", "Y")]);
+        page = post(client, &absolute(&s, &action), &fields).await;
+    }
+    let (action, fields) = back_to_signet(&s, &page).await;
+    assert_eq!(action, "https://erp.example.test/failed", "{fields:?}");
+    let message = &fields["ErrorMessage"];
+    assert!(message.starts_with("107") && message.contains("ESP-914"), "{message}");
 }

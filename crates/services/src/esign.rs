@@ -270,9 +270,16 @@ pub async fn answer(svc: &Services, response_xml: &[u8], ip: Option<String>) -> 
     let setup = setup(svc)?;
     let (esign, txn) = find_transaction(svc, response_xml).await?;
     if esign.state != "sent" {
+        svc.store.note_refused_esign_answer(&esign.id, "esign_replayed").await?;
         return Err(EsignRefused::Answer("This eSign answer was already received.".into()));
     }
-    let outcome = checked(setup, &esign, &txn, response_xml)?;
+    let outcome = match checked(setup, &esign, &txn, response_xml) {
+        Ok(outcome) => outcome,
+        Err(code) => {
+            svc.store.note_refused_esign_answer(&esign.id, code).await?;
+            return Err(EsignRefused::Answer(format!("The eSign answer could not be accepted ({code}).")));
+        }
+    };
     let actor = Actor { id: format!("esign:{}", esign.id), ip };
     match (&esign.gateway_transaction, esign.signatory_id) {
         (Some(_), _) => crate::gateway::esign::answer(svc, &esign, &txn, outcome, &actor).await.map(Answered::Gateway),
@@ -283,10 +290,12 @@ pub async fn answer(svc: &Services, response_xml: &[u8], ip: Option<String>) -> 
     }
 }
 
-/// The answer checked against the request the row records.
-fn checked(setup: &EsignSetup, esign: &EsignTransactionRow, txn: &TxnId, xml: &[u8]) -> Result<Outcome, EsignRefused> {
-    let digests = digests_of(esign)?;
-    let sent_at = OffsetDateTime::from_unix_timestamp_nanos(i128::from(esign.sent_at) * 1_000_000).map_err(internal)?;
+/// The answer checked against the request the row records; the code of the refusal otherwise.
+fn checked(setup: &EsignSetup, esign: &EsignTransactionRow, txn: &TxnId, xml: &[u8]) -> Result<Outcome, &'static str> {
+    let malformed = signet_esign::asp::codes::MALFORMED;
+    let digests = digests_of(esign).map_err(|_| malformed)?;
+    let sent_at =
+        OffsetDateTime::from_unix_timestamp_nanos(i128::from(esign.sent_at) * 1_000_000).map_err(|_| malformed)?;
     let txn_text = txn.txn();
     let expected = Expected {
         txn: &txn_text,
@@ -297,7 +306,7 @@ fn checked(setup: &EsignSetup, esign: &EsignTransactionRow, txn: &TxnId, xml: &[
     };
     check_response(xml, &setup.trust, &expected).map_err(|refusal| {
         tracing::warn!(esign = %esign.id, code = refusal.code, message = %refusal.message, "an eSign answer was refused");
-        EsignRefused::Answer(format!("The eSign answer could not be accepted ({}).", refusal.code))
+        refusal.code
     })
 }
 

@@ -26,6 +26,8 @@ pub struct EsignTransactionRow {
     pub sent_at: Millis,
     pub expires_at: Millis,
     pub answered_at: Option<Millis>,
+    pub refused_answers: i64,
+    pub last_refusal: Option<String>,
 }
 
 /// What an eSign request signs for.
@@ -77,11 +79,26 @@ impl Store {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, secret_hash, tenant_id, gateway_transaction, signatory_id, digests, pending_blob, state, outcome, \
-                 sent_at, expires_at, answered_at FROM esign_transactions WHERE id = $1",
+                 sent_at, expires_at, answered_at, refused_answers, last_refusal FROM esign_transactions WHERE id = $1",
             )
             .bind(id)
             .fetch_optional(pool)
             .await
+            .map_err(db_err)
+        })
+    }
+
+    /// Records an answer that was refused (its code): the transaction stays as it was.
+    pub async fn note_refused_esign_answer(&self, id: &str, code: &str) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query(
+                "UPDATE esign_transactions SET refused_answers = refused_answers + 1, last_refusal = $2 WHERE id = $1",
+            )
+            .bind(id)
+            .bind(code)
+            .execute(pool)
+            .await
+            .map(|_| ())
             .map_err(db_err)
         })
     }

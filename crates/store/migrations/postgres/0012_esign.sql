@@ -16,7 +16,11 @@ CREATE TABLE esign_transactions (
     outcome TEXT,
     sent_at BIGINT NOT NULL,
     expires_at BIGINT NOT NULL,
-    answered_at BIGINT
+    answered_at BIGINT,
+    -- Answers refused for this transaction (forged, late, mismatched) and the last reason:
+    -- they change nothing else, but are kept for the record.
+    refused_answers BIGINT NOT NULL DEFAULT 0,
+    last_refusal TEXT
 );
 CREATE INDEX esign_transactions_gateway ON esign_transactions (gateway_transaction);
 CREATE INDEX esign_transactions_signatory ON esign_transactions (signatory_id);
