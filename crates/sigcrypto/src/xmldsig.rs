@@ -74,6 +74,109 @@ struct SigParts<'a> {
 
 /// Sign an XML document with an enveloped signature appended to the document element.
 pub fn sign_enveloped(xml: &[u8], signer: &dyn RawSigner, opts: &XmlSignOptions) -> Result<Vec<u8>> {
+    sign_enveloped_with_id(xml, signer, opts, &random_id()?)
+}
+
+/// Phase 1 of a deferred enveloped RSA-SHA256 signature, for a remote signer that signs a
+/// hash and whose certificate comes with the signature (Aadhaar eSign's raw-signature
+/// responses): the signature's Id and the SHA-256 of the canonical SignedInfo to sign. The
+/// SignedInfo does not depend on the certificate (KeyInfo is outside it), so phase 2 rebuilds
+/// the same bytes once the certificate is known.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PreparedXmlSignature {
+    pub id: String,
+    pub signed_info_sha256: [u8; 32],
+}
+
+pub fn prepare_enveloped_rsa(xml: &[u8]) -> Result<PreparedXmlSignature> {
+    let id = random_id()?;
+    let capture = CapturingSigner { captured: std::sync::Mutex::new(None) };
+    sign_enveloped_with_id(xml, &capture, &XmlSignOptions { include_chain: false, ..Default::default() }, &id)?;
+    let captured = capture.captured.lock().map_err(|_| Error::Crypto("lock".into()))?.take();
+    let signed_info = captured.ok_or_else(|| Error::Xml("no SignedInfo was produced".into()))?;
+    Ok(PreparedXmlSignature { id, signed_info_sha256: pki::sha256(&signed_info) })
+}
+
+/// Phase 2: the signed document, with the remote `signature` (PKCS#1 v1.5 over the prepared
+/// hash) and the signer's certificate and chain in KeyInfo. The signature must verify with
+/// the certificate's key over exactly the prepared SignedInfo.
+pub fn complete_enveloped_rsa(
+    xml: &[u8],
+    prepared: &PreparedXmlSignature,
+    signature: &[u8],
+    cert_der: &[u8],
+    chain_der: &[Vec<u8>],
+) -> Result<Vec<u8>> {
+    if SigAlg::for_certificate(cert_der)? != SigAlg::RsaPkcs1Sha256 {
+        return Err(Error::Crypto("a raw RSA signature needs an RSA certificate".into()));
+    }
+    let replay = ReplayingSigner {
+        cert_der: cert_der.to_vec(),
+        chain_der: chain_der.to_vec(),
+        signature: signature.to_vec(),
+        expected: prepared.signed_info_sha256,
+    };
+    let signed = sign_enveloped_with_id(xml, &replay, &XmlSignOptions::default(), &prepared.id)?;
+    let key = pki::parse_cert(cert_der)?.tbs_certificate.subject_public_key_info.subject_public_key;
+    let key = key.as_bytes().ok_or_else(|| Error::Crypto("bad public key".into()))?;
+    let digest = aws_lc_rs::digest::Digest::import_less_safe(&prepared.signed_info_sha256, &aws_lc_rs::digest::SHA256)
+        .map_err(|_| Error::Crypto("bad digest".into()))?;
+    UnparsedPublicKey::new(&awssig::RSA_PKCS1_2048_8192_SHA256, key)
+        .verify_digest(&digest, signature)
+        .map_err(|_| Error::Crypto("the signature does not verify with the certificate over the document".into()))?;
+    Ok(signed)
+}
+
+/// Records what it is asked to sign (phase 1 of a deferred signature).
+struct CapturingSigner {
+    captured: std::sync::Mutex<Option<Vec<u8>>>,
+}
+
+impl RawSigner for CapturingSigner {
+    fn algorithm(&self) -> SigAlg {
+        SigAlg::RsaPkcs1Sha256
+    }
+    fn certificate_der(&self) -> &[u8] {
+        &[]
+    }
+    fn chain_der(&self) -> &[Vec<u8>] {
+        &[]
+    }
+    fn sign(&self, data: &[u8]) -> Result<Vec<u8>> {
+        if let Ok(mut slot) = self.captured.lock() {
+            *slot = Some(data.to_vec());
+        }
+        Ok(vec![0; 256])
+    }
+}
+
+/// Returns a signature made elsewhere, for exactly the data it was made over.
+struct ReplayingSigner {
+    cert_der: Vec<u8>,
+    chain_der: Vec<Vec<u8>>,
+    signature: Vec<u8>,
+    expected: [u8; 32],
+}
+
+impl RawSigner for ReplayingSigner {
+    fn algorithm(&self) -> SigAlg {
+        SigAlg::RsaPkcs1Sha256
+    }
+    fn certificate_der(&self) -> &[u8] {
+        &self.cert_der
+    }
+    fn chain_der(&self) -> &[Vec<u8>] {
+        &self.chain_der
+    }
+    fn sign(&self, data: &[u8]) -> Result<Vec<u8>> {
+        if pki::sha256(data) != self.expected {
+            return Err(Error::Xml("the SignedInfo differs from the one prepared".into()));
+        }
+        Ok(self.signature.clone())
+    }
+}
+
+fn sign_enveloped_with_id(xml: &[u8], signer: &dyn RawSigner, opts: &XmlSignOptions, id: &str) -> Result<Vec<u8>> {
     let bom = if xml.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
     let text = xml::as_text(xml)?;
     let doc = xml::parse(text)?;
@@ -83,7 +186,7 @@ pub fn sign_enveloped(xml: &[u8], signer: &dyn RawSigner, opts: &XmlSignOptions)
     if opts.include_chain {
         certs.extend(signer.chain_der().iter().map(Vec::as_slice));
     }
-    let id = random_id()?;
+    let id = id.to_string();
     let props = if opts.xades {
         let t = opts.signing_time.unwrap_or_else(OffsetDateTime::now_utc);
         Some(signed_properties(&id, signer.certificate_der(), t)?)

@@ -194,3 +194,38 @@ fn bad_xml_is_an_error() {
     }
     assert!(xmldsig::verify_enveloped(b"<a/>", &TrustStore::empty(), &VerifyOptions::default()).is_err());
 }
+
+/// A deferred signature as Aadhaar eSign makes it for XML: the hash of the SignedInfo goes out,
+/// a raw RSA signature and the certificate come back.
+#[test]
+fn deferred_rsa_signatures_verify_in_xmlsec1_and_refuse_a_foreign_signature() -> TestResult {
+    use aws_lc_rs::digest::{Digest, SHA256};
+    use aws_lc_rs::signature::{RSA_PKCS1_SHA256, RsaKeyPair};
+    let pki = Pki::new(KeyAlgo::Rsa2048);
+    let key = RsaKeyPair::from_pkcs8(&pki.signer.key_pkcs8_der).map_err(|_| "key")?;
+    let chain = vec![pki.ca.cert_der().to_vec()];
+    let sign_hash = |hash: &[u8; 32]| -> Vec<u8> {
+        let digest = Digest::import_less_safe(hash, &SHA256).expect("digest");
+        let mut out = vec![0; key.public_modulus_len()];
+        key.sign_digest(&RSA_PKCS1_SHA256, &digest, &mut out).expect("sign");
+        out
+    };
+    for (name, doc) in corpus() {
+        let prepared = xmldsig::prepare_enveloped_rsa(&doc)?;
+        let signature = sign_hash(&prepared.signed_info_sha256);
+        let signed = xmldsig::complete_enveloped_rsa(&doc, &prepared, &signature, &pki.signer.cert_der, &chain)?;
+        let file = format!("deferred-{name}.xml");
+        pki.write(&file, &signed);
+        let (ok, out) = xmlsec_verify(&pki, &file, false);
+        assert!(ok, "{name}: {out}");
+    }
+    // A signature over something else, or with another key, is refused.
+    let doc = corpus().remove(0).1;
+    let prepared = xmldsig::prepare_enveloped_rsa(&doc)?;
+    let wrong = sign_hash(&[7u8; 32]);
+    assert!(xmldsig::complete_enveloped_rsa(&doc, &prepared, &wrong, &pki.signer.cert_der, &chain).is_err());
+    let other = Pki::new(KeyAlgo::Rsa2048);
+    let right = sign_hash(&prepared.signed_info_sha256);
+    assert!(xmldsig::complete_enveloped_rsa(&doc, &prepared, &right, &other.signer.cert_der, &chain).is_err());
+    Ok(())
+}
