@@ -47,12 +47,15 @@ pub struct Expected<'a> {
     /// How long after `sent_at` an answer is still taken.
     pub max_age: Duration,
     pub now: OffsetDateTime,
+    /// The request asked for raw RSA signatures (`rawrsa`) rather than a CMS per hash.
+    pub raw: bool,
 }
 
 /// A checked answer.
 #[derive(Debug, Clone)]
 pub enum Outcome {
-    /// One detached CMS per digest (in order), all by one signer.
+    /// One detached CMS (or, for `rawrsa`, one raw RSA signature) per digest, in order, all by
+    /// one signer.
     Signed(Signed),
     /// The ESP reports that it did not sign (the signer cancelled, authentication failed…).
     Refused { code: String, message: String },
@@ -98,7 +101,60 @@ pub fn check_response(xml: &[u8], trust: &EspTrust, expected: &Expected<'_>) -> 
             return Err(EsignError::new(codes::MALFORMED, "the ESP answered 'pending' where a result was due"));
         }
     }
+    if expected.raw {
+        return check_raw_signatures(&response, trust, expected).map(Outcome::Signed);
+    }
     check_signatures(&response, trust, expected).map(Outcome::Signed)
+}
+
+/// `rawrsa`: each signature is PKCS#1 v1.5 over the digest sent, with the key of the
+/// `UserX509Certificate`, which must chain to a trusted eSign CA at signing time.
+fn check_raw_signatures(
+    response: &EsignResponse,
+    trust: &EspTrust,
+    expected: &Expected<'_>,
+) -> Result<Signed, EsignError> {
+    use aws_lc_rs::signature::{RSA_PKCS1_2048_8192_SHA256, UnparsedPublicKey};
+    let refuse = |m: String| EsignError::new(codes::DOCUMENT, m);
+    let certificate = response
+        .user_certificate
+        .clone()
+        .ok_or_else(|| refuse("a raw-signature answer needs the UserX509Certificate".into()))?;
+    let parsed = signet_sigcrypto::pki::parse_cert(&certificate)
+        .map_err(|e| EsignError::new(codes::CERTIFICATE, format!("UserX509Certificate: {e}")))?;
+    let key = parsed.tbs_certificate.subject_public_key_info.subject_public_key.as_bytes().unwrap_or_default().to_vec();
+    if response.signatures.len() != expected.digests.len() {
+        return Err(refuse(format!(
+            "{} signatures for {} documents",
+            response.signatures.len(),
+            expected.digests.len()
+        )));
+    }
+    let mut signatures = Vec::with_capacity(expected.digests.len());
+    for (index, digest) in expected.digests.iter().enumerate() {
+        let id = index as u32 + 1;
+        let doc = response
+            .signatures
+            .iter()
+            .find(|s| s.id == id)
+            .ok_or_else(|| refuse(format!("no signature for document {id}")))?;
+        if let Some(error) = &doc.error {
+            return Err(refuse(format!("the ESP reports an error for document {id}: {error}")));
+        }
+        let digest = aws_lc_rs::digest::Digest::import_less_safe(digest, &aws_lc_rs::digest::SHA256)
+            .map_err(|_| refuse("bad digest".into()))?;
+        UnparsedPublicKey::new(&RSA_PKCS1_2048_8192_SHA256, &key)
+            .verify_digest(&digest, &doc.cms_der)
+            .map_err(|_| refuse(format!("the signature of document {id} is not over the digest sent")))?;
+        signatures.push(doc.cms_der.clone());
+    }
+    check_signer_certificate(&certificate, &[], trust, response.ts)?;
+    Ok(Signed {
+        signatures,
+        signer_name: signet_sigcrypto::pki::cert_common_name(&certificate),
+        signer_certificate: certificate,
+        res_code: response.res_code.clone(),
+    })
 }
 
 fn check_signatures(response: &EsignResponse, trust: &EspTrust, expected: &Expected<'_>) -> Result<Signed, EsignError> {
@@ -138,7 +194,7 @@ fn check_signatures(response: &EsignResponse, trust: &EspTrust, expected: &Expec
     {
         return Err(refuse("UserX509Certificate is not the certificate that signed".into()));
     }
-    check_signer_certificate(&signer, trust, response.ts)?;
+    check_signer_certificate(&signer.cert_der, &signer.other_certs_der, trust, response.ts)?;
     Ok(Signed {
         signatures,
         signer_certificate: signer.cert_der.clone(),
@@ -147,17 +203,20 @@ fn check_signatures(response: &EsignResponse, trust: &EspTrust, expected: &Expec
     })
 }
 
+/// The signer's certificate chains (through the certificates the answer carried and the
+/// configured ones) to a trusted eSign CA, valid at the time of signing.
 fn check_signer_certificate(
-    signer: &cms::SignerSummary,
+    certificate: &[u8],
+    carried: &[Vec<u8>],
     trust: &EspTrust,
     signed_at: OffsetDateTime,
 ) -> Result<(), EsignError> {
     let refuse = |m: String| EsignError::new(codes::CERTIFICATE, m);
     let anchors = TrustStore::from_der_certs(&trust.esign_cas).map_err(|e| refuse(e.to_string()))?;
-    let mut pool = signer.other_certs_der.clone();
+    let mut pool = carried.to_vec();
     pool.extend(trust.esign_cas.iter().cloned());
     let at = u64::try_from(signed_at.unix_timestamp()).unwrap_or(0);
-    validate_chain(&signer.cert_der, &pool, &anchors, at)
+    validate_chain(certificate, &pool, &anchors, at)
         .map(|_| ())
         .map_err(|e| refuse(format!("the signer's certificate is not trusted: {e}")))
 }

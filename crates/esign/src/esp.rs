@@ -74,7 +74,7 @@ pub fn check_request(
     if request.txn.chars().count() > MAX_TXN_CHARS {
         return Err(EsignError::new(codes::MALFORMED, format!("txn is longer than {MAX_TXN_CHARS} characters")));
     }
-    if !request.response_sig_type.eq_ignore_ascii_case("pkcs7") {
+    if raw_response(&request).is_none() {
         return Err(EsignError::new(codes::MALFORMED, format!("responseSigType {}", request.response_sig_type)));
     }
     let url = request.response_url.to_ascii_lowercase();
@@ -88,6 +88,29 @@ pub fn check_request(
         return Err(EsignError::new(codes::AUTH_MODE, format!("ekycIdType {}", request.ekyc_id_type)));
     }
     Ok(request)
+}
+
+/// Whether the request asks for raw RSA signatures (`rawrsa`, for XML) rather than a CMS per
+/// hash (`pkcs7`); `None` for anything else.
+pub fn raw_response(request: &EsignRequest) -> Option<bool> {
+    match request.response_sig_type.to_ascii_lowercase().as_str() {
+        "pkcs7" => Some(false),
+        "rawrsa" => Some(true),
+        _ => None,
+    }
+}
+
+/// A raw RSA signature over one hash (PKCS#1 v1.5, SHA-256 DigestInfo): what a `rawrsa`
+/// request gets, made with the signer's RSA key (PKCS#8 DER).
+pub fn sign_hash_raw_rsa(key_pkcs8_der: &[u8], digest: &[u8; 32]) -> Result<Vec<u8>, EsignError> {
+    use aws_lc_rs::signature::{RSA_PKCS1_SHA256, RsaKeyPair};
+    let internal = |m: &str| EsignError::new(codes::INTERNAL, m);
+    let key = RsaKeyPair::from_pkcs8(key_pkcs8_der).map_err(|_| internal("the signer key is not RSA"))?;
+    let digest = aws_lc_rs::digest::Digest::import_less_safe(digest, &aws_lc_rs::digest::SHA256)
+        .map_err(|_| internal("bad digest"))?;
+    let mut signature = vec![0; key.public_modulus_len()];
+    key.sign_digest(&RSA_PKCS1_SHA256, &digest, &mut signature).map_err(|_| internal("signing failed"))?;
+    Ok(signature)
 }
 
 /// The signature over one hash as CCA ESPs return it: a detached CMS with contentType,

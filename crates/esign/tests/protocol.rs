@@ -91,7 +91,7 @@ fn trust(p: &Parties) -> EspTrust {
 
 fn expected<'a>(txn: &'a str, digests: &'a [[u8; 32]]) -> Expected<'a> {
     let now = OffsetDateTime::now_utc();
-    Expected { txn, digests, sent_at: now - Duration::seconds(30), max_age: Duration::minutes(30), now }
+    Expected { txn, digests, sent_at: now - Duration::seconds(30), max_age: Duration::minutes(30), now, raw: false }
 }
 
 fn xmlsec1_verifies(dir: &Path, name: &str, xml: &[u8], cert_der: &[u8]) {
@@ -262,4 +262,48 @@ fn the_asp_refuses_forged_replayed_late_and_mismatched_answers() {
     for hostile in [&b""[..], b"<EsignResp", b"<EsignResp status=\"1\"/>", &vec![b'a'; 2 << 20]] {
         assert!(asp::check_response(hostile, &trust(&p), &expected("TXN-9", &digests)).is_err());
     }
+}
+
+#[test]
+fn raw_rsa_answers_are_checked_against_the_digest_and_the_user_certificate() {
+    let p = parties();
+    let digests = [pki::sha256(b"<SignedInfo/> of an XML document")];
+    let mut req = request("TXN-RAW", &digests);
+    req.response_sig_type = "rawrsa".into();
+    let signed = signet_esign::sign_document(req.to_xml().as_bytes(), &p.asp).expect("sign");
+    let registered = |asp_id: &str| (asp_id == "SIGNET-ASP").then(|| p.asp_cert.clone());
+    let read =
+        esp::check_request(&signed, registered, OffsetDateTime::now_utc(), Duration::minutes(10)).expect("valid");
+    assert_eq!(esp::raw_response(&read), Some(true));
+
+    let options = IssueOptions { validity: Some(std::time::Duration::from_secs(30 * 60)), ..IssueOptions::default() };
+    let user = p.esign_ca.issue_signer_with("Asha Verma", KeyAlgo::Rsa2048, &options).expect("signer");
+    let answer = |digest: &[u8; 32], with_certificate: bool| {
+        let response = EsignResponse {
+            status: ResponseStatus::Success,
+            ts: OffsetDateTime::now_utc(),
+            txn: "TXN-RAW".into(),
+            res_code: "r".into(),
+            err_code: None,
+            err_msg: None,
+            user_certificate: with_certificate.then(|| user.cert_der.clone()),
+            signatures: vec![DocSignature {
+                id: 1,
+                cms_der: esp::sign_hash_raw_rsa(&user.key_pkcs8_der, digest).expect("raw"),
+                error: None,
+            }],
+        };
+        esp::signed_response(&response, &p.esp).expect("signed")
+    };
+    let mut expect = expected("TXN-RAW", &digests);
+    expect.raw = true;
+    match asp::check_response(&answer(&digests[0], true), &trust(&p), &expect).expect("accepted") {
+        Outcome::Signed(signed) => assert_eq!(signed.signer_certificate, user.cert_der),
+        Outcome::Refused { .. } => panic!("signed expected"),
+    }
+    let other = pki::sha256(b"something else");
+    let refused = asp::check_response(&answer(&other, true), &trust(&p), &expect).expect_err("other digest");
+    assert_eq!(refused.code, asp::codes::DOCUMENT);
+    let refused = asp::check_response(&answer(&digests[0], false), &trust(&p), &expect).expect_err("no certificate");
+    assert_eq!(refused.code, asp::codes::DOCUMENT);
 }

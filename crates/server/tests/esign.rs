@@ -25,6 +25,7 @@ on_both_backends!(
     a_pdf_signed_with_aadhaar_esign_validates_in_pdfsig_and_pyhanko,
     hashes_signed_with_aadhaar_esign_verify_in_openssl,
     data_signed_with_aadhaar_esign_verifies_in_openssl,
+    xml_signed_with_aadhaar_esign_verifies_in_xmlsec1,
     the_signer_cancelling_at_the_esp_reaches_curl_with_106,
     replayed_and_forged_answers_are_refused_and_embed_nothing,
     a_workflow_mixing_aadhaar_esign_and_electronic_signatures_keeps_every_signature_valid,
@@ -254,6 +255,37 @@ async fn data_signed_with_aadhaar_esign_verifies_in_openssl(backend: Backend) {
     assert_eq!(action, "https://erp.example.test/signed", "{fields:?}");
     let cms = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
     openssl_verifies(&cms, text, &s.esp.ca_certificate_der);
+}
+
+async fn xml_signed_with_aadhaar_esign_verifies_in_xmlsec1(backend: Backend) {
+    let s = setup(backend, false).await;
+    let xml = b"<?xml version=\"1.0\"?>\n<Sanction xmlns=\"urn:example:loan\"><Amount currency=\"INR\">500000</Amount></Sanction>\n";
+    let payload = PayloadBuilder::xml(xml)
+        .reference_number("ESIGN-XML-1")
+        .authtoken(&s.who.authtoken)
+        .signature_types(&[SignatureType::ESign])
+        .urls(&erp_urls());
+    let (link, sealed) = signer_link(&s, &payload).await;
+    let page = s.app.client.get(s.app.url(&link)).send().await.expect("page").text().await.expect("html");
+    assert!(page.contains("500000"), "the signer sees the XML: {page}");
+    let answer = through_the_esp(&s, &link).await;
+    let (action, fields) = back_to_signet(&s, &answer).await;
+    assert_eq!(action, "https://erp.example.test/signed", "{fields:?}");
+    let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (doc, ca) = (dir.path().join("signed.xml"), dir.path().join("ca.pem"));
+    std::fs::write(&doc, &signed).expect("write");
+    std::fs::write(&ca, cert_pem(&s.esp.ca_certificate_der)).expect("write");
+    let out = std::process::Command::new("xmlsec1")
+        .arg("--verify")
+        .arg("--trusted-pem")
+        .arg(&ca)
+        .arg(&doc)
+        .output()
+        .expect("xmlsec1");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("OK"), "xmlsec1:\n{text}\n{}", String::from_utf8_lossy(&signed));
+    assert!(String::from_utf8_lossy(&signed).contains("<Amount currency=\"INR\">500000</Amount>"));
 }
 
 /// `openssl cms -verify` of a detached CMS over `content`, trusting `ca_der`.

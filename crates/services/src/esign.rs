@@ -187,6 +187,8 @@ pub(crate) struct Outgoing<'a> {
     pub digests: &'a [[u8; 32]],
     pub doc_info: &'a [String],
     pub signer_id: Option<&'a str>,
+    /// Raw RSA signatures over the digests (`rawrsa`, for XML) rather than a CMS per digest.
+    pub raw: bool,
 }
 
 /// Records the request (what the answer completes, sealed under the `txn`'s secret) and
@@ -214,6 +216,7 @@ pub(crate) async fn send(
             tenant_id: outgoing.tenant_id,
             subject: outgoing.subject,
             digests: &digests_json,
+            raw_signatures: outgoing.raw,
             pending_blob: key.as_str(),
             expires_at: now_millis() + setup.response_ttl.whole_milliseconds() as i64,
         })
@@ -242,7 +245,7 @@ fn request(setup: &EsignSetup, txn: &TxnId, outgoing: &Outgoing<'_>) -> EsignReq
         txn: txn.txn(),
         asp_id: setup.asp_id.clone(),
         auth_mode: AuthMode::Otp,
-        response_sig_type: "pkcs7".into(),
+        response_sig_type: if outgoing.raw { "rawrsa" } else { "pkcs7" }.into(),
         response_url: setup.response_url.clone(),
         ekyc_id,
         ekyc_id_type,
@@ -303,6 +306,7 @@ fn checked(setup: &EsignSetup, esign: &EsignTransactionRow, txn: &TxnId, xml: &[
         sent_at,
         max_age: setup.response_ttl,
         now: OffsetDateTime::now_utc(),
+        raw: esign.raw_signatures,
     };
     check_response(xml, &setup.trust, &expected).map_err(|refusal| {
         tracing::warn!(esign = %esign.id, code = refusal.code, message = %refusal.message, "an eSign answer was refused");

@@ -19,6 +19,7 @@ pub struct EsignTransactionRow {
     pub signatory_id: Option<SignatoryId>,
     /// Hex SHA-256 values sent, JSON array in InputHash order.
     pub digests: String,
+    pub raw_signatures: bool,
     pub pending_blob: String,
     /// `sent`, `signed`, `refused` or `failed`.
     pub state: String,
@@ -43,6 +44,8 @@ pub struct NewEsignTransaction<'a> {
     pub tenant_id: TenantId,
     pub subject: EsignSubject<'a>,
     pub digests: &'a str,
+    /// The answer is to carry raw RSA signatures (`rawrsa`).
+    pub raw_signatures: bool,
     pub pending_blob: &'a str,
     pub expires_at: Millis,
 }
@@ -57,7 +60,8 @@ impl Store {
         on_db!(self, pool => {
             sqlx::query(
                 "INSERT INTO esign_transactions (id, secret_hash, tenant_id, gateway_transaction, signatory_id, \
-                 digests, pending_blob, state, sent_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'sent', $8, $9)",
+                 digests, pending_blob, state, sent_at, expires_at, raw_signatures) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'sent', $8, $9, $10)",
             )
             .bind(new.id)
             .bind(new.secret_hash)
@@ -68,6 +72,7 @@ impl Store {
             .bind(new.pending_blob)
             .bind(now)
             .bind(new.expires_at)
+            .bind(new.raw_signatures)
             .execute(pool)
             .await
             .map(|_| ())
@@ -78,7 +83,7 @@ impl Store {
     pub async fn esign_transaction(&self, id: &str) -> Result<Option<EsignTransactionRow>> {
         on_db!(self, pool => {
             sqlx::query_as(
-                "SELECT id, secret_hash, tenant_id, gateway_transaction, signatory_id, digests, pending_blob, state, outcome, \
+                "SELECT id, secret_hash, tenant_id, gateway_transaction, signatory_id, digests, raw_signatures, pending_blob, state, outcome, \
                  sent_at, expires_at, answered_at, refused_answers, last_refusal FROM esign_transactions WHERE id = $1",
             )
             .bind(id)

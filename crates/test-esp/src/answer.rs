@@ -55,12 +55,18 @@ fn signed_response(
     identity: &Identity,
 ) -> Result<EsignResponse, EsignError> {
     let internal = |e: String| EsignError::new(codes::INTERNAL, e);
-    let signer = signer_certificate(esp, identity).map_err(|e| internal(format!("{e:#}")))?;
+    // `rawrsa` (XML signatures) needs an RSA key; CMS answers use EC P-256 as C-DAC's do.
+    let raw = esp::raw_response(request) == Some(true);
+    let algorithm = if raw { KeyAlgo::Rsa2048 } else { KeyAlgo::EcP256 };
+    let (signer, key_der) = signer_certificate(esp, identity, algorithm).map_err(|e| internal(format!("{e:#}")))?;
     let now = OffsetDateTime::now_utc();
+    let sign = |digest: &[u8; 32]| {
+        if raw { esp::sign_hash_raw_rsa(&key_der, digest) } else { esp::sign_hash(&signer, digest, now) }
+    };
     let signatures = request
         .hashes
         .iter()
-        .map(|h| Ok(DocSignature { id: h.id, cms_der: esp::sign_hash(&signer, &h.sha256, now)?, error: None }))
+        .map(|h| Ok(DocSignature { id: h.id, cms_der: sign(&h.sha256)?, error: None }))
         .collect::<Result<Vec<_>, EsignError>>()?;
     Ok(EsignResponse {
         status: ResponseStatus::Success,
@@ -74,10 +80,10 @@ fn signed_response(
     })
 }
 
-/// A fresh EC P-256 key and a 30-minute certificate in the identity's name (CN, C=IN) from the
-/// test eSign CA, with the CRL, OCSP and caIssuers URLs of this ESP; its serial is recorded for
-/// the OCSP responder.
-fn signer_certificate(esp: &Esp, identity: &Identity) -> anyhow::Result<LocalKeySigner> {
+/// A fresh key (`algorithm`) and a 30-minute certificate in the identity's name (CN, C=IN)
+/// from the test eSign CA, with the CRL, OCSP and caIssuers URLs of this ESP; its serial is
+/// recorded for the OCSP responder. The key comes back too (PKCS#8), for raw signatures.
+fn signer_certificate(esp: &Esp, identity: &Identity, algorithm: KeyAlgo) -> anyhow::Result<(LocalKeySigner, Vec<u8>)> {
     let base = &esp.public_url;
     let options = IssueOptions {
         ocsp_url: Some(format!("{base}/ocsp")),
@@ -87,14 +93,14 @@ fn signer_certificate(esp: &Esp, identity: &Identity) -> anyhow::Result<LocalKey
         country: Some("IN".into()),
         ..IssueOptions::default()
     };
-    let issued = esp.keys.ca.issue_signer_with(&identity.name, KeyAlgo::EcP256, &options)?;
+    let issued = esp.keys.ca.issue_signer_with(&identity.name, algorithm, &options)?;
     let serial = pki::parse_cert(&issued.cert_der)?.tbs_certificate.serial_number.as_bytes().to_vec();
     if lock(&esp.issued).record(&hex::encode(serial), unix_now())? == Recorded::Full {
         // The certificate is still good; OCSP will only call it unknown.
         tracing::warn!("the record of issued certificates is full");
     }
     let chain = vec![esp.keys.ca.cert_der().to_vec()];
-    Ok(LocalKeySigner::from_pkcs8(&issued.key_pkcs8_der, &issued.cert_der, chain)?)
+    Ok((LocalKeySigner::from_pkcs8(&issued.key_pkcs8_der, &issued.cert_der, chain)?, issued.key_pkcs8_der))
 }
 
 fn post_back(esp: &Esp, request: &EsignRequest, esp_txn: &str, response: &EsignResponse, headline: &str) -> Response {

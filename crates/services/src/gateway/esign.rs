@@ -12,11 +12,12 @@ use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 use signet_domain::audit::Actor;
 use signet_domain::now_millis;
-use signet_esign::asp::Outcome;
+use signet_esign::asp::{Outcome, Signed};
 use signet_gateway::{
     Document, ErrorCode, GatewayFailure, HashSignature, Profile, SessionKey, SignatureType, seal_hash_result,
     seal_result,
 };
+use signet_sigcrypto::xmldsig::PreparedXmlSignature;
 use signet_signing::PreparedRemotePdf;
 use signet_store::{EsignSubject, EsignTransactionRow, TransactionRow};
 
@@ -43,13 +44,21 @@ enum PendingDocument {
     },
     /// DATA: the answer's CMS is the result (detached, over the data).
     Data,
+    /// XML: an enveloped XML-DSig whose SignedInfo hash the ESP signs raw (`rawrsa`).
+    Xml {
+        xml: Vec<u8>,
+        prepared: PreparedXmlSignature,
+    },
 }
 
 /// Whether the signer page offers Aadhaar eSign for this request.
 pub fn offered(svc: &Services, open: &OpenTransaction) -> bool {
     svc.esign.is_some()
         && open.payload.has_type(SignatureType::ESign)
-        && matches!(open.payload.document, Document::Pdf { .. } | Document::Hash(_) | Document::Data(_))
+        && matches!(
+            open.payload.document,
+            Document::Pdf { .. } | Document::Hash(_) | Document::Data(_) | Document::Xml(_)
+        )
 }
 
 /// The signer chose Aadhaar eSign: prepares the document, records the eSign transaction and
@@ -69,6 +78,7 @@ pub async fn start(svc: &Services, open: &OpenTransaction) -> Result<EspRedirect
         digests: &digests,
         doc_info: &doc_info,
         signer_id: open.payload.signer_id.as_deref(),
+        raw: matches!(pending.document, PendingDocument::Xml { .. }),
     };
     send(svc, &request, &pending).await
 }
@@ -107,11 +117,21 @@ async fn prepare(
             let info = details.iter().map(|d| d.name.clone()).collect();
             Ok((PendingDocument::Hash { items }, digests, info))
         }
+        Document::Xml(bytes) => {
+            let xml = bytes.clone();
+            let prepared = svc
+                .heavy
+                .run(move || signet_sigcrypto::xmldsig::prepare_enveloped_rsa(&xml).map_err(|e| e.to_string()))
+                .await?
+                .map_err(EsignRefused::Internal)?;
+            let digest = prepared.signed_info_sha256;
+            let info = format!("{}.xml", open.payload.reference_number);
+            Ok((PendingDocument::Xml { xml: bytes.clone(), prepared }, vec![digest], vec![info]))
+        }
         Document::Data(bytes) => {
             let digest = signet_sigcrypto::pki::sha256(bytes);
             Ok((PendingDocument::Data, vec![digest], vec![format!("{}.txt", open.payload.reference_number)]))
         }
-        _ => Err(EsignRefused::Unavailable),
     }
 }
 
@@ -138,7 +158,7 @@ pub(crate) async fn answer(
         }
         Outcome::Signed(signed) => {
             take(svc, esign, "signed", &signed.res_code).await?;
-            let result = complete(svc, esign, txn, &row, &signed.signatures).await;
+            let result = complete(svc, esign, txn, &row, &signed).await;
             forget_pending(svc, esign).await;
             let detail = serde_json::json!({
                 "signatureTypes": "3",
@@ -184,8 +204,9 @@ async fn complete(
     esign: &EsignTransactionRow,
     txn: &TxnId,
     row: &TransactionRow,
-    signatures: &[Vec<u8>],
+    signed: &Signed,
 ) -> Result<String, String> {
+    let signatures = &signed.signatures;
     let pending: Pending = open_pending(svc, esign, txn).await?;
     let session = SessionKey::from_slice(&pending.session_key).ok_or("the session key is damaged")?;
     let profile = if row.profile == 2 { Profile::Modern } else { Profile::Legacy };
@@ -215,6 +236,18 @@ async fn complete(
         PendingDocument::Data => {
             let cms = signatures.first().ok_or("no signature")?;
             seal_result(&session, profile, cms).map_err(|e| e.to_string())
+        }
+        PendingDocument::Xml { xml, prepared } => {
+            let signature = signatures.first().ok_or("no signature")?;
+            let signed_xml = signet_sigcrypto::xmldsig::complete_enveloped_rsa(
+                &xml,
+                &prepared,
+                signature,
+                &signed.signer_certificate,
+                &[],
+            )
+            .map_err(|e| e.to_string())?;
+            seal_result(&session, profile, &signed_xml).map_err(|e| e.to_string())
         }
     }
 }

@@ -100,6 +100,7 @@ pub async fn start(svc: &Services, session: &SignerSession) -> Result<EspRedirec
         digests: &digests,
         doc_info: &doc_info,
         signer_id: None,
+        raw: false,
     };
     send(svc, &outgoing, &pending).await
 }

@@ -11,6 +11,8 @@ CREATE TABLE esign_transactions (
     gateway_transaction TEXT REFERENCES gateway_transactions(transaction_number),
     signatory_id BIGINT REFERENCES signatories(id),
     digests TEXT NOT NULL,
+    -- The answer carries raw RSA signatures (`rawrsa`, XML) rather than a CMS per hash.
+    raw_signatures BOOLEAN NOT NULL DEFAULT FALSE,
     pending_blob TEXT NOT NULL,
     state TEXT NOT NULL CHECK (state IN ('sent', 'signed', 'refused', 'failed')),
     outcome TEXT,

@@ -322,7 +322,14 @@ pub fn check(esp: &RunningEsp, xml: &str, txn: &str, digests: &[[u8; 32]]) -> Ou
     let trust =
         EspTrust { esp_certificate: esp.esp_certificate_der.clone(), esign_cas: vec![esp.ca_certificate_der.clone()] };
     let now = OffsetDateTime::now_utc();
-    let expected = Expected { txn, digests, sent_at: now - Duration::seconds(30), max_age: Duration::minutes(30), now };
+    let expected = Expected {
+        txn,
+        digests,
+        sent_at: now - Duration::seconds(30),
+        max_age: Duration::minutes(30),
+        now,
+        raw: false,
+    };
     asp::check_response(xml.as_bytes(), &trust, &expected).expect("the answer passes the ASP's checks")
 }
 

@@ -124,7 +124,7 @@ async fn render(state: &Services, open: &OpenTransaction, base: String, error: O
     };
     let is_pdf = matches!(open.payload.document, Document::Pdf { .. });
     let (data_text, data_cut) = match &open.payload.document {
-        Document::Data(bytes) => {
+        Document::Data(bytes) | Document::Xml(bytes) => {
             let text = String::from_utf8_lossy(bytes);
             let shown: String = text.chars().take(MAX_SHOWN_DATA_CHARS).collect();
             let cut = shown.len() < text.len();

@@ -39,7 +39,7 @@ pub struct SignPage {
     pub allow_upload: bool,
     /// Aadhaar eSign is offered (requested, and an ESP is configured).
     pub esign: bool,
-    /// DATA requests: the text being signed, shown to the signer (cut at a length a page can
+    /// DATA and XML requests: the text being signed, shown to the signer (cut at a length a page can
     /// show; the signature covers all of it).
     pub data_text: Option<String>,
     pub data_cut: bool,
