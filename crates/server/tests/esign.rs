@@ -31,6 +31,7 @@ on_both_backends!(
     a_workflow_mixing_aadhaar_esign_and_electronic_signatures_keeps_every_signature_valid,
     aadhaar_signatories_need_a_configured_esp,
     an_esp_refusal_reaches_furl_with_its_code,
+    the_server_to_server_flow_signs_too,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -46,6 +47,12 @@ struct Setup {
 }
 
 async fn setup(backend: Backend, with_tsa: bool) -> Setup {
+    setup_with(backend, with_tsa, false).await
+}
+
+/// With `server_flow`, Signet posts the request to the ESP itself (eSign 3.x) and sends the
+/// browser on with `txnref`.
+async fn setup_with(backend: Backend, with_tsa: bool, server_flow: bool) -> Setup {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut options = EspOptions::new(dir.path().join("esp"));
     options.fixed_otp = Some(OTP.into());
@@ -57,8 +64,17 @@ async fn setup(backend: Backend, with_tsa: bool) -> Setup {
     std::fs::write(&ca_cert, cert_pem(&esp.ca_certificate_der)).expect("write");
     let tsa = with_tsa.then(TestTsa::start);
     let (esp_url, tsa_url) = (format!("{}/2.1/form/signdoc", esp.base_url), tsa.as_ref().map(|t| t.url.clone()));
+    let (esp_url, auth_url) = if server_flow {
+        (format!("{}/2.1/signdoc", esp.base_url), Some(format!("{}/2.1/authRequest", esp.base_url)))
+    } else {
+        (esp_url, None)
+    };
     let app = spawn_with(backend, |config| {
         config.esign_esp_url = Some(esp_url);
+        if auth_url.is_some() {
+            config.esign_flow = "server".into();
+            config.esign_esp_auth_url = auth_url;
+        }
         config.esign_esp_certificate = Some(esp_cert);
         config.esign_ca_certificates = Some(ca_cert);
         config.tsa_url = tsa_url;
@@ -136,8 +152,12 @@ async fn through_the_esp_as(s: &Setup, link: &str, aadhaar: &str) -> String {
     assert!(page.contains("Sign with Aadhaar eSign"), "{page}");
     let to_esp = client.post(format!("{link}/esign")).send().await.expect("esign").text().await.expect("html");
     let (action, fields) = posted_fields(&to_esp);
-    assert_eq!(action, format!("{}/2.1/form/signdoc", s.esp.base_url), "{to_esp}");
-    assert!(fields["eSignRequest"].starts_with("<Esign "), "{to_esp}");
+    assert!(action.starts_with(&s.esp.base_url), "{to_esp}");
+    if action.ends_with("/2.1/form/signdoc") {
+        assert!(fields["eSignRequest"].starts_with("<Esign "), "{to_esp}");
+    } else {
+        assert!(action.ends_with("/2.1/authRequest") && fields.contains_key("txnref"), "{to_esp}");
+    }
     let aadhaar_page = post(client, &action, &fields).await;
     let (action, fields) = form(&aadhaar_page, "/2.1/form/otp", &[("aadhaar", aadhaar)]);
     let otp_page = post(client, &absolute(s, &action), &fields).await;
@@ -488,4 +508,15 @@ async fn an_esp_refusal_reaches_furl_with_its_code(backend: Backend) {
     assert_eq!(action, "https://erp.example.test/failed", "{fields:?}");
     let message = &fields["ErrorMessage"];
     assert!(message.starts_with("107") && message.contains("ESP-914"), "{message}");
+}
+
+async fn the_server_to_server_flow_signs_too(backend: Backend) {
+    let s = setup_with(backend, false, true).await;
+    let (link, sealed) = signer_link(&s, &pdf_payload(&s, "ESIGN-3X")).await;
+    let answer = through_the_esp(&s, &link).await;
+    let (action, fields) = back_to_signet(&s, &answer).await;
+    assert_eq!(action, "https://erp.example.test/signed", "{fields:?}");
+    let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+    let report = pdfsig(&signed);
+    assert!(report.contains("Signature is Valid") && report.contains("Asha Verma"), "{report}");
 }

@@ -104,6 +104,12 @@ pub struct Config {
     pub esign_ca_certificates: Option<PathBuf>,
     /// How long a signer has at the ESP before its answer is refused as late.
     pub esign_response_ttl_secs: u64,
+    /// `form` (eSign 2.1: the signer's browser carries the request to `esign_esp_url`) or
+    /// `server` (eSign 3.x: Signet posts the request to `esign_esp_url` itself, then sends the
+    /// browser to `esign_esp_auth_url` with `txnref`).
+    pub esign_flow: String,
+    /// The ESP's address for the browser in the `server` flow (e.g. C-DAC's `…/esign/authRequest`).
+    pub esign_esp_auth_url: Option<String>,
 }
 
 impl Default for Config {
@@ -151,6 +157,8 @@ impl Default for Config {
             esign_esp_certificate: None,
             esign_ca_certificates: None,
             esign_response_ttl_secs: 30 * 60,
+            esign_flow: "form".into(),
+            esign_esp_auth_url: None,
         }
     }
 }

@@ -7,6 +7,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use base64::Engine as _;
 use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::audit::Actor;
@@ -34,6 +35,19 @@ pub struct EsignSetup {
     pub response_ttl: time::Duration,
     /// Where the ESP sends the signer back with its answer.
     pub response_url: String,
+    pub flow: EspFlow,
+    /// Outbound requests (the server flow's post to the ESP).
+    pub http: signet_sigcrypto::HttpConfig,
+}
+
+/// How the request reaches the ESP.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EspFlow {
+    /// eSign 2.1 form flow: the signer's browser posts the request to the ESP's form.
+    Form,
+    /// eSign 3.x: Signet posts the request, the ESP answers `status="2"` with a `resCode`, and
+    /// the browser goes to this address with `txnref` = base64("<txn>|<resCode>").
+    Server { auth_url: String },
 }
 
 impl EsignSetup {
@@ -56,6 +70,19 @@ impl EsignSetup {
         let esign_cas = certificates(ca_file)?;
         let asp = LocalKeySigner::from_pkcs8(&asp_key.key_pkcs8_der, &asp_key.cert_der, Vec::new())
             .map_err(|e| anyhow::anyhow!("eSign ASP key: {e}"))?;
+        let flow = match (config.esign_flow.as_str(), &config.esign_esp_auth_url) {
+            ("form", _) => EspFlow::Form,
+            ("server", Some(auth_url)) if auth_url.starts_with("https://") || auth_url.starts_with("http://") => {
+                EspFlow::Server { auth_url: auth_url.clone() }
+            }
+            ("server", _) => anyhow::bail!("esign_flow = server needs esign_esp_auth_url (an http(s) address)"),
+            (other, _) => anyhow::bail!("esign_flow must be form or server, not {other:?}"),
+        };
+        let http = if config.outbound_allow_private {
+            signet_sigcrypto::HttpConfig::allow_private()
+        } else {
+            signet_sigcrypto::HttpConfig::default()
+        };
         Ok(Some(EsignSetup {
             esp_url,
             asp_id: config.esign_asp_id.clone(),
@@ -63,6 +90,8 @@ impl EsignSetup {
             trust: EspTrust { esp_certificate, esign_cas },
             response_ttl: time::Duration::seconds(config.esign_response_ttl_secs as i64),
             response_url: format!("{}/esign/response", config.public_base()),
+            flow,
+            http,
         }))
     }
 }
@@ -151,6 +180,8 @@ pub enum EsignRefused {
     Gone(&'static str),
     /// The answer was not accepted (forged, replayed, late, mismatched); nothing changed.
     Answer(String),
+    /// The ESP refused the request (server flow); the text says why, for the signer.
+    Esp(String),
     Internal(String),
 }
 
@@ -168,13 +199,11 @@ pub(crate) fn setup(svc: &Services) -> Result<&EsignSetup, EsignRefused> {
     svc.esign.as_deref().ok_or(EsignRefused::Unavailable)
 }
 
-/// Where the signer's browser takes the request: the ESP's form, with these fields.
+/// Where the signer's browser goes next: the ESP's address and the fields it posts there
+/// (`eSignRequest`, `aspTxnID`, `Content-Type` in the form flow; `txnref` in the server flow).
 pub struct EspRedirect {
     pub action: String,
-    /// `eSignRequest`: the signed request XML.
-    pub request: String,
-    /// `aspTxnID`.
-    pub txn: String,
+    pub fields: Vec<(&'static str, String)>,
 }
 
 /// A request about to be sent: for whom, the digests with what the signer is told about each,
@@ -223,8 +252,47 @@ pub(crate) async fn send(
         .await?;
     let request = request(setup, &txn, outgoing);
     let signed = sign_document(request.to_xml().as_bytes(), setup.asp.as_ref()).map_err(internal)?;
-    let request = String::from_utf8(signed).map_err(internal)?;
-    Ok(EspRedirect { action: setup.esp_url.clone(), request, txn: txn.txn() })
+    match &setup.flow {
+        EspFlow::Form => {
+            let request = String::from_utf8(signed).map_err(internal)?;
+            let fields =
+                vec![("eSignRequest", request), ("aspTxnID", txn.txn()), ("Content-Type", "application/xml".into())];
+            Ok(EspRedirect { action: setup.esp_url.clone(), fields })
+        }
+        EspFlow::Server { auth_url } => {
+            let res_code = post_to_esp(svc, setup, &txn, signed).await?;
+            let reference = base64::engine::general_purpose::STANDARD.encode(format!("{}|{res_code}", txn.txn()));
+            Ok(EspRedirect { action: auth_url.clone(), fields: vec![("txnref", reference)] })
+        }
+    }
+}
+
+/// The server flow's first step: the signed request posted to the ESP, whose signed answer
+/// must accept it (`status="2"`) for this `txn`; its `resCode`. A refusal ends the attempt
+/// with the ESP's code; the signer can try again.
+async fn post_to_esp(svc: &Services, setup: &EsignSetup, txn: &TxnId, signed: Vec<u8>) -> Result<String, EsignRefused> {
+    let (url, http) = (setup.esp_url.clone(), setup.http.clone());
+    let answer = svc
+        .heavy
+        .run(move || signet_sigcrypto::post(&url, "application/xml", &signed, &http))
+        .await?
+        .map_err(|e| EsignRefused::Internal(format!("the ESP could not be reached: {e}")))?;
+    signet_esign::verify_document(&answer, &setup.trust.esp_certificate, signet_esign::asp::codes::FORGED)
+        .map_err(|e| EsignRefused::Internal(format!("the ESP's answer: {e}")))?;
+    let response =
+        EsignResponse::parse(&answer).map_err(|e| EsignRefused::Internal(format!("the ESP's answer: {e}")))?;
+    if response.txn != txn.txn() {
+        return Err(EsignRefused::Internal("the ESP answered for another transaction".into()));
+    }
+    match response.status {
+        signet_esign::ResponseStatus::Pending if !response.res_code.is_empty() => Ok(response.res_code),
+        _ => {
+            let code = response.err_code.unwrap_or_else(|| "NA".into());
+            let message: String =
+                response.err_msg.unwrap_or_default().chars().filter(|c| !c.is_control()).take(200).collect();
+            Err(EsignRefused::Esp(format!("The eSign service refused the request ({code}: {message}).")))
+        }
+    }
 }
 
 /// `SignerID` goes to the ESP as the eKYC id when it is an Aadhaar number (12 digits) or a

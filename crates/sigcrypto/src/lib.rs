@@ -45,6 +45,12 @@ pub fn post_for_status(url: &str, headers: &[(&str, &str)], body: &[u8], cfg: &H
     http::post_for_status(url, headers, body, cfg)
 }
 
+/// A POST through the guarded client that answers the body (2xx only): a server-to-server
+/// call such as the eSign 3.x request.
+pub fn post(url: &str, content_type: &str, body: &[u8], cfg: &HttpConfig) -> Result<Vec<u8>> {
+    http::post(url, content_type, body, cfg)
+}
+
 /// A GET through the same guarded client as the TSA, OCSP and CRL fetches: public addresses
 /// only unless `cfg` allows private ones, no redirects, a time limit and a size cap.
 pub fn fetch(url: &str, cfg: &HttpConfig) -> Result<Vec<u8>> {

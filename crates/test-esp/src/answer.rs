@@ -20,17 +20,41 @@ const SIGNER_CERTIFICATE_VALIDITY: std::time::Duration = std::time::Duration::fr
 /// Posts a failure back to the ASP (`status="0"`, `errCode`, `errMsg`).
 pub fn failure(esp: &Esp, request: &EsignRequest, esp_txn: &str, code: &str, message: &str) -> Response {
     tracing::info!(asp = %request.asp_id, txn = %request.txn, %esp_txn, code, "answering the ASP with a failure");
-    let response = EsignResponse {
-        status: ResponseStatus::Failure,
+    let response = unsigned(request, esp_txn, ResponseStatus::Failure, Some((code, message)));
+    post_back(esp, request, esp_txn, &response, &format!("The document was not signed: {message} ({code})."))
+}
+
+/// A response without signatures: a failure (`status="0"` with its code) or, in the
+/// server-to-server flow, the acceptance (`status="2"`, `resCode` naming the transaction the
+/// signer's browser continues with).
+pub fn unsigned(
+    request: &EsignRequest,
+    esp_txn: &str,
+    status: ResponseStatus,
+    error: Option<(&str, &str)>,
+) -> EsignResponse {
+    EsignResponse {
+        status,
         ts: OffsetDateTime::now_utc(),
         txn: request.txn.clone(),
         res_code: esp_txn.to_string(),
-        err_code: Some(code.to_string()),
-        err_msg: Some(message.to_string()),
+        err_code: error.map(|(code, _)| code.to_string()),
+        err_msg: error.map(|(_, message)| message.to_string()),
         user_certificate: None,
         signatures: Vec::new(),
-    };
-    post_back(esp, request, esp_txn, &response, &format!("The document was not signed: {message} ({code})."))
+    }
+}
+
+/// The server-to-server answer: the signed response as the HTTP body (`application/xml`).
+pub fn xml_answer(esp: &Esp, response: &EsignResponse) -> Response {
+    use axum::response::IntoResponse;
+    match esp::signed_response(response, &esp.keys.esp) {
+        Ok(xml) => ([(axum::http::header::CONTENT_TYPE, "application/xml")], xml).into_response(),
+        Err(error) => {
+            tracing::error!("the answer could not be signed: {error}");
+            (StatusCode::INTERNAL_SERVER_ERROR, "the ESP could not sign its answer").into_response()
+        }
+    }
 }
 
 /// Signs the request's hashes as `identity` and posts the signatures back to the ASP; a

@@ -14,7 +14,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use signet_esign::esp::{self, codes};
-use signet_esign::{EsignError, EsignRequest, verify_document};
+use signet_esign::{EsignError, EsignRequest, ResponseStatus, verify_document};
 use time::OffsetDateTime;
 
 use crate::answer;
@@ -146,33 +146,126 @@ fn request_end(esp: &Esp, request: &EsignRequest) -> Instant {
 
 /// A checked request: new `txn` for its ASP → the Aadhaar page.
 fn accept(esp: &Esp, request: EsignRequest) -> Response {
-    let Some(esp_txn) = new_esp_txn() else {
-        return pages::error_page(StatusCode::INTERNAL_SERVER_ERROR, codes::INTERNAL, "no random numbers");
-    };
+    match admit(esp, &request) {
+        Ok(esp_txn) => aadhaar_page_for(&request, &esp_txn),
+        Err((esp_txn, code, message)) => answer::failure(esp, &request, &esp_txn, code, &message),
+    }
+}
+
+fn aadhaar_page_for(request: &EsignRequest, esp_txn: &str) -> Response {
+    let prefill = files::aadhaar_or_vid(&request.ekyc_id).unwrap_or_default();
+    pages::aadhaar_page(request, esp_txn, &prefill, None)
+}
+
+/// Records a checked request's `txn` (refused when its ASP used it before) and opens its
+/// transaction; the ESP transaction id, or the refusal (with the id it is answered under).
+fn admit(esp: &Esp, request: &EsignRequest) -> Result<String, (String, &'static str, String)> {
+    let esp_txn = new_esp_txn().unwrap_or_default();
+    let refuse = |code: &'static str, message: &str| Err((esp_txn.clone(), code, message.to_string()));
+    if esp_txn.is_empty() {
+        return refuse(codes::INTERNAL, "no random numbers");
+    }
     let replay_key = format!("{} {}", request.asp_id, request.txn);
     let recorded = lock(&esp.seen_txns).record(&replay_key, unix_now());
     match recorded {
         Ok(Recorded::New) => {}
         Ok(Recorded::AlreadyThere) => {
-            let message = format!("txn {} was already used by {}", request.txn, request.asp_id);
-            return answer::failure(esp, &request, &esp_txn, codes::REPLAYED_TXN, &message);
+            return refuse(codes::REPLAYED_TXN, &format!("txn {} was already used by {}", request.txn, request.asp_id));
         }
-        Ok(Recorded::Full) => return answer::failure(esp, &request, &esp_txn, codes::INTERNAL, "the ESP is busy"),
+        Ok(Recorded::Full) => return refuse(codes::INTERNAL, "the ESP is busy"),
         Err(error) => {
             tracing::error!("the txn record cannot be written: {error:#}");
-            return answer::failure(esp, &request, &esp_txn, codes::INTERNAL, "the ESP cannot keep records");
+            return refuse(codes::INTERNAL, "the ESP cannot keep records");
         }
     }
-    let prefill = files::aadhaar_or_vid(&request.ekyc_id).unwrap_or_default();
-    let page = pages::aadhaar_page(&request, &esp_txn, &prefill, None);
-    let pending =
-        Pending { ends_at: request_end(esp, &request), request, step: Step::Identify, otp_sends: 0, wrong_otps: 0 };
-    let request = pending.request.clone();
+    let pending = Pending {
+        ends_at: request_end(esp, request),
+        request: request.clone(),
+        step: Step::Identify,
+        otp_sends: 0,
+        wrong_otps: 0,
+    };
     if !lock(&esp.transactions).insert(esp_txn.clone(), pending, Instant::now()) {
-        return answer::failure(esp, &request, &esp_txn, codes::INTERNAL, "the ESP is busy");
+        return refuse(codes::INTERNAL, "the ESP is busy");
     }
     tracing::info!(asp = %request.asp_id, txn = %request.txn, %esp_txn, "request accepted");
-    page
+    Ok(esp_txn)
+}
+
+/// `POST /2.1/signdoc`: the server-to-server first step (eSign 3.x style). The ASP's server
+/// posts the signed request (the XML as the body, or an `eSignRequest` field); the answer is a
+/// signed `EsignResp` in the HTTP body: `status="2"` with `resCode` when the request is taken
+/// (the ASP then sends the signer's browser to `POST /2.1/authRequest` with `txnref`), else
+/// `status="0"` with the code. A request that cannot be authenticated gets HTTP 400.
+pub async fn signdoc_server(State(esp): State<Shared>, body: Result<Bytes, BytesRejection>) -> Response {
+    let Ok(body) = body else {
+        return (StatusCode::PAYLOAD_TOO_LARGE, "the request is too large").into_response();
+    };
+    let xml: Vec<u8> = if body.starts_with(b"eSignRequest=") {
+        match Form::parse(&body)
+            .ok()
+            .and_then(|f| f.required("eSignRequest", MAX_BODY_BYTES).ok().map(|x| x.as_bytes().to_vec()))
+        {
+            Some(xml) => xml,
+            None => return (StatusCode::BAD_REQUEST, "eSignRequest cannot be read").into_response(),
+        }
+    } else {
+        body.to_vec()
+    };
+    let registry = |asp_id: &str| files::registered_asp_certificate(&esp.options.data_dir, asp_id);
+    let request = match esp::check_request(&xml, registry, OffsetDateTime::now_utc(), request_window(&esp)) {
+        Ok(request) => request,
+        Err(error) => {
+            return match authenticated(&esp, &xml) {
+                Some(request) => {
+                    let response =
+                        answer::unsigned(&request, "", ResponseStatus::Failure, Some((error.code, &error.message)));
+                    answer::xml_answer(&esp, &response)
+                }
+                None => (StatusCode::BAD_REQUEST, format!("{}: {}", error.code, error.message)).into_response(),
+            };
+        }
+    };
+    match admit(&esp, &request) {
+        Ok(esp_txn) => answer::xml_answer(&esp, &answer::unsigned(&request, &esp_txn, ResponseStatus::Pending, None)),
+        Err((esp_txn, code, message)) => answer::xml_answer(
+            &esp,
+            &answer::unsigned(&request, &esp_txn, ResponseStatus::Failure, Some((code, &message))),
+        ),
+    }
+}
+
+/// `POST /2.1/authRequest`: `txnref` = base64("<txn>|<resCode>") from the server-to-server
+/// step; the signer continues on the Aadhaar page.
+pub async fn auth_request(State(esp): State<Shared>, body: Result<Bytes, BytesRejection>) -> Response {
+    use base64::Engine;
+    let form = match read_form(body) {
+        Ok(form) => form,
+        Err(rejected) => return rejected.page(),
+    };
+    let reference = form
+        .required("txnref", 400)
+        .ok()
+        .and_then(|r| base64::engine::general_purpose::STANDARD.decode(r.trim()).ok())
+        .and_then(|r| String::from_utf8(r).ok());
+    let Some((txn, esp_txn)) = reference.as_deref().and_then(|r| r.rsplit_once('|')) else {
+        return Rejected { status: StatusCode::BAD_REQUEST, message: "txnref is not base64(txn|resCode)".into() }
+            .page();
+    };
+    if let Some(response) = ended(&esp, esp_txn) {
+        return response;
+    }
+    let request = {
+        let mut transactions = lock(&esp.transactions);
+        transactions
+            .get_mut(esp_txn)
+            .filter(|p| p.request.txn == txn && matches!(p.step, Step::Identify))
+            .map(|p| p.request.clone())
+    };
+    match request {
+        Some(request) => aadhaar_page_for(&request, esp_txn),
+        None => unknown_transaction(),
+    }
 }
 
 /// Ends a transaction whose request left its window (ESP-915 to the ASP), or `None` if it is

@@ -112,6 +112,8 @@ fn router(esp: Shared) -> Router {
     Router::new()
         .route("/", get(|| async { pages::index_page() }))
         .route("/2.1/form/signdoc", post(flow::signdoc))
+        .route("/2.1/signdoc", post(flow::signdoc_server))
+        .route("/2.1/authRequest", post(flow::auth_request))
         .route("/2.1/form/otp", post(flow::send_otp))
         .route("/2.1/form/authenticate", post(flow::authenticate))
         .route("/2.1/form/cancel", post(flow::cancel))

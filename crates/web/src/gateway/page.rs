@@ -243,7 +243,7 @@ pub async fn cancel(State(state): State<Services>, ClientIp(ip): ClientIp, link:
 /// takes Signet's signed request to the ESP.
 pub async fn start_esign(State(state): State<Services>, link: GatewayLink) -> Response {
     match esign::start(&state, &link.open).await {
-        Ok(redirect) => esp_page(&redirect.action, &redirect.request, &redirect.txn),
+        Ok(redirect) => esp_page(&redirect),
         Err(refused) => esign_refused(&state, Some(&link), refused).await,
     }
 }
@@ -279,6 +279,10 @@ async fn esign_refused(state: &Services, link: Option<&GatewayLink>, refused: Es
         EsignRefused::Closed(why) => closed_page(why),
         EsignRefused::Gone(text) => (StatusCode::GONE, error_page(text)).into_response(),
         EsignRefused::Answer(message) => (StatusCode::BAD_REQUEST, error_page(&message)).into_response(),
+        EsignRefused::Esp(message) => match link {
+            Some(link) => render(state, &link.open, link.base(), Some(message)).await,
+            None => (StatusCode::BAD_GATEWAY, error_page(&message)).into_response(),
+        },
         EsignRefused::Internal(cause) => {
             tracing::error!(%cause, "Aadhaar eSign failed");
             (StatusCode::INTERNAL_SERVER_ERROR, error_page("Aadhaar eSign could not be completed.")).into_response()

@@ -92,12 +92,13 @@ pub fn result_page(action: &str, post: &ResultPost, _headline: &str) -> Response
 
 /// The auto-submitting form that takes the signer to the eSign Service Provider with Signet's
 /// signed request (the CCA eSign 2.1 form flow).
-pub fn esp_page(action: &str, request: &str, txn: &str) -> Response {
+pub fn esp_page(redirect: &signet_services::esign::EspRedirect) -> Response {
     let page = FormPage {
         title: "Continuing to Aadhaar eSign",
         message: "Taking you to the eSign service, where you confirm your identity with Aadhaar and sign.",
     };
-    post_page(action, &[("eSignRequest", request), ("aspTxnID", txn), ("Content-Type", "application/xml")], &page)
+    let fields: Vec<(&str, &str)> = redirect.fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    post_page(&redirect.action, &fields, &page)
 }
 
 fn post_page(action: &str, fields: &[(&str, &str)], page: &FormPage<'_>) -> Response {

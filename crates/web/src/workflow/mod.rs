@@ -333,8 +333,9 @@ pub async fn start_esign(
 ) -> Result<Response, PageError> {
     record_view(&state, &link, ip, &headers, "esign").await;
     match signet_services::workflows::esign::start(&state, &link.session).await {
-        Ok(redirect) => Ok(crate::gateway::views::esp_page(&redirect.action, &redirect.request, &redirect.txn)),
+        Ok(redirect) => Ok(crate::gateway::views::esp_page(&redirect)),
         Err(EsignRefused::Gone(text)) => Ok(render(&state, &link, Some(text.to_string())).await),
+        Err(EsignRefused::Esp(text)) => Ok(render(&state, &link, Some(text)).await),
         Err(EsignRefused::Unavailable) => {
             Ok(render(&state, &link, Some("Aadhaar eSign is not available for this signature.".into())).await)
         }
