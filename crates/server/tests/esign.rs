@@ -32,6 +32,7 @@ on_both_backends!(
     aadhaar_signatories_need_a_configured_esp,
     an_esp_refusal_reaches_furl_with_its_code,
     the_server_to_server_flow_signs_too,
+    co_signing_with_aadhaar_esign_keeps_the_earlier_signature_valid,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -519,4 +520,39 @@ async fn the_server_to_server_flow_signs_too(backend: Backend) {
     let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
     let report = pdfsig(&signed);
     assert!(report.contains("Signature is Valid") && report.contains("Asha Verma"), "{report}");
+}
+
+async fn co_signing_with_aadhaar_esign_keeps_the_earlier_signature_valid(backend: Backend) {
+    let s = setup(backend, false).await;
+    // First an electronic co-signature (the gateway's type 4), then Aadhaar eSign on its result.
+    let first =
+        pdf_payload(&s, "COSIGN-1").signature_types(&[SignatureType::ESignature]).font_signature(true).cosign(true);
+    let (link, sealed) = signer_link(&s, &first).await;
+    let typed = s
+        .app
+        .client
+        .post(s.app.url(&format!("{link}/sign")))
+        .form(&[("mode", "typed"), ("typedName", "Ravi Kumar"), ("font", "plain"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    let (_, fields) = posted_fields(&typed.text().await.expect("html"));
+    let once = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+
+    let second = PayloadBuilder::pdf(&once, "Asha Verma")
+        .reference_number("COSIGN-2")
+        .authtoken(&s.who.authtoken)
+        .signature_types(&[SignatureType::ESign])
+        .urls(&erp_urls())
+        .pages(&PageSelection::First)
+        .position(SignaturePosition::TopRight);
+    let (link, sealed) = signer_link(&s, &second).await;
+    let answer = through_the_esp(&s, &link).await;
+    let (action, fields) = back_to_signet(&s, &answer).await;
+    assert_eq!(action, "https://erp.example.test/signed", "{fields:?}");
+    let twice = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+    assert!(twice.starts_with(&once), "an incremental update");
+    let report = pdfsig(&twice);
+    assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+    assert!(report.contains("Asha Verma") && report.contains("Acme Bank (sealed by Signet)"), "{report}");
 }
