@@ -398,3 +398,54 @@ async fn an_ekyc_id_in_the_request_is_filled_in() {
     let aadhaar = browser.send_request(&asp.sign(&request), "TXN-PREFILL").await;
     assert_eq!(aadhaar.form("/2.1/form/otp").input("aadhaar"), Some(("text", ASHA_VID)));
 }
+
+/// The server-to-server first step: the ASP's server posts the request and gets a signed
+/// acceptance (`status="2"`, `resCode`); the browser continues with `txnref`. Replays,
+/// strangers and garbage are refused without a page to sign on.
+#[tokio::test]
+async fn the_server_to_server_flow_accepts_once_and_continues_with_txnref() {
+    use base64::Engine;
+    use signet_esign::{EsignResponse, ResponseStatus};
+    let esp = start(|_| {}).await;
+    let asp = Asp::new("SERVER-ASP");
+    asp.register(esp.dir.path());
+    let browser = Browser::new(&esp.running);
+    let digests = digests(1);
+    let http = reqwest::Client::new();
+    let post_xml = |xml: String| {
+        let url = format!("{}/2.1/signdoc", esp.running.base_url);
+        let http = http.clone();
+        async move { http.post(url).header("content-type", "application/xml").body(xml).send().await.expect("post") }
+    };
+
+    let accepted = post_xml(asp.sign(&asp.request("TXN-S1", &digests))).await;
+    assert_eq!(accepted.status(), 200);
+    let xml = accepted.bytes().await.expect("body");
+    signet_esign::verify_document(&xml, &esp.running.esp_certificate_der, "forged").expect("signed by the ESP");
+    let answer = EsignResponse::parse(&xml).expect("EsignResp");
+    assert_eq!((answer.status, answer.txn.as_str()), (ResponseStatus::Pending, "TXN-S1"));
+
+    // The browser continues on the Aadhaar page; a txnref for another txn finds nothing.
+    let reference = |txn: &str| base64::engine::general_purpose::STANDARD.encode(format!("{txn}|{}", answer.res_code));
+    let page = browser.post("/2.1/authRequest", &[("txnref", &reference("TXN-S1"))]).await;
+    assert_eq!(page.status, 200);
+    assert!(page.has_form("/2.1/form/otp"), "{}", page.html);
+    let wrong = browser.post("/2.1/authRequest", &[("txnref", &reference("TXN-OTHER"))]).await;
+    assert_eq!(wrong.status, 404);
+    for garbage in ["", "%%%", "bm90IGEgcmVmZXJlbmNl"] {
+        let refused = browser.post("/2.1/authRequest", &[("txnref", garbage)]).await;
+        assert!(refused.status == 400 || refused.status == 404, "{garbage}: {}", refused.status);
+    }
+
+    // The same txn again: refused in a signed answer (ESP-906).
+    let replayed = post_xml(asp.sign(&asp.request("TXN-S1", &digests))).await.bytes().await.expect("body");
+    let replayed = EsignResponse::parse(&replayed).expect("EsignResp");
+    assert_eq!(replayed.err_code.as_deref(), Some(codes::REPLAYED_TXN));
+
+    // A stranger or garbage: HTTP 400, no signed answer.
+    let stranger = Asp::new("STRANGER");
+    let refused = post_xml(stranger.sign(&stranger.request("TXN-S2", &digests))).await;
+    assert_eq!(refused.status(), 400);
+    let refused = post_xml("<Esign".into()).await;
+    assert_eq!(refused.status(), 400);
+}
