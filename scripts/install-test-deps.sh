@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs on a fresh Debian machine: outside validators
-# (poppler's pdfsig/pdftoppm, xmlsec1, qpdf, Ghostscript, OpenSSL), a local S3 server (moto),
+# (poppler's pdfsig/pdftoppm, xmlsec1, qpdf, Ghostscript, OpenSSL), SoftHSM2 and OpenSC's
+# pkcs11-tool (a PKCS#11 token for the signer utility's tests), a local S3 server (moto),
 # pyHanko and PDF producers for test inputs, and a running PostgreSQL.
 # Idempotent: tools already present are not reinstalled.
 set -euo pipefail
@@ -8,7 +9,7 @@ set -euo pipefail
 need_apt=()
 for pair in pdfsig:poppler-utils pdftoppm:poppler-utils xmlsec1:xmlsec1 qpdf:qpdf gs:ghostscript \
             openssl:openssl wrk:wrk curl:curl certutil:libnss3-tools node:nodejs \
-            chromium:chromium; do
+            chromium:chromium softhsm2-util:softhsm2 pkcs11-tool:opensc; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || need_apt+=("${pair##*:}")
 done
 if ! command -v pg_ctlcluster >/dev/null 2>&1 && ! command -v postgres >/dev/null 2>&1; then

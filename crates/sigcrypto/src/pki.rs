@@ -26,6 +26,26 @@ pub fn not_after_unix(cert_der: &[u8]) -> Result<u64> {
     Ok(cert.tbs_certificate.validity.not_after.to_unix_duration().as_secs())
 }
 
+/// Whether a certificate can make document signatures at `now` (Unix seconds): not a CA, valid
+/// now, and a key usage (when present) that allows digitalSignature or nonRepudiation. What a
+/// signer is offered from a token holding several certificates.
+pub fn is_signing_certificate(cert_der: &[u8], now: u64) -> bool {
+    use x509_cert::ext::pkix::{BasicConstraints, KeyUsage, KeyUsages};
+    let Ok(cert) = x509_cert::Certificate::from_der(cert_der) else { return false };
+    let validity = &cert.tbs_certificate.validity;
+    let valid_now = validity.not_before.to_unix_duration().as_secs() <= now
+        && now <= validity.not_after.to_unix_duration().as_secs();
+    let extensions = cert.tbs_certificate.extensions.as_deref().unwrap_or_default();
+    let extension = |oid| extensions.iter().find(|e| e.extn_id == oid).map(|e| e.extn_value.as_bytes());
+    let is_ca = extension(const_oid::db::rfc5280::ID_CE_BASIC_CONSTRAINTS)
+        .and_then(|v| BasicConstraints::from_der(v).ok())
+        .is_some_and(|b| b.ca);
+    let usage_allows = extension(const_oid::db::rfc5280::ID_CE_KEY_USAGE)
+        .and_then(|v| KeyUsage::from_der(v).ok())
+        .is_none_or(|ku| ku.0.contains(KeyUsages::DigitalSignature) || ku.0.contains(KeyUsages::NonRepudiation));
+    valid_now && !is_ca && usage_allows
+}
+
 /// Key algorithm of a generated key pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum KeyAlgo {

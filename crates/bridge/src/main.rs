@@ -1,0 +1,115 @@
+//! `signet-bridge`: the signer utility. For now its token commands, which also serve support
+//! staff to see what a signer's token holds:
+//!
+//!   signet-bridge tokens --module PATH
+//!   signet-bridge certificates --module PATH --token SERIAL
+//!   signet-bridge sign --module PATH --token SERIAL --key-id HEX --digest HEX [--digest HEX ...]
+//!
+//! `sign` reads the PIN from the first line of standard input (never from the command line,
+//! where other users could see it). Output is JSON; an error is one line on stderr, exit 1.
+
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use clap::{Parser, Subcommand};
+use serde_json::json;
+use signet_bridge::token::Tokens;
+
+#[derive(Parser)]
+#[command(name = "signet-bridge", version, about = "Signet's signer utility: crypto tokens through PKCS#11")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The inserted tokens.
+    Tokens {
+        /// The token's PKCS#11 module (driver library).
+        #[arg(long)]
+        module: PathBuf,
+    },
+    /// A token's certificates that can sign now.
+    Certificates {
+        #[arg(long)]
+        module: PathBuf,
+        /// The token's serial number.
+        #[arg(long)]
+        token: String,
+    },
+    /// Signs SHA-256 digests with one PIN entry (the PIN is read from standard input).
+    Sign {
+        #[arg(long)]
+        module: PathBuf,
+        #[arg(long)]
+        token: String,
+        /// The key's id (hex), as `certificates` shows it.
+        #[arg(long)]
+        key_id: String,
+        /// A SHA-256 digest in hex; repeat for a batch.
+        #[arg(long, required = true)]
+        digest: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse().command) {
+        Ok(output) => {
+            println!("{output}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("signet-bridge: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+fn run(command: Command) -> Result<serde_json::Value, String> {
+    match command {
+        Command::Tokens { module } => {
+            let tokens = Tokens::open(&module).map_err(|e| e.to_string())?;
+            Ok(json!(tokens.list().map_err(|e| e.to_string())?))
+        }
+        Command::Certificates { module, token } => {
+            let tokens = Tokens::open(&module).map_err(|e| e.to_string())?;
+            let certificates = tokens.certificates(&token, now()).map_err(|e| e.to_string())?;
+            Ok(json!(
+                certificates
+                    .iter()
+                    .map(|c| json!({"keyId": c.key_id, "label": c.label, "subject": c.subject,
+                    "certificate": STANDARD.encode(&c.der)}))
+                    .collect::<Vec<_>>()
+            ))
+        }
+        Command::Sign { module, token, key_id, digest } => {
+            let digests = digest
+                .iter()
+                .map(|d| hex::decode(d.trim()).ok().and_then(|b| <[u8; 32]>::try_from(b).ok()))
+                .collect::<Option<Vec<[u8; 32]>>>()
+                .ok_or("each --digest must be 64 hexadecimal digits")?;
+            let mut pin = String::new();
+            std::io::stdin().lock().read_line(&mut pin).map_err(|e| format!("cannot read the PIN: {e}"))?;
+            let pin = pin.trim_end_matches(['\r', '\n']);
+            let tokens = Tokens::open(&module).map_err(|e| e.to_string())?;
+            let certificate = tokens
+                .certificates(&token, now())
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .find(|c| c.key_id.eq_ignore_ascii_case(&key_id))
+                .ok_or("no certificate with this key id can sign now")?;
+            let signatures = tokens
+                .sign_digests(&token, &certificate.key_id, &certificate.der, pin, &digests)
+                .map_err(|e| e.to_string())?;
+            Ok(json!(signatures.iter().map(|s| STANDARD.encode(s)).collect::<Vec<_>>()))
+        }
+    }
+}

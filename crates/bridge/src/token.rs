@@ -1,0 +1,200 @@
+//! PKCS#11 tokens: listing them and their signing certificates (no PIN needed), and signing
+//! SHA-256 digests with a token key after one login (a PIN entered once signs a whole batch).
+//!
+//! RSA keys sign with CKM_RSA_PKCS over the DER DigestInfo of the digest (what every token
+//! supports, unlike the hashing mechanisms); EC keys with CKM_ECDSA over the digest, the raw
+//! r||s turned into the DER form CMS expects.
+
+use std::path::Path;
+
+use cryptoki::context::{CInitializeArgs, CInitializeFlags, Pkcs11};
+use cryptoki::mechanism::Mechanism;
+use cryptoki::object::{Attribute, AttributeType, CertificateType, ObjectClass};
+use cryptoki::session::{Session, UserType};
+use cryptoki::slot::Slot;
+use cryptoki::types::AuthPin;
+use signet_sigcrypto::pki;
+use signet_sigcrypto::signer::SigAlg;
+
+use crate::BridgeError;
+
+/// DER prefix of a SHA-256 DigestInfo (RFC 8017 §9.2 note 1).
+const SHA256_DIGEST_INFO: [u8; 19] =
+    [0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20];
+/// Most digests one login signs (a bulk signature of a day's documents).
+pub const MAX_BATCH: usize = 1000;
+
+/// An inserted token.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TokenInfo {
+    pub label: String,
+    pub serial: String,
+    pub manufacturer: String,
+    pub model: String,
+}
+
+/// A certificate on a token that can sign now, with the id that names its key.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TokenCertificate {
+    /// CKA_ID, hex: the certificate's key has the same id.
+    pub key_id: String,
+    pub label: String,
+    pub subject: Option<String>,
+    #[serde(skip)]
+    pub der: Vec<u8>,
+}
+
+/// A loaded PKCS#11 module.
+pub struct Tokens {
+    pkcs11: Pkcs11,
+}
+
+impl Tokens {
+    /// Loads and initialises the module at `module` (a shared library).
+    pub fn open(module: &Path) -> Result<Tokens, BridgeError> {
+        let pkcs11 = Pkcs11::new(module).map_err(|e| BridgeError::Module(e.to_string()))?;
+        pkcs11
+            .initialize(CInitializeArgs::new(CInitializeFlags::OS_LOCKING_OK))
+            .map_err(|e| BridgeError::Module(e.to_string()))?;
+        Ok(Tokens { pkcs11 })
+    }
+
+    /// The inserted tokens.
+    pub fn list(&self) -> Result<Vec<TokenInfo>, BridgeError> {
+        let mut out = Vec::new();
+        for slot in self.pkcs11.get_slots_with_initialized_token()? {
+            let info = self.pkcs11.get_token_info(slot)?;
+            out.push(TokenInfo {
+                label: info.label().trim().to_string(),
+                serial: info.serial_number().trim().to_string(),
+                manufacturer: info.manufacturer_id().trim().to_string(),
+                model: info.model().trim().to_string(),
+            });
+        }
+        Ok(out)
+    }
+
+    fn slot_of(&self, serial: &str) -> Result<Slot, BridgeError> {
+        for slot in self.pkcs11.get_slots_with_initialized_token()? {
+            if self.pkcs11.get_token_info(slot)?.serial_number().trim() == serial {
+                return Ok(slot);
+            }
+        }
+        Err(BridgeError::NoToken(serial.to_string()))
+    }
+
+    /// The token's certificates that can sign now (no PIN: certificates are public objects).
+    pub fn certificates(&self, serial: &str, now_unix: u64) -> Result<Vec<TokenCertificate>, BridgeError> {
+        let session = self.pkcs11.open_ro_session(self.slot_of(serial)?)?;
+        let template = [Attribute::Class(ObjectClass::CERTIFICATE), Attribute::CertificateType(CertificateType::X_509)];
+        let mut out = Vec::new();
+        for handle in session.find_objects(&template)? {
+            let attributes =
+                session.get_attributes(handle, &[AttributeType::Value, AttributeType::Id, AttributeType::Label])?;
+            let (mut der, mut id, mut label) = (Vec::new(), Vec::new(), String::new());
+            for attribute in attributes {
+                match attribute {
+                    Attribute::Value(value) => der = value,
+                    Attribute::Id(value) => id = value,
+                    Attribute::Label(value) => label = String::from_utf8_lossy(&value).to_string(),
+                    _ => {}
+                }
+            }
+            if !der.is_empty() && pki::is_signing_certificate(&der, now_unix) {
+                let subject = pki::cert_common_name(&der);
+                out.push(TokenCertificate { key_id: hex::encode(&id), label, subject, der });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Signs each SHA-256 digest with the key `key_id` (hex CKA_ID) after one login with
+    /// `pin`; the signatures come back in order (PKCS#1 v1.5, or DER ECDSA). `certificate`
+    /// tells the key's algorithm.
+    pub fn sign_digests(
+        &self,
+        serial: &str,
+        key_id: &str,
+        certificate: &[u8],
+        pin: &str,
+        digests: &[[u8; 32]],
+    ) -> Result<Vec<Vec<u8>>, BridgeError> {
+        if digests.is_empty() || digests.len() > MAX_BATCH {
+            return Err(BridgeError::Token(format!("1 to {MAX_BATCH} digests per signature")));
+        }
+        let algorithm = SigAlg::for_certificate(certificate).map_err(|_| BridgeError::CertificateNotUsable)?;
+        let id = hex::decode(key_id).map_err(|_| BridgeError::NoKey)?;
+        let session = self.pkcs11.open_ro_session(self.slot_of(serial)?)?;
+        session.login(UserType::User, Some(&AuthPin::new(pin.into())))?;
+        let signed = sign_with_login(&session, &id, algorithm, digests);
+        // A token left logged in would sign for whoever asks next.
+        let _ = session.logout();
+        signed
+    }
+}
+
+fn sign_with_login(
+    session: &Session,
+    id: &[u8],
+    algorithm: SigAlg,
+    digests: &[[u8; 32]],
+) -> Result<Vec<Vec<u8>>, BridgeError> {
+    let keys = session.find_objects(&[Attribute::Class(ObjectClass::PRIVATE_KEY), Attribute::Id(id.to_vec())])?;
+    let key = *keys.first().ok_or(BridgeError::NoKey)?;
+    digests
+        .iter()
+        .map(|digest| match algorithm {
+            SigAlg::RsaPkcs1Sha256 => {
+                let mut info = SHA256_DIGEST_INFO.to_vec();
+                info.extend_from_slice(digest);
+                Ok(session.sign(&Mechanism::RsaPkcs, key, &info)?)
+            }
+            SigAlg::EcdsaP256Sha256 => {
+                let raw = session.sign(&Mechanism::Ecdsa, key, digest)?;
+                ecdsa_der(&raw)
+            }
+        })
+        .collect()
+}
+
+/// r||s (two equal halves) as the DER `Ecdsa-Sig-Value` CMS and X.509 use.
+fn ecdsa_der(raw: &[u8]) -> Result<Vec<u8>, BridgeError> {
+    if raw.is_empty() || !raw.len().is_multiple_of(2) || raw.len() > 132 {
+        return Err(BridgeError::Token("an ECDSA signature of unexpected length".into()));
+    }
+    let (r, s) = raw.split_at(raw.len() / 2);
+    let integer = |bytes: &[u8]| {
+        let trimmed: Vec<u8> = bytes.iter().copied().skip_while(|b| *b == 0).collect();
+        let mut value = if trimmed.is_empty() { vec![0] } else { trimmed };
+        if value[0] & 0x80 != 0 {
+            value.insert(0, 0);
+        }
+        let mut out = vec![0x02, value.len() as u8];
+        out.extend(value);
+        out
+    };
+    let body: Vec<u8> = [integer(r), integer(s)].concat();
+    let mut out = vec![0x30];
+    if body.len() >= 0x80 {
+        out.push(0x81);
+    }
+    out.push(body.len() as u8);
+    out.extend(body);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ecdsa_halves_become_der_integers() {
+        let mut raw = vec![0u8; 64];
+        raw[0] = 0x80; // r needs a leading zero
+        raw[63] = 1; // s is 1
+        let der = ecdsa_der(&raw).expect("der");
+        assert_eq!(&der[..4], &[0x30, 0x26, 0x02, 0x21]);
+        assert_eq!(&der[der.len() - 3..], &[0x02, 0x01, 0x01]);
+        assert!(ecdsa_der(&[1, 2, 3]).is_err());
+    }
+}

@@ -1,0 +1,201 @@
+//! The token side of the bridge against a real PKCS#11 module: SoftHSM2 (Debian `softhsm2`)
+//! with a token set up by its own tools (`softhsm2-util`, and OpenSC's `pkcs11-tool` for the
+//! certificates), driven through the `signet-bridge` command (the module reads its
+//! configuration from SOFTHSM2_CONF, set for each child process). Signatures are checked by
+//! openssl as CMS.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::Value;
+use signet_sigcrypto::cms::{self, CmsOptions};
+use signet_sigcrypto::pki::{self, KeyAlgo, LocalCa};
+
+const MODULE: &str = "/usr/lib/softhsm/libsofthsm2.so";
+const PIN: &str = "123456";
+const LABEL: &str = "Signer Token";
+
+struct Token {
+    dir: tempfile::TempDir,
+    ca: LocalCa,
+    serial: String,
+}
+
+fn conf(dir: &Path) -> PathBuf {
+    dir.join("softhsm2.conf")
+}
+
+fn tool(dir: &Path, program: &str, args: &[&str]) {
+    let out = Command::new(program)
+        .args(args)
+        .env("SOFTHSM2_CONF", conf(dir))
+        .output()
+        .unwrap_or_else(|e| panic!("{program} (scripts/install-test-deps.sh installs softhsm2 and opensc): {e}"));
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{program} {args:?}: {text}");
+}
+
+/// `signet-bridge` with `args`, the PIN (if any) on standard input.
+fn bridge(dir: &Path, args: &[&str], pin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signet-bridge"))
+        .args(args)
+        .env("SOFTHSM2_CONF", conf(dir))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("signet-bridge");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = writeln!(stdin, "{}", pin.unwrap_or_default());
+    }
+    child.wait_with_output().expect("signet-bridge output")
+}
+
+fn json_of(output: &Output) -> Value {
+    assert!(output.status.success(), "signet-bridge failed: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("json")
+}
+
+/// A fresh SoftHSM token holding an RSA and an EC signer (ids 01, 02) with their
+/// certificates, and the CA's certificate (id 03, not for signing).
+fn token() -> Token {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("tokens")).expect("tokens");
+    let settings = format!(
+        "directories.tokendir = {}\nobjectstore.backend = file\nlog.level = ERROR\n",
+        d.join("tokens").display()
+    );
+    std::fs::write(conf(d), settings).expect("conf");
+    tool(d, "softhsm2-util", &["--init-token", "--free", "--label", LABEL, "--so-pin", "12345678", "--pin", PIN]);
+    let ca = LocalCa::generate("Token Test CA").expect("ca");
+    for (id, name, algo) in [("01", "Asha Verma", KeyAlgo::Rsa2048), ("02", "Ravi Kumar", KeyAlgo::EcP256)] {
+        let issued = ca.issue_signer(name, algo).expect("signer");
+        let (key, cert) = (d.join(format!("{id}.key")), d.join(format!("{id}.der")));
+        std::fs::write(&key, issued.key_pem()).expect("key");
+        std::fs::write(&cert, &issued.cert_der).expect("cert");
+        let key = key.display().to_string();
+        tool(d, "softhsm2-util", &["--import", &key, "--token", LABEL, "--label", name, "--id", id, "--pin", PIN]);
+        write_certificate(d, &cert, id, name);
+    }
+    std::fs::write(d.join("ca.der"), ca.cert_der()).expect("ca");
+    write_certificate(d, &d.join("ca.der"), "03", "CA");
+    let tokens = json_of(&bridge(d, &["tokens", "--module", MODULE], None));
+    let serial = tokens
+        .as_array()
+        .and_then(|list| list.iter().find(|t| t["label"] == LABEL))
+        .and_then(|t| t["serial"].as_str())
+        .expect("the token is listed")
+        .to_string();
+    Token { dir, ca, serial }
+}
+
+fn write_certificate(d: &Path, file: &Path, id: &str, label: &str) {
+    let file = file.display().to_string();
+    let args = [
+        "--module",
+        MODULE,
+        "--token-label",
+        LABEL,
+        "--login",
+        "--pin",
+        PIN,
+        "--write-object",
+        &file,
+        "--type",
+        "cert",
+        "--id",
+        id,
+        "--label",
+        label,
+    ];
+    tool(d, "pkcs11-tool", &args);
+}
+
+fn certificates(t: &Token) -> Vec<Value> {
+    let listed = json_of(&bridge(t.dir.path(), &["certificates", "--module", MODULE, "--token", &t.serial], None));
+    listed.as_array().cloned().unwrap_or_default()
+}
+
+#[test]
+fn tokens_and_their_signing_certificates_are_listed_without_a_pin() {
+    let t = token();
+    let tokens = json_of(&bridge(t.dir.path(), &["tokens", "--module", MODULE], None));
+    assert!(tokens.to_string().contains("SoftHSM"), "{tokens}");
+    let mut names: Vec<String> =
+        certificates(&t).iter().filter_map(|c| c["subject"].as_str().map(str::to_string)).collect();
+    names.sort();
+    assert_eq!(names, ["Asha Verma", "Ravi Kumar"], "the CA's certificate is not offered for signing");
+    let missing = bridge(t.dir.path(), &["certificates", "--module", MODULE, "--token", "no-such-serial"], None);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no token with serial number"));
+}
+
+#[test]
+fn a_batch_of_digests_is_signed_with_one_pin_and_the_signatures_verify_in_openssl() {
+    let t = token();
+    let d = t.dir.path();
+    let content = b"Loan agreement 42: I agree.";
+    std::fs::write(d.join("doc.txt"), content).expect("write");
+    std::fs::write(d.join("ca.pem"), t.ca.cert_pem()).expect("write");
+    for certificate in certificates(&t) {
+        let der = STANDARD.decode(certificate["certificate"].as_str().expect("certificate")).expect("base64");
+        let key_id = certificate["keyId"].as_str().expect("keyId");
+        // A CMS over the document whose signed attributes the token signs, in a batch of three.
+        let attrs =
+            cms::prepare_signed_attrs(&pki::sha256(content), &der, &[t.ca.cert_der().to_vec()], &CmsOptions::cades())
+                .expect("attributes");
+        let to_sign = hex::encode(pki::sha256(&attrs.der_to_sign));
+        let others = [hex::encode(pki::sha256(b"a")), hex::encode(pki::sha256(b"b"))];
+        let args = [
+            "sign", "--module", MODULE, "--token", &t.serial, "--key-id", key_id, "--digest", &to_sign, "--digest",
+            &others[0], "--digest", &others[1],
+        ];
+        let signed = json_of(&bridge(d, &args, Some(PIN)));
+        let signatures = signed.as_array().expect("signatures");
+        assert_eq!(signatures.len(), 3);
+        let signature = STANDARD.decode(signatures[0].as_str().expect("signature")).expect("base64");
+        let cms = cms::assemble(&attrs, &signature).expect("cms");
+        std::fs::write(d.join("doc.p7s"), &cms).expect("write");
+        let out = Command::new("openssl")
+            .args(["cms", "-verify", "-binary", "-inform", "DER", "-purpose", "any", "-in"])
+            .arg(d.join("doc.p7s"))
+            .arg("-content")
+            .arg(d.join("doc.txt"))
+            .arg("-CAfile")
+            .arg(d.join("ca.pem"))
+            .args(["-out", "/dev/null"])
+            .output()
+            .expect("openssl");
+        let text = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success() && text.contains("Verification successful"), "{certificate}: {text}");
+    }
+}
+
+#[test]
+fn a_wrong_pin_an_unknown_key_bad_digests_and_a_bad_module_are_one_line_refusals() {
+    let t = token();
+    let d = t.dir.path();
+    let certificate = certificates(&t).remove(0);
+    let key_id = certificate["keyId"].as_str().expect("keyId").to_string();
+    let digest = hex::encode(pki::sha256(b"x"));
+    let sign = |key: &str, digest: &str, pin: &str| {
+        bridge(d, &["sign", "--module", MODULE, "--token", &t.serial, "--key-id", key, "--digest", digest], Some(pin))
+    };
+    let refusals = [
+        (sign(&key_id, &digest, "000000"), "the PIN is wrong"),
+        (sign("7f", &digest, PIN), "no certificate with this key id"),
+        (sign(&key_id, "abcd", PIN), "64 hexadecimal digits"),
+        (bridge(d, &["tokens", "--module", "/no/such/module.so"], None), "could not be loaded"),
+    ];
+    for (output, expected) in refusals {
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert!(!output.status.success(), "{expected}");
+        assert!(stderr.contains(expected) && stderr.trim().lines().count() == 1, "{expected}: {stderr}");
+    }
+    // The right PIN still signs: nothing stayed locked or logged in.
+    assert!(sign(&key_id, &digest, PIN).status.success());
+}
