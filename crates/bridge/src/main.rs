@@ -4,6 +4,7 @@
 //!   signet-bridge tokens --module PATH
 //!   signet-bridge certificates --module PATH --token SERIAL
 //!   signet-bridge sign --module PATH --token SERIAL --key-id HEX --digest HEX [--digest HEX ...]
+//!   signet-bridge serve --module PATH --allow-origin https://sign.example.com [--port N] [--data-dir DIR]
 //!
 //! `sign` reads the PIN from the first line of standard input (never from the command line,
 //! where other users could see it). Output is JSON; an error is one line on stderr, exit 1.
@@ -54,6 +55,21 @@ enum Command {
         #[arg(long, required = true)]
         digest: Vec<String>,
     },
+    /// The loopback HTTPS service for the signer page. Prints one JSON line with its address
+    /// and the CA certificate to trust, then serves until stopped.
+    Serve {
+        #[arg(long)]
+        module: PathBuf,
+        /// A Signet installation whose pages may use the bridge (repeat for several).
+        #[arg(long = "allow-origin", required = true)]
+        allow_origin: Vec<String>,
+        /// A fixed port (0: any free one); by default 45763, else the next three.
+        #[arg(long)]
+        port: Option<u16>,
+        /// Where the bridge keeps its local CA (default: .signet-bridge in the home folder).
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -75,6 +91,7 @@ fn now() -> u64 {
 
 fn run(command: Command) -> Result<serde_json::Value, String> {
     match command {
+        Command::Serve { module, allow_origin, port, data_dir } => serve(module, allow_origin, port, data_dir),
         Command::Tokens { module } => {
             let tokens = Tokens::open(&module).map_err(|e| e.to_string())?;
             Ok(json!(tokens.list().map_err(|e| e.to_string())?))
@@ -112,4 +129,45 @@ fn run(command: Command) -> Result<serde_json::Value, String> {
             Ok(json!(signatures.iter().map(|s| STANDARD.encode(s)).collect::<Vec<_>>()))
         }
     }
+}
+
+fn serve(
+    module: PathBuf,
+    allowed_origins: Vec<String>,
+    port: Option<u16>,
+    data_dir: Option<PathBuf>,
+) -> Result<serde_json::Value, String> {
+    use signet_bridge::service::{self, Bridge, DEFAULT_PORT, PORT_FALLBACKS};
+    if let Some(bad) =
+        allowed_origins.iter().find(|o| !(o.starts_with("https://") || o.starts_with("http://")) || o.ends_with('/'))
+    {
+        return Err(format!("--allow-origin {bad}: an origin is scheme://host[:port], without a path"));
+    }
+    let dir = data_dir
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".signet-bridge")))
+        .ok_or("no --data-dir and no HOME")?;
+    let (cert, key, ca_path) = service::server_identity(&dir)?;
+    let tokens = Tokens::open(&module).map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    runtime.block_on(async move {
+        let ports: Vec<u16> = match port {
+            Some(p) => vec![p],
+            None => (0..=PORT_FALLBACKS).map(|i| DEFAULT_PORT + i).collect(),
+        };
+        let mut listener = None;
+        for p in ports {
+            if let Ok(l) = tokio::net::TcpListener::bind(("127.0.0.1", p)).await {
+                listener = Some(l);
+                break;
+            }
+        }
+        let listener = listener.ok_or("every port of the bridge is taken")?;
+        let address = listener.local_addr().map_err(|e| e.to_string())?;
+        let bridge = std::sync::Arc::new(Bridge { tokens: std::sync::Mutex::new(tokens), allowed_origins });
+        println!("{}", json!({"url": format!("https://127.0.0.1:{}", address.port()), "ca": ca_path}));
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        service::serve_tls(listener, cert, key, service::router(bridge)).await?;
+        Ok(json!(null))
+    })
 }
