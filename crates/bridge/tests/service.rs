@@ -8,7 +8,7 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
-use common::{MODULE, PIN, conf, token};
+use common::{MODULE, PIN, token};
 use serde_json::{Value, json};
 
 const ORIGIN: &str = "https://sign.example.test";
@@ -27,11 +27,11 @@ impl Drop for Served {
 }
 
 fn serve(t: &common::Token) -> Served {
-    let data = t.dir.path().join("bridge");
+    let data = t.dir().join("bridge");
     let mut child = Command::new(env!("CARGO_BIN_EXE_signet-bridge"))
         .args(["serve", "--module", MODULE, "--allow-origin", ORIGIN, "--port", "0", "--data-dir"])
         .arg(&data)
-        .env("SOFTHSM2_CONF", conf(t.dir.path()))
+        .env("SOFTHSM2_CONF", t.conf())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

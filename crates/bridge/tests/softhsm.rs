@@ -17,13 +17,13 @@ use signet_sigcrypto::pki;
 #[test]
 fn tokens_and_their_signing_certificates_are_listed_without_a_pin() {
     let t = token();
-    let tokens = json_of(&bridge(t.dir.path(), &["tokens", "--module", MODULE], None));
+    let tokens = json_of(&bridge(&t, &["tokens", "--module", MODULE], None));
     assert!(tokens.to_string().contains("SoftHSM"), "{tokens}");
     let mut names: Vec<String> =
         certificates(&t).iter().filter_map(|c| c["subject"].as_str().map(str::to_string)).collect();
     names.sort();
     assert_eq!(names, ["Asha Verma", "Ravi Kumar"], "the CA's certificate is not offered for signing");
-    let missing = bridge(t.dir.path(), &["certificates", "--module", MODULE, "--token", "no-such-serial"], None);
+    let missing = bridge(&t, &["certificates", "--module", MODULE, "--token", "no-such-serial"], None);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no token with serial number"));
 }
@@ -31,24 +31,28 @@ fn tokens_and_their_signing_certificates_are_listed_without_a_pin() {
 #[test]
 fn a_batch_of_digests_is_signed_with_one_pin_and_the_signatures_verify_in_openssl() {
     let t = token();
-    let d = t.dir.path();
+    let d = t.dir();
     let content = b"Loan agreement 42: I agree.";
     std::fs::write(d.join("doc.txt"), content).expect("write");
-    std::fs::write(d.join("ca.pem"), t.ca.cert_pem()).expect("write");
+    std::fs::write(d.join("ca.pem"), t.soft.ca.cert_pem()).expect("write");
     for certificate in certificates(&t) {
         let der = STANDARD.decode(certificate["certificate"].as_str().expect("certificate")).expect("base64");
         let key_id = certificate["keyId"].as_str().expect("keyId");
         // A CMS over the document whose signed attributes the token signs, in a batch of three.
-        let attrs =
-            cms::prepare_signed_attrs(&pki::sha256(content), &der, &[t.ca.cert_der().to_vec()], &CmsOptions::cades())
-                .expect("attributes");
+        let attrs = cms::prepare_signed_attrs(
+            &pki::sha256(content),
+            &der,
+            &[t.soft.ca.cert_der().to_vec()],
+            &CmsOptions::cades(),
+        )
+        .expect("attributes");
         let to_sign = hex::encode(pki::sha256(&attrs.der_to_sign));
         let others = [hex::encode(pki::sha256(b"a")), hex::encode(pki::sha256(b"b"))];
         let args = [
             "sign", "--module", MODULE, "--token", &t.serial, "--key-id", key_id, "--digest", &to_sign, "--digest",
             &others[0], "--digest", &others[1],
         ];
-        let signed = json_of(&bridge(d, &args, Some(PIN)));
+        let signed = json_of(&bridge(&t, &args, Some(PIN)));
         let signatures = signed.as_array().expect("signatures");
         assert_eq!(signatures.len(), 3);
         let signature = STANDARD.decode(signatures[0].as_str().expect("signature")).expect("base64");
@@ -72,18 +76,17 @@ fn a_batch_of_digests_is_signed_with_one_pin_and_the_signatures_verify_in_openss
 #[test]
 fn a_wrong_pin_an_unknown_key_bad_digests_and_a_bad_module_are_one_line_refusals() {
     let t = token();
-    let d = t.dir.path();
     let certificate = certificates(&t).remove(0);
     let key_id = certificate["keyId"].as_str().expect("keyId").to_string();
     let digest = hex::encode(pki::sha256(b"x"));
     let sign = |key: &str, digest: &str, pin: &str| {
-        bridge(d, &["sign", "--module", MODULE, "--token", &t.serial, "--key-id", key, "--digest", digest], Some(pin))
+        bridge(&t, &["sign", "--module", MODULE, "--token", &t.serial, "--key-id", key, "--digest", digest], Some(pin))
     };
     let refusals = [
         (sign(&key_id, &digest, "000000"), "the PIN is wrong"),
         (sign("7f", &digest, PIN), "no certificate with this key id"),
         (sign(&key_id, "abcd", PIN), "64 hexadecimal digits"),
-        (bridge(d, &["tokens", "--module", "/no/such/module.so"], None), "could not be loaded"),
+        (bridge(&t, &["tokens", "--module", "/no/such/module.so"], None), "could not be loaded"),
     ];
     for (output, expected) in refusals {
         let stderr = String::from_utf8_lossy(&output.stderr).to_string();

@@ -441,6 +441,68 @@ async fn aadhaar_esign_through_the_test_esp_without_javascript(backend: Backend)
     aadhaar_esign(backend, false).await;
 }
 
+/// A crypto token in the browser (one backend: the signer utility listens on fixed ports): first
+/// with no signer utility running, where the page reports it as not installed and the signer
+/// gives up (110 to Furl); then with `signet-bridge serve` and a SoftHSM2 token, where the
+/// signer picks the certificate, enters the PIN and the signed PDF reaches SUrl.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crypto_token_through_the_signer_utility_signs_or_reports_it_missing() {
+    use signet_testkit::token::{MODULE, PIN, SoftToken, bridge_bin};
+    let backend = Backend::Sqlite;
+    let app = spawn(backend).await;
+    let integrator = integrator().await;
+    let digital = |p: PayloadBuilder| p.signature_types(&[SignatureType::DigitalSignature]);
+
+    let tx = envelope(&app, &integrator, "TOKEN-MISSING", Profile::Modern, digital).await;
+    let shots = artifacts("token-missing", backend);
+    let outcome =
+        drive(json!({"start": tx.start, "action": "token", "shots": shots, "doneUrlPrefix": integrator.base}));
+    assert!(outcome["messages"][0].as_str().is_some_and(|m| m.contains("not installed")), "{outcome}");
+    final_url_is(&outcome, &integrator, "/result/failure");
+    let (_, fields) = integrator.only_post();
+    assert!(fields["ErrorMessage"].starts_with("110"), "{fields:?}");
+
+    let token = SoftToken::new();
+    let mut bridge = Command::new(bridge_bin())
+        .args(["serve", "--module", MODULE, "--allow-origin", &app.base(), "--data-dir"])
+        .arg(token.dir.path().join("bridge"))
+        .env("SOFTHSM2_CONF", token.conf())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("signet-bridge serve");
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(bridge.stdout.take().expect("stdout")), &mut line)
+        .expect("the bridge's address");
+    integrator.received.lock().expect("lock").clear();
+    let tx = envelope(&app, &integrator, "TOKEN-SIGNED", Profile::Modern, digital).await;
+    let shots = artifacts("token-signed", backend);
+    let outcome = drive(json!({"start": tx.start, "action": "token", "pin": PIN, "shots": shots,
+        "doneUrlPrefix": integrator.base}));
+    let _ = bridge.kill();
+    let _ = bridge.wait();
+    final_url_is(&outcome, &integrator, "/result/success");
+    let pdf = delivered_pdf(&integrator, &tx);
+    let path = shots.join("signed.pdf");
+    std::fs::write(&path, &pdf).expect("write");
+    let report = Command::new("pdfsig").arg(&path).output().expect("pdfsig (poppler-utils)");
+    let report = String::from_utf8_lossy(&report.stdout);
+    assert!(report.contains("Signature is Valid."), "pdfsig:\n{report}");
+    // The first certificate the page lists signs: one of the token's two signers.
+    assert!(report.contains("Asha Verma") || report.contains("Ravi Kumar"), "the token holder signs:\n{report}");
+    let ca = shots.join("token-ca.pem");
+    std::fs::write(&ca, token.ca.cert_pem()).expect("ca");
+    let output = Command::new("pyhanko")
+        .args(["sign", "validate", "--trust"])
+        .arg(&ca)
+        .args(["--trust-replace", "--no-revocation-check"])
+        .arg(&path)
+        .output()
+        .expect("pyhanko");
+    let out = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success() && out.contains(":INTACT:TRUSTED,UNTOUCHED"), "pyhanko:\n{out}");
+}
+
 /// Aadhaar eSign in the browser: the signer page, Signet's form to the test ESP, its Aadhaar
 /// and OTP pages, the ESP's answer back to Signet and Signet's result to the integrator.
 async fn aadhaar_esign(backend: Backend, java_script: bool) {

@@ -30,6 +30,8 @@ pub mod smtp;
 
 #[cfg(feature = "pki")]
 pub mod pki;
+#[cfg(feature = "pki")]
+pub mod token;
 
 #[cfg(feature = "server")]
 pub mod server;

@@ -106,4 +106,129 @@
       if (busy[j].textContent === "Signing\u2026") busy[j].textContent = "Sign";
     }
   });
+  // Signing with the signer's crypto token through the Signet signer utility on this
+  // computer (signet-bridge): find it on its ports, list the token's certificates, have the
+  // server prepare the document for the chosen one, have the token sign with the PIN, and post
+  // the signature. What cannot be used is told apart and may be given up with its code:
+  // 110 never seen in this browser (not installed), 111 seen before but not answering (not
+  // running), 112 something else on its ports or this site not allowed, 113 too old.
+  var tokenBox = document.getElementById("token-form");
+  if (tokenBox && window.fetch) {
+    tokenBox.hidden = false;
+    var PORTS = [45763, 45764, 45765, 45766];
+    var PROTOCOL = 1;
+    var base = tokenBox.getAttribute("data-base");
+    var status = document.getElementById("token-status");
+    var choose = document.getElementById("token-choose");
+    var select = document.getElementById("token-certificate");
+    var pin = document.getElementById("token-pin");
+    var errorBox = document.getElementById("token-error");
+    var giveUp = document.getElementById("token-give-up");
+    var bridge = null;
+    var certificates = [];
+    var MESSAGES = {
+      110: "The Signet signer utility is not installed on this computer. Install it, then reload this page.",
+      111: "The Signet signer utility is not running. Start it, then reload this page.",
+      112: "Another program answers on the signer utility's port, or the utility does not allow this site. Check its settings, then reload this page.",
+      113: "The signer utility on this computer is outdated. Update it, then reload this page."
+    };
+    var showError = function (text) { errorBox.textContent = text; errorBox.hidden = false; };
+    var fail = function (code) {
+      status.textContent = MESSAGES[code];
+      document.getElementById("token-give-up-code").value = String(code);
+      giveUp.hidden = false;
+    };
+    var withTimeout = function (url, options) {
+      var controller = new AbortController();
+      var timer = setTimeout(function () { controller.abort(); }, 3000);
+      options = options || {};
+      options.signal = controller.signal;
+      return fetch(url, options).finally(function () { clearTimeout(timer); });
+    };
+    var probe = function (i, sawOther) {
+      if (i >= PORTS.length) {
+        if (sawOther) return fail(112);
+        var seen = false;
+        try { seen = window.localStorage.getItem("signet-bridge-seen") === "1"; } catch (e) { seen = false; }
+        return fail(seen ? 111 : 110);
+      }
+      var url = "https://127.0.0.1:" + PORTS[i];
+      withTimeout(url + "/version").then(function (r) {
+        if (!r.ok) return probe(i + 1, true);
+        return r.json().then(function (v) {
+          if (!v || v.name !== "signet-bridge") return probe(i + 1, true);
+          try { window.localStorage.setItem("signet-bridge-seen", "1"); } catch (e) { /* private mode */ }
+          if (!(v.protocol >= PROTOCOL)) return fail(113);
+          bridge = url;
+          listCertificates();
+        });
+      }).catch(function () { probe(i + 1, sawOther); });
+    };
+    var listCertificates = function () {
+      withTimeout(bridge + "/tokens").then(function (r) { return r.json(); }).then(function (t) {
+        var tokens = (t && t.tokens) || [];
+        return Promise.all(tokens.map(function (token) {
+          return withTimeout(bridge + "/tokens/" + encodeURIComponent(token.serial) + "/certificates")
+            .then(function (r) { return r.json(); })
+            .then(function (c) {
+              ((c && c.certificates) || []).forEach(function (cert) {
+                certificates.push({ serial: token.serial, keyId: cert.keyId, certificate: cert.certificate,
+                  name: (cert.subject || cert.label) + " (" + (token.label || token.serial) + ")" });
+              });
+            });
+        }));
+      }).then(function () {
+        if (certificates.length === 0) {
+          status.textContent = "No signing certificate was found. Insert your token, then reload this page.";
+          return;
+        }
+        certificates.forEach(function (c, i) {
+          var option = document.createElement("option");
+          option.value = String(i);
+          option.textContent = c.name;
+          select.appendChild(option);
+        });
+        status.textContent = "Choose your certificate and enter the token's PIN.";
+        choose.hidden = false;
+      }).catch(function () { showError("The signer utility did not answer."); });
+    };
+    document.getElementById("token-sign").addEventListener("click", function () {
+      errorBox.hidden = true;
+      var chosen = certificates[Number(select.value)];
+      if (!chosen) return;
+      if (!pin.value) { showError("Please enter the token's PIN."); return; }
+      var button = this;
+      button.disabled = true;
+      fetch(base + "/token/prepare", {
+        method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ certificate: chosen.certificate })
+      }).then(function (r) {
+        return r.json().then(function (body) {
+          if (!r.ok) throw new Error(body.error || "The document could not be prepared.");
+          return body;
+        });
+      }).then(function (prepared) {
+        return withTimeout(bridge + "/tokens/" + encodeURIComponent(chosen.serial) + "/sign", {
+          method: "POST", headers: { "content-type": "application/json" },
+          body: JSON.stringify({ keyId: chosen.keyId, pin: pin.value, digests: [prepared.hashToSign] })
+        }).then(function (r) {
+          return r.json().then(function (body) {
+            if (!r.ok) {
+              throw new Error(body.error === "wrong_pin" ? "The PIN is wrong." :
+                body.error === "locked" ? "The token is locked after too many wrong PINs." :
+                (body.message || "The token did not sign."));
+            }
+            document.getElementById("token-complete-id").value = prepared.id;
+            document.getElementById("token-complete-signature").value = body.signatures[0];
+            pin.value = "";
+            document.getElementById("token-complete").submit();
+          });
+        });
+      }).catch(function (e) {
+        button.disabled = false;
+        showError(e.message);
+      });
+    });
+    probe(0, false);
+  }
 })();

@@ -11,6 +11,8 @@
 //   doubleSubmit: press Sign twice, doubleSubmitGapMs apart (an impatient signer),
 //   latencyMs: answers to the submission arrive this much later (a slow mobile connection),
 //   aadhaar, otp: what the signer gives the test ESP (esign only),
+//   pin: the token's PIN (token only; without it the signer gives up when the page reports
+//   the signer utility's error),
 //   shots: directory for the screenshots, doneUrlPrefix: the integrator's receiver }
 // Prints one JSON line: { finalUrl, signerPage, signPosts: the signing submissions sent,
 //   messages: [errors shown on the page],
@@ -43,6 +45,9 @@ const browser = await chromium.launch({
 try {
   const context = await browser.newContext({
     javaScriptEnabled: javaScript,
+    // The signer utility's certificate comes from its own local CA, which a signer trusts once;
+    // the test browser does not have it installed.
+    ignoreHTTPSErrors: args.action === "token",
     viewport: { width: 412, height: 915 }, // a phone
     deviceScaleFactor: 1,
     hasTouch: args.pointer === "touch",
@@ -59,9 +64,12 @@ try {
     });
   }
   const page = await context.newPage();
+  // The token form probes the signer utility's ports: a refused connection there is how the
+  // page learns that the utility is missing, not a fault of the page.
+  const utilityProbe = (url) => /^https:\/\/127\.0\.0\.1:4576[3-6]\//.test(url);
   page.on("console", (m) => {
     // The browser's own favicon request is not the page's doing (Signet serves none).
-    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) {
+    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico") && !utilityProbe(m.location().url)) {
       problems.push(`console: ${m.text()} (${m.location().url})`);
     }
   });
@@ -70,7 +78,7 @@ try {
   page.on("requestfailed", (r) => {
     const failure = r.failure()?.errorText ?? "";
     // A navigation (the auto-submitting forms) aborts what the previous page still loads.
-    if (!failure.includes("ERR_ABORTED")) problems.push(`request failed: ${r.url()} ${failure}`);
+    if (!failure.includes("ERR_ABORTED") && !utilityProbe(r.url())) problems.push(`request failed: ${r.url()} ${failure}`);
   });
   let lastDocumentStatus = 0;
   page.on("response", (r) => {
@@ -78,7 +86,9 @@ try {
   });
   let signPosts = 0;
   page.on("request", (r) => { if (r.method() === "POST" && /\/sign\/g\/.*\/sign$/.test(r.url())) signPosts += 1; });
-  page.on("response", (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  page.on("response", (r) => {
+    if (r.status() >= 400 && !utilityProbe(r.url())) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
 
   const shot = async (label) => {
     step += 1;
@@ -268,6 +278,22 @@ try {
       await pressContinue("esp-answer");
       await shot("signet-result");
       await Promise.all([landed(), page.getByRole("button", { name: "Continue" }).click()]);
+    }
+  } else if (args.action === "token") {
+    const box = page.locator("#token-form");
+    await box.waitFor({ state: "visible" });
+    if (args.pin) {
+      await page.locator("#token-choose").waitFor({ state: "visible", timeout: 20000 });
+      await shot("token-certificates");
+      await inspect("token form");
+      await page.getByLabel("Token PIN").fill(args.pin);
+      await Promise.all([landed(), page.getByRole("button", { name: "Sign with the token" }).click()]);
+    } else {
+      const giveUp = page.getByRole("button", { name: "Give up and return" });
+      await giveUp.waitFor({ state: "visible", timeout: 20000 });
+      messages.push((await page.locator("#token-status").innerText()).trim());
+      await shot("token-missing");
+      await Promise.all([landed(), giveUp.click()]);
     }
   } else if (args.action === "cancel") {
     await Promise.all([landed(), page.getByRole("button", { name: "Cancel" }).click()]);

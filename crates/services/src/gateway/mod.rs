@@ -7,5 +7,6 @@ pub mod esign;
 pub mod intake;
 pub mod seal;
 pub mod submission;
+pub mod token;
 pub mod transaction;
 pub mod vault;

@@ -106,6 +106,28 @@ pub fn esign_pdf_options(pdf: &[u8], options: &PdfOptions, policy: &SealPolicy) 
     })
 }
 
+/// The options of a signature with the signer's own token: the request's appearance with
+/// `mark` (the certificate holder's name), certification as for a seal; the level is applied
+/// when the signature comes back.
+pub fn token_pdf_options(
+    pdf: &[u8],
+    options: &PdfOptions,
+    policy: &SealPolicy,
+    mark: Mark,
+) -> Result<PdfSignOptions, String> {
+    let already_signed = signet_pdf::inspect(pdf).map(|s| s.signatures > 0).map_err(|e| e.to_string())?;
+    Ok(PdfSignOptions {
+        visible: Some(visible(options, mark)?),
+        reason: Some(reason(options)),
+        certify: !options.is_cosign && !already_signed,
+        // The placeholder leaves room for the time-stamp added when the signature comes back.
+        level: if policy.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
+        tsa_url: policy.tsa_url.clone(),
+        http: policy.http.clone(),
+        ..PdfSignOptions::default()
+    })
+}
+
 /// What completing an eSign signature needs (the appearance is in the prepared document).
 pub fn esign_completion_options(policy: &SealPolicy) -> PdfSignOptions {
     PdfSignOptions {

@@ -33,6 +33,15 @@ impl OpenTransaction {
     pub fn session_key(&self) -> Option<signet_gateway::SessionKey> {
         self.vault.open_session_key(&self.row.session_key)
     }
+
+    /// Seals what a later step of this transaction needs under the link's key.
+    pub(super) fn seal(&self, plain: &[u8]) -> Option<Vec<u8>> {
+        self.vault.seal(plain)
+    }
+
+    pub(super) fn unseal(&self, sealed: &[u8]) -> Option<Vec<u8>> {
+        self.vault.open(sealed)
+    }
 }
 
 /// Why a link does not lead to an open transaction.

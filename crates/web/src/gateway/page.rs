@@ -8,6 +8,8 @@ use axum::http::header::USER_AGENT;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
 use serde_json::json;
 use signet_api::extract::{ApiPath, ClientIp};
 use signet_domain::audit::Actor;
@@ -111,6 +113,7 @@ async fn render(state: &Services, open: &OpenTransaction, base: String, error: O
     let requester = state.store.tenant_name(open.row.tenant_id).await.ok().flatten().unwrap_or_default();
     let allowed = methods(&open.payload);
     let esign = esign::offered(state, open);
+    let token = signet_services::gateway::token::offered(open);
     let (preview, signer_name) = match &open.payload.document {
         Document::Pdf { options, .. } => (options.preview_required, options.name.clone()),
         _ => (false, String::new()),
@@ -153,9 +156,10 @@ async fn render(state: &Services, open: &OpenTransaction, base: String, error: O
         allow_draw: allowed.draw,
         allow_upload: allowed.upload,
         esign,
+        token,
         data_text,
         data_cut,
-        only_unavailable: !(allowed.typed || allowed.draw || allowed.upload || esign),
+        only_unavailable: !(allowed.typed || allowed.draw || allowed.upload || esign || token),
     })
 }
 
@@ -302,4 +306,77 @@ pub async fn asp_certificate(State(state): State<Services>) -> Response {
         axum::http::HeaderValue::from_static("attachment; filename=\"signet-asp.cer\""),
     );
     response
+}
+
+/// `POST /sign/g/{transaction}/{secret}/token/prepare` (JSON `{certificate, chain}`, base64
+/// DER): the document prepared for the token's certificate; answers `{id, hashToSign}`.
+pub async fn token_prepare(State(state): State<Services>, link: GatewayLink, body: axum::body::Bytes) -> Response {
+    use signet_services::gateway::token::{self, TokenRefused};
+    let read = serde_json::from_slice::<serde_json::Value>(&body).ok().and_then(|v| {
+        let decode = |s: &serde_json::Value| s.as_str().and_then(|s| STANDARD.decode(s).ok());
+        let certificate = decode(&v["certificate"])?;
+        let chain = v["chain"].as_array().map(|a| a.iter().filter_map(decode).take(5).collect()).unwrap_or_default();
+        Some((certificate, chain))
+    });
+    let Some((certificate, chain)) = read else {
+        return token_error(StatusCode::BAD_REQUEST, "The certificate could not be read.");
+    };
+    match token::prepare(&state, &link.open, certificate, chain).await {
+        Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashToSign": prepared.hash_to_sign})).into_response(),
+        Err(TokenRefused::Invalid(text)) => token_error(StatusCode::BAD_REQUEST, &text),
+        Err(TokenRefused::Unavailable) => token_error(StatusCode::NOT_FOUND, "Token signing is not offered here."),
+        Err(TokenRefused::Closed(why)) => closed_page(why),
+        Err(TokenRefused::Internal(cause)) => {
+            tracing::error!(%cause, "preparing a token signature failed");
+            token_error(StatusCode::INTERNAL_SERVER_ERROR, "The document could not be prepared.")
+        }
+    }
+}
+
+fn token_error(status: StatusCode, message: &str) -> Response {
+    (status, axum::Json(json!({"error": message}))).into_response()
+}
+
+/// `POST /sign/g/{transaction}/{secret}/token/complete` (form: `id`, `signature` base64): the
+/// token's signature embedded; the result goes on to SUrl.
+pub async fn token_complete(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    link: Result<GatewayLink, Closed>,
+    axum::Form(fields): axum::Form<std::collections::HashMap<String, String>>,
+) -> Response {
+    use signet_services::gateway::token::{self, TokenRefused};
+    let link = match link {
+        Ok(link) => link,
+        Err(closed) => return ended(&state, closed).await,
+    };
+    let id = fields.get("id").cloned().unwrap_or_default();
+    let signature = fields.get("signature").and_then(|s| STANDARD.decode(s.trim()).ok()).unwrap_or_default();
+    match token::complete(&state, &link.open, &id, signature, &link.actor(ip)).await {
+        Ok(delivery) => delivered(delivery),
+        Err(TokenRefused::Invalid(text)) => render(&state, &link.open, link.base(), Some(text)).await,
+        Err(TokenRefused::Unavailable) => {
+            render(&state, &link.open, link.base(), Some("Please sign with your token again.".into())).await
+        }
+        Err(TokenRefused::Closed(why)) => closed_page(why),
+        Err(TokenRefused::Internal(cause)) => {
+            tracing::error!(%cause, "completing a token signature failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, error_page("The signature could not be completed.")).into_response()
+        }
+    }
+}
+
+/// `POST /sign/g/{transaction}/{secret}/token/give-up` (form: `code`, 110-113): the signer
+/// utility could not be used; the page's finding goes to Furl.
+pub async fn token_give_up(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    link: GatewayLink,
+    axum::Form(fields): axum::Form<std::collections::HashMap<String, String>>,
+) -> Response {
+    let code = fields.get("code").and_then(|c| c.trim().parse::<u16>().ok()).unwrap_or_default();
+    match signet_services::gateway::token::give_up(&state, &link.open, code, &link.actor(ip)).await {
+        Ok(delivery) => delivered(delivery),
+        Err(_) => render(&state, &link.open, link.base(), Some("That is not a signer utility error.".into())).await,
+    }
 }

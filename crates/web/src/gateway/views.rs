@@ -39,6 +39,8 @@ pub struct SignPage {
     pub allow_upload: bool,
     /// Aadhaar eSign is offered (requested, and an ESP is configured).
     pub esign: bool,
+    /// Signing with the signer's crypto token through the signer utility is offered.
+    pub token: bool,
     /// DATA and XML requests: the text being signed, shown to the signer (cut at a length a page can
     /// show; the signature covers all of it).
     pub data_text: Option<String>,
@@ -46,8 +48,11 @@ pub struct SignPage {
     pub only_unavailable: bool,
 }
 
+/// `connect-src` names the signer utility's loopback addresses (its default port and the next
+/// three), which the token form calls.
 const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-    frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+    frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'; \
+    connect-src 'self' https://127.0.0.1:45763 https://127.0.0.1:45764 https://127.0.0.1:45765 https://127.0.0.1:45766";
 
 fn with_headers(html: String, csp: &str) -> Response {
     let mut response = Html(html).into_response();
