@@ -210,7 +210,7 @@
       }).then(function (prepared) {
         return withTimeout(bridge + "/tokens/" + encodeURIComponent(chosen.serial) + "/sign", {
           method: "POST", headers: { "content-type": "application/json" },
-          body: JSON.stringify({ keyId: chosen.keyId, pin: pin.value, digests: [prepared.hashToSign] })
+          body: JSON.stringify({ keyId: chosen.keyId, pin: pin.value, digests: prepared.hashesToSign })
         }).then(function (r) {
           return r.json().then(function (body) {
             if (!r.ok) {
@@ -219,7 +219,7 @@
                 (body.message || "The token did not sign."));
             }
             document.getElementById("token-complete-id").value = prepared.id;
-            document.getElementById("token-complete-signature").value = body.signatures[0];
+            document.getElementById("token-complete-signatures").value = body.signatures.join(",");
             pin.value = "";
             document.getElementById("token-complete").submit();
           });

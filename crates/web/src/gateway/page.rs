@@ -322,7 +322,7 @@ pub async fn token_prepare(State(state): State<Services>, link: GatewayLink, bod
         return token_error(StatusCode::BAD_REQUEST, "The certificate could not be read.");
     };
     match token::prepare(&state, &link.open, certificate, chain).await {
-        Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashToSign": prepared.hash_to_sign})).into_response(),
+        Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashesToSign": prepared.hashes_to_sign})).into_response(),
         Err(TokenRefused::Invalid(text)) => token_error(StatusCode::BAD_REQUEST, &text),
         Err(TokenRefused::Unavailable) => token_error(StatusCode::NOT_FOUND, "Token signing is not offered here."),
         Err(TokenRefused::Closed(why)) => closed_page(why),
@@ -337,8 +337,8 @@ fn token_error(status: StatusCode, message: &str) -> Response {
     (status, axum::Json(json!({"error": message}))).into_response()
 }
 
-/// `POST /sign/g/{transaction}/{secret}/token/complete` (form: `id`, `signature` base64): the
-/// token's signature embedded; the result goes on to SUrl.
+/// `POST /sign/g/{transaction}/{secret}/token/complete` (form: `id`, `signatures` base64 joined
+/// by commas): the token's signatures embedded; the result goes on to SUrl.
 pub async fn token_complete(
     State(state): State<Services>,
     ClientIp(ip): ClientIp,
@@ -351,8 +351,14 @@ pub async fn token_complete(
         Err(closed) => return ended(&state, closed).await,
     };
     let id = fields.get("id").cloned().unwrap_or_default();
-    let signature = fields.get("signature").and_then(|s| STANDARD.decode(s.trim()).ok()).unwrap_or_default();
-    match token::complete(&state, &link.open, &id, signature, &link.actor(ip)).await {
+    // `signatures`: base64 values joined by commas, in the order of the hashes.
+    let signatures: Vec<Vec<u8>> = fields
+        .get("signatures")
+        .map(|s| {
+            s.split(',').take(signet_gateway::MAX_DOCUMENTS).filter_map(|s| STANDARD.decode(s.trim()).ok()).collect()
+        })
+        .unwrap_or_default();
+    match token::complete(&state, &link.open, &id, signatures, &link.actor(ip)).await {
         Ok(delivery) => delivered(delivery),
         Err(TokenRefused::Invalid(text)) => render(&state, &link.open, link.base(), Some(text)).await,
         Err(TokenRefused::Unavailable) => {

@@ -1,0 +1,243 @@
+//! Crypto-token signatures (SignatureType 2) for DATA, Hash and XML, as the signer page makes
+//! them, over HTTP without a browser: the page's calls to Signet (`token/prepare`,
+//! `token/complete`) and to a real `signet-bridge serve` with a SoftHSM2 token in between.
+//! Results are checked by openssl and xmlsec1; a signature that is not the token's, and a
+//! certificate that cannot sign, are refused.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+use signet_client::{DocumentDetail, PayloadBuilder, Profile, SealedRequest, SignatureType, open_result};
+use signet_store::Backend;
+use signet_testkit::gateway::{Integrator, erp_urls};
+use signet_testkit::on_both_backends;
+use signet_testkit::problem::posted_fields;
+use signet_testkit::server::{TestApp, spawn};
+use signet_testkit::token::{MODULE, PIN, SoftToken, bridge_bin};
+
+on_both_backends!(
+    data_hash_and_xml_are_signed_with_the_token_and_verify_outside,
+    foreign_signatures_and_unusable_certificates_are_refused,
+);
+
+struct Bridge {
+    child: Child,
+    url: String,
+    http: reqwest::Client,
+    origin: String,
+    serial: String,
+    /// The token's RSA signer: keyId and certificate (base64 DER).
+    key_id: String,
+    certificate: String,
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn bridge(token: &SoftToken, app: &TestApp) -> Bridge {
+    let mut child = Command::new(bridge_bin())
+        .args(["serve", "--module", MODULE, "--port", "0", "--allow-origin", &app.base(), "--data-dir"])
+        .arg(token.dir.path().join("bridge"))
+        .env("SOFTHSM2_CONF", token.conf())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("signet-bridge serve");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("address");
+    let started: Value = serde_json::from_str(&line).expect("json");
+    let ca = std::fs::read(started["ca"].as_str().expect("ca")).expect("ca.pem");
+    let http = reqwest::Client::builder()
+        .add_root_certificate(reqwest::Certificate::from_pem(&ca).expect("pem"))
+        .build()
+        .expect("client");
+    let url = started["url"].as_str().expect("url").to_string();
+    let get = |path: String| http.get(format!("{url}{path}")).header("origin", app.base()).send();
+    let tokens: Value = get("/tokens".into()).await.expect("tokens").json().await.expect("json");
+    let serial = tokens["tokens"][0]["serial"].as_str().expect("serial").to_string();
+    let listed: Value = get(format!("/tokens/{serial}/certificates")).await.expect("certs").json().await.expect("json");
+    let rsa = listed["certificates"]
+        .as_array()
+        .and_then(|list| list.iter().find(|c| c["subject"] == "Asha Verma").cloned())
+        .expect("the RSA signer");
+    Bridge {
+        child,
+        url,
+        http,
+        origin: app.base(),
+        serial,
+        key_id: rsa["keyId"].as_str().expect("keyId").to_string(),
+        certificate: rsa["certificate"].as_str().expect("certificate").to_string(),
+    }
+}
+
+async fn link_for(app: &TestApp, who: &Integrator, payload: PayloadBuilder) -> (String, SealedRequest) {
+    let payload =
+        payload.authtoken(&who.authtoken).signature_types(&[SignatureType::DigitalSignature]).urls(&erp_urls());
+    let sealed = who.seal(Profile::Modern, &payload.build().expect("payload"));
+    let response = who.submit(&app.base(), &sealed).await;
+    assert_eq!(response.status(), 303, "{:?}", response.text().await);
+    (response.headers()["location"].to_str().expect("location").to_string(), sealed)
+}
+
+/// The page's three steps; the Returnvalue opened.
+async fn sign_with_token(app: &TestApp, bridge: &Bridge, link: &str, sealed: &SealedRequest) -> Vec<u8> {
+    let prepared: Value = app
+        .client
+        .post(app.url(&format!("{link}/token/prepare")))
+        .json(&json!({"certificate": bridge.certificate}))
+        .send()
+        .await
+        .expect("prepare")
+        .json()
+        .await
+        .expect("json");
+    let signed: Value = bridge
+        .http
+        .post(format!("{}/tokens/{}/sign", bridge.url, bridge.serial))
+        .header("origin", &bridge.origin)
+        .json(&json!({"keyId": bridge.key_id, "pin": PIN, "digests": prepared["hashesToSign"]}))
+        .send()
+        .await
+        .expect("sign")
+        .json()
+        .await
+        .expect("json");
+    let signatures: Vec<&str> =
+        signed["signatures"].as_array().expect("signatures").iter().filter_map(Value::as_str).collect();
+    let id = prepared["id"].as_str().expect("id");
+    let page = app
+        .client
+        .post(app.url(&format!("{link}/token/complete")))
+        .form(&[("id", id), ("signatures", &signatures.join(","))])
+        .send()
+        .await
+        .expect("complete")
+        .text()
+        .await
+        .expect("html");
+    let (action, fields) = posted_fields(&page);
+    assert_eq!(action, "https://erp.example.test/signed", "{page}");
+    open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue")
+}
+
+fn openssl_verifies(cms: &[u8], content: &[u8], ca_pem: &str) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    std::fs::write(d.join("sig.p7s"), cms).expect("write");
+    std::fs::write(d.join("content"), content).expect("write");
+    std::fs::write(d.join("ca.pem"), ca_pem).expect("write");
+    let out = Command::new("openssl")
+        .args(["cms", "-verify", "-binary", "-inform", "DER", "-purpose", "any", "-in"])
+        .arg(d.join("sig.p7s"))
+        .arg("-content")
+        .arg(d.join("content"))
+        .arg("-CAfile")
+        .arg(d.join("ca.pem"))
+        .args(["-out", "/dev/null"])
+        .output()
+        .expect("openssl");
+    let text = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success() && text.contains("Verification successful"), "{text}");
+}
+
+async fn data_hash_and_xml_are_signed_with_the_token_and_verify_outside(backend: Backend) {
+    let app = spawn(backend).await;
+    let (who, _) = app.integrator("Token Bank").await;
+    let token = SoftToken::new();
+    let bridge = bridge(&token, &app).await;
+    let ca = token.ca.cert_pem();
+
+    let text = b"I accept the terms of loan 77.\n";
+    let (link, sealed) = link_for(&app, &who, PayloadBuilder::data(text).reference_number("TOKEN-DATA")).await;
+    openssl_verifies(&sign_with_token(&app, &bridge, &link, &sealed).await, text, &ca);
+
+    let documents: Vec<DocumentDetail> = ["Sanction letter", "Key fact statement"]
+        .iter()
+        .map(|name| DocumentDetail {
+            name: name.to_string(),
+            url: "https://erp.example.test/doc".into(),
+            hash_hex: hex::encode(signet_sigcrypto::pki::sha256(name.as_bytes())),
+        })
+        .collect();
+    let (link, sealed) = link_for(&app, &who, PayloadBuilder::hash(&documents).reference_number("TOKEN-HASH")).await;
+    let json = sign_with_token(&app, &bridge, &link, &sealed).await;
+    let signatures: Vec<Value> = serde_json::from_slice(&json).expect("hash signatures");
+    assert_eq!(signatures.len(), 2, "both documents with one PIN");
+    for (document, signature) in documents.iter().zip(&signatures) {
+        let cms = STANDARD.decode(signature["Signature"].as_str().expect("signature")).expect("base64");
+        openssl_verifies(&cms, document.name.as_bytes(), &ca);
+    }
+
+    let xml = b"<?xml version=\"1.0\"?>\n<Mandate xmlns=\"urn:example:nach\"><Amount>1500</Amount></Mandate>\n";
+    let (link, sealed) = link_for(&app, &who, PayloadBuilder::xml(xml).reference_number("TOKEN-XML")).await;
+    let signed = sign_with_token(&app, &bridge, &link, &sealed).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("signed.xml"), &signed).expect("write");
+    std::fs::write(dir.path().join("ca.pem"), &ca).expect("write");
+    let out = Command::new("xmlsec1")
+        .arg("--verify")
+        .arg("--trusted-pem")
+        .arg(dir.path().join("ca.pem"))
+        .arg(dir.path().join("signed.xml"))
+        .output()
+        .expect("xmlsec1");
+    let report = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && report.contains("OK"), "xmlsec1:\n{report}");
+}
+
+async fn foreign_signatures_and_unusable_certificates_are_refused(backend: Backend) {
+    let app = spawn(backend).await;
+    let (who, _) = app.integrator("Token Bank").await;
+    let token = SoftToken::new();
+    let text = b"Terms.";
+    let (link, _) = link_for(&app, &who, PayloadBuilder::data(text).reference_number("TOKEN-BAD")).await;
+
+    // The CA's own certificate is not for signing.
+    let refused = app
+        .client
+        .post(app.url(&format!("{link}/token/prepare")))
+        .json(&json!({"certificate": STANDARD.encode(token.ca.cert_der())}))
+        .send()
+        .await
+        .expect("prepare");
+    assert_eq!(refused.status(), 400);
+    let garbage = app.client.post(app.url(&format!("{link}/token/prepare"))).body("{").send().await.expect("prepare");
+    assert_eq!(garbage.status(), 400);
+
+    // A signature made by another key over the hash is not accepted; nothing is delivered.
+    let signer = token.ca.issue_signer("Asha Verma", signet_sigcrypto::pki::KeyAlgo::Rsa2048).expect("signer");
+    let prepared: Value = app
+        .client
+        .post(app.url(&format!("{link}/token/prepare")))
+        .json(&json!({"certificate": STANDARD.encode(&signer.cert_der)}))
+        .send()
+        .await
+        .expect("prepare")
+        .json()
+        .await
+        .expect("json");
+    let other = token.ca.issue_signer("Somebody Else", signet_sigcrypto::pki::KeyAlgo::Rsa2048).expect("other");
+    let key = signet_sigcrypto::signer::LocalKeySigner::from_pkcs8(&other.key_pkcs8_der, &other.cert_der, vec![])
+        .expect("key");
+    let foreign = signet_sigcrypto::signer::RawSigner::sign(&key, b"anything").expect("signature");
+    let page = app
+        .client
+        .post(app.url(&format!("{link}/token/complete")))
+        .form(&[("id", prepared["id"].as_str().expect("id")), ("signatures", &STANDARD.encode(foreign))])
+        .send()
+        .await
+        .expect("complete")
+        .text()
+        .await
+        .expect("html");
+    assert!(page.contains("was not accepted"), "{page}");
+    assert!(!page.contains("erp.example.test/signed"), "nothing delivered");
+}
