@@ -101,21 +101,20 @@ crate::text_states! {
         Electronic => "electronic",
         /// Aadhaar eSign: the ESP issues a certificate in the signer's name and signs.
         AadhaarEsign => "aadhaar_esign",
+        /// The signer's own crypto token (DSC) through the signer utility on their PC.
+        DscToken => "dsc_token",
     }
 }
 
 /// A mode of signature as the API takes it: the names above, or the gateway's SignatureType
-/// numbers (4 electronic, 3 Aadhaar eSign); empty means electronic. `Err` names what is not
-/// offered (2, a crypto token, is not available for workflows).
+/// numbers (4 electronic, 3 Aadhaar eSign, 2 crypto token); empty means electronic.
 pub fn parse_signature_mode(text: Option<&str>) -> Result<SignatureMode, String> {
     let text = text.map(str::trim).unwrap_or("");
     match text.to_ascii_lowercase().replace(['-', ' '], "_").as_str() {
         "" | "4" | "electronic" | "esignature" => Ok(SignatureMode::Electronic),
         "3" | "aadhaar_esign" | "aadhaar" | "esign" => Ok(SignatureMode::AadhaarEsign),
-        "2" | "dsc" | "digital_signature" => {
-            Err("signing with a crypto token (2) is not available for workflows".to_string())
-        }
-        _ => Err("must be electronic (4) or aadhaar_esign (3)".to_string()),
+        "2" | "dsc" | "dsc_token" | "digital_signature" => Ok(SignatureMode::DscToken),
+        _ => Err("must be electronic (4), aadhaar_esign (3) or dsc_token (2)".to_string()),
     }
 }
 
@@ -333,7 +332,7 @@ mod tests {
         for aadhaar in ["3", "aadhaar_esign", "Aadhaar eSign", "esign"] {
             assert_eq!(parse_signature_mode(Some(aadhaar)), Ok(SignatureMode::AadhaarEsign), "{aadhaar}");
         }
-        assert!(parse_signature_mode(Some("2")).is_err_and(|m| m.contains("crypto token")));
+        assert_eq!(parse_signature_mode(Some("2")), Ok(SignatureMode::DscToken));
         assert!(parse_signature_mode(Some("fax")).is_err());
         let mut inputs = vec![input("a@b.co", 0)];
         inputs[0].mode = Some("3".into());

@@ -21,6 +21,7 @@ use signet_testkit::token::{MODULE, PIN, SoftToken, bridge_bin};
 on_both_backends!(
     data_hash_and_xml_are_signed_with_the_token_and_verify_outside,
     foreign_signatures_and_unusable_certificates_are_refused,
+    a_workflow_signer_signs_with_the_token_beside_an_electronic_signer,
 );
 
 struct Bridge {
@@ -89,9 +90,18 @@ async fn link_for(app: &TestApp, who: &Integrator, payload: PayloadBuilder) -> (
 
 /// The page's three steps; the Returnvalue opened.
 async fn sign_with_token(app: &TestApp, bridge: &Bridge, link: &str, sealed: &SealedRequest) -> Vec<u8> {
+    let page = token_steps(app, bridge, &app.url(link)).await;
+    let (action, fields) = posted_fields(&page);
+    assert_eq!(action, "https://erp.example.test/signed", "{page}");
+    open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue")
+}
+
+/// Prepare at Signet, sign on the token through the bridge, complete at Signet (absolute
+/// signer-page address); the page Signet answers.
+async fn token_steps(app: &TestApp, bridge: &Bridge, link: &str) -> String {
     let prepared: Value = app
         .client
-        .post(app.url(&format!("{link}/token/prepare")))
+        .post(format!("{link}/token/prepare"))
         .json(&json!({"certificate": bridge.certificate}))
         .send()
         .await
@@ -113,19 +123,15 @@ async fn sign_with_token(app: &TestApp, bridge: &Bridge, link: &str, sealed: &Se
     let signatures: Vec<&str> =
         signed["signatures"].as_array().expect("signatures").iter().filter_map(Value::as_str).collect();
     let id = prepared["id"].as_str().expect("id");
-    let page = app
-        .client
-        .post(app.url(&format!("{link}/token/complete")))
+    app.client
+        .post(format!("{link}/token/complete"))
         .form(&[("id", id), ("signatures", &signatures.join(","))])
         .send()
         .await
         .expect("complete")
         .text()
         .await
-        .expect("html");
-    let (action, fields) = posted_fields(&page);
-    assert_eq!(action, "https://erp.example.test/signed", "{page}");
-    open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue")
+        .expect("html")
 }
 
 fn openssl_verifies(cms: &[u8], content: &[u8], ca_pem: &str) {
@@ -240,4 +246,50 @@ async fn foreign_signatures_and_unusable_certificates_are_refused(backend: Backe
         .expect("html");
     assert!(page.contains("was not accepted"), "{page}");
     assert!(!page.contains("erp.example.test/signed"), "nothing delivered");
+}
+
+async fn a_workflow_signer_signs_with_the_token_beside_an_electronic_signer(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Token Bank").await;
+    let access = app.token(&tenant).await;
+    let token = SoftToken::new();
+    let bridge = bridge(&token, &app).await;
+    let pdf = signet_testkit::pdf::one_page("Guarantee deed");
+    let uploaded: Value = app
+        .post("/api/v1/documents", &access, json!({"documentName": "Deed.pdf", "fileData": STANDARD.encode(&pdf)}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let body = json!({"templateId": 0, "workflowName": "Deed 9", "documentIds": [uploaded["documentId"]],
+        "signatories": [
+            {"subscriberId": 0, "emailId": "asha@borrower.test", "name": "Asha", "signingOrder": 1, "modeOfSignature": "dsc_token"},
+            {"subscriberId": 0, "emailId": "ravi@bank.test", "name": "Ravi", "signingOrder": 2}]});
+    let initiated: Value = app.post("/api/v1/workflows", &access, body).await.json().await.expect("json");
+    let url_of = |email: &str| -> String {
+        let urls = initiated["signingUrls"].as_array().expect("signingUrls");
+        urls.iter().find(|u| u["emailId"] == email).and_then(|u| u["url"].as_str()).expect("url").to_string()
+    };
+
+    let asha = url_of("asha@borrower.test");
+    let page = app.client.get(&asha).send().await.expect("page").text().await.expect("html");
+    assert!(page.contains("Sign with your crypto token") && !page.contains("typedName"), "{page}");
+    let signed = token_steps(&app, &bridge, &asha).await;
+    assert!(signed.contains("You signed"), "{signed}");
+
+    let typed = app
+        .client
+        .post(format!("{}/sign", url_of("ravi@bank.test")))
+        .form(&[("mode", "typed"), ("typedName", "Ravi"), ("font", "plain"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    assert_eq!(typed.status(), 200);
+
+    let workflow_id = initiated["workflowId"].as_i64().expect("workflowId");
+    let download = app.post("/api/v1/documents/download", &access, json!({"workflowid": workflow_id})).await;
+    let pdf = download.bytes().await.expect("pdf").to_vec();
+    let report = signet_testkit::validators::pdfsig(&pdf);
+    assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+    assert!(report.contains("Asha Verma") && report.contains("Token Bank (sealed by Signet)"), "{report}");
 }

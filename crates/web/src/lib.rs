@@ -39,6 +39,8 @@ pub fn router(segment: &str) -> Router<Services> {
         .route("/sign/w/{id}/{secret}/viewed", post(w::viewed))
         .route("/sign/w/{id}/{secret}/sign", post(w::sign))
         .route("/sign/w/{id}/{secret}/esign", post(w::start_esign))
+        .route("/sign/w/{id}/{secret}/token/prepare", post(w::token_prepare))
+        .route("/sign/w/{id}/{secret}/token/complete", post(w::token_complete))
         .route("/sign/w/{id}/{secret}/decline", post(w::decline))
         .route("/sign/w/{id}/{secret}/delegate", post(w::delegate))
         .route("/sign/w/{id}/{secret}/comment", post(w::comment))

@@ -135,8 +135,11 @@
     var showError = function (text) { errorBox.textContent = text; errorBox.hidden = false; };
     var fail = function (code) {
       status.textContent = MESSAGES[code];
-      document.getElementById("token-give-up-code").value = String(code);
-      giveUp.hidden = false;
+      // The gateway page can end the transaction with the code; a workflow page only tells.
+      if (giveUp) {
+        document.getElementById("token-give-up-code").value = String(code);
+        giveUp.hidden = false;
+      }
     };
     var withTimeout = function (url, options) {
       var controller = new AbortController();

@@ -53,7 +53,8 @@ pub struct SignerView {
     pub name: Option<String>,
     pub contact_no: Option<String>,
     /// How this signatory signs: `electronic` (or `4`, the default) or `aadhaar_esign` (or
-    /// `3`, Aadhaar eSign through the configured ESP).
+    /// `3`, Aadhaar eSign through the configured ESP) or `dsc_token` (or `2`, the signer's own
+    /// crypto token through the signer utility).
     #[schema(max_length = 20)]
     pub mode_of_signature: Option<String>,
     /// The first signer's signature (PNG or JPEG, base64): applied when the workflow starts.

@@ -36,7 +36,8 @@ pub struct SignatoryDetail {
     pub signing_order: i32,
     /// How this signatory signs: `electronic` (or `4`, the default) or `aadhaar_esign` (or
     /// `3`): Aadhaar eSign through the configured ESP, the signature then made with a
-    /// certificate in the signer's own name. A Signet extension of the spec's object.
+    /// certificate in the signer's own name; or `dsc_token` (or `2`): the signer's own crypto
+    /// token through the signer utility. A Signet extension of the spec's object.
     #[schema(max_length = 20)]
     pub mode_of_signature: Option<String>,
 }

@@ -20,6 +20,7 @@ pub mod quick_start;
 pub mod sealing;
 pub mod signer;
 pub mod templates;
+pub mod token;
 
 use signet_domain::now_millis;
 use signet_store::WorkflowRow;

@@ -150,6 +150,12 @@ pub async fn sign(
             "the sender asks you to sign with Aadhaar eSign, not with an electronic signature",
         ));
     }
+    if super::token::required(session) {
+        return Err(Error::rejected(
+            ErrorCode::ValidationFailed,
+            "the sender asks you to sign with your crypto token, not with an electronic signature",
+        ));
+    }
     let after = super::sealing::sign_documents(svc, signatory, workflow, mark, actor, detail).await?;
     if after == AfterSignature::Completed {
         super::completion::finish_in_background(svc, workflow.tenant_id, workflow.id);

@@ -29,4 +29,4 @@ CREATE INDEX esign_transactions_signatory ON esign_transactions (signatory_id);
 
 -- How each workflow signatory signs (a delegate signs the same way).
 ALTER TABLE signatories ADD COLUMN signature_mode TEXT NOT NULL DEFAULT 'electronic'
-    CHECK (signature_mode IN ('electronic', 'aadhaar_esign'));
+    CHECK (signature_mode IN ('electronic', 'aadhaar_esign', 'dsc_token'));

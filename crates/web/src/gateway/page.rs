@@ -157,6 +157,7 @@ async fn render(state: &Services, open: &OpenTransaction, base: String, error: O
         allow_upload: allowed.upload,
         esign,
         token,
+        token_give_up: token,
         data_text,
         data_cut,
         only_unavailable: !(allowed.typed || allowed.draw || allowed.upload || esign || token),

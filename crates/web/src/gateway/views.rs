@@ -41,6 +41,8 @@ pub struct SignPage {
     pub esign: bool,
     /// Signing with the signer's crypto token through the signer utility is offered.
     pub token: bool,
+    /// The token form may give up with the utility's error (110-113 to Furl).
+    pub token_give_up: bool,
     /// DATA and XML requests: the text being signed, shown to the signer (cut at a length a page can
     /// show; the signature covers all of it).
     pub data_text: Option<String>,

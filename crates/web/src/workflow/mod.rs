@@ -48,6 +48,9 @@ struct SignPage {
     allow_upload: bool,
     /// This signer signs with Aadhaar eSign (the only method offered then).
     esign: bool,
+    /// This signer signs with their crypto token through the signer utility (the only method).
+    token: bool,
+    token_give_up: bool,
 }
 
 #[derive(Template)]
@@ -57,8 +60,10 @@ struct MessagePage<'a> {
     message: &'a str,
 }
 
+/// `connect-src` names the signer utility's loopback addresses, which the token form calls.
 const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-    frame-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+    frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'; \
+    connect-src 'self' https://127.0.0.1:45763 https://127.0.0.1:45764 https://127.0.0.1:45765 https://127.0.0.1:45766";
 
 fn html(status: StatusCode, body: String) -> Response {
     let mut response = (status, Html(body)).into_response();
@@ -102,6 +107,7 @@ fn capitalised(text: &str) -> String {
 async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> Response {
     let content = signer::page_content(state, &link.session).await;
     let esign = signet_services::workflows::esign::required(&link.session);
+    let token = signet_services::workflows::token::required(&link.session);
     let documents: Vec<DocumentLink> = content
         .documents
         .into_iter()
@@ -124,10 +130,12 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
         preview_pages,
         attachments: named("initiator"),
         requested_attachments: named("requested"),
-        allow_typed: !esign,
-        allow_draw: !esign,
-        allow_upload: !esign,
+        allow_typed: !(esign || token),
+        allow_draw: !(esign || token),
+        allow_upload: !(esign || token),
         esign,
+        token,
+        token_give_up: false,
     };
     let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     match page.render() {
@@ -340,5 +348,58 @@ pub async fn start_esign(
             Ok(render(&state, &link, Some("Aadhaar eSign is not available for this signature.".into())).await)
         }
         Err(refused) => Err(PageError::failed("Not signed", &link.session, Error::internal(format!("{refused:?}")))),
+    }
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/token/prepare` (JSON `{certificate, chain}`): every
+/// document prepared for the token's certificate; answers `{id, hashesToSign}`.
+pub async fn token_prepare(State(state): State<Services>, link: SignerLink, body: axum::body::Bytes) -> Response {
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+    let read = serde_json::from_slice::<serde_json::Value>(&body).ok().and_then(|v| {
+        let decode = |s: &serde_json::Value| s.as_str().and_then(|s| STANDARD.decode(s).ok());
+        let certificate = decode(&v["certificate"])?;
+        let chain = v["chain"].as_array().map(|a| a.iter().filter_map(decode).take(5).collect()).unwrap_or_default();
+        Some((certificate, chain))
+    });
+    let Some((certificate, chain)) = read else {
+        return (StatusCode::BAD_REQUEST, axum::Json(json!({"error": "The certificate could not be read."})))
+            .into_response();
+    };
+    match signet_services::workflows::token::prepare(&state, &link.session, certificate, chain).await {
+        Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashesToSign": prepared.hashes_to_sign})).into_response(),
+        Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => {
+            (StatusCode::BAD_REQUEST, axum::Json(json!({"error": user_text(&error)}))).into_response()
+        }
+        Err(error) => {
+            tracing::error!(%error, "preparing a token signature failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({"error": "The documents could not be prepared."})))
+                .into_response()
+        }
+    }
+}
+
+/// `POST /sign/w/{signatoryId}/{secret}/token/complete` (form: `id`, `signatures`): the
+/// token's signatures embedded and the signature recorded.
+pub async fn token_complete(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    link: SignerLink,
+    axum::Form(fields): axum::Form<std::collections::HashMap<String, String>>,
+) -> Result<Response, PageError> {
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+    let id = fields.get("id").cloned().unwrap_or_default();
+    let signatures: Vec<Vec<u8>> = fields
+        .get("signatures")
+        .map(|s| s.split(',').take(50).filter_map(|s| STANDARD.decode(s.trim()).ok()).collect())
+        .unwrap_or_default();
+    let actor = link.session.actor(ip);
+    match signet_services::workflows::token::complete(&state, &link.session, &id, signatures, &actor).await {
+        Ok(after) => Ok(signed_response(&link.session, &after)),
+        Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => {
+            Ok(render(&state, &link, Some(user_text(&error))).await)
+        }
+        Err(error) => Err(PageError::failed("Not signed", &link.session, error)),
     }
 }

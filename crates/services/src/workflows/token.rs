@@ -1,0 +1,208 @@
+//! A workflow signatory who signs with their own crypto token (mode `dsc_token`), through the
+//! signer utility on their PC, as the gateway's type 2 does: [`prepare`] prepares every active
+//! document for the token's certificate (the appearance names the certificate holder, where
+//! the signatory's placement puts it) and returns the hashes, which the token signs with one
+//! PIN; [`complete`] embeds each signature as a new version on top of the version it was
+//! prepared from and records the signature. Documents that changed meanwhile (a parallel
+//! signer) are refused; the signer signs again.
+
+use bytes::Bytes;
+use signet_blob::BlobKey;
+use signet_domain::workflow::{DocumentState, SignatureMode};
+use signet_domain::{DocumentId, Error, ErrorCode};
+use signet_sigcrypto::pki;
+use signet_signing::{PadesLevel, PdfSignOptions, PreparedPdf, SignatureOrCms};
+use signet_store::{AfterSignature, DocumentRow, SignedVersion, WorkflowActor};
+
+use super::placement::{self, Placement};
+use super::sealing::version_key;
+use super::signer::SignerSession;
+use crate::gateway::seal::Mark;
+use crate::{Services, secrets};
+
+/// Most documents one token signature covers.
+const MAX_DOCUMENTS: usize = 50;
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Pending {
+    documents: Vec<PendingDocument>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PendingDocument {
+    document_id: i64,
+    base_version: i64,
+    prepared: PreparedPdf,
+}
+
+/// What the page has the token sign: the hashes, in document order.
+pub struct Prepared {
+    pub id: String,
+    pub hashes_to_sign: Vec<String>,
+}
+
+pub fn required(session: &SignerSession) -> bool {
+    session.signatory.signature_mode == SignatureMode::DscToken
+}
+
+fn options(svc: &Services) -> PdfSignOptions {
+    let http = if svc.config.outbound_allow_private {
+        signet_signing::HttpConfig::allow_private()
+    } else {
+        signet_signing::HttpConfig::default()
+    };
+    PdfSignOptions {
+        level: if svc.config.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
+        tsa_url: svc.config.tsa_url.clone(),
+        http,
+        ..PdfSignOptions::default()
+    }
+}
+
+fn pending_key(session: &SignerSession, id: &str) -> Result<BlobKey, Error> {
+    let (tenant, signatory) = (session.workflow.tenant_id.to_string(), session.signatory.id.to_string());
+    Ok(BlobKey::new(["tenant", &tenant, "signatories", &signatory, &format!("token-{id}.json")])?)
+}
+
+/// Prepares every active document for the token's certificate.
+pub async fn prepare(
+    svc: &Services,
+    session: &SignerSession,
+    certificate: Vec<u8>,
+    chain: Vec<Vec<u8>>,
+) -> Result<Prepared, Error> {
+    if !required(session) {
+        return Err(Error::rejected(ErrorCode::ValidationFailed, "this signer does not sign with a crypto token"));
+    }
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    if !pki::is_signing_certificate(&certificate, now) {
+        return Err(Error::field("certificate", "This certificate cannot sign now (expired, or not for signing)."));
+    }
+    let documents: Vec<DocumentRow> = svc
+        .store
+        .workflow_documents(&session.workflow)
+        .await?
+        .into_iter()
+        .filter(|d| d.state == DocumentState::Active)
+        .collect();
+    if documents.is_empty() || documents.len() > MAX_DOCUMENTS {
+        return Err(Error::rejected(ErrorCode::StateConflict, "nothing to sign, or too many documents at once"));
+    }
+    let holder = pki::cert_common_name(&certificate).unwrap_or_else(|| session.signatory.name.clone());
+    let placement: Placement = serde_json::from_str(&session.signatory.placement).unwrap_or_default();
+    let mut pending = Pending { documents: Vec::with_capacity(documents.len()) };
+    for (index, doc) in documents.iter().enumerate() {
+        let pdf = svc.blob.get(&BlobKey::parse(&doc.current_blob)?).await?;
+        let mut opts = options(svc);
+        opts.reason = Some(format!("Signed with a crypto token by {holder} (workflow {})", session.workflow.id));
+        opts.contact_info = Some(session.signatory.email.clone());
+        let (certificate, chain, placement) = (certificate.clone(), chain.clone(), placement.clone());
+        let mark = Mark::Typed { name: holder.clone(), style: signet_signing::NameStyle::Plain };
+        let prepared = svc
+            .heavy
+            .run(move || {
+                opts.visible = Some(placement::visible(&placement, index, &pdf, &mark)?);
+                signet_signing::prepare_pdf(&pdf, &certificate, &chain, &opts).map_err(|e| e.to_string())
+            })
+            .await?
+            .map_err(|cause| {
+                Error::rejected(ErrorCode::ValidationFailed, format!("{} cannot be signed: {cause}", doc.name))
+            })?;
+        pending.documents.push(PendingDocument { document_id: doc.id.get(), base_version: doc.version, prepared });
+    }
+    let id = secrets::random_token(12);
+    svc.blob.put(&pending_key(session, &id)?, Bytes::from(serde_json::to_vec(&pending)?)).await?;
+    let hashes_to_sign = pending.documents.iter().map(|d| hex::encode(&d.prepared.hash_to_sign)).collect();
+    Ok(Prepared { id, hashes_to_sign })
+}
+
+/// Embeds the token's signatures (document order) and records the signature.
+pub async fn complete(
+    svc: &Services,
+    session: &SignerSession,
+    id: &str,
+    signatures: Vec<Vec<u8>>,
+    actor: &WorkflowActor,
+) -> Result<AfterSignature, Error> {
+    if !required(session) || id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        return Err(Error::rejected(ErrorCode::ValidationFailed, "please sign with your token again"));
+    }
+    let key = pending_key(session, id)?;
+    let stored =
+        svc.blob.get(&key).await.map_err(|_| Error::field("signature", "Please sign with your token again."))?;
+    let pending: Pending = serde_json::from_slice(&stored)?;
+    if signatures.len() != pending.documents.len() {
+        return Err(Error::field("signature", "The token did not sign every document; please sign again."));
+    }
+    let mut written: Vec<(BlobKey, DocumentId, i64, String)> = Vec::new();
+    for (document, signature) in pending.documents.into_iter().zip(signatures) {
+        match embed_one(svc, session, document, signature).await {
+            Ok(version) => written.push(version),
+            Err(error) => {
+                discard(svc, &written).await;
+                return Err(error);
+            }
+        }
+    }
+    let versions: Vec<SignedVersion<'_>> = written
+        .iter()
+        .map(|(key, document_id, base_version, sha)| SignedVersion {
+            document_id: *document_id,
+            base_version: *base_version,
+            blob_key: key.as_str(),
+            sha256: sha,
+        })
+        .collect();
+    let detail = serde_json::json!({"method": "dsc_token"});
+    let recorded = svc.store.record_signature(&session.signatory, &versions, "dsc_token", actor, detail).await;
+    match &recorded {
+        Ok(after) => {
+            let _ = svc.blob.delete(&key).await;
+            if *after == AfterSignature::Completed {
+                super::completion::finish_in_background(svc, session.workflow.tenant_id, session.workflow.id);
+            }
+        }
+        Err(_) => discard(svc, &written).await,
+    }
+    recorded.map_err(|error| match error.code() {
+        ErrorCode::Conflict => Error::field(
+            "signature",
+            "The documents changed while you were signing (another signer signed). Please sign again.",
+        ),
+        _ => error,
+    })
+}
+
+async fn embed_one(
+    svc: &Services,
+    session: &SignerSession,
+    document: PendingDocument,
+    signature: Vec<u8>,
+) -> Result<(BlobKey, DocumentId, i64, String), Error> {
+    let document_id = DocumentId::from(document.document_id);
+    let doc = svc
+        .store
+        .document(session.workflow.tenant_id, document_id)
+        .await?
+        .ok_or_else(|| Error::internal("a signed document disappeared"))?;
+    let opts = options(svc);
+    let prepared = document.prepared;
+    let bytes = svc
+        .heavy
+        .run(move || {
+            signet_signing::complete_pdf_with(&prepared, SignatureOrCms::Signature(signature), &opts)
+                .map_err(|e| e.to_string())
+        })
+        .await?
+        .map_err(|cause| Error::field("signature", &format!("The token's signature was not accepted: {cause}")))?;
+    let sha = crate::documents::sha256_hex(&bytes);
+    let key = version_key(&doc, document.base_version + 1)?;
+    svc.blob.put(&key, Bytes::from(bytes)).await?;
+    Ok((key, document_id, document.base_version, sha))
+}
+
+async fn discard(svc: &Services, written: &[(BlobKey, DocumentId, i64, String)]) {
+    for (key, ..) in written {
+        let _ = svc.blob.delete(key).await;
+    }
+}
