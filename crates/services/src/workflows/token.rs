@@ -194,7 +194,7 @@ async fn embed_one(
                 .map_err(|e| e.to_string())
         })
         .await?
-        .map_err(|cause| Error::field("signature", &format!("The token's signature was not accepted: {cause}")))?;
+        .map_err(|cause| Error::field("signature", format!("The token's signature was not accepted: {cause}")))?;
     let sha = crate::documents::sha256_hex(&bytes);
     let key = version_key(&doc, document.base_version + 1)?;
     svc.blob.put(&key, Bytes::from(bytes)).await?;
