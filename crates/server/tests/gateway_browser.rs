@@ -44,6 +44,7 @@ on_both_backends!(
     pressing_sign_twice_without_javascript_still_delivers_the_kept_result,
     aadhaar_esign_through_the_test_esp_with_javascript,
     aadhaar_esign_through_the_test_esp_without_javascript,
+    aadhaar_esign_of_data_hash_and_xml_in_the_browser,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -118,25 +119,32 @@ async fn envelope(
     profile: Profile,
     setup: impl FnOnce(PayloadBuilder) -> PayloadBuilder,
 ) -> Transaction {
-    let (who, _) = app.integrator("Browser Bank").await;
     let original = reportlab_pdf(&[Page::text("Loan agreement"), Page::text("Page two")]);
+    let base = PayloadBuilder::pdf(&original, "Asha Verma")
+        .signature_types(&[SignatureType::ESignature])
+        .pages(&PageSelection::Last)
+        .position(SignaturePosition::BottomRight)
+        .preview(true);
+    envelope_of(app, integrator, reference, profile, setup(base), original).await
+}
+
+/// An envelope of any file type: `base` gets the reference, the Authtoken and the
+/// integrator's return addresses.
+async fn envelope_of(
+    app: &TestApp,
+    integrator: &Integrator,
+    reference: &str,
+    profile: Profile,
+    base: PayloadBuilder,
+    original: Vec<u8>,
+) -> Transaction {
+    let (who, _) = app.integrator("Browser Bank").await;
     let urls = ReturnUrls {
         success: format!("{}/result/success", integrator.base),
         failure: format!("{}/result/failure", integrator.base),
         cancel: format!("{}/result/cancel", integrator.base),
     };
-    let payload = setup(
-        PayloadBuilder::pdf(&original, "Asha Verma")
-            .reference_number(reference)
-            .authtoken(&who.authtoken)
-            .signature_types(&[SignatureType::ESignature])
-            .urls(&urls)
-            .pages(&PageSelection::Last)
-            .position(SignaturePosition::BottomRight)
-            .preview(true),
-    )
-    .build()
-    .expect("payload");
+    let payload = base.reference_number(reference).authtoken(&who.authtoken).urls(&urls).build().expect("payload");
     let sealed = who.seal(profile, &payload);
     let page = sealed.render_form(&app.url("/eMsecure/V3_0/Index"), &FormScript::Inline);
     integrator.pages.lock().expect("lock").insert(reference.to_string(), page);
@@ -503,9 +511,8 @@ async fn a_crypto_token_through_the_signer_utility_signs_or_reports_it_missing()
     assert!(output.status.success() && out.contains(":INTACT:TRUSTED,UNTOUCHED"), "pyhanko:\n{out}");
 }
 
-/// Aadhaar eSign in the browser: the signer page, Signet's form to the test ESP, its Aadhaar
-/// and OTP pages, the ESP's answer back to Signet and Signet's result to the integrator.
-async fn aadhaar_esign(backend: Backend, java_script: bool) {
+/// Signet connected to a running test ESP (the OTP is fixed), with Signet's ASP registered.
+async fn esign_app(backend: Backend) -> (tempfile::TempDir, signet_test_esp::RunningEsp, TestApp) {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut options = signet_test_esp::EspOptions::new(dir.path().join("esp"));
     options.fixed_otp = Some("424242".into());
@@ -522,6 +529,13 @@ async fn aadhaar_esign(backend: Backend, java_script: bool) {
     })
     .await;
     signet_test_esp::register_asp(&dir.path().join("esp"), "SIGNET", &app.state.keys.asp.cert_der).expect("register");
+    (dir, esp, app)
+}
+
+/// Aadhaar eSign in the browser: the signer page, Signet's form to the test ESP, its Aadhaar
+/// and OTP pages, the ESP's answer back to Signet and Signet's result to the integrator.
+async fn aadhaar_esign(backend: Backend, java_script: bool) {
+    let (_dir, _esp, app) = esign_app(backend).await;
     let integrator = integrator().await;
     let reference = if java_script { "ESIGN-JS" } else { "ESIGN-NOJS" };
     let tx =
@@ -537,4 +551,33 @@ async fn aadhaar_esign(backend: Backend, java_script: bool) {
     let report = String::from_utf8_lossy(&report.stdout);
     assert!(report.contains("Signature is Valid."), "pdfsig:\n{report}");
     assert!(report.contains("Asha Verma"), "signed in the signer's own name:\n{report}");
+}
+
+/// DATA, Hash and XML with Aadhaar eSign in Chromium: the signer sees what they sign and the
+/// result reaches SUrl (its contents are checked by the HTTP tests in esign.rs).
+async fn aadhaar_esign_of_data_hash_and_xml_in_the_browser(backend: Backend) {
+    let (_dir, _esp, app) = esign_app(backend).await;
+    let integrator = integrator().await;
+    let hash = signet_client::DocumentDetail {
+        name: "Sanction letter".into(),
+        url: "https://erp.example.test/sanction".into(),
+        hash_hex: hex::encode(signet_sigcrypto::pki::sha256(b"Sanction letter")),
+    };
+    let cases = [
+        ("ESIGN-DATA", PayloadBuilder::data(b"I accept loan 42.")),
+        ("ESIGN-HASH", PayloadBuilder::hash(std::slice::from_ref(&hash))),
+        ("ESIGN-XML", PayloadBuilder::xml(b"<Mandate xmlns=\"urn:x\"><Amount>10</Amount></Mandate>")),
+    ];
+    for (reference, builder) in cases {
+        integrator.received.lock().expect("lock").clear();
+        let base = builder.signature_types(&[SignatureType::ESign]);
+        let tx = envelope_of(&app, &integrator, reference, Profile::Modern, base, Vec::new()).await;
+        let shots = artifacts(&reference.to_lowercase(), backend);
+        let outcome = drive(json!({"start": tx.start, "action": "esign", "aadhaar": "999941057058", "otp": "424242",
+            "shots": shots, "doneUrlPrefix": integrator.base}));
+        final_url_is(&outcome, &integrator, "/result/success");
+        let (_, fields) = integrator.only_post();
+        let result = open_result(&tx.session, tx.profile, &fields["Returnvalue"]).expect("Returnvalue");
+        assert!(!result.is_empty(), "{reference}");
+    }
 }
