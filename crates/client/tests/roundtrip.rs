@@ -85,7 +85,8 @@ fn both_profiles_round_trip() {
         let signed = b"%PDF-1.4 signed".repeat(1000);
         let rv = seal_result(&opened.session, opened.profile, &signed).expect("seal result");
         assert_eq!(open_result(&sealed.session, profile, &rv).expect("open result"), signed);
-        // Mangled in transit: '+' became ' ' and padding was lost.
+        // Mangled in transit: '+' became ' ' and padding was lost (also when the value starts
+        // or ends with a '+', which made this test fail now and then before).
         let mangled = rv.replace('+', " ").trim_end_matches('=').to_owned();
         assert_eq!(open_result(&sealed.session, profile, &mangled).expect("lenient"), signed);
         // The other profile's cipher, or another key, does not open it.

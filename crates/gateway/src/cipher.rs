@@ -229,6 +229,9 @@ mod tests {
         assert_eq!(b64_decode_lenient("aGk-Pz8_"), Some(b"hi>???".to_vec()));
         assert_eq!(b64_decode_lenient("aGk"), Some(b"hi".to_vec()));
         assert_eq!(b64_decode_lenient("aG\r\nk="), Some(b"hi".to_vec()));
+        // A '+' at either end that a form decoder made a space.
+        assert_eq!(b64_decode_lenient(" 8A"), Some(vec![0xfb, 0xc0]));
+        assert_eq!(b64_decode_lenient("Pz8 "), Some(b"??>".to_vec()));
         assert_eq!(b64_decode_lenient("a"), None);
         assert_eq!(b64_decode_lenient("!!!!"), None);
     }

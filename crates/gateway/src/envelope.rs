@@ -89,7 +89,9 @@ pub fn seal_result(session: &SessionKey, profile: Profile, bytes: &[u8]) -> Resu
 /// Opens a `Returnvalue` (client side). Lenient about base64 mangling (spaces for `+`,
 /// missing padding); every failure is [`GatewayError::InvalidRequest`].
 pub fn open_result(session: &SessionKey, profile: Profile, returnvalue: &str) -> Result<Vec<u8>, GatewayError> {
-    let bytes = b64_decode_lenient(returnvalue.trim()).ok_or(GatewayError::InvalidRequest)?;
+    // No trim: a space at either end is a '+' that a form decoder turned into a space
+    // (b64_decode_lenient reads it back; line breaks it drops).
+    let bytes = b64_decode_lenient(returnvalue).ok_or(GatewayError::InvalidRequest)?;
     session.decrypt(profile, &bytes)
 }
 
