@@ -4,7 +4,7 @@
 //!   signet-bridge tokens --module PATH
 //!   signet-bridge certificates --module PATH --token SERIAL
 //!   signet-bridge sign --module PATH --token SERIAL --key-id HEX --digest HEX [--digest HEX ...]
-//!   signet-bridge serve --module PATH --allow-origin https://sign.example.com [--port N] [--data-dir DIR]
+//!   signet-bridge serve [--module PATH] --allow-origin https://sign.example.com [--port N] [--data-dir DIR] [--pad-simulator]
 //!
 //! `sign` reads the PIN from the first line of standard input (never from the command line,
 //! where other users could see it). Output is JSON; an error is one line on stderr, exit 1.
@@ -58,8 +58,9 @@ enum Command {
     /// The loopback HTTPS service for the signer page. Prints one JSON line with its address
     /// and the CA certificate to trust, then serves until stopped.
     Serve {
+        /// The token's PKCS#11 module; without it only a signature pad is served.
         #[arg(long)]
-        module: PathBuf,
+        module: Option<PathBuf>,
         /// A Signet installation whose pages may use the bridge (repeat for several).
         #[arg(long = "allow-origin", required = true)]
         allow_origin: Vec<String>,
@@ -69,6 +70,9 @@ enum Command {
         /// Where the bridge keeps its local CA (default: .signet-bridge in the home folder).
         #[arg(long)]
         data_dir: Option<PathBuf>,
+        /// Report a connected signature pad whose signer always writes the same flourish.
+        #[arg(long)]
+        pad_simulator: bool,
     },
 }
 
@@ -91,7 +95,9 @@ fn now() -> u64 {
 
 fn run(command: Command) -> Result<serde_json::Value, String> {
     match command {
-        Command::Serve { module, allow_origin, port, data_dir } => serve(module, allow_origin, port, data_dir),
+        Command::Serve { module, allow_origin, port, data_dir, pad_simulator } => {
+            serve(module, allow_origin, port, data_dir, pad_simulator)
+        }
         Command::Tokens { module } => {
             let tokens = Tokens::open(&module).map_err(|e| e.to_string())?;
             Ok(json!(tokens.list().map_err(|e| e.to_string())?))
@@ -132,10 +138,11 @@ fn run(command: Command) -> Result<serde_json::Value, String> {
 }
 
 fn serve(
-    module: PathBuf,
+    module: Option<PathBuf>,
     allowed_origins: Vec<String>,
     port: Option<u16>,
     data_dir: Option<PathBuf>,
+    pad_simulator: bool,
 ) -> Result<serde_json::Value, String> {
     use signet_bridge::service::{self, Bridge, DEFAULT_PORT, PORT_FALLBACKS};
     if let Some(bad) =
@@ -147,7 +154,10 @@ fn serve(
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".signet-bridge")))
         .ok_or("no --data-dir and no HOME")?;
     let (cert, key, ca_path) = service::server_identity(&dir)?;
-    let tokens = Tokens::open(&module).map_err(|e| e.to_string())?;
+    let tokens = match module {
+        Some(module) => Some(Tokens::open(&module).map_err(|e| e.to_string())?),
+        None => None,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async move {
         let ports: Vec<u16> = match port {
@@ -163,7 +173,8 @@ fn serve(
         }
         let listener = listener.ok_or("every port of the bridge is taken")?;
         let address = listener.local_addr().map_err(|e| e.to_string())?;
-        let bridge = std::sync::Arc::new(Bridge { tokens: std::sync::Mutex::new(tokens), allowed_origins });
+        let bridge =
+            std::sync::Arc::new(Bridge { tokens: tokens.map(std::sync::Mutex::new), allowed_origins, pad_simulator });
         println!("{}", json!({"url": format!("https://127.0.0.1:{}", address.port()), "ca": ca_path}));
         use std::io::Write;
         let _ = std::io::stdout().flush();

@@ -9,6 +9,8 @@
 //! | `GET /tokens` | the inserted tokens |
 //! | `GET /tokens/{serial}/certificates` | their signing certificates (base64 DER) |
 //! | `POST /tokens/{serial}/sign` | `{keyId, pin, digests: [hex]}` → `{signatures: [base64]}` |
+//! | `GET /pad` | whether a signature pad is connected, and which |
+//! | `GET /pad/signature` | the strokes of the signature given on the pad (600 x 200 box) |
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -37,8 +39,11 @@ pub const PORT_FALLBACKS: u16 = 3;
 const MAX_BODY: usize = 256 * 1024;
 
 pub struct Bridge {
-    pub tokens: Mutex<Tokens>,
+    /// The token module; `None` when the bridge runs for a signature pad only.
+    pub tokens: Option<Mutex<Tokens>>,
     pub allowed_origins: Vec<String>,
+    /// A simulated signature pad (`--pad-simulator`), for tests and demos.
+    pub pad_simulator: bool,
 }
 
 pub type Shared = Arc<Bridge>;
@@ -49,6 +54,8 @@ pub fn router(bridge: Shared) -> axum::Router {
         .route("/tokens", get(tokens))
         .route("/tokens/{serial}/certificates", get(certificates))
         .route("/tokens/{serial}/sign", post(sign))
+        .route("/pad", get(pad))
+        .route("/pad/signature", get(pad_signature))
         .layer(axum::middleware::from_fn_with_state(bridge.clone(), origin_check))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(bridge)
@@ -109,7 +116,9 @@ async fn with_tokens<T: Send + 'static>(
 ) -> Result<T, Response> {
     let bridge = bridge.clone();
     let done = tokio::task::spawn_blocking(move || {
-        let tokens = bridge.tokens.lock().map_err(|_| BridgeError::Token("busy".into()))?;
+        let tokens =
+            bridge.tokens.as_ref().ok_or_else(|| BridgeError::Module("no token driver is configured".into()))?;
+        let tokens = tokens.lock().map_err(|_| BridgeError::Token("busy".into()))?;
         work(&tokens)
     })
     .await;
@@ -231,4 +240,35 @@ pub async fn serve_tls(
                 .await;
         });
     }
+}
+
+/// Whether a signature pad is connected. Only the simulated pad is supported so far; a real
+/// pad's driver would answer here too.
+async fn pad(State(bridge): State<Shared>) -> Json<serde_json::Value> {
+    if bridge.pad_simulator {
+        Json(json!({"connected": true, "model": "Signet pad simulator"}))
+    } else {
+        Json(json!({"connected": false}))
+    }
+}
+
+/// The signature given on the pad, as strokes of points in a 600 x 200 box. The simulator's
+/// signer always writes the same flourish.
+async fn pad_signature(State(bridge): State<Shared>) -> Response {
+    if !bridge.pad_simulator {
+        return (StatusCode::NOT_FOUND, Json(json!({"error": "no_pad", "message": "no signature pad is connected"})))
+            .into_response();
+    }
+    let stroke = |from: f64, to: f64, lift: f64| -> Vec<[u32; 2]> {
+        (0..=40)
+            .map(|i| {
+                let t = from + (to - from) * f64::from(i) / 40.0;
+                let x = 40.0 + t * 520.0;
+                let y = 100.0 + lift + 45.0 * (t * 18.0).sin() * (1.0 - t * 0.5);
+                [x.round() as u32, y.clamp(10.0, 190.0).round() as u32]
+            })
+            .collect()
+    };
+    Json(json!({"width": 600, "height": 200, "strokes": [stroke(0.0, 0.55, 0.0), stroke(0.6, 1.0, 10.0)]}))
+        .into_response()
 }

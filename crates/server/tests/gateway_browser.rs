@@ -449,10 +449,12 @@ async fn aadhaar_esign_through_the_test_esp_without_javascript(backend: Backend)
     aadhaar_esign(backend, false).await;
 }
 
-/// A crypto token in the browser (one backend: the signer utility listens on fixed ports): first
-/// with no signer utility running, where the page reports it as not installed and the signer
-/// gives up (110 to Furl); then with `signet-bridge serve` and a SoftHSM2 token, where the
-/// signer picks the certificate, enters the PIN and the signed PDF reaches SUrl.
+/// The signer utility in the browser (one backend: it listens on fixed ports). First with no
+/// utility running: the token form reports it as not installed and the signer gives up (110
+/// to Furl); a request whose only eSignature option is the pad ends with 117. Then with
+/// `signet-bridge serve` (a SoftHSM2 token and the simulated pad): the signer picks the
+/// certificate, enters the PIN and the signed PDF reaches SUrl; the pad's signature is taken
+/// onto the page and signed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crypto_token_through_the_signer_utility_signs_or_reports_it_missing() {
     use signet_testkit::token::{MODULE, PIN, SoftToken, bridge_bin};
@@ -470,9 +472,18 @@ async fn a_crypto_token_through_the_signer_utility_signs_or_reports_it_missing()
     let (_, fields) = integrator.only_post();
     assert!(fields["ErrorMessage"].starts_with("110"), "{fields:?}");
 
+    integrator.received.lock().expect("lock").clear();
+    let pad_only = |p: PayloadBuilder| p.signature_pad(true);
+    let tx = envelope(&app, &integrator, "PAD-MISSING", Profile::Modern, pad_only).await;
+    let outcome = drive(json!({"start": tx.start, "action": "pad", "expectPad": false,
+        "shots": artifacts("pad-missing", backend), "doneUrlPrefix": integrator.base}));
+    final_url_is(&outcome, &integrator, "/result/failure");
+    let (_, fields) = integrator.only_post();
+    assert!(fields["ErrorMessage"].starts_with("117"), "{fields:?}");
+
     let token = SoftToken::new();
     let mut bridge = Command::new(bridge_bin())
-        .args(["serve", "--module", MODULE, "--allow-origin", &app.base(), "--data-dir"])
+        .args(["serve", "--pad-simulator", "--module", MODULE, "--allow-origin", &app.base(), "--data-dir"])
         .arg(token.dir.path().join("bridge"))
         .env("SOFTHSM2_CONF", token.conf())
         .stdout(std::process::Stdio::piped())
@@ -487,9 +498,21 @@ async fn a_crypto_token_through_the_signer_utility_signs_or_reports_it_missing()
     let shots = artifacts("token-signed", backend);
     let outcome = drive(json!({"start": tx.start, "action": "token", "pin": PIN, "shots": shots,
         "doneUrlPrefix": integrator.base}));
+    final_url_is(&outcome, &integrator, "/result/success");
+    let token_post = integrator.only_post();
+    integrator.received.lock().expect("lock").clear();
+    let pad_tx = envelope(&app, &integrator, "PAD-SIGNED", Profile::Modern, pad_only).await;
+    let pad_shots = artifacts("pad-signed", backend);
+    let outcome = drive(json!({"start": pad_tx.start, "action": "pad", "shots": pad_shots,
+        "doneUrlPrefix": integrator.base}));
     let _ = bridge.kill();
     let _ = bridge.wait();
     final_url_is(&outcome, &integrator, "/result/success");
+    let widget = validate(&delivered_pdf(&integrator, &pad_tx), &app, &pad_shots);
+    let images = widget["images"].as_array().expect("images");
+    assert!(images.len() == 1 && images[0]["ink"].as_u64().expect("ink") > 200, "the pad's strokes: {widget}");
+    integrator.received.lock().expect("lock").clear();
+    integrator.received.lock().expect("lock").push(token_post);
     let pdf = delivered_pdf(&integrator, &tx);
     let path = shots.join("signed.pdf");
     std::fs::write(&path, &pdf).expect("write");

@@ -31,6 +31,7 @@ pub fn router(segment: &str) -> Router<Services> {
         .route("/sign/g/{number}/{secret}/token/prepare", post(page::token_prepare))
         .route("/sign/g/{number}/{secret}/token/complete", post(page::token_complete))
         .route("/sign/g/{number}/{secret}/token/give-up", post(page::token_give_up))
+        .route("/sign/g/{number}/{secret}/pad/give-up", post(page::pad_give_up))
         .route("/esign/response", post(page::esign_answer))
         .route("/esign/asp.cer", get(page::asp_certificate))
         .route("/sign/w/{id}/{secret}", get(w::show))

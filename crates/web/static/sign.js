@@ -1,6 +1,41 @@
 // Progressive enhancement for the signer page: the typed-name form works without this file.
 (function () {
   "use strict";
+  // The Signet signer utility (signet-bridge) on this computer: its default port and the next
+  // three. `found(url)` with the first that answers as signet-bridge of a recent enough
+  // protocol; otherwise `missing(code)`: 110 never reached from this browser (not installed),
+  // 111 reached before (not running), 112 something else or a utility that does not allow
+  // this site, 113 too old.
+  var BRIDGE_PORTS = [45763, 45764, 45765, 45766];
+  var BRIDGE_PROTOCOL = 1;
+  var bridgeFetch = function (url, options) {
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, 3000);
+    options = options || {};
+    options.signal = controller.signal;
+    return fetch(url, options).finally(function () { clearTimeout(timer); });
+  };
+  var findBridge = function (found, missing) {
+    var probe = function (i, sawOther) {
+      if (i >= BRIDGE_PORTS.length) {
+        if (sawOther) return missing(112);
+        var seen = false;
+        try { seen = window.localStorage.getItem("signet-bridge-seen") === "1"; } catch (e) { seen = false; }
+        return missing(seen ? 111 : 110);
+      }
+      var url = "https://127.0.0.1:" + BRIDGE_PORTS[i];
+      bridgeFetch(url + "/version").then(function (r) {
+        if (!r.ok) return probe(i + 1, true);
+        return r.json().then(function (v) {
+          if (!v || v.name !== "signet-bridge") return probe(i + 1, true);
+          try { window.localStorage.setItem("signet-bridge-seen", "1"); } catch (e) { /* private mode */ }
+          if (!(v.protocol >= BRIDGE_PROTOCOL)) return missing(113);
+          found(url);
+        });
+      }).catch(function () { probe(i + 1, sawOther); });
+    };
+    probe(0, false);
+  };
   // The workflow page counts as viewed only when a browser shows it (scanners that fetch the
   // link run no script); the server records it once.
   var viewed = document.getElementById("viewed");
@@ -55,6 +90,42 @@
     message.hidden = true;
     pad.insertAdjacentElement("afterend", message);
     pad.setAttribute("aria-describedby", "draw-error");
+
+    // A signature pad through the signer utility: its strokes are drawn onto the canvas. When
+    // the pad is the only way offered, the canvas does not take the mouse, and a missing pad
+    // is error 117, which the signer may give up with.
+    var padTake = document.getElementById("pad-take");
+    var padOnly = drawForm.getAttribute("data-pad-only") === "true";
+    if (padOnly) pad.style.pointerEvents = "none";
+    if (padTake && window.fetch) {
+      var padStatus = document.getElementById("pad-status");
+      var noPad = function () {
+        padStatus.textContent = "No signature pad is connected.";
+        var giveUpPad = document.getElementById("pad-give-up");
+        if (padOnly && giveUpPad) giveUpPad.hidden = false;
+      };
+      findBridge(function (url) {
+        bridgeFetch(url + "/pad").then(function (r) { return r.json(); }).then(function (p) {
+          if (!p || !p.connected) return noPad();
+          padStatus.textContent = "Signature pad connected: " + p.model + ". Sign on the pad, then take the signature.";
+          padTake.hidden = false;
+          padTake.addEventListener("click", function () {
+            bridgeFetch(url + "/pad/signature").then(function (r) { return r.json(); }).then(function (sig) {
+              var sx = pad.width / (sig.width || pad.width), sy = pad.height / (sig.height || pad.height);
+              ctx.clearRect(0, 0, pad.width, pad.height);
+              (sig.strokes || []).forEach(function (stroke) {
+                ctx.beginPath();
+                stroke.forEach(function (pt, i) {
+                  if (i === 0) ctx.moveTo(pt[0] * sx, pt[1] * sy); else ctx.lineTo(pt[0] * sx, pt[1] * sy);
+                });
+                ctx.stroke();
+              });
+              inked = (sig.strokes || []).length > 0;
+            }).catch(noPad);
+          });
+        }).catch(noPad);
+      }, noPad);
+    }
 
     document.getElementById("clear-pad").addEventListener("click", function () {
       ctx.clearRect(0, 0, pad.width, pad.height);
@@ -115,8 +186,6 @@
   var tokenBox = document.getElementById("token-form");
   if (tokenBox && window.fetch) {
     tokenBox.hidden = false;
-    var PORTS = [45763, 45764, 45765, 45766];
-    var PROTOCOL = 1;
     var base = tokenBox.getAttribute("data-base");
     var status = document.getElementById("token-status");
     var choose = document.getElementById("token-choose");
@@ -141,32 +210,7 @@
         giveUp.hidden = false;
       }
     };
-    var withTimeout = function (url, options) {
-      var controller = new AbortController();
-      var timer = setTimeout(function () { controller.abort(); }, 3000);
-      options = options || {};
-      options.signal = controller.signal;
-      return fetch(url, options).finally(function () { clearTimeout(timer); });
-    };
-    var probe = function (i, sawOther) {
-      if (i >= PORTS.length) {
-        if (sawOther) return fail(112);
-        var seen = false;
-        try { seen = window.localStorage.getItem("signet-bridge-seen") === "1"; } catch (e) { seen = false; }
-        return fail(seen ? 111 : 110);
-      }
-      var url = "https://127.0.0.1:" + PORTS[i];
-      withTimeout(url + "/version").then(function (r) {
-        if (!r.ok) return probe(i + 1, true);
-        return r.json().then(function (v) {
-          if (!v || v.name !== "signet-bridge") return probe(i + 1, true);
-          try { window.localStorage.setItem("signet-bridge-seen", "1"); } catch (e) { /* private mode */ }
-          if (!(v.protocol >= PROTOCOL)) return fail(113);
-          bridge = url;
-          listCertificates();
-        });
-      }).catch(function () { probe(i + 1, sawOther); });
-    };
+    var withTimeout = bridgeFetch;
     var listCertificates = function () {
       withTimeout(bridge + "/tokens").then(function (r) { return r.json(); }).then(function (t) {
         var tokens = (t && t.tokens) || [];
@@ -232,6 +276,6 @@
         showError(e.message);
       });
     });
-    probe(0, false);
+    findBridge(function (url) { bridge = url; listCertificates(); }, fail);
   }
 })();

@@ -12,7 +12,7 @@
 //   latencyMs: answers to the submission arrive this much later (a slow mobile connection),
 //   aadhaar, otp: what the signer gives the test ESP (esign only),
 //   pin: the token's PIN (token only; without it the signer gives up when the page reports
-//   the signer utility's error),
+//   the signer utility's error), expectPad: false when no pad is connected (pad only),
 //   shots: directory for the screenshots, doneUrlPrefix: the integrator's receiver }
 // Prints one JSON line: { finalUrl, signerPage, signPosts: the signing submissions sent,
 //   messages: [errors shown on the page],
@@ -47,7 +47,7 @@ try {
     javaScriptEnabled: javaScript,
     // The signer utility's certificate comes from its own local CA, which a signer trusts once;
     // the test browser does not have it installed.
-    ignoreHTTPSErrors: args.action === "token",
+    ignoreHTTPSErrors: args.action === "token" || args.action === "pad",
     viewport: { width: 412, height: 915 }, // a phone
     deviceScaleFactor: 1,
     hasTouch: args.pointer === "touch",
@@ -294,6 +294,25 @@ try {
       messages.push((await page.locator("#token-status").innerText()).trim());
       await shot("token-missing");
       await Promise.all([landed(), giveUp.click()]);
+    }
+  } else if (args.action === "pad") {
+    // The signature pad through the signer utility: take its signature onto the canvas and
+    // sign, or (no pad connected and the pad the only option) give up with 117.
+    const form = page.locator("#draw-form");
+    await form.waitFor({ state: "visible" });
+    if (args.expectPad === false) {
+      const giveUp = page.locator("#pad-give-up").getByRole("button", { name: "Give up and return" });
+      await giveUp.waitFor({ state: "visible", timeout: 20000 });
+      messages.push((await page.locator("#pad-status").innerText()).trim());
+      await shot("pad-missing");
+      await Promise.all([landed(), giveUp.click()]);
+    } else {
+      const take = page.getByRole("button", { name: "Take the signature from the pad" });
+      await take.waitFor({ state: "visible", timeout: 20000 });
+      await take.click();
+      await form.getByLabel(/I agree to sign/).check();
+      await shot("pad-signature");
+      await Promise.all([landed(), submit(form.getByRole("button", { name: "Sign", exact: true }))]);
     }
   } else if (args.action === "cancel") {
     await Promise.all([landed(), page.getByRole("button", { name: "Cancel" }).click()]);

@@ -277,3 +277,20 @@ pub(super) async fn cancel_row(
     let post = ResultPost::cancelled(&row.transaction_number, &row.reference_number);
     Ok(Delivery { url: row.cancel_url.clone(), post, headline: "Cancelled" })
 }
+
+/// The signer's signature pad (the request's only eSignature option) is not connected: 117
+/// to Furl. Refused when the request offers other ways to sign.
+pub async fn pad_missing(svc: &Services, open: &OpenTransaction, actor: &Actor) -> Result<Delivery, TransactionClosed> {
+    let pad_only = match &open.payload.document {
+        Document::Pdf { options, .. } => {
+            let e = &options.esignature;
+            e.signature_pad && !(e.draw || e.font || e.upload)
+        }
+        _ => false,
+    };
+    if !pad_only {
+        return Err(TransactionClosed::NotFound);
+    }
+    let failure = GatewayFailure::new(ErrorCode::SignaturePadNotConnected, "");
+    Ok(fail(svc, &open.row, &failure, actor, serde_json::json!({"signatureTypes": "4"})).await)
+}

@@ -101,9 +101,12 @@ fn methods(payload: &Payload) -> Methods {
         return Methods::NONE;
     }
     match &payload.document {
-        Document::Pdf { options, .. } => {
-            Methods { typed: options.esignature.font, draw: options.esignature.draw, upload: options.esignature.upload }
-        }
+        // A signature pad's strokes come onto the drawing canvas.
+        Document::Pdf { options, .. } => Methods {
+            typed: options.esignature.font,
+            draw: options.esignature.draw || options.esignature.signature_pad,
+            upload: options.esignature.upload,
+        },
         Document::Hash(_) => Methods { typed: true, draw: false, upload: false },
         _ => Methods::NONE,
     }
@@ -114,6 +117,13 @@ async fn render(state: &Services, open: &OpenTransaction, base: String, error: O
     let allowed = methods(&open.payload);
     let esign = esign::offered(state, open);
     let token = signet_services::gateway::token::offered(open);
+    let (allow_pad, pad_only) = match &open.payload.document {
+        Document::Pdf { options, .. } if open.payload.has_type(SignatureType::ESignature) => {
+            let e = &options.esignature;
+            (e.signature_pad, e.signature_pad && !(e.draw || e.font || e.upload))
+        }
+        _ => (false, false),
+    };
     let (preview, signer_name) = match &open.payload.document {
         Document::Pdf { options, .. } => (options.preview_required, options.name.clone()),
         _ => (false, String::new()),
@@ -158,6 +168,8 @@ async fn render(state: &Services, open: &OpenTransaction, base: String, error: O
         esign,
         token,
         token_give_up: token,
+        allow_pad,
+        pad_only,
         data_text,
         data_cut,
         only_unavailable: !(allowed.typed || allowed.draw || allowed.upload || esign || token),
@@ -385,5 +397,14 @@ pub async fn token_give_up(
     match signet_services::gateway::token::give_up(&state, &link.open, code, &link.actor(ip)).await {
         Ok(delivery) => delivered(delivery),
         Err(_) => render(&state, &link.open, link.base(), Some("That is not a signer utility error.".into())).await,
+    }
+}
+
+/// `POST /sign/g/{transaction}/{secret}/pad/give-up`: the signature pad, the only eSignature
+/// option of the request, is not connected: 117 to Furl.
+pub async fn pad_give_up(State(state): State<Services>, ClientIp(ip): ClientIp, link: GatewayLink) -> Response {
+    match transaction::pad_missing(&state, &link.open, &link.actor(ip)).await {
+        Ok(delivery) => delivered(delivery),
+        Err(why) => closed_page(why),
     }
 }

@@ -43,6 +43,10 @@ pub struct SignPage {
     pub token: bool,
     /// The token form may give up with the utility's error (110-113 to Furl).
     pub token_give_up: bool,
+    /// The signature pad is offered (its strokes come onto the drawing canvas), and whether it
+    /// is the only eSignature option (then a missing pad is 117).
+    pub allow_pad: bool,
+    pub pad_only: bool,
     /// DATA and XML requests: the text being signed, shown to the signer (cut at a length a page can
     /// show; the signature covers all of it).
     pub data_text: Option<String>,

@@ -51,6 +51,9 @@ struct SignPage {
     /// This signer signs with their crypto token through the signer utility (the only method).
     token: bool,
     token_give_up: bool,
+    /// Signature pads are a gateway option (`EnableeSignaturePad`).
+    allow_pad: bool,
+    pad_only: bool,
 }
 
 #[derive(Template)]
@@ -136,6 +139,8 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
         esign,
         token,
         token_give_up: false,
+        allow_pad: false,
+        pad_only: false,
     };
     let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     match page.render() {
