@@ -38,6 +38,11 @@ fn schemathesis(base: &str, config: &Path, extra: &[&str]) -> (bool, String) {
     let result = Command::new("st")
         .args(["--config-file", &config.display().to_string(), "run", &format!("{base}/api/v1/openapi.json")])
         .args(["--checks", "all", "--seed", "20261122", "--no-color"])
+        // A stateful chain may create a resource as one tenant and use it as the other (the two
+        // identities are peers), which answers 404 by design: isolation. The check that calls a
+        // 404 after a create a failure made this test fail now and then for that reason; the
+        // isolation walk (tests/isolation.rs in signet-server) holds the 404s to account.
+        .args(["--exclude-checks", "ensure_resource_availability"])
         .args(["--phases", "examples,coverage,fuzzing,stateful"])
         .args(extra)
         .output()
