@@ -1,26 +1,20 @@
 //! PKCS#11 tokens: listing them and their signing certificates (no PIN needed), and signing
 //! SHA-256 digests with a token key after one login (a PIN entered once signs a whole batch).
-//!
-//! RSA keys sign with CKM_RSA_PKCS over the DER DigestInfo of the digest (what every token
-//! supports, unlike the hashing mechanisms); EC keys with CKM_ECDSA over the digest, the raw
-//! r||s turned into the DER form CMS expects.
+//! The signing step itself is [`signet_sigcrypto::pkcs11::sign_digest`], shared with the
+//! server's HSM keys.
 
 use std::path::Path;
 
 use cryptoki::context::{CInitializeArgs, CInitializeFlags, Pkcs11};
-use cryptoki::mechanism::Mechanism;
 use cryptoki::object::{Attribute, AttributeType, CertificateType, ObjectClass};
 use cryptoki::session::{Session, UserType};
 use cryptoki::slot::Slot;
 use cryptoki::types::AuthPin;
-use signet_sigcrypto::pki;
 use signet_sigcrypto::signer::SigAlg;
+use signet_sigcrypto::{pkcs11, pki};
 
 use crate::BridgeError;
 
-/// DER prefix of a SHA-256 DigestInfo (RFC 8017 §9.2 note 1).
-const SHA256_DIGEST_INFO: [u8; 19] =
-    [0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20];
 /// Most digests one login signs (a bulk signature of a day's documents).
 pub const MAX_BATCH: usize = 1000;
 
@@ -143,58 +137,8 @@ fn sign_with_login(
     let key = *keys.first().ok_or(BridgeError::NoKey)?;
     digests
         .iter()
-        .map(|digest| match algorithm {
-            SigAlg::RsaPkcs1Sha256 => {
-                let mut info = SHA256_DIGEST_INFO.to_vec();
-                info.extend_from_slice(digest);
-                Ok(session.sign(&Mechanism::RsaPkcs, key, &info)?)
-            }
-            SigAlg::EcdsaP256Sha256 => {
-                let raw = session.sign(&Mechanism::Ecdsa, key, digest)?;
-                ecdsa_der(&raw)
-            }
+        .map(|digest| {
+            pkcs11::sign_digest(session, key, algorithm, digest).map_err(|e| BridgeError::Token(e.to_string()))
         })
         .collect()
-}
-
-/// r||s (two equal halves) as the DER `Ecdsa-Sig-Value` CMS and X.509 use.
-fn ecdsa_der(raw: &[u8]) -> Result<Vec<u8>, BridgeError> {
-    if raw.is_empty() || !raw.len().is_multiple_of(2) || raw.len() > 132 {
-        return Err(BridgeError::Token("an ECDSA signature of unexpected length".into()));
-    }
-    let (r, s) = raw.split_at(raw.len() / 2);
-    let integer = |bytes: &[u8]| {
-        let trimmed: Vec<u8> = bytes.iter().copied().skip_while(|b| *b == 0).collect();
-        let mut value = if trimmed.is_empty() { vec![0] } else { trimmed };
-        if value[0] & 0x80 != 0 {
-            value.insert(0, 0);
-        }
-        let mut out = vec![0x02, value.len() as u8];
-        out.extend(value);
-        out
-    };
-    let body: Vec<u8> = [integer(r), integer(s)].concat();
-    let mut out = vec![0x30];
-    if body.len() >= 0x80 {
-        out.push(0x81);
-    }
-    out.push(body.len() as u8);
-    out.extend(body);
-    Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ecdsa_halves_become_der_integers() {
-        let mut raw = vec![0u8; 64];
-        raw[0] = 0x80; // r needs a leading zero
-        raw[63] = 1; // s is 1
-        let der = ecdsa_der(&raw).expect("der");
-        assert_eq!(&der[..4], &[0x30, 0x26, 0x02, 0x21]);
-        assert_eq!(&der[der.len() - 3..], &[0x02, 0x01, 0x01]);
-        assert!(ecdsa_der(&[1, 2, 3]).is_err());
-    }
 }

@@ -110,6 +110,15 @@ pub struct Config {
     pub esign_flow: String,
     /// The ESP's address for the browser in the `server` flow (e.g. C-DAC's `…/esign/authRequest`).
     pub esign_esp_auth_url: Option<String>,
+    /// A PKCS#11 module (e.g. `/usr/lib/softhsm/libsofthsm2.so`, a network HSM's client
+    /// library): when set, the sealing keys made from now on (the platform's and each
+    /// tenant's) are generated in the HSM and uploaded automated-signing keys are imported
+    /// into it; the database keeps their certificates only.
+    pub hsm_module: Option<PathBuf>,
+    /// The label of the HSM token (partition) holding Signet's keys.
+    pub hsm_token_label: Option<String>,
+    /// The token's user PIN (better from a file: `SIGNET_HSM_PIN_FILE`).
+    pub hsm_pin: Option<String>,
 }
 
 impl Default for Config {
@@ -159,6 +168,9 @@ impl Default for Config {
             esign_response_ttl_secs: 30 * 60,
             esign_flow: "form".into(),
             esign_esp_auth_url: None,
+            hsm_module: None,
+            hsm_token_label: None,
+            hsm_pin: None,
         }
     }
 }
@@ -176,6 +188,11 @@ impl std::fmt::Debug for Config {
             {
                 *slot = serde_json::Value::String(redact_url(url));
             }
+        }
+        if let Some(pin) = value.get_mut("hsm_pin")
+            && pin.is_string()
+        {
+            *pin = serde_json::Value::String("***".into());
         }
         write!(f, "Config {value}")
     }
@@ -306,10 +323,11 @@ mod tests {
             database_url: Some("postgres://signet:hunter2@db.internal:5432/signet".into()),
             smtp_url: Some("smtps://mailer:s3cret@smtp.example.com:465".into()),
             blob_url: Some("s3://bucket/prefix?region=eu&secret_access_key=AKIAXYZ&access_key_id=ID".into()),
+            hsm_pin: Some("4711-pin".into()),
             ..Config::default()
         };
         let shown = format!("{config:?}");
-        for secret in ["hunter2", "s3cret", "AKIAXYZ"] {
+        for secret in ["hunter2", "s3cret", "AKIAXYZ", "4711-pin"] {
             assert!(!shown.contains(secret), "{shown}");
         }
         assert!(shown.contains("postgres://signet:***@db.internal:5432/signet"), "{shown}");

@@ -2,24 +2,35 @@
 //! the database: the gateway's RSA encryption key with its self-signed certificate, a local
 //! CA, the document-sealing key and certificate that CA issued, and the key that signs Aadhaar
 //! eSign requests (self-signed: ESPs register the certificate itself). The certificates are
-//! also written to `<data_dir>/keys/` so that operators can hand them out.
+//! also written to `<data_dir>/keys/` so that operators can hand them out. With an HSM
+//! configured ([`crate::keyring`]) the document-sealing key is made inside it.
 
 use std::path::Path;
 
 use signet_domain::Error;
-use signet_sigcrypto::pki::{self, IssuedCert, KeyAlgo, LocalCa};
+use signet_sigcrypto::pki::{self, IssueOptions, IssuedCert, LocalCa};
 use signet_store::{SigningKeyRow, Store};
+
+use crate::keyring::Keyring;
 
 pub const GATEWAY_PURPOSE: &str = "gateway-rsa";
 pub const CA_PURPOSE: &str = "platform-ca";
 pub const SEAL_PURPOSE: &str = "document-seal";
 pub const ASP_PURPOSE: &str = "esign-asp";
 
-/// A certificate and its PKCS#8 private key, both DER.
+/// A certificate and its PKCS#8 private key, both DER. The key is empty when an HSM holds
+/// it ([`crate::keyring`]).
 #[derive(Clone)]
 pub struct KeyPairDer {
     pub cert_der: Vec<u8>,
     pub key_pkcs8_der: Vec<u8>,
+}
+
+impl KeyPairDer {
+    /// Whether the private key is in the HSM rather than here.
+    pub fn in_hsm(&self) -> bool {
+        self.key_pkcs8_der.is_empty()
+    }
 }
 
 #[derive(Clone)]
@@ -31,12 +42,17 @@ pub struct PlatformKeys {
     pub asp: KeyPairDer,
 }
 
-fn to_row(issued: &IssuedCert) -> SigningKeyRow {
+/// The stored form of a key pair: an HSM-held key is stored with an empty private part.
+pub fn to_row(pair: &KeyPairDer) -> SigningKeyRow {
     SigningKeyRow {
-        kid: hex::encode(pki::sha256(&issued.cert_der)),
-        private_der: issued.key_pkcs8_der.clone(),
-        public_raw: issued.cert_der.clone(),
+        kid: hex::encode(pki::sha256(&pair.cert_der)),
+        private_der: pair.key_pkcs8_der.clone(),
+        public_raw: pair.cert_der.clone(),
     }
+}
+
+fn issued(issued: IssuedCert) -> KeyPairDer {
+    KeyPairDer { cert_der: issued.cert_der, key_pkcs8_der: issued.key_pkcs8_der }
 }
 
 fn from_row(row: SigningKeyRow) -> KeyPairDer {
@@ -44,17 +60,23 @@ fn from_row(row: SigningKeyRow) -> KeyPairDer {
 }
 
 /// Returns the stored key for `purpose`, or makes one with `generate` and stores it; when two
-/// instances race on first start, the first insert wins and both use it.
+/// instances race on first start, the first insert wins and both use it (the loser's key,
+/// if an HSM holds it, is removed).
 async fn load_or_create(
     store: &Store,
+    keyring: &Keyring,
     purpose: &str,
-    generate: impl FnOnce() -> Result<IssuedCert, Error> + Send + 'static,
+    generate: impl FnOnce() -> Result<KeyPairDer, Error> + Send + 'static,
 ) -> Result<KeyPairDer, Error> {
     if let Some(row) = store.signing_key(purpose).await? {
         return Ok(from_row(row));
     }
-    let issued = tokio::task::spawn_blocking(generate).await.map_err(Error::internal)??;
-    let row = store.signing_key_get_or_insert(purpose, &to_row(&issued)).await?;
+    let made = tokio::task::spawn_blocking(generate).await.map_err(Error::internal)??;
+    let ours = to_row(&made);
+    let row = store.signing_key_get_or_insert(purpose, &ours).await?;
+    if row.kid != ours.kid {
+        keyring.discard(&made);
+    }
     Ok(from_row(row))
 }
 
@@ -63,24 +85,26 @@ impl PlatformKeys {
         store: &Store,
         data_dir: &Path,
         gateway_key_bits: usize,
+        keyring: &Keyring,
     ) -> Result<PlatformKeys, Error> {
-        let gateway = load_or_create(store, GATEWAY_PURPOSE, move || {
-            pki::self_signed_rsa("Signet signing gateway", gateway_key_bits).map_err(Error::internal)
+        let gateway = load_or_create(store, keyring, GATEWAY_PURPOSE, move || {
+            pki::self_signed_rsa("Signet signing gateway", gateway_key_bits).map(issued).map_err(Error::internal)
         })
         .await?;
-        let ca = load_or_create(store, CA_PURPOSE, || {
+        let ca = load_or_create(store, keyring, CA_PURPOSE, || {
             let ca = LocalCa::generate("Signet platform CA").map_err(Error::internal)?;
-            Ok(IssuedCert { cert_der: ca.cert_der().to_vec(), key_pkcs8_der: ca.key_der() })
+            Ok(KeyPairDer { cert_der: ca.cert_der().to_vec(), key_pkcs8_der: ca.key_der() })
         })
         .await?;
-        let ca_for_seal = ca.clone();
-        let seal = load_or_create(store, SEAL_PURPOSE, move || {
-            let ca = LocalCa::from_der(&ca_for_seal.cert_der, &ca_for_seal.key_pkcs8_der).map_err(Error::internal)?;
-            ca.issue_signer("Signet document seal", KeyAlgo::Rsa3072).map_err(Error::internal)
+        let (ca_for_seal, keyring_for_seal) = (ca.clone(), keyring.clone());
+        let seal = load_or_create(store, keyring, SEAL_PURPOSE, move || {
+            keyring_for_seal
+                .new_sealing_key(&ca_for_seal, SEAL_PURPOSE, "Signet document seal", &IssueOptions::default())
+                .map_err(Error::internal)
         })
         .await?;
-        let asp = load_or_create(store, ASP_PURPOSE, || {
-            pki::self_signed_rsa("Signet eSign ASP", 2048).map_err(Error::internal)
+        let asp = load_or_create(store, keyring, ASP_PURPOSE, || {
+            pki::self_signed_rsa("Signet eSign ASP", 2048).map(issued).map_err(Error::internal)
         })
         .await?;
         let keys = PlatformKeys { gateway, ca, seal, asp };
@@ -88,7 +112,7 @@ impl PlatformKeys {
         Ok(keys)
     }
 
-    /// Public certificates only; private keys stay in the database.
+    /// Public certificates only; private keys stay in the database (or the HSM).
     fn write_certificates(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
         std::fs::write(dir.join("gateway.cer"), &self.gateway.cert_der)?;

@@ -11,6 +11,7 @@ pub mod esign;
 pub mod gateway;
 pub mod heavy;
 pub mod jobs;
+pub mod keyring;
 pub mod keys;
 pub mod mail;
 pub mod provision;
@@ -47,7 +48,9 @@ pub struct Services {
     pub gateway_key: Arc<signet_gateway::GatewayKey>,
     /// The platform's document-sealing key, loaded once (the keys for signer links and
     /// profiles derive from it; documents are sealed with the tenant's own key, `seals`).
-    pub seal: Arc<signet_signing::LocalKeySigner>,
+    pub seal: Arc<dyn signet_signing::RawSigner>,
+    /// Where private keys live: the database, or the configured HSM.
+    pub keyring: keyring::Keyring,
     /// Each tenant's sealing certificate and key.
     pub seals: Arc<seals::TenantSeals>,
     /// Admission to the gateway (submissions per address, legacy envelope in use).
@@ -67,28 +70,32 @@ impl Services {
     /// Loads (or, on first start, creates) the platform keys and assembles the services.
     /// `config` is final here: its public address is known.
     pub async fn assemble(config: Config, store: Store, blob: BlobStore) -> anyhow::Result<Services> {
-        let keys = keys::PlatformKeys::load_or_create(&store, &config.data_dir, config.gateway_key_bits).await?;
+        let keyring = {
+            let config = config.clone();
+            tokio::task::spawn_blocking(move || keyring::Keyring::from_config(&config)).await??
+        };
+        let keys =
+            keys::PlatformKeys::load_or_create(&store, &config.data_dir, config.gateway_key_bits, &keyring).await?;
         let gateway_key = signet_gateway::GatewayKey::from_pkcs8_der(&keys.gateway.key_pkcs8_der)
             .and_then(|key| key.with_certificate(&keys.gateway.cert_der))
             .map_err(|e| anyhow::anyhow!("gateway key: {e}"))?;
-        let seal = signet_signing::LocalKeySigner::from_pkcs8(
-            &keys.seal.key_pkcs8_der,
-            &keys.seal.cert_der,
-            vec![keys.ca.cert_der.clone()],
-        )
-        .map_err(|e| anyhow::anyhow!("document-sealing key: {e}"))?;
-        let link_key = workflows::links::LinkKey::derive(&keys.seal.key_pkcs8_der);
+        let seal = keyring
+            .signer(&keys.seal, vec![keys.ca.cert_der.clone()])
+            .map_err(|e| anyhow::anyhow!("document-sealing key: {e}"))?;
+        let secret = keyring.derivation_secret(&keys.seal).map_err(|e| anyhow::anyhow!("derived keys: {e}"))?;
+        let link_key = workflows::links::LinkKey::derive(&secret);
         let profile_key =
-            workflows::profiles::ProfileKey::derive(&keys.seal.key_pkcs8_der).map_err(|e| anyhow::anyhow!(e))?;
+            workflows::profiles::ProfileKey::derive(&secret, keyring.clone()).map_err(|e| anyhow::anyhow!(e))?;
         let mailer = mail::Mailer::from_config(config.smtp_url.as_deref(), &config.mail_from)?;
         let esign = esign::EsignSetup::from_config(&config, &keys.asp)?.map(Arc::new);
         Ok(Services {
             store,
             blob,
-            seals: Arc::new(seals::TenantSeals::new(keys.ca.clone())),
+            seals: Arc::new(seals::TenantSeals::new(keys.ca.clone(), keyring.clone())),
+            keyring,
             keys: Arc::new(keys),
             gateway_key: Arc::new(gateway_key),
-            seal: Arc::new(seal),
+            seal,
             heavy: Arc::new(heavy::HeavyPool::new(config.heavy_work_limit)),
             intake: Arc::new(gateway::intake::Intake::new(config.gateway_submissions_per_address)),
             link_key: Arc::new(link_key),

@@ -6,7 +6,9 @@
 //! that tenant are made with it: a validator shows whose statement a signature is.
 //!
 //! The key pair is stored like the platform keys (`signing_keys`, purpose `tenant-seal:<id>`),
-//! so every instance uses the same one; concurrent first uses agree through the insert.
+//! so every instance uses the same one; concurrent first uses agree through the insert. With
+//! an HSM configured the key is made inside it and the row keeps the certificate only
+//! ([`crate::keyring`]).
 //!
 //! A certificate within [`RENEW_BEFORE`] of its end is renewed on its next use (a new key and
 //! certificate replace the stored ones; concurrent renewals agree through a compare-and-swap
@@ -17,11 +19,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use signet_domain::Error;
-use signet_sigcrypto::pki::{self, IssueOptions, KeyAlgo, LocalCa};
-use signet_signing::LocalKeySigner;
+use signet_sigcrypto::pki::{self, IssueOptions};
+use signet_signing::RawSigner;
 use signet_store::{SigningKeyRow, Store};
 
-use crate::keys::KeyPairDer;
+use crate::keyring::Keyring;
+use crate::keys::{self, KeyPairDer};
 
 /// How long before its end a sealing certificate is replaced.
 pub const RENEW_BEFORE: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
@@ -46,7 +49,7 @@ fn subject(tenant_name: &str) -> (String, String) {
 /// A tenant's sealing signer and when its certificate ends (Unix seconds).
 #[derive(Clone)]
 struct Sealer {
-    signer: Arc<LocalKeySigner>,
+    signer: Arc<dyn RawSigner>,
     not_after: u64,
 }
 
@@ -63,12 +66,13 @@ fn now_unix() -> u64 {
 /// Every tenant's sealing signer, cached after its first use.
 pub struct TenantSeals {
     ca: KeyPairDer,
+    keyring: Keyring,
     cache: Mutex<HashMap<signet_domain::TenantId, Sealer>>,
 }
 
 impl TenantSeals {
-    pub fn new(ca: KeyPairDer) -> TenantSeals {
-        TenantSeals { ca, cache: Mutex::new(HashMap::new()) }
+    pub fn new(ca: KeyPairDer, keyring: Keyring) -> TenantSeals {
+        TenantSeals { ca, keyring, cache: Mutex::new(HashMap::new()) }
     }
 
     fn cached(&self, tenant_id: signet_domain::TenantId) -> Option<Sealer> {
@@ -81,20 +85,32 @@ impl TenantSeals {
         &self,
         store: &Store,
         tenant_id: signet_domain::TenantId,
-    ) -> Result<Arc<LocalKeySigner>, Error> {
+    ) -> Result<Arc<dyn RawSigner>, Error> {
         let now = now_unix();
         if let Some(sealer) = self.cached(tenant_id).filter(|s| !s.due_for_renewal(now)) {
             return Ok(sealer.signer);
         }
         let mut row = match store.signing_key(&purpose(tenant_id)).await? {
             Some(row) => row,
-            None => store.signing_key_get_or_insert(&purpose(tenant_id), &self.issue(store, tenant_id).await?).await?,
+            None => {
+                let made = self.issue(store, tenant_id).await?;
+                let ours = keys::to_row(&made);
+                let row = store.signing_key_get_or_insert(&purpose(tenant_id), &ours).await?;
+                if row.kid != ours.kid {
+                    self.keyring.discard(&made);
+                }
+                row
+            }
         };
-        let mut sealer = sealer_of(&row, &self.ca)?;
+        let mut sealer = self.sealer_of(&row)?;
         if sealer.due_for_renewal(now) {
             let renewed = self.issue(store, tenant_id).await?;
-            row = store.signing_key_replace(&purpose(tenant_id), &row.kid, &renewed).await?;
-            sealer = sealer_of(&row, &self.ca)?;
+            let ours = keys::to_row(&renewed);
+            row = store.signing_key_replace(&purpose(tenant_id), &row.kid, &ours).await?;
+            if row.kid != ours.kid {
+                self.keyring.discard(&renewed);
+            }
+            sealer = self.sealer_of(&row)?;
             tracing::info!(%tenant_id, kid = %row.kid, "renewed a tenant's sealing certificate");
         }
         if let Ok(mut cache) = self.cache.lock() {
@@ -104,25 +120,26 @@ impl TenantSeals {
     }
 
     /// A new key and certificate for the tenant (not yet stored).
-    async fn issue(&self, store: &Store, tenant_id: signet_domain::TenantId) -> Result<SigningKeyRow, Error> {
+    async fn issue(&self, store: &Store, tenant_id: signet_domain::TenantId) -> Result<KeyPairDer, Error> {
         let name = store
             .tenant_name(tenant_id)
             .await?
             .ok_or_else(|| Error::internal(format!("tenant {tenant_id} has no name")))?;
         let (common_name, organization) = subject(&name);
-        let ca = self.ca.clone();
-        let issued = tokio::task::spawn_blocking(move || {
-            let ca = LocalCa::from_der(&ca.cert_der, &ca.key_pkcs8_der).map_err(Error::internal)?;
+        let (ca, keyring, label) = (self.ca.clone(), self.keyring.clone(), purpose(tenant_id));
+        tokio::task::spawn_blocking(move || {
             let options = IssueOptions { organization: Some(organization), ..IssueOptions::default() };
-            ca.issue_signer_with(&common_name, KeyAlgo::Rsa3072, &options).map_err(Error::internal)
+            keyring.new_sealing_key(&ca, &label, &common_name, &options).map_err(Error::internal)
         })
         .await
-        .map_err(Error::internal)??;
-        Ok(SigningKeyRow {
-            kid: hex::encode(pki::sha256(&issued.cert_der)),
-            private_der: issued.key_pkcs8_der.clone(),
-            public_raw: issued.cert_der.clone(),
-        })
+        .map_err(Error::internal)?
+    }
+
+    fn sealer_of(&self, row: &SigningKeyRow) -> Result<Sealer, Error> {
+        let not_after = pki::not_after_unix(&row.public_raw).map_err(Error::internal)?;
+        let pair = KeyPairDer { cert_der: row.public_raw.clone(), key_pkcs8_der: row.private_der.clone() };
+        let signer = self.keyring.signer(&pair, vec![self.ca.cert_der.clone()]).map_err(Error::internal)?;
+        Ok(Sealer { signer, not_after })
     }
 
     /// Issues the certificates of tenants that have none yet (installations from before
@@ -144,13 +161,6 @@ impl TenantSeals {
         }
         Ok(issued)
     }
-}
-
-fn sealer_of(row: &SigningKeyRow, ca: &KeyPairDer) -> Result<Sealer, Error> {
-    let not_after = pki::not_after_unix(&row.public_raw).map_err(Error::internal)?;
-    let signer = LocalKeySigner::from_pkcs8(&row.private_der, &row.public_raw, vec![ca.cert_der.clone()])
-        .map_err(Error::internal)?;
-    Ok(Sealer { signer: Arc::new(signer), not_after })
 }
 
 #[cfg(test)]

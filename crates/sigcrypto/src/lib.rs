@@ -15,6 +15,7 @@
 //! | [`verify`] | CMS verification report with basic path validation |
 //! | [`xml`] | XML tree + exclusive C14N 1.0 |
 //! | [`xmldsig`] | enveloped XML-DSig and XAdES-BES, signing and verification |
+//! | `pkcs11` | (feature `pkcs11`) keys in an HSM or token: generation, import, signing |
 //!
 //! Outbound HTTP (TSA, OCSP, CRL) goes through [`HttpConfig`]: timeouts, size caps, and a
 //! refusal of private/loopback addresses unless explicitly allowed.
@@ -22,6 +23,8 @@
 pub mod cms;
 mod error;
 mod http;
+#[cfg(feature = "pkcs11")]
+pub mod pkcs11;
 pub mod pki;
 pub mod revocation;
 pub mod signer;

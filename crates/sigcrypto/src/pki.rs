@@ -283,6 +283,20 @@ impl LocalCa {
         Ok(params.signed_by(&self.issuer)?.der().to_vec())
     }
 
+    /// Like [`issue_signer_with`](Self::issue_signer_with) for a key held elsewhere (an HSM):
+    /// certifies the public key `spki_der` and answers the certificate, DER.
+    pub fn issue_signer_for_public_key(
+        &self,
+        common_name: &str,
+        spki_der: &[u8],
+        opts: &IssueOptions,
+    ) -> Result<Vec<u8>> {
+        let mut params = ee_params(common_name, opts)?;
+        params.key_usages = vec![KeyUsagePurpose::DigitalSignature, KeyUsagePurpose::ContentCommitment];
+        let public_key = rcgen::SubjectPublicKeyInfo::from_der(spki_der)?;
+        Ok(params.signed_by(&public_key, &self.issuer)?.der().to_vec())
+    }
+
     fn sign_params(&self, params: CertificateParams, algo: KeyAlgo) -> Result<IssuedCert> {
         let key = generate_key(algo)?;
         let cert = params.signed_by(&key, &self.issuer)?;

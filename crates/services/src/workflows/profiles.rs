@@ -1,6 +1,8 @@
 //! Automated-signing certificate profiles: a tenant's PKCS#12, opened once at upload and kept
 //! as its key and chain sealed with AES-256-GCM under a key derived from the platform's
 //! sealing key (the database alone does not reveal the key; the p12 password is not kept).
+//! With an HSM configured the key is imported into it instead, and the sealed material holds
+//! the certificates only ([`crate::keyring`]).
 
 use std::sync::Arc;
 
@@ -13,13 +15,17 @@ use signet_signing::{LocalKeySigner, RawSigner};
 use signet_store::SigningProfileRow;
 
 use crate::Services;
+use crate::keyring::Keyring;
+use crate::keys::KeyPairDer;
 
-/// The key that seals profile material.
-pub struct ProfileKey(LessSafeKey);
+/// The key that seals profile material, and where profile keys live.
+pub struct ProfileKey(LessSafeKey, Keyring);
 
 #[derive(Serialize, Deserialize)]
 struct Material {
-    key: String,
+    /// The PKCS#8 key; absent when the HSM holds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    key: Option<String>,
     cert: String,
     chain: Vec<String>,
 }
@@ -32,12 +38,13 @@ pub struct OpenedProfile {
 }
 
 impl ProfileKey {
-    pub fn derive(seal_key_pkcs8: &[u8]) -> Result<ProfileKey, String> {
+    /// `secret` is the platform's derivation secret ([`Keyring::derivation_secret`]).
+    pub fn derive(secret: &[u8], keyring: Keyring) -> Result<ProfileKey, String> {
         let mut ctx = digest::Context::new(&digest::SHA256);
         ctx.update(b"signet signing profiles v1\0");
-        ctx.update(seal_key_pkcs8);
+        ctx.update(secret);
         let key = UnboundKey::new(&AES_256_GCM, ctx.finish().as_ref()).map_err(|_| "profile key".to_string())?;
-        Ok(ProfileKey(LessSafeKey::new(key)))
+        Ok(ProfileKey(LessSafeKey::new(key), keyring))
     }
 
     /// Opens a PKCS#12 (the password is checked here and then forgotten) and seals its key.
@@ -50,8 +57,10 @@ impl ProfileKey {
         let cert = signet_sigcrypto::pki::parse_cert(&kc.cert_der).map_err(|e| e.to_string())?;
         let subject = cert.tbs_certificate.subject.to_string();
         let not_after_millis = cert.tbs_certificate.validity.not_after.to_unix_duration().as_millis() as i64;
+        let in_hsm =
+            self.1.import(&kc.key_pkcs8_der, profile_aad).map_err(|e| format!("the HSM refused the key: {e}"))?;
         let material = Material {
-            key: STANDARD.encode(&kc.key_pkcs8_der),
+            key: (!in_hsm).then(|| STANDARD.encode(&kc.key_pkcs8_der)),
             cert: STANDARD.encode(&kc.cert_der),
             chain: kc.chain_der.iter().map(|c| STANDARD.encode(c)).collect(),
         };
@@ -86,9 +95,8 @@ impl ProfileKey {
         let material: Material = serde_json::from_slice(plain).map_err(|e| e.to_string())?;
         let decode = |b: &str| STANDARD.decode(b).map_err(|e| e.to_string());
         let chain = material.chain.iter().map(|c| decode(c)).collect::<Result<Vec<_>, _>>()?;
-        let signer = LocalKeySigner::from_pkcs8(&decode(&material.key)?, &decode(&material.cert)?, chain)
-            .map_err(|e| e.to_string())?;
-        Ok(Arc::new(signer))
+        let key_pkcs8_der = material.key.as_deref().map(decode).transpose()?.unwrap_or_default();
+        self.1.signer(&KeyPairDer { cert_der: decode(&material.cert)?, key_pkcs8_der }, chain)
     }
 }
 
