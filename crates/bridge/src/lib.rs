@@ -6,11 +6,12 @@
 //!
 //! [`service`] is the loopback HTTPS service the signer page calls (version handshake, tokens,
 //! certificates, signatures), for allowed origins only, with the private-network-access
-//! preflight. Not built yet: installing the bridge's certificate into the browsers' stores,
-//! signature pads, the signer page's type 2 flow and server-side HSM keys (issue 12).
+//! preflight, and a simulated signature pad. [`trust`] puts the bridge's loopback-only CA into
+//! the signer's browsers' certificate stores.
 
 mod error;
 pub mod service;
 pub mod token;
+pub mod trust;
 
 pub use error::BridgeError;

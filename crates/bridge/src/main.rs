@@ -4,7 +4,8 @@
 //!   signet-bridge tokens --module PATH
 //!   signet-bridge certificates --module PATH --token SERIAL
 //!   signet-bridge sign --module PATH --token SERIAL --key-id HEX --digest HEX [--digest HEX ...]
-//!   signet-bridge serve [--module PATH] --allow-origin https://sign.example.com [--port N] [--data-dir DIR] [--pad-simulator]
+//!   signet-bridge serve [--module PATH] --allow-origin https://sign.example.com [--port N] [--data-dir DIR] [--pad-simulator] [--no-install-ca]
+//!   signet-bridge install-ca [--data-dir DIR]
 //!
 //! `sign` reads the PIN from the first line of standard input (never from the command line,
 //! where other users could see it). Output is JSON; an error is one line on stderr, exit 1.
@@ -73,6 +74,18 @@ enum Command {
         /// Report a connected signature pad whose signer always writes the same flourish.
         #[arg(long)]
         pad_simulator: bool,
+        /// Do not put a newly made CA into this user's certificate stores (see install-ca).
+        #[arg(long)]
+        no_install_ca: bool,
+    },
+    /// Puts the bridge's CA (loopback names only) into this user's certificate stores, so that
+    /// browsers accept the bridge: NSS databases on Linux (Chromium, Chrome, Firefox), the
+    /// user's root store on Windows, the login keychain on macOS. `serve` does it on its first
+    /// start.
+    InstallCa {
+        /// Where the bridge keeps its local CA (default: .signet-bridge in the home folder).
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
     },
 }
 
@@ -95,8 +108,13 @@ fn now() -> u64 {
 
 fn run(command: Command) -> Result<serde_json::Value, String> {
     match command {
-        Command::Serve { module, allow_origin, port, data_dir, pad_simulator } => {
-            serve(module, allow_origin, port, data_dir, pad_simulator)
+        Command::Serve { module, allow_origin, port, data_dir, pad_simulator, no_install_ca } => {
+            serve(module, allow_origin, port, data_dir, pad_simulator, !no_install_ca)
+        }
+        Command::InstallCa { data_dir } => {
+            let identity = signet_bridge::service::server_identity(&bridge_dir(data_dir)?)?;
+            let stores = signet_bridge::trust::install(&identity.ca_path)?;
+            Ok(json!({"ca": identity.ca_path, "trusted": stores}))
         }
         Command::Tokens { module } => {
             let tokens = Tokens::open(&module).map_err(|e| e.to_string())?;
@@ -137,12 +155,19 @@ fn run(command: Command) -> Result<serde_json::Value, String> {
     }
 }
 
+fn bridge_dir(data_dir: Option<PathBuf>) -> Result<PathBuf, String> {
+    data_dir
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".signet-bridge")))
+        .ok_or_else(|| "no --data-dir and no HOME".to_string())
+}
+
 fn serve(
     module: Option<PathBuf>,
     allowed_origins: Vec<String>,
     port: Option<u16>,
     data_dir: Option<PathBuf>,
     pad_simulator: bool,
+    install_ca: bool,
 ) -> Result<serde_json::Value, String> {
     use signet_bridge::service::{self, Bridge, DEFAULT_PORT, PORT_FALLBACKS};
     if let Some(bad) =
@@ -150,10 +175,17 @@ fn serve(
     {
         return Err(format!("--allow-origin {bad}: an origin is scheme://host[:port], without a path"));
     }
-    let dir = data_dir
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".signet-bridge")))
-        .ok_or("no --data-dir and no HOME")?;
-    let (cert, key, ca_path) = service::server_identity(&dir)?;
+    let identity = service::server_identity(&bridge_dir(data_dir)?)?;
+    // A new CA is trusted at once; a failure is reported, not fatal (install-ca retries it).
+    let trusted = match (install_ca && identity.new_ca).then(|| signet_bridge::trust::install(&identity.ca_path)) {
+        None => json!(null),
+        Some(Ok(stores)) => json!(stores),
+        Some(Err(message)) => {
+            eprintln!("signet-bridge: the CA is not trusted yet: {message}");
+            json!([])
+        }
+    };
+    let service::Identity { cert_der: cert, key_der: key, ca_path, .. } = identity;
     let tokens = match module {
         Some(module) => Some(Tokens::open(&module).map_err(|e| e.to_string())?),
         None => None,
@@ -175,7 +207,10 @@ fn serve(
         let address = listener.local_addr().map_err(|e| e.to_string())?;
         let bridge =
             std::sync::Arc::new(Bridge { tokens: tokens.map(std::sync::Mutex::new), allowed_origins, pad_simulator });
-        println!("{}", json!({"url": format!("https://127.0.0.1:{}", address.port()), "ca": ca_path}));
+        println!(
+            "{}",
+            json!({"url": format!("https://127.0.0.1:{}", address.port()), "ca": ca_path, "trusted": trusted})
+        );
         use std::io::Write;
         let _ = std::io::stdout().flush();
         service::serve_tls(listener, cert, key, service::router(bridge)).await?;

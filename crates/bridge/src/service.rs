@@ -192,22 +192,43 @@ async fn sign(State(bridge): State<Shared>, UrlPath(serial): UrlPath<String>, bo
     }
 }
 
-/// The bridge's local CA and its loopback server certificate, made on first start in `dir`:
-/// `ca.pem` is what the signer trusts (once) in the browser.
-pub fn server_identity(dir: &Path) -> Result<(Vec<u8>, Vec<u8>, PathBuf), String> {
+/// The bridge's identity: its loopback server certificate and key, and its CA.
+pub struct Identity {
+    pub cert_der: Vec<u8>,
+    pub key_der: Vec<u8>,
+    /// `ca.pem`, what the signer's browsers trust ([`crate::trust`]).
+    pub ca_path: PathBuf,
+    /// Whether the CA was made just now (first start): it is not trusted anywhere yet.
+    pub new_ca: bool,
+}
+
+/// The bridge's local CA (constrained to loopback names) and its loopback server certificate,
+/// the CA made on first start in `dir`.
+pub fn server_identity(dir: &Path) -> Result<Identity, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let (ca_path, key_path) = (dir.join("ca.pem"), dir.join("ca.key"));
-    let ca = if ca_path.exists() && key_path.exists() {
+    let new_ca = !(ca_path.exists() && key_path.exists());
+    let ca = if new_ca {
+        let ca = LocalCa::generate_loopback_only(crate::trust::NICKNAME).map_err(|e| e.to_string())?;
+        write_private(&key_path, ca.key_pem().as_bytes())?;
+        std::fs::write(&ca_path, ca.cert_pem()).map_err(|e| e.to_string())?;
+        ca
+    } else {
         let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
         LocalCa::from_pem(&read(&ca_path)?, &read(&key_path)?).map_err(|e| e.to_string())?
-    } else {
-        let ca = LocalCa::generate("Signet bridge (this computer)").map_err(|e| e.to_string())?;
-        std::fs::write(&ca_path, ca.cert_pem()).map_err(|e| e.to_string())?;
-        std::fs::write(&key_path, ca.key_pem()).map_err(|e| e.to_string())?;
-        ca
     };
     let server = ca.issue_tls_server(&["localhost", "127.0.0.1"]).map_err(|e| e.to_string())?;
-    Ok((server.cert_der, server.key_pkcs8_der, ca_path))
+    Ok(Identity { cert_der: server.cert_der, key_der: server.key_pkcs8_der, ca_path, new_ca })
+}
+
+/// Writes the CA key readable by its owner only (where the platform has such permissions).
+fn write_private(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::io::Write::write_all(&mut file, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Serves `router` over TLS on `listener` until the process ends.

@@ -26,12 +26,18 @@ impl Drop for Served {
     }
 }
 
+/// `signet-bridge serve` with the token's folder as its HOME (where it installs its CA).
 fn serve(t: &common::Token) -> Served {
+    serve_and_announce(t).0
+}
+
+fn serve_and_announce(t: &common::Token) -> (Served, Value) {
     let data = t.dir().join("bridge");
     let mut child = Command::new(env!("CARGO_BIN_EXE_signet-bridge"))
         .args(["serve", "--module", MODULE, "--allow-origin", ORIGIN, "--port", "0", "--data-dir"])
         .arg(&data)
         .env("SOFTHSM2_CONF", t.conf())
+        .env("HOME", t.dir())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -44,7 +50,44 @@ fn serve(t: &common::Token) -> Served {
         .add_root_certificate(reqwest::Certificate::from_pem(&ca).expect("pem"))
         .build()
         .expect("client");
-    Served { child, url: started["url"].as_str().expect("url").to_string(), client }
+    (Served { child, url: started["url"].as_str().expect("url").to_string(), client }, started)
+}
+
+#[test]
+fn the_ca_is_trusted_on_first_start_and_vouches_for_loopback_names_only() {
+    let t = token();
+    let (first, started) = serve_and_announce(&t);
+    let nssdb = t.dir().join(".pki/nssdb");
+    assert_eq!(started["trusted"], json!([nssdb.display().to_string()]), "{started}");
+    let listed = Command::new("certutil").arg("-L").arg("-d").arg(format!("sql:{}", nssdb.display())).output();
+    let listed = String::from_utf8_lossy(&listed.expect("certutil (libnss3-tools)").stdout).to_string();
+    let line = listed.lines().find(|l| l.starts_with(signet_bridge::trust::NICKNAME)).unwrap_or_default();
+    assert!(line.trim_end().ends_with("C,,"), "trusted for TLS servers: {listed}");
+    drop(first);
+    let (_again, restarted) = serve_and_announce(&t);
+    assert_eq!(restarted["trusted"], Value::Null, "an existing CA is not installed again");
+
+    // Even with its key, the CA cannot vouch for another site: openssl refuses the chain.
+    let dir = t.dir().join("bridge");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect(name);
+    let ca = signet_sigcrypto::pki::LocalCa::from_pem(&read("ca.pem"), &read("ca.key")).expect("ca");
+    let served: &[&str] = &["localhost", "127.0.0.1"];
+    for (names, ok) in [(served, true), (&["bank.example.com"], false)] {
+        let leaf = ca.issue_tls_server(names).expect("leaf");
+        let path = t.dir().join("leaf.pem");
+        std::fs::write(&path, leaf.cert_pem()).expect("leaf");
+        let out = Command::new("openssl")
+            .args(["verify", "-purpose", "sslserver", "-CAfile"])
+            .arg(dir.join("ca.pem"))
+            .arg(&path)
+            .output()
+            .expect("openssl");
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.success(), ok, "{names:?}: {text}");
+        if !ok {
+            assert!(text.contains("permitted subtree violation"), "{text}");
+        }
+    }
 }
 
 #[tokio::test]

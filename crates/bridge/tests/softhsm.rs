@@ -17,6 +17,11 @@ use signet_sigcrypto::pki;
 #[test]
 fn tokens_and_their_signing_certificates_are_listed_without_a_pin() {
     let t = token();
+    // A certificate that has expired stays on the token but is not offered for signing.
+    let options = pki::IssueOptions { validity: Some(std::time::Duration::from_secs(1)), ..Default::default() };
+    let expired = t.soft.ca.issue_signer_with("Lapsed Signer", pki::KeyAlgo::Rsa2048, &options).expect("signer");
+    t.soft.add_signer("09", "Lapsed Signer", &expired);
+    std::thread::sleep(std::time::Duration::from_secs(2));
     let tokens = json_of(&bridge(&t, &["tokens", "--module", MODULE], None));
     assert!(tokens.to_string().contains("SoftHSM"), "{tokens}");
     let mut names: Vec<String> =

@@ -481,11 +481,16 @@ async fn a_crypto_token_through_the_signer_utility_signs_or_reports_it_missing()
     let (_, fields) = integrator.only_post();
     assert!(fields["ErrorMessage"].starts_with("117"), "{fields:?}");
 
+    // The signer's home: the utility installs its CA there on first start, and the browser
+    // (run with that home) trusts the utility without any exception.
     let token = SoftToken::new();
+    let home = token.dir.path().join("home");
+    std::fs::create_dir_all(&home).expect("home");
     let mut bridge = Command::new(bridge_bin())
         .args(["serve", "--pad-simulator", "--module", MODULE, "--allow-origin", &app.base(), "--data-dir"])
         .arg(token.dir.path().join("bridge"))
         .env("SOFTHSM2_CONF", token.conf())
+        .env("HOME", &home)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -497,14 +502,14 @@ async fn a_crypto_token_through_the_signer_utility_signs_or_reports_it_missing()
     let tx = envelope(&app, &integrator, "TOKEN-SIGNED", Profile::Modern, digital).await;
     let shots = artifacts("token-signed", backend);
     let outcome = drive(json!({"start": tx.start, "action": "token", "pin": PIN, "shots": shots,
-        "doneUrlPrefix": integrator.base}));
+        "doneUrlPrefix": integrator.base, "home": home}));
     final_url_is(&outcome, &integrator, "/result/success");
     let token_post = integrator.only_post();
     integrator.received.lock().expect("lock").clear();
     let pad_tx = envelope(&app, &integrator, "PAD-SIGNED", Profile::Modern, pad_only).await;
     let pad_shots = artifacts("pad-signed", backend);
     let outcome = drive(json!({"start": pad_tx.start, "action": "pad", "shots": pad_shots,
-        "doneUrlPrefix": integrator.base}));
+        "doneUrlPrefix": integrator.base, "home": home}));
     let _ = bridge.kill();
     let _ = bridge.wait();
     final_url_is(&outcome, &integrator, "/result/success");

@@ -165,6 +165,29 @@ impl LocalCa {
         Ok(LocalCa { issuer: Issuer::new(params, key), cert_der })
     }
 
+    /// A root CA (ECDSA P-256) whose name constraints permit loopback names only (`localhost`,
+    /// 127.0.0.0/8, ::1): a CA that a user trusts for a program on their own computer, which
+    /// cannot vouch for any other site even if its key were stolen.
+    pub fn generate_loopback_only(common_name: &str) -> Result<LocalCa> {
+        use rcgen::{CidrSubnet, GeneralSubtree, NameConstraints};
+        use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+        let key = generate_key(KeyAlgo::EcP256)?;
+        let mut params = base_params(common_name, CA_VALIDITY)?;
+        params.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
+        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+        params.name_constraints = Some(NameConstraints {
+            permitted_subtrees: vec![
+                GeneralSubtree::DnsName("localhost".into()),
+                GeneralSubtree::IpAddress(CidrSubnet::from_addr_prefix(IpAddr::V4(Ipv4Addr::new(127, 0, 0, 0)), 8)),
+                GeneralSubtree::IpAddress(CidrSubnet::from_addr_prefix(IpAddr::V6(Ipv6Addr::LOCALHOST), 128)),
+            ],
+            excluded_subtrees: Vec::new(),
+        });
+        let cert = params.self_signed(&key)?;
+        let cert_der = cert.der().to_vec();
+        Ok(LocalCa { issuer: Issuer::new(params, key), cert_der })
+    }
+
     /// Load an existing CA from its certificate and PKCS#8 (or PKCS#1/SEC1) private key, PEM.
     pub fn from_pem(cert_pem: &str, key_pem: &str) -> Result<LocalCa> {
         let cert_der = cert_pem_to_der(cert_pem)?;

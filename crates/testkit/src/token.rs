@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use signet_sigcrypto::pki::{KeyAlgo, LocalCa};
+use signet_sigcrypto::pki::{IssuedCert, KeyAlgo, LocalCa};
 
 /// SoftHSM2's PKCS#11 module.
 pub const MODULE: &str = "/usr/lib/softhsm/libsofthsm2.so";
@@ -36,20 +36,23 @@ impl SoftToken {
             .tool("softhsm2-util", &["--init-token", "--free", "--label", LABEL, "--so-pin", "12345678", "--pin", PIN]);
         for (id, name, algo) in SIGNERS {
             let issued = token.ca.issue_signer(name, algo).expect("signer");
-            let (key, cert) = (d.join(format!("{id}.key")), d.join(format!("{id}.der")));
-            std::fs::write(&key, issued.key_pem()).expect("key");
-            std::fs::write(&cert, &issued.cert_der).expect("cert");
-            let key = key.display().to_string();
-            token.tool(
-                "softhsm2-util",
-                &["--import", &key, "--token", LABEL, "--label", name, "--id", id, "--pin", PIN],
-            );
-            token.write_certificate(&cert, id, name);
+            token.add_signer(id, name, &issued);
         }
         let ca = d.join("ca.der");
         std::fs::write(&ca, token.ca.cert_der()).expect("ca");
         token.write_certificate(&ca, "03", "CA");
         token
+    }
+
+    /// Puts a signer's key and certificate on the token under `id` (hex) and `name`.
+    pub fn add_signer(&self, id: &str, name: &str, issued: &IssuedCert) {
+        let d = self.dir.path();
+        let (key, cert) = (d.join(format!("{id}.key")), d.join(format!("{id}.der")));
+        std::fs::write(&key, issued.key_pem()).expect("key");
+        std::fs::write(&cert, &issued.cert_der).expect("cert");
+        let key = key.display().to_string();
+        self.tool("softhsm2-util", &["--import", &key, "--token", LABEL, "--label", name, "--id", id, "--pin", PIN]);
+        self.write_certificate(&cert, id, name);
     }
 
     /// The file SOFTHSM2_CONF must name.

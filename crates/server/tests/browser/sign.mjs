@@ -41,13 +41,16 @@ const browser = await chromium.launch({
   // Background networking off: the machine has no outside network and Chromium would keep trying.
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  // A signer's home folder, where the signer utility installed its CA (~/.pki/nssdb).
+  ...(args.home ? { env: { ...process.env, HOME: args.home } } : {}),
 });
 try {
   const context = await browser.newContext({
     javaScriptEnabled: javaScript,
-    // The signer utility's certificate comes from its own local CA, which a signer trusts once;
-    // the test browser does not have it installed.
-    ignoreHTTPSErrors: args.action === "token" || args.action === "pad",
+    // The signer utility's certificate comes from its own local CA, which the utility installs
+    // into the signer's certificate stores (args.home); without that home the test browser
+    // does not have it.
+    ignoreHTTPSErrors: !args.home && (args.action === "token" || args.action === "pad"),
     viewport: { width: 412, height: 915 }, // a phone
     deviceScaleFactor: 1,
     hasTouch: args.pointer === "touch",
