@@ -28,6 +28,10 @@ pub enum BenchCommand {
     /// Aadhaar eSign transactions per second through the test ESP, beside electronic
     /// signatures with the local key, in one process.
     Esign(super::bench_esign::BenchEsignArgs),
+    /// Signatures with a crypto token through a running signer utility (prepare, sign on the
+    /// token, embed), one by one and as one bulk signature with one PIN, beside the same
+    /// documents signed with a local key (scripts/bench-token.sh sets up a SoftHSM2 token).
+    Token(super::bench_token::BenchTokenArgs),
 }
 
 #[derive(Args, Debug)]
@@ -57,6 +61,7 @@ pub fn run(command: BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Sign(args) => args,
         BenchCommand::Workflows(args) => return super::bench_workflows::run(args),
         BenchCommand::Esign(args) => return super::bench_esign::run(args),
+        BenchCommand::Token(args) => return super::bench_token::run(args),
     };
     let (dir, temporary) = match &args.dir {
         Some(d) => (d.clone(), false),
@@ -126,13 +131,13 @@ fn file_name(p: &Path) -> PathBuf {
     p.file_name().map(PathBuf::from).unwrap_or_default()
 }
 
-struct Run {
-    count: usize,
-    seconds: f64,
+pub(super) struct Run {
+    pub(super) count: usize,
+    pub(super) seconds: f64,
 }
 
 impl Run {
-    fn rate(&self) -> f64 {
+    pub(super) fn rate(&self) -> f64 {
         self.count as f64 / self.seconds.max(1e-9)
     }
 }
@@ -161,7 +166,7 @@ fn make_small_pdfs(dir: &Path, count: usize) -> anyhow::Result<Vec<PathBuf>> {
         .collect()
 }
 
-fn visible_options() -> PdfSignOptions {
+pub(super) fn visible_options() -> PdfSignOptions {
     PdfSignOptions {
         level: PadesLevel::BB,
         visible: Some(Visible {
@@ -222,7 +227,7 @@ fn raw_rsa_in_process(p12: &Path, cores: usize) -> anyhow::Result<f64> {
     Ok(done.load(Ordering::Relaxed) as f64 / start.elapsed().as_secs_f64())
 }
 
-fn pdfsig_check(path: &Path) -> String {
+pub(super) fn pdfsig_check(path: &Path) -> String {
     match Command::new("pdfsig").arg(path).output() {
         Ok(o) if String::from_utf8_lossy(&o.stdout).contains("Signature is Valid.") => "pdfsig: valid".into(),
         Ok(o) => format!("pdfsig: NOT valid: {}", String::from_utf8_lossy(&o.stdout).replace('\n', " ")),
@@ -325,7 +330,7 @@ fn time_command(cmd: &mut Command) -> anyhow::Result<(f64, String)> {
 
 /// A one-page A4 PDF with a line of text and, when `blob_len > 0`, an unreferenced stream of
 /// that many incompressible bytes (written streaming, so any size fits in little memory).
-fn write_pdf(out: &mut impl Write, title: &str, blob_len: u64) -> std::io::Result<()> {
+pub(super) fn write_pdf(out: &mut impl Write, title: &str, blob_len: u64) -> std::io::Result<()> {
     let mut w = Counting { inner: out, written: 0 };
     let mut offsets = Vec::new();
     w.write_all(b"%PDF-1.7\n%\xE2\xE3\xCF\xD3\n")?;

@@ -1,5 +1,6 @@
 pub mod bench;
 pub mod bench_esign;
+pub mod bench_token;
 pub mod bench_workflows;
 pub mod ca;
 pub mod esp;
