@@ -143,6 +143,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::ValidationFailed => StatusCode::BAD_REQUEST,
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
         ErrorCode::DepartmentNameTaken | ErrorCode::Conflict | ErrorCode::StateConflict => StatusCode::CONFLICT,
         ErrorCode::LimitReached => StatusCode::CONFLICT,
         ErrorCode::LinkExpired => StatusCode::GONE,

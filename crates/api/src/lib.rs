@@ -3,6 +3,7 @@
 //! extracts the caller and its input, calls the services (`signet-services`) and maps the
 //! answer; the use cases themselves live there.
 
+pub mod access;
 pub mod auth;
 pub mod docs;
 pub mod error;
@@ -59,11 +60,13 @@ pub fn undocumented_routes(segment: &str) -> Vec<(String, MethodRouter<AppState>
 }
 
 /// The API: every documented operation (registered through [`openapi::api_router`], so
-/// documented by construction) and [`undocumented_routes`].
-pub fn router(segment: &str) -> Router<AppState> {
-    let (mut router, _) = openapi::api_router().split_for_parts();
+/// documented by construction, and each checked against the caller's role by
+/// [`access::enforce`]) and [`undocumented_routes`].
+pub fn router(segment: &str, state: AppState) -> Router {
+    let (documented, _) = openapi::api_router().split_for_parts();
+    let mut router = documented.route_layer(axum::middleware::from_fn_with_state(state.clone(), access::enforce));
     for (path, route) in undocumented_routes(segment) {
         router = router.route(&path, route);
     }
-    router
+    router.with_state(state)
 }

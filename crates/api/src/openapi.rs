@@ -13,7 +13,7 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::ProblemDetails;
 use crate::routes::{
-    audit, auth, departments, documents, gateway_admin, initiate_and_sign, signing_profiles, webhooks,
+    audit, auth, departments, documents, gateway_admin, initiate_and_sign, signing_profiles, users, webhooks,
     workflow_actions, workflows,
 };
 
@@ -29,6 +29,7 @@ use crate::routes::{
     tags(
         (name = "auth", description = "Token operations"),
         (name = "departments", description = "Departments of the tenant"),
+        (name = "users", description = "People of the tenant: staff, their roles and life cycle; see docs/access.md"),
         (name = "audit", description = "The tenant's hash-chained audit trail"),
         (name = "gateway", description = "Signing gateway administration: Authtokens and settings"),
         (name = "documents", description = "Documents for workflows: upload, download"),
@@ -72,7 +73,7 @@ fn problem_response(description: &str) -> RefOr<Response> {
     RefOr::T(ResponseBuilder::new().description(description).content("application/problem+json", content).build())
 }
 
-fn add_common(operation: &mut Operation, path: &str) {
+fn add_common(operation: &mut Operation, method: &axum::http::Method, path: &str) {
     let responses = &mut operation.responses.responses;
     let mut add = |status: &str, description: &str| {
         responses.entry(status.to_string()).or_insert_with(|| problem_response(description));
@@ -88,6 +89,12 @@ fn add_common(operation: &mut Operation, path: &str) {
     if operation.security.as_ref().is_some_and(|s| !s.is_empty()) {
         add("401", "Missing, invalid, expired or revoked access token");
     }
+    if matches!(
+        crate::access::requirement(method, path),
+        Some(crate::access::Requirement::Needs(p)) if p != signet_domain::access::Permission::Authenticated
+    ) {
+        add("403", "The caller's role does not allow this operation (`forbidden`); see docs/access.md");
+    }
     if path.starts_with("/api/v1/auth/") {
         add("429", "Too many requests (`rate_limited`); see Retry-After");
     }
@@ -98,8 +105,17 @@ fn add_common(operation: &mut Operation, path: &str) {
 impl Modify for CommonResponses {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         for (path, item) in openapi.paths.paths.iter_mut() {
-            for operation in [&mut item.get, &mut item.put, &mut item.post, &mut item.delete].into_iter().flatten() {
-                add_common(operation, path);
+            use axum::http::Method;
+            let operations = [
+                (Method::GET, &mut item.get),
+                (Method::PUT, &mut item.put),
+                (Method::POST, &mut item.post),
+                (Method::DELETE, &mut item.delete),
+            ];
+            for (method, operation) in operations {
+                if let Some(operation) = operation {
+                    add_common(operation, &method, path);
+                }
             }
         }
     }
@@ -113,6 +129,17 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(auth::revoke))
         .routes(routes!(auth::revoke_sessions))
         .routes(routes!(auth::jwks))
+        .routes(routes!(auth::set_password))
+        .routes(routes!(users::create))
+        .routes(routes!(users::me))
+        .routes(routes!(users::get, users::update))
+        .routes(routes!(users::search_internal))
+        .routes(routes!(users::search))
+        .routes(routes!(users::disable))
+        .routes(routes!(users::mark_inactive))
+        .routes(routes!(users::reactivate))
+        .routes(routes!(users::delete))
+        .routes(routes!(users::password_email))
         .routes(routes!(departments::create, departments::list))
         .routes(routes!(departments::get, departments::update, departments::delete))
         .routes(routes!(departments::delete_one))

@@ -12,6 +12,7 @@ pub enum ErrorCode {
     ValidationFailed,
     RateLimited,
     NotFound,
+    Forbidden,
     DepartmentNameTaken,
     Conflict,
     StateConflict,
@@ -22,10 +23,11 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 10] = [
+    pub const ALL: [ErrorCode; 11] = [
         ErrorCode::ValidationFailed,
         ErrorCode::RateLimited,
         ErrorCode::NotFound,
+        ErrorCode::Forbidden,
         ErrorCode::DepartmentNameTaken,
         ErrorCode::Conflict,
         ErrorCode::StateConflict,
@@ -40,6 +42,7 @@ impl ErrorCode {
             ErrorCode::ValidationFailed => "validation_failed",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::NotFound => "not_found",
+            ErrorCode::Forbidden => "forbidden",
             ErrorCode::DepartmentNameTaken => "department_name_taken",
             ErrorCode::Conflict => "conflict",
             ErrorCode::StateConflict => "state_conflict",
@@ -56,6 +59,7 @@ impl ErrorCode {
             ErrorCode::ValidationFailed => "The request has invalid fields",
             ErrorCode::RateLimited => "Too many requests",
             ErrorCode::NotFound => "Not found",
+            ErrorCode::Forbidden => "Your role does not allow this",
             ErrorCode::DepartmentNameTaken => "A department with this name exists",
             ErrorCode::Conflict => "Conflict",
             ErrorCode::StateConflict => "Not allowed in the current state",

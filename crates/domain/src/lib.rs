@@ -1,6 +1,7 @@
 //! Signet's domain: identifiers, validated values, the error catalogue and the rules every
 //! surface (API, gateway, CLI) shares. Nothing here knows about HTTP or SQL.
 
+pub mod access;
 pub mod audit;
 pub mod department;
 pub mod error;
@@ -8,6 +9,7 @@ pub mod ids;
 pub mod paging;
 pub mod summary;
 pub mod text_state;
+pub mod user;
 pub mod webhook;
 pub mod workflow;
 

@@ -83,7 +83,7 @@ fn ops_routes() -> Router<Services> {
 /// the operations endpoints, with errors as ProblemDetails.
 pub fn router(state: AppState) -> Router {
     let segment = state.config.gateway_segment.clone();
-    let api = signet_api::router(&segment).with_state(state.clone());
+    let api = signet_api::router(&segment, state.clone());
     let pages = signet_web::router(&segment).with_state(state.services.clone());
     let ops = ops_routes().with_state(state.services.clone());
     api.merge(pages)

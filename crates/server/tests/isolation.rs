@@ -67,6 +67,7 @@ struct Objects {
     webhook: i64,
     delivery: i64,
     transaction: String,
+    user: i64,
 }
 
 async fn create_as_a(app: &TestApp, token: &str) -> Objects {
@@ -75,6 +76,17 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
 
     let department =
         created(post("/api/v1/departments", json!({"departmentName": "alphaonly legal"})).await, "a department").await;
+    let department_id = department["departmentID"].as_i64().expect("departmentID");
+    let user = created(
+        post(
+            "/api/v1/users",
+            json!({"name": "alphaonly user", "EmailID": "alphaonly-user@a.test", "deptId": department_id,
+                "designation": "alphaonly officer", "roleId": 2, "nationalId": "499118665246"}),
+        )
+        .await,
+        "a user",
+    )
+    .await;
     let webhook = created(
         post(
             "/api/v1/webhooks",
@@ -217,6 +229,7 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         webhook: webhook_id,
         delivery: delivery.expect("a webhook delivery of A's workflow events"),
         transaction,
+        user: user["subscriberId"].as_i64().expect("subscriberId"),
     }
 }
 
@@ -234,6 +247,7 @@ fn path_value(name: &str, a: &Objects, missing: bool) -> String {
         "id" => pick(a.authtoken),
         "webhookId" => pick(a.webhook),
         "deliveryId" => pick(a.delivery),
+        "userId" => pick(a.user),
         "transactionNumber" if missing => "SGN00000000000000MISSING".into(),
         "transactionNumber" => a.transaction.clone(),
         other => panic!("the isolation walk cannot fill the path parameter {{{other}}}: teach it"),
@@ -248,6 +262,8 @@ enum Walk {
     CreateFrom(Value),
     /// Lists or reads B's own things: nothing of A's may show.
     Own,
+    /// Searches B's own things with this body: nothing of A's may show.
+    OwnSearch(Value),
     /// Token operations and creations that take no id: nothing of A's to reach.
     NoIds,
 }
@@ -260,6 +276,9 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
     let signer = json!([{"subscriberId": 0, "emailId": "b@b.test", "name": "b", "signingOrder": 1}]);
     match operation {
         "POST /api/v1/auth/token"
+        | "POST /api/v1/auth/password"
+        | "POST /api/v1/users"
+        | "GET /api/v1/users/me"
         | "POST /api/v1/auth/refresh"
         | "POST /api/v1/auth/revoke"
         | "POST /api/v1/auth/sessions/revoke"
@@ -280,6 +299,17 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "GET /api/v1/signing-profiles"
         | "GET /api/v1/webhooks"
         | "GET /api/v1/workflows" => Walk::Own,
+        "POST /api/v1/users/search" | "POST /api/v1/users/internal-search" => {
+            Walk::OwnSearch(json!({"searchText": "alphaonly"}))
+        }
+        "PUT /api/v1/users/{userId}" => Walk::Foreign(Some(json!({"name": "taken over", "EmailID": "b-takes@b.test"}))),
+        "POST /api/v1/users/disable" => {
+            Walk::Foreign(Some(json!({"userId": id(a.user), "forceDisableWithWorkflow": true})))
+        }
+        "POST /api/v1/users/inactive" => Walk::Foreign(Some(json!({"userId": id(a.user), "invalidateTokens": true}))),
+        "POST /api/v1/users/delete" => Walk::Foreign(Some(json!({"userId": id(a.user)}))),
+        "POST /api/v1/users/password-email" => Walk::Foreign(Some(json!({"emailID": "alphaonly-user@a.test"}))),
+        "POST /api/v1/users/{userId}/reactivate" => Walk::Foreign(None),
         "POST /api/v1/departments/delete" => Walk::Foreign(Some(json!({"departmentId": id(a.department)}))),
         "POST /api/v1/departments/bulk-delete" => Walk::Foreign(Some(json!({"departmentIds": [id(a.department)]}))),
         "PUT /api/v1/departments/{departmentId}" => Walk::Foreign(Some(json!({"departmentName": "taken over"}))),
@@ -356,6 +386,7 @@ async fn snapshot(app: &TestApp, token: &str, a: &Objects) -> BTreeMap<String, V
         format!("/api/v1/workflows/{}/attachments/{}", a.workflow, a.attachment),
         format!("/api/v1/documents/{}/comments", a.document),
         format!("/api/v1/templates/{}", a.template),
+        format!("/api/v1/users/{}", a.user),
         "/api/v1/signing-profiles".to_string(),
         "/api/v1/gateway/authtokens".to_string(),
         "/api/v1/gateway/settings".to_string(),
@@ -438,6 +469,15 @@ async fn another_tenant_reaches_none_of_a_tenants_objects_through_any_operation(
                     let text = response.text().await.expect("body");
                     assert_eq!(status, 200, "{label} as B: {text}");
                     assert!(!text.to_lowercase().contains(MARK), "{label} shows A's data to B: {text}");
+                }
+                Walk::OwnSearch(body) => {
+                    let response = send(&app, &method, path, &b_token, Some(&body)).await;
+                    let status = response.status().as_u16();
+                    let text = response.text().await.expect("body");
+                    assert_eq!(status, 200, "{label} as B: {text}");
+                    assert!(!text.to_lowercase().contains(MARK), "{label} shows A's data to B: {text}");
+                    let nothing: Value = serde_json::from_str(&text).expect("json");
+                    assert_eq!(nothing["totalCount"], 0, "{label}: {text}");
                 }
                 Walk::NoIds => {
                     assert!(!path.contains('{'), "{label} takes an id: walk it");

@@ -5,6 +5,7 @@
 //! server (`signet-server`) assembles [`Services`] once and hands it to both and to the workers.
 //! Nothing here names axum.
 
+pub mod breached;
 pub mod config;
 pub mod documents;
 pub mod esign;
@@ -17,6 +18,7 @@ pub mod mail;
 pub mod provision;
 pub mod seals;
 pub mod secrets;
+pub mod users;
 pub mod webhooks;
 pub mod workflows;
 
@@ -59,6 +61,8 @@ pub struct Services {
     pub heavy: Arc<heavy::HeavyPool>,
     /// The key behind workflow signers' links.
     pub link_key: Arc<workflows::links::LinkKey>,
+    /// The key of national-id digests (users are found by the number, which is not kept).
+    pub identity_key: Arc<users::IdentityKey>,
     /// The key that seals automated-signing profiles.
     pub profile_key: Arc<workflows::profiles::ProfileKey>,
     pub mailer: Arc<mail::Mailer>,
@@ -84,6 +88,7 @@ impl Services {
             .map_err(|e| anyhow::anyhow!("document-sealing key: {e}"))?;
         let secret = keyring.derivation_secret(&keys.seal).map_err(|e| anyhow::anyhow!("derived keys: {e}"))?;
         let link_key = workflows::links::LinkKey::derive(&secret);
+        let identity_key = users::IdentityKey::derive(&secret);
         let profile_key =
             workflows::profiles::ProfileKey::derive(&secret, keyring.clone()).map_err(|e| anyhow::anyhow!(e))?;
         let mailer = mail::Mailer::from_config(config.smtp_url.as_deref(), &config.mail_from)?;
@@ -99,6 +104,7 @@ impl Services {
             heavy: Arc::new(heavy::HeavyPool::new(config.heavy_work_limit)),
             intake: Arc::new(gateway::intake::Intake::new(config.gateway_submissions_per_address)),
             link_key: Arc::new(link_key),
+            identity_key: Arc::new(identity_key),
             profile_key: Arc::new(profile_key),
             mailer: Arc::new(mailer),
             esign,

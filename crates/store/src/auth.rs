@@ -14,6 +14,8 @@ pub struct PrincipalCredentials {
     pub secret_hash: String,
     pub security_stamp: String,
     pub disabled: bool,
+    /// Only `active` principals sign in.
+    pub status: String,
 }
 
 /// What every authenticated request checks against the token's claims.
@@ -21,6 +23,11 @@ pub struct PrincipalCredentials {
 pub struct PrincipalAuth {
     pub security_stamp: String,
     pub disabled: bool,
+    /// What the principal may do (API clients act as administrators of their tenant).
+    #[sqlx(try_from = "String")]
+    pub role: signet_domain::access::Role,
+    /// Only `active` principals renew their sessions.
+    pub status: String,
 }
 
 pub struct NewRefreshToken<'a> {
@@ -77,7 +84,7 @@ impl Store {
     pub async fn principal_by_email(&self, email: &str) -> Result<Option<PrincipalCredentials>> {
         on_db!(self, pool => {
             sqlx::query_as(
-                "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled FROM principals \
+                "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled, status FROM principals \
                  WHERE kind = 'user' AND lower(email) = lower($1)",
             )
             .bind(email)
@@ -90,7 +97,7 @@ impl Store {
     pub async fn principal_by_client_id(&self, client_id: &str) -> Result<Option<PrincipalCredentials>> {
         on_db!(self, pool => {
             sqlx::query_as(
-                "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled FROM principals \
+                "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled, status FROM principals \
                  WHERE kind = 'client' AND client_id = $1",
             )
             .bind(client_id)
@@ -104,7 +111,7 @@ impl Store {
     pub async fn principal_auth(&self, tenant_id: TenantId, principal_id: i64) -> Result<Option<PrincipalAuth>> {
         on_db!(self, pool => {
             sqlx::query_as(
-                "SELECT security_stamp, disabled FROM principals WHERE tenant_id = $1 AND id = $2",
+                "SELECT security_stamp, disabled, role, status FROM principals WHERE tenant_id = $1 AND id = $2",
             )
             .bind(tenant_id.get())
             .bind(principal_id)

@@ -11,6 +11,7 @@ mod ids;
 mod jobs;
 mod profiles;
 mod tenants;
+mod users;
 mod webhooks;
 mod workflows;
 
@@ -30,6 +31,7 @@ pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutc
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use profiles::{NewSigningProfile, SigningProfileRow};
 pub use tenants::{CreatedTenant, NewTenant};
+pub use users::{UserFields, UserFilter, UserRow, UserSort};
 pub use webhooks::{DeliveryRow, WEBHOOK_DELIVER_JOB, WebhookRow};
 pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory, NewWorkflow,

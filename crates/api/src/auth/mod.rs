@@ -19,6 +19,8 @@ pub struct Auth {
     pub principal_id: i64,
     pub kind: jwt::PrincipalKind,
     pub ip: std::net::IpAddr,
+    /// What the caller may do ([`crate::access`]).
+    pub role: signet_domain::access::Role,
 }
 
 impl Auth {
@@ -62,17 +64,21 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        // Already authenticated by the access check of this request.
+        if let Some(auth) = parts.extensions.get::<Auth>() {
+            return Ok(auth.clone());
+        }
         let app = AppState::from_ref(state);
         let token = bearer_token(parts)?;
         let claims = app.jwt.verify_access(token)?;
         // The stamp check makes disabling a principal or ending its sessions take effect at
         // once, on every instance, without waiting for tokens to expire.
         let current = app.store.principal_auth(claims.tid.into(), claims.principal_id()?).await?;
-        match current {
-            Some(state) if !state.disabled && state.security_stamp == claims.stamp => {}
+        let role = match current {
+            Some(state) if !state.disabled && state.security_stamp == claims.stamp => state.role,
             _ => return Err(ApiError::new(HttpCode::InvalidToken, "the access token has been revoked")),
-        }
+        };
         let ClientIp(ip) = ClientIp::from_request_parts(parts, state).await?;
-        Ok(Auth { tenant_id: claims.tid.into(), principal_id: claims.principal_id()?, kind: claims.kind()?, ip })
+        Ok(Auth { tenant_id: claims.tid.into(), principal_id: claims.principal_id()?, kind: claims.kind()?, ip, role })
     }
 }

@@ -137,7 +137,7 @@ async fn client_credentials(state: &AppState, ip: IpAddr, client_id: &str, secre
     let stored_hash = principal.as_ref().map(|p| p.secret_hash.as_str()).unwrap_or("");
     let secret_ok = secrets::token_matches(secret, stored_hash);
     match principal {
-        Some(p) if secret_ok && !p.disabled => {
+        Some(p) if secret_ok && !p.disabled && p.status == "active" => {
             state.store.clear_auth_failures(&account_key).await?;
             issue_new_session(state, &p, PrincipalKind::Client).await
         }
@@ -156,7 +156,7 @@ async fn password_grant(state: &AppState, ip: IpAddr, username: &str, password: 
         .await
         .map_err(Error::internal)?;
     match principal {
-        Some(p) if password_ok && !p.disabled => {
+        Some(p) if password_ok && !p.disabled && p.status == "active" => {
             state.store.clear_auth_failures(&account_key).await?;
             issue_new_session(state, &p, PrincipalKind::User).await
         }
@@ -204,7 +204,7 @@ async fn rotate(state: &AppState, refresh_token: &str) -> ApiResult<TokenRespons
     match state.store.use_refresh_token(&secrets::hash_token(refresh_token)).await? {
         RefreshUse::Fresh { principal_id, tenant_id, family_id, expires_at } => {
             let current = state.store.principal_auth(tenant_id, principal_id).await?;
-            let Some(current) = current.filter(|p| !p.disabled) else {
+            let Some(current) = current.filter(|p| !p.disabled && p.status == "active") else {
                 return Err(invalid("the account is disabled"));
             };
             let kind = principal_kind(state, principal_id).await?;
@@ -302,4 +302,37 @@ pub async fn revoke_sessions(State(state): State<AppState>, auth: Auth) -> ApiRe
 )]
 pub async fn jwks(State(state): State<AppState>) -> Json<serde_json::Value> {
     Json(state.jwt.jwks())
+}
+
+/// A new password, with the token of a set-password link.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetPasswordRequest {
+    /// The token from the link's address (after `#`).
+    #[schema(min_length = 1, max_length = 200)]
+    pub token: String,
+    /// 12 to 256 characters, not one of the commonest passwords from breaches.
+    #[schema(min_length = 12, max_length = 256)]
+    pub password: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/auth/password",
+    operation_id = "setPassword",
+    tag = "auth",
+    request_body = SetPasswordRequest,
+    responses(
+        (status = 204, description = "The password is set; earlier sessions of the user ended"),
+        (status = 410, description = "The link has expired or was already used (`link_expired`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn set_password(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    crate::extract::ApiJson(request): crate::extract::ApiJson<SetPasswordRequest>,
+) -> ApiResult<StatusCode> {
+    state.ip_limiter.check(ip)?;
+    signet_services::users::set_password(&state, &request.token, &request.password).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

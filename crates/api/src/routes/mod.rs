@@ -11,6 +11,7 @@ pub mod gateway_public;
 pub mod initiate_and_sign;
 pub mod schemas;
 pub mod signing_profiles;
+pub mod users;
 pub mod webhooks;
 pub mod workflow_actions;
 pub mod workflows;

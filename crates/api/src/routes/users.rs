@@ -1,0 +1,654 @@
+//! People of the tenant (issue 13): staff users with their profile and role, searched with
+//! the spec's filters, and their life cycle (disable, mark inactive, reactivate, delete);
+//! set-password e-mails. Who may call what: `crate::access` and docs/access.md.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use signet_domain::Error;
+use signet_domain::paging::Page;
+use signet_domain::user::{UserInput, UserKind, UserStatus};
+use signet_services::users;
+use signet_services::workflows::initiate::parse_time;
+use signet_store::{UserFilter, UserRow, UserSort};
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::Auth;
+use crate::error::{ApiError, ApiResult, ProblemDetails};
+use crate::extract::{ApiJson, ApiPath};
+use crate::routes::documents::BrowserInfo;
+
+/// A staff user as an administrator creates or changes them. `name` and `EmailID` are
+/// required; the rest is optional.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateInternalUserRequest {
+    /// 1 to 150 characters, no control characters.
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 150)]
+    pub name: Option<String>,
+    /// The sign-in address, unique across Signet.
+    #[serde(rename = "EmailID")]
+    #[schema(required = true, nullable = false, format = Email, max_length = 254)]
+    pub email_id: Option<String>,
+    /// Another address of the user (not the sign-in one).
+    #[serde(rename = "AlternativeEmailID")]
+    #[schema(format = Email, max_length = 254)]
+    pub alternative_email_id: Option<String>,
+    /// 7 to 15 digits, optionally with a leading `+` (spaces and hyphens allowed between digits).
+    #[serde(rename = "contactNumber")]
+    #[schema(max_length = 32)]
+    pub contact_number: Option<String>,
+    #[schema(max_length = 150)]
+    pub organization: Option<String>,
+    /// A department of the tenant.
+    #[serde(rename = "deptId")]
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub dept_id: Option<i64>,
+    #[serde(rename = "geoProfileId")]
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub geo_profile_id: Option<i64>,
+    #[schema(max_length = 150)]
+    pub designation: Option<String>,
+    /// How the user signs: `electronic` (or 4), `aadhaar_esign` (3), `dsc_token` (2); default electronic.
+    #[serde(rename = "signatureType")]
+    pub signature_type: Option<String>,
+    /// A certificate profile reference, kept as given.
+    #[serde(rename = "profileId")]
+    #[schema(max_length = 150)]
+    pub profile_id: Option<String>,
+    /// eSignature options, combined: 1 draw, 2 type, 4 upload, 8 pad.
+    #[serde(rename = "signatureOption")]
+    #[schema(minimum = 0, maximum = 15)]
+    pub signature_option: Option<i64>,
+    /// `password` (default), `email_otp` or `sso`.
+    #[serde(rename = "loginAuthentication")]
+    pub login_authentication: Option<String>,
+    /// Aadhaar number: 12 digits with a valid check digit. Kept as its last four digits only.
+    #[serde(rename = "nationalId")]
+    #[schema(max_length = 14)]
+    pub national_id: Option<String>,
+    /// IANA time-zone name, e.g. `Asia/Kolkata`.
+    #[serde(rename = "timeZoneId")]
+    #[schema(max_length = 64)]
+    pub time_zone_id: Option<String>,
+    /// 1 administrator, 2 sender (default), 3 signer, 4 auditor.
+    #[serde(rename = "roleId")]
+    #[schema(minimum = 1, maximum = 4)]
+    pub role_id: Option<i64>,
+    /// Date of birth, between 1900 and today.
+    #[schema(format = DateTime)]
+    pub dob: Option<String>,
+    /// PAN: five letters, four digits, a letter (e.g. `ABCPE1234F`).
+    #[serde(rename = "PanNumber")]
+    #[schema(max_length = 10)]
+    pub pan_number: Option<String>,
+    #[serde(rename = "browserInfo")]
+    pub browser_info: Option<BrowserInfo>,
+}
+
+impl CreateInternalUserRequest {
+    fn input(&self) -> ApiResult<UserInput> {
+        let dob =
+            self.dob.as_deref().filter(|d| !d.trim().is_empty()).map(|d| parse_time("dob", d.trim())).transpose()?;
+        Ok(UserInput {
+            name: self.name.clone(),
+            email: self.email_id.clone(),
+            alternative_email: self.alternative_email_id.clone(),
+            contact_number: self.contact_number.clone(),
+            organization: self.organization.clone(),
+            department_id: self.dept_id,
+            geo_profile_id: self.geo_profile_id,
+            designation: self.designation.clone(),
+            signature_type: self.signature_type.clone(),
+            profile_id: self.profile_id.clone(),
+            signature_option: self.signature_option,
+            login_authentication: self.login_authentication.clone(),
+            national_id: self.national_id.clone(),
+            time_zone: self.time_zone_id.clone(),
+            role_id: self.role_id,
+            dob,
+            pan: self.pan_number.clone(),
+        })
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateInternalUserResponse {
+    /// The new user's id (`subscriberId` in workflows).
+    pub subscriber_id: i32,
+    /// The id of the audit event that recorded the creation's operation (the user id here).
+    pub op_id: i32,
+    pub is_success: bool,
+    /// What happened, e.g. whether a set-password invitation was e-mailed.
+    pub message: Option<String>,
+    pub email: Option<String>,
+    pub name: Option<String>,
+}
+
+/// A user of the tenant.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    /// The user's id (`subscriberId`).
+    pub subscriber_id: i64,
+    pub name: Option<String>,
+    #[serde(rename = "emailID")]
+    pub email_id: Option<String>,
+    #[serde(rename = "alternativeEmailID")]
+    pub alternative_email_id: Option<String>,
+    pub contact_number: Option<String>,
+    pub organization: Option<String>,
+    pub dept_id: Option<i64>,
+    pub geo_profile_id: Option<i64>,
+    pub designation: Option<String>,
+    pub signature_type: Option<String>,
+    pub profile_id: Option<String>,
+    pub signature_option: Option<i64>,
+    /// `password`, `email_otp` or `sso`.
+    pub login_authentication: String,
+    /// The national id masked: `XXXXXXXX1234`.
+    pub national_id: Option<String>,
+    pub pan_number: Option<String>,
+    pub time_zone_id: Option<String>,
+    /// Milliseconds since the epoch.
+    pub dob: Option<i64>,
+    pub role_id: i32,
+    /// `administrator`, `sender`, `signer` or `auditor`.
+    pub role: String,
+    /// `internal` or `external`.
+    pub user_type: String,
+    /// `active`, `inactive`, `disabled`, `pending`, `rejected` or `deleted`.
+    pub status: String,
+    pub status_reason: Option<String>,
+    /// Whether the user has set a password.
+    pub has_password: bool,
+    pub created_by: Option<String>,
+    pub created_at: i64,
+    pub updated_at: Option<i64>,
+}
+
+fn view(row: UserRow) -> User {
+    User {
+        subscriber_id: row.id,
+        name: row.name,
+        email_id: row.email,
+        alternative_email_id: row.alternative_email,
+        contact_number: row.contact_number,
+        organization: row.organization,
+        dept_id: row.department_id,
+        geo_profile_id: row.geo_profile_id,
+        designation: row.designation,
+        signature_type: row.signature_type,
+        profile_id: row.profile_ref,
+        signature_option: row.signature_option,
+        login_authentication: row.login_mode.as_str().to_string(),
+        national_id: row.national_id_last4.map(|last4| format!("XXXXXXXX{last4}")),
+        pan_number: row.pan_number,
+        time_zone_id: row.time_zone,
+        dob: row.dob,
+        role_id: row.role.id(),
+        role: row.role.as_str().to_string(),
+        user_type: row.user_type.as_str().to_string(),
+        status: row.status.as_str().to_string(),
+        status_reason: row.status_reason,
+        has_password: row.has_password,
+        created_by: row.created_by,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserPage {
+    pub items: Vec<User>,
+    pub page_number: i64,
+    pub page_size: i64,
+    pub total_count: i64,
+}
+
+/// The spec's staff-user search.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GetInternalUsersRequest {
+    /// Case-insensitive substring of the name or e-mail address.
+    #[schema(max_length = 200)]
+    pub search_text: Option<String>,
+    /// Only active users (`true`) or only users who are not (`false`).
+    pub is_active: Option<bool>,
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub page_number: Option<i64>,
+    /// 1 to 100; default 20.
+    #[schema(minimum = 1, maximum = 100)]
+    pub page_size: Option<i64>,
+    /// `id` (default), `name`, `email`, `createdAt` or `status`.
+    #[schema(pattern = "^$|^(?i)(id|name|email|emailid|createdat|createddate|status)$")]
+    pub sort_by: Option<String>,
+    /// `asc` (default) or `desc`.
+    #[schema(pattern = "^$|^(?i)(asc|desc)$")]
+    pub sort_direction: Option<String>,
+    /// A status (`active`, `inactive`, `disabled`, `deleted`).
+    pub status: Option<String>,
+    /// Same as `status` (either may be used).
+    pub status_of_user: Option<String>,
+}
+
+/// The spec's search over every user (staff and external).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GetUsersRequest {
+    /// Substrings (case-insensitive) of these fields.
+    #[schema(max_length = 200)]
+    pub name: Option<String>,
+    #[schema(max_length = 254)]
+    pub email: Option<String>,
+    #[schema(max_length = 254)]
+    pub alternative_email: Option<String>,
+    #[schema(max_length = 32)]
+    pub contact_number: Option<String>,
+    #[schema(max_length = 150)]
+    pub organization: Option<String>,
+    /// The whole Aadhaar number (exact match; the number itself is not stored).
+    #[schema(max_length = 14)]
+    pub national_id: Option<String>,
+    /// A status, as in `GetInternalUsersRequest`.
+    pub status: Option<String>,
+    /// Substring of who rejected the registration (`user:<id>`).
+    #[schema(max_length = 200)]
+    pub rejected_by: Option<String>,
+    /// Substring of the reason recorded with the status.
+    #[schema(max_length = 500)]
+    pub remarks: Option<String>,
+    /// Substring of who created the user (`user:<id>`, `client:<id>`).
+    #[schema(max_length = 200)]
+    pub created_by: Option<String>,
+    /// As `sortBy` of `GetInternalUsersRequest`.
+    #[schema(pattern = "^$|^(?i)(id|name|email|emailid|createdat|createddate|status)$")]
+    pub sort_column: Option<String>,
+    #[schema(pattern = "^$|^(?i)(asc|desc)$")]
+    pub sort_order: Option<String>,
+    #[schema(max_length = 200)]
+    pub search_text: Option<String>,
+    /// Created at or after this time.
+    #[schema(format = DateTime)]
+    pub created_date: Option<String>,
+    /// Changed at or after this time.
+    #[schema(format = DateTime)]
+    pub updated_on: Option<String>,
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub page_number: Option<i64>,
+    #[schema(minimum = 1, maximum = 100)]
+    pub page_size: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DisableUserRequest {
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub user_id: i64,
+    /// Disable even with workflows in progress: those become inactive (cancelled).
+    pub force_disable_with_workflow: Option<bool>,
+    pub browser_info: Option<BrowserInfo>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DisableUserResponse {
+    /// Workflows that were in progress and are now inactive.
+    pub cancelled_workflow_ids: Vec<i64>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct MarkUserInactiveRequest {
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub user_id: i64,
+    /// Kept with the status, at most 500 characters.
+    #[schema(max_length = 500)]
+    pub reason: Option<String>,
+    /// End the user's sessions at once (otherwise access tokens already issued run out).
+    pub invalidate_tokens: bool,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DeleteUserRequest {
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub user_id: i64,
+    pub browser_info: Option<BrowserInfo>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AdminPasswordSettingsEmailRequest {
+    #[serde(rename = "emailID")]
+    #[schema(min_length = 1, max_length = 254, format = Email)]
+    pub email_id: String,
+}
+
+fn user_id(raw: i64) -> ApiResult<i64> {
+    if (1..=i64::from(i32::MAX)).contains(&raw) { Ok(raw) } else { Err(ApiError::from(Error::not_found("user"))) }
+}
+
+fn statuses(field: &str, value: Option<&str>) -> ApiResult<Vec<UserStatus>> {
+    match value.map(str::trim).filter(|v| !v.is_empty()) {
+        None => Ok(Vec::new()),
+        Some(text) => UserStatus::parse(&text.to_ascii_lowercase()).map(|s| vec![s]).ok_or_else(|| {
+            ApiError::from(Error::field(field, "must be active, inactive, disabled, pending, rejected or deleted"))
+        }),
+    }
+}
+
+fn sort(
+    field: &str,
+    column: Option<&str>,
+    direction_field: &str,
+    direction: Option<&str>,
+) -> ApiResult<(UserSort, bool)> {
+    let key = match column.map(|c| c.trim().to_ascii_lowercase()).as_deref() {
+        None | Some("") | Some("id") => UserSort::Id,
+        Some("name") => UserSort::Name,
+        Some("email") | Some("emailid") => UserSort::Email,
+        Some("createdat") | Some("createddate") => UserSort::CreatedAt,
+        Some("status") => UserSort::Status,
+        Some(_) => return Err(ApiError::from(Error::field(field, "must be id, name, email, createdAt or status"))),
+    };
+    let descending = match direction.map(|d| d.trim().to_ascii_lowercase()).as_deref() {
+        None | Some("") | Some("asc") => false,
+        Some("desc") => true,
+        Some(_) => return Err(ApiError::from(Error::field(direction_field, "must be asc or desc"))),
+    };
+    Ok((key, descending))
+}
+
+fn page_of(rows: Vec<UserRow>, total: i64, page: Page) -> UserPage {
+    UserPage {
+        items: rows.into_iter().map(view).collect(),
+        page_number: page.number,
+        page_size: page.size,
+        total_count: total,
+    }
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users",
+    operation_id = "createInternalUser",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = CreateInternalUserRequest,
+    responses(
+        (status = 201, description = "Created; a set-password invitation is e-mailed when e-mail is configured", body = CreateInternalUserResponse),
+        (status = 409, description = "A user with this e-mail address exists (`conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<CreateInternalUserRequest>,
+) -> ApiResult<(StatusCode, Json<CreateInternalUserResponse>)> {
+    let created = users::create_internal(&state, &auth.caller(), &body.input()?).await?;
+    let id = i32::try_from(created.user.id).map_err(Error::internal)?;
+    let message = if created.invited {
+        "created; a set-password invitation was e-mailed"
+    } else {
+        "created; no invitation was e-mailed (e-mail is not configured, or the user does not sign in with a password)"
+    };
+    Ok((
+        StatusCode::CREATED,
+        Json(CreateInternalUserResponse {
+            subscriber_id: id,
+            op_id: id,
+            is_success: true,
+            message: Some(message.into()),
+            email: created.user.email,
+            name: created.user.name,
+        }),
+    ))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/users/me",
+    operation_id = "getCurrentUser",
+    tag = "users",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The signed-in user", body = User),
+        (status = 404, description = "The caller is an API client, not a user", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn me(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<User>> {
+    if !auth.caller().is_user {
+        return Err(ApiError::from(Error::not_found("user")));
+    }
+    Ok(Json(view(state.store.user(auth.tenant_id, auth.principal_id).await?)))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/users/{userId}",
+    operation_id = "getUser",
+    tag = "users",
+    security(("bearer" = [])),
+    params(("userId" = i32, Path, description = "The user's id", minimum = 1, maximum = 2147483647)),
+    responses(
+        (status = 200, description = "The user", body = User),
+        (status = 404, description = "No such user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<User>> {
+    Ok(Json(view(state.store.user(auth.tenant_id, user_id(id)?).await?)))
+}
+
+#[utoipa::path(
+    put,
+    path = "/api/v1/users/{userId}",
+    operation_id = "updateUser",
+    tag = "users",
+    security(("bearer" = [])),
+    params(("userId" = i32, Path, description = "The user's id", minimum = 1, maximum = 2147483647)),
+    request_body = CreateInternalUserRequest,
+    responses(
+        (status = 200, description = "Changed; a changed role or sign-in mode ends the user's sessions", body = User),
+        (status = 404, description = "No such user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "E-mail taken, a deleted user, or your own role (`conflict`, `state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn update(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(body): ApiJson<CreateInternalUserRequest>,
+) -> ApiResult<Json<User>> {
+    Ok(Json(view(users::update(&state, &auth.caller(), user_id(id)?, &body.input()?).await?)))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/internal-search",
+    operation_id = "getInternalUsers",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = GetInternalUsersRequest,
+    responses((status = 200, description = "One page of staff users", body = UserPage))
+)]
+pub async fn search_internal(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<GetInternalUsersRequest>,
+) -> ApiResult<Json<UserPage>> {
+    let page = Page::parse(body.page_number, body.page_size)?;
+    let (sort, descending) = sort("sortBy", body.sort_by.as_deref(), "sortDirection", body.sort_direction.as_deref())?;
+    let mut statuses = statuses("status", body.status.as_deref())?;
+    statuses.extend(statuses_of(&body)?);
+    match body.is_active {
+        Some(true) => statuses.push(UserStatus::Active),
+        Some(false) => statuses.extend(UserStatus::ALL.iter().copied().filter(|s| *s != UserStatus::Active)),
+        None => {}
+    }
+    let filter = UserFilter {
+        kind: Some(UserKind::Internal),
+        statuses,
+        search: body.search_text,
+        sort,
+        descending,
+        ..UserFilter::default()
+    };
+    let (rows, total) = users::search(&state, auth.tenant_id, filter, None, page).await?;
+    Ok(Json(page_of(rows, total, page)))
+}
+
+fn statuses_of(body: &GetInternalUsersRequest) -> ApiResult<Vec<UserStatus>> {
+    statuses("statusOfUser", body.status_of_user.as_deref())
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/search",
+    operation_id = "getUsers",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = GetUsersRequest,
+    responses((status = 200, description = "One page of users, staff and external", body = UserPage))
+)]
+pub async fn search(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<GetUsersRequest>,
+) -> ApiResult<Json<UserPage>> {
+    let page = Page::parse(body.page_number, body.page_size)?;
+    let (sort, descending) = sort("sortColumn", body.sort_column.as_deref(), "sortOrder", body.sort_order.as_deref())?;
+    let instant = |field: &str, value: &Option<String>| -> ApiResult<Option<i64>> {
+        Ok(value.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(|v| parse_time(field, v)).transpose()?)
+    };
+    let filter = UserFilter {
+        statuses: statuses("status", body.status.as_deref())?,
+        search: body.search_text,
+        name: body.name,
+        email: body.email,
+        alternative_email: body.alternative_email,
+        contact_number: body.contact_number,
+        organization: body.organization,
+        status_reason: body.remarks,
+        created_by: body.created_by.or(body.rejected_by),
+        created_from: instant("createdDate", &body.created_date)?,
+        updated_from: instant("updatedOn", &body.updated_on)?,
+        sort,
+        descending,
+        ..UserFilter::default()
+    };
+    let (rows, total) = users::search(&state, auth.tenant_id, filter, body.national_id.as_deref(), page).await?;
+    Ok(Json(page_of(rows, total, page)))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/disable",
+    operation_id = "disableUser",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = DisableUserRequest,
+    responses(
+        (status = 200, description = "Disabled: the user cannot sign in and their sessions ended", body = DisableUserResponse),
+        (status = 404, description = "No such user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "Workflows in progress (without forceDisableWithWorkflow), your own account, or not possible from the user's status (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn disable(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<DisableUserRequest>,
+) -> ApiResult<Json<DisableUserResponse>> {
+    let force = body.force_disable_with_workflow.unwrap_or(false);
+    let cancelled = users::disable(&state, &auth.caller(), user_id(body.user_id)?, force).await?;
+    Ok(Json(DisableUserResponse { cancelled_workflow_ids: cancelled.into_iter().map(|w| w.get()).collect() }))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/inactive",
+    operation_id = "markUserInactive",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = MarkUserInactiveRequest,
+    responses(
+        (status = 204, description = "Inactive: the user cannot sign in or renew a session"),
+        (status = 404, description = "No such user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "Your own account, or not possible from the user's status (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn mark_inactive(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<MarkUserInactiveRequest>,
+) -> ApiResult<StatusCode> {
+    let reason = body.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
+    users::mark_inactive(&state, &auth.caller(), user_id(body.user_id)?, reason, body.invalidate_tokens).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/{userId}/reactivate",
+    operation_id = "reactivateUser",
+    tag = "users",
+    security(("bearer" = [])),
+    params(("userId" = i32, Path, description = "The user's id", minimum = 1, maximum = 2147483647)),
+    responses(
+        (status = 204, description = "Active again"),
+        (status = 404, description = "No such user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "Not inactive or disabled (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn reactivate(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
+    users::reactivate(&state, &auth.caller(), user_id(id)?).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/delete",
+    operation_id = "deleteUser",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = DeleteUserRequest,
+    responses(
+        (status = 204, description = "Deleted: personal data erased, the signed history kept"),
+        (status = 404, description = "No such user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "Workflows in progress, or your own account (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn delete(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<DeleteUserRequest>,
+) -> ApiResult<StatusCode> {
+    users::delete(&state, &auth.caller(), user_id(body.user_id)?).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/password-email",
+    operation_id = "sendPasswordSettingsEmail",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = AdminPasswordSettingsEmailRequest,
+    responses(
+        (status = 202, description = "A single-use set-password link (valid 72 hours) is e-mailed to the user"),
+        (status = 404, description = "No such user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "The user cannot set a password in their status (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn password_email(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<AdminPasswordSettingsEmailRequest>,
+) -> ApiResult<StatusCode> {
+    users::send_password_email(&state, &auth.caller(), body.email_id.trim()).await?;
+    Ok(StatusCode::ACCEPTED)
+}

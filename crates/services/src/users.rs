@@ -1,0 +1,325 @@
+//! Users and their life cycle (issue 13): staff created by an administrator, their profile,
+//! role and status; disabling (refused while they have workflows in progress unless forced,
+//! which makes those workflows inactive), marking inactive, deleting (personal data erased,
+//! signed history kept); set-password links by e-mail. National ids are kept as their last
+//! four digits and a keyed digest only.
+
+use aws_lc_rs::{digest, hmac};
+use signet_domain::access::Role;
+use signet_domain::paging::Page;
+use signet_domain::user::{UserDetails, UserInput, UserKind, UserStatus, validate_user};
+use signet_domain::workflow::WorkflowState;
+use signet_domain::{Error, ErrorCode, FieldErrors, WorkflowId, now_millis};
+use signet_store::{UserFields, UserFilter, UserRow};
+
+use crate::mail::{self, Mail};
+use crate::{Caller, Services, secrets};
+
+/// How long a set-password link works.
+pub const PASSWORD_LINK_TTL_MS: i64 = 72 * 3600 * 1000;
+/// Password length bounds (argon2id takes any length; the bound keeps hashing cheap).
+pub const MIN_PASSWORD_CHARS: usize = 12;
+pub const MAX_PASSWORD_CHARS: usize = 256;
+
+/// The key of national-id digests, derived from the platform's derivation secret: the
+/// digest finds a user by the number without the number being stored.
+pub struct IdentityKey(hmac::Key);
+
+impl IdentityKey {
+    pub fn derive(secret: &[u8]) -> IdentityKey {
+        let mut ctx = digest::Context::new(&digest::SHA256);
+        ctx.update(b"signet national ids v1\0");
+        ctx.update(secret);
+        IdentityKey(hmac::Key::new(hmac::HMAC_SHA256, ctx.finish().as_ref()))
+    }
+
+    fn digest(&self, tenant_id: signet_domain::TenantId, digits: &str) -> String {
+        hex::encode(hmac::sign(&self.0, format!("{tenant_id}:{digits}").as_bytes()).as_ref())
+    }
+}
+
+fn fields<'a>(details: &'a UserDetails, national_id: &'a Option<(String, String)>) -> UserFields<'a> {
+    UserFields {
+        name: &details.name,
+        email: &details.email,
+        alternative_email: details.alternative_email.as_deref(),
+        contact_number: details.contact_number.as_deref(),
+        organization: details.organization.as_deref(),
+        department_id: details.department_id,
+        geo_profile_id: details.geo_profile_id,
+        designation: details.designation.as_deref(),
+        signature_type: details.signature_type.as_str(),
+        profile_ref: details.profile_id.as_deref(),
+        signature_option: details.signature_option,
+        login_mode: details.login,
+        national_id: national_id.as_ref().map(|(last4, digest)| (last4.as_str(), digest.as_str())),
+        pan_number: details.pan.as_deref(),
+        time_zone: details.time_zone.as_deref(),
+        dob: details.dob,
+        role: details.role,
+    }
+}
+
+fn national_id(svc: &Services, tenant_id: signet_domain::TenantId, details: &UserDetails) -> Option<(String, String)> {
+    details
+        .national_id
+        .as_ref()
+        .map(|digits| (digits[digits.len() - 4..].to_string(), svc.identity_key.digest(tenant_id, digits)))
+}
+
+/// The outcome of creating a user.
+pub struct Created {
+    pub user: UserRow,
+    /// Whether a set-password invitation was e-mailed.
+    pub invited: bool,
+}
+
+/// Creates a staff user; when e-mail is configured and they sign in with a password, they
+/// get a set-password invitation.
+pub async fn create_internal(svc: &Services, caller: &Caller, input: &UserInput) -> Result<Created, Error> {
+    let details = validate_user(input, now_millis())?;
+    let national_id = national_id(svc, caller.tenant_id, &details);
+    let stamp = secrets::random_token(16);
+    let user = svc
+        .store
+        .create_user(
+            caller.tenant_id,
+            UserKind::Internal,
+            UserStatus::Active,
+            &fields(&details, &national_id),
+            &stamp,
+            &to_actor(caller),
+        )
+        .await?;
+    let invited = svc.mailer.is_configured() && details.login == signet_domain::user::LoginMode::Password;
+    if invited {
+        send_password_link(svc, caller, &user, "Your Signet account").await?;
+    }
+    Ok(Created { user, invited })
+}
+
+fn to_actor(caller: &Caller) -> signet_domain::audit::Actor {
+    signet_domain::audit::Actor { id: caller.actor.id.clone(), ip: caller.actor.ip.clone() }
+}
+
+/// Replaces a user's profile and role. A changed role or sign-in mode ends their sessions.
+pub async fn update(svc: &Services, caller: &Caller, id: i64, input: &UserInput) -> Result<UserRow, Error> {
+    let details = validate_user(input, now_millis())?;
+    let current = svc.store.user(caller.tenant_id, id).await?;
+    if is_self(caller, id) && current.role != details.role {
+        return Err(Error::rejected(ErrorCode::StateConflict, "you cannot change your own role"));
+    }
+    let national_id = match (&details.national_id, &input.national_id) {
+        (Some(_), _) => national_id(svc, caller.tenant_id, &details),
+        // Not sent again: the stored digest stays (the number itself is not kept to resend).
+        (None, None) => None,
+        (None, Some(_)) => None,
+    };
+    let keep_national_id = input.national_id.is_none() && current.national_id_last4.is_some();
+    let stamp = secrets::random_token(16);
+    let mut stored = fields(&details, &national_id);
+    let kept;
+    if keep_national_id {
+        kept = svc.store.user_national_id(caller.tenant_id, id).await?;
+        stored.national_id = kept.as_ref().map(|(last4, digest)| (last4.as_str(), digest.as_str()));
+    }
+    svc.store.update_user(caller.tenant_id, id, &stored, &stamp, &to_actor(caller)).await
+}
+
+fn is_self(caller: &Caller, id: i64) -> bool {
+    caller.is_user && caller.principal_id == id
+}
+
+/// Disables a user. While they have workflows in progress (sent by them, or waiting for
+/// their signature) this is refused, unless `force`: then those workflows become inactive
+/// (cancelled, with the reason recorded in each one's events) before the user is disabled.
+pub async fn disable(svc: &Services, caller: &Caller, id: i64, force: bool) -> Result<Vec<WorkflowId>, Error> {
+    if is_self(caller, id) {
+        return Err(Error::rejected(ErrorCode::StateConflict, "you cannot disable your own account"));
+    }
+    let user = svc.store.user(caller.tenant_id, id).await?;
+    check_move(user.status, UserStatus::Disabled)?;
+    let in_progress = svc.store.workflows_in_progress_of_user(caller.tenant_id, id).await?;
+    if !in_progress.is_empty() && !force {
+        let list: Vec<String> = in_progress.iter().map(i64::to_string).collect();
+        return Err(Error::rejected(
+            ErrorCode::StateConflict,
+            format!(
+                "the user has workflows in progress ({}); finish them or disable with forceDisableWithWorkflow",
+                list.join(", ")
+            ),
+        ));
+    }
+    let mut cancelled = Vec::new();
+    for workflow in in_progress {
+        let workflow = WorkflowId::from(workflow);
+        let reason = format!("user {id} was disabled");
+        match svc
+            .store
+            .change_workflow_state(caller.tenant_id, workflow, WorkflowState::Inactive, Some(&reason), &caller.actor)
+            .await
+        {
+            Ok(_) => cancelled.push(workflow),
+            // Finished meanwhile: nothing left to cancel.
+            Err(error) if error.code() == ErrorCode::StateConflict => {}
+            Err(error) => return Err(error),
+        }
+    }
+    let stamp = secrets::random_token(16);
+    svc.store
+        .set_user_status(caller.tenant_id, id, user.status, UserStatus::Disabled, None, &stamp, true, &to_actor(caller))
+        .await?;
+    Ok(cancelled)
+}
+
+fn check_move(from: UserStatus, to: UserStatus) -> Result<(), Error> {
+    if from.may_become(to) {
+        Ok(())
+    } else {
+        Err(Error::rejected(ErrorCode::StateConflict, format!("a user who is {from} cannot become {to}")))
+    }
+}
+
+/// Marks a user inactive (they cannot sign in or renew a session). `invalidate_tokens` also
+/// ends their current sessions at once; otherwise access tokens already issued run out.
+pub async fn mark_inactive(
+    svc: &Services,
+    caller: &Caller,
+    id: i64,
+    reason: Option<&str>,
+    invalidate_tokens: bool,
+) -> Result<(), Error> {
+    if is_self(caller, id) {
+        return Err(Error::rejected(ErrorCode::StateConflict, "you cannot mark your own account inactive"));
+    }
+    if let Some(reason) = reason
+        && (reason.chars().count() > 500 || reason.chars().any(char::is_control))
+    {
+        return Err(Error::field("reason", "must be at most 500 characters without control characters"));
+    }
+    let user = svc.store.user(caller.tenant_id, id).await?;
+    check_move(user.status, UserStatus::Inactive)?;
+    let stamp = secrets::random_token(16);
+    svc.store
+        .set_user_status(
+            caller.tenant_id,
+            id,
+            user.status,
+            UserStatus::Inactive,
+            reason,
+            &stamp,
+            invalidate_tokens,
+            &to_actor(caller),
+        )
+        .await
+}
+
+/// Makes a disabled or inactive user active again.
+pub async fn reactivate(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+    let user = svc.store.user(caller.tenant_id, id).await?;
+    check_move(user.status, UserStatus::Active)?;
+    let stamp = secrets::random_token(16);
+    svc.store
+        .set_user_status(caller.tenant_id, id, user.status, UserStatus::Active, None, &stamp, false, &to_actor(caller))
+        .await
+}
+
+/// Deletes a user: personal data erased, sign-in impossible, the id kept for the history.
+pub async fn delete(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+    if is_self(caller, id) {
+        return Err(Error::rejected(ErrorCode::StateConflict, "you cannot delete your own account"));
+    }
+    let in_progress = svc.store.workflows_in_progress_of_user(caller.tenant_id, id).await?;
+    if !in_progress.is_empty() {
+        return Err(Error::rejected(
+            ErrorCode::StateConflict,
+            "the user has workflows in progress; disable them with forceDisableWithWorkflow first",
+        ));
+    }
+    svc.store.erase_user(caller.tenant_id, id, &secrets::random_token(16), &to_actor(caller)).await
+}
+
+/// Users of the tenant (`GetInternalUsersRequest` / `GetUsersRequest` filters).
+pub async fn search(
+    svc: &Services,
+    tenant_id: signet_domain::TenantId,
+    mut filter: UserFilter,
+    national_id: Option<&str>,
+    page: Page,
+) -> Result<(Vec<UserRow>, i64), Error> {
+    if let Some(number) = national_id.map(str::trim).filter(|n| !n.is_empty()) {
+        let digits = signet_domain::user::parse_aadhaar(number).map_err(|m| Error::field("nationalId", m))?;
+        filter.national_id_digest = Some(svc.identity_key.digest(tenant_id, &digits));
+    }
+    svc.store.users(tenant_id, &filter, page).await
+}
+
+/// E-mails a user a single-use link to set their password (`AdminPasswordSettingsEmailRequest`).
+pub async fn send_password_email(svc: &Services, caller: &Caller, email: &str) -> Result<(), Error> {
+    let id = svc.store.user_id_by_email(caller.tenant_id, email).await?.ok_or(Error::not_found("user"))?;
+    let user = svc.store.user(caller.tenant_id, id).await?;
+    if matches!(user.status, UserStatus::Deleted | UserStatus::Pending | UserStatus::Rejected) {
+        return Err(Error::rejected(
+            ErrorCode::StateConflict,
+            format!("a user who is {} cannot set a password", user.status),
+        ));
+    }
+    if !svc.mailer.is_configured() {
+        return Err(Error::rejected(ErrorCode::ServiceUnavailable, "e-mail is not configured (smtp_url)"));
+    }
+    send_password_link(svc, caller, &user, "Set your Signet password").await
+}
+
+async fn send_password_link(svc: &Services, caller: &Caller, user: &UserRow, subject: &str) -> Result<(), Error> {
+    let email = user.email.clone().ok_or(Error::not_found("user"))?;
+    let token = secrets::random_token(32);
+    let expires_at = now_millis() + PASSWORD_LINK_TTL_MS;
+    svc.store
+        .create_password_link(caller.tenant_id, user.id, &secrets::hash_token(&token), expires_at, &to_actor(caller))
+        .await?;
+    let link = format!("{}/account/password#{token}", svc.config.public_base());
+    let name = user.name.clone().unwrap_or_default();
+    let text = format!(
+        "Hello {name},\n\nset your password for Signet here (the link works once, for 72 hours):\n{link}\n\n\
+         Your sign-in name is {email}.\n"
+    );
+    let mail = Mail { to_email: email, to_name: name, subject: subject.to_string(), text, html: None };
+    mail::enqueue(&svc.store, &mail, None).await
+}
+
+/// Password rules: length, not the e-mail address, not one of the commonest passwords.
+pub fn check_password(password: &str, email: Option<&str>) -> Result<(), Error> {
+    let chars = password.chars().count();
+    let mut errors = FieldErrors::new();
+    let mut add = |message: &str| errors.entry("password".to_string()).or_default().push(message.to_string());
+    if !(MIN_PASSWORD_CHARS..=MAX_PASSWORD_CHARS).contains(&chars) {
+        add(&format!("must be {MIN_PASSWORD_CHARS} to {MAX_PASSWORD_CHARS} characters"));
+    }
+    let lowered = password.to_lowercase();
+    if email.is_some_and(|e| lowered.contains(&e.to_lowercase())) {
+        add("must not contain your e-mail address");
+    }
+    if crate::breached::is_common(&lowered) {
+        add("is one of the most common passwords: choose another");
+    }
+    if errors.is_empty() { Ok(()) } else { Err(Error::Validation(errors)) }
+}
+
+/// Sets a password through a link (the token from the e-mail): once, before it expires.
+pub async fn set_password(svc: &Services, token: &str, password: &str) -> Result<(), Error> {
+    check_password(password, None)?;
+    let hash = {
+        let password = password.to_string();
+        tokio::task::spawn_blocking(move || secrets::hash_password(&password))
+            .await
+            .map_err(Error::internal)?
+            .map_err(Error::internal)?
+    };
+    svc.store.set_password_with_link(&secrets::hash_token(token.trim()), &hash, &secrets::random_token(16)).await?;
+    Ok(())
+}
+
+/// Whether a role may be given by this caller: only administrators grant administration.
+pub fn may_grant(caller_role: Role, role: Role) -> bool {
+    caller_role == Role::Administrator || role != Role::Administrator
+}

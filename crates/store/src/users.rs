@@ -1,0 +1,634 @@
+//! Users of a tenant (principals of kind `user`): profile, role, status and their life cycle,
+//! each change audited in its own transaction; single-use set-password links.
+
+use serde_json::json;
+use signet_domain::access::Role;
+use signet_domain::audit::Actor;
+use signet_domain::paging::{Page, contains_pattern};
+use signet_domain::user::{LoginMode, UserKind, UserStatus};
+use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
+
+use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
+
+/// A user as stored (national id as its last four digits only).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct UserRow {
+    pub id: i64,
+    pub email: Option<String>,
+    pub name: Option<String>,
+    #[sqlx(try_from = "String")]
+    pub user_type: UserKind,
+    #[sqlx(try_from = "String")]
+    pub role: Role,
+    #[sqlx(try_from = "String")]
+    pub status: UserStatus,
+    pub status_reason: Option<String>,
+    pub alternative_email: Option<String>,
+    pub contact_number: Option<String>,
+    pub organization: Option<String>,
+    pub department_id: Option<i64>,
+    pub geo_profile_id: Option<i64>,
+    pub designation: Option<String>,
+    pub signature_type: Option<String>,
+    pub profile_ref: Option<String>,
+    pub signature_option: Option<i64>,
+    #[sqlx(try_from = "String")]
+    pub login_mode: LoginMode,
+    pub national_id_last4: Option<String>,
+    pub pan_number: Option<String>,
+    pub time_zone: Option<String>,
+    pub dob: Option<i64>,
+    pub has_password: bool,
+    pub created_by: Option<String>,
+    pub created_at: i64,
+    pub updated_at: Option<i64>,
+}
+
+const USER_COLUMNS: &str = "id, email, name, user_type, role, status, status_reason, alternative_email, \
+    contact_number, organization, department_id, geo_profile_id, designation, signature_type, profile_ref, \
+    signature_option, login_mode, national_id_last4, pan_number, time_zone, dob, \
+    (secret_hash <> '') AS has_password, created_by, created_at, updated_at";
+
+/// A user's stored fields (what [`signet_domain::user::UserDetails`] becomes).
+#[derive(Debug, Clone)]
+pub struct UserFields<'a> {
+    pub name: &'a str,
+    pub email: &'a str,
+    pub alternative_email: Option<&'a str>,
+    pub contact_number: Option<&'a str>,
+    pub organization: Option<&'a str>,
+    pub department_id: Option<i64>,
+    pub geo_profile_id: Option<i64>,
+    pub designation: Option<&'a str>,
+    pub signature_type: &'a str,
+    pub profile_ref: Option<&'a str>,
+    pub signature_option: Option<i64>,
+    pub login_mode: LoginMode,
+    /// Last four digits and keyed digest of the national id.
+    pub national_id: Option<(&'a str, &'a str)>,
+    pub pan_number: Option<&'a str>,
+    pub time_zone: Option<&'a str>,
+    pub dob: Option<Millis>,
+    pub role: Role,
+}
+
+/// Which users a search returns.
+#[derive(Debug, Clone, Default)]
+pub struct UserFilter {
+    pub kind: Option<UserKind>,
+    pub statuses: Vec<UserStatus>,
+    /// Case-insensitive substring of name or e-mail.
+    pub search: Option<String>,
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub alternative_email: Option<String>,
+    pub contact_number: Option<String>,
+    pub organization: Option<String>,
+    /// The keyed digest of a national id (exact match).
+    pub national_id_digest: Option<String>,
+    pub status_reason: Option<String>,
+    pub created_by: Option<String>,
+    pub created_from: Option<Millis>,
+    pub updated_from: Option<Millis>,
+    pub sort: UserSort,
+    pub descending: bool,
+}
+
+/// Sort keys of user lists (each with the id as tie-breaker).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum UserSort {
+    #[default]
+    Id,
+    Name,
+    Email,
+    CreatedAt,
+    Status,
+}
+
+impl UserSort {
+    fn column(self) -> &'static str {
+        match self {
+            UserSort::Id => "id",
+            UserSort::Name => "lower(coalesce(name, ''))",
+            UserSort::Email => "lower(coalesce(email, ''))",
+            UserSort::CreatedAt => "created_at",
+            UserSort::Status => "status",
+        }
+    }
+}
+
+fn email_conflict(error: sqlx::Error) -> Error {
+    if is_unique_violation(&error) {
+        Error::rejected(ErrorCode::Conflict, "a user with this e-mail address already exists")
+    } else {
+        db_err(error)
+    }
+}
+
+fn audit_fields(fields: &UserFields<'_>) -> serde_json::Value {
+    json!({"name": fields.name, "email": fields.email, "role": fields.role.as_str(),
+        "departmentId": fields.department_id, "loginMode": fields.login_mode.as_str()})
+}
+
+/// Appends `AND <condition with $n>` for each present filter value, numbering parameters from
+/// `next`; answers the clause and the values in order.
+fn filter_sql(filter: &UserFilter, mut next: usize) -> (String, Vec<FilterValue>) {
+    let mut sql = String::new();
+    let mut values = Vec::new();
+    let mut like = |sql: &mut String, column: &str, value: &Option<String>| {
+        if let Some(v) = value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+            sql.push_str(&format!(" AND lower(coalesce({column}, '')) LIKE ${next} ESCAPE '\\'"));
+            next += 1;
+            values.push(FilterValue::Text(contains_pattern(v)));
+        }
+    };
+    like(&mut sql, "name", &filter.name);
+    like(&mut sql, "email", &filter.email);
+    like(&mut sql, "alternative_email", &filter.alternative_email);
+    like(&mut sql, "contact_number", &filter.contact_number);
+    like(&mut sql, "organization", &filter.organization);
+    like(&mut sql, "status_reason", &filter.status_reason);
+    like(&mut sql, "created_by", &filter.created_by);
+    if let Some(search) = filter.search.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+        sql.push_str(&format!(
+            " AND (lower(coalesce(name, '')) LIKE ${next} ESCAPE '\\' OR lower(coalesce(email, '')) LIKE ${next} ESCAPE '\\')"
+        ));
+        next += 1;
+        values.push(FilterValue::Text(contains_pattern(search)));
+    }
+    if let Some(digest) = &filter.national_id_digest {
+        sql.push_str(&format!(" AND national_id_digest = ${next}"));
+        next += 1;
+        values.push(FilterValue::Text(digest.clone()));
+    }
+    if let Some(kind) = filter.kind {
+        sql.push_str(&format!(" AND user_type = ${next}"));
+        next += 1;
+        values.push(FilterValue::Text(kind.as_str().to_string()));
+    }
+    if !filter.statuses.is_empty() {
+        let placeholders: Vec<String> = (0..filter.statuses.len()).map(|i| format!("${}", next + i)).collect();
+        sql.push_str(&format!(" AND status IN ({})", placeholders.join(", ")));
+        next += filter.statuses.len();
+        values.extend(filter.statuses.iter().map(|s| FilterValue::Text(s.as_str().to_string())));
+    }
+    for (column, from) in
+        [("created_at", filter.created_from), ("coalesce(updated_at, created_at)", filter.updated_from)]
+    {
+        if let Some(from) = from {
+            sql.push_str(&format!(" AND {column} >= ${next}"));
+            next += 1;
+            values.push(FilterValue::Int(from));
+        }
+    }
+    (sql, values)
+}
+
+enum FilterValue {
+    Text(String),
+    Int(i64),
+}
+
+macro_rules! bind_filters {
+    ($query:expr, $values:expr) => {{
+        let mut query = $query;
+        for value in $values {
+            query = match value {
+                FilterValue::Text(text) => query.bind(text.clone()),
+                FilterValue::Int(n) => query.bind(*n),
+            };
+        }
+        query
+    }};
+}
+
+/// Refuses a department id that is not the tenant's (inside the caller's transaction).
+macro_rules! department_exists {
+    ($tx:ident, $tenant_id:expr, $id:expr) => {{
+        let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM departments WHERE tenant_id = $1 AND id = $2")
+            .bind($tenant_id.get())
+            .bind($id)
+            .fetch_optional(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+        if found.is_none() {
+            return Err(Error::field("deptId", "no such department in this tenant"));
+        }
+    }};
+}
+
+/// Revokes every refresh token of a principal (inside the caller's transaction).
+macro_rules! revoke_refresh_tokens {
+    ($tx:ident, $principal_id:expr, $now:expr) => {{
+        sqlx::query("UPDATE refresh_tokens SET revoked_at = $2 WHERE principal_id = $1 AND revoked_at IS NULL")
+            .bind($principal_id)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+    }};
+}
+
+impl Store {
+    /// Creates a user (no password yet: they set one through a link) with a fresh security stamp.
+    pub async fn create_user(
+        &self,
+        tenant_id: TenantId,
+        kind: UserKind,
+        status: UserStatus,
+        fields: &UserFields<'_>,
+        stamp: &str,
+        actor: &Actor,
+    ) -> Result<UserRow> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            if let Some(department) = fields.department_id {
+                department_exists!(tx, tenant_id, department);
+            }
+            let (id,): (i64,) = sqlx::query_as(
+                "INSERT INTO principals (tenant_id, kind, email, secret_hash, security_stamp, disabled, created_at, \
+                 name, user_type, role, status, alternative_email, contact_number, organization, department_id, \
+                 geo_profile_id, designation, signature_type, profile_ref, signature_option, login_mode, \
+                 national_id_last4, national_id_digest, pan_number, time_zone, dob, created_by, updated_at) \
+                 VALUES ($1, 'user', $2, '', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
+                 $19, $20, $21, $22, $23, $24, $25, $5) RETURNING id",
+            )
+            .bind(tenant_id.get())
+            .bind(fields.email)
+            .bind(stamp)
+            .bind(status != UserStatus::Active)
+            .bind(now)
+            .bind(fields.name)
+            .bind(kind.as_str())
+            .bind(fields.role.as_str())
+            .bind(status.as_str())
+            .bind(fields.alternative_email)
+            .bind(fields.contact_number)
+            .bind(fields.organization)
+            .bind(fields.department_id)
+            .bind(fields.geo_profile_id)
+            .bind(fields.designation)
+            .bind(fields.signature_type)
+            .bind(fields.profile_ref)
+            .bind(fields.signature_option)
+            .bind(fields.login_mode.as_str())
+            .bind(fields.national_id.map(|(last4, _)| last4))
+            .bind(fields.national_id.map(|(_, digest)| digest))
+            .bind(fields.pan_number)
+            .bind(fields.time_zone)
+            .bind(fields.dob)
+            .bind(&actor.id)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(email_conflict)?;
+            let mut detail = audit_fields(fields);
+            detail["userType"] = json!(kind.as_str());
+            detail["status"] = json!(status.as_str());
+            append_audit!(tx, tenant_id, &actor.event("user.created", format!("user:{id}"), detail));
+            let row: UserRow = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {USER_COLUMNS} FROM principals WHERE id = $1")))
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            tx.commit().await.map_err(db_err)?;
+            Ok(row)
+        })
+    }
+
+    /// A user of the tenant (API clients are not users: 404).
+    pub async fn user(&self, tenant_id: TenantId, id: i64) -> Result<UserRow> {
+        let row: Option<UserRow> = on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {USER_COLUMNS} FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'"
+            )))
+            .bind(tenant_id.get())
+            .bind(id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        row.ok_or(Error::not_found("user"))
+    }
+
+    /// One page of the tenant's users matching `filter`, with the number of all matches.
+    pub async fn users(&self, tenant_id: TenantId, filter: &UserFilter, page: Page) -> Result<(Vec<UserRow>, i64)> {
+        // The SQL is made of constants and numbered placeholders only; every value is bound.
+        let (clause, values) = filter_sql(filter, 2);
+        let direction = if filter.descending { "DESC" } else { "ASC" };
+        let order = format!("{} {direction}, id {direction}", filter.sort.column());
+        let n = values.len();
+        let select = format!(
+            "SELECT {USER_COLUMNS} FROM principals WHERE tenant_id = $1 AND kind = 'user'{clause} \
+             ORDER BY {order} LIMIT ${} OFFSET ${}",
+            n + 2,
+            n + 3
+        );
+        let count = format!("SELECT COUNT(*) FROM principals WHERE tenant_id = $1 AND kind = 'user'{clause}");
+        on_db!(self, pool => {
+            let query = bind_filters!(sqlx::query_as::<_, UserRow>(sqlx::AssertSqlSafe(select.as_str())).bind(tenant_id.get()), &values);
+            let rows = query.bind(page.size).bind(page.offset()).fetch_all(pool).await.map_err(db_err)?;
+            let (total,): (i64,) = bind_filters!(sqlx::query_as(sqlx::AssertSqlSafe(count.as_str())).bind(tenant_id.get()), &values)
+                .fetch_one(pool)
+                .await
+                .map_err(db_err)?;
+            Ok((rows, total))
+        })
+    }
+
+    /// Replaces a user's profile and role (not their status). A changed role or sign-in mode
+    /// ends their sessions (`new_stamp`), so no token outlives the access it was issued for.
+    pub async fn update_user(
+        &self,
+        tenant_id: TenantId,
+        id: i64,
+        fields: &UserFields<'_>,
+        new_stamp: &str,
+        actor: &Actor,
+    ) -> Result<UserRow> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let current: Option<(String, String, String)> = sqlx::query_as(
+                "SELECT role, login_mode, status FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
+            )
+            .bind(tenant_id.get())
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let Some((role, login_mode, status)) = current else { return Err(Error::not_found("user")) };
+            if status == UserStatus::Deleted.as_str() {
+                return Err(Error::rejected(ErrorCode::StateConflict, "a deleted user cannot be changed"));
+            }
+            if let Some(department) = fields.department_id {
+                department_exists!(tx, tenant_id, department);
+            }
+            let access_changed = role != fields.role.as_str() || login_mode != fields.login_mode.as_str();
+            sqlx::query(
+                "UPDATE principals SET email = $3, name = $4, role = $5, alternative_email = $6, contact_number = $7, \
+                 organization = $8, department_id = $9, geo_profile_id = $10, designation = $11, signature_type = $12, \
+                 profile_ref = $13, signature_option = $14, login_mode = $15, national_id_last4 = $16, \
+                 national_id_digest = $17, pan_number = $18, time_zone = $19, dob = $20, updated_at = $21, \
+                 security_stamp = CASE WHEN $22 THEN $23 ELSE security_stamp END \
+                 WHERE tenant_id = $1 AND id = $2",
+            )
+            .bind(tenant_id.get())
+            .bind(id)
+            .bind(fields.email)
+            .bind(fields.name)
+            .bind(fields.role.as_str())
+            .bind(fields.alternative_email)
+            .bind(fields.contact_number)
+            .bind(fields.organization)
+            .bind(fields.department_id)
+            .bind(fields.geo_profile_id)
+            .bind(fields.designation)
+            .bind(fields.signature_type)
+            .bind(fields.profile_ref)
+            .bind(fields.signature_option)
+            .bind(fields.login_mode.as_str())
+            .bind(fields.national_id.map(|(last4, _)| last4))
+            .bind(fields.national_id.map(|(_, digest)| digest))
+            .bind(fields.pan_number)
+            .bind(fields.time_zone)
+            .bind(fields.dob)
+            .bind(now)
+            .bind(access_changed)
+            .bind(new_stamp)
+            .execute(&mut *tx)
+            .await
+            .map_err(email_conflict)?;
+            if access_changed {
+                revoke_refresh_tokens!(tx, id, now);
+            }
+            let mut detail = audit_fields(fields);
+            detail["sessionsEnded"] = json!(access_changed);
+            append_audit!(tx, tenant_id, &actor.event("user.updated", format!("user:{id}"), detail));
+            let row: UserRow = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {USER_COLUMNS} FROM principals WHERE id = $1")))
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            tx.commit().await.map_err(db_err)?;
+            Ok(row)
+        })
+    }
+
+    /// Moves a user from `from` to `to` (a compare-and-set: a concurrent change wins and this
+    /// one reports the conflict). Only `active` users sign in or renew sessions; becoming
+    /// disabled, rejected or deleted also ends every session at once (`new_stamp`, refresh
+    /// tokens revoked), and so does any move with `end_sessions`.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn set_user_status(
+        &self,
+        tenant_id: TenantId,
+        id: i64,
+        from: UserStatus,
+        to: UserStatus,
+        reason: Option<&str>,
+        new_stamp: &str,
+        end_sessions: bool,
+        actor: &Actor,
+    ) -> Result<()> {
+        let now = now_millis();
+        // Inactive without ending sessions: tokens already issued run out, nothing renews them.
+        let end = end_sessions || !matches!(to, UserStatus::Active | UserStatus::Inactive);
+        let blocked = end && to != UserStatus::Active;
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let changed = sqlx::query(
+                "UPDATE principals SET status = $4, disabled = $5, status_reason = $6, updated_at = $7, \
+                 security_stamp = CASE WHEN $8 THEN $9 ELSE security_stamp END \
+                 WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND status = $3",
+            )
+            .bind(tenant_id.get())
+            .bind(id)
+            .bind(from.as_str())
+            .bind(to.as_str())
+            .bind(blocked)
+            .bind(reason)
+            .bind(now)
+            .bind(end)
+            .bind(new_stamp)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if changed == 0 {
+                return Err(Error::rejected(ErrorCode::StateConflict, "the user changed meanwhile; try again"));
+            }
+            if end {
+                revoke_refresh_tokens!(tx, id, now);
+            }
+            let event = actor.event(
+                &format!("user.{}", to.as_str()),
+                format!("user:{id}"),
+                json!({"from": from.as_str(), "to": to.as_str(), "reason": reason, "sessionsEnded": end}),
+            );
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Deletes a user: their personal data is erased (name, e-mail, numbers, dates; the
+    /// signatures and events that name them keep what they recorded), they can never sign in
+    /// again, and their id stays for the history.
+    pub async fn erase_user(&self, tenant_id: TenantId, id: i64, new_stamp: &str, actor: &Actor) -> Result<()> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let changed = sqlx::query(
+                "UPDATE principals SET status = 'deleted', disabled = TRUE, secret_hash = '', security_stamp = $3, \
+                 email = NULL, name = NULL, alternative_email = NULL, contact_number = NULL, organization = NULL, \
+                 designation = NULL, national_id_last4 = NULL, national_id_digest = NULL, pan_number = NULL, \
+                 dob = NULL, time_zone = NULL, profile_ref = NULL, status_reason = NULL, updated_at = $4 \
+                 WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND status <> 'deleted'",
+            )
+            .bind(tenant_id.get())
+            .bind(id)
+            .bind(new_stamp)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if changed == 0 {
+                return Err(Error::not_found("user"));
+            }
+            revoke_refresh_tokens!(tx, id, now);
+            sqlx::query("DELETE FROM password_links WHERE principal_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            append_audit!(tx, tenant_id, &actor.event("user.deleted", format!("user:{id}"), json!({"erased": true})));
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// The stored last four digits and digest of a user's national id.
+    pub async fn user_national_id(&self, tenant_id: TenantId, id: i64) -> Result<Option<(String, String)>> {
+        let row: Option<(Option<String>, Option<String>)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT national_id_last4, national_id_digest FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
+            )
+            .bind(tenant_id.get())
+            .bind(id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(row.and_then(|(last4, digest)| last4.zip(digest)))
+    }
+
+    /// Workflows in progress that the user sent or still has to sign.
+    pub async fn workflows_in_progress_of_user(&self, tenant_id: TenantId, id: i64) -> Result<Vec<i64>> {
+        let rows: Vec<(i64,)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT w.id FROM workflows w WHERE w.tenant_id = $1 AND w.state = 'in_progress' AND \
+                 (w.created_by = $2 OR EXISTS (SELECT 1 FROM signatories s WHERE s.workflow_id = w.id \
+                  AND s.state IN ('pending', 'notified', 'viewed') AND (s.subscriber_id = $3 OR lower(s.email) = \
+                  (SELECT lower(email) FROM principals p WHERE p.id = $3)))) ORDER BY w.id",
+            )
+            .bind(tenant_id.get())
+            .bind(format!("user:{id}"))
+            .bind(id)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+
+    /// Records a set-password link for a user (only the token's hash is kept); earlier unused
+    /// links of the user stop working.
+    pub async fn create_password_link(
+        &self,
+        tenant_id: TenantId,
+        principal_id: i64,
+        token_hash: &str,
+        expires_at: Millis,
+        actor: &Actor,
+    ) -> Result<()> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            sqlx::query("UPDATE password_links SET used_at = $2 WHERE principal_id = $1 AND used_at IS NULL")
+                .bind(principal_id)
+                .bind(now)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            sqlx::query(
+                "INSERT INTO password_links (token_hash, tenant_id, principal_id, expires_at, created_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(token_hash)
+            .bind(tenant_id.get())
+            .bind(principal_id)
+            .bind(expires_at)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let event = actor.event("user.password_link_sent", format!("user:{principal_id}"), json!({"expiresAt": expires_at}));
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Spends a set-password link and sets the password in one transaction: a link works once,
+    /// before it expires, for a user who may sign in. Every earlier session ends.
+    pub async fn set_password_with_link(
+        &self,
+        token_hash: &str,
+        password_hash: &str,
+        new_stamp: &str,
+    ) -> Result<(TenantId, i64)> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let link: Option<(i64, i64)> = sqlx::query_as(
+                "UPDATE password_links SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 \
+                 RETURNING tenant_id, principal_id",
+            )
+            .bind(token_hash)
+            .bind(now)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let Some((tenant_id, principal_id)) = link else {
+                return Err(Error::rejected(ErrorCode::LinkExpired, "this link has expired or was already used"));
+            };
+            let changed = sqlx::query(
+                "UPDATE principals SET secret_hash = $2, security_stamp = $3, updated_at = $4 \
+                 WHERE id = $1 AND kind = 'user' AND status IN ('active', 'inactive', 'disabled')",
+            )
+            .bind(principal_id)
+            .bind(password_hash)
+            .bind(new_stamp)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if changed == 0 {
+                return Err(Error::rejected(ErrorCode::LinkExpired, "this link has expired or was already used"));
+            }
+            revoke_refresh_tokens!(tx, principal_id, now);
+            let tenant_id = TenantId::from(tenant_id);
+            let event = Actor { id: format!("user:{principal_id}"), ip: None }.event(
+                "user.password_set",
+                format!("user:{principal_id}"),
+                json!({}),
+            );
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok((tenant_id, principal_id))
+        })
+    }
+}
