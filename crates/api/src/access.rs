@@ -30,7 +30,10 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
     let rest = path.strip_prefix("/api/v1/")?;
     let read = method == Method::GET;
     let needs = match rest.split('/').collect::<Vec<_>>().as_slice() {
-        [".well-known", "jwks.json"] | ["auth", "token" | "refresh" | "revoke" | "password"] => return Some(Public),
+        [".well-known", "jwks.json"]
+        | ["auth", "token" | "refresh" | "revoke" | "password" | "login-modes" | "check-auth" | "check-account"] => {
+            return Some(Public);
+        }
         ["auth", "sessions", "revoke"] | ["users", "me"] => Authenticated,
         ["audit", ..] => ReadAudit,
         ["departments", ..] | ["users", ..] if read => ReadDirectory,

@@ -106,8 +106,14 @@ pub struct UserDetails {
     pub pan: Option<String>,
 }
 
+/// Free text as stored: trimmed, absent when blank.
 fn text(value: &Option<String>) -> Option<String> {
     value.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_string)
+}
+
+/// A value with a fixed shape: absent when empty, otherwise checked exactly as sent.
+fn shaped(value: &Option<String>) -> Option<&str> {
+    value.as_deref().filter(|v| !v.is_empty())
 }
 
 /// `Some(message)` when free text is too long or has control characters.
@@ -150,21 +156,36 @@ pub fn verhoeff_valid(digits: &str) -> bool {
     check == 0
 }
 
-/// An Aadhaar number, spaces and hyphens allowed between digits; answers the 12 digits.
+/// An Aadhaar number: 12 digits in groups of four, a space or hyphen allowed between the
+/// groups (`^[2-9][0-9]{3}[ -]?[0-9]{4}[ -]?[0-9]{4}$`); answers the 12 digits.
 pub fn parse_aadhaar(value: &str) -> Result<String, String> {
-    let digits: String = value.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
-    if digits.len() != 12 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    let Some(digits) = aadhaar_digits(value) else {
         return Err("must be a 12-digit Aadhaar number".into());
-    }
+    };
     if digits.starts_with(['0', '1']) || !verhoeff_valid(&digits) {
         return Err("is not a valid Aadhaar number (its check digit does not match)".into());
     }
     Ok(digits)
 }
 
+/// Three groups of four digits, each group after the first optionally after one space or hyphen.
+fn aadhaar_digits(value: &str) -> Option<String> {
+    let mut digits = String::with_capacity(12);
+    let mut chars = value.chars().peekable();
+    for group in 0..3 {
+        if group > 0 && matches!(chars.peek(), Some(' ' | '-')) {
+            chars.next();
+        }
+        for _ in 0..4 {
+            digits.push(chars.next().filter(char::is_ascii_digit)?);
+        }
+    }
+    chars.next().is_none().then_some(digits)
+}
+
 /// A PAN: `AAAAA9999A`, its fourth letter the holder's kind (P person, C company, …).
 pub fn parse_pan(value: &str) -> Result<String, String> {
-    let pan = value.trim().to_ascii_uppercase();
+    let pan = value.to_ascii_uppercase();
     let b = pan.as_bytes();
     let shape = b.len() == 10
         && b[..5].iter().all(u8::is_ascii_uppercase)
@@ -179,24 +200,29 @@ pub fn parse_pan(value: &str) -> Result<String, String> {
     Ok(pan)
 }
 
-/// A phone number: digits with an optional leading +, 7 to 15 digits (E.164), spaces and
-/// hyphens allowed between them.
+/// A phone number: an optional leading +, then 7 to 15 digits, single spaces or hyphens
+/// allowed between digits (`^\+?[0-9](?:[ -]?[0-9]){6,14}$`); answers it without separators.
 pub fn parse_phone(value: &str) -> Result<String, String> {
-    let trimmed = value.trim();
-    let (plus, rest) = match trimmed.strip_prefix('+') {
+    let invalid = || "must be a phone number of 7 to 15 digits, optionally with a leading +".to_string();
+    let (plus, rest) = match value.strip_prefix('+') {
         Some(rest) => ("+", rest),
-        None => ("", trimmed),
+        None => ("", value),
     };
-    let digits: String = rest.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
-    if !(7..=15).contains(&digits.len()) || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err("must be a phone number of 7 to 15 digits, optionally with a leading +".into());
+    let bytes = rest.as_bytes();
+    let shape = bytes.first().is_some_and(u8::is_ascii_digit)
+        && bytes.last().is_some_and(u8::is_ascii_digit)
+        && bytes.iter().all(|b| b.is_ascii_digit() || matches!(b, b' ' | b'-'))
+        && !bytes.windows(2).any(|w| !w[0].is_ascii_digit() && !w[1].is_ascii_digit());
+    let digits: String = rest.chars().filter(char::is_ascii_digit).collect();
+    if !shape || !(7..=15).contains(&digits.len()) {
+        return Err(invalid());
     }
     Ok(format!("{plus}{digits}"))
 }
 
 /// An IANA time-zone name (`Asia/Kolkata`, `UTC`, `America/Argentina/Buenos_Aires`).
 pub fn parse_time_zone(value: &str) -> Result<String, String> {
-    let zone = value.trim();
+    let zone = value;
     let part_ok = |p: &str| {
         !p.is_empty()
             && p.len() <= 32
@@ -227,20 +253,20 @@ pub fn validate_user(input: &UserInput, now: Millis) -> Result<UserDetails, Erro
     let name = text(&input.name).unwrap_or_default();
     if name.is_empty() {
         add("name", "is required".into());
-    } else if let Some(message) = bad_text(&name, MAX_TEXT) {
+    } else if let Some(message) = input.name.as_deref().and_then(|raw| bad_text(raw, MAX_TEXT)) {
         add("name", message);
     }
-    let email = text(&input.email).unwrap_or_default();
+    let email = input.email.clone().unwrap_or_default();
     if !is_valid_email(&email) {
         add("EmailID", "must be a valid e-mail address".into());
     }
-    let alternative_email = text(&input.alternative_email);
+    let alternative_email = shaped(&input.alternative_email).map(str::to_string);
     if let Some(alt) = &alternative_email
         && (!is_valid_email(alt) || alt.eq_ignore_ascii_case(&email))
     {
         add("AlternativeEmailID", "must be a valid e-mail address other than EmailID".into());
     }
-    let contact_number = match text(&input.contact_number).map(|p| parse_phone(&p)).transpose() {
+    let contact_number = match shaped(&input.contact_number).map(parse_phone).transpose() {
         Ok(phone) => phone,
         Err(message) => {
             add("contactNumber", message);
@@ -250,7 +276,7 @@ pub fn validate_user(input: &UserInput, now: Millis) -> Result<UserDetails, Erro
     for (field, value) in
         [("organization", &input.organization), ("designation", &input.designation), ("profileId", &input.profile_id)]
     {
-        if let Some(message) = text(value).and_then(|v| bad_text(&v, MAX_TEXT)) {
+        if let Some(message) = value.as_deref().and_then(|v| bad_text(v, MAX_TEXT)) {
             add(field, message);
         }
     }
@@ -270,21 +296,21 @@ pub fn validate_user(input: &UserInput, now: Millis) -> Result<UserDetails, Erro
         add("loginAuthentication", message);
         LoginMode::Password
     });
-    let national_id = match text(&input.national_id).map(|v| parse_aadhaar(&v)).transpose() {
+    let national_id = match shaped(&input.national_id).map(parse_aadhaar).transpose() {
         Ok(id) => id,
         Err(message) => {
             add("nationalId", message);
             None
         }
     };
-    let pan = match text(&input.pan).map(|v| parse_pan(&v)).transpose() {
+    let pan = match shaped(&input.pan).map(parse_pan).transpose() {
         Ok(pan) => pan,
         Err(message) => {
             add("PanNumber", message);
             None
         }
     };
-    let time_zone = match text(&input.time_zone).map(|v| parse_time_zone(&v)).transpose() {
+    let time_zone = match shaped(&input.time_zone).map(parse_time_zone).transpose() {
         Ok(zone) => zone,
         Err(message) => {
             add("timeZoneId", message);
@@ -342,6 +368,19 @@ mod tests {
         assert!(parse_aadhaar("099118665246").is_err(), "cannot start with 0");
         assert!(parse_aadhaar("49911866524").is_err());
         assert!(parse_aadhaar("49911866524x").is_err());
+        assert_eq!(parse_aadhaar("4991-1866-5246").as_deref(), Ok("499118665246"));
+        assert!(parse_aadhaar("49 9118665246").is_err(), "groups of four");
+        assert_eq!(parse_aadhaar("4991 18665246").as_deref(), Ok("499118665246"));
+        assert!(parse_aadhaar("४९९११८६६५२४६").is_err(), "ASCII digits only");
+        assert!(parse_aadhaar(" 499118665246").is_err(), "nothing around it");
+    }
+
+    #[test]
+    fn phone_numbers_have_digits_with_single_separators() {
+        assert_eq!(parse_phone("+91 98765-43210").as_deref(), Ok("+919876543210"));
+        for bad in ["12", "+91  98765", "-9876543210", "98765 43210 ", "98765x43210", "1234567890123456"] {
+            assert!(parse_phone(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

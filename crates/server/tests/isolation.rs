@@ -277,6 +277,9 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
     match operation {
         "POST /api/v1/auth/token"
         | "POST /api/v1/auth/password"
+        | "POST /api/v1/auth/login-modes"
+        | "POST /api/v1/auth/check-auth"
+        | "POST /api/v1/auth/check-account"
         | "POST /api/v1/users"
         | "GET /api/v1/users/me"
         | "POST /api/v1/auth/refresh"

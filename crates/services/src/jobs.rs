@@ -43,6 +43,7 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
         WORKFLOW_HOUSEKEEPING => workflow_housekeeping(store).await,
         signet_store::WORKFLOW_EVENT_JOB => crate::workflows::events::handle(state, &job.payload).await,
         crate::mail::MAIL_JOB => crate::mail::run_job(&state.mailer, &job.payload).await,
+        crate::login::CHECK_ACCOUNT_JOB => crate::login::run_check_account(state, &job.payload).await,
         signet_store::WEBHOOK_DELIVER_JOB => crate::webhooks::deliver(state, job).await,
         PURGE_EXPIRED_TOKENS => {
             let purged = store.purge_expired_refresh_tokens(now_millis()).await.map_err(|e| e.to_string())?;

@@ -14,6 +14,7 @@ pub mod heavy;
 pub mod jobs;
 pub mod keyring;
 pub mod keys;
+pub mod login;
 pub mod mail;
 pub mod provision;
 pub mod seals;

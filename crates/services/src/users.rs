@@ -265,19 +265,37 @@ pub async fn send_password_email(svc: &Services, caller: &Caller, email: &str) -
         ));
     }
     if !svc.mailer.is_configured() {
-        return Err(Error::rejected(ErrorCode::ServiceUnavailable, "e-mail is not configured (smtp_url)"));
+        return Err(Error::rejected(
+            ErrorCode::StateConflict,
+            "e-mail is not configured on this installation (smtp_url)",
+        ));
     }
     send_password_link(svc, caller, &user, "Set your Signet password").await
 }
 
 async fn send_password_link(svc: &Services, caller: &Caller, user: &UserRow, subject: &str) -> Result<(), Error> {
+    mail_password_link(svc, caller.tenant_id, user, subject, &to_actor(caller)).await
+}
+
+/// A set-password link for a user who asked for one themselves (forgot their password).
+pub async fn send_reset_link(svc: &Services, user: &UserRow) -> Result<(), Error> {
+    let tenant_id = svc.store.tenant_of_principal(user.id).await?.ok_or(Error::not_found("user"))?;
+    let actor = signet_domain::audit::Actor { id: format!("user:{}", user.id), ip: None };
+    mail_password_link(svc, tenant_id, user, "Reset your Signet password", &actor).await
+}
+
+async fn mail_password_link(
+    svc: &Services,
+    tenant_id: signet_domain::TenantId,
+    user: &UserRow,
+    subject: &str,
+    actor: &signet_domain::audit::Actor,
+) -> Result<(), Error> {
     let email = user.email.clone().ok_or(Error::not_found("user"))?;
     let token = secrets::random_token(32);
     let expires_at = now_millis() + PASSWORD_LINK_TTL_MS;
-    svc.store
-        .create_password_link(caller.tenant_id, user.id, &secrets::hash_token(&token), expires_at, &to_actor(caller))
-        .await?;
-    let link = format!("{}/account/password#{token}", svc.config.public_base());
+    svc.store.create_password_link(tenant_id, user.id, &secrets::hash_token(&token), expires_at, actor).await?;
+    let link = format!("{}/account/password?token={token}", svc.config.public_base());
     let name = user.name.clone().unwrap_or_default();
     let text = format!(
         "Hello {name},\n\nset your password for Signet here (the link works once, for 72 hours):\n{link}\n\n\
@@ -307,7 +325,22 @@ pub fn check_password(password: &str, email: Option<&str>) -> Result<(), Error> 
 
 /// Sets a password through a link (the token from the e-mail): once, before it expires.
 pub async fn set_password(svc: &Services, token: &str, password: &str) -> Result<(), Error> {
-    check_password(password, None)?;
+    if token.is_empty() || token.chars().count() > 200 {
+        return Err(Error::field("token", "must be the 1 to 200 characters of the link's token"));
+    }
+    if !(MIN_PASSWORD_CHARS..=MAX_PASSWORD_CHARS).contains(&password.chars().count()) {
+        return Err(Error::field(
+            "password",
+            format!("must be {MIN_PASSWORD_CHARS} to {MAX_PASSWORD_CHARS} characters"),
+        ));
+    }
+    let token_hash = secrets::hash_token(token.trim());
+    let email = svc
+        .store
+        .password_link_email(&token_hash)
+        .await?
+        .ok_or_else(|| Error::rejected(ErrorCode::LinkExpired, "this link has expired or was already used"))?;
+    check_password(password, Some(&email))?;
     let hash = {
         let password = password.to_string();
         tokio::task::spawn_blocking(move || secrets::hash_password(&password))
@@ -315,7 +348,7 @@ pub async fn set_password(svc: &Services, token: &str, password: &str) -> Result
             .map_err(Error::internal)?
             .map_err(Error::internal)?
     };
-    svc.store.set_password_with_link(&secrets::hash_token(token.trim()), &hash, &secrets::random_token(16)).await?;
+    svc.store.set_password_with_link(&token_hash, &hash, &secrets::random_token(16)).await?;
     Ok(())
 }
 

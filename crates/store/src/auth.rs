@@ -16,6 +16,8 @@ pub struct PrincipalCredentials {
     pub disabled: bool,
     /// Only `active` principals sign in.
     pub status: String,
+    /// How a user signs in (`password`, `email_otp`, `sso`); `password` for clients.
+    pub login_mode: String,
 }
 
 /// What every authenticated request checks against the token's claims.
@@ -84,7 +86,7 @@ impl Store {
     pub async fn principal_by_email(&self, email: &str) -> Result<Option<PrincipalCredentials>> {
         on_db!(self, pool => {
             sqlx::query_as(
-                "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled, status FROM principals \
+                "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled, status, login_mode FROM principals \
                  WHERE kind = 'user' AND lower(email) = lower($1)",
             )
             .bind(email)
@@ -97,7 +99,7 @@ impl Store {
     pub async fn principal_by_client_id(&self, client_id: &str) -> Result<Option<PrincipalCredentials>> {
         on_db!(self, pool => {
             sqlx::query_as(
-                "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled, status FROM principals \
+                "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled, status, login_mode FROM principals \
                  WHERE kind = 'client' AND client_id = $1",
             )
             .bind(client_id)

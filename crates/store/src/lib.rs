@@ -31,7 +31,7 @@ pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutc
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use profiles::{NewSigningProfile, SigningProfileRow};
 pub use tenants::{CreatedTenant, NewTenant};
-pub use users::{UserFields, UserFilter, UserRow, UserSort};
+pub use users::{CodeUse, UserFields, UserFilter, UserRow, UserSort};
 pub use webhooks::{DeliveryRow, WEBHOOK_DELIVER_JOB, WebhookRow};
 pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory, NewWorkflow,

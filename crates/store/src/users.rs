@@ -509,6 +509,18 @@ impl Store {
         })
     }
 
+    /// The tenant a principal belongs to.
+    pub async fn tenant_of_principal(&self, id: i64) -> Result<Option<TenantId>> {
+        let row: Option<(i64,)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT tenant_id FROM principals WHERE id = $1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        Ok(row.map(|(id,)| TenantId::from(id)))
+    }
+
     /// The stored last four digits and digest of a user's national id.
     pub async fn user_national_id(&self, tenant_id: TenantId, id: i64) -> Result<Option<(String, String)>> {
         let row: Option<(Option<String>, Option<String>)> = on_db!(self, pool => {
@@ -581,6 +593,24 @@ impl Store {
         })
     }
 
+    /// The e-mail address of the user a live set-password link belongs to (the link is not
+    /// spent): the password rules compare the password with it.
+    pub async fn password_link_email(&self, token_hash: &str) -> Result<Option<String>> {
+        let now = now_millis();
+        let row: Option<(Option<String>,)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT p.email FROM password_links l JOIN principals p ON p.id = l.principal_id \
+                 WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2",
+            )
+            .bind(token_hash)
+            .bind(now)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(row.and_then(|(email,)| email))
+    }
+
     /// Spends a set-password link and sets the password in one transaction: a link works once,
     /// before it expires, for a user who may sign in. Every earlier session ends.
     pub async fn set_password_with_link(
@@ -629,6 +659,74 @@ impl Store {
             append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok((tenant_id, principal_id))
+        })
+    }
+}
+
+/// How a one-time sign-in code was received.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeUse {
+    /// The code was right, in time and unused: it is now spent.
+    Accepted,
+    /// Wrong, expired, spent or out of attempts.
+    Refused,
+}
+
+impl Store {
+    /// Stores a user's new sign-in code (its hash), replacing any earlier one.
+    pub async fn create_login_code(
+        &self,
+        tenant_id: TenantId,
+        principal_id: i64,
+        code_hash: &str,
+        expires_at: Millis,
+    ) -> Result<()> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            sqlx::query(
+                "INSERT INTO login_codes (principal_id, tenant_id, code_hash, expires_at, attempts, used_at, created_at) \
+                 VALUES ($1, $2, $3, $4, 0, NULL, $5) ON CONFLICT (principal_id) DO UPDATE SET code_hash = $3, \
+                 expires_at = $4, attempts = 0, used_at = NULL, created_at = $5",
+            )
+            .bind(principal_id)
+            .bind(tenant_id.get())
+            .bind(code_hash)
+            .bind(expires_at)
+            .bind(now)
+            .execute(pool)
+            .await
+            .map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Spends a user's sign-in code if `code_hash` is it, it is unused, in time and within
+    /// `max_attempts`; a wrong try counts as an attempt. One statement each, so concurrent
+    /// tries cannot both succeed.
+    pub async fn use_login_code(&self, principal_id: i64, code_hash: &str, max_attempts: i64) -> Result<CodeUse> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let spent = sqlx::query(
+                "UPDATE login_codes SET used_at = $3 WHERE principal_id = $1 AND code_hash = $2 AND used_at IS NULL \
+                 AND expires_at > $3 AND attempts < $4",
+            )
+            .bind(principal_id)
+            .bind(code_hash)
+            .bind(now)
+            .bind(max_attempts)
+            .execute(pool)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if spent == 1 {
+                return Ok(CodeUse::Accepted);
+            }
+            sqlx::query("UPDATE login_codes SET attempts = attempts + 1 WHERE principal_id = $1 AND used_at IS NULL")
+                .bind(principal_id)
+                .execute(pool)
+                .await
+                .map_err(db_err)?;
+            Ok(CodeUse::Refused)
         })
     }
 }

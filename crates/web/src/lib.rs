@@ -4,6 +4,7 @@
 //! table and client-address extractor are reused from `signet-api`, so that both faces answer
 //! a catalogue code with the same status.
 
+mod account;
 pub mod form;
 pub mod gateway;
 pub mod preview;
@@ -46,6 +47,7 @@ pub fn router(segment: &str) -> Router<Services> {
         .route("/sign/w/{id}/{secret}/delegate", post(w::delegate))
         .route("/sign/w/{id}/{secret}/comment", post(w::comment))
         .route("/sign/w/{id}/{secret}/attachment", post(w::attachment))
+        .route("/account/password", get(account::show).post(account::submit))
         .route("/static/sign.js", get(static_js))
         .route("/static/sign.css", get(static_css))
 }

@@ -31,6 +31,8 @@ pub struct TokenRequest {
     pub username: Option<String>,
     pub password: Option<String>,
     pub refresh_token: Option<String>,
+    /// The six-digit code e-mailed by `check-account`, for the `email_otp` grant (with `username`).
+    pub otp: Option<String>,
     /// Accepted for compatibility; access covers the tenant's API.
     pub scope: Option<String>,
 }
@@ -103,9 +105,14 @@ async fn grant(state: &AppState, ip: IpAddr, request: &TokenRequest) -> ApiResul
             let refresh = request.refresh_token.as_deref().ok_or_else(|| missing("refresh_token"))?;
             rotate(state, refresh).await
         }
+        "email_otp" => {
+            let username = request.username.as_deref().ok_or_else(|| missing("username"))?;
+            let otp = request.otp.as_deref().ok_or_else(|| missing("otp"))?;
+            otp_grant(state, ip, username, otp).await
+        }
         _ => Err(ApiError::new(
             HttpCode::UnsupportedGrantType,
-            "grant_type must be client_credentials, password or refresh_token",
+            "grant_type must be client_credentials, password, email_otp or refresh_token",
         )),
     }
 }
@@ -156,11 +163,23 @@ async fn password_grant(state: &AppState, ip: IpAddr, username: &str, password: 
         .await
         .map_err(Error::internal)?;
     match principal {
-        Some(p) if password_ok && !p.disabled && p.status == "active" => {
+        // A user who signs in with e-mail codes or SSO has no password sign-in.
+        Some(p) if password_ok && !p.disabled && p.status == "active" && p.login_mode == "password" => {
             state.store.clear_auth_failures(&account_key).await?;
             issue_new_session(state, &p, PrincipalKind::User).await
         }
         _ => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email or password")),
+    }
+}
+
+async fn otp_grant(state: &AppState, ip: IpAddr, username: &str, otp: &str) -> ApiResult<TokenResponse> {
+    let account_key = admit_attempt(state, &format!("user:{}", username.to_lowercase()), ip).await?;
+    match signet_services::login::verify_code(state, username, otp).await? {
+        Some(p) => {
+            state.store.clear_auth_failures(&account_key).await?;
+            issue_new_session(state, &p, PrincipalKind::User).await
+        }
+        None => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email or code")),
     }
 }
 
@@ -308,7 +327,7 @@ pub async fn jwks(State(state): State<AppState>) -> Json<serde_json::Value> {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetPasswordRequest {
-    /// The token from the link's address (after `#`).
+    /// The token from the link's address (its `token` parameter).
     #[schema(min_length = 1, max_length = 200)]
     pub token: String,
     /// 12 to 256 characters, not one of the commonest passwords from breaches.
@@ -335,4 +354,131 @@ pub async fn set_password(
     state.ip_limiter.check(ip)?;
     signet_services::users::set_password(&state, &request.token, &request.password).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GetUserLoginModesRequest {
+    #[schema(min_length = 1, max_length = 100, format = Email)]
+    pub email_id: String,
+}
+
+/// How an address may sign in: the same for every address, so nothing tells whether an
+/// account exists; a user's own mode is enforced when they sign in.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserLoginModes {
+    pub email_id: String,
+    /// Among `password` and `email_otp` (`sso` when the address's organisation has a provider).
+    pub login_modes: Vec<String>,
+}
+
+fn checked_email(field: &str, email: &str, max: usize) -> ApiResult<()> {
+    if email.chars().count() > max || !signet_domain::workflow::is_valid_email(email) {
+        return Err(ApiError::from(Error::field(field, "must be a valid e-mail address")));
+    }
+    Ok(())
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/auth/login-modes",
+    operation_id = "getUserLoginModes",
+    tag = "auth",
+    request_body = GetUserLoginModesRequest,
+    responses((status = 200, description = "The login modes offered for this address", body = UserLoginModes))
+)]
+pub async fn login_modes(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    crate::extract::ApiJson(request): crate::extract::ApiJson<GetUserLoginModesRequest>,
+) -> ApiResult<Json<UserLoginModes>> {
+    state.ip_limiter.check(ip)?;
+    checked_email("emailId", &request.email_id, 100)?;
+    let modes = signet_services::login::login_modes(&request.email_id);
+    Ok(Json(UserLoginModes {
+        email_id: request.email_id,
+        login_modes: modes.iter().map(|m| m.as_str().to_string()).collect(),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CheckAuthRequest {
+    #[schema(max_length = 254, format = Email)]
+    pub email_id: Option<String>,
+    /// 1 password, 2 e-mail code, 3 single sign-on.
+    #[schema(minimum = 1, maximum = 3)]
+    pub login_type: Option<i32>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckAuthResponse {
+    pub login_type: i32,
+    /// Whether this login type is offered for the address (not whether an account exists).
+    pub available: bool,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/auth/check-auth",
+    operation_id = "checkAuth",
+    tag = "auth",
+    request_body = CheckAuthRequest,
+    responses((status = 200, description = "Whether the login type is offered for the address", body = CheckAuthResponse))
+)]
+pub async fn check_auth(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    crate::extract::ApiJson(request): crate::extract::ApiJson<CheckAuthRequest>,
+) -> ApiResult<Json<CheckAuthResponse>> {
+    use signet_domain::user::LoginMode;
+    state.ip_limiter.check(ip)?;
+    if let Some(email) = &request.email_id {
+        checked_email("emailId", email, 254)?;
+    }
+    let email = request.email_id.unwrap_or_default();
+    let login_type = request.login_type.unwrap_or(1);
+    let mode = match login_type {
+        1 => LoginMode::Password,
+        2 => LoginMode::EmailOtp,
+        3 => LoginMode::Sso,
+        _ => return Err(ApiError::from(Error::field("loginType", "must be 1 (password), 2 (e-mail code) or 3 (SSO)"))),
+    };
+    let available = signet_services::login::login_modes(&email).contains(&mode);
+    Ok(Json(CheckAuthResponse { login_type, available }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckAccountRequest {
+    #[serde(rename = "emailID")]
+    #[schema(min_length = 1, max_length = 254, format = Email)]
+    pub email_id: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CheckAccountResponse {
+    pub message: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/auth/check-account",
+    operation_id = "checkAccount",
+    tag = "auth",
+    request_body = CheckAccountRequest,
+    responses((status = 202, description = "The same answer for every address: an existing user gets a sign-in code or a set-password link by e-mail", body = CheckAccountResponse))
+)]
+pub async fn check_account(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    crate::extract::ApiJson(request): crate::extract::ApiJson<CheckAccountRequest>,
+) -> ApiResult<(StatusCode, Json<CheckAccountResponse>)> {
+    state.ip_limiter.check(ip)?;
+    checked_email("emailID", &request.email_id, 254)?;
+    signet_services::login::check_account(&state, &request.email_id).await?;
+    let message = "If an account with this address exists, a sign-in code or a link to set the password is on its way.";
+    Ok((StatusCode::ACCEPTED, Json(CheckAccountResponse { message: message.into() })))
 }

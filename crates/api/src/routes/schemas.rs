@@ -29,8 +29,8 @@ pub fn bulk_department_ids() -> Schema {
 pub fn grant_type() -> Schema {
     ObjectBuilder::new()
         .schema_type(Type::String)
-        .enum_values(Some(["client_credentials", "password", "refresh_token"]))
-        .description(Some("`client_credentials` (with `client_id`, `client_secret`), `password` (with `username`, `password`) or `refresh_token` (with `refresh_token`)."))
+        .enum_values(Some(["client_credentials", "password", "email_otp", "refresh_token"]))
+        .description(Some("`client_credentials` (with `client_id`, `client_secret`), `password` (with `username`, `password`), `email_otp` (with `username` and the e-mailed `otp`) or `refresh_token` (with `refresh_token`)."))
         .into()
 }
 

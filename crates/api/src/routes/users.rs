@@ -26,7 +26,13 @@ use crate::routes::documents::BrowserInfo;
 #[serde(deny_unknown_fields)]
 pub struct CreateInternalUserRequest {
     /// 1 to 150 characters, no control characters.
-    #[schema(required = true, nullable = false, min_length = 1, max_length = 150)]
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 150,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub name: Option<String>,
     /// The sign-in address, unique across Signet.
     #[serde(rename = "EmailID")]
@@ -38,9 +44,9 @@ pub struct CreateInternalUserRequest {
     pub alternative_email_id: Option<String>,
     /// 7 to 15 digits, optionally with a leading `+` (spaces and hyphens allowed between digits).
     #[serde(rename = "contactNumber")]
-    #[schema(max_length = 32)]
+    #[schema(max_length = 32, pattern = "^$|^\\+?[0-9](?:[ -]?[0-9]){6,14}$")]
     pub contact_number: Option<String>,
-    #[schema(max_length = 150)]
+    #[schema(max_length = 150, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub organization: Option<String>,
     /// A department of the tenant.
     #[serde(rename = "deptId")]
@@ -49,14 +55,15 @@ pub struct CreateInternalUserRequest {
     #[serde(rename = "geoProfileId")]
     #[schema(minimum = 1, maximum = 2147483647)]
     pub geo_profile_id: Option<i64>,
-    #[schema(max_length = 150)]
+    #[schema(max_length = 150, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub designation: Option<String>,
     /// How the user signs: `electronic` (or 4), `aadhaar_esign` (3), `dsc_token` (2); default electronic.
     #[serde(rename = "signatureType")]
+    #[schema(pattern = "^(|electronic|esignature|4|aadhaar_esign|aadhaar|esign|3|dsc|dsc_token|digital_signature|2)$")]
     pub signature_type: Option<String>,
     /// A certificate profile reference, kept as given.
     #[serde(rename = "profileId")]
-    #[schema(max_length = 150)]
+    #[schema(max_length = 150, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub profile_id: Option<String>,
     /// eSignature options, combined: 1 draw, 2 type, 4 upload, 8 pad.
     #[serde(rename = "signatureOption")]
@@ -64,14 +71,15 @@ pub struct CreateInternalUserRequest {
     pub signature_option: Option<i64>,
     /// `password` (default), `email_otp` or `sso`.
     #[serde(rename = "loginAuthentication")]
+    #[schema(pattern = "^(|password|email_otp|otp|sso)$")]
     pub login_authentication: Option<String>,
     /// Aadhaar number: 12 digits with a valid check digit. Kept as its last four digits only.
     #[serde(rename = "nationalId")]
-    #[schema(max_length = 14)]
+    #[schema(max_length = 14, pattern = "^$|^[2-9][0-9]{3}[ -]?[0-9]{4}[ -]?[0-9]{4}$")]
     pub national_id: Option<String>,
     /// IANA time-zone name, e.g. `Asia/Kolkata`.
     #[serde(rename = "timeZoneId")]
-    #[schema(max_length = 64)]
+    #[schema(max_length = 64, pattern = "^$|^[A-Za-z][A-Za-z0-9_+-]{0,31}(/[A-Za-z][A-Za-z0-9_+-]{0,31})*$")]
     pub time_zone_id: Option<String>,
     /// 1 administrator, 2 sender (default), 3 signer, 4 auditor.
     #[serde(rename = "roleId")]
@@ -82,7 +90,7 @@ pub struct CreateInternalUserRequest {
     pub dob: Option<String>,
     /// PAN: five letters, four digits, a letter (e.g. `ABCPE1234F`).
     #[serde(rename = "PanNumber")]
-    #[schema(max_length = 10)]
+    #[schema(max_length = 10, pattern = "^$|^[A-Za-z]{3}[ABCFGHLJPTabcfghljpt][A-Za-z][0-9]{4}[A-Za-z]$")]
     pub pan_number: Option<String>,
     #[serde(rename = "browserInfo")]
     pub browser_info: Option<BrowserInfo>,
@@ -90,8 +98,7 @@ pub struct CreateInternalUserRequest {
 
 impl CreateInternalUserRequest {
     fn input(&self) -> ApiResult<UserInput> {
-        let dob =
-            self.dob.as_deref().filter(|d| !d.trim().is_empty()).map(|d| parse_time("dob", d.trim())).transpose()?;
+        let dob = self.dob.as_deref().map(|d| parse_time("dob", d)).transpose()?;
         Ok(UserInput {
             name: self.name.clone(),
             email: self.email_id.clone(),
@@ -225,14 +232,16 @@ pub struct GetInternalUsersRequest {
     #[schema(minimum = 1, maximum = 100)]
     pub page_size: Option<i64>,
     /// `id` (default), `name`, `email`, `createdAt` or `status`.
-    #[schema(pattern = "^$|^(?i)(id|name|email|emailid|createdat|createddate|status)$")]
+    #[schema(pattern = "^(|id|name|email|emailId|createdAt|createdDate|status)$")]
     pub sort_by: Option<String>,
     /// `asc` (default) or `desc`.
-    #[schema(pattern = "^$|^(?i)(asc|desc)$")]
+    #[schema(pattern = "^(|asc|desc)$")]
     pub sort_direction: Option<String>,
-    /// A status (`active`, `inactive`, `disabled`, `deleted`).
+    /// A status (`active`, `inactive`, `disabled`, `pending`, `rejected`, `deleted`).
+    #[schema(pattern = "^(|active|inactive|disabled|pending|rejected|deleted)$")]
     pub status: Option<String>,
     /// Same as `status` (either may be used).
+    #[schema(pattern = "^(|active|inactive|disabled|pending|rejected|deleted)$")]
     pub status_of_user: Option<String>,
 }
 
@@ -252,9 +261,10 @@ pub struct GetUsersRequest {
     #[schema(max_length = 150)]
     pub organization: Option<String>,
     /// The whole Aadhaar number (exact match; the number itself is not stored).
-    #[schema(max_length = 14)]
+    #[schema(max_length = 14, pattern = "^$|^[2-9][0-9]{3}[ -]?[0-9]{4}[ -]?[0-9]{4}$")]
     pub national_id: Option<String>,
     /// A status, as in `GetInternalUsersRequest`.
+    #[schema(pattern = "^(|active|inactive|disabled|pending|rejected|deleted)$")]
     pub status: Option<String>,
     /// Substring of who rejected the registration (`user:<id>`).
     #[schema(max_length = 200)]
@@ -266,9 +276,9 @@ pub struct GetUsersRequest {
     #[schema(max_length = 200)]
     pub created_by: Option<String>,
     /// As `sortBy` of `GetInternalUsersRequest`.
-    #[schema(pattern = "^$|^(?i)(id|name|email|emailid|createdat|createddate|status)$")]
+    #[schema(pattern = "^(|id|name|email|emailId|createdAt|createdDate|status)$")]
     pub sort_column: Option<String>,
-    #[schema(pattern = "^$|^(?i)(asc|desc)$")]
+    #[schema(pattern = "^(|asc|desc)$")]
     pub sort_order: Option<String>,
     #[schema(max_length = 200)]
     pub search_text: Option<String>,
@@ -307,7 +317,7 @@ pub struct MarkUserInactiveRequest {
     #[schema(minimum = 1, maximum = 2147483647)]
     pub user_id: i64,
     /// Kept with the status, at most 500 characters.
-    #[schema(max_length = 500)]
+    #[schema(max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub reason: Option<String>,
     /// End the user's sessions at once (otherwise access tokens already issued run out).
     pub invalidate_tokens: bool,
@@ -329,6 +339,27 @@ pub struct AdminPasswordSettingsEmailRequest {
     pub email_id: String,
 }
 
+/// Refuses filter texts longer than the document says (`(field, value, most characters)`).
+fn within_bounds(fields: &[(&str, &Option<String>, usize)]) -> ApiResult<()> {
+    let mut errors = signet_domain::FieldErrors::new();
+    for (field, value, max) in fields {
+        if value.as_deref().is_some_and(|v| v.chars().count() > *max) {
+            errors.insert(field.to_string(), vec![format!("must be at most {max} characters")]);
+        }
+    }
+    if errors.is_empty() { Ok(()) } else { Err(ApiError::from(Error::Validation(errors))) }
+}
+
+/// A user id in a body: the schema's bounds are a validation rule there.
+fn body_user_id(raw: i64) -> ApiResult<i64> {
+    if (1..=i64::from(i32::MAX)).contains(&raw) {
+        Ok(raw)
+    } else {
+        Err(ApiError::from(Error::field("userId", "must be 1 to 2147483647")))
+    }
+}
+
+/// A user id in the path: ids outside the spec's range cannot exist, so they are not found.
 fn user_id(raw: i64) -> ApiResult<i64> {
     if (1..=i64::from(i32::MAX)).contains(&raw) { Ok(raw) } else { Err(ApiError::from(Error::not_found("user"))) }
 }
@@ -481,6 +512,7 @@ pub async fn search_internal(
     auth: Auth,
     ApiJson(body): ApiJson<GetInternalUsersRequest>,
 ) -> ApiResult<Json<UserPage>> {
+    within_bounds(&[("searchText", &body.search_text, 200)])?;
     let page = Page::parse(body.page_number, body.page_size)?;
     let (sort, descending) = sort("sortBy", body.sort_by.as_deref(), "sortDirection", body.sort_direction.as_deref())?;
     let mut statuses = statuses("status", body.status.as_deref())?;
@@ -520,10 +552,22 @@ pub async fn search(
     auth: Auth,
     ApiJson(body): ApiJson<GetUsersRequest>,
 ) -> ApiResult<Json<UserPage>> {
+    within_bounds(&[
+        ("name", &body.name, 200),
+        ("email", &body.email, 254),
+        ("alternativeEmail", &body.alternative_email, 254),
+        ("contactNumber", &body.contact_number, 32),
+        ("organization", &body.organization, 150),
+        ("nationalId", &body.national_id, 14),
+        ("rejectedBy", &body.rejected_by, 200),
+        ("remarks", &body.remarks, 500),
+        ("createdBy", &body.created_by, 200),
+        ("searchText", &body.search_text, 200),
+    ])?;
     let page = Page::parse(body.page_number, body.page_size)?;
     let (sort, descending) = sort("sortColumn", body.sort_column.as_deref(), "sortOrder", body.sort_order.as_deref())?;
     let instant = |field: &str, value: &Option<String>| -> ApiResult<Option<i64>> {
-        Ok(value.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(|v| parse_time(field, v)).transpose()?)
+        Ok(value.as_deref().map(|v| parse_time(field, v)).transpose()?)
     };
     let filter = UserFilter {
         statuses: statuses("status", body.status.as_deref())?,
@@ -564,7 +608,7 @@ pub async fn disable(
     ApiJson(body): ApiJson<DisableUserRequest>,
 ) -> ApiResult<Json<DisableUserResponse>> {
     let force = body.force_disable_with_workflow.unwrap_or(false);
-    let cancelled = users::disable(&state, &auth.caller(), user_id(body.user_id)?, force).await?;
+    let cancelled = users::disable(&state, &auth.caller(), body_user_id(body.user_id)?, force).await?;
     Ok(Json(DisableUserResponse { cancelled_workflow_ids: cancelled.into_iter().map(|w| w.get()).collect() }))
 }
 
@@ -586,8 +630,16 @@ pub async fn mark_inactive(
     auth: Auth,
     ApiJson(body): ApiJson<MarkUserInactiveRequest>,
 ) -> ApiResult<StatusCode> {
+    if let Some(reason) = &body.reason
+        && (reason.chars().count() > 500 || reason.chars().any(char::is_control))
+    {
+        return Err(ApiError::from(Error::field(
+            "reason",
+            "must be at most 500 characters without control characters",
+        )));
+    }
     let reason = body.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
-    users::mark_inactive(&state, &auth.caller(), user_id(body.user_id)?, reason, body.invalidate_tokens).await?;
+    users::mark_inactive(&state, &auth.caller(), body_user_id(body.user_id)?, reason, body.invalidate_tokens).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -627,7 +679,7 @@ pub async fn delete(
     auth: Auth,
     ApiJson(body): ApiJson<DeleteUserRequest>,
 ) -> ApiResult<StatusCode> {
-    users::delete(&state, &auth.caller(), user_id(body.user_id)?).await?;
+    users::delete(&state, &auth.caller(), body_user_id(body.user_id)?).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -641,7 +693,7 @@ pub async fn delete(
     responses(
         (status = 202, description = "A single-use set-password link (valid 72 hours) is e-mailed to the user"),
         (status = 404, description = "No such user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 409, description = "The user cannot set a password in their status (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "The user cannot set a password in their status, or e-mail is not configured (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
     )
 )]
 pub async fn password_email(

@@ -1,0 +1,408 @@
+//! People and access (issue 13) on both backends: an administrator creates staff users, who
+//! set their password through the e-mailed link (a real SMTP server) and sign in; roles limit
+//! what they may call; the life cycle (disable with and without workflows in progress, mark
+//! inactive, reactivate, delete) ends sessions and keeps the history; field rules and search.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+use signet_store::Backend;
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::one_page;
+use signet_testkit::people::{GOOD_PASSWORD, link_token, login, set_password, signed_in_user};
+use signet_testkit::problem::expect_problem;
+use signet_testkit::server::{TestApp, spawn_with};
+use signet_testkit::smtp::SmtpSink;
+
+on_both_backends!(
+    an_administrator_onboards_a_user_who_sets_a_password_and_signs_in,
+    disabling_a_user_with_workflows_in_progress_needs_force_which_cancels_them,
+    marking_inactive_deleting_and_reactivating_end_sessions_and_keep_the_history,
+    user_fields_follow_their_rules_and_searches_use_every_filter,
+    the_set_password_page_works_without_javascript,
+    signing_in_by_e_mail_code_with_lookups_that_reveal_no_account,
+);
+
+struct People {
+    app: TestApp,
+    smtp: SmtpSink,
+    admin: String,
+}
+
+async fn people(backend: Backend) -> People {
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await;
+    let tenant = app.tenant("Acme Bank").await;
+    let admin = app.token(&tenant).await;
+    People { app, smtp, admin }
+}
+
+async fn an_administrator_onboards_a_user_who_sets_a_password_and_signs_in(backend: Backend) {
+    let People { app, smtp, admin } = people(backend).await;
+    let department: Value =
+        app.post("/api/v1/departments", &admin, json!({"departmentName": "Retail"})).await.json().await.expect("json");
+    let body = json!({
+        "name": "Asha Verma", "EmailID": "asha@acme.test", "deptId": department["departmentID"], "roleId": 2,
+        "designation": "Branch officer", "contactNumber": "+91 98765-43210", "PanNumber": "abcpe1234f",
+        "nationalId": "4991 1866 5246", "timeZoneId": "Asia/Kolkata", "dob": "1990-04-01T00:00:00Z",
+        "browserInfo": {"browserName": "Firefox"}
+    });
+    let created = app.post("/api/v1/users", &admin, body.clone()).await;
+    assert_eq!(created.status(), 201);
+    let created: Value = created.json().await.expect("json");
+    assert_eq!((created["isSuccess"].clone(), created["email"].clone()), (json!(true), json!("asha@acme.test")));
+    assert!(created["message"].as_str().is_some_and(|m| m.contains("invitation was e-mailed")), "{created}");
+    let id = created["subscriberId"].as_i64().expect("subscriberId");
+    expect_problem(app.post("/api/v1/users", &admin, body).await, 409, "conflict").await;
+
+    let user: Value = app.get(&format!("/api/v1/users/{id}"), &admin).await.json().await.expect("json");
+    assert_eq!(user["nationalId"], "XXXXXXXX5246", "the number is not kept: {user}");
+    assert_eq!(
+        (user["panNumber"].clone(), user["contactNumber"].clone()),
+        (json!("ABCPE1234F"), json!("+919876543210"))
+    );
+    assert_eq!(
+        (user["role"].clone(), user["status"].clone(), user["hasPassword"].clone()),
+        (json!("sender"), json!("active"), json!(false))
+    );
+
+    // The invitation's link sets a password once; weak and common passwords are refused.
+    let token = link_token(&smtp, "asha@acme.test").await;
+    for weak in ["short", "qwerty123456", "asha@acme.test-is-me"] {
+        let refused = expect_problem(set_password(&app, &token, weak).await, 400, "validation_failed").await;
+        assert!(refused["errors"]["password"].is_array(), "{weak}: {refused}");
+    }
+    expect_problem(login(&app, "asha@acme.test", GOOD_PASSWORD).await, 400, "invalid_grant").await;
+    assert_eq!(set_password(&app, &token, GOOD_PASSWORD).await.status(), 204);
+    expect_problem(set_password(&app, &token, "Another-Good-Passphrase-9").await, 410, "link_expired").await;
+    let tokens: Value = login(&app, "asha@acme.test", GOOD_PASSWORD).await.json().await.expect("json");
+    let asha = tokens["access_token"].as_str().expect("access").to_string();
+
+    // What a sender may do, and may not.
+    let me: Value = app.get("/api/v1/users/me", &asha).await.json().await.expect("json");
+    assert_eq!((me["subscriberId"].as_i64(), me["hasPassword"].clone()), (Some(id), json!(true)));
+    assert_eq!(app.post("/api/v1/users/internal-search", &asha, json!({})).await.status(), 200);
+    assert_eq!(app.get("/api/v1/workflows", &asha).await.status(), 200);
+    let denied = expect_problem(app.post("/api/v1/users", &asha, json!({})).await, 403, "forbidden").await;
+    assert!(denied["detail"].as_str().is_some_and(|d| d.contains("sender")), "{denied}");
+    expect_problem(app.get("/api/v1/audit", &asha).await, 403, "forbidden").await;
+    expect_problem(app.get("/api/v1/webhooks", &asha).await, 403, "forbidden").await;
+
+    // A new role takes effect at once: the old token is refused, a new sign-in gets the role.
+    let update = json!({"name": "Asha Verma", "EmailID": "asha@acme.test", "roleId": 4, "deptId": user["deptId"]});
+    let updated: Value = app.put(&format!("/api/v1/users/{id}"), &admin, update).await.json().await.expect("json");
+    assert_eq!(updated["role"], "auditor", "{updated}");
+    assert_eq!(updated["nationalId"], "XXXXXXXX5246", "kept when not sent again: {updated}");
+    expect_problem(app.get("/api/v1/users/me", &asha).await, 401, "invalid_token").await;
+    let tokens: Value = login(&app, "asha@acme.test", GOOD_PASSWORD).await.json().await.expect("json");
+    let auditor = tokens["access_token"].as_str().expect("access").to_string();
+    assert_eq!(app.get("/api/v1/audit", &auditor).await.status(), 200);
+    assert_eq!(app.get("/api/v1/workflows", &auditor).await.status(), 200);
+    expect_problem(app.post("/api/v1/workflows", &auditor, json!({})).await, 403, "forbidden").await;
+
+    // Every change is in the tenant's audit trail, which still verifies.
+    let audit: Value = app.get("/api/v1/audit", &admin).await.json().await.expect("json");
+    let actions: Vec<&str> = audit.as_array().expect("entries").iter().filter_map(|e| e["action"].as_str()).collect();
+    for action in ["user.created", "user.password_link_sent", "user.password_set", "user.updated"] {
+        assert!(actions.contains(&action), "{action} in {actions:?}");
+    }
+    let verified: Value = app.get("/api/v1/audit/verify", &admin).await.json().await.expect("json");
+    assert_eq!(verified["intact"], true, "{verified}");
+}
+
+async fn upload_and_send(app: &TestApp, token: &str, title: &str) -> i64 {
+    let body = json!({"documentName": format!("{title}.pdf"), "fileData": STANDARD.encode(one_page(title))});
+    let uploaded: Value = app.post("/api/v1/documents", token, body).await.json().await.expect("json");
+    let signatories =
+        json!([{"subscriberId": 0, "emailId": "customer@home.test", "name": "Customer", "signingOrder": 1}]);
+    let body = json!({"templateId": 0, "documentIds": [uploaded["documentId"]], "signatories": signatories});
+    let created = app.post("/api/v1/workflows", token, body).await;
+    assert_eq!(created.status(), 201);
+    created.json::<Value>().await.expect("json")["workflowId"].as_i64().expect("workflowId")
+}
+
+async fn disabling_a_user_with_workflows_in_progress_needs_force_which_cancels_them(backend: Backend) {
+    let People { app, smtp, admin } = people(backend).await;
+    let (ravi, ravi_token) = signed_in_user(&app, &smtp, &admin, "ravi@acme.test", 2).await;
+    let workflow = upload_and_send(&app, &ravi_token, "Sanction letter").await;
+
+    let refused =
+        expect_problem(app.post("/api/v1/users/disable", &admin, json!({"userId": ravi})).await, 409, "state_conflict")
+            .await;
+    assert!(refused["detail"].as_str().is_some_and(|d| d.contains(&workflow.to_string())), "{refused}");
+    assert_eq!(app.get("/api/v1/users/me", &ravi_token).await.status(), 200, "nothing changed");
+
+    let forced =
+        app.post("/api/v1/users/disable", &admin, json!({"userId": ravi, "forceDisableWithWorkflow": true})).await;
+    assert_eq!(forced.status(), 200);
+    let forced: Value = forced.json().await.expect("json");
+    assert_eq!(forced["cancelledWorkflowIds"], json!([workflow]));
+    let details: Value = app.get(&format!("/api/v1/workflows/{workflow}"), &admin).await.json().await.expect("json");
+    assert_eq!(details["state"], "inactive", "{details}");
+    expect_problem(app.get("/api/v1/users/me", &ravi_token).await, 401, "invalid_token").await;
+    expect_problem(login(&app, "ravi@acme.test", GOOD_PASSWORD).await, 400, "invalid_grant").await;
+    expect_problem(app.post("/api/v1/users/disable", &admin, json!({"userId": ravi})).await, 409, "state_conflict")
+        .await;
+
+    assert_eq!(app.post(&format!("/api/v1/users/{ravi}/reactivate"), &admin, json!(null)).await.status(), 204);
+    assert_eq!(login(&app, "ravi@acme.test", GOOD_PASSWORD).await.status(), 200);
+}
+
+async fn marking_inactive_deleting_and_reactivating_end_sessions_and_keep_the_history(backend: Backend) {
+    let People { app, smtp, admin } = people(backend).await;
+    let (meera, meera_token) = signed_in_user(&app, &smtp, &admin, "meera@acme.test", 2).await;
+    let tokens: Value = login(&app, "meera@acme.test", GOOD_PASSWORD).await.json().await.expect("json");
+    let refresh = tokens["refresh_token"].as_str().expect("refresh").to_string();
+
+    // Inactive, sessions left to run out: the access token works, nothing renews it.
+    let soft = json!({"userId": meera, "reason": "long leave", "invalidateTokens": false});
+    assert_eq!(app.post("/api/v1/users/inactive", &admin, soft).await.status(), 204);
+    assert_eq!(app.get("/api/v1/users/me", &meera_token).await.status(), 200);
+    let renewed =
+        app.client.post(app.url("/api/v1/auth/refresh")).json(&json!({"refresh_token": refresh})).send().await;
+    expect_problem(renewed.expect("refresh"), 400, "invalid_grant").await;
+    expect_problem(login(&app, "meera@acme.test", GOOD_PASSWORD).await, 400, "invalid_grant").await;
+    let user: Value = app.get(&format!("/api/v1/users/{meera}"), &admin).await.json().await.expect("json");
+    assert_eq!((user["status"].clone(), user["statusReason"].clone()), (json!("inactive"), json!("long leave")));
+
+    // Back, then inactive with the sessions ended at once.
+    assert_eq!(app.post(&format!("/api/v1/users/{meera}/reactivate"), &admin, json!(null)).await.status(), 204);
+    let tokens: Value = login(&app, "meera@acme.test", GOOD_PASSWORD).await.json().await.expect("json");
+    let fresh = tokens["access_token"].as_str().expect("access").to_string();
+    let hard = json!({"userId": meera, "invalidateTokens": true});
+    assert_eq!(app.post("/api/v1/users/inactive", &admin, hard).await.status(), 204);
+    expect_problem(app.get("/api/v1/users/me", &fresh).await, 401, "invalid_token").await;
+
+    // Deleted: personal data erased, the id and the audit trail stay; sign-in is gone for good.
+    let sent = upload_and_send(&app, &admin, "Kept history").await;
+    assert_eq!(app.post("/api/v1/users/delete", &admin, json!({"userId": meera})).await.status(), 204);
+    let user: Value = app.get(&format!("/api/v1/users/{meera}"), &admin).await.json().await.expect("json");
+    assert_eq!(user["status"], "deleted");
+    for erased in ["name", "emailID", "contactNumber", "nationalId", "panNumber", "dob"] {
+        assert!(user[erased].is_null(), "{erased}: {user}");
+    }
+    expect_problem(login(&app, "meera@acme.test", GOOD_PASSWORD).await, 400, "invalid_grant").await;
+    expect_problem(
+        app.post(&format!("/api/v1/users/{meera}/reactivate"), &admin, json!(null)).await,
+        409,
+        "state_conflict",
+    )
+    .await;
+    expect_problem(app.post("/api/v1/users/delete", &admin, json!({"userId": meera})).await, 404, "not_found").await;
+    let details: Value = app.get(&format!("/api/v1/workflows/{sent}"), &admin).await.json().await.expect("json");
+    assert_eq!(details["state"], "in_progress");
+    let verified: Value = app.get("/api/v1/audit/verify", &admin).await.json().await.expect("json");
+    assert_eq!(verified["intact"], true, "{verified}");
+    // An API client is not a user; an id of no user is not found.
+    expect_problem(app.post("/api/v1/users/delete", &admin, json!({"userId": 2_000_000_000})).await, 404, "not_found")
+        .await;
+    expect_problem(app.post("/api/v1/users/delete", &admin, json!({"userId": 0})).await, 400, "validation_failed")
+        .await;
+}
+
+async fn user_fields_follow_their_rules_and_searches_use_every_filter(backend: Backend) {
+    let People { app, admin, .. } = people(backend).await;
+    let bad = json!({
+        "name": "", "EmailID": "not-an-address", "PanNumber": "ABCXE1234F", "nationalId": "499118665247",
+        "contactNumber": "12", "timeZoneId": "Mars/Olympus Mons", "roleId": 9, "dob": "2999-01-01T00:00:00Z",
+        "deptId": 2000000000, "loginAuthentication": "carrier-pigeon", "signatureType": "quill"
+    });
+    let problem = expect_problem(app.post("/api/v1/users", &admin, bad).await, 400, "validation_failed").await;
+    for field in [
+        "name",
+        "EmailID",
+        "PanNumber",
+        "nationalId",
+        "contactNumber",
+        "timeZoneId",
+        "roleId",
+        "dob",
+        "loginAuthentication",
+        "signatureType",
+    ] {
+        assert!(problem["errors"][field].is_array(), "{field}: {problem}");
+    }
+    let unknown = json!({"name": "X", "EmailID": "x@acme.test", "deptId": 2000000000});
+    let problem = expect_problem(app.post("/api/v1/users", &admin, unknown).await, 400, "validation_failed").await;
+    assert!(problem["errors"]["deptId"].is_array(), "{problem}");
+    let extra = json!({"name": "X", "EmailID": "x@acme.test", "isAdmin": true});
+    expect_problem(app.post("/api/v1/users", &admin, extra).await, 400, "validation_failed").await;
+
+    for (name, email, organization, national_id) in [
+        ("Kiran Rao", "kiran@acme.test", "Acme Retail", Some("4991 1866 5246")),
+        ("Kavya Iyer", "kavya@acme.test", "Acme Treasury", None),
+        ("Zubin Shah", "zubin@acme.test", "Acme Retail", None),
+    ] {
+        let body = json!({"name": name, "EmailID": email, "organization": organization, "nationalId": national_id});
+        assert_eq!(app.post("/api/v1/users", &admin, body).await.status(), 201);
+    }
+    let search = |body: Value| {
+        let app = &app;
+        let admin = &admin;
+        async move {
+            let response = app.post("/api/v1/users/search", admin, body).await;
+            assert_eq!(response.status(), 200);
+            let page: Value = response.json().await.expect("json");
+            page["items"]
+                .as_array()
+                .expect("items")
+                .iter()
+                .map(|u| u["name"].as_str().unwrap_or("").to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        search(json!({"organization": "retail", "sortColumn": "name", "sortOrder": "desc"})).await,
+        ["Zubin Shah", "Kiran Rao"]
+    );
+    assert_eq!(search(json!({"nationalId": "499118665246"})).await, ["Kiran Rao"]);
+    assert_eq!(search(json!({"searchText": "KAV"})).await, ["Kavya Iyer"]);
+    assert_eq!(search(json!({"email": "zubin@", "status": "active"})).await, ["Zubin Shah"]);
+    assert!(search(json!({"status": "deleted"})).await.is_empty());
+    let page: Value = app
+        .post(
+            "/api/v1/users/internal-search",
+            &admin,
+            json!({"searchText": "acme.test", "pageSize": 2, "pageNumber": 2, "sortBy": "email", "isActive": true}),
+        )
+        .await
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(page["totalCount"], 3, "{page}");
+    assert_eq!(page["items"][0]["emailID"], "zubin@acme.test", "{page}");
+    let wrong_sort = json!({"sortBy": "salary"});
+    expect_problem(app.post("/api/v1/users/internal-search", &admin, wrong_sort).await, 400, "validation_failed").await;
+    let wrong_status = json!({"status": "retired"});
+    expect_problem(app.post("/api/v1/users/search", &admin, wrong_status).await, 400, "validation_failed").await;
+}
+
+async fn the_set_password_page_works_without_javascript(backend: Backend) {
+    let People { app, smtp, admin } = people(backend).await;
+    let body = json!({"name": "Nisha Paul", "EmailID": "nisha@acme.test"});
+    assert_eq!(app.post("/api/v1/users", &admin, body).await.status(), 201);
+    let token = link_token(&smtp, "nisha@acme.test").await;
+    let page = app.client.get(app.url(&format!("/account/password?token={token}"))).send().await.expect("page");
+    assert_eq!(page.status(), 200);
+    let csp = page.headers()["content-security-policy"].to_str().expect("csp").to_string();
+    assert!(csp.contains("form-action 'self'") && !csp.contains("script-src"), "{csp}");
+    let html = page.text().await.expect("html");
+    assert!(html.contains(r#"action="/account/password""#) && html.contains(&token), "{html}");
+
+    let submit = |password: &str, repeat: &str| {
+        let form = [("token", token.as_str()), ("password", password), ("repeat", repeat)];
+        app.client.post(app.url("/account/password")).form(&form).send()
+    };
+    let differ = submit(GOOD_PASSWORD, "something else entirely").await.expect("post");
+    assert_eq!(differ.status(), 400);
+    assert!(differ.text().await.expect("html").contains("The two passwords differ"));
+    let common = submit("1qaz2wsx3edc", "1qaz2wsx3edc").await.expect("post");
+    assert_eq!(common.status(), 400);
+    assert!(common.text().await.expect("html").contains("most common passwords"));
+    let done = submit(GOOD_PASSWORD, GOOD_PASSWORD).await.expect("post");
+    assert_eq!(done.status(), 200);
+    assert!(done.text().await.expect("html").contains("Your password is set"));
+    assert_eq!(login(&app, "nisha@acme.test", GOOD_PASSWORD).await.status(), 200);
+    let again = app.client.get(app.url(&format!("/account/password?token={token}"))).send().await.expect("page");
+    assert_eq!(again.status(), 410, "the link works once");
+    let forged = app.client.get(app.url("/account/password?token=forged")).send().await.expect("page");
+    assert_eq!(forged.status(), 410);
+}
+
+async fn public_post(app: &TestApp, path: &str, body: Value) -> reqwest::Response {
+    app.client.post(app.url(path)).json(&body).send().await.expect("post")
+}
+
+/// The six-digit code in the newest sign-in e-mail to `email`.
+async fn sign_in_code(smtp: &SmtpSink, email: &str, nth: usize) -> String {
+    for _ in 0..400 {
+        let codes: Vec<String> = smtp
+            .messages()
+            .into_iter()
+            .filter(|m| m["to"][0] == email && m["subject"] == "Your Signet sign-in code")
+            .filter_map(|m| {
+                let text = m["text"].as_str()?.to_string();
+                text.split_whitespace()
+                    .find(|w| w.len() == 7 && w.ends_with('.') && w[..6].bytes().all(|b| b.is_ascii_digit()))
+                    .map(|w| w[..6].to_string())
+            })
+            .collect();
+        if codes.len() >= nth {
+            return codes[nth - 1].clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("no sign-in code {nth} to {email}: {:?}", smtp.messages());
+}
+
+async fn otp_login(app: &TestApp, email: &str, code: &str) -> reqwest::Response {
+    let body = json!({"grant_type": "email_otp", "username": email, "otp": code});
+    app.client.post(app.url("/api/v1/auth/token")).json(&body).send().await.expect("token")
+}
+
+async fn signing_in_by_e_mail_code_with_lookups_that_reveal_no_account(backend: Backend) {
+    let People { app, smtp, admin } = people(backend).await;
+    let body = json!({"name": "Otto Code", "EmailID": "otto@acme.test", "loginAuthentication": "email_otp"});
+    let created: Value = app.post("/api/v1/users", &admin, body).await.json().await.expect("json");
+    assert!(created["message"].as_str().is_some_and(|m| m.contains("no invitation")), "{created}");
+
+    // The lookups answer alike for an account and for no account.
+    let modes = |email: &str| public_post(&app, "/api/v1/auth/login-modes", json!({"emailId": email}));
+    let known: Value = modes("otto@acme.test").await.json().await.expect("json");
+    let unknown: Value = modes("nobody@acme.test").await.json().await.expect("json");
+    assert_eq!(known["loginModes"], unknown["loginModes"], "{known} {unknown}");
+    assert_eq!(known["loginModes"], json!(["password", "email_otp"]));
+    for email in ["otto@acme.test", "nobody@acme.test"] {
+        let checked: Value = public_post(&app, "/api/v1/auth/check-auth", json!({"emailId": email, "loginType": 2}))
+            .await
+            .json()
+            .await
+            .expect("json");
+        assert_eq!(checked, json!({"loginType": 2, "available": true}));
+    }
+    expect_problem(
+        public_post(&app, "/api/v1/auth/check-auth", json!({"loginType": 9})).await,
+        400,
+        "validation_failed",
+    )
+    .await;
+    let ask = |email: &str| public_post(&app, "/api/v1/auth/check-account", json!({"emailID": email}));
+    let (a, b) = (ask("otto@acme.test").await, ask("nobody@acme.test").await);
+    assert_eq!((a.status().as_u16(), b.status().as_u16()), (202, 202));
+    assert_eq!(a.text().await.expect("a"), b.text().await.expect("b"), "the same answer");
+
+    // The code signs Otto in once; a password does not; a wrong code is refused alike.
+    let code = sign_in_code(&smtp, "otto@acme.test", 1).await;
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    expect_problem(otp_login(&app, "otto@acme.test", wrong).await, 400, "invalid_grant").await;
+    expect_problem(otp_login(&app, "nobody@acme.test", &code).await, 400, "invalid_grant").await;
+    let tokens: Value = otp_login(&app, "otto@acme.test", &code).await.json().await.expect("json");
+    let otto = tokens["access_token"].as_str().expect("access token");
+    let me: Value = app.get("/api/v1/users/me", otto).await.json().await.expect("json");
+    assert_eq!(me["loginAuthentication"], "email_otp");
+    expect_problem(otp_login(&app, "otto@acme.test", &code).await, 400, "invalid_grant").await;
+    expect_problem(login(&app, "otto@acme.test", GOOD_PASSWORD).await, 400, "invalid_grant").await;
+    assert!(!smtp.messages().iter().any(|m| m["to"][0] == "nobody@acme.test"), "no mail to an unknown address");
+
+    // Five wrong tries spend a code.
+    assert_eq!(ask("otto@acme.test").await.status(), 202);
+    let second = sign_in_code(&smtp, "otto@acme.test", 2).await;
+    let wrong = if second == "000000" { "111111" } else { "000000" };
+    for _ in 0..5 {
+        expect_problem(otp_login(&app, "otto@acme.test", wrong).await, 400, "invalid_grant").await;
+    }
+    expect_problem(otp_login(&app, "otto@acme.test", &second).await, 400, "invalid_grant").await;
+
+    // A password user who asks gets a link to set a new password (a reset).
+    let (_, _) = signed_in_user(&app, &smtp, &admin, "pia@acme.test", 2).await;
+    assert_eq!(ask("pia@acme.test").await.status(), 202);
+    smtp.wait_for("pia@acme.test", "Reset your Signet password").await;
+    let token = link_token(&smtp, "pia@acme.test").await;
+    assert_eq!(set_password(&app, &token, "Another-Good-Passphrase-9").await.status(), 204);
+    assert_eq!(login(&app, "pia@acme.test", "Another-Good-Passphrase-9").await.status(), 200);
+}

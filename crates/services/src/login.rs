@@ -1,0 +1,128 @@
+//! Signing in by e-mail address: which login modes an address may use, and one-time codes
+//! sent by e-mail (login mode `email_otp`), with no way to tell from the answers whether an
+//! account exists. The mode lookups answer what the installation offers for any address (a
+//! user's own mode is enforced when they sign in, with the same refusal as a wrong secret);
+//! `check_account` does the same work for every address (it queues a job, which looks the
+//! address up later), so neither its answer nor its time tells anything; the job e-mails only
+//! existing, active users: a sign-in code to those who sign in with codes, a set-password link
+//! to those with passwords.
+
+use aws_lc_rs::rand;
+use signet_domain::user::{LoginMode, UserStatus};
+use signet_domain::{Error, now_millis};
+use signet_store::CodeUse;
+
+use crate::mail::{self, Mail};
+use crate::{Services, secrets, users};
+
+/// How long a sign-in code works, and how many tries it allows.
+pub const CODE_TTL_MS: i64 = 10 * 60 * 1000;
+pub const CODE_ATTEMPTS: i64 = 5;
+
+/// The login modes offered for an address: the same for every address (SSO providers per
+/// e-mail domain are not built yet).
+pub fn login_modes(_email: &str) -> Vec<LoginMode> {
+    vec![LoginMode::Password, LoginMode::EmailOtp]
+}
+
+/// A six-digit code from the system CSPRNG, uniform (rejection sampling).
+fn six_digit_code() -> String {
+    loop {
+        let mut bytes = [0u8; 4];
+        // As for secrets::random_token: a failing system RNG is not recoverable.
+        #[allow(clippy::expect_used)]
+        rand::fill(&mut bytes).expect("system random number generator failed");
+        let n = u32::from_be_bytes(bytes);
+        // 4_294_000_000 is the largest multiple of 1_000_000 below 2^32.
+        if n < 4_294_000_000 {
+            return format!("{:06}", n % 1_000_000);
+        }
+    }
+}
+
+/// The job kind that looks an address up for [`check_account`].
+pub const CHECK_ACCOUNT_JOB: &str = "account.check";
+
+/// Starts a sign-in by e-mail for `email`: queues the lookup, whatever the address.
+pub async fn check_account(svc: &Services, email: &str) -> Result<(), Error> {
+    let job = signet_store::NewJob {
+        kind: CHECK_ACCOUNT_JOB,
+        payload: serde_json::json!({"email": email}),
+        dedupe_key: None,
+        run_at: now_millis(),
+        max_attempts: 3,
+    };
+    svc.store.enqueue_job(&job).await?;
+    Ok(())
+}
+
+/// The [`CHECK_ACCOUNT_JOB`]: existing active users get a code (login mode `email_otp`) or a
+/// set-password link (`password`) by e-mail; nobody else gets anything.
+pub async fn run_check_account(svc: &Services, payload: &str) -> Result<(), String> {
+    let payload: serde_json::Value = serde_json::from_str(payload).map_err(|e| format!("bad job: {e}"))?;
+    let email = payload["email"].as_str().unwrap_or_default();
+    mail_sign_in(svc, email).await.map_err(|e| e.to_string())
+}
+
+async fn mail_sign_in(svc: &Services, email: &str) -> Result<(), Error> {
+    let Some(found) = svc.store.principal_by_email(email).await? else { return Ok(()) };
+    if found.disabled || found.status != UserStatus::Active.as_str() || !svc.mailer.is_configured() {
+        return Ok(());
+    }
+    let user = svc.store.user(found.tenant_id, found.id).await?;
+    let Some(address) = user.email.clone() else { return Ok(()) };
+    let name = user.name.clone().unwrap_or_default();
+    match user.login_mode {
+        LoginMode::EmailOtp => {
+            let code = six_digit_code();
+            svc.store
+                .create_login_code(found.tenant_id, found.id, &secrets::hash_token(&code), now_millis() + CODE_TTL_MS)
+                .await?;
+            let text = format!(
+                "Hello {name},\n\nyour Signet sign-in code is {code}. It works once, for 10 minutes.\n\n\
+                 If you did not ask for it, ignore this e-mail.\n"
+            );
+            let mail =
+                Mail { to_email: address, to_name: name, subject: "Your Signet sign-in code".into(), text, html: None };
+            mail::enqueue(&svc.store, &mail, None).await
+        }
+        LoginMode::Password => users::send_reset_link(svc, &user).await,
+        // Signed in through the identity provider: nothing to send.
+        LoginMode::Sso => Ok(()),
+    }
+}
+
+/// The credentials of the user `email` names when `code` is their live sign-in code (spent
+/// now); `None` for any failure, alike.
+pub async fn verify_code(
+    svc: &Services,
+    email: &str,
+    code: &str,
+) -> Result<Option<signet_store::PrincipalCredentials>, Error> {
+    let Some(found) = svc.store.principal_by_email(email).await? else { return Ok(None) };
+    if found.login_mode != LoginMode::EmailOtp.as_str() || found.disabled || found.status != UserStatus::Active.as_str()
+    {
+        return Ok(None);
+    }
+    let code = code.trim();
+    if code.len() != 6 || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(None);
+    }
+    match svc.store.use_login_code(found.id, &secrets::hash_token(code), CODE_ATTEMPTS).await? {
+        CodeUse::Accepted => Ok(Some(found)),
+        CodeUse::Refused => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_six_digits() {
+        for _ in 0..200 {
+            let code = six_digit_code();
+            assert!(code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()), "{code}");
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! People for tests: staff users created through the API, who set their password through the
+//! e-mailed link (the SMTP sink) and sign in.
+
+use serde_json::{Value, json};
+
+use crate::server::TestApp;
+use crate::smtp::SmtpSink;
+
+pub const GOOD_PASSWORD: &str = "Tulip-Harbour-Quartz-71";
+
+/// The token of the set-password link in the newest e-mail to `email`.
+pub async fn link_token(smtp: &SmtpSink, email: &str) -> String {
+    smtp.wait_for(email, "Signet").await;
+    let message = smtp.messages().into_iter().rev().find(|m| m["to"][0] == email).expect("mail");
+    let text = message["text"].as_str().expect("text");
+    let link = text.split_whitespace().find(|w| w.contains("/account/password?token=")).expect("a link");
+    link.split("token=").nth(1).expect("token").to_string()
+}
+
+pub async fn login(app: &TestApp, email: &str, password: &str) -> reqwest::Response {
+    let body = json!({"grant_type": "password", "username": email, "password": password});
+    app.client.post(app.url("/api/v1/auth/token")).json(&body).send().await.expect("token")
+}
+
+pub async fn set_password(app: &TestApp, token: &str, password: &str) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/v1/auth/password"))
+        .json(&json!({"token": token, "password": password}))
+        .send()
+        .await
+        .expect("set password")
+}
+
+/// A staff user with `role_id`, their password set through the e-mailed link; answers their
+/// id and access token.
+pub async fn signed_in_user(app: &TestApp, smtp: &SmtpSink, admin: &str, email: &str, role_id: i64) -> (i64, String) {
+    let created = app.post("/api/v1/users", admin, json!({"name": email, "EmailID": email, "roleId": role_id})).await;
+    assert_eq!(created.status(), 201);
+    let created: Value = created.json().await.expect("json");
+    let token = link_token(smtp, email).await;
+    assert_eq!(set_password(app, &token, GOOD_PASSWORD).await.status(), 204);
+    let tokens: Value = login(app, email, GOOD_PASSWORD).await.json().await.expect("json");
+    (created["subscriberId"].as_i64().expect("id"), tokens["access_token"].as_str().expect("access").to_string())
+}

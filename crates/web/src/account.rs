@@ -1,0 +1,103 @@
+//! The page behind a set-password link (`/account/password?token=…`, e-mailed when an
+//! administrator creates a user or asks for a new link): a form that sets the password once.
+//! The token is the page's credential and its CSRF defence; it is neither logged (only paths
+//! are) nor sent on (no-referrer). Works without JavaScript.
+
+use askama::Template;
+use axum::Form;
+use axum::extract::{Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use signet_domain::{Error, ErrorCode};
+use signet_services::Services;
+
+const PAGE_CSP: &str =
+    "default-src 'none'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+#[derive(Template)]
+#[template(path = "account_password.html")]
+struct PasswordPage<'a> {
+    token: &'a str,
+    error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "workflow_message.html")]
+struct MessagePage<'a> {
+    title: &'a str,
+    message: &'a str,
+}
+
+fn html(status: StatusCode, body: String) -> Response {
+    let mut response = (status, Html(body)).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(PAGE_CSP));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+fn form(status: StatusCode, token: &str, error: Option<String>) -> Response {
+    let body = PasswordPage { token, error }.render().unwrap_or_else(|_| "Set your password".into());
+    html(status, body)
+}
+
+fn message(status: StatusCode, title: &str, text: &str) -> Response {
+    html(status, MessagePage { title, message: text }.render().unwrap_or_else(|_| text.to_string()))
+}
+
+const EXPIRED: &str = "This link has expired or was already used. Ask your administrator to send a new one.";
+
+#[derive(serde::Deserialize)]
+pub struct LinkQuery {
+    token: Option<String>,
+}
+
+/// The form, for a link that still works.
+pub async fn show(State(state): State<Services>, Query(query): Query<LinkQuery>) -> Response {
+    let token = query.token.unwrap_or_default();
+    let live = !token.is_empty()
+        && token.len() <= 200
+        && matches!(
+            state.store.password_link_email(&signet_services::secrets::hash_token(token.trim())).await,
+            Ok(Some(_))
+        );
+    if !live {
+        return message(StatusCode::GONE, "Link expired", EXPIRED);
+    }
+    form(StatusCode::OK, &token, None)
+}
+
+#[derive(serde::Deserialize)]
+pub struct PasswordForm {
+    token: String,
+    password: String,
+    repeat: String,
+}
+
+/// Sets the password; a refused one shows the form again with what to change.
+pub async fn submit(State(state): State<Services>, Form(input): Form<PasswordForm>) -> Response {
+    if input.password != input.repeat {
+        return form(StatusCode::BAD_REQUEST, &input.token, Some("The two passwords differ.".into()));
+    }
+    match signet_services::users::set_password(&state, &input.token, &input.password).await {
+        Ok(()) => message(
+            StatusCode::OK,
+            "Password set",
+            "Your password is set. Sign in with your e-mail address and this password.",
+        ),
+        Err(Error::Validation(errors)) => {
+            let text: Vec<String> = errors.values().flatten().map(|m| format!("The password {m}.")).collect();
+            form(StatusCode::BAD_REQUEST, &input.token, Some(text.join(" ")))
+        }
+        Err(error) if error.code() == ErrorCode::LinkExpired => message(StatusCode::GONE, "Link expired", EXPIRED),
+        Err(error) => {
+            tracing::error!(%error, "setting a password failed");
+            message(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Try again",
+                "The password could not be set just now. Try again later.",
+            )
+        }
+    }
+}
