@@ -21,12 +21,14 @@ on_both_backends!(
     user_fields_follow_their_rules_and_searches_use_every_filter,
     the_set_password_page_works_without_javascript,
     signing_in_by_e_mail_code_with_lookups_that_reveal_no_account,
+    customers_register_and_an_administrator_approves_or_rejects_them,
 );
 
 struct People {
     app: TestApp,
     smtp: SmtpSink,
     admin: String,
+    tenant_id: i64,
 }
 
 async fn people(backend: Backend) -> People {
@@ -39,11 +41,11 @@ async fn people(backend: Backend) -> People {
     .await;
     let tenant = app.tenant("Acme Bank").await;
     let admin = app.token(&tenant).await;
-    People { app, smtp, admin }
+    People { app, smtp, admin, tenant_id: tenant.tenant_id.get() }
 }
 
 async fn an_administrator_onboards_a_user_who_sets_a_password_and_signs_in(backend: Backend) {
-    let People { app, smtp, admin } = people(backend).await;
+    let People { app, smtp, admin, .. } = people(backend).await;
     let department: Value =
         app.post("/api/v1/departments", &admin, json!({"departmentName": "Retail"})).await.json().await.expect("json");
     let body = json!({
@@ -127,7 +129,7 @@ async fn upload_and_send(app: &TestApp, token: &str, title: &str) -> i64 {
 }
 
 async fn disabling_a_user_with_workflows_in_progress_needs_force_which_cancels_them(backend: Backend) {
-    let People { app, smtp, admin } = people(backend).await;
+    let People { app, smtp, admin, .. } = people(backend).await;
     let (ravi, ravi_token) = signed_in_user(&app, &smtp, &admin, "ravi@acme.test", 2).await;
     let workflow = upload_and_send(&app, &ravi_token, "Sanction letter").await;
 
@@ -154,7 +156,7 @@ async fn disabling_a_user_with_workflows_in_progress_needs_force_which_cancels_t
 }
 
 async fn marking_inactive_deleting_and_reactivating_end_sessions_and_keep_the_history(backend: Backend) {
-    let People { app, smtp, admin } = people(backend).await;
+    let People { app, smtp, admin, .. } = people(backend).await;
     let (meera, meera_token) = signed_in_user(&app, &smtp, &admin, "meera@acme.test", 2).await;
     let tokens: Value = login(&app, "meera@acme.test", GOOD_PASSWORD).await.json().await.expect("json");
     let refresh = tokens["refresh_token"].as_str().expect("refresh").to_string();
@@ -283,7 +285,7 @@ async fn user_fields_follow_their_rules_and_searches_use_every_filter(backend: B
 }
 
 async fn the_set_password_page_works_without_javascript(backend: Backend) {
-    let People { app, smtp, admin } = people(backend).await;
+    let People { app, smtp, admin, .. } = people(backend).await;
     let body = json!({"name": "Nisha Paul", "EmailID": "nisha@acme.test"});
     assert_eq!(app.post("/api/v1/users", &admin, body).await.status(), 201);
     let token = link_token(&smtp, "nisha@acme.test").await;
@@ -346,7 +348,7 @@ async fn otp_login(app: &TestApp, email: &str, code: &str) -> reqwest::Response 
 }
 
 async fn signing_in_by_e_mail_code_with_lookups_that_reveal_no_account(backend: Backend) {
-    let People { app, smtp, admin } = people(backend).await;
+    let People { app, smtp, admin, .. } = people(backend).await;
     let body = json!({"name": "Otto Code", "EmailID": "otto@acme.test", "loginAuthentication": "email_otp"});
     let created: Value = app.post("/api/v1/users", &admin, body).await.json().await.expect("json");
     assert!(created["message"].as_str().is_some_and(|m| m.contains("no invitation")), "{created}");
@@ -405,4 +407,118 @@ async fn signing_in_by_e_mail_code_with_lookups_that_reveal_no_account(backend: 
     let token = link_token(&smtp, "pia@acme.test").await;
     assert_eq!(set_password(&app, &token, "Another-Good-Passphrase-9").await.status(), 204);
     assert_eq!(login(&app, "pia@acme.test", "Another-Good-Passphrase-9").await.status(), 200);
+}
+
+async fn customers_register_and_an_administrator_approves_or_rejects_them(backend: Backend) {
+    let People { app, smtp, admin, tenant_id } = people(backend).await;
+    let register = |tenant: i64, name: &str, email: &str| {
+        let body = json!({"name": name, "emailID": email, "contactNumber": "+91 99887 66554", "organization": "Home Loans Ltd"});
+        let path = format!("/api/v1/tenants/{tenant}/register");
+        let app = &app;
+        async move { public_post(app, &path, body).await }
+    };
+    let first = register(tenant_id, "Chitra Nair", "chitra@home.test").await;
+    assert_eq!(first.status(), 202);
+    let answer = first.text().await.expect("text");
+    // An address already known and an organisation that does not exist get the same answer.
+    for (tenant, email) in [(tenant_id, "chitra@home.test"), (2_000_000_000, "someone@home.test")] {
+        let again = register(tenant, "Someone", email).await;
+        assert_eq!(again.status(), 202);
+        assert_eq!(again.text().await.expect("text"), answer);
+    }
+    assert_eq!(register(tenant_id, "Dev Mehta", "dev@home.test").await.status(), 202);
+    expect_problem(register(tenant_id, "", "not-an-address").await, 400, "validation_failed").await;
+
+    let pending: Value = app
+        .post("/api/v1/users/search", &admin, json!({"status": "pending", "sortColumn": "name"}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let items = pending["items"].as_array().expect("items");
+    assert_eq!(items.len(), 2, "{pending}");
+    assert_eq!(
+        (items[0]["userType"].clone(), items[0]["role"].clone(), items[0]["hasPassword"].clone()),
+        (json!("external"), json!("signer"), json!(false))
+    );
+    let (chitra, dev) =
+        (items[0]["subscriberId"].as_i64().expect("id"), items[1]["subscriberId"].as_i64().expect("id"));
+    expect_problem(login(&app, "chitra@home.test", GOOD_PASSWORD).await, 400, "invalid_grant").await;
+
+    // Approved: active, and the set-password link proves the address is hers.
+    let approved: Value = app
+        .post("/api/v1/users/external/approve", &admin, json!({"externalUserId": chitra}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(approved["status"], "active", "{approved}");
+    assert!(approved["statusBy"].as_str().is_some_and(|b| b.starts_with("client:")), "{approved}");
+    smtp.wait_for("chitra@home.test", "registration is approved").await;
+    let token = link_token(&smtp, "chitra@home.test").await;
+    assert_eq!(set_password(&app, &token, GOOD_PASSWORD).await.status(), 204);
+    let tokens: Value = login(&app, "chitra@home.test", GOOD_PASSWORD).await.json().await.expect("json");
+    let chitra_token = tokens["access_token"].as_str().expect("access");
+    expect_problem(app.get("/api/v1/workflows", chitra_token).await, 403, "forbidden").await;
+    expect_problem(
+        app.post("/api/v1/users/external/approve", &admin, json!({"externalUserId": chitra})).await,
+        409,
+        "state_conflict",
+    )
+    .await;
+
+    // Rejected, with the reason kept and told; searchable by who rejected.
+    let body = json!({"externalUserId": dev, "reason": "not a customer of ours"});
+    let rejected: Value = app.post("/api/v1/users/external/reject", &admin, body).await.json().await.expect("json");
+    assert_eq!(
+        (rejected["status"].clone(), rejected["statusReason"].clone()),
+        (json!("rejected"), json!("not a customer of ours"))
+    );
+    let told = smtp.wait_for("dev@home.test", "Your Signet registration").await;
+    assert!(told["text"].as_str().is_some_and(|t| t.contains("not a customer of ours")), "{told}");
+    let found: Value = app
+        .post("/api/v1/users/search", &admin, json!({"rejectedBy": "client:", "remarks": "customer"}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(found["totalCount"], 1, "{found}");
+    expect_problem(
+        app.post("/api/v1/users/external/approve", &admin, json!({"externalUserId": dev})).await,
+        409,
+        "state_conflict",
+    )
+    .await;
+
+    // Approved external users sign workflows by their id; a rejected one cannot be named.
+    let document: Value = app
+        .post(
+            "/api/v1/documents",
+            &admin,
+            json!({"documentName": "Loan.pdf", "fileData": STANDARD.encode(one_page("Loan"))}),
+        )
+        .await
+        .json()
+        .await
+        .expect("json");
+    let with = |id: i64, email: &str| {
+        json!({"templateId": 0, "documentIds": [document["documentId"]],
+        "signatories": [{"subscriberId": id, "emailId": email, "name": "Customer", "signingOrder": 1}]})
+    };
+    assert_eq!(app.post("/api/v1/workflows", &admin, with(chitra, "chitra@home.test")).await.status(), 201);
+    expect_problem(app.post("/api/v1/workflows", &admin, with(dev, "dev@home.test")).await, 400, "validation_failed")
+        .await;
+    // Only external users are approved: a staff user is not found as one.
+    let staff: Value = app
+        .post("/api/v1/users", &admin, json!({"name": "Staff", "EmailID": "staff@acme.test"}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    expect_problem(
+        app.post("/api/v1/users/external/approve", &admin, json!({"externalUserId": staff["subscriberId"]})).await,
+        404,
+        "not_found",
+    )
+    .await;
 }

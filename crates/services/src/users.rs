@@ -356,3 +356,108 @@ pub async fn set_password(svc: &Services, token: &str, password: &str) -> Result
 pub fn may_grant(caller_role: Role, role: Role) -> bool {
     caller_role == Role::Administrator || role != Role::Administrator
 }
+
+/// What a person gives when they register with a tenant.
+pub struct Registration<'a> {
+    pub name: &'a str,
+    pub email: &'a str,
+    pub contact_number: Option<&'a str>,
+    pub organization: Option<&'a str>,
+}
+
+/// A customer or counterparty registers with a tenant: they wait, as a pending external user,
+/// for an administrator's decision. An address already known, or a tenant that does not exist,
+/// changes nothing, and the answer is the same (it reveals neither). They set their password
+/// only once approved, through the e-mailed link, which proves the address is theirs.
+pub async fn register_external(
+    svc: &Services,
+    tenant_id: signet_domain::TenantId,
+    registration: &Registration<'_>,
+) -> Result<(), Error> {
+    let input = UserInput {
+        name: Some(registration.name.to_string()),
+        email: Some(registration.email.to_string()),
+        contact_number: registration.contact_number.map(str::to_string),
+        organization: registration.organization.map(str::to_string),
+        role_id: Some(i64::from(Role::Signer.id())),
+        ..UserInput::default()
+    };
+    let details = validate_user(&input, now_millis())?;
+    if svc.store.tenant_name(tenant_id).await?.is_none()
+        || svc.store.principal_by_email(&details.email).await?.is_some()
+    {
+        return Ok(());
+    }
+    let actor = signet_domain::audit::Actor { id: "registration".into(), ip: None };
+    let created = svc
+        .store
+        .create_user(
+            tenant_id,
+            UserKind::External,
+            UserStatus::Pending,
+            &fields(&details, &None),
+            &secrets::random_token(16),
+            &actor,
+        )
+        .await;
+    match created {
+        // Registered meanwhile by a concurrent request: the same as known.
+        Err(error) if error.code() == ErrorCode::Conflict => Ok(()),
+        other => other.map(|_| ()),
+    }
+}
+
+/// An administrator's decision on a registration (`ApproveExternalUserRequest`): approved
+/// users become active and get a set-password link; rejected ones keep the reason, and are
+/// told by e-mail.
+pub async fn decide_external(
+    svc: &Services,
+    caller: &Caller,
+    id: i64,
+    approve: bool,
+    reason: Option<&str>,
+) -> Result<UserRow, Error> {
+    if let Some(reason) = reason
+        && (reason.chars().count() > 500 || reason.chars().any(char::is_control))
+    {
+        return Err(Error::field("reason", "must be at most 500 characters without control characters"));
+    }
+    let user = svc.store.user(caller.tenant_id, id).await?;
+    if user.user_type != UserKind::External {
+        return Err(Error::not_found("external user"));
+    }
+    let to = if approve { UserStatus::Active } else { UserStatus::Rejected };
+    check_move(user.status, to)?;
+    if user.status != UserStatus::Pending {
+        return Err(Error::rejected(
+            ErrorCode::StateConflict,
+            format!("the registration was already decided ({})", user.status),
+        ));
+    }
+    svc.store
+        .set_user_status(
+            caller.tenant_id,
+            id,
+            user.status,
+            to,
+            reason,
+            &secrets::random_token(16),
+            false,
+            &to_actor(caller),
+        )
+        .await?;
+    let user = svc.store.user(caller.tenant_id, id).await?;
+    if svc.mailer.is_configured() {
+        if approve {
+            send_password_link(svc, caller, &user, "Your Signet registration is approved").await?;
+        } else if let Some(email) = user.email.clone() {
+            let name = user.name.clone().unwrap_or_default();
+            let why = reason.map(|r| format!("\n\nThe reason given: {r}")).unwrap_or_default();
+            let text = format!("Hello {name},\n\nyour registration with Signet was not approved.{why}\n");
+            let mail =
+                Mail { to_email: email, to_name: name, subject: "Your Signet registration".into(), text, html: None };
+            mail::enqueue(&svc.store, &mail, None).await?;
+        }
+    }
+    Ok(user)
+}

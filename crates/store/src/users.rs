@@ -23,6 +23,8 @@ pub struct UserRow {
     #[sqlx(try_from = "String")]
     pub status: UserStatus,
     pub status_reason: Option<String>,
+    /// Who set the status (an audit actor id).
+    pub status_by: Option<String>,
     pub alternative_email: Option<String>,
     pub contact_number: Option<String>,
     pub organization: Option<String>,
@@ -44,7 +46,7 @@ pub struct UserRow {
     pub updated_at: Option<i64>,
 }
 
-const USER_COLUMNS: &str = "id, email, name, user_type, role, status, status_reason, alternative_email, \
+const USER_COLUMNS: &str = "id, email, name, user_type, role, status, status_reason, status_by, alternative_email, \
     contact_number, organization, department_id, geo_profile_id, designation, signature_type, profile_ref, \
     signature_option, login_mode, national_id_last4, pan_number, time_zone, dob, \
     (secret_hash <> '') AS has_password, created_by, created_at, updated_at";
@@ -87,6 +89,8 @@ pub struct UserFilter {
     /// The keyed digest of a national id (exact match).
     pub national_id_digest: Option<String>,
     pub status_reason: Option<String>,
+    /// Who set the status (substring), e.g. who rejected a registration.
+    pub status_by: Option<String>,
     pub created_by: Option<String>,
     pub created_from: Option<Millis>,
     pub updated_from: Option<Millis>,
@@ -149,6 +153,7 @@ fn filter_sql(filter: &UserFilter, mut next: usize) -> (String, Vec<FilterValue>
     like(&mut sql, "organization", &filter.organization);
     like(&mut sql, "status_reason", &filter.status_reason);
     like(&mut sql, "created_by", &filter.created_by);
+    like(&mut sql, "status_by", &filter.status_by);
     if let Some(search) = filter.search.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
         sql.push_str(&format!(
             " AND (lower(coalesce(name, '')) LIKE ${next} ESCAPE '\\' OR lower(coalesce(email, '')) LIKE ${next} ESCAPE '\\')"
@@ -439,7 +444,7 @@ impl Store {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let changed = sqlx::query(
                 "UPDATE principals SET status = $4, disabled = $5, status_reason = $6, updated_at = $7, \
-                 security_stamp = CASE WHEN $8 THEN $9 ELSE security_stamp END \
+                 security_stamp = CASE WHEN $8 THEN $9 ELSE security_stamp END, status_by = $10 \
                  WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND status = $3",
             )
             .bind(tenant_id.get())
@@ -451,6 +456,7 @@ impl Store {
             .bind(now)
             .bind(end)
             .bind(new_stamp)
+            .bind(&actor.id)
             .execute(&mut *tx)
             .await
             .map_err(db_err)?

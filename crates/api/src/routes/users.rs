@@ -170,6 +170,8 @@ pub struct User {
     /// `active`, `inactive`, `disabled`, `pending`, `rejected` or `deleted`.
     pub status: String,
     pub status_reason: Option<String>,
+    /// Who set the status (e.g. who approved or rejected a registration).
+    pub status_by: Option<String>,
     /// Whether the user has set a password.
     pub has_password: bool,
     pub created_by: Option<String>,
@@ -201,6 +203,7 @@ fn view(row: UserRow) -> User {
         user_type: row.user_type.as_str().to_string(),
         status: row.status.as_str().to_string(),
         status_reason: row.status_reason,
+        status_by: row.status_by,
         has_password: row.has_password,
         created_by: row.created_by,
         created_at: row.created_at,
@@ -266,7 +269,7 @@ pub struct GetUsersRequest {
     /// A status, as in `GetInternalUsersRequest`.
     #[schema(pattern = "^(|active|inactive|disabled|pending|rejected|deleted)$")]
     pub status: Option<String>,
-    /// Substring of who rejected the registration (`user:<id>`).
+    /// Substring of who set the status, e.g. who rejected a registration (`user:<id>`).
     #[schema(max_length = 200)]
     pub rejected_by: Option<String>,
     /// Substring of the reason recorded with the status.
@@ -578,7 +581,8 @@ pub async fn search(
         contact_number: body.contact_number,
         organization: body.organization,
         status_reason: body.remarks,
-        created_by: body.created_by.or(body.rejected_by),
+        created_by: body.created_by,
+        status_by: body.rejected_by,
         created_from: instant("createdDate", &body.created_date)?,
         updated_from: instant("updatedOn", &body.updated_on)?,
         sort,
@@ -703,4 +707,128 @@ pub async fn password_email(
 ) -> ApiResult<StatusCode> {
     users::send_password_email(&state, &auth.caller(), body.email_id.trim()).await?;
     Ok(StatusCode::ACCEPTED)
+}
+
+/// A person registering with a tenant as an external user (a customer or counterparty).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RegisterExternalUserRequest {
+    /// 1 to 150 characters, no control characters.
+    #[schema(
+        min_length = 1,
+        max_length = 150,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
+    pub name: String,
+    #[serde(rename = "emailID")]
+    #[schema(max_length = 254, format = Email)]
+    pub email_id: String,
+    #[schema(max_length = 32, pattern = "^$|^\\+?[0-9](?:[ -]?[0-9]){6,14}$")]
+    pub contact_number: Option<String>,
+    #[schema(max_length = 150, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
+    pub organization: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RegistrationResponse {
+    pub message: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/tenants/{tenantId}/register",
+    operation_id = "registerExternalUser",
+    tag = "users",
+    params(("tenantId" = i64, Path, description = "The organisation registered with", minimum = 1)),
+    request_body = RegisterExternalUserRequest,
+    responses((status = 202, description = "The same answer whether or not the address or the organisation is known: a new registration waits for approval", body = RegistrationResponse))
+)]
+pub async fn register(
+    State(state): State<AppState>,
+    crate::extract::ClientIp(ip): crate::extract::ClientIp,
+    ApiPath(tenant_id): ApiPath<i64>,
+    ApiJson(body): ApiJson<RegisterExternalUserRequest>,
+) -> ApiResult<(StatusCode, Json<RegistrationResponse>)> {
+    state.ip_limiter.check(ip)?;
+    let registration = users::Registration {
+        name: &body.name,
+        email: &body.email_id,
+        contact_number: body.contact_number.as_deref(),
+        organization: body.organization.as_deref(),
+    };
+    if tenant_id < 1 {
+        return Err(ApiError::from(Error::field("tenantId", "must be at least 1")));
+    }
+    users::register_external(&state, signet_domain::TenantId::from(tenant_id), &registration).await?;
+    let message =
+        "Thank you. Once the organisation approves your registration, you get an e-mail to set your password.";
+    Ok((StatusCode::ACCEPTED, Json(RegistrationResponse { message: message.into() })))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ApproveExternalUserRequest {
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub external_user_id: i64,
+    /// Kept with the decision, at most 500 characters.
+    #[schema(max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
+    pub reason: Option<String>,
+    pub browser_info: Option<BrowserInfo>,
+}
+
+async fn decide(
+    state: &AppState,
+    auth: &Auth,
+    body: &ApproveExternalUserRequest,
+    approve: bool,
+) -> ApiResult<Json<User>> {
+    let id = if (1..=i64::from(i32::MAX)).contains(&body.external_user_id) {
+        body.external_user_id
+    } else {
+        return Err(ApiError::from(Error::field("externalUserId", "must be 1 to 2147483647")));
+    };
+    let reason = body.reason.as_deref().filter(|r| !r.trim().is_empty());
+    Ok(Json(view(users::decide_external(state, &auth.caller(), id, approve, reason).await?)))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/external/approve",
+    operation_id = "approveExternalUser",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = ApproveExternalUserRequest,
+    responses(
+        (status = 200, description = "Approved: active, and a set-password link is e-mailed", body = User),
+        (status = 404, description = "No such external user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "Already decided (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn approve_external(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<ApproveExternalUserRequest>,
+) -> ApiResult<Json<User>> {
+    decide(&state, &auth, &body, true).await
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/external/reject",
+    operation_id = "rejectExternalUser",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = ApproveExternalUserRequest,
+    responses(
+        (status = 200, description = "Rejected, with the reason kept (and e-mailed)", body = User),
+        (status = 404, description = "No such external user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "Already decided (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn reject_external(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<ApproveExternalUserRequest>,
+) -> ApiResult<Json<User>> {
+    decide(&state, &auth, &body, false).await
 }

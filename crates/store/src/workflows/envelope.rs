@@ -265,7 +265,7 @@ impl Store {
     pub async fn tenant_user_email(&self, tenant_id: TenantId, id: i64) -> Result<Option<String>> {
         on_db!(self, pool => {
             let row: Option<(Option<String>,)> = sqlx::query_as(
-                "SELECT email FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND NOT disabled",
+                "SELECT email FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND status = 'active'",
             )
             .bind(tenant_id.get())
             .bind(id)
