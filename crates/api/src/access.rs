@@ -35,6 +35,10 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
             return Some(Public);
         }
         ["auth", "sessions", "revoke"] | ["users", "me"] => Authenticated,
+        // The entries the caller may use (filtered by their grants).
+        ["menus"] if read => Authenticated,
+        ["menus", ..] if read => ReadDirectory,
+        ["menus", ..] => ManagePeople,
         ["audit", ..] => ReadAudit,
         ["departments", ..] | ["users", ..] if read => ReadDirectory,
         ["users", "search" | "internal-search"] => ReadDirectory,

@@ -13,7 +13,7 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::ProblemDetails;
 use crate::routes::{
-    audit, auth, departments, documents, gateway_admin, initiate_and_sign, signing_profiles, users, webhooks,
+    audit, auth, departments, documents, gateway_admin, initiate_and_sign, menus, signing_profiles, users, webhooks,
     workflow_actions, workflows,
 };
 
@@ -146,6 +146,11 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(users::register))
         .routes(routes!(users::approve_external))
         .routes(routes!(users::reject_external))
+        .routes(routes!(menus::create_activity))
+        .routes(routes!(menus::delete_activity))
+        .routes(routes!(menus::list))
+        .routes(routes!(menus::assign))
+        .routes(routes!(menus::access))
         .routes(routes!(departments::create, departments::list))
         .routes(routes!(departments::get, departments::update, departments::delete))
         .routes(routes!(departments::delete_one))

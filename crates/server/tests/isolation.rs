@@ -69,6 +69,7 @@ struct Objects {
     transaction: String,
     user: i64,
     external_user: i64,
+    menu: i64,
 }
 
 async fn create_as_a(app: &TestApp, token: &str) -> Objects {
@@ -176,6 +177,19 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         .and_then(|e| e["target"].as_str()?.strip_prefix("attachment:")?.parse().ok())
         .expect("the attachment's id in the workflow's events");
 
+    let menu = created(
+        post("/api/v1/menus/activities", json!({"menuParentId": 0, "menuName": "alphaonly loans"})).await,
+        "a menu entry",
+    )
+    .await["menuId"]
+        .as_i64()
+        .expect("menuId");
+    created(
+        post("/api/v1/menus/access", json!({"menuIds": [menu], "departmentIds": [department_id]})).await,
+        "a grant",
+    )
+    .await;
+
     // A registration with A, waiting for A's decision.
     let external_user = register_with_a(app, token).await;
 
@@ -235,6 +249,7 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         transaction,
         user: user["subscriberId"].as_i64().expect("subscriberId"),
         external_user,
+        menu,
     }
 }
 
@@ -281,6 +296,7 @@ fn path_value(name: &str, a: &Objects, missing: bool) -> String {
         "webhookId" => pick(a.webhook),
         "deliveryId" => pick(a.delivery),
         "userId" => pick(a.user),
+        "menuId" => pick(a.menu),
         "transactionNumber" if missing => "SGN00000000000000MISSING".into(),
         "transactionNumber" => a.transaction.clone(),
         other => panic!("the isolation walk cannot fill the path parameter {{{other}}}: teach it"),
@@ -339,6 +355,10 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "GET /api/v1/webhooks"
         | "GET /api/v1/workflows" => Walk::Own,
         "POST /api/v1/tenants/{tenantId}/register" => Walk::PublicByDesign,
+        "GET /api/v1/menus" => Walk::Own,
+        "POST /api/v1/menus/activities" => Walk::CreateFrom(json!({"menuParentId": id(a.menu), "menuName": "b's"})),
+        "POST /api/v1/menus/delete" => Walk::Foreign(Some(json!({"menuId": id(a.menu)}))),
+        "POST /api/v1/menus/access" => Walk::CreateFrom(json!({"menuIds": [id(a.menu)], "departmentIds": []})),
         "POST /api/v1/users/search" | "POST /api/v1/users/internal-search" => {
             Walk::OwnSearch(json!({"searchText": "alphaonly"}))
         }
@@ -430,6 +450,8 @@ async fn snapshot(app: &TestApp, token: &str, a: &Objects) -> BTreeMap<String, V
         format!("/api/v1/documents/{}/comments", a.document),
         format!("/api/v1/templates/{}", a.template),
         format!("/api/v1/users/{}", a.user),
+        format!("/api/v1/menus/{}/access", a.menu),
+        "/api/v1/menus".to_string(),
         "/api/v1/signing-profiles".to_string(),
         "/api/v1/gateway/authtokens".to_string(),
         "/api/v1/gateway/settings".to_string(),

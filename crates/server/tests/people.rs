@@ -22,6 +22,7 @@ on_both_backends!(
     the_set_password_page_works_without_javascript,
     signing_in_by_e_mail_code_with_lookups_that_reveal_no_account,
     customers_register_and_an_administrator_approves_or_rejects_them,
+    menus_and_templates_are_granted_to_users_and_departments,
 );
 
 struct People {
@@ -521,4 +522,113 @@ async fn customers_register_and_an_administrator_approves_or_rejects_them(backen
         "not_found",
     )
     .await;
+}
+
+async fn menus_and_templates_are_granted_to_users_and_departments(backend: Backend) {
+    let People { app, smtp, admin, .. } = people(backend).await;
+    let credit: Value =
+        app.post("/api/v1/departments", &admin, json!({"departmentName": "Credit"})).await.json().await.expect("json");
+    let (asha, asha_token) = signed_in_user(&app, &smtp, &admin, "asha@acme.test", 2).await;
+    let (ravi, ravi_token) = signed_in_user(&app, &smtp, &admin, "ravi@acme.test", 2).await;
+    let moved =
+        json!({"name": "asha@acme.test", "EmailID": "asha@acme.test", "roleId": 2, "deptId": credit["departmentID"]});
+    assert_eq!(app.put(&format!("/api/v1/users/{asha}"), &admin, moved).await.status(), 200);
+    let tokens: Value = login(&app, "asha@acme.test", GOOD_PASSWORD).await.json().await.expect("json");
+    let asha_token = tokens["access_token"].as_str().map(str::to_string).unwrap_or(asha_token);
+
+    let template: Value =
+        app.post("/api/v1/templates", &admin, json!({"menuName": "Home loan"})).await.json().await.expect("json");
+    let menus: Value = app.get("/api/v1/menus", &admin).await.json().await.expect("json");
+    let entry = menus
+        .as_array()
+        .expect("menus")
+        .iter()
+        .find(|m| m["templateId"] == template["templateId"])
+        .expect("the template's entry")
+        .clone();
+    assert_eq!((entry["kind"].clone(), entry["menuName"].clone()), (json!("template"), json!("Home loan")));
+    let template_menu = entry["menuId"].as_i64().expect("menuId");
+
+    let loans: Value = app
+        .post("/api/v1/menus/activities", &admin, json!({"menuParentId": 0, "menuName": "Loans"}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let loans = loans["menuId"].as_i64().expect("menuId");
+    let created =
+        app.post("/api/v1/menus/activities", &admin, json!({"menuParentId": loans, "menuName": "Sanctions"})).await;
+    assert_eq!(created.status(), 201);
+    let sanctions = created.json::<Value>().await.expect("json")["menuId"].as_i64().expect("menuId");
+    let orphan = json!({"menuParentId": 2_000_000_000, "menuName": "Nowhere"});
+    expect_problem(app.post("/api/v1/menus/activities", &admin, orphan).await, 400, "validation_failed").await;
+    expect_problem(
+        app.post("/api/v1/menus/activities", &asha_token, json!({"menuParentId": 0, "menuName": "Mine"})).await,
+        403,
+        "forbidden",
+    )
+    .await;
+
+    let grant = |body: Value| {
+        let (app, admin) = (&app, &admin);
+        async move { app.post("/api/v1/menus/access", admin, body).await }
+    };
+    let granted: Value = grant(json!({"menuIds": [template_menu], "departmentIds": [credit["departmentID"]]}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(granted["granted"], 1);
+    let granted: Value =
+        grant(json!({"menuIds": [sanctions], "subscriberIds": [ravi]})).await.json().await.expect("json");
+    assert_eq!(granted["granted"], 1);
+    let again: Value =
+        grant(json!({"menuIds": [sanctions], "subscriberIds": [ravi]})).await.json().await.expect("json");
+    assert_eq!(again["granted"], 0, "a grant is kept once");
+    let refused = grant(json!({"menuIds": [loans], "subscriberIds": [ravi, 2_000_000_000]})).await;
+    let problem = expect_problem(refused, 400, "validation_failed").await;
+    assert!(problem["errors"]["subscriberIds"].is_array(), "{problem}");
+    expect_problem(grant(json!({"menuIds": []})).await, 400, "validation_failed").await;
+
+    let names = |token: String| {
+        let app = &app;
+        async move {
+            let menus: Value = app.get("/api/v1/menus", &token).await.json().await.expect("json");
+            menus
+                .as_array()
+                .expect("menus")
+                .iter()
+                .map(|m| m["menuName"].as_str().unwrap_or("").to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(names(asha_token.clone()).await, ["Home loan"], "through her department");
+    assert_eq!(names(ravi_token.clone()).await, ["Sanctions"], "granted to him");
+    assert_eq!(names(admin.clone()).await.len(), 3, "administrators see every entry");
+
+    let flexi: Value =
+        app.get(&format!("/api/v1/menus/{template_menu}/access"), &admin).await.json().await.expect("json");
+    assert_eq!(flexi["header"]["name"], "Home loan", "{flexi}");
+    assert_eq!(flexi["header"]["link"], format!("/api/v1/templates/{}", template["templateId"]));
+    assert_eq!(
+        flexi["users"],
+        json!([{"subscriberID": asha, "name": "asha@acme.test", "emailID": "asha@acme.test", "profileimg": null}])
+    );
+    assert_eq!(flexi["departments"], json!([{"departmentID": credit["departmentID"], "departmentName": "Credit"}]));
+
+    // Deleting an activity takes the entries below it and their grants; a template's entry stays.
+    assert_eq!(app.post("/api/v1/menus/delete", &admin, json!({"menuId": loans})).await.status(), 204);
+    assert!(names(ravi_token).await.is_empty());
+    expect_problem(app.get(&format!("/api/v1/menus/{sanctions}/access"), &admin).await, 404, "not_found").await;
+    expect_problem(
+        app.post("/api/v1/menus/delete", &admin, json!({"menuId": template_menu})).await,
+        409,
+        "state_conflict",
+    )
+    .await;
+    let audit: Value = app.get("/api/v1/audit", &admin).await.json().await.expect("json");
+    let actions: Vec<&str> = audit.as_array().expect("entries").iter().filter_map(|e| e["action"].as_str()).collect();
+    for action in ["menu.created", "menu.access_granted", "menu.deleted"] {
+        assert!(actions.contains(&action), "{action}");
+    }
 }

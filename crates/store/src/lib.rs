@@ -9,6 +9,7 @@ mod esign;
 mod gateway;
 mod ids;
 mod jobs;
+mod menus;
 mod profiles;
 mod tenants;
 mod users;
@@ -29,6 +30,7 @@ pub use auth::{
 pub use esign::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
+pub use menus::{AccessUserRow, Grant, MenuRow};
 pub use profiles::{NewSigningProfile, SigningProfileRow};
 pub use tenants::{CreatedTenant, NewTenant};
 pub use users::{CodeUse, UserFields, UserFilter, UserRow, UserSort};

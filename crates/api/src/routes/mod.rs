@@ -9,6 +9,7 @@ pub mod documents;
 pub mod gateway_admin;
 pub mod gateway_public;
 pub mod initiate_and_sign;
+pub mod menus;
 pub mod schemas;
 pub mod signing_profiles;
 pub mod users;

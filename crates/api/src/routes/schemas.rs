@@ -25,6 +25,16 @@ pub fn bulk_department_ids() -> Schema {
     id_list("1 to 1000 department ids, each positive; all are deleted or none.", 1, 1000)
 }
 
+/// `AssignAccessRequest.menuIds`.
+pub fn menu_ids() -> Schema {
+    id_list("1 to 1000 menu entries of the tenant.", 1, 1000)
+}
+
+/// `AssignAccessRequest.subscriberIds` and `departmentIds`.
+pub fn grantee_ids() -> Schema {
+    id_list("Up to 1000 ids of the tenant's active users (or departments).", 0, 1000)
+}
+
 /// `TokenRequest.grant_type`: the grants the token operation serves.
 pub fn grant_type() -> Schema {
     ObjectBuilder::new()

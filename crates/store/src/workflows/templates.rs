@@ -45,6 +45,19 @@ impl Store {
             .fetch_one(&mut *tx)
             .await
             .map_err(db_err)?;
+            // Each template is a menu entry too, so that access to it can be granted.
+            sqlx::query(
+                "INSERT INTO menus (tenant_id, parent_id, name, kind, template_id, created_by, created_at) \
+                 VALUES ($1, NULL, $2, 'template', $3, $4, $5)",
+            )
+            .bind(tenant_id.get())
+            .bind(name)
+            .bind(row.id.get())
+            .bind(&actor.id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
             let event = actor.event("template.created", format!("template:{}", row.id), json!({"name": name}));
             crate::append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;

@@ -1,0 +1,283 @@
+//! Menus and access: activities under a parent menu (`CreateActivityRequest`), templates as
+//! menu entries (made with each template), granted to users and departments
+//! (`AssignAccessRequest`), and who may use an entry (`FlexiFormResponse`).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use signet_domain::access::Role;
+use signet_domain::{Error, FieldErrors};
+use signet_store::{Grant, MenuRow};
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::Auth;
+use crate::error::{ApiError, ApiResult, ProblemDetails};
+use crate::extract::{ApiJson, ApiPath};
+use crate::routes::departments::Department;
+use crate::routes::documents::BrowserInfo;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CreateActivityRequest {
+    /// The menu it goes under; 0 for the top level.
+    #[schema(minimum = 0, maximum = 2147483647)]
+    pub menu_parent_id: i64,
+    /// 1 to 100 characters, no control characters.
+    #[schema(
+        required = true,
+        nullable = false,
+        min_length = 1,
+        max_length = 100,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
+    pub menu_name: Option<String>,
+    pub browser_info: Option<BrowserInfo>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DeleteActivityRequest {
+    #[schema(minimum = 1, maximum = 2147483647)]
+    pub menu_id: i64,
+    pub browser_info: Option<BrowserInfo>,
+}
+
+/// Grants every listed menu entry to every listed user and department.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AssignAccessRequest {
+    #[schema(schema_with = crate::routes::schemas::menu_ids)]
+    pub menu_ids: Vec<i64>,
+    #[serde(default)]
+    #[schema(schema_with = crate::routes::schemas::grantee_ids)]
+    pub subscriber_ids: Vec<i64>,
+    #[serde(default)]
+    #[schema(schema_with = crate::routes::schemas::grantee_ids)]
+    pub department_ids: Vec<i64>,
+    pub browser_info: Option<BrowserInfo>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AssignAccessResponse {
+    /// New grants (a grant that existed is not counted again).
+    pub granted: usize,
+}
+
+/// A menu entry: an activity, or a template.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Menu {
+    pub menu_id: i64,
+    pub menu_parent_id: Option<i64>,
+    pub menu_name: String,
+    /// `activity` or `template`.
+    pub kind: String,
+    pub template_id: Option<i64>,
+    pub created_at: i64,
+}
+
+fn view(row: MenuRow) -> Menu {
+    Menu {
+        menu_id: row.id,
+        menu_parent_id: row.parent_id,
+        menu_name: row.name,
+        kind: row.kind,
+        template_id: row.template_id,
+        created_at: row.created_at,
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HeaderInfo {
+    pub name: Option<String>,
+    #[serde(rename = "startDate")]
+    pub start_date: Option<String>,
+    #[serde(rename = "endDate")]
+    pub end_date: Option<String>,
+    pub link: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AccessUser {
+    #[serde(rename = "subscriberID")]
+    pub subscriber_id: i32,
+    pub name: Option<String>,
+    #[serde(rename = "emailID")]
+    pub email_id: Option<String>,
+    /// Not kept by Signet: always null.
+    pub profileimg: Option<String>,
+}
+
+/// Who may use a menu entry.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FlexiFormResponse {
+    pub header: HeaderInfo,
+    pub users: Option<Vec<AccessUser>>,
+    pub departments: Option<Vec<Department>>,
+}
+
+fn ids(field: &str, values: &[i64], errors: &mut FieldErrors) -> Vec<i64> {
+    let values = values.to_vec();
+    if values.len() > 1000 {
+        errors.insert(field.into(), vec!["at most 1000 ids".into()]);
+    }
+    if values.iter().any(|v| !(1..=i64::from(i32::MAX)).contains(v)) {
+        errors.insert(field.into(), vec!["each id is 1 to 2147483647".into()]);
+    }
+    let mut values = values;
+    values.sort_unstable();
+    values.dedup();
+    values
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/menus/activities",
+    operation_id = "createActivity",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = CreateActivityRequest,
+    responses((status = 201, description = "Created", body = Menu))
+)]
+pub async fn create_activity(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<CreateActivityRequest>,
+) -> ApiResult<(StatusCode, Json<Menu>)> {
+    let raw = body.menu_name.clone().unwrap_or_default();
+    let name = raw.trim();
+    if name.is_empty() || raw.chars().count() > 100 || raw.chars().any(char::is_control) {
+        return Err(ApiError::from(Error::field("menuName", "must be 1 to 100 characters without control characters")));
+    }
+    if !(0..=i64::from(i32::MAX)).contains(&body.menu_parent_id) {
+        return Err(ApiError::from(Error::field("menuParentId", "must be 0 to 2147483647")));
+    }
+    let parent = (body.menu_parent_id != 0).then_some(body.menu_parent_id);
+    let row = state.store.create_activity(auth.tenant_id, parent, name, &auth.actor()).await?;
+    Ok((StatusCode::CREATED, Json(view(row))))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/menus/delete",
+    operation_id = "deleteActivity",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = DeleteActivityRequest,
+    responses(
+        (status = 204, description = "Deleted, with the entries below it and their grants"),
+        (status = 404, description = "No such menu entry in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "A template's entry (it goes with its template) (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn delete_activity(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<DeleteActivityRequest>,
+) -> ApiResult<StatusCode> {
+    if !(1..=i64::from(i32::MAX)).contains(&body.menu_id) {
+        return Err(ApiError::from(Error::field("menuId", "must be 1 to 2147483647")));
+    }
+    state.store.delete_activity(auth.tenant_id, body.menu_id, &auth.actor()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/menus",
+    operation_id = "listMenus",
+    tag = "users",
+    security(("bearer" = [])),
+    responses((status = 200, description = "The menu entries the caller may use (all of them for administrators)", body = Vec<Menu>))
+)]
+pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<Menu>>> {
+    let for_user = (auth.role != Role::Administrator).then_some(auth.principal_id);
+    Ok(Json(state.store.menus(auth.tenant_id, for_user).await?.into_iter().map(view).collect()))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/menus/access",
+    operation_id = "assignAccess",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = AssignAccessRequest,
+    responses((status = 200, description = "Granted (all or nothing)", body = AssignAccessResponse))
+)]
+pub async fn assign(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<AssignAccessRequest>,
+) -> ApiResult<Json<AssignAccessResponse>> {
+    let mut errors = FieldErrors::new();
+    let menus = ids("menuIds", &body.menu_ids, &mut errors);
+    let users = ids("subscriberIds", &body.subscriber_ids, &mut errors);
+    let departments = ids("departmentIds", &body.department_ids, &mut errors);
+    if menus.is_empty() {
+        errors.entry("menuIds".into()).or_default().push("name at least one menu entry".into());
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::from(Error::Validation(errors)));
+    }
+    let grant = Grant { menu_ids: &menus, user_ids: &users, department_ids: &departments };
+    let granted = state.store.assign_access(auth.tenant_id, &grant, &auth.actor()).await?;
+    Ok(Json(AssignAccessResponse { granted }))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/menus/{menuId}/access",
+    operation_id = "getMenuAccess",
+    tag = "users",
+    security(("bearer" = [])),
+    params(("menuId" = i32, Path, description = "The menu entry", minimum = 1, maximum = 2147483647)),
+    responses(
+        (status = 200, description = "Who may use the entry: users (directly or through their department) and departments", body = FlexiFormResponse),
+        (status = 404, description = "No such menu entry in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn access(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(id): ApiPath<i64>,
+) -> ApiResult<Json<FlexiFormResponse>> {
+    if !(1..=i64::from(i32::MAX)).contains(&id) {
+        return Err(ApiError::from(Error::not_found("menu")));
+    }
+    let menu = state.store.menu(auth.tenant_id, id).await?;
+    let (users, departments) = state.store.menu_access(auth.tenant_id, id).await?;
+    let start = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(menu.created_at) * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok());
+    let link = match menu.template_id {
+        Some(template) => format!("/api/v1/templates/{template}"),
+        None => format!("/api/v1/menus/{}/access", menu.id),
+    };
+    Ok(Json(FlexiFormResponse {
+        header: HeaderInfo { name: Some(menu.name), start_date: start, end_date: None, link: Some(link) },
+        users: Some(
+            users
+                .into_iter()
+                .filter_map(|u| {
+                    Some(AccessUser {
+                        subscriber_id: i32::try_from(u.id).ok()?,
+                        name: u.name,
+                        email_id: u.email,
+                        profileimg: None,
+                    })
+                })
+                .collect(),
+        ),
+        departments: Some(
+            departments
+                .into_iter()
+                .filter_map(|(id, name)| {
+                    Some(Department { department_id: i32::try_from(id).ok()?, department_name: Some(name) })
+                })
+                .collect(),
+        ),
+    }))
+}

@@ -1,0 +1,262 @@
+//! The tenant's menus (activities and templates as entries) and who may use each entry.
+
+use serde_json::json;
+use signet_domain::audit::Actor;
+use signet_domain::{Error, TenantId, now_millis};
+
+use crate::{Result, Store, append_audit, db_err, on_db};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MenuRow {
+    pub id: i64,
+    pub parent_id: Option<i64>,
+    pub name: String,
+    pub kind: String,
+    pub template_id: Option<i64>,
+    pub created_at: i64,
+}
+
+/// Someone who may use a menu entry (directly, or through their department).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AccessUserRow {
+    pub id: i64,
+    pub name: Option<String>,
+    pub email: Option<String>,
+}
+
+/// What `AssignAccessRequest` grants: every listed menu to every listed user and department.
+pub struct Grant<'a> {
+    pub menu_ids: &'a [i64],
+    pub user_ids: &'a [i64],
+    pub department_ids: &'a [i64],
+}
+
+const MENU_COLUMNS: &str = "id, parent_id, name, kind, template_id, created_at";
+
+impl Store {
+    /// A new activity under `parent_id` (a menu of the tenant, or none for the top level).
+    pub async fn create_activity(
+        &self,
+        tenant_id: TenantId,
+        parent_id: Option<i64>,
+        name: &str,
+        actor: &Actor,
+    ) -> Result<MenuRow> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            if let Some(parent) = parent_id {
+                let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM menus WHERE tenant_id = $1 AND id = $2")
+                    .bind(tenant_id.get())
+                    .bind(parent)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+                if found.is_none() {
+                    return Err(Error::field("menuParentId", "no such menu in this tenant (0 for the top level)"));
+                }
+            }
+            let row: MenuRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "INSERT INTO menus (tenant_id, parent_id, name, kind, template_id, created_by, created_at) \
+                 VALUES ($1, $2, $3, 'activity', NULL, $4, $5) RETURNING {MENU_COLUMNS}"
+            )))
+            .bind(tenant_id.get())
+            .bind(parent_id)
+            .bind(name)
+            .bind(&actor.id)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let event = actor.event("menu.created", format!("menu:{}", row.id), json!({"name": name, "parentId": parent_id}));
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(row)
+        })
+    }
+
+    /// Deletes an activity with its entries below and their grants (a template's entry goes
+    /// with its template, not here).
+    pub async fn delete_activity(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let found: Option<(String,)> =
+                sqlx::query_as("SELECT kind FROM menus WHERE tenant_id = $1 AND id = $2")
+                    .bind(tenant_id.get())
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+            match found {
+                None => return Err(Error::not_found("menu")),
+                Some((kind,)) if kind != "activity" => {
+                    return Err(Error::rejected(
+                        signet_domain::ErrorCode::StateConflict,
+                        "a template's menu entry goes with its template",
+                    ));
+                }
+                Some(_) => {}
+            }
+            // The entry and everything below it, level by level (menus are shallow; the loop
+            // ends when a level is empty, and ids only ever point at earlier rows).
+            let mut level = vec![id];
+            let mut all = Vec::new();
+            while !level.is_empty() && all.len() < 10_000 {
+                all.extend(level.iter().copied());
+                let mut next = Vec::new();
+                for parent in &level {
+                    let children: Vec<(i64,)> =
+                        sqlx::query_as("SELECT id FROM menus WHERE tenant_id = $1 AND parent_id = $2")
+                            .bind(tenant_id.get())
+                            .bind(parent)
+                            .fetch_all(&mut *tx)
+                            .await
+                            .map_err(db_err)?;
+                    next.extend(children.into_iter().map(|(c,)| c));
+                }
+                level = next;
+            }
+            for menu in all.iter().rev() {
+                sqlx::query("DELETE FROM menu_access WHERE menu_id = $1").bind(menu).execute(&mut *tx).await.map_err(db_err)?;
+                sqlx::query("UPDATE menus SET parent_id = NULL WHERE parent_id = $1 AND kind = 'template'")
+                    .bind(menu)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+                sqlx::query("DELETE FROM menus WHERE id = $1 AND kind = 'activity'").bind(menu).execute(&mut *tx).await.map_err(db_err)?;
+            }
+            append_audit!(tx, tenant_id, &actor.event("menu.deleted", format!("menu:{id}"), json!({"entries": all.len()})));
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// The tenant's menu entries; with `for_user`, only those the user may use (granted to
+    /// them or to their department).
+    pub async fn menus(&self, tenant_id: TenantId, for_user: Option<i64>) -> Result<Vec<MenuRow>> {
+        on_db!(self, pool => {
+            let rows: Vec<MenuRow> = match for_user {
+                None => sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                    "SELECT {MENU_COLUMNS} FROM menus WHERE tenant_id = $1 ORDER BY id"
+                )))
+                .bind(tenant_id.get())
+                .fetch_all(pool)
+                .await
+                .map_err(db_err)?,
+                Some(user) => sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                    "SELECT {MENU_COLUMNS} FROM menus m WHERE m.tenant_id = $1 AND EXISTS (SELECT 1 FROM menu_access a \
+                     WHERE a.menu_id = m.id AND (a.principal_id = $2 OR a.department_id = \
+                     (SELECT department_id FROM principals p WHERE p.id = $2))) ORDER BY id"
+                )))
+                .bind(tenant_id.get())
+                .bind(user)
+                .fetch_all(pool)
+                .await
+                .map_err(db_err)?,
+            };
+            Ok(rows)
+        })
+    }
+
+    pub async fn menu(&self, tenant_id: TenantId, id: i64) -> Result<MenuRow> {
+        let row: Option<MenuRow> = on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {MENU_COLUMNS} FROM menus WHERE tenant_id = $1 AND id = $2")))
+                .bind(tenant_id.get())
+                .bind(id)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        row.ok_or(Error::not_found("menu"))
+    }
+
+    /// Grants every menu to every user and department named, all or nothing: an id that is
+    /// not the tenant's (a menu, an active user, a department) refuses the whole grant.
+    pub async fn assign_access(&self, tenant_id: TenantId, grant: &Grant<'_>, actor: &Actor) -> Result<usize> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let checks: [(&str, &str, &[i64]); 3] = [
+                ("menuIds", "SELECT id FROM menus WHERE tenant_id = $1 AND id = $2", grant.menu_ids),
+                (
+                    "subscriberIds",
+                    "SELECT id FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND status = 'active'",
+                    grant.user_ids,
+                ),
+                ("departmentIds", "SELECT id FROM departments WHERE tenant_id = $1 AND id = $2", grant.department_ids),
+            ];
+            for (field, sql, ids) in checks {
+                for id in ids {
+                    let found: Option<(i64,)> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                        .bind(tenant_id.get())
+                        .bind(id)
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .map_err(db_err)?;
+                    if found.is_none() {
+                        return Err(Error::field(field, "names an id that is not one of this tenant's"));
+                    }
+                }
+            }
+            let mut granted = 0;
+            for menu in grant.menu_ids {
+                for (column, ids) in [("principal_id", grant.user_ids), ("department_id", grant.department_ids)] {
+                    for id in ids {
+                        let sql = format!(
+                            "INSERT INTO menu_access (tenant_id, menu_id, {column}, created_at) VALUES ($1, $2, $3, $4) \
+                             ON CONFLICT DO NOTHING"
+                        );
+                        granted += sqlx::query(sqlx::AssertSqlSafe(sql))
+                            .bind(tenant_id.get())
+                            .bind(menu)
+                            .bind(id)
+                            .bind(now)
+                            .execute(&mut *tx)
+                            .await
+                            .map_err(db_err)?
+                            .rows_affected() as usize;
+                    }
+                }
+            }
+            let event = actor.event(
+                "menu.access_granted",
+                "menus".to_string(),
+                json!({"menuIds": grant.menu_ids, "subscriberIds": grant.user_ids, "departmentIds": grant.department_ids}),
+            );
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(granted)
+        })
+    }
+
+    /// Who may use a menu entry: users granted directly or through their department, and the
+    /// departments granted.
+    pub async fn menu_access(
+        &self,
+        tenant_id: TenantId,
+        menu_id: i64,
+    ) -> Result<(Vec<AccessUserRow>, Vec<(i64, String)>)> {
+        on_db!(self, pool => {
+            let users: Vec<AccessUserRow> = sqlx::query_as(
+                "SELECT p.id, p.name, p.email FROM principals p WHERE p.tenant_id = $1 AND p.kind = 'user' \
+                 AND p.status = 'active' AND EXISTS (SELECT 1 FROM menu_access a WHERE a.menu_id = $2 AND \
+                 (a.principal_id = p.id OR (a.department_id IS NOT NULL AND a.department_id = p.department_id))) ORDER BY p.id",
+            )
+            .bind(tenant_id.get())
+            .bind(menu_id)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)?;
+            let departments: Vec<(i64, String)> = sqlx::query_as(
+                "SELECT d.id, d.name FROM departments d JOIN menu_access a ON a.department_id = d.id \
+                 WHERE d.tenant_id = $1 AND a.menu_id = $2 ORDER BY d.id",
+            )
+            .bind(tenant_id.get())
+            .bind(menu_id)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)?;
+            Ok((users, departments))
+        })
+    }
+}
