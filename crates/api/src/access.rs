@@ -31,10 +31,14 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
     let read = method == Method::GET;
     let needs = match rest.split('/').collect::<Vec<_>>().as_slice() {
         [".well-known", "jwks.json"]
-        | ["auth", "token" | "refresh" | "revoke" | "password" | "login-modes" | "check-auth" | "check-account"] => {
+        | [
+            "auth",
+            "token" | "refresh" | "revoke" | "password" | "login-modes" | "check-auth" | "check-account"
+            | "authorize-app",
+        ] => {
             return Some(Public);
         }
-        ["auth", "sessions", "revoke"] | ["users", "me"] => Authenticated,
+        ["auth", "sessions", "revoke"] | ["users", "me", ..] => Authenticated,
         // The entries the caller may use (filtered by their grants).
         ["menus"] if read => Authenticated,
         ["menus", ..] if read => ReadDirectory,
@@ -43,7 +47,7 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
         ["departments", ..] | ["users", ..] if read => ReadDirectory,
         ["users", "search" | "internal-search"] => ReadDirectory,
         ["departments", ..] | ["users", ..] => ManagePeople,
-        ["gateway", ..] | ["webhooks", ..] | ["signing-profiles", ..] => ManageSettings,
+        ["gateway", ..] | ["webhooks", ..] | ["signing-profiles", ..] | ["applications", ..] => ManageSettings,
         ["documents", "download" | "summary"] => ReadWorkflows,
         ["documents", _, "comments"] if read => ReadWorkflows,
         ["documents", ..] => SendWorkflows,

@@ -13,8 +13,8 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::ProblemDetails;
 use crate::routes::{
-    audit, auth, departments, documents, gateway_admin, initiate_and_sign, menus, signing_profiles, users, webhooks,
-    workflow_actions, workflows,
+    applications, audit, auth, departments, documents, gateway_admin, initiate_and_sign, menus, signing_profiles,
+    users, webhooks, workflow_actions, workflows,
 };
 
 #[derive(OpenApi)]
@@ -131,6 +131,11 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(auth::jwks))
         .routes(routes!(auth::set_password))
         .routes(routes!(auth::login_modes))
+        .routes(routes!(auth::authorize_app))
+        .routes(routes!(applications::create, applications::list))
+        .routes(routes!(applications::rotate))
+        .routes(routes!(applications::revoke))
+        .routes(routes!(users::manage_info))
         .routes(routes!(auth::check_auth))
         .routes(routes!(auth::check_account))
         .routes(routes!(users::create))

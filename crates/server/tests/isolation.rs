@@ -70,6 +70,7 @@ struct Objects {
     user: i64,
     external_user: i64,
     menu: i64,
+    application: i64,
 }
 
 async fn create_as_a(app: &TestApp, token: &str) -> Objects {
@@ -190,6 +191,12 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
     )
     .await;
 
+    let application =
+        created(post("/api/v1/applications", json!({"appName": "alphaonly erp", "roleId": 2})).await, "an application")
+            .await["application"]["applicationId"]
+            .as_i64()
+            .expect("applicationId");
+
     // A registration with A, waiting for A's decision.
     let external_user = register_with_a(app, token).await;
 
@@ -250,6 +257,7 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         user: user["subscriberId"].as_i64().expect("subscriberId"),
         external_user,
         menu,
+        application,
     }
 }
 
@@ -297,6 +305,7 @@ fn path_value(name: &str, a: &Objects, missing: bool) -> String {
         "deliveryId" => pick(a.delivery),
         "userId" => pick(a.user),
         "menuId" => pick(a.menu),
+        "applicationId" => pick(a.application),
         "transactionNumber" if missing => "SGN00000000000000MISSING".into(),
         "transactionNumber" => a.transaction.clone(),
         other => panic!("the isolation walk cannot fill the path parameter {{{other}}}: teach it"),
@@ -355,6 +364,9 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "GET /api/v1/webhooks"
         | "GET /api/v1/workflows" => Walk::Own,
         "POST /api/v1/tenants/{tenantId}/register" => Walk::PublicByDesign,
+        "POST /api/v1/auth/authorize-app" | "POST /api/v1/applications" | "GET /api/v1/users/me/logins" => Walk::NoIds,
+        "GET /api/v1/applications" => Walk::Own,
+        "POST /api/v1/applications/{applicationId}/rotate" => Walk::Foreign(None),
         "GET /api/v1/menus" => Walk::Own,
         "POST /api/v1/menus/activities" => Walk::CreateFrom(json!({"menuParentId": id(a.menu), "menuName": "b's"})),
         "POST /api/v1/menus/delete" => Walk::Foreign(Some(json!({"menuId": id(a.menu)}))),
@@ -452,6 +464,7 @@ async fn snapshot(app: &TestApp, token: &str, a: &Objects) -> BTreeMap<String, V
         format!("/api/v1/users/{}", a.user),
         format!("/api/v1/menus/{}/access", a.menu),
         "/api/v1/menus".to_string(),
+        "/api/v1/applications".to_string(),
         "/api/v1/signing-profiles".to_string(),
         "/api/v1/gateway/authtokens".to_string(),
         "/api/v1/gateway/settings".to_string(),

@@ -23,6 +23,7 @@ on_both_backends!(
     signing_in_by_e_mail_code_with_lookups_that_reveal_no_account,
     customers_register_and_an_administrator_approves_or_rejects_them,
     menus_and_templates_are_granted_to_users_and_departments,
+    applications_get_tokens_with_their_role_until_rotated_or_revoked,
 );
 
 struct People {
@@ -631,4 +632,64 @@ async fn menus_and_templates_are_granted_to_users_and_departments(backend: Backe
     for action in ["menu.created", "menu.access_granted", "menu.deleted"] {
         assert!(actions.contains(&action), "{action}");
     }
+}
+
+async fn applications_get_tokens_with_their_role_until_rotated_or_revoked(backend: Backend) {
+    let People { app, smtp, admin, .. } = people(backend).await;
+    let created = app.post("/api/v1/applications", &admin, json!({"appName": "Loan origination", "roleId": 2})).await;
+    assert_eq!(created.status(), 201);
+    let created: Value = created.json().await.expect("json");
+    let id = created["application"]["applicationId"].as_i64().expect("id");
+    let key = created["secretKey"].as_str().expect("secretKey").to_string();
+    assert_eq!(created["application"]["role"], "sender");
+    expect_problem(
+        app.post("/api/v1/applications", &admin, json!({"appName": "loan ORIGINATION", "roleId": 2})).await,
+        409,
+        "conflict",
+    )
+    .await;
+
+    let authorize = |name: &str, key: &str| {
+        public_post(&app, "/api/v1/auth/authorize-app", json!({"appName": name, "secretKey": key}))
+    };
+    let tokens: Value = authorize("Loan origination", &key).await.json().await.expect("json");
+    let token = tokens["access_token"].as_str().expect("access").to_string();
+    assert_eq!(app.get("/api/v1/workflows", &token).await.status(), 200);
+    expect_problem(app.get("/api/v1/webhooks", &token).await, 403, "forbidden").await;
+    expect_problem(authorize("Another app", &key).await, 401, "invalid_client").await;
+    expect_problem(authorize("Loan origination", &format!("{key}x")).await, 401, "invalid_client").await;
+
+    // Rotation: the old key and the sessions made with it end at once.
+    let rotated: Value =
+        app.post(&format!("/api/v1/applications/{id}/rotate"), &admin, json!(null)).await.json().await.expect("json");
+    let new_key = rotated["secretKey"].as_str().expect("secretKey").to_string();
+    assert_ne!(new_key, key);
+    expect_problem(authorize("Loan origination", &key).await, 401, "invalid_client").await;
+    expect_problem(app.get("/api/v1/workflows", &token).await, 401, "invalid_token").await;
+    let tokens: Value = authorize("Loan origination", &new_key).await.json().await.expect("json");
+    let token = tokens["access_token"].as_str().expect("access").to_string();
+    assert_eq!(app.get("/api/v1/workflows", &token).await.status(), 200);
+
+    let list: Value = app.get("/api/v1/applications", &admin).await.json().await.expect("json");
+    assert_eq!(list.as_array().map(Vec::len), Some(2), "the tenant's own client and the application: {list}");
+    assert!(!list.to_string().contains(&new_key), "keys are never listed");
+
+    assert_eq!(app.delete(&format!("/api/v1/applications/{id}"), &admin).await.status(), 204);
+    expect_problem(app.get("/api/v1/workflows", &token).await, 401, "invalid_token").await;
+    expect_problem(authorize("Loan origination", &new_key).await, 401, "invalid_client").await;
+    expect_problem(app.delete(&format!("/api/v1/applications/{id}"), &admin).await, 404, "not_found").await;
+    // The name is free again once the application is revoked.
+    assert_eq!(
+        app.post("/api/v1/applications", &admin, json!({"appName": "Loan origination", "roleId": 4})).await.status(),
+        201
+    );
+
+    // A user's own logins (ManageInfoResponse); an API client has none.
+    let (_, user_token) = signed_in_user(&app, &smtp, &admin, "ines@acme.test", 3).await;
+    let info: Value = app.get("/api/v1/users/me/logins", &user_token).await.json().await.expect("json");
+    assert_eq!(
+        info,
+        json!({"localLoginProvider": "password", "email": "ines@acme.test", "externalLoginProviders": [], "hasPassword": true})
+    );
+    expect_problem(app.get("/api/v1/users/me/logins", &admin).await, 404, "not_found").await;
 }

@@ -5,6 +5,7 @@
 //! server (`signet-server`) assembles [`Services`] once and hands it to both and to the workers.
 //! Nothing here names axum.
 
+pub mod applications;
 pub mod breached;
 pub mod config;
 pub mod documents;

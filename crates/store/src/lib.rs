@@ -2,6 +2,7 @@
 //! (scale-out): the same SQL text runs on both (`$n` placeholders, `RETURNING`,
 //! `ON CONFLICT`); the few statements that must differ are explicit per-backend arms.
 
+mod applications;
 mod auth;
 mod chain;
 mod departments;
@@ -24,6 +25,7 @@ use signet_domain::{Error, ErrorCode, TenantId};
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
+pub use applications::{ApplicationRow, NewApplication};
 pub use auth::{
     AuthAttempt, AuthThrottle, NewRefreshToken, PrincipalAuth, PrincipalCredentials, RefreshUse, SigningKeyRow,
 };

@@ -482,3 +482,48 @@ pub async fn check_account(
     let message = "If an account with this address exists, a sign-in code or a link to set the password is on its way.";
     Ok((StatusCode::ACCEPTED, Json(CheckAccountResponse { message: message.into() })))
 }
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AuthorizeAppRequest {
+    #[schema(min_length = 1, max_length = 100)]
+    pub app_name: String,
+    #[schema(min_length = 1, max_length = 200)]
+    pub secret_key: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/auth/authorize-app",
+    operation_id = "authorizeApp",
+    tag = "auth",
+    request_body = AuthorizeAppRequest,
+    responses(
+        (status = 200, description = "Tokens with the application's role", body = TokenResponse),
+        (status = 401, description = "Unknown application, wrong key or revoked (`invalid_client`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn authorize_app(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    crate::extract::ApiJson(request): crate::extract::ApiJson<AuthorizeAppRequest>,
+) -> ApiResult<Json<TokenResponse>> {
+    state.ip_limiter.check(ip)?;
+    let bounded = |field: &str, value: &str, max: usize| {
+        if value.is_empty() || value.chars().count() > max {
+            Err(ApiError::from(Error::field(field, format!("must be 1 to {max} characters"))))
+        } else {
+            Ok(())
+        }
+    };
+    bounded("appName", &request.app_name, 100)?;
+    bounded("secretKey", &request.secret_key, 200)?;
+    let account_key = admit_attempt(&state, &format!("app:{}", request.app_name.to_lowercase()), ip).await?;
+    match signet_services::applications::authorize(&state, &request.app_name, &request.secret_key).await? {
+        Some(p) => {
+            state.store.clear_auth_failures(&account_key).await?;
+            issue_new_session(&state, &p, PrincipalKind::Client).await.map(Json)
+        }
+        None => Err(ApiError::new(HttpCode::InvalidClient, "unknown application or wrong secret key")),
+    }
+}

@@ -2,6 +2,7 @@
 //! input, makes one call (a use case in `signet_services`; for a plain read or single-row
 //! change, the store function it needs) and maps the answer to the response.
 
+pub mod applications;
 pub mod audit;
 pub mod auth;
 pub mod departments;

@@ -832,3 +832,52 @@ pub async fn reject_external(
 ) -> ApiResult<Json<User>> {
     decide(&state, &auth, &body, false).await
 }
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExternalLoginProvider {
+    pub name: Option<String>,
+    #[serde(rename = "displayName")]
+    pub display_name: Option<String>,
+    pub url: Option<String>,
+    pub state: Option<String>,
+}
+
+/// How the signed-in user signs in: their local login and any linked external ones.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ManageInfoResponse {
+    /// `password` or `email_otp` (null when the user signs in only through SSO).
+    pub local_login_provider: Option<String>,
+    pub email: Option<String>,
+    /// Linked identity providers (SSO is not built yet: always empty).
+    pub external_login_providers: Option<Vec<ExternalLoginProvider>>,
+    pub has_password: bool,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/users/me/logins",
+    operation_id = "getManageInfo",
+    tag = "users",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The signed-in user's logins", body = ManageInfoResponse),
+        (status = 404, description = "The caller is an API client, not a user", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn manage_info(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<ManageInfoResponse>> {
+    if !auth.caller().is_user {
+        return Err(ApiError::from(Error::not_found("user")));
+    }
+    let user = state.store.user(auth.tenant_id, auth.principal_id).await?;
+    let local = match user.login_mode {
+        signet_domain::user::LoginMode::Sso => None,
+        mode => Some(mode.as_str().to_string()),
+    };
+    Ok(Json(ManageInfoResponse {
+        local_login_provider: local,
+        email: user.email,
+        external_login_providers: Some(Vec::new()),
+        has_password: user.has_password,
+    }))
+}
