@@ -364,7 +364,13 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "GET /api/v1/webhooks"
         | "GET /api/v1/workflows" => Walk::Own,
         "POST /api/v1/tenants/{tenantId}/register" => Walk::PublicByDesign,
-        "POST /api/v1/auth/authorize-app" | "POST /api/v1/applications" | "GET /api/v1/users/me/logins" => Walk::NoIds,
+        "POST /api/v1/auth/authorize-app"
+        | "POST /api/v1/applications"
+        | "GET /api/v1/users/me/logins"
+        | "POST /api/v1/users/me/totp"
+        | "POST /api/v1/users/me/totp/confirm"
+        | "POST /api/v1/users/me/totp/disable" => Walk::NoIds,
+        "POST /api/v1/users/{userId}/totp/reset" => Walk::Foreign(None),
         "GET /api/v1/applications" => Walk::Own,
         "POST /api/v1/applications/{applicationId}/rotate" => Walk::Foreign(None),
         "GET /api/v1/menus" => Walk::Own,

@@ -20,6 +20,7 @@ pub mod mail;
 pub mod provision;
 pub mod seals;
 pub mod secrets;
+pub mod totp;
 pub mod users;
 pub mod webhooks;
 pub mod workflows;
@@ -65,6 +66,8 @@ pub struct Services {
     pub link_key: Arc<workflows::links::LinkKey>,
     /// The key of national-id digests (users are found by the number, which is not kept).
     pub identity_key: Arc<users::IdentityKey>,
+    /// The key that seals second-factor (TOTP) secrets.
+    pub totp_key: Arc<totp::TotpKey>,
     /// The key that seals automated-signing profiles.
     pub profile_key: Arc<workflows::profiles::ProfileKey>,
     pub mailer: Arc<mail::Mailer>,
@@ -91,6 +94,7 @@ impl Services {
         let secret = keyring.derivation_secret(&keys.seal).map_err(|e| anyhow::anyhow!("derived keys: {e}"))?;
         let link_key = workflows::links::LinkKey::derive(&secret);
         let identity_key = users::IdentityKey::derive(&secret);
+        let totp_key = totp::TotpKey::derive(&secret).map_err(|e| anyhow::anyhow!(e))?;
         let profile_key =
             workflows::profiles::ProfileKey::derive(&secret, keyring.clone()).map_err(|e| anyhow::anyhow!(e))?;
         let mailer = mail::Mailer::from_config(config.smtp_url.as_deref(), &config.mail_from)?;
@@ -107,6 +111,7 @@ impl Services {
             intake: Arc::new(gateway::intake::Intake::new(config.gateway_submissions_per_address)),
             link_key: Arc::new(link_key),
             identity_key: Arc::new(identity_key),
+            totp_key: Arc::new(totp_key),
             profile_key: Arc::new(profile_key),
             mailer: Arc::new(mailer),
             esign,

@@ -35,7 +35,7 @@ pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, MenuRow};
 pub use profiles::{NewSigningProfile, SigningProfileRow};
 pub use tenants::{CreatedTenant, NewTenant};
-pub use users::{CodeUse, UserFields, UserFilter, UserRow, UserSort};
+pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};
 pub use webhooks::{DeliveryRow, WEBHOOK_DELIVER_JOB, WebhookRow};
 pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory, NewWorkflow,

@@ -736,3 +736,86 @@ impl Store {
         })
     }
 }
+
+/// A change of a user's second factor: the sealed secret (none clears it), whether it is
+/// confirmed, the last step used (the confirming code's), and the audit action.
+#[derive(Debug, Clone, Copy)]
+pub struct TotpChange<'a> {
+    pub secret: Option<&'a [u8]>,
+    pub enabled: bool,
+    pub last_step: i64,
+    pub action: &'a str,
+}
+
+/// A user's second factor as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TotpState {
+    pub totp_secret: Option<Vec<u8>>,
+    pub totp_enabled: bool,
+    pub totp_last_step: i64,
+}
+
+impl Store {
+    pub async fn totp_state(&self, principal_id: i64) -> Result<TotpState> {
+        let row: Option<TotpState> = on_db!(self, pool => {
+            sqlx::query_as("SELECT totp_secret, totp_enabled, totp_last_step FROM principals WHERE id = $1 AND kind = 'user'")
+                .bind(principal_id)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        row.ok_or(Error::not_found("user"))
+    }
+
+    /// Sets or clears a user's second factor (audited as `change.action`).
+    pub async fn set_totp(
+        &self,
+        tenant_id: TenantId,
+        principal_id: i64,
+        change: &TotpChange<'_>,
+        actor: &Actor,
+    ) -> Result<()> {
+        let TotpChange { secret, enabled, last_step, action } = *change;
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let changed = sqlx::query(
+                "UPDATE principals SET totp_secret = $3, totp_enabled = $4, totp_last_step = $5, updated_at = $6 \
+                 WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
+            )
+            .bind(tenant_id.get())
+            .bind(principal_id)
+            .bind(secret)
+            .bind(enabled)
+            .bind(last_step)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if changed == 0 {
+                return Err(Error::not_found("user"));
+            }
+            append_audit!(tx, tenant_id, &actor.event(action, format!("user:{principal_id}"), json!({})));
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Records that the code of `step` was used, if no later (or the same) step was: a
+    /// compare-and-set, so a code works once even when sent twice at the same time.
+    pub async fn use_totp_step(&self, principal_id: i64, step: i64) -> Result<bool> {
+        on_db!(self, pool => {
+            let changed = sqlx::query(
+                "UPDATE principals SET totp_last_step = $2 WHERE id = $1 AND totp_enabled AND totp_last_step < $2",
+            )
+            .bind(principal_id)
+            .bind(step)
+            .execute(pool)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            Ok(changed == 1)
+        })
+    }
+}

@@ -33,6 +33,8 @@ pub struct TokenRequest {
     pub refresh_token: Option<String>,
     /// The six-digit code e-mailed by `check-account`, for the `email_otp` grant (with `username`).
     pub otp: Option<String>,
+    /// The authenticator app's six-digit code, for the `password` grant of a user with a second factor.
+    pub totp: Option<String>,
     /// Accepted for compatibility; access covers the tenant's API.
     pub scope: Option<String>,
 }
@@ -99,7 +101,7 @@ async fn grant(state: &AppState, ip: IpAddr, request: &TokenRequest) -> ApiResul
         "password" => {
             let username = request.username.as_deref().ok_or_else(|| missing("username"))?;
             let password = request.password.as_deref().ok_or_else(|| missing("password"))?;
-            password_grant(state, ip, username, password).await
+            password_grant(state, ip, username, password, request.totp.as_deref()).await
         }
         "refresh_token" => {
             let refresh = request.refresh_token.as_deref().ok_or_else(|| missing("refresh_token"))?;
@@ -153,7 +155,13 @@ async fn client_credentials(state: &AppState, ip: IpAddr, client_id: &str, secre
     }
 }
 
-async fn password_grant(state: &AppState, ip: IpAddr, username: &str, password: &str) -> ApiResult<TokenResponse> {
+async fn password_grant(
+    state: &AppState,
+    ip: IpAddr,
+    username: &str,
+    password: &str,
+    totp: Option<&str>,
+) -> ApiResult<TokenResponse> {
     let account_key = admit_attempt(state, &format!("user:{}", username.to_lowercase()), ip).await?;
     let principal = state.store.principal_by_email(username).await?;
     let phc =
@@ -165,8 +173,19 @@ async fn password_grant(state: &AppState, ip: IpAddr, username: &str, password: 
     match principal {
         // A user who signs in with e-mail codes or SSO has no password sign-in.
         Some(p) if password_ok && !p.disabled && p.status == "active" && p.login_mode == "password" => {
-            state.store.clear_auth_failures(&account_key).await?;
-            issue_new_session(state, &p, PrincipalKind::User).await
+            use signet_services::totp::SecondFactor;
+            match signet_services::totp::second_factor(state, p.id, totp).await? {
+                SecondFactor::NotRequired | SecondFactor::Accepted => {
+                    state.store.clear_auth_failures(&account_key).await?;
+                    issue_new_session(state, &p, PrincipalKind::User).await
+                }
+                SecondFactor::Missing => Err(ApiError::new(
+                    HttpCode::InvalidGrant,
+                    "this account needs the code of its authenticator app (totp)",
+                )),
+                // Counted as a failed attempt, like a wrong password.
+                SecondFactor::Wrong => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email, password or code")),
+            }
         }
         _ => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email or password")),
     }

@@ -881,3 +881,99 @@ pub async fn manage_info(State(state): State<AppState>, auth: Auth) -> ApiResult
         has_password: user.has_password,
     }))
 }
+
+/// A new second-factor secret, shown once: scan `otpauthUri` (or type `secret`) into an
+/// authenticator app, then confirm with a code.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TotpEnrolment {
+    /// Base32, for typing into the app.
+    pub secret: String,
+    pub otpauth_uri: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TotpCodeRequest {
+    /// The six digits the authenticator app shows now.
+    #[schema(pattern = "^[0-9]{6}$")]
+    pub code: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/me/totp",
+    operation_id = "startTotpEnrolment",
+    tag = "users",
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "A new secret (not required at sign-in until confirmed)", body = TotpEnrolment),
+        (status = 404, description = "The caller is an API client, not a user", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "A second factor is already set up (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn totp_enrol(State(state): State<AppState>, auth: Auth) -> ApiResult<(StatusCode, Json<TotpEnrolment>)> {
+    let enrolment = signet_services::totp::enrol(&state, &auth.caller()).await?;
+    Ok((StatusCode::CREATED, Json(TotpEnrolment { secret: enrolment.secret, otpauth_uri: enrolment.uri })))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/me/totp/confirm",
+    operation_id = "confirmTotp",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = TotpCodeRequest,
+    responses(
+        (status = 204, description = "Confirmed: signing in with a password now also needs a code (`totp`)"),
+        (status = 404, description = "The caller is an API client, not a user", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "No enrolment started, or already confirmed (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn totp_confirm(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<TotpCodeRequest>,
+) -> ApiResult<StatusCode> {
+    signet_services::totp::confirm(&state, &auth.caller(), &body.code).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/me/totp/disable",
+    operation_id = "disableTotp",
+    tag = "users",
+    security(("bearer" = [])),
+    request_body = TotpCodeRequest,
+    responses(
+        (status = 204, description = "The second factor is off"),
+        (status = 404, description = "The caller is an API client, not a user", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "No second factor is set up (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn totp_disable(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<TotpCodeRequest>,
+) -> ApiResult<StatusCode> {
+    signet_services::totp::disable(&state, &auth.caller(), &body.code).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/users/{userId}/totp/reset",
+    operation_id = "resetTotp",
+    tag = "users",
+    security(("bearer" = [])),
+    params(("userId" = i32, Path, description = "The user's id", minimum = 1, maximum = 2147483647)),
+    responses(
+        (status = 204, description = "The user's second factor is removed (they enrol again)"),
+        (status = 404, description = "No such user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn totp_reset(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
+    signet_services::totp::reset(&state, &auth.caller(), user_id(id)?).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
