@@ -13,8 +13,8 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::ProblemDetails;
 use crate::routes::{
-    applications, audit, auth, departments, documents, gateway_admin, initiate_and_sign, menus, signing_profiles,
-    users, webhooks, workflow_actions, workflows,
+    applications, audit, auth, certificates, departments, documents, gateway_admin, initiate_and_sign, menus,
+    signing_profiles, users, webhooks, workflow_actions, workflows,
 };
 
 #[derive(OpenApi)]
@@ -140,6 +140,9 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(users::totp_confirm))
         .routes(routes!(users::totp_disable))
         .routes(routes!(users::totp_reset))
+        .routes(routes!(certificates::enrol))
+        .routes(routes!(certificates::reset))
+        .routes(routes!(certificates::get, certificates::put))
         .routes(routes!(auth::check_auth))
         .routes(routes!(auth::check_account))
         .routes(routes!(users::create))

@@ -369,7 +369,11 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "GET /api/v1/users/me/logins"
         | "POST /api/v1/users/me/totp"
         | "POST /api/v1/users/me/totp/confirm"
-        | "POST /api/v1/users/me/totp/disable" => Walk::NoIds,
+        | "POST /api/v1/users/me/totp/disable"
+        | "POST /api/v1/users/me/certificates"
+        | "POST /api/v1/users/me/certificates/reset"
+        | "PUT /api/v1/users/me/automated-signing" => Walk::NoIds,
+        "GET /api/v1/users/me/automated-signing" => Walk::NoIds,
         "POST /api/v1/users/{userId}/totp/reset" => Walk::Foreign(None),
         "GET /api/v1/applications" => Walk::Own,
         "POST /api/v1/applications/{applicationId}/rotate" => Walk::Foreign(None),

@@ -25,6 +25,7 @@ on_both_backends!(
     menus_and_templates_are_granted_to_users_and_departments,
     applications_get_tokens_with_their_role_until_rotated_or_revoked,
     staff_add_an_authenticator_app_as_a_second_factor,
+    a_user_enrols_a_certificate_and_it_signs_for_them_when_their_turn_comes,
 );
 
 struct People {
@@ -772,4 +773,128 @@ async fn staff_add_an_authenticator_app_as_a_second_factor(backend: Backend) {
     for action in ["user.totp_enabled", "user.totp_reset", "user.totp_disabled"] {
         assert!(actions.contains(&action), "{action}");
     }
+}
+
+/// The `/Reason` and `/Location` of a PDF's last signature, as pypdf reads them.
+fn signature_reason_and_location(pdf: &[u8]) -> (String, String) {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("signed.pdf");
+    std::fs::write(&path, pdf).expect("write");
+    let script = "import sys, pypdf\nr = pypdf.PdfReader(sys.argv[1])\n\
+sigs = [f['/V'] for f in r.get_fields().values() if f.get('/FT') == '/Sig' and f.get('/V')]\n\
+v = sigs[-1].get_object()\nprint(v.get('/Reason', ''))\nprint(v.get('/Location', ''))";
+    let output = std::process::Command::new("python3").args(["-c", script]).arg(&path).output().expect("python3 pypdf");
+    let text = String::from_utf8_lossy(&output.stdout).to_string();
+    let mut lines = text.lines();
+    (lines.next().unwrap_or_default().to_string(), lines.next().unwrap_or_default().to_string())
+}
+
+async fn a_user_enrols_a_certificate_and_it_signs_for_them_when_their_turn_comes(backend: Backend) {
+    use signet_testkit::pki::TestPki;
+    use signet_testkit::validators::{pdfsig, pyhanko_validates};
+    let bank_ca = TestPki::new("Bank Signing CA");
+    let dir = tempfile::tempdir().expect("dir");
+    let trust = dir.path().join("trust.pem");
+    std::fs::write(&trust, bank_ca.ca_pem()).expect("trust list");
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.certificate_trust_list = Some(trust.clone());
+    })
+    .await;
+    let tenant = app.tenant("Acme Bank").await;
+    let admin = app.token(&tenant).await;
+    let (ravi, token) = signed_in_user(&app, &smtp, &admin, "ravi@acme.test", 2).await;
+
+    let enrol = |p12: Vec<u8>, password: &str| {
+        let body = json!({"pfxBase64": STANDARD.encode(p12), "password": password, "certificateName": "Ravi's DSC"});
+        let (app, token) = (&app, token.clone());
+        async move { app.post("/api/v1/users/me/certificates", &token, body).await }
+    };
+    let stranger = TestPki::new("Unknown CA").signer_p12("Ravi Kumar", None, "pw");
+    let problem = expect_problem(enrol(stranger, "pw").await, 400, "validation_failed").await;
+    assert!(problem["errors"]["pfxBase64"][0].as_str().is_some_and(|m| m.contains("chain")), "{problem}");
+    expect_problem(enrol(bank_ca.signer_p12("Ravi Kumar", None, "pw"), "wrong").await, 400, "validation_failed").await;
+    let enrolled = enrol(bank_ca.signer_p12("Ravi Kumar", Some("Acme Bank"), "pw"), "pw").await;
+    assert_eq!(enrolled.status(), 201);
+    let profile: Value = enrolled.json().await.expect("json");
+    let profile_id = profile["profileId"].as_i64().expect("profileId");
+    assert_eq!(profile["name"], "Ravi's DSC");
+    expect_problem(
+        app.post("/api/v1/users/me/certificates", &admin, json!({"pfxBase64": "AA=="})).await,
+        404,
+        "not_found",
+    )
+    .await;
+
+    let settings = |body: Value| {
+        let (app, token) = (&app, token.clone());
+        async move { app.put("/api/v1/users/me/automated-signing", &token, body).await }
+    };
+    let no_consent = json!({"enabled": true, "certificateProfileId": profile_id, "consentAccepted": false});
+    expect_problem(settings(no_consent).await, 400, "validation_failed").await;
+    let not_mine = json!({"enabled": true, "certificateProfileId": 2_000_000_000, "consentAccepted": true});
+    expect_problem(settings(not_mine).await, 400, "validation_failed").await;
+    let on = json!({"enabled": true, "certificateProfileId": profile_id, "consentAccepted": true,
+        "defaultSignatoryReason": "Sanctioned under delegation 7", "defaultSignatoryLocation": "Mumbai branch"});
+    let saved: Value = settings(on).await.json().await.expect("json");
+    assert_eq!(
+        (saved["enabled"].clone(), saved["consentAccepted"].clone(), saved["certificateName"].clone()),
+        (json!(true), json!(true), json!("Ravi's DSC"))
+    );
+
+    // His turn comes: the worker signs with his certificate, reason and location.
+    let initiate = |id: i64| {
+        let (app, admin) = (&app, &admin);
+        async move {
+            let upload = json!({"documentName": "Sanction.pdf", "fileData": STANDARD.encode(one_page("Sanction"))});
+            let document: Value = app.post("/api/v1/documents", admin, upload).await.json().await.expect("json");
+            let body = json!({"templateId": 0, "documentIds": [document["documentId"]],
+                "signatories": [{"subscriberId": id, "emailId": "ravi@acme.test", "name": "Ravi Kumar", "signingOrder": 1}]});
+            let created: Value = app.post("/api/v1/workflows", admin, body).await.json().await.expect("json");
+            created["workflowId"].as_i64().unwrap_or_else(|| panic!("{created}"))
+        }
+    };
+    let workflow = initiate(ravi).await;
+    let mut state = Value::Null;
+    for _ in 0..200 {
+        let details: Value =
+            app.get(&format!("/api/v1/workflows/{workflow}"), &admin).await.json().await.expect("json");
+        state = details["state"].clone();
+        if state == "completed" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(state, "completed", "signed automatically");
+    let pdf = app
+        .post("/api/v1/documents/download", &admin, json!({"workflowid": workflow}))
+        .await
+        .bytes()
+        .await
+        .expect("pdf")
+        .to_vec();
+    let report = pdfsig(&pdf);
+    assert!(report.contains("Signature is Valid.") && report.contains("Ravi Kumar"), "{report}");
+    pyhanko_validates(&pdf, &[bank_ca.ca_pem().as_bytes()]);
+    let (reason, location) = signature_reason_and_location(&pdf);
+    assert!(reason.ends_with("Sanctioned under delegation 7"), "{reason}");
+    assert_eq!(location, "Mumbai branch");
+
+    // Removing the certificate needs his password, and stops automated signing.
+    let reset = |password: &str| {
+        let body = json!({"profileID": profile_id, "password": password});
+        let (app, token) = (&app, token.clone());
+        async move { app.post("/api/v1/users/me/certificates/reset", &token, body).await }
+    };
+    expect_problem(reset("not my password").await, 400, "validation_failed").await;
+    assert_eq!(reset(GOOD_PASSWORD).await.status(), 204);
+    let now: Value = app.get("/api/v1/users/me/automated-signing", &token).await.json().await.expect("json");
+    assert_eq!(now["enabled"], false, "{now}");
+    let next = initiate(ravi).await;
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    let details: Value = app.get(&format!("/api/v1/workflows/{next}"), &admin).await.json().await.expect("json");
+    assert_eq!(details["state"], "in_progress", "no automated signature without the certificate");
 }

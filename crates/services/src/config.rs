@@ -119,6 +119,9 @@ pub struct Config {
     pub hsm_token_label: Option<String>,
     /// The token's user PIN (better from a file: `SIGNET_HSM_PIN_FILE`).
     pub hsm_pin: Option<String>,
+    /// CA certificates (a PEM bundle or DER) that users' own enrolled certificates must chain
+    /// to; without it users cannot enrol certificates.
+    pub certificate_trust_list: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -171,6 +174,7 @@ impl Default for Config {
             hsm_module: None,
             hsm_token_label: None,
             hsm_pin: None,
+            certificate_trust_list: None,
         }
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod applications;
 pub mod breached;
+pub mod certificates;
 pub mod config;
 pub mod documents;
 pub mod esign;

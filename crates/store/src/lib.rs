@@ -33,7 +33,7 @@ pub use esign::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, MenuRow};
-pub use profiles::{NewSigningProfile, SigningProfileRow};
+pub use profiles::{AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 pub use tenants::{CreatedTenant, NewTenant};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};
 pub use webhooks::{DeliveryRow, WEBHOOK_DELIVER_JOB, WebhookRow};

@@ -20,6 +20,8 @@ pub struct SigningProfileRow {
     pub created_by: String,
     pub created_at: Millis,
     pub revoked_at: Option<Millis>,
+    /// The user who enrolled it as their own certificate (none: uploaded by the tenant).
+    pub owner_id: Option<i64>,
 }
 
 pub struct NewSigningProfile<'a> {
@@ -29,9 +31,11 @@ pub struct NewSigningProfile<'a> {
     pub subject: &'a str,
     pub not_after: Millis,
     pub material: &'a [u8],
+    pub owner_id: Option<i64>,
 }
 
-const COLUMNS: &str = "id, tenant_id, name, email, subject, not_after, material, created_by, created_at, revoked_at";
+const COLUMNS: &str =
+    "id, tenant_id, name, email, subject, not_after, material, created_by, created_at, revoked_at, owner_id";
 
 impl Store {
     pub async fn create_signing_profile(
@@ -40,8 +44,8 @@ impl Store {
         actor: &Actor,
     ) -> Result<SigningProfileRow> {
         let sql = format!(
-            "INSERT INTO signing_profiles (tenant_id, name, email, subject, not_after, material, created_by, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {COLUMNS}"
+            "INSERT INTO signing_profiles (tenant_id, name, email, subject, not_after, material, created_by, created_at, \
+             owner_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING {COLUMNS}"
         );
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -54,6 +58,7 @@ impl Store {
                 .bind(new.material)
                 .bind(&actor.id)
                 .bind(now_millis())
+                .bind(new.owner_id)
                 .fetch_one(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -101,10 +106,127 @@ impl Store {
             if done != 1 {
                 return Err(Error::not_found("signing profile"));
             }
+            // Automated signing that used it stops with it.
+            sqlx::query("UPDATE principals SET auto_sign_enabled = FALSE WHERE tenant_id = $1 AND auto_sign_profile_id = $2")
+                .bind(tenant_id.get())
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
             let event = actor.event("signing_profile.revoked", format!("signing_profile:{id}"), json!({}));
             append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
+    }
+}
+
+/// A user's automated-signing settings (`AutomatedSigningData`).
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct AutomatedSigningRow {
+    pub auto_sign_enabled: bool,
+    pub auto_sign_profile_id: Option<i64>,
+    pub auto_sign_consent_at: Option<Millis>,
+    pub auto_sign_consent_ip: Option<String>,
+    pub auto_sign_reason: Option<String>,
+    pub auto_sign_location: Option<String>,
+}
+
+const AUTO_COLUMNS: &str = "auto_sign_enabled, auto_sign_profile_id, auto_sign_consent_at, auto_sign_consent_ip, \
+    auto_sign_reason, auto_sign_location";
+
+impl Store {
+    pub async fn automated_signing(&self, tenant_id: TenantId, user_id: i64) -> Result<AutomatedSigningRow> {
+        let row: Option<AutomatedSigningRow> = on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {AUTO_COLUMNS} FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'"
+            )))
+            .bind(tenant_id.get())
+            .bind(user_id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        row.ok_or(Error::not_found("user"))
+    }
+
+    /// Replaces a user's automated-signing settings; the profile, when one is named, must be
+    /// the user's own active one (checked in the same transaction).
+    pub async fn set_automated_signing(
+        &self,
+        tenant_id: TenantId,
+        user_id: i64,
+        settings: &AutomatedSigningRow,
+        actor: &Actor,
+    ) -> Result<()> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            if let Some(profile) = settings.auto_sign_profile_id {
+                let own: Option<(i64,)> = sqlx::query_as(
+                    "SELECT id FROM signing_profiles WHERE tenant_id = $1 AND id = $2 AND owner_id = $3 AND revoked_at IS NULL",
+                )
+                .bind(tenant_id.get())
+                .bind(profile)
+                .bind(user_id)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db_err)?;
+                if own.is_none() {
+                    return Err(Error::field("certificateProfileId", "is not an active certificate you enrolled"));
+                }
+            }
+            sqlx::query(
+                "UPDATE principals SET auto_sign_enabled = $3, auto_sign_profile_id = $4, auto_sign_consent_at = $5, \
+                 auto_sign_consent_ip = $6, auto_sign_reason = $7, auto_sign_location = $8 \
+                 WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
+            )
+            .bind(tenant_id.get())
+            .bind(user_id)
+            .bind(settings.auto_sign_enabled)
+            .bind(settings.auto_sign_profile_id)
+            .bind(settings.auto_sign_consent_at)
+            .bind(&settings.auto_sign_consent_ip)
+            .bind(&settings.auto_sign_reason)
+            .bind(&settings.auto_sign_location)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let event = actor.event(
+                "user.automated_signing_set",
+                format!("user:{user_id}"),
+                json!({"enabled": settings.auto_sign_enabled, "profileId": settings.auto_sign_profile_id,
+                    "consentAt": settings.auto_sign_consent_at, "consentIp": settings.auto_sign_consent_ip}),
+            );
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// The automated signer of a workflow signatory: an active user of the tenant (by id, or
+    /// by e-mail address) with automated signing on, and their own active profile.
+    pub async fn automated_signer(
+        &self,
+        tenant_id: TenantId,
+        subscriber_id: i64,
+        email: &str,
+    ) -> Result<Option<(AutomatedSigningRow, SigningProfileRow)>> {
+        let user: Option<(i64,)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id FROM principals WHERE tenant_id = $1 AND kind = 'user' AND status = 'active' \
+                 AND auto_sign_enabled AND (id = $2 OR ($2 = 0 AND lower(email) = lower($3)))",
+            )
+            .bind(tenant_id.get())
+            .bind(subscriber_id)
+            .bind(email)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        let Some((user_id,)) = user else { return Ok(None) };
+        let settings = self.automated_signing(tenant_id, user_id).await?;
+        let Some(profile_id) = settings.auto_sign_profile_id else { return Ok(None) };
+        let profile = self.active_signing_profile(tenant_id, profile_id).await?;
+        Ok(profile.filter(|p| p.owner_id == Some(user_id)).map(|p| (settings, p)))
     }
 }

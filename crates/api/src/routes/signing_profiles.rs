@@ -50,7 +50,8 @@ pub struct SigningProfile {
     pub revoked_at: Option<i64>,
 }
 
-fn view(row: SigningProfileRow) -> SigningProfile {
+/// The API view of a stored profile.
+pub fn view_profile(row: SigningProfileRow) -> SigningProfile {
     SigningProfile {
         profile_id: row.id,
         name: row.name,
@@ -81,7 +82,7 @@ pub async fn create(
 ) -> ApiResult<(StatusCode, Json<SigningProfile>)> {
     let new = NewProfile { name: &body.name, email: &body.email_id, pkcs12: &body.pkcs12, password: body.password };
     let row = profiles::create(&state, auth.tenant_id, &auth.actor(), new).await?;
-    Ok((StatusCode::CREATED, Json(view(row))))
+    Ok((StatusCode::CREATED, Json(view_profile(row))))
 }
 
 #[utoipa::path(
@@ -93,7 +94,7 @@ pub async fn create(
     responses((status = 200, description = "The tenant's profiles, revoked ones included", body = Vec<SigningProfile>))
 )]
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<SigningProfile>>> {
-    Ok(Json(state.store.signing_profiles(auth.tenant_id).await?.into_iter().map(view).collect()))
+    Ok(Json(state.store.signing_profiles(auth.tenant_id).await?.into_iter().map(view_profile).collect()))
 }
 
 #[utoipa::path(

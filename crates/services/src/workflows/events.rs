@@ -65,34 +65,40 @@ async fn publish_webhook(state: &Services, event: &WorkflowEvent) -> Result<(), 
     crate::webhooks::publish(state, event.tenant_id, &message_id, &event.kind, data).await
 }
 
-/// Signs for a notified signatory whose address is the workflow's signing profile's, with the
-/// profile's own certificate; `true` when this signatory is signed for (no invitation then).
+/// Signs for a notified signatory when an automated signer stands for them: the workflow's
+/// signing profile (`hsmCertificateId`) when it is the signatory's, or else the signatory's
+/// own automated signing (a user who enrolled a certificate and consented); `true` when this
+/// signatory is signed for (no invitation then).
 async fn sign_automatically(state: &Services, event: &WorkflowEvent) -> Result<bool, String> {
     let Some(signatory_id) = event.signatory_id() else { return Ok(false) };
     let Some((signatory, workflow)) = state.store.signatory(signatory_id).await.map_err(|e| e.to_string())? else {
         return Ok(false);
     };
-    let settings: serde_json::Value = serde_json::from_str(&workflow.settings).unwrap_or_default();
-    let profile_id = settings.get("hsmCertificateId").and_then(|v| v.as_i64()).unwrap_or(0);
-    if profile_id == 0 || !signatory.state().is_turn() {
+    if !signatory.state().is_turn() {
         return Ok(false);
     }
-    let Some(profile) =
-        state.store.active_signing_profile(workflow.tenant_id, profile_id).await.map_err(|e| e.to_string())?
-    else {
-        tracing::warn!(
-            workflow = workflow.id.get(),
-            profile_id,
-            "the workflow's signing profile is revoked; the signer signs by hand"
-        );
-        return Ok(false);
+    let (profile, mut detail) = match workflow_profile(state, &workflow, &signatory).await? {
+        Some(profile) => (profile, json!({})),
+        None => match state
+            .store
+            .automated_signer(workflow.tenant_id, signatory.subscriber_id, &signatory.email)
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            Some((settings, profile)) => (
+                profile,
+                json!({"signatureReason": settings.auto_sign_reason, "signatureLocation": settings.auto_sign_location,
+                    "consentAt": settings.auto_sign_consent_at, "consentIp": settings.auto_sign_consent_ip}),
+            ),
+            None => return Ok(false),
+        },
     };
-    if !profile.email.eq_ignore_ascii_case(&signatory.email) {
-        return Ok(false);
-    }
     let key = state.profile_key.signer(&profile)?;
     let actor = WorkflowActor { id: format!("signing_profile:{}", profile.id), ip: None };
-    let detail = json!({"method": "automated", "profileId": profile.id, "subject": profile.subject, "onBehalfOf": signatory.email});
+    detail["method"] = json!("automated");
+    detail["profileId"] = json!(profile.id);
+    detail["subject"] = json!(profile.subject);
+    detail["onBehalfOf"] = json!(signatory.email);
     let mark = Mark::Typed { name: signatory.name.clone(), style: signet_signing::NameStyle::Plain };
     match super::sealing::sign_documents_with(state, &key, &signatory, &workflow, mark, &actor, detail).await {
         Ok(AfterSignature::Completed) => {
@@ -104,4 +110,28 @@ async fn sign_automatically(state: &Services, event: &WorkflowEvent) -> Result<b
         Err(error) if error.code() == ErrorCode::StateConflict => Ok(true),
         Err(error) => Err(error.to_string()),
     }
+}
+
+/// The workflow's signing profile (`hsmCertificateId`) when it is active and the signatory's.
+async fn workflow_profile(
+    state: &Services,
+    workflow: &signet_store::WorkflowRow,
+    signatory: &signet_store::SignatoryRow,
+) -> Result<Option<signet_store::SigningProfileRow>, String> {
+    let settings: serde_json::Value = serde_json::from_str(&workflow.settings).unwrap_or_default();
+    let profile_id = settings.get("hsmCertificateId").and_then(|v| v.as_i64()).unwrap_or(0);
+    if profile_id == 0 {
+        return Ok(None);
+    }
+    let Some(profile) =
+        state.store.active_signing_profile(workflow.tenant_id, profile_id).await.map_err(|e| e.to_string())?
+    else {
+        tracing::warn!(
+            workflow = workflow.id.get(),
+            profile_id,
+            "the workflow's signing profile is revoked; the signer signs by hand"
+        );
+        return Ok(None);
+    };
+    Ok(profile.email.eq_ignore_ascii_case(&signatory.email).then_some(profile))
 }

@@ -149,6 +149,7 @@ pub async fn create(
         subject: &opened.subject,
         not_after: opened.not_after_millis,
         material: &opened.material,
+        owner_id: None,
     };
     svc.store.create_signing_profile(&row, actor).await
 }

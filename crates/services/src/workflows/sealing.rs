@@ -35,24 +35,47 @@ pub fn version_key(doc: &DocumentRow, version: i64) -> Result<BlobKey, Error> {
 /// automated-signing profile's own key.
 pub type SigningKey = std::sync::Arc<dyn signet_signing::RawSigner>;
 
-fn sign_one(
-    state: &Services,
-    key: &SigningKey,
-    pdf: &[u8],
-    index: usize,
-    signatory: &SignatoryRow,
-    workflow: &WorkflowRow,
-    mark: &Mark,
-) -> Result<Vec<u8>, String> {
+/// What the signer declares besides their mark (an automated signer's defaults), read from
+/// the signature's recorded detail (`signatureReason`, `signatureLocation`).
+#[derive(Debug, Clone, Default)]
+struct Declared {
+    reason: Option<String>,
+    location: Option<String>,
+}
+
+impl Declared {
+    fn from_detail(detail: &serde_json::Value) -> Declared {
+        let text = |key: &str| detail.get(key).and_then(|v| v.as_str()).map(str::to_string);
+        Declared { reason: text("signatureReason"), location: text("signatureLocation") }
+    }
+}
+
+/// One signature to apply: who signs, in which workflow, with which mark and declaration.
+#[derive(Clone)]
+struct Signing {
+    signatory: SignatoryRow,
+    workflow: WorkflowRow,
+    mark: Mark,
+    declared: Declared,
+}
+
+fn sign_one(state: &Services, key: &SigningKey, pdf: &[u8], index: usize, job: &Signing) -> Result<Vec<u8>, String> {
+    let (signatory, workflow) = (&job.signatory, &job.workflow);
     let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
-    let visible = placement::visible(&placement, index, pdf, mark)?;
+    let visible = placement::visible(&placement, index, pdf, &job.mark)?;
+    let statement = format!("Signed by {} <{}> (workflow {})", signatory.name, signatory.email, workflow.id);
+    let reason = match &job.declared.reason {
+        Some(declared) => format!("{statement}: {declared}"),
+        None => statement,
+    };
     let opts = PdfSignOptions {
         level: if state.config.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
         tsa_url: state.config.tsa_url.clone(),
         http: seal_http(state),
         visible: Some(visible),
         name: Some(signatory.name.clone()),
-        reason: Some(format!("Signed by {} <{}> (workflow {})", signatory.name, signatory.email, workflow.id)),
+        reason: Some(reason),
+        location: job.declared.location.clone(),
         contact_info: Some(signatory.email.clone()),
         ..PdfSignOptions::default()
     };
@@ -87,6 +110,12 @@ pub async fn sign_documents_with(
         Mark::Typed { .. } => "typed",
         Mark::Image(_) => "image",
     };
+    let job = Signing {
+        signatory: signatory.clone(),
+        workflow: workflow.clone(),
+        declared: Declared::from_detail(&detail),
+        mark,
+    };
     let mut last_conflict = None;
     for _ in 0..ATTEMPTS {
         let documents: Vec<DocumentRow> = state
@@ -102,7 +131,7 @@ pub async fn sign_documents_with(
         let mut written: Vec<(BlobKey, &DocumentRow, String)> = Vec::with_capacity(documents.len());
         let mut failure = None;
         for (index, doc) in documents.iter().enumerate() {
-            match sign_and_store(state, key, doc, index, signatory, workflow, &mark).await {
+            match sign_and_store(state, key, doc, index, &job).await {
                 Ok((key, sha)) => written.push((key, doc, sha)),
                 Err(error) => {
                     failure = Some(error);
@@ -144,21 +173,14 @@ async fn sign_and_store(
     key: &SigningKey,
     doc: &DocumentRow,
     index: usize,
-    signatory: &SignatoryRow,
-    workflow: &WorkflowRow,
-    mark: &Mark,
+    job: &Signing,
 ) -> Result<(BlobKey, String), Error> {
     let current = BlobKey::parse(&doc.current_blob)?;
     let pdf = state.blob.get(&current).await?;
-    let (state2, key2, signatory2, workflow2, mark2) =
-        (state.clone(), key.clone(), signatory.clone(), workflow.clone(), mark.clone());
-    let signed = state
-        .heavy
-        .run(move || sign_one(&state2, &key2, &pdf, index, &signatory2, &workflow2, &mark2))
-        .await?
-        .map_err(|cause| {
-            Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
-        })?;
+    let (state2, key2, job2) = (state.clone(), key.clone(), job.clone());
+    let signed = state.heavy.run(move || sign_one(&state2, &key2, &pdf, index, &job2)).await?.map_err(|cause| {
+        Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
+    })?;
     let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &signed).as_ref());
     let stored = version_key(doc, doc.version + 1)?;
     state.blob.put(&stored, Bytes::from(signed)).await?;
