@@ -132,6 +132,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(auth::set_password))
         .routes(routes!(auth::login_modes))
         .routes(routes!(auth::authorize_app))
+        .routes(routes!(auth::free_trial))
         .routes(routes!(applications::create, applications::list))
         .routes(routes!(applications::rotate))
         .routes(routes!(applications::revoke))

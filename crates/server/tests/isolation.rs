@@ -364,7 +364,8 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "GET /api/v1/webhooks"
         | "GET /api/v1/workflows" => Walk::Own,
         "POST /api/v1/tenants/{tenantId}/register" => Walk::PublicByDesign,
-        "POST /api/v1/auth/authorize-app"
+        "POST /api/v1/auth/free-trial"
+        | "POST /api/v1/auth/authorize-app"
         | "POST /api/v1/applications"
         | "GET /api/v1/users/me/logins"
         | "POST /api/v1/users/me/totp"

@@ -26,6 +26,7 @@ on_both_backends!(
     applications_get_tokens_with_their_role_until_rotated_or_revoked,
     staff_add_an_authenticator_app_as_a_second_factor,
     a_user_enrols_a_certificate_and_it_signs_for_them_when_their_turn_comes,
+    a_free_trial_starts_once_the_address_is_confirmed_and_keeps_to_its_limits,
 );
 
 struct People {
@@ -897,4 +898,72 @@ async fn a_user_enrols_a_certificate_and_it_signs_for_them_when_their_turn_comes
     tokio::time::sleep(std::time::Duration::from_millis(800)).await;
     let details: Value = app.get(&format!("/api/v1/workflows/{next}"), &admin).await.json().await.expect("json");
     assert_eq!(details["state"], "in_progress", "no automated signature without the certificate");
+}
+
+async fn a_free_trial_starts_once_the_address_is_confirmed_and_keeps_to_its_limits(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.free_trial = true;
+        config.trial_max_workflows = 1;
+        config.trial_max_users = 2;
+    })
+    .await;
+    let existing = app.tenant("Existing Bank").await;
+    let sign_up = |email: &str, password: &str, sso: bool| {
+        let body =
+            json!({"emailId": email, "password": password, "name": "Meena Rao", "isSSO": sso, "source": "webinar"});
+        let app = &app;
+        async move { public_post(app, "/api/v1/auth/free-trial", body).await }
+    };
+    let first = sign_up("meena@startup.test", GOOD_PASSWORD, false).await;
+    assert_eq!(first.status(), 202);
+    let answer = first.text().await.expect("text");
+    let known = sign_up(&existing.admin_email, GOOD_PASSWORD, false).await;
+    assert_eq!((known.status().as_u16(), known.text().await.expect("text")), (202, answer), "no account is revealed");
+    expect_problem(sign_up("sso@startup.test", GOOD_PASSWORD, true).await, 400, "validation_failed").await;
+    expect_problem(sign_up("weak@startup.test", "1qaz2wsx3edc", false).await, 400, "validation_failed").await;
+
+    // The link shows a button (a mail scanner's GET starts nothing); pressing it starts the trial.
+    let mail = smtp.wait_for("meena@startup.test", "Start your Signet trial").await;
+    let text = mail["text"].as_str().expect("text");
+    let link = text.split_whitespace().find(|w| w.contains("/account/verify?token=")).expect("link");
+    let token = link.split("token=").nth(1).expect("token").to_string();
+    let page = app.client.get(app.url(&format!("/account/verify?token={token}"))).send().await.expect("page");
+    assert_eq!(page.status(), 200);
+    expect_problem(login(&app, "meena@startup.test", GOOD_PASSWORD).await, 400, "invalid_grant").await;
+    let confirm = || app.client.post(app.url("/account/verify")).form(&[("token", token.as_str())]).send();
+    let started = confirm().await.expect("confirm");
+    assert_eq!(started.status(), 200);
+    assert!(started.text().await.expect("html").contains("Your trial is ready"));
+    assert_eq!(confirm().await.expect("again").status(), 410, "the link works once");
+    assert!(!smtp.messages().iter().any(|m| m["to"][0] == existing.admin_email.as_str()), "nothing to a known address");
+
+    // Meena administers her trial organisation, within its limits.
+    let tokens: Value = login(&app, "meena@startup.test", GOOD_PASSWORD).await.json().await.expect("json");
+    let meena = tokens["access_token"].as_str().expect("access").to_string();
+    assert_eq!(
+        app.post("/api/v1/users", &meena, json!({"name": "Colleague", "EmailID": "colleague@startup.test"}))
+            .await
+            .status(),
+        201
+    );
+    let over = app.post("/api/v1/users", &meena, json!({"name": "Third", "EmailID": "third@startup.test"})).await;
+    let problem = expect_problem(over, 409, "limit_reached").await;
+    assert!(problem["detail"].as_str().is_some_and(|d| d.contains("allows 2 users")), "{problem}");
+    let send = |title: &str| {
+        let (app, meena, title) = (&app, meena.clone(), title.to_string());
+        async move {
+            let upload = json!({"documentName": "Offer.pdf", "fileData": STANDARD.encode(one_page(&title))});
+            let document: Value = app.post("/api/v1/documents", &meena, upload).await.json().await.expect("json");
+            let body = json!({"templateId": 0, "documentIds": [document["documentId"]],
+                "signatories": [{"subscriberId": 0, "emailId": "client@home.test", "name": "Client", "signingOrder": 1}]});
+            app.post("/api/v1/workflows", &meena, body).await
+        }
+    };
+    assert_eq!(send("Offer one").await.status(), 201);
+    let problem = expect_problem(send("Offer two").await, 409, "limit_reached").await;
+    assert!(problem["detail"].as_str().is_some_and(|d| d.contains("allows 1 workflows")), "{problem}");
 }

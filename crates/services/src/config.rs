@@ -122,6 +122,12 @@ pub struct Config {
     /// CA certificates (a PEM bundle or DER) that users' own enrolled certificates must chain
     /// to; without it users cannot enrol certificates.
     pub certificate_trust_list: Option<PathBuf>,
+    /// Self-service free trials (`POST /api/v1/auth/free-trial`): off unless set.
+    pub free_trial: bool,
+    /// A trial tenant's days, workflows and users.
+    pub trial_days: u64,
+    pub trial_max_workflows: i64,
+    pub trial_max_users: i64,
 }
 
 impl Default for Config {
@@ -175,6 +181,10 @@ impl Default for Config {
             hsm_token_label: None,
             hsm_pin: None,
             certificate_trust_list: None,
+            free_trial: false,
+            trial_days: 14,
+            trial_max_workflows: 25,
+            trial_max_users: 3,
         }
     }
 }

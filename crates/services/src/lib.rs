@@ -22,6 +22,7 @@ pub mod provision;
 pub mod seals;
 pub mod secrets;
 pub mod totp;
+pub mod trial;
 pub mod users;
 pub mod webhooks;
 pub mod workflows;

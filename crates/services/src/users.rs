@@ -78,6 +78,7 @@ pub struct Created {
 /// get a set-password invitation.
 pub async fn create_internal(svc: &Services, caller: &Caller, input: &UserInput) -> Result<Created, Error> {
     let details = validate_user(input, now_millis())?;
+    crate::trial::allow(svc, caller.tenant_id, crate::trial::Making::User).await?;
     let national_id = national_id(svc, caller.tenant_id, &details);
     let stamp = secrets::random_token(16);
     let user = svc

@@ -13,6 +13,7 @@ mod jobs;
 mod menus;
 mod profiles;
 mod tenants;
+mod trials;
 mod users;
 mod webhooks;
 mod workflows;
@@ -35,6 +36,7 @@ pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, MenuRow};
 pub use profiles::{AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 pub use tenants::{CreatedTenant, NewTenant};
+pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};
 pub use webhooks::{DeliveryRow, WEBHOOK_DELIVER_JOB, WebhookRow};
 pub use workflows::{

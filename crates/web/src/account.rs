@@ -101,3 +101,50 @@ pub async fn submit(State(state): State<Services>, Form(input): Form<PasswordFor
         }
     }
 }
+
+#[derive(Template)]
+#[template(path = "account_verify.html")]
+struct VerifyPage<'a> {
+    token: &'a str,
+}
+
+/// The link of a trial sign-up shows a button: a mail scanner's GET starts nothing.
+pub async fn confirm_page(Query(query): Query<LinkQuery>) -> Response {
+    let token = query.token.unwrap_or_default();
+    if token.is_empty() || token.len() > 200 {
+        return message(StatusCode::GONE, "Link expired", EXPIRED_SIGNUP);
+    }
+    html(StatusCode::OK, VerifyPage { token: &token }.render().unwrap_or_else(|_| "Start your trial".into()))
+}
+
+#[derive(serde::Deserialize)]
+pub struct VerifyForm {
+    token: String,
+}
+
+/// Verifies the address and starts the trial.
+pub async fn verify(State(state): State<Services>, Form(input): Form<VerifyForm>) -> Response {
+    match signet_services::trial::verify(&state, input.token.trim()).await {
+        Ok(_) => message(
+            StatusCode::OK,
+            "Your trial is ready",
+            "Your address is confirmed and your organisation is set up. Sign in with your e-mail address and password.",
+        ),
+        Err(error) if error.code() == ErrorCode::LinkExpired => {
+            message(StatusCode::GONE, "Link expired", EXPIRED_SIGNUP)
+        }
+        Err(error) if error.code() == ErrorCode::Conflict => {
+            message(StatusCode::CONFLICT, "Account exists", "An account with this address exists: sign in instead.")
+        }
+        Err(error) => {
+            tracing::error!(%error, "starting a trial failed");
+            message(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Try again",
+                "The trial could not be started just now. Try again later.",
+            )
+        }
+    }
+}
+
+const EXPIRED_SIGNUP: &str = "This link has expired or was already used. Sign up again to get a new one.";

@@ -48,6 +48,7 @@ pub fn router(segment: &str) -> Router<Services> {
         .route("/sign/w/{id}/{secret}/comment", post(w::comment))
         .route("/sign/w/{id}/{secret}/attachment", post(w::attachment))
         .route("/account/password", get(account::show).post(account::submit))
+        .route("/account/verify", get(account::confirm_page).post(account::verify))
         .route("/static/sign.js", get(static_js))
         .route("/static/sign.css", get(static_css))
 }

@@ -546,3 +546,67 @@ pub async fn authorize_app(
         None => Err(ApiError::new(HttpCode::InvalidClient, "unknown application or wrong secret key")),
     }
 }
+
+/// A self-service trial sign-up.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FreeTrialRequest {
+    #[schema(max_length = 150, format = Email)]
+    pub email_id: String,
+    /// 12 to 150 characters, not containing the address, not among the commonest passwords.
+    #[schema(min_length = 12, max_length = 150)]
+    pub password: String,
+    /// The person's name, 1 to 150 characters.
+    #[schema(
+        min_length = 1,
+        max_length = 150,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
+    pub name: String,
+    /// For sign-up through Microsoft (SSO; not available yet).
+    pub microsoft_access_key: Option<String>,
+    /// For sign-up through Google (SSO; not available yet).
+    pub google_access_key: Option<String>,
+    /// Sign-up through single sign-on: refused until SSO is built.
+    #[serde(rename = "isSSO")]
+    pub is_sso: bool,
+    pub sso_provider: Option<String>,
+    /// Where the person came from (a campaign), kept with the sign-up; at most 100 characters.
+    #[schema(max_length = 100)]
+    pub source: Option<String>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/auth/free-trial",
+    operation_id = "startFreeTrial",
+    tag = "auth",
+    request_body = FreeTrialRequest,
+    responses(
+        (status = 202, description = "The same answer for every address: a new one gets a link to verify it, which starts the trial", body = CheckAccountResponse),
+        (status = 409, description = "Free trials are not offered here, or e-mail is not configured (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn free_trial(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    crate::extract::ApiJson(request): crate::extract::ApiJson<FreeTrialRequest>,
+) -> ApiResult<(StatusCode, Json<CheckAccountResponse>)> {
+    state.ip_limiter.check(ip)?;
+    if request.source.as_deref().is_some_and(|s| s.chars().count() > 100) {
+        return Err(ApiError::from(Error::field("source", "must be at most 100 characters")));
+    }
+    if request.password.chars().count() < 12 {
+        return Err(ApiError::from(Error::field("password", "must be 12 to 150 characters")));
+    }
+    let trial = signet_services::trial::FreeTrial {
+        email: &request.email_id,
+        password: &request.password,
+        name: &request.name,
+        is_sso: request.is_sso,
+        source: request.source.as_deref(),
+    };
+    signet_services::trial::sign_up(&state, &trial).await?;
+    let message = "If this address can start a trial, a link to confirm it is on its way.";
+    Ok((StatusCode::ACCEPTED, Json(CheckAccountResponse { message: message.into() })))
+}

@@ -311,7 +311,12 @@ pub async fn create_workflow(
     new: &NewWorkflow<'_>,
     actor: &WorkflowActor,
 ) -> Result<CreatedWorkflow, Error> {
-    match svc.store.create_workflow(new, actor).await {
+    let allowed = crate::trial::allow(svc, new.tenant_id, crate::trial::Making::Workflow).await;
+    let created = match allowed {
+        Ok(()) => svc.store.create_workflow(new, actor).await,
+        Err(refused) => Err(refused),
+    };
+    match created {
         Ok(created) => Ok(created),
         Err(error) => {
             remove_attachment_files(svc, &new.attachments).await;
