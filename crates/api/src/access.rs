@@ -48,6 +48,8 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
         ["users", "search" | "internal-search"] => ReadDirectory,
         ["departments", ..] | ["users", ..] => ManagePeople,
         ["gateway", ..] | ["webhooks", ..] | ["signing-profiles", ..] | ["applications", ..] => ManageSettings,
+        ["roles", ..] if read => ReadDirectory,
+        ["roles", ..] => ManagePeople,
         ["documents", "download" | "summary"] => ReadWorkflows,
         ["documents", _, "comments"] if read => ReadWorkflows,
         ["documents", ..] => SendWorkflows,
@@ -72,8 +74,8 @@ pub async fn enforce(State(state): State<AppState>, request: Request, next: Next
         Ok(auth) => auth,
         Err(refusal) => return refusal.into_response(),
     };
-    if !auth.role.allows(permission) {
-        let detail = format!("the {} role does not allow this operation", auth.role);
+    if !auth.access.allows(permission) {
+        let detail = format!("the {} role does not allow this operation", auth.access.name());
         return ApiError::from(Error::rejected(ErrorCode::Forbidden, detail)).into_response();
     }
     parts.extensions.insert(auth);

@@ -13,7 +13,7 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::ProblemDetails;
 use crate::routes::{
-    applications, audit, auth, certificates, departments, documents, gateway_admin, initiate_and_sign, menus,
+    applications, audit, auth, certificates, departments, documents, gateway_admin, initiate_and_sign, menus, roles,
     signing_profiles, users, webhooks, workflow_actions, workflows,
 };
 
@@ -159,6 +159,8 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(users::register))
         .routes(routes!(users::approve_external))
         .routes(routes!(users::reject_external))
+        .routes(routes!(roles::list, roles::create))
+        .routes(routes!(roles::delete))
         .routes(routes!(menus::create_activity))
         .routes(routes!(menus::delete_activity))
         .routes(routes!(menus::list))

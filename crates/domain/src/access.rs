@@ -42,6 +42,86 @@ pub enum Permission {
     ReadAudit,
 }
 
+impl Permission {
+    pub const ALL: [Permission; 7] = [
+        Permission::Authenticated,
+        Permission::ReadWorkflows,
+        Permission::SendWorkflows,
+        Permission::ReadDirectory,
+        Permission::ManagePeople,
+        Permission::ManageSettings,
+        Permission::ReadAudit,
+    ];
+
+    /// The name a tenant's role lists it by.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Permission::Authenticated => "authenticated",
+            Permission::ReadWorkflows => "read_workflows",
+            Permission::SendWorkflows => "send_workflows",
+            Permission::ReadDirectory => "read_directory",
+            Permission::ManagePeople => "manage_people",
+            Permission::ManageSettings => "manage_settings",
+            Permission::ReadAudit => "read_audit",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Permission> {
+        Permission::ALL.iter().copied().find(|p| p.as_str() == text)
+    }
+}
+
+/// A tenant's own role lists its permissions by name, comma-separated; the API ids of such
+/// roles start above this (built-in roles are 1 to 4).
+pub const CUSTOM_ROLE_BASE: i64 = 100;
+
+/// A tenant's own role.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomRole {
+    /// The stored id (the API's `roleId` is this plus [`CUSTOM_ROLE_BASE`]).
+    pub id: i64,
+    pub name: String,
+    pub permissions: Vec<Permission>,
+}
+
+/// What a principal may do: its built-in role, or its tenant's own role when it has one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Access {
+    pub role: Role,
+    pub custom: Option<CustomRole>,
+}
+
+impl Access {
+    pub fn builtin(role: Role) -> Access {
+        Access { role, custom: None }
+    }
+
+    pub fn allows(&self, permission: Permission) -> bool {
+        match &self.custom {
+            Some(custom) => permission == Permission::Authenticated || custom.permissions.contains(&permission),
+            None => self.role.allows(permission),
+        }
+    }
+
+    /// Only the built-in administrator role (and API clients, which have it) grants roles.
+    pub fn is_administrator(&self) -> bool {
+        self.custom.is_none() && self.role == Role::Administrator
+    }
+
+    pub fn name(&self) -> &str {
+        match &self.custom {
+            Some(custom) => &custom.name,
+            None => self.role.as_str(),
+        }
+    }
+}
+
+/// The permissions a stored list names (unknown names are dropped, so a list never grants
+/// more than it says).
+pub fn parse_permissions(text: &str) -> Vec<Permission> {
+    text.split(',').filter_map(|p| Permission::parse(p.trim())).collect()
+}
+
 impl Role {
     /// The role's id in the API (`roleId`).
     pub fn id(self) -> i32 {
@@ -83,6 +163,25 @@ mod tests {
         }
         assert_eq!(Role::from_id(0), None);
         assert_eq!(Role::from_id(5), None);
+    }
+
+    #[test]
+    fn a_tenant_role_grants_what_it_lists_and_nothing_else() {
+        let reviewer = Access {
+            role: Role::Signer,
+            custom: Some(CustomRole {
+                id: 1,
+                name: "Reviewer".into(),
+                permissions: parse_permissions("read_workflows, read_audit, bogus"),
+            }),
+        };
+        assert!(reviewer.allows(Permission::ReadWorkflows) && reviewer.allows(Permission::ReadAudit));
+        assert!(reviewer.allows(Permission::Authenticated));
+        assert!(!reviewer.allows(Permission::SendWorkflows) && !reviewer.is_administrator());
+        assert_eq!(reviewer.name(), "Reviewer");
+        for p in Permission::ALL {
+            assert_eq!(Permission::parse(p.as_str()), Some(p));
+        }
     }
 
     #[test]

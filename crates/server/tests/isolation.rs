@@ -71,6 +71,8 @@ struct Objects {
     external_user: i64,
     menu: i64,
     application: i64,
+    /// A's own role, by its API id.
+    role: i64,
 }
 
 async fn create_as_a(app: &TestApp, token: &str) -> Objects {
@@ -197,6 +199,14 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
             .as_i64()
             .expect("applicationId");
 
+    let role = created(
+        post("/api/v1/roles", json!({"name": "alphaonly reviewer", "permissions": ["read_workflows"]})).await,
+        "a role",
+    )
+    .await["roleId"]
+        .as_i64()
+        .expect("roleId");
+
     // A registration with A, waiting for A's decision.
     let external_user = register_with_a(app, token).await;
 
@@ -258,6 +268,7 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         external_user,
         menu,
         application,
+        role,
     }
 }
 
@@ -306,6 +317,7 @@ fn path_value(name: &str, a: &Objects, missing: bool) -> String {
         "userId" => pick(a.user),
         "menuId" => pick(a.menu),
         "applicationId" => pick(a.application),
+        "roleId" => pick(a.role),
         "transactionNumber" if missing => "SGN00000000000000MISSING".into(),
         "transactionNumber" => a.transaction.clone(),
         other => panic!("the isolation walk cannot fill the path parameter {{{other}}}: teach it"),
@@ -376,7 +388,8 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "PUT /api/v1/users/me/automated-signing" => Walk::NoIds,
         "GET /api/v1/users/me/automated-signing" => Walk::NoIds,
         "POST /api/v1/users/{userId}/totp/reset" => Walk::Foreign(None),
-        "GET /api/v1/applications" => Walk::Own,
+        "GET /api/v1/applications" | "GET /api/v1/roles" => Walk::Own,
+        "POST /api/v1/roles" => Walk::NoIds,
         "POST /api/v1/applications/{applicationId}/rotate" => Walk::Foreign(None),
         "GET /api/v1/menus" => Walk::Own,
         "POST /api/v1/menus/activities" => Walk::CreateFrom(json!({"menuParentId": id(a.menu), "menuName": "b's"})),
@@ -476,6 +489,7 @@ async fn snapshot(app: &TestApp, token: &str, a: &Objects) -> BTreeMap<String, V
         format!("/api/v1/menus/{}/access", a.menu),
         "/api/v1/menus".to_string(),
         "/api/v1/applications".to_string(),
+        "/api/v1/roles".to_string(),
         "/api/v1/signing-profiles".to_string(),
         "/api/v1/gateway/authtokens".to_string(),
         "/api/v1/gateway/settings".to_string(),

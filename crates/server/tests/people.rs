@@ -27,6 +27,7 @@ on_both_backends!(
     staff_add_an_authenticator_app_as_a_second_factor,
     a_user_enrols_a_certificate_and_it_signs_for_them_when_their_turn_comes,
     a_free_trial_starts_once_the_address_is_confirmed_and_keeps_to_its_limits,
+    tenants_make_their_own_roles_from_the_permissions,
 );
 
 struct People {
@@ -966,4 +967,66 @@ async fn a_free_trial_starts_once_the_address_is_confirmed_and_keeps_to_its_limi
     assert_eq!(send("Offer one").await.status(), 201);
     let problem = expect_problem(send("Offer two").await, 409, "limit_reached").await;
     assert!(problem["detail"].as_str().is_some_and(|d| d.contains("allows 1 workflows")), "{problem}");
+}
+
+async fn tenants_make_their_own_roles_from_the_permissions(backend: Backend) {
+    let People { app, smtp, admin, .. } = people(backend).await;
+    let make = |name: &str, permissions: Value| {
+        let body = json!({"name": name, "permissions": permissions});
+        let (app, admin) = (&app, &admin);
+        async move { app.post("/api/v1/roles", admin, body).await }
+    };
+    let created = make("Reviewer", json!(["read_workflows", "read_audit"])).await;
+    assert_eq!(created.status(), 201);
+    let reviewer: Value = created.json().await.expect("json");
+    let reviewer_id = reviewer["roleId"].as_i64().expect("roleId");
+    assert!(reviewer_id > 100, "{reviewer}");
+    expect_problem(make("reviewer", json!(["read_workflows"])).await, 409, "conflict").await;
+    expect_problem(make("Wizard", json!(["cast_spells"])).await, 400, "validation_failed").await;
+    let roles: Value = app.get("/api/v1/roles", &admin).await.json().await.expect("json");
+    let names: Vec<&str> = roles.as_array().expect("roles").iter().filter_map(|r| r["name"].as_str()).collect();
+    assert_eq!(names, ["administrator", "sender", "signer", "auditor", "Reviewer"]);
+
+    // A reviewer reads workflows and the audit trail, and nothing else.
+    let (rita, token) = signed_in_user(&app, &smtp, &admin, "rita@acme.test", reviewer_id).await;
+    let me: Value = app.get("/api/v1/users/me", &token).await.json().await.expect("json");
+    assert_eq!((me["roleId"].as_i64(), me["role"].clone()), (Some(reviewer_id), json!("Reviewer")));
+    assert_eq!(app.get("/api/v1/workflows", &token).await.status(), 200);
+    assert_eq!(app.get("/api/v1/audit", &token).await.status(), 200);
+    let denied = expect_problem(app.post("/api/v1/workflows", &token, json!({})).await, 403, "forbidden").await;
+    assert!(denied["detail"].as_str().is_some_and(|d| d.contains("Reviewer")), "{denied}");
+    expect_problem(app.post("/api/v1/users/internal-search", &token, json!({})).await, 403, "forbidden").await;
+
+    // A role that manages people still gives neither the administrator role nor tenant roles.
+    let people_role: Value =
+        make("People desk", json!(["manage_people", "read_directory"])).await.json().await.expect("json");
+    let (_, desk) =
+        signed_in_user(&app, &smtp, &admin, "desk@acme.test", people_role["roleId"].as_i64().expect("id")).await;
+    assert_eq!(
+        app.post("/api/v1/users", &desk, json!({"name": "Plain", "EmailID": "plain@acme.test", "roleId": 2}))
+            .await
+            .status(),
+        201
+    );
+    let escalate = json!({"name": "Boss", "EmailID": "boss@acme.test", "roleId": 1});
+    expect_problem(app.post("/api/v1/users", &desk, escalate).await, 403, "forbidden").await;
+    let custom = json!({"name": "Boss", "EmailID": "boss@acme.test", "roleId": reviewer_id});
+    expect_problem(app.post("/api/v1/users", &desk, custom).await, 403, "forbidden").await;
+    expect_problem(
+        app.post("/api/v1/roles", &desk, json!({"name": "Mine", "permissions": ["manage_settings"]})).await,
+        403,
+        "forbidden",
+    )
+    .await;
+    let unknown = json!({"name": "Ghost", "EmailID": "ghost@acme.test", "roleId": 2_000_000_000});
+    expect_problem(app.post("/api/v1/users", &admin, unknown).await, 400, "validation_failed").await;
+
+    // A role in use stays; once nobody has it, it goes.
+    expect_problem(app.delete(&format!("/api/v1/roles/{reviewer_id}"), &admin).await, 409, "state_conflict").await;
+    let back = json!({"name": "rita@acme.test", "EmailID": "rita@acme.test", "roleId": 2});
+    assert_eq!(app.put(&format!("/api/v1/users/{rita}"), &admin, back).await.status(), 200);
+    expect_problem(app.get("/api/v1/workflows", &token).await, 401, "invalid_token").await;
+    assert_eq!(app.delete(&format!("/api/v1/roles/{reviewer_id}"), &admin).await.status(), 204);
+    expect_problem(app.delete(&format!("/api/v1/roles/{reviewer_id}"), &admin).await, 404, "not_found").await;
+    expect_problem(app.delete("/api/v1/roles/1", &admin).await, 404, "not_found").await;
 }

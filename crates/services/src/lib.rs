@@ -19,6 +19,7 @@ pub mod keys;
 pub mod login;
 pub mod mail;
 pub mod provision;
+pub mod roles;
 pub mod seals;
 pub mod secrets;
 pub mod totp;
@@ -42,6 +43,8 @@ pub struct Caller {
     pub principal_id: i64,
     /// A user of the tenant (who may also be a signatory), not an API client.
     pub is_user: bool,
+    /// Has the built-in administrator role (gives roles, makes tenant roles).
+    pub is_administrator: bool,
     pub actor: signet_store::WorkflowActor,
 }
 

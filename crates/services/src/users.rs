@@ -57,6 +57,7 @@ fn fields<'a>(details: &'a UserDetails, national_id: &'a Option<(String, String)
         time_zone: details.time_zone.as_deref(),
         dob: details.dob,
         role: details.role,
+        custom_role_id: details.custom_role,
     }
 }
 
@@ -78,6 +79,7 @@ pub struct Created {
 /// get a set-password invitation.
 pub async fn create_internal(svc: &Services, caller: &Caller, input: &UserInput) -> Result<Created, Error> {
     let details = validate_user(input, now_millis())?;
+    check_grant(caller, &details)?;
     crate::trial::allow(svc, caller.tenant_id, crate::trial::Making::User).await?;
     let national_id = national_id(svc, caller.tenant_id, &details);
     let stamp = secrets::random_token(16);
@@ -106,8 +108,9 @@ fn to_actor(caller: &Caller) -> signet_domain::audit::Actor {
 /// Replaces a user's profile and role. A changed role or sign-in mode ends their sessions.
 pub async fn update(svc: &Services, caller: &Caller, id: i64, input: &UserInput) -> Result<UserRow, Error> {
     let details = validate_user(input, now_millis())?;
+    check_grant(caller, &details)?;
     let current = svc.store.user(caller.tenant_id, id).await?;
-    if is_self(caller, id) && current.role != details.role {
+    if is_self(caller, id) && (current.role != details.role || current.custom_role_id != details.custom_role) {
         return Err(Error::rejected(ErrorCode::StateConflict, "you cannot change your own role"));
     }
     let national_id = match (&details.national_id, &input.national_id) {
@@ -125,6 +128,15 @@ pub async fn update(svc: &Services, caller: &Caller, id: i64, input: &UserInput)
         stored.national_id = kept.as_ref().map(|(last4, digest)| (last4.as_str(), digest.as_str()));
     }
     svc.store.update_user(caller.tenant_id, id, &stored, &stamp, &to_actor(caller)).await
+}
+
+/// Only administrators give the administrator role or a tenant's own role (which may list
+/// permissions the giver lacks).
+fn check_grant(caller: &Caller, details: &UserDetails) -> Result<(), Error> {
+    if !caller.is_administrator && (details.role == Role::Administrator || details.custom_role.is_some()) {
+        return Err(Error::rejected(ErrorCode::Forbidden, "only administrators give this role"));
+    }
+    Ok(())
 }
 
 fn is_self(caller: &Caller, id: i64) -> bool {
@@ -351,11 +363,6 @@ pub async fn set_password(svc: &Services, token: &str, password: &str) -> Result
     };
     svc.store.set_password_with_link(&token_hash, &hash, &secrets::random_token(16)).await?;
     Ok(())
-}
-
-/// Whether a role may be given by this caller: only administrators grant administration.
-pub fn may_grant(caller_role: Role, role: Role) -> bool {
-    caller_role == Role::Administrator || role != Role::Administrator
 }
 
 /// What a person gives when they register with a tenant.

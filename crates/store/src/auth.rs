@@ -30,6 +30,10 @@ pub struct PrincipalAuth {
     pub role: signet_domain::access::Role,
     /// Only `active` principals renew their sessions.
     pub status: String,
+    /// The tenant's own role the principal has, if any: its id, name and permissions.
+    pub custom_role_id: Option<i64>,
+    pub custom_role_name: Option<String>,
+    pub custom_permissions: Option<String>,
 }
 
 pub struct NewRefreshToken<'a> {
@@ -113,7 +117,9 @@ impl Store {
     pub async fn principal_auth(&self, tenant_id: TenantId, principal_id: i64) -> Result<Option<PrincipalAuth>> {
         on_db!(self, pool => {
             sqlx::query_as(
-                "SELECT security_stamp, disabled, role, status FROM principals WHERE tenant_id = $1 AND id = $2",
+                "SELECT p.security_stamp, p.disabled, p.role, p.status, r.id AS custom_role_id, r.name AS custom_role_name, \
+                 r.permissions AS custom_permissions FROM principals p LEFT JOIN roles r ON r.id = p.custom_role_id \
+                 WHERE p.tenant_id = $1 AND p.id = $2",
             )
             .bind(tenant_id.get())
             .bind(principal_id)

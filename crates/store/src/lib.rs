@@ -12,6 +12,7 @@ mod ids;
 mod jobs;
 mod menus;
 mod profiles;
+mod roles;
 mod tenants;
 mod trials;
 mod users;
@@ -35,6 +36,7 @@ pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutc
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, MenuRow};
 pub use profiles::{AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
+pub use roles::RoleRow;
 pub use tenants::{CreatedTenant, NewTenant};
 pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};

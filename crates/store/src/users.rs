@@ -20,6 +20,9 @@ pub struct UserRow {
     pub user_type: UserKind,
     #[sqlx(try_from = "String")]
     pub role: Role,
+    /// The tenant's own role the user has instead, if any.
+    pub custom_role_id: Option<i64>,
+    pub custom_role_name: Option<String>,
     #[sqlx(try_from = "String")]
     pub status: UserStatus,
     pub status_reason: Option<String>,
@@ -46,7 +49,8 @@ pub struct UserRow {
     pub updated_at: Option<i64>,
 }
 
-const USER_COLUMNS: &str = "id, email, name, user_type, role, status, status_reason, status_by, alternative_email, \
+const USER_COLUMNS: &str = "id, email, name, user_type, role, custom_role_id, \
+    (SELECT r.name FROM roles r WHERE r.id = principals.custom_role_id) AS custom_role_name, status, status_reason, status_by, alternative_email, \
     contact_number, organization, department_id, geo_profile_id, designation, signature_type, profile_ref, \
     signature_option, login_mode, national_id_last4, pan_number, time_zone, dob, \
     (secret_hash <> '') AS has_password, created_by, created_at, updated_at";
@@ -72,6 +76,8 @@ pub struct UserFields<'a> {
     pub time_zone: Option<&'a str>,
     pub dob: Option<Millis>,
     pub role: Role,
+    /// A tenant role (stored id), checked to be the tenant's in the same transaction.
+    pub custom_role_id: Option<i64>,
 }
 
 /// Which users a search returns.
@@ -222,6 +228,21 @@ macro_rules! department_exists {
     }};
 }
 
+/// Refuses a tenant role id that is not the tenant's (inside the caller's transaction).
+macro_rules! role_exists {
+    ($tx:ident, $tenant_id:expr, $id:expr) => {{
+        let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM roles WHERE tenant_id = $1 AND id = $2")
+            .bind($tenant_id.get())
+            .bind($id)
+            .fetch_optional(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+        if found.is_none() {
+            return Err(Error::field("roleId", "no such role in this tenant"));
+        }
+    }};
+}
+
 /// Revokes every refresh token of a principal (inside the caller's transaction).
 macro_rules! revoke_refresh_tokens {
     ($tx:ident, $principal_id:expr, $now:expr) => {{
@@ -251,13 +272,16 @@ impl Store {
             if let Some(department) = fields.department_id {
                 department_exists!(tx, tenant_id, department);
             }
+            if let Some(role) = fields.custom_role_id {
+                role_exists!(tx, tenant_id, role);
+            }
             let (id,): (i64,) = sqlx::query_as(
                 "INSERT INTO principals (tenant_id, kind, email, secret_hash, security_stamp, disabled, created_at, \
                  name, user_type, role, status, alternative_email, contact_number, organization, department_id, \
                  geo_profile_id, designation, signature_type, profile_ref, signature_option, login_mode, \
-                 national_id_last4, national_id_digest, pan_number, time_zone, dob, created_by, updated_at) \
+                 national_id_last4, national_id_digest, pan_number, time_zone, dob, created_by, updated_at, custom_role_id) \
                  VALUES ($1, 'user', $2, '', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
-                 $19, $20, $21, $22, $23, $24, $25, $5) RETURNING id",
+                 $19, $20, $21, $22, $23, $24, $25, $5, $26) RETURNING id",
             )
             .bind(tenant_id.get())
             .bind(fields.email)
@@ -284,6 +308,7 @@ impl Store {
             .bind(fields.time_zone)
             .bind(fields.dob)
             .bind(&actor.id)
+            .bind(fields.custom_role_id)
             .fetch_one(&mut *tx)
             .await
             .map_err(email_conflict)?;
@@ -354,28 +379,33 @@ impl Store {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
-            let current: Option<(String, String, String)> = sqlx::query_as(
-                "SELECT role, login_mode, status FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
+            let current: Option<(String, String, String, Option<i64>)> = sqlx::query_as(
+                "SELECT role, login_mode, status, custom_role_id FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
             )
             .bind(tenant_id.get())
             .bind(id)
             .fetch_optional(&mut *tx)
             .await
             .map_err(db_err)?;
-            let Some((role, login_mode, status)) = current else { return Err(Error::not_found("user")) };
+            let Some((role, login_mode, status, custom_role)) = current else { return Err(Error::not_found("user")) };
             if status == UserStatus::Deleted.as_str() {
                 return Err(Error::rejected(ErrorCode::StateConflict, "a deleted user cannot be changed"));
             }
             if let Some(department) = fields.department_id {
                 department_exists!(tx, tenant_id, department);
             }
-            let access_changed = role != fields.role.as_str() || login_mode != fields.login_mode.as_str();
+            if let Some(role) = fields.custom_role_id {
+                role_exists!(tx, tenant_id, role);
+            }
+            let access_changed = role != fields.role.as_str()
+                || login_mode != fields.login_mode.as_str()
+                || custom_role != fields.custom_role_id;
             sqlx::query(
                 "UPDATE principals SET email = $3, name = $4, role = $5, alternative_email = $6, contact_number = $7, \
                  organization = $8, department_id = $9, geo_profile_id = $10, designation = $11, signature_type = $12, \
                  profile_ref = $13, signature_option = $14, login_mode = $15, national_id_last4 = $16, \
                  national_id_digest = $17, pan_number = $18, time_zone = $19, dob = $20, updated_at = $21, \
-                 security_stamp = CASE WHEN $22 THEN $23 ELSE security_stamp END \
+                 security_stamp = CASE WHEN $22 THEN $23 ELSE security_stamp END, custom_role_id = $24 \
                  WHERE tenant_id = $1 AND id = $2",
             )
             .bind(tenant_id.get())
@@ -401,6 +431,7 @@ impl Store {
             .bind(now)
             .bind(access_changed)
             .bind(new_stamp)
+            .bind(fields.custom_role_id)
             .execute(&mut *tx)
             .await
             .map_err(email_conflict)?;

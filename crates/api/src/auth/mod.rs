@@ -19,8 +19,8 @@ pub struct Auth {
     pub principal_id: i64,
     pub kind: jwt::PrincipalKind,
     pub ip: std::net::IpAddr,
-    /// What the caller may do ([`crate::access`]).
-    pub role: signet_domain::access::Role,
+    /// What the caller may do ([`crate::access`]): its built-in role, or its tenant's role.
+    pub access: signet_domain::access::Access,
 }
 
 impl Auth {
@@ -31,6 +31,7 @@ impl Auth {
             tenant_id: self.tenant_id,
             principal_id: self.principal_id,
             is_user: self.kind == jwt::PrincipalKind::User,
+            is_administrator: self.access.is_administrator(),
             actor: signet_store::WorkflowActor { id: actor.id, ip: actor.ip },
         }
     }
@@ -74,11 +75,29 @@ where
         // The stamp check makes disabling a principal or ending its sessions take effect at
         // once, on every instance, without waiting for tokens to expire.
         let current = app.store.principal_auth(claims.tid.into(), claims.principal_id()?).await?;
-        let role = match current {
-            Some(state) if !state.disabled && state.security_stamp == claims.stamp => state.role,
+        let access = match current {
+            Some(state) if !state.disabled && state.security_stamp == claims.stamp => access_of(state),
             _ => return Err(ApiError::new(HttpCode::InvalidToken, "the access token has been revoked")),
         };
         let ClientIp(ip) = ClientIp::from_request_parts(parts, state).await?;
-        Ok(Auth { tenant_id: claims.tid.into(), principal_id: claims.principal_id()?, kind: claims.kind()?, ip, role })
+        Ok(Auth {
+            tenant_id: claims.tid.into(),
+            principal_id: claims.principal_id()?,
+            kind: claims.kind()?,
+            ip,
+            access,
+        })
     }
+}
+
+/// A principal's access: its tenant's role when it has one, else its built-in role.
+fn access_of(state: signet_store::PrincipalAuth) -> signet_domain::access::Access {
+    use signet_domain::access::{Access, CustomRole, parse_permissions};
+    let custom = match (state.custom_role_id, state.custom_role_name, state.custom_permissions) {
+        (Some(id), Some(name), Some(permissions)) => {
+            Some(CustomRole { id, name, permissions: parse_permissions(&permissions) })
+        }
+        _ => None,
+    };
+    Access { role: state.role, custom }
 }

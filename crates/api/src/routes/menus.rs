@@ -6,7 +6,6 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::access::Role;
 use signet_domain::{Error, FieldErrors};
 use signet_store::{Grant, MenuRow};
 use utoipa::ToSchema;
@@ -194,7 +193,7 @@ pub async fn delete_activity(
     responses((status = 200, description = "The menu entries the caller may use (all of them for administrators)", body = Vec<Menu>))
 )]
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<Menu>>> {
-    let for_user = (auth.role != Role::Administrator).then_some(auth.principal_id);
+    let for_user = (!auth.access.is_administrator()).then_some(auth.principal_id);
     Ok(Json(state.store.menus(auth.tenant_id, for_user).await?.into_iter().map(view).collect()))
 }
 

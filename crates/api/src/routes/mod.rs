@@ -12,6 +12,7 @@ pub mod gateway_admin;
 pub mod gateway_public;
 pub mod initiate_and_sign;
 pub mod menus;
+pub mod roles;
 pub mod schemas;
 pub mod signing_profiles;
 pub mod users;

@@ -35,6 +35,22 @@ pub fn grantee_ids() -> Schema {
     id_list("Up to 1000 ids of the tenant's active users (or departments).", 0, 1000)
 }
 
+/// `CreateRoleRequest.permissions`: the permissions a tenant's role may grant.
+pub fn role_permissions() -> Schema {
+    ArrayBuilder::new()
+        .items(string_enum([
+            "read_workflows",
+            "send_workflows",
+            "read_directory",
+            "manage_people",
+            "manage_settings",
+            "read_audit",
+        ]))
+        .max_items(Some(6))
+        .description(Some("What the role grants (repeats are ignored)."))
+        .into()
+}
+
 /// `TokenRequest.grant_type`: the grants the token operation serves.
 pub fn grant_type() -> Schema {
     ObjectBuilder::new()

@@ -81,9 +81,10 @@ pub struct CreateInternalUserRequest {
     #[serde(rename = "timeZoneId")]
     #[schema(max_length = 64, pattern = "^$|^[A-Za-z][A-Za-z0-9_+-]{0,31}(/[A-Za-z][A-Za-z0-9_+-]{0,31})*$")]
     pub time_zone_id: Option<String>,
-    /// 1 administrator, 2 sender (default), 3 signer, 4 auditor.
+    /// 1 administrator, 2 sender (default), 3 signer, 4 auditor, or a tenant role's id (above
+    /// 100, see `GET /api/v1/roles`); only administrators give the administrator or a tenant role.
     #[serde(rename = "roleId")]
-    #[schema(minimum = 1, maximum = 4)]
+    #[schema(minimum = 1, maximum = 2147483647)]
     pub role_id: Option<i64>,
     /// Date of birth, between 1900 and today.
     #[schema(format = DateTime)]
@@ -162,8 +163,9 @@ pub struct User {
     pub time_zone_id: Option<String>,
     /// Milliseconds since the epoch.
     pub dob: Option<i64>,
+    /// 1 to 4 for a built-in role, above 100 for a tenant's own role.
     pub role_id: i32,
-    /// `administrator`, `sender`, `signer` or `auditor`.
+    /// `administrator`, `sender`, `signer`, `auditor`, or the name of the tenant's own role.
     pub role: String,
     /// `internal` or `external`.
     pub user_type: String,
@@ -198,8 +200,11 @@ fn view(row: UserRow) -> User {
         pan_number: row.pan_number,
         time_zone_id: row.time_zone,
         dob: row.dob,
-        role_id: row.role.id(),
-        role: row.role.as_str().to_string(),
+        role_id: row
+            .custom_role_id
+            .and_then(|id| i32::try_from(id + signet_domain::access::CUSTOM_ROLE_BASE).ok())
+            .unwrap_or_else(|| row.role.id()),
+        role: row.custom_role_name.clone().unwrap_or_else(|| row.role.as_str().to_string()),
         user_type: row.user_type.as_str().to_string(),
         status: row.status.as_str().to_string(),
         status_reason: row.status_reason,
