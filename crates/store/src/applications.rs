@@ -45,6 +45,7 @@ impl Store {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
             let taken: Option<(i64,)> = sqlx::query_as(
                 "SELECT id FROM principals WHERE tenant_id = $1 AND kind = 'client' AND lower(name) = lower($2) AND NOT disabled",
             )

@@ -104,6 +104,23 @@ macro_rules! append_audit {
 }
 pub(crate) use append_audit;
 
+/// Takes the tenant row's lock (PostgreSQL) or the write lock (SQLite) as a transaction's first
+/// statement, for transactions that read before they write: a SQLite transaction that starts
+/// with a read cannot wait for the write lock later and fails at once with "database is
+/// locked" when another connection wrote meanwhile. The audit append takes the same lock, so
+/// this only takes it earlier.
+macro_rules! lock_tenant {
+    ($tx:ident, $tenant_id:expr) => {{
+        let tenant_id: signet_domain::TenantId = $tenant_id;
+        sqlx::query("UPDATE tenants SET audit_seq = audit_seq WHERE id = $1")
+            .bind(tenant_id.get())
+            .execute(&mut *$tx)
+            .await
+            .map_err($crate::db_err)?;
+    }};
+}
+pub(crate) use lock_tenant;
+
 /// An audit or workflow event row: seq, at, actor, action, target, ip, detail, prev_hash, hash.
 pub(crate) type EntryRow = (i64, i64, String, String, String, Option<String>, String, String, String);
 

@@ -45,6 +45,7 @@ impl Store {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
             if let Some(parent) = parent_id {
                 let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM menus WHERE tenant_id = $1 AND id = $2")
                     .bind(tenant_id.get())
@@ -80,6 +81,7 @@ impl Store {
     pub async fn delete_activity(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
             let found: Option<(String,)> =
                 sqlx::query_as("SELECT kind FROM menus WHERE tenant_id = $1 AND id = $2")
                     .bind(tenant_id.get())
@@ -176,6 +178,7 @@ impl Store {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
             let checks: [(&str, &str, &[i64]); 3] = [
                 ("menuIds", "SELECT id FROM menus WHERE tenant_id = $1 AND id = $2", grant.menu_ids),
                 (

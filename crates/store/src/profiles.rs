@@ -161,6 +161,7 @@ impl Store {
     ) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
             if let Some(profile) = settings.auto_sign_profile_id {
                 let own: Option<(i64,)> = sqlx::query_as(
                     "SELECT id FROM signing_profiles WHERE tenant_id = $1 AND id = $2 AND owner_id = $3 AND revoked_at IS NULL",

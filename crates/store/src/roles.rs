@@ -64,6 +64,7 @@ impl Store {
     pub async fn delete_role(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
             let (holders,): (i64,) = sqlx::query_as(
                 "SELECT COUNT(*) FROM principals WHERE tenant_id = $1 AND custom_role_id = $2 AND status <> 'deleted'",
             )

@@ -269,6 +269,7 @@ impl Store {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
             if let Some(department) = fields.department_id {
                 department_exists!(tx, tenant_id, department);
             }
@@ -379,6 +380,7 @@ impl Store {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
             let current: Option<(String, String, String, Option<i64>)> = sqlx::query_as(
                 "SELECT role, login_mode, status, custom_role_id FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
             )
