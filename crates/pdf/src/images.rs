@@ -34,9 +34,29 @@ pub fn embed_image(bytes: &[u8], sink: &mut dyn ObjSink) -> Result<EmbeddedImage
         return embed_decoded(bytes, ImageFormat::Jpeg, sink);
     }
     if bytes.starts_with(b"\x89PNG") {
+        check_png_palette(bytes)?;
         return embed_decoded(bytes, ImageFormat::Png, sink);
     }
     Err(Error::Image("only PNG and JPEG images are supported".into()))
+}
+
+/// Refuses a PNG whose palette (PLTE) is not 1 to 256 three-byte entries. The `png` decoder
+/// (0.18) indexes past the end of such a palette and panics; the `images` fuzz target found
+/// it. Chunks are walked by their stated lengths, within the bytes given.
+fn check_png_palette(bytes: &[u8]) -> Result<()> {
+    let mut at = 8;
+    while let Some(header) = bytes.get(at..at + 8) {
+        let length = u32::from_be_bytes([header[0], header[1], header[2], header[3]]) as usize;
+        let kind = &header[4..8];
+        if kind == b"PLTE" && (length == 0 || length % 3 != 0 || length > 3 * 256) {
+            return Err(Error::Image("cannot decode: the PNG palette is malformed".into()));
+        }
+        if kind == b"IDAT" || kind == b"IEND" {
+            break;
+        }
+        at = at.saturating_add(12).saturating_add(length);
+    }
+    Ok(())
 }
 
 #[derive(Clone, Copy)]
