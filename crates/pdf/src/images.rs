@@ -48,7 +48,7 @@ fn check_png_palette(bytes: &[u8]) -> Result<()> {
     while let Some(header) = bytes.get(at..at + 8) {
         let length = u32::from_be_bytes([header[0], header[1], header[2], header[3]]) as usize;
         let kind = &header[4..8];
-        if kind == b"PLTE" && (length == 0 || length % 3 != 0 || length > 3 * 256) {
+        if kind == b"PLTE" && (length == 0 || !length.is_multiple_of(3) || length > 3 * 256) {
             return Err(Error::Image("cannot decode: the PNG palette is malformed".into()));
         }
         if kind == b"IDAT" || kind == b"IEND" {

@@ -23,7 +23,7 @@ fn sign_with_image(image: &[u8]) -> Result<signet_pdf::Prepared, signet_pdf::Err
 
 #[test]
 fn a_png_with_a_broken_palette_is_refused_not_a_panic() {
-    let refused = sign_with_image(BAD_PALETTE).err().expect("refused");
+    let Err(refused) = sign_with_image(BAD_PALETTE) else { panic!("a broken palette must be refused") };
     assert!(refused.to_string().contains("palette"), "{refused}");
     // Cut anywhere, it is still an error and never a panic.
     for cut in 8..BAD_PALETTE.len() {
