@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs on a fresh Debian machine: outside validators
-# (poppler's pdfsig/pdftoppm, xmlsec1, qpdf, Ghostscript, OpenSSL), SoftHSM2 and OpenSC's
+# (poppler's pdfsig/pdftoppm, xmlsec1, qpdf, Ghostscript, OpenSSL, zbar's zbarimg to read QR
+# codes off rendered pages), SoftHSM2 and OpenSC's
 # pkcs11-tool (a PKCS#11 token for the signer utility's tests), a local S3 server (moto),
 # pyHanko and PDF producers for test inputs, and a running PostgreSQL.
 # Idempotent: tools already present are not reinstalled.
@@ -9,7 +10,7 @@ set -euo pipefail
 need_apt=()
 for pair in pdfsig:poppler-utils pdftoppm:poppler-utils xmlsec1:xmlsec1 qpdf:qpdf gs:ghostscript \
             openssl:openssl wrk:wrk curl:curl certutil:libnss3-tools node:nodejs \
-            chromium:chromium softhsm2-util:softhsm2 pkcs11-tool:opensc; do
+            chromium:chromium softhsm2-util:softhsm2 pkcs11-tool:opensc zbarimg:zbar-tools; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || need_apt+=("${pair##*:}")
 done
 if ! command -v pg_ctlcluster >/dev/null 2>&1 && ! command -v postgres >/dev/null 2>&1; then
@@ -42,7 +43,8 @@ fi
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest
 
 # The browser tests (crates/server/tests/gateway_browser.rs) drive Debian's chromium through
-# playwright-core (no bundled browser), which needs Node.js 20 or later and npm. The driver is
+# playwright-core (no bundled browser), which needs Node.js 20 or later and npm; the single
+# sign-on tests (crates/server/tests/sso.rs) also start a real OpenID provider (oidc-provider). The driver is
 # installed from its committed lock file when missing or older than the lock.
 if ! command -v npm >/dev/null 2>&1; then
   echo "installing apt packages: npm"
@@ -54,7 +56,7 @@ if ((node_major < 20)); then
   exit 1
 fi
 browser_dir=crates/server/tests/browser
-if [ ! -d "$browser_dir/node_modules/playwright-core" ] \
+if [ ! -d "$browser_dir/node_modules/playwright-core" ] || [ ! -d "$browser_dir/node_modules/oidc-provider" ] \
    || [ "$browser_dir/package-lock.json" -nt "$browser_dir/node_modules/.package-lock.json" ]; then
   echo "installing the browser test driver (npm ci in $browser_dir)"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$browser_dir" --no-audit --no-fund --silent

@@ -4,6 +4,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/signet-target}"
 export SIGNET_TEST_POSTGRES_URL="${SIGNET_TEST_POSTGRES_URL:-postgres://postgres:postgres@127.0.0.1:5432/test}"
+# Every clone builds its own copies of the workspace's crates into the shared target directory,
+# so the cache only grows; incremental data is never reused across clones. Keep the disk from
+# filling (a full disk failed CI once): no incremental data, and a cache that leaves less than
+# 25 GiB free is cleared before building.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+free_gib() { df --output=avail -BG "$1" 2>/dev/null | tail -1 | tr -dc '0-9'; }
+mkdir -p "$CARGO_TARGET_DIR"
+if (( $(free_gib "$CARGO_TARGET_DIR") < 25 )); then
+    echo "== less than 25 GiB free: clearing the build caches"
+    rm -rf "$CARGO_TARGET_DIR" "$HOME/.cache/signet-fuzz-target"
+    mkdir -p "$CARGO_TARGET_DIR"
+fi
 
 bash scripts/install-test-deps.sh
 

@@ -47,13 +47,28 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
         ["departments", ..] | ["users", ..] if read => ReadDirectory,
         ["users", "search" | "internal-search"] => ReadDirectory,
         ["departments", ..] | ["users", ..] => ManagePeople,
-        ["gateway", ..] | ["webhooks", ..] | ["signing-profiles", ..] | ["applications", ..] => ManageSettings,
+        ["gateway", ..]
+        | ["webhooks", ..]
+        | ["signing-profiles", ..]
+        | ["applications", ..]
+        | ["sso-providers", ..] => ManageSettings,
         ["roles", ..] if read => ReadDirectory,
         ["roles", ..] => ManagePeople,
         ["documents", "download" | "summary"] => ReadWorkflows,
         ["documents", _, "comments"] if read => ReadWorkflows,
         ["documents", ..] => SendWorkflows,
+        ["stamps", "settings"] => ManageSettings,
+        // Looking articles up is a read, sent as POST with `GetArticleCodesInput`.
+        ["stamps", "article-codes"] => ReadWorkflows,
+        ["stamps", ..] if read => ReadWorkflows,
+        ["stamps", ..] => ManageSettings,
+        // Any signed-in user or application may record a referral; administrators list them.
+        ["referrals"] if !read => Authenticated,
+        ["referrals", ..] => ManageSettings,
+        // Leads come from the tenant's sales integrations (applications with the permission).
+        ["crm", ..] => ManageSettings,
         ["workflows", ..] | ["templates", ..] if read => ReadWorkflows,
+        ["templates", "find"] => ReadWorkflows,
         ["workflows", ..] | ["templates", ..] => SendWorkflows,
         _ => return None,
     };

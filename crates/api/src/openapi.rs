@@ -14,7 +14,7 @@ use crate::AppState;
 use crate::error::ProblemDetails;
 use crate::routes::{
     applications, audit, auth, certificates, departments, documents, gateway_admin, initiate_and_sign, menus, roles,
-    signing_profiles, users, webhooks, workflow_actions, workflows,
+    sales, signing_profiles, sso, stamps, users, verify, webhooks, workflow_actions, workflows,
 };
 
 #[derive(OpenApi)]
@@ -35,6 +35,9 @@ use crate::routes::{
         (name = "documents", description = "Documents for workflows: upload, download"),
         (name = "workflows", description = "Workflows: signatories in order, signer links, events; templates"),
         (name = "webhooks", description = "Webhook endpoints and their deliveries (Standard Webhooks)"),
+        (name = "verification", description = "Verification for everyone: a signed PDF, XML or CMS file's signatures checked and explained; nothing is kept"),
+        (name = "sales", description = "Customer referrals and CRM leads with their outbox to the tenant's CRM endpoint"),
+        (name = "stamps", description = "Stamp duty: the inventory of pre-purchased e-stamp certificates, its stock and alerts, articles of stamp schedules; see docs/stamps.md"),
     )
 )]
 struct ApiDoc;
@@ -136,6 +139,9 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(applications::create, applications::list))
         .routes(routes!(applications::rotate))
         .routes(routes!(applications::revoke))
+        .routes(routes!(verify::verify))
+        .routes(routes!(sso::create, sso::list))
+        .routes(routes!(sso::delete))
         .routes(routes!(users::manage_info))
         .routes(routes!(users::totp_enrol))
         .routes(routes!(users::totp_confirm))
@@ -185,6 +191,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(workflows::certificate))
         .routes(routes!(workflows::create_template))
         .routes(routes!(workflows::get_template))
+        .routes(routes!(workflows::find_templates))
         .routes(routes!(initiate_and_sign::initiate_and_sign))
         .routes(routes!(initiate_and_sign::optimized))
         .routes(routes!(signing_profiles::create, signing_profiles::list))
@@ -205,6 +212,19 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(webhooks::delete))
         .routes(routes!(webhooks::deliveries))
         .routes(routes!(webhooks::redeliver))
+        .routes(routes!(stamps::load, stamps::list))
+        .routes(routes!(stamps::stock))
+        .routes(routes!(stamps::get_settings, stamps::put_settings))
+        .routes(routes!(stamps::article_codes))
+        .routes(routes!(stamps::put_article_code, stamps::delete_article_code))
+        .routes(routes!(stamps::get))
+        .routes(routes!(stamps::retire))
+        .routes(routes!(sales::create_referral, sales::list_referrals))
+        .routes(routes!(sales::get_referral))
+        .routes(routes!(sales::upsert_lead, sales::list_leads))
+        .routes(routes!(sales::mark_pushed))
+        .routes(routes!(sales::get_lead))
+        .routes(routes!(sales::get_settings, sales::put_settings))
 }
 
 /// The document as served and as committed in `openapi.json`.

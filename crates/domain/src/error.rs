@@ -18,12 +18,13 @@ pub enum ErrorCode {
     StateConflict,
     LinkExpired,
     LimitReached,
+    OutOfStock,
     ServiceUnavailable,
     Internal,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 11] = [
+    pub const ALL: [ErrorCode; 12] = [
         ErrorCode::ValidationFailed,
         ErrorCode::RateLimited,
         ErrorCode::NotFound,
@@ -33,6 +34,7 @@ impl ErrorCode {
         ErrorCode::StateConflict,
         ErrorCode::LinkExpired,
         ErrorCode::LimitReached,
+        ErrorCode::OutOfStock,
         ErrorCode::ServiceUnavailable,
         ErrorCode::Internal,
     ];
@@ -48,6 +50,7 @@ impl ErrorCode {
             ErrorCode::StateConflict => "state_conflict",
             ErrorCode::LinkExpired => "link_expired",
             ErrorCode::LimitReached => "limit_reached",
+            ErrorCode::OutOfStock => "out_of_stock",
             ErrorCode::ServiceUnavailable => "service_unavailable",
             ErrorCode::Internal => "internal_error",
         }
@@ -65,6 +68,7 @@ impl ErrorCode {
             ErrorCode::StateConflict => "Not allowed in the current state",
             ErrorCode::LinkExpired => "The link has expired or was already used",
             ErrorCode::LimitReached => "A limit is reached",
+            ErrorCode::OutOfStock => "Not enough stamp paper in stock",
             ErrorCode::ServiceUnavailable => "Service unavailable",
             ErrorCode::Internal => "Internal error",
         }

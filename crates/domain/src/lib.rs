@@ -7,6 +7,8 @@ pub mod department;
 pub mod error;
 pub mod ids;
 pub mod paging;
+pub mod sales;
+pub mod stamp;
 pub mod summary;
 pub mod text_state;
 pub mod user;

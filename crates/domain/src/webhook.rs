@@ -7,7 +7,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
 /// Every event a webhook can receive.
-pub const EVENT_TYPES: [&str; 11] = [
+pub const EVENT_TYPES: [&str; 12] = [
     "workflow.created",
     "signatory.notified",
     "signatory.viewed",
@@ -19,6 +19,7 @@ pub const EVENT_TYPES: [&str; 11] = [
     "workflow.expired",
     "workflow.inactive",
     "workflow.deleted",
+    "stamps.low_stock",
 ];
 
 /// Whether an endpoint subscribed to `types` (`*` = all) receives `event`.

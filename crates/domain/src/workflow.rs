@@ -142,7 +142,13 @@ pub struct PlannedSignatory {
 /// A pragmatic e-mail check: one `@`, a non-empty local part, a dotted domain of letters,
 /// digits and hyphens, no spaces, at most 254 characters.
 pub fn is_valid_email(email: &str) -> bool {
-    if email.len() > 254 || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
+    email.len() <= 254 && is_email_shaped(email)
+}
+
+/// The shape of [`is_valid_email`] without its length cap, for fields whose schema sets
+/// their own (the spec's 255 characters of referrals).
+pub fn is_email_shaped(email: &str) -> bool {
+    if email.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return false;
     }
     let Some((local, domain)) = email.split_once('@') else { return false };

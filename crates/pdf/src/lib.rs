@@ -7,6 +7,7 @@
 //! [`prepare_file`] / [`embed_file`] do the same on files without loading them.
 
 mod appearance;
+pub mod assemble;
 mod ber;
 pub mod compose;
 mod date;
@@ -16,6 +17,7 @@ mod fonts;
 mod images;
 mod layout;
 pub mod object;
+pub mod overlay;
 mod parser;
 pub mod reader;
 mod sign;
@@ -25,8 +27,10 @@ mod verify;
 mod writer;
 
 pub use appearance::{Appearance, NameStyle, WidgetPlacement};
+pub use assemble::prepend_pages;
 pub use error::{Error, Result};
 pub use layout::{BoxSpec, PageSelection, Position, parse_page_boxes};
+pub use overlay::{QrMark, draw_qr_codes};
 pub use sign::{
     DEFAULT_CONTENTS_SIZE, DssData, EmptyField, Prepared, PreparedFile, PreparedUpdate, SignOptions, SignatureKind,
     add_dss, add_dss_file, add_signature_fields, embed, embed_file, embed_into, hash_ranges, prepare, prepare_append,

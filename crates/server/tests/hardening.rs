@@ -17,7 +17,7 @@ use signet_testkit::gateway::{Integrator, erp_urls};
 use signet_testkit::on_both_backends;
 use signet_testkit::pdf::one_page;
 use signet_testkit::problem::{expect_problem, posted_fields};
-use signet_testkit::server::{TestApp, spawn};
+use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::validators::pdfsig_signer;
 
 on_both_backends!(
@@ -26,6 +26,8 @@ on_both_backends!(
     a_sealing_certificate_near_its_end_is_renewed_before_it_seals,
     an_envelope_with_a_bogus_authtoken_is_refused_before_its_file_is_opened,
     nothing_secret_of_a_gateway_transaction_is_kept_at_rest,
+    an_address_beyond_its_share_of_submissions_waits_for_its_refusal,
+    an_address_whose_envelopes_keep_failing_to_authenticate_is_refused_before_decryption,
 );
 
 /// The 165-byte file that took the whole server down: `/Length` refers to its own object.
@@ -337,4 +339,77 @@ async fn nothing_secret_of_a_gateway_transaction_is_kept_at_rest(backend: Backen
     let row = app.state.store.transaction(&number).await.expect("row").expect("transaction");
     assert!(row.session_key.is_empty() && row.payload_blob.is_none(), "forgotten with the transaction");
     assert!(!files_under(&data_dir).iter().any(|(path, _)| path.to_string_lossy().ends_with("payload.sealed")));
+}
+
+/// One address's share of gateway submissions in progress: a submission beyond it is refused
+/// (429), and only after the tarpit's delay; when the share frees up, submissions go through.
+async fn an_address_beyond_its_share_of_submissions_waits_for_its_refusal(backend: Backend) {
+    use tokio::io::AsyncWriteExt;
+    let app = spawn_with(backend, |config| {
+        config.gateway_submissions_per_address = 1;
+        config.gateway_refusal_delay_ms = 400;
+    })
+    .await;
+    // A submission that holds the address's only slot: its body arrives slowly (never, here).
+    let mut slow = tokio::net::TcpStream::connect(app.addr).await.expect("connect");
+    let head = "POST /eMsecure/V3_0/Index HTTP/1.1\r\nHost: signet\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+                Content-Length: 100000\r\n\r\nParameter1=";
+    slow.write_all(head.as_bytes()).await.expect("write");
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let post =
+        || app.client.post(app.url("/eMsecure/V3_0/Index")).form(&[("Parameter1", "x"), ("Parameter2", "y")]).send();
+    let started = std::time::Instant::now();
+    let refused = post().await.expect("post");
+    assert_eq!(refused.status(), 429);
+    assert!(started.elapsed() >= std::time::Duration::from_millis(400), "answered after {:?}", started.elapsed());
+    assert_eq!(refused.headers()["retry-after"], "1");
+    drop(slow);
+    // The slot is free again once the slow submission's connection is gone.
+    let mut answered = post().await.expect("post").status();
+    for _ in 0..50 {
+        if answered != 429 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        answered = post().await.expect("post").status();
+    }
+    assert_eq!(answered, 400, "a bad envelope is refused for what it is, not for the address's share");
+}
+
+/// An address whose envelopes keep carrying bogus Authtokens is refused before any decryption
+/// once it used up its allowance; another address (a real integrator) is served meanwhile.
+async fn an_address_whose_envelopes_keep_failing_to_authenticate_is_refused_before_decryption(backend: Backend) {
+    let app = spawn_with(backend, |config| {
+        config.gateway_unauthenticated_per_address = 3;
+        config.gateway_refusal_delay_ms = 10;
+        config.trusted_proxies = vec!["127.0.0.1".parse().expect("address")];
+    })
+    .await;
+    let (who, _) = app.integrator("Acme Bank").await;
+    let pdf = one_page("Loan agreement");
+    let bogus = pdf_payload(&pdf, "bogus-authtoken", "FLOOD-1").build().expect("payload");
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+    let from = |address: &'static str, sealed: SealedRequest| {
+        let (app, http) = (&app, &http);
+        async move {
+            http.post(app.url("/eMsecure/V3_0/Index"))
+                .header("X-Forwarded-For", address)
+                .form(&sealed.form_fields())
+                .send()
+                .await
+                .expect("post")
+                .status()
+                .as_u16()
+        }
+    };
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(from("203.0.113.9", seal(&who, &bogus)).await);
+    }
+    // Three bogus Authtokens are answered for what they are (Furl, a 200 page posting 104);
+    // then the address is refused at the door.
+    assert_eq!(&statuses[3..], &[429, 429], "{statuses:?}");
+    assert!(statuses[..3].iter().all(|s| *s != 429), "{statuses:?}");
+    let good = pdf_payload(&pdf, &who.authtoken, "REAL-1").build().expect("payload");
+    assert_eq!(from("198.51.100.7", seal(&who, &good)).await, 303, "the integrator's own address is served");
 }

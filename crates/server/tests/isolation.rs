@@ -73,6 +73,12 @@ struct Objects {
     application: i64,
     /// A's own role, by its API id.
     role: i64,
+    sso_provider: i64,
+    /// A stamp paper of A's inventory.
+    stamp: i64,
+    referral: i64,
+    /// A's lead, keyed `a-lead-1` (B may use the same key for its own lead).
+    lead: i64,
 }
 
 async fn create_as_a(app: &TestApp, token: &str) -> Objects {
@@ -207,6 +213,72 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         .as_i64()
         .expect("roleId");
 
+    // A's single sign-on provider, for the domain of A's user.
+    let sso_provider = created(
+        post(
+            "/api/v1/sso-providers",
+            json!({"name": "alphaonly-idp", "displayName": "alphaonly staff", "issuer": discovery_server().await,
+                   "clientId": "signet", "emailDomains": ["a.test"]}),
+        )
+        .await,
+        "a single sign-on provider",
+    )
+    .await["providerId"]
+        .as_i64()
+        .expect("providerId");
+
+    // A's stamp inventory, an article of A's own and A's alert settings.
+    let stamp = created(
+        post(
+            "/api/v1/stamps",
+            json!({"state": "DL", "denomination": [{"denomination": 100, "referenceNo": "alphaonly-0001"}]}),
+        )
+        .await,
+        "stamp papers",
+    )
+    .await["stamps"][0]["stampId"]
+        .as_i64()
+        .expect("stampId");
+    created(
+        app.put(
+            "/api/v1/stamps/article-codes/DL/77A",
+            token,
+            json!({"description": "alphaonly article", "dutyKind": "fixed", "fixedDuty": 10}),
+        )
+        .await,
+        "an article",
+    )
+    .await;
+    created(
+        app.put("/api/v1/stamps/settings", token, json!({"lowStockThreshold": 1, "alertEmails": ["alphaonly@a.test"]}))
+            .await,
+        "stamp settings",
+    )
+    .await;
+
+    // A's referral and lead (A sets no CRM endpoint, so the lead stays in the outbox unchanged).
+    let referral = created(
+        post(
+            "/api/v1/referrals",
+            json!({"referrerName": "alphaonly referrer", "referrerMobile": "+91 90000 00001",
+                   "referrerEmail": "alphaonly-referrer@a.test", "referralName": "alphaonly friend",
+                   "referralMobile": "9000000002", "referralEmail": "alphaonly-friend@a.test"}),
+        )
+        .await,
+        "a referral",
+    )
+    .await["referralId"]
+        .as_i64()
+        .expect("referralId");
+    let lead = created(
+        post("/api/v1/crm/leads", json!({"leadKey": "a-lead-1", "name": "alphaonly lead", "email": "lead@a.test"}))
+            .await,
+        "a lead",
+    )
+    .await["leadId"]
+        .as_i64()
+        .expect("leadId");
+
     // A registration with A, waiting for A's decision.
     let external_user = register_with_a(app, token).await;
 
@@ -252,6 +324,7 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
     }
 
     Objects {
+        sso_provider,
         department: department["departmentID"].as_i64().expect("departmentID"),
         document: documents[0],
         workflow: workflows[0],
@@ -269,7 +342,24 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         menu,
         application,
         role,
+        stamp,
+        referral,
+        lead,
     }
+}
+
+/// An identity provider that publishes only its discovery document: enough for A to save it.
+async fn discovery_server() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let issuer = format!("http://{}", listener.local_addr().expect("address"));
+    let document = json!({
+        "issuer": issuer, "authorization_endpoint": format!("{issuer}/auth"),
+        "token_endpoint": format!("{issuer}/token"), "jwks_uri": format!("{issuer}/jwks"),
+    });
+    let router = axum::Router::new()
+        .route("/.well-known/openid-configuration", axum::routing::get(move || async move { axum::Json(document) }));
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    issuer
 }
 
 /// Registers an external user with A's tenant (found through A's own user) and answers its id.
@@ -318,6 +408,13 @@ fn path_value(name: &str, a: &Objects, missing: bool) -> String {
         "menuId" => pick(a.menu),
         "applicationId" => pick(a.application),
         "roleId" => pick(a.role),
+        "providerId" => pick(a.sso_provider),
+        "stampId" => pick(a.stamp),
+        "referralId" => pick(a.referral),
+        "leadId" => pick(a.lead),
+        // Articles are named, not numbered: A's own article, which B does not have.
+        "stateCode" => "DL".into(),
+        "articleCode" => "77A".into(),
         "transactionNumber" if missing => "SGN00000000000000MISSING".into(),
         "transactionNumber" => a.transaction.clone(),
         other => panic!("the isolation walk cannot fill the path parameter {{{other}}}: teach it"),
@@ -336,6 +433,11 @@ enum Walk {
     OwnSearch(Value),
     /// Token operations and creations that take no id: nothing of A's to reach.
     NoIds,
+    /// Looks up B's own things with this body (not a paged search): nothing of A's may show.
+    OwnLookup(Value),
+    /// Changes B's own things at this address (names, not ids, so A's name is B's own): A's
+    /// objects stay as they were (the snapshot after the walk says so).
+    OwnWrite(String, Value),
     /// Public operations that name an organisation by design (registering with it): they
     /// answer alike for every organisation and show nothing.
     PublicByDesign,
@@ -388,7 +490,8 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "PUT /api/v1/users/me/automated-signing" => Walk::NoIds,
         "GET /api/v1/users/me/automated-signing" => Walk::NoIds,
         "POST /api/v1/users/{userId}/totp/reset" => Walk::Foreign(None),
-        "GET /api/v1/applications" | "GET /api/v1/roles" => Walk::Own,
+        "GET /api/v1/applications" | "GET /api/v1/roles" | "GET /api/v1/sso-providers" => Walk::Own,
+        "POST /api/v1/sso-providers" | "POST /api/v1/verify" => Walk::NoIds,
         "POST /api/v1/roles" => Walk::NoIds,
         "POST /api/v1/applications/{applicationId}/rotate" => Walk::Foreign(None),
         "GET /api/v1/menus" => Walk::Own,
@@ -398,6 +501,7 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         "POST /api/v1/users/search" | "POST /api/v1/users/internal-search" => {
             Walk::OwnSearch(json!({"searchText": "alphaonly"}))
         }
+        "POST /api/v1/templates/find" => Walk::OwnLookup(json!({"name": "alphaonly template", "requestFrom": "api"})),
         "PUT /api/v1/users/{userId}" => Walk::Foreign(Some(json!({"name": "taken over", "EmailID": "b-takes@b.test"}))),
         "POST /api/v1/users/disable" => {
             Walk::Foreign(Some(json!({"userId": id(a.user), "forceDisableWithWorkflow": true})))
@@ -454,6 +558,24 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
             "templateList": [{"templateId": id(a.template)}],
             "signatoryEmailIds": ["b@b.test"],
         })),
+        "POST /api/v1/stamps" | "PUT /api/v1/stamps/settings" => Walk::NoIds,
+        "GET /api/v1/stamps" | "GET /api/v1/stamps/stock" | "GET /api/v1/stamps/settings" => Walk::Own,
+        "POST /api/v1/stamps/article-codes" => Walk::OwnLookup(json!({"stateCode": "DL"})),
+        "PUT /api/v1/stamps/article-codes/{stateCode}/{articleCode}" => Walk::OwnWrite(
+            "/api/v1/stamps/article-codes/DL/B1".into(),
+            json!({"description": "b's article", "dutyKind": "varies"}),
+        ),
+        "POST /api/v1/stamps/{stampId}/retire" => Walk::Foreign(None),
+        "POST /api/v1/referrals" | "PUT /api/v1/crm/settings" => Walk::NoIds,
+        "GET /api/v1/referrals" | "GET /api/v1/crm/leads" | "GET /api/v1/crm/settings" => Walk::Own,
+        // Contacts are per tenant: B's upsert with A's lead's address makes B's own lead and
+        // leaves A's as it was (B's key differs, so that mark-pushed with A's key stays A's).
+        "POST /api/v1/crm/leads" => {
+            Walk::OwnWrite("/api/v1/crm/leads".into(), json!({"leadKey": "b-lead-1", "email": "lead@a.test"}))
+        }
+        "POST /api/v1/crm/leads/mark-pushed" => {
+            Walk::Foreign(Some(json!({"leadKey": "a-lead-1", "success": true, "crmLeadId": "b's"})))
+        }
         op if op.contains('{') && !op.starts_with("POST ") && !op.starts_with("PUT ") => Walk::Foreign(None),
         "POST /api/v1/webhooks/deliveries/{deliveryId}/redeliver"
         | "POST /api/v1/workflows/{workflowId}/signatories/{signatoryId}/link/revoke" => Walk::Foreign(None),
@@ -490,12 +612,22 @@ async fn snapshot(app: &TestApp, token: &str, a: &Objects) -> BTreeMap<String, V
         "/api/v1/menus".to_string(),
         "/api/v1/applications".to_string(),
         "/api/v1/roles".to_string(),
+        "/api/v1/sso-providers".to_string(),
         "/api/v1/signing-profiles".to_string(),
         "/api/v1/gateway/authtokens".to_string(),
         "/api/v1/gateway/settings".to_string(),
         "/api/v1/webhooks".to_string(),
         "/api/v1/audit".to_string(),
         "/api/v1/audit/verify".to_string(),
+        "/api/v1/stamps".to_string(),
+        format!("/api/v1/stamps/{}", a.stamp),
+        "/api/v1/stamps/stock".to_string(),
+        "/api/v1/stamps/settings".to_string(),
+        "/api/v1/referrals".to_string(),
+        format!("/api/v1/referrals/{}", a.referral),
+        "/api/v1/crm/leads".to_string(),
+        format!("/api/v1/crm/leads/{}", a.lead),
+        "/api/v1/crm/settings".to_string(),
     ];
     reads.push("/api/v1/workflows".to_string());
     let mut seen = BTreeMap::new();
@@ -506,6 +638,9 @@ async fn snapshot(app: &TestApp, token: &str, a: &Objects) -> BTreeMap<String, V
         let value = serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(STANDARD.encode(&bytes)));
         seen.insert(path, value);
     }
+    let articles: Value =
+        app.post("/api/v1/stamps/article-codes", token, json!({"stateCode": "DL"})).await.json().await.expect("json");
+    seen.insert("articles".into(), articles);
     // Deliveries change as the workers retry them; which ones exist does not.
     let deliveries: Value =
         app.get(&format!("/api/v1/webhooks/{}/deliveries", a.webhook), token).await.json().await.expect("json");
@@ -581,6 +716,20 @@ async fn another_tenant_reaches_none_of_a_tenants_objects_through_any_operation(
                     assert!(!text.to_lowercase().contains(MARK), "{label} shows A's data to B: {text}");
                     let nothing: Value = serde_json::from_str(&text).expect("json");
                     assert_eq!(nothing["totalCount"], 0, "{label}: {text}");
+                }
+                Walk::OwnLookup(body) => {
+                    let response = send(&app, &method, path, &b_token, Some(&body)).await;
+                    let status = response.status().as_u16();
+                    let text = response.text().await.expect("body");
+                    assert_eq!(status, 200, "{label} as B: {text}");
+                    assert!(!text.to_lowercase().contains(MARK), "{label} shows A's data to B: {text}");
+                }
+                Walk::OwnWrite(own_path, body) => {
+                    let response = send(&app, &method, &own_path, &b_token, Some(&body)).await;
+                    let status = response.status().as_u16();
+                    let text = response.text().await.expect("body");
+                    assert!((200..300).contains(&status), "{label} as B: {status} {text}");
+                    assert!(!text.to_lowercase().contains(MARK), "{label} shows A's data to B: {text}");
                 }
                 Walk::NoIds => {
                     assert!(!path.contains('{'), "{label} takes an id: walk it");

@@ -590,6 +590,23 @@ async fn menus_and_templates_are_granted_to_users_and_departments(backend: Backe
     let again: Value =
         grant(json!({"menuIds": [sanctions], "subscriberIds": [ravi]})).await.json().await.expect("json");
     assert_eq!(again["granted"], 0, "a grant is kept once");
+
+    // Templates found by name (`SimpleRequest`): the ones the caller may use.
+    let find = |token: &str, body: Value| {
+        let (app, token) = (&app, token.to_string());
+        async move { app.post("/api/v1/templates/find", &token, body).await }
+    };
+    let lookup = json!({"name": "  home LOAN ", "requestFrom": "mobile"});
+    for (who, token, expected) in [("admin", &admin, 1), ("asha (Credit)", &asha_token, 1), ("ravi", &ravi_token, 0)] {
+        let found: Value = find(token, lookup.clone()).await.json().await.expect("json");
+        assert_eq!(found["templates"].as_array().map(Vec::len), Some(expected), "{who}: {found}");
+        assert_eq!(found["requestFrom"], "mobile");
+    }
+    let found: Value = find(&admin, lookup.clone()).await.json().await.expect("json");
+    assert_eq!(found["templates"][0]["templateId"], template["templateId"]);
+    for bad in [json!({"name": "Home loan", "requestFrom": "fax"}), json!({"name": " ", "requestFrom": "web"})] {
+        expect_problem(find(&admin, bad).await, 400, "validation_failed").await;
+    }
     let refused = grant(json!({"menuIds": [loans], "subscriberIds": [ravi, 2_000_000_000]})).await;
     let problem = expect_problem(refused, 400, "validation_failed").await;
     assert!(problem["errors"]["subscriberIds"].is_array(), "{problem}");

@@ -536,10 +536,11 @@ async fn initiate_and_sign_applies_the_first_signature_at_its_coordinates(backen
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
     pyhanko_trusting(&signed, &app.state.keys.ca.cert_der, &[]);
 
-    // E-stamping, QR codes and images for later signers are refused before anything is stored.
+    // E-stamping, bad QR codes and images for later signers are refused before anything is stored.
     for (field, extra) in [
         ("eStampPayload", json!({"eStampPayload": {"loan": {}}})),
-        ("qrCodeCordinats", json!({"qrCodeCordinats": [{"left": 1, "top": 1, "width": 50, "height": 50}]})),
+        ("qrCodeCordinats[0]", json!({"qrCodeCordinats": [{"selectedPage": "MIDDLE"}]})),
+        ("qrCodeCordinats", json!({"qrCodeCordinats": [{"pageNumber": "9"}]})),
         ("fileData", json!({"fileData": STANDARD.encode(b"not a pdf")})),
     ] {
         let mut body = json!({

@@ -9,10 +9,6 @@ use signet_store::{ApplicationRow, NewApplication, PrincipalCredentials};
 
 use crate::{Caller, Services, secrets};
 
-fn actor(caller: &Caller) -> signet_domain::audit::Actor {
-    signet_domain::audit::Actor { id: caller.actor.id.clone(), ip: caller.actor.ip.clone() }
-}
-
 fn check_name(raw: &str) -> Result<&str, Error> {
     let name = raw.trim();
     if name.is_empty() || raw.chars().count() > 100 || raw.chars().any(char::is_control) {
@@ -46,7 +42,7 @@ pub async fn create(
         secret_hash: &secrets::hash_token(&secret),
         stamp: &secrets::random_token(16),
     };
-    let row = svc.store.create_application(caller.tenant_id, &new, &actor(caller)).await?;
+    let row = svc.store.create_application(caller.tenant_id, &new, &caller.audit_actor()).await?;
     Ok((row, secret))
 }
 
@@ -64,7 +60,7 @@ pub async fn rotate(svc: &Services, caller: &Caller, id: i64) -> Result<(Applica
             id,
             &secrets::hash_token(&secret),
             &secrets::random_token(16),
-            &actor(caller),
+            &caller.audit_actor(),
         )
         .await?;
     Ok((row, secret))
@@ -73,7 +69,10 @@ pub async fn rotate(svc: &Services, caller: &Caller, id: i64) -> Result<(Applica
 /// Revokes an application (never the caller's own credentials).
 pub async fn revoke(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
     refuse_self(caller, id)?;
-    svc.store.revoke_application(caller.tenant_id, id, &secrets::random_token(16), &actor(caller)).await.map(|_| ())
+    svc.store
+        .revoke_application(caller.tenant_id, id, &secrets::random_token(16), &caller.audit_actor())
+        .await
+        .map(|_| ())
 }
 
 fn refuse_self(caller: &Caller, id: i64) -> Result<(), Error> {

@@ -19,10 +19,6 @@ use crate::{Caller, Services, secrets};
 /// Largest PKCS#12 file accepted for enrolment.
 const MAX_P12_BYTES: usize = 256 * 1024;
 
-fn actor(caller: &Caller) -> signet_domain::audit::Actor {
-    signet_domain::audit::Actor { id: caller.actor.id.clone(), ip: caller.actor.ip.clone() }
-}
-
 fn user_only(caller: &Caller) -> Result<i64, Error> {
     if caller.is_user { Ok(caller.principal_id) } else { Err(Error::not_found("user")) }
 }
@@ -91,7 +87,7 @@ pub async fn enrol(svc: &Services, caller: &Caller, enrolment: &Enrolment<'_>) -
         material: &opened.material,
         owner_id: Some(user_id),
     };
-    svc.store.create_signing_profile(&row, &actor(caller)).await
+    svc.store.create_signing_profile(&row, &caller.audit_actor()).await
 }
 
 /// Removes one of the user's enrolled certificates, confirmed with their account password.
@@ -119,7 +115,7 @@ pub async fn reset(svc: &Services, caller: &Caller, profile_id: i64, password: &
     if !owned {
         return Err(Error::not_found("enrolled certificate"));
     }
-    svc.store.revoke_signing_profile(caller.tenant_id, profile_id, &actor(caller)).await
+    svc.store.revoke_signing_profile(caller.tenant_id, profile_id, &caller.audit_actor()).await
 }
 
 /// The user's settings as `AutomatedSigningData` shows them, with the profile's name.
@@ -174,5 +170,5 @@ pub async fn set_automated_signing(
         auto_sign_reason: text(change.reason),
         auto_sign_location: text(change.location),
     };
-    svc.store.set_automated_signing(caller.tenant_id, user_id, &settings, &actor(caller)).await
+    svc.store.set_automated_signing(caller.tenant_id, user_id, &settings, &caller.audit_actor()).await
 }

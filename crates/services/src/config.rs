@@ -92,6 +92,12 @@ pub struct Config {
     /// Gateway submissions being opened at once from one client address; more are refused
     /// (HTTP 429) so that one sender cannot take every worker.
     pub gateway_submissions_per_address: usize,
+    /// How long a submission over its address's share waits before its 429 (a tarpit for floods).
+    pub gateway_refusal_delay_ms: u64,
+    /// Submissions one address may make within a minute that do not authenticate (an envelope
+    /// that does not open, a bogus `Authtoken`) before its submissions are refused before any
+    /// decryption for the rest of that minute; 0 switches the bar off.
+    pub gateway_unauthenticated_per_address: u32,
     /// Aadhaar eSign (SignatureType 3): the ESP's eSign 2.1 form address (e.g.
     /// `https://es-staging.cdac.in/esignlevel2/2.1/form/signdoc`). Without it, and without the
     /// two certificate files below, Aadhaar eSign is not offered.
@@ -122,12 +128,31 @@ pub struct Config {
     /// CA certificates (a PEM bundle or DER) that users' own enrolled certificates must chain
     /// to; without it users cannot enrol certificates.
     pub certificate_trust_list: Option<PathBuf>,
+    /// Further CA certificates (a PEM bundle or DER) that public verification (`/verify`,
+    /// `POST /api/v1/verify`) trusts besides Signet's own CA, the eSign CAs and
+    /// `certificate_trust_list`: a national root, time-stamp authorities.
+    pub verification_trust_list: Option<PathBuf>,
     /// Self-service free trials (`POST /api/v1/auth/free-trial`): off unless set.
     pub free_trial: bool,
     /// A trial tenant's days, workflows and users.
     pub trial_days: u64,
     pub trial_max_workflows: i64,
     pub trial_max_users: i64,
+    /// OpenID Connect providers through which people may sign up for a trial (`isSSO`,
+    /// `ssoProvider`): the provider proves the address instead of an e-mailed link. TOML only:
+    /// `[[sso_signup_providers]]` tables with `name`, `display_name`, `issuer`, `client_id` and
+    /// `client_secret` (none for a public client).
+    pub sso_signup_providers: Vec<SignupProvider>,
+}
+
+/// An installation-wide OpenID Connect provider for trial sign-ups.
+#[derive(Clone, Serialize, Deserialize)]
+pub struct SignupProvider {
+    pub name: String,
+    pub display_name: String,
+    pub issuer: String,
+    pub client_id: String,
+    pub client_secret: Option<String>,
 }
 
 impl Default for Config {
@@ -170,6 +195,8 @@ impl Default for Config {
             job_retry_base_ms: 1000,
             heavy_work_limit: 0,
             gateway_submissions_per_address: 4,
+            gateway_refusal_delay_ms: 500,
+            gateway_unauthenticated_per_address: 20,
             esign_esp_url: None,
             esign_asp_id: "SIGNET".into(),
             esign_esp_certificate: None,
@@ -181,10 +208,12 @@ impl Default for Config {
             hsm_token_label: None,
             hsm_pin: None,
             certificate_trust_list: None,
+            verification_trust_list: None,
             free_trial: false,
             trial_days: 14,
             trial_max_workflows: 25,
             trial_max_users: 3,
+            sso_signup_providers: Vec::new(),
         }
     }
 }
@@ -207,6 +236,11 @@ impl std::fmt::Debug for Config {
             && pin.is_string()
         {
             *pin = serde_json::Value::String("***".into());
+        }
+        if let Some(providers) = value.get_mut("sso_signup_providers").and_then(|p| p.as_array_mut()) {
+            for secret in providers.iter_mut().filter_map(|p| p.get_mut("client_secret")).filter(|s| s.is_string()) {
+                *secret = serde_json::Value::String("***".into());
+            }
         }
         write!(f, "Config {value}")
     }
@@ -338,10 +372,17 @@ mod tests {
             smtp_url: Some("smtps://mailer:s3cret@smtp.example.com:465".into()),
             blob_url: Some("s3://bucket/prefix?region=eu&secret_access_key=AKIAXYZ&access_key_id=ID".into()),
             hsm_pin: Some("4711-pin".into()),
+            sso_signup_providers: vec![SignupProvider {
+                name: "idp".into(),
+                display_name: "IdP".into(),
+                issuer: "https://idp.example".into(),
+                client_id: "signet".into(),
+                client_secret: Some("oidc-secret".into()),
+            }],
             ..Config::default()
         };
         let shown = format!("{config:?}");
-        for secret in ["hunter2", "s3cret", "AKIAXYZ", "4711-pin"] {
+        for secret in ["hunter2", "s3cret", "AKIAXYZ", "4711-pin", "oidc-secret"] {
             assert!(!shown.contains(secret), "{shown}");
         }
         assert!(shown.contains("postgres://signet:***@db.internal:5432/signet"), "{shown}");

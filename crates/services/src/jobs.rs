@@ -45,9 +45,12 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
         crate::mail::MAIL_JOB => crate::mail::run_job(&state.mailer, &job.payload).await,
         crate::login::CHECK_ACCOUNT_JOB => crate::login::run_check_account(state, &job.payload).await,
         signet_store::WEBHOOK_DELIVER_JOB => crate::webhooks::deliver(state, job).await,
+        signet_store::CRM_PUSH_JOB => crate::sales::run_push_job(state, job).await,
+        signet_store::STAMP_LOW_STOCK_JOB => crate::stamps::run_low_stock_job(state, job).await,
         PURGE_EXPIRED_TOKENS => {
             let purged = store.purge_expired_refresh_tokens(now_millis()).await.map_err(|e| e.to_string())?;
-            tracing::info!(job = job.id, purged, "purged expired refresh tokens");
+            let sso = store.purge_expired_sso(now_millis()).await.map_err(|e| e.to_string())?;
+            tracing::info!(job = job.id, purged, sso, "purged expired refresh tokens and single sign-on states");
             Ok(())
         }
         other => Err(format!("unknown job kind {other}")),

@@ -20,11 +20,15 @@ pub mod login;
 pub mod mail;
 pub mod provision;
 pub mod roles;
+pub mod sales;
 pub mod seals;
 pub mod secrets;
+pub mod sso;
+pub mod stamps;
 pub mod totp;
 pub mod trial;
 pub mod users;
+pub mod verification;
 pub mod webhooks;
 pub mod workflows;
 
@@ -46,6 +50,13 @@ pub struct Caller {
     /// Has the built-in administrator role (gives roles, makes tenant roles).
     pub is_administrator: bool,
     pub actor: signet_store::WorkflowActor,
+}
+
+impl Caller {
+    /// Who the audit trail names for what the caller does.
+    pub fn audit_actor(&self) -> signet_domain::audit::Actor {
+        signet_domain::audit::Actor { id: self.actor.id.clone(), ip: self.actor.ip.clone() }
+    }
 }
 
 /// Everything a use case needs, assembled once per process and cheap to clone.
@@ -75,6 +86,8 @@ pub struct Services {
     pub totp_key: Arc<totp::TotpKey>,
     /// The key that seals automated-signing profiles.
     pub profile_key: Arc<workflows::profiles::ProfileKey>,
+    /// The keys of single sign-on (client secrets, sign-in states).
+    pub sso_key: Arc<sso::SsoKey>,
     pub mailer: Arc<mail::Mailer>,
     /// Aadhaar eSign through the configured ESP, when one is configured.
     pub esign: Option<Arc<esign::EsignSetup>>,
@@ -102,6 +115,7 @@ impl Services {
         let totp_key = totp::TotpKey::derive(&secret).map_err(|e| anyhow::anyhow!(e))?;
         let profile_key =
             workflows::profiles::ProfileKey::derive(&secret, keyring.clone()).map_err(|e| anyhow::anyhow!(e))?;
+        let sso_key = sso::SsoKey::derive(&secret).map_err(|e| anyhow::anyhow!(e))?;
         let mailer = mail::Mailer::from_config(config.smtp_url.as_deref(), &config.mail_from)?;
         let esign = esign::EsignSetup::from_config(&config, &keys.asp)?.map(Arc::new);
         Ok(Services {
@@ -113,11 +127,15 @@ impl Services {
             gateway_key: Arc::new(gateway_key),
             seal,
             heavy: Arc::new(heavy::HeavyPool::new(config.heavy_work_limit)),
-            intake: Arc::new(gateway::intake::Intake::new(config.gateway_submissions_per_address)),
+            intake: Arc::new(gateway::intake::Intake::new(
+                config.gateway_submissions_per_address,
+                config.gateway_unauthenticated_per_address,
+            )),
             link_key: Arc::new(link_key),
             identity_key: Arc::new(identity_key),
             totp_key: Arc::new(totp_key),
             profile_key: Arc::new(profile_key),
+            sso_key: Arc::new(sso_key),
             mailer: Arc::new(mailer),
             esign,
             config: Arc::new(config),

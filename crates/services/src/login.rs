@@ -7,10 +7,12 @@
 //! existing, active users: a sign-in code to those who sign in with codes, a set-password link
 //! to those with passwords.
 
+use std::net::IpAddr;
+
 use aws_lc_rs::rand;
 use signet_domain::user::{LoginMode, UserStatus};
 use signet_domain::{Error, now_millis};
-use signet_store::CodeUse;
+use signet_store::{AuthAttempt, AuthThrottle, CodeUse, PrincipalCredentials};
 
 use crate::mail::{self, Mail};
 use crate::{Services, secrets, users};
@@ -19,10 +21,21 @@ use crate::{Services, secrets, users};
 pub const CODE_TTL_MS: i64 = 10 * 60 * 1000;
 pub const CODE_ATTEMPTS: i64 = 5;
 
-/// The login modes offered for an address: the same for every address (SSO providers per
-/// e-mail domain are not built yet).
-pub fn login_modes(_email: &str) -> Vec<LoginMode> {
-    vec![LoginMode::Password, LoginMode::EmailOtp]
+/// What an address may sign in with: password and e-mail codes for every address (alike for
+/// unknown ones), and single sign-on where a provider serves its domain (a fact about the
+/// domain, not the account).
+pub struct LoginOptions {
+    pub modes: Vec<LoginMode>,
+    pub provider: Option<signet_store::SsoProviderRow>,
+}
+
+pub async fn login_options(svc: &Services, email: &str) -> Result<LoginOptions, Error> {
+    let provider = crate::sso::provider_for_email(svc, email).await?;
+    let mut modes = vec![LoginMode::Password, LoginMode::EmailOtp];
+    if provider.is_some() {
+        modes.push(LoginMode::Sso);
+    }
+    Ok(LoginOptions { modes, provider })
 }
 
 /// A six-digit code from the system CSPRNG, uniform (rejection sampling).
@@ -112,6 +125,90 @@ pub async fn verify_code(
         CodeUse::Accepted => Ok(Some(found)),
         CodeUse::Refused => Ok(None),
     }
+}
+
+/// Admits one sign-in attempt for `account_key` from `ip`, or refuses it (rate limited) with
+/// the remaining delay; the check and the count are one statement (see
+/// [`signet_store::Store::admit_auth_attempt`]). Keyed by account *and* address, so failures
+/// from one address cannot lock the account's owner out at another. Answers the throttle key,
+/// to clear after a success.
+pub async fn admit_attempt(svc: &Services, account_key: &str, ip: IpAddr) -> Result<String, Error> {
+    let throttle_key = format!("{account_key}|{ip}");
+    let window_ms = (svc.config.account_failure_window_secs * 1000) as i64;
+    let policy = AuthThrottle {
+        window_ms,
+        limit: i64::from(svc.config.account_failure_limit),
+        base_delay_ms: svc.config.account_failure_delay_ms as i64,
+        max_delay_ms: window_ms,
+    };
+    match svc.store.admit_auth_attempt(&throttle_key, &policy).await? {
+        AuthAttempt::Admitted => Ok(throttle_key),
+        AuthAttempt::Blocked { retry_after_ms } => {
+            Err(Error::RateLimited { retry_after_secs: (retry_after_ms as u64).div_ceil(1000).max(1) })
+        }
+    }
+}
+
+/// How a user's sign-in with a password (and second factor) ended.
+#[derive(Debug)]
+pub enum PasswordSignIn {
+    Accepted(PrincipalCredentials),
+    /// Unknown address, wrong password, or an account that does not sign in with a password:
+    /// alike, in the same time.
+    Refused,
+    /// Right password; the account needs its authenticator app's code.
+    NeedsSecondFactor,
+    /// Right password, wrong or spent second-factor code.
+    WrongSecondFactor,
+}
+
+/// Checks a user's password (and TOTP code), throttled per account and address; a failure
+/// counts, a success clears the count.
+pub async fn sign_in_with_password(
+    svc: &Services,
+    ip: IpAddr,
+    email: &str,
+    password: &str,
+    totp: Option<&str>,
+) -> Result<PasswordSignIn, Error> {
+    use crate::totp::SecondFactor;
+    let account_key = admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
+    let principal = svc.store.principal_by_email(email).await?;
+    let phc =
+        principal.as_ref().map(|p| p.secret_hash.clone()).unwrap_or_else(|| secrets::dummy_password_hash().to_string());
+    let password = password.to_string();
+    let password_ok = tokio::task::spawn_blocking(move || secrets::verify_password(&password, &phc))
+        .await
+        .map_err(Error::internal)?;
+    let account = match principal {
+        // A user who signs in with e-mail codes or SSO has no password sign-in.
+        Some(p) if password_ok && !p.disabled && p.status == "active" && p.login_mode == "password" => p,
+        _ => return Ok(PasswordSignIn::Refused),
+    };
+    match crate::totp::second_factor(svc, account.id, totp).await? {
+        SecondFactor::NotRequired | SecondFactor::Accepted => {
+            svc.store.clear_auth_failures(&account_key).await?;
+            Ok(PasswordSignIn::Accepted(account))
+        }
+        SecondFactor::Missing => Ok(PasswordSignIn::NeedsSecondFactor),
+        // Counted as a failed attempt, like a wrong password.
+        SecondFactor::Wrong => Ok(PasswordSignIn::WrongSecondFactor),
+    }
+}
+
+/// Checks a user's e-mailed sign-in code, throttled per account and address.
+pub async fn sign_in_with_code(
+    svc: &Services,
+    ip: IpAddr,
+    email: &str,
+    code: &str,
+) -> Result<Option<PrincipalCredentials>, Error> {
+    let account_key = admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
+    let account = verify_code(svc, email, code).await?;
+    if account.is_some() {
+        svc.store.clear_auth_failures(&account_key).await?;
+    }
+    Ok(account)
 }
 
 #[cfg(test)]

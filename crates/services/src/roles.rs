@@ -7,10 +7,6 @@ use signet_store::RoleRow;
 
 use crate::{Caller, Services};
 
-fn actor(caller: &Caller) -> signet_domain::audit::Actor {
-    signet_domain::audit::Actor { id: caller.actor.id.clone(), ip: caller.actor.ip.clone() }
-}
-
 fn administrators_only(caller: &Caller) -> Result<(), Error> {
     if caller.is_administrator {
         Ok(())
@@ -39,7 +35,7 @@ pub async fn create(svc: &Services, caller: &Caller, name: &str, permissions: &[
         }
     }
     let list: Vec<&str> = parsed.iter().map(|p| p.as_str()).collect();
-    svc.store.create_role(caller.tenant_id, trimmed, &list.join(","), &actor(caller)).await
+    svc.store.create_role(caller.tenant_id, trimmed, &list.join(","), &caller.audit_actor()).await
 }
 
 /// Removes a role nobody has; `role_id` is the API's id.
@@ -48,5 +44,5 @@ pub async fn delete(svc: &Services, caller: &Caller, role_id: i64) -> Result<(),
     if role_id <= CUSTOM_ROLE_BASE {
         return Err(Error::not_found("role"));
     }
-    svc.store.delete_role(caller.tenant_id, role_id - CUSTOM_ROLE_BASE, &actor(caller)).await
+    svc.store.delete_role(caller.tenant_id, role_id - CUSTOM_ROLE_BASE, &caller.audit_actor()).await
 }

@@ -31,6 +31,12 @@ pub fn hash_token(token: &str) -> String {
     hex::encode(digest::digest(&digest::SHA256, token.as_bytes()).as_ref())
 }
 
+/// Whether two secrets presented together are the same (a cookie and its form field), in time
+/// independent of where they differ; empty ones never match.
+pub fn same_secret(a: &str, b: &str) -> bool {
+    !a.is_empty() && constant_time::verify_slices_are_equal(a.as_bytes(), b.as_bytes()).is_ok()
+}
+
 pub fn token_matches(token: &str, stored_hash: &str) -> bool {
     constant_time::verify_slices_are_equal(hash_token(token).as_bytes(), stored_hash.as_bytes()).is_ok()
 }
@@ -54,6 +60,47 @@ pub fn verify_password(password: &str, phc: &str) -> bool {
 pub fn dummy_password_hash() -> &'static str {
     static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     HASH.get_or_init(|| hash_password("signet-dummy-password").unwrap_or_default())
+}
+
+/// AES-256-GCM under a key derived from the platform's derivation secret and a purpose label,
+/// for secrets Signet must use again later (TOTP seeds, identity providers' client secrets):
+/// the database alone does not reveal them. `aad` binds a sealed value to its owner, so it
+/// cannot be moved to another row.
+pub struct SealingKey(aws_lc_rs::aead::LessSafeKey);
+
+impl SealingKey {
+    pub fn derive(secret: &[u8], label: &str) -> Result<SealingKey, String> {
+        use aws_lc_rs::aead::{AES_256_GCM, LessSafeKey, UnboundKey};
+        let mut ctx = digest::Context::new(&digest::SHA256);
+        ctx.update(label.as_bytes());
+        ctx.update(b"\0");
+        ctx.update(secret);
+        let key = UnboundKey::new(&AES_256_GCM, ctx.finish().as_ref()).map_err(|_| format!("{label} key"))?;
+        Ok(SealingKey(LessSafeKey::new(key)))
+    }
+
+    /// The random nonce, then the ciphertext and its tag.
+    pub fn seal(&self, aad: &str, plain: &[u8]) -> Option<Vec<u8>> {
+        use aws_lc_rs::aead::{Aad, Nonce};
+        let nonce: [u8; 12] = random_bytes();
+        let mut buffer = plain.to_vec();
+        self.0
+            .seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad.as_bytes()), &mut buffer)
+            .ok()?;
+        Some([nonce.to_vec(), buffer].concat())
+    }
+
+    pub fn open(&self, aad: &str, sealed: &[u8]) -> Option<Vec<u8>> {
+        use aws_lc_rs::aead::{Aad, Nonce};
+        if sealed.len() < 12 + 16 {
+            return None;
+        }
+        let (nonce, body) = sealed.split_at(12);
+        let nonce = Nonce::try_assume_unique_for_key(nonce).ok()?;
+        let mut buffer = body.to_vec();
+        let plain = self.0.open_in_place(nonce, Aad::from(aad.as_bytes()), &mut buffer).ok()?;
+        Some(plain.to_vec())
+    }
 }
 
 #[cfg(test)]

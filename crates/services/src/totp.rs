@@ -4,8 +4,7 @@
 //! to the user, so the database alone does not reveal it. A code is accepted within one step
 //! of the current time, and each step's code only once.
 
-use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
-use aws_lc_rs::{digest, hmac};
+use aws_lc_rs::hmac;
 use signet_domain::{Error, ErrorCode};
 
 use signet_store::TotpChange;
@@ -18,42 +17,19 @@ pub const STEP_SECS: u64 = 30;
 const WINDOW: i64 = 1;
 
 /// The key that seals TOTP secrets.
-pub struct TotpKey(LessSafeKey);
+pub struct TotpKey(secrets::SealingKey);
 
 impl TotpKey {
     pub fn derive(secret: &[u8]) -> Result<TotpKey, String> {
-        let mut ctx = digest::Context::new(&digest::SHA256);
-        ctx.update(b"signet totp secrets v1\0");
-        ctx.update(secret);
-        let key = UnboundKey::new(&AES_256_GCM, ctx.finish().as_ref()).map_err(|_| "totp key".to_string())?;
-        Ok(TotpKey(LessSafeKey::new(key)))
+        secrets::SealingKey::derive(secret, "signet totp secrets v1").map(TotpKey)
     }
 
     fn seal(&self, user_id: i64, plain: &[u8]) -> Result<Vec<u8>, Error> {
-        let nonce: [u8; 12] = secrets::random_bytes();
-        let mut buffer = plain.to_vec();
-        self.0
-            .seal_in_place_append_tag(
-                Nonce::assume_unique_for_key(nonce),
-                Aad::from(aad(user_id).as_bytes()),
-                &mut buffer,
-            )
-            .map_err(|_| Error::internal("sealing a TOTP secret"))?;
-        Ok([nonce.to_vec(), buffer].concat())
+        self.0.seal(&aad(user_id), plain).ok_or_else(|| Error::internal("sealing a TOTP secret"))
     }
 
     fn open(&self, user_id: i64, sealed: &[u8]) -> Result<Vec<u8>, Error> {
-        if sealed.len() < 12 + 16 {
-            return Err(Error::internal("a damaged TOTP secret"));
-        }
-        let (nonce, body) = sealed.split_at(12);
-        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| Error::internal("TOTP nonce"))?;
-        let mut buffer = body.to_vec();
-        let plain = self
-            .0
-            .open_in_place(nonce, Aad::from(aad(user_id).as_bytes()), &mut buffer)
-            .map_err(|_| Error::internal("a TOTP secret that does not open"))?;
-        Ok(plain.to_vec())
+        self.0.open(&aad(user_id), sealed).ok_or_else(|| Error::internal("a TOTP secret that does not open"))
     }
 }
 
@@ -113,10 +89,6 @@ pub struct Enrolment {
     pub uri: String,
 }
 
-fn actor(caller: &Caller) -> signet_domain::audit::Actor {
-    signet_domain::audit::Actor { id: caller.actor.id.clone(), ip: caller.actor.ip.clone() }
-}
-
 fn user_only(caller: &Caller) -> Result<i64, Error> {
     if caller.is_user { Ok(caller.principal_id) } else { Err(Error::not_found("user")) }
 }
@@ -134,7 +106,7 @@ pub async fn enrol(svc: &Services, caller: &Caller) -> Result<Enrolment, Error> 
             caller.tenant_id,
             id,
             &TotpChange { secret: Some(&sealed), enabled: false, last_step: 0, action: "user.totp_enrolment_started" },
-            &actor(caller),
+            &caller.audit_actor(),
         )
         .await?;
     let user = svc.store.user(caller.tenant_id, id).await?;
@@ -181,7 +153,7 @@ pub async fn confirm(svc: &Services, caller: &Caller, code: &str) -> Result<(), 
             caller.tenant_id,
             id,
             &TotpChange { secret: Some(&sealed), enabled: true, last_step: step, action: "user.totp_enabled" },
-            &actor(caller),
+            &caller.audit_actor(),
         )
         .await
 }
@@ -200,7 +172,7 @@ pub async fn disable(svc: &Services, caller: &Caller, code: &str) -> Result<(), 
                     caller.tenant_id,
                     id,
                     &TotpChange { secret: None, enabled: false, last_step: 0, action: "user.totp_disabled" },
-                    &actor(caller),
+                    &caller.audit_actor(),
                 )
                 .await
         }
@@ -216,7 +188,7 @@ pub async fn reset(svc: &Services, caller: &Caller, user_id: i64) -> Result<(), 
             caller.tenant_id,
             user_id,
             &TotpChange { secret: None, enabled: false, last_step: 0, action: "user.totp_reset" },
-            &actor(caller),
+            &caller.audit_actor(),
         )
         .await
 }

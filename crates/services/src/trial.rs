@@ -21,20 +21,28 @@ pub struct FreeTrial<'a> {
     pub password: &'a str,
     pub name: &'a str,
     pub is_sso: bool,
+    /// The installation's sign-up provider (`sso_signup_providers`) that proves the address.
+    pub sso_provider: Option<&'a str>,
     pub source: Option<&'a str>,
 }
 
-/// Takes a sign-up: checks it, and e-mails a verification link to a new address.
-pub async fn sign_up(svc: &Services, request: &FreeTrial<'_>) -> Result<(), Error> {
+/// Takes a sign-up: checks it, and e-mails a verification link to a new address; through
+/// single sign-on, answers the address that sends the person to the provider instead (for
+/// every address alike: an address with an account learns so only after the provider proved
+/// it is theirs).
+pub async fn sign_up(svc: &Services, request: &FreeTrial<'_>) -> Result<Option<String>, Error> {
     if !svc.config.free_trial {
         return Err(Error::rejected(ErrorCode::StateConflict, "free trials are not offered on this installation"));
     }
-    if request.is_sso {
-        return Err(Error::field(
-            "isSSO",
-            "sign-up through single sign-on is not available yet: use an e-mail address and password",
-        ));
-    }
+    let sso_provider = if request.is_sso {
+        let name = request.sso_provider.unwrap_or_default();
+        if !svc.config.sso_signup_providers.iter().any(|p| p.name == name) {
+            return Err(Error::field("ssoProvider", "must name a sign-up provider of this installation"));
+        }
+        Some(name.to_string())
+    } else {
+        None
+    };
     let name = request.name.trim();
     if name.is_empty() || request.name.chars().count() > 150 || request.name.chars().any(char::is_control) {
         return Err(Error::field("name", "must be 1 to 150 characters without control characters"));
@@ -46,14 +54,14 @@ pub async fn sign_up(svc: &Services, request: &FreeTrial<'_>) -> Result<(), Erro
         return Err(Error::field("password", "must be at most 150 characters"));
     }
     users::check_password(request.password, Some(request.email))?;
-    if !svc.mailer.is_configured() {
+    if sso_provider.is_none() && !svc.mailer.is_configured() {
         return Err(Error::rejected(
             ErrorCode::StateConflict,
             "e-mail is not configured on this installation (smtp_url)",
         ));
     }
-    if svc.store.principal_by_email(request.email).await?.is_some() {
-        return Ok(());
+    if sso_provider.is_none() && svc.store.principal_by_email(request.email).await?.is_some() {
+        return Ok(None);
     }
     let password = request.password.to_string();
     let password_hash = tokio::task::spawn_blocking(move || secrets::hash_password(&password))
@@ -66,8 +74,12 @@ pub async fn sign_up(svc: &Services, request: &FreeTrial<'_>) -> Result<(), Erro
         name: name.to_string(),
         password_hash,
         source: request.source.map(|s| s.chars().take(100).collect()),
+        sso_provider,
     };
     svc.store.create_trial_signup(&secrets::hash_token(&token), &signup, now_millis() + SIGNUP_TTL_MS).await?;
+    if signup.sso_provider.is_some() {
+        return Ok(Some(format!("{}/sso/signup/{token}", svc.config.public_base())));
+    }
     let link = format!("{}/account/verify?token={token}", svc.config.public_base());
     let text = format!(
         "Hello {name},\n\nconfirm your address to start your Signet trial ({} days):\n{link}\n\nThe link works once, for 24 hours.\n",
@@ -80,7 +92,7 @@ pub async fn sign_up(svc: &Services, request: &FreeTrial<'_>) -> Result<(), Erro
         text,
         html: None,
     };
-    mail::enqueue(&svc.store, &mail, None).await
+    mail::enqueue(&svc.store, &mail, None).await.map(|_| None)
 }
 
 /// Verifies a sign-up: makes the trial tenant with its administrator; answers the tenant.
@@ -88,9 +100,20 @@ pub async fn verify(svc: &Services, token: &str) -> Result<TenantId, Error> {
     if token.is_empty() || token.len() > 200 {
         return Err(Error::rejected(ErrorCode::LinkExpired, "this link has expired or was already used"));
     }
+    let hash = secrets::hash_token(token);
+    // A sign-up through single sign-on is proven by its provider only, never by this link.
+    if svc.store.pending_trial_signup(&hash).await?.is_some_and(|s| s.sso_provider.is_some()) {
+        return Err(Error::rejected(ErrorCode::LinkExpired, "this link has expired or was already used"));
+    }
+    start_verified(svc, &hash).await
+}
+
+/// Makes the trial tenant of a sign-up whose address is proven (by its e-mailed link, or by
+/// the sign-up provider); the sign-up is spent.
+pub(crate) async fn start_verified(svc: &Services, signup_hash: &str) -> Result<TenantId, Error> {
     let signup = svc
         .store
-        .take_trial_signup(&secrets::hash_token(token))
+        .take_trial_signup(signup_hash)
         .await?
         .ok_or_else(|| Error::rejected(ErrorCode::LinkExpired, "this link has expired or was already used"))?;
     let client_secret = secrets::random_token(32);

@@ -29,16 +29,23 @@ pub async fn publish(
     Ok(())
 }
 
-/// The outbound policy for webhook URLs (public addresses only unless the operator allows).
-pub fn http_policy(state: &Services) -> signet_sigcrypto::HttpConfig {
-    let mut cfg = if state.config.outbound_allow_private {
+/// The outbound policy for calls to addresses a tenant gave (webhooks, its CRM, its identity
+/// provider): public addresses only unless the operator allows private ones, a time limit
+/// and a cap on what is read back.
+pub fn outbound_policy(svc: &Services, timeout_secs: u64, max_response_bytes: u64) -> signet_sigcrypto::HttpConfig {
+    let mut cfg = if svc.config.outbound_allow_private {
         signet_sigcrypto::HttpConfig::allow_private()
     } else {
         signet_sigcrypto::HttpConfig::default()
     };
-    cfg.timeout = std::time::Duration::from_secs(10);
-    cfg.max_response_bytes = MAX_RESPONSE_BYTES;
+    cfg.timeout = std::time::Duration::from_secs(timeout_secs);
+    cfg.max_response_bytes = max_response_bytes;
     cfg
+}
+
+/// The outbound policy for webhook URLs.
+pub fn http_policy(state: &Services) -> signet_sigcrypto::HttpConfig {
+    outbound_policy(state, 10, MAX_RESPONSE_BYTES)
 }
 
 #[derive(Deserialize)]
@@ -125,6 +132,22 @@ pub async fn create_endpoint(
 ) -> Result<(signet_store::WebhookRow, String), signet_domain::Error> {
     use base64::Engine;
     use signet_domain::Error;
+    let url = check_endpoint_url(svc, url).await?;
+    let types = check_types(event_types)?;
+    if description.is_some_and(|d| d.chars().count() > 500) {
+        return Err(Error::field("description", "must be at most 500 characters"));
+    }
+    let mut key = [0u8; 24];
+    aws_lc_rs::rand::fill(&mut key).map_err(|_| Error::internal("random"))?;
+    let secret = format!("whsec_{}", base64::engine::general_purpose::STANDARD.encode(key));
+    let row = svc.store.create_webhook(tenant_id, &url, description, &types, &secret, actor).await?;
+    Ok((row, secret))
+}
+
+/// An outbound endpoint's URL (webhooks, the CRM): absolute http(s) of at most 2000
+/// characters, allowed by the outbound policy; answered trimmed. Refusals name `url`.
+pub async fn check_endpoint_url(svc: &Services, url: &str) -> Result<String, signet_domain::Error> {
+    use signet_domain::Error;
     let url = url.trim().to_string();
     let shaped = (url.starts_with("https://") || url.starts_with("http://"))
         && url.len() <= 2000
@@ -140,15 +163,7 @@ pub async fn create_endpoint(
             .map_err(Error::internal)?
     };
     checked.map_err(|e| Error::field("url", format!("not allowed: {e}")))?;
-    let types = check_types(event_types)?;
-    if description.is_some_and(|d| d.chars().count() > 500) {
-        return Err(Error::field("description", "must be at most 500 characters"));
-    }
-    let mut key = [0u8; 24];
-    aws_lc_rs::rand::fill(&mut key).map_err(|_| Error::internal("random"))?;
-    let secret = format!("whsec_{}", base64::engine::general_purpose::STANDARD.encode(key));
-    let row = svc.store.create_webhook(tenant_id, &url, description, &types, &secret, actor).await?;
-    Ok((row, secret))
+    Ok(url)
 }
 
 /// The event types an endpoint subscribes to, as stored (comma-separated; `*` for all).

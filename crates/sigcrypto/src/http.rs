@@ -129,6 +129,31 @@ pub(crate) fn post_for_status(url: &str, headers: &[(&str, &str)], body: &[u8], 
     Ok(status)
 }
 
+/// A request with extra headers (a token exchange with Basic authentication, a bearer-token
+/// GET): GET when `body` is `None`, else POST; answers the body (2xx only).
+pub(crate) fn request(url: &str, headers: &[(&str, &str)], body: Option<&[u8]>, cfg: &HttpConfig) -> Result<Vec<u8>> {
+    check_url(url, cfg)?;
+    let agent = agent(cfg);
+    let resp = match body {
+        Some(body) => {
+            let mut request = agent.post(url);
+            for (name, value) in headers {
+                request = request.header(*name, *value);
+            }
+            request.send(body)
+        }
+        None => {
+            let mut request = agent.get(url);
+            for (name, value) in headers {
+                request = request.header(*name, *value);
+            }
+            request.call()
+        }
+    }
+    .map_err(|e| Error::Http(format!("{url}: {e}")))?;
+    read_body(url, resp, cfg)
+}
+
 fn read_body(url: &str, mut resp: ureq::http::Response<ureq::Body>, cfg: &HttpConfig) -> Result<Vec<u8>> {
     let status = resp.status();
     if !status.is_success() {

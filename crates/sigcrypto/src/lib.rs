@@ -54,6 +54,12 @@ pub fn post(url: &str, content_type: &str, body: &[u8], cfg: &HttpConfig) -> Res
     http::post(url, content_type, body, cfg)
 }
 
+/// A GET (`body` none) or POST through the guarded client with extra headers, answering the
+/// body (2xx only): an OpenID Connect token exchange or userinfo call.
+pub fn request(url: &str, headers: &[(&str, &str)], body: Option<&[u8]>, cfg: &HttpConfig) -> Result<Vec<u8>> {
+    http::request(url, headers, body, cfg)
+}
+
 /// A GET through the same guarded client as the TSA, OCSP and CRL fetches: public addresses
 /// only unless `cfg` allows private ones, no redirects, a time limit and a size cap.
 pub fn fetch(url: &str, cfg: &HttpConfig) -> Result<Vec<u8>> {

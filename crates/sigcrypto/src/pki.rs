@@ -668,6 +668,11 @@ pub fn parse_cert(der: &[u8]) -> Result<x509_cert::Certificate> {
     x509_cert::Certificate::from_der(der).map_err(|e| Error::Encoding(format!("bad certificate: {e}")))
 }
 
+/// The subject of a certificate as an RFC 4514 string (as verification reports name them).
+pub fn cert_subject(cert_der: &[u8]) -> Option<String> {
+    parse_cert(cert_der).ok().map(|cert| cert.tbs_certificate.subject.to_string())
+}
+
 /// The subject CN of a certificate, if any.
 pub fn cert_common_name(cert_der: &[u8]) -> Option<String> {
     let cert = parse_cert(cert_der).ok()?;

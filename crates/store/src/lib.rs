@@ -13,6 +13,9 @@ mod jobs;
 mod menus;
 mod profiles;
 mod roles;
+mod sales;
+mod sso;
+mod stamps;
 mod tenants;
 mod trials;
 mod users;
@@ -37,6 +40,11 @@ pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, MenuRow};
 pub use profiles::{AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 pub use roles::RoleRow;
+pub use sales::{CRM_PUSH_JOB, CrmSettingsRow, LeadFilter, LeadRow, ReferralRow};
+pub use sso::{NewSsoProvider, SsoIdentityRow, SsoLoginRow, SsoProviderRow};
+pub use stamps::{
+    ArticleEditRow, NewStamp, STAMP_LOW_STOCK_JOB, StampClaim, StampFilter, StampRow, StampSettings, StockRow,
+};
 pub use tenants::{CreatedTenant, NewTenant};
 pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};

@@ -11,6 +11,9 @@ pub struct TrialSignup {
     pub name: String,
     pub password_hash: String,
     pub source: Option<String>,
+    /// The installation's provider that proves the address (sign-up through SSO), instead of
+    /// the e-mailed link.
+    pub sso_provider: Option<String>,
 }
 
 /// What a tenant may still do; all absent for tenants that are no trial.
@@ -25,8 +28,8 @@ impl Store {
     pub async fn create_trial_signup(&self, token_hash: &str, signup: &TrialSignup, expires_at: Millis) -> Result<()> {
         on_db!(self, pool => {
             sqlx::query(
-                "INSERT INTO trial_signups (token_hash, email, name, password_hash, source, expires_at, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                "INSERT INTO trial_signups (token_hash, email, name, password_hash, source, expires_at, created_at, \
+                 sso_provider) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             )
             .bind(token_hash)
             .bind(&signup.email)
@@ -35,6 +38,7 @@ impl Store {
             .bind(&signup.source)
             .bind(expires_at)
             .bind(now_millis())
+            .bind(&signup.sso_provider)
             .execute(pool)
             .await
             .map_err(db_err)?;
@@ -48,9 +52,65 @@ impl Store {
         on_db!(self, pool => {
             sqlx::query_as(
                 "UPDATE trial_signups SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 \
-                 RETURNING email, name, password_hash, source",
+                 RETURNING email, name, password_hash, source, sso_provider",
             )
             .bind(token_hash)
+            .bind(now)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// A sign-up still waiting (unused, in time), without spending it.
+    pub async fn pending_trial_signup(&self, token_hash: &str) -> Result<Option<TrialSignup>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT email, name, password_hash, source, sso_provider FROM trial_signups \
+                 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
+            )
+            .bind(token_hash)
+            .bind(now_millis())
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// Records a sign-up's sign-in sent to the installation's provider `provider`.
+    pub async fn begin_sso_signup_login(
+        &self,
+        state_hash: &str,
+        signup_hash: &str,
+        provider: &str,
+        expires_at: Millis,
+    ) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query(
+                "INSERT INTO sso_signup_logins (state_hash, signup_hash, provider, expires_at, used_at, created_at) \
+                 VALUES ($1, $2, $3, $4, NULL, $5)",
+            )
+            .bind(state_hash)
+            .bind(signup_hash)
+            .bind(provider)
+            .bind(expires_at)
+            .bind(now_millis())
+            .execute(pool)
+            .await
+            .map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Takes a sign-up's sign-in under way (once, in time): the sign-up's hash and the provider.
+    pub async fn take_sso_signup_login(&self, state_hash: &str) -> Result<Option<(String, String)>> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "UPDATE sso_signup_logins SET used_at = $2 WHERE state_hash = $1 AND used_at IS NULL AND expires_at > $2 \
+                 RETURNING signup_hash, provider",
+            )
+            .bind(state_hash)
             .bind(now)
             .fetch_optional(pool)
             .await

@@ -48,6 +48,7 @@ async fn state_columns_allow_exactly_the_domain_states() {
         ("workflows", WorkflowState::ALL.iter().map(|s| s.as_str()).collect::<BTreeSet<_>>()),
         ("signatories", SignatoryState::ALL.iter().map(|s| s.as_str()).collect()),
         ("documents", DocumentState::ALL.iter().map(|s| s.as_str()).collect()),
+        ("stamps", signet_domain::stamp::StampState::ALL.iter().map(|s| s.as_str()).collect()),
     ];
     for (table, states) in expected {
         let from_sqlite = sqlite_state_check(&db.sqlite, table).await;
@@ -92,6 +93,8 @@ fn normal_type(declared: &str) -> String {
         "text" | "character varying" | "varchar" => "text".into(),
         "blob" | "bytea" => "bytes".into(),
         "boolean" | "bool" => "bool".into(),
+        // SQLite's REAL is an 8-byte float, as PostgreSQL's DOUBLE PRECISION is.
+        "real" | "double precision" => "float".into(),
         other => format!("unmapped type {other}"),
     }
 }

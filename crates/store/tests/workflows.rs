@@ -82,6 +82,7 @@ async fn start(
         signatories,
         link_expires_at: now_millis() + 3_600_000,
         attachments: Vec::new(),
+        stamps: None,
     };
     store.create_workflow(&new, &initiator()).await.expect("create workflow")
 }
@@ -256,6 +257,7 @@ fn clone_new(created: &CreatedWorkflow, t: TenantId) -> NewWorkflow<'static> {
         signatories: vec![NewSignatory { planned, placement: json!({}) }],
         link_expires_at: now_millis() + 60_000,
         attachments: Vec::new(),
+        stamps: None,
     }
 }
 

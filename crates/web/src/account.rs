@@ -28,7 +28,9 @@ struct MessagePage<'a> {
     message: &'a str,
 }
 
-fn html(status: StatusCode, body: String) -> Response {
+/// A page of this module's kind (account, sign-in, verification): no scripts, no framing,
+/// no referrer, not cached.
+pub(crate) fn html(status: StatusCode, body: String) -> Response {
     let mut response = (status, Html(body)).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(PAGE_CSP));
@@ -42,7 +44,7 @@ fn form(status: StatusCode, token: &str, error: Option<String>) -> Response {
     html(status, body)
 }
 
-fn message(status: StatusCode, title: &str, text: &str) -> Response {
+pub(crate) fn message(status: StatusCode, title: &str, text: &str) -> Response {
     html(status, MessagePage { title, message: text }.render().unwrap_or_else(|_| text.to_string()))
 }
 

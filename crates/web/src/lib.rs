@@ -8,6 +8,9 @@ mod account;
 pub mod form;
 pub mod gateway;
 pub mod preview;
+mod sign_in;
+mod sso;
+mod verify;
 pub mod workflow;
 
 use axum::Router;
@@ -18,6 +21,18 @@ use signet_services::Services;
 
 /// The pages' addresses: the gateway's submission address under its path segment (default
 /// `eMsecure`), the signer pages and their assets.
+/// The value of the cookie `name` in a request's headers.
+pub(crate) fn cookie_value(headers: &axum::http::HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value.to_string())
+}
+
 pub fn router(segment: &str) -> Router<Services> {
     use gateway::{page, submit};
     use workflow as w;
@@ -49,6 +64,12 @@ pub fn router(segment: &str) -> Router<Services> {
         .route("/sign/w/{id}/{secret}/attachment", post(w::attachment))
         .route("/account/password", get(account::show).post(account::submit))
         .route("/account/verify", get(account::confirm_page).post(account::verify))
+        .route("/account/sign-in", get(sign_in::show).post(sign_in::submit))
+        .route("/verify", get(verify::show).post(verify::check))
+        .route("/verify/d/{token}", get(verify::document))
+        .route("/sso/{provider}/start", get(sso::start))
+        .route("/sso/signup/{token}", get(sso::start_signup))
+        .route(signet_services::sso::CALLBACK_PATH, get(sso::callback))
         .route("/static/sign.js", get(static_js))
         .route("/static/sign.css", get(static_css))
 }

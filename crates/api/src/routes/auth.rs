@@ -8,7 +8,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
-use signet_store::{AuthAttempt, AuthThrottle, NewRefreshToken, PrincipalCredentials, RefreshUse};
+use signet_store::{NewRefreshToken, PrincipalCredentials, RefreshUse};
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -35,6 +35,8 @@ pub struct TokenRequest {
     pub otp: Option<String>,
     /// The authenticator app's six-digit code, for the `password` grant of a user with a second factor.
     pub totp: Option<String>,
+    /// The one-time code a finished single sign-on handed the application, for the `sso_code` grant.
+    pub code: Option<String>,
     /// Accepted for compatibility; access covers the tenant's API.
     pub scope: Option<String>,
 }
@@ -112,32 +114,23 @@ async fn grant(state: &AppState, ip: IpAddr, request: &TokenRequest) -> ApiResul
             let otp = request.otp.as_deref().ok_or_else(|| missing("otp"))?;
             otp_grant(state, ip, username, otp).await
         }
+        "sso_code" => {
+            let code = request.code.as_deref().ok_or_else(|| missing("code"))?;
+            match signet_services::sso::redeem(state, code).await? {
+                Some(account) => issue_new_session(state, &account, PrincipalKind::User).await,
+                None => Err(ApiError::new(HttpCode::InvalidGrant, "this sign-in code has expired or was already used")),
+            }
+        }
         _ => Err(ApiError::new(
             HttpCode::UnsupportedGrantType,
-            "grant_type must be client_credentials, password, email_otp or refresh_token",
+            "grant_type must be client_credentials, password, email_otp, sso_code or refresh_token",
         )),
     }
 }
 
-/// Admits one login attempt for this account from this client address, or refuses it with the
-/// remaining delay; the check and the count are one statement (see
-/// [`signet_store::Store::admit_auth_attempt`]). Keyed by account *and* address, so failures
-/// from one address cannot lock the account's owner out at another.
+/// Admits one login attempt (see [`signet_services::login::admit_attempt`]).
 async fn admit_attempt(state: &AppState, account_key: &str, ip: IpAddr) -> ApiResult<String> {
-    let throttle_key = format!("{account_key}|{ip}");
-    let window_ms = (state.config.account_failure_window_secs * 1000) as i64;
-    let policy = AuthThrottle {
-        window_ms,
-        limit: i64::from(state.config.account_failure_limit),
-        base_delay_ms: state.config.account_failure_delay_ms as i64,
-        max_delay_ms: window_ms,
-    };
-    match state.store.admit_auth_attempt(&throttle_key, &policy).await? {
-        AuthAttempt::Admitted => Ok(throttle_key),
-        AuthAttempt::Blocked { retry_after_ms } => {
-            Err(ApiError::from(Error::RateLimited { retry_after_secs: (retry_after_ms as u64).div_ceil(1000).max(1) }))
-        }
-    }
+    Ok(signet_services::login::admit_attempt(state, account_key, ip).await?)
 }
 
 async fn client_credentials(state: &AppState, ip: IpAddr, client_id: &str, secret: &str) -> ApiResult<TokenResponse> {
@@ -162,42 +155,22 @@ async fn password_grant(
     password: &str,
     totp: Option<&str>,
 ) -> ApiResult<TokenResponse> {
-    let account_key = admit_attempt(state, &format!("user:{}", username.to_lowercase()), ip).await?;
-    let principal = state.store.principal_by_email(username).await?;
-    let phc =
-        principal.as_ref().map(|p| p.secret_hash.clone()).unwrap_or_else(|| secrets::dummy_password_hash().to_string());
-    let password = password.to_string();
-    let password_ok = tokio::task::spawn_blocking(move || secrets::verify_password(&password, &phc))
-        .await
-        .map_err(Error::internal)?;
-    match principal {
-        // A user who signs in with e-mail codes or SSO has no password sign-in.
-        Some(p) if password_ok && !p.disabled && p.status == "active" && p.login_mode == "password" => {
-            use signet_services::totp::SecondFactor;
-            match signet_services::totp::second_factor(state, p.id, totp).await? {
-                SecondFactor::NotRequired | SecondFactor::Accepted => {
-                    state.store.clear_auth_failures(&account_key).await?;
-                    issue_new_session(state, &p, PrincipalKind::User).await
-                }
-                SecondFactor::Missing => Err(ApiError::new(
-                    HttpCode::InvalidGrant,
-                    "this account needs the code of its authenticator app (totp)",
-                )),
-                // Counted as a failed attempt, like a wrong password.
-                SecondFactor::Wrong => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email, password or code")),
-            }
+    use signet_services::login::{PasswordSignIn, sign_in_with_password};
+    match sign_in_with_password(state, ip, username, password, totp).await? {
+        PasswordSignIn::Accepted(p) => issue_new_session(state, &p, PrincipalKind::User).await,
+        PasswordSignIn::Refused => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email or password")),
+        PasswordSignIn::NeedsSecondFactor => {
+            Err(ApiError::new(HttpCode::InvalidGrant, "this account needs the code of its authenticator app (totp)"))
         }
-        _ => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email or password")),
+        PasswordSignIn::WrongSecondFactor => {
+            Err(ApiError::new(HttpCode::InvalidGrant, "wrong email, password or code"))
+        }
     }
 }
 
 async fn otp_grant(state: &AppState, ip: IpAddr, username: &str, otp: &str) -> ApiResult<TokenResponse> {
-    let account_key = admit_attempt(state, &format!("user:{}", username.to_lowercase()), ip).await?;
-    match signet_services::login::verify_code(state, username, otp).await? {
-        Some(p) => {
-            state.store.clear_auth_failures(&account_key).await?;
-            issue_new_session(state, &p, PrincipalKind::User).await
-        }
+    match signet_services::login::sign_in_with_code(state, ip, username, otp).await? {
+        Some(p) => issue_new_session(state, &p, PrincipalKind::User).await,
         None => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email or code")),
     }
 }
@@ -388,8 +361,11 @@ pub struct GetUserLoginModesRequest {
 #[serde(rename_all = "camelCase")]
 pub struct UserLoginModes {
     pub email_id: String,
-    /// Among `password` and `email_otp` (`sso` when the address's organisation has a provider).
+    /// `password` and `email_otp`, and `sso` when a provider serves the address's domain.
     pub login_modes: Vec<String>,
+    /// The single sign-on provider serving the address's domain (at most one): `url` starts
+    /// the sign-in (add `return_to` and `state` as the application needs).
+    pub external_login_providers: Vec<crate::routes::users::ExternalLoginProvider>,
 }
 
 fn checked_email(field: &str, email: &str, max: usize) -> ApiResult<()> {
@@ -414,10 +390,18 @@ pub async fn login_modes(
 ) -> ApiResult<Json<UserLoginModes>> {
     state.ip_limiter.check(ip)?;
     checked_email("emailId", &request.email_id, 100)?;
-    let modes = signet_services::login::login_modes(&request.email_id);
+    let options = signet_services::login::login_options(&state, &request.email_id).await?;
+    let providers = options.provider.iter().map(|p| {
+        crate::routes::users::provider_view(
+            &state,
+            (p.id, &p.name, &p.display_name, p.disabled),
+            Some(&request.email_id),
+        )
+    });
     Ok(Json(UserLoginModes {
+        external_login_providers: providers.collect(),
         email_id: request.email_id,
-        login_modes: modes.iter().map(|m| m.as_str().to_string()).collect(),
+        login_modes: options.modes.iter().map(|m| m.as_str().to_string()).collect(),
     }))
 }
 
@@ -465,7 +449,7 @@ pub async fn check_auth(
         3 => LoginMode::Sso,
         _ => return Err(ApiError::from(Error::field("loginType", "must be 1 (password), 2 (e-mail code) or 3 (SSO)"))),
     };
-    let available = signet_services::login::login_modes(&email).contains(&mode);
+    let available = signet_services::login::login_options(&state, &email).await?.modes.contains(&mode);
     Ok(Json(CheckAuthResponse { login_type, available }))
 }
 
@@ -563,13 +547,19 @@ pub struct FreeTrialRequest {
         pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
     )]
     pub name: String,
-    /// For sign-up through Microsoft (SSO; not available yet).
+    /// Not accepted (must be empty): a token obtained elsewhere proves nothing to Signet; sign
+    /// up through single sign-on with `isSSO` and `ssoProvider` instead.
+    #[schema(max_length = 0)]
     pub microsoft_access_key: Option<String>,
-    /// For sign-up through Google (SSO; not available yet).
+    /// Not accepted (must be empty), as `microsoftAccessKey`.
+    #[schema(max_length = 0)]
     pub google_access_key: Option<String>,
-    /// Sign-up through single sign-on: refused until SSO is built.
+    /// Sign-up through single sign-on: the provider `ssoProvider` proves the address instead of
+    /// an e-mailed link; the answer's `redirectUrl` sends the person there.
     #[serde(rename = "isSSO")]
     pub is_sso: bool,
+    /// One of the installation's sign-up providers (`sso_signup_providers`), with `isSSO`.
+    #[schema(max_length = 40)]
     pub sso_provider: Option<String>,
     /// Where the person came from (a campaign), kept with the sign-up; at most 100 characters.
     #[schema(max_length = 100)]
@@ -583,7 +573,7 @@ pub struct FreeTrialRequest {
     tag = "auth",
     request_body = FreeTrialRequest,
     responses(
-        (status = 202, description = "The same answer for every address: a new one gets a link to verify it, which starts the trial", body = CheckAccountResponse),
+        (status = 202, description = "The same answer for every address: a new one gets a link to verify it, which starts the trial; through single sign-on, `redirectUrl` sends the person to the provider", body = FreeTrialResponse),
         (status = 409, description = "Free trials are not offered here, or e-mail is not configured (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
     )
 )]
@@ -591,7 +581,7 @@ pub async fn free_trial(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     crate::extract::ApiJson(request): crate::extract::ApiJson<FreeTrialRequest>,
-) -> ApiResult<(StatusCode, Json<CheckAccountResponse>)> {
+) -> ApiResult<(StatusCode, Json<FreeTrialResponse>)> {
     state.ip_limiter.check(ip)?;
     if request.source.as_deref().is_some_and(|s| s.chars().count() > 100) {
         return Err(ApiError::from(Error::field("source", "must be at most 100 characters")));
@@ -599,14 +589,34 @@ pub async fn free_trial(
     if request.password.chars().count() < 12 {
         return Err(ApiError::from(Error::field("password", "must be 12 to 150 characters")));
     }
+    for (field, key) in
+        [("microsoftAccessKey", &request.microsoft_access_key), ("googleAccessKey", &request.google_access_key)]
+    {
+        if key.as_deref().is_some_and(|k| !k.is_empty()) {
+            return Err(ApiError::from(Error::field(field, "is not accepted: sign up with isSSO and ssoProvider")));
+        }
+    }
     let trial = signet_services::trial::FreeTrial {
         email: &request.email_id,
         password: &request.password,
         name: &request.name,
         is_sso: request.is_sso,
+        sso_provider: request.sso_provider.as_deref(),
         source: request.source.as_deref(),
     };
-    signet_services::trial::sign_up(&state, &trial).await?;
-    let message = "If this address can start a trial, a link to confirm it is on its way.";
-    Ok((StatusCode::ACCEPTED, Json(CheckAccountResponse { message: message.into() })))
+    let redirect_url = signet_services::trial::sign_up(&state, &trial).await?;
+    let message = match redirect_url {
+        Some(_) => "Confirm your address at your sign-in provider to start the trial.",
+        None => "If this address can start a trial, a link to confirm it is on its way.",
+    };
+    Ok((StatusCode::ACCEPTED, Json(FreeTrialResponse { message: message.into(), redirect_url })))
+}
+
+/// What a sign-up answers.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FreeTrialResponse {
+    pub message: String,
+    /// Through single sign-on: where to send the person (the provider proves the address).
+    pub redirect_url: Option<String>,
 }

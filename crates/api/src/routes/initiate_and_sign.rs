@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::json;
 use signet_domain::Error;
+use signet_domain::stamp;
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_store::NewSignatory;
 use utoipa::ToSchema;
@@ -18,9 +19,12 @@ use crate::auth::Auth;
 use crate::error::{ApiResult, ProblemDetails};
 use crate::extract::ApiJson;
 use signet_services::documents::{CheckedPdf, check_pdf, decode_base64, document_name};
+use signet_services::stamps::StampRequest;
+use signet_services::verification::QrPlacement;
 use signet_services::workflows::initiate::decode_attachments;
 use signet_services::workflows::placement::{self, PageRef, PlacedBox, Placement};
 use signet_services::workflows::quick_start::{self, Plan, QuickStart, Started};
+use signet_signing::{BoxSpec, PageSelection};
 
 /// Largest signature image accepted with `initiate-and-sign`.
 const MAX_SIGNATURE_IMAGE: usize = 1024 * 1024;
@@ -70,32 +74,102 @@ pub struct SignerView {
     pub coordinates: Option<Vec<Coordinate>>,
 }
 
+/// Where a QR code leading to the document's public verification page (`/verify/d/...`) is
+/// drawn: a box in points from the page's top-left corner (width and height 0: one inch; a
+/// smaller box is enlarged to 40 points so that phones read the code), on the pages of
+/// `pageNumber` ("1" or "1,3"), else of `selectedPage`, else the first page.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(as = QRCoordinate)]
 pub struct QrCoordinate {
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 14400)]
     pub left: i32,
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 2000)]
     pub height: i32,
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 14400)]
     pub top: i32,
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 2000)]
     pub width: i32,
+    #[schema(pattern = "^ *([1-9][0-9]{0,4} *(, *[1-9][0-9]{0,4} *)*)?$")]
     pub page_number: Option<String>,
+    #[schema(pattern = "^(|ALL|FIRST|LAST|EVEN|ODD|all|first|last|even|odd|All|First|Last|Even|Odd)$")]
     pub selected_page: Option<String>,
 }
 
-/// The spec's `InitiateAndSignWorkflowConfig`. E-stamping fields are accepted only empty:
-/// this server does not procure e-stamps.
+/// The QR codes asked for, checked.
+fn qr_placements(codes: &[QrCoordinate]) -> Result<Vec<QrPlacement>, Error> {
+    use signet_services::verification::{MAX_QR_PLACEMENTS, MIN_QR_SIDE};
+    if codes.len() > MAX_QR_PLACEMENTS {
+        return Err(Error::field("qrCodeCordinats", format!("at most {MAX_QR_PLACEMENTS} QR codes")));
+    }
+    let mut placements = Vec::with_capacity(codes.len());
+    for (i, code) in codes.iter().enumerate() {
+        let field = format!("qrCodeCordinats[{i}]");
+        let within = |v: i32, max: i32| (0..=max).contains(&v);
+        if !within(code.left, 14400)
+            || !within(code.top, 14400)
+            || !within(code.width, 2000)
+            || !within(code.height, 2000)
+        {
+            return Err(Error::field(&field, "left and top must be 0 to 14400, width and height 0 to 2000 points"));
+        }
+        let side = |v: i32| if v == 0 { 72.0 } else { f64::from(v).max(MIN_QR_SIDE) };
+        let rect = BoxSpec::Custom {
+            left: f64::from(code.left),
+            top: f64::from(code.top),
+            width: side(code.width),
+            height: side(code.height),
+        };
+        placements.push(QrPlacement { pages: qr_pages(code).map_err(|m| Error::field(&field, m))?, rect });
+    }
+    Ok(placements)
+}
+
+fn qr_pages(code: &QrCoordinate) -> Result<PageSelection, String> {
+    let numbers = code.page_number.as_deref().map(str::trim).filter(|p| !p.is_empty());
+    if let Some(list) = numbers {
+        let pages: Option<Vec<u32>> =
+            list.split(',').map(|p| p.trim().parse::<u32>().ok().filter(|n| (1..=99_999).contains(n))).collect();
+        return pages
+            .map(PageSelection::List)
+            .ok_or_else(|| format!("pageNumber {list:?} is not a list of page numbers"));
+    }
+    // Exactly the spellings the OpenAPI pattern allows: upper, lower or title case.
+    let word = code.selected_page.as_deref().unwrap_or_default();
+    let spelled = |k: &&&str| word == **k || word == k.to_lowercase() || word == title_case(k);
+    match ["ALL", "FIRST", "LAST", "EVEN", "ODD"].iter().find(spelled) {
+        _ if word.is_empty() => Ok(PageSelection::First),
+        Some(known) => PageSelection::parse(known).map_err(|e| e.to_string()),
+        None => Err("selectedPage must be ALL, FIRST, LAST, EVEN or ODD".into()),
+    }
+}
+
+fn title_case(word: &str) -> String {
+    let lower = word.to_lowercase();
+    let mut chars = lower.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// The spec's `InitiateAndSignWorkflowConfig`. Stamp duty comes from the tenant's inventory
+/// (`eStampType` `inventory`, `state`, `denomination`: docs/stamps.md); digital e-stamping
+/// through a provider (`eStampPayload`, `fetchEstampDeatilsUsingRefNo`) is refused.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct InitiateAndSignWorkflowConfig {
     #[serde(default)]
     pub workflow_type: i32,
     pub list_attachment_details: Option<Vec<AttachmentDetails>>,
+    #[schema(schema_with = super::schemas::estamp_type)]
     pub e_stamp_type: Option<String>,
+    #[schema(schema_with = super::schemas::estamp_state)]
     pub state: Option<String>,
+    /// The stamp duty in rupees (with `eStampType`): the stamp papers taken add up to it; 0 without.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 2147483647)]
     pub denomination: i32,
     #[serde(rename = "clientID")]
     pub client_id: Option<String>,
@@ -240,12 +314,6 @@ fn plan_initiate_and_sign(body: &InitiateAndSignWorkflowConfig, limit: usize) ->
     if body.e_stamp_payload.as_ref().is_some_and(|v| !v.is_null()) || body.fetch_estamp_deatils_using_ref_no {
         return Err(unsupported("eStampPayload", "e-stamping"));
     }
-    if body.e_stamp_type.as_deref().is_some_and(|t| !t.is_empty()) || body.denomination != 0 {
-        return Err(unsupported("eStampType", "e-stamping"));
-    }
-    if body.qr_code_cordinats.as_ref().is_some_and(|q| !q.is_empty()) {
-        return Err(unsupported("qrCodeCordinats", "a QR code on the document"));
-    }
     if body.template_id != 0 {
         return Err(Error::field(
             "templateId",
@@ -299,7 +367,43 @@ fn quick_start_rest(body: &InitiateAndSignWorkflowConfig) -> Result<QuickStart, 
         "clientName": body.client_name,
         "reminder": body.reminder,
     });
-    Ok(QuickStart { reference_no: body.reference_no.clone(), settings, attachments })
+    Ok(QuickStart {
+        reference_no: body.reference_no.clone(),
+        settings,
+        attachments,
+        stamp: stamp_request(body)?,
+        qr: qr_placements(body.qr_code_cordinats.as_deref().unwrap_or_default())?,
+    })
+}
+
+/// The stamp duty asked for: papers of `state` making up `denomination` from the inventory,
+/// with the first two signers as the parties on the certificate page.
+fn stamp_request(body: &InitiateAndSignWorkflowConfig) -> Result<Option<StampRequest>, Error> {
+    let source = stamp::parse_estamp_type(body.e_stamp_type.as_deref()).map_err(|m| Error::field("eStampType", m))?;
+    if source.is_none() {
+        if body.denomination != 0 || body.state.is_some() {
+            return Err(Error::field(
+                "eStampType",
+                "give eStampType inventory to take stamp papers of state and denomination",
+            ));
+        }
+        return Ok(None);
+    }
+    let state_code = stamp::parse_state_code("state", body.state.as_deref())?;
+    let duty = stamp::check_denomination("denomination", i64::from(body.denomination))?;
+    let party = |i: usize| {
+        body.signatories.as_deref().and_then(|s| s.get(i)).and_then(|v| v.name.clone().or_else(|| v.email_id.clone()))
+    };
+    Ok(Some(StampRequest {
+        state_code,
+        duty,
+        article: None,
+        description: body.document_name.clone(),
+        first_party: party(0),
+        second_party: party(1),
+        paid_by: party(0),
+        attach_page: true,
+    }))
 }
 
 fn initiated(started: Started, state: &AppState) -> InitiatedWorkflow {
@@ -319,6 +423,7 @@ fn initiated(started: Started, state: &AppState) -> InitiatedWorkflow {
     responses(
         (status = 201, description = "Started (and signed by the first signer when a signature image was given); links for those still to sign", body = InitiatedWorkflow),
         (status = 400, description = "Invalid document, signers, coordinates or image; nothing stored", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "`out_of_stock`: the inventory has no stamp papers of the state that make up the duty; nothing stored or taken", body = ProblemDetails, content_type = "application/problem+json"),
     )
 )]
 pub async fn initiate_and_sign(
@@ -406,7 +511,7 @@ pub async fn optimized(
     };
     let rest = |_: &Plan| {
         let settings = json!({"sendMail": true, "requestFrom": body.request_from});
-        Ok(QuickStart { reference_no: None, settings, attachments: Vec::new() })
+        Ok(QuickStart { reference_no: None, settings, attachments: Vec::new(), stamp: None, qr: Vec::new() })
     };
     let started = quick_start::start(&state, auth.tenant_id, &actor_of(&auth), plan, rest).await?;
     Ok((StatusCode::CREATED, Json(initiated(started, &state))))

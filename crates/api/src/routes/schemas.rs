@@ -55,8 +55,8 @@ pub fn role_permissions() -> Schema {
 pub fn grant_type() -> Schema {
     ObjectBuilder::new()
         .schema_type(Type::String)
-        .enum_values(Some(["client_credentials", "password", "email_otp", "refresh_token"]))
-        .description(Some("`client_credentials` (with `client_id`, `client_secret`), `password` (with `username`, `password`), `email_otp` (with `username` and the e-mailed `otp`) or `refresh_token` (with `refresh_token`)."))
+        .enum_values(Some(["client_credentials", "password", "email_otp", "sso_code", "refresh_token"]))
+        .description(Some("`client_credentials` (with `client_id`, `client_secret`), `password` (with `username`, `password`), `email_otp` (with `username` and the e-mailed `otp`), `sso_code` (with the `code` a single sign-on handed the application) or `refresh_token` (with `refresh_token`)."))
         .into()
 }
 
@@ -121,4 +121,28 @@ pub fn template_page() -> Schema {
         .item(ObjectBuilder::new().schema_type(Type::Null))
         .description(Some("A page number (from 1), \"first\", \"last\" or \"all\" (default \"last\")."))
         .into()
+}
+
+/// One of `values`, or null.
+fn nullable_string_enum(values: &[&str], description: &str) -> Schema {
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(string_enum(values.iter().copied()))
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .description(Some(description))
+        .into()
+}
+
+/// `InitiateAndSignWorkflowConfig.eStampType`.
+pub fn estamp_type() -> Schema {
+    nullable_string_enum(
+        &["", "inventory"],
+        "`inventory` takes stamp papers of `state` that make up `denomination` from the tenant's inventory and puts \
+         their certificate pages in front of the document (docs/stamps.md); empty or null for none.",
+    )
+}
+
+/// `InitiateAndSignWorkflowConfig.state`: a state by its ISO 3166-2:IN code, or null.
+pub fn estamp_state() -> Schema {
+    let codes: Vec<&str> = signet_domain::stamp::STATES.iter().map(|(code, _)| *code).collect();
+    nullable_string_enum(&codes, "The state whose stamp papers pay the duty (ISO 3166-2:IN code), with `eStampType`.")
 }

@@ -838,6 +838,8 @@ pub async fn reject_external(
     decide(&state, &auth, &body, false).await
 }
 
+/// A single sign-on provider: its short name, what its button says, the address that starts a
+/// sign-in through it, and its state (`enabled` or `disabled`).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ExternalLoginProvider {
     pub name: Option<String>,
@@ -847,6 +849,26 @@ pub struct ExternalLoginProvider {
     pub state: Option<String>,
 }
 
+/// A provider as `ExternalLoginProvider`; its start address hints `email` to the provider
+/// when one is given.
+pub fn provider_view(
+    state: &AppState,
+    (id, name, display_name, disabled): (i64, &str, &str, bool),
+    email: Option<&str>,
+) -> ExternalLoginProvider {
+    let start = signet_services::sso::start_url(state, id);
+    let url = match email {
+        Some(email) => format!("{start}?{}", serde_urlencoded::to_string([("login_hint", email)]).unwrap_or_default()),
+        None => start,
+    };
+    ExternalLoginProvider {
+        name: Some(name.to_string()),
+        display_name: Some(display_name.to_string()),
+        url: Some(url),
+        state: Some(if disabled { "disabled" } else { "enabled" }.to_string()),
+    }
+}
+
 /// How the signed-in user signs in: their local login and any linked external ones.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -854,7 +876,7 @@ pub struct ManageInfoResponse {
     /// `password` or `email_otp` (null when the user signs in only through SSO).
     pub local_login_provider: Option<String>,
     pub email: Option<String>,
-    /// Linked identity providers (SSO is not built yet: always empty).
+    /// The single sign-on providers the account is linked to.
     pub external_login_providers: Option<Vec<ExternalLoginProvider>>,
     pub has_password: bool,
 }
@@ -879,10 +901,15 @@ pub async fn manage_info(State(state): State<AppState>, auth: Auth) -> ApiResult
         signet_domain::user::LoginMode::Sso => None,
         mode => Some(mode.as_str().to_string()),
     };
+    let linked = signet_services::sso::identities(&state, auth.tenant_id, auth.principal_id).await?;
+    let external = linked
+        .iter()
+        .map(|link| provider_view(&state, (link.provider_id, &link.name, &link.display_name, link.disabled), None))
+        .collect();
     Ok(Json(ManageInfoResponse {
         local_login_provider: local,
         email: user.email,
-        external_login_providers: Some(Vec::new()),
+        external_login_providers: Some(external),
         has_password: user.has_password,
     }))
 }

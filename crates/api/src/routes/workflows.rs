@@ -16,6 +16,7 @@ use crate::AppState;
 use crate::auth::Auth;
 use crate::error::{ApiError, ApiResult, ProblemDetails};
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
+use signet_services::stamps::StampDetails;
 use signet_services::workflows::initiate::{self, AttachmentUpload, InitiateWorkflow};
 use signet_services::workflows::links::signer_url;
 use signet_services::workflows::{queries, templates};
@@ -110,6 +111,10 @@ pub struct InitiateWorkFlowData {
     pub initials: Option<serde_json::Value>,
     pub location: Option<serde_json::Value>,
     pub reason: Option<String>,
+    /// Stamp duty from the tenant's inventory for the first document, when it names
+    /// `eStampType` `inventory` (docs/stamps.md): `state`, `denomination` (0 takes the article's
+    /// fixed duty), `articleCode`, `firstParty`, `secondParty`, `stampDutyPaidBy`,
+    /// `descriptionOfDocument`, `suppressEstampPage`. Without `eStampType` it is kept as sent.
     pub stamp_details: Option<serde_json::Value>,
     pub list_attachment_details: Option<Vec<AttachmentDetails>>,
     pub signer_attachment_details: Option<Vec<SignerAttachmentDetail>>,
@@ -324,8 +329,8 @@ pub struct Template {
 }
 
 /// The request as the services take it; every rule is checked there.
-fn initiate_request(body: &InitiateWorkFlowData) -> InitiateWorkflow {
-    InitiateWorkflow {
+fn initiate_request(body: &InitiateWorkFlowData) -> Result<InitiateWorkflow, Error> {
+    Ok(InitiateWorkflow {
         template_id: i64::from(body.template_id),
         name: body.workflow_name.clone(),
         reference_no: body.reference_no.clone(),
@@ -353,7 +358,45 @@ fn initiate_request(body: &InitiateWorkFlowData) -> InitiateWorkflow {
             body.list_attachment_details.as_deref().unwrap_or_default(),
             body.signer_attachment_details.as_deref().unwrap_or_default(),
         ),
+        stamp: stamp_details(body.stamp_details.as_ref())?,
+    })
+}
+
+/// `stampDetails` as the stamp use case reads it. An object that names an `eStampType` is read
+/// strictly (unknown keys refused); anything else is no stamp duty and is kept as sent.
+fn stamp_details(value: Option<&serde_json::Value>) -> Result<Option<StampDetails>, Error> {
+    let Some(object) = value.and_then(serde_json::Value::as_object) else { return Ok(None) };
+    if object.get("eStampType").is_none_or(|t| t.is_null() || t.as_str() == Some("")) {
+        return Ok(None);
     }
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    struct Sent {
+        e_stamp_type: Option<String>,
+        state: Option<String>,
+        #[serde(default)]
+        denomination: i64,
+        article_code: Option<String>,
+        first_party: Option<String>,
+        second_party: Option<String>,
+        stamp_duty_paid_by: Option<String>,
+        description_of_document: Option<String>,
+        #[serde(default)]
+        suppress_estamp_page: bool,
+    }
+    let sent: Sent = serde_json::from_value(serde_json::Value::Object(object.clone()))
+        .map_err(|e| Error::field("stampDetails", format!("is not a stamp request: {e}")))?;
+    Ok(Some(StampDetails {
+        e_stamp_type: sent.e_stamp_type,
+        state: sent.state,
+        denomination: sent.denomination,
+        article_code: sent.article_code,
+        first_party: sent.first_party,
+        second_party: sent.second_party,
+        paid_by: sent.stamp_duty_paid_by,
+        description: sent.description_of_document,
+        suppress_page: sent.suppress_estamp_page,
+    }))
 }
 
 /// The initiator's attachments and those asked of signers, with the fields they came in.
@@ -430,7 +473,7 @@ pub async fn initiate(
     auth: Auth,
     ApiJson(body): ApiJson<InitiateWorkFlowData>,
 ) -> ApiResult<(StatusCode, Json<InitiatedWorkflow>)> {
-    let created = initiate::initiate(&state, auth.tenant_id, &actor_of(&auth), initiate_request(&body)).await?;
+    let created = initiate::initiate(&state, auth.tenant_id, &actor_of(&auth), initiate_request(&body)?).await?;
     let signing_urls = created.signatories.iter().map(|s| signing_url(&state, s)).collect();
     Ok((StatusCode::CREATED, Json(InitiatedWorkflow { workflow_id: created.workflow.id.get(), signing_urls })))
 }
@@ -649,6 +692,57 @@ pub async fn create_template(
     )
     .await?;
     Ok((StatusCode::CREATED, Json(template_view(row))))
+}
+
+/// The spec's `SimpleRequest`: a template looked up by its name (its menu name) from a channel,
+/// for the optimized initiations that name templates by id (docs/decisions.md says why).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SimpleRequest {
+    /// The template's name, ignoring case and surrounding spaces; no control characters.
+    #[schema(
+        min_length = 1,
+        max_length = 200,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
+    pub name: String,
+    /// The channel the request comes from.
+    #[schema(min_length = 1, pattern = "^(web|mobile|api|integration)$")]
+    pub request_from: String,
+}
+
+/// The templates a lookup found.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplateMatches {
+    pub request_from: String,
+    /// The caller's templates of that name (those granted to them, for users who are no
+    /// administrators); empty when there are none.
+    pub templates: Vec<Template>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/templates/find",
+    operation_id = "findTemplates",
+    tag = "workflows",
+    security(("bearer" = [])),
+    request_body = SimpleRequest,
+    responses(
+        (status = 200, description = "The caller's templates of that name", body = TemplateMatches),
+        (status = 400, description = "A field breaks its rule (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn find_templates(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<SimpleRequest>,
+) -> ApiResult<Json<TemplateMatches>> {
+    let found = templates::find_by_name(&state, &auth.caller(), &body.name, &body.request_from).await?;
+    Ok(Json(TemplateMatches {
+        request_from: body.request_from,
+        templates: found.into_iter().map(template_view).collect(),
+    }))
 }
 
 #[utoipa::path(

@@ -1,6 +1,9 @@
 //! Admission to the gateway before any expensive work: a bound on the submissions one client
 //! address may have in progress (each costs an RSA decryption and, once authenticated, parsing
-//! and decompression), and whether any tenant still accepts the legacy envelope (when none
+//! and decompression), a bar on addresses whose recent submissions did not authenticate (an
+//! envelope that does not open or a bogus `Authtoken`: an attacker without an account pays one
+//! RSA decryption of ours per try, so after a few such tries within a minute the address is
+//! refused before any), and whether any tenant still accepts the legacy envelope (when none
 //! does, a legacy envelope is refused before the private key is touched).
 
 use std::collections::HashMap;
@@ -14,9 +17,18 @@ use signet_store::Store;
 /// How long the answer "some tenant accepts the legacy envelope" is reused.
 const LEGACY_RECHECK: Duration = Duration::from_secs(5);
 
+/// How long an address's unauthenticated submissions are remembered.
+const STRIKE_WINDOW: Duration = Duration::from_secs(60);
+/// Most addresses whose strikes are remembered; beyond it the old ones are forgotten first,
+/// and when all are recent the record starts over (the bar fails open, never shut).
+const MAX_STRUCK_ADDRESSES: usize = 50_000;
+
 pub struct Intake {
     per_address: usize,
     in_progress: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    /// Unauthenticated submissions per address allowed within [`STRIKE_WINDOW`] (0: no bar).
+    strikes_allowed: u32,
+    strikes: Mutex<HashMap<IpAddr, (Instant, u32)>>,
     legacy: Mutex<Option<(Instant, bool)>>,
 }
 
@@ -40,12 +52,22 @@ impl Drop for Slot {
 }
 
 impl Intake {
-    pub fn new(per_address: usize) -> Intake {
-        Intake { per_address: per_address.max(1), in_progress: Arc::default(), legacy: Mutex::new(None) }
+    pub fn new(per_address: usize, strikes_allowed: u32) -> Intake {
+        Intake {
+            per_address: per_address.max(1),
+            in_progress: Arc::default(),
+            strikes_allowed,
+            strikes: Mutex::default(),
+            legacy: Mutex::new(None),
+        }
     }
 
-    /// A slot for one more submission from `address`, or None when it has its share running.
+    /// A slot for one more submission from `address`, or None when it has its share running or
+    /// is barred for its unauthenticated submissions.
     pub fn admit(&self, address: IpAddr) -> Option<Slot> {
+        if self.barred(address) {
+            return None;
+        }
         let mut map = self.in_progress.lock().ok()?;
         let count = map.entry(address).or_insert(0);
         if *count >= self.per_address {
@@ -53,6 +75,37 @@ impl Intake {
         }
         *count += 1;
         Some(Slot { address, in_progress: self.in_progress.clone() })
+    }
+
+    /// Counts a submission from `address` that did not authenticate.
+    pub fn strike(&self, address: IpAddr) {
+        if self.strikes_allowed == 0 {
+            return;
+        }
+        let Ok(mut strikes) = self.strikes.lock() else { return };
+        let now = Instant::now();
+        if strikes.len() >= MAX_STRUCK_ADDRESSES && !strikes.contains_key(&address) {
+            strikes.retain(|_, (since, _)| now.duration_since(*since) < STRIKE_WINDOW);
+            if strikes.len() >= MAX_STRUCK_ADDRESSES {
+                strikes.clear();
+            }
+        }
+        let entry = strikes.entry(address).or_insert((now, 0));
+        if now.duration_since(entry.0) >= STRIKE_WINDOW {
+            *entry = (now, 0);
+        }
+        entry.1 = entry.1.saturating_add(1);
+    }
+
+    /// Whether `address` used up its unauthenticated submissions of the current window.
+    fn barred(&self, address: IpAddr) -> bool {
+        if self.strikes_allowed == 0 {
+            return false;
+        }
+        let Ok(strikes) = self.strikes.lock() else { return false };
+        strikes
+            .get(&address)
+            .is_some_and(|(since, count)| since.elapsed() < STRIKE_WINDOW && *count >= self.strikes_allowed)
     }
 
     /// Whether any tenant accepts the legacy envelope (rechecked every few seconds).
@@ -77,7 +130,7 @@ mod tests {
 
     #[test]
     fn an_address_gets_its_share_and_slots_come_back() {
-        let intake = Intake::new(2);
+        let intake = Intake::new(2, 0);
         let a: IpAddr = [10, 0, 0, 1].into();
         let b: IpAddr = [10, 0, 0, 2].into();
         let first = intake.admit(a).expect("first");
@@ -86,5 +139,23 @@ mod tests {
         assert!(intake.admit(b).is_some(), "other addresses are not affected");
         drop(first);
         assert!(intake.admit(a).is_some(), "a finished submission frees its slot");
+    }
+
+    #[test]
+    fn an_address_that_keeps_failing_to_authenticate_is_barred_and_others_are_not() {
+        let intake = Intake::new(4, 3);
+        let (a, b): (IpAddr, IpAddr) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
+        for _ in 0..2 {
+            intake.strike(a);
+        }
+        assert!(intake.admit(a).is_some(), "two strikes of three allowed");
+        intake.strike(a);
+        assert!(intake.admit(a).is_none(), "the third bars it");
+        assert!(intake.admit(b).is_some(), "another address is not affected");
+        let open = Intake::new(4, 0);
+        for _ in 0..100 {
+            open.strike(a);
+        }
+        assert!(open.admit(a).is_some(), "no bar when switched off");
     }
 }

@@ -32,6 +32,8 @@ pub struct InitiateWorkflow {
     /// The options kept with the workflow as they were sent (mail, redirect, reason, ...).
     pub settings: serde_json::Value,
     pub attachments: Vec<AttachmentUpload>,
+    /// `stampDetails`: stamp duty from the tenant's inventory for the first document.
+    pub stamp: Option<crate::stamps::StampDetails>,
 }
 
 /// An attachment as sent: base64 data, with the field names to report problems under.
@@ -236,7 +238,91 @@ pub async fn initiate(
     actor: &WorkflowActor,
     request: InitiateWorkflow,
 ) -> Result<CreatedWorkflow, Error> {
-    let checked = check(svc, tenant_id, &request).await?;
+    let mut checked = check(svc, tenant_id, &request).await?;
+    let stamp = match request.stamp.clone() {
+        Some(details) => crate::stamps::request_from_details(svc, tenant_id, details).await?,
+        None => None,
+    };
+    let held = match stamp {
+        Some(stamp) => Some(crate::stamps::reserve(svc, tenant_id, stamp).await?),
+        None => None,
+    };
+    if let Some(held) = &held
+        && let Err(error) = stamp_first_document(svc, tenant_id, actor, held, &mut checked).await
+    {
+        crate::stamps::release(svc, tenant_id, held).await;
+        return Err(error);
+    }
+    let created = create_checked(svc, tenant_id, actor, request, checked, held.as_ref()).await;
+    if created.is_err()
+        && let Some(held) = &held
+    {
+        crate::stamps::release(svc, tenant_id, held).await;
+    }
+    created
+}
+
+/// Puts the held stamp papers' pages in front of the first document: a copy of the upload with
+/// the pages is stored and takes its place in the workflow (the upload stays as it was), and
+/// the signatories' boxes on it move along. Nothing to do when the page is suppressed.
+async fn stamp_first_document(
+    svc: &Services,
+    tenant_id: TenantId,
+    actor: &WorkflowActor,
+    held: &crate::stamps::Held,
+    checked: &mut Checked,
+) -> Result<(), Error> {
+    let Some(first) = checked.document_ids.first().copied() else { return Ok(()) };
+    let document = svc
+        .store
+        .document(tenant_id, first)
+        .await?
+        .filter(|d| d.workflow_id.is_none() && d.state == signet_domain::workflow::DocumentState::Active)
+        .ok_or_else(|| {
+            Error::field(
+                "documentIds",
+                format!("document {first} does not exist, is inactive or already belongs to a workflow"),
+            )
+        })?;
+    let bytes = svc.blob.get(&signet_blob::BlobKey::parse(&document.current_blob)?).await?.to_vec();
+    let pdf = crate::documents::CheckedPdf {
+        name: document.name.clone(),
+        sha256: document.current_sha256.clone(),
+        pages: document.page_count,
+        bytes,
+    };
+    let (stamped, added) = crate::stamps::stamp_document(svc, held, pdf).await?;
+    if added == 0 {
+        return Ok(());
+    }
+    let audit_actor = signet_domain::audit::Actor { id: actor.id.clone(), ip: actor.ip.clone() };
+    let copy = crate::documents::store_document(
+        svc,
+        tenant_id,
+        &audit_actor,
+        stamped,
+        document.category_id,
+        document.reference_no.as_deref(),
+    )
+    .await?;
+    checked.document_ids[0] = copy.id;
+    let documents = checked.document_ids.len();
+    for signatory in &mut checked.signatories {
+        let mut placement: super::placement::Placement = serde_json::from_value(signatory.placement.clone())?;
+        super::placement::shift_first_document(&mut placement, added, documents);
+        signatory.placement = serde_json::to_value(placement)?;
+    }
+    Ok(())
+}
+
+async fn create_checked(
+    svc: &Services,
+    tenant_id: TenantId,
+    actor: &WorkflowActor,
+    request: InitiateWorkflow,
+    checked: Checked,
+    held: Option<&crate::stamps::Held>,
+) -> Result<CreatedWorkflow, Error> {
     let link_expires_at =
         checked.expires_at.unwrap_or_else(|| now_millis() + svc.config.signer_link_ttl_secs as i64 * 1000);
     let linked = if request.linked_workflow_id > 0 {
@@ -262,6 +348,7 @@ pub async fn initiate(
         signatories: checked.signatories,
         link_expires_at,
         attachments: put_attachment_files(svc, tenant_id, checked.attachments).await?,
+        stamps: held.map(crate::stamps::Held::claim),
     };
     create_workflow(svc, &new, actor).await
 }

@@ -75,6 +75,36 @@ fn page_selection(page: &PageRef) -> Result<PageSelection, String> {
     }
 }
 
+/// Moves the boxes of the first document (`index` 0) of `documents` down by `by` pages, for
+/// pages put in front of it after the placement was written (a stamp certificate): numbered
+/// pages and `first` keep pointing at the same page of the document; `last` and `all` need no
+/// change. A box meant for every document becomes one box per document, so that only the
+/// first one's moves.
+pub fn shift_first_document(placement: &mut Placement, by: u32, documents: usize) {
+    let mut boxes = Vec::with_capacity(placement.boxes.len());
+    for b in placement.boxes.drain(..) {
+        match b.document {
+            None if documents > 1 => {
+                boxes.extend((0..documents).map(|d| PlacedBox { document: Some(d), ..b.clone() }));
+            }
+            _ => boxes.push(b),
+        }
+    }
+    for b in boxes.iter_mut().filter(|b| b.document.is_none_or(|d| d == 0)) {
+        let shifted = match &b.page {
+            PageRef::Number(n) => Some(n.saturating_add(by)),
+            PageRef::Word(word) => match word.trim().to_ascii_lowercase().as_str() {
+                "first" => Some(1 + by),
+                other => other.parse::<u32>().ok().map(|n| n.saturating_add(by)),
+            },
+        };
+        if let Some(page) = shifted {
+            b.page = PageRef::Number(page);
+        }
+    }
+    placement.boxes = boxes;
+}
+
 /// Checks a placement before it is stored: pages must be readable and boxes positive.
 pub fn check(placement: &Placement) -> Result<(), String> {
     for b in &placement.boxes {
@@ -144,6 +174,40 @@ pub fn visible(placement: &Placement, index: usize, pdf: &[u8], mark: &Mark) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn on(document: Option<usize>, page: PageRef) -> PlacedBox {
+        PlacedBox { document, page, left: 10.0, top: 10.0, width: 50.0, height: 20.0 }
+    }
+
+    #[test]
+    fn pages_put_in_front_move_only_the_first_documents_boxes() {
+        let mut placement = Placement {
+            boxes: vec![
+                on(None, PageRef::Number(2)),
+                on(Some(0), PageRef::Word("first".into())),
+                on(Some(0), PageRef::Word("last".into())),
+                on(Some(1), PageRef::Number(1)),
+            ],
+            ..Placement::default()
+        };
+        shift_first_document(&mut placement, 2, 2);
+        let pages: Vec<(Option<usize>, PageRef)> =
+            placement.boxes.iter().map(|b| (b.document, b.page.clone())).collect();
+        assert_eq!(
+            pages,
+            [
+                (Some(0), PageRef::Number(4)),
+                (Some(1), PageRef::Number(2)),
+                (Some(0), PageRef::Number(3)),
+                (Some(0), PageRef::Word("last".into())),
+                (Some(1), PageRef::Number(1)),
+            ]
+        );
+        let mut single = Placement { boxes: vec![on(None, PageRef::Word("2".into()))], ..Placement::default() };
+        shift_first_document(&mut single, 1, 1);
+        assert_eq!(single.boxes[0].page, PageRef::Number(3));
+        assert_eq!(single.boxes[0].document, None);
+    }
 
     #[test]
     fn pages_and_boxes_are_checked() {

@@ -4,7 +4,9 @@
 
 use serde_json::json;
 use signet_domain::{Error, TenantId, now_millis};
-use signet_store::{AfterSignature, NewSignatory, NewWorkflow, SignatoryRow, WorkflowActor, WorkflowRow};
+use signet_store::{
+    AfterSignature, CreatedWorkflow, NewSignatory, NewWorkflow, SignatoryRow, WorkflowActor, WorkflowRow,
+};
 
 use super::initiate::{Attachment, create_workflow, put_attachment_files, remove_attachment_files};
 use crate::Services;
@@ -25,11 +27,15 @@ pub struct Started {
     pub signatories: Vec<SignatoryRow>,
 }
 
-/// The rest of a one-call request: the workflow's name and options, and its attachments.
+/// The rest of a one-call request: the workflow's name and options, its attachments, and the
+/// stamp duty its (first) document carries.
 pub struct QuickStart {
     pub reference_no: Option<String>,
     pub settings: serde_json::Value,
     pub attachments: Vec<Attachment>,
+    pub stamp: Option<crate::stamps::StampRequest>,
+    /// QR codes on the first document that lead to its public verification page.
+    pub qr: Vec<crate::verification::QrPlacement>,
 }
 
 /// Runs `plan` (parsing and checking the documents: heavy work) on the bounded pool, then
@@ -52,16 +58,80 @@ pub async fn start(
             "a signer who signs with Aadhaar eSign signs at the ESP, not with an image",
         ));
     }
-    let rest = rest(&plan)?;
-    let name = plan.pdfs.first().map(|p| p.name.clone()).unwrap_or_default();
+    let mut rest = rest(&plan)?;
+    // Stamp papers first: out of stock refuses the request before anything is stored; once
+    // held, every later failure gives them back.
+    let held = match rest.stamp.take() {
+        Some(request) => Some(crate::stamps::reserve(svc, tenant_id, request).await?),
+        None => None,
+    };
+    let created = store_and_create(svc, tenant_id, actor, plan.pdfs, plan.signatories, rest, held.as_ref()).await;
+    if created.is_err()
+        && let Some(held) = &held
+    {
+        crate::stamps::release(svc, tenant_id, held).await;
+    }
+    let created = created?;
+    let mut signatories = created.signatories.clone();
+    if let (Some(image), Some(first)) = (plan.first_signature, created.signatories.first()) {
+        let detail = json!({"method": "image", "via": "api", "onBehalfOf": first.email, "consent": true});
+        let after =
+            super::sealing::sign_documents(svc, first, &created.workflow, Mark::Image(image), actor, detail).await?;
+        if after == AfterSignature::Completed {
+            super::completion::finish_in_background(svc, tenant_id, created.workflow.id);
+        }
+        signatories = svc.store.signatories(&created.workflow).await?;
+    }
+    Ok(Started { workflow: created.workflow, signatories })
+}
+
+/// Puts the held stamp papers' pages in front of the first document (moving the signers'
+/// boxes on it along), stores the documents and attachments and creates the workflow, which
+/// allocates the papers in its own transaction.
+async fn store_and_create(
+    svc: &Services,
+    tenant_id: TenantId,
+    actor: &WorkflowActor,
+    mut pdfs: Vec<CheckedPdf>,
+    mut signatories: Vec<NewSignatory>,
+    rest: QuickStart,
+    held: Option<&crate::stamps::Held>,
+) -> Result<CreatedWorkflow, Error> {
+    // QR codes go on the agreement's own pages, before any stamp page is put in front.
+    let mut verification_token = None;
+    if !rest.qr.is_empty() && !pdfs.is_empty() {
+        let (first, placements, services) = (pdfs.remove(0), rest.qr.clone(), svc.clone());
+        let (drawn, token) =
+            svc.heavy.run(move || crate::verification::with_qr_codes(&services, first, &placements)).await??;
+        pdfs.insert(0, drawn);
+        verification_token = Some(token);
+    }
+    if let Some(held) = held
+        && !pdfs.is_empty()
+    {
+        let (stamped, added) = crate::stamps::stamp_document(svc, held, pdfs.remove(0)).await?;
+        pdfs.insert(0, stamped);
+        for signatory in &mut signatories {
+            let mut placement: super::placement::Placement = serde_json::from_value(signatory.placement.clone())?;
+            super::placement::shift_first_document(&mut placement, added, pdfs.len());
+            signatory.placement = serde_json::to_value(placement)?;
+        }
+    }
+    let name = pdfs.first().map(|p| p.name.clone()).unwrap_or_default();
     // Attachment files first: if one cannot be written, nothing else is stored.
     let attachments = put_attachment_files(svc, tenant_id, rest.attachments).await?;
     let reference_no = rest.reference_no.as_deref();
-    let mut document_ids = Vec::with_capacity(plan.pdfs.len());
+    let mut document_ids = Vec::with_capacity(pdfs.len());
     let document_actor = signet_domain::audit::Actor { id: actor.id.clone(), ip: actor.ip.clone() };
-    for pdf in plan.pdfs {
+    for pdf in pdfs {
+        let first = document_ids.is_empty();
         match store_document(svc, tenant_id, &document_actor, pdf, None, reference_no).await {
-            Ok(document) => document_ids.push(document.id),
+            Ok(document) => {
+                if let (true, Some(token)) = (first, &verification_token) {
+                    crate::verification::record_page(svc, token, &document).await?;
+                }
+                document_ids.push(document.id);
+            }
             Err(error) => {
                 remove_attachment_files(svc, &attachments).await;
                 return Err(error);
@@ -79,20 +149,10 @@ pub async fn start(
         expires_at: None,
         linked_ids: Vec::new(),
         document_ids,
-        signatories: plan.signatories,
+        signatories,
         link_expires_at: now_millis() + svc.config.signer_link_ttl_secs as i64 * 1000,
         attachments,
+        stamps: held.map(crate::stamps::Held::claim),
     };
-    let created = create_workflow(svc, &new, actor).await?;
-    let mut signatories = created.signatories.clone();
-    if let (Some(image), Some(first)) = (plan.first_signature, created.signatories.first()) {
-        let detail = json!({"method": "image", "via": "api", "onBehalfOf": first.email, "consent": true});
-        let after =
-            super::sealing::sign_documents(svc, first, &created.workflow, Mark::Image(image), actor, detail).await?;
-        if after == AfterSignature::Completed {
-            super::completion::finish_in_background(svc, tenant_id, created.workflow.id);
-        }
-        signatories = svc.store.signatories(&created.workflow).await?;
-    }
-    Ok(Started { workflow: created.workflow, signatories })
+    create_workflow(svc, &new, actor).await
 }

@@ -116,3 +116,36 @@ pub async fn create(
     let json = serde_json::to_value(&definition)?;
     svc.store.create_template(tenant_id, name, description, &json, actor).await
 }
+
+/// The channels a template lookup (`SimpleRequest.requestFrom`) may come from.
+pub const REQUEST_CHANNELS: [&str; 4] = ["web", "mobile", "api", "integration"];
+
+/// The templates named `name` that the caller may start workflows from: every one for
+/// administrators and API clients, for other users those granted to them (or their department)
+/// as menu entries. `request_from` names the caller's channel (`SimpleRequest`), which is logged.
+pub async fn find_by_name(
+    svc: &Services,
+    caller: &crate::Caller,
+    name: &str,
+    request_from: &str,
+) -> Result<Vec<TemplateRow>, Error> {
+    if name.trim().is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
+        return Err(Error::field("name", "must be 1 to 200 characters without control characters"));
+    }
+    if !REQUEST_CHANNELS.contains(&request_from) {
+        return Err(Error::field("requestFrom", "must be web, mobile, api or integration"));
+    }
+    tracing::info!(tenant = %caller.tenant_id, request_from, "template lookup by name");
+    let named = svc.store.templates_named(caller.tenant_id, name).await?;
+    if caller.is_administrator || !caller.is_user {
+        return Ok(named);
+    }
+    let granted: Vec<i64> = svc
+        .store
+        .menus(caller.tenant_id, Some(caller.principal_id))
+        .await?
+        .into_iter()
+        .filter_map(|menu| menu.template_id)
+        .collect();
+    Ok(named.into_iter().filter(|t| granted.contains(&t.id.get())).collect())
+}

@@ -270,3 +270,34 @@ impl Store {
         })
     }
 }
+
+impl Store {
+    /// Records the token of a document's public verification page (its hash).
+    pub async fn add_document_verification(&self, token_hash: &str, document: &DocumentRow) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query(
+                "INSERT INTO document_verifications (token_hash, tenant_id, document_id, created_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(token_hash)
+            .bind(document.tenant_id.get())
+            .bind(document.id.get())
+            .bind(signet_domain::now_millis())
+            .execute(pool)
+            .await
+            .map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// The document whose public verification page the token's hash opens.
+    pub async fn verified_document(&self, token_hash: &str) -> Result<Option<DocumentRow>> {
+        let columns = DOCUMENT_COLUMNS.split(", ").map(|c| format!("d.{c}")).collect::<Vec<_>>().join(", ");
+        let sql = format!(
+            "SELECT {columns} FROM documents d JOIN document_verifications v ON v.document_id = d.id \
+             AND v.tenant_id = d.tenant_id WHERE v.token_hash = $1"
+        );
+        on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(token_hash).fetch_optional(pool).await.map_err(db_err)
+        })
+    }
+}

@@ -65,6 +65,9 @@ pub struct NewWorkflow<'a> {
     /// The initiator's attachments, whose files are already in the blob store: their rows are
     /// written in the workflow's transaction, so a workflow is created whole or not at all.
     pub attachments: Vec<NewWorkflowAttachment>,
+    /// Stamp papers reserved for this workflow's document, allocated to it in its creation
+    /// transaction (`crate::stamps`).
+    pub stamps: Option<crate::stamps::StampClaim>,
 }
 
 /// A created workflow with its signatories (ids settled).
@@ -106,6 +109,12 @@ macro_rules! set_workflow_state {
         let next: signet_domain::workflow::WorkflowState = $next;
         let reason: Option<&str> = $reason;
         let now = signet_domain::now_millis();
+        // Stamp papers of a workflow that ends without completing go back to stock or retire.
+        if workflow.state() == signet_domain::workflow::WorkflowState::InProgress
+            && next != signet_domain::workflow::WorkflowState::Completed
+        {
+            $crate::stamps::end_workflow_stamps!($tx, workflow, $actor);
+        }
         sqlx::query(
             "UPDATE workflows SET state = $2, state_reason = $3, updated_at = $4, \
              completed_at = CASE WHEN $2 = $5 THEN $4 ELSE completed_at END WHERE id = $1",
@@ -199,6 +208,9 @@ impl Store {
             );
             append_event!(tx, new.tenant_id, workflow.id, &created);
             insert_initiator_attachments!(tx, new, workflow.id, actor, now);
+            if let Some(claim) = &new.stamps {
+                crate::stamps::claim_stamps!(tx, new.tenant_id, workflow.id, claim, actor, now);
+            }
             let signatories = insert_signatories!(tx, new, workflow.id, first_order, actor, now);
             let workflow = lock_workflow!(tx, new.tenant_id, workflow.id);
             let audit = actor.event("workflow.created", format!("workflow:{}", workflow.id), json!({"name": new.name}));

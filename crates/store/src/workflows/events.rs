@@ -26,7 +26,7 @@ impl WorkflowActor {
         WorkflowActor { id: "system".into(), ip: None }
     }
 
-    pub(super) fn event(&self, action: &str, target: String, detail: serde_json::Value) -> AuditEvent {
+    pub(crate) fn event(&self, action: &str, target: String, detail: serde_json::Value) -> AuditEvent {
         AuditEvent { actor: self.id.clone(), action: action.to_string(), target, ip: self.ip.clone(), detail }
     }
 }
@@ -66,7 +66,7 @@ macro_rules! append_event {
         .map_err($crate::db_err)?;
     }};
 }
-pub(super) use append_event;
+pub(crate) use append_event;
 
 impl Store {
     /// Appends an event that changes no state (a comment, an attachment, a download) to the

@@ -24,6 +24,7 @@ mod templates;
 
 pub use documents::{DocumentRow, NewDocument};
 pub use envelope::{CreatedWorkflow, NewWorkflow, WorkflowRow};
+pub(crate) use events::append_event;
 pub use events::{WORKFLOW_EVENT_JOB, WorkflowActor};
 pub use participation::{AttachmentRow, NewAttachment, NewWorkflowAttachment};
 pub use signatories::{NewSignatory, SignatoryRow};

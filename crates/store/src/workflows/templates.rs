@@ -79,3 +79,20 @@ impl Store {
         })
     }
 }
+
+impl Store {
+    /// The tenant's templates named `name` (ignoring case and surrounding spaces).
+    pub async fn templates_named(&self, tenant_id: TenantId, name: &str) -> Result<Vec<TemplateRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id, tenant_id, name, description, definition, created_by, created_at, updated_at \
+                 FROM templates WHERE tenant_id = $1 AND lower(name) = lower($2) ORDER BY id",
+            )
+            .bind(tenant_id.get())
+            .bind(name.trim())
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+}

@@ -69,15 +69,24 @@ fn refuse_to(url: &str, failure: &GatewayFailure, transaction_number: &str, refe
 /// decryption, the `Authtoken` and the tenant's settings; only then is `File` decoded,
 /// decompressed and parsed. Heavy steps run on the bounded pool, off the executor.
 pub async fn submit(State(state): State<Services>, ClientIp(ip): ClientIp, request: Request) -> Response {
-    // Before the body is even read: a refused sender costs no more than its headers.
+    // Before the body is even read: a refused sender costs no more than its headers. The
+    // answer is held back a moment (a tarpit): a flood from one address then waits on its own
+    // connections instead of making the server answer refusals as fast as it can send.
     let Some(_slot) = state.intake.admit(ip) else {
+        tokio::time::sleep(std::time::Duration::from_millis(state.config.gateway_refusal_delay_ms)).await;
         return too_many_submissions();
     };
     let (parts, body) = request.into_parts();
     let Ok(body) = axum::body::to_bytes(body, state.config.max_body_bytes).await else {
         return refuse_here(&GatewayFailure::new(ErrorCode::InvalidRequest, "the request is too large"));
     };
-    match submission::submit(&state, raw_params(&parts.headers, &body)).await {
+    let outcome = submission::submit(&state, raw_params(&parts.headers, &body)).await;
+    if let Err(Refused::Here(failure) | Refused::Back(failure)) = &outcome
+        && matches!(failure.code, ErrorCode::InvalidAuthtoken | ErrorCode::InvalidRequest)
+    {
+        state.intake.strike(ip);
+    }
+    match outcome {
         Ok(link) => Redirect::to(&link).into_response(),
         Err(Refused::Here(failure)) => refuse_here(&failure),
         Err(Refused::Back(failure)) => refuse(&failure),
@@ -93,7 +102,10 @@ fn refuse(failure: &GatewayFailure) -> Response {
     }
 }
 
+/// The refusal of a submission beyond its address's share. `Connection: close`: its body is
+/// never read, so the connection ends with the answer instead of the server taking it in.
 fn too_many_submissions() -> Response {
     let page = error_page("Too many signing requests from this address are in progress; try again in a moment.");
-    (StatusCode::TOO_MANY_REQUESTS, [(RETRY_AFTER, "1")], page).into_response()
+    (StatusCode::TOO_MANY_REQUESTS, [(RETRY_AFTER, "1"), (axum::http::header::CONNECTION, "close")], page)
+        .into_response()
 }

@@ -1,0 +1,169 @@
+//! Single sign-on providers of a tenant (OpenID Connect): saved with the e-mail domains they
+//! serve and the application addresses a finished sign-in may return to. The sign-in itself
+//! runs through Signet's pages (`/sso/{providerId}/start`, `/sso/callback`) and ends with a
+//! one-time code for `grant_type=sso_code` at `/api/v1/auth/token`.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use signet_domain::Error;
+use signet_services::sso;
+use signet_store::SsoProviderRow;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::Auth;
+use crate::error::{ApiError, ApiResult, ProblemDetails};
+use crate::extract::{ApiJson, ApiPath};
+
+// The OpenAPI patterns below state exactly the rules `signet_services::sso` checks.
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SsoProviderRequest {
+    /// Short name, unique in the tenant: lower-case letters, digits and hyphens.
+    #[schema(min_length = 1, max_length = 40, pattern = "^[a-z0-9][a-z0-9-]{0,39}$")]
+    pub name: String,
+    /// What the sign-in button says ("Bank staff login").
+    #[schema(
+        min_length = 1,
+        max_length = 100,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
+    pub display_name: String,
+    /// The provider's issuer identifier; Signet reads `<issuer>/.well-known/openid-configuration`
+    /// now and refuses an issuer whose document it cannot fetch or use.
+    #[schema(
+        max_length = 500,
+        pattern = "^https?://[^/?#@\\s\\x00-\\x1f\\x7f-\\x9f]+[^?#\\s\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
+    pub issuer: String,
+    /// The client id Signet is registered with at the provider.
+    #[schema(min_length = 1, max_length = 255, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]+$")]
+    pub client_id: String,
+    /// The client secret (`client_secret_basic`); none for a public client (PKCE only). Kept
+    /// sealed; never shown again.
+    #[schema(max_length = 1000, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
+    pub client_secret: Option<String>,
+    /// The e-mail domains whose addresses sign in through this provider; each must be the
+    /// domain of a user of the tenant and served by no other provider.
+    #[schema(min_items = 1, max_items = 20, inline)]
+    pub email_domains: Vec<EmailDomain>,
+    /// Application addresses a finished sign-in may return to with its one-time code (exact
+    /// match); the first is the default. Paths on Signet itself are always allowed.
+    #[schema(max_items = 10, inline)]
+    pub redirect_uris: Option<Vec<RedirectUri>>,
+}
+
+/// A lower-case domain name of two labels or more.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(max_length = 253, pattern = r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$")]
+pub struct EmailDomain(pub String);
+
+/// An absolute http(s) URL without credentials or fragment.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(max_length = 500, pattern = "^https?://[^/?#@\\s\\x00-\\x1f\\x7f-\\x9f]+[^#\\s\\x00-\\x1f\\x7f-\\x9f]*$")]
+pub struct RedirectUri(pub String);
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SsoProvider {
+    pub provider_id: i64,
+    pub name: String,
+    pub display_name: String,
+    pub issuer: String,
+    pub client_id: String,
+    pub has_client_secret: bool,
+    pub email_domains: Vec<String>,
+    pub redirect_uris: Vec<String>,
+    /// Register this address as the redirect URI at the provider.
+    pub callback_url: String,
+    /// Where a sign-in starts (query: `return_to`, `state`, `login_hint`).
+    pub start_url: String,
+    pub disabled: bool,
+    pub created_at: i64,
+}
+
+fn view(state: &AppState, row: SsoProviderRow, domains: Vec<String>) -> SsoProvider {
+    SsoProvider {
+        provider_id: row.id,
+        start_url: sso::start_url(state, row.id),
+        callback_url: format!("{}{}", state.config.public_base(), sso::CALLBACK_PATH),
+        has_client_secret: row.client_secret.is_some(),
+        redirect_uris: row.redirect_uri_list().map(str::to_string).collect(),
+        name: row.name,
+        display_name: row.display_name,
+        issuer: row.issuer,
+        client_id: row.client_id,
+        email_domains: domains,
+        disabled: row.disabled,
+        created_at: row.created_at,
+    }
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/sso-providers",
+    operation_id = "createSsoProvider",
+    tag = "auth",
+    security(("bearer" = [])),
+    request_body = SsoProviderRequest,
+    responses(
+        (status = 201, description = "Saved; its discovery document was read", body = SsoProvider),
+        (status = 400, description = "A field breaks its rule, or the issuer's discovery document cannot be fetched or used (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "The tenant has a provider of this name, or a domain is served by another provider (`conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<SsoProviderRequest>,
+) -> ApiResult<(StatusCode, Json<SsoProvider>)> {
+    let domains: Vec<String> = body.email_domains.into_iter().map(|d| d.0).collect();
+    let redirects: Vec<String> = body.redirect_uris.unwrap_or_default().into_iter().map(|r| r.0).collect();
+    let input = sso::ProviderInput {
+        name: &body.name,
+        display_name: &body.display_name,
+        issuer: &body.issuer,
+        client_id: &body.client_id,
+        client_secret: body.client_secret.as_deref(),
+        email_domains: &domains,
+        redirect_uris: &redirects,
+    };
+    let (row, domains) = sso::create_provider(&state, &auth.caller(), &input).await?;
+    Ok((StatusCode::CREATED, Json(view(&state, row, domains))))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/sso-providers",
+    operation_id = "listSsoProviders",
+    tag = "auth",
+    security(("bearer" = [])),
+    responses((status = 200, description = "The tenant's single sign-on providers", body = Vec<SsoProvider>))
+)]
+pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<SsoProvider>>> {
+    let rows = state.store.sso_providers(auth.tenant_id).await?;
+    Ok(Json(rows.into_iter().map(|(row, domains)| view(&state, row, domains)).collect()))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/api/v1/sso-providers/{providerId}",
+    operation_id = "deleteSsoProvider",
+    tag = "auth",
+    security(("bearer" = [])),
+    params(("providerId" = i32, Path, description = "The provider", minimum = 1, maximum = 2147483647)),
+    responses(
+        (status = 204, description = "Deleted with its domains and links; its users sign in otherwise"),
+        (status = 404, description = "No such provider in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
+    if !(1..=i64::from(i32::MAX)).contains(&id) {
+        return Err(ApiError::from(Error::not_found("SSO provider")));
+    }
+    sso::delete_provider(&state, &auth.caller(), id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,341 @@
+//! Verification for everyone (issue 15, item 8), on both backends: `POST /api/v1/verify` and the
+//! public page `/verify` (in headless Chromium, with and without JavaScript) tell a document
+//! sealed by Signet, one signed with a digital signature certificate, one altered after signing
+//! (a byte of the signed revision, and a later revision that replaces the page's content), one
+//! without signatures and a file that is none of PDF, XML or CMS apart, in words; nothing handed
+//! in is kept. A QR code drawn on a document at its initiation (`qrCodeCordinats`), read back
+//! from the rendered page with `zbarimg`, leads to the document's own verification page.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+use signet_client::{PageSelection, PayloadBuilder, Profile, SignaturePosition, SignatureType, open_result};
+use signet_store::Backend;
+use signet_testkit::gateway::erp_urls;
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::one_page;
+use signet_testkit::pki::TestPki;
+use signet_testkit::problem::{expect_problem, posted_fields};
+use signet_testkit::server::{TestApp, spawn_with};
+
+on_both_backends!(
+    the_api_explains_each_signature_and_finds_every_change,
+    the_public_page_shows_the_verdicts_on_a_phone_with_and_without_javascript,
+    a_qr_code_on_the_document_leads_to_its_verification_page,
+);
+
+const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
+
+/// A loan agreement sealed by Signet for "Acme Bank" through the gateway (a typed signature).
+async fn sealed_by_signet(app: &TestApp) -> Vec<u8> {
+    let (who, _) = app.integrator("Acme Bank").await;
+    let payload = PayloadBuilder::pdf(&one_page("Loan agreement"), "Asha Verma")
+        .reference_number("VERIFY-1")
+        .authtoken(&who.authtoken)
+        .signature_types(&[SignatureType::ESignature])
+        .urls(&erp_urls())
+        .pages(&PageSelection::First)
+        .position(SignaturePosition::BottomRight)
+        .font_signature(true)
+        .build()
+        .expect("payload");
+    let sealed = who.seal(Profile::Modern, &payload);
+    let response = who.submit(&app.base(), &sealed).await;
+    assert_eq!(response.status(), 303);
+    let link = response.headers()["location"].to_str().expect("location").to_string();
+    let signed = app
+        .client
+        .post(app.url(&format!("{link}/sign")))
+        .form(&[("mode", "typed"), ("typedName", "Asha Verma"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign")
+        .text()
+        .await
+        .expect("html");
+    let (_, fields) = posted_fields(&signed);
+    open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue opens")
+}
+
+/// A contract signed by "Ravi Kumar" with a certificate of `pki` (a DSC, as from a token).
+fn signed_with_certificate(pki: &TestPki) -> Vec<u8> {
+    let issued = pki.signer("Ravi Kumar", Some("Kumar Traders"));
+    let signer = signet_signing::LocalKeySigner::from_pkcs8(
+        &issued.key_pkcs8_der,
+        &issued.cert_der,
+        vec![pki.ca.cert_der().to_vec()],
+    )
+    .expect("signer");
+    signet_signing::sign_pdf(&one_page("Supply contract"), &signer, &signet_signing::PdfSignOptions::default())
+        .expect("sign")
+}
+
+/// The signed PDF with a later revision that replaces the first page's content (a shadow
+/// attack's "replace"), written by pypdf in incremental mode.
+fn content_replaced(signed: &[u8]) -> Vec<u8> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (input, output) = (dir.path().join("in.pdf"), dir.path().join("out.pdf"));
+    std::fs::write(&input, signed).expect("write");
+    let script = r#"
+import sys
+from pypdf import PdfWriter
+from pypdf.generic import DecodedStreamObject, NameObject
+w = PdfWriter(sys.argv[1], incremental=True)
+page = w.pages[0]
+s = DecodedStreamObject()
+s.set_data(b"BT /F1 24 Tf 72 700 Td (Pay 10,00,000 to Mallory) Tj ET")
+page[NameObject("/Contents")] = w._add_object(s)
+w.write(sys.argv[2])
+"#;
+    let ran =
+        Command::new("python3").args(["-c", script]).arg(&input).arg(&output).output().expect("python3 with pypdf");
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    std::fs::read(&output).expect("read")
+}
+
+async fn verify(app: &TestApp, file: &[u8]) -> reqwest::Response {
+    reqwest::Client::new()
+        .post(app.url("/api/v1/verify"))
+        .json(&json!({"fileData": STANDARD.encode(file)}))
+        .send()
+        .await
+        .expect("verify")
+}
+
+async fn report(app: &TestApp, file: &[u8]) -> Value {
+    let response = verify(app, file).await;
+    assert_eq!(response.status(), 200);
+    response.json().await.expect("json")
+}
+
+async fn spawn_trusting(backend: Backend, pki: &TestPki, dir: &Path) -> TestApp {
+    let anchors = dir.join("anchors.pem");
+    std::fs::write(&anchors, pki.ca_pem()).expect("anchors");
+    spawn_with(backend, |config| config.verification_trust_list = Some(anchors)).await
+}
+
+async fn the_api_explains_each_signature_and_finds_every_change(backend: Backend) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pki = TestPki::new("Verification Test DSC CA");
+    let app = spawn_trusting(backend, &pki, dir.path()).await;
+
+    // Sealed by Signet: the organisation signs, electronically.
+    let sealed = sealed_by_signet(&app).await;
+    let answer = report(&app, &sealed).await;
+    assert_eq!((answer["fileKind"].clone(), answer["valid"].clone()), (json!("pdf"), json!(true)), "{answer}");
+    let signature = &answer["signatures"][0];
+    assert_eq!(signature["method"], "electronic", "{answer}");
+    assert_eq!(signature["signer"], "Acme Bank", "{answer}");
+    assert_eq!(signature["status"], "valid", "{answer}");
+    assert!(signature["explanation"][0].as_str().is_some_and(|e| e.starts_with("Valid")), "{answer}");
+
+    // A digital signature certificate of an authority the operator trusts, and of one it does not.
+    let dsc = signed_with_certificate(&pki);
+    let answer = report(&app, &dsc).await;
+    let signature = &answer["signatures"][0];
+    assert_eq!(
+        (signature["method"].clone(), signature["signer"].clone(), signature["status"].clone()),
+        (json!("digital_certificate"), json!("Ravi Kumar"), json!("valid")),
+        "{answer}"
+    );
+    let stranger = signed_with_certificate(&TestPki::new("Unknown CA"));
+    let answer = report(&app, &stranger).await;
+    assert_eq!(answer["signatures"][0]["status"], "untrusted", "{answer}");
+    assert_eq!(answer["valid"], false);
+
+    // One byte of the signed revision changed; the page's content replaced in a later revision.
+    let mut flipped = sealed.clone();
+    let at = flipped.windows(14).position(|w| w == b"Loan agreement").unwrap_or(flipped.len() / 3);
+    flipped[at] ^= 0x20;
+    let answer = report(&app, &flipped).await;
+    assert_eq!(answer["signatures"][0]["status"], "broken", "{answer}");
+    let replaced = content_replaced(&sealed);
+    let answer = report(&app, &replaced).await;
+    let signature = &answer["signatures"][0];
+    assert_eq!(signature["status"], "changed", "{answer}");
+    assert!(signature["explanation"][0].as_str().is_some_and(|e| e.contains("changed after")), "{answer}");
+    assert_eq!(answer["valid"], false);
+
+    // No signature at all; and what is not a signed file.
+    let answer = report(&app, &one_page("Unsigned")).await;
+    assert_eq!((answer["valid"].clone(), answer["signatures"].clone()), (json!(false), json!([])), "{answer}");
+    assert!(answer["summary"].as_str().is_some_and(|s| s.contains("no signature")), "{answer}");
+    let refused = expect_problem(verify(&app, b"just some text").await, 400, "validation_failed").await;
+    assert!(refused.to_string().contains("cannot be verified"), "{refused}");
+    let refused = expect_problem(
+        reqwest::Client::new()
+            .post(app.url("/api/v1/verify"))
+            .json(&json!({"fileData": "not base64!"}))
+            .send()
+            .await
+            .expect("verify"),
+        400,
+        "validation_failed",
+    )
+    .await;
+    assert!(refused["errors"]["fileData"].is_array(), "{refused}");
+
+    // Nothing handed in is kept: no blob was written.
+    let data = app.state.config.data_dir.clone();
+    let kept = walk(&data)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "pdf") && !p.starts_with(data.join("keys")));
+    let pdfs: Vec<PathBuf> = kept.collect();
+    assert!(pdfs.iter().all(|p| !std::fs::read(p).is_ok_and(|b| b == dsc)), "an upload was stored: {pdfs:?}");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target")))
+}
+
+/// Uploads `file` on the page in Chromium; the driver's outcome.
+fn upload(app: &TestApp, file: &Path, java_script: bool, shots: &str) -> Value {
+    assert!(Path::new(DRIVER_DIR).join("node_modules/playwright-core").is_dir(), "run npm ci in {DRIVER_DIR}");
+    let dir = target_dir().join("browser-artifacts").join("verify").join(shots);
+    let args = json!({"page": app.url("/verify"), "file": file, "javaScript": java_script, "shots": dir});
+    let output = Command::new("node")
+        .arg(Path::new(DRIVER_DIR).join("verify.mjs"))
+        .arg(args.to_string())
+        .output()
+        .expect("node (Node.js 20+) must be installed");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let outcome: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("driver output is not JSON ({e}):\n{stdout}"));
+    assert_eq!(outcome["problems"], json!([]), "{outcome}");
+    outcome
+}
+
+async fn the_public_page_shows_the_verdicts_on_a_phone_with_and_without_javascript(backend: Backend) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pki = TestPki::new("Verification Test DSC CA");
+    let app = spawn_trusting(backend, &pki, dir.path()).await;
+    let tag = format!("{backend:?}").to_lowercase();
+    let sealed = sealed_by_signet(&app).await;
+    let (good, bad) = (dir.path().join("agreement.pdf"), dir.path().join("agreement-changed.pdf"));
+    std::fs::write(&good, &sealed).expect("write");
+    std::fs::write(&bad, content_replaced(&sealed)).expect("write");
+
+    for java_script in [true, false] {
+        let outcome = upload(&app, &good, java_script, &format!("{tag}-valid-{java_script}"));
+        assert_eq!(outcome["status"], 200, "{outcome}");
+        let text = outcome["text"].as_str().unwrap_or_default();
+        assert!(text.contains("1 signature(s), all valid"), "{outcome}");
+        let signature = outcome["signatures"][0]["text"].as_str().unwrap_or_default();
+        assert!(outcome["signatures"][0]["heading"].as_str().is_some_and(|h| h.ends_with("Valid")), "{outcome}");
+        assert!(
+            signature.contains("Acme Bank") && signature.contains("Electronic signature, sealed by Signet"),
+            "{outcome}"
+        );
+    }
+    let outcome = upload(&app, &bad, true, &format!("{tag}-changed"));
+    assert!(
+        outcome["signatures"][0]["heading"].as_str().is_some_and(|h| h.contains("changed after signing")),
+        "{outcome}"
+    );
+}
+
+/// The first page of `pdf` rendered (pdftoppm) and its QR codes read (zbarimg).
+fn qr_codes_on_first_page(pdf: &[u8]) -> Vec<String> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("doc.pdf");
+    std::fs::write(&input, pdf).expect("write");
+    let rendered = Command::new("pdftoppm")
+        .args(["-r", "150", "-f", "1", "-l", "1", "-png"])
+        .arg(&input)
+        .arg(dir.path().join("page"))
+        .status()
+        .expect("pdftoppm (poppler-utils)");
+    assert!(rendered.success());
+    let page =
+        walk(dir.path()).into_iter().find(|p| p.extension().is_some_and(|e| e == "png")).expect("a rendered page");
+    let read = Command::new("zbarimg").args(["--quiet", "--raw"]).arg(&page).output().expect("zbarimg (zbar-tools)");
+    String::from_utf8_lossy(&read.stdout).lines().map(str::to_string).filter(|l| !l.is_empty()).collect()
+}
+
+async fn download(app: &TestApp, token: &str, workflow_id: i64) -> Vec<u8> {
+    let response = app.post("/api/v1/documents/download", token, json!({"workflowid": workflow_id})).await;
+    assert_eq!(response.status(), 200);
+    response.bytes().await.expect("bytes").to_vec()
+}
+
+async fn a_qr_code_on_the_document_leads_to_its_verification_page(backend: Backend) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pki = TestPki::new("Verification Test DSC CA");
+    let app = spawn_trusting(backend, &pki, dir.path()).await;
+    let tenant = app.tenant("Officer Bank").await;
+    let token = app.token(&tenant).await;
+    let png = {
+        let path = dir.path().join("signature.png");
+        let script = format!(
+            "from PIL import Image, ImageDraw\nimg = Image.new('RGB', (300, 100), (255, 255, 255))\n\
+             ImageDraw.Draw(img).line([(10, 80), (150, 20), (290, 70)], fill=(20, 30, 90), width=5)\nimg.save({:?})\n",
+            path.display().to_string()
+        );
+        assert!(Command::new("python3").args(["-c", &script]).status().expect("python3 with Pillow").success());
+        std::fs::read(path).expect("png")
+    };
+    let body = json!({
+        "documentName": "Sanction letter.pdf",
+        "fileData": STANDARD.encode(one_page("Sanction letter")),
+        "qrCodeCordinats": [{"left": 420, "top": 36, "width": 130, "height": 130, "selectedPage": "ALL"}],
+        "signatories": [
+            {"emailId": "officer@bank.test", "name": "Loan Officer", "signatureImage": STANDARD.encode(&png),
+             "coordinates": [{"controlType": 1, "left": 60, "top": 600, "width": 160, "height": 60, "pageNumber": "1"}]},
+            {"emailId": "customer@home.test", "name": "Customer"}
+        ]
+    });
+    let response = app.post("/api/v1/workflows/initiate-and-sign", &token, body).await;
+    let status = response.status();
+    let started: Value = response.json().await.expect("json");
+    assert_eq!(status, 201, "{started}");
+    let workflow_id = started["workflowId"].as_i64().expect("workflowId");
+
+    // The code is drawn before the first signature, which stays valid; it decodes to the page.
+    let signed = download(&app, &token, workflow_id).await;
+    let report = signet_testkit::validators::pdfsig(&signed);
+    assert_eq!(report.matches("Signature is Valid").count(), 1, "{report}");
+    let codes = qr_codes_on_first_page(&signed);
+    assert_eq!(codes.len(), 1, "one QR code on the page: {codes:?}");
+    assert!(codes[0].starts_with(&app.url("/verify/d/")), "{codes:?}");
+    let page = app.client.get(&codes[0]).send().await.expect("page");
+    assert_eq!(page.status(), 200);
+    let text = page.text().await.expect("text");
+    assert!(text.contains("Sanction letter.pdf") && text.contains("1 signature(s), all valid"), "{text}");
+    assert!(text.contains("Officer Bank") && text.contains("Electronic signature, sealed by Signet"), "{text}");
+    assert!(text.contains(&signet_services::documents::sha256_hex(&signed)), "the kept version's fingerprint");
+
+    // The customer signs: the same code now shows both signatures.
+    let link = started["signingUrls"][0]["url"].as_str().unwrap_or_else(|| panic!("a signing link in {started}"));
+    let signed_again = reqwest::Client::new()
+        .post(format!("{link}/sign"))
+        .form(&[("mode", "typed"), ("typedName", "Customer"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    assert_eq!(signed_again.status(), 200);
+    let text = app.client.get(&codes[0]).send().await.expect("page").text().await.expect("text");
+    assert!(text.contains("2 signature(s), all valid"), "{text}");
+
+    // An address that opens nothing.
+    let unknown = app.client.get(app.url("/verify/d/not-a-token")).send().await.expect("page");
+    assert_eq!(unknown.status(), 404);
+}

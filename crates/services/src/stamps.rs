@@ -1,0 +1,575 @@
+//! Stamp duty (docs/stamps.md): loading the tenant's pre-purchased e-stamp certificates, the
+//! articles of the states' stamp schedules (shipped, edited per tenant), the low-stock alert,
+//! and taking certificates for a document: reserve those that make up the duty, put their
+//! pages in front of the document, and hand the reservation to the workflow's creation, which
+//! allocates them in its own transaction (`signet_store::StampClaim`).
+
+use bytes::Bytes;
+use serde::Deserialize;
+use serde_json::json;
+use signet_blob::BlobKey;
+use signet_domain::audit::Actor;
+use signet_domain::stamp::{
+    self, Article, DutyKind, MAX_CERTIFICATE_BYTES, MAX_CERTIFICATE_PAGES, MAX_LOW_STOCK_THRESHOLD, StampState,
+};
+use signet_domain::{Error, FieldErrors, TenantId, now_millis};
+use signet_store::{ArticleEditRow, NewStamp, StampClaim, StampRow, StampSettings};
+
+use crate::Services;
+use crate::documents::{CheckedPdf, check_pdf, decode_base64};
+
+/// How long certificates stay reserved for a document whose page is being made: long enough
+/// for the largest document, short enough that a crashed instance's hold lapses soon.
+pub const RESERVATION_MS: i64 = 10 * 60 * 1000;
+/// Most addresses a low-stock alert is mailed to.
+pub const MAX_ALERT_EMAILS: usize = 10;
+
+/// One certificate of a load, as sent.
+pub struct LoadItem {
+    pub denomination: i64,
+    pub reference_no: Option<String>,
+    /// The certificate's PDF, base64, when the tenant has it.
+    pub certificate: Option<String>,
+}
+
+/// A certificate PDF with the field it came in.
+struct Certificate {
+    index: usize,
+    bytes: Vec<u8>,
+}
+
+/// Loads certificates of one state into the inventory, all or nothing: every field is checked
+/// (and every certificate PDF opened, off the executor) before anything is stored.
+pub async fn load(
+    svc: &Services,
+    tenant_id: TenantId,
+    actor: &Actor,
+    state: Option<&str>,
+    items: Vec<LoadItem>,
+) -> Result<Vec<StampRow>, Error> {
+    let mut errors = FieldErrors::new();
+    let state_code = stamp::parse_state_code("state", state).map_err(|e| collect(&mut errors, e)).ok();
+    let pairs: Vec<(i64, Option<&str>)> = items.iter().map(|i| (i.denomination, i.reference_no.as_deref())).collect();
+    let entries = stamp::check_load(&pairs).map_err(|e| collect(&mut errors, e)).ok();
+    let mut certificates = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let Some(data) = item.certificate.as_deref() else { continue };
+        let field = format!("denomination[{index}].certificateFile");
+        match check_certificate(svc, &field, data).await {
+            Ok(bytes) => certificates.push(Certificate { index, bytes }),
+            Err(Error::Validation(fields)) => errors.extend(fields),
+            Err(other) => return Err(other),
+        }
+    }
+    let (Some(state_code), Some(entries), true) = (state_code, entries, errors.is_empty()) else {
+        return Err(Error::Validation(errors));
+    };
+    let keys = put_certificates(svc, tenant_id, certificates).await?;
+    let stamps: Vec<NewStamp> = entries
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| NewStamp {
+            denomination: e.denomination,
+            reference_no: e.reference_no,
+            certificate_blob: keys.iter().find(|(index, _)| *index == i).map(|(_, key)| key.as_str().to_string()),
+        })
+        .collect();
+    match svc.store.load_stamps(tenant_id, &state_code, &stamps, actor).await {
+        Ok(rows) => Ok(rows),
+        Err(error) => {
+            for (_, key) in &keys {
+                let _ = svc.blob.delete(key).await;
+            }
+            Err(error)
+        }
+    }
+}
+
+fn collect(errors: &mut FieldErrors, error: Error) {
+    if let Error::Validation(fields) = error {
+        errors.extend(fields);
+    }
+}
+
+/// A certificate PDF: base64 of at most 2 MiB, a PDF the engine opens, 1 to 4 pages.
+async fn check_certificate(svc: &Services, field: &str, data: &str) -> Result<Vec<u8>, Error> {
+    let bytes = decode_base64(field, Some(data), MAX_CERTIFICATE_BYTES)?;
+    let owned_field = field.to_string();
+    let checked = svc.heavy.run(move || check_pdf(&owned_field, "certificate.pdf".into(), bytes)).await??;
+    if checked.pages as usize > MAX_CERTIFICATE_PAGES {
+        return Err(Error::field(field, format!("a certificate has at most {MAX_CERTIFICATE_PAGES} pages")));
+    }
+    Ok(checked.bytes)
+}
+
+async fn put_certificates(
+    svc: &Services,
+    tenant_id: TenantId,
+    certificates: Vec<Certificate>,
+) -> Result<Vec<(usize, BlobKey)>, Error> {
+    let mut keys: Vec<(usize, BlobKey)> = Vec::with_capacity(certificates.len());
+    for certificate in certificates {
+        let file = format!("certificate-{}.pdf", crate::secrets::random_token(12));
+        let key = BlobKey::new(["tenant", &tenant_id.to_string(), "stamps", &file])?;
+        if let Err(error) = svc.blob.put(&key, Bytes::from(certificate.bytes)).await {
+            for (_, written) in &keys {
+                let _ = svc.blob.delete(written).await;
+            }
+            return Err(Error::internal(error));
+        }
+        keys.push((certificate.index, key));
+    }
+    Ok(keys)
+}
+
+/// An article as a tenant sees it: the shipped one, their edit of it, or their own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArticleView {
+    pub article: Article,
+    /// Signet ships this article (possibly edited by the tenant).
+    pub shipped: bool,
+    /// The tenant changed or added it.
+    pub edited: bool,
+}
+
+/// The articles of a state for the tenant: the shipped ones with the tenant's edits applied,
+/// the hidden ones left out, the tenant's own added; ordered by code. A code that names no
+/// state has no articles.
+pub async fn articles(svc: &Services, tenant_id: TenantId, state_code: &str) -> Result<Vec<ArticleView>, Error> {
+    let state_code = state_code.trim().to_ascii_uppercase();
+    if stamp::state_name(&state_code).is_none() {
+        return Ok(Vec::new());
+    }
+    let edits = svc.store.article_edits(tenant_id, &state_code).await?;
+    Ok(merge_articles(&state_code, stamp::shipped_articles(), &edits))
+}
+
+fn merge_articles(state_code: &str, shipped: &[Article], edits: &[ArticleEditRow]) -> Vec<ArticleView> {
+    let mut views: Vec<ArticleView> = shipped
+        .iter()
+        .filter(|a| a.state_code == state_code)
+        .map(|a| ArticleView { article: a.clone(), shipped: true, edited: false })
+        .collect();
+    for edit in edits {
+        let at = views.iter().position(|v| v.article.article_code == edit.article_code);
+        if edit.hidden {
+            if let Some(at) = at {
+                views.remove(at);
+            }
+            continue;
+        }
+        let (Some(description), Some(duty_kind)) = (edit.description.clone(), edit.duty_kind()) else { continue };
+        let article = Article {
+            state_code: state_code.to_string(),
+            article_code: edit.article_code.clone(),
+            description,
+            duty_kind,
+            fixed_duty: edit.fixed_duty,
+            duty_rule: edit.duty_rule.clone().unwrap_or_default(),
+            source: edit.source.clone().unwrap_or_else(|| "set by the tenant".into()),
+        };
+        match at {
+            Some(at) => views[at] = ArticleView { article, shipped: true, edited: true },
+            None => views.push(ArticleView { article, shipped: false, edited: true }),
+        }
+    }
+    views.sort_by(|a, b| a.article.article_code.cmp(&b.article.article_code));
+    views
+}
+
+/// A tenant's version of an article, as sent.
+pub struct ArticleInput {
+    pub description: Option<String>,
+    pub duty_kind: Option<String>,
+    pub fixed_duty: Option<i64>,
+    pub duty_rule: Option<String>,
+    pub source: Option<String>,
+}
+
+/// Sets the tenant's version of an article of a state (changing a shipped one or adding one).
+/// A fixed duty goes with the kind `fixed` and only with it.
+pub async fn set_article(
+    svc: &Services,
+    tenant_id: TenantId,
+    actor: &Actor,
+    state_code: &str,
+    article_code: &str,
+    input: ArticleInput,
+) -> Result<ArticleView, Error> {
+    let state_code = path_state(state_code)?;
+    let article_code = stamp::check_article_code("articleCode", article_code)?;
+    let mut errors = FieldErrors::new();
+    let description = stamp::check_article_text("description", input.description.as_deref(), true)
+        .map_err(|e| collect(&mut errors, e));
+    let duty_rule =
+        stamp::check_article_text("dutyRule", input.duty_rule.as_deref(), false).map_err(|e| collect(&mut errors, e));
+    let source =
+        stamp::check_article_text("source", input.source.as_deref(), false).map_err(|e| collect(&mut errors, e));
+    let kind = input.duty_kind.as_deref().and_then(DutyKind::parse);
+    if kind.is_none() {
+        errors.insert("dutyKind".into(), vec!["must be fixed, ad_valorem or varies".into()]);
+    }
+    match (kind, input.fixed_duty) {
+        (Some(DutyKind::Fixed), Some(duty)) if stamp::check_denomination("fixedDuty", duty).is_err() => {
+            errors.insert("fixedDuty".into(), vec!["must be a positive amount in rupees".into()]);
+        }
+        (Some(DutyKind::Fixed), None) => {
+            errors.insert("fixedDuty".into(), vec!["is required when dutyKind is fixed".into()]);
+        }
+        (Some(DutyKind::AdValorem | DutyKind::Varies), Some(_)) => {
+            errors.insert("fixedDuty".into(), vec!["is only given when dutyKind is fixed".into()]);
+        }
+        _ => {}
+    }
+    let (Ok(description), Ok(duty_rule), Ok(source), Some(kind), true) =
+        (description, duty_rule, source, kind, errors.is_empty())
+    else {
+        return Err(Error::Validation(errors));
+    };
+    let edit = ArticleEditRow {
+        state_code: state_code.clone(),
+        article_code: article_code.clone(),
+        description,
+        duty_kind: Some(kind.as_str().to_string()),
+        fixed_duty: input.fixed_duty,
+        duty_rule,
+        source,
+        hidden: false,
+    };
+    svc.store.put_article_edit(tenant_id, &edit, actor).await?;
+    articles(svc, tenant_id, &state_code)
+        .await?
+        .into_iter()
+        .find(|v| v.article.article_code == article_code)
+        .ok_or_else(|| Error::internal("an article just set is not listed"))
+}
+
+/// The article no longer applies for the tenant: a shipped one is hidden, their own removed.
+pub async fn remove_article(
+    svc: &Services,
+    tenant_id: TenantId,
+    actor: &Actor,
+    state_code: &str,
+    article_code: &str,
+) -> Result<(), Error> {
+    let state_code = path_state(state_code).map_err(|_| Error::not_found("article"))?;
+    let listed = articles(svc, tenant_id, &state_code).await?;
+    let Some(view) = listed.iter().find(|v| v.article.article_code == article_code) else {
+        return Err(Error::not_found("article"));
+    };
+    if view.shipped {
+        let hidden = ArticleEditRow {
+            state_code: state_code.clone(),
+            article_code: article_code.to_string(),
+            description: None,
+            duty_kind: None,
+            fixed_duty: None,
+            duty_rule: None,
+            source: None,
+            hidden: true,
+        };
+        svc.store.put_article_edit(tenant_id, &hidden, actor).await
+    } else {
+        svc.store.delete_article_edit(tenant_id, &state_code, article_code, actor).await.map(|_| ())
+    }
+}
+
+fn path_state(state_code: &str) -> Result<String, Error> {
+    stamp::parse_state_code("stateCode", Some(state_code))
+}
+
+/// Checks and stores the tenant's low-stock settings.
+pub async fn set_settings(
+    svc: &Services,
+    tenant_id: TenantId,
+    actor: &Actor,
+    threshold: i64,
+    emails: Vec<String>,
+) -> Result<StampSettings, Error> {
+    let mut errors = FieldErrors::new();
+    if !(0..=MAX_LOW_STOCK_THRESHOLD).contains(&threshold) {
+        errors.insert("lowStockThreshold".into(), vec![format!("must be 0 (off) to {MAX_LOW_STOCK_THRESHOLD}")]);
+    }
+    if emails.len() > MAX_ALERT_EMAILS {
+        errors.insert("alertEmails".into(), vec![format!("at most {MAX_ALERT_EMAILS} addresses")]);
+    }
+    for (i, email) in emails.iter().enumerate() {
+        if !signet_domain::workflow::is_valid_email(email) {
+            errors.insert(format!("alertEmails[{i}]"), vec!["is not an e-mail address".into()]);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Error::Validation(errors));
+    }
+    let settings = StampSettings { low_stock_threshold: threshold, alert_emails: emails };
+    svc.store.set_stamp_settings(tenant_id, &settings, actor).await?;
+    Ok(settings)
+}
+
+/// What a document's stamp duty is, and what its certificate page shows.
+#[derive(Debug, Clone)]
+pub struct StampRequest {
+    pub state_code: String,
+    /// The duty in rupees: the certificates taken add up to it.
+    pub duty: i64,
+    pub article: Option<Article>,
+    pub description: Option<String>,
+    pub first_party: Option<String>,
+    pub second_party: Option<String>,
+    pub paid_by: Option<String>,
+    /// Put the certificates' pages in front of the document (else they are only recorded).
+    pub attach_page: bool,
+}
+
+/// `stampDetails` of a workflow initiation, as sent.
+#[derive(Debug, Clone, Default)]
+pub struct StampDetails {
+    pub e_stamp_type: Option<String>,
+    pub state: Option<String>,
+    /// The duty in rupees; 0 takes the article's fixed duty.
+    pub denomination: i64,
+    pub article_code: Option<String>,
+    pub first_party: Option<String>,
+    pub second_party: Option<String>,
+    pub paid_by: Option<String>,
+    pub description: Option<String>,
+    pub suppress_page: bool,
+}
+
+/// Longest party name or description on a certificate page.
+const MAX_DETAIL_CHARS: usize = 200;
+
+/// The stamp duty `stampDetails` asks for, every problem at once (fields named
+/// `stampDetails.…`): none without `eStampType`; with `inventory`, a state, an article of the
+/// state for the tenant when named, and the duty (given, or the article's fixed duty).
+pub async fn request_from_details(
+    svc: &Services,
+    tenant_id: TenantId,
+    details: StampDetails,
+) -> Result<Option<StampRequest>, Error> {
+    let field = |name: &str| format!("stampDetails.{name}");
+    let source =
+        stamp::parse_estamp_type(details.e_stamp_type.as_deref()).map_err(|m| Error::field(&field("eStampType"), m))?;
+    if source.is_none() {
+        return Ok(None);
+    }
+    let mut errors = FieldErrors::new();
+    let state_code =
+        stamp::parse_state_code(&field("state"), details.state.as_deref()).map_err(|e| collect(&mut errors, e)).ok();
+    for (name, value) in [
+        ("firstParty", &details.first_party),
+        ("secondParty", &details.second_party),
+        ("stampDutyPaidBy", &details.paid_by),
+        ("descriptionOfDocument", &details.description),
+    ] {
+        if value.as_ref().is_some_and(|v| v.chars().count() > MAX_DETAIL_CHARS || v.chars().any(char::is_control)) {
+            errors.insert(
+                field(name),
+                vec![format!("must be at most {MAX_DETAIL_CHARS} characters without control characters")],
+            );
+        }
+    }
+    let article = match (&state_code, &details.article_code) {
+        (Some(state_code), Some(code)) => {
+            let found =
+                articles(svc, tenant_id, state_code).await?.into_iter().find(|v| &v.article.article_code == code);
+            if found.is_none() {
+                errors.insert(field("articleCode"), vec!["is not an article of the state for this tenant".into()]);
+            }
+            found.map(|v| v.article)
+        }
+        _ => None,
+    };
+    let duty = match (details.denomination, article.as_ref().and_then(|a| a.fixed_duty)) {
+        (0, Some(fixed)) => Some(fixed),
+        (given, _) => {
+            stamp::check_denomination(&field("denomination"), given).map_err(|e| collect(&mut errors, e)).ok()
+        }
+    };
+    let (Some(state_code), Some(duty), true) = (state_code, duty, errors.is_empty()) else {
+        return Err(Error::Validation(errors));
+    };
+    Ok(Some(StampRequest {
+        state_code,
+        duty,
+        article,
+        description: details.description,
+        first_party: details.first_party,
+        second_party: details.second_party,
+        paid_by: details.paid_by,
+        attach_page: !details.suppress_page,
+    }))
+}
+
+/// Certificates held for one document while its page is made.
+pub struct Held {
+    pub reservation: String,
+    pub stamps: Vec<StampRow>,
+    request: StampRequest,
+}
+
+impl Held {
+    /// What the workflow's creation allocates.
+    pub fn claim(&self) -> StampClaim {
+        StampClaim {
+            reservation: self.reservation.clone(),
+            count: self.stamps.len(),
+            page_attached: self.request.attach_page,
+        }
+    }
+}
+
+/// Reserves certificates that make up the request's duty (`out_of_stock` otherwise, and then
+/// nothing is held).
+pub async fn reserve(svc: &Services, tenant_id: TenantId, request: StampRequest) -> Result<Held, Error> {
+    let reservation = crate::secrets::random_token(16);
+    let until = now_millis() + RESERVATION_MS;
+    let stamps = svc.store.reserve_stamps(tenant_id, &request.state_code, request.duty, &reservation, until).await?;
+    Ok(Held { reservation, stamps, request })
+}
+
+/// Gives back what `held` still holds; a failure is logged (the hold lapses anyway).
+pub async fn release(svc: &Services, tenant_id: TenantId, held: &Held) {
+    if let Err(error) = svc.store.release_reservation(tenant_id, &held.reservation).await {
+        tracing::warn!(%error, "stamp papers held for a document that was not made stay held until the hold lapses");
+    }
+}
+
+/// The document with the held certificates' pages in front (the tenant's certificate PDF where
+/// it was loaded, else a certificate page Signet makes), checked again as an upload is; the
+/// document unchanged when the request records the stamps without the page. Answers the
+/// document and how many pages went in front.
+pub async fn stamp_document(svc: &Services, held: &Held, pdf: CheckedPdf) -> Result<(CheckedPdf, u32), Error> {
+    if !held.request.attach_page {
+        return Ok((pdf, 0));
+    }
+    let mut fronts: Vec<Vec<u8>> = Vec::with_capacity(held.stamps.len());
+    for stamp in &held.stamps {
+        let certificate = match stamp.certificate_blob.as_deref() {
+            Some(key) => svc.blob.get(&BlobKey::parse(key)?).await?.to_vec(),
+            None => certificate_page(stamp, &held.request),
+        };
+        fronts.push(certificate);
+    }
+    svc.heavy
+        .run(move || {
+            let refs: Vec<&[u8]> = fronts.iter().map(Vec::as_slice).collect();
+            let before = pdf.pages;
+            let bytes = signet_pdf::prepend_pages(&refs, &pdf.bytes)
+                .map_err(|e| Error::field("fileData", format!("cannot take the stamp certificate page: {e}")))?;
+            let stamped = check_pdf("fileData", pdf.name, bytes)?;
+            let added = u32::try_from(stamped.pages - before).map_err(Error::internal)?;
+            Ok((stamped, added))
+        })
+        .await?
+}
+
+/// The certificate page Signet makes for a certificate loaded without its PDF.
+fn certificate_page(stamp: &StampRow, request: &StampRequest) -> Vec<u8> {
+    use signet_pdf::compose::{Block, compose_report};
+    let state = stamp::state_name(&stamp.state_code).unwrap_or(&stamp.state_code);
+    let article = request.article.as_ref().map_or_else(
+        || "not stated".to_string(),
+        |a| format!("Article {} - {} ({})", a.article_code, a.description, a.source),
+    );
+    let or_blank = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty()).unwrap_or_else(|| "-".into());
+    let blocks = vec![
+        Block::KeyValues(vec![
+            ("Certificate No.".into(), stamp.reference_no.clone()),
+            ("State".into(), format!("{state} ({})", stamp.state_code)),
+            ("Stamp duty amount (Rs)".into(), stamp.denomination.to_string()),
+            ("Stamp duty paid for this document (Rs)".into(), request.duty.to_string()),
+            ("Article".into(), article),
+            ("Description of document".into(), or_blank(&request.description)),
+            ("First party".into(), or_blank(&request.first_party)),
+            ("Second party".into(), or_blank(&request.second_party)),
+            ("Stamp duty paid by".into(), or_blank(&request.paid_by)),
+        ]),
+        Block::Paragraph(
+            "This page stands for the pre-purchased e-stamp certificate named above, which the \
+             issuing party holds and allocated to the document that follows. It was placed in \
+             front of the document before anyone signed."
+                .into(),
+        ),
+    ];
+    compose_report("e-Stamp certificate", &blocks, &[])
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LowStock {
+    tenant_id: TenantId,
+    state_code: String,
+    denomination: i64,
+    available: i64,
+    threshold: i64,
+    at: i64,
+}
+
+/// The `stamps.low_stock` job: the tenant's webhooks get `stamps.low_stock`, their alert
+/// addresses an e-mail. Idempotent per job (the message id and mail dedupe keys are fixed).
+pub async fn run_low_stock_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), String> {
+    let alert: LowStock = serde_json::from_str(&job.payload).map_err(|e| format!("bad low-stock job: {e}"))?;
+    let state = stamp::state_name(&alert.state_code).unwrap_or(&alert.state_code).to_string();
+    let data = json!({
+        "stateCode": alert.state_code, "stateName": state, "denomination": alert.denomination,
+        "available": alert.available, "threshold": alert.threshold, "at": alert.at,
+    });
+    let message_id = format!("msg_stamps_{}", job.id);
+    crate::webhooks::publish(svc, alert.tenant_id, &message_id, "stamps.low_stock", data).await?;
+    let settings = svc.store.stamp_settings(alert.tenant_id).await.map_err(|e| e.to_string())?;
+    for email in settings.alert_emails {
+        let mail = crate::mail::Mail {
+            to_email: email.clone(),
+            to_name: String::new(),
+            subject: format!("Low stamp paper stock: {state} Rs {}", alert.denomination),
+            text: format!(
+                "{} stamp papers of Rs {} for {state} are left in stock (your alert threshold is {}).\n\
+                 Load more with POST /api/v1/stamps before documents that need them are refused.\n",
+                alert.available, alert.denomination, alert.threshold
+            ),
+            html: None,
+        };
+        crate::mail::enqueue(&svc.store, &mail, Some(format!("{message_id}:{email}")))
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The state as the API shows it: a reservation that lapsed is stock again.
+pub fn shown_state(row: &StampRow) -> StampState {
+    row.state_at(now_millis())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(code: &str, hidden: bool, fixed: Option<i64>) -> ArticleEditRow {
+        ArticleEditRow {
+            state_code: "DL".into(),
+            article_code: code.into(),
+            description: (!hidden).then(|| "Edited".into()),
+            duty_kind: (!hidden).then(|| if fixed.is_some() { "fixed" } else { "varies" }.into()),
+            fixed_duty: fixed,
+            duty_rule: None,
+            source: None,
+            hidden,
+        }
+    }
+
+    #[test]
+    fn edits_change_hide_and_add_articles() {
+        let shipped = stamp::shipped_articles();
+        let plain = merge_articles("DL", shipped, &[]);
+        assert!(plain.iter().all(|v| v.shipped && !v.edited && v.article.state_code == "DL"));
+        let edits = [edit("5(c)", false, Some(100)), edit("4", true, None), edit("99X", false, None)];
+        let merged = merge_articles("DL", shipped, &edits);
+        let find = |code: &str| merged.iter().find(|v| v.article.article_code == code);
+        assert_eq!(find("5(c)").map(|v| (v.article.fixed_duty, v.shipped, v.edited)), Some((Some(100), true, true)));
+        assert!(find("4").is_none(), "hidden");
+        assert_eq!(find("99X").map(|v| (v.shipped, v.edited)), Some((false, true)));
+        assert_eq!(merged.len(), plain.len());
+    }
+}

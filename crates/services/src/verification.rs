@@ -1,0 +1,404 @@
+//! Verification for everyone: anyone hands in a signed PDF, XML or CMS file and gets each
+//! signature's signer, time, method (electronic signature sealed by Signet, Aadhaar eSign,
+//! digital signature certificate, time-stamp), validity, trust, long-term status and whether the
+//! document changed after it, in words a bank's customer understands. Nothing handed in is kept.
+//!
+//! Trusted are: this Signet's own CA (its tenants' seals), the eSign CAs of the configured ESP,
+//! the CAs of users' enrolled certificates (`certificate_trust_list`) and any further anchors the
+//! operator lists (`verification_trust_list`: a national root, TSAs).
+
+use serde::Serialize;
+use signet_domain::{Error, ErrorCode};
+use signet_signing::{FileKind, Report, SignatureReport};
+
+use crate::Services;
+
+/// How a signature was made, as a reader would name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Sealed by this Signet for one of its organisations (electronic signatures and seals).
+    Electronic,
+    /// With a certificate an Aadhaar eSign service issued for the signing.
+    AadhaarEsign,
+    /// With a digital signature certificate (a crypto token, an HSM, a file).
+    DigitalCertificate,
+    /// A document time-stamp (no person signs it).
+    Timestamp,
+}
+
+impl Method {
+    pub fn label(self) -> &'static str {
+        match self {
+            Method::Electronic => "Electronic signature, sealed by Signet",
+            Method::AadhaarEsign => "Aadhaar eSign",
+            Method::DigitalCertificate => "Digital signature certificate",
+            Method::Timestamp => "Document time-stamp",
+        }
+    }
+}
+
+/// One signature, for people.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdict {
+    pub method: Method,
+    /// `valid`, `changed` (the document changed after it in a way it does not allow),
+    /// `untrusted` (intact, but no trusted certificate), or `broken`.
+    pub status: &'static str,
+    /// Who signed: the certificate's name (for a Signet seal, the organisation).
+    pub signer: Option<String>,
+    /// When: the time-stamp's time when there is one, else the time the signer claimed.
+    pub signed_at: Option<String>,
+    /// `time-stamp` or `claimed by the signer`.
+    pub time_source: Option<&'static str>,
+    /// Revocation data and time-stamps are embedded, so it can be checked for years.
+    pub long_term: bool,
+    /// Sentences that explain the verdict, first the most important.
+    pub explanation: Vec<String>,
+}
+
+/// The whole answer.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verification {
+    pub report: Report,
+    pub verdicts: Vec<Verdict>,
+    /// One sentence about the whole file.
+    pub summary: String,
+}
+
+/// Largest file verified (the request body limit applies first).
+pub const MAX_FILE_BYTES: usize = 25 << 20;
+
+/// The anchors that verification trusts, with the subjects that tell the methods apart.
+struct Anchors {
+    certificates: Vec<Vec<u8>>,
+    platform_subjects: Vec<String>,
+    esign_subjects: Vec<String>,
+}
+
+fn read_certificates(path: &std::path::Path) -> Result<Vec<Vec<u8>>, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::internal(format!("{}: {e}", path.display())))?;
+    signet_sigcrypto::pki::certs_from_pem_or_der(&bytes)
+        .map_err(|e| Error::internal(format!("{}: {e}", path.display())))
+}
+
+fn anchors(svc: &Services) -> Result<Anchors, Error> {
+    let subjects = |certs: &[Vec<u8>]| certs.iter().filter_map(|c| signet_sigcrypto::pki::cert_subject(c)).collect();
+    let platform = vec![svc.keys.ca.cert_der.clone()];
+    let esign = svc.esign.as_ref().map(|e| e.trust.esign_cas.clone()).unwrap_or_default();
+    let mut certificates = [platform.clone(), esign.clone()].concat();
+    for path in [&svc.config.certificate_trust_list, &svc.config.verification_trust_list].into_iter().flatten() {
+        certificates.extend(read_certificates(path)?);
+    }
+    Ok(Anchors { platform_subjects: subjects(&platform), esign_subjects: subjects(&esign), certificates })
+}
+
+/// Verifies a file (with the content of a detached CMS, if any) on the heavy-work pool.
+pub async fn verify(svc: &Services, file: Vec<u8>, detached: Option<Vec<u8>>) -> Result<Verification, Error> {
+    if file.is_empty() {
+        return Err(Error::field("fileData", "is empty"));
+    }
+    if file.len() > MAX_FILE_BYTES || detached.as_ref().is_some_and(|d| d.len() > MAX_FILE_BYTES) {
+        return Err(Error::field("fileData", format!("must be at most {} MiB", MAX_FILE_BYTES >> 20)));
+    }
+    let anchors = anchors(svc)?;
+    let report = svc
+        .heavy
+        .run(move || {
+            let report = signet_signing::verify_file_with(&file, detached.as_deref(), &anchors.certificates, None);
+            report.map(|report| (report, anchors))
+        })
+        .await?
+        .map_err(|e| Error::rejected(ErrorCode::ValidationFailed, format!("the file cannot be verified: {e}")))?;
+    let (report, anchors) = report;
+    Ok(explain(report, &anchors))
+}
+
+/// [`verify`] for base64 fields (`fileData`, `detachedContent`) as the API takes them.
+pub async fn verify_base64(svc: &Services, file: Option<&str>, detached: Option<&str>) -> Result<Verification, Error> {
+    let file = crate::documents::decode_base64("fileData", file, MAX_FILE_BYTES)?;
+    let detached = match detached.filter(|d| !d.trim().is_empty()) {
+        Some(d) => Some(crate::documents::decode_base64("detachedContent", Some(d), MAX_FILE_BYTES)?),
+        None => None,
+    };
+    verify(svc, file, detached).await
+}
+
+/// Where a QR code on a document leads: its public verification page.
+pub fn page_url(svc: &Services, token: &str) -> String {
+    format!("{}/verify/d/{token}", svc.config.public_base())
+}
+
+/// Where a QR code goes on a document: pages and box (points from the page's top-left).
+#[derive(Debug, Clone, PartialEq)]
+pub struct QrPlacement {
+    pub pages: signet_pdf::PageSelection,
+    pub rect: signet_pdf::BoxSpec,
+}
+
+/// Most QR codes asked for on one document.
+pub const MAX_QR_PLACEMENTS: usize = 10;
+/// The smallest box a QR code is drawn in: below about half an inch phones do not read it.
+pub const MIN_QR_SIDE: f64 = 40.0;
+
+/// The QR code for `url` (error correction M) at each placement.
+fn qr_marks(url: &str, placements: &[QrPlacement]) -> Result<Vec<signet_pdf::QrMark>, Error> {
+    let code = qrcode::QrCode::with_error_correction_level(url.as_bytes(), qrcode::EcLevel::M)
+        .map_err(|e| Error::internal(format!("QR code: {e:?}")))?;
+    let dark: Vec<bool> = code.to_colors().into_iter().map(|c| c == qrcode::Color::Dark).collect();
+    Ok(placements
+        .iter()
+        .map(|p| signet_pdf::QrMark { pages: p.pages.clone(), rect: p.rect, width: code.width(), dark: dark.clone() })
+        .collect())
+}
+
+/// A document with QR codes that lead to its public verification page, and the token of that
+/// page (to record once the document is stored). Heavy work: run it on the pool.
+pub fn with_qr_codes(
+    svc: &Services,
+    pdf: crate::documents::CheckedPdf,
+    placements: &[QrPlacement],
+) -> Result<(crate::documents::CheckedPdf, String), Error> {
+    let token = crate::secrets::random_token(24);
+    let marks = qr_marks(&page_url(svc, &token), placements)?;
+    let bytes = signet_pdf::draw_qr_codes(&pdf.bytes, &marks).map_err(|e| match e {
+        signet_pdf::Error::NoSuchPage(page, count) => {
+            Error::field("qrCodeCordinats", format!("page {page} is beyond the document's {count} pages"))
+        }
+        other => Error::field("qrCodeCordinats", other.to_string()),
+    })?;
+    let sha256 = crate::documents::sha256_hex(&bytes);
+    Ok((crate::documents::CheckedPdf { bytes, sha256, ..pdf }, token))
+}
+
+/// Records a stored document's verification page token.
+pub async fn record_page(svc: &Services, token: &str, document: &signet_store::DocumentRow) -> Result<(), Error> {
+    svc.store.add_document_verification(&crate::secrets::hash_token(token), document).await
+}
+
+/// The stored document a verification page's token opens, and the verdicts on its current
+/// version; `None` for a token that opens nothing.
+pub async fn of_document(
+    svc: &Services,
+    token: &str,
+) -> Result<Option<(signet_store::DocumentRow, Verification)>, Error> {
+    if token.is_empty() || token.len() > 100 {
+        return Ok(None);
+    }
+    let Some(document) = svc.store.verified_document(&crate::secrets::hash_token(token)).await? else {
+        return Ok(None);
+    };
+    let key = signet_blob::BlobKey::parse(&document.current_blob)?;
+    let bytes = svc.blob.get(&key).await?;
+    let verification = verify(svc, bytes.to_vec(), None).await?;
+    Ok(Some((document, verification)))
+}
+
+fn explain(report: Report, anchors: &Anchors) -> Verification {
+    let verdicts: Vec<Verdict> = report.signatures.iter().map(|s| verdict(s, anchors)).collect();
+    let summary = summary(&report, &verdicts);
+    Verification { report, verdicts, summary }
+}
+
+fn method_of(signature: &SignatureReport, anchors: &Anchors) -> Method {
+    if signature.kind == "document-timestamp" {
+        return Method::Timestamp;
+    }
+    let issued_by = |subjects: &[String]| {
+        signature.issuer.as_ref().is_some_and(|i| subjects.contains(i))
+            || signature.chain.iter().skip(1).any(|c| subjects.contains(c))
+    };
+    if issued_by(&anchors.platform_subjects) {
+        Method::Electronic
+    } else if issued_by(&anchors.esign_subjects) {
+        Method::AadhaarEsign
+    } else {
+        Method::DigitalCertificate
+    }
+}
+
+fn status_of(signature: &SignatureReport) -> &'static str {
+    if !signature.intact {
+        "broken"
+    } else if signature.later_revisions > 0 && !signature.modifications_allowed {
+        "changed"
+    } else if !signature.trusted {
+        "untrusted"
+    } else if signature.valid {
+        "valid"
+    } else {
+        // Intact and trusted, yet not valid: its time-stamp failed.
+        "broken"
+    }
+}
+
+fn verdict(signature: &SignatureReport, anchors: &Anchors) -> Verdict {
+    let method = method_of(signature, anchors);
+    let status = status_of(signature);
+    let signer = signature.signer_common_name.clone().map(|name| match method {
+        Method::Electronic => name.trim_end_matches(" (sealed by Signet)").to_string(),
+        _ => name,
+    });
+    let (signed_at, time_source) = match (&signature.timestamp, &signature.signing_time) {
+        (Some(ts), _) if ts.intact && ts.time.is_some() => (ts.time.as_deref().map(readable_time), Some("time-stamp")),
+        (_, Some(claimed)) => (Some(readable_time(claimed)), Some("claimed by the signer")),
+        _ => (None, None),
+    };
+    let long_term = matches!(signature.pades_level.as_deref(), Some("B-LT" | "B-LTA")) || signature.revocation_data;
+    let explanation = explanation(signature, method, status, signer.as_deref(), signed_at.as_deref(), time_source);
+    Verdict { method, status, signer, signed_at, time_source, long_term, explanation }
+}
+
+fn explanation(
+    signature: &SignatureReport,
+    method: Method,
+    status: &str,
+    signer: Option<&str>,
+    signed_at: Option<&str>,
+    time_source: Option<&str>,
+) -> Vec<String> {
+    let who = signer.unwrap_or("an unnamed signer");
+    let mut lines = vec![match status {
+        "valid" => {
+            format!("Valid: signed by {who}, and the document has not changed since in any way this signature forbids.")
+        }
+        "changed" => format!("Not valid: the document was changed after {who} signed it."),
+        "untrusted" => format!(
+            "Signed by {who} and unchanged since, but the certificate comes from an authority this service does not trust."
+        ),
+        _ => format!("Not valid: the signature of {who} does not match the document (it was altered or damaged)."),
+    }];
+    lines.push(match method {
+        Method::Electronic => format!("{}: {who} used this Signet, which sealed the document.", method.label()),
+        Method::AadhaarEsign => format!("{}: {who} confirmed the signing with Aadhaar.", method.label()),
+        Method::DigitalCertificate => format!("{}: {who} signed with their own certificate.", method.label()),
+        Method::Timestamp => "A time-stamp authority confirmed when the document existed in this form.".into(),
+    });
+    if let (Some(at), Some(source)) = (signed_at, time_source) {
+        lines.push(match source {
+            "time-stamp" => format!("Time: {at}, confirmed by a time-stamp authority."),
+            _ => format!("Time: {at}, as stated when signing (not confirmed by a time-stamp authority)."),
+        });
+    }
+    if signature.later_revisions > 0 && signature.modifications_allowed {
+        lines.push("Later additions (further signatures, form filling) are of kinds this signature allows.".into());
+    }
+    for change in signature.modifications.iter().filter(|_| !signature.modifications_allowed).take(5) {
+        lines.push(format!("Change after signing: {change}."));
+    }
+    if matches!(signature.pades_level.as_deref(), Some("B-LT" | "B-LTA")) {
+        lines.push("It can be checked for years: what is needed to check it is inside the document.".into());
+    }
+    lines
+}
+
+/// A PDF date (`D:20261124143514+05'30'`) or an RFC 3339 time as `2026-11-24 14:35:14 UTC+05:30`;
+/// anything else as it came.
+fn readable_time(raw: &str) -> String {
+    if let Some(pdf) = raw.strip_prefix("D:") {
+        let digits: String = pdf.chars().take_while(char::is_ascii_digit).collect();
+        if digits.len() >= 14 {
+            let d = |a: usize, b: usize| &digits[a..b];
+            let zone = match &pdf[digits.len()..] {
+                "" | "Z" | "Z00'00'" | "+00'00'" | "-00'00'" => "UTC".to_string(),
+                other => format!("UTC{}", other.trim_end_matches('\'').replace('\'', ":")),
+            };
+            return format!("{}-{}-{} {}:{}:{} {zone}", d(0, 4), d(4, 6), d(6, 8), d(8, 10), d(10, 12), d(12, 14));
+        }
+        return raw.to_string();
+    }
+    match raw.split_once('T') {
+        Some((date, time)) if date.len() == 10 => {
+            let (clock, zone) = match time.strip_suffix('Z') {
+                Some(clock) => (clock, "UTC".to_string()),
+                None => match time.rfind(['+', '-']) {
+                    Some(at) => (&time[..at], format!("UTC{}", &time[at..])),
+                    None => (time, String::new()),
+                },
+            };
+            format!("{date} {} {zone}", clock.split('.').next().unwrap_or(clock)).trim_end().to_string()
+        }
+        _ => raw.to_string(),
+    }
+}
+
+fn summary(report: &Report, verdicts: &[Verdict]) -> String {
+    let kind = match report.file_kind {
+        FileKind::Pdf => "PDF",
+        FileKind::Cms => "CMS signature",
+        FileKind::Xml => "XML document",
+    };
+    match verdicts.len() {
+        0 => format!("This {kind} carries no signature."),
+        n if report.valid => format!("This {kind} carries {n} signature(s), all valid."),
+        n => {
+            let bad = verdicts.iter().filter(|v| v.status != "valid").count();
+            format!("This {kind} carries {n} signature(s); {bad} of them not valid: see below.")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn anchors() -> Anchors {
+        Anchors {
+            certificates: Vec::new(),
+            platform_subjects: vec!["CN=Signet Platform CA".into()],
+            esign_subjects: vec!["CN=eSign CA 2024".into()],
+        }
+    }
+
+    fn signature(issuer: &str) -> SignatureReport {
+        SignatureReport {
+            kind: "approval".into(),
+            intact: true,
+            trusted: true,
+            valid: true,
+            issuer: Some(issuer.into()),
+            signer_common_name: Some("Acme Bank (sealed by Signet)".into()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_issuer_tells_the_method() {
+        let a = anchors();
+        assert_eq!(method_of(&signature("CN=Signet Platform CA"), &a), Method::Electronic);
+        assert_eq!(method_of(&signature("CN=eSign CA 2024"), &a), Method::AadhaarEsign);
+        assert_eq!(method_of(&signature("CN=Some DSC CA"), &a), Method::DigitalCertificate);
+        let stamp = SignatureReport { kind: "document-timestamp".into(), ..signature("CN=Signet Platform CA") };
+        assert_eq!(method_of(&stamp, &a), Method::Timestamp);
+    }
+
+    #[test]
+    fn the_status_puts_a_broken_or_changed_document_first() {
+        let good = signature("CN=x");
+        assert_eq!(status_of(&good), "valid");
+        assert_eq!(status_of(&SignatureReport { intact: false, valid: false, ..good.clone() }), "broken");
+        let changed =
+            SignatureReport { later_revisions: 1, modifications_allowed: false, valid: false, ..good.clone() };
+        assert_eq!(status_of(&changed), "changed");
+        assert_eq!(status_of(&SignatureReport { trusted: false, valid: false, ..good.clone() }), "untrusted");
+        let verdict = verdict(&good, &anchors());
+        assert_eq!(verdict.signer.as_deref(), Some("Acme Bank (sealed by Signet)"), "not a Signet seal here");
+        let sealed = verdict_of_platform();
+        assert_eq!(sealed.signer.as_deref(), Some("Acme Bank"));
+        assert!(sealed.explanation[0].starts_with("Valid"), "{:?}", sealed.explanation);
+    }
+
+    #[test]
+    fn times_read_as_dates() {
+        assert_eq!(readable_time("D:20261124143514+00'00'"), "2026-11-24 14:35:14 UTC");
+        assert_eq!(readable_time("D:20261124143514+05'30'"), "2026-11-24 14:35:14 UTC+05:30");
+        assert_eq!(readable_time("2026-11-24T14:35:14Z"), "2026-11-24 14:35:14 UTC");
+        assert_eq!(readable_time("2026-11-24T14:35:14.25+05:30"), "2026-11-24 14:35:14 UTC+05:30");
+        assert_eq!(readable_time("yesterday"), "yesterday");
+        assert_eq!(readable_time("D:2026"), "D:2026");
+    }
+
+    fn verdict_of_platform() -> Verdict {
+        verdict(&signature("CN=Signet Platform CA"), &anchors())
+    }
+}

@@ -1,0 +1,427 @@
+//! Single sign-on through a tenant's OpenID Connect providers: the providers with the e-mail
+//! domains they serve (a domain belongs to one provider of the installation), sign-ins under
+//! way (kept as the hash of their state, taken once), accounts linked to a provider's subject,
+//! and the one-time codes that finished sign-ins hand to the application.
+
+use serde_json::json;
+use signet_domain::audit::Actor;
+use signet_domain::{Error, ErrorCode, TenantId, now_millis};
+
+use crate::{PrincipalCredentials, Result, Store, append_audit, db_err, is_unique_violation, on_db};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SsoProviderRow {
+    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
+    pub name: String,
+    pub display_name: String,
+    pub issuer: String,
+    pub client_id: String,
+    /// Sealed by the services; `None` for a public client (PKCE only).
+    pub client_secret: Option<Vec<u8>>,
+    pub authorization_endpoint: String,
+    pub token_endpoint: String,
+    pub userinfo_endpoint: Option<String>,
+    pub jwks_uri: String,
+    /// One absolute URL per line: where a finished sign-in may hand its code.
+    pub redirect_uris: String,
+    pub disabled: bool,
+    pub created_at: i64,
+    pub updated_at: Option<i64>,
+}
+
+impl SsoProviderRow {
+    pub fn redirect_uri_list(&self) -> impl Iterator<Item = &str> {
+        self.redirect_uris.lines().filter(|l| !l.is_empty())
+    }
+}
+
+/// A provider as it is saved (its endpoints from its discovery document).
+pub struct NewSsoProvider<'a> {
+    pub name: &'a str,
+    pub display_name: &'a str,
+    pub issuer: &'a str,
+    pub client_id: &'a str,
+    pub client_secret: Option<&'a [u8]>,
+    pub authorization_endpoint: &'a str,
+    pub token_endpoint: &'a str,
+    pub userinfo_endpoint: Option<&'a str>,
+    pub jwks_uri: &'a str,
+    pub redirect_uris: &'a [String],
+    pub domains: &'a [String],
+}
+
+/// A sign-in under way, as its answer finds it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SsoLoginRow {
+    pub provider_id: i64,
+    pub return_to: Option<String>,
+    pub client_state: Option<String>,
+}
+
+/// An account's link to a provider, as `ManageInfoResponse` lists it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SsoIdentityRow {
+    pub provider_id: i64,
+    pub name: String,
+    pub display_name: String,
+    pub disabled: bool,
+    pub email: Option<String>,
+    pub linked_at: i64,
+}
+
+const PROVIDER_COLUMNS: &str = "id, tenant_id, name, display_name, issuer, client_id, client_secret, \
+     authorization_endpoint, token_endpoint, userinfo_endpoint, jwks_uri, redirect_uris, disabled, created_at, updated_at";
+
+impl Store {
+    /// Saves a provider of the tenant with the domains it serves; a name the tenant uses, or a
+    /// domain another provider serves, is a conflict.
+    pub async fn create_sso_provider(
+        &self,
+        tenant_id: TenantId,
+        new: &NewSsoProvider<'_>,
+        actor: &Actor,
+    ) -> Result<SsoProviderRow> {
+        let now = now_millis();
+        let conflict = |e: sqlx::Error, what: &str| {
+            if is_unique_violation(&e) { Error::rejected(ErrorCode::Conflict, what.to_string()) } else { db_err(e) }
+        };
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
+            let row: SsoProviderRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "INSERT INTO sso_providers (tenant_id, name, display_name, issuer, client_id, client_secret, \
+                 authorization_endpoint, token_endpoint, userinfo_endpoint, jwks_uri, redirect_uris, disabled, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, FALSE, $12) RETURNING {PROVIDER_COLUMNS}"
+            )))
+            .bind(tenant_id.get())
+            .bind(new.name)
+            .bind(new.display_name)
+            .bind(new.issuer)
+            .bind(new.client_id)
+            .bind(new.client_secret)
+            .bind(new.authorization_endpoint)
+            .bind(new.token_endpoint)
+            .bind(new.userinfo_endpoint)
+            .bind(new.jwks_uri)
+            .bind(new.redirect_uris.join("\n"))
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(|e| conflict(e, "the tenant has a provider of this name"))?;
+            for domain in new.domains {
+                sqlx::query("INSERT INTO sso_domains (domain, provider_id, tenant_id) VALUES ($1, $2, $3)")
+                    .bind(domain)
+                    .bind(row.id)
+                    .bind(tenant_id.get())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| conflict(e, &format!("the domain {domain} is served by another provider")))?;
+            }
+            let detail = json!({"name": new.name, "issuer": new.issuer, "domains": new.domains});
+            let event = actor.event("sso.provider_created", format!("sso-provider:{}", row.id), detail);
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(row)
+        })
+    }
+
+    /// The tenant's providers, each with its domains.
+    pub async fn sso_providers(&self, tenant_id: TenantId) -> Result<Vec<(SsoProviderRow, Vec<String>)>> {
+        let providers: Vec<SsoProviderRow> = on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {PROVIDER_COLUMNS} FROM sso_providers WHERE tenant_id = $1 ORDER BY id"
+            )))
+            .bind(tenant_id.get())
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)?
+        });
+        let domains: Vec<(i64, String)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT provider_id, domain FROM sso_domains WHERE tenant_id = $1 ORDER BY domain")
+                .bind(tenant_id.get())
+                .fetch_all(pool)
+                .await
+                .map_err(db_err)?
+        });
+        Ok(providers
+            .into_iter()
+            .map(|p| {
+                let own = domains.iter().filter(|(id, _)| *id == p.id).map(|(_, d)| d.clone()).collect();
+                (p, own)
+            })
+            .collect())
+    }
+
+    /// A provider by its id alone (a sign-in names it before anyone is known).
+    pub async fn sso_provider(&self, id: i64) -> Result<Option<SsoProviderRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {PROVIDER_COLUMNS} FROM sso_providers WHERE id = $1")))
+                .bind(id)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)
+        })
+    }
+
+    /// The enabled provider serving an e-mail domain, if any.
+    pub async fn sso_provider_for_domain(&self, domain: &str) -> Result<Option<SsoProviderRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {} FROM sso_providers p JOIN sso_domains d ON d.provider_id = p.id \
+                 WHERE d.domain = lower($1) AND NOT p.disabled",
+                PROVIDER_COLUMNS.split(", ").map(|c| format!("p.{c}")).collect::<Vec<_>>().join(", ")
+            )))
+            .bind(domain)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// Deletes a provider of the tenant with its domains, sign-ins under way and links.
+    pub async fn delete_sso_provider(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
+            let found: Option<(String,)> = sqlx::query_as("SELECT name FROM sso_providers WHERE tenant_id = $1 AND id = $2")
+                .bind(tenant_id.get())
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            let Some((name,)) = found else { return Err(Error::not_found("SSO provider")) };
+            for table in ["sso_domains", "sso_logins", "sso_identities"] {
+                sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE provider_id = $1")))
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+            }
+            sqlx::query("DELETE FROM sso_providers WHERE id = $1").bind(id).execute(&mut *tx).await.map_err(db_err)?;
+            let event = actor.event("sso.provider_deleted", format!("sso-provider:{id}"), json!({"name": name}));
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Records a sign-in sent to the provider.
+    pub async fn begin_sso_login(
+        &self,
+        state_hash: &str,
+        provider_id: i64,
+        return_to: Option<&str>,
+        client_state: Option<&str>,
+        expires_at: i64,
+    ) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query(
+                "INSERT INTO sso_logins (state_hash, provider_id, return_to, client_state, expires_at, used_at, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, NULL, $6)",
+            )
+            .bind(state_hash)
+            .bind(provider_id)
+            .bind(return_to)
+            .bind(client_state)
+            .bind(expires_at)
+            .bind(now_millis())
+            .execute(pool)
+            .await
+            .map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Takes a sign-in under way by its state's hash: once, before it expires.
+    pub async fn take_sso_login(&self, state_hash: &str) -> Result<Option<SsoLoginRow>> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "UPDATE sso_logins SET used_at = $2 WHERE state_hash = $1 AND used_at IS NULL AND expires_at > $2 \
+                 RETURNING provider_id, return_to, client_state",
+            )
+            .bind(state_hash)
+            .bind(now)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// The account linked to a provider's subject.
+    pub async fn sso_linked_principal(&self, provider_id: i64, subject: &str) -> Result<Option<i64>> {
+        let found: Option<(i64,)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT principal_id FROM sso_identities WHERE provider_id = $1 AND subject = $2")
+                .bind(provider_id)
+                .bind(subject)
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        Ok(found.map(|(id,)| id))
+    }
+
+    /// Links an account to a provider's subject (found by verified e-mail), audited; a subject
+    /// linked meanwhile keeps its first link.
+    pub async fn link_sso_identity(
+        &self,
+        provider: &SsoProviderRow,
+        subject: &str,
+        principal_id: i64,
+        email: &str,
+    ) -> Result<()> {
+        let now = now_millis();
+        let tenant_id = provider.tenant_id;
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
+            let inserted = sqlx::query(
+                "INSERT INTO sso_identities (provider_id, subject, principal_id, tenant_id, email, linked_at, last_login_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (provider_id, subject) DO NOTHING",
+            )
+            .bind(provider.id)
+            .bind(subject)
+            .bind(principal_id)
+            .bind(tenant_id.get())
+            .bind(email)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if inserted == 1 {
+                let actor = Actor { id: format!("user:{principal_id}"), ip: None };
+                let detail = json!({"provider": provider.name, "email": email});
+                let event = actor.event("user.sso_linked", format!("user:{principal_id}"), detail);
+                append_audit!(tx, tenant_id, &event);
+            }
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Notes a sign-in through a linked subject.
+    pub async fn touch_sso_identity(&self, provider_id: i64, subject: &str) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query("UPDATE sso_identities SET last_login_at = $3 WHERE provider_id = $1 AND subject = $2")
+                .bind(provider_id)
+                .bind(subject)
+                .bind(now_millis())
+                .execute(pool)
+                .await
+                .map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// The providers an account of the tenant is linked to.
+    pub async fn sso_identities_of(&self, tenant_id: TenantId, principal_id: i64) -> Result<Vec<SsoIdentityRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT i.provider_id, p.name, p.display_name, p.disabled, i.email, i.linked_at FROM sso_identities i \
+                 JOIN sso_providers p ON p.id = i.provider_id WHERE i.tenant_id = $1 AND i.principal_id = $2 ORDER BY p.name",
+            )
+            .bind(tenant_id.get())
+            .bind(principal_id)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// Records the one-time code of a finished sign-in.
+    pub async fn create_sso_code(
+        &self,
+        code_hash: &str,
+        tenant_id: TenantId,
+        principal_id: i64,
+        expires_at: i64,
+    ) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query(
+                "INSERT INTO sso_codes (code_hash, principal_id, tenant_id, expires_at, used_at, created_at) \
+                 VALUES ($1, $2, $3, $4, NULL, $5)",
+            )
+            .bind(code_hash)
+            .bind(principal_id)
+            .bind(tenant_id.get())
+            .bind(expires_at)
+            .bind(now_millis())
+            .execute(pool)
+            .await
+            .map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Spends a sign-in's one-time code (once, in time): the credentials of its account.
+    pub async fn take_sso_code(&self, code_hash: &str) -> Result<Option<PrincipalCredentials>> {
+        let now = now_millis();
+        let principal: Option<(i64,)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "UPDATE sso_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2 \
+                 RETURNING principal_id",
+            )
+            .bind(code_hash)
+            .bind(now)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        let Some((principal_id,)) = principal else { return Ok(None) };
+        self.principal_credentials(principal_id).await
+    }
+}
+
+impl Store {
+    /// The domains of the e-mail addresses of the tenant's active users, lower case.
+    pub async fn user_email_domains(&self, tenant_id: TenantId) -> Result<Vec<String>> {
+        let emails: Vec<(String,)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT email FROM principals WHERE tenant_id = $1 AND kind = 'user' AND email IS NOT NULL \
+                 AND NOT disabled AND status = 'active'",
+            )
+            .bind(tenant_id.get())
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)?
+        });
+        let mut domains: Vec<String> =
+            emails.iter().filter_map(|(e,)| e.rsplit_once('@').map(|(_, d)| d.to_ascii_lowercase())).collect();
+        domains.sort();
+        domains.dedup();
+        Ok(domains)
+    }
+
+    /// A user's credentials by id (an account found through a linked identity).
+    pub async fn principal_credentials(&self, principal_id: i64) -> Result<Option<PrincipalCredentials>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled, status, login_mode FROM principals \
+                 WHERE id = $1 AND kind = 'user'",
+            )
+            .bind(principal_id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// Deletes sign-ins under way and one-time codes that expired before `before`.
+    pub async fn purge_expired_sso(&self, before: i64) -> Result<u64> {
+        let mut purged = 0;
+        for table in ["sso_logins", "sso_codes", "sso_signup_logins"] {
+            purged += on_db!(self, pool => {
+                sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE expires_at < $1")))
+                    .bind(before)
+                    .execute(pool)
+                    .await
+                    .map_err(db_err)?
+                    .rows_affected()
+            });
+        }
+        Ok(purged)
+    }
+}
