@@ -147,6 +147,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::DepartmentNameTaken | ErrorCode::Conflict | ErrorCode::StateConflict => StatusCode::CONFLICT,
         ErrorCode::LimitReached | ErrorCode::OutOfStock => StatusCode::CONFLICT,
         ErrorCode::LinkExpired => StatusCode::GONE,
+        ErrorCode::ProviderFailed => StatusCode::BAD_GATEWAY,
         ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }

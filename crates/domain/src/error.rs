@@ -19,12 +19,13 @@ pub enum ErrorCode {
     LinkExpired,
     LimitReached,
     OutOfStock,
+    ProviderFailed,
     ServiceUnavailable,
     Internal,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 12] = [
+    pub const ALL: [ErrorCode; 13] = [
         ErrorCode::ValidationFailed,
         ErrorCode::RateLimited,
         ErrorCode::NotFound,
@@ -35,6 +36,7 @@ impl ErrorCode {
         ErrorCode::LinkExpired,
         ErrorCode::LimitReached,
         ErrorCode::OutOfStock,
+        ErrorCode::ProviderFailed,
         ErrorCode::ServiceUnavailable,
         ErrorCode::Internal,
     ];
@@ -51,6 +53,7 @@ impl ErrorCode {
             ErrorCode::LinkExpired => "link_expired",
             ErrorCode::LimitReached => "limit_reached",
             ErrorCode::OutOfStock => "out_of_stock",
+            ErrorCode::ProviderFailed => "provider_failed",
             ErrorCode::ServiceUnavailable => "service_unavailable",
             ErrorCode::Internal => "internal_error",
         }
@@ -69,6 +72,7 @@ impl ErrorCode {
             ErrorCode::LinkExpired => "The link has expired or was already used",
             ErrorCode::LimitReached => "A limit is reached",
             ErrorCode::OutOfStock => "Not enough stamp paper in stock",
+            ErrorCode::ProviderFailed => "An outside provider failed",
             ErrorCode::ServiceUnavailable => "Service unavailable",
             ErrorCode::Internal => "Internal error",
         }

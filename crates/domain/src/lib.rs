@@ -5,6 +5,7 @@ pub mod access;
 pub mod audit;
 pub mod department;
 pub mod error;
+pub mod estamp;
 pub mod ids;
 pub mod paging;
 pub mod sales;

@@ -258,14 +258,18 @@ pub fn after_workflow_ended(anyone_signed: bool) -> StampState {
 pub enum EstampSource {
     /// The tenant's pre-purchased certificates.
     Inventory,
+    /// Certificates a stamp provider issues (or has issued) for the request's loan record.
+    Provider,
 }
 
-/// `eStampType`: absent or empty for none, `inventory` for the tenant's pre-purchased stock.
+/// `eStampType`: absent or empty for none, `inventory` for the tenant's pre-purchased stock,
+/// `digital` for certificates a stamp provider issues.
 pub fn parse_estamp_type(raw: Option<&str>) -> Result<Option<EstampSource>, String> {
     match raw {
         None | Some("") => Ok(None),
         Some("inventory") => Ok(Some(EstampSource::Inventory)),
-        Some(_) => Err("must be \"inventory\" (certificates from the tenant's stock); digital e-stamping through a provider is not available on this server".into()),
+        Some("digital") => Ok(Some(EstampSource::Provider)),
+        Some(_) => Err("must be \"inventory\" (certificates from the tenant's stock) or \"digital\" (issued by the stamp provider)".into()),
     }
 }
 
@@ -440,7 +444,8 @@ mod tests {
         assert_eq!(parse_state_code("state", Some("MH")).expect("MH"), "MH");
         assert_eq!(parse_estamp_type(Some("inventory")), Ok(Some(EstampSource::Inventory)));
         assert_eq!(parse_estamp_type(Some("")), Ok(None));
-        assert!(parse_estamp_type(Some("digital")).is_err());
+        assert_eq!(parse_estamp_type(Some("digital")), Ok(Some(EstampSource::Provider)));
+        assert!(parse_estamp_type(Some("paper")).is_err());
     }
 
     #[test]

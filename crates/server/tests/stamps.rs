@@ -395,7 +395,7 @@ async fn a_stamped_agreement_is_signed_with_its_certificate_pages_first(backend:
     let trail = json_of(app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), &token).await, 200).await;
     assert!(trail.to_string().contains("stamps.allocated") && trail.to_string().contains("IN-DL77770002"), "{trail}");
 
-    // No stock left: refused, nothing taken or stored; eStampPayload stays refused.
+    // No stock left: refused, nothing taken or stored; a loan record needs eStampType digital.
     expect_problem(
         app.post(
             "/api/v1/workflows/initiate-and-sign",
@@ -411,7 +411,7 @@ async fn a_stamped_agreement_is_signed_with_its_certificate_pages_first(backend:
     digital["eStampPayload"] = json!({"loan": {}});
     expect_problem(app.post("/api/v1/workflows/initiate-and-sign", &token, digital).await, 400, "validation_failed")
         .await;
-    for (field, value) in [("eStampType", json!("digital")), ("state", json!("XX")), ("denomination", json!(0))] {
+    for (field, value) in [("eStampType", json!("paper")), ("state", json!("XX")), ("denomination", json!(0))] {
         let mut body = stamped_request(&STANDARD.encode(&pdf), "DL", 150, &signers);
         body[field] = value;
         let problem = expect_problem(

@@ -116,6 +116,14 @@ pub struct Config {
     pub esign_flow: String,
     /// The ESP's address for the browser in the `server` flow (e.g. C-DAC's `…/esign/authRequest`).
     pub esign_esp_auth_url: Option<String>,
+    /// Digital e-stamping (`eStampType` `digital`): the stamp provider's API address, to which
+    /// Signet's adapter appends `/estamps` (docs/estamp-provider.md). Without it, digital
+    /// e-stamping is not offered.
+    pub estamp_provider_url: Option<String>,
+    /// The provider's API key, sent as `Authorization: Bearer <key>`.
+    pub estamp_provider_key: Option<String>,
+    /// How long one call to the provider may take.
+    pub estamp_provider_timeout_secs: u64,
     /// A PKCS#11 module (e.g. `/usr/lib/softhsm/libsofthsm2.so`, a network HSM's client
     /// library): when set, the sealing keys made from now on (the platform's and each
     /// tenant's) are generated in the HSM and uploaded automated-signing keys are imported
@@ -204,6 +212,9 @@ impl Default for Config {
             esign_response_ttl_secs: 30 * 60,
             esign_flow: "form".into(),
             esign_esp_auth_url: None,
+            estamp_provider_url: None,
+            estamp_provider_key: None,
+            estamp_provider_timeout_secs: 30,
             hsm_module: None,
             hsm_token_label: None,
             hsm_pin: None,
@@ -219,7 +230,7 @@ impl Default for Config {
 }
 
 /// Settings that may carry credentials (user:password@ in the URL, keys in its query).
-const SECRET_BEARING: [&str; 3] = ["database_url", "blob_url", "smtp_url"];
+const SECRET_BEARING: [&str; 4] = ["database_url", "blob_url", "smtp_url", "estamp_provider_url"];
 
 /// Debug output (logs, panics) never shows a password or key from the settings.
 impl std::fmt::Debug for Config {
@@ -232,10 +243,12 @@ impl std::fmt::Debug for Config {
                 *slot = serde_json::Value::String(redact_url(url));
             }
         }
-        if let Some(pin) = value.get_mut("hsm_pin")
-            && pin.is_string()
-        {
-            *pin = serde_json::Value::String("***".into());
+        for key in ["hsm_pin", "estamp_provider_key"] {
+            if let Some(secret) = value.get_mut(key)
+                && secret.is_string()
+            {
+                *secret = serde_json::Value::String("***".into());
+            }
         }
         if let Some(providers) = value.get_mut("sso_signup_providers").and_then(|p| p.as_array_mut()) {
             for secret in providers.iter_mut().filter_map(|p| p.get_mut("client_secret")).filter(|s| s.is_string()) {

@@ -11,6 +11,7 @@ pub mod certificates;
 pub mod config;
 pub mod documents;
 pub mod esign;
+pub mod estamp;
 pub mod gateway;
 pub mod heavy;
 pub mod jobs;

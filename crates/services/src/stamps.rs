@@ -409,6 +409,10 @@ pub struct Held {
 }
 
 impl Held {
+    pub(crate) fn new(reservation: String, stamps: Vec<StampRow>, request: StampRequest) -> Held {
+        Held { reservation, stamps, request }
+    }
+
     /// What the workflow's creation allocates.
     pub fn claim(&self) -> StampClaim {
         StampClaim {

@@ -132,6 +132,35 @@ pub(crate) fn post_for_status(url: &str, headers: &[(&str, &str)], body: &[u8], 
 /// A request with extra headers (a token exchange with Basic authentication, a bearer-token
 /// GET): GET when `body` is `None`, else POST; answers the body (2xx only).
 pub(crate) fn request(url: &str, headers: &[(&str, &str)], body: Option<&[u8]>, cfg: &HttpConfig) -> Result<Vec<u8>> {
+    let resp = send(url, headers, body, cfg)?;
+    read_body(url, resp, cfg)
+}
+
+/// As [`request`], but answering the status and the body (up to the size cap) whatever the
+/// status: a provider's refusal carries its reasons in the body.
+pub(crate) fn exchange(
+    url: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+    cfg: &HttpConfig,
+) -> Result<(u16, Vec<u8>)> {
+    let mut resp = send(url, headers, body, cfg)?;
+    let status = resp.status().as_u16();
+    let body = resp
+        .body_mut()
+        .with_config()
+        .limit(cfg.max_response_bytes)
+        .read_to_vec()
+        .map_err(|e| Error::Http(format!("{url}: reading the answer: {e}")))?;
+    Ok((status, body))
+}
+
+fn send(
+    url: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+    cfg: &HttpConfig,
+) -> Result<ureq::http::Response<ureq::Body>> {
     check_url(url, cfg)?;
     let agent = agent(cfg);
     let resp = match body {
@@ -151,7 +180,7 @@ pub(crate) fn request(url: &str, headers: &[(&str, &str)], body: Option<&[u8]>, 
         }
     }
     .map_err(|e| Error::Http(format!("{url}: {e}")))?;
-    read_body(url, resp, cfg)
+    Ok(resp)
 }
 
 fn read_body(url: &str, mut resp: ureq::http::Response<ureq::Body>, cfg: &HttpConfig) -> Result<Vec<u8>> {

@@ -60,6 +60,12 @@ pub fn request(url: &str, headers: &[(&str, &str)], body: Option<&[u8]>, cfg: &H
     http::request(url, headers, body, cfg)
 }
 
+/// As [`request`], answering the status code and the body whatever the status (capped): a
+/// call whose refusals explain themselves in the body, such as a stamp provider's.
+pub fn exchange(url: &str, headers: &[(&str, &str)], body: Option<&[u8]>, cfg: &HttpConfig) -> Result<(u16, Vec<u8>)> {
+    http::exchange(url, headers, body, cfg)
+}
+
 /// A GET through the same guarded client as the TSA, OCSP and CRL fetches: public addresses
 /// only unless `cfg` allows private ones, no redirects, a time limit and a size cap.
 pub fn fetch(url: &str, cfg: &HttpConfig) -> Result<Vec<u8>> {

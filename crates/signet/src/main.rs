@@ -41,6 +41,9 @@ enum Command {
     /// A local test eSign Service Provider (Aadhaar eSign, CCA API 2.1) for development.
     #[command(subcommand)]
     Esp(cmd::esp::EspCommand),
+    /// A local digital e-stamping provider (issues simulated stamp certificates) for development.
+    #[command(subcommand, name = "estamp-sim")]
+    EstampSim(cmd::estamp_sim::EstampSimCommand),
     /// The signing gateway's client: seal requests, open results, drive a transaction.
     #[command(subcommand, name = "gateway-client")]
     GatewayClient(cmd::gateway_client::GatewayClientCommand),
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         Command::Bench(command) => cmd::bench::run(command),
         Command::GatewayClient(command) => cmd::gateway_client::run(command),
         Command::Esp(command) => cmd::esp::run(command),
+        Command::EstampSim(command) => cmd::estamp_sim::run(command),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -37,6 +37,11 @@ pub struct StampRow {
     pub loaded_at: Millis,
     pub allocated_at: Option<Millis>,
     pub ended_at: Option<Millis>,
+    /// `inventory` (loaded by the tenant) or `provider` (issued by the stamp provider for one
+    /// request).
+    pub source: String,
+    /// The provider's reference of the issue, for `provider` certificates.
+    pub provider_ref: Option<String>,
 }
 
 impl StampRow {
@@ -50,10 +55,12 @@ impl StampRow {
 }
 
 const STAMP_COLUMNS: &str = "id, tenant_id, state_code, denomination, reference_no, certificate_blob, state, \
-    reserved_until, workflow_id, page_attached, loaded_at, allocated_at, ended_at";
+    reserved_until, workflow_id, page_attached, loaded_at, allocated_at, ended_at, source, provider_ref";
 
-/// Rows that may be taken: in stock, or held by a reservation that lapsed (`$now`).
-const TAKEABLE: &str = "(state = 'available' OR (state = 'reserved' AND reserved_until < $now))";
+/// Rows that may be taken: inventory in stock, or held by a reservation that lapsed (`$now`).
+/// A provider's certificates are never taken: they belong to the request they were issued for.
+const TAKEABLE: &str =
+    "(source = 'inventory' AND (state = 'available' OR (state = 'reserved' AND reserved_until < $now)))";
 
 /// A certificate to load (its PDF, when the tenant has it, already in the blob store).
 pub struct NewStamp {
@@ -219,6 +226,21 @@ macro_rules! end_workflow_stamps {
             .fetch_one(&mut *$tx)
             .await
             .map_err($crate::db_err)?;
+        // A provider's certificates were issued for this agreement alone: retired whoever signed.
+        let issued: Vec<(String,)> = sqlx::query_as(
+            "UPDATE stamps SET state = 'retired', ended_at = $2 \
+             WHERE workflow_id = $1 AND state = 'allocated' AND source = 'provider' RETURNING reference_no",
+        )
+        .bind(workflow.id.get())
+        .bind(signet_domain::now_millis())
+        .fetch_all(&mut *$tx)
+        .await
+        .map_err($crate::db_err)?;
+        if !issued.is_empty() {
+            let references: Vec<String> = issued.into_iter().map(|(r,)| r).collect();
+            let event = $actor.event("stamps.retired", format!("workflow:{}", workflow.id), serde_json::json!({"referenceNos": references}));
+            $crate::workflows::append_event!($tx, workflow.tenant_id, workflow.id, &event);
+        }
         let next = signet_domain::stamp::after_workflow_ended(signed > 0);
         let sql = if next == signet_domain::stamp::StampState::Retired {
             "UPDATE stamps SET state = $2, ended_at = $3 WHERE workflow_id = $1 AND state = 'allocated' RETURNING reference_no"
@@ -313,6 +335,99 @@ impl Store {
         })
     }
 
+    /// Records certificates a stamp provider issued (or fetched) for one request, reserved
+    /// under `reservation` for the workflow about to be created (`claim_stamps!` allocates
+    /// them). A certificate the tenant already has refuses them all (one certificate stamps
+    /// one document), except one of the provider's that an earlier attempt recorded and then
+    /// gave up before its workflow was made: a retried request takes it again.
+    pub async fn record_provider_stamps(
+        &self,
+        tenant_id: TenantId,
+        state_code: &str,
+        stamps: &[NewStamp],
+        provider_ref: &str,
+        reservation: &str,
+        actor: &Actor,
+    ) -> Result<Vec<StampRow>> {
+        let now = now_millis();
+        let insert = format!(
+            "INSERT INTO stamps (tenant_id, state_code, denomination, reference_no, certificate_blob, state, \
+             reservation, reserved_until, loaded_by, loaded_at, source, provider_ref) \
+             VALUES ($1, $2, $3, $4, $5, 'reserved', $6, $7, $8, $9, 'provider', $10) RETURNING {STAMP_COLUMNS}"
+        );
+        let retake = format!(
+            "UPDATE stamps SET state = 'reserved', reservation = $1, reserved_until = $2, ended_at = NULL \
+             WHERE id = $3 RETURNING {STAMP_COLUMNS}"
+        );
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
+            let mut rows = Vec::with_capacity(stamps.len());
+            for stamp in stamps {
+                let known: Option<(i64, String, String, Option<i64>, i64)> = sqlx::query_as(
+                    "SELECT id, source, state, workflow_id, denomination FROM stamps \
+                     WHERE tenant_id = $1 AND lower(reference_no) = lower($2)",
+                )
+                .bind(tenant_id.get())
+                .bind(&stamp.reference_no)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db_err)?;
+                // Not a lease that lapses back to stock: the row is never takeable.
+                let row: StampRow = match known {
+                    None => sqlx::query_as(sqlx::AssertSqlSafe(insert.as_str()))
+                        .bind(tenant_id.get())
+                        .bind(state_code)
+                        .bind(stamp.denomination)
+                        .bind(&stamp.reference_no)
+                        .bind(&stamp.certificate_blob)
+                        .bind(reservation)
+                        .bind(i64::MAX)
+                        .bind(&actor.id)
+                        .bind(now)
+                        .bind(provider_ref)
+                        .fetch_one(&mut *tx)
+                        .await
+                        .map_err(db_err)?,
+                    Some((id, source, state, None, denomination))
+                        if source == "provider" && state == "retired" && denomination == stamp.denomination =>
+                    {
+                        sqlx::query_as(sqlx::AssertSqlSafe(retake.as_str()))
+                            .bind(reservation)
+                            .bind(i64::MAX)
+                            .bind(id)
+                            .fetch_one(&mut *tx)
+                            .await
+                            .map_err(db_err)?
+                    }
+                    Some((_, _, _, workflow, _)) => {
+                        let used = workflow.map(|w| format!(" (workflow {w})")).unwrap_or_default();
+                        return Err(Error::rejected(
+                            ErrorCode::Conflict,
+                            format!(
+                                "e-stamp certificate {} is already recorded for this tenant{used}; a certificate \
+                                 stamps one document, and nothing was stored",
+                                stamp.reference_no
+                            ),
+                        ));
+                    }
+                };
+                rows.push(row);
+            }
+            let total: i64 = stamps.iter().map(|s| s.denomination).sum();
+            let references: Vec<&str> = stamps.iter().map(|s| s.reference_no.as_str()).collect();
+            let event = actor.event(
+                "stamps.issued",
+                format!("stamps:{state_code}"),
+                json!({"stateCode": state_code, "providerRef": provider_ref, "referenceNos": references,
+                       "totalDenomination": total}),
+            );
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(rows)
+        })
+    }
+
     /// A page of the tenant's certificates, oldest first.
     pub async fn stamps(
         &self,
@@ -396,7 +511,7 @@ impl Store {
              SUM(CASE WHEN state = 'reserved' AND NOT ({lapsed}) THEN 1 ELSE 0 END) AS reserved, \
              SUM(CASE WHEN state = 'allocated' THEN 1 ELSE 0 END) AS allocated, \
              SUM(CASE WHEN state = 'retired' THEN 1 ELSE 0 END) AS retired \
-             FROM stamps WHERE tenant_id = $1 AND ($2 IS NULL OR state_code = $2) \
+             FROM stamps WHERE tenant_id = $1 AND ($2 IS NULL OR state_code = $2) AND source = 'inventory' \
              GROUP BY state_code, denomination ORDER BY state_code, denomination"
         );
         on_db!(self, pool => {
@@ -472,15 +587,20 @@ impl Store {
         })
     }
 
-    /// Gives back what a reservation still holds (the document was not made or stored).
+    /// Gives back what a reservation still holds (the document was not made or stored):
+    /// inventory goes back to stock, a provider's certificates are retired (issued for this
+    /// request only, they cannot serve another).
     pub async fn release_reservation(&self, tenant_id: TenantId, reservation: &str) -> Result<u64> {
         on_db!(self, pool => {
             let done = sqlx::query(
-                "UPDATE stamps SET state = 'available', reservation = NULL, reserved_until = NULL \
+                "UPDATE stamps SET state = CASE WHEN source = 'provider' THEN 'retired' ELSE 'available' END, \
+                 ended_at = CASE WHEN source = 'provider' THEN $3 ELSE ended_at END, \
+                 reservation = NULL, reserved_until = NULL \
                  WHERE tenant_id = $1 AND reservation = $2 AND state = 'reserved'",
             )
             .bind(tenant_id.get())
             .bind(reservation)
+            .bind(now_millis())
             .execute(pool)
             .await
             .map_err(db_err)?;

@@ -63,6 +63,13 @@ impl Request<'_> {
     pub fn json(self, body: &serde_json::Value) -> Self {
         Request { owner: self.owner, builder: self.builder.json(body) }
     }
+    pub fn header(self, name: &str, value: &str) -> Self {
+        Request { owner: self.owner, builder: self.builder.header(name, value) }
+    }
+    /// A raw body, sent as it is (malformed input).
+    pub fn body(self, body: &'static str) -> Self {
+        Request { owner: self.owner, builder: self.builder.body(body) }
+    }
     pub fn send(self) -> Result<Reply, reqwest::Error> {
         self.owner.rt.block_on(async move {
             let response = self.builder.send().await?;

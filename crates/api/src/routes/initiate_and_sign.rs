@@ -23,7 +23,9 @@ use signet_services::stamps::StampRequest;
 use signet_services::verification::QrPlacement;
 use signet_services::workflows::initiate::decode_attachments;
 use signet_services::workflows::placement::{self, PageRef, PlacedBox, Placement};
-use signet_services::workflows::quick_start::{self, Plan, QuickStart, Started};
+use signet_services::workflows::quick_start::{self, Plan, QuickStart, StampOrder, Started};
+
+use super::estamp_payload::{self, DigitalStamp, EstampPayload};
 use signet_signing::{BoxSpec, PageSelection};
 
 /// Largest signature image accepted with `initiate-and-sign`.
@@ -72,6 +74,25 @@ pub struct SignerView {
     #[serde(default)]
     pub signer_type: i32,
     pub coordinates: Option<Vec<Coordinate>>,
+}
+
+impl SignerView {
+    /// A loan record's participant as a signatory (their boxes come from the record).
+    fn of_participant(email: &str, name: &str) -> SignerView {
+        SignerView {
+            email_id: Some(email.to_string()),
+            name: Some(name.to_string()),
+            contact_no: None,
+            mode_of_signature: None,
+            signature_image: None,
+            search_text: None,
+            anchor: None,
+            notification_email: None,
+            mail_sending_options: 0,
+            signer_type: 0,
+            coordinates: None,
+        }
+    }
 }
 
 /// Where a QR code leading to the document's public verification page (`/verify/d/...`) is
@@ -155,8 +176,9 @@ fn title_case(word: &str) -> String {
 }
 
 /// The spec's `InitiateAndSignWorkflowConfig`. Stamp duty comes from the tenant's inventory
-/// (`eStampType` `inventory`, `state`, `denomination`: docs/stamps.md); digital e-stamping
-/// through a provider (`eStampPayload`, `fetchEstampDeatilsUsingRefNo`) is refused.
+/// (`eStampType` `inventory`, `state`, `denomination`: docs/stamps.md) or from the stamp
+/// provider (`eStampType` `digital` with the loan record in `eStampPayload`, or
+/// `fetchEstampDeatilsUsingRefNo` with `referenceNo`: docs/estamp-provider.md).
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct InitiateAndSignWorkflowConfig {
@@ -185,8 +207,9 @@ pub struct InitiateAndSignWorkflowConfig {
     pub donot_send_completion_mail_to_participants: bool,
     #[serde(default)]
     pub reminder: i32,
-    #[schema(value_type = Option<Object>)]
-    pub e_stamp_payload: Option<serde_json::Value>,
+    pub e_stamp_payload: Option<EstampPayload>,
+    /// With `eStampType` `digital`: fetch the certificates the provider issued before under
+    /// `referenceNo` instead of issuing new ones.
     #[serde(default)]
     pub fetch_estamp_deatils_using_ref_no: bool,
 }
@@ -310,20 +333,48 @@ fn signature_image(data: &str) -> Result<Vec<u8>, Error> {
     Ok(bytes)
 }
 
+fn digital_stamp_of(body: &InitiateAndSignWorkflowConfig) -> Result<Option<DigitalStamp>, Error> {
+    estamp_payload::digital_stamp(
+        body.e_stamp_type.as_deref(),
+        body.e_stamp_payload.as_ref(),
+        body.fetch_estamp_deatils_using_ref_no,
+        body.state.as_deref(),
+        body.reference_no.as_deref(),
+    )
+}
+
 fn plan_initiate_and_sign(body: &InitiateAndSignWorkflowConfig, limit: usize) -> Result<Plan, Error> {
-    if body.e_stamp_payload.as_ref().is_some_and(|v| !v.is_null()) || body.fetch_estamp_deatils_using_ref_no {
-        return Err(unsupported("eStampPayload", "e-stamping"));
-    }
     if body.template_id != 0 {
         return Err(Error::field(
             "templateId",
             "initiate-and-sign takes its fields from the signatories' coordinates; use 0",
         ));
     }
+    let digital = digital_stamp_of(body)?;
+    let facts = digital.as_ref().and_then(|d| d.facts.as_ref());
     let name = document_name("documentName", body.document_name.as_deref(), "document.pdf")?;
-    let bytes = decode_base64("fileData", body.file_data.as_deref(), limit)?;
+    let bytes =
+        match (body.file_data.as_deref().filter(|d| !d.is_empty()), facts.and_then(|f| f.document_data.as_deref())) {
+            (Some(_), Some(_)) => {
+                return Err(Error::field(
+                    "eStampPayload.loan.documentdtls[0].docData",
+                    "give the document once: in fileData or here",
+                ));
+            }
+            (None, Some(data)) => decode_base64("eStampPayload.loan.documentdtls[0].docData", Some(data), limit)?,
+            (data, None) => decode_base64("fileData", data, limit)?,
+        };
     let pdf = check_pdf("fileData", name, bytes)?;
-    let views = body.signatories.as_deref().unwrap_or_default();
+    let given = body.signatories.as_deref().unwrap_or_default();
+    // Without signatories, the loan record's participants sign, in their order.
+    let from_loan: Vec<SignerView>;
+    let views = match facts {
+        Some(facts) if given.is_empty() => {
+            from_loan = facts.signers.iter().map(|s| SignerView::of_participant(&s.email, &s.name)).collect();
+            from_loan.as_slice()
+        }
+        _ => given,
+    };
     let inputs: Vec<SignatoryInput> = views
         .iter()
         .map(|v| SignatoryInput {
@@ -335,9 +386,19 @@ fn plan_initiate_and_sign(body: &InitiateAndSignWorkflowConfig, limit: usize) ->
         })
         .collect();
     let planned = plan_signatories(&inputs)?;
+    let mut placements = Vec::with_capacity(views.len());
+    for (i, view) in views.iter().enumerate() {
+        placements.push(placement_of(view, i, &format!("signatories[{i}]"))?);
+    }
+    if let Some(facts) = facts {
+        let emails: Vec<String> = inputs.iter().map(|i| i.email.clone()).collect();
+        estamp_payload::place_participants(facts, &emails, &mut placements)?;
+        for placement in &placements {
+            placement::check(placement).map_err(|m| Error::field("eStampPayload.loan.eSignCordinates", m))?;
+        }
+    }
     let mut signatories = Vec::with_capacity(planned.len());
-    for (i, (planned, view)) in planned.into_iter().zip(views).enumerate() {
-        let placement = placement_of(view, i, &format!("signatories[{i}]"))?;
+    for (planned, placement) in planned.into_iter().zip(placements) {
         signatories.push(NewSignatory { planned, placement: serde_json::to_value(placement)? });
     }
     if let Some(i) = views.iter().skip(1).position(|v| v.signature_image.as_deref().is_some_and(|s| !s.is_empty())) {
@@ -377,8 +438,18 @@ fn quick_start_rest(body: &InitiateAndSignWorkflowConfig) -> Result<QuickStart, 
 }
 
 /// The stamp duty asked for: papers of `state` making up `denomination` from the inventory,
-/// with the first two signers as the parties on the certificate page.
-fn stamp_request(body: &InitiateAndSignWorkflowConfig) -> Result<Option<StampRequest>, Error> {
+/// with the first two signers as the parties on the certificate page; or the certificates the
+/// stamp provider issues for the loan record (or issued, by reference).
+fn stamp_request(body: &InitiateAndSignWorkflowConfig) -> Result<Option<StampOrder>, Error> {
+    if let Some(digital) = digital_stamp_of(body)? {
+        let order = digital.order(
+            body.state.as_deref(),
+            body.denomination,
+            body.reference_no.as_deref(),
+            body.document_name.as_deref(),
+        )?;
+        return Ok(Some(StampOrder::Provider(order)));
+    }
     let source = stamp::parse_estamp_type(body.e_stamp_type.as_deref()).map_err(|m| Error::field("eStampType", m))?;
     if source.is_none() {
         if body.denomination != 0 || body.state.is_some() {
@@ -394,7 +465,7 @@ fn stamp_request(body: &InitiateAndSignWorkflowConfig) -> Result<Option<StampReq
     let party = |i: usize| {
         body.signatories.as_deref().and_then(|s| s.get(i)).and_then(|v| v.name.clone().or_else(|| v.email_id.clone()))
     };
-    Ok(Some(StampRequest {
+    Ok(Some(StampOrder::Inventory(StampRequest {
         state_code,
         duty,
         article: None,
@@ -403,7 +474,7 @@ fn stamp_request(body: &InitiateAndSignWorkflowConfig) -> Result<Option<StampReq
         second_party: party(1),
         paid_by: party(0),
         attach_page: true,
-    }))
+    })))
 }
 
 fn initiated(started: Started, state: &AppState) -> InitiatedWorkflow {

@@ -84,6 +84,19 @@ pub struct Stamp {
     /// Milliseconds since the epoch.
     pub loaded_at: i64,
     pub allocated_at: Option<i64>,
+    /// `inventory` (loaded by the tenant) or `provider` (issued by the stamp provider for one
+    /// request; never stock).
+    #[schema(schema_with = stamp_source_schema)]
+    pub source: String,
+    /// The stamp provider's reference of the issue (`provider` only).
+    pub provider_ref: Option<String>,
+}
+
+fn stamp_source_schema() -> utoipa::openapi::schema::Schema {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(["inventory", "provider"]))
+        .into()
 }
 
 fn stamp_status_schema() -> utoipa::openapi::schema::Schema {
@@ -105,6 +118,8 @@ fn to_stamp(row: StampRow) -> Stamp {
         page_attached: row.page_attached,
         loaded_at: row.loaded_at,
         allocated_at: row.allocated_at,
+        source: row.source,
+        provider_ref: row.provider_ref,
     }
 }
 

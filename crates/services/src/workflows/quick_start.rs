@@ -33,9 +33,17 @@ pub struct QuickStart {
     pub reference_no: Option<String>,
     pub settings: serde_json::Value,
     pub attachments: Vec<Attachment>,
-    pub stamp: Option<crate::stamps::StampRequest>,
+    pub stamp: Option<StampOrder>,
     /// QR codes on the first document that lead to its public verification page.
     pub qr: Vec<crate::verification::QrPlacement>,
+}
+
+/// Where a one-call request's stamp duty comes from.
+pub enum StampOrder {
+    /// Certificates from the tenant's inventory.
+    Inventory(crate::stamps::StampRequest),
+    /// Certificates the stamp provider issues (or issued) for the request's loan record.
+    Provider(crate::estamp::ProviderOrder),
 }
 
 /// Runs `plan` (parsing and checking the documents: heavy work) on the bounded pool, then
@@ -62,7 +70,11 @@ pub async fn start(
     // Stamp papers first: out of stock refuses the request before anything is stored; once
     // held, every later failure gives them back.
     let held = match rest.stamp.take() {
-        Some(request) => Some(crate::stamps::reserve(svc, tenant_id, request).await?),
+        Some(StampOrder::Inventory(request)) => Some(crate::stamps::reserve(svc, tenant_id, request).await?),
+        Some(StampOrder::Provider(order)) => {
+            let audit_actor = signet_domain::audit::Actor { id: actor.id.clone(), ip: actor.ip.clone() };
+            Some(crate::estamp::obtain(svc, tenant_id, &audit_actor, order).await?)
+        }
         None => None,
     };
     let created = store_and_create(svc, tenant_id, actor, plan.pdfs, plan.signatories, rest, held.as_ref()).await;

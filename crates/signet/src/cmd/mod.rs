@@ -4,6 +4,7 @@ pub mod bench_token;
 pub mod bench_workflows;
 pub mod ca;
 pub mod esp;
+pub mod estamp_sim;
 pub mod gateway_client;
 pub mod serve;
 pub mod sign;
