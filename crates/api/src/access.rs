@@ -57,6 +57,11 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
         ["documents", "download" | "summary"] => ReadWorkflows,
         ["documents", _, "comments"] if read => ReadWorkflows,
         ["documents", ..] => SendWorkflows,
+        // The lot's signer signs it (checked against the lot); a job's own starter follows it,
+        // others need to read the tenant's workflows (checked by the service).
+        ["lots", "sign"] | ["bulk-jobs", ..] => Authenticated,
+        ["lots", ..] if read => ReadWorkflows,
+        ["lots", ..] => SendWorkflows,
         ["stamps", "settings"] => ManageSettings,
         // Looking articles up is a read, sent as POST with `GetArticleCodesInput`.
         ["stamps", "article-codes"] => ReadWorkflows,

@@ -13,8 +13,8 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::ProblemDetails;
 use crate::routes::{
-    applications, audit, auth, certificates, departments, documents, gateway_admin, initiate_and_sign, menus, roles,
-    sales, signing_profiles, sso, stamps, users, verify, webhooks, workflow_actions, workflows,
+    applications, audit, auth, bulk, certificates, departments, documents, gateway_admin, initiate_and_sign, menus,
+    roles, sales, signing_profiles, sso, stamps, users, verify, webhooks, workflow_actions, workflows,
 };
 
 #[derive(OpenApi)]
@@ -212,6 +212,14 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(webhooks::delete))
         .routes(routes!(webhooks::deliveries))
         .routes(routes!(webhooks::redeliver))
+        .routes(routes!(bulk::create_lot))
+        .routes(routes!(bulk::get_lot))
+        .routes(routes!(bulk::sign_lot))
+        .routes(routes!(bulk::get_job))
+        .routes(routes!(bulk::cancel_job))
+        .routes(routes!(bulk::get_completion))
+        .routes(routes!(bulk::get_report))
+        .routes(routes!(bulk::stream_events))
         .routes(routes!(stamps::load, stamps::list))
         .routes(routes!(stamps::stock))
         .routes(routes!(stamps::get_settings, stamps::put_settings))

@@ -7,7 +7,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
 /// Every event a webhook can receive.
-pub const EVENT_TYPES: [&str; 12] = [
+pub const EVENT_TYPES: [&str; 13] = [
     "workflow.created",
     "signatory.notified",
     "signatory.viewed",
@@ -20,6 +20,7 @@ pub const EVENT_TYPES: [&str; 12] = [
     "workflow.inactive",
     "workflow.deleted",
     "stamps.low_stock",
+    "bulk.completed",
 ];
 
 /// Whether an endpoint subscribed to `types` (`*` = all) receives `event`.

@@ -79,9 +79,12 @@ struct Objects {
     referral: i64,
     /// A's lead, keyed `a-lead-1` (B may use the same key for its own lead).
     lead: i64,
+    /// A's lot (of one letter for A's administrator) and the job that signed it.
+    lot: i64,
+    job: String,
 }
 
-async fn create_as_a(app: &TestApp, token: &str) -> Objects {
+async fn create_as_a(app: &TestApp, token: &str, admin_email: &str) -> Objects {
     let pdf = STANDARD.encode(alpha_pdf());
     let post = |path: &'static str, body: Value| async move { app.post(path, token, body).await };
 
@@ -279,6 +282,8 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         .as_i64()
         .expect("leadId");
 
+    let (lot, job) = lot_signed_by_a(app, token, admin_email, &pdf).await;
+
     // A registration with A, waiting for A's decision.
     let external_user = register_with_a(app, token).await;
 
@@ -338,6 +343,8 @@ async fn create_as_a(app: &TestApp, token: &str) -> Objects {
         delivery: delivery.expect("a webhook delivery of A's workflow events"),
         transaction,
         user: user["subscriberId"].as_i64().expect("subscriberId"),
+        lot,
+        job,
         external_user,
         menu,
         application,
@@ -380,6 +387,40 @@ async fn register_with_a(app: &TestApp, token: &str) -> i64 {
     found["items"][0]["subscriberId"].as_i64().expect("the registration")
 }
 
+/// A lot of one letter for A's administrator, signed by them (its job finished).
+async fn lot_signed_by_a(app: &TestApp, token: &str, admin_email: &str, pdf: &str) -> (i64, String) {
+    let tokens: Value = app
+        .client
+        .post(app.url("/api/v1/auth/token"))
+        .json(&json!({"grant_type": "password", "username": admin_email, "password": "correct horse battery"}))
+        .send()
+        .await
+        .expect("token")
+        .json()
+        .await
+        .expect("json");
+    let officer = tokens["access_token"].as_str().expect("A's administrator's token").to_string();
+    let me: Value = app.get("/api/v1/users/me", &officer).await.json().await.expect("json");
+    let letter = json!({"documentName": "alphaonly letter.pdf", "fileData": pdf,
+                        "signatories": [{"emailId": admin_email, "name": "alphaonly officer"}]});
+    let letter = created(app.post("/api/v1/workflows/initiate-and-sign", token, letter).await, "a letter").await;
+    let lot =
+        json!({"name": "alphaonly lot", "signerUserId": me["subscriberId"], "workflowIds": [letter["workflowId"]]});
+    let lot = created(app.post("/api/v1/lots", token, lot).await, "a lot").await["lotId"].as_i64().expect("lotId");
+    let sign = json!({"lotId": lot, "signatureImage": STANDARD.encode(signet_testkit::pdf::signature_png())});
+    let job = created(app.post("/api/v1/lots/sign", &officer, sign).await, "a lot's signing").await;
+    let job = job["jobId"].as_str().expect("jobId").to_string();
+    for _ in 0..400 {
+        let status: Value = app.get(&format!("/api/v1/bulk-jobs/{job}"), token).await.json().await.expect("json");
+        if status["finishedAt"].is_i64() {
+            assert_eq!(status["status"], "completed", "{status}");
+            return (lot, job);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("A's lot was not signed in time");
+}
+
 async fn a_user_id(app: &TestApp, token: &str) -> i64 {
     let found: Value = app
         .post("/api/v1/users/internal-search", token, json!({"searchText": "alphaonly user"}))
@@ -412,6 +453,9 @@ fn path_value(name: &str, a: &Objects, missing: bool) -> String {
         "stampId" => pick(a.stamp),
         "referralId" => pick(a.referral),
         "leadId" => pick(a.lead),
+        "lotId" => pick(a.lot),
+        "jobId" if missing => "job_missing".into(),
+        "jobId" => a.job.clone(),
         // Articles are named, not numbered: A's own article, which B does not have.
         "stateCode" => "DL".into(),
         "articleCode" => "77A".into(),
@@ -566,6 +610,14 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
             json!({"description": "b's article", "dutyKind": "varies"}),
         ),
         "POST /api/v1/stamps/{stampId}/retire" => Walk::Foreign(None),
+        // A lot names a user and workflows of the tenant: A's are refused as missing ones.
+        "POST /api/v1/lots" => {
+            Walk::CreateFrom(json!({"name": "b's lot", "signerUserId": id(a.user), "workflowIds": [id(a.workflow)]}))
+        }
+        "POST /api/v1/lots/sign" => {
+            Walk::Foreign(Some(json!({"lotId": id(a.lot), "signatureImage": "iVBORw0KGgoAAAANSUhEUg=="})))
+        }
+        "POST /api/v1/bulk-jobs/{jobId}/cancel" => Walk::Foreign(None),
         "POST /api/v1/referrals" | "PUT /api/v1/crm/settings" => Walk::NoIds,
         "GET /api/v1/referrals" | "GET /api/v1/crm/leads" | "GET /api/v1/crm/settings" => Walk::Own,
         // Contacts are per tenant: B's upsert with A's lead's address makes B's own lead and
@@ -628,6 +680,9 @@ async fn snapshot(app: &TestApp, token: &str, a: &Objects) -> BTreeMap<String, V
         "/api/v1/crm/leads".to_string(),
         format!("/api/v1/crm/leads/{}", a.lead),
         "/api/v1/crm/settings".to_string(),
+        format!("/api/v1/lots/{}", a.lot),
+        format!("/api/v1/bulk-jobs/{}", a.job),
+        format!("/api/v1/bulk-jobs/{}/completion", a.job),
     ];
     reads.push("/api/v1/workflows".to_string());
     let mut seen = BTreeMap::new();
@@ -664,7 +719,7 @@ async fn another_tenant_reaches_none_of_a_tenants_objects_through_any_operation(
     let tenant_b = app.tenant("Beta").await;
     let a_token = app.token(&tenant_a).await;
     let b_token = app.token(&tenant_b).await;
-    let a = create_as_a(&app, &a_token).await;
+    let a = create_as_a(&app, &a_token, &tenant_a.admin_email).await;
     // Let the workers finish with A's events before the picture is taken.
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let before = snapshot(&app, &a_token, &a).await;

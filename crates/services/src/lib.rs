@@ -7,6 +7,7 @@
 
 pub mod applications;
 pub mod breached;
+pub mod bulk;
 pub mod certificates;
 pub mod config;
 pub mod documents;
@@ -18,6 +19,7 @@ pub mod jobs;
 pub mod keyring;
 pub mod keys;
 pub mod login;
+pub mod lots;
 pub mod mail;
 pub mod provision;
 pub mod roles;

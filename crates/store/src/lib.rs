@@ -4,6 +4,7 @@
 
 mod applications;
 mod auth;
+mod bulk;
 mod chain;
 mod departments;
 mod esign;
@@ -34,6 +35,7 @@ pub use applications::{ApplicationRow, NewApplication};
 pub use auth::{
     AuthAttempt, AuthThrottle, NewRefreshToken, PrincipalAuth, PrincipalCredentials, RefreshUse, SigningKeyRow,
 };
+pub use bulk::{BULK_RUN_JOB, BulkItemRow, BulkJobRow, BulkProgress, LotRow, NewBulkJob};
 pub use esign::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use jobs::{ClaimedJob, JobRow, NewJob};

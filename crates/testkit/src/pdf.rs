@@ -40,6 +40,20 @@ pub fn reportlab_pdf(pages: &[Page]) -> Vec<u8> {
     std::fs::read(path).expect("pdf")
 }
 
+/// A drawn signature (a 300 x 100 PNG with a transparent background), made by Pillow.
+pub fn signature_png() -> Vec<u8> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("signature.png");
+    let script = format!(
+        "from PIL import Image, ImageDraw\nimg = Image.new('RGBA', (300, 100), (255, 255, 255, 0))\nd = ImageDraw.Draw(img)\n\
+         d.line([(10, 80), (80, 20), (150, 70), (290, 30)], fill=(20, 30, 90, 255), width=5)\nimg.save({:?})\n",
+        path.display().to_string()
+    );
+    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with Pillow");
+    assert!(status.success(), "Pillow (installed with reportlab) must be available");
+    std::fs::read(path).expect("png")
+}
+
 /// A one-page PDF saying `text` at the top.
 pub fn one_page(text: &str) -> Vec<u8> {
     reportlab_pdf(&[Page::text(text)])

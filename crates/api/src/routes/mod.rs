@@ -5,6 +5,7 @@
 pub mod applications;
 pub mod audit;
 pub mod auth;
+pub mod bulk;
 pub mod certificates;
 pub mod departments;
 pub mod documents;

@@ -1,0 +1,407 @@
+//! Lots and bulk jobs (docs/bulk.md): a lot of workflows for one signer, signed at once with
+//! the spec's `BulkSignInput`; every bulk job's status, its progress as server-sent events,
+//! its report (CSV), cancellation, and its completion record (`BulkCompletionRequest`).
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::Json;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use signet_domain::access::Permission;
+use signet_services::bulk::{self as service, Completion, JobStatus};
+use signet_services::lots;
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::auth::Auth;
+use crate::error::{ApiResult, ProblemDetails};
+use crate::extract::{ApiJson, ApiPath};
+
+/// A new lot: workflows whose documents one user of the organisation signs at once.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct LotCreateRequest {
+    #[schema(min_length = 1, max_length = 200)]
+    pub name: String,
+    /// The user who signs the lot (their address must be a signatory still to sign in each).
+    #[schema(minimum = 1)]
+    pub signer_user_id: i64,
+    #[schema(min_items = 1, max_items = 1000)]
+    pub workflow_ids: Vec<i64>,
+}
+
+/// A lot.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Lot {
+    pub lot_id: i64,
+    pub name: String,
+    pub signer_email: String,
+    pub workflow_ids: Vec<i64>,
+    /// The job that signs (or signed) it, once `BulkSignInput` was sent.
+    pub job_id: Option<String>,
+    pub created_at: i64,
+}
+
+/// The spec's `BulkSignInput`: the lot's signer signs every workflow of the lot with one
+/// consent (this request) and one signature image.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct BulkSignInput {
+    #[schema(minimum = 1)]
+    pub lot_id: i64,
+    /// PNG or JPEG, base64, at most 1 MiB.
+    #[schema(min_length = 1)]
+    pub signature_image: String,
+    #[schema(max_length = 500)]
+    pub reviewer_comments: Option<String>,
+}
+
+/// A bulk job's status and progress.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkJob {
+    pub job_id: String,
+    /// `lot_sign` or `bulk_send`.
+    pub kind: String,
+    /// `queued`, `running`, `completed`, `completed_with_errors` or `cancelled`.
+    pub status: String,
+    pub total: i64,
+    pub succeeded: i64,
+    pub failed: i64,
+    pub skipped: i64,
+    /// Items not yet done.
+    pub pending: i64,
+    pub cancel_requested: bool,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+    pub started_at: Option<i64>,
+    pub finished_at: Option<i64>,
+    pub report_url: String,
+}
+
+impl From<JobStatus> for BulkJob {
+    fn from(s: JobStatus) -> Self {
+        BulkJob {
+            job_id: s.job_id,
+            kind: s.kind,
+            status: s.status,
+            total: s.total,
+            succeeded: s.succeeded,
+            failed: s.failed,
+            skipped: s.skipped,
+            pending: s.pending,
+            cancel_requested: s.cancel_requested,
+            created_at: s.created_at,
+            started_at: s.started_at,
+            finished_at: s.finished_at,
+            report_url: s.report_url,
+        }
+    }
+}
+
+/// The spec's `BulkCompletionRequest`: a finished job's record, as delivered to the tenant's
+/// webhooks (`bulk.completed`).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkCompletionRequest {
+    pub job_id: Option<String>,
+    /// The user who started the job.
+    pub subscriber_id: i64,
+    /// The lot signed (or the template sent).
+    pub parent_id: i64,
+    pub menu_id: i32,
+    /// `completed`, `completed_with_errors` or `cancelled`.
+    pub status: Option<String>,
+    pub total_rows: i32,
+    pub succeeded: i32,
+    pub failed: i32,
+    pub skipped: i32,
+    #[schema(format = DateTime)]
+    pub started_at: Option<String>,
+    #[schema(format = DateTime)]
+    pub finished_at: Option<String>,
+    pub report_url: Option<String>,
+}
+
+impl From<Completion> for BulkCompletionRequest {
+    fn from(c: Completion) -> Self {
+        let small = |n: i64| i32::try_from(n).unwrap_or(i32::MAX);
+        BulkCompletionRequest {
+            job_id: Some(c.job_id),
+            subscriber_id: c.subscriber_id,
+            parent_id: c.parent_id,
+            menu_id: small(c.menu_id),
+            status: Some(c.status),
+            total_rows: small(c.total_rows),
+            succeeded: small(c.succeeded),
+            failed: small(c.failed),
+            skipped: small(c.skipped),
+            started_at: c.started_at,
+            finished_at: c.finished_at,
+            report_url: Some(c.report_url),
+        }
+    }
+}
+
+fn to_lot(lot: lots::Lot, job_id: Option<String>) -> Lot {
+    Lot {
+        lot_id: lot.row.id,
+        name: lot.row.name,
+        signer_email: lot.row.signer_email,
+        workflow_ids: lot.workflow_ids,
+        job_id,
+        created_at: lot.row.created_at,
+    }
+}
+
+async fn lot_job_id(state: &AppState, lot: &lots::Lot) -> ApiResult<Option<String>> {
+    Ok(match lot.row.job_id {
+        Some(id) => state.store.bulk_job_by_id(id).await?.map(|j| j.public_id),
+        None => None,
+    })
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/lots",
+    operation_id = "createLot",
+    tag = "bulk",
+    security(("bearer" = [])),
+    request_body = LotCreateRequest,
+    responses(
+        (status = 201, description = "The lot", body = Lot),
+        (status = 400, description = "A workflow that is not the organisation's, not in progress or not waiting for the signer (named by index); nothing stored", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn create_lot(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<LotCreateRequest>,
+) -> ApiResult<(StatusCode, Json<Lot>)> {
+    let lot = lots::create(&state, &auth.caller(), &body.name, body.signer_user_id, &body.workflow_ids).await?;
+    Ok((StatusCode::CREATED, Json(to_lot(lot, None))))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/lots/{lotId}",
+    operation_id = "getLot",
+    tag = "bulk",
+    security(("bearer" = [])),
+    params(("lotId" = i64, Path, description = "Lot id", minimum = 1)),
+    responses(
+        (status = 200, description = "The lot", body = Lot),
+        (status = 404, description = "No such lot in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_lot(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<Lot>> {
+    let lot = lots::get(&state, &auth.caller(), id).await?;
+    let job_id = lot_job_id(&state, &lot).await?;
+    Ok(Json(to_lot(lot, job_id)))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/lots/sign",
+    operation_id = "signLot",
+    tag = "bulk",
+    security(("bearer" = [])),
+    request_body = BulkSignInput,
+    responses(
+        (status = 202, description = "A job signs every workflow of the lot; follow it at /api/v1/bulk-jobs/{jobId}", body = BulkJob),
+        (status = 400, description = "A missing or unreadable image, comments too long", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 403, description = "The caller is not the lot's signer", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 404, description = "No such lot in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "`state_conflict`: the lot is already signed or being signed", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn sign_lot(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<BulkSignInput>,
+) -> ApiResult<(StatusCode, Json<BulkJob>)> {
+    let status =
+        lots::sign(&state, &auth.caller(), body.lot_id, &body.signature_image, body.reviewer_comments.as_deref())
+            .await?;
+    Ok((StatusCode::ACCEPTED, Json(status.into())))
+}
+
+async fn job_of(state: &AppState, auth: &Auth, job_id: &str) -> ApiResult<signet_store::BulkJobRow> {
+    let reads_all = auth.access.allows(Permission::ReadWorkflows);
+    Ok(service::job_for(state, &auth.caller(), job_id, reads_all).await?)
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/bulk-jobs/{jobId}",
+    operation_id = "getBulkJob",
+    tag = "bulk",
+    security(("bearer" = [])),
+    params(("jobId" = String, Path, description = "The job's id (`job_…`)")),
+    responses(
+        (status = 200, description = "Status and progress", body = BulkJob),
+        (status = 404, description = "No such job for this caller", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_job(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<Json<BulkJob>> {
+    let job = job_of(&state, &auth, &id).await?;
+    Ok(Json(service::status(&state, &job).await?.into()))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/bulk-jobs/{jobId}/cancel",
+    operation_id = "cancelBulkJob",
+    tag = "bulk",
+    security(("bearer" = [])),
+    params(("jobId" = String, Path, description = "The job's id (`job_…`)")),
+    responses(
+        (status = 200, description = "Items not yet started are skipped; the one running finishes", body = BulkJob),
+        (status = 404, description = "No such job for this caller", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "`state_conflict`: the job has finished", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn cancel_job(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<Json<BulkJob>> {
+    let job = job_of(&state, &auth, &id).await?;
+    Ok(Json(service::cancel(&state, &auth.caller(), &job).await?.into()))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/bulk-jobs/{jobId}/completion",
+    operation_id = "getBulkCompletion",
+    tag = "bulk",
+    security(("bearer" = [])),
+    params(("jobId" = String, Path, description = "The job's id (`job_…`)")),
+    responses(
+        (status = 200, description = "The completion record, as sent to the webhooks", body = BulkCompletionRequest),
+        (status = 404, description = "No such job for this caller", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "`state_conflict`: the job has not finished", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_completion(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<Json<BulkCompletionRequest>> {
+    let job = job_of(&state, &auth, &id).await?;
+    Ok(Json(service::completion_of(&state, &job).await?.into()))
+}
+
+/// Items read per page of the report.
+const REPORT_PAGE: i64 = 500;
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/bulk-jobs/{jobId}/report",
+    operation_id = "getBulkReport",
+    tag = "bulk",
+    security(("bearer" = [])),
+    params(("jobId" = String, Path, description = "The job's id (`job_…`)")),
+    responses(
+        (status = 200, description = "Each item's outcome: `item,input,state,result,detail` (CSV, streamed)", content_type = "text/csv", body = String),
+        (status = 404, description = "No such job for this caller", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_report(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<Response> {
+    let job = job_of(&state, &auth, &id).await?;
+    // Page by page, so that a large job's report is never held whole in memory.
+    let stream = futures_util::stream::unfold((state, job, Some(0_i64)), |(state, job, after)| async move {
+        let after = after?;
+        let chunk = match service::report_page(&state, &job, after, REPORT_PAGE).await {
+            Ok(items) if items.is_empty() => return None,
+            Ok(items) => {
+                let next = items.last().map(|i| i.item_no);
+                let text: String = items.iter().map(service::report_line).collect();
+                return Some((Ok::<_, std::io::Error>(text), (state, job, next)));
+            }
+            Err(error) => Err(std::io::Error::other(error.to_string())),
+        };
+        Some((chunk, (state, job, None)))
+    });
+    let header_line = futures_util::stream::once(async { Ok::<_, std::io::Error>(service::REPORT_HEADER.to_string()) });
+    let body = Body::from_stream(futures_util::StreamExt::chain(header_line, stream));
+    let disposition = format!("attachment; filename=\"{}-report.csv\"", id.replace(['"', '\\'], ""));
+    Ok((
+        [(header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)],
+        body,
+    )
+        .into_response())
+}
+
+/// How often the event stream looks at the job.
+const EVENT_POLL: Duration = Duration::from_millis(250);
+/// The longest one event stream stays open (a client reconnects for more).
+const MAX_STREAM: Duration = Duration::from_secs(3600);
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/bulk-jobs/{jobId}/events",
+    operation_id = "streamBulkJob",
+    tag = "bulk",
+    security(("bearer" = [])),
+    params(("jobId" = String, Path, description = "The job's id (`job_…`)")),
+    responses(
+        (status = 200, description = "Server-sent events: `progress` (a `BulkJob`) whenever the counts change, then `done` (the final `BulkJob`) and the stream ends", content_type = "text/event-stream", body = String),
+        (status = 404, description = "No such job for this caller", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn stream_events(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(id): ApiPath<String>,
+) -> ApiResult<Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>>> {
+    let job = job_of(&state, &auth, &id).await?;
+    let until = tokio::time::Instant::now() + MAX_STREAM;
+    let stream = futures_util::stream::unfold(
+        (state, job.id, None::<String>, false),
+        move |(state, id, last, done)| async move {
+            if done || tokio::time::Instant::now() > until {
+                return None;
+            }
+            loop {
+                let status = match state.store.bulk_job_by_id(id).await {
+                    Ok(Some(row)) => service::status(&state, &row).await,
+                    Ok(None) => Err(signet_domain::Error::not_found("bulk job")),
+                    Err(error) => Err(error),
+                };
+                let status = match status {
+                    Ok(status) => status,
+                    Err(error) => {
+                        let event = Event::default().event("error").data(error.to_string());
+                        return Some((Ok(event), (state, id, last, true)));
+                    }
+                };
+                let finished = status.is_finished();
+                let body = serde_json::to_string(&BulkJob::from(status)).unwrap_or_default();
+                if finished {
+                    return Some((Ok(Event::default().event("done").data(body)), (state, id, None, true)));
+                }
+                if last.as_deref() != Some(body.as_str()) {
+                    let event = Event::default().event("progress").data(body.clone());
+                    return Some((Ok(event), (state, id, Some(body), false)));
+                }
+                tokio::time::sleep(EVENT_POLL).await;
+            }
+        },
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}

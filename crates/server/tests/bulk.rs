@@ -1,0 +1,345 @@
+//! Lots and bulk jobs (docs/bulk.md) on both backends: a lot of 200 workflows signed by its
+//! signer in one background job, progress followed over server-sent events, the workflows that
+//! could not be signed reported while the others went on, every signature judged by pdfsig, the
+//! report (CSV), the completion record on the webhook; cancellation; who may do what; and the
+//! refusals of bad lots and bad `BulkSignInput`s.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::routing::post;
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+use signet_store::Backend;
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::{Page, reportlab_pdf};
+use signet_testkit::problem::expect_problem;
+use signet_testkit::server::{TestApp, spawn_with};
+use signet_testkit::validators::pdfsig;
+
+on_both_backends!(
+    a_lot_is_signed_in_one_job_with_progress_a_report_and_a_completion_record,
+    a_cancelled_lot_skips_what_it_had_not_signed,
+    lots_and_lot_signing_refuse_what_they_cannot_do,
+);
+
+const ADMIN_PASSWORD: &str = "correct horse battery";
+
+/// A drawn signature, made by Pillow (an outside tool), base64.
+fn signature_png() -> String {
+    STANDARD.encode(signet_testkit::pdf::signature_png())
+}
+
+type Inbox = Arc<Mutex<Vec<String>>>;
+
+async fn receiver() -> (String, Inbox) {
+    let inbox: Inbox = Arc::default();
+    let kept = inbox.clone();
+    let app = axum::Router::new().route(
+        "/hooks",
+        post(move |body: String| {
+            let kept = kept.clone();
+            async move {
+                kept.lock().expect("lock").push(body);
+                axum::http::StatusCode::NO_CONTENT
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}/hooks", listener.local_addr().expect("addr"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (url, inbox)
+}
+
+struct Setup {
+    app: TestApp,
+    /// The application's token (sends workflows, makes lots).
+    client: String,
+    /// The administrator's own token: the lot's signer.
+    officer: String,
+    officer_id: i64,
+    officer_email: String,
+}
+
+async fn setup(backend: Backend) -> Setup {
+    let app = spawn_with(backend, |config| {
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.outbound_allow_private = true;
+    })
+    .await;
+    let tenant = app.tenant("Bulk Lender").await;
+    let client = app.token(&tenant).await;
+    let tokens: Value = app
+        .client
+        .post(app.url("/api/v1/auth/token"))
+        .json(&json!({"grant_type": "password", "username": tenant.admin_email, "password": ADMIN_PASSWORD}))
+        .send()
+        .await
+        .expect("token")
+        .json()
+        .await
+        .expect("json");
+    let officer = tokens["access_token"].as_str().expect("access token").to_string();
+    let me: Value = app.get("/api/v1/users/me", &officer).await.json().await.expect("json");
+    let officer_id = me["subscriberId"].as_i64().expect("id");
+    Setup { app, client, officer, officer_id, officer_email: tenant.admin_email.clone() }
+}
+
+async fn json_of(response: reqwest::Response, status: u16) -> Value {
+    let got = response.status().as_u16();
+    let body: Value = response.json().await.unwrap_or(Value::Null);
+    assert_eq!(got, status, "{body}");
+    body
+}
+
+/// `count` sanction letters, each a workflow the officer signs (alone).
+async fn letters(s: &Setup, count: usize) -> Vec<i64> {
+    let mut ids = Vec::with_capacity(count);
+    for i in 0..count {
+        let pdf = reportlab_pdf(&[Page::text(&format!("Sanction letter {i}")).line(300, "Credit officer:")]);
+        let body = json!({"documentName": format!("letter-{i}.pdf"), "fileData": STANDARD.encode(pdf),
+                          "signatories": [{"emailId": s.officer_email, "name": "Credit Officer",
+                                           "coordinates": [{"left": 60, "top": 320, "width": 150, "height": 50, "pageNumber": "1"}]}]});
+        let started = json_of(s.app.post("/api/v1/workflows/initiate-and-sign", &s.client, body).await, 201).await;
+        ids.push(started["workflowId"].as_i64().expect("id"));
+    }
+    ids
+}
+
+/// The events of a job's stream until `done`, as (event, data) pairs.
+async fn follow(app: &TestApp, token: &str, job_id: &str) -> Vec<(String, Value)> {
+    let mut response = app
+        .client
+        .get(app.url(&format!("/api/v1/bulk-jobs/{job_id}/events")))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("events");
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-type"].to_str().unwrap_or_default().starts_with("text/event-stream"));
+    let (mut buffer, mut events) = (String::new(), Vec::new());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(600);
+    while let Some(chunk) = tokio::time::timeout_at(deadline, response.chunk()).await.expect("in time").expect("chunk")
+    {
+        buffer.push_str(&String::from_utf8_lossy(&chunk));
+        while let Some(end) = buffer.find("\n\n") {
+            let block: String = buffer.drain(..end + 2).collect();
+            let event = block.lines().find_map(|l| l.strip_prefix("event: ")).unwrap_or_default().to_string();
+            let data = block.lines().find_map(|l| l.strip_prefix("data: ")).unwrap_or("null");
+            if !event.is_empty() {
+                events.push((event, serde_json::from_str(data).unwrap_or(Value::Null)));
+            }
+        }
+    }
+    events
+}
+
+async fn a_lot_is_signed_in_one_job_with_progress_a_report_and_a_completion_record(backend: Backend) {
+    let s = setup(backend).await;
+    let (url, inbox) = receiver().await;
+    json_of(
+        s.app.post("/api/v1/webhooks", &s.client, json!({"url": url, "eventTypes": ["bulk.completed"]})).await,
+        201,
+    )
+    .await;
+    let ids = letters(&s, 200).await;
+    let lot = json_of(
+        s.app
+            .post(
+                "/api/v1/lots",
+                &s.client,
+                json!({"name": "Sanction letters, 24 November", "signerUserId": s.officer_id, "workflowIds": ids}),
+            )
+            .await,
+        201,
+    )
+    .await;
+    let lot_id = lot["lotId"].as_i64().expect("lot");
+    // Two letters are withdrawn after the lot was made: they fail, the others are signed.
+    for withdrawn in [ids[10], ids[150]] {
+        let response = s
+            .app
+            .post(&format!("/api/v1/workflows/{withdrawn}/inactive"), &s.client, json!({"workflowid": withdrawn}))
+            .await;
+        assert!(response.status().is_success());
+    }
+    let sign = json!({"lotId": lot_id, "signatureImage": signature_png(), "reviewerComments": "Checked against the sanction register"});
+    let job = json_of(s.app.post("/api/v1/lots/sign", &s.officer, sign.clone()).await, 202).await;
+    let job_id = job["jobId"].as_str().expect("job").to_string();
+    assert_eq!(job["total"], 200);
+    // Once is enough: the lot is bound to its job.
+    expect_problem(s.app.post("/api/v1/lots/sign", &s.officer, sign).await, 409, "state_conflict").await;
+
+    let events = follow(&s.app, &s.officer, &job_id).await;
+    let (last, data) = events.last().expect("events");
+    assert_eq!(last, "done", "{events:?}");
+    assert_eq!(
+        (data["succeeded"].as_i64(), data["failed"].as_i64(), data["pending"].as_i64()),
+        (Some(198), Some(2), Some(0))
+    );
+    assert_eq!(data["status"], "completed_with_errors");
+    let midway =
+        events.iter().any(|(e, d)| e == "progress" && d["succeeded"].as_i64().is_some_and(|n| n > 0 && n < 198));
+    assert!(midway, "progress was seen while the job ran: {events:?}");
+
+    // Every letter of the lot is signed, and the signature is valid.
+    for id in ids.iter().filter(|id| ![ids[10], ids[150]].contains(id)) {
+        let response = s.app.post("/api/v1/documents/download", &s.client, json!({"workflowid": id})).await;
+        assert_eq!(response.status(), 200);
+        let signed = response.bytes().await.expect("pdf");
+        let report = pdfsig(&signed);
+        assert_eq!(report.matches("Signature is Valid").count(), 1, "workflow {id}: {report}");
+    }
+    let workflow = json_of(s.app.get(&format!("/api/v1/workflows/{}", ids[0]), &s.client).await, 200).await;
+    assert!(workflow.to_string().contains("completed") || workflow.to_string().contains("Completed"), "{workflow}");
+
+    // The report names each letter's outcome.
+    let report = s.app.get(&format!("/api/v1/bulk-jobs/{job_id}/report"), &s.client).await;
+    assert_eq!(report.status(), 200);
+    let text = report.text().await.expect("csv");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 201, "a header and a line per letter");
+    assert_eq!(lines[0], "item,input,state,result,detail");
+    assert!(lines[11].starts_with(&format!("11,{},failed,{},", ids[10], ids[10])), "{}", lines[11]);
+    assert!(lines[1].starts_with(&format!("1,{},succeeded,{},signed", ids[0], ids[0])), "{}", lines[1]);
+
+    // The completion record, from the API and on the webhook.
+    let completion = json_of(s.app.get(&format!("/api/v1/bulk-jobs/{job_id}/completion"), &s.officer).await, 200).await;
+    assert_eq!(
+        (completion["jobId"].as_str(), completion["totalRows"].as_i64(), completion["succeeded"].as_i64()),
+        (Some(job_id.as_str()), Some(200), Some(198))
+    );
+    assert_eq!(
+        (completion["parentId"].as_i64(), completion["subscriberId"].as_i64()),
+        (Some(lot_id), Some(s.officer_id))
+    );
+    assert!(
+        completion["reportUrl"].as_str().is_some_and(|u| u.ends_with(&format!("/api/v1/bulk-jobs/{job_id}/report")))
+    );
+    for _ in 0..200 {
+        if !inbox.lock().expect("lock").is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let hooks = inbox.lock().expect("lock").clone();
+    assert_eq!(hooks.len(), 1, "{hooks:?}");
+    let hook: Value = serde_json::from_str(&hooks[0]).expect("json");
+    assert_eq!(hook["type"], "bulk.completed");
+    assert_eq!(hook["data"]["failed"], 2);
+    assert_eq!(hook["data"]["status"], "completed_with_errors");
+}
+
+async fn a_cancelled_lot_skips_what_it_had_not_signed(backend: Backend) {
+    let s = setup(backend).await;
+    let ids = letters(&s, 30).await;
+    let lot = json_of(
+        s.app
+            .post(
+                "/api/v1/lots",
+                &s.client,
+                json!({"name": "To cancel", "signerUserId": s.officer_id, "workflowIds": ids}),
+            )
+            .await,
+        201,
+    )
+    .await;
+    let job = json_of(
+        s.app
+            .post("/api/v1/lots/sign", &s.officer, json!({"lotId": lot["lotId"], "signatureImage": signature_png()}))
+            .await,
+        202,
+    )
+    .await;
+    let job_id = job["jobId"].as_str().expect("job").to_string();
+    let cancelled =
+        json_of(s.app.post(&format!("/api/v1/bulk-jobs/{job_id}/cancel"), &s.officer, json!({})).await, 200).await;
+    assert_eq!(cancelled["cancelRequested"], true);
+    let events = follow(&s.app, &s.officer, &job_id).await;
+    let (_, done) = events.last().expect("done");
+    assert_eq!(done["status"], "cancelled", "{done}");
+    let (succeeded, skipped) = (done["succeeded"].as_i64().unwrap_or(-1), done["skipped"].as_i64().unwrap_or(-1));
+    assert!(skipped > 0 && succeeded + skipped == 30 && done["failed"] == 0, "{done}");
+    // Finished: nothing left to cancel.
+    expect_problem(
+        s.app.post(&format!("/api/v1/bulk-jobs/{job_id}/cancel"), &s.officer, json!({})).await,
+        409,
+        "state_conflict",
+    )
+    .await;
+    let lot_now = json_of(s.app.get(&format!("/api/v1/lots/{}", lot["lotId"]), &s.client).await, 200).await;
+    assert_eq!(lot_now["jobId"], job_id);
+}
+
+async fn lots_and_lot_signing_refuse_what_they_cannot_do(backend: Backend) {
+    let s = setup(backend).await;
+    let ids = letters(&s, 2).await;
+    let other = json_of(
+        s.app
+            .post(
+                "/api/v1/workflows/initiate-and-sign",
+                &s.client,
+                json!({"documentName": "x.pdf", "fileData": STANDARD.encode(reportlab_pdf(&[Page::text("Other")])),
+                       "signatories": [{"emailId": "someone@else.test", "name": "Someone"}]}),
+            )
+            .await,
+        201,
+    )
+    .await["workflowId"]
+        .as_i64()
+        .expect("id");
+    let bad = json!({"name": " ", "signerUserId": s.officer_id, "workflowIds": [ids[0], ids[0], other, 999_999]});
+    let problem = expect_problem(s.app.post("/api/v1/lots", &s.client, bad).await, 400, "validation_failed").await;
+    for field in ["name", "workflowIds[1]", "workflowIds[2]", "workflowIds[3]"] {
+        assert!(problem["errors"][field].is_array(), "{field}: {problem}");
+    }
+    let problem = expect_problem(
+        s.app
+            .post("/api/v1/lots", &s.client, json!({"name": "x", "signerUserId": 424242, "workflowIds": [ids[0]]}))
+            .await,
+        400,
+        "validation_failed",
+    )
+    .await;
+    assert!(problem["errors"]["signerUserId"].is_array(), "{problem}");
+    let problem =
+        expect_problem(s.app.post("/api/v1/lots", &s.client, json!({"name": "x"})).await, 400, "validation_failed")
+            .await;
+    assert!(problem["errors"]["signerUserId"].is_array(), "{problem}");
+
+    let lot = json_of(
+        s.app
+            .post("/api/v1/lots", &s.client, json!({"name": "Two", "signerUserId": s.officer_id, "workflowIds": ids}))
+            .await,
+        201,
+    )
+    .await;
+    let lot_id = lot["lotId"].as_i64().expect("lot");
+    // Not the signer (an application), a bad image, long comments, an unknown lot.
+    let good = json!({"lotId": lot_id, "signatureImage": signature_png()});
+    expect_problem(s.app.post("/api/v1/lots/sign", &s.client, good.clone()).await, 403, "forbidden").await;
+    for (body, field) in [
+        (json!({"lotId": lot_id, "signatureImage": STANDARD.encode(b"GIF89a....")}), "signatureImage"),
+        (json!({"lotId": lot_id, "signatureImage": "%%%"}), "signatureImage"),
+        (
+            json!({"lotId": lot_id, "signatureImage": signature_png(), "reviewerComments": "x".repeat(501)}),
+            "reviewerComments",
+        ),
+    ] {
+        let problem =
+            expect_problem(s.app.post("/api/v1/lots/sign", &s.officer, body).await, 400, "validation_failed").await;
+        assert!(problem["errors"][field].is_array(), "{field}: {problem}");
+    }
+    expect_problem(
+        s.app.post("/api/v1/lots/sign", &s.officer, json!({"lotId": 999_999, "signatureImage": signature_png()})).await,
+        404,
+        "not_found",
+    )
+    .await;
+    expect_problem(s.app.get("/api/v1/bulk-jobs/job_nothing", &s.officer).await, 404, "not_found").await;
+    // Nothing was started by the refusals.
+    let lot_now = json_of(s.app.get(&format!("/api/v1/lots/{lot_id}"), &s.client).await, 200).await;
+    assert_eq!(lot_now["jobId"], Value::Null);
+}

@@ -1,0 +1,327 @@
+//! Bulk jobs (docs/bulk.md): many items of one kind run in the background, each on its own
+//! (one that fails does not stop the others), with progress counted from the items, a report
+//! of each item's outcome, cancellation, and at the end a completion record
+//! (`BulkCompletionRequest`) delivered to the tenant's webhooks as `bulk.completed`.
+//!
+//! A job runs in slices: the queue job `bulk.run` claims a few items at a time (with a lease,
+//! so an item runs once across instances) and works for a few seconds, then queues the next
+//! slice and returns, so that one large job neither holds a queue lease longer than it lasts
+//! nor keeps mail and webhooks waiting. A job survives restarts: the items not yet done are
+//! simply claimed again by the next slice.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
+use signet_store::{BulkItemRow, BulkJobRow, BulkProgress};
+
+use crate::{Caller, Services};
+
+/// How long one slice works before it hands over to the next.
+const SLICE: Duration = Duration::from_secs(5);
+/// Items claimed at a time.
+const CLAIM_BATCH: i64 = 4;
+/// How long a claimed item belongs to its worker before another may take it.
+const ITEM_LEASE_MS: Millis = 10 * 60 * 1000;
+/// Longest outcome text kept per item.
+const MAX_DETAIL_CHARS: usize = 500;
+
+/// What became of one item.
+pub struct Outcome {
+    /// `succeeded`, `failed` or `skipped`.
+    pub state: &'static str,
+    /// What the item made or touched (a workflow id).
+    pub result_ref: Option<String>,
+    pub detail: String,
+}
+
+impl Outcome {
+    pub fn succeeded(result_ref: impl Into<String>, detail: impl Into<String>) -> Outcome {
+        Outcome { state: "succeeded", result_ref: Some(result_ref.into()), detail: detail.into() }
+    }
+
+    pub fn failed(result_ref: Option<String>, detail: impl Into<String>) -> Outcome {
+        Outcome { state: "failed", result_ref, detail: detail.into() }
+    }
+}
+
+/// A job as the API shows it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobStatus {
+    pub job_id: String,
+    pub kind: String,
+    /// `queued`, `running`, `completed`, `completed_with_errors` or `cancelled`.
+    pub status: String,
+    pub total: i64,
+    pub succeeded: i64,
+    pub failed: i64,
+    pub skipped: i64,
+    /// Items not yet done.
+    pub pending: i64,
+    pub cancel_requested: bool,
+    pub created_at: Millis,
+    pub started_at: Option<Millis>,
+    pub finished_at: Option<Millis>,
+    /// Where the report (CSV) of each item's outcome is.
+    pub report_url: String,
+}
+
+impl JobStatus {
+    pub fn is_finished(&self) -> bool {
+        matches!(self.status.as_str(), "completed" | "completed_with_errors" | "cancelled")
+    }
+}
+
+fn status_of(svc: &Services, job: &BulkJobRow, progress: BulkProgress) -> JobStatus {
+    JobStatus {
+        job_id: job.public_id.clone(),
+        kind: job.kind.clone(),
+        status: job.status.clone(),
+        total: progress.total(),
+        succeeded: progress.succeeded,
+        failed: progress.failed,
+        skipped: progress.skipped,
+        pending: progress.open(),
+        cancel_requested: job.cancel_requested,
+        created_at: job.created_at,
+        started_at: job.started_at,
+        finished_at: job.finished_at,
+        report_url: report_url(svc, &job.public_id),
+    }
+}
+
+fn report_url(svc: &Services, public_id: &str) -> String {
+    format!("{}/api/v1/bulk-jobs/{public_id}/report", svc.config.public_base())
+}
+
+/// A new job's public id (its address): unguessable.
+pub fn new_public_id() -> String {
+    format!("job_{}", crate::secrets::random_token(12))
+}
+
+/// The job, if it is the caller's tenant's and the caller may see it: whoever started it, or
+/// a caller who reads the tenant's workflows.
+pub async fn job_for(svc: &Services, caller: &Caller, public_id: &str, reads_all: bool) -> Result<BulkJobRow, Error> {
+    let job = svc.store.bulk_job(caller.tenant_id, public_id).await?.ok_or_else(|| Error::not_found("bulk job"))?;
+    if !reads_all && job.created_by != caller.actor.id {
+        return Err(Error::not_found("bulk job"));
+    }
+    Ok(job)
+}
+
+pub async fn status(svc: &Services, job: &BulkJobRow) -> Result<JobStatus, Error> {
+    let progress = svc.store.bulk_progress(job.id).await?;
+    Ok(status_of(svc, job, progress))
+}
+
+/// Asks the job to stop: items not yet started are skipped, the one running finishes.
+pub async fn cancel(svc: &Services, caller: &Caller, job: &BulkJobRow) -> Result<JobStatus, Error> {
+    let finished = || Error::rejected(ErrorCode::StateConflict, "the job has finished; there is nothing to cancel");
+    if job.finished_at.is_some() {
+        return Err(finished());
+    }
+    let audit = signet_domain::audit::Actor { id: caller.actor.id.clone(), ip: caller.actor.ip.clone() };
+    let job = svc
+        .store
+        .request_bulk_cancel(caller.tenant_id, &job.public_id, &audit)
+        .await?
+        .ok_or_else(|| Error::not_found("bulk job"))?;
+    if !job.cancel_requested {
+        return Err(finished());
+    }
+    // A queued job may wait for a worker: skip its items now so that its status says so.
+    svc.store.skip_pending_items(job.id, "cancelled").await?;
+    if svc.store.bulk_progress(job.id).await?.open() == 0 {
+        finish(svc, &job).await?;
+    }
+    let job =
+        svc.store.bulk_job(caller.tenant_id, &job.public_id).await?.ok_or_else(|| Error::not_found("bulk job"))?;
+    status(svc, &job).await
+}
+
+/// One page of the report: `item,state,result,detail` lines after item `after`.
+pub async fn report_page(svc: &Services, job: &BulkJobRow, after: i64, limit: i64) -> Result<Vec<BulkItemRow>, Error> {
+    svc.store.bulk_items(job.id, after, limit).await
+}
+
+/// A CSV line of the report, quoted where needed (and never read as a formula by a
+/// spreadsheet: a leading `= + - @` is quoted with an apostrophe).
+pub fn report_line(item: &BulkItemRow) -> String {
+    let input_ref = serde_json::from_str::<serde_json::Value>(&item.input)
+        .ok()
+        .and_then(|v| v.get("ref").and_then(|r| r.as_str().map(str::to_string)))
+        .unwrap_or_default();
+    let cells = [
+        item.item_no.to_string(),
+        input_ref,
+        item.state.clone(),
+        item.result_ref.clone().unwrap_or_default(),
+        item.detail.clone().unwrap_or_default(),
+    ];
+    let quoted: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
+    format!("{}\r\n", quoted.join(","))
+}
+
+pub const REPORT_HEADER: &str = "item,input,state,result,detail\r\n";
+
+fn csv_cell(value: &str) -> String {
+    let value = if value.starts_with(['=', '+', '-', '@']) { format!("'{value}") } else { value.to_string() };
+    if value.contains([',', '"', '\r', '\n']) { format!("\"{}\"", value.replace('"', "\"\"")) } else { value }
+}
+
+/// The `bulk.run` queue job: a slice of the job's items.
+pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), String> {
+    let payload: serde_json::Value = serde_json::from_str(&job.payload).map_err(|e| e.to_string())?;
+    let id = payload["bulkJobId"].as_i64().ok_or("a bulk slice without its job")?;
+    let Some(bulk) = svc.store.bulk_job_by_id(id).await.map_err(|e| e.to_string())? else {
+        return Ok(());
+    };
+    if !matches!(bulk.status.as_str(), "queued" | "running") {
+        return Ok(());
+    }
+    svc.store.start_bulk_job(id).await.map_err(|e| e.to_string())?;
+    let deadline = tokio::time::Instant::now() + SLICE;
+    loop {
+        let current = svc.store.bulk_job_by_id(id).await.map_err(|e| e.to_string())?.ok_or("the bulk job vanished")?;
+        if current.cancel_requested {
+            svc.store.skip_pending_items(id, "cancelled").await.map_err(|e| e.to_string())?;
+        }
+        let items = svc
+            .store
+            .claim_bulk_items(id, now_millis() + ITEM_LEASE_MS, CLAIM_BATCH)
+            .await
+            .map_err(|e| e.to_string())?;
+        if items.is_empty() {
+            break;
+        }
+        for item in items {
+            let outcome = run_item(svc, &current, &item).await;
+            let detail: String = outcome.detail.chars().take(MAX_DETAIL_CHARS).collect();
+            svc.store
+                .finish_bulk_item(id, item.item_no, outcome.state, outcome.result_ref.as_deref(), &detail)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        if tokio::time::Instant::now() >= deadline {
+            svc.store.continue_bulk_job(id, now_millis()).await.map_err(|e| e.to_string())?;
+            return Ok(());
+        }
+    }
+    let progress = svc.store.bulk_progress(id).await.map_err(|e| e.to_string())?;
+    if progress.open() > 0 {
+        // Items another worker holds: look again once their lease could have run out.
+        svc.store.continue_bulk_job(id, now_millis() + 5_000).await.map_err(|e| e.to_string())?;
+        return Ok(());
+    }
+    finish(svc, &bulk).await.map_err(|e| e.to_string())
+}
+
+async fn run_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> Outcome {
+    let outcome = match job.kind.as_str() {
+        crate::lots::LOT_SIGN => crate::lots::sign_item(svc, job, item).await,
+        other => Err(Error::internal(format!("unknown bulk kind {other}"))),
+    };
+    outcome.unwrap_or_else(|error| {
+        let detail = match &error {
+            Error::Internal(_) => {
+                tracing::error!(%error, job = %job.public_id, item = item.item_no, "a bulk item failed");
+                "an internal error; see the server log".to_string()
+            }
+            Error::Validation(fields) => {
+                fields.iter().map(|(f, m)| format!("{f}: {}", m.join("; "))).collect::<Vec<_>>().join("; ")
+            }
+            other => other.to_string(),
+        };
+        Outcome::failed(None, detail)
+    })
+}
+
+/// Ends the job once every item is done: its status, then the completion record to the
+/// tenant's webhooks (once: only the caller that ended it sends it).
+async fn finish(svc: &Services, job: &BulkJobRow) -> Result<(), Error> {
+    let progress = svc.store.bulk_progress(job.id).await?;
+    let current = svc.store.bulk_job_by_id(job.id).await?.ok_or_else(|| Error::not_found("bulk job"))?;
+    let status = match (current.cancel_requested, progress.failed) {
+        (true, _) => "cancelled",
+        (false, 0) => "completed",
+        (false, _) => "completed_with_errors",
+    };
+    if !svc.store.finish_bulk_job(job.id, status).await? {
+        return Ok(());
+    }
+    let ended = svc.store.bulk_job_by_id(job.id).await?.ok_or_else(|| Error::not_found("bulk job"))?;
+    let record = completion(svc, &ended, progress);
+    let tenant = TenantId::from(ended.tenant_id);
+    let message_id = format!("msg_{}", ended.public_id);
+    crate::webhooks::publish(svc, tenant, &message_id, "bulk.completed", serde_json::to_value(&record)?)
+        .await
+        .map_err(Error::internal)?;
+    Ok(())
+}
+
+/// The spec's `BulkCompletionRequest`: what a finished job reports.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Completion {
+    pub job_id: String,
+    pub subscriber_id: i64,
+    pub parent_id: i64,
+    pub menu_id: i64,
+    pub status: String,
+    pub total_rows: i64,
+    pub succeeded: i64,
+    pub failed: i64,
+    pub skipped: i64,
+    /// RFC 3339.
+    pub started_at: Option<String>,
+    pub finished_at: Option<String>,
+    pub report_url: String,
+}
+
+pub fn completion(svc: &Services, job: &BulkJobRow, progress: BulkProgress) -> Completion {
+    Completion {
+        job_id: job.public_id.clone(),
+        subscriber_id: job.subscriber_id,
+        parent_id: job.parent_id,
+        menu_id: job.menu_id,
+        status: job.status.clone(),
+        total_rows: progress.total(),
+        succeeded: progress.succeeded,
+        failed: progress.failed,
+        skipped: progress.skipped,
+        started_at: job.started_at.map(rfc3339),
+        finished_at: job.finished_at.map(rfc3339),
+        report_url: report_url(svc, &job.public_id),
+    }
+}
+
+fn rfc3339(millis: Millis) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .unwrap_or_default()
+}
+
+/// A finished job's completion record (`not_found` before it finished).
+pub async fn completion_of(svc: &Services, job: &BulkJobRow) -> Result<Completion, Error> {
+    if job.finished_at.is_none() {
+        return Err(Error::rejected(ErrorCode::StateConflict, "the job has not finished yet"));
+    }
+    let progress = svc.store.bulk_progress(job.id).await?;
+    Ok(completion(svc, job, progress))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_cells_are_quoted_and_never_formulas() {
+        assert_eq!(csv_cell("plain"), "plain");
+        assert_eq!(csv_cell("a,b"), "\"a,b\"");
+        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_cell("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_cell("-5"), "'-5");
+    }
+}
