@@ -146,6 +146,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::Forbidden => StatusCode::FORBIDDEN,
         ErrorCode::DepartmentNameTaken | ErrorCode::Conflict | ErrorCode::StateConflict => StatusCode::CONFLICT,
         ErrorCode::LimitReached | ErrorCode::OutOfStock => StatusCode::CONFLICT,
+        ErrorCode::InvoicingNotConfigured | ErrorCode::BillingProfileRequired => StatusCode::CONFLICT,
         ErrorCode::LinkExpired => StatusCode::GONE,
         ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,

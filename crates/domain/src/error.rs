@@ -19,12 +19,14 @@ pub enum ErrorCode {
     LinkExpired,
     LimitReached,
     OutOfStock,
+    InvoicingNotConfigured,
+    BillingProfileRequired,
     ServiceUnavailable,
     Internal,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 12] = [
+    pub const ALL: [ErrorCode; 14] = [
         ErrorCode::ValidationFailed,
         ErrorCode::RateLimited,
         ErrorCode::NotFound,
@@ -35,6 +37,8 @@ impl ErrorCode {
         ErrorCode::LinkExpired,
         ErrorCode::LimitReached,
         ErrorCode::OutOfStock,
+        ErrorCode::InvoicingNotConfigured,
+        ErrorCode::BillingProfileRequired,
         ErrorCode::ServiceUnavailable,
         ErrorCode::Internal,
     ];
@@ -51,6 +55,8 @@ impl ErrorCode {
             ErrorCode::LinkExpired => "link_expired",
             ErrorCode::LimitReached => "limit_reached",
             ErrorCode::OutOfStock => "out_of_stock",
+            ErrorCode::InvoicingNotConfigured => "invoicing_not_configured",
+            ErrorCode::BillingProfileRequired => "billing_profile_required",
             ErrorCode::ServiceUnavailable => "service_unavailable",
             ErrorCode::Internal => "internal_error",
         }
@@ -69,6 +75,8 @@ impl ErrorCode {
             ErrorCode::LinkExpired => "The link has expired or was already used",
             ErrorCode::LimitReached => "A limit is reached",
             ErrorCode::OutOfStock => "Not enough stamp paper in stock",
+            ErrorCode::InvoicingNotConfigured => "This installation issues no invoices",
+            ErrorCode::BillingProfileRequired => "The tenant has no billing profile",
             ErrorCode::ServiceUnavailable => "Service unavailable",
             ErrorCode::Internal => "Internal error",
         }

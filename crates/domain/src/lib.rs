@@ -6,6 +6,7 @@ pub mod audit;
 pub mod department;
 pub mod error;
 pub mod ids;
+pub mod invoice;
 pub mod paging;
 pub mod sales;
 pub mod stamp;
