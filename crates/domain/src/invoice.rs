@@ -185,10 +185,8 @@ fn gstin_check_char(first14: &[u8]) -> Option<u8> {
 }
 
 /// A GSTIN: two digits of state, the holder's PAN (five letters, four digits, a letter), the
-/// registration's number in the state, `Z`, and the check character. Spaces around it and
-/// lower case are forgiven.
-pub fn check_gstin(field: &str, raw: &str) -> Result<String, Error> {
-    let gstin = raw.trim().to_ascii_uppercase();
+/// registration's number in the state, `Z`, and the check character; in capitals, as issued.
+pub fn check_gstin(field: &str, gstin: &str) -> Result<String, Error> {
     let b = gstin.as_bytes();
     let shaped = b.len() == 15
         && b[..2].iter().all(u8::is_ascii_digit)
@@ -203,7 +201,7 @@ pub fn check_gstin(field: &str, raw: &str) -> Result<String, Error> {
     if gstin_check_char(&b[..14]) != Some(b[14]) {
         return Err(Error::field(field, "is not a valid GSTIN: its check character does not match"));
     }
-    Ok(gstin)
+    Ok(gstin.to_string())
 }
 
 /// The state a GSTIN is registered in is the party's state.
@@ -332,30 +330,34 @@ pub struct PartyFields<'a> {
     pub state_code: &'a str,
 }
 
+/// Text of a party: something besides spaces, at most `max` characters as sent, no control
+/// characters (but `\n` between the lines of an address); kept without surrounding spaces.
 fn party_text(errors: &mut FieldErrors, field: &str, raw: Option<&str>, max: usize, lines: bool) -> Option<String> {
-    let Some(text) = raw.map(|t| t.trim().replace("\r\n", "\n")).filter(|t| !t.is_empty()) else {
+    let Some(text) = raw else {
         errors.entry(field.to_string()).or_default().push("is required".into());
         return None;
     };
-    let bad = text.chars().count() > max || text.chars().any(|c| c.is_control() && !(lines && c == '\n'));
+    let bad = text.trim().is_empty()
+        || text.chars().count() > max
+        || text.chars().any(|c| c.is_control() && !(lines && c == '\n'));
     if bad {
-        let what = if lines { " (line breaks allowed)" } else { "" };
+        let what = if lines { " but line breaks (\\n)" } else { "" };
         errors
             .entry(field.to_string())
             .or_default()
-            .push(format!("must be at most {max} characters without control characters{what}"));
+            .push(format!("must be 1 to {max} characters, not only spaces, without control characters{what}"));
         return None;
     }
-    Some(text)
+    Some(text.trim().to_string())
 }
 
 /// Checks every field of a party at once. The GSTIN, when given (always for the supplier),
-/// must be registered in the party's state.
+/// must be registered in the party's state; without it the party is unregistered.
 pub fn check_party(input: &PartyInput<'_>, names: &PartyFields<'_>, gstin_required: bool) -> Result<Party, Error> {
     let mut errors = FieldErrors::new();
     let legal_name = party_text(&mut errors, names.legal_name, input.legal_name, MAX_NAME_CHARS, false);
     let address = party_text(&mut errors, names.address, input.address, MAX_ADDRESS_CHARS, true);
-    let state_code = match input.state_code.map(str::trim) {
+    let state_code = match input.state_code {
         Some(code) if state_name(code).is_some() => Some(code.to_string()),
         _ => {
             errors
@@ -365,7 +367,7 @@ pub fn check_party(input: &PartyInput<'_>, names: &PartyFields<'_>, gstin_requir
             None
         }
     };
-    let gstin = match input.gstin.map(str::trim).filter(|g| !g.is_empty()) {
+    let gstin = match input.gstin {
         None if gstin_required => {
             errors.entry(names.gstin.to_string()).or_default().push("is required".into());
             None
@@ -477,8 +479,8 @@ mod tests {
 
     #[test]
     fn gstins_carry_their_check_character_and_state() {
-        assert_eq!(check_gstin("g", " 27aapfu0939f1zv ").expect("valid"), "27AAPFU0939F1ZV");
-        for bad in ["27AAPFU0939F1ZW", "27AAPFU0939F1Z", "2XAAPFU0939F1ZV", "27AAPFU0939F1YV", ""] {
+        assert_eq!(check_gstin("g", "27AAPFU0939F1ZV").expect("valid"), "27AAPFU0939F1ZV");
+        for bad in ["27AAPFU0939F1ZW", "27AAPFU0939F1Z", "2XAAPFU0939F1ZV", "27AAPFU0939F1YV", "", "27aapfu0939f1zv"] {
             assert!(check_gstin("g", bad).is_err(), "{bad}");
         }
         assert!(gstin_matches_state("27AAPFU0939F1ZV", "MH"));
@@ -496,7 +498,7 @@ mod tests {
             PartyFields { legal_name: "legalName", address: "address", gstin: "gstin", state_code: "stateCode" };
         let input = PartyInput {
             legal_name: Some(" Acme Finance Ltd "),
-            address: Some("1 Marine Drive\r\nMumbai 400020"),
+            address: Some("1 Marine Drive\nMumbai 400020 "),
             gstin: Some("27AAPFU0939F1ZV"),
             state_code: Some("MH"),
         };
@@ -508,6 +510,10 @@ mod tests {
         let unregistered = PartyInput { gstin: None, ..input.clone() };
         assert_eq!(check_party(&unregistered, &names, false).expect("valid").gstin, None);
         assert!(check_party(&unregistered, &names, true).is_err());
+        let carriage = PartyInput { address: Some("1 Marine Drive\r\nMumbai"), ..input.clone() };
+        assert!(check_party(&carriage, &names, false).is_err());
+        let blank = PartyInput { gstin: Some(""), ..input.clone() };
+        assert!(check_party(&blank, &names, false).is_err(), "absent, not empty, means unregistered");
         let elsewhere = PartyInput { state_code: Some("KA"), ..input.clone() };
         let Err(Error::Validation(fields)) = check_party(&elsewhere, &names, false) else { panic!("refused") };
         assert!(fields["gstin"][0].contains("starts with 29"), "{fields:?}");

@@ -47,11 +47,14 @@ impl Supplier {
     /// when it names one partly or wrongly, so that a typo stops the start instead of the
     /// first invoice.
     pub fn from_config(config: &Config) -> Result<Option<Supplier>, String> {
+        // Configuration files and the environment are forgiven spaces and lower case.
+        let gstin = config.invoice_supplier_gstin.as_deref().map(|g| g.trim().to_ascii_uppercase());
+        let state = config.invoice_supplier_state.as_deref().map(|s| s.trim().to_ascii_uppercase());
         let input = PartyInput {
             legal_name: config.invoice_supplier_name.as_deref(),
             address: config.invoice_supplier_address.as_deref(),
-            gstin: config.invoice_supplier_gstin.as_deref(),
-            state_code: config.invoice_supplier_state.as_deref(),
+            gstin: gstin.as_deref(),
+            state_code: state.as_deref(),
         };
         let given = [input.legal_name, input.address, input.gstin, input.state_code];
         if given.iter().all(Option::is_none) {
@@ -398,7 +401,7 @@ mod tests {
         let full = Config {
             invoice_supplier_name: Some("Signet Services Pvt Ltd".into()),
             invoice_supplier_address: Some("1 Residency Road, Bengaluru 560025".into()),
-            invoice_supplier_gstin: Some("27AAPFU0939F1ZV".into()),
+            invoice_supplier_gstin: Some(" 27aapfu0939f1zv".into()),
             invoice_supplier_state: Some("KA".into()),
             ..Config::default()
         };
