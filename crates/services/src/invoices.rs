@@ -277,12 +277,19 @@ fn rs(paise: i64) -> String {
     format!("Rs {}", format_rupees(paise))
 }
 
+/// Label and value pairs, one line each (a report's key-value block takes two lines a pair,
+/// which would push a one-page invoice onto a second page).
+fn lines(pairs: &[(&str, String)]) -> Block {
+    let text: Vec<String> = pairs.iter().map(|(label, value)| format!("{label}: {value}")).collect();
+    Block::Paragraph(text.join("\n"))
+}
+
 fn party_block(party: &Party) -> Block {
-    Block::KeyValues(vec![
-        ("Name".into(), party.legal_name.clone()),
-        ("Address".into(), party.address.clone()),
-        ("GSTIN".into(), party.gstin.clone().unwrap_or_else(|| "Unregistered".into())),
-        ("State".into(), state_label(&party.state_code)),
+    lines(&[
+        ("Name", party.legal_name.clone()),
+        ("Address", party.address.replace('\n', ", ")),
+        ("GSTIN", party.gstin.clone().unwrap_or_else(|| "Unregistered".into())),
+        ("State", state_label(&party.state_code)),
     ])
 }
 
@@ -307,12 +314,12 @@ fn invoice_pdf(bill: &Bill, numbers: &IssueNumbers) -> (Vec<u8>, Amounts) {
     let supplier = &bill.supplier;
     let taxable = supplier.fee_paise;
     let tax = gst(taxable, supplier.rate_bp, &supplier.party.state_code, &bill.recipient.state_code);
-    let mut blocks = vec![Block::KeyValues(vec![
-        ("Invoice number".into(), numbers.invoice.clone()),
-        ("Invoice date".into(), ist_date(numbers.issued_at).long()),
-        ("Place of supply".into(), state_label(&bill.recipient.state_code)),
-        ("Tax payable on reverse charge".into(), "No".into()),
-        ("Workflow".into(), workflow_line(&bill.workflow)),
+    let mut blocks = vec![lines(&[
+        ("Invoice number", numbers.invoice.clone()),
+        ("Invoice date", ist_date(numbers.issued_at).long()),
+        ("Place of supply", state_label(&bill.recipient.state_code)),
+        ("Tax payable on reverse charge", "No".into()),
+        ("Workflow", workflow_line(&bill.workflow)),
     ])];
     blocks.extend(parties(bill));
     blocks.push(Block::Heading("Particulars".into()));
@@ -328,11 +335,12 @@ fn invoice_pdf(bill: &Bill, numbers: &IssueNumbers) -> (Vec<u8>, Amounts) {
         ),
     ]));
     blocks.push(Block::Heading("Amounts".into()));
-    let mut amounts = vec![("Taxable value".to_string(), rs(taxable))];
-    amounts.extend(tax.lines(supplier.rate_bp).into_iter().map(|(label, paise)| (label, rs(paise))));
-    amounts.push(("Total tax".into(), rs(tax.total())));
-    amounts.push(("Invoice total".into(), rs(taxable + tax.total())));
-    blocks.push(Block::KeyValues(amounts));
+    let taxes = tax.lines(supplier.rate_bp);
+    let mut amounts = vec![("Taxable value", rs(taxable))];
+    amounts.extend(taxes.iter().map(|(label, paise)| (label.as_str(), rs(*paise))));
+    amounts.push(("Total tax", rs(tax.total())));
+    amounts.push(("Invoice total", rs(taxable + tax.total())));
+    blocks.push(lines(&amounts));
     blocks.push(Block::Paragraph(tax_note(tax, numbers)));
     let pdf = compose_report(&format!("Tax Invoice {}", numbers.invoice), &blocks, &[]);
     (pdf, Amounts { taxable, tax: tax.total() })
@@ -354,12 +362,12 @@ fn tax_note(tax: Gst, numbers: &IssueNumbers) -> String {
 /// agent (no GST).
 fn debit_note_pdf(bill: &Bill, numbers: &IssueNumbers) -> (Vec<u8>, Amounts) {
     let number = numbers.debit_note.clone().unwrap_or_default();
-    let mut blocks = vec![Block::KeyValues(vec![
-        ("Debit note number".into(), number.clone()),
-        ("Date".into(), ist_date(numbers.issued_at).long()),
-        ("Place of supply".into(), state_label(&bill.recipient.state_code)),
-        ("Tax invoice of the workflow".into(), numbers.invoice.clone()),
-        ("Workflow".into(), workflow_line(&bill.workflow)),
+    let mut blocks = vec![lines(&[
+        ("Debit note number", number.clone()),
+        ("Date", ist_date(numbers.issued_at).long()),
+        ("Place of supply", state_label(&bill.recipient.state_code)),
+        ("Tax invoice of the workflow", numbers.invoice.clone()),
+        ("Workflow", workflow_line(&bill.workflow)),
     ])];
     blocks.extend(parties(bill));
     blocks.push(Block::Heading("Stamp duty paid on the recipient's behalf".into()));
@@ -372,10 +380,10 @@ fn debit_note_pdf(bill: &Bill, numbers: &IssueNumbers) -> (Vec<u8>, Amounts) {
         rows.push(format!("{:<4}{:<36}{:<28}{:>12}", i + 1, stamp.reference_no, state, format_rupees(paise)));
     }
     blocks.push(Block::Mono(rows));
-    blocks.push(Block::KeyValues(vec![
-        ("Total stamp duty".into(), rs(total)),
-        ("GST".into(), "None: reimbursement of expenses incurred as a pure agent".into()),
-        ("Debit note total".into(), rs(total)),
+    blocks.push(lines(&[
+        ("Total stamp duty", rs(total)),
+        ("GST", "not charged (reimbursement of expenses incurred as a pure agent)".into()),
+        ("Debit note total", rs(total)),
     ]));
     blocks.push(Block::Paragraph(
         "The supplier paid this stamp duty as the recipient's pure agent (Rule 33 of the CGST Rules, 2017): the \
