@@ -124,15 +124,38 @@ fn check_workflow_id(id: i64) -> Result<WorkflowId, Error> {
 }
 
 /// Issues the invoice (and, when the workflow took stamp papers, the debit note) of a workflow
-/// of the tenant, or answers the ones issued before, unchanged. The workflow must have ended:
-/// until then its certificates may still go back to stock, and a document once issued is
-/// never changed.
+/// of the tenant, or answers the ones issued before, unchanged.
 pub async fn issue(svc: &Services, tenant_id: TenantId, actor: &Actor, id: i64) -> Result<WorkflowInvoices, Error> {
     let workflow_id = check_workflow_id(id)?;
     let existing = svc.store.workflow_invoices(tenant_id, workflow_id).await?;
     if !existing.is_empty() {
         return read_back(svc, existing, false).await;
     }
+    let bill = Arc::new(billable(svc, tenant_id, workflow_id).await?);
+    let debit_note = !bill.stamps.is_empty();
+    let keys = blob_keys(tenant_id, workflow_id, debit_note)?;
+    let made = {
+        let (bill, keys, blob) = (bill.clone(), keys.clone(), svc.blob.clone());
+        move |numbers: IssueNumbers| async move { make_documents(&blob, &bill, &keys, &numbers).await }
+    };
+    match svc.store.issue_invoices(tenant_id, workflow_id, debit_note, actor, made).await {
+        Ok(Issued::New(rows)) => read_back(svc, rows, true).await,
+        // Another request issued them first (it held the tenant's lock); ours made nothing.
+        Ok(Issued::Existing(rows)) => read_back(svc, rows, false).await,
+        Err(error) => {
+            for (_, key) in &keys {
+                let _ = svc.blob.delete(key).await;
+            }
+            Err(error)
+        }
+    }
+}
+
+/// What a workflow's documents show, once everything they need is there: the workflow (of the
+/// tenant, not deleted), a supplier, the tenant's billing profile; and the workflow must have
+/// ended, because until then its certificates may still go back to stock (and be taken again),
+/// while a document once issued is never changed.
+async fn billable(svc: &Services, tenant_id: TenantId, workflow_id: WorkflowId) -> Result<Bill, Error> {
     let workflow = crate::workflows::actions::visible_workflow(svc, tenant_id, workflow_id).await?;
     let supplier = svc.invoicing.clone().ok_or_else(|| {
         Error::rejected(
@@ -154,30 +177,14 @@ pub async fn issue(svc: &Services, tenant_id: TenantId, actor: &Actor, id: i64) 
              inactive), when its stamp duty is final; nothing was issued",
         ));
     }
-    let stamps: Vec<StampRow> = svc
+    let stamps = svc
         .store
         .workflow_stamps(tenant_id, workflow_id.get())
         .await?
         .into_iter()
         .filter(|s| matches!(s.state, StampState::Allocated | StampState::Retired))
         .collect();
-    let bill = Arc::new(Bill { supplier, recipient, workflow, stamps });
-    let keys = blob_keys(tenant_id, workflow_id, !bill.stamps.is_empty())?;
-    let made = {
-        let (bill, keys, blob) = (bill.clone(), keys.clone(), svc.blob.clone());
-        move |numbers: IssueNumbers| async move { make_documents(&blob, &bill, &keys, &numbers).await }
-    };
-    match svc.store.issue_invoices(tenant_id, workflow_id, !bill.stamps.is_empty(), actor, made).await {
-        Ok(Issued::New(rows)) => read_back(svc, rows, true).await,
-        // Another request issued them first (it held the tenant's lock); ours made nothing.
-        Ok(Issued::Existing(rows)) => read_back(svc, rows, false).await,
-        Err(error) => {
-            for (_, key) in &keys {
-                let _ = svc.blob.delete(key).await;
-            }
-            Err(error)
-        }
-    }
+    Ok(Bill { supplier, recipient, workflow, stamps })
 }
 
 /// The documents issued for a workflow of the tenant (also after the workflow was deleted:
