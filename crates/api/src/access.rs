@@ -62,7 +62,10 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
         ["lots", "sign"] | ["bulk-jobs", ..] => Authenticated,
         ["lots", ..] if read => ReadWorkflows,
         ["lots", ..] => SendWorkflows,
-        ["stamps", "settings"] => ManageSettings,
+        ["stamps", "settings" | "billing-profile"] => ManageSettings,
+        // Issuing bills the tenant; reading what was issued is a read of its workflows.
+        ["stamps", "invoices"] => ManageSettings,
+        ["stamps", "invoices", _] if read => ReadWorkflows,
         // Looking articles up is a read, sent as POST with `GetArticleCodesInput`.
         ["stamps", "article-codes"] => ReadWorkflows,
         ["stamps", ..] if read => ReadWorkflows,

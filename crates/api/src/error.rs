@@ -146,6 +146,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::Forbidden => StatusCode::FORBIDDEN,
         ErrorCode::DepartmentNameTaken | ErrorCode::Conflict | ErrorCode::StateConflict => StatusCode::CONFLICT,
         ErrorCode::LimitReached | ErrorCode::OutOfStock => StatusCode::CONFLICT,
+        ErrorCode::InvoicingNotConfigured | ErrorCode::BillingProfileRequired => StatusCode::CONFLICT,
         ErrorCode::LinkExpired => StatusCode::GONE,
         ErrorCode::ProviderFailed => StatusCode::BAD_GATEWAY,
         ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -237,7 +238,10 @@ mod tests {
     #[test]
     fn every_code_has_a_client_or_server_status() {
         for code in Code::all() {
-            let expect_server = matches!(code, Code::Domain(ErrorCode::Internal | ErrorCode::ServiceUnavailable));
+            let expect_server = matches!(
+                code,
+                Code::Domain(ErrorCode::Internal | ErrorCode::ServiceUnavailable | ErrorCode::ProviderFailed)
+            );
             assert_eq!(code.status().is_server_error(), expect_server, "{code:?}");
             assert!(code.status().is_client_error() || code.status().is_server_error(), "{code:?}");
         }

@@ -13,8 +13,8 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::ProblemDetails;
 use crate::routes::{
-    applications, audit, auth, bulk, certificates, departments, documents, gateway_admin, initiate_and_sign, menus,
-    roles, sales, signing_profiles, sso, stamps, users, verify, webhooks, workflow_actions, workflows,
+    applications, audit, auth, bulk, certificates, departments, documents, gateway_admin, initiate_and_sign, invoices,
+    menus, roles, sales, signing_profiles, sso, stamps, users, verify, webhooks, workflow_actions, workflows,
 };
 
 #[derive(OpenApi)]
@@ -37,7 +37,7 @@ use crate::routes::{
         (name = "webhooks", description = "Webhook endpoints and their deliveries (Standard Webhooks)"),
         (name = "verification", description = "Verification for everyone: a signed PDF, XML or CMS file's signatures checked and explained; nothing is kept"),
         (name = "sales", description = "Customer referrals and CRM leads with their outbox to the tenant's CRM endpoint"),
-        (name = "stamps", description = "Stamp duty: the inventory of pre-purchased e-stamp certificates, its stock and alerts, articles of stamp schedules; see docs/stamps.md"),
+        (name = "stamps", description = "Stamp duty: the inventory of pre-purchased e-stamp certificates, its stock and alerts, articles of stamp schedules, invoices and debit notes of workflows; see docs/stamps.md"),
     )
 )]
 struct ApiDoc;
@@ -227,6 +227,9 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(stamps::put_article_code, stamps::delete_article_code))
         .routes(routes!(stamps::get))
         .routes(routes!(stamps::retire))
+        .routes(routes!(invoices::issue))
+        .routes(routes!(invoices::get))
+        .routes(routes!(invoices::get_billing_profile, invoices::put_billing_profile))
         .routes(routes!(sales::create_referral, sales::list_referrals))
         .routes(routes!(sales::get_referral))
         .routes(routes!(sales::upsert_lead, sales::list_leads))

@@ -20,12 +20,14 @@ pub enum ErrorCode {
     LimitReached,
     OutOfStock,
     ProviderFailed,
+    InvoicingNotConfigured,
+    BillingProfileRequired,
     ServiceUnavailable,
     Internal,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 13] = [
+    pub const ALL: [ErrorCode; 15] = [
         ErrorCode::ValidationFailed,
         ErrorCode::RateLimited,
         ErrorCode::NotFound,
@@ -37,6 +39,8 @@ impl ErrorCode {
         ErrorCode::LimitReached,
         ErrorCode::OutOfStock,
         ErrorCode::ProviderFailed,
+        ErrorCode::InvoicingNotConfigured,
+        ErrorCode::BillingProfileRequired,
         ErrorCode::ServiceUnavailable,
         ErrorCode::Internal,
     ];
@@ -54,6 +58,8 @@ impl ErrorCode {
             ErrorCode::LimitReached => "limit_reached",
             ErrorCode::OutOfStock => "out_of_stock",
             ErrorCode::ProviderFailed => "provider_failed",
+            ErrorCode::InvoicingNotConfigured => "invoicing_not_configured",
+            ErrorCode::BillingProfileRequired => "billing_profile_required",
             ErrorCode::ServiceUnavailable => "service_unavailable",
             ErrorCode::Internal => "internal_error",
         }
@@ -73,6 +79,8 @@ impl ErrorCode {
             ErrorCode::LimitReached => "A limit is reached",
             ErrorCode::OutOfStock => "Not enough stamp paper in stock",
             ErrorCode::ProviderFailed => "An outside provider failed",
+            ErrorCode::InvoicingNotConfigured => "This installation issues no invoices",
+            ErrorCode::BillingProfileRequired => "The tenant has no billing profile",
             ErrorCode::ServiceUnavailable => "Service unavailable",
             ErrorCode::Internal => "Internal error",
         }

@@ -7,6 +7,7 @@ pub mod department;
 pub mod error;
 pub mod estamp;
 pub mod ids;
+pub mod invoice;
 pub mod paging;
 pub mod sales;
 pub mod stamp;

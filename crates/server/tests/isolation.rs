@@ -82,6 +82,8 @@ struct Objects {
     /// A's lot (of one letter for A's administrator) and the job that signed it.
     lot: i64,
     job: String,
+    /// A third workflow of A's, ended and invoiced.
+    invoiced: i64,
 }
 
 async fn create_as_a(app: &TestApp, token: &str, admin_email: &str) -> Objects {
@@ -144,7 +146,7 @@ async fn create_as_a(app: &TestApp, token: &str, admin_email: &str) -> Objects {
 
     let mut workflows = Vec::new();
     let mut documents = Vec::new();
-    for n in 0..2 {
+    for n in 0..3 {
         let document = created(
             post("/api/v1/documents", json!({"documentName": format!("alphaonly-{n}.pdf"), "fileData": pdf})).await,
             "a document",
@@ -259,6 +261,21 @@ async fn create_as_a(app: &TestApp, token: &str, admin_email: &str) -> Objects {
     )
     .await;
 
+    // A's billing profile and the invoice of A's third workflow, once it has ended.
+    created(
+        app.put(
+            "/api/v1/stamps/billing-profile",
+            token,
+            json!({"legalName": "alphaonly finance", "address": "alphaonly road", "stateCode": "MH"}),
+        )
+        .await,
+        "a billing profile",
+    )
+    .await;
+    let invoiced = workflows[2];
+    created(post_inactive(app, token, invoiced).await, "an ended workflow").await;
+    created(app.post("/api/v1/stamps/invoices", token, json!({"workflowId": invoiced})).await, "an invoice").await;
+
     // A's referral and lead (A sets no CRM endpoint, so the lead stays in the outbox unchanged).
     let referral = created(
         post(
@@ -352,7 +369,12 @@ async fn create_as_a(app: &TestApp, token: &str, admin_email: &str) -> Objects {
         stamp,
         referral,
         lead,
+        invoiced,
     }
+}
+
+async fn post_inactive(app: &TestApp, token: &str, workflow_id: i64) -> reqwest::Response {
+    app.post(&format!("/api/v1/workflows/{workflow_id}/inactive"), token, json!({"workflowid": workflow_id})).await
 }
 
 /// An identity provider that publishes only its discovery document: enough for A to save it.
@@ -469,6 +491,9 @@ fn path_value(name: &str, a: &Objects, missing: bool) -> String {
 enum Walk {
     /// Takes A's ids (in the path or the body): 404 `not_found` for B.
     Foreign(Option<Value>),
+    /// Takes the id of one of A's objects that the path parameter's name does not say (an
+    /// invoiced workflow): at this address, 404 `not_found` for B.
+    ForeignAt(String),
     /// Creates B's own object from ids in the body: A's ids are refused exactly as missing ones.
     CreateFrom(Value),
     /// Lists or reads B's own things: nothing of A's may show.
@@ -618,6 +643,13 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
             Walk::Foreign(Some(json!({"lotId": id(a.lot), "signatureImage": "iVBORw0KGgoAAAANSUhEUg=="})))
         }
         "POST /api/v1/bulk-jobs/{jobId}/cancel" => Walk::Foreign(None),
+        "POST /api/v1/stamps/invoices" => Walk::Foreign(Some(json!({"workflowId": id(a.invoiced)}))),
+        "GET /api/v1/stamps/invoices/{workflowId}" => {
+            Walk::ForeignAt(format!("/api/v1/stamps/invoices/{}", id(a.invoiced)))
+        }
+        // B set no billing profile: B's address answers 404, never A's profile.
+        "GET /api/v1/stamps/billing-profile" => Walk::Foreign(None),
+        "PUT /api/v1/stamps/billing-profile" => Walk::NoIds,
         "POST /api/v1/referrals" | "PUT /api/v1/crm/settings" => Walk::NoIds,
         "GET /api/v1/referrals" | "GET /api/v1/crm/leads" | "GET /api/v1/crm/settings" => Walk::Own,
         // Contacts are per tenant: B's upsert with A's lead's address makes B's own lead and
@@ -675,6 +707,8 @@ async fn snapshot(app: &TestApp, token: &str, a: &Objects) -> BTreeMap<String, V
         format!("/api/v1/stamps/{}", a.stamp),
         "/api/v1/stamps/stock".to_string(),
         "/api/v1/stamps/settings".to_string(),
+        "/api/v1/stamps/billing-profile".to_string(),
+        format!("/api/v1/stamps/invoices/{}", a.invoiced),
         "/api/v1/referrals".to_string(),
         format!("/api/v1/referrals/{}", a.referral),
         "/api/v1/crm/leads".to_string(),
@@ -713,6 +747,12 @@ async fn another_tenant_reaches_none_of_a_tenants_objects_through_any_operation(
         config.workers = true;
         config.worker_poll_ms = 50;
         config.outbound_allow_private = true;
+        // The installation invoices (docs/stamps.md, "Invoices"), so that A has an invoice.
+        config.invoice_supplier_name = Some("Platform Operator".into());
+        config.invoice_supplier_address = Some("1 Operator Street, Mumbai".into());
+        config.invoice_supplier_gstin = Some("27AACCS1234K1ZF".into());
+        config.invoice_supplier_state = Some("MH".into());
+        config.invoice_fee_paise = 10_000;
     })
     .await;
     let tenant_a = app.tenant("Alpha").await;
@@ -735,6 +775,16 @@ async fn another_tenant_reaches_none_of_a_tenants_objects_through_any_operation(
                 Walk::Foreign(body) => {
                     assert_eq!(body.is_some(), takes_body, "{label}: the walk's body does not match the document");
                     let response = send(&app, &method, &substitute(path, &a, false), &b_token, body.as_ref()).await;
+                    let status = response.status().as_u16();
+                    let text = response.text().await.expect("body");
+                    assert_eq!(status, 404, "{label} with A's ids as B: {text}");
+                    let problem: Value = serde_json::from_str(&text).expect("problem json");
+                    assert_eq!(problem["code"], "not_found", "{label}: {problem}");
+                    assert!(!text.contains(MARK), "{label} shows A's data to B: {text}");
+                }
+                Walk::ForeignAt(concrete) => {
+                    assert!(!takes_body, "{label}: the walk sends no body");
+                    let response = send(&app, &method, &concrete, &b_token, None).await;
                     let status = response.status().as_u16();
                     let text = response.text().await.expect("body");
                     assert_eq!(status, 404, "{label} with A's ids as B: {text}");

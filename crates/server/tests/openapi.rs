@@ -28,11 +28,12 @@ fn schemas_use_the_specs_object_names() {
     assert_eq!(document["openapi"], "3.1.0");
     let schemas = &document["components"]["schemas"];
     let spec_names = ["Department", "DeleteDepartmentRequest", "BulkDeleteDepartmentRequest", "ProblemDetails"];
-    for name in spec_names.into_iter().chain(["StampBulk", "StampItem", "GetArticleCodesInput"]).chain([
-        "CustomerReferralCreateRequest",
-        "CrmLeadUpsertRequest",
-        "CrmLeadMarkPushedRequest",
-    ]) {
+    for name in spec_names
+        .into_iter()
+        .chain(["StampBulk", "StampItem", "GetArticleCodesInput"])
+        .chain(["StampInvoiceRequest", "StampInvoiceResponse"])
+        .chain(["CustomerReferralCreateRequest", "CrmLeadUpsertRequest", "CrmLeadMarkPushedRequest"])
+    {
         assert!(schemas[name].is_object(), "schema {name} missing");
     }
     assert!(schemas["Department"]["properties"]["departmentID"].is_object());

@@ -151,6 +151,19 @@ pub struct Config {
     /// `[[sso_signup_providers]]` tables with `name`, `display_name`, `issuer`, `client_id` and
     /// `client_secret` (none for a public client).
     pub sso_signup_providers: Vec<SignupProvider>,
+    /// Invoices of workflows (docs/stamps.md, "Invoices"): the platform operator that bills
+    /// tenants, by legal name, address, GSTIN and state (ISO 3166-2:IN code). Without all four
+    /// no invoices are issued; with only some the server does not start.
+    pub invoice_supplier_name: Option<String>,
+    pub invoice_supplier_address: Option<String>,
+    pub invoice_supplier_gstin: Option<String>,
+    pub invoice_supplier_state: Option<String>,
+    /// The services accounting code the fee is invoiced under.
+    pub invoice_sac: String,
+    /// The fee per workflow, in paise, before GST.
+    pub invoice_fee_paise: u64,
+    /// GST on the fee, in percent (at most two decimals).
+    pub invoice_gst_rate_percent: f64,
 }
 
 /// An installation-wide OpenID Connect provider for trial sign-ups.
@@ -225,6 +238,13 @@ impl Default for Config {
             trial_max_workflows: 25,
             trial_max_users: 3,
             sso_signup_providers: Vec::new(),
+            invoice_supplier_name: None,
+            invoice_supplier_address: None,
+            invoice_supplier_gstin: None,
+            invoice_supplier_state: None,
+            invoice_sac: signet_domain::invoice::DEFAULT_SAC.into(),
+            invoice_fee_paise: 0,
+            invoice_gst_rate_percent: signet_domain::invoice::DEFAULT_RATE_BP as f64 / 100.0,
         }
     }
 }

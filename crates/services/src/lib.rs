@@ -15,6 +15,7 @@ pub mod esign;
 pub mod estamp;
 pub mod gateway;
 pub mod heavy;
+pub mod invoices;
 pub mod jobs;
 pub mod keyring;
 pub mod keys;
@@ -94,6 +95,8 @@ pub struct Services {
     pub mailer: Arc<mail::Mailer>,
     /// Aadhaar eSign through the configured ESP, when one is configured.
     pub esign: Option<Arc<esign::EsignSetup>>,
+    /// The platform operator that invoices tenants, when the installation names one.
+    pub invoicing: Option<Arc<invoices::Supplier>>,
 }
 
 impl Services {
@@ -121,6 +124,7 @@ impl Services {
         let sso_key = sso::SsoKey::derive(&secret).map_err(|e| anyhow::anyhow!(e))?;
         let mailer = mail::Mailer::from_config(config.smtp_url.as_deref(), &config.mail_from)?;
         let esign = esign::EsignSetup::from_config(&config, &keys.asp)?.map(Arc::new);
+        let invoicing = invoices::Supplier::from_config(&config).map_err(anyhow::Error::msg)?.map(Arc::new);
         Ok(Services {
             store,
             blob,
@@ -141,6 +145,7 @@ impl Services {
             sso_key: Arc::new(sso_key),
             mailer: Arc::new(mailer),
             esign,
+            invoicing,
             config: Arc::new(config),
         })
     }

@@ -10,6 +10,7 @@ mod departments;
 mod esign;
 mod gateway;
 mod ids;
+mod invoices;
 mod jobs;
 mod menus;
 mod profiles;
@@ -38,6 +39,7 @@ pub use auth::{
 pub use bulk::{BULK_RUN_JOB, BulkItemRow, BulkJobRow, BulkProgress, LotRow, NewBulkJob};
 pub use esign::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
+pub use invoices::{BillingProfileRow, InvoiceRow, IssueNumbers, Issued, NewInvoice};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, MenuRow};
 pub use profiles::{AutomatedSigningRow, NewSigningProfile, SigningProfileRow};

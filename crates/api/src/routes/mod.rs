@@ -13,6 +13,7 @@ pub mod estamp_payload;
 pub mod gateway_admin;
 pub mod gateway_public;
 pub mod initiate_and_sign;
+pub mod invoices;
 pub mod menus;
 pub mod roles;
 pub mod sales;

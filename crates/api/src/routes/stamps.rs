@@ -55,7 +55,7 @@ pub struct StampBulk {
     pub denomination: Option<Vec<StampItem>>,
 }
 
-fn state_code_schema() -> utoipa::openapi::schema::Schema {
+pub(crate) fn state_code_schema() -> utoipa::openapi::schema::Schema {
     utoipa::openapi::schema::ObjectBuilder::new()
         .schema_type(utoipa::openapi::schema::Type::String)
         .enum_values(Some(stamp::STATES.iter().map(|(code, _)| *code)))

@@ -1,0 +1,382 @@
+//! A workflow's invoices end to end (docs/stamps.md, "Invoices"): the tax invoice for the
+//! platform's fee and the debit note for the stamp duty of a stamped workflow, read by poppler's
+//! pdftotext for their numbers, GST lines and totals; CGST and SGST within the supplier's state,
+//! IGST across states; issued once and answered unchanged after; consecutive numbers without
+//! gaps or duplicates under concurrent issues from two instances; and refusals that issue
+//! nothing.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use reqwest::redirect::Policy;
+use serde_json::{Value, json};
+use signet_server::Config;
+use signet_store::Backend;
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::{Page, reportlab_pdf};
+use signet_testkit::problem::expect_problem;
+use signet_testkit::server::{TestApp, spawn, spawn_with};
+
+on_both_backends!(
+    a_stamped_workflow_gets_its_invoice_and_debit_note_once,
+    another_state_pays_igst_and_a_workflow_without_stamps_gets_no_debit_note,
+    concurrent_issues_on_two_instances_number_consecutively_without_gaps,
+    bad_requests_are_refused_and_issue_nothing,
+);
+
+/// The platform operator of these tests: registered in Maharashtra.
+const SUPPLIER_GSTIN: &str = "27AACCS1234K1ZF";
+/// Tenants: one in Maharashtra (intra-state), one in Karnataka (inter-state).
+const MH_GSTIN: &str = "27AAPFU0939F1ZV";
+const KA_GSTIN: &str = "29AAACA1234B1ZE";
+/// Rs 100.50: 9% of it is 904.5 paise and 18% 1809 paise, so half-up rounding shows.
+const FEE_PAISE: u64 = 10_050;
+
+fn with_supplier(config: &mut Config) {
+    config.invoice_supplier_name = Some("Signet Platform Services Pvt Ltd".into());
+    config.invoice_supplier_address = Some("4 Nariman Point\nMumbai 400021".into());
+    config.invoice_supplier_gstin = Some(SUPPLIER_GSTIN.into());
+    config.invoice_supplier_state = Some("MH".into());
+    config.invoice_fee_paise = FEE_PAISE;
+}
+
+async fn spawn_supplier(backend: Backend) -> TestApp {
+    spawn_with(backend, with_supplier).await
+}
+
+async fn json_of(response: reqwest::Response, status: u16) -> Value {
+    let got = response.status().as_u16();
+    let body: Value = response.json().await.unwrap_or(Value::Null);
+    assert_eq!(got, status, "{body}");
+    body
+}
+
+fn agreement() -> Vec<u8> {
+    reportlab_pdf(&[Page::text("Loan agreement").line(200, "Borrower signs here:")])
+}
+
+/// An initiate-and-sign request for one signer, taking stamp papers of Delhi worth `duty` (none
+/// for 0).
+fn request(signer: &str, duty: i64) -> Value {
+    let mut body = json!({"documentName": "Loan agreement.pdf", "fileData": STANDARD.encode(agreement()),
+        "signatories": [{"emailId": signer, "name": "Borrower",
+                         "coordinates": [{"left": 60, "top": 600, "width": 160, "height": 60, "pageNumber": "1"}]}]});
+    if duty > 0 {
+        body["eStampType"] = json!("inventory");
+        body["state"] = json!("DL");
+        body["denomination"] = json!(duty);
+    }
+    body
+}
+
+async fn start(app: &TestApp, token: &str, signer: &str, duty: i64) -> Value {
+    json_of(app.post("/api/v1/workflows/initiate-and-sign", token, request(signer, duty)).await, 201).await
+}
+
+fn id_of(started: &Value) -> i64 {
+    started["workflowId"].as_i64().expect("workflowId")
+}
+
+/// The only signer signs (typed) through the signer page: the workflow completes.
+async fn sign(started: &Value) {
+    let link = started["signingUrls"][0]["url"].as_str().expect("url");
+    let http = reqwest::Client::builder().redirect(Policy::none()).build().expect("client");
+    assert_eq!(http.get(link).send().await.expect("page").status(), 200);
+    let signed = http
+        .post(format!("{link}/sign"))
+        .form(&[("mode", "typed"), ("typedName", "Borrower"), ("font", "handwriting"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    assert_eq!(signed.status(), 200);
+}
+
+async fn cancel(app: &TestApp, token: &str, workflow_id: i64) {
+    let path = format!("/api/v1/workflows/{workflow_id}/inactive");
+    let response = app.post(&path, token, json!({"workflowid": workflow_id})).await;
+    assert!(response.status().is_success(), "{}", response.status());
+}
+
+async fn set_profile(app: &TestApp, token: &str, state: &str, gstin: Option<&str>) {
+    let body = json!({"legalName": "Acme Finance Ltd", "address": "7 MG Road\nBengaluru 560001", "gstin": gstin,
+                      "stateCode": state});
+    json_of(app.put("/api/v1/stamps/billing-profile", token, body).await, 200).await;
+}
+
+async fn issue(app: &TestApp, token: &str, workflow_id: i64) -> reqwest::Response {
+    app.post("/api/v1/stamps/invoices", token, json!({"workflowId": workflow_id})).await
+}
+
+/// The text of a base64 PDF by poppler's pdftotext (not our own reader).
+fn text_of(document: &Value) -> String {
+    let pdf = STANDARD.decode(document.as_str().expect("base64 document")).expect("base64");
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("document.pdf");
+    std::fs::write(&path, pdf).expect("write");
+    let output =
+        Command::new("pdftotext").arg("-layout").arg(&path).arg("-").output().expect("pdftotext (poppler-utils)");
+    assert!(output.status.success(), "pdftotext: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+fn assert_shows(text: &str, expected: &[&str]) {
+    for needle in expected {
+        assert!(text.contains(needle), "{needle:?} is not in:\n{text}");
+    }
+}
+
+/// `INV/26-27/000001`: the series, the financial year of the issue date, the serial.
+fn serial(number: &Value, prefix: &str) -> i64 {
+    let number = number.as_str().expect("number");
+    let parts: Vec<&str> = number.split('/').collect();
+    assert_eq!(parts.len(), 3, "{number}");
+    assert_eq!(parts[0], prefix, "{number}");
+    assert!(number.len() <= 16, "{number}: at most 16 characters (CGST Rules, rule 46(b))");
+    parts[2].parse().expect("serial")
+}
+
+async fn a_stamped_workflow_gets_its_invoice_and_debit_note_once(backend: Backend) {
+    let app = spawn_supplier(backend).await;
+    let tenant = app.tenant("Acme Finance").await;
+    let token = app.token(&tenant).await;
+    let papers = json!([{"denomination": 100, "referenceNo": "IN-DL-INV-0001"},
+                        {"denomination": 50, "referenceNo": "IN-DL-INV-0002"}]);
+    json_of(app.post("/api/v1/stamps", &token, json!({"state": "DL", "denomination": papers})).await, 201).await;
+    let started = start(&app, &token, "borrower@home.test", 150).await;
+    let workflow_id = id_of(&started);
+
+    // Nothing is issued without the tenant's billing profile, or while the workflow runs.
+    expect_problem(issue(&app, &token, workflow_id).await, 409, "billing_profile_required").await;
+    set_profile(&app, &token, "MH", Some(MH_GSTIN)).await;
+    expect_problem(issue(&app, &token, workflow_id).await, 409, "state_conflict").await;
+    sign(&started).await;
+
+    let first = json_of(issue(&app, &token, workflow_id).await, 201).await;
+    assert_eq!(serial(&first["invoiceNo"], "INV"), 1);
+    assert_eq!(serial(&first["debitNoteNo"], "DN"), 1);
+    // Rs 100.50 + 9.05 + 9.05 = 118.60, and Rs 150 of stamp duty.
+    assert_eq!(first["totalAmount"].as_f64(), Some(268.6), "{first}");
+    let date = first["invoiceCreatedDate"].as_str().expect("date");
+    assert!(date.ends_with("+05:30"), "{date}");
+    assert_eq!(first["debitNoteCreatedDate"], first["invoiceCreatedDate"]);
+
+    let invoice_no = first["invoiceNo"].as_str().expect("number");
+    let invoice = text_of(&first["invoiceDocument"]);
+    assert_shows(
+        &invoice,
+        &[
+            "Tax Invoice",
+            invoice_no,
+            "Signet Platform Services Pvt Ltd",
+            SUPPLIER_GSTIN,
+            "Acme Finance Ltd",
+            MH_GSTIN,
+            "Maharashtra (27)",
+            "998314",
+            "100.50",
+            "CGST @ 9%",
+            "SGST @ 9%",
+            "Rs 9.05",
+            "Rs 18.10",
+            "Invoice total",
+            "Rs 118.60",
+        ],
+    );
+    assert!(!invoice.contains("IGST"), "{invoice}");
+    let note = text_of(&first["debitNoteDocument"]);
+    assert_shows(
+        &note,
+        &[
+            "Debit Note",
+            first["debitNoteNo"].as_str().expect("number"),
+            invoice_no,
+            "IN-DL-INV-0001",
+            "IN-DL-INV-0002",
+            "Delhi (07)",
+            "100.00",
+            "50.00",
+            "Rs 150.00",
+            "pure agent",
+        ],
+    );
+
+    // Issued once: the same answer again, and from the read.
+    let again = json_of(issue(&app, &token, workflow_id).await, 200).await;
+    assert_eq!(again, first);
+    let read = json_of(app.get(&format!("/api/v1/stamps/invoices/{workflow_id}"), &token).await, 200).await;
+    assert_eq!(read, first);
+    // A changed billing profile does not change what was issued.
+    set_profile(&app, &token, "KA", Some(KA_GSTIN)).await;
+    assert_eq!(json_of(issue(&app, &token, workflow_id).await, 200).await, first);
+    // The audit trail records the issue.
+    let audit = json_of(app.get("/api/v1/audit", &token).await, 200).await.to_string();
+    assert!(audit.contains("invoices.issued") && audit.contains(invoice_no), "{audit}");
+}
+
+async fn another_state_pays_igst_and_a_workflow_without_stamps_gets_no_debit_note(backend: Backend) {
+    let app = spawn_supplier(backend).await;
+    let tenant = app.tenant("Karnataka Credit").await;
+    let token = app.token(&tenant).await;
+    set_profile(&app, &token, "KA", Some(KA_GSTIN)).await;
+    let started = start(&app, &token, "client@home.test", 0).await;
+    cancel(&app, &token, id_of(&started)).await;
+    let issued = json_of(issue(&app, &token, id_of(&started)).await, 201).await;
+    assert_eq!(serial(&issued["invoiceNo"], "INV"), 1);
+    for field in ["debitNoteNo", "debitNoteDocument", "debitNoteCreatedDate"] {
+        assert!(issued[field].is_null(), "{field}: {issued}");
+    }
+    // Rs 100.50 + 18% IGST (18.09) = 118.59.
+    assert_eq!(issued["totalAmount"].as_f64(), Some(118.59), "{issued}");
+    let invoice = text_of(&issued["invoiceDocument"]);
+    assert_shows(&invoice, &["IGST @ 18%", "Rs 18.09", "Rs 118.59", "Karnataka (29)", KA_GSTIN, "Maharashtra (27)"]);
+    assert!(!invoice.contains("CGST") && !invoice.contains("SGST"), "{invoice}");
+
+    // An unregistered recipient in the supplier's state: CGST and SGST, shown as unregistered.
+    set_profile(&app, &token, "MH", None).await;
+    let profile = json_of(app.get("/api/v1/stamps/billing-profile", &token).await, 200).await;
+    assert_eq!((profile["stateCode"].as_str(), profile["gstin"].is_null()), (Some("MH"), true));
+    let second = start(&app, &token, "client2@home.test", 0).await;
+    cancel(&app, &token, id_of(&second)).await;
+    let issued = json_of(issue(&app, &token, id_of(&second)).await, 201).await;
+    assert_eq!(serial(&issued["invoiceNo"], "INV"), 2);
+    assert_shows(&text_of(&issued["invoiceDocument"]), &["Unregistered", "CGST @ 9%", "Rs 118.60"]);
+}
+
+async fn concurrent_issues_on_two_instances_number_consecutively_without_gaps(backend: Backend) {
+    let first = spawn_supplier(backend).await;
+    // One database and one blob folder (the default folder is relative to each instance's data
+    // directory, so it is named absolutely): a document one instance issued, the other reads.
+    let database = first.state.config.database_url();
+    let blob = first.state.config.data_dir.join(first.state.config.blob_url()).display().to_string();
+    let second = spawn_with(backend, |config| {
+        with_supplier(config);
+        config.database_url = Some(database);
+        config.blob_url = Some(blob);
+    })
+    .await;
+    let tenant = first.tenant("Busy Lender").await;
+    let token = first.token(&tenant).await;
+    set_profile(&first, &token, "MH", Some(MH_GSTIN)).await;
+    let papers: Vec<Value> =
+        (0..3).map(|i| json!({"denomination": 100, "referenceNo": format!("IN-DL-RUSH-{i}")})).collect();
+    json_of(first.post("/api/v1/stamps", &token, json!({"state": "DL", "denomination": papers})).await, 201).await;
+    // Three stamped workflows that complete (their papers stay allocated) and seven cancelled
+    // ones without stamp duty.
+    let mut workflows = Vec::new();
+    for i in 0..10 {
+        let stamped = i < 3;
+        let started = start(&first, &token, &format!("b{i}@home.test"), if stamped { 100 } else { 0 }).await;
+        if stamped {
+            sign(&started).await;
+        } else {
+            cancel(&first, &token, id_of(&started)).await;
+        }
+        workflows.push(id_of(&started));
+    }
+    // Every workflow is asked for twice at once, once through each instance.
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, workflow_id) in workflows.iter().copied().enumerate() {
+        for app in [&first, &second] {
+            let (url, client, token) = (app.url("/api/v1/stamps/invoices"), app.client.clone(), token.clone());
+            let order = i;
+            tasks.spawn(async move {
+                let response =
+                    client.post(url).bearer_auth(token).json(&json!({"workflowId": workflow_id})).send().await;
+                let response = response.expect("post");
+                let status = response.status().as_u16();
+                (order, workflow_id, status, response.json::<Value>().await.expect("json"))
+            });
+        }
+    }
+    let mut answers: BTreeMap<i64, Vec<(u16, Value)>> = BTreeMap::new();
+    while let Some(done) = tasks.join_next().await {
+        let (_, workflow_id, status, body) = done.expect("task");
+        answers.entry(workflow_id).or_default().push((status, body));
+    }
+    let mut invoices = BTreeSet::new();
+    let mut notes = BTreeSet::new();
+    for (workflow_id, pair) in &answers {
+        let statuses: BTreeSet<u16> = pair.iter().map(|(s, _)| *s).collect();
+        assert_eq!(statuses, BTreeSet::from([200, 201]), "workflow {workflow_id}: issued once, answered once");
+        assert_eq!(pair[0].1, pair[1].1, "workflow {workflow_id}: both answers are the same documents");
+        let body = &pair[0].1;
+        assert!(invoices.insert(serial(&body["invoiceNo"], "INV")), "a duplicate number: {body}");
+        if !body["debitNoteNo"].is_null() {
+            assert!(notes.insert(serial(&body["debitNoteNo"], "DN")), "a duplicate number: {body}");
+        }
+    }
+    assert_eq!(invoices, (1..=10).collect::<BTreeSet<i64>>(), "consecutive from 1, no gaps");
+    assert_eq!(notes, (1..=3).collect::<BTreeSet<i64>>(), "debit notes for the stamped workflows only");
+    // Each document reads back as issued, through either instance.
+    for workflow_id in &workflows {
+        let path = format!("/api/v1/stamps/invoices/{workflow_id}");
+        let read = json_of(second.get(&path, &token).await, 200).await;
+        assert_eq!(read, answers[workflow_id][0].1);
+    }
+}
+
+async fn bad_requests_are_refused_and_issue_nothing(backend: Backend) {
+    let app = spawn_supplier(backend).await;
+    let tenant = app.tenant("Strict Lender").await;
+    let token = app.token(&tenant).await;
+    set_profile(&app, &token, "MH", Some(MH_GSTIN)).await;
+    let started = start(&app, &token, "someone@home.test", 0).await;
+    let workflow_id = id_of(&started);
+    cancel(&app, &token, workflow_id).await;
+
+    for body in [json!({"workflowId": 0}), json!({"workflowId": -7}), json!({})] {
+        let problem =
+            expect_problem(app.post("/api/v1/stamps/invoices", &token, body).await, 400, "validation_failed").await;
+        assert!(problem["errors"]["workflowId"].is_array(), "{problem}");
+    }
+    for body in [json!({"workflowId": "7"}), json!({"workflowId": 1, "extra": true}), json!({"workflowId": 1.5})] {
+        expect_problem(app.post("/api/v1/stamps/invoices", &token, body).await, 400, "validation_failed").await;
+    }
+    expect_problem(issue(&app, &token, 2_000_000_000).await, 404, "not_found").await;
+    expect_problem(app.get(&format!("/api/v1/stamps/invoices/{workflow_id}"), &token).await, 404, "not_found").await;
+    expect_problem(app.get("/api/v1/stamps/invoices/0", &token).await, 400, "validation_failed").await;
+
+    // Another tenant's workflow is as missing as one that does not exist, for issue and read.
+    let other = app.tenant("Other Lender").await;
+    let other_token = app.token(&other).await;
+    set_profile(&app, &other_token, "MH", Some(MH_GSTIN)).await;
+    expect_problem(issue(&app, &other_token, workflow_id).await, 404, "not_found").await;
+
+    // Billing profiles are checked whole.
+    for (body, fields) in [
+        (json!({"legalName": "X", "address": "Y", "gstin": "27AAPFU0939F1ZW", "stateCode": "MH"}), vec!["gstin"]),
+        (json!({"legalName": "X", "address": "Y", "gstin": MH_GSTIN, "stateCode": "KA"}), vec!["gstin"]),
+        (json!({"legalName": " ", "address": "a\u{7}b", "stateCode": "XX"}), vec!["legalName", "address", "stateCode"]),
+    ] {
+        let response = app.put("/api/v1/stamps/billing-profile", &token, body).await;
+        let problem = expect_problem(response, 400, "validation_failed").await;
+        for field in fields {
+            assert!(problem["errors"][field].is_array(), "{field}: {problem}");
+        }
+    }
+
+    // An installation without a supplier issues nothing, clearly.
+    let bare = spawn(backend).await;
+    let bare_tenant = bare.tenant("Bare Lender").await;
+    let bare_token = bare.token(&bare_tenant).await;
+    set_profile(&bare, &bare_token, "MH", Some(MH_GSTIN)).await;
+    let bare_workflow = start(&bare, &bare_token, "x@home.test", 0).await;
+    cancel(&bare, &bare_token, id_of(&bare_workflow)).await;
+    let problem =
+        expect_problem(issue(&bare, &bare_token, id_of(&bare_workflow)).await, 409, "invoicing_not_configured").await;
+    assert!(problem["detail"].as_str().expect("detail").contains("invoice_supplier_gstin"), "{problem}");
+    let path = format!("/api/v1/stamps/invoices/{}", id_of(&bare_workflow));
+    expect_problem(bare.get(&path, &bare_token).await, 404, "not_found").await;
+
+    // None of the refusals took a number: the first invoice is number 1.
+    let issued = json_of(issue(&app, &token, workflow_id).await, 201).await;
+    assert_eq!(serial(&issued["invoiceNo"], "INV"), 1);
+    let theirs = start(&app, &other_token, "y@home.test", 0).await;
+    cancel(&app, &other_token, id_of(&theirs)).await;
+    let issued = json_of(issue(&app, &other_token, id_of(&theirs)).await, 201).await;
+    assert_eq!(serial(&issued["invoiceNo"], "INV"), 1, "numbers run per tenant");
+    expect_problem(app.get(&format!("/api/v1/stamps/invoices/{workflow_id}"), &other_token).await, 404, "not_found")
+        .await;
+}
