@@ -61,7 +61,7 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
         // others need to read the tenant's workflows (checked by the service).
         ["lots", "sign"] | ["bulk-jobs", ..] => Authenticated,
         ["lots", ..] if read => ReadWorkflows,
-        ["lots", ..] => SendWorkflows,
+        ["lots", ..] | ["bulk-sends"] => SendWorkflows,
         ["stamps", "settings" | "billing-profile"] => ManageSettings,
         // Issuing bills the tenant; reading what was issued is a read of its workflows.
         ["stamps", "invoices"] => ManageSettings,

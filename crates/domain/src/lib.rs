@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod audit;
+pub mod csv;
 pub mod department;
 pub mod error;
 pub mod estamp;

@@ -22,6 +22,7 @@ on_both_backends!(
     a_lot_is_signed_in_one_job_with_progress_a_report_and_a_completion_record,
     a_cancelled_lot_skips_what_it_had_not_signed,
     lots_and_lot_signing_refuse_what_they_cannot_do,
+    a_bulk_send_of_a_thousand_rows_reports_the_bad_ones_and_sends_the_rest,
 );
 
 const ADMIN_PASSWORD: &str = "correct horse battery";
@@ -342,4 +343,87 @@ async fn lots_and_lot_signing_refuse_what_they_cannot_do(backend: Backend) {
     // Nothing was started by the refusals.
     let lot_now = json_of(s.app.get(&format!("/api/v1/lots/{lot_id}"), &s.client).await, 200).await;
     assert_eq!(lot_now["jobId"], Value::Null);
+}
+
+/// A CSV file of `rows` customers written by Python's csv module (an outside writer: quoting of
+/// names with commas and quotes is its own), with the rows in `bad` broken in three ways.
+fn customers_csv(rows: usize) -> Vec<u8> {
+    let script = format!(
+        "import csv, io, sys\n\
+         out = io.StringIO()\n\
+         w = csv.writer(out)\n\
+         w.writerow(['workflowName', 'referenceNo', 'signer1.email', 'signer1.name', 'signer2.email', 'signer2.name'])\n\
+         for i in range(1, {rows} + 1):\n\
+         \x20   email = 'customer%d@home.test' % i\n\
+         \x20   reference = 'LOAN-%05d' % i\n\
+         \x20   if i == 100: email = 'not-an-address'\n\
+         \x20   if i == 500: email = ''\n\
+         \x20   if i == 900: reference = 'R' * 201\n\
+         \x20   w.writerow(['Loan agreement %d' % i, reference, email, 'Verma, Asha \"%d\"' % i, 'officer@lender.test', 'Officer'])\n\
+         sys.stdout.write(out.getvalue())\n"
+    );
+    let output = std::process::Command::new("python3").args(["-c", &script]).output().expect("python3");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    output.stdout
+}
+
+async fn a_bulk_send_of_a_thousand_rows_reports_the_bad_ones_and_sends_the_rest(backend: Backend) {
+    let s = setup(backend).await;
+    let pdf = reportlab_pdf(&[Page::text("Loan agreement").line(300, "Borrower:")]);
+    let upload = json!({"documentName": "Loan agreement.pdf", "fileData": STANDARD.encode(&pdf)});
+    let document = json_of(s.app.post("/api/v1/documents", &s.client, upload).await, 201).await["documentId"].clone();
+    let file = STANDARD.encode(customers_csv(1000));
+    let send = |dry_run: bool| json!({"documentIds": [document], "fileData": file, "dryRun": dry_run});
+
+    // A dry run names the three bad rows by their line and sends nothing.
+    let preview = json_of(s.app.post("/api/v1/bulk-sends", &s.client, send(true)).await, 200).await;
+    assert_eq!(
+        (preview["rows"].as_i64(), preview["valid"].as_i64(), preview["invalid"].as_i64()),
+        (Some(1000), Some(997), Some(3))
+    );
+    let lines: Vec<i64> =
+        preview["problems"].as_array().expect("problems").iter().filter_map(|p| p["line"].as_i64()).collect();
+    assert_eq!(lines, [101, 501, 901], "{preview}");
+    assert!(preview["problems"][2]["errors"]["referenceNo"].is_array(), "{preview}");
+    assert_eq!(preview["job"], Value::Null);
+    assert_eq!(json_of(s.app.get("/api/v1/workflows", &s.client).await, 200).await["totalCount"], 0);
+
+    // The real send: one workflow per good row, the bad ones reported.
+    let started = json_of(s.app.post("/api/v1/bulk-sends", &s.client, send(false)).await, 202).await;
+    let job_id = started["job"]["jobId"].as_str().expect("job").to_string();
+    let events = follow(&s.app, &s.client, &job_id).await;
+    let (last, done) = events.last().expect("events");
+    assert_eq!(last, "done");
+    assert_eq!((done["succeeded"].as_i64(), done["failed"].as_i64()), (Some(997), Some(3)), "{done}");
+    let listed = json_of(s.app.get("/api/v1/workflows?searchText=LOAN-00042", &s.client).await, 200).await;
+    assert_eq!(listed["totalCount"], 1, "{listed}");
+    assert_eq!(json_of(s.app.get("/api/v1/workflows", &s.client).await, 200).await["totalCount"], 997);
+    let report = s.app.get(&format!("/api/v1/bulk-jobs/{job_id}/report"), &s.client).await.text().await.expect("csv");
+    let failed: Vec<&str> = report.lines().filter(|l| l.contains(",failed,")).collect();
+    assert_eq!(failed.len(), 3, "{failed:?}");
+    assert!(failed[0].starts_with("100,LOAN-00100,failed,"), "{}", failed[0]);
+    // Each workflow has its own copy of the document, with its row's signers in order.
+    let workflow_id = report.lines().nth(1).and_then(|l| l.split(',').nth(3)).expect("first workflow");
+    let workflow = json_of(s.app.get(&format!("/api/v1/workflows/{workflow_id}"), &s.client).await, 200).await;
+    assert!(
+        workflow.to_string().contains("customer1@home.test") && workflow.to_string().contains("officer@lender.test")
+    );
+
+    // Files that cannot be read are refused whole, nothing sent.
+    for (csv, says) in [
+        ("signer1.email,favourite colour\na@x.test,blue\n", "favourite colour"),
+        ("signer1.email\n\"a@x.test\n", "not closed"),
+        ("workflowName\nx\n", "signer1.email"),
+        ("signer1.email\n", "no rows"),
+    ] {
+        let body = json!({"documentIds": [document], "fileData": STANDARD.encode(csv)});
+        let problem =
+            expect_problem(s.app.post("/api/v1/bulk-sends", &s.client, body).await, 400, "validation_failed").await;
+        assert!(problem["errors"]["fileData"].to_string().contains(says), "{says}: {problem}");
+    }
+    let body = json!({"documentIds": [987_654], "fileData": STANDARD.encode("signer1.email\na@x.test\n")});
+    let problem =
+        expect_problem(s.app.post("/api/v1/bulk-sends", &s.client, body).await, 400, "validation_failed").await;
+    assert!(problem["errors"]["documentIds[0]"].is_array(), "{problem}");
+    assert_eq!(json_of(s.app.get("/api/v1/workflows", &s.client).await, 200).await["totalCount"], 997);
 }

@@ -643,6 +643,10 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
             Walk::Foreign(Some(json!({"lotId": id(a.lot), "signatureImage": "iVBORw0KGgoAAAANSUhEUg=="})))
         }
         "POST /api/v1/bulk-jobs/{jobId}/cancel" => Walk::Foreign(None),
+        // A bulk send copies the tenant's uploads: A's are refused as missing ones.
+        "POST /api/v1/bulk-sends" => Walk::CreateFrom(
+            json!({"documentIds": [id(a.document)], "fileData": STANDARD.encode("signer1.email\nb@b.test\n"), "dryRun": true}),
+        ),
         "POST /api/v1/stamps/invoices" => Walk::Foreign(Some(json!({"workflowId": id(a.invoiced)}))),
         "GET /api/v1/stamps/invoices/{workflowId}" => {
             Walk::ForeignAt(format!("/api/v1/stamps/invoices/{}", id(a.invoiced)))

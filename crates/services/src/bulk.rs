@@ -220,6 +220,7 @@ pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result
 async fn run_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> Outcome {
     let outcome = match job.kind.as_str() {
         crate::lots::LOT_SIGN => crate::lots::sign_item(svc, job, item).await,
+        crate::bulk_send::BULK_SEND => crate::bulk_send::send_item(svc, job, item).await,
         other => Err(Error::internal(format!("unknown bulk kind {other}"))),
     };
     outcome.unwrap_or_else(|error| {

@@ -8,6 +8,7 @@
 pub mod applications;
 pub mod breached;
 pub mod bulk;
+pub mod bulk_send;
 pub mod certificates;
 pub mod config;
 pub mod documents;

@@ -437,4 +437,31 @@ impl Store {
         .await?;
         Ok(())
     }
+
+    /// The workflow a bulk send's item started, found by the marks it left in the workflow's
+    /// settings (`bulkJobId`, `bulkItem`): a retried item finds its own work.
+    pub async fn workflow_of_bulk_item(
+        &self,
+        tenant_id: TenantId,
+        public_id: &str,
+        item_no: i64,
+    ) -> Result<Option<signet_domain::WorkflowId>> {
+        let escape = |text: &str| text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+        let job = format!("%\"bulkJobId\":\"{}\"%", escape(public_id));
+        let (middle, last) = (format!("%\"bulkItem\":{item_no},%"), format!("%\"bulkItem\":{item_no}}}%"));
+        let row: Option<(i64,)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id FROM workflows WHERE tenant_id = $1 AND settings LIKE $2 ESCAPE '\\' \
+                 AND (settings LIKE $3 OR settings LIKE $4) ORDER BY id LIMIT 1",
+            )
+            .bind(tenant_id.get())
+            .bind(&job)
+            .bind(&middle)
+            .bind(&last)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(row.map(|(id,)| signet_domain::WorkflowId::from(id)))
+    }
 }

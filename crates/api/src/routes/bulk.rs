@@ -14,6 +14,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use signet_domain::access::Permission;
 use signet_services::bulk::{self as service, Completion, JobStatus};
+use signet_services::bulk_send::{self, BulkSend};
 use signet_services::lots;
 use utoipa::ToSchema;
 
@@ -230,6 +231,91 @@ pub async fn sign_lot(
         lots::sign(&state, &auth.caller(), body.lot_id, &body.signature_image, body.reviewer_comments.as_deref())
             .await?;
     Ok((StatusCode::ACCEPTED, Json(status.into())))
+}
+
+/// A bulk send: one template and its documents to every row of a CSV file.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct BulkSendRequest {
+    /// The template whose signature fields the workflows take (0: the default places).
+    #[serde(default)]
+    #[schema(minimum = 0)]
+    pub template_id: i64,
+    /// Uploaded documents (`POST /api/v1/documents`), copied into every row's workflow.
+    #[schema(min_items = 1, max_items = 10)]
+    pub document_ids: Vec<i64>,
+    /// The CSV file, base64 (UTF-8, at most 5 MiB and 5000 rows): a header row with
+    /// `workflowName`, `referenceNo`, `signer1.email`, `signer1.name`, `signer1.order`,
+    /// `signer1.mode`, ... up to `signer10.*`; `signer1.email` is required.
+    #[schema(min_length = 1)]
+    pub file_data: String,
+    /// Check the file only: nothing is sent.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+/// A row that would not start a workflow, and why (by field).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkSendRowProblem {
+    /// The row among the records, from 1.
+    pub row: i64,
+    /// Its line in the file (the header is line 1).
+    pub line: i64,
+    #[schema(value_type = Object)]
+    pub errors: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+/// What the file holds, and the job that sends it (none for a dry run).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkSendResult {
+    pub rows: i64,
+    pub valid: i64,
+    pub invalid: i64,
+    pub problems: Vec<BulkSendRowProblem>,
+    pub job: Option<BulkJob>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/bulk-sends",
+    operation_id = "bulkSend",
+    tag = "bulk",
+    security(("bearer" = [])),
+    request_body = BulkSendRequest,
+    responses(
+        (status = 200, description = "Dry run: the rows checked, nothing sent", body = BulkSendResult),
+        (status = 202, description = "A job sends every row; rows that are wrong are reported and nothing is sent for them", body = BulkSendResult),
+        (status = 400, description = "A file that cannot be read (its line named), unknown columns, documents that are not the organisation's; nothing sent", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn bulk_send(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<BulkSendRequest>,
+) -> ApiResult<(StatusCode, Json<BulkSendResult>)> {
+    let send = BulkSend {
+        template_id: body.template_id,
+        document_ids: body.document_ids,
+        file_base64: body.file_data,
+        dry_run: body.dry_run,
+    };
+    let (preview, job) = bulk_send::start(&state, &auth.caller(), send).await?;
+    let status = if job.is_some() { StatusCode::ACCEPTED } else { StatusCode::OK };
+    let problems = preview
+        .problems
+        .into_iter()
+        .map(|p| BulkSendRowProblem { row: p.row as i64, line: p.line as i64, errors: p.errors })
+        .collect();
+    let result = BulkSendResult {
+        rows: preview.rows as i64,
+        valid: preview.valid as i64,
+        invalid: (preview.rows - preview.valid) as i64,
+        problems,
+        job: job.map(BulkJob::from),
+    };
+    Ok((status, Json(result)))
 }
 
 async fn job_of(state: &AppState, auth: &Auth, job_id: &str) -> ApiResult<signet_store::BulkJobRow> {

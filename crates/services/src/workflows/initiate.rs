@@ -231,6 +231,11 @@ async fn check(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) 
     })
 }
 
+/// Whether `request` would start a workflow (every check of [`initiate`] that stores nothing).
+pub async fn validate(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) -> Result<(), Error> {
+    check(svc, tenant_id, request).await.map(|_| ())
+}
+
 /// Starts a workflow; the first signing group is notified by the `workflow.started` event.
 pub async fn initiate(
     svc: &Services,

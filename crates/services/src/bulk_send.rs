@@ -1,0 +1,336 @@
+//! Bulk send (docs/bulk.md): one template and its documents sent to every row of a CSV file,
+//! one workflow per row. The file is checked whole first (its columns, every row as the
+//! workflow it would start), a dry run answers only that, and a real send starts a bulk job in
+//! which each row is checked again and started on its own; a row that is wrong is reported and
+//! nothing is sent for it.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Map, Value, json};
+use signet_blob::BlobKey;
+use signet_domain::csv::{Limits, Table};
+use signet_domain::workflow::SignatoryInput;
+use signet_domain::{DocumentId, Error, FieldErrors, TenantId, WorkflowId};
+use signet_store::{BulkItemRow, BulkJobRow, NewBulkJob};
+
+use crate::bulk::{JobStatus, Outcome};
+use crate::documents::{check_pdf, store_document};
+use crate::workflows::initiate::{InitiateWorkflow, initiate, validate};
+use crate::{Caller, Services};
+
+/// The bulk job kind of a bulk send.
+pub const BULK_SEND: &str = "bulk_send";
+/// Most rows one file may hold.
+pub const MAX_ROWS: usize = 5000;
+/// Largest file (CSV text).
+pub const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
+/// Most signers per row (`signer1.*` to `signer10.*`).
+pub const MAX_SIGNERS: usize = 10;
+/// Most documents sent with each row.
+pub const MAX_DOCUMENTS: usize = 10;
+
+const LIMITS: Limits = Limits { rows: MAX_ROWS, columns: 2 + 4 * MAX_SIGNERS, cell_chars: 500 };
+
+/// A column the file may have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Column {
+    WorkflowName,
+    ReferenceNo,
+    /// `signerN.email`, `.name`, `.order`, `.mode` (N from 1).
+    Signer(usize, SignerPart),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SignerPart {
+    Email,
+    Name,
+    Order,
+    Mode,
+}
+
+fn column(name: &str) -> Option<Column> {
+    match name.to_ascii_lowercase().as_str() {
+        "workflowname" => return Some(Column::WorkflowName),
+        "referenceno" => return Some(Column::ReferenceNo),
+        _ => {}
+    }
+    let lower = name.to_ascii_lowercase();
+    let (signer, part) = lower.strip_prefix("signer")?.split_once('.')?;
+    let n: usize = signer.parse().ok().filter(|n| (1..=MAX_SIGNERS).contains(n))?;
+    let part = match part {
+        "email" => SignerPart::Email,
+        "name" => SignerPart::Name,
+        "order" => SignerPart::Order,
+        "mode" => SignerPart::Mode,
+        _ => return None,
+    };
+    Some(Column::Signer(n, part))
+}
+
+/// The columns of the header, each known and named once.
+fn columns(header: &[String]) -> Result<Vec<Column>, Error> {
+    let mut found = Vec::with_capacity(header.len());
+    for name in header {
+        let Some(c) = column(name) else {
+            return Err(Error::field(
+                "fileData",
+                format!(
+                    "column {name:?} is not known: use workflowName, referenceNo and signer1.email, signer1.name, \
+                     signer1.order, signer1.mode ... up to signer{MAX_SIGNERS}"
+                ),
+            ));
+        };
+        if found.contains(&c) {
+            return Err(Error::field("fileData", format!("column {name:?} appears twice")));
+        }
+        found.push(c);
+    }
+    if !found.contains(&Column::Signer(1, SignerPart::Email)) {
+        return Err(Error::field("fileData", "the file needs a signer1.email column"));
+    }
+    Ok(found)
+}
+
+/// What a send asks for.
+pub struct BulkSend {
+    pub template_id: i64,
+    pub document_ids: Vec<i64>,
+    pub file_base64: String,
+    pub dry_run: bool,
+}
+
+/// A row that would not start a workflow.
+#[derive(Debug, Clone)]
+pub struct RowProblem {
+    /// The row's number among the records (from 1) and its line in the file.
+    pub row: usize,
+    pub line: usize,
+    pub errors: FieldErrors,
+}
+
+/// The file as checked.
+#[derive(Debug, Clone)]
+pub struct Preview {
+    pub rows: usize,
+    pub valid: usize,
+    pub problems: Vec<RowProblem>,
+}
+
+/// Checks the file, and unless it is a dry run starts the job that sends every row.
+pub async fn start(svc: &Services, caller: &Caller, send: BulkSend) -> Result<(Preview, Option<JobStatus>), Error> {
+    let table = read_file(&send.file_base64)?;
+    let columns = columns(&table.header)?;
+    check_documents(svc, caller.tenant_id, &send.document_ids).await?;
+    let mut problems = Vec::new();
+    let mut items = Vec::with_capacity(table.rows.len());
+    for (index, (line, cells)) in table.rows.iter().enumerate() {
+        let row = row_object(&columns, cells);
+        if let Err(error) = check_row(svc, caller.tenant_id, &row, send.template_id, &send.document_ids).await {
+            problems.push(RowProblem { row: index + 1, line: *line, errors: field_errors(error)? });
+        }
+        let reference =
+            row.get("referenceNo").and_then(Value::as_str).map_or_else(|| format!("line {line}"), str::to_string);
+        items.push(json!({"ref": reference, "line": line, "row": row}).to_string());
+    }
+    let preview = Preview { rows: table.rows.len(), valid: table.rows.len() - problems.len(), problems };
+    if send.dry_run {
+        return Ok((preview, None));
+    }
+    let job = NewBulkJob {
+        public_id: crate::bulk::new_public_id(),
+        tenant_id: caller.tenant_id,
+        kind: BULK_SEND,
+        subscriber_id: caller.principal_id,
+        parent_id: send.template_id,
+        input: json!({"templateId": send.template_id, "documentIds": send.document_ids}),
+        items,
+        lot_id: None,
+    };
+    let created = svc.store.create_bulk_job(&job, &caller.audit_actor()).await?;
+    Ok((preview, Some(crate::bulk::status(svc, &created).await?)))
+}
+
+/// Whether a row would start its workflow: its first signer named, and every check of a
+/// workflow's start.
+async fn check_row(
+    svc: &Services,
+    tenant_id: TenantId,
+    row: &Map<String, Value>,
+    template_id: i64,
+    document_ids: &[i64],
+) -> Result<(), Error> {
+    if !row.contains_key("signer1.email") {
+        return Err(Error::field("signer1.email", "is required: every row names its first signer"));
+    }
+    validate(svc, tenant_id, &row_request(row, template_id, document_ids, None)).await
+}
+
+/// A row's problems as fields (anything but a refusal of the row is a failure of the send).
+fn field_errors(error: Error) -> Result<FieldErrors, Error> {
+    match error {
+        Error::Validation(fields) => Ok(fields),
+        Error::Internal(cause) => Err(Error::Internal(cause)),
+        other => Ok(FieldErrors::from([("row".to_string(), vec![other.to_string()])])),
+    }
+}
+
+fn read_file(data: &str) -> Result<Table, Error> {
+    if data.len() > MAX_FILE_BYTES.div_ceil(3) * 4 + 4 {
+        return Err(Error::field("fileData", "must be at most 5 MiB"));
+    }
+    let bytes = STANDARD.decode(data.trim()).map_err(|_| Error::field("fileData", "must be base64 of a CSV file"))?;
+    let text = String::from_utf8(bytes).map_err(|_| Error::field("fileData", "must be UTF-8 text (CSV)"))?;
+    let table = signet_domain::csv::parse(&text, LIMITS).map_err(|m| Error::field("fileData", m))?;
+    if table.rows.is_empty() {
+        return Err(Error::field("fileData", "has no rows below its header"));
+    }
+    Ok(table)
+}
+
+/// The documents sent with every row: the tenant's uploads, each copied for each workflow.
+async fn check_documents(svc: &Services, tenant_id: TenantId, ids: &[i64]) -> Result<(), Error> {
+    if ids.is_empty() || ids.len() > MAX_DOCUMENTS {
+        return Err(Error::field("documentIds", format!("must name 1 to {MAX_DOCUMENTS} uploaded documents")));
+    }
+    for (i, id) in ids.iter().enumerate() {
+        let found = svc.store.document(tenant_id, DocumentId::from(*id)).await?;
+        if !found.is_some_and(|d| d.state == signet_domain::workflow::DocumentState::Active) {
+            return Err(Error::field(&format!("documentIds[{i}]"), "is not an uploaded document of the organisation"));
+        }
+    }
+    Ok(())
+}
+
+/// A row as `{column: value}` (empty cells left out), the form each job item keeps.
+fn row_object(columns: &[Column], cells: &[String]) -> Map<String, Value> {
+    let mut row = Map::new();
+    for (column, cell) in columns.iter().zip(cells) {
+        let value = cell.trim();
+        if value.is_empty() {
+            continue;
+        }
+        let key = match column {
+            Column::WorkflowName => "workflowName".to_string(),
+            Column::ReferenceNo => "referenceNo".to_string(),
+            Column::Signer(n, part) => format!("signer{n}.{}", part_name(*part)),
+        };
+        row.insert(key, Value::String(value.to_string()));
+    }
+    row
+}
+
+fn part_name(part: SignerPart) -> &'static str {
+    match part {
+        SignerPart::Email => "email",
+        SignerPart::Name => "name",
+        SignerPart::Order => "order",
+        SignerPart::Mode => "mode",
+    }
+}
+
+/// The workflow a row starts: its signers in column order (those with an address), the
+/// template and the documents; `job` marks it as the job's (for a retried item).
+fn row_request(
+    row: &Map<String, Value>,
+    template_id: i64,
+    document_ids: &[i64],
+    job: Option<(&str, i64)>,
+) -> InitiateWorkflow {
+    let text = |key: &str| row.get(key).and_then(Value::as_str).map(str::to_string);
+    let signatories = (1..=MAX_SIGNERS)
+        .filter_map(|n| {
+            let email = text(&format!("signer{n}.email"))?;
+            Some(SignatoryInput {
+                subscriber_id: 0,
+                email,
+                name: text(&format!("signer{n}.name")),
+                // An order that is not a number is refused by the order rules (as a negative one).
+                signing_order: text(&format!("signer{n}.order")).map_or(0, |o| o.parse().unwrap_or(-1)),
+                mode: text(&format!("signer{n}.mode")),
+            })
+        })
+        .collect();
+    let mut settings = json!({"sendMail": true});
+    if let Some((job, item)) = job {
+        settings["bulkJobId"] = json!(job);
+        settings["bulkItem"] = json!(item);
+    }
+    InitiateWorkflow {
+        template_id,
+        name: text("workflowName"),
+        reference_no: text("referenceNo"),
+        workflow_type: 0,
+        document_ids: document_ids.to_vec(),
+        signatories,
+        hsm_certificate_id: 0,
+        linked_workflow_id: 0,
+        redirect_url: None,
+        envelope_expiry: None,
+        reminder_frequency: None,
+        settings,
+        attachments: Vec::new(),
+        stamp: None,
+    }
+}
+
+/// One row: checked again, its documents copied, its workflow started. Idempotent: a workflow
+/// this job already started for the row (an earlier attempt that died before recording it)
+/// counts as the row's.
+pub async fn send_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> Result<Outcome, Error> {
+    let input: Value = serde_json::from_str(&job.input)?;
+    let entry: Value = serde_json::from_str(&item.input)?;
+    let tenant_id = TenantId::from(job.tenant_id);
+    let row = entry["row"].as_object().cloned().unwrap_or_default();
+    let template_id = input["templateId"].as_i64().unwrap_or(0);
+    let sources: Vec<i64> = input["documentIds"].as_array().into_iter().flatten().filter_map(Value::as_i64).collect();
+    if let Some(done) = started_before(svc, tenant_id, job, item).await? {
+        return Ok(Outcome::succeeded(done.to_string(), "sent"));
+    }
+    if let Err(error) = check_row(svc, tenant_id, &row, template_id, &sources).await {
+        let errors = field_errors(error)?;
+        let detail = errors.iter().map(|(f, m)| format!("{f}: {}", m.join("; "))).collect::<Vec<_>>().join("; ");
+        return Ok(Outcome::failed(None, detail));
+    }
+    let copies = copy_documents(svc, tenant_id, job, &sources).await?;
+    let request = row_request(&row, template_id, &copies, Some((&job.public_id, item.item_no)));
+    let actor = signet_store::WorkflowActor { id: job.created_by.clone(), ip: None };
+    match initiate(svc, tenant_id, &actor, request).await {
+        Ok(created) => Ok(Outcome::succeeded(created.workflow.id.to_string(), "sent")),
+        Err(Error::Internal(cause)) => Err(Error::Internal(cause)),
+        Err(refused) => Ok(Outcome::failed(None, refused.to_string())),
+    }
+}
+
+/// The workflow this job started for this item before, if any.
+async fn started_before(
+    svc: &Services,
+    tenant_id: TenantId,
+    job: &BulkJobRow,
+    item: &BulkItemRow,
+) -> Result<Option<WorkflowId>, Error> {
+    let found = svc.store.workflow_of_bulk_item(tenant_id, &job.public_id, item.item_no).await?;
+    Ok(found)
+}
+
+async fn copy_documents(
+    svc: &Services,
+    tenant_id: TenantId,
+    job: &BulkJobRow,
+    sources: &[i64],
+) -> Result<Vec<i64>, Error> {
+    let actor = signet_domain::audit::Actor { id: job.created_by.clone(), ip: None };
+    let mut copies = Vec::with_capacity(sources.len());
+    for source in sources {
+        let document = svc
+            .store
+            .document(tenant_id, DocumentId::from(*source))
+            .await?
+            .ok_or_else(|| Error::not_found("document"))?;
+        let bytes = svc.blob.get(&BlobKey::parse(&document.original_blob)?).await.map_err(Error::internal)?.to_vec();
+        let name = document.name.clone();
+        let checked = svc.heavy.run(move || check_pdf("documentIds", name, bytes)).await??;
+        let copy = store_document(svc, tenant_id, &actor, checked, document.category_id, None).await?;
+        copies.push(copy.id.get());
+    }
+    Ok(copies)
+}
