@@ -23,6 +23,7 @@ on_both_backends!(
     a_cancelled_lot_skips_what_it_had_not_signed,
     lots_and_lot_signing_refuse_what_they_cannot_do,
     a_bulk_send_of_a_thousand_rows_reports_the_bad_ones_and_sends_the_rest,
+    a_bulk_send_reads_an_xlsx_workbook_written_by_openpyxl,
 );
 
 const ADMIN_PASSWORD: &str = "correct horse battery";
@@ -426,4 +427,56 @@ async fn a_bulk_send_of_a_thousand_rows_reports_the_bad_ones_and_sends_the_rest(
         expect_problem(s.app.post("/api/v1/bulk-sends", &s.client, body).await, 400, "validation_failed").await;
     assert!(problem["errors"]["documentIds[0]"].is_array(), "{problem}");
     assert_eq!(json_of(s.app.get("/api/v1/workflows", &s.client).await, 200).await["totalCount"], 997);
+}
+
+/// A workbook written by openpyxl (shared strings, a number cell, a blank cell, a second sheet
+/// that is not read), base64.
+fn customers_xlsx() -> String {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("customers.xlsx");
+    let script = format!(
+        "import openpyxl\n\
+         wb = openpyxl.Workbook()\n\
+         ws = wb.active\n\
+         ws.append(['workflowName', 'referenceNo', 'signer1.email', 'signer1.name', 'signer1.order'])\n\
+         ws.append(['Lease & deposit', 'LEASE-1', 'tenant1@home.test', 'Tenant <One>', 1])\n\
+         ws.append(['Lease 2', 'LEASE-2', 'tenant2@home.test', None, 1])\n\
+         ws.append(['Lease 3', 'LEASE-3', 'not an address', 'Three', 1])\n\
+         wb.create_sheet('Notes').append(['ignored'])\n\
+         wb.save({:?})\n",
+        path.display().to_string()
+    );
+    let status = std::process::Command::new("python3").args(["-c", &script]).status().expect("python3");
+    assert!(status.success(), "openpyxl (scripts/install-test-deps.sh) must be installed");
+    STANDARD.encode(std::fs::read(path).expect("xlsx"))
+}
+
+async fn a_bulk_send_reads_an_xlsx_workbook_written_by_openpyxl(backend: Backend) {
+    let s = setup(backend).await;
+    let pdf = reportlab_pdf(&[Page::text("Lease")]);
+    let upload = json!({"documentName": "Lease.pdf", "fileData": STANDARD.encode(&pdf)});
+    let document = json_of(s.app.post("/api/v1/documents", &s.client, upload).await, 201).await["documentId"].clone();
+    let body = json!({"documentIds": [document], "fileData": customers_xlsx()});
+    let started = json_of(s.app.post("/api/v1/bulk-sends", &s.client, body).await, 202).await;
+    assert_eq!((started["rows"].as_i64(), started["invalid"].as_i64()), (Some(3), Some(1)), "{started}");
+    assert_eq!(started["problems"][0]["line"], 4, "the workbook's row number: {started}");
+    let job_id = started["job"]["jobId"].as_str().expect("job").to_string();
+    let (_, done) = follow(&s.app, &s.client, &job_id).await.pop().expect("done");
+    assert_eq!((done["succeeded"].as_i64(), done["failed"].as_i64()), (Some(2), Some(1)), "{done}");
+    let listed = json_of(s.app.get("/api/v1/workflows?searchText=LEASE-1", &s.client).await, 200).await;
+    assert_eq!(listed["totalCount"], 1);
+    let workflow_id = listed["items"][0]["workflowId"].as_i64().or(listed["items"][0]["id"].as_i64()).expect("id");
+    let workflow = json_of(s.app.get(&format!("/api/v1/workflows/{workflow_id}"), &s.client).await, 200).await;
+    let text = workflow.to_string();
+    assert!(text.contains("Lease & deposit") && text.contains("Tenant <One>"), "entities decoded: {text}");
+
+    // A ZIP that is not a workbook, and a damaged one: refused with fileData named.
+    let mut damaged = b"PK\x03\x04\0\0\0\0PK\x05\x06".to_vec();
+    damaged.extend([0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0]);
+    for bytes in [b"PK\x03\x04 not a zip at all".to_vec(), damaged] {
+        let body = json!({"documentIds": [document], "fileData": STANDARD.encode(&bytes)});
+        let problem =
+            expect_problem(s.app.post("/api/v1/bulk-sends", &s.client, body).await, 400, "validation_failed").await;
+        assert!(problem["errors"]["fileData"].is_array(), "{problem}");
+    }
 }

@@ -174,13 +174,21 @@ fn field_errors(error: Error) -> Result<FieldErrors, Error> {
     }
 }
 
+/// The file as a table: an XLSX workbook's first worksheet, or CSV text.
 fn read_file(data: &str) -> Result<Table, Error> {
     if data.len() > MAX_FILE_BYTES.div_ceil(3) * 4 + 4 {
         return Err(Error::field("fileData", "must be at most 5 MiB"));
     }
-    let bytes = STANDARD.decode(data.trim()).map_err(|_| Error::field("fileData", "must be base64 of a CSV file"))?;
-    let text = String::from_utf8(bytes).map_err(|_| Error::field("fileData", "must be UTF-8 text (CSV)"))?;
-    let table = signet_domain::csv::parse(&text, LIMITS).map_err(|m| Error::field("fileData", m))?;
+    let bytes =
+        STANDARD.decode(data.trim()).map_err(|_| Error::field("fileData", "must be base64 of a CSV or XLSX file"))?;
+    let table = if crate::sheets::is_xlsx(&bytes) {
+        crate::sheets::read_first_sheet(&bytes, LIMITS)
+    } else {
+        let text =
+            String::from_utf8(bytes).map_err(|_| Error::field("fileData", "must be UTF-8 text (CSV) or XLSX"))?;
+        signet_domain::csv::parse(&text, LIMITS)
+    }
+    .map_err(|m| Error::field("fileData", m))?;
     if table.rows.is_empty() {
         return Err(Error::field("fileData", "has no rows below its header"));
     }

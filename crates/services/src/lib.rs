@@ -28,6 +28,7 @@ pub mod roles;
 pub mod sales;
 pub mod seals;
 pub mod secrets;
+pub mod sheets;
 pub mod sso;
 pub mod stamps;
 pub mod totp;

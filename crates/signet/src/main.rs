@@ -1,6 +1,7 @@
 //! The `signet` command. Each subcommand lives in its own module under `cmd/`.
 
 mod cmd;
+mod progress;
 
 use std::process::ExitCode;
 
@@ -44,6 +45,9 @@ enum Command {
     /// A local digital e-stamping provider (issues simulated stamp certificates) for development.
     #[command(subcommand, name = "estamp-sim")]
     EstampSim(cmd::estamp_sim::EstampSimCommand),
+    /// Lots: sign a lot through the API as its signer, with a progress bar.
+    #[command(subcommand)]
+    Lot(cmd::lot::LotCommand),
     /// The signing gateway's client: seal requests, open results, drive a transaction.
     #[command(subcommand, name = "gateway-client")]
     GatewayClient(cmd::gateway_client::GatewayClientCommand),
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
         Command::GatewayClient(command) => cmd::gateway_client::run(command),
         Command::Esp(command) => cmd::esp::run(command),
         Command::EstampSim(command) => cmd::estamp_sim::run(command),
+        Command::Lot(command) => cmd::lot::run(command),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -32,6 +32,9 @@ pub enum BenchCommand {
     /// token, embed), one by one and as one bulk signature with one PIN, beside the same
     /// documents signed with a local key (scripts/bench-token.sh sets up a SoftHSM2 token).
     Token(super::bench_token::BenchTokenArgs),
+    /// Documents per second through a lot signed in one bulk job on a running server, beside
+    /// `signet sign pdf` on the same documents (scripts/bench-lot.sh starts the server).
+    Lot(super::bench_lot::BenchLotArgs),
 }
 
 #[derive(Args, Debug)]
@@ -62,6 +65,7 @@ pub fn run(command: BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Workflows(args) => return super::bench_workflows::run(args),
         BenchCommand::Esign(args) => return super::bench_esign::run(args),
         BenchCommand::Token(args) => return super::bench_token::run(args),
+        BenchCommand::Lot(args) => return super::bench_lot::run(args),
     };
     let (dir, temporary) = match &args.dir {
         Some(d) => (d.clone(), false),

@@ -1,11 +1,13 @@
 pub mod bench;
 pub mod bench_esign;
+pub mod bench_lot;
 pub mod bench_token;
 pub mod bench_workflows;
 pub mod ca;
 pub mod esp;
 pub mod estamp_sim;
 pub mod gateway_client;
+pub mod lot;
 pub mod serve;
 pub mod sign;
 pub mod tenant;

@@ -271,6 +271,7 @@ fn sign_all(
 ) -> Vec<(PathBuf, anyhow::Error)> {
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
+    let progress = crate::progress::Progress::new(jobs.len() as u64, "files");
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len()).max(1);
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -278,7 +279,9 @@ fn sign_all(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((input, output)) = jobs.get(i) else { break };
-                    if let Err(e) = signet_signing::sign_pdf_file(input, output, signer, opts) {
+                    let signed = signet_signing::sign_pdf_file(input, output, signer, opts);
+                    progress.advance(signed.is_ok());
+                    if let Err(e) = signed {
                         // A poisoned lock only means another worker panicked; keep the list.
                         let mut list = failures.lock().unwrap_or_else(|p| p.into_inner());
                         // Display only: the lower crates' messages already include their cause.
@@ -288,6 +291,7 @@ fn sign_all(
             });
         }
     });
+    progress.finish();
     let mut list = failures.into_inner().unwrap_or_else(|p| p.into_inner());
     list.sort_by(|a, b| a.0.cmp(&b.0));
     list
