@@ -38,8 +38,10 @@ pub async fn run(state: Services, poll: Duration, mut shutdown: watch::Receiver<
             last_schedule = now_millis();
         }
         let lease_ms = i64::try_from(state.config.job_lease_ms).unwrap_or(i64::MAX).max(1_000);
+        let mut busy = false;
         match store.claim_jobs(&worker, lease_ms, 8).await {
             Ok(jobs) => {
+                busy = !jobs.is_empty();
                 for job in jobs {
                     let outcome = run_job(&state, &job).await;
                     let recorded = match outcome {
@@ -57,8 +59,10 @@ pub async fn run(state: Services, poll: Duration, mut shutdown: watch::Receiver<
             }
             Err(error) => tracing::warn!(%error, "could not claim jobs"),
         }
+        // A queue with work in it is drained without pauses; an empty one is polled.
+        let pause = if busy { Duration::ZERO } else { poll };
         tokio::select! {
-            _ = tokio::time::sleep(poll) => {}
+            _ = tokio::time::sleep(pause) => {}
             _ = shutdown.changed() => {}
         }
         if *shutdown.borrow() {

@@ -11,6 +11,7 @@
 
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use serde::Serialize;
 use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
 use signet_store::{BulkItemRow, BulkJobRow, BulkProgress};
@@ -20,7 +21,9 @@ use crate::{Caller, Services};
 /// How long one slice works before it hands over to the next.
 const SLICE: Duration = Duration::from_secs(5);
 /// Items claimed at a time.
-const CLAIM_BATCH: i64 = 4;
+const CLAIM_BATCH: i64 = 8;
+/// Items worked on at once.
+const ITEM_CONCURRENCY: usize = 4;
 /// How long a claimed item belongs to its worker before another may take it.
 const ITEM_LEASE_MS: Millis = 10 * 60 * 1000;
 /// Longest outcome text kept per item.
@@ -195,14 +198,23 @@ pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result
         if items.is_empty() {
             break;
         }
-        for item in items {
-            let outcome = run_item(svc, &current, &item).await;
-            let detail: String = outcome.detail.chars().take(MAX_DETAIL_CHARS).collect();
-            svc.store
-                .finish_bulk_item(id, item.item_no, outcome.state, outcome.result_ref.as_deref(), &detail)
-                .await
-                .map_err(|e| e.to_string())?;
-        }
+        // Items are independent: a few at once keep both the cores and the database busy.
+        let finished: Vec<Result<(), String>> = futures_util::stream::iter(items)
+            .map(|item| {
+                let current = &current;
+                async move {
+                    let outcome = run_item(svc, current, &item).await;
+                    let detail: String = outcome.detail.chars().take(MAX_DETAIL_CHARS).collect();
+                    svc.store
+                        .finish_bulk_item(id, item.item_no, outcome.state, outcome.result_ref.as_deref(), &detail)
+                        .await
+                        .map_err(|e| e.to_string())
+                }
+            })
+            .buffer_unordered(ITEM_CONCURRENCY)
+            .collect()
+            .await;
+        finished.into_iter().collect::<Result<(), String>>()?;
         if tokio::time::Instant::now() >= deadline {
             svc.store.continue_bulk_job(id, now_millis()).await.map_err(|e| e.to_string())?;
             return Ok(());
