@@ -14,6 +14,7 @@ mod date;
 mod error;
 mod filters;
 mod fonts;
+pub mod forms;
 mod images;
 mod layout;
 pub mod object;
