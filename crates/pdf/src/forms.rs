@@ -114,7 +114,6 @@ pub fn fill_form(document: &[u8], fills: &[FieldFill], flatten: bool) -> Result<
     let Some(mut form) = form else {
         return match fills.first() {
             Some(first) => Err(field_error(0, FieldPart::Name, &first.name, "the document has no form fields")),
-            None if flatten => Ok(document.to_vec()),
             None => Ok(document.to_vec()),
         };
     };

@@ -406,7 +406,8 @@ for i in range(n):
     c.bookmarkPage("p%d" % i)
     c.drawString(72, 760, "%s page %d" % (title, i + 1))
     if i == 0:
-        c.addOutlineEntry(title, "p0", level=0)
+        c.bookmarkPage("top")
+        c.addOutlineEntry(title, "top", level=0)
         c.linkRect("to the end", "p%d" % (n - 1), (72, 700, 200, 720), relative=0)
         c.drawString(72, 705, "to the end")
     c.addOutlineEntry("%s section %d" % (title, i + 1), "p%d" % i, level=1)
