@@ -8,6 +8,7 @@
 pub mod applications;
 pub mod breached;
 pub mod certificates;
+pub mod compose;
 pub mod config;
 pub mod documents;
 pub mod esign;
