@@ -152,6 +152,10 @@ pub struct Merged {
     pub parts: Vec<(usize, usize)>,
 }
 
+/// A copied bookmark not yet written (its siblings may still change), and how many items it
+/// shows (itself and its open descendants).
+type Item = (ObjRef, Dict, usize);
+
 /// The document's bookmarks (outline) as merging extends them: the root and its last
 /// top-level item, and the top-level items added.
 struct OutlineTail {
@@ -159,7 +163,7 @@ struct OutlineTail {
     last: Option<(ObjRef, Dict)>,
     /// The root's reference, taken when the first item is added.
     new_root: Option<ObjRef>,
-    added: Vec<(ObjRef, usize)>,
+    added: Vec<Item>,
 }
 
 impl OutlineTail {
@@ -188,20 +192,36 @@ impl OutlineTail {
         }
     }
 
-    /// The last top-level item so far (new items follow it).
-    fn previous(&self) -> Option<ObjRef> {
-        self.added.last().map(|(r, _)| *r).or(self.last.as_ref().map(|(r, _)| *r))
-    }
-
-    fn extend(&mut self, items: Vec<(ObjRef, usize)>) {
+    fn extend(&mut self, items: Vec<Item>) {
         self.added.extend(items);
     }
 
     /// Links the added items into the outline: the old last item's `/Next`, the root's
     /// `/Last` and `/Count`. Returns whether the catalog changed (a new outline).
     fn finish(self, doc: &Document<'_>, writer: &mut Writer, catalog: &mut Dict) -> Result<bool> {
-        let (Some((first, _)), Some((last, _))) = (self.added.first(), self.added.last()) else { return Ok(false) };
-        let visible: usize = self.added.iter().map(|(_, v)| v).sum();
+        let (Some(first), Some(last)) = (self.added.first().map(|i| i.0), self.added.last().map(|i| i.0)) else {
+            return Ok(false);
+        };
+        let (first, last) = (&first, &last);
+        let visible: usize = self.added.iter().map(|(_, _, v)| v).sum();
+        // The new top-level items, one chain after the document's own.
+        let before = self.last.as_ref().filter(|_| self.root.is_some()).map(|(r, _)| *r);
+        let refs: Vec<ObjRef> = self.added.iter().map(|i| i.0).collect();
+        for (i, (r, mut item, _)) in self.added.into_iter().enumerate() {
+            match if i == 0 { before } else { Some(refs[i - 1]) } {
+                Some(p) => item.set("Prev", Object::Ref(p)),
+                None => {
+                    item.remove("Prev");
+                }
+            }
+            match refs.get(i + 1) {
+                Some(n) => item.set("Next", Object::Ref(*n)),
+                None => {
+                    item.remove("Next");
+                }
+            }
+            writer.put(r, &Object::Dict(item));
+        }
         if let Some((r, mut dict)) = self.last.clone().filter(|_| self.root.is_some()) {
             dict.set("Next", Object::Ref(*first));
             writer.put(r, &Object::Dict(dict));
@@ -407,49 +427,37 @@ impl<'a, 's> Copier<'a, 's> {
         first_page: Option<ObjRef>,
         tail: &mut OutlineTail,
         budget: &mut usize,
-    ) -> Result<Vec<(ObjRef, usize)>> {
+    ) -> Result<Vec<Item>> {
         let (_, catalog) = self.source.catalog()?;
         let first = match catalog.get("Outlines").map(|o| self.source.resolve_dict(o)).transpose()?.flatten() {
             Some(root) => root.get("First").cloned(),
             None => None,
         };
         let root = tail.root_ref(self.writer);
-        let prev = tail.previous();
         match (title, first_page) {
             (Some(title), Some(page)) => {
                 let me = self.writer.alloc();
                 let children = match first {
-                    Some(first) => self.copy_items(&first, me, None, 1, budget)?,
+                    Some(first) => self.copy_items(&first, me, 1, budget)?,
                     None => Vec::new(),
                 };
                 let mut item = Dict::new();
                 item.set("Title", Object::text(title));
                 item.set("Parent", Object::Ref(root));
                 item.set("Dest", Object::Array(vec![Object::Ref(page), Object::name("Fit")]));
-                if let Some(prev) = prev {
-                    item.set("Prev", Object::Ref(prev));
-                }
-                let visible = link_children(&mut item, &children, true);
-                self.writer.put(me, &Object::Dict(item));
-                Ok(vec![(me, 1 + visible)])
+                let visible = self.link_children(&mut item, children, true);
+                Ok(vec![(me, item, 1 + visible)])
             }
             _ => match first {
-                Some(first) => self.copy_items(&first, root, prev, 0, budget),
+                Some(first) => self.copy_items(&first, root, 0, budget),
                 None => Ok(Vec::new()),
             },
         }
     }
 
-    /// Copies a chain of sibling bookmarks (and, bounded in depth, their children) under
-    /// `parent`, the first one after `prev`.
-    fn copy_items(
-        &mut self,
-        first: &Object,
-        parent: ObjRef,
-        prev: Option<ObjRef>,
-        depth: usize,
-        budget: &mut usize,
-    ) -> Result<Vec<(ObjRef, usize)>> {
+    /// Copies a chain of sibling bookmarks (and, bounded in depth, their children, written)
+    /// under `parent`; the siblings are returned linked among themselves, not yet written.
+    fn copy_items(&mut self, first: &Object, parent: ObjRef, depth: usize, budget: &mut usize) -> Result<Vec<Item>> {
         if depth > MAX_OUTLINE_DEPTH {
             return Ok(Vec::new());
         }
@@ -475,7 +483,7 @@ impl<'a, 's> Copier<'a, 's> {
         for (i, source) in items.iter().enumerate() {
             let me = refs[i];
             let children = match source.get("First") {
-                Some(first) => self.copy_items(first, me, None, depth + 1, budget)?,
+                Some(first) => self.copy_items(first, me, depth + 1, budget)?,
                 None => Vec::new(),
             };
             let mut item = Dict::new();
@@ -494,19 +502,33 @@ impl<'a, 's> Copier<'a, 's> {
                 item.set("A", copied);
             }
             item.set("Parent", Object::Ref(parent));
-            let before = if i == 0 { prev } else { Some(refs[i - 1]) };
-            if let Some(p) = before {
-                item.set("Prev", Object::Ref(p));
+            if i > 0 {
+                item.set("Prev", Object::Ref(refs[i - 1]));
             }
             if let Some(n) = refs.get(i + 1) {
                 item.set("Next", Object::Ref(*n));
             }
             let open = source.get("Count").and_then(Object::as_int).is_none_or(|c| c >= 0);
-            let visible = link_children(&mut item, &children, open);
-            self.writer.put(me, &Object::Dict(item));
-            out.push((me, 1 + visible));
+            let visible = self.link_children(&mut item, children, open);
+            out.push((me, item, 1 + visible));
         }
         Ok(out)
+    }
+
+    /// Writes an item's copied children and sets its `/First`, `/Last` and `/Count`; returns
+    /// how many items it shows below itself (none when closed).
+    fn link_children(&mut self, item: &mut Dict, children: Vec<Item>, open: bool) -> usize {
+        let (Some(first), Some(last)) = (children.first().map(|c| c.0), children.last().map(|c| c.0)) else {
+            return 0;
+        };
+        let below: usize = children.iter().map(|(_, _, v)| v).sum();
+        for (r, child, _) in children {
+            self.writer.put(r, &Object::Dict(child));
+        }
+        item.set("First", Object::Ref(first));
+        item.set("Last", Object::Ref(last));
+        item.set("Count", Object::Int(if open { below as i64 } else { -(below as i64) }));
+        if open { below } else { 0 }
     }
 
     /// The page's resources, or the nearest ancestor's (a page may inherit them).
@@ -574,17 +596,6 @@ impl<'a, 's> Copier<'a, 's> {
         self.writer.put(target, &copied);
         Ok(target)
     }
-}
-
-/// Sets an item's `/First`, `/Last` and `/Count` for its copied children; returns how many
-/// items it shows below itself (none when closed).
-fn link_children(item: &mut Dict, children: &[(ObjRef, usize)], open: bool) -> usize {
-    let (Some((first, _)), Some((last, _))) = (children.first(), children.last()) else { return 0 };
-    let below: usize = children.iter().map(|(_, v)| v).sum();
-    item.set("First", Object::Ref(*first));
-    item.set("Last", Object::Ref(*last));
-    item.set("Count", Object::Int(if open { below as i64 } else { -(below as i64) }));
-    if open { below } else { 0 }
 }
 
 fn rect(r: [f64; 4]) -> Object {

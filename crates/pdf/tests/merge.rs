@@ -48,7 +48,8 @@ fn merged_pages_follow_the_document_with_their_bookmarks_and_links() {
     let main = outlined_pdf("Agreement", 2);
     let annex = outlined_pdf("Annex", 3);
     let plain = simple_pdf();
-    let parts = [MergePart { bytes: &annex, title: Some("Annex A") }, MergePart { bytes: &plain, title: None }];
+    let parts =
+        [MergePart { bytes: &annex, title: Some("Annex A") }, MergePart { bytes: &plain, title: Some("Plain") }];
     let signet_pdf::assemble::Merged { bytes: merged, parts: ranges } = append_documents(&main, &parts).unwrap();
     assert!(merged.starts_with(&main), "an incremental update");
     assert_eq!(ranges, vec![(3, 3), (6, 1)]);
@@ -64,7 +65,7 @@ fn merged_pages_follow_the_document_with_their_bookmarks_and_links() {
         .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "pages in order: {order:?}");
     let marks = bookmarks(&path);
-    for expected in ["Agreement section 2=2", "Annex A=3", "Annex=3", "Annex section 3=5"] {
+    for expected in ["Agreement section 2=2", "Annex A=3", "Annex=3", "Annex section 3=5", "Plain=6"] {
         assert!(marks.lines().any(|l| l == expected), "{expected} missing:\n{marks}");
     }
     // Each document's link on its first page leads to its own last page.
