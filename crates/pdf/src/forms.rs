@@ -368,29 +368,19 @@ fn check_fill(index: usize, fill: &FieldFill, field: &Field) -> Result<Assignmen
     }
     let refuse = |part: FieldPart| field_error(index, part, name, format!("the field is {}", kind.describe()));
     // Parts that do not belong to the field's kind are refused rather than ignored.
-    let stray = match kind {
-        FieldKind::Text => [
-            (fill.checked.is_some(), FieldPart::Checked),
-            (fill.selected.is_some(), FieldPart::Selected),
-            (fill.image.is_some(), FieldPart::Image),
-        ],
-        FieldKind::Checkbox => [
-            (fill.value.is_some(), FieldPart::Value),
-            (fill.selected.is_some(), FieldPart::Selected),
-            (fill.image.is_some(), FieldPart::Image),
-        ],
-        FieldKind::Radio | FieldKind::Choice => [
-            (fill.checked.is_some(), FieldPart::Checked),
-            (fill.image.is_some(), FieldPart::Image),
-            (false, FieldPart::Image),
-        ],
-        FieldKind::Image => [
-            (fill.value.is_some(), FieldPart::Value),
-            (fill.checked.is_some(), FieldPart::Checked),
-            (fill.selected.is_some(), FieldPart::Selected),
-        ],
+    let given = [
+        (fill.value.is_some(), FieldPart::Value),
+        (fill.checked.is_some(), FieldPart::Checked),
+        (fill.selected.is_some(), FieldPart::Selected),
+        (fill.image.is_some(), FieldPart::Image),
+    ];
+    let takes: &[FieldPart] = match kind {
+        FieldKind::Text => &[FieldPart::Value],
+        FieldKind::Checkbox => &[FieldPart::Checked],
+        FieldKind::Radio | FieldKind::Choice => &[FieldPart::Value, FieldPart::Selected],
+        FieldKind::Image => &[FieldPart::Image],
     };
-    if let Some((_, part)) = stray.iter().find(|(given, _)| *given) {
+    if let Some((_, part)) = given.iter().find(|(is_given, part)| *is_given && !takes.contains(part)) {
         return Err(refuse(*part));
     }
     match kind {

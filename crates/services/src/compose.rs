@@ -151,8 +151,13 @@ pub fn compose(gathered: Gathered, limit: usize) -> Result<Composed, Error> {
     let name = document_name(&format!("{field}.documentName"), input.document_name.as_deref(), "document.pdf")?;
     let data_field = format!("{field}.fileData");
     let mut bytes = decode_base64(&data_field, input.file_data.as_deref(), limit)?;
-    // The document as sent must be one we can show and sign before anything is done to it.
+    // The document as sent must be one we can show and sign before anything is done to it,
+    // and not signed yet: filling or merging would change what was signed.
     check_pdf(&data_field, name.clone(), bytes.clone())?;
+    let composing = !input.controls.is_empty() || input.flatten || !input.merges.is_empty();
+    if composing {
+        refuse_signed(&data_field, &bytes, "filled or merged")?;
+    }
     if !input.controls.is_empty() || input.flatten {
         let fills = fills(field, &input.controls)?;
         bytes = signet_pdf::forms::fill_form(&bytes, &fills, input.flatten)
@@ -195,11 +200,21 @@ fn merge_parts(
         };
         let name = document_name(&format!("{field}.documentName"), merge.document_name.as_deref(), &default_name)?;
         let checked = check_pdf(&data_field, name.clone(), bytes)?;
+        refuse_signed(&data_field, &checked.bytes, "merged (its signatures would be lost)")?;
         let flat = signet_pdf::forms::fill_form(&checked.bytes, &[], true)
             .map_err(|e| Error::field(&data_field, format!("cannot be merged: {e}")))?;
         parts.push((name, flat));
     }
     Ok(parts)
+}
+
+fn refuse_signed(field: &str, pdf: &[u8], what: &str) -> Result<(), Error> {
+    let signed = signet_pdf::signatures(pdf).map_err(|e| Error::field(field, format!("is not a usable PDF: {e}")))?;
+    if signed.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::field(field, format!("carries signatures; a signed document cannot be {what}")))
+    }
 }
 
 /// The controls as field values; a value's problems are named at its place in the request.

@@ -229,6 +229,22 @@ mod tests {
     }
 
     #[test]
+    fn slot_pages_put_the_default_slot_on_those_pages_of_their_document_only() {
+        let mut placement = Placement {
+            slot: 1,
+            slot_pages: vec![SlotPages { document: 0, pages: vec![2, 5] }],
+            ..Placement::default()
+        };
+        let (pages, rect, _) = boxes_for(&placement, 0, b"unused: no anchor, no boxes").expect("boxes");
+        assert_eq!(pages, PageSelection::List(vec![2, 5]));
+        assert_eq!(rect, BoxSpec::Named(Position::BottomCenter));
+        let (pages, _, _) = boxes_for(&placement, 1, b"unused").expect("boxes");
+        assert_eq!(pages, PageSelection::Last, "another document keeps its last page");
+        shift_first_document(&mut placement, 1, 2);
+        assert_eq!(placement.slot_pages[0].pages, [3, 6], "pages put in front move them");
+    }
+
+    #[test]
     fn pages_and_boxes_are_checked() {
         let good = Placement {
             boxes: vec![PlacedBox {
