@@ -126,3 +126,72 @@ fn a_signed_form_is_not_filled() {
     let signed = sign(&form_pdf(), &signet_pdf::SignOptions::default(), 1);
     assert!(matches!(fill_form(&signed, &[text("fullName", "x")], false), Err(Error::Unsupported(_))));
 }
+
+#[test]
+fn a_form_in_object_streams_is_filled_with_an_xref_stream_update_and_signed() {
+    let form = qpdf(&form_pdf(), &["--object-streams=generate"]);
+    let filled = fill_form(&form, &every_kind(), false).unwrap();
+    let tail = String::from_utf8_lossy(&filled[form.len()..]).into_owned();
+    assert!(tail.contains("/Type /XRef"), "an xref stream after an xref stream");
+    let dir = tmp();
+    let path = write(&dir, "filled.pdf", &filled);
+    assert_qpdf_clean(&path);
+    assert!(pdftotext(&path).contains("Ravi Kumar"));
+    let signed = sign(&filled, &signet_pdf::SignOptions::default(), 1);
+    let path = write(&dir, "signed.pdf", &signed);
+    assert_pdfsig_valid(&path, 1);
+    assert_pyhanko_valid(&path);
+}
+
+#[test]
+fn a_radio_group_and_a_checkbox_are_cleared_again() {
+    let form = form_pdf();
+    let on = vec![
+        FieldFill { name: "plan".into(), value: Some("basic".into()), ..FieldFill::default() },
+        FieldFill { name: "agree".into(), checked: Some(true), ..FieldFill::default() },
+    ];
+    let filled = fill_form(&form, &on, false).unwrap();
+    let off = vec![
+        FieldFill { name: "plan".into(), value: Some("basic".into()), selected: Some(false), ..FieldFill::default() },
+        FieldFill { name: "agree".into(), checked: Some(false), ..FieldFill::default() },
+    ];
+    let cleared = fill_form(&filled, &off, false).unwrap();
+    let dir = tmp();
+    let path = write(&dir, "cleared.pdf", &cleared);
+    let json = run(std::process::Command::new("qpdf").args(["--json", "--json-key=acroform", path.to_str().unwrap()]));
+    assert!(!json.contains("\"value\": \"/basic\"") && !json.contains("\"value\": \"/Yes\""), "{json}");
+    assert!(json.contains("\"value\": \"/Off\""), "{json}");
+}
+
+/// Bytes of an uncompressed copy of the form changed at a few places (a fixed pseudo-random
+/// sequence): filling, flattening and merging give a document or an error, never a panic, and
+/// a document only ever appends.
+#[test]
+fn damaged_forms_are_filled_merged_or_refused_never_a_panic() {
+    let form = qpdf(&form_pdf(), &["--qdf", "--object-streams=disable"]);
+    let fills: Vec<FieldFill> = every_kind().into_iter().filter(|f| f.image.is_none()).collect();
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let noise = b"<>[]/()0 R-9.e\n";
+    for round in 0..300 {
+        let mut damaged = form.clone();
+        for _ in 0..1 + round % 4 {
+            let at = (next() as usize) % damaged.len();
+            damaged[at] = noise[(next() as usize) % noise.len()];
+        }
+        for flatten in [false, true] {
+            if let Ok(out) = fill_form(&damaged, &fills, flatten) {
+                assert!(out.starts_with(&damaged), "round {round}: an update only appends");
+            }
+        }
+        let part = [signet_pdf::MergePart { bytes: &damaged, title: Some("part") }];
+        if let Ok(merged) = signet_pdf::append_documents(&form, &part) {
+            assert!(merged.bytes.starts_with(&form), "round {round}");
+        }
+    }
+}

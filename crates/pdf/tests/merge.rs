@@ -89,3 +89,20 @@ fn signed_documents_and_too_many_parts_are_refused() {
     assert!(matches!(append_documents(&main, &many), Err(Error::Unsupported(_))));
     assert!(append_documents(&main, &[MergePart { bytes: b"not a pdf", title: None }]).is_err());
 }
+
+#[test]
+fn documents_in_object_streams_merge_and_sign() {
+    let main = qpdf(&outlined_pdf("Agreement", 2), &["--object-streams=generate"]);
+    let annex = qpdf(&outlined_pdf("Annex", 2), &["--object-streams=generate"]);
+    let merged = append_documents(&main, &[MergePart { bytes: &annex, title: None }]).unwrap();
+    assert_eq!(merged.parts, vec![(3, 2)]);
+    let dir = tmp();
+    let path = write(&dir, "merged.pdf", &merged.bytes);
+    assert_qpdf_clean(&path);
+    let marks = bookmarks(&path);
+    assert!(marks.lines().any(|l| l == "Annex section 2=4"), "untitled parts join the top level:\n{marks}");
+    let signed = sign(&merged.bytes, &signet_pdf::SignOptions::default(), 1);
+    let path = write(&dir, "signed.pdf", &signed);
+    assert_pdfsig_valid(&path, 1);
+    assert_pyhanko_valid(&path);
+}
