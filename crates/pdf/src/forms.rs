@@ -57,11 +57,11 @@ pub enum FieldKind {
 impl FieldKind {
     fn describe(self) -> &'static str {
         match self {
-            FieldKind::Text => "a text field (give fieldValue)",
-            FieldKind::Checkbox => "a checkbox (give isChecked)",
-            FieldKind::Radio => "a radio button group (give fieldValue, the option, and isSelected)",
-            FieldKind::Choice => "a choice field (give fieldValue, one of its options, and isSelected)",
-            FieldKind::Image => "an image field (give imageData)",
+            FieldKind::Text => "a text field: it takes a text value",
+            FieldKind::Checkbox => "a checkbox: it takes checked or not",
+            FieldKind::Radio => "a radio button group: it takes one of its options, selected or not",
+            FieldKind::Choice => "a choice field: it takes one of its options, selected or not",
+            FieldKind::Image => "an image field: it takes a PNG or JPEG image",
         }
     }
 }
