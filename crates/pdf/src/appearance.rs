@@ -194,29 +194,33 @@ impl Renderer {
         }
     }
 
-    /// Every glyph is placed with its own text matrix so shaping offsets (marks, reordered
-    /// Devanagari vowel signs) land exactly where the shaper put them.
     fn draw_line(&self, s: &mut String, line: &ShapedLine, x: f64, y: f64, size: f64) {
-        s.push_str("BT\n");
-        let mut pen = x;
-        for run in &line.runs {
-            let k = size / run.units_per_em;
-            s.push_str(&format!("/{} {} Tf\n", run.font.resource_name(), format_real(size)));
-            for g in &run.glyphs {
-                let cid = self.fonts.cid(run.font, g.gid);
-                s.push_str(&format!(
-                    "1 0 0 1 {} {} Tm <{cid:04X}> Tj\n",
-                    format_real(pen + g.x_offset as f64 * k),
-                    format_real(y + g.y_offset as f64 * k)
-                ));
-                pen += g.x_advance as f64 * k;
-            }
-        }
-        s.push_str("ET\n");
+        draw_shaped(&self.fonts, s, line, x, y, size);
     }
 }
 
-fn draw_image(s: &mut String, img: &EmbeddedImage, area: [f64; 4]) {
+/// Every glyph is placed with its own text matrix so shaping offsets (marks, reordered
+/// Devanagari vowel signs) land exactly where the shaper put them.
+pub(crate) fn draw_shaped(fonts: &EmbeddedFonts, s: &mut String, line: &ShapedLine, x: f64, y: f64, size: f64) {
+    s.push_str("BT\n");
+    let mut pen = x;
+    for run in &line.runs {
+        let k = size / run.units_per_em;
+        s.push_str(&format!("/{} {} Tf\n", run.font.resource_name(), format_real(size)));
+        for g in &run.glyphs {
+            let cid = fonts.cid(run.font, g.gid);
+            s.push_str(&format!(
+                "1 0 0 1 {} {} Tm <{cid:04X}> Tj\n",
+                format_real(pen + g.x_offset as f64 * k),
+                format_real(y + g.y_offset as f64 * k)
+            ));
+            pen += g.x_advance as f64 * k;
+        }
+    }
+    s.push_str("ET\n");
+}
+
+pub(crate) fn draw_image(s: &mut String, img: &EmbeddedImage, area: [f64; 4]) {
     let (iw, ih) = (img.width as f64, img.height as f64);
     let scale = (area[2] / iw).min(area[3] / ih);
     let (w, h) = (iw * scale, ih * scale);

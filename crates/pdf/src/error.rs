@@ -31,6 +31,10 @@ pub enum Error {
     NoSuchPage(u32, usize),
     #[error("signature image: {0}")]
     Image(String),
+    /// A value for a form field that the field does not take; `index` is the value's position
+    /// among those given, `part` the part of it that is wrong.
+    #[error("form field {name:?}: {message}")]
+    FormField { index: usize, part: crate::forms::FieldPart, name: String, message: String },
     #[error("font: {0}")]
     Font(String),
     #[error("the signature ({needed} bytes) does not fit the reserved space ({reserved} bytes)")]

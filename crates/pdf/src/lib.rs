@@ -14,6 +14,7 @@ mod date;
 mod error;
 mod filters;
 mod fonts;
+pub mod forms;
 mod images;
 mod layout;
 pub mod object;
@@ -27,7 +28,7 @@ mod verify;
 mod writer;
 
 pub use appearance::{Appearance, NameStyle, WidgetPlacement};
-pub use assemble::prepend_pages;
+pub use assemble::{MergePart, Merged, append_documents, prepend_pages};
 pub use error::{Error, Result};
 pub use layout::{BoxSpec, PageSelection, Position, parse_page_boxes};
 pub use overlay::{QrMark, draw_qr_codes};

@@ -10,6 +10,7 @@ pub mod breached;
 pub mod bulk;
 pub mod bulk_send;
 pub mod certificates;
+pub mod compose;
 pub mod config;
 pub mod documents;
 pub mod esign;

@@ -18,11 +18,12 @@ use crate::AppState;
 use crate::auth::Auth;
 use crate::error::{ApiResult, ProblemDetails};
 use crate::extract::ApiJson;
-use signet_services::documents::{CheckedPdf, check_pdf, decode_base64, document_name};
+use signet_services::compose;
+use signet_services::documents::{check_pdf, decode_base64, document_name};
 use signet_services::stamps::StampRequest;
 use signet_services::verification::QrPlacement;
 use signet_services::workflows::initiate::decode_attachments;
-use signet_services::workflows::placement::{self, PageRef, PlacedBox, Placement};
+use signet_services::workflows::placement::{self, PageRef, PlacedBox, Placement, SlotPages};
 use signet_services::workflows::quick_start::{self, Plan, QuickStart, StampOrder, Started};
 
 use super::estamp_payload::{self, DigitalStamp, EstampPayload};
@@ -214,20 +215,37 @@ pub struct InitiateAndSignWorkflowConfig {
     pub fetch_estamp_deatils_using_ref_no: bool,
 }
 
+/// A value for one of the document's form fields (`fieldName`, fully qualified as
+/// `parent.child`): `fieldValue` for a text field, `isChecked` (`true`/`false`) for a
+/// checkbox, `fieldValue` (the option) with `isSelected` (default `true`) for a radio group or
+/// a choice field, `imageData` (PNG or JPEG, base64) for an image field (a push button).
+/// `fieldType`, when given (`text`, `checkbox`, `radio`, `choice`, `image`), must match the
+/// field.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TemplateControlDetail {
+    #[schema(max_length = 200)]
     pub field_name: Option<String>,
+    #[schema(max_length = 20)]
     pub field_type: Option<String>,
+    #[schema(max_length = 10000)]
     pub field_value: Option<String>,
+    #[schema(max_length = 10)]
     pub is_checked: Option<String>,
+    #[schema(max_length = 10)]
     pub is_selected: Option<String>,
+    /// PNG or JPEG, base64, at most 5 MiB decoded.
     pub image_data: Option<String>,
 }
 
+/// A document merged after a document (`lstDocumentDetails`): given as `fileData`, or as a
+/// stored document of the tenant (`parentDocumentId`, uploaded with `POST /api/v1/documents`).
+/// With `addSignaturePlaceholder`, the signers' signature fields go on its last page as well.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct MergeDocumentDetails {
+    /// The title of the bookmark that leads to the merged pages.
+    #[schema(max_length = 200)]
     pub document_name: Option<String>,
     pub file_data: Option<String>,
     #[serde(default)]
@@ -236,41 +254,65 @@ pub struct MergeDocumentDetails {
     pub parent_document_id: i32,
 }
 
+/// A document to sign: its form fields filled from `controlDetails` (and flattened with
+/// `flattenFields`, a Signet extension), then the `mergeDocumentDetails` appended after it.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DocumentDetails {
+    #[schema(max_length = 200)]
     pub document_name: Option<String>,
     pub file_data: Option<String>,
+    /// 0, or one of the tenant's templates (checked; templates carry no document).
     #[serde(default)]
     pub template_id: i32,
+    #[schema(max_items = 500)]
     pub control_details: Option<Vec<TemplateControlDetail>>,
+    #[schema(max_items = 20)]
     pub merge_document_details: Option<Vec<MergeDocumentDetails>>,
+    /// Signet extension: draw the filled fields into the pages and remove them.
+    #[serde(default)]
+    pub flatten_fields: bool,
 }
 
+/// A document appended after a template's document.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct MergeDocument {
+    /// The title of the bookmark that leads to the merged pages.
+    #[schema(max_length = 200)]
     pub document_name: Option<String>,
     pub file_data: Option<String>,
 }
 
+/// A template's document (`fileData`, its form filled from `controlDetails`, the
+/// `mergeDocuments` appended after it) and further documents of the template.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct TemplateData {
+    /// 0, or one of the tenant's templates (checked; templates carry no document).
     #[serde(default)]
     pub template_id: i32,
+    #[schema(max_length = 200)]
     pub document_name: Option<String>,
     pub file_data: Option<String>,
+    #[schema(max_items = 500)]
     pub control_details: Option<Vec<TemplateControlDetail>>,
+    #[schema(max_items = 20)]
     pub lst_document_details: Option<Vec<DocumentDetails>>,
+    #[schema(max_items = 20)]
     pub merge_documents: Option<Vec<MergeDocument>>,
+    /// Signet extension: draw the filled fields into the pages and remove them.
+    #[serde(default)]
+    pub flatten_fields: bool,
 }
 
 /// The spec's `OptimizedSignRequest`: documents and the signers' e-mails, signing in order.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct OptimizedSignRequest {
+    #[schema(max_items = 20)]
     pub template_list: Option<Vec<TemplateData>>,
+    #[schema(max_items = 20)]
     pub lst_document_details: Option<Vec<DocumentDetails>>,
     pub email_id: Option<String>,
     pub name: Option<String>,
@@ -278,10 +320,6 @@ pub struct OptimizedSignRequest {
     pub suppress_estamp_page: bool,
     pub signatory_email_ids: Option<Vec<String>>,
     pub request_from: Option<String>,
-}
-
-fn unsupported(field: &str, what: &str) -> Error {
-    Error::field(field, format!("{what} is not available on this server; leave it empty"))
 }
 
 fn page_refs(c: &Coordinate) -> Result<Vec<PageRef>, String> {
@@ -516,46 +554,79 @@ pub async fn initiate_and_sign(
     Ok((StatusCode::CREATED, Json(initiated(started, &state))))
 }
 
-fn optimized_documents(body: &OptimizedSignRequest, limit: usize) -> Result<Vec<CheckedPdf>, Error> {
-    let mut sources: Vec<(String, Option<&str>, Option<&str>, bool)> = Vec::new();
+fn controls(list: Option<&Vec<TemplateControlDetail>>) -> Vec<compose::Control> {
+    list.into_iter()
+        .flatten()
+        .map(|c| compose::Control {
+            field_name: c.field_name.clone(),
+            field_type: c.field_type.clone(),
+            field_value: c.field_value.clone(),
+            is_checked: c.is_checked.clone(),
+            is_selected: c.is_selected.clone(),
+            image_data: c.image_data.clone(),
+        })
+        .collect()
+}
+
+fn document_input(field: String, d: &DocumentDetails) -> compose::DocumentInput {
+    compose::DocumentInput {
+        field,
+        template_id: d.template_id,
+        document_name: d.document_name.clone(),
+        file_data: d.file_data.clone(),
+        controls: controls(d.control_details.as_ref()),
+        flatten: d.flatten_fields,
+        merges_key: "mergeDocumentDetails",
+        merges: d
+            .merge_document_details
+            .iter()
+            .flatten()
+            .map(|m| compose::Merge {
+                document_name: m.document_name.clone(),
+                file_data: m.file_data.clone(),
+                parent_document_id: m.parent_document_id,
+                add_signature_placeholder: m.add_signature_placeholder,
+            })
+            .collect(),
+    }
+}
+
+/// The request's documents in order (each template's document, then its further documents,
+/// then `lstDocumentDetails`), each named by its place in the request.
+fn optimized_documents(body: &OptimizedSignRequest) -> Result<Vec<compose::DocumentInput>, Error> {
+    let mut inputs = Vec::new();
     for (i, t) in body.template_list.iter().flatten().enumerate() {
         let field = format!("templateList[{i}]");
-        let has_controls = t.control_details.as_ref().is_some_and(|c| !c.is_empty());
-        if t.merge_documents.as_ref().is_some_and(|m| !m.is_empty()) {
-            return Err(unsupported(&format!("{field}.mergeDocuments"), "merging documents"));
-        }
-        sources.push((field.clone(), t.document_name.as_deref(), t.file_data.as_deref(), has_controls));
+        inputs.push(compose::DocumentInput {
+            field: field.clone(),
+            template_id: t.template_id,
+            document_name: t.document_name.clone(),
+            file_data: t.file_data.clone(),
+            controls: controls(t.control_details.as_ref()),
+            flatten: t.flatten_fields,
+            merges_key: "mergeDocuments",
+            merges: t
+                .merge_documents
+                .iter()
+                .flatten()
+                .map(|m| compose::Merge {
+                    document_name: m.document_name.clone(),
+                    file_data: m.file_data.clone(),
+                    ..compose::Merge::default()
+                })
+                .collect(),
+        });
         for (j, d) in t.lst_document_details.iter().flatten().enumerate() {
-            let has_controls = d.control_details.as_ref().is_some_and(|c| !c.is_empty());
-            sources.push((
-                format!("{field}.lstDocumentDetails[{j}]"),
-                d.document_name.as_deref(),
-                d.file_data.as_deref(),
-                has_controls,
-            ));
+            inputs.push(document_input(format!("{field}.lstDocumentDetails[{j}]"), d));
         }
     }
     for (i, d) in body.lst_document_details.iter().flatten().enumerate() {
-        let field = format!("lstDocumentDetails[{i}]");
-        if d.merge_document_details.as_ref().is_some_and(|m| !m.is_empty()) {
-            return Err(unsupported(&format!("{field}.mergeDocumentDetails"), "merging documents"));
-        }
-        let has_controls = d.control_details.as_ref().is_some_and(|c| !c.is_empty());
-        sources.push((field, d.document_name.as_deref(), d.file_data.as_deref(), has_controls));
+        inputs.push(document_input(format!("lstDocumentDetails[{i}]"), d));
     }
-    if sources.is_empty() || sources.len() > signet_services::documents::MAX_BULK_DOCUMENTS {
+    if inputs.is_empty() || inputs.len() > signet_services::documents::MAX_BULK_DOCUMENTS {
         return Err(Error::field("lstDocumentDetails", "give 1 to 20 documents with fileData"));
     }
-    let mut pdfs = Vec::with_capacity(sources.len());
-    for (field, name, data, has_controls) in sources {
-        if has_controls {
-            return Err(unsupported(&format!("{field}.controlDetails"), "filling form fields"));
-        }
-        let name = document_name(&format!("{field}.documentName"), name, "document.pdf")?;
-        let bytes = decode_base64(&format!("{field}.fileData"), data, limit)?;
-        pdfs.push(check_pdf(&format!("{field}.fileData"), name, bytes)?);
-    }
-    Ok(pdfs)
+    Ok(inputs)
 }
 
 #[utoipa::path(
@@ -566,7 +637,7 @@ fn optimized_documents(body: &OptimizedSignRequest, limit: usize) -> Result<Vec<
     request_body = OptimizedSignRequest,
     responses(
         (status = 201, description = "Started; the signers sign in the order of `signatoryEmailIds`", body = InitiatedWorkflow),
-        (status = 400, description = "Invalid documents or e-mail addresses; nothing stored", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 400, description = "Invalid documents, form field values (named at their place, e.g. `lstDocumentDetails[0].controlDetails[2].fieldName`), documents to merge or e-mail addresses; a signed document cannot be filled or merged; nothing stored", body = ProblemDetails, content_type = "application/problem+json"),
     )
 )]
 pub async fn optimized(
@@ -575,10 +646,11 @@ pub async fn optimized(
     ApiJson(body): ApiJson<OptimizedSignRequest>,
 ) -> ApiResult<(StatusCode, Json<InitiatedWorkflow>)> {
     let (body, limit) = (std::sync::Arc::new(body), state.config.max_body_bytes);
+    let gathered = compose::gather(&state, auth.tenant_id, optimized_documents(&body)?).await?;
     let reading = body.clone();
     let plan = move || -> Result<Plan, Error> {
-        let pdfs = optimized_documents(&reading, limit)?;
-        Ok(Plan { pdfs, signatories: optimized_signatories(&reading)?, first_signature: None })
+        let (pdfs, slot_pages) = compose::compose_all(gathered, limit)?;
+        Ok(Plan { pdfs, signatories: optimized_signatories(&reading, &slot_pages)?, first_signature: None })
     };
     let rest = |_: &Plan| {
         let settings = json!({"sendMail": true, "requestFrom": body.request_from});
@@ -590,7 +662,7 @@ pub async fn optimized(
 
 /// The signers of an `optimized` request, in the order of `signatoryEmailIds` (or the one
 /// `emailId`), each in the default place.
-fn optimized_signatories(body: &OptimizedSignRequest) -> Result<Vec<NewSignatory>, Error> {
+fn optimized_signatories(body: &OptimizedSignRequest, slot_pages: &[SlotPages]) -> Result<Vec<NewSignatory>, Error> {
     let mut emails: Vec<String> = body.signatory_email_ids.clone().unwrap_or_default();
     if emails.is_empty()
         && let Some(email) = body.email_id.clone().filter(|e| !e.trim().is_empty())
@@ -622,7 +694,12 @@ fn optimized_signatories(body: &OptimizedSignRequest) -> Result<Vec<NewSignatory
         .enumerate()
         .map(|(slot, planned)| NewSignatory {
             planned,
-            placement: serde_json::to_value(Placement { slot, ..Placement::default() }).unwrap_or_default(),
+            placement: serde_json::to_value(Placement {
+                slot,
+                slot_pages: slot_pages.to_vec(),
+                ..Placement::default()
+            })
+            .unwrap_or_default(),
         })
         .collect())
 }

@@ -349,3 +349,77 @@ pub fn cert_der(pem: &Path) -> Vec<u8> {
     assert!(out.status.success());
     out.stdout
 }
+
+/// The reportlab + pypdf program that writes `form.pdf` (see [`form_pdf`]).
+pub const FORM_SCRIPT: &str = r#"
+from reportlab.pdfgen import canvas
+c = canvas.Canvas("rl.pdf")
+c.drawString(72, 760, "Application form")
+f = c.acroForm
+f.textfield(name="fullName", x=72, y=700, width=250, height=24, fontSize=12, borderWidth=1)
+f.textfield(name="address", x=72, y=620, width=250, height=60, fontSize=0, borderWidth=1, fieldFlags="multiline")
+f.checkbox(name="agree", x=72, y=580, size=18, buttonStyle="check")
+f.radio(name="plan", value="basic", x=72, y=540, size=16, selected=False)
+f.radio(name="plan", value="premium", x=120, y=540, size=16, selected=False)
+f.choice(name="city", options=["Delhi", "Mumbai", "Pune"], value="Delhi", x=72, y=490, width=150, height=22)
+f.listbox(name="langs", options=["Hindi", "English", "Marathi"], value="Hindi", x=250, y=430, width=120, height=60)
+c.showPage()
+c.save()
+# reportlab makes no push buttons: the image field is added with pypdf.
+from pypdf import PdfWriter
+from pypdf.generic import DictionaryObject, NameObject, NumberObject, ArrayObject, FloatObject, TextStringObject
+w = PdfWriter(clone_from="rl.pdf")
+page = w.pages[0]
+button = DictionaryObject({
+    NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Widget"),
+    NameObject("/FT"): NameObject("/Btn"), NameObject("/Ff"): NumberObject(65536),
+    NameObject("/T"): TextStringObject("photo"), NameObject("/F"): NumberObject(4),
+    NameObject("/Rect"): ArrayObject([FloatObject(72), FloatObject(300), FloatObject(222), FloatObject(400)]),
+    NameObject("/MK"): DictionaryObject({NameObject("/BC"): ArrayObject([FloatObject(0)])}),
+})
+ref = w._add_object(button)
+button[NameObject("/P")] = page.indirect_reference
+page[NameObject("/Annots")].append(ref)
+w._root_object["/AcroForm"]["/Fields"].append(ref)
+w.write("form.pdf")
+"#;
+
+/// An A4 form made by reportlab (text `fullName`, multi-line `address`, checkbox `agree`,
+/// radio group `plan` with `basic`/`premium`, combo box `city`, list box `langs`) and pypdf
+/// (image push button `photo` at 72,300-222,400).
+pub fn form_pdf() -> Vec<u8> {
+    let dir = tmp();
+    run(Command::new("python3").current_dir(&dir).args(["-c", FORM_SCRIPT]));
+    std::fs::read(dir.join("form.pdf")).unwrap()
+}
+
+/// A reportlab PDF of `pages` pages titled `title`, with a bookmark per page (nested under a
+/// top bookmark) and, on the first page, a link to the last page.
+pub fn outlined_pdf(title: &str, pages: usize) -> Vec<u8> {
+    let dir = tmp();
+    let script = format!(
+        r#"
+from reportlab.pdfgen import canvas
+c = canvas.Canvas("out.pdf")
+title, n = {title:?}, {pages}
+for i in range(n):
+    c.bookmarkPage("p%d" % i)
+    c.drawString(72, 760, "%s page %d" % (title, i + 1))
+    if i == 0:
+        c.bookmarkPage("top")
+        c.addOutlineEntry(title, "top", level=0)
+        c.linkRect("to the end", "p%d" % (n - 1), (72, 700, 200, 720), relative=0)
+        c.drawString(72, 705, "to the end")
+    c.addOutlineEntry("%s section %d" % (title, i + 1), "p%d" % i, level=1)
+    c.showPage()
+c.save()
+"#
+    );
+    run(Command::new("python3").current_dir(&dir).args(["-c", &script]));
+    std::fs::read(dir.join("out.pdf")).unwrap()
+}
+
+/// The text of a PDF as pdftotext reads it.
+pub fn pdftotext(path: &Path) -> String {
+    run(Command::new("pdftotext").args([path.to_str().unwrap(), "-"]))
+}

@@ -41,6 +41,18 @@ pub struct Placement {
     /// The signatory's position among all signatories, for the default slot.
     #[serde(default)]
     pub slot: usize,
+    /// Pages of a document where the default slot goes instead of its last page (a merged
+    /// document: the last page of its own part and of each part that asked for a placeholder).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slot_pages: Vec<SlotPages>,
+}
+
+/// The pages (1-based) of the document at `document` that carry the default slot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SlotPages {
+    pub document: usize,
+    pub pages: Vec<u32>,
 }
 
 const SLOTS: [Position; 9] = [
@@ -103,6 +115,9 @@ pub fn shift_first_document(placement: &mut Placement, by: u32, documents: usize
         }
     }
     placement.boxes = boxes;
+    for pages in placement.slot_pages.iter_mut().filter(|p| p.document == 0) {
+        pages.pages.iter_mut().for_each(|p| *p = p.saturating_add(by));
+    }
 }
 
 /// Checks a placement before it is stored: pages must be readable and boxes positive.
@@ -158,7 +173,11 @@ pub fn boxes_for(placement: &Placement, index: usize, pdf: &[u8]) -> Result<Boxe
         };
         return Ok((PageSelection::List(vec![hit.page]), rect, None));
     }
-    Ok((PageSelection::Last, BoxSpec::Named(SLOTS[placement.slot % SLOTS.len()]), None))
+    let slot = BoxSpec::Named(SLOTS[placement.slot % SLOTS.len()]);
+    match placement.slot_pages.iter().find(|p| p.document == index).filter(|p| !p.pages.is_empty()) {
+        Some(pages) => Ok((PageSelection::List(pages.pages.clone()), slot, None)),
+        None => Ok((PageSelection::Last, slot, None)),
+    }
 }
 
 /// The visible signature of a signatory on the document at `index`.
@@ -207,6 +226,22 @@ mod tests {
         shift_first_document(&mut single, 1, 1);
         assert_eq!(single.boxes[0].page, PageRef::Number(3));
         assert_eq!(single.boxes[0].document, None);
+    }
+
+    #[test]
+    fn slot_pages_put_the_default_slot_on_those_pages_of_their_document_only() {
+        let mut placement = Placement {
+            slot: 1,
+            slot_pages: vec![SlotPages { document: 0, pages: vec![2, 5] }],
+            ..Placement::default()
+        };
+        let (pages, rect, _) = boxes_for(&placement, 0, b"unused: no anchor, no boxes").expect("boxes");
+        assert_eq!(pages, PageSelection::List(vec![2, 5]));
+        assert_eq!(rect, BoxSpec::Named(Position::BottomCenter));
+        let (pages, _, _) = boxes_for(&placement, 1, b"unused").expect("boxes");
+        assert_eq!(pages, PageSelection::Last, "another document keeps its last page");
+        shift_first_document(&mut placement, 1, 2);
+        assert_eq!(placement.slot_pages[0].pages, [3, 6], "pages put in front move them");
     }
 
     #[test]
