@@ -536,9 +536,10 @@ async fn initiate_and_sign_applies_the_first_signature_at_its_coordinates(backen
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
     pyhanko_trusting(&signed, &app.state.keys.ca.cert_der, &[]);
 
-    // E-stamping, bad QR codes and images for later signers are refused before anything is stored.
+    // A loan record without eStampType digital, bad QR codes and images for later signers are
+    // refused before anything is stored.
     for (field, extra) in [
-        ("eStampPayload", json!({"eStampPayload": {"loan": {}}})),
+        ("eStampType", json!({"eStampPayload": {"loan": {}}})),
         ("qrCodeCordinats[0]", json!({"qrCodeCordinats": [{"selectedPage": "MIDDLE"}]})),
         ("qrCodeCordinats", json!({"qrCodeCordinats": [{"pageNumber": "9"}]})),
         ("fileData", json!({"fileData": STANDARD.encode(b"not a pdf")})),
