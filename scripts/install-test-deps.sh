@@ -24,7 +24,7 @@ if ((${#need_apt[@]})); then
 fi
 
 python_ok() { python3 - <<'PY' 2>/dev/null
-import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml, PIL, aiosmtpd  # noqa: F401
+import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml, PIL, aiosmtpd, openpyxl  # noqa: F401
 import shutil, sys
 from importlib.metadata import version
 # api_fuzz.rs needs schemathesis 4.32+ (two WFC users as peers, `--checks all` with every check).
@@ -35,9 +35,9 @@ PY
 if ! python_ok; then
   echo "installing Python test tools"
   python3 -m pip install -q --disable-pip-version-check \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd 'schemathesis>=4.32,<5' \
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd openpyxl 'schemathesis>=4.32,<5' \
     || python3 -m pip install -q --break-system-packages \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd 'schemathesis>=4.32,<5'
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd openpyxl 'schemathesis>=4.32,<5'
 fi
 
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest
