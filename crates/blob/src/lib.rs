@@ -20,13 +20,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
+use futures_util::StreamExt;
+use futures_util::stream::BoxStream;
 use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::memory::InMemory;
 use object_store::path::Path as ObjectPath;
 use object_store::prefix::PrefixStore;
-use futures_util::StreamExt;
-use futures_util::stream::BoxStream;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload, RetryConfig, WriteMultipart};
 
 /// In a use case a blob failure is internal: keys are built by Signet and the store is the

@@ -25,11 +25,29 @@ pub struct ExportWindow {
 /// What is exported, with the conditions of its filter (each optional).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExportFilter {
-    Workflows { status: Option<String>, created_by: Option<String>, template_id: Option<i64>, reference_no: Option<String> },
+    Workflows {
+        status: Option<String>,
+        created_by: Option<String>,
+        template_id: Option<i64>,
+        reference_no: Option<String>,
+    },
     /// `email` is compared in lower case.
-    Signatories { status: Option<String>, email: Option<String>, workflow_id: Option<i64> },
-    AuditEvents { action: Option<String>, actor: Option<String>, target: Option<String> },
-    Users { status: Option<String>, role: Option<String>, user_type: Option<String>, department_id: Option<i64> },
+    Signatories {
+        status: Option<String>,
+        email: Option<String>,
+        workflow_id: Option<i64>,
+    },
+    AuditEvents {
+        action: Option<String>,
+        actor: Option<String>,
+        target: Option<String>,
+    },
+    Users {
+        status: Option<String>,
+        role: Option<String>,
+        user_type: Option<String>,
+        department_id: Option<i64>,
+    },
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -200,7 +218,9 @@ impl ExportFilter {
                 let email = email.as_ref().map(|e| e.to_lowercase());
                 params.extend([text(status), Param::Text(email), Param::Int(*workflow_id)])
             }
-            ExportFilter::AuditEvents { action, actor, target } => params.extend([text(action), text(actor), text(target)]),
+            ExportFilter::AuditEvents { action, actor, target } => {
+                params.extend([text(action), text(actor), text(target)])
+            }
             ExportFilter::Users { status, role, user_type, department_id } => {
                 params.extend([text(status), text(role), text(user_type), Param::Int(*department_id)])
             }

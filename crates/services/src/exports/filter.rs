@@ -152,6 +152,9 @@ mod tests {
     #[test]
     fn sql_in_a_value_is_only_text() {
         let filter = parse_filter(Dataset::AuditEvents, "target=x' OR '1'='1").expect("filter");
-        assert_eq!(filter, ExportFilter::AuditEvents { action: None, actor: None, target: Some("x' OR '1'='1".into()) });
+        assert_eq!(
+            filter,
+            ExportFilter::AuditEvents { action: None, actor: None, target: Some("x' OR '1'='1".into()) }
+        );
     }
 }
