@@ -196,7 +196,8 @@ async fn the_range_and_the_filter_choose_the_rows(backend: Backend) {
     let of_second = json!({"format": "csv", "filterCriteria": format!("workflowId={}", ids[1])});
     let rows = csv(of_second, "signatories").await;
     assert_eq!(rows.len(), 3);
-    assert!(rows[1..].iter().all(|r| r[1] == ids[1].to_string()));
+    let second = ids[1].to_string();
+    assert!(rows[1..].iter().all(|r| r[1] == second.as_str()));
     let by_reference = json!({"format": "csv", "filterCriteria": "referenceNo=REF-2"});
     let rows = csv(by_reference, "workflows").await;
     assert_eq!(rows.len(), 2);

@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn bad_conditions_are_refused_with_the_key_named() {
-        let refused = |dataset, text| parse_filter(dataset, text).err().expect("refused");
+        let refused = |dataset, text| parse_filter(dataset, text).expect_err("refused");
         assert!(refused(Dataset::Users, "password=x").contains("unknown key \"password\""));
         assert!(refused(Dataset::Workflows, "action=x").contains("known keys: status, createdBy"));
         assert!(refused(Dataset::Workflows, "status=done").contains("status must be one of"));

@@ -759,12 +759,12 @@ mod tests {
             max_records: Some(0),
             filter_criteria: Some("colour=red".into()),
         };
-        let named = fields(check(Dataset::Workflows, &bad).err().expect("refused"));
+        let named = fields(check(Dataset::Workflows, &bad).expect_err("refused"));
         assert_eq!(named, ["filterCriteria", "format", "maxRecords", "toDate"]);
         let too_many = ExportInput { max_records: Some(MAX_RECORDS + 1), ..input("csv") };
-        assert_eq!(fields(check(Dataset::Users, &too_many).err().expect("refused")), ["maxRecords"]);
+        assert_eq!(fields(check(Dataset::Users, &too_many).expect_err("refused")), ["maxRecords"]);
         let not_a_date = ExportInput { from_date: Some("yesterday".into()), ..input("csv") };
-        assert_eq!(fields(check(Dataset::Users, &not_a_date).err().expect("refused")), ["fromDate"]);
+        assert_eq!(fields(check(Dataset::Users, &not_a_date).expect_err("refused")), ["fromDate"]);
     }
 
     #[test]
