@@ -62,6 +62,12 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
         ["lots", "sign"] | ["bulk-jobs", ..] => Authenticated,
         ["lots", ..] if read => ReadWorkflows,
         ["lots", ..] | ["bulk-sends"] => SendWorkflows,
+        // An export needs the permission to read what it exports; an export job is followed
+        // by whoever asked for it or may export its dataset (checked by the service).
+        ["exports", "workflows" | "signatories"] => ReadWorkflows,
+        ["exports", "audit-events"] => ReadAudit,
+        ["exports", "users"] => ReadDirectory,
+        ["exports", "jobs", ..] => Authenticated,
         ["stamps", "settings" | "billing-profile"] => ManageSettings,
         // Issuing bills the tenant; reading what was issued is a read of its workflows.
         ["stamps", "invoices"] => ManageSettings,

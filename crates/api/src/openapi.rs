@@ -13,8 +13,8 @@ use utoipa_axum::routes;
 use crate::AppState;
 use crate::error::ProblemDetails;
 use crate::routes::{
-    applications, audit, auth, bulk, certificates, departments, documents, gateway_admin, initiate_and_sign, invoices,
-    menus, roles, sales, signing_profiles, sso, stamps, users, verify, webhooks, workflow_actions, workflows,
+    applications, audit, auth, bulk, certificates, departments, documents, exports, gateway_admin, initiate_and_sign,
+    invoices, menus, roles, sales, signing_profiles, sso, stamps, users, verify, webhooks, workflow_actions, workflows,
 };
 
 #[derive(OpenApi)]
@@ -37,6 +37,7 @@ use crate::routes::{
         (name = "webhooks", description = "Webhook endpoints and their deliveries (Standard Webhooks)"),
         (name = "verification", description = "Verification for everyone: a signed PDF, XML or CMS file's signatures checked and explained; nothing is kept"),
         (name = "sales", description = "Customer referrals and CRM leads with their outbox to the tenant's CRM endpoint"),
+        (name = "exports", description = "Exports of workflows, signatories, audit events and users as CSV, XLSX or JSON Lines, streamed or as jobs; see docs/exports.md"),
         (name = "stamps", description = "Stamp duty: the inventory of pre-purchased e-stamp certificates, its stock and alerts, articles of stamp schedules, invoices and debit notes of workflows; see docs/stamps.md"),
     )
 )]
@@ -221,6 +222,12 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(bulk::get_completion))
         .routes(routes!(bulk::get_report))
         .routes(routes!(bulk::stream_events))
+        .routes(routes!(exports::export_workflows))
+        .routes(routes!(exports::export_signatories))
+        .routes(routes!(exports::export_audit_events))
+        .routes(routes!(exports::export_users))
+        .routes(routes!(exports::get_job))
+        .routes(routes!(exports::get_file))
         .routes(routes!(stamps::load, stamps::list))
         .routes(routes!(stamps::stock))
         .routes(routes!(stamps::get_settings, stamps::put_settings))

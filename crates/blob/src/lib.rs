@@ -20,12 +20,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
+use futures_util::StreamExt;
+use futures_util::stream::BoxStream;
 use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::memory::InMemory;
 use object_store::path::Path as ObjectPath;
 use object_store::prefix::PrefixStore;
-use object_store::{ObjectStore, ObjectStoreExt, PutPayload, RetryConfig};
+use object_store::{ObjectStore, ObjectStoreExt, PutPayload, RetryConfig, WriteMultipart};
 
 /// In a use case a blob failure is internal: keys are built by Signet and the store is the
 /// operator's, so no client input causes one. The cause is kept for the log.
@@ -34,6 +36,9 @@ impl From<Error> for signet_domain::Error {
         signet_domain::Error::internal(error)
     }
 }
+
+/// An object's bytes, chunk by chunk.
+pub type ByteStream = BoxStream<'static, Result<Bytes>>;
 
 /// Result type of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -441,6 +446,26 @@ impl BlobStore {
         result.bytes().await.map_err(|e| map_err("get", key, e))
     }
 
+    /// A writer that stores an object under `key` in parts as it is written, so that a large
+    /// object (an export) is never held whole in memory. The object appears, whole, when
+    /// [`BlobWriter::finish`] succeeds; until then readers see the old object or none.
+    pub async fn writer(&self, key: &BlobKey) -> Result<BlobWriter> {
+        let path = key.to_object_path()?;
+        let upload = self.inner.put_multipart(&path).await.map_err(|e| map_err("put", key, e))?;
+        Ok(BlobWriter { inner: WriteMultipart::new_with_chunk_size(upload, WRITER_PART), key: key.clone() })
+    }
+
+    /// The object under `key` as a stream of chunks (read as it is sent, never whole), with
+    /// its size; [`Error::NotFound`] if there is none.
+    pub async fn get_stream(&self, key: &BlobKey) -> Result<(u64, ByteStream)> {
+        let path = key.to_object_path()?;
+        let result = self.inner.get(&path).await.map_err(|e| map_err("get", key, e))?;
+        let size = result.meta.size;
+        let owned = key.clone();
+        let stream = result.into_stream().map(move |chunk| chunk.map_err(|e| map_err("get", &owned, e)));
+        Ok((size, stream.boxed()))
+    }
+
     /// Delete the object under `key`. Idempotent: deleting a missing object succeeds.
     pub async fn delete(&self, key: &BlobKey) -> Result<()> {
         let path = key.to_object_path()?;
@@ -482,6 +507,43 @@ impl BlobStore {
         // One listing request: on S3 this fails if the bucket is missing, unreachable or
         // the credentials are refused.
         self.inner.list_with_delimiter(None).await.map(|_| ()).map_err(|source| Error::Backend { op: "check", source })
+    }
+}
+
+/// The size of the parts a [`BlobWriter`] sends (S3 wants at least 5 MiB but the last).
+const WRITER_PART: usize = 8 * 1024 * 1024;
+
+/// An object being written in parts (see [`BlobStore::writer`]); at most a part or two of it
+/// is in memory at a time.
+pub struct BlobWriter {
+    inner: WriteMultipart,
+    key: BlobKey,
+}
+
+impl fmt::Debug for BlobWriter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BlobWriter").field("key", &self.key).finish()
+    }
+}
+
+impl BlobWriter {
+    /// Appends `bytes`, first waiting while two parts are still being sent.
+    pub async fn write(&mut self, bytes: Bytes) -> Result<()> {
+        self.inner.wait_for_capacity(2).await.map_err(|e| map_err("put", &self.key, e))?;
+        self.inner.put(bytes);
+        Ok(())
+    }
+
+    /// Completes the object.
+    pub async fn finish(self) -> Result<()> {
+        let key = self.key;
+        self.inner.finish().await.map(|_| ()).map_err(|e| map_err("put", &key, e))
+    }
+
+    /// Gives up: nothing is stored.
+    pub async fn abort(self) -> Result<()> {
+        let key = self.key;
+        self.inner.abort().await.map_err(|e| map_err("put", &key, e))
     }
 }
 

@@ -126,3 +126,37 @@ async fn traversal_attempts_are_rejected() -> TestResult {
     assert_eq!(names, vec![std::ffi::OsString::from("root")]);
     Ok(())
 }
+
+/// An object written in parts appears whole only when finished, and reads back as a stream.
+#[tokio::test]
+async fn written_in_parts_and_read_as_a_stream() -> TestResult {
+    use futures_util::StreamExt;
+    let data = tempfile::tempdir()?;
+    let store = BlobStore::from_url("blobs", data.path())?;
+    let key = BlobKey::new(["exports", "big.csv"])?;
+    let mut writer = store.writer(&key).await?;
+    let line = Bytes::from(vec![b'x'; 1024 * 1024]);
+    for _ in 0..20 {
+        writer.write(line.clone()).await?;
+    }
+    assert!(!store.exists(&key).await?, "nothing is visible before the end");
+    writer.finish().await?;
+    let (size, mut stream) = store.get_stream(&key).await?;
+    assert_eq!(size, 20 * 1024 * 1024);
+    let mut read = 0_usize;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk?;
+        assert!(chunk.iter().all(|b| *b == b'x'));
+        read += chunk.len();
+    }
+    assert_eq!(read, 20 * 1024 * 1024);
+
+    // Given up: nothing stored.
+    let other = BlobKey::new(["exports", "abandoned.csv"])?;
+    let mut writer = store.writer(&other).await?;
+    writer.write(line).await?;
+    writer.abort().await?;
+    assert!(!store.exists(&other).await?);
+    assert!(matches!(store.get_stream(&other).await, Err(Error::NotFound { .. })));
+    Ok(())
+}

@@ -84,6 +84,8 @@ struct Objects {
     job: String,
     /// A third workflow of A's, ended and invoiced.
     invoiced: i64,
+    /// A's export job (its workflows, CSV), completed.
+    export: String,
 }
 
 async fn create_as_a(app: &TestApp, token: &str, admin_email: &str) -> Objects {
@@ -345,6 +347,7 @@ async fn create_as_a(app: &TestApp, token: &str, admin_email: &str) -> Objects {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
 
+    let export = a_export(app, token).await;
     Objects {
         sso_provider,
         department: department["departmentID"].as_i64().expect("departmentID"),
@@ -370,7 +373,32 @@ async fn create_as_a(app: &TestApp, token: &str, admin_email: &str) -> Objects {
         referral,
         lead,
         invoiced,
+        export,
     }
+}
+
+/// A's export of its workflows as a job (`Prefer: respond-async`), waited for until completed.
+async fn a_export(app: &TestApp, token: &str) -> String {
+    let response = app
+        .client
+        .post(app.url("/api/v1/exports/workflows"))
+        .bearer_auth(token)
+        .header("prefer", "respond-async")
+        .json(&json!({"format": "csv"}))
+        .send()
+        .await
+        .expect("export");
+    let job = created(response, "an export job").await;
+    let export = job["exportId"].as_str().expect("exportId").to_string();
+    for _ in 0..400 {
+        let status: Value = app.get(&format!("/api/v1/exports/jobs/{export}"), token).await.json().await.expect("json");
+        if status["status"] == "completed" {
+            return export;
+        }
+        assert_ne!(status["status"], "failed", "{status}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("A's export was not written in time");
 }
 
 async fn post_inactive(app: &TestApp, token: &str, workflow_id: i64) -> reqwest::Response {
@@ -476,6 +504,8 @@ fn path_value(name: &str, a: &Objects, missing: bool) -> String {
         "referralId" => pick(a.referral),
         "leadId" => pick(a.lead),
         "lotId" => pick(a.lot),
+        "exportId" if missing => "exp_missing".into(),
+        "exportId" => a.export.clone(),
         "jobId" if missing => "job_missing".into(),
         "jobId" => a.job.clone(),
         // Articles are named, not numbered: A's own article, which B does not have.
@@ -507,6 +537,8 @@ enum Walk {
     /// Changes B's own things at this address (names, not ids, so A's name is B's own): A's
     /// objects stay as they were (the snapshot after the walk says so).
     OwnWrite(String, Value),
+    /// Exports B's own rows with this body: nothing of A's may be in the file.
+    OwnExport(Value),
     /// Public operations that name an organisation by design (registering with it): they
     /// answer alike for every organisation and show nothing.
     PublicByDesign,
@@ -664,6 +696,11 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         "POST /api/v1/crm/leads/mark-pushed" => {
             Walk::Foreign(Some(json!({"leadKey": "a-lead-1", "success": true, "crmLeadId": "b's"})))
         }
+        // Each tenant exports its own rows; A's export job is reached by its id (above).
+        "POST /api/v1/exports/workflows"
+        | "POST /api/v1/exports/signatories"
+        | "POST /api/v1/exports/audit-events"
+        | "POST /api/v1/exports/users" => Walk::OwnExport(json!({"format": "jsonl"})),
         op if op.contains('{') && !op.starts_with("POST ") && !op.starts_with("PUT ") => Walk::Foreign(None),
         "POST /api/v1/webhooks/deliveries/{deliveryId}/redeliver"
         | "POST /api/v1/workflows/{workflowId}/signatories/{signatoryId}/link/revoke" => Walk::Foreign(None),
@@ -721,6 +758,8 @@ async fn snapshot(app: &TestApp, token: &str, a: &Objects) -> BTreeMap<String, V
         format!("/api/v1/lots/{}", a.lot),
         format!("/api/v1/bulk-jobs/{}", a.job),
         format!("/api/v1/bulk-jobs/{}/completion", a.job),
+        format!("/api/v1/exports/jobs/{}", a.export),
+        format!("/api/v1/exports/jobs/{}/file", a.export),
     ];
     reads.push("/api/v1/workflows".to_string());
     let mut seen = BTreeMap::new();
@@ -838,6 +877,13 @@ async fn another_tenant_reaches_none_of_a_tenants_objects_through_any_operation(
                     let status = response.status().as_u16();
                     let text = response.text().await.expect("body");
                     assert!((200..300).contains(&status), "{label} as B: {status} {text}");
+                    assert!(!text.to_lowercase().contains(MARK), "{label} shows A's data to B: {text}");
+                }
+                Walk::OwnExport(body) => {
+                    let response = send(&app, &method, path, &b_token, Some(&body)).await;
+                    let status = response.status().as_u16();
+                    let text = response.text().await.expect("body");
+                    assert_eq!(status, 200, "{label} as B: {text}");
                     assert!(!text.to_lowercase().contains(MARK), "{label} shows A's data to B: {text}");
                 }
                 Walk::NoIds => {

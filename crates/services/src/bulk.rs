@@ -162,16 +162,10 @@ pub fn report_line(item: &BulkItemRow) -> String {
         item.result_ref.clone().unwrap_or_default(),
         item.detail.clone().unwrap_or_default(),
     ];
-    let quoted: Vec<String> = cells.iter().map(|c| csv_cell(c)).collect();
-    format!("{}\r\n", quoted.join(","))
+    crate::exports::csv::line(&cells)
 }
 
 pub const REPORT_HEADER: &str = "item,input,state,result,detail\r\n";
-
-fn csv_cell(value: &str) -> String {
-    let value = if value.starts_with(['=', '+', '-', '@']) { format!("'{value}") } else { value.to_string() };
-    if value.contains([',', '"', '\r', '\n']) { format!("\"{}\"", value.replace('"', "\"\"")) } else { value }
-}
 
 /// The `bulk.run` queue job: a slice of the job's items.
 pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), String> {
@@ -303,17 +297,10 @@ pub fn completion(svc: &Services, job: &BulkJobRow, progress: BulkProgress) -> C
         succeeded: progress.succeeded,
         failed: progress.failed,
         skipped: progress.skipped,
-        started_at: job.started_at.map(rfc3339),
-        finished_at: job.finished_at.map(rfc3339),
+        started_at: job.started_at.map(crate::exports::rfc3339),
+        finished_at: job.finished_at.map(crate::exports::rfc3339),
         report_url: report_url(svc, &job.public_id),
     }
-}
-
-fn rfc3339(millis: Millis) -> String {
-    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
-        .ok()
-        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
-        .unwrap_or_default()
 }
 
 /// A finished job's completion record (`not_found` before it finished).
@@ -323,18 +310,4 @@ pub async fn completion_of(svc: &Services, job: &BulkJobRow) -> Result<Completio
     }
     let progress = svc.store.bulk_progress(job.id).await?;
     Ok(completion(svc, job, progress))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn report_cells_are_quoted_and_never_formulas() {
-        assert_eq!(csv_cell("plain"), "plain");
-        assert_eq!(csv_cell("a,b"), "\"a,b\"");
-        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(csv_cell("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
-        assert_eq!(csv_cell("-5"), "'-5");
-    }
 }

@@ -15,6 +15,7 @@ pub mod config;
 pub mod documents;
 pub mod esign;
 pub mod estamp;
+pub mod exports;
 pub mod gateway;
 pub mod heavy;
 pub mod invoices;

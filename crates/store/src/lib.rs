@@ -8,6 +8,7 @@ mod bulk;
 mod chain;
 mod departments;
 mod esign;
+mod exports;
 mod gateway;
 mod ids;
 mod invoices;
@@ -38,6 +39,10 @@ pub use auth::{
 };
 pub use bulk::{BULK_RUN_JOB, BulkItemRow, BulkJobRow, BulkProgress, LotRow, NewBulkJob};
 pub use esign::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
+pub use exports::{
+    EXPORT_RUN_JOB, ExportFilter, ExportJobRow, ExportPage, ExportWindow, NewExportJob, SignatoryExportRow,
+    UserExportRow, WorkflowExportRow,
+};
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use invoices::{BillingProfileRow, InvoiceRow, IssueNumbers, Issued, NewInvoice};
 pub use jobs::{ClaimedJob, JobRow, NewJob};

@@ -10,6 +10,7 @@ pub mod certificates;
 pub mod departments;
 pub mod documents;
 pub mod estamp_payload;
+pub mod exports;
 pub mod gateway_admin;
 pub mod gateway_public;
 pub mod initiate_and_sign;
