@@ -490,21 +490,8 @@ async fn another_tenants_workflow_is_not_found(backend: Backend) {
     assert_eq!(browser().get(forged).send().await.expect("forged").status(), 404);
 }
 
-fn signature_png(dir: &std::path::Path) -> Vec<u8> {
-    let path = dir.join("signature.png");
-    let script = format!(
-        "from PIL import Image, ImageDraw\nimg = Image.new('RGBA', (300, 100), (255, 255, 255, 0))\nd = ImageDraw.Draw(img)\n\
-         d.line([(10, 80), (80, 20), (150, 70), (290, 30)], fill=(20, 30, 90, 255), width=5)\nimg.save({:?})\n",
-        path.display().to_string()
-    );
-    let status = Command::new("python3").args(["-c", &script]).status().expect("python3 with Pillow");
-    assert!(status.success(), "Pillow (installed with reportlab) must be available");
-    std::fs::read(path).expect("png")
-}
-
 async fn initiate_and_sign_applies_the_first_signature_at_its_coordinates(backend: Backend) {
     let app = spawn(backend).await;
-    let dir = tempfile::tempdir().expect("tmp");
     let who = sender(&app, "Officer Bank").await;
     let pdf = agreement(2);
     let body = json!({
@@ -512,7 +499,7 @@ async fn initiate_and_sign_applies_the_first_signature_at_its_coordinates(backen
         "fileData": STANDARD.encode(&pdf),
         "referenceNo": "SL-77",
         "signatories": [
-            {"emailId": "officer@bank.test", "name": "Loan Officer", "signatureImage": STANDARD.encode(signature_png(dir.path())),
+            {"emailId": "officer@bank.test", "name": "Loan Officer", "signatureImage": STANDARD.encode(signet_testkit::pdf::signature_png()),
              "coordinates": [{"controlType": 1, "left": 60, "top": 600, "width": 160, "height": 60, "pageNumber": "2"}]},
             {"emailId": "customer@home.test", "name": "Customer",
              "coordinates": [{"controlType": 1, "left": 320, "top": 600, "width": 160, "height": 60, "page": "last"}]}
@@ -562,7 +549,7 @@ async fn initiate_and_sign_applies_the_first_signature_at_its_coordinates(backen
     }
     let late_image = json!({
         "fileData": STANDARD.encode(&pdf),
-        "signatories": [{"emailId": "a@x.test"}, {"emailId": "b@x.test", "signatureImage": STANDARD.encode(signature_png(dir.path()))}]
+        "signatories": [{"emailId": "a@x.test"}, {"emailId": "b@x.test", "signatureImage": STANDARD.encode(signet_testkit::pdf::signature_png())}]
     });
     expect_problem(
         app.post("/api/v1/workflows/initiate-and-sign", &who.token, late_image).await,
