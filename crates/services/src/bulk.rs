@@ -24,8 +24,6 @@ const SLICE: Duration = Duration::from_secs(5);
 const CLAIM_BATCH: i64 = 8;
 /// Items worked on at once.
 const ITEM_CONCURRENCY: usize = 4;
-/// How long a claimed item belongs to its worker before another may take it.
-const ITEM_LEASE_MS: Millis = 10 * 60 * 1000;
 /// Longest outcome text kept per item.
 const MAX_DETAIL_CHARS: usize = 500;
 
@@ -175,10 +173,12 @@ pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result
         return Ok(());
     };
     if !matches!(bulk.status.as_str(), "queued" | "running") {
-        return Ok(());
+        // A slice run again after its worker died between ending the job and announcing it.
+        return announce(svc, id).await.map_err(|e| e.to_string());
     }
     svc.store.start_bulk_job(id).await.map_err(|e| e.to_string())?;
     let deadline = tokio::time::Instant::now() + SLICE;
+    let lease_ms = Millis::try_from(svc.config.bulk_item_lease_ms).unwrap_or(Millis::MAX).max(1_000);
     loop {
         let current = svc.store.bulk_job_by_id(id).await.map_err(|e| e.to_string())?.ok_or("the bulk job vanished")?;
         if current.cancel_requested {
@@ -186,7 +186,7 @@ pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result
         }
         let items = svc
             .store
-            .claim_bulk_items(id, now_millis() + ITEM_LEASE_MS, CLAIM_BATCH)
+            .claim_bulk_items(id, now_millis().saturating_add(lease_ms), CLAIM_BATCH)
             .await
             .map_err(|e| e.to_string())?;
         if items.is_empty() {
@@ -245,7 +245,7 @@ async fn run_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> Outco
 }
 
 /// Ends the job once every item is done: its status, then the completion record to the
-/// tenant's webhooks (once: only the caller that ended it sends it).
+/// tenant's webhooks.
 async fn finish(svc: &Services, job: &BulkJobRow) -> Result<(), Error> {
     let progress = svc.store.bulk_progress(job.id).await?;
     let current = svc.store.bulk_job_by_id(job.id).await?.ok_or_else(|| Error::not_found("bulk job"))?;
@@ -254,10 +254,16 @@ async fn finish(svc: &Services, job: &BulkJobRow) -> Result<(), Error> {
         (false, 0) => "completed",
         (false, _) => "completed_with_errors",
     };
-    if !svc.store.finish_bulk_job(job.id, status).await? {
-        return Ok(());
-    }
-    let ended = svc.store.bulk_job_by_id(job.id).await?.ok_or_else(|| Error::not_found("bulk job"))?;
+    svc.store.finish_bulk_job(job.id, status).await?;
+    announce(svc, job.id).await
+}
+
+/// Delivers the completion record of an ended job to the tenant's webhooks. Exactly once however
+/// often it is called: a delivery is keyed by the job's message id, so whichever worker ended the
+/// job, or took over a slice cut off before the announcement, makes the same one.
+async fn announce(svc: &Services, job_id: i64) -> Result<(), Error> {
+    let ended = svc.store.bulk_job_by_id(job_id).await?.ok_or_else(|| Error::not_found("bulk job"))?;
+    let progress = svc.store.bulk_progress(job_id).await?;
     let record = completion(svc, &ended, progress);
     let tenant = TenantId::from(ended.tenant_id);
     let message_id = format!("msg_{}", ended.public_id);

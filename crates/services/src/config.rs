@@ -51,6 +51,9 @@ pub struct Config {
     pub worker_poll_ms: u64,
     /// How long a claimed job belongs to its worker; after a crash, others take it over then.
     pub job_lease_ms: u64,
+    /// How long a claimed bulk item belongs to its worker; after a crash, the items it held are
+    /// claimed again after this (long enough for the slowest item: a signature with its TSA).
+    pub bulk_item_lease_ms: u64,
     /// Size of the gateway's RSA key when it is first made (2048 for existing certificates).
     pub gateway_key_bits: usize,
     /// The gateway's path segment: `POST /{segment}/V3_0/Index`, `GET /{segment}/certificate.cer`.
@@ -198,6 +201,7 @@ impl Default for Config {
             workers: true,
             worker_poll_ms: 1000,
             job_lease_ms: 60_000,
+            bulk_item_lease_ms: 10 * 60 * 1000,
             gateway_key_bits: 3072,
             gateway_segment: "eMsecure".into(),
             gateway_transaction_ttl_secs: 30 * 60,

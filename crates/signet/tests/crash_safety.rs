@@ -2,15 +2,18 @@
 //! SQLite and PostgreSQL: a gateway transaction whose sealing was cut off is either untouched
 //! (the signer signs again) or complete with its kept result (delivered again), never lost or
 //! half-written; and every queued job is done after the restart, none lost, and only a job that
-//! was running at the moment of the kill may run a second time.
+//! was running at the moment of the kill may run a second time; a lot being signed when its
+//! instance dies is finished by two instances taking over at once, each document signed once
+//! and the completion announced once.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use signet_client::{PageSelection, PayloadBuilder, Profile, SignaturePosition, SignatureType, open_result};
 use signet_store::{NewJob, PoolSettings, Store};
+use signet_testkit::blocking::blocking_client;
 use signet_testkit::gateway::{Integrator, access_token, erp_urls};
-use signet_testkit::pdf::numbered_pages;
+use signet_testkit::pdf::{numbered_pages, signature_png};
 use signet_testkit::problem::posted_fields;
 use signet_testkit::process::{Server, SignetBin};
 use signet_testkit::signet_bin;
@@ -40,7 +43,12 @@ impl Installation {
     }
 
     fn serve(&self) -> Server {
-        SIGNET.serve(&["--database-url", &self.database_url], self.dir.path(), &FAST_WORKERS)
+        self.serve_with(&[])
+    }
+
+    fn serve_with(&self, envs: &[(&str, &str)]) -> Server {
+        let envs: Vec<(&str, &str)> = FAST_WORKERS.iter().chain(envs).copied().collect();
+        SIGNET.serve(&["--database-url", &self.database_url], self.dir.path(), &envs)
     }
 
     fn tenant(&self) -> Value {
@@ -184,6 +192,152 @@ fn jobs_survive_kill_9(postgres: bool) {
         );
     }
     assert!(running_at_kill.len() <= 8, "at most one claimed batch was cut off: {running_at_kill:?}");
+}
+
+/// Instances for the bulk test: items of a killed worker are claimed again after two seconds,
+/// and webhooks may point at this machine.
+const BULK_INSTANCE: [(&str, &str); 2] = [("SIGNET_BULK_ITEM_LEASE_MS", "2000"), ("SIGNET_OUTBOUND_ALLOW_PRIVATE", "true")];
+
+fn bulk_lot_survives_kill_9(postgres: bool) {
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let install = Installation::new(postgres, &rt);
+    let first = install.serve_with(&BULK_INSTANCE);
+    let tenant = install.tenant();
+    let http = blocking_client();
+    let base = first.base.clone();
+    let token = |body: Value| -> String {
+        let reply = http.post(format!("{base}/api/v1/auth/token")).json(&body).send().expect("token").json();
+        reply["access_token"].as_str().expect("access token").to_string()
+    };
+    let client = token(
+        json!({"grant_type": "client_credentials", "client_id": tenant["client_id"], "client_secret": tenant["client_secret"]}),
+    );
+    let password = tenant["admin_password"].as_str().expect("password");
+    let officer = token(json!({"grant_type": "password", "username": "ops@acme.test", "password": password}));
+    let webhook = http
+        .post(format!("{base}/api/v1/webhooks"))
+        .bearer(&client)
+        .json(&json!({"url": "http://127.0.0.1:9/hooks", "eventTypes": ["bulk.completed"]}))
+        .send()
+        .expect("webhook")
+        .json();
+    let webhook_id = webhook["webhookId"].as_i64().expect("webhookId");
+    let me = http.get(format!("{base}/api/v1/users/me")).bearer(&officer).send().expect("me").json();
+    let pdf = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, numbered_pages("Sanction letter", 1));
+    let workflows: Vec<i64> = (0..60)
+        .map(|i| {
+            let body = json!({"documentName": format!("letter-{i}.pdf"), "fileData": pdf,
+                              "signatories": [{"emailId": "ops@acme.test", "name": "Officer"}]});
+            let reply = http.post(format!("{base}/api/v1/workflows/initiate-and-sign")).bearer(&client).json(&body).send();
+            reply.expect("initiate").json()["workflowId"].as_i64().expect("workflowId")
+        })
+        .collect();
+    let lot = http
+        .post(format!("{base}/api/v1/lots"))
+        .bearer(&client)
+        .json(&json!({"name": "Today", "signerUserId": me["subscriberId"], "workflowIds": workflows}))
+        .send()
+        .expect("lot")
+        .json();
+    let image = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, signature_png());
+    let job = http
+        .post(format!("{base}/api/v1/lots/sign"))
+        .bearer(&officer)
+        .json(&json!({"lotId": lot["lotId"], "signatureImage": image, "reviewerComments": "Checked"}))
+        .send()
+        .expect("sign lot")
+        .json();
+    let job_id = job["jobId"].as_str().expect("jobId").to_string();
+    let status_at = |base: &str| -> Value {
+        http.get(format!("{base}/api/v1/bulk-jobs/{job_id}")).bearer(&officer).send().expect("status").json()
+    };
+
+    // The instance dies part-way through the lot, with items in its hands.
+    let mut first = first;
+    let started = Instant::now();
+    while status_at(&first.base)["succeeded"].as_i64().unwrap_or(0) < 6 && started.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    first.child.kill().expect("kill -9");
+    first.child.wait().expect("reaped");
+
+    // Two instances take over at once.
+    let (second, third) = std::thread::scope(|s| {
+        let second = s.spawn(|| install.serve_with(&BULK_INSTANCE));
+        let third = s.spawn(|| install.serve_with(&BULK_INSTANCE));
+        (second.join().expect("second"), third.join().expect("third"))
+    });
+    let at_takeover = status_at(&second.base);
+    let signed_before = at_takeover["succeeded"].as_i64().expect("succeeded");
+    assert!(signed_before < 60, "the kill came before the lot was done: {at_takeover}");
+    let deadline = Instant::now() + Duration::from_secs(180);
+    let mut polls = 0u32;
+    let done = loop {
+        let status = status_at(if polls % 2 == 0 { &second.base } else { &third.base });
+        polls += 1;
+        if status["status"] != "queued" && status["status"] != "running" || Instant::now() > deadline {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!((done["succeeded"].as_i64(), done["failed"].as_i64()), (Some(60), Some(0)), "{done}");
+
+    // Each document carries one signature, and the audit trail one signing, whichever
+    // instance made it.
+    let store = rt.block_on(Store::connect(&install.database_url, &PoolSettings::default())).expect("store");
+    let tenant_id = signet_domain::TenantId::from(tenant["tenant_id"].as_i64().expect("tenant_id"));
+    let mut signings = std::collections::BTreeMap::<String, usize>::new();
+    let mut after = 0;
+    loop {
+        let page = rt.block_on(store.audit_entries(tenant_id, after, 1000)).expect("audit");
+        let Some(last) = page.last() else { break };
+        after = last.seq;
+        for entry in page.iter().filter(|e| e.action == "signatory.signed") {
+            *signings.entry(entry.target.clone()).or_default() += 1;
+        }
+    }
+    assert_eq!(signings.len(), 60, "{signings:?}");
+    assert!(signings.values().all(|n| *n == 1), "a document signed twice: {signings:?}");
+    let download = reqwest::Client::new();
+    for (n, id) in workflows.iter().enumerate().filter(|(n, _)| n % 15 == 0) {
+        let signed = rt.block_on(async {
+            let reply = download
+                .post(format!("{}/api/v1/documents/download", third.base))
+                .bearer_auth(&client)
+                .json(&json!({"workflowid": id}))
+                .send()
+                .await
+                .expect("download");
+            assert!(reply.status().is_success(), "document {n}: {}", reply.status());
+            reply.bytes().await.expect("pdf").to_vec()
+        });
+        let report = pdfsig(&signed);
+        assert!(report.contains("Signature is Valid."), "document {n}: {report}");
+        assert_eq!(signet_pdf::signatures(&signed).expect("signatures").len(), 1, "document {n}: {report}");
+    }
+
+    // The completion goes to the webhook once, though three instances worked on the job.
+    let deliveries = http
+        .get(format!("{}/api/v1/webhooks/{webhook_id}/deliveries", second.base))
+        .bearer(&client)
+        .send()
+        .expect("deliveries")
+        .json();
+    let completions: Vec<&Value> =
+        deliveries.as_array().expect("list").iter().filter(|d| d["eventType"] == "bulk.completed").collect();
+    assert_eq!(completions.len(), 1, "{deliveries}");
+    assert_eq!(completions[0]["messageId"], format!("msg_{job_id}"));
+}
+
+#[test]
+fn bulk_lot_survives_kill_9_on_sqlite() {
+    bulk_lot_survives_kill_9(false);
+}
+
+#[test]
+fn bulk_lot_survives_kill_9_on_postgres() {
+    bulk_lot_survives_kill_9(true);
 }
 
 #[test]
