@@ -51,6 +51,11 @@ pub struct Config {
     pub worker_poll_ms: u64,
     /// How long a claimed job belongs to its worker; after a crash, others take it over then.
     pub job_lease_ms: u64,
+    /// How long an instance may keep what authenticated requests check about their principal
+    /// (security stamp, state, role) before reading it again; 0 reads it on every request. A
+    /// change made through this instance, or on PostgreSQL through any instance, takes effect
+    /// at once; only a change made by another process on the same SQLite file waits this long.
+    pub auth_cache_ms: u64,
     /// How long a claimed bulk item belongs to its worker; after a crash, the items it held are
     /// claimed again after this (long enough for the slowest item: a signature with its TSA).
     pub bulk_item_lease_ms: u64,
@@ -202,6 +207,7 @@ impl Default for Config {
             worker_poll_ms: 1000,
             job_lease_ms: 60_000,
             bulk_item_lease_ms: 10 * 60 * 1000,
+            auth_cache_ms: 1000,
             gateway_key_bits: 3072,
             gateway_segment: "eMsecure".into(),
             gateway_transaction_ttl_secs: 30 * 60,

@@ -152,6 +152,7 @@ impl Store {
                 .map_err(db_err)?;
             append_audit!(tx, tenant_id, &actor.event(action, format!("client:{id}"), json!({"name": row.name})));
             tx.commit().await.map_err(db_err)?;
+            self.principals_changed();
             Ok(row)
         })
     }

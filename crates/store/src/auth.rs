@@ -113,6 +113,20 @@ impl Store {
         })
     }
 
+    /// [`Store::principal_auth`] through the cache of what authenticated requests check
+    /// (`principal_cache.rs`); the database is read when the cache has no fresh answer.
+    pub async fn principal_auth_cached(&self, tenant_id: TenantId, principal_id: i64) -> Result<Option<PrincipalAuth>> {
+        if let Some(hit) = self.principals.get(tenant_id.get(), principal_id) {
+            return Ok(Some(hit));
+        }
+        let ticket = self.principals.ticket();
+        let found = self.principal_auth(tenant_id, principal_id).await?;
+        if let Some(auth) = &found {
+            self.principals.put(ticket, tenant_id.get(), principal_id, auth);
+        }
+        Ok(found)
+    }
+
     /// The stamp and state of a principal of a tenant; `None` when it does not exist there.
     pub async fn principal_auth(&self, tenant_id: TenantId, principal_id: i64) -> Result<Option<PrincipalAuth>> {
         on_db!(self, pool => {
@@ -169,6 +183,7 @@ impl Store {
             let event = actor.event(action, format!("principal:{principal_id}"), json!({}));
             append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
+            self.principals_changed();
             Ok(true)
         })
     }

@@ -14,6 +14,7 @@ mod ids;
 mod invoices;
 mod jobs;
 mod menus;
+mod principal_cache;
 mod profiles;
 mod roles;
 mod sales;
@@ -147,6 +148,49 @@ async fn connect_sqlite(url: &str, options: SqliteConnectOptions, settings: &Poo
     }
 }
 
+/// Follows `NOTIFY signet_principals` (triggers of migration 0029) for as long as the pool is
+/// open. The cache is trusted only while a listener is connected; a lost connection empties it,
+/// since notifications may have been missed.
+async fn listen_for_principal_changes(pool: PgPool, cache: std::sync::Arc<principal_cache::PrincipalCache>) {
+    use sqlx::postgres::PgListener;
+    loop {
+        let listening = async {
+            let mut listener = PgListener::connect_with(&pool).await?;
+            listener.listen(principal_cache::CHANNEL).await?;
+            Ok::<_, sqlx::Error>(listener)
+        };
+        match listening.await {
+            Ok(mut listener) => {
+                cache.set_live(true);
+                loop {
+                    match listener.try_recv().await {
+                        // Ok(None): the connection was lost and is back; what was sent meanwhile
+                        // is unknown.
+                        Ok(_) => cache.invalidate(),
+                        Err(error) => {
+                            cache.set_live(false);
+                            if !pool.is_closed() {
+                                tracing::warn!(%error, "stopped listening for principal changes; reading them every time");
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            Err(error) => {
+                cache.set_live(false);
+                if !pool.is_closed() {
+                    tracing::warn!(%error, "cannot listen for principal changes; reading them every time");
+                }
+            }
+        }
+        if pool.is_closed() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
 /// Pool settings; the defaults suit the embedded mode.
 #[derive(Debug, Clone)]
 pub struct PoolSettings {
@@ -163,6 +207,7 @@ impl Default for PoolSettings {
 #[derive(Clone)]
 pub struct Store {
     db: Db,
+    principals: std::sync::Arc<principal_cache::PrincipalCache>,
 }
 
 impl Store {
@@ -190,7 +235,28 @@ impl Store {
                 "unsupported database URL {url:?}: use sqlite://PATH or postgres://..."
             )));
         };
-        Ok(Store { db })
+        Ok(Store { db, principals: principal_cache::PrincipalCache::new() })
+    }
+
+    /// Keeps what authenticated requests check about their principal in memory for up to `ttl`
+    /// (`principal_cache.rs` tells how revocation still takes effect at once); on PostgreSQL it
+    /// also listens for changes made by other instances. A zero `ttl` reads every time.
+    pub fn cache_principals(&self, ttl: Duration) {
+        self.principals.set_ttl(ttl);
+        if ttl.is_zero() {
+            return;
+        }
+        match &self.db {
+            Db::Sqlite(_) => self.principals.set_live(true),
+            Db::Postgres(pool) => {
+                tokio::spawn(listen_for_principal_changes(pool.clone(), self.principals.clone()));
+            }
+        }
+    }
+
+    /// Something about principals or roles changed and committed in this process.
+    pub(crate) fn principals_changed(&self) {
+        self.principals.invalidate();
     }
 
     pub fn backend(&self) -> Backend {

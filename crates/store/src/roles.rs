@@ -94,6 +94,7 @@ impl Store {
             }
             append_audit!(tx, tenant_id, &actor.event("role.deleted", format!("role:{id}"), json!({})));
             tx.commit().await.map_err(db_err)?;
+            self.principals_changed();
             Ok(())
         })
     }

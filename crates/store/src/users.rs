@@ -449,6 +449,7 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             tx.commit().await.map_err(db_err)?;
+            self.principals_changed();
             Ok(row)
         })
     }
@@ -507,6 +508,7 @@ impl Store {
             );
             append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
+            self.principals_changed();
             Ok(())
         })
     }
@@ -544,6 +546,7 @@ impl Store {
                 .map_err(db_err)?;
             append_audit!(tx, tenant_id, &actor.event("user.deleted", format!("user:{id}"), json!({"erased": true})));
             tx.commit().await.map_err(db_err)?;
+            self.principals_changed();
             Ok(())
         })
     }
@@ -697,6 +700,7 @@ impl Store {
             );
             append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
+            self.principals_changed();
             Ok((tenant_id, principal_id))
         })
     }

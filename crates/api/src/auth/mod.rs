@@ -73,8 +73,9 @@ where
         let token = bearer_token(parts)?;
         let claims = app.jwt.verify_access(token)?;
         // The stamp check makes disabling a principal or ending its sessions take effect at
-        // once, on every instance, without waiting for tokens to expire.
-        let current = app.store.principal_auth(claims.tid.into(), claims.principal_id()?).await?;
+        // once, on every instance, without waiting for tokens to expire; the cache behind it
+        // is emptied by every such change (crates/store/src/principal_cache.rs).
+        let current = app.store.principal_auth_cached(claims.tid.into(), claims.principal_id()?).await?;
         let access = match current {
             Some(state) if !state.disabled && state.security_stamp == claims.stamp => access_of(state),
             _ => return Err(ApiError::new(HttpCode::InvalidToken, "the access token has been revoked")),
