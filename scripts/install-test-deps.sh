@@ -2,7 +2,8 @@
 # Installs what the test suite needs on a fresh Debian machine: outside validators
 # (poppler's pdfsig/pdftoppm, xmlsec1, qpdf, Ghostscript, OpenSSL, zbar's zbarimg to read QR
 # codes off rendered pages), SoftHSM2 and OpenSC's
-# pkcs11-tool (a PKCS#11 token for the signer utility's tests), a local S3 server (moto),
+# pkcs11-tool (a PKCS#11 token for the signer utility's tests; p11-kit's PKCS#11 header to
+# build a module that locks it after wrong PINs), a local S3 server (moto),
 # pyHanko and PDF producers for test inputs, and a running PostgreSQL.
 # Idempotent: tools already present are not reinstalled.
 set -euo pipefail
@@ -13,6 +14,8 @@ for pair in pdfsig:poppler-utils pdftoppm:poppler-utils xmlsec1:xmlsec1 qpdf:qpd
             chromium:chromium softhsm2-util:softhsm2 pkcs11-tool:opensc zbarimg:zbar-tools; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || need_apt+=("${pair##*:}")
 done
+# The PKCS#11 header the bridge's PIN lock shim is built with (crates/bridge/tests/pin_lock.rs).
+[ -f /usr/include/p11-kit-1/p11-kit/pkcs11.h ] || need_apt+=(libp11-kit-dev)
 if ! command -v pg_ctlcluster >/dev/null 2>&1 && ! command -v postgres >/dev/null 2>&1; then
   need_apt+=(postgresql)
 fi

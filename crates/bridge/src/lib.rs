@@ -14,4 +14,4 @@ pub mod service;
 pub mod token;
 pub mod trust;
 
-pub use error::BridgeError;
+pub use error::{BridgeError, PinTries};

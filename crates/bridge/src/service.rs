@@ -8,7 +8,7 @@
 //! | `GET /version` | the handshake: name, version, protocol |
 //! | `GET /tokens` | the inserted tokens |
 //! | `GET /tokens/{serial}/certificates` | their signing certificates (base64 DER) |
-//! | `POST /tokens/{serial}/sign` | `{keyId, pin, digests: [hex]}` → `{signatures: [base64]}` |
+//! | `POST /tokens/{serial}/sign` | `{keyId, pin, digests: [hex]}` → `{signatures: [base64]}`; 401 `wrong_pin` (with `pinTries` `low`/`final` when the token tells), 423 `locked` |
 //! | `GET /pad` | whether a signature pad is connected, and which |
 //! | `GET /pad/signature` | the strokes of the signature given on the pad (600 x 200 box) |
 
@@ -100,13 +100,19 @@ async fn version() -> Json<serde_json::Value> {
 
 fn failure(error: BridgeError) -> Response {
     let (status, code) = match &error {
-        BridgeError::WrongPin => (StatusCode::UNAUTHORIZED, "wrong_pin"),
+        BridgeError::WrongPin(_) => (StatusCode::UNAUTHORIZED, "wrong_pin"),
         BridgeError::Locked => (StatusCode::LOCKED, "locked"),
         BridgeError::NoToken(_) => (StatusCode::NOT_FOUND, "no_token"),
         BridgeError::NoKey | BridgeError::CertificateNotUsable => (StatusCode::NOT_FOUND, "no_key"),
         BridgeError::Module(_) | BridgeError::Token(_) => (StatusCode::BAD_GATEWAY, "token_failed"),
     };
-    (status, Json(json!({"error": code, "message": error.to_string()}))).into_response()
+    let mut body = json!({"error": code, "message": error.to_string()});
+    if let BridgeError::WrongPin(tries) = &error
+        && let Some(tries) = tries.code()
+    {
+        body["pinTries"] = json!(tries);
+    }
+    (status, Json(body)).into_response()
 }
 
 /// The token work runs on a blocking thread: PKCS#11 calls block, some for seconds.

@@ -13,7 +13,7 @@ use cryptoki::types::AuthPin;
 use signet_sigcrypto::signer::SigAlg;
 use signet_sigcrypto::{pkcs11, pki};
 
-use crate::BridgeError;
+use crate::{BridgeError, PinTries};
 
 /// Most digests one login signs (a bulk signature of a day's documents).
 pub const MAX_BATCH: usize = 1000;
@@ -118,12 +118,27 @@ impl Tokens {
         }
         let algorithm = SigAlg::for_certificate(certificate).map_err(|_| BridgeError::CertificateNotUsable)?;
         let id = hex::decode(key_id).map_err(|_| BridgeError::NoKey)?;
-        let session = self.pkcs11.open_ro_session(self.slot_of(serial)?)?;
-        session.login(UserType::User, Some(&AuthPin::new(pin.into())))?;
+        let slot = self.slot_of(serial)?;
+        let session = self.pkcs11.open_ro_session(slot)?;
+        if let Err(error) = session.login(UserType::User, Some(&AuthPin::new(pin.into()))) {
+            return Err(self.pin_refusal(slot, error.into()));
+        }
         let signed = sign_with_login(&session, &id, algorithm, digests);
         // A token left logged in would sign for whoever asks next.
         let _ = session.logout();
         signed
+    }
+
+    /// A wrong PIN as the token's flags tell it: many tokens answer the wrong PIN that locks
+    /// them with CKR_PIN_INCORRECT, not CKR_PIN_LOCKED, and say so only in their flags.
+    fn pin_refusal(&self, slot: Slot, error: BridgeError) -> BridgeError {
+        let BridgeError::WrongPin(_) = error else { return error };
+        match self.pkcs11.get_token_info(slot) {
+            Ok(info) if info.user_pin_locked() => BridgeError::Locked,
+            Ok(info) if info.user_pin_final_try() => BridgeError::WrongPin(PinTries::Final),
+            Ok(info) if info.user_pin_count_low() => BridgeError::WrongPin(PinTries::Low),
+            _ => error,
+        }
     }
 }
 

@@ -5,52 +5,18 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
-use common::{MODULE, PIN, token};
+use common::{ORIGIN, PIN, Served, Token, token};
 use serde_json::{Value, json};
 
-const ORIGIN: &str = "https://sign.example.test";
-
-struct Served {
-    child: Child,
-    url: String,
-    client: reqwest::Client,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// `signet-bridge serve` with the token's folder as its HOME (where it installs its CA).
-fn serve(t: &common::Token) -> Served {
+/// `signet-bridge serve` on SoftHSM2.
+fn serve(t: &Token) -> Served {
     serve_and_announce(t).0
 }
 
-fn serve_and_announce(t: &common::Token) -> (Served, Value) {
-    let data = t.dir().join("bridge");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_signet-bridge"))
-        .args(["serve", "--module", MODULE, "--allow-origin", ORIGIN, "--port", "0", "--data-dir"])
-        .arg(&data)
-        .env("SOFTHSM2_CONF", t.conf())
-        .env("HOME", t.dir())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("signet-bridge serve");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("first line");
-    let started: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
-    let ca = std::fs::read(started["ca"].as_str().expect("ca")).expect("ca.pem");
-    let client = reqwest::Client::builder()
-        .add_root_certificate(reqwest::Certificate::from_pem(&ca).expect("pem"))
-        .build()
-        .expect("client");
-    (Served { child, url: started["url"].as_str().expect("url").to_string(), client }, started)
+fn serve_and_announce(t: &Token) -> (Served, Value) {
+    common::serve(t, &t.softhsm())
 }
 
 #[test]

@@ -261,8 +261,13 @@
         }).then(function (r) {
           return r.json().then(function (body) {
             if (!r.ok) {
-              throw new Error(body.error === "wrong_pin" ? "The PIN is wrong." :
-                body.error === "locked" ? "The token is locked after too many wrong PINs." :
+              // The token's own warning before it locks (pinTries), and how a locked one is
+              // unlocked: the signer cannot do it from this page.
+              throw new Error(body.error === "wrong_pin" ? "The PIN is wrong." +
+                (body.pinTries === "final" ? " One more wrong PIN locks the token." :
+                  body.pinTries === "low" ? " Too many wrong PINs lock the token." : "") :
+                body.error === "locked" ? "The token is locked after too many wrong PINs. Unlock it with " +
+                  "the token's own tool (with its SO PIN or PUK), or ask your certificate provider to unlock it." :
                 (body.message || "The token did not sign."));
             }
             document.getElementById("token-complete-id").value = prepared.id;
