@@ -25,9 +25,11 @@ use crate::routes::gateway_public;
 
 /// What the API's handlers share: the services, and the API's own token keys and limiter
 /// (which the workers never need).
+/// Cloned by every extractor of every request, so it is a few reference counts, not the
+/// twenty-odd handles of [`Services`].
 #[derive(Clone)]
 pub struct AppState {
-    pub services: Services,
+    pub services: Arc<Services>,
     pub jwt: Arc<JwtKeys>,
     pub ip_limiter: Arc<IpRateLimiter>,
 }
@@ -42,7 +44,7 @@ impl std::ops::Deref for AppState {
 
 impl FromRef<AppState> for Services {
     fn from_ref(state: &AppState) -> Services {
-        state.services.clone()
+        Services::clone(&state.services)
     }
 }
 

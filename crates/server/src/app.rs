@@ -38,8 +38,12 @@ pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
     if config.database_url.is_none() {
         std::fs::create_dir_all(&config.data_dir)?;
     }
-    let settings = PoolSettings { max_connections: config.db_max_connections, ..PoolSettings::default() };
-    let store = Store::connect(&config.database_url(), &settings).await?;
+    let url = config.database_url();
+    // On PostgreSQL one connection stays with the listener for principal changes.
+    let listener = u32::from(url.starts_with("postgres"));
+    let max_connections = config.db_max_connections.max(1).saturating_add(listener);
+    let settings = PoolSettings { max_connections, ..PoolSettings::default() };
+    let store = Store::connect(&url, &settings).await?;
     store.migrate().await?;
     Ok(store)
 }
@@ -84,8 +88,8 @@ fn ops_routes() -> Router<Services> {
 pub fn router(state: AppState) -> Router {
     let segment = state.config.gateway_segment.clone();
     let api = signet_api::router(&segment, state.clone());
-    let pages = signet_web::router(&segment).with_state(state.services.clone());
-    let ops = ops_routes().with_state(state.services.clone());
+    let pages = signet_web::router(&segment).with_state(Services::clone(&state.services));
+    let ops = ops_routes().with_state(Services::clone(&state.services));
     api.merge(pages)
         .merge(ops)
         .fallback(route_not_found)
@@ -118,7 +122,7 @@ impl App {
         let jwt = Arc::new(jwt);
         let ip_limiter = Arc::new(IpRateLimiter::per_minute(config.auth_rate_limit_per_minute));
         let services = Services::assemble(config, store, blob).await?;
-        let state = AppState { services, jwt, ip_limiter };
+        let state = AppState { services: Arc::new(services), jwt, ip_limiter };
         let router = router(state.clone());
         Ok(App { state, router, listener })
     }
@@ -132,7 +136,7 @@ impl App {
         let (stop_tx, stop_rx) = watch::channel(false);
         let worker = if self.state.config.workers {
             let poll = Duration::from_millis(self.state.config.worker_poll_ms.max(50));
-            Some(tokio::spawn(workers::run(self.state.services.clone(), poll, stop_rx.clone())))
+            Some(tokio::spawn(workers::run(Services::clone(&self.state.services), poll, stop_rx.clone())))
         } else {
             None
         };

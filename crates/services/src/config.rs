@@ -27,6 +27,10 @@ pub struct Config {
     pub database_url: Option<String>,
     /// A local folder, `file:///...` or `s3://bucket/prefix?...`; default: `blobs` in the data folder.
     pub blob_url: Option<String>,
+    /// Database connections of this instance (PostgreSQL adds one that listens for changes).
+    /// The default, twice the cores and at least 4, was measured best (docs/performance.md):
+    /// more connections than the machine can serve only queue inside the database, where a
+    /// writer holding a lock waits for the CPU behind readers.
     pub db_max_connections: u32,
     /// Largest accepted request body, in bytes.
     pub max_body_bytes: usize,
@@ -191,7 +195,7 @@ impl Default for Config {
             listen: "127.0.0.1:8080".into(),
             database_url: None,
             blob_url: None,
-            db_max_connections: 16,
+            db_max_connections: default_pool_size(),
             max_body_bytes: 25 * 1024 * 1024,
             access_token_ttl_secs: 15 * 60,
             refresh_token_ttl_secs: 30 * 24 * 3600,
@@ -327,6 +331,12 @@ pub fn redact_url(url: &str) -> String {
 fn is_secret_name(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     ["secret", "password", "token", "key", "credential"].iter().any(|word| name.contains(word))
+}
+
+/// Twice the cores, at least 4.
+fn default_pool_size() -> u32 {
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+    u32::try_from(cores.saturating_mul(2)).unwrap_or(u32::MAX).max(4)
 }
 
 /// `SIGNET_<KEY>_FILE=/path` sets `<key>` to the file's contents (without the final line
