@@ -30,7 +30,8 @@ type Key = (i64, i64);
 
 #[derive(Default)]
 pub(crate) struct PrincipalCache {
-    ttl: RwLock<Duration>,
+    /// Milliseconds; read by every request, so an atomic rather than a lock.
+    ttl_ms: AtomicU64,
     /// False until enabled, and on PostgreSQL while the listener is not connected.
     live: AtomicBool,
     generation: AtomicU64,
@@ -47,13 +48,11 @@ impl PrincipalCache {
     }
 
     pub(crate) fn set_ttl(&self, ttl: Duration) {
-        if let Ok(mut current) = self.ttl.write() {
-            *current = ttl;
-        }
+        self.ttl_ms.store(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX), Ordering::SeqCst);
     }
 
     fn ttl(&self) -> Duration {
-        self.ttl.read().map(|t| *t).unwrap_or_default()
+        Duration::from_millis(self.ttl_ms.load(Ordering::SeqCst))
     }
 
     /// Starts or stops trusting entries; either way the entries so far are dropped.
@@ -83,8 +82,8 @@ impl PrincipalCache {
             return;
         }
         let Ok(mut entries) = self.entries.write() else { return };
-        // Checked under the lock that `invalidate` also takes, so a change cannot slip in
-        // between the check and the insert.
+        // Checked under the lock that `invalidate` takes to clear: a change bumped after this
+        // check clears the entry once the lock is released.
         if self.generation.load(Ordering::SeqCst) != ticket.0 {
             return;
         }
@@ -96,11 +95,11 @@ impl PrincipalCache {
 
     /// Something about principals or roles changed: nothing kept so far is trusted.
     pub(crate) fn invalidate(&self) {
+        // Bumped first: a `put` that checked the old generation before this bump holds the
+        // lock, so its entry is in the map by the time the clear below runs.
+        self.generation.fetch_add(1, Ordering::SeqCst);
         if let Ok(mut entries) = self.entries.write() {
-            self.generation.fetch_add(1, Ordering::SeqCst);
             entries.clear();
-        } else {
-            self.generation.fetch_add(1, Ordering::SeqCst);
         }
     }
 }
