@@ -58,6 +58,21 @@ pub fn inspect_upload(input: &[u8]) -> Result<DocumentSummary> {
     summarize(&doc, input)
 }
 
+/// Each page's size as shown (its crop box, turned by its rotation): width and height in
+/// points, for screens that place boxes on rendered pages.
+pub fn page_sizes(input: &[u8]) -> Result<Vec<(f64, f64)>> {
+    let doc = reader::Document::open(input)?;
+    Ok(doc
+        .pages()?
+        .iter()
+        .map(|page| {
+            let [x0, y0, x1, y1] = page.crop_box;
+            let (width, height) = ((x1 - x0).abs(), (y1 - y0).abs());
+            if page.rotate % 180 == 0 { (width, height) } else { (height, width) }
+        })
+        .collect())
+}
+
 fn summarize(doc: &reader::Document<'_>, input: &[u8]) -> Result<DocumentSummary> {
     Ok(DocumentSummary {
         pages: doc.pages()?.len(),

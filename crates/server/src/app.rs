@@ -90,7 +90,9 @@ pub fn router(state: AppState) -> Router {
     let api = signet_api::router(&segment, state.clone());
     let pages = signet_web::router(&segment).with_state(Services::clone(&state.services));
     let ops = ops_routes().with_state(Services::clone(&state.services));
+    let console = signet_web::console::router(state.clone());
     api.merge(pages)
+        .merge(console)
         .merge(ops)
         .fallback(route_not_found)
         .method_not_allowed_fallback(method_not_allowed)

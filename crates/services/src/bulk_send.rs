@@ -278,6 +278,7 @@ fn row_request(
         settings,
         attachments: Vec::new(),
         stamp: None,
+        fields: Vec::new(),
     }
 }
 

@@ -251,6 +251,24 @@ impl Store {
         })
     }
 
+    /// The principal and tenant of a refresh token that can still be spent (not used, not
+    /// revoked, not expired), without spending it: the console's session check.
+    pub async fn live_refresh_token(&self, token_hash: &str) -> Result<Option<(i64, TenantId)>> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let found: Option<(i64, i64)> = sqlx::query_as(
+                "SELECT principal_id, tenant_id FROM refresh_tokens \
+                 WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2",
+            )
+            .bind(token_hash)
+            .bind(now)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?;
+            Ok(found.map(|(principal, tenant)| (principal, TenantId::from(tenant))))
+        })
+    }
+
     /// Revokes the family of a refresh token (RFC 7009); unknown tokens are ignored.
     pub async fn revoke_refresh_family(&self, token_hash: &str) -> Result<()> {
         let now = now_millis();

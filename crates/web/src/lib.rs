@@ -5,6 +5,7 @@
 //! a catalogue code with the same status.
 
 mod account;
+pub mod console;
 pub mod form;
 pub mod gateway;
 pub mod preview;

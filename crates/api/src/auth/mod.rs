@@ -70,24 +70,40 @@ where
             return Ok(auth.clone());
         }
         let app = AppState::from_ref(state);
-        let token = bearer_token(parts)?;
+        let token = bearer_token(parts)?.to_string();
+        let ClientIp(ip) = ClientIp::from_request_parts(parts, state).await?;
+        Auth::from_access_token(&app, &token, ip).await
+    }
+}
+
+impl Auth {
+    /// The caller an access token names, checked as every request's is: the signature and
+    /// lifetime, then the principal's current security stamp and status. The console's
+    /// session cookie carries the same token, so it is revoked by the same changes.
+    pub async fn from_access_token(app: &AppState, token: &str, ip: std::net::IpAddr) -> Result<Auth, ApiError> {
         let claims = app.jwt.verify_access(token)?;
-        // The stamp check makes disabling a principal or ending its sessions take effect at
-        // once, on every instance, without waiting for tokens to expire; the cache behind it
-        // is emptied by every such change (crates/store/src/principal_cache.rs).
-        let current = app.store.principal_auth_cached(claims.tid.into(), claims.principal_id()?).await?;
+        Auth::current(app, claims.tid.into(), claims.principal_id()?, claims.kind()?, &claims.stamp, ip).await
+    }
+
+    /// The principal as it is now, refused unless it is enabled and `stamp` is still its
+    /// security stamp. The stamp check makes disabling a principal, changing its role or
+    /// ending its sessions take effect at once, on every instance, without waiting for
+    /// tokens to expire; the cache behind it is emptied by every such change
+    /// (crates/store/src/principal_cache.rs).
+    pub async fn current(
+        app: &AppState,
+        tenant_id: signet_domain::TenantId,
+        principal_id: i64,
+        kind: jwt::PrincipalKind,
+        stamp: &str,
+        ip: std::net::IpAddr,
+    ) -> Result<Auth, ApiError> {
+        let current = app.store.principal_auth_cached(tenant_id, principal_id).await?;
         let access = match current {
-            Some(state) if !state.disabled && state.security_stamp == claims.stamp => access_of(state),
+            Some(state) if !state.disabled && state.security_stamp == stamp => access_of(state),
             _ => return Err(ApiError::new(HttpCode::InvalidToken, "the access token has been revoked")),
         };
-        let ClientIp(ip) = ClientIp::from_request_parts(parts, state).await?;
-        Ok(Auth {
-            tenant_id: claims.tid.into(),
-            principal_id: claims.principal_id()?,
-            kind: claims.kind()?,
-            ip,
-            access,
-        })
+        Ok(Auth { tenant_id, principal_id, kind, ip, access })
     }
 }
 

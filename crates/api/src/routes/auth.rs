@@ -175,7 +175,8 @@ async fn otp_grant(state: &AppState, ip: IpAddr, username: &str, otp: &str) -> A
     }
 }
 
-async fn issue_new_session(
+/// A new session (token family) for `p`: an access token and its first refresh token.
+pub async fn issue_new_session(
     state: &AppState,
     p: &PrincipalCredentials,
     kind: PrincipalKind,
@@ -210,7 +211,8 @@ async fn issue(
     Ok(TokenResponse { access_token, token_type: "Bearer".into(), expires_in: state.jwt.ttl_secs(), refresh_token })
 }
 
-async fn rotate(state: &AppState, refresh_token: &str) -> ApiResult<TokenResponse> {
+/// Spends `refresh_token` for new tokens of its session (reuse revokes the whole family).
+pub async fn rotate(state: &AppState, refresh_token: &str) -> ApiResult<TokenResponse> {
     let invalid = |detail: &str| ApiError::new(HttpCode::InvalidGrant, detail.to_string());
     match state.store.use_refresh_token(&secrets::hash_token(refresh_token)).await? {
         RefreshUse::Fresh { principal_id, tenant_id, family_id, expires_at } => {

@@ -169,7 +169,8 @@ pub async fn upload_bulk(
     Ok((StatusCode::CREATED, Json(BulkUploadResponse { documents: stored })))
 }
 
-fn pdf_response(bytes: Bytes, file_name: &str) -> Response {
+/// A PDF to download under `file_name` (reduced to characters a header can carry).
+pub fn pdf_response(bytes: Bytes, file_name: &str) -> Response {
     let mut response = (StatusCode::OK, bytes).into_response();
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/pdf"));

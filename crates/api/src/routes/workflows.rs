@@ -359,6 +359,7 @@ fn initiate_request(body: &InitiateWorkFlowData) -> Result<InitiateWorkflow, Err
             body.signer_attachment_details.as_deref().unwrap_or_default(),
         ),
         stamp: stamp_details(body.stamp_details.as_ref())?,
+        fields: Vec::new(),
     })
 }
 

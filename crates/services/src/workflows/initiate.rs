@@ -34,6 +34,9 @@ pub struct InitiateWorkflow {
     pub attachments: Vec<AttachmentUpload>,
     /// `stampDetails`: stamp duty from the tenant's inventory for the first document.
     pub stamp: Option<crate::stamps::StampDetails>,
+    /// Signature fields placed with the request itself (the console's placement screen),
+    /// used as a template's would be; only without `template_id`.
+    pub fields: Vec<super::templates::TemplateField>,
 }
 
 /// An attachment as sent: base64 data, with the field names to report problems under.
@@ -173,9 +176,13 @@ async fn template_definition(
     svc: &Services,
     tenant_id: TenantId,
     template_id: i64,
+    fields: &[super::templates::TemplateField],
 ) -> Result<TemplateDefinition, Error> {
+    if template_id != 0 && !fields.is_empty() {
+        return Err(Error::field("templateId", "fields are placed either by a template or with the request"));
+    }
     match template_id {
-        0 => Ok(TemplateDefinition::default()),
+        0 => Ok(TemplateDefinition { fields: fields.to_vec(), ..TemplateDefinition::default() }),
         id if id < 0 => Err(Error::field("templateId", "must be 0 or a template id")),
         id => {
             let template = svc
@@ -207,7 +214,7 @@ async fn check(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) 
     super::esign::check_modes(svc, &planned)?;
     check_users(svc, tenant_id, &planned).await?;
     check_profile(svc, tenant_id, request.hsm_certificate_id, &planned).await?;
-    let definition = template_definition(svc, tenant_id, request.template_id).await?;
+    let definition = template_definition(svc, tenant_id, request.template_id, &request.fields).await?;
     let placements = placements(&definition, planned.len())?;
     let expires_at = expiry(request, &definition)?;
     let reminder_every_days =

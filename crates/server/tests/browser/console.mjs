@@ -1,0 +1,183 @@
+// Drives the console (/app) in Debian's headless Chromium for crates/server/tests/console.rs,
+// on a phone's screen, one journey per run:
+//   invite   an administrator invites a user with a role (args.invite: { name, email, role })
+//   send     a sender uploads args.pdf, names three signers (args.signers: [{ name, email }]),
+//            drags each one's signature box onto the first page, and sends
+//   track    the sender finds the workflow (args.workflow, its name) completed, downloads its
+//            signed document to args.downloadTo, and signs out
+//   denied   a user without the permission sees no People section and is refused at /app/people
+// usage: node console.mjs '<json>' with json = { base, journey, email, password, shots, ... }
+// Prints one JSON line: { finalUrl, status, text, problems, screenshots, ...journey's own }.
+// Problems: console errors, page errors, failed requests, unexpected HTTP errors, layout shift,
+// horizontal scrolling and unlabelled controls.
+import { chromium } from "playwright-core";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+const args = JSON.parse(process.argv[2]);
+const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+if (!existsSync(executablePath)) {
+  console.error(`no Chromium at ${executablePath}: install Debian's chromium (scripts/install-test-deps.sh) or set CHROMIUM`);
+  process.exit(3);
+}
+mkdirSync(args.shots, { recursive: true });
+const problems = [];
+const screenshots = [];
+const result = {};
+let lastStatus = 0;
+const expectedErrors = new Set(args.expectedErrors || []);
+
+const browser = await chromium.launch({
+  executablePath,
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+try {
+  const context = await browser.newContext({ viewport: { width: 412, height: 915 }, deviceScaleFactor: 1, acceptDownloads: true });
+  await context.addInitScript(() => {
+    window.__layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) window.__layoutShift += e.value;
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  const page = await context.newPage();
+  page.on("console", (m) => {
+    const refused = m.text().startsWith("Failed to load resource: the server responded with a status of 403");
+    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico") && !(refused && expectedErrors.has(403))) {
+      problems.push(`console: ${m.text()} (${m.location().url})`);
+    }
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("requestfailed", (r) => {
+    const failure = r.failure()?.errorText ?? "";
+    if (!failure.includes("ERR_ABORTED") && !r.url().endsWith("/favicon.ico")) problems.push(`request failed: ${r.url()} ${failure}`);
+  });
+  page.on("response", (r) => {
+    if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) lastStatus = r.status();
+    if (r.status() >= 400 && !r.url().endsWith("/favicon.ico") && !expectedErrors.has(r.status())) {
+      problems.push(`HTTP ${r.status()}: ${r.url()}`);
+    }
+  });
+
+  const shot = async (label) => {
+    const file = join(args.shots, `${String(screenshots.length + 1).padStart(2, "0")}-${label}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    screenshots.push(file);
+  };
+  // The page as it is now, on a phone: loaded, not jumping, nothing wider than the screen,
+  // every control named.
+  const inspect = async (label) => {
+    await page.waitForLoadState("networkidle");
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForLoadState("networkidle");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const faults = await page.evaluate(() => {
+      const out = [];
+      if (window.__layoutShift > 0.1) out.push(`the page jumps while it loads (layout shift ${window.__layoutShift.toFixed(3)} > 0.1)`);
+      const root = document.documentElement;
+      if (root.scrollWidth > window.innerWidth + 1) out.push(`horizontal scrolling: ${root.scrollWidth}px on a ${window.innerWidth}px screen`);
+      for (const el of document.querySelectorAll("input, select, textarea, button")) {
+        if (el.type === "hidden" || el.closest("[hidden]")) continue;
+        const named = (el.labels && el.labels.length > 0) || el.getAttribute("aria-label") ||
+          el.getAttribute("aria-labelledby") || (el.tagName === "BUTTON" && el.textContent.trim());
+        if (!named) out.push(`unlabelled ${el.tagName.toLowerCase()} ${el.id || el.name || ""}`);
+      }
+      for (const img of document.querySelectorAll("img")) {
+        if (!img.getAttribute("alt")) out.push(`an image without alt text: ${img.src}`);
+        if (!img.complete || img.naturalWidth === 0) out.push(`an image did not load: ${img.src}`);
+      }
+      return out;
+    });
+    for (const f of faults) problems.push(`${label}: ${f}`);
+    await shot(label);
+  };
+  const press = async (locator) => {
+    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), locator.click()]);
+  };
+  const signIn = async () => {
+    await page.goto(`${args.base}/app`);
+    await page.getByLabel("E-mail address").fill(args.email);
+    await press(page.getByRole("button", { name: "Continue" }));
+    await page.getByLabel("Password").fill(args.password);
+    await press(page.getByRole("button", { name: "Sign in", exact: true }));
+    if (!new URL(page.url()).pathname.startsWith("/app")) throw new Error(`sign-in ended at ${page.url()}`);
+    await inspect("signed-in");
+  };
+  const nav = page.getByRole("navigation", { name: "Sections" });
+
+  await signIn();
+  if (args.journey === "invite") {
+    await press(nav.getByRole("link", { name: "People" }));
+    await inspect("people");
+    await page.getByText("Invite a user").click();
+    await page.getByLabel("Name", { exact: true }).fill(args.invite.name);
+    await page.getByLabel("E-mail address", { exact: true }).fill(args.invite.email);
+    await page.getByLabel("Role", { exact: true }).selectOption({ label: args.invite.role });
+    await press(page.getByRole("button", { name: "Invite" }));
+    await inspect("invited");
+    result.notice = (await page.locator("#notice").innerText()).trim();
+    result.listed = await page.getByRole("cell", { name: args.invite.email, exact: true }).count();
+  } else if (args.journey === "send") {
+    await press(nav.getByRole("link", { name: "Send" }));
+    await inspect("send");
+    await page.getByLabel("PDF documents").setInputFiles(args.pdf);
+    await page.getByLabel("Name of the workflow").fill(args.workflow);
+    for (const [i, signer] of args.signers.entries()) {
+      const row = page.getByRole("group", { name: `Signer ${i + 1}` });
+      await row.getByLabel("Name", { exact: true }).fill(signer.name);
+      await row.getByLabel("E-mail", { exact: true }).fill(signer.email);
+    }
+    await press(page.getByRole("button", { name: "Next: place the signatures" }));
+    await inspect("place");
+    // Fields are placed at a desk: the palette and the whole page in view, as HTML drag and
+    // drop needs (a drag does not scroll the window).
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    const sheet = page.locator(".sheet").first();
+    await sheet.scrollIntoViewIfNeeded();
+    const box = await sheet.boundingBox();
+    for (const [i, signer] of args.signers.entries()) {
+      const chip = page.getByRole("button", { name: `Signature of ${signer.name}` });
+      await chip.dragTo(sheet, { targetPosition: { x: box.width * (0.2 + 0.3 * i), y: box.height * (0.55 + 0.1 * i) } });
+    }
+    result.placed = await page.locator(".placed").count();
+    await shot("placed");
+    await page.setViewportSize({ width: 412, height: 915 });
+    await press(page.getByRole("button", { name: "Send", exact: true }));
+    await inspect("sent");
+    result.workflowUrl = page.url();
+    result.state = (await page.locator("#state").innerText()).trim();
+  } else if (args.journey === "track") {
+    await page.getByLabel("Status").selectOption({ label: "Completed" });
+    await press(page.getByRole("button", { name: "Filter" }));
+    await inspect("completed-list");
+    await press(page.getByRole("link", { name: args.workflow }));
+    await inspect("workflow");
+    result.state = (await page.locator("#state").innerText()).trim();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: args.document }).click(),
+    ]);
+    await download.saveAs(args.downloadTo);
+    result.downloaded = args.downloadTo;
+    await press(page.getByRole("button", { name: "Sign out" }));
+    await shot("signed-out");
+    await page.goto(`${args.base}/app`);
+    result.afterSignOut = new URL(page.url()).pathname;
+  } else if (args.journey === "denied") {
+    result.sections = await nav.getByRole("link").allInnerTexts();
+    const response = await page.goto(`${args.base}/app/people`);
+    result.peopleStatus = response.status();
+    await inspect("denied");
+  } else {
+    throw new Error(`unknown journey ${args.journey}`);
+  }
+  result.finalUrl = page.url();
+  result.status = lastStatus;
+  result.text = (await page.locator("body").innerText().catch(() => "")).trim().slice(0, 2000);
+} catch (e) {
+  problems.push(`driver: ${e.message}`);
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify({ ...result, problems, screenshots }));

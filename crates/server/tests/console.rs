@@ -1,0 +1,316 @@
+//! The console (`/app`) in Debian's headless Chromium (`tests/browser/console.mjs`), on a
+//! phone's screen, on both backends: an administrator invites a user and gives them a role;
+//! that user signs in, sends a three-signer document (ReportLab's PDF) with the signature
+//! boxes dragged onto the page; the signers sign through their e-mailed links; the sender
+//! finds it completed and downloads a document whose three signatures pdfsig and pyHanko
+//! accept, at the places dragged to; a user without the permission neither sees nor reaches
+//! administration. The driver fails on console errors, failed requests, layout shift,
+//! horizontal scrolling and unlabelled controls; screenshots of each step are kept under
+//! `<target>/browser-artifacts/console/`.
+//!
+//! Besides the browser: what a console session refuses (forms without their token or from
+//! another site, a session after sign-out or after its sessions were ended).
+//!
+//! Needs node, Debian's chromium and `npm ci` in `tests/browser` (scripts/install-test-deps.sh).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use reqwest::redirect::Policy;
+use serde_json::{Value, json};
+use signet_store::Backend;
+use signet_testkit::on_both_backends;
+use signet_testkit::people::{GOOD_PASSWORD, link_token, set_password};
+use signet_testkit::server::{TestApp, spawn_with};
+use signet_testkit::smtp::SmtpSink;
+use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
+
+on_both_backends!(
+    staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_allow,
+    a_console_session_refuses_foreign_forms_and_ends_with_sign_out_and_revocation,
+);
+
+const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
+const ADMIN_PASSWORD: &str = "correct horse battery";
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target")))
+}
+
+/// Runs one journey of `console.mjs`; its outcome, which must list no problems.
+async fn journey(app: &TestApp, name: &str, shots: &str, mut args: Value) -> Value {
+    assert!(
+        Path::new(DRIVER_DIR).join("node_modules/playwright-core").is_dir(),
+        "the console tests need playwright-core: run `npm ci --prefix crates/server/tests/browser` \
+         (scripts/install-test-deps.sh does)"
+    );
+    args["base"] = json!(app.base());
+    args["journey"] = json!(name);
+    args["shots"] = json!(target_dir().join("browser-artifacts").join("console").join(shots));
+    let output = tokio::task::spawn_blocking(move || {
+        Command::new("node").arg(Path::new(DRIVER_DIR).join("console.mjs")).arg(args.to_string()).output()
+    })
+    .await
+    .expect("join")
+    .expect("node (Node.js 20+) must be installed");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "console driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let outcome: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("driver output is not JSON ({e}):\n{stdout}"));
+    assert_eq!(outcome["problems"], json!([]), "{name}: {outcome}");
+    outcome
+}
+
+async fn console_app(backend: Backend, smtp: &SmtpSink) -> TestApp {
+    spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await
+}
+
+/// A user invited by the administrator in the console, their password set through the link.
+async fn invited(app: &TestApp, smtp: &SmtpSink, admin: &str, tag: &str, who: (&str, &str), role: &str) {
+    let (name, email) = who;
+    let args =
+        json!({"email": admin, "password": ADMIN_PASSWORD, "invite": {"name": name, "email": email, "role": role}});
+    let outcome = journey(app, "invite", &format!("{tag}-invite-{role}"), args).await;
+    assert!(outcome["notice"].as_str().unwrap_or_default().contains(email), "{outcome}");
+    assert_eq!(outcome["listed"], 1, "{outcome}");
+    let token = link_token(smtp, email).await;
+    assert_eq!(set_password(app, &token, GOOD_PASSWORD).await.status(), 204);
+}
+
+/// The link of the newest invitation to sign `workflow` sent to `email`.
+async fn signer_link(smtp: &SmtpSink, email: &str, workflow: &str) -> String {
+    let message = smtp.wait_for(email, &format!("Please sign: {workflow}")).await;
+    let text = message["text"].as_str().expect("text part");
+    text.split_whitespace().find(|w| w.contains("/sign/w/")).expect("a signer link").to_string()
+}
+
+async fn sign_typed(link: &str, name: &str) {
+    let http = reqwest::Client::builder().redirect(Policy::none()).build().expect("client");
+    assert_eq!(http.get(link).send().await.expect("page").status(), 200);
+    let signed = http
+        .post(format!("{link}/sign"))
+        .form(&[("mode", "typed"), ("typedName", name), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    assert_eq!(signed.status(), 200, "{}", signed.text().await.unwrap_or_default());
+}
+
+async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_allow(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = console_app(backend, &smtp).await;
+    let tag = format!("{backend:?}").to_lowercase();
+    let tenant = app.tenant("Bank of Examples").await;
+    let admin = tenant.admin_email.clone();
+
+    // The administrator invites a sender and a signer-only user in the console.
+    let sender = ("Sara Sender", "sara@bank.example");
+    invited(&app, &smtp, &admin, &tag, sender, "Sender").await;
+    invited(&app, &smtp, &admin, &tag, ("Sid Signer", "sid@bank.example"), "Signer").await;
+
+    // The sender sends a document made by another tool to three signers, placing each box.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pdf_path = dir.path().join("loan-agreement.pdf");
+    let page = signet_testkit::pdf::Page::text("Loan agreement").line(700, "The borrower agrees to the terms below.");
+    std::fs::write(&pdf_path, signet_testkit::pdf::reportlab_pdf(&[page])).expect("pdf");
+    let signers = [
+        ("Asha Rao", "asha@borrower.example"),
+        ("Ravi Iyer", "ravi@guarantor.example"),
+        ("Meera Das", "meera@bank.example"),
+    ];
+    let workflow = format!("Loan agreement {tag}");
+    let args = json!({
+        "email": sender.1, "password": GOOD_PASSWORD, "pdf": pdf_path, "workflow": workflow,
+        "signers": signers.iter().map(|(name, email)| json!({"name": name, "email": email})).collect::<Vec<_>>(),
+    });
+    let sent = journey(&app, "send", &format!("{tag}-send"), args).await;
+    assert_eq!(sent["placed"], 3, "{sent}");
+    assert_eq!(sent["state"], "In progress", "{sent}");
+    let workflow_id: i64 = sent["workflowUrl"]
+        .as_str()
+        .and_then(|u| u.rsplit('/').next())
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("{sent}"));
+
+    // The boxes went where they were dropped: each on the first page, the first signer's in
+    // the page's left half below its middle (dropped 20 % across and 55 % down).
+    let details = signet_services::workflows::queries::details(&app.state, tenant.tenant_id, workflow_id.into())
+        .await
+        .expect("workflow");
+    let boxes: Vec<Value> = details
+        .signatories
+        .iter()
+        .map(|s| serde_json::from_str::<Value>(&s.placement).expect("placement")["boxes"][0].clone())
+        .collect();
+    assert!(boxes.iter().all(|b| b["page"] == 1 && b["width"] == 160.0), "{boxes:?}");
+    let (left, top) = (boxes[0]["left"].as_f64().unwrap_or(-1.0), boxes[0]["top"].as_f64().unwrap_or(-1.0));
+    assert!((0.0..306.0).contains(&left) && (396.0..792.0).contains(&top), "{boxes:?}");
+
+    // The signers sign through their links, in order.
+    for (name, email) in signers {
+        sign_typed(&signer_link(&smtp, email, &workflow).await, name).await;
+    }
+
+    // The sender finds it completed and downloads it; pdfsig and pyHanko accept all three.
+    let download = dir.path().join("signed.pdf");
+    let args = json!({
+        "email": sender.1, "password": GOOD_PASSWORD, "workflow": workflow,
+        "document": "loan-agreement.pdf", "downloadTo": download,
+    });
+    let tracked = journey(&app, "track", &format!("{tag}-track"), args).await;
+    assert_eq!(tracked["state"], "Completed", "{tracked}");
+    assert_eq!(tracked["afterSignOut"], "/account/sign-in", "signed out: {tracked}");
+    let signed = std::fs::read(&download).expect("the downloaded document");
+    let report = pdfsig(&signed);
+    assert_eq!(report.matches("Signature is Valid.").count(), 3, "{report}");
+    pyhanko_validates(&signed, &[&cert_pem(&app.state.keys.ca.cert_der)]);
+
+    // A user whose role has no access to people neither sees nor reaches that section.
+    let args = json!({"email": "sid@bank.example", "password": GOOD_PASSWORD, "expectedErrors": [403]});
+    let denied = journey(&app, "denied", &format!("{tag}-denied"), args).await;
+    assert_eq!(denied["peopleStatus"], 403, "{denied}");
+    let sections = denied["sections"].as_array().cloned().unwrap_or_default();
+    assert!(!sections.contains(&json!("People")) && !sections.contains(&json!("Send")), "{denied}");
+}
+
+/// A browser without JavaScript: follows nothing by itself, keeps the cookies it is given.
+struct Browser {
+    http: reqwest::Client,
+    cookies: std::sync::Mutex<Vec<(String, String)>>,
+}
+
+impl Browser {
+    fn new() -> Browser {
+        let http = reqwest::Client::builder().redirect(Policy::none()).build().expect("client");
+        Browser { http, cookies: std::sync::Mutex::new(Vec::new()) }
+    }
+
+    async fn send(&self, request: reqwest::RequestBuilder) -> reqwest::Response {
+        let header =
+            self.cookies.lock().expect("jar").iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
+        let response = request.header("cookie", header).send().await.expect("request");
+        let mut jar = self.cookies.lock().expect("jar");
+        for set in response.headers().get_all("set-cookie") {
+            let pair = set.to_str().expect("cookie").split(';').next().unwrap_or_default();
+            let Some((name, value)) = pair.split_once('=') else { continue };
+            jar.retain(|(k, _)| k != name);
+            if !value.is_empty() {
+                jar.push((name.to_string(), value.to_string()));
+            }
+        }
+        response
+    }
+
+    async fn get(&self, url: String) -> reqwest::Response {
+        self.send(self.http.get(url)).await
+    }
+
+    async fn post(&self, url: String, form: &[(&str, &str)]) -> reqwest::Response {
+        self.send(self.http.post(url).form(form)).await
+    }
+}
+
+/// What a page's HTML says in text (askama escapes what could break out of an attribute).
+fn unescape(text: &str) -> String {
+    text.replace("&#x2f;", "/")
+        .replace("&#47;", "/")
+        .replace("&#126;", "~")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// A console session made the way the browser makes it: the sign-in page's one-time code
+/// handed to `/app/session` with the state cookie.
+async fn console_session(app: &TestApp, email: &str, password: &str) -> Browser {
+    let browser = Browser::new();
+    let to_sign_in = browser.get(app.url("/app/workflows/1")).await;
+    assert_eq!(to_sign_in.status(), 303);
+    let sign_in = to_sign_in.headers()["location"].to_str().expect("location").to_string();
+    assert!(sign_in.starts_with("/account/sign-in?return_to=%2Fapp%2Fsession"), "{sign_in}");
+    let page = browser.get(app.url(&sign_in)).await.text().await.expect("html");
+    let hidden = |name: &str| {
+        let marker = format!("name=\"{name}\" value=\"");
+        unescape(page.split(&marker).nth(1).and_then(|rest| rest.split('"').next()).unwrap_or_default())
+    };
+    let (csrf, return_to, state) = (hidden("csrf"), hidden("return_to"), hidden("state"));
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("return_to", return_to.as_str()),
+        ("state", state.as_str()),
+        ("action", "password"),
+        ("email", email),
+        ("password", password),
+    ];
+    let handed = browser.post(app.url("/account/sign-in"), &form).await;
+    assert_eq!(handed.status(), 303, "{}", handed.text().await.unwrap_or_default());
+    let session = handed.headers()["location"].to_str().expect("location").to_string();
+    let started = browser.get(app.url(&session)).await;
+    assert_eq!(started.status(), 303, "{}", started.text().await.unwrap_or_default());
+    assert_eq!(started.headers()["location"], "/app/workflows/1");
+    browser
+}
+
+fn csrf_of(html: &str) -> String {
+    html.split("name=\"csrf\" value=\"").nth(1).and_then(|rest| rest.split('"').next()).expect("csrf").to_string()
+}
+
+async fn a_console_session_refuses_foreign_forms_and_ends_with_sign_out_and_revocation(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = console_app(backend, &smtp).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let browser = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let people = browser.get(app.url("/app/people")).await;
+    assert_eq!(people.status(), 200);
+    let csrf = csrf_of(&people.text().await.expect("html"));
+    let invite = |token: String, origin: String| {
+        let form = [("csrf", token), ("name", "Om".into()), ("email", "om@bank.example".into()), ("role", "2".into())];
+        browser.send(browser.http.post(app.url("/app/people")).header("origin", origin).form(&form))
+    };
+    // Without the form's token, with a made-up one, or from another site: refused, and nobody
+    // is invited.
+    assert_eq!(invite(String::new(), app.base()).await.status(), 403);
+    assert_eq!(invite("0".repeat(64), app.base()).await.status(), 403);
+    assert_eq!(invite(csrf.clone(), "https://evil.example".into()).await.status(), 403);
+    assert!(smtp.messages().iter().all(|m| m["to"][0] != "om@bank.example"), "nobody was invited");
+    // A refusal the person can correct is shown on the form: a bad address.
+    let form = [("csrf", csrf.as_str()), ("name", "Om"), ("email", "not an address"), ("role", "2")];
+    let bad = browser.post(app.url("/app/people"), &form).await;
+    assert_eq!(bad.status(), 400);
+    assert!(bad.text().await.expect("html").contains("role=\"alert\""));
+    // The right form works.
+    assert_eq!(invite(csrf.clone(), app.base()).await.status(), 303);
+
+    // Signing out revokes the session, so a copy of its cookie is worthless too.
+    let other = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let copy = Browser::new();
+    *copy.cookies.lock().expect("jar") = other.cookies.lock().expect("jar").clone();
+    assert_eq!(
+        other.post(app.url("/app/sign-out"), &[("csrf", "wrong")]).await.status(),
+        403,
+        "sign-out needs the token"
+    );
+    let page = other.get(app.url("/app")).await.text().await.expect("html");
+    assert_eq!(other.post(app.url("/app/sign-out"), &[("csrf", &csrf_of(&page))]).await.status(), 200);
+    assert_eq!(other.get(app.url("/app")).await.status(), 303);
+    assert_eq!(copy.get(app.url("/app")).await.status(), 303);
+
+    // Ending all of the administrator's sessions through the API ends console sessions too.
+    assert_eq!(browser.get(app.url("/app")).await.status(), 200);
+    let tokens: Value =
+        signet_testkit::people::login(&app, &tenant.admin_email, ADMIN_PASSWORD).await.json().await.expect("json");
+    let access = tokens["access_token"].as_str().expect("access");
+    assert_eq!(app.post("/api/v1/auth/sessions/revoke", access, json!({})).await.status(), 204);
+    assert_eq!(browser.get(app.url("/app")).await.status(), 303);
+
+    // A hand-over without this browser's state cookie is refused (login CSRF).
+    let forged = Browser::new().get(app.url("/app/session?code=abc&state=nonce~/app")).await;
+    assert_eq!(forged.status(), 403);
+}

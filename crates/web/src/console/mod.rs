@@ -1,0 +1,198 @@
+//! The console (`/app`): the web application of the people who send, track and administer.
+//! Pages are rendered on the server (askama templates in `templates/console/`) and work
+//! without JavaScript; `static/console.js` adds what needs a script (placing signature fields
+//! by dragging them onto the pages). Why this technology: `docs/decisions.md`.
+//!
+//! Handlers are thin, as the API's are: each takes the [`Session`] (checked by
+//! [`session::require`]), checks the permission the API's table gives the same operation,
+//! calls one service function and renders its answer. The caller is the API's [`Auth`], so
+//! the audit trail, tenant scoping and refusals are the API's.
+
+mod people;
+mod send;
+pub mod session;
+mod workflows;
+
+use askama::Template;
+use axum::Router;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use signet_api::AppState;
+use signet_api::auth::Auth;
+use signet_domain::Error;
+use signet_domain::access::Permission;
+
+/// Scripts and styles from this origin only; page images are this origin's too.
+const CONSOLE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+    connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+pub fn router(state: AppState) -> Router {
+    let pages = Router::new()
+        .route("/app", get(workflows::list))
+        .route("/app/workflows/{id}", get(workflows::show))
+        .route("/app/workflows/{id}/documents/{document}", get(workflows::download))
+        .route("/app/workflows/{id}/certificate", get(workflows::certificate))
+        .route("/app/send", get(send::form).post(send::upload))
+        .route("/app/send/documents/{id}/pages/{page}", get(send::page_image))
+        .route("/app/send/start", post(send::start))
+        .route("/app/people", get(people::list).post(people::invite))
+        .route("/app/sign-out", post(session::end))
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), session::require));
+    Router::new()
+        .route("/app/session", get(session::start))
+        .route("/app/static/console.js", get(script))
+        .route("/app/static/console.css", get(style))
+        .merge(pages)
+        .with_state(state)
+}
+
+async fn script() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../../static/console.js"))
+}
+
+async fn style() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../../static/console.css"))
+}
+
+/// The signed-in person of a console request.
+#[derive(Clone)]
+pub struct Session {
+    pub auth: Auth,
+    /// The token every form of this session carries.
+    pub csrf: String,
+    pub name: String,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Session {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        parts
+            .extensions
+            .get::<Session>()
+            .cloned()
+            .ok_or_else(|| page_error(StatusCode::UNAUTHORIZED, "Sign in to use the console."))
+    }
+}
+
+impl Session {
+    /// The refusal of a page the person's role does not allow (as the API refuses the
+    /// operation), if it does not.
+    pub fn refuses_without(&self, permission: Permission) -> Option<Response> {
+        (!self.auth.access.allows(permission)).then(|| {
+            page_error(
+                StatusCode::FORBIDDEN,
+                &format!("Your role ({}) does not give access to this page.", self.auth.access.name()),
+            )
+        })
+    }
+
+    /// What every page's frame shows: the sections this person may open, their name and the
+    /// sign-out form.
+    pub fn frame(&self, current: &'static str) -> Frame {
+        let sections = [
+            ("Workflows", "/app", Permission::ReadWorkflows),
+            ("Send", "/app/send", Permission::SendWorkflows),
+            ("People", "/app/people", Permission::ReadDirectory),
+        ];
+        let nav = sections
+            .into_iter()
+            .filter(|(_, _, permission)| self.auth.access.allows(*permission))
+            .map(|(label, href, _)| NavItem { label, href, current: href == current })
+            .collect();
+        Frame { csrf: self.csrf.clone(), name: self.name.clone(), nav }
+    }
+}
+
+/// The frame around every console page.
+pub struct Frame {
+    pub csrf: String,
+    pub name: String,
+    pub nav: Vec<NavItem>,
+}
+
+pub struct NavItem {
+    pub label: &'static str,
+    pub href: &'static str,
+    pub current: bool,
+}
+
+/// A console page: scripts from this origin only, no framing, no referrer, not cached.
+pub(crate) fn html(status: StatusCode, body: String) -> Response {
+    let mut response = (status, Html(body)).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONSOLE_CSP));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+fn render(status: StatusCode, page: &impl Template) -> Response {
+    match page.render() {
+        Ok(body) => html(status, body),
+        Err(error) => {
+            tracing::error!(%error, "a console page could not be rendered");
+            page_error(StatusCode::INTERNAL_SERVER_ERROR, "This page could not be shown.")
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "console/message.html")]
+struct MessagePage<'a> {
+    title: &'a str,
+    message: &'a str,
+    link: Option<(&'a str, &'a str)>,
+}
+
+/// A page with a title, one message and maybe a link on.
+pub(crate) fn message(status: StatusCode, title: &str, text: &str, link: Option<(&str, &str)>) -> Response {
+    let page = MessagePage { title, message: text, link };
+    html(status, page.render().unwrap_or_else(|_| text.to_string()))
+}
+
+/// A refusal the person can read, with the way back to the console.
+pub(crate) fn page_error(status: StatusCode, text: &str) -> Response {
+    let title = match status {
+        StatusCode::FORBIDDEN => "Not allowed",
+        StatusCode::NOT_FOUND => "Not found",
+        s if s.is_server_error() => "Not available",
+        _ => "Cannot do that",
+    };
+    message(status, title, text, Some(("Back to the console", "/app")))
+}
+
+/// A service's refusal as a page: what the person can correct, or that it failed.
+pub(crate) fn failure(error: Error) -> Response {
+    let status = signet_api::error::status_of(error.code());
+    if status.is_server_error() {
+        tracing::error!(%error, "a console request failed");
+        return page_error(status, "This could not be done just now. Try again later.");
+    }
+    page_error(status, &user_text(&error))
+}
+
+/// The text of a refusal for a person: the fields' messages, or the refusal as put.
+pub(crate) fn user_text(error: &Error) -> String {
+    match error {
+        Error::Validation(fields) => fields
+            .iter()
+            .map(|(field, messages)| format!("{field}: {}", messages.join("; ")))
+            .collect::<Vec<_>>()
+            .join(". "),
+        other => other.to_string(),
+    }
+}
+
+/// A date and time as people read it (UTC), from milliseconds since the epoch.
+pub(crate) fn when(millis: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
+        .ok()
+        .and_then(|at| {
+            at.format(time::macros::format_description!("[day] [month repr:short] [year], [hour]:[minute] UTC")).ok()
+        })
+        .unwrap_or_default()
+}

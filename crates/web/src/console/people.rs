@@ -1,0 +1,156 @@
+//! People: the tenant's users with their role and status, searched by name or address, and
+//! inviting a user with a role (they get the set-password e-mail, as through the API).
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use signet_api::AppState;
+use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role};
+use signet_domain::paging::Page;
+use signet_domain::user::{UserInput, UserKind};
+use signet_services::users;
+use signet_store::UserFilter;
+
+use super::{Frame, Session, failure, render, user_text};
+
+#[derive(serde::Deserialize)]
+pub struct Search {
+    q: Option<String>,
+    invited: Option<String>,
+}
+
+struct UserView {
+    name: String,
+    email: String,
+    role: String,
+    status: String,
+}
+
+struct RoleOption {
+    id: i64,
+    label: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/people.html")]
+struct PeoplePage {
+    frame: Frame,
+    q: String,
+    users: Vec<UserView>,
+    total: i64,
+    may_invite: bool,
+    roles: Vec<RoleOption>,
+    notice: Option<String>,
+    error: Option<String>,
+    name: String,
+    email: String,
+}
+
+/// The roles a user may be given here: the built-in ones, then the tenant's own.
+async fn role_options(state: &AppState, session: &Session) -> Result<Vec<RoleOption>, signet_domain::Error> {
+    let builtin = [Role::Sender, Role::Signer, Role::Auditor, Role::Administrator];
+    let mut options: Vec<RoleOption> =
+        builtin.into_iter().map(|r| RoleOption { id: i64::from(r.id()), label: capitalised(r.as_str()) }).collect();
+    for role in state.store.roles(session.auth.tenant_id).await? {
+        options.push(RoleOption { id: CUSTOM_ROLE_BASE + role.id, label: role.name });
+    }
+    Ok(options)
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().collect::<String>() + chars.as_str()).unwrap_or_default()
+}
+
+async fn people_page(state: &AppState, session: &Session, q: &str) -> Result<PeoplePage, signet_domain::Error> {
+    let filter = UserFilter {
+        kind: Some(UserKind::Internal),
+        search: Some(q.to_string()).filter(|q| !q.is_empty()),
+        ..UserFilter::default()
+    };
+    let (rows, total) =
+        users::search(state, session.auth.tenant_id, filter, None, Page::parse(Some(1), Some(100))?).await?;
+    let users = rows
+        .into_iter()
+        .map(|u| UserView {
+            name: u.name.unwrap_or_default(),
+            email: u.email.unwrap_or_default(),
+            role: u.custom_role_name.unwrap_or_else(|| capitalised(u.role.as_str())),
+            status: u.status.as_str().to_string(),
+        })
+        .collect();
+    let may_invite = session.auth.access.allows(Permission::ManagePeople);
+    let roles = if may_invite { role_options(state, session).await? } else { Vec::new() };
+    Ok(PeoplePage {
+        frame: session.frame("/app/people"),
+        q: q.to_string(),
+        users,
+        total,
+        may_invite,
+        roles,
+        notice: None,
+        error: None,
+        name: String::new(),
+        email: String::new(),
+    })
+}
+
+pub async fn list(State(state): State<AppState>, session: Session, Query(search): Query<Search>) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ReadDirectory) {
+        return refused;
+    }
+    let q = search.q.as_deref().map(str::trim).unwrap_or_default();
+    if q.chars().count() > 200 {
+        return super::page_error(StatusCode::BAD_REQUEST, "Search for at most 200 characters.");
+    }
+    match people_page(&state, &session, q).await {
+        Ok(mut page) => {
+            page.notice =
+                search.invited.map(|email| format!("{email} is invited: they get an e-mail to set their password."));
+            render(StatusCode::OK, &page)
+        }
+        Err(error) => failure(error),
+    }
+}
+
+#[derive(serde::Deserialize)]
+pub struct Invite {
+    csrf: String,
+    name: String,
+    email: String,
+    role: i64,
+}
+
+pub async fn invite(State(state): State<AppState>, session: Session, axum::Form(form): axum::Form<Invite>) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
+        return refused;
+    }
+    if let Some(refused) = session.refuses_form(&form.csrf) {
+        return refused;
+    }
+    let input = UserInput {
+        name: Some(form.name.trim().to_string()),
+        email: Some(form.email.trim().to_string()),
+        role_id: Some(form.role),
+        ..UserInput::default()
+    };
+    match users::create_internal(&state, &session.auth.caller(), &input).await {
+        Ok(created) => {
+            let email = created.user.email.unwrap_or_default();
+            let query = serde_urlencoded::to_string([("invited", email.as_str())]).unwrap_or_default();
+            super::session::see_other(&format!("/app/people?{query}"))
+        }
+        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+            match people_page(&state, &session, "").await {
+                Ok(mut page) => {
+                    page.error = Some(user_text(&error));
+                    (page.name, page.email) = (form.name, form.email);
+                    render(StatusCode::BAD_REQUEST, &page)
+                }
+                Err(error) => failure(error),
+            }
+        }
+        Err(error) => failure(error),
+    }
+}

@@ -1,0 +1,473 @@
+//! Sending: PDFs and signatories (in order, and in parallel groups by giving several the same
+//! number, each with their method), then the placement screen, where each signatory's
+//! signature boxes are dragged onto the rendered pages (`static/console.js`); without a
+//! script a signatory's box goes below an anchor text or into its default slot. The workflow
+//! starts through the same service as `POST /api/v1/workflows`, with the placed boxes as its
+//! fields, and the same placement may be saved as a template.
+
+use askama::Template;
+use axum::body::Bytes;
+use axum::extract::{Multipart, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use signet_api::AppState;
+use signet_api::extract::ApiPath;
+use signet_blob::BlobKey;
+use signet_domain::access::Permission;
+use signet_domain::workflow::{SignatoryInput, plan_signatories};
+use signet_domain::{DocumentId, Error, now_millis};
+use signet_services::documents::{check_pdf, store_document};
+use signet_services::workflows::initiate::{InitiateWorkflow, initiate};
+use signet_services::workflows::templates::{self, TemplateDefinition, TemplateField};
+
+use super::session::see_other;
+use super::{Frame, Session, failure, render, user_text};
+
+/// Signatory rows on the first form; rows left without an address are skipped.
+const ROWS: usize = 5;
+/// Documents in one sending.
+const MAX_DOCUMENTS: usize = 10;
+/// Pixels of a rendered page per point (the previews are rendered at 80 dpi).
+const PIXELS_PER_POINT: f64 = 80.0 / 72.0;
+/// A box dragged out of the palette, in points (as the API's anchor box).
+const BOX: (f64, f64) = (160.0, 55.0);
+
+/// One signatory as the forms carry it.
+#[derive(Clone, Default)]
+struct Signer {
+    number: usize,
+    name: String,
+    email: String,
+    order: String,
+    method: String,
+    anchor: String,
+}
+
+const METHODS: [(&str, &str); 3] =
+    [("electronic", "Electronic signature"), ("aadhaar_esign", "Aadhaar eSign"), ("dsc_token", "DSC token (USB)")];
+
+#[derive(Template)]
+#[template(path = "console/send.html")]
+struct SendPage {
+    frame: Frame,
+    error: Option<String>,
+    name: String,
+    expiry_days: String,
+    reminder_days: String,
+    send_mail: bool,
+    signers: Vec<Signer>,
+    methods: [(&'static str, &'static str); 3],
+}
+
+fn empty_rows() -> Vec<Signer> {
+    (1..=ROWS).map(|number| Signer { number, order: number.to_string(), ..Signer::default() }).collect()
+}
+
+pub async fn form(session: Session) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
+        return refused;
+    }
+    let page = SendPage {
+        frame: session.frame("/app/send"),
+        error: None,
+        name: String::new(),
+        expiry_days: "30".into(),
+        reminder_days: "3".into(),
+        send_mail: true,
+        signers: empty_rows(),
+        methods: METHODS,
+    };
+    render(StatusCode::OK, &page)
+}
+
+/// What the forms carry besides the files: `(name, value)` pairs in order.
+struct Fields(Vec<(String, String)>);
+
+impl Fields {
+    fn get(&self, name: &str) -> &str {
+        self.0.iter().find(|(key, _)| key == name).map(|(_, value)| value.trim()).unwrap_or_default()
+    }
+
+    fn all(&self, name: &str) -> impl Iterator<Item = &str> {
+        self.0.iter().filter(move |(key, _)| key == name).map(|(_, value)| value.as_str())
+    }
+
+    /// The signatory rows with an address, numbered as on the form.
+    fn signers(&self) -> Vec<Signer> {
+        (1..=20)
+            .map(|number| Signer {
+                number,
+                name: self.get(&format!("s{number}_name")).to_string(),
+                email: self.get(&format!("s{number}_email")).to_string(),
+                order: self.get(&format!("s{number}_order")).to_string(),
+                method: self.get(&format!("s{number}_method")).to_string(),
+                anchor: self.get(&format!("s{number}_anchor")).to_string(),
+            })
+            .filter(|s| !s.email.is_empty())
+            .collect()
+    }
+}
+
+/// The signatories as the workflow service takes them; a missing order puts the row last.
+fn signatory_inputs(signers: &[Signer]) -> Result<Vec<SignatoryInput>, Error> {
+    signers
+        .iter()
+        .map(|s| {
+            let order = if s.order.is_empty() { Ok(s.number as i64) } else { s.order.parse::<i64>() };
+            let order =
+                order.map_err(|_| Error::field(&format!("signer {}", s.number), "the order must be a number"))?;
+            Ok(SignatoryInput {
+                subscriber_id: 0,
+                email: s.email.clone(),
+                name: Some(s.name.clone()).filter(|n| !n.is_empty()),
+                signing_order: order,
+                mode: Some(s.method.clone()).filter(|m| !m.is_empty()),
+            })
+        })
+        .collect()
+}
+
+/// The first form: the files are checked and stored, the signatories checked, and the
+/// placement screen shown. A refusal shows the form again with what to correct.
+pub async fn upload(State(state): State<AppState>, session: Session, multipart: Multipart) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
+        return refused;
+    }
+    let (fields, files) = match read_multipart(multipart).await {
+        Ok(read) => read,
+        Err(text) => return super::page_error(StatusCode::BAD_REQUEST, &text),
+    };
+    if let Some(refused) = session.refuses_form(fields.get("csrf")) {
+        return refused;
+    }
+    let signers = fields.signers();
+    let again = |error: String| {
+        let mut rows = signers.clone();
+        rows.extend((rows.len() + 1..=ROWS).map(|number| Signer { number, ..Signer::default() }));
+        let page = SendPage {
+            frame: session.frame("/app/send"),
+            error: Some(error),
+            name: fields.get("name").to_string(),
+            expiry_days: fields.get("expiry_days").to_string(),
+            reminder_days: fields.get("reminder_days").to_string(),
+            send_mail: fields.get("send_mail") == "on",
+            signers: rows,
+            methods: METHODS,
+        };
+        render(StatusCode::BAD_REQUEST, &page)
+    };
+    if let Err(error) = signatory_inputs(&signers).and_then(|inputs| plan_signatories(&inputs)) {
+        return again(user_text(&error));
+    }
+    if files.is_empty() {
+        return again("Choose at least one PDF document.".into());
+    }
+    if files.len() > MAX_DOCUMENTS {
+        return again(format!("Send at most {MAX_DOCUMENTS} documents at once."));
+    }
+    let mut documents = Vec::with_capacity(files.len());
+    for (name, bytes) in files {
+        let field = format!("document {name}");
+        let checked = match state.heavy.run(move || check_pdf(&field, name, bytes)).await {
+            Ok(Ok(checked)) => checked,
+            Ok(Err(error)) => return again(user_text(&error)),
+            Err(error) => return failure(error),
+        };
+        match store_document(&state, session.auth.tenant_id, &session.auth.actor(), checked, None, None).await {
+            Ok(row) => documents.push(row.id.get()),
+            Err(error) => return failure(error),
+        }
+    }
+    placement_page(&state, &session, &fields, &documents, &signers, None).await
+}
+
+/// The form's text fields and its files (`documents`), within the body limit the server sets.
+async fn read_multipart(mut multipart: Multipart) -> Result<(Fields, Vec<(String, Vec<u8>)>), String> {
+    let mut fields = Vec::new();
+    let mut files = Vec::new();
+    let unreadable = |_| "The form could not be read. Choose the files again and send it once more.".to_string();
+    while let Some(field) = multipart.next_field().await.map_err(unreadable)? {
+        let name = field.name().unwrap_or_default().to_string();
+        if name == "documents" {
+            let file_name = field.file_name().unwrap_or("document.pdf").to_string();
+            let bytes = field.bytes().await.map_err(unreadable)?;
+            if !bytes.is_empty() {
+                files.push((file_name, bytes.to_vec()));
+            }
+        } else if fields.len() < 200 {
+            fields.push((name, field.text().await.map_err(unreadable)?));
+        }
+    }
+    Ok((Fields(fields), files))
+}
+
+struct SheetView {
+    number: usize,
+    width: f64,
+    height: f64,
+    pixel_width: u32,
+    pixel_height: u32,
+}
+
+struct DocumentView {
+    id: i64,
+    position: usize,
+    name: String,
+    sheets: Vec<SheetView>,
+}
+
+#[derive(Template)]
+#[template(path = "console/place.html")]
+struct PlacePage {
+    frame: Frame,
+    error: Option<String>,
+    name: String,
+    expiry_days: String,
+    reminder_days: String,
+    template_name: String,
+    send_mail: bool,
+    signers: Vec<Signer>,
+    documents: Vec<DocumentView>,
+    box_width: f64,
+    box_height: f64,
+}
+
+/// The tenant's document `id` and the size of each page shown.
+async fn document_view(state: &AppState, session: &Session, id: i64, position: usize) -> Result<DocumentView, Error> {
+    let row = state
+        .store
+        .document(session.auth.tenant_id, DocumentId::from(id))
+        .await?
+        .filter(|d| d.workflow_id.is_none())
+        .ok_or_else(|| Error::not_found("document"))?;
+    let bytes = state.blob.get(&BlobKey::parse(&row.current_blob)?).await?;
+    let sizes = state
+        .heavy
+        .run(move || signet_pdf::page_sizes(&bytes).map_err(|e| Error::field("document", e.to_string())))
+        .await??;
+    let sheets = sizes
+        .into_iter()
+        .take(crate::preview::MAX_PREVIEW_PAGES)
+        .enumerate()
+        .map(|(i, (width, height))| SheetView {
+            number: i + 1,
+            width,
+            height,
+            pixel_width: (width * PIXELS_PER_POINT).round() as u32,
+            pixel_height: (height * PIXELS_PER_POINT).round() as u32,
+        })
+        .collect();
+    Ok(DocumentView { id, position, name: row.name, sheets })
+}
+
+async fn placement_page(
+    state: &AppState,
+    session: &Session,
+    fields: &Fields,
+    documents: &[i64],
+    signers: &[Signer],
+    error: Option<String>,
+) -> Response {
+    let mut views = Vec::with_capacity(documents.len());
+    for (position, id) in documents.iter().enumerate() {
+        match document_view(state, session, *id, position).await {
+            Ok(view) => views.push(view),
+            Err(error) => return failure(error),
+        }
+    }
+    let page = PlacePage {
+        frame: session.frame("/app/send"),
+        error,
+        name: fields.get("name").to_string(),
+        expiry_days: fields.get("expiry_days").to_string(),
+        reminder_days: fields.get("reminder_days").to_string(),
+        template_name: fields.get("template_name").to_string(),
+        send_mail: fields.get("send_mail") == "on",
+        signers: signers.to_vec(),
+        documents: views,
+        box_width: BOX.0,
+        box_height: BOX.1,
+    };
+    render(StatusCode::OK, &page)
+}
+
+/// A page of a document being placed, as an image.
+pub async fn page_image(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath((id, page)): ApiPath<(i64, usize)>,
+) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
+        return refused;
+    }
+    let found = state.store.document(session.auth.tenant_id, DocumentId::from(id)).await;
+    let Ok(Some(row)) = found else { return super::page_error(StatusCode::NOT_FOUND, "No such document.") };
+    let bytes = match BlobKey::parse(&row.current_blob) {
+        Ok(key) => state.blob.get(&key).await,
+        Err(error) => Err(error),
+    };
+    match bytes {
+        Ok(bytes) => crate::preview::page_response(&bytes, page, row.page_count as usize).await,
+        Err(error) => failure(error.into()),
+    }
+}
+
+/// One placed box, as the placement screen writes it: `signatory:document:page:left:top:width:height`.
+fn placed_field(text: &str, signatories: usize, documents: usize) -> Result<TemplateField, Error> {
+    let invalid = || Error::field("field", "a placed box could not be read; place it again");
+    let parts: Vec<&str> = text.split(':').collect();
+    let [signatory, document, page, left, top, width, height] = parts.as_slice() else { return Err(invalid()) };
+    let signatory: u32 = signatory.parse().map_err(|_| invalid())?;
+    let document: usize = document.parse().map_err(|_| invalid())?;
+    let page: u32 = page.parse().map_err(|_| invalid())?;
+    let number = |s: &str| s.parse::<f64>().ok().filter(|n| n.is_finite() && *n >= 0.0 && *n <= 20_000.0);
+    let (Some(left), Some(top), Some(width), Some(height)) = (number(left), number(top), number(width), number(height))
+    else {
+        return Err(invalid());
+    };
+    if signatory == 0 || signatory as usize > signatories || document >= documents || page == 0 {
+        return Err(invalid());
+    }
+    Ok(TemplateField {
+        signatory,
+        document: Some(document),
+        page: Some(serde_json::json!(page)),
+        left: Some(left),
+        top: Some(top),
+        width: Some(width),
+        height: Some(height),
+        anchor: None,
+    })
+}
+
+/// The placement screen's form: the workflow starts (and the template is saved, when named).
+pub async fn start(State(state): State<AppState>, session: Session, body: Bytes) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
+        return refused;
+    }
+    let Ok(pairs) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body) else {
+        return super::page_error(StatusCode::BAD_REQUEST, "The form could not be read.");
+    };
+    let fields = Fields(pairs);
+    if let Some(refused) = session.refuses_form(fields.get("csrf")) {
+        return refused;
+    }
+    let documents: Vec<i64> = fields.all("document").filter_map(|d| d.parse().ok()).take(MAX_DOCUMENTS).collect();
+    let signers = fields.signers();
+    match send(&state, &session, &fields, &documents, &signers).await {
+        Ok(id) => see_other(&format!("/app/workflows/{id}")),
+        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+            placement_page(&state, &session, &fields, &documents, &signers, Some(user_text(&error))).await
+        }
+        Err(error) => failure(error),
+    }
+}
+
+fn days(fields: &Fields, name: &str, label: &str) -> Result<Option<i64>, Error> {
+    let text = fields.get(name);
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse::<i64>()
+        .ok()
+        .filter(|d| (0..=365).contains(d))
+        .map(Some)
+        .ok_or_else(|| Error::field(label, "must be 0 to 365 days"))
+}
+
+async fn send(
+    state: &AppState,
+    session: &Session,
+    fields: &Fields,
+    documents: &[i64],
+    signers: &[Signer],
+) -> Result<i64, Error> {
+    let mut placed =
+        fields.all("field").map(|f| placed_field(f, signers.len(), documents.len())).collect::<Result<Vec<_>, _>>()?;
+    for (i, signer) in signers.iter().enumerate() {
+        if !signer.anchor.is_empty() {
+            placed.push(TemplateField {
+                signatory: (i + 1) as u32,
+                document: None,
+                page: None,
+                left: None,
+                top: None,
+                width: None,
+                height: None,
+                anchor: Some(signer.anchor.clone()),
+            });
+        }
+    }
+    let envelope_expiry = match days(fields, "expiry_days", "expiry")? {
+        Some(days) if days > 0 => {
+            let at = time::OffsetDateTime::from_unix_timestamp(now_millis() / 1000 + days * 86_400)
+                .map_err(|_| Error::field("expiry", "is out of range"))?;
+            Some(
+                at.format(&time::format_description::well_known::Rfc3339)
+                    .map_err(|_| Error::field("expiry", "is out of range"))?,
+            )
+        }
+        _ => None,
+    };
+    let template_name = fields.get("template_name");
+    if !template_name.is_empty() {
+        let definition = TemplateDefinition { fields: placed.clone(), ..TemplateDefinition::default() };
+        templates::create(state, session.auth.tenant_id, &session.auth.actor(), Some(template_name), None, definition)
+            .await?;
+    }
+    let request = InitiateWorkflow {
+        template_id: 0,
+        name: Some(fields.get("name").to_string()).filter(|n| !n.is_empty()),
+        reference_no: None,
+        workflow_type: 0,
+        document_ids: documents.to_vec(),
+        signatories: signatory_inputs(signers)?,
+        hsm_certificate_id: 0,
+        linked_workflow_id: 0,
+        redirect_url: None,
+        envelope_expiry,
+        reminder_frequency: days(fields, "reminder_days", "reminders")?,
+        settings: serde_json::json!({ "sendMail": fields.get("send_mail") == "on" }),
+        attachments: Vec::new(),
+        stamp: None,
+        fields: placed,
+    };
+    let created = initiate(state, session.auth.tenant_id, &session.auth.caller().actor, request).await?;
+    Ok(created.workflow.id.get())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_placed_box_names_a_signatory_document_and_page_that_exist() {
+        let field = placed_field("2:0:1:72:600.5:160:55", 3, 1).expect("a box");
+        assert_eq!((field.signatory, field.document, field.left, field.top), (2, Some(0), Some(72.0), Some(600.5)));
+        for bad in [
+            "0:0:1:1:1:1:1",
+            "4:0:1:1:1:1:1",
+            "1:1:1:1:1:1:1",
+            "1:0:0:1:1:1:1",
+            "1:0:1:-1:1:1:1",
+            "1:0:1:NaN:1:1:1",
+            "1:0:1:1:1:1",
+            "x",
+        ] {
+            assert!(placed_field(bad, 3, 1).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn rows_without_an_order_keep_their_place() {
+        let signer = |number: usize, order: &str| Signer {
+            number,
+            email: format!("s{number}@x.example"),
+            order: order.into(),
+            ..Signer::default()
+        };
+        let inputs = signatory_inputs(&[signer(1, ""), signer(2, "1"), signer(3, "")]).expect("inputs");
+        assert_eq!(inputs.iter().map(|i| i.signing_order).collect::<Vec<_>>(), vec![1, 1, 3]);
+        assert!(signatory_inputs(&[signer(1, "first")]).is_err());
+    }
+}
