@@ -172,6 +172,31 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     assert_eq!(report.matches("Signature is Valid.").count(), 3, "{report}");
     pyhanko_validates(&signed, &[&cert_pem(&app.state.keys.ca.cert_der)]);
 
+    // A bulk send from a spreadsheet with a bad row: the check names it, the job sends the
+    // others and reports it.
+    let sheet = dir.path().join("rows.csv");
+    std::fs::write(
+        &sheet,
+        "workflowName,signer1.email,signer1.name\r\nBulk one,one@customer.example,One\r\n\
+         Bulk two,not-an-address,Two\r\nBulk three,three@customer.example,Three\r\n",
+    )
+    .expect("csv");
+    let report = dir.path().join("report.csv");
+    let args =
+        json!({"email": sender.1, "password": GOOD_PASSWORD, "pdf": pdf_path, "sheet": sheet, "reportTo": report});
+    let bulk = journey(&app, "bulk", &format!("{tag}-bulk"), args).await;
+    assert_eq!(bulk["checked"], "Checked: 2 of 3 rows would be sent", "{bulk}");
+    let problems = bulk["problemRows"].as_array().cloned().unwrap_or_default();
+    assert!(problems.len() == 1 && problems[0].as_str().is_some_and(|p| p.starts_with("2\t3\t")), "{bulk}");
+    assert_eq!(
+        (bulk["jobStatus"].as_str(), bulk["succeeded"].as_i64(), bulk["failed"].as_i64()),
+        (Some("Completed with errors"), Some(2), Some(1)),
+        "{bulk}"
+    );
+    let report = std::fs::read_to_string(&report).expect("report");
+    assert!(report.starts_with("item,input,state,result,detail"), "{report}");
+    assert_eq!(report.lines().filter(|l| l.contains(",failed,")).count(), 1, "{report}");
+
     // A user whose role has no access to people neither sees nor reaches that section.
     let args = json!({"email": "sid@bank.example", "password": GOOD_PASSWORD, "expectedErrors": [403]});
     let denied = journey(&app, "denied", &format!("{tag}-denied"), args).await;

@@ -121,3 +121,28 @@
     }
   });
 })();
+
+// A bulk job's page: its counts, asked for every two seconds until the job has finished.
+(() => {
+  const job = document.getElementById("job");
+  if (!job || !job.hasAttribute("data-poll")) return;
+  const show = (progress) => {
+    for (const field of job.querySelectorAll("[data-field]")) {
+      const value = progress[field.dataset.field];
+      if (value !== undefined && field.textContent !== String(value)) field.textContent = String(value);
+    }
+  };
+  const look = async () => {
+    try {
+      const answer = await fetch(job.dataset.progress, { headers: { accept: "application/json" }, credentials: "same-origin" });
+      if (!answer.ok) return;
+      const progress = await answer.json();
+      show(progress);
+      if (progress.finished) return;
+    } catch (_) {
+      // A network hiccup: look again at the next turn.
+    }
+    setTimeout(look, 2000);
+  };
+  setTimeout(look, 1000);
+})();

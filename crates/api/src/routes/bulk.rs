@@ -409,7 +409,13 @@ pub async fn get_report(
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Response> {
     let job = job_of(&state, &auth, &id).await?;
-    // Page by page, so that a large job's report is never held whole in memory.
+    Ok(report_response(state, job))
+}
+
+/// A job's report as a CSV download, read page by page, so that a large job's report is never
+/// held whole in memory (the console's download too).
+pub fn report_response(state: AppState, job: signet_store::BulkJobRow) -> Response {
+    let disposition = format!("attachment; filename=\"{}-report.csv\"", job.public_id.replace(['"', '\\'], ""));
     let stream = futures_util::stream::unfold((state, job, Some(0_i64)), |(state, job, after)| async move {
         let after = after?;
         let chunk = match service::report_page(&state, &job, after, REPORT_PAGE).await {
@@ -425,12 +431,8 @@ pub async fn get_report(
     });
     let header_line = futures_util::stream::once(async { Ok::<_, std::io::Error>(service::REPORT_HEADER.to_string()) });
     let body = Body::from_stream(futures_util::StreamExt::chain(header_line, stream));
-    let disposition = format!("attachment; filename=\"{}-report.csv\"", id.replace(['"', '\\'], ""));
-    Ok((
-        [(header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)],
-        body,
-    )
-        .into_response())
+    ([(header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)], body)
+        .into_response()
 }
 
 /// How often the event stream looks at the job.

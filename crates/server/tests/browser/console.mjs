@@ -5,6 +5,8 @@
 //            drags each one's signature box onto the first page, and sends
 //   track    the sender finds the workflow (args.workflow, its name) completed, downloads its
 //            signed document to args.downloadTo, and signs out
+//   bulk     the sender checks a spreadsheet with a bad row (args.sheet), sends it with
+//            args.pdf, watches the job finish and downloads its report to args.reportTo
 //   denied   a user without the permission sees no People section and is refused at /app/people
 // usage: node console.mjs '<json>' with json = { base, journey, email, password, shots, ... }
 // Prints one JSON line: { finalUrl, status, text, problems, screenshots, ...journey's own }.
@@ -164,6 +166,32 @@ try {
     await shot("signed-out");
     await page.goto(`${args.base}/app`);
     result.afterSignOut = new URL(page.url()).pathname;
+  } else if (args.journey === "bulk") {
+    await press(nav.getByRole("link", { name: "Bulk" }));
+    await inspect("bulk");
+    const choose = async () => {
+      await page.getByLabel("PDF documents (sent with every row)").setInputFiles(args.pdf);
+      await page.getByLabel("Spreadsheet of the rows (CSV or XLSX)").setInputFiles(args.sheet);
+    };
+    await choose();
+    await press(page.getByRole("button", { name: "Check the rows" }));
+    await inspect("checked");
+    result.checked = (await page.locator("#checked-heading").innerText()).trim();
+    result.problemRows = await page.locator("#problems tbody tr").allInnerTexts();
+    await choose();
+    await press(page.getByRole("button", { name: "Send", exact: true }));
+    await inspect("job");
+    // The page follows the job by itself.
+    await page.locator("[data-field=status]", { hasText: /^Completed/ }).waitFor({ timeout: 60000 });
+    result.jobStatus = (await page.locator("[data-field=status]").innerText()).trim();
+    result.succeeded = Number(await page.locator("[data-field=succeeded]").innerText());
+    result.failed = Number(await page.locator("[data-field=failed]").innerText());
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Report of every row (CSV)" }).click(),
+    ]);
+    await download.saveAs(args.reportTo);
+    await shot("job-done");
   } else if (args.journey === "denied") {
     result.sections = await nav.getByRole("link").allInnerTexts();
     const response = await page.goto(`${args.base}/app/people`);

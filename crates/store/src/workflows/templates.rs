@@ -95,4 +95,18 @@ impl Store {
             .map_err(db_err)
         })
     }
+
+    /// The tenant's templates by name (the first 500), for choosing one.
+    pub async fn templates(&self, tenant_id: TenantId) -> Result<Vec<TemplateRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT id, tenant_id, name, description, definition, created_by, created_at, updated_at \
+                 FROM templates WHERE tenant_id = $1 ORDER BY lower(name), id LIMIT 500",
+            )
+            .bind(tenant_id.get())
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
 }

@@ -8,6 +8,7 @@
 //! calls one service function and renders its answer. The caller is the API's [`Auth`], so
 //! the audit trail, tenant scoping and refusals are the API's.
 
+mod bulk;
 mod people;
 mod send;
 pub mod session;
@@ -38,6 +39,10 @@ pub fn router(state: AppState) -> Router {
         .route("/app/send", get(send::form).post(send::upload))
         .route("/app/send/documents/{id}/pages/{page}", get(send::page_image))
         .route("/app/send/start", post(send::start))
+        .route("/app/bulk", get(bulk::form).post(bulk::submit))
+        .route("/app/bulk/jobs/{id}", get(bulk::job))
+        .route("/app/bulk/jobs/{id}/progress", get(bulk::progress))
+        .route("/app/bulk/jobs/{id}/report", get(bulk::report))
         .route("/app/people", get(people::list).post(people::invite))
         .route("/app/sign-out", post(session::end))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), session::require));
@@ -96,6 +101,7 @@ impl Session {
         let sections = [
             ("Workflows", "/app", Permission::ReadWorkflows),
             ("Send", "/app/send", Permission::SendWorkflows),
+            ("Bulk", "/app/bulk", Permission::SendWorkflows),
             ("People", "/app/people", Permission::ReadDirectory),
         ];
         let nav = sections
