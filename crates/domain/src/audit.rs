@@ -80,18 +80,33 @@ pub struct ChainBreak {
 
 /// Checks a tenant's entries in order from the first: sequence numbers, links and hashes.
 pub fn verify_chain(tenant_id: i64, entries: &[AuditEntry]) -> Result<(), ChainBreak> {
-    let mut expected_prev = GENESIS_HASH.to_string();
-    for (index, entry) in entries.iter().enumerate() {
-        let expected_seq = index as i64 + 1;
+    let mut verifier = ChainVerifier::new(tenant_id);
+    entries.iter().try_for_each(|entry| verifier.check(entry))
+}
+
+/// [`verify_chain`] one entry at a time, for chains read in pages (no need to hold a whole
+/// log): each entry must follow the one checked before it.
+pub struct ChainVerifier {
+    tenant_id: i64,
+    expected_seq: i64,
+    expected_prev: String,
+}
+
+impl ChainVerifier {
+    pub fn new(tenant_id: i64) -> ChainVerifier {
+        ChainVerifier { tenant_id, expected_seq: 1, expected_prev: GENESIS_HASH.to_string() }
+    }
+
+    pub fn check(&mut self, entry: &AuditEntry) -> Result<(), ChainBreak> {
         let fail = |reason: &str| ChainBreak { seq: entry.seq, reason: reason.to_string() };
-        if entry.seq != expected_seq {
+        if entry.seq != self.expected_seq {
             return Err(fail("sequence gap"));
         }
-        if entry.prev_hash != expected_prev {
+        if entry.prev_hash != self.expected_prev {
             return Err(fail("link to the previous entry does not match"));
         }
         let recomputed = entry_hash(
-            tenant_id,
+            self.tenant_id,
             entry.seq,
             entry.at,
             &entry.actor,
@@ -104,9 +119,10 @@ pub fn verify_chain(tenant_id: i64, entries: &[AuditEntry]) -> Result<(), ChainB
         if recomputed != entry.hash {
             return Err(fail("entry content does not match its hash"));
         }
-        expected_prev = entry.hash.clone();
+        self.expected_prev = entry.hash.clone();
+        self.expected_seq += 1;
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]

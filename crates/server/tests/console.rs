@@ -16,6 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use base64::Engine;
 use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 use signet_store::Backend;
@@ -28,6 +29,8 @@ use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
 on_both_backends!(
     staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_allow,
     a_console_session_refuses_foreign_forms_and_ends_with_sign_out_and_revocation,
+    the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit_trail,
+    administrators_keep_departments_and_webhooks_and_others_are_kept_out,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -237,8 +240,9 @@ impl Browser {
         self.send(self.http.get(url)).await
     }
 
-    async fn post(&self, url: String, form: &[(&str, &str)]) -> reqwest::Response {
-        self.send(self.http.post(url).form(form)).await
+    /// A form post; the form is encoded at once, so the answer's future borrows only the browser.
+    fn post<'a>(&'a self, url: String, form: &[(&str, &str)]) -> impl Future<Output = reqwest::Response> + use<'a> {
+        self.send(self.http.post(url).form(form))
     }
 }
 
@@ -338,4 +342,189 @@ async fn a_console_session_refuses_foreign_forms_and_ends_with_sign_out_and_revo
     // A hand-over without this browser's state cookie is refused (login CSRF).
     let forged = Browser::new().get(app.url("/app/session?code=abc&state=nonce~/app")).await;
     assert_eq!(forged.status(), 403);
+}
+
+/// A workflow started through the API for `signers` (e-mailed), with a ReportLab document.
+async fn workflow_for(app: &TestApp, token: &str, name: &str, signers: &[&str]) -> (i64, i64) {
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Offer letter")]);
+    let body = json!({"documentName": "offer.pdf", "fileData": base64::engine::general_purpose::STANDARD.encode(pdf)});
+    let uploaded: Value = app.post("/api/v1/documents", token, body).await.json().await.expect("json");
+    let document = uploaded["documentId"].as_i64().expect("documentId");
+    let signatories: Vec<Value> = signers
+        .iter()
+        .enumerate()
+        .map(|(i, email)| json!({"subscriberId": 0, "emailId": email, "name": email, "signingOrder": i + 1}))
+        .collect();
+    let body = json!({"templateId": 0, "workflowName": name, "documentIds": [document], "sendMail": true, "signatories": signatories});
+    let created = app.post("/api/v1/workflows", token, body).await;
+    assert_eq!(created.status(), 201);
+    let created: Value = created.json().await.expect("json");
+    (created["workflowId"].as_i64().expect("workflowId"), document)
+}
+
+async fn the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit_trail(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = console_app(backend, &smtp).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let admin = tenant.admin_email.clone();
+    let api = app.token(&tenant).await;
+    let browser = console_session(&app, &admin, ADMIN_PASSWORD).await;
+
+    // The administrator's own signature is in their inbox and opens their signer page; the
+    // next signer's is not theirs to open.
+    let (own, _) = workflow_for(&app, &api, "Board resolution", &[&admin, "director@board.example"]).await;
+    let inbox = browser.get(app.url("/app/inbox")).await.text().await.expect("html");
+    assert!(inbox.contains("Sign Board resolution"), "{inbox}");
+    let open = inbox.split("href=\"/app/inbox/").nth(1).and_then(|r| r.split('"').next()).expect("an inbox entry");
+    let to_page = browser.get(app.url(&format!("/app/inbox/{open}"))).await;
+    assert_eq!(to_page.status(), 303);
+    let signer_page = to_page.headers()["location"].to_str().expect("location").to_string();
+    assert!(signer_page.starts_with("/sign/w/"), "{signer_page}");
+    assert_eq!(browser.get(app.url(&signer_page)).await.status(), 200);
+    let details =
+        signet_services::workflows::queries::details(&app.state, tenant.tenant_id, own.into()).await.expect("workflow");
+    let director = details.signatories[1].id.get();
+    assert_eq!(browser.get(app.url(&format!("/app/inbox/{director}"))).await.status(), 404);
+
+    // On another workflow's page the sender comments, e-mails the due signer a new link (the
+    // old one stops working), is told what to correct, and declines on the signer's behalf.
+    let (id, document) = workflow_for(&app, &api, "Loan offer", &["asha@borrower.example"]).await;
+    let first = smtp.wait_for("asha@borrower.example", "Please sign: Loan offer").await;
+    let old_link = first["text"]
+        .as_str()
+        .and_then(|t| t.split_whitespace().find(|w| w.contains("/sign/w/")))
+        .expect("link")
+        .to_string();
+    let page = browser.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
+    let csrf = csrf_of(&page);
+    let act = |action: &str, form: Vec<(&'static str, String)>| {
+        let mut form = form;
+        form.push(("csrf", csrf.clone()));
+        browser.send(browser.http.post(app.url(&format!("/app/workflows/{id}/{action}"))).form(&form))
+    };
+    let commented =
+        act("comment", vec![("document", document.to_string()), ("comment", "Rate fixed for 5 years".into())]).await;
+    assert_eq!(commented.headers()["location"], format!("/app/workflows/{id}?done=comment"));
+    let page = browser.get(app.url(&format!("/app/workflows/{id}?done=comment"))).await.text().await.expect("html");
+    assert!(page.contains("Rate fixed for 5 years") && page.contains("Your comment was added."), "{page}");
+    let signatory = page.split("/link-").nth(1).and_then(|r| r.split('"').next()).expect("a due signatory").to_string();
+    let relinked = act(&format!("link-{signatory}"), Vec::new()).await;
+    assert_eq!(relinked.status(), 303);
+    smtp.wait_for("asha@borrower.example", "Reminder: Please sign: Loan offer").await;
+    let old = reqwest::Client::new().get(&old_link).send().await.expect("old link");
+    assert_ne!(old.status(), 200, "the old link no longer opens the page");
+    let bad = act("delegate", vec![("email", "not an address".into()), ("reason", "on leave".into())]).await;
+    assert_eq!(bad.status(), 400);
+    assert!(bad.text().await.expect("html").contains("must be a valid e-mail address"));
+    assert_eq!(act("launch", Vec::new()).await.status(), 404);
+    let declined = act("decline", vec![("reason", "The customer withdrew".into())]).await;
+    assert_eq!(declined.status(), 303);
+    let page = browser.get(app.url(&format!("/app/workflows/{id}?done=declined"))).await.text().await.expect("html");
+    assert!(page.contains(">Declined<") && page.contains("signatory.declined"), "{page}");
+    // Forms of another session are refused and change nothing.
+    let forged = browser
+        .send(
+            browser
+                .http
+                .post(app.url(&format!("/app/workflows/{own}/decline")))
+                .form(&[("csrf", "forged"), ("reason", "x")]),
+        )
+        .await;
+    assert_eq!(forged.status(), 403);
+
+    // The audit trail, a page at a time, and the check of the whole chain.
+    let audit = browser.get(app.url("/app/audit?verify=1")).await.text().await.expect("html");
+    assert!(audit.contains("The chain is intact") && audit.contains("tenant.created"), "{audit}");
+    app.state.store.execute_for_tests("UPDATE audit_log SET detail = '{}' WHERE seq = 2").await.expect("tamper");
+    let audit = browser.get(app.url("/app/audit?verify=1")).await.text().await.expect("html");
+    assert!(audit.contains("The chain is broken at entry 2"), "{audit}");
+}
+
+async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.outbound_allow_private = true;
+    })
+    .await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = admin.get(app.url("/app/departments")).await.text().await.expect("html");
+    let csrf = csrf_of(&page);
+
+    // Departments: added, a taken name refused on the page, removed.
+    let add = |name: &str| admin.post(app.url("/app/departments"), &[("csrf", csrf.as_str()), ("name", name)]);
+    assert_eq!(add("Legal").await.status(), 303);
+    let taken = add("legal").await;
+    assert_eq!(taken.status(), 409);
+    assert!(taken.text().await.expect("html").contains("role=\"alert\""));
+    let page = admin.get(app.url("/app/departments")).await.text().await.expect("html");
+    assert!(page.contains("<td>Legal</td>"), "{page}");
+    let id =
+        page.split("/app/departments/").nth(1).and_then(|r| r.split('/').next()).expect("a department").to_string();
+    let removed = admin.post(app.url(&format!("/app/departments/{id}/delete")), &[("csrf", csrf.as_str())]).await;
+    assert_eq!(removed.status(), 303);
+    assert!(!admin.get(app.url("/app/departments")).await.text().await.expect("html").contains("<td>Legal</td>"));
+
+    // Webhooks: a bad address refused; an endpoint registered with its secret shown once; its
+    // failing deliveries listed with their answer, and delivered again on request.
+    let register = |url: &str| {
+        let form = [("csrf", csrf.as_str()), ("url", url), ("description", "ERP"), ("event", "workflow.created")];
+        admin.post(app.url("/app/webhooks"), &form)
+    };
+    let refused = register("ftp://erp.example/hook").await;
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("html").contains("role=\"alert\""));
+    let registered = register("http://127.0.0.1:9/hook").await;
+    assert_eq!(registered.status(), 201);
+    let page = registered.text().await.expect("html");
+    assert!(page.contains("shown this once: <code>whsec_"), "{page}");
+    let api = app.token(&tenant).await;
+    workflow_for(&app, &api, "Hooked", &["asha@borrower.example"]).await;
+    let webhook =
+        page.split("/app/webhooks?deliveries=").nth(1).and_then(|r| r.split('"').next()).expect("webhook").to_string();
+    let attempted = async || {
+        for _ in 0..200 {
+            let page =
+                admin.get(app.url(&format!("/app/webhooks?deliveries={webhook}"))).await.text().await.expect("html");
+            if page.contains("<td>workflow.created</td><td>pending</td><td>1</td>") {
+                return page;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("no attempted delivery listed");
+    };
+    let listed = attempted().await;
+    assert!(!listed.contains("Deliver again"), "a delivery still being attempted is not offered again");
+    let webhook_id = signet_domain::WebhookId::from(webhook.parse::<i64>().expect("webhook id"));
+    let delivery = app.state.store.deliveries(tenant.tenant_id, webhook_id, 10).await.expect("deliveries")[0].id;
+    let again = format!("/app/webhooks/{webhook}/deliveries/{delivery}/again");
+    let early = admin.post(app.url(&again), &[("csrf", csrf.as_str())]).await;
+    assert_eq!(early.status(), 409);
+    assert!(early.text().await.expect("html").contains("still being attempted"));
+    app.state.store.execute_for_tests("UPDATE webhook_deliveries SET state = 'failed'").await.expect("given up");
+    assert!(
+        admin
+            .get(app.url(&format!("/app/webhooks?deliveries={webhook}")))
+            .await
+            .text()
+            .await
+            .expect("html")
+            .contains("Deliver again")
+    );
+    assert_eq!(admin.post(app.url(&again), &[("csrf", csrf.as_str())]).await.status(), 303);
+
+    // A sender sees neither section and is refused at both addresses.
+    let admin_token = app.token(&tenant).await;
+    signet_testkit::people::signed_in_user(&app, &smtp, &admin_token, "sara@bank.example", 2).await;
+    let sender = console_session(&app, "sara@bank.example", GOOD_PASSWORD).await;
+    let home = sender.get(app.url("/app")).await.text().await.expect("html");
+    assert!(home.contains(">Departments<") && !home.contains(">Webhooks<"), "a sender reads departments only");
+    assert_eq!(sender.get(app.url("/app/webhooks")).await.status(), 403);
+    let sender_csrf = csrf_of(&home);
+    let add = sender.post(app.url("/app/departments"), &[("csrf", sender_csrf.as_str()), ("name", "Sales")]).await;
+    assert_eq!(add.status(), 403);
+    assert_eq!(sender.get(app.url("/app/audit")).await.status(), 403);
 }

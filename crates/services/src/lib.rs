@@ -6,6 +6,7 @@
 //! Nothing here names axum.
 
 pub mod applications;
+pub mod audit;
 pub mod breached;
 pub mod bulk;
 pub mod bulk_send;

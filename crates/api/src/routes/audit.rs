@@ -3,7 +3,7 @@
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
-use signet_domain::audit::{AuditEntry, ChainBreak, verify_chain};
+use signet_domain::audit::{AuditEntry, ChainBreak};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
@@ -107,19 +107,10 @@ pub async fn list(
     )
 )]
 pub async fn verify(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<AuditVerification>> {
-    let mut entries = Vec::new();
-    loop {
-        let after = entries.last().map(|e: &AuditEntry| e.seq).unwrap_or(0);
-        let batch = state.store.audit_entries(auth.tenant_id, after, 1000).await?;
-        if batch.is_empty() {
-            break;
-        }
-        entries.extend(batch);
-    }
-    let outcome = verify_chain(auth.tenant_id.get(), &entries);
+    let (entries, outcome) = signet_services::audit::verify(&state, auth.tenant_id).await?;
     let (broken_at, reason) = match outcome {
         Ok(()) => (None, None),
         Err(ChainBreak { seq, reason }) => (Some(seq), Some(reason)),
     };
-    Ok(Json(AuditVerification { intact: broken_at.is_none(), entries: entries.len(), broken_at, reason }))
+    Ok(Json(AuditVerification { intact: broken_at.is_none(), entries: entries as usize, broken_at, reason }))
 }

@@ -118,6 +118,26 @@ impl Store {
         })
     }
 
+    /// The signatures due now from `email` in the tenant's workflows in progress (the console's
+    /// inbox), oldest first, with their workflows; at most 200.
+    pub async fn due_signatories(&self, tenant_id: TenantId, email: &str) -> Result<Vec<(SignatoryRow, WorkflowRow)>> {
+        let sql = format!(
+            "SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE tenant_id = $1 AND lower(email) = lower($2) \
+             AND state IN ('notified', 'viewed') ORDER BY id LIMIT 200"
+        );
+        let rows: Vec<SignatoryRow> = on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(email).fetch_all(pool).await.map_err(db_err)?
+        });
+        let mut due = Vec::with_capacity(rows.len());
+        for row in rows {
+            let workflow = self.workflow(row.tenant_id, row.workflow_id).await?.ok_or_else(not_found_workflow)?;
+            if workflow.state() == signet_domain::workflow::WorkflowState::InProgress {
+                due.push((row, workflow));
+            }
+        }
+        Ok(due)
+    }
+
     /// A signatory by id, with their workflow (for the signer page, which has no tenant yet).
     pub async fn signatory(&self, id: SignatoryId) -> Result<Option<(SignatoryRow, WorkflowRow)>> {
         let sql = format!("SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE id = $1");

@@ -8,7 +8,10 @@
 //! calls one service function and renders its answer. The caller is the API's [`Auth`], so
 //! the audit trail, tenant scoping and refusals are the API's.
 
+mod admin;
+mod audit;
 mod bulk;
+mod inbox;
 mod people;
 mod send;
 pub mod session;
@@ -36,6 +39,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/workflows/{id}", get(workflows::show))
         .route("/app/workflows/{id}/documents/{document}", get(workflows::download))
         .route("/app/workflows/{id}/certificate", get(workflows::certificate))
+        .route("/app/workflows/{id}/{action}", post(workflows::act))
         .route("/app/send", get(send::form).post(send::upload))
         .route("/app/send/documents/{id}/pages/{page}", get(send::page_image))
         .route("/app/send/start", post(send::start))
@@ -44,6 +48,14 @@ pub fn router(state: AppState) -> Router {
         .route("/app/bulk/jobs/{id}/progress", get(bulk::progress))
         .route("/app/bulk/jobs/{id}/report", get(bulk::report))
         .route("/app/people", get(people::list).post(people::invite))
+        .route("/app/inbox", get(inbox::list))
+        .route("/app/inbox/{id}", get(inbox::open))
+        .route("/app/audit", get(audit::list))
+        .route("/app/departments", get(admin::departments).post(admin::create_department))
+        .route("/app/departments/{id}/delete", post(admin::delete_department))
+        .route("/app/webhooks", get(admin::webhooks).post(admin::create_webhook))
+        .route("/app/webhooks/{id}/delete", post(admin::delete_webhook))
+        .route("/app/webhooks/{id}/deliveries/{delivery}/again", post(admin::redeliver))
         .route("/app/sign-out", post(session::end))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), session::require));
     Router::new()
@@ -99,10 +111,14 @@ impl Session {
     /// sign-out form.
     pub fn frame(&self, current: &'static str) -> Frame {
         let sections = [
+            ("To sign", "/app/inbox", Permission::Authenticated),
             ("Workflows", "/app", Permission::ReadWorkflows),
             ("Send", "/app/send", Permission::SendWorkflows),
             ("Bulk", "/app/bulk", Permission::SendWorkflows),
             ("People", "/app/people", Permission::ReadDirectory),
+            ("Departments", "/app/departments", Permission::ReadDirectory),
+            ("Webhooks", "/app/webhooks", Permission::ManageSettings),
+            ("Audit", "/app/audit", Permission::ReadAudit),
         ];
         let nav = sections
             .into_iter()

@@ -12,7 +12,9 @@ use signet_domain::access::Permission;
 use signet_services::documents::{self, DownloadRequest};
 use signet_services::workflows::queries::{self, ListQuery};
 
-use super::{Frame, Session, failure, render, when};
+use signet_services::workflows::actions;
+
+use super::{Frame, Session, failure, render, user_text, when};
 
 /// The states a list can be filtered by, with the words people read.
 const STATES: [(&str, &str); 5] = [
@@ -58,8 +60,9 @@ struct ListPage {
 }
 
 pub async fn list(State(state): State<AppState>, session: Session, Query(filter): Query<ListFilter>) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
-        return refused;
+    // The console's home: who may not follow the organisation's workflows starts at their own.
+    if !session.auth.access.allows(Permission::ReadWorkflows) {
+        return super::session::see_other("/app/inbox");
     }
     let wanted_state = filter.state.as_deref().filter(|s| !s.is_empty());
     let q = filter.q.as_deref().unwrap_or_default();
@@ -121,6 +124,19 @@ struct DocumentView {
     id: i64,
     name: String,
     pages: i64,
+    comments: Vec<CommentView>,
+}
+
+struct CommentView {
+    author: String,
+    text: String,
+    at: String,
+}
+
+struct DueView {
+    id: i64,
+    name: String,
+    email: String,
 }
 
 #[derive(Template)]
@@ -134,35 +150,76 @@ struct WorkflowPage {
     state_class: String,
     created: String,
     completed: bool,
-    due: Vec<String>,
+    may_act: bool,
+    notice: Option<String>,
+    error: Option<String>,
+    due: Vec<DueView>,
     signatories: Vec<SignatoryView>,
     documents: Vec<DocumentView>,
     events: Vec<EventView>,
     chain_intact: bool,
 }
 
-pub async fn show(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<i64>) -> Response {
+#[derive(serde::Deserialize)]
+pub struct Shown {
+    done: Option<String>,
+}
+
+pub async fn show(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath(id): ApiPath<i64>,
+    Query(shown): Query<Shown>,
+) -> Response {
     if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
         return refused;
     }
+    let notice = shown.done.as_deref().and_then(done_text).map(str::to_string);
+    match workflow_page(&state, &session, id, notice, None).await {
+        Ok(page) => render(StatusCode::OK, &page),
+        Err(error) => failure(error),
+    }
+}
+
+/// What an action that succeeded reads as (`?done=` after it).
+fn done_text(done: &str) -> Option<&'static str> {
+    match done {
+        "link" => Some("A new link was e-mailed; the old one no longer works."),
+        "delegated" => Some("The signature was handed on; the new signatory was e-mailed."),
+        "declined" => Some("The signature was declined; the workflow has ended."),
+        "comment" => Some("Your comment was added."),
+        _ => None,
+    }
+}
+
+async fn workflow_page(
+    state: &AppState,
+    session: &Session,
+    id: i64,
+    notice: Option<String>,
+    error: Option<String>,
+) -> Result<WorkflowPage, signet_domain::Error> {
     let tenant = session.auth.tenant_id;
-    let details = match queries::details(&state, tenant, id.into()).await {
-        Ok(details) => details,
-        Err(error) => return failure(error),
-    };
-    let (_, entries, check) = match queries::audit(&state, tenant, id.into()).await {
-        Ok(found) => found,
-        Err(error) => return failure(error),
-    };
+    let details = queries::details(state, tenant, id.into()).await?;
+    let (_, entries, check) = queries::audit(state, tenant, id.into()).await?;
     let workflow = details.workflow;
-    let current = workflow.current_order;
+    let in_progress = workflow.state.as_str() == "in_progress";
     let due = details
         .signatories
         .iter()
-        .filter(|s| s.signing_order == current && s.signed_at.is_none() && workflow.state.as_str() == "in_progress")
-        .map(|s| format!("{} <{}>", s.name, s.email))
+        .filter(|s| in_progress && s.state().is_turn())
+        .map(|s| DueView { id: s.id.get(), name: s.name.clone(), email: s.email.clone() })
         .collect();
-    let page = WorkflowPage {
+    let mut documents = Vec::with_capacity(details.documents.len());
+    for d in details.documents {
+        let comments = signet_services::workflows::actions::comments(state, tenant, d.id)
+            .await?
+            .into_iter()
+            .map(|(author, text, at)| CommentView { author, text, at: when(at) })
+            .collect();
+        documents.push(DocumentView { id: d.id.get(), name: d.name, pages: d.page_count, comments });
+    }
+    Ok(WorkflowPage {
         frame: session.frame(""),
         id: workflow.id.get(),
         name: workflow.name.clone(),
@@ -171,6 +228,9 @@ pub async fn show(State(state): State<AppState>, session: Session, ApiPath(id): 
         state_class: workflow.state.as_str().replace('_', "-"),
         created: when(workflow.created_at),
         completed: workflow.state.as_str() == "completed",
+        may_act: session.auth.access.allows(Permission::SendWorkflows),
+        notice,
+        error,
         due,
         signatories: details
             .signatories
@@ -183,15 +243,68 @@ pub async fn show(State(state): State<AppState>, session: Session, ApiPath(id): 
                 signed: s.signed_at.map(when).unwrap_or_default(),
             })
             .collect(),
-        documents: details
-            .documents
-            .into_iter()
-            .map(|d| DocumentView { id: d.id.get(), name: d.name, pages: d.page_count })
-            .collect(),
+        documents,
         events: entries.into_iter().map(|e| EventView { at: when(e.at), action: e.action, actor: e.actor }).collect(),
         chain_intact: check.is_ok(),
+    })
+}
+
+/// An action's form: its token and what the action needs.
+#[derive(serde::Deserialize)]
+pub struct ActionForm {
+    csrf: String,
+    email: Option<String>,
+    reason: Option<String>,
+    document: Option<i64>,
+    comment: Option<String>,
+}
+
+/// One action of the sender on a workflow, as the API's workflow actions: a new link for a due
+/// signatory (the old one stops working), handing the due signature on, declining it, or a
+/// comment on a document. Afterwards the workflow's page, saying what happened or what to correct.
+pub async fn act(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath((id, action)): ApiPath<(i64, String)>,
+    axum::Form(form): axum::Form<ActionForm>,
+) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
+        return refused;
+    }
+    if let Some(refused) = session.refuses_form(&form.csrf) {
+        return refused;
+    }
+    let caller = session.auth.caller();
+    let workflow_id = id.into();
+    let done = match action.as_str() {
+        "delegate" => {
+            let email = form.email.as_deref().unwrap_or_default();
+            let reason = form.reason.as_deref().unwrap_or_default();
+            actions::delegate(&state, &caller, workflow_id, email, reason).await.map(|_| "delegated")
+        }
+        "decline" => actions::decline(&state, &caller, workflow_id, form.reason.as_deref()).await.map(|_| "declined"),
+        "comment" => {
+            let document = form.document.unwrap_or_default().into();
+            let comment = form.comment.as_deref().unwrap_or_default();
+            actions::add_comment(&state, &caller, document, comment).await.map(|_| "comment")
+        }
+        other => match other.strip_prefix("link-").and_then(|s| s.parse::<i64>().ok()) {
+            Some(signatory) => {
+                actions::revoke_link(&state, &caller, workflow_id, signatory.into()).await.map(|_| "link")
+            }
+            None => return super::page_error(StatusCode::NOT_FOUND, "No such action."),
+        },
     };
-    render(StatusCode::OK, &page)
+    match done {
+        Ok(done) => super::session::see_other(&format!("/app/workflows/{id}?done={done}")),
+        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+            match workflow_page(&state, &session, id, None, Some(user_text(&error))).await {
+                Ok(page) => render(signet_api::error::status_of(error.code()), &page),
+                Err(error) => failure(error),
+            }
+        }
+        Err(error) => failure(error),
+    }
 }
 
 /// A document of the workflow as it stands (signed so far).

@@ -1,0 +1,322 @@
+//! Administration screens beyond people: departments (create, rename by API, delete) and
+//! webhooks (register with the secret shown once, remove, the latest deliveries of each with
+//! their outcome, and delivering one again). Each is the API's operation with the same
+//! permission: departments need `manage_people` to change and `read_directory` to see,
+//! webhooks `manage_settings`.
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use signet_api::AppState;
+use signet_api::extract::ApiPath;
+use signet_domain::access::Permission;
+use signet_domain::department::DepartmentName;
+use signet_domain::paging::Page;
+use signet_domain::{DepartmentId, Error, WebhookId};
+
+use super::session::see_other;
+use super::{Frame, Session, failure, render, user_text, when};
+
+struct DepartmentView {
+    id: i64,
+    name: String,
+    created: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/departments.html")]
+struct DepartmentsPage {
+    frame: Frame,
+    departments: Vec<DepartmentView>,
+    total: i64,
+    may_change: bool,
+    error: Option<String>,
+}
+
+async fn departments_page(
+    state: &AppState,
+    session: &Session,
+    error: Option<String>,
+) -> Result<DepartmentsPage, Error> {
+    let (rows, total) = state.store.departments(session.auth.tenant_id, Page::parse(Some(1), Some(100))?, None).await?;
+    Ok(DepartmentsPage {
+        frame: session.frame("/app/departments"),
+        departments: rows
+            .into_iter()
+            .map(|d| DepartmentView { id: d.id.get(), name: d.name, created: when(d.created_at) })
+            .collect(),
+        total,
+        may_change: session.auth.access.allows(Permission::ManagePeople),
+        error,
+    })
+}
+
+pub async fn departments(State(state): State<AppState>, session: Session) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ReadDirectory) {
+        return refused;
+    }
+    match departments_page(&state, &session, None).await {
+        Ok(page) => render(StatusCode::OK, &page),
+        Err(error) => failure(error),
+    }
+}
+
+#[derive(serde::Deserialize)]
+pub struct DepartmentForm {
+    csrf: String,
+    name: Option<String>,
+}
+
+/// A refusal the person can correct, shown on the page it came from; anything else fails.
+async fn or_again<P: Template>(
+    result: Result<Response, Error>,
+    again: impl AsyncFnOnce(String) -> Result<P, Error>,
+) -> Response {
+    match result {
+        Ok(response) => response,
+        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+            let status = signet_api::error::status_of(error.code());
+            match again(user_text(&error)).await {
+                Ok(page) => render(status, &page),
+                Err(error) => failure(error),
+            }
+        }
+        Err(error) => failure(error),
+    }
+}
+
+pub async fn create_department(
+    State(state): State<AppState>,
+    session: Session,
+    axum::Form(form): axum::Form<DepartmentForm>,
+) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
+        return refused;
+    }
+    if let Some(refused) = session.refuses_form(&form.csrf) {
+        return refused;
+    }
+    let created = async {
+        let name = DepartmentName::parse("name", form.name.as_deref())?;
+        state.store.create_department(session.auth.tenant_id, &name, &session.auth.actor()).await?;
+        Ok(see_other("/app/departments"))
+    }
+    .await;
+    or_again(created, async |error| departments_page(&state, &session, Some(error)).await).await
+}
+
+pub async fn delete_department(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath(id): ApiPath<i64>,
+    axum::Form(form): axum::Form<DepartmentForm>,
+) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
+        return refused;
+    }
+    if let Some(refused) = session.refuses_form(&form.csrf) {
+        return refused;
+    }
+    let deleted = async {
+        if !(1..=i64::from(i32::MAX)).contains(&id) {
+            return Err(Error::not_found("department"));
+        }
+        let id = DepartmentId::from(id);
+        state.store.delete_departments(session.auth.tenant_id, &[id], &session.auth.actor()).await?;
+        Ok(see_other("/app/departments"))
+    }
+    .await;
+    or_again(deleted, async |error| departments_page(&state, &session, Some(error)).await).await
+}
+
+struct WebhookView {
+    id: i64,
+    url: String,
+    description: String,
+    events: String,
+    disabled: bool,
+}
+
+struct DeliveryView {
+    id: i64,
+    event: String,
+    state: String,
+    attempts: i64,
+    last: String,
+    at: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/webhooks.html")]
+struct WebhooksPage {
+    frame: Frame,
+    webhooks: Vec<WebhookView>,
+    event_types: Vec<&'static str>,
+    shown: Option<(i64, Vec<DeliveryView>)>,
+    secret: Option<String>,
+    error: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+pub struct Shown {
+    deliveries: Option<i64>,
+}
+
+async fn webhooks_page(state: &AppState, session: &Session, shown: Option<i64>) -> Result<WebhooksPage, Error> {
+    let tenant = session.auth.tenant_id;
+    let webhooks = state
+        .store
+        .webhooks(tenant)
+        .await?
+        .into_iter()
+        .map(|w| WebhookView {
+            id: w.id.get(),
+            url: w.url,
+            description: w.description.unwrap_or_default(),
+            events: w.event_types,
+            disabled: w.disabled,
+        })
+        .collect();
+    let shown = match shown {
+        Some(id) => {
+            let id = WebhookId::from(id);
+            state.store.webhook(tenant, id).await?.ok_or_else(|| Error::not_found("webhook"))?;
+            let deliveries = state
+                .store
+                .deliveries(tenant, id, 100)
+                .await?
+                .into_iter()
+                .map(|d| DeliveryView {
+                    id: d.id,
+                    event: d.event_type,
+                    state: d.state,
+                    attempts: d.attempts,
+                    last: match (d.last_status, d.last_error) {
+                        (Some(status), _) => format!("HTTP {status}"),
+                        (None, Some(error)) => error,
+                        (None, None) => String::new(),
+                    },
+                    at: when(d.updated_at),
+                })
+                .collect();
+            Some((id.get(), deliveries))
+        }
+        None => None,
+    };
+    Ok(WebhooksPage {
+        frame: session.frame("/app/webhooks"),
+        webhooks,
+        event_types: signet_domain::webhook::EVENT_TYPES.to_vec(),
+        shown,
+        secret: None,
+        error: None,
+    })
+}
+
+pub async fn webhooks(State(state): State<AppState>, session: Session, Query(shown): Query<Shown>) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
+        return refused;
+    }
+    match webhooks_page(&state, &session, shown.deliveries).await {
+        Ok(page) => render(StatusCode::OK, &page),
+        Err(error) => failure(error),
+    }
+}
+
+/// The webhook form: `(name, value)` pairs, as its event types are several checkboxes.
+pub async fn create_webhook(State(state): State<AppState>, session: Session, body: axum::body::Bytes) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
+        return refused;
+    }
+    let Ok(pairs) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body) else {
+        return super::page_error(StatusCode::BAD_REQUEST, "The form could not be read.");
+    };
+    let field =
+        |name: &str| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.trim().to_string()).unwrap_or_default();
+    if let Some(refused) = session.refuses_form(&field("csrf")) {
+        return refused;
+    }
+    let mut events: Vec<String> = pairs.iter().filter(|(k, _)| k == "event").map(|(_, v)| v.clone()).collect();
+    if events.is_empty() {
+        events.push("*".into());
+    }
+    let description = Some(field("description")).filter(|d| !d.is_empty());
+    let created = signet_services::webhooks::create_endpoint(
+        &state,
+        session.auth.tenant_id,
+        &session.auth.actor(),
+        &field("url"),
+        description.as_deref(),
+        &events,
+    )
+    .await;
+    match created {
+        Ok((_, secret)) => match webhooks_page(&state, &session, None).await {
+            // The secret is shown this once, as the API answers it once.
+            Ok(mut page) => {
+                page.secret = Some(secret);
+                render(StatusCode::CREATED, &page)
+            }
+            Err(error) => failure(error),
+        },
+        Err(error) => {
+            or_again(Err::<Response, _>(error), async |text| {
+                webhooks_page(&state, &session, None).await.map(|mut page| {
+                    page.error = Some(text);
+                    page
+                })
+            })
+            .await
+        }
+    }
+}
+
+#[derive(serde::Deserialize)]
+pub struct Plain {
+    csrf: String,
+}
+
+pub async fn delete_webhook(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath(id): ApiPath<i64>,
+    axum::Form(form): axum::Form<Plain>,
+) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
+        return refused;
+    }
+    if let Some(refused) = session.refuses_form(&form.csrf) {
+        return refused;
+    }
+    match state.store.delete_webhook(session.auth.tenant_id, WebhookId::from(id), &session.auth.actor()).await {
+        Ok(()) => see_other("/app/webhooks"),
+        Err(error) => failure(error),
+    }
+}
+
+pub async fn redeliver(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath((webhook, delivery)): ApiPath<(i64, i64)>,
+    axum::Form(form): axum::Form<Plain>,
+) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
+        return refused;
+    }
+    if let Some(refused) = session.refuses_form(&form.csrf) {
+        return refused;
+    }
+    let again = async {
+        state.store.redeliver(session.auth.tenant_id, delivery, &session.auth.actor()).await?;
+        Ok(see_other(&format!("/app/webhooks?deliveries={webhook}")))
+    }
+    .await;
+    or_again(again, async |text| {
+        webhooks_page(&state, &session, Some(webhook)).await.map(|mut page| {
+            page.error = Some(text);
+            page
+        })
+    })
+    .await
+}
