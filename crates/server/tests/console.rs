@@ -131,6 +131,7 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     let workflow = format!("Loan agreement {tag}");
     let args = json!({
         "email": sender.1, "password": GOOD_PASSWORD, "pdf": pdf_path, "workflow": workflow,
+        "saveAs": "Loan agreement, three signers",
         "signers": signers.iter().map(|(name, email)| json!({"name": name, "email": email})).collect::<Vec<_>>(),
     });
     let sent = journey(&app, "send", &format!("{tag}-send"), args).await;
@@ -155,6 +156,11 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     assert!(boxes.iter().all(|b| b["page"] == 1 && b["width"] == 160.0), "{boxes:?}");
     let (left, top) = (boxes[0]["left"].as_f64().unwrap_or(-1.0), boxes[0]["top"].as_f64().unwrap_or(-1.0));
     assert!((0.0..306.0).contains(&left) && (396.0..792.0).contains(&top), "{boxes:?}");
+    // The placement was saved as a template too, one field per signer.
+    let templates = app.state.store.templates(tenant.tenant_id).await.expect("templates");
+    assert_eq!(templates.len(), 1);
+    let definition: Value = serde_json::from_str(&templates[0].definition).expect("definition");
+    assert_eq!(definition["fields"].as_array().map(Vec::len), Some(3), "{definition}");
 
     // The signers sign through their links, in order.
     for (name, email) in signers {
@@ -515,6 +521,79 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
             .contains("Deliver again")
     );
     assert_eq!(admin.post(app.url(&again), &[("csrf", csrf.as_str())]).await.status(), 303);
+
+    // Roles: one of the organisation's own, offered when inviting, removed while nobody has it.
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("name", "Branch reviewer"),
+        ("permission", "read_workflows"),
+        ("permission", "read_audit"),
+    ];
+    assert_eq!(admin.post(app.url("/app/roles"), &form).await.status(), 303);
+    let roles = admin.get(app.url("/app/roles")).await.text().await.expect("html");
+    assert!(
+        roles.contains(
+            "<td>Branch reviewer</td><td>Read the organisation&#39;s workflows; Read and check the audit trail</td>"
+        ) || roles.contains(
+            "<td>Branch reviewer</td><td>Read the organisation's workflows; Read and check the audit trail</td>"
+        ),
+        "{roles}"
+    );
+    let bad = admin
+        .post(app.url("/app/roles"), &[("csrf", csrf.as_str()), ("name", "Root"), ("permission", "everything")])
+        .await;
+    assert_eq!(bad.status(), 400);
+    let people = admin.get(app.url("/app/people")).await.text().await.expect("html");
+    assert!(people.contains(">Branch reviewer</option>"), "the invitation offers the role");
+    let role =
+        roles.split("/app/roles/").nth(1).and_then(|r| r.split('/').next()).expect("a role of our own").to_string();
+    assert_eq!(
+        admin.post(app.url(&format!("/app/roles/{role}/delete")), &[("csrf", csrf.as_str())]).await.status(),
+        303
+    );
+    assert!(!admin.get(app.url("/app/roles")).await.text().await.expect("html").contains("Branch reviewer"));
+
+    // Sending with a template: its fields place the signature and the workflow starts at once.
+    let definition = serde_json::json!({"fields": [{"signatory": 1, "page": 1, "left": 100.0, "top": 500.0, "width": 150.0, "height": 50.0}]});
+    signet_services::workflows::templates::create(
+        &app.state,
+        tenant.tenant_id,
+        &signet_domain::audit::Actor::system(),
+        Some("One signer at the foot"),
+        None,
+        serde_json::from_value(definition).expect("definition"),
+    )
+    .await
+    .expect("template");
+    let send = admin.get(app.url("/app/send")).await.text().await.expect("html");
+    let template =
+        send.split("<option value=\"").nth(2).and_then(|r| r.split('"').next()).expect("the template").to_string();
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Guarantee")]);
+    let form = reqwest::multipart::Form::new()
+        .text("csrf", csrf.clone())
+        .text("template", template)
+        .text("name", "Guarantee")
+        .text("s1_name", "Ravi")
+        .text("s1_email", "ravi@guarantor.example")
+        .text("s1_order", "1")
+        .text("s1_method", "electronic")
+        .part(
+            "documents",
+            reqwest::multipart::Part::bytes(pdf).file_name("guarantee.pdf").mime_str("application/pdf").expect("mime"),
+        );
+    let sent = admin.send(admin.http.post(app.url("/app/send")).multipart(form)).await;
+    assert_eq!(sent.status(), 303, "{}", sent.text().await.unwrap_or_default());
+    let id: i64 = sent.headers()["location"]
+        .to_str()
+        .expect("location")
+        .rsplit('/')
+        .next()
+        .and_then(|i| i.parse().ok())
+        .expect("id");
+    let details =
+        signet_services::workflows::queries::details(&app.state, tenant.tenant_id, id.into()).await.expect("workflow");
+    let placement: Value = serde_json::from_str(&details.signatories[0].placement).expect("placement");
+    assert_eq!(placement["boxes"][0]["top"], 500.0, "{placement}");
 
     // A sender sees neither section and is refused at both addresses.
     let admin_token = app.token(&tenant).await;

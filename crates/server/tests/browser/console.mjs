@@ -143,6 +143,7 @@ try {
       await chip.dragTo(sheet, { targetPosition: { x: box.width * (0.2 + 0.3 * i), y: box.height * (0.55 + 0.1 * i) } });
     }
     result.placed = await page.locator(".placed").count();
+    if (args.saveAs) await page.getByLabel("Also save as a template named (optional)").fill(args.saveAs);
     await shot("placed");
     await page.setViewportSize({ width: 412, height: 915 });
     await press(page.getByRole("button", { name: "Send", exact: true }));
@@ -173,6 +174,7 @@ try {
       await page.getByLabel("PDF documents (sent with every row)").setInputFiles(args.pdf);
       await page.getByLabel("Spreadsheet of the rows (CSV or XLSX)").setInputFiles(args.sheet);
     };
+    if (args.template) await page.getByLabel("Template", { exact: true }).selectOption({ label: args.template });
     await choose();
     await press(page.getByRole("button", { name: "Check the rows" }));
     await inspect("checked");

@@ -13,6 +13,7 @@ mod audit;
 mod bulk;
 mod inbox;
 mod people;
+mod roles;
 mod send;
 pub mod session;
 mod workflows;
@@ -48,6 +49,8 @@ pub fn router(state: AppState) -> Router {
         .route("/app/bulk/jobs/{id}/progress", get(bulk::progress))
         .route("/app/bulk/jobs/{id}/report", get(bulk::report))
         .route("/app/people", get(people::list).post(people::invite))
+        .route("/app/roles", get(roles::list).post(roles::create))
+        .route("/app/roles/{id}/delete", post(roles::delete))
         .route("/app/inbox", get(inbox::list))
         .route("/app/inbox/{id}", get(inbox::open))
         .route("/app/audit", get(audit::list))

@@ -57,17 +57,30 @@ struct SendPage {
     send_mail: bool,
     signers: Vec<Signer>,
     methods: [(&'static str, &'static str); 3],
+    templates: Vec<(i64, String)>,
+    template: i64,
+}
+
+/// The tenant's templates to start from, by name.
+async fn template_options(state: &AppState, session: &Session) -> Result<Vec<(i64, String)>, Error> {
+    Ok(state.store.templates(session.auth.tenant_id).await?.into_iter().map(|t| (t.id.get(), t.name)).collect())
 }
 
 fn empty_rows() -> Vec<Signer> {
     (1..=ROWS).map(|number| Signer { number, order: number.to_string(), ..Signer::default() }).collect()
 }
 
-pub async fn form(session: Session) -> Response {
+pub async fn form(State(state): State<AppState>, session: Session) -> Response {
     if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
         return refused;
     }
+    let templates = match template_options(&state, &session).await {
+        Ok(templates) => templates,
+        Err(error) => return failure(error),
+    };
     let page = SendPage {
+        templates,
+        template: 0,
         frame: session.frame("/app/send"),
         error: None,
         name: String::new(),
@@ -141,6 +154,11 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
         return refused;
     }
     let signers = fields.signers();
+    let template = fields.get("template").parse::<i64>().unwrap_or(0);
+    let templates = match template_options(&state, &session).await {
+        Ok(templates) => templates,
+        Err(error) => return failure(error),
+    };
     let again = |error: String| {
         let mut rows = signers.clone();
         rows.extend((rows.len() + 1..=ROWS).map(|number| Signer { number, ..Signer::default() }));
@@ -153,6 +171,8 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
             send_mail: fields.get("send_mail") == "on",
             signers: rows,
             methods: METHODS,
+            templates: templates.clone(),
+            template,
         };
         render(StatusCode::BAD_REQUEST, &page)
     };
@@ -178,7 +198,15 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
             Err(error) => return failure(error),
         }
     }
-    placement_page(&state, &session, &fields, &documents, &signers, None).await
+    if template == 0 {
+        return placement_page(&state, &session, &fields, &documents, &signers, None).await;
+    }
+    // The template places the signatures: the workflow starts now.
+    match send(&state, &session, &fields, &documents, &signers).await {
+        Ok(id) => see_other(&format!("/app/workflows/{id}")),
+        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => again(user_text(&error)),
+        Err(error) => failure(error),
+    }
 }
 
 /// The form's text fields and its files (`documents`), within the body limit the server sets.
@@ -416,7 +444,7 @@ async fn send(
             .await?;
     }
     let request = InitiateWorkflow {
-        template_id: 0,
+        template_id: fields.get("template").parse::<i64>().unwrap_or(0),
         name: Some(fields.get("name").to_string()).filter(|n| !n.is_empty()),
         reference_no: None,
         workflow_type: 0,

@@ -1,0 +1,131 @@
+//! Roles: the built-in ones with what they allow, the organisation's own (a name and the
+//! permissions it grants), made and removed by administrators, as `POST /api/v1/roles`.
+
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use signet_api::AppState;
+use signet_api::extract::ApiPath;
+use signet_domain::Error;
+use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role, parse_permissions};
+use signet_services::roles;
+
+use super::session::see_other;
+use super::{Frame, Session, failure, render, user_text};
+
+/// What each permission lets a person do, as the role forms say it.
+const PERMISSIONS: [(Permission, &str); 6] = [
+    (Permission::ReadWorkflows, "Read the organisation's workflows"),
+    (Permission::SendWorkflows, "Send workflows and act on them"),
+    (Permission::ReadDirectory, "Read people and departments"),
+    (Permission::ManagePeople, "Manage people, departments and roles"),
+    (Permission::ManageSettings, "Manage settings (webhooks, gateway, signing profiles)"),
+    (Permission::ReadAudit, "Read and check the audit trail"),
+];
+
+fn described(permissions: &[Permission]) -> String {
+    let texts: Vec<&str> = PERMISSIONS.iter().filter(|(p, _)| permissions.contains(p)).map(|(_, text)| *text).collect();
+    if texts.is_empty() { "Sign what is sent to them".into() } else { texts.join("; ") }
+}
+
+struct RoleView {
+    id: i64,
+    name: String,
+    allows: String,
+    own: bool,
+}
+
+#[derive(Template)]
+#[template(path = "console/roles.html")]
+struct RolesPage {
+    frame: Frame,
+    roles: Vec<RoleView>,
+    permissions: Vec<(&'static str, &'static str)>,
+    may_change: bool,
+    error: Option<String>,
+}
+
+async fn roles_page(state: &AppState, session: &Session, error: Option<String>) -> Result<RolesPage, Error> {
+    let builtin = [Role::Administrator, Role::Sender, Role::Signer, Role::Auditor].into_iter().map(|role| {
+        let allows: Vec<Permission> =
+            Permission::ALL.into_iter().filter(|p| *p != Permission::Authenticated && role.allows(*p)).collect();
+        RoleView { id: i64::from(role.id()), name: role.as_str().to_string(), allows: described(&allows), own: false }
+    });
+    let own = state.store.roles(session.auth.tenant_id).await?.into_iter().map(|role| RoleView {
+        id: CUSTOM_ROLE_BASE + role.id,
+        name: role.name,
+        allows: described(&parse_permissions(&role.permissions)),
+        own: true,
+    });
+    Ok(RolesPage {
+        frame: session.frame("/app/people"),
+        roles: builtin.chain(own).collect(),
+        permissions: PERMISSIONS.iter().map(|(p, text)| (p.as_str(), *text)).collect(),
+        may_change: session.auth.access.is_administrator(),
+        error,
+    })
+}
+
+pub async fn list(State(state): State<AppState>, session: Session) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ReadDirectory) {
+        return refused;
+    }
+    match roles_page(&state, &session, None).await {
+        Ok(page) => render(StatusCode::OK, &page),
+        Err(error) => failure(error),
+    }
+}
+
+async fn again(state: &AppState, session: &Session, error: Error) -> Response {
+    let status = signet_api::error::status_of(error.code());
+    if !status.is_client_error() {
+        return failure(error);
+    }
+    match roles_page(state, session, Some(user_text(&error))).await {
+        Ok(page) => render(status, &page),
+        Err(error) => failure(error),
+    }
+}
+
+/// A new role: its name and the chosen permissions (checkboxes, so the form is read as pairs).
+pub async fn create(State(state): State<AppState>, session: Session, body: axum::body::Bytes) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
+        return refused;
+    }
+    let Ok(pairs) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body) else {
+        return super::page_error(StatusCode::BAD_REQUEST, "The form could not be read.");
+    };
+    let field = |name: &str| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or_default();
+    if let Some(refused) = session.refuses_form(field("csrf")) {
+        return refused;
+    }
+    let permissions: Vec<String> = pairs.iter().filter(|(k, _)| k == "permission").map(|(_, v)| v.clone()).collect();
+    match roles::create(&state, &session.auth.caller(), field("name"), &permissions).await {
+        Ok(_) => see_other("/app/roles"),
+        Err(error) => again(&state, &session, error).await,
+    }
+}
+
+#[derive(serde::Deserialize)]
+pub struct Plain {
+    csrf: String,
+}
+
+pub async fn delete(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath(id): ApiPath<i64>,
+    axum::Form(form): axum::Form<Plain>,
+) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
+        return refused;
+    }
+    if let Some(refused) = session.refuses_form(&form.csrf) {
+        return refused;
+    }
+    match roles::delete(&state, &session.auth.caller(), id).await {
+        Ok(()) => see_other("/app/roles"),
+        Err(error) => again(&state, &session, error).await,
+    }
+}
