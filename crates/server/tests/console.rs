@@ -595,6 +595,32 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     let placement: Value = serde_json::from_str(&details.signatories[0].placement).expect("placement");
     assert_eq!(placement["boxes"][0]["top"], 500.0, "{placement}");
 
+    // The gateway: an Authtoken made (its value shown once) and revoked; what it accepts saved,
+    // as the API then reads it, and a file type it does not know refused.
+    let made =
+        admin.post(app.url("/app/gateway/authtokens"), &[("csrf", csrf.as_str()), ("label", "Loan system")]).await;
+    assert_eq!(made.status(), 201);
+    let page = made.text().await.expect("html");
+    assert!(page.contains("shown this once: <code>sga_") && page.contains("<td>Loan system</td>"), "{page}");
+    let token =
+        page.split("/app/gateway/authtokens/").nth(1).and_then(|r| r.split('/').next()).expect("token id").to_string();
+    let revoked =
+        admin.post(app.url(&format!("/app/gateway/authtokens/{token}/revoke")), &[("csrf", csrf.as_str())]).await;
+    assert_eq!(revoked.status(), 303);
+    assert!(admin.get(app.url("/app/gateway")).await.text().await.expect("html").contains("revoked "));
+    let form = [("csrf", csrf.as_str()), ("file_type", "PDF"), ("file_type", "XML"), ("signature_type", "4")];
+    let saved = admin.post(app.url("/app/gateway/settings"), &form).await;
+    assert_eq!(saved.status(), 200);
+    assert!(saved.text().await.expect("html").contains("The settings are saved."));
+    let settings: Value = app.get("/api/v1/gateway/settings", &api).await.json().await.expect("json");
+    assert_eq!(
+        (&settings["fileTypes"], &settings["signatureTypes"]),
+        (&json!(["PDF", "XML"]), &json!([4])),
+        "{settings}"
+    );
+    let bad = admin.post(app.url("/app/gateway/settings"), &[("csrf", csrf.as_str()), ("file_type", "EXE")]).await;
+    assert_eq!(bad.status(), 400);
+
     // A sender sees neither section and is refused at both addresses.
     let admin_token = app.token(&tenant).await;
     signet_testkit::people::signed_in_user(&app, &smtp, &admin_token, "sara@bank.example", 2).await;
@@ -602,6 +628,7 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     let home = sender.get(app.url("/app")).await.text().await.expect("html");
     assert!(home.contains(">Departments<") && !home.contains(">Webhooks<"), "a sender reads departments only");
     assert_eq!(sender.get(app.url("/app/webhooks")).await.status(), 403);
+    assert_eq!(sender.get(app.url("/app/gateway")).await.status(), 403);
     let sender_csrf = csrf_of(&home);
     let add = sender.post(app.url("/app/departments"), &[("csrf", sender_csrf.as_str()), ("name", "Sales")]).await;
     assert_eq!(add.status(), 403);

@@ -5,16 +5,14 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
 use signet_store::AuthtokenRow;
 use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
+use crate::error::{ApiResult, ProblemDetails};
 use crate::extract::{ApiJson, ApiPath};
 use signet_services::gateway::admin;
-use signet_services::secrets;
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -96,16 +94,8 @@ pub async fn create_authtoken(
     auth: Auth,
     ApiJson(body): ApiJson<CreateAuthtokenRequest>,
 ) -> ApiResult<(StatusCode, Json<CreatedAuthtoken>)> {
-    let label = body.label.as_deref().map(str::trim).unwrap_or("");
-    if label.is_empty() || label.chars().count() > 100 || label.chars().any(char::is_control) {
-        return Err(ApiError::from(Error::field("label", "must be 1 to 100 characters without control characters")));
-    }
-    let authtoken = format!("sga_{}", secrets::random_token(32));
-    let hint = format!("…{}", &authtoken[authtoken.len() - 4..]);
-    let row = state
-        .store
-        .create_authtoken(auth.tenant_id, label, &secrets::hash_token(&authtoken), &hint, &auth.actor())
-        .await?;
+    let (row, authtoken) =
+        admin::create_authtoken(&state, auth.tenant_id, &auth.actor(), body.label.as_deref()).await?;
     Ok((StatusCode::CREATED, Json(CreatedAuthtoken { token: view(row), authtoken })))
 }
 

@@ -13,6 +13,24 @@ pub const FILE_TYPES: [&str; 4] = ["PDF", "XML", "DATA", "HASH"];
 /// The signature types a tenant can take through the gateway.
 pub const SIGNATURE_TYPES: [i64; 3] = [2, 3, 4];
 
+/// A new Authtoken for the tenant's integrators, labelled `label` (1 to 100 characters): the
+/// stored row (the token hashed, its last characters as a hint) and the token, shown once.
+pub async fn create_authtoken(
+    svc: &Services,
+    tenant_id: signet_domain::TenantId,
+    actor: &Actor,
+    label: Option<&str>,
+) -> Result<(signet_store::AuthtokenRow, String), Error> {
+    let label = label.map(str::trim).unwrap_or("");
+    if label.is_empty() || label.chars().count() > 100 || label.chars().any(char::is_control) {
+        return Err(Error::field("label", "must be 1 to 100 characters without control characters"));
+    }
+    let authtoken = format!("sga_{}", secrets::random_token(32));
+    let hint = format!("…{}", &authtoken[authtoken.len() - 4..]);
+    let row = svc.store.create_authtoken(tenant_id, label, &secrets::hash_token(&authtoken), &hint, actor).await?;
+    Ok((row, authtoken))
+}
+
 /// Replaces the tenant's gateway settings (types upper-cased, sorted, once each).
 pub async fn put_settings(
     svc: &Services,

@@ -11,6 +11,7 @@
 mod admin;
 mod audit;
 mod bulk;
+mod gateway;
 mod inbox;
 mod people;
 mod roles;
@@ -56,6 +57,10 @@ pub fn router(state: AppState) -> Router {
         .route("/app/audit", get(audit::list))
         .route("/app/departments", get(admin::departments).post(admin::create_department))
         .route("/app/departments/{id}/delete", post(admin::delete_department))
+        .route("/app/gateway", get(gateway::show))
+        .route("/app/gateway/authtokens", post(gateway::create_token))
+        .route("/app/gateway/authtokens/{id}/revoke", post(gateway::revoke_token))
+        .route("/app/gateway/settings", post(gateway::save_settings))
         .route("/app/webhooks", get(admin::webhooks).post(admin::create_webhook))
         .route("/app/webhooks/{id}/delete", post(admin::delete_webhook))
         .route("/app/webhooks/{id}/deliveries/{delivery}/again", post(admin::redeliver))
@@ -120,6 +125,7 @@ impl Session {
             ("Bulk", "/app/bulk", Permission::SendWorkflows),
             ("People", "/app/people", Permission::ReadDirectory),
             ("Departments", "/app/departments", Permission::ReadDirectory),
+            ("Gateway", "/app/gateway", Permission::ManageSettings),
             ("Webhooks", "/app/webhooks", Permission::ManageSettings),
             ("Audit", "/app/audit", Permission::ReadAudit),
         ];
