@@ -621,6 +621,47 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     let bad = admin.post(app.url("/app/gateway/settings"), &[("csrf", csrf.as_str()), ("file_type", "EXE")]).await;
     assert_eq!(bad.status(), 400);
 
+    // Exports: a small one downloads at once; one asked for in the background is followed on its
+    // page until its file can be fetched; a bad date is refused on the form.
+    let form =
+        [("csrf", csrf.as_str()), ("dataset", "audit-events"), ("format", "csv"), ("from", "2020-01-01"), ("to", "")];
+    let now = admin.post(app.url("/app/exports"), &form).await;
+    assert_eq!(now.status(), 200);
+    assert_eq!(now.headers()["content-type"], "text/csv; charset=utf-8");
+    let csv = now.text().await.expect("csv");
+    assert!(csv.contains("department.created") || csv.contains("tenant.created"), "{csv}");
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("dataset", "users"),
+        ("format", "csv"),
+        ("from", ""),
+        ("to", ""),
+        ("background", "on"),
+    ];
+    let queued = admin.post(app.url("/app/exports"), &form).await;
+    assert_eq!(queued.status(), 303);
+    let job = queued.headers()["location"].to_str().expect("location").to_string();
+    let mut page = String::new();
+    for _ in 0..200 {
+        page = admin.get(app.url(&job)).await.text().await.expect("html");
+        if page.contains("Download the file") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(page.contains("<strong id=\"state\">completed</strong>"), "{page}");
+    let file = admin.get(app.url(&format!("{job}/file"))).await;
+    assert_eq!(file.status(), 200);
+    assert!(file.text().await.expect("csv").contains(&tenant.admin_email));
+    let bad = admin
+        .post(
+            app.url("/app/exports"),
+            &[("csrf", csrf.as_str()), ("dataset", "users"), ("format", "csv"), ("from", "yesterday")],
+        )
+        .await;
+    assert_eq!(bad.status(), 400);
+    assert_eq!(admin.get(app.url("/app/exports/exp_unknown")).await.status(), 404);
+
     // A sender sees neither section and is refused at both addresses.
     let admin_token = app.token(&tenant).await;
     signet_testkit::people::signed_in_user(&app, &smtp, &admin_token, "sara@bank.example", 2).await;
@@ -633,4 +674,10 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     let add = sender.post(app.url("/app/departments"), &[("csrf", sender_csrf.as_str()), ("name", "Sales")]).await;
     assert_eq!(add.status(), 403);
     assert_eq!(sender.get(app.url("/app/audit")).await.status(), 403);
+    let audit_export = [("csrf", sender_csrf.as_str()), ("dataset", "audit-events"), ("format", "csv")];
+    assert_eq!(
+        sender.post(app.url("/app/exports"), &audit_export).await.status(),
+        403,
+        "a sender may not export the audit trail"
+    );
 }

@@ -128,16 +128,27 @@ async fn export(
         filter_criteria: body.filter_criteria,
     };
     match service::start(&state, &auth.caller(), dataset, &input, prefers_job(&headers)).await? {
-        Started::Stream { stream, file_name } => {
-            let content_type = stream.spec().format.content_type();
-            let headers = [
-                (header::CONTENT_TYPE, content_type.to_string()),
-                (header::CONTENT_DISPOSITION, attachment(&file_name)),
-            ];
-            Ok((headers, streamed(stream)).into_response())
-        }
+        Started::Stream { stream, file_name } => Ok(stream_response(stream, &file_name)),
         Started::Job(status) => Ok((StatusCode::ACCEPTED, Json(ExportJob::from(status))).into_response()),
     }
+}
+
+/// A small export streamed straight back as a download (the console's too).
+pub fn stream_response(stream: Box<ExportStream>, file_name: &str) -> Response {
+    let content_type = stream.spec().format.content_type();
+    let headers =
+        [(header::CONTENT_TYPE, content_type.to_string()), (header::CONTENT_DISPOSITION, attachment(file_name))];
+    (headers, streamed(stream)).into_response()
+}
+
+/// A finished export job's file as a download (the console's too).
+pub fn file_response(file: service::ExportFile) -> Response {
+    let headers = [
+        (header::CONTENT_TYPE, file.content_type.to_string()),
+        (header::CONTENT_DISPOSITION, attachment(&file.file_name)),
+        (header::CONTENT_LENGTH, file.size.to_string()),
+    ];
+    (headers, Body::from_stream(file.stream)).into_response()
 }
 
 /// The answers every export operation shares (utoipa needs them spelled per operation).
@@ -245,11 +256,5 @@ pub async fn get_job(
 )]
 pub async fn get_file(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<String>) -> ApiResult<Response> {
     let job = job_of(&state, &auth, &id).await?;
-    let file = service::file(&state, &job).await?;
-    let headers = [
-        (header::CONTENT_TYPE, file.content_type.to_string()),
-        (header::CONTENT_DISPOSITION, attachment(&file.file_name)),
-        (header::CONTENT_LENGTH, file.size.to_string()),
-    ];
-    Ok((headers, Body::from_stream(file.stream)).into_response())
+    Ok(file_response(service::file(&state, &job).await?))
 }

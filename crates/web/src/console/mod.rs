@@ -11,6 +11,7 @@
 mod admin;
 mod audit;
 mod bulk;
+mod exports;
 mod gateway;
 mod inbox;
 mod people;
@@ -57,6 +58,9 @@ pub fn router(state: AppState) -> Router {
         .route("/app/audit", get(audit::list))
         .route("/app/departments", get(admin::departments).post(admin::create_department))
         .route("/app/departments/{id}/delete", post(admin::delete_department))
+        .route("/app/exports", get(exports::form).post(exports::start))
+        .route("/app/exports/{id}", get(exports::job))
+        .route("/app/exports/{id}/file", get(exports::file))
         .route("/app/gateway", get(gateway::show))
         .route("/app/gateway/authtokens", post(gateway::create_token))
         .route("/app/gateway/authtokens/{id}/revoke", post(gateway::revoke_token))
@@ -125,6 +129,7 @@ impl Session {
             ("Bulk", "/app/bulk", Permission::SendWorkflows),
             ("People", "/app/people", Permission::ReadDirectory),
             ("Departments", "/app/departments", Permission::ReadDirectory),
+            ("Exports", "/app/exports", Permission::ReadWorkflows),
             ("Gateway", "/app/gateway", Permission::ManageSettings),
             ("Webhooks", "/app/webhooks", Permission::ManageSettings),
             ("Audit", "/app/audit", Permission::ReadAudit),
