@@ -392,6 +392,52 @@ async fn the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit
     let director = details.signatories[1].id.get();
     assert_eq!(browser.get(app.url(&format!("/app/inbox/{director}"))).await.status(), 404);
 
+    // A lot of two workflows waits for the administrator in the inbox; one consent and one
+    // signature image sign both, and the job's page follows it.
+    let (first, _) = workflow_for(&app, &api, "Lease A", &[&admin]).await;
+    let (second, _) = workflow_for(&app, &api, "Lease B", &[&admin]).await;
+    let lot =
+        json!({"name": "Leases of November", "signerUserId": tenant.admin_user_id, "workflowIds": [first, second]});
+    let lot: Value = app.post("/api/v1/lots", &api, lot).await.json().await.expect("json");
+    let lot_id = lot["lotId"].as_i64().unwrap_or_else(|| panic!("{lot}"));
+    let inbox = browser.get(app.url("/app/inbox")).await.text().await.expect("html");
+    assert!(inbox.contains(&format!("href=\"/app/lots/{lot_id}\">Leases of November</a>")), "{inbox}");
+    let page = browser.get(app.url(&format!("/app/lots/{lot_id}"))).await.text().await.expect("html");
+    assert!(page.contains("Lease A") && page.contains("Lease B") && page.contains("Sign all 2"), "{page}");
+    let sign = |consent: bool| {
+        let mut form = reqwest::multipart::Form::new().text("csrf", csrf_of(&page)).part(
+            "signature",
+            reqwest::multipart::Part::bytes(signet_testkit::pdf::signature_png())
+                .file_name("me.png")
+                .mime_str("image/png")
+                .expect("mime"),
+        );
+        if consent {
+            form = form.text("consent", "on");
+        }
+        browser.send(browser.http.post(app.url(&format!("/app/lots/{lot_id}/sign"))).multipart(form))
+    };
+    let without = sign(false).await;
+    assert_eq!(without.status(), 400);
+    assert!(without.text().await.expect("html").contains("tick the box"));
+    let signed = sign(true).await;
+    assert_eq!(signed.status(), 303);
+    let job = signed.headers()["location"].to_str().expect("location").to_string();
+    assert!(job.starts_with("/app/bulk/jobs/job_"), "{job}");
+    let mut page = String::new();
+    for _ in 0..300 {
+        page = browser.get(app.url(&job)).await.text().await.expect("html");
+        if page.contains(">Completed<") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(page.contains("data-field=\"succeeded\">2<"), "{page}");
+    let signed_pdf =
+        app.post("/api/v1/documents/download", &api, json!({"workflowid": first})).await.bytes().await.expect("pdf");
+    assert!(pdfsig(&signed_pdf).contains("Signature is Valid."), "the lot's signature validates");
+    assert!(!browser.get(app.url("/app/inbox")).await.text().await.expect("html").contains("Leases of November"));
+
     // On another workflow's page the sender comments, e-mails the due signer a new link (the
     // old one stops working), is told what to correct, and declines on the signer's behalf.
     let (id, document) = workflow_for(&app, &api, "Loan offer", &["asha@borrower.example"]).await;

@@ -152,6 +152,22 @@ impl Store {
         })
     }
 
+    /// The lots waiting for `email` to sign them (no signing job yet), oldest first; at most 200.
+    pub async fn lots_to_sign(&self, tenant_id: TenantId, email: &str) -> Result<Vec<LotRow>> {
+        let sql = format!(
+            "SELECT {LOT_COLUMNS} FROM lots WHERE tenant_id = $1 AND lower(signer_email) = lower($2) \
+             AND job_id IS NULL ORDER BY id LIMIT 200"
+        );
+        on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+                .bind(tenant_id.get())
+                .bind(email)
+                .fetch_all(pool)
+                .await
+                .map_err(db_err)
+        })
+    }
+
     /// The workflows of a lot, in the order they were given.
     pub async fn lot_workflows(&self, lot_id: i64) -> Result<Vec<i64>> {
         on_db!(self, pool => {

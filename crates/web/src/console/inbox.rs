@@ -19,11 +19,18 @@ struct DueView {
     since: String,
 }
 
+struct LotView {
+    id: i64,
+    name: String,
+    since: String,
+}
+
 #[derive(Template)]
 #[template(path = "console/inbox.html")]
 struct InboxPage {
     frame: Frame,
     due: Vec<DueView>,
+    lots: Vec<LotView>,
 }
 
 /// The person's address in their tenant (API clients have none: their inbox is empty).
@@ -36,13 +43,20 @@ pub async fn list(State(state): State<AppState>, session: Session) -> Response {
         Ok(email) => email,
         Err(error) => return failure(error),
     };
-    let due = match email {
-        Some(email) => match state.store.due_signatories(session.auth.tenant_id, &email).await {
-            Ok(due) => due,
-            Err(error) => return failure(error),
-        },
-        None => Vec::new(),
+    let found = match &email {
+        Some(email) => {
+            let tenant = session.auth.tenant_id;
+            let due = state.store.due_signatories(tenant, email).await;
+            let lots = state.store.lots_to_sign(tenant, email).await;
+            due.and_then(|due| lots.map(|lots| (due, lots)))
+        }
+        None => Ok((Vec::new(), Vec::new())),
     };
+    let (due, lots) = match found {
+        Ok(found) => found,
+        Err(error) => return failure(error),
+    };
+    let lots = lots.into_iter().map(|l| LotView { id: l.id, name: l.name, since: when(l.created_at) }).collect();
     let due = due
         .into_iter()
         .map(|(signatory, workflow)| DueView {
@@ -51,7 +65,7 @@ pub async fn list(State(state): State<AppState>, session: Session) -> Response {
             since: when(signatory.notified_at.unwrap_or(signatory.created_at)),
         })
         .collect();
-    render(StatusCode::OK, &InboxPage { frame: session.frame("/app/inbox"), due })
+    render(StatusCode::OK, &InboxPage { frame: session.frame("/app/inbox"), due, lots })
 }
 
 /// Opens the person's own signer page for a signature that is theirs and due.
@@ -74,5 +88,89 @@ pub async fn open(State(state): State<AppState>, session: Session, ApiPath(id): 
     match theirs {
         Some((signatory, _)) => see_other(&signer_path(&state, &signatory)),
         None => failure(Error::not_found("signature")),
+    }
+}
+
+struct LotWorkflowView {
+    id: i64,
+    name: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/lot.html")]
+struct LotPage {
+    frame: Frame,
+    id: i64,
+    name: String,
+    workflows: Vec<LotWorkflowView>,
+    error: Option<String>,
+}
+
+async fn lot_page(state: &AppState, session: &Session, id: i64, error: Option<String>) -> Result<LotPage, Error> {
+    let lot = signet_services::lots::get(state, &session.auth.caller(), id).await?;
+    let mut workflows = Vec::with_capacity(lot.workflow_ids.len());
+    for workflow_id in lot.workflow_ids {
+        let name =
+            state.store.workflow(session.auth.tenant_id, workflow_id.into()).await?.map(|w| w.name).unwrap_or_default();
+        workflows.push(LotWorkflowView { id: workflow_id, name });
+    }
+    Ok(LotPage { frame: session.frame("/app/inbox"), id: lot.row.id, name: lot.row.name, workflows, error })
+}
+
+/// A lot waiting for the person: its workflows, and the form that signs them all at once.
+pub async fn lot(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<i64>) -> Response {
+    match lot_page(&state, &session, id, None).await {
+        Ok(page) => render(StatusCode::OK, &page),
+        Err(error) => failure(error),
+    }
+}
+
+/// Signs a lot: one consent and one signature image for every workflow in it, as `POST
+/// /api/v1/lots/sign`; the job's page follows the signing.
+pub async fn sign_lot(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath(id): ApiPath<i64>,
+    mut multipart: axum::extract::Multipart,
+) -> Response {
+    let (mut csrf, mut consent, mut comments, mut image) = (String::new(), false, None, Vec::new());
+    let unreadable = || super::page_error(StatusCode::BAD_REQUEST, "The form could not be read. Send it once more.");
+    loop {
+        let field = match multipart.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => break,
+            Err(_) => return unreadable(),
+        };
+        let name = field.name().unwrap_or_default().to_string();
+        let Ok(bytes) = field.bytes().await else { return unreadable() };
+        match name.as_str() {
+            "csrf" => csrf = String::from_utf8_lossy(&bytes).into_owned(),
+            "consent" => consent = true,
+            "comments" => comments = Some(String::from_utf8_lossy(&bytes).into_owned()),
+            "signature" => image = bytes.to_vec(),
+            _ => {}
+        }
+    }
+    if let Some(refused) = session.refuses_form(&csrf) {
+        return refused;
+    }
+    let signed = async {
+        if !consent {
+            return Err(Error::field("consent", "tick the box to agree to sign every document of the lot"));
+        }
+        let image = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &image);
+        signet_services::lots::sign(&state, &session.auth.caller(), id, &image, comments.as_deref()).await
+    }
+    .await;
+    match signed {
+        Ok(job) => see_other(&format!("/app/bulk/jobs/{}", job.job_id)),
+        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+            let status = signet_api::error::status_of(error.code());
+            match lot_page(&state, &session, id, Some(super::user_text(&error))).await {
+                Ok(page) => render(status, &page),
+                Err(error) => failure(error),
+            }
+        }
+        Err(error) => failure(error),
     }
 }

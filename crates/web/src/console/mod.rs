@@ -55,6 +55,8 @@ pub fn router(state: AppState) -> Router {
         .route("/app/roles/{id}/delete", post(roles::delete))
         .route("/app/inbox", get(inbox::list))
         .route("/app/inbox/{id}", get(inbox::open))
+        .route("/app/lots/{id}", get(inbox::lot))
+        .route("/app/lots/{id}/sign", post(inbox::sign_lot))
         .route("/app/audit", get(audit::list))
         .route("/app/departments", get(admin::departments).post(admin::create_department))
         .route("/app/departments/{id}/delete", post(admin::delete_department))
