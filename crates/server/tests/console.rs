@@ -568,6 +568,44 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     );
     assert_eq!(admin.post(app.url(&again), &[("csrf", csrf.as_str())]).await.status(), 303);
 
+    // Registrations of outside people wait for approval on the People page; an approved one gets
+    // the set-password e-mail, a rejected one is gone from the list, and a second decision on
+    // either is refused on the page.
+    let tenant_path = format!("/api/v1/tenants/{}/register", tenant.tenant_id);
+    for (name, email) in [("Kiran Client", "kiran@client.example"), ("Spam Bot", "bot@spam.example")] {
+        let registered = app
+            .client
+            .post(app.url(&tenant_path))
+            .json(&json!({"name": name, "emailID": email, "organization": "Client Co"}))
+            .send()
+            .await
+            .expect("register");
+        assert!(registered.status().is_success(), "{}", registered.status());
+    }
+    let people = admin.get(app.url("/app/people")).await.text().await.expect("html");
+    assert!(
+        people.contains("Waiting for approval")
+            && people.contains("kiran@client.example")
+            && people.contains("bot@spam.example")
+    );
+    let decide = |page: &str, email: &str| {
+        let row = page.split("<tr>").find(|r| r.contains(email)).expect("a pending row").to_string();
+        row.split("action=\"").nth(1).and_then(|r| r.split('"').next()).expect("decision form").to_string()
+    };
+    let (approve, reject) = (decide(&people, "kiran@client.example"), decide(&people, "bot@spam.example"));
+    let approved =
+        admin.post(app.url(&approve), &[("csrf", csrf.as_str()), ("decision", "approve"), ("reason", "")]).await;
+    assert_eq!(approved.status(), 303);
+    smtp.wait_for("kiran@client.example", "Your Signet registration is approved").await;
+    let rejected = admin
+        .post(app.url(&reject), &[("csrf", csrf.as_str()), ("decision", "reject"), ("reason", "Not a customer")])
+        .await;
+    assert_eq!(rejected.status(), 303);
+    assert!(!admin.get(app.url("/app/people")).await.text().await.expect("html").contains("Waiting for approval"));
+    let again = admin.post(app.url(&approve), &[("csrf", csrf.as_str()), ("decision", "reject")]).await;
+    assert_eq!(again.status(), 409);
+    assert!(again.text().await.expect("html").contains("role=\"alert\""), "the refusal is shown on the page");
+
     // Roles: one of the organisation's own, offered when inviting, removed while nobody has it.
     let form = [
         ("csrf", csrf.as_str()),

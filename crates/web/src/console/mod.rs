@@ -51,6 +51,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/bulk/jobs/{id}/progress", get(bulk::progress))
         .route("/app/bulk/jobs/{id}/report", get(bulk::report))
         .route("/app/people", get(people::list).post(people::invite))
+        .route("/app/people/{id}/decide", post(people::decide))
         .route("/app/roles", get(roles::list).post(roles::create))
         .route("/app/roles/{id}/delete", post(roles::delete))
         .route("/app/inbox", get(inbox::list))

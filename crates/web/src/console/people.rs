@@ -27,6 +27,13 @@ struct UserView {
     status: String,
 }
 
+struct PendingView {
+    id: i64,
+    name: String,
+    email: String,
+    organization: String,
+}
+
 struct RoleOption {
     id: i64,
     label: String,
@@ -39,6 +46,7 @@ struct PeoplePage {
     q: String,
     users: Vec<UserView>,
     total: i64,
+    pending: Vec<PendingView>,
     may_invite: bool,
     roles: Vec<RoleOption>,
     notice: Option<String>,
@@ -82,11 +90,31 @@ async fn people_page(state: &AppState, session: &Session, q: &str) -> Result<Peo
         .collect();
     let may_invite = session.auth.access.allows(Permission::ManagePeople);
     let roles = if may_invite { role_options(state, session).await? } else { Vec::new() };
+    let waiting = UserFilter {
+        kind: Some(UserKind::External),
+        statuses: vec![signet_domain::user::UserStatus::Pending],
+        ..UserFilter::default()
+    };
+    let pending = match may_invite {
+        true => users::search(state, session.auth.tenant_id, waiting, None, Page::parse(Some(1), Some(100))?)
+            .await?
+            .0
+            .into_iter()
+            .map(|u| PendingView {
+                id: u.id,
+                name: u.name.unwrap_or_default(),
+                email: u.email.unwrap_or_default(),
+                organization: u.organization.unwrap_or_default(),
+            })
+            .collect(),
+        false => Vec::new(),
+    };
     Ok(PeoplePage {
         frame: session.frame("/app/people"),
         q: q.to_string(),
         users,
         total,
+        pending,
         may_invite,
         roles,
         notice: None,
@@ -147,6 +175,48 @@ pub async fn invite(State(state): State<AppState>, session: Session, axum::Form(
                     page.error = Some(user_text(&error));
                     (page.name, page.email) = (form.name, form.email);
                     render(StatusCode::BAD_REQUEST, &page)
+                }
+                Err(error) => failure(error),
+            }
+        }
+        Err(error) => failure(error),
+    }
+}
+
+#[derive(serde::Deserialize)]
+pub struct Decision {
+    csrf: String,
+    decision: String,
+    reason: Option<String>,
+}
+
+/// An administrator's decision on an external user's registration: approved ones get their
+/// set-password e-mail, rejected ones are told, as through the API.
+pub async fn decide(
+    State(state): State<AppState>,
+    session: Session,
+    signet_api::extract::ApiPath(id): signet_api::extract::ApiPath<i64>,
+    axum::Form(form): axum::Form<Decision>,
+) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
+        return refused;
+    }
+    if let Some(refused) = session.refuses_form(&form.csrf) {
+        return refused;
+    }
+    let approve = match form.decision.as_str() {
+        "approve" => true,
+        "reject" => false,
+        _ => return super::page_error(StatusCode::BAD_REQUEST, "Approve or reject the registration."),
+    };
+    let reason = form.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
+    match users::decide_external(&state, &session.auth.caller(), id, approve, reason).await {
+        Ok(_) => super::session::see_other("/app/people"),
+        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+            match people_page(&state, &session, "").await {
+                Ok(mut page) => {
+                    page.error = Some(user_text(&error));
+                    render(signet_api::error::status_of(error.code()), &page)
                 }
                 Err(error) => failure(error),
             }
