@@ -361,7 +361,10 @@ async fn workflow_for(app: &TestApp, token: &str, name: &str, signers: &[&str]) 
         .enumerate()
         .map(|(i, email)| json!({"subscriberId": 0, "emailId": email, "name": email, "signingOrder": i + 1}))
         .collect();
-    let body = json!({"templateId": 0, "workflowName": name, "documentIds": [document], "sendMail": true, "signatories": signatories});
+    let terms = base64::engine::general_purpose::STANDARD.encode("Terms and conditions, version 7");
+    let attachment = json!({"documentName": "terms.txt", "description": "General terms", "base64fileData": terms});
+    let body = json!({"templateId": 0, "workflowName": name, "documentIds": [document], "sendMail": true,
+                      "signatories": signatories, "listAttachmentDetails": [attachment]});
     let created = app.post("/api/v1/workflows", token, body).await;
     assert_eq!(created.status(), 201);
     let created: Value = created.json().await.expect("json");

@@ -42,6 +42,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/workflows/{id}", get(workflows::show))
         .route("/app/workflows/{id}/documents/{document}", get(workflows::download))
         .route("/app/workflows/{id}/certificate", get(workflows::certificate))
+        .route("/app/workflows/{id}/attachments/{attachment}", get(workflows::attachment))
         .route("/app/workflows/{id}/{action}", post(workflows::act))
         .route("/app/send", get(send::form).post(send::upload))
         .route("/app/send/documents/{id}/pages/{page}", get(send::page_image))
@@ -224,6 +225,21 @@ pub(crate) fn user_text(error: &Error) -> String {
             .join(". "),
         other => other.to_string(),
     }
+}
+
+/// A file to download under `name` (reduced to characters a header can carry), never shown
+/// inline: an attachment may be anything its uploader chose.
+pub(crate) fn download(bytes: axum::body::Bytes, name: &str) -> Response {
+    let safe: String =
+        name.chars().filter(|c| (c.is_ascii_graphic() && *c != '"' && *c != '\\') || *c == ' ').collect();
+    let mut response = (StatusCode::OK, bytes).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{safe}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    response
 }
 
 /// A date and time as people read it (UTC), from milliseconds since the epoch.

@@ -133,6 +133,13 @@ struct CommentView {
     at: String,
 }
 
+struct AttachmentView {
+    id: i64,
+    name: String,
+    description: String,
+    from_signer: bool,
+}
+
 struct DueView {
     id: i64,
     name: String,
@@ -156,6 +163,7 @@ struct WorkflowPage {
     due: Vec<DueView>,
     signatories: Vec<SignatoryView>,
     documents: Vec<DocumentView>,
+    attachments: Vec<AttachmentView>,
     events: Vec<EventView>,
     chain_intact: bool,
 }
@@ -204,6 +212,20 @@ async fn workflow_page(
     let (_, entries, check) = queries::audit(state, tenant, id.into()).await?;
     let workflow = details.workflow;
     let in_progress = workflow.state.as_str() == "in_progress";
+    // Attachments asked of a signer have a file once they gave it.
+    let attachments = state
+        .store
+        .attachments(&workflow)
+        .await?
+        .into_iter()
+        .filter(|a| a.blob_key.is_some())
+        .map(|a| AttachmentView {
+            id: a.id.get(),
+            name: a.name,
+            description: a.description.unwrap_or_default(),
+            from_signer: a.signatory_id.is_some(),
+        })
+        .collect();
     let due = details
         .signatories
         .iter()
@@ -244,6 +266,7 @@ async fn workflow_page(
             })
             .collect(),
         documents,
+        attachments,
         events: entries.into_iter().map(|e| EventView { at: when(e.at), action: e.action, actor: e.actor }).collect(),
         chain_intact: check.is_ok(),
     })
@@ -320,6 +343,21 @@ pub async fn download(
         DownloadRequest { workflow_id: id.into(), reference_no: None, document_id: document.into(), merged: false };
     match documents::download(&state, session.auth.tenant_id, &request).await {
         Ok(file) => pdf_response(file.bytes, &file.file_name),
+        Err(error) => failure(error),
+    }
+}
+
+/// A file attached to the workflow, by its sender or by a signer.
+pub async fn attachment(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath((id, attachment)): ApiPath<(i64, i64)>,
+) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
+        return refused;
+    }
+    match actions::attachment(&state, session.auth.tenant_id, id.into(), attachment.into()).await {
+        Ok((name, bytes)) => super::download(bytes, &name),
         Err(error) => failure(error),
     }
 }
