@@ -171,9 +171,15 @@ pub async fn upload_bulk(
 
 /// A PDF to download under `file_name` (reduced to characters a header can carry).
 pub fn pdf_response(bytes: Bytes, file_name: &str) -> Response {
+    download_response(bytes, file_name, "application/pdf")
+}
+
+/// A file of `content_type` to download under `file_name`, reduced to characters a header
+/// can carry (the console's attachments too).
+pub fn download_response(bytes: Bytes, file_name: &str, content_type: &'static str) -> Response {
     let mut response = (StatusCode::OK, bytes).into_response();
     let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/pdf"));
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     let safe: String =
         file_name.chars().filter(|c| c.is_ascii_graphic() && *c != '"' && *c != '\\' || *c == ' ').collect();
     if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{safe}\"")) {

@@ -16,7 +16,7 @@ use signet_domain::paging::Page;
 use signet_domain::{DepartmentId, Error, WebhookId};
 
 use super::session::see_other;
-use super::{Frame, Session, failure, render, user_text, when};
+use super::{FormFields, Frame, Session, failure, render, shown_again, when};
 
 struct DepartmentView {
     id: i64,
@@ -68,22 +68,9 @@ pub struct DepartmentForm {
     name: Option<String>,
 }
 
-/// A refusal the person can correct, shown on the page it came from; anything else fails.
-async fn or_again<P: Template>(
-    result: Result<Response, Error>,
-    again: impl AsyncFnOnce(String) -> Result<P, Error>,
-) -> Response {
-    match result {
-        Ok(response) => response,
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
-            let status = signet_api::error::status_of(error.code());
-            match again(user_text(&error)).await {
-                Ok(page) => render(status, &page),
-                Err(error) => failure(error),
-            }
-        }
-        Err(error) => failure(error),
-    }
+/// The departments page again, with a refusal the person can correct.
+async fn departments_again(state: &AppState, session: &Session, error: Error) -> Response {
+    shown_again(error, async |text| departments_page(state, session, Some(text)).await).await
 }
 
 pub async fn create_department(
@@ -91,19 +78,18 @@ pub async fn create_department(
     session: Session,
     axum::Form(form): axum::Form<DepartmentForm>,
 ) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
-        return refused;
-    }
-    if let Some(refused) = session.refuses_form(&form.csrf) {
+    if let Some(refused) = session.refuses_change(Permission::ManagePeople, &form.csrf) {
         return refused;
     }
     let created = async {
         let name = DepartmentName::parse("name", form.name.as_deref())?;
-        state.store.create_department(session.auth.tenant_id, &name, &session.auth.actor()).await?;
-        Ok(see_other("/app/departments"))
+        state.store.create_department(session.auth.tenant_id, &name, &session.auth.actor()).await
     }
     .await;
-    or_again(created, async |error| departments_page(&state, &session, Some(error)).await).await
+    match created {
+        Ok(_) => see_other("/app/departments"),
+        Err(error) => departments_again(&state, &session, error).await,
+    }
 }
 
 pub async fn delete_department(
@@ -112,10 +98,7 @@ pub async fn delete_department(
     ApiPath(id): ApiPath<i64>,
     axum::Form(form): axum::Form<DepartmentForm>,
 ) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
-        return refused;
-    }
-    if let Some(refused) = session.refuses_form(&form.csrf) {
+    if let Some(refused) = session.refuses_change(Permission::ManagePeople, &form.csrf) {
         return refused;
     }
     let deleted = async {
@@ -123,11 +106,13 @@ pub async fn delete_department(
             return Err(Error::not_found("department"));
         }
         let id = DepartmentId::from(id);
-        state.store.delete_departments(session.auth.tenant_id, &[id], &session.auth.actor()).await?;
-        Ok(see_other("/app/departments"))
+        state.store.delete_departments(session.auth.tenant_id, &[id], &session.auth.actor()).await
     }
     .await;
-    or_again(deleted, async |error| departments_page(&state, &session, Some(error)).await).await
+    match deleted {
+        Ok(()) => see_other("/app/departments"),
+        Err(error) => departments_again(&state, &session, error).await,
+    }
 }
 
 struct WebhookView {
@@ -225,29 +210,21 @@ pub async fn webhooks(State(state): State<AppState>, session: Session, Query(sho
 }
 
 /// The webhook form: `(name, value)` pairs, as its event types are several checkboxes.
-pub async fn create_webhook(State(state): State<AppState>, session: Session, body: axum::body::Bytes) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
+pub async fn create_webhook(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
         return refused;
     }
-    let Ok(pairs) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body) else {
-        return super::page_error(StatusCode::BAD_REQUEST, "The form could not be read.");
-    };
-    let field =
-        |name: &str| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.trim().to_string()).unwrap_or_default();
-    if let Some(refused) = session.refuses_form(&field("csrf")) {
-        return refused;
-    }
-    let mut events: Vec<String> = pairs.iter().filter(|(k, _)| k == "event").map(|(_, v)| v.clone()).collect();
+    let mut events: Vec<String> = fields.all("event").map(str::to_string).collect();
     if events.is_empty() {
         events.push("*".into());
     }
-    let description = Some(field("description")).filter(|d| !d.is_empty());
+    let description = Some(fields.get("description")).filter(|d| !d.is_empty());
     let created = signet_services::webhooks::create_endpoint(
         &state,
         session.auth.tenant_id,
         &session.auth.actor(),
-        &field("url"),
-        description.as_deref(),
+        fields.get("url"),
+        description,
         &events,
     )
     .await;
@@ -260,16 +237,19 @@ pub async fn create_webhook(State(state): State<AppState>, session: Session, bod
             }
             Err(error) => failure(error),
         },
-        Err(error) => {
-            or_again(Err::<Response, _>(error), async |text| {
-                webhooks_page(&state, &session, None).await.map(|mut page| {
-                    page.error = Some(text);
-                    page
-                })
-            })
-            .await
-        }
+        Err(error) => webhooks_again(&state, &session, None, error).await,
     }
+}
+
+/// The webhooks page again, with a refusal the person can correct.
+async fn webhooks_again(state: &AppState, session: &Session, shown: Option<i64>, error: Error) -> Response {
+    shown_again(error, async |text| {
+        webhooks_page(state, session, shown).await.map(|mut page| {
+            page.error = Some(text);
+            page
+        })
+    })
+    .await
 }
 
 #[derive(serde::Deserialize)]
@@ -283,10 +263,7 @@ pub async fn delete_webhook(
     ApiPath(id): ApiPath<i64>,
     axum::Form(form): axum::Form<Plain>,
 ) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
-        return refused;
-    }
-    if let Some(refused) = session.refuses_form(&form.csrf) {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
     match state.store.delete_webhook(session.auth.tenant_id, WebhookId::from(id), &session.auth.actor()).await {
@@ -301,22 +278,11 @@ pub async fn redeliver(
     ApiPath((webhook, delivery)): ApiPath<(i64, i64)>,
     axum::Form(form): axum::Form<Plain>,
 ) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
-    if let Some(refused) = session.refuses_form(&form.csrf) {
-        return refused;
+    match state.store.redeliver(session.auth.tenant_id, delivery, &session.auth.actor()).await {
+        Ok(()) => see_other(&format!("/app/webhooks?deliveries={webhook}")),
+        Err(error) => webhooks_again(&state, &session, Some(webhook), error).await,
     }
-    let again = async {
-        state.store.redeliver(session.auth.tenant_id, delivery, &session.auth.actor()).await?;
-        Ok(see_other(&format!("/app/webhooks?deliveries={webhook}")))
-    }
-    .await;
-    or_again(again, async |text| {
-        webhooks_page(&state, &session, Some(webhook)).await.map(|mut page| {
-            page.error = Some(text);
-            page
-        })
-    })
-    .await
 }

@@ -206,20 +206,19 @@ fn status_text(status: &str) -> &'static str {
 }
 
 /// The job, if this person may follow it: whoever started it, or who reads the tenant's workflows.
-async fn job_status(
-    state: &AppState,
-    session: &Session,
-    id: &str,
-) -> Result<(signet_store::BulkJobRow, JobStatus), Error> {
+async fn job_of(state: &AppState, session: &Session, id: &str) -> Result<signet_store::BulkJobRow, Error> {
     let reads_all = session.auth.access.allows(Permission::ReadWorkflows);
-    let job = bulk::job_for(state, &session.auth.caller(), id, reads_all).await?;
-    let status = bulk::status(state, &job).await?;
-    Ok((job, status))
+    bulk::job_for(state, &session.auth.caller(), id, reads_all).await
+}
+
+/// The job's status and progress, if this person may follow it.
+async fn job_status(state: &AppState, session: &Session, id: &str) -> Result<JobStatus, Error> {
+    bulk::status(state, &job_of(state, session, id).await?).await
 }
 
 pub async fn job(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<String>) -> Response {
     match job_status(&state, &session, &id).await {
-        Ok((_, job)) => {
+        Ok(job) => {
             let page = JobPage {
                 frame: session.frame(""),
                 status: status_text(&job.status),
@@ -235,7 +234,7 @@ pub async fn job(State(state): State<AppState>, session: Session, ApiPath(id): A
 /// The job's counts for the page's script.
 pub async fn progress(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<String>) -> Response {
     match job_status(&state, &session, &id).await {
-        Ok((_, job)) => Json(serde_json::json!({
+        Ok(job) => Json(serde_json::json!({
             "status": status_text(&job.status),
             "finished": job.is_finished(),
             "total": job.total,
@@ -250,8 +249,8 @@ pub async fn progress(State(state): State<AppState>, session: Session, ApiPath(i
 }
 
 pub async fn report(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<String>) -> Response {
-    match job_status(&state, &session, &id).await {
-        Ok((job, _)) => signet_api::routes::bulk::report_response(state, job),
+    match job_of(&state, &session, &id).await {
+        Ok(job) => signet_api::routes::bulk::report_response(state, job),
         Err(error) => failure(error),
     }
 }

@@ -15,7 +15,7 @@ use signet_domain::access::Permission;
 use signet_services::exports::{self, Dataset, ExportInput, ExportJobStatus, Started};
 
 use super::session::see_other;
-use super::{Frame, Session, failure, render, user_text, when};
+use super::{Frame, Session, failure, render, when};
 
 const DATASETS: [(&str, &str, Dataset); 4] = [
     ("workflows", "Workflows", Dataset::Workflows),
@@ -49,8 +49,11 @@ fn may_export(session: &Session) -> bool {
 }
 
 pub async fn form(session: Session) -> Response {
-    if !may_export(&session) {
-        return session.refuses_without(Permission::ReadWorkflows).unwrap_or_else(|| failure(Error::not_found("page")));
+    // Who may export nothing lacks, among the rest, what workflows need: refused as for those.
+    if !may_export(&session)
+        && let Some(refused) = session.refuses_without(Permission::ReadWorkflows)
+    {
+        return refused;
     }
     render(StatusCode::OK, &exports_page(&session, None))
 }
@@ -100,10 +103,7 @@ pub async fn start(
     match exports::start(&state, &session.auth.caller(), *dataset, &input, background).await {
         Ok(Started::Stream { stream, file_name }) => stream_response(stream, &file_name),
         Ok(Started::Job(job)) => see_other(&format!("/app/exports/{}", job.export_id)),
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
-            render(signet_api::error::status_of(error.code()), &exports_page(&session, Some(user_text(&error))))
-        }
-        Err(error) => failure(error),
+        Err(error) => super::shown_again(error, async |text| Ok(exports_page(&session, Some(text)))).await,
     }
 }
 

@@ -14,7 +14,7 @@ use signet_domain::access::Permission;
 use signet_services::gateway::admin::{self, FILE_TYPES};
 
 use super::session::see_other;
-use super::{Frame, Session, failure, render, user_text, when};
+use super::{FormFields, Frame, Session, failure, render, shown_again, when};
 
 const SIGNATURE_TYPES: [(i64, &str); 3] =
     [(4, "Electronic signature (4)"), (3, "Aadhaar eSign (3)"), (2, "DSC token through the signer utility (2)")];
@@ -93,13 +93,15 @@ pub async fn show(State(state): State<AppState>, session: Session) -> Response {
     shown(&state, &session, StatusCode::OK, |_| {}).await
 }
 
-/// A refusal the person can correct, on the page; anything else fails.
+/// The page again, with a refusal the person can correct.
 async fn refused(state: &AppState, session: &Session, error: Error) -> Response {
-    let status = signet_api::error::status_of(error.code());
-    if !status.is_client_error() {
-        return failure(error);
-    }
-    shown(state, session, status, |page| page.error = Some(user_text(&error))).await
+    shown_again(error, async |text| {
+        gateway_page(state, session).await.map(|mut page| {
+            page.error = Some(text);
+            page
+        })
+    })
+    .await
 }
 
 #[derive(serde::Deserialize)]
@@ -113,10 +115,7 @@ pub async fn create_token(
     session: Session,
     axum::Form(form): axum::Form<TokenForm>,
 ) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
-        return refused;
-    }
-    if let Some(refused) = session.refuses_form(&form.csrf) {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
     match admin::create_authtoken(&state, session.auth.tenant_id, &session.auth.actor(), form.label.as_deref()).await {
@@ -132,10 +131,7 @@ pub async fn revoke_token(
     ApiPath(id): ApiPath<i64>,
     axum::Form(form): axum::Form<TokenForm>,
 ) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
-        return refused;
-    }
-    if let Some(refused) = session.refuses_form(&form.csrf) {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
     match state.store.revoke_authtoken(session.auth.tenant_id, id, &session.auth.actor()).await {
@@ -145,21 +141,13 @@ pub async fn revoke_token(
 }
 
 /// The settings form: checkboxes, so it is read as pairs.
-pub async fn save_settings(State(state): State<AppState>, session: Session, body: axum::body::Bytes) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
+pub async fn save_settings(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
         return refused;
     }
-    let Ok(pairs) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body) else {
-        return super::page_error(StatusCode::BAD_REQUEST, "The form could not be read.");
-    };
-    let all = |name: &'static str| pairs.iter().filter(move |(k, _)| k == name).map(|(_, v)| v.clone());
-    let csrf = all("csrf").next().unwrap_or_default();
-    if let Some(refused) = session.refuses_form(&csrf) {
-        return refused;
-    }
-    let file_types: Vec<String> = all("file_type").collect();
-    let signature_types: Vec<i64> = all("signature_type").filter_map(|t| t.parse().ok()).collect();
-    let legacy = all("legacy").next().is_some();
+    let file_types: Vec<String> = fields.all("file_type").map(str::to_string).collect();
+    let signature_types: Vec<i64> = fields.all("signature_type").filter_map(|t| t.parse().ok()).collect();
+    let legacy = fields.all("legacy").next().is_some();
     let saved = admin::put_settings(
         &state,
         session.auth.tenant_id,

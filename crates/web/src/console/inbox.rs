@@ -164,13 +164,6 @@ pub async fn sign_lot(
     .await;
     match signed {
         Ok(job) => see_other(&format!("/app/bulk/jobs/{}", job.job_id)),
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
-            let status = signet_api::error::status_of(error.code());
-            match lot_page(&state, &session, id, Some(super::user_text(&error))).await {
-                Ok(page) => render(status, &page),
-                Err(error) => failure(error),
-            }
-        }
-        Err(error) => failure(error),
+        Err(error) => super::shown_again(error, async |text| lot_page(&state, &session, id, Some(text)).await).await,
     }
 }

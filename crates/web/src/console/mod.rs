@@ -123,6 +123,12 @@ impl Session {
         })
     }
 
+    /// The refusal of a change (a form) the role does not allow or that does not carry this
+    /// session's token, if it is refused.
+    pub fn refuses_change(&self, permission: Permission, token: &str) -> Option<Response> {
+        self.refuses_without(permission).or_else(|| self.refuses_form(token))
+    }
+
     /// What every page's frame shows: the sections this person may open, their name and the
     /// sign-out form.
     pub fn frame(&self, current: &'static str) -> Frame {
@@ -205,6 +211,48 @@ pub(crate) fn page_error(status: StatusCode, text: &str) -> Response {
     message(status, title, text, Some(("Back to the console", "/app")))
 }
 
+/// A refusal the person can correct, shown with its status on the page the form came from
+/// (`page`, given the refusal's text); anything else is the failure page.
+pub(crate) async fn shown_again<P: Template>(
+    error: Error,
+    page: impl AsyncFnOnce(String) -> Result<P, Error>,
+) -> Response {
+    let status = signet_api::error::status_of(error.code());
+    if !status.is_client_error() {
+        return failure(error);
+    }
+    match page(user_text(&error)).await {
+        Ok(page) => render(status, &page),
+        Err(error) => failure(error),
+    }
+}
+
+/// A form's fields as `(name, value)` pairs in order: for forms that repeat a name
+/// (checkboxes, placed boxes) or that come as multipart.
+pub(crate) struct FormFields(pub Vec<(String, String)>);
+
+impl<S: Send + Sync> axum::extract::FromRequest<S> for FormFields {
+    type Rejection = Response;
+
+    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+        let unreadable = || page_error(StatusCode::BAD_REQUEST, "The form could not be read.");
+        let body = axum::body::Bytes::from_request(request, state).await.map_err(|_| unreadable())?;
+        serde_urlencoded::from_bytes(&body).map(FormFields).map_err(|_| unreadable())
+    }
+}
+
+impl FormFields {
+    /// The first value of `name`, trimmed; empty when absent.
+    pub fn get(&self, name: &str) -> &str {
+        self.0.iter().find(|(key, _)| key == name).map(|(_, value)| value.trim()).unwrap_or_default()
+    }
+
+    /// Every value of `name`, in order.
+    pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.0.iter().filter(move |(key, _)| key == name).map(|(_, value)| value.as_str())
+    }
+}
+
 /// A service's refusal as a page: what the person can correct, or that it failed.
 pub(crate) fn failure(error: Error) -> Response {
     let status = signet_api::error::status_of(error.code());
@@ -227,18 +275,11 @@ pub(crate) fn user_text(error: &Error) -> String {
     }
 }
 
-/// A file to download under `name` (reduced to characters a header can carry), never shown
-/// inline: an attachment may be anything its uploader chose.
+/// A file to download under `name`, never shown inline (an attachment may be anything its
+/// uploader chose) and not cached.
 pub(crate) fn download(bytes: axum::body::Bytes, name: &str) -> Response {
-    let safe: String =
-        name.chars().filter(|c| (c.is_ascii_graphic() && *c != '"' && *c != '\\') || *c == ' ').collect();
-    let mut response = (StatusCode::OK, bytes).into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{safe}\"")) {
-        headers.insert(header::CONTENT_DISPOSITION, value);
-    }
+    let mut response = signet_api::routes::documents::download_response(bytes, name, "application/octet-stream");
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
 

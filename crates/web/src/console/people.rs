@@ -151,10 +151,7 @@ pub struct Invite {
 }
 
 pub async fn invite(State(state): State<AppState>, session: Session, axum::Form(form): axum::Form<Invite>) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
-        return refused;
-    }
-    if let Some(refused) = session.refuses_form(&form.csrf) {
+    if let Some(refused) = session.refuses_change(Permission::ManagePeople, &form.csrf) {
         return refused;
     }
     let input = UserInput {
@@ -198,10 +195,7 @@ pub async fn decide(
     signet_api::extract::ApiPath(id): signet_api::extract::ApiPath<i64>,
     axum::Form(form): axum::Form<Decision>,
 ) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
-        return refused;
-    }
-    if let Some(refused) = session.refuses_form(&form.csrf) {
+    if let Some(refused) = session.refuses_change(Permission::ManagePeople, &form.csrf) {
         return refused;
     }
     let approve = match form.decision.as_str() {
@@ -212,15 +206,14 @@ pub async fn decide(
     let reason = form.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
     match users::decide_external(&state, &session.auth.caller(), id, approve, reason).await {
         Ok(_) => super::session::see_other("/app/people"),
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
-            match people_page(&state, &session, "").await {
-                Ok(mut page) => {
-                    page.error = Some(user_text(&error));
-                    render(signet_api::error::status_of(error.code()), &page)
-                }
-                Err(error) => failure(error),
-            }
+        Err(error) => {
+            super::shown_again(error, async |text| {
+                people_page(&state, &session, "").await.map(|mut page| {
+                    page.error = Some(text);
+                    page
+                })
+            })
+            .await
         }
-        Err(error) => failure(error),
     }
 }

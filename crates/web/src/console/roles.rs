@@ -12,7 +12,7 @@ use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role, parse_permission
 use signet_services::roles;
 
 use super::session::see_other;
-use super::{Frame, Session, failure, render, user_text};
+use super::{FormFields, Frame, Session, failure, render, shown_again};
 
 /// What each permission lets a person do, as the role forms say it.
 const PERMISSIONS: [(Permission, &str); 6] = [
@@ -77,31 +77,18 @@ pub async fn list(State(state): State<AppState>, session: Session) -> Response {
     }
 }
 
+/// The roles page again, with a refusal the person can correct.
 async fn again(state: &AppState, session: &Session, error: Error) -> Response {
-    let status = signet_api::error::status_of(error.code());
-    if !status.is_client_error() {
-        return failure(error);
-    }
-    match roles_page(state, session, Some(user_text(&error))).await {
-        Ok(page) => render(status, &page),
-        Err(error) => failure(error),
-    }
+    shown_again(error, async |text| roles_page(state, session, Some(text)).await).await
 }
 
 /// A new role: its name and the chosen permissions (checkboxes, so the form is read as pairs).
-pub async fn create(State(state): State<AppState>, session: Session, body: axum::body::Bytes) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
+pub async fn create(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
         return refused;
     }
-    let Ok(pairs) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body) else {
-        return super::page_error(StatusCode::BAD_REQUEST, "The form could not be read.");
-    };
-    let field = |name: &str| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or_default();
-    if let Some(refused) = session.refuses_form(field("csrf")) {
-        return refused;
-    }
-    let permissions: Vec<String> = pairs.iter().filter(|(k, _)| k == "permission").map(|(_, v)| v.clone()).collect();
-    match roles::create(&state, &session.auth.caller(), field("name"), &permissions).await {
+    let permissions: Vec<String> = fields.all("permission").map(str::to_string).collect();
+    match roles::create(&state, &session.auth.caller(), fields.get("name"), &permissions).await {
         Ok(_) => see_other("/app/roles"),
         Err(error) => again(&state, &session, error).await,
     }
@@ -118,10 +105,7 @@ pub async fn delete(
     ApiPath(id): ApiPath<i64>,
     axum::Form(form): axum::Form<Plain>,
 ) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::ManagePeople) {
-        return refused;
-    }
-    if let Some(refused) = session.refuses_form(&form.csrf) {
+    if let Some(refused) = session.refuses_change(Permission::ManagePeople, &form.csrf) {
         return refused;
     }
     match roles::delete(&state, &session.auth.caller(), id).await {

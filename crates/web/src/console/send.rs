@@ -6,7 +6,6 @@
 //! fields, and the same placement may be saved as a template.
 
 use askama::Template;
-use axum::body::Bytes;
 use axum::extract::{Multipart, State};
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -21,7 +20,7 @@ use signet_services::workflows::initiate::{InitiateWorkflow, initiate};
 use signet_services::workflows::templates::{self, TemplateDefinition, TemplateField};
 
 use super::session::see_other;
-use super::{Frame, Session, failure, render, user_text};
+use super::{FormFields, Frame, Session, failure, render, user_text};
 
 /// Signatory rows on the first form; rows left without an address are skipped.
 const ROWS: usize = 5;
@@ -93,32 +92,19 @@ pub async fn form(State(state): State<AppState>, session: Session) -> Response {
     render(StatusCode::OK, &page)
 }
 
-/// What the forms carry besides the files: `(name, value)` pairs in order.
-struct Fields(Vec<(String, String)>);
-
-impl Fields {
-    fn get(&self, name: &str) -> &str {
-        self.0.iter().find(|(key, _)| key == name).map(|(_, value)| value.trim()).unwrap_or_default()
-    }
-
-    fn all(&self, name: &str) -> impl Iterator<Item = &str> {
-        self.0.iter().filter(move |(key, _)| key == name).map(|(_, value)| value.as_str())
-    }
-
-    /// The signatory rows with an address, numbered as on the form.
-    fn signers(&self) -> Vec<Signer> {
-        (1..=20)
-            .map(|number| Signer {
-                number,
-                name: self.get(&format!("s{number}_name")).to_string(),
-                email: self.get(&format!("s{number}_email")).to_string(),
-                order: self.get(&format!("s{number}_order")).to_string(),
-                method: self.get(&format!("s{number}_method")).to_string(),
-                anchor: self.get(&format!("s{number}_anchor")).to_string(),
-            })
-            .filter(|s| !s.email.is_empty())
-            .collect()
-    }
+/// The signatory rows of a form with an address, numbered as on the form.
+fn signers(fields: &FormFields) -> Vec<Signer> {
+    (1..=20)
+        .map(|number| Signer {
+            number,
+            name: fields.get(&format!("s{number}_name")).to_string(),
+            email: fields.get(&format!("s{number}_email")).to_string(),
+            order: fields.get(&format!("s{number}_order")).to_string(),
+            method: fields.get(&format!("s{number}_method")).to_string(),
+            anchor: fields.get(&format!("s{number}_anchor")).to_string(),
+        })
+        .filter(|s| !s.email.is_empty())
+        .collect()
 }
 
 /// The signatories as the workflow service takes them; a missing order puts the row last.
@@ -153,7 +139,7 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
     if let Some(refused) = session.refuses_form(fields.get("csrf")) {
         return refused;
     }
-    let signers = fields.signers();
+    let signers = signers(&fields);
     let template = fields.get("template").parse::<i64>().unwrap_or(0);
     let templates = match template_options(&state, &session).await {
         Ok(templates) => templates,
@@ -210,7 +196,7 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
 }
 
 /// The form's text fields and its files (`documents`), within the body limit the server sets.
-async fn read_multipart(mut multipart: Multipart) -> Result<(Fields, Vec<(String, Vec<u8>)>), String> {
+async fn read_multipart(mut multipart: Multipart) -> Result<(FormFields, Vec<(String, Vec<u8>)>), String> {
     let mut fields = Vec::new();
     let mut files = Vec::new();
     let unreadable = |_| "The form could not be read. Choose the files again and send it once more.".to_string();
@@ -226,7 +212,7 @@ async fn read_multipart(mut multipart: Multipart) -> Result<(Fields, Vec<(String
             fields.push((name, field.text().await.map_err(unreadable)?));
         }
     }
-    Ok((Fields(fields), files))
+    Ok((FormFields(fields), files))
 }
 
 struct SheetView {
@@ -291,7 +277,7 @@ async fn document_view(state: &AppState, session: &Session, id: i64, position: u
 async fn placement_page(
     state: &AppState,
     session: &Session,
-    fields: &Fields,
+    fields: &FormFields,
     documents: &[i64],
     signers: &[Signer],
     error: Option<String>,
@@ -369,19 +355,12 @@ fn placed_field(text: &str, signatories: usize, documents: usize) -> Result<Temp
 }
 
 /// The placement screen's form: the workflow starts (and the template is saved, when named).
-pub async fn start(State(state): State<AppState>, session: Session, body: Bytes) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
-        return refused;
-    }
-    let Ok(pairs) = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body) else {
-        return super::page_error(StatusCode::BAD_REQUEST, "The form could not be read.");
-    };
-    let fields = Fields(pairs);
-    if let Some(refused) = session.refuses_form(fields.get("csrf")) {
+pub async fn start(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
         return refused;
     }
     let documents: Vec<i64> = fields.all("document").filter_map(|d| d.parse().ok()).take(MAX_DOCUMENTS).collect();
-    let signers = fields.signers();
+    let signers = signers(&fields);
     match send(&state, &session, &fields, &documents, &signers).await {
         Ok(id) => see_other(&format!("/app/workflows/{id}")),
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
@@ -391,7 +370,7 @@ pub async fn start(State(state): State<AppState>, session: Session, body: Bytes)
     }
 }
 
-fn days(fields: &Fields, name: &str, label: &str) -> Result<Option<i64>, Error> {
+fn days(fields: &FormFields, name: &str, label: &str) -> Result<Option<i64>, Error> {
     let text = fields.get(name);
     if text.is_empty() {
         return Ok(None);
@@ -406,7 +385,7 @@ fn days(fields: &Fields, name: &str, label: &str) -> Result<Option<i64>, Error> 
 async fn send(
     state: &AppState,
     session: &Session,
-    fields: &Fields,
+    fields: &FormFields,
     documents: &[i64],
     signers: &[Signer],
 ) -> Result<i64, Error> {

@@ -14,7 +14,7 @@ use signet_services::workflows::queries::{self, ListQuery};
 
 use signet_services::workflows::actions;
 
-use super::{Frame, Session, failure, render, user_text, when};
+use super::{Frame, Session, failure, render, when};
 
 /// The states a list can be filtered by, with the words people read.
 const STATES: [(&str, &str); 5] = [
@@ -291,10 +291,7 @@ pub async fn act(
     ApiPath((id, action)): ApiPath<(i64, String)>,
     axum::Form(form): axum::Form<ActionForm>,
 ) -> Response {
-    if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
-        return refused;
-    }
-    if let Some(refused) = session.refuses_form(&form.csrf) {
+    if let Some(refused) = session.refuses_change(Permission::SendWorkflows, &form.csrf) {
         return refused;
     }
     let caller = session.auth.caller();
@@ -320,13 +317,9 @@ pub async fn act(
     };
     match done {
         Ok(done) => super::session::see_other(&format!("/app/workflows/{id}?done={done}")),
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
-            match workflow_page(&state, &session, id, None, Some(user_text(&error))).await {
-                Ok(page) => render(signet_api::error::status_of(error.code()), &page),
-                Err(error) => failure(error),
-            }
+        Err(error) => {
+            super::shown_again(error, async |text| workflow_page(&state, &session, id, None, Some(text)).await).await
         }
-        Err(error) => failure(error),
     }
 }
 
