@@ -7,6 +7,7 @@ pub mod csv;
 pub mod department;
 pub mod error;
 pub mod estamp;
+pub mod fields;
 pub mod ids;
 pub mod invoice;
 pub mod paging;

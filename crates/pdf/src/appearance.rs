@@ -57,12 +57,45 @@ pub struct Appearance {
     pub name_style: NameStyle,
     /// Add the text block: signed by, date, reason, location.
     pub show_details: bool,
+    /// Further boxes the signature fills in (initials, a date, a typed text, a checkbox): each
+    /// is another widget of the same signature field, so it is part of what is signed.
+    pub marks: Vec<FieldMark>,
 }
 
 impl Appearance {
     pub fn new(placement: WidgetPlacement) -> Self {
-        Appearance { placement, image: None, typed_name: None, name_style: NameStyle::Handwriting, show_details: true }
+        Appearance {
+            placement,
+            image: None,
+            typed_name: None,
+            name_style: NameStyle::Handwriting,
+            show_details: true,
+            marks: Vec::new(),
+        }
     }
+}
+
+/// Most field marks one signature carries.
+pub const MAX_MARKS: usize = 200;
+/// Longest text of one mark, in characters.
+pub const MAX_MARK_CHARS: usize = 500;
+
+/// A box filled in with the signature, on a 1-based page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldMark {
+    pub page: u32,
+    pub rect: BoxSpec,
+    pub content: MarkContent,
+}
+
+/// What a field mark shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MarkContent {
+    /// One line of text, shrunk to fit the box; `style` picks the font (initials are written
+    /// in the handwriting style).
+    Text { text: String, style: NameStyle },
+    /// A checkbox, ticked or not.
+    Check(bool),
 }
 
 /// Shared resources (fonts, image) written once; one form XObject per widget size.
@@ -70,6 +103,8 @@ pub struct Renderer {
     image: Option<EmbeddedImage>,
     name: Option<ShapedLine>,
     details: Vec<ShapedLine>,
+    /// The shaped text of each of the appearance's marks (`None` for a checkbox).
+    marks: Vec<Option<ShapedLine>>,
     fonts: EmbeddedFonts,
 }
 
@@ -97,8 +132,12 @@ impl Renderer {
             // not, so the font subset cache keeps hitting in batch signing.
             collector.shape("0123456789-: ", FontId::Plain)?;
         }
+        if app.marks.len() > MAX_MARKS {
+            return Err(crate::Error::InvalidOptions(format!("more than {MAX_MARKS} field marks")));
+        }
+        let marks = app.marks.iter().map(|m| shape_mark(&mut collector, &m.content)).collect::<Result<Vec<_>>>()?;
         let fonts = collector.write(sink)?;
-        Ok(Renderer { image, name, details, fonts })
+        Ok(Renderer { image, name, details, marks, fonts })
     }
 
     /// An empty appearance for invisible signatures.
@@ -139,6 +178,52 @@ impl Renderer {
         d.set("Resources", Object::Dict(resources));
         d.set("Filter", Object::name("FlateDecode"));
         Object::Stream(Stream { dict: d, data: StreamData::Owned(crate::filters::flate_encode(content.as_bytes())) })
+    }
+
+    /// The form XObject of the mark at `index` of the appearance, for a `width` x `height`
+    /// box with the rotation `matrix`.
+    pub fn mark_xobject(
+        &self,
+        index: usize,
+        content: &MarkContent,
+        width: f64,
+        height: f64,
+        matrix: [f64; 6],
+    ) -> Object {
+        let mut s = String::new();
+        match (content, self.marks.get(index).and_then(Option::as_ref)) {
+            (MarkContent::Text { .. }, Some(line)) => self.draw_mark_text(&mut s, line, width, height),
+            (MarkContent::Check(ticked), _) => draw_checkbox(&mut s, *ticked, width, height),
+            (MarkContent::Text { .. }, None) => {}
+        }
+        let mut d = Dict::new();
+        d.set("Type", Object::name("XObject"));
+        d.set("Subtype", Object::name("Form"));
+        d.set("BBox", Object::Array(vec![Object::Int(0), Object::Int(0), Object::Real(width), Object::Real(height)]));
+        if matrix != [1.0, 0.0, 0.0, 1.0, 0.0, 0.0] {
+            d.set("Matrix", Object::Array(matrix.iter().map(|v| Object::Real(*v)).collect()));
+        }
+        let mut resources = Dict::new();
+        resources.set("Font", Object::Dict(self.fonts.resources()));
+        d.set("Resources", Object::Dict(resources));
+        d.set("Filter", Object::name("FlateDecode"));
+        Object::Stream(Stream { dict: d, data: StreamData::Owned(crate::filters::flate_encode(s.as_bytes())) })
+    }
+
+    /// One line, left-aligned and centred vertically, as large as the box allows (at most 14 pt
+    /// for plain text, so that a tall box does not get shouting letters).
+    fn draw_mark_text(&self, s: &mut String, line: &ShapedLine, width: f64, height: f64) {
+        let pad = (height * 0.1).clamp(1.0, 4.0);
+        let (w, h) = (width - 2.0 * pad, height - 2.0 * pad);
+        if w <= 0.0 || h <= 0.0 {
+            return;
+        }
+        let per_pt = line.width_per_point().max(0.01);
+        let size = (h * 0.8).min(w / per_pt).min(14.0_f64.max(h * 0.5));
+        let y = pad + (h - size) / 2.0 + size * 0.22;
+        s.push_str(TEXT_COLOR);
+        s.push('\n');
+        self.draw_line(s, line, pad, y, size);
     }
 
     fn content(&self, width: f64, height: f64) -> String {
@@ -218,6 +303,51 @@ pub(crate) fn draw_shaped(fonts: &EmbeddedFonts, s: &mut String, line: &ShapedLi
         }
     }
     s.push_str("ET\n");
+}
+
+fn shape_mark(collector: &mut FontCollector, content: &MarkContent) -> Result<Option<ShapedLine>> {
+    let MarkContent::Text { text, style } = content else {
+        return Ok(None);
+    };
+    if text.chars().count() > MAX_MARK_CHARS || text.chars().any(char::is_control) {
+        return Err(crate::Error::InvalidOptions(format!(
+            "a field mark's text must be at most {MAX_MARK_CHARS} characters without control characters"
+        )));
+    }
+    let font = match style {
+        NameStyle::Handwriting => FontId::Handwriting,
+        NameStyle::Plain => FontId::Plain,
+    };
+    Ok(Some(collector.shape(text.trim(), font)?))
+}
+
+/// A square as large as the box allows, with a tick drawn as two strokes when `ticked`.
+fn draw_checkbox(s: &mut String, ticked: bool, width: f64, height: f64) {
+    let side = width.min(height) - 2.0;
+    if side <= 0.0 {
+        return;
+    }
+    let (x, y) = ((width - side) / 2.0, (height - side) / 2.0);
+    let line = (side / 14.0).max(0.5);
+    s.push_str(&format!(
+        "q 0 0 0 RG {} w {} {} {} {} re S\n",
+        format_real(line),
+        format_real(x),
+        format_real(y),
+        format_real(side),
+        format_real(side)
+    ));
+    if ticked {
+        let at = |fx: f64, fy: f64| format!("{} {}", format_real(x + side * fx), format_real(y + side * fy));
+        s.push_str(&format!(
+            "{} w 1 J 1 j {} m {} l {} l S\n",
+            format_real(line * 2.0),
+            at(0.2, 0.52),
+            at(0.42, 0.25),
+            at(0.8, 0.78)
+        ));
+    }
+    s.push_str("Q\n");
 }
 
 pub(crate) fn draw_image(s: &mut String, img: &EmbeddedImage, area: [f64; 4]) {

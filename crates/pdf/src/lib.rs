@@ -27,7 +27,7 @@ pub mod text;
 mod verify;
 mod writer;
 
-pub use appearance::{Appearance, NameStyle, WidgetPlacement};
+pub use appearance::{Appearance, FieldMark, MarkContent, NameStyle, WidgetPlacement};
 pub use assemble::{MergePart, Merged, append_documents, prepend_pages};
 pub use error::{Error, Result};
 pub use layout::{BoxSpec, PageSelection, Position, parse_page_boxes};

@@ -357,6 +357,11 @@ fn build_signature_update(doc: &Document<'_>, opts: &SignOptions) -> Result<Sign
     let mut catalog_dirty = match empty_field {
         // Sign an existing empty signature field: its widgets stay where they are.
         Some((field_ref, field)) => {
+            if opts.appearance.as_ref().is_some_and(|app| !app.marks.is_empty()) {
+                return Err(Error::InvalidOptions(
+                    "field marks need a new signature field, not an existing one".into(),
+                ));
+            }
             fill_empty_field(&mut w, doc, &pages, opts, signing_time, sig_ref, field_ref, field)?;
             add_field_to_acroform(&mut w, doc, &mut catalog, None)?
         }
@@ -366,14 +371,16 @@ fn build_signature_update(doc: &Document<'_>, opts: &SignOptions) -> Result<Sign
                 // A period separates the parts of a qualified field name (ISO 32000 12.7.4.2).
                 return Err(Error::InvalidOptions("a field name must be non-empty and contain no '.'".into()));
             }
-            let placements = placements(&pages, opts)?;
+            let mut placements = placements(&pages, opts)?;
+            let marks = mark_placements(&pages, opts)?;
             // With P=2 only form filling and signing are allowed: a new widget annotation is a
             // change validators (pyHanko, Acrobat) hold against the certification.
-            let visible = placements.iter().any(|(_, p)| p.width > 0.0 && p.height > 0.0);
+            let visible = placements.iter().any(|(_, p)| p.width > 0.0 && p.height > 0.0) || !marks.is_empty();
             if existing.docmdp_p == Some(2) && visible {
                 return Err(Error::CertifiedNoNewVisibleField);
             }
-            let appearances = build_appearances(&mut w, opts, &placements, signing_time)?;
+            let appearances = build_appearances(&mut w, opts, &placements, &marks, signing_time)?;
+            placements.extend(marks);
             let (field_ref, widgets) =
                 write_field_and_widgets(&mut w, &pages, &placements, &appearances, sig_ref, &field_name)?;
             add_widgets_to_pages(&mut w, doc, &pages, &widgets)?;
@@ -559,10 +566,27 @@ fn placements(pages: &[Page], opts: &SignOptions) -> Result<Vec<(usize, Placemen
     Ok(spec_per_page.into_iter().map(|(i, spec)| (i, place(&pages[i], &spec))).collect())
 }
 
+/// (page index, placement) of every field mark of a visible signature.
+fn mark_placements(pages: &[Page], opts: &SignOptions) -> Result<Vec<(usize, Placement)>> {
+    let Some(app) = opts.appearance.as_ref().filter(|_| opts.kind != SignatureKind::DocTimeStamp) else {
+        return Ok(Vec::new());
+    };
+    app.marks
+        .iter()
+        .map(|mark| {
+            let index = mark.page.checked_sub(1).map(|i| i as usize).filter(|i| *i < pages.len());
+            let index = index.ok_or(Error::NoSuchPage(mark.page, pages.len()))?;
+            Ok((index, place(&pages[index], &mark.rect)))
+        })
+        .collect()
+}
+
+/// The appearance of every widget: the signature's boxes, then its field marks.
 fn build_appearances(
     w: &mut Writer,
     opts: &SignOptions,
     placements: &[(usize, Placement)],
+    marks: &[(usize, Placement)],
     when: SystemTime,
 ) -> Result<Vec<ObjRef>> {
     let app = opts.appearance.as_ref().filter(|_| opts.kind != SignatureKind::DocTimeStamp);
@@ -588,6 +612,9 @@ fn build_appearances(
         let r = w.add(renderer.xobject(p.width, p.height, p.matrix));
         cache.push((key, r));
         refs.push(r);
+    }
+    for (index, ((_, p), mark)) in marks.iter().zip(&app.marks).enumerate() {
+        refs.push(w.add(renderer.mark_xobject(index, &mark.content, p.width, p.height, p.matrix)));
     }
     Ok(refs)
 }

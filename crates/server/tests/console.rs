@@ -135,7 +135,7 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
         "signers": signers.iter().map(|(name, email)| json!({"name": name, "email": email})).collect::<Vec<_>>(),
     });
     let sent = journey(&app, "send", &format!("{tag}-send"), args).await;
-    assert_eq!(sent["placed"], 3, "{sent}");
+    assert_eq!(sent["placed"], 5, "three signatures and two fields: {sent}");
     assert_eq!(sent["state"], "In progress", "{sent}");
     let workflow_id: i64 = sent["workflowUrl"]
         .as_str()
@@ -156,11 +156,21 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     assert!(boxes.iter().all(|b| b["page"] == 1 && b["width"] == 160.0), "{boxes:?}");
     let (left, top) = (boxes[0]["left"].as_f64().unwrap_or(-1.0), boxes[0]["top"].as_f64().unwrap_or(-1.0));
     assert!((0.0..306.0).contains(&left) && (396.0..792.0).contains(&top), "{boxes:?}");
-    // The placement was saved as a template too, one field per signer.
+    // The fields went with their signers: a date for the first, a labelled checkbox for the second.
+    let fields: Vec<Value> = details
+        .signatories
+        .iter()
+        .map(|s| serde_json::from_str::<Value>(&s.placement).expect("placement")["fields"].clone())
+        .collect();
+    assert_eq!(fields[0][0]["kind"], "date", "{fields:?}");
+    assert_eq!(fields[1][0]["kind"], "checkbox", "{fields:?}");
+    assert_eq!(fields[1][0]["label"], "I have read the terms", "{fields:?}");
+    assert_eq!((fields[1][0]["width"].as_f64(), fields[1][0]["page"].as_i64()), (Some(14.0), Some(1)), "{fields:?}");
+    // The placement was saved as a template too: three signature boxes and two fields.
     let templates = app.state.store.templates(tenant.tenant_id).await.expect("templates");
     assert_eq!(templates.len(), 1);
     let definition: Value = serde_json::from_str(&templates[0].definition).expect("definition");
-    assert_eq!(definition["fields"].as_array().map(Vec::len), Some(3), "{definition}");
+    assert_eq!(definition["fields"].as_array().map(Vec::len), Some(5), "{definition}");
 
     // The signers sign through their links, in order.
     for (name, email) in signers {
@@ -178,7 +188,8 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     assert_eq!(tracked["afterSignOut"], "/account/sign-in", "signed out: {tracked}");
     let signed = std::fs::read(&download).expect("the downloaded document");
     let report = pdfsig(&signed);
-    assert_eq!(report.matches("Signature is Valid.").count(), 3, "{report}");
+    // poppler lists each widget of a signature: three boxes and the two fields.
+    assert_eq!(report.matches("Signature is Valid.").count(), 5, "{report}");
     pyhanko_validates(&signed, &[&cert_pem(&app.state.keys.ca.cert_der)]);
 
     // A bulk send from a spreadsheet with a bad row: the check names it, the job sends the

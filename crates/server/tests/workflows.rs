@@ -39,6 +39,7 @@ on_both_backends!(
     redirects_expiring_links_completed_workflows_and_huge_attachments,
     signer_links_have_limits_count_real_views_only_and_can_be_revoked,
     a_failing_file_write_leaves_no_half_built_workflow,
+    fields_are_filled_in_with_each_signature,
 );
 
 /// A service agreement of `pages` pages, each with a "Signatures:" line to anchor to.
@@ -1471,4 +1472,124 @@ async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     assert_eq!(app.state.store.attachments(&workflow).await.expect("attachments").len(), 2);
     let files = std::fs::read_dir(&obstacle).expect("attachments folder").count();
     assert_eq!(files, 2, "only the second request's files exist");
+}
+
+/// The text of page `page` (1-based) of `pdf`, by pdftotext.
+fn page_text(pdf: &[u8], page: u32, dir: &std::path::Path) -> String {
+    let path = dir.join(format!("text-{page}.pdf"));
+    std::fs::write(&path, pdf).expect("write");
+    let page = page.to_string();
+    let out =
+        Command::new("pdftotext").args(["-f", &page, "-l", &page]).arg(&path).arg("-").output().expect("pdftotext");
+    assert!(out.status.success(), "pdftotext");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The typed-name form with the signer's field inputs, as a browser posts it.
+async fn sign_with_fields(link: &str, inputs: &[(&str, &str)]) -> reqwest::Response {
+    let mut form = vec![("mode", "typed"), ("typedName", "Signer"), ("consent", "on")];
+    form.extend_from_slice(inputs);
+    browser().post(format!("{link}/sign")).form(&form).send().await.expect("sign")
+}
+
+async fn fields_are_filled_in_with_each_signature(backend: Backend) {
+    let app = spawn(backend).await;
+    let dir = tempfile::tempdir().expect("tmp");
+    let who = sender(&app, "Fields Finance").await;
+    let field = |signatory: u32, kind: &str, page: Value, at: [f64; 4], label: Option<&str>, required: bool| {
+        let mut f = json!({"signatory": signatory, "kind": kind, "page": page,
+            "left": at[0], "top": at[1], "width": at[2], "height": at[3], "required": required});
+        if let Some(label) = label {
+            f["label"] = json!(label);
+        }
+        f
+    };
+    let definition = json!({"fields": [
+        {"signatory": 1, "page": 1, "left": 72, "top": 600, "width": 160, "height": 55},
+        field(1, "date", json!(1), [72.0, 660.0, 100.0, 20.0], None, false),
+        field(1, "initials", json!("all"), [480.0, 780.0, 60.0, 30.0], None, false),
+        field(1, "text", json!(1), [72.0, 300.0, 200.0, 20.0], Some("PAN"), true),
+        field(2, "checkbox", json!(2), [72.0, 300.0, 14.0, 14.0], Some("I accept the terms"), true),
+        field(2, "email", json!(2), [100.0, 300.0, 170.0, 20.0], None, false),
+        field(2, "text", json!(2), [72.0, 340.0, 200.0, 20.0], Some("Remarks"), false),
+    ]});
+
+    // Refused definitions: a field by anchor, an unknown kind, a label on a signature box.
+    for bad in [
+        json!({"fields": [{"signatory": 1, "kind": "date", "anchor": "Signatures:"}]}),
+        json!({"fields": [field(1, "stamp", json!(1), [72.0, 300.0, 100.0, 20.0], None, false)]}),
+        json!({"fields": [{"signatory": 1, "page": 1, "left": 72, "top": 600, "width": 160, "height": 55, "label": "Me"}]}),
+        json!({"fields": [field(1, "text", json!(1), [72.0, 300.0, 5.0, 20.0], None, false)]}),
+    ] {
+        let response = app.post("/api/v1/templates", &who.token, json!({"menuName": "Bad", "definition": bad})).await;
+        expect_problem(response, 400, "validation_failed").await;
+    }
+    let created = app.post("/api/v1/templates", &who.token, json!({"menuName": "KYC", "definition": definition})).await;
+    assert_eq!(created.status(), 201);
+    let template: Value = created.json().await.expect("json");
+    let template_id = template["templateId"].as_i64().or_else(|| template["id"].as_i64()).expect("template id");
+
+    let document_id = upload(&app, &who, &agreement(2), "KYC form.pdf").await;
+    let people = [("asha@kyc.test", 1), ("ravi@kyc.test", 2)];
+    let initiated = initiate(
+        &app,
+        &who,
+        json!({"templateId": template_id, "documentIds": [document_id], "signatories": signatories(&people)}),
+    )
+    .await;
+    let workflow_id = initiated["workflowId"].as_i64().expect("workflowId");
+
+    // The first signer's page asks for the PAN and names what Signet fills in.
+    let asha = url_of(&initiated, "asha@kyc.test");
+    let html = browser().get(&asha).send().await.expect("page").text().await.expect("html");
+    assert!(html.contains("PAN (required)"), "{html}");
+    assert!(html.contains(r#"name="field2" maxlength="200" form="typed-form" required"#), "{html}");
+    assert!(html.contains("Filled in for you when you sign: Date signed, Initials."), "{html}");
+
+    // Without the required text nothing is signed, and the page says what is missing.
+    let missing = sign_with_fields(&asha, &[("field2", "  ")]).await;
+    assert_eq!(missing.status(), 400);
+    assert!(missing.text().await.expect("html").contains("Please fill in “PAN”."));
+    let too_long = sign_with_fields(&asha, &[("field2", &"x".repeat(201))]).await;
+    assert_eq!(too_long.status(), 400);
+    let details: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
+    assert_eq!(details["documents"][0]["version"], 0, "nothing was signed: {details}");
+    assert_eq!(details["signatories"][0]["signedAt"], Value::Null, "{details}");
+    // The signer cannot fill in what Signet fills in (field0 is the date).
+    let signed = sign_with_fields(&asha, &[("field2", "ABCDE1234F"), ("field0", "01 Jan 1999")]).await;
+    assert_eq!(signed.status(), 200);
+
+    let ravi = url_of(&initiated, "ravi@kyc.test");
+    let unticked = sign_with_fields(&ravi, &[]).await;
+    assert_eq!(unticked.status(), 400);
+    assert!(unticked.text().await.expect("html").contains("Please tick “I accept the terms”."));
+    assert_eq!(sign_with_fields(&ravi, &[("field0", "on")]).await.status(), 200);
+
+    let pdf = download(&app, &who, workflow_id).await;
+    let report = pdfsig(&pdf);
+    assert!(!report.contains("Signature is Invalid"), "{report}");
+    pyhanko_trusting(&pdf, &app.state.keys.ca.cert_der, &[]);
+    let first = page_text(&pdf, 1, dir.path());
+    let today = signet_domain::invoice::ist_date(signet_domain::now_millis()).long();
+    for expected in ["ABCDE1234F", today.as_str()] {
+        assert!(first.contains(expected), "{expected} on page 1:\n{first}");
+    }
+    assert!(!first.contains("1999"), "{first}");
+    let second = page_text(&pdf, 2, dir.path());
+    assert!(second.contains("ravi@kyc.test"), "{second}");
+    assert!(!second.contains("Remarks"), "an optional text left empty shows nothing: {second}");
+
+    // What the signers typed is in the event chain with their signatures.
+    let audit: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), &who.token).await.json().await.expect("json");
+    let inputs: Vec<&Value> = audit["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["action"] == "signatory.signed")
+        .map(|e| &e["detail"]["fieldInputs"])
+        .collect();
+    assert_eq!(inputs[0]["2"], "ABCDE1234F", "{inputs:?}");
+    assert_eq!(inputs[1]["0"], "on", "{inputs:?}");
 }

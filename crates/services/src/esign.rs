@@ -182,6 +182,8 @@ pub enum EsignRefused {
     Answer(String),
     /// The ESP refused the request (server flow); the text says why, for the signer.
     Esp(String),
+    /// Something the signer filled in must be corrected first; the text says what.
+    Input(String),
     Internal(String),
 }
 

@@ -8,7 +8,8 @@ use std::str::FromStr;
 use std::time::SystemTime;
 
 use signet_pdf::{
-    Appearance, BoxSpec, DssData, NameStyle, PageSelection, Position, SignOptions, SignatureKind, WidgetPlacement,
+    Appearance, BoxSpec, DssData, FieldMark, NameStyle, PageSelection, Position, SignOptions, SignatureKind,
+    WidgetPlacement,
 };
 use signet_sigcrypto::HttpConfig;
 use signet_sigcrypto::cms::{self, CmsOptions, SignedAttrs};
@@ -83,6 +84,8 @@ pub struct Visible {
     pub image: Option<Vec<u8>>,
     /// The text block: signed by, date, reason, location.
     pub show_details: bool,
+    /// Boxes filled in with the signature (initials, date, text, checkbox).
+    pub marks: Vec<FieldMark>,
 }
 
 impl Default for Visible {
@@ -95,6 +98,7 @@ impl Default for Visible {
             name_style: NameStyle::Plain,
             image: None,
             show_details: true,
+            marks: Vec::new(),
         }
     }
 }
@@ -305,6 +309,7 @@ fn pdf_options(cert_der: &[u8], opts: &PdfSignOptions, contents_size: usize) -> 
         app.typed_name = v.typed_name.clone().or_else(|| name.clone());
         app.name_style = v.name_style;
         app.show_details = v.show_details;
+        app.marks = v.marks.clone();
         app
     });
     SignOptions {

@@ -244,3 +244,49 @@ fn ecdsa_signer_and_a_devanagari_name_in_a_custom_box() {
     let report = signet_signing::verify_file(&signed, &pki.trust()).unwrap();
     assert!(report.valid, "{report:#?}");
 }
+
+#[test]
+fn field_marks_are_drawn_as_part_of_a_later_signature_and_every_signature_stays_valid() {
+    use signet_signing::{FieldMark, MarkContent, NameStyle};
+    let pki = pki(2);
+    let mut first = opts(&pki, PadesLevel::BB);
+    first.visible = Some(Visible { rect: BoxSpec::parse_custom("40,700,160,55").unwrap(), ..Default::default() });
+    let once = signet_signing::sign_pdf(&reportlab_pdf(2), &pki.signer(0), &first).unwrap();
+
+    let mark = |page, spec: &str, content| FieldMark { page, rect: BoxSpec::parse_custom(spec).unwrap(), content };
+    let text = |text: &str, style| MarkContent::Text { text: text.into(), style };
+    let mut second = opts(&pki, PadesLevel::BB);
+    second.visible = Some(Visible {
+        rect: BoxSpec::parse_custom("300,700,160,55").unwrap(),
+        marks: vec![
+            mark(1, "72,100,200,20", text("PAN ABCDE1234F", NameStyle::Plain)),
+            mark(1, "72,140,60,30", text("AKV", NameStyle::Handwriting)),
+            mark(2, "72,200,14,14", MarkContent::Check(true)),
+            mark(2, "72,240,14,14", MarkContent::Check(false)),
+        ],
+        ..Default::default()
+    });
+    let twice = signet_signing::sign_pdf(&once, &pki.signer(1), &second).unwrap();
+    let path = write(pki.dir.path(), "marks.pdf", &twice);
+    // poppler lists every widget of a signature field: the first signature, then the second
+    // with its box and four marks.
+    assert_pdfsig_valid(&path, 6);
+    assert_pyhanko_valid(&path, &pki.ca_pem());
+    let (ok, words) = run_any(std::process::Command::new("pdftotext").args(["-f", "1", "-l", "1"]).arg(&path).arg("-"));
+    assert!(ok && words.contains("PAN ABCDE1234F"), "the typed text is real text on page 1:\n{words}");
+    assert!(ink_in_box(&path, 1, 72.0, 140.0, 60.0, 30.0) > 0.01, "the initials are drawn");
+    let ticked = ink_in_box(&path, 2, 72.0, 200.0, 14.0, 14.0);
+    let empty = ink_in_box(&path, 2, 72.0, 240.0, 14.0, 14.0);
+    assert!(ticked > empty && empty > 0.0, "a ticked box has more ink than an empty one ({ticked} vs {empty})");
+
+    // What cannot be drawn is refused, and nothing is signed.
+    let mut bad = second.clone();
+    if let Some(v) = bad.visible.as_mut() {
+        v.marks = vec![mark(3, "72,100,200,20", text("no such page", NameStyle::Plain))];
+    }
+    assert!(signet_signing::sign_pdf(&once, &pki.signer(1), &bad).is_err());
+    if let Some(v) = bad.visible.as_mut() {
+        v.marks = vec![mark(1, "72,100,200,20", text("bell\u{7}", NameStyle::Plain))];
+    }
+    assert!(signet_signing::sign_pdf(&once, &pki.signer(1), &bad).is_err());
+}

@@ -1,6 +1,7 @@
 // The console's placement screen: signatories' boxes dragged (or, from the keyboard, pressed)
 // onto rendered pages, moved and removed; on sending, each box becomes a hidden field
-// `signatory:document:page:left:top:width:height` in points from the page's top-left corner.
+// `signatory:document:page:left:top:width:height:kind:required:label` in points from the
+// page's top-left corner (kind: signature, or a field filled in with it).
 // The page works without this script: signatures then go below an anchor text or into a
 // default corner.
 "use strict";
@@ -13,6 +14,26 @@
 
   const pointsOf = (sheet) => ({ width: Number(sheet.dataset.width), height: Number(sheet.dataset.height) });
 
+  // What the chips place: a signature box, or a field filled in with the signature.
+  const kindPicker = document.getElementById("palette-kind");
+  if (kindPicker) kindPicker.hidden = false;
+  const kindSelect = document.getElementById("place_kind");
+  const labelInput = document.getElementById("place_label");
+  const requiredInput = document.getElementById("place_required");
+  const KIND_NAMES = { signature: "Signature", initials: "Initials", date: "Date", name: "Name", email: "E-mail", text: "Text", checkbox: "Checkbox" };
+  // Width and height in points; a signature box takes the sheet's own size.
+  const KIND_SIZES = { initials: [60, 30], date: [100, 20], name: [150, 20], email: [170, 20], text: [170, 20], checkbox: [14, 14] };
+  const chosenKind = () => {
+    const kind = kindSelect ? kindSelect.value : "signature";
+    const input = kind === "text" || kind === "checkbox";
+    return {
+      kind,
+      label: input && labelInput ? labelInput.value.trim().slice(0, 100) : "",
+      required: input && requiredInput ? requiredInput.checked : false,
+    };
+  };
+  const sizeOf = (sheet, kind) => KIND_SIZES[kind] || [Number(sheet.dataset.boxWidth), Number(sheet.dataset.boxHeight)];
+
   // A box at (x, y) in fractions of the sheet, kept inside it.
   function place(sheet, box, x, y) {
     const { width, height } = pointsOf(sheet);
@@ -24,19 +45,23 @@
     Object.assign(box.style, { left: `${left * 100}%`, top: `${top * 100}%`, width: `${w * 100}%`, height: `${h * 100}%` });
   }
 
-  function newBox(sheet, signatory, label, x, y) {
+  function newBox(sheet, signatory, label, x, y, field) {
     const box = document.createElement("div");
-    box.className = `placed signer-${signatory}`;
+    const [w, h] = sizeOf(sheet, field.kind);
+    const name = field.label || KIND_NAMES[field.kind] || "Signature";
+    const what = `${name} of ${label}`;
+    box.className = `placed signer-${signatory} kind-${field.kind}`;
     box.tabIndex = 0;
     box.draggable = true;
     box.setAttribute("role", "group");
-    box.setAttribute("aria-label", `Signature box of ${label}, page ${sheet.dataset.page}`);
-    Object.assign(box.dataset, { signatory, w: sheet.dataset.boxWidth, h: sheet.dataset.boxHeight });
-    box.textContent = label;
+    box.setAttribute("aria-label", `${what} box, page ${sheet.dataset.page}`);
+    box.title = what;
+    Object.assign(box.dataset, { signatory, w: String(w), h: String(h), kind: field.kind, label: field.label, required: field.required ? "1" : "0" });
+    box.textContent = field.kind === "checkbox" ? "" : (field.kind === "signature" ? label : name);
     const remove = document.createElement("button");
     remove.type = "button";
     remove.textContent = "×";
-    remove.setAttribute("aria-label", `Remove the signature box of ${label}`);
+    remove.setAttribute("aria-label", `Remove the ${what} box`);
     remove.addEventListener("click", () => box.remove());
     box.append(remove);
     box.addEventListener("dragstart", (event) => {
@@ -62,9 +87,9 @@
   }
 
   for (const chip of document.querySelectorAll(".chip")) {
-    const label = chip.dataset.label || chip.textContent.replace(/^Signature of /, "");
+    const label = chip.dataset.label || chip.textContent.replace(/^Box of /, "");
     chip.addEventListener("dragstart", (event) => {
-      dragged = { signatory: chip.dataset.signatory, label };
+      dragged = { signatory: chip.dataset.signatory, label, field: chosenKind() };
       event.dataTransfer.setData("text/plain", "signature");
       event.dataTransfer.effectAllowed = "copy";
     });
@@ -73,7 +98,7 @@
       const firstDocument = sheets.filter((s) => s.dataset.document === "0");
       const sheet = firstDocument[firstDocument.length - 1];
       if (!sheet) return;
-      const box = newBox(sheet, chip.dataset.signatory, label, 0.1 + 0.3 * ((Number(chip.dataset.signatory) - 1) % 3), 0.82);
+      const box = newBox(sheet, chip.dataset.signatory, label, 0.1 + 0.3 * ((Number(chip.dataset.signatory) - 1) % 3), 0.82, chosenKind());
       box.focus();
     });
   }
@@ -97,9 +122,8 @@
         place(sheet, dragged.box, x - Number(dragged.box.dataset.w) / width / 2, y - Number(dragged.box.dataset.h) / height / 2);
       } else {
         const { width, height } = pointsOf(sheet);
-        const w = Number(sheet.dataset.boxWidth) / width;
-        const h = Number(sheet.dataset.boxHeight) / height;
-        newBox(sheet, dragged.signatory, dragged.label, x - w / 2, y - h / 2);
+        const [bw, bh] = sizeOf(sheet, dragged.field.kind);
+        newBox(sheet, dragged.signatory, dragged.label, x - bw / width / 2, y - bh / height / 2, dragged.field);
       }
       dragged = null;
     });
@@ -116,7 +140,8 @@
       input.type = "hidden";
       input.name = "field";
       input.value = [box.dataset.signatory, sheet.dataset.document, sheet.dataset.page,
-        round(Number(box.dataset.x) * width), round(Number(box.dataset.y) * height), box.dataset.w, box.dataset.h].join(":");
+        round(Number(box.dataset.x) * width), round(Number(box.dataset.y) * height), box.dataset.w, box.dataset.h,
+        box.dataset.kind, box.dataset.required, box.dataset.label].join(":");
       form.append(input);
     }
   });

@@ -42,6 +42,34 @@
   if (viewed && window.fetch) {
     fetch(viewed.getAttribute("data-url"), { method: "POST", credentials: "same-origin" }).catch(function () {});
   }
+  // The fields the signer fills in belong to the page's first form; any other signing form
+  // sent takes a copy of them (the server checks them again).
+  var fieldInputs = function () {
+    var section = document.getElementById("signer-fields");
+    return section ? Array.prototype.slice.call(section.querySelectorAll("input[name^='field']")) : [];
+  };
+  var fieldValues = function () {
+    var values = {};
+    fieldInputs().forEach(function (input) {
+      if (input.type === "checkbox") { if (input.checked) values[input.name.slice(5)] = "on"; }
+      else values[input.name.slice(5)] = input.value;
+    });
+    return values;
+  };
+  Array.prototype.forEach.call(document.querySelectorAll("form[action$='/sign']"), function (form) {
+    form.addEventListener("submit", function () {
+      Array.prototype.forEach.call(form.querySelectorAll("input[data-field-copy]"), function (old) { old.remove(); });
+      fieldInputs().forEach(function (input) {
+        if (input.form === form || (input.type === "checkbox" && !input.checked)) return;
+        var copy = document.createElement("input");
+        copy.type = "hidden";
+        copy.name = input.name;
+        copy.value = input.type === "checkbox" ? "on" : input.value;
+        copy.setAttribute("data-field-copy", "");
+        form.appendChild(copy);
+      });
+    });
+  });
   var drawForm = document.getElementById("draw-form");
   if (drawForm) {
     drawForm.hidden = false;
@@ -248,7 +276,7 @@
       button.disabled = true;
       fetch(base + "/token/prepare", {
         method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" },
-        body: JSON.stringify({ certificate: chosen.certificate })
+        body: JSON.stringify({ certificate: chosen.certificate, fields: fieldValues() })
       }).then(function (r) {
         return r.json().then(function (body) {
           if (!r.ok) throw new Error(body.error || "The document could not be prepared.");

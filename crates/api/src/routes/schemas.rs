@@ -123,6 +123,14 @@ pub fn template_page() -> Schema {
         .into()
 }
 
+/// `TemplateField.kind`: what a placed box is for.
+pub fn field_kind() -> Schema {
+    string_enum(signet_domain::fields::FieldKind::ALL.map(|k| k.as_str()))
+        .default(Some(serde_json::json!("signature")))
+        .description(Some("signature (the default), initials, date, name, email, text or checkbox."))
+        .into()
+}
+
 /// One of `values`, or null.
 fn nullable_string_enum(values: &[&str], description: &str) -> Schema {
     utoipa::openapi::schema::OneOfBuilder::new()

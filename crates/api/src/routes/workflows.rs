@@ -280,8 +280,22 @@ pub struct TemplateField {
     pub top: Option<f64>,
     pub width: Option<f64>,
     pub height: Option<f64>,
-    /// Instead of coordinates: text in the document below which the signature goes.
+    /// Instead of coordinates: text in the document below which the signature goes (signature
+    /// boxes only).
     pub anchor: Option<String>,
+    /// What the box is for: `signature` (the default), or a field filled in with the signature:
+    /// `initials`, `date` (the signing date, India time), `name`, `email` (filled in by Signet),
+    /// `text` (typed by the signer, up to 200 characters) or `checkbox` (ticked by the signer).
+    /// Fields need `left`, `top`, `width` and `height`.
+    #[serde(default)]
+    #[schema(schema_with = crate::routes::schemas::field_kind)]
+    pub kind: signet_domain::fields::FieldKind,
+    /// The field's name on the signer page (fields only), at most 100 characters.
+    #[schema(max_length = 100)]
+    pub label: Option<String>,
+    /// A `text` that must be filled in, a `checkbox` that must be ticked (fields only).
+    #[serde(default)]
+    pub required: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]

@@ -139,9 +139,18 @@ try {
     await sheet.scrollIntoViewIfNeeded();
     const box = await sheet.boundingBox();
     for (const [i, signer] of args.signers.entries()) {
-      const chip = page.getByRole("button", { name: `Signature of ${signer.name}` });
+      const chip = page.getByRole("button", { name: `Box of ${signer.name}` });
       await chip.dragTo(sheet, { targetPosition: { x: box.width * (0.2 + 0.3 * i), y: box.height * (0.55 + 0.1 * i) } });
     }
+    // Fields besides the signatures: the first signer's signing date, a checkbox for the second.
+    const kind = page.getByLabel("Kind", { exact: true });
+    await kind.selectOption({ label: "Date signed (filled in)" });
+    await page.getByRole("button", { name: `Box of ${args.signers[0].name}` })
+      .dragTo(sheet, { targetPosition: { x: box.width * 0.2, y: box.height * 0.9 } });
+    await kind.selectOption({ label: "Checkbox (the signer ticks it)" });
+    await page.getByLabel("Label for the signer (text and checkbox)").fill("I have read the terms");
+    await page.getByRole("button", { name: `Box of ${args.signers[1].name}` })
+      .dragTo(sheet, { targetPosition: { x: box.width * 0.5, y: box.height * 0.3 } });
     result.placed = await page.locator(".placed").count();
     if (args.saveAs) await page.getByLabel("Also save as a template named (optional)").fill(args.saveAs);
     await shot("placed");

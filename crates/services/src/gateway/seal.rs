@@ -55,7 +55,7 @@ fn visible(options: &PdfOptions, mark: Mark) -> Result<Visible, String> {
         Mark::Typed { name, style } => (Some(name), style, None),
         Mark::Image(bytes) => (None, NameStyle::Plain, Some(bytes)),
     };
-    Ok(Visible { pages, rect, page_boxes, typed_name, name_style, image, show_details: true })
+    Ok(Visible { pages, rect, page_boxes, typed_name, name_style, image, show_details: true, marks: Vec::new() })
 }
 
 /// The reason a signature states. The integrator's `Reason` is the signer's declaration and

@@ -9,6 +9,7 @@
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use signet_domain::audit::Actor;
+use signet_domain::fields::FieldValue;
 use signet_domain::workflow::{DocumentState, PlannedSignatory, SignatureMode, WorkflowState};
 use signet_domain::{DocumentId, Error, ErrorCode};
 use signet_esign::asp::{Outcome, Signed};
@@ -18,7 +19,7 @@ use signet_store::{
     WorkflowRow,
 };
 
-use super::placement::{self, Placement};
+use super::placement::{self, FieldInputs, Placement};
 use super::sealing::version_key;
 use super::signer::SignerSession;
 use crate::Services;
@@ -71,7 +72,7 @@ fn options(svc: &Services) -> PdfSignOptions {
 }
 
 /// The signer chose to sign: every active document is prepared and one request goes to the ESP.
-pub async fn start(svc: &Services, session: &SignerSession) -> Result<EspRedirect, EsignRefused> {
+pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs) -> Result<EspRedirect, EsignRefused> {
     if svc.esign.is_none() || !required(session) {
         return Err(EsignRefused::Unavailable);
     }
@@ -86,9 +87,15 @@ pub async fn start(svc: &Services, session: &SignerSession) -> Result<EspRedirec
     if documents.is_empty() || documents.len() > signet_esign::MAX_HASHES {
         return Err(EsignRefused::Gone("Aadhaar eSign signs one to five documents at a time."));
     }
+    let values = super::sealing::field_values(signatory, inputs).map_err(|error| match error {
+        signet_domain::Error::Validation(fields) => {
+            EsignRefused::Input(fields.into_values().flatten().next().unwrap_or_default())
+        }
+        other => EsignRefused::Internal(other.to_string()),
+    })?;
     let mut pending = Pending { documents: Vec::with_capacity(documents.len()) };
     for (index, doc) in documents.iter().enumerate() {
-        pending.documents.push(prepare(svc, doc, index, signatory, workflow).await?);
+        pending.documents.push(prepare(svc, doc, index, signatory, workflow, &values).await?);
     }
     let digests: Vec<[u8; 32]> = pending.documents.iter().map(|d| d.prepared.digest).collect();
     let doc_info: Vec<String> = documents.iter().map(|d| d.name.clone()).collect();
@@ -111,10 +118,12 @@ async fn prepare(
     index: usize,
     signatory: &SignatoryRow,
     workflow: &WorkflowRow,
+    values: &[FieldValue],
 ) -> Result<PendingDocument, EsignRefused> {
     let current = signet_blob::BlobKey::parse(&doc.current_blob).map_err(|e| EsignRefused::Internal(e.to_string()))?;
     let pdf = svc.blob.get(&current).await.map_err(|e| EsignRefused::Internal(e.to_string()))?;
     let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
+    let values = values.to_vec();
     let mark = Mark::Typed { name: signatory.name.clone(), style: signet_signing::NameStyle::Plain };
     let mut opts = options(svc);
     opts.name = Some(signatory.name.clone());
@@ -123,7 +132,7 @@ async fn prepare(
     let prepared = svc
         .heavy
         .run(move || {
-            opts.visible = Some(placement::visible(&placement, index, &pdf, &mark)?);
+            opts.visible = Some(placement::visible(&placement, index, &pdf, &mark, &values)?);
             signet_signing::prepare_remote_pdf(&pdf, &opts).map_err(|e| e.to_string())
         })
         .await?

@@ -3,7 +3,9 @@
 //! signers' boxes from overlapping.
 
 use serde::{Deserialize, Serialize};
-use signet_signing::{BoxSpec, PageSelection, Position, Visible};
+use signet_domain::Millis;
+use signet_domain::fields::{self, FieldKind, FieldValue};
+use signet_signing::{BoxSpec, FieldMark, MarkContent, NameStyle, PageSelection, Position, Visible};
 
 use crate::gateway::seal::Mark;
 
@@ -29,12 +31,47 @@ pub struct PlacedBox {
     pub height: f64,
 }
 
+/// A box the signatory fills in besides their signature (initials, date, text, ...).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlacedField {
+    pub kind: FieldKind,
+    #[serde(flatten)]
+    pub at: PlacedBox,
+    /// What the signer page calls it; the kind's own name when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// A text that must be typed, a box that must be ticked.
+    #[serde(default)]
+    pub required: bool,
+}
+
+impl PlacedField {
+    pub fn label(&self) -> &str {
+        self.label.as_deref().filter(|l| !l.trim().is_empty()).unwrap_or(self.kind.default_label())
+    }
+}
+
+/// What the signer typed or ticked, by the field's position in [`Placement::fields`].
+pub type FieldInputs = std::collections::BTreeMap<usize, String>;
+
+/// The key under which a signature's recorded detail carries the signer's [`FieldInputs`].
+pub const INPUTS_DETAIL_KEY: &str = "fieldInputs";
+
+/// The signer's inputs recorded in a signature's detail (none when absent or unreadable).
+pub fn inputs_of(detail: &serde_json::Value) -> FieldInputs {
+    detail.get(INPUTS_DETAIL_KEY).and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default()
+}
+
 /// A signatory's placement, stored with the signatory.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Placement {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub boxes: Vec<PlacedBox>,
+    /// Initials, date, name, e-mail, text and checkbox fields, filled in with the signature.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<PlacedField>,
     /// Text in the document below which the signature goes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anchor: Option<String>,
@@ -93,36 +130,54 @@ fn page_selection(page: &PageRef) -> Result<PageSelection, String> {
 /// change. A box meant for every document becomes one box per document, so that only the
 /// first one's moves.
 pub fn shift_first_document(placement: &mut Placement, by: u32, documents: usize) {
-    let mut boxes = Vec::with_capacity(placement.boxes.len());
-    for b in placement.boxes.drain(..) {
-        match b.document {
-            None if documents > 1 => {
-                boxes.extend((0..documents).map(|d| PlacedBox { document: Some(d), ..b.clone() }));
-            }
-            _ => boxes.push(b),
+    placement.boxes = shifted(std::mem::take(&mut placement.boxes), |b| b, by, documents);
+    placement.fields = shifted(std::mem::take(&mut placement.fields), |f| &mut f.at, by, documents);
+    for pages in placement.slot_pages.iter_mut().filter(|p| p.document == 0) {
+        pages.pages.iter_mut().for_each(|p| *p = p.saturating_add(by));
+    }
+}
+
+/// [`shift_first_document`] for one list of boxes (signature boxes or fields).
+fn shifted<T: Clone>(items: Vec<T>, at: fn(&mut T) -> &mut PlacedBox, by: u32, documents: usize) -> Vec<T> {
+    let mut out = Vec::with_capacity(items.len());
+    for mut item in items {
+        match at(&mut item).document {
+            None if documents > 1 => out.extend((0..documents).map(|d| {
+                let mut copy = item.clone();
+                at(&mut copy).document = Some(d);
+                copy
+            })),
+            _ => out.push(item),
         }
     }
-    for b in boxes.iter_mut().filter(|b| b.document.is_none_or(|d| d == 0)) {
-        let shifted = match &b.page {
+    for item in out.iter_mut() {
+        let b = at(item);
+        if b.document.is_some_and(|d| d != 0) {
+            continue;
+        }
+        let moved = match &b.page {
             PageRef::Number(n) => Some(n.saturating_add(by)),
             PageRef::Word(word) => match word.trim().to_ascii_lowercase().as_str() {
                 "first" => Some(1 + by),
                 other => other.parse::<u32>().ok().map(|n| n.saturating_add(by)),
             },
         };
-        if let Some(page) = shifted {
+        if let Some(page) = moved {
             b.page = PageRef::Number(page);
         }
     }
-    placement.boxes = boxes;
-    for pages in placement.slot_pages.iter_mut().filter(|p| p.document == 0) {
-        pages.pages.iter_mut().for_each(|p| *p = p.saturating_add(by));
-    }
+    out
 }
 
 /// Checks a placement before it is stored: pages must be readable and boxes positive.
 pub fn check(placement: &Placement) -> Result<(), String> {
-    for b in &placement.boxes {
+    for field in &placement.fields {
+        if field.kind == FieldKind::Signature {
+            return Err("a signature box is placed as a box, not as a field".into());
+        }
+        fields::check_label(field.label.as_deref().unwrap_or(""))?;
+    }
+    for b in placement.boxes.iter().chain(placement.fields.iter().map(|f| &f.at)) {
         page_selection(&b.page)?;
         let values = [b.left, b.top, b.width, b.height];
         if values.iter().any(|v| !v.is_finite()) || b.left < 0.0 || b.top < 0.0 || b.width < 10.0 || b.height < 10.0 {
@@ -180,14 +235,77 @@ pub fn boxes_for(placement: &Placement, index: usize, pdf: &[u8]) -> Result<Boxe
     }
 }
 
-/// The visible signature of a signatory on the document at `index`.
-pub fn visible(placement: &Placement, index: usize, pdf: &[u8], mark: &Mark) -> Result<Visible, String> {
+/// What each of the placement's fields shows, from the signer's inputs; the first field the
+/// signer must correct is refused (its key `field<N>`, the text for the signer).
+pub fn filled(
+    placement: &Placement,
+    inputs: &FieldInputs,
+    signer: &fields::Signer<'_>,
+    at: Millis,
+) -> Result<Vec<FieldValue>, (String, String)> {
+    placement
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, field)| {
+            let submitted = inputs.get(&i).map(String::as_str);
+            fields::fill(field.kind, field.label(), field.required, submitted, signer, at)
+                .map_err(|message| (format!("field{i}"), message))
+        })
+        .collect()
+}
+
+/// The field marks on the document at `index`: every filled field's box on each of its pages
+/// (an optional text left empty shows nothing).
+fn marks_for(placement: &Placement, values: &[FieldValue], index: usize, pdf: &[u8]) -> Result<Vec<FieldMark>, String> {
+    let mut marks = Vec::new();
+    let mut page_count = None;
+    for (field, value) in placement.fields.iter().zip(values) {
+        if field.at.document.is_some_and(|d| d != index) {
+            continue;
+        }
+        let content = match value {
+            FieldValue::Text { text, .. } if text.is_empty() => continue,
+            FieldValue::Text { text, handwriting } => MarkContent::Text {
+                text: text.clone(),
+                style: if *handwriting { NameStyle::Handwriting } else { NameStyle::Plain },
+            },
+            FieldValue::Checked(ticked) => MarkContent::Check(*ticked),
+        };
+        let pages = match page_selection(&field.at.page)? {
+            PageSelection::List(list) => list,
+            PageSelection::First => vec![1],
+            selection => {
+                let count = match page_count {
+                    Some(count) => count,
+                    None => *page_count.insert(signet_pdf::inspect(pdf).map_err(|e| e.to_string())?.pages as u32),
+                };
+                if selection == PageSelection::Last { vec![count] } else { (1..=count).collect() }
+            }
+        };
+        let b = &field.at;
+        let rect = BoxSpec::Custom { left: b.left, top: b.top, width: b.width, height: b.height };
+        marks.extend(pages.into_iter().map(|page| FieldMark { page, rect, content: content.clone() }));
+    }
+    Ok(marks)
+}
+
+/// The visible signature of a signatory on the document at `index`, with the `values` of the
+/// placement's fields (from [`filled`]).
+pub fn visible(
+    placement: &Placement,
+    index: usize,
+    pdf: &[u8],
+    mark: &Mark,
+    values: &[FieldValue],
+) -> Result<Visible, String> {
     let (pages, rect, page_boxes) = boxes_for(placement, index, pdf)?;
     let (typed_name, name_style, image) = match mark {
         Mark::Typed { name, style } => (Some(name.clone()), *style, None),
         Mark::Image(bytes) => (None, signet_signing::NameStyle::Plain, Some(bytes.clone())),
     };
-    Ok(Visible { pages, rect, page_boxes, typed_name, name_style, image, show_details: true })
+    let marks = marks_for(placement, values, index, pdf)?;
+    Ok(Visible { pages, rect, page_boxes, typed_name, name_style, image, show_details: true, marks })
 }
 
 #[cfg(test)]
@@ -242,6 +360,56 @@ mod tests {
         assert_eq!(pages, PageSelection::Last, "another document keeps its last page");
         shift_first_document(&mut placement, 1, 2);
         assert_eq!(placement.slot_pages[0].pages, [3, 6], "pages put in front move them");
+    }
+
+    fn field(kind: FieldKind, document: Option<usize>, page: PageRef) -> PlacedField {
+        PlacedField { kind, at: on(document, page), label: None, required: false }
+    }
+
+    #[test]
+    fn filled_fields_become_marks_on_their_documents_and_pages_and_move_with_the_pages() {
+        let mut placement = Placement {
+            fields: vec![
+                field(FieldKind::Date, Some(0), PageRef::Number(2)),
+                field(FieldKind::Text, None, PageRef::Word("first".into())),
+                field(FieldKind::Checkbox, Some(1), PageRef::Number(1)),
+            ],
+            ..Placement::default()
+        };
+        let signer = fields::Signer { name: "Asha Verma", email: "asha@example.in" };
+        let inputs = FieldInputs::from([(1, String::new()), (2, "on".into())]);
+        let values = filled(&placement, &inputs, &signer, 0).expect("filled");
+        assert_eq!(values[2], FieldValue::Checked(true));
+        let first = marks_for(&placement, &values, 0, b"unused: no word pages").expect("marks");
+        assert_eq!(first.len(), 1, "the empty optional text shows nothing: {first:?}");
+        assert_eq!(
+            (first[0].page, &first[0].content),
+            (2, &MarkContent::Text { text: "01 Jan 1970".into(), style: NameStyle::Plain })
+        );
+        let second = marks_for(&placement, &values, 1, b"unused").expect("marks");
+        assert_eq!((second.len(), &second[0].content), (1, &MarkContent::Check(true)));
+
+        placement.fields[1].required = true;
+        assert_eq!(filled(&placement, &inputs, &signer, 0).map_err(|(key, _)| key), Err("field1".to_string()));
+        shift_first_document(&mut placement, 1, 2);
+        let pages: Vec<(Option<usize>, PageRef)> =
+            placement.fields.iter().map(|f| (f.at.document, f.at.page.clone())).collect();
+        assert_eq!(
+            pages,
+            [
+                (Some(0), PageRef::Number(3)),
+                (Some(0), PageRef::Number(2)),
+                (Some(1), PageRef::Word("first".into())),
+                (Some(1), PageRef::Number(1)),
+            ]
+        );
+        assert!(
+            check(&Placement {
+                fields: vec![field(FieldKind::Signature, None, PageRef::Number(1))],
+                ..Placement::default()
+            })
+            .is_err()
+        );
     }
 
     #[test]

@@ -6,12 +6,13 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
+use signet_domain::fields::{FieldValue, Signer};
 use signet_domain::workflow::DocumentState;
 use signet_domain::{Error, ErrorCode};
 use signet_signing::{PadesLevel, PdfSignOptions};
 use signet_store::{AfterSignature, DocumentRow, SignatoryRow, SignedVersion, WorkflowActor, WorkflowRow};
 
-use super::placement::{self, Placement};
+use super::placement::{self, FieldInputs, Placement};
 use crate::Services;
 use crate::gateway::seal::Mark;
 
@@ -57,12 +58,14 @@ struct Signing {
     workflow: WorkflowRow,
     mark: Mark,
     declared: Declared,
+    /// What each of the signatory's fields shows.
+    values: Vec<FieldValue>,
 }
 
 fn sign_one(state: &Services, key: &SigningKey, pdf: &[u8], index: usize, job: &Signing) -> Result<Vec<u8>, String> {
     let (signatory, workflow) = (&job.signatory, &job.workflow);
     let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
-    let visible = placement::visible(&placement, index, pdf, &job.mark)?;
+    let visible = placement::visible(&placement, index, pdf, &job.mark, &job.values)?;
     let statement = format!("Signed by {} <{}> (workflow {})", signatory.name, signatory.email, workflow.id);
     let reason = match &job.declared.reason {
         Some(declared) => format!("{statement}: {declared}"),
@@ -114,6 +117,7 @@ pub async fn sign_documents_with(
         signatory: signatory.clone(),
         workflow: workflow.clone(),
         declared: Declared::from_detail(&detail),
+        values: field_values(signatory, &placement::inputs_of(&detail))?,
         mark,
     };
     let mut last_conflict = None;
@@ -166,6 +170,15 @@ pub async fn sign_documents_with(
         }
     }
     Err(last_conflict.unwrap_or_else(|| Error::rejected(ErrorCode::Conflict, "the documents kept changing")))
+}
+
+/// What the signatory's fields show, from the signer's inputs (refused when a required one is
+/// missing: the signer corrects it).
+pub fn field_values(signatory: &SignatoryRow, inputs: &FieldInputs) -> Result<Vec<FieldValue>, Error> {
+    let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
+    let signer = Signer { name: &signatory.name, email: &signatory.email };
+    placement::filled(&placement, inputs, &signer, signet_domain::now_millis())
+        .map_err(|(field, message)| Error::field(&field, message))
 }
 
 async fn sign_and_store(

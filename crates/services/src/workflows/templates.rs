@@ -7,7 +7,9 @@ use signet_domain::Error;
 use signet_domain::audit::Actor;
 use signet_store::TemplateRow;
 
-use super::placement::{self, PlacedBox, Placement};
+use signet_domain::fields::FieldKind;
+
+use super::placement::{self, PlacedBox, PlacedField, Placement};
 use crate::Services;
 
 /// One signature field of a template.
@@ -24,6 +26,15 @@ pub struct TemplateField {
     pub width: Option<f64>,
     pub height: Option<f64>,
     pub anchor: Option<String>,
+    /// What the box is for: the signature (the default), or a field filled in with it.
+    #[serde(default)]
+    pub kind: FieldKind,
+    /// The field's name on the signer page.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// A text field that must be filled in, a checkbox that must be ticked.
+    #[serde(default)]
+    pub required: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -42,6 +53,28 @@ pub fn placements(definition: &TemplateDefinition, count: usize) -> Result<Vec<P
         let name = format!("definition.fields[{i}]");
         let index = (field.signatory as usize).checked_sub(1).filter(|i| *i < count);
         let Some(target) = index.and_then(|i| result.get_mut(i)) else { continue };
+        if field.kind != FieldKind::Signature {
+            let at = match (field.left, field.top, field.width, field.height) {
+                (Some(left), Some(top), Some(width), Some(height)) if field.anchor.is_none() => {
+                    let page = match &field.page {
+                        None => placement::PageRef::Word("last".into()),
+                        Some(page) => page_ref(page).map_err(|message| Error::field(&name, message))?,
+                    };
+                    PlacedBox { document: field.document, page, left, top, width, height }
+                }
+                _ => return Err(Error::field(&name, "a field is placed by left, top, width and height (no anchor)")),
+            };
+            let label = field.label.as_ref().map(|l| l.trim().to_string()).filter(|l| !l.is_empty());
+            target.fields.push(PlacedField { kind: field.kind, at, label, required: field.required });
+            placement::check(target).map_err(|message| Error::field(&name, message))?;
+            continue;
+        }
+        if field.label.is_some() || field.required {
+            return Err(Error::field(
+                &name,
+                "label and required belong to initials, date, name, email, text and checkbox fields",
+            ));
+        }
         if let Some(anchor) = &field.anchor {
             target.anchor = Some(anchor.clone());
         }
@@ -70,8 +103,8 @@ fn page_ref(page: &serde_json::Value) -> Result<placement::PageRef, String> {
 }
 
 pub fn check_definition(definition: &TemplateDefinition) -> Result<(), Error> {
-    if definition.fields.len() > 500 {
-        return Err(Error::field("definition.fields", "at most 500 fields"));
+    if definition.fields.len() > signet_domain::fields::MAX_FIELDS {
+        return Err(Error::field("definition.fields", format!("at most {} fields", signet_domain::fields::MAX_FIELDS)));
     }
     for (i, field) in definition.fields.iter().enumerate() {
         // A workflow has at most MAX_SIGNATORIES; larger numbers would also size the placements.

@@ -14,7 +14,7 @@ use signet_sigcrypto::pki;
 use signet_signing::{PadesLevel, PdfSignOptions, PreparedPdf, SignatureOrCms};
 use signet_store::{AfterSignature, DocumentRow, SignedVersion, WorkflowActor};
 
-use super::placement::{self, Placement};
+use super::placement::{self, FieldInputs, Placement};
 use super::sealing::version_key;
 use super::signer::SignerSession;
 use crate::gateway::seal::Mark;
@@ -70,6 +70,7 @@ pub async fn prepare(
     session: &SignerSession,
     certificate: Vec<u8>,
     chain: Vec<Vec<u8>>,
+    inputs: &FieldInputs,
 ) -> Result<Prepared, Error> {
     if !required(session) {
         return Err(Error::rejected(ErrorCode::ValidationFailed, "this signer does not sign with a crypto token"));
@@ -90,18 +91,20 @@ pub async fn prepare(
     }
     let holder = pki::cert_common_name(&certificate).unwrap_or_else(|| session.signatory.name.clone());
     let placement: Placement = serde_json::from_str(&session.signatory.placement).unwrap_or_default();
+    let values = super::sealing::field_values(&session.signatory, inputs)?;
     let mut pending = Pending { documents: Vec::with_capacity(documents.len()) };
     for (index, doc) in documents.iter().enumerate() {
         let pdf = svc.blob.get(&BlobKey::parse(&doc.current_blob)?).await?;
         let mut opts = options(svc);
         opts.reason = Some(format!("Signed with a crypto token by {holder} (workflow {})", session.workflow.id));
         opts.contact_info = Some(session.signatory.email.clone());
-        let (certificate, chain, placement) = (certificate.clone(), chain.clone(), placement.clone());
+        let (certificate, chain, placement, values) =
+            (certificate.clone(), chain.clone(), placement.clone(), values.clone());
         let mark = Mark::Typed { name: holder.clone(), style: signet_signing::NameStyle::Plain };
         let prepared = svc
             .heavy
             .run(move || {
-                opts.visible = Some(placement::visible(&placement, index, &pdf, &mark)?);
+                opts.visible = Some(placement::visible(&placement, index, &pdf, &mark, &values)?);
                 signet_signing::prepare_pdf(&pdf, &certificate, &chain, &opts).map_err(|e| e.to_string())
             })
             .await?

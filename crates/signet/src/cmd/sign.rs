@@ -260,6 +260,7 @@ fn visible_options(args: &SignPdfArgs) -> anyhow::Result<Visible> {
         name_style: if args.handwriting { NameStyle::Handwriting } else { NameStyle::Plain },
         image,
         show_details: true,
+        marks: Vec::new(),
     })
 }
 

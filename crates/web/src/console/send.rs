@@ -13,6 +13,7 @@ use signet_api::AppState;
 use signet_api::extract::ApiPath;
 use signet_blob::BlobKey;
 use signet_domain::access::Permission;
+use signet_domain::fields::FieldKind;
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_domain::{DocumentId, Error, now_millis};
 use signet_services::documents::{check_pdf, store_document};
@@ -326,11 +327,15 @@ pub async fn page_image(
     }
 }
 
-/// One placed box, as the placement screen writes it: `signatory:document:page:left:top:width:height`.
+/// One placed box, as the placement screen writes it:
+/// `signatory:document:page:left:top:width:height[:kind:required:label]` (the label last, as
+/// it may hold colons).
 fn placed_field(text: &str, signatories: usize, documents: usize) -> Result<TemplateField, Error> {
     let invalid = || Error::field("field", "a placed box could not be read; place it again");
-    let parts: Vec<&str> = text.split(':').collect();
-    let [signatory, document, page, left, top, width, height] = parts.as_slice() else { return Err(invalid()) };
+    let parts: Vec<&str> = text.splitn(10, ':').collect();
+    let [signatory, document, page, left, top, width, height, rest @ ..] = parts.as_slice() else {
+        return Err(invalid());
+    };
     let signatory: u32 = signatory.parse().map_err(|_| invalid())?;
     let document: usize = document.parse().map_err(|_| invalid())?;
     let page: u32 = page.parse().map_err(|_| invalid())?;
@@ -342,6 +347,12 @@ fn placed_field(text: &str, signatories: usize, documents: usize) -> Result<Temp
     if signatory == 0 || signatory as usize > signatories || document >= documents || page == 0 {
         return Err(invalid());
     }
+    let kind = match rest.first() {
+        Some(kind) => FieldKind::parse(kind).ok_or_else(invalid)?,
+        None => FieldKind::Signature,
+    };
+    let required = rest.get(1).is_some_and(|r| *r == "1");
+    let label = rest.get(2).map(|l| l.trim().to_string()).filter(|l| !l.is_empty());
     Ok(TemplateField {
         signatory,
         document: Some(document),
@@ -351,6 +362,9 @@ fn placed_field(text: &str, signatories: usize, documents: usize) -> Result<Temp
         width: Some(width),
         height: Some(height),
         anchor: None,
+        kind,
+        label: label.filter(|_| kind != FieldKind::Signature),
+        required: required && kind.is_input(),
     })
 }
 
@@ -402,6 +416,9 @@ async fn send(
                 width: None,
                 height: None,
                 anchor: Some(signer.anchor.clone()),
+                kind: FieldKind::Signature,
+                label: None,
+                required: false,
             });
         }
     }

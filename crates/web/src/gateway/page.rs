@@ -300,6 +300,10 @@ async fn esign_refused(state: &Services, link: Option<&GatewayLink>, refused: Es
             Some(link) => render(state, &link.open, link.base(), Some(message)).await,
             None => (StatusCode::BAD_GATEWAY, error_page(&message)).into_response(),
         },
+        EsignRefused::Input(message) => match link {
+            Some(link) => render(state, &link.open, link.base(), Some(message)).await,
+            None => (StatusCode::BAD_REQUEST, error_page(&message)).into_response(),
+        },
         EsignRefused::Internal(cause) => {
             tracing::error!(%cause, "Aadhaar eSign failed");
             (StatusCode::INTERNAL_SERVER_ERROR, error_page("Aadhaar eSign could not be completed.")).into_response()

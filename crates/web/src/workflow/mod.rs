@@ -11,9 +11,11 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::json;
 use signet_api::extract::{ApiPath, ClientIp};
+use signet_domain::fields::FieldKind;
 use signet_domain::{Error, ErrorCode};
 use signet_services::Services;
 use signet_services::gateway::seal::Mark;
+use signet_services::workflows::placement::{self, FieldInputs, Placement};
 use signet_services::workflows::signer::{self, LinkClosed, SignerSession};
 use signet_store::AfterSignature;
 
@@ -54,6 +56,19 @@ struct SignPage {
     /// Signature pads are a gateway option (`EnableeSignaturePad`).
     allow_pad: bool,
     pad_only: bool,
+    /// The fields the signer fills in (text, checkbox) and the form they go with.
+    fields: Vec<FieldInput>,
+    fields_form: &'static str,
+    /// The fields Signet fills in (initials, date, name, e-mail), by their labels.
+    filled_for_you: Vec<String>,
+}
+
+/// A text or checkbox field on the signer page; `index` is its position in the placement.
+pub struct FieldInput {
+    pub index: usize,
+    pub label: String,
+    pub checkbox: bool,
+    pub required: bool,
 }
 
 #[derive(Template)]
@@ -121,6 +136,19 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
         _ => Vec::new(),
     };
     let named = |kind: &str| content.attachments.iter().filter(|a| a.kind == kind).map(|a| a.name.clone()).collect();
+    let placement: Placement = serde_json::from_str(&link.session.signatory.placement).unwrap_or_default();
+    let (inputs, filled): (Vec<_>, Vec<_>) = placement.fields.iter().enumerate().partition(|(_, f)| f.kind.is_input());
+    let fields = inputs
+        .into_iter()
+        .map(|(index, f)| FieldInput {
+            index,
+            label: f.label().to_string(),
+            checkbox: f.kind == FieldKind::Checkbox,
+            required: f.required,
+        })
+        .collect();
+    let mut filled_for_you: Vec<String> = filled.into_iter().map(|(_, f)| f.label().to_string()).collect();
+    filled_for_you.dedup();
     let page = SignPage {
         requester: content.requester,
         workflow_name: link.session.workflow.name.clone(),
@@ -141,6 +169,17 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
         token_give_up: false,
         allow_pad: false,
         pad_only: false,
+        fields,
+        // Without a script the inputs go with the page's first form; the script copies them
+        // into whichever signing form is sent.
+        fields_form: if esign {
+            "esign-form"
+        } else if token {
+            ""
+        } else {
+            "typed-form"
+        },
+        filled_for_you,
     };
     let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     match page.render() {
@@ -236,8 +275,20 @@ async fn signing_input(
         "consent": true,
         "userAgent": user_agent(headers),
         "signatureType": "electronic",
+        (placement::INPUTS_DETAIL_KEY): field_inputs(submission.fields.iter()),
     });
     Ok((mark, detail))
+}
+
+/// The signer's field inputs (`field<N>`) among a form's values.
+fn field_inputs<'a>(values: impl Iterator<Item = (&'a String, &'a String)>) -> FieldInputs {
+    values
+        .filter_map(|(name, value)| {
+            let index = name.strip_prefix("field")?.parse::<usize>().ok()?;
+            Some((index, value.chars().take(signet_domain::fields::MAX_TEXT_CHARS + 1).collect()))
+        })
+        .take(signet_domain::fields::MAX_FIELDS)
+        .collect()
 }
 
 /// `POST /sign/w/{signatoryId}/{secret}/sign`.
@@ -343,12 +394,15 @@ pub async fn start_esign(
     ClientIp(ip): ClientIp,
     headers: HeaderMap,
     link: SignerLink,
+    request: Request,
 ) -> Result<Response, PageError> {
     record_view(&state, &link, ip, &headers, "esign").await;
-    match signet_services::workflows::esign::start(&state, &link.session).await {
+    let submission = read_submission(request, &state).await.unwrap_or_default();
+    let inputs = field_inputs(submission.fields.iter());
+    match signet_services::workflows::esign::start(&state, &link.session, &inputs).await {
         Ok(redirect) => Ok(crate::gateway::views::esp_page(&redirect)),
         Err(EsignRefused::Gone(text)) => Ok(render(&state, &link, Some(text.to_string())).await),
-        Err(EsignRefused::Esp(text)) => Ok(render(&state, &link, Some(text)).await),
+        Err(EsignRefused::Esp(text) | EsignRefused::Input(text)) => Ok(render(&state, &link, Some(text)).await),
         Err(EsignRefused::Unavailable) => {
             Ok(render(&state, &link, Some("Aadhaar eSign is not available for this signature.".into())).await)
         }
@@ -365,13 +419,15 @@ pub async fn token_prepare(State(state): State<Services>, link: SignerLink, body
         let decode = |s: &serde_json::Value| s.as_str().and_then(|s| STANDARD.decode(s).ok());
         let certificate = decode(&v["certificate"])?;
         let chain = v["chain"].as_array().map(|a| a.iter().filter_map(decode).take(5).collect()).unwrap_or_default();
-        Some((certificate, chain))
+        let fields: std::collections::HashMap<String, String> =
+            serde_json::from_value(v["fields"].clone()).unwrap_or_default();
+        Some((certificate, chain, field_inputs(fields.iter())))
     });
-    let Some((certificate, chain)) = read else {
+    let Some((certificate, chain, inputs)) = read else {
         return (StatusCode::BAD_REQUEST, axum::Json(json!({"error": "The certificate could not be read."})))
             .into_response();
     };
-    match signet_services::workflows::token::prepare(&state, &link.session, certificate, chain).await {
+    match signet_services::workflows::token::prepare(&state, &link.session, certificate, chain, &inputs).await {
         Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashesToSign": prepared.hashes_to_sign})).into_response(),
         Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => {
             (StatusCode::BAD_REQUEST, axum::Json(json!({"error": user_text(&error)}))).into_response()

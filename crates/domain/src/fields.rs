@@ -1,0 +1,214 @@
+//! The fields a signatory fills in besides their signature: initials, the signing date, their
+//! name and e-mail, a text they type, a checkbox. Signet fills in what it knows (initials, date,
+//! name, e-mail); the signer types the text and ticks the box. The rules here decide what a
+//! field shows, from what the signer submitted; the PDF engine draws it into the signature.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Millis;
+use crate::invoice::ist_date;
+
+/// Most fields (and signature boxes) a template or a request places.
+pub const MAX_FIELDS: usize = 500;
+/// Longest label of a field, in characters.
+pub const MAX_LABEL_CHARS: usize = 100;
+/// Longest text a signer may type into a text field, in characters.
+pub const MAX_TEXT_CHARS: usize = 200;
+
+/// What a placed box is for. `signature` is the default: the signature's own box.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FieldKind {
+    #[default]
+    Signature,
+    Initials,
+    Date,
+    Name,
+    Email,
+    Text,
+    Checkbox,
+}
+
+impl FieldKind {
+    pub const ALL: [FieldKind; 7] = [
+        FieldKind::Signature,
+        FieldKind::Initials,
+        FieldKind::Date,
+        FieldKind::Name,
+        FieldKind::Email,
+        FieldKind::Text,
+        FieldKind::Checkbox,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldKind::Signature => "signature",
+            FieldKind::Initials => "initials",
+            FieldKind::Date => "date",
+            FieldKind::Name => "name",
+            FieldKind::Email => "email",
+            FieldKind::Text => "text",
+            FieldKind::Checkbox => "checkbox",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<FieldKind> {
+        FieldKind::ALL.into_iter().find(|k| k.as_str().eq_ignore_ascii_case(text.trim()))
+    }
+
+    /// A field the signer fills in themselves (the others Signet fills in).
+    pub fn is_input(self) -> bool {
+        matches!(self, FieldKind::Text | FieldKind::Checkbox)
+    }
+
+    /// What the field is called on the signer page when the sender gave it no label.
+    pub fn default_label(self) -> &'static str {
+        match self {
+            FieldKind::Signature => "Signature",
+            FieldKind::Initials => "Initials",
+            FieldKind::Date => "Date signed",
+            FieldKind::Name => "Name",
+            FieldKind::Email => "E-mail",
+            FieldKind::Text => "Text",
+            FieldKind::Checkbox => "Checkbox",
+        }
+    }
+}
+
+/// A sender's label: at most [`MAX_LABEL_CHARS`] characters, no control characters.
+pub fn check_label(label: &str) -> Result<(), String> {
+    if label.chars().count() > MAX_LABEL_CHARS || label.chars().any(char::is_control) {
+        return Err(format!("a label must be at most {MAX_LABEL_CHARS} characters without control characters"));
+    }
+    Ok(())
+}
+
+/// What a filled field shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum FieldValue {
+    /// Text; `handwriting` for initials, drawn like a signature.
+    Text {
+        text: String,
+        handwriting: bool,
+    },
+    Checked(bool),
+}
+
+/// Who signs, for the fields Signet fills in.
+pub struct Signer<'a> {
+    pub name: &'a str,
+    pub email: &'a str,
+}
+
+/// The first letter of each part of a name, upper-cased: "Asha K. Verma" gives "AKV".
+/// Scripts without case (Devanagari) keep their first character.
+pub fn initials_of(name: &str) -> String {
+    let letters: String = name
+        .split(|c: char| c.is_whitespace() || c == '.' || c == '-')
+        .filter_map(|part| part.chars().find(|c| c.is_alphanumeric()))
+        .flat_map(char::to_uppercase)
+        .take(4)
+        .collect();
+    if letters.is_empty() { name.trim().chars().take(1).collect() } else { letters }
+}
+
+/// The value of one field: what Signet knows for its own kinds, the signer's `submitted`
+/// input (a text, or a checkbox's "on") for theirs. A required input left empty, a text that
+/// is too long or holds control characters, is refused with the text to show the signer.
+pub fn fill(
+    kind: FieldKind,
+    label: &str,
+    required: bool,
+    submitted: Option<&str>,
+    signer: &Signer<'_>,
+    at: Millis,
+) -> Result<FieldValue, String> {
+    let text = |text: String| FieldValue::Text { text, handwriting: false };
+    match kind {
+        FieldKind::Signature => Err("a signature box is not filled in as a field".into()),
+        FieldKind::Initials => Ok(FieldValue::Text { text: initials_of(signer.name), handwriting: true }),
+        FieldKind::Date => Ok(text(ist_date(at).long())),
+        FieldKind::Name => Ok(text(signer.name.trim().to_string())),
+        FieldKind::Email => Ok(text(signer.email.trim().to_string())),
+        FieldKind::Checkbox => {
+            let ticked = submitted.is_some_and(|v| matches!(v.trim(), "on" | "true" | "1" | "yes"));
+            if required && !ticked {
+                return Err(format!("Please tick \u{201c}{label}\u{201d}."));
+            }
+            Ok(FieldValue::Checked(ticked))
+        }
+        FieldKind::Text => {
+            let value = submitted.map(str::trim).unwrap_or("");
+            if required && value.is_empty() {
+                return Err(format!("Please fill in \u{201c}{label}\u{201d}."));
+            }
+            if value.chars().count() > MAX_TEXT_CHARS || value.chars().any(char::is_control) {
+                return Err(format!("\u{201c}{label}\u{201d} takes at most {MAX_TEXT_CHARS} characters on one line."));
+            }
+            Ok(text(value.to_string()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIGNER: Signer<'static> = Signer { name: "Asha K. Verma", email: "asha@example.in" };
+    // 2026-11-24 20:00 UTC is already the 25th in India.
+    const LATE_EVENING_UTC: Millis = 1_795_550_400_000;
+
+    #[test]
+    fn signet_fills_in_what_it_knows() {
+        assert_eq!(
+            fill(FieldKind::Initials, "", false, None, &SIGNER, 0),
+            Ok(FieldValue::Text { text: "AKV".into(), handwriting: true })
+        );
+        assert_eq!(
+            fill(FieldKind::Date, "", false, Some("ignored"), &SIGNER, LATE_EVENING_UTC),
+            Ok(FieldValue::Text { text: "25 Nov 2026".into(), handwriting: false })
+        );
+        assert_eq!(
+            fill(FieldKind::Email, "", false, Some("other@example.in"), &SIGNER, 0),
+            Ok(FieldValue::Text { text: "asha@example.in".into(), handwriting: false }),
+            "the signer cannot change what Signet fills in"
+        );
+    }
+
+    #[test]
+    fn required_inputs_must_be_given_and_texts_are_bounded() {
+        assert!(
+            fill(FieldKind::Text, "PAN", true, Some("  "), &SIGNER, 0).is_err_and(|message| message.contains("PAN"))
+        );
+        assert_eq!(
+            fill(FieldKind::Text, "PAN", false, None, &SIGNER, 0),
+            Ok(FieldValue::Text { text: String::new(), handwriting: false })
+        );
+        assert!(fill(FieldKind::Text, "PAN", false, Some(&"x".repeat(201)), &SIGNER, 0).is_err());
+        assert!(fill(FieldKind::Text, "PAN", false, Some("a\u{7}b"), &SIGNER, 0).is_err());
+        assert!(fill(FieldKind::Checkbox, "I agree", true, None, &SIGNER, 0).is_err());
+        assert_eq!(fill(FieldKind::Checkbox, "I agree", true, Some("on"), &SIGNER, 0), Ok(FieldValue::Checked(true)));
+        assert_eq!(fill(FieldKind::Checkbox, "Optional", false, None, &SIGNER, 0), Ok(FieldValue::Checked(false)));
+        assert!(fill(FieldKind::Signature, "", false, None, &SIGNER, 0).is_err());
+    }
+
+    #[test]
+    fn initials_take_the_first_letter_of_each_part() {
+        assert_eq!(initials_of("ravi shankar-prasad"), "RSP");
+        assert_eq!(initials_of("आशा वर्मा"), "आव");
+        assert_eq!(initials_of("  "), "");
+        assert_eq!(initials_of("A B C D E F"), "ABCD");
+    }
+
+    #[test]
+    fn kinds_read_their_names() {
+        for kind in FieldKind::ALL {
+            assert_eq!(FieldKind::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(FieldKind::parse(" Date "), Some(FieldKind::Date));
+        assert_eq!(FieldKind::parse("stamp"), None);
+        assert!(check_label(&"x".repeat(101)).is_err());
+        assert!(check_label("Loan amount").is_ok());
+    }
+}
