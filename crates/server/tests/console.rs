@@ -31,6 +31,7 @@ on_both_backends!(
     a_console_session_refuses_foreign_forms_and_ends_with_sign_out_and_revocation,
     the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit_trail,
     administrators_keep_departments_and_webhooks_and_others_are_kept_out,
+    administrators_keep_the_stamp_inventory_and_its_article_codes,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -778,4 +779,108 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
         403,
         "a sender may not export the audit trail"
     );
+}
+
+/// A stamp form of the Karnataka page: its token and state, then `pairs`.
+fn in_karnataka<'a>(csrf: &'a str, pairs: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut all = vec![("csrf", csrf), ("state", "KA")];
+    all.extend_from_slice(pairs);
+    all
+}
+
+async fn administrators_keep_the_stamp_inventory_and_its_article_codes(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await;
+    let tenant = app.tenant("Stamped Finance").await;
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = admin.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html");
+    assert!(page.contains("Certificates of Karnataka"), "{page}");
+    let csrf = csrf_of(&page);
+    // Loading: a bad line and a repeated reference are refused on the page, nothing stored.
+    for bad in ["500, KA-0001\nfive hundred", "500, KA-0001\n100, KA-0001"] {
+        let refused = admin.post(app.url("/app/stamps/load"), &in_karnataka(&csrf, &[("certificates", bad)])).await;
+        assert_eq!(refused.status(), 400);
+        assert!(refused.text().await.expect("html").contains("role=\"alert\""));
+    }
+    let loaded = admin
+        .post(
+            app.url("/app/stamps/load"),
+            &in_karnataka(&csrf, &[("certificates", "500, KA-0001\n500, KA-0002\n100, KA-0003")]),
+        )
+        .await;
+    assert_eq!(loaded.status(), 303);
+    assert_eq!(loaded.headers()["location"], "/app/stamps?state=KA");
+    let api = app.token(&tenant).await;
+    let stock: Value = app.get("/api/v1/stamps/stock?state=KA", &api).await.json().await.expect("json");
+    let available: Vec<(i64, i64)> = stock["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| (i["denomination"].as_i64().unwrap_or(0), i["available"].as_i64().unwrap_or(0)))
+        .collect();
+    assert_eq!(available, [(100, 1), (500, 2)], "{stock}");
+
+    // Retiring one: it leaves the stock and is offered no more.
+    let page = admin.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html");
+    let row = page.split("<tr>").find(|r| r.contains("KA-0002")).expect("a certificate row").to_string();
+    let retire = row.split("action=\"").nth(1).and_then(|r| r.split('"').next()).expect("retire form").to_string();
+    assert_eq!(admin.post(app.url(&retire), &in_karnataka(&csrf, &[])).await.status(), 303);
+    let page = admin.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html");
+    let row = page.split("<tr>").find(|r| r.contains("KA-0002")).expect("a certificate row").to_string();
+    assert!(row.contains("<td>retired</td>") && !row.contains("Retire"), "{row}");
+    assert_eq!(admin.post(app.url(&retire), &in_karnataka(&csrf, &[])).await.status(), 409, "retired twice");
+
+    // The low-stock alert: saved, read back by the API; a bad address refused.
+    let saved = admin
+        .post(
+            app.url("/app/stamps/settings"),
+            &in_karnataka(&csrf, &[("threshold", "5"), ("emails", "ops@stamped.example")]),
+        )
+        .await;
+    assert_eq!(saved.status(), 303);
+    let settings: Value = app.get("/api/v1/stamps/settings", &api).await.json().await.expect("json");
+    assert_eq!(
+        (settings["lowStockThreshold"].as_i64(), &settings["alertEmails"]),
+        (Some(5), &json!(["ops@stamped.example"]))
+    );
+    let bad = admin
+        .post(
+            app.url("/app/stamps/settings"),
+            &in_karnataka(&csrf, &[("threshold", "5"), ("emails", "not-an-address")]),
+        )
+        .await;
+    assert_eq!(bad.status(), 400);
+    let page = admin.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html");
+    assert!(page.contains("<strong>(low)</strong>"), "stock at or below 5 is marked low");
+
+    // Article codes: the tenant's own added (a fixed duty without an amount refused), listed as
+    // theirs, and removed.
+    let article = |fixed: &'static str| {
+        in_karnataka(
+            &csrf,
+            &[("code", "99Z"), ("description", "Branch guarantee"), ("duty_kind", "fixed"), ("fixed_duty", fixed)],
+        )
+    };
+    assert_eq!(admin.post(app.url("/app/stamps/articles"), &article("")).await.status(), 400);
+    assert_eq!(admin.post(app.url("/app/stamps/articles"), &article("200")).await.status(), 303);
+    let page = admin.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html");
+    let row = page.split("<tr>").find(|r| r.contains("<td>99Z</td>")).expect("the article").to_string();
+    assert!(row.contains("Branch guarantee") && row.contains("your own"), "{row}");
+    let removed = admin.post(app.url("/app/stamps/articles/remove"), &in_karnataka(&csrf, &[("code", "99Z")])).await;
+    assert_eq!(removed.status(), 303);
+    assert!(!admin.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html").contains("<td>99Z</td>"));
+
+    // A sender reads the stock but changes nothing.
+    signet_testkit::people::signed_in_user(&app, &smtp, &api, "sara@stamped.example", 2).await;
+    let sender = console_session(&app, "sara@stamped.example", GOOD_PASSWORD).await;
+    let page = sender.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html");
+    assert!(page.contains("KA-0001") && !page.contains("load-form") && !page.contains("Retire "), "{page}");
+    let sender_csrf = csrf_of(&page);
+    let load = [("csrf", sender_csrf.as_str()), ("state", "KA"), ("certificates", "500, KA-0009")];
+    assert_eq!(sender.post(app.url("/app/stamps/load"), &load).await.status(), 403);
 }

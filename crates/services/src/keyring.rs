@@ -19,7 +19,7 @@ use crate::config::Config;
 use crate::keys::KeyPairDer;
 
 /// Size of the RSA sealing keys Signet makes.
-const SEAL_KEY_BITS: u64 = 3072;
+const SEAL_KEY_BITS: u32 = 3072;
 /// What the HSM-derived secret signs (see [`Keyring::derivation_secret`]).
 const DERIVATION_CONTEXT: &[u8] = b"signet derived keys v1";
 

@@ -173,7 +173,7 @@ impl Hsm {
 
     /// Makes an RSA key pair inside the token (private key sensitive, never extractable),
     /// labelled `label` and identified by [`key_id`]; answers its SubjectPublicKeyInfo.
-    pub fn generate_rsa(&self, label: &str, bits: u64) -> Result<Vec<u8>> {
+    pub fn generate_rsa(&self, label: &str, bits: u32) -> Result<Vec<u8>> {
         self.with_rw_session(|session| {
             let public_template = [
                 Attribute::Token(true),
@@ -181,7 +181,8 @@ impl Hsm {
                 Attribute::Verify(true),
                 Attribute::Encrypt(false),
                 Attribute::Wrap(false),
-                Attribute::ModulusBits(bits.into()),
+                // CK_ULONG is a C `unsigned long`: 64 bits on Linux and macOS, 32 on Windows.
+                Attribute::ModulusBits(std::ffi::c_ulong::from(bits).into()),
                 Attribute::PublicExponent(vec![0x01, 0x00, 0x01]),
                 Attribute::Label(label.as_bytes().to_vec()),
             ];

@@ -18,6 +18,7 @@ mod people;
 mod roles;
 mod send;
 pub mod session;
+mod stamps;
 mod workflows;
 
 use askama::Template;
@@ -65,6 +66,12 @@ pub fn router(state: AppState) -> Router {
         .route("/app/exports", get(exports::form).post(exports::start))
         .route("/app/exports/{id}", get(exports::job))
         .route("/app/exports/{id}/file", get(exports::file))
+        .route("/app/stamps", get(stamps::show))
+        .route("/app/stamps/load", post(stamps::load))
+        .route("/app/stamps/settings", post(stamps::settings))
+        .route("/app/stamps/articles", post(stamps::set_article))
+        .route("/app/stamps/articles/remove", post(stamps::remove_article))
+        .route("/app/stamps/{id}/retire", post(stamps::retire))
         .route("/app/gateway", get(gateway::show))
         .route("/app/gateway/authtokens", post(gateway::create_token))
         .route("/app/gateway/authtokens/{id}/revoke", post(gateway::revoke_token))
@@ -140,6 +147,7 @@ impl Session {
             ("People", "/app/people", Permission::ReadDirectory),
             ("Departments", "/app/departments", Permission::ReadDirectory),
             ("Exports", "/app/exports", Permission::ReadWorkflows),
+            ("Stamps", "/app/stamps", Permission::ReadWorkflows),
             ("Gateway", "/app/gateway", Permission::ManageSettings),
             ("Webhooks", "/app/webhooks", Permission::ManageSettings),
             ("Audit", "/app/audit", Permission::ReadAudit),

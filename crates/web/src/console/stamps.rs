@@ -1,0 +1,336 @@
+//! Stamp duty administration (docs/stamps.md): the stock per state and denomination, the
+//! latest certificates with retiring, loading certificates, the low-stock alert, and the
+//! article codes of a state (the shipped schedule with the tenant's own changes). Reading
+//! needs `read_workflows`, as `GET /api/v1/stamps` does; every change `manage_settings`.
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use signet_api::AppState;
+use signet_api::extract::ApiPath;
+use signet_domain::Error;
+use signet_domain::access::Permission;
+use signet_domain::stamp::{self, MAX_STAMPS_PER_LOAD};
+use signet_services::stamps::{self as stamp_service, ArticleInput, LoadItem};
+use signet_store::StampFilter;
+
+use super::session::see_other;
+use super::{FormFields, Frame, Session, failure, render, shown_again, when};
+
+/// Certificates listed on the page (the newest of the chosen state).
+const LISTED: i64 = 100;
+
+struct StockView {
+    state: String,
+    denomination: i64,
+    available: i64,
+    reserved: i64,
+    allocated: i64,
+    retired: i64,
+    low: bool,
+}
+
+struct CertificateView {
+    id: i64,
+    state: String,
+    denomination: i64,
+    reference: String,
+    status: &'static str,
+    workflow: Option<i64>,
+    loaded: String,
+    retirable: bool,
+}
+
+struct ArticleRow {
+    code: String,
+    description: String,
+    duty: String,
+    rule: String,
+    origin: &'static str,
+}
+
+struct StateOption {
+    code: &'static str,
+    name: &'static str,
+    chosen: bool,
+}
+
+#[derive(Template)]
+#[template(path = "console/stamps.html")]
+struct StampsPage {
+    frame: Frame,
+    error: Option<String>,
+    may_change: bool,
+    stock: Vec<StockView>,
+    threshold: i64,
+    alert_emails: String,
+    certificates: Vec<CertificateView>,
+    total: i64,
+    states: Vec<StateOption>,
+    chosen_state: String,
+    chosen_name: String,
+    articles: Vec<ArticleRow>,
+}
+
+#[derive(serde::Deserialize, Default)]
+pub struct StampsQuery {
+    state: Option<String>,
+}
+
+/// The state the page shows: the one asked for when it is a state, else Maharashtra.
+fn chosen_state(asked: Option<&str>) -> String {
+    asked.and_then(|code| stamp::parse_state_code("state", Some(code)).ok()).unwrap_or_else(|| "MH".to_string())
+}
+
+async fn stamps_page(
+    state: &AppState,
+    session: &Session,
+    state_code: &str,
+    error: Option<String>,
+) -> Result<StampsPage, Error> {
+    let tenant = session.auth.tenant_id;
+    let settings = state.store.stamp_settings(tenant).await?;
+    let threshold = settings.low_stock_threshold;
+    let stock = state
+        .store
+        .stamp_stock(tenant, None)
+        .await?
+        .into_iter()
+        .map(|r| StockView {
+            low: threshold > 0 && r.available <= threshold,
+            state: r.state_code,
+            denomination: r.denomination,
+            available: r.available,
+            reserved: r.reserved,
+            allocated: r.allocated,
+            retired: r.retired,
+        })
+        .collect();
+    let filter = StampFilter { state_code: Some(state_code.to_string()), ..StampFilter::default() };
+    let (rows, total) = state.store.stamps(tenant, &filter, 0, LISTED).await?;
+    let may_change = session.auth.access.allows(Permission::ManageSettings);
+    let certificates = rows
+        .into_iter()
+        .rev()
+        .map(|r| CertificateView {
+            id: r.id,
+            retirable: may_change && r.state == stamp::StampState::Available,
+            state: r.state_code,
+            denomination: r.denomination,
+            reference: r.reference_no,
+            status: r.state.as_str(),
+            workflow: r.workflow_id,
+            loaded: when(r.loaded_at),
+        })
+        .collect();
+    let articles = stamp_service::articles(state, tenant, state_code)
+        .await?
+        .into_iter()
+        .map(|v| ArticleRow {
+            duty: match v.article.fixed_duty {
+                Some(rupees) => format!("₹{rupees} ({})", v.article.duty_kind.as_str()),
+                None => v.article.duty_kind.as_str().to_string(),
+            },
+            code: v.article.article_code,
+            description: v.article.description,
+            rule: v.article.duty_rule,
+            origin: match (v.shipped, v.edited) {
+                (true, false) => "shipped",
+                (true, true) => "shipped, changed",
+                _ => "your own",
+            },
+        })
+        .collect();
+    let states =
+        stamp::STATES.iter().map(|(code, name)| StateOption { code, name, chosen: *code == state_code }).collect();
+    Ok(StampsPage {
+        frame: session.frame("/app/stamps"),
+        error,
+        may_change,
+        stock,
+        threshold,
+        alert_emails: settings.alert_emails.join(", "),
+        certificates,
+        total,
+        states,
+        chosen_name: stamp::state_name(state_code).unwrap_or_default().to_string(),
+        chosen_state: state_code.to_string(),
+        articles,
+    })
+}
+
+/// `GET /app/stamps?state=MH`.
+pub async fn show(State(state): State<AppState>, session: Session, Query(query): Query<StampsQuery>) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
+        return refused;
+    }
+    match stamps_page(&state, &session, &chosen_state(query.state.as_deref()), None).await {
+        Ok(page) => render(StatusCode::OK, &page),
+        Err(error) => failure(error),
+    }
+}
+
+/// The page of `state_code` again with a refusal the administrator can correct.
+async fn again(state: &AppState, session: &Session, state_code: &str, error: Error) -> Response {
+    shown_again(error, async |text| stamps_page(state, session, state_code, Some(text)).await).await
+}
+
+fn back_to(state_code: &str) -> Response {
+    see_other(&format!("/app/stamps?state={state_code}"))
+}
+
+/// One certificate per line: `denomination` or `denomination, reference number`.
+fn load_items(lines: &str) -> Result<Vec<LoadItem>, Error> {
+    let lines: Vec<&str> = lines.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if lines.is_empty() || lines.len() > MAX_STAMPS_PER_LOAD {
+        return Err(Error::field("certificates", format!("give 1 to {MAX_STAMPS_PER_LOAD} lines")));
+    }
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let (amount, reference) = match line.split_once(',') {
+                Some((amount, reference)) => (amount.trim(), Some(reference.trim().to_string())),
+                None => (*line, None),
+            };
+            let denomination = amount.trim_start_matches('₹').trim().parse::<i64>().map_err(|_| {
+                Error::field("certificates", format!("line {}: the amount must be whole rupees", i + 1))
+            })?;
+            Ok(LoadItem { denomination, reference_no: reference.filter(|r| !r.is_empty()), certificate: None })
+        })
+        .collect()
+}
+
+/// `POST /app/stamps/load`: `state`, `certificates` (lines).
+pub async fn load(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    let state_code = chosen_state(Some(fields.get("state")));
+    let loaded = async {
+        let items = load_items(fields.get("certificates"))?;
+        stamp_service::load(&state, session.auth.tenant_id, &session.auth.actor(), Some(fields.get("state")), items)
+            .await
+    }
+    .await;
+    match loaded {
+        Ok(_) => back_to(&state_code),
+        Err(error) => again(&state, &session, &state_code, error).await,
+    }
+}
+
+/// `POST /app/stamps/{id}/retire`: the certificate is never taken again.
+pub async fn retire(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath(id): ApiPath<i64>,
+    fields: FormFields,
+) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    let state_code = chosen_state(Some(fields.get("state")));
+    match state.store.retire_stamp(session.auth.tenant_id, id, &session.auth.actor()).await {
+        Ok(_) => back_to(&state_code),
+        Err(error) => again(&state, &session, &state_code, error).await,
+    }
+}
+
+/// `POST /app/stamps/settings`: `threshold`, `emails` (separated by commas or lines).
+pub async fn settings(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    let state_code = chosen_state(Some(fields.get("state")));
+    let saved = async {
+        let threshold = fields.get("threshold").trim();
+        let threshold = if threshold.is_empty() { Ok(0) } else { threshold.parse::<i64>() }
+            .map_err(|_| Error::field("lowStockThreshold", "must be a whole number (0 switches alerts off)"))?;
+        let emails: Vec<String> = fields
+            .get("emails")
+            .split([',', '\n', ';'])
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .take(stamp_service::MAX_ALERT_EMAILS + 1)
+            .map(str::to_string)
+            .collect();
+        stamp_service::set_settings(&state, session.auth.tenant_id, &session.auth.actor(), threshold, emails).await
+    }
+    .await;
+    match saved {
+        Ok(_) => back_to(&state_code),
+        Err(error) => again(&state, &session, &state_code, error).await,
+    }
+}
+
+/// `POST /app/stamps/articles`: the tenant's version of an article of `state`.
+pub async fn set_article(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    let state_code = chosen_state(Some(fields.get("state")));
+    let text = |name: &str| Some(fields.get(name).trim().to_string()).filter(|t| !t.is_empty());
+    let set = async {
+        let fixed_duty = match text("fixed_duty") {
+            Some(amount) => Some(
+                amount
+                    .trim_start_matches('₹')
+                    .trim()
+                    .parse::<i64>()
+                    .map_err(|_| Error::field("fixedDuty", "must be whole rupees"))?,
+            ),
+            None => None,
+        };
+        let input = ArticleInput {
+            description: text("description"),
+            duty_kind: text("duty_kind"),
+            fixed_duty,
+            duty_rule: text("duty_rule"),
+            source: text("source"),
+        };
+        let code = fields.get("code").trim();
+        stamp_service::set_article(&state, session.auth.tenant_id, &session.auth.actor(), &state_code, code, input)
+            .await
+    }
+    .await;
+    match set {
+        Ok(_) => back_to(&state_code),
+        Err(error) => again(&state, &session, &state_code, error).await,
+    }
+}
+
+/// `POST /app/stamps/articles/remove`: a shipped article is hidden, the tenant's own removed.
+pub async fn remove_article(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    let state_code = chosen_state(Some(fields.get("state")));
+    let (tenant, actor) = (session.auth.tenant_id, session.auth.actor());
+    match stamp_service::remove_article(&state, tenant, &actor, &state_code, fields.get("code")).await {
+        Ok(()) => back_to(&state_code),
+        Err(error) => again(&state, &session, &state_code, error).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn load_lines_take_an_amount_and_an_optional_reference() {
+        let items = load_items("500, MH-001\n\n ₹100 \n1000,").expect("items");
+        let read: Vec<(i64, Option<String>)> = items.into_iter().map(|i| (i.denomination, i.reference_no)).collect();
+        assert_eq!(read, [(500, Some("MH-001".into())), (100, None), (1000, None)]);
+        assert!(load_items("").is_err());
+        assert!(load_items("five hundred").is_err());
+        assert!(load_items(&"1\n".repeat(MAX_STAMPS_PER_LOAD + 1)).is_err());
+    }
+
+    #[test]
+    fn an_unknown_state_falls_back_to_maharashtra() {
+        assert_eq!(chosen_state(Some("KA")), "KA");
+        assert_eq!(chosen_state(Some("XX")), "MH");
+        assert_eq!(chosen_state(None), "MH");
+    }
+}
