@@ -4,14 +4,16 @@
 # codes off rendered pages), SoftHSM2 and OpenSC's
 # pkcs11-tool (a PKCS#11 token for the signer utility's tests; p11-kit's PKCS#11 header to
 # build a module that locks it after wrong PINs), a local S3 server (moto),
-# pyHanko and PDF producers for test inputs, and a running PostgreSQL.
+# pyHanko and PDF producers for test inputs, a running PostgreSQL, and mingw-w64 for the
+# Windows build of the signer utility.
 # Idempotent: tools already present are not reinstalled.
 set -euo pipefail
 
 need_apt=()
 for pair in pdfsig:poppler-utils pdftoppm:poppler-utils xmlsec1:xmlsec1 qpdf:qpdf gs:ghostscript \
             openssl:openssl wrk:wrk curl:curl certutil:libnss3-tools node:nodejs \
-            chromium:chromium softhsm2-util:softhsm2 pkcs11-tool:opensc zbarimg:zbar-tools; do
+            chromium:chromium softhsm2-util:softhsm2 pkcs11-tool:opensc zbarimg:zbar-tools \
+            x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || need_apt+=("${pair##*:}")
 done
 # The PKCS#11 header the bridge's PIN lock shim is built with (crates/bridge/tests/pin_lock.rs).

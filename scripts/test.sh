@@ -25,6 +25,17 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 echo "== tests (SQLite and PostgreSQL)"
 cargo nextest run --workspace --no-fail-fast "$@"
+echo "== the signer utility built for Windows (x86_64-pc-windows-gnu, mingw-w64)"
+# A cross build: it proves the utility compiles and links for Windows (the PKCS#11 types
+# differ there); it is not run on Windows here. rustup's download has hung on some machines,
+# so it is bounded, and a machine that cannot fetch the target says so.
+if command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 \
+   && timeout 600 rustup target add x86_64-pc-windows-gnu >/dev/null 2>&1; then
+    cargo build -p signet-bridge --target x86_64-pc-windows-gnu
+    ls -l "$CARGO_TARGET_DIR/x86_64-pc-windows-gnu/debug/signet-bridge.exe"
+else
+    echo "== Windows build SKIPPED: no mingw-w64 or the Rust target could not be fetched"
+fi
 echo "== fuzzing (20 s per target on the committed corpus)"
 # (grep reads all of rustup's output: with pipefail, `grep -q` could make the pipe fail.)
 if rustup toolchain list 2>/dev/null | grep '^nightly' >/dev/null; then
