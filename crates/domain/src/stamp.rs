@@ -24,6 +24,12 @@ pub const REFERENCE_PATTERN: &str = "^[A-Za-z0-9][A-Za-z0-9/_.-]{0,63}$";
 /// Highest low-stock threshold a tenant may set.
 pub const MAX_LOW_STOCK_THRESHOLD: i64 = 1_000_000;
 
+/// Available certificates count as low at or below the tenant's threshold; a threshold of 0
+/// switches the alert off.
+pub fn is_low_stock(available: i64, threshold: i64) -> bool {
+    threshold > 0 && available <= threshold
+}
+
 /// The states and union territories of India by their ISO 3166-2:IN codes (the code after
 /// `IN-`), which is how a stamp's state is named everywhere in the API.
 pub const STATES: [(&str, &str); 36] = [

@@ -103,8 +103,8 @@ pub struct Renderer {
     image: Option<EmbeddedImage>,
     name: Option<ShapedLine>,
     details: Vec<ShapedLine>,
-    /// The shaped text of each of the appearance's marks (`None` for a checkbox).
-    marks: Vec<Option<ShapedLine>>,
+    /// The appearance's marks, their text shaped.
+    marks: Vec<ShapedMark>,
     fonts: EmbeddedFonts,
 }
 
@@ -160,7 +160,30 @@ impl Renderer {
 
     /// The form XObject for a `width` x `height` box (upright), with the rotation `matrix`.
     pub fn xobject(&self, width: f64, height: f64, matrix: [f64; 6]) -> Object {
-        let content = self.content(width, height);
+        self.form_xobject(&self.content(width, height), self.image.as_ref(), width, height, matrix)
+    }
+
+    /// The form XObject of the appearance's mark at `index`, for a `width` x `height` box with
+    /// the rotation `matrix` (empty when there is no such mark).
+    pub fn mark_xobject(&self, index: usize, width: f64, height: f64, matrix: [f64; 6]) -> Object {
+        let mut s = String::new();
+        match self.marks.get(index) {
+            Some(ShapedMark::Text(line)) => self.draw_mark_text(&mut s, line, width, height),
+            Some(ShapedMark::Check(ticked)) => draw_checkbox(&mut s, *ticked, width, height),
+            None => {}
+        }
+        self.form_xobject(&s, None, width, height, matrix)
+    }
+
+    /// A form XObject drawing `content` with the renderer's fonts (and `image` as `/Img`).
+    fn form_xobject(
+        &self,
+        content: &str,
+        image: Option<&EmbeddedImage>,
+        width: f64,
+        height: f64,
+        matrix: [f64; 6],
+    ) -> Object {
         let mut d = Dict::new();
         d.set("Type", Object::name("XObject"));
         d.set("Subtype", Object::name("Form"));
@@ -170,7 +193,7 @@ impl Renderer {
         }
         let mut resources = Dict::new();
         resources.set("Font", Object::Dict(self.fonts.resources()));
-        if let Some(img) = &self.image {
+        if let Some(img) = image {
             let mut x = Dict::new();
             x.set("Img", Object::Ref(img.xobject));
             resources.set("XObject", Object::Dict(x));
@@ -178,36 +201,6 @@ impl Renderer {
         d.set("Resources", Object::Dict(resources));
         d.set("Filter", Object::name("FlateDecode"));
         Object::Stream(Stream { dict: d, data: StreamData::Owned(crate::filters::flate_encode(content.as_bytes())) })
-    }
-
-    /// The form XObject of the mark at `index` of the appearance, for a `width` x `height`
-    /// box with the rotation `matrix`.
-    pub fn mark_xobject(
-        &self,
-        index: usize,
-        content: &MarkContent,
-        width: f64,
-        height: f64,
-        matrix: [f64; 6],
-    ) -> Object {
-        let mut s = String::new();
-        match (content, self.marks.get(index).and_then(Option::as_ref)) {
-            (MarkContent::Text { .. }, Some(line)) => self.draw_mark_text(&mut s, line, width, height),
-            (MarkContent::Check(ticked), _) => draw_checkbox(&mut s, *ticked, width, height),
-            (MarkContent::Text { .. }, None) => {}
-        }
-        let mut d = Dict::new();
-        d.set("Type", Object::name("XObject"));
-        d.set("Subtype", Object::name("Form"));
-        d.set("BBox", Object::Array(vec![Object::Int(0), Object::Int(0), Object::Real(width), Object::Real(height)]));
-        if matrix != [1.0, 0.0, 0.0, 1.0, 0.0, 0.0] {
-            d.set("Matrix", Object::Array(matrix.iter().map(|v| Object::Real(*v)).collect()));
-        }
-        let mut resources = Dict::new();
-        resources.set("Font", Object::Dict(self.fonts.resources()));
-        d.set("Resources", Object::Dict(resources));
-        d.set("Filter", Object::name("FlateDecode"));
-        Object::Stream(Stream { dict: d, data: StreamData::Owned(crate::filters::flate_encode(s.as_bytes())) })
     }
 
     /// One line, left-aligned and centred vertically, as large as the box allows (at most 14 pt
@@ -305,9 +298,16 @@ pub(crate) fn draw_shaped(fonts: &EmbeddedFonts, s: &mut String, line: &ShapedLi
     s.push_str("ET\n");
 }
 
-fn shape_mark(collector: &mut FontCollector, content: &MarkContent) -> Result<Option<ShapedLine>> {
-    let MarkContent::Text { text, style } = content else {
-        return Ok(None);
+/// A mark ready to draw: its text shaped with the renderer's fonts.
+enum ShapedMark {
+    Text(ShapedLine),
+    Check(bool),
+}
+
+fn shape_mark(collector: &mut FontCollector, content: &MarkContent) -> Result<ShapedMark> {
+    let (text, style) = match content {
+        MarkContent::Text { text, style } => (text, style),
+        MarkContent::Check(ticked) => return Ok(ShapedMark::Check(*ticked)),
     };
     if text.chars().count() > MAX_MARK_CHARS || text.chars().any(char::is_control) {
         return Err(crate::Error::InvalidOptions(format!(
@@ -318,7 +318,7 @@ fn shape_mark(collector: &mut FontCollector, content: &MarkContent) -> Result<Op
         NameStyle::Handwriting => FontId::Handwriting,
         NameStyle::Plain => FontId::Plain,
     };
-    Ok(Some(collector.shape(text.trim(), font)?))
+    Ok(ShapedMark::Text(collector.shape(text.trim(), font)?))
 }
 
 /// A square as large as the box allows, with a tick drawn as two strokes when `ticked`.

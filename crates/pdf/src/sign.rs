@@ -556,10 +556,15 @@ fn add_docmdp_permission(doc: &Document<'_>, catalog: &mut Dict, sig_ref: ObjRef
     Ok(())
 }
 
+/// The appearance to draw: none for an invisible signature or a document timestamp.
+fn drawn_appearance(opts: &SignOptions) -> Option<&Appearance> {
+    opts.appearance.as_ref().filter(|_| opts.kind != SignatureKind::DocTimeStamp)
+}
+
 /// (page index, placement) of every widget; one invisible widget on page 1 when no appearance.
 fn placements(pages: &[Page], opts: &SignOptions) -> Result<Vec<(usize, Placement)>> {
     let invisible = Placement { rect: [0.0; 4], width: 0.0, height: 0.0, matrix: [1.0, 0.0, 0.0, 1.0, 0.0, 0.0] };
-    let Some(app) = opts.appearance.as_ref().filter(|_| opts.kind != SignatureKind::DocTimeStamp) else {
+    let Some(app) = drawn_appearance(opts) else {
         return Ok(vec![(0, invisible)]);
     };
     let spec_per_page = app.placement.resolve(pages.len())?;
@@ -568,7 +573,7 @@ fn placements(pages: &[Page], opts: &SignOptions) -> Result<Vec<(usize, Placemen
 
 /// (page index, placement) of every field mark of a visible signature.
 fn mark_placements(pages: &[Page], opts: &SignOptions) -> Result<Vec<(usize, Placement)>> {
-    let Some(app) = opts.appearance.as_ref().filter(|_| opts.kind != SignatureKind::DocTimeStamp) else {
+    let Some(app) = drawn_appearance(opts) else {
         return Ok(Vec::new());
     };
     app.marks
@@ -589,7 +594,7 @@ fn build_appearances(
     marks: &[(usize, Placement)],
     when: SystemTime,
 ) -> Result<Vec<ObjRef>> {
-    let app = opts.appearance.as_ref().filter(|_| opts.kind != SignatureKind::DocTimeStamp);
+    let app = drawn_appearance(opts);
     let Some(app) = app else {
         let empty = w.add(Renderer::empty_xobject());
         return Ok(vec![empty; placements.len()]);
@@ -613,8 +618,8 @@ fn build_appearances(
         cache.push((key, r));
         refs.push(r);
     }
-    for (index, ((_, p), mark)) in marks.iter().zip(&app.marks).enumerate() {
-        refs.push(w.add(renderer.mark_xobject(index, &mark.content, p.width, p.height, p.matrix)));
+    for (index, (_, p)) in marks.iter().enumerate() {
+        refs.push(w.add(renderer.mark_xobject(index, p.width, p.height, p.matrix)));
     }
     Ok(refs)
 }
@@ -658,7 +663,7 @@ fn fill_empty_field(
     if field.get("V").is_some() {
         return Err(Error::InvalidOptions("the named signature field is already signed".into()));
     }
-    let renderer = match opts.appearance.as_ref().filter(|_| opts.kind != SignatureKind::DocTimeStamp) {
+    let renderer = match drawn_appearance(opts) {
         Some(app) => {
             let details = if app.show_details { detail_lines(opts, when) } else { Vec::new() };
             Some(Renderer::new(app, &details, w)?)

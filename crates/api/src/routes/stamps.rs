@@ -341,7 +341,7 @@ pub async fn stock(
     let items = rows
         .into_iter()
         .map(|r: StockRow| StampStock {
-            low: threshold > 0 && r.available <= threshold,
+            low: stamp::is_low_stock(r.available, threshold),
             state: r.state_code,
             denomination: r.denomination,
             available: r.available,

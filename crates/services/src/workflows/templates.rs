@@ -53,41 +53,40 @@ pub fn placements(definition: &TemplateDefinition, count: usize) -> Result<Vec<P
         let name = format!("definition.fields[{i}]");
         let index = (field.signatory as usize).checked_sub(1).filter(|i| *i < count);
         let Some(target) = index.and_then(|i| result.get_mut(i)) else { continue };
+        let at = placed_box(field).map_err(|message| Error::field(&name, message))?;
         if field.kind != FieldKind::Signature {
-            let at = match (field.left, field.top, field.width, field.height) {
-                (Some(left), Some(top), Some(width), Some(height)) if field.anchor.is_none() => {
-                    let page = match &field.page {
-                        None => placement::PageRef::Word("last".into()),
-                        Some(page) => page_ref(page).map_err(|message| Error::field(&name, message))?,
-                    };
-                    PlacedBox { document: field.document, page, left, top, width, height }
-                }
-                _ => return Err(Error::field(&name, "a field is placed by left, top, width and height (no anchor)")),
+            let Some(at) = at.filter(|_| field.anchor.is_none()) else {
+                return Err(Error::field(&name, "a field is placed by left, top, width and height (no anchor)"));
             };
             let label = field.label.as_ref().map(|l| l.trim().to_string()).filter(|l| !l.is_empty());
             target.fields.push(PlacedField { kind: field.kind, at, label, required: field.required });
-            placement::check(target).map_err(|message| Error::field(&name, message))?;
-            continue;
-        }
-        if field.label.is_some() || field.required {
+        } else if field.label.is_some() || field.required {
             return Err(Error::field(
                 &name,
                 "label and required belong to initials, date, name, email, text and checkbox fields",
             ));
-        }
-        if let Some(anchor) = &field.anchor {
-            target.anchor = Some(anchor.clone());
-        }
-        if let (Some(left), Some(top), Some(width), Some(height)) = (field.left, field.top, field.width, field.height) {
-            let page = match &field.page {
-                None => placement::PageRef::Word("last".into()),
-                Some(page) => page_ref(page).map_err(|message| Error::field(&name, message))?,
-            };
-            target.boxes.push(PlacedBox { document: field.document, page, left, top, width, height });
+        } else {
+            if let Some(anchor) = &field.anchor {
+                target.anchor = Some(anchor.clone());
+            }
+            target.boxes.extend(at);
         }
         placement::check(target).map_err(|message| Error::field(&name, message))?;
     }
     Ok(result)
+}
+
+/// The box a field gives, when it gives all four of left, top, width and height (on its
+/// page, the last by default).
+fn placed_box(field: &TemplateField) -> Result<Option<PlacedBox>, String> {
+    let (Some(left), Some(top), Some(width), Some(height)) = (field.left, field.top, field.width, field.height) else {
+        return Ok(None);
+    };
+    let page = match &field.page {
+        None => placement::PageRef::Word("last".into()),
+        Some(page) => page_ref(page)?,
+    };
+    Ok(Some(PlacedBox { document: field.document, page, left, top, width, height }))
 }
 
 /// A field's `page`: a page number or a word ("first", "last", "all").

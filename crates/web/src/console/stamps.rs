@@ -98,7 +98,7 @@ async fn stamps_page(
         .await?
         .into_iter()
         .map(|r| StockView {
-            low: threshold > 0 && r.available <= threshold,
+            low: stamp::is_low_stock(r.available, threshold),
             state: r.state_code,
             denomination: r.denomination,
             available: r.available,
@@ -171,13 +171,13 @@ pub async fn show(State(state): State<AppState>, session: Session, Query(query):
     }
 }
 
-/// The page of `state_code` again with a refusal the administrator can correct.
-async fn again(state: &AppState, session: &Session, state_code: &str, error: Error) -> Response {
-    shown_again(error, async |text| stamps_page(state, session, state_code, Some(text)).await).await
-}
-
-fn back_to(state_code: &str) -> Response {
-    see_other(&format!("/app/stamps?state={state_code}"))
+/// After a change: back to the page of `state_code`, or the page again with the refusal the
+/// administrator can correct.
+async fn answer<T>(state: &AppState, session: &Session, state_code: &str, outcome: Result<T, Error>) -> Response {
+    match outcome {
+        Ok(_) => see_other(&format!("/app/stamps?state={state_code}")),
+        Err(error) => shown_again(error, async |text| stamps_page(state, session, state_code, Some(text)).await).await,
+    }
 }
 
 /// One certificate per line: `denomination` or `denomination, reference number`.
@@ -214,10 +214,7 @@ pub async fn load(State(state): State<AppState>, session: Session, fields: FormF
             .await
     }
     .await;
-    match loaded {
-        Ok(_) => back_to(&state_code),
-        Err(error) => again(&state, &session, &state_code, error).await,
-    }
+    answer(&state, &session, &state_code, loaded).await
 }
 
 /// `POST /app/stamps/{id}/retire`: the certificate is never taken again.
@@ -231,10 +228,8 @@ pub async fn retire(
         return refused;
     }
     let state_code = chosen_state(Some(fields.get("state")));
-    match state.store.retire_stamp(session.auth.tenant_id, id, &session.auth.actor()).await {
-        Ok(_) => back_to(&state_code),
-        Err(error) => again(&state, &session, &state_code, error).await,
-    }
+    let retired = state.store.retire_stamp(session.auth.tenant_id, id, &session.auth.actor()).await;
+    answer(&state, &session, &state_code, retired).await
 }
 
 /// `POST /app/stamps/settings`: `threshold`, `emails` (separated by commas or lines).
@@ -258,10 +253,7 @@ pub async fn settings(State(state): State<AppState>, session: Session, fields: F
         stamp_service::set_settings(&state, session.auth.tenant_id, &session.auth.actor(), threshold, emails).await
     }
     .await;
-    match saved {
-        Ok(_) => back_to(&state_code),
-        Err(error) => again(&state, &session, &state_code, error).await,
-    }
+    answer(&state, &session, &state_code, saved).await
 }
 
 /// `POST /app/stamps/articles`: the tenant's version of an article of `state`.
@@ -294,10 +286,7 @@ pub async fn set_article(State(state): State<AppState>, session: Session, fields
             .await
     }
     .await;
-    match set {
-        Ok(_) => back_to(&state_code),
-        Err(error) => again(&state, &session, &state_code, error).await,
-    }
+    answer(&state, &session, &state_code, set).await
 }
 
 /// `POST /app/stamps/articles/remove`: a shipped article is hidden, the tenant's own removed.
@@ -307,10 +296,8 @@ pub async fn remove_article(State(state): State<AppState>, session: Session, fie
     }
     let state_code = chosen_state(Some(fields.get("state")));
     let (tenant, actor) = (session.auth.tenant_id, session.auth.actor());
-    match stamp_service::remove_article(&state, tenant, &actor, &state_code, fields.get("code")).await {
-        Ok(()) => back_to(&state_code),
-        Err(error) => again(&state, &session, &state_code, error).await,
-    }
+    let removed = stamp_service::remove_article(&state, tenant, &actor, &state_code, fields.get("code")).await;
+    answer(&state, &session, &state_code, removed).await
 }
 
 #[cfg(test)]

@@ -147,8 +147,12 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
             required: f.required,
         })
         .collect();
-    let mut filled_for_you: Vec<String> = filled.into_iter().map(|(_, f)| f.label().to_string()).collect();
-    filled_for_you.dedup();
+    let mut filled_for_you: Vec<String> = Vec::new();
+    for (_, field) in filled {
+        if !filled_for_you.iter().any(|label| label == field.label()) {
+            filled_for_you.push(field.label().to_string());
+        }
+    }
     let page = SignPage {
         requester: content.requester,
         workflow_name: link.session.workflow.name.clone(),
