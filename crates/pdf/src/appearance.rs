@@ -5,7 +5,7 @@ use crate::error::Result;
 use crate::fonts::{EmbeddedFonts, FontCollector, FontId, ShapedLine};
 use crate::images::{EmbeddedImage, embed_image};
 use crate::layout::{BoxSpec, PageSelection};
-use crate::object::{Dict, Object, Stream, StreamData, format_real};
+use crate::object::{Dict, Object, Stream, StreamData, format_real, push_real};
 use crate::writer::ObjSink;
 
 /// Where the widgets go.
@@ -200,7 +200,7 @@ impl Renderer {
         }
         d.set("Resources", Object::Dict(resources));
         d.set("Filter", Object::name("FlateDecode"));
-        Object::Stream(Stream { dict: d, data: StreamData::Owned(crate::filters::flate_encode(content.as_bytes())) })
+        Object::Stream(Stream { dict: d, data: StreamData::Owned(compressed_content(content)) })
     }
 
     /// One line, left-aligned and centred vertically, as large as the box allows (at most 14 pt
@@ -284,18 +284,53 @@ pub(crate) fn draw_shaped(fonts: &EmbeddedFonts, s: &mut String, line: &ShapedLi
     let mut pen = x;
     for run in &line.runs {
         let k = size / run.units_per_em;
-        s.push_str(&format!("/{} {} Tf\n", run.font.resource_name(), format_real(size)));
+        s.push('/');
+        s.push_str(run.font.resource_name());
+        s.push(' ');
+        push_real(s, size);
+        s.push_str(" Tf\n");
         for g in &run.glyphs {
-            let cid = fonts.cid(run.font, g.gid);
-            s.push_str(&format!(
-                "1 0 0 1 {} {} Tm <{cid:04X}> Tj\n",
-                format_real(pen + g.x_offset as f64 * k),
-                format_real(y + g.y_offset as f64 * k)
-            ));
+            s.push_str("1 0 0 1 ");
+            push_real(s, pen + g.x_offset as f64 * k);
+            s.push(' ');
+            push_real(s, y + g.y_offset as f64 * k);
+            s.push_str(" Tm <");
+            push_cid(s, fonts.cid(run.font, g.gid));
+            s.push_str("> Tj\n");
             pen += g.x_advance as f64 * k;
         }
     }
     s.push_str("ET\n");
+}
+
+/// A CID as four upper-case hex digits.
+fn push_cid(s: &mut String, cid: u16) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for shift in [12, 8, 4, 0] {
+        s.push(HEX[usize::from((cid >> shift) & 0xF)] as char);
+    }
+}
+
+/// `content` compressed. The documents of a batch signed within the same second get the same
+/// appearance (the date shown changes once a second), so the last few results are kept per
+/// thread and compression, the dearest part of drawing a signature, runs once per batch.
+fn compressed_content(content: &str) -> Vec<u8> {
+    type Recent = std::collections::VecDeque<(String, Vec<u8>)>;
+    const KEPT: usize = 4;
+    thread_local! {
+        static RECENT: std::cell::RefCell<Recent> = const { std::cell::RefCell::new(Recent::new()) };
+    }
+    if let Some(hit) = RECENT.with_borrow(|recent| recent.iter().find(|(c, _)| c == content).map(|(_, z)| z.clone())) {
+        return hit;
+    }
+    let compressed = crate::filters::flate_encode(content.as_bytes());
+    RECENT.with_borrow_mut(|recent| {
+        if recent.len() >= KEPT {
+            recent.pop_front();
+        }
+        recent.push_back((content.to_string(), compressed.clone()));
+    });
+    compressed
 }
 
 /// A mark ready to draw: its text shaped with the renderer's fonts.

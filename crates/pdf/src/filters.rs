@@ -13,11 +13,35 @@ const MAX_DECODED: u64 = 256 * 1024 * 1024;
 /// Widest predictor row accepted (real xref streams use a few bytes per row).
 const MAX_ROW: usize = 1 << 20;
 
+/// Zlib-compress `data` at the default level.
+///
+/// A signature writes a handful of small streams (appearance content, ToUnicode maps), and
+/// setting up a compressor allocates and zeroes some 300 KB of tables: more work than
+/// compressing a few KB. Each thread keeps one compressor and resets it between streams.
 pub fn flate_encode(data: &[u8]) -> Vec<u8> {
-    let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-    // Writing into a Vec cannot fail.
-    let _ = enc.write_all(data);
-    enc.finish().unwrap_or_default()
+    use flate2::{Compress, Compression, FlushCompress, Status};
+    thread_local! {
+        static COMPRESSOR: std::cell::RefCell<Compress> =
+            std::cell::RefCell::new(Compress::new(Compression::default(), true));
+    }
+    let encoded = COMPRESSOR.with_borrow_mut(|compressor| {
+        compressor.reset();
+        let mut out = Vec::with_capacity(data.len() / 2 + 64);
+        loop {
+            let consumed = usize::try_from(compressor.total_in()).ok()?;
+            match compressor.compress_vec(data.get(consumed..)?, &mut out, FlushCompress::Finish).ok()? {
+                Status::StreamEnd => return Some(out),
+                Status::Ok | Status::BufError => out.reserve(out.capacity().max(64)),
+            }
+        }
+    });
+    encoded.unwrap_or_else(|| {
+        // Not reached with a Vec as the output; kept so that a compressor error still yields
+        // a valid stream.
+        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), Compression::default());
+        let _ = enc.write_all(data);
+        enc.finish().unwrap_or_default()
+    })
 }
 
 /// A bomb (a few KB inflating to gigabytes) stops at `limit` and is refused rather than
@@ -370,6 +394,17 @@ mod tests {
         assert_eq!(run_length_decode(&[2, b'a', b'b', b'c', 254, b'x', 128, 9], 100).expect("decodes"), b"abcxxx");
         assert!(run_length_decode(&[5, b'a'], 100).is_err());
         assert!(run_length_decode(&[129, b'z'], 10).is_err());
+    }
+
+    #[test]
+    fn one_compressor_encodes_stream_after_stream() {
+        // The thread's compressor is reset between streams: each output stands alone.
+        let noise: Vec<u8> = (0..3_000_000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+        let inputs: [&[u8]; 5] = [b"", b"BT /F1 12 Tf (Hello) Tj ET", &noise, &noise[..100], &[7u8; 100_000]];
+        for input in inputs.into_iter().chain(inputs) {
+            let encoded = flate_encode(input);
+            assert_eq!(flate_decode(&encoded, 1 << 30).expect("decodes"), input);
+        }
     }
 
     #[test]

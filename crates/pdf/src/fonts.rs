@@ -119,6 +119,59 @@ fn script_runs(text: &str, latin: FontId) -> Vec<(FontId, String)> {
     runs
 }
 
+/// Glyphs of one shaped run, each with the text of its cluster.
+type ShapedGlyphs = Arc<Vec<(Glyph, String)>>;
+
+/// `text` shaped with `font`. Shaping builds a plan from the font's layout tables each time,
+/// and a batch signs the same name, labels and digits on every document: results are kept per
+/// thread (bounded; emptied when full).
+fn shaped_run(font: FontId, face: &Face<'static>, text: &str) -> ShapedGlyphs {
+    const MAX_ENTRIES: usize = 256;
+    const MAX_CACHED_LEN: usize = 512;
+    thread_local! {
+        static CACHE: std::cell::RefCell<HashMap<(FontId, String), ShapedGlyphs>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    if text.len() > MAX_CACHED_LEN {
+        return Arc::new(shape_with(face, text));
+    }
+    let key = (font, text.to_string());
+    if let Some(hit) = CACHE.with_borrow(|cache| cache.get(&key).cloned()) {
+        return hit;
+    }
+    let shaped = Arc::new(shape_with(face, text));
+    CACHE.with_borrow_mut(|cache| {
+        if cache.len() >= MAX_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(key, shaped.clone());
+    });
+    shaped
+}
+
+fn shape_with(face: &Face<'static>, text: &str) -> Vec<(Glyph, String)> {
+    let mut buffer = UnicodeBuffer::new();
+    buffer.push_str(text);
+    buffer.guess_segment_properties();
+    let shaped = rustybuzz::shape(face, &[], buffer);
+    let infos = shaped.glyph_infos();
+    let positions = shaped.glyph_positions();
+    let mut cluster_starts: Vec<usize> = infos.iter().map(|i| i.cluster as usize).collect();
+    cluster_starts.sort_unstable();
+    cluster_starts.dedup();
+    infos
+        .iter()
+        .zip(positions)
+        .map(|(info, pos)| {
+            let gid = u16::try_from(info.glyph_id).unwrap_or(0);
+            let start = info.cluster as usize;
+            let end = cluster_starts.iter().copied().find(|s| *s > start).unwrap_or(text.len());
+            let cluster_text = text.get(start..end).unwrap_or("").to_string();
+            (Glyph { gid, x_advance: pos.x_advance, x_offset: pos.x_offset, y_offset: pos.y_offset }, cluster_text)
+        })
+        .collect()
+}
+
 /// Collects the glyphs used per font while shaping, then writes the font objects.
 #[derive(Default)]
 pub struct FontCollector {
@@ -137,28 +190,15 @@ impl FontCollector {
 
     fn shape_run(&mut self, font: FontId, text: &str) -> Result<Run> {
         let face = shaping_face(font)?;
-        let mut buffer = UnicodeBuffer::new();
-        buffer.push_str(text);
-        buffer.guess_segment_properties();
-        let shaped = rustybuzz::shape(face, &[], buffer);
-        let infos = shaped.glyph_infos();
-        let positions = shaped.glyph_positions();
-        let mut cluster_starts: Vec<usize> = infos.iter().map(|i| i.cluster as usize).collect();
-        cluster_starts.sort_unstable();
-        cluster_starts.dedup();
+        let shaped = shaped_run(font, face, text);
         let used = self.used.entry(font).or_default();
-        let mut glyphs = Vec::with_capacity(infos.len());
-        for (info, pos) in infos.iter().zip(positions) {
-            let gid = u16::try_from(info.glyph_id).unwrap_or(0);
-            let start = info.cluster as usize;
-            let end = cluster_starts.iter().copied().find(|s| *s > start).unwrap_or(text.len());
-            let cluster_text = text.get(start..end).unwrap_or("").to_string();
-            let entry = used.entry(gid).or_default();
+        for (glyph, cluster_text) in shaped.iter() {
+            let entry = used.entry(glyph.gid).or_default();
             if entry.is_empty() {
-                *entry = cluster_text;
+                entry.clone_from(cluster_text);
             }
-            glyphs.push(Glyph { gid, x_advance: pos.x_advance, x_offset: pos.x_offset, y_offset: pos.y_offset });
         }
+        let glyphs = shaped.iter().map(|(glyph, _)| *glyph).collect();
         Ok(Run { font, glyphs, units_per_em: face.units_per_em() as f64 })
     }
 
@@ -201,7 +241,7 @@ fn write_font(font: FontId, used: &BTreeMap<u16, String>, sink: &mut dyn ObjSink
     for gid in used.keys() {
         remapper.remap(*gid);
     }
-    let (subset_len, compressed) = compressed_subset(font, used, &remapper)?;
+    let streams = compressed_streams(font, used, &remapper)?;
     let is_cff = data.starts_with(b"OTTO");
     let scale = 1000.0 / face.units_per_em() as f64;
     let base_name = format!("{}+{}", subset_tag(used), font.postscript_name());
@@ -211,10 +251,10 @@ fn write_font(font: FontId, used: &BTreeMap<u16, String>, sink: &mut dyn ObjSink
     if is_cff {
         file_dict.set("Subtype", Object::name("OpenType"));
     } else {
-        file_dict.set("Length1", Object::Int(subset_len as i64));
+        file_dict.set("Length1", Object::Int(streams.subset_len as i64));
     }
-    let file_ref =
-        sink.add(Object::Stream(Stream { dict: file_dict, data: StreamData::Owned(compressed.as_ref().clone()) }));
+    let file_ref = sink
+        .add(Object::Stream(Stream { dict: file_dict, data: StreamData::Owned(streams.font_file.as_ref().clone()) }));
 
     let bbox = face.global_bounding_box();
     let mut descriptor = Dict::new();
@@ -272,11 +312,9 @@ fn write_font(font: FontId, used: &BTreeMap<u16, String>, sink: &mut dyn ObjSink
     }
     let cid_ref = sink.add(Object::Dict(cid_font));
 
-    let to_unicode = to_unicode_cmap(used, &remapper);
     let mut tu = Dict::new();
     tu.set("Filter", Object::name("FlateDecode"));
-    let tu_ref = sink
-        .add(Object::Stream(Stream { dict: tu, data: StreamData::Owned(crate::filters::flate_encode(&to_unicode)) }));
+    let tu_ref = sink.add(Object::Stream(Stream { dict: tu, data: StreamData::Owned(streams.to_unicode.to_vec()) }));
 
     let mut type0 = Dict::new();
     type0.set("Type", Object::name("Font"));
@@ -288,20 +326,24 @@ fn write_font(font: FontId, used: &BTreeMap<u16, String>, sink: &mut dyn ObjSink
     Ok((sink.add(Object::Dict(type0)), remapper))
 }
 
-type SubsetKey = (FontId, Vec<u16>);
-type SubsetCache = Mutex<HashMap<SubsetKey, (usize, Arc<Vec<u8>>)>>;
+/// The compressed streams of one subset font: the font file and its ToUnicode map.
+#[derive(Clone)]
+struct FontStreams {
+    subset_len: usize,
+    font_file: Arc<Vec<u8>>,
+    to_unicode: Arc<Vec<u8>>,
+}
+
+type StreamsCache = Mutex<HashMap<(FontId, BTreeMap<u16, String>), FontStreams>>;
 
 /// Subsetting and compressing a font costs about a millisecond, more than everything else in
-/// `prepare`; batch signing repeats the same glyph sets, so results are kept (bounded).
-fn compressed_subset(
-    font: FontId,
-    used: &BTreeMap<u16, String>,
-    remapper: &GlyphRemapper,
-) -> Result<(usize, Arc<Vec<u8>>)> {
+/// `prepare`, and its ToUnicode map is compressed too; batch signing repeats the same glyph
+/// sets, so results are kept (bounded) per font and glyph set with the text of each glyph.
+fn compressed_streams(font: FontId, used: &BTreeMap<u16, String>, remapper: &GlyphRemapper) -> Result<FontStreams> {
     const MAX_ENTRIES: usize = 64;
-    static CACHE: OnceLock<SubsetCache> = OnceLock::new();
+    static CACHE: OnceLock<StreamsCache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    let key = (font, used.keys().copied().collect::<Vec<u16>>());
+    let key = (font, used.clone());
     if let Ok(map) = cache.lock()
         && let Some(hit) = map.get(&key)
     {
@@ -309,14 +351,18 @@ fn compressed_subset(
     }
     let subset = subsetter::subset(font.data(), 0, remapper)
         .map_err(|e| Error::Font(format!("subsetting {}: {e}", font.postscript_name())))?;
-    let entry = (subset.len(), Arc::new(crate::filters::flate_encode(&subset)));
+    let streams = FontStreams {
+        subset_len: subset.len(),
+        font_file: Arc::new(crate::filters::flate_encode(&subset)),
+        to_unicode: Arc::new(crate::filters::flate_encode(&to_unicode_cmap(used, remapper))),
+    };
     if let Ok(mut map) = cache.lock() {
         if map.len() >= MAX_ENTRIES {
             map.clear();
         }
-        map.insert(key, entry.clone());
+        map.insert(key, streams.clone());
     }
-    Ok(entry)
+    Ok(streams)
 }
 
 /// Six capital letters derived from the glyph set (ISO 32000 §9.6.4 subset tag).

@@ -142,7 +142,7 @@ fn attribute(oid: ObjectIdentifier, value: Any) -> Result<Attribute> {
 
 /// The ESS signingCertificateV2 attribute value for a certificate.
 pub(crate) fn signing_certificate_v2(cert_der: &[u8]) -> Result<Any> {
-    let cert = pki::parse_cert(cert_der)?;
+    let cert = pki::parsed_cert(cert_der)?;
     let id = EssCertIdV2 {
         hash_algorithm: None,
         cert_hash: OctetString::new(pki::sha256(cert_der).to_vec())?,
@@ -203,7 +203,7 @@ fn build_attrs(digest: &[u8; 32], cert_der: &[u8], opts: &CmsOptions) -> Result<
 /// The signature is checked against the certificate first, so a device returning garbage
 /// is caught here and not by a relying party.
 pub fn assemble(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
-    let cert = pki::parse_cert(&signed.cert_der)?;
+    let cert = pki::parsed_cert(&signed.cert_der)?;
     signer::verify_signature(
         &cert.tbs_certificate.subject_public_key_info,
         &signed.alg.algorithm_identifier().oid,
@@ -218,7 +218,7 @@ pub fn assemble(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
 /// Assemble without checking the signature (size estimation uses a dummy value).
 fn assemble_unchecked(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
     let attrs = SetOfVec::<Attribute>::from_der(&signed.der_to_sign)?;
-    let cert = pki::parse_cert(&signed.cert_der)?;
+    let cert = pki::parsed_cert(&signed.cert_der)?;
 
     let signer_info = SignerInfo {
         version: CmsVersion::V1,
@@ -232,9 +232,9 @@ fn assemble_unchecked(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>>
         signature: OctetString::new(signature.to_vec())?,
         unsigned_attrs: None,
     };
-    let mut certs = vec![cert];
+    let mut certs = vec![cert.as_ref().clone()];
     for c in &signed.chain_der {
-        certs.push(pki::parse_cert(c)?);
+        certs.push(pki::parsed_cert(c)?.as_ref().clone());
     }
     // eContent is an OCTET STRING whose *value* is the raw data: Any::new(OctetString, raw).
     // Wrapping an already-encoded OctetString would double-wrap (notes §2.1).

@@ -668,6 +668,31 @@ pub fn parse_cert(der: &[u8]) -> Result<x509_cert::Certificate> {
     x509_cert::Certificate::from_der(der).map_err(|e| Error::Encoding(format!("bad certificate: {e}")))
 }
 
+/// [`parse_cert`], remembered per thread for the few certificates seen last.
+///
+/// Assembling one CMS signature reads the signer's certificate five or six times (algorithm,
+/// signing-certificate attribute, issuer and serial, the signature check, the certificate set),
+/// and a batch signs with the same certificate over and over; parsing it was a tenth of a
+/// signature's work besides the RSA operation.
+pub fn parsed_cert(der: &[u8]) -> Result<std::sync::Arc<x509_cert::Certificate>> {
+    type Recent = Vec<(Vec<u8>, std::sync::Arc<x509_cert::Certificate>)>;
+    const KEPT: usize = 8;
+    thread_local! {
+        static RECENT: std::cell::RefCell<Recent> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if let Some(hit) = RECENT.with_borrow(|recent| recent.iter().find(|(d, _)| d == der).map(|(_, c)| c.clone())) {
+        return Ok(hit);
+    }
+    let cert = std::sync::Arc::new(parse_cert(der)?);
+    RECENT.with_borrow_mut(|recent| {
+        if recent.len() >= KEPT {
+            recent.remove(0);
+        }
+        recent.push((der.to_vec(), cert.clone()));
+    });
+    Ok(cert)
+}
+
 /// The subject of a certificate as an RFC 4514 string (as verification reports name them).
 pub fn cert_subject(cert_der: &[u8]) -> Option<String> {
     parse_cert(cert_der).ok().map(|cert| cert.tbs_certificate.subject.to_string())
@@ -675,7 +700,7 @@ pub fn cert_subject(cert_der: &[u8]) -> Option<String> {
 
 /// The subject CN of a certificate, if any.
 pub fn cert_common_name(cert_der: &[u8]) -> Option<String> {
-    let cert = parse_cert(cert_der).ok()?;
+    let cert = parsed_cert(cert_der).ok()?;
     name_common_name(&cert.tbs_certificate.subject)
 }
 

@@ -29,7 +29,7 @@ pub enum SigAlg {
 impl SigAlg {
     /// The algorithm to use for a certificate's public key.
     pub fn for_certificate(cert_der: &[u8]) -> Result<SigAlg> {
-        let cert = pki::parse_cert(cert_der)?;
+        let cert = pki::parsed_cert(cert_der)?;
         Self::for_spki(&cert.tbs_certificate.subject_public_key_info)
     }
 
