@@ -32,6 +32,8 @@ on_both_backends!(
     the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit_trail,
     administrators_keep_departments_and_webhooks_and_others_are_kept_out,
     administrators_keep_the_stamp_inventory_and_its_article_codes,
+    people_keep_their_certificates_and_administrators_the_signing_profiles,
+    administrators_keep_the_billing_profile_and_issue_invoices,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -883,4 +885,288 @@ async fn administrators_keep_the_stamp_inventory_and_its_article_codes(backend: 
     let sender_csrf = csrf_of(&page);
     let load = [("csrf", sender_csrf.as_str()), ("state", "KA"), ("certificates", "500, KA-0009")];
     assert_eq!(sender.post(app.url("/app/stamps/load"), &load).await.status(), 403);
+}
+
+/// A form with a PKCS#12 file (`certificate`), as the signing screen's upload forms send it.
+fn with_p12(csrf: &str, p12: Vec<u8>, fields: &[(&'static str, &'static str)]) -> reqwest::multipart::Form {
+    let file = reqwest::multipart::Part::bytes(p12).file_name("signer.p12").mime_str("application/x-pkcs12");
+    let mut form =
+        reqwest::multipart::Form::new().text("csrf", csrf.to_string()).part("certificate", file.expect("mime"));
+    for (name, value) in fields {
+        form = form.text(*name, *value);
+    }
+    form
+}
+
+/// The tenant's signing profiles as the API lists them: (name, e-mail, revoked).
+async fn profiles_of(app: &TestApp, token: &str) -> Vec<(String, String, bool)> {
+    let list: Value = app.get("/api/v1/signing-profiles", token).await.json().await.expect("json");
+    let text = |p: &Value, key: &str| p[key].as_str().unwrap_or_default().to_string();
+    let profiles = list.as_array().expect("profiles").iter();
+    profiles.map(|p| (text(p, "name"), text(p, "emailId"), p["revokedAt"].is_i64())).collect()
+}
+
+async fn people_keep_their_certificates_and_administrators_the_signing_profiles(backend: Backend) {
+    use signet_testkit::pki::TestPki;
+    let bank_ca = TestPki::new("Bank Signing CA");
+    let dir = tempfile::tempdir().expect("dir");
+    let trust = dir.path().join("trust.pem");
+    std::fs::write(&trust, bank_ca.ca_pem()).expect("trust list");
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.certificate_trust_list = Some(trust.clone());
+    })
+    .await;
+    let tenant = app.tenant("Acme Bank").await;
+    let api = app.token(&tenant).await;
+    let (_, ravi_api) = signet_testkit::people::signed_in_user(&app, &smtp, &api, "ravi@acme.example", 2).await;
+    let ravi = console_session(&app, "ravi@acme.example", GOOD_PASSWORD).await;
+
+    // A sender has the screen for their own certificates, not the organisation's profiles.
+    let page = ravi.get(app.url("/app/signing")).await;
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.expect("html");
+    assert!(page.contains("href=\"/app/signing\" aria-current=\"page\""), "{page}");
+    assert!(page.contains("enrol-form") && !page.contains("profile-form") && !page.contains("profiles-heading"));
+    let csrf = csrf_of(&page);
+    let enrol = |token: &str, p12: Vec<u8>, password: &'static str| {
+        let form = with_p12(token, p12, &[("password", password), ("name", "Ravi's DSC")]);
+        ravi.send(ravi.http.post(app.url("/app/signing/certificates")).multipart(form))
+    };
+
+    // Refused on the page, nothing enrolled: a certificate of an untrusted issuer, a wrong
+    // password; refused outright: a form without this session's token.
+    let stranger = TestPki::new("Unknown CA").signer_p12("Ravi Kumar", None, "pw");
+    let refused = enrol(&csrf, stranger, "pw").await;
+    assert_eq!(refused.status(), 400);
+    let refused = refused.text().await.expect("html");
+    assert!(refused.contains("role=\"alert\"") && refused.contains("chain"), "{refused}");
+    assert_eq!(enrol(&csrf, bank_ca.signer_p12("Ravi Kumar", None, "pw"), "wrong").await.status(), 400);
+    assert_eq!(enrol(&"0".repeat(64), bank_ca.signer_p12("Ravi Kumar", None, "pw"), "pw").await.status(), 403);
+    assert!(profiles_of(&app, &api).await.is_empty(), "nothing enrolled");
+
+    // Enrolled: the API lists it as a profile of his address.
+    let enrolled = enrol(&csrf, bank_ca.signer_p12("Ravi Kumar", Some("Acme Bank"), "pw"), "pw").await;
+    assert_eq!(enrolled.status(), 303);
+    assert_eq!(enrolled.headers()["location"], "/app/signing");
+    assert_eq!(profiles_of(&app, &api).await, [("Ravi's DSC".to_string(), "ravi@acme.example".to_string(), false)]);
+    let page = unescape(&ravi.get(app.url("/app/signing")).await.text().await.expect("html"));
+    let certificate = page
+        .split("<option value=\"")
+        .skip(1)
+        .find(|o| o.contains("Ravi's DSC"))
+        .and_then(|o| o.split('"').next())
+        .expect("his certificate offered")
+        .to_string();
+
+    // Automated signing: without consent refused and still off; with it, on with his reason.
+    let automated = |consent: bool| {
+        let mut form = vec![
+            ("csrf", csrf.as_str()),
+            ("enabled", "on"),
+            ("certificate", certificate.as_str()),
+            ("reason", "Sanctioned under delegation 7"),
+            ("location", "Mumbai branch"),
+        ];
+        if consent {
+            form.push(("consent", "on"));
+        }
+        ravi.post(app.url("/app/signing/automated"), &form)
+    };
+    let refused = automated(false).await;
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("html").contains("role=\"alert\""));
+    let settings: Value = app.get("/api/v1/users/me/automated-signing", &ravi_api).await.json().await.expect("json");
+    assert_eq!(settings["enabled"], false, "{settings}");
+    assert_eq!(automated(true).await.status(), 303);
+    let settings: Value = app.get("/api/v1/users/me/automated-signing", &ravi_api).await.json().await.expect("json");
+    assert_eq!(
+        (&settings["enabled"], &settings["consentAccepted"], &settings["certificateName"]),
+        (&json!(true), &json!(true), &json!("Ravi's DSC")),
+        "{settings}"
+    );
+    assert_eq!(settings["defaultSignatoryReason"], "Sanctioned under delegation 7");
+    assert_eq!(settings["defaultSignatoryLocation"], "Mumbai branch");
+    let page = ravi.get(app.url("/app/signing")).await.text().await.expect("html");
+    assert!(page.contains("On: when your turn comes"), "{page}");
+
+    // Removing it needs his account password.
+    let remove = |password: &'static str| {
+        let form = [("csrf", csrf.as_str()), ("certificate", certificate.as_str()), ("password", password)];
+        ravi.post(app.url("/app/signing/certificates/remove"), &form)
+    };
+    assert_eq!(remove("not my password").await.status(), 400);
+    assert!(!profiles_of(&app, &api).await[0].2, "still enrolled");
+    assert_eq!(remove(GOOD_PASSWORD).await.status(), 303);
+    assert!(profiles_of(&app, &api).await[0].2, "removed");
+
+    // The organisation's profiles are the administrator's: the sender is refused both changes.
+    let p12 = || TestPki::new("Treasury CA").signer_p12("Treasury Signing", Some("Acme Bank"), "s3cret");
+    let profile = |csrf: &str, password: &'static str| {
+        with_p12(csrf, p12(), &[("name", "Treasury"), ("email", "treasury@acme.example"), ("password", password)])
+    };
+    let by_sender = ravi.send(ravi.http.post(app.url("/app/signing/profiles")).multipart(profile(&csrf, "s3cret")));
+    assert_eq!(by_sender.await.status(), 403);
+    let first = app.get("/api/v1/signing-profiles", &api).await.json::<Value>().await.expect("json")[0]["profileId"]
+        .as_i64()
+        .expect("profileId");
+    let revoke = format!("/app/signing/profiles/{first}/revoke");
+    assert_eq!(ravi.post(app.url(&revoke), &[("csrf", csrf.as_str())]).await.status(), 403);
+    assert_eq!(profiles_of(&app, &api).await.len(), 1, "the sender added nothing");
+
+    // The administrator adds one (a wrong password refused on the page) and revokes it.
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = unescape(&admin.get(app.url("/app/signing")).await.text().await.expect("html"));
+    assert!(page.contains("profile-form") && page.contains("Ravi's DSC"), "{page}");
+    let admin_csrf = csrf_of(&page);
+    let add = |password: &'static str| {
+        admin.send(admin.http.post(app.url("/app/signing/profiles")).multipart(profile(&admin_csrf, password)))
+    };
+    let refused = add("nope").await;
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("html").contains("role=\"alert\""));
+    assert_eq!(profiles_of(&app, &api).await.len(), 1, "nothing added");
+    assert_eq!(add("s3cret").await.status(), 303);
+    let profiles = profiles_of(&app, &api).await;
+    assert!(profiles.contains(&("Treasury".into(), "treasury@acme.example".into(), false)), "{profiles:?}");
+    // On a phone in Chromium: every control named, nothing wider than the screen.
+    let tag = format!("{backend:?}").to_lowercase();
+    let args = json!({"email": tenant.admin_email, "password": ADMIN_PASSWORD, "pages": ["/app/signing"]});
+    let looked = journey(&app, "look", &format!("{tag}-signing"), args).await;
+    assert_eq!(looked["statuses"], json!([200]), "{looked}");
+    let page = admin.get(app.url("/app/signing")).await.text().await.expect("html");
+    let row = page.split("<tr>").find(|r| r.contains("treasury@acme.example")).expect("the profile's row");
+    let revoke = row.split("action=\"").nth(1).and_then(|r| r.split('"').next()).expect("revoke form").to_string();
+    assert_eq!(admin.post(app.url(&revoke), &[("csrf", admin_csrf.as_str())]).await.status(), 303);
+    let profiles = profiles_of(&app, &api).await;
+    assert!(profiles.contains(&("Treasury".into(), "treasury@acme.example".into(), true)), "{profiles:?}");
+    assert_eq!(admin.post(app.url(&revoke), &[("csrf", admin_csrf.as_str())]).await.status(), 404, "revoked twice");
+}
+
+async fn administrators_keep_the_billing_profile_and_issue_invoices(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.invoice_supplier_name = Some("Signet Platform Services Pvt Ltd".into());
+        config.invoice_supplier_address = Some("4 Nariman Point\nMumbai 400021".into());
+        config.invoice_supplier_gstin = Some("27AACCS1234K1ZF".into());
+        config.invoice_supplier_state = Some("MH".into());
+        config.invoice_fee_paise = 10_050;
+    })
+    .await;
+    let tenant = app.tenant("Acme Finance").await;
+    let api = app.token(&tenant).await;
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = admin.get(app.url("/app/invoices")).await;
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.expect("html");
+    assert!(page.contains("href=\"/app/invoices\" aria-current=\"page\"") && page.contains("Not set yet"), "{page}");
+    let csrf = csrf_of(&page);
+
+    // The billing profile: a GSTIN of another state refused on the page with what was typed,
+    // nothing saved; then saved, and the API reads it (the address's lines kept).
+    let profile = |token: &str, gstin: &str, state: &str| {
+        let form = [
+            ("csrf", token),
+            ("legal_name", "Acme Finance Ltd"),
+            ("address", "7 MG Road\r\nBengaluru 560001"),
+            ("gstin", gstin),
+            ("state", state),
+        ];
+        admin.post(app.url("/app/invoices/billing-profile"), &form)
+    };
+    let refused = profile(&csrf, "29AAACA1234B1ZE", "MH").await;
+    assert_eq!(refused.status(), 400);
+    let refused = refused.text().await.expect("html");
+    assert!(refused.contains("role=\"alert\"") && refused.contains("value=\"Acme Finance Ltd\""), "{refused}");
+    assert_eq!(app.get("/api/v1/stamps/billing-profile", &api).await.status(), 404, "nothing saved");
+    assert_eq!(profile(&"0".repeat(64), "29AAACA1234B1ZE", "KA").await.status(), 403);
+    assert_eq!(app.get("/api/v1/stamps/billing-profile", &api).await.status(), 404, "nothing saved");
+    let saved = profile(&csrf, "29AAACA1234B1ZE", "KA").await;
+    assert_eq!(saved.status(), 303);
+    assert_eq!(saved.headers()["location"], "/app/invoices");
+    let read: Value = app.get("/api/v1/stamps/billing-profile", &api).await.json().await.expect("json");
+    assert_eq!(
+        read,
+        json!({"legalName": "Acme Finance Ltd", "address": "7 MG Road\nBengaluru 560001", "gstin": "29AAACA1234B1ZE",
+               "stateCode": "KA"})
+    );
+
+    // Issuing: not a number, or a workflow still in progress, is refused and issues nothing.
+    let (workflow, _) = workflow_for(&app, &api, "Loan sanction", &["asha@borrower.example"]).await;
+    let id = workflow.to_string();
+    let issue = |what: &str| admin.post(app.url("/app/invoices/issue"), &[("csrf", csrf.as_str()), ("workflow", what)]);
+    assert_eq!(issue("seven").await.status(), 400);
+    let refused = issue(&id).await;
+    assert_eq!(refused.status(), 409);
+    assert!(refused.text().await.expect("html").contains("in progress"));
+    let invoice_of = format!("/api/v1/stamps/invoices/{workflow}");
+    assert_eq!(app.get(&invoice_of, &api).await.status(), 404, "nothing issued");
+
+    // Once it has ended: issued, shown with its PDF, which is the API's document.
+    let ended =
+        app.post(&format!("/api/v1/workflows/{workflow}/inactive"), &api, json!({"workflowid": workflow})).await;
+    assert!(ended.status().is_success(), "{}", ended.status());
+    let issued = issue(&id).await;
+    assert_eq!(issued.status(), 303);
+    assert_eq!(issued.headers()["location"].to_str().expect("location"), format!("/app/invoices?workflow={workflow}"));
+    let documents: Value = app.get(&invoice_of, &api).await.json().await.expect("json");
+    let number = documents["invoiceNo"].as_str().expect("invoiceNo").to_string();
+    assert!(documents["debitNoteNo"].is_null(), "no stamp papers, no debit note: {documents}");
+    let page = admin.get(app.url(&format!("/app/invoices?workflow={workflow}"))).await.text().await.expect("html");
+    let shown = unescape(&page);
+    assert!(shown.contains(&format!("<td>{number}</td>")), "{page}");
+    let total = format!("<td>₹{:.2}</td>", documents["totalAmount"].as_f64().expect("totalAmount"));
+    assert!(total != "<td>₹0.00</td>" && shown.contains(&total), "{total} in {page}");
+    let href = format!("/app/invoices/{workflow}/invoice");
+    assert!(shown.contains(&format!("href=\"{href}\"")), "{page}");
+    let pdf = admin.get(app.url(&href)).await;
+    assert_eq!(pdf.status(), 200);
+    assert_eq!(pdf.headers()["content-type"], "application/pdf");
+    let pdf = pdf.bytes().await.expect("pdf");
+    assert!(pdf.starts_with(b"%PDF-"), "a PDF");
+    let issued_pdf = base64::engine::general_purpose::STANDARD
+        .decode(documents["invoiceDocument"].as_str().expect("invoiceDocument"))
+        .expect("base64");
+    assert_eq!(pdf.to_vec(), issued_pdf, "the document as issued");
+    assert_eq!(admin.get(app.url(&format!("/app/invoices/{workflow}/debit-note"))).await.status(), 404);
+    // On a phone in Chromium: every control named, nothing wider than the screen.
+    let tag = format!("{backend:?}").to_lowercase();
+    let pages = json!(["/app/invoices", format!("/app/invoices?workflow={workflow}")]);
+    let args = json!({"email": tenant.admin_email, "password": ADMIN_PASSWORD, "pages": pages});
+    let looked = journey(&app, "look", &format!("{tag}-invoices"), args).await;
+    assert_eq!(looked["statuses"], json!([200, 200]), "{looked}");
+    assert_eq!(issue(&id).await.status(), 303, "issuing again shows what was issued");
+    let again: Value = app.get(&invoice_of, &api).await.json().await.expect("json");
+    assert_eq!(again["invoiceNo"], number.as_str());
+    let unknown = admin.get(app.url("/app/invoices?workflow=999999")).await;
+    assert_eq!(unknown.status(), 404);
+    assert!(unknown.text().await.expect("html").contains("role=\"alert\""));
+
+    // A sender finds the documents but issues nothing and does not see the billing profile.
+    signet_testkit::people::signed_in_user(&app, &smtp, &api, "sara@acme.example", 2).await;
+    let sender = console_session(&app, "sara@acme.example", GOOD_PASSWORD).await;
+    let page = sender.get(app.url(&format!("/app/invoices?workflow={workflow}"))).await;
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.expect("html");
+    assert!(unescape(&page).contains(&number) && !page.contains("issue-form") && !page.contains("profile-form"));
+    let sender_csrf = csrf_of(&page);
+    let form = [("csrf", sender_csrf.as_str()), ("workflow", id.as_str())];
+    assert_eq!(sender.post(app.url("/app/invoices/issue"), &form).await.status(), 403);
+    let form = [("csrf", sender_csrf.as_str()), ("legal_name", "Not Acme"), ("address", "Elsewhere"), ("state", "MH")];
+    assert_eq!(sender.post(app.url("/app/invoices/billing-profile"), &form).await.status(), 403);
+    let read: Value = app.get("/api/v1/stamps/billing-profile", &api).await.json().await.expect("json");
+    assert_eq!(read["legalName"], "Acme Finance Ltd", "unchanged");
+
+    // A signer-role user neither sees nor reaches the screen.
+    signet_testkit::people::signed_in_user(&app, &smtp, &api, "sid@acme.example", 3).await;
+    let signer = console_session(&app, "sid@acme.example", GOOD_PASSWORD).await;
+    let inbox = signer.get(app.url("/app/inbox")).await.text().await.expect("html");
+    assert!(!inbox.contains("/app/invoices"), "{inbox}");
+    assert_eq!(signer.get(app.url("/app/invoices")).await.status(), 403);
 }

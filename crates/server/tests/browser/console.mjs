@@ -8,6 +8,7 @@
 //   bulk     the sender checks a spreadsheet with a bad row (args.sheet), sends it with
 //            args.pdf, watches the job finish and downloads its report to args.reportTo
 //   denied   a user without the permission sees no People section and is refused at /app/people
+//   look     each of args.pages (addresses under /app) opened and inspected, as it is on a phone
 // usage: node console.mjs '<json>' with json = { base, journey, email, password, shots, ... }
 // Prints one JSON line: { finalUrl, status, text, problems, screenshots, ...journey's own }.
 // Problems: console errors, page errors, failed requests, unexpected HTTP errors, layout shift,
@@ -208,6 +209,13 @@ try {
     const response = await page.goto(`${args.base}/app/people`);
     result.peopleStatus = response.status();
     await inspect("denied");
+  } else if (args.journey === "look") {
+    result.statuses = [];
+    for (const [i, path] of args.pages.entries()) {
+      const response = await page.goto(`${args.base}${path}`);
+      result.statuses.push(response.status());
+      await inspect(`page-${i + 1}`);
+    }
   } else {
     throw new Error(`unknown journey ${args.journey}`);
   }

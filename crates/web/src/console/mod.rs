@@ -14,10 +14,12 @@ mod bulk;
 mod exports;
 mod gateway;
 mod inbox;
+mod invoices;
 mod people;
 mod roles;
 mod send;
 pub mod session;
+mod signing;
 mod stamps;
 mod workflows;
 
@@ -72,6 +74,16 @@ pub fn router(state: AppState) -> Router {
         .route("/app/stamps/articles", post(stamps::set_article))
         .route("/app/stamps/articles/remove", post(stamps::remove_article))
         .route("/app/stamps/{id}/retire", post(stamps::retire))
+        .route("/app/invoices", get(invoices::show))
+        .route("/app/invoices/billing-profile", post(invoices::save_billing_profile))
+        .route("/app/invoices/issue", post(invoices::issue))
+        .route("/app/invoices/{id}/{document}", get(invoices::document))
+        .route("/app/signing", get(signing::show))
+        .route("/app/signing/certificates", post(signing::enrol))
+        .route("/app/signing/certificates/remove", post(signing::remove))
+        .route("/app/signing/automated", post(signing::automated))
+        .route("/app/signing/profiles", post(signing::create_profile))
+        .route("/app/signing/profiles/{id}/revoke", post(signing::revoke_profile))
         .route("/app/gateway", get(gateway::show))
         .route("/app/gateway/authtokens", post(gateway::create_token))
         .route("/app/gateway/authtokens/{id}/revoke", post(gateway::revoke_token))
@@ -148,6 +160,8 @@ impl Session {
             ("Departments", "/app/departments", Permission::ReadDirectory),
             ("Exports", "/app/exports", Permission::ReadWorkflows),
             ("Stamps", "/app/stamps", Permission::ReadWorkflows),
+            ("Invoices", "/app/invoices", Permission::ReadWorkflows),
+            ("Signing", "/app/signing", Permission::Authenticated),
             ("Gateway", "/app/gateway", Permission::ManageSettings),
             ("Webhooks", "/app/webhooks", Permission::ManageSettings),
             ("Audit", "/app/audit", Permission::ReadAudit),
@@ -259,6 +273,32 @@ impl FormFields {
     pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         self.0.iter().filter(move |(key, _)| key == name).map(|(_, value)| value.as_str())
     }
+}
+
+/// A multipart form's text fields and its files under `file_field` (each with its name, or
+/// `unnamed`; empty ones dropped), within the body limit the server sets; else the text of
+/// the refusal.
+pub(crate) async fn read_multipart(
+    mut multipart: axum::extract::Multipart,
+    file_field: &str,
+    unnamed: &str,
+) -> Result<(FormFields, Vec<(String, Vec<u8>)>), String> {
+    let mut fields = Vec::new();
+    let mut files = Vec::new();
+    let unreadable = |_| "The form could not be read. Choose the files again and send it once more.".to_string();
+    while let Some(field) = multipart.next_field().await.map_err(unreadable)? {
+        let name = field.name().unwrap_or_default().to_string();
+        if name == file_field {
+            let file_name = field.file_name().unwrap_or(unnamed).to_string();
+            let bytes = field.bytes().await.map_err(unreadable)?;
+            if !bytes.is_empty() {
+                files.push((file_name, bytes.to_vec()));
+            }
+        } else if fields.len() < 200 {
+            fields.push((name, field.text().await.map_err(unreadable)?));
+        }
+    }
+    Ok((FormFields(fields), files))
 }
 
 /// A service's refusal as a page: what the person can correct, or that it failed.

@@ -133,7 +133,7 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
     if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
         return refused;
     }
-    let (fields, files) = match read_multipart(multipart).await {
+    let (fields, files) = match super::read_multipart(multipart, "documents", "document.pdf").await {
         Ok(read) => read,
         Err(text) => return super::page_error(StatusCode::BAD_REQUEST, &text),
     };
@@ -194,26 +194,6 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => again(user_text(&error)),
         Err(error) => failure(error),
     }
-}
-
-/// The form's text fields and its files (`documents`), within the body limit the server sets.
-async fn read_multipart(mut multipart: Multipart) -> Result<(FormFields, Vec<(String, Vec<u8>)>), String> {
-    let mut fields = Vec::new();
-    let mut files = Vec::new();
-    let unreadable = |_| "The form could not be read. Choose the files again and send it once more.".to_string();
-    while let Some(field) = multipart.next_field().await.map_err(unreadable)? {
-        let name = field.name().unwrap_or_default().to_string();
-        if name == "documents" {
-            let file_name = field.file_name().unwrap_or("document.pdf").to_string();
-            let bytes = field.bytes().await.map_err(unreadable)?;
-            if !bytes.is_empty() {
-                files.push((file_name, bytes.to_vec()));
-            }
-        } else if fields.len() < 200 {
-            fields.push((name, field.text().await.map_err(unreadable)?));
-        }
-    }
-    Ok((FormFields(fields), files))
 }
 
 struct SheetView {

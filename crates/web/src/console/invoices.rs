@@ -1,0 +1,235 @@
+//! A workflow's invoices (docs/stamps.md, "Invoices"): the tenant's billing profile (the
+//! recipient the documents are made out to), issuing the tax invoice and debit note of an ended
+//! workflow, and finding a workflow's documents with their PDFs. As the API's operations, with
+//! their permissions: reading what was issued needs `read_workflows` (`GET
+//! /api/v1/stamps/invoices/{workflowId}`); the billing profile and issuing `manage_settings`.
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use signet_api::AppState;
+use signet_api::extract::ApiPath;
+use signet_api::routes::documents::pdf_response;
+use signet_domain::Error;
+use signet_domain::access::Permission;
+use signet_domain::invoice::{PartyInput, format_rupees};
+use signet_domain::stamp;
+use signet_services::invoices::{self as service, IssuedDocument, WorkflowInvoices};
+
+use super::session::see_other;
+use super::{FormFields, Frame, Session, failure, page_error, render, shown_again, when};
+
+/// The documents of a workflow, by the address they download from.
+const DOCUMENTS: [(&str, &str); 2] = [("invoice", "Tax invoice"), ("debit-note", "Debit note")];
+
+/// The billing profile as its form shows it.
+#[derive(Default)]
+struct ProfileForm {
+    legal_name: String,
+    address: String,
+    gstin: String,
+    state_code: String,
+    updated: Option<String>,
+}
+
+struct StateOption {
+    code: &'static str,
+    name: &'static str,
+}
+
+struct DocumentView {
+    label: &'static str,
+    number: String,
+    issued: String,
+    total: String,
+    href: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/invoices.html")]
+struct InvoicesPage {
+    frame: Frame,
+    error: Option<String>,
+    may_change: bool,
+    profile: Option<ProfileForm>,
+    states: Vec<StateOption>,
+    /// The workflow asked about, as typed.
+    workflow: String,
+    documents: Vec<DocumentView>,
+    total: String,
+}
+
+impl InvoicesPage {
+    /// Whether the billing profile's form has state `code` chosen.
+    fn chosen(&self, code: &str) -> bool {
+        self.profile.as_ref().is_some_and(|p| p.state_code == code)
+    }
+}
+
+async fn invoices_page(state: &AppState, session: &Session, error: Option<String>) -> Result<InvoicesPage, Error> {
+    let may_change = session.auth.access.allows(Permission::ManageSettings);
+    // The billing profile is read with the permission that changes it, as the API reads it.
+    let profile = if may_change {
+        let saved = state.store.billing_profile(session.auth.tenant_id).await?;
+        Some(saved.map_or_else(ProfileForm::default, |p| ProfileForm {
+            legal_name: p.legal_name,
+            address: p.address,
+            gstin: p.gstin.unwrap_or_default(),
+            state_code: p.state_code,
+            updated: Some(when(p.updated_at)),
+        }))
+    } else {
+        None
+    };
+    Ok(InvoicesPage {
+        frame: session.frame("/app/invoices"),
+        error,
+        may_change,
+        profile,
+        states: stamp::STATES.iter().map(|(code, name)| StateOption { code, name }).collect(),
+        workflow: String::new(),
+        documents: Vec::new(),
+        total: String::new(),
+    })
+}
+
+/// The documents issued for workflow `id`, as the page lists them.
+fn documents_of(id: i64, issued: WorkflowInvoices) -> (Vec<DocumentView>, String) {
+    let view = |(path, label): (&str, &'static str), document: IssuedDocument| DocumentView {
+        label,
+        number: document.number,
+        issued: when(document.issued_at),
+        total: format!("₹{}", format_rupees(document.total_paise)),
+        href: format!("/app/invoices/{id}/{path}"),
+    };
+    let documents = [issued.invoice, issued.debit_note]
+        .into_iter()
+        .zip(DOCUMENTS)
+        .filter_map(|(document, kind)| document.map(|d| view(kind, d)))
+        .collect();
+    (documents, format!("₹{}", format_rupees(issued.total_paise)))
+}
+
+#[derive(serde::Deserialize, Default)]
+pub struct InvoicesQuery {
+    workflow: Option<String>,
+}
+
+/// `GET /app/invoices?workflow=7`: the billing profile (for `manage_settings`), and the
+/// documents issued for the workflow asked about.
+pub async fn show(State(state): State<AppState>, session: Session, Query(query): Query<InvoicesQuery>) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
+        return refused;
+    }
+    let asked = query.workflow.as_deref().map(str::trim).unwrap_or_default().to_string();
+    let mut found = None;
+    if !asked.is_empty() {
+        let looked_up = async {
+            let id = workflow_id(&asked)?;
+            service::fetch(&state, session.auth.tenant_id, id).await.map(|issued| documents_of(id, issued))
+        }
+        .await;
+        match looked_up {
+            Ok(documents) => found = Some(documents),
+            Err(error) => return again(&state, &session, error, |page| page.workflow = asked).await,
+        }
+    }
+    match invoices_page(&state, &session, None).await {
+        Ok(mut page) => {
+            if let Some((documents, total)) = found {
+                (page.documents, page.total) = (documents, total);
+            }
+            page.workflow = asked;
+            render(StatusCode::OK, &page)
+        }
+        Err(error) => failure(error),
+    }
+}
+
+/// The page again with a refusal the person can correct, and what they typed (`keep`).
+async fn again(state: &AppState, session: &Session, error: Error, keep: impl FnOnce(&mut InvoicesPage)) -> Response {
+    shown_again(error, async |text| {
+        invoices_page(state, session, Some(text)).await.map(|mut page| {
+            keep(&mut page);
+            page
+        })
+    })
+    .await
+}
+
+/// A workflow id as typed.
+fn workflow_id(text: &str) -> Result<i64, Error> {
+    text.trim().parse::<i64>().map_err(|_| Error::field("workflowId", "must be a workflow id (a positive number)"))
+}
+
+/// `POST /app/invoices/billing-profile`: `legal_name`, `address` (lines), `gstin` (empty: an
+/// unregistered recipient), `state`, as `PUT /api/v1/stamps/billing-profile`.
+pub async fn save_billing_profile(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    // A browser sends a text area's lines ended by CR LF; the address keeps them as lines.
+    let address = fields.get("address").replace("\r\n", "\n");
+    let input = PartyInput {
+        legal_name: Some(fields.get("legal_name")),
+        address: Some(&address),
+        gstin: Some(fields.get("gstin")).filter(|g| !g.is_empty()),
+        state_code: Some(fields.get("state")),
+    };
+    match service::set_billing_profile(&state, session.auth.tenant_id, &session.auth.actor(), input).await {
+        Ok(_) => see_other("/app/invoices"),
+        Err(error) => {
+            let typed = ProfileForm {
+                legal_name: fields.get("legal_name").to_string(),
+                address,
+                gstin: fields.get("gstin").to_string(),
+                state_code: fields.get("state").to_string(),
+                updated: None,
+            };
+            again(&state, &session, error, |page| page.profile = Some(typed)).await
+        }
+    }
+}
+
+/// `POST /app/invoices/issue`: `workflow`, as `POST /api/v1/stamps/invoices`; issued once, so
+/// issuing again shows the same documents.
+pub async fn issue(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    let typed = fields.get("workflow").to_string();
+    let issued = async {
+        let id = workflow_id(&typed)?;
+        service::issue(&state, session.auth.tenant_id, &session.auth.actor(), id).await.map(|_| id)
+    }
+    .await;
+    match issued {
+        Ok(id) => see_other(&format!("/app/invoices?workflow={id}")),
+        Err(error) => again(&state, &session, error, |page| page.workflow = typed).await,
+    }
+}
+
+/// `GET /app/invoices/{id}/invoice` or `.../debit-note`: the PDF as issued.
+pub async fn document(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath((id, kind)): ApiPath<(i64, String)>,
+) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
+        return refused;
+    }
+    let issued = match service::fetch(&state, session.auth.tenant_id, id).await {
+        Ok(issued) => issued,
+        Err(error) => return failure(error),
+    };
+    let document = match kind.as_str() {
+        "invoice" => issued.invoice,
+        "debit-note" => issued.debit_note,
+        _ => None,
+    };
+    match document {
+        Some(d) => pdf_response(d.pdf.into(), &format!("{}.pdf", d.number.replace('/', "-"))),
+        None => page_error(StatusCode::NOT_FOUND, "This workflow has no such document."),
+    }
+}
