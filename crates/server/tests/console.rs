@@ -34,6 +34,8 @@ on_both_backends!(
     administrators_keep_the_stamp_inventory_and_its_article_codes,
     people_keep_their_certificates_and_administrators_the_signing_profiles,
     administrators_keep_the_billing_profile_and_issue_invoices,
+    administrators_keep_the_menus_and_grant_their_entries,
+    people_keep_their_second_factor_and_administrators_the_single_sign_on_providers,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -1169,4 +1171,275 @@ async fn administrators_keep_the_billing_profile_and_issue_invoices(backend: Bac
     let inbox = signer.get(app.url("/app/inbox")).await.text().await.expect("html");
     assert!(!inbox.contains("/app/invoices"), "{inbox}");
     assert_eq!(signer.get(app.url("/app/invoices")).await.status(), 403);
+}
+
+/// The names of the tenant's menu entries with the entry each is under, as the API lists them.
+async fn menus_of(app: &TestApp, token: &str) -> Vec<(String, Option<i64>)> {
+    let menus: Value = app.get("/api/v1/menus", token).await.json().await.expect("json");
+    let menus = menus.as_array().cloned().unwrap_or_default();
+    menus.iter().map(|m| (m["menuName"].as_str().unwrap_or_default().to_string(), m["menuParentId"].as_i64())).collect()
+}
+
+async fn administrators_keep_the_menus_and_grant_their_entries(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = console_app(backend, &smtp).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let api = app.token(&tenant).await;
+    let retail = app.post("/api/v1/departments", &api, json!({"departmentName": "Retail"})).await;
+    assert_eq!(retail.status(), 201);
+    let retail = retail.json::<Value>().await.expect("json")["departmentID"].as_i64().expect("departmentID");
+    let (sara, sara_api) = signet_testkit::people::signed_in_user(&app, &smtp, &api, "sara@bank.example", 2).await;
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = admin.get(app.url("/app/access")).await;
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.expect("html");
+    assert!(page.contains("href=\"/app/access\" aria-current=\"page\"") && page.contains("activity-form"), "{page}");
+    let csrf = csrf_of(&page);
+    let add = |token: &str, name: &str, parent: &str| {
+        admin.post(app.url("/app/access/activities"), &[("csrf", token), ("name", name), ("parent", parent)])
+    };
+
+    // Refused on the page, nothing made: a blank name, a parent that is not the tenant's;
+    // refused outright: a form without this session's token.
+    let blank = add(&csrf, "   ", "0").await;
+    assert_eq!(blank.status(), 400);
+    let blank = blank.text().await.expect("html");
+    assert!(blank.contains("role=\"alert\"") && blank.contains("menuName"), "{blank}");
+    let orphan = add(&csrf, "Loans", "999999").await;
+    assert_eq!(orphan.status(), 400);
+    assert!(orphan.text().await.expect("html").contains("menuParentId"));
+    assert_eq!(add(&"0".repeat(64), "Loans", "0").await.status(), 403);
+    assert!(menus_of(&app, &api).await.is_empty(), "nothing made");
+
+    // Added at the top and under it, as the API lists them.
+    let added = add(&csrf, "Loans", "0").await;
+    assert_eq!(added.status(), 303);
+    assert_eq!(added.headers()["location"], "/app/access");
+    let listed: Value = app.get("/api/v1/menus", &api).await.json().await.expect("json");
+    let loans = listed[0]["menuId"].as_i64().expect("menuId");
+    assert_eq!(add(&csrf, "Home loans", &loans.to_string()).await.status(), 303);
+    assert_eq!(menus_of(&app, &api).await, [("Loans".to_string(), None), ("Home loans".to_string(), Some(loans))]);
+
+    // Granting: an id that is not the tenant's refuses the whole grant; then Loans to the
+    // Retail department and to Sara, as the API reads them back.
+    let (loans_id, retail_id, sara_id) = (loans.to_string(), retail.to_string(), sara.to_string());
+    let grant = |pairs: &[(&'static str, &str)]| {
+        let mut form = vec![("csrf", csrf.as_str())];
+        form.extend_from_slice(pairs);
+        admin.post(app.url("/app/access/grant"), &form)
+    };
+    let refused = grant(&[("menu", &loans_id), ("department", &retail_id), ("user", "999999")]).await;
+    assert_eq!(refused.status(), 400);
+    let refused = refused.text().await.expect("html");
+    assert!(refused.contains("role=\"alert\"") && refused.contains("subscriberIds"), "{refused}");
+    assert_eq!(grant(&[("menu", &loans_id)]).await.status(), 400, "a grant to nobody");
+    let access_of = format!("/api/v1/menus/{loans}/access");
+    let access: Value = app.get(&access_of, &api).await.json().await.expect("json");
+    assert_eq!((&access["users"], &access["departments"]), (&json!([]), &json!([])), "nothing granted: {access}");
+    assert!(menus_of(&app, &sara_api).await.is_empty(), "Sara may use no entry yet");
+    let granted = grant(&[("menu", &loans_id), ("department", &retail_id), ("user", &sara_id)]).await;
+    assert_eq!(granted.status(), 303);
+    let access: Value = app.get(&access_of, &api).await.json().await.expect("json");
+    assert_eq!(access["departments"], json!([{"departmentID": retail, "departmentName": "Retail"}]), "{access}");
+    assert_eq!(access["users"][0]["subscriberID"], sara, "{access}");
+    assert_eq!(menus_of(&app, &sara_api).await, [("Loans".to_string(), None)]);
+    let page = admin.get(app.url("/app/access")).await.text().await.expect("html");
+    let row = page.split("<tr>").find(|r| r.starts_with("<td>Loans</td>")).expect("the Loans row");
+    assert!(row.contains("<td>Retail</td>") && row.contains("sara@bank.example"), "{row}");
+    // On a phone in Chromium: every control named, nothing wider than the screen.
+    let tag = format!("{backend:?}").to_lowercase();
+    let args = json!({"email": tenant.admin_email, "password": ADMIN_PASSWORD, "pages": ["/app/access"]});
+    let looked = journey(&app, "look", &format!("{tag}-access"), args).await;
+    assert_eq!(looked["statuses"], json!([200]), "{looked}");
+
+    // A sender reads the menus and who may use them, and changes nothing.
+    let sender = console_session(&app, "sara@bank.example", GOOD_PASSWORD).await;
+    let page = sender.get(app.url("/app/access")).await;
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.expect("html");
+    assert!(page.contains("<td>Retail</td>") && !page.contains("grant-form") && !page.contains("activity-form"));
+    let sender_csrf = csrf_of(&page);
+    let form = [("csrf", sender_csrf.as_str()), ("name", "Sales"), ("parent", "0")];
+    assert_eq!(sender.post(app.url("/app/access/activities"), &form).await.status(), 403);
+    let form = [("csrf", sender_csrf.as_str()), ("menu", loans_id.as_str()), ("department", retail_id.as_str())];
+    assert_eq!(sender.post(app.url("/app/access/grant"), &form).await.status(), 403);
+    let remove = format!("/app/access/{loans}/delete");
+    assert_eq!(sender.post(app.url(&remove), &[("csrf", sender_csrf.as_str())]).await.status(), 403);
+    assert_eq!(menus_of(&app, &api).await.len(), 2, "unchanged");
+
+    // A signer-role user neither sees nor reaches the screen.
+    signet_testkit::people::signed_in_user(&app, &smtp, &api, "sid@bank.example", 3).await;
+    let signer = console_session(&app, "sid@bank.example", GOOD_PASSWORD).await;
+    let inbox = signer.get(app.url("/app/inbox")).await.text().await.expect("html");
+    assert!(!inbox.contains("/app/access"), "{inbox}");
+    assert_eq!(signer.get(app.url("/app/access")).await.status(), 403);
+    let form = [("csrf", csrf_of(&inbox)), ("name", "Sales".to_string()), ("parent", "0".to_string())];
+    assert_eq!(signer.send(signer.http.post(app.url("/app/access/activities")).form(&form)).await.status(), 403);
+
+    // Removing Loans takes Home loans and the grants with it; a second time there is nothing.
+    assert_eq!(admin.post(app.url(&remove), &[("csrf", csrf.as_str())]).await.status(), 303);
+    assert!(menus_of(&app, &api).await.is_empty(), "both entries gone");
+    assert!(menus_of(&app, &sara_api).await.is_empty());
+    assert_eq!(admin.post(app.url(&remove), &[("csrf", csrf.as_str())]).await.status(), 404);
+}
+
+/// An identity provider that publishes only its discovery document: enough to save it.
+async fn discovery_server() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let issuer = format!("http://{}", listener.local_addr().expect("address"));
+    let document = json!({
+        "issuer": issuer, "authorization_endpoint": format!("{issuer}/auth"),
+        "token_endpoint": format!("{issuer}/token"), "jwks_uri": format!("{issuer}/jwks"),
+    });
+    let router = axum::Router::new()
+        .route("/.well-known/openid-configuration", axum::routing::get(move || async move { axum::Json(document) }));
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    issuer
+}
+
+/// The login modes the API offers an address.
+async fn login_modes(app: &TestApp, email: &str) -> Value {
+    let modes = app.client.post(app.url("/api/v1/auth/login-modes")).json(&json!({"emailId": email})).send().await;
+    modes.expect("modes").json::<Value>().await.expect("json")["loginModes"].clone()
+}
+
+async fn people_keep_their_second_factor_and_administrators_the_single_sign_on_providers(backend: Backend) {
+    const CLIENT_SECRET: &str = "provider-client-secret-7Q";
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.outbound_allow_private = true;
+    })
+    .await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let api = app.token(&tenant).await;
+    let (_, sara_api) = signet_testkit::people::signed_in_user(&app, &smtp, &api, "sara@bank.example", 2).await;
+    let issuer = discovery_server().await;
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = admin.get(app.url("/app/login")).await;
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.expect("html");
+    assert!(page.contains("href=\"/app/login\" aria-current=\"page\"") && page.contains("provider-form"), "{page}");
+    assert!(page.contains("You sign in with password"), "{page}");
+    let csrf = csrf_of(&page);
+    let add = |token: &str, domains: &str| {
+        let form = [
+            ("csrf", token),
+            ("name", "bank-staff"),
+            ("display_name", "Bank staff login"),
+            ("issuer", issuer.as_str()),
+            ("client_id", "signet"),
+            ("client_secret", CLIENT_SECRET),
+            ("domains", domains),
+            ("redirect_uris", ""),
+        ];
+        admin.post(app.url("/app/login/sso-providers"), &form)
+    };
+    let providers = async || app.get("/api/v1/sso-providers", &api).await.json::<Value>().await.expect("json");
+
+    // Refused on the page with what was typed (never the secret), nothing saved: a domain of
+    // no user here; refused outright: a form without this session's token.
+    let refused = add(&csrf, "elsewhere.example").await;
+    assert_eq!(refused.status(), 400);
+    let refused = refused.text().await.expect("html");
+    assert!(refused.contains("role=\"alert\"") && refused.contains("emailDomains"), "{refused}");
+    assert!(refused.contains("value=\"bank-staff\"") && !refused.contains(CLIENT_SECRET), "{refused}");
+    assert_eq!(add(&"0".repeat(64), "bank.example").await.status(), 403);
+    assert_eq!(providers().await, json!([]), "nothing saved");
+    assert_eq!(login_modes(&app, "sara@bank.example").await, json!(["password", "email_otp"]));
+
+    // Saved: the API lists it (its secret sealed) and offers it to the domain's addresses.
+    let saved = add(&csrf, "bank.example").await;
+    assert_eq!(saved.status(), 303);
+    assert_eq!(saved.headers()["location"], "/app/login");
+    let listed = providers().await;
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    assert_eq!(
+        (&listed[0]["name"], &listed[0]["hasClientSecret"], &listed[0]["emailDomains"]),
+        (&json!("bank-staff"), &json!(true), &json!(["bank.example"])),
+        "{listed}"
+    );
+    assert_eq!(login_modes(&app, "sara@bank.example").await, json!(["password", "email_otp", "sso"]));
+    let page = admin.get(app.url("/app/login")).await.text().await.expect("html");
+    assert!(page.contains("<td>Bank staff login</td>") && !page.contains(CLIENT_SECRET), "{page}");
+    // On a phone in Chromium: the page, and the key of a new second factor shown once.
+    let tag = format!("{backend:?}").to_lowercase();
+    let pages = json!(["/app/login", {"path": "/app/login", "press": "Set up a second factor"}]);
+    let args = json!({"email": tenant.admin_email, "password": ADMIN_PASSWORD, "pages": pages});
+    let looked = journey(&app, "look", &format!("{tag}-login"), args).await;
+    assert_eq!(looked["statuses"], json!([200, 201]), "{looked}");
+
+    // A sender sees their own logins and second factor, not the providers, and changes none.
+    let sara = console_session(&app, "sara@bank.example", GOOD_PASSWORD).await;
+    let page = sara.get(app.url("/app/login")).await;
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.expect("html");
+    assert!(page.contains("through Bank staff login") && page.contains("Off: your password alone"), "{page}");
+    assert!(!page.contains("provider-form") && !page.contains("providers-heading"), "{page}");
+    let sara_csrf = csrf_of(&page);
+    let form =
+        [("csrf", sara_csrf.as_str()), ("name", "other"), ("issuer", issuer.as_str()), ("domains", "bank.example")];
+    assert_eq!(sara.post(app.url("/app/login/sso-providers"), &form).await.status(), 403);
+    let provider = listed[0]["providerId"].as_i64().expect("providerId");
+    let remove = format!("/app/login/sso-providers/{provider}/delete");
+    assert_eq!(sara.post(app.url(&remove), &[("csrf", sara_csrf.as_str())]).await.status(), 403);
+    assert_eq!(providers().await.as_array().map(Vec::len), Some(1), "unchanged");
+
+    // Her second factor: the key shown once at enrolment, a wrong code refused on the page and
+    // nothing turned on, the app's code turns it on, as the API then holds her to it.
+    let enrolled = sara.post(app.url("/app/login/totp"), &[("csrf", sara_csrf.as_str())]).await;
+    assert_eq!(enrolled.status(), 201);
+    let enrolled = unescape(&enrolled.text().await.expect("html"));
+    let secret = enrolled
+        .split("<code id=\"totp-secret\">")
+        .nth(1)
+        .and_then(|r| r.split('<').next())
+        .expect("the key shown")
+        .to_string();
+    assert!(enrolled.contains(&format!("otpauth://totp/Signet:sara@bank.example?secret={secret}")), "{enrolled}");
+    let confirm =
+        |code: &str| sara.post(app.url("/app/login/totp/confirm"), &[("csrf", sara_csrf.as_str()), ("code", code)]);
+    let now = signet_testkit::people::authenticator_code(&secret, 0);
+    let wrong = if now == "000000" { "111111" } else { "000000" };
+    let refused = confirm(wrong).await;
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("html").contains("role=\"alert\""));
+    assert_eq!(confirm("12345").await.status(), 400);
+    let page = sara.get(app.url("/app/login")).await.text().await.expect("html");
+    assert!(page.contains("Started, not yet confirmed") && !page.contains(&secret), "the key is not shown again");
+    assert_eq!(signet_testkit::people::login(&app, "sara@bank.example", GOOD_PASSWORD).await.status(), 200);
+    let confirmed = confirm(&now).await;
+    assert_eq!(confirmed.status(), 303);
+    assert_eq!(confirmed.headers()["location"], "/app/login");
+    signet_testkit::problem::expect_problem(
+        app.post("/api/v1/users/me/totp", &sara_api, json!(null)).await,
+        409,
+        "state_conflict",
+    )
+    .await;
+    let needs_code = signet_testkit::people::login(&app, "sara@bank.example", GOOD_PASSWORD).await;
+    signet_testkit::problem::expect_problem(needs_code, 400, "invalid_grant").await;
+    assert!(sara.get(app.url("/app/login")).await.text().await.expect("html").contains("On: signing in"));
+    // Turned off with a current code (a used or wrong one is refused, and it stays on).
+    let disable =
+        |code: &str| sara.post(app.url("/app/login/totp/disable"), &[("csrf", sara_csrf.as_str()), ("code", code)]);
+    assert_eq!(disable(&now).await.status(), 400, "a code works once");
+    assert_eq!(signet_testkit::people::login(&app, "sara@bank.example", GOOD_PASSWORD).await.status(), 400);
+    assert_eq!(disable(&signet_testkit::people::authenticator_code(&secret, 1)).await.status(), 303);
+    assert_eq!(signet_testkit::people::login(&app, "sara@bank.example", GOOD_PASSWORD).await.status(), 200);
+
+    // A signer-role user has the screen for their own second factor, without the providers.
+    signet_testkit::people::signed_in_user(&app, &smtp, &api, "sid@bank.example", 3).await;
+    let signer = console_session(&app, "sid@bank.example", GOOD_PASSWORD).await;
+    let page = signer.get(app.url("/app/login")).await.text().await.expect("html");
+    assert!(page.contains("href=\"/app/login\"") && !page.contains("provider-form"), "{page}");
+    assert_eq!(signer.post(app.url(&remove), &[("csrf", csrf_of(&page).as_str())]).await.status(), 403);
+
+    // The administrator removes the provider: the API lists none and offers it no more.
+    assert_eq!(admin.post(app.url(&remove), &[("csrf", csrf.as_str())]).await.status(), 303);
+    assert_eq!(providers().await, json!([]));
+    assert_eq!(login_modes(&app, "sara@bank.example").await, json!(["password", "email_otp"]));
+    assert_eq!(admin.post(app.url(&remove), &[("csrf", csrf.as_str())]).await.status(), 404);
 }

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
 use signet_testkit::pdf::one_page;
-use signet_testkit::people::{GOOD_PASSWORD, link_token, login, set_password, signed_in_user};
+use signet_testkit::people::{GOOD_PASSWORD, authenticator_code, link_token, login, set_password, signed_in_user};
 use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn_with};
 use signet_testkit::smtp::SmtpSink;
@@ -713,20 +713,6 @@ async fn applications_get_tokens_with_their_role_until_rotated_or_revoked(backen
         json!({"localLoginProvider": "password", "email": "ines@acme.test", "externalLoginProviders": [], "hasPassword": true})
     );
     expect_problem(app.get("/api/v1/users/me/logins", &admin).await, 404, "not_found").await;
-}
-
-/// The code an authenticator app shows for `secret` (base32) `offset` steps from now,
-/// computed by Python's standard library (an implementation of RFC 6238 that is not ours).
-fn authenticator_code(secret: &str, offset: i64) -> String {
-    let script = "import base64,hmac,hashlib,struct,time,sys\n\
-s=sys.argv[1]; k=base64.b32decode(s+'='*(-len(s)%8)); c=int(time.time())//30+int(sys.argv[2])\n\
-h=hmac.new(k,struct.pack('>Q',c),hashlib.sha1).digest(); o=h[-1]&15\n\
-print('%06d'%((struct.unpack('>I',h[o:o+4])[0]&0x7fffffff)%1000000))";
-    let output = std::process::Command::new("python3")
-        .args(["-c", script, secret, &offset.to_string()])
-        .output()
-        .expect("python3");
-    String::from_utf8_lossy(&output.stdout).trim().to_string()
 }
 
 async fn login_with_totp(app: &TestApp, email: &str, code: &str) -> reqwest::Response {

@@ -26,6 +26,7 @@ pub mod keys;
 pub mod login;
 pub mod lots;
 pub mod mail;
+pub mod menus;
 pub mod provision;
 pub mod roles;
 pub mod sales;

@@ -42,3 +42,17 @@ pub async fn signed_in_user(app: &TestApp, smtp: &SmtpSink, admin: &str, email: 
     let tokens: Value = login(app, email, GOOD_PASSWORD).await.json().await.expect("json");
     (created["subscriberId"].as_i64().expect("id"), tokens["access_token"].as_str().expect("access").to_string())
 }
+
+/// The code an authenticator app shows for `secret` (base32) `offset` steps from now,
+/// computed by Python's standard library (an implementation of RFC 6238 that is not ours).
+pub fn authenticator_code(secret: &str, offset: i64) -> String {
+    let script = "import base64,hmac,hashlib,struct,time,sys\n\
+s=sys.argv[1]; k=base64.b32decode(s+'='*(-len(s)%8)); c=int(time.time())//30+int(sys.argv[2])\n\
+h=hmac.new(k,struct.pack('>Q',c),hashlib.sha1).digest(); o=h[-1]&15\n\
+print('%06d'%((struct.unpack('>I',h[o:o+4])[0]&0x7fffffff)%1000000))";
+    let output = std::process::Command::new("python3")
+        .args(["-c", script, secret, &offset.to_string()])
+        .output()
+        .expect("python3");
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}

@@ -6,8 +6,9 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::{Error, FieldErrors};
-use signet_store::{Grant, MenuRow};
+use signet_domain::Error;
+use signet_services::menus;
+use signet_store::MenuRow;
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -118,20 +119,6 @@ pub struct FlexiFormResponse {
     pub departments: Option<Vec<Department>>,
 }
 
-fn ids(field: &str, values: &[i64], errors: &mut FieldErrors) -> Vec<i64> {
-    let values = values.to_vec();
-    if values.len() > 1000 {
-        errors.insert(field.into(), vec!["at most 1000 ids".into()]);
-    }
-    if values.iter().any(|v| !(1..=i64::from(i32::MAX)).contains(v)) {
-        errors.insert(field.into(), vec!["each id is 1 to 2147483647".into()]);
-    }
-    let mut values = values;
-    values.sort_unstable();
-    values.dedup();
-    values
-}
-
 #[utoipa::path(
     post,
     path = "/api/v1/menus/activities",
@@ -146,16 +133,8 @@ pub async fn create_activity(
     auth: Auth,
     ApiJson(body): ApiJson<CreateActivityRequest>,
 ) -> ApiResult<(StatusCode, Json<Menu>)> {
-    let raw = body.menu_name.clone().unwrap_or_default();
-    let name = raw.trim();
-    if name.is_empty() || raw.chars().count() > 100 || raw.chars().any(char::is_control) {
-        return Err(ApiError::from(Error::field("menuName", "must be 1 to 100 characters without control characters")));
-    }
-    if !(0..=i64::from(i32::MAX)).contains(&body.menu_parent_id) {
-        return Err(ApiError::from(Error::field("menuParentId", "must be 0 to 2147483647")));
-    }
-    let parent = (body.menu_parent_id != 0).then_some(body.menu_parent_id);
-    let row = state.store.create_activity(auth.tenant_id, parent, name, &auth.actor()).await?;
+    let name = body.menu_name.as_deref().unwrap_or_default();
+    let row = menus::create_activity(&state, &auth.caller(), body.menu_parent_id, name).await?;
     Ok((StatusCode::CREATED, Json(view(row))))
 }
 
@@ -177,10 +156,7 @@ pub async fn delete_activity(
     auth: Auth,
     ApiJson(body): ApiJson<DeleteActivityRequest>,
 ) -> ApiResult<StatusCode> {
-    if !(1..=i64::from(i32::MAX)).contains(&body.menu_id) {
-        return Err(ApiError::from(Error::field("menuId", "must be 1 to 2147483647")));
-    }
-    state.store.delete_activity(auth.tenant_id, body.menu_id, &auth.actor()).await?;
+    menus::delete_activity(&state, &auth.caller(), body.menu_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -211,18 +187,9 @@ pub async fn assign(
     auth: Auth,
     ApiJson(body): ApiJson<AssignAccessRequest>,
 ) -> ApiResult<Json<AssignAccessResponse>> {
-    let mut errors = FieldErrors::new();
-    let menus = ids("menuIds", &body.menu_ids, &mut errors);
-    let users = ids("subscriberIds", &body.subscriber_ids, &mut errors);
-    let departments = ids("departmentIds", &body.department_ids, &mut errors);
-    if menus.is_empty() {
-        errors.entry("menuIds".into()).or_default().push("name at least one menu entry".into());
-    }
-    if !errors.is_empty() {
-        return Err(ApiError::from(Error::Validation(errors)));
-    }
-    let grant = Grant { menu_ids: &menus, user_ids: &users, department_ids: &departments };
-    let granted = state.store.assign_access(auth.tenant_id, &grant, &auth.actor()).await?;
+    let caller = auth.caller();
+    let granted =
+        menus::assign_access(&state, &caller, &body.menu_ids, &body.subscriber_ids, &body.department_ids).await?;
     Ok(Json(AssignAccessResponse { granted }))
 }
 

@@ -8,7 +8,8 @@
 //   bulk     the sender checks a spreadsheet with a bad row (args.sheet), sends it with
 //            args.pdf, watches the job finish and downloads its report to args.reportTo
 //   denied   a user without the permission sees no People section and is refused at /app/people
-//   look     each of args.pages (addresses under /app) opened and inspected, as it is on a phone
+//   look     each of args.pages (addresses under /app, or { path, press }: the page's button of that
+//            name pressed, the page it answers inspected) opened and inspected, as it is on a phone
 // usage: node console.mjs '<json>' with json = { base, journey, email, password, shots, ... }
 // Prints one JSON line: { finalUrl, status, text, problems, screenshots, ...journey's own }.
 // Problems: console errors, page errors, failed requests, unexpected HTTP errors, layout shift,
@@ -211,9 +212,15 @@ try {
     await inspect("denied");
   } else if (args.journey === "look") {
     result.statuses = [];
-    for (const [i, path] of args.pages.entries()) {
+    for (const [i, entry] of args.pages.entries()) {
+      const { path, press: button } = typeof entry === "string" ? { path: entry } : entry;
       const response = await page.goto(`${args.base}${path}`);
-      result.statuses.push(response.status());
+      if (button) {
+        await press(page.getByRole("button", { name: button, exact: true }));
+        result.statuses.push(lastStatus);
+      } else {
+        result.statuses.push(response.status());
+      }
       await inspect(`page-${i + 1}`);
     }
   } else {

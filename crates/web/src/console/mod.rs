@@ -8,6 +8,7 @@
 //! calls one service function and renders its answer. The caller is the API's [`Auth`], so
 //! the audit trail, tenant scoping and refusals are the API's.
 
+mod access;
 mod admin;
 mod audit;
 mod bulk;
@@ -15,6 +16,7 @@ mod exports;
 mod gateway;
 mod inbox;
 mod invoices;
+mod login;
 mod people;
 mod roles;
 mod send;
@@ -84,6 +86,16 @@ pub fn router(state: AppState) -> Router {
         .route("/app/signing/automated", post(signing::automated))
         .route("/app/signing/profiles", post(signing::create_profile))
         .route("/app/signing/profiles/{id}/revoke", post(signing::revoke_profile))
+        .route("/app/access", get(access::show))
+        .route("/app/access/activities", post(access::create_activity))
+        .route("/app/access/grant", post(access::grant))
+        .route("/app/access/{id}/delete", post(access::delete_activity))
+        .route("/app/login", get(login::show))
+        .route("/app/login/totp", post(login::totp_enrol))
+        .route("/app/login/totp/confirm", post(login::totp_confirm))
+        .route("/app/login/totp/disable", post(login::totp_disable))
+        .route("/app/login/sso-providers", post(login::create_provider))
+        .route("/app/login/sso-providers/{id}/delete", post(login::delete_provider))
         .route("/app/gateway", get(gateway::show))
         .route("/app/gateway/authtokens", post(gateway::create_token))
         .route("/app/gateway/authtokens/{id}/revoke", post(gateway::revoke_token))
@@ -158,10 +170,12 @@ impl Session {
             ("Bulk", "/app/bulk", Permission::SendWorkflows),
             ("People", "/app/people", Permission::ReadDirectory),
             ("Departments", "/app/departments", Permission::ReadDirectory),
+            ("Access", "/app/access", Permission::ReadDirectory),
             ("Exports", "/app/exports", Permission::ReadWorkflows),
             ("Stamps", "/app/stamps", Permission::ReadWorkflows),
             ("Invoices", "/app/invoices", Permission::ReadWorkflows),
             ("Signing", "/app/signing", Permission::Authenticated),
+            ("Login", "/app/login", Permission::Authenticated),
             ("Gateway", "/app/gateway", Permission::ManageSettings),
             ("Webhooks", "/app/webhooks", Permission::ManageSettings),
             ("Audit", "/app/audit", Permission::ReadAudit),

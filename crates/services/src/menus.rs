@@ -1,0 +1,72 @@
+//! A tenant's menus and who may use each entry (docs/access.md, "Menus and access"): the
+//! rules of `/api/v1/menus/activities`, `/api/v1/menus/access` and `/api/v1/menus/delete`,
+//! in one place for the API and the console.
+
+use signet_domain::{Error, FieldErrors};
+use signet_store::{Grant, MenuRow};
+
+use crate::{Caller, Services};
+
+/// An id as the API takes it: 1 to 2147483647.
+fn is_id(id: i64) -> bool {
+    (1..=i64::from(i32::MAX)).contains(&id)
+}
+
+/// A new activity named `name` under `parent_id` (0 for the top level).
+pub async fn create_activity(svc: &Services, caller: &Caller, parent_id: i64, name: &str) -> Result<MenuRow, Error> {
+    let trimmed = name.trim();
+    if trimmed.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
+        return Err(Error::field("menuName", "must be 1 to 100 characters without control characters"));
+    }
+    if !(0..=i64::from(i32::MAX)).contains(&parent_id) {
+        return Err(Error::field("menuParentId", "must be 0 to 2147483647"));
+    }
+    let parent = (parent_id != 0).then_some(parent_id);
+    svc.store.create_activity(caller.tenant_id, parent, trimmed, &caller.audit_actor()).await
+}
+
+/// Removes an activity with the entries below it and their grants.
+pub async fn delete_activity(svc: &Services, caller: &Caller, menu_id: i64) -> Result<(), Error> {
+    if !is_id(menu_id) {
+        return Err(Error::field("menuId", "must be 1 to 2147483647"));
+    }
+    svc.store.delete_activity(caller.tenant_id, menu_id, &caller.audit_actor()).await
+}
+
+/// The ids of one list of a grant, sorted and without repeats; what is wrong with them goes
+/// into `errors` under `field`.
+fn ids(field: &str, values: &[i64], errors: &mut FieldErrors) -> Vec<i64> {
+    if values.len() > 1000 {
+        errors.insert(field.into(), vec!["at most 1000 ids".into()]);
+    }
+    if values.iter().any(|v| !is_id(*v)) {
+        errors.insert(field.into(), vec!["each id is 1 to 2147483647".into()]);
+    }
+    let mut values = values.to_vec();
+    values.sort_unstable();
+    values.dedup();
+    values
+}
+
+/// Grants every menu entry of `menu_ids` to every user and department named, all or nothing;
+/// the number of new grants (one that existed is not counted again).
+pub async fn assign_access(
+    svc: &Services,
+    caller: &Caller,
+    menu_ids: &[i64],
+    user_ids: &[i64],
+    department_ids: &[i64],
+) -> Result<usize, Error> {
+    let mut errors = FieldErrors::new();
+    let menus = ids("menuIds", menu_ids, &mut errors);
+    let users = ids("subscriberIds", user_ids, &mut errors);
+    let departments = ids("departmentIds", department_ids, &mut errors);
+    if menus.is_empty() {
+        errors.entry("menuIds".into()).or_default().push("name at least one menu entry".into());
+    }
+    if !errors.is_empty() {
+        return Err(Error::Validation(errors));
+    }
+    let grant = Grant { menu_ids: &menus, user_ids: &users, department_ids: &departments };
+    svc.store.assign_access(caller.tenant_id, &grant, &caller.audit_actor()).await
+}

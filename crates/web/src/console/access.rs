@@ -1,0 +1,182 @@
+//! Menus and access (docs/access.md, "Menus and access"): the tenant's menu entries (its
+//! activities and its templates) with who may use each (users, directly or through their
+//! department, and departments), as `GET /api/v1/menus/{menuId}/access` (`read_directory`);
+//! for `manage_people`, adding an activity, granting entries to users and departments and
+//! removing an activity, as `/api/v1/menus/activities`, `/api/v1/menus/access` and
+//! `/api/v1/menus/delete`. The API grants entries to users and departments (not to roles) and
+//! has no way to take a grant back, so neither has the console.
+
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use signet_api::AppState;
+use signet_api::extract::ApiPath;
+use signet_domain::Error;
+use signet_domain::access::Permission;
+use signet_domain::paging::Page;
+use signet_domain::user::{UserKind, UserStatus};
+use signet_services::{menus, users};
+use signet_store::UserFilter;
+
+use super::session::see_other;
+use super::{FormFields, Frame, Session, failure, render, shown_again, when};
+
+/// Entries listed on the page (the first made), and people and departments offered.
+const LISTED: usize = 200;
+const OFFERED: i64 = 100;
+
+struct MenuView {
+    id: i64,
+    name: String,
+    /// The entry it is under, if any.
+    parent: Option<String>,
+    kind: &'static str,
+    created: String,
+    departments: String,
+    users: String,
+    /// An activity (a template's entry goes with its template).
+    removable: bool,
+}
+
+/// A user or a department to grant entries to.
+struct Choice {
+    id: i64,
+    label: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/access.html")]
+struct AccessPage {
+    frame: Frame,
+    error: Option<String>,
+    may_change: bool,
+    menus: Vec<MenuView>,
+    total: usize,
+    users: Vec<Choice>,
+    departments: Vec<Choice>,
+}
+
+/// A person as listed: their name and address.
+fn person(name: Option<String>, email: Option<String>) -> String {
+    match (name, email) {
+        (Some(name), Some(email)) => format!("{name} ({email})"),
+        (name, email) => name.or(email).unwrap_or_default(),
+    }
+}
+
+async fn access_page(state: &AppState, session: &Session, error: Option<String>) -> Result<AccessPage, Error> {
+    let tenant = session.auth.tenant_id;
+    let rows = state.store.menus(tenant, None).await?;
+    let total = rows.len();
+    let names: std::collections::HashMap<i64, String> = rows.iter().map(|m| (m.id, m.name.clone())).collect();
+    let mut menus = Vec::new();
+    for row in rows.into_iter().take(LISTED) {
+        let (users, departments) = state.store.menu_access(tenant, row.id).await?;
+        menus.push(MenuView {
+            parent: row.parent_id.and_then(|p| names.get(&p).cloned()),
+            kind: if row.kind == "template" { "template" } else { "activity" },
+            removable: row.kind == "activity",
+            created: when(row.created_at),
+            departments: departments.into_iter().map(|(_, name)| name).collect::<Vec<_>>().join(", "),
+            users: users.into_iter().map(|u| person(u.name, u.email)).collect::<Vec<_>>().join(", "),
+            id: row.id,
+            name: row.name,
+        });
+    }
+    let may_change = session.auth.access.allows(Permission::ManagePeople);
+    let (users, departments) = if may_change {
+        let active =
+            UserFilter { kind: Some(UserKind::Internal), statuses: vec![UserStatus::Active], ..UserFilter::default() };
+        let (people, _) = users::search(state, tenant, active, None, Page::parse(Some(1), Some(OFFERED))?).await?;
+        let (groups, _) = state.store.departments(tenant, Page::parse(Some(1), Some(OFFERED))?, None).await?;
+        (
+            people.into_iter().map(|u| Choice { id: u.id, label: person(u.name, u.email) }).collect(),
+            groups.into_iter().map(|d| Choice { id: d.id.get(), label: d.name }).collect(),
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    Ok(AccessPage { frame: session.frame("/app/access"), error, may_change, menus, total, users, departments })
+}
+
+/// `GET /app/access`.
+pub async fn show(State(state): State<AppState>, session: Session) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ReadDirectory) {
+        return refused;
+    }
+    match access_page(&state, &session, None).await {
+        Ok(page) => render(StatusCode::OK, &page),
+        Err(error) => failure(error),
+    }
+}
+
+/// After a change: back to the page, or the page again with the refusal the person can correct.
+async fn answer<T>(state: &AppState, session: &Session, outcome: Result<T, Error>) -> Response {
+    match outcome {
+        Ok(_) => see_other("/app/access"),
+        Err(error) => shown_again(error, async |text| access_page(state, session, Some(text)).await).await,
+    }
+}
+
+/// The ids chosen in the form's `name` (a select), as the API's `field` takes them.
+fn chosen(fields: &FormFields, name: &str, field: &str) -> Result<Vec<i64>, Error> {
+    fields
+        .all(name)
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| v.parse::<i64>().map_err(|_| Error::field(field, "each id is 1 to 2147483647")))
+        .collect()
+}
+
+/// `POST /app/access/activities`: `name`, `parent` (a menu id, or 0 for the top level), as
+/// `POST /api/v1/menus/activities`.
+pub async fn create_activity(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
+        return refused;
+    }
+    let created = async {
+        let parent = match fields.get("parent") {
+            "" => 0,
+            id => id.parse::<i64>().map_err(|_| Error::field("menuParentId", "must be 0 to 2147483647"))?,
+        };
+        let name = fields.all("name").next().unwrap_or_default();
+        menus::create_activity(&state, &session.auth.caller(), parent, name).await
+    }
+    .await;
+    answer(&state, &session, created).await
+}
+
+/// `POST /app/access/grant`: `menu` (entries), `user` and `department` (each repeated), as
+/// `POST /api/v1/menus/access`.
+pub async fn grant(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
+        return refused;
+    }
+    let granted = async {
+        let menu_ids = chosen(&fields, "menu", "menuIds")?;
+        let user_ids = chosen(&fields, "user", "subscriberIds")?;
+        let department_ids = chosen(&fields, "department", "departmentIds")?;
+        if user_ids.is_empty() && department_ids.is_empty() {
+            return Err(Error::field("subscriberIds", "choose at least one person or department"));
+        }
+        menus::assign_access(&state, &session.auth.caller(), &menu_ids, &user_ids, &department_ids).await
+    }
+    .await;
+    answer(&state, &session, granted).await
+}
+
+/// `POST /app/access/{id}/delete`, as `POST /api/v1/menus/delete`: the activity goes with the
+/// entries below it and their grants.
+pub async fn delete_activity(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath(id): ApiPath<i64>,
+    fields: FormFields,
+) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
+        return refused;
+    }
+    let deleted = menus::delete_activity(&state, &session.auth.caller(), id).await;
+    answer(&state, &session, deleted).await
+}

@@ -1,0 +1,277 @@
+//! Login and single sign-on (docs/access.md, "Signing in"): what the signed-in person's address
+//! is offered at sign-in (as `POST /api/v1/auth/login-modes`), their own logins (as
+//! `GET /api/v1/users/me/logins`) and their second factor (as `/api/v1/users/me/totp`,
+//! `…/confirm` and `…/disable`), which are everyone's; and for `manage_settings`, the
+//! organisation's single sign-on providers, listed, added and removed as
+//! `/api/v1/sso-providers` (the API has no change of a saved provider: remove and add it).
+
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use signet_api::AppState;
+use signet_api::extract::ApiPath;
+use signet_domain::Error;
+use signet_domain::access::Permission;
+use signet_domain::user::LoginMode;
+use signet_services::{login, sso, totp};
+
+use super::session::see_other;
+use super::{FormFields, Frame, Session, failure, render, shown_again, when};
+
+/// A login mode as people read it.
+fn mode_text(mode: LoginMode) -> &'static str {
+    match mode {
+        LoginMode::Password => "password",
+        LoginMode::EmailOtp => "a code e-mailed to them",
+        LoginMode::Sso => "single sign-on",
+    }
+}
+
+/// One of the person's linked single sign-on logins.
+struct LinkedView {
+    display_name: String,
+    email: String,
+    linked: String,
+    disabled: bool,
+}
+
+/// One of the organisation's providers.
+struct ProviderView {
+    id: i64,
+    name: String,
+    display_name: String,
+    issuer: String,
+    client_id: String,
+    has_secret: bool,
+    domains: String,
+    redirects: String,
+    disabled: bool,
+    created: String,
+}
+
+/// What was typed into the provider form, shown again with a refusal (never the secret).
+#[derive(Default)]
+struct ProviderDraft {
+    name: String,
+    display_name: String,
+    issuer: String,
+    client_id: String,
+    domains: String,
+    redirects: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/login.html")]
+struct LoginPage {
+    frame: Frame,
+    error: Option<String>,
+    email: String,
+    /// What the person's address is offered at sign-in.
+    offered: Vec<&'static str>,
+    offered_provider: Option<String>,
+    own_mode: &'static str,
+    has_password: bool,
+    linked: Vec<LinkedView>,
+    totp_on: bool,
+    totp_pending: bool,
+    /// A new secret and its `otpauth://` URI, shown once (as the API answers them once).
+    enrolment: Option<(String, String)>,
+    may_change: bool,
+    providers: Vec<ProviderView>,
+    callback_url: String,
+    draft: ProviderDraft,
+}
+
+async fn login_page(state: &AppState, session: &Session, error: Option<String>) -> Result<LoginPage, Error> {
+    let caller = session.auth.caller();
+    let user = state.store.user(caller.tenant_id, caller.principal_id).await?;
+    let email = user.email.clone().unwrap_or_default();
+    let options = login::login_options(state, &email).await?;
+    let linked = sso::identities(state, caller.tenant_id, caller.principal_id)
+        .await?
+        .into_iter()
+        .map(|l| LinkedView {
+            display_name: l.display_name,
+            email: l.email.unwrap_or_default(),
+            linked: when(l.linked_at),
+            disabled: l.disabled,
+        })
+        .collect();
+    let second = state.store.totp_state(caller.principal_id).await?;
+    let may_change = session.auth.access.allows(Permission::ManageSettings);
+    let providers = match may_change {
+        true => state
+            .store
+            .sso_providers(caller.tenant_id)
+            .await?
+            .into_iter()
+            .map(|(row, domains)| ProviderView {
+                has_secret: row.client_secret.is_some(),
+                redirects: row.redirect_uri_list().collect::<Vec<_>>().join(" "),
+                domains: domains.join(", "),
+                created: when(row.created_at),
+                id: row.id,
+                name: row.name,
+                display_name: row.display_name,
+                issuer: row.issuer,
+                client_id: row.client_id,
+                disabled: row.disabled,
+            })
+            .collect(),
+        false => Vec::new(),
+    };
+    Ok(LoginPage {
+        frame: session.frame("/app/login"),
+        error,
+        email,
+        offered: options.modes.iter().map(|m| mode_text(*m)).collect(),
+        offered_provider: options.provider.map(|p| p.display_name),
+        own_mode: mode_text(user.login_mode),
+        has_password: user.has_password,
+        linked,
+        totp_on: second.totp_enabled,
+        totp_pending: !second.totp_enabled && second.totp_secret.is_some(),
+        enrolment: None,
+        may_change,
+        providers,
+        callback_url: format!("{}{}", state.config.public_base(), sso::CALLBACK_PATH),
+        draft: ProviderDraft::default(),
+    })
+}
+
+/// `GET /app/login`: everyone's (their own logins); the providers for `manage_settings`.
+pub async fn show(State(state): State<AppState>, session: Session) -> Response {
+    match login_page(&state, &session, None).await {
+        Ok(page) => render(StatusCode::OK, &page),
+        Err(error) => failure(error),
+    }
+}
+
+/// After a change: back to the page, or the page again with the refusal the person can correct.
+async fn answer<T>(state: &AppState, session: &Session, outcome: Result<T, Error>) -> Response {
+    match outcome {
+        Ok(_) => see_other("/app/login"),
+        Err(error) => shown_again(error, async |text| login_page(state, session, Some(text)).await).await,
+    }
+}
+
+/// `POST /app/login/totp`, as `POST /api/v1/users/me/totp`: a new secret, shown this once.
+pub async fn totp_enrol(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::Authenticated, fields.get("csrf")) {
+        return refused;
+    }
+    match totp::enrol(&state, &session.auth.caller()).await {
+        Ok(enrolment) => match login_page(&state, &session, None).await {
+            Ok(mut page) => {
+                page.enrolment = Some((enrolment.secret, enrolment.uri));
+                render(StatusCode::CREATED, &page)
+            }
+            Err(error) => failure(error),
+        },
+        Err(error) => answer::<()>(&state, &session, Err(error)).await,
+    }
+}
+
+/// `POST /app/login/totp/confirm`: `code`, as `POST /api/v1/users/me/totp/confirm`.
+pub async fn totp_confirm(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::Authenticated, fields.get("csrf")) {
+        return refused;
+    }
+    let confirmed = totp::confirm(&state, &session.auth.caller(), fields.get("code")).await;
+    answer(&state, &session, confirmed).await
+}
+
+/// `POST /app/login/totp/disable`: `code`, as `POST /api/v1/users/me/totp/disable`.
+pub async fn totp_disable(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::Authenticated, fields.get("csrf")) {
+        return refused;
+    }
+    let disabled = totp::disable(&state, &session.auth.caller(), fields.get("code")).await;
+    answer(&state, &session, disabled).await
+}
+
+/// The items of a list typed into one field, separated by white space or by `separators`.
+fn items(text: &str, separators: &[char]) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || separators.contains(&c))
+        .filter(|i| !i.is_empty())
+        .take(100)
+        .map(str::to_string)
+        .collect()
+}
+
+/// `POST /app/login/sso-providers`: `name`, `display_name`, `issuer`, `client_id`,
+/// `client_secret` (empty for a public client), `domains`, `redirect_uris`, as
+/// `POST /api/v1/sso-providers` (the issuer's discovery document is read now).
+pub async fn create_provider(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    // Domains may be separated by commas too; an address may hold one, so only white space
+    // separates addresses.
+    let (domains, redirects) = (items(fields.get("domains"), &[',', ';']), items(fields.get("redirect_uris"), &[]));
+    let secret = fields.all("client_secret").next().filter(|s| !s.is_empty());
+    let input = sso::ProviderInput {
+        name: fields.get("name"),
+        display_name: fields.get("display_name"),
+        issuer: fields.get("issuer"),
+        client_id: fields.get("client_id"),
+        client_secret: secret,
+        email_domains: &domains,
+        redirect_uris: &redirects,
+    };
+    match sso::create_provider(&state, &session.auth.caller(), &input).await {
+        Ok(_) => see_other("/app/login"),
+        Err(error) => {
+            shown_again(error, async |text| {
+                let mut page = login_page(&state, &session, Some(text)).await?;
+                page.draft = ProviderDraft {
+                    name: fields.get("name").to_string(),
+                    display_name: fields.get("display_name").to_string(),
+                    issuer: fields.get("issuer").to_string(),
+                    client_id: fields.get("client_id").to_string(),
+                    domains: fields.get("domains").to_string(),
+                    redirects: fields.get("redirect_uris").to_string(),
+                };
+                Ok(page)
+            })
+            .await
+        }
+    }
+}
+
+/// `POST /app/login/sso-providers/{id}/delete`, as `DELETE /api/v1/sso-providers/{id}`: its
+/// users sign in otherwise.
+pub async fn delete_provider(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath(id): ApiPath<i64>,
+    fields: FormFields,
+) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    let deleted = match (1..=i64::from(i32::MAX)).contains(&id) {
+        true => sso::delete_provider(&state, &session.auth.caller(), id).await,
+        false => Err(Error::not_found("SSO provider")),
+    };
+    answer(&state, &session, deleted).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domains_split_on_commas_and_addresses_on_white_space_only() {
+        assert_eq!(
+            items("bank.example, branch.example;x.example\n", &[',', ';']),
+            ["bank.example", "branch.example", "x.example"]
+        );
+        assert_eq!(
+            items("https://a.example/cb?x=1,2\r\n https://b.example/", &[]),
+            ["https://a.example/cb?x=1,2", "https://b.example/"]
+        );
+        assert!(items(" \n ", &[]).is_empty());
+    }
+}
