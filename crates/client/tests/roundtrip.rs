@@ -93,7 +93,14 @@ fn both_profiles_round_trip() {
         let other = if profile == Profile::Legacy { Profile::Modern } else { Profile::Legacy };
         assert!(matches!(open_result(&sealed.session, other, &rv), Err(ClientError::Result)));
         let wrong = signet_client::SessionKey::generate().expect("key");
-        assert!(open_result(&wrong, profile, &rv).is_err());
+        let opened = open_result(&wrong, profile, &rv);
+        match profile {
+            // Authenticated: always refused.
+            Profile::Modern => assert!(opened.is_err()),
+            // The existing gateway's cipher has no integrity check: a wrong key fails the padding
+            // check all but about once in 256 runs, and never yields the document.
+            Profile::Legacy => assert!(!opened.is_ok_and(|bytes| bytes == signed)),
+        }
     }
 }
 
