@@ -201,15 +201,23 @@ fn ours_small(p12: &Path, inputs: &[PathBuf], out_dir: &Path, cores: usize) -> a
     let _ = Command::new("sync").status();
     let signer = LocalKeySigner::from_p12(&std::fs::read(p12)?, P12_PASSWORD)?;
     let opts = visible_options();
+    let seconds = timed_on_cores(inputs, cores, |input| {
+        signet_signing::sign_pdf_file(input, &out_dir.join(file_name(input)), &signer, &opts).is_ok()
+    })?;
+    Ok(Run { count: inputs.len(), seconds })
+}
+
+/// Runs `work` over `items` on `cores` threads sharing one queue; the seconds it took, or an
+/// error when `work` failed on any item.
+fn timed_on_cores<T: Sync>(items: &[T], cores: usize, work: impl Fn(&T) -> bool + Sync) -> anyhow::Result<f64> {
     let next = AtomicUsize::new(0);
     let failed = AtomicUsize::new(0);
     let start = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..cores {
             scope.spawn(|| {
-                while let Some(input) = inputs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let output = out_dir.join(file_name(input));
-                    if signet_signing::sign_pdf_file(input, &output, &signer, &opts).is_err() {
+                while let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if !work(item) {
                         failed.fetch_add(1, Ordering::Relaxed);
                     }
                 }
@@ -217,10 +225,10 @@ fn ours_small(p12: &Path, inputs: &[PathBuf], out_dir: &Path, cores: usize) -> a
         }
     });
     let seconds = start.elapsed().as_secs_f64();
-    if failed.load(Ordering::Relaxed) > 0 {
-        bail!("{} signatures failed", failed.load(Ordering::Relaxed));
+    match failed.load(Ordering::Relaxed) {
+        0 => Ok(seconds),
+        n => bail!("{n} signatures failed"),
     }
-    Ok(Run { count: inputs.len(), seconds })
 }
 
 /// The engine alone: the same documents, read into memory first and signed there (no file
@@ -231,24 +239,9 @@ fn ours_in_memory(p12: &Path, inputs: &[PathBuf], cores: usize) -> anyhow::Resul
     let documents = inputs.iter().map(std::fs::read).collect::<std::io::Result<Vec<_>>>()?;
     let mut best = f64::MAX;
     for _ in 0..3 {
-        let next = AtomicUsize::new(0);
-        let failed = AtomicUsize::new(0);
-        let start = Instant::now();
-        std::thread::scope(|scope| {
-            for _ in 0..cores {
-                scope.spawn(|| {
-                    while let Some(document) = documents.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        if signet_signing::sign_pdf(document, &signer, &opts).is_err() {
-                            failed.fetch_add(1, Ordering::Relaxed);
-                        }
-                    }
-                });
-            }
-        });
-        best = best.min(start.elapsed().as_secs_f64());
-        if failed.load(Ordering::Relaxed) > 0 {
-            bail!("{} signatures failed", failed.load(Ordering::Relaxed));
-        }
+        let seconds =
+            timed_on_cores(&documents, cores, |document| signet_signing::sign_pdf(document, &signer, &opts).is_ok())?;
+        best = best.min(seconds);
     }
     Ok(Run { count: documents.len(), seconds: best })
 }
