@@ -32,6 +32,7 @@ on_both_backends!(
     the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit_trail,
     administrators_keep_departments_and_webhooks_and_others_are_kept_out,
     administrators_keep_the_stamp_inventory_and_its_article_codes,
+    senders_e_stamp_the_documents_they_send,
     people_keep_their_certificates_and_administrators_the_signing_profiles,
     administrators_keep_the_billing_profile_and_issue_invoices,
     administrators_keep_the_menus_and_grant_their_entries,
@@ -890,6 +891,99 @@ async fn administrators_keep_the_stamp_inventory_and_its_article_codes(backend: 
 }
 
 /// A form with a PKCS#12 file (`certificate`), as the signing screen's upload forms send it.
+/// A multipart send of one PDF with `template` to one signer, with the stamp form's `stamp`.
+fn stamped_send(csrf: &str, template: &str, stamp: &[(&'static str, &'static str)]) -> reqwest::multipart::Form {
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Hypothecation deed")]);
+    let mut form = reqwest::multipart::Form::new()
+        .text("csrf", csrf.to_string())
+        .text("template", template.to_string())
+        .text("name", "Hypothecation")
+        .text("s1_name", "Asha")
+        .text("s1_email", "asha@borrower.example")
+        .text("s1_order", "1")
+        .text("s1_method", "electronic");
+    for (name, value) in stamp {
+        form = form.text(*name, *value);
+    }
+    form.part(
+        "documents",
+        reqwest::multipart::Part::bytes(pdf).file_name("deed.pdf").mime_str("application/pdf").expect("mime"),
+    )
+}
+
+async fn senders_e_stamp_the_documents_they_send(backend: Backend) {
+    let app = spawn_with(backend, |_| {}).await;
+    let tenant = app.tenant("Stamped Sends").await;
+    let api = app.token(&tenant).await;
+    let load = json!({"state": "KA", "denomination": [{"denomination": 100, "referenceNo": "KA-SEND-1"}]});
+    assert_eq!(app.post("/api/v1/stamps", &api, load).await.status(), 201);
+    let definition =
+        json!({"fields": [{"signatory": 1, "page": 1, "left": 100.0, "top": 500.0, "width": 150.0, "height": 50.0}]});
+    let template = signet_services::workflows::templates::create(
+        &app.state,
+        tenant.tenant_id,
+        &signet_domain::audit::Actor::system(),
+        Some("Deed"),
+        None,
+        serde_json::from_value(definition).expect("definition"),
+    )
+    .await
+    .expect("template")
+    .id
+    .get()
+    .to_string();
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = admin.get(app.url("/app/send")).await.text().await.expect("html");
+    assert!(page.contains("<legend>Stamp duty</legend>") && page.contains("value=\"KA\""), "{page}");
+    let csrf = csrf_of(&page);
+    let available = || async {
+        let stock: Value = app.get("/api/v1/stamps/stock?state=KA", &api).await.json().await.expect("json");
+        stock["items"][0]["available"].as_i64()
+    };
+
+    // Refused on the form, what was typed kept, nothing sent and nothing taken: a duty that is
+    // not a number, a duty of which there is no certificate, an article the state does not have.
+    let typed = [("stamp_source", "inventory"), ("stamp_state", "KA"), ("stamp_first_party", "Asha Rao")];
+    for (duty, article, says) in [
+        ("a hundred", "", "whole number of rupees"),
+        ("500", "", "no stamp papers of KA"),
+        ("100", "999", "articleCode"),
+    ] {
+        let stamp = [typed.as_slice(), &[("stamp_duty", duty), ("stamp_article", article)]].concat();
+        let refused =
+            admin.send(admin.http.post(app.url("/app/send")).multipart(stamped_send(&csrf, &template, &stamp))).await;
+        assert_eq!(refused.status(), 400, "duty {duty}, article {article}");
+        let html = refused.text().await.expect("html");
+        assert!(html.contains("role=\"alert\"") && html.contains(says), "{says}: {html}");
+        assert!(html.contains("value=\"Asha Rao\"") && html.contains("<option value=\"KA\" selected>"), "kept: {html}");
+    }
+    let listed: Value = app.get("/api/v1/workflows", &api).await.json().await.expect("json");
+    assert_eq!(listed["totalCount"], 0, "nothing sent: {listed}");
+    assert_eq!(available().await, Some(1));
+
+    // Sent with the certificate of Rs 100: it is taken for the workflow, and its page stands in
+    // front of the deed.
+    let stamp = [typed.as_slice(), &[("stamp_duty", "100"), ("stamp_description", "Hypothecation of a car")]].concat();
+    let sent =
+        admin.send(admin.http.post(app.url("/app/send")).multipart(stamped_send(&csrf, &template, &stamp))).await;
+    assert_eq!(sent.status(), 303, "{}", sent.text().await.unwrap_or_default());
+    let id: i64 = sent.headers()["location"]
+        .to_str()
+        .expect("location")
+        .rsplit('/')
+        .next()
+        .and_then(|i| i.parse().ok())
+        .expect("id");
+    assert_eq!(available().await, Some(0));
+    let taken: Value = app.get("/api/v1/stamps?state=KA", &api).await.json().await.expect("json");
+    let taken = taken["items"].as_array().cloned().unwrap_or_default();
+    assert_eq!(taken.len(), 1, "{taken:?}");
+    assert_eq!((taken[0]["workflowId"].as_i64(), taken[0]["referenceNo"].as_str()), (Some(id), Some("KA-SEND-1")));
+    let download = app.post("/api/v1/documents/download", &api, json!({"workflowid": id})).await;
+    let stamped = download.bytes().await.expect("pdf").to_vec();
+    assert_eq!(signet_pdf::inspect(&stamped).expect("opens").pages, 2, "the certificate's page and the deed");
+}
+
 fn with_p12(csrf: &str, p12: Vec<u8>, fields: &[(&'static str, &'static str)]) -> reqwest::multipart::Form {
     let file = reqwest::multipart::Part::bytes(p12).file_name("signer.p12").mime_str("application/x-pkcs12");
     let mut form =

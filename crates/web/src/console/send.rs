@@ -15,8 +15,9 @@ use signet_blob::BlobKey;
 use signet_domain::access::Permission;
 use signet_domain::fields::FieldKind;
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
-use signet_domain::{DocumentId, Error, now_millis};
+use signet_domain::{DocumentId, Error, now_millis, stamp};
 use signet_services::documents::{check_pdf, store_document};
+use signet_services::stamps::StampDetails;
 use signet_services::workflows::initiate::{InitiateWorkflow, initiate};
 use signet_services::workflows::templates::{self, TemplateDefinition, TemplateField};
 
@@ -46,6 +47,96 @@ struct Signer {
 const METHODS: [(&str, &str); 3] =
     [("electronic", "Electronic signature"), ("aadhaar_esign", "Aadhaar eSign"), ("dsc_token", "DSC token (USB)")];
 
+/// Where the stamp duty comes from, as the send form offers it (`stampDetails.eStampType`).
+const STAMP_SOURCES: [(&str, &str); 3] =
+    [("", "No e-stamping"), ("inventory", "A certificate from our stock"), ("digital", "Issued by the stamp provider")];
+
+/// The stamp duty asked for on the send form, as typed; the placement screen carries it on.
+#[derive(Clone, Default)]
+struct StampForm {
+    source: String,
+    state: String,
+    article: String,
+    duty: String,
+    first_party: String,
+    second_party: String,
+    paid_by: String,
+    description: String,
+}
+
+impl StampForm {
+    /// The form's `stamp_*` fields; the state defaults to Maharashtra, as the stamps screen.
+    fn read(fields: &FormFields) -> StampForm {
+        let field = |name: &str| fields.get(&format!("stamp_{name}")).trim().to_string();
+        let state = field("state");
+        StampForm {
+            source: field("source"),
+            state: if state.is_empty() { "MH".into() } else { state },
+            article: field("article"),
+            duty: field("duty"),
+            first_party: field("first_party"),
+            second_party: field("second_party"),
+            paid_by: field("paid_by"),
+            description: field("description"),
+        }
+    }
+
+    /// The form's fields by name, for the placement screen's hidden inputs.
+    fn carried(&self) -> [(&'static str, &str); 8] {
+        [
+            ("stamp_source", &self.source),
+            ("stamp_state", &self.state),
+            ("stamp_article", &self.article),
+            ("stamp_duty", &self.duty),
+            ("stamp_first_party", &self.first_party),
+            ("stamp_second_party", &self.second_party),
+            ("stamp_paid_by", &self.paid_by),
+            ("stamp_description", &self.description),
+        ]
+    }
+
+    /// `stampDetails` as the workflow service takes them (none without a source); the service
+    /// checks the rest (state, article, stock) as it does for the API.
+    fn details(&self) -> Result<Option<StampDetails>, Error> {
+        if self.source.is_empty() {
+            return Ok(None);
+        }
+        let denomination = if self.duty.is_empty() {
+            0
+        } else {
+            self.duty.parse::<i64>().ok().filter(|d| *d > 0).ok_or_else(|| {
+                Error::field(
+                    "stampDetails.denomination",
+                    "must be a whole number of rupees, or empty for the article's duty",
+                )
+            })?
+        };
+        let given = |value: &str| Some(value.to_string()).filter(|v| !v.is_empty());
+        Ok(Some(StampDetails {
+            e_stamp_type: Some(self.source.clone()),
+            state: given(&self.state),
+            denomination,
+            article_code: given(&self.article),
+            first_party: given(&self.first_party),
+            second_party: given(&self.second_party),
+            paid_by: given(&self.paid_by),
+            description: given(&self.description),
+            suppress_page: false,
+        }))
+    }
+}
+
+/// The stamp duty asked for, checked before the placement screen (which carries it on without
+/// a way to correct it): the state, the article and the duty, as the service will take them.
+async fn check_stamp(state: &AppState, session: &Session, fields: &FormFields) -> Result<(), Error> {
+    match StampForm::read(fields).details()? {
+        Some(details) => {
+            signet_services::stamps::request_from_details(state, session.auth.tenant_id, details).await.map(|_| ())
+        }
+        None => Ok(()),
+    }
+}
+
 #[derive(Template)]
 #[template(path = "console/send.html")]
 struct SendPage {
@@ -59,6 +150,9 @@ struct SendPage {
     methods: [(&'static str, &'static str); 3],
     templates: Vec<(i64, String)>,
     template: i64,
+    stamp: StampForm,
+    stamp_sources: [(&'static str, &'static str); 3],
+    states: &'static [(&'static str, &'static str)],
 }
 
 /// The tenant's templates to start from, by name.
@@ -89,6 +183,9 @@ pub async fn form(State(state): State<AppState>, session: Session) -> Response {
         send_mail: true,
         signers: empty_rows(),
         methods: METHODS,
+        stamp: StampForm::read(&FormFields(Vec::new())),
+        stamp_sources: STAMP_SOURCES,
+        states: &stamp::STATES,
     };
     render(StatusCode::OK, &page)
 }
@@ -160,10 +257,16 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
             methods: METHODS,
             templates: templates.clone(),
             template,
+            stamp: StampForm::read(&fields),
+            stamp_sources: STAMP_SOURCES,
+            states: &stamp::STATES,
         };
         render(StatusCode::BAD_REQUEST, &page)
     };
     if let Err(error) = signatory_inputs(&signers).and_then(|inputs| plan_signatories(&inputs)) {
+        return again(user_text(&error));
+    }
+    if let Err(error) = check_stamp(&state, &session, &fields).await {
         return again(user_text(&error));
     }
     if files.is_empty() {
@@ -225,6 +328,7 @@ struct PlacePage {
     documents: Vec<DocumentView>,
     box_width: f64,
     box_height: f64,
+    stamp: StampForm,
 }
 
 /// The tenant's document `id` and the size of each page shown.
@@ -282,6 +386,7 @@ async fn placement_page(
         documents: views,
         box_width: BOX.0,
         box_height: BOX.1,
+        stamp: StampForm::read(fields),
     };
     render(StatusCode::OK, &page)
 }
@@ -433,7 +538,7 @@ async fn send(
         reminder_frequency: days(fields, "reminder_days", "reminders")?,
         settings: serde_json::json!({ "sendMail": fields.get("send_mail") == "on" }),
         attachments: Vec::new(),
-        stamp: None,
+        stamp: StampForm::read(fields).details()?,
         fields: placed,
     };
     let created = initiate(state, session.auth.tenant_id, &session.auth.caller().actor, request).await?;
