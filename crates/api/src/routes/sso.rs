@@ -7,14 +7,13 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
 use signet_services::sso;
 use signet_store::SsoProviderRow;
 use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
+use crate::error::{ApiResult, ProblemDetails};
 use crate::extract::{ApiJson, ApiPath};
 
 // The OpenAPI patterns below state exactly the rules `signet_services::sso` checks.
@@ -161,9 +160,6 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
     )
 )]
 pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    if !(1..=i64::from(i32::MAX)).contains(&id) {
-        return Err(ApiError::from(Error::not_found("SSO provider")));
-    }
     sso::delete_provider(&state, &auth.caller(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -338,9 +338,13 @@ pub async fn stock(
     };
     let threshold = state.store.stamp_settings(auth.tenant_id).await?.low_stock_threshold;
     let rows = state.store.stamp_stock(auth.tenant_id, state_code.as_deref()).await?;
-    let items = rows
-        .into_iter()
-        .map(|r: StockRow| StampStock {
+    Ok(Json(StampStockList { items: stock_items(rows, threshold), low_stock_threshold: threshold }))
+}
+
+/// The stock rows as the API and the console show them, low stock marked against `threshold`.
+pub fn stock_items(rows: Vec<StockRow>, threshold: i64) -> Vec<StampStock> {
+    rows.into_iter()
+        .map(|r| StampStock {
             low: stamp::is_low_stock(r.available, threshold),
             state: r.state_code,
             denomination: r.denomination,
@@ -349,8 +353,7 @@ pub async fn stock(
             allocated: r.allocated,
             retired: r.retired,
         })
-        .collect();
-    Ok(Json(StampStockList { items, low_stock_threshold: threshold }))
+        .collect()
 }
 
 /// The tenant's low-stock alert: when an allocation brings the available certificates of a

@@ -212,6 +212,10 @@ pub async fn create_provider(
 }
 
 pub async fn delete_provider(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+    // Ids are positive 32-bit numbers (the API's bounds); any other names no provider.
+    if !(1..=i64::from(i32::MAX)).contains(&id) {
+        return Err(Error::not_found("SSO provider"));
+    }
     svc.store.delete_sso_provider(caller.tenant_id, id, &caller.audit_actor()).await
 }
 

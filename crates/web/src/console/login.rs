@@ -251,10 +251,7 @@ pub async fn delete_provider(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
         return refused;
     }
-    let deleted = match (1..=i64::from(i32::MAX)).contains(&id) {
-        true => sso::delete_provider(&state, &session.auth.caller(), id).await,
-        false => Err(Error::not_found("SSO provider")),
-    };
+    let deleted = sso::delete_provider(&state, &session.auth.caller(), id).await;
     answer(&state, &session, deleted).await
 }
 

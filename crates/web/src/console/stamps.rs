@@ -9,6 +9,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use signet_api::AppState;
 use signet_api::extract::ApiPath;
+use signet_api::routes::stamps::{StampStock, stock_items};
 use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_domain::stamp::{self, MAX_STAMPS_PER_LOAD};
@@ -20,16 +21,6 @@ use super::{FormFields, Frame, Session, failure, render, shown_again, when};
 
 /// Certificates listed on the page (the newest of the chosen state).
 const LISTED: i64 = 100;
-
-struct StockView {
-    state: String,
-    denomination: i64,
-    available: i64,
-    reserved: i64,
-    allocated: i64,
-    retired: i64,
-    low: bool,
-}
 
 struct CertificateView {
     id: i64,
@@ -62,7 +53,7 @@ struct StampsPage {
     frame: Frame,
     error: Option<String>,
     may_change: bool,
-    stock: Vec<StockView>,
+    stock: Vec<StampStock>,
     threshold: i64,
     alert_emails: String,
     certificates: Vec<CertificateView>,
@@ -92,21 +83,7 @@ async fn stamps_page(
     let tenant = session.auth.tenant_id;
     let settings = state.store.stamp_settings(tenant).await?;
     let threshold = settings.low_stock_threshold;
-    let stock = state
-        .store
-        .stamp_stock(tenant, None)
-        .await?
-        .into_iter()
-        .map(|r| StockView {
-            low: stamp::is_low_stock(r.available, threshold),
-            state: r.state_code,
-            denomination: r.denomination,
-            available: r.available,
-            reserved: r.reserved,
-            allocated: r.allocated,
-            retired: r.retired,
-        })
-        .collect();
+    let stock = stock_items(state.store.stamp_stock(tenant, None).await?, threshold);
     let filter = StampFilter { state_code: Some(state_code.to_string()), ..StampFilter::default() };
     let (rows, total) = state.store.stamps(tenant, &filter, 0, LISTED).await?;
     let may_change = session.auth.access.allows(Permission::ManageSettings);
