@@ -12,9 +12,7 @@ PG_ADMIN="${SIGNET_TEST_POSTGRES_URL:-postgres://postgres:postgres@127.0.0.1:543
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
 
 cargo build --release -q -p signet --bin signet
-cargo build --release -q -p signet-server --example bare_axum
 BIN="$CARGO_TARGET_DIR/release/signet"
-BARE="$CARGO_TARGET_DIR/release/examples/bare_axum"
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
@@ -55,7 +53,7 @@ start_signet() { # name database-url
 }
 
 port=$(free_port)
-"$BARE" "127.0.0.1:$port" >/dev/null &
+"$BIN" bench bare-axum --listen "127.0.0.1:$port" >/dev/null &
 PIDS+=($!)
 wait_up "http://127.0.0.1:$port/"
 read -r bare_rps bare_p50 bare_p99 _ < <(run_wrk "http://127.0.0.1:$port/")

@@ -113,6 +113,7 @@ impl App {
         let _ = observe::prometheus();
         let store = open_store(&config).await?;
         store.cache_principals(Duration::from_millis(config.auth_cache_ms));
+        store.link_audit_in_background();
         let blob = BlobStore::from_url(&config.blob_url(), &config.data_dir)?;
         let jwt = JwtKeys::load(&store, &config.issuer, &config.audience, config.access_token_ttl_secs).await?;
         let listener = TcpListener::bind(&config.listen).await?;

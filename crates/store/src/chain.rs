@@ -95,11 +95,19 @@ macro_rules! append_chain {
 }
 pub(crate) use append_chain;
 
-/// Appends an event to the tenant's audit log inside an open transaction.
+/// Appends an event to the tenant's audit log inside an open transaction. On SQLite, whose
+/// writers take turns anyway, the entry is linked into the chain at once. On PostgreSQL it is
+/// stored unlinked and linked after commit in batches (`audit_anchor.rs`), so that writers of
+/// one tenant do not queue behind the tenant row through their commits.
 macro_rules! append_audit {
     ($tx:expr, $tenant_id:expr, $event:expr) => {{
         let tenant_id: signet_domain::TenantId = $tenant_id;
-        $crate::chain::append_chain!($tx, &$crate::chain::AUDIT_CHAIN, tenant_id.get(), $event);
+        let event: &signet_domain::audit::AuditEvent = $event;
+        if $crate::audit_anchor::links_after_commit(&*$tx) {
+            $crate::audit_anchor::insert_unlinked!($tx, tenant_id.get(), event);
+        } else {
+            $crate::chain::append_chain!($tx, &$crate::chain::AUDIT_CHAIN, tenant_id.get(), event);
+        }
     }};
 }
 pub(crate) use append_audit;
@@ -107,8 +115,9 @@ pub(crate) use append_audit;
 /// Takes the tenant row's lock (PostgreSQL) or the write lock (SQLite) as a transaction's first
 /// statement, for transactions that read before they write: a SQLite transaction that starts
 /// with a read cannot wait for the write lock later and fails at once with "database is
-/// locked" when another connection wrote meanwhile. The audit append takes the same lock, so
-/// this only takes it earlier.
+/// locked" when another connection wrote meanwhile. On SQLite the audit append takes the same
+/// lock, so this only takes it earlier; on PostgreSQL the append takes none (`audit_anchor.rs`),
+/// and these transactions take turns among themselves and with the linking of the chain.
 macro_rules! lock_tenant {
     ($tx:ident, $tenant_id:expr) => {{
         let tenant_id: signet_domain::TenantId = $tenant_id;
@@ -131,29 +140,57 @@ pub(crate) fn entry_from_row(row: EntryRow) -> AuditEntry {
 
 /// The next entry of a chain: stamped now and hashed over the owner's id and the previous hash.
 pub(crate) fn chain_entry(owner_id: i64, seq: i64, prev_hash: String, event: &AuditEvent) -> AuditEntry {
-    let at = signet_domain::now_millis();
-    let detail = event.detail.to_string();
-    let hash = entry_hash(
-        owner_id,
-        seq,
-        at,
-        &event.actor,
-        &event.action,
-        &event.target,
-        event.ip.as_deref(),
-        &detail,
-        &prev_hash,
-    );
-    AuditEntry {
-        seq,
-        at,
-        actor: event.actor.clone(),
-        action: event.action.clone(),
-        target: event.target.clone(),
-        ip: event.ip.clone(),
-        detail,
-        prev_hash,
-        hash,
+    Unlinked::stamped_now(event).link(owner_id, seq, prev_hash)
+}
+
+/// An event with its time and its detail serialised, not yet given a place in a chain: how an
+/// audit event waits in `audit_pending` on PostgreSQL (`audit_anchor.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub(crate) struct Unlinked {
+    pub(crate) at: i64,
+    pub(crate) actor: String,
+    pub(crate) action: String,
+    pub(crate) target: String,
+    pub(crate) ip: Option<String>,
+    pub(crate) detail: String,
+}
+
+impl Unlinked {
+    pub(crate) fn stamped_now(event: &AuditEvent) -> Unlinked {
+        Unlinked {
+            at: signet_domain::now_millis(),
+            actor: event.actor.clone(),
+            action: event.action.clone(),
+            target: event.target.clone(),
+            ip: event.ip.clone(),
+            detail: event.detail.to_string(),
+        }
+    }
+
+    /// The entry at `seq` after `prev_hash` in the chain of `owner_id`.
+    pub(crate) fn link(self, owner_id: i64, seq: i64, prev_hash: String) -> AuditEntry {
+        let hash = entry_hash(
+            owner_id,
+            seq,
+            self.at,
+            &self.actor,
+            &self.action,
+            &self.target,
+            self.ip.as_deref(),
+            &self.detail,
+            &prev_hash,
+        );
+        AuditEntry {
+            seq,
+            at: self.at,
+            actor: self.actor,
+            action: self.action,
+            target: self.target,
+            ip: self.ip,
+            detail: self.detail,
+            prev_hash,
+            hash,
+        }
     }
 }
 

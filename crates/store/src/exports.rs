@@ -305,6 +305,7 @@ impl Store {
                 ExportPage::Signatories(export_query!(self, sql.as_str(), tenant, after, limit, &params, fetch_all)?)
             }
             ExportFilter::AuditEvents { .. } => {
+                self.link_audit(tenant_id).await?;
                 let rows: Vec<crate::chain::EntryRow> =
                     export_query!(self, sql.as_str(), tenant, after, limit, &params, fetch_all)?;
                 ExportPage::AuditEvents(rows.into_iter().map(crate::chain::entry_from_row).collect())
@@ -324,6 +325,9 @@ impl Store {
         filter: &ExportFilter,
         cap: i64,
     ) -> Result<i64> {
+        if matches!(filter, ExportFilter::AuditEvents { .. }) {
+            self.link_audit(tenant_id).await?;
+        }
         let shape = filter.shape();
         let sql = format!("SELECT COUNT(*) FROM (SELECT 1 AS one {} LIMIT $3) capped", shape.from_where);
         let params = filter.params(window);
@@ -483,6 +487,7 @@ impl Store {
         detail: &serde_json::Value,
     ) -> Result<()> {
         const BATCH: usize = 500;
+        self.link_audit(tenant_id).await?;
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
@@ -509,35 +514,11 @@ impl Store {
                     head = entry.hash.clone();
                     entries.push(entry);
                 }
-                let values: Vec<String> = (0..n)
-                    .map(|i| {
-                        let b = i * 10;
-                        format!(
-                            "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
-                            b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7, b + 8, b + 9, b + 10
-                        )
-                    })
-                    .collect();
-                let sql = format!(
-                    "INSERT INTO audit_log (tenant_id, seq, at, actor, action, target, ip, detail, prev_hash, hash) \
-                     VALUES {}",
-                    values.join(", ")
-                );
-                let mut query = sqlx::query(sqlx::AssertSqlSafe(sql.as_str()));
-                for e in &entries {
-                    query = query
-                        .bind(tenant_id.get())
-                        .bind(e.seq)
-                        .bind(e.at)
-                        .bind(e.actor.clone())
-                        .bind(e.action.clone())
-                        .bind(e.target.clone())
-                        .bind(e.ip.clone())
-                        .bind(e.detail.clone())
-                        .bind(e.prev_hash.clone())
-                        .bind(e.hash.clone());
-                }
-                query.execute(&mut *tx).await.map_err(db_err)?;
+                let sql = crate::audit_anchor::insert_entries_sql(n);
+                crate::audit_anchor::bind_entries!(sqlx::query(sqlx::AssertSqlSafe(sql.as_str())), tenant_id.get(), &entries)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
                 left -= n;
             }
             sqlx::query("UPDATE tenants SET audit_seq = $2, audit_head = $3 WHERE id = $1")

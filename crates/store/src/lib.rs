@@ -3,6 +3,7 @@
 //! `ON CONFLICT`); the few statements that must differ are explicit per-backend arms.
 
 mod applications;
+mod audit_anchor;
 mod auth;
 mod bulk;
 mod chain;
@@ -288,8 +289,10 @@ impl Store {
         on_db!(self, pool => pool.close().await)
     }
 
-    /// A tenant's audit entries in chain order, starting after `after_seq`.
+    /// A tenant's audit entries in chain order, starting after `after_seq`, every event
+    /// committed before the call included (`audit_anchor.rs`).
     pub async fn audit_entries(&self, tenant_id: TenantId, after_seq: i64, limit: i64) -> Result<Vec<AuditEntry>> {
+        self.link_audit(tenant_id).await?;
         let rows: Vec<chain::EntryRow> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM audit_log \

@@ -35,6 +35,7 @@ on_both_backends!(
     dedupe_keys_enqueue_once,
     concurrent_migrations_are_safe,
     concurrent_audited_writes_keep_the_chain_intact,
+    audit_events_of_two_instances_are_linked_once_in_one_chain,
     departments_are_tenant_scoped,
     refresh_tokens_rotate_once_and_reuse_revokes_the_family,
     gateway_references_are_unique_per_tenant_under_concurrency,
@@ -147,6 +148,58 @@ async fn concurrent_audited_writes_keep_the_chain_intact(backend: Backend) {
     store.execute_for_tests("UPDATE audit_log SET actor = 'mallory' WHERE seq = 5").await.expect("tamper");
     let tampered = store.audit_entries(tenant_id, 0, 1000).await.expect("entries");
     assert_eq!(verify_chain(tenant_id.get(), &tampered).map_err(|b| b.seq), Err(5));
+}
+
+/// On PostgreSQL writers leave their audit events unlinked and they are linked afterwards
+/// (`audit_anchor.rs`): by one instance in the background while both instances write and the
+/// other reads the chain (readers link too). Every event ends up in the chain exactly once,
+/// the chain verifies, and nothing stays pending. On SQLite nothing is ever pending.
+async fn audit_events_of_two_instances_are_linked_once_in_one_chain(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let (a, b) = (db.open().await, Store::connect(&db.url, &PoolSettings::default()).await.expect("second pool"));
+    let tenant_id = tenant(&a, "linked").await;
+    a.link_audit_in_background();
+    let mut writers = Vec::new();
+    for i in 0..40 {
+        let store = if i % 2 == 0 { a.clone() } else { b.clone() };
+        writers.push(tokio::spawn(async move {
+            let name = DepartmentName::parse("n", Some(&format!("Dept {i}"))).expect("name");
+            store.create_department(tenant_id, &name, &Actor::system()).await.expect("create").id
+        }));
+    }
+    let reader = {
+        let b = b.clone();
+        tokio::spawn(async move {
+            for _ in 0..10 {
+                let entries = b.audit_entries(tenant_id, 0, 1000).await.expect("entries");
+                assert_eq!(verify_chain(tenant_id.get(), &entries), Ok(()), "a reader sees a whole chain");
+            }
+        })
+    };
+    let mut departments = Vec::new();
+    for writer in writers {
+        departments.push(writer.await.expect("writer"));
+    }
+    reader.await.expect("reader");
+    let last = DepartmentName::parse("n", Some("Written after the last read")).expect("name");
+    departments.push(b.create_department(tenant_id, &last, &Actor::system()).await.expect("create").id);
+
+    // Nobody reads now: the background linker alone empties what is pending.
+    let mut waited = 0;
+    while a.unlinked_audit_events(tenant_id).await.expect("pending") > 0 {
+        assert!(waited < 300, "the background linker left events pending for 30 s");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        waited += 1;
+    }
+    let entries = b.audit_entries(tenant_id, 0, 1000).await.expect("entries");
+    assert_eq!(verify_chain(tenant_id.get(), &entries), Ok(()));
+    let mut targets: Vec<String> =
+        entries.iter().filter(|e| e.action == "department.created").map(|e| e.target.clone()).collect();
+    targets.sort();
+    let mut expected: Vec<String> = departments.iter().map(|id| format!("department:{id}")).collect();
+    expected.sort();
+    assert_eq!(targets, expected, "each department's event is in the chain once");
+    assert_eq!(entries.len(), 42, "tenant.created + 41 departments");
 }
 
 async fn departments_are_tenant_scoped(backend: Backend) {

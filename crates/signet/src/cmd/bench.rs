@@ -35,6 +35,9 @@ pub enum BenchCommand {
     /// Documents per second through a lot signed in one bulk job on a running server, beside
     /// `signet sign pdf` on the same documents (scripts/bench-lot.sh starts the server).
     Lot(super::bench_lot::BenchLotArgs),
+    /// The reference of scripts/bench-api.sh: a bare axum handler returning a constant, until
+    /// stopped.
+    BareAxum(super::bench_bare::BenchBareArgs),
 }
 
 #[derive(Args, Debug)]
@@ -66,6 +69,7 @@ pub fn run(command: BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Esign(args) => return super::bench_esign::run(args),
         BenchCommand::Token(args) => return super::bench_token::run(args),
         BenchCommand::Lot(args) => return super::bench_lot::run(args),
+        BenchCommand::BareAxum(args) => return super::bench_bare::run(args),
     };
     let (dir, temporary) = match &args.dir {
         Some(d) => (d.clone(), false),

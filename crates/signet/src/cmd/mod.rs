@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod bench_bare;
 pub mod bench_esign;
 pub mod bench_lot;
 pub mod bench_token;
