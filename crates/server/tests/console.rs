@@ -37,6 +37,7 @@ on_both_backends!(
     administrators_keep_the_billing_profile_and_issue_invoices,
     administrators_keep_the_menus_and_grant_their_entries,
     people_keep_their_second_factor_and_administrators_the_single_sign_on_providers,
+    senders_make_lots_that_their_signer_signs_from_the_inbox,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -1536,4 +1537,120 @@ async fn people_keep_their_second_factor_and_administrators_the_single_sign_on_p
     assert_eq!(providers().await, json!([]));
     assert_eq!(login_modes(&app, "sara@bank.example").await, json!(["password", "email_otp"]));
     assert_eq!(admin.post(app.url(&remove), &[("csrf", csrf.as_str())]).await.status(), 404);
+}
+
+/// The lot form's fields: the signer, a name and the workflows ticked.
+fn lot_form<'a>(csrf: &'a str, signer: &'a str, name: &'a str, workflows: &[&'a str]) -> Vec<(&'a str, &'a str)> {
+    let mut form = vec![("csrf", csrf), ("signer", signer), ("name", name)];
+    form.extend(workflows.iter().map(|w| ("workflow", *w)));
+    form
+}
+
+async fn senders_make_lots_that_their_signer_signs_from_the_inbox(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = console_app(backend, &smtp).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let api = app.token(&tenant).await;
+    let sid = "sid@bank.example";
+    let (sid_id, _) = signet_testkit::people::signed_in_user(&app, &smtp, &api, sid, 3).await;
+    signet_testkit::people::signed_in_user(&app, &smtp, &api, "sara@bank.example", 2).await;
+    let (lease_a, _) = workflow_for(&app, &api, "Lease A", &[sid]).await;
+    let (lease_b, _) = workflow_for(&app, &api, "Lease B", &[sid]).await;
+    let (elsewhere, _) = workflow_for(&app, &api, "Someone else's", &["om@outside.example"]).await;
+    let other = app.tenant("Other Bank").await;
+    let other_api = app.token(&other).await;
+    let (foreign, _) = workflow_for(&app, &other_api, "Foreign lease", &[sid]).await;
+
+    // The sender chooses Sid and sees the workflows waiting for him, and only those.
+    let sara = console_session(&app, "sara@bank.example", GOOD_PASSWORD).await;
+    let page = unescape(&sara.get(app.url("/app/lots")).await.text().await.expect("html"));
+    assert!(page.contains("href=\"/app/lots\" aria-current=\"page\">Lots<"), "{page}");
+    assert!(page.contains(&format!("<option value=\"{sid_id}\">")), "{page}");
+    let csrf = csrf_of(&page);
+    let page = sara.get(app.url(&format!("/app/lots?signer={sid_id}"))).await.text().await.expect("html");
+    assert!(page.contains("Lease A") && page.contains("Lease B"), "{page}");
+    assert!(!page.contains("Someone else") && !page.contains("Foreign lease"), "{page}");
+    assert_eq!(sara.get(app.url("/app/lots?signer=999999")).await.status(), 400, "no such signer");
+    // On a phone in Chromium: every control named, nothing wider than the screen.
+    let tag = format!("{backend:?}").to_lowercase();
+    let pages = json!(["/app/lots", format!("/app/lots?signer={sid_id}")]);
+    let args = json!({"email": "sara@bank.example", "password": GOOD_PASSWORD, "pages": pages});
+    let looked = journey(&app, "look", &format!("{tag}-lots"), args).await;
+    assert_eq!(looked["statuses"], json!([200, 200]), "{looked}");
+
+    // Refused on the page with what was typed kept, and nothing stored: a workflow not waiting
+    // for Sid, another organisation's, one that is not a number, no name, no such signer.
+    let signer = sid_id.to_string();
+    let (a, b, elsewhere, foreign) =
+        (lease_a.to_string(), lease_b.to_string(), elsewhere.to_string(), foreign.to_string());
+    let refusals = [
+        (lot_form(&csrf, &signer, "Leases", &[&a, &elsewhere]), "has no signature still to come from"),
+        (lot_form(&csrf, &signer, "Leases", &[&a, &foreign]), "is not a workflow of the organisation"),
+        (lot_form(&csrf, &signer, "Leases", &[&a, "1 OR 1=1"]), "could not be read"),
+        (lot_form(&csrf, &signer, "Leases", &[&a, &a]), "is named twice"),
+        (lot_form(&csrf, &signer, "", &[&a]), "name: must be 1 to 200 characters"),
+        (lot_form(&csrf, &signer, "Leases", &[]), "must name 1 to 1000 workflows"),
+        (lot_form(&csrf, "999999", "Leases", &[&a]), "signerUserId"),
+        (lot_form(&csrf, "", "Leases", &[&a]), "choose who signs the lot"),
+    ];
+    for (form, says) in refusals {
+        let refused = sara.post(app.url("/app/lots"), &form).await;
+        assert_eq!(refused.status(), 400, "{says}");
+        let html = unescape(&refused.text().await.expect("html"));
+        assert!(html.contains("role=\"alert\"") && html.contains(says), "{says}: {html}");
+        if form[1].1 == signer && form[2].1 == "Leases" && form.len() > 3 {
+            assert!(html.contains("value=\"Leases\""), "the name is kept: {html}");
+            assert!(html.contains(&format!("value=\"{a}\" checked")), "the ticks are kept: {html}");
+        }
+    }
+    let forged = sara.post(app.url("/app/lots"), &lot_form("forged", &signer, "Leases", &[&a])).await;
+    assert_eq!(forged.status(), 403);
+    assert_eq!(app.get("/api/v1/lots/1", &api).await.status(), 404, "no lot was stored");
+    assert!(app.state.store.lots_to_sign(tenant.tenant_id, sid).await.expect("lots").is_empty());
+
+    // Made: the page says so, and the API reads it back.
+    let made = sara.post(app.url("/app/lots"), &lot_form(&csrf, &signer, "Leases of November", &[&a, &b])).await;
+    assert_eq!(made.status(), 303, "{}", made.text().await.unwrap_or_default());
+    let location = made.headers()["location"].to_str().expect("location").to_string();
+    let lot_id: i64 = location.split("made=").nth(1).and_then(|id| id.parse().ok()).expect("the lot's id");
+    let page = sara.get(app.url(&location)).await.text().await.expect("html");
+    assert!(page.contains(&format!("Lot {lot_id} was made")), "{page}");
+    let lot: Value = app.get(&format!("/api/v1/lots/{lot_id}"), &api).await.json().await.expect("json");
+    assert_eq!((lot["name"].as_str(), lot["signerEmail"].as_str()), (Some("Leases of November"), Some(sid)), "{lot}");
+    assert_eq!(lot["workflowIds"], json!([lease_a, lease_b]), "{lot}");
+
+    // Sid finds it in To sign and signs it there; the API shows both workflows completed.
+    let sid_console = console_session(&app, sid, GOOD_PASSWORD).await;
+    let inbox = sid_console.get(app.url("/app/inbox")).await.text().await.expect("html");
+    assert!(inbox.contains(&format!("href=\"/app/lots/{lot_id}\">Leases of November</a>")), "{inbox}");
+    let page = sid_console.get(app.url(&format!("/app/lots/{lot_id}"))).await.text().await.expect("html");
+    let form = reqwest::multipart::Form::new().text("csrf", csrf_of(&page)).text("consent", "on").part(
+        "signature",
+        reqwest::multipart::Part::bytes(signet_testkit::pdf::signature_png())
+            .file_name("sid.png")
+            .mime_str("image/png")
+            .expect("mime"),
+    );
+    let signed =
+        sid_console.send(sid_console.http.post(app.url(&format!("/app/lots/{lot_id}/sign"))).multipart(form)).await;
+    assert_eq!(signed.status(), 303, "{}", signed.text().await.unwrap_or_default());
+    for id in [lease_a, lease_b] {
+        let mut details = Value::Null;
+        for _ in 0..300 {
+            details = app.get(&format!("/api/v1/workflows/{id}"), &api).await.json().await.expect("json");
+            if details["state"] == "completed" {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert_eq!(details["state"], "completed", "{details}");
+    }
+
+    // A signer-role user has no Lots entry and is refused the page and the form.
+    assert!(!unescape(&inbox).contains("href=\"/app/lots\""), "{inbox}");
+    assert_eq!(sid_console.get(app.url("/app/lots")).await.status(), 403);
+    let (b, c) = (lease_b.to_string(), csrf_of(&inbox));
+    let refused = sid_console.post(app.url("/app/lots"), &lot_form(&c, &signer, "Mine", &[&b])).await;
+    assert_eq!(refused.status(), 403);
+    assert!(app.state.store.lots_to_sign(tenant.tenant_id, sid).await.expect("lots").is_empty(), "nothing made");
 }

@@ -11,7 +11,7 @@ use serde_json::json;
 use signet_blob::BlobKey;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{Error, ErrorCode, FieldErrors, WorkflowId};
-use signet_store::{BulkItemRow, BulkJobRow, LotRow, NewBulkJob};
+use signet_store::{BulkItemRow, BulkJobRow, LotRow, NewBulkJob, UserFilter, UserRow, UserSort, WorkflowRow};
 
 use crate::bulk::{JobStatus, Outcome};
 use crate::gateway::seal::Mark;
@@ -76,6 +76,47 @@ pub async fn create(
     let actor = caller.audit_actor();
     let row = svc.store.create_lot(caller.tenant_id, name, &signer_email, workflow_ids, &actor).await?;
     Ok(Lot { row, workflow_ids: workflow_ids.to_vec() })
+}
+
+/// What a lot is made from (the console's lot form): the organisation's active staff with an
+/// address (the first 100 by name), and for the one chosen, the workflows in progress whose
+/// signature is due from them now (the same as their inbox, at most 200; one later in the order
+/// could go in a lot too, but the lot's job would find it not yet theirs to sign).
+pub struct LotChoices {
+    pub signers: Vec<UserRow>,
+    pub signer: Option<UserRow>,
+    pub workflows: Vec<WorkflowRow>,
+}
+
+pub async fn choices(svc: &Services, caller: &Caller, signer_id: Option<i64>) -> Result<LotChoices, Error> {
+    let filter = UserFilter {
+        kind: Some(signet_domain::user::UserKind::Internal),
+        statuses: vec![signet_domain::user::UserStatus::Active],
+        sort: UserSort::Name,
+        ..UserFilter::default()
+    };
+    let page = signet_domain::paging::Page::parse(Some(1), Some(signet_domain::paging::MAX_PAGE_SIZE))?;
+    let (signers, _) = svc.store.users(caller.tenant_id, &filter, page).await?;
+    let signers: Vec<UserRow> = signers.into_iter().filter(|u| u.email.is_some()).collect();
+    let signer = match signer_id {
+        Some(id) => match svc.store.user(caller.tenant_id, id).await {
+            Ok(user) if user.status == signet_domain::user::UserStatus::Active && user.email.is_some() => Some(user),
+            Ok(_) | Err(Error::NotFound { .. }) => {
+                return Err(Error::field("signer", "is not an active user of the organisation with an e-mail"));
+            }
+            Err(error) => return Err(error),
+        },
+        None => None,
+    };
+    let mut workflows: Vec<WorkflowRow> = Vec::new();
+    if let Some(email) = signer.as_ref().and_then(|s| s.email.as_deref()) {
+        for (_, workflow) in svc.store.due_signatories(caller.tenant_id, email).await? {
+            if !workflows.iter().any(|w| w.id == workflow.id) {
+                workflows.push(workflow);
+            }
+        }
+    }
+    Ok(LotChoices { signers, signer, workflows })
 }
 
 /// Why a workflow cannot go in the lot, if it cannot.

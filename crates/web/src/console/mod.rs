@@ -17,6 +17,7 @@ mod gateway;
 mod inbox;
 mod invoices;
 mod login;
+mod lots;
 mod people;
 mod roles;
 mod send;
@@ -62,6 +63,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/roles/{id}/delete", post(roles::delete))
         .route("/app/inbox", get(inbox::list))
         .route("/app/inbox/{id}", get(inbox::open))
+        .route("/app/lots", get(lots::form).post(lots::create))
         .route("/app/lots/{id}", get(inbox::lot))
         .route("/app/lots/{id}/sign", post(inbox::sign_lot))
         .route("/app/audit", get(audit::list))
@@ -168,6 +170,7 @@ impl Session {
             ("Workflows", "/app", Permission::ReadWorkflows),
             ("Send", "/app/send", Permission::SendWorkflows),
             ("Bulk", "/app/bulk", Permission::SendWorkflows),
+            ("Lots", "/app/lots", Permission::SendWorkflows),
             ("People", "/app/people", Permission::ReadDirectory),
             ("Departments", "/app/departments", Permission::ReadDirectory),
             ("Access", "/app/access", Permission::ReadDirectory),
