@@ -38,6 +38,7 @@ on_both_backends!(
     administrators_keep_the_menus_and_grant_their_entries,
     people_keep_their_second_factor_and_administrators_the_single_sign_on_providers,
     senders_make_lots_that_their_signer_signs_from_the_inbox,
+    senders_attach_files_and_ask_the_signers_for_documents,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -1653,4 +1654,186 @@ async fn senders_make_lots_that_their_signer_signs_from_the_inbox(backend: Backe
     let refused = sid_console.post(app.url("/app/lots"), &lot_form(&c, &signer, "Mine", &[&b])).await;
     assert_eq!(refused.status(), 403);
     assert!(app.state.store.lots_to_sign(tenant.tenant_id, sid).await.expect("lots").is_empty(), "nothing made");
+}
+
+/// The hidden fields of the form after `marker` on a page, as the browser sends them back.
+fn hidden_fields(html: &str, marker: &str) -> Vec<(String, String)> {
+    let form = html.split(marker).nth(1).and_then(|rest| rest.split("</form>").next()).unwrap_or_default();
+    form.split("<input type=\"hidden\" name=\"")
+        .skip(1)
+        .filter_map(|rest| {
+            let (name, rest) = rest.split_once('"')?;
+            let value = rest.split_once("value=\"")?.1.split('"').next()?;
+            Some((unescape(name), unescape(value)))
+        })
+        .collect()
+}
+
+/// A document asked of the signers on the send form: its name, description and file.
+type Asked<'a> = (&'a str, &'a str, Option<(&'a str, &'a [u8])>);
+/// Files to attach on the send form: their names and bytes.
+type Files<'a> = Vec<(&'a str, &'a [u8])>;
+
+/// The send form with one signer, `files` to attach and `asked` of the signers.
+fn attaching_send(csrf: &str, pdf: &[u8], files: &[(&str, &[u8])], asked: &[Asked<'_>]) -> reqwest::multipart::Form {
+    let part = |name: &str, bytes: &[u8]| reqwest::multipart::Part::bytes(bytes.to_vec()).file_name(name.to_string());
+    let mut form = reqwest::multipart::Form::new()
+        .text("csrf", csrf.to_string())
+        .text("template", "0")
+        .text("name", "Home loan")
+        .text("s1_name", "Asha Rao")
+        .text("s1_email", "asha@borrower.example")
+        .text("s1_order", "1")
+        .text("s1_method", "electronic")
+        .text("send_mail", "on")
+        .part("documents", part("loan.pdf", pdf));
+    for (name, bytes) in files {
+        form = form.part("attachments", part(name, bytes));
+    }
+    for (i, (name, description, file)) in asked.iter().enumerate() {
+        let n = i + 1;
+        form = form
+            .text(format!("r{n}_name"), name.to_string())
+            .text(format!("r{n}_description"), description.to_string());
+        if let Some((file_name, bytes)) = file {
+            form = form.part(format!("r{n}_file"), part(file_name, bytes));
+        }
+    }
+    form
+}
+
+async fn senders_attach_files_and_ask_the_signers_for_documents(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = console_app(backend, &smtp).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let api = app.token(&tenant).await;
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = admin.get(app.url("/app/send")).await.text().await.expect("html");
+    assert!(page.contains("<legend>Attachments</legend>") && page.contains("name=\"r1_file\""), "{page}");
+    let csrf = csrf_of(&page);
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Home loan")]);
+    let terms: Vec<u8> = (0..=255u8).cycle().take(70_000).collect();
+    let form_pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Address form")]);
+    let asked =
+        ("Proof of address", "A utility bill of the last three months", Some(("address-form.pdf", &form_pdf[..])));
+    let sent_count = async || {
+        let listed: Value = app.get("/api/v1/workflows", &api).await.json().await.expect("json");
+        listed["totalCount"].as_i64()
+    };
+
+    // Refused on the first form as the API refuses them, what was typed kept, nothing sent: a file
+    // over 10 MB, a name with slashes, a request without its file, more than 20 files.
+    let big = vec![7u8; 10 * 1024 * 1024 + 1];
+    let many: Vec<(String, Vec<u8>)> = (0..21).map(|i| (format!("note-{i}.txt"), vec![b'x'; 10])).collect();
+    let many: Vec<(&str, &[u8])> = many.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
+    let refusals: [(Files<'_>, Vec<Asked<'_>>, &str); 4] = [
+        (vec![("statement.bin", &big[..])], vec![asked], "attachment 1: the file is larger than 10485760 bytes"),
+        (vec![("../../etc/passwd", &terms[..])], vec![asked], "without control characters or slashes"),
+        (
+            vec![("terms.bin", &terms[..])],
+            vec![("Proof of address", "A utility bill", None)],
+            "requested document 1: is required",
+        ),
+        (many, vec![asked], "at most 20 attachments in all"),
+    ];
+    for (files, asks, says) in refusals {
+        let refused = admin
+            .send(admin.http.post(app.url("/app/send")).multipart(attaching_send(&csrf, &pdf, &files, &asks)))
+            .await;
+        assert_eq!(refused.status(), 400, "{says}");
+        let html = unescape(&refused.text().await.expect("html"));
+        assert!(html.contains("role=\"alert\"") && html.contains(says), "{says}: {html}");
+        assert!(
+            html.contains("value=\"Proof of address\"") && html.contains("value=\"asha@borrower.example\""),
+            "{html}"
+        );
+    }
+    assert_eq!(sent_count().await, Some(0), "nothing sent");
+
+    // Accepted: the placement screen carries the staged files, which a changed form cannot swap
+    // for a file that is not staged here.
+    let placing = admin
+        .send(admin.http.post(app.url("/app/send")).multipart(attaching_send(
+            &csrf,
+            &pdf,
+            &[("terms.bin", &terms[..])],
+            &[asked],
+        )))
+        .await;
+    assert_eq!(placing.status(), 200);
+    let placing = unescape(&placing.text().await.expect("html"));
+    assert!(
+        placing.contains("Attached: terms.bin") && placing.contains("Asked of the signers: Proof of address"),
+        "{placing}"
+    );
+    let fields = hidden_fields(&placing, "id=\"place-form\"");
+    let keys: Vec<String> = fields.iter().filter(|(k, _)| k == "att_key").map(|(_, v)| v.clone()).collect();
+    assert_eq!(keys.len(), 2, "{fields:?}");
+    let start = |fields: Vec<(String, String)>| admin.send(admin.http.post(app.url("/app/send/start")).form(&fields));
+    let other = app.tenant("Other Bank").await;
+    for forged in [
+        format!("tenant/{}/staged/{}", other.tenant_id, keys[0].rsplit('/').next().unwrap_or_default()),
+        format!("tenant/{}/attachments/x", tenant.tenant_id),
+        "../../signet.db".to_string(),
+    ] {
+        let changed: Vec<(String, String)> =
+            fields.iter().map(|(k, v)| (k.clone(), if *v == keys[0] { forged.clone() } else { v.clone() })).collect();
+        let refused = start(changed).await;
+        assert_eq!(refused.status(), 400, "{forged}");
+        assert!(refused.text().await.expect("html").contains("an attachment is no longer there"), "{forged}");
+    }
+    let unpaired: Vec<(String, String)> = fields.iter().filter(|(k, _)| k != "att_name").cloned().collect();
+    assert_eq!(start(unpaired).await.status(), 400);
+    assert_eq!(sent_count().await, Some(0), "nothing sent");
+
+    // A signer-role user may not send with them.
+    signet_testkit::people::signed_in_user(&app, &smtp, &api, "sid@bank.example", 3).await;
+    let sid = console_session(&app, "sid@bank.example", GOOD_PASSWORD).await;
+    let sid_csrf = csrf_of(&sid.get(app.url("/app/inbox")).await.text().await.expect("html"));
+    let theirs: Vec<(String, String)> =
+        fields.iter().map(|(k, v)| (k.clone(), if k == "csrf" { sid_csrf.clone() } else { v.clone() })).collect();
+    assert_eq!(sid.send(sid.http.post(app.url("/app/send/start")).form(&theirs)).await.status(), 403);
+    assert_eq!(sent_count().await, Some(0), "nothing sent");
+
+    // Sent: the workflow page lists both, and each downloads as given, from the console and the API.
+    let sent = start(fields).await;
+    assert_eq!(sent.status(), 303, "{}", sent.text().await.unwrap_or_default());
+    let id: i64 = sent.headers()["location"]
+        .to_str()
+        .expect("location")
+        .rsplit('/')
+        .next()
+        .and_then(|i| i.parse().ok())
+        .expect("id");
+    let page = admin.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
+    assert!(page.contains("(asked of the signers: A utility bill of the last three months)"), "{page}");
+    let links: Vec<String> = page
+        .split(&format!("href=\"/app/workflows/{id}/attachments/"))
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next().map(str::to_string))
+        .collect();
+    assert_eq!(links.len(), 2, "{page}");
+    let mut given = Vec::new();
+    for attachment in &links {
+        let console = admin.get(app.url(&format!("/app/workflows/{id}/attachments/{attachment}"))).await;
+        assert_eq!(console.status(), 200);
+        let console = console.bytes().await.expect("bytes").to_vec();
+        let through_api = app.get(&format!("/api/v1/workflows/{id}/attachments/{attachment}"), &api).await;
+        assert_eq!(through_api.status(), 200);
+        assert_eq!(through_api.bytes().await.expect("bytes").to_vec(), console);
+        given.push(console);
+    }
+    assert!(given.contains(&terms) && given.contains(&form_pdf), "both downloaded as given");
+    let workflow = app.state.store.workflow(tenant.tenant_id, id.into()).await.expect("read").expect("workflow");
+    let stored = app.state.store.attachments(&workflow).await.expect("attachments");
+    let kinds: Vec<(&str, &str)> = stored.iter().map(|a| (a.kind.as_str(), a.name.as_str())).collect();
+    assert_eq!(kinds, [("initiator", "terms.bin"), ("requested", "Proof of address")], "{kinds:?}");
+    for key in &keys {
+        let key = signet_blob::BlobKey::parse(key).expect("key");
+        assert!(!app.state.blob.exists(&key).await.expect("exists"), "the staged copy is removed once sent");
+    }
+    // The signer is asked for the document on their page.
+    let link = signer_link(&smtp, "asha@borrower.example", "Home loan").await;
+    let signer_page = reqwest::get(&link).await.expect("page").text().await.expect("html");
+    assert!(signer_page.contains("<option>Proof of address</option>"), "{signer_page}");
 }

@@ -19,6 +19,7 @@ pub mod queries;
 pub mod quick_start;
 pub mod sealing;
 pub mod signer;
+pub mod staged;
 pub mod templates;
 pub mod token;
 

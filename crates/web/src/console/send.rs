@@ -3,7 +3,10 @@
 //! signature boxes are dragged onto the rendered pages (`static/console.js`); without a
 //! script a signatory's box goes below an anchor text or into its default slot. The workflow
 //! starts through the same service as `POST /api/v1/workflows`, with the placed boxes as its
-//! fields, and the same placement may be saved as a template.
+//! fields, and the same placement may be saved as a template. Attachments (files sent with the
+//! workflow, and documents asked of the signers, each with a form or example) are chosen on the
+//! first form, checked as the API checks them and kept until the workflow is sent
+//! (`signet_services::workflows::staged`); the screens after it carry their keys.
 
 use askama::Template;
 use axum::extract::{Multipart, State};
@@ -18,7 +21,8 @@ use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_domain::{DocumentId, Error, now_millis, stamp};
 use signet_services::documents::{check_pdf, store_document};
 use signet_services::stamps::StampDetails;
-use signet_services::workflows::initiate::{InitiateWorkflow, initiate};
+use signet_services::workflows::initiate::InitiateWorkflow;
+use signet_services::workflows::staged::{self, ChosenAttachment, StagedAttachment};
 use signet_services::workflows::templates::{self, TemplateDefinition, TemplateField};
 
 use super::session::see_other;
@@ -32,6 +36,73 @@ const MAX_DOCUMENTS: usize = 10;
 const PIXELS_PER_POINT: f64 = 80.0 / 72.0;
 /// A box dragged out of the palette, in points (as the API's anchor box).
 const BOX: (f64, f64) = (160.0, 55.0);
+/// Rows asking the signers for a document on the first form.
+const REQUESTS: usize = 2;
+
+/// A document asked of the signers (`signerAttachmentDetails`), as typed on the first form;
+/// its file (a form or an example) is chosen with it.
+#[derive(Clone, Default)]
+struct RequestRow {
+    number: usize,
+    name: String,
+    description: String,
+}
+
+fn request_rows(fields: &FormFields) -> Vec<RequestRow> {
+    (1..=REQUESTS)
+        .map(|number| RequestRow {
+            number,
+            name: fields.get(&format!("r{number}_name")).to_string(),
+            description: fields.get(&format!("r{number}_description")).to_string(),
+        })
+        .collect()
+}
+
+/// The files chosen on the first form, as `(field, file name, bytes)`: the PDFs, then the
+/// attachments to send and those asked of the signers (a row with a name or a file).
+fn chosen_attachments(fields: &FormFields, files: &mut Vec<(String, String, Vec<u8>)>) -> Vec<ChosenAttachment> {
+    let mut take = |field: &str| {
+        let (taken, kept): (Vec<_>, Vec<_>) = std::mem::take(files).into_iter().partition(|(f, _, _)| f == field);
+        *files = kept;
+        taken.into_iter().map(|(_, name, bytes)| (name, bytes))
+    };
+    let mut chosen: Vec<ChosenAttachment> = take("attachments")
+        .map(|(name, bytes)| ChosenAttachment { kind: "initiator", name, description: None, bytes })
+        .collect();
+    for row in request_rows(fields) {
+        let file = take(&format!("r{}_file", row.number)).next();
+        if row.name.is_empty() && file.is_none() {
+            continue;
+        }
+        let (file_name, bytes) = file.unwrap_or_default();
+        chosen.push(ChosenAttachment {
+            kind: "requested",
+            name: if row.name.is_empty() { file_name } else { row.name },
+            description: Some(row.description).filter(|d| !d.is_empty()),
+            bytes,
+        });
+    }
+    chosen
+}
+
+/// The staged attachments the placement screen carries, in order (`att_kind`, `att_name`,
+/// `att_description`, `att_key` repeated); the service refuses a key that is not a staged file
+/// of the organisation.
+fn carried_attachments(fields: &FormFields) -> Result<Vec<StagedAttachment>, Error> {
+    let column = |name: &str| fields.all(name).map(str::to_string).collect::<Vec<_>>();
+    let (kinds, names, descriptions, keys) =
+        (column("att_kind"), column("att_name"), column("att_description"), column("att_key"));
+    if [names.len(), descriptions.len(), keys.len()].iter().any(|n| *n != kinds.len()) {
+        return Err(Error::field("attachments", "the attachments could not be read; choose the files again"));
+    }
+    Ok(kinds
+        .into_iter()
+        .zip(names)
+        .zip(descriptions)
+        .zip(keys)
+        .map(|(((kind, name), description), key)| StagedAttachment { kind, name, description, key, size: 0 })
+        .collect())
+}
 
 /// One signatory as the forms carry it.
 #[derive(Clone, Default)]
@@ -153,6 +224,7 @@ struct SendPage {
     stamp: StampForm,
     stamp_sources: [(&'static str, &'static str); 3],
     states: &'static [(&'static str, &'static str)],
+    requests: Vec<RequestRow>,
 }
 
 /// The tenant's templates to start from, by name.
@@ -186,6 +258,7 @@ pub async fn form(State(state): State<AppState>, session: Session) -> Response {
         stamp: StampForm::read(&FormFields(Vec::new())),
         stamp_sources: STAMP_SOURCES,
         states: &stamp::STATES,
+        requests: request_rows(&FormFields(Vec::new())),
     };
     render(StatusCode::OK, &page)
 }
@@ -230,13 +303,17 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
     if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
         return refused;
     }
-    let (fields, files) = match super::read_multipart(multipart, "documents", "document.pdf").await {
+    let file_fields = ["documents", "attachments", "r1_file", "r2_file"];
+    let (fields, mut files) = match super::read_multipart_files(multipart, &file_fields, "attachment").await {
         Ok(read) => read,
         Err(text) => return super::page_error(StatusCode::BAD_REQUEST, &text),
     };
     if let Some(refused) = session.refuses_form(fields.get("csrf")) {
         return refused;
     }
+    let attachments = chosen_attachments(&fields, &mut files);
+    let files: Vec<(String, Vec<u8>)> =
+        files.into_iter().filter(|(field, _, _)| field == "documents").map(|(_, name, bytes)| (name, bytes)).collect();
     let signers = signers(&fields);
     let template = fields.get("template").parse::<i64>().unwrap_or(0);
     let templates = match template_options(&state, &session).await {
@@ -260,6 +337,7 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
             stamp: StampForm::read(&fields),
             stamp_sources: STAMP_SOURCES,
             states: &stamp::STATES,
+            requests: request_rows(&fields),
         };
         render(StatusCode::BAD_REQUEST, &page)
     };
@@ -288,11 +366,17 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
             Err(error) => return failure(error),
         }
     }
+    // The attachments are checked as the API checks them and kept until the workflow is sent.
+    let staged = match staged::stage(&state, session.auth.tenant_id, attachments).await {
+        Ok(staged) => staged,
+        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => return again(user_text(&error)),
+        Err(error) => return failure(error),
+    };
     if template == 0 {
-        return placement_page(&state, &session, &fields, &documents, &signers, None).await;
+        return placement_page(&state, &session, &fields, &documents, &signers, &staged, None).await;
     }
     // The template places the signatures: the workflow starts now.
-    match send(&state, &session, &fields, &documents, &signers).await {
+    match send(&state, &session, &fields, &documents, &signers, &staged).await {
         Ok(id) => see_other(&format!("/app/workflows/{id}")),
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => again(user_text(&error)),
         Err(error) => failure(error),
@@ -329,6 +413,7 @@ struct PlacePage {
     box_width: f64,
     box_height: f64,
     stamp: StampForm,
+    attachments: Vec<StagedAttachment>,
 }
 
 /// The tenant's document `id` and the size of each page shown.
@@ -365,6 +450,7 @@ async fn placement_page(
     fields: &FormFields,
     documents: &[i64],
     signers: &[Signer],
+    attachments: &[StagedAttachment],
     error: Option<String>,
 ) -> Response {
     let mut views = Vec::with_capacity(documents.len());
@@ -387,8 +473,10 @@ async fn placement_page(
         box_width: BOX.0,
         box_height: BOX.1,
         stamp: StampForm::read(fields),
+        attachments: attachments.to_vec(),
     };
-    render(StatusCode::OK, &page)
+    let status = if page.error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
+    render(status, &page)
 }
 
 /// A page of a document being placed, as an image.
@@ -460,10 +548,19 @@ pub async fn start(State(state): State<AppState>, session: Session, fields: Form
     }
     let documents: Vec<i64> = fields.all("document").filter_map(|d| d.parse().ok()).take(MAX_DOCUMENTS).collect();
     let signers = signers(&fields);
-    match send(&state, &session, &fields, &documents, &signers).await {
+    let (attachments, carried) = match carried_attachments(&fields) {
+        Ok(attachments) => (attachments, Ok(())),
+        Err(error) => (Vec::new(), Err(error)),
+    };
+    let sent = match carried {
+        Ok(()) => send(&state, &session, &fields, &documents, &signers, &attachments).await,
+        Err(error) => Err(error),
+    };
+    match sent {
         Ok(id) => see_other(&format!("/app/workflows/{id}")),
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
-            placement_page(&state, &session, &fields, &documents, &signers, Some(user_text(&error))).await
+            let text = Some(user_text(&error));
+            placement_page(&state, &session, &fields, &documents, &signers, &attachments, text).await
         }
         Err(error) => failure(error),
     }
@@ -487,6 +584,7 @@ async fn send(
     fields: &FormFields,
     documents: &[i64],
     signers: &[Signer],
+    attachments: &[StagedAttachment],
 ) -> Result<i64, Error> {
     let mut placed =
         fields.all("field").map(|f| placed_field(f, signers.len(), documents.len())).collect::<Result<Vec<_>, _>>()?;
@@ -541,7 +639,8 @@ async fn send(
         stamp: StampForm::read(fields).details()?,
         fields: placed,
     };
-    let created = initiate(state, session.auth.tenant_id, &session.auth.caller().actor, request).await?;
+    let actor = session.auth.caller().actor;
+    let created = staged::initiate_with(state, session.auth.tenant_id, &actor, request, attachments).await?;
     Ok(created.workflow.id.get())
 }
 

@@ -138,6 +138,8 @@ struct AttachmentView {
     name: String,
     description: String,
     from_signer: bool,
+    /// Sent by the sender as the form or example of a document asked of the signers.
+    requested: bool,
 }
 
 struct DueView {
@@ -224,6 +226,7 @@ async fn workflow_page(
             name: a.name,
             description: a.description.unwrap_or_default(),
             from_signer: a.signatory_id.is_some(),
+            requested: a.kind == "requested",
         })
         .collect();
     let due = details
