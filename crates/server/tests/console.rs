@@ -39,6 +39,7 @@ on_both_backends!(
     people_keep_their_second_factor_and_administrators_the_single_sign_on_providers,
     senders_make_lots_that_their_signer_signs_from_the_inbox,
     senders_attach_files_and_ask_the_signers_for_documents,
+    senders_review_what_they_send_and_nothing_is_made_before_they_confirm,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -144,6 +145,8 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     });
     let sent = journey(&app, "send", &format!("{tag}-send"), args).await;
     assert_eq!(sent["placed"], 5, "three signatures and two fields: {sent}");
+    assert_eq!(sent["reviewBoxes"], 5, "the review draws them: {sent}");
+    assert_eq!(sent["placedAgain"], 5, "back to change keeps them: {sent}");
     assert_eq!(sent["state"], "In progress", "{sent}");
     let workflow_id: i64 = sent["workflowUrl"]
         .as_str()
@@ -1836,4 +1839,130 @@ async fn senders_attach_files_and_ask_the_signers_for_documents(backend: Backend
     let link = signer_link(&smtp, "asha@borrower.example", "Home loan").await;
     let signer_page = reqwest::get(&link).await.expect("page").text().await.expect("html");
     assert!(signer_page.contains("<option>Proof of address</option>"), "{signer_page}");
+}
+
+async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = console_app(backend, &smtp).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let api = app.token(&tenant).await;
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let csrf = csrf_of(&admin.get(app.url("/app/send")).await.text().await.expect("html"));
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Home loan")]);
+    let terms = b"Terms and conditions, version 8".to_vec();
+    let form = attaching_send(&csrf, &pdf, &[("terms.txt", &terms[..])], &[])
+        .text("s2_name", "Ravi Iyer")
+        .text("s2_email", "ravi@guarantor.example")
+        .text("s2_order", "2")
+        .text("s2_method", "electronic")
+        .text("expiry_days", "30")
+        .text("reminder_days", "3");
+    let placing = admin.send(admin.http.post(app.url("/app/send")).multipart(form)).await;
+    assert_eq!(placing.status(), 200);
+    let placing = unescape(&placing.text().await.expect("html"));
+    assert!(placing.contains("action=\"/app/send/review\"") && placing.contains(">Next: review<"), "{placing}");
+    let mut fields = hidden_fields(&placing, "id=\"place-form\"");
+    // As the placement screen's script writes them: a signature box for each, a date for Ravi.
+    let boxes = ["1:0:1:72:600:160:55", "2:0:1:320:600:160:55", "2:0:1:320:670:100:20:date:0:"];
+    fields.extend(boxes.iter().map(|b| ("field".to_string(), b.to_string())));
+    fields.push(("template_name".into(), "Two signers at the foot".into()));
+    let post =
+        |path: &'static str, fields: Vec<(String, String)>| admin.send(admin.http.post(app.url(path)).form(&fields));
+    let nothing_made = async || {
+        let listed: Value = app.get("/api/v1/workflows", &api).await.json().await.expect("json");
+        assert_eq!(listed["totalCount"], 0, "no workflow: {listed}");
+        assert!(app.state.store.templates(tenant.tenant_id).await.expect("templates").is_empty(), "no template");
+    };
+
+    // The review: signatories in order with their method, the settings, the attachment, the
+    // template to be saved, and the pages with the three boxes drawn; nothing is made yet.
+    let review = post("/app/send/review", fields.clone()).await;
+    assert_eq!(review.status(), 200);
+    let review = unescape(&review.text().await.expect("html"));
+    assert!(review.contains("<h1>Review and send</h1>"), "{review}");
+    let signers = review.split("id=\"review-signers\"").nth(1).expect("signatories");
+    let (asha, ravi) = (signers.find("Asha Rao").expect("Asha"), signers.find("Ravi Iyer").expect("Ravi"));
+    assert!(asha < ravi && signers.contains("<td>Electronic signature</td>"), "{review}");
+    for fact in [
+        "<dt>Expires</dt><dd>After 30 days</dd>",
+        "<dt>Reminders</dt><dd>Every 3 days</dd>",
+        "No e-stamping",
+        "Attached: terms.txt",
+        "<dd>Two signers at the foot</dd>",
+        "Date signed of Ravi Iyer: loan.pdf, page 1",
+    ] {
+        assert!(review.contains(fact), "{fact}: {review}");
+    }
+    assert_eq!(review.matches("<rect class=\"review-box").count(), 3, "{review}");
+    assert!(review.contains("x=\"320\" y=\"670\" width=\"100\" height=\"20\""), "{review}");
+    let document = fields.iter().find(|(k, _)| k == "document").map(|(_, v)| v.clone()).expect("document");
+    assert!(review.contains(&format!("<image href=\"/app/send/documents/{document}/pages/1\"")), "{review}");
+    nothing_made().await;
+
+    // Abandoned after the review: still nothing. Back to change: the placement screen with the
+    // boxes as they were.
+    let carried = hidden_fields(&review, "id=\"review-form\"");
+    let back = post("/app/send/place", carried.clone()).await;
+    assert_eq!(back.status(), 200);
+    let back = unescape(&back.text().await.expect("html"));
+    for b in boxes {
+        assert!(back.contains(&format!("name=\"field\" value=\"{b}\"")), "{b}: {back}");
+    }
+    assert!(back.contains("value=\"Two signers at the foot\""), "{back}");
+    nothing_made().await;
+
+    // Refused to the placement screen, the boxes kept, nothing made: a box of a signatory who is
+    // not there, an address that is not one, a forged token; a signer-role user is refused.
+    let with = |name: &str, value: &str| {
+        let mut changed: Vec<(String, String)> = fields.iter().filter(|(k, _)| k != name).cloned().collect();
+        changed.push((name.to_string(), value.to_string()));
+        changed
+    };
+    let mut stray = fields.clone();
+    stray.push(("field".into(), "9:0:1:72:600:160:55".into()));
+    for (form, says) in [
+        (stray, "a placed box could not be read"),
+        (with("s2_email", "not an address"), "must be a valid e-mail address"),
+    ] {
+        let refused = post("/app/send/review", form).await;
+        assert_eq!(refused.status(), 400, "{says}");
+        let html = unescape(&refused.text().await.expect("html"));
+        assert!(html.contains("role=\"alert\"") && html.contains(says), "{says}: {html}");
+        assert!(html.contains("name=\"field\" value=\"1:0:1:72:600:160:55\""), "the boxes are kept: {html}");
+    }
+    assert_eq!(post("/app/send/review", with("csrf", "forged")).await.status(), 403);
+    signet_testkit::people::signed_in_user(&app, &smtp, &api, "sid@bank.example", 3).await;
+    let sid = console_session(&app, "sid@bank.example", GOOD_PASSWORD).await;
+    let sid_csrf = csrf_of(&sid.get(app.url("/app/inbox")).await.text().await.expect("html"));
+    for path in ["/app/send/review", "/app/send/place", "/app/send/start"] {
+        let theirs: Vec<(String, String)> =
+            carried.iter().cloned().chain([("csrf".to_string(), sid_csrf.clone())]).collect();
+        assert_eq!(sid.send(sid.http.post(app.url(path)).form(&theirs)).await.status(), 403, "{path}");
+    }
+    nothing_made().await;
+
+    // Send: the workflow is what was reviewed, read back through the API.
+    let sent = post("/app/send/start", carried.into_iter().chain([("csrf".to_string(), csrf.clone())]).collect()).await;
+    assert_eq!(sent.status(), 303, "{}", sent.text().await.unwrap_or_default());
+    let id: i64 = sent.headers()["location"]
+        .to_str()
+        .expect("location")
+        .rsplit('/')
+        .next()
+        .and_then(|i| i.parse().ok())
+        .expect("id");
+    let details: Value = app.get(&format!("/api/v1/workflows/{id}"), &api).await.json().await.expect("json");
+    assert_eq!(details["state"], "in_progress", "{details}");
+    let emails: Vec<&str> =
+        details["signatories"].as_array().expect("signatories").iter().filter_map(|s| s["emailId"].as_str()).collect();
+    assert_eq!(emails, ["asha@borrower.example", "ravi@guarantor.example"], "{details}");
+    let stored =
+        signet_services::workflows::queries::details(&app.state, tenant.tenant_id, id.into()).await.expect("workflow");
+    let placement: Value = serde_json::from_str(&stored.signatories[1].placement).expect("placement");
+    assert_eq!(
+        (placement["boxes"][0]["left"].as_f64(), placement["fields"][0]["kind"].as_str()),
+        (Some(320.0), Some("date")),
+        "{placement}"
+    );
+    assert_eq!(app.state.store.templates(tenant.tenant_id).await.expect("templates").len(), 1);
 }

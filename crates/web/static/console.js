@@ -1,5 +1,5 @@
 // The console's placement screen: signatories' boxes dragged (or, from the keyboard, pressed)
-// onto rendered pages, moved and removed; on sending, each box becomes a hidden field
+// onto rendered pages, moved and removed; on going to the review, each box becomes a hidden field
 // `signatory:document:page:left:top:width:height:kind:required:label` in points from the
 // page's top-left corner (kind: signature, or a field filled in with it).
 // The page works without this script: signatures then go below an anchor text or into a
@@ -45,9 +45,9 @@
     Object.assign(box.style, { left: `${left * 100}%`, top: `${top * 100}%`, width: `${w * 100}%`, height: `${h * 100}%` });
   }
 
-  function newBox(sheet, signatory, label, x, y, field) {
+  function newBox(sheet, signatory, label, x, y, field, size) {
     const box = document.createElement("div");
-    const [w, h] = sizeOf(sheet, field.kind);
+    const [w, h] = size || sizeOf(sheet, field.kind);
     const name = field.label || KIND_NAMES[field.kind] || "Signature";
     const what = `${name} of ${label}`;
     box.className = `placed signer-${signatory} kind-${field.kind}`;
@@ -129,6 +129,21 @@
     });
   }
   document.addEventListener("dragend", () => { dragged = null; });
+
+  // Boxes placed before (back from the review, or a refused form) are drawn again; on
+  // submitting they are written back as fields like the others.
+  for (const input of form.querySelectorAll("input[name=field]")) {
+    const parts = input.value.split(":");
+    const [signatory, documentIndex, pageNumber, left, top, w, h] = parts;
+    const sheet = sheets.find((s) => s.dataset.document === documentIndex && s.dataset.page === pageNumber);
+    const chip = Array.from(document.querySelectorAll(".chip")).find((c) => c.dataset.signatory === signatory);
+    if (!sheet || !chip) continue;
+    const { width, height } = pointsOf(sheet);
+    const field = { kind: parts[7] || "signature", required: parts[8] === "1", label: parts.slice(9).join(":") };
+    const label = chip.dataset.label || chip.textContent.replace(/^Box of /, "");
+    newBox(sheet, signatory, label, Number(left) / width, Number(top) / height, field, [Number(w), Number(h)]);
+    input.remove();
+  }
 
   form.addEventListener("submit", () => {
     for (const old of form.querySelectorAll("input[name=field]")) old.remove();

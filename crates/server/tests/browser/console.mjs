@@ -2,7 +2,8 @@
 // on a phone's screen, one journey per run:
 //   invite   an administrator invites a user with a role (args.invite: { name, email, role })
 //   send     a sender uploads args.pdf, names three signers (args.signers: [{ name, email }]),
-//            drags each one's signature box onto the first page, and sends
+//            drags each one's signature box onto the first page, reviews it (boxes drawn),
+//            goes back to change (the boxes are still there), reviews again and sends
 //   track    the sender finds the workflow (args.workflow, its name) completed, downloads its
 //            signed document to args.downloadTo, and signs out
 //   bulk     the sender checks a spreadsheet with a bad row (args.sheet), sends it with
@@ -157,6 +158,13 @@ try {
     if (args.saveAs) await page.getByLabel("Also save as a template named (optional)").fill(args.saveAs);
     await shot("placed");
     await page.setViewportSize({ width: 412, height: 915 });
+    await press(page.getByRole("button", { name: "Next: review" }));
+    await inspect("review");
+    result.reviewBoxes = await page.locator("svg rect").count();
+    // Back to change: the boxes come back where they were; then on to the review once more.
+    await press(page.getByRole("button", { name: "Back to change" }));
+    result.placedAgain = await page.locator(".placed").count();
+    await press(page.getByRole("button", { name: "Next: review" }));
     await press(page.getByRole("button", { name: "Send", exact: true }));
     await inspect("sent");
     result.workflowUrl = page.url();

@@ -53,6 +53,8 @@ pub fn router(state: AppState) -> Router {
         .route("/app/send", get(send::form).post(send::upload))
         .route("/app/send/documents/{id}/pages/{page}", get(send::page_image))
         .route("/app/send/start", post(send::start))
+        .route("/app/send/review", post(send::review))
+        .route("/app/send/place", post(send::back))
         .route("/app/bulk", get(bulk::form).post(bulk::submit))
         .route("/app/bulk/jobs/{id}", get(bulk::job))
         .route("/app/bulk/jobs/{id}/progress", get(bulk::progress))

@@ -36,6 +36,8 @@ const MAX_DOCUMENTS: usize = 10;
 const PIXELS_PER_POINT: f64 = 80.0 / 72.0;
 /// A box dragged out of the palette, in points (as the API's anchor box).
 const BOX: (f64, f64) = (160.0, 55.0);
+/// Most boxes carried from one screen to the next.
+const MAX_PLACED: usize = 500;
 /// Rows asking the signers for a document on the first form.
 const REQUESTS: usize = 2;
 
@@ -389,6 +391,19 @@ struct SheetView {
     height: f64,
     pixel_width: u32,
     pixel_height: u32,
+    /// The boxes placed on the page (the review draws them).
+    boxes: Vec<BoxView>,
+}
+
+/// A placed box as the review draws it, in points from the page's top-left corner.
+struct BoxView {
+    left: f64,
+    top: f64,
+    width: f64,
+    height: f64,
+    signatory: u32,
+    /// What it is and whose: `Signature of Asha Rao`.
+    text: String,
 }
 
 struct DocumentView {
@@ -414,6 +429,8 @@ struct PlacePage {
     box_height: f64,
     stamp: StampForm,
     attachments: Vec<StagedAttachment>,
+    /// Boxes placed before (back from the review, or a refusal), drawn again by the script.
+    placed: Vec<String>,
 }
 
 /// The tenant's document `id` and the size of each page shown.
@@ -439,6 +456,7 @@ async fn document_view(state: &AppState, session: &Session, id: i64, position: u
             height,
             pixel_width: (width * PIXELS_PER_POINT).round() as u32,
             pixel_height: (height * PIXELS_PER_POINT).round() as u32,
+            boxes: Vec::new(),
         })
         .collect();
     Ok(DocumentView { id, position, name: row.name, sheets })
@@ -474,6 +492,7 @@ async fn placement_page(
         box_height: BOX.1,
         stamp: StampForm::read(fields),
         attachments: attachments.to_vec(),
+        placed: fields.all("field").take(MAX_PLACED).map(str::to_string).collect(),
     };
     let status = if page.error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     render(status, &page)
@@ -541,17 +560,24 @@ fn placed_field(text: &str, signatories: usize, documents: usize) -> Result<Temp
     })
 }
 
-/// The placement screen's form: the workflow starts (and the template is saved, when named).
+/// What the placement screen and the review carry: the documents, the signatories and the
+/// staged attachments (or why they could not be read).
+fn carried(fields: &FormFields) -> (Vec<i64>, Vec<Signer>, Vec<StagedAttachment>, Result<(), Error>) {
+    let documents: Vec<i64> = fields.all("document").filter_map(|d| d.parse().ok()).take(MAX_DOCUMENTS).collect();
+    let (attachments, read) = match carried_attachments(fields) {
+        Ok(attachments) => (attachments, Ok(())),
+        Err(error) => (Vec::new(), Err(error)),
+    };
+    (documents, signers(fields), attachments, read)
+}
+
+/// The review's **Send** (or the placement screen's form posted as it is): the workflow starts,
+/// and the template is saved, when named.
 pub async fn start(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
     if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
         return refused;
     }
-    let documents: Vec<i64> = fields.all("document").filter_map(|d| d.parse().ok()).take(MAX_DOCUMENTS).collect();
-    let signers = signers(&fields);
-    let (attachments, carried) = match carried_attachments(&fields) {
-        Ok(attachments) => (attachments, Ok(())),
-        Err(error) => (Vec::new(), Err(error)),
-    };
+    let (documents, signers, attachments, carried) = carried(&fields);
     let sent = match carried {
         Ok(()) => send(&state, &session, &fields, &documents, &signers, &attachments).await,
         Err(error) => Err(error),
@@ -566,6 +592,163 @@ pub async fn start(State(state): State<AppState>, session: Session, fields: Form
     }
 }
 
+struct ReviewSigner {
+    order: String,
+    name: String,
+    email: String,
+    method: &'static str,
+    anchor: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/review.html")]
+struct ReviewPage {
+    frame: Frame,
+    name: String,
+    documents: Vec<DocumentView>,
+    signers: Vec<ReviewSigner>,
+    /// Placed boxes in words, for whoever does not see the pages.
+    placed: Vec<String>,
+    expiry: String,
+    reminders: String,
+    send_mail: bool,
+    stamp: Vec<(&'static str, String)>,
+    attachments: Vec<StagedAttachment>,
+    template_name: String,
+    /// Every field of the placement screen's form, sent on with **Send** or **Back to change**.
+    carried: Vec<(String, String)>,
+}
+
+fn in_days(text: &str, none: &str, some: &str) -> String {
+    match text.parse::<i64>() {
+        Ok(days) if days > 0 => format!("{some} {days} day{}", if days == 1 { "" } else { "s" }),
+        _ => none.to_string(),
+    }
+}
+
+/// The stamp duty asked for, in words (nothing without e-stamping).
+fn stamp_lines(stamp: &StampForm) -> Vec<(&'static str, String)> {
+    if stamp.source.is_empty() {
+        return Vec::new();
+    }
+    let source =
+        STAMP_SOURCES.iter().find(|(value, _)| *value == stamp.source).map_or(stamp.source.as_str(), |(_, l)| l);
+    let state = stamp::STATES.iter().find(|(code, _)| *code == stamp.state).map_or(stamp.state.as_str(), |(_, n)| n);
+    let duty =
+        if stamp.duty.is_empty() { "the article's fixed duty".to_string() } else { format!("₹{}", stamp.duty) };
+    [
+        ("E-stamping", source.to_string()),
+        ("State", state.to_string()),
+        ("Article", stamp.article.clone()),
+        ("Duty", duty),
+        ("First party", stamp.first_party.clone()),
+        ("Second party", stamp.second_party.clone()),
+        ("Paid by", stamp.paid_by.clone()),
+        ("Description", stamp.description.clone()),
+    ]
+    .into_iter()
+    .filter(|(_, value)| !value.is_empty())
+    .collect()
+}
+
+async fn review_page(
+    state: &AppState,
+    session: &Session,
+    fields: &FormFields,
+    documents: &[i64],
+    signers: &[Signer],
+    attachments: &[StagedAttachment],
+    placed: &[TemplateField],
+) -> Result<ReviewPage, Error> {
+    let mut views = Vec::with_capacity(documents.len());
+    for (position, id) in documents.iter().enumerate() {
+        views.push(document_view(state, session, *id, position).await?);
+    }
+    let who = |signatory: u32| {
+        let signer = (signatory as usize).checked_sub(1).and_then(|i| signers.get(i));
+        signer.map(|s| if s.name.is_empty() { s.email.clone() } else { s.name.clone() }).unwrap_or_default()
+    };
+    let mut words = Vec::new();
+    for field in placed {
+        let what = field.label.clone().unwrap_or_else(|| field.kind.default_label().to_string());
+        let text = format!("{what} of {}", who(field.signatory));
+        let page = field.page.as_ref().and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
+        let sheet = field.document.and_then(|d| views.get_mut(d)).and_then(|d| {
+            let name = d.name.clone();
+            d.sheets.get_mut(page.wrapping_sub(1)).map(|sheet| (name, sheet))
+        });
+        match (sheet, field.left, field.top, field.width, field.height) {
+            (Some((document, sheet)), Some(left), Some(top), Some(width), Some(height)) => {
+                words.push(format!("{text}: {document}, page {page}"));
+                sheet.boxes.push(BoxView { left, top, width, height, signatory: field.signatory, text });
+            }
+            _ => match &field.anchor {
+                Some(anchor) => words.push(format!("{text}: below the text “{anchor}”")),
+                None => words.push(format!("{text}: page {page}, not shown")),
+            },
+        }
+    }
+    let method = |value: &str| METHODS.iter().find(|(v, _)| *v == value).map_or(METHODS[0].1, |(_, label)| label);
+    Ok(ReviewPage {
+        frame: session.frame("/app/send"),
+        name: fields.get("name").to_string(),
+        documents: views,
+        signers: signers
+            .iter()
+            .map(|s| ReviewSigner {
+                order: if s.order.is_empty() { s.number.to_string() } else { s.order.clone() },
+                name: s.name.clone(),
+                email: s.email.clone(),
+                method: method(&s.method),
+                anchor: s.anchor.clone(),
+            })
+            .collect(),
+        placed: words,
+        expiry: in_days(fields.get("expiry_days"), "Never", "After"),
+        reminders: in_days(fields.get("reminder_days"), "None", "Every"),
+        send_mail: fields.get("send_mail") == "on",
+        stamp: stamp_lines(&StampForm::read(fields)),
+        attachments: attachments.to_vec(),
+        template_name: fields.get("template_name").to_string(),
+        carried: fields.0.iter().filter(|(name, _)| name != "csrf").cloned().collect(),
+    })
+}
+
+/// The placement screen's form: the review of what would be sent, checked as the API's initiate
+/// checks it and with nothing stored; a refusal shows the placement screen again with the boxes.
+pub async fn review(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
+        return refused;
+    }
+    let (documents, signers, attachments, carried) = carried(&fields);
+    let checked = async {
+        carried?;
+        let request = request_of(&fields, &documents, &signers)?;
+        let placed = request.fields.clone();
+        staged::validate_with(&state, session.auth.tenant_id, request, &attachments).await?;
+        review_page(&state, &session, &fields, &documents, &signers, &attachments, &placed).await
+    }
+    .await;
+    match checked {
+        Ok(page) => render(StatusCode::OK, &page),
+        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+            let text = Some(user_text(&error));
+            placement_page(&state, &session, &fields, &documents, &signers, &attachments, text).await
+        }
+        Err(error) => failure(error),
+    }
+}
+
+/// The review's **Back to change**: the placement screen again, with everything as it was.
+pub async fn back(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
+        return refused;
+    }
+    let (documents, signers, attachments, carried) = carried(&fields);
+    let error = carried.err().map(|error| user_text(&error));
+    placement_page(&state, &session, &fields, &documents, &signers, &attachments, error).await
+}
+
 fn days(fields: &FormFields, name: &str, label: &str) -> Result<Option<i64>, Error> {
     let text = fields.get(name);
     if text.is_empty() {
@@ -578,14 +761,9 @@ fn days(fields: &FormFields, name: &str, label: &str) -> Result<Option<i64>, Err
         .ok_or_else(|| Error::field(label, "must be 0 to 365 days"))
 }
 
-async fn send(
-    state: &AppState,
-    session: &Session,
-    fields: &FormFields,
-    documents: &[i64],
-    signers: &[Signer],
-    attachments: &[StagedAttachment],
-) -> Result<i64, Error> {
+/// The workflow the forms ask for, as the API's initiate takes it (the staged attachments
+/// are added by the service).
+fn request_of(fields: &FormFields, documents: &[i64], signers: &[Signer]) -> Result<InitiateWorkflow, Error> {
     let mut placed =
         fields.all("field").map(|f| placed_field(f, signers.len(), documents.len())).collect::<Result<Vec<_>, _>>()?;
     for (i, signer) in signers.iter().enumerate() {
@@ -616,13 +794,7 @@ async fn send(
         }
         _ => None,
     };
-    let template_name = fields.get("template_name");
-    if !template_name.is_empty() {
-        let definition = TemplateDefinition { fields: placed.clone(), ..TemplateDefinition::default() };
-        templates::create(state, session.auth.tenant_id, &session.auth.actor(), Some(template_name), None, definition)
-            .await?;
-    }
-    let request = InitiateWorkflow {
+    Ok(InitiateWorkflow {
         template_id: fields.get("template").parse::<i64>().unwrap_or(0),
         name: Some(fields.get("name").to_string()).filter(|n| !n.is_empty()),
         reference_no: None,
@@ -638,7 +810,24 @@ async fn send(
         attachments: Vec::new(),
         stamp: StampForm::read(fields).details()?,
         fields: placed,
-    };
+    })
+}
+
+async fn send(
+    state: &AppState,
+    session: &Session,
+    fields: &FormFields,
+    documents: &[i64],
+    signers: &[Signer],
+    attachments: &[StagedAttachment],
+) -> Result<i64, Error> {
+    let request = request_of(fields, documents, signers)?;
+    let template_name = fields.get("template_name");
+    if !template_name.is_empty() {
+        let definition = TemplateDefinition { fields: request.fields.clone(), ..TemplateDefinition::default() };
+        templates::create(state, session.auth.tenant_id, &session.auth.actor(), Some(template_name), None, definition)
+            .await?;
+    }
     let actor = session.auth.caller().actor;
     let created = staged::initiate_with(state, session.auth.tenant_id, &actor, request, attachments).await?;
     Ok(created.workflow.id.get())
