@@ -1575,6 +1575,8 @@ async fn senders_make_lots_that_their_signer_signs_from_the_inbox(backend: Backe
     assert!(page.contains("Lease A") && page.contains("Lease B"), "{page}");
     assert!(!page.contains("Someone else") && !page.contains("Foreign lease"), "{page}");
     assert_eq!(sara.get(app.url("/app/lots?signer=999999")).await.status(), 400, "no such signer");
+    let theirs = format!("/app/lots?signer={}", other.admin_user_id);
+    assert_eq!(sara.get(app.url(&theirs)).await.status(), 400, "not a user of this organisation");
     // On a phone in Chromium: every control named, nothing wider than the screen.
     let tag = format!("{backend:?}").to_lowercase();
     let pages = json!(["/app/lots", format!("/app/lots?signer={sid_id}")]);
@@ -1585,6 +1587,7 @@ async fn senders_make_lots_that_their_signer_signs_from_the_inbox(backend: Backe
     // Refused on the page with what was typed kept, and nothing stored: a workflow not waiting
     // for Sid, another organisation's, one that is not a number, no name, no such signer.
     let signer = sid_id.to_string();
+    let other_admin = other.admin_user_id.to_string();
     let (a, b, elsewhere, foreign) =
         (lease_a.to_string(), lease_b.to_string(), elsewhere.to_string(), foreign.to_string());
     let refusals = [
@@ -1595,6 +1598,7 @@ async fn senders_make_lots_that_their_signer_signs_from_the_inbox(backend: Backe
         (lot_form(&csrf, &signer, "", &[&a]), "name: must be 1 to 200 characters"),
         (lot_form(&csrf, &signer, "Leases", &[]), "must name 1 to 1000 workflows"),
         (lot_form(&csrf, "999999", "Leases", &[&a]), "signerUserId"),
+        (lot_form(&csrf, &other_admin, "Leases", &[&a]), "signerUserId"),
         (lot_form(&csrf, "", "Leases", &[&a]), "choose who signs the lot"),
     ];
     for (form, says) in refusals {
