@@ -11,8 +11,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/signet-target}"
 PG_ADMIN="${SIGNET_TEST_POSTGRES_URL:-postgres://postgres:postgres@127.0.0.1:5432/test}"
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
 
-cargo build --release -q -p signet --bin signet
-BIN="$CARGO_TARGET_DIR/release/signet"
+# SIGNET_BIN=path runs that binary instead of building this checkout (to compare two builds).
+if [ -z "${SIGNET_BIN:-}" ]; then cargo build --release -q -p signet --bin signet; fi
+BIN="${SIGNET_BIN:-$CARGO_TARGET_DIR/release/signet}"
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }

@@ -36,6 +36,21 @@ pub struct PrincipalAuth {
     pub custom_permissions: Option<String>,
 }
 
+/// A `PrincipalAuth` from the row of `principal_auth`'s statement, read on the calling thread.
+fn auth_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<PrincipalAuth> {
+    let role = signet_domain::access::Role::try_from(row.get::<_, String>(2)?)
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(2, rusqlite::types::Type::Text, Box::new(e)))?;
+    Ok(PrincipalAuth {
+        security_stamp: row.get(0)?,
+        disabled: row.get(1)?,
+        role,
+        status: row.get(3)?,
+        custom_role_id: row.get(4)?,
+        custom_role_name: row.get(5)?,
+        custom_permissions: row.get(6)?,
+    })
+}
+
 pub struct NewRefreshToken<'a> {
     pub token_hash: &'a str,
     pub family_id: &'a str,
@@ -129,12 +144,16 @@ impl Store {
 
     /// The stamp and state of a principal of a tenant; `None` when it does not exist there.
     pub async fn principal_auth(&self, tenant_id: TenantId, principal_id: i64) -> Result<Option<PrincipalAuth>> {
+        const SQL: &str = "SELECT p.security_stamp, p.disabled, p.role, p.status, r.id AS custom_role_id, \
+            r.name AS custom_role_name, r.permissions AS custom_permissions \
+            FROM principals p LEFT JOIN roles r ON r.id = p.custom_role_id WHERE p.tenant_id = $1 AND p.id = $2";
+        let read_in_place =
+            self.sqlite_reads.as_ref().and_then(|reads| reads.row(SQL, (tenant_id.get(), principal_id), auth_of_row));
+        if let Some(found) = read_in_place {
+            return Ok(found);
+        }
         on_db!(self, pool => {
-            sqlx::query_as(
-                "SELECT p.security_stamp, p.disabled, p.role, p.status, r.id AS custom_role_id, r.name AS custom_role_name, \
-                 r.permissions AS custom_permissions FROM principals p LEFT JOIN roles r ON r.id = p.custom_role_id \
-                 WHERE p.tenant_id = $1 AND p.id = $2",
-            )
+            sqlx::query_as(SQL)
             .bind(tenant_id.get())
             .bind(principal_id)
             .fetch_optional(pool)

@@ -53,10 +53,15 @@ impl Store {
     }
 
     pub async fn department(&self, tenant_id: TenantId, id: DepartmentId) -> Result<Department> {
+        const SQL: &str = "SELECT id, name, created_at, updated_at FROM departments WHERE tenant_id = $1 AND id = $2";
+        let read_in_place = self.sqlite_reads.as_ref().and_then(|reads| {
+            reads.row(SQL, (tenant_id.get(), id.get()), |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        });
+        if let Some(row) = read_in_place {
+            return row.map(department).ok_or(Error::not_found("department"));
+        }
         let row: Option<DepartmentRow> = on_db!(self, pool => {
-            sqlx::query_as(
-                "SELECT id, name, created_at, updated_at FROM departments WHERE tenant_id = $1 AND id = $2",
-            )
+            sqlx::query_as(SQL)
             .bind(tenant_id.get())
             .bind(id.get())
             .fetch_optional(pool)

@@ -19,6 +19,7 @@ mod principal_cache;
 mod profiles;
 mod roles;
 mod sales;
+mod sqlite_reads;
 mod sso;
 mod stamps;
 mod tenants;
@@ -209,11 +210,14 @@ impl Default for PoolSettings {
 pub struct Store {
     db: Db,
     principals: std::sync::Arc<principal_cache::PrincipalCache>,
+    /// Point reads without sqlx's thread hop, for a SQLite file (`sqlite_reads.rs`).
+    sqlite_reads: Option<std::sync::Arc<sqlite_reads::SqliteReads>>,
 }
 
 impl Store {
     /// Connects to `sqlite://PATH` (created if missing) or `postgres://...`.
     pub async fn connect(url: &str, settings: &PoolSettings) -> Result<Store> {
+        let mut sqlite_reads = None;
         let db = if url.starts_with("sqlite:") {
             let options = SqliteConnectOptions::from_str(url)
                 .map_err(|e| Error::internal(format!("bad database URL: {e}")))?
@@ -222,6 +226,11 @@ impl Store {
                 .synchronous(SqliteSynchronous::Normal)
                 .busy_timeout(Duration::from_secs(10))
                 .foreign_keys(true);
+            let file = options.get_filename();
+            if !file.as_os_str().is_empty() && file.as_os_str() != ":memory:" {
+                let reads = sqlite_reads::SqliteReads::new(file.to_path_buf(), settings.max_connections as usize);
+                sqlite_reads = Some(std::sync::Arc::new(reads));
+            }
             Db::Sqlite(connect_sqlite(url, options, settings).await?)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             let pool = PgPoolOptions::new()
@@ -236,7 +245,7 @@ impl Store {
                 "unsupported database URL {url:?}: use sqlite://PATH or postgres://..."
             )));
         };
-        Ok(Store { db, principals: principal_cache::PrincipalCache::new() })
+        Ok(Store { db, principals: principal_cache::PrincipalCache::new(), sqlite_reads })
     }
 
     /// Keeps what authenticated requests check about their principal in memory for up to `ttl`
