@@ -61,7 +61,7 @@ if ((node_major < 20)); then
   exit 1
 fi
 browser_dir=crates/server/tests/browser
-if [ ! -d "$browser_dir/node_modules/playwright-core" ] || [ ! -d "$browser_dir/node_modules/oidc-provider" ] \
+if [ ! -d "$browser_dir/node_modules/playwright-core" ] || [ ! -d "$browser_dir/node_modules/oidc-provider" ] || [ ! -d "$browser_dir/node_modules/axe-core" ] \
    || [ "$browser_dir/package-lock.json" -nt "$browser_dir/node_modules/.package-lock.json" ]; then
   echo "installing the browser test driver (npm ci in $browser_dir)"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$browser_dir" --no-audit --no-fund --silent

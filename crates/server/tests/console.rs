@@ -40,6 +40,7 @@ on_both_backends!(
     senders_make_lots_that_their_signer_signs_from_the_inbox,
     senders_attach_files_and_ask_the_signers_for_documents,
     senders_review_what_they_send_and_nothing_is_made_before_they_confirm,
+    every_section_meets_wcag_2_1_aa_on_a_phone,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -1969,4 +1970,36 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
         "{placement}"
     );
     assert_eq!(app.state.store.templates(tenant.tenant_id).await.expect("templates").len(), 1);
+}
+
+/// Every section of the menu, as an administrator sees it on a phone, audited by axe-core for
+/// WCAG 2.1 A and AA (contrast, names, landmarks, headings, ...) besides the driver's own checks;
+/// the journeys above audit the same screens with data on them.
+async fn every_section_meets_wcag_2_1_aa_on_a_phone(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = console_app(backend, &smtp).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let sections = [
+        "/app",
+        "/app/send",
+        "/app/bulk",
+        "/app/lots",
+        "/app/inbox",
+        "/app/people",
+        "/app/roles",
+        "/app/departments",
+        "/app/access",
+        "/app/login",
+        "/app/signing",
+        "/app/stamps",
+        "/app/invoices",
+        "/app/gateway",
+        "/app/webhooks",
+        "/app/exports",
+        "/app/audit",
+    ];
+    let tag = format!("{backend:?}").to_lowercase();
+    let args = json!({"email": tenant.admin_email, "password": ADMIN_PASSWORD, "pages": sections});
+    let looked = journey(&app, "look", &format!("{tag}-sections"), args).await;
+    assert_eq!(looked["statuses"], json!(vec![200; sections.len()]), "{looked}");
 }

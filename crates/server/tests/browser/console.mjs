@@ -14,10 +14,11 @@
 // usage: node console.mjs '<json>' with json = { base, journey, email, password, shots, ... }
 // Prints one JSON line: { finalUrl, status, text, problems, screenshots, ...journey's own }.
 // Problems: console errors, page errors, failed requests, unexpected HTTP errors, layout shift,
-// horizontal scrolling and unlabelled controls.
+// horizontal scrolling, unlabelled controls and WCAG 2.1 A/AA violations (axe-core, a11y.mjs).
 import { chromium } from "playwright-core";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { wcagViolations } from "./a11y.mjs";
 
 const args = JSON.parse(process.argv[2]);
 const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -94,7 +95,7 @@ try {
       }
       return out;
     });
-    for (const f of faults) problems.push(`${label}: ${f}`);
+    for (const f of faults.concat(await wcagViolations(page))) problems.push(`${label}: ${f}`);
     await shot(label);
   };
   const press = async (locator) => {

@@ -21,6 +21,7 @@
 import { chromium } from "playwright-core";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { wcagViolations } from "./a11y.mjs";
 
 const args = JSON.parse(process.argv[2]);
 const javaScript = args.javaScript !== false;
@@ -146,7 +147,7 @@ try {
       }
       return out;
     });
-    for (const f of faults) problems.push(`${label}: ${f}`);
+    for (const f of faults.concat(await wcagViolations(page))) problems.push(`${label}: ${f}`);
   };
   const submit = async (button) => {
     if (args.latencyMs) {
