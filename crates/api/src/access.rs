@@ -70,8 +70,8 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
         ["exports", "jobs", ..] => Authenticated,
         ["stamps", "settings" | "billing-profile"] => ManageSettings,
         // Issuing bills the tenant; reading what was issued is a read of its workflows.
+        ["stamps", "invoices", ..] if read => ReadWorkflows,
         ["stamps", "invoices"] => ManageSettings,
-        ["stamps", "invoices", _] if read => ReadWorkflows,
         // Looking articles up is a read, sent as POST with `GetArticleCodesInput`.
         ["stamps", "article-codes"] => ReadWorkflows,
         ["stamps", ..] if read => ReadWorkflows,

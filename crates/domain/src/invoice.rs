@@ -85,6 +85,80 @@ fn civil_from_days(days: i64) -> CivilDate {
     CivilDate { year, month, day }
 }
 
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
+fn days_from_civil(date: CivilDate) -> i64 {
+    let year = date.year - i64::from(date.month <= 2);
+    let era = year.div_euclid(400);
+    let yoe = year - era * 400;
+    let month = i64::from(date.month);
+    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(date.day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The first instant of an IST date.
+pub fn ist_day_start(date: CivilDate) -> Millis {
+    days_from_civil(date) * 86_400_000 - IST_OFFSET_MS
+}
+
+/// A date as `YYYY-MM-DD` (ISO 8601, as OpenAPI's `format: date`), strictly: a day that exists,
+/// in the years documents can carry.
+pub fn parse_iso_date(text: &str) -> Option<CivilDate> {
+    let b = text.as_bytes();
+    let digits = |range: std::ops::Range<usize>| {
+        text.get(range).filter(|d| d.bytes().all(|c| c.is_ascii_digit())).and_then(|d| d.parse::<u32>().ok())
+    };
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
+    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return None,
+    };
+    ((2000..=2199).contains(&year) && (1..=days).contains(&day)).then_some(CivilDate {
+        year: i64::from(year),
+        month,
+        day,
+    })
+}
+
+/// The issue dates a listing of documents is limited to: IST days, both ends included.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IssuedWindow {
+    /// Issued at or after this instant.
+    pub from: Option<Millis>,
+    /// Issued before this instant (the start of the day after the last one).
+    pub until: Option<Millis>,
+}
+
+/// `issuedFrom` and `issuedTo` (`YYYY-MM-DD`, IST days, both included) as a window; every
+/// mistake named at once under the parameter's name.
+pub fn issued_window(from: Option<&str>, to: Option<&str>) -> Result<IssuedWindow, Error> {
+    let mut errors = FieldErrors::new();
+    let mut day = |field: &str, text: Option<&str>| match text.map(str::trim).filter(|t| !t.is_empty()) {
+        None => None,
+        Some(text) => parse_iso_date(text).or_else(|| {
+            errors.insert(field.into(), vec!["must be a date as YYYY-MM-DD (2000 to 2199)".into()]);
+            None
+        }),
+    };
+    let (from, to) = (day("issuedFrom", from), day("issuedTo", to));
+    if let (Some(from), Some(to)) = (from, to)
+        && to < from
+    {
+        errors.insert("issuedTo".into(), vec!["must not be before issuedFrom".into()]);
+    }
+    if !errors.is_empty() {
+        return Err(Error::Validation(errors));
+    }
+    Ok(IssuedWindow { from: from.map(ist_day_start), until: to.map(|d| ist_day_start(d) + 86_400_000) })
+}
+
 /// An Indian financial year (1 April to 31 March), by the year it starts in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct FinancialYear(pub i64);
@@ -522,5 +596,27 @@ mod tests {
         };
         assert_eq!(fields.len(), 3, "{fields:?}");
         assert!(check_sac("998314") && !check_sac("12345") && !check_sac("881234"));
+    }
+
+    #[test]
+    fn issue_windows_are_ist_days_with_both_ends_included() {
+        // 2026-04-01 00:00 IST is 2026-03-31 18:30 UTC.
+        let start = ist_day_start(CivilDate { year: 2026, month: 4, day: 1 });
+        assert_eq!(start, 1_774_981_800_000);
+        assert_eq!(ist_date(start), CivilDate { year: 2026, month: 4, day: 1 });
+        assert_eq!(ist_date(start - 1), CivilDate { year: 2026, month: 3, day: 31 });
+        let window = issued_window(Some("2026-04-01"), Some(" 2026-04-01 ")).expect("one day");
+        assert_eq!(window, IssuedWindow { from: Some(start), until: Some(start + 86_400_000) });
+        assert_eq!(issued_window(None, Some("")).ok(), Some(IssuedWindow::default()));
+        for bad in ["2026-02-29", "2026-4-01", "01-04-2026", "2026-04-01T00:00:00Z", "1999-12-31", "२०२६-04-01"]
+        {
+            let Err(Error::Validation(fields)) = issued_window(Some(bad), None) else { panic!("{bad} accepted") };
+            assert!(fields.contains_key("issuedFrom"), "{bad}: {fields:?}");
+        }
+        assert_eq!(parse_iso_date("2028-02-29"), Some(CivilDate { year: 2028, month: 2, day: 29 }));
+        let Err(Error::Validation(fields)) = issued_window(Some("2026-05-02"), Some("2026-05-01")) else {
+            panic!("a window that ends before it starts")
+        };
+        assert_eq!(fields.keys().collect::<Vec<_>>(), ["issuedTo"]);
     }
 }

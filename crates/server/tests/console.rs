@@ -812,21 +812,73 @@ async fn administrators_keep_the_stamp_inventory_and_its_article_codes(backend: 
     let page = admin.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html");
     assert!(page.contains("Certificates of Karnataka"), "{page}");
     let csrf = csrf_of(&page);
+    let api = app.token(&tenant).await;
+    let load = |token: &str, lines: &str, files: &[(&str, &[u8])]| {
+        let mut form = reqwest::multipart::Form::new()
+            .text("csrf", token.to_string())
+            .text("state", "KA")
+            .text("certificates", lines.to_string());
+        for (name, bytes) in files {
+            let part = reqwest::multipart::Part::bytes(bytes.to_vec()).file_name(name.to_string());
+            form = form.part("certificate_files", part.mime_str("application/pdf").expect("mime"));
+        }
+        admin.send(admin.http.post(app.url("/app/stamps/load")).multipart(form))
+    };
+    let stored = async |search: &str| -> Value {
+        let path = format!("/api/v1/stamps?state=KA&searchText={search}");
+        app.get(&path, &api).await.json().await.expect("json")
+    };
     // Loading: a bad line and a repeated reference are refused on the page, nothing stored.
     for bad in ["500, KA-0001\nfive hundred", "500, KA-0001\n100, KA-0001"] {
-        let refused = admin.post(app.url("/app/stamps/load"), &in_karnataka(&csrf, &[("certificates", bad)])).await;
+        let refused = load(&csrf, bad, &[]).await;
         assert_eq!(refused.status(), 400);
         assert!(refused.text().await.expect("html").contains("role=\"alert\""));
     }
-    let loaded = admin
-        .post(
-            app.url("/app/stamps/load"),
-            &in_karnataka(&csrf, &[("certificates", "500, KA-0001\n500, KA-0002\n100, KA-0003")]),
-        )
-        .await;
+    let loaded = load(&csrf, "500, KA-0001\n500, KA-0002\n100, KA-0003", &[]).await;
     assert_eq!(loaded.status(), 303);
     assert_eq!(loaded.headers()["location"], "/app/stamps?state=KA");
-    let api = app.token(&tenant).await;
+    assert!(stored("KA-000").await["items"].as_array().expect("items").iter().all(|s| s["hasCertificate"] == false));
+
+    // With the certificates' PDFs (ReportLab's): a file that is not a PDF, one over 2 MiB, one
+    // of five pages, a token of another form and a count that is not the lines' are refused
+    // on the page with the lines as typed, and nothing is stored.
+    let first = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("e-Stamp IN-KA-0010")]);
+    let second = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("e-Stamp IN-KA-0011")]);
+    let long = signet_testkit::pdf::numbered_pages("e-Stamp of five pages", 5);
+    let mut big = first.clone();
+    big.extend(std::iter::repeat_n(b' ', 2 * 1024 * 1024));
+    let lines = "1000, KA-0010\n200, KA-0011";
+    for (files, says) in [
+        (vec![("a.pdf", first.as_slice()), ("b.pdf", b"GIF89a not a certificate".as_slice())], "line 2, PDF b.pdf"),
+        (vec![("a.pdf", big.as_slice()), ("b.pdf", second.as_slice())], "larger than"),
+        (vec![("a.pdf", first.as_slice()), ("b.pdf", long.as_slice())], "at most 4 pages"),
+        (vec![("a.pdf", first.as_slice())], "2 lines, 1 file"),
+    ] {
+        let refused = load(&csrf, lines, &files).await;
+        assert_eq!(refused.status(), 400, "{says}");
+        let page = refused.text().await.expect("html");
+        assert!(page.contains("role=\"alert\"") && unescape(&page).contains(says), "{says}: {page}");
+        assert!(page.contains(">1000, KA-0010\n200, KA-0011</textarea>"), "the lines kept: {page}");
+    }
+    let two = [("a.pdf", first.as_slice()), ("b.pdf", second.as_slice())];
+    assert_eq!(load(&"0".repeat(64), lines, &two).await.status(), 403);
+    assert_eq!(stored("KA-001").await["totalCount"], 0, "nothing stored");
+    let loaded = load(&csrf, lines, &two).await;
+    assert_eq!(loaded.status(), 303);
+    let read = stored("KA-001").await;
+    let certificates: Vec<(&str, i64, bool)> = read["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|s| {
+            (
+                s["referenceNo"].as_str().unwrap_or(""),
+                s["denomination"].as_i64().unwrap_or(0),
+                s["hasCertificate"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(certificates, [("KA-0010", 1000, true), ("KA-0011", 200, true)], "{read}");
     let stock: Value = app.get("/api/v1/stamps/stock?state=KA", &api).await.json().await.expect("json");
     let available: Vec<(i64, i64)> = stock["items"]
         .as_array()
@@ -892,8 +944,14 @@ async fn administrators_keep_the_stamp_inventory_and_its_article_codes(backend: 
     let page = sender.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html");
     assert!(page.contains("KA-0001") && !page.contains("load-form") && !page.contains("Retire "), "{page}");
     let sender_csrf = csrf_of(&page);
-    let load = [("csrf", sender_csrf.as_str()), ("state", "KA"), ("certificates", "500, KA-0009")];
-    assert_eq!(sender.post(app.url("/app/stamps/load"), &load).await.status(), 403);
+    let part = reqwest::multipart::Part::bytes(first.clone()).file_name("c.pdf");
+    let form = reqwest::multipart::Form::new()
+        .text("csrf", sender_csrf)
+        .text("state", "KA")
+        .text("certificates", "500, KA-0009")
+        .part("certificate_files", part);
+    assert_eq!(sender.send(sender.http.post(app.url("/app/stamps/load")).multipart(form)).await.status(), 403);
+    assert_eq!(stored("KA-0009").await["totalCount"], 0, "nothing stored");
 }
 
 /// A form with a PKCS#12 file (`certificate`), as the signing screen's upload forms send it.
@@ -1237,6 +1295,30 @@ async fn administrators_keep_the_billing_profile_and_issue_invoices(backend: Bac
         .expect("base64");
     assert_eq!(pdf.to_vec(), issued_pdf, "the document as issued");
     assert_eq!(admin.get(app.url(&format!("/app/invoices/{workflow}/debit-note"))).await.status(), 404);
+    // The documents issued, listed (newest first) with their PDFs; filtered by workflow and day
+    // with a GET form; filters that are not dates or numbers refused with what was typed.
+    let listed = admin.get(app.url("/app/invoices")).await.text().await.expect("html");
+    let shown = unescape(&listed);
+    let issued_table = shown.split("id=\"issued\"").nth(1).expect("the list of documents issued").to_string();
+    assert!(issued_table.contains(&format!("<td>{number}</td>")) && issued_table.contains(&format!("href=\"{href}\"")));
+    assert!(shown.contains("1 document, newest first"), "{listed}");
+    let find_at = listed.find("id=\"find-form\"").expect("find form");
+    assert!(listed.find("id=\"list-form\"").expect("list form") < find_at, "the list above the find form");
+    let today = &documents["invoiceCreatedDate"].as_str().expect("date")[..10];
+    let filtered = admin
+        .get(app.url(&format!("/app/invoices?issued_from={today}&issued_to={today}&of_workflow={workflow}")))
+        .await
+        .text()
+        .await
+        .expect("html");
+    assert!(unescape(&filtered).contains(&format!("<td>{number}</td>")), "{filtered}");
+    let other_day = admin.get(app.url("/app/invoices?issued_from=2199-01-01")).await.text().await.expect("html");
+    assert!(other_day.contains("0 documents") && !other_day.contains("id=\"issued\""), "{other_day}");
+    let refused = admin.get(app.url("/app/invoices?issued_from=2026-02-30&of_workflow=seven")).await;
+    assert_eq!(refused.status(), 400);
+    let refused = refused.text().await.expect("html");
+    assert!(refused.contains("role=\"alert\"") && refused.contains("issuedFrom") && refused.contains("workflowId"));
+    assert!(refused.contains("value=\"2026-02-30\"") && refused.contains("value=\"seven\""), "{refused}");
     // On a phone in Chromium: every control named, nothing wider than the screen.
     let tag = format!("{backend:?}").to_lowercase();
     let pages = json!(["/app/invoices", format!("/app/invoices?workflow={workflow}")]);
@@ -1257,6 +1339,8 @@ async fn administrators_keep_the_billing_profile_and_issue_invoices(backend: Bac
     assert_eq!(page.status(), 200);
     let page = page.text().await.expect("html");
     assert!(unescape(&page).contains(&number) && !page.contains("issue-form") && !page.contains("profile-form"));
+    let listed = sender.get(app.url("/app/invoices")).await.text().await.expect("html");
+    assert!(unescape(&listed).contains(&format!("<td>{number}</td>")), "a sender sees the list: {listed}");
     let sender_csrf = csrf_of(&page);
     let form = [("csrf", sender_csrf.as_str()), ("workflow", id.as_str())];
     assert_eq!(sender.post(app.url("/app/invoices/issue"), &form).await.status(), 403);

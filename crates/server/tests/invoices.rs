@@ -18,12 +18,14 @@ use signet_testkit::on_both_backends;
 use signet_testkit::pdf::{Page, reportlab_pdf};
 use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn, spawn_with};
+use signet_testkit::smtp::SmtpSink;
 
 on_both_backends!(
     a_stamped_workflow_gets_its_invoice_and_debit_note_once,
     another_state_pays_igst_and_a_workflow_without_stamps_gets_no_debit_note,
     concurrent_issues_on_two_instances_number_consecutively_without_gaps,
     bad_requests_are_refused_and_issue_nothing,
+    issued_documents_are_listed_newest_first_in_pages_of_the_tenant_only,
 );
 
 /// The platform operator of these tests: registered in Maharashtra.
@@ -379,4 +381,149 @@ async fn bad_requests_are_refused_and_issue_nothing(backend: Backend) {
     assert_eq!(serial(&issued["invoiceNo"], "INV"), 1, "numbers run per tenant");
     expect_problem(app.get(&format!("/api/v1/stamps/invoices/{workflow_id}"), &other_token).await, 404, "not_found")
         .await;
+}
+
+/// `(workflowId, kind, number)` of each item of a listing, in order.
+fn listed(page: &Value) -> Vec<(i64, String, String)> {
+    page["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| {
+            let text = |key: &str| i[key].as_str().expect(key).to_string();
+            (i["workflowId"].as_i64().expect("workflowId"), text("kind"), text("number"))
+        })
+        .collect()
+}
+
+async fn list(app: &TestApp, token: &str, query: &str) -> Value {
+    json_of(app.get(&format!("/api/v1/stamps/invoices{query}"), token).await, 200).await
+}
+
+async fn issued_documents_are_listed_newest_first_in_pages_of_the_tenant_only(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        with_supplier(config);
+        config.smtp_url = Some(smtp.url());
+    })
+    .await;
+    let tenant = app.tenant("Listing Lender").await;
+    let token = app.token(&tenant).await;
+    set_profile(&app, &token, "MH", Some(MH_GSTIN)).await;
+    let empty = list(&app, &token, "").await;
+    assert_eq!((empty["totalCount"].as_i64(), listed(&empty).len()), (Some(0), 0), "{empty}");
+
+    // A stamped workflow (invoice and debit note), then two without stamp duty.
+    let papers = json!([{"denomination": 100, "referenceNo": "IN-DL-LIST-0001"}]);
+    json_of(app.post("/api/v1/stamps", &token, json!({"state": "DL", "denomination": papers})).await, 201).await;
+    let stamped = start(&app, &token, "one@home.test", 100).await;
+    sign(&stamped).await;
+    let first = json_of(issue(&app, &token, id_of(&stamped)).await, 201).await;
+    let mut plain = Vec::new();
+    for signer in ["two@home.test", "three@home.test"] {
+        let started = start(&app, &token, signer, 0).await;
+        cancel(&app, &token, id_of(&started)).await;
+        json_of(issue(&app, &token, id_of(&started)).await, 201).await;
+        plain.push(id_of(&started));
+    }
+    // Another tenant's document is never listed to this one, nor this one's to it.
+    let other = app.tenant("Other Listing Lender").await;
+    let other_token = app.token(&other).await;
+    set_profile(&app, &other_token, "KA", Some(KA_GSTIN)).await;
+    let theirs = start(&app, &other_token, "four@home.test", 0).await;
+    cancel(&app, &other_token, id_of(&theirs)).await;
+    json_of(issue(&app, &other_token, id_of(&theirs)).await, 201).await;
+
+    let inv = |n: i64| format!("INV/{}/{n:06}", &first["invoiceNo"].as_str().expect("number")[4..9]);
+    let dn = first["debitNoteNo"].as_str().expect("debit note").to_string();
+    let w1 = id_of(&stamped);
+    let expected = vec![
+        (plain[1], "invoice".to_string(), inv(3)),
+        (plain[0], "invoice".to_string(), inv(2)),
+        (w1, "debit_note".to_string(), dn.clone()),
+        (w1, "invoice".to_string(), inv(1)),
+    ];
+    let all = list(&app, &token, "").await;
+    assert_eq!(listed(&all), expected, "{all}");
+    assert_eq!(
+        (all["totalCount"].as_i64(), all["pageNumber"].as_i64(), all["pageSize"].as_i64()),
+        (Some(4), Some(1), Some(20))
+    );
+    let mine = list(&app, &other_token, "").await;
+    assert_eq!(listed(&mine), [(id_of(&theirs), "invoice".to_string(), inv(1))], "{mine}");
+    let none = list(&app, &other_token, &format!("?workflowId={w1}")).await;
+    assert_eq!((none["totalCount"].as_i64(), listed(&none).len()), (Some(0), 0), "{none}");
+
+    // Pages of two, then past the end.
+    let one = list(&app, &token, "?pageSize=2").await;
+    let two = list(&app, &token, "?pageSize=2&pageNumber=2").await;
+    let past = list(&app, &token, "?pageSize=2&pageNumber=3").await;
+    assert_eq!(listed(&one), expected[..2]);
+    assert_eq!(listed(&two), expected[2..]);
+    assert!(listed(&past).is_empty() && past["totalCount"] == 4, "{past}");
+
+    // One workflow's documents: their totals, dates and PDFs are the ones issued.
+    let of_w1 = list(&app, &token, &format!("?workflowId={w1}")).await;
+    assert_eq!(listed(&of_w1), expected[2..]);
+    let items = of_w1["items"].as_array().expect("items");
+    assert_eq!(items[0]["issuedAt"], first["debitNoteCreatedDate"]);
+    assert_eq!(items[1]["issuedAt"], first["invoiceCreatedDate"]);
+    // Rs 100.50 + 9.05 + 9.05, and Rs 100 of stamp duty.
+    assert_eq!((items[1]["totalAmount"].as_f64(), items[0]["totalAmount"].as_f64()), (Some(118.6), Some(100.0)));
+    for (item, field) in [(&items[0], "debitNoteDocument"), (&items[1], "invoiceDocument")] {
+        let url = item["documentUrl"].as_str().expect("documentUrl");
+        assert_eq!(url, format!("/api/v1/stamps/invoices/{w1}/{}", item["kind"].as_str().expect("kind")));
+        let response = app.get(url, &token).await;
+        assert_eq!(response.status(), 200);
+        assert_eq!(response.headers()["content-type"], "application/pdf");
+        let pdf = response.bytes().await.expect("pdf");
+        assert_eq!(pdf.to_vec(), STANDARD.decode(first[field].as_str().expect("base64")).expect("base64"), "{url}");
+    }
+    // Another tenant's document, a kind the workflow lacks and no kind at all are not there.
+    expect_problem(app.get(&format!("/api/v1/stamps/invoices/{w1}/invoice"), &other_token).await, 404, "not_found")
+        .await;
+    let path = format!("/api/v1/stamps/invoices/{}/debit_note", plain[0]);
+    expect_problem(app.get(&path, &token).await, 404, "not_found").await;
+    let path = format!("/api/v1/stamps/invoices/{w1}/receipt");
+    let problem = expect_problem(app.get(&path, &token).await, 400, "validation_failed").await;
+    assert!(problem["errors"]["kind"].is_array(), "{problem}");
+
+    // Issue dates are IST days, both ends included.
+    let today = &first["invoiceCreatedDate"].as_str().expect("date")[..10];
+    let on_the_day = list(&app, &token, &format!("?issuedFrom={today}&issuedTo={today}")).await;
+    assert_eq!(listed(&on_the_day), expected);
+    let later = list(&app, &token, "?issuedFrom=2199-12-31").await;
+    let earlier = list(&app, &token, "?issuedTo=2000-01-01").await;
+    assert_eq!((later["totalCount"].as_i64(), earlier["totalCount"].as_i64()), (Some(0), Some(0)));
+    let filtered = list(&app, &token, &format!("?issuedFrom={today}&workflowId={}&pageSize=1", plain[0])).await;
+    assert_eq!(listed(&filtered), expected[1..2]);
+
+    // Bad parameters: ProblemDetails naming each one, nothing listed.
+    for (query, fields) in [
+        ("?pageSize=0", vec!["pageSize"]),
+        ("?pageSize=101&pageNumber=0", vec!["pageNumber", "pageSize"]),
+        ("?issuedFrom=2026-02-30", vec!["issuedFrom"]),
+        ("?issuedFrom=01-04-2026&issuedTo=2026-04-01T00:00:00Z", vec!["issuedFrom", "issuedTo"]),
+        ("?issuedFrom=2026-05-02&issuedTo=2026-05-01", vec!["issuedTo"]),
+        ("?workflowId=0", vec!["workflowId"]),
+        ("?workflowId=-3&pageSize=7", vec!["workflowId"]),
+    ] {
+        let response = app.get(&format!("/api/v1/stamps/invoices{query}"), &token).await;
+        let problem = expect_problem(response, 400, "validation_failed").await;
+        let named: Vec<&String> = problem["errors"].as_object().expect("errors").keys().collect();
+        assert_eq!(named, fields, "{query}: {problem}");
+    }
+    for query in ["?workflowId=abc", "?pageNumber=1.5"] {
+        expect_problem(app.get(&format!("/api/v1/stamps/invoices{query}"), &token).await, 400, "validation_failed")
+            .await;
+    }
+
+    // Who reads the tenant's workflows reads its invoices; a signer-role user does not.
+    let (_, sender) = signet_testkit::people::signed_in_user(&app, &smtp, &token, "sender@home.test", 2).await;
+    let (_, signer) = signet_testkit::people::signed_in_user(&app, &smtp, &token, "signer@home.test", 3).await;
+    assert_eq!(listed(&list(&app, &sender, "").await), expected);
+    let pdf = format!("/api/v1/stamps/invoices/{w1}/invoice");
+    assert_eq!(app.get(&pdf, &sender).await.status(), 200);
+    expect_problem(app.get("/api/v1/stamps/invoices", &signer).await, 403, "forbidden").await;
+    expect_problem(app.get(&pdf, &signer).await, 403, "forbidden").await;
 }

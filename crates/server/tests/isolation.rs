@@ -683,6 +683,11 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         "GET /api/v1/stamps/invoices/{workflowId}" => {
             Walk::ForeignAt(format!("/api/v1/stamps/invoices/{}", id(a.invoiced)))
         }
+        "GET /api/v1/stamps/invoices/{workflowId}/{kind}" => {
+            Walk::ForeignAt(format!("/api/v1/stamps/invoices/{}/invoice", id(a.invoiced)))
+        }
+        // B's list of issued documents: none of A's may show.
+        "GET /api/v1/stamps/invoices" => Walk::Own,
         // B set no billing profile: B's address answers 404, never A's profile.
         "GET /api/v1/stamps/billing-profile" => Walk::Foreign(None),
         "PUT /api/v1/stamps/billing-profile" => Walk::NoIds,
@@ -750,6 +755,8 @@ async fn snapshot(app: &TestApp, token: &str, a: &Objects) -> BTreeMap<String, V
         "/api/v1/stamps/settings".to_string(),
         "/api/v1/stamps/billing-profile".to_string(),
         format!("/api/v1/stamps/invoices/{}", a.invoiced),
+        "/api/v1/stamps/invoices".to_string(),
+        format!("/api/v1/stamps/invoices/{}/invoice", a.invoiced),
         "/api/v1/referrals".to_string(),
         format!("/api/v1/referrals/{}", a.referral),
         "/api/v1/crm/leads".to_string(),

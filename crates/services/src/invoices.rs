@@ -10,14 +10,17 @@ use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::audit::Actor;
 use signet_domain::invoice::{
-    Gst, InvoiceKind, Party, PartyFields, PartyInput, check_party, check_sac, format_rupees, gst, ist_date,
-    rate_from_percent, state_label,
+    Gst, InvoiceKind, Party, PartyFields, PartyInput, check_party, check_sac, format_rupees, gst, issued_window,
+    ist_date, rate_from_percent, state_label,
 };
+use signet_domain::paging::Page;
 use signet_domain::stamp::StampState;
 use signet_domain::workflow::WorkflowState;
-use signet_domain::{Error, ErrorCode, Millis, TenantId, WorkflowId};
+use signet_domain::{Error, ErrorCode, FieldErrors, Millis, TenantId, WorkflowId};
 use signet_pdf::compose::{Block, compose_report};
-use signet_store::{BillingProfileRow, InvoiceRow, IssueNumbers, Issued, NewInvoice, StampRow, WorkflowRow};
+use signet_store::{
+    BillingProfileRow, InvoiceFilter, InvoiceRow, IssueNumbers, Issued, NewInvoice, StampRow, WorkflowRow,
+};
 
 use crate::documents::sha256_hex;
 use crate::{Config, Services};
@@ -196,6 +199,66 @@ pub async fn fetch(svc: &Services, tenant_id: TenantId, id: i64) -> Result<Workf
         return Err(Error::not_found("invoice"));
     }
     read_back(svc, rows, false).await
+}
+
+/// What a listing of the tenant's documents asks for, as sent.
+#[derive(Debug, Default, Clone)]
+pub struct ListInput<'a> {
+    /// The first IST day of issue, `YYYY-MM-DD`.
+    pub issued_from: Option<&'a str>,
+    /// The last IST day of issue, `YYYY-MM-DD`.
+    pub issued_to: Option<&'a str>,
+    pub workflow_id: Option<i64>,
+    pub page_number: Option<i64>,
+    pub page_size: Option<i64>,
+}
+
+/// One page of the documents issued to the tenant (without their PDFs).
+#[derive(Debug, Clone)]
+pub struct IssuedPage {
+    pub rows: Vec<InvoiceRow>,
+    pub page: Page,
+    pub total_count: i64,
+}
+
+/// The documents issued to the tenant, newest first, a page at a time: every parameter checked
+/// at once (paging as every list, dates as IST days with both ends included, a positive
+/// workflow id). Another tenant's documents are never listed.
+pub async fn list(svc: &Services, tenant_id: TenantId, input: ListInput<'_>) -> Result<IssuedPage, Error> {
+    let mut errors = FieldErrors::new();
+    let page = Page::parse(input.page_number, input.page_size).map_err(|e| collect(&mut errors, e)).ok();
+    let window = issued_window(input.issued_from, input.issued_to).map_err(|e| collect(&mut errors, e)).ok();
+    if input.workflow_id.is_some_and(|id| id <= 0) {
+        errors.insert("workflowId".into(), vec!["must be a workflow id (a positive number)".into()]);
+    }
+    let (Some(page), Some(window), true) = (page, window, errors.is_empty()) else {
+        return Err(Error::Validation(errors));
+    };
+    let filter = InvoiceFilter { issued_from: window.from, issued_until: window.until, workflow_id: input.workflow_id };
+    let (rows, total_count) = svc.store.invoices(tenant_id, &filter, page.offset(), page.size).await?;
+    Ok(IssuedPage { rows, page, total_count })
+}
+
+fn collect(errors: &mut FieldErrors, error: Error) {
+    if let Error::Validation(fields) = error {
+        errors.extend(fields);
+    }
+}
+
+/// One document issued for a workflow of the tenant, its PDF as issued; `not_found` when the
+/// workflow has no document of that kind (or is not the tenant's).
+pub async fn document(
+    svc: &Services,
+    tenant_id: TenantId,
+    id: i64,
+    kind: InvoiceKind,
+) -> Result<IssuedDocument, Error> {
+    let issued = fetch(svc, tenant_id, id).await?;
+    let document = match kind {
+        InvoiceKind::Invoice => issued.invoice,
+        InvoiceKind::DebitNote => issued.debit_note,
+    };
+    document.ok_or(Error::not_found("invoice document"))
 }
 
 /// The PDFs of issued documents from the blob store, checked against the hash recorded when

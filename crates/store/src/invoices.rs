@@ -59,6 +59,16 @@ pub struct InvoiceRow {
 const INVOICE_COLUMNS: &str = "id, workflow_id, kind, financial_year, serial, number, taxable_paise, tax_paise, \
     total_paise, document_blob, document_sha256, issued_by, issued_at";
 
+/// Which issued documents a listing shows.
+#[derive(Debug, Default, Clone)]
+pub struct InvoiceFilter {
+    /// Issued at or after.
+    pub issued_from: Option<Millis>,
+    /// Issued before.
+    pub issued_until: Option<Millis>,
+    pub workflow_id: Option<i64>,
+}
+
 /// The numbers and date the documents are made with.
 #[derive(Debug, Clone)]
 pub struct IssueNumbers {
@@ -158,6 +168,46 @@ impl Store {
                 .fetch_all(pool)
                 .await
                 .map_err(db_err)
+        })
+    }
+
+    /// A page of the documents issued to the tenant, newest first (one workflow's debit note
+    /// before its invoice, as they share the moment of issue), and how many the filter finds.
+    pub async fn invoices(
+        &self,
+        tenant_id: TenantId,
+        filter: &InvoiceFilter,
+        offset: i64,
+        limit: i64,
+    ) -> Result<(Vec<InvoiceRow>, i64)> {
+        let filter_sql = "tenant_id = $1 AND ($2 IS NULL OR issued_at >= $2) AND ($3 IS NULL OR issued_at < $3) \
+             AND ($4 IS NULL OR workflow_id = $4)";
+        let list = format!(
+            "SELECT {INVOICE_COLUMNS} FROM invoices WHERE {filter_sql} ORDER BY issued_at DESC, id DESC LIMIT $5 OFFSET $6"
+        );
+        let count = format!("SELECT COUNT(*) FROM invoices WHERE {filter_sql} AND $5 >= 0 AND $6 >= 0");
+        on_db!(self, pool => {
+            let rows: Vec<InvoiceRow> = sqlx::query_as(sqlx::AssertSqlSafe(list.as_str()))
+                .bind(tenant_id.get())
+                .bind(filter.issued_from)
+                .bind(filter.issued_until)
+                .bind(filter.workflow_id)
+                .bind(limit)
+                .bind(offset)
+                .fetch_all(pool)
+                .await
+                .map_err(db_err)?;
+            let (total,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(count.as_str()))
+                .bind(tenant_id.get())
+                .bind(filter.issued_from)
+                .bind(filter.issued_until)
+                .bind(filter.workflow_id)
+                .bind(limit)
+                .bind(offset)
+                .fetch_one(pool)
+                .await
+                .map_err(db_err)?;
+            Ok((rows, total))
         })
     }
 

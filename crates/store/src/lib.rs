@@ -47,7 +47,7 @@ pub use exports::{
     UserExportRow, WorkflowExportRow,
 };
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
-pub use invoices::{BillingProfileRow, InvoiceRow, IssueNumbers, Issued, NewInvoice};
+pub use invoices::{BillingProfileRow, InvoiceFilter, InvoiceRow, IssueNumbers, Issued, NewInvoice};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, MenuRow};
 pub use profiles::{AutomatedSigningRow, NewSigningProfile, SigningProfileRow};

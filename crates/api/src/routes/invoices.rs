@@ -5,21 +5,23 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
-use signet_domain::invoice::{self, PartyInput};
-use signet_services::invoices::{self as service, IssuedDocument, WorkflowInvoices};
+use signet_domain::invoice::{self, InvoiceKind, PartyInput};
+use signet_services::invoices::{self as service, IssuedDocument, ListInput, WorkflowInvoices};
 use signet_store::BillingProfileRow;
 use time::format_description::well_known::Rfc3339;
 use time::{OffsetDateTime, UtcOffset};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
 use crate::auth::Auth;
 use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
+use crate::extract::{ApiJson, ApiPath, ApiQuery};
+use crate::routes::documents::pdf_response;
 
 /// The spec's `StampInvoiceRequest`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -130,6 +132,150 @@ pub async fn get(
 ) -> ApiResult<Json<StampInvoiceResponse>> {
     let issued = service::fetch(&state, auth.tenant_id, workflow_id).await?;
     Ok(Json(to_response(issued)))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct StampInvoiceListQuery {
+    /// Issued on this day or later: a date in India Standard Time, the documents' dates.
+    #[param(format = Date)]
+    pub issued_from: Option<String>,
+    /// Issued on this day or earlier (IST); not before `issuedFrom`.
+    #[param(format = Date)]
+    pub issued_to: Option<String>,
+    /// One workflow's documents.
+    #[param(minimum = 1)]
+    pub workflow_id: Option<i64>,
+    /// From 1; default 1.
+    #[param(minimum = 1, maximum = 2147483647)]
+    pub page_number: Option<i64>,
+    /// 1 to 100; default 20.
+    #[param(minimum = 1, maximum = 100)]
+    pub page_size: Option<i64>,
+}
+
+fn invoice_kind_schema() -> utoipa::openapi::schema::Schema {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(InvoiceKind::ALL.iter().map(|k| k.as_str())))
+        .description(Some("`invoice` (the tax invoice) or `debit_note` (the stamp duty)."))
+        .into()
+}
+
+/// A document issued to the tenant.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StampInvoiceListItem {
+    /// The workflow it bills.
+    pub workflow_id: i64,
+    #[schema(schema_with = invoice_kind_schema)]
+    pub kind: String,
+    /// `INV/26-27/000001` or `DN/26-27/000001`.
+    pub number: String,
+    /// When it was issued (RFC 3339, in India Standard Time).
+    #[schema(format = DateTime)]
+    pub issued_at: String,
+    /// The document's total in rupees (an invoice's fee and GST, a debit note's stamp duty).
+    #[schema(format = Double)]
+    pub total_amount: f64,
+    /// Where its PDF downloads, as issued: `GET /api/v1/stamps/invoices/{workflowId}/{kind}`.
+    pub document_url: String,
+}
+
+/// A page of the documents issued to the tenant, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StampInvoicePage {
+    pub items: Vec<StampInvoiceListItem>,
+    pub page_number: i64,
+    pub page_size: i64,
+    pub total_count: i64,
+}
+
+/// Where a document's PDF downloads.
+pub fn document_url(workflow_id: i64, kind: InvoiceKind) -> String {
+    format!("/api/v1/stamps/invoices/{workflow_id}/{}", kind.as_str())
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/stamps/invoices",
+    operation_id = "listStampInvoices",
+    tag = "stamps",
+    security(("bearer" = [])),
+    params(StampInvoiceListQuery),
+    responses(
+        (status = 200, description = "One page of the tenant's tax invoices and debit notes, newest first", body = StampInvoicePage),
+        (status = 400, description = "Invalid filter or paging (every parameter named): `validation_failed`", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiQuery(query): ApiQuery<StampInvoiceListQuery>,
+) -> ApiResult<Json<StampInvoicePage>> {
+    let input = ListInput {
+        issued_from: query.issued_from.as_deref(),
+        issued_to: query.issued_to.as_deref(),
+        workflow_id: query.workflow_id,
+        page_number: query.page_number,
+        page_size: query.page_size,
+    };
+    let listed = service::list(&state, auth.tenant_id, input).await?;
+    let items = listed
+        .rows
+        .into_iter()
+        .map(|row| StampInvoiceListItem {
+            document_url: document_url(row.workflow_id, row.kind),
+            workflow_id: row.workflow_id,
+            kind: row.kind.as_str().to_string(),
+            issued_at: ist_time(row.issued_at).unwrap_or_default(),
+            total_amount: invoice::rupees(row.total_paise),
+            number: row.number,
+        })
+        .collect();
+    Ok(Json(StampInvoicePage {
+        items,
+        page_number: listed.page.number,
+        page_size: listed.page.size,
+        total_count: listed.total_count,
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Path)]
+pub struct StampInvoiceDocumentPath {
+    /// The workflow the document bills.
+    #[param(minimum = 1)]
+    pub workflow_id: i64,
+    /// Which of its documents.
+    #[param(schema_with = invoice_kind_schema)]
+    pub kind: String,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/stamps/invoices/{workflowId}/{kind}",
+    operation_id = "getStampInvoiceDocument",
+    tag = "stamps",
+    security(("bearer" = [])),
+    params(StampInvoiceDocumentPath),
+    responses(
+        (status = 200, description = "The document's PDF, byte for byte as issued", content_type = "application/pdf"),
+        (status = 400, description = "`kind` is neither `invoice` nor `debit_note`", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 404, description = "No such document issued for this workflow of this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn document(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(path): ApiPath<StampInvoiceDocumentPath>,
+) -> ApiResult<Response> {
+    let kind = InvoiceKind::parse(&path.kind).ok_or_else(|| Error::field("kind", "must be invoice or debit_note"))?;
+    let issued = service::document(&state, auth.tenant_id, path.workflow_id, kind).await?;
+    Ok(pdf_response(issued.pdf.into(), &format!("{}.pdf", issued.number.replace('/', "-"))))
 }
 
 /// The tenant as the recipient of the platform's invoices. Its state is the place of supply.

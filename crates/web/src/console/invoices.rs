@@ -1,8 +1,9 @@
 //! A workflow's invoices (docs/stamps.md, "Invoices"): the tenant's billing profile (the
 //! recipient the documents are made out to), issuing the tax invoice and debit note of an ended
-//! workflow, and finding a workflow's documents with their PDFs. As the API's operations, with
-//! their permissions: reading what was issued needs `read_workflows` (`GET
-//! /api/v1/stamps/invoices/{workflowId}`); the billing profile and issuing `manage_settings`.
+//! workflow, the documents issued (newest first, in pages, by issue date and workflow) and
+//! finding a workflow's documents with their PDFs. As the API's operations, with their
+//! permissions: reading what was issued needs `read_workflows` (`GET /api/v1/stamps/invoices`,
+//! `GET /api/v1/stamps/invoices/{workflowId}`); the billing profile and issuing `manage_settings`.
 
 use askama::Template;
 use axum::extract::{Query, State};
@@ -11,17 +12,128 @@ use axum::response::Response;
 use signet_api::AppState;
 use signet_api::extract::ApiPath;
 use signet_api::routes::documents::pdf_response;
-use signet_domain::Error;
 use signet_domain::access::Permission;
-use signet_domain::invoice::{PartyInput, format_rupees};
+use signet_domain::invoice::{InvoiceKind, PartyInput, format_rupees};
 use signet_domain::stamp;
-use signet_services::invoices::{self as service, IssuedDocument, WorkflowInvoices};
+use signet_domain::{Error, FieldErrors};
+use signet_services::invoices::{self as service, IssuedDocument, ListInput, WorkflowInvoices};
 
 use super::session::see_other;
 use super::{FormFields, Frame, Session, failure, page_error, render, shown_again, when};
 
 /// The documents of a workflow, by the address they download from.
 const DOCUMENTS: [(&str, &str); 2] = [("invoice", "Tax invoice"), ("debit-note", "Debit note")];
+
+/// Documents listed a page.
+const LISTED: i64 = 25;
+
+/// The list's filters as typed (the query of its GET form).
+#[derive(Debug, Default, Clone, serde::Deserialize)]
+pub struct ListFilter {
+    #[serde(default)]
+    issued_from: String,
+    #[serde(default)]
+    issued_to: String,
+    #[serde(default)]
+    of_workflow: String,
+    #[serde(default)]
+    page: String,
+}
+
+/// A document in the list.
+struct IssuedRow {
+    workflow: i64,
+    label: &'static str,
+    number: String,
+    issued: String,
+    total: String,
+    href: String,
+}
+
+/// The documents issued, one page of them, with the filters that chose them.
+#[derive(Default)]
+struct Listing {
+    filter: ListFilter,
+    rows: Vec<IssuedRow>,
+    total: i64,
+    page: i64,
+    previous: Option<String>,
+    next: Option<String>,
+}
+
+/// A number typed into a filter: empty is none.
+fn typed_number(field: &str, text: &str, what: &str) -> Result<Option<i64>, Error> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse::<i64>().map(Some).map_err(|_| Error::field(field, format!("must be {what}")))
+}
+
+/// A page of the documents issued to the tenant, as `GET /api/v1/stamps/invoices` lists them.
+async fn listing(state: &AppState, session: &Session, filter: ListFilter) -> Result<Listing, Error> {
+    // Every filter is checked at once: what the form cannot read as a number, and what the
+    // service refuses.
+    let mut errors = FieldErrors::new();
+    let mut number_of = |field: &str, text: &str, what: &str| {
+        typed_number(field, text, what).unwrap_or_else(|error| {
+            if let Error::Validation(fields) = error {
+                errors.extend(fields);
+            }
+            None
+        })
+    };
+    let input = ListInput {
+        issued_from: Some(filter.issued_from.as_str()),
+        issued_to: Some(filter.issued_to.as_str()),
+        workflow_id: number_of("workflowId", &filter.of_workflow, "a workflow id (a positive number)"),
+        page_number: number_of("pageNumber", &filter.page, "a page number"),
+        page_size: Some(LISTED),
+    };
+    let listed = match (service::list(state, session.auth.tenant_id, input).await, errors.is_empty()) {
+        (Ok(listed), true) => listed,
+        (Ok(_), false) => return Err(Error::Validation(errors)),
+        (Err(Error::Validation(fields)), _) => {
+            errors.extend(fields);
+            return Err(Error::Validation(errors));
+        }
+        (Err(error), _) => return Err(error),
+    };
+    let number = listed.page.number;
+    let link = |n: i64| {
+        let query = serde_urlencoded::to_string([
+            ("issued_from", filter.issued_from.trim()),
+            ("issued_to", filter.issued_to.trim()),
+            ("of_workflow", filter.of_workflow.trim()),
+            ("page", &n.to_string()),
+        ])
+        .unwrap_or_default();
+        format!("/app/invoices?{query}")
+    };
+    let (previous, next) = (
+        (number > 1).then(|| link(number - 1)),
+        (number * listed.page.size < listed.total_count).then(|| link(number + 1)),
+    );
+    let rows = listed
+        .rows
+        .into_iter()
+        .map(|row| {
+            let (path, label) = match row.kind {
+                InvoiceKind::Invoice => DOCUMENTS[0],
+                InvoiceKind::DebitNote => DOCUMENTS[1],
+            };
+            IssuedRow {
+                workflow: row.workflow_id,
+                label,
+                issued: when(row.issued_at),
+                total: format!("₹{}", format_rupees(row.total_paise)),
+                href: format!("/app/invoices/{}/{path}", row.workflow_id),
+                number: row.number,
+            }
+        })
+        .collect();
+    Ok(Listing { filter, rows, total: listed.total_count, page: number, previous, next })
+}
 
 /// The billing profile as its form shows it.
 #[derive(Default)]
@@ -58,6 +170,7 @@ struct InvoicesPage {
     workflow: String,
     documents: Vec<DocumentView>,
     total: String,
+    listing: Listing,
 }
 
 impl InvoicesPage {
@@ -68,6 +181,17 @@ impl InvoicesPage {
 }
 
 async fn invoices_page(state: &AppState, session: &Session, error: Option<String>) -> Result<InvoicesPage, Error> {
+    invoices_page_listing(state, session, error, ListFilter::default()).await
+}
+
+/// The page with the documents the list's filters choose.
+async fn invoices_page_listing(
+    state: &AppState,
+    session: &Session,
+    error: Option<String>,
+    filter: ListFilter,
+) -> Result<InvoicesPage, Error> {
+    let listing = listing(state, session, filter).await?;
     let may_change = session.auth.access.allows(Permission::ManageSettings);
     // The billing profile is read with the permission that changes it, as the API reads it.
     let profile = if may_change {
@@ -91,6 +215,7 @@ async fn invoices_page(state: &AppState, session: &Session, error: Option<String
         workflow: String::new(),
         documents: Vec::new(),
         total: String::new(),
+        listing,
     })
 }
 
@@ -114,10 +239,14 @@ fn documents_of(id: i64, issued: WorkflowInvoices) -> (Vec<DocumentView>, String
 #[derive(serde::Deserialize, Default)]
 pub struct InvoicesQuery {
     workflow: Option<String>,
+    #[serde(flatten)]
+    list: ListFilter,
 }
 
-/// `GET /app/invoices?workflow=7`: the billing profile (for `manage_settings`), and the
-/// documents issued for the workflow asked about.
+/// `GET /app/invoices?issued_from=2026-04-01&issued_to=&of_workflow=&page=2&workflow=7`: the
+/// documents issued (a page, filtered), the documents of the workflow asked about, and the
+/// billing profile (for `manage_settings`). Filters that are refused show the page with the
+/// refusal and the filters as typed.
 pub async fn show(State(state): State<AppState>, session: Session, Query(query): Query<InvoicesQuery>) -> Response {
     if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
         return refused;
@@ -135,7 +264,8 @@ pub async fn show(State(state): State<AppState>, session: Session, Query(query):
             Err(error) => return again(&state, &session, error, |page| page.workflow = asked).await,
         }
     }
-    match invoices_page(&state, &session, None).await {
+    let filter = query.list;
+    match invoices_page_listing(&state, &session, None, filter.clone()).await {
         Ok(mut page) => {
             if let Some((documents, total)) = found {
                 (page.documents, page.total) = (documents, total);
@@ -143,7 +273,14 @@ pub async fn show(State(state): State<AppState>, session: Session, Query(query):
             page.workflow = asked;
             render(StatusCode::OK, &page)
         }
-        Err(error) => failure(error),
+        // The unfiltered page, with the refusal, the filters as typed and nothing listed.
+        Err(error) => {
+            again(&state, &session, error, |page| {
+                page.listing = Listing { filter, page: 1, ..Listing::default() };
+                page.workflow = asked;
+            })
+            .await
+        }
     }
 }
 

@@ -4,20 +4,22 @@
 //! needs `read_workflows`, as `GET /api/v1/stamps` does; every change `manage_settings`.
 
 use askama::Template;
-use axum::extract::{Query, State};
+use axum::extract::{Multipart, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
 use signet_api::AppState;
 use signet_api::extract::ApiPath;
 use signet_api::routes::stamps::{StampStock, stock_items};
-use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_domain::stamp::{self, MAX_STAMPS_PER_LOAD};
+use signet_domain::{Error, FieldErrors};
 use signet_services::stamps::{self as stamp_service, ArticleInput, LoadItem};
 use signet_store::StampFilter;
 
 use super::session::see_other;
-use super::{FormFields, Frame, Session, failure, render, shown_again, when};
+use super::{FormFields, Frame, Session, failure, page_error, read_multipart, render, shown_again, when};
 
 /// Certificates listed on the page (the newest of the chosen state).
 const LISTED: i64 = 100;
@@ -62,6 +64,8 @@ struct StampsPage {
     chosen_state: String,
     chosen_name: String,
     articles: Vec<ArticleRow>,
+    /// The loading form's lines as typed, when it is shown again with a refusal.
+    typed_lines: String,
 }
 
 #[derive(serde::Deserialize, Default)]
@@ -134,6 +138,7 @@ async fn stamps_page(
         chosen_name: stamp::state_name(state_code).unwrap_or_default().to_string(),
         chosen_state: state_code.to_string(),
         articles,
+        typed_lines: String::new(),
     })
 }
 
@@ -179,19 +184,92 @@ fn load_items(lines: &str) -> Result<Vec<LoadItem>, Error> {
         .collect()
 }
 
-/// `POST /app/stamps/load`: `state`, `certificates` (lines).
-pub async fn load(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
-    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+/// The certificate PDFs chosen on the form, one per line in the order of the lines, put with
+/// their lines as the API's `certificateFile` (base64), for the service to check as it checks
+/// the API's. None chosen: the certificates are loaded without PDFs.
+fn attach_certificates(items: &mut [LoadItem], files: &[(String, Vec<u8>)]) -> Result<(), Error> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    if files.len() != items.len() {
+        return Err(Error::field(
+            "certificate PDFs",
+            format!(
+                "choose one PDF per line, in the order of the lines (or none): {} line{}, {} file{}",
+                items.len(),
+                if items.len() == 1 { "" } else { "s" },
+                files.len(),
+                if files.len() == 1 { "" } else { "s" },
+            ),
+        ));
+    }
+    for (item, (_, bytes)) in items.iter_mut().zip(files) {
+        item.certificate = Some(STANDARD.encode(bytes));
+    }
+    Ok(())
+}
+
+/// The service's refusals of the API's fields as the form names them: `denomination[2].…` is
+/// the third line (and its PDF, by the file's name).
+fn as_form_fields(error: Error, files: &[(String, Vec<u8>)]) -> Error {
+    let Error::Validation(fields) = error else { return error };
+    let mut named = FieldErrors::new();
+    for (field, messages) in fields {
+        let line = field
+            .strip_prefix("denomination[")
+            .and_then(|rest| rest.split_once(']'))
+            .and_then(|(index, rest)| index.parse::<usize>().ok().map(|i| (i, rest)));
+        let name = match line {
+            Some((i, ".certificateFile")) => match files.get(i) {
+                Some((file, _)) => format!("line {}, PDF {file}", i + 1),
+                None => format!("line {}, PDF", i + 1),
+            },
+            Some((i, _)) => format!("line {}", i + 1),
+            None if field == "denomination" => "certificates".to_string(),
+            None => field,
+        };
+        named.entry(name).or_default().extend(messages);
+    }
+    Error::Validation(named)
+}
+
+/// `POST /app/stamps/load` (multipart): `state`, `certificates` (lines), `certificate_files`
+/// (optional, one PDF per line in order), loaded as `POST /api/v1/stamps` through the same
+/// service: all or nothing, and a refusal shows the lines again as typed.
+pub async fn load(State(state): State<AppState>, session: Session, multipart: Multipart) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
+        return refused;
+    }
+    let (fields, files) = match read_multipart(multipart, "certificate_files", "certificate.pdf").await {
+        Ok(form) => form,
+        Err(text) => return page_error(StatusCode::BAD_REQUEST, &text),
+    };
+    if let Some(refused) = session.refuses_form(fields.get("csrf")) {
         return refused;
     }
     let state_code = chosen_state(Some(fields.get("state")));
     let loaded = async {
-        let items = load_items(fields.get("certificates"))?;
-        stamp_service::load(&state, session.auth.tenant_id, &session.auth.actor(), Some(fields.get("state")), items)
+        let mut items = load_items(fields.get("certificates"))?;
+        attach_certificates(&mut items, &files)?;
+        let (tenant, actor) = (session.auth.tenant_id, session.auth.actor());
+        stamp_service::load(&state, tenant, &actor, Some(fields.get("state")), items)
             .await
+            .map_err(|error| as_form_fields(error, &files))
     }
     .await;
-    answer(&state, &session, &state_code, loaded).await
+    match loaded {
+        Ok(_) => see_other(&format!("/app/stamps?state={state_code}")),
+        Err(error) => {
+            // A browser sends a text area's lines ended by CR LF.
+            let typed = fields.all("certificates").next().unwrap_or_default().replace("\r\n", "\n");
+            shown_again(error, async |text| {
+                let mut page = stamps_page(&state, &session, &state_code, Some(text)).await?;
+                page.typed_lines = typed;
+                Ok(page)
+            })
+            .await
+        }
+    }
 }
 
 /// `POST /app/stamps/{id}/retire`: the certificate is never taken again.
@@ -296,5 +374,24 @@ mod tests {
         assert_eq!(chosen_state(Some("KA")), "KA");
         assert_eq!(chosen_state(Some("XX")), "MH");
         assert_eq!(chosen_state(None), "MH");
+    }
+
+    #[test]
+    fn pdfs_go_with_the_lines_in_order_or_not_at_all() {
+        let mut items = load_items("500, MH-001\n100, MH-002").expect("items");
+        let one = [("a.pdf".to_string(), b"%PDF-a".to_vec())];
+        let Err(Error::Validation(fields)) = attach_certificates(&mut items, &one) else {
+            panic!("one PDF, two lines")
+        };
+        assert!(fields["certificate PDFs"][0].contains("2 lines, 1 file"), "{fields:?}");
+        assert!(items.iter().all(|i| i.certificate.is_none()));
+        attach_certificates(&mut items, &[]).expect("no PDFs");
+        let two = [("a.pdf".to_string(), b"%PDF-a".to_vec()), ("b.pdf".to_string(), b"%PDF-b".to_vec())];
+        attach_certificates(&mut items, &two).expect("two PDFs");
+        let attached: Vec<Option<String>> = items.into_iter().map(|i| i.certificate).collect();
+        assert_eq!(attached, [Some(STANDARD.encode(b"%PDF-a")), Some(STANDARD.encode(b"%PDF-b"))]);
+        let refused = Error::field("denomination[1].certificateFile", "is not a PDF document");
+        let Error::Validation(named) = as_form_fields(refused, &two) else { panic!("a validation error") };
+        assert_eq!(named.keys().collect::<Vec<_>>(), ["line 2, PDF b.pdf"]);
     }
 }
