@@ -886,7 +886,7 @@ async fn administrators_keep_the_stamp_inventory_and_its_article_codes(backend: 
         .iter()
         .map(|i| (i["denomination"].as_i64().unwrap_or(0), i["available"].as_i64().unwrap_or(0)))
         .collect();
-    assert_eq!(available, [(100, 1), (500, 2)], "{stock}");
+    assert_eq!(available, [(100, 1), (200, 1), (500, 2), (1000, 1)], "{stock}");
 
     // Retiring one: it leaves the stock and is offered no more.
     let page = admin.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html");

@@ -405,6 +405,9 @@ async fn issued_documents_are_listed_newest_first_in_pages_of_the_tenant_only(ba
     let app = spawn_with(backend, |config| {
         with_supplier(config);
         config.smtp_url = Some(smtp.url());
+        // The set-password e-mails of the users below are sent by the workers.
+        config.workers = true;
+        config.worker_poll_ms = 50;
     })
     .await;
     let tenant = app.tenant("Listing Lender").await;
