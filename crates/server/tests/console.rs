@@ -1429,7 +1429,12 @@ async fn administrators_keep_the_menus_and_grant_their_entries(backend: Backend)
     assert_eq!(menus_of(&app, &sara_api).await, [("Loans".to_string(), None)]);
     let page = admin.get(app.url("/app/access")).await.text().await.expect("html");
     let row = page.split("<tr>").find(|r| r.starts_with("<td>Loans</td>")).expect("the Loans row");
-    assert!(row.contains("<td>Retail</td>") && row.contains("sara@bank.example"), "{row}");
+    assert!(row.contains(">Retail <form") && row.contains("sara@bank.example"), "{row}");
+    let (take_back_retail, take_back_sara) = (
+        format!("/app/access/{loans}/departments/{retail}/take-back"),
+        format!("/app/access/{loans}/users/{sara}/take-back"),
+    );
+    assert!(row.contains(&take_back_retail) && row.contains(&take_back_sara), "a button for each grant: {row}");
     // On a phone in Chromium: every control named, nothing wider than the screen.
     let tag = format!("{backend:?}").to_lowercase();
     let args = json!({"email": tenant.admin_email, "password": ADMIN_PASSWORD, "pages": ["/app/access"]});
@@ -1441,7 +1446,8 @@ async fn administrators_keep_the_menus_and_grant_their_entries(backend: Backend)
     let page = sender.get(app.url("/app/access")).await;
     assert_eq!(page.status(), 200);
     let page = page.text().await.expect("html");
-    assert!(page.contains("<td>Retail</td>") && !page.contains("grant-form") && !page.contains("activity-form"));
+    assert!(page.contains("<div class=\"grant\">Retail</div>") && !page.contains("grant-form"), "{page}");
+    assert!(!page.contains("activity-form") && !page.contains("take-back"), "{page}");
     let sender_csrf = csrf_of(&page);
     let form = [("csrf", sender_csrf.as_str()), ("name", "Sales"), ("parent", "0")];
     assert_eq!(sender.post(app.url("/app/access/activities"), &form).await.status(), 403);
@@ -1449,7 +1455,44 @@ async fn administrators_keep_the_menus_and_grant_their_entries(backend: Backend)
     assert_eq!(sender.post(app.url("/app/access/grant"), &form).await.status(), 403);
     let remove = format!("/app/access/{loans}/delete");
     assert_eq!(sender.post(app.url(&remove), &[("csrf", sender_csrf.as_str())]).await.status(), 403);
+    assert_eq!(sender.post(app.url(&take_back_retail), &[("csrf", sender_csrf.as_str())]).await.status(), 403);
+    assert_eq!(sender.post(app.url(&take_back_sara), &[("csrf", sender_csrf.as_str())]).await.status(), 403);
     assert_eq!(menus_of(&app, &api).await.len(), 2, "unchanged");
+    let access: Value = app.get(&access_of, &api).await.json().await.expect("json");
+    assert_eq!(
+        (access["users"].as_array().map(Vec::len), access["departments"].as_array().map(Vec::len)),
+        (Some(1), Some(1))
+    );
+
+    // Taking grants back. Refused, nothing taken: a form without this session's token, a grant
+    // that does not exist (on the page), an entry of no one here.
+    assert_eq!(admin.post(app.url(&take_back_sara), &[("csrf", "0".repeat(64).as_str())]).await.status(), 403);
+    let absent = admin
+        .post(app.url(&format!("/app/access/{loans}/departments/999999/take-back")), &[("csrf", csrf.as_str())])
+        .await;
+    assert_eq!(absent.status(), 404);
+    assert!(absent.text().await.expect("html").contains("role=\"alert\""));
+    let foreign = admin
+        .post(app.url(&format!("/app/access/2000000000/users/{sara}/take-back")), &[("csrf", csrf.as_str())])
+        .await;
+    assert_eq!(foreign.status(), 404);
+    assert_eq!(admin.post(app.url("/app/access/x/users/1/take-back"), &[("csrf", csrf.as_str())]).await.status(), 400);
+    let access: Value = app.get(&access_of, &api).await.json().await.expect("json");
+    assert_eq!(access["users"][0]["subscriberID"], sara, "nothing taken: {access}");
+    assert_eq!(access["departments"][0]["departmentID"], retail, "nothing taken: {access}");
+    // Sara's grant, then Retail's, as the API reads them back.
+    let taken = admin.post(app.url(&take_back_sara), &[("csrf", csrf.as_str())]).await;
+    assert_eq!(taken.status(), 303);
+    assert_eq!(taken.headers()["location"], "/app/access");
+    let access: Value = app.get(&access_of, &api).await.json().await.expect("json");
+    assert_eq!((&access["users"], &access["departments"][0]["departmentID"]), (&json!([]), &json!(retail)), "{access}");
+    assert!(menus_of(&app, &sara_api).await.is_empty(), "Sara, not in Retail, may use no entry");
+    assert_eq!(admin.post(app.url(&take_back_sara), &[("csrf", csrf.as_str())]).await.status(), 404, "taken once");
+    assert_eq!(admin.post(app.url(&take_back_retail), &[("csrf", csrf.as_str())]).await.status(), 303);
+    let access: Value = app.get(&access_of, &api).await.json().await.expect("json");
+    assert_eq!((&access["users"], &access["departments"]), (&json!([]), &json!([])), "{access}");
+    let page = admin.get(app.url("/app/access")).await.text().await.expect("html");
+    assert!(!page.contains("take-back"), "no grant left to take back: {page}");
 
     // A signer-role user neither sees nor reaches the screen.
     signet_testkit::people::signed_in_user(&app, &smtp, &api, "sid@bank.example", 3).await;
@@ -1569,7 +1612,102 @@ async fn people_keep_their_second_factor_and_administrators_the_single_sign_on_p
     let provider = listed[0]["providerId"].as_i64().expect("providerId");
     let remove = format!("/app/login/sso-providers/{provider}/delete");
     assert_eq!(sara.post(app.url(&remove), &[("csrf", sara_csrf.as_str())]).await.status(), 403);
-    assert_eq!(providers().await.as_array().map(Vec::len), Some(1), "unchanged");
+    let change = format!("/app/login/sso-providers/{provider}/change");
+    let changing = [
+        ("csrf", sara_csrf.as_str()),
+        ("name", "bank-staff"),
+        ("display_name", "Mine"),
+        ("issuer", issuer.as_str()),
+        ("client_id", "signet"),
+        ("domains", "bank.example"),
+    ];
+    assert_eq!(sara.post(app.url(&change), &changing).await.status(), 403);
+    assert_eq!(providers().await, listed, "unchanged");
+
+    // Each provider has its change form, filled in with what is saved, never the secret.
+    let page = admin.get(app.url("/app/login")).await.text().await.expect("html");
+    let form = page
+        .split(&format!("action=\"{change}\""))
+        .nth(1)
+        .and_then(|f| f.split("</form>").next())
+        .expect("the change form");
+    assert!(form.contains("value=\"Bank staff login\"") && form.contains("value=\"bank.example\""), "{form}");
+    assert!(!page.contains(CLIENT_SECRET), "{page}");
+    let change_form =
+        |token: &'static str, display: &'static str, domains: &'static str, secret: &'static str, remove: bool| {
+            let mut form = vec![
+                ("csrf", if token.is_empty() { csrf.clone() } else { token.to_string() }),
+                ("name", "bank-staff".to_string()),
+                ("display_name", display.to_string()),
+                ("issuer", issuer.clone()),
+                ("client_id", "signet".to_string()),
+                ("client_secret", secret.to_string()),
+                ("domains", domains.to_string()),
+                ("redirect_uris", String::new()),
+            ];
+            if remove {
+                form.push(("remove_secret", "on".to_string()));
+            }
+            admin.send(admin.http.post(app.url(&change)).form(&form))
+        };
+    // Refused on the page with what was typed (never the secret), nothing changed: a domain of
+    // no user here, a new secret and its removal at once; refused outright: a forged token,
+    // a provider of no one here.
+    let refused = change_form("", "Bank login, changed", "elsewhere.example", "typed-secret-9Z", false).await;
+    assert_eq!(refused.status(), 400);
+    let refused = refused.text().await.expect("html");
+    assert!(refused.contains("role=\"alert\"") && refused.contains("emailDomains"), "{refused}");
+    assert!(
+        refused.contains("value=\"Bank login, changed\"") && refused.contains("value=\"elsewhere.example\""),
+        "{refused}"
+    );
+    assert!(refused.contains(&format!("id=\"change-{provider}\" open")), "the refused form is open: {refused}");
+    assert!(!refused.contains("typed-secret-9Z") && !refused.contains(CLIENT_SECRET), "{refused}");
+    let both = change_form("", "Bank login", "bank.example", "typed-secret-9Z", true).await;
+    assert_eq!(both.status(), 400);
+    assert!(both.text().await.expect("html").contains("clientSecret"));
+    assert_eq!(
+        change_form(
+            "0000000000000000000000000000000000000000000000000000000000000000",
+            "Bank login",
+            "bank.example",
+            "",
+            false
+        )
+        .await
+        .status(),
+        403
+    );
+    let elsewhere = admin
+        .post(
+            app.url("/app/login/sso-providers/999999/change"),
+            &[
+                ("csrf", csrf.as_str()),
+                ("name", "bank-staff"),
+                ("display_name", "X"),
+                ("issuer", issuer.as_str()),
+                ("client_id", "signet"),
+                ("domains", "bank.example"),
+            ],
+        )
+        .await;
+    assert_eq!(elsewhere.status(), 404);
+    assert_eq!(providers().await, listed, "unchanged");
+    // Changed: the button's text, the secret left empty (kept); then the secret removed.
+    let changed = change_form("", "Bank single sign-on", "bank.example", "", false).await;
+    assert_eq!(changed.status(), 303);
+    assert_eq!(changed.headers()["location"], "/app/login");
+    let now = providers().await;
+    assert_eq!(
+        (&now[0]["displayName"], &now[0]["hasClientSecret"]),
+        (&json!("Bank single sign-on"), &json!(true)),
+        "{now}"
+    );
+    assert_eq!((&now[0]["providerId"], &now[0]["emailDomains"]), (&json!(provider), &json!(["bank.example"])), "{now}");
+    assert_eq!(change_form("", "Bank single sign-on", "bank.example", "", true).await.status(), 303);
+    assert_eq!(providers().await[0]["hasClientSecret"], false);
+    let page = admin.get(app.url("/app/login")).await.text().await.expect("html");
+    assert!(page.contains("<td>Bank single sign-on</td>") && page.contains("none (public client)"), "{page}");
 
     // Her second factor: the key shown once at enrolment, a wrong code refused on the page and
     // nothing turned on, the app's code turns it on, as the API then holds her to it.

@@ -593,6 +593,11 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         "POST /api/v1/users/{userId}/totp/reset" => Walk::Foreign(None),
         "GET /api/v1/applications" | "GET /api/v1/roles" | "GET /api/v1/sso-providers" => Walk::Own,
         "POST /api/v1/sso-providers" | "POST /api/v1/verify" => Walk::NoIds,
+        // A whole, valid body: B's change of A's provider is refused as a missing one's.
+        "PUT /api/v1/sso-providers/{providerId}" => Walk::Foreign(Some(json!({
+            "name": "b-idp", "displayName": "b's staff", "issuer": "http://127.0.0.1:9",
+            "clientId": "b", "emailDomains": ["b.test"],
+        }))),
         "POST /api/v1/roles" => Walk::NoIds,
         "POST /api/v1/applications/{applicationId}/rotate" => Walk::Foreign(None),
         "GET /api/v1/menus" => Walk::Own,

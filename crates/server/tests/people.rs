@@ -23,6 +23,7 @@ on_both_backends!(
     signing_in_by_e_mail_code_with_lookups_that_reveal_no_account,
     customers_register_and_an_administrator_approves_or_rejects_them,
     menus_and_templates_are_granted_to_users_and_departments,
+    menu_grants_are_taken_back_from_a_user_or_a_department,
     applications_get_tokens_with_their_role_until_rotated_or_revoked,
     staff_add_an_authenticator_app_as_a_second_factor,
     a_user_enrols_a_certificate_and_it_signs_for_them_when_their_turn_comes,
@@ -653,6 +654,116 @@ async fn menus_and_templates_are_granted_to_users_and_departments(backend: Backe
     for action in ["menu.created", "menu.access_granted", "menu.deleted"] {
         assert!(actions.contains(&action), "{action}");
     }
+}
+
+async fn menu_grants_are_taken_back_from_a_user_or_a_department(backend: Backend) {
+    let People { app, smtp, admin, .. } = people(backend).await;
+    let credit: Value =
+        app.post("/api/v1/departments", &admin, json!({"departmentName": "Credit"})).await.json().await.expect("json");
+    let credit = credit["departmentID"].as_i64().expect("departmentID");
+    let (asha, _) = signed_in_user(&app, &smtp, &admin, "asha@acme.test", 2).await;
+    let (ravi, ravi_token) = signed_in_user(&app, &smtp, &admin, "ravi@acme.test", 2).await;
+    let moved = json!({"name": "asha@acme.test", "EmailID": "asha@acme.test", "roleId": 2, "deptId": credit});
+    assert_eq!(app.put(&format!("/api/v1/users/{asha}"), &admin, moved).await.status(), 200);
+    let tokens: Value = login(&app, "asha@acme.test", GOOD_PASSWORD).await.json().await.expect("json");
+    let asha_token = tokens["access_token"].as_str().expect("access token").to_string();
+    let loans: Value = app
+        .post("/api/v1/menus/activities", &admin, json!({"menuParentId": 0, "menuName": "Loans"}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let loans = loans["menuId"].as_i64().expect("menuId");
+    let grant = json!({"menuIds": [loans], "subscriberIds": [asha, ravi], "departmentIds": [credit]});
+    assert_eq!(app.post("/api/v1/menus/access", &admin, grant).await.status(), 200);
+
+    let names = |token: String| {
+        let app = &app;
+        async move {
+            let menus: Value = app.get("/api/v1/menus", &token).await.json().await.expect("json");
+            menus
+                .as_array()
+                .expect("menus")
+                .iter()
+                .filter_map(|m| m["menuName"].as_str().map(str::to_string))
+                .collect::<Vec<_>>()
+        }
+    };
+    let who = || {
+        let app = &app;
+        let admin = admin.clone();
+        async move {
+            let access: Value =
+                app.get(&format!("/api/v1/menus/{loans}/access"), &admin).await.json().await.expect("json");
+            let ids = |list: &Value, key: &str| {
+                list.as_array().expect("list").iter().filter_map(|e| e[key].as_i64()).collect::<Vec<_>>()
+            };
+            (ids(&access["users"], "subscriberID"), ids(&access["departments"], "departmentID"))
+        }
+    };
+    let user_grant = |user: i64| format!("/api/v1/menus/{loans}/access/users/{user}");
+    let department_grant = |department: i64| format!("/api/v1/menus/{loans}/access/departments/{department}");
+
+    // A sender may not take a grant back, nor may another tenant's administrator, who does not
+    // see the entry at all; nothing changes.
+    expect_problem(app.delete(&user_grant(ravi), &asha_token).await, 403, "forbidden").await;
+    expect_problem(app.delete(&department_grant(credit), &asha_token).await, 403, "forbidden").await;
+    let other = app.tenant("Other Bank").await;
+    let other_admin = app.token(&other).await;
+    expect_problem(app.delete(&user_grant(ravi), &other_admin).await, 404, "not_found").await;
+    expect_problem(app.delete(&department_grant(credit), &other_admin).await, 404, "not_found").await;
+    assert_eq!(who().await, (vec![asha, ravi], vec![credit]), "unchanged");
+
+    // Ids out of bounds name nothing; an id that is not a number is a bad request.
+    for path in [
+        format!("/api/v1/menus/0/access/users/{ravi}"),
+        format!("/api/v1/menus/2147483648/access/users/{ravi}"),
+        format!("/api/v1/menus/{loans}/access/users/-1"),
+        format!("/api/v1/menus/{loans}/access/departments/2147483648"),
+        format!("/api/v1/menus/2000000000/access/departments/{credit}"),
+        format!("/api/v1/menus/{loans}/access/users/2000000000"),
+    ] {
+        expect_problem(app.delete(&path, &admin).await, 404, "not_found").await;
+    }
+    for path in
+        [format!("/api/v1/menus/x/access/users/{ravi}"), format!("/api/v1/menus/{loans}/access/departments/1e3")]
+    {
+        expect_problem(app.delete(&path, &admin).await, 400, "validation_failed").await;
+    }
+    assert_eq!(who().await, (vec![asha, ravi], vec![credit]), "unchanged");
+
+    // Asha's own grant taken back: she still uses the entry through Credit, and a second time
+    // there is no grant to take back.
+    assert_eq!(app.delete(&user_grant(asha), &admin).await.status(), 204);
+    assert_eq!(names(asha_token.clone()).await, ["Loans"], "through her department");
+    assert_eq!(who().await, (vec![asha, ravi], vec![credit]));
+    expect_problem(app.delete(&user_grant(asha), &admin).await, 404, "not_found").await;
+    // Credit's grant taken back: Asha no longer uses it; Ravi, granted directly, still does.
+    assert_eq!(app.delete(&department_grant(credit), &admin).await.status(), 204);
+    assert!(names(asha_token).await.is_empty());
+    assert_eq!(who().await, (vec![ravi], vec![]));
+    expect_problem(app.delete(&department_grant(credit), &admin).await, 404, "not_found").await;
+    assert_eq!(names(ravi_token.clone()).await, ["Loans"]);
+    assert_eq!(app.delete(&user_grant(ravi), &admin).await.status(), 204);
+    assert!(names(ravi_token).await.is_empty());
+    assert_eq!(who().await, (vec![], vec![]));
+
+    let audit: Value = app.get("/api/v1/audit", &admin).await.json().await.expect("json");
+    let taken: Vec<&Value> =
+        audit.as_array().expect("entries").iter().filter(|e| e["action"] == "menu.access_revoked").collect();
+    let details: Vec<Value> =
+        taken.iter().filter_map(|e| e["detail"].as_str().and_then(|d| serde_json::from_str(d).ok())).collect();
+    assert_eq!(
+        details,
+        [
+            json!({"menuId": loans, "subscriberId": asha}),
+            json!({"menuId": loans, "departmentId": credit}),
+            json!({"menuId": loans, "subscriberId": ravi}),
+        ],
+        "each taken-back grant is audited: {audit}"
+    );
+    let verified: Value = app.get("/api/v1/audit/verify", &admin).await.json().await.expect("json");
+    assert_eq!(verified["intact"], true, "{verified}");
 }
 
 async fn applications_get_tokens_with_their_role_until_rotated_or_revoked(backend: Backend) {

@@ -19,10 +19,12 @@ use signet_store::Backend;
 use signet_testkit::on_both_backends;
 use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn_with};
+use signet_testkit::smtp::SmtpSink;
 
 on_both_backends!(
     staff_sign_in_through_their_organisations_provider_in_chromium,
     single_sign_on_refuses_what_it_must,
+    a_saved_provider_is_changed_with_the_rules_of_saving,
     a_trial_starts_once_the_sign_up_provider_proves_the_address,
     signets_sign_in_page_takes_a_password_an_e_mailed_code_or_single_sign_on,
 );
@@ -173,6 +175,16 @@ async fn staff_sign_in_through_their_organisations_provider_in_chromium(backend:
     assert!(!provider.to_string().contains(CLIENT_SECRET), "the secret is never shown: {provider}");
     let listed: Value = s.app.get("/api/v1/sso-providers", &s.admin).await.json().await.expect("json");
     assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    // Renamed without its secret in the request: the secret is kept (sealed again under the new
+    // name), as the provider's token endpoint, which checks it, shows below.
+    let mut renamed = provider_request(&s.idp.issuer, &s.app);
+    renamed["name"] = json!("bank-sso");
+    renamed.as_object_mut().expect("object").remove("clientSecret");
+    let id = provider["providerId"].as_i64().expect("providerId");
+    let changed = s.app.put(&format!("/api/v1/sso-providers/{id}"), &s.admin, renamed).await;
+    assert_eq!(changed.status(), 200);
+    let changed: Value = changed.json().await.expect("json");
+    assert_eq!((&changed["name"], &changed["hasClientSecret"]), (&json!("bank-sso"), &json!(true)), "{changed}");
 
     // The lookup offers the provider for the organisation's addresses, known or not.
     for email in ["alice@bank.example", "nobody@bank.example"] {
@@ -187,7 +199,7 @@ async fn staff_sign_in_through_their_organisations_provider_in_chromium(backend:
             .expect("json");
         assert_eq!(modes["loginModes"], json!(["password", "email_otp", "sso"]), "{modes}");
         let offered = &modes["externalLoginProviders"][0];
-        assert_eq!((offered["name"].clone(), offered["state"].clone()), (json!("bank-staff"), json!("enabled")));
+        assert_eq!((offered["name"].clone(), offered["state"].clone()), (json!("bank-sso"), json!("enabled")));
     }
     let elsewhere: Value = reqwest::Client::new()
         .post(s.app.url("/api/v1/auth/login-modes"))
@@ -218,7 +230,7 @@ async fn staff_sign_in_through_their_organisations_provider_in_chromium(backend:
     expect_problem(redeem(&s.app, &code).await, 400, "invalid_grant").await;
     let logins: Value = s.app.get("/api/v1/users/me/logins", &alice).await.json().await.expect("json");
     assert_eq!(logins["localLoginProvider"], Value::Null, "{logins}");
-    assert_eq!(logins["externalLoginProviders"][0]["name"], "bank-staff", "{logins}");
+    assert_eq!(logins["externalLoginProviders"][0]["name"], "bank-sso", "{logins}");
     let audit: Value = s.app.get("/api/v1/audit", &s.admin).await.json().await.expect("json");
     assert!(audit.to_string().contains("user.sso_linked"), "the link is audited: {audit}");
 
@@ -371,6 +383,145 @@ async fn single_sign_on_refuses_what_it_must(backend: Backend) {
         .await
         .expect("json");
     assert_eq!(modes["externalLoginProviders"], json!([]), "{modes}");
+}
+
+/// An identity provider that publishes only its discovery document: enough to save it.
+async fn discovery_only() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let issuer = format!("http://{}", listener.local_addr().expect("address"));
+    let document = json!({
+        "issuer": issuer, "authorization_endpoint": format!("{issuer}/auth"),
+        "token_endpoint": format!("{issuer}/token"), "jwks_uri": format!("{issuer}/jwks"),
+    });
+    let router = axum::Router::new()
+        .route("/.well-known/openid-configuration", axum::routing::get(move || async move { axum::Json(document) }));
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    issuer
+}
+
+async fn a_saved_provider_is_changed_with_the_rules_of_saving(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.outbound_allow_private = true;
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await;
+    let (first_issuer, second_issuer) = (discovery_only().await, discovery_only().await);
+    let tenant = app.tenant("Bank of Examples").await;
+    let admin = app.token(&tenant).await;
+    let (sara, sender) = signet_testkit::people::signed_in_user(&app, &smtp, &admin, "sara@bank.example", 2).await;
+    for email in ["ben@branch.example", "cy@city.example"] {
+        let user = app.post("/api/v1/users", &admin, json!({"name": email, "EmailID": email, "roleId": 2})).await;
+        assert_eq!(user.status(), 201);
+    }
+    let mut request = json!({
+        "name": "bank-staff", "displayName": "Bank staff login", "issuer": first_issuer,
+        "clientId": "signet", "clientSecret": CLIENT_SECRET, "emailDomains": ["bank.example"],
+        "redirectUris": [app.url("/healthz")],
+    });
+    let saved = app.post("/api/v1/sso-providers", &admin, request.clone()).await;
+    assert_eq!(saved.status(), 201);
+    let id = saved.json::<Value>().await.expect("json")["providerId"].as_i64().expect("providerId");
+    let mut branch = request.clone();
+    (branch["name"], branch["emailDomains"]) = (json!("branch"), json!(["branch.example"]));
+    assert_eq!(app.post("/api/v1/sso-providers", &admin, branch).await.status(), 201);
+    let listed = async || app.get("/api/v1/sso-providers", &admin).await.json::<Value>().await.expect("json");
+    let before = listed().await;
+    let path = format!("/api/v1/sso-providers/{id}");
+    // An account linked to the provider's subject, as a first sign-in links it.
+    let row = app.state.store.sso_provider(id).await.expect("read").expect("the provider");
+    app.state.store.link_sso_identity(&row, "subject-1", sara, "sara@bank.example").await.expect("link");
+
+    // Refused, nothing changed: a sender; another tenant's administrator, to whom it does not
+    // exist; ids that name nothing or are no number; each rule of saving; a name or a domain
+    // another provider of the tenant has.
+    expect_problem(app.put(&path, &sender, request.clone()).await, 403, "forbidden").await;
+    let other = app.tenant("Other Bank").await;
+    let other_admin = app.token(&other).await;
+    expect_problem(app.put(&path, &other_admin, request.clone()).await, 404, "not_found").await;
+    for missing in ["/api/v1/sso-providers/0", "/api/v1/sso-providers/2147483648", "/api/v1/sso-providers/2000000000"] {
+        expect_problem(app.put(missing, &admin, request.clone()).await, 404, "not_found").await;
+    }
+    expect_problem(app.put("/api/v1/sso-providers/x", &admin, request.clone()).await, 400, "validation_failed").await;
+    let breaking = [
+        ("name", json!("Bank Staff"), "name"),
+        ("displayName", json!(" "), "displayName"),
+        ("emailDomains", json!(["gmail.example"]), "emailDomains"),
+        ("issuer", json!(app.base()), "issuer"),
+        ("issuer", json!(format!("{first_issuer}/")), "issuer"),
+        ("redirectUris", json!(["https://app.example/cb#x"]), "redirectUris"),
+    ];
+    for (field, value, named) in breaking {
+        let mut body = request.clone();
+        body[field] = value;
+        let refused = expect_problem(app.put(&path, &admin, body).await, 400, "validation_failed").await;
+        assert!(refused["errors"][named].is_array(), "{field}: {refused}");
+    }
+    for (field, value) in [("name", json!("branch")), ("emailDomains", json!(["bank.example", "branch.example"]))] {
+        let mut body = request.clone();
+        body[field] = value;
+        expect_problem(app.put(&path, &admin, body).await, 409, "conflict").await;
+    }
+    assert_eq!(listed().await, before, "nothing changed");
+
+    // Changed: name, button, domains, return addresses, the secret left out (kept).
+    (request["name"], request["displayName"]) = (json!("bank-sso"), json!("Bank single sign-on"));
+    request["emailDomains"] = json!(["city.example", "bank.example"]);
+    request["redirectUris"] = json!([]);
+    request.as_object_mut().expect("object").remove("clientSecret");
+    let changed = app.put(&path, &admin, request.clone()).await;
+    assert_eq!(changed.status(), 200);
+    let changed: Value = changed.json().await.expect("json");
+    assert_eq!(
+        (&changed["providerId"], &changed["name"], &changed["displayName"], &changed["hasClientSecret"]),
+        (&json!(id), &json!("bank-sso"), &json!("Bank single sign-on"), &json!(true)),
+        "{changed}"
+    );
+    assert_eq!(
+        (&changed["emailDomains"], &changed["redirectUris"]),
+        (&json!(["bank.example", "city.example"]), &json!([]))
+    );
+    assert!(!changed.to_string().contains(CLIENT_SECRET), "the secret is never shown: {changed}");
+    let now = listed().await;
+    assert_eq!(now[0], changed, "{now}");
+    assert_eq!(now[1], before[1], "the other provider is untouched");
+    let modes: Value = app
+        .client
+        .post(app.url("/api/v1/auth/login-modes"))
+        .json(&json!({"emailId": "cy@city.example"}))
+        .send()
+        .await
+        .expect("modes")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(modes["externalLoginProviders"][0]["name"], "bank-sso", "{modes}");
+    let linked = app.state.store.sso_linked_principal(id, "subject-1").await.expect("read");
+    assert_eq!(linked, Some(sara), "the same issuer keeps the links");
+
+    // An empty secret makes it a public client; a given one is sealed; a new issuer ends the
+    // links to the old one's subjects.
+    request["clientSecret"] = json!("");
+    let public: Value = app.put(&path, &admin, request.clone()).await.json().await.expect("json");
+    assert_eq!(public["hasClientSecret"], false, "{public}");
+    (request["clientSecret"], request["issuer"]) = (json!("another-secret"), json!(second_issuer));
+    let moved: Value = app.put(&path, &admin, request.clone()).await.json().await.expect("json");
+    assert_eq!((&moved["hasClientSecret"], &moved["issuer"]), (&json!(true), &json!(second_issuer)), "{moved}");
+    assert_eq!(app.state.store.sso_linked_principal(id, "subject-1").await.expect("read"), None);
+
+    let audit: Value = app.get("/api/v1/audit", &admin).await.json().await.expect("json");
+    let updates: Vec<Value> = audit
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter(|e| e["action"] == "sso.provider_updated")
+        .filter_map(|e| e["detail"].as_str().and_then(|d| serde_json::from_str(d).ok()))
+        .collect();
+    let flags: Vec<(Value, Value)> =
+        updates.iter().map(|d| (d["clientSecretReplaced"].clone(), d["linksEnded"].clone())).collect();
+    assert_eq!(flags, [(json!(false), json!(false)), (json!(true), json!(false)), (json!(true), json!(true))]);
 }
 
 async fn a_trial_starts_once_the_sign_up_provider_proves_the_address(backend: Backend) {

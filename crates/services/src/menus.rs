@@ -1,9 +1,9 @@
 //! A tenant's menus and who may use each entry (docs/access.md, "Menus and access"): the
-//! rules of `/api/v1/menus/activities`, `/api/v1/menus/access` and `/api/v1/menus/delete`,
-//! in one place for the API and the console.
+//! rules of `/api/v1/menus/activities`, `/api/v1/menus/access` (granting and taking back) and
+//! `/api/v1/menus/delete`, in one place for the API and the console.
 
 use signet_domain::{Error, FieldErrors};
-use signet_store::{Grant, MenuRow};
+use signet_store::{Grant, Grantee, MenuRow};
 
 use crate::{Caller, Services};
 
@@ -69,4 +69,19 @@ pub async fn assign_access(
     }
     let grant = Grant { menu_ids: &menus, user_ids: &users, department_ids: &departments };
     svc.store.assign_access(caller.tenant_id, &grant, &caller.audit_actor()).await
+}
+
+/// Takes back the grant of the menu entry `menu_id` to one user or department (given directly:
+/// a user who may use the entry through their department keeps it while the department's
+/// grant stands). An id out of bounds names nothing, so it is not found, as are an entry that
+/// is not the tenant's and a grant that does not exist.
+pub async fn revoke_access(svc: &Services, caller: &Caller, menu_id: i64, grantee: Grantee) -> Result<(), Error> {
+    let (Grantee::User(id) | Grantee::Department(id)) = grantee;
+    if !is_id(menu_id) {
+        return Err(Error::not_found("menu"));
+    }
+    if !is_id(id) {
+        return Err(Error::not_found("menu grant"));
+    }
+    svc.store.revoke_menu_access(caller.tenant_id, menu_id, grantee, &caller.audit_actor()).await
 }

@@ -49,7 +49,7 @@ pub use exports::{
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use invoices::{BillingProfileRow, InvoiceFilter, InvoiceRow, IssueNumbers, Issued, NewInvoice};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
-pub use menus::{AccessUserRow, Grant, MenuRow};
+pub use menus::{AccessUserRow, Grant, Grantee, MenuRow};
 pub use profiles::{AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 pub use roles::RoleRow;
 pub use sales::{CRM_PUSH_JOB, CrmSettingsRow, LeadFilter, LeadRow, ReferralRow};

@@ -22,6 +22,9 @@ pub struct AccessUserRow {
     pub id: i64,
     pub name: Option<String>,
     pub email: Option<String>,
+    /// Granted to them directly (a grant that can be taken back), not only through their
+    /// department.
+    pub direct: bool,
 }
 
 /// What `AssignAccessRequest` grants: every listed menu to every listed user and department.
@@ -29,6 +32,13 @@ pub struct Grant<'a> {
     pub menu_ids: &'a [i64],
     pub user_ids: &'a [i64],
     pub department_ids: &'a [i64],
+}
+
+/// Whom one grant of a menu entry is to: a user or a department.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grantee {
+    User(i64),
+    Department(i64),
 }
 
 const MENU_COLUMNS: &str = "id, parent_id, name, kind, template_id, created_at";
@@ -232,6 +242,50 @@ impl Store {
         })
     }
 
+    /// Takes back one grant of a menu entry of the tenant: not found when the entry is not the
+    /// tenant's or the entry is not granted to that user or department (directly: a user who
+    /// may use it through their department keeps it until the department's grant goes).
+    pub async fn revoke_menu_access(
+        &self,
+        tenant_id: TenantId,
+        menu_id: i64,
+        grantee: Grantee,
+        actor: &Actor,
+    ) -> Result<()> {
+        let (column, id, detail) = match grantee {
+            Grantee::User(id) => ("principal_id", id, json!({"menuId": menu_id, "subscriberId": id})),
+            Grantee::Department(id) => ("department_id", id, json!({"menuId": menu_id, "departmentId": id})),
+        };
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
+            let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM menus WHERE tenant_id = $1 AND id = $2")
+                .bind(tenant_id.get())
+                .bind(menu_id)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            if found.is_none() {
+                return Err(Error::not_found("menu"));
+            }
+            let sql = format!("DELETE FROM menu_access WHERE tenant_id = $1 AND menu_id = $2 AND {column} = $3");
+            let taken = sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(tenant_id.get())
+                .bind(menu_id)
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?
+                .rows_affected();
+            if taken == 0 {
+                return Err(Error::not_found("menu grant"));
+            }
+            append_audit!(tx, tenant_id, &actor.event("menu.access_revoked", format!("menu:{menu_id}"), detail));
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
     /// Who may use a menu entry: users granted directly or through their department, and the
     /// departments granted.
     pub async fn menu_access(
@@ -241,7 +295,8 @@ impl Store {
     ) -> Result<(Vec<AccessUserRow>, Vec<(i64, String)>)> {
         on_db!(self, pool => {
             let users: Vec<AccessUserRow> = sqlx::query_as(
-                "SELECT p.id, p.name, p.email FROM principals p WHERE p.tenant_id = $1 AND p.kind = 'user' \
+                "SELECT p.id, p.name, p.email, EXISTS (SELECT 1 FROM menu_access d WHERE d.menu_id = $2 \
+                 AND d.principal_id = p.id) AS direct FROM principals p WHERE p.tenant_id = $1 AND p.kind = 'user' \
                  AND p.status = 'active' AND EXISTS (SELECT 1 FROM menu_access a WHERE a.menu_id = $2 AND \
                  (a.principal_id = p.id OR (a.department_id IS NOT NULL AND a.department_id = p.department_id))) ORDER BY p.id",
             )

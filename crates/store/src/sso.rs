@@ -127,6 +127,97 @@ impl Store {
         })
     }
 
+    /// Changes a provider of the tenant to `changed` (its endpoints read again, its domains
+    /// replaced), provided its sealed client secret is still `expected_secret` (what the caller
+    /// read and resealed or replaced; a conflict otherwise); `secret_replaced` (a new secret, or
+    /// none any more) goes into the audit trail. A new issuer ends the links to
+    /// the old one's subjects and the sign-ins under way; a new client id ends the sign-ins
+    /// under way. A name the tenant uses, or a domain another provider serves, is a conflict.
+    pub async fn update_sso_provider(
+        &self,
+        tenant_id: TenantId,
+        id: i64,
+        changed: &NewSsoProvider<'_>,
+        expected_secret: Option<&[u8]>,
+        secret_replaced: bool,
+        actor: &Actor,
+    ) -> Result<SsoProviderRow> {
+        let now = now_millis();
+        let conflict = |e: sqlx::Error, what: &str| {
+            if is_unique_violation(&e) { Error::rejected(ErrorCode::Conflict, what.to_string()) } else { db_err(e) }
+        };
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
+            let found: Option<(String, String, Option<Vec<u8>>)> = sqlx::query_as(
+                "SELECT issuer, client_id, client_secret FROM sso_providers WHERE tenant_id = $1 AND id = $2",
+            )
+            .bind(tenant_id.get())
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let Some((issuer, client_id, secret)) = found else { return Err(Error::not_found("SSO provider")) };
+            if secret.as_deref() != expected_secret {
+                return Err(Error::rejected(ErrorCode::Conflict, "the provider was changed meanwhile; try again"));
+            }
+            let row: SsoProviderRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "UPDATE sso_providers SET name = $3, display_name = $4, issuer = $5, client_id = $6, client_secret = $7, \
+                 authorization_endpoint = $8, token_endpoint = $9, userinfo_endpoint = $10, jwks_uri = $11, \
+                 redirect_uris = $12, updated_at = $13 WHERE tenant_id = $1 AND id = $2 RETURNING {PROVIDER_COLUMNS}"
+            )))
+            .bind(tenant_id.get())
+            .bind(id)
+            .bind(changed.name)
+            .bind(changed.display_name)
+            .bind(changed.issuer)
+            .bind(changed.client_id)
+            .bind(changed.client_secret)
+            .bind(changed.authorization_endpoint)
+            .bind(changed.token_endpoint)
+            .bind(changed.userinfo_endpoint)
+            .bind(changed.jwks_uri)
+            .bind(changed.redirect_uris.join("\n"))
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(|e| conflict(e, "the tenant has a provider of this name"))?;
+            let mut ended: Vec<&str> = Vec::new();
+            if issuer != changed.issuer || client_id != changed.client_id {
+                ended.push("sso_logins");
+            }
+            if issuer != changed.issuer {
+                ended.push("sso_identities");
+            }
+            ended.push("sso_domains");
+            for table in ended.iter() {
+                sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE provider_id = $1")))
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+            }
+            for domain in changed.domains {
+                sqlx::query("INSERT INTO sso_domains (domain, provider_id, tenant_id) VALUES ($1, $2, $3)")
+                    .bind(domain)
+                    .bind(id)
+                    .bind(tenant_id.get())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| conflict(e, &format!("the domain {domain} is served by another provider")))?;
+            }
+            let detail = json!({
+                "name": changed.name, "issuer": changed.issuer, "domains": changed.domains,
+                "clientSecretReplaced": secret_replaced,
+                "linksEnded": issuer != changed.issuer,
+            });
+            let event = actor.event("sso.provider_updated", format!("sso-provider:{id}"), detail);
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(row)
+        })
+    }
+
     /// The tenant's providers, each with its domains.
     pub async fn sso_providers(&self, tenant_id: TenantId) -> Result<Vec<(SsoProviderRow, Vec<String>)>> {
         let providers: Vec<SsoProviderRow> = on_db!(self, pool => {

@@ -1,6 +1,7 @@
 //! Menus and access: activities under a parent menu (`CreateActivityRequest`), templates as
 //! menu entries (made with each template), granted to users and departments
-//! (`AssignAccessRequest`), and who may use an entry (`FlexiFormResponse`).
+//! (`AssignAccessRequest`) and taken back from one of them, and who may use an entry
+//! (`FlexiFormResponse`).
 
 use axum::Json;
 use axum::extract::State;
@@ -8,7 +9,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_services::menus;
-use signet_store::MenuRow;
+use signet_store::{Grantee, MenuRow};
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -191,6 +192,56 @@ pub async fn assign(
     let granted =
         menus::assign_access(&state, &caller, &body.menu_ids, &body.subscriber_ids, &body.department_ids).await?;
     Ok(Json(AssignAccessResponse { granted }))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/api/v1/menus/{menuId}/access/users/{userId}",
+    operation_id = "revokeUserAccess",
+    tag = "users",
+    security(("bearer" = [])),
+    params(
+        ("menuId" = i32, Path, description = "The menu entry", minimum = 1, maximum = 2147483647),
+        ("userId" = i32, Path, description = "The user it is granted to", minimum = 1, maximum = 2147483647),
+    ),
+    responses(
+        (status = 400, description = "An id that is not a whole number (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 204, description = "Taken back: the user may no longer use the entry, unless it is granted to their department"),
+        (status = 404, description = "No such menu entry in this tenant, or it is not granted to this user", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn revoke_user(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath((menu_id, user_id)): ApiPath<(i64, i64)>,
+) -> ApiResult<StatusCode> {
+    menus::revoke_access(&state, &auth.caller(), menu_id, Grantee::User(user_id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
+    delete,
+    path = "/api/v1/menus/{menuId}/access/departments/{departmentId}",
+    operation_id = "revokeDepartmentAccess",
+    tag = "users",
+    security(("bearer" = [])),
+    params(
+        ("menuId" = i32, Path, description = "The menu entry", minimum = 1, maximum = 2147483647),
+        ("departmentId" = i32, Path, description = "The department it is granted to", minimum = 1, maximum = 2147483647),
+    ),
+    responses(
+        (status = 400, description = "An id that is not a whole number (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 204, description = "Taken back: the department's users may no longer use the entry, unless it is granted to them directly"),
+        (status = 404, description = "No such menu entry in this tenant, or it is not granted to this department", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn revoke_department(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath((menu_id, department_id)): ApiPath<(i64, i64)>,
+) -> ApiResult<StatusCode> {
+    menus::revoke_access(&state, &auth.caller(), menu_id, Grantee::Department(department_id)).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 #[utoipa::path(

@@ -42,7 +42,8 @@ pub struct SsoProviderRequest {
     #[schema(min_length = 1, max_length = 255, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]+$")]
     pub client_id: String,
     /// The client secret (`client_secret_basic`); none for a public client (PKCE only). Kept
-    /// sealed; never shown again.
+    /// sealed; never shown again. When a saved provider is changed, leaving it out (or null)
+    /// keeps the saved secret and an empty string removes it (a public client from then on).
     #[schema(max_length = 1000, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub client_secret: Option<String>,
     /// The e-mail domains whose addresses sign in through this provider; each must be the
@@ -53,6 +54,27 @@ pub struct SsoProviderRequest {
     /// match); the first is the default. Paths on Signet itself are always allowed.
     #[schema(max_items = 10, inline)]
     pub redirect_uris: Option<Vec<RedirectUri>>,
+}
+
+impl SsoProviderRequest {
+    /// The domains and return addresses as the services take them.
+    fn lists(&self) -> (Vec<String>, Vec<String>) {
+        let domains = self.email_domains.iter().map(|d| d.0.clone()).collect();
+        let redirects = self.redirect_uris.iter().flatten().map(|r| r.0.clone()).collect();
+        (domains, redirects)
+    }
+
+    fn input<'a>(&'a self, domains: &'a [String], redirects: &'a [String]) -> sso::ProviderInput<'a> {
+        sso::ProviderInput {
+            name: &self.name,
+            display_name: &self.display_name,
+            issuer: &self.issuer,
+            client_id: &self.client_id,
+            client_secret: self.client_secret.as_deref(),
+            email_domains: domains,
+            redirect_uris: redirects,
+        }
+    }
 }
 
 /// A lower-case domain name of two labels or more.
@@ -119,17 +141,8 @@ pub async fn create(
     auth: Auth,
     ApiJson(body): ApiJson<SsoProviderRequest>,
 ) -> ApiResult<(StatusCode, Json<SsoProvider>)> {
-    let domains: Vec<String> = body.email_domains.into_iter().map(|d| d.0).collect();
-    let redirects: Vec<String> = body.redirect_uris.unwrap_or_default().into_iter().map(|r| r.0).collect();
-    let input = sso::ProviderInput {
-        name: &body.name,
-        display_name: &body.display_name,
-        issuer: &body.issuer,
-        client_id: &body.client_id,
-        client_secret: body.client_secret.as_deref(),
-        email_domains: &domains,
-        redirect_uris: &redirects,
-    };
+    let (domains, redirects) = body.lists();
+    let input = body.input(&domains, &redirects);
     let (row, domains) = sso::create_provider(&state, &auth.caller(), &input).await?;
     Ok((StatusCode::CREATED, Json(view(&state, row, domains))))
 }
@@ -145,6 +158,33 @@ pub async fn create(
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<SsoProvider>>> {
     let rows = state.store.sso_providers(auth.tenant_id).await?;
     Ok(Json(rows.into_iter().map(|(row, domains)| view(&state, row, domains)).collect()))
+}
+
+#[utoipa::path(
+    put,
+    path = "/api/v1/sso-providers/{providerId}",
+    operation_id = "updateSsoProvider",
+    tag = "auth",
+    security(("bearer" = [])),
+    params(("providerId" = i32, Path, description = "The provider", minimum = 1, maximum = 2147483647)),
+    request_body = SsoProviderRequest,
+    responses(
+        (status = 200, description = "Changed with the rules of saving; its discovery document was read again. A new issuer ends the accounts' links to the old one and the sign-ins under way", body = SsoProvider),
+        (status = 400, description = "A field breaks its rule, or the issuer's discovery document cannot be fetched or used (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 404, description = "No such provider in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "The tenant has another provider of this name, a domain is served by another provider, or the provider was changed meanwhile (`conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn update(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(id): ApiPath<i64>,
+    ApiJson(body): ApiJson<SsoProviderRequest>,
+) -> ApiResult<Json<SsoProvider>> {
+    let (domains, redirects) = body.lists();
+    let input = body.input(&domains, &redirects);
+    let (row, domains) = sso::update_provider(&state, &auth.caller(), id, &input).await?;
+    Ok(Json(view(&state, row, domains)))
 }
 
 #[utoipa::path(

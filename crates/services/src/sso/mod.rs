@@ -170,30 +170,44 @@ async fn call(
     .map_err(|e| e.to_string())
 }
 
-/// Saves a provider after reading its discovery document.
-pub async fn create_provider(
+/// A provider's input checked as saving and changing check it: its fields, its domains (the
+/// tenant's users'), and its issuer's discovery document, read now; the domains sorted once each.
+async fn checked(
     svc: &Services,
     caller: &Caller,
     input: &ProviderInput<'_>,
-) -> Result<(SsoProviderRow, Vec<String>), Error> {
+) -> Result<(oidc::Discovery, Vec<String>), Error> {
     check_input(input)?;
     check_domains_are_the_tenants(svc, caller, input.email_domains).await?;
     let body = call(svc, &oidc::discovery_url(input.issuer), vec![("Accept", "application/json".into())], None)
         .await
         .map_err(|e| Error::field("issuer", format!("its discovery document cannot be fetched: {e}")))?;
     let discovery = oidc::check_discovery(input.issuer, &body).map_err(|e| Error::field("issuer", e))?;
-    let sealed = match input.client_secret.filter(|s| !s.is_empty()) {
-        Some(secret) => Some(
-            svc.sso_key
-                .sealing
-                .seal(&SsoKey::secret_aad(caller.tenant_id, input.name), secret.as_bytes())
-                .ok_or_else(|| Error::internal("sealing a client secret"))?,
-        ),
-        None => None,
-    };
     let mut domains = input.email_domains.to_vec();
     domains.sort();
     domains.dedup();
+    Ok((discovery, domains))
+}
+
+/// A client secret sealed for the provider named `name` of the tenant (the name is bound in).
+fn seal_secret(svc: &Services, tenant_id: TenantId, name: &str, secret: &[u8]) -> Result<Vec<u8>, Error> {
+    svc.sso_key
+        .sealing
+        .seal(&SsoKey::secret_aad(tenant_id, name), secret)
+        .ok_or_else(|| Error::internal("sealing a client secret"))
+}
+
+/// Saves a provider after reading its discovery document.
+pub async fn create_provider(
+    svc: &Services,
+    caller: &Caller,
+    input: &ProviderInput<'_>,
+) -> Result<(SsoProviderRow, Vec<String>), Error> {
+    let (discovery, domains) = checked(svc, caller, input).await?;
+    let sealed = match input.client_secret.filter(|s| !s.is_empty()) {
+        Some(secret) => Some(seal_secret(svc, caller.tenant_id, input.name, secret.as_bytes())?),
+        None => None,
+    };
     let new = NewSsoProvider {
         name: input.name,
         display_name: input.display_name.trim(),
@@ -208,6 +222,70 @@ pub async fn create_provider(
         domains: &domains,
     };
     let row = svc.store.create_sso_provider(caller.tenant_id, &new, &caller.audit_actor()).await?;
+    Ok((row, domains))
+}
+
+/// Changes a saved provider of the caller's tenant with the rules of saving one (its discovery
+/// document read again). `input.client_secret`: `None` keeps the saved secret (sealed again
+/// when the name changes, as the name is bound into its sealing), `Some("")` makes the
+/// provider a public client, anything else replaces it.
+pub async fn update_provider(
+    svc: &Services,
+    caller: &Caller,
+    id: i64,
+    input: &ProviderInput<'_>,
+) -> Result<(SsoProviderRow, Vec<String>), Error> {
+    // Ids are positive 32-bit numbers (the API's bounds); any other names no provider.
+    if !(1..=i64::from(i32::MAX)).contains(&id) {
+        return Err(Error::not_found("SSO provider"));
+    }
+    let saved = svc
+        .store
+        .sso_provider(id)
+        .await?
+        .filter(|p| p.tenant_id == caller.tenant_id)
+        .ok_or(Error::not_found("SSO provider"))?;
+    let (discovery, domains) = checked(svc, caller, input).await?;
+    let secret = match (input.client_secret, &saved.client_secret) {
+        (None, None) => None,
+        (None, Some(sealed)) if saved.name == input.name => Some(sealed.clone()),
+        (None, Some(sealed)) => {
+            let plain = svc
+                .sso_key
+                .sealing
+                .open(&SsoKey::secret_aad(saved.tenant_id, &saved.name), sealed)
+                .ok_or_else(|| Error::internal("a client secret that does not open"))?;
+            Some(seal_secret(svc, caller.tenant_id, input.name, &plain)?)
+        }
+        (Some(""), _) => None,
+        (Some(secret), _) => Some(seal_secret(svc, caller.tenant_id, input.name, secret.as_bytes())?),
+    };
+    let changed = NewSsoProvider {
+        name: input.name,
+        display_name: input.display_name.trim(),
+        issuer: input.issuer,
+        client_id: input.client_id,
+        client_secret: secret.as_deref(),
+        authorization_endpoint: &discovery.authorization_endpoint,
+        token_endpoint: &discovery.token_endpoint,
+        userinfo_endpoint: discovery.userinfo_endpoint.as_deref(),
+        jwks_uri: &discovery.jwks_uri,
+        redirect_uris: input.redirect_uris,
+        domains: &domains,
+    };
+    let replaced = input.client_secret.is_some_and(|s| !s.is_empty())
+        || (input.client_secret == Some("") && saved.client_secret.is_some());
+    let row = svc
+        .store
+        .update_sso_provider(
+            caller.tenant_id,
+            id,
+            &changed,
+            saved.client_secret.as_deref(),
+            replaced,
+            &caller.audit_actor(),
+        )
+        .await?;
     Ok((row, domains))
 }
 

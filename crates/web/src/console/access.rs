@@ -1,10 +1,11 @@
 //! Menus and access (docs/access.md, "Menus and access"): the tenant's menu entries (its
 //! activities and its templates) with who may use each (users, directly or through their
 //! department, and departments), as `GET /api/v1/menus/{menuId}/access` (`read_directory`);
-//! for `manage_people`, adding an activity, granting entries to users and departments and
-//! removing an activity, as `/api/v1/menus/activities`, `/api/v1/menus/access` and
-//! `/api/v1/menus/delete`. The API grants entries to users and departments (not to roles) and
-//! has no way to take a grant back, so neither has the console.
+//! for `manage_people`, adding an activity, granting entries to users and departments, taking
+//! a grant back from one of them and removing an activity, as `/api/v1/menus/activities`,
+//! `/api/v1/menus/access`, `DELETE /api/v1/menus/{menuId}/access/users/{userId}` (and
+//! `…/departments/{departmentId}`) and `/api/v1/menus/delete`. The API grants entries to users
+//! and departments, not to roles.
 
 use askama::Template;
 use axum::extract::State;
@@ -17,7 +18,7 @@ use signet_domain::access::Permission;
 use signet_domain::paging::Page;
 use signet_domain::user::{UserKind, UserStatus};
 use signet_services::{menus, users};
-use signet_store::UserFilter;
+use signet_store::{Grantee, UserFilter};
 
 use super::session::see_other;
 use super::{FormFields, Frame, Session, failure, render, shown_again, when};
@@ -33,10 +34,19 @@ struct MenuView {
     parent: Option<String>,
     kind: &'static str,
     created: String,
-    departments: String,
-    users: String,
+    departments: Vec<Granted>,
+    users: Vec<Granted>,
     /// An activity (a template's entry goes with its template).
     removable: bool,
+}
+
+/// A department or a person who may use an entry.
+struct Granted {
+    id: i64,
+    label: String,
+    /// Granted directly, so the grant can be taken back (a person may also use an entry
+    /// through their department's grant).
+    direct: bool,
 }
 
 /// A user or a department to grant entries to.
@@ -78,8 +88,11 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
             kind: if row.kind == "template" { "template" } else { "activity" },
             removable: row.kind == "activity",
             created: when(row.created_at),
-            departments: departments.into_iter().map(|(_, name)| name).collect::<Vec<_>>().join(", "),
-            users: users.into_iter().map(|u| person(u.name, u.email)).collect::<Vec<_>>().join(", "),
+            departments: departments.into_iter().map(|(id, label)| Granted { id, label, direct: true }).collect(),
+            users: users
+                .into_iter()
+                .map(|u| Granted { id: u.id, direct: u.direct, label: person(u.name, u.email) })
+                .collect(),
             id: row.id,
             name: row.name,
         });
@@ -179,4 +192,34 @@ pub async fn delete_activity(
     }
     let deleted = menus::delete_activity(&state, &session.auth.caller(), id).await;
     answer(&state, &session, deleted).await
+}
+
+/// `POST /app/access/{menu}/users/{user}/take-back`, as
+/// `DELETE /api/v1/menus/{menuId}/access/users/{userId}`.
+pub async fn take_back_from_user(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath((menu, user)): ApiPath<(i64, i64)>,
+    fields: FormFields,
+) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
+        return refused;
+    }
+    let taken = menus::revoke_access(&state, &session.auth.caller(), menu, Grantee::User(user)).await;
+    answer(&state, &session, taken).await
+}
+
+/// `POST /app/access/{menu}/departments/{department}/take-back`, as
+/// `DELETE /api/v1/menus/{menuId}/access/departments/{departmentId}`.
+pub async fn take_back_from_department(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath((menu, department)): ApiPath<(i64, i64)>,
+    fields: FormFields,
+) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
+        return refused;
+    }
+    let taken = menus::revoke_access(&state, &session.auth.caller(), menu, Grantee::Department(department)).await;
+    answer(&state, &session, taken).await
 }

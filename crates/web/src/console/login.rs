@@ -2,8 +2,8 @@
 //! is offered at sign-in (as `POST /api/v1/auth/login-modes`), their own logins (as
 //! `GET /api/v1/users/me/logins`) and their second factor (as `/api/v1/users/me/totp`,
 //! `…/confirm` and `…/disable`), which are everyone's; and for `manage_settings`, the
-//! organisation's single sign-on providers, listed, added and removed as
-//! `/api/v1/sso-providers` (the API has no change of a saved provider: remove and add it).
+//! organisation's single sign-on providers, listed, added, changed and removed as
+//! `/api/v1/sso-providers` and `/api/v1/sso-providers/{providerId}`.
 
 use askama::Template;
 use axum::extract::State;
@@ -48,9 +48,14 @@ struct ProviderView {
     redirects: String,
     disabled: bool,
     created: String,
+    /// Its change form: what is saved (never the secret), or what was typed when the change
+    /// was refused.
+    form: ProviderDraft,
+    /// The change form is shown open (a refused change).
+    open: bool,
 }
 
-/// What was typed into the provider form, shown again with a refusal (never the secret).
+/// What was typed into a provider form, shown again with a refusal (never the secret).
 #[derive(Default)]
 struct ProviderDraft {
     name: String,
@@ -109,6 +114,15 @@ async fn login_page(state: &AppState, session: &Session, error: Option<String>) 
             .map(|(row, domains)| ProviderView {
                 has_secret: row.client_secret.is_some(),
                 redirects: row.redirect_uri_list().collect::<Vec<_>>().join(" "),
+                form: ProviderDraft {
+                    name: row.name.clone(),
+                    display_name: row.display_name.clone(),
+                    issuer: row.issuer.clone(),
+                    client_id: row.client_id.clone(),
+                    domains: domains.join(", "),
+                    redirects: row.redirect_uri_list().collect::<Vec<_>>().join("\n"),
+                },
+                open: false,
                 domains: domains.join(", "),
                 created: when(row.created_at),
                 id: row.id,
@@ -225,14 +239,65 @@ pub async fn create_provider(State(state): State<AppState>, session: Session, fi
         Err(error) => {
             shown_again(error, async |text| {
                 let mut page = login_page(&state, &session, Some(text)).await?;
-                page.draft = ProviderDraft {
-                    name: fields.get("name").to_string(),
-                    display_name: fields.get("display_name").to_string(),
-                    issuer: fields.get("issuer").to_string(),
-                    client_id: fields.get("client_id").to_string(),
-                    domains: fields.get("domains").to_string(),
-                    redirects: fields.get("redirect_uris").to_string(),
-                };
+                page.draft = typed(&fields);
+                Ok(page)
+            })
+            .await
+        }
+    }
+}
+
+/// What was typed into a provider form, but the secret.
+fn typed(fields: &FormFields) -> ProviderDraft {
+    ProviderDraft {
+        name: fields.get("name").to_string(),
+        display_name: fields.get("display_name").to_string(),
+        issuer: fields.get("issuer").to_string(),
+        client_id: fields.get("client_id").to_string(),
+        domains: fields.get("domains").to_string(),
+        redirects: fields.get("redirect_uris").to_string(),
+    }
+}
+
+/// `POST /app/login/sso-providers/{id}/change`: the fields of adding one, as
+/// `PUT /api/v1/sso-providers/{id}`: an empty `client_secret` keeps the saved secret,
+/// `remove_secret` removes it (a public client from then on).
+pub async fn update_provider(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath(id): ApiPath<i64>,
+    fields: FormFields,
+) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    let (domains, redirects) = (items(fields.get("domains"), &[',', ';']), items(fields.get("redirect_uris"), &[]));
+    let new_secret = fields.all("client_secret").next().filter(|s| !s.is_empty());
+    let remove = !fields.get("remove_secret").is_empty();
+    let changed = match (new_secret, remove) {
+        (Some(_), true) => Err(Error::field("clientSecret", "give a new client secret or remove it, not both")),
+        (secret, remove) => {
+            let input = sso::ProviderInput {
+                name: fields.get("name"),
+                display_name: fields.get("display_name"),
+                issuer: fields.get("issuer"),
+                client_id: fields.get("client_id"),
+                client_secret: if remove { Some("") } else { secret },
+                email_domains: &domains,
+                redirect_uris: &redirects,
+            };
+            sso::update_provider(&state, &session.auth.caller(), id, &input).await
+        }
+    };
+    match changed {
+        Ok(_) => see_other("/app/login"),
+        Err(error) => {
+            shown_again(error, async |text| {
+                let mut page = login_page(&state, &session, Some(text)).await?;
+                if let Some(provider) = page.providers.iter_mut().find(|p| p.id == id) {
+                    provider.form = typed(&fields);
+                    provider.open = true;
+                }
                 Ok(page)
             })
             .await
