@@ -346,6 +346,30 @@ async fn a_console_session_refuses_foreign_forms_and_ends_with_sign_out_and_revo
     // The right form works.
     assert_eq!(invite(csrf.clone(), app.base()).await.status(), 303);
 
+    // The console speaks the language the browser ranks first of English and Hindi (the text
+    // of crates/web/text/), English by default.
+    let in_language = async |accept: Option<&str>| {
+        let request = browser.http.get(app.url("/app/people"));
+        let request = match accept {
+            Some(accept) => request.header("accept-language", accept),
+            None => request,
+        };
+        browser.send(request).await.text().await.expect("html")
+    };
+    for accept in [None, Some("en-GB,hi;q=0.5"), Some("fr")] {
+        let english = in_language(accept).await;
+        assert!(english.contains("<html lang=\"en\">"), "{accept:?}");
+        assert!(english.contains(">Sign out</button>") && english.contains("aria-current=\"page\">People</a>"));
+    }
+    for accept in ["hi", "hi-IN,en;q=0.8", "en;q=0.3,hi;q=0.9"] {
+        let hindi = in_language(Some(accept)).await;
+        assert!(hindi.contains("<html lang=\"hi\">"), "{accept}");
+        assert!(hindi.contains(">साइन आउट</button>") && hindi.contains("aria-current=\"page\">लोग</a>"), "{hindi}");
+        assert!(hindi.contains(">सामग्री पर जाएँ</a>") && hindi.contains("<title>लोग · Signet</title>"));
+        // What Hindi does not have yet is shown in English.
+        assert!(hindi.contains(">Invite a user</summary>"));
+    }
+
     // Signing out revokes the session, so a copy of its cookie is worthless too.
     let other = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
     let copy = Browser::new();

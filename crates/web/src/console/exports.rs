@@ -87,7 +87,10 @@ pub async fn start(
         return refused;
     }
     let Some((_, _, dataset)) = DATASETS.iter().find(|(value, _, _)| *value == form.dataset) else {
-        return render(StatusCode::BAD_REQUEST, &exports_page(&session, Some("Choose what to export.".into())));
+        return render(
+            StatusCode::BAD_REQUEST,
+            &exports_page(&session, Some(session.text.s("exports.choose_what").into())),
+        );
     };
     if let Some(refused) = session.refuses_without(dataset.permission()) {
         return refused;

@@ -158,7 +158,10 @@ pub async fn save_settings(State(state): State<AppState>, session: Session, fiel
     )
     .await;
     match saved {
-        Ok(_) => shown(&state, &session, StatusCode::OK, |page| page.notice = Some("The settings are saved.")).await,
+        Ok(_) => {
+            shown(&state, &session, StatusCode::OK, |page| page.notice = Some(session.text.s("gateway.settings_saved")))
+                .await
+        }
         Err(error) => refused(&state, &session, error).await,
     }
 }

@@ -134,7 +134,7 @@ pub async fn sign_lot(
     mut multipart: axum::extract::Multipart,
 ) -> Response {
     let (mut csrf, mut consent, mut comments, mut image) = (String::new(), false, None, Vec::new());
-    let unreadable = || super::page_error(StatusCode::BAD_REQUEST, "The form could not be read. Send it once more.");
+    let unreadable = || super::page_error(StatusCode::BAD_REQUEST, session.text.s("lot.form_unreadable"));
     loop {
         let field = match multipart.next_field().await {
             Ok(Some(field)) => field,

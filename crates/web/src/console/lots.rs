@@ -110,7 +110,7 @@ pub async fn form(State(state): State<AppState>, session: Session, Query(query):
         .made
         .as_deref()
         .and_then(|m| m.parse::<i64>().ok())
-        .map(|id| format!("Lot {id} was made: it waits in the signer's To sign, to be signed all at once."));
+        .map(|id| session.text.plain("lots.made", &[("id", &id)]));
     match lots_page(&state, &session, signer, &Typed::default(), None, notice).await {
         Ok(page) => render(StatusCode::OK, &page),
         Err(error) => {

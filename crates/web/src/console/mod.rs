@@ -24,6 +24,7 @@ mod send;
 pub mod session;
 mod signing;
 mod stamps;
+pub mod text;
 mod workflows;
 
 use askama::Template;
@@ -37,6 +38,7 @@ use signet_api::AppState;
 use signet_api::auth::Auth;
 use signet_domain::Error;
 use signet_domain::access::Permission;
+use text::{Html as TextHtml, Text, key};
 
 /// Scripts and styles from this origin only; page images are this origin's too.
 const CONSOLE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -135,6 +137,8 @@ pub struct Session {
     /// The token every form of this session carries.
     pub csrf: String,
     pub name: String,
+    /// The console's text in the language the browser asks for.
+    pub text: Text,
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Session {
@@ -145,7 +149,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Session {
             .extensions
             .get::<Session>()
             .cloned()
-            .ok_or_else(|| page_error(StatusCode::UNAUTHORIZED, "Sign in to use the console."))
+            .ok_or_else(|| page_error(StatusCode::UNAUTHORIZED, Text::EN.s("message.sign_in")))
     }
 }
 
@@ -156,7 +160,7 @@ impl Session {
         (!self.auth.access.allows(permission)).then(|| {
             page_error(
                 StatusCode::FORBIDDEN,
-                &format!("Your role ({}) does not give access to this page.", self.auth.access.name()),
+                &self.text.plain("message.role_refused", &[("role", &self.auth.access.name())]),
             )
         })
     }
@@ -170,30 +174,31 @@ impl Session {
     /// What every page's frame shows: the sections this person may open, their name and the
     /// sign-out form.
     pub fn frame(&self, current: &'static str) -> Frame {
+        let text = self.text;
         let sections = [
-            ("To sign", "/app/inbox", Permission::Authenticated),
-            ("Workflows", "/app", Permission::ReadWorkflows),
-            ("Send", "/app/send", Permission::SendWorkflows),
-            ("Bulk", "/app/bulk", Permission::SendWorkflows),
-            ("Lots", "/app/lots", Permission::SendWorkflows),
-            ("People", "/app/people", Permission::ReadDirectory),
-            ("Departments", "/app/departments", Permission::ReadDirectory),
-            ("Access", "/app/access", Permission::ReadDirectory),
-            ("Exports", "/app/exports", Permission::ReadWorkflows),
-            ("Stamps", "/app/stamps", Permission::ReadWorkflows),
-            ("Invoices", "/app/invoices", Permission::ReadWorkflows),
-            ("Signing", "/app/signing", Permission::Authenticated),
-            ("Login", "/app/login", Permission::Authenticated),
-            ("Gateway", "/app/gateway", Permission::ManageSettings),
-            ("Webhooks", "/app/webhooks", Permission::ManageSettings),
-            ("Audit", "/app/audit", Permission::ReadAudit),
+            (text.t("frame.nav.to_sign"), "/app/inbox", Permission::Authenticated),
+            (text.t("frame.nav.workflows"), "/app", Permission::ReadWorkflows),
+            (text.t("frame.nav.send"), "/app/send", Permission::SendWorkflows),
+            (text.t("frame.nav.bulk"), "/app/bulk", Permission::SendWorkflows),
+            (text.t("frame.nav.lots"), "/app/lots", Permission::SendWorkflows),
+            (text.t("frame.nav.people"), "/app/people", Permission::ReadDirectory),
+            (text.t("frame.nav.departments"), "/app/departments", Permission::ReadDirectory),
+            (text.t("frame.nav.access"), "/app/access", Permission::ReadDirectory),
+            (text.t("frame.nav.exports"), "/app/exports", Permission::ReadWorkflows),
+            (text.t("frame.nav.stamps"), "/app/stamps", Permission::ReadWorkflows),
+            (text.t("frame.nav.invoices"), "/app/invoices", Permission::ReadWorkflows),
+            (text.t("frame.nav.signing"), "/app/signing", Permission::Authenticated),
+            (text.t("frame.nav.login"), "/app/login", Permission::Authenticated),
+            (text.t("frame.nav.gateway"), "/app/gateway", Permission::ManageSettings),
+            (text.t("frame.nav.webhooks"), "/app/webhooks", Permission::ManageSettings),
+            (text.t("frame.nav.audit"), "/app/audit", Permission::ReadAudit),
         ];
         let nav = sections
             .into_iter()
             .filter(|(_, _, permission)| self.auth.access.allows(*permission))
             .map(|(label, href, _)| NavItem { label, href, current: href == current })
             .collect();
-        Frame { csrf: self.csrf.clone(), name: self.name.clone(), nav }
+        Frame { csrf: self.csrf.clone(), name: self.name.clone(), nav, text }
     }
 }
 
@@ -202,10 +207,49 @@ pub struct Frame {
     pub csrf: String,
     pub name: String,
     pub nav: Vec<NavItem>,
+    /// The page's language and text.
+    pub text: Text,
+}
+
+impl Frame {
+    /// The page's `lang` attribute.
+    pub fn lang(&self) -> &'static str {
+        self.text.lang().code()
+    }
+
+    /// The catalogue's text of `key` (`crates/web/text/`), shown unescaped.
+    pub fn t(&self, key: &str) -> TextHtml {
+        self.text.t(key)
+    }
+
+    /// The text of `key` with its placeholder `a` filled in with `va` (escaped).
+    pub fn tf1(&self, key: &str, a: &str, va: impl std::fmt::Display) -> TextHtml {
+        self.text.tf(key, &[(a, &va)])
+    }
+
+    /// As [`Frame::tf1`], with two placeholders.
+    pub fn tf2(&self, key: &str, a: &str, va: impl std::fmt::Display, b: &str, vb: impl std::fmt::Display) -> TextHtml {
+        self.text.tf(key, &[(a, &va), (b, &vb)])
+    }
+
+    /// As [`Frame::tf1`], with three placeholders.
+    #[allow(clippy::too_many_arguments)]
+    pub fn tf3(
+        &self,
+        key: &str,
+        a: &str,
+        va: impl std::fmt::Display,
+        b: &str,
+        vb: impl std::fmt::Display,
+        c: &str,
+        vc: impl std::fmt::Display,
+    ) -> TextHtml {
+        self.text.tf(key, &[(a, &va), (b, &vb), (c, &vc)])
+    }
 }
 
 pub struct NavItem {
-    pub label: &'static str,
+    pub label: TextHtml,
     pub href: &'static str,
     pub current: bool,
 }
@@ -225,7 +269,7 @@ fn render(status: StatusCode, page: &impl Template) -> Response {
         Ok(body) => html(status, body),
         Err(error) => {
             tracing::error!(%error, "a console page could not be rendered");
-            page_error(StatusCode::INTERNAL_SERVER_ERROR, "This page could not be shown.")
+            page_error(StatusCode::INTERNAL_SERVER_ERROR, Text::EN.s("message.not_shown"))
         }
     }
 }
@@ -236,23 +280,24 @@ struct MessagePage<'a> {
     title: &'a str,
     message: &'a str,
     link: Option<(&'a str, &'a str)>,
+    text: Text,
 }
 
 /// A page with a title, one message and maybe a link on.
 pub(crate) fn message(status: StatusCode, title: &str, text: &str, link: Option<(&str, &str)>) -> Response {
-    let page = MessagePage { title, message: text, link };
+    let page = MessagePage { title, message: text, link, text: Text::EN };
     html(status, page.render().unwrap_or_else(|_| text.to_string()))
 }
 
 /// A refusal the person can read, with the way back to the console.
 pub(crate) fn page_error(status: StatusCode, text: &str) -> Response {
-    let title = match status {
-        StatusCode::FORBIDDEN => "Not allowed",
-        StatusCode::NOT_FOUND => "Not found",
-        s if s.is_server_error() => "Not available",
-        _ => "Cannot do that",
-    };
-    message(status, title, text, Some(("Back to the console", "/app")))
+    let title = Text::EN.s(match status {
+        StatusCode::FORBIDDEN => key("message.not_allowed"),
+        StatusCode::NOT_FOUND => key("message.not_found"),
+        s if s.is_server_error() => key("message.not_available"),
+        _ => key("message.cannot"),
+    });
+    message(status, title, text, Some((Text::EN.s("message.back"), "/app")))
 }
 
 /// A refusal the person can correct, shown with its status on the page the form came from
@@ -279,7 +324,7 @@ impl<S: Send + Sync> axum::extract::FromRequest<S> for FormFields {
     type Rejection = Response;
 
     async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        let unreadable = || page_error(StatusCode::BAD_REQUEST, "The form could not be read.");
+        let unreadable = || page_error(StatusCode::BAD_REQUEST, Text::EN.s("message.form_unreadable"));
         let body = axum::body::Bytes::from_request(request, state).await.map_err(|_| unreadable())?;
         serde_urlencoded::from_bytes(&body).map(FormFields).map_err(|_| unreadable())
     }
@@ -338,7 +383,7 @@ pub(crate) fn failure(error: Error) -> Response {
     let status = signet_api::error::status_of(error.code());
     if status.is_server_error() {
         tracing::error!(%error, "a console request failed");
-        return page_error(status, "This could not be done just now. Try again later.");
+        return page_error(status, Text::EN.s("message.failed"));
     }
     page_error(status, &user_text(&error))
 }

@@ -130,12 +130,11 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(search)
     }
     let q = search.q.as_deref().map(str::trim).unwrap_or_default();
     if q.chars().count() > 200 {
-        return super::page_error(StatusCode::BAD_REQUEST, "Search for at most 200 characters.");
+        return super::page_error(StatusCode::BAD_REQUEST, session.text.s("people.search_too_long"));
     }
     match people_page(&state, &session, q).await {
         Ok(mut page) => {
-            page.notice =
-                search.invited.map(|email| format!("{email} is invited: they get an e-mail to set their password."));
+            page.notice = search.invited.map(|email| session.text.plain("people.invited", &[("email", &email)]));
             render(StatusCode::OK, &page)
         }
         Err(error) => failure(error),
@@ -201,7 +200,7 @@ pub async fn decide(
     let approve = match form.decision.as_str() {
         "approve" => true,
         "reject" => false,
-        _ => return super::page_error(StatusCode::BAD_REQUEST, "Approve or reject the registration."),
+        _ => return super::page_error(StatusCode::BAD_REQUEST, session.text.s("people.approve_or_reject")),
     };
     let reason = form.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
     match users::decide_external(&state, &session.auth.caller(), id, approve, reason).await {

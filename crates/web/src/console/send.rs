@@ -350,10 +350,10 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
         return again(user_text(&error));
     }
     if files.is_empty() {
-        return again("Choose at least one PDF document.".into());
+        return again(session.text.s("send.choose_a_document").into());
     }
     if files.len() > MAX_DOCUMENTS {
-        return again(format!("Send at most {MAX_DOCUMENTS} documents at once."));
+        return again(session.text.plain("send.too_many_documents", &[("max", &MAX_DOCUMENTS)]));
     }
     let mut documents = Vec::with_capacity(files.len());
     for (name, bytes) in files {
@@ -508,7 +508,9 @@ pub async fn page_image(
         return refused;
     }
     let found = state.store.document(session.auth.tenant_id, DocumentId::from(id)).await;
-    let Ok(Some(row)) = found else { return super::page_error(StatusCode::NOT_FOUND, "No such document.") };
+    let Ok(Some(row)) = found else {
+        return super::page_error(StatusCode::NOT_FOUND, session.text.s("send.no_such_document"));
+    };
     let bytes = match BlobKey::parse(&row.current_blob) {
         Ok(key) => state.blob.get(&key).await,
         Err(error) => Err(error),

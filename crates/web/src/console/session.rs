@@ -129,7 +129,17 @@ async fn current(state: &AppState, headers: &HeaderMap, ip: std::net::IpAddr) ->
         }
     };
     let name = state.store.user(tenant_id, principal_id).await.ok().and_then(|u| u.name.or(u.email));
-    Ok(Some(Session { auth, csrf: csrf_token(&cookie.refresh_token), name: name.unwrap_or_default() }))
+    let lang = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .map(super::text::Lang::from_accept_language)
+        .unwrap_or_default();
+    Ok(Some(Session {
+        auth,
+        csrf: csrf_token(&cookie.refresh_token),
+        name: name.unwrap_or_default(),
+        text: super::text::Text::new(lang),
+    }))
 }
 
 /// A page asked for without a session goes to sign in and comes back to it; a form (whose

@@ -14,19 +14,20 @@ use signet_services::workflows::queries::{self, ListQuery};
 
 use signet_services::workflows::actions;
 
+use super::text::{Text, key};
 use super::{Frame, Session, failure, render, when};
 
 /// The states a list can be filtered by, with the words people read.
 const STATES: [(&str, &str); 5] = [
-    ("in_progress", "In progress"),
-    ("completed", "Completed"),
-    ("declined", "Declined"),
-    ("expired", "Expired"),
-    ("inactive", "Inactive"),
+    ("in_progress", key("workflows.state.in_progress")),
+    ("completed", key("workflows.state.completed")),
+    ("declined", key("workflows.state.declined")),
+    ("expired", key("workflows.state.expired")),
+    ("inactive", key("workflows.state.inactive")),
 ];
 
-fn state_label(state: &str) -> &'static str {
-    STATES.iter().find(|(value, _)| *value == state).map(|(_, label)| *label).unwrap_or("Deleted")
+fn state_label(text: Text, state: &str) -> &'static str {
+    text.s(STATES.iter().find(|(value, _)| *value == state).map_or(key("workflows.state.deleted"), |(_, label)| label))
 }
 
 #[derive(serde::Deserialize)]
@@ -87,7 +88,7 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(filter)
             id: w.id.get(),
             name: w.name,
             reference: w.reference_no.unwrap_or_default(),
-            state: state_label(w.state.as_str()),
+            state: state_label(session.text, w.state.as_str()),
             state_class: w.state.as_str().replace('_', "-"),
             created: when(w.created_at),
         })
@@ -95,7 +96,7 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(filter)
     let page = ListPage {
         frame: session.frame("/app"),
         rows,
-        states: STATES,
+        states: STATES.map(|(value, label)| (value, session.text.s(label))),
         state: wanted_state.unwrap_or_default().to_string(),
         q: q.to_string(),
         total,
@@ -184,20 +185,20 @@ pub async fn show(
     if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
         return refused;
     }
-    let notice = shown.done.as_deref().and_then(done_text).map(str::to_string);
+    let notice = shown.done.as_deref().and_then(done_text).map(|done| session.text.s(done).to_string());
     match workflow_page(&state, &session, id, notice, None).await {
         Ok(page) => render(StatusCode::OK, &page),
         Err(error) => failure(error),
     }
 }
 
-/// What an action that succeeded reads as (`?done=` after it).
+/// The key of what an action that succeeded reads as (`?done=` after it).
 fn done_text(done: &str) -> Option<&'static str> {
     match done {
-        "link" => Some("A new link was e-mailed; the old one no longer works."),
-        "delegated" => Some("The signature was handed on; the new signatory was e-mailed."),
-        "declined" => Some("The signature was declined; the workflow has ended."),
-        "comment" => Some("Your comment was added."),
+        "link" => Some(key("workflow.done.link")),
+        "delegated" => Some(key("workflow.done.delegated")),
+        "declined" => Some(key("workflow.done.declined")),
+        "comment" => Some(key("workflow.done.comment")),
         _ => None,
     }
 }
@@ -249,7 +250,7 @@ async fn workflow_page(
         id: workflow.id.get(),
         name: workflow.name.clone(),
         reference: workflow.reference_no.clone().unwrap_or_default(),
-        state: state_label(workflow.state.as_str()),
+        state: state_label(session.text, workflow.state.as_str()),
         state_class: workflow.state.as_str().replace('_', "-"),
         created: when(workflow.created_at),
         completed: workflow.state.as_str() == "completed",
@@ -315,7 +316,7 @@ pub async fn act(
             Some(signatory) => {
                 actions::revoke_link(&state, &caller, workflow_id, signatory.into()).await.map(|_| "link")
             }
-            None => return super::page_error(StatusCode::NOT_FOUND, "No such action."),
+            None => return super::page_error(StatusCode::NOT_FOUND, session.text.s("workflow.no_such_action")),
         },
     };
     match done {
