@@ -240,7 +240,7 @@ pub async fn load(State(state): State<AppState>, session: Session, multipart: Mu
     if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
         return refused;
     }
-    let (fields, files) = match read_multipart(multipart, "certificate_files", "certificate.pdf").await {
+    let (fields, files) = match read_multipart(session.text, multipart, "certificate_files", "certificate.pdf").await {
         Ok(form) => form,
         Err(text) => return page_error(StatusCode::BAD_REQUEST, &text),
     };
