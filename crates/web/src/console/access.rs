@@ -21,6 +21,7 @@ use signet_services::{menus, users};
 use signet_store::{Grantee, UserFilter};
 
 use super::session::see_other;
+use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, shown_again, when};
 
 /// Entries listed on the page (the first made), and people and departments offered.
@@ -85,7 +86,11 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
         let (users, departments) = state.store.menu_access(tenant, row.id).await?;
         menus.push(MenuView {
             parent: row.parent_id.and_then(|p| names.get(&p).cloned()),
-            kind: if row.kind == "template" { "template" } else { "activity" },
+            kind: session.text.s(if row.kind == "template" {
+                key("access.kind.template")
+            } else {
+                key("access.kind.activity")
+            }),
             removable: row.kind == "activity",
             created: when(row.created_at),
             departments: departments.into_iter().map(|(id, label)| Granted { id, label, direct: true }).collect(),
@@ -133,12 +138,12 @@ async fn answer<T>(state: &AppState, session: &Session, outcome: Result<T, Error
 }
 
 /// The ids chosen in the form's `name` (a select), as the API's `field` takes them.
-fn chosen(fields: &FormFields, name: &str, field: &str) -> Result<Vec<i64>, Error> {
+fn chosen(text: Text, fields: &FormFields, name: &str, field: &str) -> Result<Vec<i64>, Error> {
     fields
         .all(name)
         .map(str::trim)
         .filter(|v| !v.is_empty())
-        .map(|v| v.parse::<i64>().map_err(|_| Error::field(field, "each id is 1 to 2147483647")))
+        .map(|v| v.parse::<i64>().map_err(|_| Error::field(field, text.s("access.each_id"))))
         .collect()
 }
 
@@ -151,7 +156,7 @@ pub async fn create_activity(State(state): State<AppState>, session: Session, fi
     let created = async {
         let parent = match fields.get("parent") {
             "" => 0,
-            id => id.parse::<i64>().map_err(|_| Error::field("menuParentId", "must be 0 to 2147483647"))?,
+            id => id.parse::<i64>().map_err(|_| Error::field("menuParentId", session.text.s("access.parent_id")))?,
         };
         let name = fields.all("name").next().unwrap_or_default();
         menus::create_activity(&state, &session.auth.caller(), parent, name).await
@@ -167,11 +172,11 @@ pub async fn grant(State(state): State<AppState>, session: Session, fields: Form
         return refused;
     }
     let granted = async {
-        let menu_ids = chosen(&fields, "menu", "menuIds")?;
-        let user_ids = chosen(&fields, "user", "subscriberIds")?;
-        let department_ids = chosen(&fields, "department", "departmentIds")?;
+        let menu_ids = chosen(session.text, &fields, "menu", "menuIds")?;
+        let user_ids = chosen(session.text, &fields, "user", "subscriberIds")?;
+        let department_ids = chosen(session.text, &fields, "department", "departmentIds")?;
         if user_ids.is_empty() && department_ids.is_empty() {
-            return Err(Error::field("subscriberIds", "choose at least one person or department"));
+            return Err(Error::field("subscriberIds", session.text.s("access.choose_someone")));
         }
         menus::assign_access(&state, &session.auth.caller(), &menu_ids, &user_ids, &department_ids).await
     }

@@ -20,6 +20,7 @@ use signet_services::bulk_send::{self, BulkSend};
 use signet_services::documents::{check_pdf, store_document};
 
 use super::session::see_other;
+use super::text::{Text, key};
 use super::{Frame, Session, failure, render, user_text, when};
 
 /// The largest spreadsheet accepted (as the API's).
@@ -91,8 +92,8 @@ struct Sent {
     sheet: Option<Vec<u8>>,
 }
 
-async fn read_form(mut multipart: Multipart) -> Result<Sent, String> {
-    let unreadable = |_| "The form could not be read. Choose the files again and send it once more.".to_string();
+async fn read_form(text: Text, mut multipart: Multipart) -> Result<Sent, String> {
+    let unreadable = |_| text.s("message.files_unreadable").to_string();
     let mut sent = Sent::default();
     while let Some(field) = multipart.next_field().await.map_err(unreadable)? {
         match field.name().unwrap_or_default() {
@@ -121,7 +122,7 @@ pub async fn submit(State(state): State<AppState>, session: Session, multipart: 
     if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
         return refused;
     }
-    let sent = match read_form(multipart).await {
+    let sent = match read_form(session.text, multipart).await {
         Ok(sent) => sent,
         Err(text) => return super::page_error(StatusCode::BAD_REQUEST, &text),
     };
@@ -152,16 +153,19 @@ enum Outcome {
 }
 
 async fn check_or_send(state: &AppState, session: &Session, sent: Sent) -> Result<Outcome, Error> {
-    let sheet = sent.sheet.ok_or_else(|| Error::field("spreadsheet", "choose the CSV or XLSX file of the rows"))?;
+    let sheet = sent.sheet.ok_or_else(|| Error::field("spreadsheet", session.text.s("bulk.choose_the_sheet")))?;
     if sheet.len() > MAX_SHEET_BYTES {
-        return Err(Error::field("spreadsheet", "must be at most 5 MiB"));
+        return Err(Error::field("spreadsheet", session.text.s("bulk.sheet_too_large")));
     }
     if sent.documents.is_empty() || sent.documents.len() > bulk_send::MAX_DOCUMENTS {
-        return Err(Error::field("documents", format!("choose 1 to {} PDF documents", bulk_send::MAX_DOCUMENTS)));
+        return Err(Error::field(
+            "documents",
+            session.text.plain("bulk.choose_documents", &[("n", &bulk_send::MAX_DOCUMENTS)]),
+        ));
     }
     let mut document_ids = Vec::with_capacity(sent.documents.len());
     for (name, bytes) in sent.documents {
-        let field = format!("document {name}");
+        let field = session.text.plain("bulk.field.document", &[("name", &name)]);
         let checked = state.heavy.run(move || check_pdf(&field, name, bytes)).await??;
         let stored = store_document(state, session.auth.tenant_id, &session.auth.actor(), checked, None, None).await?;
         document_ids.push(stored.id.get());
@@ -194,15 +198,15 @@ struct JobPage {
 }
 
 /// What people read for a job's status.
-fn status_text(status: &str) -> &'static str {
-    match status {
-        "queued" => "Waiting to start",
-        "running" => "Sending",
-        "completed" => "Completed",
-        "completed_with_errors" => "Completed with errors",
-        "cancelled" => "Cancelled",
-        _ => "Unknown",
-    }
+fn status_text(text: Text, status: &str) -> &'static str {
+    text.s(match status {
+        "queued" => key("bulk.status.queued"),
+        "running" => key("bulk.status.running"),
+        "completed" => key("bulk.status.completed"),
+        "completed_with_errors" => key("bulk.status.completed_with_errors"),
+        "cancelled" => key("bulk.status.cancelled"),
+        _ => key("bulk.status.unknown"),
+    })
 }
 
 /// The job, if this person may follow it: whoever started it, or who reads the tenant's workflows.
@@ -221,7 +225,7 @@ pub async fn job(State(state): State<AppState>, session: Session, ApiPath(id): A
         Ok(job) => {
             let page = JobPage {
                 frame: session.frame(""),
-                status: status_text(&job.status),
+                status: status_text(session.text, &job.status),
                 started: when(job.created_at),
                 job,
             };
@@ -235,7 +239,7 @@ pub async fn job(State(state): State<AppState>, session: Session, ApiPath(id): A
 pub async fn progress(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<String>) -> Response {
     match job_status(&state, &session, &id).await {
         Ok(job) => Json(serde_json::json!({
-            "status": status_text(&job.status),
+            "status": status_text(session.text, &job.status),
             "finished": job.is_finished(),
             "total": job.total,
             "succeeded": job.succeeded,

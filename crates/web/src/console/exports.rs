@@ -15,15 +15,17 @@ use signet_domain::access::Permission;
 use signet_services::exports::{self, Dataset, ExportInput, ExportJobStatus, Started};
 
 use super::session::see_other;
+use super::text::key;
 use super::{Frame, Session, failure, render, when};
 
 const DATASETS: [(&str, &str, Dataset); 4] = [
-    ("workflows", "Workflows", Dataset::Workflows),
-    ("signatories", "Signatories", Dataset::Signatories),
-    ("audit-events", "Audit events", Dataset::AuditEvents),
-    ("users", "Users", Dataset::Users),
+    ("workflows", key("exports.dataset.workflows"), Dataset::Workflows),
+    ("signatories", key("exports.dataset.signatories"), Dataset::Signatories),
+    ("audit-events", key("exports.dataset.audit_events"), Dataset::AuditEvents),
+    ("users", key("exports.dataset.users"), Dataset::Users),
 ];
-const FORMATS: [(&str, &str); 3] = [("csv", "CSV"), ("xlsx", "Excel (XLSX)"), ("jsonl", "JSON Lines")];
+const FORMATS: [(&str, &str); 3] =
+    [("csv", key("exports.format.csv")), ("xlsx", key("exports.format.xlsx")), ("jsonl", key("exports.format.jsonl"))];
 
 #[derive(Template)]
 #[template(path = "console/exports.html")]
@@ -38,9 +40,14 @@ fn exports_page(session: &Session, error: Option<String>) -> ExportsPage {
     let datasets = DATASETS
         .iter()
         .filter(|(_, _, d)| session.auth.access.allows(d.permission()))
-        .map(|(value, label, _)| (*value, *label))
+        .map(|(value, label, _)| (*value, session.text.s(label)))
         .collect();
-    ExportsPage { frame: session.frame("/app/exports"), datasets, formats: FORMATS, error }
+    ExportsPage {
+        frame: session.frame("/app/exports"),
+        datasets,
+        formats: FORMATS.map(|(value, label)| (value, session.text.s(label))),
+        error,
+    }
 }
 
 /// Whether this person may export anything at all.

@@ -14,10 +14,14 @@ use signet_domain::access::Permission;
 use signet_services::gateway::admin::{self, FILE_TYPES};
 
 use super::session::see_other;
+use super::text::key;
 use super::{FormFields, Frame, Session, failure, render, shown_again, when};
 
-const SIGNATURE_TYPES: [(i64, &str); 3] =
-    [(4, "Electronic signature (4)"), (3, "Aadhaar eSign (3)"), (2, "DSC token through the signer utility (2)")];
+const SIGNATURE_TYPES: [(i64, &str); 3] = [
+    (4, key("gateway.signature_type.electronic")),
+    (3, key("gateway.signature_type.aadhaar")),
+    (2, key("gateway.signature_type.dsc_token")),
+];
 
 struct TokenView {
     id: i64,
@@ -62,7 +66,7 @@ async fn gateway_page(state: &AppState, session: &Session) -> Result<GatewayPage
         file_types: FILE_TYPES.iter().map(|t| (*t, settings.file_types.iter().any(|f| f == t))).collect(),
         signature_types: SIGNATURE_TYPES
             .iter()
-            .map(|(n, label)| (*n, *label, settings.signature_types.contains(n)))
+            .map(|(n, label)| (*n, session.text.s(label), settings.signature_types.contains(n)))
             .collect(),
         legacy: settings.legacy_profile,
         created: None,

@@ -156,7 +156,7 @@ pub async fn sign_lot(
     }
     let signed = async {
         if !consent {
-            return Err(Error::field("consent", "tick the box to agree to sign every document of the lot"));
+            return Err(Error::field("consent", session.text.s("inbox.tick_to_consent")));
         }
         let image = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &image);
         signet_services::lots::sign(&state, &session.auth.caller(), id, &image, comments.as_deref()).await

@@ -19,10 +19,12 @@ use signet_domain::{Error, FieldErrors};
 use signet_services::invoices::{self as service, IssuedDocument, ListInput, WorkflowInvoices};
 
 use super::session::see_other;
+use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, page_error, render, shown_again, when};
 
 /// The documents of a workflow, by the address they download from.
-const DOCUMENTS: [(&str, &str); 2] = [("invoice", "Tax invoice"), ("debit-note", "Debit note")];
+const DOCUMENTS: [(&str, &str); 2] =
+    [("invoice", key("invoices.tax_invoice")), ("debit-note", key("invoices.debit_note"))];
 
 /// Documents listed a page.
 const LISTED: i64 = 25;
@@ -62,12 +64,12 @@ struct Listing {
 }
 
 /// A number typed into a filter: empty is none.
-fn typed_number(field: &str, text: &str, what: &str) -> Result<Option<i64>, Error> {
+fn typed_number(words: Text, field: &str, text: &str, what: &str) -> Result<Option<i64>, Error> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
     }
-    text.parse::<i64>().map(Some).map_err(|_| Error::field(field, format!("must be {what}")))
+    text.parse::<i64>().map(Some).map_err(|_| Error::field(field, words.s(what)))
 }
 
 /// A page of the documents issued to the tenant, as `GET /api/v1/stamps/invoices` lists them.
@@ -76,7 +78,7 @@ async fn listing(state: &AppState, session: &Session, filter: ListFilter) -> Res
     // service refuses.
     let mut errors = FieldErrors::new();
     let mut number_of = |field: &str, text: &str, what: &str| {
-        typed_number(field, text, what).unwrap_or_else(|error| {
+        typed_number(session.text, field, text, what).unwrap_or_else(|error| {
             if let Error::Validation(fields) = error {
                 errors.extend(fields);
             }
@@ -86,8 +88,8 @@ async fn listing(state: &AppState, session: &Session, filter: ListFilter) -> Res
     let input = ListInput {
         issued_from: Some(filter.issued_from.as_str()),
         issued_to: Some(filter.issued_to.as_str()),
-        workflow_id: number_of("workflowId", &filter.of_workflow, "a workflow id (a positive number)"),
-        page_number: number_of("pageNumber", &filter.page, "a page number"),
+        workflow_id: number_of("workflowId", &filter.of_workflow, key("invoices.must_be_a_workflow_id")),
+        page_number: number_of("pageNumber", &filter.page, key("invoices.must_be_a_page_number")),
         page_size: Some(LISTED),
     };
     let listed = match (service::list(state, session.auth.tenant_id, input).await, errors.is_empty()) {
@@ -124,7 +126,7 @@ async fn listing(state: &AppState, session: &Session, filter: ListFilter) -> Res
             };
             IssuedRow {
                 workflow: row.workflow_id,
-                label,
+                label: session.text.s(label),
                 issued: when(row.issued_at),
                 total: format!("₹{}", format_rupees(row.total_paise)),
                 href: format!("/app/invoices/{}/{path}", row.workflow_id),
@@ -220,9 +222,9 @@ async fn invoices_page_listing(
 }
 
 /// The documents issued for workflow `id`, as the page lists them.
-fn documents_of(id: i64, issued: WorkflowInvoices) -> (Vec<DocumentView>, String) {
+fn documents_of(text: Text, id: i64, issued: WorkflowInvoices) -> (Vec<DocumentView>, String) {
     let view = |(path, label): (&str, &'static str), document: IssuedDocument| DocumentView {
-        label,
+        label: text.s(label),
         number: document.number,
         issued: when(document.issued_at),
         total: format!("₹{}", format_rupees(document.total_paise)),
@@ -255,8 +257,10 @@ pub async fn show(State(state): State<AppState>, session: Session, Query(query):
     let mut found = None;
     if !asked.is_empty() {
         let looked_up = async {
-            let id = workflow_id(&asked)?;
-            service::fetch(&state, session.auth.tenant_id, id).await.map(|issued| documents_of(id, issued))
+            let id = workflow_id(session.text, &asked)?;
+            service::fetch(&state, session.auth.tenant_id, id)
+                .await
+                .map(|issued| documents_of(session.text, id, issued))
         }
         .await;
         match looked_up {
@@ -296,8 +300,8 @@ async fn again(state: &AppState, session: &Session, error: Error, keep: impl FnO
 }
 
 /// A workflow id as typed.
-fn workflow_id(text: &str) -> Result<i64, Error> {
-    text.trim().parse::<i64>().map_err(|_| Error::field("workflowId", "must be a workflow id (a positive number)"))
+fn workflow_id(words: Text, text: &str) -> Result<i64, Error> {
+    text.trim().parse::<i64>().map_err(|_| Error::field("workflowId", words.s("invoices.must_be_a_workflow_id")))
 }
 
 /// `POST /app/invoices/billing-profile`: `legal_name`, `address` (lines), `gstin` (empty: an
@@ -337,7 +341,7 @@ pub async fn issue(State(state): State<AppState>, session: Session, fields: Form
     }
     let typed = fields.get("workflow").to_string();
     let issued = async {
-        let id = workflow_id(&typed)?;
+        let id = workflow_id(session.text, &typed)?;
         service::issue(&state, session.auth.tenant_id, &session.auth.actor(), id).await.map(|_| id)
     }
     .await;
@@ -367,6 +371,6 @@ pub async fn document(
     };
     match document {
         Some(d) => pdf_response(d.pdf.into(), &format!("{}.pdf", d.number.replace('/', "-"))),
-        None => page_error(StatusCode::NOT_FOUND, "This workflow has no such document."),
+        None => page_error(StatusCode::NOT_FOUND, session.text.s("invoices.no_such_document")),
     }
 }

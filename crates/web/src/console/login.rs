@@ -17,15 +17,16 @@ use signet_domain::user::LoginMode;
 use signet_services::{login, sso, totp};
 
 use super::session::see_other;
+use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, shown_again, when};
 
 /// A login mode as people read it.
-fn mode_text(mode: LoginMode) -> &'static str {
-    match mode {
-        LoginMode::Password => "password",
-        LoginMode::EmailOtp => "a code e-mailed to them",
-        LoginMode::Sso => "single sign-on",
-    }
+fn mode_text(text: Text, mode: LoginMode) -> &'static str {
+    text.s(match mode {
+        LoginMode::Password => key("login.mode.password"),
+        LoginMode::EmailOtp => key("login.mode.email_otp"),
+        LoginMode::Sso => key("login.mode.sso"),
+    })
 }
 
 /// One of the person's linked single sign-on logins.
@@ -139,9 +140,9 @@ async fn login_page(state: &AppState, session: &Session, error: Option<String>) 
         frame: session.frame("/app/login"),
         error,
         email,
-        offered: options.modes.iter().map(|m| mode_text(*m)).collect(),
+        offered: options.modes.iter().map(|m| mode_text(session.text, *m)).collect(),
         offered_provider: options.provider.map(|p| p.display_name),
-        own_mode: mode_text(user.login_mode),
+        own_mode: mode_text(session.text, user.login_mode),
         has_password: user.has_password,
         linked,
         totp_on: second.totp_enabled,
@@ -275,7 +276,7 @@ pub async fn update_provider(
     let new_secret = fields.all("client_secret").next().filter(|s| !s.is_empty());
     let remove = !fields.get("remove_secret").is_empty();
     let changed = match (new_secret, remove) {
-        (Some(_), true) => Err(Error::field("clientSecret", "give a new client secret or remove it, not both")),
+        (Some(_), true) => Err(Error::field("clientSecret", session.text.s("login.secret_or_remove"))),
         (secret, remove) => {
             let input = sso::ProviderInput {
                 name: fields.get("name"),

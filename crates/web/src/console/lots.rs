@@ -132,13 +132,13 @@ pub async fn create(State(state): State<AppState>, session: Session, fields: For
     let typed =
         Typed { name: fields.get("name").to_string(), chosen: fields.all("workflow").map(str::to_string).collect() };
     let made = async {
-        let signer = signer.ok_or_else(|| Error::field("signer", "choose who signs the lot"))?;
+        let signer = signer.ok_or_else(|| Error::field("signer", session.text.s("lots.choose_the_signer")))?;
         let ids = typed
             .chosen
             .iter()
             .map(|id| id.trim().parse::<i64>())
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| Error::field("workflows", "a chosen workflow could not be read; choose them again"))?;
+            .map_err(|_| Error::field("workflows", session.text.s("lots.workflow_unreadable")))?;
         lots::create(&state, &session.auth.caller(), &typed.name, signer, &ids).await
     }
     .await;

@@ -346,23 +346,25 @@ impl FormFields {
 /// `unnamed`; empty ones dropped), within the body limit the server sets; else the text of
 /// the refusal.
 pub(crate) async fn read_multipart(
+    text: Text,
     multipart: axum::extract::Multipart,
     file_field: &str,
     unnamed: &str,
 ) -> Result<(FormFields, Vec<(String, Vec<u8>)>), String> {
-    let (fields, files) = read_multipart_files(multipart, &[file_field], unnamed).await?;
+    let (fields, files) = read_multipart_files(text, multipart, &[file_field], unnamed).await?;
     Ok((fields, files.into_iter().map(|(_, name, bytes)| (name, bytes)).collect()))
 }
 
 /// As [`read_multipart`], with files under any of `file_fields`, each as `(field, name, bytes)`.
 pub(crate) async fn read_multipart_files(
+    text: Text,
     mut multipart: axum::extract::Multipart,
     file_fields: &[&str],
     unnamed: &str,
 ) -> Result<(FormFields, Vec<(String, String, Vec<u8>)>), String> {
     let mut fields = Vec::new();
     let mut files = Vec::new();
-    let unreadable = |_| "The form could not be read. Choose the files again and send it once more.".to_string();
+    let unreadable = |_| text.s("message.files_unreadable").to_string();
     while let Some(field) = multipart.next_field().await.map_err(unreadable)? {
         let name = field.name().unwrap_or_default().to_string();
         if file_fields.contains(&name.as_str()) {

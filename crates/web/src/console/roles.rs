@@ -12,21 +12,23 @@ use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role, parse_permission
 use signet_services::roles;
 
 use super::session::see_other;
+use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, shown_again};
 
 /// What each permission lets a person do, as the role forms say it.
 const PERMISSIONS: [(Permission, &str); 6] = [
-    (Permission::ReadWorkflows, "Read the organisation's workflows"),
-    (Permission::SendWorkflows, "Send workflows and act on them"),
-    (Permission::ReadDirectory, "Read people and departments"),
-    (Permission::ManagePeople, "Manage people, departments and roles"),
-    (Permission::ManageSettings, "Manage settings (webhooks, gateway, signing profiles)"),
-    (Permission::ReadAudit, "Read and check the audit trail"),
+    (Permission::ReadWorkflows, key("roles.permission.read_workflows")),
+    (Permission::SendWorkflows, key("roles.permission.send_workflows")),
+    (Permission::ReadDirectory, key("roles.permission.read_directory")),
+    (Permission::ManagePeople, key("roles.permission.manage_people")),
+    (Permission::ManageSettings, key("roles.permission.manage_settings")),
+    (Permission::ReadAudit, key("roles.permission.read_audit")),
 ];
 
-fn described(permissions: &[Permission]) -> String {
-    let texts: Vec<&str> = PERMISSIONS.iter().filter(|(p, _)| permissions.contains(p)).map(|(_, text)| *text).collect();
-    if texts.is_empty() { "Sign what is sent to them".into() } else { texts.join("; ") }
+fn described(text: Text, permissions: &[Permission]) -> String {
+    let texts: Vec<&str> =
+        PERMISSIONS.iter().filter(|(p, _)| permissions.contains(p)).map(|(_, key)| text.s(key)).collect();
+    if texts.is_empty() { text.s("roles.permission.none").into() } else { texts.join("; ") }
 }
 
 struct RoleView {
@@ -50,18 +52,23 @@ async fn roles_page(state: &AppState, session: &Session, error: Option<String>) 
     let builtin = [Role::Administrator, Role::Sender, Role::Signer, Role::Auditor].into_iter().map(|role| {
         let allows: Vec<Permission> =
             Permission::ALL.into_iter().filter(|p| *p != Permission::Authenticated && role.allows(*p)).collect();
-        RoleView { id: i64::from(role.id()), name: role.as_str().to_string(), allows: described(&allows), own: false }
+        RoleView {
+            id: i64::from(role.id()),
+            name: role.as_str().to_string(),
+            allows: described(session.text, &allows),
+            own: false,
+        }
     });
     let own = state.store.roles(session.auth.tenant_id).await?.into_iter().map(|role| RoleView {
         id: CUSTOM_ROLE_BASE + role.id,
         name: role.name,
-        allows: described(&parse_permissions(&role.permissions)),
+        allows: described(session.text, &parse_permissions(&role.permissions)),
         own: true,
     });
     Ok(RolesPage {
         frame: session.frame("/app/people"),
         roles: builtin.chain(own).collect(),
-        permissions: PERMISSIONS.iter().map(|(p, text)| (p.as_str(), *text)).collect(),
+        permissions: PERMISSIONS.iter().map(|(p, key)| (p.as_str(), session.text.s(key))).collect(),
         may_change: session.auth.access.is_administrator(),
         error,
     })

@@ -26,6 +26,7 @@ use signet_services::workflows::staged::{self, ChosenAttachment, StagedAttachmen
 use signet_services::workflows::templates::{self, TemplateDefinition, TemplateField};
 
 use super::session::see_other;
+use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, user_text};
 
 /// Signatory rows on the first form; rows left without an address are skipped.
@@ -90,12 +91,12 @@ fn chosen_attachments(fields: &FormFields, files: &mut Vec<(String, String, Vec<
 /// The staged attachments the placement screen carries, in order (`att_kind`, `att_name`,
 /// `att_description`, `att_key` repeated); the service refuses a key that is not a staged file
 /// of the organisation.
-fn carried_attachments(fields: &FormFields) -> Result<Vec<StagedAttachment>, Error> {
+fn carried_attachments(text: Text, fields: &FormFields) -> Result<Vec<StagedAttachment>, Error> {
     let column = |name: &str| fields.all(name).map(str::to_string).collect::<Vec<_>>();
     let (kinds, names, descriptions, keys) =
         (column("att_kind"), column("att_name"), column("att_description"), column("att_key"));
     if [names.len(), descriptions.len(), keys.len()].iter().any(|n| *n != kinds.len()) {
-        return Err(Error::field("attachments", "the attachments could not be read; choose the files again"));
+        return Err(Error::field("attachments", text.s("send.attachments_unreadable")));
     }
     Ok(kinds
         .into_iter()
@@ -117,12 +118,23 @@ struct Signer {
     anchor: String,
 }
 
-const METHODS: [(&str, &str); 3] =
-    [("electronic", "Electronic signature"), ("aadhaar_esign", "Aadhaar eSign"), ("dsc_token", "DSC token (USB)")];
+const METHODS: [(&str, &str); 3] = [
+    ("electronic", key("send.method.electronic")),
+    ("aadhaar_esign", key("send.method.aadhaar_esign")),
+    ("dsc_token", key("send.method.dsc_token")),
+];
 
 /// Where the stamp duty comes from, as the send form offers it (`stampDetails.eStampType`).
-const STAMP_SOURCES: [(&str, &str); 3] =
-    [("", "No e-stamping"), ("inventory", "A certificate from our stock"), ("digital", "Issued by the stamp provider")];
+const STAMP_SOURCES: [(&str, &str); 3] = [
+    ("", key("send.stamp_source.none")),
+    ("inventory", key("send.stamp_source.inventory")),
+    ("digital", key("send.stamp_source.digital")),
+];
+
+/// Option values with their labels in the session's language.
+fn options(text: Text, options: [(&'static str, &'static str); 3]) -> [(&'static str, &'static str); 3] {
+    options.map(|(value, label)| (value, text.s(label)))
+}
 
 /// The stamp duty asked for on the send form, as typed; the placement screen carries it on.
 #[derive(Clone, Default)]
@@ -170,20 +182,18 @@ impl StampForm {
 
     /// `stampDetails` as the workflow service takes them (none without a source); the service
     /// checks the rest (state, article, stock) as it does for the API.
-    fn details(&self) -> Result<Option<StampDetails>, Error> {
+    fn details(&self, text: Text) -> Result<Option<StampDetails>, Error> {
         if self.source.is_empty() {
             return Ok(None);
         }
-        let denomination = if self.duty.is_empty() {
-            0
-        } else {
-            self.duty.parse::<i64>().ok().filter(|d| *d > 0).ok_or_else(|| {
-                Error::field(
-                    "stampDetails.denomination",
-                    "must be a whole number of rupees, or empty for the article's duty",
-                )
-            })?
-        };
+        let denomination =
+            if self.duty.is_empty() {
+                0
+            } else {
+                self.duty.parse::<i64>().ok().filter(|d| *d > 0).ok_or_else(|| {
+                    Error::field("stampDetails.denomination", text.s("send.denomination_whole_rupees"))
+                })?
+            };
         let given = |value: &str| Some(value.to_string()).filter(|v| !v.is_empty());
         Ok(Some(StampDetails {
             e_stamp_type: Some(self.source.clone()),
@@ -202,7 +212,7 @@ impl StampForm {
 /// The stamp duty asked for, checked before the placement screen (which carries it on without
 /// a way to correct it): the state, the article and the duty, as the service will take them.
 async fn check_stamp(state: &AppState, session: &Session, fields: &FormFields) -> Result<(), Error> {
-    match StampForm::read(fields).details()? {
+    match StampForm::read(fields).details(session.text)? {
         Some(details) => {
             signet_services::stamps::request_from_details(state, session.auth.tenant_id, details).await.map(|_| ())
         }
@@ -256,9 +266,9 @@ pub async fn form(State(state): State<AppState>, session: Session) -> Response {
         reminder_days: "3".into(),
         send_mail: true,
         signers: empty_rows(),
-        methods: METHODS,
+        methods: options(session.text, METHODS),
         stamp: StampForm::read(&FormFields(Vec::new())),
-        stamp_sources: STAMP_SOURCES,
+        stamp_sources: options(session.text, STAMP_SOURCES),
         states: &stamp::STATES,
         requests: request_rows(&FormFields(Vec::new())),
     };
@@ -281,13 +291,17 @@ fn signers(fields: &FormFields) -> Vec<Signer> {
 }
 
 /// The signatories as the workflow service takes them; a missing order puts the row last.
-fn signatory_inputs(signers: &[Signer]) -> Result<Vec<SignatoryInput>, Error> {
+fn signatory_inputs(text: Text, signers: &[Signer]) -> Result<Vec<SignatoryInput>, Error> {
     signers
         .iter()
         .map(|s| {
             let order = if s.order.is_empty() { Ok(s.number as i64) } else { s.order.parse::<i64>() };
-            let order =
-                order.map_err(|_| Error::field(&format!("signer {}", s.number), "the order must be a number"))?;
+            let order = order.map_err(|_| {
+                Error::field(
+                    &text.plain("send.field.signer", &[("n", &s.number)]),
+                    text.s("send.order_must_be_a_number"),
+                )
+            })?;
             Ok(SignatoryInput {
                 subscriber_id: 0,
                 email: s.email.clone(),
@@ -306,10 +320,11 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
         return refused;
     }
     let file_fields = ["documents", "attachments", "r1_file", "r2_file"];
-    let (fields, mut files) = match super::read_multipart_files(multipart, &file_fields, "attachment").await {
-        Ok(read) => read,
-        Err(text) => return super::page_error(StatusCode::BAD_REQUEST, &text),
-    };
+    let (fields, mut files) =
+        match super::read_multipart_files(session.text, multipart, &file_fields, "attachment").await {
+            Ok(read) => read,
+            Err(text) => return super::page_error(StatusCode::BAD_REQUEST, &text),
+        };
     if let Some(refused) = session.refuses_form(fields.get("csrf")) {
         return refused;
     }
@@ -333,17 +348,17 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
             reminder_days: fields.get("reminder_days").to_string(),
             send_mail: fields.get("send_mail") == "on",
             signers: rows,
-            methods: METHODS,
+            methods: options(session.text, METHODS),
             templates: templates.clone(),
             template,
             stamp: StampForm::read(&fields),
-            stamp_sources: STAMP_SOURCES,
+            stamp_sources: options(session.text, STAMP_SOURCES),
             states: &stamp::STATES,
             requests: request_rows(&fields),
         };
         render(StatusCode::BAD_REQUEST, &page)
     };
-    if let Err(error) = signatory_inputs(&signers).and_then(|inputs| plan_signatories(&inputs)) {
+    if let Err(error) = signatory_inputs(session.text, &signers).and_then(|inputs| plan_signatories(&inputs)) {
         return again(user_text(&error));
     }
     if let Err(error) = check_stamp(&state, &session, &fields).await {
@@ -357,7 +372,7 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
     }
     let mut documents = Vec::with_capacity(files.len());
     for (name, bytes) in files {
-        let field = format!("document {name}");
+        let field = session.text.plain("send.field.document", &[("name", &name)]);
         let checked = match state.heavy.run(move || check_pdf(&field, name, bytes)).await {
             Ok(Ok(checked)) => checked,
             Ok(Err(error)) => return again(user_text(&error)),
@@ -524,8 +539,8 @@ pub async fn page_image(
 /// One placed box, as the placement screen writes it:
 /// `signatory:document:page:left:top:width:height[:kind:required:label]` (the label last, as
 /// it may hold colons).
-fn placed_field(text: &str, signatories: usize, documents: usize) -> Result<TemplateField, Error> {
-    let invalid = || Error::field("field", "a placed box could not be read; place it again");
+fn placed_field(words: Text, text: &str, signatories: usize, documents: usize) -> Result<TemplateField, Error> {
+    let invalid = || Error::field("field", words.s("send.box_unreadable"));
     let parts: Vec<&str> = text.splitn(10, ':').collect();
     let [signatory, document, page, left, top, width, height, rest @ ..] = parts.as_slice() else {
         return Err(invalid());
@@ -564,9 +579,9 @@ fn placed_field(text: &str, signatories: usize, documents: usize) -> Result<Temp
 
 /// What the placement screen and the review carry: the documents, the signatories and the
 /// staged attachments (or why they could not be read).
-fn carried(fields: &FormFields) -> (Vec<i64>, Vec<Signer>, Vec<StagedAttachment>, Result<(), Error>) {
+fn carried(text: Text, fields: &FormFields) -> (Vec<i64>, Vec<Signer>, Vec<StagedAttachment>, Result<(), Error>) {
     let documents: Vec<i64> = fields.all("document").filter_map(|d| d.parse().ok()).take(MAX_DOCUMENTS).collect();
-    let (attachments, read) = match carried_attachments(fields) {
+    let (attachments, read) = match carried_attachments(text, fields) {
         Ok(attachments) => (attachments, Ok(())),
         Err(error) => (Vec::new(), Err(error)),
     };
@@ -579,7 +594,7 @@ pub async fn start(State(state): State<AppState>, session: Session, fields: Form
     if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
         return refused;
     }
-    let (documents, signers, attachments, carried) = carried(&fields);
+    let (documents, signers, attachments, carried) = carried(session.text, &fields);
     let sent = match carried {
         Ok(()) => send(&state, &session, &fields, &documents, &signers, &attachments).await,
         Err(error) => Err(error),
@@ -621,32 +636,39 @@ struct ReviewPage {
     carried: Vec<(String, String)>,
 }
 
-fn in_days(text: &str, none: &str, some: &str) -> String {
-    match text.parse::<i64>() {
-        Ok(days) if days > 0 => format!("{some} {days} day{}", if days == 1 { "" } else { "s" }),
-        _ => none.to_string(),
+/// A number of days typed, in words: the catalogue's `<key>.none`, `<key>.one` or
+/// `<key>.other` (keys `[none, one, other]`).
+fn in_days(text: Text, typed: &str, keys: [&str; 3]) -> String {
+    match typed.parse::<i64>() {
+        Ok(days) if days > 0 => text.plain(if days == 1 { keys[1] } else { keys[2] }, &[("n", &days)]),
+        _ => text.s(keys[0]).to_string(),
     }
 }
 
 /// The stamp duty asked for, in words (nothing without e-stamping).
-fn stamp_lines(stamp: &StampForm) -> Vec<(&'static str, String)> {
+fn stamp_lines(text: Text, stamp: &StampForm) -> Vec<(&'static str, String)> {
     if stamp.source.is_empty() {
         return Vec::new();
     }
-    let source =
-        STAMP_SOURCES.iter().find(|(value, _)| *value == stamp.source).map_or(stamp.source.as_str(), |(_, l)| l);
+    let source = STAMP_SOURCES
+        .iter()
+        .find(|(value, _)| *value == stamp.source)
+        .map_or(stamp.source.as_str(), |(_, l)| text.s(l));
     let state = stamp::STATES.iter().find(|(code, _)| *code == stamp.state).map_or(stamp.state.as_str(), |(_, n)| n);
-    let duty =
-        if stamp.duty.is_empty() { "the article's fixed duty".to_string() } else { format!("₹{}", stamp.duty) };
+    let duty = if stamp.duty.is_empty() {
+        text.s("review.stamp.fixed_duty").to_string()
+    } else {
+        format!("₹{}", stamp.duty)
+    };
     [
-        ("E-stamping", source.to_string()),
-        ("State", state.to_string()),
-        ("Article", stamp.article.clone()),
-        ("Duty", duty),
-        ("First party", stamp.first_party.clone()),
-        ("Second party", stamp.second_party.clone()),
-        ("Paid by", stamp.paid_by.clone()),
-        ("Description", stamp.description.clone()),
+        (text.s("review.stamp.e_stamping"), source.to_string()),
+        (text.s("review.stamp.state"), state.to_string()),
+        (text.s("review.stamp.article"), stamp.article.clone()),
+        (text.s("review.stamp.duty"), duty),
+        (text.s("review.stamp.first_party"), stamp.first_party.clone()),
+        (text.s("review.stamp.second_party"), stamp.second_party.clone()),
+        (text.s("review.stamp.paid_by"), stamp.paid_by.clone()),
+        (text.s("review.stamp.description"), stamp.description.clone()),
     ]
     .into_iter()
     .filter(|(_, value)| !value.is_empty())
@@ -673,7 +695,7 @@ async fn review_page(
     let mut words = Vec::new();
     for field in placed {
         let what = field.label.clone().unwrap_or_else(|| field.kind.default_label().to_string());
-        let text = format!("{what} of {}", who(field.signatory));
+        let text = session.text.plain("review.placed.box", &[("what", &what), ("who", &who(field.signatory))]);
         let page = field.page.as_ref().and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
         let sheet = field.document.and_then(|d| views.get_mut(d)).and_then(|d| {
             let name = d.name.clone();
@@ -681,16 +703,24 @@ async fn review_page(
         });
         match (sheet, field.left, field.top, field.width, field.height) {
             (Some((document, sheet)), Some(left), Some(top), Some(width), Some(height)) => {
-                words.push(format!("{text}: {document}, page {page}"));
+                words.push(
+                    session
+                        .text
+                        .plain("review.placed.on_page", &[("box", &text), ("document", &document), ("page", &page)]),
+                );
                 sheet.boxes.push(BoxView { left, top, width, height, signatory: field.signatory, text });
             }
             _ => match &field.anchor {
-                Some(anchor) => words.push(format!("{text}: below the text “{anchor}”")),
-                None => words.push(format!("{text}: page {page}, not shown")),
+                Some(anchor) => {
+                    words.push(session.text.plain("review.placed.below", &[("box", &text), ("anchor", anchor)]))
+                }
+                None => words.push(session.text.plain("review.placed.not_shown", &[("box", &text), ("page", &page)])),
             },
         }
     }
-    let method = |value: &str| METHODS.iter().find(|(v, _)| *v == value).map_or(METHODS[0].1, |(_, label)| label);
+    let method = |value: &str| {
+        session.text.s(METHODS.iter().find(|(v, _)| *v == value).map_or(METHODS[0].1, |(_, label)| label))
+    };
     Ok(ReviewPage {
         frame: session.frame("/app/send"),
         name: fields.get("name").to_string(),
@@ -706,10 +736,18 @@ async fn review_page(
             })
             .collect(),
         placed: words,
-        expiry: in_days(fields.get("expiry_days"), "Never", "After"),
-        reminders: in_days(fields.get("reminder_days"), "None", "Every"),
+        expiry: in_days(
+            session.text,
+            fields.get("expiry_days"),
+            [key("review.expiry.none"), key("review.expiry.one"), key("review.expiry.other")],
+        ),
+        reminders: in_days(
+            session.text,
+            fields.get("reminder_days"),
+            [key("review.reminders.none"), key("review.reminders.one"), key("review.reminders.other")],
+        ),
         send_mail: fields.get("send_mail") == "on",
-        stamp: stamp_lines(&StampForm::read(fields)),
+        stamp: stamp_lines(session.text, &StampForm::read(fields)),
         attachments: attachments.to_vec(),
         template_name: fields.get("template_name").to_string(),
         carried: fields.0.iter().filter(|(name, _)| name != "csrf").cloned().collect(),
@@ -722,10 +760,10 @@ pub async fn review(State(state): State<AppState>, session: Session, fields: For
     if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
         return refused;
     }
-    let (documents, signers, attachments, carried) = carried(&fields);
+    let (documents, signers, attachments, carried) = carried(session.text, &fields);
     let checked = async {
         carried?;
-        let request = request_of(&fields, &documents, &signers)?;
+        let request = request_of(session.text, &fields, &documents, &signers)?;
         let placed = request.fields.clone();
         staged::validate_with(&state, session.auth.tenant_id, request, &attachments).await?;
         review_page(&state, &session, &fields, &documents, &signers, &attachments, &placed).await
@@ -746,12 +784,12 @@ pub async fn back(State(state): State<AppState>, session: Session, fields: FormF
     if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
         return refused;
     }
-    let (documents, signers, attachments, carried) = carried(&fields);
+    let (documents, signers, attachments, carried) = carried(session.text, &fields);
     let error = carried.err().map(|error| user_text(&error));
     placement_page(&state, &session, &fields, &documents, &signers, &attachments, error).await
 }
 
-fn days(fields: &FormFields, name: &str, label: &str) -> Result<Option<i64>, Error> {
+fn days(words: Text, fields: &FormFields, name: &str, label: &str) -> Result<Option<i64>, Error> {
     let text = fields.get(name);
     if text.is_empty() {
         return Ok(None);
@@ -760,14 +798,21 @@ fn days(fields: &FormFields, name: &str, label: &str) -> Result<Option<i64>, Err
         .ok()
         .filter(|d| (0..=365).contains(d))
         .map(Some)
-        .ok_or_else(|| Error::field(label, "must be 0 to 365 days"))
+        .ok_or_else(|| Error::field(label, words.s("send.days_0_to_365")))
 }
 
 /// The workflow the forms ask for, as the API's initiate takes it (the staged attachments
 /// are added by the service).
-fn request_of(fields: &FormFields, documents: &[i64], signers: &[Signer]) -> Result<InitiateWorkflow, Error> {
-    let mut placed =
-        fields.all("field").map(|f| placed_field(f, signers.len(), documents.len())).collect::<Result<Vec<_>, _>>()?;
+fn request_of(
+    text: Text,
+    fields: &FormFields,
+    documents: &[i64],
+    signers: &[Signer],
+) -> Result<InitiateWorkflow, Error> {
+    let mut placed = fields
+        .all("field")
+        .map(|f| placed_field(text, f, signers.len(), documents.len()))
+        .collect::<Result<Vec<_>, _>>()?;
     for (i, signer) in signers.iter().enumerate() {
         if !signer.anchor.is_empty() {
             placed.push(TemplateField {
@@ -785,13 +830,13 @@ fn request_of(fields: &FormFields, documents: &[i64], signers: &[Signer]) -> Res
             });
         }
     }
-    let envelope_expiry = match days(fields, "expiry_days", "expiry")? {
+    let envelope_expiry = match days(text, fields, "expiry_days", "expiry")? {
         Some(days) if days > 0 => {
             let at = time::OffsetDateTime::from_unix_timestamp(now_millis() / 1000 + days * 86_400)
-                .map_err(|_| Error::field("expiry", "is out of range"))?;
+                .map_err(|_| Error::field("expiry", text.s("send.out_of_range")))?;
             Some(
                 at.format(&time::format_description::well_known::Rfc3339)
-                    .map_err(|_| Error::field("expiry", "is out of range"))?,
+                    .map_err(|_| Error::field("expiry", text.s("send.out_of_range")))?,
             )
         }
         _ => None,
@@ -802,15 +847,15 @@ fn request_of(fields: &FormFields, documents: &[i64], signers: &[Signer]) -> Res
         reference_no: None,
         workflow_type: 0,
         document_ids: documents.to_vec(),
-        signatories: signatory_inputs(signers)?,
+        signatories: signatory_inputs(text, signers)?,
         hsm_certificate_id: 0,
         linked_workflow_id: 0,
         redirect_url: None,
         envelope_expiry,
-        reminder_frequency: days(fields, "reminder_days", "reminders")?,
+        reminder_frequency: days(text, fields, "reminder_days", "reminders")?,
         settings: serde_json::json!({ "sendMail": fields.get("send_mail") == "on" }),
         attachments: Vec::new(),
-        stamp: StampForm::read(fields).details()?,
+        stamp: StampForm::read(fields).details(text)?,
         fields: placed,
     })
 }
@@ -823,7 +868,7 @@ async fn send(
     signers: &[Signer],
     attachments: &[StagedAttachment],
 ) -> Result<i64, Error> {
-    let request = request_of(fields, documents, signers)?;
+    let request = request_of(session.text, fields, documents, signers)?;
     let template_name = fields.get("template_name");
     if !template_name.is_empty() {
         let definition = TemplateDefinition { fields: request.fields.clone(), ..TemplateDefinition::default() };
@@ -841,7 +886,7 @@ mod tests {
 
     #[test]
     fn a_placed_box_names_a_signatory_document_and_page_that_exist() {
-        let field = placed_field("2:0:1:72:600.5:160:55", 3, 1).expect("a box");
+        let field = placed_field(Text::EN, "2:0:1:72:600.5:160:55", 3, 1).expect("a box");
         assert_eq!((field.signatory, field.document, field.left, field.top), (2, Some(0), Some(72.0), Some(600.5)));
         for bad in [
             "0:0:1:1:1:1:1",
@@ -853,7 +898,7 @@ mod tests {
             "1:0:1:1:1:1",
             "x",
         ] {
-            assert!(placed_field(bad, 3, 1).is_err(), "{bad}");
+            assert!(placed_field(Text::EN, bad, 3, 1).is_err(), "{bad}");
         }
     }
 
@@ -865,8 +910,8 @@ mod tests {
             order: order.into(),
             ..Signer::default()
         };
-        let inputs = signatory_inputs(&[signer(1, ""), signer(2, "1"), signer(3, "")]).expect("inputs");
+        let inputs = signatory_inputs(Text::EN, &[signer(1, ""), signer(2, "1"), signer(3, "")]).expect("inputs");
         assert_eq!(inputs.iter().map(|i| i.signing_order).collect::<Vec<_>>(), vec![1, 1, 3]);
-        assert!(signatory_inputs(&[signer(1, "first")]).is_err());
+        assert!(signatory_inputs(Text::EN, &[signer(1, "first")]).is_err());
     }
 }

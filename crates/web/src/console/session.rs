@@ -20,6 +20,7 @@ use signet_api::auth::jwt::PrincipalKind;
 use signet_api::extract::ClientIp;
 use signet_services::{secrets, sso};
 
+use super::text::Text;
 use super::{Session, page_error};
 
 const SESSION: &str = "signet_console";
@@ -80,10 +81,7 @@ pub async fn require(
         Err(response) => return response,
     };
     if request.method() != Method::GET && request.method() != Method::HEAD && !same_origin(&state, request.headers()) {
-        return page_error(
-            StatusCode::FORBIDDEN,
-            "This form came from another site. Open the page again and send it from there.",
-        );
+        return page_error(StatusCode::FORBIDDEN, Text::EN.s("session.form_from_another_site"));
     }
     request.extensions_mut().insert(session);
     next.run(request).await
@@ -122,10 +120,7 @@ async fn current(state: &AppState, headers: &HeaderMap, ip: std::net::IpAddr) ->
         Ok(auth) => auth,
         Err(refusal) if refusal.code().status().is_client_error() => return Ok(None),
         Err(_) => {
-            return Err(page_error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "The console cannot be reached just now. Try again later.",
-            ));
+            return Err(page_error(StatusCode::SERVICE_UNAVAILABLE, Text::EN.s("session.console_unreachable")));
         }
     };
     let name = state.store.user(tenant_id, principal_id).await.ok().and_then(|u| u.name.or(u.email));
@@ -179,26 +174,20 @@ pub async fn start(State(state): State<AppState>, headers: HeaderMap, Query(quer
     let (nonce, back) = returned.split_once('~').unwrap_or((returned, "/app"));
     let ours = crate::cookie_value(&headers, SIGN_IN_STATE).is_some_and(|c| secrets::same_secret(&c, nonce));
     if !ours {
-        return page_error(
-            StatusCode::FORBIDDEN,
-            "This sign-in was started in another browser or has expired. Sign in again.",
-        );
+        return page_error(StatusCode::FORBIDDEN, Text::EN.s("session.sign_in_elsewhere"));
     }
     let back = if back.starts_with("/app") && sso::check_local_return(back).is_ok() { back } else { "/app" };
     let account = match sso::redeem(&state, code).await {
         Ok(Some(account)) => account,
         Ok(None) => {
-            return page_error(StatusCode::BAD_REQUEST, "This sign-in has expired or was already used. Sign in again.");
+            return page_error(StatusCode::BAD_REQUEST, Text::EN.s("session.sign_in_used"));
         }
         Err(error) => return super::failure(error),
     };
     let tokens = match signet_api::routes::auth::issue_new_session(&state, &account, PrincipalKind::User).await {
         Ok(tokens) => tokens,
         Err(_) => {
-            return page_error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Signing in is not possible just now. Try again later.",
-            );
+            return page_error(StatusCode::SERVICE_UNAVAILABLE, Text::EN.s("session.sign_in_unavailable"));
         }
     };
     let mut response = see_other(back);
@@ -229,8 +218,13 @@ pub async fn end(
     {
         return super::failure(error);
     }
-    let mut response =
-        super::message(StatusCode::OK, "Signed out", "You signed out of the console.", Some(("Sign in again", "/app")));
+    let text = Text::EN;
+    let mut response = super::message(
+        StatusCode::OK,
+        text.s("session.signed_out"),
+        text.s("session.you_signed_out"),
+        Some((text.s("session.sign_in_again"), "/app")),
+    );
     if let Some(set) = expired_cookie(&state, SESSION) {
         response.headers_mut().append(header::SET_COOKIE, set);
     }
@@ -240,9 +234,8 @@ pub async fn end(
 impl Session {
     /// The refusal of a form that does not carry this session's token, if it does not.
     pub fn refuses_form(&self, token: &str) -> Option<Response> {
-        (!secrets::same_secret(&self.csrf, token)).then(|| {
-            page_error(StatusCode::FORBIDDEN, "This form expired or came from another site. Open the page again.")
-        })
+        (!secrets::same_secret(&self.csrf, token))
+            .then(|| page_error(StatusCode::FORBIDDEN, self.text.s("session.form_expired")))
     }
 }
 

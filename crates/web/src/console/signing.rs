@@ -19,6 +19,7 @@ use signet_services::certificates::{self, AutomatedSigningChange, Enrolment};
 use signet_services::workflows::profiles::{self, NewProfile};
 
 use super::session::see_other;
+use super::text::Text;
 use super::{FormFields, Frame, Session, failure, page_error, read_multipart, render, shown_again, when};
 
 /// One of the person's own certificates.
@@ -126,7 +127,7 @@ async fn certificate_form(
     if let Some(refused) = session.refuses_without(permission) {
         return Err(refused);
     }
-    let (fields, files) = read_multipart(multipart, "certificate", "certificate.p12")
+    let (fields, files) = read_multipart(session.text, multipart, "certificate", "certificate.p12")
         .await
         .map_err(|text| page_error(StatusCode::BAD_REQUEST, &text))?;
     if let Some(refused) = session.refuses_form(fields.get("csrf")) {
@@ -142,11 +143,11 @@ fn untrimmed<'a>(fields: &'a FormFields, name: &'a str) -> &'a str {
 }
 
 /// A profile id as the API takes it (1 to 2147483647).
-fn profile_id(field: &str, text: &str) -> Result<i64, Error> {
+fn profile_id(words: Text, field: &str, text: &str) -> Result<i64, Error> {
     text.parse::<i64>()
         .ok()
         .filter(|id| (1..=i64::from(i32::MAX)).contains(id))
-        .ok_or_else(|| Error::field(field, "choose one of your certificates"))
+        .ok_or_else(|| Error::field(field, words.s("signing.choose_a_certificate")))
 }
 
 /// `POST /app/signing/certificates` (multipart): `certificate` (the PKCS#12), `password`,
@@ -172,7 +173,7 @@ pub async fn remove(State(state): State<AppState>, session: Session, fields: For
         return refused;
     }
     let removed = async {
-        let id = profile_id("profileID", fields.get("certificate"))?;
+        let id = profile_id(session.text, "profileID", fields.get("certificate"))?;
         certificates::reset(&state, &session.auth.caller(), id, untrimmed(&fields, "password")).await
     }
     .await;
@@ -188,7 +189,7 @@ pub async fn automated(State(state): State<AppState>, session: Session, fields: 
     let saved = async {
         let profile_id = match fields.get("certificate") {
             "" => None,
-            id => Some(profile_id("certificateProfileId", id)?),
+            id => Some(profile_id(session.text, "certificateProfileId", id)?),
         };
         let change = AutomatedSigningChange {
             enabled: fields.get("enabled") == "on",

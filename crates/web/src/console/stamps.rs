@@ -19,6 +19,7 @@ use signet_services::stamps::{self as stamp_service, ArticleInput, LoadItem};
 use signet_store::StampFilter;
 
 use super::session::see_other;
+use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, page_error, read_multipart, render, shown_again, when};
 
 /// Certificates listed on the page (the newest of the chosen state).
@@ -116,11 +117,11 @@ async fn stamps_page(
             code: v.article.article_code,
             description: v.article.description,
             rule: v.article.duty_rule,
-            origin: match (v.shipped, v.edited) {
-                (true, false) => "shipped",
-                (true, true) => "shipped, changed",
-                _ => "your own",
-            },
+            origin: session.text.s(match (v.shipped, v.edited) {
+                (true, false) => key("stamps.origin.shipped"),
+                (true, true) => key("stamps.origin.shipped_changed"),
+                _ => key("stamps.origin.your_own"),
+            }),
         })
         .collect();
     let states =
@@ -163,10 +164,10 @@ async fn answer<T>(state: &AppState, session: &Session, state_code: &str, outcom
 }
 
 /// One certificate per line: `denomination` or `denomination, reference number`.
-fn load_items(lines: &str) -> Result<Vec<LoadItem>, Error> {
+fn load_items(text: Text, lines: &str) -> Result<Vec<LoadItem>, Error> {
     let lines: Vec<&str> = lines.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     if lines.is_empty() || lines.len() > MAX_STAMPS_PER_LOAD {
-        return Err(Error::field("certificates", format!("give 1 to {MAX_STAMPS_PER_LOAD} lines")));
+        return Err(Error::field("certificates", text.plain("stamps.give_lines", &[("n", &MAX_STAMPS_PER_LOAD)])));
     }
     lines
         .iter()
@@ -177,7 +178,7 @@ fn load_items(lines: &str) -> Result<Vec<LoadItem>, Error> {
                 None => (*line, None),
             };
             let denomination = amount.trim_start_matches('₹').trim().parse::<i64>().map_err(|_| {
-                Error::field("certificates", format!("line {}: the amount must be whole rupees", i + 1))
+                Error::field("certificates", text.plain("stamps.line_whole_rupees", &[("n", &(i + 1))]))
             })?;
             Ok(LoadItem { denomination, reference_no: reference.filter(|r| !r.is_empty()), certificate: None })
         })
@@ -187,20 +188,19 @@ fn load_items(lines: &str) -> Result<Vec<LoadItem>, Error> {
 /// The certificate PDFs chosen on the form, one per line in the order of the lines, put with
 /// their lines as the API's `certificateFile` (base64), for the service to check as it checks
 /// the API's. None chosen: the certificates are loaded without PDFs.
-fn attach_certificates(items: &mut [LoadItem], files: &[(String, Vec<u8>)]) -> Result<(), Error> {
+fn attach_certificates(text: Text, items: &mut [LoadItem], files: &[(String, Vec<u8>)]) -> Result<(), Error> {
     if files.is_empty() {
         return Ok(());
     }
     if files.len() != items.len() {
+        let count = |key_one: &str, key_other: &str, n: usize| {
+            text.plain(if n == 1 { key_one } else { key_other }, &[("n", &n)])
+        };
+        let lines = count(key("stamps.lines.one"), key("stamps.lines.other"), items.len());
+        let pdfs = count(key("stamps.files.one"), key("stamps.files.other"), files.len());
         return Err(Error::field(
-            "certificate PDFs",
-            format!(
-                "choose one PDF per line, in the order of the lines (or none): {} line{}, {} file{}",
-                items.len(),
-                if items.len() == 1 { "" } else { "s" },
-                files.len(),
-                if files.len() == 1 { "" } else { "s" },
-            ),
+            text.s("stamps.field.certificate_pdfs"),
+            text.plain("stamps.one_pdf_per_line", &[("lines", &lines), ("files", &pdfs)]),
         ));
     }
     for (item, (_, bytes)) in items.iter_mut().zip(files) {
@@ -211,7 +211,7 @@ fn attach_certificates(items: &mut [LoadItem], files: &[(String, Vec<u8>)]) -> R
 
 /// The service's refusals of the API's fields as the form names them: `denomination[2].…` is
 /// the third line (and its PDF, by the file's name).
-fn as_form_fields(error: Error, files: &[(String, Vec<u8>)]) -> Error {
+fn as_form_fields(text: Text, error: Error, files: &[(String, Vec<u8>)]) -> Error {
     let Error::Validation(fields) = error else { return error };
     let mut named = FieldErrors::new();
     for (field, messages) in fields {
@@ -221,10 +221,10 @@ fn as_form_fields(error: Error, files: &[(String, Vec<u8>)]) -> Error {
             .and_then(|(index, rest)| index.parse::<usize>().ok().map(|i| (i, rest)));
         let name = match line {
             Some((i, ".certificateFile")) => match files.get(i) {
-                Some((file, _)) => format!("line {}, PDF {file}", i + 1),
-                None => format!("line {}, PDF", i + 1),
+                Some((file, _)) => text.plain("stamps.field.line_pdf_file", &[("n", &(i + 1)), ("file", file)]),
+                None => text.plain("stamps.field.line_pdf", &[("n", &(i + 1))]),
             },
-            Some((i, _)) => format!("line {}", i + 1),
+            Some((i, _)) => text.plain("stamps.field.line", &[("n", &(i + 1))]),
             None if field == "denomination" => "certificates".to_string(),
             None => field,
         };
@@ -240,7 +240,7 @@ pub async fn load(State(state): State<AppState>, session: Session, multipart: Mu
     if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
         return refused;
     }
-    let (fields, files) = match read_multipart(multipart, "certificate_files", "certificate.pdf").await {
+    let (fields, files) = match read_multipart(session.text, multipart, "certificate_files", "certificate.pdf").await {
         Ok(form) => form,
         Err(text) => return page_error(StatusCode::BAD_REQUEST, &text),
     };
@@ -249,12 +249,12 @@ pub async fn load(State(state): State<AppState>, session: Session, multipart: Mu
     }
     let state_code = chosen_state(Some(fields.get("state")));
     let loaded = async {
-        let mut items = load_items(fields.get("certificates"))?;
-        attach_certificates(&mut items, &files)?;
+        let mut items = load_items(session.text, fields.get("certificates"))?;
+        attach_certificates(session.text, &mut items, &files)?;
         let (tenant, actor) = (session.auth.tenant_id, session.auth.actor());
         stamp_service::load(&state, tenant, &actor, Some(fields.get("state")), items)
             .await
-            .map_err(|error| as_form_fields(error, &files))
+            .map_err(|error| as_form_fields(session.text, error, &files))
     }
     .await;
     match loaded {
@@ -296,7 +296,7 @@ pub async fn settings(State(state): State<AppState>, session: Session, fields: F
     let saved = async {
         let threshold = fields.get("threshold").trim();
         let threshold = if threshold.is_empty() { Ok(0) } else { threshold.parse::<i64>() }
-            .map_err(|_| Error::field("lowStockThreshold", "must be a whole number (0 switches alerts off)"))?;
+            .map_err(|_| Error::field("lowStockThreshold", session.text.s("stamps.threshold_whole_number")))?;
         let emails: Vec<String> = fields
             .get("emails")
             .split([',', '\n', ';'])
@@ -325,7 +325,7 @@ pub async fn set_article(State(state): State<AppState>, session: Session, fields
                     .trim_start_matches('₹')
                     .trim()
                     .parse::<i64>()
-                    .map_err(|_| Error::field("fixedDuty", "must be whole rupees"))?,
+                    .map_err(|_| Error::field("fixedDuty", session.text.s("stamps.must_be_whole_rupees")))?,
             ),
             None => None,
         };
@@ -361,12 +361,12 @@ mod tests {
 
     #[test]
     fn load_lines_take_an_amount_and_an_optional_reference() {
-        let items = load_items("500, MH-001\n\n ₹100 \n1000,").expect("items");
+        let items = load_items(Text::EN, "500, MH-001\n\n ₹100 \n1000,").expect("items");
         let read: Vec<(i64, Option<String>)> = items.into_iter().map(|i| (i.denomination, i.reference_no)).collect();
         assert_eq!(read, [(500, Some("MH-001".into())), (100, None), (1000, None)]);
-        assert!(load_items("").is_err());
-        assert!(load_items("five hundred").is_err());
-        assert!(load_items(&"1\n".repeat(MAX_STAMPS_PER_LOAD + 1)).is_err());
+        assert!(load_items(Text::EN, "").is_err());
+        assert!(load_items(Text::EN, "five hundred").is_err());
+        assert!(load_items(Text::EN, &"1\n".repeat(MAX_STAMPS_PER_LOAD + 1)).is_err());
     }
 
     #[test]
@@ -378,20 +378,20 @@ mod tests {
 
     #[test]
     fn pdfs_go_with_the_lines_in_order_or_not_at_all() {
-        let mut items = load_items("500, MH-001\n100, MH-002").expect("items");
+        let mut items = load_items(Text::EN, "500, MH-001\n100, MH-002").expect("items");
         let one = [("a.pdf".to_string(), b"%PDF-a".to_vec())];
-        let Err(Error::Validation(fields)) = attach_certificates(&mut items, &one) else {
+        let Err(Error::Validation(fields)) = attach_certificates(Text::EN, &mut items, &one) else {
             panic!("one PDF, two lines")
         };
         assert!(fields["certificate PDFs"][0].contains("2 lines, 1 file"), "{fields:?}");
         assert!(items.iter().all(|i| i.certificate.is_none()));
-        attach_certificates(&mut items, &[]).expect("no PDFs");
+        attach_certificates(Text::EN, &mut items, &[]).expect("no PDFs");
         let two = [("a.pdf".to_string(), b"%PDF-a".to_vec()), ("b.pdf".to_string(), b"%PDF-b".to_vec())];
-        attach_certificates(&mut items, &two).expect("two PDFs");
+        attach_certificates(Text::EN, &mut items, &two).expect("two PDFs");
         let attached: Vec<Option<String>> = items.into_iter().map(|i| i.certificate).collect();
         assert_eq!(attached, [Some(STANDARD.encode(b"%PDF-a")), Some(STANDARD.encode(b"%PDF-b"))]);
         let refused = Error::field("denomination[1].certificateFile", "is not a PDF document");
-        let Error::Validation(named) = as_form_fields(refused, &two) else { panic!("a validation error") };
+        let Error::Validation(named) = as_form_fields(Text::EN, refused, &two) else { panic!("a validation error") };
         assert_eq!(named.keys().collect::<Vec<_>>(), ["line 2, PDF b.pdf"]);
     }
 }
