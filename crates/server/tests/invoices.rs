@@ -496,6 +496,8 @@ async fn issued_documents_are_listed_newest_first_in_pages_of_the_tenant_only(ba
     let on_the_day = list(&app, &token, &format!("?issuedFrom={today}&issuedTo={today}")).await;
     assert_eq!(listed(&on_the_day), expected);
     let later = list(&app, &token, "?issuedFrom=2199-12-31").await;
+    let inverted = list(&app, &token, &format!("?issuedFrom={today}&issuedTo=2000-01-01")).await;
+    assert_eq!(inverted["totalCount"].as_i64(), Some(0), "a window that ends before it starts: {inverted}");
     let earlier = list(&app, &token, "?issuedTo=2000-01-01").await;
     assert_eq!((later["totalCount"].as_i64(), earlier["totalCount"].as_i64()), (Some(0), Some(0)));
     let filtered = list(&app, &token, &format!("?issuedFrom={today}&workflowId={}&pageSize=1", plain[0])).await;
@@ -506,8 +508,8 @@ async fn issued_documents_are_listed_newest_first_in_pages_of_the_tenant_only(ba
         ("?pageSize=0", vec!["pageSize"]),
         ("?pageSize=101&pageNumber=0", vec!["pageNumber", "pageSize"]),
         ("?issuedFrom=2026-02-30", vec!["issuedFrom"]),
+        ("?issuedTo=", vec!["issuedTo"]),
         ("?issuedFrom=01-04-2026&issuedTo=2026-04-01T00:00:00Z", vec!["issuedFrom", "issuedTo"]),
-        ("?issuedFrom=2026-05-02&issuedTo=2026-05-01", vec!["issuedTo"]),
         ("?workflowId=0", vec!["workflowId"]),
         ("?workflowId=-3&pageSize=7", vec!["workflowId"]),
     ] {

@@ -141,7 +141,7 @@ pub struct StampInvoiceListQuery {
     /// Issued on this day or later: a date in India Standard Time, the documents' dates.
     #[param(format = Date)]
     pub issued_from: Option<String>,
-    /// Issued on this day or earlier (IST); not before `issuedFrom`.
+    /// Issued on this day or earlier (IST); a day before `issuedFrom` matches nothing.
     #[param(format = Date)]
     pub issued_to: Option<String>,
     /// One workflow's documents.

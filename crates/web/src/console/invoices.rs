@@ -86,8 +86,8 @@ async fn listing(state: &AppState, session: &Session, filter: ListFilter) -> Res
         })
     };
     let input = ListInput {
-        issued_from: Some(filter.issued_from.as_str()),
-        issued_to: Some(filter.issued_to.as_str()),
+        issued_from: Some(filter.issued_from.trim()).filter(|d| !d.is_empty()),
+        issued_to: Some(filter.issued_to.trim()).filter(|d| !d.is_empty()),
         workflow_id: number_of("workflowId", &filter.of_workflow, key("invoices.must_be_a_workflow_id")),
         page_number: number_of("pageNumber", &filter.page, key("invoices.must_be_a_page_number")),
         page_size: Some(LISTED),
