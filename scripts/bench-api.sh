@@ -3,6 +3,8 @@
 # under load from wrk (a separate process, 64 connections), on SQLite and on PostgreSQL, side
 # by side with a bare axum handler returning a constant, all in one run.
 #   usage: scripts/bench-api.sh [seconds-per-run]   (default 10)
+#   SIGNET_PROFILE=dir also records a system-wide perf profile of each GET and POST run
+#   (scripts/profile.sh): dir/<run>.comm.txt and dir/<run>.symbols.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${1:-10}"
@@ -33,6 +35,8 @@ run_wrk() {
   non2xx=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
   echo "$rps $p50 $p99 ${non2xx:-0}"
 }
+
+source scripts/profile.sh
 
 start_signet() { # name database-url
   local dir="$WORK/$1" port
@@ -67,10 +71,14 @@ psql "$PG_ADMIN" -qc "CREATE DATABASE $PG_DB" >/dev/null
 PG_URL="${PG_ADMIN%/*}/$PG_DB"
 for backend in sqlite postgres; do
   if [ "$backend" = postgres ]; then start_signet pg "$PG_URL"; else start_signet sqlite ""; fi
+  profile_start "get-$backend" "$DURATION"
   read -r rps p50 p99 bad < <(run_wrk -H "Authorization: Bearer $TOKEN" "$BASE/api/v1/departments/$DEPT")
+  profile_wait
   ratio=$(python3 -c "print(f'{float($rps)/float($bare_rps)*100:.0f}%')")
   printf '%-34s %12s %10s %10s %8s   (%s of bare)\n' "GET department, $backend" "$rps" "$p50" "$p99" "$bad" "$ratio"
+  profile_start "post-$backend" "$DURATION"
   read -r rps p50 p99 bad < <(run_wrk -s bench/create_department.lua "$BASE")
+  profile_wait
   printf '%-34s %12s %10s %10s %8s\n' "POST department, $backend" "$rps" "$p50" "$p99" "$bad"
   kill "${PIDS[-1]}" 2>/dev/null || true
 done

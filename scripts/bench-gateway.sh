@@ -4,6 +4,8 @@
 # while another address floods the gateway with bogus envelopes (issue 9), on SQLite and
 # PostgreSQL, and `openssl speed` RSA private-key ops/s for the decryption limit, in one run.
 #   usage: scripts/bench-gateway.sh [seconds-per-run]   (default 10)
+#   SIGNET_PROFILE=dir also records a system-wide perf profile of each backend's modern
+#   submissions run (scripts/profile.sh): dir/submit-<backend>.comm.txt and .symbols.txt.
 #   SIGNET_GATEWAY_KEY_BITS=2048 for a 2048-bit gateway key (fresh data dirs are used anyway).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,7 @@ cleanup() {
 trap cleanup EXIT
 free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
 wait_up() { for _ in $(seq 1 100); do curl -sf "$1" >/dev/null && return 0; sleep 0.1; done; echo "$1 did not answer" >&2; exit 1; }
+source scripts/profile.sh
 json_get() { python3 -c 'import json,sys;print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
 
 python3 -c "from reportlab.pdfgen import canvas;c=canvas.Canvas('$WORK/in.pdf');c.drawString(72,720,'Bench');c.save()"
@@ -54,7 +57,9 @@ PY
 bench_backend() { # name [database-url]
   start_signet "$@"
   for profile in legacy modern; do
+    if [ "$profile" = modern ]; then profile_start "submit-$1" "$DURATION"; fi
     echo "$1 submissions $profile: $("$BIN" gateway-client load --url "$BASE" --payload "$WORK/payload-$1.json" --profile "$profile" --concurrency 32 --spread-addresses --duration "$DURATION")"
+    if [ "$profile" = modern ]; then profile_wait; fi
   done
   echo "$1 transactions modern: $("$BIN" gateway-client load --url "$BASE" --payload "$WORK/payload-$1.json" --profile modern --concurrency 32 --spread-addresses --duration "$DURATION" --envelopes 1500 --full)"
   # The same submissions while 32 clients from another address flood the gateway with
