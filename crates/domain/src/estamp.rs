@@ -562,14 +562,7 @@ pub fn parse_date(value: &str) -> Option<(u32, u32, u32)> {
     } else {
         (number(c, 4)?, number(b, 2)?, number(a, 2)?)
     };
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
+    let days = crate::invoice::days_in_month(year, month)?;
     ((1900..=2200).contains(&year) && (1..=days).contains(&day)).then_some((year, month, day))
 }
 

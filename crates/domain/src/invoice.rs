@@ -113,15 +113,19 @@ pub fn parse_iso_date(text: &str) -> Option<CivilDate> {
         return None;
     }
     let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
+    (1..=days_in_month(year, month)?).contains(&day).then_some(CivilDate { year: i64::from(year), month, day })
+}
+
+/// The number of days of a month of the Gregorian calendar; `None` for a month that is not 1-12.
+pub fn days_in_month(year: u32, month: u32) -> Option<u32> {
     let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    (1..=days).contains(&day).then_some(CivilDate { year: i64::from(year), month, day })
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => Some(31),
+        4 | 6 | 9 | 11 => Some(30),
+        2 if leap => Some(29),
+        2 => Some(28),
+        _ => None,
+    }
 }
 
 /// The issue dates a listing of documents is limited to: IST days, both ends included.
