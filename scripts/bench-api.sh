@@ -3,6 +3,7 @@
 # under load from wrk (a separate process, 64 connections), on SQLite and on PostgreSQL, side
 # by side with a bare axum handler returning a constant, all in one run.
 #   usage: scripts/bench-api.sh [seconds-per-run]   (default 10)
+#   SIGNET_BENCH_PG_SOCKET=dir connects Signet to PostgreSQL through the Unix socket in dir.
 #   SIGNET_PROFILE=dir also records a system-wide perf profile of each GET and POST run
 #   (scripts/profile.sh): dir/<run>.comm.txt and dir/<run>.symbols.txt.
 set -euo pipefail
@@ -69,6 +70,9 @@ printf '%-34s %12s %10s %10s %8s\n' "bare axum constant" "$bare_rps" "$bare_p50"
 PG_DB="signet_bench_$$"
 psql "$PG_ADMIN" -qc "CREATE DATABASE $PG_DB" >/dev/null
 PG_URL="${PG_ADMIN%/*}/$PG_DB"
+# SIGNET_BENCH_PG_SOCKET=/var/run/postgresql: Signet talks to PostgreSQL over its Unix socket
+# instead of TCP on loopback.
+if [ -n "${SIGNET_BENCH_PG_SOCKET:-}" ]; then PG_URL="postgres://postgres@localhost/$PG_DB?host=$SIGNET_BENCH_PG_SOCKET"; fi
 for backend in sqlite postgres; do
   if [ "$backend" = postgres ]; then start_signet pg "$PG_URL"; else start_signet sqlite ""; fi
   profile_start "get-$backend" "$DURATION"

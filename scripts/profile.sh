@@ -15,9 +15,9 @@ profile_start() {
   (
     sleep 2
     perf record -q -a -g -F 499 -e cpu-clock -o "$out.data" -- sleep "$seconds" >/dev/null 2>&1
-    perf report -i "$out.data" --no-children --sort comm --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -25 >"$out.comm.txt"
-    perf report -i "$out.data" --no-children --sort dso,symbol --stdio -g none 2>/dev/null \
-      | grep -v '^#' | grep -v '^$' | head -60 >"$out.symbols.txt"
+    summary() { grep -v '^#' | grep -v '^$' | sed -E 's/[ -]+$//' | head -"$1"; }
+    perf report -i "$out.data" --no-children --sort comm,dso --stdio -g none 2>/dev/null | summary 25 >"$out.comm.txt"
+    perf report -i "$out.data" --no-children --sort comm,dso,symbol --stdio -g none 2>/dev/null | summary 60 >"$out.symbols.txt"
   ) &
   PROFILE_PID=$!
 }
