@@ -118,7 +118,7 @@ pub fn parse_iso_date(text: &str) -> Option<CivilDate> {
 
 /// The number of days of a month of the Gregorian calendar; `None` for a month that is not 1-12.
 pub fn days_in_month(year: u32, month: u32) -> Option<u32> {
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    let leap = (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400);
     match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => Some(31),
         4 | 6 | 9 | 11 => Some(30),
