@@ -253,7 +253,10 @@ pub async fn document(
     id: i64,
     kind: InvoiceKind,
 ) -> Result<IssuedDocument, Error> {
-    let issued = fetch(svc, tenant_id, id).await?;
+    // Only the asked-for document's PDF is read from the blob store.
+    let workflow_id = check_workflow_id(id)?;
+    let rows = svc.store.workflow_invoices(tenant_id, workflow_id).await?;
+    let issued = read_back(svc, rows.into_iter().filter(|row| row.kind == kind).collect(), false).await?;
     let document = match kind {
         InvoiceKind::Invoice => issued.invoice,
         InvoiceKind::DebitNote => issued.debit_note,

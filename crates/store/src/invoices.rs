@@ -185,7 +185,7 @@ impl Store {
         let list = format!(
             "SELECT {INVOICE_COLUMNS} FROM invoices WHERE {filter_sql} ORDER BY issued_at DESC, id DESC LIMIT $5 OFFSET $6"
         );
-        let count = format!("SELECT COUNT(*) FROM invoices WHERE {filter_sql} AND $5 >= 0 AND $6 >= 0");
+        let count = format!("SELECT COUNT(*) FROM invoices WHERE {filter_sql}");
         on_db!(self, pool => {
             let rows: Vec<InvoiceRow> = sqlx::query_as(sqlx::AssertSqlSafe(list.as_str()))
                 .bind(tenant_id.get())
@@ -202,8 +202,6 @@ impl Store {
                 .bind(filter.issued_from)
                 .bind(filter.issued_until)
                 .bind(filter.workflow_id)
-                .bind(limit)
-                .bind(offset)
                 .fetch_one(pool)
                 .await
                 .map_err(db_err)?;

@@ -84,9 +84,6 @@ impl Store {
         actor: &Actor,
     ) -> Result<SsoProviderRow> {
         let now = now_millis();
-        let conflict = |e: sqlx::Error, what: &str| {
-            if is_unique_violation(&e) { Error::rejected(ErrorCode::Conflict, what.to_string()) } else { db_err(e) }
-        };
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
@@ -109,7 +106,7 @@ impl Store {
             .bind(now)
             .fetch_one(&mut *tx)
             .await
-            .map_err(|e| conflict(e, "the tenant has a provider of this name"))?;
+            .map_err(|e| unique_conflict(e, "the tenant has a provider of this name"))?;
             for domain in new.domains {
                 sqlx::query("INSERT INTO sso_domains (domain, provider_id, tenant_id) VALUES ($1, $2, $3)")
                     .bind(domain)
@@ -117,7 +114,7 @@ impl Store {
                     .bind(tenant_id.get())
                     .execute(&mut *tx)
                     .await
-                    .map_err(|e| conflict(e, &format!("the domain {domain} is served by another provider")))?;
+                    .map_err(|e| unique_conflict(e, &format!("the domain {domain} is served by another provider")))?;
             }
             let detail = json!({"name": new.name, "issuer": new.issuer, "domains": new.domains});
             let event = actor.event("sso.provider_created", format!("sso-provider:{}", row.id), detail);
@@ -143,9 +140,6 @@ impl Store {
         actor: &Actor,
     ) -> Result<SsoProviderRow> {
         let now = now_millis();
-        let conflict = |e: sqlx::Error, what: &str| {
-            if is_unique_violation(&e) { Error::rejected(ErrorCode::Conflict, what.to_string()) } else { db_err(e) }
-        };
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
@@ -181,7 +175,7 @@ impl Store {
             .bind(now)
             .fetch_one(&mut *tx)
             .await
-            .map_err(|e| conflict(e, "the tenant has a provider of this name"))?;
+            .map_err(|e| unique_conflict(e, "the tenant has a provider of this name"))?;
             let mut ended: Vec<&str> = Vec::new();
             if issuer != changed.issuer || client_id != changed.client_id {
                 ended.push("sso_logins");
@@ -204,7 +198,7 @@ impl Store {
                     .bind(tenant_id.get())
                     .execute(&mut *tx)
                     .await
-                    .map_err(|e| conflict(e, &format!("the domain {domain} is served by another provider")))?;
+                    .map_err(|e| unique_conflict(e, &format!("the domain {domain} is served by another provider")))?;
             }
             let detail = json!({
                 "name": changed.name, "issuer": changed.issuer, "domains": changed.domains,
@@ -515,4 +509,9 @@ impl Store {
         }
         Ok(purged)
     }
+}
+
+/// A unique index's refusal as the conflict it means (`what` says which), else a database error.
+fn unique_conflict(e: sqlx::Error, what: &str) -> Error {
+    if is_unique_violation(&e) { Error::rejected(ErrorCode::Conflict, what.to_string()) } else { db_err(e) }
 }
