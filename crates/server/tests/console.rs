@@ -33,6 +33,7 @@ on_both_backends!(
     administrators_keep_departments_and_webhooks_and_others_are_kept_out,
     administrators_keep_the_stamp_inventory_and_its_article_codes,
     senders_e_stamp_the_documents_they_send,
+    senders_e_stamp_with_certificates_the_stamp_provider_issued,
     people_keep_their_certificates_and_administrators_the_signing_profiles,
     administrators_keep_the_billing_profile_and_issue_invoices,
     administrators_keep_the_menus_and_grant_their_entries,
@@ -715,15 +716,11 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
             "documents",
             reqwest::multipart::Part::bytes(pdf).file_name("guarantee.pdf").mime_str("application/pdf").expect("mime"),
         );
-    let sent = admin.send(admin.http.post(app.url("/app/send")).multipart(form)).await;
-    assert_eq!(sent.status(), 303, "{}", sent.text().await.unwrap_or_default());
-    let id: i64 = sent.headers()["location"]
-        .to_str()
-        .expect("location")
-        .rsplit('/')
-        .next()
-        .and_then(|i| i.parse().ok())
-        .expect("id");
+    let review = admin.send(admin.http.post(app.url("/app/send")).multipart(form)).await;
+    let (review, id) = sent_as_reviewed(&app, &admin, &csrf, review).await;
+    assert!(review.contains("The template One signer at the foot places these boxes"), "{review}");
+    assert!(review.contains("Signature of Ravi: guarantee.pdf, page 1"), "{review}");
+    assert!(review.contains("x=\"100\" y=\"500\" width=\"150\" height=\"50\""), "{review}");
     let details =
         signet_services::workflows::queries::details(&app.state, tenant.tenant_id, id.into()).await.expect("workflow");
     let placement: Value = serde_json::from_str(&details.signatories[0].placement).expect("placement");
@@ -1052,17 +1049,35 @@ async fn senders_e_stamp_the_documents_they_send(backend: Backend) {
     // Sent with the certificate of Rs 100: it is taken for the workflow, and its page stands in
     // front of the deed.
     let stamp = [typed.as_slice(), &[("stamp_duty", "100"), ("stamp_description", "Hypothecation of a car")]].concat();
-    let sent =
+    let review =
         admin.send(admin.http.post(app.url("/app/send")).multipart(stamped_send(&csrf, &template, &stamp))).await;
-    assert_eq!(sent.status(), 303, "{}", sent.text().await.unwrap_or_default());
-    let id: i64 = sent.headers()["location"]
-        .to_str()
-        .expect("location")
-        .rsplit('/')
-        .next()
-        .and_then(|i| i.parse().ok())
-        .expect("id");
+    // A second send reviewed while the certificate is still in stock.
+    let second =
+        admin.send(admin.http.post(app.url("/app/send")).multipart(stamped_send(&csrf, &template, &stamp))).await;
+    assert_eq!(second.status(), 200);
+    let second = unescape(&second.text().await.expect("html"));
+    let (review, id) = sent_as_reviewed(&app, &admin, &csrf, review).await;
+    for line in ["E-stamping: A certificate from our stock", "Duty: ₹100", "First party: Asha Rao"] {
+        assert!(review.contains(line), "{line}: {review}");
+    }
     assert_eq!(available().await, Some(0));
+
+    // The second, sent once the certificate has gone: refused to the placement screen with the
+    // template's box drawn there to be changed (as Back to change does), nothing sent.
+    let carried: Vec<(String, String)> =
+        hidden_fields(&second, "id=\"review-form\"").into_iter().chain([("csrf".into(), csrf.clone())]).collect();
+    let drawn = "name=\"field\" value=\"1:0:1:100:500:150:50:signature:0:\"";
+    let back = admin.send(admin.http.post(app.url("/app/send/place")).form(&carried)).await;
+    assert_eq!(back.status(), 200);
+    let back = unescape(&back.text().await.expect("html"));
+    assert!(back.contains(drawn) && !back.contains("name=\"template\""), "{back}");
+    let refused = admin.send(admin.http.post(app.url("/app/send/start")).form(&carried)).await;
+    assert_eq!(refused.status(), 400);
+    let refused = unescape(&refused.text().await.expect("html"));
+    assert!(refused.contains("role=\"alert\"") && refused.contains("no stamp papers of KA"), "{refused}");
+    assert!(refused.contains(drawn), "{refused}");
+    let listed: Value = app.get("/api/v1/workflows", &api).await.json().await.expect("json");
+    assert_eq!(listed["totalCount"], 1, "only the first was sent: {listed}");
     let taken: Value = app.get("/api/v1/stamps?state=KA", &api).await.json().await.expect("json");
     let taken = taken["items"].as_array().cloned().unwrap_or_default();
     assert_eq!(taken.len(), 1, "{taken:?}");
@@ -1070,6 +1085,122 @@ async fn senders_e_stamp_the_documents_they_send(backend: Backend) {
     let download = app.post("/api/v1/documents/download", &api, json!({"workflowid": id})).await;
     let stamped = download.bytes().await.expect("pdf").to_vec();
     assert_eq!(signet_pdf::inspect(&stamped).expect("opens").pages, 2, "the certificate's page and the deed");
+}
+
+async fn senders_e_stamp_with_certificates_the_stamp_provider_issued(backend: Backend) {
+    const KEY: &str = "console-sim-key";
+    let sim = signet_estamp_sim::spawn(
+        signet_estamp_sim::SimOptions { api_key: Some(KEY.into()), ..Default::default() },
+        tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind"),
+    )
+    .await
+    .expect("simulator");
+    let provider = format!("{}/v1", sim.base_url);
+    let smtp = SmtpSink::start();
+    let mail = smtp.url();
+    let app = spawn_with(backend, move |config| {
+        config.smtp_url = Some(mail);
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.estamp_provider_url = Some(provider);
+        config.estamp_provider_key = Some(KEY.into());
+        config.estamp_provider_timeout_secs = 5;
+        config.outbound_allow_private = true;
+    })
+    .await;
+    let tenant = app.tenant("Portal Stamps").await;
+    let api = app.token(&tenant).await;
+    // Issued at the provider's portal beforehand: Rs 300 of Goa's duty.
+    let issued: Value = reqwest::Client::new()
+        .post(format!("{}/v1/estamps", sim.base_url))
+        .bearer_auth(KEY)
+        .json(&json!({"loan": {"txnID": "PORTAL-1", "loanno": "LN-77", "state": "GA", "estampdtls": [
+            {"firstparty": "Asha Rao", "secondparty": "Bank of Examples", "stampDutyAmount": "300", "articleCode": "any"}]}}))
+        .send()
+        .await
+        .expect("issue")
+        .json()
+        .await
+        .expect("json");
+    let reference = issued["providerRef"].as_str().expect("reference").to_string();
+    let number = issued["certificates"][0]["certificateNo"].as_str().expect("number").to_string();
+    let definition = json!({"fields": [{"signatory": 1, "page": "last", "left": 100.0, "top": 500.0, "width": 150.0, "height": 50.0}]});
+    let template = signet_services::workflows::templates::create(
+        &app.state,
+        tenant.tenant_id,
+        &signet_domain::audit::Actor::system(),
+        Some("Deed"),
+        None,
+        serde_json::from_value(definition).expect("definition"),
+    )
+    .await
+    .expect("template")
+    .id
+    .get()
+    .to_string();
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let csrf = csrf_of(&admin.get(app.url("/app/send")).await.text().await.expect("html"));
+    let send = |stamp: Vec<(&'static str, String)>| {
+        let mut form = stamped_send(&csrf, &template, &[("send_mail", "on")]);
+        for (name, value) in stamp {
+            form = form.text(name, value);
+        }
+        admin.send(admin.http.post(app.url("/app/send")).multipart(form))
+    };
+    let digital = |reference: &str, state: &str, duty: &str| {
+        vec![
+            ("stamp_source", "digital".to_string()),
+            ("stamp_reference", reference.to_string()),
+            ("stamp_state", state.to_string()),
+            ("stamp_duty", duty.to_string()),
+            ("stamp_first_party", "Asha Rao".to_string()),
+        ]
+    };
+
+    // Refused on the form, what was typed kept: no reference, a duty (the certificates carry
+    // theirs). A reference the provider does not know is refused when sending.
+    for (stamp, says) in
+        [(digital("", "", ""), "the stamp provider's reference"), (digital(&reference, "", "300"), "carry their duty")]
+    {
+        let refused = send(stamp).await;
+        assert_eq!(refused.status(), 400, "{says}");
+        let html = unescape(&refused.text().await.expect("html"));
+        assert!(html.contains("role=\"alert\"") && html.contains(says), "{says}: {html}");
+        assert!(html.contains("<option value=\"digital\" selected>"), "kept: {html}");
+    }
+    let unknown = send(digital("ESTMP-00000000", "", "")).await;
+    assert_eq!(unknown.status(), 200, "reviewed: the provider is asked only when sending");
+    let unknown = unescape(&unknown.text().await.expect("html"));
+    let carried: Vec<(String, String)> =
+        hidden_fields(&unknown, "id=\"review-form\"").into_iter().chain([("csrf".into(), csrf.clone())]).collect();
+    let refused = admin.send(admin.http.post(app.url("/app/send/start")).form(&carried)).await;
+    assert_eq!(refused.status(), 400);
+    let refused = unescape(&refused.text().await.expect("html"));
+    assert!(refused.contains("no e-stamp certificate under this reference"), "{refused}");
+
+    // Sent with the provider's reference, the state left to the certificates: the review says
+    // where the duty comes from, the certificate is fetched and its page put in front.
+    let review = send(digital(&reference, "", "")).await;
+    let (review, id) = sent_as_reviewed(&app, &admin, &csrf, review).await;
+    for line in [
+        "E-stamping: Issued by the stamp provider",
+        &format!("Provider's reference: {reference}"),
+        "Duty: as the provider's certificates say",
+    ] {
+        assert!(review.contains(line), "{line}: {review}");
+    }
+    let stamps: Value = app.get("/api/v1/stamps?state=GA", &api).await.json().await.expect("json");
+    let stamp = &stamps["items"][0];
+    assert_eq!((stamp["referenceNo"].as_str(), stamp["workflowId"].as_i64()), (Some(number.as_str()), Some(id)));
+    assert_eq!((stamp["source"].as_str(), stamp["status"].as_str()), (Some("provider"), Some("allocated")));
+    sign_typed(&signer_link(&smtp, "asha@borrower.example", "Hypothecation").await, "Asha Rao").await;
+
+    let download = app.post("/api/v1/documents/download", &api, json!({"workflowid": id})).await;
+    let signed = download.bytes().await.expect("pdf").to_vec();
+    assert_eq!(signet_pdf::inspect(&signed).expect("opens").pages, 2, "the certificate's page and the deed");
+    let report = pdfsig(&signed);
+    assert_eq!(report.matches("Signature is Valid").count(), 1, "{report}");
+    pyhanko_validates(&signed, &[cert_pem(&app.state.keys.ca.cert_der).as_slice()]);
 }
 
 fn with_p12(csrf: &str, p12: Vec<u8>, fields: &[(&'static str, &'static str)]) -> reqwest::multipart::Form {
@@ -1921,6 +2052,28 @@ fn hidden_fields(html: &str, marker: &str) -> Vec<(String, String)> {
             Some((unescape(name), unescape(value)))
         })
         .collect()
+}
+
+/// A send from a template: its review (the template's boxes drawn, nothing made yet), then
+/// **Send** with what the review carries. Answers the review's text and the new workflow.
+async fn sent_as_reviewed(app: &TestApp, browser: &Browser, csrf: &str, review: reqwest::Response) -> (String, i64) {
+    assert_eq!(review.status(), 200, "the review");
+    let review = unescape(&review.text().await.expect("html"));
+    assert!(review.contains("<h1>Review and send</h1>") && review.contains("id=\"from-template\""), "{review}");
+    let carried: Vec<(String, String)> = hidden_fields(&review, "id=\"review-form\"")
+        .into_iter()
+        .chain([("csrf".to_string(), csrf.to_string())])
+        .collect();
+    let sent = browser.send(browser.http.post(app.url("/app/send/start")).form(&carried)).await;
+    assert_eq!(sent.status(), 303, "{}", sent.text().await.unwrap_or_default());
+    let id = sent.headers()["location"]
+        .to_str()
+        .expect("location")
+        .rsplit('/')
+        .next()
+        .and_then(|i| i.parse().ok())
+        .expect("id");
+    (review, id)
 }
 
 /// A document asked of the signers on the send form: its name, description and file.

@@ -25,6 +25,7 @@ on_both_backends!(
     retries_take_the_same_certificates_and_fetching_by_reference_works,
     the_loan_record_is_refused_field_by_field_and_nothing_is_stored,
     provider_refusals_and_failures_store_nothing,
+    a_workflow_of_an_upload_takes_the_certificates_the_provider_issued_under_its_reference,
 );
 
 const KEY: &str = "sim-key-1";
@@ -425,4 +426,85 @@ async fn provider_refusals_and_failures_store_nothing(backend: Backend) {
     )
     .await;
     assert!(problem["errors"]["eStampType"].is_array(), "{problem}");
+}
+
+/// Certificates issued at the provider's portal for `txn`: the provider's reference and the
+/// first certificate's number.
+async fn issued_at_the_portal(sim: &RunningSim, txn: &str) -> (String, String) {
+    let issued: Value = reqwest::Client::new()
+        .post(format!("{}/v1/estamps", sim.base_url))
+        .bearer_auth(KEY)
+        .json(&json!({"loan": loan(txn)}))
+        .send()
+        .await
+        .expect("issue")
+        .json()
+        .await
+        .expect("json");
+    let reference = issued["providerRef"].as_str().expect("ref").to_string();
+    (reference, issued["certificates"][0]["certificateNo"].as_str().expect("number").to_string())
+}
+
+async fn a_workflow_of_an_upload_takes_the_certificates_the_provider_issued_under_its_reference(backend: Backend) {
+    let sim = simulator(SimOptions { api_key: Some(KEY.into()), ..SimOptions::default() }).await;
+    let app = app_with(backend, &sim).await;
+    let tenant = app.tenant("Portal Lender").await;
+    let token = app.token(&tenant).await;
+    let (reference, number) = issued_at_the_portal(&sim, "T-400").await;
+    let body = json!({"documentName": "Loan agreement.pdf", "fileData": STANDARD.encode(agreement())});
+    let document = json_of(app.post("/api/v1/documents", &token, body).await, 201).await["documentId"].clone();
+    let request = |details: Value| {
+        json!({"templateId": 0, "workflowName": "Loan", "documentIds": [document], "stampDetails": details,
+               "signatories": [{"subscriberId": 0, "emailId": "asha@home.test", "name": "Asha Verma", "signingOrder": 1}]})
+    };
+
+    // Refused field by field before the provider is asked; nothing stored.
+    for (details, field) in [
+        (json!({"eStampType": "digital"}), "stampDetails.providerRef"),
+        (json!({"eStampType": "digital", "providerRef": "x".repeat(101)}), "stampDetails.providerRef"),
+        (
+            json!({"eStampType": "digital", "providerRef": reference, "articleCode": "5(h)(B)"}),
+            "stampDetails.articleCode",
+        ),
+        (json!({"eStampType": "digital", "providerRef": reference, "denomination": 500}), "stampDetails.denomination"),
+        (json!({"eStampType": "digital", "providerRef": reference, "state": "Maharashtra"}), "stampDetails.state"),
+        (json!({"eStampType": "digital", "providerRef": "ESTMP-99999999"}), "stampDetails.providerRef"),
+    ] {
+        let problem =
+            expect_problem(app.post("/api/v1/workflows", &token, request(details)).await, 400, "validation_failed")
+                .await;
+        assert!(problem["errors"][field].is_array(), "{field}: {problem}");
+    }
+    // Certificates of another state than the one named: the provider's answer is refused.
+    let other_state = json!({"eStampType": "digital", "providerRef": reference, "state": "KA"});
+    expect_problem(app.post("/api/v1/workflows", &token, request(other_state)).await, 502, "provider_failed").await;
+    assert_eq!(workflow_count(&app, &token).await, 0);
+
+    // Fetched by reference: the certificate's page in front of the agreement, the stamp
+    // allocated to the workflow with its provider reference, and the signature valid.
+    let details = json!({"eStampType": "digital", "providerRef": reference, "state": "MH",
+                         "firstParty": "Asha Verma", "secondParty": "Acme Finance Ltd",
+                         "descriptionOfDocument": "Loan agreement"});
+    let started = json_of(app.post("/api/v1/workflows", &token, request(details.clone())).await, 201).await;
+    let workflow_id = started["workflowId"].as_i64().expect("id");
+    let stamps = stamps_of(&app, &token).await;
+    let stamp = stamps.iter().find(|s| s["referenceNo"] == number.as_str()).expect("the certificate");
+    assert_eq!((stamp["status"].as_str(), stamp["source"].as_str()), (Some("allocated"), Some("provider")), "{stamp}");
+    assert_eq!(
+        (stamp["workflowId"].as_i64(), stamp["providerRef"].as_str()),
+        (Some(workflow_id), Some(reference.as_str()))
+    );
+    sign_typed(&link_of(&started, "asha@home.test"), "Asha Verma").await;
+    let signed = app.post("/api/v1/documents/download", &token, json!({"workflowid": workflow_id})).await;
+    let signed = signed.bytes().await.expect("pdf").to_vec();
+    assert_eq!(signet_pdf::inspect(&signed).expect("opens").pages, 3, "the certificate's page and the agreement");
+    assert!(page_text(&signed, 1).contains(&number), "{}", page_text(&signed, 1));
+    let report = pdfsig(&signed);
+    assert_eq!(report.matches("Signature is Valid").count(), 1, "{report}");
+    pyhanko_validates(&signed, &[cert_pem(&app.state.keys.ca.cert_der).as_slice()]);
+
+    // The same certificates cannot stamp a second document.
+    let again = expect_problem(app.post("/api/v1/workflows", &token, request(details)).await, 409, "conflict").await;
+    assert!(again["detail"].as_str().unwrap_or_default().contains(&number), "{again}");
+    assert_eq!(workflow_count(&app, &token).await, 1);
 }

@@ -599,6 +599,13 @@ async fn a_workflow_of_an_upload_takes_its_duty_from_the_article_or_records_it_w
         (json!({"eStampType": "inventory", "state": "MH", "articleCode": "36A"}), "stampDetails.denomination", 400),
         (json!({"eStampType": "inventory", "state": "Maharashtra", "denomination": 500}), "stampDetails.state", 400),
         (json!({"eStampType": "inventory", "state": "MH", "denomination": 500, "colour": "red"}), "stampDetails", 400),
+        (
+            json!({"eStampType": "inventory", "state": "MH", "denomination": 500, "providerRef": "EST-1"}),
+            "stampDetails.providerRef",
+            400,
+        ),
+        // No stamp provider on this server.
+        (json!({"eStampType": "digital", "providerRef": "EST-1"}), "stampDetails.eStampType", 400),
     ] {
         let problem = expect_problem(
             app.post("/api/v1/workflows", &token, workflow_request(other, details)).await,

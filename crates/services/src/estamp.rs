@@ -205,6 +205,8 @@ pub struct ProviderOrder {
     pub purpose: Purpose,
     /// With [`Purpose::Fetch`]: the provider's reference to fetch by.
     pub reference: Option<String>,
+    /// The request's field that names the reference, for a refusal of it.
+    pub reference_field: &'static str,
     /// The record's transaction (`txnID`, else the loan and sanction numbers).
     pub transaction: String,
     /// The state the duty is paid in, when the request names one.
@@ -214,6 +216,9 @@ pub struct ProviderOrder {
     pub description: Option<String>,
     pub first_party: Option<String>,
     pub second_party: Option<String>,
+    pub paid_by: Option<String>,
+    /// Put the certificates' pages in front of the document (else they are only recorded).
+    pub attach_page: bool,
 }
 
 /// Obtains the order's certificates from the configured provider and records them reserved
@@ -231,7 +236,7 @@ pub async fn obtain(svc: &Services, tenant_id: TenantId, actor: &Actor, order: P
     })
     .await
     .map_err(Error::internal)?;
-    let issued = answer.map_err(|e| provider_error(e, order.purpose))?;
+    let issued = answer.map_err(|e| provider_error(e, order.purpose, order.reference_field))?;
     let state_code = check_against_order(&issued, &order)?;
     let mut stamps = Vec::with_capacity(issued.certificates.len());
     let mut written = Vec::with_capacity(issued.certificates.len());
@@ -269,8 +274,8 @@ pub async fn obtain(svc: &Services, tenant_id: TenantId, actor: &Actor, order: P
         description: order.description,
         first_party: order.first_party,
         second_party: order.second_party,
-        paid_by: None,
-        attach_page: true,
+        paid_by: order.paid_by,
+        attach_page: order.attach_page,
     };
     Ok(Held::new(reservation, rows, request))
 }
@@ -308,7 +313,7 @@ fn check_against_order(issued: &Issued, order: &ProviderOrder) -> Result<String,
     Ok(state)
 }
 
-fn provider_error(error: ProviderError, purpose: Purpose) -> Error {
+fn provider_error(error: ProviderError, purpose: Purpose, reference_field: &str) -> Error {
     match error {
         ProviderError::Refused(reasons) => {
             let mut errors = FieldErrors::new();
@@ -321,7 +326,7 @@ fn provider_error(error: ProviderError, purpose: Purpose) -> Error {
             Error::Validation(errors)
         }
         ProviderError::NotFound if purpose == Purpose::Fetch => {
-            Error::field("referenceNo", "the stamp provider has issued no e-stamp certificate under this reference")
+            Error::field(reference_field, "the stamp provider has issued no e-stamp certificate under this reference")
         }
         ProviderError::NotFound => {
             Error::rejected(ErrorCode::ProviderFailed, "the stamp provider does not offer issuing; nothing was stored")

@@ -334,28 +334,57 @@ pub struct StampDetails {
     pub paid_by: Option<String>,
     pub description: Option<String>,
     pub suppress_page: bool,
+    /// With `digital`: the stamp provider's reference of certificates it issued before (at its
+    /// portal, say), fetched for the document instead of taken from stock.
+    pub provider_ref: Option<String>,
 }
 
 /// Longest party name or description on a certificate page.
 const MAX_DETAIL_CHARS: usize = 200;
+/// Longest provider reference taken (`stampDetails.providerRef`).
+pub const MAX_PROVIDER_REF_CHARS: usize = 100;
+
+/// Where a document's stamp duty comes from.
+pub enum StampOrder {
+    /// Certificates from the tenant's inventory.
+    Inventory(StampRequest),
+    /// Certificates the stamp provider issues (or issued) for the request.
+    Provider(crate::estamp::ProviderOrder),
+}
+
+/// Whether `order` could be held now, holding nothing: stock that makes up the duty (the
+/// provider is asked only when the workflow starts).
+pub async fn check_takeable(svc: &Services, tenant_id: TenantId, order: &StampOrder) -> Result<(), Error> {
+    match order {
+        StampOrder::Inventory(request) => {
+            svc.store.check_stamp_stock(tenant_id, &request.state_code, request.duty).await
+        }
+        StampOrder::Provider(_) => Ok(()),
+    }
+}
+
+/// Holds the certificates `order` asks for: reserved from stock, or obtained from the stamp
+/// provider and recorded reserved. Out of stock, or a provider's refusal, holds nothing.
+pub async fn take(svc: &Services, tenant_id: TenantId, actor: &Actor, order: StampOrder) -> Result<Held, Error> {
+    match order {
+        StampOrder::Inventory(request) => reserve(svc, tenant_id, request).await,
+        StampOrder::Provider(order) => crate::estamp::obtain(svc, tenant_id, actor, order).await,
+    }
+}
 
 /// The stamp duty `stampDetails` asks for, every problem at once (fields named
 /// `stampDetails.…`): none without `eStampType`; with `inventory`, a state, an article of the
-/// state for the tenant when named, and the duty (given, or the article's fixed duty).
+/// state for the tenant when named, and the duty (given, or the article's fixed duty); with
+/// `digital`, the provider's reference of the certificates to fetch (the provider says their
+/// state and duty; a state given must be theirs). Nothing is asked of the provider here.
 pub async fn request_from_details(
     svc: &Services,
     tenant_id: TenantId,
     details: StampDetails,
-) -> Result<Option<StampRequest>, Error> {
-    let field = |name: &str| format!("stampDetails.{name}");
+) -> Result<Option<StampOrder>, Error> {
     let source =
         stamp::parse_estamp_type(details.e_stamp_type.as_deref()).map_err(|m| Error::field(&field("eStampType"), m))?;
-    if source.is_none() {
-        return Ok(None);
-    }
     let mut errors = FieldErrors::new();
-    let state_code =
-        stamp::parse_state_code(&field("state"), details.state.as_deref()).map_err(|e| collect(&mut errors, e)).ok();
     for (name, value) in [
         ("firstParty", &details.first_party),
         ("secondParty", &details.second_party),
@@ -369,6 +398,35 @@ pub async fn request_from_details(
             );
         }
     }
+    match source {
+        None => Ok(None),
+        Some(stamp::EstampSource::Provider) => {
+            provider_order(svc, details, errors).map(|o| Some(StampOrder::Provider(o)))
+        }
+        Some(stamp::EstampSource::Inventory) => {
+            inventory_request(svc, tenant_id, details, errors).await.map(|r| Some(StampOrder::Inventory(r)))
+        }
+    }
+}
+
+fn field(name: &str) -> String {
+    format!("stampDetails.{name}")
+}
+
+async fn inventory_request(
+    svc: &Services,
+    tenant_id: TenantId,
+    details: StampDetails,
+    mut errors: FieldErrors,
+) -> Result<StampRequest, Error> {
+    if details.provider_ref.is_some() {
+        errors.insert(
+            field("providerRef"),
+            vec!["is for certificates of the stamp provider (eStampType digital)".into()],
+        );
+    }
+    let state_code =
+        stamp::parse_state_code(&field("state"), details.state.as_deref()).map_err(|e| collect(&mut errors, e)).ok();
     let article = match (&state_code, &details.article_code) {
         (Some(state_code), Some(code)) => {
             let found =
@@ -389,7 +447,7 @@ pub async fn request_from_details(
     let (Some(state_code), Some(duty), true) = (state_code, duty, errors.is_empty()) else {
         return Err(Error::Validation(errors));
     };
-    Ok(Some(StampRequest {
+    Ok(StampRequest {
         state_code,
         duty,
         article,
@@ -398,7 +456,58 @@ pub async fn request_from_details(
         second_party: details.second_party,
         paid_by: details.paid_by,
         attach_page: !details.suppress_page,
-    }))
+    })
+}
+
+/// Certificates the provider issued under `providerRef`, fetched when the workflow starts.
+fn provider_order(
+    svc: &Services,
+    details: StampDetails,
+    mut errors: FieldErrors,
+) -> Result<crate::estamp::ProviderOrder, Error> {
+    if crate::estamp::HttpProvider::configured(svc).is_none() {
+        return Err(Error::field(&field("eStampType"), "digital e-stamping is not configured on this server"));
+    }
+    let reference = details.provider_ref.as_deref().map(str::trim).unwrap_or_default().to_string();
+    if reference.is_empty() {
+        errors.insert(
+            field("providerRef"),
+            vec!["is required: the stamp provider's reference of the certificates".into()],
+        );
+    } else if reference.chars().count() > MAX_PROVIDER_REF_CHARS || reference.chars().any(char::is_control) {
+        errors.insert(
+            field("providerRef"),
+            vec![format!("must be at most {MAX_PROVIDER_REF_CHARS} characters without control characters")],
+        );
+    }
+    let state_code = match details.state.as_deref().filter(|s| !s.is_empty()) {
+        Some(state) => stamp::parse_state_code(&field("state"), Some(state)).map_err(|e| collect(&mut errors, e)).ok(),
+        None => None,
+    };
+    if details.article_code.is_some() {
+        errors
+            .insert(field("articleCode"), vec!["is for certificates from the inventory (eStampType inventory)".into()]);
+    }
+    if details.denomination != 0 {
+        errors.insert(field("denomination"), vec!["must be 0: the provider's certificates carry their duty".into()]);
+    }
+    if !errors.is_empty() {
+        return Err(Error::Validation(errors));
+    }
+    Ok(crate::estamp::ProviderOrder {
+        loan: serde_json::Value::Null,
+        purpose: signet_domain::estamp::Purpose::Fetch,
+        transaction: format!("fetch/{reference}"),
+        reference: Some(reference),
+        reference_field: "stampDetails.providerRef",
+        state_code,
+        duty: 0,
+        description: details.description,
+        first_party: details.first_party,
+        second_party: details.second_party,
+        paid_by: details.paid_by,
+        attach_page: !details.suppress_page,
+    })
 }
 
 /// Certificates held for one document while its page is made.

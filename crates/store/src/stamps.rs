@@ -270,6 +270,12 @@ pub(crate) fn takeable_sql(prefix: &str, now: &str) -> String {
     format!("{prefix}{}", TAKEABLE.replace("$now", now))
 }
 
+/// The takeable stock of a state by denomination (`$1` tenant, `$2` state, `$3` now).
+fn takeable_stock_sql() -> String {
+    takeable_sql("SELECT denomination, COUNT(*) FROM stamps WHERE tenant_id = $1 AND state_code = $2 AND ", "$3")
+        + " GROUP BY denomination"
+}
+
 fn out_of_stock(state_code: &str, duty: i64, stock: &[(i64, i64)]) -> Error {
     let have: Vec<String> = stock.iter().filter(|(_, n)| *n > 0).map(|(d, n)| format!("{n} x Rs {d}")).collect();
     let have = if have.is_empty() { "none".to_string() } else { have.join(", ") };
@@ -539,10 +545,7 @@ impl Store {
         until: Millis,
     ) -> Result<Vec<StampRow>> {
         let now = now_millis();
-        let stock_sql = takeable_sql(
-            "SELECT denomination, COUNT(*) FROM stamps WHERE tenant_id = $1 AND state_code = $2 AND ",
-            "$3",
-        ) + " GROUP BY denomination";
+        let stock_sql = takeable_stock_sql();
         let take_sql = format!(
             "UPDATE stamps SET state = 'reserved', reservation = $1, reserved_until = $2 WHERE id IN \
              ({}) RETURNING {STAMP_COLUMNS}",
@@ -585,6 +588,23 @@ impl Store {
             reserved.sort_by_key(|r| r.id);
             Ok(reserved)
         })
+    }
+
+    /// Whether the stock of `state_code` makes up `duty` now, as [`Store::reserve_stamps`] would
+    /// take it, with nothing taken: its refusal, for a check before anything is sent (a send
+    /// that races another for the last certificates is still refused when it reserves).
+    pub async fn check_stamp_stock(&self, tenant_id: TenantId, state_code: &str, duty: i64) -> Result<()> {
+        let sql = takeable_stock_sql();
+        let stock: Vec<(i64, i64)> = on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+                .bind(tenant_id.get())
+                .bind(state_code)
+                .bind(now_millis())
+                .fetch_all(pool)
+                .await
+                .map_err(db_err)?
+        });
+        plan_allocation(&stock, duty).map(|_| ()).ok_or_else(|| out_of_stock(state_code, duty, &stock))
     }
 
     /// Gives back what a reservation still holds (the document was not made or stored):

@@ -267,11 +267,14 @@ impl DigitalStamp {
                 _ => facts.map(|f| f.transaction.clone()).unwrap_or_default(),
             },
             reference,
+            reference_field: "referenceNo",
             state_code,
             duty,
             description: description.map(str::to_string),
             first_party: party(0),
             second_party: party(1),
+            paid_by: None,
+            attach_page: true,
         })
     }
 }

@@ -111,10 +111,13 @@ pub struct InitiateWorkFlowData {
     pub initials: Option<serde_json::Value>,
     pub location: Option<serde_json::Value>,
     pub reason: Option<String>,
-    /// Stamp duty from the tenant's inventory for the first document, when it names
-    /// `eStampType` `inventory` (docs/stamps.md): `state`, `denomination` (0 takes the article's
-    /// fixed duty), `articleCode`, `firstParty`, `secondParty`, `stampDutyPaidBy`,
-    /// `descriptionOfDocument`, `suppressEstampPage`. Without `eStampType` it is kept as sent.
+    /// Stamp duty for the first document (docs/stamps.md). `eStampType` `inventory`: from the
+    /// tenant's stock, with `state`, `denomination` (0 takes the article's fixed duty),
+    /// `articleCode`. `eStampType` `digital`: certificates the stamp provider issued under
+    /// `providerRef` (at most 100 characters), fetched when the workflow starts; `state`, when
+    /// given, must be theirs, and `denomination` 0. Both take `firstParty`, `secondParty`,
+    /// `stampDutyPaidBy`, `descriptionOfDocument` (each at most 200 characters) and
+    /// `suppressEstampPage`. Without `eStampType` it is kept as sent.
     pub stamp_details: Option<serde_json::Value>,
     pub list_attachment_details: Option<Vec<AttachmentDetails>>,
     pub signer_attachment_details: Option<Vec<SignerAttachmentDetail>>,
@@ -398,6 +401,7 @@ fn stamp_details(value: Option<&serde_json::Value>) -> Result<Option<StampDetail
         description_of_document: Option<String>,
         #[serde(default)]
         suppress_estamp_page: bool,
+        provider_ref: Option<String>,
     }
     let sent: Sent = serde_json::from_value(serde_json::Value::Object(object.clone()))
         .map_err(|e| Error::field("stampDetails", format!("is not a stamp request: {e}")))?;
@@ -411,6 +415,7 @@ fn stamp_details(value: Option<&serde_json::Value>) -> Result<Option<StampDetail
         paid_by: sent.stamp_duty_paid_by,
         description: sent.description_of_document,
         suppress_page: sent.suppress_estamp_page,
+        provider_ref: sent.provider_ref,
     }))
 }
 

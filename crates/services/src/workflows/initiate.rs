@@ -184,14 +184,7 @@ async fn template_definition(
     match template_id {
         0 => Ok(TemplateDefinition { fields: fields.to_vec(), ..TemplateDefinition::default() }),
         id if id < 0 => Err(Error::field("templateId", "must be 0 or a template id")),
-        id => {
-            let template = svc
-                .store
-                .template(tenant_id, TemplateId::from(id))
-                .await?
-                .ok_or_else(|| Error::field("templateId", "no such template"))?;
-            Ok(serde_json::from_str(&template.definition)?)
-        }
+        id => Ok(super::templates::read(svc, tenant_id, id).await?.1),
     }
 }
 
@@ -238,9 +231,16 @@ async fn check(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) 
     })
 }
 
-/// Whether `request` would start a workflow (every check of [`initiate`] that stores nothing).
+/// Whether `request` would start a workflow (every check of [`initiate`] that stores nothing,
+/// the stamp duty's stock included; the stamp provider is asked only when it starts).
 pub async fn validate(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) -> Result<(), Error> {
-    check(svc, tenant_id, request).await.map(|_| ())
+    check(svc, tenant_id, request).await?;
+    if let Some(details) = request.stamp.clone()
+        && let Some(order) = crate::stamps::request_from_details(svc, tenant_id, details).await?
+    {
+        crate::stamps::check_takeable(svc, tenant_id, &order).await?;
+    }
+    Ok(())
 }
 
 /// Starts a workflow; the first signing group is notified by the `workflow.started` event.
@@ -256,7 +256,10 @@ pub async fn initiate(
         None => None,
     };
     let held = match stamp {
-        Some(stamp) => Some(crate::stamps::reserve(svc, tenant_id, stamp).await?),
+        Some(order) => {
+            let audit_actor = signet_domain::audit::Actor { id: actor.id.clone(), ip: actor.ip.clone() };
+            Some(crate::stamps::take(svc, tenant_id, &audit_actor, order).await?)
+        }
         None => None,
     };
     if let Some(held) = &held

@@ -38,13 +38,7 @@ pub struct QuickStart {
     pub qr: Vec<crate::verification::QrPlacement>,
 }
 
-/// Where a one-call request's stamp duty comes from.
-pub enum StampOrder {
-    /// Certificates from the tenant's inventory.
-    Inventory(crate::stamps::StampRequest),
-    /// Certificates the stamp provider issues (or issued) for the request's loan record.
-    Provider(crate::estamp::ProviderOrder),
-}
+pub use crate::stamps::StampOrder;
 
 /// Runs `plan` (parsing and checking the documents: heavy work) on the bounded pool, then
 /// stores everything and starts the workflow. Nothing is stored when a check fails.
@@ -70,10 +64,9 @@ pub async fn start(
     // Stamp papers first: out of stock refuses the request before anything is stored; once
     // held, every later failure gives them back.
     let held = match rest.stamp.take() {
-        Some(StampOrder::Inventory(request)) => Some(crate::stamps::reserve(svc, tenant_id, request).await?),
-        Some(StampOrder::Provider(order)) => {
+        Some(order) => {
             let audit_actor = signet_domain::audit::Actor { id: actor.id.clone(), ip: actor.ip.clone() };
-            Some(crate::estamp::obtain(svc, tenant_id, &audit_actor, order).await?)
+            Some(crate::stamps::take(svc, tenant_id, &audit_actor, order).await?)
         }
         None => None,
     };

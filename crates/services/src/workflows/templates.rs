@@ -149,6 +149,21 @@ pub async fn create(
     svc.store.create_template(tenant_id, name, description, &json, actor).await
 }
 
+/// The tenant's template `id` (its name and definition), as a workflow started from it reads
+/// it; one that does not exist is refused under `templateId`.
+pub async fn read(
+    svc: &Services,
+    tenant_id: signet_domain::TenantId,
+    id: i64,
+) -> Result<(String, TemplateDefinition), Error> {
+    let template = match id {
+        id if id <= 0 => None,
+        id => svc.store.template(tenant_id, signet_domain::TemplateId::from(id)).await?,
+    }
+    .ok_or_else(|| Error::field("templateId", "no such template"))?;
+    Ok((template.name, serde_json::from_str(&template.definition)?))
+}
+
 /// The channels a template lookup (`SimpleRequest.requestFrom`) may come from.
 pub const REQUEST_CHANNELS: [&str; 4] = ["web", "mobile", "api", "integration"];
 

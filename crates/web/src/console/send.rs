@@ -147,27 +147,31 @@ struct StampForm {
     second_party: String,
     paid_by: String,
     description: String,
+    /// With `digital`: the provider's reference of the certificates to fetch.
+    reference: String,
 }
 
 impl StampForm {
-    /// The form's `stamp_*` fields; the state defaults to Maharashtra, as the stamps screen.
+    /// The form's `stamp_*` fields; a new form's state is Maharashtra, as the stamps screen's
+    /// (one posted empty is left to the provider's certificates).
     fn read(fields: &FormFields) -> StampForm {
         let field = |name: &str| fields.get(&format!("stamp_{name}")).trim().to_string();
-        let state = field("state");
+        let posted = fields.0.iter().any(|(name, _)| name == "stamp_state");
         StampForm {
             source: field("source"),
-            state: if state.is_empty() { "MH".into() } else { state },
+            state: if posted { field("state") } else { "MH".into() },
             article: field("article"),
             duty: field("duty"),
             first_party: field("first_party"),
             second_party: field("second_party"),
             paid_by: field("paid_by"),
             description: field("description"),
+            reference: field("reference"),
         }
     }
 
     /// The form's fields by name, for the placement screen's hidden inputs.
-    fn carried(&self) -> [(&'static str, &str); 8] {
+    fn carried(&self) -> [(&'static str, &str); 9] {
         [
             ("stamp_source", &self.source),
             ("stamp_state", &self.state),
@@ -177,6 +181,7 @@ impl StampForm {
             ("stamp_second_party", &self.second_party),
             ("stamp_paid_by", &self.paid_by),
             ("stamp_description", &self.description),
+            ("stamp_reference", &self.reference),
         ]
     }
 
@@ -205,17 +210,19 @@ impl StampForm {
             paid_by: given(&self.paid_by),
             description: given(&self.description),
             suppress_page: false,
+            provider_ref: given(&self.reference),
         }))
     }
 }
 
 /// The stamp duty asked for, checked before the placement screen (which carries it on without
-/// a way to correct it): the state, the article and the duty, as the service will take them.
+/// a way to correct it): the state, the article, the duty and the stock that makes it up, as
+/// the service will take them.
 async fn check_stamp(state: &AppState, session: &Session, fields: &FormFields) -> Result<(), Error> {
-    match StampForm::read(fields).details(session.text)? {
-        Some(details) => {
-            signet_services::stamps::request_from_details(state, session.auth.tenant_id, details).await.map(|_| ())
-        }
+    let tenant_id = session.auth.tenant_id;
+    let Some(details) = StampForm::read(fields).details(session.text)? else { return Ok(()) };
+    match signet_services::stamps::request_from_details(state, tenant_id, details).await? {
+        Some(order) => signet_services::stamps::check_takeable(state, tenant_id, &order).await,
         None => Ok(()),
     }
 }
@@ -392,12 +399,85 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
     if template == 0 {
         return placement_page(&state, &session, &fields, &documents, &signers, &staged, None).await;
     }
-    // The template places the signatures: the workflow starts now.
-    match send(&state, &session, &fields, &documents, &signers, &staged).await {
-        Ok(id) => see_other(&format!("/app/workflows/{id}")),
+    // The template places the boxes: the review shows them before anything is sent.
+    let carried = review_carry(&fields, &documents, &staged);
+    match checked_review(&state, &session, &carried, &documents, &signers, &staged).await {
+        Ok(page) => render(StatusCode::OK, &page),
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => again(user_text(&error)),
         Err(error) => failure(error),
     }
+}
+
+/// What the review of a send from a template carries on to **Send**: the send form's fields
+/// (not its files, nor the rows of files asked of the signers, which are staged by now), the
+/// stored documents and the staged attachments.
+fn review_carry(fields: &FormFields, documents: &[i64], staged: &[StagedAttachment]) -> FormFields {
+    let is_request_row = |name: &str| {
+        name.strip_prefix('r').and_then(|rest| rest.split_once('_')).is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+    };
+    let mut carried: Vec<(String, String)> =
+        fields.0.iter().filter(|(name, _)| name != "csrf" && !is_request_row(name)).cloned().collect();
+    carried.extend(documents.iter().map(|id| ("document".to_string(), id.to_string())));
+    for a in staged {
+        for (name, value) in
+            [("att_kind", &a.kind), ("att_name", &a.name), ("att_description", &a.description), ("att_key", &a.key)]
+        {
+            carried.push((name.to_string(), value.clone()));
+        }
+    }
+    FormFields(carried)
+}
+
+/// A template's fields where they fall on these documents (`pages[i]`: the page count of
+/// document `i`): a field for every document becomes one per document, and `first`, `last` and
+/// `all` become page numbers. Fields placed below text stay as they are; pages a document does
+/// not have are left out, as the signing leaves them out.
+fn on_the_pages(fields: &[TemplateField], pages: &[usize]) -> Vec<TemplateField> {
+    let mut concrete = Vec::new();
+    for field in fields {
+        if field.anchor.is_some() {
+            concrete.push(field.clone());
+            continue;
+        }
+        let documents: Vec<usize> = match field.document {
+            Some(d) => vec![d],
+            None => (0..pages.len()).collect(),
+        };
+        for document in documents {
+            let count = pages.get(document).copied().unwrap_or(0);
+            let numbers: Vec<usize> = match &field.page {
+                Some(serde_json::Value::Number(n)) => n.as_u64().map(|n| n as usize).into_iter().collect(),
+                Some(serde_json::Value::String(word)) => match word.as_str() {
+                    "first" => vec![1],
+                    "last" => vec![count],
+                    "all" => (1..=count).collect(),
+                    number => number.parse().ok().into_iter().collect(),
+                },
+                _ => vec![count],
+            };
+            for page in numbers.into_iter().filter(|p| (1..=count).contains(p)) {
+                concrete.push(TemplateField {
+                    document: Some(document),
+                    page: Some(serde_json::json!(page)),
+                    ..field.clone()
+                });
+            }
+        }
+    }
+    concrete
+}
+
+/// The placement screen's `field` value of a box on a page (`placed_field` reads it back).
+fn placement_value(field: &TemplateField) -> Option<String> {
+    let page = field.page.as_ref().and_then(serde_json::Value::as_u64)?;
+    let (document, left, top, width, height) = (field.document?, field.left?, field.top?, field.width?, field.height?);
+    let label = field.label.as_deref().unwrap_or_default();
+    Some(format!(
+        "{}:{document}:{page}:{left}:{top}:{width}:{height}:{}:{}:{label}",
+        field.signatory,
+        field.kind.as_str(),
+        u8::from(field.required)
+    ))
 }
 
 struct SheetView {
@@ -602,7 +682,9 @@ pub async fn start(State(state): State<AppState>, session: Session, fields: Form
     match sent {
         Ok(id) => see_other(&format!("/app/workflows/{id}")),
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+            // A send from a template comes back to the placement screen with its boxes drawn.
             let text = Some(user_text(&error));
+            let fields = from_template(&state, &session, &fields, &documents).await.unwrap_or(fields);
             placement_page(&state, &session, &fields, &documents, &signers, &attachments, text).await
         }
         Err(error) => failure(error),
@@ -632,6 +714,8 @@ struct ReviewPage {
     stamp: Vec<(&'static str, String)>,
     attachments: Vec<StagedAttachment>,
     template_name: String,
+    /// The template whose boxes these are (empty when placed on the placement screen).
+    from_template: String,
     /// Every field of the placement screen's form, sent on with **Send** or **Back to change**.
     carried: Vec<(String, String)>,
 }
@@ -655,13 +739,14 @@ fn stamp_lines(text: Text, stamp: &StampForm) -> Vec<(&'static str, String)> {
         .find(|(value, _)| *value == stamp.source)
         .map_or(stamp.source.as_str(), |(_, l)| text.s(l));
     let state = stamp::STATES.iter().find(|(code, _)| *code == stamp.state).map_or(stamp.state.as_str(), |(_, n)| n);
-    let duty = if stamp.duty.is_empty() {
-        text.s("review.stamp.fixed_duty").to_string()
-    } else {
-        format!("₹{}", stamp.duty)
+    let duty = match (stamp.duty.is_empty(), stamp.source == "digital") {
+        (false, _) => format!("₹{}", stamp.duty),
+        (true, false) => text.s("review.stamp.fixed_duty").to_string(),
+        (true, true) => text.s("review.stamp.providers_duty").to_string(),
     };
     [
         (text.s("review.stamp.e_stamping"), source.to_string()),
+        (text.s("review.stamp.reference"), stamp.reference.clone()),
         (text.s("review.stamp.state"), state.to_string()),
         (text.s("review.stamp.article"), stamp.article.clone()),
         (text.s("review.stamp.duty"), duty),
@@ -692,8 +777,9 @@ async fn review_page(
         let signer = (signatory as usize).checked_sub(1).and_then(|i| signers.get(i));
         signer.map(|s| if s.name.is_empty() { s.email.clone() } else { s.name.clone() }).unwrap_or_default()
     };
+    let pages: Vec<usize> = views.iter().map(|v| v.sheets.len()).collect();
     let mut words = Vec::new();
-    for field in placed {
+    for field in &on_the_pages(placed, &pages) {
         let what = field.label.clone().unwrap_or_else(|| field.kind.default_label().to_string());
         let text = session.text.plain("review.placed.box", &[("what", &what), ("who", &who(field.signatory))]);
         let page = field.page.as_ref().and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
@@ -750,6 +836,7 @@ async fn review_page(
         stamp: stamp_lines(session.text, &StampForm::read(fields)),
         attachments: attachments.to_vec(),
         template_name: fields.get("template_name").to_string(),
+        from_template: String::new(),
         carried: fields.0.iter().filter(|(name, _)| name != "csrf").cloned().collect(),
     })
 }
@@ -761,14 +848,10 @@ pub async fn review(State(state): State<AppState>, session: Session, fields: For
         return refused;
     }
     let (documents, signers, attachments, carried) = carried(session.text, &fields);
-    let checked = async {
-        carried?;
-        let request = request_of(session.text, &fields, &documents, &signers)?;
-        let placed = request.fields.clone();
-        staged::validate_with(&state, session.auth.tenant_id, request, &attachments).await?;
-        review_page(&state, &session, &fields, &documents, &signers, &attachments, &placed).await
-    }
-    .await;
+    let checked = match carried {
+        Ok(()) => checked_review(&state, &session, &fields, &documents, &signers, &attachments).await,
+        Err(error) => Err(error),
+    };
     match checked {
         Ok(page) => render(StatusCode::OK, &page),
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
@@ -779,14 +862,70 @@ pub async fn review(State(state): State<AppState>, session: Session, fields: For
     }
 }
 
-/// The review's **Back to change**: the placement screen again, with everything as it was.
+/// What would be sent, checked as the API's initiate checks it and with nothing stored: the
+/// review page, with the boxes placed on the placement screen or by the template chosen.
+async fn checked_review(
+    state: &AppState,
+    session: &Session,
+    fields: &FormFields,
+    documents: &[i64],
+    signers: &[Signer],
+    attachments: &[StagedAttachment],
+) -> Result<ReviewPage, Error> {
+    let request = request_of(session.text, fields, documents, signers)?;
+    let (template, placed) = match request.template_id {
+        0 => (String::new(), request.fields.clone()),
+        id => {
+            let (name, definition) = templates::read(state, session.auth.tenant_id, id).await?;
+            (name, definition.fields)
+        }
+    };
+    staged::validate_with(state, session.auth.tenant_id, request, attachments).await?;
+    let mut page = review_page(state, session, fields, documents, signers, attachments, &placed).await?;
+    page.from_template = template;
+    Ok(page)
+}
+
+/// The review's **Back to change**: the placement screen again, with everything as it was. A
+/// send from a template comes back with the template's boxes drawn, to be changed as any
+/// others (the template itself stays as it is).
 pub async fn back(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
     if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
         return refused;
     }
     let (documents, signers, attachments, carried) = carried(session.text, &fields);
     let error = carried.err().map(|error| user_text(&error));
+    let fields = match from_template(&state, &session, &fields, &documents).await {
+        Ok(fields) => fields,
+        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+            return super::page_error(StatusCode::BAD_REQUEST, &user_text(&error));
+        }
+        Err(error) => return failure(error),
+    };
     placement_page(&state, &session, &fields, &documents, &signers, &attachments, error).await
+}
+
+/// `fields` with the chosen template's boxes in place of the template, as the placement screen
+/// draws boxes; `fields` as they are without a template.
+async fn from_template(
+    state: &AppState,
+    session: &Session,
+    fields: &FormFields,
+    documents: &[i64],
+) -> Result<FormFields, Error> {
+    let id = fields.get("template").parse::<i64>().unwrap_or(0);
+    if id == 0 {
+        return Ok(FormFields(fields.0.clone()));
+    }
+    let (_, definition) = templates::read(state, session.auth.tenant_id, id).await?;
+    let mut pages = Vec::with_capacity(documents.len());
+    for (position, id) in documents.iter().enumerate() {
+        pages.push(document_view(state, session, *id, position).await?.sheets.len());
+    }
+    let mut drawn: Vec<(String, String)> = fields.0.iter().filter(|(name, _)| name != "template").cloned().collect();
+    let boxes = on_the_pages(&definition.fields, &pages);
+    drawn.extend(boxes.iter().filter_map(placement_value).take(MAX_PLACED).map(|v| ("field".to_string(), v)));
+    Ok(FormFields(drawn))
 }
 
 fn days(words: Text, fields: &FormFields, name: &str, label: &str) -> Result<Option<i64>, Error> {
@@ -900,6 +1039,57 @@ mod tests {
         ] {
             assert!(placed_field(Text::EN, bad, 3, 1).is_err(), "{bad}");
         }
+    }
+
+    fn template_field(document: Option<usize>, page: serde_json::Value) -> TemplateField {
+        TemplateField {
+            signatory: 1,
+            document,
+            page: Some(page),
+            left: Some(72.0),
+            top: Some(600.0),
+            width: Some(150.0),
+            height: Some(40.0),
+            anchor: None,
+            kind: FieldKind::Signature,
+            label: None,
+            required: false,
+        }
+    }
+
+    #[test]
+    fn a_templates_fields_fall_on_the_pages_the_documents_have() {
+        let on = |field: TemplateField, pages: &[usize]| {
+            on_the_pages(&[field], pages)
+                .iter()
+                .map(|f| (f.document.unwrap_or(99), f.page.as_ref().and_then(|p| p.as_u64()).unwrap_or(0)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(on(template_field(None, serde_json::json!("last")), &[3, 2]), vec![(0, 3), (1, 2)]);
+        assert_eq!(on(template_field(Some(1), serde_json::json!("all")), &[3, 2]), vec![(1, 1), (1, 2)]);
+        assert_eq!(on(template_field(Some(0), serde_json::json!("first")), &[3]), vec![(0, 1)]);
+        assert_eq!(on(template_field(Some(0), serde_json::json!(2)), &[3]), vec![(0, 2)]);
+        // Pages and documents that are not there are left out, as the signing leaves them out.
+        assert!(on(template_field(Some(0), serde_json::json!(9)), &[3]).is_empty());
+        assert!(on(template_field(Some(4), serde_json::json!(1)), &[3]).is_empty());
+        let below = TemplateField { anchor: Some("Borrower".into()), ..template_field(None, serde_json::json!(1)) };
+        assert_eq!(on_the_pages(std::slice::from_ref(&below), &[3]).len(), 1, "kept as it is");
+    }
+
+    #[test]
+    fn a_templates_box_is_drawn_as_the_placement_screen_would_post_it() {
+        let field = TemplateField {
+            kind: FieldKind::Text,
+            label: Some("Loan: number".into()),
+            required: true,
+            ..template_field(Some(0), serde_json::json!(2))
+        };
+        let value = placement_value(&field).expect("a box on a page");
+        let read = placed_field(Text::EN, &value, 1, 1).expect("read back");
+        assert_eq!((read.page, read.left, read.top), (Some(serde_json::json!(2)), Some(72.0), Some(600.0)));
+        assert_eq!((read.kind, read.label.as_deref(), read.required), (FieldKind::Text, Some("Loan: number"), true));
+        assert!(placement_value(&template_field(None, serde_json::json!(1))).is_none(), "every document");
+        assert!(placement_value(&template_field(Some(0), serde_json::json!("last"))).is_none(), "no page number");
     }
 
     #[test]
