@@ -689,17 +689,7 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     assert!(!admin.get(app.url("/app/roles")).await.text().await.expect("html").contains("Branch reviewer"));
 
     // Sending with a template: its fields place the signature and the workflow starts at once.
-    let definition = serde_json::json!({"fields": [{"signatory": 1, "page": 1, "left": 100.0, "top": 500.0, "width": 150.0, "height": 50.0}]});
-    signet_services::workflows::templates::create(
-        &app.state,
-        tenant.tenant_id,
-        &signet_domain::audit::Actor::system(),
-        Some("One signer at the foot"),
-        None,
-        serde_json::from_value(definition).expect("definition"),
-    )
-    .await
-    .expect("template");
+    template_of_one_box(&app, &tenant, "One signer at the foot", json!(1)).await;
     let send = admin.get(app.url("/app/send")).await.text().await.expect("html");
     let template =
         send.split("<option value=\"").nth(2).and_then(|r| r.split('"').next()).expect("the template").to_string();
@@ -976,6 +966,30 @@ async fn administrators_keep_the_stamp_inventory_and_its_article_codes(backend: 
 }
 
 /// A form with a PKCS#12 file (`certificate`), as the signing screen's upload forms send it.
+/// A template `name` of the tenant with the first signatory's box on `page` (at 100, 500, 150 x
+/// 50 points): its id, as the send form offers it.
+async fn template_of_one_box(
+    app: &TestApp,
+    tenant: &signet_server::provision::ProvisionedTenant,
+    name: &str,
+    page: Value,
+) -> String {
+    let definition = json!({"fields": [{"signatory": 1, "page": page, "left": 100.0, "top": 500.0, "width": 150.0, "height": 50.0}]});
+    signet_services::workflows::templates::create(
+        &app.state,
+        tenant.tenant_id,
+        &signet_domain::audit::Actor::system(),
+        Some(name),
+        None,
+        serde_json::from_value(definition).expect("definition"),
+    )
+    .await
+    .expect("template")
+    .id
+    .get()
+    .to_string()
+}
+
 /// A multipart send of one PDF with `template` to one signer, with the stamp form's `stamp`.
 fn stamped_send(csrf: &str, template: &str, stamp: &[(&'static str, &'static str)]) -> reqwest::multipart::Form {
     let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Hypothecation deed")]);
@@ -1002,21 +1016,7 @@ async fn senders_e_stamp_the_documents_they_send(backend: Backend) {
     let api = app.token(&tenant).await;
     let load = json!({"state": "KA", "denomination": [{"denomination": 100, "referenceNo": "KA-SEND-1"}]});
     assert_eq!(app.post("/api/v1/stamps", &api, load).await.status(), 201);
-    let definition =
-        json!({"fields": [{"signatory": 1, "page": 1, "left": 100.0, "top": 500.0, "width": 150.0, "height": 50.0}]});
-    let template = signet_services::workflows::templates::create(
-        &app.state,
-        tenant.tenant_id,
-        &signet_domain::audit::Actor::system(),
-        Some("Deed"),
-        None,
-        serde_json::from_value(definition).expect("definition"),
-    )
-    .await
-    .expect("template")
-    .id
-    .get()
-    .to_string();
+    let template = template_of_one_box(&app, &tenant, "Deed", json!(1)).await;
     let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
     let page = admin.get(app.url("/app/send")).await.text().await.expect("html");
     assert!(page.contains("<legend>Stamp duty</legend>") && page.contains("value=\"KA\""), "{page}");
@@ -1124,20 +1124,7 @@ async fn senders_e_stamp_with_certificates_the_stamp_provider_issued(backend: Ba
         .expect("json");
     let reference = issued["providerRef"].as_str().expect("reference").to_string();
     let number = issued["certificates"][0]["certificateNo"].as_str().expect("number").to_string();
-    let definition = json!({"fields": [{"signatory": 1, "page": "last", "left": 100.0, "top": 500.0, "width": 150.0, "height": 50.0}]});
-    let template = signet_services::workflows::templates::create(
-        &app.state,
-        tenant.tenant_id,
-        &signet_domain::audit::Actor::system(),
-        Some("Deed"),
-        None,
-        serde_json::from_value(definition).expect("definition"),
-    )
-    .await
-    .expect("template")
-    .id
-    .get()
-    .to_string();
+    let template = template_of_one_box(&app, &tenant, "Deed", json!("last")).await;
     let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
     let csrf = csrf_of(&admin.get(app.url("/app/send")).await.text().await.expect("html"));
     let send = |stamp: Vec<(&'static str, String)>| {
