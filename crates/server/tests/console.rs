@@ -1606,6 +1606,26 @@ async fn administrators_keep_the_menus_and_grant_their_entries(backend: Backend)
         (Some(1), Some(1))
     );
 
+    // A grant to someone who cannot use it now (marked inactive) stays listed, marked, with its
+    // button; the API's list of who may use the entry leaves them out.
+    let meera = signet_testkit::people::signed_in_user(&app, &smtp, &api, "meera@bank.example", 2).await.0;
+    assert_eq!(grant(&[("menu", &loans_id), ("user", &meera.to_string())]).await.status(), 303);
+    let leave = json!({"userId": meera, "reason": "long leave", "invalidateTokens": true});
+    assert_eq!(app.post("/api/v1/users/inactive", &api, leave).await.status(), 204);
+    let access: Value = app.get(&access_of, &api).await.json().await.expect("json");
+    assert_eq!(access["users"].as_array().map(Vec::len), Some(1), "Sara only: {access}");
+    let page = admin.get(app.url("/app/access")).await.text().await.expect("html");
+    let row = page.split("<tr>").find(|r| r.starts_with("<td>Loans</td>")).expect("the Loans row");
+    let take_back_meera = format!("/app/access/{loans}/users/{meera}/take-back");
+    assert!(
+        row.contains("meera@bank.example) <span class=\"meta\">(cannot use it now: inactive)</span>")
+            && row.contains(&take_back_meera),
+        "{row}"
+    );
+    assert_eq!(admin.post(app.url(&take_back_meera), &[("csrf", csrf.as_str())]).await.status(), 303);
+    let page = admin.get(app.url("/app/access")).await.text().await.expect("html");
+    assert!(!page.contains("meera@bank.example) <span"), "taken back: {page}");
+
     // Taking grants back. Refused, nothing taken: a form without this session's token, a grant
     // that does not exist (on the page), an entry of no one here.
     assert_eq!(admin.post(app.url(&take_back_sara), &[("csrf", "0".repeat(64).as_str())]).await.status(), 403);

@@ -286,6 +286,27 @@ impl Store {
         })
     }
 
+    /// Direct grants of a menu entry to people who cannot use it now (inactive, disabled,
+    /// pending, ...): the grant stays, to be taken back or to count again if they come back.
+    /// Their ids, names, addresses and statuses.
+    pub async fn menu_grants_to_inactive(
+        &self,
+        tenant_id: TenantId,
+        menu_id: i64,
+    ) -> Result<Vec<(i64, Option<String>, Option<String>, String)>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT p.id, p.name, p.email, p.status FROM principals p JOIN menu_access a ON a.principal_id = p.id \
+                 WHERE p.tenant_id = $1 AND a.menu_id = $2 AND p.kind = 'user' AND p.status <> 'active' ORDER BY p.id",
+            )
+            .bind(tenant_id.get())
+            .bind(menu_id)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
     /// Who may use a menu entry: users granted directly or through their department, and the
     /// departments granted.
     pub async fn menu_access(

@@ -48,6 +48,9 @@ struct Granted {
     /// Granted directly, so the grant can be taken back (a person may also use an entry
     /// through their department's grant).
     direct: bool,
+    /// A person who cannot use the entry now (their status in words); their direct grant
+    /// stays until taken back.
+    not_active: Option<String>,
 }
 
 /// A user or a department to grant entries to.
@@ -84,6 +87,7 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
     let mut menus = Vec::new();
     for row in rows.into_iter().take(LISTED) {
         let (users, departments) = state.store.menu_access(tenant, row.id).await?;
+        let idle = state.store.menu_grants_to_inactive(tenant, row.id).await?;
         menus.push(MenuView {
             parent: row.parent_id.and_then(|p| names.get(&p).cloned()),
             kind: session.text.s(if row.kind == "template" {
@@ -93,10 +97,19 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
             }),
             removable: row.kind == "activity",
             created: when(row.created_at),
-            departments: departments.into_iter().map(|(id, label)| Granted { id, label, direct: true }).collect(),
+            departments: departments
+                .into_iter()
+                .map(|(id, label)| Granted { id, label, direct: true, not_active: None })
+                .collect(),
             users: users
                 .into_iter()
-                .map(|u| Granted { id: u.id, direct: u.direct, label: person(u.name, u.email) })
+                .map(|u| Granted { id: u.id, direct: u.direct, label: person(u.name, u.email), not_active: None })
+                .chain(idle.into_iter().map(|(id, name, email, status)| Granted {
+                    id,
+                    direct: true,
+                    label: person(name, email),
+                    not_active: Some(session.text.plain("access.not_active", &[("status", &status)])),
+                }))
                 .collect(),
             id: row.id,
             name: row.name,
