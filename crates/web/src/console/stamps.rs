@@ -185,6 +185,38 @@ fn load_items(text: Text, lines: &str) -> Result<Vec<LoadItem>, Error> {
         .collect()
 }
 
+/// The PDFs in the order of the lines they go with: by name when each is named after a line's
+/// reference number (`MH-001.pdf` for `500, MH-001`, any case), since browsers may reorder files
+/// picked together; else as chosen.
+fn in_line_order(items: &[LoadItem], files: Vec<(String, Vec<u8>)>) -> Vec<(String, Vec<u8>)> {
+    let stem = |name: &str| {
+        let name = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        let cut = name.len().saturating_sub(4);
+        match name.get(cut..) {
+            Some(ext) if ext.eq_ignore_ascii_case(".pdf") => name[..cut].to_lowercase(),
+            _ => name.to_lowercase(),
+        }
+    };
+    let by_name: Option<Vec<usize>> = items
+        .iter()
+        .map(|item| {
+            let reference = item.reference_no.as_deref()?.to_lowercase();
+            let mut named = files.iter().enumerate().filter(|(_, (name, _))| stem(name) == reference);
+            match (named.next(), named.next()) {
+                (Some((i, _)), None) => Some(i),
+                _ => None,
+            }
+        })
+        .collect();
+    match by_name {
+        Some(order) if files.len() == items.len() => {
+            let mut slots: Vec<Option<(String, Vec<u8>)>> = files.into_iter().map(Some).collect();
+            order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect()
+        }
+        _ => files,
+    }
+}
+
 /// The certificate PDFs chosen on the form, one per line in the order of the lines, put with
 /// their lines as the API's `certificateFile` (base64), for the service to check as it checks
 /// the API's. None chosen: the certificates are loaded without PDFs.
@@ -234,7 +266,7 @@ fn as_form_fields(text: Text, error: Error, files: &[(String, Vec<u8>)]) -> Erro
 }
 
 /// `POST /app/stamps/load` (multipart): `state`, `certificates` (lines), `certificate_files`
-/// (optional, one PDF per line in order), loaded as `POST /api/v1/stamps` through the same
+/// (optional, one PDF per line: by name, else in order), loaded as `POST /api/v1/stamps` through the same
 /// service: all or nothing, and a refusal shows the lines again as typed.
 pub async fn load(State(state): State<AppState>, session: Session, multipart: Multipart) -> Response {
     if let Some(refused) = session.refuses_without(Permission::ManageSettings) {
@@ -250,6 +282,7 @@ pub async fn load(State(state): State<AppState>, session: Session, multipart: Mu
     let state_code = chosen_state(Some(fields.get("state")));
     let loaded = async {
         let mut items = load_items(session.text, fields.get("certificates"))?;
+        let files = in_line_order(&items, files);
         attach_certificates(session.text, &mut items, &files)?;
         let (tenant, actor) = (session.auth.tenant_id, session.auth.actor());
         stamp_service::load(&state, tenant, &actor, Some(fields.get("state")), items)
@@ -374,6 +407,26 @@ mod tests {
         assert_eq!(chosen_state(Some("KA")), "KA");
         assert_eq!(chosen_state(Some("XX")), "MH");
         assert_eq!(chosen_state(None), "MH");
+    }
+
+    #[test]
+    fn pdfs_named_after_the_lines_go_with_them_whatever_their_order() {
+        let items = load_items(Text::EN, "500, MH-001\n100, MH-002").expect("items");
+        let file = |name: &str| (name.to_string(), name.as_bytes().to_vec());
+        let names = |files: Vec<(String, Vec<u8>)>| files.into_iter().map(|(n, _)| n).collect::<Vec<_>>();
+        assert_eq!(
+            names(in_line_order(&items, vec![file("mh-002.PDF"), file("MH-001.pdf")])),
+            ["MH-001.pdf", "mh-002.PDF"]
+        );
+        // Not every line named, a name twice, or a count that is not the lines': as chosen.
+        assert_eq!(names(in_line_order(&items, vec![file("b.pdf"), file("MH-001.pdf")])), ["b.pdf", "MH-001.pdf"]);
+        assert_eq!(
+            names(in_line_order(&items, vec![file("MH-001.pdf"), file("mh-001.pdf")])),
+            ["MH-001.pdf", "mh-001.pdf"]
+        );
+        assert_eq!(names(in_line_order(&items, vec![file("MH-002.pdf")])), ["MH-002.pdf"]);
+        let unnamed = load_items(Text::EN, "500\n100, MH-002").expect("items");
+        assert_eq!(names(in_line_order(&unnamed, vec![file("MH-002.pdf"), file("a.pdf")])), ["MH-002.pdf", "a.pdf"]);
     }
 
     #[test]
