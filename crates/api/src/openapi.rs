@@ -236,6 +236,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(stamps::article_codes))
         .routes(routes!(stamps::put_article_code, stamps::delete_article_code))
         .routes(routes!(stamps::get))
+        .routes(routes!(stamps::certificate))
         .routes(routes!(stamps::retire))
         .routes(routes!(invoices::issue, invoices::list))
         .routes(routes!(invoices::get))

@@ -871,7 +871,8 @@ async fn administrators_keep_the_stamp_inventory_and_its_article_codes(backend: 
         assert!(page.contains("role=\"alert\"") && unescape(&page).contains(says), "{says}: {page}");
         assert!(page.contains(">1000, KA-0010\n200, KA-0011</textarea>"), "the lines kept: {page}");
     }
-    let two = [("a.pdf", first.as_slice()), ("b.pdf", second.as_slice())];
+    // Named after the lines' numbers, they go with their lines whatever order they come in.
+    let two = [("KA-0011.pdf", second.as_slice()), ("ka-0010.PDF", first.as_slice())];
     assert_eq!(load(&"0".repeat(64), lines, &two).await.status(), 403);
     assert_eq!(stored("KA-001").await["totalCount"], 0, "nothing stored");
     let loaded = load(&csrf, lines, &two).await;
@@ -898,6 +899,18 @@ async fn administrators_keep_the_stamp_inventory_and_its_article_codes(backend: 
         .map(|i| (i["denomination"].as_i64().unwrap_or(0), i["available"].as_i64().unwrap_or(0)))
         .collect();
     assert_eq!(available, [(100, 1), (200, 1), (500, 2), (1000, 1)], "{stock}");
+    // Each certificate with its PDF links to it, byte for byte as loaded.
+    let page = admin.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html");
+    for (number, pdf) in [("KA-0010", &first), ("KA-0011", &second)] {
+        let row = page.split("<tr>").find(|r| r.contains(number)).expect("a certificate row").to_string();
+        let link = row.split("<a href=\"").nth(1).and_then(|r| r.split('"').next()).expect("a link").to_string();
+        assert!(link.ends_with("/certificate"), "{row}");
+        let downloaded = admin.get(app.url(&link)).await;
+        assert_eq!(downloaded.status(), 200);
+        assert_eq!(&downloaded.bytes().await.expect("pdf").to_vec(), pdf, "{number}");
+    }
+    let row = page.split("<tr>").find(|r| r.contains("KA-0001")).expect("a certificate row").to_string();
+    assert!(!row.contains("/certificate"), "no PDF, no link: {row}");
 
     // Retiring one: it leaves the stock and is offered no more.
     let page = admin.get(app.url("/app/stamps?state=KA")).await.text().await.expect("html");
@@ -965,7 +978,6 @@ async fn administrators_keep_the_stamp_inventory_and_its_article_codes(backend: 
     assert_eq!(stored("KA-0009").await["totalCount"], 0, "nothing stored");
 }
 
-/// A form with a PKCS#12 file (`certificate`), as the signing screen's upload forms send it.
 /// A template `name` of the tenant with the first signatory's box on `page` (at 100, 500, 150 x
 /// 50 points): its id, as the send form offers it.
 async fn template_of_one_box(
@@ -1190,6 +1202,7 @@ async fn senders_e_stamp_with_certificates_the_stamp_provider_issued(backend: Ba
     pyhanko_validates(&signed, &[cert_pem(&app.state.keys.ca.cert_der).as_slice()]);
 }
 
+/// A form with a PKCS#12 file (`certificate`), as the signing screen's upload forms send it.
 fn with_p12(csrf: &str, p12: Vec<u8>, fields: &[(&'static str, &'static str)]) -> reqwest::multipart::Form {
     let file = reqwest::multipart::Part::bytes(p12).file_name("signer.p12").mime_str("application/x-pkcs12");
     let mut form =

@@ -98,6 +98,20 @@ async fn the_inventory_loads_lists_counts_and_refuses_bad_loads(backend: Backend
     assert_eq!(loaded["loaded"], 5);
     let with_pdf = loaded["stamps"].as_array().expect("stamps").iter().filter(|s| s["hasCertificate"] == true).count();
     assert_eq!(with_pdf, 1);
+    // The certificate's PDF, byte for byte as loaded; a certificate without one has none.
+    let stamp_id = |number: &str| {
+        loaded["stamps"].as_array().expect("stamps").iter().find(|s| s["referenceNo"] == number).expect("loaded")
+            ["stampId"]
+            .as_i64()
+            .expect("id")
+    };
+    let (with_file, without) = (stamp_id("IN-MH0000500A"), stamp_id("IN-MH0000500B"));
+    let pdf = app.get(&format!("/api/v1/stamps/{with_file}/certificate"), &token).await;
+    assert_eq!(pdf.status(), 200);
+    assert_eq!(pdf.headers()["content-type"], "application/pdf");
+    assert!(pdf.headers()["content-disposition"].to_str().expect("header").contains("IN-MH0000500A.pdf"));
+    assert_eq!(STANDARD.encode(pdf.bytes().await.expect("pdf")), certificate);
+    expect_problem(app.get(&format!("/api/v1/stamps/{without}/certificate"), &token).await, 404, "not_found").await;
 
     // Refusals name the fields and load nothing.
     for (body, field) in [
@@ -144,6 +158,8 @@ async fn the_inventory_loads_lists_counts_and_refuses_bad_loads(backend: Backend
     let other = app.tenant("Other Vault").await;
     let other_token = app.token(&other).await;
     expect_problem(app.get(&format!("/api/v1/stamps/{id}"), &other_token).await, 404, "not_found").await;
+    let foreign = format!("/api/v1/stamps/{with_file}/certificate");
+    expect_problem(app.get(&foreign, &other_token).await, 404, "not_found").await;
     assert!(stock_of(&app, &other_token, "MH").await.is_empty());
     expect_problem(app.post(&format!("/api/v1/stamps/{id}/retire"), &other_token, json!({})).await, 404, "not_found")
         .await;

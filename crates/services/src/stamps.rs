@@ -352,6 +352,17 @@ pub enum StampOrder {
     Provider(crate::estamp::ProviderOrder),
 }
 
+/// The PDF of the tenant's certificate `id` as it was loaded or issued, named by its number; `not_found` when there is no such certificate or it has no PDF (its page is
+/// then made by Signet from the record).
+pub async fn certificate_pdf(svc: &Services, tenant_id: TenantId, id: i64) -> Result<(String, Bytes), Error> {
+    let row = svc.store.stamp(tenant_id, id).await?.ok_or_else(|| Error::not_found("stamp"))?;
+    let Some(blob) = row.certificate_blob.as_deref() else {
+        return Err(Error::not_found("stamp certificate PDF"));
+    };
+    let bytes = svc.blob.get(&BlobKey::parse(blob)?).await?;
+    Ok((format!("{}.pdf", row.reference_no.replace('/', "-")), bytes))
+}
+
 /// Whether `order` could be held now, holding nothing: stock that makes up the duty (the
 /// provider is asked only when the workflow starts).
 pub async fn check_takeable(svc: &Services, tenant_id: TenantId, order: &StampOrder) -> Result<(), Error> {

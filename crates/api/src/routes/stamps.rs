@@ -6,6 +6,7 @@
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use signet_domain::paging::Page;
 use signet_domain::stamp::{self, StampState};
@@ -265,6 +266,23 @@ pub async fn list(
 pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<Stamp>> {
     let row = state.store.stamp(auth.tenant_id, id).await?.ok_or(Error::not_found("stamp"))?;
     Ok(Json(to_stamp(row)))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/stamps/{stampId}/certificate",
+    operation_id = "getStampCertificate",
+    tag = "stamps",
+    security(("bearer" = [])),
+    params(("stampId" = i64, Path, description = "Stamp id", minimum = 1)),
+    responses(
+        (status = 200, description = "The certificate's PDF as it was loaded (`certificateFile`) or issued by the stamp provider", content_type = "application/pdf"),
+        (status = 404, description = "No such certificate in this tenant, or it has no PDF (`hasCertificate` false)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn certificate(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Response> {
+    let (name, pdf) = service::certificate_pdf(&state, auth.tenant_id, id).await?;
+    Ok(crate::routes::documents::pdf_response(pdf, &name))
 }
 
 #[utoipa::path(

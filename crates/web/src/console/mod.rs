@@ -82,6 +82,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/stamps/articles", post(stamps::set_article))
         .route("/app/stamps/articles/remove", post(stamps::remove_article))
         .route("/app/stamps/{id}/retire", post(stamps::retire))
+        .route("/app/stamps/{id}/certificate", get(stamps::certificate))
         .route("/app/invoices", get(invoices::show))
         .route("/app/invoices/billing-profile", post(invoices::save_billing_profile))
         .route("/app/invoices/issue", post(invoices::issue))

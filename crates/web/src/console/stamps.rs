@@ -34,6 +34,8 @@ struct CertificateView {
     workflow: Option<i64>,
     loaded: String,
     retirable: bool,
+    /// Loaded or issued with its PDF, which the page offers to download.
+    has_pdf: bool,
 }
 
 struct ArticleRow {
@@ -98,6 +100,7 @@ async fn stamps_page(
         .map(|r| CertificateView {
             id: r.id,
             retirable: may_change && r.state == stamp::StampState::Available,
+            has_pdf: r.certificate_blob.is_some(),
             state: r.state_code,
             denomination: r.denomination,
             reference: r.reference_no,
@@ -302,6 +305,17 @@ pub async fn load(State(state): State<AppState>, session: Session, multipart: Mu
             })
             .await
         }
+    }
+}
+
+/// `GET /app/stamps/{id}/certificate`: the certificate's PDF as loaded or issued.
+pub async fn certificate(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<i64>) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
+        return refused;
+    }
+    match stamp_service::certificate_pdf(&state, session.auth.tenant_id, id).await {
+        Ok((name, pdf)) => signet_api::routes::documents::pdf_response(pdf, &name),
+        Err(error) => failure(error),
     }
 }
 
