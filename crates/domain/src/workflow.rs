@@ -141,6 +141,19 @@ pub struct PlannedSignatory {
 
 /// A pragmatic e-mail check: one `@`, a non-empty local part, a dotted domain of letters,
 /// digits and hyphens, no spaces, at most 254 characters.
+/// Longest message a sender may write to the signers.
+pub const MAX_MESSAGE_CHARS: usize = 2000;
+
+/// A sender's message to the signers: at most [`MAX_MESSAGE_CHARS`] characters, lines and tabs
+/// but no other control characters (it goes into e-mails and pages).
+pub fn check_message(message: &str) -> Result<(), &'static str> {
+    let bad = |c: char| c.is_control() && !matches!(c, '\n' | '\r' | '\t');
+    if message.chars().count() > MAX_MESSAGE_CHARS || message.chars().any(bad) {
+        return Err("must be at most 2000 characters, without control characters other than line breaks and tabs");
+    }
+    Ok(())
+}
+
 pub fn is_valid_email(email: &str) -> bool {
     email.len() <= 254 && is_email_shaped(email)
 }
@@ -264,6 +277,16 @@ mod tests {
 
     fn input(email: &str, order: i64) -> SignatoryInput {
         SignatoryInput { subscriber_id: 0, email: email.into(), name: None, signing_order: order, mode: None }
+    }
+
+    #[test]
+    fn a_message_to_the_signers_keeps_its_lines_and_nothing_else_invisible() {
+        assert!(check_message("Dear Asha,\r\n\tplease sign by Friday.").is_ok());
+        assert!(check_message(&"x".repeat(MAX_MESSAGE_CHARS)).is_ok());
+        assert!(check_message(&"x".repeat(MAX_MESSAGE_CHARS + 1)).is_err());
+        for bad in ["bell\u{7}", "escape\u{1b}[31m", "nul\0", "next line\u{85}"] {
+            assert!(check_message(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

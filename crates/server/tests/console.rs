@@ -2280,7 +2280,8 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
         .text("s2_order", "2")
         .text("s2_method", "electronic")
         .text("expiry_days", "30")
-        .text("reminder_days", "3");
+        .text("reminder_days", "3")
+        .text("message", "Asha, Ravi:\nplease sign by Friday.");
     let placing = admin.send(admin.http.post(app.url("/app/send")).multipart(form)).await;
     assert_eq!(placing.status(), 200);
     let placing = unescape(&placing.text().await.expect("html"));
@@ -2314,6 +2315,7 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
         "Attached: terms.txt",
         "<dd>Two signers at the foot</dd>",
         "Date signed of Ravi Iyer: loan.pdf, page 1",
+        "<span class=\"said\" id=\"review-message\">Asha, Ravi:\nplease sign by Friday.</span>",
     ] {
         assert!(review.contains(fact), "{fact}: {review}");
     }
@@ -2389,6 +2391,11 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
         "{placement}"
     );
     assert_eq!(app.state.store.templates(tenant.tenant_id).await.expect("templates").len(), 1);
+    let workflow = app.state.store.workflow(tenant.tenant_id, id.into()).await.expect("read").expect("workflow");
+    assert_eq!(
+        signet_services::workflows::initiate::message_of(&workflow).as_deref(),
+        Some("Asha, Ravi:\nplease sign by Friday.")
+    );
 }
 
 /// Every section of the menu, as an administrator sees it on a phone, audited by axe-core for

@@ -399,6 +399,13 @@ async fn bad_initiations_are_refused_and_store_nothing(backend: Backend) {
         )
         .await;
     expect_problem(past, 400, "validation_failed").await;
+    for message in ["a bell\u{7} rings".to_string(), "x".repeat(2001)] {
+        let body = json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&[("a@x.test", 1)]),
+                          "message": message});
+        let problem =
+            expect_problem(app.post("/api/v1/workflows", &who.token, body).await, 400, "validation_failed").await;
+        assert!(problem["errors"]["message"].is_array(), "{problem}");
+    }
 
     // Nothing was stored: the document is still free for a valid workflow, and the list is empty.
     let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
@@ -770,6 +777,7 @@ async fn signers_are_invited_by_email_in_order_and_told_the_outcome(backend: Bac
         "workflowName": "Mortgage offer",
         "documentIds": [document_id],
         "sendMail": true,
+        "message": "Dear both,\nplease sign by Friday <b>noon</b>.",
         "signatories": [
             {"subscriberId": 0, "emailId": "zoë@buyer.test", "name": "Zoë Buyer", "signingOrder": 1},
             {"subscriberId": 0, "emailId": "bank.officer@lender.test", "name": "Bank Officer", "signingOrder": 2}
@@ -781,6 +789,16 @@ async fn signers_are_invited_by_email_in_order_and_told_the_outcome(backend: Bac
     assert!(first["toHeader"].as_str().is_some_and(|t| t.contains("Zoë Buyer")), "{first}");
     assert!(first["from"].as_str().is_some_and(|f| f.contains("no-reply@signet.test")), "{first}");
     assert!(first["html"].as_str().is_some_and(|h| h.contains("<a href=")), "{first}");
+    // The sender's message, in the e-mail (escaped in its HTML) and on the signing page.
+    let said = "Dear both,\nplease sign by Friday <b>noon</b>.";
+    // (Mail carries its lines ended by CR LF.)
+    let text = first["text"].as_str().unwrap_or_default().replace("\r\n", "\n");
+    assert!(text.contains(&format!("Their message:\n{said}\n")), "{first}");
+    let html = first["html"].as_str().unwrap_or_default().replace("\r\n", "\n");
+    assert!(html.contains("please sign by Friday &lt;b&gt;noon&lt;/b&gt;.") && !html.contains("<b>noon"), "{html}");
+    let page = reqwest::get(link_in(&first)).await.expect("page").text().await.expect("html");
+    let message = page.split("id=\"message\"").nth(1).and_then(|m| m.split("</figure>").next()).unwrap_or_default();
+    assert!(message.contains("Dear both,\nplease sign by Friday ") && !message.contains("<b>"), "{page}");
     assert!(
         !smtp.messages().iter().any(|m| m["to"][0] == "bank.officer@lender.test"),
         "the second signer is not invited before their turn"

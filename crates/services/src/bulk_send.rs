@@ -276,6 +276,7 @@ fn row_request(
         envelope_expiry: None,
         reminder_frequency: None,
         settings,
+        message: None,
         attachments: Vec::new(),
         stamp: None,
         fields: Vec::new(),

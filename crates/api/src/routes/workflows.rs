@@ -111,6 +111,11 @@ pub struct InitiateWorkFlowData {
     pub initials: Option<serde_json::Value>,
     pub location: Option<serde_json::Value>,
     pub reason: Option<String>,
+    /// Signet's addition: the sender's message to the signers, shown in their invitation
+    /// e-mails and on their signing page (line breaks and tabs kept, no other control
+    /// characters).
+    #[schema(max_length = 2000, pattern = "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$")]
+    pub message: Option<String>,
     /// Stamp duty for the first document (docs/stamps.md). `eStampType` `inventory`: from the
     /// tenant's stock, with `state`, `denomination` (0 takes the article's fixed duty),
     /// `articleCode`. `eStampType` `digital`: certificates the stamp provider issued under
@@ -371,6 +376,7 @@ fn initiate_request(body: &InitiateWorkFlowData) -> Result<InitiateWorkflow, Err
         envelope_expiry: body.envelope_expiry.clone(),
         reminder_frequency: body.reminder_frequency.map(i64::from),
         settings: settings(body),
+        message: body.message.clone(),
         attachments: attachment_uploads(
             body.list_attachment_details.as_deref().unwrap_or_default(),
             body.signer_attachment_details.as_deref().unwrap_or_default(),

@@ -31,6 +31,8 @@ pub struct InitiateWorkflow {
     pub reminder_frequency: Option<i64>,
     /// The options kept with the workflow as they were sent (mail, redirect, reason, ...).
     pub settings: serde_json::Value,
+    /// The sender's message to the signers, in their invitations and on their signing page.
+    pub message: Option<String>,
     pub attachments: Vec<AttachmentUpload>,
     /// `stampDetails`: stamp duty from the tenant's inventory for the first document.
     pub stamp: Option<crate::stamps::StampDetails>,
@@ -127,6 +129,11 @@ fn check_fields(request: &InitiateWorkflow) -> Result<(), Error> {
         && !(0..=365).contains(&days)
     {
         errors.entry("reminderFrequency".into()).or_default().push("must be 0 to 365 days".into());
+    }
+    if let Some(message) = &request.message
+        && let Err(why) = signet_domain::workflow::check_message(message)
+    {
+        errors.entry("message".into()).or_default().push(why.into());
     }
     if errors.is_empty() { Ok(()) } else { Err(Error::Validation(errors)) }
 }
@@ -330,6 +337,21 @@ async fn stamp_first_document(
     Ok(())
 }
 
+/// The settings with the sender's message (trimmed; none when blank) under `message`.
+fn with_message(mut settings: serde_json::Value, message: Option<&str>) -> serde_json::Value {
+    let message = message.map(str::trim).filter(|m| !m.is_empty());
+    if let (Some(message), Some(object)) = (message, settings.as_object_mut()) {
+        object.insert("message".into(), serde_json::Value::String(message.to_string()));
+    }
+    settings
+}
+
+/// The sender's message to the signers of `workflow`, when it was sent with one.
+pub fn message_of(workflow: &signet_store::WorkflowRow) -> Option<String> {
+    let settings: serde_json::Value = serde_json::from_str(&workflow.settings).ok()?;
+    settings.get("message")?.as_str().map(str::to_string)
+}
+
 async fn create_checked(
     svc: &Services,
     tenant_id: TenantId,
@@ -355,7 +377,7 @@ async fn create_checked(
         name: &checked.name,
         reference_no: request.reference_no.as_deref(),
         workflow_type: request.workflow_type,
-        settings: request.settings,
+        settings: with_message(request.settings, request.message.as_deref()),
         reminder_every_days: checked.reminder_every_days,
         expires_at: checked.expires_at,
         linked_ids: linked,

@@ -58,19 +58,28 @@ pub async fn invitation(state: &Services, event: &WorkflowEvent, reminder: bool)
     let url = signer_url(state, &signatory);
     let subject = format!("{}Please sign: {}", if reminder { "Reminder: " } else { "" }, workflow.name);
     let expires = date(signatory.link_expires_at);
+    let message = super::initiate::message_of(&workflow);
     let text = format!(
-        "Hello {name},\n\n{who} asks you to sign \"{doc}\".\n\nOpen this link to read and sign:\n{url}\n\n\
+        "Hello {name},\n\n{who} asks you to sign \"{doc}\".\n{said}\nOpen this link to read and sign:\n{url}\n\n\
          The link is personal: do not forward it. It works until {expires}.\n",
         name = signatory.name,
         doc = workflow.name,
+        said = message.as_deref().map(|m| format!("\nTheir message:\n{m}\n")).unwrap_or_default(),
     );
     let html = format!(
-        "<p>Hello {name},</p><p>{who} asks you to sign <strong>{doc}</strong>.</p>\
+        "<p>Hello {name},</p><p>{who} asks you to sign <strong>{doc}</strong>.</p>{said}\
          <p><a href=\"{url}\">Read and sign</a></p><p>The link is personal: do not forward it. It works until {expires}.</p>",
         name = escape(&signatory.name),
         who = escape(&who),
         doc = escape(&workflow.name),
         url = escape(&url),
+        said = message
+            .as_deref()
+            .map(|m| format!(
+                "<p>Their message:</p><blockquote style=\"white-space:pre-wrap\">{}</blockquote>",
+                escape(m)
+            ))
+            .unwrap_or_default(),
     );
     let mail =
         Mail { to_email: signatory.email.clone(), to_name: signatory.name.clone(), subject, text, html: Some(html) };

@@ -36,6 +36,8 @@ struct SignPage {
     requester: String,
     workflow_name: String,
     reference: Option<String>,
+    /// The sender's message to the signers, when they wrote one.
+    message: Option<String>,
     signer_name: String,
     signer_email: String,
     base: String,
@@ -157,6 +159,7 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
         requester: content.requester,
         workflow_name: link.session.workflow.name.clone(),
         reference: link.session.workflow.reference_no.clone(),
+        message: signet_services::workflows::initiate::message_of(&link.session.workflow),
         signer_name: link.session.signatory.name.clone(),
         signer_email: link.session.signatory.email.clone(),
         base: link.base.clone(),
