@@ -201,6 +201,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(signing_profiles::revoke))
         .routes(routes!(workflow_actions::delegate))
         .routes(routes!(workflow_actions::revoke_link))
+        .routes(routes!(workflow_actions::remind))
         .routes(routes!(workflow_actions::decline))
         .routes(routes!(workflow_actions::link))
         .routes(routes!(workflow_actions::inactive))

@@ -511,9 +511,35 @@ async fn the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit
     let page = browser.get(app.url(&format!("/app/workflows/{id}?done=comment"))).await.text().await.expect("html");
     assert!(page.contains("Rate fixed for 5 years") && page.contains("Your comment was added."), "{page}");
     let signatory = page.split("/link-").nth(1).and_then(|r| r.split('"').next()).expect("a due signatory").to_string();
+    // The schedule is shown; a reminder by hand is offered once the last e-mail is an hour old,
+    // and goes with the same link.
+    assert!(page.contains("Reminders: none. Expires: never.") && !page.contains("/remind-"), "{page}");
+    app.state
+        .store
+        .execute_for_tests("UPDATE signatories SET notified_at = notified_at - 7200000")
+        .await
+        .expect("an hour ago");
+    let page = browser.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
+    assert!(page.contains(&format!("/app/workflows/{id}/remind-{signatory}")), "{page}");
+    let reminded = act(&format!("remind-{signatory}"), Vec::new()).await;
+    assert_eq!(reminded.headers()["location"], format!("/app/workflows/{id}?done=reminded"));
+    let reminder = smtp.wait_for("asha@borrower.example", "Reminder: Please sign: Loan offer").await;
+    assert!(reminder["text"].as_str().is_some_and(|t| t.contains(&old_link)), "the same link: {reminder}");
+    let page = browser.get(app.url(&format!("/app/workflows/{id}?done=reminded"))).await.text().await.expect("html");
+    assert!(page.contains("A reminder was e-mailed with the same link") && !page.contains("/remind-"), "{page}");
+    let again = act(&format!("remind-{signatory}"), Vec::new()).await;
+    assert_eq!(again.status(), 409, "an hour between reminders");
+    assert!(again.text().await.expect("html").contains("less than 60 minutes ago"));
+    let reminders = || smtp.messages().iter().filter(|m| m["subject"] == "Reminder: Please sign: Loan offer").count();
     let relinked = act(&format!("link-{signatory}"), Vec::new()).await;
     assert_eq!(relinked.status(), 303);
-    smtp.wait_for("asha@borrower.example", "Reminder: Please sign: Loan offer").await;
+    for _ in 0..100 {
+        if reminders() == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(reminders(), 2, "the new link e-mailed");
     let old = reqwest::Client::new().get(&old_link).send().await.expect("old link");
     assert_ne!(old.status(), 200, "the old link no longer opens the page");
     let bad = act("delegate", vec![("email", "not an address".into()), ("reason", "on leave".into())]).await;

@@ -817,6 +817,48 @@ async fn signers_are_invited_by_email_in_order_and_told_the_outcome(backend: Bac
     let invitations =
         smtp.messages().iter().filter(|m| m["subject"].as_str().is_some_and(|s| s.starts_with("Please sign"))).count();
     assert_eq!(invitations, 2);
+
+    // A reminder by hand: the due signatory only, an hour after the last e-mail, with the link
+    // they have; never for a workflow that does not e-mail its signers.
+    let body = json!({"templateId": 0, "workflowName": "Guarantee", "sendMail": true,
+        "documentIds": [upload(&app, &who, &agreement(1), "Guarantee.pdf").await],
+        "signatories": [{"subscriberId": 0, "emailId": "ravi@guarantor.test", "name": "Ravi", "signingOrder": 1},
+                        {"subscriberId": 0, "emailId": "meera@guarantor.test", "name": "Meera", "signingOrder": 2}]});
+    let started = initiate(&app, &who, body).await;
+    let guarantee = started["workflowId"].as_i64().expect("id");
+    let invited = smtp.wait_for("ravi@guarantor.test", "Please sign: Guarantee").await;
+    let ids: Vec<i64> = started["signingUrls"]
+        .as_array()
+        .expect("urls")
+        .iter()
+        .filter_map(|u| u["identificationNumber"].as_str()?.parse().ok())
+        .collect();
+    let remind = async |signatory: i64| {
+        let path = format!("/api/v1/workflows/{guarantee}/signatories/{signatory}/remind");
+        app.post(&path, &who.token, json!({})).await
+    };
+    expect_problem(remind(ids[0]).await, 409, "state_conflict").await;
+    app.state
+        .store
+        .execute_for_tests("UPDATE signatories SET notified_at = notified_at - 3600001")
+        .await
+        .expect("an hour ago");
+    expect_problem(remind(ids[1]).await, 409, "state_conflict").await;
+    assert_eq!(remind(ids[0]).await.status(), 204);
+    let reminder = smtp.wait_for("ravi@guarantor.test", "Reminder: Please sign: Guarantee").await;
+    assert_eq!(link_in(&reminder), link_in(&invited), "the same link");
+    expect_problem(remind(ids[0]).await, 409, "state_conflict").await;
+    expect_problem(remind(999_999).await, 404, "not_found").await;
+    let quiet = json!({"templateId": 0, "documentIds": [upload(&app, &who, &agreement(1), "Quiet.pdf").await],
+        "signatories": [{"subscriberId": 0, "emailId": "sam@quiet.test", "name": "Sam", "signingOrder": 1}]});
+    let quiet = initiate(&app, &who, quiet).await;
+    let (quiet_id, sam) = (
+        quiet["workflowId"].as_i64().expect("id"),
+        quiet["signingUrls"][0]["identificationNumber"].as_str().expect("id").to_string(),
+    );
+    let path = format!("/api/v1/workflows/{quiet_id}/signatories/{sam}/remind");
+    let problem = expect_problem(app.post(&path, &who.token, json!({})).await, 409, "state_conflict").await;
+    assert!(problem["detail"].as_str().unwrap_or_default().contains("sendMail"), "{problem}");
 }
 
 async fn mail_waits_in_the_queue_while_the_smtp_server_is_down(backend: Backend) {

@@ -181,6 +181,30 @@ pub async fn revoke_link(
 
 #[utoipa::path(
     post,
+    path = "/api/v1/workflows/{workflowId}/signatories/{signatoryId}/remind",
+    tag = "workflows",
+    security(("bearer" = [])),
+    params(
+        ("workflowId" = i32, Path, description = "Workflow id"),
+        ("signatoryId" = i64, Path, description = "Signatory id (`identificationNumber` of the signing URL)"),
+    ),
+    responses(
+        (status = 204, description = "A reminder with their link (unchanged) is e-mailed; the automatic reminders count from now"),
+        (status = 404, description = "No such workflow or signatory in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "The workflow is not in progress or does not e-mail its signers, it is not the signatory's turn, or they were sent their link or a reminder less than an hour ago", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn remind(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath((workflow_id, signatory_id)): ApiPath<(i64, i64)>,
+) -> ApiResult<StatusCode> {
+    actions::remind(&state, &auth.caller(), workflow_id.into(), signatory_id.into()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
+    post,
     path = "/api/v1/workflows/{workflowId}/decline",
     tag = "workflows",
     security(("bearer" = [])),

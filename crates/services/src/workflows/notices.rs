@@ -18,6 +18,11 @@ fn setting(workflow: &WorkflowRow, key: &str) -> bool {
     settings.get(key).and_then(serde_json::Value::as_bool).unwrap_or(false)
 }
 
+/// Whether the workflow e-mails its signers their invitations and reminders (`sendMail`).
+pub fn sends_mail(workflow: &WorkflowRow) -> bool {
+    setting(workflow, "sendMail")
+}
+
 fn escape(text: &str) -> String {
     signet_gateway::html_escape(text)
 }

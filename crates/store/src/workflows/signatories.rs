@@ -179,6 +179,58 @@ impl Store {
         })
     }
 
+    /// A reminder now, the link unchanged: a `signatory.reminded` event (which e-mails them when
+    /// the workflow sends e-mail), and the automatic reminders count from now. Refused when it
+    /// is not their turn, or they were sent their link or a reminder less than `gap` ago.
+    pub async fn remind_signatory(
+        &self,
+        tenant_id: TenantId,
+        workflow_id: WorkflowId,
+        signatory_id: SignatoryId,
+        gap: Millis,
+        actor: &WorkflowActor,
+    ) -> Result<SignatoryRow> {
+        let now = now_millis();
+        let select = format!(
+            "SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE id = $1 AND workflow_id = $2 AND tenant_id = $3"
+        );
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let workflow = lock_workflow!(tx, tenant_id, workflow_id);
+            if workflow.state() != WorkflowState::InProgress {
+                return Err(Error::rejected(ErrorCode::StateConflict, format!("the workflow is {}", workflow.state)));
+            }
+            let row: Option<SignatoryRow> = sqlx::query_as(sqlx::AssertSqlSafe(select.as_str()))
+                .bind(signatory_id.get())
+                .bind(workflow_id.get())
+                .bind(tenant_id.get())
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            let row = row.ok_or_else(|| Error::not_found("signatory"))?;
+            if !row.state().is_turn() {
+                return Err(Error::rejected(ErrorCode::StateConflict, "it is not this signatory's turn to sign"));
+            }
+            let last = row.last_reminded_at.or(row.notified_at).unwrap_or(row.created_at);
+            if now < last.saturating_add(gap) {
+                return Err(Error::rejected(
+                    ErrorCode::StateConflict,
+                    format!("this signatory was sent their link less than {} minutes ago", gap / 60_000),
+                ));
+            }
+            sqlx::query("UPDATE signatories SET last_reminded_at = $2 WHERE id = $1")
+                .bind(row.id.get())
+                .bind(now)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            let event = actor.event("signatory.reminded", format!("signatory:{}", row.id), json!({"byHand": true}));
+            append_event!(tx, tenant_id, workflow_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(SignatoryRow { last_reminded_at: Some(now), ..row })
+        })
+    }
+
     /// Revokes a signatory's link by bumping its version (every earlier link stops working)
     /// and sets a new expiry; when it is the signatory's turn a `signatory.reminded` event
     /// follows, which e-mails them the new link if the workflow sends e-mail.

@@ -147,6 +147,12 @@ struct DueView {
     id: i64,
     name: String,
     email: String,
+    /// When they were last e-mailed their link or a reminder (none when the workflow does not
+    /// e-mail its signers).
+    last_notice: Option<String>,
+    /// A reminder may be e-mailed now (the workflow e-mails its signers, and the last notice
+    /// is an hour old).
+    may_remind: bool,
 }
 
 #[derive(Template)]
@@ -164,6 +170,9 @@ struct WorkflowPage {
     notice: Option<String>,
     error: Option<String>,
     due: Vec<DueView>,
+    /// The automatic reminders and the expiry, in words.
+    reminders: String,
+    expires: String,
     signatories: Vec<SignatoryView>,
     documents: Vec<DocumentView>,
     attachments: Vec<AttachmentView>,
@@ -196,6 +205,7 @@ pub async fn show(
 fn done_text(done: &str) -> Option<&'static str> {
     match done {
         "link" => Some(key("workflow.done.link")),
+        "reminded" => Some(key("workflow.done.reminded")),
         "delegated" => Some(key("workflow.done.delegated")),
         "declined" => Some(key("workflow.done.declined")),
         "comment" => Some(key("workflow.done.comment")),
@@ -230,12 +240,28 @@ async fn workflow_page(
             requested: a.kind == "requested",
         })
         .collect();
+    let mails = signet_services::workflows::notices::sends_mail(&workflow);
     let due = details
         .signatories
         .iter()
         .filter(|s| in_progress && s.state().is_turn())
-        .map(|s| DueView { id: s.id.get(), name: s.name.clone(), email: s.email.clone() })
+        .map(|s| {
+            let last = s.last_reminded_at.or(s.notified_at).unwrap_or(s.created_at);
+            DueView {
+                id: s.id.get(),
+                name: s.name.clone(),
+                email: s.email.clone(),
+                last_notice: mails.then(|| when(last)),
+                may_remind: mails && signet_domain::now_millis() >= last + actions::REMINDER_GAP_MS,
+            }
+        })
         .collect();
+    let reminders = match workflow.reminder_every_days {
+        Some(1) => session.text.s("workflow.reminders.one").to_string(),
+        Some(days) if days > 1 => session.text.plain("workflow.reminders.other", &[("n", &days)]),
+        _ => session.text.s("workflow.reminders.none").to_string(),
+    };
+    let expires = workflow.expires_at.map_or_else(|| session.text.s("workflow.expires.never").to_string(), when);
     let mut documents = Vec::with_capacity(details.documents.len());
     for d in details.documents {
         let comments = signet_services::workflows::actions::comments(state, tenant, d.id)
@@ -258,6 +284,8 @@ async fn workflow_page(
         notice,
         error,
         due,
+        reminders,
+        expires,
         signatories: details
             .signatories
             .into_iter()
@@ -274,6 +302,17 @@ async fn workflow_page(
         events: entries.into_iter().map(|e| EventView { at: when(e.at), action: e.action, actor: e.actor }).collect(),
         chain_intact: check.is_ok(),
     })
+}
+
+/// An action on one signatory: `link-{id}` (a new link) or `remind-{id}` (a reminder).
+fn signatory_action(action: &str) -> Option<(&'static str, i64)> {
+    let (kind, id) = action.split_once('-')?;
+    let kind = match kind {
+        "link" => "link",
+        "remind" => "remind",
+        _ => return None,
+    };
+    id.parse::<i64>().ok().filter(|id| *id > 0).map(|id| (kind, id))
 }
 
 /// An action's form: its token and what the action needs.
@@ -312,9 +351,12 @@ pub async fn act(
             let comment = form.comment.as_deref().unwrap_or_default();
             actions::add_comment(&state, &caller, document, comment).await.map(|_| "comment")
         }
-        other => match other.strip_prefix("link-").and_then(|s| s.parse::<i64>().ok()) {
-            Some(signatory) => {
+        other => match signatory_action(other) {
+            Some(("link", signatory)) => {
                 actions::revoke_link(&state, &caller, workflow_id, signatory.into()).await.map(|_| "link")
+            }
+            Some((_, signatory)) => {
+                actions::remind(&state, &caller, workflow_id, signatory.into()).await.map(|_| "reminded")
             }
             None => return super::page_error(StatusCode::NOT_FOUND, session.text.s("workflow.no_such_action")),
         },
