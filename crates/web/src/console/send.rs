@@ -118,6 +118,14 @@ struct Signer {
     anchor: String,
 }
 
+/// What a send carries from screen to screen: the stored documents (in order), the
+/// signatories and the staged attachments.
+struct Sending {
+    documents: Vec<i64>,
+    signers: Vec<Signer>,
+    attachments: Vec<StagedAttachment>,
+}
+
 const METHODS: [(&str, &str); 3] = [
     ("electronic", key("send.method.electronic")),
     ("aadhaar_esign", key("send.method.aadhaar_esign")),
@@ -400,12 +408,13 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => return again(user_text(&error)),
         Err(error) => return failure(error),
     };
+    let sending = Sending { documents, signers: signers.clone(), attachments: staged };
     if template == 0 {
-        return placement_page(&state, &session, &fields, &documents, &signers, &staged, None).await;
+        return placement_page(&state, &session, &fields, &sending, None).await;
     }
     // The template places the boxes: the review shows them before anything is sent.
-    let carried = review_carry(&fields, &documents, &staged);
-    match checked_review(&state, &session, &carried, &documents, &signers, &staged).await {
+    let carried = review_carry(&fields, &sending);
+    match checked_review(&state, &session, &carried, &sending).await {
         Ok(page) => render(StatusCode::OK, &page),
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => again(user_text(&error)),
         Err(error) => failure(error),
@@ -415,14 +424,14 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
 /// What the review of a send from a template carries on to **Send**: the send form's fields
 /// (not its files, nor the rows of files asked of the signers, which are staged by now), the
 /// stored documents and the staged attachments.
-fn review_carry(fields: &FormFields, documents: &[i64], staged: &[StagedAttachment]) -> FormFields {
+fn review_carry(fields: &FormFields, sending: &Sending) -> FormFields {
     let is_request_row = |name: &str| {
         name.strip_prefix('r').and_then(|rest| rest.split_once('_')).is_some_and(|(n, _)| n.parse::<u32>().is_ok())
     };
     let mut carried: Vec<(String, String)> =
         fields.0.iter().filter(|(name, _)| name != "csrf" && !is_request_row(name)).cloned().collect();
-    carried.extend(documents.iter().map(|id| ("document".to_string(), id.to_string())));
-    for a in staged {
+    carried.extend(sending.documents.iter().map(|id| ("document".to_string(), id.to_string())));
+    for a in &sending.attachments {
         for (name, value) in
             [("att_kind", &a.kind), ("att_name", &a.name), ("att_description", &a.description), ("att_key", &a.key)]
         {
@@ -567,13 +576,11 @@ async fn placement_page(
     state: &AppState,
     session: &Session,
     fields: &FormFields,
-    documents: &[i64],
-    signers: &[Signer],
-    attachments: &[StagedAttachment],
+    sending: &Sending,
     error: Option<String>,
 ) -> Response {
-    let mut views = Vec::with_capacity(documents.len());
-    for (position, id) in documents.iter().enumerate() {
+    let mut views = Vec::with_capacity(sending.documents.len());
+    for (position, id) in sending.documents.iter().enumerate() {
         match document_view(state, session, *id, position).await {
             Ok(view) => views.push(view),
             Err(error) => return failure(error),
@@ -588,12 +595,12 @@ async fn placement_page(
         message: fields.get("message").to_string(),
         template_name: fields.get("template_name").to_string(),
         send_mail: fields.get("send_mail") == "on",
-        signers: signers.to_vec(),
+        signers: sending.signers.clone(),
         documents: views,
         box_width: BOX.0,
         box_height: BOX.1,
         stamp: StampForm::read(fields),
-        attachments: attachments.to_vec(),
+        attachments: sending.attachments.clone(),
         placed: fields.all("field").take(MAX_PLACED).map(str::to_string).collect(),
     };
     let status = if page.error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
@@ -666,13 +673,13 @@ fn placed_field(words: Text, text: &str, signatories: usize, documents: usize) -
 
 /// What the placement screen and the review carry: the documents, the signatories and the
 /// staged attachments (or why they could not be read).
-fn carried(text: Text, fields: &FormFields) -> (Vec<i64>, Vec<Signer>, Vec<StagedAttachment>, Result<(), Error>) {
+fn carried(text: Text, fields: &FormFields) -> (Sending, Result<(), Error>) {
     let documents: Vec<i64> = fields.all("document").filter_map(|d| d.parse().ok()).take(MAX_DOCUMENTS).collect();
     let (attachments, read) = match carried_attachments(text, fields) {
         Ok(attachments) => (attachments, Ok(())),
         Err(error) => (Vec::new(), Err(error)),
     };
-    (documents, signers(fields), attachments, read)
+    (Sending { documents, signers: signers(fields), attachments }, read)
 }
 
 /// The review's **Send** (or the placement screen's form posted as it is): the workflow starts,
@@ -681,9 +688,9 @@ pub async fn start(State(state): State<AppState>, session: Session, fields: Form
     if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
         return refused;
     }
-    let (documents, signers, attachments, carried) = carried(session.text, &fields);
+    let (sending, carried) = carried(session.text, &fields);
     let sent = match carried {
-        Ok(()) => send(&state, &session, &fields, &documents, &signers, &attachments).await,
+        Ok(()) => send(&state, &session, &fields, &sending).await,
         Err(error) => Err(error),
     };
     match sent {
@@ -691,8 +698,8 @@ pub async fn start(State(state): State<AppState>, session: Session, fields: Form
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
             // A send from a template comes back to the placement screen with its boxes drawn.
             let text = Some(user_text(&error));
-            let fields = from_template(&state, &session, &fields, &documents).await.unwrap_or(fields);
-            placement_page(&state, &session, &fields, &documents, &signers, &attachments, text).await
+            let fields = from_template(&state, &session, &fields, &sending.documents).await.unwrap_or(fields);
+            placement_page(&state, &session, &fields, &sending, text).await
         }
         Err(error) => failure(error),
     }
@@ -772,13 +779,12 @@ async fn review_page(
     state: &AppState,
     session: &Session,
     fields: &FormFields,
-    documents: &[i64],
-    signers: &[Signer],
-    attachments: &[StagedAttachment],
+    sending: &Sending,
     placed: &[TemplateField],
 ) -> Result<ReviewPage, Error> {
-    let mut views = Vec::with_capacity(documents.len());
-    for (position, id) in documents.iter().enumerate() {
+    let signers = &sending.signers;
+    let mut views = Vec::with_capacity(sending.documents.len());
+    for (position, id) in sending.documents.iter().enumerate() {
         views.push(document_view(state, session, *id, position).await?);
     }
     let who = |signatory: u32| {
@@ -843,7 +849,7 @@ async fn review_page(
         send_mail: fields.get("send_mail") == "on",
         message: fields.get("message").to_string(),
         stamp: stamp_lines(session.text, &StampForm::read(fields)),
-        attachments: attachments.to_vec(),
+        attachments: sending.attachments.clone(),
         template_name: fields.get("template_name").to_string(),
         from_template: String::new(),
         carried: fields.0.iter().filter(|(name, _)| name != "csrf").cloned().collect(),
@@ -856,16 +862,16 @@ pub async fn review(State(state): State<AppState>, session: Session, fields: For
     if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
         return refused;
     }
-    let (documents, signers, attachments, carried) = carried(session.text, &fields);
+    let (sending, carried) = carried(session.text, &fields);
     let checked = match carried {
-        Ok(()) => checked_review(&state, &session, &fields, &documents, &signers, &attachments).await,
+        Ok(()) => checked_review(&state, &session, &fields, &sending).await,
         Err(error) => Err(error),
     };
     match checked {
         Ok(page) => render(StatusCode::OK, &page),
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
             let text = Some(user_text(&error));
-            placement_page(&state, &session, &fields, &documents, &signers, &attachments, text).await
+            placement_page(&state, &session, &fields, &sending, text).await
         }
         Err(error) => failure(error),
     }
@@ -877,11 +883,9 @@ async fn checked_review(
     state: &AppState,
     session: &Session,
     fields: &FormFields,
-    documents: &[i64],
-    signers: &[Signer],
-    attachments: &[StagedAttachment],
+    sending: &Sending,
 ) -> Result<ReviewPage, Error> {
-    let request = request_of(session.text, fields, documents, signers)?;
+    let request = request_of(session.text, fields, sending)?;
     let (template, placed) = match request.template_id {
         0 => (String::new(), request.fields.clone()),
         id => {
@@ -889,8 +893,8 @@ async fn checked_review(
             (name, definition.fields)
         }
     };
-    staged::validate_with(state, session.auth.tenant_id, request, attachments).await?;
-    let mut page = review_page(state, session, fields, documents, signers, attachments, &placed).await?;
+    staged::validate_with(state, session.auth.tenant_id, request, &sending.attachments).await?;
+    let mut page = review_page(state, session, fields, sending, &placed).await?;
     page.from_template = template;
     Ok(page)
 }
@@ -902,16 +906,16 @@ pub async fn back(State(state): State<AppState>, session: Session, fields: FormF
     if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
         return refused;
     }
-    let (documents, signers, attachments, carried) = carried(session.text, &fields);
+    let (sending, carried) = carried(session.text, &fields);
     let error = carried.err().map(|error| user_text(&error));
-    let fields = match from_template(&state, &session, &fields, &documents).await {
+    let fields = match from_template(&state, &session, &fields, &sending.documents).await {
         Ok(fields) => fields,
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
             return super::page_error(StatusCode::BAD_REQUEST, &user_text(&error));
         }
         Err(error) => return failure(error),
     };
-    placement_page(&state, &session, &fields, &documents, &signers, &attachments, error).await
+    placement_page(&state, &session, &fields, &sending, error).await
 }
 
 /// `fields` with the chosen template's boxes in place of the template, as the placement screen
@@ -951,12 +955,8 @@ fn days(words: Text, fields: &FormFields, name: &str, label: &str) -> Result<Opt
 
 /// The workflow the forms ask for, as the API's initiate takes it (the staged attachments
 /// are added by the service).
-fn request_of(
-    text: Text,
-    fields: &FormFields,
-    documents: &[i64],
-    signers: &[Signer],
-) -> Result<InitiateWorkflow, Error> {
+fn request_of(text: Text, fields: &FormFields, sending: &Sending) -> Result<InitiateWorkflow, Error> {
+    let (documents, signers) = (&sending.documents, &sending.signers);
     let mut placed = fields
         .all("field")
         .map(|f| placed_field(text, f, signers.len(), documents.len()))
@@ -1009,15 +1009,8 @@ fn request_of(
     })
 }
 
-async fn send(
-    state: &AppState,
-    session: &Session,
-    fields: &FormFields,
-    documents: &[i64],
-    signers: &[Signer],
-    attachments: &[StagedAttachment],
-) -> Result<i64, Error> {
-    let request = request_of(session.text, fields, documents, signers)?;
+async fn send(state: &AppState, session: &Session, fields: &FormFields, sending: &Sending) -> Result<i64, Error> {
+    let request = request_of(session.text, fields, sending)?;
     let template_name = fields.get("template_name");
     if !template_name.is_empty() {
         let definition = TemplateDefinition { fields: request.fields.clone(), ..TemplateDefinition::default() };
@@ -1025,7 +1018,7 @@ async fn send(
             .await?;
     }
     let actor = session.auth.caller().actor;
-    let created = staged::initiate_with(state, session.auth.tenant_id, &actor, request, attachments).await?;
+    let created = staged::initiate_with(state, session.auth.tenant_id, &actor, request, &sending.attachments).await?;
     Ok(created.workflow.id.get())
 }
 
