@@ -2100,6 +2100,12 @@ fn hidden_fields(html: &str, marker: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The workflow a send answered with (`303` to its page).
+fn workflow_of_location(sent: &reqwest::Response) -> i64 {
+    let location = sent.headers()["location"].to_str().expect("location");
+    location.rsplit('/').next().and_then(|i| i.parse().ok()).unwrap_or_else(|| panic!("a workflow page: {location}"))
+}
+
 /// A send from a template: its review (the template's boxes drawn, nothing made yet), then
 /// **Send** with what the review carries. Answers the review's text and the new workflow.
 async fn sent_as_reviewed(app: &TestApp, browser: &Browser, csrf: &str, review: reqwest::Response) -> (String, i64) {
@@ -2112,13 +2118,7 @@ async fn sent_as_reviewed(app: &TestApp, browser: &Browser, csrf: &str, review: 
         .collect();
     let sent = browser.send(browser.http.post(app.url("/app/send/start")).form(&carried)).await;
     assert_eq!(sent.status(), 303, "{}", sent.text().await.unwrap_or_default());
-    let id = sent.headers()["location"]
-        .to_str()
-        .expect("location")
-        .rsplit('/')
-        .next()
-        .and_then(|i| i.parse().ok())
-        .expect("id");
+    let id = workflow_of_location(&sent);
     (review, id)
 }
 
@@ -2251,13 +2251,7 @@ async fn senders_attach_files_and_ask_the_signers_for_documents(backend: Backend
     // Sent: the workflow page lists both, and each downloads as given, from the console and the API.
     let sent = start(fields).await;
     assert_eq!(sent.status(), 303, "{}", sent.text().await.unwrap_or_default());
-    let id: i64 = sent.headers()["location"]
-        .to_str()
-        .expect("location")
-        .rsplit('/')
-        .next()
-        .and_then(|i| i.parse().ok())
-        .expect("id");
+    let id: i64 = workflow_of_location(&sent);
     let page = admin.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
     assert!(page.contains("(asked of the signers: A utility bill of the last three months)"), "{page}");
     let links: Vec<String> = page
@@ -2396,13 +2390,7 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
     // Send: the workflow is what was reviewed, read back through the API.
     let sent = post("/app/send/start", carried.into_iter().chain([("csrf".to_string(), csrf.clone())]).collect()).await;
     assert_eq!(sent.status(), 303, "{}", sent.text().await.unwrap_or_default());
-    let id: i64 = sent.headers()["location"]
-        .to_str()
-        .expect("location")
-        .rsplit('/')
-        .next()
-        .and_then(|i| i.parse().ok())
-        .expect("id");
+    let id: i64 = workflow_of_location(&sent);
     let details: Value = app.get(&format!("/api/v1/workflows/{id}"), &api).await.json().await.expect("json");
     assert_eq!(details["state"], "in_progress", "{details}");
     let emails: Vec<&str> =
