@@ -16,6 +16,9 @@ for pair in pdfsig:poppler-utils pdftoppm:poppler-utils xmlsec1:xmlsec1 qpdf:qpd
             x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || need_apt+=("${pair##*:}")
 done
+# A Devanagari font, so that chromium draws the console's Hindi (crates/server/tests/console.rs
+# audits the pages in Hindi too, and keeps their screenshots).
+[ -f /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf ] || need_apt+=(fonts-lohit-deva)
 # The PKCS#11 header the bridge's PIN lock shim is built with (crates/bridge/tests/pin_lock.rs).
 [ -f /usr/include/p11-kit-1/p11-kit/pkcs11.h ] || need_apt+=(libp11-kit-dev)
 if ! command -v pg_ctlcluster >/dev/null 2>&1 && ! command -v postgres >/dev/null 2>&1; then

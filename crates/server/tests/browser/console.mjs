@@ -40,7 +40,10 @@ const browser = await chromium.launch({
     "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 try {
-  const context = await browser.newContext({ viewport: { width: 412, height: 915 }, deviceScaleFactor: 1, acceptDownloads: true });
+  // args.locale (default en-US) is the language the browser asks for (Accept-Language).
+  const context = await browser.newContext({
+    viewport: { width: 412, height: 915 }, deviceScaleFactor: 1, acceptDownloads: true, locale: args.locale || "en-US",
+  });
   await context.addInitScript(() => {
     window.__layoutShift = 0;
     new PerformanceObserver((list) => {
