@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use crate::{Error, ErrorCode, FieldErrors};
+use crate::{Error, ErrorCode, FieldErrors, Millis};
 
 /// Most signatories one workflow may have.
 pub const MAX_SIGNATORIES: usize = 50;
@@ -141,6 +141,15 @@ pub struct PlannedSignatory {
 
 /// A pragmatic e-mail check: one `@`, a non-empty local part, a dotted domain of letters,
 /// digits and hyphens, no spaces, at most 254 characters.
+/// Least time between two e-mails to one signatory that the sender sends by hand (reminders).
+pub const REMINDER_GAP_MS: i64 = 60 * 60 * 1000;
+
+/// Whether a reminder by hand may go now to a signatory last e-mailed (their link or a
+/// reminder) at `last_notice`: an hour apart, so a sender cannot flood a signer.
+pub fn may_remind_by_hand(last_notice: Millis, now: Millis) -> bool {
+    now >= last_notice.saturating_add(REMINDER_GAP_MS)
+}
+
 /// Longest message a sender may write to the signers.
 pub const MAX_MESSAGE_CHARS: usize = 2000;
 
@@ -277,6 +286,15 @@ mod tests {
 
     fn input(email: &str, order: i64) -> SignatoryInput {
         SignatoryInput { subscriber_id: 0, email: email.into(), name: None, signing_order: order, mode: None }
+    }
+
+    #[test]
+    fn reminders_by_hand_are_an_hour_apart() {
+        let last = 1_700_000_000_000;
+        assert!(!may_remind_by_hand(last, last));
+        assert!(!may_remind_by_hand(last, last + REMINDER_GAP_MS - 1));
+        assert!(may_remind_by_hand(last, last + REMINDER_GAP_MS));
+        assert!(!may_remind_by_hand(i64::MAX, i64::MAX - 1), "no overflow");
     }
 
     #[test]

@@ -352,8 +352,9 @@ pub enum StampOrder {
     Provider(crate::estamp::ProviderOrder),
 }
 
-/// The PDF of the tenant's certificate `id` as it was loaded or issued, named by its number; `not_found` when there is no such certificate or it has no PDF (its page is
-/// then made by Signet from the record).
+/// The PDF of the tenant's certificate `id` as it was loaded or issued, named by its number;
+/// `not_found` when there is no such certificate or it has no PDF (its page is then made by
+/// Signet from the record).
 pub async fn certificate_pdf(svc: &Services, tenant_id: TenantId, id: i64) -> Result<(String, Bytes), Error> {
     let row = svc.store.stamp(tenant_id, id).await?.ok_or_else(|| Error::not_found("stamp"))?;
     let Some(blob) = row.certificate_blob.as_deref() else {

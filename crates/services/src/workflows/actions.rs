@@ -102,9 +102,6 @@ pub async fn revoke_link(
     svc.store.rotate_signer_link(caller.tenant_id, workflow.id, signatory_id, expires, &caller.actor).await
 }
 
-/// Least time between two notices to one signatory that the sender sends by hand.
-pub const REMINDER_GAP_MS: i64 = 60 * 60 * 1000;
-
 /// E-mails a due signatory a reminder with the link they have (unchanged); at most one an
 /// hour, and only for a workflow that e-mails its signers.
 pub async fn remind(
@@ -120,7 +117,7 @@ pub async fn remind(
             "this workflow does not e-mail its signers (sendMail false): give them their link another way",
         ));
     }
-    svc.store.remind_signatory(caller.tenant_id, workflow.id, signatory_id, REMINDER_GAP_MS, &caller.actor).await
+    svc.store.remind_signatory(caller.tenant_id, workflow.id, signatory_id, &caller.actor).await
 }
 
 /// Declines the due signature, which ends the workflow.

@@ -181,13 +181,13 @@ impl Store {
 
     /// A reminder now, the link unchanged: a `signatory.reminded` event (which e-mails them when
     /// the workflow sends e-mail), and the automatic reminders count from now. Refused when it
-    /// is not their turn, or they were sent their link or a reminder less than `gap` ago.
+    /// is not their turn, or they were e-mailed too recently
+    /// ([`signet_domain::workflow::may_remind_by_hand`]), both checked under the workflow's lock.
     pub async fn remind_signatory(
         &self,
         tenant_id: TenantId,
         workflow_id: WorkflowId,
         signatory_id: SignatoryId,
-        gap: Millis,
         actor: &WorkflowActor,
     ) -> Result<SignatoryRow> {
         let now = now_millis();
@@ -212,10 +212,13 @@ impl Store {
                 return Err(Error::rejected(ErrorCode::StateConflict, "it is not this signatory's turn to sign"));
             }
             let last = row.last_reminded_at.or(row.notified_at).unwrap_or(row.created_at);
-            if now < last.saturating_add(gap) {
+            if !signet_domain::workflow::may_remind_by_hand(last, now) {
                 return Err(Error::rejected(
                     ErrorCode::StateConflict,
-                    format!("this signatory was sent their link less than {} minutes ago", gap / 60_000),
+                    format!(
+                        "this signatory was sent their link less than {} minutes ago",
+                        signet_domain::workflow::REMINDER_GAP_MS / 60_000
+                    ),
                 ));
             }
             sqlx::query("UPDATE signatories SET last_reminded_at = $2 WHERE id = $1")

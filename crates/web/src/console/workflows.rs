@@ -12,6 +12,7 @@ use signet_domain::access::Permission;
 use signet_services::documents::{self, DownloadRequest};
 use signet_services::workflows::queries::{self, ListQuery};
 
+use signet_domain::workflow::may_remind_by_hand;
 use signet_services::workflows::actions;
 
 use super::text::{Text, key};
@@ -252,7 +253,7 @@ async fn workflow_page(
                 name: s.name.clone(),
                 email: s.email.clone(),
                 last_notice: mails.then(|| when(last)),
-                may_remind: mails && signet_domain::now_millis() >= last + actions::REMINDER_GAP_MS,
+                may_remind: mails && may_remind_by_hand(last, signet_domain::now_millis()),
             }
         })
         .collect();
