@@ -714,25 +714,55 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     );
     assert!(!admin.get(app.url("/app/roles")).await.text().await.expect("html").contains("Branch reviewer"));
 
-    // Sending with a template: its fields place the signature and the workflow starts at once.
-    template_of_one_box(&app, &tenant, "One signer at the foot", json!(1)).await;
-    let send = admin.get(app.url("/app/send")).await.text().await.expect("html");
-    let template =
-        send.split("<option value=\"").nth(2).and_then(|r| r.split('"').next()).expect("the template").to_string();
-    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Guarantee")]);
-    let form = reqwest::multipart::Form::new()
-        .text("csrf", csrf.clone())
-        .text("template", template)
-        .text("name", "Guarantee")
-        .text("s1_name", "Ravi")
-        .text("s1_email", "ravi@guarantor.example")
-        .text("s1_order", "1")
-        .text("s1_method", "electronic")
-        .part(
-            "documents",
-            reqwest::multipart::Part::bytes(pdf).file_name("guarantee.pdf").mime_str("application/pdf").expect("mime"),
-        );
-    let review = admin.send(admin.http.post(app.url("/app/send")).multipart(form)).await;
+    // Sending with a template: its fields place the signature, shown on the review before the
+    // workflow starts.
+    let template = template_of_one_box(&app, &tenant, "One signer at the foot", json!(1)).await;
+    let guarantee = |template: &str| {
+        let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Guarantee")]);
+        let form = reqwest::multipart::Form::new()
+            .text("csrf", csrf.clone())
+            .text("template", template.to_string())
+            .text("name", "Guarantee")
+            .text("s1_name", "Ravi")
+            .text("s1_email", "ravi@guarantor.example")
+            .text("s1_order", "1")
+            .text("s1_method", "electronic")
+            .part(
+                "documents",
+                reqwest::multipart::Part::bytes(pdf)
+                    .file_name("guarantee.pdf")
+                    .mime_str("application/pdf")
+                    .expect("mime"),
+            );
+        admin.send(admin.http.post(app.url("/app/send")).multipart(form))
+    };
+    // A template that signs below a text and dates the signature: on the review in words and
+    // drawn, and on the placement screen (Back to change) as the signatory's anchor and a box.
+    let definition = json!({"fields": [{"signatory": 1, "anchor": "Guarantor:"},
+        {"signatory": 1, "kind": "date", "page": 1, "left": 100.0, "top": 600.0, "width": 100.0, "height": 20.0}]});
+    let below = signet_services::workflows::templates::create(
+        &app.state,
+        tenant.tenant_id,
+        &signet_domain::audit::Actor::system(),
+        Some("Below the guarantor"),
+        None,
+        serde_json::from_value(definition).expect("definition"),
+    )
+    .await
+    .expect("template");
+    let reviewed = guarantee(&below.id.get().to_string()).await;
+    assert_eq!(reviewed.status(), 200);
+    let reviewed = unescape(&reviewed.text().await.expect("html"));
+    assert!(reviewed.contains("Signature of Ravi: below the text “Guarantor:”"), "{reviewed}");
+    assert!(reviewed.contains("Date signed of Ravi: guarantee.pdf, page 1"), "{reviewed}");
+    let mut carried = hidden_fields(&reviewed, "id=\"review-form\"");
+    carried.push(("csrf".into(), csrf.clone()));
+    let back = admin.send(admin.http.post(app.url("/app/send/place")).form(&carried)).await;
+    assert_eq!(back.status(), 200);
+    let back = unescape(&back.text().await.expect("html"));
+    assert!(back.contains("name=\"s1_anchor\" value=\"Guarantor:\""), "{back}");
+    assert!(back.contains("name=\"field\" value=\"1:0:1:100:600:100:20:date:0:\""), "{back}");
+    let review = guarantee(&template).await;
     let (review, id) = sent_as_reviewed(&app, &admin, &csrf, review).await;
     assert!(review.contains("The template One signer at the foot places these boxes"), "{review}");
     assert!(review.contains("Signature of Ravi: guarantee.pdf, page 1"), "{review}");

@@ -699,6 +699,7 @@ pub async fn start(State(state): State<AppState>, session: Session, fields: Form
             // A send from a template comes back to the placement screen with its boxes drawn.
             let text = Some(user_text(&error));
             let fields = from_template(&state, &session, &fields, &sending.documents).await.unwrap_or(fields);
+            let sending = Sending { signers: signers(&fields), ..sending };
             placement_page(&state, &session, &fields, &sending, text).await
         }
         Err(error) => failure(error),
@@ -915,11 +916,13 @@ pub async fn back(State(state): State<AppState>, session: Session, fields: FormF
         }
         Err(error) => return failure(error),
     };
+    let sending = Sending { signers: signers(&fields), ..sending };
     placement_page(&state, &session, &fields, &sending, error).await
 }
 
 /// `fields` with the chosen template's boxes in place of the template, as the placement screen
-/// draws boxes; `fields` as they are without a template.
+/// draws boxes, and its anchor texts as the signatories'; `fields` as they are without a
+/// template. (The signatories are read again from what it answers.)
 async fn from_template(
     state: &AppState,
     session: &Session,
@@ -935,7 +938,24 @@ async fn from_template(
     for (position, id) in documents.iter().enumerate() {
         pages.push(document_view(state, session, *id, position).await?.sheets.len());
     }
-    let mut drawn: Vec<(String, String)> = fields.0.iter().filter(|(name, _)| name != "template").cloned().collect();
+    // A signature placed below a text becomes that signatory's anchor on the screen (the
+    // template's signatory N is the N-th row with an address, as the request numbers them).
+    let listed = signers(fields);
+    let anchors: Vec<(String, String)> = definition
+        .fields
+        .iter()
+        .filter_map(|f| {
+            let row = listed.get((f.signatory as usize).checked_sub(1)?)?;
+            Some((format!("s{}_anchor", row.number), f.anchor.clone()?))
+        })
+        .collect();
+    let mut drawn: Vec<(String, String)> = fields
+        .0
+        .iter()
+        .filter(|(name, _)| name != "template" && !anchors.iter().any(|(anchor, _)| anchor == name))
+        .cloned()
+        .collect();
+    drawn.extend(anchors);
     let boxes = on_the_pages(&definition.fields, &pages);
     drawn.extend(boxes.iter().filter_map(placement_value).take(MAX_PLACED).map(|v| ("field".to_string(), v)));
     Ok(FormFields(drawn))
