@@ -62,6 +62,7 @@ struct Setup {
     officer: String,
     officer_id: i64,
     officer_email: String,
+    tenant_id: signet_domain::TenantId,
 }
 
 async fn setup(backend: Backend) -> Setup {
@@ -86,7 +87,7 @@ async fn setup(backend: Backend) -> Setup {
     let officer = tokens["access_token"].as_str().expect("access token").to_string();
     let me: Value = app.get("/api/v1/users/me", &officer).await.json().await.expect("json");
     let officer_id = me["subscriberId"].as_i64().expect("id");
-    Setup { app, client, officer, officer_id, officer_email: tenant.admin_email.clone() }
+    Setup { app, client, officer, officer_id, officer_email: tenant.admin_email.clone(), tenant_id: tenant.tenant_id }
 }
 
 async fn json_of(response: reqwest::Response, status: u16) -> Value {
@@ -438,10 +439,10 @@ fn customers_xlsx() -> String {
         "import openpyxl\n\
          wb = openpyxl.Workbook()\n\
          ws = wb.active\n\
-         ws.append(['workflowName', 'referenceNo', 'signer1.email', 'signer1.name', 'signer1.order'])\n\
-         ws.append(['Lease & deposit', 'LEASE-1', 'tenant1@home.test', 'Tenant <One>', 1])\n\
-         ws.append(['Lease 2', 'LEASE-2', 'tenant2@home.test', None, 1])\n\
-         ws.append(['Lease 3', 'LEASE-3', 'not an address', 'Three', 1])\n\
+         ws.append(['workflowName', 'referenceNo', 'signer1.email', 'signer1.name', 'signer1.order', 'message'])\n\
+         ws.append(['Lease & deposit', 'LEASE-1', 'tenant1@home.test', 'Tenant <One>', 1, 'Dear tenant,\\nplease sign.'])\n\
+         ws.append(['Lease 2', 'LEASE-2', 'tenant2@home.test', None, 1, None])\n\
+         ws.append(['Lease 3', 'LEASE-3', 'not an address', 'Three', 1, 'x'])\n\
          wb.create_sheet('Notes').append(['ignored'])\n\
          wb.save({:?})\n",
         path.display().to_string()
@@ -469,6 +470,12 @@ async fn a_bulk_send_reads_an_xlsx_workbook_written_by_openpyxl(backend: Backend
     let workflow = json_of(s.app.get(&format!("/api/v1/workflows/{workflow_id}"), &s.client).await, 200).await;
     let text = workflow.to_string();
     assert!(text.contains("Lease & deposit") && text.contains("Tenant <One>"), "entities decoded: {text}");
+    // The row's message, lines kept, goes with its workflow.
+    let stored = s.app.state.store.workflow(s.tenant_id, workflow_id.into()).await.expect("read").expect("workflow");
+    assert_eq!(
+        signet_services::workflows::initiate::message_of(&stored).as_deref(),
+        Some("Dear tenant,\nplease sign.")
+    );
 
     // A ZIP that is not a workbook, and a damaged one: refused with fileData named.
     let mut damaged = b"PK\x03\x04\0\0\0\0PK\x05\x06".to_vec();

@@ -36,6 +36,8 @@ const LIMITS: Limits = Limits { rows: MAX_ROWS, columns: 2 + 4 * MAX_SIGNERS, ce
 enum Column {
     WorkflowName,
     ReferenceNo,
+    /// The sender's message to the row's signers (`InitiateWorkFlowData.message`).
+    Message,
     /// `signerN.email`, `.name`, `.order`, `.mode` (N from 1).
     Signer(usize, SignerPart),
 }
@@ -52,6 +54,7 @@ fn column(name: &str) -> Option<Column> {
     match name.to_ascii_lowercase().as_str() {
         "workflowname" => return Some(Column::WorkflowName),
         "referenceno" => return Some(Column::ReferenceNo),
+        "message" => return Some(Column::Message),
         _ => {}
     }
     let lower = name.to_ascii_lowercase();
@@ -75,7 +78,7 @@ fn columns(header: &[String]) -> Result<Vec<Column>, Error> {
             return Err(Error::field(
                 "fileData",
                 format!(
-                    "column {name:?} is not known: use workflowName, referenceNo and signer1.email, signer1.name, \
+                    "column {name:?} is not known: use workflowName, referenceNo, message and signer1.email, signer1.name, \
                      signer1.order, signer1.mode ... up to signer{MAX_SIGNERS}"
                 ),
             ));
@@ -220,6 +223,7 @@ fn row_object(columns: &[Column], cells: &[String]) -> Map<String, Value> {
         let key = match column {
             Column::WorkflowName => "workflowName".to_string(),
             Column::ReferenceNo => "referenceNo".to_string(),
+            Column::Message => "message".to_string(),
             Column::Signer(n, part) => format!("signer{n}.{}", part_name(*part)),
         };
         row.insert(key, Value::String(value.to_string()));
@@ -276,7 +280,7 @@ fn row_request(
         envelope_expiry: None,
         reminder_frequency: None,
         settings,
-        message: None,
+        message: text("message"),
         attachments: Vec::new(),
         stamp: None,
         fields: Vec::new(),
