@@ -364,9 +364,17 @@ pub async fn certificate_pdf(svc: &Services, tenant_id: TenantId, id: i64) -> Re
     Ok((format!("{}.pdf", row.reference_no.replace('/', "-")), bytes))
 }
 
-/// Whether `order` could be held now, holding nothing: stock that makes up the duty (the
-/// provider is asked only when the workflow starts).
-pub async fn check_takeable(svc: &Services, tenant_id: TenantId, order: &StampOrder) -> Result<(), Error> {
+/// Whether `stampDetails` could be taken now, holding nothing: its fields, and stock that makes
+/// up the duty (the provider is asked only when the workflow starts).
+pub async fn check_details(svc: &Services, tenant_id: TenantId, details: StampDetails) -> Result<(), Error> {
+    match request_from_details(svc, tenant_id, details).await? {
+        Some(order) => check_takeable(svc, tenant_id, &order).await,
+        None => Ok(()),
+    }
+}
+
+/// Whether `order` could be held now, holding nothing: stock that makes up the duty.
+async fn check_takeable(svc: &Services, tenant_id: TenantId, order: &StampOrder) -> Result<(), Error> {
     match order {
         StampOrder::Inventory(request) => {
             svc.store.check_stamp_stock(tenant_id, &request.state_code, request.duty).await

@@ -242,12 +242,10 @@ async fn check(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) 
 /// the stamp duty's stock included; the stamp provider is asked only when it starts).
 pub async fn validate(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) -> Result<(), Error> {
     check(svc, tenant_id, request).await?;
-    if let Some(details) = request.stamp.clone()
-        && let Some(order) = crate::stamps::request_from_details(svc, tenant_id, details).await?
-    {
-        crate::stamps::check_takeable(svc, tenant_id, &order).await?;
+    match request.stamp.clone() {
+        Some(details) => crate::stamps::check_details(svc, tenant_id, details).await,
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Starts a workflow; the first signing group is notified by the `workflow.started` event.

@@ -124,6 +124,16 @@ fn page_selection(page: &PageRef) -> Result<PageSelection, String> {
     }
 }
 
+/// The pages `page` names on a document of `count` pages (a number as it is, even past the end).
+pub fn page_numbers(page: &PageRef, count: u32) -> Result<Vec<u32>, String> {
+    Ok(match page_selection(page)? {
+        PageSelection::List(list) => list,
+        PageSelection::First => vec![1],
+        PageSelection::Last => vec![count],
+        _ => (1..=count).collect(),
+    })
+}
+
 /// Moves the boxes of the first document (`index` 0) of `documents` down by `by` pages, for
 /// pages put in front of it after the placement was written (a stamp certificate): numbered
 /// pages and `first` keep pointing at the same page of the document; `last` and `all` need no
@@ -207,12 +217,7 @@ pub fn boxes_for(placement: &Placement, index: usize, pdf: &[u8]) -> Result<Boxe
         let mut pairs = Vec::new();
         for b in mine {
             let rect = BoxSpec::Custom { left: b.left, top: b.top, width: b.width, height: b.height };
-            let pages: Vec<u32> = match page_selection(&b.page)? {
-                PageSelection::List(list) => list,
-                PageSelection::First => vec![1],
-                PageSelection::Last => vec![count],
-                _ => (1..=count).collect(),
-            };
+            let pages = page_numbers(&b.page, count)?;
             pairs.extend(pages.into_iter().map(|p| (p, rect)));
         }
         return Ok((PageSelection::First, BoxSpec::Named(Position::BottomRight), Some(pairs)));

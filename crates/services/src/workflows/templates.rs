@@ -101,6 +101,38 @@ fn page_ref(page: &serde_json::Value) -> Result<placement::PageRef, String> {
     }
 }
 
+/// A template's fields where they fall on these documents (`pages[i]`: the page count of
+/// document `i`), as the signing reads them: a field for every document becomes one per
+/// document, and `first`, `last`, `all` (or no page: the last) become page numbers. Fields
+/// without a box (placed below a text) stay as they are; pages a document does not have are
+/// left out, as the signing leaves them out.
+pub fn on_the_pages(fields: &[TemplateField], pages: &[usize]) -> Vec<TemplateField> {
+    let mut concrete = Vec::new();
+    for field in fields {
+        let Ok(Some(at)) = placed_box(field).map(|b| b.filter(|_| field.anchor.is_none())) else {
+            concrete.push(field.clone());
+            continue;
+        };
+        let documents: Vec<usize> = match field.document {
+            Some(d) => vec![d],
+            None => (0..pages.len()).collect(),
+        };
+        for document in documents {
+            let count = pages.get(document).copied().unwrap_or(0);
+            let numbers =
+                placement::page_numbers(&at.page, u32::try_from(count).unwrap_or(u32::MAX)).unwrap_or_default();
+            for page in numbers.into_iter().filter(|p| (1..=count).contains(&(*p as usize))) {
+                concrete.push(TemplateField {
+                    document: Some(document),
+                    page: Some(serde_json::json!(page)),
+                    ..field.clone()
+                });
+            }
+        }
+    }
+    concrete
+}
+
 pub fn check_definition(definition: &TemplateDefinition) -> Result<(), Error> {
     if definition.fields.len() > signet_domain::fields::MAX_FIELDS {
         return Err(Error::field("definition.fields", format!("at most {} fields", signet_domain::fields::MAX_FIELDS)));
@@ -195,4 +227,44 @@ pub async fn find_by_name(
         .filter_map(|menu| menu.template_id)
         .collect();
     Ok(named.into_iter().filter(|t| granted.contains(&t.id.get())).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn template_field(document: Option<usize>, page: serde_json::Value) -> TemplateField {
+        TemplateField {
+            signatory: 1,
+            document,
+            page: Some(page),
+            left: Some(72.0),
+            top: Some(600.0),
+            width: Some(150.0),
+            height: Some(40.0),
+            anchor: None,
+            kind: FieldKind::Signature,
+            label: None,
+            required: false,
+        }
+    }
+
+    #[test]
+    fn a_templates_fields_fall_on_the_pages_the_documents_have() {
+        let on = |field: TemplateField, pages: &[usize]| {
+            on_the_pages(&[field], pages)
+                .iter()
+                .map(|f| (f.document.unwrap_or(99), f.page.as_ref().and_then(|p| p.as_u64()).unwrap_or(0)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(on(template_field(None, serde_json::json!("last")), &[3, 2]), vec![(0, 3), (1, 2)]);
+        assert_eq!(on(template_field(Some(1), serde_json::json!("all")), &[3, 2]), vec![(1, 1), (1, 2)]);
+        assert_eq!(on(template_field(Some(0), serde_json::json!("first")), &[3]), vec![(0, 1)]);
+        assert_eq!(on(template_field(Some(0), serde_json::json!(2)), &[3]), vec![(0, 2)]);
+        // Pages and documents that are not there are left out, as the signing leaves them out.
+        assert!(on(template_field(Some(0), serde_json::json!(9)), &[3]).is_empty());
+        assert!(on(template_field(Some(4), serde_json::json!(1)), &[3]).is_empty());
+        let below = TemplateField { anchor: Some("Borrower".into()), ..template_field(None, serde_json::json!(1)) };
+        assert_eq!(on_the_pages(std::slice::from_ref(&below), &[3]).len(), 1, "kept as it is");
+    }
 }

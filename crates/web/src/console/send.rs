@@ -227,10 +227,8 @@ impl StampForm {
 /// a way to correct it): the state, the article, the duty and the stock that makes it up, as
 /// the service will take them.
 async fn check_stamp(state: &AppState, session: &Session, fields: &FormFields) -> Result<(), Error> {
-    let tenant_id = session.auth.tenant_id;
-    let Some(details) = StampForm::read(fields).details(session.text)? else { return Ok(()) };
-    match signet_services::stamps::request_from_details(state, tenant_id, details).await? {
-        Some(order) => signet_services::stamps::check_takeable(state, tenant_id, &order).await,
+    match StampForm::read(fields).details(session.text)? {
+        Some(details) => signet_services::stamps::check_details(state, session.auth.tenant_id, details).await,
         None => Ok(()),
     }
 }
@@ -441,45 +439,6 @@ fn review_carry(fields: &FormFields, sending: &Sending) -> FormFields {
     FormFields(carried)
 }
 
-/// A template's fields where they fall on these documents (`pages[i]`: the page count of
-/// document `i`): a field for every document becomes one per document, and `first`, `last` and
-/// `all` become page numbers. Fields placed below text stay as they are; pages a document does
-/// not have are left out, as the signing leaves them out.
-fn on_the_pages(fields: &[TemplateField], pages: &[usize]) -> Vec<TemplateField> {
-    let mut concrete = Vec::new();
-    for field in fields {
-        if field.anchor.is_some() {
-            concrete.push(field.clone());
-            continue;
-        }
-        let documents: Vec<usize> = match field.document {
-            Some(d) => vec![d],
-            None => (0..pages.len()).collect(),
-        };
-        for document in documents {
-            let count = pages.get(document).copied().unwrap_or(0);
-            let numbers: Vec<usize> = match &field.page {
-                Some(serde_json::Value::Number(n)) => n.as_u64().map(|n| n as usize).into_iter().collect(),
-                Some(serde_json::Value::String(word)) => match word.as_str() {
-                    "first" => vec![1],
-                    "last" => vec![count],
-                    "all" => (1..=count).collect(),
-                    number => number.parse().ok().into_iter().collect(),
-                },
-                _ => vec![count],
-            };
-            for page in numbers.into_iter().filter(|p| (1..=count).contains(p)) {
-                concrete.push(TemplateField {
-                    document: Some(document),
-                    page: Some(serde_json::json!(page)),
-                    ..field.clone()
-                });
-            }
-        }
-    }
-    concrete
-}
-
 /// The placement screen's `field` value of a box on a page (`placed_field` reads it back).
 fn placement_value(field: &TemplateField) -> Option<String> {
     let page = field.page.as_ref().and_then(serde_json::Value::as_u64)?;
@@ -572,6 +531,15 @@ async fn document_view(state: &AppState, session: &Session, id: i64, position: u
     Ok(DocumentView { id, position, name: row.name, sheets })
 }
 
+/// The views of the documents being sent, in order.
+async fn document_views(state: &AppState, session: &Session, documents: &[i64]) -> Result<Vec<DocumentView>, Error> {
+    let mut views = Vec::with_capacity(documents.len());
+    for (position, id) in documents.iter().enumerate() {
+        views.push(document_view(state, session, *id, position).await?);
+    }
+    Ok(views)
+}
+
 async fn placement_page(
     state: &AppState,
     session: &Session,
@@ -579,13 +547,20 @@ async fn placement_page(
     sending: &Sending,
     error: Option<String>,
 ) -> Response {
-    let mut views = Vec::with_capacity(sending.documents.len());
-    for (position, id) in sending.documents.iter().enumerate() {
-        match document_view(state, session, *id, position).await {
-            Ok(view) => views.push(view),
-            Err(error) => return failure(error),
-        }
+    match document_views(state, session, &sending.documents).await {
+        Ok(views) => placement_with(session, fields, sending, views, error),
+        Err(error) => failure(error),
     }
+}
+
+/// The placement screen for documents already read.
+fn placement_with(
+    session: &Session,
+    fields: &FormFields,
+    sending: &Sending,
+    views: Vec<DocumentView>,
+    error: Option<String>,
+) -> Response {
     let page = PlacePage {
         frame: session.frame("/app/send"),
         error,
@@ -698,9 +673,13 @@ pub async fn start(State(state): State<AppState>, session: Session, fields: Form
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
             // A send from a template comes back to the placement screen with its boxes drawn.
             let text = Some(user_text(&error));
-            let fields = from_template(&state, &session, &fields, &sending.documents).await.unwrap_or(fields);
+            let views = match document_views(&state, &session, &sending.documents).await {
+                Ok(views) => views,
+                Err(error) => return failure(error),
+            };
+            let fields = from_template(&state, &session, &fields, &page_counts(&views)).await.unwrap_or(fields);
             let sending = Sending { signers: signers(&fields), ..sending };
-            placement_page(&state, &session, &fields, &sending, text).await
+            placement_with(&session, &fields, &sending, views, text)
         }
         Err(error) => failure(error),
     }
@@ -784,17 +763,14 @@ async fn review_page(
     placed: &[TemplateField],
 ) -> Result<ReviewPage, Error> {
     let signers = &sending.signers;
-    let mut views = Vec::with_capacity(sending.documents.len());
-    for (position, id) in sending.documents.iter().enumerate() {
-        views.push(document_view(state, session, *id, position).await?);
-    }
+    let mut views = document_views(state, session, &sending.documents).await?;
     let who = |signatory: u32| {
         let signer = (signatory as usize).checked_sub(1).and_then(|i| signers.get(i));
         signer.map(|s| if s.name.is_empty() { s.email.clone() } else { s.name.clone() }).unwrap_or_default()
     };
-    let pages: Vec<usize> = views.iter().map(|v| v.sheets.len()).collect();
+    let pages = page_counts(&views);
     let mut words = Vec::new();
-    for field in &on_the_pages(placed, &pages) {
+    for field in &templates::on_the_pages(placed, &pages) {
         let what = field.label.clone().unwrap_or_else(|| field.kind.default_label().to_string());
         let text = session.text.plain("review.placed.box", &[("what", &what), ("who", &who(field.signatory))]);
         let page = field.page.as_ref().and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
@@ -909,7 +885,11 @@ pub async fn back(State(state): State<AppState>, session: Session, fields: FormF
     }
     let (sending, carried) = carried(session.text, &fields);
     let error = carried.err().map(|error| user_text(&error));
-    let fields = match from_template(&state, &session, &fields, &sending.documents).await {
+    let views = match document_views(&state, &session, &sending.documents).await {
+        Ok(views) => views,
+        Err(error) => return failure(error),
+    };
+    let fields = match from_template(&state, &session, &fields, &page_counts(&views)).await {
         Ok(fields) => fields,
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
             return super::page_error(StatusCode::BAD_REQUEST, &user_text(&error));
@@ -917,7 +897,12 @@ pub async fn back(State(state): State<AppState>, session: Session, fields: FormF
         Err(error) => return failure(error),
     };
     let sending = Sending { signers: signers(&fields), ..sending };
-    placement_page(&state, &session, &fields, &sending, error).await
+    placement_with(&session, &fields, &sending, views, error)
+}
+
+/// The page count of each document viewed.
+fn page_counts(views: &[DocumentView]) -> Vec<usize> {
+    views.iter().map(|v| v.sheets.len()).collect()
 }
 
 /// `fields` with the chosen template's boxes in place of the template, as the placement screen
@@ -927,17 +912,13 @@ async fn from_template(
     state: &AppState,
     session: &Session,
     fields: &FormFields,
-    documents: &[i64],
+    pages: &[usize],
 ) -> Result<FormFields, Error> {
     let id = fields.get("template").parse::<i64>().unwrap_or(0);
     if id == 0 {
         return Ok(FormFields(fields.0.clone()));
     }
     let (_, definition) = templates::read(state, session.auth.tenant_id, id).await?;
-    let mut pages = Vec::with_capacity(documents.len());
-    for (position, id) in documents.iter().enumerate() {
-        pages.push(document_view(state, session, *id, position).await?.sheets.len());
-    }
     // A signature placed below a text becomes that signatory's anchor on the screen (the
     // template's signatory N is the N-th row with an address, as the request numbers them).
     let listed = signers(fields);
@@ -956,7 +937,7 @@ async fn from_template(
         .cloned()
         .collect();
     drawn.extend(anchors);
-    let boxes = on_the_pages(&definition.fields, &pages);
+    let boxes = templates::on_the_pages(&definition.fields, pages);
     drawn.extend(boxes.iter().filter_map(placement_value).take(MAX_PLACED).map(|v| ("field".to_string(), v)));
     Ok(FormFields(drawn))
 }
@@ -1078,25 +1059,6 @@ mod tests {
             label: None,
             required: false,
         }
-    }
-
-    #[test]
-    fn a_templates_fields_fall_on_the_pages_the_documents_have() {
-        let on = |field: TemplateField, pages: &[usize]| {
-            on_the_pages(&[field], pages)
-                .iter()
-                .map(|f| (f.document.unwrap_or(99), f.page.as_ref().and_then(|p| p.as_u64()).unwrap_or(0)))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(on(template_field(None, serde_json::json!("last")), &[3, 2]), vec![(0, 3), (1, 2)]);
-        assert_eq!(on(template_field(Some(1), serde_json::json!("all")), &[3, 2]), vec![(1, 1), (1, 2)]);
-        assert_eq!(on(template_field(Some(0), serde_json::json!("first")), &[3]), vec![(0, 1)]);
-        assert_eq!(on(template_field(Some(0), serde_json::json!(2)), &[3]), vec![(0, 2)]);
-        // Pages and documents that are not there are left out, as the signing leaves them out.
-        assert!(on(template_field(Some(0), serde_json::json!(9)), &[3]).is_empty());
-        assert!(on(template_field(Some(4), serde_json::json!(1)), &[3]).is_empty());
-        let below = TemplateField { anchor: Some("Borrower".into()), ..template_field(None, serde_json::json!(1)) };
-        assert_eq!(on_the_pages(std::slice::from_ref(&below), &[3]).len(), 1, "kept as it is");
     }
 
     #[test]
