@@ -2,6 +2,7 @@
 //! surface (API, gateway, CLI) shares. Nothing here knows about HTTP or SQL.
 
 pub mod access;
+pub mod authority;
 pub mod audit;
 pub mod csv;
 pub mod department;
