@@ -90,6 +90,17 @@ async fn setup(backend: Backend) -> Setup {
     Setup { app, client, officer, officer_id, officer_email: tenant.admin_email.clone(), tenant_id: tenant.tenant_id }
 }
 
+/// The token of an application with the auditor's role (reads everything, changes nothing).
+async fn auditor_token(s: &Setup) -> String {
+    let made = s.app.post("/api/v1/applications", &s.client, json!({"appName": "Audit desk", "roleId": 4})).await;
+    let made = json_of(made, 201).await;
+    let key = made["secretKey"].as_str().expect("secretKey");
+    let body = json!({"appName": "Audit desk", "secretKey": key});
+    let tokens =
+        s.app.client.post(s.app.url("/api/v1/auth/authorize-app")).json(&body).send().await.expect("authorize");
+    json_of(tokens, 200).await["access_token"].as_str().expect("access token").to_string()
+}
+
 async fn json_of(response: reqwest::Response, status: u16) -> Value {
     let got = response.status().as_u16();
     let body: Value = response.json().await.unwrap_or(Value::Null);
@@ -257,6 +268,11 @@ async fn a_cancelled_lot_skips_what_it_had_not_signed(backend: Backend) {
     )
     .await;
     let job_id = job["jobId"].as_str().expect("job").to_string();
+    // An auditor follows the officer's job and cannot stop it (issue 30, item 10).
+    let auditor = auditor_token(&s).await;
+    json_of(s.app.get(&format!("/api/v1/bulk-jobs/{job_id}"), &auditor).await, 200).await;
+    let refused = s.app.post(&format!("/api/v1/bulk-jobs/{job_id}/cancel"), &auditor, json!({})).await;
+    expect_problem(refused, 403, "forbidden").await;
     let cancelled =
         json_of(s.app.post(&format!("/api/v1/bulk-jobs/{job_id}/cancel"), &s.officer, json!({})).await, 200).await;
     assert_eq!(cancelled["cancelRequested"], true);

@@ -29,6 +29,10 @@ on_both_backends!(
     a_user_enrols_a_certificate_and_it_signs_for_them_when_their_turn_comes,
     a_free_trial_starts_once_the_address_is_confirmed_and_keeps_to_its_limits,
     tenants_make_their_own_roles_from_the_permissions,
+    a_people_desk_cannot_touch_an_administrator,
+    a_settings_role_cannot_make_an_administrator_application,
+    templates_are_read_and_used_by_those_granted_them,
+    a_registration_does_not_hold_an_address_against_the_organisation,
 );
 
 struct People {
@@ -945,6 +949,26 @@ async fn a_user_enrols_a_certificate_and_it_signs_for_them_when_their_turn_comes
     )
     .await;
 
+    // A colleague cannot sign with Ravi's own certificate by naming it as the workflow's
+    // profile (issue 30, item 1): refused exactly as an id that does not exist.
+    let (_, colleague) = signed_in_user(&app, &smtp, &admin, "colleague@acme.test", 2).await;
+    let upload = json!({"documentName": "Loan.pdf", "fileData": STANDARD.encode(one_page("Loan"))});
+    let document: Value = app.post("/api/v1/documents", &colleague, upload).await.json().await.expect("json");
+    let naming = |profile: i64| {
+        json!({"templateId": 0, "documentIds": [document["documentId"]], "hsmCertificateId": profile,
+            "signatories": [{"subscriberId": ravi, "emailId": "ravi@acme.test", "name": "Ravi Kumar", "signingOrder": 1}]})
+    };
+    let his =
+        expect_problem(app.post("/api/v1/workflows", &colleague, naming(profile_id)).await, 400, "validation_failed")
+            .await;
+    let none = expect_problem(
+        app.post("/api/v1/workflows", &colleague, naming(2_000_000_000)).await,
+        400,
+        "validation_failed",
+    )
+    .await;
+    assert_eq!(his["errors"], none["errors"], "an enrolled certificate reads as a missing profile");
+
     let settings = |body: Value| {
         let (app, token) = (&app, token.clone());
         async move { app.put("/api/v1/users/me/automated-signing", &token, body).await }
@@ -1117,11 +1141,14 @@ async fn tenants_make_their_own_roles_from_the_permissions(backend: Backend) {
     let (_, desk) =
         signed_in_user(&app, &smtp, &admin, "desk@acme.test", people_role["roleId"].as_i64().expect("id")).await;
     assert_eq!(
-        app.post("/api/v1/users", &desk, json!({"name": "Plain", "EmailID": "plain@acme.test", "roleId": 2}))
+        app.post("/api/v1/users", &desk, json!({"name": "Plain", "EmailID": "plain@acme.test", "roleId": 3}))
             .await
             .status(),
         201
     );
+    // Nor a role with permissions the desk lacks (a sender sends workflows; issue 30, item 4).
+    let sender = json!({"name": "Sender", "EmailID": "sender@acme.test", "roleId": 2});
+    expect_problem(app.post("/api/v1/users", &desk, sender).await, 403, "forbidden").await;
     let escalate = json!({"name": "Boss", "EmailID": "boss@acme.test", "roleId": 1});
     expect_problem(app.post("/api/v1/users", &desk, escalate).await, 403, "forbidden").await;
     let custom = json!({"name": "Boss", "EmailID": "boss@acme.test", "roleId": reviewer_id});
@@ -1143,4 +1170,130 @@ async fn tenants_make_their_own_roles_from_the_permissions(backend: Backend) {
     assert_eq!(app.delete(&format!("/api/v1/roles/{reviewer_id}"), &admin).await.status(), 204);
     expect_problem(app.delete(&format!("/api/v1/roles/{reviewer_id}"), &admin).await, 404, "not_found").await;
     expect_problem(app.delete("/api/v1/roles/1", &admin).await, 404, "not_found").await;
+}
+
+/// Issue 30, item 4: a tenant role with `manage_people` lowered an administrator's role (only
+/// the new role was checked), disabled, deleted or marked them inactive, reset their second
+/// factor, changed their address and mailed itself their password link.
+async fn a_people_desk_cannot_touch_an_administrator(backend: Backend) {
+    let People { app, smtp, admin, .. } = people(backend).await;
+    let role: Value = app
+        .post(
+            "/api/v1/roles",
+            &admin,
+            json!({"name": "People desk", "permissions": ["manage_people", "read_directory"]}),
+        )
+        .await
+        .json()
+        .await
+        .expect("json");
+    let (_, desk) = signed_in_user(&app, &smtp, &admin, "desk@acme.test", role["roleId"].as_i64().expect("id")).await;
+    let (boss, boss_token) = signed_in_user(&app, &smtp, &admin, "boss@acme.test", 1).await;
+    let (signer, _) = signed_in_user(&app, &smtp, &admin, "signer@acme.test", 3).await;
+
+    let lowered = json!({"name": "Boss", "EmailID": "boss@acme.test", "roleId": 3});
+    expect_problem(app.put(&format!("/api/v1/users/{boss}"), &desk, lowered).await, 403, "forbidden").await;
+    let readdressed = json!({"name": "Boss", "EmailID": "desk-owned@acme.test", "roleId": 1});
+    expect_problem(app.put(&format!("/api/v1/users/{boss}"), &desk, readdressed).await, 403, "forbidden").await;
+    expect_problem(app.post("/api/v1/users/disable", &desk, json!({"userId": boss})).await, 403, "forbidden").await;
+    expect_problem(
+        app.post("/api/v1/users/inactive", &desk, json!({"userId": boss, "invalidateTokens": false})).await,
+        403,
+        "forbidden",
+    )
+    .await;
+    expect_problem(app.post("/api/v1/users/delete", &desk, json!({"userId": boss})).await, 403, "forbidden").await;
+    expect_problem(app.post(&format!("/api/v1/users/{boss}/totp/reset"), &desk, json!({})).await, 403, "forbidden")
+        .await;
+    let mails_before = smtp.messages().len();
+    let link = json!({"emailID": "boss@acme.test"});
+    expect_problem(app.post("/api/v1/users/password-email", &desk, link).await, 403, "forbidden").await;
+    assert_eq!(smtp.messages().len(), mails_before, "no password link went out");
+    let me: Value = app.get("/api/v1/users/me", &boss_token).await.json().await.expect("json");
+    assert_eq!((me["roleId"].as_i64(), me["emailID"].clone()), (Some(1), json!("boss@acme.test")), "{me}");
+
+    // The desk still manages those whose role its own covers.
+    let renamed = json!({"name": "Signer Two", "EmailID": "signer@acme.test", "roleId": 3});
+    assert_eq!(app.put(&format!("/api/v1/users/{signer}"), &desk, renamed).await.status(), 200);
+    assert_eq!(
+        app.post("/api/v1/users/inactive", &desk, json!({"userId": signer, "invalidateTokens": false})).await.status(),
+        204
+    );
+}
+
+/// Issue 30, item 2: a tenant role with `manage_settings` only registered an application with
+/// the administrator role, traded its key for a token and made administrators.
+async fn a_settings_role_cannot_make_an_administrator_application(backend: Backend) {
+    let People { app, smtp, admin, .. } = people(backend).await;
+    let role: Value = app
+        .post("/api/v1/roles", &admin, json!({"name": "Settings", "permissions": ["manage_settings"]}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let (_, settings) =
+        signed_in_user(&app, &smtp, &admin, "ops@acme.test", role["roleId"].as_i64().expect("id")).await;
+    for role_id in [1, 2, 4] {
+        let body = json!({"appName": format!("Escalate {role_id}"), "roleId": role_id});
+        expect_problem(app.post("/api/v1/applications", &settings, body).await, 403, "forbidden").await;
+    }
+    let signer_app = app.post("/api/v1/applications", &settings, json!({"appName": "Kiosk", "roleId": 3})).await;
+    assert_eq!(signer_app.status(), 201);
+    // Nor does it take over an administrator's application by rotating or revoking its key.
+    let made: Value = app
+        .post("/api/v1/applications", &admin, json!({"appName": "Core banking", "roleId": 1}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let id = made["application"]["applicationId"].as_i64().unwrap_or_else(|| panic!("{made}"));
+    let rotated = app.post(&format!("/api/v1/applications/{id}/rotate"), &settings, json!({})).await;
+    expect_problem(rotated, 403, "forbidden").await;
+    expect_problem(app.delete(&format!("/api/v1/applications/{id}"), &settings).await, 403, "forbidden").await;
+}
+
+/// Issue 30, item 10: a template granted to nobody was read and sent from by id by any sender.
+async fn templates_are_read_and_used_by_those_granted_them(backend: Backend) {
+    let People { app, smtp, admin, .. } = people(backend).await;
+    let template: Value = app
+        .post("/api/v1/templates", &admin, json!({"menuName": "Board resolution"}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let id = template["templateId"].as_i64().expect("templateId");
+    let (_, sender) = signed_in_user(&app, &smtp, &admin, "sender@acme.test", 2).await;
+    expect_problem(app.get(&format!("/api/v1/templates/{id}"), &sender).await, 404, "not_found").await;
+    expect_problem(app.get("/api/v1/templates/2000000000", &sender).await, 404, "not_found").await;
+    let upload = json!({"documentName": "Resolution.pdf", "fileData": STANDARD.encode(one_page("Resolution"))});
+    let document: Value = app.post("/api/v1/documents", &sender, upload).await.json().await.expect("json");
+    let body = |template: i64| {
+        json!({"templateId": template, "documentIds": [document["documentId"]],
+            "signatories": [{"subscriberId": 0, "emailId": "someone@home.test", "name": "Someone", "signingOrder": 1}]})
+    };
+    let refused =
+        expect_problem(app.post("/api/v1/workflows", &sender, body(id)).await, 400, "validation_failed").await;
+    let missing =
+        expect_problem(app.post("/api/v1/workflows", &sender, body(2_000_000_000)).await, 400, "validation_failed")
+            .await;
+    assert_eq!(refused["errors"], missing["errors"]);
+    // The administrator reads it; the sender's own template is theirs.
+    assert_eq!(app.get(&format!("/api/v1/templates/{id}"), &admin).await.status(), 200);
+    let own: Value =
+        app.post("/api/v1/templates", &sender, json!({"menuName": "My own"})).await.json().await.expect("json");
+    assert_eq!(app.get(&format!("/api/v1/templates/{}", own["templateId"]), &sender).await.status(), 200);
+}
+
+/// Issue 30, item 10: a public registration reserved its address installation-wide, so the
+/// organisation then got 409 creating its own employee with it.
+async fn a_registration_does_not_hold_an_address_against_the_organisation(backend: Backend) {
+    let People { app, admin, tenant_id, .. } = people(backend).await;
+    let other = app.tenant("Other Bank").await;
+    let registration = json!({"name": "Squatter", "emailID": "cfo@acme.test"});
+    let path = format!("/api/v1/tenants/{}/register", other.tenant_id.get());
+    let registered = app.client.post(app.url(&path)).json(&registration).send().await.expect("post");
+    assert!(registered.status().is_success(), "{}", registered.status());
+    let employee = json!({"name": "CFO", "EmailID": "cfo@acme.test", "roleId": 2});
+    let created = app.post("/api/v1/users", &admin, employee).await;
+    assert_eq!(created.status(), 201, "tenant {tenant_id}: {}", created.text().await.unwrap_or_default());
 }

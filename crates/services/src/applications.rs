@@ -3,7 +3,8 @@
 //! kept as its SHA-256 (256 random bits need no slow hash); rotating it or revoking the
 //! application ends its sessions at once.
 
-use signet_domain::access::Role;
+use signet_domain::access::{Access, Role};
+use signet_domain::authority::people;
 use signet_domain::{Error, ErrorCode};
 use signet_store::{ApplicationRow, NewApplication, PrincipalCredentials};
 
@@ -33,6 +34,9 @@ pub async fn create(
         .ok()
         .and_then(Role::from_id)
         .ok_or_else(|| Error::field("roleId", "must be 1 (administrator), 2 (sender), 3 (signer) or 4 (auditor)"))?;
+    if !people::may_grant(&caller.access, &Access::builtin(role)) {
+        return Err(Error::rejected(ErrorCode::Forbidden, "your role cannot give an application this role"));
+    }
     let client_id = format!("sga_{}", secrets::random_token(12));
     let secret = new_secret(&client_id);
     let new = NewApplication {
@@ -51,7 +55,9 @@ pub async fn create(
 pub async fn rotate(svc: &Services, caller: &Caller, id: i64) -> Result<(ApplicationRow, String), Error> {
     refuse_self(caller, id)?;
     let current = svc.store.applications(caller.tenant_id).await?.into_iter().find(|a| a.id == id && !a.disabled);
-    let client_id = current.and_then(|a| a.client_id).ok_or(Error::not_found("application"))?;
+    let current = current.ok_or(Error::not_found("application"))?;
+    check_manage(caller, &current)?;
+    let client_id = current.client_id.ok_or(Error::not_found("application"))?;
     let secret = new_secret(&client_id);
     let row = svc
         .store
@@ -69,10 +75,24 @@ pub async fn rotate(svc: &Services, caller: &Caller, id: i64) -> Result<(Applica
 /// Revokes an application (never the caller's own credentials).
 pub async fn revoke(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
     refuse_self(caller, id)?;
+    let current = svc.store.applications(caller.tenant_id).await?.into_iter().find(|a| a.id == id);
+    check_manage(caller, &current.ok_or(Error::not_found("application"))?)?;
     svc.store
         .revoke_application(caller.tenant_id, id, &secrets::random_token(16), &caller.audit_actor())
         .await
         .map(|_| ())
+}
+
+/// A new key for an application is its role in the caller's hands: only callers whose role
+/// covers the application's rotate or revoke it (`authority::people::may_manage`).
+fn check_manage(caller: &Caller, application: &ApplicationRow) -> Result<(), Error> {
+    if !people::may_manage(&caller.access, &Access::builtin(application.role)) {
+        return Err(Error::rejected(
+            ErrorCode::Forbidden,
+            "only administrators change an application whose role allows more than yours",
+        ));
+    }
+    Ok(())
 }
 
 fn refuse_self(caller: &Caller, id: i64) -> Result<(), Error> {

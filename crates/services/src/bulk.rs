@@ -9,6 +9,7 @@
 //! nor keeps mail and webhooks waiting. A job survives restarts: the items not yet done are
 //! simply claimed again by the next slice.
 
+use signet_domain::authority::jobs::{JobAct, may_act_on_job};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -101,14 +102,18 @@ pub fn new_public_id() -> String {
     format!("job_{}", crate::secrets::random_token(12))
 }
 
-/// The job, if it is the caller's tenant's and the caller may see it: whoever started it, or
-/// a caller who reads the tenant's workflows.
-pub async fn job_for(svc: &Services, caller: &Caller, public_id: &str, reads_all: bool) -> Result<BulkJobRow, Error> {
+/// The job, if it is the caller's tenant's and the caller may follow it: whoever started it,
+/// or a caller who reads the tenant's workflows (`authority::jobs`).
+pub async fn job_for(svc: &Services, caller: &Caller, public_id: &str) -> Result<BulkJobRow, Error> {
     let job = svc.store.bulk_job(caller.tenant_id, public_id).await?.ok_or_else(|| Error::not_found("bulk job"))?;
-    if !reads_all && job.created_by != caller.actor.id {
+    if !may_act_on_job(&caller.access, started_it(caller, &job), JobAct::Follow) {
         return Err(Error::not_found("bulk job"));
     }
     Ok(job)
+}
+
+fn started_it(caller: &Caller, job: &BulkJobRow) -> bool {
+    job.created_by == caller.actor.id
 }
 
 pub async fn status(svc: &Services, job: &BulkJobRow) -> Result<JobStatus, Error> {
@@ -118,6 +123,9 @@ pub async fn status(svc: &Services, job: &BulkJobRow) -> Result<JobStatus, Error
 
 /// Asks the job to stop: items not yet started are skipped, the one running finishes.
 pub async fn cancel(svc: &Services, caller: &Caller, job: &BulkJobRow) -> Result<JobStatus, Error> {
+    if !may_act_on_job(&caller.access, started_it(caller, job), JobAct::Stop) {
+        return Err(Error::rejected(ErrorCode::Forbidden, "only its starter or a sender stops a job"));
+    }
     let finished = || Error::rejected(ErrorCode::StateConflict, "the job has finished; there is nothing to cancel");
     if job.finished_at.is_some() {
         return Err(finished());

@@ -15,7 +15,7 @@ use signet_store::{BulkItemRow, BulkJobRow, NewBulkJob};
 
 use crate::bulk::{JobStatus, Outcome};
 use crate::documents::{check_pdf, store_document};
-use crate::workflows::initiate::{InitiateWorkflow, initiate, validate};
+use crate::workflows::initiate::{InitiateWorkflow, start as initiate_checked, validate};
 use crate::{Caller, Services};
 
 /// The bulk job kind of a bulk send.
@@ -124,6 +124,10 @@ pub async fn start(svc: &Services, caller: &Caller, send: BulkSend) -> Result<(P
     let table = read_file(&send.file_base64)?;
     let columns = columns(&table.header)?;
     check_documents(svc, caller.tenant_id, &send.document_ids).await?;
+    if send.template_id != 0 {
+        // The rows are sent later by a worker in the caller's name: the template is theirs to use now.
+        crate::workflows::templates::read_for(svc, caller, send.template_id).await?;
+    }
     let mut problems = Vec::new();
     let mut items = Vec::with_capacity(table.rows.len());
     for (index, (line, cells)) in table.rows.iter().enumerate() {
@@ -308,7 +312,7 @@ pub async fn send_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> 
     let copies = copy_documents(svc, tenant_id, job, &sources).await?;
     let request = row_request(&row, template_id, &copies, Some((&job.public_id, item.item_no)));
     let actor = signet_store::WorkflowActor { id: job.created_by.clone(), ip: None };
-    match initiate(svc, tenant_id, &actor, request).await {
+    match initiate_checked(svc, tenant_id, &actor, request).await {
         Ok(created) => Ok(Outcome::succeeded(created.workflow.id.to_string(), "sent")),
         Err(Error::Internal(cause)) => Err(Error::Internal(cause)),
         Err(refused) => Ok(Outcome::failed(None, refused.to_string())),

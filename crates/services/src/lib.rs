@@ -57,12 +57,23 @@ pub struct Caller {
     pub principal_id: i64,
     /// A user of the tenant (who may also be a signatory), not an API client.
     pub is_user: bool,
-    /// Has the built-in administrator role (gives roles, makes tenant roles).
-    pub is_administrator: bool,
+    /// What the caller's role allows: every use case decides with it (the permission, and
+    /// the rules of `signet_domain::authority` about whose resource it is).
+    pub access: signet_domain::access::Access,
     pub actor: signet_store::WorkflowActor,
 }
 
 impl Caller {
+    /// Has the built-in administrator role (gives roles, makes tenant roles).
+    pub fn is_administrator(&self) -> bool {
+        self.access.is_administrator()
+    }
+
+    /// Refuses (`forbidden`) a caller whose role lacks `permission`.
+    pub fn require(&self, permission: signet_domain::access::Permission) -> Result<(), signet_domain::Error> {
+        signet_domain::authority::require(&self.access, permission)
+    }
+
     /// Who the audit trail names for what the caller does.
     pub fn audit_actor(&self) -> signet_domain::audit::Actor {
         signet_domain::audit::Actor { id: self.actor.id.clone(), ip: self.actor.ip.clone() }

@@ -8,7 +8,7 @@ use signet_store::RoleRow;
 use crate::{Caller, Services};
 
 fn administrators_only(caller: &Caller) -> Result<(), Error> {
-    if caller.is_administrator {
+    if caller.is_administrator() {
         Ok(())
     } else {
         Err(Error::rejected(ErrorCode::Forbidden, "only administrators make or remove roles"))

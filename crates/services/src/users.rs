@@ -5,7 +5,8 @@
 //! four digits and a keyed digest only.
 
 use aws_lc_rs::{digest, hmac};
-use signet_domain::access::Role;
+use signet_domain::access::{Access, CustomRole, Role, parse_permissions};
+use signet_domain::authority::people;
 use signet_domain::paging::Page;
 use signet_domain::user::{UserDetails, UserInput, UserKind, UserStatus, validate_user};
 use signet_domain::workflow::WorkflowState;
@@ -79,7 +80,7 @@ pub struct Created {
 /// get a set-password invitation.
 pub async fn create_internal(svc: &Services, caller: &Caller, input: &UserInput) -> Result<Created, Error> {
     let details = validate_user(input, now_millis())?;
-    check_grant(caller, &details)?;
+    check_grant(svc, caller, &details).await?;
     crate::trial::allow(svc, caller.tenant_id, crate::trial::Making::User).await?;
     let national_id = national_id(svc, caller.tenant_id, &details);
     let stamp = secrets::random_token(16);
@@ -108,8 +109,9 @@ fn to_actor(caller: &Caller) -> signet_domain::audit::Actor {
 /// Replaces a user's profile and role. A changed role or sign-in mode ends their sessions.
 pub async fn update(svc: &Services, caller: &Caller, id: i64, input: &UserInput) -> Result<UserRow, Error> {
     let details = validate_user(input, now_millis())?;
-    check_grant(caller, &details)?;
     let current = svc.store.user(caller.tenant_id, id).await?;
+    check_manage(svc, caller, id).await?;
+    check_grant(svc, caller, &details).await?;
     if is_self(caller, id) && (current.role != details.role || current.custom_role_id != details.custom_role) {
         return Err(Error::rejected(ErrorCode::StateConflict, "you cannot change your own role"));
     }
@@ -130,11 +132,39 @@ pub async fn update(svc: &Services, caller: &Caller, id: i64, input: &UserInput)
     svc.store.update_user(caller.tenant_id, id, &stored, &stamp, &to_actor(caller)).await
 }
 
-/// Only administrators give the administrator role or a tenant's own role (which may list
-/// permissions the giver lacks).
-fn check_grant(caller: &Caller, details: &UserDetails) -> Result<(), Error> {
-    if !caller.is_administrator && (details.role == Role::Administrator || details.custom_role.is_some()) {
-        return Err(Error::rejected(ErrorCode::Forbidden, "only administrators give this role"));
+/// Refuses a role the caller may not give (`authority::people::may_grant`): only
+/// administrators give the administrator role or a tenant's own role, and nobody gives a
+/// permission they lack.
+async fn check_grant(svc: &Services, caller: &Caller, details: &UserDetails) -> Result<(), Error> {
+    let granted = match details.custom_role {
+        None => Access::builtin(details.role),
+        Some(id) => {
+            let role = svc.store.roles(caller.tenant_id).await?.into_iter().find(|r| r.id == id);
+            let (name, permissions) = role.map(|r| (r.name, parse_permissions(&r.permissions))).unwrap_or_default();
+            Access { role: details.role, custom: Some(CustomRole { id, name, permissions }) }
+        }
+    };
+    if !people::may_grant(&caller.access, &granted) {
+        return Err(Error::rejected(ErrorCode::Forbidden, "your role cannot give this role"));
+    }
+    Ok(())
+}
+
+/// The access of a user of the caller's tenant (404 for an unknown id).
+pub async fn access_of_user(svc: &Services, caller: &Caller, id: i64) -> Result<Access, Error> {
+    let auth = svc.store.principal_auth(caller.tenant_id, id).await?.ok_or(Error::not_found("user"))?;
+    Ok(auth.access())
+}
+
+/// Refuses to change, disable, delete, reset or re-address someone whose role the caller's
+/// does not cover (`authority::people::may_manage`).
+pub async fn check_manage(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+    let target = access_of_user(svc, caller, id).await?;
+    if !people::may_manage(&caller.access, &target) {
+        return Err(Error::rejected(
+            ErrorCode::Forbidden,
+            "only administrators change administrators or people whose role allows more than yours",
+        ));
     }
     Ok(())
 }
@@ -151,6 +181,7 @@ pub async fn disable(svc: &Services, caller: &Caller, id: i64, force: bool) -> R
         return Err(Error::rejected(ErrorCode::StateConflict, "you cannot disable your own account"));
     }
     let user = svc.store.user(caller.tenant_id, id).await?;
+    check_manage(svc, caller, id).await?;
     check_move(user.status, UserStatus::Disabled)?;
     let in_progress = svc.store.workflows_in_progress_of_user(caller.tenant_id, id).await?;
     if !in_progress.is_empty() && !force {
@@ -211,6 +242,7 @@ pub async fn mark_inactive(
         return Err(Error::field("reason", "must be at most 500 characters without control characters"));
     }
     let user = svc.store.user(caller.tenant_id, id).await?;
+    check_manage(svc, caller, id).await?;
     check_move(user.status, UserStatus::Inactive)?;
     let stamp = secrets::random_token(16);
     svc.store
@@ -230,6 +262,7 @@ pub async fn mark_inactive(
 /// Makes a disabled or inactive user active again.
 pub async fn reactivate(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
     let user = svc.store.user(caller.tenant_id, id).await?;
+    check_manage(svc, caller, id).await?;
     check_move(user.status, UserStatus::Active)?;
     let stamp = secrets::random_token(16);
     svc.store
@@ -242,6 +275,8 @@ pub async fn delete(svc: &Services, caller: &Caller, id: i64) -> Result<(), Erro
     if is_self(caller, id) {
         return Err(Error::rejected(ErrorCode::StateConflict, "you cannot delete your own account"));
     }
+    svc.store.user(caller.tenant_id, id).await?;
+    check_manage(svc, caller, id).await?;
     let in_progress = svc.store.workflows_in_progress_of_user(caller.tenant_id, id).await?;
     if !in_progress.is_empty() {
         return Err(Error::rejected(
@@ -271,6 +306,7 @@ pub async fn search(
 pub async fn send_password_email(svc: &Services, caller: &Caller, email: &str) -> Result<(), Error> {
     let id = svc.store.user_id_by_email(caller.tenant_id, email).await?.ok_or(Error::not_found("user"))?;
     let user = svc.store.user(caller.tenant_id, id).await?;
+    check_manage(svc, caller, id).await?;
     if matches!(user.status, UserStatus::Deleted | UserStatus::Pending | UserStatus::Rejected) {
         return Err(Error::rejected(
             ErrorCode::StateConflict,

@@ -36,6 +36,20 @@ pub struct PrincipalAuth {
     pub custom_permissions: Option<String>,
 }
 
+impl PrincipalAuth {
+    /// What the principal may do: its tenant's role when it has one, else its built-in role.
+    pub fn access(&self) -> signet_domain::access::Access {
+        use signet_domain::access::{Access, CustomRole, parse_permissions};
+        let custom = match (self.custom_role_id, &self.custom_role_name, &self.custom_permissions) {
+            (Some(id), Some(name), Some(permissions)) => {
+                Some(CustomRole { id, name: name.clone(), permissions: parse_permissions(permissions) })
+            }
+            _ => None,
+        };
+        Access { role: self.role, custom }
+    }
+}
+
 /// A `PrincipalAuth` from the row of `principal_auth`'s statement, read on the calling thread.
 fn auth_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<PrincipalAuth> {
     let role = signet_domain::access::Role::try_from(row.get::<_, String>(2)?)

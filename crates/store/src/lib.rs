@@ -50,7 +50,7 @@ pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutc
 pub use invoices::{BillingProfileRow, InvoiceFilter, InvoiceRow, IssueNumbers, Issued, NewInvoice};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, Grantee, MenuRow};
-pub use profiles::{AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
+pub use profiles::{AutomatedSigner, AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 pub use roles::RoleRow;
 pub use sales::{CRM_PUSH_JOB, CrmSettingsRow, LeadFilter, LeadRow, ReferralRow};
 pub use sso::{NewSsoProvider, SsoIdentityRow, SsoLoginRow, SsoProviderRow};

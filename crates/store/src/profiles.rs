@@ -121,6 +121,15 @@ impl Store {
     }
 }
 
+/// A user with automated signing on, their settings and the profile they named (whose owner
+/// the services check against the user: `signet_domain::authority::signing`).
+#[derive(Debug, Clone)]
+pub struct AutomatedSigner {
+    pub user_id: i64,
+    pub settings: AutomatedSigningRow,
+    pub profile: SigningProfileRow,
+}
+
 /// A user's automated-signing settings (`AutomatedSigningData`).
 #[derive(Debug, Clone, Default, sqlx::FromRow)]
 pub struct AutomatedSigningRow {
@@ -211,7 +220,7 @@ impl Store {
         tenant_id: TenantId,
         subscriber_id: i64,
         email: &str,
-    ) -> Result<Option<(AutomatedSigningRow, SigningProfileRow)>> {
+    ) -> Result<Option<AutomatedSigner>> {
         let user: Option<(i64,)> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id FROM principals WHERE tenant_id = $1 AND kind = 'user' AND status = 'active' \
@@ -228,6 +237,6 @@ impl Store {
         let settings = self.automated_signing(tenant_id, user_id).await?;
         let Some(profile_id) = settings.auto_sign_profile_id else { return Ok(None) };
         let profile = self.active_signing_profile(tenant_id, profile_id).await?;
-        Ok(profile.filter(|p| p.owner_id == Some(user_id)).map(|p| (settings, p)))
+        Ok(profile.map(|profile| AutomatedSigner { user_id, settings, profile }))
     }
 }

@@ -276,6 +276,21 @@ impl Store {
             if let Some(role) = fields.custom_role_id {
                 role_exists!(tx, tenant_id, role);
             }
+            if kind == UserKind::Internal {
+                // A registration nobody approved yet does not hold an address against an
+                // organisation's own user: anyone may register any address, so it gives way
+                // (rejected, its address released) rather than reserve it installation-wide.
+                sqlx::query(
+                    "UPDATE principals SET email = NULL, status = 'rejected', disabled = TRUE, \
+                     status_reason = 'the address belongs to a user an organisation created', updated_at = $2 \
+                     WHERE lower(email) = lower($1) AND kind = 'user' AND user_type = 'external' AND status = 'pending'",
+                )
+                .bind(fields.email)
+                .bind(now)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            }
             let (id,): (i64,) = sqlx::query_as(
                 "INSERT INTO principals (tenant_id, kind, email, secret_hash, security_stamp, disabled, created_at, \
                  name, user_type, role, status, alternative_email, contact_number, organization, department_id, \

@@ -31,7 +31,7 @@ impl Auth {
             tenant_id: self.tenant_id,
             principal_id: self.principal_id,
             is_user: self.kind == jwt::PrincipalKind::User,
-            is_administrator: self.access.is_administrator(),
+            access: self.access.clone(),
             actor: signet_store::WorkflowActor { id: actor.id, ip: actor.ip },
         }
     }
@@ -100,21 +100,9 @@ impl Auth {
     ) -> Result<Auth, ApiError> {
         let current = app.store.principal_auth_cached(tenant_id, principal_id).await?;
         let access = match current {
-            Some(state) if !state.disabled && state.security_stamp == stamp => access_of(state),
+            Some(state) if !state.disabled && state.security_stamp == stamp => state.access(),
             _ => return Err(ApiError::new(HttpCode::InvalidToken, "the access token has been revoked")),
         };
         Ok(Auth { tenant_id, principal_id, kind, ip, access })
     }
-}
-
-/// A principal's access: its tenant's role when it has one, else its built-in role.
-fn access_of(state: signet_store::PrincipalAuth) -> signet_domain::access::Access {
-    use signet_domain::access::{Access, CustomRole, parse_permissions};
-    let custom = match (state.custom_role_id, state.custom_role_name, state.custom_permissions) {
-        (Some(id), Some(name), Some(permissions)) => {
-            Some(CustomRole { id, name, permissions: parse_permissions(&permissions) })
-        }
-        _ => None,
-    };
-    Access { role: state.role, custom }
 }

@@ -12,7 +12,6 @@ use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
-use signet_domain::access::Permission;
 use signet_services::bulk::{self as service, Completion, JobStatus};
 use signet_services::bulk_send::{self, BulkSend};
 use signet_services::lots;
@@ -319,8 +318,7 @@ pub async fn bulk_send(
 }
 
 async fn job_of(state: &AppState, auth: &Auth, job_id: &str) -> ApiResult<signet_store::BulkJobRow> {
-    let reads_all = auth.access.allows(Permission::ReadWorkflows);
-    Ok(service::job_for(state, &auth.caller(), job_id, reads_all).await?)
+    Ok(service::job_for(state, &auth.caller(), job_id).await?)
 }
 
 #[utoipa::path(

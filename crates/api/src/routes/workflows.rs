@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 use super::documents::BrowserInfo;
 use crate::AppState;
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
+use crate::error::{ApiResult, ProblemDetails};
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use signet_services::stamps::StampDetails;
 use signet_services::workflows::initiate::{self, AttachmentUpload, InitiateWorkflow};
@@ -499,7 +499,7 @@ pub async fn initiate(
     auth: Auth,
     ApiJson(body): ApiJson<InitiateWorkFlowData>,
 ) -> ApiResult<(StatusCode, Json<InitiatedWorkflow>)> {
-    let created = initiate::initiate(&state, auth.tenant_id, &actor_of(&auth), initiate_request(&body)?).await?;
+    let created = initiate::initiate(&state, &auth.caller(), initiate_request(&body)?).await?;
     let signing_urls = created.signatories.iter().map(|s| signing_url(&state, s)).collect();
     Ok((StatusCode::CREATED, Json(InitiatedWorkflow { workflow_id: created.workflow.id.get(), signing_urls })))
 }
@@ -787,10 +787,6 @@ pub async fn get_template(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<Template>> {
-    let row = state
-        .store
-        .template(auth.tenant_id, id.into())
-        .await?
-        .ok_or_else(|| ApiError::from(Error::not_found("template")))?;
+    let row = templates::template_for(&state, &auth.caller(), id).await?;
     Ok(Json(template_view(row)))
 }

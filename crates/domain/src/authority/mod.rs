@@ -3,3 +3,29 @@
 //! record). Every rule that holds a line against an attack lives here, one submodule per
 //! capability, each with the unit tests that show where the line runs. The services call
 //! these rules; the faces (API, console) only map HTTP to those calls.
+//!
+//! | rule | where | holds the line against |
+//! |---|---|---|
+//! | [`require`] | every use case | a role without the operation's permission (403 `forbidden`) |
+//! | [`people::may_grant`] | users, applications, roles | giving a permission one does not hold |
+//! | [`people::may_manage`] | users, second factors, password mails | a manager changing someone more powerful |
+//! | [`signing::may_sign_with`] | workflows, automated signing | signing with someone else's certificate |
+//! | [`templates::may_use_template`] | templates, workflows | reading or sending a template not granted |
+//! | [`jobs::may_act_on_job`] | bulk sends | changing a job one may only watch |
+
+pub mod jobs;
+pub mod people;
+pub mod signing;
+pub mod templates;
+
+use crate::access::{Access, Permission};
+use crate::{Error, ErrorCode};
+
+/// Refuses (`forbidden`) a caller whose role lacks `permission`.
+pub fn require(access: &Access, permission: Permission) -> Result<(), Error> {
+    if access.allows(permission) {
+        Ok(())
+    } else {
+        Err(Error::rejected(ErrorCode::Forbidden, format!("the {} role does not allow this operation", access.name())))
+    }
+}

@@ -4,8 +4,9 @@
 
 use serde::Deserialize;
 use serde_json::json;
+use signet_domain::authority::signing::{ProfileOwner, SigningBy, may_sign_with};
 use signet_domain::{ErrorCode, SignatoryId, TenantId, WorkflowId};
-use signet_store::{AfterSignature, WorkflowActor};
+use signet_store::{AfterSignature, AutomatedSigner, WorkflowActor};
 
 use crate::Services;
 use crate::gateway::seal::Mark;
@@ -85,12 +86,22 @@ async fn sign_automatically(state: &Services, event: &WorkflowEvent) -> Result<b
             .await
             .map_err(|e| e.to_string())?
         {
-            Some((settings, profile)) => (
-                profile,
-                json!({"signatureReason": settings.auto_sign_reason, "signatureLocation": settings.auto_sign_location,
-                    "consentAt": settings.auto_sign_consent_at, "consentIp": settings.auto_sign_consent_ip}),
-            ),
-            None => return Ok(false),
+            Some(AutomatedSigner { user_id, settings, profile })
+                if may_sign_with(
+                    ProfileOwner::of(profile.owner_id),
+                    SigningBy::AutomatedSigning {
+                        user_id,
+                        consented: settings.auto_sign_enabled && settings.auto_sign_consent_at.is_some(),
+                    },
+                ) =>
+            {
+                (
+                    profile,
+                    json!({"signatureReason": settings.auto_sign_reason, "signatureLocation": settings.auto_sign_location,
+                        "consentAt": settings.auto_sign_consent_at, "consentIp": settings.auto_sign_consent_ip}),
+                )
+            }
+            _ => return Ok(false),
         },
     };
     let key = state.profile_key.signer(&profile)?;
@@ -112,7 +123,8 @@ async fn sign_automatically(state: &Services, event: &WorkflowEvent) -> Result<b
     }
 }
 
-/// The workflow's signing profile (`hsmCertificateId`) when it is active and the signatory's.
+/// The workflow's signing profile (`hsmCertificateId`) when it is active, the organisation's
+/// (never a user's own certificate, whatever the workflow was sent with) and the signatory's.
 async fn workflow_profile(
     state: &Services,
     workflow: &signet_store::WorkflowRow,
@@ -133,5 +145,6 @@ async fn workflow_profile(
         );
         return Ok(None);
     };
-    Ok(profile.email.eq_ignore_ascii_case(&signatory.email).then_some(profile))
+    let organisations = may_sign_with(ProfileOwner::of(profile.owner_id), SigningBy::NamedProfile);
+    Ok((organisations && profile.email.eq_ignore_ascii_case(&signatory.email)).then_some(profile))
 }

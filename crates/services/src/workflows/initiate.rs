@@ -3,6 +3,7 @@
 //! template's fields, expiry, attachments); the attachments' files are written first and the
 //! workflow, its signatories, documents and attachments are created in one transaction.
 
+use signet_domain::authority::signing::{ProfileOwner, SigningBy, may_sign_with};
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_domain::{DocumentId, Error, FieldErrors, TemplateId, TenantId, WorkflowId, now_millis};
 use signet_store::{CreatedWorkflow, NewSignatory, NewWorkflow, NewWorkflowAttachment, WorkflowActor};
@@ -10,8 +11,8 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use super::templates::{TemplateDefinition, placements};
-use crate::Services;
 use crate::documents::{decode_base64, document_name};
+use crate::{Caller, Services};
 
 /// Largest attachment sent with a workflow.
 pub const MAX_ATTACHMENT_BYTES: usize = 10 * 1024 * 1024;
@@ -158,7 +159,9 @@ async fn check_users(
     Ok(())
 }
 
-/// An automated-signing profile named by the request must be active and belong to a signatory.
+/// A signing profile named by the request (`hsmCertificateId`) must be an active profile of
+/// the organisation (never a user's own certificate: `authority::signing`) whose signer is
+/// among the signatories. Every refusal reads the same, so that ids cannot be probed.
 async fn check_profile(
     svc: &Services,
     tenant_id: TenantId,
@@ -168,13 +171,16 @@ async fn check_profile(
     if profile_id == 0 {
         return Ok(());
     }
-    let profile = svc
-        .store
-        .active_signing_profile(tenant_id, profile_id)
-        .await?
-        .ok_or_else(|| Error::field("hsmCertificateId", "no such active signing profile"))?;
-    if !planned.iter().any(|p| p.email.eq_ignore_ascii_case(&profile.email)) {
-        return Err(Error::field("hsmCertificateId", "the profile's signer is not among the signatories"));
+    let profile = svc.store.active_signing_profile(tenant_id, profile_id).await?;
+    let usable = profile.is_some_and(|profile| {
+        may_sign_with(ProfileOwner::of(profile.owner_id), SigningBy::NamedProfile)
+            && planned.iter().any(|p| p.email.eq_ignore_ascii_case(&profile.email))
+    });
+    if !usable {
+        return Err(Error::field(
+            "hsmCertificateId",
+            "is not an active signing profile of the organisation whose signer is among the signatories",
+        ));
     }
     Ok(())
 }
@@ -248,8 +254,19 @@ pub async fn validate(svc: &Services, tenant_id: TenantId, request: &InitiateWor
     }
 }
 
-/// Starts a workflow; the first signing group is notified by the `workflow.started` event.
-pub async fn initiate(
+/// Starts a workflow for the caller, from a template only when they may use it
+/// (`authority::templates`); the first signing group is notified by the `workflow.started`
+/// event.
+pub async fn initiate(svc: &Services, caller: &Caller, request: InitiateWorkflow) -> Result<CreatedWorkflow, Error> {
+    if request.template_id != 0 {
+        super::templates::read_for(svc, caller, request.template_id).await?;
+    }
+    start(svc, caller.tenant_id, &caller.actor, request).await
+}
+
+/// Starts a workflow whose caller was checked before (a bulk job's row, checked when the job
+/// was submitted).
+pub(crate) async fn start(
     svc: &Services,
     tenant_id: TenantId,
     actor: &WorkflowActor,

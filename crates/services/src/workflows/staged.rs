@@ -11,10 +11,10 @@ use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::{Error, TenantId};
-use signet_store::{CreatedWorkflow, WorkflowActor};
+use signet_store::CreatedWorkflow;
 
 use super::initiate::{AttachmentUpload, InitiateWorkflow, decode_attachments, initiate, validate};
-use crate::Services;
+use crate::{Caller, Services};
 
 /// The folder of a tenant's staged files.
 const STAGED: &str = "staged";
@@ -161,14 +161,13 @@ async fn remove(svc: &Services, tenant_id: TenantId, staged: &[StagedAttachment]
 /// [`initiate`] does for the API; the staged files are removed once the workflow holds its copies.
 pub async fn initiate_with(
     svc: &Services,
-    tenant_id: TenantId,
-    actor: &WorkflowActor,
+    caller: &Caller,
     mut request: InitiateWorkflow,
     staged: &[StagedAttachment],
 ) -> Result<CreatedWorkflow, Error> {
-    request.attachments.extend(read(svc, tenant_id, staged).await?);
-    let created = initiate(svc, tenant_id, actor, request).await?;
-    remove(svc, tenant_id, staged).await;
+    request.attachments.extend(read(svc, caller.tenant_id, staged).await?);
+    let created = initiate(svc, caller, request).await?;
+    remove(svc, caller.tenant_id, staged).await;
     Ok(created)
 }
 

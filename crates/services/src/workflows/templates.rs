@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_domain::audit::Actor;
+use signet_domain::authority::templates::{TemplateRelation, may_use_template};
 use signet_store::TemplateRow;
 
 use signet_domain::fields::FieldKind;
@@ -199,9 +200,9 @@ pub async fn read(
 /// The channels a template lookup (`SimpleRequest.requestFrom`) may come from.
 pub const REQUEST_CHANNELS: [&str; 4] = ["web", "mobile", "api", "integration"];
 
-/// The templates named `name` that the caller may start workflows from: every one for
-/// administrators and API clients, for other users those granted to them (or their department)
-/// as menu entries. `request_from` names the caller's channel (`SimpleRequest`), which is logged.
+/// The templates named `name` that the caller may start workflows from
+/// (`authority::templates::may_use_template`). `request_from` names the caller's channel
+/// (`SimpleRequest`), which is logged.
 pub async fn find_by_name(
     svc: &Services,
     caller: &crate::Caller,
@@ -216,17 +217,64 @@ pub async fn find_by_name(
     }
     tracing::info!(tenant = %caller.tenant_id, request_from, "template lookup by name");
     let named = svc.store.templates_named(caller.tenant_id, name).await?;
-    if caller.is_administrator || !caller.is_user {
-        return Ok(named);
+    usable_of(svc, caller, named).await
+}
+
+/// The tenant's templates the caller may use, by id.
+pub async fn usable(svc: &Services, caller: &crate::Caller) -> Result<Vec<TemplateRow>, Error> {
+    let all = svc.store.templates(caller.tenant_id).await?;
+    usable_of(svc, caller, all).await
+}
+
+/// The caller's template `id`, when they may use it; any other id reads as a missing one.
+pub async fn template_for(svc: &Services, caller: &crate::Caller, id: i64) -> Result<TemplateRow, Error> {
+    let found = match id {
+        id if id <= 0 => None,
+        id => svc.store.template(caller.tenant_id, signet_domain::TemplateId::from(id)).await?,
+    };
+    let found = match found {
+        Some(template) => usable_of(svc, caller, vec![template]).await?.pop(),
+        None => None,
+    };
+    found.ok_or(Error::not_found("template"))
+}
+
+/// The name and definition of the caller's template `id`, as a workflow started from it
+/// reads it; one they may not use reads as one that does not exist (under `templateId`).
+pub async fn read_for(svc: &Services, caller: &crate::Caller, id: i64) -> Result<(String, TemplateDefinition), Error> {
+    if id == 0 {
+        return Err(Error::field("templateId", "no such template"));
     }
-    let granted: Vec<i64> = svc
-        .store
-        .menus(caller.tenant_id, Some(caller.principal_id))
-        .await?
-        .into_iter()
-        .filter_map(|menu| menu.template_id)
-        .collect();
-    Ok(named.into_iter().filter(|t| granted.contains(&t.id.get())).collect())
+    match template_for(svc, caller, id).await {
+        Ok(template) => Ok((template.name, serde_json::from_str(&template.definition)?)),
+        Err(error) if error.code() == signet_domain::ErrorCode::NotFound => {
+            Err(Error::field("templateId", "no such template"))
+        }
+        Err(error) => Err(error),
+    }
+}
+
+async fn usable_of(
+    svc: &Services,
+    caller: &crate::Caller,
+    templates: Vec<TemplateRow>,
+) -> Result<Vec<TemplateRow>, Error> {
+    let granted: Vec<i64> = match caller.is_user && !caller.is_administrator() {
+        true => svc
+            .store
+            .menus(caller.tenant_id, Some(caller.principal_id))
+            .await?
+            .into_iter()
+            .filter_map(|menu| menu.template_id)
+            .collect(),
+        false => Vec::new(),
+    };
+    let relation = |template: &TemplateRow| TemplateRelation {
+        caller_is_user: caller.is_user,
+        made_it: template.created_by == caller.actor.id,
+        granted: granted.contains(&template.id.get()),
+    };
+    Ok(templates.into_iter().filter(|t| may_use_template(&caller.access, relation(t))).collect())
 }
 
 #[cfg(test)]

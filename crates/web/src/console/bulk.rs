@@ -211,8 +211,7 @@ fn status_text(text: Text, status: &str) -> &'static str {
 
 /// The job, if this person may follow it: whoever started it, or who reads the tenant's workflows.
 async fn job_of(state: &AppState, session: &Session, id: &str) -> Result<signet_store::BulkJobRow, Error> {
-    let reads_all = session.auth.access.allows(Permission::ReadWorkflows);
-    bulk::job_for(state, &session.auth.caller(), id, reads_all).await
+    bulk::job_for(state, &session.auth.caller(), id).await
 }
 
 /// The job's status and progress, if this person may follow it.

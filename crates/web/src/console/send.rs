@@ -256,7 +256,7 @@ struct SendPage {
 
 /// The tenant's templates to start from, by name.
 async fn template_options(state: &AppState, session: &Session) -> Result<Vec<(i64, String)>, Error> {
-    Ok(state.store.templates(session.auth.tenant_id).await?.into_iter().map(|t| (t.id.get(), t.name)).collect())
+    Ok(templates::usable(state, &session.auth.caller()).await?.into_iter().map(|t| (t.id.get(), t.name)).collect())
 }
 
 fn empty_rows() -> Vec<Signer> {
@@ -866,7 +866,7 @@ async fn checked_review(
     let (template, placed) = match request.template_id {
         0 => (String::new(), request.fields.clone()),
         id => {
-            let (name, definition) = templates::read(state, session.auth.tenant_id, id).await?;
+            let (name, definition) = templates::read_for(state, &session.auth.caller(), id).await?;
             (name, definition.fields)
         }
     };
@@ -918,7 +918,7 @@ async fn from_template(
     if id == 0 {
         return Ok(FormFields(fields.0.clone()));
     }
-    let (_, definition) = templates::read(state, session.auth.tenant_id, id).await?;
+    let (_, definition) = templates::read_for(state, &session.auth.caller(), id).await?;
     // A signature placed below a text becomes that signatory's anchor on the screen (the
     // template's signatory N is the N-th row with an address, as the request numbers them).
     let listed = signers(fields);
@@ -1018,8 +1018,7 @@ async fn send(state: &AppState, session: &Session, fields: &FormFields, sending:
         templates::create(state, session.auth.tenant_id, &session.auth.actor(), Some(template_name), None, definition)
             .await?;
     }
-    let actor = session.auth.caller().actor;
-    let created = staged::initiate_with(state, session.auth.tenant_id, &actor, request, &sending.attachments).await?;
+    let created = staged::initiate_with(state, &session.auth.caller(), request, &sending.attachments).await?;
     Ok(created.workflow.id.get())
 }
 

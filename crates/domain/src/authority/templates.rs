@@ -1,0 +1,38 @@
+//! Who may read a template or start a workflow from it. Templates are handed to people as
+//! menu entries (to them or their department); administrators and the tenant's API clients
+//! use every template, and whoever made a template keeps using it.
+
+use crate::access::Access;
+
+/// How the caller stands to a template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TemplateRelation {
+    /// The caller is a user of the tenant (not an API client).
+    pub caller_is_user: bool,
+    /// The caller made the template.
+    pub made_it: bool,
+    /// A menu entry grants it to the caller or their department.
+    pub granted: bool,
+}
+
+/// Whether the caller may read the template or send from it (by id, by name, in the console).
+pub fn may_use_template(access: &Access, relation: TemplateRelation) -> bool {
+    access.is_administrator() || !relation.caller_is_user || relation.made_it || relation.granted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::Role;
+
+    #[test]
+    fn users_use_the_templates_granted_to_them_or_made_by_them() {
+        let sender = Access::builtin(Role::Sender);
+        let user = TemplateRelation { caller_is_user: true, made_it: false, granted: false };
+        assert!(!may_use_template(&sender, user));
+        assert!(may_use_template(&sender, TemplateRelation { granted: true, ..user }));
+        assert!(may_use_template(&sender, TemplateRelation { made_it: true, ..user }));
+        assert!(may_use_template(&Access::builtin(Role::Administrator), user));
+        assert!(may_use_template(&sender, TemplateRelation { caller_is_user: false, ..user }), "API clients");
+    }
+}
