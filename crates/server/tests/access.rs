@@ -1,18 +1,31 @@
 //! The permission matrix: every operation of the OpenAPI document, called by a signed-in user
-//! of each built-in role, answers as `docs/access.md` says: 403 `forbidden` where the role
-//! lacks the permission, anything else where it has it. The document's table lists exactly
-//! the document's operations. `SIGNET_UPDATE_ACCESS_DOC=1` rewrites the table from what the
-//! server does (review the diff).
+//! of each built-in role and of a tenant role with exactly one permission (one such role for
+//! each permission), answers as `docs/access.md` says: 403 `forbidden` where the role lacks the
+//! permission, anything else where it has it. Whatever the document says, a tenant role never
+//! passes an operation whose permission (`signet_api::access::requirement`) it lacks. The
+//! document's table lists exactly the document's operations. `SIGNET_UPDATE_ACCESS_DOC=1`
+//! rewrites the table from what the server does (review the diff).
 
 use std::collections::BTreeMap;
 
 use reqwest::Method;
 use serde_json::{Value, json};
+use signet_api::access::{Requirement, requirement};
+use signet_domain::access::Permission;
 use signet_store::Backend;
 use signet_testkit::server::spawn_with;
 use signet_testkit::smtp::SmtpSink;
 
 const ROLES: [(&str, i64); 4] = [("administrator", 1), ("sender", 2), ("signer", 3), ("auditor", 4)];
+/// The permissions a tenant role may list: one role of the tenant for each, granting only it.
+const PERMISSIONS: [Permission; 6] = [
+    Permission::ReadWorkflows,
+    Permission::SendWorkflows,
+    Permission::ReadDirectory,
+    Permission::ManagePeople,
+    Permission::ManageSettings,
+    Permission::ReadAudit,
+];
 const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/access.md");
 const MISSING: &str = "2000000000";
 
@@ -62,6 +75,15 @@ async fn every_operation_answers_each_role_as_docs_access_md_says() {
         let (_, token) = signet_testkit::people::signed_in_user(&app, &smtp, &admin, &email, id).await;
         tokens.push(token);
     }
+    for permission in PERMISSIONS {
+        let name = permission.as_str();
+        let body = json!({"name": format!("only {name}"), "permissions": [name]});
+        let role: Value = app.post("/api/v1/roles", &admin, body).await.json().await.expect("json");
+        let email = format!("{}@matrix.test", name.replace('_', "-"));
+        let role_id = role["roleId"].as_i64().expect("roleId");
+        let (_, token) = signet_testkit::people::signed_in_user(&app, &smtp, &admin, &email, role_id).await;
+        tokens.push(token);
+    }
 
     let document: Value = serde_json::to_value(signet_server::openapi::document()).expect("document");
     let mut operations = Vec::new();
@@ -97,8 +119,11 @@ async fn every_operation_answers_each_role_as_docs_access_md_says() {
     let doc = std::fs::read_to_string(DOC).expect("docs/access.md");
     if std::env::var_os("SIGNET_UPDATE_ACCESS_DOC").is_some() {
         let head = doc.split("| operation |").next().expect("head");
-        let mut table =
-            String::from("| operation | administrator | sender | signer | auditor |\n|---|---|---|---|---|\n");
+        let mut table = String::from("| operation | administrator | sender | signer | auditor |");
+        for permission in PERMISSIONS {
+            table.push_str(&format!(" {} |", permission.as_str()));
+        }
+        table.push_str(&format!("\n|---|{}\n", "---|".repeat(ROLES.len() + PERMISSIONS.len())));
         for (operation, allowed) in &observed {
             let cells: Vec<&str> = allowed.iter().map(|a| if *a { "yes" } else { "no" }).collect();
             table.push_str(&format!("| `{operation}` | {} |\n", cells.join(" | ")));
@@ -115,4 +140,15 @@ async fn every_operation_answers_each_role_as_docs_access_md_says() {
     }
     // Administrators may do everything; an operation no role may call would be a mistake.
     assert!(observed.values().all(|a| a[0]), "an administrator is refused somewhere: {observed:?}");
+    // No tenant role passes an operation whose permission it lacks.
+    for (operation, allowed) in &observed {
+        let (method, path) = operation.split_once(' ').expect("method and path");
+        let method = axum::http::Method::from_bytes(method.as_bytes()).expect("method");
+        let Some(Requirement::Needs(needed)) = requirement(&method, path) else { continue };
+        for (permission, passed) in PERMISSIONS.iter().zip(&allowed[ROLES.len()..]) {
+            if needed != Permission::Authenticated && *permission != needed {
+                assert!(!passed, "{operation} needs {} and passed a role with only {}", needed.as_str(), permission.as_str());
+            }
+        }
+    }
 }
