@@ -147,7 +147,12 @@ async fn every_operation_answers_each_role_as_docs_access_md_says() {
         let Some(Requirement::Needs(needed)) = requirement(&method, path) else { continue };
         for (permission, passed) in PERMISSIONS.iter().zip(&allowed[ROLES.len()..]) {
             if needed != Permission::Authenticated && *permission != needed {
-                assert!(!passed, "{operation} needs {} and passed a role with only {}", needed.as_str(), permission.as_str());
+                assert!(
+                    !passed,
+                    "{operation} needs {} and passed a role with only {}",
+                    needed.as_str(),
+                    permission.as_str()
+                );
             }
         }
     }

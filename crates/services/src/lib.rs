@@ -13,6 +13,7 @@ pub mod bulk_send;
 pub mod certificates;
 pub mod compose;
 pub mod config;
+pub mod departments;
 pub mod documents;
 pub mod esign;
 pub mod estamp;

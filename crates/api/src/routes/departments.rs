@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use signet_domain::department::{self, DepartmentName};
 use signet_domain::paging::Page;
 use signet_domain::{DepartmentId, Error};
+use signet_services::departments;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
@@ -125,7 +126,7 @@ pub async fn create(
     ApiJson(body): ApiJson<CreateDepartmentRequest>,
 ) -> ApiResult<(StatusCode, HeaderMap, Json<Department>)> {
     let name = DepartmentName::parse("departmentName", body.department_name.as_deref())?;
-    let created = state.store.create_department(auth.tenant_id, &name, &auth.actor()).await?;
+    let created = departments::create(&state, &auth.caller(), &name).await?;
     let mut headers = HeaderMap::new();
     if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/departments/{}", created.id)) {
         headers.insert(header::LOCATION, location);
@@ -152,7 +153,7 @@ pub async fn list(
     ApiQuery(query): ApiQuery<DepartmentListQuery>,
 ) -> ApiResult<Json<DepartmentPage>> {
     let page = Page::parse(query.page_number, query.page_size)?;
-    let (items, total_count) = state.store.departments(auth.tenant_id, page, query.search_text.as_deref()).await?;
+    let (items, total_count) = departments::list(&state, &auth.caller(), page, query.search_text.as_deref()).await?;
     Ok(Json(DepartmentPage {
         items: items.into_iter().map(to_dto).collect::<ApiResult<_>>()?,
         page_number: page.number,
@@ -175,7 +176,7 @@ pub async fn list(
     )
 )]
 pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<Department>> {
-    let found = state.store.department(auth.tenant_id, department_id(id)?).await?;
+    let found = departments::get(&state, &auth.caller(), department_id(id)?).await?;
     Ok(Json(to_dto(found)?))
 }
 
@@ -202,7 +203,7 @@ pub async fn update(
 ) -> ApiResult<Json<Department>> {
     let id = department_id(id)?;
     let name = DepartmentName::parse("departmentName", body.department_name.as_deref())?;
-    let renamed = state.store.rename_department(auth.tenant_id, id, &name, &auth.actor()).await?;
+    let renamed = departments::rename(&state, &auth.caller(), id, &name).await?;
     Ok(Json(to_dto(renamed)?))
 }
 
@@ -221,7 +222,7 @@ pub async fn update(
 )]
 pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
     let id = department_id(id)?;
-    state.store.delete_departments(auth.tenant_id, &[id], &auth.actor()).await?;
+    departments::delete(&state, &auth.caller(), &[id]).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -244,7 +245,7 @@ pub async fn delete_one(
     ApiJson(body): ApiJson<DeleteDepartmentRequest>,
 ) -> ApiResult<StatusCode> {
     let id = department_id(i64::from(body.department_id))?;
-    state.store.delete_departments(auth.tenant_id, &[id], &auth.actor()).await?;
+    departments::delete(&state, &auth.caller(), &[id]).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -275,6 +276,6 @@ pub async fn bulk_delete(
     let raw: Vec<i64> = body.department_ids.iter().map(|id| i64::from(*id)).collect();
     let ids: Vec<DepartmentId> =
         department::parse_bulk_ids("departmentIds", &raw)?.into_iter().map(DepartmentId::from).collect();
-    state.store.delete_departments(auth.tenant_id, &ids, &auth.actor()).await?;
+    departments::delete(&state, &auth.caller(), &ids).await?;
     Ok(StatusCode::NO_CONTENT)
 }

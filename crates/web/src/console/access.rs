@@ -120,7 +120,13 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
         let active =
             UserFilter { kind: Some(UserKind::Internal), statuses: vec![UserStatus::Active], ..UserFilter::default() };
         let (people, _) = users::search(state, tenant, active, None, Page::parse(Some(1), Some(OFFERED))?).await?;
-        let (groups, _) = state.store.departments(tenant, Page::parse(Some(1), Some(OFFERED))?, None).await?;
+        let (groups, _) = signet_services::departments::list(
+            state,
+            &session.auth.caller(),
+            Page::parse(Some(1), Some(OFFERED))?,
+            None,
+        )
+        .await?;
         (
             people.into_iter().map(|u| Choice { id: u.id, label: person(u.name, u.email) }).collect(),
             groups.into_iter().map(|d| Choice { id: d.id.get(), label: d.name }).collect(),

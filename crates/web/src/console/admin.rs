@@ -14,6 +14,7 @@ use signet_domain::access::Permission;
 use signet_domain::department::DepartmentName;
 use signet_domain::paging::Page;
 use signet_domain::{DepartmentId, Error, WebhookId};
+use signet_services::departments;
 
 use super::session::see_other;
 use super::{FormFields, Frame, Session, failure, render, shown_again, when};
@@ -39,7 +40,8 @@ async fn departments_page(
     session: &Session,
     error: Option<String>,
 ) -> Result<DepartmentsPage, Error> {
-    let (rows, total) = state.store.departments(session.auth.tenant_id, Page::parse(Some(1), Some(100))?, None).await?;
+    let (rows, total) =
+        departments::list(state, &session.auth.caller(), Page::parse(Some(1), Some(100))?, None).await?;
     Ok(DepartmentsPage {
         frame: session.frame("/app/departments"),
         departments: rows
@@ -83,7 +85,7 @@ pub async fn create_department(
     }
     let created = async {
         let name = DepartmentName::parse("name", form.name.as_deref())?;
-        state.store.create_department(session.auth.tenant_id, &name, &session.auth.actor()).await
+        departments::create(&state, &session.auth.caller(), &name).await
     }
     .await;
     match created {
@@ -106,7 +108,7 @@ pub async fn delete_department(
             return Err(Error::not_found("department"));
         }
         let id = DepartmentId::from(id);
-        state.store.delete_departments(session.auth.tenant_id, &[id], &session.auth.actor()).await
+        departments::delete(&state, &session.auth.caller(), &[id]).await
     }
     .await;
     match deleted {
