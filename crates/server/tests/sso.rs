@@ -919,4 +919,12 @@ async fn a_settings_manager_cannot_sign_in_as_anyone_and_the_second_factor_still
     let outcome =
         browse(&provider_start(&s, "dev@bank.example").await, "dev@bank.example", &format!("{tag}-dev-waived"));
     assert!(outcome["finalUrl"].as_str().is_some_and(|u| u.starts_with(&s.app.url("/healthz?code="))), "{outcome}");
+
+    // Saved again by the settings manager, the provider no longer signs in the linked sender:
+    // the saver's reach is checked at every sign-in, not only the first.
+    assert_eq!(s.app.put(&path, &settings, provider_request(&s.idp.issuer, &s.app)).await.status(), 200);
+    let outcome =
+        browse(&provider_start(&s, "dev@bank.example").await, "dev@bank.example", &format!("{tag}-dev-resaved"));
+    assert_eq!(outcome["status"], 403, "{outcome}");
+    assert!(outcome["text"].as_str().is_some_and(|t| t.contains("may not sign in")), "{outcome}");
 }

@@ -11,8 +11,8 @@
 use crate::TenantId;
 use crate::access::{Access, Permission};
 
-/// Whether a provider saved by someone with `saver`'s access may link a first sign-in to an
-/// account with `account`'s access: only administrators reach administrators, and anyone else
+/// Whether a provider saved by someone with `saver`'s access may link a first sign-in to (and
+/// later sign in) an account with `account`'s access: only administrators reach administrators, and anyone else
 /// only accounts whose every permission the saver holds. A provider whose saver is unknown
 /// (saved before savers were recorded) links no one until it is saved again.
 pub fn provider_may_link(saver: Option<&Access>, account: &Access) -> bool {

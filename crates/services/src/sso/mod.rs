@@ -836,6 +836,14 @@ async fn account_of(
         None => None,
     };
     let account = match linked {
+        // Checked at every sign-in, not only the first: an account linked while its role was
+        // within the saver's reach may have been given more since.
+        Some(account) if !may_sign_in(svc, provider, &account).await? => {
+            return Err(refused(format!(
+                "{} may not sign in this account. Ask your administrator.",
+                provider.display_name
+            )));
+        }
         Some(account) => {
             svc.store.touch_sso_identity(provider.id, &identity.subject).await?;
             account
@@ -857,16 +865,9 @@ async fn account_of(
                 .await?
                 .filter(|p| p.tenant_id == provider.tenant_id)
                 .ok_or_else(unknown)?;
-            // The provider links only accounts its saver could have given their role; any
-            // other reads as an unknown address (nothing tells which accounts exist).
-            let account_access = access_of(svc, account.tenant_id, account.id).await?;
-            let saver = saver_access(provider);
-            if !account_access.is_some_and(|a| provider_may_link(saver.as_ref(), &a)) {
-                tracing::warn!(
-                    provider = provider.id,
-                    account = account.id,
-                    "single sign-on refused to link an account above its provider's saver"
-                );
+            // Any account the provider may not sign in reads as an unknown address (nothing
+            // tells which accounts exist).
+            if !may_sign_in(svc, provider, &account).await? {
                 return Err(unknown());
             }
             svc.store.link_sso_identity(provider, &identity.subject, account.id, email).await?;
@@ -877,6 +878,21 @@ async fn account_of(
         return Err(refused("Your account is not active. Ask your administrator."));
     }
     Ok(account)
+}
+
+/// Whether the provider may sign in `account`: only one whose role the provider's last saver
+/// could have granted ([`provider_may_link`]).
+async fn may_sign_in(svc: &Services, provider: &SsoProviderRow, account: &PrincipalCredentials) -> Result<bool, Error> {
+    let account_access = access_of(svc, account.tenant_id, account.id).await?;
+    let allowed = account_access.is_some_and(|a| provider_may_link(saver_access(provider).as_ref(), &a));
+    if !allowed {
+        tracing::warn!(
+            provider = provider.id,
+            account = account.id,
+            "single sign-on refused an account above its provider's saver"
+        );
+    }
+    Ok(allowed)
 }
 
 /// The account a finished sign-in's one-time code stands for (spent now), if it is active.
