@@ -1764,16 +1764,20 @@ async fn login_modes(app: &TestApp, email: &str) -> Value {
 async fn people_keep_their_second_factor_and_administrators_the_single_sign_on_providers(backend: Backend) {
     const CLIENT_SECRET: &str = "provider-client-secret-7Q";
     let smtp = SmtpSink::start();
+    let dns = signet_testkit::dns::Dns::start().await;
     let app = spawn_with(backend, |config| {
         config.smtp_url = Some(smtp.url());
         config.workers = true;
         config.worker_poll_ms = 50;
         config.outbound_allow_private = true;
+        config.sso_dns_resolver = Some(dns.addr.to_string());
     })
     .await;
     let tenant = app.tenant("Bank of Examples").await;
     let api = app.token(&tenant).await;
     let (_, sara_api) = signet_testkit::people::signed_in_user(&app, &smtp, &api, "sara@bank.example", 2).await;
+    // A provider serves only a domain its tenant has proven (DNS TXT).
+    signet_testkit::dns::prove_domain(&app, &dns, &api, "bank.example").await;
     let issuer = discovery_server().await;
     let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
     let page = admin.get(app.url("/app/login")).await;

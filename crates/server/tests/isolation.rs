@@ -593,6 +593,15 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         "POST /api/v1/users/{userId}/totp/reset" => Walk::Foreign(None),
         "GET /api/v1/applications" | "GET /api/v1/roles" | "GET /api/v1/sso-providers" => Walk::Own,
         "POST /api/v1/sso-providers" | "POST /api/v1/verify" => Walk::NoIds,
+        "GET /api/v1/sso-providers/domain-proofs" | "GET /api/v1/sso-providers/settings" => Walk::Own,
+        "PUT /api/v1/sso-providers/settings" => Walk::NoIds,
+        // Domains are names: B starts its own proof; B has none of A's domain to check.
+        "PUT /api/v1/sso-providers/domain-proofs/{domain}" => {
+            Walk::OwnWrite("/api/v1/sso-providers/domain-proofs/b.test".into(), json!(null))
+        }
+        "POST /api/v1/sso-providers/domain-proofs/{domain}/check" => {
+            Walk::ForeignAt("/api/v1/sso-providers/domain-proofs/a.test/check".into())
+        }
         // A whole, valid body: B's change of A's provider is refused as a missing one's.
         "PUT /api/v1/sso-providers/{providerId}" => Walk::Foreign(Some(json!({
             "name": "b-idp", "displayName": "b's staff", "issuer": "http://127.0.0.1:9",

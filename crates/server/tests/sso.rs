@@ -5,6 +5,10 @@
 //! and the application exchanges the one-time code for tokens; the account is linked by its
 //! verified address and then by the provider's subject. And what must be refused.
 //!
+//! A provider serves a domain once its tenant proved the domain with a DNS TXT record: the tests
+//! run a tiny DNS resolver ([`Dns`]) that Signet asks (`sso_dns_resolver`), and prove the domain
+//! with [`prove_domain`] as an administrator would.
+//!
 //! Signet's own sign-in page (`/account/sign-in`) is driven the same way
 //! (`tests/browser/sign-in.mjs`) with each login mode.
 //!
@@ -16,6 +20,7 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 use signet_store::Backend;
+use signet_testkit::dns::{Dns, prove_domain};
 use signet_testkit::on_both_backends;
 use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn_with};
@@ -27,6 +32,8 @@ on_both_backends!(
     a_saved_provider_is_changed_with_the_rules_of_saving,
     a_trial_starts_once_the_sign_up_provider_proves_the_address,
     signets_sign_in_page_takes_a_password_an_e_mailed_code_or_single_sign_on,
+    another_tenant_cannot_take_an_organisations_domain,
+    a_settings_manager_cannot_sign_in_as_anyone_and_the_second_factor_still_counts,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -98,12 +105,33 @@ fn target_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target")))
 }
 
+/// The login modes the lookup answers for `email`.
+async fn login_modes(app: &TestApp, email: &str) -> Value {
+    reqwest::Client::new()
+        .post(app.url("/api/v1/auth/login-modes"))
+        .json(&json!({"emailId": email}))
+        .send()
+        .await
+        .expect("modes")
+        .json()
+        .await
+        .expect("json")
+}
+
 /// Signs in through `start` in Chromium, typing `login` at the provider; the driver's outcome.
 fn browse(start: &str, login: &str, shots: &str) -> Value {
+    browse_with(start, login, shots, json!({}))
+}
+
+/// [`browse`] with more of the driver's arguments (`totp`: the code to give should Signet ask).
+fn browse_with(start: &str, login: &str, shots: &str, more: Value) -> Value {
     let chromium = std::env::var_os("CHROMIUM").map(PathBuf::from).unwrap_or_else(|| "/usr/bin/chromium".into());
     assert!(chromium.exists(), "the single sign-on tests need Chromium at {}", chromium.display());
     let dir = target_dir().join("browser-artifacts").join("sso").join(shots);
-    let args = json!({"start": start, "login": login, "shots": dir});
+    let mut args = json!({"start": start, "login": login, "shots": dir});
+    if let (Some(args), Some(more)) = (args.as_object_mut(), more.as_object()) {
+        args.extend(more.clone());
+    }
     let output = Command::new("node")
         .arg(Path::new(DRIVER_DIR).join("sso.mjs"))
         .arg(args.to_string())
@@ -127,10 +155,24 @@ struct Setup {
     idp: OpenIdProvider,
     admin: String,
     backend: Backend,
+    dns: Dns,
 }
 
+/// [`unproven_setup`] with `bank.example` proven by the bank.
 async fn setup(backend: Backend) -> Setup {
-    let app = spawn_with(backend, |config| config.outbound_allow_private = true).await;
+    let s = unproven_setup(backend).await;
+    prove_domain(&s.app, &s.dns, &s.admin, "bank.example").await;
+    s
+}
+
+/// The bank's tenant with two staff of `bank.example`, which it has not proven yet.
+async fn unproven_setup(backend: Backend) -> Setup {
+    let dns = Dns::start().await;
+    let app = spawn_with(backend, |config| {
+        config.outbound_allow_private = true;
+        config.sso_dns_resolver = Some(dns.addr.to_string());
+    })
+    .await;
     let idp = start_provider(&app);
     let tenant = app.tenant("Bank of Examples").await;
     let admin = app.token(&tenant).await;
@@ -140,7 +182,7 @@ async fn setup(backend: Backend) -> Setup {
         let user = json!({"name": name, "EmailID": email, "roleId": 2, "loginAuthentication": mode});
         assert_eq!(app.post("/api/v1/users", &admin, user).await.status(), 201);
     }
-    Setup { app, idp, admin, backend }
+    Setup { app, idp, admin, backend, dns }
 }
 
 fn provider_request(issuer: &str, app: &TestApp) -> Value {
@@ -401,8 +443,10 @@ async fn discovery_only() -> String {
 
 async fn a_saved_provider_is_changed_with_the_rules_of_saving(backend: Backend) {
     let smtp = SmtpSink::start();
+    let dns = Dns::start().await;
     let app = spawn_with(backend, |config| {
         config.outbound_allow_private = true;
+        config.sso_dns_resolver = Some(dns.addr.to_string());
         config.smtp_url = Some(smtp.url());
         config.workers = true;
         config.worker_poll_ms = 50;
@@ -415,6 +459,9 @@ async fn a_saved_provider_is_changed_with_the_rules_of_saving(backend: Backend) 
     for email in ["ben@branch.example", "cy@city.example"] {
         let user = app.post("/api/v1/users", &admin, json!({"name": email, "EmailID": email, "roleId": 2})).await;
         assert_eq!(user.status(), 201);
+    }
+    for domain in ["bank.example", "city.example"] {
+        prove_domain(&app, &dns, &admin, domain).await;
     }
     let mut request = json!({
         "name": "bank-staff", "displayName": "Bank staff login", "issuer": first_issuer,
@@ -645,8 +692,10 @@ async fn signed_in_as(app: &TestApp, outcome: &Value, state: &str) -> Value {
 
 async fn signets_sign_in_page_takes_a_password_an_e_mailed_code_or_single_sign_on(backend: Backend) {
     let smtp = signet_testkit::smtp::SmtpSink::start();
+    let dns = Dns::start().await;
     let app = spawn_with(backend, |config| {
         config.outbound_allow_private = true;
+        config.sso_dns_resolver = Some(dns.addr.to_string());
         config.smtp_url = Some(smtp.url());
         config.workers = true;
         config.worker_poll_ms = 50;
@@ -663,7 +712,8 @@ async fn signets_sign_in_page_takes_a_password_an_e_mailed_code_or_single_sign_o
         let user = json!({"name": name, "EmailID": email, "roleId": 2, "loginAuthentication": mode});
         assert_eq!(app.post("/api/v1/users", &admin, user).await.status(), 201);
     }
-    let s = Setup { app, idp, admin, backend };
+    prove_domain(&app, &dns, &admin, "bank.example").await;
+    let s = Setup { app, idp, admin, backend, dns };
     save_provider(&s).await;
     let app = &s.app;
     let tag = format!("{backend:?}").to_lowercase();
@@ -731,4 +781,150 @@ async fn signets_sign_in_page_takes_a_password_an_e_mailed_code_or_single_sign_o
         let page = client.get(app.url(&format!("/account/sign-in?{query}"))).send().await.expect("page");
         assert_eq!(page.status(), 400, "{away}");
     }
+}
+
+/// Issue 30, item 7: another tenant, with one user of the bank's domain, saved its own provider
+/// for `bank.example`; the sign-in page then offered it to the bank's staff, and the bank could
+/// no longer save a provider for its own domain. Now a provider serves a domain only once its
+/// tenant proved the domain (a DNS TXT record), a pending claim blocks no one, and a domain
+/// another tenant proved cannot be claimed at all.
+async fn another_tenant_cannot_take_an_organisations_domain(backend: Backend) {
+    let s = unproven_setup(backend).await;
+    let squatter = s.app.tenant("Squatters").await;
+    let squatter_admin = s.app.token(&squatter).await;
+    let mallory = json!({"name": "Mallory", "EmailID": "mallory@bank.example", "roleId": 2});
+    assert_eq!(s.app.post("/api/v1/users", &squatter_admin, mallory).await.status(), 201);
+    let mut claim = provider_request(&s.idp.issuer, &s.app);
+    (claim["name"], claim["displayName"]) = (json!("squat"), json!("Squatter login"));
+    let squat = s.app.post("/api/v1/sso-providers", &squatter_admin, claim.clone()).await;
+    assert_eq!(squat.status(), 201, "an unproven claim may be saved: it serves nothing");
+    let squat: Value = squat.json().await.expect("json");
+
+    // Unproven, the squatter's provider is offered to nobody.
+    let modes = login_modes(&s.app, "alice@bank.example").await;
+    assert_eq!(modes["loginModes"], json!(["password", "email_otp"]), "{modes}");
+    assert_eq!(modes["externalLoginProviders"], json!([]), "{modes}");
+    // And it cannot prove the domain: the bank's DNS does not hold its value.
+    let path = "/api/v1/sso-providers/domain-proofs/bank.example";
+    let started = s.app.put(path, &squatter_admin, json!(null)).await;
+    assert_eq!(started.status(), 200);
+    let squatter_proof: Value = started.json().await.expect("json");
+    let check = format!("{path}/check");
+    expect_problem(s.app.post(&check, &squatter_admin, json!(null)).await, 409, "state_conflict").await;
+
+    // The bank proves its domain (the squatter's pending proof is no obstacle) and saves its
+    // provider, which is the one offered.
+    prove_domain(&s.app, &s.dns, &s.admin, "bank.example").await;
+    save_provider(&s).await;
+    let modes = login_modes(&s.app, "alice@bank.example").await;
+    assert_eq!(modes["externalLoginProviders"][0]["name"], "bank-staff", "{modes}");
+    assert_eq!(modes["externalLoginProviders"].as_array().map(Vec::len), Some(1), "{modes}");
+
+    // Proven by the bank, the domain cannot be claimed by the squatter any more: not even with
+    // its own value published at the domain, not by starting again, not with a provider.
+    s.dns.publish(
+        squatter_proof["recordName"].as_str().expect("recordName"),
+        squatter_proof["recordValue"].as_str().expect("recordValue"),
+    );
+    expect_problem(s.app.post(&check, &squatter_admin, json!(null)).await, 409, "conflict").await;
+    expect_problem(s.app.put(path, &squatter_admin, json!(null)).await, 409, "conflict").await;
+    claim["name"] = json!("squat-again");
+    let refused =
+        expect_problem(s.app.post("/api/v1/sso-providers", &squatter_admin, claim.clone()).await, 409, "conflict")
+            .await;
+    assert!(refused["detail"].as_str().is_some_and(|d| d.contains("bank.example")), "{refused}");
+    let squat_path = format!("/api/v1/sso-providers/{}", squat["providerId"].as_i64().expect("providerId"));
+    claim["name"] = json!("squat");
+    expect_problem(s.app.put(&squat_path, &squatter_admin, claim).await, 409, "conflict").await;
+    let proofs: Value =
+        s.app.get("/api/v1/sso-providers/domain-proofs", &squatter_admin).await.json().await.expect("json");
+    assert_eq!(proofs[0]["status"], "pending", "{proofs}");
+    let modes = login_modes(&s.app, "mallory@bank.example").await;
+    assert_eq!(modes["externalLoginProviders"][0]["name"], "bank-staff", "{modes}");
+}
+
+/// Issue 30, item 3: a user whose role has only `manage_settings` saved its own provider for
+/// the tenant's domain; its first sign-in linked to any active user of the address, the
+/// administrator included, and the code became a session without the account's second factor.
+/// Now a provider links only accounts whose role its last saver could grant, and a user with
+/// an authenticator app gives its code after the provider unless an administrator lets the
+/// provider stand in for it.
+async fn a_settings_manager_cannot_sign_in_as_anyone_and_the_second_factor_still_counts(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let dns = Dns::start().await;
+    let app = spawn_with(backend, |config| {
+        config.outbound_allow_private = true;
+        config.sso_dns_resolver = Some(dns.addr.to_string());
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await;
+    let idp = start_provider(&app);
+    let tenant = app.tenant("Bank of Examples").await;
+    let admin = app.token(&tenant).await;
+    prove_domain(&app, &dns, &admin, "bank.example").await;
+    let role = app.post("/api/v1/roles", &admin, json!({"name": "Settings", "permissions": ["manage_settings"]})).await;
+    assert_eq!(role.status(), 201);
+    let role_id = role.json::<Value>().await.expect("json")["roleId"].as_i64().expect("roleId");
+    let (_, settings) = signet_testkit::people::signed_in_user(&app, &smtp, &admin, "set@bank.example", role_id).await;
+    signet_testkit::people::signed_in_user(&app, &smtp, &admin, "boss@bank.example", 1).await;
+    let (_, dev) = signet_testkit::people::signed_in_user(&app, &smtp, &admin, "dev@bank.example", 2).await;
+    let enrol: Value = app.post("/api/v1/users/me/totp", &dev, json!(null)).await.json().await.expect("json");
+    let secret = enrol["secret"].as_str().expect("secret").to_string();
+    let confirm = json!({"code": signet_testkit::people::authenticator_code(&secret, 0)});
+    assert_eq!(app.post("/api/v1/users/me/totp/confirm", &dev, confirm).await.status(), 204);
+    let s = Setup { app, idp, admin, backend, dns };
+    let tag = format!("{backend:?}").to_lowercase();
+
+    // The settings manager saves its own provider (it may manage providers) ...
+    let created = s.app.post("/api/v1/sso-providers", &settings, provider_request(&s.idp.issuer, &s.app)).await;
+    assert_eq!(created.status(), 201);
+    let id = created.json::<Value>().await.expect("json")["providerId"].as_i64().expect("providerId");
+    // ... which signs in neither the administrator nor a sender: it could grant neither role.
+    for who in ["boss", "dev"] {
+        let email = format!("{who}@bank.example");
+        let outcome = browse(&provider_start(&s, &email).await, &email, &format!("{tag}-{who}-settings-provider"));
+        assert_eq!(outcome["status"], 403, "{outcome}");
+        assert!(outcome["text"].as_str().is_some_and(|t| t.contains("No account")), "{outcome}");
+    }
+    // Nor may it let the provider stand in for the second factor.
+    let waive = json!({"replacesSecondFactor": true});
+    expect_problem(s.app.put("/api/v1/sso-providers/settings", &settings, waive.clone()).await, 403, "forbidden").await;
+
+    // Saved again by an administrator, it links the sender, who still gives the authenticator
+    // code after the provider (the tenant's default) before the application gets its code.
+    let path = format!("/api/v1/sso-providers/{id}");
+    assert_eq!(s.app.put(&path, &s.admin, provider_request(&s.idp.issuer, &s.app)).await.status(), 200);
+    let start = format!("{}&state=dev-1", provider_start(&s, "dev@bank.example").await);
+    let asked = browse(&start, "dev@bank.example", &format!("{tag}-dev-asked"));
+    assert_eq!(asked["status"], 200, "{asked}");
+    assert!(asked["finalUrl"].as_str().is_some_and(|u| u.starts_with(&s.app.url("/sso/callback"))), "{asked}");
+    assert!(asked["text"].as_str().is_some_and(|t| t.contains("authenticator")), "{asked}");
+    let code = signet_testkit::people::authenticator_code(&secret, 1);
+    let outcome = browse_with(&start, "dev@bank.example", &format!("{tag}-dev-totp"), json!({"totp": code}));
+    let final_url = outcome["finalUrl"].as_str().unwrap_or_default();
+    assert!(final_url.starts_with(&s.app.url("/healthz?code=")), "{outcome}");
+    assert_eq!(param(final_url, "state").as_deref(), Some("dev-1"), "{outcome}");
+    let tokens: Value = redeem(&s.app, &param(final_url, "code").expect("code")).await.json().await.expect("json");
+    let access = tokens["access_token"].as_str().unwrap_or_else(|| panic!("{tokens}"));
+    let me: Value = s.app.get("/api/v1/users/me", access).await.json().await.expect("json");
+    assert_eq!(me["emailID"], "dev@bank.example", "{me}");
+
+    // An administrator lets the provider stand in for a sender's second factor.
+    let settings_now = s.app.put("/api/v1/sso-providers/settings", &s.admin, waive).await;
+    assert_eq!(settings_now.status(), 200);
+    let read: Value = s.app.get("/api/v1/sso-providers/settings", &s.admin).await.json().await.expect("json");
+    assert_eq!(read["replacesSecondFactor"], true, "{read}");
+    let outcome =
+        browse(&provider_start(&s, "dev@bank.example").await, "dev@bank.example", &format!("{tag}-dev-waived"));
+    assert!(outcome["finalUrl"].as_str().is_some_and(|u| u.starts_with(&s.app.url("/healthz?code="))), "{outcome}");
+
+    // Saved again by the settings manager, the provider no longer signs in the linked sender:
+    // the saver's reach is checked at every sign-in, not only the first.
+    assert_eq!(s.app.put(&path, &settings, provider_request(&s.idp.issuer, &s.app)).await.status(), 200);
+    let outcome =
+        browse(&provider_start(&s, "dev@bank.example").await, "dev@bank.example", &format!("{tag}-dev-resaved"));
+    assert_eq!(outcome["status"], 403, "{outcome}");
+    assert!(outcome["text"].as_str().is_some_and(|t| t.contains("may not sign in")), "{outcome}");
 }

@@ -77,6 +77,9 @@ pub struct Config {
     pub tsa_url: Option<String>,
     /// Let outbound fetches (TSA, OCSP, CRL, hash checking) reach private and loopback addresses.
     pub outbound_allow_private: bool,
+    /// The DNS resolver (`ip:port`, UDP) that single sign-on asks for the TXT records proving a
+    /// tenant owns an e-mail domain; defaults to the first `nameserver` of `/etc/resolv.conf`.
+    pub sso_dns_resolver: Option<String>,
     /// For gateway `Hash` requests, fetch each `DocumentURL` and refuse (107) when its SHA-256
     /// is not the `DocumentHash`. Off by default: the server then fetches nothing.
     pub gateway_hash_check: bool,
@@ -219,6 +222,7 @@ impl Default for Config {
             gateway_clock_window_secs: 300,
             tsa_url: None,
             outbound_allow_private: false,
+            sso_dns_resolver: None,
             gateway_hash_check: false,
             public_url: None,
             signer_link_ttl_secs: 30 * 24 * 3600,

@@ -53,7 +53,9 @@ pub use menus::{AccessUserRow, Grant, Grantee, MenuRow};
 pub use profiles::{AutomatedSigner, AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 pub use roles::RoleRow;
 pub use sales::{CRM_PUSH_JOB, CrmSettingsRow, LeadFilter, LeadRow, ReferralRow};
-pub use sso::{NewSsoProvider, SsoIdentityRow, SsoLoginRow, SsoProviderRow};
+pub use sso::{
+    NewSsoProvider, SavedBy, SsoDomainProofRow, SsoIdentityRow, SsoLoginRow, SsoProviderRow, SsoSecondFactorRow,
+};
 pub use stamps::{
     ArticleEditRow, NewStamp, STAMP_LOW_STOCK_JOB, StampClaim, StampFilter, StampRow, StampSettings, StockRow,
 };

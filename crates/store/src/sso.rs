@@ -29,6 +29,11 @@ pub struct SsoProviderRow {
     pub disabled: bool,
     pub created_at: i64,
     pub updated_at: Option<i64>,
+    /// The built-in role of whoever last saved the provider (`None`: saved before savers
+    /// were recorded).
+    pub saved_by_role: Option<String>,
+    /// The permissions of that saver's tenant role, comma-separated, when they had one.
+    pub saved_by_permissions: Option<String>,
 }
 
 impl SsoProviderRow {
@@ -50,6 +55,15 @@ pub struct NewSsoProvider<'a> {
     pub jwks_uri: &'a str,
     pub redirect_uris: &'a [String],
     pub domains: &'a [String],
+    /// Who saves it, with the access they have now.
+    pub saved_by: SavedBy<'a>,
+}
+
+/// Whoever saves a provider and the access they have: the accounts a first sign-in may link.
+pub struct SavedBy<'a> {
+    pub actor: &'a str,
+    pub role: &'a str,
+    pub permissions: Option<&'a str>,
 }
 
 /// A sign-in under way, as its answer finds it.
@@ -72,7 +86,8 @@ pub struct SsoIdentityRow {
 }
 
 const PROVIDER_COLUMNS: &str = "id, tenant_id, name, display_name, issuer, client_id, client_secret, \
-     authorization_endpoint, token_endpoint, userinfo_endpoint, jwks_uri, redirect_uris, disabled, created_at, updated_at";
+     authorization_endpoint, token_endpoint, userinfo_endpoint, jwks_uri, redirect_uris, disabled, created_at, updated_at, \
+     saved_by_role, saved_by_permissions";
 
 impl Store {
     /// Saves a provider of the tenant with the domains it serves; a name the tenant uses, or a
@@ -89,8 +104,9 @@ impl Store {
             crate::chain::lock_tenant!(tx, tenant_id);
             let row: SsoProviderRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
                 "INSERT INTO sso_providers (tenant_id, name, display_name, issuer, client_id, client_secret, \
-                 authorization_endpoint, token_endpoint, userinfo_endpoint, jwks_uri, redirect_uris, disabled, created_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, FALSE, $12) RETURNING {PROVIDER_COLUMNS}"
+                 authorization_endpoint, token_endpoint, userinfo_endpoint, jwks_uri, redirect_uris, disabled, created_at, \
+                 saved_by, saved_by_role, saved_by_permissions) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, FALSE, $12, $13, $14, $15) RETURNING {PROVIDER_COLUMNS}"
             )))
             .bind(tenant_id.get())
             .bind(new.name)
@@ -104,6 +120,9 @@ impl Store {
             .bind(new.jwks_uri)
             .bind(new.redirect_uris.join("\n"))
             .bind(now)
+            .bind(new.saved_by.actor)
+            .bind(new.saved_by.role)
+            .bind(new.saved_by.permissions)
             .fetch_one(&mut *tx)
             .await
             .map_err(|e| unique_conflict(e, "the tenant has a provider of this name"))?;
@@ -158,7 +177,8 @@ impl Store {
             let row: SsoProviderRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
                 "UPDATE sso_providers SET name = $3, display_name = $4, issuer = $5, client_id = $6, client_secret = $7, \
                  authorization_endpoint = $8, token_endpoint = $9, userinfo_endpoint = $10, jwks_uri = $11, \
-                 redirect_uris = $12, updated_at = $13 WHERE tenant_id = $1 AND id = $2 RETURNING {PROVIDER_COLUMNS}"
+                 redirect_uris = $12, updated_at = $13, saved_by = $14, saved_by_role = $15, saved_by_permissions = $16 \
+                 WHERE tenant_id = $1 AND id = $2 RETURNING {PROVIDER_COLUMNS}"
             )))
             .bind(tenant_id.get())
             .bind(id)
@@ -173,6 +193,9 @@ impl Store {
             .bind(changed.jwks_uri)
             .bind(changed.redirect_uris.join("\n"))
             .bind(now)
+            .bind(changed.saved_by.actor)
+            .bind(changed.saved_by.role)
+            .bind(changed.saved_by.permissions)
             .fetch_one(&mut *tx)
             .await
             .map_err(|e| unique_conflict(e, "the tenant has a provider of this name"))?;
@@ -250,12 +273,14 @@ impl Store {
         })
     }
 
-    /// The enabled provider serving an e-mail domain, if any.
+    /// The enabled provider serving an e-mail domain, if any: its tenant's, once the tenant
+    /// has proven the domain (a pending proof serves nothing).
     pub async fn sso_provider_for_domain(&self, domain: &str) -> Result<Option<SsoProviderRow>> {
         on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(format!(
                 "SELECT {} FROM sso_providers p JOIN sso_domains d ON d.provider_id = p.id \
-                 WHERE d.domain = lower($1) AND NOT p.disabled",
+                 JOIN sso_domain_proofs f ON f.tenant_id = d.tenant_id AND f.domain = d.domain \
+                 WHERE d.domain = lower($1) AND f.proven_at IS NOT NULL AND NOT p.disabled",
                 PROVIDER_COLUMNS.split(", ").map(|c| format!("p.{c}")).collect::<Vec<_>>().join(", ")
             )))
             .bind(domain)
@@ -460,6 +485,225 @@ impl Store {
     }
 }
 
+/// A tenant's proof (or proof under way) that it owns an e-mail domain.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SsoDomainProofRow {
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
+    pub domain: String,
+    /// What the domain's TXT record must hold.
+    pub token: String,
+    pub created_at: i64,
+    pub proven_at: Option<i64>,
+}
+
+const PROOF_COLUMNS: &str = "tenant_id, domain, token, created_at, proven_at";
+
+/// A finished sign-in that still owes the account's second factor.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SsoSecondFactorRow {
+    pub principal_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
+    pub return_to: String,
+    pub client_state: Option<String>,
+}
+
+impl Store {
+    /// Every tenant's proofs of a domain (pending or proven).
+    pub async fn sso_domain_proofs_of(&self, domain: &str) -> Result<Vec<SsoDomainProofRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {PROOF_COLUMNS} FROM sso_domain_proofs WHERE domain = $1 ORDER BY tenant_id"
+            )))
+            .bind(domain)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// The tenant's proofs, by domain.
+    pub async fn sso_domain_proofs(&self, tenant_id: TenantId) -> Result<Vec<SsoDomainProofRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {PROOF_COLUMNS} FROM sso_domain_proofs WHERE tenant_id = $1 ORDER BY domain"
+            )))
+            .bind(tenant_id.get())
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// Starts the tenant's proof of a domain with `token`, audited; a proof already started is
+    /// answered as it is (its token kept: the record may be published already).
+    pub async fn start_sso_domain_proof(
+        &self,
+        tenant_id: TenantId,
+        domain: &str,
+        token: &str,
+        actor: &Actor,
+    ) -> Result<SsoDomainProofRow> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
+            let inserted = sqlx::query(
+                "INSERT INTO sso_domain_proofs (tenant_id, domain, token, created_by, created_at, proven_at) \
+                 VALUES ($1, $2, $3, $4, $5, NULL) ON CONFLICT (tenant_id, domain) DO NOTHING",
+            )
+            .bind(tenant_id.get())
+            .bind(domain)
+            .bind(token)
+            .bind(&actor.id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if inserted == 1 {
+                let event = actor.event("sso.domain_proof_started", format!("sso-domain:{domain}"), json!({"domain": domain}));
+                append_audit!(tx, tenant_id, &event);
+            }
+            let row: SsoDomainProofRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {PROOF_COLUMNS} FROM sso_domain_proofs WHERE tenant_id = $1 AND domain = $2"
+            )))
+            .bind(tenant_id.get())
+            .bind(domain)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            tx.commit().await.map_err(db_err)?;
+            Ok(row)
+        })
+    }
+
+    /// Records that the tenant proved a domain, audited; another tenant's proof of it first is
+    /// a conflict (a domain is proven by one tenant of the installation).
+    pub async fn prove_sso_domain(
+        &self,
+        tenant_id: TenantId,
+        domain: &str,
+        actor: &Actor,
+    ) -> Result<SsoDomainProofRow> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
+            let row: Option<SsoDomainProofRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "UPDATE sso_domain_proofs SET proven_at = $3 WHERE tenant_id = $1 AND domain = $2 AND proven_at IS NULL \
+                 RETURNING {PROOF_COLUMNS}"
+            )))
+            .bind(tenant_id.get())
+            .bind(domain)
+            .bind(now)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(|e| unique_conflict(e, &format!("the domain {domain} is proven by another tenant")))?;
+            let Some(row) = row else { return Err(Error::not_found("domain proof")) };
+            let event = actor.event("sso.domain_proven", format!("sso-domain:{domain}"), json!({"domain": domain}));
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(row)
+        })
+    }
+
+    /// Whether the tenant lets a single sign-on stand in for its users' second factor.
+    pub async fn sso_replaces_second_factor(&self, tenant_id: TenantId) -> Result<bool> {
+        let found: Option<(bool,)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT sso_replaces_second_factor FROM tenants WHERE id = $1")
+                .bind(tenant_id.get())
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        Ok(found.is_some_and(|(replaces,)| replaces))
+    }
+
+    /// Sets whether a single sign-on stands in for the tenant's users' second factor, audited.
+    pub async fn set_sso_replaces_second_factor(
+        &self,
+        tenant_id: TenantId,
+        replaces: bool,
+        actor: &Actor,
+    ) -> Result<()> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            crate::chain::lock_tenant!(tx, tenant_id);
+            sqlx::query("UPDATE tenants SET sso_replaces_second_factor = $2 WHERE id = $1")
+                .bind(tenant_id.get())
+                .bind(replaces)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            let detail = json!({"ssoReplacesSecondFactor": replaces});
+            let event = actor.event("sso.settings_changed", format!("tenant:{}", tenant_id.get()), detail);
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// Records a finished sign-in that owes the account's second factor.
+    pub async fn begin_sso_second_factor(
+        &self,
+        token_hash: &str,
+        pending: &SsoSecondFactorRow,
+        expires_at: i64,
+    ) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query(
+                "INSERT INTO sso_second_factors (token_hash, principal_id, tenant_id, return_to, client_state, \
+                 expires_at, used_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, NULL, $7)",
+            )
+            .bind(token_hash)
+            .bind(pending.principal_id)
+            .bind(pending.tenant_id.get())
+            .bind(&pending.return_to)
+            .bind(&pending.client_state)
+            .bind(expires_at)
+            .bind(now_millis())
+            .execute(pool)
+            .await
+            .map_err(db_err)?;
+            Ok(())
+        })
+    }
+
+    /// A sign-in owing its second factor, while it is unused and in time (not taken).
+    pub async fn sso_second_factor(&self, token_hash: &str) -> Result<Option<SsoSecondFactorRow>> {
+        on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT principal_id, tenant_id, return_to, client_state FROM sso_second_factors \
+                 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
+            )
+            .bind(token_hash)
+            .bind(now_millis())
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)
+        })
+    }
+
+    /// Takes a sign-in owing its second factor (once, in time): it is paid.
+    pub async fn take_sso_second_factor(&self, token_hash: &str) -> Result<bool> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            let taken = sqlx::query(
+                "UPDATE sso_second_factors SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
+            )
+            .bind(token_hash)
+            .bind(now)
+            .execute(pool)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            Ok(taken == 1)
+        })
+    }
+}
+
 impl Store {
     /// The domains of the e-mail addresses of the tenant's active users, lower case.
     pub async fn user_email_domains(&self, tenant_id: TenantId) -> Result<Vec<String>> {
@@ -497,7 +741,7 @@ impl Store {
     /// Deletes sign-ins under way and one-time codes that expired before `before`.
     pub async fn purge_expired_sso(&self, before: i64) -> Result<u64> {
         let mut purged = 0;
-        for table in ["sso_logins", "sso_codes", "sso_signup_logins"] {
+        for table in ["sso_logins", "sso_codes", "sso_signup_logins", "sso_second_factors"] {
             purged += on_db!(self, pool => {
                 sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE expires_at < $1")))
                     .bind(before)

@@ -71,6 +71,7 @@ pub fn router(segment: &str) -> Router<Services> {
         .route("/sso/{provider}/start", get(sso::start))
         .route("/sso/signup/{token}", get(sso::start_signup))
         .route(signet_services::sso::CALLBACK_PATH, get(sso::callback))
+        .route("/sso/second-factor", post(sso::second_factor))
         .route("/static/sign.js", get(static_js))
         .route("/static/sign.css", get(static_css))
 }

@@ -3,16 +3,22 @@
 //! browser; `/sso/callback` takes the provider's answer and sends the browser on to the
 //! application with a one-time code (`grant_type=sso_code`). `/sso/signup/{token}` sends a
 //! trial sign-up to the installation's provider it chose, which proves its address. Failures are pages that say what
-//! to do; causes that concern the provider or Signet go to the log only.
+//! to do; causes that concern the provider or Signet go to the log only. A sign-in that still
+//! owes the account's second factor asks for the authenticator code at `/sso/second-factor`
+//! (the pending sign-in's token in this browser's cookie and the form alike) before the
+//! application gets its code.
 
+use askama::Template;
+use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use signet_api::extract::ClientIp;
 use signet_domain::{Error, ErrorCode};
-use signet_services::Services;
 use signet_services::sso;
+use signet_services::{Services, secrets};
 
-use crate::account::message;
+use crate::account::{html, message};
 
 const COOKIE: &str = "signet_sso";
 
@@ -119,6 +125,7 @@ pub async fn callback(
     };
     match sso::finish(&services, &answer).await {
         Ok(sso::Finished::Redirect(to)) => redirect(&to, cookie(&services, "", 0)),
+        Ok(sso::Finished::SecondFactor { token }) => second_factor_page(&services, &token, None),
         Ok(sso::Finished::TrialStarted) => message(
             StatusCode::OK,
             "Your trial is ready",
@@ -126,6 +133,56 @@ pub async fn callback(
         ),
         Err(error) if error.code() == ErrorCode::Conflict => {
             message(StatusCode::CONFLICT, "Account exists", "An account with this address exists: sign in instead.")
+        }
+        Err(error) => refusal(error),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "sso_second_factor.html")]
+struct SecondFactorPage<'a> {
+    token: &'a str,
+    error: Option<&'a str>,
+}
+
+/// Asks for the authenticator code of a sign-in that owes it, keeping its token in this
+/// browser's cookie (the form must carry the same, so no other site can post it).
+fn second_factor_page(services: &Services, token: &str, error: Option<&str>) -> Response {
+    let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
+    let body = SecondFactorPage { token, error }.render().unwrap_or_else(|_| "Your authenticator code".into());
+    let mut response = html(status, body);
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Some(cookie) = cookie(services, token, 300) {
+        headers.insert(header::SET_COOKIE, cookie);
+    }
+    response
+}
+
+#[derive(serde::Deserialize)]
+pub struct SecondFactorForm {
+    token: String,
+    totp: Option<String>,
+}
+
+/// Takes the authenticator code of a sign-in that owes it and sends the browser on.
+pub async fn second_factor(
+    State(services): State<Services>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    Form(form): Form<SecondFactorForm>,
+) -> Response {
+    let same_browser = crate::cookie_value(&headers, COOKIE).is_some_and(|c| secrets::same_secret(&c, &form.token));
+    if !same_browser {
+        return refusal(Error::rejected(
+            ErrorCode::Forbidden,
+            "This sign-in was started in another browser or window. Start again here.",
+        ));
+    }
+    match sso::finish_second_factor(&services, ip, &form.token, form.totp.as_deref().unwrap_or_default()).await {
+        Ok(sso::SecondFactorGiven::Redirect(to)) => redirect(&to, cookie(&services, "", 0)),
+        Ok(sso::SecondFactorGiven::Wrong) => {
+            second_factor_page(&services, &form.token, Some("Wrong or already used code. Try the next one."))
         }
         Err(error) => refusal(error),
     }

@@ -47,7 +47,9 @@ pub struct SsoProviderRequest {
     #[schema(max_length = 1000, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub client_secret: Option<String>,
     /// The e-mail domains whose addresses sign in through this provider; each must be the
-    /// domain of a user of the tenant and served by no other provider.
+    /// domain of a user of the tenant, served by no other provider of the tenant and proven by
+    /// no other tenant. The provider serves a domain once the tenant has proven it
+    /// (`/api/v1/sso-providers/domain-proofs/{domain}`).
     #[schema(min_items = 1, max_items = 20, inline)]
     pub email_domains: Vec<EmailDomain>,
     /// Application addresses a finished sign-in may return to with its one-time code (exact
@@ -133,7 +135,7 @@ fn view(state: &AppState, row: SsoProviderRow, domains: Vec<String>) -> SsoProvi
     responses(
         (status = 201, description = "Saved; its discovery document was read", body = SsoProvider),
         (status = 400, description = "A field breaks its rule, or the issuer's discovery document cannot be fetched or used (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 409, description = "The tenant has a provider of this name, or a domain is served by another provider (`conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "The tenant has a provider of this name, a domain is served by another provider, or another tenant has proven a domain (`conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
     )
 )]
 pub async fn create(
@@ -172,7 +174,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
         (status = 200, description = "Changed with the rules of saving; its discovery document was read again. A new issuer ends the accounts' links to the old one and the sign-ins under way", body = SsoProvider),
         (status = 400, description = "A field breaks its rule, or the issuer's discovery document cannot be fetched or used (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
         (status = 404, description = "No such provider in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 409, description = "The tenant has another provider of this name, a domain is served by another provider, or the provider was changed meanwhile (`conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "The tenant has another provider of this name, a domain is served by another provider, another tenant has proven a domain, or the provider was changed meanwhile (`conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
     )
 )]
 pub async fn update(
@@ -202,4 +204,134 @@ pub async fn update(
 pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
     sso::delete_provider(&state, &auth.caller(), id).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// A tenant's proof that it owns an e-mail domain: publish `recordValue` as a TXT record at
+/// `recordName`, then check it. Only a proven domain's providers serve sign-ins.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SsoDomainProof {
+    pub domain: String,
+    /// `pending` until the TXT record was found, then `proven`.
+    #[schema(pattern = "^(pending|proven)$")]
+    pub status: String,
+    /// Where the TXT record goes: `_signet-challenge.<domain>`.
+    pub record_name: String,
+    /// What the TXT record holds: `signet-domain-proof=<value>`.
+    pub record_value: String,
+    pub created_at: i64,
+    pub proven_at: Option<i64>,
+}
+
+fn proof_view(row: signet_store::SsoDomainProofRow) -> SsoDomainProof {
+    SsoDomainProof {
+        status: if row.proven_at.is_some() { "proven" } else { "pending" }.into(),
+        record_name: sso::domains::record_name(&row.domain),
+        record_value: sso::domains::record_value(&row.token),
+        domain: row.domain,
+        created_at: row.created_at,
+        proven_at: row.proven_at,
+    }
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/sso-providers/domain-proofs",
+    operation_id = "listSsoDomainProofs",
+    tag = "auth",
+    security(("bearer" = [])),
+    responses((status = 200, description = "The tenant's proofs of its e-mail domains, pending and proven", body = Vec<SsoDomainProof>))
+)]
+pub async fn list_proofs(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<SsoDomainProof>>> {
+    let rows = sso::domains::proofs(&state, &auth.caller()).await?;
+    Ok(Json(rows.into_iter().map(proof_view).collect()))
+}
+
+#[utoipa::path(
+    put,
+    path = "/api/v1/sso-providers/domain-proofs/{domain}",
+    operation_id = "startSsoDomainProof",
+    tag = "auth",
+    security(("bearer" = [])),
+    params(("domain" = String, Path, description = "A lower-case domain name", max_length = 253)),
+    responses(
+        (status = 200, description = "The proof, started now or before: publish its TXT record, then check it", body = SsoDomainProof),
+        (status = 400, description = "Not a lower-case domain name (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "Another tenant has proven the domain (`conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn start_proof(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(domain): ApiPath<String>,
+) -> ApiResult<Json<SsoDomainProof>> {
+    Ok(Json(proof_view(sso::domains::start_proof(&state, &auth.caller(), &domain).await?)))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/sso-providers/domain-proofs/{domain}/check",
+    operation_id = "checkSsoDomainProof",
+    tag = "auth",
+    security(("bearer" = [])),
+    params(("domain" = String, Path, description = "A lower-case domain name", max_length = 253)),
+    responses(
+        (status = 200, description = "Proven: the TXT record holds the proof's value (or the domain was proven before)", body = SsoDomainProof),
+        (status = 400, description = "Not a lower-case domain name (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 404, description = "The tenant has started no proof of this domain", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "The TXT record does not hold the value (yet) (`state_conflict`), or another tenant has proven the domain (`conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 503, description = "The DNS resolver cannot be asked now (`service_unavailable`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn check_proof(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(domain): ApiPath<String>,
+) -> ApiResult<Json<SsoDomainProof>> {
+    Ok(Json(proof_view(sso::domains::check_proof(&state, &auth.caller(), &domain).await?)))
+}
+
+/// The tenant's single sign-on settings.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SsoSettings {
+    /// Whether a sign-in through the tenant's provider stands in for the user's second factor
+    /// (authenticator app). Default `false`: users with an authenticator app give its code
+    /// after the provider too. Administrators give it anyway unless their provider asserts a
+    /// multi-factor sign-in (the ID token's `amr`). Only administrators change it.
+    pub replaces_second_factor: bool,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/v1/sso-providers/settings",
+    operation_id = "getSsoSettings",
+    tag = "auth",
+    security(("bearer" = [])),
+    responses((status = 200, description = "The tenant's single sign-on settings", body = SsoSettings))
+)]
+pub async fn get_settings(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<SsoSettings>> {
+    let replaces_second_factor = sso::replaces_second_factor(&state, &auth.caller()).await?;
+    Ok(Json(SsoSettings { replaces_second_factor }))
+}
+
+#[utoipa::path(
+    put,
+    path = "/api/v1/sso-providers/settings",
+    operation_id = "putSsoSettings",
+    tag = "auth",
+    security(("bearer" = [])),
+    request_body = SsoSettings,
+    responses(
+        (status = 200, description = "Changed", body = SsoSettings),
+        (status = 403, description = "Only administrators change these settings (`forbidden`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn put_settings(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<SsoSettings>,
+) -> ApiResult<Json<SsoSettings>> {
+    sso::set_replaces_second_factor(&state, &auth.caller(), body.replaces_second_factor).await?;
+    Ok(Json(body))
 }

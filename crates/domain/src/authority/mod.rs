@@ -12,10 +12,14 @@
 //! | [`signing::may_sign_with`] | workflows, automated signing | signing with someone else's certificate |
 //! | [`templates::may_use_template`] | templates, workflows | reading or sending a template not granted |
 //! | [`jobs::may_act_on_job`] | bulk sends | changing a job one may only watch |
+//! | [`sso::provider_may_link`] | single sign-on | a provider's saver signing in as someone more powerful |
+//! | [`sso::sso_satisfies_second_factor`] | single sign-on | SSO skipping an account's second factor |
+//! | [`sso::may_claim_domain`], [`sso::serves_domain`] | SSO domain proofs | one tenant taking another's e-mail domain |
 
 pub mod jobs;
 pub mod people;
 pub mod signing;
+pub mod sso;
 pub mod templates;
 
 use crate::access::{Access, Permission};

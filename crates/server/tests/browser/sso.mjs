@@ -4,7 +4,8 @@
 //
 // usage: node sso.mjs '<json>'   with json = { start: Signet's /sso/{id}/start address,
 //   login: what to type as the provider's login, shots: directory for screenshots,
-//   javaScript: false to run with JavaScript disabled (default true) }
+//   javaScript: false to run with JavaScript disabled (default true),
+//   totp: the authenticator code to give should Signet ask for it (optional) }
 // Prints one JSON line: { finalUrl, status: the last page's HTTP status, title, text: the last
 //   page's text, problems: [page errors and failed requests], screenshots }.
 import { chromium } from "playwright-core";
@@ -55,6 +56,15 @@ try {
   const consent = page.locator("button[type=submit]", { hasText: "Continue" });
   if (await consent.count()) {
     await Promise.all([page.waitForLoadState("load"), consent.click()]);
+    await page.waitForLoadState("load");
+  }
+  // Signet's page for the authenticator code, when the account still owes it and the test
+  // gives one.
+  const totp = page.locator("input[name=totp]");
+  if (args.totp && await totp.count()) {
+    await shot("second-factor");
+    await totp.fill(args.totp);
+    await Promise.all([page.waitForLoadState("load"), page.locator("button[type=submit]").first().click()]);
     await page.waitForLoadState("load");
   }
   await shot("end");

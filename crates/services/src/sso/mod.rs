@@ -6,23 +6,37 @@
 //! provider's subject once linked; first by the verified e-mail address, within the provider's
 //! tenant only) and hands the application a one-time code for `grant_type=sso_code`.
 //!
+//! What a provider may do is bounded (the rules are `signet_domain::authority::sso`): it serves
+//! a domain only once its tenant proved the domain with a DNS TXT record ([`domains`]); it links
+//! a first sign-in only to an account whose role its last saver could have granted (their
+//! access is recorded when it is saved); and it stands in for the account's second factor only
+//! where the tenant says so, for administrators only when the ID token's `amr` asserts a
+//! multi-factor sign-in. Otherwise a user with an authenticator app gives its code at Signet
+//! after the provider ([`finish_second_factor`]) before the application gets its code.
+//!
 //! Nothing of a sign-in under way is stored but the hash of its state: the nonce and the PKCE
 //! verifier are derived from the state with a key of the platform, and the state is also bound
 //! to the browser that started (a cookie), so a sign-in cannot be finished in another browser
 //! (login CSRF).
 
+pub mod dns;
+pub mod domains;
 pub mod oidc;
 
 use aws_lc_rs::hmac;
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use signet_domain::access::{Access, CustomRole, Role, parse_permissions};
+use signet_domain::authority::sso::{SsoSecondFactor, provider_may_link, sso_satisfies_second_factor};
 use signet_domain::{Error, ErrorCode, TenantId, now_millis};
-use signet_store::{NewSsoProvider, PrincipalCredentials, SsoIdentityRow, SsoProviderRow};
+use signet_store::{NewSsoProvider, PrincipalCredentials, SavedBy, SsoIdentityRow, SsoProviderRow, SsoSecondFactorRow};
 
 use crate::{Caller, Services, secrets};
 
 /// How long a sign-in may stay at the provider.
 const LOGIN_TTL_MS: i64 = 10 * 60 * 1000;
+/// How long a signed-in person has to give their second factor.
+const SECOND_FACTOR_TTL_MS: i64 = 5 * 60 * 1000;
 /// How long the application has to exchange its one-time code.
 const CODE_TTL_MS: i64 = 2 * 60 * 1000;
 /// The callback address's path (registered at the provider as `<public URL>/sso/callback`).
@@ -179,6 +193,9 @@ async fn checked(
 ) -> Result<(oidc::Discovery, Vec<String>), Error> {
     check_input(input)?;
     check_domains_are_the_tenants(svc, caller, input.email_domains).await?;
+    for domain in input.email_domains {
+        domains::check_claim(svc, caller, domain).await?;
+    }
     let body = call(svc, &oidc::discovery_url(input.issuer), vec![("Accept", "application/json".into())], None)
         .await
         .map_err(|e| Error::field("issuer", format!("its discovery document cannot be fetched: {e}")))?;
@@ -197,6 +214,52 @@ fn seal_secret(svc: &Services, tenant_id: TenantId, name: &str, secret: &[u8]) -
         .ok_or_else(|| Error::internal("sealing a client secret"))
 }
 
+/// A principal's access as the store holds it now: its tenant's role when it has one, else its
+/// built-in role.
+async fn access_of(svc: &Services, tenant_id: TenantId, principal_id: i64) -> Result<Option<Access>, Error> {
+    let Some(auth) = svc.store.principal_auth(tenant_id, principal_id).await? else { return Ok(None) };
+    let custom = match (auth.custom_role_id, auth.custom_role_name, auth.custom_permissions) {
+        (Some(id), Some(name), Some(permissions)) => {
+            Some(CustomRole { id, name, permissions: parse_permissions(&permissions) })
+        }
+        _ => None,
+    };
+    Ok(Some(Access { role: auth.role, custom }))
+}
+
+/// The access the caller saves a provider with (recorded on it: see [`provider_may_link`]).
+struct Saver {
+    actor: String,
+    role: String,
+    permissions: Option<String>,
+}
+
+impl Saver {
+    async fn of(svc: &Services, caller: &Caller) -> Result<Saver, Error> {
+        let access = access_of(svc, caller.tenant_id, caller.principal_id)
+            .await?
+            .ok_or_else(|| Error::rejected(ErrorCode::Forbidden, "the caller is not a principal of this tenant"))?;
+        let permissions =
+            access.custom.as_ref().map(|c| c.permissions.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(","));
+        Ok(Saver { actor: caller.audit_actor().id, role: access.role.as_str().to_string(), permissions })
+    }
+
+    fn saved_by(&self) -> SavedBy<'_> {
+        SavedBy { actor: &self.actor, role: &self.role, permissions: self.permissions.as_deref() }
+    }
+}
+
+/// The access a provider's last saver had, as recorded (`None`: not recorded).
+fn saver_access(provider: &SsoProviderRow) -> Option<Access> {
+    let role = Role::try_from(provider.saved_by_role.clone()?).ok()?;
+    let custom = provider.saved_by_permissions.as_deref().map(|permissions| CustomRole {
+        id: 0,
+        name: "saver's role".into(),
+        permissions: parse_permissions(permissions),
+    });
+    Some(Access { role, custom })
+}
+
 /// Saves a provider after reading its discovery document.
 pub async fn create_provider(
     svc: &Services,
@@ -204,6 +267,7 @@ pub async fn create_provider(
     input: &ProviderInput<'_>,
 ) -> Result<(SsoProviderRow, Vec<String>), Error> {
     let (discovery, domains) = checked(svc, caller, input).await?;
+    let saver = Saver::of(svc, caller).await?;
     let sealed = match input.client_secret.filter(|s| !s.is_empty()) {
         Some(secret) => Some(seal_secret(svc, caller.tenant_id, input.name, secret.as_bytes())?),
         None => None,
@@ -220,6 +284,7 @@ pub async fn create_provider(
         jwks_uri: &discovery.jwks_uri,
         redirect_uris: input.redirect_uris,
         domains: &domains,
+        saved_by: saver.saved_by(),
     };
     let row = svc.store.create_sso_provider(caller.tenant_id, &new, &caller.audit_actor()).await?;
     Ok((row, domains))
@@ -246,6 +311,7 @@ pub async fn update_provider(
         .filter(|p| p.tenant_id == caller.tenant_id)
         .ok_or(Error::not_found("SSO provider"))?;
     let (discovery, domains) = checked(svc, caller, input).await?;
+    let saver = Saver::of(svc, caller).await?;
     let secret = match (input.client_secret, &saved.client_secret) {
         (None, None) => None,
         (None, Some(sealed)) if saved.name == input.name => Some(sealed.clone()),
@@ -272,6 +338,7 @@ pub async fn update_provider(
         jwks_uri: &discovery.jwks_uri,
         redirect_uris: input.redirect_uris,
         domains: &domains,
+        saved_by: saver.saved_by(),
     };
     let replaced = input.client_secret.is_some_and(|s| !s.is_empty())
         || (input.client_secret == Some("") && saved.client_secret.is_some());
@@ -513,6 +580,9 @@ pub enum Finished {
     Redirect(String),
     /// A trial sign-up whose address the provider proved: the trial tenant is made.
     TrialStarted,
+    /// The account still owes its second factor: the browser keeps `token` (bound to it like
+    /// the sign-in's state) and gives the authenticator app's code ([`finish_second_factor`]).
+    SecondFactor { token: String },
 }
 
 fn expired() -> Error {
@@ -536,7 +606,7 @@ pub async fn finish(svc: &Services, answer: &Answer<'_>) -> Result<Finished, Err
     }
     let state_hash = secrets::hash_token(answer.state);
     if let Some(login) = svc.store.take_sso_login(&state_hash).await? {
-        return finish_sign_in(svc, answer, login).await.map(Finished::Redirect);
+        return finish_sign_in(svc, answer, login).await;
     }
     let (signup_hash, provider) = svc.store.take_sso_signup_login(&state_hash).await?.ok_or_else(expired)?;
     finish_sign_up(svc, answer, &signup_hash, &provider).await?;
@@ -547,7 +617,7 @@ async fn finish_sign_in(
     svc: &Services,
     answer: &Answer<'_>,
     login: signet_store::SsoLoginRow,
-) -> Result<String, Error> {
+) -> Result<Finished, Error> {
     let provider = match svc.store.sso_provider(login.provider_id).await? {
         Some(p) if !p.disabled => p,
         _ => return Err(expired()),
@@ -559,7 +629,88 @@ async fn finish_sign_in(
     let identity = identify(svc, &Client::of_provider(svc, &provider)?, answer.state, code).await?;
     let account = account_of(svc, &provider, &identity).await?;
     let return_to = login.return_to.unwrap_or_else(|| "/".into());
-    hand_over(svc, &account, &return_to, login.client_state.as_deref()).await
+    if owes_second_factor(svc, &account, &identity).await? {
+        let token = secrets::random_token(32);
+        let pending = SsoSecondFactorRow {
+            principal_id: account.id,
+            tenant_id: account.tenant_id,
+            return_to,
+            client_state: login.client_state,
+        };
+        svc.store
+            .begin_sso_second_factor(&secrets::hash_token(&token), &pending, now_millis() + SECOND_FACTOR_TTL_MS)
+            .await?;
+        return Ok(Finished::SecondFactor { token });
+    }
+    hand_over(svc, &account, &return_to, login.client_state.as_deref()).await.map(Finished::Redirect)
+}
+
+/// Whether the account must still give its authenticator app's code: it has one, and the
+/// tenant's setting, its role and the provider's `amr` do not let the provider stand in.
+async fn owes_second_factor(
+    svc: &Services,
+    account: &PrincipalCredentials,
+    identity: &Identity,
+) -> Result<bool, Error> {
+    if !svc.store.totp_state(account.id).await?.totp_enabled {
+        return Ok(false);
+    }
+    let setting = if svc.store.sso_replaces_second_factor(account.tenant_id).await? {
+        SsoSecondFactor::ReplacedByProvider
+    } else {
+        SsoSecondFactor::StillRequired
+    };
+    // An account without a readable role is treated as the most guarded one.
+    let access =
+        access_of(svc, account.tenant_id, account.id).await?.unwrap_or_else(|| Access::builtin(Role::Administrator));
+    Ok(!sso_satisfies_second_factor(setting, &access, &identity.amr))
+}
+
+/// How giving the second factor after a single sign-on ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SecondFactorGiven {
+    /// The application's address with its one-time code.
+    Redirect(String),
+    /// A wrong, spent or missing code: the person may try again (the tries are throttled).
+    Wrong,
+}
+
+/// The account's authenticator code for a sign-in that owes it (`token`, from the browser
+/// that signed in): right, the application gets its one-time code; tries are throttled per
+/// account and address as the password sign-in's are.
+pub async fn finish_second_factor(
+    svc: &Services,
+    ip: std::net::IpAddr,
+    token: &str,
+    code: &str,
+) -> Result<SecondFactorGiven, Error> {
+    if token.is_empty() || token.len() > 200 {
+        return Err(expired());
+    }
+    let token_hash = secrets::hash_token(token);
+    let pending = svc.store.sso_second_factor(&token_hash).await?.ok_or_else(expired)?;
+    let throttle = crate::login::admit_attempt(svc, &format!("sso-second-factor:{}", pending.principal_id), ip).await?;
+    let code = code.trim();
+    match crate::totp::second_factor(svc, pending.principal_id, Some(code).filter(|c| !c.is_empty())).await? {
+        crate::totp::SecondFactor::Accepted | crate::totp::SecondFactor::NotRequired => {}
+        crate::totp::SecondFactor::Missing | crate::totp::SecondFactor::Wrong => return Ok(SecondFactorGiven::Wrong),
+    }
+    if !svc.store.take_sso_second_factor(&token_hash).await? {
+        return Err(expired());
+    }
+    svc.store.clear_auth_failures(&throttle).await?;
+    let account = svc
+        .store
+        .principal_credentials(pending.principal_id)
+        .await?
+        .filter(|a| a.tenant_id == pending.tenant_id && is_active(a))
+        .ok_or_else(|| refused("Your account is not active. Ask your administrator."))?;
+    let to = hand_over(svc, &account, &pending.return_to, pending.client_state.as_deref()).await?;
+    Ok(SecondFactorGiven::Redirect(to))
+}
+
+fn is_active(account: &PrincipalCredentials) -> bool {
+    !account.disabled && account.status == signet_domain::user::UserStatus::Active.as_str()
 }
 
 /// Starts the proof of a trial sign-up's address at the installation's provider it chose.
@@ -605,6 +756,8 @@ struct Identity {
     subject: String,
     email: Option<String>,
     email_verified: bool,
+    /// How the person signed in at the provider (the ID token's `amr`).
+    amr: Vec<String>,
 }
 
 /// Exchanges the code (with the PKCE verifier) and validates the ID token; the e-mail claims
@@ -648,10 +801,11 @@ async fn identify(svc: &Services, client: &Client, state: &str, code: &str) -> R
             subject: claims.sub,
             email: claims.email,
             email_verified: claims.email_verified == Some(true),
+            amr: claims.amr,
         });
     }
     let (Some(userinfo), Some(access)) = (&client.userinfo_endpoint, &tokens.access_token) else {
-        return Ok(Identity { subject: claims.sub, email: None, email_verified: false });
+        return Ok(Identity { subject: claims.sub, email: None, email_verified: false, amr: claims.amr });
     };
     let headers = vec![("Authorization", format!("Bearer {access}")), ("Accept", "application/json".into())];
     let info =
@@ -662,7 +816,12 @@ async fn identify(svc: &Services, client: &Client, state: &str, code: &str) -> R
     if info.sub != claims.sub {
         return Err(provider_failed(client, "userinfo names another subject"));
     }
-    Ok(Identity { subject: claims.sub, email: info.email, email_verified: info.email_verified == Some(true) })
+    Ok(Identity {
+        subject: claims.sub,
+        email: info.email,
+        email_verified: info.email_verified == Some(true),
+        amr: claims.amr,
+    })
 }
 
 /// The account the identity signs in as: the one linked to its subject, or else the active
@@ -677,6 +836,14 @@ async fn account_of(
         None => None,
     };
     let account = match linked {
+        // Checked at every sign-in, not only the first: an account linked while its role was
+        // within the saver's reach may have been given more since.
+        Some(account) if !may_sign_in(svc, provider, &account).await? => {
+            return Err(refused(format!(
+                "{} may not sign in this account. Ask your administrator.",
+                provider.display_name
+            )));
+        }
         Some(account) => {
             svc.store.touch_sso_identity(provider.id, &identity.subject).await?;
             account
@@ -691,18 +858,41 @@ async fn account_of(
                     provider.display_name
                 )));
             }
-            let account =
-                svc.store.principal_by_email(email).await?.filter(|p| p.tenant_id == provider.tenant_id).ok_or_else(
-                    || refused(format!("No account of this organisation uses {email}. Ask your administrator.")),
-                )?;
+            let unknown = || refused(format!("No account of this organisation uses {email}. Ask your administrator."));
+            let account = svc
+                .store
+                .principal_by_email(email)
+                .await?
+                .filter(|p| p.tenant_id == provider.tenant_id)
+                .ok_or_else(unknown)?;
+            // Any account the provider may not sign in reads as an unknown address (nothing
+            // tells which accounts exist).
+            if !may_sign_in(svc, provider, &account).await? {
+                return Err(unknown());
+            }
             svc.store.link_sso_identity(provider, &identity.subject, account.id, email).await?;
             account
         }
     };
-    if account.disabled || account.status != signet_domain::user::UserStatus::Active.as_str() {
+    if !is_active(&account) {
         return Err(refused("Your account is not active. Ask your administrator."));
     }
     Ok(account)
+}
+
+/// Whether the provider may sign in `account`: only one whose role the provider's last saver
+/// could have granted ([`provider_may_link`]).
+async fn may_sign_in(svc: &Services, provider: &SsoProviderRow, account: &PrincipalCredentials) -> Result<bool, Error> {
+    let account_access = access_of(svc, account.tenant_id, account.id).await?;
+    let allowed = account_access.is_some_and(|a| provider_may_link(saver_access(provider).as_ref(), &a));
+    if !allowed {
+        tracing::warn!(
+            provider = provider.id,
+            account = account.id,
+            "single sign-on refused an account above its provider's saver"
+        );
+    }
+    Ok(allowed)
 }
 
 /// The account a finished sign-in's one-time code stands for (spent now), if it is active.
@@ -712,6 +902,24 @@ pub async fn redeem(svc: &Services, code: &str) -> Result<Option<PrincipalCreden
     }
     let account = svc.store.take_sso_code(&secrets::hash_token(code)).await?;
     Ok(account.filter(|a| !a.disabled && a.status == signet_domain::user::UserStatus::Active.as_str()))
+}
+
+/// Whether the tenant lets a single sign-on stand in for its users' second factor (default:
+/// it does not; administrators need their provider to assert a multi-factor sign-in anyway).
+pub async fn replaces_second_factor(svc: &Services, caller: &Caller) -> Result<bool, Error> {
+    svc.store.sso_replaces_second_factor(caller.tenant_id).await
+}
+
+/// Sets whether a single sign-on stands in for the tenant's users' second factor. It weakens
+/// every single sign-on user's sign-in, so only administrators change it.
+pub async fn set_replaces_second_factor(svc: &Services, caller: &Caller, replaces: bool) -> Result<(), Error> {
+    if !caller.is_administrator {
+        return Err(Error::rejected(
+            ErrorCode::Forbidden,
+            "only administrators change whether single sign-on replaces the second factor",
+        ));
+    }
+    svc.store.set_sso_replaces_second_factor(caller.tenant_id, replaces, &caller.audit_actor()).await
 }
 
 /// The providers an account is linked to.
@@ -740,6 +948,8 @@ mod tests {
             disabled: false,
             created_at: 0,
             updated_at: None,
+            saved_by_role: None,
+            saved_by_permissions: None,
         }
     }
 

@@ -116,6 +116,9 @@ pub struct IdClaims {
     #[serde(default, deserialize_with = "loose_bool")]
     pub email_verified: Option<bool>,
     pub name: Option<String>,
+    /// How the person signed in at the provider (RFC 8176 method names); none when not said.
+    #[serde(default, deserialize_with = "methods")]
+    pub amr: Vec<String>,
 }
 
 /// The userinfo endpoint's answer (the claims a code flow's ID token may leave out).
@@ -125,6 +128,12 @@ pub struct UserInfo {
     pub email: Option<String>,
     #[serde(default, deserialize_with = "loose_bool")]
     pub email_verified: Option<bool>,
+}
+
+/// `amr` as an array of strings; anything else says nothing (no method is assumed).
+fn methods<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let value = serde_json::Value::deserialize(d)?;
+    Ok(value.as_array().map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect()).unwrap_or_default())
 }
 
 fn audiences<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
