@@ -913,7 +913,7 @@ pub async fn replaces_second_factor(svc: &Services, caller: &Caller) -> Result<b
 /// Sets whether a single sign-on stands in for the tenant's users' second factor. It weakens
 /// every single sign-on user's sign-in, so only administrators change it.
 pub async fn set_replaces_second_factor(svc: &Services, caller: &Caller, replaces: bool) -> Result<(), Error> {
-    if !caller.is_administrator {
+    if !caller.is_administrator() {
         return Err(Error::rejected(
             ErrorCode::Forbidden,
             "only administrators change whether single sign-on replaces the second factor",
