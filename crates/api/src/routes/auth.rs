@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
+use signet_domain::authority::sessions::keeps_sessions;
 use signet_store::{NewRefreshToken, PrincipalCredentials, RefreshUse};
 use utoipa::ToSchema;
 
@@ -217,7 +218,7 @@ pub async fn rotate(state: &AppState, refresh_token: &str) -> ApiResult<TokenRes
     match state.store.use_refresh_token(&secrets::hash_token(refresh_token)).await? {
         RefreshUse::Fresh { principal_id, tenant_id, family_id, expires_at } => {
             let current = state.store.principal_auth(tenant_id, principal_id).await?;
-            let Some(current) = current.filter(|p| !p.disabled && p.status == "active") else {
+            let Some(current) = current.filter(|p| keeps_sessions(&p.status, p.disabled)) else {
                 return Err(invalid("the account is disabled"));
             };
             let kind = principal_kind(state, principal_id).await?;
