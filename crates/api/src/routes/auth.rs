@@ -159,13 +159,12 @@ async fn password_grant(
     use signet_services::login::{PasswordSignIn, sign_in_with_password};
     match sign_in_with_password(state, ip, username, password, totp).await? {
         PasswordSignIn::Accepted(p) => issue_new_session(state, &p, PrincipalKind::User).await,
-        PasswordSignIn::Refused => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email or password")),
-        PasswordSignIn::NeedsSecondFactor => {
-            Err(ApiError::new(HttpCode::InvalidGrant, "this account needs the code of its authenticator app (totp)"))
-        }
-        PasswordSignIn::WrongSecondFactor => {
-            Err(ApiError::new(HttpCode::InvalidGrant, "wrong email, password or code"))
-        }
+        // One refusal whatever was wrong, so that it never confirms the password; a client
+        // whose user has an authenticator app asks for its code and sends it with the password.
+        PasswordSignIn::Refused => Err(ApiError::new(
+            HttpCode::InvalidGrant,
+            "wrong email or password, or the code of the account's authenticator app (totp) is missing or wrong",
+        )),
     }
 }
 
