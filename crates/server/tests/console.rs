@@ -29,6 +29,7 @@ use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
 on_both_backends!(
     staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_allow,
     a_console_session_refuses_foreign_forms_and_ends_with_sign_out_and_revocation,
+    marking_a_user_inactive_ends_their_console_and_api_sessions_at_once,
     the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit_trail,
     administrators_keep_departments_and_webhooks_and_others_are_kept_out,
     administrators_keep_the_stamp_inventory_and_its_article_codes,
@@ -396,6 +397,42 @@ async fn a_console_session_refuses_foreign_forms_and_ends_with_sign_out_and_revo
     // A hand-over without this browser's state cookie is refused (login CSRF).
     let forged = Browser::new().get(app.url("/app/session?code=abc&state=nonce~/app")).await;
     assert_eq!(forged.status(), 403);
+}
+
+/// Issue 30, item 8: "Mark inactive" with the API's default (`invalidateTokens: false`) used to
+/// leave the console session (and the API tokens) working until the refresh token ran out.
+async fn marking_a_user_inactive_ends_their_console_and_api_sessions_at_once(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = console_app(backend, &smtp).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let api = app.token(&tenant).await;
+    let email = "meera@bank.example";
+    let (meera, meera_api) = signet_testkit::people::signed_in_user(&app, &smtp, &api, email, 2).await;
+    let tokens: Value = signet_testkit::people::login(&app, email, GOOD_PASSWORD).await.json().await.expect("json");
+    let refresh = tokens["refresh_token"].as_str().expect("refresh").to_string();
+    let console = console_session(&app, email, GOOD_PASSWORD).await;
+    // Working as usual (which also leaves her state in the instance's cache).
+    assert_eq!(console.get(app.url("/app")).await.status(), 200);
+    assert_eq!(app.get("/api/v1/users/me", &meera_api).await.status(), 200);
+
+    let leave = json!({"userId": meera, "reason": "left the bank", "invalidateTokens": false});
+    assert_eq!(app.post("/api/v1/users/inactive", &api, leave).await.status(), 204);
+    let page = console.get(app.url("/app")).await;
+    assert_eq!(page.status(), 303, "the console session ended: {}", page.text().await.unwrap_or_default());
+    let form = console.post(app.url("/app/sign-out"), &[("csrf", "any")]).await;
+    assert_eq!(form.status(), 303, "a form goes to sign in too");
+    let me = app.get("/api/v1/users/me", &meera_api).await;
+    signet_testkit::problem::expect_problem(me, 401, "invalid_token").await;
+    let renewed =
+        app.client.post(app.url("/api/v1/auth/refresh")).json(&json!({"refresh_token": refresh})).send().await;
+    signet_testkit::problem::expect_problem(renewed.expect("refresh"), 400, "invalid_grant").await;
+
+    // Back from leave: what ended stays ended; she signs in afresh.
+    assert_eq!(app.post(&format!("/api/v1/users/{meera}/reactivate"), &api, json!(null)).await.status(), 204);
+    assert_eq!(console.get(app.url("/app")).await.status(), 303);
+    signet_testkit::problem::expect_problem(app.get("/api/v1/users/me", &meera_api).await, 401, "invalid_token").await;
+    let again = console_session(&app, email, GOOD_PASSWORD).await;
+    assert_eq!(again.get(app.url("/app")).await.status(), 200);
 }
 
 /// A workflow started through the API for `signers` (e-mailed), with a ReportLab document.

@@ -10,6 +10,7 @@
 use std::net::IpAddr;
 
 use aws_lc_rs::rand;
+use signet_domain::authority::sessions::{self, SecondFactorAdmission, SecondFactorCheck, SignInAnswer};
 use signet_domain::user::{LoginMode, UserStatus};
 use signet_domain::{Error, now_millis};
 use signet_store::{AuthAttempt, AuthThrottle, CodeUse, PrincipalCredentials};
@@ -153,17 +154,16 @@ pub async fn admit_attempt(svc: &Services, account_key: &str, ip: IpAddr) -> Res
 #[derive(Debug)]
 pub enum PasswordSignIn {
     Accepted(PrincipalCredentials),
-    /// Unknown address, wrong password, or an account that does not sign in with a password:
-    /// alike, in the same time.
+    /// The one refusal (`authority::sessions::sign_in_answer`): unknown address, wrong
+    /// password, an account that does not sign in with a password, a missing or a wrong
+    /// second-factor code, alike, so that it never confirms a password.
     Refused,
-    /// Right password; the account needs its authenticator app's code.
-    NeedsSecondFactor,
-    /// Right password, wrong or spent second-factor code.
-    WrongSecondFactor,
 }
 
 /// Checks a user's password (and TOTP code), throttled per account and address; a failure
-/// counts, a success clears the count.
+/// counts, a success clears the count. Second-factor codes are also counted per account,
+/// from every address: a locked second factor refuses every sign-in of the account (rate
+/// limited) before the password is looked at, so that the lock says nothing about it either.
 pub async fn sign_in_with_password(
     svc: &Services,
     ip: IpAddr,
@@ -171,29 +171,118 @@ pub async fn sign_in_with_password(
     password: &str,
     totp: Option<&str>,
 ) -> Result<PasswordSignIn, Error> {
-    use crate::totp::SecondFactor;
     let account_key = admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
     let principal = svc.store.principal_by_email(email).await?;
+    // Read for unknown addresses too (no principal has id 0), alike in time.
+    refuse_if_second_factor_locked(svc, principal.as_ref().map_or(0, |p| p.id)).await?;
     let phc =
         principal.as_ref().map(|p| p.secret_hash.clone()).unwrap_or_else(|| secrets::dummy_password_hash().to_string());
     let password = password.to_string();
     let password_ok = tokio::task::spawn_blocking(move || secrets::verify_password(&password, &phc))
         .await
         .map_err(Error::internal)?;
-    let account = match principal {
-        // A user who signs in with e-mail codes or SSO has no password sign-in.
-        Some(p) if password_ok && !p.disabled && p.status == "active" && p.login_mode == "password" => p,
-        _ => return Ok(PasswordSignIn::Refused),
+    // A user who signs in with e-mail codes or SSO has no password sign-in.
+    let signs_in = principal
+        .as_ref()
+        .is_some_and(|p| password_ok && sessions::keeps_sessions(&p.status, p.disabled) && p.login_mode == "password");
+    // The second factor is looked at (and a code spent or counted) only after a right password.
+    let second_factor = match &principal {
+        Some(account) if signs_in => check_second_factor(svc, account, totp).await?,
+        _ => SecondFactorCheck::NotEnrolled,
     };
-    match crate::totp::second_factor(svc, account.id, totp).await? {
-        SecondFactor::NotRequired | SecondFactor::Accepted => {
+    match (sessions::sign_in_answer(signs_in, second_factor), principal) {
+        (SignInAnswer::SignedIn, Some(account)) => {
             svc.store.clear_auth_failures(&account_key).await?;
             Ok(PasswordSignIn::Accepted(account))
         }
-        SecondFactor::Missing => Ok(PasswordSignIn::NeedsSecondFactor),
-        // Counted as a failed attempt, like a wrong password.
-        SecondFactor::Wrong => Ok(PasswordSignIn::WrongSecondFactor),
+        // Counted as a failed attempt of this account and address (when it was admitted).
+        _ => Ok(PasswordSignIn::Refused),
     }
+}
+
+/// Refuses (rate limited) every sign-in of an account whose second factor is locked.
+async fn refuse_if_second_factor_locked(svc: &Services, principal_id: i64) -> Result<(), Error> {
+    let record = svc.store.second_factor_attempts(principal_id).await?;
+    match sessions::second_factor_locked(record.as_ref(), now_millis()) {
+        Some(until) => Err(locked_until(until)),
+        None => Ok(()),
+    }
+}
+
+fn locked_until(until: signet_domain::Millis) -> Error {
+    let wait_ms = (until - now_millis()).max(1);
+    Error::RateLimited { retry_after_secs: (wait_ms as u64).div_ceil(1000).max(1) }
+}
+
+/// The second factor of an account whose password was right: a code is checked only once the
+/// attempt is counted for the account (whatever the address); the attempt that uses up the
+/// account's tries locks it unless it succeeds, and a wrong code then tells the owner.
+async fn check_second_factor(
+    svc: &Services,
+    account: &PrincipalCredentials,
+    code: Option<&str>,
+) -> Result<SecondFactorCheck, Error> {
+    use crate::totp::SecondFactor;
+    if !svc.store.totp_state(account.id).await?.totp_enabled {
+        return Ok(SecondFactorCheck::NotEnrolled);
+    }
+    let Some(code) = code else { return Ok(SecondFactorCheck::Missing) };
+    let Some(locks_if_wrong) = count_second_factor_attempt(svc, account.id).await? else {
+        return Ok(SecondFactorCheck::Wrong);
+    };
+    match crate::totp::second_factor(svc, account.id, Some(code)).await? {
+        SecondFactor::Accepted => {
+            svc.store.clear_second_factor_attempts(account.id).await?;
+            Ok(SecondFactorCheck::Accepted)
+        }
+        SecondFactor::NotRequired => Ok(SecondFactorCheck::NotEnrolled),
+        SecondFactor::Missing | SecondFactor::Wrong => {
+            if locks_if_wrong {
+                mail_second_factor_locked(svc, account).await?;
+            }
+            Ok(SecondFactorCheck::Wrong)
+        }
+    }
+}
+
+/// Counts one second-factor attempt of the account: `Some(locks_if_wrong)` when admitted,
+/// `None` when the account is locked (another attempt locked it meanwhile).
+async fn count_second_factor_attempt(svc: &Services, principal_id: i64) -> Result<Option<bool>, Error> {
+    // Each lost compare-and-set means another attempt was counted; a few rounds suffice
+    // unless the account is flooded, which the lock soon stops.
+    for _ in 0..16 {
+        let seen = svc.store.second_factor_attempts(principal_id).await?;
+        match sessions::admit_second_factor(seen.as_ref(), now_millis(), &sessions::SECOND_FACTOR_POLICY) {
+            SecondFactorAdmission::Locked { .. } => return Ok(None),
+            SecondFactorAdmission::Admitted { record, locks_if_wrong } => {
+                if svc.store.replace_second_factor_attempts(principal_id, seen.as_ref(), &record).await? {
+                    return Ok(Some(locks_if_wrong));
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Tells the owner, once per lock, that their password was used with wrong codes.
+async fn mail_second_factor_locked(svc: &Services, account: &PrincipalCredentials) -> Result<(), Error> {
+    let user = svc.store.user(account.tenant_id, account.id).await?;
+    let Some(address) = user.email.clone() else { return Ok(()) };
+    let name = user.name.clone().unwrap_or_default();
+    let policy = sessions::SECOND_FACTOR_POLICY;
+    let text = format!(
+        "Hello {name},\n\nsomeone signed in to Signet with your password but could not give the code of your \
+         authenticator app, {} times. To protect your account, signing in is locked for {} minutes.\n\n\
+         If this was not you, your password is known to someone else: change it now (\"E-mail me a code\" on the \
+         sign-in page sends you a link to set a new one) and tell your administrator.\n",
+        policy.limit,
+        policy.lock_ms / 60_000,
+    );
+    let subject = "Signet: sign-in locked after wrong authenticator codes".to_string();
+    let mail = Mail { to_email: address, to_name: name, subject, text, html: None };
+    // One notice per lock, even if the sign-in that locked is retried.
+    let lock = svc.store.second_factor_attempts(account.id).await?.map(|r| r.locked_until).unwrap_or_default();
+    mail::enqueue(&svc.store, &mail, Some(format!("second-factor-locked:{}:{lock}", account.id))).await
 }
 
 /// Checks a user's e-mailed sign-in code, throttled per account and address.

@@ -6,7 +6,7 @@
 
 use aws_lc_rs::{digest, hmac};
 use signet_domain::access::{Access, CustomRole, Role, parse_permissions};
-use signet_domain::authority::people;
+use signet_domain::authority::{people, sessions};
 use signet_domain::paging::Page;
 use signet_domain::user::{UserDetails, UserInput, UserKind, UserStatus, validate_user};
 use signet_domain::workflow::WorkflowState;
@@ -224,8 +224,9 @@ fn check_move(from: UserStatus, to: UserStatus) -> Result<(), Error> {
     }
 }
 
-/// Marks a user inactive (they cannot sign in or renew a session). `invalidate_tokens` also
-/// ends their current sessions at once; otherwise access tokens already issued run out.
+/// Marks a user inactive: they cannot sign in, and every session of theirs ends at once,
+/// whatever `invalidate_tokens` says (`authority::sessions::move_ends_sessions`; the field
+/// stays for the API's callers).
 pub async fn mark_inactive(
     svc: &Services,
     caller: &Caller,
@@ -253,7 +254,7 @@ pub async fn mark_inactive(
             UserStatus::Inactive,
             reason,
             &stamp,
-            invalidate_tokens,
+            sessions::move_ends_sessions(UserStatus::Inactive, invalidate_tokens),
             &to_actor(caller),
         )
         .await

@@ -1,5 +1,6 @@
 use serde_json::json;
 use signet_domain::audit::Actor;
+use signet_domain::authority::sessions::SecondFactorAttempts;
 use signet_domain::{Millis, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
@@ -444,6 +445,85 @@ impl Store {
         on_db!(self, pool => {
             sqlx::query("DELETE FROM auth_failures WHERE account_key = $1")
                 .bind(account_key)
+                .execute(pool)
+                .await
+                .map_err(db_err)?;
+        });
+        Ok(())
+    }
+}
+
+/// The stored row of [`SecondFactorAttempts`].
+type AttemptsRow = (i64, i64, i64);
+
+fn attempts_of_row((window_start, attempts, locked_until): AttemptsRow) -> SecondFactorAttempts {
+    SecondFactorAttempts { window_start, attempts, locked_until }
+}
+
+/// Second-factor attempts per account (`signet_domain::authority::sessions` decides what they
+/// mean): read, replaced only if unchanged since read, cleared after a success.
+impl Store {
+    pub async fn second_factor_attempts(&self, principal_id: i64) -> Result<Option<SecondFactorAttempts>> {
+        let row: Option<AttemptsRow> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT window_start, attempts, locked_until FROM second_factor_attempts WHERE principal_id = $1",
+            )
+            .bind(principal_id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(row.map(attempts_of_row))
+    }
+
+    /// Writes `next` if the record still is `seen` (a compare-and-set, so that two attempts
+    /// counted at once are both counted); false when another attempt changed it meanwhile.
+    pub async fn replace_second_factor_attempts(
+        &self,
+        principal_id: i64,
+        seen: Option<&SecondFactorAttempts>,
+        next: &SecondFactorAttempts,
+    ) -> Result<bool> {
+        let written = match seen {
+            None => on_db!(self, pool => {
+                sqlx::query(
+                    "INSERT INTO second_factor_attempts (principal_id, window_start, attempts, locked_until) \
+                     VALUES ($1, $2, $3, $4) ON CONFLICT (principal_id) DO NOTHING",
+                )
+                .bind(principal_id)
+                .bind(next.window_start)
+                .bind(next.attempts)
+                .bind(next.locked_until)
+                .execute(pool)
+                .await
+                .map_err(db_err)?
+                .rows_affected()
+            }),
+            Some(seen) => on_db!(self, pool => {
+                sqlx::query(
+                    "UPDATE second_factor_attempts SET window_start = $5, attempts = $6, locked_until = $7 \
+                     WHERE principal_id = $1 AND window_start = $2 AND attempts = $3 AND locked_until = $4",
+                )
+                .bind(principal_id)
+                .bind(seen.window_start)
+                .bind(seen.attempts)
+                .bind(seen.locked_until)
+                .bind(next.window_start)
+                .bind(next.attempts)
+                .bind(next.locked_until)
+                .execute(pool)
+                .await
+                .map_err(db_err)?
+                .rows_affected()
+            }),
+        };
+        Ok(written == 1)
+    }
+
+    pub async fn clear_second_factor_attempts(&self, principal_id: i64) -> Result<()> {
+        on_db!(self, pool => {
+            sqlx::query("DELETE FROM second_factor_attempts WHERE principal_id = $1")
+                .bind(principal_id)
                 .execute(pool)
                 .await
                 .map_err(db_err)?;

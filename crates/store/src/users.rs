@@ -4,6 +4,7 @@
 use serde_json::json;
 use signet_domain::access::Role;
 use signet_domain::audit::Actor;
+use signet_domain::authority::sessions;
 use signet_domain::paging::{Page, contains_pattern};
 use signet_domain::user::{LoginMode, UserKind, UserStatus};
 use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
@@ -470,9 +471,9 @@ impl Store {
     }
 
     /// Moves a user from `from` to `to` (a compare-and-set: a concurrent change wins and this
-    /// one reports the conflict). Only `active` users sign in or renew sessions; becoming
-    /// disabled, rejected or deleted also ends every session at once (`new_stamp`, refresh
-    /// tokens revoked), and so does any move with `end_sessions`.
+    /// one reports the conflict). Only `active` users sign in or keep sessions; becoming
+    /// anything else also ends every session at once (`new_stamp`, refresh tokens revoked),
+    /// and so does any move with `end_sessions`.
     #[allow(clippy::too_many_arguments)]
     pub async fn set_user_status(
         &self,
@@ -486,8 +487,8 @@ impl Store {
         actor: &Actor,
     ) -> Result<()> {
         let now = now_millis();
-        // Inactive without ending sessions: tokens already issued run out, nothing renews them.
-        let end = end_sessions || !matches!(to, UserStatus::Active | UserStatus::Inactive);
+        // Leaving the active status ends every session, whatever was asked.
+        let end = sessions::move_ends_sessions(to, end_sessions);
         let blocked = end && to != UserStatus::Active;
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;

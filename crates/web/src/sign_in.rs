@@ -250,9 +250,10 @@ async fn password(
     };
     match login::sign_in_with_password(services, ip, context.email, password, totp).await? {
         PasswordSignIn::Accepted(account) => Ok(Signed::In(account)),
-        PasswordSignIn::Refused => again("Wrong e-mail address or password."),
-        PasswordSignIn::NeedsSecondFactor => again("Enter the code of your authenticator app too."),
-        PasswordSignIn::WrongSecondFactor => again("Wrong e-mail address, password or authenticator code."),
+        // One refusal whatever was wrong, so that it never confirms the password.
+        PasswordSignIn::Refused => {
+            again("Wrong e-mail address or password, or the code of your authenticator app is missing or wrong.")
+        }
     }
 }
 

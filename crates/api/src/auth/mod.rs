@@ -7,6 +7,7 @@ use axum::extract::{FromRef, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use signet_domain::audit::Actor;
+use signet_domain::authority::sessions::keeps_sessions;
 
 use crate::AppState;
 use crate::error::{ApiError, HttpCode};
@@ -85,10 +86,12 @@ impl Auth {
         Auth::current(app, claims.tid.into(), claims.principal_id()?, claims.kind()?, &claims.stamp, ip).await
     }
 
-    /// The principal as it is now, refused unless it is enabled and `stamp` is still its
-    /// security stamp. The stamp check makes disabling a principal, changing its role or
-    /// ending its sessions take effect at once, on every instance, without waiting for
-    /// tokens to expire; the cache behind it is emptied by every such change
+    /// The principal as it is now, refused unless it is active and enabled
+    /// (`authority::sessions::keeps_sessions`: marked inactive, disabled or deleted ends every
+    /// session, whatever the change asked for its tokens) and `stamp` is still its security
+    /// stamp. The stamp check makes disabling a principal, changing its role or ending its
+    /// sessions take effect at once, on every instance, without waiting for tokens to expire;
+    /// the cache behind it is emptied by every such change, a status change included
     /// (crates/store/src/principal_cache.rs).
     pub async fn current(
         app: &AppState,
@@ -100,7 +103,9 @@ impl Auth {
     ) -> Result<Auth, ApiError> {
         let current = app.store.principal_auth_cached(tenant_id, principal_id).await?;
         let access = match current {
-            Some(state) if !state.disabled && state.security_stamp == stamp => state.access(),
+            Some(state) if keeps_sessions(&state.status, state.disabled) && state.security_stamp == stamp => {
+                state.access()
+            }
             _ => return Err(ApiError::new(HttpCode::InvalidToken, "the access token has been revoked")),
         };
         Ok(Auth { tenant_id, principal_id, kind, ip, access })

@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
+use signet_domain::authority::sessions::keeps_sessions;
 use signet_store::{NewRefreshToken, PrincipalCredentials, RefreshUse};
 use utoipa::ToSchema;
 
@@ -158,13 +159,12 @@ async fn password_grant(
     use signet_services::login::{PasswordSignIn, sign_in_with_password};
     match sign_in_with_password(state, ip, username, password, totp).await? {
         PasswordSignIn::Accepted(p) => issue_new_session(state, &p, PrincipalKind::User).await,
-        PasswordSignIn::Refused => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email or password")),
-        PasswordSignIn::NeedsSecondFactor => {
-            Err(ApiError::new(HttpCode::InvalidGrant, "this account needs the code of its authenticator app (totp)"))
-        }
-        PasswordSignIn::WrongSecondFactor => {
-            Err(ApiError::new(HttpCode::InvalidGrant, "wrong email, password or code"))
-        }
+        // One refusal whatever was wrong, so that it never confirms the password; a client
+        // whose user has an authenticator app asks for its code and sends it with the password.
+        PasswordSignIn::Refused => Err(ApiError::new(
+            HttpCode::InvalidGrant,
+            "wrong email or password, or the code of the account's authenticator app (totp) is missing or wrong",
+        )),
     }
 }
 
@@ -217,7 +217,7 @@ pub async fn rotate(state: &AppState, refresh_token: &str) -> ApiResult<TokenRes
     match state.store.use_refresh_token(&secrets::hash_token(refresh_token)).await? {
         RefreshUse::Fresh { principal_id, tenant_id, family_id, expires_at } => {
             let current = state.store.principal_auth(tenant_id, principal_id).await?;
-            let Some(current) = current.filter(|p| !p.disabled && p.status == "active") else {
+            let Some(current) = current.filter(|p| keeps_sessions(&p.status, p.disabled)) else {
                 return Err(invalid("the account is disabled"));
             };
             let kind = principal_kind(state, principal_id).await?;

@@ -327,7 +327,7 @@ pub struct MarkUserInactiveRequest {
     /// Kept with the status, at most 500 characters.
     #[schema(max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub reason: Option<String>,
-    /// End the user's sessions at once (otherwise access tokens already issued run out).
+    /// Accepted for compatibility: marking a user inactive always ends their sessions at once.
     pub invalidate_tokens: bool,
 }
 

@@ -12,12 +12,15 @@
 //! | [`signing::may_sign_with`] | workflows, automated signing | signing with someone else's certificate |
 //! | [`templates::may_use_template`] | templates, workflows | reading or sending a template not granted |
 //! | [`jobs::may_act_on_job`] | bulk sends | changing a job one may only watch |
+//! | [`sessions::keeps_sessions`], [`sessions::move_ends_sessions`] | every request, status changes | a user marked inactive who keeps their sessions |
+//! | [`sessions::admit_second_factor`], [`sessions::sign_in_answer`] | sign-in | guessing codes from many addresses; a refusal telling a right password |
 //! | [`sso::provider_may_link`] | single sign-on | a provider's saver signing in as someone more powerful |
 //! | [`sso::sso_satisfies_second_factor`] | single sign-on | SSO skipping an account's second factor |
 //! | [`sso::may_claim_domain`], [`sso::serves_domain`] | SSO domain proofs | one tenant taking another's e-mail domain |
 
 pub mod jobs;
 pub mod people;
+pub mod sessions;
 pub mod signing;
 pub mod sso;
 pub mod templates;
@@ -33,3 +36,4 @@ pub fn require(access: &Access, permission: Permission) -> Result<(), Error> {
         Err(Error::rejected(ErrorCode::Forbidden, format!("the {} role does not allow this operation", access.name())))
     }
 }
+
