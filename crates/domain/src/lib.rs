@@ -2,8 +2,8 @@
 //! surface (API, gateway, CLI) shares. Nothing here knows about HTTP or SQL.
 
 pub mod access;
-pub mod authority;
 pub mod audit;
+pub mod authority;
 pub mod csv;
 pub mod department;
 pub mod error;

@@ -3,3 +3,5 @@
 //! record). Every rule that holds a line against an attack lives here, one submodule per
 //! capability, each with the unit tests that show where the line runs. The services call
 //! these rules; the faces (API, console) only map HTTP to those calls.
+
+pub mod stamps;
