@@ -220,3 +220,77 @@ fn check_signer_certificate(
         .map(|_| ())
         .map_err(|e| refuse(format!("the signer's certificate is not trusted: {e}")))
 }
+
+#[cfg(test)]
+mod tests {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD as B64;
+    use signet_sigcrypto::pki;
+    use signet_sigcrypto::signer::{LocalKeySigner, RawSigner};
+
+    use super::*;
+    use crate::esp;
+
+    fn signer(name: &str) -> LocalKeySigner {
+        let issued = pki::self_signed_rsa(name, 2048).expect("key");
+        LocalKeySigner::from_pkcs8(&issued.key_pkcs8_der, &issued.cert_der, vec![]).expect("signer")
+    }
+
+    fn cancelled(txn: &str) -> EsignResponse {
+        EsignResponse {
+            status: ResponseStatus::Failure,
+            ts: OffsetDateTime::now_utc(),
+            txn: txn.into(),
+            res_code: "esp-ref-1".into(),
+            err_code: Some(esp::codes::CANCELLED.into()),
+            err_msg: Some("the signer cancelled".into()),
+            user_certificate: None,
+            signatures: Vec::new(),
+        }
+    }
+
+    /// `signed` with an `X509Certificate` holding `certificate` put inside the signature, where
+    /// the enveloped transform leaves it outside the signed content.
+    fn with_decoy(signed: &[u8], certificate: &[u8]) -> Vec<u8> {
+        let text = String::from_utf8(signed.to_vec()).expect("utf8");
+        let decoy =
+            format!("<ds:Object><ds:X509Certificate>{}</ds:X509Certificate></ds:Object>", B64.encode(certificate));
+        text.replacen("</ds:Signature>", &format!("{decoy}</ds:Signature>"), 1).into_bytes()
+    }
+
+    #[test]
+    fn answers_signed_with_another_key_are_forged_whatever_certificates_they_name() {
+        let (esp, attacker) = (signer("Example ESP"), signer("Attacker"));
+        let trust = EspTrust { esp_certificate: esp.certificate_der().to_vec(), esign_cas: Vec::new() };
+        let now = OffsetDateTime::now_utc();
+        let digests = [pki::sha256(b"the agreement")];
+        let expected = Expected {
+            txn: "TXN-1",
+            digests: &digests,
+            sent_at: now - Duration::seconds(30),
+            max_age: Duration::minutes(30),
+            now,
+            raw: false,
+        };
+        let genuine = esp::signed_response(&cancelled("TXN-1"), &esp).expect("sign");
+        assert!(matches!(check_response(&genuine, &trust, &expected), Ok(Outcome::Refused { .. })));
+
+        // Signed by the attacker, its certificate in KeyInfo, a decoy naming the pinned ESP
+        // certificate outside the signed content: a "cancelled" and a "signed" answer.
+        let mut signed = cancelled("TXN-1");
+        (signed.status, signed.err_code, signed.err_msg) = (ResponseStatus::Success, None, None);
+        for answer in [cancelled("TXN-1"), signed] {
+            let forged = esp::signed_response(&answer, &attacker).expect("sign");
+            let forged = with_decoy(&forged, esp.certificate_der());
+            let refused = check_response(&forged, &trust, &expected).expect_err("forged");
+            assert_eq!(refused.code, codes::FORGED, "{}", refused.message);
+        }
+
+        // KeyInfo itself naming the pinned certificate over the attacker's signature.
+        let forged = String::from_utf8(esp::signed_response(&cancelled("TXN-1"), &attacker).expect("sign"))
+            .expect("utf8")
+            .replace(&B64.encode(attacker.certificate_der()), &B64.encode(esp.certificate_der()));
+        let refused = check_response(forged.as_bytes(), &trust, &expected).expect_err("forged");
+        assert_eq!(refused.code, codes::FORGED, "{}", refused.message);
+    }
+}

@@ -27,4 +27,4 @@ pub use model::{
     AuthMode, DocSignature, EsignRequest, EsignResponse, InputHash, MAX_HASHES, MAX_TXN_CHARS, ResponseStatus, VERSION,
     format_ts, parse_ts,
 };
-pub use xml::{sign_document, signer_certificate, verify_document};
+pub use xml::{sign_document, verify_document};

@@ -7,8 +7,7 @@
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
 use signet_sigcrypto::signer::RawSigner;
-use signet_sigcrypto::verify::{TrustStore, VerifyOptions};
-use signet_sigcrypto::xml::{self, Element, Node};
+use signet_sigcrypto::xml::{self, Element};
 use signet_sigcrypto::xmldsig::{self, XmlSignOptions};
 
 use crate::EsignError;
@@ -231,50 +230,25 @@ pub fn sign_document(xml: &[u8], signer: &dyn RawSigner) -> Result<Vec<u8>, Esig
     xmldsig::sign_enveloped(xml, signer, &options).map_err(|e| EsignError::new("ESP-904", e.to_string()))
 }
 
-/// The certificate in a signed document's `KeyInfo` (the first `X509Certificate`).
-pub fn signer_certificate(bytes: &[u8]) -> Option<Vec<u8>> {
-    let text = xml::as_text(bytes).ok()?;
-    let doc = xml::parse(text).ok()?;
-    let signature = doc.root.child_elements().find(|e| e.local_name() == "Signature")?;
-    find_descendant(signature, "X509Certificate", 4).and_then(|c| decode_b64(&c.text()))
-}
-
-/// Depth-bounded search (the parser bounds depth too; this keeps the walk small).
-fn find_descendant<'a>(e: &'a Element, name: &str, depth: usize) -> Option<&'a Element> {
-    let mut level: Vec<&Element> = vec![e];
-    for _ in 0..depth {
-        let mut next = Vec::new();
-        for el in level {
-            for c in el.children.iter() {
-                if let Node::Element(c) = c {
-                    if c.local_name() == name {
-                        return Some(c);
-                    }
-                    next.push(c);
-                }
-            }
-        }
-        level = next;
-    }
-    None
-}
-
 /// Checks a document's one enveloped signature: intact, covering the whole document, and made
-/// with exactly `expected_cert_der` (the certificate registered for the other party: pinned,
-/// not merely chained). `code` is the refusal's code.
+/// with the key of `expected_cert_der` (the certificate registered for the other party:
+/// pinned, not merely chained). The document's KeyInfo is never read: the signature is
+/// verified with the pinned key alone, so the certificate compared is the one whose key the
+/// signature was verified with, not one the document names (a decoy `X509Certificate`
+/// anywhere, or a KeyInfo naming the pinned certificate over another key's signature).
+/// `code` is the refusal's code.
 pub fn verify_document(bytes: &[u8], expected_cert_der: &[u8], code: &'static str) -> Result<(), EsignError> {
     let refuse = |m: String| EsignError::new(code, m);
-    let trust = TrustStore::from_der_certs(&[expected_cert_der.to_vec()]).map_err(|e| refuse(e.to_string()))?;
-    let report = xmldsig::verify_enveloped(bytes, &trust, &VerifyOptions::default())
+    let report = xmldsig::verify_enveloped_pinned(bytes, expected_cert_der)
         .map_err(|e| refuse(format!("the XML signature could not be read: {e}")))?;
     let [signature] = report.signatures.as_slice() else {
         return Err(refuse(format!("{} signatures; one is expected", report.signatures.len())));
     };
-    if !signature.intact || !signature.covers_document {
-        return Err(refuse(format!("the XML signature does not verify: {}", signature.errors.join("; "))));
-    }
-    if signer_certificate(bytes).as_deref() != Some(expected_cert_der) {
-        return Err(refuse("the document is signed with another certificate than the registered one".into()));
+    if !signature.valid || !signature.covers_document {
+        return Err(refuse(format!(
+            "the XML signature was not made with the registered certificate's key over this document: {}",
+            signature.errors.join("; ")
+        )));
     }
     Ok(())
 }

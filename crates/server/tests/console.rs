@@ -1215,20 +1215,21 @@ async fn senders_e_stamp_with_certificates_the_stamp_provider_issued(backend: Ba
     .await;
     let tenant = app.tenant("Portal Stamps").await;
     let api = app.token(&tenant).await;
-    // Issued at the provider's portal beforehand: Rs 300 of Goa's duty.
-    let issued: Value = reqwest::Client::new()
-        .post(format!("{}/v1/estamps", sim.base_url))
-        .bearer_auth(KEY)
-        .json(&json!({"loan": {"txnID": "PORTAL-1", "loanno": "LN-77", "state": "GA", "estampdtls": [
-            {"firstparty": "Asha Rao", "secondparty": "Bank of Examples", "stampDutyAmount": "300", "articleCode": "any"}]}}))
-        .send()
-        .await
-        .expect("issue")
-        .json()
-        .await
-        .expect("json");
-    let reference = issued["providerRef"].as_str().expect("reference").to_string();
-    let number = issued["certificates"][0]["certificateNo"].as_str().expect("number").to_string();
+    // Issued beforehand, ordered through Signet for this organisation (Rs 300 of Goa's duty)
+    // by a request whose workflow was then not made (its QR code names a page the deed does
+    // not have): the certificate is the organisation's, recorded and not used.
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Deed")]);
+    let order = json!({"documentName": "Deed.pdf", "fileData": base64::engine::general_purpose::STANDARD.encode(pdf),
+        "eStampType": "digital",
+        "qrCodeCordinats": [{"left": 10, "top": 10, "width": 60, "height": 60, "pageNumber": "9"}],
+        "eStampPayload": {"loan": {"txnID": "PORTAL-1", "loanno": "LN-77", "state": "GA", "estampdtls": [
+            {"firstparty": "Asha Rao", "secondparty": "Bank of Examples", "stampDutyAmount": "300", "articleCode": "any"}],
+            "prtcptentty": [{"prtcptenttyId": "10", "fulnm": "Asha Rao", "emlid": "asha@borrower.example", "seqno": 1}]}}});
+    let not_made = app.post("/api/v1/workflows/initiate-and-sign", &api, order).await;
+    assert!(not_made.status().is_client_error(), "{}", not_made.text().await.unwrap_or_default());
+    let ordered: Value = app.get("/api/v1/stamps?state=GA", &api).await.json().await.expect("json");
+    let reference = ordered["items"][0]["providerRef"].as_str().expect("reference").to_string();
+    let number = ordered["items"][0]["referenceNo"].as_str().expect("number").to_string();
     let template = template_of_one_box(&app, &tenant, "Deed", json!("last")).await;
     let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
     let csrf = csrf_of(&admin.get(app.url("/app/send")).await.text().await.expect("html"));

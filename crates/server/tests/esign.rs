@@ -28,6 +28,7 @@ on_both_backends!(
     xml_signed_with_aadhaar_esign_verifies_in_xmlsec1,
     the_signer_cancelling_at_the_esp_reaches_curl_with_106,
     replayed_and_forged_answers_are_refused_and_embed_nothing,
+    answers_signed_with_another_key_naming_the_esp_certificate_are_refused_and_use_up_nothing,
     a_workflow_mixing_aadhaar_esign_and_electronic_signatures_keeps_every_signature_valid,
     aadhaar_signatories_need_a_configured_esp,
     an_esp_refusal_reaches_furl_with_its_code,
@@ -385,6 +386,70 @@ async fn replayed_and_forged_answers_are_refused_and_embed_nothing(backend: Back
         let response = s.app.client.post(&action).form(body).send().await.expect("post");
         assert_eq!(response.status(), 400, "{body:?}");
     }
+}
+
+/// `answer` without its enveloped signature, changed by `change`, signed by `signer` (its
+/// own certificate in KeyInfo) and given a decoy `X509Certificate` holding `decoy` inside the
+/// signature, where the enveloped transform leaves it outside the signed content.
+fn resigned_with_decoy(
+    answer: &str,
+    change: impl Fn(String) -> String,
+    signer: &signet_sigcrypto::signer::LocalKeySigner,
+    decoy: &[u8],
+) -> String {
+    use signet_sigcrypto::xmldsig::{XmlSignOptions, sign_enveloped};
+    let start = answer.find("<ds:Signature").expect("the ESP's signature");
+    let end = answer.find("</ds:Signature>").expect("its end") + "</ds:Signature>".len();
+    let unsigned = change(format!("{}{}", &answer[..start], &answer[end..]));
+    let options = XmlSignOptions { xades: false, signing_time: None, include_chain: false };
+    let signed = String::from_utf8(sign_enveloped(unsigned.as_bytes(), signer, &options).expect("sign")).expect("utf8");
+    let decoy = format!("<ds:Object><ds:X509Certificate>{}</ds:X509Certificate></ds:Object>", base64_encode(decoy));
+    signed.replacen("</ds:Signature>", &format!("{decoy}</ds:Signature>"), 1)
+}
+
+/// Issue 30 item 6: answers signed with an attacker's key (its certificate in KeyInfo) that
+/// carry the pinned ESP certificate in a decoy element outside the signed content, a "signed"
+/// one and a "cancelled" one, are refused and do not use up the transaction: the genuine
+/// answer afterwards still completes it.
+async fn answers_signed_with_another_key_naming_the_esp_certificate_are_refused_and_use_up_nothing(backend: Backend) {
+    let s = setup(backend, false).await;
+    let (link, _) = signer_link(&s, &pdf_payload(&s, "ESIGN-DECOY")).await;
+    let answer = through_the_esp(&s, &link).await;
+    let (action, fields) = posted_fields(&answer);
+    let genuine = fields["eSignResponse"].clone();
+    let attacker = signet_sigcrypto::pki::self_signed_rsa("Example ESP", 2048).expect("key");
+    let attacker =
+        signet_sigcrypto::signer::LocalKeySigner::from_pkcs8(&attacker.key_pkcs8_der, &attacker.cert_der, vec![])
+            .expect("signer");
+    let esp_certificate = &s.esp.esp_certificate_der;
+    let signed_elsewhere = |xml: String| xml.replacen("resCode=\"", "resCode=\"X", 1);
+    let cancelled =
+        |xml: String| {
+            xml.replacen("status=\"1\"", "status=\"0\"", 1)
+                .replacen("errCode=\"NA\"", "errCode=\"ESP-920\"", 1)
+                .replacen("errMsg=\"NA\"", "errMsg=\"the signer cancelled\"", 1)
+        };
+    let forgeries = [
+        resigned_with_decoy(&genuine, signed_elsewhere, &attacker, esp_certificate),
+        resigned_with_decoy(&genuine, cancelled, &attacker, esp_certificate),
+    ];
+    for forged in forgeries {
+        let mut posted = fields.clone();
+        posted.insert("eSignResponse".into(), forged);
+        let refused = s.app.client.post(&action).form(&posted).send().await.expect("post");
+        assert_eq!(refused.status(), 400);
+        let body = refused.text().await.expect("html");
+        assert!(body.contains("could not be accepted"), "{body}");
+    }
+
+    // The genuine answer still completes the transaction.
+    let (to, _) = posted_fields(&post(&s.app.client, &action, &fields).await);
+    assert_eq!(to, "https://erp.example.test/signed");
+    let txn = genuine.split("txn=\"").nth(1).and_then(|t| t.split('"').next()).expect("txn");
+    let id = txn.split('-').next().expect("id");
+    let row = s.app.state.store.esign_transaction(id).await.expect("read").expect("row");
+    assert_eq!((row.state.as_str(), row.refused_answers), ("signed", 2), "{row:?}");
+    assert_eq!(row.last_refusal.as_deref(), Some("esign_forged"));
 }
 
 async fn a_workflow_mixing_aadhaar_esign_and_electronic_signatures_keeps_every_signature_valid(backend: Backend) {

@@ -26,6 +26,7 @@ on_both_backends!(
     the_loan_record_is_refused_field_by_field_and_nothing_is_stored,
     provider_refusals_and_failures_store_nothing,
     a_workflow_of_an_upload_takes_the_certificates_the_provider_issued_under_its_reference,
+    another_tenants_e_stamp_references_read_as_unknown_and_certificate_numbers_are_one_tenants,
 );
 
 const KEY: &str = "sim-key-1";
@@ -255,9 +256,9 @@ async fn retries_take_the_same_certificates_and_fetching_by_reference_works(back
     let stamps = stamps_of(&app, &token).await;
     assert_eq!(stamps[0]["status"], "retired", "{stamps:?}");
 
-    // Certificates issued earlier (at the provider's portal, say) are fetched by reference;
-    // the participants of the record still sign at their boxes.
-    let (reference, number) = issued_at_the_portal(&sim, "T-300").await;
+    // Certificates issued earlier (ordered through Signet for this tenant, not used) are
+    // fetched by reference; the participants of the record still sign at their boxes.
+    let (reference, number) = ordered_and_not_used(&app, &token, "T-300").await;
     let mut fetch = request(&pdf, loan("T-300"));
     fetch["fetchEstampDeatilsUsingRefNo"] = json!(true);
     fetch["referenceNo"] = json!(reference);
@@ -434,12 +435,28 @@ async fn issued_at_the_portal(sim: &RunningSim, txn: &str) -> (String, String) {
     (reference, issued["certificates"][0]["certificateNo"].as_str().expect("number").to_string())
 }
 
+/// Certificates Signet ordered at the provider for the tenant of `token` whose workflow was
+/// then not made (the request's QR code names a page the agreement does not have): recorded
+/// as the tenant's and not used, so the tenant can take them by reference later. The
+/// provider's reference and the first certificate's number.
+async fn ordered_and_not_used(app: &TestApp, token: &str, txn: &str) -> (String, String) {
+    let mut failing = request(&agreement(), loan(txn));
+    failing["qrCodeCordinats"] = json!([{"left": 10, "top": 10, "width": 60, "height": 60, "pageNumber": "9"}]);
+    let response = app.post("/api/v1/workflows/initiate-and-sign", token, failing).await;
+    assert!(response.status().is_client_error(), "{}", response.text().await.unwrap_or_default());
+    let stamps = stamps_of(app, token).await;
+    let stamp = stamps.last().expect("the certificate ordered");
+    assert_eq!((stamp["source"].as_str(), stamp["status"].as_str()), (Some("provider"), Some("retired")), "{stamp}");
+    let reference = stamp["providerRef"].as_str().expect("ref").to_string();
+    (reference, stamp["referenceNo"].as_str().expect("number").to_string())
+}
+
 async fn a_workflow_of_an_upload_takes_the_certificates_the_provider_issued_under_its_reference(backend: Backend) {
     let sim = simulator(SimOptions { api_key: Some(KEY.into()), ..SimOptions::default() }).await;
     let app = app_with(backend, &sim).await;
     let tenant = app.tenant("Portal Lender").await;
     let token = app.token(&tenant).await;
-    let (reference, number) = issued_at_the_portal(&sim, "T-400").await;
+    let (reference, number) = ordered_and_not_used(&app, &token, "T-400").await;
     let body = json!({"documentName": "Loan agreement.pdf", "fileData": STANDARD.encode(agreement())});
     let document = json_of(app.post("/api/v1/documents", &token, body).await, 201).await["documentId"].clone();
     let request = |details: Value| {
@@ -496,4 +513,84 @@ async fn a_workflow_of_an_upload_takes_the_certificates_the_provider_issued_unde
     let again = expect_problem(app.post("/api/v1/workflows", &token, request(details)).await, 409, "conflict").await;
     assert!(again["detail"].as_str().unwrap_or_default().contains(&number), "{again}");
     assert_eq!(workflow_count(&app, &token).await, 1);
+}
+
+/// A problem without what differs between any two answers (the request's id).
+fn refusal(mut problem: Value) -> Value {
+    problem.as_object_mut().expect("problem").remove("requestId");
+    problem
+}
+
+/// Issue 30 item 5: tenant A's e-stamp certificates, ordered through Signet, are not tenant
+/// B's to take: B naming A's provider reference, or the txnID or loan number the provider also
+/// resolves, in a workflow of an upload or an initiate-and-sign fetch is refused exactly as a
+/// reference nobody issued; so is a certificate issued at the provider's portal that Signet
+/// never ordered. B holds nothing of A's afterwards, cannot load A's certificate number into
+/// its own inventory, and A still takes its certificates.
+async fn another_tenants_e_stamp_references_read_as_unknown_and_certificate_numbers_are_one_tenants(backend: Backend) {
+    let sim = simulator(SimOptions { api_key: Some(KEY.into()), ..SimOptions::default() }).await;
+    let app = app_with(backend, &sim).await;
+    let lender_a = app.tenant("Lender A").await;
+    let a = app.token(&lender_a).await;
+    let lender_b = app.tenant("Lender B").await;
+    let b = app.token(&lender_b).await;
+    let (reference, number) = ordered_and_not_used(&app, &a, "T-600").await;
+    let (portal_reference, _) = issued_at_the_portal(&sim, "T-601").await;
+
+    let upload = |token: String| {
+        let app = &app;
+        async move {
+            let body = json!({"documentName": "Loan agreement.pdf", "fileData": STANDARD.encode(agreement())});
+            json_of(app.post("/api/v1/documents", &token, body).await, 201).await["documentId"].clone()
+        }
+    };
+    let workflow = |document: &Value, reference: &str| {
+        json!({"templateId": 0, "workflowName": "Loan", "documentIds": [document],
+               "stampDetails": {"eStampType": "digital", "providerRef": reference, "state": "MH"},
+               "signatories": [{"subscriberId": 0, "emailId": "asha@home.test", "name": "Asha Verma", "signingOrder": 1}]})
+    };
+    let fetch = |reference: &str| {
+        let mut body = request(&agreement(), loan("T-700"));
+        body["fetchEstampDeatilsUsingRefNo"] = json!(true);
+        body["referenceNo"] = json!(reference);
+        body
+    };
+
+    let document = upload(b.clone()).await;
+    let refused_workflow = |reference: String| {
+        let (app, b, body) = (&app, b.clone(), workflow(&document, &reference));
+        async move { refusal(expect_problem(app.post("/api/v1/workflows", &b, body).await, 400, "validation_failed").await) }
+    };
+    let refused_fetch = |reference: String| {
+        let (app, b, body) = (&app, b.clone(), fetch(&reference));
+        async move {
+            let response = app.post("/api/v1/workflows/initiate-and-sign", &b, body).await;
+            refusal(expect_problem(response, 400, "validation_failed").await)
+        }
+    };
+    let unknown_workflow = refused_workflow("ESTMP-99999999".into()).await;
+    let unknown_fetch = refused_fetch("ESTMP-99999999".into()).await;
+    assert!(unknown_workflow["errors"]["stampDetails.providerRef"].is_array(), "{unknown_workflow}");
+    assert!(unknown_fetch["errors"]["referenceNo"].is_array(), "{unknown_fetch}");
+    for name in [reference.as_str(), "T-600", "LN-T-600", "ln-t-600", portal_reference.as_str()] {
+        assert_eq!(refused_workflow(name.into()).await, unknown_workflow, "{name}");
+        assert_eq!(refused_fetch(name.into()).await, unknown_fetch, "{name}");
+    }
+    assert!(stamps_of(&app, &b).await.is_empty(), "B holds none of A's certificates");
+    assert_eq!(workflow_count(&app, &b).await, 0);
+
+    // Certificate numbers are unique installation-wide: not B's to load as its own stock.
+    for taken in [number.clone(), number.to_lowercase()] {
+        let body = json!({"state": "MH", "denomination": [{"denomination": 500, "referenceNo": taken}]});
+        expect_problem(app.post("/api/v1/stamps", &b, body).await, 409, "conflict").await;
+    }
+    assert!(stamps_of(&app, &b).await.is_empty());
+
+    // A still takes its own certificates by their reference.
+    let document = upload(a.clone()).await;
+    let started = json_of(app.post("/api/v1/workflows", &a, workflow(&document, &reference)).await, 201).await;
+    let workflow_id = started["workflowId"].as_i64().expect("id");
+    let stamps = stamps_of(&app, &a).await;
+    let stamp = stamps.iter().find(|s| s["referenceNo"] == number.as_str()).expect("the certificate");
+    assert_eq!((stamp["status"].as_str(), stamp["workflowId"].as_i64()), (Some("allocated"), Some(workflow_id)));
 }

@@ -17,6 +17,7 @@ use base64::engine::general_purpose::STANDARD;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use signet_blob::BlobKey;
+use signet_domain::authority::stamps::{self as stamp_authority, IssueBinding, ProviderIssue};
 use signet_domain::estamp::Purpose;
 use signet_domain::stamp::{self, MAX_CERTIFICATE_BYTES, MAX_STAMPS_PER_DOCUMENT};
 use signet_domain::{Error, ErrorCode, FieldErrors, TenantId, audit::Actor};
@@ -153,6 +154,10 @@ struct CertificateWire {
 fn read_issued(answer: &[u8]) -> Result<Issued, ProviderError> {
     let unusable = |why: &str| ProviderError::Failed(format!("the stamp provider's answer is unusable: {why}"));
     let wire: AnswerWire = serde_json::from_slice(answer).map_err(|e| unusable(&e.to_string()))?;
+    // The reference is what the certificates are recorded (and whose they are) under.
+    if wire.provider_ref.trim().is_empty() {
+        return Err(unusable("it names no providerRef"));
+    }
     if wire.certificates.is_empty() || wire.certificates.len() > MAX_STAMPS_PER_DOCUMENT {
         return Err(unusable("it holds no certificates, or too many"));
     }
@@ -174,7 +179,7 @@ fn read_issued(answer: &[u8]) -> Result<Issued, ProviderError> {
             pdf,
         });
     }
-    Ok(Issued { reference: wire.provider_ref.chars().take(100).collect(), certificates })
+    Ok(Issued { reference: wire.provider_ref.trim().chars().take(100).collect(), certificates })
 }
 
 /// A provider's refusal: its `errors` (`field`, `message`), else its `message`.
@@ -228,6 +233,9 @@ pub async fn obtain(svc: &Services, tenant_id: TenantId, actor: &Actor, order: P
     let Some(provider) = HttpProvider::configured(svc) else {
         return Err(Error::field("eStampType", "digital e-stamping is not configured on this server"));
     };
+    if let (Purpose::Fetch, Some(reference)) = (order.purpose, order.reference.as_deref()) {
+        check_reference(svc, tenant_id, reference, order.reference_field).await?;
+    }
     let key = idempotency_key(tenant_id, &order.transaction);
     let (loan, purpose, reference) = (order.loan.clone(), order.purpose, order.reference.clone());
     let answer = tokio::task::spawn_blocking(move || match (purpose, reference) {
@@ -237,6 +245,7 @@ pub async fn obtain(svc: &Services, tenant_id: TenantId, actor: &Actor, order: P
     .await
     .map_err(Error::internal)?;
     let issued = answer.map_err(|e| provider_error(e, order.purpose, order.reference_field))?;
+    take_issue(svc, tenant_id, &order, &issued).await?;
     let state_code = check_against_order(&issued, &order)?;
     let mut stamps = Vec::with_capacity(issued.certificates.len());
     let mut written = Vec::with_capacity(issued.certificates.len());
@@ -278,6 +287,59 @@ pub async fn obtain(svc: &Services, tenant_id: TenantId, actor: &Actor, order: P
         attach_page: order.attach_page,
     };
     Ok(Held::new(reservation, rows, request))
+}
+
+/// Whether the provider may be asked, for the tenant, what it issued under `reference`: only
+/// when the reference names an issue Signet ordered for this tenant (the rule is
+/// `authority::stamps::may_fetch`). Any other reference is refused as one the provider does
+/// not know, before the provider is asked.
+async fn check_reference(svc: &Services, tenant_id: TenantId, reference: &str, field: &str) -> Result<(), Error> {
+    let recorded = svc.store.provider_issues_named(tenant_id, reference).await?;
+    if stamp_authority::may_fetch(tenant_id, reference, &recorded) {
+        Ok(())
+    } else {
+        Err(stamp_authority::unknown_reference(field))
+    }
+}
+
+/// The issue the provider answered must be the tenant's. A fetch takes only an issue recorded
+/// for this tenant (a txnID or loan number another lender also uses may resolve to theirs);
+/// an issue is recorded for the tenant it was ordered for now, and one the provider answered
+/// that is already another tenant's is not taken. Recorded before the answer is checked
+/// further: the provider issued (and charged) for this tenant whatever Signet then does.
+async fn take_issue(svc: &Services, tenant_id: TenantId, order: &ProviderOrder, issued: &Issued) -> Result<(), Error> {
+    match order.purpose {
+        Purpose::Fetch => {
+            let recorded = svc.store.provider_issue(&issued.reference).await?;
+            if stamp_authority::may_take(tenant_id, &issued.reference, recorded.as_ref()) {
+                Ok(())
+            } else {
+                Err(stamp_authority::unknown_reference(order.reference_field))
+            }
+        }
+        Purpose::Issue => {
+            let issue = ProviderIssue {
+                tenant_id,
+                provider_ref: issued.reference.clone(),
+                txn_id: loan_text(&order.loan, "txnID"),
+                loan_no: loan_text(&order.loan, "loanno"),
+            };
+            let (recorded_for, newly) = svc.store.record_provider_issue(&issue).await?;
+            match stamp_authority::bind_issue(tenant_id, recorded_for, newly) {
+                IssueBinding::Recorded | IssueBinding::AlreadyTheirs => Ok(()),
+                IssueBinding::AnotherTenants => Err(Error::rejected(
+                    ErrorCode::ProviderFailed,
+                    "the stamp provider answered with certificates Signet cannot take for this request; nothing \
+                     was stored",
+                )),
+            }
+        }
+    }
+}
+
+/// A text member of the loan record, trimmed, when it has one.
+fn loan_text(loan: &Value, member: &str) -> Option<String> {
+    loan.get(member).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
 /// The key that makes a repeated request the same issue for the provider: the tenant and the
@@ -325,9 +387,7 @@ fn provider_error(error: ProviderError, purpose: Purpose, reference_field: &str)
             }
             Error::Validation(errors)
         }
-        ProviderError::NotFound if purpose == Purpose::Fetch => {
-            Error::field(reference_field, "the stamp provider has issued no e-stamp certificate under this reference")
-        }
+        ProviderError::NotFound if purpose == Purpose::Fetch => stamp_authority::unknown_reference(reference_field),
         ProviderError::NotFound => {
             Error::rejected(ErrorCode::ProviderFailed, "the stamp provider does not offer issuing; nothing was stored")
         }

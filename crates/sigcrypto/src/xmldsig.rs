@@ -459,8 +459,32 @@ pub struct XmlReport {
 pub fn verify_enveloped(xml_bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<XmlReport> {
     let text = xml::as_text(xml_bytes)?;
     let doc = xml::parse(text)?;
-    let all = all_elements(&doc);
-    let sigs: Vec<(&Element, NsScope)> = all
+    let sigs = signatures_of(&doc)?;
+    let signatures: Vec<XmlSignatureReport> =
+        sigs.iter().map(|(sig, pscope)| verify_one(&doc, sig, pscope, SignerKey::KeyInfo(trust, opts))).collect();
+    Ok(XmlReport { valid: signatures.iter().all(|s| s.valid), signatures })
+}
+
+/// Verify every ds:Signature in the document with the key of `pinned_cert_der` only, for a
+/// party whose one certificate is configured (an eSign ESP, a registered ASP). KeyInfo is not
+/// read at all: whatever certificates it (or anything else in the signature) carries, a
+/// signature verifies only if the pinned key made it, so a document signed with another key
+/// that merely names the pinned certificate somewhere is never valid. Pinning is the trust
+/// decision: `trusted` means the pinned key verified the SignatureValue.
+pub fn verify_enveloped_pinned(xml_bytes: &[u8], pinned_cert_der: &[u8]) -> Result<XmlReport> {
+    let text = xml::as_text(xml_bytes)?;
+    let doc = xml::parse(text)?;
+    let pinned = pki::parse_cert(pinned_cert_der)?;
+    let sigs = signatures_of(&doc)?;
+    let key = SignerKey::Pinned { der: pinned_cert_der, cert: &pinned };
+    let signatures: Vec<XmlSignatureReport> =
+        sigs.iter().map(|(sig, pscope)| verify_one(&doc, sig, pscope, key)).collect();
+    Ok(XmlReport { valid: signatures.iter().all(|s| s.valid), signatures })
+}
+
+/// Every ds:Signature of the document with its parent's namespace scope; none is an error.
+fn signatures_of(doc: &Document) -> Result<Vec<(&Element, NsScope)>> {
+    let sigs: Vec<(&Element, NsScope)> = all_elements(doc)
         .iter()
         .filter(|(path, scope)| is_ds(path[path.len() - 1], scope, "Signature"))
         .map(|(path, _)| (path[path.len() - 1], parent_scope(path)))
@@ -468,18 +492,20 @@ pub fn verify_enveloped(xml_bytes: &[u8], trust: &TrustStore, opts: &VerifyOptio
     if sigs.is_empty() {
         return Err(Error::Xml("no ds:Signature element in the document".into()));
     }
-    let signatures: Vec<XmlSignatureReport> =
-        sigs.iter().map(|(sig, pscope)| verify_one(&doc, sig, pscope, trust, opts)).collect();
-    Ok(XmlReport { valid: signatures.iter().all(|s| s.valid), signatures })
+    Ok(sigs)
 }
 
-fn verify_one(
-    doc: &Document,
-    sig: &Element,
-    pscope: &NsScope,
-    trust: &TrustStore,
-    opts: &VerifyOptions,
-) -> XmlSignatureReport {
+/// Where the key that must have made a signature comes from.
+#[derive(Clone, Copy)]
+enum SignerKey<'a> {
+    /// The signature's own KeyInfo (first certificate the signer, the rest its chain), then
+    /// trusted only if that certificate chains to the trust store.
+    KeyInfo(&'a TrustStore, &'a VerifyOptions),
+    /// One configured certificate; KeyInfo is ignored.
+    Pinned { der: &'a [u8], cert: &'a x509_cert::Certificate },
+}
+
+fn verify_one(doc: &Document, sig: &Element, pscope: &NsScope, key: SignerKey<'_>) -> XmlSignatureReport {
     let mut r = XmlSignatureReport {
         intact: false,
         covers_document: false,
@@ -493,7 +519,7 @@ fn verify_one(
         references_total: 0,
         errors: Vec::new(),
     };
-    if let Err(e) = verify_inner(doc, sig, pscope, trust, opts, &mut r) {
+    if let Err(e) = verify_inner(doc, sig, pscope, key, &mut r) {
         r.errors.push(e.to_string());
     }
     r.valid = r.intact && r.covers_document && r.trusted && r.errors.is_empty();
@@ -507,8 +533,7 @@ fn verify_inner(
     doc: &Document,
     sig: &Element,
     pscope: &NsScope,
-    trust: &TrustStore,
-    opts: &VerifyOptions,
+    key: SignerKey<'_>,
     r: &mut XmlSignatureReport,
 ) -> Result<()> {
     let scope = xml::extend_scope(pscope, sig);
@@ -527,10 +552,16 @@ fn verify_inner(
         .ok_or_else(|| Error::Xml("SignatureMethod missing".into()))?
         .to_string();
 
-    // Certificates from KeyInfo.
-    let certs = key_info_certs(sig, &scope)?;
-    let cert_der = certs.first().ok_or_else(|| Error::Xml("no X509Certificate in KeyInfo".into()))?.clone();
-    let cert = pki::parse_cert(&cert_der)?;
+    // The signer's certificate: from KeyInfo, or the pinned one (KeyInfo then never read).
+    let (cert_der, chain, cert) = match key {
+        SignerKey::KeyInfo(..) => {
+            let certs = key_info_certs(sig, &scope)?;
+            let cert_der = certs.first().ok_or_else(|| Error::Xml("no X509Certificate in KeyInfo".into()))?.clone();
+            let cert = pki::parse_cert(&cert_der)?;
+            (cert_der, certs[1..].to_vec(), cert)
+        }
+        SignerKey::Pinned { der, cert } => (der.to_vec(), Vec::new(), cert.clone()),
+    };
     r.signer_subject = Some(cert.tbs_certificate.subject.to_string());
     r.signer_common_name = pki::name_common_name(&cert.tbs_certificate.subject);
 
@@ -587,10 +618,16 @@ fn verify_inner(
     }
 
     // Trust.
-    let at = opts.validation_time.unwrap_or_else(now_unix);
-    match validate_chain(&cert_der, &certs[1..], trust, at) {
-        Ok(_) => r.trusted = true,
-        Err(e) => r.errors.push(format!("certificate not trusted: {e}")),
+    match key {
+        SignerKey::KeyInfo(trust, opts) => {
+            let at = opts.validation_time.unwrap_or_else(now_unix);
+            match validate_chain(&cert_der, &chain, trust, at) {
+                Ok(_) => r.trusted = true,
+                Err(e) => r.errors.push(format!("certificate not trusted: {e}")),
+            }
+        }
+        // The SignatureValue was checked with the pinned key itself.
+        SignerKey::Pinned { .. } => r.trusted = sig_ok.is_ok(),
     }
     Ok(())
 }

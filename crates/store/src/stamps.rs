@@ -12,6 +12,7 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
+use signet_domain::authority::stamps::ProviderIssue;
 use signet_domain::stamp::{DutyKind, StampState, plan_allocation};
 use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
 
@@ -288,9 +289,93 @@ fn out_of_stock(state_code: &str, duty: i64, stock: &[(i64, i64)]) -> Error {
     )
 }
 
+/// A provider's certificate whose number another tenant already holds (numbers are unique
+/// installation-wide): refused as a number this tenant holds would be.
+fn number_taken(error: sqlx::Error, reference_no: &str) -> Error {
+    if is_unique_violation(&error) {
+        return Error::rejected(
+            ErrorCode::Conflict,
+            format!(
+                "e-stamp certificate {reference_no} is already recorded; a certificate stamps one document, and \
+                 nothing was stored"
+            ),
+        );
+    }
+    db_err(error)
+}
+
+fn provider_issue(row: (i64, String, Option<String>, Option<String>)) -> ProviderIssue {
+    let (tenant_id, provider_ref, txn_id, loan_no) = row;
+    ProviderIssue { tenant_id: TenantId::from(tenant_id), provider_ref, txn_id, loan_no }
+}
+
 impl Store {
-    /// Loads certificates of one state, all or none: a reference number already in the
-    /// inventory (ignoring case) refuses the whole load.
+    /// The issues Signet recorded for the tenant that `reference` names as the provider
+    /// resolves it: the provider's reference, the loan record's txnID or loan number
+    /// (ignoring case). Another tenant's issues are never read.
+    pub async fn provider_issues_named(&self, tenant_id: TenantId, reference: &str) -> Result<Vec<ProviderIssue>> {
+        let rows: Vec<(i64, String, Option<String>, Option<String>)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT tenant_id, provider_ref, txn_id, loan_no FROM stamp_provider_issues WHERE tenant_id = $1 \
+                 AND (lower(provider_ref) = lower($2) OR lower(txn_id) = lower($2) OR lower(loan_no) = lower($2)) \
+                 ORDER BY id LIMIT 100",
+            )
+            .bind(tenant_id.get())
+            .bind(reference)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(rows.into_iter().map(provider_issue).collect())
+    }
+
+    /// The issue recorded under the provider's own reference (ignoring case), whichever
+    /// tenant's it is: for the rule that decides whether an answer is the caller's.
+    pub async fn provider_issue(&self, provider_ref: &str) -> Result<Option<ProviderIssue>> {
+        let row: Option<(i64, String, Option<String>, Option<String>)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT tenant_id, provider_ref, txn_id, loan_no FROM stamp_provider_issues \
+                 WHERE lower(provider_ref) = lower($1)",
+            )
+            .bind(provider_ref)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(row.map(provider_issue))
+    }
+
+    /// Records that the provider answered `issue` for its tenant, unless its reference is
+    /// recorded already (the first tenant keeps it, even against a concurrent request).
+    /// Answers the tenant the reference is recorded for and whether it was recorded now.
+    pub async fn record_provider_issue(&self, issue: &ProviderIssue) -> Result<(TenantId, bool)> {
+        on_db!(self, pool => {
+            let inserted = sqlx::query(
+                "INSERT INTO stamp_provider_issues (tenant_id, provider_ref, txn_id, loan_no, issued_at) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+            )
+            .bind(issue.tenant_id.get())
+            .bind(&issue.provider_ref)
+            .bind(&issue.txn_id)
+            .bind(&issue.loan_no)
+            .bind(now_millis())
+            .execute(pool)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            let (owner,): (i64,) =
+                sqlx::query_as("SELECT tenant_id FROM stamp_provider_issues WHERE lower(provider_ref) = lower($1)")
+                    .bind(&issue.provider_ref)
+                    .fetch_one(pool)
+                    .await
+                    .map_err(db_err)?;
+            Ok((TenantId::from(owner), inserted == 1))
+        })
+    }
+
+    /// Loads certificates of one state, all or none: a reference number already recorded
+    /// (ignoring case; in any tenant, as numbers are unique installation-wide) refuses the
+    /// whole load.
     pub async fn load_stamps(
         &self,
         tenant_id: TenantId,
@@ -320,10 +405,11 @@ impl Store {
                     .await;
                 match row {
                     Ok(row) => rows.push(row),
+                    // Numbers are unique installation-wide: one refusal whoever holds it.
                     Err(error) if is_unique_violation(&error) => {
                         return Err(Error::rejected(
                             ErrorCode::Conflict,
-                            format!("certificate {} is already in the inventory; nothing was loaded", stamp.reference_no),
+                            format!("certificate {} is already recorded; nothing was loaded", stamp.reference_no),
                         ));
                     }
                     Err(error) => return Err(db_err(error)),
@@ -394,7 +480,7 @@ impl Store {
                         .bind(provider_ref)
                         .fetch_one(&mut *tx)
                         .await
-                        .map_err(db_err)?,
+                        .map_err(|error| number_taken(error, &stamp.reference_no))?,
                     Some((id, source, state, None, denomination))
                         if source == "provider" && state == "retired" && denomination == stamp.denomination =>
                     {

@@ -41,6 +41,7 @@ on_both_backends!(
     gateway_references_are_unique_per_tenant_under_concurrency,
     gateway_tokens_settings_and_transaction_lifecycle,
     login_attempts_are_admitted_atomically_with_growing_delays,
+    certificate_numbers_held_by_several_tenants_are_settled_on_upgrade,
 );
 
 async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
@@ -411,4 +412,123 @@ async fn login_attempts_are_admitted_atomically_with_growing_delays(backend: Bac
     // A success clears the pair.
     a.clear_auth_failures(key).await.expect("clear");
     assert_eq!(a.admit_auth_attempt(key, &policy).await.expect("admit"), AuthAttempt::Admitted);
+}
+
+/// The database itself, beside the store, for what no store call does (migrating only part of
+/// the way, writing rows as an older version left them).
+enum RawDb {
+    Sqlite(sqlx::SqlitePool),
+    Postgres(sqlx::PgPool),
+}
+
+impl RawDb {
+    async fn connect(url: &str) -> RawDb {
+        if url.starts_with("sqlite:") {
+            RawDb::Sqlite(sqlx::SqlitePool::connect(url).await.expect("sqlite"))
+        } else {
+            RawDb::Postgres(sqlx::PgPool::connect(url).await.expect("postgres"))
+        }
+    }
+
+    async fn migrate(&self, migrator: &sqlx::migrate::Migrator) {
+        match self {
+            RawDb::Sqlite(pool) => migrator.run(pool).await.expect("migrate"),
+            RawDb::Postgres(pool) => migrator.run(pool).await.expect("migrate"),
+        }
+    }
+
+    async fn execute(&self, sql: String) {
+        match self {
+            RawDb::Sqlite(pool) => sqlx::raw_sql(sqlx::AssertSqlSafe(sql)).execute(pool).await.map(|_| ()),
+            RawDb::Postgres(pool) => sqlx::raw_sql(sqlx::AssertSqlSafe(sql)).execute(pool).await.map(|_| ()),
+        }
+        .expect("execute");
+    }
+
+    async fn count(&self, sql: &'static str) -> i64 {
+        match self {
+            RawDb::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+            RawDb::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
+        }
+        .expect("count")
+    }
+}
+
+/// Migration 0034 makes certificate numbers unique installation-wide and binds the stamp
+/// provider's issues to tenants. On an installation that holds one number in several tenants,
+/// the row recorded first keeps it; later copies are marked, and retired where they were in
+/// stock or held, while one already on a workflow stays allocated. An issue recorded by two
+/// tenants is the first one's.
+async fn certificate_numbers_held_by_several_tenants_are_settled_on_upgrade(backend: Backend) {
+    use signet_store::{NewStamp, StampFilter};
+    let db = TestDb::new(backend).await;
+    let tree = match backend {
+        Backend::Sqlite => "sqlite",
+        Backend::Postgres => "postgres",
+    };
+    // The migrations before 0034, as an installation of the previous version has them.
+    let before = tempfile::tempdir().expect("tempdir");
+    let all = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations").join(tree);
+    for entry in std::fs::read_dir(&all).expect("migrations") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        if name.as_str() < "0034" {
+            std::fs::copy(&path, before.path().join(&name)).expect("copy");
+        }
+    }
+    let store = Store::connect(&db.url, &PoolSettings::default()).await.expect("connect");
+    let raw = RawDb::connect(&db.url).await;
+    raw.migrate(&sqlx::migrate::Migrator::new(before.path()).await.expect("migrator")).await;
+    let (a, b, c, d) =
+        (tenant(&store, "A").await, tenant(&store, "B").await, tenant(&store, "C").await, tenant(&store, "D").await);
+    for (tenant, number, state, provider_ref) in [
+        (a, "IN-MH-1", "available", None),
+        (b, "in-mh-1", "available", None),
+        (c, "IN-MH-1", "reserved", None),
+        (a, "IN-MH-4", "available", None),
+        (c, "in-mh-4", "allocated", None),
+        (b, "IN-MH-7", "retired", Some("ESTMP-7")),
+        (c, "IN-MH-8", "retired", Some("estmp-7")),
+    ] {
+        let (source, provider_ref) = match provider_ref {
+            Some(r) => ("provider", format!("'{r}'")),
+            None => ("inventory", "NULL".to_string()),
+        };
+        raw.execute(format!(
+            "INSERT INTO stamps (tenant_id, state_code, denomination, reference_no, state, reservation, \
+             reserved_until, loaded_by, loaded_at, source, provider_ref) VALUES ({tenant}, 'MH', 100, '{number}', \
+             '{state}', 'held', 9000000000000, 'test', 1, '{source}', {provider_ref})"
+        ))
+        .await;
+    }
+    store.migrate().await.expect("migration 0034");
+
+    let states = |tenant| {
+        let store = &store;
+        async move {
+            let (rows, _) = store.stamps(tenant, &StampFilter::default(), 0, 100).await.expect("stamps");
+            rows.into_iter().map(|r| (r.reference_no, r.state.as_str().to_string())).collect::<Vec<_>>()
+        }
+    };
+    let pairs = |list: &[(&str, &str)]| list.iter().map(|(n, s)| (n.to_string(), s.to_string())).collect::<Vec<_>>();
+    assert_eq!(states(a).await, pairs(&[("IN-MH-1", "available"), ("IN-MH-4", "available")]));
+    assert_eq!(states(b).await, pairs(&[("in-mh-1", "retired"), ("IN-MH-7", "retired")]));
+    assert_eq!(
+        states(c).await,
+        pairs(&[("IN-MH-1", "retired"), ("in-mh-4", "allocated"), ("IN-MH-8", "retired")]),
+        "a copy already on a workflow stays on it"
+    );
+    assert_eq!(raw.count("SELECT COUNT(*) FROM stamps WHERE duplicate_number").await, 3);
+
+    // The provider's issue is the tenant's that recorded it first.
+    let issue = store.provider_issue("estmp-7").await.expect("read").expect("recorded");
+    assert_eq!(issue.tenant_id, b);
+    assert!(store.provider_issues_named(c, "ESTMP-7").await.expect("read").is_empty());
+
+    // From now on a number is one tenant's, whichever tenant holds it.
+    for number in ["in-mh-1", "IN-MH-4", "IN-MH-8"] {
+        let stamp = NewStamp { denomination: 100, reference_no: number.into(), certificate_blob: None };
+        let refused = store.load_stamps(d, "MH", &[stamp], &Actor::system()).await.expect_err(number);
+        assert_eq!(refused.code(), ErrorCode::Conflict, "{number}");
+    }
 }

@@ -141,7 +141,7 @@ pub struct LoadedStamps {
     responses(
         (status = 201, description = "Loaded: every certificate is in stock", body = LoadedStamps),
         (status = 400, description = "Invalid fields (every one named), or a certificateFile that is not a PDF of 1 to 4 pages; nothing loaded", body = ProblemDetails, content_type = "application/problem+json"),
-        (status = 409, description = "A certificate number is already in the inventory; nothing loaded", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "A certificate number is already recorded (numbers are unique installation-wide); nothing loaded", body = ProblemDetails, content_type = "application/problem+json"),
     )
 )]
 pub async fn load(

@@ -17,12 +17,14 @@
 //! | [`sso::provider_may_link`] | single sign-on | a provider's saver signing in as someone more powerful |
 //! | [`sso::sso_satisfies_second_factor`] | single sign-on | SSO skipping an account's second factor |
 //! | [`sso::may_claim_domain`], [`sso::serves_domain`] | SSO domain proofs | one tenant taking another's e-mail domain |
+//! | [`stamps::may_fetch`], [`stamps::may_take`] | e-stamps from the provider | one tenant using another's stamp certificates |
 
 pub mod jobs;
 pub mod people;
 pub mod sessions;
 pub mod signing;
 pub mod sso;
+pub mod stamps;
 pub mod templates;
 
 use crate::access::{Access, Permission};
