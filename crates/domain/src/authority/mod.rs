@@ -38,4 +38,3 @@ pub fn require(access: &Access, permission: Permission) -> Result<(), Error> {
         Err(Error::rejected(ErrorCode::Forbidden, format!("the {} role does not allow this operation", access.name())))
     }
 }
-
