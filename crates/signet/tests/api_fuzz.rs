@@ -51,10 +51,50 @@ fn schemathesis(base: &str, config: &Path, extra: &[&str]) -> (bool, String) {
     (result.status.success(), report)
 }
 
+/// A DNS resolver on a loopback port that answers every query "no such name" (RFC 1035:
+/// the query's header and question, flagged as an answer with RCODE 3); its address.
+fn nxdomain_resolver() -> String {
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("udp");
+    let address = socket.local_addr().expect("address").to_string();
+    std::thread::spawn(move || {
+        let mut buffer = [0u8; 1500];
+        while let Ok((len, peer)) = socket.recv_from(&mut buffer) {
+            let query = &buffer[..len];
+            let Some(question_end) = question_end(query) else { continue };
+            let mut answer = query[..question_end].to_vec();
+            answer[2] |= 0x80;
+            answer[3] = 0x83;
+            answer[6..12].fill(0);
+            let _ = socket.send_to(&answer, peer);
+        }
+    });
+    address
+}
+
+/// Where the first question of a DNS query ends (its name's labels, then type and class).
+fn question_end(query: &[u8]) -> Option<usize> {
+    let mut at = 12;
+    loop {
+        let len = usize::from(*query.get(at)?);
+        at += 1 + len;
+        if len == 0 {
+            break;
+        }
+    }
+    (at + 4 <= query.len()).then_some(at + 4)
+}
+
 #[test]
 fn schemathesis_finds_no_server_errors_or_contract_breaks() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let limits = [("SIGNET_AUTH_RATE_LIMIT_PER_MINUTE", "1000000"), ("SIGNET_ACCOUNT_FAILURE_LIMIT", "1000000")];
+    // SSO domain proofs ask a DNS resolver; this machine may have none that answers, and a
+    // resolver that is down is rightly a 503, so the server asks one that knows no names.
+    let resolver = nxdomain_resolver();
+    let limits = [
+        ("SIGNET_AUTH_RATE_LIMIT_PER_MINUTE", "1000000"),
+        ("SIGNET_ACCOUNT_FAILURE_LIMIT", "1000000"),
+        ("SIGNET_SSO_DNS_RESOLVER", resolver.as_str()),
+    ];
     let server = SIGNET.serve(&[], dir.path(), &limits);
     let a = tenant(dir.path(), "Fuzz A", "fuzz-a@example.test");
     let b = tenant(dir.path(), "Fuzz B", "fuzz-b@example.test");

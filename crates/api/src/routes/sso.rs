@@ -253,7 +253,7 @@ pub async fn list_proofs(State(state): State<AppState>, auth: Auth) -> ApiResult
     operation_id = "startSsoDomainProof",
     tag = "auth",
     security(("bearer" = [])),
-    params(("domain" = String, Path, description = "A lower-case domain name", max_length = 253)),
+    params(("domain" = String, Path, description = "A lower-case domain name of two labels or more", max_length = 253, pattern = "^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")),
     responses(
         (status = 200, description = "The proof, started now or before: publish its TXT record, then check it", body = SsoDomainProof),
         (status = 400, description = "Not a lower-case domain name (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
@@ -274,7 +274,7 @@ pub async fn start_proof(
     operation_id = "checkSsoDomainProof",
     tag = "auth",
     security(("bearer" = [])),
-    params(("domain" = String, Path, description = "A lower-case domain name", max_length = 253)),
+    params(("domain" = String, Path, description = "A lower-case domain name of two labels or more", max_length = 253, pattern = "^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")),
     responses(
         (status = 200, description = "Proven: the TXT record holds the proof's value (or the domain was proven before)", body = SsoDomainProof),
         (status = 400, description = "Not a lower-case domain name (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
