@@ -34,14 +34,6 @@ pub struct AppState {
     pub ip_limiter: Arc<IpRateLimiter>,
 }
 
-impl std::ops::Deref for AppState {
-    type Target = Services;
-
-    fn deref(&self) -> &Services {
-        &self.services
-    }
-}
-
 impl FromRef<AppState> for Services {
     fn from_ref(state: &AppState) -> Services {
         Services::clone(&state.services)

@@ -29,6 +29,10 @@ use crate::{observe, ops, workers};
 
 pub struct App {
     pub state: AppState,
+    /// The composition root's own handle on the database: for the workers' job queue, for
+    /// closing it at shutdown, and for tests that set up or inspect rows. The faces reach the
+    /// data only through the services.
+    pub store: Store,
     router: Router,
     listener: TcpListener,
 }
@@ -86,7 +90,7 @@ fn ops_routes() -> Router<Services> {
 /// The full router: the API (documented operations, its document and viewer), the pages,
 /// the operations endpoints, with errors as ProblemDetails.
 pub fn router(state: AppState) -> Router {
-    let segment = state.config.gateway_segment.clone();
+    let segment = state.services.config.gateway_segment.clone();
     let api = signet_api::router(&segment, state.clone());
     let pages = signet_web::router(&segment).with_state(Services::clone(&state.services));
     let ops = ops_routes().with_state(Services::clone(&state.services));
@@ -96,7 +100,7 @@ pub fn router(state: AppState) -> Router {
         .merge(ops)
         .fallback(route_not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
+        .layer(DefaultBodyLimit::max(state.services.config.max_body_bytes))
         .layer(axum::middleware::from_fn(observe::middleware))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
@@ -115,19 +119,19 @@ impl App {
         store.cache_principals(Duration::from_millis(config.auth_cache_ms));
         store.link_audit_in_background();
         let blob = BlobStore::from_url(&config.blob_url(), &config.data_dir)?;
-        let jwt = JwtKeys::load(&store, &config.issuer, &config.audience, config.access_token_ttl_secs).await?;
         let listener = TcpListener::bind(&config.listen).await?;
         let mut config = config;
         if config.public_url.is_none() {
             // Port 0 becomes a real port only now; links must carry the real one.
             config.public_url = Some(format!("http://{}", listener.local_addr()?));
         }
-        let jwt = Arc::new(jwt);
         let ip_limiter = Arc::new(IpRateLimiter::per_minute(config.auth_rate_limit_per_minute));
-        let services = Services::assemble(config, store, blob).await?;
+        let services = Services::assemble(config, store.clone(), blob).await?;
+        let c = &services.config;
+        let jwt = Arc::new(JwtKeys::load(&services, &c.issuer, &c.audience, c.access_token_ttl_secs).await?);
         let state = AppState { services: Arc::new(services), jwt, ip_limiter };
         let router = router(state.clone());
-        Ok(App { state, router, listener })
+        Ok(App { state, store, router, listener })
     }
 
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
@@ -137,9 +141,10 @@ impl App {
     /// Serves until `shutdown` completes, with the background workers in the same process.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let (stop_tx, stop_rx) = watch::channel(false);
-        let worker = if self.state.config.workers {
-            let poll = Duration::from_millis(self.state.config.worker_poll_ms.max(50));
-            Some(tokio::spawn(workers::run(Services::clone(&self.state.services), poll, stop_rx.clone())))
+        let worker = if self.state.services.config.workers {
+            let poll = Duration::from_millis(self.state.services.config.worker_poll_ms.max(50));
+            let services = Services::clone(&self.state.services);
+            Some(tokio::spawn(workers::run(services, self.store.clone(), poll, stop_rx.clone())))
         } else {
             None
         };
@@ -155,7 +160,7 @@ impl App {
         if let Some(worker) = worker {
             let _ = worker.await;
         }
-        self.state.store.close().await;
+        self.store.close().await;
         Ok(())
     }
 }

@@ -17,8 +17,7 @@ pub async fn healthz() -> Json<serde_json::Value> {
 /// Ready when the database and the blob store answer.
 pub async fn readyz(State(state): State<Services>) -> ApiResult<Json<serde_json::Value>> {
     state
-        .store
-        .ping()
+        .ping_store()
         .await
         .map_err(|_| ApiError::from(Error::rejected(ErrorCode::ServiceUnavailable, "the database is not reachable")))?;
     state.blob.check().await.map_err(|_| {

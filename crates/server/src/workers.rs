@@ -11,6 +11,7 @@ pub use signet_services::jobs::{
     GATEWAY_HOUSEKEEPING, PURGE_EXPIRED_TOKENS, WORKFLOW_HOUSEKEEPING, gateway_housekeeping, workflow_housekeeping,
 };
 use signet_services::jobs::{run_job, schedule_periodic};
+use signet_store::Store;
 use tokio::sync::watch;
 
 /// A name for this process in job leases: host, process id and a random suffix.
@@ -26,8 +27,7 @@ fn retry_delay_ms(attempts: i64, base_ms: u64) -> i64 {
 }
 
 /// Claims and runs due jobs until `shutdown` turns true.
-pub async fn run(state: Services, poll: Duration, mut shutdown: watch::Receiver<bool>) {
-    let store = state.store.clone();
+pub async fn run(state: Services, store: Store, poll: Duration, mut shutdown: watch::Receiver<bool>) {
     let worker = worker_id();
     let mut last_schedule = 0_i64;
     loop {

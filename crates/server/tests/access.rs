@@ -17,15 +17,11 @@ use signet_testkit::server::spawn_with;
 use signet_testkit::smtp::SmtpSink;
 
 const ROLES: [(&str, i64); 4] = [("administrator", 1), ("sender", 2), ("signer", 3), ("auditor", 4)];
-/// The permissions a tenant role may list: one role of the tenant for each, granting only it.
-const PERMISSIONS: [Permission; 6] = [
-    Permission::ReadWorkflows,
-    Permission::SendWorkflows,
-    Permission::ReadDirectory,
-    Permission::ManagePeople,
-    Permission::ManageSettings,
-    Permission::ReadAudit,
-];
+/// The permissions a tenant role may list (every one but being signed in): one role of the
+/// tenant for each, granting only it.
+fn permissions() -> Vec<Permission> {
+    Permission::ALL.into_iter().filter(|p| *p != Permission::Authenticated).collect()
+}
 const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/access.md");
 const MISSING: &str = "2000000000";
 
@@ -75,7 +71,7 @@ async fn every_operation_answers_each_role_as_docs_access_md_says() {
         let (_, token) = signet_testkit::people::signed_in_user(&app, &smtp, &admin, &email, id).await;
         tokens.push(token);
     }
-    for permission in PERMISSIONS {
+    for permission in permissions() {
         let name = permission.as_str();
         let body = json!({"name": format!("only {name}"), "permissions": [name]});
         let role: Value = app.post("/api/v1/roles", &admin, body).await.json().await.expect("json");
@@ -120,10 +116,10 @@ async fn every_operation_answers_each_role_as_docs_access_md_says() {
     if std::env::var_os("SIGNET_UPDATE_ACCESS_DOC").is_some() {
         let head = doc.split("| operation |").next().expect("head");
         let mut table = String::from("| operation | administrator | sender | signer | auditor |");
-        for permission in PERMISSIONS {
+        for permission in permissions() {
             table.push_str(&format!(" {} |", permission.as_str()));
         }
-        table.push_str(&format!("\n|---|{}\n", "---|".repeat(ROLES.len() + PERMISSIONS.len())));
+        table.push_str(&format!("\n|---|{}\n", "---|".repeat(ROLES.len() + permissions().len())));
         for (operation, allowed) in &observed {
             let cells: Vec<&str> = allowed.iter().map(|a| if *a { "yes" } else { "no" }).collect();
             table.push_str(&format!("| `{operation}` | {} |\n", cells.join(" | ")));
@@ -145,7 +141,7 @@ async fn every_operation_answers_each_role_as_docs_access_md_says() {
         let (method, path) = operation.split_once(' ').expect("method and path");
         let method = axum::http::Method::from_bytes(method.as_bytes()).expect("method");
         let Some(Requirement::Needs(needed)) = requirement(&method, path) else { continue };
-        for (permission, passed) in PERMISSIONS.iter().zip(&allowed[ROLES.len()..]) {
+        for (permission, passed) in permissions().iter().zip(&allowed[ROLES.len()..]) {
             if needed != Permission::Authenticated && *permission != needed {
                 assert!(
                     !passed,

@@ -188,11 +188,7 @@ async fn revoking_sessions_or_disabling_a_user_kills_access_tokens_at_once(backe
     let (fresh, _) = session(&app, &tenant).await;
     assert_eq!(app.get("/api/v1/departments", &fresh).await.status(), 200);
     let actor = signet_domain::audit::Actor::system();
-    app.state
-        .store
-        .end_sessions(tenant.tenant_id, tenant.admin_user_id, "new-stamp", true, &actor)
-        .await
-        .expect("disable");
+    app.store.end_sessions(tenant.tenant_id, tenant.admin_user_id, "new-stamp", true, &actor).await.expect("disable");
     expect_problem(app.get("/api/v1/departments", &fresh).await, 401, "invalid_token").await;
     let login = app
         .client
@@ -217,10 +213,9 @@ async fn forged_expired_and_misaddressed_tokens_are_refused(backend: Backend) {
     let app = spawn(backend).await;
     let tenant = app.tenant("Acme").await;
     let real = app.token(&tenant).await;
-    let server_key = app.state.store.signing_key("jwt-access").await.expect("key").expect("row");
+    let server_key = app.store.signing_key("jwt-access").await.expect("key").expect("row");
     let server_encoding = EncodingKey::from_ed_der(&server_key.private_der);
     let stamp = app
-        .state
         .store
         .principal_auth(tenant.tenant_id, 2)
         .await
@@ -416,7 +411,7 @@ async fn every_change_is_in_an_intact_audit_chain(backend: Backend) {
     let verdict: Value = app.get("/api/v1/audit/verify", &token).await.json().await.expect("json");
     assert_eq!(verdict["intact"], true);
     assert_eq!(verdict["entries"], 4);
-    app.state.store.execute_for_tests("UPDATE audit_log SET detail = '{}' WHERE seq = 3").await.expect("tamper");
+    app.store.execute_for_tests("UPDATE audit_log SET detail = '{}' WHERE seq = 3").await.expect("tamper");
     let verdict: Value = app.get("/api/v1/audit/verify", &token).await.json().await.expect("json");
     assert_eq!(verdict["intact"], false);
     assert_eq!(verdict["brokenAt"], 3);
@@ -510,7 +505,7 @@ async fn gateway_authtokens_are_shown_once_listed_and_revoked(backend: Backend) 
     assert!(value.starts_with("sga_") && value.len() > 40);
     let id = created["id"].as_i64().expect("id");
     let hash = signet_server::secrets::hash_token(&value);
-    assert_eq!(app.state.store.authtoken_by_hash(&hash).await.expect("lookup"), Some((id, acme.tenant_id)));
+    assert_eq!(app.store.authtoken_by_hash(&hash).await.expect("lookup"), Some((id, acme.tenant_id)));
 
     let listed: Value = app.get("/api/v1/gateway/authtokens", &a).await.json().await.expect("json");
     assert_eq!(listed.as_array().map(Vec::len), Some(1));
@@ -521,7 +516,7 @@ async fn gateway_authtokens_are_shown_once_listed_and_revoked(backend: Backend) 
 
     expect_problem(app.delete(&format!("/api/v1/gateway/authtokens/{id}"), &b).await, 404, "not_found").await;
     assert_eq!(app.delete(&format!("/api/v1/gateway/authtokens/{id}"), &a).await.status(), 204);
-    assert_eq!(app.state.store.authtoken_by_hash(&hash).await.expect("lookup"), None);
+    assert_eq!(app.store.authtoken_by_hash(&hash).await.expect("lookup"), None);
     expect_problem(app.post("/api/v1/gateway/authtokens", &a, json!({"label": ""})).await, 400, "validation_failed")
         .await;
     expect_problem(
@@ -576,7 +571,7 @@ async fn seed_transaction(app: &TestApp, tenant_id: signet_domain::TenantId, num
     let value = format!("sga_{}", signet_server::secrets::random_token(32));
     let hash = signet_server::secrets::hash_token(&value);
     let actor = signet_domain::audit::Actor::system();
-    let token = app.state.store.create_authtoken(tenant_id, "ERP", &hash, "…", &actor).await.expect("token");
+    let token = app.store.create_authtoken(tenant_id, "ERP", &hash, "…", &actor).await.expect("token");
     let new = signet_store::NewTransaction {
         transaction_number: number,
         tenant_id,
@@ -594,7 +589,7 @@ async fn seed_transaction(app: &TestApp, tenant_id: signet_domain::TenantId, num
         cancel_url: "https://client.test/c",
         expires_at: signet_domain::now_millis() + 60_000,
     };
-    app.state.store.insert_transaction(&new).await.expect("transaction");
+    app.store.insert_transaction(&new).await.expect("transaction");
     value
 }
 
@@ -603,7 +598,7 @@ async fn gateway_certificate_and_transaction_status_are_served(backend: Backend)
     let der = app.client.get(app.url("/eMsecure/certificate.cer")).send().await.expect("cer");
     assert_eq!(der.status(), 200);
     let der = der.bytes().await.expect("bytes");
-    let on_disk = std::fs::read(app.state.config.data_dir.join("keys/gateway.cer")).expect("keys/gateway.cer");
+    let on_disk = std::fs::read(app.state.services.config.data_dir.join("keys/gateway.cer")).expect("keys/gateway.cer");
     assert_eq!(der.as_ref(), on_disk.as_slice());
     let parsed = signet_sigcrypto::pki::parse_cert(&der).expect("a DER X.509 certificate");
     let _ = parsed;
@@ -651,10 +646,10 @@ async fn gateway_housekeeping_expires_and_purges(backend: Backend) {
     let app = spawn(backend).await;
     let tenant = app.tenant("Acme").await;
     seed_transaction(&app, tenant.tenant_id, "SGN-1", "R-1").await;
-    let store = &app.state.store;
+    let store = &app.store;
     // A finished transaction whose stored result is past its retention.
     let key = signet_blob::BlobKey::new(["tenant", "1", "gateway", "SGN-1"]).expect("key");
-    app.state.blob.put(&key, bytes::Bytes::from_static(b"encrypted-result")).await.expect("put");
+    app.state.services.blob.put(&key, bytes::Bytes::from_static(b"encrypted-result")).await.expect("put");
     let outcome = signet_store::TransactionOutcome {
         state: "completed",
         error_message: None,
@@ -677,8 +672,8 @@ async fn gateway_housekeeping_expires_and_purges(backend: Backend) {
         .await
         .expect("age");
 
-    signet_server::workers::gateway_housekeeping(store, &app.state.blob).await.expect("housekeeping");
-    assert!(!app.state.blob.exists(&key).await.expect("exists"), "the stored result is deleted");
+    signet_server::workers::gateway_housekeeping(store, &app.state.services.blob).await.expect("housekeeping");
+    assert!(!app.state.services.blob.exists(&key).await.expect("exists"), "the stored result is deleted");
     let gone: Value = app.get("/api/v1/gateway/transactions/SGN-1", &token).await.json().await.expect("json");
     assert_eq!(gone["returnvalue"], Value::Null);
     let expired: Value = app.get("/api/v1/gateway/transactions/SGN-2", &token).await.json().await.expect("json");

@@ -487,7 +487,7 @@ async fn a_bulk_send_reads_an_xlsx_workbook_written_by_openpyxl(backend: Backend
     let text = workflow.to_string();
     assert!(text.contains("Lease & deposit") && text.contains("Tenant <One>"), "entities decoded: {text}");
     // The row's message, lines kept, goes with its workflow.
-    let stored = s.app.state.store.workflow(s.tenant_id, workflow_id.into()).await.expect("read").expect("workflow");
+    let stored = s.app.store.workflow(s.tenant_id, workflow_id.into()).await.expect("read").expect("workflow");
     assert_eq!(
         signet_services::workflows::initiate::message_of(&stored).as_deref(),
         Some("Dear tenant,\nplease sign.")

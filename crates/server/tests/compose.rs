@@ -94,7 +94,7 @@ async fn start_sign_and_validate(app: &TestApp, token: &str, mut request: Value,
     let fields: std::collections::BTreeSet<&str> =
         report.lines().filter(|l| l.contains("Signature Field Name:")).map(str::trim).collect();
     assert_eq!(fields.len(), signers.len(), "{report}");
-    pyhanko_validates(&signed, &[cert_pem(&app.state.keys.ca.cert_der).as_slice()]);
+    pyhanko_validates(&signed, &[cert_pem(&app.state.services.keys.ca.cert_der).as_slice()]);
     signed
 }
 

@@ -159,9 +159,10 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
 
     // The boxes went where they were dropped: each on the first page, the first signer's in
     // the page's left half below its middle (dropped 20 % across and 55 % down).
-    let details = signet_services::workflows::queries::details(&app.state, tenant.tenant_id, workflow_id.into())
-        .await
-        .expect("workflow");
+    let details =
+        signet_services::workflows::queries::details(&app.state.services, tenant.tenant_id, workflow_id.into())
+            .await
+            .expect("workflow");
     let boxes: Vec<Value> = details
         .signatories
         .iter()
@@ -181,7 +182,7 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     assert_eq!(fields[1][0]["label"], "I have read the terms", "{fields:?}");
     assert_eq!((fields[1][0]["width"].as_f64(), fields[1][0]["page"].as_i64()), (Some(14.0), Some(1)), "{fields:?}");
     // The placement was saved as a template too: three signature boxes and two fields.
-    let templates = app.state.store.templates(tenant.tenant_id).await.expect("templates");
+    let templates = app.store.templates(tenant.tenant_id).await.expect("templates");
     assert_eq!(templates.len(), 1);
     let definition: Value = serde_json::from_str(&templates[0].definition).expect("definition");
     assert_eq!(definition["fields"].as_array().map(Vec::len), Some(5), "{definition}");
@@ -204,7 +205,7 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     let report = pdfsig(&signed);
     // poppler lists each widget of a signature: three boxes and the two fields.
     assert_eq!(report.matches("Signature is Valid.").count(), 5, "{report}");
-    pyhanko_validates(&signed, &[&cert_pem(&app.state.keys.ca.cert_der)]);
+    pyhanko_validates(&signed, &[&cert_pem(&app.state.services.keys.ca.cert_der)]);
 
     // A bulk send from a spreadsheet with a bad row: the check names it, the job sends the
     // others and reports it.
@@ -475,8 +476,9 @@ async fn the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit
     let signer_page = to_page.headers()["location"].to_str().expect("location").to_string();
     assert!(signer_page.starts_with("/sign/w/"), "{signer_page}");
     assert_eq!(browser.get(app.url(&signer_page)).await.status(), 200);
-    let details =
-        signet_services::workflows::queries::details(&app.state, tenant.tenant_id, own.into()).await.expect("workflow");
+    let details = signet_services::workflows::queries::details(&app.state.services, tenant.tenant_id, own.into())
+        .await
+        .expect("workflow");
     let director = details.signatories[1].id.get();
     assert_eq!(browser.get(app.url(&format!("/app/inbox/{director}"))).await.status(), 404);
 
@@ -551,8 +553,7 @@ async fn the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit
     // The schedule is shown; a reminder by hand is offered once the last e-mail is an hour old,
     // and goes with the same link.
     assert!(page.contains("Reminders: none. Expires: never.") && !page.contains("/remind-"), "{page}");
-    app.state
-        .store
+    app.store
         .execute_for_tests("UPDATE signatories SET notified_at = notified_at - 7200000")
         .await
         .expect("an hour ago");
@@ -601,7 +602,7 @@ async fn the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit
     // The audit trail, a page at a time, and the check of the whole chain.
     let audit = browser.get(app.url("/app/audit?verify=1")).await.text().await.expect("html");
     assert!(audit.contains("The chain is intact") && audit.contains("tenant.created"), "{audit}");
-    app.state.store.execute_for_tests("UPDATE audit_log SET detail = '{}' WHERE seq = 2").await.expect("tamper");
+    app.store.execute_for_tests("UPDATE audit_log SET detail = '{}' WHERE seq = 2").await.expect("tamper");
     let audit = browser.get(app.url("/app/audit?verify=1")).await.text().await.expect("html");
     assert!(audit.contains("The chain is broken at entry 2"), "{audit}");
 }
@@ -665,12 +666,12 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     let listed = attempted().await;
     assert!(!listed.contains("Deliver again"), "a delivery still being attempted is not offered again");
     let webhook_id = signet_domain::WebhookId::from(webhook.parse::<i64>().expect("webhook id"));
-    let delivery = app.state.store.deliveries(tenant.tenant_id, webhook_id, 10).await.expect("deliveries")[0].id;
+    let delivery = app.store.deliveries(tenant.tenant_id, webhook_id, 10).await.expect("deliveries")[0].id;
     let again = format!("/app/webhooks/{webhook}/deliveries/{delivery}/again");
     let early = admin.post(app.url(&again), &[("csrf", csrf.as_str())]).await;
     assert_eq!(early.status(), 409);
     assert!(early.text().await.expect("html").contains("still being attempted"));
-    app.state.store.execute_for_tests("UPDATE webhook_deliveries SET state = 'failed'").await.expect("given up");
+    app.store.execute_for_tests("UPDATE webhook_deliveries SET state = 'failed'").await.expect("given up");
     assert!(
         admin
             .get(app.url(&format!("/app/webhooks?deliveries={webhook}")))
@@ -778,7 +779,7 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     let definition = json!({"fields": [{"signatory": 1, "anchor": "Guarantor:"},
         {"signatory": 1, "kind": "date", "page": 1, "left": 100.0, "top": 600.0, "width": 100.0, "height": 20.0}]});
     let below = signet_services::workflows::templates::create(
-        &app.state,
+        &app.state.services,
         tenant.tenant_id,
         &signet_domain::audit::Actor::system(),
         Some("Below the guarantor"),
@@ -804,8 +805,9 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     assert!(review.contains("The template One signer at the foot places these boxes"), "{review}");
     assert!(review.contains("Signature of Ravi: guarantee.pdf, page 1"), "{review}");
     assert!(review.contains("x=\"100\" y=\"500\" width=\"150\" height=\"50\""), "{review}");
-    let details =
-        signet_services::workflows::queries::details(&app.state, tenant.tenant_id, id.into()).await.expect("workflow");
+    let details = signet_services::workflows::queries::details(&app.state.services, tenant.tenant_id, id.into())
+        .await
+        .expect("workflow");
     let placement: Value = serde_json::from_str(&details.signatories[0].placement).expect("placement");
     assert_eq!(placement["boxes"][0]["top"], 500.0, "{placement}");
 
@@ -1081,7 +1083,7 @@ async fn template_of_one_box(
 ) -> String {
     let definition = json!({"fields": [{"signatory": 1, "page": page, "left": 100.0, "top": 500.0, "width": 150.0, "height": 50.0}]});
     signet_services::workflows::templates::create(
-        &app.state,
+        &app.state.services,
         tenant.tenant_id,
         &signet_domain::audit::Actor::system(),
         Some(name),
@@ -1293,7 +1295,7 @@ async fn senders_e_stamp_with_certificates_the_stamp_provider_issued(backend: Ba
     assert_eq!(signet_pdf::inspect(&signed).expect("opens").pages, 2, "the certificate's page and the deed");
     let report = pdfsig(&signed);
     assert_eq!(report.matches("Signature is Valid").count(), 1, "{report}");
-    pyhanko_validates(&signed, &[cert_pem(&app.state.keys.ca.cert_der).as_slice()]);
+    pyhanko_validates(&signed, &[cert_pem(&app.state.services.keys.ca.cert_der).as_slice()]);
 }
 
 /// A form with a PKCS#12 file (`certificate`), as the signing screen's upload forms send it.
@@ -2110,7 +2112,7 @@ async fn senders_make_lots_that_their_signer_signs_from_the_inbox(backend: Backe
     let forged = sara.post(app.url("/app/lots"), &lot_form("forged", &signer, "Leases", &[&a])).await;
     assert_eq!(forged.status(), 403);
     assert_eq!(app.get("/api/v1/lots/1", &api).await.status(), 404, "no lot was stored");
-    assert!(app.state.store.lots_to_sign(tenant.tenant_id, sid).await.expect("lots").is_empty());
+    assert!(app.store.lots_to_sign(tenant.tenant_id, sid).await.expect("lots").is_empty());
 
     // Made: the page says so, and the API reads it back.
     let made = sara.post(app.url("/app/lots"), &lot_form(&csrf, &signer, "Leases of November", &[&a, &b])).await;
@@ -2156,7 +2158,7 @@ async fn senders_make_lots_that_their_signer_signs_from_the_inbox(backend: Backe
     let (b, c) = (lease_b.to_string(), csrf_of(&inbox));
     let refused = sid_console.post(app.url("/app/lots"), &lot_form(&c, &signer, "Mine", &[&b])).await;
     assert_eq!(refused.status(), 403);
-    assert!(app.state.store.lots_to_sign(tenant.tenant_id, sid).await.expect("lots").is_empty(), "nothing made");
+    assert!(app.store.lots_to_sign(tenant.tenant_id, sid).await.expect("lots").is_empty(), "nothing made");
 }
 
 /// The hidden fields of the form after `marker` on a page, as the browser sends them back.
@@ -2343,13 +2345,13 @@ async fn senders_attach_files_and_ask_the_signers_for_documents(backend: Backend
         given.push(console);
     }
     assert!(given.contains(&terms) && given.contains(&form_pdf), "both downloaded as given");
-    let workflow = app.state.store.workflow(tenant.tenant_id, id.into()).await.expect("read").expect("workflow");
-    let stored = app.state.store.attachments(&workflow).await.expect("attachments");
+    let workflow = app.store.workflow(tenant.tenant_id, id.into()).await.expect("read").expect("workflow");
+    let stored = app.store.attachments(&workflow).await.expect("attachments");
     let kinds: Vec<(&str, &str)> = stored.iter().map(|a| (a.kind.as_str(), a.name.as_str())).collect();
     assert_eq!(kinds, [("initiator", "terms.bin"), ("requested", "Proof of address")], "{kinds:?}");
     for key in &keys {
         let key = signet_blob::BlobKey::parse(key).expect("key");
-        assert!(!app.state.blob.exists(&key).await.expect("exists"), "the staged copy is removed once sent");
+        assert!(!app.state.services.blob.exists(&key).await.expect("exists"), "the staged copy is removed once sent");
     }
     // The signer is asked for the document on their page.
     let link = signer_link(&smtp, "asha@borrower.example", "Home loan").await;
@@ -2388,7 +2390,7 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
     let nothing_made = async || {
         let listed: Value = app.get("/api/v1/workflows", &api).await.json().await.expect("json");
         assert_eq!(listed["totalCount"], 0, "no workflow: {listed}");
-        assert!(app.state.store.templates(tenant.tenant_id).await.expect("templates").is_empty(), "no template");
+        assert!(app.store.templates(tenant.tenant_id).await.expect("templates").is_empty(), "no template");
     };
 
     // The review: signatories in order with their method, the settings, the attachment, the
@@ -2468,16 +2470,17 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
     let emails: Vec<&str> =
         details["signatories"].as_array().expect("signatories").iter().filter_map(|s| s["emailId"].as_str()).collect();
     assert_eq!(emails, ["asha@borrower.example", "ravi@guarantor.example"], "{details}");
-    let stored =
-        signet_services::workflows::queries::details(&app.state, tenant.tenant_id, id.into()).await.expect("workflow");
+    let stored = signet_services::workflows::queries::details(&app.state.services, tenant.tenant_id, id.into())
+        .await
+        .expect("workflow");
     let placement: Value = serde_json::from_str(&stored.signatories[1].placement).expect("placement");
     assert_eq!(
         (placement["boxes"][0]["left"].as_f64(), placement["fields"][0]["kind"].as_str()),
         (Some(320.0), Some("date")),
         "{placement}"
     );
-    assert_eq!(app.state.store.templates(tenant.tenant_id).await.expect("templates").len(), 1);
-    let workflow = app.state.store.workflow(tenant.tenant_id, id.into()).await.expect("read").expect("workflow");
+    assert_eq!(app.store.templates(tenant.tenant_id).await.expect("templates").len(), 1);
+    let workflow = app.store.workflow(tenant.tenant_id, id.into()).await.expect("read").expect("workflow");
     assert_eq!(
         signet_services::workflows::initiate::message_of(&workflow).as_deref(),
         Some("Asha, Ravi:\nplease sign by Friday.")

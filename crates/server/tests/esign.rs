@@ -377,7 +377,7 @@ async fn replayed_and_forged_answers_are_refused_and_embed_nothing(backend: Back
     // Both refusals are on record; the transaction was signed once.
     let txn = fields["eSignResponse"].split("txn=\"").nth(1).and_then(|t| t.split('"').next()).expect("txn");
     let id = txn.split('-').next().expect("id");
-    let row = s.app.state.store.esign_transaction(id).await.expect("read").expect("row");
+    let row = s.app.store.esign_transaction(id).await.expect("read").expect("row");
     assert_eq!((row.state.as_str(), row.refused_answers), ("signed", 2), "{row:?}");
     assert_eq!(row.last_refusal.as_deref(), Some("esign_replayed"));
 
@@ -447,7 +447,7 @@ async fn answers_signed_with_another_key_naming_the_esp_certificate_are_refused_
     assert_eq!(to, "https://erp.example.test/signed");
     let txn = genuine.split("txn=\"").nth(1).and_then(|t| t.split('"').next()).expect("txn");
     let id = txn.split('-').next().expect("id");
-    let row = s.app.state.store.esign_transaction(id).await.expect("read").expect("row");
+    let row = s.app.store.esign_transaction(id).await.expect("read").expect("row");
     assert_eq!((row.state.as_str(), row.refused_answers), ("signed", 2), "{row:?}");
     assert_eq!(row.last_refusal.as_deref(), Some("esign_forged"));
 }
@@ -523,7 +523,7 @@ async fn a_workflow_mixing_aadhaar_esign_and_electronic_signatures_keeps_every_s
     for name in ["Asha Verma", "Northwind Lending (sealed by Signet)", "Meera Iyer"] {
         assert!(report.contains(name), "{name} in {report}");
     }
-    let platform_ca = cert_pem(&s.app.state.keys.ca.cert_der);
+    let platform_ca = cert_pem(&s.app.state.services.keys.ca.cert_der);
     pyhanko_validates(&signed, &[&platform_ca, &cert_pem(&s.esp.ca_certificate_der)]);
 }
 

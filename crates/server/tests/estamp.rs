@@ -156,7 +156,7 @@ async fn a_loan_agreement_stamped_by_the_provider_is_signed_by_its_participants(
     let report = pdfsig(&signed);
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
     assert!(!report.contains("Signature is Invalid"), "{report}");
-    pyhanko_validates(&signed, &[cert_pem(&app.state.keys.ca.cert_der).as_slice()]);
+    pyhanko_validates(&signed, &[cert_pem(&app.state.services.keys.ca.cert_der).as_slice()]);
 
     // The provider's certificate page comes first, then the agreement.
     let stamps = stamps_of(&app, &token).await;
@@ -507,7 +507,7 @@ async fn a_workflow_of_an_upload_takes_the_certificates_the_provider_issued_unde
     assert!(page_text(&signed, 1).contains(&number), "{}", page_text(&signed, 1));
     let report = pdfsig(&signed);
     assert_eq!(report.matches("Signature is Valid").count(), 1, "{report}");
-    pyhanko_validates(&signed, &[cert_pem(&app.state.keys.ca.cert_der).as_slice()]);
+    pyhanko_validates(&signed, &[cert_pem(&app.state.services.keys.ca.cert_der).as_slice()]);
 
     // The same certificates cannot stamp a second document.
     let again = expect_problem(app.post("/api/v1/workflows", &token, request(details)).await, 409, "conflict").await;

@@ -345,11 +345,7 @@ async fn a_hundred_thousand_events_export_in_constant_memory(backend: Backend) {
     let tenant = app.tenant("Audit Bank").await;
     let token = app.token(&tenant).await;
     let detail = json!({"note": "x".repeat(600), "kind": "load test"});
-    app.state
-        .store
-        .append_audit_events_for_tests(tenant.tenant_id, EVENTS, "test.bulk", &detail)
-        .await
-        .expect("events");
+    app.store.append_audit_events_for_tests(tenant.tenant_id, EVENTS, "test.bulk", &detail).await.expect("events");
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     reset_peak();
     let before = peak_rss();
@@ -387,7 +383,7 @@ async fn a_hundred_thousand_events_export_in_constant_memory(backend: Backend) {
     // A control, to show the instrument sees a read of the whole log: every entry held at once.
     reset_peak();
     let before_control = peak_rss();
-    let whole = app.state.store.audit_entries(tenant.tenant_id, 0, EVENTS as i64 + 10).await.expect("entries");
+    let whole = app.store.audit_entries(tenant.tenant_id, 0, EVENTS as i64 + 10).await.expect("entries");
     let control_growth = peak_rss().saturating_sub(before_control);
     println!(
         "{backend:?}: holding the whole log ({} entries) grew the peak RSS by {:.1} MiB",

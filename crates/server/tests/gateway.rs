@@ -185,7 +185,7 @@ async fn gateway_errors_reach_the_right_address(backend: Backend) {
     // 105: the account switched PDF off; then the legacy envelope off (109 to Furl).
     let admin = app.tenant("Other").await;
     let _ = admin;
-    let tenant_id = app.state.store.authtoken_by_hash(&signet_server::secrets::hash_token(&who.authtoken)).await;
+    let tenant_id = app.store.authtoken_by_hash(&signet_server::secrets::hash_token(&who.authtoken)).await;
     let tenant_id = tenant_id.expect("lookup").expect("token").1;
     let actor = signet_domain::audit::Actor::system();
     let narrow = signet_store::GatewaySettings {
@@ -193,13 +193,13 @@ async fn gateway_errors_reach_the_right_address(backend: Backend) {
         signature_types: vec![4],
         legacy_profile: false,
     };
-    app.state.store.put_gateway_settings(tenant_id, &narrow, &actor).await.expect("settings");
+    app.store.put_gateway_settings(tenant_id, &narrow, &actor).await.expect("settings");
     let payload = pdf_payload(&pdf, &who, "REF-105").build().expect("payload");
     expect_failure(seal(payload.clone()), "105", "https://erp.example.test/failed").await;
     let legacy = seal_request(&who.certificate, Profile::Legacy, &payload, now()).expect("seal");
     expect_failure(legacy, "109", "https://erp.example.test/failed").await;
     let wide = signet_store::GatewaySettings::default();
-    app.state.store.put_gateway_settings(tenant_id, &wide, &actor).await.expect("settings");
+    app.store.put_gateway_settings(tenant_id, &wide, &actor).await.expect("settings");
 
     // 106: the signer cancels; the result goes to Curl.
     let payload = pdf_payload(&pdf, &who, "REF-106").build().expect("payload");

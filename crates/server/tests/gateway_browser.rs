@@ -236,7 +236,7 @@ fn validate(pdf: &[u8], app: &TestApp, dir: &Path) -> Value {
     let ca = dir.join("ca.pem");
     let pem = format!(
         "-----BEGIN CERTIFICATE-----\n{}\n-----END CERTIFICATE-----\n",
-        STANDARD.encode(&app.state.keys.ca.cert_der)
+        STANDARD.encode(&app.state.services.keys.ca.cert_der)
     );
     std::fs::write(&ca, pem).expect("ca");
     let output = Command::new("pyhanko")
@@ -556,7 +556,8 @@ async fn esign_app(backend: Backend) -> (tempfile::TempDir, signet_test_esp::Run
         config.esign_ca_certificates = Some(ca_cert);
     })
     .await;
-    signet_test_esp::register_asp(&dir.path().join("esp"), "SIGNET", &app.state.keys.asp.cert_der).expect("register");
+    signet_test_esp::register_asp(&dir.path().join("esp"), "SIGNET", &app.state.services.keys.asp.cert_der)
+        .expect("register");
     (dir, esp, app)
 }
 

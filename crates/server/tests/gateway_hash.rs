@@ -22,7 +22,7 @@ async fn hash_documents_are_signed_after_typed_consent_and_verify_in_openssl(bac
     let app = spawn(backend).await;
     let (who, _) = app.integrator("Acme Bank").await;
     let dir = tempfile::tempdir().expect("tempdir");
-    let ca = app.state.config.data_dir.join("keys").join("ca.pem");
+    let ca = app.state.services.config.data_dir.join("keys").join("ca.pem");
     assert!(ca.exists(), "the test server's CA at {}", ca.display());
 
     // Two real documents: their bytes stay with the integrator, only URL and hash travel.

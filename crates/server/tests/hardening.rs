@@ -234,7 +234,7 @@ async fn a_sealing_certificate_near_its_end_is_renewed_before_it_seals(backend: 
         public_raw: old.cert_der.clone(),
     };
     let purpose = signet_services::seals::purpose(tenant.tenant_id);
-    let store = &app.state.store;
+    let store = &app.store;
     match store.signing_key(&purpose).await.expect("read") {
         Some(current) => store.signing_key_replace(&purpose, &current.kid, &old_row).await.expect("replace"),
         None => store.signing_key_get_or_insert(&purpose, &old_row).await.expect("insert"),
@@ -321,9 +321,9 @@ async fn nothing_secret_of_a_gateway_transaction_is_kept_at_rest(backend: Backen
     let link = response.headers()["location"].to_str().expect("location").to_string();
     let number = link.split('/').nth(3).expect("number").to_string();
 
-    let row = app.state.store.transaction(&number).await.expect("row").expect("transaction");
+    let row = app.store.transaction(&number).await.expect("row").expect("transaction");
     assert!(!contains(&row.session_key, sealed.session.as_bytes()), "the session key is sealed");
-    let data_dir = app.state.config.data_dir.clone();
+    let data_dir = app.state.services.config.data_dir.clone();
     let kept = files_under(&data_dir);
     for (path, bytes) in &kept {
         assert!(!contains(bytes, who.authtoken.as_bytes()), "Authtoken in {}", path.display());
@@ -336,7 +336,7 @@ async fn nothing_secret_of_a_gateway_transaction_is_kept_at_rest(backend: Backen
     let fields = sign_typed(&app, &link).await;
     let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
     assert!(signed.starts_with(b"%PDF"));
-    let row = app.state.store.transaction(&number).await.expect("row").expect("transaction");
+    let row = app.store.transaction(&number).await.expect("row").expect("transaction");
     assert!(row.session_key.is_empty() && row.payload_blob.is_none(), "forgotten with the transaction");
     assert!(!files_under(&data_dir).iter().any(|(path, _)| path.to_string_lossy().ends_with("payload.sealed")));
 }

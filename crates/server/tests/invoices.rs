@@ -250,8 +250,8 @@ async fn concurrent_issues_on_two_instances_number_consecutively_without_gaps(ba
     let first = spawn_supplier(backend).await;
     // One database and one blob folder (the default folder is relative to each instance's data
     // directory, so it is named absolutely): a document one instance issued, the other reads.
-    let database = first.state.config.database_url();
-    let blob = first.state.config.data_dir.join(first.state.config.blob_url()).display().to_string();
+    let database = first.state.services.config.database_url();
+    let blob = first.state.services.config.data_dir.join(first.state.services.config.blob_url()).display().to_string();
     let second = spawn_with(backend, |config| {
         with_supplier(config);
         config.database_url = Some(database);

@@ -262,7 +262,7 @@ async fn articles_are_shipped_per_state_and_edited_per_tenant(backend: Backend) 
 
 async fn concurrent_initiations_on_two_instances_take_every_stamp_once(backend: Backend) {
     let first = spawn(backend).await;
-    let (database, blob) = (first.state.config.database_url(), first.state.config.blob_url());
+    let (database, blob) = (first.state.services.config.database_url(), first.state.services.config.blob_url());
     let second = spawn_with(backend, |config| {
         config.database_url = Some(database);
         config.blob_url = Some(blob);
@@ -393,7 +393,7 @@ async fn a_stamped_agreement_is_signed_with_its_certificate_pages_first(backend:
     let report = pdfsig(&signed);
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
     assert!(!report.contains("Signature is Invalid"), "{report}");
-    pyhanko_validates(&signed, &[cert_pem(&app.state.keys.ca.cert_der).as_slice()]);
+    pyhanko_validates(&signed, &[cert_pem(&app.state.services.keys.ca.cert_der).as_slice()]);
     // The certificate pages come first (the tenant's own, then Signet's), then the agreement,
     // and the signers' boxes stayed on the agreement's second page.
     assert_eq!(signet_pdf::inspect(&signed).expect("opens").pages, 4);
@@ -577,7 +577,7 @@ async fn a_workflow_of_an_upload_takes_its_duty_from_the_article_or_records_it_w
     let signed = response.bytes().await.expect("pdf").to_vec();
     let report = pdfsig(&signed);
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
-    pyhanko_validates(&signed, &[cert_pem(&app.state.keys.ca.cert_der).as_slice()]);
+    pyhanko_validates(&signed, &[cert_pem(&app.state.services.keys.ca.cert_der).as_slice()]);
     assert_eq!(signet_pdf::inspect(&signed).expect("opens").pages, 3);
     let front = page_text(&signed, 1);
     assert!(front.contains("5(h)(B)") && front.contains("Leave and licence") && front.contains("500"), "{front}");

@@ -179,7 +179,7 @@ async fn the_api_explains_each_signature_and_finds_every_change(backend: Backend
     assert!(refused["errors"]["fileData"].is_array(), "{refused}");
 
     // Nothing handed in is kept: no blob was written.
-    let data = app.state.config.data_dir.clone();
+    let data = app.state.services.config.data_dir.clone();
     let kept = walk(&data)
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "pdf") && !p.starts_with(data.join("keys")));

@@ -259,7 +259,7 @@ async fn pending_deliveries_survive_a_restart(backend: Backend) {
         let created = first.post("/api/v1/webhooks", &token, json!({"url": url, "eventTypes": ["*"]})).await;
         assert_eq!(created.status(), 201);
         signet_server::webhooks::publish(
-            &first.state,
+            &first.state.services,
             tenant_id,
             "msg_restart_1",
             "workflow.completed",
@@ -278,9 +278,15 @@ async fn pending_deliveries_survive_a_restart(backend: Backend) {
     wait_until("the delivery after the restart", || !inbox.lock().expect("lock").received.is_empty()).await;
     assert_eq!(inbox.lock().expect("lock").received[0].0, "msg_restart_1");
     // Publishing the same message again sends nothing new.
-    signet_server::webhooks::publish(&second.state, tenant_id, "msg_restart_1", "workflow.completed", json!({}))
-        .await
-        .expect("publish");
+    signet_server::webhooks::publish(
+        &second.state.services,
+        tenant_id,
+        "msg_restart_1",
+        "workflow.completed",
+        json!({}),
+    )
+    .await
+    .expect("publish");
     tokio::time::sleep(std::time::Duration::from_millis(400)).await;
     assert_eq!(inbox.lock().expect("lock").received.len(), 1);
 }
@@ -301,21 +307,27 @@ async fn nothing_is_delivered_to_a_deleted_endpoint(backend: Backend) {
         .await
         .expect("json");
     let id = created["webhookId"].as_i64().expect("id");
-    signet_server::webhooks::publish(&app.state, tenant.tenant_id, "msg_deleted_1", "workflow.completed", json!({}))
-        .await
-        .expect("publish");
+    signet_server::webhooks::publish(
+        &app.state.services,
+        tenant.tenant_id,
+        "msg_deleted_1",
+        "workflow.completed",
+        json!({}),
+    )
+    .await
+    .expect("publish");
     assert_eq!(app.delete(&format!("/api/v1/webhooks/{id}"), &token).await.status(), 204);
 
     // Run the queued delivery job by hand, as a worker would.
-    let jobs = app.state.store.claim_jobs("test-worker", 60_000, 10).await.expect("claim");
+    let jobs = app.store.claim_jobs("test-worker", 60_000, 10).await.expect("claim");
     let deliveries: Vec<_> = jobs.iter().filter(|j| j.kind == signet_store::WEBHOOK_DELIVER_JOB).collect();
     assert_eq!(deliveries.len(), 1, "one delivery was queued before the deletion");
     for job in deliveries {
-        signet_server::webhooks::deliver(&app.state, job).await.expect("deliver");
+        signet_server::webhooks::deliver(&app.state.services, job).await.expect("deliver");
     }
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     assert!(inbox.lock().expect("lock").received.is_empty(), "a deleted endpoint receives nothing");
-    let rows = app.state.store.deliveries(tenant.tenant_id, id.into(), 10).await.expect("deliveries");
+    let rows = app.store.deliveries(tenant.tenant_id, id.into(), 10).await.expect("deliveries");
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].state, "failed");
     assert_eq!(rows[0].attempts, 0);

@@ -198,7 +198,7 @@ async fn three_sequential_signers_each_add_a_signature_that_validates(backend: B
     let report = pdfsig(&pdf);
     assert_eq!(report.matches("Signature is Valid").count(), 3, "{report}");
     assert!(!report.contains("Signature is Invalid"), "{report}");
-    pyhanko_trusting(&pdf, &app.state.keys.ca.cert_der, &[]);
+    pyhanko_trusting(&pdf, &app.state.services.keys.ca.cert_der, &[]);
     completion_certificate_holds_everything(&app, &who, workflow_id, &pdf, dir.path()).await;
 
     // The event chain records every step and verifies; tampering is detected.
@@ -217,7 +217,7 @@ async fn three_sequential_signers_each_add_a_signature_that_validates(backend: B
         audit["events"].as_array().expect("events").iter().find(|e| e["action"] == "signatory.signed").expect("signed");
     assert_eq!(signed_event["detail"]["consent"], true);
     assert!(signed_event["ip"].as_str().is_some_and(|ip| ip.starts_with("127.")));
-    app.state.store.execute_for_tests("UPDATE workflow_events SET detail = '{}' WHERE seq = 2").await.expect("tamper");
+    app.store.execute_for_tests("UPDATE workflow_events SET detail = '{}' WHERE seq = 2").await.expect("tamper");
     let tampered: Value =
         app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), &who.token).await.json().await.expect("json");
     assert_eq!(tampered["verified"], false);
@@ -243,7 +243,7 @@ async fn a_parallel_group_signs_at_once_and_both_signatures_survive(backend: Bac
     let pdf = download(&app, &who, workflow_id).await;
     let report = pdfsig(&pdf);
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
-    pyhanko_trusting(&pdf, &app.state.keys.ca.cert_der, &[]);
+    pyhanko_trusting(&pdf, &app.state.services.keys.ca.cert_der, &[]);
 }
 
 async fn decline_and_delegate_through_the_signer_page(backend: Backend) {
@@ -299,15 +299,9 @@ async fn decline_and_delegate_through_the_signer_page(backend: Backend) {
     assert_eq!(deputy["signingOrder"], 1);
 
     // The deputy's link comes from the store the same way as the others' (and by e-mail).
-    let deputy_row = app
-        .state
-        .store
-        .signatory(deputy["signatoryId"].as_i64().expect("id").into())
-        .await
-        .expect("row")
-        .expect("some")
-        .0;
-    let deputy_link = signet_server::workflows::links::signer_url(&app.state, &deputy_row);
+    let deputy_row =
+        app.store.signatory(deputy["signatoryId"].as_i64().expect("id").into()).await.expect("row").expect("some").0;
+    let deputy_link = signet_server::workflows::links::signer_url(&app.state.services, &deputy_row);
     assert_eq!(sign_typed(&deputy_link, "Deputy").await.status(), 200);
 
     let approver = url_of(&initiated, "final.approver@client.test");
@@ -460,7 +454,7 @@ async fn uploads_refuse_what_is_not_a_pdf(backend: Backend) {
         .post(app.url("/api/v1/documents"))
         .bearer_auth(&who.token)
         .header("content-type", "application/json")
-        .body(format!("{{\"fileData\": \"{}\"}}", "A".repeat(app.state.config.max_body_bytes + 10)))
+        .body(format!("{{\"fileData\": \"{}\"}}", "A".repeat(app.state.services.config.max_body_bytes + 10)))
         .send()
         .await
         .expect("big");
@@ -529,7 +523,7 @@ async fn initiate_and_sign_applies_the_first_signature_at_its_coordinates(backen
     let signed = download(&app, &who, workflow_id).await;
     let report = pdfsig(&signed);
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
-    pyhanko_trusting(&signed, &app.state.keys.ca.cert_der, &[]);
+    pyhanko_trusting(&signed, &app.state.services.keys.ca.cert_der, &[]);
 
     // A loan record without eStampType digital, bad QR codes and images for later signers are
     // refused before anything is stored.
@@ -743,11 +737,11 @@ async fn with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_doc
     // third signature of unknown type), pyHanko checks all three.
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
     assert!(report.contains("Signature #3"), "the document timestamp: {report}");
-    pyhanko_trusting(&pdf, &app.state.keys.ca.cert_der, &[tsa.root_pem.as_bytes()]);
+    pyhanko_trusting(&pdf, &app.state.services.keys.ca.cert_der, &[tsa.root_pem.as_bytes()]);
     // The finishing step runs once: a second run finds the timestamp and changes nothing.
     let before: Value =
         app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
-    signet_server::workflows::completion::finish(&app.state, who.tenant_id, workflow_id.into())
+    signet_server::workflows::completion::finish(&app.state.services, who.tenant_id, workflow_id.into())
         .await
         .expect("finish again");
     let after: Value =
@@ -838,8 +832,7 @@ async fn signers_are_invited_by_email_in_order_and_told_the_outcome(backend: Bac
         app.post(&path, &who.token, json!({})).await
     };
     expect_problem(remind(ids[0]).await, 409, "state_conflict").await;
-    app.state
-        .store
+    app.store
         .execute_for_tests("UPDATE signatories SET notified_at = notified_at - 3600001")
         .await
         .expect("an hour ago");
@@ -877,11 +870,11 @@ async fn mail_waits_in_the_queue_while_the_smtp_server_is_down(backend: Backend)
         html: None,
     };
     let bad = signet_server::mail::Mail { to_email: "not an address".into(), ..mail.clone() };
-    assert!(signet_server::mail::enqueue(&app.state.store, &bad, None).await.is_err(), "refused before queueing");
-    signet_server::mail::enqueue(&app.state.store, &mail, Some("test-mail".into())).await.expect("queued");
+    assert!(signet_server::mail::enqueue(&app.store, &bad, None).await.is_err(), "refused before queueing");
+    signet_server::mail::enqueue(&app.store, &mail, Some("test-mail".into())).await.expect("queued");
     let mut retried = None;
     for _ in 0..200 {
-        let jobs = app.state.store.jobs_of_kind(signet_server::mail::MAIL_JOB).await.expect("jobs");
+        let jobs = app.store.jobs_of_kind(signet_server::mail::MAIL_JOB).await.expect("jobs");
         if let Some(job) = jobs.into_iter().find(|j| j.attempts >= 1 && j.last_error.is_some()) {
             retried = Some(job);
             break;
@@ -1138,7 +1131,7 @@ async fn the_housekeeping_job_reminds_and_expires(backend: Backend) {
     )
     .await;
     let id = started["workflowId"].as_i64().expect("id");
-    let store = &app.state.store;
+    let store = &app.store;
     signet_server::workers::workflow_housekeeping(store).await.expect("housekeeping");
     let audit: Value = app.get(&format!("/api/v1/workflows/{id}/audit"), &who.token).await.json().await.expect("json");
     assert!(
@@ -1335,8 +1328,7 @@ async fn redirects_expiring_links_completed_workflows_and_huge_attachments(backe
         json!({"templateId": 0, "documentIds": [other], "signatories": signatories(&[("late@x.test", 1)])}),
     )
     .await;
-    app.state
-        .store
+    app.store
         .execute_for_tests("UPDATE signatories SET link_expires_at = 1 WHERE email = 'late@x.test'")
         .await
         .expect("expire link");
@@ -1465,9 +1457,9 @@ async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backe
     expect_problem(app.post(&revoke, &stranger.token, json!({})).await, 404, "not_found").await;
 
     // An internal failure (the document's file is gone) shows a generic page, no detail.
-    let row = app.state.store.document(tenant.tenant_id, document.into()).await.expect("doc").expect("row");
+    let row = app.store.document(tenant.tenant_id, document.into()).await.expect("doc").expect("row");
     let key = signet_blob::BlobKey::parse(&row.current_blob).expect("key");
-    app.state.blob.delete(&key).await.expect("delete blob");
+    app.state.services.blob.delete(&key).await.expect("delete blob");
     let shown = http.get(format!("{newest}/documents/{document}")).send().await.expect("document");
     assert_eq!(shown.status(), 500);
     let signed = http
@@ -1494,7 +1486,7 @@ async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     let document = upload(&app, &who, &agreement(1), "Atomic.pdf").await;
     // Make the blob store fail for attachments: a plain file where their folder must go (even
     // root cannot create a folder there), while documents still read fine.
-    let tenant_dir = app.state.config.data_dir.join("blobs").join("tenant").join(tenant.tenant_id.to_string());
+    let tenant_dir = app.state.services.config.data_dir.join("blobs").join("tenant").join(tenant.tenant_id.to_string());
     std::fs::create_dir_all(&tenant_dir).expect("tenant dir");
     let obstacle = tenant_dir.join("attachments");
     std::fs::write(&obstacle, b"not a folder").expect("obstacle");
@@ -1508,7 +1500,7 @@ async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     expect_problem(failed, 500, "internal_error").await;
     let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
     assert_eq!(list["totalCount"], 0, "no workflow row: {list}");
-    let row = app.state.store.document(tenant.tenant_id, document.into()).await.expect("doc").expect("row");
+    let row = app.store.document(tenant.tenant_id, document.into()).await.expect("doc").expect("row");
     assert_eq!(row.workflow_id, None, "the document is not bound to anything");
     // initiate-and-sign writes the attachment files before its documents: nothing is stored.
     let pdf = agreement(1);
@@ -1516,8 +1508,7 @@ async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
         "signatories": [{"emailId": "c@x.test", "name": "C"}], "listAttachmentDetails": body["listAttachmentDetails"]});
     let failed = app.post("/api/v1/workflows/initiate-and-sign", &who.token, one_step).await;
     expect_problem(failed, 500, "internal_error").await;
-    let documents =
-        app.state.store.execute_for_tests("UPDATE documents SET updated_at = updated_at").await.expect("count");
+    let documents = app.store.execute_for_tests("UPDATE documents SET updated_at = updated_at").await.expect("count");
     assert_eq!(documents, 1, "only the document uploaded before");
     let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
     assert_eq!(list["totalCount"], 0, "no workflow row: {list}");
@@ -1528,8 +1519,8 @@ async fn a_failing_file_write_leaves_no_half_built_workflow(backend: Backend) {
     let id = started["workflowId"].as_i64().expect("id");
     let list: Value = app.get("/api/v1/workflows", &who.token).await.json().await.expect("json");
     assert_eq!(list["totalCount"], 1);
-    let workflow = app.state.store.workflow(who.tenant_id, id.into()).await.expect("workflow").expect("row");
-    assert_eq!(app.state.store.attachments(&workflow).await.expect("attachments").len(), 2);
+    let workflow = app.store.workflow(who.tenant_id, id.into()).await.expect("workflow").expect("row");
+    assert_eq!(app.store.attachments(&workflow).await.expect("attachments").len(), 2);
     let files = std::fs::read_dir(&obstacle).expect("attachments folder").count();
     assert_eq!(files, 2, "only the second request's files exist");
 }
@@ -1629,7 +1620,7 @@ async fn fields_are_filled_in_with_each_signature(backend: Backend) {
     let pdf = download(&app, &who, workflow_id).await;
     let report = pdfsig(&pdf);
     assert!(!report.contains("Signature is Invalid"), "{report}");
-    pyhanko_trusting(&pdf, &app.state.keys.ca.cert_der, &[]);
+    pyhanko_trusting(&pdf, &app.state.services.keys.ca.cert_der, &[]);
     let first = page_text(&pdf, 1, dir.path());
     let today = signet_domain::invoice::ist_date(signet_domain::now_millis()).long();
     for expected in ["ABCDE1234F", today.as_str()] {

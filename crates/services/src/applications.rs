@@ -122,3 +122,9 @@ pub async fn authorize(
     let key_ok = secrets::token_matches(secret_key, &found.secret_hash);
     Ok((key_ok && named && !found.disabled && found.status == "active").then_some(found))
 }
+
+/// The tenant's applications, revoked ones included (managing settings).
+pub async fn list(svc: &Services, caller: &Caller) -> Result<Vec<ApplicationRow>, Error> {
+    caller.require(signet_domain::access::Permission::ManageSettings)?;
+    svc.store.applications(caller.tenant_id).await
+}

@@ -1,16 +1,36 @@
 //! The tenant's audit trail checked whole: read in pages, each entry checked against the one
 //! before it, so that a long log is never held in memory at once.
 
-use signet_domain::audit::{ChainBreak, ChainVerifier};
-use signet_domain::{Error, TenantId};
+use signet_domain::Error;
+use signet_domain::access::Permission;
+use signet_domain::audit::{AuditEntry, ChainBreak, ChainVerifier};
 
-use crate::Services;
+use crate::{Caller, Services};
 
 /// Entries read per page.
 const PAGE: i64 = 1000;
 
-/// How many entries the log holds, and where the chain first breaks, if it does.
-pub async fn verify(svc: &Services, tenant_id: TenantId) -> Result<(u64, Result<(), ChainBreak>), Error> {
+/// Most entries one page of the trail holds.
+pub const MAX_PAGE: i64 = 1000;
+
+/// Up to `limit` (1 to [`MAX_PAGE`]) entries of the tenant's trail after `after_seq`, oldest
+/// first (reading the audit trail).
+pub async fn entries(svc: &Services, caller: &Caller, after_seq: i64, limit: i64) -> Result<Vec<AuditEntry>, Error> {
+    caller.require(Permission::ReadAudit)?;
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(Error::field("limit", "must be between 1 and 1000"));
+    }
+    if after_seq < 0 {
+        return Err(Error::field("afterSeq", "must not be negative"));
+    }
+    svc.store.audit_entries(caller.tenant_id, after_seq, limit).await
+}
+
+/// How many entries the tenant's log holds, and where the chain first breaks, if it does
+/// (reading the audit trail).
+pub async fn verify(svc: &Services, caller: &Caller) -> Result<(u64, Result<(), ChainBreak>), Error> {
+    caller.require(Permission::ReadAudit)?;
+    let tenant_id = caller.tenant_id;
     let mut verifier = ChainVerifier::new(tenant_id.get());
     let mut broken = None;
     let (mut after, mut entries) = (0, 0_u64);

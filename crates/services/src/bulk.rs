@@ -116,6 +116,11 @@ fn started_it(caller: &Caller, job: &BulkJobRow) -> bool {
     job.created_by == caller.actor.id
 }
 
+/// The job's status as it is now, if the caller may follow it ([`job_for`]).
+pub async fn status_for(svc: &Services, caller: &Caller, public_id: &str) -> Result<JobStatus, Error> {
+    status(svc, &job_for(svc, caller, public_id).await?).await
+}
+
 pub async fn status(svc: &Services, job: &BulkJobRow) -> Result<JobStatus, Error> {
     let progress = svc.store.bulk_progress(job.id).await?;
     Ok(status_of(svc, job, progress))

@@ -222,6 +222,20 @@ pub async fn merged_pdf(svc: &Services, workflow: &WorkflowRow) -> Result<Vec<u8
     crate::workflows::certificate::certificate_pdf(svc, workflow).await
 }
 
+/// A document the caller's tenant uploaded and has not yet put in a workflow (being placed
+/// on the send screen), with its bytes (sending workflows); any other reads as missing.
+pub async fn staged(svc: &Services, caller: &crate::Caller, id: DocumentId) -> Result<(DocumentRow, Bytes), Error> {
+    caller.require(signet_domain::access::Permission::SendWorkflows)?;
+    let row = svc
+        .store
+        .document(caller.tenant_id, id)
+        .await?
+        .filter(|d| d.workflow_id.is_none())
+        .ok_or_else(|| Error::not_found("document"))?;
+    let bytes = svc.blob.get(&BlobKey::parse(&row.current_blob)?).await?;
+    Ok((row, bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

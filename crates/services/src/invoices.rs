@@ -468,6 +468,13 @@ fn debit_note_pdf(bill: &Bill, numbers: &IssueNumbers) -> (Vec<u8>, Amounts) {
     (pdf, Amounts { taxable: total, tax: 0 })
 }
 
+/// The tenant's billing profile, if it has set one (managing settings: it is read with the
+/// permission that changes it).
+pub async fn billing_profile(svc: &Services, caller: &crate::Caller) -> Result<Option<BillingProfileRow>, Error> {
+    caller.require(signet_domain::access::Permission::ManageSettings)?;
+    svc.store.billing_profile(caller.tenant_id).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

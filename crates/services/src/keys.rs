@@ -59,6 +59,17 @@ fn from_row(row: SigningKeyRow) -> KeyPairDer {
     KeyPairDer { cert_der: row.public_raw, key_pkcs8_der: row.private_der }
 }
 
+/// A key every instance shares that needs no certificate (the API's token key): the stored
+/// one for `purpose`, or `candidate`, stored, when there is none yet (when instances race on
+/// first start, the first insert wins and every instance uses it).
+pub async fn shared_key(
+    svc: &crate::Services,
+    purpose: &str,
+    candidate: &SigningKeyRow,
+) -> Result<SigningKeyRow, Error> {
+    svc.store.signing_key_get_or_insert(purpose, candidate).await
+}
+
 /// Returns the stored key for `purpose`, or makes one with `generate` and stores it; when two
 /// instances race on first start, the first insert wins and both use it (the loser's key,
 /// if an HSM holds it, is removed).

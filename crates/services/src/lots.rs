@@ -34,6 +34,16 @@ pub struct Lot {
     pub workflow_ids: Vec<i64>,
 }
 
+impl Lot {
+    /// The public id of the bulk job that made the lot, if a job made it.
+    pub async fn job_public_id(&self, svc: &Services) -> Result<Option<String>, Error> {
+        Ok(match self.row.job_id {
+            Some(id) => svc.store.bulk_job_by_id(id).await?.map(|j| j.public_id),
+            None => None,
+        })
+    }
+}
+
 /// Makes a lot of `workflow_ids` for the user `signer_id`: every workflow must be the
 /// tenant's, in progress, with that user's address among its signatories still to sign.
 pub async fn create(

@@ -2,8 +2,9 @@
 //! rules of `/api/v1/menus/activities`, `/api/v1/menus/access` (granting and taking back) and
 //! `/api/v1/menus/delete`, in one place for the API and the console.
 
+use signet_domain::access::Permission;
 use signet_domain::{Error, FieldErrors};
-use signet_store::{Grant, Grantee, MenuRow};
+use signet_store::{AccessUserRow, Grant, Grantee, MenuRow};
 
 use crate::{Caller, Services};
 
@@ -84,4 +85,41 @@ pub async fn revoke_access(svc: &Services, caller: &Caller, menu_id: i64, grante
         return Err(Error::not_found("menu grant"));
     }
     svc.store.revoke_menu_access(caller.tenant_id, menu_id, grantee, &caller.audit_actor()).await
+}
+
+/// The entries the caller may use: all of them for administrators, otherwise those granted to
+/// the caller or their department.
+pub async fn usable(svc: &Services, caller: &Caller) -> Result<Vec<MenuRow>, Error> {
+    let for_user = (!caller.is_administrator()).then_some(caller.principal_id);
+    svc.store.menus(caller.tenant_id, for_user).await
+}
+
+/// Every entry of the tenant's menu (reading the directory).
+pub async fn all(svc: &Services, caller: &Caller) -> Result<Vec<MenuRow>, Error> {
+    caller.require(Permission::ReadDirectory)?;
+    svc.store.menus(caller.tenant_id, None).await
+}
+
+/// Who may use one entry, and the grants that do not count now.
+pub struct EntryAccess {
+    pub entry: MenuRow,
+    /// Active users granted directly or through their department.
+    pub users: Vec<AccessUserRow>,
+    /// The departments granted (id, name).
+    pub departments: Vec<(i64, String)>,
+    /// Direct grants to people who cannot use the entry now (id, name, address, status).
+    pub idle: Vec<(i64, Option<String>, Option<String>, String)>,
+}
+
+/// One entry of the tenant's menu and who may use it (reading the directory); an id out of
+/// range or of another tenant reads as missing.
+pub async fn access_to(svc: &Services, caller: &Caller, menu_id: i64) -> Result<EntryAccess, Error> {
+    caller.require(Permission::ReadDirectory)?;
+    if !is_id(menu_id) {
+        return Err(Error::not_found("menu"));
+    }
+    let entry = svc.store.menu(caller.tenant_id, menu_id).await?;
+    let (users, departments) = svc.store.menu_access(caller.tenant_id, menu_id).await?;
+    let idle = svc.store.menu_grants_to_inactive(caller.tenant_id, menu_id).await?;
+    Ok(EntryAccess { entry, users, departments, idle })
 }

@@ -46,3 +46,11 @@ pub async fn delete(svc: &Services, caller: &Caller, role_id: i64) -> Result<(),
     }
     svc.store.delete_role(caller.tenant_id, role_id - CUSTOM_ROLE_BASE, &caller.audit_actor()).await
 }
+
+/// The tenant's own roles, for whoever reads the directory or places people in roles.
+pub async fn list(svc: &Services, caller: &Caller) -> Result<Vec<RoleRow>, Error> {
+    if !caller.access.allows(Permission::ManagePeople) {
+        caller.require(Permission::ReadDirectory)?;
+    }
+    svc.store.roles(caller.tenant_id).await
+}

@@ -10,16 +10,17 @@
 use base64::Engine;
 use serde::Deserialize;
 use serde_json::json;
+use signet_domain::access::Permission;
 use signet_domain::audit::Actor;
 use signet_domain::sales::{self, LeadInput, PushInput, ReferralInput};
 use signet_domain::webhook::signature;
 use signet_domain::{Error, TenantId, now_millis};
-use signet_store::{ClaimedJob, LeadRow, NewJob, ReferralRow};
+use signet_store::{ClaimedJob, CrmSettingsRow, LeadFilter, LeadRow, NewJob, ReferralRow};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::Services;
 use crate::mail::{MAIL_JOB, Mail};
+use crate::{Caller, Services};
 
 /// Records a referral and queues the referrer's confirmation; 409 `conflict` when the person
 /// was referred before in the tenant.
@@ -172,4 +173,47 @@ pub async fn run_push_job(svc: &Services, job: &ClaimedJob) -> Result<(), String
         }
         None => Ok(()),
     }
+}
+
+/// One page of the tenant's referrals, newest first, optionally those matching `search`
+/// (managing settings) and how many match.
+pub async fn referrals(
+    svc: &Services,
+    caller: &Caller,
+    search: Option<&str>,
+    offset: i64,
+    size: i64,
+) -> Result<(Vec<ReferralRow>, i64), Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.referrals(caller.tenant_id, search, offset, size).await
+}
+
+/// One referral of the tenant (managing settings); another tenant's reads as missing.
+pub async fn referral(svc: &Services, caller: &Caller, id: i64) -> Result<ReferralRow, Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.referral(caller.tenant_id, id).await?.ok_or_else(|| Error::not_found("referral"))
+}
+
+/// One page of the tenant's leads (managing settings) and how many match `filter`.
+pub async fn leads(
+    svc: &Services,
+    caller: &Caller,
+    filter: &LeadFilter,
+    offset: i64,
+    size: i64,
+) -> Result<(Vec<LeadRow>, i64), Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.leads(caller.tenant_id, filter, offset, size).await
+}
+
+/// One lead of the tenant (managing settings); another tenant's reads as missing.
+pub async fn lead(svc: &Services, caller: &Caller, id: i64) -> Result<LeadRow, Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.lead(caller.tenant_id, id).await?.ok_or_else(|| Error::not_found("lead"))
+}
+
+/// The tenant's CRM endpoint, if one is set (managing settings).
+pub async fn crm_endpoint(svc: &Services, caller: &Caller) -> Result<Option<CrmSettingsRow>, Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.crm_settings(caller.tenant_id).await
 }

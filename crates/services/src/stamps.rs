@@ -8,15 +8,16 @@ use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::json;
 use signet_blob::BlobKey;
+use signet_domain::access::Permission;
 use signet_domain::audit::Actor;
 use signet_domain::stamp::{
     self, Article, DutyKind, MAX_CERTIFICATE_BYTES, MAX_CERTIFICATE_PAGES, MAX_LOW_STOCK_THRESHOLD, StampState,
 };
 use signet_domain::{Error, FieldErrors, TenantId, now_millis};
-use signet_store::{ArticleEditRow, NewStamp, StampClaim, StampRow, StampSettings};
+use signet_store::{ArticleEditRow, NewStamp, StampClaim, StampFilter, StampRow, StampSettings, StockRow};
 
-use crate::Services;
 use crate::documents::{CheckedPdf, check_pdf, decode_base64};
+use crate::{Caller, Services};
 
 /// How long certificates stay reserved for a document whose page is being made: long enough
 /// for the largest document, short enough that a crashed instance's hold lapses soon.
@@ -673,6 +674,48 @@ pub async fn run_low_stock_job(svc: &Services, job: &signet_store::ClaimedJob) -
 /// The state as the API shows it: a reservation that lapsed is stock again.
 pub fn shown_state(row: &StampRow) -> StampState {
     row.state_at(now_millis())
+}
+
+/// One page of the tenant's inventory (reading workflows) and how many match `filter`.
+pub async fn inventory(
+    svc: &Services,
+    caller: &Caller,
+    filter: &StampFilter,
+    offset: i64,
+    size: i64,
+) -> Result<(Vec<StampRow>, i64), Error> {
+    caller.require(Permission::ReadWorkflows)?;
+    svc.store.stamps(caller.tenant_id, filter, offset, size).await
+}
+
+/// One certificate of the tenant (reading workflows); another tenant's reads as missing.
+pub async fn stamp(svc: &Services, caller: &Caller, id: i64) -> Result<StampRow, Error> {
+    caller.require(Permission::ReadWorkflows)?;
+    svc.store.stamp(caller.tenant_id, id).await?.ok_or_else(|| Error::not_found("stamp"))
+}
+
+/// Retires a certificate in stock (managing settings): it is never taken again.
+pub async fn retire(svc: &Services, caller: &Caller, id: i64) -> Result<StampRow, Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.retire_stamp(caller.tenant_id, id, &caller.audit_actor()).await
+}
+
+/// The stock per state and denomination (of one state, when given), with the tenant's
+/// low-stock alert it is marked against (reading workflows).
+pub async fn stock(
+    svc: &Services,
+    caller: &Caller,
+    state_code: Option<&str>,
+) -> Result<(Vec<StockRow>, StampSettings), Error> {
+    caller.require(Permission::ReadWorkflows)?;
+    let alert = svc.store.stamp_settings(caller.tenant_id).await?;
+    Ok((svc.store.stamp_stock(caller.tenant_id, state_code).await?, alert))
+}
+
+/// The tenant's low-stock alert settings (managing settings).
+pub async fn settings(svc: &Services, caller: &Caller) -> Result<StampSettings, Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.stamp_settings(caller.tenant_id).await
 }
 
 #[cfg(test)]

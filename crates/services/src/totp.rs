@@ -93,6 +93,25 @@ fn user_only(caller: &Caller) -> Result<i64, Error> {
     if caller.is_user { Ok(caller.principal_id) } else { Err(Error::not_found("user")) }
 }
 
+/// Where the signed-in user's second factor stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    Off,
+    /// Enrolled, waiting for a code to confirm it.
+    Pending,
+    On,
+}
+
+/// Whether the signed-in user has a second factor, or one waiting for its first code.
+pub async fn standing(svc: &Services, caller: &Caller) -> Result<Standing, Error> {
+    let state = svc.store.totp_state(user_only(caller)?).await?;
+    Ok(match (state.totp_enabled, state.totp_secret.is_some()) {
+        (true, _) => Standing::On,
+        (false, true) => Standing::Pending,
+        (false, false) => Standing::Off,
+    })
+}
+
 /// Starts an enrolment: a new secret, not yet required at sign-in until a code confirms it.
 pub async fn enrol(svc: &Services, caller: &Caller) -> Result<Enrolment, Error> {
     let id = user_only(caller)?;

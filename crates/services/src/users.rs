@@ -303,6 +303,15 @@ pub async fn search(
     svc.store.users(tenant_id, &filter, page).await
 }
 
+/// Whether a password link (its token as mailed) still works: not used, not expired.
+pub async fn password_link_live(svc: &Services, token: &str) -> Result<bool, Error> {
+    let token = token.trim();
+    if token.is_empty() || token.len() > 200 {
+        return Ok(false);
+    }
+    Ok(svc.store.password_link_email(&secrets::hash_token(token)).await?.is_some())
+}
+
 /// E-mails a user a single-use link to set their password (`AdminPasswordSettingsEmailRequest`).
 pub async fn send_password_email(svc: &Services, caller: &Caller, email: &str) -> Result<(), Error> {
     let id = svc.store.user_id_by_email(caller.tenant_id, email).await?.ok_or(Error::not_found("user"))?;
@@ -505,4 +514,23 @@ pub async fn decide_external(
         }
     }
     Ok(user)
+}
+
+/// The signed-in user (a user of the tenant; an API client has no user record and reads as
+/// missing).
+pub async fn me(svc: &Services, caller: &Caller) -> Result<UserRow, Error> {
+    if !caller.is_user {
+        return Err(Error::not_found("user"));
+    }
+    svc.store.user(caller.tenant_id, caller.principal_id).await
+}
+
+/// One user of the tenant (reading the directory); an id out of range or of another tenant
+/// reads as missing.
+pub async fn get(svc: &Services, caller: &Caller, id: i64) -> Result<UserRow, Error> {
+    caller.require(signet_domain::access::Permission::ReadDirectory)?;
+    if !(1..=i64::from(i32::MAX)).contains(&id) {
+        return Err(Error::not_found("user"));
+    }
+    svc.store.user(caller.tenant_id, id).await
 }

@@ -5,12 +5,14 @@
 
 use serde::Deserialize;
 use serde_json::json;
+use signet_domain::access::Permission;
 use signet_domain::webhook::signature;
-use signet_store::ClaimedJob;
+use signet_domain::{Error, WebhookId};
+use signet_store::{ClaimedJob, DeliveryRow, WebhookRow};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::Services;
+use crate::{Caller, Services};
 
 /// Largest webhook response body read (and dropped).
 const MAX_RESPONSE_BYTES: u64 = 64 * 1024;
@@ -182,4 +184,30 @@ fn check_types(types: &[String]) -> Result<String, signet_domain::Error> {
         }
     }
     Ok(types.join(","))
+}
+
+/// The tenant's endpoints (managing settings).
+pub async fn endpoints(svc: &Services, caller: &Caller) -> Result<Vec<WebhookRow>, Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.webhooks(caller.tenant_id).await
+}
+
+/// Deletes one of the tenant's endpoints (managing settings); nothing more is sent to it.
+pub async fn delete_endpoint(svc: &Services, caller: &Caller, id: WebhookId) -> Result<(), Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.delete_webhook(caller.tenant_id, id, &caller.audit_actor()).await
+}
+
+/// The latest 100 deliveries to one of the tenant's endpoints, newest first (managing
+/// settings); another tenant's endpoint reads as missing.
+pub async fn deliveries(svc: &Services, caller: &Caller, id: WebhookId) -> Result<Vec<DeliveryRow>, Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.webhook(caller.tenant_id, id).await?.ok_or_else(|| Error::not_found("webhook"))?;
+    svc.store.deliveries(caller.tenant_id, id, 100).await
+}
+
+/// Queues a finished delivery again, with the same message id (managing settings).
+pub async fn redeliver(svc: &Services, caller: &Caller, delivery_id: i64) -> Result<(), Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.redeliver(caller.tenant_id, delivery_id, &caller.audit_actor()).await
 }

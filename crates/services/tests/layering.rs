@@ -65,6 +65,38 @@ fn the_faces_point_down_only() {
     assert_free_of("store", &UPPER);
 }
 
+/// The faces reach data only through the use cases, which decide who may do what to whose
+/// resource (issue 30): neither names the store (the services' handle on it is private to
+/// them, and the rows they hand out are named from `signet_services::records`).
+#[test]
+fn the_faces_never_reach_the_store() {
+    for face in ["api", "web"] {
+        assert_free_of(face, &["signet-store"]);
+        let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(face).join("src");
+        for file in rust_files(&sources) {
+            let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            assert!(!text.contains("signet_store"), "{} names signet_store", file.display());
+        }
+    }
+}
+
+/// Every `.rs` file under `dir` (the tree is the workspace's own, a few levels deep).
+fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(next) = pending.pop() {
+        for entry in std::fs::read_dir(&next).unwrap_or_else(|e| panic!("{}: {e}", next.display())).flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
 #[test]
 fn the_engine_is_free_of_server_and_store() {
     for krate in ["pdf", "sigcrypto", "signing", "gateway"] {

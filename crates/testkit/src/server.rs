@@ -9,7 +9,7 @@ use serde_json::Value;
 use signet_domain::audit::Actor;
 use signet_server::provision::{self, ProvisionedTenant};
 use signet_server::{App, AppState, Config};
-use signet_store::Backend;
+use signet_store::{Backend, Store};
 use tokio::sync::oneshot;
 
 use crate::gateway::{self, Integrator};
@@ -19,6 +19,8 @@ pub struct TestApp {
     pub addr: SocketAddr,
     /// The server's state, for tests that look behind the HTTP surface.
     pub state: AppState,
+    /// The database behind it, for tests that set up or inspect rows.
+    pub store: Store,
     /// A client that follows redirects.
     pub client: Client,
     stop: Option<oneshot::Sender<()>>,
@@ -49,12 +51,12 @@ pub async fn spawn_with(backend: Backend, adjust: impl FnOnce(&mut Config)) -> T
     adjust(&mut config);
     let app = App::build(config).await.expect("build app");
     let addr = app.local_addr().expect("addr");
-    let state = app.state.clone();
+    let (state, store) = (app.state.clone(), app.store.clone());
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(app.run(async move {
         let _ = stopped.await;
     }));
-    TestApp { addr, state, client: Client::new(), stop: Some(stop), _dir: dir }
+    TestApp { addr, state, store, client: Client::new(), stop: Some(stop), _dir: dir }
 }
 
 /// Workers off (tests that need them turn them on) and a small gateway key: key generation
@@ -87,7 +89,7 @@ impl TestApp {
     pub async fn tenant(&self, name: &str) -> ProvisionedTenant {
         let domain: String = name.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_lowercase();
         let email = format!("admin-{}@{domain}.test", signet_server::secrets::random_token(6).to_lowercase());
-        provision::create_tenant(&self.state.store, name, &email, Some("correct horse battery"), &Actor::system())
+        provision::create_tenant(&self.store, name, &email, Some("correct horse battery"), &Actor::system())
             .await
             .expect("tenant")
     }

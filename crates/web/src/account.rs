@@ -58,12 +58,7 @@ pub struct LinkQuery {
 /// The form, for a link that still works.
 pub async fn show(State(state): State<Services>, Query(query): Query<LinkQuery>) -> Response {
     let token = query.token.unwrap_or_default();
-    let live = !token.is_empty()
-        && token.len() <= 200
-        && matches!(
-            state.store.password_link_email(&signet_services::secrets::hash_token(token.trim())).await,
-            Ok(Some(_))
-        );
+    let live = matches!(signet_services::users::password_link_live(&state, &token).await, Ok(true));
     if !live {
         return message(StatusCode::GONE, "Link expired", EXPIRED);
     }

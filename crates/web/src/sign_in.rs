@@ -14,8 +14,8 @@ use axum::response::{IntoResponse, Response};
 use signet_api::extract::ClientIp;
 use signet_domain::Error;
 use signet_services::login::{self, PasswordSignIn};
+use signet_services::records::PrincipalCredentials;
 use signet_services::{Services, secrets, sso};
-use signet_store::PrincipalCredentials;
 
 use crate::account::{html, message};
 

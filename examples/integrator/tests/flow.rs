@@ -46,7 +46,7 @@ async fn start_signet(dir: &std::path::Path) -> (String, String) {
     };
     let app = App::build(config).await.expect("signet");
     let base = format!("http://{}", app.local_addr().expect("addr"));
-    let store = app.state.store.clone();
+    let store = app.store.clone();
     tokio::spawn(app.run(std::future::pending()));
     let tenant =
         signet_server::provision::create_tenant(&store, "Acme Bank", "admin@acme.test", None, &Actor::system())

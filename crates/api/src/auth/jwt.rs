@@ -7,7 +7,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
-use signet_store::{SigningKeyRow, Store};
+use signet_services::Services;
+use signet_services::records::SigningKeyRow;
 
 use crate::error::{ApiError, HttpCode};
 
@@ -112,7 +113,7 @@ fn unix_now() -> u64 {
 
 impl JwtKeys {
     /// Loads the shared key pair, creating it on the very first start of any instance.
-    pub async fn load(store: &Store, issuer: &str, audience: &str, ttl_secs: u64) -> Result<JwtKeys, Error> {
+    pub async fn load(services: &Services, issuer: &str, audience: &str, ttl_secs: u64) -> Result<JwtKeys, Error> {
         let candidate = Ed25519KeyPair::generate().map_err(Error::internal)?;
         let pkcs8 = candidate.to_pkcs8().map_err(Error::internal)?;
         let candidate_row = SigningKeyRow {
@@ -120,7 +121,7 @@ impl JwtKeys {
             private_der: pkcs8.as_ref().to_vec(),
             public_raw: candidate.public_key().as_ref().to_vec(),
         };
-        let row = store.signing_key_get_or_insert(PURPOSE, &candidate_row).await?;
+        let row = signet_services::keys::shared_key(services, PURPOSE, &candidate_row).await?;
         let public_x = URL_SAFE_NO_PAD.encode(&row.public_raw);
         Ok(JwtKeys {
             verified: VerifiedCache { entries: std::sync::Mutex::new(std::collections::HashMap::new()) },

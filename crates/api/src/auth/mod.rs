@@ -7,7 +7,6 @@ use axum::extract::{FromRef, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use signet_domain::audit::Actor;
-use signet_domain::authority::sessions::keeps_sessions;
 
 use crate::AppState;
 use crate::error::{ApiError, HttpCode};
@@ -33,7 +32,7 @@ impl Auth {
             principal_id: self.principal_id,
             is_user: self.kind == jwt::PrincipalKind::User,
             access: self.access.clone(),
-            actor: signet_store::WorkflowActor { id: actor.id, ip: actor.ip },
+            actor: signet_services::records::WorkflowActor { id: actor.id, ip: actor.ip },
         }
     }
 
@@ -101,13 +100,9 @@ impl Auth {
         stamp: &str,
         ip: std::net::IpAddr,
     ) -> Result<Auth, ApiError> {
-        let current = app.store.principal_auth_cached(tenant_id, principal_id).await?;
-        let access = match current {
-            Some(state) if keeps_sessions(&state.status, state.disabled) && state.security_stamp == stamp => {
-                state.access()
-            }
-            _ => return Err(ApiError::new(HttpCode::InvalidToken, "the access token has been revoked")),
-        };
+        let access = signet_services::sessions::current_access(&app.services, tenant_id, principal_id, stamp)
+            .await?
+            .ok_or_else(|| ApiError::new(HttpCode::InvalidToken, "the access token has been revoked"))?;
         Ok(Auth { tenant_id, principal_id, kind, ip, access })
     }
 }

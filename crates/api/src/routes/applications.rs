@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_services::applications;
-use signet_store::ApplicationRow;
+use signet_services::records::ApplicationRow;
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -91,7 +91,7 @@ pub async fn create(
     auth: Auth,
     ApiJson(body): ApiJson<CreateApplicationRequest>,
 ) -> ApiResult<(StatusCode, Json<ApplicationSecret>)> {
-    let (row, secret_key) = applications::create(&state, &auth.caller(), &body.app_name, body.role_id).await?;
+    let (row, secret_key) = applications::create(&state.services, &auth.caller(), &body.app_name, body.role_id).await?;
     Ok((StatusCode::CREATED, Json(ApplicationSecret { application: view(row), secret_key })))
 }
 
@@ -104,7 +104,7 @@ pub async fn create(
     responses((status = 200, description = "The tenant's applications, revoked ones included", body = Vec<Application>))
 )]
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<Application>>> {
-    Ok(Json(state.store.applications(auth.tenant_id).await?.into_iter().map(view).collect()))
+    Ok(Json(applications::list(&state.services, &auth.caller()).await?.into_iter().map(view).collect()))
 }
 
 #[utoipa::path(
@@ -125,7 +125,7 @@ pub async fn rotate(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<ApplicationSecret>> {
-    let (row, secret_key) = applications::rotate(&state, &auth.caller(), application_id(id)?).await?;
+    let (row, secret_key) = applications::rotate(&state.services, &auth.caller(), application_id(id)?).await?;
     Ok(Json(ApplicationSecret { application: view(row), secret_key }))
 }
 
@@ -143,6 +143,6 @@ pub async fn rotate(
     )
 )]
 pub async fn revoke(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    applications::revoke(&state, &auth.caller(), application_id(id)?).await?;
+    applications::revoke(&state.services, &auth.caller(), application_id(id)?).await?;
     Ok(StatusCode::NO_CONTENT)
 }

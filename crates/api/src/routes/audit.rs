@@ -8,9 +8,8 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
+use crate::error::{ApiResult, ProblemDetails};
 use crate::extract::ApiQuery;
-use signet_domain::Error;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
@@ -84,15 +83,8 @@ pub async fn list(
     auth: Auth,
     ApiQuery(query): ApiQuery<AuditQuery>,
 ) -> ApiResult<Json<Vec<AuditEntryView>>> {
-    let limit = query.limit.unwrap_or(100);
-    if !(1..=1000).contains(&limit) {
-        return Err(ApiError::from(Error::field("limit", "must be between 1 and 1000")));
-    }
-    let after_seq = query.after_seq.unwrap_or(0);
-    if after_seq < 0 {
-        return Err(ApiError::from(Error::field("afterSeq", "must not be negative")));
-    }
-    let entries = state.store.audit_entries(auth.tenant_id, after_seq, limit).await?;
+    let (after_seq, limit) = (query.after_seq.unwrap_or(0), query.limit.unwrap_or(100));
+    let entries = signet_services::audit::entries(&state.services, &auth.caller(), after_seq, limit).await?;
     Ok(Json(entries.into_iter().map(AuditEntryView::from).collect()))
 }
 
@@ -107,7 +99,7 @@ pub async fn list(
     )
 )]
 pub async fn verify(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<AuditVerification>> {
-    let (entries, outcome) = signet_services::audit::verify(&state, auth.tenant_id).await?;
+    let (entries, outcome) = signet_services::audit::verify(&state.services, &auth.caller()).await?;
     let (broken_at, reason) = match outcome {
         Ok(()) => (None, None),
         Err(ChainBreak { seq, reason }) => (Some(seq), Some(reason)),

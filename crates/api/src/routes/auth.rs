@@ -8,8 +8,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
-use signet_domain::authority::sessions::keeps_sessions;
-use signet_store::{NewRefreshToken, PrincipalCredentials, RefreshUse};
+use signet_services::records::PrincipalCredentials;
+use signet_services::sessions::{self, Rotation};
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -17,7 +17,6 @@ use crate::auth::Auth;
 use crate::auth::jwt::PrincipalKind;
 use crate::error::{ApiError, ApiResult, HttpCode, ProblemDetails};
 use crate::extract::{ClientIp, JsonOrForm};
-use signet_services::secrets;
 
 /// `POST /api/v1/auth/token` body (JSON or form).
 #[derive(Debug, Deserialize, ToSchema)]
@@ -117,7 +116,7 @@ async fn grant(state: &AppState, ip: IpAddr, request: &TokenRequest) -> ApiResul
         }
         "sso_code" => {
             let code = request.code.as_deref().ok_or_else(|| missing("code"))?;
-            match signet_services::sso::redeem(state, code).await? {
+            match signet_services::sso::redeem(&state.services, code).await? {
                 Some(account) => issue_new_session(state, &account, PrincipalKind::User).await,
                 None => Err(ApiError::new(HttpCode::InvalidGrant, "this sign-in code has expired or was already used")),
             }
@@ -131,21 +130,15 @@ async fn grant(state: &AppState, ip: IpAddr, request: &TokenRequest) -> ApiResul
 
 /// Admits one login attempt (see [`signet_services::login::admit_attempt`]).
 async fn admit_attempt(state: &AppState, account_key: &str, ip: IpAddr) -> ApiResult<String> {
-    Ok(signet_services::login::admit_attempt(state, account_key, ip).await?)
+    Ok(signet_services::login::admit_attempt(&state.services, account_key, ip).await?)
 }
 
 async fn client_credentials(state: &AppState, ip: IpAddr, client_id: &str, secret: &str) -> ApiResult<TokenResponse> {
     let account_key = admit_attempt(state, &format!("client:{client_id}"), ip).await?;
-    let principal = state.store.principal_by_client_id(client_id).await?;
-    let stored_hash = principal.as_ref().map(|p| p.secret_hash.as_str()).unwrap_or("");
-    let secret_ok = secrets::token_matches(secret, stored_hash);
-    match principal {
-        Some(p) if secret_ok && !p.disabled && p.status == "active" => {
-            state.store.clear_auth_failures(&account_key).await?;
-            issue_new_session(state, &p, PrincipalKind::Client).await
-        }
+    match sessions::client_credentials(&state.services, &account_key, client_id, secret).await? {
+        Some(p) => issue_new_session(state, &p, PrincipalKind::Client).await,
         // The failure was counted when the attempt was admitted.
-        _ => Err(ApiError::new(HttpCode::InvalidClient, "unknown client or wrong secret")),
+        None => Err(ApiError::new(HttpCode::InvalidClient, "unknown client or wrong secret")),
     }
 }
 
@@ -157,7 +150,7 @@ async fn password_grant(
     totp: Option<&str>,
 ) -> ApiResult<TokenResponse> {
     use signet_services::login::{PasswordSignIn, sign_in_with_password};
-    match sign_in_with_password(state, ip, username, password, totp).await? {
+    match sign_in_with_password(&state.services, ip, username, password, totp).await? {
         PasswordSignIn::Accepted(p) => issue_new_session(state, &p, PrincipalKind::User).await,
         // One refusal whatever was wrong, so that it never confirms the password; a client
         // whose user has an authenticator app asks for its code and sends it with the password.
@@ -169,7 +162,7 @@ async fn password_grant(
 }
 
 async fn otp_grant(state: &AppState, ip: IpAddr, username: &str, otp: &str) -> ApiResult<TokenResponse> {
-    match signet_services::login::sign_in_with_code(state, ip, username, otp).await? {
+    match signet_services::login::sign_in_with_code(&state.services, ip, username, otp).await? {
         Some(p) => issue_new_session(state, &p, PrincipalKind::User).await,
         None => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email or code")),
     }
@@ -181,62 +174,41 @@ pub async fn issue_new_session(
     p: &PrincipalCredentials,
     kind: PrincipalKind,
 ) -> ApiResult<TokenResponse> {
-    let family = secrets::random_token(16);
-    let expires_at = signet_domain::now_millis() + (state.config.refresh_token_ttl_secs * 1000) as i64;
-    issue(state, kind, p.id, p.tenant_id, &p.security_stamp, &family, expires_at).await
+    let refresh = sessions::open(&state.services, p).await?;
+    tokens(state, kind, p.id, p.tenant_id, &p.security_stamp, refresh)
 }
 
-async fn issue(
+/// The answer of a grant: a new access token beside the session's refresh token.
+fn tokens(
     state: &AppState,
     kind: PrincipalKind,
     principal_id: i64,
     tenant_id: signet_domain::TenantId,
     stamp: &str,
-    family: &str,
-    expires_at: i64,
+    refresh: sessions::Refresh,
 ) -> ApiResult<TokenResponse> {
     let access_token = state.jwt.issue_access(kind, principal_id, tenant_id.get(), stamp)?;
-    let refresh_token = secrets::random_token(32);
-    let token_hash = secrets::hash_token(&refresh_token);
-    state
-        .store
-        .insert_refresh_token(&NewRefreshToken {
-            token_hash: &token_hash,
-            family_id: family,
-            principal_id,
-            tenant_id,
-            expires_at,
-        })
-        .await?;
-    Ok(TokenResponse { access_token, token_type: "Bearer".into(), expires_in: state.jwt.ttl_secs(), refresh_token })
+    Ok(TokenResponse {
+        access_token,
+        token_type: "Bearer".into(),
+        expires_in: state.jwt.ttl_secs(),
+        refresh_token: refresh.token,
+    })
 }
 
 /// Spends `refresh_token` for new tokens of its session (reuse revokes the whole family).
 pub async fn rotate(state: &AppState, refresh_token: &str) -> ApiResult<TokenResponse> {
     let invalid = |detail: &str| ApiError::new(HttpCode::InvalidGrant, detail.to_string());
-    match state.store.use_refresh_token(&secrets::hash_token(refresh_token)).await? {
-        RefreshUse::Fresh { principal_id, tenant_id, family_id, expires_at } => {
-            let current = state.store.principal_auth(tenant_id, principal_id).await?;
-            let Some(current) = current.filter(|p| keeps_sessions(&p.status, p.disabled)) else {
-                return Err(invalid("the account is disabled"));
-            };
-            let kind = principal_kind(state, principal_id).await?;
-            issue(state, kind, principal_id, tenant_id, &current.security_stamp, &family_id, expires_at).await
+    match sessions::rotate(&state.services, refresh_token).await? {
+        Rotation::Rotated { holder, refresh } => {
+            let kind = PrincipalKind::parse(&holder.kind).ok_or_else(|| invalid("the account no longer exists"))?;
+            tokens(state, kind, holder.principal_id, holder.tenant_id, &holder.security_stamp, refresh)
         }
-        RefreshUse::Reused => Err(invalid("the refresh token was already used; its session has been revoked")),
-        RefreshUse::Expired => Err(invalid("the refresh token has expired")),
-        RefreshUse::Unknown => Err(invalid("the refresh token is not valid")),
+        Rotation::Ended => Err(invalid("the account is disabled")),
+        Rotation::Reused => Err(invalid("the refresh token was already used; its session has been revoked")),
+        Rotation::Expired => Err(invalid("the refresh token has expired")),
+        Rotation::Unknown => Err(invalid("the refresh token is not valid")),
     }
-}
-
-async fn principal_kind(state: &AppState, principal_id: i64) -> ApiResult<PrincipalKind> {
-    state
-        .store
-        .principal_kind(principal_id)
-        .await?
-        .as_deref()
-        .and_then(PrincipalKind::parse)
-        .ok_or_else(|| ApiError::new(HttpCode::InvalidGrant, "the account no longer exists"))
 }
 
 #[utoipa::path(
@@ -283,7 +255,7 @@ pub async fn revoke(
 ) -> ApiResult<Json<serde_json::Value>> {
     state.ip_limiter.check(ip)?;
     let _ = request.token_type_hint;
-    state.store.revoke_refresh_family(&secrets::hash_token(&request.token)).await?;
+    sessions::revoke(&state.services, &request.token).await?;
     Ok(Json(serde_json::json!({})))
 }
 
@@ -299,9 +271,7 @@ pub async fn revoke(
 )]
 pub async fn revoke_sessions(State(state): State<AppState>, auth: Auth) -> ApiResult<StatusCode> {
     state.ip_limiter.check(auth.ip)?;
-    let stamp = secrets::random_token(16);
-    let changed = state.store.end_sessions(auth.tenant_id, auth.principal_id, &stamp, false, &auth.actor()).await?;
-    if !changed {
+    if !sessions::end_own(&state.services, &auth.caller()).await? {
         return Err(ApiError::from(Error::not_found("principal")));
     }
     Ok(StatusCode::NO_CONTENT)
@@ -346,7 +316,7 @@ pub async fn set_password(
     crate::extract::ApiJson(request): crate::extract::ApiJson<SetPasswordRequest>,
 ) -> ApiResult<StatusCode> {
     state.ip_limiter.check(ip)?;
-    signet_services::users::set_password(&state, &request.token, &request.password).await?;
+    signet_services::users::set_password(&state.services, &request.token, &request.password).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -392,7 +362,7 @@ pub async fn login_modes(
 ) -> ApiResult<Json<UserLoginModes>> {
     state.ip_limiter.check(ip)?;
     checked_email("emailId", &request.email_id, 100)?;
-    let options = signet_services::login::login_options(&state, &request.email_id).await?;
+    let options = signet_services::login::login_options(&state.services, &request.email_id).await?;
     let providers = options.provider.iter().map(|p| {
         crate::routes::users::provider_view(
             &state,
@@ -451,7 +421,7 @@ pub async fn check_auth(
         3 => LoginMode::Sso,
         _ => return Err(ApiError::from(Error::field("loginType", "must be 1 (password), 2 (e-mail code) or 3 (SSO)"))),
     };
-    let available = signet_services::login::login_options(&state, &email).await?.modes.contains(&mode);
+    let available = signet_services::login::login_options(&state.services, &email).await?.modes.contains(&mode);
     Ok(Json(CheckAuthResponse { login_type, available }))
 }
 
@@ -483,7 +453,7 @@ pub async fn check_account(
 ) -> ApiResult<(StatusCode, Json<CheckAccountResponse>)> {
     state.ip_limiter.check(ip)?;
     checked_email("emailID", &request.email_id, 254)?;
-    signet_services::login::check_account(&state, &request.email_id).await?;
+    signet_services::login::check_account(&state.services, &request.email_id).await?;
     let message = "If an account with this address exists, a sign-in code or a link to set the password is on its way.";
     Ok((StatusCode::ACCEPTED, Json(CheckAccountResponse { message: message.into() })))
 }
@@ -524,9 +494,9 @@ pub async fn authorize_app(
     bounded("appName", &request.app_name, 100)?;
     bounded("secretKey", &request.secret_key, 200)?;
     let account_key = admit_attempt(&state, &format!("app:{}", request.app_name.to_lowercase()), ip).await?;
-    match signet_services::applications::authorize(&state, &request.app_name, &request.secret_key).await? {
+    match signet_services::applications::authorize(&state.services, &request.app_name, &request.secret_key).await? {
         Some(p) => {
-            state.store.clear_auth_failures(&account_key).await?;
+            sessions::clear_failures(&state.services, &account_key).await?;
             issue_new_session(&state, &p, PrincipalKind::Client).await.map(Json)
         }
         None => Err(ApiError::new(HttpCode::InvalidClient, "unknown application or wrong secret key")),
@@ -606,7 +576,7 @@ pub async fn free_trial(
         sso_provider: request.sso_provider.as_deref(),
         source: request.source.as_deref(),
     };
-    let redirect_url = signet_services::trial::sign_up(&state, &trial).await?;
+    let redirect_url = signet_services::trial::sign_up(&state.services, &trial).await?;
     let message = match redirect_url {
         Some(_) => "Confirm your address at your sign-in provider to start the trial.",
         None => "If this address can start a trial, a link to confirm it is on its way.",

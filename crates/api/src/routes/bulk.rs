@@ -160,13 +160,6 @@ fn to_lot(lot: lots::Lot, job_id: Option<String>) -> Lot {
     }
 }
 
-async fn lot_job_id(state: &AppState, lot: &lots::Lot) -> ApiResult<Option<String>> {
-    Ok(match lot.row.job_id {
-        Some(id) => state.store.bulk_job_by_id(id).await?.map(|j| j.public_id),
-        None => None,
-    })
-}
-
 #[utoipa::path(
     post,
     path = "/api/v1/lots",
@@ -184,7 +177,8 @@ pub async fn create_lot(
     auth: Auth,
     ApiJson(body): ApiJson<LotCreateRequest>,
 ) -> ApiResult<(StatusCode, Json<Lot>)> {
-    let lot = lots::create(&state, &auth.caller(), &body.name, body.signer_user_id, &body.workflow_ids).await?;
+    let lot =
+        lots::create(&state.services, &auth.caller(), &body.name, body.signer_user_id, &body.workflow_ids).await?;
     Ok((StatusCode::CREATED, Json(to_lot(lot, None))))
 }
 
@@ -201,8 +195,8 @@ pub async fn create_lot(
     )
 )]
 pub async fn get_lot(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<Lot>> {
-    let lot = lots::get(&state, &auth.caller(), id).await?;
-    let job_id = lot_job_id(&state, &lot).await?;
+    let lot = lots::get(&state.services, &auth.caller(), id).await?;
+    let job_id = lot.job_public_id(&state.services).await?;
     Ok(Json(to_lot(lot, job_id)))
 }
 
@@ -226,9 +220,14 @@ pub async fn sign_lot(
     auth: Auth,
     ApiJson(body): ApiJson<BulkSignInput>,
 ) -> ApiResult<(StatusCode, Json<BulkJob>)> {
-    let status =
-        lots::sign(&state, &auth.caller(), body.lot_id, &body.signature_image, body.reviewer_comments.as_deref())
-            .await?;
+    let status = lots::sign(
+        &state.services,
+        &auth.caller(),
+        body.lot_id,
+        &body.signature_image,
+        body.reviewer_comments.as_deref(),
+    )
+    .await?;
     Ok((StatusCode::ACCEPTED, Json(status.into())))
 }
 
@@ -300,7 +299,7 @@ pub async fn bulk_send(
         file_base64: body.file_data,
         dry_run: body.dry_run,
     };
-    let (preview, job) = bulk_send::start(&state, &auth.caller(), send).await?;
+    let (preview, job) = bulk_send::start(&state.services, &auth.caller(), send).await?;
     let status = if job.is_some() { StatusCode::ACCEPTED } else { StatusCode::OK };
     let problems = preview
         .problems
@@ -317,8 +316,8 @@ pub async fn bulk_send(
     Ok((status, Json(result)))
 }
 
-async fn job_of(state: &AppState, auth: &Auth, job_id: &str) -> ApiResult<signet_store::BulkJobRow> {
-    Ok(service::job_for(state, &auth.caller(), job_id).await?)
+async fn job_of(state: &AppState, auth: &Auth, job_id: &str) -> ApiResult<signet_services::records::BulkJobRow> {
+    Ok(service::job_for(&state.services, &auth.caller(), job_id).await?)
 }
 
 #[utoipa::path(
@@ -339,7 +338,7 @@ pub async fn get_job(
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<BulkJob>> {
     let job = job_of(&state, &auth, &id).await?;
-    Ok(Json(service::status(&state, &job).await?.into()))
+    Ok(Json(service::status(&state.services, &job).await?.into()))
 }
 
 #[utoipa::path(
@@ -361,7 +360,7 @@ pub async fn cancel_job(
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<BulkJob>> {
     let job = job_of(&state, &auth, &id).await?;
-    Ok(Json(service::cancel(&state, &auth.caller(), &job).await?.into()))
+    Ok(Json(service::cancel(&state.services, &auth.caller(), &job).await?.into()))
 }
 
 #[utoipa::path(
@@ -383,7 +382,7 @@ pub async fn get_completion(
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<BulkCompletionRequest>> {
     let job = job_of(&state, &auth, &id).await?;
-    Ok(Json(service::completion_of(&state, &job).await?.into()))
+    Ok(Json(service::completion_of(&state.services, &job).await?.into()))
 }
 
 /// Items read per page of the report.
@@ -412,11 +411,11 @@ pub async fn get_report(
 
 /// A job's report as a CSV download, read page by page, so that a large job's report is never
 /// held whole in memory (the console's download too).
-pub fn report_response(state: AppState, job: signet_store::BulkJobRow) -> Response {
+pub fn report_response(state: AppState, job: signet_services::records::BulkJobRow) -> Response {
     let disposition = format!("attachment; filename=\"{}-report.csv\"", job.public_id.replace(['"', '\\'], ""));
     let stream = futures_util::stream::unfold((state, job, Some(0_i64)), |(state, job, after)| async move {
         let after = after?;
-        let chunk = match service::report_page(&state, &job, after, REPORT_PAGE).await {
+        let chunk = match service::report_page(&state.services, &job, after, REPORT_PAGE).await {
             Ok(items) if items.is_empty() => return None,
             Ok(items) => {
                 let next = items.last().map(|i| i.item_no);
@@ -457,37 +456,34 @@ pub async fn stream_events(
 ) -> ApiResult<Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>>> {
     let job = job_of(&state, &auth, &id).await?;
     let until = tokio::time::Instant::now() + MAX_STREAM;
-    let stream = futures_util::stream::unfold(
-        (state, job.id, None::<String>, false),
-        move |(state, id, last, done)| async move {
-            if done || tokio::time::Instant::now() > until {
-                return None;
-            }
-            loop {
-                let status = match state.store.bulk_job_by_id(id).await {
-                    Ok(Some(row)) => service::status(&state, &row).await,
-                    Ok(None) => Err(signet_domain::Error::not_found("bulk job")),
-                    Err(error) => Err(error),
-                };
-                let status = match status {
-                    Ok(status) => status,
-                    Err(error) => {
-                        let event = Event::default().event("error").data(error.to_string());
-                        return Some((Ok(event), (state, id, last, true)));
+    let caller = auth.caller();
+    let stream =
+        futures_util::stream::unfold((state, job.public_id, None::<String>, false), move |(state, id, last, done)| {
+            let caller = caller.clone();
+            async move {
+                if done || tokio::time::Instant::now() > until {
+                    return None;
+                }
+                loop {
+                    let status = match service::status_for(&state.services, &caller, &id).await {
+                        Ok(status) => status,
+                        Err(error) => {
+                            let event = Event::default().event("error").data(error.to_string());
+                            return Some((Ok(event), (state, id, last, true)));
+                        }
+                    };
+                    let finished = status.is_finished();
+                    let body = serde_json::to_string(&BulkJob::from(status)).unwrap_or_default();
+                    if finished {
+                        return Some((Ok(Event::default().event("done").data(body)), (state, id, None, true)));
                     }
-                };
-                let finished = status.is_finished();
-                let body = serde_json::to_string(&BulkJob::from(status)).unwrap_or_default();
-                if finished {
-                    return Some((Ok(Event::default().event("done").data(body)), (state, id, None, true)));
+                    if last.as_deref() != Some(body.as_str()) {
+                        let event = Event::default().event("progress").data(body.clone());
+                        return Some((Ok(event), (state, id, Some(body), false)));
+                    }
+                    tokio::time::sleep(EVENT_POLL).await;
                 }
-                if last.as_deref() != Some(body.as_str()) {
-                    let event = Event::default().event("progress").data(body.clone());
-                    return Some((Ok(event), (state, id, Some(body), false)));
-                }
-                tokio::time::sleep(EVENT_POLL).await;
             }
-        },
-    );
+        });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }

@@ -93,7 +93,7 @@ pub async fn enrol(
         password: body.password.as_deref(),
         certificate_name: body.certificate_name.as_deref(),
     };
-    let row = certificates::enrol(&state, &auth.caller(), &enrolment).await?;
+    let row = certificates::enrol(&state.services, &auth.caller(), &enrolment).await?;
     Ok((StatusCode::CREATED, Json(view_profile(row))))
 }
 
@@ -117,12 +117,13 @@ pub async fn reset(
     if !(1..=i64::from(i32::MAX)).contains(&body.profile_id) {
         return Err(ApiError::from(Error::field("profileID", "must be 1 to 2147483647")));
     }
-    certificates::reset(&state, &auth.caller(), body.profile_id, body.password.as_deref().unwrap_or_default()).await?;
+    certificates::reset(&state.services, &auth.caller(), body.profile_id, body.password.as_deref().unwrap_or_default())
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
 async fn current(state: &AppState, auth: &Auth) -> ApiResult<AutomatedSigningData> {
-    let (settings, name) = certificates::automated_signing(state, &auth.caller()).await?;
+    let (settings, name) = certificates::automated_signing(&state.services, &auth.caller()).await?;
     Ok(AutomatedSigningData {
         enabled: settings.auto_sign_enabled,
         certificate_profile_id: settings.auto_sign_profile_id,
@@ -178,6 +179,6 @@ pub async fn put(
         reason: body.default_signatory_reason.as_deref(),
         location: body.default_signatory_location.as_deref(),
     };
-    certificates::set_automated_signing(&state, &auth.caller(), &change).await?;
+    certificates::set_automated_signing(&state.services, &auth.caller(), &change).await?;
     Ok(Json(current(&state, &auth).await?))
 }

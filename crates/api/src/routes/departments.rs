@@ -126,7 +126,7 @@ pub async fn create(
     ApiJson(body): ApiJson<CreateDepartmentRequest>,
 ) -> ApiResult<(StatusCode, HeaderMap, Json<Department>)> {
     let name = DepartmentName::parse("departmentName", body.department_name.as_deref())?;
-    let created = departments::create(&state, &auth.caller(), &name).await?;
+    let created = departments::create(&state.services, &auth.caller(), &name).await?;
     let mut headers = HeaderMap::new();
     if let Ok(location) = HeaderValue::from_str(&format!("/api/v1/departments/{}", created.id)) {
         headers.insert(header::LOCATION, location);
@@ -153,7 +153,8 @@ pub async fn list(
     ApiQuery(query): ApiQuery<DepartmentListQuery>,
 ) -> ApiResult<Json<DepartmentPage>> {
     let page = Page::parse(query.page_number, query.page_size)?;
-    let (items, total_count) = departments::list(&state, &auth.caller(), page, query.search_text.as_deref()).await?;
+    let (items, total_count) =
+        departments::list(&state.services, &auth.caller(), page, query.search_text.as_deref()).await?;
     Ok(Json(DepartmentPage {
         items: items.into_iter().map(to_dto).collect::<ApiResult<_>>()?,
         page_number: page.number,
@@ -176,7 +177,7 @@ pub async fn list(
     )
 )]
 pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<Department>> {
-    let found = departments::get(&state, &auth.caller(), department_id(id)?).await?;
+    let found = departments::get(&state.services, &auth.caller(), department_id(id)?).await?;
     Ok(Json(to_dto(found)?))
 }
 
@@ -203,7 +204,7 @@ pub async fn update(
 ) -> ApiResult<Json<Department>> {
     let id = department_id(id)?;
     let name = DepartmentName::parse("departmentName", body.department_name.as_deref())?;
-    let renamed = departments::rename(&state, &auth.caller(), id, &name).await?;
+    let renamed = departments::rename(&state.services, &auth.caller(), id, &name).await?;
     Ok(Json(to_dto(renamed)?))
 }
 
@@ -222,7 +223,7 @@ pub async fn update(
 )]
 pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
     let id = department_id(id)?;
-    departments::delete(&state, &auth.caller(), &[id]).await?;
+    departments::delete(&state.services, &auth.caller(), &[id]).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -245,7 +246,7 @@ pub async fn delete_one(
     ApiJson(body): ApiJson<DeleteDepartmentRequest>,
 ) -> ApiResult<StatusCode> {
     let id = department_id(i64::from(body.department_id))?;
-    departments::delete(&state, &auth.caller(), &[id]).await?;
+    departments::delete(&state.services, &auth.caller(), &[id]).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -276,6 +277,6 @@ pub async fn bulk_delete(
     let raw: Vec<i64> = body.department_ids.iter().map(|id| i64::from(*id)).collect();
     let ids: Vec<DepartmentId> =
         department::parse_bulk_ids("departmentIds", &raw)?.into_iter().map(DepartmentId::from).collect();
-    departments::delete(&state, &auth.caller(), &ids).await?;
+    departments::delete(&state.services, &auth.caller(), &ids).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_services::documents::{self, DownloadRequest, Upload};
-use signet_store::DocumentRow;
+use signet_services::records::DocumentRow;
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -135,7 +135,8 @@ pub async fn upload(
     ApiJson(body): ApiJson<DocumentUploadRequest>,
 ) -> ApiResult<(StatusCode, Json<UploadedDocument>)> {
     let stored =
-        documents::upload(&state, auth.tenant_id, &auth.actor(), vec![upload_of(String::new(), &body)]).await?;
+        documents::upload(&state.services, auth.tenant_id, &auth.actor(), vec![upload_of(String::new(), &body)])
+            .await?;
     let row = stored.into_iter().next().ok_or_else(|| Error::internal("an upload stored nothing"))?;
     Ok((StatusCode::CREATED, Json(uploaded(row))))
 }
@@ -164,7 +165,7 @@ pub async fn upload_bulk(
         )));
     }
     let uploads = requests.iter().enumerate().map(|(i, r)| upload_of(format!("documents[{i}]."), r)).collect();
-    let stored = documents::upload(&state, auth.tenant_id, &auth.actor(), uploads).await?;
+    let stored = documents::upload(&state.services, auth.tenant_id, &auth.actor(), uploads).await?;
     let stored = stored.into_iter().map(uploaded).collect();
     Ok((StatusCode::CREATED, Json(BulkUploadResponse { documents: stored })))
 }
@@ -211,6 +212,6 @@ pub async fn download(
         document_id: i64::from(body.document_id).into(),
         merged: body.is_merged,
     };
-    let file = documents::download(&state, auth.tenant_id, &request).await?;
+    let file = documents::download(&state.services, auth.tenant_id, &request).await?;
     Ok(pdf_response(file.bytes, &file.file_name))
 }

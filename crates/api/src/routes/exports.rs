@@ -127,7 +127,7 @@ async fn export(
         max_records: body.max_records,
         filter_criteria: body.filter_criteria,
     };
-    match service::start(&state, &auth.caller(), dataset, &input, prefers_job(&headers)).await? {
+    match service::start(&state.services, &auth.caller(), dataset, &input, prefers_job(&headers)).await? {
         Started::Stream { stream, file_name } => Ok(stream_response(stream, &file_name)),
         Started::Job(status) => Ok((StatusCode::ACCEPTED, Json(ExportJob::from(status))).into_response()),
     }
@@ -212,8 +212,8 @@ export_operation!(
     "The tenant's users created in the range, without credentials of any kind (`read_directory`)."
 );
 
-async fn job_of(state: &AppState, auth: &Auth, id: &str) -> ApiResult<signet_store::ExportJobRow> {
-    Ok(service::job_for(state, &auth.caller(), id, |permission| auth.access.allows(permission)).await?)
+async fn job_of(state: &AppState, auth: &Auth, id: &str) -> ApiResult<signet_services::records::ExportJobRow> {
+    Ok(service::job_for(&state.services, &auth.caller(), id, |permission| auth.access.allows(permission)).await?)
 }
 
 #[utoipa::path(
@@ -234,7 +234,7 @@ pub async fn get_job(
     ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<ExportJob>> {
     let job = job_of(&state, &auth, &id).await?;
-    Ok(Json(service::status(&state, &job).into()))
+    Ok(Json(service::status(&state.services, &job).into()))
 }
 
 #[utoipa::path(
@@ -256,5 +256,5 @@ pub async fn get_job(
 )]
 pub async fn get_file(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<String>) -> ApiResult<Response> {
     let job = job_of(&state, &auth, &id).await?;
-    Ok(file_response(service::file(&state, &job).await?))
+    Ok(file_response(service::file(&state.services, &job).await?))
 }

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_store::AuthtokenRow;
+use signet_services::records::AuthtokenRow;
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -95,7 +95,7 @@ pub async fn create_authtoken(
     ApiJson(body): ApiJson<CreateAuthtokenRequest>,
 ) -> ApiResult<(StatusCode, Json<CreatedAuthtoken>)> {
     let (row, authtoken) =
-        admin::create_authtoken(&state, auth.tenant_id, &auth.actor(), body.label.as_deref()).await?;
+        admin::create_authtoken(&state.services, auth.tenant_id, &auth.actor(), body.label.as_deref()).await?;
     Ok((StatusCode::CREATED, Json(CreatedAuthtoken { token: view(row), authtoken })))
 }
 
@@ -110,7 +110,7 @@ pub async fn create_authtoken(
     )
 )]
 pub async fn list_authtokens(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<GatewayAuthtoken>>> {
-    let rows = state.store.authtokens(auth.tenant_id).await?;
+    let rows = admin::authtokens(&state.services, &auth.caller()).await?;
     Ok(Json(rows.into_iter().map(view).collect()))
 }
 
@@ -131,7 +131,7 @@ pub async fn revoke_authtoken(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<StatusCode> {
-    state.store.revoke_authtoken(auth.tenant_id, id, &auth.actor()).await?;
+    admin::revoke_authtoken(&state.services, &auth.caller(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -146,7 +146,7 @@ pub async fn revoke_authtoken(
     )
 )]
 pub async fn get_settings(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<GatewaySettingsDto>> {
-    let settings = state.store.gateway_settings(auth.tenant_id).await?;
+    let settings = admin::settings(&state.services, &auth.caller()).await?;
     Ok(Json(GatewaySettingsDto {
         file_types: settings.file_types,
         signature_types: settings.signature_types,
@@ -173,7 +173,8 @@ pub async fn put_settings(
 ) -> ApiResult<Json<GatewaySettingsDto>> {
     let (types, legacy) = (&body.file_types, body.legacy_profile_enabled);
     let settings =
-        admin::put_settings(&state, auth.tenant_id, &auth.actor(), types, &body.signature_types, legacy).await?;
+        admin::put_settings(&state.services, auth.tenant_id, &auth.actor(), types, &body.signature_types, legacy)
+            .await?;
     Ok(Json(GatewaySettingsDto {
         file_types: settings.file_types,
         signature_types: settings.signature_types,
@@ -217,7 +218,7 @@ pub async fn transaction(
     auth: Auth,
     ApiPath(number): ApiPath<String>,
 ) -> ApiResult<Json<GatewayTransaction>> {
-    let (row, returnvalue) = admin::transaction(&state, auth.tenant_id, &number).await?;
+    let (row, returnvalue) = admin::transaction(&state.services, auth.tenant_id, &number).await?;
     let kept = admin::result_kept(&row);
     Ok(Json(GatewayTransaction {
         transaction_number: row.transaction_number,

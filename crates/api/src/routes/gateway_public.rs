@@ -20,13 +20,13 @@ pub async fn certificate_der(State(state): State<AppState>) -> impl IntoResponse
             (header::CONTENT_TYPE, "application/pkix-cert"),
             (header::CONTENT_DISPOSITION, "attachment; filename=\"certificate.cer\""),
         ],
-        state.keys.gateway.cert_der.clone(),
+        state.services.keys.gateway.cert_der.clone(),
     )
 }
 
 /// `GET /{segment}/certificate.pem`: the same certificate, PEM.
 pub async fn certificate_pem(State(state): State<AppState>) -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "application/x-pem-file")], pki::cert_der_to_pem(&state.keys.gateway.cert_der))
+    ([(header::CONTENT_TYPE, "application/x-pem-file")], pki::cert_der_to_pem(&state.services.keys.gateway.cert_der))
 }
 
 #[derive(Debug, Deserialize)]
@@ -81,7 +81,7 @@ pub async fn transaction_status(
 ) -> ApiResult<Json<StatusAnswer>> {
     let (token, number, reference) =
         (query.authtoken.as_deref(), query.transaction_number.as_deref(), query.reference_number.as_deref());
-    let transaction = match admin::status(&state, token, number, reference).await? {
+    let transaction = match admin::status(&state.services, token, number, reference).await? {
         Ok(transaction) => transaction,
         Err(message) => return Ok(refused(message)),
     };

@@ -10,7 +10,7 @@ use serde_json::json;
 use signet_domain::Error;
 use signet_domain::stamp;
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
-use signet_store::NewSignatory;
+use signet_services::records::NewSignatory;
 use utoipa::ToSchema;
 
 use super::workflows::{AttachmentDetails, InitiatedWorkflow, actor_of, attachment_uploads, signing_url};
@@ -540,11 +540,11 @@ pub async fn initiate_and_sign(
     auth: Auth,
     ApiJson(body): ApiJson<InitiateAndSignWorkflowConfig>,
 ) -> ApiResult<(StatusCode, Json<InitiatedWorkflow>)> {
-    let (body, limit) = (std::sync::Arc::new(body), state.config.max_body_bytes);
+    let (body, limit) = (std::sync::Arc::new(body), state.services.config.max_body_bytes);
     let planning = body.clone();
     let rest = |_: &Plan| quick_start_rest(&body);
     let started = quick_start::start(
-        &state,
+        &state.services,
         auth.tenant_id,
         &actor_of(&auth),
         move || plan_initiate_and_sign(&planning, limit),
@@ -645,8 +645,8 @@ pub async fn optimized(
     auth: Auth,
     ApiJson(body): ApiJson<OptimizedSignRequest>,
 ) -> ApiResult<(StatusCode, Json<InitiatedWorkflow>)> {
-    let (body, limit) = (std::sync::Arc::new(body), state.config.max_body_bytes);
-    let gathered = compose::gather(&state, auth.tenant_id, optimized_documents(&body)?).await?;
+    let (body, limit) = (std::sync::Arc::new(body), state.services.config.max_body_bytes);
+    let gathered = compose::gather(&state.services, auth.tenant_id, optimized_documents(&body)?).await?;
     let reading = body.clone();
     let plan = move || -> Result<Plan, Error> {
         let (pdfs, slot_pages) = compose::compose_all(gathered, limit)?;
@@ -656,7 +656,7 @@ pub async fn optimized(
         let settings = json!({"sendMail": true, "requestFrom": body.request_from});
         Ok(QuickStart { reference_no: None, settings, attachments: Vec::new(), stamp: None, qr: Vec::new() })
     };
-    let started = quick_start::start(&state, auth.tenant_id, &actor_of(&auth), plan, rest).await?;
+    let started = quick_start::start(&state.services, auth.tenant_id, &actor_of(&auth), plan, rest).await?;
     Ok((StatusCode::CREATED, Json(initiated(started, &state))))
 }
 

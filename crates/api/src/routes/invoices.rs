@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_domain::invoice::{self, InvoiceKind, PartyInput};
 use signet_services::invoices::{self as service, IssuedDocument, ListInput, WorkflowInvoices};
-use signet_store::BillingProfileRow;
+use signet_services::records::BillingProfileRow;
 use time::format_description::well_known::Rfc3339;
 use time::{OffsetDateTime, UtcOffset};
 use utoipa::{IntoParams, ToSchema};
@@ -108,7 +108,7 @@ pub async fn issue(
     auth: Auth,
     ApiJson(body): ApiJson<StampInvoiceRequest>,
 ) -> ApiResult<(StatusCode, Json<StampInvoiceResponse>)> {
-    let issued = service::issue(&state, auth.tenant_id, &auth.actor(), i64::from(body.workflow_id)).await?;
+    let issued = service::issue(&state.services, auth.tenant_id, &auth.actor(), i64::from(body.workflow_id)).await?;
     let status = if issued.created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, Json(to_response(issued))))
 }
@@ -130,7 +130,7 @@ pub async fn get(
     auth: Auth,
     ApiPath(workflow_id): ApiPath<i64>,
 ) -> ApiResult<Json<StampInvoiceResponse>> {
-    let issued = service::fetch(&state, auth.tenant_id, workflow_id).await?;
+    let issued = service::fetch(&state.services, auth.tenant_id, workflow_id).await?;
     Ok(Json(to_response(issued)))
 }
 
@@ -222,7 +222,7 @@ pub async fn list(
         page_number: query.page_number,
         page_size: query.page_size,
     };
-    let listed = service::list(&state, auth.tenant_id, input).await?;
+    let listed = service::list(&state.services, auth.tenant_id, input).await?;
     let items = listed
         .rows
         .into_iter()
@@ -274,7 +274,7 @@ pub async fn document(
     ApiPath(path): ApiPath<StampInvoiceDocumentPath>,
 ) -> ApiResult<Response> {
     let kind = InvoiceKind::parse(&path.kind).ok_or_else(|| Error::field("kind", "must be invoice or debit_note"))?;
-    let issued = service::document(&state, auth.tenant_id, path.workflow_id, kind).await?;
+    let issued = service::document(&state.services, auth.tenant_id, path.workflow_id, kind).await?;
     Ok(pdf_response(issued.pdf.into(), &format!("{}.pdf", issued.number.replace('/', "-"))))
 }
 
@@ -330,7 +330,9 @@ fn profile_dto(row: BillingProfileRow) -> BillingProfile {
     )
 )]
 pub async fn get_billing_profile(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<BillingProfile>> {
-    let row = state.store.billing_profile(auth.tenant_id).await?.ok_or(Error::not_found("billing profile"))?;
+    let row = signet_services::invoices::billing_profile(&state.services, &auth.caller())
+        .await?
+        .ok_or(Error::not_found("billing profile"))?;
     Ok(Json(profile_dto(row)))
 }
 
@@ -357,6 +359,6 @@ pub async fn put_billing_profile(
         gstin: body.gstin.as_deref(),
         state_code: body.state_code.as_deref(),
     };
-    let row = service::set_billing_profile(&state, auth.tenant_id, &auth.actor(), input).await?;
+    let row = service::set_billing_profile(&state.services, auth.tenant_id, &auth.actor(), input).await?;
     Ok(Json(profile_dto(row)))
 }

@@ -7,14 +7,13 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
 use signet_services::menus;
-use signet_store::{Grantee, MenuRow};
+use signet_services::records::{Grantee, MenuRow};
 use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
+use crate::error::{ApiResult, ProblemDetails};
 use crate::extract::{ApiJson, ApiPath};
 use crate::routes::departments::Department;
 use crate::routes::documents::BrowserInfo;
@@ -135,7 +134,7 @@ pub async fn create_activity(
     ApiJson(body): ApiJson<CreateActivityRequest>,
 ) -> ApiResult<(StatusCode, Json<Menu>)> {
     let name = body.menu_name.as_deref().unwrap_or_default();
-    let row = menus::create_activity(&state, &auth.caller(), body.menu_parent_id, name).await?;
+    let row = menus::create_activity(&state.services, &auth.caller(), body.menu_parent_id, name).await?;
     Ok((StatusCode::CREATED, Json(view(row))))
 }
 
@@ -157,7 +156,7 @@ pub async fn delete_activity(
     auth: Auth,
     ApiJson(body): ApiJson<DeleteActivityRequest>,
 ) -> ApiResult<StatusCode> {
-    menus::delete_activity(&state, &auth.caller(), body.menu_id).await?;
+    menus::delete_activity(&state.services, &auth.caller(), body.menu_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -170,8 +169,7 @@ pub async fn delete_activity(
     responses((status = 200, description = "The menu entries the caller may use (all of them for administrators)", body = Vec<Menu>))
 )]
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<Menu>>> {
-    let for_user = (!auth.access.is_administrator()).then_some(auth.principal_id);
-    Ok(Json(state.store.menus(auth.tenant_id, for_user).await?.into_iter().map(view).collect()))
+    Ok(Json(menus::usable(&state.services, &auth.caller()).await?.into_iter().map(view).collect()))
 }
 
 #[utoipa::path(
@@ -190,7 +188,8 @@ pub async fn assign(
 ) -> ApiResult<Json<AssignAccessResponse>> {
     let caller = auth.caller();
     let granted =
-        menus::assign_access(&state, &caller, &body.menu_ids, &body.subscriber_ids, &body.department_ids).await?;
+        menus::assign_access(&state.services, &caller, &body.menu_ids, &body.subscriber_ids, &body.department_ids)
+            .await?;
     Ok(Json(AssignAccessResponse { granted }))
 }
 
@@ -215,7 +214,7 @@ pub async fn revoke_user(
     auth: Auth,
     ApiPath((menu_id, user_id)): ApiPath<(i64, i64)>,
 ) -> ApiResult<StatusCode> {
-    menus::revoke_access(&state, &auth.caller(), menu_id, Grantee::User(user_id)).await?;
+    menus::revoke_access(&state.services, &auth.caller(), menu_id, Grantee::User(user_id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -240,7 +239,7 @@ pub async fn revoke_department(
     auth: Auth,
     ApiPath((menu_id, department_id)): ApiPath<(i64, i64)>,
 ) -> ApiResult<StatusCode> {
-    menus::revoke_access(&state, &auth.caller(), menu_id, Grantee::Department(department_id)).await?;
+    menus::revoke_access(&state.services, &auth.caller(), menu_id, Grantee::Department(department_id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -261,11 +260,8 @@ pub async fn access(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<FlexiFormResponse>> {
-    if !(1..=i64::from(i32::MAX)).contains(&id) {
-        return Err(ApiError::from(Error::not_found("menu")));
-    }
-    let menu = state.store.menu(auth.tenant_id, id).await?;
-    let (users, departments) = state.store.menu_access(auth.tenant_id, id).await?;
+    let menus::EntryAccess { entry: menu, users, departments, .. } =
+        menus::access_to(&state.services, &auth.caller(), id).await?;
     let start = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(menu.created_at) * 1_000_000)
         .ok()
         .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok());

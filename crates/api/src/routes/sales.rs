@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_domain::paging::Page;
 use signet_domain::sales::{BILLING_CYCLES, LeadInput, PushInput, ReferralInput, SUBSCRIPTION_MODES};
+use signet_services::records::{LeadFilter, LeadRow, ReferralRow};
 use signet_services::sales as service;
-use signet_store::{LeadFilter, LeadRow, ReferralRow};
 use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::{IntoParams, ToSchema};
 
@@ -102,7 +102,7 @@ pub async fn create_referral(
         referral_mobile: body.referral_mobile,
         referral_email: body.referral_email,
     };
-    let row = service::create_referral(&state, auth.tenant_id, &auth.actor(), &input).await?;
+    let row = service::create_referral(&state.services, auth.tenant_id, &auth.actor(), &input).await?;
     Ok((StatusCode::CREATED, Json(to_referral(row))))
 }
 
@@ -148,7 +148,8 @@ pub async fn list_referrals(
 ) -> ApiResult<Json<CustomerReferralPage>> {
     let page = Page::parse(query.page_number, query.page_size)?;
     let (rows, total_count) =
-        state.store.referrals(auth.tenant_id, query.search_text.as_deref(), page.offset(), page.size).await?;
+        service::referrals(&state.services, &auth.caller(), query.search_text.as_deref(), page.offset(), page.size)
+            .await?;
     Ok(Json(CustomerReferralPage {
         items: rows.into_iter().map(to_referral).collect(),
         page_number: page.number,
@@ -174,7 +175,7 @@ pub async fn get_referral(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<CustomerReferral>> {
-    let row = state.store.referral(auth.tenant_id, id).await?.ok_or(Error::not_found("referral"))?;
+    let row = service::referral(&state.services, &auth.caller(), id).await?;
     Ok(Json(to_referral(row)))
 }
 
@@ -370,7 +371,7 @@ pub async fn upsert_lead(
         num_users: body.num_users.map(i64::from),
         num_envelopes: body.num_envelopes.map(i64::from),
     };
-    let (row, created) = service::upsert_lead(&state, auth.tenant_id, &auth.actor(), &input).await?;
+    let (row, created) = service::upsert_lead(&state.services, auth.tenant_id, &auth.actor(), &input).await?;
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, Json(to_lead(row))))
 }
@@ -423,7 +424,8 @@ pub async fn list_leads(
         return Err(Error::field("pushState", "must be pending, pushed or failed").into());
     }
     let filter = LeadFilter { push_state: query.push_state, search: query.search_text };
-    let (rows, total_count) = state.store.leads(auth.tenant_id, &filter, page.offset(), page.size).await?;
+    let (rows, total_count) =
+        service::leads(&state.services, &auth.caller(), &filter, page.offset(), page.size).await?;
     Ok(Json(CrmLeadPage {
         items: rows.into_iter().map(to_lead).collect(),
         page_number: page.number,
@@ -449,7 +451,7 @@ pub async fn get_lead(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<CrmLead>> {
-    let row = state.store.lead(auth.tenant_id, id).await?.ok_or(Error::not_found("lead"))?;
+    let row = service::lead(&state.services, &auth.caller(), id).await?;
     Ok(Json(to_lead(row)))
 }
 
@@ -498,7 +500,7 @@ pub async fn mark_pushed(
         crm_lead_id: body.crm_lead_id,
         error_message: body.error_message,
     };
-    let row = service::mark_pushed(&state, auth.tenant_id, &auth.actor(), &input).await?;
+    let row = service::mark_pushed(&state.services, auth.tenant_id, &auth.actor(), &input).await?;
     Ok(Json(to_lead(row)))
 }
 
@@ -533,7 +535,7 @@ pub struct CrmSettings {
     responses((status = 200, description = "The CRM endpoint (its secret is not shown again)", body = CrmSettings))
 )]
 pub async fn get_settings(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<CrmSettings>> {
-    let settings = state.store.crm_settings(auth.tenant_id).await?;
+    let settings = service::crm_endpoint(&state.services, &auth.caller()).await?;
     Ok(Json(CrmSettings {
         url: settings.as_ref().map(|s| s.url.clone()),
         secret: None,
@@ -558,7 +560,7 @@ pub async fn put_settings(
     auth: Auth,
     ApiJson(body): ApiJson<CrmSettingsRequest>,
 ) -> ApiResult<Json<CrmSettings>> {
-    let saved = service::set_crm_endpoint(&state, auth.tenant_id, &auth.actor(), body.url.as_deref()).await?;
+    let saved = service::set_crm_endpoint(&state.services, auth.tenant_id, &auth.actor(), body.url.as_deref()).await?;
     let updated_at = saved.as_ref().map(|_| signet_domain::now_millis());
     let (url, secret) = saved.unzip();
     Ok(Json(CrmSettings { url, secret, updated_at }))

@@ -6,7 +6,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_store::SigningProfileRow;
+use signet_services::records::SigningProfileRow;
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -81,7 +81,7 @@ pub async fn create(
     ApiJson(body): ApiJson<CreateSigningProfileRequest>,
 ) -> ApiResult<(StatusCode, Json<SigningProfile>)> {
     let new = NewProfile { name: &body.name, email: &body.email_id, pkcs12: &body.pkcs12, password: body.password };
-    let row = profiles::create(&state, auth.tenant_id, &auth.actor(), new).await?;
+    let row = profiles::create(&state.services, auth.tenant_id, &auth.actor(), new).await?;
     Ok((StatusCode::CREATED, Json(view_profile(row))))
 }
 
@@ -94,7 +94,7 @@ pub async fn create(
     responses((status = 200, description = "The tenant's profiles, revoked ones included", body = Vec<SigningProfile>))
 )]
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<SigningProfile>>> {
-    Ok(Json(state.store.signing_profiles(auth.tenant_id).await?.into_iter().map(view_profile).collect()))
+    Ok(Json(profiles::visible(&state.services, &auth.caller()).await?.into_iter().map(view_profile).collect()))
 }
 
 #[utoipa::path(
@@ -110,6 +110,6 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
     )
 )]
 pub async fn revoke(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    state.store.revoke_signing_profile(auth.tenant_id, id, &auth.actor()).await?;
+    profiles::revoke(&state.services, &auth.caller(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -7,8 +7,8 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
+use signet_services::records::SsoProviderRow;
 use signet_services::sso;
-use signet_store::SsoProviderRow;
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -111,8 +111,8 @@ pub struct SsoProvider {
 fn view(state: &AppState, row: SsoProviderRow, domains: Vec<String>) -> SsoProvider {
     SsoProvider {
         provider_id: row.id,
-        start_url: sso::start_url(state, row.id),
-        callback_url: format!("{}{}", state.config.public_base(), sso::CALLBACK_PATH),
+        start_url: sso::start_url(&state.services, row.id),
+        callback_url: format!("{}{}", state.services.config.public_base(), sso::CALLBACK_PATH),
         has_client_secret: row.client_secret.is_some(),
         redirect_uris: row.redirect_uri_list().map(str::to_string).collect(),
         name: row.name,
@@ -145,7 +145,7 @@ pub async fn create(
 ) -> ApiResult<(StatusCode, Json<SsoProvider>)> {
     let (domains, redirects) = body.lists();
     let input = body.input(&domains, &redirects);
-    let (row, domains) = sso::create_provider(&state, &auth.caller(), &input).await?;
+    let (row, domains) = sso::create_provider(&state.services, &auth.caller(), &input).await?;
     Ok((StatusCode::CREATED, Json(view(&state, row, domains))))
 }
 
@@ -158,7 +158,7 @@ pub async fn create(
     responses((status = 200, description = "The tenant's single sign-on providers", body = Vec<SsoProvider>))
 )]
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<SsoProvider>>> {
-    let rows = state.store.sso_providers(auth.tenant_id).await?;
+    let rows = signet_services::sso::providers(&state.services, &auth.caller()).await?;
     Ok(Json(rows.into_iter().map(|(row, domains)| view(&state, row, domains)).collect()))
 }
 
@@ -185,7 +185,7 @@ pub async fn update(
 ) -> ApiResult<Json<SsoProvider>> {
     let (domains, redirects) = body.lists();
     let input = body.input(&domains, &redirects);
-    let (row, domains) = sso::update_provider(&state, &auth.caller(), id, &input).await?;
+    let (row, domains) = sso::update_provider(&state.services, &auth.caller(), id, &input).await?;
     Ok(Json(view(&state, row, domains)))
 }
 
@@ -202,7 +202,7 @@ pub async fn update(
     )
 )]
 pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    sso::delete_provider(&state, &auth.caller(), id).await?;
+    sso::delete_provider(&state.services, &auth.caller(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -223,7 +223,7 @@ pub struct SsoDomainProof {
     pub proven_at: Option<i64>,
 }
 
-fn proof_view(row: signet_store::SsoDomainProofRow) -> SsoDomainProof {
+fn proof_view(row: signet_services::records::SsoDomainProofRow) -> SsoDomainProof {
     SsoDomainProof {
         status: if row.proven_at.is_some() { "proven" } else { "pending" }.into(),
         record_name: sso::domains::record_name(&row.domain),
@@ -243,7 +243,7 @@ fn proof_view(row: signet_store::SsoDomainProofRow) -> SsoDomainProof {
     responses((status = 200, description = "The tenant's proofs of its e-mail domains, pending and proven", body = Vec<SsoDomainProof>))
 )]
 pub async fn list_proofs(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<SsoDomainProof>>> {
-    let rows = sso::domains::proofs(&state, &auth.caller()).await?;
+    let rows = sso::domains::proofs(&state.services, &auth.caller()).await?;
     Ok(Json(rows.into_iter().map(proof_view).collect()))
 }
 
@@ -265,7 +265,7 @@ pub async fn start_proof(
     auth: Auth,
     ApiPath(domain): ApiPath<String>,
 ) -> ApiResult<Json<SsoDomainProof>> {
-    Ok(Json(proof_view(sso::domains::start_proof(&state, &auth.caller(), &domain).await?)))
+    Ok(Json(proof_view(sso::domains::start_proof(&state.services, &auth.caller(), &domain).await?)))
 }
 
 #[utoipa::path(
@@ -288,7 +288,7 @@ pub async fn check_proof(
     auth: Auth,
     ApiPath(domain): ApiPath<String>,
 ) -> ApiResult<Json<SsoDomainProof>> {
-    Ok(Json(proof_view(sso::domains::check_proof(&state, &auth.caller(), &domain).await?)))
+    Ok(Json(proof_view(sso::domains::check_proof(&state.services, &auth.caller(), &domain).await?)))
 }
 
 /// The tenant's single sign-on settings.
@@ -311,7 +311,7 @@ pub struct SsoSettings {
     responses((status = 200, description = "The tenant's single sign-on settings", body = SsoSettings))
 )]
 pub async fn get_settings(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<SsoSettings>> {
-    let replaces_second_factor = sso::replaces_second_factor(&state, &auth.caller()).await?;
+    let replaces_second_factor = sso::replaces_second_factor(&state.services, &auth.caller()).await?;
     Ok(Json(SsoSettings { replaces_second_factor }))
 }
 
@@ -332,6 +332,6 @@ pub async fn put_settings(
     auth: Auth,
     ApiJson(body): ApiJson<SsoSettings>,
 ) -> ApiResult<Json<SsoSettings>> {
-    sso::set_replaces_second_factor(&state, &auth.caller(), body.replaces_second_factor).await?;
+    sso::set_replaces_second_factor(&state.services, &auth.caller(), body.replaces_second_factor).await?;
     Ok(Json(body))
 }

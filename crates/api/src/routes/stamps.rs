@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use signet_domain::paging::Page;
 use signet_domain::stamp::{self, StampState};
 use signet_domain::{Error, FieldErrors};
+use signet_services::records::{StampFilter, StampRow, StampSettings, StockRow};
 use signet_services::stamps::{self as service, ArticleInput, ArticleView, LoadItem};
-use signet_store::{StampFilter, StampRow, StampSettings, StockRow};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
@@ -159,7 +159,7 @@ pub async fn load(
             certificate: i.certificate_file,
         })
         .collect();
-    let rows = service::load(&state, auth.tenant_id, &auth.actor(), body.state.as_deref(), items).await?;
+    let rows = service::load(&state.services, auth.tenant_id, &auth.actor(), body.state.as_deref(), items).await?;
     let stamps: Vec<Stamp> = rows.into_iter().map(to_stamp).collect();
     Ok((StatusCode::CREATED, Json(LoadedStamps { loaded: stamps.len(), stamps })))
 }
@@ -242,7 +242,8 @@ pub async fn list(
 ) -> ApiResult<Json<StampPage>> {
     let page = Page::parse(query.page_number, query.page_size)?;
     let filter = list_filter(&query)?;
-    let (rows, total_count) = state.store.stamps(auth.tenant_id, &filter, page.offset(), page.size).await?;
+    let (rows, total_count) =
+        service::inventory(&state.services, &auth.caller(), &filter, page.offset(), page.size).await?;
     Ok(Json(StampPage {
         items: rows.into_iter().map(to_stamp).collect(),
         page_number: page.number,
@@ -264,7 +265,7 @@ pub async fn list(
     )
 )]
 pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<Stamp>> {
-    let row = state.store.stamp(auth.tenant_id, id).await?.ok_or(Error::not_found("stamp"))?;
+    let row = service::stamp(&state.services, &auth.caller(), id).await?;
     Ok(Json(to_stamp(row)))
 }
 
@@ -281,7 +282,7 @@ pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath
     )
 )]
 pub async fn certificate(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Response> {
-    let (name, pdf) = service::certificate_pdf(&state, auth.tenant_id, id).await?;
+    let (name, pdf) = service::certificate_pdf(&state.services, auth.tenant_id, id).await?;
     Ok(crate::routes::documents::pdf_response(pdf, &name))
 }
 
@@ -299,7 +300,7 @@ pub async fn certificate(State(state): State<AppState>, auth: Auth, ApiPath(id):
     )
 )]
 pub async fn retire(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<Stamp>> {
-    let row = state.store.retire_stamp(auth.tenant_id, id, &auth.actor()).await?;
+    let row = service::retire(&state.services, &auth.caller(), id).await?;
     Ok(Json(to_stamp(row)))
 }
 
@@ -354,8 +355,8 @@ pub async fn stock(
         Some(code) => Some(stamp::parse_state_code("state", Some(code))?),
         None => None,
     };
-    let threshold = state.store.stamp_settings(auth.tenant_id).await?.low_stock_threshold;
-    let rows = state.store.stamp_stock(auth.tenant_id, state_code.as_deref()).await?;
+    let (rows, alert) = service::stock(&state.services, &auth.caller(), state_code.as_deref()).await?;
+    let threshold = alert.low_stock_threshold;
     Ok(Json(StampStockList { items: stock_items(rows, threshold), low_stock_threshold: threshold }))
 }
 
@@ -399,7 +400,7 @@ pub struct StampAlertSettings {
     responses((status = 200, description = "The low-stock alert settings", body = StampAlertSettings))
 )]
 pub async fn get_settings(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<StampAlertSettings>> {
-    let settings = state.store.stamp_settings(auth.tenant_id).await?;
+    let settings = service::settings(&state.services, &auth.caller()).await?;
     Ok(Json(settings_dto(settings)))
 }
 
@@ -424,9 +425,14 @@ pub async fn put_settings(
     auth: Auth,
     ApiJson(body): ApiJson<StampAlertSettings>,
 ) -> ApiResult<Json<StampAlertSettings>> {
-    let saved =
-        service::set_settings(&state, auth.tenant_id, &auth.actor(), body.low_stock_threshold, body.alert_emails)
-            .await?;
+    let saved = service::set_settings(
+        &state.services,
+        auth.tenant_id,
+        &auth.actor(),
+        body.low_stock_threshold,
+        body.alert_emails,
+    )
+    .await?;
     Ok(Json(settings_dto(saved)))
 }
 
@@ -509,7 +515,7 @@ pub async fn article_codes(
         Some(code) if !code.is_empty() => code.trim().to_ascii_uppercase(),
         _ => return Err(Error::field("stateCode", "is required").into()),
     };
-    let items = service::articles(&state, auth.tenant_id, &code).await?;
+    let items = service::articles(&state.services, auth.tenant_id, &code).await?;
     Ok(Json(ArticleCodeList { state_code: code, items: items.into_iter().map(to_article).collect() }))
 }
 
@@ -573,7 +579,8 @@ pub async fn put_article_code(
         duty_rule: body.duty_rule,
         source: body.source,
     };
-    let view = service::set_article(&state, auth.tenant_id, &auth.actor(), &state_code, &article_code, input).await?;
+    let view =
+        service::set_article(&state.services, auth.tenant_id, &auth.actor(), &state_code, &article_code, input).await?;
     Ok(Json(to_article(view)))
 }
 
@@ -597,6 +604,6 @@ pub async fn delete_article_code(
     auth: Auth,
     ApiPath((state_code, article_code)): ApiPath<(String, String)>,
 ) -> ApiResult<StatusCode> {
-    service::remove_article(&state, auth.tenant_id, &auth.actor(), &state_code, &article_code).await?;
+    service::remove_article(&state.services, auth.tenant_id, &auth.actor(), &state_code, &article_code).await?;
     Ok(StatusCode::NO_CONTENT)
 }

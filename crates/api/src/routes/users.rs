@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_domain::paging::Page;
 use signet_domain::user::{UserInput, UserKind, UserStatus};
+use signet_services::records::{UserFilter, UserRow, UserSort};
 use signet_services::users;
 use signet_services::workflows::initiate::parse_time;
-use signet_store::{UserFilter, UserRow, UserSort};
 use utoipa::ToSchema;
 
 use crate::AppState;
@@ -429,7 +429,7 @@ pub async fn create(
     auth: Auth,
     ApiJson(body): ApiJson<CreateInternalUserRequest>,
 ) -> ApiResult<(StatusCode, Json<CreateInternalUserResponse>)> {
-    let created = users::create_internal(&state, &auth.caller(), &body.input()?).await?;
+    let created = users::create_internal(&state.services, &auth.caller(), &body.input()?).await?;
     let id = i32::try_from(created.user.id).map_err(Error::internal)?;
     let message = if created.invited {
         "created; a set-password invitation was e-mailed"
@@ -461,10 +461,7 @@ pub async fn create(
     )
 )]
 pub async fn me(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<User>> {
-    if !auth.caller().is_user {
-        return Err(ApiError::from(Error::not_found("user")));
-    }
-    Ok(Json(view(state.store.user(auth.tenant_id, auth.principal_id).await?)))
+    Ok(Json(view(users::me(&state.services, &auth.caller()).await?)))
 }
 
 #[utoipa::path(
@@ -480,7 +477,7 @@ pub async fn me(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Use
     )
 )]
 pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<User>> {
-    Ok(Json(view(state.store.user(auth.tenant_id, user_id(id)?).await?)))
+    Ok(Json(view(users::get(&state.services, &auth.caller(), id).await?)))
 }
 
 #[utoipa::path(
@@ -503,7 +500,7 @@ pub async fn update(
     ApiPath(id): ApiPath<i64>,
     ApiJson(body): ApiJson<CreateInternalUserRequest>,
 ) -> ApiResult<Json<User>> {
-    Ok(Json(view(users::update(&state, &auth.caller(), user_id(id)?, &body.input()?).await?)))
+    Ok(Json(view(users::update(&state.services, &auth.caller(), user_id(id)?, &body.input()?).await?)))
 }
 
 #[utoipa::path(
@@ -538,7 +535,7 @@ pub async fn search_internal(
         descending,
         ..UserFilter::default()
     };
-    let (rows, total) = users::search(&state, auth.tenant_id, filter, None, page).await?;
+    let (rows, total) = users::search(&state.services, auth.tenant_id, filter, None, page).await?;
     Ok(Json(page_of(rows, total, page)))
 }
 
@@ -594,7 +591,8 @@ pub async fn search(
         descending,
         ..UserFilter::default()
     };
-    let (rows, total) = users::search(&state, auth.tenant_id, filter, body.national_id.as_deref(), page).await?;
+    let (rows, total) =
+        users::search(&state.services, auth.tenant_id, filter, body.national_id.as_deref(), page).await?;
     Ok(Json(page_of(rows, total, page)))
 }
 
@@ -617,7 +615,7 @@ pub async fn disable(
     ApiJson(body): ApiJson<DisableUserRequest>,
 ) -> ApiResult<Json<DisableUserResponse>> {
     let force = body.force_disable_with_workflow.unwrap_or(false);
-    let cancelled = users::disable(&state, &auth.caller(), body_user_id(body.user_id)?, force).await?;
+    let cancelled = users::disable(&state.services, &auth.caller(), body_user_id(body.user_id)?, force).await?;
     Ok(Json(DisableUserResponse { cancelled_workflow_ids: cancelled.into_iter().map(|w| w.get()).collect() }))
 }
 
@@ -648,7 +646,8 @@ pub async fn mark_inactive(
         )));
     }
     let reason = body.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
-    users::mark_inactive(&state, &auth.caller(), body_user_id(body.user_id)?, reason, body.invalidate_tokens).await?;
+    users::mark_inactive(&state.services, &auth.caller(), body_user_id(body.user_id)?, reason, body.invalidate_tokens)
+        .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -666,7 +665,7 @@ pub async fn mark_inactive(
     )
 )]
 pub async fn reactivate(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    users::reactivate(&state, &auth.caller(), user_id(id)?).await?;
+    users::reactivate(&state.services, &auth.caller(), user_id(id)?).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -688,7 +687,7 @@ pub async fn delete(
     auth: Auth,
     ApiJson(body): ApiJson<DeleteUserRequest>,
 ) -> ApiResult<StatusCode> {
-    users::delete(&state, &auth.caller(), body_user_id(body.user_id)?).await?;
+    users::delete(&state.services, &auth.caller(), body_user_id(body.user_id)?).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -710,7 +709,7 @@ pub async fn password_email(
     auth: Auth,
     ApiJson(body): ApiJson<AdminPasswordSettingsEmailRequest>,
 ) -> ApiResult<StatusCode> {
-    users::send_password_email(&state, &auth.caller(), body.email_id.trim()).await?;
+    users::send_password_email(&state.services, &auth.caller(), body.email_id.trim()).await?;
     Ok(StatusCode::ACCEPTED)
 }
 
@@ -764,7 +763,7 @@ pub async fn register(
     if tenant_id < 1 {
         return Err(ApiError::from(Error::field("tenantId", "must be at least 1")));
     }
-    users::register_external(&state, signet_domain::TenantId::from(tenant_id), &registration).await?;
+    users::register_external(&state.services, signet_domain::TenantId::from(tenant_id), &registration).await?;
     let message =
         "Thank you. Once the organisation approves your registration, you get an e-mail to set your password.";
     Ok((StatusCode::ACCEPTED, Json(RegistrationResponse { message: message.into() })))
@@ -793,7 +792,7 @@ async fn decide(
         return Err(ApiError::from(Error::field("externalUserId", "must be 1 to 2147483647")));
     };
     let reason = body.reason.as_deref().filter(|r| !r.trim().is_empty());
-    Ok(Json(view(users::decide_external(state, &auth.caller(), id, approve, reason).await?)))
+    Ok(Json(view(users::decide_external(&state.services, &auth.caller(), id, approve, reason).await?)))
 }
 
 #[utoipa::path(
@@ -856,7 +855,7 @@ pub fn provider_view(
     (id, name, display_name, disabled): (i64, &str, &str, bool),
     email: Option<&str>,
 ) -> ExternalLoginProvider {
-    let start = signet_services::sso::start_url(state, id);
+    let start = signet_services::sso::start_url(&state.services, id);
     let url = match email {
         Some(email) => format!("{start}?{}", serde_urlencoded::to_string([("login_hint", email)]).unwrap_or_default()),
         None => start,
@@ -893,15 +892,12 @@ pub struct ManageInfoResponse {
     )
 )]
 pub async fn manage_info(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<ManageInfoResponse>> {
-    if !auth.caller().is_user {
-        return Err(ApiError::from(Error::not_found("user")));
-    }
-    let user = state.store.user(auth.tenant_id, auth.principal_id).await?;
+    let user = users::me(&state.services, &auth.caller()).await?;
     let local = match user.login_mode {
         signet_domain::user::LoginMode::Sso => None,
         mode => Some(mode.as_str().to_string()),
     };
-    let linked = signet_services::sso::identities(&state, auth.tenant_id, auth.principal_id).await?;
+    let linked = signet_services::sso::identities(&state.services, auth.tenant_id, auth.principal_id).await?;
     let external = linked
         .iter()
         .map(|link| provider_view(&state, (link.provider_id, &link.name, &link.display_name, link.disabled), None))
@@ -945,7 +941,7 @@ pub struct TotpCodeRequest {
     )
 )]
 pub async fn totp_enrol(State(state): State<AppState>, auth: Auth) -> ApiResult<(StatusCode, Json<TotpEnrolment>)> {
-    let enrolment = signet_services::totp::enrol(&state, &auth.caller()).await?;
+    let enrolment = signet_services::totp::enrol(&state.services, &auth.caller()).await?;
     Ok((StatusCode::CREATED, Json(TotpEnrolment { secret: enrolment.secret, otpauth_uri: enrolment.uri })))
 }
 
@@ -967,7 +963,7 @@ pub async fn totp_confirm(
     auth: Auth,
     ApiJson(body): ApiJson<TotpCodeRequest>,
 ) -> ApiResult<StatusCode> {
-    signet_services::totp::confirm(&state, &auth.caller(), &body.code).await?;
+    signet_services::totp::confirm(&state.services, &auth.caller(), &body.code).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -989,7 +985,7 @@ pub async fn totp_disable(
     auth: Auth,
     ApiJson(body): ApiJson<TotpCodeRequest>,
 ) -> ApiResult<StatusCode> {
-    signet_services::totp::disable(&state, &auth.caller(), &body.code).await?;
+    signet_services::totp::disable(&state.services, &auth.caller(), &body.code).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -1006,6 +1002,6 @@ pub async fn totp_disable(
     )
 )]
 pub async fn totp_reset(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    signet_services::totp::reset(&state, &auth.caller(), user_id(id)?).await?;
+    signet_services::totp::reset(&state.services, &auth.caller(), user_id(id)?).await?;
     Ok(StatusCode::NO_CONTENT)
 }

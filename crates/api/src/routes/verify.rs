@@ -141,6 +141,7 @@ pub async fn verify(
 ) -> ApiResult<Json<VerificationReport>> {
     state.ip_limiter.check(ip)?;
     let verification =
-        verification::verify_base64(&state, Some(&request.file_data), request.detached_content.as_deref()).await?;
+        verification::verify_base64(&state.services, Some(&request.file_data), request.detached_content.as_deref())
+            .await?;
     Ok(Json(view(verification)))
 }

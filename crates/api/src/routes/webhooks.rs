@@ -5,13 +5,14 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::{Error, WebhookId};
-use signet_store::{DeliveryRow, WebhookRow};
+use signet_domain::WebhookId;
+use signet_services::records::{DeliveryRow, WebhookRow};
+use signet_services::webhooks;
 use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
+use crate::error::{ApiResult, ProblemDetails};
 use crate::extract::{ApiJson, ApiPath};
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -107,8 +108,8 @@ pub async fn create(
     auth: Auth,
     ApiJson(body): ApiJson<CreateWebhookRequest>,
 ) -> ApiResult<(StatusCode, Json<CreatedWebhook>)> {
-    let (row, secret) = signet_services::webhooks::create_endpoint(
-        &state,
+    let (row, secret) = webhooks::create_endpoint(
+        &state.services,
         auth.tenant_id,
         &auth.actor(),
         &body.url,
@@ -128,7 +129,7 @@ pub async fn create(
     responses((status = 200, description = "The tenant's endpoints", body = Vec<Webhook>))
 )]
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<Webhook>>> {
-    Ok(Json(state.store.webhooks(auth.tenant_id).await?.into_iter().map(view).collect()))
+    Ok(Json(webhooks::endpoints(&state.services, &auth.caller()).await?.into_iter().map(view).collect()))
 }
 
 #[utoipa::path(
@@ -144,7 +145,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
     )
 )]
 pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    state.store.delete_webhook(auth.tenant_id, WebhookId::from(id), &auth.actor()).await?;
+    webhooks::delete_endpoint(&state.services, &auth.caller(), WebhookId::from(id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -164,9 +165,8 @@ pub async fn deliveries(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<Vec<WebhookDelivery>>> {
-    let id = WebhookId::from(id);
-    state.store.webhook(auth.tenant_id, id).await?.ok_or_else(|| ApiError::from(Error::not_found("webhook")))?;
-    Ok(Json(state.store.deliveries(auth.tenant_id, id, 100).await?.into_iter().map(delivery_view).collect()))
+    let rows = webhooks::deliveries(&state.services, &auth.caller(), WebhookId::from(id)).await?;
+    Ok(Json(rows.into_iter().map(delivery_view).collect()))
 }
 
 #[utoipa::path(
@@ -182,6 +182,6 @@ pub async fn deliveries(
     )
 )]
 pub async fn redeliver(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    state.store.redeliver(auth.tenant_id, id, &auth.actor()).await?;
+    webhooks::redeliver(&state.services, &auth.caller(), id).await?;
     Ok(StatusCode::ACCEPTED)
 }

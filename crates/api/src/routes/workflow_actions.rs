@@ -151,7 +151,8 @@ pub async fn delegate(
     ApiJson(body): ApiJson<DelegateWorkflowRequest>,
 ) -> ApiResult<Json<ParallelSigningUrl>> {
     same_id("workflowId", body.workflow_id, id)?;
-    let to = actions::delegate(&state, &auth.caller(), id.into(), &body.delegated_user_email, &body.reason).await?;
+    let to =
+        actions::delegate(&state.services, &auth.caller(), id.into(), &body.delegated_user_email, &body.reason).await?;
     Ok(Json(signing_url(&state, &to)))
 }
 
@@ -175,7 +176,8 @@ pub async fn revoke_link(
     auth: Auth,
     ApiPath((workflow_id, signatory_id)): ApiPath<(i64, i64)>,
 ) -> ApiResult<Json<ParallelSigningUrl>> {
-    let rotated = actions::revoke_link(&state, &auth.caller(), workflow_id.into(), signatory_id.into()).await?;
+    let rotated =
+        actions::revoke_link(&state.services, &auth.caller(), workflow_id.into(), signatory_id.into()).await?;
     Ok(Json(signing_url(&state, &rotated)))
 }
 
@@ -199,7 +201,7 @@ pub async fn remind(
     auth: Auth,
     ApiPath((workflow_id, signatory_id)): ApiPath<(i64, i64)>,
 ) -> ApiResult<StatusCode> {
-    actions::remind(&state, &auth.caller(), workflow_id.into(), signatory_id.into()).await?;
+    actions::remind(&state.services, &auth.caller(), workflow_id.into(), signatory_id.into()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -223,7 +225,7 @@ pub async fn decline(
     ApiJson(body): ApiJson<DeclineWorkflowRequest>,
 ) -> ApiResult<StatusCode> {
     same_id("workflowId", body.workflow_id, id)?;
-    actions::decline(&state, &auth.caller(), id.into(), body.reason.as_deref()).await?;
+    actions::decline(&state.services, &auth.caller(), id.into(), body.reason.as_deref()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -248,7 +250,7 @@ pub async fn link(
     same_id("workflowId", body.workflow_id, id)?;
     let linked =
         body.linked_workflow_ids.unwrap_or_default().into_iter().map(|id| WorkflowId::from(i64::from(id))).collect();
-    actions::link(&state, &auth.caller(), id.into(), linked).await?;
+    actions::link(&state.services, &auth.caller(), id.into(), linked).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -272,7 +274,7 @@ pub async fn inactive(
     ApiJson(body): ApiJson<MarkWorkflowInactiveRequest>,
 ) -> ApiResult<StatusCode> {
     same_id("workflowid", body.workflowid, id)?;
-    actions::make_inactive(&state, &auth.caller(), id.into()).await?;
+    actions::make_inactive(&state.services, &auth.caller(), id.into()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -297,7 +299,7 @@ pub async fn delete(
     if let Some(ip) = body.ip_address.as_deref().filter(|ip| ip.parse::<std::net::IpAddr>().is_ok()) {
         actor.ip = Some(ip.to_string());
     }
-    actions::delete(&state, auth.tenant_id, &actor, i64::from(body.workflow_id).into()).await?;
+    actions::delete(&state.services, auth.tenant_id, &actor, i64::from(body.workflow_id).into()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -317,7 +319,7 @@ pub async fn add_comment(
     auth: Auth,
     ApiJson(body): ApiJson<AddCommentsRequest>,
 ) -> ApiResult<StatusCode> {
-    actions::add_comment(&state, &auth.caller(), i64::from(body.document_id).into(), &body.comment).await?;
+    actions::add_comment(&state.services, &auth.caller(), i64::from(body.document_id).into(), &body.comment).await?;
     Ok(StatusCode::CREATED)
 }
 
@@ -337,7 +339,7 @@ pub async fn comments(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<Vec<DocumentComment>>> {
-    let rows = actions::comments(&state, auth.tenant_id, id.into()).await?;
+    let rows = actions::comments(&state.services, auth.tenant_id, id.into()).await?;
     Ok(Json(
         rows.into_iter().map(|(author, comment, created_at)| DocumentComment { author, comment, created_at }).collect(),
     ))
@@ -360,8 +362,14 @@ pub async fn category(
     ApiJson(body): ApiJson<MapCategoryRequest>,
 ) -> ApiResult<StatusCode> {
     let (workflow_id, document_id) = (i64::from(body.workflow_id), i64::from(body.document_id));
-    actions::set_category(&state, &auth.caller(), workflow_id.into(), document_id.into(), i64::from(body.category_id))
-        .await?;
+    actions::set_category(
+        &state.services,
+        &auth.caller(),
+        workflow_id.into(),
+        document_id.into(),
+        i64::from(body.category_id),
+    )
+    .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -384,7 +392,7 @@ pub async fn document_inactive(
 ) -> ApiResult<StatusCode> {
     let document_id = i64::from(body.document_id);
     actions::deactivate_document(
-        &state,
+        &state.services,
         &auth.caller(),
         document_id.into(),
         body.reason.as_deref(),
@@ -410,7 +418,7 @@ pub async fn attachment(
     auth: Auth,
     ApiPath((id, attachment_id)): ApiPath<(i64, i64)>,
 ) -> ApiResult<Response> {
-    let (name, bytes) = actions::attachment(&state, auth.tenant_id, id.into(), attachment_id.into()).await?;
+    let (name, bytes) = actions::attachment(&state.services, auth.tenant_id, id.into(), attachment_id.into()).await?;
     let mut response = (StatusCode::OK, bytes).into_response();
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"));
@@ -460,7 +468,7 @@ pub async fn summary(
     ApiJson(body): ApiJson<DocumentSummaryRequest>,
 ) -> ApiResult<Json<DocumentSummaryResponse>> {
     let found = actions::summary(
-        &state,
+        &state.services,
         auth.tenant_id,
         i64::from(body.workflow_id).into(),
         i64::from(body.document_id).into(),

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_domain::audit::AuditEntry;
 use signet_domain::workflow::SignatoryInput;
-use signet_store::{DocumentRow, SignatoryRow, WorkflowActor};
+use signet_services::records::{DocumentRow, SignatoryRow, WorkflowActor};
 use utoipa::ToSchema;
 
 use super::documents::BrowserInfo;
@@ -479,7 +479,7 @@ pub(crate) fn signing_url(state: &AppState, s: &SignatoryRow) -> ParallelSigning
         name: s.name.clone(),
         email_id: s.email.clone(),
         mobile_no: None,
-        url: signer_url(state, s),
+        url: signer_url(&state.services, s),
     }
 }
 
@@ -499,7 +499,7 @@ pub async fn initiate(
     auth: Auth,
     ApiJson(body): ApiJson<InitiateWorkFlowData>,
 ) -> ApiResult<(StatusCode, Json<InitiatedWorkflow>)> {
-    let created = initiate::initiate(&state, &auth.caller(), initiate_request(&body)?).await?;
+    let created = initiate::initiate(&state.services, &auth.caller(), initiate_request(&body)?).await?;
     let signing_urls = created.signatories.iter().map(|s| signing_url(&state, s)).collect();
     Ok((StatusCode::CREATED, Json(InitiatedWorkflow { workflow_id: created.workflow.id.get(), signing_urls })))
 }
@@ -572,7 +572,7 @@ pub async fn get(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<WorkflowDetails>> {
-    Ok(Json(details_view(queries::details(&state, auth.tenant_id, id.into()).await?)))
+    Ok(Json(details_view(queries::details(&state.services, auth.tenant_id, id.into()).await?)))
 }
 
 #[utoipa::path(
@@ -597,7 +597,7 @@ pub async fn list(
         state: query.state.as_deref(),
         search_text: query.search_text.as_deref(),
     };
-    let (rows, page, total_count) = queries::list(&state, auth.tenant_id, &asked).await?;
+    let (rows, page, total_count) = queries::list(&state.services, auth.tenant_id, &asked).await?;
     let items = rows
         .into_iter()
         .map(|w| WorkflowSummary {
@@ -643,7 +643,7 @@ pub async fn audit(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<WorkflowAudit>> {
-    let (workflow, entries, check) = queries::audit(&state, auth.tenant_id, id.into()).await?;
+    let (workflow, entries, check) = queries::audit(&state.services, auth.tenant_id, id.into()).await?;
     Ok(Json(WorkflowAudit {
         workflow_id: workflow.id.get(),
         verified: check.is_ok(),
@@ -671,7 +671,7 @@ pub async fn certificate(
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<axum::response::Response> {
     use axum::response::IntoResponse;
-    let pdf = queries::certificate(&state, auth.tenant_id, id.into()).await?;
+    let pdf = queries::certificate(&state.services, auth.tenant_id, id.into()).await?;
     let mut response = (StatusCode::OK, pdf).into_response();
     response
         .headers_mut()
@@ -679,7 +679,7 @@ pub async fn certificate(
     Ok(response)
 }
 
-fn template_view(row: signet_store::TemplateRow) -> Template {
+fn template_view(row: signet_services::records::TemplateRow) -> Template {
     Template {
         template_id: row.id.get(),
         menu_name: row.name,
@@ -709,7 +709,7 @@ pub async fn create_template(
         .and_then(serde_json::from_value)
         .map_err(Error::internal)?;
     let row = templates::create(
-        &state,
+        &state.services,
         auth.tenant_id,
         &auth.actor(),
         body.menu_name.as_deref(),
@@ -764,7 +764,7 @@ pub async fn find_templates(
     auth: Auth,
     ApiJson(body): ApiJson<SimpleRequest>,
 ) -> ApiResult<Json<TemplateMatches>> {
-    let found = templates::find_by_name(&state, &auth.caller(), &body.name, &body.request_from).await?;
+    let found = templates::find_by_name(&state.services, &auth.caller(), &body.name, &body.request_from).await?;
     Ok(Json(TemplateMatches {
         request_from: body.request_from,
         templates: found.into_iter().map(template_view).collect(),
@@ -787,6 +787,6 @@ pub async fn get_template(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<Template>> {
-    let row = templates::template_for(&state, &auth.caller(), id).await?;
+    let row = templates::template_for(&state.services, &auth.caller(), id).await?;
     Ok(Json(template_view(row)))
 }

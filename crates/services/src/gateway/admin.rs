@@ -2,11 +2,12 @@
 //! settings (file and signature types, the legacy envelope), a transaction and its kept result,
 //! and the integrator's status query (`TransactionStatusRequest`, authorised by `Authtoken`).
 
+use signet_domain::access::Permission;
 use signet_domain::audit::Actor;
 use signet_domain::{Error, now_millis};
-use signet_store::{GatewaySettings, TransactionRow};
+use signet_store::{AuthtokenRow, GatewaySettings, TransactionRow};
 
-use crate::{Services, secrets};
+use crate::{Caller, Services, secrets};
 
 /// The file types a tenant can take through the gateway.
 pub const FILE_TYPES: [&str; 4] = ["PDF", "XML", "DATA", "HASH"];
@@ -29,6 +30,24 @@ pub async fn create_authtoken(
     let hint = format!("…{}", &authtoken[authtoken.len() - 4..]);
     let row = svc.store.create_authtoken(tenant_id, label, &secrets::hash_token(&authtoken), &hint, actor).await?;
     Ok((row, authtoken))
+}
+
+/// The tenant's Authtokens, revoked ones included (managing settings).
+pub async fn authtokens(svc: &Services, caller: &Caller) -> Result<Vec<AuthtokenRow>, Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.authtokens(caller.tenant_id).await
+}
+
+/// Revokes one of the tenant's Authtokens (managing settings); another tenant's reads as missing.
+pub async fn revoke_authtoken(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.revoke_authtoken(caller.tenant_id, id, &caller.audit_actor()).await
+}
+
+/// The tenant's gateway settings (managing settings).
+pub async fn settings(svc: &Services, caller: &Caller) -> Result<GatewaySettings, Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.gateway_settings(caller.tenant_id).await
 }
 
 /// Replaces the tenant's gateway settings (types upper-cased, sorted, once each).

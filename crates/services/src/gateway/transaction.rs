@@ -294,3 +294,9 @@ pub async fn pad_missing(svc: &Services, open: &OpenTransaction, actor: &Actor) 
     let failure = GatewayFailure::new(ErrorCode::SignaturePadNotConnected, "");
     Ok(fail(svc, &open.row, &failure, actor, serde_json::json!({"signatureTypes": "4"})).await)
 }
+
+/// The name of the organisation that asks for the open transaction's signature (empty when it
+/// cannot be read: the page still shows).
+pub async fn requester_name(svc: &Services, open: &OpenTransaction) -> String {
+    svc.store.tenant_name(open.row.tenant_id).await.ok().flatten().unwrap_or_default()
+}

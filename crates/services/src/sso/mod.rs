@@ -356,6 +356,12 @@ pub async fn update_provider(
     Ok((row, domains))
 }
 
+/// The tenant's providers with the domains each serves (managing settings).
+pub async fn providers(svc: &Services, caller: &Caller) -> Result<Vec<(SsoProviderRow, Vec<String>)>, Error> {
+    caller.require(signet_domain::access::Permission::ManageSettings)?;
+    svc.store.sso_providers(caller.tenant_id).await
+}
+
 pub async fn delete_provider(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
     // Ids are positive 32-bit numbers (the API's bounds); any other names no provider.
     if !(1..=i64::from(i32::MAX)).contains(&id) {
@@ -710,7 +716,7 @@ pub async fn finish_second_factor(
 }
 
 fn is_active(account: &PrincipalCredentials) -> bool {
-    !account.disabled && account.status == signet_domain::user::UserStatus::Active.as_str()
+    signet_domain::authority::sessions::keeps_sessions(&account.status, account.disabled)
 }
 
 /// Starts the proof of a trial sign-up's address at the installation's provider it chose.
@@ -901,7 +907,7 @@ pub async fn redeem(svc: &Services, code: &str) -> Result<Option<PrincipalCreden
         return Ok(None);
     }
     let account = svc.store.take_sso_code(&secrets::hash_token(code)).await?;
-    Ok(account.filter(|a| !a.disabled && a.status == signet_domain::user::UserStatus::Active.as_str()))
+    Ok(account.filter(|a| signet_domain::authority::sessions::keeps_sessions(&a.status, a.disabled)))
 }
 
 /// Whether the tenant lets a single sign-on stand in for its users' second factor (default:

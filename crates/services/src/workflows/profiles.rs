@@ -153,3 +153,20 @@ pub async fn create(
     };
     svc.store.create_signing_profile(&row, actor).await
 }
+
+/// The signing profiles the caller may see: every profile of the tenant for whoever manages
+/// settings, otherwise only the certificates the caller enrolled (revoked ones included).
+pub async fn visible(svc: &Services, caller: &crate::Caller) -> Result<Vec<SigningProfileRow>, signet_domain::Error> {
+    let rows = svc.store.signing_profiles(caller.tenant_id).await?;
+    if caller.access.allows(signet_domain::access::Permission::ManageSettings) {
+        return Ok(rows);
+    }
+    Ok(rows.into_iter().filter(|p| p.owner_id == Some(caller.principal_id)).collect())
+}
+
+/// Revokes one of the tenant's profiles (managing settings): workflows naming it no longer
+/// sign with it. Another tenant's profile reads as missing.
+pub async fn revoke(svc: &Services, caller: &crate::Caller, id: i64) -> Result<(), signet_domain::Error> {
+    caller.require(signet_domain::access::Permission::ManageSettings)?;
+    svc.store.revoke_signing_profile(caller.tenant_id, id, &caller.audit_actor()).await
+}

@@ -5,7 +5,7 @@ use signet_domain::audit::{AuditEntry, ChainBreak, verify_chain};
 use signet_domain::paging::Page;
 use signet_domain::workflow::WorkflowState;
 use signet_domain::{Error, ErrorCode, TenantId, WorkflowId};
-use signet_store::{DocumentRow, SignatoryRow, WorkflowRow};
+use signet_store::{AttachmentRow, DocumentRow, SignatoryRow, WorkflowRow};
 
 use super::actions::visible_workflow;
 use crate::Services;
@@ -22,6 +22,14 @@ pub async fn details(svc: &Services, tenant_id: TenantId, id: WorkflowId) -> Res
     let documents = svc.store.workflow_documents(&workflow).await?;
     let signatories = svc.store.signatories(&workflow).await?;
     Ok(Details { workflow, documents, signatories })
+}
+
+/// The attachments a workflow of the caller's tenant holds a file for (those asked of signers
+/// once they gave them), reading workflows.
+pub async fn attachments(svc: &Services, caller: &crate::Caller, id: WorkflowId) -> Result<Vec<AttachmentRow>, Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let workflow = visible_workflow(svc, caller.tenant_id, id).await?;
+    Ok(svc.store.attachments(&workflow).await?.into_iter().filter(|a| a.blob_key.is_some()).collect())
 }
 
 /// What a list asks for, as sent.

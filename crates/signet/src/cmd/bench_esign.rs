@@ -71,11 +71,10 @@ async fn bench(args: BenchEsignArgs) -> anyhow::Result<()> {
     };
     let app = signet_server::App::build(config).await?;
     let base = format!("http://{}", app.local_addr()?);
-    signet_test_esp::register_asp(&dir.join("esp"), "SIGNET", &app.state.keys.asp.cert_der)?;
+    signet_test_esp::register_asp(&dir.join("esp"), "SIGNET", &app.state.services.keys.asp.cert_der)?;
     let actor = signet_domain::audit::Actor { id: "bench".into(), ip: None };
     let tenant =
-        signet_server::provision::create_tenant(&app.state.store, "Bench Bank", "bench@bank.test", None, &actor)
-            .await?;
+        signet_server::provision::create_tenant(&app.store, "Bench Bank", "bench@bank.test", None, &actor).await?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(app.run(async move {
         let _ = stopped.await;

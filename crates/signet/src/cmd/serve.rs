@@ -72,10 +72,10 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
     super::runtime()?.block_on(async move {
         let app = App::build(config).await?;
         let addr = app.local_addr()?;
-        let backend = format!("{:?}", app.state.store.backend()).to_lowercase();
-        println!("signet listening on http://{addr} ({backend} database, blobs: {})", app.state.blob);
+        let backend = format!("{:?}", app.store.backend()).to_lowercase();
+        println!("signet listening on http://{addr} ({backend} database, blobs: {})", app.state.services.blob);
         println!("API docs: http://{addr}/api/docs  (OpenAPI: http://{addr}/api/v1/openapi.json)");
-        let segment = &app.state.config.gateway_segment;
+        let segment = &app.state.services.config.gateway_segment;
         println!("Signing gateway: http://{addr}/{segment}/V3_0/Index  (certificate: http://{addr}/{segment}/certificate.cer)");
         tracing::info!(%addr, "listening");
         app.run(shutdown_signal()).await

@@ -17,8 +17,8 @@ use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_domain::paging::Page;
 use signet_domain::user::{UserKind, UserStatus};
+use signet_services::records::{Grantee, UserFilter};
 use signet_services::{menus, users};
-use signet_store::{Grantee, UserFilter};
 
 use super::session::see_other;
 use super::text::{Text, key};
@@ -80,14 +80,14 @@ fn person(name: Option<String>, email: Option<String>) -> String {
 }
 
 async fn access_page(state: &AppState, session: &Session, error: Option<String>) -> Result<AccessPage, Error> {
-    let tenant = session.auth.tenant_id;
-    let rows = state.store.menus(tenant, None).await?;
+    let caller = session.auth.caller();
+    let rows = menus::all(&state.services, &caller).await?;
     let total = rows.len();
     let names: std::collections::HashMap<i64, String> = rows.iter().map(|m| (m.id, m.name.clone())).collect();
     let mut menus = Vec::new();
     for row in rows.into_iter().take(LISTED) {
-        let (users, departments) = state.store.menu_access(tenant, row.id).await?;
-        let idle = state.store.menu_grants_to_inactive(tenant, row.id).await?;
+        let menus::EntryAccess { users, departments, idle, .. } =
+            menus::access_to(&state.services, &caller, row.id).await?;
         menus.push(MenuView {
             parent: row.parent_id.and_then(|p| names.get(&p).cloned()),
             kind: session.text.s(if row.kind == "template" {
@@ -119,9 +119,11 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
     let (users, departments) = if may_change {
         let active =
             UserFilter { kind: Some(UserKind::Internal), statuses: vec![UserStatus::Active], ..UserFilter::default() };
-        let (people, _) = users::search(state, tenant, active, None, Page::parse(Some(1), Some(OFFERED))?).await?;
+        let (people, _) =
+            users::search(&state.services, caller.tenant_id, active, None, Page::parse(Some(1), Some(OFFERED))?)
+                .await?;
         let (groups, _) = signet_services::departments::list(
-            state,
+            &state.services,
             &session.auth.caller(),
             Page::parse(Some(1), Some(OFFERED))?,
             None,
@@ -178,7 +180,7 @@ pub async fn create_activity(State(state): State<AppState>, session: Session, fi
             id => id.parse::<i64>().map_err(|_| Error::field("menuParentId", session.text.s("access.parent_id")))?,
         };
         let name = fields.all("name").next().unwrap_or_default();
-        menus::create_activity(&state, &session.auth.caller(), parent, name).await
+        menus::create_activity(&state.services, &session.auth.caller(), parent, name).await
     }
     .await;
     answer(&state, &session, created).await
@@ -197,7 +199,7 @@ pub async fn grant(State(state): State<AppState>, session: Session, fields: Form
         if user_ids.is_empty() && department_ids.is_empty() {
             return Err(Error::field("subscriberIds", session.text.s("access.choose_someone")));
         }
-        menus::assign_access(&state, &session.auth.caller(), &menu_ids, &user_ids, &department_ids).await
+        menus::assign_access(&state.services, &session.auth.caller(), &menu_ids, &user_ids, &department_ids).await
     }
     .await;
     answer(&state, &session, granted).await
@@ -214,7 +216,7 @@ pub async fn delete_activity(
     if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
         return refused;
     }
-    let deleted = menus::delete_activity(&state, &session.auth.caller(), id).await;
+    let deleted = menus::delete_activity(&state.services, &session.auth.caller(), id).await;
     answer(&state, &session, deleted).await
 }
 
@@ -229,7 +231,7 @@ pub async fn take_back_from_user(
     if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
         return refused;
     }
-    let taken = menus::revoke_access(&state, &session.auth.caller(), menu, Grantee::User(user)).await;
+    let taken = menus::revoke_access(&state.services, &session.auth.caller(), menu, Grantee::User(user)).await;
     answer(&state, &session, taken).await
 }
 
@@ -244,6 +246,7 @@ pub async fn take_back_from_department(
     if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
         return refused;
     }
-    let taken = menus::revoke_access(&state, &session.auth.caller(), menu, Grantee::Department(department)).await;
+    let taken =
+        menus::revoke_access(&state.services, &session.auth.caller(), menu, Grantee::Department(department)).await;
     answer(&state, &session, taken).await
 }

@@ -14,7 +14,7 @@ use signet_domain::access::Permission;
 use signet_domain::department::DepartmentName;
 use signet_domain::paging::Page;
 use signet_domain::{DepartmentId, Error, WebhookId};
-use signet_services::departments;
+use signet_services::{departments, webhooks};
 
 use super::session::see_other;
 use super::{FormFields, Frame, Session, failure, render, shown_again, when};
@@ -41,7 +41,7 @@ async fn departments_page(
     error: Option<String>,
 ) -> Result<DepartmentsPage, Error> {
     let (rows, total) =
-        departments::list(state, &session.auth.caller(), Page::parse(Some(1), Some(100))?, None).await?;
+        departments::list(&state.services, &session.auth.caller(), Page::parse(Some(1), Some(100))?, None).await?;
     Ok(DepartmentsPage {
         frame: session.frame("/app/departments"),
         departments: rows
@@ -85,7 +85,7 @@ pub async fn create_department(
     }
     let created = async {
         let name = DepartmentName::parse("name", form.name.as_deref())?;
-        departments::create(&state, &session.auth.caller(), &name).await
+        departments::create(&state.services, &session.auth.caller(), &name).await
     }
     .await;
     match created {
@@ -108,7 +108,7 @@ pub async fn delete_department(
             return Err(Error::not_found("department"));
         }
         let id = DepartmentId::from(id);
-        departments::delete(&state, &session.auth.caller(), &[id]).await
+        departments::delete(&state.services, &session.auth.caller(), &[id]).await
     }
     .await;
     match deleted {
@@ -151,10 +151,8 @@ pub struct Shown {
 }
 
 async fn webhooks_page(state: &AppState, session: &Session, shown: Option<i64>) -> Result<WebhooksPage, Error> {
-    let tenant = session.auth.tenant_id;
-    let webhooks = state
-        .store
-        .webhooks(tenant)
+    let caller = session.auth.caller();
+    let webhooks = webhooks::endpoints(&state.services, &caller)
         .await?
         .into_iter()
         .map(|w| WebhookView {
@@ -167,11 +165,7 @@ async fn webhooks_page(state: &AppState, session: &Session, shown: Option<i64>) 
         .collect();
     let shown = match shown {
         Some(id) => {
-            let id = WebhookId::from(id);
-            state.store.webhook(tenant, id).await?.ok_or_else(|| Error::not_found("webhook"))?;
-            let deliveries = state
-                .store
-                .deliveries(tenant, id, 100)
+            let deliveries = webhooks::deliveries(&state.services, &caller, WebhookId::from(id))
                 .await?
                 .into_iter()
                 .map(|d| DeliveryView {
@@ -187,7 +181,7 @@ async fn webhooks_page(state: &AppState, session: &Session, shown: Option<i64>) 
                     at: when(d.updated_at),
                 })
                 .collect();
-            Some((id.get(), deliveries))
+            Some((id, deliveries))
         }
         None => None,
     };
@@ -221,8 +215,8 @@ pub async fn create_webhook(State(state): State<AppState>, session: Session, fie
         events.push("*".into());
     }
     let description = Some(fields.get("description")).filter(|d| !d.is_empty());
-    let created = signet_services::webhooks::create_endpoint(
-        &state,
+    let created = webhooks::create_endpoint(
+        &state.services,
         session.auth.tenant_id,
         &session.auth.actor(),
         fields.get("url"),
@@ -268,7 +262,7 @@ pub async fn delete_webhook(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
-    match state.store.delete_webhook(session.auth.tenant_id, WebhookId::from(id), &session.auth.actor()).await {
+    match webhooks::delete_endpoint(&state.services, &session.auth.caller(), WebhookId::from(id)).await {
         Ok(()) => see_other("/app/webhooks"),
         Err(error) => failure(error),
     }
@@ -283,7 +277,7 @@ pub async fn redeliver(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
-    match state.store.redeliver(session.auth.tenant_id, delivery, &session.auth.actor()).await {
+    match webhooks::redeliver(&state.services, &session.auth.caller(), delivery).await {
         Ok(()) => see_other(&format!("/app/webhooks?deliveries={webhook}")),
         Err(error) => webhooks_again(&state, &session, Some(webhook), error).await,
     }

@@ -46,12 +46,12 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(from): 
         return refused;
     }
     let after = from.after.unwrap_or(0).max(0);
-    let entries = match state.store.audit_entries(session.auth.tenant_id, after, PAGE).await {
+    let entries = match signet_services::audit::entries(&state.services, &session.auth.caller(), after, PAGE).await {
         Ok(entries) => entries,
         Err(error) => return failure(error),
     };
     let verified = match from.verify.is_some() {
-        true => match signet_services::audit::verify(&state, session.auth.tenant_id).await {
+        true => match signet_services::audit::verify(&state.services, &session.auth.caller()).await {
             Ok((count, outcome)) => Some(Verified {
                 entries: count,
                 broken: outcome.err().map(|b| format!("entry {}: {}", b.seq, b.reason)),

@@ -55,9 +55,7 @@ struct BulkPage {
 }
 
 async fn bulk_page(state: &AppState, session: &Session, template: i64) -> Result<BulkPage, Error> {
-    let templates = state
-        .store
-        .templates(session.auth.tenant_id)
+    let templates = signet_services::workflows::templates::usable(&state.services, &session.auth.caller())
         .await?
         .into_iter()
         .map(|t| TemplateOption { id: t.id.get(), name: t.name })
@@ -166,8 +164,9 @@ async fn check_or_send(state: &AppState, session: &Session, sent: Sent) -> Resul
     let mut document_ids = Vec::with_capacity(sent.documents.len());
     for (name, bytes) in sent.documents {
         let field = session.text.plain("bulk.field.document", &[("name", &name)]);
-        let checked = state.heavy.run(move || check_pdf(&field, name, bytes)).await??;
-        let stored = store_document(state, session.auth.tenant_id, &session.auth.actor(), checked, None, None).await?;
+        let checked = state.services.heavy.run(move || check_pdf(&field, name, bytes)).await??;
+        let stored =
+            store_document(&state.services, session.auth.tenant_id, &session.auth.actor(), checked, None, None).await?;
         document_ids.push(stored.id.get());
     }
     let send = BulkSend {
@@ -176,7 +175,7 @@ async fn check_or_send(state: &AppState, session: &Session, sent: Sent) -> Resul
         file_base64: base64::engine::general_purpose::STANDARD.encode(sheet),
         dry_run: sent.action != "send",
     };
-    let (preview, job) = bulk_send::start(state, &session.auth.caller(), send).await?;
+    let (preview, job) = bulk_send::start(&state.services, &session.auth.caller(), send).await?;
     if let Some(job) = job {
         return Ok(Outcome::Started(job));
     }
@@ -210,13 +209,13 @@ fn status_text(text: Text, status: &str) -> &'static str {
 }
 
 /// The job, if this person may follow it: whoever started it, or who reads the tenant's workflows.
-async fn job_of(state: &AppState, session: &Session, id: &str) -> Result<signet_store::BulkJobRow, Error> {
-    bulk::job_for(state, &session.auth.caller(), id).await
+async fn job_of(state: &AppState, session: &Session, id: &str) -> Result<signet_services::records::BulkJobRow, Error> {
+    bulk::job_for(&state.services, &session.auth.caller(), id).await
 }
 
 /// The job's status and progress, if this person may follow it.
 async fn job_status(state: &AppState, session: &Session, id: &str) -> Result<JobStatus, Error> {
-    bulk::status(state, &job_of(state, session, id).await?).await
+    bulk::status(&state.services, &job_of(state, session, id).await?).await
 }
 
 pub async fn job(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<String>) -> Response {

@@ -110,7 +110,7 @@ pub async fn start(
         filter_criteria: None,
     };
     let background = form.background.is_some();
-    match exports::start(&state, &session.auth.caller(), *dataset, &input, background).await {
+    match exports::start(&state.services, &session.auth.caller(), *dataset, &input, background).await {
         Ok(Started::Stream { stream, file_name }) => stream_response(stream, &file_name),
         Ok(Started::Job(job)) => see_other(&format!("/app/exports/{}", job.export_id)),
         Err(error) => super::shown_again(error, async |text| Ok(exports_page(&session, Some(text)))).await,
@@ -125,14 +125,19 @@ struct JobPage {
     asked: String,
 }
 
-async fn job_of(state: &AppState, session: &Session, id: &str) -> Result<signet_store::ExportJobRow, Error> {
-    exports::job_for(state, &session.auth.caller(), id, |permission| session.auth.access.allows(permission)).await
+async fn job_of(
+    state: &AppState,
+    session: &Session,
+    id: &str,
+) -> Result<signet_services::records::ExportJobRow, Error> {
+    exports::job_for(&state.services, &session.auth.caller(), id, |permission| session.auth.access.allows(permission))
+        .await
 }
 
 pub async fn job(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<String>) -> Response {
     match job_of(&state, &session, &id).await {
         Ok(job) => {
-            let job = exports::status(&state, &job);
+            let job = exports::status(&state.services, &job);
             let asked = when(job.created_at);
             render(StatusCode::OK, &JobPage { frame: session.frame("/app/exports"), job, asked })
         }
@@ -141,7 +146,7 @@ pub async fn job(State(state): State<AppState>, session: Session, ApiPath(id): A
 }
 
 pub async fn file(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<String>) -> Response {
-    let file = async { exports::file(&state, &job_of(&state, &session, &id).await?).await }.await;
+    let file = async { exports::file(&state.services, &job_of(&state, &session, &id).await?).await }.await;
     match file {
         Ok(file) => file_response(file),
         Err(error) => failure(error),

@@ -45,11 +45,9 @@ struct GatewayPage {
 }
 
 async fn gateway_page(state: &AppState, session: &Session) -> Result<GatewayPage, Error> {
-    let tenant = session.auth.tenant_id;
-    let settings = state.store.gateway_settings(tenant).await?;
-    let tokens = state
-        .store
-        .authtokens(tenant)
+    let caller = session.auth.caller();
+    let settings = admin::settings(&state.services, &caller).await?;
+    let tokens = admin::authtokens(&state.services, &caller)
         .await?
         .into_iter()
         .map(|t| TokenView {
@@ -122,7 +120,9 @@ pub async fn create_token(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
-    match admin::create_authtoken(&state, session.auth.tenant_id, &session.auth.actor(), form.label.as_deref()).await {
+    match admin::create_authtoken(&state.services, session.auth.tenant_id, &session.auth.actor(), form.label.as_deref())
+        .await
+    {
         // The value is shown this once, as the API answers it once.
         Ok((_, token)) => shown(&state, &session, StatusCode::CREATED, |page| page.created = Some(token)).await,
         Err(error) => refused(&state, &session, error).await,
@@ -138,7 +138,7 @@ pub async fn revoke_token(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
-    match state.store.revoke_authtoken(session.auth.tenant_id, id, &session.auth.actor()).await {
+    match admin::revoke_authtoken(&state.services, &session.auth.caller(), id).await {
         Ok(()) => see_other("/app/gateway"),
         Err(error) => refused(&state, &session, error).await,
     }
@@ -153,7 +153,7 @@ pub async fn save_settings(State(state): State<AppState>, session: Session, fiel
     let signature_types: Vec<i64> = fields.all("signature_type").filter_map(|t| t.parse().ok()).collect();
     let legacy = fields.all("legacy").next().is_some();
     let saved = admin::put_settings(
-        &state,
+        &state.services,
         session.auth.tenant_id,
         &session.auth.actor(),
         &file_types,

@@ -8,6 +8,7 @@ use axum::response::Response;
 use signet_api::AppState;
 use signet_api::extract::ApiPath;
 use signet_domain::{Error, SignatoryId};
+use signet_services::inbox;
 use signet_services::workflows::links::signer_path;
 
 use super::session::see_other;
@@ -33,27 +34,9 @@ struct InboxPage {
     lots: Vec<LotView>,
 }
 
-/// The person's address in their tenant (API clients have none: their inbox is empty).
-async fn own_email(state: &AppState, session: &Session) -> Result<Option<String>, Error> {
-    state.store.tenant_user_email(session.auth.tenant_id, session.auth.principal_id).await
-}
-
 pub async fn list(State(state): State<AppState>, session: Session) -> Response {
-    let email = match own_email(&state, &session).await {
-        Ok(email) => email,
-        Err(error) => return failure(error),
-    };
-    let found = match &email {
-        Some(email) => {
-            let tenant = session.auth.tenant_id;
-            let due = state.store.due_signatories(tenant, email).await;
-            let lots = state.store.lots_to_sign(tenant, email).await;
-            due.and_then(|due| lots.map(|lots| (due, lots)))
-        }
-        None => Ok((Vec::new(), Vec::new())),
-    };
-    let (due, lots) = match found {
-        Ok(found) => found,
+    let (due, lots) = match inbox::waiting(&state.services, &session.auth.caller()).await {
+        Ok(waiting) => (waiting.due, waiting.lots),
         Err(error) => return failure(error),
     };
     let lots = lots.into_iter().map(|l| LotView { id: l.id, name: l.name, since: when(l.created_at) }).collect();
@@ -70,24 +53,10 @@ pub async fn list(State(state): State<AppState>, session: Session) -> Response {
 
 /// Opens the person's own signer page for a signature that is theirs and due.
 pub async fn open(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<i64>) -> Response {
-    let email = match own_email(&state, &session).await {
-        Ok(Some(email)) => email,
-        Ok(None) => return failure(Error::not_found("signature")),
-        Err(error) => return failure(error),
-    };
-    let found = match state.store.signatory(SignatoryId::from(id)).await {
-        Ok(found) => found,
-        Err(error) => return failure(error),
-    };
-    let theirs = found.filter(|(s, w)| {
-        w.tenant_id == session.auth.tenant_id
-            && s.email.eq_ignore_ascii_case(&email)
-            && s.state().is_turn()
-            && w.state().as_str() == "in_progress"
-    });
+    let theirs = inbox::own_turn(&state.services, &session.auth.caller(), SignatoryId::from(id)).await;
     match theirs {
-        Some((signatory, _)) => see_other(&signer_path(&state, &signatory)),
-        None => failure(Error::not_found("signature")),
+        Ok(signatory) => see_other(&signer_path(&state.services, &signatory)),
+        Err(error) => failure(error),
     }
 }
 
@@ -107,13 +76,8 @@ struct LotPage {
 }
 
 async fn lot_page(state: &AppState, session: &Session, id: i64, error: Option<String>) -> Result<LotPage, Error> {
-    let lot = signet_services::lots::get(state, &session.auth.caller(), id).await?;
-    let mut workflows = Vec::with_capacity(lot.workflow_ids.len());
-    for workflow_id in lot.workflow_ids {
-        let name =
-            state.store.workflow(session.auth.tenant_id, workflow_id.into()).await?.map(|w| w.name).unwrap_or_default();
-        workflows.push(LotWorkflowView { id: workflow_id, name });
-    }
+    let (lot, named) = inbox::lot_with_names(&state.services, &session.auth.caller(), id).await?;
+    let workflows = named.into_iter().map(|(id, name)| LotWorkflowView { id, name }).collect();
     Ok(LotPage { frame: session.frame("/app/inbox"), id: lot.row.id, name: lot.row.name, workflows, error })
 }
 
@@ -159,7 +123,7 @@ pub async fn sign_lot(
             return Err(Error::field("consent", session.text.s("inbox.tick_to_consent")));
         }
         let image = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &image);
-        signet_services::lots::sign(&state, &session.auth.caller(), id, &image, comments.as_deref()).await
+        signet_services::lots::sign(&state.services, &session.auth.caller(), id, &image, comments.as_deref()).await
     }
     .await;
     match signed {

@@ -91,10 +91,10 @@ struct LoginPage {
 
 async fn login_page(state: &AppState, session: &Session, error: Option<String>) -> Result<LoginPage, Error> {
     let caller = session.auth.caller();
-    let user = state.store.user(caller.tenant_id, caller.principal_id).await?;
+    let user = signet_services::users::me(&state.services, &caller).await?;
     let email = user.email.clone().unwrap_or_default();
-    let options = login::login_options(state, &email).await?;
-    let linked = sso::identities(state, caller.tenant_id, caller.principal_id)
+    let options = login::login_options(&state.services, &email).await?;
+    let linked = sso::identities(&state.services, caller.tenant_id, caller.principal_id)
         .await?
         .into_iter()
         .map(|l| LinkedView {
@@ -104,12 +104,10 @@ async fn login_page(state: &AppState, session: &Session, error: Option<String>) 
             disabled: l.disabled,
         })
         .collect();
-    let second = state.store.totp_state(caller.principal_id).await?;
+    let second = totp::standing(&state.services, &caller).await?;
     let may_change = session.auth.access.allows(Permission::ManageSettings);
     let providers = match may_change {
-        true => state
-            .store
-            .sso_providers(caller.tenant_id)
+        true => sso::providers(&state.services, &caller)
             .await?
             .into_iter()
             .map(|(row, domains)| ProviderView {
@@ -145,12 +143,12 @@ async fn login_page(state: &AppState, session: &Session, error: Option<String>) 
         own_mode: mode_text(session.text, user.login_mode),
         has_password: user.has_password,
         linked,
-        totp_on: second.totp_enabled,
-        totp_pending: !second.totp_enabled && second.totp_secret.is_some(),
+        totp_on: second == totp::Standing::On,
+        totp_pending: second == totp::Standing::Pending,
         enrolment: None,
         may_change,
         providers,
-        callback_url: format!("{}{}", state.config.public_base(), sso::CALLBACK_PATH),
+        callback_url: format!("{}{}", state.services.config.public_base(), sso::CALLBACK_PATH),
         draft: ProviderDraft::default(),
     })
 }
@@ -176,7 +174,7 @@ pub async fn totp_enrol(State(state): State<AppState>, session: Session, fields:
     if let Some(refused) = session.refuses_change(Permission::Authenticated, fields.get("csrf")) {
         return refused;
     }
-    match totp::enrol(&state, &session.auth.caller()).await {
+    match totp::enrol(&state.services, &session.auth.caller()).await {
         Ok(enrolment) => match login_page(&state, &session, None).await {
             Ok(mut page) => {
                 page.enrolment = Some((enrolment.secret, enrolment.uri));
@@ -193,7 +191,7 @@ pub async fn totp_confirm(State(state): State<AppState>, session: Session, field
     if let Some(refused) = session.refuses_change(Permission::Authenticated, fields.get("csrf")) {
         return refused;
     }
-    let confirmed = totp::confirm(&state, &session.auth.caller(), fields.get("code")).await;
+    let confirmed = totp::confirm(&state.services, &session.auth.caller(), fields.get("code")).await;
     answer(&state, &session, confirmed).await
 }
 
@@ -202,7 +200,7 @@ pub async fn totp_disable(State(state): State<AppState>, session: Session, field
     if let Some(refused) = session.refuses_change(Permission::Authenticated, fields.get("csrf")) {
         return refused;
     }
-    let disabled = totp::disable(&state, &session.auth.caller(), fields.get("code")).await;
+    let disabled = totp::disable(&state.services, &session.auth.caller(), fields.get("code")).await;
     answer(&state, &session, disabled).await
 }
 
@@ -235,7 +233,7 @@ pub async fn create_provider(State(state): State<AppState>, session: Session, fi
         email_domains: &domains,
         redirect_uris: &redirects,
     };
-    match sso::create_provider(&state, &session.auth.caller(), &input).await {
+    match sso::create_provider(&state.services, &session.auth.caller(), &input).await {
         Ok(_) => see_other("/app/login"),
         Err(error) => {
             shown_again(error, async |text| {
@@ -287,7 +285,7 @@ pub async fn update_provider(
                 email_domains: &domains,
                 redirect_uris: &redirects,
             };
-            sso::update_provider(&state, &session.auth.caller(), id, &input).await
+            sso::update_provider(&state.services, &session.auth.caller(), id, &input).await
         }
     };
     match changed {
@@ -317,7 +315,7 @@ pub async fn delete_provider(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
         return refused;
     }
-    let deleted = sso::delete_provider(&state, &session.auth.caller(), id).await;
+    let deleted = sso::delete_provider(&state.services, &session.auth.caller(), id).await;
     answer(&state, &session, deleted).await
 }
 

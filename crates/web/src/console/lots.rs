@@ -69,7 +69,7 @@ async fn lots_page(
     error: Option<String>,
     notice: Option<String>,
 ) -> Result<LotsPage, Error> {
-    let choices = lots::choices(state, &session.auth.caller(), signer).await?;
+    let choices = lots::choices(&state.services, &session.auth.caller(), signer).await?;
     let signers = choices
         .signers
         .iter()
@@ -139,7 +139,7 @@ pub async fn create(State(state): State<AppState>, session: Session, fields: For
             .map(|id| id.trim().parse::<i64>())
             .collect::<Result<Vec<_>, _>>()
             .map_err(|_| Error::field("workflows", session.text.s("lots.workflow_unreadable")))?;
-        lots::create(&state, &session.auth.caller(), &typed.name, signer, &ids).await
+        lots::create(&state.services, &session.auth.caller(), &typed.name, signer, &ids).await
     }
     .await;
     match made {

@@ -9,8 +9,8 @@ use signet_api::AppState;
 use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role};
 use signet_domain::paging::Page;
 use signet_domain::user::{UserInput, UserKind};
+use signet_services::records::UserFilter;
 use signet_services::users;
-use signet_store::UserFilter;
 
 use super::{Frame, Session, failure, render, user_text};
 
@@ -60,7 +60,7 @@ async fn role_options(state: &AppState, session: &Session) -> Result<Vec<RoleOpt
     let builtin = [Role::Sender, Role::Signer, Role::Auditor, Role::Administrator];
     let mut options: Vec<RoleOption> =
         builtin.into_iter().map(|r| RoleOption { id: i64::from(r.id()), label: capitalised(r.as_str()) }).collect();
-    for role in state.store.roles(session.auth.tenant_id).await? {
+    for role in signet_services::roles::list(&state.services, &session.auth.caller()).await? {
         options.push(RoleOption { id: CUSTOM_ROLE_BASE + role.id, label: role.name });
     }
     Ok(options)
@@ -78,7 +78,7 @@ async fn people_page(state: &AppState, session: &Session, q: &str) -> Result<Peo
         ..UserFilter::default()
     };
     let (rows, total) =
-        users::search(state, session.auth.tenant_id, filter, None, Page::parse(Some(1), Some(100))?).await?;
+        users::search(&state.services, session.auth.tenant_id, filter, None, Page::parse(Some(1), Some(100))?).await?;
     let users = rows
         .into_iter()
         .map(|u| UserView {
@@ -96,7 +96,7 @@ async fn people_page(state: &AppState, session: &Session, q: &str) -> Result<Peo
         ..UserFilter::default()
     };
     let pending = match may_invite {
-        true => users::search(state, session.auth.tenant_id, waiting, None, Page::parse(Some(1), Some(100))?)
+        true => users::search(&state.services, session.auth.tenant_id, waiting, None, Page::parse(Some(1), Some(100))?)
             .await?
             .0
             .into_iter()
@@ -159,7 +159,7 @@ pub async fn invite(State(state): State<AppState>, session: Session, axum::Form(
         role_id: Some(form.role),
         ..UserInput::default()
     };
-    match users::create_internal(&state, &session.auth.caller(), &input).await {
+    match users::create_internal(&state.services, &session.auth.caller(), &input).await {
         Ok(created) => {
             let email = created.user.email.unwrap_or_default();
             let query = serde_urlencoded::to_string([("invited", email.as_str())]).unwrap_or_default();
@@ -203,7 +203,7 @@ pub async fn decide(
         _ => return super::page_error(StatusCode::BAD_REQUEST, session.text.s("people.approve_or_reject")),
     };
     let reason = form.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
-    match users::decide_external(&state, &session.auth.caller(), id, approve, reason).await {
+    match users::decide_external(&state.services, &session.auth.caller(), id, approve, reason).await {
         Ok(_) => super::session::see_other("/app/people"),
         Err(error) => {
             super::shown_again(error, async |text| {

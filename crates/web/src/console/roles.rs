@@ -59,12 +59,13 @@ async fn roles_page(state: &AppState, session: &Session, error: Option<String>) 
             own: false,
         }
     });
-    let own = state.store.roles(session.auth.tenant_id).await?.into_iter().map(|role| RoleView {
-        id: CUSTOM_ROLE_BASE + role.id,
-        name: role.name,
-        allows: described(session.text, &parse_permissions(&role.permissions)),
-        own: true,
-    });
+    let own =
+        signet_services::roles::list(&state.services, &session.auth.caller()).await?.into_iter().map(|role| RoleView {
+            id: CUSTOM_ROLE_BASE + role.id,
+            name: role.name,
+            allows: described(session.text, &parse_permissions(&role.permissions)),
+            own: true,
+        });
     Ok(RolesPage {
         frame: session.frame("/app/people"),
         roles: builtin.chain(own).collect(),
@@ -95,7 +96,7 @@ pub async fn create(State(state): State<AppState>, session: Session, fields: For
         return refused;
     }
     let permissions: Vec<String> = fields.all("permission").map(str::to_string).collect();
-    match roles::create(&state, &session.auth.caller(), fields.get("name"), &permissions).await {
+    match roles::create(&state.services, &session.auth.caller(), fields.get("name"), &permissions).await {
         Ok(_) => see_other("/app/roles"),
         Err(error) => again(&state, &session, error).await,
     }
@@ -115,7 +116,7 @@ pub async fn delete(
     if let Some(refused) = session.refuses_change(Permission::ManagePeople, &form.csrf) {
         return refused;
     }
-    match roles::delete(&state, &session.auth.caller(), id).await {
+    match roles::delete(&state.services, &session.auth.caller(), id).await {
         Ok(()) => see_other("/app/roles"),
         Err(error) => again(&state, &session, error).await,
     }

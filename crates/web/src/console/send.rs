@@ -14,12 +14,11 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use signet_api::AppState;
 use signet_api::extract::ApiPath;
-use signet_blob::BlobKey;
 use signet_domain::access::Permission;
 use signet_domain::fields::FieldKind;
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_domain::{DocumentId, Error, now_millis, stamp};
-use signet_services::documents::{check_pdf, store_document};
+use signet_services::documents::{self, check_pdf, store_document};
 use signet_services::stamps::StampDetails;
 use signet_services::workflows::initiate::InitiateWorkflow;
 use signet_services::workflows::staged::{self, ChosenAttachment, StagedAttachment};
@@ -228,7 +227,7 @@ impl StampForm {
 /// the service will take them.
 async fn check_stamp(state: &AppState, session: &Session, fields: &FormFields) -> Result<(), Error> {
     match StampForm::read(fields).details(session.text)? {
-        Some(details) => signet_services::stamps::check_details(state, session.auth.tenant_id, details).await,
+        Some(details) => signet_services::stamps::check_details(&state.services, session.auth.tenant_id, details).await,
         None => Ok(()),
     }
 }
@@ -256,7 +255,11 @@ struct SendPage {
 
 /// The tenant's templates to start from, by name.
 async fn template_options(state: &AppState, session: &Session) -> Result<Vec<(i64, String)>, Error> {
-    Ok(templates::usable(state, &session.auth.caller()).await?.into_iter().map(|t| (t.id.get(), t.name)).collect())
+    Ok(templates::usable(&state.services, &session.auth.caller())
+        .await?
+        .into_iter()
+        .map(|t| (t.id.get(), t.name))
+        .collect())
 }
 
 fn empty_rows() -> Vec<Signer> {
@@ -390,18 +393,19 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
     let mut documents = Vec::with_capacity(files.len());
     for (name, bytes) in files {
         let field = session.text.plain("send.field.document", &[("name", &name)]);
-        let checked = match state.heavy.run(move || check_pdf(&field, name, bytes)).await {
+        let checked = match state.services.heavy.run(move || check_pdf(&field, name, bytes)).await {
             Ok(Ok(checked)) => checked,
             Ok(Err(error)) => return again(user_text(&error)),
             Err(error) => return failure(error),
         };
-        match store_document(&state, session.auth.tenant_id, &session.auth.actor(), checked, None, None).await {
+        match store_document(&state.services, session.auth.tenant_id, &session.auth.actor(), checked, None, None).await
+        {
             Ok(row) => documents.push(row.id.get()),
             Err(error) => return failure(error),
         }
     }
     // The attachments are checked as the API checks them and kept until the workflow is sent.
-    let staged = match staged::stage(&state, session.auth.tenant_id, attachments).await {
+    let staged = match staged::stage(&state.services, session.auth.tenant_id, attachments).await {
         Ok(staged) => staged,
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => return again(user_text(&error)),
         Err(error) => return failure(error),
@@ -504,14 +508,9 @@ struct PlacePage {
 
 /// The tenant's document `id` and the size of each page shown.
 async fn document_view(state: &AppState, session: &Session, id: i64, position: usize) -> Result<DocumentView, Error> {
-    let row = state
-        .store
-        .document(session.auth.tenant_id, DocumentId::from(id))
-        .await?
-        .filter(|d| d.workflow_id.is_none())
-        .ok_or_else(|| Error::not_found("document"))?;
-    let bytes = state.blob.get(&BlobKey::parse(&row.current_blob)?).await?;
+    let (row, bytes) = documents::staged(&state.services, &session.auth.caller(), DocumentId::from(id)).await?;
     let sizes = state
+        .services
         .heavy
         .run(move || signet_pdf::page_sizes(&bytes).map_err(|e| Error::field("document", e.to_string())))
         .await??;
@@ -591,17 +590,12 @@ pub async fn page_image(
     if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
         return refused;
     }
-    let found = state.store.document(session.auth.tenant_id, DocumentId::from(id)).await;
-    let Ok(Some(row)) = found else {
-        return super::page_error(StatusCode::NOT_FOUND, session.text.s("send.no_such_document"));
-    };
-    let bytes = match BlobKey::parse(&row.current_blob) {
-        Ok(key) => state.blob.get(&key).await,
-        Err(error) => Err(error),
-    };
-    match bytes {
-        Ok(bytes) => crate::preview::page_response(&bytes, page, row.page_count as usize).await,
-        Err(error) => failure(error.into()),
+    match documents::staged(&state.services, &session.auth.caller(), DocumentId::from(id)).await {
+        Ok((row, bytes)) => crate::preview::page_response(&bytes, page, row.page_count as usize).await,
+        Err(error) if error.code() == signet_domain::ErrorCode::NotFound => {
+            super::page_error(StatusCode::NOT_FOUND, session.text.s("send.no_such_document"))
+        }
+        Err(error) => failure(error),
     }
 }
 
@@ -866,11 +860,11 @@ async fn checked_review(
     let (template, placed) = match request.template_id {
         0 => (String::new(), request.fields.clone()),
         id => {
-            let (name, definition) = templates::read_for(state, &session.auth.caller(), id).await?;
+            let (name, definition) = templates::read_for(&state.services, &session.auth.caller(), id).await?;
             (name, definition.fields)
         }
     };
-    staged::validate_with(state, session.auth.tenant_id, request, &sending.attachments).await?;
+    staged::validate_with(&state.services, session.auth.tenant_id, request, &sending.attachments).await?;
     let mut page = review_page(state, session, fields, sending, &placed).await?;
     page.from_template = template;
     Ok(page)
@@ -918,7 +912,7 @@ async fn from_template(
     if id == 0 {
         return Ok(FormFields(fields.0.clone()));
     }
-    let (_, definition) = templates::read_for(state, &session.auth.caller(), id).await?;
+    let (_, definition) = templates::read_for(&state.services, &session.auth.caller(), id).await?;
     // A signature placed below a text becomes that signatory's anchor on the screen (the
     // template's signatory N is the N-th row with an address, as the request numbers them).
     let listed = signers(fields);
@@ -1015,10 +1009,17 @@ async fn send(state: &AppState, session: &Session, fields: &FormFields, sending:
     let template_name = fields.get("template_name");
     if !template_name.is_empty() {
         let definition = TemplateDefinition { fields: request.fields.clone(), ..TemplateDefinition::default() };
-        templates::create(state, session.auth.tenant_id, &session.auth.actor(), Some(template_name), None, definition)
-            .await?;
+        templates::create(
+            &state.services,
+            session.auth.tenant_id,
+            &session.auth.actor(),
+            Some(template_name),
+            None,
+            definition,
+        )
+        .await?;
     }
-    let created = staged::initiate_with(state, &session.auth.caller(), request, &sending.attachments).await?;
+    let created = staged::initiate_with(&state.services, &session.auth.caller(), request, &sending.attachments).await?;
     Ok(created.workflow.id.get())
 }
 

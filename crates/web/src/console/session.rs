@@ -18,7 +18,7 @@ use signet_api::AppState;
 use signet_api::auth::Auth;
 use signet_api::auth::jwt::PrincipalKind;
 use signet_api::extract::ClientIp;
-use signet_services::{secrets, sso};
+use signet_services::{secrets, sessions, sso, users};
 
 use super::text::Text;
 use super::{Session, page_error};
@@ -53,7 +53,7 @@ fn csrf_token(refresh_token: &str) -> String {
 /// `Secure` when the installation is reached over HTTPS (browsers refuse it on plain HTTP
 /// except on localhost, where tests and development run).
 fn secure_attribute(state: &AppState) -> &'static str {
-    if state.config.public_base().starts_with("https://") { "; Secure" } else { "" }
+    if state.services.config.public_base().starts_with("https://") { "; Secure" } else { "" }
 }
 
 fn cookie(state: &AppState, name: &str, value: &str, same_site: &str) -> Option<HeaderValue> {
@@ -99,7 +99,8 @@ fn same_origin(state: &AppState, headers: &HeaderMap) -> bool {
         Some("null") | None => true,
         Some(origin) => {
             let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or_default();
-            origin == state.config.public_base() || origin.split_once("://").is_some_and(|(_, rest)| rest == host)
+            origin == state.services.config.public_base()
+                || origin.split_once("://").is_some_and(|(_, rest)| rest == host)
         }
     }
 }
@@ -110,7 +111,7 @@ async fn current(state: &AppState, headers: &HeaderMap, ip: std::net::IpAddr) ->
     let Some(cookie) = crate::cookie_value(headers, SESSION).as_deref().and_then(SessionCookie::parse) else {
         return Ok(None);
     };
-    let live = state.store.live_refresh_token(&secrets::hash_token(&cookie.refresh_token)).await;
+    let live = sessions::live(&state.services, &cookie.refresh_token).await;
     let (principal_id, tenant_id) = match live {
         Ok(Some(found)) => found,
         Ok(None) => return Ok(None),
@@ -123,7 +124,7 @@ async fn current(state: &AppState, headers: &HeaderMap, ip: std::net::IpAddr) ->
             return Err(page_error(StatusCode::SERVICE_UNAVAILABLE, Text::EN.s("session.console_unreachable")));
         }
     };
-    let name = state.store.user(tenant_id, principal_id).await.ok().and_then(|u| u.name.or(u.email));
+    let name = users::me(&state.services, &auth.caller()).await.ok().and_then(|u| u.name.or(u.email));
     let lang = headers
         .get(header::ACCEPT_LANGUAGE)
         .and_then(|v| v.to_str().ok())
@@ -177,21 +178,21 @@ pub async fn start(State(state): State<AppState>, headers: HeaderMap, Query(quer
         return page_error(StatusCode::FORBIDDEN, Text::EN.s("session.sign_in_elsewhere"));
     }
     let back = if back.starts_with("/app") && sso::check_local_return(back).is_ok() { back } else { "/app" };
-    let account = match sso::redeem(&state, code).await {
+    let account = match sso::redeem(&state.services, code).await {
         Ok(Some(account)) => account,
         Ok(None) => {
             return page_error(StatusCode::BAD_REQUEST, Text::EN.s("session.sign_in_used"));
         }
         Err(error) => return super::failure(error),
     };
-    let tokens = match signet_api::routes::auth::issue_new_session(&state, &account, PrincipalKind::User).await {
-        Ok(tokens) => tokens,
+    let refresh = match sessions::open(&state.services, &account).await {
+        Ok(refresh) => refresh,
         Err(_) => {
             return page_error(StatusCode::SERVICE_UNAVAILABLE, Text::EN.s("session.sign_in_unavailable"));
         }
     };
     let mut response = see_other(back);
-    let value = format!("{}.{}", tokens.refresh_token, account.security_stamp);
+    let value = format!("{}.{}", refresh.token, account.security_stamp);
     for set in [cookie(&state, SESSION, &value, "Lax"), expired_cookie(&state, SIGN_IN_STATE)].into_iter().flatten() {
         response.headers_mut().append(header::SET_COOKIE, set);
     }
@@ -214,7 +215,7 @@ pub async fn end(
         return refused;
     }
     if let Some(cookie) = crate::cookie_value(&headers, SESSION).as_deref().and_then(SessionCookie::parse)
-        && let Err(error) = state.store.revoke_refresh_family(&secrets::hash_token(&cookie.refresh_token)).await
+        && let Err(error) = sessions::revoke(&state.services, &cookie.refresh_token).await
     {
         return super::failure(error);
     }

@@ -60,8 +60,8 @@ struct SigningPage {
 
 async fn signing_page(state: &AppState, session: &Session, error: Option<String>) -> Result<SigningPage, Error> {
     let caller = session.auth.caller();
-    let (settings, automated_name) = certificates::automated_signing(state, &caller).await?;
-    let rows = state.store.signing_profiles(caller.tenant_id).await?;
+    let (settings, automated_name) = certificates::automated_signing(&state.services, &caller).await?;
+    let rows = profiles::visible(&state.services, &caller).await?;
     let certificates = rows
         .iter()
         .filter(|p| p.owner_id == Some(caller.principal_id) && p.revoked_at.is_none())
@@ -162,7 +162,7 @@ pub async fn enrol(State(state): State<AppState>, session: Session, multipart: M
         password: Some(untrimmed(&fields, "password")),
         certificate_name: Some(fields.get("name")),
     };
-    let enrolled = certificates::enrol(&state, &session.auth.caller(), &enrolment).await;
+    let enrolled = certificates::enrol(&state.services, &session.auth.caller(), &enrolment).await;
     answer(&state, &session, enrolled).await
 }
 
@@ -174,7 +174,7 @@ pub async fn remove(State(state): State<AppState>, session: Session, fields: For
     }
     let removed = async {
         let id = profile_id(session.text, "profileID", fields.get("certificate"))?;
-        certificates::reset(&state, &session.auth.caller(), id, untrimmed(&fields, "password")).await
+        certificates::reset(&state.services, &session.auth.caller(), id, untrimmed(&fields, "password")).await
     }
     .await;
     answer(&state, &session, removed).await
@@ -198,7 +198,7 @@ pub async fn automated(State(state): State<AppState>, session: Session, fields: 
             reason: Some(fields.get("reason")),
             location: Some(fields.get("location")),
         };
-        certificates::set_automated_signing(&state, &session.auth.caller(), &change).await
+        certificates::set_automated_signing(&state.services, &session.auth.caller(), &change).await
     }
     .await;
     answer(&state, &session, saved).await
@@ -217,7 +217,7 @@ pub async fn create_profile(State(state): State<AppState>, session: Session, mul
         pkcs12: &p12,
         password: untrimmed(&fields, "password").to_string(),
     };
-    let created = profiles::create(&state, session.auth.tenant_id, &session.auth.actor(), new).await;
+    let created = profiles::create(&state.services, session.auth.tenant_id, &session.auth.actor(), new).await;
     answer(&state, &session, created).await
 }
 
@@ -237,6 +237,6 @@ pub async fn revoke_profile(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
-    let revoked = state.store.revoke_signing_profile(session.auth.tenant_id, id, &session.auth.actor()).await;
+    let revoked = profiles::revoke(&state.services, &session.auth.caller(), id).await;
     answer(&state, &session, revoked).await
 }

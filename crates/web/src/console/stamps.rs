@@ -15,8 +15,8 @@ use signet_api::routes::stamps::{StampStock, stock_items};
 use signet_domain::access::Permission;
 use signet_domain::stamp::{self, MAX_STAMPS_PER_LOAD};
 use signet_domain::{Error, FieldErrors};
+use signet_services::records::StampFilter;
 use signet_services::stamps::{self as stamp_service, ArticleInput, LoadItem};
-use signet_store::StampFilter;
 
 use super::session::see_other;
 use super::text::{Text, key};
@@ -87,12 +87,12 @@ async fn stamps_page(
     state_code: &str,
     error: Option<String>,
 ) -> Result<StampsPage, Error> {
-    let tenant = session.auth.tenant_id;
-    let settings = state.store.stamp_settings(tenant).await?;
+    let caller = session.auth.caller();
+    let (stock, settings) = stamp_service::stock(&state.services, &caller, None).await?;
     let threshold = settings.low_stock_threshold;
-    let stock = stock_items(state.store.stamp_stock(tenant, None).await?, threshold);
+    let stock = stock_items(stock, threshold);
     let filter = StampFilter { state_code: Some(state_code.to_string()), ..StampFilter::default() };
-    let (rows, total) = state.store.stamps(tenant, &filter, 0, LISTED).await?;
+    let (rows, total) = stamp_service::inventory(&state.services, &caller, &filter, 0, LISTED).await?;
     let may_change = session.auth.access.allows(Permission::ManageSettings);
     let certificates = rows
         .into_iter()
@@ -109,7 +109,7 @@ async fn stamps_page(
             loaded: when(r.loaded_at),
         })
         .collect();
-    let articles = stamp_service::articles(state, tenant, state_code)
+    let articles = stamp_service::articles(&state.services, caller.tenant_id, state_code)
         .await?
         .into_iter()
         .map(|v| ArticleRow {
@@ -288,7 +288,7 @@ pub async fn load(State(state): State<AppState>, session: Session, multipart: Mu
         let files = in_line_order(&items, files);
         attach_certificates(session.text, &mut items, &files)?;
         let (tenant, actor) = (session.auth.tenant_id, session.auth.actor());
-        stamp_service::load(&state, tenant, &actor, Some(fields.get("state")), items)
+        stamp_service::load(&state.services, tenant, &actor, Some(fields.get("state")), items)
             .await
             .map_err(|error| as_form_fields(session.text, error, &files))
     }
@@ -313,7 +313,7 @@ pub async fn certificate(State(state): State<AppState>, session: Session, ApiPat
     if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
         return refused;
     }
-    match stamp_service::certificate_pdf(&state, session.auth.tenant_id, id).await {
+    match stamp_service::certificate_pdf(&state.services, session.auth.tenant_id, id).await {
         Ok((name, pdf)) => signet_api::routes::documents::pdf_response(pdf, &name),
         Err(error) => failure(error),
     }
@@ -330,7 +330,7 @@ pub async fn retire(
         return refused;
     }
     let state_code = chosen_state(Some(fields.get("state")));
-    let retired = state.store.retire_stamp(session.auth.tenant_id, id, &session.auth.actor()).await;
+    let retired = stamp_service::retire(&state.services, &session.auth.caller(), id).await;
     answer(&state, &session, &state_code, retired).await
 }
 
@@ -352,7 +352,8 @@ pub async fn settings(State(state): State<AppState>, session: Session, fields: F
             .take(stamp_service::MAX_ALERT_EMAILS + 1)
             .map(str::to_string)
             .collect();
-        stamp_service::set_settings(&state, session.auth.tenant_id, &session.auth.actor(), threshold, emails).await
+        stamp_service::set_settings(&state.services, session.auth.tenant_id, &session.auth.actor(), threshold, emails)
+            .await
     }
     .await;
     answer(&state, &session, &state_code, saved).await
@@ -384,8 +385,15 @@ pub async fn set_article(State(state): State<AppState>, session: Session, fields
             source: text("source"),
         };
         let code = fields.get("code").trim();
-        stamp_service::set_article(&state, session.auth.tenant_id, &session.auth.actor(), &state_code, code, input)
-            .await
+        stamp_service::set_article(
+            &state.services,
+            session.auth.tenant_id,
+            &session.auth.actor(),
+            &state_code,
+            code,
+            input,
+        )
+        .await
     }
     .await;
     answer(&state, &session, &state_code, set).await
@@ -398,7 +406,7 @@ pub async fn remove_article(State(state): State<AppState>, session: Session, fie
     }
     let state_code = chosen_state(Some(fields.get("state")));
     let (tenant, actor) = (session.auth.tenant_id, session.auth.actor());
-    let removed = stamp_service::remove_article(&state, tenant, &actor, &state_code, fields.get("code")).await;
+    let removed = stamp_service::remove_article(&state.services, tenant, &actor, &state_code, fields.get("code")).await;
     answer(&state, &session, &state_code, removed).await
 }
 

@@ -69,7 +69,7 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(filter)
     let wanted_state = filter.state.as_deref().filter(|s| !s.is_empty());
     let q = filter.q.as_deref().unwrap_or_default();
     let query = ListQuery { page_number: filter.page, page_size: Some(25), state: wanted_state, search_text: Some(q) };
-    let (rows, page, total) = match queries::list(&state, session.auth.tenant_id, &query).await {
+    let (rows, page, total) = match queries::list(&state.services, session.auth.tenant_id, &query).await {
         Ok(found) => found,
         Err(error) => return failure(error),
     };
@@ -222,17 +222,14 @@ async fn workflow_page(
     error: Option<String>,
 ) -> Result<WorkflowPage, signet_domain::Error> {
     let tenant = session.auth.tenant_id;
-    let details = queries::details(state, tenant, id.into()).await?;
-    let (_, entries, check) = queries::audit(state, tenant, id.into()).await?;
+    let details = queries::details(&state.services, tenant, id.into()).await?;
+    let (_, entries, check) = queries::audit(&state.services, tenant, id.into()).await?;
     let workflow = details.workflow;
     let in_progress = workflow.state.as_str() == "in_progress";
     // Attachments asked of a signer have a file once they gave it.
-    let attachments = state
-        .store
-        .attachments(&workflow)
+    let attachments = queries::attachments(&state.services, &session.auth.caller(), id.into())
         .await?
         .into_iter()
-        .filter(|a| a.blob_key.is_some())
         .map(|a| AttachmentView {
             id: a.id.get(),
             name: a.name,
@@ -265,7 +262,7 @@ async fn workflow_page(
     let expires = workflow.expires_at.map_or_else(|| session.text.s("workflow.expires.never").to_string(), when);
     let mut documents = Vec::with_capacity(details.documents.len());
     for d in details.documents {
-        let comments = signet_services::workflows::actions::comments(state, tenant, d.id)
+        let comments = signet_services::workflows::actions::comments(&state.services, tenant, d.id)
             .await?
             .into_iter()
             .map(|(author, text, at)| CommentView { author, text, at: when(at) })
@@ -344,20 +341,22 @@ pub async fn act(
         "delegate" => {
             let email = form.email.as_deref().unwrap_or_default();
             let reason = form.reason.as_deref().unwrap_or_default();
-            actions::delegate(&state, &caller, workflow_id, email, reason).await.map(|_| "delegated")
+            actions::delegate(&state.services, &caller, workflow_id, email, reason).await.map(|_| "delegated")
         }
-        "decline" => actions::decline(&state, &caller, workflow_id, form.reason.as_deref()).await.map(|_| "declined"),
+        "decline" => {
+            actions::decline(&state.services, &caller, workflow_id, form.reason.as_deref()).await.map(|_| "declined")
+        }
         "comment" => {
             let document = form.document.unwrap_or_default().into();
             let comment = form.comment.as_deref().unwrap_or_default();
-            actions::add_comment(&state, &caller, document, comment).await.map(|_| "comment")
+            actions::add_comment(&state.services, &caller, document, comment).await.map(|_| "comment")
         }
         other => match signatory_action(other) {
             Some(("link", signatory)) => {
-                actions::revoke_link(&state, &caller, workflow_id, signatory.into()).await.map(|_| "link")
+                actions::revoke_link(&state.services, &caller, workflow_id, signatory.into()).await.map(|_| "link")
             }
             Some((_, signatory)) => {
-                actions::remind(&state, &caller, workflow_id, signatory.into()).await.map(|_| "reminded")
+                actions::remind(&state.services, &caller, workflow_id, signatory.into()).await.map(|_| "reminded")
             }
             None => return super::page_error(StatusCode::NOT_FOUND, session.text.s("workflow.no_such_action")),
         },
@@ -381,7 +380,7 @@ pub async fn download(
     }
     let request =
         DownloadRequest { workflow_id: id.into(), reference_no: None, document_id: document.into(), merged: false };
-    match documents::download(&state, session.auth.tenant_id, &request).await {
+    match documents::download(&state.services, session.auth.tenant_id, &request).await {
         Ok(file) => pdf_response(file.bytes, &file.file_name),
         Err(error) => failure(error),
     }
@@ -396,7 +395,7 @@ pub async fn attachment(
     if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
         return refused;
     }
-    match actions::attachment(&state, session.auth.tenant_id, id.into(), attachment.into()).await {
+    match actions::attachment(&state.services, session.auth.tenant_id, id.into(), attachment.into()).await {
         Ok((name, bytes)) => super::download(bytes, &name),
         Err(error) => failure(error),
     }
@@ -407,7 +406,7 @@ pub async fn certificate(State(state): State<AppState>, session: Session, ApiPat
     if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
         return refused;
     }
-    match queries::certificate(&state, session.auth.tenant_id, id.into()).await {
+    match queries::certificate(&state.services, session.auth.tenant_id, id.into()).await {
         Ok(bytes) => pdf_response(bytes.into(), &format!("workflow-{id}-certificate.pdf")),
         Err(error) => failure(error),
     }

@@ -113,7 +113,7 @@ fn methods(payload: &Payload) -> Methods {
 }
 
 async fn render(state: &Services, open: &OpenTransaction, base: String, error: Option<String>) -> Response {
-    let requester = state.store.tenant_name(open.row.tenant_id).await.ok().flatten().unwrap_or_default();
+    let requester = signet_services::gateway::transaction::requester_name(state, open).await;
     let allowed = methods(&open.payload);
     let esign = esign::offered(state, open);
     let token = signet_services::gateway::token::offered(open);

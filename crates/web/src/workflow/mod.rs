@@ -15,9 +15,9 @@ use signet_domain::fields::FieldKind;
 use signet_domain::{Error, ErrorCode};
 use signet_services::Services;
 use signet_services::gateway::seal::Mark;
+use signet_services::records::AfterSignature;
 use signet_services::workflows::placement::{self, FieldInputs, Placement};
 use signet_services::workflows::signer::{self, LinkClosed, SignerSession};
-use signet_store::AfterSignature;
 
 use crate::form::{Methods, mark_from, read_submission};
 pub use link::{PageError, SignerLink};
