@@ -161,9 +161,7 @@ async fn make_fixture(app: &TestApp, tenant: &signet_server::provision::Provisio
     let svc = &app.state.services;
     let admin = caller(tenant, tenant.admin_user_id, Access::builtin(Role::Administrator));
     let (token, _) =
-        signet_services::gateway::admin::create_authtoken(svc, tenant.tenant_id, &admin.audit_actor(), Some("ERP"))
-            .await
-            .expect("authtoken");
+        signet_services::gateway::admin::create_authtoken(svc, &admin, Some("ERP")).await.expect("authtoken");
     let menu =
         signet_services::menus::create_activity(svc, &admin, 0, &format!("Loans {}", token.id)).await.expect("menu");
     Fixture { admin_user_id: tenant.admin_user_id, authtoken_id: token.id, menu_id: menu.id }

@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
 use signet_testkit::people::{GOOD_PASSWORD, link_token, set_password};
-use signet_testkit::server::{TestApp, spawn_with};
+use signet_testkit::server::{TestApp, administrator, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
 
@@ -160,7 +160,7 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     // The boxes went where they were dropped: each on the first page, the first signer's in
     // the page's left half below its middle (dropped 20 % across and 55 % down).
     let details =
-        signet_services::workflows::queries::details(&app.state.services, tenant.tenant_id, workflow_id.into())
+        signet_services::workflows::queries::details(&app.state.services, &administrator(&tenant), workflow_id.into())
             .await
             .expect("workflow");
     let boxes: Vec<Value> = details
@@ -476,9 +476,10 @@ async fn the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit
     let signer_page = to_page.headers()["location"].to_str().expect("location").to_string();
     assert!(signer_page.starts_with("/sign/w/"), "{signer_page}");
     assert_eq!(browser.get(app.url(&signer_page)).await.status(), 200);
-    let details = signet_services::workflows::queries::details(&app.state.services, tenant.tenant_id, own.into())
-        .await
-        .expect("workflow");
+    let details =
+        signet_services::workflows::queries::details(&app.state.services, &administrator(&tenant), own.into())
+            .await
+            .expect("workflow");
     let director = details.signatories[1].id.get();
     assert_eq!(browser.get(app.url(&format!("/app/inbox/{director}"))).await.status(), 404);
 
@@ -780,8 +781,7 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
         {"signatory": 1, "kind": "date", "page": 1, "left": 100.0, "top": 600.0, "width": 100.0, "height": 20.0}]});
     let below = signet_services::workflows::templates::create(
         &app.state.services,
-        tenant.tenant_id,
-        &signet_domain::audit::Actor::system(),
+        &administrator(&tenant),
         Some("Below the guarantor"),
         None,
         serde_json::from_value(definition).expect("definition"),
@@ -805,7 +805,7 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     assert!(review.contains("The template One signer at the foot places these boxes"), "{review}");
     assert!(review.contains("Signature of Ravi: guarantee.pdf, page 1"), "{review}");
     assert!(review.contains("x=\"100\" y=\"500\" width=\"150\" height=\"50\""), "{review}");
-    let details = signet_services::workflows::queries::details(&app.state.services, tenant.tenant_id, id.into())
+    let details = signet_services::workflows::queries::details(&app.state.services, &administrator(&tenant), id.into())
         .await
         .expect("workflow");
     let placement: Value = serde_json::from_str(&details.signatories[0].placement).expect("placement");
@@ -1084,8 +1084,7 @@ async fn template_of_one_box(
     let definition = json!({"fields": [{"signatory": 1, "page": page, "left": 100.0, "top": 500.0, "width": 150.0, "height": 50.0}]});
     signet_services::workflows::templates::create(
         &app.state.services,
-        tenant.tenant_id,
-        &signet_domain::audit::Actor::system(),
+        &administrator(tenant),
         Some(name),
         None,
         serde_json::from_value(definition).expect("definition"),
@@ -2470,7 +2469,7 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
     let emails: Vec<&str> =
         details["signatories"].as_array().expect("signatories").iter().filter_map(|s| s["emailId"].as_str()).collect();
     assert_eq!(emails, ["asha@borrower.example", "ravi@guarantor.example"], "{details}");
-    let stored = signet_services::workflows::queries::details(&app.state.services, tenant.tenant_id, id.into())
+    let stored = signet_services::workflows::queries::details(&app.state.services, &administrator(&tenant), id.into())
         .await
         .expect("workflow");
     let placement: Value = serde_json::from_str(&stored.signatories[1].placement).expect("placement");

@@ -9,7 +9,7 @@
 
 use signet_blob::BlobKey;
 use signet_domain::workflow::DocumentState;
-use signet_domain::{DocumentId, Error, TemplateId, TenantId};
+use signet_domain::{DocumentId, Error, TenantId};
 use signet_pdf::assemble::{MAX_MERGED_DOCUMENTS, MergePart};
 use signet_pdf::forms::{FieldFill, FieldKind, FieldPart, MAX_FILLS, MAX_IMAGE_BYTES, MAX_TEXT_CHARS};
 
@@ -75,18 +75,30 @@ pub struct Composed {
     pub signature_pages: Vec<u32>,
 }
 
-/// Reads the stored documents the inputs merge and checks the templates they name; tenant
-/// scoped (another tenant's document is "no such document").
-pub async fn gather(svc: &Services, tenant_id: TenantId, inputs: Vec<DocumentInput>) -> Result<Vec<Gathered>, Error> {
+/// Reads the stored documents the inputs merge and checks the templates they name, for a
+/// caller who may send; tenant scoped (another tenant's document is "no such document"), and a
+/// template the caller may not use reads as one that does not exist
+/// (`authority::templates::may_use_template`).
+pub async fn gather(
+    svc: &Services,
+    caller: &crate::Caller,
+    inputs: Vec<DocumentInput>,
+) -> Result<Vec<Gathered>, Error> {
+    caller.require(signet_domain::access::Permission::SendWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let mut out = Vec::with_capacity(inputs.len());
     for input in inputs {
         if input.template_id < 0 {
             return Err(Error::field(&format!("{}.templateId", input.field), "must be 0 or a template id"));
         }
-        if input.template_id > 0
-            && svc.store.template(tenant_id, TemplateId::from(i64::from(input.template_id))).await?.is_none()
-        {
-            return Err(Error::field(&format!("{}.templateId", input.field), "no such template"));
+        if input.template_id > 0 {
+            match crate::workflows::templates::template_for(svc, caller, i64::from(input.template_id)).await {
+                Err(e) if e.code() == signet_domain::ErrorCode::NotFound => {
+                    return Err(Error::field(&format!("{}.templateId", input.field), "no such template"));
+                }
+                Err(e) => return Err(e),
+                Ok(_) => {}
+            }
         }
         if input.merges.len() > MAX_MERGES {
             return Err(Error::field(

@@ -126,12 +126,10 @@ pub async fn store_document(
 
 /// Uploads one document or several, all or nothing: every file is checked (off the executor)
 /// and every problem reported before anything is stored.
-pub async fn upload(
-    svc: &Services,
-    tenant_id: TenantId,
-    actor: &Actor,
-    uploads: Vec<Upload>,
-) -> Result<Vec<DocumentRow>, Error> {
+pub async fn upload(svc: &Services, caller: &crate::Caller, uploads: Vec<Upload>) -> Result<Vec<DocumentRow>, Error> {
+    caller.require(signet_domain::access::Permission::SendWorkflows)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let limit = svc.config.max_body_bytes;
     let uploads = std::sync::Arc::new(uploads);
     let mut errors = FieldErrors::new();
@@ -174,7 +172,9 @@ pub struct Download {
 
 /// The newest version of a workflow's document (every signature so far), or all of them in
 /// one PDF (`merged`).
-pub async fn download(svc: &Services, tenant_id: TenantId, request: &DownloadRequest) -> Result<Download, Error> {
+pub async fn download(svc: &Services, caller: &crate::Caller, request: &DownloadRequest) -> Result<Download, Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let workflow = svc
         .store
         .workflow(tenant_id, request.workflow_id)
@@ -220,6 +220,13 @@ pub async fn merged_pdf(svc: &Services, workflow: &WorkflowRow) -> Result<Vec<u8
         return Ok(svc.blob.get(&key).await?.to_vec());
     }
     crate::workflows::certificate::certificate_pdf(svc, workflow).await
+}
+
+/// Keeps a checked PDF the caller uploads to send (sending workflows): it waits, unplaced,
+/// until a workflow takes it.
+pub async fn keep(svc: &Services, caller: &crate::Caller, checked: CheckedPdf) -> Result<DocumentRow, Error> {
+    caller.require(signet_domain::access::Permission::SendWorkflows)?;
+    store_document(svc, caller.tenant_id, &caller.audit_actor(), checked, None, None).await
 }
 
 /// A document the caller's tenant uploaded and has not yet put in a workflow (being placed

@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
-use signet_domain::audit::Actor;
 use signet_domain::invoice::{
     Gst, InvoiceKind, Party, PartyFields, PartyInput, check_party, check_sac, format_rupees, gst, issued_window,
     ist_date, rate_from_percent, state_label,
@@ -89,10 +88,12 @@ const PROFILE_FIELDS: PartyFields<'static> =
 /// be registered in the profile's state (the place of supply).
 pub async fn set_billing_profile(
     svc: &Services,
-    tenant_id: TenantId,
-    actor: &Actor,
+    caller: &crate::Caller,
     input: PartyInput<'_>,
 ) -> Result<BillingProfileRow, Error> {
+    caller.require(signet_domain::access::Permission::ManageSettings)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let party = check_party(&input, &PROFILE_FIELDS, false)?;
     svc.store.put_billing_profile(tenant_id, &party, actor).await?;
     svc.store.billing_profile(tenant_id).await?.ok_or_else(|| Error::internal("the billing profile was not saved"))
@@ -128,7 +129,10 @@ fn check_workflow_id(id: i64) -> Result<WorkflowId, Error> {
 
 /// Issues the invoice (and, when the workflow took stamp papers, the debit note) of a workflow
 /// of the tenant, or answers the ones issued before, unchanged.
-pub async fn issue(svc: &Services, tenant_id: TenantId, actor: &Actor, id: i64) -> Result<WorkflowInvoices, Error> {
+pub async fn issue(svc: &Services, caller: &crate::Caller, id: i64) -> Result<WorkflowInvoices, Error> {
+    caller.require(signet_domain::access::Permission::ManageSettings)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let workflow_id = check_workflow_id(id)?;
     let existing = svc.store.workflow_invoices(tenant_id, workflow_id).await?;
     if !existing.is_empty() {
@@ -192,7 +196,9 @@ async fn billable(svc: &Services, tenant_id: TenantId, workflow_id: WorkflowId) 
 
 /// The documents issued for a workflow of the tenant (also after the workflow was deleted:
 /// they are records of their own); `not_found` before they are issued.
-pub async fn fetch(svc: &Services, tenant_id: TenantId, id: i64) -> Result<WorkflowInvoices, Error> {
+pub async fn fetch(svc: &Services, caller: &crate::Caller, id: i64) -> Result<WorkflowInvoices, Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let workflow_id = check_workflow_id(id)?;
     let rows = svc.store.workflow_invoices(tenant_id, workflow_id).await?;
     if rows.is_empty() {
@@ -224,7 +230,9 @@ pub struct IssuedPage {
 /// The documents issued to the tenant, newest first, a page at a time: every parameter checked
 /// at once (paging as every list, dates as IST days with both ends included, a positive
 /// workflow id). Another tenant's documents are never listed.
-pub async fn list(svc: &Services, tenant_id: TenantId, input: ListInput<'_>) -> Result<IssuedPage, Error> {
+pub async fn list(svc: &Services, caller: &crate::Caller, input: ListInput<'_>) -> Result<IssuedPage, Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let mut errors = FieldErrors::new();
     let page = Page::parse(input.page_number, input.page_size).map_err(|e| collect(&mut errors, e)).ok();
     let window = issued_window(input.issued_from, input.issued_to).map_err(|e| collect(&mut errors, e)).ok();
@@ -249,10 +257,12 @@ fn collect(errors: &mut FieldErrors, error: Error) {
 /// workflow has no document of that kind (or is not the tenant's).
 pub async fn document(
     svc: &Services,
-    tenant_id: TenantId,
+    caller: &crate::Caller,
     id: i64,
     kind: InvoiceKind,
 ) -> Result<IssuedDocument, Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     // Only the asked-for document's PDF is read from the blob store.
     let workflow_id = check_workflow_id(id)?;
     let rows = svc.store.workflow_invoices(tenant_id, workflow_id).await?;

@@ -11,10 +11,9 @@ use base64::Engine;
 use serde::Deserialize;
 use serde_json::json;
 use signet_domain::access::Permission;
-use signet_domain::audit::Actor;
 use signet_domain::sales::{self, LeadInput, PushInput, ReferralInput};
 use signet_domain::webhook::signature;
-use signet_domain::{Error, TenantId, now_millis};
+use signet_domain::{Error, now_millis};
 use signet_store::{ClaimedJob, CrmSettingsRow, LeadFilter, LeadRow, NewJob, ReferralRow};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -24,12 +23,9 @@ use crate::{Caller, Services};
 
 /// Records a referral and queues the referrer's confirmation; 409 `conflict` when the person
 /// was referred before in the tenant.
-pub async fn create_referral(
-    svc: &Services,
-    tenant_id: TenantId,
-    actor: &Actor,
-    input: &ReferralInput,
-) -> Result<ReferralRow, Error> {
+pub async fn create_referral(svc: &Services, caller: &Caller, input: &ReferralInput) -> Result<ReferralRow, Error> {
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let referral = sales::check_referral(input)?;
     let mail = thanks(&referral);
     let payload = serde_json::to_value(&mail)?;
@@ -59,23 +55,19 @@ fn thanks(referral: &sales::Referral) -> Mail {
 }
 
 /// Creates or changes a lead (see `signet_domain::sales::LeadMatch`) and puts it in the outbox.
-pub async fn upsert_lead(
-    svc: &Services,
-    tenant_id: TenantId,
-    actor: &Actor,
-    input: &LeadInput,
-) -> Result<(LeadRow, bool), Error> {
+pub async fn upsert_lead(svc: &Services, caller: &Caller, input: &LeadInput) -> Result<(LeadRow, bool), Error> {
+    caller.require(Permission::ManageSettings)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let (lead, how) = sales::check_lead(input)?;
     svc.store.upsert_lead(tenant_id, &lead, &how, actor).await
 }
 
 /// Records the outcome of a push made outside Signet.
-pub async fn mark_pushed(
-    svc: &Services,
-    tenant_id: TenantId,
-    actor: &Actor,
-    input: &PushInput,
-) -> Result<LeadRow, Error> {
+pub async fn mark_pushed(svc: &Services, caller: &Caller, input: &PushInput) -> Result<LeadRow, Error> {
+    caller.require(Permission::ManageSettings)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let outcome = sales::check_push(input)?;
     svc.store.mark_lead_pushed(tenant_id, &outcome, actor).await
 }
@@ -84,10 +76,12 @@ pub async fn mark_pushed(
 /// secret, answered once; `None` stops pushes (leads stay in the outbox).
 pub async fn set_crm_endpoint(
     svc: &Services,
-    tenant_id: TenantId,
-    actor: &Actor,
+    caller: &Caller,
     url: Option<&str>,
 ) -> Result<Option<(String, String)>, Error> {
+    caller.require(Permission::ManageSettings)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let Some(url) = url else {
         svc.store.set_crm_settings(tenant_id, None, actor).await?;
         return Ok(None);

@@ -43,11 +43,13 @@ struct Certificate {
 /// (and every certificate PDF opened, off the executor) before anything is stored.
 pub async fn load(
     svc: &Services,
-    tenant_id: TenantId,
-    actor: &Actor,
+    caller: &Caller,
     state: Option<&str>,
     items: Vec<LoadItem>,
 ) -> Result<Vec<StampRow>, Error> {
+    caller.require(Permission::ManageSettings)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let mut errors = FieldErrors::new();
     let state_code = stamp::parse_state_code("state", state).map_err(|e| collect(&mut errors, e)).ok();
     let pairs: Vec<(i64, Option<&str>)> = items.iter().map(|i| (i.denomination, i.reference_no.as_deref())).collect();
@@ -136,7 +138,14 @@ pub struct ArticleView {
 /// The articles of a state for the tenant: the shipped ones with the tenant's edits applied,
 /// the hidden ones left out, the tenant's own added; ordered by code. A code that names no
 /// state has no articles.
-pub async fn articles(svc: &Services, tenant_id: TenantId, state_code: &str) -> Result<Vec<ArticleView>, Error> {
+pub async fn articles_for(svc: &Services, caller: &Caller, state_code: &str) -> Result<Vec<ArticleView>, Error> {
+    if !caller.access.allows(Permission::SendWorkflows) {
+        caller.require(Permission::ReadWorkflows)?;
+    }
+    articles(svc, caller.tenant_id, state_code).await
+}
+
+async fn articles(svc: &Services, tenant_id: TenantId, state_code: &str) -> Result<Vec<ArticleView>, Error> {
     let state_code = state_code.trim().to_ascii_uppercase();
     if stamp::state_name(&state_code).is_none() {
         return Ok(Vec::new());
@@ -191,12 +200,14 @@ pub struct ArticleInput {
 /// A fixed duty goes with the kind `fixed` and only with it.
 pub async fn set_article(
     svc: &Services,
-    tenant_id: TenantId,
-    actor: &Actor,
+    caller: &Caller,
     state_code: &str,
     article_code: &str,
     input: ArticleInput,
 ) -> Result<ArticleView, Error> {
+    caller.require(Permission::ManageSettings)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let state_code = path_state(state_code)?;
     let article_code = stamp::check_article_code("articleCode", article_code)?;
     let mut errors = FieldErrors::new();
@@ -248,11 +259,13 @@ pub async fn set_article(
 /// The article no longer applies for the tenant: a shipped one is hidden, their own removed.
 pub async fn remove_article(
     svc: &Services,
-    tenant_id: TenantId,
-    actor: &Actor,
+    caller: &Caller,
     state_code: &str,
     article_code: &str,
 ) -> Result<(), Error> {
+    caller.require(Permission::ManageSettings)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let state_code = path_state(state_code).map_err(|_| Error::not_found("article"))?;
     let listed = articles(svc, tenant_id, &state_code).await?;
     let Some(view) = listed.iter().find(|v| v.article.article_code == article_code) else {
@@ -282,11 +295,13 @@ fn path_state(state_code: &str) -> Result<String, Error> {
 /// Checks and stores the tenant's low-stock settings.
 pub async fn set_settings(
     svc: &Services,
-    tenant_id: TenantId,
-    actor: &Actor,
+    caller: &Caller,
     threshold: i64,
     emails: Vec<String>,
 ) -> Result<StampSettings, Error> {
+    caller.require(Permission::ManageSettings)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let mut errors = FieldErrors::new();
     if !(0..=MAX_LOW_STOCK_THRESHOLD).contains(&threshold) {
         errors.insert("lowStockThreshold".into(), vec![format!("must be 0 (off) to {MAX_LOW_STOCK_THRESHOLD}")]);
@@ -356,7 +371,9 @@ pub enum StampOrder {
 /// The PDF of the tenant's certificate `id` as it was loaded or issued, named by its number;
 /// `not_found` when there is no such certificate or it has no PDF (its page is then made by
 /// Signet from the record).
-pub async fn certificate_pdf(svc: &Services, tenant_id: TenantId, id: i64) -> Result<(String, Bytes), Error> {
+pub async fn certificate_pdf(svc: &Services, caller: &Caller, id: i64) -> Result<(String, Bytes), Error> {
+    caller.require(Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let row = svc.store.stamp(tenant_id, id).await?.ok_or_else(|| Error::not_found("stamp"))?;
     let Some(blob) = row.certificate_blob.as_deref() else {
         return Err(Error::not_found("stamp certificate PDF"));
@@ -367,7 +384,12 @@ pub async fn certificate_pdf(svc: &Services, tenant_id: TenantId, id: i64) -> Re
 
 /// Whether `stampDetails` could be taken now, holding nothing: its fields, and stock that makes
 /// up the duty (the provider is asked only when the workflow starts).
-pub async fn check_details(svc: &Services, tenant_id: TenantId, details: StampDetails) -> Result<(), Error> {
+pub async fn check_details_for(svc: &Services, caller: &Caller, details: StampDetails) -> Result<(), Error> {
+    caller.require(Permission::SendWorkflows)?;
+    check_details(svc, caller.tenant_id, details).await
+}
+
+pub(crate) async fn check_details(svc: &Services, tenant_id: TenantId, details: StampDetails) -> Result<(), Error> {
     match request_from_details(svc, tenant_id, details).await? {
         Some(order) => check_takeable(svc, tenant_id, &order).await,
         None => Ok(()),

@@ -288,14 +288,19 @@ pub async fn delete(svc: &Services, caller: &Caller, id: i64) -> Result<(), Erro
     svc.store.erase_user(caller.tenant_id, id, &secrets::random_token(16), &to_actor(caller)).await
 }
 
-/// Users of the tenant (`GetInternalUsersRequest` / `GetUsersRequest` filters).
+/// Users of the tenant (`GetInternalUsersRequest` / `GetUsersRequest` filters), for whoever
+/// reads the directory or places people (the forms that manage people offer them).
 pub async fn search(
     svc: &Services,
-    tenant_id: signet_domain::TenantId,
+    caller: &Caller,
     mut filter: UserFilter,
     national_id: Option<&str>,
     page: Page,
 ) -> Result<(Vec<UserRow>, i64), Error> {
+    if !caller.access.allows(signet_domain::access::Permission::ManagePeople) {
+        caller.require(signet_domain::access::Permission::ReadDirectory)?;
+    }
+    let tenant_id = caller.tenant_id;
     if let Some(number) = national_id.map(str::trim).filter(|n| !n.is_empty()) {
         let digits = signet_domain::user::parse_aadhaar(number).map_err(|m| Error::field("nationalId", m))?;
         filter.national_id_digest = Some(svc.identity_key.digest(tenant_id, &digits));

@@ -126,12 +126,14 @@ pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), String> {
 /// Returns the endpoint and its signing secret (shown once).
 pub async fn create_endpoint(
     svc: &Services,
-    tenant_id: signet_domain::TenantId,
-    actor: &signet_domain::audit::Actor,
+    caller: &Caller,
     url: &str,
     description: Option<&str>,
     event_types: &[String],
 ) -> Result<(signet_store::WebhookRow, String), signet_domain::Error> {
+    caller.require(Permission::ManageSettings)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     use base64::Engine;
     use signet_domain::Error;
     let url = check_endpoint_url(svc, url).await?;

@@ -122,3 +122,17 @@ impl TestApp {
         self.client.delete(self.url(path)).bearer_auth(token).send().await.expect("delete")
     }
 }
+
+/// The tenant's first administrator as the use cases know a caller, for tests that call a
+/// service directly (they decide by the caller, as for the API and the console).
+pub fn administrator(tenant: &ProvisionedTenant) -> signet_server::Caller {
+    use signet_domain::access::{Access, Role};
+    let id = tenant.admin_user_id;
+    signet_server::Caller {
+        tenant_id: tenant.tenant_id,
+        principal_id: id,
+        is_user: true,
+        access: Access::builtin(Role::Administrator),
+        actor: signet_store::WorkflowActor { id: format!("user:{id}"), ip: None },
+    }
+}

@@ -134,9 +134,7 @@ pub async fn upload(
     auth: Auth,
     ApiJson(body): ApiJson<DocumentUploadRequest>,
 ) -> ApiResult<(StatusCode, Json<UploadedDocument>)> {
-    let stored =
-        documents::upload(&state.services, auth.tenant_id, &auth.actor(), vec![upload_of(String::new(), &body)])
-            .await?;
+    let stored = documents::upload(&state.services, &auth.caller(), vec![upload_of(String::new(), &body)]).await?;
     let row = stored.into_iter().next().ok_or_else(|| Error::internal("an upload stored nothing"))?;
     Ok((StatusCode::CREATED, Json(uploaded(row))))
 }
@@ -165,7 +163,7 @@ pub async fn upload_bulk(
         )));
     }
     let uploads = requests.iter().enumerate().map(|(i, r)| upload_of(format!("documents[{i}]."), r)).collect();
-    let stored = documents::upload(&state.services, auth.tenant_id, &auth.actor(), uploads).await?;
+    let stored = documents::upload(&state.services, &auth.caller(), uploads).await?;
     let stored = stored.into_iter().map(uploaded).collect();
     Ok((StatusCode::CREATED, Json(BulkUploadResponse { documents: stored })))
 }
@@ -212,6 +210,6 @@ pub async fn download(
         document_id: i64::from(body.document_id).into(),
         merged: body.is_merged,
     };
-    let file = documents::download(&state.services, auth.tenant_id, &request).await?;
+    let file = documents::download(&state.services, &auth.caller(), &request).await?;
     Ok(pdf_response(file.bytes, &file.file_name))
 }

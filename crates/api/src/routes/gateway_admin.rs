@@ -94,8 +94,7 @@ pub async fn create_authtoken(
     auth: Auth,
     ApiJson(body): ApiJson<CreateAuthtokenRequest>,
 ) -> ApiResult<(StatusCode, Json<CreatedAuthtoken>)> {
-    let (row, authtoken) =
-        admin::create_authtoken(&state.services, auth.tenant_id, &auth.actor(), body.label.as_deref()).await?;
+    let (row, authtoken) = admin::create_authtoken(&state.services, &auth.caller(), body.label.as_deref()).await?;
     Ok((StatusCode::CREATED, Json(CreatedAuthtoken { token: view(row), authtoken })))
 }
 
@@ -172,9 +171,7 @@ pub async fn put_settings(
     ApiJson(body): ApiJson<GatewaySettingsDto>,
 ) -> ApiResult<Json<GatewaySettingsDto>> {
     let (types, legacy) = (&body.file_types, body.legacy_profile_enabled);
-    let settings =
-        admin::put_settings(&state.services, auth.tenant_id, &auth.actor(), types, &body.signature_types, legacy)
-            .await?;
+    let settings = admin::put_settings(&state.services, &auth.caller(), types, &body.signature_types, legacy).await?;
     Ok(Json(GatewaySettingsDto {
         file_types: settings.file_types,
         signature_types: settings.signature_types,
@@ -218,7 +215,7 @@ pub async fn transaction(
     auth: Auth,
     ApiPath(number): ApiPath<String>,
 ) -> ApiResult<Json<GatewayTransaction>> {
-    let (row, returnvalue) = admin::transaction(&state.services, auth.tenant_id, &number).await?;
+    let (row, returnvalue) = admin::transaction(&state.services, &auth.caller(), &number).await?;
     let kept = admin::result_kept(&row);
     Ok(Json(GatewayTransaction {
         transaction_number: row.transaction_number,

@@ -13,7 +13,7 @@ use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_services::records::NewSignatory;
 use utoipa::ToSchema;
 
-use super::workflows::{AttachmentDetails, InitiatedWorkflow, actor_of, attachment_uploads, signing_url};
+use super::workflows::{AttachmentDetails, InitiatedWorkflow, attachment_uploads, signing_url};
 use crate::AppState;
 use crate::auth::Auth;
 use crate::error::{ApiResult, ProblemDetails};
@@ -543,14 +543,9 @@ pub async fn initiate_and_sign(
     let (body, limit) = (std::sync::Arc::new(body), state.services.config.max_body_bytes);
     let planning = body.clone();
     let rest = |_: &Plan| quick_start_rest(&body);
-    let started = quick_start::start(
-        &state.services,
-        auth.tenant_id,
-        &actor_of(&auth),
-        move || plan_initiate_and_sign(&planning, limit),
-        rest,
-    )
-    .await?;
+    let started =
+        quick_start::start(&state.services, &auth.caller(), move || plan_initiate_and_sign(&planning, limit), rest)
+            .await?;
     Ok((StatusCode::CREATED, Json(initiated(started, &state))))
 }
 
@@ -646,7 +641,7 @@ pub async fn optimized(
     ApiJson(body): ApiJson<OptimizedSignRequest>,
 ) -> ApiResult<(StatusCode, Json<InitiatedWorkflow>)> {
     let (body, limit) = (std::sync::Arc::new(body), state.services.config.max_body_bytes);
-    let gathered = compose::gather(&state.services, auth.tenant_id, optimized_documents(&body)?).await?;
+    let gathered = compose::gather(&state.services, &auth.caller(), optimized_documents(&body)?).await?;
     let reading = body.clone();
     let plan = move || -> Result<Plan, Error> {
         let (pdfs, slot_pages) = compose::compose_all(gathered, limit)?;
@@ -656,7 +651,7 @@ pub async fn optimized(
         let settings = json!({"sendMail": true, "requestFrom": body.request_from});
         Ok(QuickStart { reference_no: None, settings, attachments: Vec::new(), stamp: None, qr: Vec::new() })
     };
-    let started = quick_start::start(&state.services, auth.tenant_id, &actor_of(&auth), plan, rest).await?;
+    let started = quick_start::start(&state.services, &auth.caller(), plan, rest).await?;
     Ok((StatusCode::CREATED, Json(initiated(started, &state))))
 }
 

@@ -108,7 +108,7 @@ pub async fn issue(
     auth: Auth,
     ApiJson(body): ApiJson<StampInvoiceRequest>,
 ) -> ApiResult<(StatusCode, Json<StampInvoiceResponse>)> {
-    let issued = service::issue(&state.services, auth.tenant_id, &auth.actor(), i64::from(body.workflow_id)).await?;
+    let issued = service::issue(&state.services, &auth.caller(), i64::from(body.workflow_id)).await?;
     let status = if issued.created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, Json(to_response(issued))))
 }
@@ -130,7 +130,7 @@ pub async fn get(
     auth: Auth,
     ApiPath(workflow_id): ApiPath<i64>,
 ) -> ApiResult<Json<StampInvoiceResponse>> {
-    let issued = service::fetch(&state.services, auth.tenant_id, workflow_id).await?;
+    let issued = service::fetch(&state.services, &auth.caller(), workflow_id).await?;
     Ok(Json(to_response(issued)))
 }
 
@@ -222,7 +222,7 @@ pub async fn list(
         page_number: query.page_number,
         page_size: query.page_size,
     };
-    let listed = service::list(&state.services, auth.tenant_id, input).await?;
+    let listed = service::list(&state.services, &auth.caller(), input).await?;
     let items = listed
         .rows
         .into_iter()
@@ -274,7 +274,7 @@ pub async fn document(
     ApiPath(path): ApiPath<StampInvoiceDocumentPath>,
 ) -> ApiResult<Response> {
     let kind = InvoiceKind::parse(&path.kind).ok_or_else(|| Error::field("kind", "must be invoice or debit_note"))?;
-    let issued = service::document(&state.services, auth.tenant_id, path.workflow_id, kind).await?;
+    let issued = service::document(&state.services, &auth.caller(), path.workflow_id, kind).await?;
     Ok(pdf_response(issued.pdf.into(), &format!("{}.pdf", issued.number.replace('/', "-"))))
 }
 
@@ -359,6 +359,6 @@ pub async fn put_billing_profile(
         gstin: body.gstin.as_deref(),
         state_code: body.state_code.as_deref(),
     };
-    let row = service::set_billing_profile(&state.services, auth.tenant_id, &auth.actor(), input).await?;
+    let row = service::set_billing_profile(&state.services, &auth.caller(), input).await?;
     Ok(Json(profile_dto(row)))
 }

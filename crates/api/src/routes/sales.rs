@@ -102,7 +102,7 @@ pub async fn create_referral(
         referral_mobile: body.referral_mobile,
         referral_email: body.referral_email,
     };
-    let row = service::create_referral(&state.services, auth.tenant_id, &auth.actor(), &input).await?;
+    let row = service::create_referral(&state.services, &auth.caller(), &input).await?;
     Ok((StatusCode::CREATED, Json(to_referral(row))))
 }
 
@@ -371,7 +371,7 @@ pub async fn upsert_lead(
         num_users: body.num_users.map(i64::from),
         num_envelopes: body.num_envelopes.map(i64::from),
     };
-    let (row, created) = service::upsert_lead(&state.services, auth.tenant_id, &auth.actor(), &input).await?;
+    let (row, created) = service::upsert_lead(&state.services, &auth.caller(), &input).await?;
     let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, Json(to_lead(row))))
 }
@@ -500,7 +500,7 @@ pub async fn mark_pushed(
         crm_lead_id: body.crm_lead_id,
         error_message: body.error_message,
     };
-    let row = service::mark_pushed(&state.services, auth.tenant_id, &auth.actor(), &input).await?;
+    let row = service::mark_pushed(&state.services, &auth.caller(), &input).await?;
     Ok(Json(to_lead(row)))
 }
 
@@ -560,7 +560,7 @@ pub async fn put_settings(
     auth: Auth,
     ApiJson(body): ApiJson<CrmSettingsRequest>,
 ) -> ApiResult<Json<CrmSettings>> {
-    let saved = service::set_crm_endpoint(&state.services, auth.tenant_id, &auth.actor(), body.url.as_deref()).await?;
+    let saved = service::set_crm_endpoint(&state.services, &auth.caller(), body.url.as_deref()).await?;
     let updated_at = saved.as_ref().map(|_| signet_domain::now_millis());
     let (url, secret) = saved.unzip();
     Ok(Json(CrmSettings { url, secret, updated_at }))

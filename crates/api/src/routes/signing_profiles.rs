@@ -81,7 +81,7 @@ pub async fn create(
     ApiJson(body): ApiJson<CreateSigningProfileRequest>,
 ) -> ApiResult<(StatusCode, Json<SigningProfile>)> {
     let new = NewProfile { name: &body.name, email: &body.email_id, pkcs12: &body.pkcs12, password: body.password };
-    let row = profiles::create(&state.services, auth.tenant_id, &auth.actor(), new).await?;
+    let row = profiles::create(&state.services, &auth.caller(), new).await?;
     Ok((StatusCode::CREATED, Json(view_profile(row))))
 }
 

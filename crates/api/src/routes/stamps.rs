@@ -159,7 +159,7 @@ pub async fn load(
             certificate: i.certificate_file,
         })
         .collect();
-    let rows = service::load(&state.services, auth.tenant_id, &auth.actor(), body.state.as_deref(), items).await?;
+    let rows = service::load(&state.services, &auth.caller(), body.state.as_deref(), items).await?;
     let stamps: Vec<Stamp> = rows.into_iter().map(to_stamp).collect();
     Ok((StatusCode::CREATED, Json(LoadedStamps { loaded: stamps.len(), stamps })))
 }
@@ -282,7 +282,7 @@ pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath
     )
 )]
 pub async fn certificate(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Response> {
-    let (name, pdf) = service::certificate_pdf(&state.services, auth.tenant_id, id).await?;
+    let (name, pdf) = service::certificate_pdf(&state.services, &auth.caller(), id).await?;
     Ok(crate::routes::documents::pdf_response(pdf, &name))
 }
 
@@ -425,14 +425,8 @@ pub async fn put_settings(
     auth: Auth,
     ApiJson(body): ApiJson<StampAlertSettings>,
 ) -> ApiResult<Json<StampAlertSettings>> {
-    let saved = service::set_settings(
-        &state.services,
-        auth.tenant_id,
-        &auth.actor(),
-        body.low_stock_threshold,
-        body.alert_emails,
-    )
-    .await?;
+    let saved =
+        service::set_settings(&state.services, &auth.caller(), body.low_stock_threshold, body.alert_emails).await?;
     Ok(Json(settings_dto(saved)))
 }
 
@@ -515,7 +509,7 @@ pub async fn article_codes(
         Some(code) if !code.is_empty() => code.trim().to_ascii_uppercase(),
         _ => return Err(Error::field("stateCode", "is required").into()),
     };
-    let items = service::articles(&state.services, auth.tenant_id, &code).await?;
+    let items = service::articles_for(&state.services, &auth.caller(), &code).await?;
     Ok(Json(ArticleCodeList { state_code: code, items: items.into_iter().map(to_article).collect() }))
 }
 
@@ -579,8 +573,7 @@ pub async fn put_article_code(
         duty_rule: body.duty_rule,
         source: body.source,
     };
-    let view =
-        service::set_article(&state.services, auth.tenant_id, &auth.actor(), &state_code, &article_code, input).await?;
+    let view = service::set_article(&state.services, &auth.caller(), &state_code, &article_code, input).await?;
     Ok(Json(to_article(view)))
 }
 
@@ -604,6 +597,6 @@ pub async fn delete_article_code(
     auth: Auth,
     ApiPath((state_code, article_code)): ApiPath<(String, String)>,
 ) -> ApiResult<StatusCode> {
-    service::remove_article(&state.services, auth.tenant_id, &auth.actor(), &state_code, &article_code).await?;
+    service::remove_article(&state.services, &auth.caller(), &state_code, &article_code).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -535,7 +535,7 @@ pub async fn search_internal(
         descending,
         ..UserFilter::default()
     };
-    let (rows, total) = users::search(&state.services, auth.tenant_id, filter, None, page).await?;
+    let (rows, total) = users::search(&state.services, &auth.caller(), filter, None, page).await?;
     Ok(Json(page_of(rows, total, page)))
 }
 
@@ -592,7 +592,7 @@ pub async fn search(
         ..UserFilter::default()
     };
     let (rows, total) =
-        users::search(&state.services, auth.tenant_id, filter, body.national_id.as_deref(), page).await?;
+        users::search(&state.services, &auth.caller(), filter, body.national_id.as_deref(), page).await?;
     Ok(Json(page_of(rows, total, page)))
 }
 
@@ -897,7 +897,7 @@ pub async fn manage_info(State(state): State<AppState>, auth: Auth) -> ApiResult
         signet_domain::user::LoginMode::Sso => None,
         mode => Some(mode.as_str().to_string()),
     };
-    let linked = signet_services::sso::identities(&state.services, auth.tenant_id, auth.principal_id).await?;
+    let linked = signet_services::sso::identities(&state.services, &auth.caller()).await?;
     let external = linked
         .iter()
         .map(|link| provider_view(&state, (link.provider_id, &link.name, &link.display_name, link.disabled), None))

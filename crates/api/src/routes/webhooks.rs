@@ -110,8 +110,7 @@ pub async fn create(
 ) -> ApiResult<(StatusCode, Json<CreatedWebhook>)> {
     let (row, secret) = webhooks::create_endpoint(
         &state.services,
-        auth.tenant_id,
-        &auth.actor(),
+        &auth.caller(),
         &body.url,
         body.description.as_deref(),
         &body.event_types,

@@ -13,7 +13,7 @@ use signet_services::workflows::actions;
 use utoipa::ToSchema;
 
 use super::documents::BrowserInfo;
-use super::workflows::{ParallelSigningUrl, actor_of, signing_url};
+use super::workflows::{ParallelSigningUrl, signing_url};
 use crate::AppState;
 use crate::auth::Auth;
 use crate::error::{ApiResult, ProblemDetails};
@@ -295,11 +295,11 @@ pub async fn delete(
     auth: Auth,
     ApiJson(body): ApiJson<DeleteDocumentRequest>,
 ) -> ApiResult<StatusCode> {
-    let mut actor = actor_of(&auth);
+    let mut caller = auth.caller();
     if let Some(ip) = body.ip_address.as_deref().filter(|ip| ip.parse::<std::net::IpAddr>().is_ok()) {
-        actor.ip = Some(ip.to_string());
+        caller.actor.ip = Some(ip.to_string());
     }
-    actions::delete(&state.services, auth.tenant_id, &actor, i64::from(body.workflow_id).into()).await?;
+    actions::delete(&state.services, &caller, i64::from(body.workflow_id).into()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -339,7 +339,7 @@ pub async fn comments(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<Vec<DocumentComment>>> {
-    let rows = actions::comments(&state.services, auth.tenant_id, id.into()).await?;
+    let rows = actions::comments(&state.services, &auth.caller(), id.into()).await?;
     Ok(Json(
         rows.into_iter().map(|(author, comment, created_at)| DocumentComment { author, comment, created_at }).collect(),
     ))
@@ -418,7 +418,7 @@ pub async fn attachment(
     auth: Auth,
     ApiPath((id, attachment_id)): ApiPath<(i64, i64)>,
 ) -> ApiResult<Response> {
-    let (name, bytes) = actions::attachment(&state.services, auth.tenant_id, id.into(), attachment_id.into()).await?;
+    let (name, bytes) = actions::attachment(&state.services, &auth.caller(), id.into(), attachment_id.into()).await?;
     let mut response = (StatusCode::OK, bytes).into_response();
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"));
@@ -469,7 +469,7 @@ pub async fn summary(
 ) -> ApiResult<Json<DocumentSummaryResponse>> {
     let found = actions::summary(
         &state.services,
-        auth.tenant_id,
+        &auth.caller(),
         i64::from(body.workflow_id).into(),
         i64::from(body.document_id).into(),
     )

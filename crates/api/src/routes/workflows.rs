@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_domain::audit::AuditEntry;
 use signet_domain::workflow::SignatoryInput;
-use signet_services::records::{DocumentRow, SignatoryRow, WorkflowActor};
+use signet_services::records::{DocumentRow, SignatoryRow};
 use utoipa::ToSchema;
 
 use super::documents::BrowserInfo;
@@ -467,11 +467,6 @@ fn settings(body: &InitiateWorkFlowData) -> serde_json::Value {
     })
 }
 
-pub(crate) fn actor_of(auth: &Auth) -> WorkflowActor {
-    let actor = auth.actor();
-    WorkflowActor { id: actor.id, ip: actor.ip }
-}
-
 pub(crate) fn signing_url(state: &AppState, s: &SignatoryRow) -> ParallelSigningUrl {
     ParallelSigningUrl {
         sequence_number: s.signing_order,
@@ -572,7 +567,7 @@ pub async fn get(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<WorkflowDetails>> {
-    Ok(Json(details_view(queries::details(&state.services, auth.tenant_id, id.into()).await?)))
+    Ok(Json(details_view(queries::details(&state.services, &auth.caller(), id.into()).await?)))
 }
 
 #[utoipa::path(
@@ -597,7 +592,7 @@ pub async fn list(
         state: query.state.as_deref(),
         search_text: query.search_text.as_deref(),
     };
-    let (rows, page, total_count) = queries::list(&state.services, auth.tenant_id, &asked).await?;
+    let (rows, page, total_count) = queries::list(&state.services, &auth.caller(), &asked).await?;
     let items = rows
         .into_iter()
         .map(|w| WorkflowSummary {
@@ -643,7 +638,7 @@ pub async fn audit(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<WorkflowAudit>> {
-    let (workflow, entries, check) = queries::audit(&state.services, auth.tenant_id, id.into()).await?;
+    let (workflow, entries, check) = queries::audit(&state.services, &auth.caller(), id.into()).await?;
     Ok(Json(WorkflowAudit {
         workflow_id: workflow.id.get(),
         verified: check.is_ok(),
@@ -671,7 +666,7 @@ pub async fn certificate(
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<axum::response::Response> {
     use axum::response::IntoResponse;
-    let pdf = queries::certificate(&state.services, auth.tenant_id, id.into()).await?;
+    let pdf = queries::certificate(&state.services, &auth.caller(), id.into()).await?;
     let mut response = (StatusCode::OK, pdf).into_response();
     response
         .headers_mut()
@@ -710,8 +705,7 @@ pub async fn create_template(
         .map_err(Error::internal)?;
     let row = templates::create(
         &state.services,
-        auth.tenant_id,
-        &auth.actor(),
+        &auth.caller(),
         body.menu_name.as_deref(),
         body.description.as_deref(),
         definition,

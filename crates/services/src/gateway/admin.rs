@@ -3,7 +3,6 @@
 //! and the integrator's status query (`TransactionStatusRequest`, authorised by `Authtoken`).
 
 use signet_domain::access::Permission;
-use signet_domain::audit::Actor;
 use signet_domain::{Error, now_millis};
 use signet_store::{AuthtokenRow, GatewaySettings, TransactionRow};
 
@@ -18,17 +17,18 @@ pub const SIGNATURE_TYPES: [i64; 3] = [2, 3, 4];
 /// stored row (the token hashed, its last characters as a hint) and the token, shown once.
 pub async fn create_authtoken(
     svc: &Services,
-    tenant_id: signet_domain::TenantId,
-    actor: &Actor,
+    caller: &Caller,
     label: Option<&str>,
-) -> Result<(signet_store::AuthtokenRow, String), Error> {
+) -> Result<(AuthtokenRow, String), Error> {
+    caller.require(Permission::ManageSettings)?;
     let label = label.map(str::trim).unwrap_or("");
     if label.is_empty() || label.chars().count() > 100 || label.chars().any(char::is_control) {
         return Err(Error::field("label", "must be 1 to 100 characters without control characters"));
     }
     let authtoken = format!("sga_{}", secrets::random_token(32));
     let hint = format!("…{}", &authtoken[authtoken.len() - 4..]);
-    let row = svc.store.create_authtoken(tenant_id, label, &secrets::hash_token(&authtoken), &hint, actor).await?;
+    let hash = secrets::hash_token(&authtoken);
+    let row = svc.store.create_authtoken(caller.tenant_id, label, &hash, &hint, &caller.audit_actor()).await?;
     Ok((row, authtoken))
 }
 
@@ -53,12 +53,12 @@ pub async fn settings(svc: &Services, caller: &Caller) -> Result<GatewaySettings
 /// Replaces the tenant's gateway settings (types upper-cased, sorted, once each).
 pub async fn put_settings(
     svc: &Services,
-    tenant_id: signet_domain::TenantId,
-    actor: &Actor,
+    caller: &Caller,
     file_types: &[String],
     signature_types: &[i64],
     legacy_profile: bool,
 ) -> Result<GatewaySettings, Error> {
+    caller.require(Permission::ManageSettings)?;
     let mut file_types: Vec<String> = file_types.iter().map(|t| t.trim().to_ascii_uppercase()).collect();
     if let Some(bad) = file_types.iter().find(|t| !FILE_TYPES.contains(&t.as_str())) {
         return Err(Error::field("fileTypes", format!("{bad} is not one of PDF, XML, DATA, HASH")));
@@ -72,18 +72,20 @@ pub async fn put_settings(
     signature_types.sort_unstable();
     signature_types.dedup();
     let settings = GatewaySettings { file_types, signature_types, legacy_profile };
-    svc.store.put_gateway_settings(tenant_id, &settings, actor).await?;
+    svc.store.put_gateway_settings(caller.tenant_id, &settings, &caller.audit_actor()).await?;
     Ok(settings)
 }
 
-/// A transaction of the tenant, with its result while it is kept (`Storetodb`).
+/// A transaction of the tenant, with its result while it is kept (`Storetodb`), for whoever
+/// manages settings; another tenant's reads as missing.
 pub async fn transaction(
     svc: &Services,
-    tenant_id: signet_domain::TenantId,
+    caller: &Caller,
     number: &str,
 ) -> Result<(TransactionRow, Option<String>), Error> {
+    caller.require(Permission::ManageSettings)?;
     let row = svc.store.transaction(number).await?;
-    let row = row.filter(|t| t.tenant_id == tenant_id).ok_or_else(|| Error::not_found("transaction"))?;
+    let row = row.filter(|t| t.tenant_id == caller.tenant_id).ok_or_else(|| Error::not_found("transaction"))?;
     let returnvalue = match (&row.result_blob, result_kept(&row)) {
         (Some(key), true) => {
             let key = signet_blob::BlobKey::parse(key)?;

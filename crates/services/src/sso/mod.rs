@@ -928,8 +928,9 @@ pub async fn set_replaces_second_factor(svc: &Services, caller: &Caller, replace
     svc.store.set_sso_replaces_second_factor(caller.tenant_id, replaces, &caller.audit_actor()).await
 }
 
-/// The providers an account is linked to.
-pub async fn identities(svc: &Services, tenant_id: TenantId, user_id: i64) -> Result<Vec<SsoIdentityRow>, Error> {
+/// The providers the caller's own account is linked to.
+pub async fn identities(svc: &Services, caller: &Caller) -> Result<Vec<SsoIdentityRow>, Error> {
+    let (tenant_id, user_id) = (caller.tenant_id, caller.principal_id);
     svc.store.sso_identities_of(tenant_id, user_id).await
 }
 

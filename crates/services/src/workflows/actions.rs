@@ -7,7 +7,7 @@ use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::workflow::{DocumentState, WorkflowState, is_valid_email};
 use signet_domain::{AttachmentId, DocumentId, Error, ErrorCode, SignatoryId, TenantId, WorkflowId};
-use signet_store::{SignatoryRow, WorkflowActor, WorkflowRow};
+use signet_store::{SignatoryRow, WorkflowRow};
 
 use crate::{Caller, Services};
 
@@ -158,12 +158,9 @@ pub async fn make_inactive(svc: &Services, caller: &Caller, workflow_id: Workflo
 }
 
 /// Deletes a workflow and then its files (a file that cannot be removed is logged).
-pub async fn delete(
-    svc: &Services,
-    tenant_id: TenantId,
-    actor: &WorkflowActor,
-    workflow_id: WorkflowId,
-) -> Result<(), Error> {
+pub async fn delete(svc: &Services, caller: &crate::Caller, workflow_id: WorkflowId) -> Result<(), Error> {
+    caller.require(signet_domain::access::Permission::SendWorkflows)?;
+    let (tenant_id, actor) = (caller.tenant_id, &caller.actor);
     visible_workflow(svc, tenant_id, workflow_id).await?;
     let keys = svc.store.delete_workflow(tenant_id, workflow_id, actor).await?;
     for key in keys.iter().filter_map(|k| BlobKey::parse(k).ok()) {
@@ -203,9 +200,11 @@ pub async fn add_comment(svc: &Services, caller: &Caller, document_id: DocumentI
 /// A document's comments: author, text, when.
 pub async fn comments(
     svc: &Services,
-    tenant_id: TenantId,
+    caller: &Caller,
     document_id: DocumentId,
 ) -> Result<Vec<(String, String, i64)>, Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let doc = svc.store.document(tenant_id, document_id).await?.filter(|d| d.state != DocumentState::Deleted);
     let doc = doc.ok_or_else(|| Error::not_found("document"))?;
     svc.store.comments(&doc).await
@@ -239,10 +238,12 @@ pub async fn deactivate_document(
 /// A workflow's attachment: its name and file.
 pub async fn attachment(
     svc: &Services,
-    tenant_id: TenantId,
+    caller: &Caller,
     workflow_id: WorkflowId,
     attachment_id: AttachmentId,
 ) -> Result<(String, Bytes), Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let workflow = visible_workflow(svc, tenant_id, workflow_id).await?;
     let found = svc.store.attachment(&workflow, attachment_id).await?.ok_or_else(|| Error::not_found("attachment"))?;
     let key =
@@ -262,10 +263,12 @@ pub struct Summary {
 /// frequent content words, made once per uploaded file and cached.
 pub async fn summary(
     svc: &Services,
-    tenant_id: TenantId,
+    caller: &Caller,
     workflow_id: WorkflowId,
     document_id: DocumentId,
 ) -> Result<Summary, Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let workflow = visible_workflow(svc, tenant_id, workflow_id).await?;
     let doc = svc
         .store

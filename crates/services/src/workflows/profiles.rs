@@ -121,11 +121,12 @@ pub struct NewProfile<'a> {
 /// profile key bound to the tenant and signer, and records the profile.
 pub async fn create(
     svc: &Services,
-    tenant_id: signet_domain::TenantId,
-    actor: &signet_domain::audit::Actor,
+    caller: &crate::Caller,
     new: NewProfile<'_>,
-) -> Result<signet_store::SigningProfileRow, signet_domain::Error> {
+) -> Result<SigningProfileRow, signet_domain::Error> {
     use signet_domain::Error;
+    caller.require(signet_domain::access::Permission::ManageSettings)?;
+    let tenant_id = caller.tenant_id;
     let name = new.name.trim();
     if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
         return Err(Error::field("name", "must be 1 to 100 characters without control characters"));
@@ -151,7 +152,7 @@ pub async fn create(
         material: &opened.material,
         owner_id: None,
     };
-    svc.store.create_signing_profile(&row, actor).await
+    svc.store.create_signing_profile(&row, &caller.audit_actor()).await
 }
 
 /// The signing profiles the caller may see: every profile of the tenant for whoever manages

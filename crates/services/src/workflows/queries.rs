@@ -4,7 +4,7 @@
 use signet_domain::audit::{AuditEntry, ChainBreak, verify_chain};
 use signet_domain::paging::Page;
 use signet_domain::workflow::WorkflowState;
-use signet_domain::{Error, ErrorCode, TenantId, WorkflowId};
+use signet_domain::{Error, ErrorCode, WorkflowId};
 use signet_store::{AttachmentRow, DocumentRow, SignatoryRow, WorkflowRow};
 
 use super::actions::visible_workflow;
@@ -17,7 +17,9 @@ pub struct Details {
     pub signatories: Vec<SignatoryRow>,
 }
 
-pub async fn details(svc: &Services, tenant_id: TenantId, id: WorkflowId) -> Result<Details, Error> {
+pub async fn details(svc: &Services, caller: &crate::Caller, id: WorkflowId) -> Result<Details, Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let workflow = visible_workflow(svc, tenant_id, id).await?;
     let documents = svc.store.workflow_documents(&workflow).await?;
     let signatories = svc.store.signatories(&workflow).await?;
@@ -43,9 +45,11 @@ pub struct ListQuery<'a> {
 /// A page of the tenant's workflows, newest first, and how many there are in all.
 pub async fn list(
     svc: &Services,
-    tenant_id: TenantId,
+    caller: &crate::Caller,
     query: &ListQuery<'_>,
 ) -> Result<(Vec<WorkflowRow>, Page, i64), Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let page = Page::parse(query.page_number, query.page_size)?;
     if let Some(s) = query.state
         && (WorkflowState::parse(s).is_none() || s == "deleted")
@@ -63,9 +67,11 @@ pub async fn list(
 /// The workflow's event chain and where, if anywhere, it is broken.
 pub async fn audit(
     svc: &Services,
-    tenant_id: TenantId,
+    caller: &crate::Caller,
     id: WorkflowId,
 ) -> Result<(WorkflowRow, Vec<AuditEntry>, Result<(), ChainBreak>), Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let workflow = visible_workflow(svc, tenant_id, id).await?;
     let entries = svc.store.workflow_events(&workflow).await?;
     let check = verify_chain(workflow.id.get(), &entries);
@@ -73,7 +79,9 @@ pub async fn audit(
 }
 
 /// The completion certificate of a completed workflow (PDF, sealed, the signed documents attached).
-pub async fn certificate(svc: &Services, tenant_id: TenantId, id: WorkflowId) -> Result<Vec<u8>, Error> {
+pub async fn certificate(svc: &Services, caller: &crate::Caller, id: WorkflowId) -> Result<Vec<u8>, Error> {
+    caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    let tenant_id = caller.tenant_id;
     let workflow = visible_workflow(svc, tenant_id, id).await?;
     if workflow.state() != WorkflowState::Completed {
         return Err(Error::rejected(ErrorCode::StateConflict, "the workflow is not completed"));

@@ -44,11 +44,12 @@ pub use crate::stamps::StampOrder;
 /// stores everything and starts the workflow. Nothing is stored when a check fails.
 pub async fn start(
     svc: &Services,
-    tenant_id: TenantId,
-    actor: &WorkflowActor,
+    caller: &crate::Caller,
     plan: impl FnOnce() -> Result<Plan, Error> + Send + 'static,
     rest: impl FnOnce(&Plan) -> Result<QuickStart, Error>,
 ) -> Result<Started, Error> {
+    caller.require(signet_domain::access::Permission::SendWorkflows)?;
+    let (tenant_id, actor) = (caller.tenant_id, &caller.actor);
     let plan = svc.heavy.run(plan).await??;
     let planned: Vec<_> = plan.signatories.iter().map(|s| s.planned.clone()).collect();
     super::esign::check_modes(svc, &planned)?;

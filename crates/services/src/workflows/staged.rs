@@ -87,9 +87,11 @@ pub fn uploads(chosen: &[ChosenAttachment]) -> Vec<AttachmentUpload> {
 /// sent; nothing is kept when one is refused.
 pub async fn stage(
     svc: &Services,
-    tenant_id: TenantId,
+    caller: &Caller,
     chosen: Vec<ChosenAttachment>,
 ) -> Result<Vec<StagedAttachment>, Error> {
+    caller.require(signet_domain::access::Permission::SendWorkflows)?;
+    let tenant_id = caller.tenant_id;
     decode_attachments(&uploads(&chosen))?;
     let mut staged: Vec<StagedAttachment> = Vec::with_capacity(chosen.len());
     for c in chosen {
@@ -174,10 +176,12 @@ pub async fn initiate_with(
 /// Every check of [`initiate_with`] that stores nothing (the review before sending).
 pub async fn validate_with(
     svc: &Services,
-    tenant_id: TenantId,
+    caller: &Caller,
     mut request: InitiateWorkflow,
     staged: &[StagedAttachment],
 ) -> Result<(), Error> {
+    caller.require(signet_domain::access::Permission::SendWorkflows)?;
+    let tenant_id = caller.tenant_id;
     request.attachments.extend(read(svc, tenant_id, staged).await?);
     validate(svc, tenant_id, &request).await
 }

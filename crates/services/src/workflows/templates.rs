@@ -4,7 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
-use signet_domain::audit::Actor;
 use signet_domain::authority::templates::{TemplateRelation, may_use_template};
 use signet_store::TemplateRow;
 
@@ -164,12 +163,14 @@ pub fn check_definition(definition: &TemplateDefinition) -> Result<(), Error> {
 /// Creates a template after checking its name, description and definition.
 pub async fn create(
     svc: &Services,
-    tenant_id: signet_domain::TenantId,
-    actor: &Actor,
+    caller: &crate::Caller,
     name: Option<&str>,
     description: Option<&str>,
     definition: TemplateDefinition,
 ) -> Result<TemplateRow, Error> {
+    caller.require(signet_domain::access::Permission::SendWorkflows)?;
+    let tenant_id = caller.tenant_id;
+    let actor = &caller.audit_actor();
     let name = name.map(str::trim).unwrap_or("");
     if name.is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
         return Err(Error::field("menuName", "must be 1 to 200 characters without control characters"));

@@ -120,8 +120,7 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
         let active =
             UserFilter { kind: Some(UserKind::Internal), statuses: vec![UserStatus::Active], ..UserFilter::default() };
         let (people, _) =
-            users::search(&state.services, caller.tenant_id, active, None, Page::parse(Some(1), Some(OFFERED))?)
-                .await?;
+            users::search(&state.services, &caller, active, None, Page::parse(Some(1), Some(OFFERED))?).await?;
         let (groups, _) = signet_services::departments::list(
             &state.services,
             &session.auth.caller(),

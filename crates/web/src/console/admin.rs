@@ -215,15 +215,9 @@ pub async fn create_webhook(State(state): State<AppState>, session: Session, fie
         events.push("*".into());
     }
     let description = Some(fields.get("description")).filter(|d| !d.is_empty());
-    let created = webhooks::create_endpoint(
-        &state.services,
-        session.auth.tenant_id,
-        &session.auth.actor(),
-        fields.get("url"),
-        description,
-        &events,
-    )
-    .await;
+    let created =
+        webhooks::create_endpoint(&state.services, &session.auth.caller(), fields.get("url"), description, &events)
+            .await;
     match created {
         Ok((_, secret)) => match webhooks_page(&state, &session, None).await {
             // The secret is shown this once, as the API answers it once.

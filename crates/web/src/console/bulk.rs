@@ -17,7 +17,7 @@ use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_services::bulk::{self, JobStatus};
 use signet_services::bulk_send::{self, BulkSend};
-use signet_services::documents::{check_pdf, store_document};
+use signet_services::documents::{self, check_pdf};
 
 use super::session::see_other;
 use super::text::{Text, key};
@@ -165,8 +165,7 @@ async fn check_or_send(state: &AppState, session: &Session, sent: Sent) -> Resul
     for (name, bytes) in sent.documents {
         let field = session.text.plain("bulk.field.document", &[("name", &name)]);
         let checked = state.services.heavy.run(move || check_pdf(&field, name, bytes)).await??;
-        let stored =
-            store_document(&state.services, session.auth.tenant_id, &session.auth.actor(), checked, None, None).await?;
+        let stored = documents::keep(&state.services, &session.auth.caller(), checked).await?;
         document_ids.push(stored.id.get());
     }
     let send = BulkSend {

@@ -120,9 +120,7 @@ pub async fn create_token(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
-    match admin::create_authtoken(&state.services, session.auth.tenant_id, &session.auth.actor(), form.label.as_deref())
-        .await
-    {
+    match admin::create_authtoken(&state.services, &session.auth.caller(), form.label.as_deref()).await {
         // The value is shown this once, as the API answers it once.
         Ok((_, token)) => shown(&state, &session, StatusCode::CREATED, |page| page.created = Some(token)).await,
         Err(error) => refused(&state, &session, error).await,
@@ -152,15 +150,8 @@ pub async fn save_settings(State(state): State<AppState>, session: Session, fiel
     let file_types: Vec<String> = fields.all("file_type").map(str::to_string).collect();
     let signature_types: Vec<i64> = fields.all("signature_type").filter_map(|t| t.parse().ok()).collect();
     let legacy = fields.all("legacy").next().is_some();
-    let saved = admin::put_settings(
-        &state.services,
-        session.auth.tenant_id,
-        &session.auth.actor(),
-        &file_types,
-        &signature_types,
-        legacy,
-    )
-    .await;
+    let saved =
+        admin::put_settings(&state.services, &session.auth.caller(), &file_types, &signature_types, legacy).await;
     match saved {
         Ok(_) => {
             shown(&state, &session, StatusCode::OK, |page| page.notice = Some(session.text.s("gateway.settings_saved")))

@@ -92,7 +92,7 @@ async fn listing(state: &AppState, session: &Session, filter: ListFilter) -> Res
         page_number: number_of("pageNumber", &filter.page, key("invoices.must_be_a_page_number")),
         page_size: Some(LISTED),
     };
-    let listed = match (service::list(&state.services, session.auth.tenant_id, input).await, errors.is_empty()) {
+    let listed = match (service::list(&state.services, &session.auth.caller(), input).await, errors.is_empty()) {
         (Ok(listed), true) => listed,
         (Ok(_), false) => return Err(Error::Validation(errors)),
         (Err(Error::Validation(fields)), _) => {
@@ -258,7 +258,7 @@ pub async fn show(State(state): State<AppState>, session: Session, Query(query):
     if !asked.is_empty() {
         let looked_up = async {
             let id = workflow_id(session.text, &asked)?;
-            service::fetch(&state.services, session.auth.tenant_id, id)
+            service::fetch(&state.services, &session.auth.caller(), id)
                 .await
                 .map(|issued| documents_of(session.text, id, issued))
         }
@@ -318,7 +318,7 @@ pub async fn save_billing_profile(State(state): State<AppState>, session: Sessio
         gstin: Some(fields.get("gstin")).filter(|g| !g.is_empty()),
         state_code: Some(fields.get("state")),
     };
-    match service::set_billing_profile(&state.services, session.auth.tenant_id, &session.auth.actor(), input).await {
+    match service::set_billing_profile(&state.services, &session.auth.caller(), input).await {
         Ok(_) => see_other("/app/invoices"),
         Err(error) => {
             let typed = ProfileForm {
@@ -342,7 +342,7 @@ pub async fn issue(State(state): State<AppState>, session: Session, fields: Form
     let typed = fields.get("workflow").to_string();
     let issued = async {
         let id = workflow_id(session.text, &typed)?;
-        service::issue(&state.services, session.auth.tenant_id, &session.auth.actor(), id).await.map(|_| id)
+        service::issue(&state.services, &session.auth.caller(), id).await.map(|_| id)
     }
     .await;
     match issued {
@@ -360,7 +360,7 @@ pub async fn document(
     if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
         return refused;
     }
-    let issued = match service::fetch(&state.services, session.auth.tenant_id, id).await {
+    let issued = match service::fetch(&state.services, &session.auth.caller(), id).await {
         Ok(issued) => issued,
         Err(error) => return failure(error),
     };

@@ -94,7 +94,7 @@ async fn login_page(state: &AppState, session: &Session, error: Option<String>) 
     let user = signet_services::users::me(&state.services, &caller).await?;
     let email = user.email.clone().unwrap_or_default();
     let options = login::login_options(&state.services, &email).await?;
-    let linked = sso::identities(&state.services, caller.tenant_id, caller.principal_id)
+    let linked = sso::identities(&state.services, &caller)
         .await?
         .into_iter()
         .map(|l| LinkedView {

@@ -78,7 +78,7 @@ async fn people_page(state: &AppState, session: &Session, q: &str) -> Result<Peo
         ..UserFilter::default()
     };
     let (rows, total) =
-        users::search(&state.services, session.auth.tenant_id, filter, None, Page::parse(Some(1), Some(100))?).await?;
+        users::search(&state.services, &session.auth.caller(), filter, None, Page::parse(Some(1), Some(100))?).await?;
     let users = rows
         .into_iter()
         .map(|u| UserView {
@@ -96,7 +96,7 @@ async fn people_page(state: &AppState, session: &Session, q: &str) -> Result<Peo
         ..UserFilter::default()
     };
     let pending = match may_invite {
-        true => users::search(&state.services, session.auth.tenant_id, waiting, None, Page::parse(Some(1), Some(100))?)
+        true => users::search(&state.services, &session.auth.caller(), waiting, None, Page::parse(Some(1), Some(100))?)
             .await?
             .0
             .into_iter()

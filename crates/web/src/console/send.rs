@@ -18,7 +18,7 @@ use signet_domain::access::Permission;
 use signet_domain::fields::FieldKind;
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_domain::{DocumentId, Error, now_millis, stamp};
-use signet_services::documents::{self, check_pdf, store_document};
+use signet_services::documents::{self, check_pdf};
 use signet_services::stamps::StampDetails;
 use signet_services::workflows::initiate::InitiateWorkflow;
 use signet_services::workflows::staged::{self, ChosenAttachment, StagedAttachment};
@@ -227,7 +227,9 @@ impl StampForm {
 /// the service will take them.
 async fn check_stamp(state: &AppState, session: &Session, fields: &FormFields) -> Result<(), Error> {
     match StampForm::read(fields).details(session.text)? {
-        Some(details) => signet_services::stamps::check_details(&state.services, session.auth.tenant_id, details).await,
+        Some(details) => {
+            signet_services::stamps::check_details_for(&state.services, &session.auth.caller(), details).await
+        }
         None => Ok(()),
     }
 }
@@ -398,14 +400,13 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
             Ok(Err(error)) => return again(user_text(&error)),
             Err(error) => return failure(error),
         };
-        match store_document(&state.services, session.auth.tenant_id, &session.auth.actor(), checked, None, None).await
-        {
+        match documents::keep(&state.services, &session.auth.caller(), checked).await {
             Ok(row) => documents.push(row.id.get()),
             Err(error) => return failure(error),
         }
     }
     // The attachments are checked as the API checks them and kept until the workflow is sent.
-    let staged = match staged::stage(&state.services, session.auth.tenant_id, attachments).await {
+    let staged = match staged::stage(&state.services, &session.auth.caller(), attachments).await {
         Ok(staged) => staged,
         Err(error) if signet_api::error::status_of(error.code()).is_client_error() => return again(user_text(&error)),
         Err(error) => return failure(error),
@@ -864,7 +865,7 @@ async fn checked_review(
             (name, definition.fields)
         }
     };
-    staged::validate_with(&state.services, session.auth.tenant_id, request, &sending.attachments).await?;
+    staged::validate_with(&state.services, &session.auth.caller(), request, &sending.attachments).await?;
     let mut page = review_page(state, session, fields, sending, &placed).await?;
     page.from_template = template;
     Ok(page)
@@ -1009,15 +1010,7 @@ async fn send(state: &AppState, session: &Session, fields: &FormFields, sending:
     let template_name = fields.get("template_name");
     if !template_name.is_empty() {
         let definition = TemplateDefinition { fields: request.fields.clone(), ..TemplateDefinition::default() };
-        templates::create(
-            &state.services,
-            session.auth.tenant_id,
-            &session.auth.actor(),
-            Some(template_name),
-            None,
-            definition,
-        )
-        .await?;
+        templates::create(&state.services, &session.auth.caller(), Some(template_name), None, definition).await?;
     }
     let created = staged::initiate_with(&state.services, &session.auth.caller(), request, &sending.attachments).await?;
     Ok(created.workflow.id.get())

@@ -217,7 +217,7 @@ pub async fn create_profile(State(state): State<AppState>, session: Session, mul
         pkcs12: &p12,
         password: untrimmed(&fields, "password").to_string(),
     };
-    let created = profiles::create(&state.services, session.auth.tenant_id, &session.auth.actor(), new).await;
+    let created = profiles::create(&state.services, &session.auth.caller(), new).await;
     answer(&state, &session, created).await
 }
 

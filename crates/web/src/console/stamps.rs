@@ -109,7 +109,7 @@ async fn stamps_page(
             loaded: when(r.loaded_at),
         })
         .collect();
-    let articles = stamp_service::articles(&state.services, caller.tenant_id, state_code)
+    let articles = stamp_service::articles_for(&state.services, &caller, state_code)
         .await?
         .into_iter()
         .map(|v| ArticleRow {
@@ -287,8 +287,7 @@ pub async fn load(State(state): State<AppState>, session: Session, multipart: Mu
         let mut items = load_items(session.text, fields.get("certificates"))?;
         let files = in_line_order(&items, files);
         attach_certificates(session.text, &mut items, &files)?;
-        let (tenant, actor) = (session.auth.tenant_id, session.auth.actor());
-        stamp_service::load(&state.services, tenant, &actor, Some(fields.get("state")), items)
+        stamp_service::load(&state.services, &session.auth.caller(), Some(fields.get("state")), items)
             .await
             .map_err(|error| as_form_fields(session.text, error, &files))
     }
@@ -313,7 +312,7 @@ pub async fn certificate(State(state): State<AppState>, session: Session, ApiPat
     if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
         return refused;
     }
-    match stamp_service::certificate_pdf(&state.services, session.auth.tenant_id, id).await {
+    match stamp_service::certificate_pdf(&state.services, &session.auth.caller(), id).await {
         Ok((name, pdf)) => signet_api::routes::documents::pdf_response(pdf, &name),
         Err(error) => failure(error),
     }
@@ -352,8 +351,7 @@ pub async fn settings(State(state): State<AppState>, session: Session, fields: F
             .take(stamp_service::MAX_ALERT_EMAILS + 1)
             .map(str::to_string)
             .collect();
-        stamp_service::set_settings(&state.services, session.auth.tenant_id, &session.auth.actor(), threshold, emails)
-            .await
+        stamp_service::set_settings(&state.services, &session.auth.caller(), threshold, emails).await
     }
     .await;
     answer(&state, &session, &state_code, saved).await
@@ -385,15 +383,7 @@ pub async fn set_article(State(state): State<AppState>, session: Session, fields
             source: text("source"),
         };
         let code = fields.get("code").trim();
-        stamp_service::set_article(
-            &state.services,
-            session.auth.tenant_id,
-            &session.auth.actor(),
-            &state_code,
-            code,
-            input,
-        )
-        .await
+        stamp_service::set_article(&state.services, &session.auth.caller(), &state_code, code, input).await
     }
     .await;
     answer(&state, &session, &state_code, set).await
@@ -405,8 +395,8 @@ pub async fn remove_article(State(state): State<AppState>, session: Session, fie
         return refused;
     }
     let state_code = chosen_state(Some(fields.get("state")));
-    let (tenant, actor) = (session.auth.tenant_id, session.auth.actor());
-    let removed = stamp_service::remove_article(&state.services, tenant, &actor, &state_code, fields.get("code")).await;
+    let removed =
+        stamp_service::remove_article(&state.services, &session.auth.caller(), &state_code, fields.get("code")).await;
     answer(&state, &session, &state_code, removed).await
 }
 

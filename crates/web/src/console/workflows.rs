@@ -69,7 +69,7 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(filter)
     let wanted_state = filter.state.as_deref().filter(|s| !s.is_empty());
     let q = filter.q.as_deref().unwrap_or_default();
     let query = ListQuery { page_number: filter.page, page_size: Some(25), state: wanted_state, search_text: Some(q) };
-    let (rows, page, total) = match queries::list(&state.services, session.auth.tenant_id, &query).await {
+    let (rows, page, total) = match queries::list(&state.services, &session.auth.caller(), &query).await {
         Ok(found) => found,
         Err(error) => return failure(error),
     };
@@ -221,9 +221,9 @@ async fn workflow_page(
     notice: Option<String>,
     error: Option<String>,
 ) -> Result<WorkflowPage, signet_domain::Error> {
-    let tenant = session.auth.tenant_id;
-    let details = queries::details(&state.services, tenant, id.into()).await?;
-    let (_, entries, check) = queries::audit(&state.services, tenant, id.into()).await?;
+    let caller = session.auth.caller();
+    let details = queries::details(&state.services, &caller, id.into()).await?;
+    let (_, entries, check) = queries::audit(&state.services, &caller, id.into()).await?;
     let workflow = details.workflow;
     let in_progress = workflow.state.as_str() == "in_progress";
     // Attachments asked of a signer have a file once they gave it.
@@ -262,7 +262,7 @@ async fn workflow_page(
     let expires = workflow.expires_at.map_or_else(|| session.text.s("workflow.expires.never").to_string(), when);
     let mut documents = Vec::with_capacity(details.documents.len());
     for d in details.documents {
-        let comments = signet_services::workflows::actions::comments(&state.services, tenant, d.id)
+        let comments = signet_services::workflows::actions::comments(&state.services, &caller, d.id)
             .await?
             .into_iter()
             .map(|(author, text, at)| CommentView { author, text, at: when(at) })
@@ -380,7 +380,7 @@ pub async fn download(
     }
     let request =
         DownloadRequest { workflow_id: id.into(), reference_no: None, document_id: document.into(), merged: false };
-    match documents::download(&state.services, session.auth.tenant_id, &request).await {
+    match documents::download(&state.services, &session.auth.caller(), &request).await {
         Ok(file) => pdf_response(file.bytes, &file.file_name),
         Err(error) => failure(error),
     }
@@ -395,7 +395,7 @@ pub async fn attachment(
     if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
         return refused;
     }
-    match actions::attachment(&state.services, session.auth.tenant_id, id.into(), attachment.into()).await {
+    match actions::attachment(&state.services, &session.auth.caller(), id.into(), attachment.into()).await {
         Ok((name, bytes)) => super::download(bytes, &name),
         Err(error) => failure(error),
     }
@@ -406,7 +406,7 @@ pub async fn certificate(State(state): State<AppState>, session: Session, ApiPat
     if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
         return refused;
     }
-    match queries::certificate(&state.services, session.auth.tenant_id, id.into()).await {
+    match queries::certificate(&state.services, &session.auth.caller(), id.into()).await {
         Ok(bytes) => pdf_response(bytes.into(), &format!("workflow-{id}-certificate.pdf")),
         Err(error) => failure(error),
     }
