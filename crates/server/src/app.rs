@@ -21,7 +21,6 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 pub use signet_api::AppState;
 use signet_api::auth::jwt::JwtKeys;
-use signet_api::auth::ratelimit::IpRateLimiter;
 use signet_api::error::{ApiError, HttpCode};
 use signet_services::config::Config;
 
@@ -123,8 +122,9 @@ impl App {
             config.public_url = Some(format!("http://{}", listener.local_addr()?));
         }
         let jwt = Arc::new(jwt);
-        let ip_limiter = Arc::new(IpRateLimiter::per_minute(config.auth_rate_limit_per_minute));
         let services = Services::assemble(config, store, blob).await?;
+        // The API's doors and the pages count one address against the same allowance.
+        let ip_limiter = services.doors.auth.clone();
         let state = AppState { services: Arc::new(services), jwt, ip_limiter };
         let router = router(state.clone());
         Ok(App { state, router, listener })
