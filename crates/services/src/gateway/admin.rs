@@ -83,6 +83,7 @@ pub fn result_kept(row: &TransactionRow) -> bool {
 
 /// The integrator's status query: the transaction with this number and reference, of the
 /// tenant whose `Authtoken` asks. A refusal carries the gateway's message.
+///
 /// Each answer tells whether an `Authtoken` is valid, so queries are counted per client
 /// address (`gateway_status_per_minute`, refused rate limited), and a bogus `Authtoken` is a
 /// strike of the address as at the gateway's door (an address barred there is refused here).
