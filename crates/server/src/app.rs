@@ -21,7 +21,6 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 pub use signet_api::AppState;
 use signet_api::auth::jwt::JwtKeys;
-use signet_api::auth::ratelimit::IpRateLimiter;
 use signet_api::error::{ApiError, HttpCode};
 use signet_services::config::Config;
 
@@ -125,8 +124,9 @@ impl App {
             // Port 0 becomes a real port only now; links must carry the real one.
             config.public_url = Some(format!("http://{}", listener.local_addr()?));
         }
-        let ip_limiter = Arc::new(IpRateLimiter::per_minute(config.auth_rate_limit_per_minute));
         let services = Services::assemble(config, store.clone(), blob).await?;
+        // The API's doors and the pages count one address against the same allowance.
+        let ip_limiter = services.doors.auth.clone();
         let c = &services.config;
         let jwt = Arc::new(JwtKeys::load(&services, &c.issuer, &c.audience, c.access_token_ttl_secs).await?);
         let state = AppState { services: Arc::new(services), jwt, ip_limiter };

@@ -15,6 +15,7 @@ use signet_store::{BulkItemRow, BulkJobRow, NewBulkJob};
 
 use crate::bulk::{JobStatus, Outcome};
 use crate::documents::{check_pdf, store_document};
+use crate::sheets::SheetBudget;
 use crate::workflows::initiate::{InitiateWorkflow, start as initiate_checked, validate};
 use crate::{Caller, Services};
 
@@ -120,8 +121,11 @@ pub struct Preview {
 }
 
 /// Checks the file, and unless it is a dry run starts the job that sends every row.
-pub async fn start(svc: &Services, caller: &Caller, send: BulkSend) -> Result<(Preview, Option<JobStatus>), Error> {
-    let table = read_file(&send.file_base64)?;
+pub async fn start(svc: &Services, caller: &Caller, mut send: BulkSend) -> Result<(Preview, Option<JobStatus>), Error> {
+    let budget = sheet_budget(&svc.config);
+    let file = std::mem::take(&mut send.file_base64);
+    // Decoding and parsing a file of megabytes is heavy work: on the bounded pool.
+    let table = svc.heavy.run(move || read_file(&file, budget)).await??;
     let columns = columns(&table.header)?;
     check_documents(svc, caller.tenant_id, &send.document_ids).await?;
     if send.template_id != 0 {
@@ -181,15 +185,21 @@ fn field_errors(error: Error) -> Result<FieldErrors, Error> {
     }
 }
 
-/// The file as a table: an XLSX workbook's first worksheet, or CSV text.
-fn read_file(data: &str) -> Result<Table, Error> {
+/// What reading a workbook may cost (docs: README, `sheet_max_*`).
+fn sheet_budget(config: &crate::Config) -> SheetBudget {
+    SheetBudget { part_bytes: config.sheet_max_unpacked_bytes, text_bytes: config.sheet_max_text_bytes }
+}
+
+/// The file as a table: an XLSX workbook's first worksheet, or CSV text (whose table the
+/// file's size bounds).
+fn read_file(data: &str, budget: SheetBudget) -> Result<Table, Error> {
     if data.len() > MAX_FILE_BYTES.div_ceil(3) * 4 + 4 {
         return Err(Error::field("fileData", "must be at most 5 MiB"));
     }
     let bytes =
         STANDARD.decode(data.trim()).map_err(|_| Error::field("fileData", "must be base64 of a CSV or XLSX file"))?;
     let table = if crate::sheets::is_xlsx(&bytes) {
-        crate::sheets::read_first_sheet(&bytes, LIMITS)
+        crate::sheets::read_first_sheet(&bytes, LIMITS, budget)
     } else {
         let text =
             String::from_utf8(bytes).map_err(|_| Error::field("fileData", "must be UTF-8 text (CSV) or XLSX"))?;

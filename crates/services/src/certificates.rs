@@ -100,9 +100,8 @@ pub async fn reset(svc: &Services, caller: &Caller, profile_id: i64, password: &
     };
     let phc = credentials.map(|c| c.secret_hash).unwrap_or_default();
     let password = password.to_string();
-    let confirmed = tokio::task::spawn_blocking(move || !phc.is_empty() && secrets::verify_password(&password, &phc))
-        .await
-        .map_err(Error::internal)?;
+    let confirmed =
+        svc.doors.passwords.run(move || !phc.is_empty() && secrets::verify_password(&password, &phc)).await?;
     if !confirmed {
         return Err(Error::field("password", "is not your account password"));
     }

@@ -41,6 +41,20 @@ pub struct Config {
     pub log_format: LogFormat,
     /// Requests to `/api/v1/auth/*` per client address per minute.
     pub auth_rate_limit_per_minute: u32,
+    /// Password hashes (sign-ins, new passwords) computed at once, each on a blocking thread
+    /// with 19 MiB of memory; 0 = one per core.
+    pub password_hashing_limit: usize,
+    /// Password hashes that may wait for their turn; beyond them a sign-in is refused at once
+    /// (HTTP 429 with `Retry-After`) instead of adding memory and delay for everyone.
+    pub password_hashing_queue: usize,
+    /// "E-mail me a code" (and the set-password link it sends) per requesting client address
+    /// per hour, and per target address per hour (shared by all instances). Past the
+    /// address's share the requester is refused (429); past the account's share nothing is
+    /// sent and the answer stays the same, so it tells nothing about the account.
+    pub mail_codes_per_address_per_hour: u32,
+    pub mail_codes_per_account_per_hour: u32,
+    /// Gateway status queries (`/api/TransactionStatusRequest`) per client address per minute.
+    pub gateway_status_per_minute: u32,
     /// Failed logins per account and client address within the window before that pair is
     /// throttled; failures from one address never throttle another address.
     pub account_failure_limit: u32,
@@ -104,6 +118,12 @@ pub struct Config {
     pub job_retry_base_ms: u64,
     /// Uploaded files parsed, checked or sealed at once (blocking threads); 0 = one per core.
     pub heavy_work_limit: usize,
+    /// Bulk send's XLSX workbooks: most bytes one part (the worksheet, the shared strings) may
+    /// unpack to; it is read as it unpacks, never held whole.
+    pub sheet_max_unpacked_bytes: u64,
+    /// Bulk send's XLSX workbooks: most bytes of text held while reading one (the shared
+    /// strings and every cell, a cell's copy of a shared string included).
+    pub sheet_max_text_bytes: usize,
     /// Gateway submissions being opened at once from one client address; more are refused
     /// (HTTP 429) so that one sender cannot take every worker.
     pub gateway_submissions_per_address: usize,
@@ -206,6 +226,11 @@ impl Default for Config {
             audience: "signet-api".into(),
             log_format: LogFormat::Text,
             auth_rate_limit_per_minute: 120,
+            password_hashing_limit: 0,
+            password_hashing_queue: 32,
+            mail_codes_per_address_per_hour: 10,
+            mail_codes_per_account_per_hour: 3,
+            gateway_status_per_minute: 60,
             account_failure_limit: 10,
             account_failure_window_secs: 15 * 60,
             account_failure_delay_ms: 1000,
@@ -233,6 +258,8 @@ impl Default for Config {
             mail_from: "Signet <no-reply@localhost>".into(),
             job_retry_base_ms: 1000,
             heavy_work_limit: 0,
+            sheet_max_unpacked_bytes: 32 * 1024 * 1024,
+            sheet_max_text_bytes: 16 * 1024 * 1024,
             gateway_submissions_per_address: 4,
             gateway_refusal_delay_ms: 500,
             gateway_unauthenticated_per_address: 20,

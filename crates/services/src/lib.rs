@@ -25,6 +25,7 @@ pub mod invoices;
 pub mod jobs;
 pub mod keyring;
 pub mod keys;
+pub mod limits;
 pub mod login;
 pub mod lots;
 pub mod mail;
@@ -105,6 +106,8 @@ pub struct Services {
     pub intake: Arc<gateway::intake::Intake>,
     /// Blocking threads for parsing, checking and sealing uploaded files, bounded.
     pub heavy: Arc<heavy::HeavyPool>,
+    /// Per-address limits of the unauthenticated doors and the admission of password hashing.
+    pub doors: Arc<limits::Doors>,
     /// The key behind workflow signers' links.
     pub link_key: Arc<workflows::links::LinkKey>,
     /// The key of national-id digests (users are found by the number, which is not kept).
@@ -162,6 +165,7 @@ impl Services {
             gateway_key: Arc::new(gateway_key),
             seal,
             heavy: Arc::new(heavy::HeavyPool::new(config.heavy_work_limit)),
+            doors: Arc::new(limits::Doors::from_config(&config)),
             intake: Arc::new(gateway::intake::Intake::new(
                 config.gateway_submissions_per_address,
                 config.gateway_unauthenticated_per_address,

@@ -57,8 +57,29 @@ fn six_digit_code() -> String {
 /// The job kind that looks an address up for [`check_account`].
 pub const CHECK_ACCOUNT_JOB: &str = "account.check";
 
-/// Starts a sign-in by e-mail for `email`: queues the lookup, whatever the address.
-pub async fn check_account(svc: &Services, email: &str) -> Result<(), Error> {
+/// Starts a sign-in by e-mail for `email`: queues the lookup, whatever the address, within
+/// two hourly shares counted in the database (all instances alike): the requesting address's
+/// (past it the requester is refused, rate limited) and the target address's (past it nothing
+/// is queued and the answer is the same, so that it tells nothing about an account, while its
+/// owner's mailbox is not flooded). A failing count refuses (fails closed).
+pub async fn check_account(svc: &Services, ip: IpAddr, email: &str) -> Result<(), Error> {
+    let hourly = |limit: u32| AuthThrottle {
+        window_ms: 3_600_000,
+        limit: i64::from(limit.max(1)),
+        base_delay_ms: 3_600_000,
+        max_delay_ms: 3_600_000,
+    };
+    let requester = format!("mail-code-from:{}", crate::limits::address_key(ip));
+    if let AuthAttempt::Blocked { retry_after_ms } =
+        svc.store.admit_auth_attempt(&requester, &hourly(svc.config.mail_codes_per_address_per_hour)).await?
+    {
+        return Err(Error::RateLimited { retry_after_secs: (retry_after_ms as u64).div_ceil(1000).max(1) });
+    }
+    let target = format!("mail-code-to:{}", email.trim().to_lowercase());
+    let policy = hourly(svc.config.mail_codes_per_account_per_hour);
+    if svc.store.admit_auth_attempt(&target, &policy).await? != AuthAttempt::Admitted {
+        return Ok(());
+    }
     let job = signet_store::NewJob {
         kind: CHECK_ACCOUNT_JOB,
         payload: serde_json::json!({"email": email}),
@@ -175,12 +196,21 @@ pub async fn sign_in_with_password(
     let principal = svc.store.principal_by_email(email).await?;
     // Read for unknown addresses too (no principal has id 0), alike in time.
     refuse_if_second_factor_locked(svc, principal.as_ref().map_or(0, |p| p.id)).await?;
-    let phc =
-        principal.as_ref().map(|p| p.secret_hash.clone()).unwrap_or_else(|| secrets::dummy_password_hash().to_string());
+    let phc = principal.as_ref().map(|p| p.secret_hash.clone());
     let password = password.to_string();
-    let password_ok = tokio::task::spawn_blocking(move || secrets::verify_password(&password, &phc))
-        .await
-        .map_err(Error::internal)?;
+    // Admitted like every password check: a full queue refuses known and unknown addresses
+    // alike, and both cost one hash.
+    let password_ok = svc
+        .doors
+        .passwords
+        .run(move || {
+            let phc = match &phc {
+                Some(stored) => stored.as_str(),
+                None => secrets::dummy_password_hash(),
+            };
+            secrets::verify_password(&password, phc)
+        })
+        .await?;
     // A user who signs in with e-mail codes or SSO has no password sign-in.
     let signs_in = principal
         .as_ref()

@@ -64,10 +64,8 @@ pub async fn sign_up(svc: &Services, request: &FreeTrial<'_>) -> Result<Option<S
         return Ok(None);
     }
     let password = request.password.to_string();
-    let password_hash = tokio::task::spawn_blocking(move || secrets::hash_password(&password))
-        .await
-        .map_err(Error::internal)?
-        .map_err(Error::internal)?;
+    let password_hash =
+        svc.doors.passwords.run(move || secrets::hash_password(&password)).await?.map_err(Error::internal)?;
     let token = secrets::random_token(32);
     let signup = TrialSignup {
         email: request.email.to_lowercase(),

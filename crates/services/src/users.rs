@@ -407,10 +407,7 @@ pub async fn set_password(svc: &Services, token: &str, password: &str) -> Result
     check_password(password, Some(&email))?;
     let hash = {
         let password = password.to_string();
-        tokio::task::spawn_blocking(move || secrets::hash_password(&password))
-            .await
-            .map_err(Error::internal)?
-            .map_err(Error::internal)?
+        svc.doors.passwords.run(move || secrets::hash_password(&password)).await?.map_err(Error::internal)?
     };
     svc.store.set_password_with_link(&token_hash, &hash, &secrets::random_token(16)).await?;
     Ok(())

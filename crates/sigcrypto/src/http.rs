@@ -88,10 +88,9 @@ impl Resolver for CheckingResolver {
         if self.allow_private || is_proxy {
             return Ok(addrs);
         }
-        if let Some(bad) = addrs.iter().find(|a| !is_public(a.ip())) {
-            return Err(ureq::Error::Other(
-                format!("refusing to connect: {} is not a public address", bad.ip()).into(),
-            ));
+        if addrs.iter().any(|a| !is_public(a.ip())) {
+            // The rule, never the address: where a name resolves inside is not the caller's to learn.
+            return Err(ureq::Error::Other(format!("refusing to connect: {NOT_PUBLIC}").into()));
         }
         Ok(addrs)
     }
@@ -217,11 +216,16 @@ pub(crate) fn check_url(url: &str, cfg: &HttpConfig) -> Result<()> {
         (host.as_str(), port).to_socket_addrs().map_err(|e| Error::Http(format!("cannot resolve {host}: {e}")))?;
     for a in addrs {
         if !is_public(a.ip()) {
-            return Err(Error::Http(format!("refusing to fetch {url}: {} is not a public address", a.ip())));
+            return Err(Error::Http(format!("refusing to fetch {url}: {NOT_PUBLIC}")));
         }
     }
     Ok(())
 }
+
+/// Why a host is refused: the rule it breaks, not the address it resolved to (which may be
+/// an internal one the caller must not learn).
+const NOT_PUBLIC: &str =
+    "the host is not a public address (outbound requests go only to hosts whose every address is public)";
 
 fn split_host_port(authority: &str, default_port: u16) -> (String, u16) {
     if let Some(rest) = authority.strip_prefix('[') {

@@ -145,6 +145,10 @@ pub async fn submit(
     headers: HeaderMap,
     Form(input): Form<Submitted>,
 ) -> Response {
+    // The API's doors and this page count one address against the same allowance.
+    if let Err(Error::RateLimited { retry_after_secs }) = services.doors.auth.check(ip) {
+        return too_many(retry_after_secs);
+    }
     let same_browser = crate::cookie_value(&headers, COOKIE).is_some_and(|c| secrets::same_secret(&c, &input.csrf));
     if !same_browser {
         return message(
@@ -167,7 +171,7 @@ pub async fn submit(
     let outcome = match input.action.as_str() {
         "continue" => return methods(&services, &context, None, None).await,
         "password" => password(&services, ip, &context, &input).await,
-        "send-code" => return send_code(&services, &context).await,
+        "send-code" => return send_code(&services, ip, &context).await,
         "code" => code(&services, ip, &context, input.code.as_deref().unwrap_or_default()).await,
         _ => return message(StatusCode::BAD_REQUEST, "Sign-in", "Unknown step. Open the sign-in page again."),
     };
@@ -180,7 +184,9 @@ pub async fn submit(
         Err(Error::RateLimited { retry_after_secs }) => {
             let mut view = page(Step::Methods);
             view.error = Some(format!("Too many tries. Wait {retry_after_secs} seconds and try again."));
-            render(StatusCode::TOO_MANY_REQUESTS, view, &context, false)
+            let mut response = render(StatusCode::TOO_MANY_REQUESTS, view, &context, false);
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+            response
         }
         Err(error) => failure(error),
     }
@@ -195,6 +201,14 @@ enum Signed {
 fn failure(error: Error) -> Response {
     tracing::error!(%error, "signing in failed");
     message(StatusCode::SERVICE_UNAVAILABLE, "Sign-in", "Signing in is not possible just now. Try again later.")
+}
+
+/// The refusal of an address that used up its share (the same whatever account it names).
+fn too_many(retry_after_secs: u64) -> Response {
+    let text = format!("Too many tries from your network. Wait {retry_after_secs} seconds and try again.");
+    let mut response = message(StatusCode::TOO_MANY_REQUESTS, "Sign-in", &text);
+    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+    response
 }
 
 fn see_other(to: &str) -> Response {
@@ -257,9 +271,11 @@ async fn password(
     }
 }
 
-async fn send_code(services: &Services, context: &Context<'_>) -> Response {
-    if let Err(error) = login::check_account(services, context.email).await {
-        return failure(error);
+async fn send_code(services: &Services, ip: std::net::IpAddr, context: &Context<'_>) -> Response {
+    match login::check_account(services, ip, context.email).await {
+        Ok(()) => {}
+        Err(Error::RateLimited { retry_after_secs }) => return too_many(retry_after_secs),
+        Err(error) => return failure(error),
     }
     let mut view = page(Step::Code);
     view.notice = Some(

@@ -7,6 +7,7 @@ use askama::Template;
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use signet_api::extract::ClientIp;
 use signet_domain::Error;
 use signet_services::Services;
 use signet_services::verification::{self, Verification};
@@ -105,7 +106,14 @@ fn shown(verification: Verification) -> ShownResult {
 }
 
 /// Reads the upload (the signed file and, for a detached CMS, its content) and shows the verdicts.
-pub async fn check(State(services): State<Services>, request: Request) -> Response {
+pub async fn check(State(services): State<Services>, ClientIp(ip): ClientIp, request: Request) -> Response {
+    // Counted like the API's verification: the same allowance per address.
+    if let Err(Error::RateLimited { retry_after_secs }) = services.doors.auth.check(ip) {
+        let text = format!("Too many checks from your network. Wait {retry_after_secs} seconds and try again.");
+        let mut response = refused(StatusCode::TOO_MANY_REQUESTS, text);
+        response.headers_mut().insert(axum::http::header::RETRY_AFTER, retry_after_secs.into());
+        return response;
+    }
     let mut multipart = match Multipart::from_request(request, &services).await {
         Ok(multipart) => multipart,
         Err(_) => return refused(StatusCode::BAD_REQUEST, "Choose a file to check."),

@@ -453,7 +453,7 @@ pub async fn check_account(
 ) -> ApiResult<(StatusCode, Json<CheckAccountResponse>)> {
     state.ip_limiter.check(ip)?;
     checked_email("emailID", &request.email_id, 254)?;
-    signet_services::login::check_account(&state.services, &request.email_id).await?;
+    signet_services::login::check_account(&state.services, ip, &request.email_id).await?;
     let message = "If an account with this address exists, a sign-in code or a link to set the password is on its way.";
     Ok((StatusCode::ACCEPTED, Json(CheckAccountResponse { message: message.into() })))
 }

@@ -77,11 +77,12 @@ fn refused(message: &str) -> Json<StatusAnswer> {
 /// transaction, and the reference must match; anything else looks like an unknown transaction.
 pub async fn transaction_status(
     State(state): State<AppState>,
+    crate::extract::ClientIp(ip): crate::extract::ClientIp,
     ApiQuery(query): ApiQuery<StatusQuery>,
 ) -> ApiResult<Json<StatusAnswer>> {
     let (token, number, reference) =
         (query.authtoken.as_deref(), query.transaction_number.as_deref(), query.reference_number.as_deref());
-    let transaction = match admin::status(&state.services, token, number, reference).await? {
+    let transaction = match admin::status(&state.services, ip, token, number, reference).await? {
         Ok(transaction) => transaction,
         Err(message) => return Ok(refused(message)),
     };

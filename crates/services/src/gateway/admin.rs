@@ -104,16 +104,26 @@ pub fn result_kept(row: &TransactionRow) -> bool {
 
 /// The integrator's status query: the transaction with this number and reference, of the
 /// tenant whose `Authtoken` asks. A refusal carries the gateway's message.
+///
+/// Each answer tells whether an `Authtoken` is valid, so queries are counted per client
+/// address (`gateway_status_per_minute`, refused rate limited), and a bogus `Authtoken` is a
+/// strike of the address as at the gateway's door (an address barred there is refused here).
 pub async fn status(
     svc: &Services,
+    ip: std::net::IpAddr,
     authtoken: Option<&str>,
     number: Option<&str>,
     reference: Option<&str>,
 ) -> Result<Result<TransactionRow, &'static str>, Error> {
+    svc.doors.gateway_status.check(ip)?;
+    if svc.intake.barred(ip) {
+        return Err(Error::RateLimited { retry_after_secs: super::intake::STRIKE_WINDOW.as_secs() });
+    }
     let (Some(token), Some(number), Some(reference)) = (authtoken, number, reference) else {
         return Ok(Err("107: Invalid parameters"));
     };
     let Some((_, tenant_id)) = svc.store.authtoken_by_hash(&secrets::hash_token(token)).await? else {
+        svc.intake.strike(ip);
         return Ok(Err("104: Invalid Authtoken"));
     };
     let transaction = svc.store.transaction(number).await?;

@@ -18,9 +18,10 @@ use signet_store::Store;
 const LEGACY_RECHECK: Duration = Duration::from_secs(5);
 
 /// How long an address's unauthenticated submissions are remembered.
-const STRIKE_WINDOW: Duration = Duration::from_secs(60);
-/// Most addresses whose strikes are remembered; beyond it the old ones are forgotten first,
-/// and when all are recent the record starts over (the bar fails open, never shut).
+pub const STRIKE_WINDOW: Duration = Duration::from_secs(60);
+/// Most addresses whose strikes are remembered; beyond it those whose window ended are
+/// forgotten first, and when all are recent a new address is barred until room is made (the
+/// bar fails closed: flooding the record with addresses never wipes the strikes it holds).
 const MAX_STRUCK_ADDRESSES: usize = 50_000;
 
 pub struct Intake {
@@ -29,6 +30,8 @@ pub struct Intake {
     /// Unauthenticated submissions per address allowed within [`STRIKE_WINDOW`] (0: no bar).
     strikes_allowed: u32,
     strikes: Mutex<HashMap<IpAddr, (Instant, u32)>>,
+    /// Most addresses in `strikes` (fixed but for tests).
+    capacity: usize,
     legacy: Mutex<Option<(Instant, bool)>>,
 }
 
@@ -53,11 +56,16 @@ impl Drop for Slot {
 
 impl Intake {
     pub fn new(per_address: usize, strikes_allowed: u32) -> Intake {
+        Intake::with_capacity(per_address, strikes_allowed, MAX_STRUCK_ADDRESSES)
+    }
+
+    fn with_capacity(per_address: usize, strikes_allowed: u32, capacity: usize) -> Intake {
         Intake {
             per_address: per_address.max(1),
             in_progress: Arc::default(),
             strikes_allowed,
             strikes: Mutex::default(),
+            capacity: capacity.max(1),
             legacy: Mutex::new(None),
         }
     }
@@ -82,13 +90,12 @@ impl Intake {
         if self.strikes_allowed == 0 {
             return;
         }
-        let Ok(mut strikes) = self.strikes.lock() else { return };
+        let address = crate::limits::address_key(address);
+        let mut strikes = self.strikes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let now = Instant::now();
-        if strikes.len() >= MAX_STRUCK_ADDRESSES && !strikes.contains_key(&address) {
-            strikes.retain(|_, (since, _)| now.duration_since(*since) < STRIKE_WINDOW);
-            if strikes.len() >= MAX_STRUCK_ADDRESSES {
-                strikes.clear();
-            }
+        if !self.room_for(&mut strikes, address, now) {
+            // Not recorded: while the record is full, every address it cannot hold is barred.
+            return;
         }
         let entry = strikes.entry(address).or_insert((now, 0));
         if now.duration_since(entry.0) >= STRIKE_WINDOW {
@@ -97,12 +104,26 @@ impl Intake {
         entry.1 = entry.1.saturating_add(1);
     }
 
-    /// Whether `address` used up its unauthenticated submissions of the current window.
-    fn barred(&self, address: IpAddr) -> bool {
+    /// Whether `strikes` holds `address` or can make room for it (forgetting ended windows).
+    fn room_for(&self, strikes: &mut HashMap<IpAddr, (Instant, u32)>, address: IpAddr, now: Instant) -> bool {
+        if strikes.len() < self.capacity || strikes.contains_key(&address) {
+            return true;
+        }
+        strikes.retain(|_, (since, _)| now.duration_since(*since) < STRIKE_WINDOW);
+        strikes.len() < self.capacity
+    }
+
+    /// Whether `address` used up its unauthenticated submissions of the current window, or
+    /// the record is full and cannot hold it (fails closed).
+    pub fn barred(&self, address: IpAddr) -> bool {
         if self.strikes_allowed == 0 {
             return false;
         }
-        let Ok(strikes) = self.strikes.lock() else { return false };
+        let address = crate::limits::address_key(address);
+        let mut strikes = self.strikes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !self.room_for(&mut strikes, address, Instant::now()) {
+            return true;
+        }
         strikes
             .get(&address)
             .is_some_and(|(since, count)| since.elapsed() < STRIKE_WINDOW && *count >= self.strikes_allowed)
@@ -157,5 +178,20 @@ mod tests {
             open.strike(a);
         }
         assert!(open.admit(a).is_some(), "no bar when switched off");
+    }
+
+    #[test]
+    fn a_full_strike_record_bars_newcomers_and_keeps_its_strikes() {
+        let intake = Intake::with_capacity(4, 2, 2);
+        let [a, b, c]: [IpAddr; 3] = [[10, 0, 0, 1].into(), [10, 0, 0, 2].into(), [10, 0, 0, 3].into()];
+        intake.strike(a);
+        intake.strike(a);
+        intake.strike(b);
+        assert!(intake.admit(a).is_none(), "a used its strikes");
+        assert!(intake.admit(b).is_some(), "b has one left");
+        // A flood of new addresses cannot be held: each is barred, and a's strikes stay.
+        intake.strike(c);
+        assert!(intake.admit(c).is_none(), "no room: barred, not let through");
+        assert!(intake.admit(a).is_none(), "a is still barred");
     }
 }
