@@ -135,28 +135,8 @@ async fn password_checks_beyond_the_admission_are_refused_at_once_alike_for_ever
 
 /// The sign-in page's form from `from`, one step (`action`) for `email`: status and page.
 async fn sign_in_page(app: &TestApp, from: &str, action: &str, email: &str) -> (u16, String) {
-    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
-    let page = http.get(app.url("/account/sign-in?return_to=/healthz&state=s")).send().await.expect("page");
-    let cookie = page.headers()["set-cookie"].to_str().expect("cookie").split(';').next().expect("pair").to_string();
-    let html = page.text().await.expect("html");
-    let csrf = html.split("name=\"csrf\" value=\"").nth(1).and_then(|r| r.split('"').next()).expect("csrf");
-    let form = [
-        ("csrf", csrf),
-        ("return_to", "/healthz"),
-        ("state", "s"),
-        ("action", action),
-        ("email", email),
-        ("password", "Not-The-Password-1"),
-    ];
-    let answer = http
-        .post(app.url("/account/sign-in"))
-        .header("cookie", cookie)
-        .header("x-forwarded-for", from)
-        .form(&form)
-        .send()
-        .await
-        .expect("sign in");
-    (answer.status().as_u16(), answer.text().await.expect("html"))
+    let fields = [("action", action), ("email", email), ("password", "Not-The-Password-1")];
+    signet_testkit::people::post_sign_in_page(app, Some(from), &fields).await
 }
 
 async fn verify_page(app: &TestApp, from: &str) -> reqwest::Response {

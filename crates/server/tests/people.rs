@@ -942,24 +942,8 @@ async fn refusal(response: reqwest::Response) -> Value {
 
 /// What the sign-in page answers a password and code for `email`: the status and the error shown.
 async fn sign_in_page(app: &TestApp, email: &str, password: &str, totp: &str) -> (u16, String) {
-    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
-    let page = http.get(app.url("/account/sign-in?return_to=/healthz&state=s")).send().await.expect("page");
-    let cookie = page.headers()["set-cookie"].to_str().expect("cookie").split(';').next().expect("pair").to_string();
-    let html = page.text().await.expect("html");
-    let csrf = html.split("name=\"csrf\" value=\"").nth(1).and_then(|r| r.split('"').next()).expect("csrf");
-    let form = [
-        ("csrf", csrf),
-        ("return_to", "/healthz"),
-        ("state", "s"),
-        ("action", "password"),
-        ("email", email),
-        ("password", password),
-        ("totp", totp),
-    ];
-    let answer = http.post(app.url("/account/sign-in")).header("cookie", cookie).form(&form).send().await;
-    let answer = answer.expect("sign in");
-    let status = answer.status().as_u16();
-    let html = answer.text().await.expect("html");
+    let fields = [("action", "password"), ("email", email), ("password", password), ("totp", totp)];
+    let (status, html) = signet_testkit::people::post_sign_in_page(app, None, &fields).await;
     let error = html.split("id=\"error\">").nth(1).and_then(|r| r.split("</div>").next()).unwrap_or_default();
     (status, error.to_string())
 }

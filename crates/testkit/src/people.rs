@@ -56,3 +56,22 @@ print('%06d'%((struct.unpack('>I',h[o:o+4])[0]&0x7fffffff)%1000000))";
         .expect("python3");
     String::from_utf8_lossy(&output.stdout).trim().to_string()
 }
+
+/// Posts the sign-in page's form as a browser would: opens `/account/sign-in` for its cookie
+/// and CSRF token, then sends `fields` beside them, from `from` (an `X-Forwarded-For`
+/// address) when given. The status and the page answered.
+pub async fn post_sign_in_page(app: &TestApp, from: Option<&str>, fields: &[(&str, &str)]) -> (u16, String) {
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+    let page = http.get(app.url("/account/sign-in?return_to=/healthz&state=s")).send().await.expect("page");
+    let cookie = page.headers()["set-cookie"].to_str().expect("cookie").split(';').next().expect("pair").to_string();
+    let html = page.text().await.expect("html");
+    let csrf = html.split("name=\"csrf\" value=\"").nth(1).and_then(|r| r.split('"').next()).expect("csrf");
+    let mut form = vec![("csrf", csrf), ("return_to", "/healthz"), ("state", "s")];
+    form.extend_from_slice(fields);
+    let mut request = http.post(app.url("/account/sign-in")).header("cookie", cookie).form(&form);
+    if let Some(from) = from {
+        request = request.header("x-forwarded-for", from);
+    }
+    let answer = request.send().await.expect("sign in");
+    (answer.status().as_u16(), answer.text().await.expect("html"))
+}
