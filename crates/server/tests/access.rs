@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use signet_api::access::{Requirement, requirement};
 use signet_domain::access::Permission;
 use signet_store::Backend;
+use signet_testkit::on_both_backends;
 use signet_testkit::server::spawn_with;
 use signet_testkit::smtp::SmtpSink;
 
@@ -30,6 +31,9 @@ fn documented_matrix(doc: &str) -> BTreeMap<String, Vec<bool>> {
         .filter_map(|line| line.strip_prefix("| `"))
         .filter_map(|line| {
             let (operation, cells) = line.split_once("` |")?;
+            if !operation.contains(" /api/") {
+                return None;
+            }
             let allowed: Vec<bool> =
                 cells.split('|').map(str::trim).filter(|c| !c.is_empty()).map(|c| c == "yes").collect();
             Some((operation.to_string(), allowed))
@@ -54,10 +58,11 @@ fn concrete(path: &str) -> String {
     out
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_operation_answers_each_role_as_docs_access_md_says() {
+on_both_backends!(every_operation_answers_each_role_as_docs_access_md_says);
+
+async fn every_operation_answers_each_role_as_docs_access_md_says(backend: Backend) {
     let smtp = SmtpSink::start();
-    let app = spawn_with(Backend::Sqlite, |config| {
+    let app = spawn_with(backend, |config| {
         config.smtp_url = Some(smtp.url());
         config.workers = true;
         config.worker_poll_ms = 50;
@@ -113,7 +118,7 @@ async fn every_operation_answers_each_role_as_docs_access_md_says() {
     }
 
     let doc = std::fs::read_to_string(DOC).expect("docs/access.md");
-    if std::env::var_os("SIGNET_UPDATE_ACCESS_DOC").is_some() {
+    if std::env::var_os("SIGNET_UPDATE_ACCESS_DOC").is_some() && backend == Backend::Sqlite {
         let head = doc.split("| operation |").next().expect("head");
         let mut table = String::from("| operation | administrator | sender | signer | auditor |");
         for permission in permissions() {
@@ -152,4 +157,232 @@ async fn every_operation_answers_each_role_as_docs_access_md_says() {
             }
         }
     }
+}
+
+/// The console's pages and forms, each with the permissions its use case needs (any of them;
+/// none: administrators only). `Authenticated`
+/// marks what every signed-in person reaches, whose answer then depends on their relation to
+/// what it names (their own inbox, lots, jobs, sign-in settings, certificates): for an id that
+/// does not exist, that is 404 for everyone.
+const CONSOLE: [(&str, &str, &[Permission]); 80] = {
+    use Permission::*;
+    [
+        // The landing page: the workflows list, or the inbox for whoever cannot read workflows.
+        ("GET", "/app", &[Authenticated]),
+        ("GET", "/app/workflows/{id}", &[ReadWorkflows]),
+        ("GET", "/app/workflows/{id}/documents/{document}", &[ReadWorkflows]),
+        ("GET", "/app/workflows/{id}/certificate", &[ReadWorkflows]),
+        ("GET", "/app/workflows/{id}/attachments/{attachment}", &[ReadWorkflows]),
+        ("POST", "/app/workflows/{id}/{action}", &[SendWorkflows]),
+        ("GET", "/app/send", &[SendWorkflows]),
+        ("POST", "/app/send", &[SendWorkflows]),
+        ("GET", "/app/send/documents/{id}/pages/{page}", &[SendWorkflows]),
+        ("POST", "/app/send/start", &[SendWorkflows]),
+        ("POST", "/app/send/review", &[SendWorkflows]),
+        ("POST", "/app/send/place", &[SendWorkflows]),
+        ("GET", "/app/bulk", &[SendWorkflows]),
+        ("POST", "/app/bulk", &[SendWorkflows]),
+        ("GET", "/app/bulk/jobs/{id}", &[Authenticated]),
+        ("GET", "/app/bulk/jobs/{id}/progress", &[Authenticated]),
+        ("GET", "/app/bulk/jobs/{id}/report", &[Authenticated]),
+        ("GET", "/app/people", &[ReadDirectory]),
+        ("POST", "/app/people", &[ManagePeople]),
+        ("POST", "/app/people/{id}/decide", &[ManagePeople]),
+        ("GET", "/app/roles", &[ReadDirectory]),
+        // Only administrators make and remove roles (none listed: administrators only).
+        ("POST", "/app/roles", &[]),
+        ("POST", "/app/roles/{id}/delete", &[]),
+        ("GET", "/app/inbox", &[Authenticated]),
+        ("GET", "/app/inbox/{id}", &[Authenticated]),
+        ("GET", "/app/lots", &[SendWorkflows]),
+        ("POST", "/app/lots", &[SendWorkflows]),
+        ("GET", "/app/lots/{id}", &[Authenticated]),
+        ("POST", "/app/lots/{id}/sign", &[Authenticated]),
+        ("GET", "/app/audit", &[ReadAudit]),
+        ("GET", "/app/departments", &[ReadDirectory]),
+        ("POST", "/app/departments", &[ManagePeople]),
+        ("POST", "/app/departments/{id}/delete", &[ManagePeople]),
+        // Open to whoever may export one of the datasets; each export needs its own permission.
+        ("GET", "/app/exports", &[ReadWorkflows, ReadDirectory, ReadAudit]),
+        ("POST", "/app/exports", &[ReadWorkflows]),
+        ("GET", "/app/exports/{id}", &[Authenticated]),
+        ("GET", "/app/exports/{id}/file", &[Authenticated]),
+        ("GET", "/app/stamps", &[ReadWorkflows]),
+        ("POST", "/app/stamps/load", &[ManageSettings]),
+        ("POST", "/app/stamps/settings", &[ManageSettings]),
+        ("POST", "/app/stamps/articles", &[ManageSettings]),
+        ("POST", "/app/stamps/articles/remove", &[ManageSettings]),
+        ("POST", "/app/stamps/{id}/retire", &[ManageSettings]),
+        ("GET", "/app/stamps/{id}/certificate", &[ReadWorkflows]),
+        ("GET", "/app/invoices", &[ReadWorkflows]),
+        ("POST", "/app/invoices/billing-profile", &[ManageSettings]),
+        ("POST", "/app/invoices/issue", &[ManageSettings]),
+        ("GET", "/app/invoices/{id}/{document}", &[ReadWorkflows]),
+        ("GET", "/app/signing", &[Authenticated]),
+        ("POST", "/app/signing/certificates", &[Authenticated]),
+        ("POST", "/app/signing/certificates/remove", &[Authenticated]),
+        ("POST", "/app/signing/automated", &[Authenticated]),
+        ("POST", "/app/signing/profiles", &[ManageSettings]),
+        ("POST", "/app/signing/profiles/{id}/revoke", &[ManageSettings]),
+        ("GET", "/app/access", &[ReadDirectory]),
+        ("POST", "/app/access/activities", &[ManagePeople]),
+        ("POST", "/app/access/grant", &[ManagePeople]),
+        ("POST", "/app/access/{id}/delete", &[ManagePeople]),
+        ("POST", "/app/access/{menu}/users/{user}/take-back", &[ManagePeople]),
+        ("POST", "/app/access/{menu}/departments/{department}/take-back", &[ManagePeople]),
+        ("GET", "/app/login", &[Authenticated]),
+        ("POST", "/app/login/totp", &[Authenticated]),
+        ("POST", "/app/login/totp/confirm", &[Authenticated]),
+        ("POST", "/app/login/totp/disable", &[Authenticated]),
+        ("POST", "/app/login/sso-providers", &[ManageSettings]),
+        ("POST", "/app/login/sso-providers/{id}/change", &[ManageSettings]),
+        ("POST", "/app/login/sso-providers/{id}/delete", &[ManageSettings]),
+        ("POST", "/app/login/domains", &[ManageSettings]),
+        ("POST", "/app/login/domains/check", &[ManageSettings]),
+        // Only administrators change whether single sign-on stands in for the second factor.
+        ("POST", "/app/login/sso-second-factor", &[]),
+        ("GET", "/app/gateway", &[ManageSettings]),
+        ("POST", "/app/gateway/authtokens", &[ManageSettings]),
+        ("POST", "/app/gateway/authtokens/{id}/revoke", &[ManageSettings]),
+        ("POST", "/app/gateway/settings", &[ManageSettings]),
+        ("GET", "/app/webhooks", &[ManageSettings]),
+        ("POST", "/app/webhooks", &[ManageSettings]),
+        ("POST", "/app/webhooks/{id}/delete", &[ManageSettings]),
+        ("POST", "/app/webhooks/{id}/deliveries/{delivery}/again", &[ManageSettings]),
+        ("POST", "/app/sign-out", &[Authenticated]),
+        ("GET", "/app/session", &[Authenticated]),
+    ]
+};
+
+/// Forms sent as `multipart/form-data` (files, signature images).
+const MULTIPART: [&str; 6] = [
+    "/app/send",
+    "/app/bulk",
+    "/app/lots/{id}/sign",
+    "/app/stamps/load",
+    "/app/signing/certificates",
+    "/app/signing/profiles",
+];
+
+/// Every `/app` route the console's router declares, as `METHOD path`, read from its source
+/// (so a new page or form without its row in [`CONSOLE`] fails the test).
+fn console_routes() -> Vec<String> {
+    let router = include_str!("../../web/src/console/mod.rs");
+    let mut routes = Vec::new();
+    for line in router.lines().map(str::trim).filter(|l| l.starts_with(".route(\"/app")) {
+        let path = line.trim_start_matches(".route(\"").split('"').next().unwrap_or_default();
+        for method in ["get", "post"] {
+            let handler = format!("{method}(");
+            if line.contains(&handler) && !path.starts_with("/app/static/") {
+                routes.push(format!("{} {path}", method.to_uppercase()));
+            }
+        }
+    }
+    routes
+}
+
+/// A concrete address for a console route: ids no tenant has, page 1, a real action name.
+fn console_address(path: &str) -> String {
+    concrete(&path.replace("{page}", "1").replace("{action}", "decline"))
+}
+
+on_both_backends!(every_console_page_and_form_answers_each_role_by_its_permission);
+
+/// The console's counterpart of the operation matrix: every page (GET) and form (POST, with
+/// this session's form token and the fields the forms require) of `/app`, opened by a signed-in
+/// user of each built-in role and of each one-permission tenant role, is refused (403) exactly
+/// when the role lacks the permission [`CONSOLE`] names; `docs/access.md` shows the result.
+async fn every_console_page_and_form_answers_each_role_by_its_permission(backend: Backend) {
+    use signet_domain::access::{Access, CustomRole, Role};
+    use signet_testkit::console::{Browser, console_session, csrf_of};
+    let declared = console_routes();
+    let listed: Vec<String> = CONSOLE.iter().map(|(m, p, _)| format!("{m} {p}")).collect();
+    let unlisted: Vec<&String> = declared.iter().filter(|r| !listed.contains(r)).collect();
+    let stale: Vec<&String> = listed.iter().filter(|r| !declared.contains(r)).collect();
+    assert!(unlisted.is_empty() && stale.is_empty(), "CONSOLE lacks {unlisted:?} and lists unknown {stale:?}");
+
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await;
+    let tenant = app.tenant("Console Matrix Bank").await;
+    let admin = app.token(&tenant).await;
+    let mut people: Vec<(Access, Browser)> = Vec::new();
+    for (role, id) in ROLES {
+        let email = format!("{role}@console.test");
+        signet_testkit::people::signed_in_user(&app, &smtp, &admin, &email, id).await;
+        let browser = console_session(&app, &email, signet_testkit::people::GOOD_PASSWORD).await;
+        let role = Role::ALL.iter().copied().find(|r| r.as_str() == role).expect("role");
+        people.push((Access::builtin(role), browser));
+    }
+    for permission in permissions() {
+        let name = permission.as_str();
+        let body = json!({"name": format!("only {name}"), "permissions": [name]});
+        let role: Value = app.post("/api/v1/roles", &admin, body).await.json().await.expect("json");
+        let email = format!("{}@console.test", name.replace('_', "-"));
+        let role_id = role["roleId"].as_i64().expect("roleId");
+        signet_testkit::people::signed_in_user(&app, &smtp, &admin, &email, role_id).await;
+        let browser = console_session(&app, &email, signet_testkit::people::GOOD_PASSWORD).await;
+        let custom = CustomRole { id: role_id, name: format!("only {name}"), permissions: vec![permission] };
+        people.push((Access { role: Role::Signer, custom: Some(custom) }, browser));
+    }
+
+    let mut observed: BTreeMap<String, Vec<bool>> = BTreeMap::new();
+    // Signing out and starting a session are how one enters and leaves, not pages to refuse.
+    let pages = CONSOLE.iter().filter(|(_, path, _)| !["/app/sign-out", "/app/session"].contains(path));
+    for (access, browser) in &people {
+        let inbox = browser.get(app.url("/app/inbox")).await;
+        assert_eq!(inbox.status(), 200, "{}", access.name());
+        let csrf = csrf_of(&inbox.text().await.expect("html"));
+        for &(method, path, needs) in pages.clone() {
+            let url = app.url(&console_address(path));
+            let response = match (method, MULTIPART.contains(&path)) {
+                ("GET", _) => browser.get(url).await,
+                (_, true) => {
+                    let form = reqwest::multipart::Form::new().text("csrf", csrf.clone());
+                    browser.send(browser.http.post(url).multipart(form)).await
+                }
+                (_, false) => {
+                    let fields = [
+                        ("csrf", csrf.as_str()),
+                        ("decision", "reject"),
+                        ("dataset", "workflows"),
+                        ("format", "csv"),
+                        ("name", "Matrix"),
+                        ("email", "matrix@nowhere.test"),
+                        ("role", "3"),
+                    ];
+                    browser.post(url, &fields).await
+                }
+            };
+            let status = response.status().as_u16();
+            let label = format!("{method} {path}");
+            assert!(status < 500, "{label} as {}: {status}", access.name());
+            let allowed = access.is_administrator() || needs.iter().any(|p| access.allows(*p));
+            assert_eq!(status != 403, allowed, "{label} as {} ({status}); it needs one of {needs:?}", access.name());
+            observed.entry(label).or_default().push(status != 403);
+        }
+    }
+
+    let doc = std::fs::read_to_string(DOC).expect("docs/access.md");
+    let mut table = String::from("| page or form | administrator | sender | signer | auditor |");
+    for permission in permissions() {
+        table.push_str(&format!(" {} |", permission.as_str()));
+    }
+    table.push_str(&format!("\n|---|{}\n", "---|".repeat(ROLES.len() + permissions().len())));
+    for (page, allowed) in &observed {
+        let cells: Vec<&str> = allowed.iter().map(|a| if *a { "yes" } else { "no" }).collect();
+        table.push_str(&format!("| `{page}` | {} |\n", cells.join(" | ")));
+    }
+    let start = doc.find("| page or form |").expect("docs/access.md has the console's table");
+    let end = start + doc[start..].find("\n\n").expect("the table ends");
+    let documented = &doc[start..=end];
+    if std::env::var_os("SIGNET_UPDATE_ACCESS_DOC").is_some() && backend == Backend::Sqlite {
+        std::fs::write(DOC, format!("{}{table}{}", &doc[..start], &doc[end + 1..])).expect("write docs/access.md");
+        return;
+    }
+    assert_eq!(documented, table, "docs/access.md's console table (SIGNET_UPDATE_ACCESS_DOC=1 rewrites it)");
 }

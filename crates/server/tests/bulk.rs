@@ -11,6 +11,8 @@ use axum::routing::post;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
+use signet_domain::access::{Access, Role};
+use signet_domain::user::UserInput;
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
 use signet_testkit::pdf::{Page, reportlab_pdf};
@@ -361,6 +363,29 @@ async fn lots_and_lot_signing_refuse_what_they_cannot_do(backend: Backend) {
     // Nothing was started by the refusals.
     let lot_now = json_of(s.app.get(&format!("/api/v1/lots/{lot_id}"), &s.client).await, 200).await;
     assert_eq!(lot_now["jobId"], Value::Null);
+
+    // A lot is its signer's (whatever their role) and its readers': anyone else of the tenant
+    // meets it as a lot that does not exist (`authority::jobs::may_see_lot`).
+    let svc = &s.app.state.services;
+    let as_role = |principal_id: i64, role: Role| signet_server::Caller {
+        tenant_id: s.tenant_id,
+        principal_id,
+        is_user: true,
+        access: Access::builtin(role),
+        actor: signet_store::WorkflowActor { id: format!("user:{principal_id}"), ip: None },
+    };
+    let input = UserInput {
+        name: Some("Colleague".into()),
+        email: Some("colleague@lender.test".into()),
+        role_id: Some(3),
+        ..UserInput::default()
+    };
+    let admin = as_role(s.officer_id, Role::Administrator);
+    let colleague = signet_services::users::create_internal(svc, &admin, &input).await.expect("colleague").user.id;
+    assert!(signet_services::lots::get(svc, &as_role(s.officer_id, Role::Signer), lot_id).await.is_ok(), "signer");
+    assert!(signet_services::lots::get(svc, &as_role(colleague, Role::Auditor), lot_id).await.is_ok(), "a reader");
+    let hidden = signet_services::lots::get(svc, &as_role(colleague, Role::Signer), lot_id).await;
+    assert_eq!(hidden.err().map(|e| e.code()), Some(signet_domain::ErrorCode::NotFound), "a colleague");
 }
 
 /// A CSV file of `rows` customers written by Python's csv module (an outside writer: quoting of

@@ -20,8 +20,10 @@ use base64::Engine;
 use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 use signet_store::Backend;
+use signet_testkit::console::{Browser, console_session, csrf_of};
 use signet_testkit::on_both_backends;
 use signet_testkit::people::{GOOD_PASSWORD, link_token, set_password};
+use signet_testkit::problem::unescape;
 use signet_testkit::server::{TestApp, administrator, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
@@ -238,89 +240,6 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     assert_eq!(denied["peopleStatus"], 403, "{denied}");
     let sections = denied["sections"].as_array().cloned().unwrap_or_default();
     assert!(!sections.contains(&json!("People")) && !sections.contains(&json!("Send")), "{denied}");
-}
-
-/// A browser without JavaScript: follows nothing by itself, keeps the cookies it is given.
-struct Browser {
-    http: reqwest::Client,
-    cookies: std::sync::Mutex<Vec<(String, String)>>,
-}
-
-impl Browser {
-    fn new() -> Browser {
-        let http = reqwest::Client::builder().redirect(Policy::none()).build().expect("client");
-        Browser { http, cookies: std::sync::Mutex::new(Vec::new()) }
-    }
-
-    async fn send(&self, request: reqwest::RequestBuilder) -> reqwest::Response {
-        let header =
-            self.cookies.lock().expect("jar").iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
-        let response = request.header("cookie", header).send().await.expect("request");
-        let mut jar = self.cookies.lock().expect("jar");
-        for set in response.headers().get_all("set-cookie") {
-            let pair = set.to_str().expect("cookie").split(';').next().unwrap_or_default();
-            let Some((name, value)) = pair.split_once('=') else { continue };
-            jar.retain(|(k, _)| k != name);
-            if !value.is_empty() {
-                jar.push((name.to_string(), value.to_string()));
-            }
-        }
-        response
-    }
-
-    async fn get(&self, url: String) -> reqwest::Response {
-        self.send(self.http.get(url)).await
-    }
-
-    /// A form post; the form is encoded at once, so the answer's future borrows only the browser.
-    fn post<'a>(&'a self, url: String, form: &[(&str, &str)]) -> impl Future<Output = reqwest::Response> + use<'a> {
-        self.send(self.http.post(url).form(form))
-    }
-}
-
-/// What a page's HTML says in text (askama escapes what could break out of an attribute).
-fn unescape(text: &str) -> String {
-    text.replace("&#x2f;", "/")
-        .replace("&#47;", "/")
-        .replace("&#126;", "~")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&")
-}
-
-/// A console session made the way the browser makes it: the sign-in page's one-time code
-/// handed to `/app/session` with the state cookie.
-async fn console_session(app: &TestApp, email: &str, password: &str) -> Browser {
-    let browser = Browser::new();
-    let to_sign_in = browser.get(app.url("/app/workflows/1")).await;
-    assert_eq!(to_sign_in.status(), 303);
-    let sign_in = to_sign_in.headers()["location"].to_str().expect("location").to_string();
-    assert!(sign_in.starts_with("/account/sign-in?return_to=%2Fapp%2Fsession"), "{sign_in}");
-    let page = browser.get(app.url(&sign_in)).await.text().await.expect("html");
-    let hidden = |name: &str| {
-        let marker = format!("name=\"{name}\" value=\"");
-        unescape(page.split(&marker).nth(1).and_then(|rest| rest.split('"').next()).unwrap_or_default())
-    };
-    let (csrf, return_to, state) = (hidden("csrf"), hidden("return_to"), hidden("state"));
-    let form = [
-        ("csrf", csrf.as_str()),
-        ("return_to", return_to.as_str()),
-        ("state", state.as_str()),
-        ("action", "password"),
-        ("email", email),
-        ("password", password),
-    ];
-    let handed = browser.post(app.url("/account/sign-in"), &form).await;
-    assert_eq!(handed.status(), 303, "{}", handed.text().await.unwrap_or_default());
-    let session = handed.headers()["location"].to_str().expect("location").to_string();
-    let started = browser.get(app.url(&session)).await;
-    assert_eq!(started.status(), 303, "{}", started.text().await.unwrap_or_default());
-    assert_eq!(started.headers()["location"], "/app/workflows/1");
-    browser
-}
-
-fn csrf_of(html: &str) -> String {
-    html.split("name=\"csrf\" value=\"").nth(1).and_then(|rest| rest.split('"').next()).expect("csrf").to_string()
 }
 
 async fn a_console_session_refuses_foreign_forms_and_ends_with_sign_out_and_revocation(backend: Backend) {
@@ -1815,8 +1734,6 @@ async fn people_keep_their_second_factor_and_administrators_the_single_sign_on_p
     let tenant = app.tenant("Bank of Examples").await;
     let api = app.token(&tenant).await;
     let (_, sara_api) = signet_testkit::people::signed_in_user(&app, &smtp, &api, "sara@bank.example", 2).await;
-    // A provider serves only a domain its tenant has proven (DNS TXT).
-    signet_testkit::dns::prove_domain(&app, &dns, &api, "bank.example").await;
     let issuer = discovery_server().await;
     let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
     let page = admin.get(app.url("/app/login")).await;
@@ -1825,6 +1742,38 @@ async fn people_keep_their_second_factor_and_administrators_the_single_sign_on_p
     assert!(page.contains("href=\"/app/login\" aria-current=\"page\"") && page.contains("provider-form"), "{page}");
     assert!(page.contains("You sign in with password"), "{page}");
     let csrf = csrf_of(&page);
+
+    // A provider serves only a domain its tenant has proven: the proof is started on the page,
+    // which shows the TXT record to publish; checked before it is published, it is refused
+    // with what is missing; once published, it is proven.
+    let started =
+        admin.post(app.url("/app/login/domains"), &[("csrf", csrf.as_str()), ("domain", "Bank.Example")]).await;
+    assert_eq!(started.status(), 303);
+    let page = unescape(&admin.get(app.url("/app/login")).await.text().await.expect("html"));
+    let cell_after = |marker: &str| {
+        let rest = page.split(marker).nth(1).unwrap_or_default();
+        rest.split("<code>").nth(1).and_then(|c| c.split("</code>").next()).unwrap_or_default().to_string()
+    };
+    let (record, value) = (cell_after("<td>bank.example</td>"), cell_after("_signet-challenge.bank.example</code>"));
+    assert_eq!(record, "_signet-challenge.bank.example", "{page}");
+    assert!(value.starts_with("signet-domain-proof=") && page.contains("waiting for the record"), "{page}");
+    let check = [("csrf", csrf.as_str()), ("domain", "bank.example")];
+    let early = admin.post(app.url("/app/login/domains/check"), &check).await;
+    assert_eq!(early.status(), 409);
+    assert!(unescape(&early.text().await.expect("html")).contains("does not hold"), "the record is missing");
+    dns.publish(&record, &value);
+    assert_eq!(admin.post(app.url("/app/login/domains/check"), &check).await.status(), 303);
+    let page = admin.get(app.url("/app/login")).await.text().await.expect("html");
+    assert!(page.contains("proven ") && !page.contains("waiting for the record"), "{page}");
+
+    // Whether single sign-on stands in for the second factor: off, turned on by the administrator.
+    let settings = async || app.get("/api/v1/sso-providers/settings", &api).await.json::<Value>().await.expect("json");
+    assert_eq!(settings().await["replacesSecondFactor"], false);
+    let on = [("csrf", csrf.as_str()), ("replaces", "on")];
+    assert_eq!(admin.post(app.url("/app/login/sso-second-factor"), &on).await.status(), 303);
+    assert_eq!(settings().await["replacesSecondFactor"], true);
+    assert_eq!(admin.post(app.url("/app/login/sso-second-factor"), &[("csrf", csrf.as_str())]).await.status(), 303);
+    assert_eq!(settings().await["replacesSecondFactor"], false);
     let add = |token: &str, domains: &str| {
         let form = [
             ("csrf", token),

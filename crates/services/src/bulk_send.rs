@@ -15,6 +15,7 @@ use signet_store::{BulkItemRow, BulkJobRow, NewBulkJob};
 
 use crate::bulk::{JobStatus, Outcome};
 use crate::documents::{check_pdf, store_document};
+use crate::heavy::Share;
 use crate::sheets::SheetBudget;
 use crate::workflows::initiate::{InitiateWorkflow, start as initiate_checked, validate};
 use crate::{Caller, Services};
@@ -122,10 +123,11 @@ pub struct Preview {
 
 /// Checks the file, and unless it is a dry run starts the job that sends every row.
 pub async fn start(svc: &Services, caller: &Caller, mut send: BulkSend) -> Result<(Preview, Option<JobStatus>), Error> {
+    caller.require(signet_domain::access::Permission::SendWorkflows)?;
     let budget = sheet_budget(&svc.config);
     let file = std::mem::take(&mut send.file_base64);
     // Decoding and parsing a file of megabytes is heavy work: on the bounded pool.
-    let table = svc.heavy.run(move || read_file(&file, budget)).await??;
+    let table = svc.heavy.run(Share::Tenant(caller.tenant_id), move || read_file(&file, budget)).await??;
     let columns = columns(&table.header)?;
     check_documents(svc, caller.tenant_id, &send.document_ids).await?;
     if send.template_id != 0 {
@@ -356,7 +358,7 @@ async fn copy_documents(
             .ok_or_else(|| Error::not_found("document"))?;
         let bytes = svc.blob.get(&BlobKey::parse(&document.original_blob)?).await.map_err(Error::internal)?.to_vec();
         let name = document.name.clone();
-        let checked = svc.heavy.run(move || check_pdf("documentIds", name, bytes)).await??;
+        let checked = svc.heavy.run(Share::Tenant(tenant_id), move || check_pdf("documentIds", name, bytes)).await??;
         let copy = store_document(svc, tenant_id, &actor, checked, document.category_id, None).await?;
         copies.push(copy.id.get());
     }

@@ -14,7 +14,7 @@ use signet_sigcrypto::verify::TrustStore;
 use signet_store::{AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 
 use crate::workflows::profiles::profile_aad;
-use crate::{Caller, Services, secrets};
+use crate::{Caller, Services};
 
 /// Largest PKCS#12 file accepted for enrolment.
 const MAX_P12_BYTES: usize = 256 * 1024;
@@ -98,10 +98,10 @@ pub async fn reset(svc: &Services, caller: &Caller, profile_id: i64, password: &
         Some(email) => svc.store.principal_by_email(email).await?,
         None => None,
     };
-    let phc = credentials.map(|c| c.secret_hash).unwrap_or_default();
-    let password = password.to_string();
-    let confirmed =
-        svc.doors.passwords.run(move || !phc.is_empty() && secrets::verify_password(&password, &phc)).await?;
+    let confirmed = match credentials.map(|c| c.secret_hash).filter(|phc| !phc.is_empty()) {
+        Some(phc) => svc.doors.passwords.verify(password.to_string(), Some(phc)).await?,
+        None => false,
+    };
     if !confirmed {
         return Err(Error::field("password", "is not your account password"));
     }

@@ -118,6 +118,9 @@ pub struct Config {
     pub job_retry_base_ms: u64,
     /// Uploaded files parsed, checked or sealed at once (blocking threads); 0 = one per core.
     pub heavy_work_limit: usize,
+    /// Of those, the most one tenant's work holds at once (the rest wait in the tenant's own
+    /// line, so another tenant is never queued behind them); 0 = one fewer than the limit.
+    pub heavy_work_per_tenant: usize,
     /// Bulk send's XLSX workbooks: most bytes one part (the worksheet, the shared strings) may
     /// unpack to; it is read as it unpacks, never held whole.
     pub sheet_max_unpacked_bytes: u64,
@@ -258,6 +261,7 @@ impl Default for Config {
             mail_from: "Signet <no-reply@localhost>".into(),
             job_retry_base_ms: 1000,
             heavy_work_limit: 0,
+            heavy_work_per_tenant: 0,
             sheet_max_unpacked_bytes: 32 * 1024 * 1024,
             sheet_max_text_bytes: 16 * 1024 * 1024,
             gateway_submissions_per_address: 4,

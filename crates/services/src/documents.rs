@@ -12,6 +12,7 @@ use signet_domain::{DocumentId, Error, ErrorCode, FieldErrors, TenantId, Workflo
 use signet_store::{DocumentRow, NewDocument, WorkflowRow};
 
 use crate::Services;
+use crate::heavy::Share;
 
 /// Most documents in one bulk upload.
 pub const MAX_BULK_DOCUMENTS: usize = 20;
@@ -136,7 +137,7 @@ pub async fn upload(svc: &Services, caller: &crate::Caller, uploads: Vec<Upload>
     let mut checked = Vec::with_capacity(uploads.len());
     for i in 0..uploads.len() {
         let all = uploads.clone();
-        match svc.heavy.run(move || check_upload(&all[i], limit)).await? {
+        match svc.heavy.run(Share::Tenant(tenant_id), move || check_upload(&all[i], limit)).await? {
             Ok(doc) => checked.push((doc, i)),
             Err(Error::Validation(fields)) => errors.extend(fields),
             Err(other) => return Err(other),

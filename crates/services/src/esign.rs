@@ -22,6 +22,7 @@ use time::OffsetDateTime;
 use crate::config::Config;
 use crate::gateway::transaction::Delivery;
 use crate::gateway::vault::Vault;
+use crate::heavy::Share;
 use crate::keys::KeyPairDer;
 use crate::{Services, secrets};
 
@@ -252,6 +253,7 @@ pub(crate) async fn send(
             expires_at: now_millis() + setup.response_ttl.whole_milliseconds() as i64,
         })
         .await?;
+    let outgoing_tenant = outgoing.tenant_id;
     let request = request(setup, &txn, outgoing);
     let signed = sign_document(request.to_xml().as_bytes(), setup.asp.as_ref()).map_err(internal)?;
     match &setup.flow {
@@ -262,7 +264,7 @@ pub(crate) async fn send(
             Ok(EspRedirect { action: setup.esp_url.clone(), fields })
         }
         EspFlow::Server { auth_url } => {
-            let res_code = post_to_esp(svc, setup, &txn, signed).await?;
+            let res_code = post_to_esp(svc, Share::Tenant(outgoing_tenant), setup, &txn, signed).await?;
             let reference = base64::engine::general_purpose::STANDARD.encode(format!("{}|{res_code}", txn.txn()));
             Ok(EspRedirect { action: auth_url.clone(), fields: vec![("txnref", reference)] })
         }
@@ -272,11 +274,17 @@ pub(crate) async fn send(
 /// The server flow's first step: the signed request posted to the ESP, whose signed answer
 /// must accept it (`status="2"`) for this `txn`; its `resCode`. A refusal ends the attempt
 /// with the ESP's code; the signer can try again.
-async fn post_to_esp(svc: &Services, setup: &EsignSetup, txn: &TxnId, signed: Vec<u8>) -> Result<String, EsignRefused> {
+async fn post_to_esp(
+    svc: &Services,
+    share: Share,
+    setup: &EsignSetup,
+    txn: &TxnId,
+    signed: Vec<u8>,
+) -> Result<String, EsignRefused> {
     let (url, http) = (setup.esp_url.clone(), setup.http.clone());
     let answer = svc
         .heavy
-        .run(move || signet_sigcrypto::post(&url, "application/xml", &signed, &http))
+        .run(share, move || signet_sigcrypto::post(&url, "application/xml", &signed, &http))
         .await?
         .map_err(|e| EsignRefused::Internal(format!("the ESP could not be reached: {e}")))?;
     signet_esign::verify_document(&answer, &setup.trust.esp_certificate, signet_esign::asp::codes::FORGED)

@@ -3,33 +3,77 @@
 //! executor a few large or hostile files would stall every other request; on an unbounded
 //! blocking pool they would each take a thread and their memory at the same moment. Requests
 //! beyond the limit wait their turn, in order.
+//!
+//! **Fair share.** One process serves every tenant, so one tenant's flood (a bulk send, a burst
+//! of uploads) must not take every slot: each [`Share`] (a tenant, or one of the public doors
+//! that come before any tenant is known) holds at most `heavy_work_per_tenant` slots at once (by
+//! default one fewer than the pool has), and its further work waits in its own line, not in
+//! the pool's. Another tenant's request therefore finds a slot after at most the work already
+//! running, never behind the flooder's queue.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
-use signet_domain::Error;
+use signet_domain::{Error, TenantId};
 use tokio::sync::Semaphore;
+
+/// Whose work it is, for the fair share of the pool. The two public doors have a line each, so
+/// that a flood of one (anyone may check a signature) does not hold up the other (integrators'
+/// sealed requests, opened before their Authtoken can be read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Share {
+    Tenant(TenantId),
+    /// Signature verification for anyone (`/verify`, `POST /api/v1/verify`).
+    Verification,
+    /// The gateway's intake, before the request's Authtoken names its tenant.
+    GatewayIntake,
+}
 
 pub struct HeavyPool {
     permits: Arc<Semaphore>,
     limit: usize,
+    per_share: usize,
+    /// Each share's own line (created on first use; one small semaphore per tenant).
+    lines: Mutex<HashMap<Share, Arc<Semaphore>>>,
 }
 
 impl HeavyPool {
-    /// `limit` 0 means one task per CPU core.
-    pub fn new(limit: usize) -> HeavyPool {
+    /// `limit` 0 means one task per CPU core; `per_share` 0 means one fewer than `limit`
+    /// (at least one).
+    pub fn new(limit: usize, per_share: usize) -> HeavyPool {
         let limit = if limit == 0 { std::thread::available_parallelism().map_or(2, usize::from) } else { limit };
-        HeavyPool { permits: Arc::new(Semaphore::new(limit)), limit }
+        let per_share = match per_share {
+            0 => limit.saturating_sub(1).max(1),
+            n => n.min(limit),
+        };
+        HeavyPool { permits: Arc::new(Semaphore::new(limit)), limit, per_share, lines: Mutex::new(HashMap::new()) }
     }
 
     pub fn limit(&self) -> usize {
         self.limit
     }
 
-    /// Runs `work` on a blocking thread once a permit is free.
-    pub async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, Error> {
+    /// The most slots one share holds at once.
+    pub fn per_share(&self) -> usize {
+        self.per_share
+    }
+
+    fn line(&self, share: Share) -> Result<Arc<Semaphore>, Error> {
+        let mut lines = self.lines.lock().map_err(|_| Error::internal("the heavy pool's lines are poisoned"))?;
+        Ok(lines.entry(share).or_insert_with(|| Arc::new(Semaphore::new(self.per_share))).clone())
+    }
+
+    /// Runs `work` for `share` on a blocking thread once the share's line and the pool both
+    /// have a free slot.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        share: Share,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Error> {
+        let own = self.line(share)?.acquire_owned().await.map_err(Error::internal)?;
         let permit = self.permits.clone().acquire_owned().await.map_err(Error::internal)?;
         tokio::task::spawn_blocking(move || {
-            let _permit = permit;
+            let _slots = (own, permit);
             work()
         })
         .await
@@ -45,14 +89,14 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn never_more_than_the_limit_at_once() {
-        let pool = Arc::new(HeavyPool::new(2));
+        let pool = Arc::new(HeavyPool::new(2, 2));
         let running = Arc::new(AtomicUsize::new(0));
         let most = Arc::new(AtomicUsize::new(0));
         let tasks: Vec<_> = (0..8)
             .map(|_| {
                 let (pool, running, most) = (pool.clone(), running.clone(), most.clone());
                 tokio::spawn(async move {
-                    pool.run(move || {
+                    pool.run(Share::Verification, move || {
                         let now = running.fetch_add(1, Ordering::SeqCst) + 1;
                         most.fetch_max(now, Ordering::SeqCst);
                         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -66,5 +110,36 @@ mod tests {
             assert!(task.await.expect("join").is_ok());
         }
         assert_eq!(most.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_flooding_tenant_leaves_a_slot_for_another() {
+        let pool = Arc::new(HeavyPool::new(2, 0));
+        assert_eq!(pool.per_share(), 1);
+        let flooder = Share::Tenant(TenantId::from(1));
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let held = Arc::new(Mutex::new(held));
+        // The flooder's first task holds its one slot; twenty more wait in its own line.
+        let mut queued = Vec::new();
+        for _ in 0..21 {
+            let (pool, held) = (pool.clone(), held.clone());
+            queued.push(tokio::spawn(async move {
+                pool.run(flooder, move || {
+                    let _ = held.lock().map(|h| h.recv());
+                })
+                .await
+            }));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        // Another tenant is served at once, past the flooder's queue.
+        let other = Share::Tenant(TenantId::from(2));
+        let served = tokio::time::timeout(std::time::Duration::from_secs(5), pool.run(other, || 42)).await;
+        assert_eq!(served.expect("served while the flooder waits").expect("ran"), 42);
+        for _ in 0..21 {
+            release.send(()).expect("release");
+        }
+        for task in queued {
+            assert!(task.await.expect("join").is_ok());
+        }
     }
 }

@@ -164,7 +164,7 @@ impl Services {
             keys: Arc::new(keys),
             gateway_key: Arc::new(gateway_key),
             seal,
-            heavy: Arc::new(heavy::HeavyPool::new(config.heavy_work_limit)),
+            heavy: Arc::new(heavy::HeavyPool::new(config.heavy_work_limit, config.heavy_work_per_tenant)),
             doors: Arc::new(limits::Doors::from_config(&config)),
             intake: Arc::new(gateway::intake::Intake::new(
                 config.gateway_submissions_per_address,

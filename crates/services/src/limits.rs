@@ -107,6 +107,49 @@ impl Admission {
     }
 }
 
+/// Password checks and hashing: admitted like all costly work ([`Admission`]), and checked in
+/// argon2 memory kept between checks (one buffer per check that may run at once), so that the
+/// memory passwords take is fixed however many sign-ins arrive
+/// ([`secrets::HashingMemory`](crate::secrets::HashingMemory) says why it must be kept).
+pub struct Passwords {
+    admission: Admission,
+    memory: Arc<Mutex<Vec<crate::secrets::HashingMemory>>>,
+}
+
+impl Passwords {
+    pub fn new(running: usize, queued: usize) -> Passwords {
+        Passwords { admission: Admission::new(running, queued), memory: Arc::default() }
+    }
+
+    /// Whether `password` is the one `phc` was made from; `None` checks against a fixed
+    /// hash (an unknown account answers as slowly as a wrong password).
+    pub async fn verify(&self, password: String, phc: Option<String>) -> Result<bool, Error> {
+        let memory = self.memory.clone();
+        self.admission
+            .run(move || {
+                let phc = phc.as_deref().unwrap_or_else(|| crate::secrets::dummy_password_hash());
+                // At most `running` checks hold a buffer at once: the pool never holds more.
+                let mut kept = memory.lock().ok().and_then(|mut pool| pool.pop()).unwrap_or_default();
+                let matches = crate::secrets::verify_password_in(&password, phc, &mut kept);
+                if let Ok(mut pool) = memory.lock() {
+                    pool.push(kept);
+                }
+                matches
+            })
+            .await
+    }
+
+    /// The argon2id PHC string of a new password (rare: a password set or changed).
+    pub async fn hash(&self, password: String) -> Result<String, Error> {
+        self.admission.run(move || crate::secrets::hash_password(&password)).await?.map_err(Error::internal)
+    }
+
+    /// Runs other work behind the same admission (a test holds the one running seat with it).
+    pub async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, Error> {
+        self.admission.run(work).await
+    }
+}
+
 /// The limits of the unauthenticated doors and costly steps, assembled once per process.
 pub struct Doors {
     /// Requests per address to the doors that authenticate or verify: the API's
@@ -116,7 +159,7 @@ pub struct Doors {
     /// Gateway status queries per address (`gateway_status_per_minute`).
     pub gateway_status: IpRateLimiter,
     /// Password hashing and checking (`password_hashing_limit`, `password_hashing_queue`).
-    pub passwords: Admission,
+    pub passwords: Passwords,
 }
 
 impl Doors {
@@ -124,7 +167,7 @@ impl Doors {
         Doors {
             auth: Arc::new(IpRateLimiter::per_minute(config.auth_rate_limit_per_minute)),
             gateway_status: IpRateLimiter::per_minute(config.gateway_status_per_minute),
-            passwords: Admission::new(config.password_hashing_limit, config.password_hashing_queue),
+            passwords: Passwords::new(config.password_hashing_limit, config.password_hashing_queue),
         }
     }
 }

@@ -9,6 +9,7 @@ use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
 use serde_json::json;
 use signet_blob::BlobKey;
+use signet_domain::access::Permission;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{Error, ErrorCode, FieldErrors, WorkflowId};
 use signet_store::{BulkItemRow, BulkJobRow, LotRow, NewBulkJob, UserFilter, UserRow, UserSort, WorkflowRow};
@@ -53,6 +54,7 @@ pub async fn create(
     signer_id: i64,
     workflow_ids: &[i64],
 ) -> Result<Lot, Error> {
+    caller.require(Permission::SendWorkflows)?;
     let mut errors = FieldErrors::new();
     let name = name.trim();
     if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
@@ -99,6 +101,7 @@ pub struct LotChoices {
 }
 
 pub async fn choices(svc: &Services, caller: &Caller, signer_id: Option<i64>) -> Result<LotChoices, Error> {
+    caller.require(Permission::SendWorkflows)?;
     let filter = UserFilter {
         kind: Some(signet_domain::user::UserKind::Internal),
         statuses: vec![signet_domain::user::UserStatus::Active],
@@ -147,10 +150,31 @@ async fn check_workflow(
     Ok(if waiting { Ok(()) } else { Err(format!("has no signature still to come from {signer_email}")) })
 }
 
+/// A lot of the tenant, for whoever reads its workflows or is the lot's signer; anyone else
+/// meets it as a lot that does not exist.
 pub async fn get(svc: &Services, caller: &Caller, lot_id: i64) -> Result<Lot, Error> {
+    let lot = find(svc, caller, lot_id).await?;
+    let is_its_signer = is_lot_signer(svc, caller, &lot.row).await?;
+    if !signet_domain::authority::jobs::may_see_lot(&caller.access, is_its_signer) {
+        return Err(Error::not_found("lot"));
+    }
+    Ok(lot)
+}
+
+/// The tenant's lot `lot_id`, whoever asks.
+async fn find(svc: &Services, caller: &Caller, lot_id: i64) -> Result<Lot, Error> {
     let row = svc.store.lot(caller.tenant_id, lot_id).await?.ok_or_else(|| Error::not_found("lot"))?;
     let workflow_ids = svc.store.lot_workflows(row.id).await?;
     Ok(Lot { row, workflow_ids })
+}
+
+/// Whether the caller is the user the lot waits for (signed in as themselves).
+async fn is_lot_signer(svc: &Services, caller: &Caller, lot: &LotRow) -> Result<bool, Error> {
+    if !caller.is_user {
+        return Ok(false);
+    }
+    let email = svc.store.tenant_user_email(caller.tenant_id, caller.principal_id).await?;
+    Ok(email.is_some_and(|e| e.eq_ignore_ascii_case(&lot.signer_email)))
 }
 
 /// `BulkSignInput`: the lot's signer consents once and gives one signature image; a job signs
@@ -162,12 +186,8 @@ pub async fn sign(
     image_base64: &str,
     comments: Option<&str>,
 ) -> Result<JobStatus, Error> {
-    let lot = get(svc, caller, lot_id).await?;
-    let signer = match caller.is_user {
-        true => svc.store.user(caller.tenant_id, caller.principal_id).await.ok().and_then(|u| u.email),
-        false => None,
-    };
-    if !signer.is_some_and(|e| e.eq_ignore_ascii_case(&lot.row.signer_email)) {
+    let lot = find(svc, caller, lot_id).await?;
+    if !is_lot_signer(svc, caller, &lot.row).await? {
         return Err(Error::rejected(
             ErrorCode::Forbidden,
             "only the lot's signer may sign it, signed in as themselves",

@@ -15,6 +15,7 @@ fn is_id(id: i64) -> bool {
 
 /// A new activity named `name` under `parent_id` (0 for the top level).
 pub async fn create_activity(svc: &Services, caller: &Caller, parent_id: i64, name: &str) -> Result<MenuRow, Error> {
+    caller.require(Permission::ManagePeople)?;
     let trimmed = name.trim();
     if trimmed.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
         return Err(Error::field("menuName", "must be 1 to 100 characters without control characters"));
@@ -28,6 +29,7 @@ pub async fn create_activity(svc: &Services, caller: &Caller, parent_id: i64, na
 
 /// Removes an activity with the entries below it and their grants.
 pub async fn delete_activity(svc: &Services, caller: &Caller, menu_id: i64) -> Result<(), Error> {
+    caller.require(Permission::ManagePeople)?;
     if !is_id(menu_id) {
         return Err(Error::field("menuId", "must be 1 to 2147483647"));
     }
@@ -58,6 +60,7 @@ pub async fn assign_access(
     user_ids: &[i64],
     department_ids: &[i64],
 ) -> Result<usize, Error> {
+    caller.require(Permission::ManagePeople)?;
     let mut errors = FieldErrors::new();
     let menus = ids("menuIds", menu_ids, &mut errors);
     let users = ids("subscriberIds", user_ids, &mut errors);
@@ -77,6 +80,7 @@ pub async fn assign_access(
 /// grant stands). An id out of bounds names nothing, so it is not found, as are an entry that
 /// is not the tenant's and a grant that does not exist.
 pub async fn revoke_access(svc: &Services, caller: &Caller, menu_id: i64, grantee: Grantee) -> Result<(), Error> {
+    caller.require(Permission::ManagePeople)?;
     let (Grantee::User(id) | Grantee::Department(id)) = grantee;
     if !is_id(menu_id) {
         return Err(Error::not_found("menu"));

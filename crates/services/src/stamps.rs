@@ -17,6 +17,7 @@ use signet_domain::{Error, FieldErrors, TenantId, now_millis};
 use signet_store::{ArticleEditRow, NewStamp, StampClaim, StampFilter, StampRow, StampSettings, StockRow};
 
 use crate::documents::{CheckedPdf, check_pdf, decode_base64};
+use crate::heavy::Share;
 use crate::{Caller, Services};
 
 /// How long certificates stay reserved for a document whose page is being made: long enough
@@ -58,7 +59,7 @@ pub async fn load(
     for (index, item) in items.iter().enumerate() {
         let Some(data) = item.certificate.as_deref() else { continue };
         let field = format!("denomination[{index}].certificateFile");
-        match check_certificate(svc, &field, data).await {
+        match check_certificate(svc, tenant_id, &field, data).await {
             Ok(bytes) => certificates.push(Certificate { index, bytes }),
             Err(Error::Validation(fields)) => errors.extend(fields),
             Err(other) => return Err(other),
@@ -95,10 +96,13 @@ fn collect(errors: &mut FieldErrors, error: Error) {
 }
 
 /// A certificate PDF: base64 of at most 2 MiB, a PDF the engine opens, 1 to 4 pages.
-async fn check_certificate(svc: &Services, field: &str, data: &str) -> Result<Vec<u8>, Error> {
+async fn check_certificate(svc: &Services, tenant_id: TenantId, field: &str, data: &str) -> Result<Vec<u8>, Error> {
     let bytes = decode_base64(field, Some(data), MAX_CERTIFICATE_BYTES)?;
     let owned_field = field.to_string();
-    let checked = svc.heavy.run(move || check_pdf(&owned_field, "certificate.pdf".into(), bytes)).await??;
+    let checked = svc
+        .heavy
+        .run(Share::Tenant(tenant_id), move || check_pdf(&owned_field, "certificate.pdf".into(), bytes))
+        .await??;
     if checked.pages as usize > MAX_CERTIFICATE_PAGES {
         return Err(Error::field(field, format!("a certificate has at most {MAX_CERTIFICATE_PAGES} pages")));
     }
@@ -595,7 +599,12 @@ pub async fn release(svc: &Services, tenant_id: TenantId, held: &Held) {
 /// it was loaded, else a certificate page Signet makes), checked again as an upload is; the
 /// document unchanged when the request records the stamps without the page. Answers the
 /// document and how many pages went in front.
-pub async fn stamp_document(svc: &Services, held: &Held, pdf: CheckedPdf) -> Result<(CheckedPdf, u32), Error> {
+pub async fn stamp_document(
+    svc: &Services,
+    tenant_id: TenantId,
+    held: &Held,
+    pdf: CheckedPdf,
+) -> Result<(CheckedPdf, u32), Error> {
     if !held.request.attach_page {
         return Ok((pdf, 0));
     }
@@ -608,7 +617,7 @@ pub async fn stamp_document(svc: &Services, held: &Held, pdf: CheckedPdf) -> Res
         fronts.push(certificate);
     }
     svc.heavy
-        .run(move || {
+        .run(Share::Tenant(tenant_id), move || {
             let refs: Vec<&[u8]> = fronts.iter().map(Vec::as_slice).collect();
             let before = pdf.pages;
             let bytes = signet_pdf::prepend_pages(&refs, &pdf.bytes)

@@ -201,6 +201,7 @@ pub async fn disable(svc: &Services, caller: &Caller, code: &str) -> Result<(), 
 
 /// An administrator removes a user's second factor (a lost phone); the user enrols again.
 pub async fn reset(svc: &Services, caller: &Caller, user_id: i64) -> Result<(), Error> {
+    caller.require(signet_domain::access::Permission::ManagePeople)?;
     svc.store.user(caller.tenant_id, user_id).await?;
     crate::users::check_manage(svc, caller, user_id).await?;
     svc.store

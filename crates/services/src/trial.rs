@@ -63,9 +63,7 @@ pub async fn sign_up(svc: &Services, request: &FreeTrial<'_>) -> Result<Option<S
     if sso_provider.is_none() && svc.store.principal_by_email(request.email).await?.is_some() {
         return Ok(None);
     }
-    let password = request.password.to_string();
-    let password_hash =
-        svc.doors.passwords.run(move || secrets::hash_password(&password)).await?.map_err(Error::internal)?;
+    let password_hash = svc.doors.passwords.hash(request.password.to_string()).await?;
     let token = secrets::random_token(32);
     let signup = TrialSignup {
         email: request.email.to_lowercase(),

@@ -5,7 +5,7 @@
 //! four digits and a keyed digest only.
 
 use aws_lc_rs::{digest, hmac};
-use signet_domain::access::{Access, CustomRole, Role, parse_permissions};
+use signet_domain::access::{Access, CustomRole, Permission, Role, parse_permissions};
 use signet_domain::authority::{people, sessions};
 use signet_domain::paging::Page;
 use signet_domain::user::{UserDetails, UserInput, UserKind, UserStatus, validate_user};
@@ -79,6 +79,7 @@ pub struct Created {
 /// Creates a staff user; when e-mail is configured and they sign in with a password, they
 /// get a set-password invitation.
 pub async fn create_internal(svc: &Services, caller: &Caller, input: &UserInput) -> Result<Created, Error> {
+    caller.require(Permission::ManagePeople)?;
     let details = validate_user(input, now_millis())?;
     check_grant(svc, caller, &details).await?;
     crate::trial::allow(svc, caller.tenant_id, crate::trial::Making::User).await?;
@@ -108,6 +109,7 @@ fn to_actor(caller: &Caller) -> signet_domain::audit::Actor {
 
 /// Replaces a user's profile and role. A changed role or sign-in mode ends their sessions.
 pub async fn update(svc: &Services, caller: &Caller, id: i64, input: &UserInput) -> Result<UserRow, Error> {
+    caller.require(Permission::ManagePeople)?;
     let details = validate_user(input, now_millis())?;
     let current = svc.store.user(caller.tenant_id, id).await?;
     check_manage(svc, caller, id).await?;
@@ -159,6 +161,7 @@ pub async fn access_of_user(svc: &Services, caller: &Caller, id: i64) -> Result<
 /// Refuses to change, disable, delete, reset or re-address someone whose role the caller's
 /// does not cover (`authority::people::may_manage`).
 pub async fn check_manage(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+    caller.require(Permission::ManagePeople)?;
     let target = access_of_user(svc, caller, id).await?;
     if !people::may_manage(&caller.access, &target) {
         return Err(Error::rejected(
@@ -177,6 +180,7 @@ fn is_self(caller: &Caller, id: i64) -> bool {
 /// their signature) this is refused, unless `force`: then those workflows become inactive
 /// (cancelled, with the reason recorded in each one's events) before the user is disabled.
 pub async fn disable(svc: &Services, caller: &Caller, id: i64, force: bool) -> Result<Vec<WorkflowId>, Error> {
+    caller.require(Permission::ManagePeople)?;
     if is_self(caller, id) {
         return Err(Error::rejected(ErrorCode::StateConflict, "you cannot disable your own account"));
     }
@@ -234,6 +238,7 @@ pub async fn mark_inactive(
     reason: Option<&str>,
     invalidate_tokens: bool,
 ) -> Result<(), Error> {
+    caller.require(Permission::ManagePeople)?;
     if is_self(caller, id) {
         return Err(Error::rejected(ErrorCode::StateConflict, "you cannot mark your own account inactive"));
     }
@@ -262,6 +267,7 @@ pub async fn mark_inactive(
 
 /// Makes a disabled or inactive user active again.
 pub async fn reactivate(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+    caller.require(Permission::ManagePeople)?;
     let user = svc.store.user(caller.tenant_id, id).await?;
     check_manage(svc, caller, id).await?;
     check_move(user.status, UserStatus::Active)?;
@@ -273,6 +279,7 @@ pub async fn reactivate(svc: &Services, caller: &Caller, id: i64) -> Result<(), 
 
 /// Deletes a user: personal data erased, sign-in impossible, the id kept for the history.
 pub async fn delete(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+    caller.require(Permission::ManagePeople)?;
     if is_self(caller, id) {
         return Err(Error::rejected(ErrorCode::StateConflict, "you cannot delete your own account"));
     }
@@ -319,6 +326,7 @@ pub async fn password_link_live(svc: &Services, token: &str) -> Result<bool, Err
 
 /// E-mails a user a single-use link to set their password (`AdminPasswordSettingsEmailRequest`).
 pub async fn send_password_email(svc: &Services, caller: &Caller, email: &str) -> Result<(), Error> {
+    caller.require(Permission::ManagePeople)?;
     let id = svc.store.user_id_by_email(caller.tenant_id, email).await?.ok_or(Error::not_found("user"))?;
     let user = svc.store.user(caller.tenant_id, id).await?;
     check_manage(svc, caller, id).await?;
@@ -405,10 +413,7 @@ pub async fn set_password(svc: &Services, token: &str, password: &str) -> Result
         .await?
         .ok_or_else(|| Error::rejected(ErrorCode::LinkExpired, "this link has expired or was already used"))?;
     check_password(password, Some(&email))?;
-    let hash = {
-        let password = password.to_string();
-        svc.doors.passwords.run(move || secrets::hash_password(&password)).await?.map_err(Error::internal)?
-    };
+    let hash = svc.doors.passwords.hash(password.to_string()).await?;
     svc.store.set_password_with_link(&token_hash, &hash, &secrets::random_token(16)).await?;
     Ok(())
 }
@@ -473,6 +478,7 @@ pub async fn decide_external(
     approve: bool,
     reason: Option<&str>,
 ) -> Result<UserRow, Error> {
+    caller.require(Permission::ManagePeople)?;
     if let Some(reason) = reason
         && (reason.chars().count() > 500 || reason.chars().any(char::is_control))
     {

@@ -12,6 +12,7 @@ use signet_domain::{Error, ErrorCode};
 use signet_signing::{FileKind, Report, SignatureReport};
 
 use crate::Services;
+use crate::heavy::Share;
 
 /// How a signature was made, as a reader would name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -104,7 +105,7 @@ pub async fn verify(svc: &Services, file: Vec<u8>, detached: Option<Vec<u8>>) ->
     let anchors = anchors(svc)?;
     let report = svc
         .heavy
-        .run(move || {
+        .run(Share::Verification, move || {
             let report = signet_signing::verify_file_with(&file, detached.as_deref(), &anchors.certificates, None);
             report.map(|report| (report, anchors))
         })

@@ -34,6 +34,8 @@ pub mod pki;
 pub mod token;
 
 #[cfg(feature = "server")]
+pub mod console;
+#[cfg(feature = "server")]
 pub mod dns;
 #[cfg(feature = "server")]
 pub mod people;

@@ -1,6 +1,7 @@
-//! Bulk jobs: whoever started one follows and stops it; others of the tenant follow it when
-//! they read its workflows, and stop it only when they may send (an auditor, who changes
-//! nothing, watches).
+//! Bulk jobs and lots: whoever started a job follows and stops it; others of the tenant follow
+//! it when they read its workflows, and stop it only when they may send (an auditor, who
+//! changes nothing, watches). A lot is seen by its signer, whatever their role, and by those
+//! who read the tenant's workflows.
 
 use crate::access::{Access, Permission};
 
@@ -22,6 +23,11 @@ pub fn may_act_on_job(access: &Access, started_it: bool, act: JobAct) -> bool {
         }
 }
 
+/// Whether the caller may see a lot (`is_its_signer`: the lot waits for the caller's signature).
+pub fn may_see_lot(access: &Access, is_its_signer: bool) -> bool {
+    is_its_signer || access.allows(Permission::ReadWorkflows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,5 +42,13 @@ mod tests {
         let signer = Access::builtin(Role::Signer);
         assert!(may_act_on_job(&signer, true, JobAct::Stop), "their own lot's job");
         assert!(!may_act_on_job(&signer, false, JobAct::Follow));
+    }
+
+    #[test]
+    fn a_lot_is_its_signers_and_its_readers() {
+        let signer = Access::builtin(Role::Signer);
+        assert!(may_see_lot(&signer, true));
+        assert!(!may_see_lot(&signer, false), "a colleague's lot");
+        assert!(may_see_lot(&Access::builtin(Role::Auditor), false));
     }
 }

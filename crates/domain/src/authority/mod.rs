@@ -12,6 +12,8 @@
 //! | [`signing::may_sign_with`] | workflows, automated signing | signing with someone else's certificate |
 //! | [`templates::may_use_template`] | templates, workflows | reading or sending a template not granted |
 //! | [`jobs::may_act_on_job`] | bulk sends | changing a job one may only watch |
+//! | [`jobs::may_see_lot`] | lots | reading a colleague's lot |
+//! | [`templates::may_read_templates`] | templates, workflows | template lookups by a role that neither reads nor sends |
 //! | [`sessions::keeps_sessions`], [`sessions::move_ends_sessions`] | every request, status changes | a user marked inactive who keeps their sessions |
 //! | [`sessions::admit_second_factor`], [`sessions::sign_in_answer`] | sign-in | guessing codes from many addresses; a refusal telling a right password |
 //! | [`sso::provider_may_link`] | single sign-on | a provider's saver signing in as someone more powerful |

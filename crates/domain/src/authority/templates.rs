@@ -2,7 +2,13 @@
 //! menu entries (to them or their department); administrators and the tenant's API clients
 //! use every template, and whoever made a template keeps using it.
 
-use crate::access::Access;
+use crate::access::{Access, Permission};
+
+/// Whether the caller may look at templates at all: whoever reads the tenant's workflows, and
+/// whoever sends them (a sender starts workflows from the templates granted to them).
+pub fn may_read_templates(access: &Access) -> bool {
+    access.allows(Permission::ReadWorkflows) || access.allows(Permission::SendWorkflows)
+}
 
 /// How the caller stands to a template.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,5 +40,12 @@ mod tests {
         assert!(may_use_template(&sender, TemplateRelation { made_it: true, ..user }));
         assert!(may_use_template(&Access::builtin(Role::Administrator), user));
         assert!(may_use_template(&sender, TemplateRelation { caller_is_user: false, ..user }), "API clients");
+    }
+
+    #[test]
+    fn templates_are_for_those_who_read_or_send_workflows() {
+        assert!(may_read_templates(&Access::builtin(Role::Sender)));
+        assert!(may_read_templates(&Access::builtin(Role::Auditor)));
+        assert!(!may_read_templates(&Access::builtin(Role::Signer)));
     }
 }

@@ -539,6 +539,7 @@ pub async fn start(
     input: &ExportInput,
     prefer_job: bool,
 ) -> Result<Started, Error> {
+    caller.require(dataset.permission())?;
     let spec = check(dataset, input)?;
     let asked = now_millis();
     let rows = svc.store.export_count(caller.tenant_id, spec.window, &spec.filter, spec.max_records).await?;

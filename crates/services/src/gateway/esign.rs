@@ -25,6 +25,7 @@ use super::seal::{esign_completion_options, esign_pdf_options};
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 use crate::Services;
 use crate::esign::{EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, open_pending, send, take};
+use crate::heavy::Share;
 
 /// What the answer completes, sealed under the `txn`'s secret.
 #[derive(Serialize, Deserialize)]
@@ -95,7 +96,7 @@ async fn prepare(
             let policy = transaction::seal_policy(svc);
             let prepared = svc
                 .heavy
-                .run(move || {
+                .run(Share::Tenant(open.row.tenant_id), move || {
                     let opts = esign_pdf_options(&bytes, &options, &policy)?;
                     signet_signing::prepare_remote_pdf(&bytes, &opts).map_err(|e| e.to_string())
                 })
@@ -121,7 +122,9 @@ async fn prepare(
             let xml = bytes.clone();
             let prepared = svc
                 .heavy
-                .run(move || signet_sigcrypto::xmldsig::prepare_enveloped_rsa(&xml).map_err(|e| e.to_string()))
+                .run(Share::Tenant(open.row.tenant_id), move || {
+                    signet_sigcrypto::xmldsig::prepare_enveloped_rsa(&xml).map_err(|e| e.to_string())
+                })
                 .await?
                 .map_err(EsignRefused::Internal)?;
             let digest = prepared.signed_info_sha256;
@@ -216,7 +219,9 @@ async fn complete(
             let opts = esign_completion_options(&transaction::seal_policy(svc));
             let signed = svc
                 .heavy
-                .run(move || signet_signing::complete_remote_pdf(&prepared, &cms, &opts).map_err(|e| e.to_string()))
+                .run(Share::Tenant(row.tenant_id), move || {
+                    signet_signing::complete_remote_pdf(&prepared, &cms, &opts).map_err(|e| e.to_string())
+                })
                 .await
                 .map_err(|e| e.to_string())??;
             seal_result(&session, profile, &signed).map_err(|e| e.to_string())

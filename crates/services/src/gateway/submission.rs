@@ -16,6 +16,7 @@ use signet_store::NewTransaction;
 use time::OffsetDateTime;
 
 use super::vault::Vault;
+use crate::heavy::Share;
 use crate::{Services, secrets};
 
 /// Why a submission was not taken.
@@ -45,7 +46,7 @@ pub async fn submit(svc: &Services, params: RawParams) -> Result<String, Refused
     // The JSON is parsed once, here, and every later step reads the parsed object.
     let opened = svc
         .heavy
-        .run(move || {
+        .run(Share::GatewayIntake, move || {
             let mut opened = open_request(&params, &key, OffsetDateTime::now_utc(), window).ok()?;
             let json = std::mem::take(&mut opened.payload_json);
             Some((PayloadObject::parse(&json), opened))
@@ -66,7 +67,7 @@ pub async fn submit(svc: &Services, params: RawParams) -> Result<String, Refused
             ));
         }
     };
-    let read = svc.heavy.run(move || {
+    let read = svc.heavy.run(Share::GatewayIntake, move || {
         let payload = object.read(&signet_gateway::PayloadLimits::default());
         (object, payload)
     });
@@ -166,7 +167,7 @@ async fn accept(
     if let Document::Pdf { bytes, options } = &payload.document {
         let (bytes, options) = (bytes.clone(), options.clone());
         svc.heavy
-            .run(move || check_pdf_pages(&bytes, &options))
+            .run(Share::Tenant(tenant_id), move || check_pdf_pages(&bytes, &options))
             .await?
             .map_err(|detail| refuse(ErrorCode::InvalidParameters, &detail))?;
     }

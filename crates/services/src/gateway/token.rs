@@ -24,6 +24,7 @@ use signet_signing::{PreparedPdf, SignatureOrCms};
 
 use super::seal::{Mark, token_pdf_options};
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
+use crate::heavy::Share;
 use crate::{Services, secrets};
 
 /// Why a token step was not taken; the text is for the signer.
@@ -109,7 +110,7 @@ pub async fn prepare(
     let policy = transaction::seal_policy(svc);
     let pending = svc
         .heavy
-        .run(move || pending_for(document, certificate, chain, &policy))
+        .run(Share::Tenant(open.row.tenant_id), move || pending_for(document, certificate, chain, &policy))
         .await
         .map_err(|e| TokenRefused::Internal(e.to_string()))?
         .map_err(TokenRefused::Invalid)?;
@@ -190,7 +191,7 @@ pub async fn complete(
     let policy = transaction::seal_policy(svc);
     let returnvalue = svc
         .heavy
-        .run(move || embed(pending, signatures, &policy, &session, profile))
+        .run(Share::Tenant(open.row.tenant_id), move || embed(pending, signatures, &policy, &session, profile))
         .await
         .map_err(|e| TokenRefused::Internal(e.to_string()))?
         .map_err(|cause| TokenRefused::Invalid(format!("The token's signature was not accepted: {cause}")))?;

@@ -15,6 +15,7 @@ use signet_store::{TransactionOutcome, TransactionRow};
 
 use super::seal::{Mark, SealPolicy, seal_hashes, seal_pdf};
 use super::vault::Vault;
+use crate::heavy::Share;
 use crate::{Services, secrets};
 
 /// How long after completion a repeated submission from the signer's link is answered with the
@@ -82,7 +83,7 @@ pub async fn open(svc: &Services, number: &str, secret: &str) -> Result<OpenTran
     let json = if key.as_str().ends_with(".sealed") { vault.open(&stored).ok_or(Broken)? } else { stored.to_vec() };
     let payload = svc
         .heavy
-        .run(move || parse_kept_payload(&json, &PayloadLimits::default()))
+        .run(Share::Tenant(row.tenant_id), move || parse_kept_payload(&json, &PayloadLimits::default()))
         .await
         .map_err(|_| Broken)?
         .map_err(|_| Broken)?;
@@ -127,7 +128,9 @@ async fn produce_returnvalue(svc: &Services, open: &OpenTransaction, mark: Mark)
         Document::Pdf { bytes, options } => {
             let signed = svc
                 .heavy
-                .run(move || seal_pdf(&bytes, &options, mark, signer.as_ref(), &policy))
+                .run(Share::Tenant(open.row.tenant_id), move || {
+                    seal_pdf(&bytes, &options, mark, signer.as_ref(), &policy)
+                })
                 .await
                 .map_err(|e| e.to_string())??;
             seal_result(&session, profile, &signed).map_err(|e| e.to_string())
@@ -135,7 +138,7 @@ async fn produce_returnvalue(svc: &Services, open: &OpenTransaction, mark: Mark)
         Document::Hash(details) => {
             let signatures = svc
                 .heavy
-                .run(move || seal_hashes(&details, signer.as_ref(), &policy))
+                .run(Share::Tenant(open.row.tenant_id), move || seal_hashes(&details, signer.as_ref(), &policy))
                 .await
                 .map_err(|e| e.to_string())??;
             seal_hash_result(&session, profile, &signatures).map_err(|e| e.to_string())

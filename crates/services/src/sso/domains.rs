@@ -12,6 +12,7 @@
 //! prove, or name for a provider) a domain another tenant has proven. The store's unique index
 //! on proven domains holds the same line when two tenants prove one domain at once.
 
+use signet_domain::access::Permission;
 use signet_domain::authority::sso::{DomainProof, may_claim_domain};
 use signet_domain::{Error, ErrorCode};
 use signet_store::SsoDomainProofRow;
@@ -51,6 +52,7 @@ pub(super) async fn check_claim(svc: &Services, caller: &Caller, domain: &str) -
 
 /// Starts the tenant's proof of `domain` (or answers the one under way or done).
 pub async fn start_proof(svc: &Services, caller: &Caller, domain: &str) -> Result<SsoDomainProofRow, Error> {
+    caller.require(Permission::ManageSettings)?;
     let domain = checked_domain(domain)?;
     check_claim(svc, caller, domain).await?;
     let token = secrets::random_token(24);
@@ -59,11 +61,13 @@ pub async fn start_proof(svc: &Services, caller: &Caller, domain: &str) -> Resul
 
 /// The tenant's proofs.
 pub async fn proofs(svc: &Services, caller: &Caller) -> Result<Vec<SsoDomainProofRow>, Error> {
+    caller.require(Permission::ManageSettings)?;
     svc.store.sso_domain_proofs(caller.tenant_id).await
 }
 
 /// Checks the tenant's proof of `domain` now: proven when the TXT record holds its value.
 pub async fn check_proof(svc: &Services, caller: &Caller, domain: &str) -> Result<SsoDomainProofRow, Error> {
+    caller.require(Permission::ManageSettings)?;
     let domain = checked_domain(domain)?;
     let proof = svc
         .store

@@ -26,7 +26,7 @@ pub mod oidc;
 use aws_lc_rs::hmac;
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
-use signet_domain::access::{Access, CustomRole, Role, parse_permissions};
+use signet_domain::access::{Access, CustomRole, Permission, Role, parse_permissions};
 use signet_domain::authority::sso::{SsoSecondFactor, provider_may_link, sso_satisfies_second_factor};
 use signet_domain::{Error, ErrorCode, TenantId, now_millis};
 use signet_store::{NewSsoProvider, PrincipalCredentials, SavedBy, SsoIdentityRow, SsoProviderRow, SsoSecondFactorRow};
@@ -266,6 +266,7 @@ pub async fn create_provider(
     caller: &Caller,
     input: &ProviderInput<'_>,
 ) -> Result<(SsoProviderRow, Vec<String>), Error> {
+    caller.require(Permission::ManageSettings)?;
     let (discovery, domains) = checked(svc, caller, input).await?;
     let saver = Saver::of(svc, caller).await?;
     let sealed = match input.client_secret.filter(|s| !s.is_empty()) {
@@ -300,6 +301,7 @@ pub async fn update_provider(
     id: i64,
     input: &ProviderInput<'_>,
 ) -> Result<(SsoProviderRow, Vec<String>), Error> {
+    caller.require(Permission::ManageSettings)?;
     // Ids are positive 32-bit numbers (the API's bounds); any other names no provider.
     if !(1..=i64::from(i32::MAX)).contains(&id) {
         return Err(Error::not_found("SSO provider"));
@@ -363,6 +365,7 @@ pub async fn providers(svc: &Services, caller: &Caller) -> Result<Vec<(SsoProvid
 }
 
 pub async fn delete_provider(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+    caller.require(Permission::ManageSettings)?;
     // Ids are positive 32-bit numbers (the API's bounds); any other names no provider.
     if !(1..=i64::from(i32::MAX)).contains(&id) {
         return Err(Error::not_found("SSO provider"));
@@ -913,6 +916,7 @@ pub async fn redeem(svc: &Services, code: &str) -> Result<Option<PrincipalCreden
 /// Whether the tenant lets a single sign-on stand in for its users' second factor (default:
 /// it does not; administrators need their provider to assert a multi-factor sign-in anyway).
 pub async fn replaces_second_factor(svc: &Services, caller: &Caller) -> Result<bool, Error> {
+    caller.require(Permission::ManageSettings)?;
     svc.store.sso_replaces_second_factor(caller.tenant_id).await
 }
 

@@ -5,6 +5,7 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
+use signet_domain::access::Permission;
 use signet_domain::workflow::{DocumentState, WorkflowState, is_valid_email};
 use signet_domain::{AttachmentId, DocumentId, Error, ErrorCode, SignatoryId, TenantId, WorkflowId};
 use signet_store::{SignatoryRow, WorkflowRow};
@@ -74,6 +75,7 @@ pub async fn delegate(
     email: &str,
     reason: &str,
 ) -> Result<SignatoryRow, Error> {
+    caller.require(Permission::SendWorkflows)?;
     let email = email.trim().to_string();
     if !is_valid_email(&email) {
         return Err(Error::field("delegatedUserEmail", "must be a valid e-mail address"));
@@ -97,6 +99,7 @@ pub async fn revoke_link(
     workflow_id: WorkflowId,
     signatory_id: SignatoryId,
 ) -> Result<SignatoryRow, Error> {
+    caller.require(Permission::SendWorkflows)?;
     let workflow = visible_workflow(svc, caller.tenant_id, workflow_id).await?;
     let expires = super::link_expiry(svc, &workflow);
     svc.store.rotate_signer_link(caller.tenant_id, workflow.id, signatory_id, expires, &caller.actor).await
@@ -110,6 +113,7 @@ pub async fn remind(
     workflow_id: WorkflowId,
     signatory_id: SignatoryId,
 ) -> Result<SignatoryRow, Error> {
+    caller.require(Permission::SendWorkflows)?;
     let workflow = visible_workflow(svc, caller.tenant_id, workflow_id).await?;
     if !super::notices::sends_mail(&workflow) {
         return Err(Error::rejected(
@@ -127,6 +131,7 @@ pub async fn decline(
     workflow_id: WorkflowId,
     reason: Option<&str>,
 ) -> Result<(), Error> {
+    caller.require(Permission::SendWorkflows)?;
     let reason = reason_field("reason", reason, false)?.unwrap_or_else(|| "declined".into());
     let workflow = visible_workflow(svc, caller.tenant_id, workflow_id).await?;
     let signatory = due_signatory(svc, caller, &workflow).await?;
@@ -140,6 +145,7 @@ pub async fn link(
     workflow_id: WorkflowId,
     mut linked: Vec<WorkflowId>,
 ) -> Result<(), Error> {
+    caller.require(Permission::SendWorkflows)?;
     linked.sort_unstable();
     linked.dedup();
     if linked.contains(&workflow_id) || linked.len() > 100 {
@@ -150,6 +156,7 @@ pub async fn link(
 }
 
 pub async fn make_inactive(svc: &Services, caller: &Caller, workflow_id: WorkflowId) -> Result<(), Error> {
+    caller.require(Permission::SendWorkflows)?;
     visible_workflow(svc, caller.tenant_id, workflow_id).await?;
     svc.store
         .change_workflow_state(caller.tenant_id, workflow_id, WorkflowState::Inactive, None, &caller.actor)
@@ -189,6 +196,7 @@ async fn workflow_document(
 }
 
 pub async fn add_comment(svc: &Services, caller: &Caller, document_id: DocumentId, comment: &str) -> Result<(), Error> {
+    caller.require(Permission::SendWorkflows)?;
     let comment = comment.trim();
     if comment.is_empty() || comment.chars().count() > 2000 {
         return Err(Error::field("comment", "must be 1 to 2000 characters"));
@@ -217,6 +225,7 @@ pub async fn set_category(
     document_id: DocumentId,
     category_id: i64,
 ) -> Result<(), Error> {
+    caller.require(Permission::SendWorkflows)?;
     if category_id < 0 {
         return Err(Error::field("categoryId", "must be 0 or more"));
     }
@@ -231,6 +240,7 @@ pub async fn deactivate_document(
     reason: Option<&str>,
     force: bool,
 ) -> Result<(), Error> {
+    caller.require(Permission::SendWorkflows)?;
     let reason = reason_field("reason", reason, false)?;
     svc.store.deactivate_document(caller.tenant_id, document_id, reason.as_deref(), force, &caller.actor).await
 }

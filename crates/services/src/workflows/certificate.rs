@@ -14,6 +14,7 @@ use time::OffsetDateTime;
 use time::macros::format_description;
 
 use crate::Services;
+use crate::heavy::Share;
 
 fn when(millis: Option<i64>) -> String {
     millis
@@ -131,5 +132,9 @@ async fn seal(state: &Services, workflow: &WorkflowRow, pdf: Vec<u8>) -> Result<
         ..PdfSignOptions::default()
     };
     let seal = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;
-    state.heavy.run(move || signet_signing::sign_pdf(&pdf, seal.as_ref(), &opts)).await?.map_err(Error::internal)
+    state
+        .heavy
+        .run(Share::Tenant(workflow.tenant_id), move || signet_signing::sign_pdf(&pdf, seal.as_ref(), &opts))
+        .await?
+        .map_err(Error::internal)
 }

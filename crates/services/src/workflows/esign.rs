@@ -25,6 +25,7 @@ use super::signer::SignerSession;
 use crate::Services;
 use crate::esign::{EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, open_pending, send, take};
 use crate::gateway::seal::Mark;
+use crate::heavy::Share;
 
 /// What the answer completes, sealed under the `txn`'s secret.
 #[derive(Serialize, Deserialize)]
@@ -131,7 +132,7 @@ async fn prepare(
     opts.contact_info = Some(signatory.email.clone());
     let prepared = svc
         .heavy
-        .run(move || {
+        .run(Share::Tenant(workflow.tenant_id), move || {
             opts.visible = Some(placement::visible(&placement, index, &pdf, &mark, &values)?);
             signet_signing::prepare_remote_pdf(&pdf, &opts).map_err(|e| e.to_string())
         })
@@ -242,7 +243,9 @@ async fn embed_one(
     let prepared = document.prepared;
     let bytes = svc
         .heavy
-        .run(move || signet_signing::complete_remote_pdf(&prepared, &cms, &opts).map_err(|e| e.to_string()))
+        .run(Share::Tenant(workflow.tenant_id), move || {
+            signet_signing::complete_remote_pdf(&prepared, &cms, &opts).map_err(|e| e.to_string())
+        })
         .await?
         .map_err(|cause| {
             Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))

@@ -3,6 +3,7 @@
 //! template's fields, expiry, attachments); the attachments' files are written first and the
 //! workflow, its signatories, documents and attachments are created in one transaction.
 
+use signet_domain::access::Permission;
 use signet_domain::authority::signing::{ProfileOwner, SigningBy, may_sign_with};
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_domain::{DocumentId, Error, FieldErrors, TemplateId, TenantId, WorkflowId, now_millis};
@@ -258,6 +259,7 @@ pub async fn validate(svc: &Services, tenant_id: TenantId, request: &InitiateWor
 /// (`authority::templates`); the first signing group is notified by the `workflow.started`
 /// event.
 pub async fn initiate(svc: &Services, caller: &Caller, request: InitiateWorkflow) -> Result<CreatedWorkflow, Error> {
+    caller.require(Permission::SendWorkflows)?;
     if request.template_id != 0 {
         super::templates::read_for(svc, caller, request.template_id).await?;
     }
@@ -328,7 +330,7 @@ async fn stamp_first_document(
         pages: document.page_count,
         bytes,
     };
-    let (stamped, added) = crate::stamps::stamp_document(svc, held, pdf).await?;
+    let (stamped, added) = crate::stamps::stamp_document(svc, tenant_id, held, pdf).await?;
     if added == 0 {
         return Ok(());
     }

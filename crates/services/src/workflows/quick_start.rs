@@ -12,6 +12,7 @@ use super::initiate::{Attachment, create_workflow, put_attachment_files, remove_
 use crate::Services;
 use crate::documents::{CheckedPdf, store_document};
 use crate::gateway::seal::Mark;
+use crate::heavy::Share;
 
 /// What the request amounts to once its documents are checked.
 pub struct Plan {
@@ -50,7 +51,7 @@ pub async fn start(
 ) -> Result<Started, Error> {
     caller.require(signet_domain::access::Permission::SendWorkflows)?;
     let (tenant_id, actor) = (caller.tenant_id, &caller.actor);
-    let plan = svc.heavy.run(plan).await??;
+    let plan = svc.heavy.run(Share::Tenant(tenant_id), plan).await??;
     let planned: Vec<_> = plan.signatories.iter().map(|s| s.planned.clone()).collect();
     super::esign::check_modes(svc, &planned)?;
     if plan.first_signature.is_some()
@@ -107,15 +108,17 @@ async fn store_and_create(
     let mut verification_token = None;
     if !rest.qr.is_empty() && !pdfs.is_empty() {
         let (first, placements, services) = (pdfs.remove(0), rest.qr.clone(), svc.clone());
-        let (drawn, token) =
-            svc.heavy.run(move || crate::verification::with_qr_codes(&services, first, &placements)).await??;
+        let (drawn, token) = svc
+            .heavy
+            .run(Share::Tenant(tenant_id), move || crate::verification::with_qr_codes(&services, first, &placements))
+            .await??;
         pdfs.insert(0, drawn);
         verification_token = Some(token);
     }
     if let Some(held) = held
         && !pdfs.is_empty()
     {
-        let (stamped, added) = crate::stamps::stamp_document(svc, held, pdfs.remove(0)).await?;
+        let (stamped, added) = crate::stamps::stamp_document(svc, tenant_id, held, pdfs.remove(0)).await?;
         pdfs.insert(0, stamped);
         for signatory in &mut signatories {
             let mut placement: super::placement::Placement = serde_json::from_value(signatory.placement.clone())?;

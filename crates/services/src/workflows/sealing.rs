@@ -15,6 +15,7 @@ use signet_store::{AfterSignature, DocumentRow, SignatoryRow, SignedVersion, Wor
 use super::placement::{self, FieldInputs, Placement};
 use crate::Services;
 use crate::gateway::seal::Mark;
+use crate::heavy::Share;
 
 const ATTEMPTS: usize = 4;
 
@@ -191,9 +192,13 @@ async fn sign_and_store(
     let current = BlobKey::parse(&doc.current_blob)?;
     let pdf = state.blob.get(&current).await?;
     let (state2, key2, job2) = (state.clone(), key.clone(), job.clone());
-    let signed = state.heavy.run(move || sign_one(&state2, &key2, &pdf, index, &job2)).await?.map_err(|cause| {
-        Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
-    })?;
+    let signed = state
+        .heavy
+        .run(Share::Tenant(doc.tenant_id), move || sign_one(&state2, &key2, &pdf, index, &job2))
+        .await?
+        .map_err(|cause| {
+            Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
+        })?;
     let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &signed).as_ref());
     let stored = version_key(doc, doc.version + 1)?;
     state.blob.put(&stored, Bytes::from(signed)).await?;

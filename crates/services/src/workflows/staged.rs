@@ -10,6 +10,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
 use signet_blob::BlobKey;
+use signet_domain::access::Permission;
 use signet_domain::{Error, TenantId};
 use signet_store::CreatedWorkflow;
 
@@ -167,6 +168,7 @@ pub async fn initiate_with(
     mut request: InitiateWorkflow,
     staged: &[StagedAttachment],
 ) -> Result<CreatedWorkflow, Error> {
+    caller.require(Permission::SendWorkflows)?;
     request.attachments.extend(read(svc, caller.tenant_id, staged).await?);
     let created = initiate(svc, caller, request).await?;
     remove(svc, caller.tenant_id, staged).await;

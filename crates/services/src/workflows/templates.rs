@@ -210,6 +210,7 @@ pub async fn find_by_name(
     name: &str,
     request_from: &str,
 ) -> Result<Vec<TemplateRow>, Error> {
+    may_read_templates(caller)?;
     if name.trim().is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
         return Err(Error::field("name", "must be 1 to 200 characters without control characters"));
     }
@@ -223,12 +224,14 @@ pub async fn find_by_name(
 
 /// The tenant's templates the caller may use, by id.
 pub async fn usable(svc: &Services, caller: &crate::Caller) -> Result<Vec<TemplateRow>, Error> {
+    may_read_templates(caller)?;
     let all = svc.store.templates(caller.tenant_id).await?;
     usable_of(svc, caller, all).await
 }
 
 /// The caller's template `id`, when they may use it; any other id reads as a missing one.
 pub async fn template_for(svc: &Services, caller: &crate::Caller, id: i64) -> Result<TemplateRow, Error> {
+    may_read_templates(caller)?;
     let found = match id {
         id if id <= 0 => None,
         id => svc.store.template(caller.tenant_id, signet_domain::TemplateId::from(id)).await?,
@@ -243,6 +246,7 @@ pub async fn template_for(svc: &Services, caller: &crate::Caller, id: i64) -> Re
 /// The name and definition of the caller's template `id`, as a workflow started from it
 /// reads it; one they may not use reads as one that does not exist (under `templateId`).
 pub async fn read_for(svc: &Services, caller: &crate::Caller, id: i64) -> Result<(String, TemplateDefinition), Error> {
+    may_read_templates(caller)?;
     if id == 0 {
         return Err(Error::field("templateId", "no such template"));
     }
@@ -252,6 +256,14 @@ pub async fn read_for(svc: &Services, caller: &crate::Caller, id: i64) -> Result
             Err(Error::field("templateId", "no such template"))
         }
         Err(error) => Err(error),
+    }
+}
+
+/// Refuses a caller who neither reads nor sends workflows (`authority::templates`).
+fn may_read_templates(caller: &crate::Caller) -> Result<(), Error> {
+    match signet_domain::authority::templates::may_read_templates(&caller.access) {
+        true => Ok(()),
+        false => caller.require(signet_domain::access::Permission::ReadWorkflows),
     }
 }
 

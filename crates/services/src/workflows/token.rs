@@ -18,6 +18,7 @@ use super::placement::{self, FieldInputs, Placement};
 use super::sealing::version_key;
 use super::signer::SignerSession;
 use crate::gateway::seal::Mark;
+use crate::heavy::Share;
 use crate::{Services, secrets};
 
 /// Most documents one token signature covers.
@@ -103,7 +104,7 @@ pub async fn prepare(
         let mark = Mark::Typed { name: holder.clone(), style: signet_signing::NameStyle::Plain };
         let prepared = svc
             .heavy
-            .run(move || {
+            .run(Share::Tenant(session.workflow.tenant_id), move || {
                 opts.visible = Some(placement::visible(&placement, index, &pdf, &mark, &values)?);
                 signet_signing::prepare_pdf(&pdf, &certificate, &chain, &opts).map_err(|e| e.to_string())
             })
@@ -192,7 +193,7 @@ async fn embed_one(
     let prepared = document.prepared;
     let bytes = svc
         .heavy
-        .run(move || {
+        .run(Share::Tenant(session.workflow.tenant_id), move || {
             signet_signing::complete_pdf_with(&prepared, SignatureOrCms::Signature(signature), &opts)
                 .map_err(|e| e.to_string())
         })

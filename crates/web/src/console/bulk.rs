@@ -18,6 +18,7 @@ use signet_domain::access::Permission;
 use signet_services::bulk::{self, JobStatus};
 use signet_services::bulk_send::{self, BulkSend};
 use signet_services::documents::{self, check_pdf};
+use signet_services::heavy::Share;
 
 use super::session::see_other;
 use super::text::{Text, key};
@@ -164,7 +165,11 @@ async fn check_or_send(state: &AppState, session: &Session, sent: Sent) -> Resul
     let mut document_ids = Vec::with_capacity(sent.documents.len());
     for (name, bytes) in sent.documents {
         let field = session.text.plain("bulk.field.document", &[("name", &name)]);
-        let checked = state.services.heavy.run(move || check_pdf(&field, name, bytes)).await??;
+        let checked = state
+            .services
+            .heavy
+            .run(Share::Tenant(session.auth.tenant_id), move || check_pdf(&field, name, bytes))
+            .await??;
         let stored = documents::keep(&state.services, &session.auth.caller(), checked).await?;
         document_ids.push(stored.id.get());
     }

@@ -56,6 +56,15 @@ struct ProviderView {
     open: bool,
 }
 
+/// One e-mail domain the organisation proves (or has proven) it owns.
+struct ProofView {
+    domain: String,
+    record_name: String,
+    record_value: String,
+    /// When it was proven; `None` while the record is awaited.
+    proven: Option<String>,
+}
+
 /// What was typed into a provider form, shown again with a refusal (never the secret).
 #[derive(Default)]
 struct ProviderDraft {
@@ -87,6 +96,11 @@ struct LoginPage {
     providers: Vec<ProviderView>,
     callback_url: String,
     draft: ProviderDraft,
+    /// The organisation's domain proofs (a provider serves only proven domains).
+    proofs: Vec<ProofView>,
+    /// Whether a single sign-on stands in for the second factor (administrators change it).
+    sso_replaces: bool,
+    is_administrator: bool,
 }
 
 async fn login_page(state: &AppState, session: &Session, error: Option<String>) -> Result<LoginPage, Error> {
@@ -134,6 +148,22 @@ async fn login_page(state: &AppState, session: &Session, error: Option<String>) 
             .collect(),
         false => Vec::new(),
     };
+    let (proofs, sso_replaces) = match may_change {
+        true => (
+            sso::domains::proofs(&state.services, &caller).await?,
+            sso::replaces_second_factor(&state.services, &caller).await?,
+        ),
+        false => (Vec::new(), false),
+    };
+    let proofs = proofs
+        .into_iter()
+        .map(|p| ProofView {
+            record_name: sso::domains::record_name(&p.domain),
+            record_value: sso::domains::record_value(&p.token),
+            proven: p.proven_at.map(when),
+            domain: p.domain,
+        })
+        .collect();
     Ok(LoginPage {
         frame: session.frame("/app/login"),
         error,
@@ -150,6 +180,9 @@ async fn login_page(state: &AppState, session: &Session, error: Option<String>) 
         providers,
         callback_url: format!("{}{}", state.services.config.public_base(), sso::CALLBACK_PATH),
         draft: ProviderDraft::default(),
+        proofs,
+        sso_replaces,
+        is_administrator: session.auth.access.is_administrator(),
     })
 }
 
@@ -317,6 +350,39 @@ pub async fn delete_provider(
     }
     let deleted = sso::delete_provider(&state.services, &session.auth.caller(), id).await;
     answer(&state, &session, deleted).await
+}
+
+/// `POST /app/login/domains`: `domain`, as `PUT /api/v1/sso-providers/domain-proofs/{domain}`:
+/// the page then shows the TXT record to publish.
+pub async fn start_domain_proof(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    let domain = fields.get("domain").trim().to_ascii_lowercase();
+    let started = sso::domains::start_proof(&state.services, &session.auth.caller(), &domain).await;
+    answer(&state, &session, started).await
+}
+
+/// `POST /app/login/domains/check`: `domain`, as `POST
+/// /api/v1/sso-providers/domain-proofs/{domain}/check`: proven once the record is published.
+pub async fn check_domain_proof(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    let checked = sso::domains::check_proof(&state.services, &session.auth.caller(), fields.get("domain")).await;
+    answer(&state, &session, checked).await
+}
+
+/// `POST /app/login/sso-second-factor`: `replaces` (a checkbox), as `PUT
+/// /api/v1/sso-providers/second-factor`: whether a single sign-on stands in for the second
+/// factor (administrators only; never for administrators unless their provider asserts MFA).
+pub async fn set_sso_second_factor(State(state): State<AppState>, session: Session, fields: FormFields) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
+        return refused;
+    }
+    let replaces = !fields.get("replaces").is_empty();
+    let saved = sso::set_replaces_second_factor(&state.services, &session.auth.caller(), replaces).await;
+    answer(&state, &session, saved).await
 }
 
 #[cfg(test)]

@@ -106,6 +106,9 @@ pub fn router(state: AppState) -> Router {
         .route("/app/login/sso-providers", post(login::create_provider))
         .route("/app/login/sso-providers/{id}/change", post(login::update_provider))
         .route("/app/login/sso-providers/{id}/delete", post(login::delete_provider))
+        .route("/app/login/domains", post(login::start_domain_proof))
+        .route("/app/login/domains/check", post(login::check_domain_proof))
+        .route("/app/login/sso-second-factor", post(login::set_sso_second_factor))
         .route("/app/gateway", get(gateway::show))
         .route("/app/gateway/authtokens", post(gateway::create_token))
         .route("/app/gateway/authtokens/{id}/revoke", post(gateway::revoke_token))
@@ -302,7 +305,9 @@ pub(crate) fn page_error(status: StatusCode, text: &str) -> Response {
 }
 
 /// A refusal the person can correct, shown with its status on the page the form came from
-/// (`page`, given the refusal's text); anything else is the failure page.
+/// (`page`, given the refusal's text); anything else is the failure page. When that page is
+/// not theirs to see (a role that may send but not read workflows, a page gone meanwhile), the
+/// refusal itself is the answer.
 pub(crate) async fn shown_again<P: Template>(
     error: Error,
     page: impl AsyncFnOnce(String) -> Result<P, Error>,
@@ -313,7 +318,8 @@ pub(crate) async fn shown_again<P: Template>(
     }
     match page(user_text(&error)).await {
         Ok(page) => render(status, &page),
-        Err(error) => failure(error),
+        Err(unseen) if signet_api::error::status_of(unseen.code()).is_client_error() => failure(error),
+        Err(unseen) => failure(unseen),
     }
 }
 

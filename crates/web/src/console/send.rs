@@ -19,6 +19,7 @@ use signet_domain::fields::FieldKind;
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_domain::{DocumentId, Error, now_millis, stamp};
 use signet_services::documents::{self, check_pdf};
+use signet_services::heavy::Share;
 use signet_services::stamps::StampDetails;
 use signet_services::workflows::initiate::InitiateWorkflow;
 use signet_services::workflows::staged::{self, ChosenAttachment, StagedAttachment};
@@ -395,7 +396,12 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
     let mut documents = Vec::with_capacity(files.len());
     for (name, bytes) in files {
         let field = session.text.plain("send.field.document", &[("name", &name)]);
-        let checked = match state.services.heavy.run(move || check_pdf(&field, name, bytes)).await {
+        let checked = match state
+            .services
+            .heavy
+            .run(Share::Tenant(session.auth.tenant_id), move || check_pdf(&field, name, bytes))
+            .await
+        {
             Ok(Ok(checked)) => checked,
             Ok(Err(error)) => return again(user_text(&error)),
             Err(error) => return failure(error),
@@ -513,7 +519,9 @@ async fn document_view(state: &AppState, session: &Session, id: i64, position: u
     let sizes = state
         .services
         .heavy
-        .run(move || signet_pdf::page_sizes(&bytes).map_err(|e| Error::field("document", e.to_string())))
+        .run(Share::Tenant(session.auth.tenant_id), move || {
+            signet_pdf::page_sizes(&bytes).map_err(|e| Error::field("document", e.to_string()))
+        })
         .await??;
     let sheets = sizes
         .into_iter()
