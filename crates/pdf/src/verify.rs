@@ -84,10 +84,18 @@ fn signatures_in(doc: Document<'_>) -> Result<Vec<SignatureInfo>> {
         .transpose()?
         .flatten()
         .and_then(|p| p.get("DocMDP").and_then(Object::as_ref));
+    // The certification's permission binds every later revision, whoever signed after it.
+    let document_p = match docmdp_sig {
+        Some(r) => match doc.get(r)? {
+            Object::Dict(sig) => Some(docmdp_p_of(&doc, &sig)?.unwrap_or(2)),
+            _ => None,
+        },
+        None => None,
+    };
     let eofs = revision_ends(doc.source())?;
     let mut out = Vec::new();
     for field in collect_signature_fields(&doc, &fields)? {
-        out.push(describe(&doc, &eofs, field, docmdp_sig)?);
+        out.push(describe(&doc, &eofs, field, docmdp_sig, document_p)?);
     }
     // Signing order (by where each ByteRange ends), not form order.
     out.sort_by_key(|s| {
@@ -154,7 +162,13 @@ fn walk_field(
     Ok(())
 }
 
-fn describe(doc: &Document<'_>, eofs: &[u64], field: SigField, docmdp_sig: Option<ObjRef>) -> Result<SignatureInfo> {
+fn describe(
+    doc: &Document<'_>,
+    eofs: &[u64],
+    field: SigField,
+    docmdp_sig: Option<ObjRef>,
+    document_p: Option<i64>,
+) -> Result<SignatureInfo> {
     let v = &field.value;
     let text = |k: &str| v.get(k).and_then(Object::as_str_bytes).map(decode_text);
     let byte_range: Vec<i64> = v
@@ -208,7 +222,7 @@ fn describe(doc: &Document<'_>, eofs: &[u64], field: SigField, docmdp_sig: Optio
         covers_whole_file: byte_range_ok && end == len,
         docmdp_p,
         later_changes: if byte_range_ok {
-            let mut changes = modifications_after(doc, eofs, end, docmdp_p)?;
+            let mut changes = modifications_after(doc, eofs, end, docmdp_p, document_p)?;
             if !eofs.contains(&end) {
                 // Signed bytes that stop inside a revision leave the rest of it unsigned.
                 changes.disallowed.insert(0, format!("the signed range ends at byte {end}, inside a revision"));
@@ -321,11 +335,14 @@ fn revision_ends(src: &dyn Source) -> Result<Vec<u64>> {
 /// in the signed revision.
 /// `docmdp_p` is set when the signature is a certification: with P=2 a new visible widget of a
 /// new field is not allowed (only filling fields and signing), as pyHanko and Acrobat judge it.
+/// `document_p` is the certification's permission, which binds every signature's later
+/// revisions (annotations: [`added_annotation`]).
 fn modifications_after(
     doc: &Document<'_>,
     eofs: &[u64],
     signed_end: u64,
     docmdp_p: Option<i64>,
+    document_p: Option<i64>,
 ) -> Result<Modifications> {
     let mut result = Modifications::default();
     let later: Vec<usize> = (0..doc.sections.len()).filter(|i| doc.sections[*i].offset >= signed_end).collect();
@@ -355,6 +372,7 @@ fn modifications_after(
     changed.sort_unstable();
     changed.dedup();
     let signed_fields = form_field_numbers(doc, &before);
+    let metadata = Metadata::of(doc);
     let mut added = 0usize;
     for num in changed {
         let r = ObjRef::new(num, 0);
@@ -372,12 +390,16 @@ fn modifications_after(
                 continue;
             }
         };
-        match classify_change(num, &old, &new, &signed_fields) {
+        match classify_change(num, &old, &new, &signed_fields, &metadata) {
             Change::Same => {}
             Change::Added if docmdp_p == Some(2) && is_new_visible_widget(&new, num, &before) => {
                 result.disallowed.push(format!("widget {num}: a new visible field after a P=2 certification"));
             }
-            Change::Added => added += 1,
+            Change::Added => match added_annotation(num, &new, document_p) {
+                Some(Change::Allowed(s)) => result.allowed.push(s),
+                Some(Change::Disallowed(s)) => result.disallowed.push(s),
+                _ => added += 1,
+            },
             Change::Allowed(s) => result.allowed.push(s),
             Change::Disallowed(s) => result.disallowed.push(s),
         }
@@ -544,6 +566,49 @@ fn is_new_visible_widget(obj: &Object, num: u32, before: &HashMap<u32, XrefEntry
     visible && !before.contains_key(&field)
 }
 
+/// Annotations a reader draws as comments on top of the page: allowed in a later revision when
+/// no certification forbids them (reported, with their page position left to the report).
+const COMMENT_SUBTYPES: [&[u8]; 16] = [
+    b"Text",
+    b"Link",
+    b"FreeText",
+    b"Line",
+    b"Square",
+    b"Circle",
+    b"Polygon",
+    b"PolyLine",
+    b"Highlight",
+    b"Underline",
+    b"Squiggly",
+    b"StrikeOut",
+    b"Stamp",
+    b"Caret",
+    b"Ink",
+    b"Popup",
+];
+
+/// The rule for an annotation first seen after signing (`None` for anything else, and for
+/// widgets: fields have their own rules). A certification with P=1 or P=2 allows only form
+/// filling and signing, so any other annotation fails: a FreeText or Stamp whose appearance
+/// paints over certified text is the Evil Annotation Attack. Without such a certification,
+/// the comment subtypes are allowed and reported; others (redactions, watermarks, media,
+/// unknown kinds) change what the document is and fail.
+fn added_annotation(num: u32, object: &Object, document_p: Option<i64>) -> Option<Change> {
+    let Object::Dict(d) = object else { return None };
+    let subtype = d.name("Subtype")?;
+    if subtype == b"Widget" || (d.get("Rect").is_none() && !d.has_type("Annot")) {
+        return None;
+    }
+    let kind = String::from_utf8_lossy(subtype);
+    Some(match document_p {
+        Some(p @ (1 | 2)) => Change::Disallowed(format!(
+            "annotation {num} ({kind}) added after a P={p} certification, which allows only form filling and signing"
+        )),
+        _ if COMMENT_SUBTYPES.contains(&subtype) => Change::Allowed(format!("annotation {num} ({kind}) added")),
+        _ => Change::Disallowed(format!("annotation {num} ({kind}) added: not a comment")),
+    })
+}
+
 enum Change {
     Same,
     Added,
@@ -551,7 +616,68 @@ enum Change {
     Disallowed(String),
 }
 
-fn classify_change(num: u32, old: &Object, new: &Object, fields: &HashSet<u32>) -> Change {
+/// The objects that describe the document rather than show it: the document information
+/// dictionary (the trailer's `/Info`) and the XMP metadata stream (the catalog's `/Metadata`).
+/// Every saving tool rewrites them (pyHanko and Acrobat set `/ModDate` on each incremental
+/// save a second or more after the last), and no reader draws them on a page, so a later
+/// revision may change them: the change is reported, never a failure. Only while they still
+/// are what they claim to be: an information dictionary of text and numbers, an XML metadata
+/// stream (an object pointed at as `/Info` that is a page stays a page).
+struct Metadata {
+    info: Option<u32>,
+    xmp: Option<u32>,
+}
+
+impl Metadata {
+    fn of(doc: &Document<'_>) -> Metadata {
+        let info = doc.trailer.get("Info").and_then(Object::as_ref).map(|r| r.num);
+        let xmp = doc.catalog().ok().and_then(|(_, c)| c.get("Metadata").and_then(Object::as_ref)).map(|r| r.num);
+        Metadata { info, xmp }
+    }
+
+    /// The change of object `num` when it is metadata on both sides.
+    fn change(&self, num: u32, old: &Object, new: &Object) -> Option<Change> {
+        let described =
+            |what: &str| Some(Change::Allowed(format!("{what} {num} updated (metadata, not page content)")));
+        if self.info == Some(num) && is_information_dict(old) && is_information_dict(new) {
+            return described("document information");
+        }
+        if self.xmp == Some(num) && is_xmp_stream(old) && is_xmp_stream(new) {
+            return described("XMP metadata");
+        }
+        None
+    }
+}
+
+/// A document information dictionary: text, names, numbers and booleans only (no references,
+/// arrays, dictionaries or streams that could carry anything drawn).
+fn is_information_dict(object: &Object) -> bool {
+    match object {
+        Object::Dict(dict) => dict.0.iter().all(|(_, value)| {
+            matches!(
+                value,
+                Object::Str { .. }
+                    | Object::Name(_)
+                    | Object::Int(_)
+                    | Object::Real(_)
+                    | Object::Bool(_)
+                    | Object::Null
+            )
+        }),
+        _ => false,
+    }
+}
+
+fn is_xmp_stream(object: &Object) -> bool {
+    matches!(object, Object::Stream(s) if s.dict.has_type("Metadata") && s.dict.name("Subtype") == Some(b"XML"))
+}
+
+fn classify_change(num: u32, old: &Object, new: &Object, fields: &HashSet<u32>, metadata: &Metadata) -> Change {
+    if old != new
+        && let Some(change) = metadata.change(num, old, new)
+    {
+        return change;
+    }
     match (old, new) {
         (Object::Null, _) => Change::Added,
         (a, b) if a == b => Change::Same,
@@ -604,7 +730,9 @@ fn classify_dict_change(num: u32, old: &Dict, new: &Dict, fields: &HashSet<u32>)
         "object"
     };
     let allowed: &[&str] = match kind {
-        "catalog" => &["AcroForm", "DSS", "Extensions"],
+        // `/Version` declares the syntax a saving tool wrote (pyHanko raises it to 1.7 when it
+        // co-signs an older file); it draws nothing.
+        "catalog" => &["AcroForm", "DSS", "Extensions", "Metadata", "Version"],
         "page" => &["Annots"],
         "form" => &["Fields", "SigFlags", "DR", "DA", "NeedAppearances"],
         "field" => &["V", "AP", "AS", "Kids"],

@@ -220,6 +220,43 @@ fn named_positions_page_lists_and_page_boxes() {
     assert!(ink_in_box(&render(&path2, 3), 25.0, 57.0, 120.0, 60.0) < 0.001);
 }
 
+/// Issue 32: an honest co-signature by another product was reported as a change to the first
+/// signature's document, because pyHanko (like Acrobat) rewrites `/Info /ModDate` when it saves
+/// a second or more after the last save. Now the metadata change is reported and allowed.
+#[test]
+fn a_co_signature_by_pyhanko_that_rewrites_the_metadata_keeps_the_first_signature_intact() {
+    let dir = tmp();
+    let pki = pki();
+    let signed = sign(&simple_pdf(), &named("Alice"), 1);
+    write(&dir, "signed.pdf", &signed);
+    // pyHanko dates its save to the second: a second later, /ModDate differs.
+    std::thread::sleep(std::time::Duration::from_millis(1_200));
+    run(Command::new("pyhanko").current_dir(&dir).args([
+        "sign",
+        "addsig",
+        "--field",
+        "1/300,50,500,110/Approval",
+        "pemder",
+        "--key",
+        pki.key(2).to_str().unwrap(),
+        "--cert",
+        pki.cert(2).to_str().unwrap(),
+        "--chain",
+        pki.ca().to_str().unwrap(),
+        "--no-pass",
+        "signed.pdf",
+        "cosigned.pdf",
+    ]));
+    let path = dir.join("cosigned.pdf");
+    assert_pyhanko_valid(&path);
+    let cosigned = std::fs::read(&path).unwrap();
+    let sigs = signet_pdf::signatures(&cosigned).unwrap();
+    assert_eq!(sigs.len(), 2);
+    let changes = &sigs[0].later_changes;
+    assert!(changes.disallowed.is_empty(), "{changes:?}");
+    assert!(changes.allowed.iter().any(|c| c.contains("document information")), "pyHanko rewrote /Info: {changes:?}");
+}
+
 #[test]
 fn certification_allows_later_approval_and_p1_refuses() {
     let dir = tmp();

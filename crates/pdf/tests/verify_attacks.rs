@@ -299,3 +299,118 @@ fn a_signed_range_that_stops_inside_a_revision_is_a_change() {
     assert!(sigs[0].byte_range_ok && !sigs[0].covers_revision);
     assert_changed(&cut, "inside a revision");
 }
+
+/// The trailer's `/Info` number and the signed document's first page number.
+fn info_and_first_page(pdf: &[u8]) -> (u32, u32) {
+    let doc = Document::open(pdf).unwrap();
+    let info = doc.trailer.get("Info").and_then(Object::as_ref).expect("reportlab writes /Info").num;
+    let (_, catalog) = doc.catalog().unwrap();
+    let Object::Dict(pages) = doc.get(catalog.get("Pages").and_then(Object::as_ref).unwrap()).unwrap() else {
+        panic!("pages")
+    };
+    let Some(Object::Array(kids)) = pages.get("Kids") else { panic!("kids") };
+    (info, kids[0].as_ref().unwrap().num)
+}
+
+/// A later revision (classic xref) whose trailer names `info` as `/Info`.
+fn append_revision_with_info(base: &[u8], objects: &[(u32, Vec<u8>)], info: u32) -> Vec<u8> {
+    let updated = append_revision(base, objects, None);
+    let at = updated.windows(10).rposition(|w| w == b"trailer\n<<").expect("trailer") + 10;
+    let mut out = updated[..at].to_vec();
+    out.extend_from_slice(format!(" /Info {info} 0 R").as_bytes());
+    out.extend_from_slice(&updated[at..]);
+    out
+}
+
+#[test]
+fn the_document_information_may_change_but_cannot_carry_anything_else() {
+    let signed = sign(&simple_pdf(), &opts(), 1);
+    let (info, page) = info_and_first_page(&signed);
+    // A later save that rewrites /ModDate, as pyHanko and Acrobat do: reported, allowed.
+    let metadata = b"<< /Producer (Another tool) /ModDate (D:20261128120000Z) >>".to_vec();
+    let saved = append_revision_with_info(&signed, &[(info, metadata)], info);
+    let sigs = signet_pdf::signatures(&saved).unwrap();
+    assert!(sigs[0].later_changes.disallowed.is_empty(), "{:?}", sigs[0].later_changes);
+    assert!(
+        sigs[0].later_changes.allowed.iter().any(|c| c.contains("document information")),
+        "{:?}",
+        sigs[0].later_changes
+    );
+    // An "information dictionary" that references something is no longer one.
+    let carrying = format!("<< /ModDate (D:20261128120000Z) /Extra {page} 0 R >>").into_bytes();
+    assert_changed(&append_revision_with_info(&signed, &[(info, carrying)], info), "changed");
+    // Naming the page as /Info does not make rewriting the page a metadata change.
+    let forged = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 900 0 R /Resources << >> >>".to_vec();
+    let objects = vec![(page, forged), (900, stream("", b"BT /F1 30 Tf 100 100 Td (FORGED) Tj ET"))];
+    let hidden = append_revision_with_info(&signed, &objects, page);
+    assert_changed(&hidden, "page");
+}
+
+#[test]
+fn xmp_metadata_may_be_rewritten_later() {
+    // A document with XMP metadata (added by an earlier save), signed.
+    let plain = simple_pdf();
+    let (root, mut catalog) = Document::open(plain.as_slice()).unwrap().catalog().unwrap();
+    catalog.0.push((b"Metadata".to_vec(), Object::Ref(ObjRef::new(900, 0))));
+    let xmp = |title: &str| {
+        let packet = format!("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><dc:title>{title}</dc:title></x:xmpmeta>");
+        stream("/Type /Metadata /Subtype /XML", packet.as_bytes())
+    };
+    let with_xmp = append_revision(&plain, &[(root.num, body(&Object::Dict(catalog))), (900, xmp("Lease"))], None);
+    let signed = sign(&with_xmp, &opts(), 1);
+    let rewritten = append_revision(&signed, &[(900, xmp("Lease, saved again"))], None);
+    let sigs = signet_pdf::signatures(&rewritten).unwrap();
+    let changes = &sigs[0].later_changes;
+    assert!(changes.disallowed.is_empty(), "{changes:?}");
+    assert!(changes.allowed.iter().any(|c| c.contains("XMP metadata")), "{changes:?}");
+    // A "metadata" stream that is not XML metadata is a rewrite like any other.
+    let drawn = append_revision(&signed, &[(900, stream("", b"BT /F1 30 Tf 100 100 Td (FORGED) Tj ET"))], None);
+    assert_changed(&drawn, "rewritten");
+}
+
+/// `signed` with a later revision that puts a `subtype` annotation on the first page, its
+/// appearance painting "PAID IN FULL" (a raw incremental update, as an editor writes one).
+fn with_annotation(signed: &[u8], subtype: &str) -> Vec<u8> {
+    let doc = Document::open(signed).unwrap();
+    let (_, page) = info_and_first_page(signed);
+    let Object::Dict(mut page_dict) = doc.get(ObjRef::new(page, 0)).unwrap() else { panic!("page") };
+    let size = doc.trailer.int("Size").unwrap() as u32;
+    let (annot, appearance) = (size, size + 1);
+    let mut annots = match page_dict.get("Annots") {
+        Some(Object::Array(a)) => a.clone(),
+        _ => Vec::new(),
+    };
+    annots.push(Object::Ref(ObjRef::new(annot, 0)));
+    page_dict.0.retain(|(k, _)| k.as_slice() != b"Annots");
+    page_dict.0.push((b"Annots".to_vec(), Object::Array(annots)));
+    let annotation = format!(
+        "<< /Type /Annot /Subtype /{subtype} /Rect [50 700 545 800] /Contents (PAID IN FULL) /AP << /N {appearance} 0 R >> >>"
+    );
+    let paint = b"1 1 1 rg 0 0 495 100 re f 0 0 0 rg BT /Helv 40 Tf 20 40 Td (PAID IN FULL) Tj ET";
+    let objects = vec![
+        (page, body(&Object::Dict(page_dict))),
+        (annot, annotation.into_bytes()),
+        (appearance, stream("/Type /XObject /Subtype /Form /BBox [0 0 495 100]", paint)),
+    ];
+    append_revision(signed, &objects, None)
+}
+
+/// Issue 32: a FreeText or Stamp annotation painting over certified text was listed as an
+/// allowed change (the Evil Annotation Attack). A P=2 certification allows only form filling
+/// and signing; without a certification, comments are allowed and reported, other kinds fail.
+#[test]
+fn annotations_after_a_p2_certification_fail_and_comments_on_an_approval_are_reported() {
+    use signet_pdf::SignatureKind;
+    let certified = sign(&simple_pdf(), &SignOptions { kind: SignatureKind::Certification, ..opts() }, 1);
+    for subtype in ["FreeText", "Stamp", "Square"] {
+        assert_changed(&with_annotation(&certified, subtype), "P=2 certification");
+    }
+    let approved = sign(&simple_pdf(), &opts(), 1);
+    let commented = with_annotation(&approved, "FreeText");
+    let sigs = signet_pdf::signatures(&commented).unwrap();
+    let changes = &sigs[0].later_changes;
+    assert!(changes.disallowed.is_empty(), "{changes:?}");
+    assert!(changes.allowed.iter().any(|c| c.contains("(FreeText) added")), "{changes:?}");
+    assert_changed(&with_annotation(&approved, "Watermark"), "not a comment");
+    assert_changed(&with_annotation(&approved, "Redact"), "not a comment");
+}
