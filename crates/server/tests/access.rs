@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 use reqwest::Method;
 use serde_json::{Value, json};
 use signet_api::access::{Requirement, requirement};
-use signet_domain::access::Permission;
+use signet_domain::access::{Access, CustomRole, Permission, Role};
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
-use signet_testkit::server::spawn_with;
+use signet_testkit::server::{TestApp, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 
 const ROLES: [(&str, i64); 4] = [("administrator", 1), ("sender", 2), ("signer", 3), ("auditor", 4)];
@@ -58,6 +58,44 @@ fn concrete(path: &str) -> String {
     out
 }
 
+/// A signed-in user of each column of the matrix, in its order: the built-in roles, then a
+/// tenant role for each permission. Each is its access, address and API access token.
+async fn matrix_people(app: &TestApp, smtp: &SmtpSink, admin: &str, domain: &str) -> Vec<(Access, String, String)> {
+    let mut people = Vec::new();
+    for (role, id) in ROLES {
+        let email = format!("{role}@{domain}");
+        let (_, token) = signet_testkit::people::signed_in_user(app, smtp, admin, &email, id).await;
+        let role = Role::ALL.iter().copied().find(|r| r.as_str() == role).expect("role");
+        people.push((Access::builtin(role), email, token));
+    }
+    for permission in permissions() {
+        let name = permission.as_str();
+        let body = json!({"name": format!("only {name}"), "permissions": [name]});
+        let role: Value = app.post("/api/v1/roles", admin, body).await.json().await.expect("json");
+        let email = format!("{}@{domain}", name.replace('_', "-"));
+        let role_id = role["roleId"].as_i64().expect("roleId");
+        let (_, token) = signet_testkit::people::signed_in_user(app, smtp, admin, &email, role_id).await;
+        let custom = CustomRole { id: role_id, name: format!("only {name}"), permissions: vec![permission] };
+        people.push((Access { role: Role::Signer, custom: Some(custom) }, email, token));
+    }
+    people
+}
+
+/// The markdown table `docs/access.md` shows of `observed` (a row per operation or page, a
+/// column per person of [`matrix_people`]), headed `first`.
+fn matrix_table(first: &str, observed: &BTreeMap<String, Vec<bool>>) -> String {
+    let mut table = format!("| {first} | administrator | sender | signer | auditor |");
+    for permission in permissions() {
+        table.push_str(&format!(" {} |", permission.as_str()));
+    }
+    table.push_str(&format!("\n|---|{}\n", "---|".repeat(ROLES.len() + permissions().len())));
+    for (row, allowed) in observed {
+        let cells: Vec<&str> = allowed.iter().map(|a| if *a { "yes" } else { "no" }).collect();
+        table.push_str(&format!("| `{row}` | {} |\n", cells.join(" | ")));
+    }
+    table
+}
+
 on_both_backends!(every_operation_answers_each_role_as_docs_access_md_says);
 
 async fn every_operation_answers_each_role_as_docs_access_md_says(backend: Backend) {
@@ -70,21 +108,8 @@ async fn every_operation_answers_each_role_as_docs_access_md_says(backend: Backe
     .await;
     let tenant = app.tenant("Matrix Bank").await;
     let admin = app.token(&tenant).await;
-    let mut tokens = Vec::new();
-    for (role, id) in ROLES {
-        let email = format!("{role}@matrix.test");
-        let (_, token) = signet_testkit::people::signed_in_user(&app, &smtp, &admin, &email, id).await;
-        tokens.push(token);
-    }
-    for permission in permissions() {
-        let name = permission.as_str();
-        let body = json!({"name": format!("only {name}"), "permissions": [name]});
-        let role: Value = app.post("/api/v1/roles", &admin, body).await.json().await.expect("json");
-        let email = format!("{}@matrix.test", name.replace('_', "-"));
-        let role_id = role["roleId"].as_i64().expect("roleId");
-        let (_, token) = signet_testkit::people::signed_in_user(&app, &smtp, &admin, &email, role_id).await;
-        tokens.push(token);
-    }
+    let people = matrix_people(&app, &smtp, &admin, "matrix.test").await;
+    let tokens: Vec<&String> = people.iter().map(|(_, _, token)| token).collect();
 
     let document: Value = serde_json::to_value(signet_server::openapi::document()).expect("document");
     let mut operations = Vec::new();
@@ -120,15 +145,7 @@ async fn every_operation_answers_each_role_as_docs_access_md_says(backend: Backe
     let doc = std::fs::read_to_string(DOC).expect("docs/access.md");
     if std::env::var_os("SIGNET_UPDATE_ACCESS_DOC").is_some() && backend == Backend::Sqlite {
         let head = doc.split("| operation |").next().expect("head");
-        let mut table = String::from("| operation | administrator | sender | signer | auditor |");
-        for permission in permissions() {
-            table.push_str(&format!(" {} |", permission.as_str()));
-        }
-        table.push_str(&format!("\n|---|{}\n", "---|".repeat(ROLES.len() + permissions().len())));
-        for (operation, allowed) in &observed {
-            let cells: Vec<&str> = allowed.iter().map(|a| if *a { "yes" } else { "no" }).collect();
-            table.push_str(&format!("| `{operation}` | {} |\n", cells.join(" | ")));
-        }
+        let table = matrix_table("operation", &observed);
         std::fs::write(DOC, format!("{head}{table}")).expect("write docs/access.md");
         return;
     }
@@ -293,7 +310,6 @@ on_both_backends!(every_console_page_and_form_answers_each_role_by_its_permissio
 /// user of each built-in role and of each one-permission tenant role, is refused (403) exactly
 /// when the role lacks the permission [`CONSOLE`] names; `docs/access.md` shows the result.
 async fn every_console_page_and_form_answers_each_role_by_its_permission(backend: Backend) {
-    use signet_domain::access::{Access, CustomRole, Role};
     use signet_testkit::console::{Browser, console_session, csrf_of};
     let declared = console_routes();
     let listed: Vec<String> = CONSOLE.iter().map(|(m, p, _)| format!("{m} {p}")).collect();
@@ -311,23 +327,8 @@ async fn every_console_page_and_form_answers_each_role_by_its_permission(backend
     let tenant = app.tenant("Console Matrix Bank").await;
     let admin = app.token(&tenant).await;
     let mut people: Vec<(Access, Browser)> = Vec::new();
-    for (role, id) in ROLES {
-        let email = format!("{role}@console.test");
-        signet_testkit::people::signed_in_user(&app, &smtp, &admin, &email, id).await;
-        let browser = console_session(&app, &email, signet_testkit::people::GOOD_PASSWORD).await;
-        let role = Role::ALL.iter().copied().find(|r| r.as_str() == role).expect("role");
-        people.push((Access::builtin(role), browser));
-    }
-    for permission in permissions() {
-        let name = permission.as_str();
-        let body = json!({"name": format!("only {name}"), "permissions": [name]});
-        let role: Value = app.post("/api/v1/roles", &admin, body).await.json().await.expect("json");
-        let email = format!("{}@console.test", name.replace('_', "-"));
-        let role_id = role["roleId"].as_i64().expect("roleId");
-        signet_testkit::people::signed_in_user(&app, &smtp, &admin, &email, role_id).await;
-        let browser = console_session(&app, &email, signet_testkit::people::GOOD_PASSWORD).await;
-        let custom = CustomRole { id: role_id, name: format!("only {name}"), permissions: vec![permission] };
-        people.push((Access { role: Role::Signer, custom: Some(custom) }, browser));
+    for (access, email, _) in matrix_people(&app, &smtp, &admin, "console.test").await {
+        people.push((access, console_session(&app, &email, signet_testkit::people::GOOD_PASSWORD).await));
     }
 
     let mut observed: BTreeMap<String, Vec<bool>> = BTreeMap::new();
@@ -368,15 +369,7 @@ async fn every_console_page_and_form_answers_each_role_by_its_permission(backend
     }
 
     let doc = std::fs::read_to_string(DOC).expect("docs/access.md");
-    let mut table = String::from("| page or form | administrator | sender | signer | auditor |");
-    for permission in permissions() {
-        table.push_str(&format!(" {} |", permission.as_str()));
-    }
-    table.push_str(&format!("\n|---|{}\n", "---|".repeat(ROLES.len() + permissions().len())));
-    for (page, allowed) in &observed {
-        let cells: Vec<&str> = allowed.iter().map(|a| if *a { "yes" } else { "no" }).collect();
-        table.push_str(&format!("| `{page}` | {} |\n", cells.join(" | ")));
-    }
+    let table = matrix_table("page or form", &observed);
     let start = doc.find("| page or form |").expect("docs/access.md has the console's table");
     let end = start + doc[start..].find("\n\n").expect("the table ends");
     let documented = &doc[start..=end];

@@ -405,13 +405,13 @@ impl Attack {
                 "pdf stream of 512 MiB".into(),
                 post.clone(),
                 "/api/v1/documents".into(),
-                pdf_upload(&python(PDF_STREAM_BOMB)),
+                pdf_upload(&python(&format!("{PDF_WRITER}{PDF_STREAM_BOMB}"))),
             ),
             (
                 "pdf nested 100k deep".into(),
                 post.clone(),
                 "/api/v1/documents".into(),
-                pdf_upload(&python(PDF_NESTING_BOMB)),
+                pdf_upload(&python(&format!("{PDF_WRITER}{PDF_NESTING_BOMB}"))),
             ),
         ];
         let gateway_bombs = vec![
@@ -619,7 +619,25 @@ with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED, compresslevel=9) as z:
 sys.stdout.buffer.write(out.getvalue())
 "#;
 
-/// A one-page PDF whose content stream inflates to 512 MiB.
+/// Defines `write_pdf(objects)` for the PDF bombs: writes objects 1.. (object 1 the catalog)
+/// with a classic cross-reference table to standard output.
+const PDF_WRITER: &str = r#"
+import sys
+def write_pdf(objects):
+    out = bytearray(b'%PDF-1.7\n')
+    offsets = []
+    for i, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b'%d 0 obj\n' % i + body + b'\nendobj\n'
+    xref = len(out)
+    out += b'xref\n0 %d\n0000000000 65535 f \n' % (len(objects) + 1)
+    for o in offsets:
+        out += b'%010d 00000 n \n' % o
+    out += b'trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n' % (len(objects) + 1, xref)
+    sys.stdout.buffer.write(bytes(out))
+"#;
+
+/// A one-page PDF whose content stream inflates to 512 MiB (after [`PDF_WRITER`]).
 const PDF_STREAM_BOMB: &str = r#"
 import sys, zlib
 z = zlib.compressobj(9)
@@ -631,20 +649,10 @@ objects = [
     b'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
     b'<< /Length %d /Filter /FlateDecode >>\nstream\n' % len(data) + data + b'\nendstream',
 ]
-out = bytearray(b'%PDF-1.7\n')
-offsets = []
-for i, body in enumerate(objects, 1):
-    offsets.append(len(out))
-    out += b'%d 0 obj\n' % i + body + b'\nendobj\n'
-xref = len(out)
-out += b'xref\n0 %d\n0000000000 65535 f \n' % (len(objects) + 1)
-for o in offsets:
-    out += b'%010d 00000 n \n' % o
-out += b'trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n' % (len(objects) + 1, xref)
-sys.stdout.buffer.write(bytes(out))
+write_pdf(objects)
 "#;
 
-/// A one-page PDF whose page dictionary holds an array nested 100,000 deep.
+/// A one-page PDF whose page dictionary holds an array nested 100,000 deep (after [`PDF_WRITER`]).
 const PDF_NESTING_BOMB: &str = r#"
 import sys
 deep = b'[' * 100000 + b']' * 100000
@@ -653,17 +661,7 @@ objects = [
     b'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     b'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Deep ' + deep + b' >>',
 ]
-out = bytearray(b'%PDF-1.7\n')
-offsets = []
-for i, body in enumerate(objects, 1):
-    offsets.append(len(out))
-    out += b'%d 0 obj\n' % i + body + b'\nendobj\n'
-xref = len(out)
-out += b'xref\n0 %d\n0000000000 65535 f \n' % (len(objects) + 1)
-for o in offsets:
-    out += b'%010d 00000 n \n' % o
-out += b'trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n' % (len(objects) + 1, xref)
-sys.stdout.buffer.write(bytes(out))
+write_pdf(objects)
 "#;
 
 /// A CSV of ROWS customers to send a workflow each.
