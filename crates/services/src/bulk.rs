@@ -223,14 +223,20 @@ pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result
             .await;
         finished.into_iter().collect::<Result<(), String>>()?;
         if tokio::time::Instant::now() >= deadline {
-            svc.store.continue_bulk_job(id, now_millis()).await.map_err(|e| e.to_string())?;
+            svc.store
+                .continue_bulk_job(TenantId::from(bulk.tenant_id), id, now_millis())
+                .await
+                .map_err(|e| e.to_string())?;
             return Ok(());
         }
     }
     let progress = svc.store.bulk_progress(id).await.map_err(|e| e.to_string())?;
     if progress.open() > 0 {
         // Items another worker holds: look again once their lease could have run out.
-        svc.store.continue_bulk_job(id, now_millis() + 5_000).await.map_err(|e| e.to_string())?;
+        svc.store
+            .continue_bulk_job(TenantId::from(bulk.tenant_id), id, now_millis() + 5_000)
+            .await
+            .map_err(|e| e.to_string())?;
         return Ok(());
     }
     finish(svc, &bulk).await.map_err(|e| e.to_string())

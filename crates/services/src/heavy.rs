@@ -2,7 +2,8 @@
 //! extracting text) runs on blocking threads, at most `heavy_work_limit` at once. On the async
 //! executor a few large or hostile files would stall every other request; on an unbounded
 //! blocking pool they would each take a thread and their memory at the same moment. Requests
-//! beyond the limit wait their turn, in order.
+//! beyond the limit wait their turn, in order. The work runs on the pool's own threads at a
+//! lower CPU priority than request handling ([`CostlyThreads`] says why).
 //!
 //! **Fair share.** One process serves every tenant, so one tenant's flood (a bulk send, a burst
 //! of uploads) must not take every slot: each [`Share`] (a tenant, or one of the public doors
@@ -16,6 +17,8 @@ use std::sync::{Arc, Mutex};
 
 use signet_domain::{Error, TenantId};
 use tokio::sync::Semaphore;
+
+use crate::costly::CostlyThreads;
 
 /// Whose work it is, for the fair share of the pool. The two public doors have a line each, so
 /// that a flood of one (anyone may check a signature) does not hold up the other (integrators'
@@ -35,18 +38,26 @@ pub struct HeavyPool {
     per_share: usize,
     /// Each share's own line (created on first use; one small semaphore per tenant).
     lines: Mutex<HashMap<Share, Arc<Semaphore>>>,
+    threads: CostlyThreads,
 }
 
 impl HeavyPool {
     /// `limit` 0 means one task per CPU core; `per_share` 0 means one fewer than `limit`
     /// (at least one).
-    pub fn new(limit: usize, per_share: usize) -> HeavyPool {
+    pub fn new(limit: usize, per_share: usize) -> std::io::Result<HeavyPool> {
         let limit = if limit == 0 { std::thread::available_parallelism().map_or(2, usize::from) } else { limit };
         let per_share = match per_share {
             0 => limit.saturating_sub(1).max(1),
             n => n.min(limit),
         };
-        HeavyPool { permits: Arc::new(Semaphore::new(limit)), limit, per_share, lines: Mutex::new(HashMap::new()) }
+        let threads = CostlyThreads::start("heavy", limit)?;
+        Ok(HeavyPool {
+            permits: Arc::new(Semaphore::new(limit)),
+            limit,
+            per_share,
+            lines: Mutex::new(HashMap::new()),
+            threads,
+        })
     }
 
     pub fn limit(&self) -> usize {
@@ -63,7 +74,7 @@ impl HeavyPool {
         Ok(lines.entry(share).or_insert_with(|| Arc::new(Semaphore::new(self.per_share))).clone())
     }
 
-    /// Runs `work` for `share` on a blocking thread once the share's line and the pool both
+    /// Runs `work` for `share` on one of the pool's threads once the share's line and the pool both
     /// have a free slot.
     pub async fn run<T: Send + 'static>(
         &self,
@@ -72,12 +83,13 @@ impl HeavyPool {
     ) -> Result<T, Error> {
         let own = self.line(share)?.acquire_owned().await.map_err(Error::internal)?;
         let permit = self.permits.clone().acquire_owned().await.map_err(Error::internal)?;
-        tokio::task::spawn_blocking(move || {
-            let _slots = (own, permit);
-            work()
-        })
-        .await
-        .map_err(Error::internal)
+        // The slots go with the work: a caller that stops waiting does not free them early.
+        self.threads
+            .run(move || {
+                let _slots = (own, permit);
+                work()
+            })
+            .await
     }
 }
 
@@ -89,7 +101,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn never_more_than_the_limit_at_once() {
-        let pool = Arc::new(HeavyPool::new(2, 2));
+        let pool = Arc::new(HeavyPool::new(2, 2).expect("pool"));
         let running = Arc::new(AtomicUsize::new(0));
         let most = Arc::new(AtomicUsize::new(0));
         let tasks: Vec<_> = (0..8)
@@ -114,7 +126,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_flooding_tenant_leaves_a_slot_for_another() {
-        let pool = Arc::new(HeavyPool::new(2, 0));
+        let pool = Arc::new(HeavyPool::new(2, 0).expect("pool"));
         assert_eq!(pool.per_share(), 1);
         let flooder = Share::Tenant(TenantId::from(1));
         let (release, held) = std::sync::mpsc::channel::<()>();

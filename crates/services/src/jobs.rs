@@ -24,6 +24,7 @@ pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
         let slot = now_millis() / every_ms;
         store
             .enqueue_job(&NewJob {
+                tenant: None,
                 kind,
                 payload: serde_json::json!({}),
                 dedupe_key: Some(format!("{kind}:{slot}")),

@@ -13,6 +13,7 @@ pub mod bulk_send;
 pub mod certificates;
 pub mod compose;
 pub mod config;
+pub mod costly;
 pub mod departments;
 pub mod documents;
 pub mod esign;
@@ -164,8 +165,8 @@ impl Services {
             keys: Arc::new(keys),
             gateway_key: Arc::new(gateway_key),
             seal,
-            heavy: Arc::new(heavy::HeavyPool::new(config.heavy_work_limit, config.heavy_work_per_tenant)),
-            doors: Arc::new(limits::Doors::from_config(&config)),
+            heavy: Arc::new(heavy::HeavyPool::new(config.heavy_work_limit, config.heavy_work_per_tenant)?),
+            doors: Arc::new(limits::Doors::from_config(&config)?),
             intake: Arc::new(gateway::intake::Intake::new(
                 config.gateway_submissions_per_address,
                 config.gateway_unauthenticated_per_address,

@@ -82,28 +82,33 @@ impl IpRateLimiter {
 /// memory and waiting time for everyone.
 pub struct Admission {
     running: Arc<Semaphore>,
+    threads: crate::costly::CostlyThreads,
     /// Seats for the running and the waiting together.
     seats: Arc<Semaphore>,
 }
 
 impl Admission {
-    /// `running` 0 means one per CPU core.
-    pub fn new(running: usize, queued: usize) -> Admission {
+    /// `running` 0 means one per CPU core; `name` names its threads.
+    pub fn new(name: &str, running: usize, queued: usize) -> std::io::Result<Admission> {
         let running = if running == 0 { std::thread::available_parallelism().map_or(2, usize::from) } else { running };
-        Admission { running: Arc::new(Semaphore::new(running)), seats: Arc::new(Semaphore::new(running + queued)) }
+        Ok(Admission {
+            running: Arc::new(Semaphore::new(running)),
+            threads: crate::costly::CostlyThreads::start(name, running)?,
+            seats: Arc::new(Semaphore::new(running + queued)),
+        })
     }
 
-    /// Runs `work` on a blocking thread when admitted; refuses (rate limited) when every seat
-    /// is taken.
+    /// Runs `work` on one of its low-priority threads when admitted; refuses (rate limited)
+    /// when every seat is taken.
     pub async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, Error> {
         let seat = self.seats.clone().try_acquire_owned().map_err(|_| Error::RateLimited { retry_after_secs: 1 })?;
         let permit = self.running.clone().acquire_owned().await.map_err(Error::internal)?;
-        tokio::task::spawn_blocking(move || {
-            let _held = (seat, permit);
-            work()
-        })
-        .await
-        .map_err(Error::internal)
+        self.threads
+            .run(move || {
+                let _held = (seat, permit);
+                work()
+            })
+            .await
     }
 }
 
@@ -117,8 +122,8 @@ pub struct Passwords {
 }
 
 impl Passwords {
-    pub fn new(running: usize, queued: usize) -> Passwords {
-        Passwords { admission: Admission::new(running, queued), memory: Arc::default() }
+    pub fn new(running: usize, queued: usize) -> std::io::Result<Passwords> {
+        Ok(Passwords { admission: Admission::new("passwords", running, queued)?, memory: Arc::default() })
     }
 
     /// Whether `password` is the one `phc` was made from; `None` checks against a fixed
@@ -163,12 +168,12 @@ pub struct Doors {
 }
 
 impl Doors {
-    pub fn from_config(config: &crate::Config) -> Doors {
-        Doors {
+    pub fn from_config(config: &crate::Config) -> std::io::Result<Doors> {
+        Ok(Doors {
             auth: Arc::new(IpRateLimiter::per_minute(config.auth_rate_limit_per_minute)),
             gateway_status: IpRateLimiter::per_minute(config.gateway_status_per_minute),
-            passwords: Passwords::new(config.password_hashing_limit, config.password_hashing_queue),
-        }
+            passwords: Passwords::new(config.password_hashing_limit, config.password_hashing_queue)?,
+        })
     }
 }
 
@@ -209,7 +214,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn admission_refuses_at_once_when_running_and_queue_are_full() {
-        let admission = Arc::new(Admission::new(1, 1));
+        let admission = Arc::new(Admission::new("test", 1, 1).expect("threads"));
         let (release, held) = std::sync::mpsc::channel::<()>();
         let held = Arc::new(Mutex::new(held));
         let (started_tx, started) = tokio::sync::oneshot::channel();

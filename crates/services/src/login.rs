@@ -81,6 +81,7 @@ pub async fn check_account(svc: &Services, ip: IpAddr, email: &str) -> Result<()
         return Ok(());
     }
     let job = signet_store::NewJob {
+        tenant: None,
         kind: CHECK_ACCOUNT_JOB,
         payload: serde_json::json!({"email": email}),
         dedupe_key: None,

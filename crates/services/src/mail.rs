@@ -91,7 +91,16 @@ pub async fn enqueue(store: &Store, mail: &Mail, dedupe_key: Option<String>) -> 
     mailbox(&mail.to_name, &mail.to_email)
         .map_err(|e| Error::field("email", format!("not a deliverable address: {e}")))?;
     let payload = serde_json::to_value(mail)?;
-    store.enqueue_job(&NewJob { kind: MAIL_JOB, payload, dedupe_key, run_at: now_millis(), max_attempts: 8 }).await?;
+    store
+        .enqueue_job(&NewJob {
+            tenant: None,
+            kind: MAIL_JOB,
+            payload,
+            dedupe_key,
+            run_at: now_millis(),
+            max_attempts: 8,
+        })
+        .await?;
     Ok(())
 }
 

@@ -31,6 +31,7 @@ pub async fn create_referral(svc: &Services, caller: &Caller, input: &ReferralIn
     let payload = serde_json::to_value(&mail)?;
     let notice = move |id: i64| NewJob {
         kind: MAIL_JOB,
+        tenant: Some(tenant_id),
         payload,
         dedupe_key: Some(format!("referral.thanks:{tenant_id}:{id}")),
         run_at: now_millis(),

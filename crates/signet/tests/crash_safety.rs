@@ -147,7 +147,8 @@ fn jobs_survive_kill_9(postgres: bool) {
     let kind = signet_server::workers::PURGE_EXPIRED_TOKENS;
     let ids: Vec<i64> = (0..300)
         .map(|i| {
-            let job = NewJob { kind, payload: json!({"n": i}), dedupe_key: None, run_at: 0, max_attempts: 5 };
+            let job =
+                NewJob { tenant: None, kind, payload: json!({"n": i}), dedupe_key: None, run_at: 0, max_attempts: 5 };
             rt.block_on(store.enqueue_job(&job)).expect("enqueue").expect("id")
         })
         .collect();

@@ -67,7 +67,8 @@ fn two_instances_share_tokens_data_and_jobs() {
     let kind = signet_server::workers::PURGE_EXPIRED_TOKENS;
     let ids: Vec<i64> = (0..40)
         .map(|i| {
-            let job = NewJob { kind, payload: json!({"n": i}), dedupe_key: None, run_at: 0, max_attempts: 3 };
+            let job =
+                NewJob { tenant: None, kind, payload: json!({"n": i}), dedupe_key: None, run_at: 0, max_attempts: 3 };
             rt.block_on(store.enqueue_job(&job)).expect("enqueue").expect("id")
         })
         .collect();

@@ -227,12 +227,13 @@ impl Store {
                     .map_err(db_err)?;
             }
             sqlx::query(
-                "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at) \
-                 VALUES ($1, $2, NULL, 'ready', $3, 5, $3)",
+                "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
+                 VALUES ($1, $2, NULL, 'ready', $3, 5, $3, $4)",
             )
             .bind(BULK_RUN_JOB)
             .bind(json!({"bulkJobId": row.id}).to_string())
             .bind(now)
+            .bind(job.tenant_id.get())
             .execute(&mut *tx)
             .await
             .map_err(db_err)?;
@@ -442,9 +443,10 @@ impl Store {
     }
 
     /// Queues the next slice of a bulk job at `run_at`.
-    pub async fn continue_bulk_job(&self, id: i64, run_at: Millis) -> Result<()> {
+    pub async fn continue_bulk_job(&self, tenant_id: TenantId, id: i64, run_at: Millis) -> Result<()> {
         self.enqueue_job(&NewJob {
             kind: BULK_RUN_JOB,
+            tenant: Some(tenant_id),
             payload: json!({"bulkJobId": id}),
             dedupe_key: None,
             run_at,

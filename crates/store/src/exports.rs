@@ -369,12 +369,13 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             sqlx::query(
-                "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at) \
-                 VALUES ($1, $2, NULL, 'ready', $3, 5, $3)",
+                "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
+                 VALUES ($1, $2, NULL, 'ready', $3, 5, $3, $4)",
             )
             .bind(EXPORT_RUN_JOB)
             .bind(json!({"exportJobId": row.id}).to_string())
             .bind(now)
+            .bind(job.tenant_id.get())
             .execute(&mut *tx)
             .await
             .map_err(db_err)?;

@@ -99,8 +99,8 @@ macro_rules! insert_job {
     ($tx:expr, $job:expr) => {{
         let job: &NewJob<'_> = $job;
         sqlx::query(
-            "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at) \
-             VALUES ($1, $2, $3, 'ready', $4, $5, $6) ON CONFLICT (dedupe_key) DO NOTHING",
+            "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
+             VALUES ($1, $2, $3, 'ready', $4, $5, $6, $7) ON CONFLICT (dedupe_key) DO NOTHING",
         )
         .bind(job.kind)
         .bind(job.payload.to_string())
@@ -108,6 +108,7 @@ macro_rules! insert_job {
         .bind(job.run_at)
         .bind(job.max_attempts)
         .bind(now_millis())
+        .bind(job.tenant.map(signet_domain::TenantId::get))
         .execute(&mut *$tx)
         .await
         .map_err(db_err)?;
@@ -115,8 +116,9 @@ macro_rules! insert_job {
 }
 
 /// The push job of one version of a lead.
-fn push_job(lead_id: i64, version: i64, dedupe: bool) -> NewJob<'static> {
+fn push_job(tenant_id: TenantId, lead_id: i64, version: i64, dedupe: bool) -> NewJob<'static> {
     NewJob {
+        tenant: Some(tenant_id),
         kind: CRM_PUSH_JOB,
         payload: json!({"leadId": lead_id, "version": version}),
         dedupe_key: dedupe.then(|| format!("{CRM_PUSH_JOB}:{lead_id}:{version}")),
@@ -330,7 +332,7 @@ impl Store {
                 .fetch_one(&mut *tx)
                 .await
                 .map_err(db_err)?;
-            insert_job!(tx, &push_job(row.id, row.version, true));
+            insert_job!(tx, &push_job(tenant_id, row.id, row.version, true));
             let action = if found.is_some() { "crm.lead_updated" } else { "crm.lead_created" };
             append_audit!(tx, tenant_id, &actor.event(action, format!("lead:{}", row.id), json!({"version": row.version})));
             tx.commit().await.map_err(db_err)?;
@@ -489,7 +491,7 @@ impl Store {
                             .await
                             .map_err(db_err)?;
                     for (id, version) in pending {
-                        insert_job!(tx, &push_job(id, version, false));
+                        insert_job!(tx, &push_job(tenant_id, id, version, false));
                     }
                 }
                 None => {

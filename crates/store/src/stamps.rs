@@ -200,12 +200,13 @@ macro_rules! claim_stamps {
                     "available": after, "threshold": threshold, "workflowId": workflow_id, "at": now,
                 });
                 sqlx::query(
-                    "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at) \
-                     VALUES ($1, $2, NULL, 'ready', $3, 5, $3)",
+                    "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
+                     VALUES ($1, $2, NULL, 'ready', $3, 5, $3, $4)",
                 )
                 .bind($crate::stamps::STAMP_LOW_STOCK_JOB)
                 .bind(payload.to_string())
                 .bind(now)
+                .bind(tenant_id.get())
                 .execute(&mut *$tx)
                 .await
                 .map_err($crate::db_err)?;

@@ -48,17 +48,18 @@ const DELIVERY_COLUMNS: &str = "id, tenant_id, endpoint_id, message_id, event_ty
     last_status, last_error, created_at, updated_at";
 
 macro_rules! enqueue_delivery {
-    ($tx:expr, $delivery_id:expr, $generation:expr) => {{
+    ($tx:expr, $tenant_id:expr, $delivery_id:expr, $generation:expr) => {{
         let now = now_millis();
         let payload = json!({"deliveryId": $delivery_id});
         sqlx::query(
-            "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at) \
-             VALUES ($1, $2, $3, 'ready', $4, 8, $4)",
+            "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
+             VALUES ($1, $2, $3, 'ready', $4, 8, $4, $5)",
         )
         .bind(WEBHOOK_DELIVER_JOB)
         .bind(payload.to_string())
         .bind(format!("{WEBHOOK_DELIVER_JOB}:{}:{}", $delivery_id, $generation))
         .bind(now)
+        .bind($tenant_id.get())
         .execute(&mut *$tx)
         .await
         .map_err(db_err)?;
@@ -174,7 +175,7 @@ impl Store {
                 .await
                 .map_err(db_err)?;
                 if let Some((id,)) = row {
-                    enqueue_delivery!(tx, id, 0);
+                    enqueue_delivery!(tx, tenant_id, id, 0);
                     created += 1;
                 }
             }
@@ -280,7 +281,7 @@ impl Store {
                     None => Error::not_found("delivery"),
                 });
             }
-            enqueue_delivery!(tx, delivery_id, format!("r{}", now_millis()));
+            enqueue_delivery!(tx, tenant_id, delivery_id, format!("r{}", now_millis()));
             let event = actor.event("webhook.redelivered", format!("delivery:{delivery_id}"), json!({}));
             append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;

@@ -33,6 +33,7 @@ on_both_backends!(
     jobs_are_claimed_exactly_once_by_concurrent_workers,
     expired_leases_are_reclaimed_and_failures_retry,
     dedupe_keys_enqueue_once,
+    tenants_jobs_take_turns,
     concurrent_migrations_are_safe,
     concurrent_audited_writes_keep_the_chain_intact,
     audit_events_of_two_instances_are_linked_once_in_one_chain,
@@ -49,7 +50,14 @@ async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
     let a = db.open().await;
     let b = Store::connect(&db.url, &PoolSettings::default()).await.expect("second pool");
     for i in 0..60 {
-        let job = NewJob { kind: "test.noop", payload: json!({"i": i}), dedupe_key: None, run_at: 0, max_attempts: 3 };
+        let job = NewJob {
+            tenant: None,
+            kind: "test.noop",
+            payload: json!({"i": i}),
+            dedupe_key: None,
+            run_at: 0,
+            max_attempts: 3,
+        };
         a.enqueue_job(&job).await.expect("enqueue");
     }
     let claim_all = |store: Store, worker: &'static str| async move {
@@ -81,7 +89,8 @@ async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
 async fn expired_leases_are_reclaimed_and_failures_retry(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let job = NewJob { kind: "test.lease", payload: json!({}), dedupe_key: None, run_at: 0, max_attempts: 2 };
+    let job =
+        NewJob { tenant: None, kind: "test.lease", payload: json!({}), dedupe_key: None, run_at: 0, max_attempts: 2 };
     let id = store.enqueue_job(&job).await.expect("enqueue").expect("id");
     // A worker that claims with a lease that has already ended is treated as crashed.
     let first = store.claim_jobs("crashed", -1, 1).await.expect("claim");
@@ -99,6 +108,7 @@ async fn dedupe_keys_enqueue_once(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
     let job = |key: &str| NewJob {
+        tenant: None,
         kind: "test.dedupe",
         payload: json!({}),
         dedupe_key: Some(key.to_string()),
@@ -108,6 +118,47 @@ async fn dedupe_keys_enqueue_once(backend: Backend) {
     assert!(store.enqueue_job(&job("slot-1")).await.expect("first").is_some());
     assert!(store.enqueue_job(&job("slot-1")).await.expect("second").is_none());
     assert!(store.enqueue_job(&job("slot-2")).await.expect("third").is_some());
+}
+
+/// A tenant whose 20 jobs wait in the queue does not hold back another's two, queued after:
+/// each claim takes every tenant's oldest due job before anyone's second.
+async fn tenants_jobs_take_turns(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let (flooder, quiet) = (signet_domain::TenantId::from(7), signet_domain::TenantId::from(8));
+    let enqueue = |tenant: Option<signet_domain::TenantId>, n: usize| {
+        let store = store.clone();
+        async move {
+            let mut ids = Vec::new();
+            for i in 0..n {
+                let job = NewJob {
+                    tenant,
+                    kind: "test.turns",
+                    payload: json!({"i": i}),
+                    dedupe_key: None,
+                    run_at: 0,
+                    max_attempts: 1,
+                };
+                ids.push(store.enqueue_job(&job).await.expect("enqueue").expect("id"));
+            }
+            ids
+        }
+    };
+    let flood = enqueue(Some(flooder), 20).await;
+    let mine = enqueue(Some(quiet), 2).await;
+    let housekeeping = enqueue(None, 1).await;
+    let claim = |n| {
+        let store = store.clone();
+        async move {
+            let mut ids: Vec<i64> =
+                store.claim_jobs("worker", 60_000, n).await.expect("claim").iter().map(|j| j.id).collect();
+            ids.sort_unstable();
+            ids
+        }
+    };
+    assert_eq!(claim(3).await, vec![flood[0], mine[0], housekeeping[0]], "everyone's first turn");
+    assert_eq!(claim(3).await, vec![flood[1], flood[2], mine[1]], "then second turns, then the flood alone");
+    assert_eq!(claim(100).await, flood[3..].to_vec());
 }
 
 async fn concurrent_migrations_are_safe(backend: Backend) {

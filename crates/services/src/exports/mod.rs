@@ -662,7 +662,7 @@ pub async fn run_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(
     let lease_until = now_millis() + LEASE_MS;
     let Some(claimed) = svc.store.claim_export_job(id, lease_until).await.map_err(|e| e.to_string())? else {
         let again = row.locked_until.unwrap_or_else(now_millis) + 1_000;
-        return watch(svc, id, again).await.map_err(|e| e.to_string());
+        return watch(svc, TenantId::from(row.tenant_id), id, again).await.map_err(|e| e.to_string());
     };
     if claimed.attempts > MAX_ATTEMPTS {
         let reason = "the export was started too many times without finishing";
@@ -673,12 +673,13 @@ pub async fn run_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(
     // meanwhile, and the watch below restarts the export if this process dies.
     let writer_svc = svc.clone();
     tokio::spawn(async move { write(&writer_svc, claimed).await });
-    watch(svc, id, lease_until + 1_000).await.map_err(|e| e.to_string())
+    watch(svc, TenantId::from(row.tenant_id), id, lease_until + 1_000).await.map_err(|e| e.to_string())
 }
 
-async fn watch(svc: &Services, id: i64, run_at: Millis) -> Result<(), Error> {
+async fn watch(svc: &Services, tenant_id: TenantId, id: i64, run_at: Millis) -> Result<(), Error> {
     let payload = json!({"exportJobId": id});
-    let job = NewJob { kind: EXPORT_RUN_JOB, payload, dedupe_key: None, run_at, max_attempts: 5 };
+    let job =
+        NewJob { tenant: Some(tenant_id), kind: EXPORT_RUN_JOB, payload, dedupe_key: None, run_at, max_attempts: 5 };
     svc.store.enqueue_job(&job).await?;
     Ok(())
 }

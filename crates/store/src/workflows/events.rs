@@ -54,13 +54,14 @@ macro_rules! append_event {
         let payload = $crate::workflows::events::event_job_payload(tenant_id, workflow_id, &entry);
         let job = $crate::workflows::events::WORKFLOW_EVENT_JOB;
         sqlx::query(
-            "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at) \
-             VALUES ($1, $2, $3, 'ready', $4, 5, $4)",
+            "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
+             VALUES ($1, $2, $3, 'ready', $4, 5, $4, $5)",
         )
         .bind(job)
         .bind(payload.to_string())
         .bind(format!("{job}:{workflow_id}:{}", entry.seq))
         .bind(entry.at)
+        .bind(tenant_id.get())
         .execute(&mut *$tx)
         .await
         .map_err($crate::db_err)?;
