@@ -10,6 +10,7 @@ mod appearance;
 pub mod assemble;
 mod ber;
 pub mod compose;
+mod coverage;
 mod date;
 mod error;
 mod filters;
@@ -29,6 +30,7 @@ mod writer;
 
 pub use appearance::{Appearance, FieldMark, MarkContent, NameStyle, WidgetPlacement};
 pub use assemble::{MergePart, Merged, append_documents, prepend_pages};
+pub use coverage::Covering;
 pub use error::{Error, Result};
 pub use layout::{BoxSpec, PageSelection, Position, parse_page_boxes};
 pub use overlay::{QrMark, draw_qr_codes};

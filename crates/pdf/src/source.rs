@@ -67,3 +67,22 @@ impl Source for FileSource {
         Ok(Cow::Owned(buf))
     }
 }
+
+/// The first `len` bytes of another source: an earlier revision of an incrementally updated
+/// file, read as the file it was when it ended there.
+pub struct Prefix<'a> {
+    pub inner: &'a dyn Source,
+    pub len: u64,
+}
+
+impl Source for Prefix<'_> {
+    fn len(&self) -> u64 {
+        self.len.min(self.inner.len())
+    }
+
+    fn window(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>> {
+        let end = Source::len(self);
+        let want = end.saturating_sub(offset).min(len as u64) as usize;
+        self.inner.window(offset.min(end), want)
+    }
+}

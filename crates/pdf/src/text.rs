@@ -79,6 +79,7 @@ enum Token {
     Number(f64),
     Str(Vec<u8>),
     Array(Vec<Token>),
+    Name(Vec<u8>),
     Other,
     Operator(String),
 }
@@ -209,8 +210,7 @@ impl Lexer<'_> {
             }
             b'/' => {
                 self.pos += 1;
-                self.word();
-                Token::Other
+                Token::Name(self.word().to_vec())
             }
             b'0'..=b'9' | b'+' | b'-' | b'.' => {
                 let word = self.word();
@@ -256,14 +256,40 @@ fn number(t: Option<&Token>) -> f64 {
     }
 }
 
-/// The text runs of a content stream.
-#[cfg(test)]
-fn runs_of(content: &[u8]) -> Vec<TextRun> {
+/// The text runs of one content stream (a page's, or an annotation's appearance).
+pub(crate) fn runs_of(content: &[u8]) -> Vec<TextRun> {
     runs_within(content, &mut TextBudget::for_document().for_page())
 }
 
+/// An XObject a content stream paints (`/Name Do`): its resource name and the box the unit
+/// square lands on in user space (where an image is drawn).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Placement {
+    pub name: Vec<u8>,
+    pub bbox: [f64; 4],
+}
+
+/// Most XObject placements kept per content stream.
+const MAX_PLACEMENTS: usize = 10_000;
+
 /// The text runs of a content stream, stopping when `budget` is spent.
 fn runs_within(content: &[u8], budget: &mut TextBudget) -> Vec<TextRun> {
+    read_content(content, budget, &mut Vec::new())
+}
+
+/// The unit square under `ctm`, as a box.
+fn unit_square_box(ctm: &Matrix) -> [f64; 4] {
+    let corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
+        .map(|(x, y)| (x * ctm[0] + y * ctm[2] + ctm[4], x * ctm[1] + y * ctm[3] + ctm[5]));
+    let xs = corners.map(|c| c.0);
+    let ys = corners.map(|c| c.1);
+    let min = |v: [f64; 4]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = |v: [f64; 4]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    [min(xs), min(ys), max(xs), max(ys)]
+}
+
+/// Text runs and XObject placements of a content stream.
+fn read_content(content: &[u8], budget: &mut TextBudget, placements: &mut Vec<Placement>) -> Vec<TextRun> {
     let mut lexer = Lexer { data: content, pos: 0 };
     let (mut ctm, mut stack) = (IDENTITY, Vec::new());
     let (mut tm, mut tlm, mut size, mut leading) = (IDENTITY, IDENTITY, 12.0_f64, 0.0_f64);
@@ -304,6 +330,11 @@ fn runs_within(content: &[u8], budget: &mut TextBudget) -> Vec<TextRun> {
             "q" if stack.len() < MAX_STACK => stack.push(ctm),
             "Q" => ctm = stack.pop().unwrap_or(IDENTITY),
             "cm" => ctm = multiply(&[arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)], &ctm),
+            "Do" if placements.len() < MAX_PLACEMENTS => {
+                if let Some(Token::Name(name)) = operands.last() {
+                    placements.push(Placement { name: name.clone(), bbox: unit_square_box(&ctm) });
+                }
+            }
             "BT" => {
                 tm = IDENTITY;
                 tlm = IDENTITY;
@@ -385,7 +416,19 @@ fn page_content(doc: &Document<'_>, page: &Page) -> Result<Vec<u8>> {
 
 /// The text runs of each page.
 pub fn pages_text(bytes: &[u8]) -> Result<Vec<(Page, Vec<TextRun>)>> {
-    let doc = Document::open(bytes)?;
+    pages_text_of(&Document::open(bytes)?)
+}
+
+/// The text runs of one page of an open document (within one page's allowance), and where
+/// it paints XObjects.
+pub(crate) fn page_drawing(doc: &Document<'_>, page: &Page) -> Result<(Vec<TextRun>, Vec<Placement>)> {
+    let mut placements = Vec::new();
+    let runs = read_content(&page_content(doc, page)?, &mut TextBudget::for_document().for_page(), &mut placements);
+    Ok((runs, placements))
+}
+
+/// The text runs of each page of an open document.
+fn pages_text_of(doc: &Document<'_>) -> Result<Vec<(Page, Vec<TextRun>)>> {
     let pages = doc.pages()?;
     let mut out = Vec::with_capacity(pages.len());
     let mut budget = TextBudget::for_document();
@@ -393,7 +436,7 @@ pub fn pages_text(bytes: &[u8]) -> Result<Vec<(Page, Vec<TextRun>)>> {
         let runs = if budget.runs == 0 || budget.chars == 0 {
             Vec::new()
         } else {
-            runs_within(&page_content(&doc, &page)?, &mut budget.for_page())
+            runs_within(&page_content(doc, &page)?, &mut budget.for_page())
         };
         budget.spend(&runs);
         out.push((page, runs));

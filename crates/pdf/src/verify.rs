@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::coverage::{Covering, LatestPages, Placed, SignedPages};
 use crate::error::Result;
 use crate::object::{Dict, ObjRef, Object, decode_text};
 use crate::reader::{Document, XrefEntry};
@@ -47,13 +48,17 @@ pub struct SignatureInfo {
 }
 
 /// What revisions after a signature changed.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Modifications {
     pub later_revisions: usize,
     /// Allowed changes, summarized (e.g. "signature field added", "DSS added").
     pub allowed: Vec<String>,
     /// Changes that signing, DSS and form filling do not explain.
     pub disallowed: Vec<String>,
+    /// Changes of allowed kinds that lie over signed content (an annotation or field
+    /// appearance over signed text, a replaced appearance of a signed signature): the
+    /// signature still verifies, but the document no longer shows what was signed.
+    pub covering: Vec<Covering>,
 }
 
 /// List the signatures of a PDF held in memory, in signing order.
@@ -374,6 +379,7 @@ fn modifications_after(
     let signed_fields = form_field_numbers(doc, &before);
     let metadata = Metadata::of(doc);
     let mut added = 0usize;
+    let mut drawn: Vec<Drawn> = Vec::new();
     for num in changed {
         let r = ObjRef::new(num, 0);
         let new = match doc.get(r) {
@@ -396,10 +402,17 @@ fn modifications_after(
                 result.disallowed.push(format!("widget {num}: a new visible field after a P=2 certification"));
             }
             Change::Added => match added_annotation(num, &new, document_p) {
-                Some(Change::Allowed(s)) => result.allowed.push(s),
+                Some(Change::Allowed(said)) => drawn.push(Drawn { num, said, object: new, signed_signature: false }),
                 Some(Change::Disallowed(s)) => result.disallowed.push(s),
+                _ if is_widget(&new) => {
+                    drawn.push(Drawn { num, said: format!("widget {num} added"), object: new, signed_signature: false })
+                }
                 _ => added += 1,
             },
+            Change::Allowed(said) if appearance_changed(&old, &new) => {
+                let signed_signature = is_signed_signature(doc, &before, &old);
+                drawn.push(Drawn { num, said, object: new, signed_signature });
+            }
             Change::Allowed(s) => result.allowed.push(s),
             Change::Disallowed(s) => result.disallowed.push(s),
         }
@@ -407,7 +420,85 @@ fn modifications_after(
     if added > 0 {
         result.allowed.push(format!("{added} objects added"));
     }
+    place_drawn(doc, signed_end, drawn, &mut result);
     Ok(result)
+}
+
+/// An allowed change that draws on a page: an added annotation or widget, or a field whose
+/// appearance or value changed.
+struct Drawn {
+    num: u32,
+    /// The change as the rules described it.
+    said: String,
+    object: Object,
+    /// The appearance of a signature that was already signed was replaced.
+    signed_signature: bool,
+}
+
+/// Says where each drawn change is and what it draws, and records those that lie over signed
+/// content (the signed revision's pages are read only when something was drawn).
+fn place_drawn(doc: &Document<'_>, signed_end: u64, drawn: Vec<Drawn>, result: &mut Modifications) {
+    if drawn.is_empty() {
+        return;
+    }
+    let latest = LatestPages::read(doc);
+    let placed: Vec<(Drawn, Option<Placed>)> = drawn
+        .into_iter()
+        .map(|item| {
+            let placed = match (&item.object, &latest) {
+                (Object::Dict(dict), Some(pages)) => pages.place(doc, item.num, dict),
+                _ => None,
+            };
+            (item, placed)
+        })
+        .collect();
+    let pages: Vec<usize> = placed.iter().filter_map(|(_, p)| p.as_ref().map(|p| p.page)).collect();
+    let signed = SignedPages::read(doc, signed_end, &pages);
+    for (item, placed) in placed {
+        let Some(placed) = placed else {
+            result.allowed.push(item.said);
+            continue;
+        };
+        result.allowed.push(format!("{} {}", item.said, placed.describe()));
+        let covering = signed.as_ref().and_then(|pages| pages.covering(&placed));
+        match (covering, item.signed_signature) {
+            (Some(covering), _) => result.covering.push(covering),
+            (None, true) => result.covering.push(Covering {
+                object: placed.object,
+                page: placed.page,
+                subtype: "signature appearance".into(),
+                rect: placed.rect,
+                draws: placed.draws,
+                covers: "appearance of this signature".into(),
+            }),
+            (None, false) => {}
+        }
+    }
+}
+
+fn is_widget(object: &Object) -> bool {
+    matches!(object, Object::Dict(d) if d.name("Subtype") == Some(b"Widget"))
+}
+
+/// A field or widget whose appearance (`/AP`, `/AS`) or value changed: what it shows may have.
+fn appearance_changed(old: &Object, new: &Object) -> bool {
+    let (Object::Dict(old), Object::Dict(new)) = (old, new) else { return false };
+    new.get("Rect").is_some() && ["AP", "AS", "V"].iter().any(|key| old.get(key) != new.get(key))
+}
+
+/// The widget of a signature field that held a signature in the signed revision (the field is
+/// the widget itself, or its `/Parent`).
+fn is_signed_signature(doc: &Document<'_>, before: &HashMap<u32, XrefEntry>, old: &Object) -> bool {
+    let Object::Dict(widget) = old else { return false };
+    let parent = match widget.get("Parent").and_then(Object::as_ref) {
+        Some(parent) if widget.get("FT").is_none() => match doc.get_with(before, parent) {
+            Ok(Object::Dict(field)) => Some(field),
+            _ => return false,
+        },
+        _ => None,
+    };
+    let field = parent.as_ref().unwrap_or(widget);
+    field.name("FT") == Some(b"Sig") && field.get("V").is_some()
 }
 
 /// Bytes after the signed revision that no readable incremental update accounts for: data

@@ -371,6 +371,10 @@ fn xmp_metadata_may_be_rewritten_later() {
 /// `signed` with a later revision that puts a `subtype` annotation on the first page, its
 /// appearance painting "PAID IN FULL" (a raw incremental update, as an editor writes one).
 fn with_annotation(signed: &[u8], subtype: &str) -> Vec<u8> {
+    with_annotation_at(signed, subtype, [50.0, 700.0, 545.0, 800.0])
+}
+
+fn with_annotation_at(signed: &[u8], subtype: &str, rect: [f64; 4]) -> Vec<u8> {
     let doc = Document::open(signed).unwrap();
     let (_, page) = info_and_first_page(signed);
     let Object::Dict(mut page_dict) = doc.get(ObjRef::new(page, 0)).unwrap() else { panic!("page") };
@@ -383,8 +387,9 @@ fn with_annotation(signed: &[u8], subtype: &str) -> Vec<u8> {
     annots.push(Object::Ref(ObjRef::new(annot, 0)));
     page_dict.0.retain(|(k, _)| k.as_slice() != b"Annots");
     page_dict.0.push((b"Annots".to_vec(), Object::Array(annots)));
+    let [x0, y0, x1, y1] = rect;
     let annotation = format!(
-        "<< /Type /Annot /Subtype /{subtype} /Rect [50 700 545 800] /Contents (PAID IN FULL) /AP << /N {appearance} 0 R >> >>"
+        "<< /Type /Annot /Subtype /{subtype} /Rect [{x0} {y0} {x1} {y1}] /Contents (PAID IN FULL) /AP << /N {appearance} 0 R >> >>"
     );
     let paint = b"1 1 1 rg 0 0 495 100 re f 0 0 0 rg BT /Helv 40 Tf 20 40 Td (PAID IN FULL) Tj ET";
     let objects = vec![
@@ -413,4 +418,90 @@ fn annotations_after_a_p2_certification_fail_and_comments_on_an_approval_are_rep
     assert!(changes.allowed.iter().any(|c| c.contains("(FreeText) added")), "{changes:?}");
     assert_changed(&with_annotation(&approved, "Watermark"), "not a comment");
     assert_changed(&with_annotation(&approved, "Redact"), "not a comment");
+}
+
+/// Issue 32, item 2: every annotation added after signing is placed (page, rectangle, what it
+/// draws), and one that lies over signed text is named as hiding it; one beside the text is not.
+#[test]
+fn a_comment_over_signed_text_hides_it_and_one_beside_it_does_not() {
+    let approved = sign(&simple_pdf(), &opts(), 1);
+    // reportlab drew "Page 1 of a test document" at (72, 421) in 14 pt Helvetica.
+    let over = with_annotation_at(&approved, "FreeText", [60.0, 410.0, 300.0, 440.0]);
+    let changes = signet_pdf::signatures(&over).unwrap().remove(0).later_changes;
+    assert!(changes.disallowed.is_empty(), "{changes:?}");
+    let [covering] = changes.covering.as_slice() else { panic!("one covering change: {changes:?}") };
+    assert_eq!((covering.page, covering.subtype.as_str(), covering.draws.as_str()), (1, "FreeText", "PAID IN FULL"));
+    assert!(covering.covers.contains("Page 1 of a test document"), "{covering:?}");
+    assert!(covering.to_string().contains("on page 1 at [60 410 300 440]"), "{covering}");
+
+    let beside = signet_pdf::signatures(&with_annotation(&approved, "FreeText")).unwrap().remove(0).later_changes;
+    assert!(beside.covering.is_empty(), "{beside:?}");
+    let said = beside.allowed.iter().find(|c| c.contains("(FreeText) added")).expect("reported");
+    assert!(said.contains("on page 1 at [50 700 545 800], drawing \"PAID IN FULL\""), "{said}");
+}
+
+/// Issue 32, item 2: the appearance of a signature that was already signed, replaced in a later
+/// revision (its widget's /AP pointed at a new picture), is named: the box no longer shows what
+/// was signed, whatever it covers.
+#[test]
+fn a_replaced_appearance_of_a_signed_signature_is_named() {
+    let mut appearance = signet_pdf::Appearance::new(signet_pdf::WidgetPlacement::Pages {
+        pages: signet_pdf::PageSelection::All,
+        rect: signet_pdf::BoxSpec::Custom { left: 300.0, top: 600.0, width: 200.0, height: 60.0 },
+    });
+    appearance.typed_name = Some("Alice".into());
+    let signed = sign(&simple_pdf(), &SignOptions { appearance: Some(appearance), ..opts() }, 1);
+    let doc = Document::open(signed.as_slice()).unwrap();
+    let (_, catalog) = doc.catalog().unwrap();
+    let form = doc.resolve_dict(catalog.get("AcroForm").unwrap()).unwrap().unwrap();
+    let fields = doc.resolve_array(form.get("Fields").unwrap()).unwrap().unwrap();
+    let field = fields[0].as_ref().unwrap();
+    let Object::Dict(field_dict) = doc.get(field).unwrap() else { panic!("field") };
+    let widget = match field_dict.get("Kids") {
+        Some(kids) => doc.resolve_array(kids).unwrap().unwrap()[0].as_ref().unwrap(),
+        None => field,
+    };
+    let Object::Dict(mut widget_dict) = doc.get(widget).unwrap() else { panic!("widget") };
+    let picture = doc.trailer.int("Size").unwrap() as u32;
+    widget_dict.0.retain(|(k, _)| k.as_slice() != b"AP");
+    widget_dict.0.push((
+        b"AP".to_vec(),
+        Object::Dict(signet_pdf::object::Dict(vec![(b"N".to_vec(), Object::Ref(ObjRef::new(picture, 0)))])),
+    ));
+    let paint = b"BT /Helv 20 Tf 10 20 Td (Mallory) Tj ET";
+    let objects = vec![
+        (widget.num, body(&Object::Dict(widget_dict))),
+        (picture, stream("/Type /XObject /Subtype /Form /BBox [0 0 200 60]", paint)),
+    ];
+    let replaced = append_revision(&signed, &objects, None);
+    let changes = signet_pdf::signatures(&replaced).unwrap().remove(0).later_changes;
+    assert!(changes.disallowed.is_empty(), "{changes:?}");
+    let [covering] = changes.covering.as_slice() else { panic!("one covering change: {changes:?}") };
+    assert_eq!((covering.subtype.as_str(), covering.draws.as_str()), ("signature appearance", "Mallory"));
+}
+
+/// Issue 32, item 2: a stamp laid over an image of the signed page (a photograph, a seal) hides
+/// it as surely as one over words.
+#[test]
+fn a_stamp_over_a_signed_image_hides_it() {
+    let dir = tmp();
+    let script = r#"
+from reportlab.pdfgen import canvas
+from reportlab.lib.utils import ImageReader
+from PIL import Image
+c = canvas.Canvas("out.pdf")
+c.drawImage(ImageReader(Image.new("RGB", (40, 20), (200, 30, 30))), 100, 500, width=200, height=100)
+c.drawString(72, 300, "Borrower's photograph above")
+c.showPage()
+c.save()
+"#;
+    run(std::process::Command::new("python3").current_dir(&dir).args(["-c", script]));
+    let signed = sign(&std::fs::read(dir.join("out.pdf")).unwrap(), &opts(), 1);
+    let stamped = with_annotation_at(&signed, "Stamp", [120.0, 520.0, 280.0, 580.0]);
+    let changes = signet_pdf::signatures(&stamped).unwrap().remove(0).later_changes;
+    let [covering] = changes.covering.as_slice() else { panic!("one covering change: {changes:?}") };
+    assert_eq!((covering.subtype.as_str(), covering.covers.as_str()), ("Stamp", "an image"), "{covering}");
+    // Beside the image, over nothing: placed, not covering.
+    let beside = with_annotation_at(&signed, "Stamp", [350.0, 520.0, 450.0, 580.0]);
+    assert!(signet_pdf::signatures(&beside).unwrap().remove(0).later_changes.covering.is_empty());
 }

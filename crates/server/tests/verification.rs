@@ -76,22 +76,40 @@ fn signed_with_certificate(pki: &TestPki) -> Vec<u8> {
 /// The signed PDF with a later revision that replaces the first page's content (a shadow
 /// attack's "replace"), written by pypdf in incremental mode.
 fn content_replaced(signed: &[u8]) -> Vec<u8> {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (input, output) = (dir.path().join("in.pdf"), dir.path().join("out.pdf"));
-    std::fs::write(&input, signed).expect("write");
-    let script = r#"
-import sys
-from pypdf import PdfWriter
+    pypdf_revision(
+        signed,
+        r#"
 from pypdf.generic import DecodedStreamObject, NameObject
-w = PdfWriter(sys.argv[1], incremental=True)
 page = w.pages[0]
 s = DecodedStreamObject()
 s.set_data(b"BT /F1 24 Tf 72 700 Td (Pay 10,00,000 to Mallory) Tj ET")
 page[NameObject("/Contents")] = w._add_object(s)
-w.write(sys.argv[2])
-"#;
+"#,
+    )
+}
+
+/// The signed PDF with a later revision, written by pypdf in incremental mode, that adds a
+/// FreeText comment whose box lies over the signed line at (72, 720).
+fn commented_over_the_text(signed: &[u8]) -> Vec<u8> {
+    pypdf_revision(
+        signed,
+        r#"
+from pypdf.annotations import FreeText
+w.add_annotation(page_number=0, annotation=FreeText(text="Loan cancelled", rect=(60, 710, 260, 740)))
+"#,
+    )
+}
+
+/// `signed` with one incremental revision made by pypdf: `change` edits the writer `w`.
+fn pypdf_revision(signed: &[u8], change: &str) -> Vec<u8> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (input, output) = (dir.path().join("in.pdf"), dir.path().join("out.pdf"));
+    std::fs::write(&input, signed).expect("write");
+    let script = format!(
+        "import sys\nfrom pypdf import PdfWriter\nw = PdfWriter(sys.argv[1], incremental=True)\n{change}\nw.write(sys.argv[2])\n"
+    );
     let ran =
-        Command::new("python3").args(["-c", script]).arg(&input).arg(&output).output().expect("python3 with pypdf");
+        Command::new("python3").args(["-c", &script]).arg(&input).arg(&output).output().expect("python3 with pypdf");
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
     std::fs::read(&output).expect("read")
 }
@@ -157,6 +175,18 @@ async fn the_api_explains_each_signature_and_finds_every_change(backend: Backend
     let signature = &answer["signatures"][0];
     assert_eq!(signature["status"], "changed", "{answer}");
     assert!(signature["explanation"][0].as_str().is_some_and(|e| e.contains("changed after")), "{answer}");
+    assert_eq!(answer["valid"], false);
+    // A comment laid over the signed words: on Signet's seal (a P=2 certification) no comment
+    // may be added at all; after an approval signature it is allowed, and named as hiding what
+    // was signed (the signature holds, what the page shows does not).
+    let answer = report(&app, &commented_over_the_text(&sealed)).await;
+    assert_eq!(answer["signatures"][0]["status"], "changed", "{answer}");
+    let answer = report(&app, &commented_over_the_text(&dsc)).await;
+    let signature = &answer["signatures"][0];
+    assert_eq!(signature["status"], "covered", "{answer}");
+    let hidden = signature["hidesSignedContent"][0].as_str().unwrap_or_default();
+    assert!(hidden.contains("on page 1") && hidden.contains("\"Supply contract\""), "{answer}");
+    assert!(hidden.contains("drawing \"Loan cancelled\""), "{answer}");
     assert_eq!(answer["valid"], false);
 
     // No signature at all; and what is not a signed file.

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 use signet_domain::{Error, ErrorCode};
-use signet_signing::{FileKind, Report, SignatureReport};
+use signet_signing::{FileKind, Report, SignatureReport, SubIndication};
 
 use crate::Services;
 use crate::heavy::Share;
@@ -44,7 +44,10 @@ impl Method {
 pub struct Verdict {
     pub method: Method,
     /// `valid`, `changed` (the document changed after it in a way it does not allow),
-    /// `untrusted` (intact, but no trusted certificate), or `broken`.
+    /// `covered` (the signature holds, but something added later lies over signed content),
+    /// `revoked` (the certificate was revoked before a proven signing time, or revoked with no
+    /// proof of when the signature was made), `untrusted` (intact, but no trusted certificate),
+    /// or `broken`.
     pub status: &'static str,
     /// Who signed: the certificate's name (for a Signet seal, the organisation).
     pub signer: Option<String>,
@@ -223,6 +226,10 @@ fn status_of(signature: &SignatureReport) -> &'static str {
         "broken"
     } else if signature.later_revisions > 0 && !signature.modifications_allowed {
         "changed"
+    } else if !signature.hides_signed_content.is_empty() {
+        "covered"
+    } else if matches!(signature.sub_indication, Some(SubIndication::Revoked | SubIndication::RevokedNoPoe)) {
+        "revoked"
     } else if !signature.trusted {
         "untrusted"
     } else if signature.valid {
@@ -264,6 +271,16 @@ fn explanation(
             format!("Valid: signed by {who}, and the document has not changed since in any way this signature forbids.")
         }
         "changed" => format!("Not valid: the document was changed after {who} signed it."),
+        "revoked" => format!(
+            "Not valid: {}.",
+            signature
+                .sub_indication
+                .map_or("the certificate is revoked", SubIndication::explain)
+                .replace("the signer", who)
+        ),
+        "covered" => format!(
+            "The signature of {who} holds, but the document was changed after signing in a way that hides signed content: what it shows now is not what was signed."
+        ),
         "untrusted" => format!(
             "Signed by {who} and unchanged since, but the certificate comes from an authority this service does not trust."
         ),
@@ -284,8 +301,14 @@ fn explanation(
     if signature.later_revisions > 0 && signature.modifications_allowed {
         lines.push("Later additions (further signatures, form filling) are of kinds this signature allows.".into());
     }
+    for covering in signature.hides_signed_content.iter().take(5) {
+        lines.push(format!("Hidden after signing: {covering}."));
+    }
     for change in signature.modifications.iter().filter(|_| !signature.modifications_allowed).take(5) {
         lines.push(format!("Change after signing: {change}."));
+    }
+    if signature.sub_indication == Some(SubIndication::TryLater) {
+        lines.push(format!("Revocation not checked: {}.", SubIndication::TryLater.explain()));
     }
     if matches!(signature.pades_level.as_deref(), Some("B-LT" | "B-LTA")) {
         lines.push("It can be checked for years: what is needed to check it is inside the document.".into());

@@ -29,6 +29,7 @@ pub mod pki;
 pub mod revocation;
 pub mod signer;
 pub mod tsp;
+pub mod validation;
 pub mod verify;
 pub mod xml;
 pub mod xmldsig;

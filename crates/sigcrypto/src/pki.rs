@@ -285,12 +285,25 @@ impl LocalCa {
     /// Issue a CRL (valid `validity` from now) listing the given certificate serial numbers
     /// (big-endian bytes as in the certificate) as revoked now.
     pub fn issue_crl(&self, revoked_serials: &[Vec<u8>], validity: Duration) -> Result<Vec<u8>> {
+        let revoked_a_while_ago = std::time::SystemTime::now() - BACKDATE / 2;
+        let revoked: Vec<(Vec<u8>, std::time::SystemTime)> =
+            revoked_serials.iter().map(|s| (s.clone(), revoked_a_while_ago)).collect();
+        self.issue_crl_revoked_at(&revoked, validity)
+    }
+
+    /// A CRL that lists each serial as revoked at its own time (whether a certificate was
+    /// revoked before or after a time-stamped signing is what validation must tell apart).
+    pub fn issue_crl_revoked_at(
+        &self,
+        revoked: &[(Vec<u8>, std::time::SystemTime)],
+        validity: Duration,
+    ) -> Result<Vec<u8>> {
         let now = OffsetDateTime::now_utc();
-        let revoked_certs = revoked_serials
+        let revoked_certs = revoked
             .iter()
-            .map(|s| rcgen::RevokedCertParams {
+            .map(|(s, at)| rcgen::RevokedCertParams {
                 serial_number: SerialNumber::from_slice(s),
-                revocation_time: now - BACKDATE / 2,
+                revocation_time: OffsetDateTime::from(*at),
                 reason_code: Some(rcgen::RevocationReason::KeyCompromise),
                 invalidity_date: None,
             })

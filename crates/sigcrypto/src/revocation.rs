@@ -58,6 +58,8 @@ pub enum RevocationStatus {
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct OcspInfo {
     pub status: RevocationStatus,
+    /// When the certificate was revoked (UNIX seconds), for a `Revoked` answer.
+    pub revoked_at: Option<u64>,
     /// UNIX seconds.
     pub produced_at: u64,
     pub this_update: u64,
@@ -175,13 +177,16 @@ pub fn check_ocsp_response(resp_der: &[u8], cert_der: &[u8], issuer_der: &[u8]) 
         .iter()
         .find(|r| same_cert_id(&r.cert_id, &want, &cert, &issuer))
         .ok_or_else(|| Error::Revocation("OCSP response does not cover this certificate".into()))?;
-    let status = match single.cert_status {
-        CertStatus::Good(_) => RevocationStatus::Good,
-        CertStatus::Revoked(_) => RevocationStatus::Revoked,
-        CertStatus::Unknown(_) => RevocationStatus::Unknown,
+    let (status, revoked_at) = match &single.cert_status {
+        CertStatus::Good(_) => (RevocationStatus::Good, None),
+        CertStatus::Revoked(info) => {
+            (RevocationStatus::Revoked, Some(info.revocation_time.0.to_unix_duration().as_secs()))
+        }
+        CertStatus::Unknown(_) => (RevocationStatus::Unknown, None),
     };
     Ok(OcspInfo {
         status,
+        revoked_at,
         produced_at: basic.tbs_response_data.produced_at.0.to_unix_duration().as_secs(),
         this_update: single.this_update.0.to_unix_duration().as_secs(),
         next_update: single.next_update.map(|t| t.0.to_unix_duration().as_secs()),
@@ -405,6 +410,8 @@ pub fn fetch_ocsp(
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct CrlInfo {
     pub status: RevocationStatus,
+    /// When the certificate was revoked (UNIX seconds), when the CRL lists it.
+    pub revoked_at: Option<u64>,
     pub this_update: u64,
     pub next_update: Option<u64>,
 }
@@ -428,14 +435,16 @@ pub fn check_crl(crl_der: &[u8], cert_der: &[u8], issuer_der: &[u8]) -> Result<C
         sig,
     )
     .map_err(|_| Error::Revocation("CRL signature does not verify".into()))?;
-    let revoked = crl
+    let revoked_at = crl
         .tbs_cert_list
         .revoked_certificates
         .iter()
         .flatten()
-        .any(|r| r.serial_number == cert.tbs_certificate.serial_number);
+        .find(|r| r.serial_number == cert.tbs_certificate.serial_number)
+        .map(|r| r.revocation_date.to_unix_duration().as_secs());
     Ok(CrlInfo {
-        status: if revoked { RevocationStatus::Revoked } else { RevocationStatus::Good },
+        status: if revoked_at.is_some() { RevocationStatus::Revoked } else { RevocationStatus::Good },
+        revoked_at,
         this_update: crl.tbs_cert_list.this_update.to_unix_duration().as_secs(),
         next_update: crl.tbs_cert_list.next_update.map(|t| t.to_unix_duration().as_secs()),
     })

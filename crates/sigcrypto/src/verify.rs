@@ -3,7 +3,9 @@
 //!
 //! Path validation here is deliberately basic (RFC 5280 subset): signatures, validity at the
 //! validation time, CA basicConstraints/keyUsage on issuers, path length. No policy
-//! processing, name constraints, or live revocation checking.
+//! processing, name constraints, or live revocation checking: the signer certificate's status
+//! comes from the revocation data the file carries, and each signer gets its EN 319 102-1
+//! indication ([`crate::validation`]).
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -16,6 +18,7 @@ use crate::cms::{self as cmsmod, SignerSummary};
 use crate::revocation::is_self_issued;
 use crate::signer;
 use crate::tsp;
+use crate::validation::{self, CertificateStatus, Facts, Indication, SubIndication};
 use crate::{Error, Result, pki};
 
 const MAX_PATH: usize = 10;
@@ -70,6 +73,18 @@ pub enum Content<'a> {
 pub struct VerifyOptions {
     /// Validate the chain at this time instead of the time-stamp time / now (UNIX seconds).
     pub validation_time: Option<u64>,
+    /// Revocation data the document carries besides the CMS (a PDF's DSS).
+    pub revocation: EmbeddedRevocation,
+    /// A time something outside the CMS proves the signature existed at (UNIX seconds): a
+    /// trusted document time-stamp added over it later (PAdES B-LTA).
+    pub proven_existence: Option<u64>,
+}
+
+/// OCSP responses and CRLs found in a document, as DER.
+#[derive(Debug, Clone, Default)]
+pub struct EmbeddedRevocation {
+    pub ocsps: Vec<Vec<u8>>,
+    pub crls: Vec<Vec<u8>>,
 }
 
 /// Report for a verified signature time-stamp.
@@ -101,6 +116,11 @@ pub struct SignerReport {
     pub timestamp: Option<TimestampReport>,
     /// Time used for path validation, RFC 3339.
     pub validation_time: String,
+    /// EN 319 102-1 main indication.
+    pub indication: Indication,
+    pub sub_indication: Option<SubIndication>,
+    /// The signer certificate's status from the revocation data the file carries.
+    pub certificate_status: Option<CertificateStatus>,
     pub errors: Vec<String>,
     pub warnings: Vec<String>,
 }
@@ -162,12 +182,26 @@ fn verify_signer(
         Content::Detached(d) => Some(d),
         Content::Digest(_) => None,
     };
+    let mut facts = Facts {
+        format_ok: true,
+        hash_ok: true,
+        signature_value_ok: true,
+        certificate: validation::Certificate::Missing,
+        poe: None,
+        now: now_unix(),
+    };
     if matches!(content, Content::Embedded) && embedded.is_none() {
         errors.push("detached signature: the signed content was not supplied".to_string());
+        facts.hash_ok = false;
     }
     let summary = match cmsmod::check_signer_info(sd, si, data) {
         Ok(s) => Some(s),
         Err(e) => {
+            match &e {
+                Error::Verify(message) if message.contains("messageDigest") => facts.hash_ok = false,
+                Error::Verify(_) | Error::Crypto(_) => facts.signature_value_ok = false,
+                _ => facts.format_ok = false,
+            }
             errors.push(e.to_string());
             None
         }
@@ -177,6 +211,7 @@ fn verify_signer(
         && hex::encode(d) != s.message_digest_hex
     {
         errors.push("messageDigest does not match the document digest".into());
+        facts.hash_ok = false;
         intact = false;
     }
     if let Some(s) = &summary {
@@ -184,16 +219,38 @@ fn verify_signer(
     }
     let timestamp = timestamp_report(si, pool, trust);
     let ts_time = timestamp.as_ref().filter(|t| t.intact).and(first_token_time(si));
-    let at = opts.validation_time.or(ts_time).unwrap_or_else(now_unix);
+    let own_poe = timestamp.as_ref().filter(|t| t.intact && t.trusted).and(ts_time);
+    facts.poe = match (own_poe, opts.proven_existence) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let at = opts.validation_time.or(facts.poe).or(ts_time).unwrap_or_else(now_unix);
+    facts.now = opts.validation_time.unwrap_or(facts.now);
     let (trusted, chain) = match &summary {
         Some(s) => match validate_chain(&s.cert_der, pool, trust, at) {
-            Ok(chain) => (true, chain_subjects(&chain)),
+            Ok(chain) => (true, chain),
             Err(e) => {
                 errors.push(format!("certificate not trusted: {e}"));
-                (false, Vec::new())
+                (false, chain_within_validity(&s.cert_der, pool, trust).unwrap_or_default())
             }
         },
         None => (false, Vec::new()),
+    };
+    let certificate_status = summary.as_ref().filter(|_| !chain.is_empty()).map(|s| {
+        let revocation = revocation_pool(sd, &opts.revocation);
+        status_of(&s.cert_der, chain.get(1).unwrap_or(&chain[0]), &revocation)
+    });
+    facts.certificate = match (&summary, chain.first(), certificate_status) {
+        (None, _, _) => facts.certificate,
+        (Some(_), Some(leaf), Some(status)) => {
+            let validity = &leaf.tbs_certificate.validity;
+            validation::Certificate::Trusted {
+                not_before: validity.not_before.to_unix_duration().as_secs(),
+                not_after: validity.not_after.to_unix_duration().as_secs(),
+                status,
+            }
+        }
+        (Some(_), _, _) => validation::Certificate::Untrusted,
     };
     if let Some(t) = &timestamp
         && let Some(e) = &t.error
@@ -201,17 +258,69 @@ fn verify_signer(
         errors.push(format!("signature time-stamp: {e}"));
     }
     let ts_ok = timestamp.as_ref().is_none_or(|t| t.intact && t.trusted);
+    let (indication, sub_indication) = validation::indicate(&facts);
+    let revoked = matches!(sub_indication, Some(SubIndication::Revoked | SubIndication::RevokedNoPoe));
     SignerReport {
         intact,
         trusted,
-        valid: intact && trusted && ts_ok,
+        valid: intact && trusted && ts_ok && !revoked,
         claimed_signing_time: summary.as_ref().and_then(|s| s.signing_time.clone()),
         signer: summary,
-        chain,
+        chain: chain_subjects(&chain),
         timestamp,
         validation_time: cmsmod::format_time(Duration::from_secs(at)),
+        indication,
+        sub_indication,
+        certificate_status,
         errors,
         warnings,
+    }
+}
+
+/// A path to a trusted anchor at some time within the leaf's validity (its last second): when
+/// the path fails only for the time it was checked at, the signature's trouble is its time
+/// (out of bounds), not its chain.
+fn chain_within_validity(leaf_der: &[u8], pool: &[Vec<u8>], trust: &TrustStore) -> Option<Vec<Certificate>> {
+    let leaf = pki::parse_cert(leaf_der).ok()?;
+    let not_after = leaf.tbs_certificate.validity.not_after.to_unix_duration().as_secs();
+    validate_chain(leaf_der, pool, trust, not_after).ok()
+}
+
+/// The CMS's own CRLs (its `crls` field) with what the document carries elsewhere.
+fn revocation_pool(sd: &cms::signed_data::SignedData, document: &EmbeddedRevocation) -> EmbeddedRevocation {
+    let mut pool = document.clone();
+    for choice in sd.crls.iter().flat_map(|c| c.0.iter()) {
+        if let cms::revocation::RevocationInfoChoice::Crl(crl) = choice
+            && let Ok(der) = crl.to_der()
+        {
+            pool.crls.push(der);
+        }
+    }
+    pool
+}
+
+/// The signer certificate's status from the OCSP answers and CRLs its issuer signed: revoked
+/// when any says so (with the earliest time), good when one says so, else whether it names a
+/// place its status is published (then the file should have carried it).
+fn status_of(leaf_der: &[u8], issuer: &Certificate, revocation: &EmbeddedRevocation) -> CertificateStatus {
+    use crate::revocation::{RevocationStatus, check_crl, check_ocsp_response, crl_urls, ocsp_url};
+    let Ok(issuer_der) = issuer.to_der() else { return CertificateStatus::NotCarried };
+    let ocsp = revocation.ocsps.iter().filter_map(|r| check_ocsp_response(r, leaf_der, &issuer_der).ok());
+    let crl = revocation.crls.iter().filter_map(|c| check_crl(c, leaf_der, &issuer_der).ok());
+    let answers: Vec<(RevocationStatus, Option<u64>)> =
+        ocsp.map(|o| (o.status, o.revoked_at)).chain(crl.map(|c| (c.status, c.revoked_at))).collect();
+    let revoked_at =
+        answers.iter().filter(|(s, _)| *s == RevocationStatus::Revoked).map(|(_, at)| at.unwrap_or(0)).min();
+    if let Some(at) = revoked_at {
+        return CertificateStatus::Revoked { at };
+    }
+    if answers.iter().any(|(s, _)| *s == RevocationStatus::Good) {
+        return CertificateStatus::Good;
+    }
+    if ocsp_url(leaf_der).is_some() || !crl_urls(leaf_der).is_empty() {
+        CertificateStatus::NotCarried
+    } else {
+        CertificateStatus::NoSource
     }
 }
 
@@ -413,8 +522,12 @@ mod tests {
         )?;
         assert!(r.signers[0].intact && !r.signers[0].trusted && !r.valid);
         // Far future: certificates expired.
-        let r =
-            verify_cms(&cms, Content::Detached(b"x"), &trust, &VerifyOptions { validation_time: Some(4_000_000_000) })?;
+        let r = verify_cms(
+            &cms,
+            Content::Detached(b"x"),
+            &trust,
+            &VerifyOptions { validation_time: Some(4_000_000_000), ..Default::default() },
+        )?;
         assert!(!r.signers[0].trusted);
         // A directly trusted leaf is accepted.
         assert!(

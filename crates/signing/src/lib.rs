@@ -31,3 +31,4 @@ pub use verify::{FileKind, Report, SignatureReport, TimestampInfo, verify_file, 
 pub use signet_pdf::{BoxSpec, FieldMark, MarkContent, NameStyle, PageSelection, Position, parse_page_boxes};
 pub use signet_sigcrypto::HttpConfig;
 pub use signet_sigcrypto::signer::{LocalKeySigner, RawSigner};
+pub use signet_sigcrypto::validation::{Indication, SubIndication};

@@ -6,7 +6,10 @@ use sha2::{Digest, Sha384, Sha512};
 use signet_pdf::SignatureInfo;
 use signet_pdf::object::Object;
 use signet_pdf::reader::Document;
-use signet_sigcrypto::verify::{Content, SignerReport, TrustStore, VerifyOptions, signer_digest_algorithm, verify_cms};
+use signet_sigcrypto::validation::{Indication, SubIndication};
+use signet_sigcrypto::verify::{
+    Content, EmbeddedRevocation, SignerReport, TrustStore, VerifyOptions, signer_digest_algorithm, verify_cms,
+};
 use signet_sigcrypto::{pki, tsp, xmldsig};
 
 use crate::error::{Error, Result};
@@ -53,8 +56,20 @@ pub struct SignatureReport {
     pub intact: bool,
     /// The signer certificate chains to the trust store.
     pub trusted: bool,
-    /// intact && trusted && any time-stamp good && no disallowed later change.
+    /// intact && trusted && any time-stamp good && no disallowed later change && nothing added
+    /// later lies over signed content && not revoked before a proven signing time.
     pub valid: bool,
+    /// EN 319 102-1 main indication of the signature itself (its bytes, value, certificate
+    /// and time); later changes to a PDF are judged by `modificationsAllowed` and
+    /// `hidesSignedContent`. Absent where not established (XML signatures, document
+    /// time-stamps).
+    pub indication: Option<Indication>,
+    /// Why, when not TOTAL-PASSED.
+    pub sub_indication: Option<SubIndication>,
+    /// For a document time-stamp that is intact and trusted: the time it proves everything it
+    /// covers existed at (UNIX seconds).
+    #[serde(skip)]
+    pub proves_existence_at: Option<u64>,
     pub signer: Option<String>,
     pub signer_common_name: Option<String>,
     pub issuer: Option<String>,
@@ -75,6 +90,11 @@ pub struct SignatureReport {
     /// (and the DocMDP permission allows).
     pub modifications_allowed: bool,
     pub modifications: Vec<String>,
+    /// Later changes of allowed kinds that lie over signed content (an annotation or a field
+    /// appearance over signed text, a replaced appearance of this signature): each with its
+    /// page, rectangle, what it draws and what it covers. The signature itself verifies; the
+    /// document no longer shows what was signed.
+    pub hides_signed_content: Vec<String>,
     pub errors: Vec<String>,
     pub warnings: Vec<String>,
 }
@@ -93,7 +113,7 @@ pub fn verify_file_with(
     validation_time: Option<u64>,
 ) -> Result<Report> {
     let trust = TrustStore::from_der_certs(trust)?;
-    let opts = VerifyOptions { validation_time };
+    let opts = VerifyOptions { validation_time, ..Default::default() };
     let report = match detect(bytes)? {
         FileKind::Pdf => verify_pdf(bytes, &trust, &opts)?,
         FileKind::Cms => verify_cms_file(bytes, detached_content, &trust, &opts)?,
@@ -185,10 +205,19 @@ fn from_signer_report(s: &SignerReport) -> SignatureReport {
             time: t.gen_time.clone(),
             tsa: t.tsa_subject.clone(),
         }),
+        indication: Some(s.indication),
+        sub_indication: s.sub_indication,
         errors: s.errors.clone(),
         warnings: s.warnings.clone(),
         ..Default::default()
     }
+}
+
+/// A signature whose structure is broken before its CMS can be checked.
+fn format_failure(r: &mut SignatureReport, error: String) {
+    r.indication = Some(Indication::TotalFailed);
+    r.sub_indication = Some(SubIndication::FormatFailure);
+    r.errors.push(error);
 }
 
 fn verify_xml(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<Report> {
@@ -224,17 +253,32 @@ fn verify_xml(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<
 struct DssSummary {
     present: bool,
     revocation_items: usize,
+    /// Its OCSP responses and CRLs (at most [`MAX_DSS_ITEMS`] of each).
+    revocation: EmbeddedRevocation,
 }
+
+/// DSS entries read for revocation: far more than any real chain needs.
+const MAX_DSS_ITEMS: usize = 256;
 
 fn verify_pdf(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<Report> {
     let infos = signet_pdf::signatures(bytes)?;
     let dss = dss_summary(bytes)?;
+    let opts = &VerifyOptions { revocation: dss.revocation.clone(), ..opts.clone() };
+    let is_timestamp = |info: &SignatureInfo| info.sig_type == "DocTimeStamp" || info.sub_filter == "ETSI.RFC3161";
+    // Document time-stamps first: each proves that every signature before it existed.
+    let mut timestamps: Vec<Option<SignatureReport>> =
+        infos.iter().map(|info| is_timestamp(info).then(|| verify_doc_timestamp(info, trust, opts))).collect();
+    let proven_after: Vec<Option<u64>> = (0..infos.len())
+        .map(|i| timestamps.iter().skip(i + 1).flatten().filter_map(|t| t.proves_existence_at).min())
+        .collect();
     let mut signatures = Vec::with_capacity(infos.len());
     for (i, info) in infos.iter().enumerate() {
-        let mut r = if info.sig_type == "DocTimeStamp" || info.sub_filter == "ETSI.RFC3161" {
-            verify_doc_timestamp(info, trust, opts)
-        } else {
-            verify_pdf_signature(bytes, info, trust, opts)
+        let mut r = match timestamps[i].take() {
+            Some(timestamp) => timestamp,
+            None => {
+                let opts = VerifyOptions { proven_existence: proven_after[i], ..opts.clone() };
+                verify_pdf_signature(bytes, info, trust, &opts)
+            }
         };
         r.index = i + 1;
         r.field_name = Some(info.field_name.clone());
@@ -248,7 +292,13 @@ fn verify_pdf(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<
     assign_levels(&mut signatures, &infos, &dss);
     for s in &mut signatures {
         let ts_ok = s.timestamp.as_ref().is_none_or(|t| t.intact && t.trusted);
-        s.valid = s.intact && s.trusted && ts_ok && s.modifications_allowed && s.errors.is_empty();
+        s.valid = s.intact
+            && s.trusted
+            && ts_ok
+            && s.modifications_allowed
+            && s.hides_signed_content.is_empty()
+            && !matches!(s.sub_indication, Some(SubIndication::Revoked | SubIndication::RevokedNoPoe))
+            && s.errors.is_empty();
     }
     Ok(Report { file_kind: FileKind::Pdf, valid: false, signatures, errors: Vec::new() })
 }
@@ -264,13 +314,13 @@ fn verify_pdf_signature(
         ..Default::default()
     };
     if !info.byte_range_ok {
-        r.errors.push("the ByteRange does not describe exactly the /Contents gap".into());
+        format_failure(&mut r, "the ByteRange does not describe exactly the /Contents gap".into());
         return r;
     }
     let digest = match range_digest(bytes, info) {
         Ok(d) => d,
         Err(e) => {
-            r.errors.push(e.to_string());
+            format_failure(&mut r, e.to_string());
             return r;
         }
     };
@@ -281,9 +331,9 @@ fn verify_pdf_signature(
                 r = from_signer_report(s);
                 r.kind = kind;
             }
-            None => r.errors.push("the CMS has no signer".into()),
+            None => format_failure(&mut r, "the CMS has no signer".into()),
         },
-        Err(e) => r.errors.push(format!("not a valid CMS: {e}")),
+        Err(e) => format_failure(&mut r, format!("not a valid CMS: {e}")),
     }
     // PAdES forbids the signingTime attribute: the claimed time is the dictionary's /M.
     if r.signing_time.is_none() {
@@ -317,8 +367,10 @@ fn verify_doc_timestamp(info: &SignatureInfo, trust: &TrustStore, opts: &VerifyO
         r.errors.push("the ByteRange does not describe exactly the /Contents gap".into());
         return r;
     }
+    let mut gen_time = None;
     let imprint_ok = match tsp::check_token(&info.contents, &info.digest) {
         Ok(token) => {
+            gen_time = Some(token.gen_time_unix);
             r.signing_time = Some(token.gen_time.clone());
             r.timestamp = Some(TimestampInfo {
                 intact: true,
@@ -351,6 +403,7 @@ fn verify_doc_timestamp(info: &SignatureInfo, trust: &TrustStore, opts: &VerifyO
         }
         Err(e) => r.errors.push(format!("not a valid time-stamp token: {e}")),
     }
+    r.proves_existence_at = gen_time.filter(|_| r.intact && r.trusted);
     r
 }
 
@@ -373,6 +426,7 @@ fn apply_modifications(r: &mut SignatureReport, info: &SignatureInfo) {
         r.errors.push(format!("changed after signing: {d}"));
     }
     r.modifications_allowed = allowed;
+    r.hides_signed_content = changes.covering.iter().map(ToString::to_string).collect();
 }
 
 fn dss_summary(bytes: &[u8]) -> Result<DssSummary> {
@@ -381,10 +435,23 @@ fn dss_summary(bytes: &[u8]) -> Result<DssSummary> {
     let Some(dss) = catalog.get("DSS").map(|d| doc.resolve_dict(d)).transpose()?.flatten() else {
         return Ok(DssSummary::default());
     };
-    let count = |key: &str| -> Result<usize> {
-        Ok(dss.get(key).map(|a| doc.resolve_array(a)).transpose()?.flatten().map_or(0, |a: Vec<Object>| a.len()))
+    let items = |key: &str| -> Result<Vec<Object>> {
+        Ok(dss.get(key).map(|a| doc.resolve_array(a)).transpose()?.flatten().unwrap_or_default())
     };
-    Ok(DssSummary { present: true, revocation_items: count("OCSPs")? + count("CRLs")? })
+    let (ocsps, crls) = (items("OCSPs")?, items("CRLs")?);
+    // An entry that cannot be read is no evidence; the rest still is.
+    let decoded = |entries: &[Object]| -> Vec<Vec<u8>> {
+        entries
+            .iter()
+            .take(MAX_DSS_ITEMS)
+            .filter_map(|entry| match doc.resolve(entry) {
+                Ok(Object::Stream(stream)) => doc.stream_decoded(&stream).ok(),
+                _ => None,
+            })
+            .collect()
+    };
+    let revocation = EmbeddedRevocation { ocsps: decoded(&ocsps), crls: decoded(&crls) };
+    Ok(DssSummary { present: true, revocation_items: ocsps.len() + crls.len(), revocation })
 }
 
 /// PAdES level of each CAdES signature:

@@ -64,6 +64,8 @@ fn status_label(status: &str) -> &'static str {
     match status {
         "valid" => "Valid",
         "changed" => "Not valid: changed after signing",
+        "covered" => "Signature holds, but signed content is now hidden",
+        "revoked" => "Not valid: the certificate was revoked",
         "untrusted" => "Signed, but not by a trusted authority",
         _ => "Not valid",
     }
@@ -84,6 +86,13 @@ fn shown(verification: Verification) -> ShownResult {
             details.push(("Signed bytes unchanged", if s.intact { "yes" } else { "no" }.into()));
             details.push(("Certificate trusted", if s.trusted { "yes" } else { "no" }.into()));
             details.push(("Later revisions", s.later_revisions.to_string()));
+            if let Some(indication) = s.indication {
+                let sub = s.sub_indication.and_then(|x| serde_json::to_value(x).ok());
+                let named = serde_json::to_value(indication).ok().and_then(|v| v.as_str().map(str::to_string));
+                let sub = sub.and_then(|v| v.as_str().map(|s| format!(" / {s}"))).unwrap_or_default();
+                details.push(("EN 319 102-1 result", format!("{}{sub}", named.unwrap_or_default())));
+            }
+            details.extend(s.hides_signed_content.iter().map(|c| ("Hidden after signing", c.clone())));
             details.extend(s.errors.iter().map(|e| ("Problem", e.clone())));
             details.extend(s.warnings.iter().map(|w| ("Note", w.clone())));
             Shown {

@@ -35,8 +35,10 @@ pub struct VerifiedSignature {
     /// `electronic` (sealed by Signet), `aadhaar_esign`, `digital_certificate` or `timestamp`.
     pub method: String,
     pub method_label: String,
-    /// `valid`, `changed` (the document changed after it in a way it forbids), `untrusted`
-    /// (intact, but from an authority not trusted here) or `broken`.
+    /// `valid`, `changed` (the document changed after it in a way it forbids), `covered` (the
+    /// signature holds, but something added after signing lies over signed content), `revoked`
+    /// (the certificate was revoked before a proven signing time, or with no proof of when),
+    /// `untrusted` (intact, but from an authority not trusted here) or `broken`.
     pub status: String,
     /// Who signed (for a Signet seal, the organisation).
     pub signer: Option<String>,
@@ -50,6 +52,15 @@ pub struct VerifiedSignature {
     pub intact: bool,
     pub trusted: bool,
     pub valid: bool,
+    /// ETSI EN 319 102-1 main indication of the signature itself: `TOTAL-PASSED`,
+    /// `TOTAL-FAILED` or `INDETERMINATE` (absent for XML signatures and document time-stamps).
+    #[schema(value_type = Option<String>)]
+    pub indication: Option<signet_signing::Indication>,
+    /// Why, when not `TOTAL-PASSED`: `FORMAT_FAILURE`, `HASH_FAILURE`, `SIG_CRYPTO_FAILURE`,
+    /// `REVOKED`, `REVOKED_NO_POE`, `EXPIRED`, `NOT_YET_VALID`, `OUT_OF_BOUNDS_NO_POE`,
+    /// `NO_CERTIFICATE_CHAIN_FOUND`, `NO_SIGNING_CERTIFICATE_FOUND` or `TRY_LATER`.
+    #[schema(value_type = Option<String>)]
+    pub sub_indication: Option<signet_signing::SubIndication>,
     /// `B-B`, `B-T`, `B-LT` or `B-LTA` for PDF signatures.
     pub pades_level: Option<String>,
     /// What is needed to check it for years is inside the document.
@@ -58,6 +69,9 @@ pub struct VerifiedSignature {
     pub later_revisions: usize,
     pub modifications_allowed: bool,
     pub modifications: Vec<String>,
+    /// Changes after signing that lie over signed content: what, on which page, where, what it
+    /// draws and the signed text it covers.
+    pub hides_signed_content: Vec<String>,
     /// Sentences for people, the most important first.
     pub explanation: Vec<String>,
     pub errors: Vec<String>,
@@ -101,12 +115,15 @@ fn view(verification: Verification) -> VerificationReport {
             intact: s.intact,
             trusted: s.trusted,
             valid: s.valid,
+            indication: s.indication,
+            sub_indication: s.sub_indication,
             pades_level: s.pades_level,
             long_term: v.long_term,
             covers_whole_document: s.covers_whole_document,
             later_revisions: s.later_revisions,
             modifications_allowed: s.modifications_allowed,
             modifications: s.modifications,
+            hides_signed_content: s.hides_signed_content,
             explanation: v.explanation,
             errors: s.errors,
             warnings: s.warnings,

@@ -96,6 +96,15 @@ fn print_signature(s: &SignatureReport) {
             if s.modifications_allowed { "allowed changes only" } else { "DISALLOWED changes" }
         );
     }
+    if let Some(indication) = s.indication {
+        let named = |v: serde_json::Result<serde_json::Value>| v.ok().and_then(|v| v.as_str().map(str::to_string));
+        let sub = s.sub_indication.and_then(|x| named(serde_json::to_value(x)));
+        let sub = sub.map(|x| format!(" / {x}")).unwrap_or_default();
+        println!("  EN 319 102-1: {}{sub}", named(serde_json::to_value(indication)).unwrap_or_default());
+    }
+    for covering in &s.hides_signed_content {
+        println!("  HIDES SIGNED CONTENT: {covering}");
+    }
     for e in &s.errors {
         println!("  error: {e}");
     }
