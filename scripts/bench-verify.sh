@@ -44,5 +44,6 @@ w.write("commented.pdf")
 EOF
 ls -l commented.pdf | awk '{print "file: " $5 " bytes, 500 pages"}'
 "$BIN" verify commented.pdf --trust ca.pem | head -20
-farm-bench -n "$RUNS" --timeout 600 -- "$BIN" verify commented.pdf --trust ca.pem \
-  --vs "pyhanko sign validate --no-revocation-check --trust ca.pem --trust-replace commented.pdf"
+farm-bench -n "$RUNS" --timeout 600 \
+  --vs "pyhanko sign validate --no-revocation-check --trust ca.pem --trust-replace commented.pdf" \
+  -- "$BIN" verify commented.pdf --trust ca.pem
