@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(again.ok().as_deref(), Some(c.as_str()));
     }
     // A fixed validation time (2027-01-01, inside the test certificate's validity) so that runs do not depend on the clock.
-    let opts = VerifyOptions { validation_time: Some(1_798_761_600) };
+    let opts = VerifyOptions { validation_time: Some(1_798_761_600), ..Default::default() };
     let _ = xmldsig::verify_enveloped(data, &TrustStore::empty(), &opts);
     let _ = xmldsig::verify_enveloped(data, trust(), &opts);
     let sign_opts = XmlSignOptions { xades: data.len() % 2 == 0, signing_time: None, include_chain: true };
