@@ -117,22 +117,7 @@ fn co_signs_a_pdf_signed_by_pyhanko() {
     let dir = tmp();
     let pki = pki();
     write(&dir, "in.pdf", &simple_pdf());
-    run(Command::new("pyhanko").current_dir(&dir).args([
-        "sign",
-        "addsig",
-        "--field",
-        "1/50,50,250,110/PyHankoSig",
-        "pemder",
-        "--key",
-        pki.key(3).to_str().unwrap(),
-        "--cert",
-        pki.cert(3).to_str().unwrap(),
-        "--chain",
-        pki.ca().to_str().unwrap(),
-        "--no-pass",
-        "in.pdf",
-        "pyhanko.pdf",
-    ]));
+    pyhanko_addsig(pki, &dir, 3, "1/50,50,250,110/PyHankoSig", "in.pdf", "pyhanko.pdf");
     let input = std::fs::read(dir.join("pyhanko.pdf")).unwrap();
     let signed = sign(&input, &visible_opts("Bob", PageSelection::First), 1);
     let path = write(&dir, "cosigned.pdf", &signed);
@@ -231,22 +216,7 @@ fn a_co_signature_by_pyhanko_that_rewrites_the_metadata_keeps_the_first_signatur
     write(&dir, "signed.pdf", &signed);
     // pyHanko dates its save to the second: a second later, /ModDate differs.
     std::thread::sleep(std::time::Duration::from_millis(1_200));
-    run(Command::new("pyhanko").current_dir(&dir).args([
-        "sign",
-        "addsig",
-        "--field",
-        "1/300,50,500,110/Approval",
-        "pemder",
-        "--key",
-        pki.key(2).to_str().unwrap(),
-        "--cert",
-        pki.cert(2).to_str().unwrap(),
-        "--chain",
-        pki.ca().to_str().unwrap(),
-        "--no-pass",
-        "signed.pdf",
-        "cosigned.pdf",
-    ]));
+    pyhanko_addsig(pki, &dir, 2, "1/300,50,500,110/Approval", "signed.pdf", "cosigned.pdf");
     let path = dir.join("cosigned.pdf");
     assert_pyhanko_valid(&path);
     let cosigned = std::fs::read(&path).unwrap();
@@ -456,4 +426,25 @@ fn certify_with_prepared_fields_then_visible_signers() {
     assert_eq!(sigs.iter().map(|s| s.field_name.as_str()).collect::<Vec<_>>(), ["Signature1", "Approver", "Witness"]);
     assert_eq!(sigs[0].docmdp_p, Some(2));
     assert!(sigs[0].later_changes.disallowed.is_empty(), "{:?}", sigs[0].later_changes);
+}
+
+/// `pyhanko sign addsig` in `dir`: signer `signer` of `pki` signs `input` into `output` in a
+/// new visible field (`page/x1,y1,x2,y2/name`).
+fn pyhanko_addsig(pki: &Pki, dir: &std::path::Path, signer: usize, field: &str, input: &str, output: &str) {
+    run(Command::new("pyhanko").current_dir(dir).args([
+        "sign",
+        "addsig",
+        "--field",
+        field,
+        "pemder",
+        "--key",
+        pki.key(signer).to_str().unwrap(),
+        "--cert",
+        pki.cert(signer).to_str().unwrap(),
+        "--chain",
+        pki.ca().to_str().unwrap(),
+        "--no-pass",
+        input,
+        output,
+    ]));
 }
