@@ -64,6 +64,8 @@ pub(crate) struct Placed {
     pub subtype: String,
     pub rect: [f64; 4],
     pub draws: String,
+    /// A text markup (highlight, underline, strike-out) that leaves the text under it legible.
+    pub see_through: bool,
 }
 
 impl Placed {
@@ -111,8 +113,58 @@ impl LatestPages {
         let page = *self.numbers.get(&page_object)?;
         let subtype =
             annotation.name("Subtype").map_or_else(|| "annotation".into(), |s| String::from_utf8_lossy(s).into());
-        Some(Placed { object, page, subtype, rect, draws: drawn_text(doc, annotation) })
+        let see_through = is_see_through_markup(doc, annotation);
+        Some(Placed { object, page, subtype, rect, draws: drawn_text(doc, annotation), see_through })
     }
+}
+
+/// Annotations made to lie over text and leave it legible: a highlight, an underline, a
+/// strike-out or a squiggle.
+const TEXT_MARKUP: [&[u8]; 4] = [b"Highlight", b"Underline", b"StrikeOut", b"Squiggly"];
+
+/// A text markup annotation that leaves what it marks legible: without an appearance stream
+/// (the reader draws its standard translucent mark), or with one that draws no text and no
+/// images and fills nothing, or fills only through a graphics state that blends with what
+/// lies beneath (`/BM /Multiply` or `/Darken`, or a fill alpha of at most 0.5), as readers draw
+/// highlights. Anything else is judged like any annotation: a "highlight" painting an opaque
+/// box with new words over the terms is the Evil Annotation Attack in another subtype.
+fn is_see_through_markup(doc: &Document<'_>, annotation: &Dict) -> bool {
+    if !annotation.name("Subtype").is_some_and(|s| TEXT_MARKUP.contains(&s)) {
+        return false;
+    }
+    let normal = annotation
+        .get("AP")
+        .and_then(|ap| doc.resolve_dict(ap).ok().flatten())
+        .and_then(|ap| ap.get("N").cloned())
+        .map(|normal| doc.resolve(&normal));
+    let stream = match normal {
+        None => return true,
+        Some(Ok(Object::Stream(stream))) => stream,
+        Some(_) => return false,
+    };
+    let Ok(content) = doc.stream_decoded(&stream) else { return false };
+    let (fills, places) = crate::text::paints_areas(&content);
+    if places || !runs_of(&content).is_empty() {
+        return false;
+    }
+    !fills || blends_with_beneath(doc, &stream.dict)
+}
+
+/// Whether every graphics state an appearance's resources define blends with the page beneath.
+fn blends_with_beneath(doc: &Document<'_>, form: &Dict) -> bool {
+    let states = form
+        .get("Resources")
+        .and_then(|r| doc.resolve_dict(r).ok().flatten())
+        .and_then(|resources| resources.get("ExtGState").cloned())
+        .and_then(|g| doc.resolve_dict(&g).ok().flatten());
+    let Some(states) = states else { return false };
+    let blending = |state: &Object| {
+        let Ok(Some(state)) = doc.resolve_dict(state) else { return false };
+        let multiplies = state.name("BM").is_some_and(|bm| bm == b"Multiply" || bm == b"Darken");
+        let translucent = state.get("ca").and_then(Object::as_number).is_some_and(|alpha| alpha <= 0.5);
+        multiplies || translucent
+    };
+    !states.0.is_empty() && states.0.iter().all(|(_, state)| blending(state))
 }
 
 /// A `/Rect` normalised to `[x0 y0 x1 y1]` with x0 < x1, y0 < y1; `None` without area.
@@ -168,6 +220,9 @@ impl SignedPages {
 
     /// Whether `placed` lies over signed text or images, and which.
     pub fn covering(&self, placed: &Placed) -> Option<Covering> {
+        if placed.see_through {
+            return None;
+        }
         let (runs, images) = self.pages.get(&placed.page)?;
         let covered: Vec<TextRun> = runs.iter().filter(|run| is_covered(run, placed.rect)).cloned().collect();
         let images = images.iter().filter(|image| share_under(**image, placed.rect) >= COVERED_SHARE).count();

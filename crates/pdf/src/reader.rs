@@ -765,6 +765,26 @@ impl<'s> Document<'s> {
         Ok(())
     }
 
+    /// Numbers of the objects the pages draw themselves (their content streams and resources,
+    /// followed down; not their annotations), or `None` when the pages cannot be read.
+    pub fn drawn_by_pages(&self) -> Option<HashSet<u32>> {
+        let pages = self.pages().ok()?;
+        let mut reached = HashSet::new();
+        for page in &pages {
+            let mut todo: Vec<(Object, usize)> = Vec::new();
+            for key in ["Contents", "Resources"] {
+                if let Some(v) = page.dict.get(key) {
+                    todo.push((v.clone(), 0));
+                }
+            }
+            todo.extend(self.inherited_resources(&page.dict).ok()?.into_iter().map(|r| (r, 0)));
+            while let Some((obj, depth)) = todo.pop() {
+                self.check_needed(obj, depth, &mut todo, &mut reached, &mut |_| {}).ok()?;
+            }
+        }
+        Some(reached)
+    }
+
     /// Check that every object a viewer needs to show the pages is there: the page tree, each
     /// page's content streams, resources (fonts, images, forms, graphics states...) and
     /// annotations. A missing one would show as a blank or wrong page, so a document that lost

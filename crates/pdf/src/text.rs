@@ -277,6 +277,29 @@ fn runs_within(content: &[u8], budget: &mut TextBudget) -> Vec<TextRun> {
     read_content(content, budget, &mut Vec::new())
 }
 
+/// What a content stream paints besides text: whether it fills areas (`f`, `b`, `B` and their
+/// variants, shadings, inline images) and whether it places XObjects (`Do`). Stops after
+/// the same number of operations text reading does.
+pub(crate) fn paints_areas(content: &[u8]) -> (bool, bool) {
+    let mut lexer = Lexer { data: content, pos: 0 };
+    let (mut fills, mut places) = (false, false);
+    let mut operations = 0usize;
+    while let Some(token) = lexer.next(0) {
+        operations += 1;
+        if operations > MAX_OPERATIONS {
+            return (true, true);
+        }
+        if let Token::Operator(op) = token {
+            match op.as_str() {
+                "f" | "F" | "f*" | "B" | "B*" | "b" | "b*" | "sh" | "BI" => fills = true,
+                "Do" => places = true,
+                _ => {}
+            }
+        }
+    }
+    (fills, places)
+}
+
 /// The unit square under `ctm`, as a box.
 fn unit_square_box(ctm: &Matrix) -> [f64; 4] {
     let corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]

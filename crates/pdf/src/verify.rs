@@ -377,6 +377,8 @@ fn modifications_after(
     changed.sort_unstable();
     changed.dedup();
     let signed_fields = form_field_numbers(doc, &before);
+    let appearances = field_appearances(doc, &before, &signed_fields);
+    let mut drawn_by_pages: Option<Option<HashSet<u32>>> = None;
     let metadata = Metadata::of(doc);
     let mut added = 0usize;
     let mut drawn: Vec<Drawn> = Vec::new();
@@ -396,6 +398,20 @@ fn modifications_after(
                 continue;
             }
         };
+        if let (Object::Stream(_), Object::Stream(_), Some(&widget)) = (&old, &new, appearances.get(&num))
+            && old != new
+        {
+            let pages_draw = drawn_by_pages.get_or_insert_with(|| doc.drawn_by_pages());
+            if pages_draw.as_ref().is_some_and(|drawn| !drawn.contains(&num))
+                && let Ok(object) = doc.get(ObjRef::new(widget, 0))
+            {
+                let old_widget = doc.get_with(&before, ObjRef::new(widget, 0)).unwrap_or(Object::Null);
+                let signed_signature = is_signed_signature(doc, &before, &old_widget);
+                let said = format!("field {widget}: appearance {num} redrawn");
+                drawn.push(Drawn { num: widget, said, object, signed_signature });
+                continue;
+            }
+        }
         match classify_change(num, &old, &new, &signed_fields, &metadata) {
             Change::Same => {}
             Change::Added if docmdp_p == Some(2) && is_new_visible_widget(&new, num, &before) => {
@@ -639,6 +655,41 @@ fn form_field_numbers(doc: &Document<'_>, xref: &HashMap<u32, XrefEntry>) -> Has
             doc.get_with(xref, r).ok().as_ref().and_then(Object::as_dict).and_then(|d| d.get("Kids")).and_then(get)
         {
             todo.extend(kids.into_iter().map(|k| (k, depth + 1)));
+        }
+    }
+    out
+}
+
+/// The appearance streams (`/AP` `/N`, `/D`, `/R`, each a stream or a dictionary of states)
+/// of the signed revision's form fields, with the widget each belongs to. Form fillers redraw
+/// a field by rewriting its appearance stream in place (pypdf does): that is form filling,
+/// judged like a new appearance (placed, and checked for what it covers), as long as the
+/// pages do not draw the same stream themselves.
+fn field_appearances(doc: &Document<'_>, xref: &HashMap<u32, XrefEntry>, fields: &HashSet<u32>) -> HashMap<u32, u32> {
+    let resolve = |obj: &Object| match obj {
+        Object::Ref(r) => doc.get_with(xref, *r).ok(),
+        other => Some(other.clone()),
+    };
+    let mut out = HashMap::new();
+    for &widget in fields {
+        let Ok(Object::Dict(dict)) = doc.get_with(xref, ObjRef::new(widget, 0)) else { continue };
+        let Some(Object::Dict(ap)) = dict.get("AP").and_then(resolve) else { continue };
+        for key in ["N", "D", "R"] {
+            match ap.get(key) {
+                Some(Object::Ref(r)) => match doc.get_with(xref, *r) {
+                    Ok(Object::Stream(_)) => {
+                        out.insert(r.num, widget);
+                    }
+                    Ok(Object::Dict(states)) => {
+                        out.extend(states.0.iter().filter_map(|(_, s)| s.as_ref()).map(|s| (s.num, widget)));
+                    }
+                    _ => {}
+                },
+                Some(Object::Dict(states)) => {
+                    out.extend(states.0.iter().filter_map(|(_, s)| s.as_ref()).map(|s| (s.num, widget)));
+                }
+                _ => {}
+            }
         }
     }
     out

@@ -206,7 +206,7 @@ pub fn assemble(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
     let cert = pki::parsed_cert(&signed.cert_der)?;
     signer::verify_signature(
         &cert.tbs_certificate.subject_public_key_info,
-        &signed.alg.algorithm_identifier().oid,
+        &signed.alg.algorithm_identifier(),
         HashAlg::Sha256,
         &signed.der_to_sign,
         signature,
@@ -464,7 +464,7 @@ pub(crate) fn check_signer_info(sd: &SignedData, si: &SignerInfo, content: Optio
     let signed_bytes = attrs.to_der()?;
     signer::verify_signature(
         &cert.tbs_certificate.subject_public_key_info,
-        &si.signature_algorithm.oid,
+        &si.signature_algorithm,
         hash,
         &signed_bytes,
         si.signature.as_bytes(),

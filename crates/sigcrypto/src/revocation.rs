@@ -219,7 +219,7 @@ fn verify_ocsp_signature(basic: &BasicOcspResponse, issuer: &Certificate) -> Res
     let signer_cert = ocsp_signer(basic, issuer)?;
     signer::verify_signature(
         &signer_cert.tbs_certificate.subject_public_key_info,
-        &basic.signature_algorithm.oid,
+        &basic.signature_algorithm,
         HashAlg::Sha256,
         &tbs,
         sig,
@@ -429,7 +429,7 @@ pub fn check_crl(crl_der: &[u8], cert_der: &[u8], issuer_der: &[u8]) -> Result<C
     let sig = crl.signature.as_bytes().ok_or_else(|| Error::Revocation("CRL signature has unused bits".into()))?;
     signer::verify_signature(
         &issuer.tbs_certificate.subject_public_key_info,
-        &crl.signature_algorithm.oid,
+        &crl.signature_algorithm,
         HashAlg::Sha256,
         &tbs,
         sig,

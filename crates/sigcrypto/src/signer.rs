@@ -238,6 +238,16 @@ impl HashAlg {
         }
     }
 
+    /// Bytes in a digest.
+    pub(crate) fn output_len(self) -> usize {
+        match self {
+            HashAlg::Sha1 => 20,
+            HashAlg::Sha256 => 32,
+            HashAlg::Sha384 => 48,
+            HashAlg::Sha512 => 64,
+        }
+    }
+
     pub(crate) fn digest(self, data: &[u8]) -> Vec<u8> {
         use aws_lc_rs::digest;
         let alg = match self {
@@ -252,29 +262,101 @@ impl HashAlg {
 
 /// Verify `signature` over `data` with the key in `spki`.
 ///
-/// `sig_oid` is the signature algorithm OID (sha*WithRSAEncryption, ecdsa-with-SHA*, or plain
-/// rsaEncryption as CMS allows); `hash` is the digest algorithm to pair with plain
-/// rsaEncryption / id-ecPublicKey.
+/// `sig_alg` is the signature algorithm (sha*WithRSAEncryption, RSASSA-PSS with its
+/// parameters, ecdsa-with-SHA*, or plain rsaEncryption as CMS allows); `hash` is the digest
+/// algorithm to pair with plain rsaEncryption / id-ecPublicKey.
 pub(crate) fn verify_signature(
     spki: &SubjectPublicKeyInfoOwned,
-    sig_oid: &ObjectIdentifier,
+    sig_alg: &AlgorithmIdentifierOwned,
     hash: HashAlg,
     data: &[u8],
     signature: &[u8],
 ) -> Result<()> {
-    let alg = pick_verification_alg(spki, sig_oid, hash)?;
+    let alg = pick_verification_alg(spki, sig_alg, hash)?;
     let key_bytes = spki.subject_public_key.raw_bytes();
     UnparsedPublicKey::new(alg, key_bytes)
         .verify(data, signature)
         .map_err(|_| Error::Verify("signature value does not verify".into()))
 }
 
+/// RSASSA-PSS-params (RFC 4055 §3.1). Absent fields take the RFC's defaults (SHA-1, MGF1 with
+/// SHA-1, salt 20), which no verifier here accepts.
+#[derive(der::Sequence)]
+struct PssParams {
+    #[asn1(context_specific = "0", tag_mode = "EXPLICIT", optional = "true")]
+    hash: Option<AlgorithmIdentifierOwned>,
+    #[asn1(context_specific = "1", tag_mode = "EXPLICIT", optional = "true")]
+    mask_gen: Option<AlgorithmIdentifierOwned>,
+    #[asn1(context_specific = "2", tag_mode = "EXPLICIT", optional = "true")]
+    salt_length: Option<u32>,
+    #[asn1(context_specific = "3", tag_mode = "EXPLICIT", optional = "true")]
+    trailer_field: Option<u32>,
+}
+
+/// The digest and salt length of an RSASSA-PSS signature, when its parameters are the ones
+/// PAdES and CAdES signers use: one SHA-2 hash for the message and MGF1, the standard trailer.
+fn pss_params(params: Option<&Any>) -> Result<(HashAlg, usize)> {
+    let unsupported = |why: &str| Error::Verify(format!("unsupported RSASSA-PSS parameters: {why}"));
+    let params: PssParams =
+        params.ok_or_else(|| unsupported("absent"))?.decode_as().map_err(|_| unsupported("not RSASSA-PSS-params"))?;
+    let hash = params.hash.as_ref().and_then(|h| HashAlg::from_oid(&h.oid)).ok_or_else(|| unsupported("hash"))?;
+    let mgf_hash = params
+        .mask_gen
+        .as_ref()
+        .filter(|m| m.oid == rfc5912::ID_MGF_1)
+        .and_then(|m| m.parameters.as_ref()?.decode_as::<AlgorithmIdentifierOwned>().ok())
+        .and_then(|h| HashAlg::from_oid(&h.oid));
+    if mgf_hash != Some(hash) || hash == HashAlg::Sha1 {
+        return Err(unsupported("mask generation"));
+    }
+    if params.trailer_field.unwrap_or(1) != 1 {
+        return Err(unsupported("trailer field"));
+    }
+    Ok((hash, params.salt_length.unwrap_or(20) as usize))
+}
+
+/// The verifier for an RSASSA-PSS signature. Signers use a salt as long as the digest
+/// (OpenSSL's and most tokens' default) or the longest the key allows (pyHanko, Java); the
+/// verifiers need the length up front, so other lengths are refused as unsupported.
+fn pss_verifier(
+    spki: &SubjectPublicKeyInfoOwned,
+    params: Option<&Any>,
+) -> Result<&'static dyn signature::VerificationAlgorithm> {
+    use signature::RsaPssSaltLength::Max;
+    if spki.algorithm.oid != rfc5912::RSA_ENCRYPTION && spki.algorithm.oid != rfc5912::ID_RSASSA_PSS {
+        return Err(Error::Verify("RSASSA-PSS signature with a key that is not RSA".into()));
+    }
+    let (hash, salt) = pss_params(params)?;
+    let bits = signature::RsaParameters::public_modulus_len(spki.subject_public_key.raw_bytes())
+        .map_err(|_| Error::Verify("malformed RSA public key".into()))?;
+    let longest = ((bits as usize + 6) / 8).saturating_sub(hash.output_len() + 2);
+    let as_digest = salt == hash.output_len();
+    if !as_digest && salt != longest {
+        return Err(Error::Verify(format!(
+            "unsupported RSASSA-PSS salt length {salt} (supported: {} or {longest})",
+            hash.output_len()
+        )));
+    }
+    Ok(match (hash, as_digest) {
+        (HashAlg::Sha256, true) => &signature::RSA_PSS_2048_8192_SHA256,
+        (HashAlg::Sha384, true) => &signature::RSA_PSS_2048_8192_SHA384,
+        (HashAlg::Sha512, true) => &signature::RSA_PSS_2048_8192_SHA512,
+        (HashAlg::Sha256, false) => &const { signature::RSA_PSS_2048_8192_SHA256.with_pss_salt_length(Max) },
+        (HashAlg::Sha384, false) => &const { signature::RSA_PSS_2048_8192_SHA384.with_pss_salt_length(Max) },
+        (HashAlg::Sha512, false) => &const { signature::RSA_PSS_2048_8192_SHA512.with_pss_salt_length(Max) },
+        (HashAlg::Sha1, _) => return Err(Error::Verify("RSASSA-PSS with SHA-1".into())),
+    })
+}
+
 fn pick_verification_alg(
     spki: &SubjectPublicKeyInfoOwned,
-    sig_oid: &ObjectIdentifier,
+    sig_alg: &AlgorithmIdentifierOwned,
     hash: HashAlg,
 ) -> Result<&'static dyn signature::VerificationAlgorithm> {
-    let hash = match *sig_oid {
+    if sig_alg.oid == rfc5912::ID_RSASSA_PSS {
+        return pss_verifier(spki, sig_alg.parameters.as_ref());
+    }
+    let hash = match sig_alg.oid {
         rfc5912::SHA_256_WITH_RSA_ENCRYPTION | rfc5912::ECDSA_WITH_SHA_256 => HashAlg::Sha256,
         rfc5912::SHA_384_WITH_RSA_ENCRYPTION | rfc5912::ECDSA_WITH_SHA_384 => HashAlg::Sha384,
         rfc5912::SHA_512_WITH_RSA_ENCRYPTION | rfc5912::ECDSA_WITH_SHA_512 => HashAlg::Sha512,
@@ -318,7 +400,7 @@ pub(crate) fn verify_cert_signature(cert: &x509_cert::Certificate, issuer: &x509
     let sig = cert.signature.as_bytes().ok_or_else(|| Error::Verify("certificate signature has unused bits".into()))?;
     verify_signature(
         &issuer.tbs_certificate.subject_public_key_info,
-        &cert.signature_algorithm.oid,
+        &cert.signature_algorithm,
         HashAlg::Sha256,
         &tbs,
         sig,
@@ -339,9 +421,9 @@ mod tests {
             let sig = s.sign(b"hello")?;
             let cert = pki::parse_cert(&ee.cert_der)?;
             let spki = &cert.tbs_certificate.subject_public_key_info;
-            let oid = s.algorithm().algorithm_identifier().oid;
-            verify_signature(spki, &oid, HashAlg::Sha256, b"hello", &sig)?;
-            assert!(verify_signature(spki, &oid, HashAlg::Sha256, b"hellO", &sig).is_err());
+            let alg = s.algorithm().algorithm_identifier();
+            verify_signature(spki, &alg, HashAlg::Sha256, b"hello", &sig)?;
+            assert!(verify_signature(spki, &alg, HashAlg::Sha256, b"hellO", &sig).is_err());
         }
         Ok(())
     }

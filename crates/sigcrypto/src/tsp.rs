@@ -6,7 +6,7 @@ use der::asn1::{GeneralizedTime, Int, OctetString, SetOfVec};
 use der::{Any, Decode, Encode};
 use spki::AlgorithmIdentifier;
 use x509_cert::attr::Attribute;
-use x509_tsp::{MessageImprint, TimeStampReq, TimeStampResp, TspVersion, TstInfo};
+use x509_tsp::{Accuracy, MessageImprint, TimeStampReq, TimeStampResp, TspVersion};
 
 use crate::cms::{self as cmsmod, oid};
 use crate::http::{self, HttpConfig};
@@ -108,6 +108,91 @@ fn check_fresh(gen_time: u64) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// TSTInfo (RFC 3161 §2.4.2) as TSAs write it. The same fields as `x509_tsp::TstInfo`, but
+/// genTime may carry a fraction of a second, which §2.4.2 allows and many TSAs (pyHanko's,
+/// Sectigo's, DigiCert's) write, and which the `der` crate's GeneralizedTime refuses.
+#[derive(Clone, Debug, Eq, PartialEq, der::Sequence)]
+pub struct TstInfo {
+    pub version: TspVersion,
+    pub policy: der::oid::ObjectIdentifier,
+    pub message_imprint: MessageImprint,
+    pub serial_number: Int,
+    pub gen_time: GenTime,
+    #[asn1(optional = "true")]
+    pub accuracy: Option<Accuracy>,
+    #[asn1(default = "Default::default")]
+    pub ordering: bool,
+    #[asn1(optional = "true")]
+    pub nonce: Option<Int>,
+    #[asn1(context_specific = "0", tag_mode = "EXPLICIT", optional = "true")]
+    pub tsa: Option<x509_cert::ext::pkix::name::GeneralName>,
+    #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
+    pub extensions: Option<x509_cert::ext::Extensions>,
+}
+
+/// A GeneralizedTime in UTC with an optional fraction of a second
+/// (`YYYYMMDDhhmmss[.f+]Z`, X.690 §11.7). Encoded back in whole seconds.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct GenTime(std::time::Duration);
+
+impl GenTime {
+    /// Time since the UNIX epoch.
+    pub fn to_unix_duration(self) -> std::time::Duration {
+        self.0
+    }
+
+    fn parse(text: &[u8]) -> Option<GenTime> {
+        let text = std::str::from_utf8(text).ok()?.strip_suffix('Z')?;
+        let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+        if whole.len() != 14 || !whole.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        if fraction.len() > 9
+            || !fraction.bytes().all(|b| b.is_ascii_digit())
+            || (text.contains('.') && fraction.is_empty())
+        {
+            return None;
+        }
+        let field = |at: usize, len: usize| whole[at..at + len].parse::<u16>().ok();
+        let date = der::DateTime::new(
+            field(0, 4)?,
+            u8::try_from(field(4, 2)?).ok()?,
+            u8::try_from(field(6, 2)?).ok()?,
+            u8::try_from(field(8, 2)?).ok()?,
+            u8::try_from(field(10, 2)?).ok()?,
+            u8::try_from(field(12, 2)?).ok()?,
+        )
+        .ok()?;
+        let nanos = if fraction.is_empty() { 0 } else { format!("{fraction:0<9}").parse::<u32>().ok()? };
+        Some(GenTime(date.unix_duration() + std::time::Duration::from_nanos(u64::from(nanos))))
+    }
+
+    fn whole_seconds(self) -> der::Result<GeneralizedTime> {
+        GeneralizedTime::from_unix_duration(std::time::Duration::from_secs(self.0.as_secs()))
+    }
+}
+
+impl der::FixedTag for GenTime {
+    const TAG: der::Tag = der::Tag::GeneralizedTime;
+}
+
+impl<'a> der::DecodeValue<'a> for GenTime {
+    fn decode_value<R: der::Reader<'a>>(reader: &mut R, header: der::Header) -> der::Result<Self> {
+        let text = reader.read_vec(header.length)?;
+        GenTime::parse(&text).ok_or_else(|| der::Tag::GeneralizedTime.value_error())
+    }
+}
+
+impl der::EncodeValue for GenTime {
+    fn value_len(&self) -> der::Result<der::Length> {
+        self.whole_seconds()?.value_len()
+    }
+
+    fn encode_value(&self, writer: &mut impl der::Writer) -> der::Result<()> {
+        self.whole_seconds()?.encode_value(writer)
+    }
 }
 
 /// Extract the TSTInfo of a token.
@@ -268,5 +353,22 @@ mod tests {
             assert!(check_token(junk, &d).is_err());
         }
         Ok(())
+    }
+
+    #[test]
+    fn gen_time_takes_fractions_of_a_second() {
+        let whole = GenTime::parse(b"20261128101530Z").map(GenTime::to_unix_duration);
+        assert_eq!(whole, Some(std::time::Duration::from_secs(1_795_860_930)));
+        let fraction = GenTime::parse(b"20261128101530.25Z").map(GenTime::to_unix_duration);
+        assert_eq!(fraction, Some(std::time::Duration::from_millis(1_795_860_930_250)));
+        for bad in [
+            &b"20261128101530"[..],
+            b"20261128101530.Z",
+            b"2026112810153Z",
+            b"20261328101530Z",
+            b"20261128101530.1234567890Z",
+        ] {
+            assert_eq!(GenTime::parse(bad), None, "{}", String::from_utf8_lossy(bad));
+        }
     }
 }
