@@ -410,14 +410,19 @@ pub(crate) fn embedded_certs(sd: &SignedData) -> Result<Vec<x509_cert::Certifica
 
 /// Find the signer certificate by SignerIdentifier.
 pub(crate) fn find_signer_cert(sd: &SignedData, si: &SignerInfo) -> Result<x509_cert::Certificate> {
+    signer_cert(sd, si)?.ok_or_else(|| Error::Cms("signer certificate is not included in the CMS".into()))
+}
+
+/// The certificate the SignerInfo names, when the CMS carries it (`None`: it does not; an
+/// error: the certificates cannot be read).
+pub(crate) fn signer_cert(sd: &SignedData, si: &SignerInfo) -> Result<Option<x509_cert::Certificate>> {
     let certs = embedded_certs(sd)?;
-    let found = certs.into_iter().find(|c| match &si.sid {
+    Ok(certs.into_iter().find(|c| match &si.sid {
         SignerIdentifier::IssuerAndSerialNumber(ias) => {
             c.tbs_certificate.issuer == ias.issuer && c.tbs_certificate.serial_number == ias.serial_number
         }
         SignerIdentifier::SubjectKeyIdentifier(ski) => subject_key_id(c).as_deref() == Some(ski.0.as_bytes()),
-    });
-    found.ok_or_else(|| Error::Cms("signer certificate is not included in the CMS".into()))
+    }))
 }
 
 fn subject_key_id(cert: &x509_cert::Certificate) -> Option<Vec<u8>> {

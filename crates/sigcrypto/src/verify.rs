@@ -194,17 +194,26 @@ fn verify_signer(
         errors.push("detached signature: the signed content was not supplied".to_string());
         facts.hash_ok = false;
     }
-    let summary = match cmsmod::check_signer_info(sd, si, data) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            match &e {
-                Error::Verify(message) if message.contains("messageDigest") => facts.hash_ok = false,
-                Error::Verify(_) | Error::Crypto(_) => facts.signature_value_ok = false,
-                _ => facts.format_ok = false,
-            }
-            errors.push(e.to_string());
+    // EN 319 102-1 §5.2.2: a signature whose signing certificate cannot be identified is
+    // INDETERMINATE (NO_SIGNING_CERTIFICATE_FOUND), not a format failure: the CMS may be
+    // well built and its certificate merely left out (`openssl cms -sign -nocerts`).
+    let summary = match cmsmod::signer_cert(sd, si) {
+        Ok(None) => {
+            errors.push("the signer's certificate is not in the signature, so its value cannot be checked".into());
             None
         }
+        _ => match cmsmod::check_signer_info(sd, si, data) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                match &e {
+                    Error::Verify(message) if message.contains("messageDigest") => facts.hash_ok = false,
+                    Error::Verify(_) | Error::Crypto(_) => facts.signature_value_ok = false,
+                    _ => facts.format_ok = false,
+                }
+                errors.push(e.to_string());
+                None
+            }
+        },
     };
     let mut intact = summary.is_some() && errors.is_empty();
     if let (Content::Digest(d), Some(s)) = (content, &summary)

@@ -103,3 +103,44 @@ fn attached_openssl_cms_and_garbage() -> TestResult {
     assert!(TrustStore::from_pem(b"").is_err());
     Ok(())
 }
+
+/// A CMS made without its signer's certificate (`openssl cms -sign -nocerts`) is well built but
+/// cannot be checked: INDETERMINATE / NO_SIGNING_CERTIFICATE_FOUND (EN 319 102-1 §5.2.2), not a
+/// format failure.
+#[test]
+fn a_signature_without_its_certificate_is_indeterminate() -> TestResult {
+    use signet_sigcrypto::validation::{Indication, SubIndication};
+    let pki = Pki::new(KeyAlgo::Rsa2048);
+    pki.write("data.bin", b"payload");
+    let o = run(
+        pki.dir.path(),
+        "openssl",
+        &[
+            "cms",
+            "-sign",
+            "-binary",
+            "-nocerts",
+            "-md",
+            "sha256",
+            "-in",
+            "data.bin",
+            "-signer",
+            "signer.pem",
+            "-inkey",
+            "signer.key",
+            "-outform",
+            "DER",
+            "-out",
+            "bare.p7s",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let der = std::fs::read(pki.path("bare.p7s"))?;
+    let trust = TrustStore::from_pem(pki.ca.cert_pem().as_bytes())?;
+    let r = verify::verify_cms(&der, Content::Detached(b"payload"), &trust, &VerifyOptions::default())?;
+    let signer = &r.signers[0];
+    assert!(!r.valid && !signer.intact, "{r:#?}");
+    assert_eq!(signer.indication, Indication::Indeterminate, "{signer:#?}");
+    assert_eq!(signer.sub_indication, Some(SubIndication::NoSigningCertificateFound), "{signer:#?}");
+    Ok(())
+}
