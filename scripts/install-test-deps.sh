@@ -4,7 +4,7 @@
 # codes off rendered pages), SoftHSM2 and OpenSC's
 # pkcs11-tool (a PKCS#11 token for the signer utility's tests; p11-kit's PKCS#11 header to
 # build a module that locks it after wrong PINs), a local S3 server (moto),
-# pyHanko and PDF producers for test inputs, a running PostgreSQL, and mingw-w64 for the
+# pyHanko and PDF producers for test inputs, xsdata (pyHanko's bindings of the ETSI report schema), a running PostgreSQL, and mingw-w64 for the
 # Windows build of the signer utility.
 # Idempotent: tools already present are not reinstalled.
 set -euo pipefail
@@ -32,7 +32,7 @@ if ((${#need_apt[@]})); then
 fi
 
 python_ok() { python3 - <<'PY' 2>/dev/null
-import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml, PIL, aiosmtpd, openpyxl  # noqa: F401
+import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml, PIL, aiosmtpd, openpyxl, xsdata  # noqa: F401
 import shutil, sys
 from importlib.metadata import version
 # api_fuzz.rs needs schemathesis 4.32+ (two WFC users as peers, `--checks all` with every check).
@@ -43,9 +43,9 @@ PY
 if ! python_ok; then
   echo "installing Python test tools"
   python3 -m pip install -q --disable-pip-version-check \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd openpyxl 'schemathesis>=4.32,<5' \
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd openpyxl xsdata 'schemathesis>=4.32,<5' \
     || python3 -m pip install -q --break-system-packages \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd openpyxl 'schemathesis>=4.32,<5'
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd openpyxl xsdata 'schemathesis>=4.32,<5'
 fi
 
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest

@@ -81,6 +81,9 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
         ["referrals", ..] => ManageSettings,
         // Leads come from the tenant's sales integrations (applications with the permission).
         ["crm", ..] => ManageSettings,
+        // A report sealed in the organisation's name states what a file showed: as reading
+        // its workflows (`POST /verify` and `/verify/report` are public).
+        ["verify", "sealed-report"] => ReadWorkflows,
         ["workflows", ..] | ["templates", ..] if read => ReadWorkflows,
         ["templates", "find"] => ReadWorkflows,
         ["workflows", ..] | ["templates", ..] => SendWorkflows,

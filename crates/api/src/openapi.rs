@@ -141,6 +141,8 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(applications::rotate))
         .routes(routes!(applications::revoke))
         .routes(routes!(verify::verify))
+        .routes(routes!(verify::report))
+        .routes(routes!(verify::sealed_report))
         .routes(routes!(sso::create, sso::list))
         .routes(routes!(sso::update, sso::delete))
         .routes(routes!(sso::list_proofs))

@@ -25,6 +25,7 @@ on_both_backends!(
     the_api_explains_each_signature_and_finds_every_change,
     the_public_page_shows_the_verdicts_on_a_phone_with_and_without_javascript,
     a_qr_code_on_the_document_leads_to_its_verification_page,
+    etsi_reports_for_anyone_and_sealed_for_an_organisation,
 );
 
 const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
@@ -215,6 +216,88 @@ async fn the_api_explains_each_signature_and_finds_every_change(backend: Backend
         .filter(|p| p.extension().is_some_and(|e| e == "pdf") && !p.starts_with(data.join("keys")));
     let pdfs: Vec<PathBuf> = kept.collect();
     assert!(pdfs.iter().all(|p| !std::fs::read(p).is_ok_and(|b| b == dsc)), "an upload was stored: {pdfs:?}");
+}
+
+async fn etsi_report(app: &TestApp, file: &[u8], format: &str) -> reqwest::Response {
+    reqwest::Client::new()
+        .post(app.url("/api/v1/verify/report"))
+        .json(&json!({"fileData": STANDARD.encode(file), "format": format}))
+        .send()
+        .await
+        .expect("report")
+}
+
+/// The ETSI TS 119 102-2 report (issue 32, item 4): XML that fits pyHanko's bindings of the
+/// ETSI schema and JSON with the same content, for anyone; sealed by the caller's organisation
+/// for its members, and the sealed report verifies (API and `signet_signing::verify_file`).
+async fn etsi_reports_for_anyone_and_sealed_for_an_organisation(backend: Backend) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pki = TestPki::new("Report Test DSC CA");
+    let app = spawn_trusting(backend, &pki, dir.path()).await;
+    let dsc = signed_with_certificate(&pki);
+
+    let response = etsi_report(&app, &dsc, "xml").await;
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-type"].to_str().is_ok_and(|t| t.starts_with("application/xml")));
+    let xml = response.text().await.expect("xml");
+    assert!(xml.contains("urn:etsi:019102:mainindication:total-passed"), "{xml}");
+    assert!(xml.contains("<vr:Signer>Ravi Kumar</vr:Signer>"), "{xml}");
+    let covered = etsi_report(&app, &commented_over_the_text(&dsc), "xml").await.text().await.expect("xml");
+    assert!(covered.contains("urn:etsi:019102:subindication:SIG_CONSTRAINTS_FAILURE"), "{covered}");
+    assert!(covered.contains("urn:signet:verification:hides-signed-content"), "{covered}");
+    let as_json: Value = etsi_report(&app, &dsc, "json").await.json().await.expect("json");
+    let status = &as_json["SignatureValidationReport"][0]["SignatureValidationStatus"];
+    assert_eq!(status["MainIndication"], "urn:etsi:019102:mainindication:total-passed", "{as_json}");
+    let refused = expect_problem(etsi_report(&app, &one_page("Unsigned"), "xml").await, 400, "validation_failed").await;
+    assert!(refused["errors"]["fileData"].is_array(), "{refused}");
+
+    let body = json!({"fileData": STANDARD.encode(&dsc)});
+    let anonymous =
+        reqwest::Client::new().post(app.url("/api/v1/verify/sealed-report")).json(&body).send().await.expect("sealed");
+    assert_eq!(anonymous.status(), 401);
+    let tenant = app.tenant("Acme Bank").await;
+    let token = app.token(&tenant).await;
+    let response = app.post("/api/v1/verify/sealed-report", &token, body).await;
+    assert_eq!(response.status(), 200);
+    let sealed = response.bytes().await.expect("sealed").to_vec();
+    let ca = app.state.services.keys.ca.cert_der.clone();
+    let checked = signet_signing::verify_file(&sealed, &[ca]).expect("the sealed report verifies");
+    assert!(checked.valid, "{checked:#?}");
+    assert_eq!(checked.signatures[0].kind, "xades");
+    assert!(
+        checked.signatures[0].signer_common_name.as_deref().is_some_and(|n| n.contains("Acme Bank")),
+        "{checked:#?}"
+    );
+    let answer = report(&app, &sealed).await;
+    assert_eq!(
+        (answer["valid"].clone(), answer["signatures"][0]["method"].clone()),
+        (json!(true), json!("electronic"))
+    );
+
+    let reports = dir.path().join("reports");
+    std::fs::create_dir_all(&reports).expect("dir");
+    std::fs::write(reports.join("plain.xml"), &xml).expect("write");
+    std::fs::write(reports.join("covered.xml"), &covered).expect("write");
+    std::fs::write(reports.join("sealed.xml"), &sealed).expect("write");
+    // The seal, checked by xmlsec1 against Signet's CA.
+    let ca_der = dir.path().join("signet-ca.der");
+    std::fs::write(&ca_der, &app.state.services.keys.ca.cert_der).expect("ca");
+    let xmlsec = Command::new("xmlsec1")
+        .args(["--verify", "--trusted-der"])
+        .arg(&ca_der)
+        .args(["--id-attr:Id", "http://uri.etsi.org/01903/v1.3.2#:SignedProperties"])
+        .arg(reports.join("sealed.xml"))
+        .output()
+        .expect("xmlsec1");
+    assert!(xmlsec.status.success(), "xmlsec1: {}", String::from_utf8_lossy(&xmlsec.stderr));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../signing/tests/corpus/check_etsi_reports.py");
+    let checked = Command::new("python3").arg(&script).arg(&reports).output().expect("python3 with pyHanko and xsdata");
+    assert!(
+        checked.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&checked.stdout),
+        String::from_utf8_lossy(&checked.stderr)
+    );
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {

@@ -11,8 +11,9 @@ use serde::Serialize;
 use signet_domain::{Error, ErrorCode};
 use signet_signing::{FileKind, Report, SignatureReport, SubIndication};
 
-use crate::Services;
 use crate::heavy::Share;
+use crate::{Caller, Services};
+use signet_domain::access::Permission;
 
 /// How a signature was made, as a reader would name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -126,6 +127,38 @@ pub async fn verify_base64(svc: &Services, file: Option<&str>, detached: Option<
         None => None,
     };
     verify(svc, file, detached).await
+}
+
+/// The ETSI TS 119 102-2 validation report on a file, for anyone (as [`verify`]). A file
+/// without signatures has none (400 on `fileData`).
+pub async fn etsi_report(
+    svc: &Services,
+    file: Option<&str>,
+    detached: Option<&str>,
+) -> Result<signet_signing::etsi::ValidationReport, Error> {
+    let verification = verify_base64(svc, file, detached).await?;
+    signet_signing::etsi::ValidationReport::of_now(&verification.report)
+        .map_err(|_| Error::field("fileData", "has no signatures to report on"))
+}
+
+/// [`etsi_report`] as XML sealed by the caller's organisation (an enveloped XAdES signature by
+/// its sealing certificate, where the schema places `ds:Signature`): a statement, in the
+/// organisation's name, of what the file showed when it was checked. Making it is reading the
+/// tenant's workflows (senders, auditors, administrators), not signing anything for anyone.
+pub async fn sealed_etsi_report(
+    svc: &Services,
+    caller: &Caller,
+    file: Option<&str>,
+    detached: Option<&str>,
+) -> Result<Vec<u8>, Error> {
+    caller.require(Permission::ReadWorkflows)?;
+    let report = etsi_report(svc, file, detached).await?;
+    let seal = svc.seals.for_tenant(&svc.store, caller.tenant_id).await?;
+    let xml = report.to_xml();
+    svc.heavy
+        .run(Share::Tenant(caller.tenant_id), move || signet_signing::sign_xml(xml.as_bytes(), seal.as_ref(), true))
+        .await?
+        .map_err(|e| Error::internal(format!("sealing the validation report: {e}")))
 }
 
 /// Where a QR code on a document leads: its public verification page.

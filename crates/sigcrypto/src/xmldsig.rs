@@ -439,6 +439,13 @@ pub struct XmlSignatureReport {
     pub valid: bool,
     pub signer_subject: Option<String>,
     pub signer_common_name: Option<String>,
+    /// The signer certificate's issuer (RFC 4514 string).
+    pub issuer: Option<String>,
+    /// Subjects of the certification path to the trust anchor, leaf first (when trusted).
+    pub chain: Vec<String>,
+    /// The signer certificate (DER).
+    #[serde(skip)]
+    pub signer_certificate: Option<Vec<u8>>,
     /// XAdES SigningTime (claimed).
     pub signing_time: Option<String>,
     pub xades: bool,
@@ -513,6 +520,9 @@ fn verify_one(doc: &Document, sig: &Element, pscope: &NsScope, key: SignerKey<'_
         valid: false,
         signer_subject: None,
         signer_common_name: None,
+        issuer: None,
+        chain: Vec::new(),
+        signer_certificate: None,
         signing_time: None,
         xades: false,
         references_ok: 0,
@@ -564,6 +574,8 @@ fn verify_inner(
     };
     r.signer_subject = Some(cert.tbs_certificate.subject.to_string());
     r.signer_common_name = pki::name_common_name(&cert.tbs_certificate.subject);
+    r.issuer = Some(cert.tbs_certificate.issuer.to_string());
+    r.signer_certificate = Some(cert_der.clone());
 
     // References.
     let refs = ds_children(si, &si_scope, "Reference");
@@ -622,7 +634,10 @@ fn verify_inner(
         SignerKey::KeyInfo(trust, opts) => {
             let at = opts.validation_time.unwrap_or_else(now_unix);
             match validate_chain(&cert_der, &chain, trust, at) {
-                Ok(_) => r.trusted = true,
+                Ok(path) => {
+                    r.trusted = true;
+                    r.chain = path.iter().map(|c| c.tbs_certificate.subject.to_string()).collect();
+                }
                 Err(e) => r.errors.push(format!("certificate not trusted: {e}")),
             }
         }

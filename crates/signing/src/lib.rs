@@ -10,12 +10,14 @@
 //! | [`sign_data`] / [`sign_hash`] | CMS (CAdES) over data, attached or detached, or over a given SHA-256 |
 //! | [`sign_xml`] | enveloped XML-DSig, optionally XAdES-BES |
 //! | [`verify_file`] | one report for a PDF, a CMS (DER or PEM) or an XML file |
+//! | [`etsi::ValidationReport`] | that report as ETSI TS 119 102-2 XML or JSON |
 //!
 //! Every private-key operation goes through [`RawSigner`], so local keys, hardware tokens and
 //! remote providers plug in the same way.
 
 mod cades;
 mod error;
+pub mod etsi;
 mod pades;
 mod verify;
 

@@ -72,6 +72,9 @@ pub struct SignatureReport {
     pub proves_existence_at: Option<u64>,
     pub signer: Option<String>,
     pub signer_common_name: Option<String>,
+    /// The signer's certificate (DER), for reports that carry it (ETSI TS 119 102-2).
+    #[serde(skip)]
+    pub signer_certificate: Option<Vec<u8>>,
     pub issuer: Option<String>,
     /// Certification path, leaf first.
     pub chain: Vec<String>,
@@ -196,6 +199,7 @@ fn from_signer_report(s: &SignerReport) -> SignatureReport {
         trusted: s.trusted,
         signer: s.signer.as_ref().map(|x| x.subject.clone()),
         signer_common_name: s.signer.as_ref().and_then(|x| x.common_name.clone()),
+        signer_certificate: s.signer.as_ref().map(|x| x.cert_der.clone()),
         issuer: s.signer.as_ref().map(|x| x.issuer.clone()),
         chain: s.chain.clone(),
         signing_time: s.claimed_signing_time.clone(),
@@ -234,6 +238,9 @@ fn verify_xml(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<
             valid: s.valid,
             signer: s.signer_subject.clone(),
             signer_common_name: s.signer_common_name.clone(),
+            signer_certificate: s.signer_certificate.clone(),
+            issuer: s.issuer.clone(),
+            chain: s.chain.clone(),
             signing_time: s.signing_time.clone(),
             covers_whole_document: s.covers_document,
             modifications_allowed: true,

@@ -4,7 +4,9 @@
 //! pyHanko. Every attack must fail and every honest file must pass; pyHanko's verdict is
 //! recorded beside Signet's (it refuses some honest comment workflows and accepts two attacks).
 //! The table is written to the target directory; `docs/verification.md` holds a copy and must
-//! name every case.
+//! name every case. Each file's ETSI TS 119 102-2 report is checked against pyHanko's bindings
+//! of the ETSI schema (`corpus/check_etsi_reports.py`), and its main indication must agree
+//! with Signet's verdict.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
@@ -12,6 +14,7 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
+use signet_signing::etsi::ValidationReport;
 
 /// The attack classes the corpus must cover (issue 32: the nine published classes).
 const CLASSES: [&str; 9] =
@@ -25,6 +28,7 @@ struct Judged {
     pyhanko: String,
     signet: String,
     signet_valid: bool,
+    etsi: Option<String>,
 }
 
 fn make_corpus(dir: &Path) -> Vec<Value> {
@@ -35,12 +39,19 @@ fn make_corpus(dir: &Path) -> Vec<Value> {
     serde_json::from_slice::<Vec<Value>>(&manifest).unwrap()
 }
 
-/// Signet's verdict in one line: `valid`, or what failed first.
-fn signet_verdict(file: &[u8], trust: &[Vec<u8>]) -> (bool, String) {
+/// Signet's verdict in one line: `valid`, or what failed first; and the ETSI report (XML)
+/// when the file has signatures.
+fn signet_verdict(file: &[u8], trust: &[Vec<u8>]) -> (bool, String, Option<String>) {
     let report = match signet_signing::verify_file(file, trust) {
         Ok(report) => report,
-        Err(e) => return (false, format!("refused: {e}")),
+        Err(e) => return (false, format!("refused: {e}"), None),
     };
+    let etsi = ValidationReport::of(&report, "2026-11-28T10:00:00Z").ok().map(|r| r.to_xml());
+    let (valid, said) = in_words(&report);
+    (valid, said, etsi)
+}
+
+fn in_words(report: &signet_signing::Report) -> (bool, String) {
     if report.valid {
         return (true, "valid".into());
     }
@@ -86,7 +97,7 @@ fn every_attack_fails_and_every_honest_file_passes() {
         .map(|case| {
             let name = case["name"].as_str().unwrap().to_string();
             let file = std::fs::read(dir.path().join(format!("{name}.pdf"))).unwrap();
-            let (signet_valid, signet) = signet_verdict(&file, &trust);
+            let (signet_valid, signet, etsi) = signet_verdict(&file, &trust);
             Judged {
                 name,
                 class: case["cls"].as_str().unwrap().into(),
@@ -95,6 +106,7 @@ fn every_attack_fails_and_every_honest_file_passes() {
                 pyhanko: case["pyhanko"].as_str().unwrap().into(),
                 signet,
                 signet_valid,
+                etsi,
             }
         })
         .collect();
@@ -132,9 +144,37 @@ fn every_attack_fails_and_every_honest_file_passes() {
         target.display()
     );
 
+    check_etsi_reports(&judged, dir.path());
+
     let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/verification.md"))
         .expect("docs/verification.md");
     let missing: Vec<&str> =
         judged.iter().map(|j| j.name.as_str()).filter(|n| !docs.contains(&format!("`{n}`"))).collect();
     assert!(missing.is_empty(), "docs/verification.md does not list {missing:?}; the table is in {}", target.display());
+}
+
+/// Every report validates against pyHanko's bindings of the ETSI schema, and says TOTAL-PASSED
+/// for every signature exactly when Signet calls the file valid.
+fn check_etsi_reports(judged: &[Judged], dir: &Path) {
+    let reports = dir.join("etsi");
+    std::fs::create_dir_all(&reports).unwrap();
+    let passed = "<vr:MainIndication>urn:etsi:019102:mainindication:total-passed</vr:MainIndication>";
+    let mut disagree = Vec::new();
+    for j in judged {
+        let Some(xml) = &j.etsi else { continue };
+        std::fs::write(reports.join(format!("{}.xml", j.name)), xml).unwrap();
+        let all_passed = xml.matches("<vr:MainIndication>").count() == xml.matches(passed).count();
+        if all_passed != j.signet_valid {
+            disagree.push(j.name.as_str());
+        }
+    }
+    assert!(disagree.is_empty(), "the ETSI report's main indication disagrees with the verdict on {disagree:?}");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/check_etsi_reports.py");
+    let out = Command::new("python3").arg(&script).arg(&reports).output().expect("python3 with pyHanko and xsdata");
+    assert!(
+        out.status.success(),
+        "ETSI reports do not fit the schema:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -4,11 +4,14 @@
 
 use axum::Json;
 use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use signet_services::verification::{self, Verdict, Verification};
 use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::auth::Auth;
 use crate::error::{ApiResult, ProblemDetails};
 use crate::extract::{ApiJson, ClientIp};
 
@@ -22,6 +25,29 @@ pub struct VerifyRequest {
     /// For a detached CMS signature: the content it signs, base64.
     #[schema(content_encoding = "base64")]
     pub detached_content: Option<String>,
+}
+
+/// A file to report on, and the report's form.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct VerificationReportRequest {
+    /// The signed file, base64 (a `data:` URL prefix is allowed): a PDF, an XML document with
+    /// enveloped signatures, or a CMS signature (DER or PEM); at most 25 MiB.
+    #[schema(min_length = 1, content_encoding = "base64")]
+    pub file_data: String,
+    /// For a detached CMS signature: the content it signs, base64.
+    #[schema(content_encoding = "base64")]
+    pub detached_content: Option<String>,
+    /// `xml` (the default: the standard's XML) or `json` (the same content as JSON).
+    pub format: Option<ReportFormat>,
+}
+
+/// The form of an ETSI TS 119 102-2 report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportFormat {
+    Xml,
+    Json,
 }
 
 /// One signature's verdict.
@@ -161,4 +187,65 @@ pub async fn verify(
         verification::verify_base64(&state.services, Some(&request.file_data), request.detached_content.as_deref())
             .await?;
     Ok(Json(view(verification)))
+}
+
+const XML: &str = "application/xml; charset=utf-8";
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/verify/report",
+    operation_id = "verificationReport",
+    tag = "verification",
+    request_body = VerificationReportRequest,
+    responses(
+        (status = 200, description = "The ETSI TS 119 102-2 validation report: XML in the schema's namespace `http://uri.etsi.org/19102/v1.2.1#` (`format` `xml`, the default), or its content as JSON with the schema's element names (`format` `json`)", content(
+            (String = "application/xml"),
+            (Object = "application/json"),
+        )),
+        (status = 400, description = "Not base64, empty, larger than 25 MiB, not a PDF, XML or CMS file, or a file without signatures (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 429, description = "Too many requests from this address", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn report(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ApiJson(request): ApiJson<VerificationReportRequest>,
+) -> ApiResult<Response> {
+    state.ip_limiter.check(ip)?;
+    let report =
+        verification::etsi_report(&state.services, Some(&request.file_data), request.detached_content.as_deref())
+            .await?;
+    Ok(match request.format.unwrap_or(ReportFormat::Xml) {
+        ReportFormat::Xml => ([(header::CONTENT_TYPE, XML)], report.to_xml()).into_response(),
+        ReportFormat::Json => Json(report).into_response(),
+    })
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/verify/sealed-report",
+    operation_id = "sealedVerificationReport",
+    tag = "verification",
+    security(("bearer" = [])),
+    request_body = VerifyRequest,
+    responses(
+        (status = 200, description = "The ETSI TS 119 102-2 validation report (XML) sealed by the caller's organisation: an enveloped XAdES signature by its sealing certificate as the report's last element, which `signet verify` and `POST /api/v1/verify` check", content_type = "application/xml"),
+        (status = 400, description = "Not base64, empty, larger than 25 MiB, not a PDF, XML or CMS file, or a file without signatures (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 401, description = "Not authenticated", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 403, description = "The caller may not read the organisation's workflows (`forbidden`)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn sealed_report(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(request): ApiJson<VerifyRequest>,
+) -> ApiResult<Response> {
+    let sealed = verification::sealed_etsi_report(
+        &state.services,
+        &auth.caller(),
+        Some(&request.file_data),
+        request.detached_content.as_deref(),
+    )
+    .await?;
+    Ok(([(header::CONTENT_TYPE, XML)], sealed).into_response())
 }

@@ -1,5 +1,6 @@
-//! `signet verify FILE [--trust PEM] [--json]`: a report per signature; success only when
-//! every signature is intact, chains to the trust store and was not invalidated later.
+//! `signet verify FILE [--trust PEM] [--json | --etsi-xml | --etsi-json]`: a report per
+//! signature (Signet's, or ETSI TS 119 102-2's in XML or JSON); success only when every
+//! signature is intact, chains to the trust store and was not invalidated later.
 
 use std::path::PathBuf;
 
@@ -18,8 +19,14 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub content: Option<PathBuf>,
     /// Print the report as JSON.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["etsi_xml", "etsi_json"])]
     pub json: bool,
+    /// Print the ETSI TS 119 102-2 validation report (XML).
+    #[arg(long, conflicts_with = "etsi_json")]
+    pub etsi_xml: bool,
+    /// Print the ETSI TS 119 102-2 validation report's content as JSON.
+    #[arg(long)]
+    pub etsi_json: bool,
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
@@ -38,7 +45,15 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     };
     let report = signet_signing::verify_file_with(&bytes, content.as_deref(), &trust, None)
         .with_context(|| format!("{}", args.file.display()))?;
-    if args.json {
+    if args.etsi_xml || args.etsi_json {
+        let etsi = signet_signing::etsi::ValidationReport::of_now(&report)
+            .with_context(|| format!("{}", args.file.display()))?;
+        if args.etsi_xml {
+            print!("{}", etsi.to_xml());
+        } else {
+            println!("{}", serde_json::to_string_pretty(&etsi)?);
+        }
+    } else if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_text(&report);
