@@ -181,7 +181,7 @@ async fn every_operation_answers_each_role_as_docs_access_md_says(backend: Backe
 /// marks what every signed-in person reaches, whose answer then depends on their relation to
 /// what it names (their own inbox, lots, jobs, sign-in settings, certificates): for an id that
 /// does not exist, that is 404 for everyone.
-const CONSOLE: [(&str, &str, &[Permission]); 80] = {
+const CONSOLE: [(&str, &str, &[Permission]); 82] = {
     use Permission::*;
     [
         // The landing page: the workflows list, or the inbox for whoever cannot read workflows.
@@ -216,6 +216,8 @@ const CONSOLE: [(&str, &str, &[Permission]); 80] = {
         ("GET", "/app/lots/{id}", &[Authenticated]),
         ("POST", "/app/lots/{id}/sign", &[Authenticated]),
         ("GET", "/app/audit", &[ReadAudit]),
+        ("GET", "/app/verify", &[ReadWorkflows]),
+        ("POST", "/app/verify", &[ReadWorkflows]),
         ("GET", "/app/departments", &[ReadDirectory]),
         ("POST", "/app/departments", &[ManagePeople]),
         ("POST", "/app/departments/{id}/delete", &[ManagePeople]),
@@ -272,8 +274,9 @@ const CONSOLE: [(&str, &str, &[Permission]); 80] = {
 };
 
 /// Forms sent as `multipart/form-data` (files, signature images).
-const MULTIPART: [&str; 6] = [
+const MULTIPART: [&str; 7] = [
     "/app/send",
+    "/app/verify",
     "/app/bulk",
     "/app/lots/{id}/sign",
     "/app/stamps/load",

@@ -2460,6 +2460,7 @@ async fn every_section_meets_wcag_2_1_aa_on_a_phone(backend: Backend) {
         "/app/webhooks",
         "/app/exports",
         "/app/audit",
+        "/app/verify",
     ];
     let tag = format!("{backend:?}").to_lowercase();
     let args = json!({"email": tenant.admin_email, "password": ADMIN_PASSWORD, "pages": sections});

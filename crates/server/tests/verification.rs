@@ -274,6 +274,34 @@ async fn etsi_reports_for_anyone_and_sealed_for_an_organisation(backend: Backend
         (json!(true), json!("electronic"))
     );
 
+    // The page: anyone downloads the report; a member has it sealed in the console.
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(dsc.clone()).file_name("contract.pdf"))
+        .text("report", "etsi");
+    let page = reqwest::Client::new().post(app.url("/verify")).multipart(form).send().await.expect("page");
+    assert_eq!(page.status(), 200);
+    assert!(page.headers()["content-disposition"].to_str().is_ok_and(|d| d.starts_with("attachment")));
+    let downloaded = page.text().await.expect("xml");
+    assert!(downloaded.contains("urn:etsi:019102:mainindication:total-passed"), "{downloaded}");
+    let browser = signet_testkit::console::console_session(&app, &tenant.admin_email, "correct horse battery").await;
+    let console = browser.get(app.url("/app/verify")).await.text().await.expect("html");
+    let csrf = signet_testkit::console::csrf_of(&console);
+    let form = reqwest::multipart::Form::new()
+        .text("csrf", csrf.clone())
+        .part("file", reqwest::multipart::Part::bytes(dsc.clone()).file_name("contract.pdf"));
+    let from_console = browser.send(browser.http.post(app.url("/app/verify")).multipart(form)).await;
+    assert_eq!(from_console.status(), 200);
+    let sealed_in_console = from_console.bytes().await.expect("sealed").to_vec();
+    let ca = app.state.services.keys.ca.cert_der.clone();
+    let checked = signet_signing::verify_file(&sealed_in_console, &[ca]).expect("the console's sealed report verifies");
+    assert!(checked.valid && checked.signatures[0].kind == "xades", "{checked:#?}");
+    let form = reqwest::multipart::Form::new()
+        .text("csrf", csrf)
+        .part("file", reqwest::multipart::Part::bytes(one_page("Unsigned")).file_name("unsigned.pdf"));
+    let refused = browser.send(browser.http.post(app.url("/app/verify")).multipart(form)).await;
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("html").contains("no signatures"));
+
     let reports = dir.path().join("reports");
     std::fs::create_dir_all(&reports).expect("dir");
     std::fs::write(reports.join("plain.xml"), &xml).expect("write");

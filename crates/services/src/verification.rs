@@ -121,11 +121,7 @@ pub async fn verify(svc: &Services, file: Vec<u8>, detached: Option<Vec<u8>>) ->
 
 /// [`verify`] for base64 fields (`fileData`, `detachedContent`) as the API takes them.
 pub async fn verify_base64(svc: &Services, file: Option<&str>, detached: Option<&str>) -> Result<Verification, Error> {
-    let file = crate::documents::decode_base64("fileData", file, MAX_FILE_BYTES)?;
-    let detached = match detached.filter(|d| !d.trim().is_empty()) {
-        Some(d) => Some(crate::documents::decode_base64("detachedContent", Some(d), MAX_FILE_BYTES)?),
-        None => None,
-    };
+    let (file, detached) = decode_upload(file.unwrap_or_default(), detached)?;
     verify(svc, file, detached).await
 }
 
@@ -133,10 +129,10 @@ pub async fn verify_base64(svc: &Services, file: Option<&str>, detached: Option<
 /// without signatures has none (400 on `fileData`).
 pub async fn etsi_report(
     svc: &Services,
-    file: Option<&str>,
-    detached: Option<&str>,
+    file: Vec<u8>,
+    detached: Option<Vec<u8>>,
 ) -> Result<signet_signing::etsi::ValidationReport, Error> {
-    let verification = verify_base64(svc, file, detached).await?;
+    let verification = verify(svc, file, detached).await?;
     signet_signing::etsi::ValidationReport::of_now(&verification.report)
         .map_err(|_| Error::field("fileData", "has no signatures to report on"))
 }
@@ -148,8 +144,8 @@ pub async fn etsi_report(
 pub async fn sealed_etsi_report(
     svc: &Services,
     caller: &Caller,
-    file: Option<&str>,
-    detached: Option<&str>,
+    file: Vec<u8>,
+    detached: Option<Vec<u8>>,
 ) -> Result<Vec<u8>, Error> {
     caller.require(Permission::ReadWorkflows)?;
     let report = etsi_report(svc, file, detached).await?;
@@ -159,6 +155,16 @@ pub async fn sealed_etsi_report(
         .run(Share::Tenant(caller.tenant_id), move || signet_signing::sign_xml(xml.as_bytes(), seal.as_ref(), true))
         .await?
         .map_err(|e| Error::internal(format!("sealing the validation report: {e}")))
+}
+
+/// The file and detached content of an API request (base64 fields).
+pub fn decode_upload(file: &str, detached: Option<&str>) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
+    let file = crate::documents::decode_base64("fileData", Some(file), MAX_FILE_BYTES)?;
+    let detached = match detached.filter(|d| !d.trim().is_empty()) {
+        Some(d) => Some(crate::documents::decode_base64("detachedContent", Some(d), MAX_FILE_BYTES)?),
+        None => None,
+    };
+    Ok((file, detached))
 }
 
 /// Where a QR code on a document leads: its public verification page.

@@ -5,8 +5,8 @@
 
 use askama::Template;
 use axum::extract::{FromRequest, Multipart, Request, State};
-use axum::http::StatusCode;
-use axum::response::Response;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use signet_api::extract::ClientIp;
 use signet_domain::Error;
 use signet_services::Services;
@@ -127,7 +127,7 @@ pub async fn check(State(services): State<Services>, ClientIp(ip): ClientIp, req
         Ok(multipart) => multipart,
         Err(_) => return refused(StatusCode::BAD_REQUEST, "Choose a file to check."),
     };
-    let (mut file, mut content, mut file_name) = (None, None, None);
+    let (mut file, mut content, mut file_name, mut etsi) = (None, None, None, false);
     loop {
         let field = match multipart.next_field().await {
             Ok(Some(field)) => field,
@@ -144,10 +144,14 @@ pub async fn check(State(services): State<Services>, ClientIp(ip): ClientIp, req
         match name.as_str() {
             "file" if !bytes.is_empty() => (file, file_name) = (Some(bytes.to_vec()), uploaded_name),
             "content" if !bytes.is_empty() => content = Some(bytes.to_vec()),
+            "report" => etsi = bytes.as_ref() == b"etsi",
             _ => {}
         }
     }
     let Some(file) = file else { return refused(StatusCode::BAD_REQUEST, "Choose a file to check.") };
+    if etsi {
+        return etsi_download(&services, file, content).await;
+    }
     match verification::verify(&services, file, content).await {
         Ok(verification) => page(
             StatusCode::OK,
@@ -167,6 +171,34 @@ pub async fn check(State(services): State<Services>, ClientIp(ip): ClientIp, req
         }
         Err(error) => {
             tracing::error!(%error, "verifying an upload failed");
+            refused(StatusCode::SERVICE_UNAVAILABLE, "Checking is not possible just now. Try again later.")
+        }
+    }
+}
+
+/// The file's ETSI TS 119 102-2 report (XML) as a download, or the page saying why not.
+async fn etsi_download(services: &Services, file: Vec<u8>, content: Option<Vec<u8>>) -> Response {
+    match verification::etsi_report(services, file, content).await {
+        Ok(report) => {
+            let mut response =
+                ([(header::CONTENT_TYPE, "application/xml; charset=utf-8")], report.to_xml()).into_response();
+            let headers = response.headers_mut();
+            headers.insert(
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_static("attachment; filename=\"validation-report.xml\""),
+            );
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            response
+        }
+        Err(Error::Validation(errors)) => {
+            let text = errors.values().flatten().cloned().collect::<Vec<_>>().join(" ");
+            refused(StatusCode::BAD_REQUEST, format!("This file has no report: {text}."))
+        }
+        Err(Error::Rejected { detail, .. }) => {
+            refused(StatusCode::BAD_REQUEST, format!("This file cannot be checked: {detail}."))
+        }
+        Err(error) => {
+            tracing::error!(%error, "reporting on an upload failed");
             refused(StatusCode::SERVICE_UNAVAILABLE, "Checking is not possible just now. Try again later.")
         }
     }

@@ -212,9 +212,8 @@ pub async fn report(
     ApiJson(request): ApiJson<VerificationReportRequest>,
 ) -> ApiResult<Response> {
     state.ip_limiter.check(ip)?;
-    let report =
-        verification::etsi_report(&state.services, Some(&request.file_data), request.detached_content.as_deref())
-            .await?;
+    let (file, detached) = verification::decode_upload(&request.file_data, request.detached_content.as_deref())?;
+    let report = verification::etsi_report(&state.services, file, detached).await?;
     Ok(match request.format.unwrap_or(ReportFormat::Xml) {
         ReportFormat::Xml => ([(header::CONTENT_TYPE, XML)], report.to_xml()).into_response(),
         ReportFormat::Json => Json(report).into_response(),
@@ -240,12 +239,7 @@ pub async fn sealed_report(
     auth: Auth,
     ApiJson(request): ApiJson<VerifyRequest>,
 ) -> ApiResult<Response> {
-    let sealed = verification::sealed_etsi_report(
-        &state.services,
-        &auth.caller(),
-        Some(&request.file_data),
-        request.detached_content.as_deref(),
-    )
-    .await?;
+    let (file, detached) = verification::decode_upload(&request.file_data, request.detached_content.as_deref())?;
+    let sealed = verification::sealed_etsi_report(&state.services, &auth.caller(), file, detached).await?;
     Ok(([(header::CONTENT_TYPE, XML)], sealed).into_response())
 }

@@ -25,6 +25,7 @@ pub mod session;
 mod signing;
 mod stamps;
 pub mod text;
+mod verify;
 mod workflows;
 
 use askama::Template;
@@ -116,6 +117,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/webhooks", get(admin::webhooks).post(admin::create_webhook))
         .route("/app/webhooks/{id}/delete", post(admin::delete_webhook))
         .route("/app/webhooks/{id}/deliveries/{delivery}/again", post(admin::redeliver))
+        .route("/app/verify", get(verify::form).post(verify::seal))
         .route("/app/sign-out", post(session::end))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), session::require));
     Router::new()
@@ -196,6 +198,7 @@ impl Session {
             (text.t("frame.nav.gateway"), "/app/gateway", Permission::ManageSettings),
             (text.t("frame.nav.webhooks"), "/app/webhooks", Permission::ManageSettings),
             (text.t("frame.nav.audit"), "/app/audit", Permission::ReadAudit),
+            (text.t("frame.nav.verify"), "/app/verify", Permission::ReadWorkflows),
         ];
         let nav = sections
             .into_iter()
