@@ -425,6 +425,37 @@ pub(crate) fn signer_cert(sd: &SignedData, si: &SignerInfo) -> Result<Option<x50
     }))
 }
 
+/// CAdES (EN 319 122-1 §5.2.2.3): the signingCertificateV2 attribute binds the signature to
+/// its certificate, so a signature cannot be passed off as another certificate's (a substituted
+/// certificate of the same key). When present, its first ESSCertIDv2 must be the digest of the
+/// certificate that verifies the signature, and name that certificate's issuer and serial
+/// when it names them. Absent, there is nothing to compare (PAdES B-B requires it; plain CMS
+/// does not).
+pub(crate) fn signing_certificate_matches(si: &SignerInfo, cert: &x509_cert::Certificate) -> bool {
+    let Some(attrs) = si.signed_attrs.as_ref() else { return true };
+    let value = match attr_value(attrs, &oid::ID_AA_SIGNING_CERTIFICATE_V2) {
+        Ok(Some(value)) => value,
+        Ok(None) => return true,
+        Err(_) => return false,
+    };
+    let Ok(reference) = value.decode_as::<SigningCertificateV2>() else { return false };
+    let Some(first) = reference.certs.first() else { return false };
+    let hash = match &first.hash_algorithm {
+        None => Some(HashAlg::Sha256),
+        Some(alg) => HashAlg::from_oid(&alg.oid),
+    };
+    let Some(hash) = hash else { return false };
+    let Ok(der) = cert.to_der() else { return false };
+    let names_it = first.issuer_serial.as_ref().is_none_or(|named| {
+        named.serial_number == cert.tbs_certificate.serial_number
+            && named
+                .issuer
+                .iter()
+                .any(|g| matches!(g, GeneralName::DirectoryName(n) if *n == cert.tbs_certificate.issuer))
+    });
+    hash.digest(&der) == first.cert_hash.as_bytes() && names_it
+}
+
 fn subject_key_id(cert: &x509_cert::Certificate) -> Option<Vec<u8>> {
     let exts = cert.tbs_certificate.extensions.as_ref()?;
     let ext = exts.iter().find(|e| e.extn_id == const_oid::db::rfc5280::ID_CE_SUBJECT_KEY_IDENTIFIER)?;

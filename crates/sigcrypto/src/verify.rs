@@ -196,10 +196,15 @@ fn verify_signer(
     }
     // EN 319 102-1 §5.2.2: a signature whose signing certificate cannot be identified is
     // INDETERMINATE (NO_SIGNING_CERTIFICATE_FOUND), not a format failure: the CMS may be
-    // well built and its certificate merely left out (`openssl cms -sign -nocerts`).
+    // well built and its certificate merely left out (`openssl cms -sign -nocerts`), or its
+    // signingCertificateV2 may name another certificate than the one carried.
     let summary = match cmsmod::signer_cert(sd, si) {
         Ok(None) => {
             errors.push("the signer's certificate is not in the signature, so its value cannot be checked".into());
+            None
+        }
+        Ok(Some(cert)) if !cmsmod::signing_certificate_matches(si, &cert) => {
+            errors.push("the signingCertificateV2 attribute names another certificate than the signer's".into());
             None
         }
         _ => match cmsmod::check_signer_info(sd, si, data) {
@@ -506,7 +511,7 @@ mod tests {
     use super::*;
     use crate::cms::CmsOptions;
     use crate::pki::{KeyAlgo, LocalCa};
-    use crate::signer::LocalKeySigner;
+    use crate::signer::{LocalKeySigner, RawSigner};
 
     #[test]
     fn chain_and_report() -> Result<()> {
@@ -538,6 +543,21 @@ mod tests {
             &VerifyOptions { validation_time: Some(4_000_000_000), ..Default::default() },
         )?;
         assert!(!r.signers[0].trusted);
+        // A signingCertificateV2 naming another certificate: the signing certificate is not
+        // identified (a certificate substituted for the one signed for).
+        let decoy = inter_ca.issue_signer("Decoy", KeyAlgo::Rsa2048)?;
+        let mut attrs =
+            crate::cms::prepare_signed_attrs(&pki::sha256(b"x"), &decoy.cert_der, &[], &CmsOptions::cades())?;
+        attrs.cert_der = ee.cert_der.clone();
+        attrs.alg = crate::signer::SigAlg::for_certificate(&ee.cert_der)?;
+        let substituted = crate::cms::assemble(&attrs, &s.sign(&attrs.der_to_sign)?)?;
+        let r = verify_cms(&substituted, Content::Detached(b"x"), &trust, &VerifyOptions::default())?;
+        let signer = &r.signers[0];
+        assert!(!r.valid, "{r:?}");
+        assert_eq!(
+            (signer.indication, signer.sub_indication),
+            (Indication::Indeterminate, Some(SubIndication::NoSigningCertificateFound))
+        );
         // A directly trusted leaf is accepted.
         assert!(
             validate_chain(
