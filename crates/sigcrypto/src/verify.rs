@@ -240,31 +240,16 @@ fn verify_signer(
     };
     let at = opts.validation_time.or(facts.poe).or(ts_time).unwrap_or_else(now_unix);
     facts.now = opts.validation_time.unwrap_or(facts.now);
-    let (trusted, chain) = match &summary {
-        Some(s) => match validate_chain(&s.cert_der, pool, trust, at) {
-            Ok(chain) => (true, chain),
-            Err(e) => {
-                errors.push(format!("certificate not trusted: {e}"));
-                (false, chain_within_validity(&s.cert_der, pool, trust).unwrap_or_default())
-            }
-        },
-        None => (false, Vec::new()),
-    };
-    let certificate_status = summary.as_ref().filter(|_| !chain.is_empty()).map(|s| {
-        let revocation = revocation_pool(sd, &opts.revocation);
-        status_of(&s.cert_der, chain.get(1).unwrap_or(&chain[0]), &revocation)
-    });
-    facts.certificate = match (&summary, chain.first(), certificate_status) {
-        (None, _, _) => facts.certificate,
-        (Some(_), Some(leaf), Some(status)) => {
-            let validity = &leaf.tbs_certificate.validity;
-            validation::Certificate::Trusted {
-                not_before: validity.not_before.to_unix_duration().as_secs(),
-                not_after: validity.not_after.to_unix_duration().as_secs(),
-                status,
-            }
+    let checked = summary
+        .as_ref()
+        .map(|s| check_certificate(&s.cert_der, pool, trust, at, &revocation_pool(sd, &opts.revocation)));
+    let (trusted, chain, certificate_status) = match checked {
+        Some(checked) => {
+            errors.extend(checked.error);
+            facts.certificate = checked.facts;
+            (checked.trusted, checked.chain, checked.status)
         }
-        (Some(_), _, _) => validation::Certificate::Untrusted,
+        None => (false, Vec::new(), None),
     };
     if let Some(t) = &timestamp
         && let Some(e) = &t.error
@@ -289,6 +274,52 @@ fn verify_signer(
         errors,
         warnings,
     }
+}
+
+/// What verification knows of a signer's certificate at a time.
+pub(crate) struct CertificateCheck {
+    /// A path to a trusted anchor exists at that time.
+    pub trusted: bool,
+    /// That path (leaf first), or one within the leaf's validity when only the time failed.
+    pub chain: Vec<Certificate>,
+    /// Why there is no path, for the report.
+    pub error: Option<String>,
+    /// The certificate as EN 319 102-1 judges it.
+    pub facts: validation::Certificate,
+    /// Its status from the revocation data at hand (when a path exists).
+    pub status: Option<CertificateStatus>,
+}
+
+/// Checks a signer's certificate at `at` against `trust` (with `pool` for the path) and its
+/// status against `revocation`: the same for CMS and XML signatures.
+pub(crate) fn check_certificate(
+    cert_der: &[u8],
+    pool: &[Vec<u8>],
+    trust: &TrustStore,
+    at: u64,
+    revocation: &EmbeddedRevocation,
+) -> CertificateCheck {
+    let (trusted, chain, error) = match validate_chain(cert_der, pool, trust, at) {
+        Ok(chain) => (true, chain, None),
+        Err(e) => (
+            false,
+            chain_within_validity(cert_der, pool, trust).unwrap_or_default(),
+            Some(format!("certificate not trusted: {e}")),
+        ),
+    };
+    let status = chain.first().map(|leaf| status_of(cert_der, chain.get(1).unwrap_or(leaf), revocation));
+    let facts = match (chain.first(), status) {
+        (Some(leaf), Some(status)) => {
+            let validity = &leaf.tbs_certificate.validity;
+            validation::Certificate::Trusted {
+                not_before: validity.not_before.to_unix_duration().as_secs(),
+                not_after: validity.not_after.to_unix_duration().as_secs(),
+                status,
+            }
+        }
+        _ => validation::Certificate::Untrusted,
+    };
+    CertificateCheck { trusted, chain, error, facts, status }
 }
 
 /// A path to a trusted anchor at some time within the leaf's validity (its last second): when

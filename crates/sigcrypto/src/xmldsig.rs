@@ -18,7 +18,8 @@ use time::OffsetDateTime;
 use crate::cms::IssuerSerial;
 use crate::pki;
 use crate::signer::{HashAlg, RawSigner, SigAlg};
-use crate::verify::{TrustStore, VerifyOptions, validate_chain};
+use crate::validation::{Facts, Indication, SubIndication, indicate};
+use crate::verify::{TrustStore, VerifyOptions, check_certificate};
 use crate::xml::{self, C14n, Document, Element, NsScope};
 use crate::{Error, Result};
 
@@ -451,6 +452,9 @@ pub struct XmlSignatureReport {
     pub xades: bool,
     pub references_ok: usize,
     pub references_total: usize,
+    /// EN 319 102-1 main indication (absent for a signature checked against a pinned key).
+    pub indication: Option<Indication>,
+    pub sub_indication: Option<SubIndication>,
     pub errors: Vec<String>,
 }
 
@@ -527,10 +531,15 @@ fn verify_one(doc: &Document, sig: &Element, pscope: &NsScope, key: SignerKey<'_
         xades: false,
         references_ok: 0,
         references_total: 0,
+        indication: None,
+        sub_indication: None,
         errors: Vec::new(),
     };
     if let Err(e) = verify_inner(doc, sig, pscope, key, &mut r) {
         r.errors.push(e.to_string());
+        if matches!(key, SignerKey::KeyInfo(..)) {
+            (r.indication, r.sub_indication) = (Some(Indication::TotalFailed), Some(SubIndication::FormatFailure));
+        }
     }
     r.valid = r.intact && r.covers_document && r.trusted && r.errors.is_empty();
     r
@@ -618,28 +627,46 @@ fn verify_inner(
     // XAdES: the SignedProperties reported are the ones the Reference of type SignedProperties
     // points at (by Id) and digests; they must bind the signer certificate. SignedProperties
     // that no valid Reference covers (a decoy placed first, say) are never reported.
+    let mut xades_ok = true;
     if let Some(props) = referenced_props {
         r.xades = true;
         match check_xades_props(props, &cert_der) {
             Ok(t) => r.signing_time = t,
-            Err(e) => r.errors.push(e.to_string()),
+            Err(e) => {
+                xades_ok = false;
+                r.errors.push(e.to_string());
+            }
         }
     } else if find_signed_props(sig, &scope).is_some() {
         r.xades = true;
+        xades_ok = false;
         r.errors.push("XAdES SignedProperties are not covered by a valid Reference".into());
     }
 
-    // Trust.
+    // Trust, and the EN 319 102-1 indication: the KeyInfo's certificate counts only through a
+    // path to a trusted anchor (key material from KeyInfo alone is never trusted), judged at
+    // the validation time (XAdES-B has no time-stamp to prove an earlier one).
     match key {
         SignerKey::KeyInfo(trust, opts) => {
             let at = opts.validation_time.unwrap_or_else(now_unix);
-            match validate_chain(&cert_der, &chain, trust, at) {
-                Ok(path) => {
-                    r.trusted = true;
-                    r.chain = path.iter().map(|c| c.tbs_certificate.subject.to_string()).collect();
-                }
-                Err(e) => r.errors.push(format!("certificate not trusted: {e}")),
+            let checked = check_certificate(&cert_der, &chain, trust, at, &opts.revocation);
+            r.trusted = checked.trusted;
+            if checked.trusted {
+                r.chain = checked.chain.iter().map(|c| c.tbs_certificate.subject.to_string()).collect();
             }
+            r.errors.extend(checked.error);
+            let facts = Facts {
+                // A signature whose references all hold but none covers the document signs
+                // something else (signature wrapping): not this document's signature.
+                format_ok: xades_ok && (r.covers_document || !all_refs_ok),
+                hash_ok: all_refs_ok,
+                signature_value_ok: sig_ok.is_ok(),
+                certificate: checked.facts,
+                poe: None,
+                now: at,
+            };
+            let (indication, sub) = indicate(&facts);
+            (r.indication, r.sub_indication) = (Some(indication), sub);
         }
         // The SignatureValue was checked with the pinned key itself.
         SignerKey::Pinned { .. } => r.trusted = sig_ok.is_ok(),

@@ -321,7 +321,8 @@ fn status(s: &SignatureReport) -> ValidationStatus {
     let named = |value: serde_json::Value| value.as_str().map(str::to_string);
     let (mut main, mut sub) = match s.indication {
         Some(indication) => (indication, s.sub_indication.and_then(|x| serde_json::to_value(x).ok()).and_then(named)),
-        // XML signatures and document time-stamps: from the facts the report has.
+        // Document time-stamps (and XML signatures checked against a pinned key): from the
+        // facts the report has.
         None if s.valid => (Indication::TotalPassed, None),
         None if !s.intact => (Indication::TotalFailed, Some("HASH_FAILURE".to_string())),
         None if !s.trusted => (Indication::Indeterminate, Some("NO_CERTIFICATE_CHAIN_FOUND".to_string())),

@@ -61,8 +61,8 @@ pub struct SignatureReport {
     pub valid: bool,
     /// EN 319 102-1 main indication of the signature itself (its bytes, value, certificate
     /// and time); later changes to a PDF are judged by `modificationsAllowed` and
-    /// `hidesSignedContent`. Absent where not established (XML signatures, document
-    /// time-stamps).
+    /// `hidesSignedContent`. Absent where not established (document time-stamps, XML
+    /// signatures checked against a pinned key).
     pub indication: Option<Indication>,
     /// Why, when not TOTAL-PASSED.
     pub sub_indication: Option<SubIndication>,
@@ -244,6 +244,8 @@ fn verify_xml(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<
             signing_time: s.signing_time.clone(),
             covers_whole_document: s.covers_document,
             modifications_allowed: true,
+            indication: s.indication,
+            sub_indication: s.sub_indication,
             errors: s.errors.clone(),
             ..Default::default()
         })

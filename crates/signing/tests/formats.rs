@@ -7,7 +7,7 @@ mod common;
 use std::process::Command;
 
 use common::*;
-use signet_signing::{DataSignOptions, FileKind};
+use signet_signing::{DataSignOptions, FileKind, Indication, SubIndication};
 
 #[test]
 fn attached_and_detached_cms_with_timestamp_verify_in_openssl() {
@@ -74,10 +74,27 @@ fn xml_dsig_and_xades_verify_in_xmlsec1() {
         let report = signet_signing::verify_file(&signed, &pki.trust()).unwrap();
         assert!(report.valid && report.file_kind == FileKind::Xml, "{report:#?}");
         assert_eq!(report.signatures[0].kind, if xades { "xades" } else { "xml-dsig" });
+        // EN 319 102-1: passed, or (the certificate names an OCSP responder whose answer an
+        // XAdES-B signature does not carry) indeterminate for want of its status.
+        let indicated = (report.signatures[0].indication, report.signatures[0].sub_indication);
+        assert!(
+            matches!(
+                indicated,
+                (Some(Indication::TotalPassed), None)
+                    | (Some(Indication::Indeterminate), Some(SubIndication::TryLater))
+            ),
+            "{report:#?}"
+        );
+        // From a CA nobody trusts: no chain.
+        let report = signet_signing::verify_file(&signed, &[]).unwrap();
+        let indicated = (report.signatures[0].indication, report.signatures[0].sub_indication);
+        assert_eq!(indicated, (Some(Indication::Indeterminate), Some(SubIndication::NoCertificateChainFound)));
         // Tampering with the signed amount breaks it.
         let tampered = String::from_utf8(signed).unwrap().replace("1 &amp; 2", "9 &amp; 2");
         let report = signet_signing::verify_file(tampered.as_bytes(), &pki.trust()).unwrap();
         assert!(!report.valid);
+        let indicated = (report.signatures[0].indication, report.signatures[0].sub_indication);
+        assert_eq!(indicated, (Some(Indication::TotalFailed), Some(SubIndication::HashFailure)), "{report:#?}");
     }
 }
 

@@ -79,7 +79,7 @@ pub struct VerifiedSignature {
     pub trusted: bool,
     pub valid: bool,
     /// ETSI EN 319 102-1 main indication of the signature itself: `TOTAL-PASSED`,
-    /// `TOTAL-FAILED` or `INDETERMINATE` (absent for XML signatures and document time-stamps).
+    /// `TOTAL-FAILED` or `INDETERMINATE` (absent for document time-stamps).
     #[schema(value_type = Option<String>)]
     pub indication: Option<signet_signing::Indication>,
     /// Why, when not `TOTAL-PASSED`: `FORMAT_FAILURE`, `HASH_FAILURE`, `SIG_CRYPTO_FAILURE`,
