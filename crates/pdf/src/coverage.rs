@@ -124,8 +124,8 @@ const TEXT_MARKUP: [&[u8]; 4] = [b"Highlight", b"Underline", b"StrikeOut", b"Squ
 
 /// A text markup annotation that leaves what it marks legible: without an appearance stream
 /// (the reader draws its standard translucent mark), or with one that draws no text and no
-/// images and fills nothing, or fills only through a graphics state that blends with what
-/// lies beneath (`/BM /Multiply` or `/Darken`, or a fill alpha of at most 0.5), as readers draw
+/// images and fills nothing, or fills only while a graphics state (`gs`) is in force and every
+/// graphics state it can choose blends with what lies beneath (`/BM /Multiply` or `/Darken`, or a fill alpha of at most 0.5), as readers draw
 /// highlights. Anything else is judged like any annotation: a "highlight" painting an opaque
 /// box with new words over the terms is the Evil Annotation Attack in another subtype.
 fn is_see_through_markup(doc: &Document<'_>, annotation: &Dict) -> bool {
@@ -143,11 +143,11 @@ fn is_see_through_markup(doc: &Document<'_>, annotation: &Dict) -> bool {
         Some(_) => return false,
     };
     let Ok(content) = doc.stream_decoded(&stream) else { return false };
-    let (fills, places) = crate::text::paints_areas(&content);
-    if places || !runs_of(&content).is_empty() {
+    let painting = crate::text::painting_of(&content);
+    if painting.places || painting.plain_fills || !runs_of(&content).is_empty() {
         return false;
     }
-    !fills || blends_with_beneath(doc, &stream.dict)
+    !painting.fills_under_state || blends_with_beneath(doc, &stream.dict)
 }
 
 /// Whether every graphics state an appearance's resources define blends with the page beneath.

@@ -277,27 +277,47 @@ fn runs_within(content: &[u8], budget: &mut TextBudget) -> Vec<TextRun> {
     read_content(content, budget, &mut Vec::new())
 }
 
-/// What a content stream paints besides text: whether it fills areas (`f`, `b`, `B` and their
-/// variants, shadings, inline images) and whether it places XObjects (`Do`). Stops after
-/// the same number of operations text reading does.
-pub(crate) fn paints_areas(content: &[u8]) -> (bool, bool) {
+/// What a content stream paints besides text.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Painting {
+    /// Areas filled (`f`, `b`, `B` and their variants, shadings, inline images) while no
+    /// graphics state (`gs`) was in force: they paint as they are, opaque.
+    pub plain_fills: bool,
+    /// Areas filled under a graphics state set with `gs` (its blend mode or alpha decides).
+    pub fills_under_state: bool,
+    /// XObjects placed (`Do`).
+    pub places: bool,
+}
+
+/// Most nested `q` a painting check follows (deeper saves count as the outermost state).
+const MAX_SAVES: usize = 64;
+
+/// What `content` paints besides text; every fill is attributed to whether a `gs` was in force
+/// (saved with `q`, restored with `Q`). Past the operation budget it reports everything.
+pub(crate) fn painting_of(content: &[u8]) -> Painting {
     let mut lexer = Lexer { data: content, pos: 0 };
-    let (mut fills, mut places) = (false, false);
+    let mut painting = Painting::default();
+    let (mut under_state, mut saved) = (false, Vec::new());
     let mut operations = 0usize;
     while let Some(token) = lexer.next(0) {
         operations += 1;
         if operations > MAX_OPERATIONS {
-            return (true, true);
+            return Painting { plain_fills: true, fills_under_state: true, places: true };
         }
-        if let Token::Operator(op) = token {
-            match op.as_str() {
-                "f" | "F" | "f*" | "B" | "B*" | "b" | "b*" | "sh" | "BI" => fills = true,
-                "Do" => places = true,
-                _ => {}
+        let Token::Operator(op) = token else { continue };
+        match op.as_str() {
+            "q" if saved.len() < MAX_SAVES => saved.push(under_state),
+            "Q" => under_state = saved.pop().unwrap_or(false),
+            "gs" => under_state = true,
+            "f" | "F" | "f*" | "B" | "B*" | "b" | "b*" | "sh" | "BI" if under_state => {
+                painting.fills_under_state = true
             }
+            "f" | "F" | "f*" | "B" | "B*" | "b" | "b*" | "sh" | "BI" => painting.plain_fills = true,
+            "Do" => painting.places = true,
+            _ => {}
         }
     }
-    (fills, places)
+    painting
 }
 
 /// The unit square under `ctm`, as a box.
@@ -532,6 +552,17 @@ pub fn find_text(bytes: &[u8], needle: &str) -> Result<Option<TextHit>> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn fills_are_attributed_to_the_graphics_state_in_force() {
+        let plain = Painting { plain_fills: true, ..Painting::default() };
+        let under_state = Painting { fills_under_state: true, ..Painting::default() };
+        assert_eq!(painting_of(b"1 1 0 rg 0 0 10 10 re f"), plain);
+        assert_eq!(painting_of(b"/GS0 gs 1 1 0 rg 0 0 10 10 re f"), under_state);
+        assert_eq!(painting_of(b"q /GS0 gs Q 0 0 10 10 re f"), plain, "the state ended with Q");
+        assert_eq!(painting_of(b"0 0 m 10 0 l S"), Painting::default(), "strokes fill nothing");
+        assert!(painting_of(b"/Im0 Do").places);
+    }
+
     use super::*;
 
     #[test]

@@ -829,6 +829,38 @@ def freetext(rect, text="Principal: INR 9,00,000"):
     return FreeText(text=text, rect=rect, font="Helvetica", bold=True, font_size="14pt", font_color="000000", border_color="ffffff", background_color="ffffff")
 
 
+def highlight_with_appearance(w, rect, content, blend=b"/Multiply"):
+    """A Highlight with its own appearance stream `content`, whose resources define one
+    graphics state GS0 with blend mode `blend` (as Acrobat draws highlights)."""
+    x1, y1, x2, y2 = rect
+    ap = pypdf.generic.StreamObject()
+    ap.set_data(content)
+    state = pypdf.generic.DictionaryObject({NameObject("/Type"): NameObject("/ExtGState"), NameObject("/BM"): NameObject(blend.decode())})
+    ap.update(
+        {
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Form"),
+            NameObject("/BBox"): pypdf.generic.ArrayObject([NumberObject(0), NumberObject(0), NumberObject(x2 - x1), NumberObject(y2 - y1)]),
+            NameObject("/Resources"): pypdf.generic.DictionaryObject({NameObject("/ExtGState"): pypdf.generic.DictionaryObject({NameObject("/GS0"): state})}),
+        }
+    )
+    quads = pypdf.generic.ArrayObject([pypdf.generic.FloatObject(v) for v in (x1, y2, x2, y2, x1, y1, x2, y1)])
+    annot = pypdf.generic.DictionaryObject(
+        {
+            NameObject("/Type"): NameObject("/Annot"),
+            NameObject("/Subtype"): NameObject("/Highlight"),
+            NameObject("/Rect"): pypdf.generic.ArrayObject([NumberObject(v) for v in rect]),
+            NameObject("/QuadPoints"): quads,
+            NameObject("/F"): NumberObject(4),
+            NameObject("/AP"): pypdf.generic.DictionaryObject({NameObject("/N"): w._add_object(ap)}),
+        }
+    )
+    w.add_annotation(page_number=0, annotation=annot)
+
+
+HIGHLIGHT_RECT = (70, 674, 400, 690)
+
+
 def stamp_with_appearance(w, rect, text=b"INR 9,00,000", subtype="/Stamp"):
     """An annotation (a Stamp unless said) with its own appearance stream: a white box with
     new terms."""
@@ -872,6 +904,23 @@ case(
     "pyHanko + pypdf",
     "approval, a \"Highlight\" whose appearance paints a white box and new terms",
     pypdf_update(approved, lambda w: stamp_with_appearance(w, OVER_TEXT, subtype="/Highlight")),
+)
+case(
+    "eaa-highlight-unused-blend",
+    "EAA",
+    False,
+    "pyHanko + pypdf",
+    "approval, a \"Highlight\" that declares a multiplying state but paints an opaque white box",
+    pypdf_update(approved, lambda w: highlight_with_appearance(w, HIGHLIGHT_RECT, b"q /GS0 gs Q 1 1 1 rg 0 0 330 16 re f")),
+)
+# An honest highlight drawn the way readers draw one (defined here, after its helper).
+case(
+    "honest-approval-highlight-drawn",
+    "honest",
+    True,
+    "pyHanko + pypdf",
+    "approval, the interest rate highlighted with a drawn appearance (yellow, multiplied)",
+    pypdf_update(approved, lambda w: highlight_with_appearance(w, HIGHLIGHT_RECT, b"/GS0 gs 1 1 0 rg 0 0 330 16 re f")),
 )
 case("eaa-freetext-approval", "EAA", False, "pyHanko + pypdf", "approval, a FreeText over the terms", pypdf_update(approved, annotate(freetext(OVER_TEXT))))
 
