@@ -24,44 +24,28 @@ fn malformed(message: impl Into<String>) -> EsignError {
     EsignError::new("ESP-901", message)
 }
 
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if c.is_control() && c != '\n' && c != '\t' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 impl EsignRequest {
     /// The request without its signature (sign it with [`sign_document`]).
     pub fn to_xml(&self) -> String {
         let mut out = format!(
             "<Esign ver=\"{}\" sc=\"Y\" ts=\"{}\" txn=\"{}\" ekycId=\"{}\" ekycIdType=\"{}\" aspId=\"{}\" \
              AuthMode=\"{}\" responseSigType=\"{}\" responseUrl=\"{}\"><Docs>",
-            escape(&self.ver),
+            xml::escape(&self.ver),
             format_ts(self.ts),
-            escape(&self.txn),
-            escape(&self.ekyc_id),
-            escape(&self.ekyc_id_type),
-            escape(&self.asp_id),
+            xml::escape(&self.txn),
+            xml::escape(&self.ekyc_id),
+            xml::escape(&self.ekyc_id_type),
+            xml::escape(&self.asp_id),
             self.auth_mode.code(),
-            escape(&self.response_sig_type),
-            escape(&self.response_url),
+            xml::escape(&self.response_sig_type),
+            xml::escape(&self.response_url),
         );
         for h in &self.hashes {
             let info: String = h.doc_info.chars().take(MAX_DOC_INFO_CHARS).collect();
             out.push_str(&format!(
                 "<InputHash id=\"{}\" hashAlgorithm=\"SHA256\" docInfo=\"{}\">{}</InputHash>",
                 h.id,
-                escape(&info),
+                xml::escape(&info),
                 hex::encode(h.sha256)
             ));
         }
@@ -129,15 +113,15 @@ fn read_input_hash(input: &Element) -> Result<InputHash, EsignError> {
 impl EsignResponse {
     /// The response without its signature (the ESP signs it with [`sign_document`]).
     pub fn to_xml(&self) -> String {
-        let or_na = |v: &Option<String>| v.as_deref().map(escape).unwrap_or_else(|| "NA".into());
+        let or_na = |v: &Option<String>| v.as_deref().map(xml::escape).unwrap_or_else(|| "NA".into());
         let mut out = format!(
             "<EsignResp errCode=\"{}\" errMsg=\"{}\" resCode=\"{}\" status=\"{}\" ts=\"{}\" txn=\"{}\">",
             or_na(&self.err_code),
             or_na(&self.err_msg),
-            escape(&self.res_code),
+            xml::escape(&self.res_code),
             self.status.code(),
             format_ts(self.ts),
-            escape(&self.txn),
+            xml::escape(&self.txn),
         );
         if let Some(cert) = &self.user_certificate {
             out.push_str(&format!("<UserX509Certificate>{}</UserX509Certificate>", B64.encode(cert)));

@@ -20,6 +20,7 @@ on_both_backends!(
     password_checks_beyond_the_admission_are_refused_at_once_alike_for_every_address,
     the_sign_in_and_verify_pages_count_each_address_with_the_api,
     e_mailed_codes_are_limited_per_requester_and_per_target_account,
+    e_mailed_codes_are_limited_for_everyone_together,
     gateway_status_queries_are_limited_per_address,
     an_outbound_url_refusal_names_the_rule_not_the_address,
 );
@@ -206,6 +207,26 @@ async fn e_mailed_codes_are_limited_per_requester_and_per_target_account(backend
     // The sign-in page's "E-mail me a code" counts the same.
     let (status, page) = sign_in_page(&app, flooder, "send-code", "person10@home.test").await;
     assert_eq!(status, 429, "{page}");
+}
+
+/// A crowd of addresses, each within its own share, asking for codes: every ask was two
+/// counts written and a job queued. The instance takes `mail_codes_per_minute` asks from
+/// everyone together, then refuses before anything is written.
+async fn e_mailed_codes_are_limited_for_everyone_together(backend: Backend) {
+    let app = spawn_with(backend, |config| {
+        config.mail_codes_per_minute = 4;
+        config.trusted_proxies = local();
+    })
+    .await;
+    for n in 1..=4 {
+        let asked = ask_for_code(&app, &format!("203.0.113.{n}"), &format!("person{n}@home.test")).await;
+        assert_eq!(asked.status(), 202);
+    }
+    let refused = ask_for_code(&app, "203.0.113.99", "person99@home.test").await;
+    assert!(refused.headers().contains_key("retry-after"));
+    expect_problem(refused, 429, "rate_limited").await;
+    let queued = app.store.jobs_of_kind(signet_services::login::CHECK_ACCOUNT_JOB).await.expect("jobs");
+    assert_eq!(queued.len(), 4, "nothing queued past everyone's share");
 }
 
 /// Item 5: the gateway status query answered every guess at an Authtoken, unlimited.

@@ -53,6 +53,10 @@ pub struct Config {
     /// sent and the answer stays the same, so it tells nothing about the account.
     pub mail_codes_per_address_per_hour: u32,
     pub mail_codes_per_account_per_hour: u32,
+    /// "E-mail me a code" requests this instance takes per minute from all addresses together
+    /// (then 429): a crowd of addresses cannot turn the door into a stream of database writes
+    /// and queued jobs.
+    pub mail_codes_per_minute: u32,
     /// Gateway status queries (`/api/TransactionStatusRequest`) per client address per minute.
     pub gateway_status_per_minute: u32,
     /// Failed logins per account and client address within the window before that pair is
@@ -233,6 +237,7 @@ impl Default for Config {
             password_hashing_queue: 32,
             mail_codes_per_address_per_hour: 10,
             mail_codes_per_account_per_hour: 3,
+            mail_codes_per_minute: 120,
             gateway_status_per_minute: 60,
             account_failure_limit: 10,
             account_failure_window_secs: 15 * 60,

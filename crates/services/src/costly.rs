@@ -28,14 +28,22 @@ pub struct CostlyThreads {
 }
 
 impl CostlyThreads {
-    /// Starts `threads` threads named `name-N` (at least one).
+    /// Starts `threads` threads named `name-N` (at least one), at the lower priority.
     pub fn start(name: &str, threads: usize) -> std::io::Result<CostlyThreads> {
+        CostlyThreads::start_at(name, threads, true)
+    }
+
+    /// Starts `threads` threads at normal priority (for work that must not wait behind a
+    /// flood: see `heavy::HeavyPool`) or, when `lowered`, at the lower one.
+    pub fn start_at(name: &str, threads: usize, lowered: bool) -> std::io::Result<CostlyThreads> {
         let (queue, work) = mpsc::channel::<Work>();
         let work = Arc::new(Mutex::new(work));
         for n in 0..threads.max(1) {
             let work = work.clone();
             std::thread::Builder::new().name(format!("{name}-{n}")).spawn(move || {
-                lower_priority();
+                if lowered {
+                    lower_priority();
+                }
                 // Each thread waits its turn at the receiver; the queue closing ends them all.
                 while let Some(next) = work.lock().ok().and_then(|receiver| receiver.recv().ok()) {
                     next();

@@ -2,8 +2,8 @@
 //! extracting text) runs on blocking threads, at most `heavy_work_limit` at once. On the async
 //! executor a few large or hostile files would stall every other request; on an unbounded
 //! blocking pool they would each take a thread and their memory at the same moment. Requests
-//! beyond the limit wait their turn, in order. The work runs on the pool's own threads at a
-//! lower CPU priority than request handling ([`CostlyThreads`] says why).
+//! beyond the limit wait their turn, in order. The work runs on the pool's own threads
+//! ([`CostlyThreads`]), the public doors' at a lower CPU priority than request handling.
 //!
 //! **Fair share.** One process serves every tenant, so one tenant's flood (a bulk send, a burst
 //! of uploads) must not take every slot: each [`Share`] (a tenant, or one of the public doors
@@ -11,6 +11,14 @@
 //! default one fewer than the pool has), and its further work waits in its own line, not in
 //! the pool's. Another tenant's request therefore finds a slot after at most the work already
 //! running, never behind the flooder's queue.
+//!
+//! **Priority.** The public doors' work (anyone's files to verify, integrators' envelopes before
+//! their Authtoken is read) runs at the lower priority of [`CostlyThreads`]: a crowd of strangers
+//! yields the cores to request handling. A tenant's work (signing, sealing, its uploads) runs at
+//! normal priority: it is what that tenant's request is waiting for, and at the lower priority
+//! it would wait behind every other request the machine is handling (a signature under a flood
+//! took four times as long). Fair share already keeps one tenant to its slots; the pool's limit
+//! keeps all of it to the cores.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -28,9 +36,14 @@ pub enum Share {
     Tenant(TenantId),
     /// Signature verification for anyone (`/verify`, `POST /api/v1/verify`).
     Verification,
-    /// The gateway's intake, before the request's Authtoken names its tenant.
-    GatewayIntake,
+    /// The gateway's intake from one client address (`limits::address_key`), before the
+    /// request's Authtoken names its tenant: one sender's envelopes wait in their own line, not
+    /// in front of every integrator's.
+    GatewayIntake(std::net::IpAddr),
 }
+
+/// Lines kept before the idle ones are forgotten.
+const MAX_IDLE_LINES: usize = 4096;
 
 pub struct HeavyPool {
     permits: Arc<Semaphore>,
@@ -38,7 +51,10 @@ pub struct HeavyPool {
     per_share: usize,
     /// Each share's own line (created on first use; one small semaphore per tenant).
     lines: Mutex<HashMap<Share, Arc<Semaphore>>>,
-    threads: CostlyThreads,
+    /// Tenants' work, at normal priority.
+    tenants: CostlyThreads,
+    /// The public doors' work, at the lower priority.
+    public: CostlyThreads,
 }
 
 impl HeavyPool {
@@ -50,13 +66,13 @@ impl HeavyPool {
             0 => limit.saturating_sub(1).max(1),
             n => n.min(limit),
         };
-        let threads = CostlyThreads::start("heavy", limit)?;
         Ok(HeavyPool {
             permits: Arc::new(Semaphore::new(limit)),
             limit,
             per_share,
             lines: Mutex::new(HashMap::new()),
-            threads,
+            tenants: CostlyThreads::start_at("heavy", limit, false)?,
+            public: CostlyThreads::start("heavy-public", limit)?,
         })
     }
 
@@ -71,6 +87,11 @@ impl HeavyPool {
 
     fn line(&self, share: Share) -> Result<Arc<Semaphore>, Error> {
         let mut lines = self.lines.lock().map_err(|_| Error::internal("the heavy pool's lines are poisoned"))?;
+        // Lines per address come and go: past a bound, the idle ones (held by nobody but the
+        // map: no work of theirs runs or waits) are forgotten.
+        if lines.len() >= MAX_IDLE_LINES && !lines.contains_key(&share) {
+            lines.retain(|_, line| Arc::strong_count(line) > 1);
+        }
         Ok(lines.entry(share).or_insert_with(|| Arc::new(Semaphore::new(self.per_share))).clone())
     }
 
@@ -83,8 +104,12 @@ impl HeavyPool {
     ) -> Result<T, Error> {
         let own = self.line(share)?.acquire_owned().await.map_err(Error::internal)?;
         let permit = self.permits.clone().acquire_owned().await.map_err(Error::internal)?;
+        let threads = match share {
+            Share::Tenant(_) => &self.tenants,
+            Share::Verification | Share::GatewayIntake(_) => &self.public,
+        };
         // The slots go with the work: a caller that stops waiting does not free them early.
-        self.threads
+        threads
             .run(move || {
                 let _slots = (own, permit);
                 work()
@@ -153,5 +178,27 @@ mod tests {
         for task in queued {
             assert!(task.await.expect("join").is_ok());
         }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_public_doors_work_yields_and_a_tenants_does_not() {
+        let pool = HeavyPool::new(2, 0).expect("pool");
+        let niceness = || rustix::process::getpriority_process(Some(rustix::thread::gettid())).expect("priority");
+        let tenant = pool.run(Share::Tenant(TenantId::from(1)), niceness).await.expect("ran");
+        let public = pool.run(Share::Verification, niceness).await.expect("ran");
+        let intake = pool.run(Share::GatewayIntake([192, 0, 2, 1].into()), niceness).await.expect("ran");
+        assert_eq!(tenant, 0);
+        assert_eq!((public, intake), (10, 10));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn idle_lines_of_passing_addresses_are_forgotten() {
+        let pool = HeavyPool::new(2, 0).expect("pool");
+        for n in 0..(MAX_IDLE_LINES as u32 + 10) {
+            let address = std::net::IpAddr::from(std::net::Ipv4Addr::from(0x0a00_0000 + n));
+            pool.run(Share::GatewayIntake(address), || ()).await.expect("ran");
+        }
+        let kept = pool.lines.lock().expect("lines").len();
+        assert!(kept < MAX_IDLE_LINES, "{kept} lines kept");
     }
 }

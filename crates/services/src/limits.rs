@@ -76,6 +76,21 @@ impl IpRateLimiter {
     }
 }
 
+/// A fixed-window limit of requests from everyone together, for a door that must also hold
+/// against a crowd of addresses (each within its own allowance).
+pub struct GlobalRateLimiter(IpRateLimiter);
+
+impl GlobalRateLimiter {
+    pub fn per_minute(limit: u32) -> Self {
+        GlobalRateLimiter(IpRateLimiter::new(limit, Duration::from_secs(60), 1))
+    }
+
+    /// Counts one request; refuses (rate limited) until the window ends once it is full.
+    pub fn check(&self) -> Result<(), Error> {
+        self.0.check(IpAddr::from([0, 0, 0, 0]))
+    }
+}
+
 /// Admission to a costly step (a password hash: 19 MiB and tens of milliseconds of a core
 /// each): at most `running` at once on blocking threads, at most `queued` waiting behind them;
 /// anyone beyond is refused at once (rate limited, retry after a second) instead of adding
@@ -101,9 +116,31 @@ impl Admission {
     /// Runs `work` on one of its low-priority threads when admitted; refuses (rate limited)
     /// when every seat is taken.
     pub async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, Error> {
+        self.seat()?.run(work).await
+    }
+
+    /// Takes a seat now, for work to run later in the same request: a door that must refuse a
+    /// flood takes it before anything else it would spend on the request (database reads and
+    /// writes), so that a refused request costs nothing but the refusal.
+    pub fn seat(&self) -> Result<Seat<'_>, Error> {
         let seat = self.seats.clone().try_acquire_owned().map_err(|_| Error::RateLimited { retry_after_secs: 1 })?;
-        let permit = self.running.clone().acquire_owned().await.map_err(Error::internal)?;
-        self.threads
+        Ok(Seat { admission: self, seat })
+    }
+}
+
+/// A place in an [`Admission`]'s queue, held until its work has run (or it is dropped).
+pub struct Seat<'a> {
+    admission: &'a Admission,
+    seat: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl Seat<'_> {
+    /// Waits for a running place and runs `work` on one of the low-priority threads.
+    pub async fn run<T: Send + 'static>(self, work: impl FnOnce() -> T + Send + 'static) -> Result<T, Error> {
+        let Seat { admission, seat } = self;
+        let permit = admission.running.clone().acquire_owned().await.map_err(Error::internal)?;
+        admission
+            .threads
             .run(move || {
                 let _held = (seat, permit);
                 work()
@@ -129,19 +166,12 @@ impl Passwords {
     /// Whether `password` is the one `phc` was made from; `None` checks against a fixed
     /// hash (an unknown account answers as slowly as a wrong password).
     pub async fn verify(&self, password: String, phc: Option<String>) -> Result<bool, Error> {
-        let memory = self.memory.clone();
-        self.admission
-            .run(move || {
-                let phc = phc.as_deref().unwrap_or_else(|| crate::secrets::dummy_password_hash());
-                // At most `running` checks hold a buffer at once: the pool never holds more.
-                let mut kept = memory.lock().ok().and_then(|mut pool| pool.pop()).unwrap_or_default();
-                let matches = crate::secrets::verify_password_in(&password, phc, &mut kept);
-                if let Ok(mut pool) = memory.lock() {
-                    pool.push(kept);
-                }
-                matches
-            })
-            .await
+        self.seat()?.verify(password, phc).await
+    }
+
+    /// A seat for one password check, taken before the rest of a sign-in (see [`Admission::seat`]).
+    pub fn seat(&self) -> Result<PasswordSeat<'_>, Error> {
+        Ok(PasswordSeat { seat: self.admission.seat()?, memory: self.memory.clone() })
     }
 
     /// The argon2id PHC string of a new password (rare: a password set or changed).
@@ -155,12 +185,39 @@ impl Passwords {
     }
 }
 
+/// A seat for one password check in [`Passwords`].
+pub struct PasswordSeat<'a> {
+    seat: Seat<'a>,
+    memory: Arc<Mutex<Vec<crate::secrets::HashingMemory>>>,
+}
+
+impl PasswordSeat<'_> {
+    /// Whether `password` is the one `phc` was made from; `None` checks against a fixed hash.
+    pub async fn verify(self, password: String, phc: Option<String>) -> Result<bool, Error> {
+        let memory = self.memory;
+        self.seat
+            .run(move || {
+                let phc = phc.as_deref().unwrap_or_else(|| crate::secrets::dummy_password_hash());
+                // At most `running` checks hold a buffer at once: the pool never holds more.
+                let mut kept = memory.lock().ok().and_then(|mut pool| pool.pop()).unwrap_or_default();
+                let matches = crate::secrets::verify_password_in(&password, phc, &mut kept);
+                if let Ok(mut pool) = memory.lock() {
+                    pool.push(kept);
+                }
+                matches
+            })
+            .await
+    }
+}
+
 /// The limits of the unauthenticated doors and costly steps, assembled once per process.
 pub struct Doors {
     /// Requests per address to the doors that authenticate or verify: the API's
     /// `/api/v1/auth/*` and `/api/v1/verify`, the sign-in page and the `/verify` page share it
     /// (`auth_rate_limit_per_minute`), so one door does not add to another's allowance.
     pub auth: Arc<IpRateLimiter>,
+    /// "E-mail me a code" from all addresses together (`mail_codes_per_minute`).
+    pub mail_codes: GlobalRateLimiter,
     /// Gateway status queries per address (`gateway_status_per_minute`).
     pub gateway_status: IpRateLimiter,
     /// Password hashing and checking (`password_hashing_limit`, `password_hashing_queue`).
@@ -171,6 +228,7 @@ impl Doors {
     pub fn from_config(config: &crate::Config) -> std::io::Result<Doors> {
         Ok(Doors {
             auth: Arc::new(IpRateLimiter::per_minute(config.auth_rate_limit_per_minute)),
+            mail_codes: GlobalRateLimiter::per_minute(config.mail_codes_per_minute),
             gateway_status: IpRateLimiter::per_minute(config.gateway_status_per_minute),
             passwords: Passwords::new(config.password_hashing_limit, config.password_hashing_queue)?,
         })
@@ -199,6 +257,13 @@ mod tests {
         assert!(limiter.check(a).is_ok() && limiter.check(b).is_ok());
         assert!(matches!(limiter.check(c), Err(Error::RateLimited { .. })), "no room: refused, not forgotten");
         assert!(matches!(limiter.check(a), Err(Error::RateLimited { .. })), "a's count was kept");
+    }
+
+    #[test]
+    fn a_global_limit_counts_everyone_together() {
+        let limiter = GlobalRateLimiter::per_minute(2);
+        assert!(limiter.check().is_ok() && limiter.check().is_ok());
+        assert!(matches!(limiter.check(), Err(Error::RateLimited { retry_after_secs }) if retry_after_secs >= 1));
     }
 
     #[test]

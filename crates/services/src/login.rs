@@ -61,8 +61,11 @@ pub const CHECK_ACCOUNT_JOB: &str = "account.check";
 /// two hourly shares counted in the database (all instances alike): the requesting address's
 /// (past it the requester is refused, rate limited) and the target address's (past it nothing
 /// is queued and the answer is the same, so that it tells nothing about an account, while its
-/// owner's mailbox is not flooded). A failing count refuses (fails closed).
+/// owner's mailbox is not flooded), and the instance's share of all addresses together
+/// (`mail_codes_per_minute`). A failing count refuses (fails closed).
 pub async fn check_account(svc: &Services, ip: IpAddr, email: &str) -> Result<(), Error> {
+    // Everyone's share first, in memory: a refused crowd writes nothing.
+    svc.doors.mail_codes.check()?;
     let hourly = |limit: u32| AuthThrottle {
         window_ms: 3_600_000,
         limit: i64::from(limit.max(1)),
@@ -193,6 +196,9 @@ pub async fn sign_in_with_password(
     password: &str,
     totp: Option<&str>,
 ) -> Result<PasswordSignIn, Error> {
+    // The password check's seat first: when the checks are all taken, a crowd of sign-ins is
+    // refused before it reads or writes anything (its throttle records included).
+    let password_seat = svc.doors.passwords.seat()?;
     let account_key = admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
     let principal = svc.store.principal_by_email(email).await?;
     // Read for unknown addresses too (no principal has id 0), alike in time.
@@ -200,7 +206,7 @@ pub async fn sign_in_with_password(
     let phc = principal.as_ref().map(|p| p.secret_hash.clone());
     // Admitted like every password check: a full queue refuses known and unknown addresses
     // alike, and both cost one hash.
-    let password_ok = svc.doors.passwords.verify(password.to_string(), phc).await?;
+    let password_ok = password_seat.verify(password.to_string(), phc).await?;
     // A user who signs in with e-mail codes or SSO has no password sign-in.
     let signs_in = principal
         .as_ref()

@@ -513,6 +513,31 @@ fn render_element(
     Ok(())
 }
 
+/// Text or an attribute value (double-quoted) escaped for an XML document being written, with
+/// the characters XML 1.0 cannot hold (most control characters, U+FFFE, U+FFFF) dropped: the one
+/// rule for every XML Signet writes (reports, eSign requests, spreadsheets). Canonical forms
+/// (C14N) escape by their own rules below.
+pub fn escape_into(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            c => out.push(c),
+        }
+    }
+}
+
+/// [`escape_into`] into a new string.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    escape_into(text, &mut out);
+    out
+}
+
 fn escape_text(s: &str, out: &mut String) {
     for c in s.chars() {
         match c {

@@ -15,6 +15,8 @@
 use base64::Engine;
 use serde::Serialize;
 
+use signet_sigcrypto::xml::escape;
+
 use crate::verify::{Report, SignatureReport};
 use crate::{Error, Indication, Result};
 
@@ -379,23 +381,6 @@ impl Xml {
     fn text(&mut self, element: &str, value: &str) {
         self.0.push_str(&format!("<vr:{element}>{}</vr:{element}>", escape(value)));
     }
-}
-
-/// Text and attribute values escaped; characters XML 1.0 cannot hold are dropped.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

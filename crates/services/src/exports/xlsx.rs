@@ -292,20 +292,10 @@ fn row_xml(number: u64, cells: &[XlsxCell<'_>]) -> String {
     xml
 }
 
-/// XML-escapes `text`, dropping the characters XML 1.0 cannot carry (most control characters),
-/// cut at Excel's cell limit.
+/// XML-escapes `text` (what XML 1.0 cannot carry dropped), cut at Excel's cell limit.
 fn escape_into(text: &str, xml: &mut String) {
-    for c in text.chars().take(MAX_CELL_CHARS) {
-        match c {
-            '&' => xml.push_str("&amp;"),
-            '<' => xml.push_str("&lt;"),
-            '>' => xml.push_str("&gt;"),
-            '"' => xml.push_str("&quot;"),
-            '\t' | '\n' | '\r' => xml.push(c),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
-            c => xml.push(c),
-        }
-    }
+    let end = text.char_indices().nth(MAX_CELL_CHARS).map_or(text.len(), |(at, _)| at);
+    signet_sigcrypto::xml::escape_into(&text[..end], xml);
 }
 
 #[cfg(test)]

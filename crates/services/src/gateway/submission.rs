@@ -28,7 +28,7 @@ pub enum Refused {
 }
 
 /// Takes a submission; returns the signer page's address (`/sign/g/{number}/{secret}`).
-pub async fn submit(svc: &Services, params: RawParams) -> Result<String, Refused> {
+pub async fn submit(svc: &Services, ip: std::net::IpAddr, params: RawParams) -> Result<String, Refused> {
     let invalid = GatewayFailure::new(ErrorCode::InvalidRequest, "");
     let Ok(profile) = params.profile() else {
         return Err(Refused::Here(invalid));
@@ -46,7 +46,7 @@ pub async fn submit(svc: &Services, params: RawParams) -> Result<String, Refused
     // The JSON is parsed once, here, and every later step reads the parsed object.
     let opened = svc
         .heavy
-        .run(Share::GatewayIntake, move || {
+        .run(Share::GatewayIntake(crate::limits::address_key(ip)), move || {
             let mut opened = open_request(&params, &key, OffsetDateTime::now_utc(), window).ok()?;
             let json = std::mem::take(&mut opened.payload_json);
             Some((PayloadObject::parse(&json), opened))
@@ -67,7 +67,10 @@ pub async fn submit(svc: &Services, params: RawParams) -> Result<String, Refused
             ));
         }
     };
-    let read = svc.heavy.run(Share::GatewayIntake, move || {
+    // From here the Authtoken has named the tenant: its payload (where an archive or XML bomb
+    // would go off) is read in the tenant's own share, not in the line every integrator's
+    // envelopes wait in.
+    let read = svc.heavy.run(Share::Tenant(account.tenant_id), move || {
         let payload = object.read(&signet_gateway::PayloadLimits::default());
         (object, payload)
     });

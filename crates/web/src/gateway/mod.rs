@@ -80,7 +80,7 @@ pub async fn submit(State(state): State<Services>, ClientIp(ip): ClientIp, reque
     let Ok(body) = axum::body::to_bytes(body, state.config.max_body_bytes).await else {
         return refuse_here(&GatewayFailure::new(ErrorCode::InvalidRequest, "the request is too large"));
     };
-    let outcome = submission::submit(&state, raw_params(&parts.headers, &body)).await;
+    let outcome = submission::submit(&state, ip, raw_params(&parts.headers, &body)).await;
     if let Err(Refused::Here(failure) | Refused::Back(failure)) = &outcome
         && matches!(failure.code, ErrorCode::InvalidAuthtoken | ErrorCode::InvalidRequest)
     {
