@@ -165,83 +165,86 @@ impl ValidationReport {
 
     /// The XML document (UTF-8, with its declaration).
     pub fn to_xml(&self) -> String {
-        let mut x = Xml::default();
-        x.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        x.raw(&format!("<vr:ValidationReport xmlns:vr=\"{NAMESPACE}\">"));
-        for s in &self.signature_validation_report {
-            s.write(&mut x);
-        }
-        if !self.signature_validation_objects.is_empty() {
-            x.open("SignatureValidationObjects");
-            for o in &self.signature_validation_objects {
-                x.raw(&format!("<vr:ValidationObject id=\"{}\">", escape(&o.id)));
-                x.text("ObjectType", &o.object_type);
-                x.open("ValidationObjectRepresentation");
-                x.text("base64", &o.base64);
-                x.close("ValidationObjectRepresentation");
-                x.close("ValidationObject");
+        let mut x = Xml(String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"));
+        x.element("ValidationReport", &[("xmlns:vr", NAMESPACE)], |x| {
+            for s in &self.signature_validation_report {
+                s.write(x);
             }
-            x.close("SignatureValidationObjects");
-        }
-        x.close("ValidationReport");
-        x.raw("\n");
+            if !self.signature_validation_objects.is_empty() {
+                x.element("SignatureValidationObjects", &[], |x| {
+                    for o in &self.signature_validation_objects {
+                        x.element("ValidationObject", &[("id", &o.id)], |x| {
+                            x.text("ObjectType", &o.object_type);
+                            x.element("ValidationObjectRepresentation", &[], |x| x.text("base64", &o.base64));
+                        });
+                    }
+                });
+            }
+        });
+        x.0.push('\n');
         x.0
     }
 }
 
 impl SignatureValidationReport {
     fn write(&self, x: &mut Xml) {
-        x.open("SignatureValidationReport");
-        let id = &self.signature_identifier;
-        x.raw(&format!("<vr:SignatureIdentifier id=\"{}\">", escape(&id.id)));
-        x.text("HashOnly", &id.hash_only.to_string());
-        x.text("DocHashOnly", &id.doc_hash_only.to_string());
-        if let Some(field) = &id.da_identifier {
-            x.text("DAIdentifier", field);
-        }
-        x.close("SignatureIdentifier");
-        x.open("ValidationTimeInfo");
-        x.text("ValidationTime", &self.validation_time_info.validation_time);
-        x.open("BestSignatureTime");
-        x.text("POETime", &self.validation_time_info.best_signature_time.poe_time);
-        x.text("TypeOfProof", &self.validation_time_info.best_signature_time.type_of_proof);
-        x.close("BestSignatureTime");
-        x.close("ValidationTimeInfo");
-        if !self.signature_attributes.is_empty() {
-            x.open("SignatureAttributes");
-            for attribute in &self.signature_attributes {
-                attribute.write(x);
+        x.element("SignatureValidationReport", &[], |x| {
+            let id = &self.signature_identifier;
+            x.element("SignatureIdentifier", &[("id", &id.id)], |x| {
+                x.text("HashOnly", &id.hash_only.to_string());
+                x.text("DocHashOnly", &id.doc_hash_only.to_string());
+                if let Some(field) = &id.da_identifier {
+                    x.text("DAIdentifier", field);
+                }
+            });
+            let time = &self.validation_time_info;
+            x.element("ValidationTimeInfo", &[], |x| {
+                x.text("ValidationTime", &time.validation_time);
+                x.element("BestSignatureTime", &[], |x| {
+                    x.text("POETime", &time.best_signature_time.poe_time);
+                    x.text("TypeOfProof", &time.best_signature_time.type_of_proof);
+                });
+            });
+            if !self.signature_attributes.is_empty() {
+                x.element("SignatureAttributes", &[], |x| {
+                    for attribute in &self.signature_attributes {
+                        attribute.write(x);
+                    }
+                });
             }
-            x.close("SignatureAttributes");
-        }
-        if let Some(signer) = &self.signer_information {
-            x.open("SignerInformation");
-            x.raw(&format!("<vr:SignerCertificate VOReference=\"{}\"/>", escape(&signer.signer_certificate)));
-            if let Some(name) = &signer.signer {
-                x.text("Signer", name);
+            if let Some(signer) = &self.signer_information {
+                x.element("SignerInformation", &[], |x| {
+                    x.empty("SignerCertificate", &[("VOReference", &signer.signer_certificate)]);
+                    if let Some(name) = &signer.signer {
+                        x.text("Signer", name);
+                    }
+                });
             }
-            x.close("SignerInformation");
-        }
-        let status = &self.signature_validation_status;
-        x.open("SignatureValidationStatus");
-        x.text("MainIndication", &status.main_indication);
-        for sub in &status.sub_indication {
-            x.text("SubIndication", sub);
-        }
-        if !status.report_data.is_empty() {
-            x.open("AssociatedValidationReportData");
-            x.open("AdditionalValidationReportData");
-            for (kind, value) in &status.report_data {
-                x.open("ReportData");
-                x.text("Type", kind);
-                x.text("Value", value);
-                x.close("ReportData");
+            self.signature_validation_status.write(x);
+        });
+    }
+}
+
+impl ValidationStatus {
+    fn write(&self, x: &mut Xml) {
+        x.element("SignatureValidationStatus", &[], |x| {
+            x.text("MainIndication", &self.main_indication);
+            for sub in &self.sub_indication {
+                x.text("SubIndication", sub);
             }
-            x.close("AdditionalValidationReportData");
-            x.close("AssociatedValidationReportData");
-        }
-        x.close("SignatureValidationStatus");
-        x.close("SignatureValidationReport");
+            if !self.report_data.is_empty() {
+                x.element("AssociatedValidationReportData", &[], |x| {
+                    x.element("AdditionalValidationReportData", &[], |x| {
+                        for (kind, value) in &self.report_data {
+                            x.element("ReportData", &[], |x| {
+                                x.text("Type", kind);
+                                x.text("Value", value);
+                            });
+                        }
+                    });
+                });
+            }
+        });
     }
 }
 
@@ -249,24 +252,17 @@ impl SignatureAttribute {
     fn write(&self, x: &mut Xml) {
         match self {
             SignatureAttribute::SigningTime { signed, time } => {
-                x.raw(&format!("<vr:SigningTime Signed=\"{signed}\">"));
-                x.text("Time", time);
-                x.close("SigningTime");
+                let signed = signed.to_string();
+                x.element("SigningTime", &[("Signed", &signed)], |x| x.text("Time", time));
             }
-            SignatureAttribute::SignatureTimeStamp { time } | SignatureAttribute::DocTimeStamp { time } => {
-                let element = if matches!(self, SignatureAttribute::DocTimeStamp { .. }) {
-                    "DocTimeStamp"
-                } else {
-                    "SignatureTimeStamp"
-                };
-                x.raw(&format!("<vr:{element} Signed=\"false\">"));
-                x.text("TimeStampValue", time);
-                x.close(element);
+            SignatureAttribute::SignatureTimeStamp { time } => {
+                x.element("SignatureTimeStamp", &[("Signed", "false")], |x| x.text("TimeStampValue", time));
+            }
+            SignatureAttribute::DocTimeStamp { time } => {
+                x.element("DocTimeStamp", &[("Signed", "false")], |x| x.text("TimeStampValue", time));
             }
             SignatureAttribute::SubFilter { value } => {
-                x.raw("<vr:SubFilter Signed=\"true\">");
-                x.text("SubFilterElement", value);
-                x.close("SubFilter");
+                x.element("SubFilter", &[("Signed", "true")], |x| x.text("SubFilterElement", value));
             }
         }
     }
@@ -362,24 +358,32 @@ fn xs_time(text: &str) -> Option<String> {
 }
 
 /// A small writer for the report's elements, all in the `vr` namespace.
-#[derive(Default)]
 struct Xml(String);
 
 impl Xml {
-    fn raw(&mut self, text: &str) {
-        self.0.push_str(text);
+    /// `<vr:name a="v"…>`, what `content` writes, `</vr:name>`.
+    fn element(&mut self, name: &str, attributes: &[(&str, &str)], content: impl FnOnce(&mut Xml)) {
+        self.start(name, attributes);
+        self.0.push('>');
+        content(self);
+        self.0.push_str(&format!("</vr:{name}>"));
     }
 
-    fn open(&mut self, element: &str) {
-        self.0.push_str(&format!("<vr:{element}>"));
+    /// `<vr:name a="v"…/>`.
+    fn empty(&mut self, name: &str, attributes: &[(&str, &str)]) {
+        self.start(name, attributes);
+        self.0.push_str("/>");
     }
 
-    fn close(&mut self, element: &str) {
-        self.0.push_str(&format!("</vr:{element}>"));
+    fn start(&mut self, name: &str, attributes: &[(&str, &str)]) {
+        self.0.push_str(&format!("<vr:{name}"));
+        for (attribute, value) in attributes {
+            self.0.push_str(&format!(" {attribute}=\"{}\"", escape(value)));
+        }
     }
 
     fn text(&mut self, element: &str, value: &str) {
-        self.0.push_str(&format!("<vr:{element}>{}</vr:{element}>", escape(value)));
+        self.element(element, &[], |x| x.0.push_str(&escape(value)));
     }
 }
 

@@ -6,7 +6,7 @@
 use askama::Template;
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use signet_api::extract::ClientIp;
 use signet_domain::Error;
 use signet_services::Services;
@@ -176,20 +176,19 @@ pub async fn check(State(services): State<Services>, ClientIp(ip): ClientIp, req
     }
 }
 
+/// A validation report (XML) to download under `file_name`, kept by no cache (it names a signed
+/// file's signers); the console's sealed report too.
+pub(crate) fn report_download(xml: impl Into<axum::body::Bytes>, file_name: &str) -> Response {
+    let content_type = "application/xml; charset=utf-8";
+    let mut response = signet_api::routes::documents::download_response(xml.into(), file_name, content_type);
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
 /// The file's ETSI TS 119 102-2 report (XML) as a download, or the page saying why not.
 async fn etsi_download(services: &Services, file: Vec<u8>, content: Option<Vec<u8>>) -> Response {
     match verification::etsi_report(services, file, content).await {
-        Ok(report) => {
-            let mut response =
-                ([(header::CONTENT_TYPE, "application/xml; charset=utf-8")], report.to_xml()).into_response();
-            let headers = response.headers_mut();
-            headers.insert(
-                header::CONTENT_DISPOSITION,
-                HeaderValue::from_static("attachment; filename=\"validation-report.xml\""),
-            );
-            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-            response
-        }
+        Ok(report) => report_download(report.to_xml(), "validation-report.xml"),
         Err(Error::Validation(errors)) => {
             let text = errors.values().flatten().cloned().collect::<Vec<_>>().join(" ");
             refused(StatusCode::BAD_REQUEST, format!("This file has no report: {text}."))

@@ -5,8 +5,8 @@
 
 use askama::Template;
 use axum::extract::{Multipart, State};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use signet_api::AppState;
 use signet_domain::Error;
 use signet_domain::access::Permission;
@@ -65,16 +65,7 @@ pub async fn seal(State(state): State<AppState>, session: Session, multipart: Mu
     }
     let Some(file) = sent.file else { return again(session.text.s("verify.choose_a_file").to_string()) };
     match verification::sealed_etsi_report(&state.services, &session.auth.caller(), file, sent.content).await {
-        Ok(xml) => {
-            let mut response = ([(header::CONTENT_TYPE, "application/xml; charset=utf-8")], xml).into_response();
-            let headers = response.headers_mut();
-            headers.insert(
-                header::CONTENT_DISPOSITION,
-                HeaderValue::from_static("attachment; filename=\"validation-report-sealed.xml\""),
-            );
-            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-            response
-        }
+        Ok(xml) => crate::verify::report_download(xml, "validation-report-sealed.xml"),
         Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => again(user_text(&error)),
         Err(error) => failure(error),
     }
