@@ -829,21 +829,37 @@ def freetext(rect, text="Principal: INR 9,00,000"):
     return FreeText(text=text, rect=rect, font="Helvetica", bold=True, font_size="14pt", font_color="000000", border_color="ffffff", background_color="ffffff")
 
 
-def highlight_with_appearance(w, rect, content, blend=b"/Multiply"):
-    """A Highlight with its own appearance stream `content`, whose resources define one
-    graphics state GS0 with blend mode `blend` (as Acrobat draws highlights)."""
+def form_xobject(w, rect, content, resources):
+    """An appearance: a Form XObject the size of `rect` drawing `content` with `resources`
+    (a dictionary of resource kind to named entries), added to writer `w`; its reference."""
     x1, y1, x2, y2 = rect
     ap = pypdf.generic.StreamObject()
     ap.set_data(content)
-    state = pypdf.generic.DictionaryObject({NameObject("/Type"): NameObject("/ExtGState"), NameObject("/BM"): NameObject(blend.decode())})
     ap.update(
         {
             NameObject("/Type"): NameObject("/XObject"),
             NameObject("/Subtype"): NameObject("/Form"),
             NameObject("/BBox"): pypdf.generic.ArrayObject([NumberObject(0), NumberObject(0), NumberObject(x2 - x1), NumberObject(y2 - y1)]),
-            NameObject("/Resources"): pypdf.generic.DictionaryObject({NameObject("/ExtGState"): pypdf.generic.DictionaryObject({NameObject("/GS0"): state})}),
+            NameObject("/Resources"): pypdf.generic.DictionaryObject(
+                {NameObject(kind): pypdf.generic.DictionaryObject({NameObject(n): v for n, v in entries.items()}) for kind, entries in resources.items()}
+            ),
         }
     )
+    return w._add_object(ap)
+
+
+def helvetica():
+    """Resources naming Helvetica /Helv (a new dictionary for each appearance)."""
+    font = {NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"), NameObject("/BaseFont"): NameObject("/Helvetica")}
+    return {"/Font": {"/Helv": pypdf.generic.DictionaryObject(font)}}
+
+
+def highlight_with_appearance(w, rect, content, blend=b"/Multiply"):
+    """A Highlight with its own appearance stream `content`, whose resources define one
+    graphics state GS0 with blend mode `blend` (as Acrobat draws highlights)."""
+    x1, y1, x2, y2 = rect
+    state = pypdf.generic.DictionaryObject({NameObject("/Type"): NameObject("/ExtGState"), NameObject("/BM"): NameObject(blend.decode())})
+    ap = form_xobject(w, rect, content, {"/ExtGState": {"/GS0": state}})
     quads = pypdf.generic.ArrayObject([pypdf.generic.FloatObject(v) for v in (x1, y2, x2, y2, x1, y1, x2, y1)])
     annot = pypdf.generic.DictionaryObject(
         {
@@ -852,7 +868,7 @@ def highlight_with_appearance(w, rect, content, blend=b"/Multiply"):
             NameObject("/Rect"): pypdf.generic.ArrayObject([NumberObject(v) for v in rect]),
             NameObject("/QuadPoints"): quads,
             NameObject("/F"): NumberObject(4),
-            NameObject("/AP"): pypdf.generic.DictionaryObject({NameObject("/N"): w._add_object(ap)}),
+            NameObject("/AP"): pypdf.generic.DictionaryObject({NameObject("/N"): ap}),
         }
     )
     w.add_annotation(page_number=0, annotation=annot)
@@ -865,26 +881,15 @@ def stamp_with_appearance(w, rect, text=b"INR 9,00,000", subtype="/Stamp"):
     """An annotation (a Stamp unless said) with its own appearance stream: a white box with
     new terms."""
     x1, y1, x2, y2 = rect
-    ap = pypdf.generic.StreamObject()
-    ap.set_data(b"q 1 1 1 rg 0 0 %d %d re f Q BT /Helv 14 Tf 4 8 Td (%s) Tj ET" % (x2 - x1, y2 - y1, text))
-    font = pypdf.generic.DictionaryObject(
-        {NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"), NameObject("/BaseFont"): NameObject("/Helvetica")}
-    )
-    ap.update(
-        {
-            NameObject("/Type"): NameObject("/XObject"),
-            NameObject("/Subtype"): NameObject("/Form"),
-            NameObject("/BBox"): pypdf.generic.ArrayObject([NumberObject(0), NumberObject(0), NumberObject(x2 - x1), NumberObject(y2 - y1)]),
-            NameObject("/Resources"): pypdf.generic.DictionaryObject({NameObject("/Font"): pypdf.generic.DictionaryObject({NameObject("/Helv"): font})}),
-        }
-    )
+    content = b"q 1 1 1 rg 0 0 %d %d re f Q BT /Helv 14 Tf 4 8 Td (%s) Tj ET" % (x2 - x1, y2 - y1, text)
+    ap = form_xobject(w, rect, content, helvetica())
     annot = pypdf.generic.DictionaryObject(
         {
             NameObject("/Type"): NameObject("/Annot"),
             NameObject("/Subtype"): NameObject(subtype),
             NameObject("/Rect"): pypdf.generic.ArrayObject([NumberObject(v) for v in rect]),
             NameObject("/F"): NumberObject(4),
-            NameObject("/AP"): pypdf.generic.DictionaryObject({NameObject("/N"): w._add_object(ap)}),
+            NameObject("/AP"): pypdf.generic.DictionaryObject({NameObject("/N"): ap}),
         }
     )
     w.add_annotation(page_number=0, annotation=annot)
@@ -930,19 +935,8 @@ case("eaa-freetext-approval", "EAA", False, "pyHanko + pypdf", "approval, a Free
 def signature_field_over_text(pdf, text=b"INR 9,00,000"):
     def change(w):
         x1, y1, x2, y2 = OVER_TEXT
-        ap = pypdf.generic.StreamObject()
-        ap.set_data(b"q 1 1 1 rg 0 0 %d %d re f Q BT /Helv 14 Tf 4 40 Td (Principal: %s) Tj ET" % (x2 - x1, y2 - y1, text))
-        font = pypdf.generic.DictionaryObject(
-            {NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"), NameObject("/BaseFont"): NameObject("/Helvetica")}
-        )
-        ap.update(
-            {
-                NameObject("/Type"): NameObject("/XObject"),
-                NameObject("/Subtype"): NameObject("/Form"),
-                NameObject("/BBox"): pypdf.generic.ArrayObject([NumberObject(0), NumberObject(0), NumberObject(x2 - x1), NumberObject(y2 - y1)]),
-                NameObject("/Resources"): pypdf.generic.DictionaryObject({NameObject("/Font"): pypdf.generic.DictionaryObject({NameObject("/Helv"): font})}),
-            }
-        )
+        content = b"q 1 1 1 rg 0 0 %d %d re f Q BT /Helv 14 Tf 4 40 Td (Principal: %s) Tj ET" % (x2 - x1, y2 - y1, text)
+        ap = form_xobject(w, OVER_TEXT, content, helvetica())
         widget = pypdf.generic.DictionaryObject(
             {
                 NameObject("/Type"): NameObject("/Annot"),
@@ -952,7 +946,7 @@ def signature_field_over_text(pdf, text=b"INR 9,00,000"):
                 NameObject("/Rect"): pypdf.generic.ArrayObject([NumberObject(v) for v in OVER_TEXT]),
                 NameObject("/F"): NumberObject(4),
                 NameObject("/P"): w.pages[0].indirect_reference,
-                NameObject("/AP"): pypdf.generic.DictionaryObject({NameObject("/N"): w._add_object(ap)}),
+                NameObject("/AP"): pypdf.generic.DictionaryObject({NameObject("/N"): ap}),
             }
         )
         ref = w._add_object(widget)
