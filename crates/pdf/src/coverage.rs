@@ -11,18 +11,15 @@
 //! space as an annotation's `/Rect`.
 //!
 //! Images the page paints directly are compared too (a third of an image under the rectangle
-//! covers it: a photograph, a seal, a stamp paper's picture). Limits (said in the report's
-//! wording, not hidden): text drawn in two-byte (Type0) fonts and anything inside form XObjects
-//! is not read (`text.rs`), so a change over those is reported with its place but not as
-//! covering.
+//! covers it: a photograph, a seal, a stamp paper's picture). Text in two-byte (Type0) fonts
+//! and what form XObjects draw are read like the rest (`text.rs`, `cmap.rs`).
 
 use std::collections::HashMap;
 
 use crate::object::{Dict, Object, decode_text};
 use crate::reader::Document;
-use crate::reader::Page;
 use crate::source::Prefix;
-use crate::text::{Placement, TextRun, page_drawing, runs_of};
+use crate::text::{Placement, TextRun, page_drawing, runs_of, runs_of_form};
 
 /// A later annotation or appearance that lies over text of the signed revision.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,7 +181,7 @@ fn drawn_text(doc: &Document<'_>, annotation: &Dict) -> String {
         .and_then(|ap| ap.get("N").cloned())
         .and_then(|normal| doc.resolve(&normal).ok());
     let from_stream = match appearance {
-        Some(Object::Stream(stream)) => doc.stream_decoded(&stream).ok().map(|content| joined(&runs_of(&content))),
+        Some(Object::Stream(stream)) => Some(joined(&runs_of_form(doc, &stream))),
         _ => None,
     };
     let text = from_stream.filter(|t| !t.is_empty()).or_else(|| {
@@ -212,7 +209,7 @@ impl SignedPages {
                 && !read.contains_key(&number)
             {
                 let (runs, placements) = page_drawing(&signed, page).ok()?;
-                read.insert(number, (runs, image_boxes(&signed, page, &placements)));
+                read.insert(number, (runs, image_boxes(&placements)));
             }
         }
         Some(SignedPages { pages: read })
@@ -249,24 +246,9 @@ impl SignedPages {
     }
 }
 
-/// The boxes of the placements that paint images (the page's `/Resources /XObject` entries of
-/// subtype Image; form XObjects are not looked into).
-fn image_boxes(doc: &Document<'_>, page: &Page, placements: &[Placement]) -> Vec<[f64; 4]> {
-    let xobjects = page
-        .dict
-        .get("Resources")
-        .and_then(|r| doc.resolve_dict(r).ok().flatten())
-        .and_then(|resources| resources.get("XObject").cloned())
-        .and_then(|x| doc.resolve_dict(&x).ok().flatten());
-    let Some(xobjects) = xobjects else { return Vec::new() };
-    let is_image = |name: &[u8]| {
-        let key = String::from_utf8_lossy(name);
-        match xobjects.get(&key).map(|x| doc.resolve(x)) {
-            Some(Ok(Object::Stream(stream))) => stream.dict.name("Subtype") == Some(b"Image"),
-            _ => false,
-        }
-    };
-    placements.iter().filter(|p| is_image(&p.name)).map(|p| p.bbox).collect()
+/// The boxes of the placements that paint images (in the page's content or in forms it draws).
+fn image_boxes(placements: &[Placement]) -> Vec<[f64; 4]> {
+    placements.iter().filter(|p| p.image).map(|p| p.bbox).collect()
 }
 
 /// The share of `area`'s box that lies under `rect` (0 for a box without area).
@@ -283,7 +265,8 @@ fn share_under(area: [f64; 4], rect: [f64; 4]) -> f64 {
 /// A run of real text (not a fill-in line of underscores or dots that a field is meant to sit
 /// on) whose box lies under `rect` by at least [`COVERED_SHARE`].
 fn is_covered(run: &TextRun, rect: [f64; 4]) -> bool {
-    if !run.text.chars().any(char::is_alphanumeric) {
+    // A glyph we cannot read (U+FFFD: a two-byte font without a map to Unicode) is text too.
+    if !run.text.chars().any(|c| c.is_alphanumeric() || c == char::REPLACEMENT_CHARACTER) {
         return false;
     }
     // The glyphs' box: from a little under the baseline to the top of capitals.

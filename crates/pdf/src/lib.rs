@@ -9,6 +9,7 @@
 mod appearance;
 pub mod assemble;
 mod ber;
+mod cmap;
 pub mod compose;
 mod coverage;
 mod date;

@@ -820,6 +820,13 @@ impl<'s> Document<'s> {
     }
 
     /// `/Resources` held by ancestors in the page tree (inherited when the page has none).
+    /// A page's resources: its own `/Resources`, else the nearest ancestor's.
+    pub(crate) fn page_resources(&self, page: &Page) -> Option<Dict> {
+        let own = page.dict.get("Resources").cloned();
+        let inherited = || self.inherited_resources(&page.dict).ok()?.into_iter().next();
+        self.resolve_dict(&own.or_else(inherited)?).ok().flatten()
+    }
+
     fn inherited_resources(&self, page: &Dict) -> Result<Vec<Object>> {
         let mut out = Vec::new();
         let mut parent = page.get("Parent").and_then(Object::as_ref);

@@ -1,9 +1,15 @@
 //! Text of a PDF with positions, for placing a signature at an anchor text and for summaries.
-//! Reads the page content streams (text operators, text and graphics matrices). Simple fonts
-//! are decoded as WinAnsi/Latin-1; text in two-byte (Type0) fonts and inside form XObjects is
-//! not extracted. Work is bounded so a hostile file cannot make it run long.
+//! Reads the page content streams (text operators, text and graphics matrices) and the form
+//! XObjects they draw. Strings are decoded by their font (`cmap.rs`): a `/ToUnicode` map where
+//! the font has one, else Latin-1 for simple fonts; two-byte (Type0) codes without a map read
+//! as U+FFFD. Glyphs are taken as half an em wide (no font metrics). Work is bounded so a
+//! hostile file cannot make it run long.
 
-use crate::object::Object;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::cmap::FontCodes;
+use crate::object::{Dict, Object, Stream};
 use crate::reader::{Document, Page};
 use crate::{Error, Result};
 
@@ -75,7 +81,7 @@ fn multiply(m: &Matrix, n: &Matrix) -> Matrix {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Token {
+pub(crate) enum Token {
     Number(f64),
     Str(Vec<u8>),
     Array(Vec<Token>),
@@ -84,12 +90,17 @@ enum Token {
     Operator(String),
 }
 
-struct Lexer<'a> {
+/// Tokens of a content stream (or a CMap, which is written in the same PostScript syntax).
+pub(crate) struct Lexer<'a> {
     data: &'a [u8],
     pos: usize,
 }
 
-impl Lexer<'_> {
+impl<'a> Lexer<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Lexer { data, pos: 0 }
+    }
+
     fn skip_space(&mut self) {
         while let Some(&b) = self.data.get(self.pos) {
             if b == b'%' {
@@ -172,7 +183,7 @@ impl Lexer<'_> {
         digits.chunks(2).map(|p| p[0] * 16 + p[1]).collect()
     }
 
-    fn next(&mut self, depth: usize) -> Option<Token> {
+    pub fn next(&mut self, depth: usize) -> Option<Token> {
         self.skip_space();
         let &b = self.data.get(self.pos)?;
         let token = match b {
@@ -245,10 +256,6 @@ impl Lexer<'_> {
     }
 }
 
-fn decode(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| if b < 0x20 { ' ' } else { char::from(b) }).collect()
-}
-
 fn number(t: Option<&Token>) -> f64 {
     match t {
         Some(Token::Number(n)) if n.is_finite() => *n,
@@ -256,25 +263,332 @@ fn number(t: Option<&Token>) -> f64 {
     }
 }
 
-/// The text runs of one content stream (a page's, or an annotation's appearance).
+/// The text runs of one content stream read on its own, without resources (fonts read as
+/// one byte a character, forms not followed).
 pub(crate) fn runs_of(content: &[u8]) -> Vec<TextRun> {
-    runs_within(content, &mut TextBudget::for_document().for_page())
+    let mut reader = ContentReader::new(None);
+    reader.read(content, None, State::initial(), 0);
+    reader.runs
 }
 
-/// An XObject a content stream paints (`/Name Do`): its resource name and the box the unit
-/// square lands on in user space (where an image is drawn).
+/// The text runs of a form XObject (an annotation's appearance) in its own space, its fonts
+/// and inner forms read from its `/Resources`.
+pub(crate) fn runs_of_form(doc: &Document<'_>, form: &Stream) -> Vec<TextRun> {
+    let Ok(content) = doc.stream_decoded(form) else { return Vec::new() };
+    let resources = form.dict.get("Resources").and_then(|r| doc.resolve_dict(r).ok().flatten());
+    let mut reader = ContentReader::new(Some(doc));
+    reader.read(&content, resources.as_ref(), State::initial(), 0);
+    reader.runs
+}
+
+/// Where a content stream paints an XObject (`/Name Do`): the box the unit square lands on in
+/// user space (where an image is drawn), and whether it is an image.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Placement {
-    pub name: Vec<u8>,
     pub bbox: [f64; 4],
+    pub image: bool,
 }
 
-/// Most XObject placements kept per content stream.
+/// Most XObject placements kept per page.
 const MAX_PLACEMENTS: usize = 10_000;
+/// How deep forms drawing forms are followed (real files nest two or three).
+const MAX_FORM_DEPTH: usize = 8;
+/// Most forms followed per page (each costs operations from the same allowance too).
+const MAX_FORMS_FOLLOWED: usize = 10_000;
+/// Most bytes of decoded forms kept per document (each form is decoded once).
+const MAX_FORM_BYTES: usize = 64 << 20;
 
-/// The text runs of a content stream, stopping when `budget` is spent.
-fn runs_within(content: &[u8], budget: &mut TextBudget) -> Vec<TextRun> {
-    read_content(content, budget, &mut Vec::new())
+/// The graphics state the reader follows (saved by `q`, restored by `Q`): where things land
+/// and which font strings are read in.
+#[derive(Clone)]
+struct State {
+    ctm: Matrix,
+    font: Rc<FontCodes>,
+    size: f64,
+}
+
+impl State {
+    fn initial() -> State {
+        State { ctm: IDENTITY, font: Rc::new(FontCodes::default()), size: 12.0 }
+    }
+}
+
+/// Reads content streams into text runs and placements, following the form XObjects they
+/// paint (text and pictures in forms are on the page like any other: Chromium and many
+/// generators draw whole pages as forms). Fonts and forms are read once per document; work is
+/// bounded per page by [`MAX_OPERATIONS`], the text budget and the form limits above.
+struct ContentReader<'r, 'd> {
+    doc: Option<&'r Document<'d>>,
+    budget: TextBudget,
+    runs: Vec<TextRun>,
+    placements: Vec<Placement>,
+    operations: usize,
+    forms_followed: usize,
+    /// Fonts read, by object number.
+    fonts: HashMap<u32, Rc<FontCodes>>,
+    /// Decoded forms, by object number, and their total size.
+    forms: HashMap<u32, Rc<Vec<u8>>>,
+    form_bytes: usize,
+}
+
+impl<'r, 'd> ContentReader<'r, 'd> {
+    fn new(doc: Option<&'r Document<'d>>) -> Self {
+        ContentReader {
+            doc,
+            budget: TextBudget::for_document().for_page(),
+            runs: Vec::new(),
+            placements: Vec::new(),
+            operations: 0,
+            forms_followed: 0,
+            fonts: HashMap::new(),
+            forms: HashMap::new(),
+            form_bytes: 0,
+        }
+    }
+
+    /// Starts a page within what is left of `budget` (fonts and forms stay known).
+    fn start_page(&mut self, budget: &TextBudget) {
+        self.budget = budget.for_page();
+        self.runs.clear();
+        self.placements.clear();
+        self.operations = 0;
+        self.forms_followed = 0;
+    }
+
+    /// One page's text runs and placements.
+    fn read_page(&mut self, doc: &Document<'_>, page: &Page) -> Result<()> {
+        let content = page_content(doc, page)?;
+        let resources = doc.page_resources(page);
+        self.read(&content, resources.as_ref(), State::initial(), 0);
+        Ok(())
+    }
+
+    fn spent(&self) -> bool {
+        self.operations > MAX_OPERATIONS || self.budget.runs == 0 || self.budget.chars == 0
+    }
+
+    /// Reads one content stream drawn in `state`, its names looked up in `resources`.
+    fn read(&mut self, content: &[u8], resources: Option<&Dict>, mut state: State, depth: usize) {
+        let initial = state.clone();
+        let mut lexer = Lexer::new(content);
+        let mut saved: Vec<State> = Vec::new();
+        let (mut tm, mut tlm, mut leading) = (IDENTITY, IDENTITY, 0.0_f64);
+        let mut operands: Vec<Token> = Vec::new();
+        while let Some(token) = lexer.next(0) {
+            self.operations += 1;
+            if self.spent() {
+                break;
+            }
+            let Token::Operator(op) = token else {
+                if operands.len() < 32 {
+                    operands.push(token);
+                }
+                continue;
+            };
+            let arg = |i: usize| number(operands.get(i));
+            match op.as_str() {
+                "q" if saved.len() < MAX_STACK => saved.push(state.clone()),
+                "Q" => state = saved.pop().unwrap_or_else(|| initial.clone()),
+                "cm" => state.ctm = multiply(&[arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)], &state.ctm),
+                "Do" => {
+                    if let Some(Token::Name(name)) = operands.last() {
+                        let name = name.clone();
+                        self.paint(&name, resources, &state, depth);
+                    }
+                }
+                "BT" => {
+                    tm = IDENTITY;
+                    tlm = IDENTITY;
+                }
+                "Tf" => {
+                    state.size = arg(1);
+                    if let Some(Token::Name(name)) = operands.first() {
+                        state.font = self.font(resources, name);
+                    }
+                }
+                "TL" => leading = arg(0),
+                "Td" | "TD" => {
+                    if op == "TD" {
+                        leading = -arg(1);
+                    }
+                    tlm = multiply(&[1.0, 0.0, 0.0, 1.0, arg(0), arg(1)], &tlm);
+                    tm = tlm;
+                }
+                "Tm" => {
+                    tlm = [arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)];
+                    tm = tlm;
+                }
+                "T*" => {
+                    tlm = multiply(&[1.0, 0.0, 0.0, 1.0, 0.0, -leading], &tlm);
+                    tm = tlm;
+                }
+                "Tj" | "'" | "\"" => {
+                    if op != "Tj" {
+                        tlm = multiply(&[1.0, 0.0, 0.0, 1.0, 0.0, -leading], &tlm);
+                        tm = tlm;
+                    }
+                    if let Some(Token::Str(bytes)) = operands.iter().rev().find(|t| matches!(t, Token::Str(_))) {
+                        let (text, glyphs) = state.font.decode(bytes);
+                        self.show(text, glyphs, 0.0, &mut tm, &state);
+                    }
+                }
+                "TJ" => {
+                    if let Some(Token::Array(items)) = operands.last() {
+                        let (text, glyphs, adjust) = shown_by_array(items, &state);
+                        self.show(text, glyphs, adjust, &mut tm, &state);
+                    }
+                }
+                _ => {}
+            }
+            operands.clear();
+        }
+    }
+
+    /// A run of `glyphs` glyphs showing `text`, moved by `adjust` (text space units), at the
+    /// text matrix `tm`; the text matrix advances past it.
+    fn show(&mut self, text: String, glyphs: usize, adjust: f64, tm: &mut Matrix, state: &State) {
+        let device = multiply(tm, &state.ctm);
+        let scale = (device[0] * device[0] + device[1] * device[1]).sqrt();
+        // Glyphs half an em wide: close enough to place words, without reading font metrics.
+        let advance = glyphs as f64 * 0.5 * state.size + adjust * state.size;
+        let kept = within_bytes(text, self.budget.chars);
+        self.budget.runs = self.budget.runs.saturating_sub(1);
+        self.budget.chars = self.budget.chars.saturating_sub(kept.len());
+        self.runs.push(TextRun {
+            text: kept,
+            x: device[4],
+            y: device[5],
+            size: state.size * (device[2] * device[2] + device[3] * device[3]).sqrt().max(f64::EPSILON),
+            width: advance * scale,
+        });
+        *tm = multiply(&[1.0, 0.0, 0.0, 1.0, advance, 0.0], tm);
+    }
+
+    /// `/Name Do`: an image is placed; a form is read where it is drawn.
+    fn paint(&mut self, name: &[u8], resources: Option<&Dict>, state: &State, depth: usize) {
+        let bbox = unit_square_box(&state.ctm);
+        let Some(doc) = self.doc else {
+            self.place(Placement { bbox, image: false });
+            return;
+        };
+        let Some(named) = resources.and_then(|r| resource(doc, r, "XObject", name)) else { return };
+        let number = named.as_ref().map(|r| r.num);
+        let Ok(Object::Stream(xobject)) = doc.resolve(&named) else { return };
+        match xobject.dict.name("Subtype") {
+            Some(b"Image") => self.place(Placement { bbox, image: true }),
+            Some(b"Form") => self.follow(doc, number, &xobject, resources, state, depth),
+            _ => self.place(Placement { bbox, image: false }),
+        }
+    }
+
+    fn place(&mut self, placement: Placement) {
+        if self.placements.len() < MAX_PLACEMENTS {
+            self.placements.push(placement);
+        }
+    }
+
+    /// Reads a form where it is drawn: its `/Matrix` on the current transformation, its own
+    /// resources (or, as older files do, those of the stream that draws it).
+    fn follow(
+        &mut self,
+        doc: &Document<'_>,
+        number: Option<u32>,
+        form: &Stream,
+        resources: Option<&Dict>,
+        state: &State,
+        depth: usize,
+    ) {
+        if depth >= MAX_FORM_DEPTH || self.forms_followed >= MAX_FORMS_FOLLOWED {
+            return;
+        }
+        self.forms_followed += 1;
+        let Some(content) = self.form_content(doc, number, form) else { return };
+        let matrix = form
+            .dict
+            .get("Matrix")
+            .and_then(|m| doc.resolve_array(m).ok().flatten())
+            .and_then(|m| <[f64; 6]>::try_from(m.iter().filter_map(Object::as_number).collect::<Vec<_>>()).ok())
+            .filter(|m| m.iter().all(|n| n.is_finite()))
+            .unwrap_or(IDENTITY);
+        let own = form.dict.get("Resources").and_then(|r| doc.resolve_dict(r).ok().flatten());
+        let inner = State { ctm: multiply(&matrix, &state.ctm), ..state.clone() };
+        self.read(&content, own.as_ref().or(resources), inner, depth + 1);
+    }
+
+    /// A form's decoded content, decoded once per document within [`MAX_FORM_BYTES`].
+    fn form_content(&mut self, doc: &Document<'_>, number: Option<u32>, form: &Stream) -> Option<Rc<Vec<u8>>> {
+        if let Some(content) = number.and_then(|n| self.forms.get(&n)) {
+            return Some(content.clone());
+        }
+        let content = Rc::new(doc.stream_decoded(form).ok()?);
+        if self.form_bytes + content.len() > MAX_FORM_BYTES {
+            return None;
+        }
+        self.form_bytes += content.len();
+        if let Some(number) = number {
+            self.forms.insert(number, content.clone());
+        }
+        Some(content)
+    }
+
+    /// The codes of the font `/name` of `resources` (one byte, Latin-1, when it cannot be read).
+    fn font(&mut self, resources: Option<&Dict>, name: &[u8]) -> Rc<FontCodes> {
+        let Some(doc) = self.doc else { return Rc::new(FontCodes::default()) };
+        let Some(named) = resources.and_then(|r| resource(doc, r, "Font", name)) else {
+            return Rc::new(FontCodes::default());
+        };
+        let number = named.as_ref().map(|r| r.num);
+        if let Some(known) = number.and_then(|n| self.fonts.get(&n)) {
+            return known.clone();
+        }
+        let codes = Rc::new(match doc.resolve_dict(&named) {
+            Ok(Some(font)) => FontCodes::of(doc, &font),
+            _ => FontCodes::default(),
+        });
+        if let Some(number) = number {
+            self.fonts.insert(number, codes.clone());
+        }
+        codes
+    }
+}
+
+/// What a `TJ` array shows: its strings' text, with a space where a large gap separates words,
+/// their glyph count and the sum of its position adjustments (in text space units).
+fn shown_by_array(items: &[Token], state: &State) -> (String, usize, f64) {
+    let (mut text, mut glyphs, mut adjust) = (String::new(), 0, 0.0);
+    for item in items {
+        match item {
+            Token::Str(bytes) => {
+                let (piece, count) = state.font.decode(bytes);
+                text.push_str(&piece);
+                glyphs += count;
+            }
+            Token::Number(n) if n.is_finite() => {
+                // A large negative adjustment is a word space in practice.
+                if *n < -200.0 {
+                    text.push(' ');
+                }
+                adjust -= n / 1000.0;
+            }
+            _ => {}
+        }
+    }
+    (text, glyphs, adjust)
+}
+
+/// At most `max` bytes of `text`, cut at a character boundary.
+fn within_bytes(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let cut = (0..=max).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        text.truncate(cut);
+    }
+    text
+}
+
+/// The entry `name` of a resource category (`/Font`, `/XObject`) of `resources`, unresolved.
+fn resource(doc: &Document<'_>, resources: &Dict, category: &str, name: &[u8]) -> Option<Object> {
+    let entries = doc.resolve_dict(resources.get(category)?).ok().flatten()?;
+    entries.get(&String::from_utf8_lossy(name)).cloned()
 }
 
 /// What a content stream paints besides text.
@@ -295,7 +609,7 @@ const MAX_SAVES: usize = 64;
 /// What `content` paints besides text; every fill is attributed to whether a `gs` was in force
 /// (saved with `q`, restored with `Q`). Past the operation budget it reports everything.
 pub(crate) fn painting_of(content: &[u8]) -> Painting {
-    let mut lexer = Lexer { data: content, pos: 0 };
+    let mut lexer = Lexer::new(content);
     let mut painting = Painting::default();
     let (mut under_state, mut saved) = (false, Vec::new());
     let mut operations = 0usize;
@@ -331,110 +645,6 @@ fn unit_square_box(ctm: &Matrix) -> [f64; 4] {
     [min(xs), min(ys), max(xs), max(ys)]
 }
 
-/// Text runs and XObject placements of a content stream.
-fn read_content(content: &[u8], budget: &mut TextBudget, placements: &mut Vec<Placement>) -> Vec<TextRun> {
-    let mut lexer = Lexer { data: content, pos: 0 };
-    let (mut ctm, mut stack) = (IDENTITY, Vec::new());
-    let (mut tm, mut tlm, mut size, mut leading) = (IDENTITY, IDENTITY, 12.0_f64, 0.0_f64);
-    let mut operands: Vec<Token> = Vec::new();
-    let mut runs = Vec::new();
-    let mut operations = 0;
-    while let Some(token) = lexer.next(0) {
-        operations += 1;
-        if operations > MAX_OPERATIONS || budget.runs == 0 || budget.chars == 0 {
-            break;
-        }
-        let Token::Operator(op) = token else {
-            if operands.len() < 32 {
-                operands.push(token);
-            }
-            continue;
-        };
-        let arg = |i: usize| number(operands.get(i));
-        let mut show = |text: Vec<u8>, tm: &mut Matrix, spacing_runs: &[(usize, f64)]| {
-            let device = multiply(tm, &ctm);
-            let scale = (device[0] * device[0] + device[1] * device[1]).sqrt();
-            let chars = text.len() as f64;
-            let adjust: f64 = spacing_runs.iter().map(|(_, a)| -a / 1000.0 * size).sum();
-            let advance = chars * 0.5 * size + adjust;
-            let kept = &text[..text.len().min(budget.chars)];
-            budget.runs = budget.runs.saturating_sub(1);
-            budget.chars -= kept.len();
-            runs.push(TextRun {
-                text: decode(kept),
-                x: device[4],
-                y: device[5],
-                size: size * (device[2] * device[2] + device[3] * device[3]).sqrt().max(f64::EPSILON),
-                width: advance * scale,
-            });
-            *tm = multiply(&[1.0, 0.0, 0.0, 1.0, advance, 0.0], tm);
-        };
-        match op.as_str() {
-            "q" if stack.len() < MAX_STACK => stack.push(ctm),
-            "Q" => ctm = stack.pop().unwrap_or(IDENTITY),
-            "cm" => ctm = multiply(&[arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)], &ctm),
-            "Do" if placements.len() < MAX_PLACEMENTS => {
-                if let Some(Token::Name(name)) = operands.last() {
-                    placements.push(Placement { name: name.clone(), bbox: unit_square_box(&ctm) });
-                }
-            }
-            "BT" => {
-                tm = IDENTITY;
-                tlm = IDENTITY;
-            }
-            "Tf" => size = arg(1),
-            "TL" => leading = arg(0),
-            "Td" | "TD" => {
-                if op == "TD" {
-                    leading = -arg(1);
-                }
-                tlm = multiply(&[1.0, 0.0, 0.0, 1.0, arg(0), arg(1)], &tlm);
-                tm = tlm;
-            }
-            "Tm" => {
-                tlm = [arg(0), arg(1), arg(2), arg(3), arg(4), arg(5)];
-                tm = tlm;
-            }
-            "T*" => {
-                tlm = multiply(&[1.0, 0.0, 0.0, 1.0, 0.0, -leading], &tlm);
-                tm = tlm;
-            }
-            "Tj" | "'" | "\"" => {
-                if op != "Tj" {
-                    tlm = multiply(&[1.0, 0.0, 0.0, 1.0, 0.0, -leading], &tlm);
-                    tm = tlm;
-                }
-                if let Some(Token::Str(text)) = operands.iter().rev().find(|t| matches!(t, Token::Str(_))).cloned() {
-                    show(text, &mut tm, &[]);
-                }
-            }
-            "TJ" => {
-                if let Some(Token::Array(items)) = operands.last().cloned() {
-                    let mut text = Vec::new();
-                    let mut adjustments = Vec::new();
-                    for item in items {
-                        match item {
-                            Token::Str(bytes) => text.extend(bytes),
-                            Token::Number(n) => {
-                                // A large negative adjustment is a word space in practice.
-                                if n < -200.0 {
-                                    text.push(b' ');
-                                }
-                                adjustments.push((text.len(), n));
-                            }
-                            _ => {}
-                        }
-                    }
-                    show(text, &mut tm, &adjustments);
-                }
-            }
-            _ => {}
-        }
-        operands.clear();
-    }
-    runs
-}
-
 fn page_content(doc: &Document<'_>, page: &Page) -> Result<Vec<u8>> {
     let mut content = Vec::new();
     let contents = match page.dict.get("Contents") {
@@ -465,9 +675,9 @@ pub fn pages_text(bytes: &[u8]) -> Result<Vec<(Page, Vec<TextRun>)>> {
 /// The text runs of one page of an open document (within one page's allowance), and where
 /// it paints XObjects.
 pub(crate) fn page_drawing(doc: &Document<'_>, page: &Page) -> Result<(Vec<TextRun>, Vec<Placement>)> {
-    let mut placements = Vec::new();
-    let runs = read_content(&page_content(doc, page)?, &mut TextBudget::for_document().for_page(), &mut placements);
-    Ok((runs, placements))
+    let mut reader = ContentReader::new(Some(doc));
+    reader.read_page(doc, page)?;
+    Ok((reader.runs, reader.placements))
 }
 
 /// The text runs of each page of an open document.
@@ -475,11 +685,14 @@ fn pages_text_of(doc: &Document<'_>) -> Result<Vec<(Page, Vec<TextRun>)>> {
     let pages = doc.pages()?;
     let mut out = Vec::with_capacity(pages.len());
     let mut budget = TextBudget::for_document();
+    let mut reader = ContentReader::new(Some(doc));
     for page in pages {
         let runs = if budget.runs == 0 || budget.chars == 0 {
             Vec::new()
         } else {
-            runs_within(&page_content(doc, &page)?, &mut budget.for_page())
+            reader.start_page(&budget);
+            reader.read_page(doc, &page)?;
+            std::mem::take(&mut reader.runs)
         };
         budget.spend(&runs);
         out.push((page, runs));
@@ -587,7 +800,10 @@ mod tests {
         assert_eq!(runs.len(), 1);
         assert_eq!(runs[0].text.len(), MAX_CHARS_PER_PAGE);
         let mut budget = TextBudget { runs: 3, chars: 100 };
-        let runs = runs_within(b"BT (a) Tj (b) Tj (c) Tj (d) Tj", &mut budget.for_page());
+        let mut reader = ContentReader::new(None);
+        reader.start_page(&budget);
+        reader.read(b"BT (a) Tj (b) Tj (c) Tj (d) Tj", None, State::initial(), 0);
+        let runs = reader.runs;
         budget.spend(&runs);
         assert_eq!((runs.len(), budget.runs), (3, 0));
     }

@@ -11,7 +11,7 @@ use crate::object::{Dict, ObjRef, Object, decode_text};
 use crate::reader::{Document, XrefEntry};
 use sha2::{Digest, Sha256};
 
-use crate::source::Source;
+use crate::source::{Prefix, Source};
 
 /// One signature as found in the document.
 #[derive(Debug, Clone)]
@@ -73,22 +73,24 @@ pub fn signatures_in_file(path: &std::path::Path) -> Result<Vec<SignatureInfo>> 
 
 fn signatures_in(doc: Document<'_>) -> Result<Vec<SignatureInfo>> {
     let (_, catalog) = doc.catalog()?;
-    let fields = match catalog.get("AcroForm") {
-        Some(f) => match doc.resolve_dict(f)? {
-            Some(form) => match form.get("Fields") {
-                Some(fs) => doc.resolve_array(fs)?.unwrap_or_default(),
-                None => Vec::new(),
-            },
-            None => Vec::new(),
-        },
-        None => Vec::new(),
-    };
-    let docmdp_sig = catalog
-        .get("Perms")
-        .map(|p| doc.resolve_dict(p))
-        .transpose()?
-        .flatten()
-        .and_then(|p| p.get("DocMDP").and_then(Object::as_ref));
+    let eofs = revision_ends(doc.source())?;
+    let mut fields = collect_signature_fields(&doc, &acroform_fields(&doc, &catalog)?)?;
+    let mut docmdp_sig = docmdp_signature(&doc, &catalog)?;
+    // A later revision that names another catalog, or drops a field, must not make a
+    // signature (or the certification's permission) disappear: earlier catalogs are read too.
+    let mut known: HashSet<u32> = fields.iter().filter_map(|f| f.value_ref.map(|r| r.num)).collect();
+    for earlier in earlier_revisions(&doc, &eofs) {
+        let Ok((_, earlier_catalog)) = earlier.catalog() else { continue };
+        let listed = acroform_fields(&earlier, &earlier_catalog).unwrap_or_default();
+        for field in collect_signature_fields(&earlier, &listed).unwrap_or_default() {
+            if field.value_ref.is_some_and(|r| known.insert(r.num)) {
+                fields.push(field);
+            }
+        }
+        if docmdp_sig.is_none() {
+            docmdp_sig = docmdp_signature(&earlier, &earlier_catalog).ok().flatten();
+        }
+    }
     // The certification's permission binds every later revision, whoever signed after it.
     let document_p = match docmdp_sig {
         Some(r) => match doc.get(r)? {
@@ -97,9 +99,8 @@ fn signatures_in(doc: Document<'_>) -> Result<Vec<SignatureInfo>> {
         },
         None => None,
     };
-    let eofs = revision_ends(doc.source())?;
     let mut out = Vec::new();
-    for field in collect_signature_fields(&doc, &fields)? {
+    for field in fields {
         out.push(describe(&doc, &eofs, field, docmdp_sig, document_p)?);
     }
     // Signing order (by where each ByteRange ends), not form order.
@@ -108,6 +109,42 @@ fn signatures_in(doc: Document<'_>) -> Result<Vec<SignatureInfo>> {
         (!s.byte_range_ok, end.unwrap_or(i64::MAX))
     });
     Ok(out)
+}
+
+/// Most earlier revisions read for signature fields the latest catalog no longer lists.
+const MAX_EARLIER_REVISIONS: usize = 64;
+
+/// The file as it was at each earlier `%%EOF` that opens as a file of its own, newest first
+/// (at most [`MAX_EARLIER_REVISIONS`]).
+fn earlier_revisions<'d>(doc: &'d Document<'_>, eofs: &[u64]) -> Vec<Document<'d>> {
+    let mut ends: Vec<u64> = eofs.iter().copied().filter(|&end| end < doc.len()).collect();
+    // One end per revision: `%%EOF`, `%%EOF\r` and `%%EOF\r\n` open the same file.
+    ends.dedup_by(|later, earlier| *later - *earlier <= 2);
+    ends.iter()
+        .rev()
+        .take(MAX_EARLIER_REVISIONS)
+        .filter_map(|&len| Document::open(Prefix { inner: doc.source(), len }).ok())
+        .collect()
+}
+
+/// The catalog's `/AcroForm /Fields`.
+fn acroform_fields(doc: &Document<'_>, catalog: &Dict) -> Result<Vec<Object>> {
+    let Some(form) = catalog.get("AcroForm") else { return Ok(Vec::new()) };
+    let Some(form) = doc.resolve_dict(form)? else { return Ok(Vec::new()) };
+    match form.get("Fields") {
+        Some(fields) => Ok(doc.resolve_array(fields)?.unwrap_or_default()),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The certification signature the catalog's `/Perms /DocMDP` names.
+fn docmdp_signature(doc: &Document<'_>, catalog: &Dict) -> Result<Option<ObjRef>> {
+    Ok(catalog
+        .get("Perms")
+        .map(|p| doc.resolve_dict(p))
+        .transpose()?
+        .flatten()
+        .and_then(|p| p.get("DocMDP").and_then(Object::as_ref)))
 }
 
 pub(crate) struct SigField {

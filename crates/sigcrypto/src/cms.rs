@@ -216,7 +216,7 @@ pub fn assemble(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
 }
 
 /// Assemble without checking the signature (size estimation uses a dummy value).
-fn assemble_unchecked(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
+pub(crate) fn assemble_unchecked(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
     let attrs = SetOfVec::<Attribute>::from_der(&signed.der_to_sign)?;
     let cert = pki::parsed_cert(&signed.cert_der)?;
 
@@ -339,6 +339,48 @@ pub(crate) fn trim_der(bytes: &[u8]) -> Result<&[u8]> {
     let total = usize::try_from((header.encoded_len()? + header.length)?)
         .map_err(|_| Error::Encoding("length overflow".into()))?;
     bytes.get(..total).ok_or_else(|| Error::Encoding("truncated DER".into()))
+}
+
+/// The elements of a constructed DER value's contents, each as a whole TLV.
+pub(crate) fn elements(contents: &[u8]) -> Result<Vec<der::asn1::AnyRef<'_>>> {
+    use der::Reader;
+    let mut reader = der::SliceReader::new(contents)?;
+    let mut out = Vec::new();
+    while !reader.is_finished() {
+        out.push(der::asn1::AnyRef::decode(&mut reader)?);
+    }
+    Ok(out)
+}
+
+/// The contents of each SignerInfo's signed attributes (`[0] IMPLICIT SET OF`) exactly as the
+/// CMS carries them, in SignerInfo order; `None` for one without. The decoder of [`SignedData`]
+/// sorts a SET OF while reading, so only these bytes show how the signer encoded them.
+pub(crate) fn carried_signed_attrs(cms_der: &[u8]) -> Result<Vec<Option<Vec<u8>>>> {
+    let content_info = der::asn1::AnyRef::from_der(trim_der(cms_der)?)?;
+    let explicit = elements(content_info.value())?;
+    let wrapped = explicit.get(1).ok_or_else(|| Error::Cms("ContentInfo without content".into()))?;
+    let signed_data = der::asn1::AnyRef::from_der(wrapped.value())?;
+    let fields = elements(signed_data.value())?;
+    let signer_infos = fields.last().ok_or_else(|| Error::Cms("SignedData without signerInfos".into()))?;
+    elements(signer_infos.value())?
+        .iter()
+        .map(|signer_info| {
+            let fields = elements(signer_info.value())?;
+            let attributes = fields.get(3).filter(|f| {
+                der::Tagged::tag(*f) == Tag::ContextSpecific { constructed: true, number: der::TagNumber::N0 }
+            });
+            Ok(attributes.map(|a| a.value().to_vec()))
+        })
+        .collect()
+}
+
+/// Whether a SignerInfo's signed attributes were carried DER-encoded (RFC 5652 §5.4: the DER
+/// encoding is what is signed, so a SET OF in another order signs other bytes than a
+/// verifier re-encodes). `carried` is what [`carried_signed_attrs`] read for it.
+pub(crate) fn signed_attrs_are_der(si: &SignerInfo, carried: Option<&[u8]>) -> bool {
+    let (Some(attrs), Some(carried)) = (si.signed_attrs.as_ref(), carried) else { return true };
+    let Ok(encoded) = attrs.to_der() else { return false };
+    der::asn1::AnyRef::from_der(&encoded).is_ok_and(|set| set.value() == carried)
 }
 
 /// What we know about one signer after checking a CMS.

@@ -52,6 +52,9 @@ pub enum SubIndication {
     NoCertificateChainFound,
     /// The certificate in the signature cannot be found.
     NoSigningCertificateFound,
+    /// The chain does not meet a constraint of its use (a time-stamp token whose certificate
+    /// is not for time-stamping).
+    ChainConstraintsFailure,
     /// The certificate names where its status is published, and the file does not carry it.
     TryLater,
 }
@@ -74,6 +77,7 @@ impl SubIndication {
             }
             SubIndication::NoCertificateChainFound => "the signer's certificate does not lead to a trusted authority",
             SubIndication::NoSigningCertificateFound => "the signer's certificate is not in the signature",
+            SubIndication::ChainConstraintsFailure => "the certificate is not one for this use",
             SubIndication::TryLater => {
                 "the document does not carry the signer's certificate status (revocation data), so it could not be checked"
             }

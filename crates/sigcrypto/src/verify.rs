@@ -153,12 +153,13 @@ pub fn signer_digest_algorithm(cms_der: &[u8]) -> Result<&'static str> {
 /// problem is reported in the [`CmsReport`].
 pub fn verify_cms(cms_der: &[u8], content: Content<'_>, trust: &TrustStore, opts: &VerifyOptions) -> Result<CmsReport> {
     let sd = cmsmod::parse_signed_data(cms_der)?;
-    let embedded = sd.encap_content_info.econtent.as_ref().map(|a| a.value().to_vec());
-    let attached = embedded.is_some();
+    let attached = sd.encap_content_info.econtent.is_some();
     let pool: Vec<Vec<u8>> = cmsmod::embedded_certs(&sd)?.iter().filter_map(|c| c.to_der().ok()).collect();
+    let carried = cmsmod::carried_signed_attrs(cms_der)?;
     let mut signers = Vec::new();
-    for si in sd.signer_infos.0.iter() {
-        signers.push(verify_signer(&sd, si, content, embedded.as_deref(), &pool, trust, opts));
+    for (index, si) in sd.signer_infos.0.iter().enumerate() {
+        let der_encoded = cmsmod::signed_attrs_are_der(si, carried.get(index).and_then(|c| c.as_deref()));
+        signers.push(verify_signer(&sd, si, der_encoded, content, &pool, trust, opts));
     }
     if signers.is_empty() {
         return Err(Error::Cms("SignedData has no SignerInfo".into()));
@@ -169,14 +170,15 @@ pub fn verify_cms(cms_der: &[u8], content: Content<'_>, trust: &TrustStore, opts
 fn verify_signer(
     sd: &cms::signed_data::SignedData,
     si: &cms::signed_data::SignerInfo,
+    attrs_der_encoded: bool,
     content: Content<'_>,
-    embedded: Option<&[u8]>,
     pool: &[Vec<u8>],
     trust: &TrustStore,
     opts: &VerifyOptions,
 ) -> SignerReport {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
+    let embedded = sd.encap_content_info.econtent.as_ref().map(|a| a.value());
     let data = match content {
         Content::Embedded => embedded,
         Content::Detached(d) => Some(d),
@@ -199,6 +201,12 @@ fn verify_signer(
     // well built and its certificate merely left out (`openssl cms -sign -nocerts`), or its
     // signingCertificateV2 may name another certificate than the one carried.
     let summary = match cmsmod::signer_cert(sd, si) {
+        // EN 319 102-1 FORMAT_FAILURE: what was signed cannot be rebuilt from what is carried.
+        _ if !attrs_der_encoded => {
+            errors.push("the signed attributes are not DER-encoded (their set is not in sorted order)".into());
+            facts.format_ok = false;
+            None
+        }
         Ok(None) => {
             errors.push("the signer's certificate is not in the signature, so its value cannot be checked".into());
             None
@@ -589,6 +597,16 @@ mod tests {
             (signer.indication, signer.sub_indication),
             (Indication::Indeterminate, Some(SubIndication::NoSigningCertificateFound))
         );
+        // Signed attributes carried in another order than DER's: a format failure (the
+        // signer signed those bytes, which a verifier re-encoding the set cannot rebuild).
+        let unsorted = reorder_signed_attrs(&s, b"x")?;
+        let r = verify_cms(&unsorted, Content::Detached(b"x"), &trust, &VerifyOptions::default())?;
+        let signer = &r.signers[0];
+        assert!(!r.valid && !signer.intact, "{r:?}");
+        assert_eq!(
+            (signer.indication, signer.sub_indication),
+            (Indication::TotalFailed, Some(SubIndication::FormatFailure))
+        );
         // A directly trusted leaf is accepted.
         assert!(
             validate_chain(
@@ -600,5 +618,32 @@ mod tests {
             .is_ok()
         );
         Ok(())
+    }
+
+    /// A CMS whose signed attributes are carried (and signed) in reverse DER order, as a
+    /// signer that does not sort a SET OF writes them.
+    fn reorder_signed_attrs(signer: &LocalKeySigner, data: &[u8]) -> Result<Vec<u8>> {
+        let attrs = crate::cms::prepare_signed_attrs(
+            &pki::sha256(data),
+            signer.certificate_der(),
+            signer.chain_der(),
+            &CmsOptions::cades(),
+        )?;
+        let set = der::asn1::AnyRef::from_der(&attrs.der_to_sign)?;
+        let mut reversed: Vec<Vec<u8>> =
+            cmsmod::elements(set.value())?.iter().map(|e| e.to_der()).collect::<der::Result<_>>()?;
+        reversed.reverse();
+        let contents = reversed.concat();
+        let header_len = attrs.der_to_sign.len() - contents.len();
+        let mut unsorted_set = attrs.der_to_sign[..header_len].to_vec();
+        unsorted_set.extend_from_slice(&contents);
+        let cms = crate::cms::assemble_unchecked(&attrs, &signer.sign(&unsorted_set)?)?;
+        let at = cms
+            .windows(attrs.der_to_sign.len() - 1)
+            .position(|w| w == &attrs.der_to_sign[1..])
+            .expect("the attributes in the CMS");
+        let mut out = cms.clone();
+        out[at + header_len - 1..at + attrs.der_to_sign.len() - 1].copy_from_slice(&contents);
+        Ok(out)
     }
 }

@@ -370,14 +370,19 @@ fn range_digest(bytes: &[u8], info: &SignatureInfo) -> Result<Vec<u8>> {
     })
 }
 
+/// A document time-stamp (ETSI.RFC3161): its token's imprint must be the digest of the bytes it
+/// covers, its CMS must verify and its TSA chain to a trusted anchor; its EN 319 102-1
+/// indication says which of these failed.
 fn verify_doc_timestamp(info: &SignatureInfo, trust: &TrustStore, opts: &VerifyOptions) -> SignatureReport {
     let mut r = SignatureReport { kind: "document-timestamp".into(), ..Default::default() };
     if !info.byte_range_ok {
-        r.errors.push("the ByteRange does not describe exactly the /Contents gap".into());
+        format_failure(&mut r, "the ByteRange does not describe exactly the /Contents gap".into());
         return r;
     }
+    let imprint_matches =
+        tsp::tst_info(&info.contents).ok().map(|tst| tst.message_imprint.hashed_message.as_bytes() == info.digest);
     let mut gen_time = None;
-    let imprint_ok = match tsp::check_token(&info.contents, &info.digest) {
+    let token_ok = match tsp::check_token(&info.contents, &info.digest) {
         Ok(token) => {
             gen_time = Some(token.gen_time_unix);
             r.signing_time = Some(token.gen_time.clone());
@@ -398,19 +403,29 @@ fn verify_doc_timestamp(info: &SignatureInfo, trust: &TrustStore, opts: &VerifyO
         Ok(cms) => {
             if let Some(s) = cms.signers.first() {
                 let base = from_signer_report(s);
-                r.intact = imprint_ok && base.intact;
+                r.intact = token_ok && base.intact;
                 r.trusted = base.trusted;
                 r.signer = base.signer;
                 r.signer_common_name = base.signer_common_name;
                 r.issuer = base.issuer;
                 r.chain = base.chain;
                 r.errors.extend(base.errors);
+                (r.indication, r.sub_indication) = (base.indication, base.sub_indication);
                 if let Some(t) = &mut r.timestamp {
                     t.trusted = base.trusted;
                 }
             }
         }
-        Err(e) => r.errors.push(format!("not a valid time-stamp token: {e}")),
+        Err(e) => format_failure(&mut r, format!("not a valid time-stamp token: {e}")),
+    }
+    // What the CMS check does not see: the token's imprint and the TSA's certificate use.
+    if r.indication != Some(Indication::TotalFailed) {
+        (r.indication, r.sub_indication) = match imprint_matches {
+            None => (Some(Indication::TotalFailed), Some(SubIndication::FormatFailure)),
+            Some(false) => (Some(Indication::TotalFailed), Some(SubIndication::HashFailure)),
+            Some(true) if !token_ok => (Some(Indication::Indeterminate), Some(SubIndication::ChainConstraintsFailure)),
+            Some(true) => (r.indication, r.sub_indication),
+        };
     }
     r.proves_existence_at = gen_time.filter(|_| r.intact && r.trusted);
     r

@@ -127,3 +127,28 @@ fn expiry_after_a_time_stamped_signing_is_no_failure() {
     assert_eq!(indication(&report), (Indication::Indeterminate, Some(SubIndication::OutOfBoundsNoPoe)), "{report:#?}");
     assert!(!report.valid);
 }
+
+#[test]
+fn document_time_stamps_get_their_own_indication() {
+    let pki = pki(1);
+    let lta = signet_signing::sign_pdf(&reportlab_pdf(1), &pki.signer(0), &opts(&pki, PadesLevel::BLTA)).unwrap();
+    let stamp_of = |pdf: &[u8], trust: &[Vec<u8>]| {
+        let report = signet_signing::verify_file(pdf, trust).unwrap();
+        report.signatures.into_iter().find(|s| s.kind == "document-timestamp").expect("a document time-stamp")
+    };
+    let stamp = stamp_of(&lta, &pki.trust());
+    assert_eq!(indication(&stamp), (Indication::TotalPassed, None), "{stamp:#?}");
+    let untrusted = stamp_of(&lta, &[]);
+    assert_eq!(indication(&untrusted), (Indication::Indeterminate, Some(SubIndication::NoCertificateChainFound)));
+    // The token's imprint (the digest of the bytes it stamps, inside /Contents) altered: the
+    // token's own signed digest no longer matches either.
+    let info = signet_pdf::signatures(&lta).unwrap().into_iter().find(|i| i.sub_filter == "ETSI.RFC3161").unwrap();
+    let imprint = hex::encode_upper(info.digest);
+    let gap = (info.byte_range[0] + info.byte_range[1]) as usize..info.byte_range[2] as usize;
+    let contents = String::from_utf8_lossy(&lta[gap.clone()]).to_uppercase();
+    let at = gap.start + contents.find(&imprint).expect("the imprint in the token's hex");
+    let mut altered = lta.clone();
+    altered[at] = if altered[at] == b'0' { b'1' } else { b'0' };
+    let broken = stamp_of(&altered, &pki.trust());
+    assert_eq!(indication(&broken), (Indication::TotalFailed, Some(SubIndication::HashFailure)), "{broken:#?}");
+}

@@ -79,12 +79,13 @@ pub struct VerifiedSignature {
     pub trusted: bool,
     pub valid: bool,
     /// ETSI EN 319 102-1 main indication of the signature itself: `TOTAL-PASSED`,
-    /// `TOTAL-FAILED` or `INDETERMINATE` (absent for document time-stamps).
+    /// `TOTAL-FAILED` or `INDETERMINATE`.
     #[schema(value_type = Option<String>)]
     pub indication: Option<signet_signing::Indication>,
     /// Why, when not `TOTAL-PASSED`: `FORMAT_FAILURE`, `HASH_FAILURE`, `SIG_CRYPTO_FAILURE`,
     /// `REVOKED`, `REVOKED_NO_POE`, `EXPIRED`, `NOT_YET_VALID`, `OUT_OF_BOUNDS_NO_POE`,
-    /// `NO_CERTIFICATE_CHAIN_FOUND`, `NO_SIGNING_CERTIFICATE_FOUND` or `TRY_LATER`.
+    /// `NO_CERTIFICATE_CHAIN_FOUND`, `NO_SIGNING_CERTIFICATE_FOUND`, `CHAIN_CONSTRAINTS_FAILURE`
+    /// or `TRY_LATER`.
     #[schema(value_type = Option<String>)]
     pub sub_indication: Option<signet_signing::SubIndication>,
     /// `B-B`, `B-T`, `B-LT` or `B-LTA` for PDF signatures.

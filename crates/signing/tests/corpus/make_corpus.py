@@ -929,6 +929,64 @@ case(
 )
 case("eaa-freetext-approval", "EAA", False, "pyHanko + pypdf", "approval, a FreeText over the terms", pypdf_update(approved, annotate(freetext(OVER_TEXT))))
 
+def type0_contract():
+    """The terms drawn in a composite (Type0, Identity-H) font with a ToUnicode map, as Word,
+    Chromium and LibreOffice write text outside Latin-1: two bytes a glyph, numbered like a
+    subset's glyphs (3, 4, 5 ...), meaningless without the map."""
+    chars = sorted(set("".join(TRUE_TERMS)))
+    gid = {ch: i + 3 for i, ch in enumerate(chars)}
+    cmap = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n/CMapName /Adobe-Identity-UCS def /CMapType 2 def\n"
+        b"1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n%d beginbfchar\n" % len(chars)
+        + b"".join(b"<%04X> <%04X>\n" % (gid[ch], ord(ch)) for ch in chars)
+        + b"endbfchar\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n"
+    )
+    ops = b"BT /F2 11 Tf 72 730 Td 18 TL\n" + b"".join(b"<" + b"".join(b"%04X" % gid[ch] for ch in line) + b"> Tj T*\n" for line in TRUE_TERMS) + b"ET\n"
+    objs = {
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F2 5 0 R >> >> /Contents 4 0 R >>",
+        4: stream(ops),
+        5: b"<< /Type /Font /Subtype /Type0 /BaseFont /NotoSans /Encoding /Identity-H /DescendantFonts [6 0 R] /ToUnicode 7 0 R >>",
+        6: b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /NotoSans /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 8 0 R /DW 500 >>",
+        7: stream(cmap),
+        8: b"<< /Type /FontDescriptor /FontName /NotoSans /Flags 32 /FontBBox [0 -300 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -300 /CapHeight 700 /StemV 80 >>",
+        9: b"<< /Title (Loan agreement) /Producer (corpus raw writer) >>",
+    }
+    return raw_pdf(objs, root=1, info=9)
+
+
+def reportlab_form_contract():
+    """The terms drawn inside a form XObject placed by the page (reportlab's beginForm/doForm),
+    as Chromium and many report generators draw whole pages."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4, pageCompression=0)
+    c.setTitle("Loan agreement")
+    c.beginForm("terms")
+    c.setFont("Helvetica", 11)
+    for i, line in enumerate(TRUE_TERMS):
+        c.drawString(0, 36 - 18 * i, line)
+    c.endForm()
+    c.saveState()
+    c.translate(72, 694)
+    c.doForm("terms")
+    c.restoreState()
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+type0_approved = sign(type0_contract())
+form_approved = sign(reportlab_form_contract())
+case("honest-type0-sticky-note", "honest", True, "raw writer + pyHanko + pypdf", "approval of terms in a two-byte (Type0) font, a sticky note in the margin", pypdf_update(type0_approved, annotate(Text(rect=(520, 780, 540, 800), text="Checked by branch"))))
+case("honest-form-sticky-note", "honest", True, "reportlab + pyHanko + pypdf", "approval of terms drawn in a form XObject, a sticky note in the margin", pypdf_update(form_approved, annotate(Text(rect=(520, 780, 540, 800), text="Checked by branch"))))
+case("eaa-stamp-over-type0-text", "EAA", False, "raw writer + pyHanko + pypdf", "approval, a Stamp over terms drawn in a two-byte (Type0) font", pypdf_update(type0_approved, lambda w: stamp_with_appearance(w, OVER_TEXT)))
+case("eaa-stamp-over-form-text", "EAA", False, "reportlab + pyHanko + pypdf", "approval, a Stamp over terms drawn inside a form XObject", pypdf_update(form_approved, lambda w: stamp_with_appearance(w, OVER_TEXT)))
+
+
 # Sneaky signature attacks: a signature field whose appearance paints over certified text. ----
 
 
