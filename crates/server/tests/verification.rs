@@ -392,6 +392,50 @@ async fn the_public_page_shows_the_verdicts_on_a_phone_with_and_without_javascri
         outcome["signatures"][0]["heading"].as_str().is_some_and(|h| h.contains("changed after signing")),
         "{outcome}"
     );
+
+    // In Hindi when the browser asks for it (issue 32): the page, its status labels and its
+    // sentences, with the names and times as they are; `?lang=` chooses over the header.
+    let hindi = post_page(&app, "/verify", "hi-IN,hi;q=0.9,en;q=0.8", &sealed).await;
+    assert!(hindi.contains(r#"<html lang="hi">"#), "{hindi}");
+    assert!(hindi.contains(r#"<span class="status">मान्य</span>"#), "{hindi}");
+    assert!(hindi.contains("इस PDF पर कुल 1 हस्ताक्षर — सभी मान्य।"), "{hindi}");
+    assert!(hindi.contains("मान्य: Acme Bank ने हस्ताक्षर किए हैं"), "{hindi}");
+    assert!(hindi.contains("इलेक्ट्रॉनिक हस्ताक्षर, Signet द्वारा मुहरबंद"), "{hindi}");
+    assert!(hindi.contains(r#"href="?lang=en""#) && hindi.contains(r#"href="/verify?lang=hi""#), "{hindi}");
+    let changed = post_page(&app, "/verify", "hi", &content_replaced(&sealed)).await;
+    assert!(changed.contains(r#"<span class="status">मान्य नहीं: हस्ताक्षर के बाद बदला गया</span>"#), "{changed}");
+    let english = post_page(&app, "/verify?lang=en", "hi", &sealed).await;
+    assert!(english.contains(r#"<html lang="en">"#) && english.contains("1 signature(s), all valid"), "{english}");
+    assert!(english.contains(r#"<span class="status">Valid</span>"#), "{english}");
+    let form =
+        reqwest::Client::new().get(app.url("/verify?lang=hi")).send().await.expect("form").text().await.expect("html");
+    assert!(form.contains(r#"<html lang="hi">"#) && form.contains(r#"action="/verify?lang=hi""#), "{form}");
+    let nothing = reqwest::multipart::Form::new().text("report", "");
+    let refused = reqwest::Client::new()
+        .post(app.url("/verify"))
+        .header("accept-language", "hi")
+        .multipart(nothing)
+        .send()
+        .await
+        .expect("page");
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("html").contains("जाँचने के लिए फ़ाइल चुनें।"));
+}
+
+/// The public page's answer to `pdf` posted from a browser that asks for `accept_language`.
+async fn post_page(app: &TestApp, path: &str, accept_language: &str, pdf: &[u8]) -> String {
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(pdf.to_vec()).file_name("agreement.pdf"));
+    let page = reqwest::Client::new()
+        .post(app.url(path))
+        .header("accept-language", accept_language)
+        .multipart(form)
+        .send()
+        .await
+        .expect("page");
+    assert_eq!(page.status(), 200);
+    assert_eq!(page.headers()["vary"], "accept-language");
+    page.text().await.expect("html")
 }
 
 /// The first page of `pdf` rendered (pdftoppm) and its QR codes read (zbarimg).
@@ -475,6 +519,11 @@ async fn a_qr_code_on_the_document_leads_to_its_verification_page(backend: Backe
     assert_eq!(signed_again.status(), 200);
     let text = app.client.get(&codes[0]).send().await.expect("page").text().await.expect("text");
     assert!(text.contains("2 signature(s), all valid"), "{text}");
+
+    // In Hindi too.
+    let hindi = app.client.get(&codes[0]).header("accept-language", "hi").send().await.expect("page");
+    let hindi = hindi.text().await.expect("text");
+    assert!(hindi.contains(r#"<html lang="hi">"#) && hindi.contains("कुल 2 हस्ताक्षर — सभी मान्य"), "{hindi}");
 
     // An address that opens nothing.
     let unknown = app.client.get(app.url("/verify/d/not-a-token")).send().await.expect("page");

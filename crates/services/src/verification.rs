@@ -7,6 +7,8 @@
 //! the CAs of users' enrolled certificates (`certificate_trust_list`) and any further anchors the
 //! operator lists (`verification_trust_list`: a national root, TSAs).
 
+use std::fmt;
+
 use serde::Serialize;
 use signet_domain::{Error, ErrorCode};
 use signet_signing::{FileKind, Report, SignatureReport, SubIndication};
@@ -40,26 +42,239 @@ impl Method {
     }
 }
 
+/// A signature's verdict, the most important first: `broken`, `changed`, `covered`, `revoked`,
+/// `untrusted`, `valid`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Intact, trusted, and the document has not changed since in any way it forbids.
+    Valid,
+    /// The document changed after it in a way it does not allow.
+    Changed,
+    /// The signature holds, but something added later lies over signed content.
+    Covered,
+    /// The certificate was revoked before a proven signing time, or revoked with no proof of
+    /// when the signature was made.
+    Revoked,
+    /// Intact, but no trusted certificate.
+    Untrusted,
+    /// The signature does not match the document (or its time-stamp failed).
+    Broken,
+}
+
+impl Status {
+    /// The code the API gives: `valid`, `changed`, `covered`, `revoked`, `untrusted`, `broken`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Status::Valid => "valid",
+            Status::Changed => "changed",
+            Status::Covered => "covered",
+            Status::Revoked => "revoked",
+            Status::Untrusted => "untrusted",
+            Status::Broken => "broken",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// Where a signature's time comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum TimeSource {
+    /// A time-stamp authority confirmed it.
+    #[serde(rename = "time-stamp")]
+    Timestamp,
+    /// The signer stated it when signing.
+    #[serde(rename = "claimed by the signer")]
+    ClaimedBySigner,
+}
+
+impl TimeSource {
+    /// The API's words: `time-stamp` or `claimed by the signer`.
+    pub fn code(self) -> &'static str {
+        match self {
+            TimeSource::Timestamp => "time-stamp",
+            TimeSource::ClaimedBySigner => "claimed by the signer",
+        }
+    }
+}
+
+impl fmt::Display for TimeSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// One sentence that explains a verdict, with the values it names; [`Sentence::english`] writes
+/// it in English (as the API gives it), the pages in the reader's language. `signer` is the
+/// signer's name, `None` when the certificate names nobody.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sentence {
+    /// Valid: signed, and unchanged since in any way the signature forbids.
+    Valid { signer: Option<String> },
+    /// Not valid: the document changed after signing.
+    Changed { signer: Option<String> },
+    /// Not valid: the certificate is revoked; why, as the sub-indication says (`None`: only
+    /// that it is revoked).
+    Revoked { signer: Option<String>, reason: Option<SubIndication> },
+    /// The signature holds, but something added later hides signed content.
+    Covered { signer: Option<String> },
+    /// Intact, but the certificate's authority is not trusted here.
+    Untrusted { signer: Option<String> },
+    /// Not valid: the signature does not match the document.
+    Broken { signer: Option<String> },
+    /// How it was signed.
+    Method { method: Method, signer: Option<String> },
+    /// When it was signed, and who says so.
+    Time { at: String, source: TimeSource },
+    /// Later additions are of kinds the signature allows.
+    AllowedAdditions,
+    /// Something added after signing lies over signed content (the PDF verifier's description).
+    Hidden { covering: String },
+    /// A change after signing (the PDF verifier's description).
+    Change { change: String },
+    /// The certificate's status could not be checked: the document does not carry it.
+    RevocationNotChecked,
+    /// What is needed to check it for years is inside the document.
+    LongTerm,
+}
+
+impl Sentence {
+    /// The sentence in English, as the API gives it.
+    pub fn english(&self) -> String {
+        let who = |signer: &Option<String>| signer.clone().unwrap_or_else(|| "an unnamed signer".to_string());
+        match self {
+            Sentence::Valid { signer } => format!(
+                "Valid: signed by {}, and the document has not changed since in any way this signature forbids.",
+                who(signer)
+            ),
+            Sentence::Changed { signer } => {
+                format!("Not valid: the document was changed after {} signed it.", who(signer))
+            }
+            Sentence::Revoked { signer, reason } => format!(
+                "Not valid: {}.",
+                reason.map_or("the certificate is revoked", SubIndication::explain).replace("the signer", &who(signer))
+            ),
+            Sentence::Covered { signer } => format!(
+                "The signature of {} holds, but the document was changed after signing in a way that hides signed content: what it shows now is not what was signed.",
+                who(signer)
+            ),
+            Sentence::Untrusted { signer } => format!(
+                "Signed by {} and unchanged since, but the certificate comes from an authority this service does not trust.",
+                who(signer)
+            ),
+            Sentence::Broken { signer } => format!(
+                "Not valid: the signature of {} does not match the document (it was altered or damaged).",
+                who(signer)
+            ),
+            Sentence::Method { method, signer } => match method {
+                Method::Electronic => {
+                    format!("{}: {} used this Signet, which sealed the document.", method.label(), who(signer))
+                }
+                Method::AadhaarEsign => {
+                    format!("{}: {} confirmed the signing with Aadhaar.", method.label(), who(signer))
+                }
+                Method::DigitalCertificate => {
+                    format!("{}: {} signed with their own certificate.", method.label(), who(signer))
+                }
+                Method::Timestamp => "A time-stamp authority confirmed when the document existed in this form.".into(),
+            },
+            Sentence::Time { at, source: TimeSource::Timestamp } => {
+                format!("Time: {at}, confirmed by a time-stamp authority.")
+            }
+            Sentence::Time { at, source: TimeSource::ClaimedBySigner } => {
+                format!("Time: {at}, as stated when signing (not confirmed by a time-stamp authority).")
+            }
+            Sentence::AllowedAdditions => {
+                "Later additions (further signatures, form filling) are of kinds this signature allows.".into()
+            }
+            Sentence::Hidden { covering } => format!("Hidden after signing: {covering}."),
+            Sentence::Change { change } => format!("Change after signing: {change}."),
+            Sentence::RevocationNotChecked => {
+                format!("Revocation not checked: {}.", SubIndication::TryLater.explain())
+            }
+            Sentence::LongTerm => {
+                "It can be checked for years: what is needed to check it is inside the document.".into()
+            }
+        }
+    }
+}
+
+impl fmt::Display for Sentence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.english())
+    }
+}
+
+/// Serialised as its English text.
+impl Serialize for Sentence {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.english())
+    }
+}
+
+/// The sentence about the whole file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Summary {
+    /// The file carries no signature.
+    Unsigned { kind: FileKind },
+    /// `count` signatures, every one valid.
+    AllValid { kind: FileKind, count: usize },
+    /// `count` signatures, `bad` of them not valid (or the file as a whole is not).
+    NotAllValid { kind: FileKind, count: usize, bad: usize },
+}
+
+impl Summary {
+    /// The sentence in English, as the API gives it.
+    pub fn english(&self) -> String {
+        let kind = |kind: &FileKind| match kind {
+            FileKind::Pdf => "PDF",
+            FileKind::Cms => "CMS signature",
+            FileKind::Xml => "XML document",
+        };
+        match self {
+            Summary::Unsigned { kind: k } => format!("This {} carries no signature.", kind(k)),
+            Summary::AllValid { kind: k, count } => {
+                format!("This {} carries {count} signature(s), all valid.", kind(k))
+            }
+            Summary::NotAllValid { kind: k, count, bad } => {
+                format!("This {} carries {count} signature(s); {bad} of them not valid: see below.", kind(k))
+            }
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.english())
+    }
+}
+
+/// Serialised as its English text.
+impl Serialize for Summary {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.english())
+    }
+}
+
 /// One signature, for people.
 #[derive(Debug, Clone, Serialize)]
 pub struct Verdict {
     pub method: Method,
-    /// `valid`, `changed` (the document changed after it in a way it does not allow),
-    /// `covered` (the signature holds, but something added later lies over signed content),
-    /// `revoked` (the certificate was revoked before a proven signing time, or revoked with no
-    /// proof of when the signature was made), `untrusted` (intact, but no trusted certificate),
-    /// or `broken`.
-    pub status: &'static str,
+    pub status: Status,
     /// Who signed: the certificate's name (for a Signet seal, the organisation).
     pub signer: Option<String>,
     /// When: the time-stamp's time when there is one, else the time the signer claimed.
     pub signed_at: Option<String>,
-    /// `time-stamp` or `claimed by the signer`.
-    pub time_source: Option<&'static str>,
+    pub time_source: Option<TimeSource>,
     /// Revocation data and time-stamps are embedded, so it can be checked for years.
     pub long_term: bool,
     /// Sentences that explain the verdict, first the most important.
-    pub explanation: Vec<String>,
+    pub explanation: Vec<Sentence>,
 }
 
 /// The whole answer.
@@ -68,7 +283,7 @@ pub struct Verification {
     pub report: Report,
     pub verdicts: Vec<Verdict>,
     /// One sentence about the whole file.
-    pub summary: String,
+    pub summary: Summary,
 }
 
 /// Largest file verified (the request body limit applies first).
@@ -260,22 +475,22 @@ fn method_of(signature: &SignatureReport, anchors: &Anchors) -> Method {
     }
 }
 
-fn status_of(signature: &SignatureReport) -> &'static str {
+fn status_of(signature: &SignatureReport) -> Status {
     if !signature.intact {
-        "broken"
+        Status::Broken
     } else if signature.later_revisions > 0 && !signature.modifications_allowed {
-        "changed"
+        Status::Changed
     } else if !signature.hides_signed_content.is_empty() {
-        "covered"
+        Status::Covered
     } else if matches!(signature.sub_indication, Some(SubIndication::Revoked | SubIndication::RevokedNoPoe)) {
-        "revoked"
+        Status::Revoked
     } else if !signature.trusted {
-        "untrusted"
+        Status::Untrusted
     } else if signature.valid {
-        "valid"
+        Status::Valid
     } else {
         // Intact and trusted, yet not valid: its time-stamp failed.
-        "broken"
+        Status::Broken
     }
 }
 
@@ -287,70 +502,52 @@ fn verdict(signature: &SignatureReport, anchors: &Anchors) -> Verdict {
         _ => name,
     });
     let (signed_at, time_source) = match (&signature.timestamp, &signature.signing_time) {
-        (Some(ts), _) if ts.intact && ts.time.is_some() => (ts.time.as_deref().map(readable_time), Some("time-stamp")),
-        (_, Some(claimed)) => (Some(readable_time(claimed)), Some("claimed by the signer")),
+        (Some(ts), _) if ts.intact && ts.time.is_some() => {
+            (ts.time.as_deref().map(readable_time), Some(TimeSource::Timestamp))
+        }
+        (_, Some(claimed)) => (Some(readable_time(claimed)), Some(TimeSource::ClaimedBySigner)),
         _ => (None, None),
     };
     let long_term = matches!(signature.pades_level.as_deref(), Some("B-LT" | "B-LTA")) || signature.revocation_data;
-    let explanation = explanation(signature, method, status, signer.as_deref(), signed_at.as_deref(), time_source);
+    let explanation = explanation(signature, method, status, signer.as_ref(), signed_at.as_ref(), time_source);
     Verdict { method, status, signer, signed_at, time_source, long_term, explanation }
 }
 
 fn explanation(
     signature: &SignatureReport,
     method: Method,
-    status: &str,
-    signer: Option<&str>,
-    signed_at: Option<&str>,
-    time_source: Option<&str>,
-) -> Vec<String> {
-    let who = signer.unwrap_or("an unnamed signer");
+    status: Status,
+    signer: Option<&String>,
+    signed_at: Option<&String>,
+    time_source: Option<TimeSource>,
+) -> Vec<Sentence> {
+    let signer = signer.cloned();
     let mut lines = vec![match status {
-        "valid" => {
-            format!("Valid: signed by {who}, and the document has not changed since in any way this signature forbids.")
-        }
-        "changed" => format!("Not valid: the document was changed after {who} signed it."),
-        "revoked" => format!(
-            "Not valid: {}.",
-            signature
-                .sub_indication
-                .map_or("the certificate is revoked", SubIndication::explain)
-                .replace("the signer", who)
-        ),
-        "covered" => format!(
-            "The signature of {who} holds, but the document was changed after signing in a way that hides signed content: what it shows now is not what was signed."
-        ),
-        "untrusted" => format!(
-            "Signed by {who} and unchanged since, but the certificate comes from an authority this service does not trust."
-        ),
-        _ => format!("Not valid: the signature of {who} does not match the document (it was altered or damaged)."),
+        Status::Valid => Sentence::Valid { signer: signer.clone() },
+        Status::Changed => Sentence::Changed { signer: signer.clone() },
+        Status::Revoked => Sentence::Revoked { signer: signer.clone(), reason: signature.sub_indication },
+        Status::Covered => Sentence::Covered { signer: signer.clone() },
+        Status::Untrusted => Sentence::Untrusted { signer: signer.clone() },
+        Status::Broken => Sentence::Broken { signer: signer.clone() },
     }];
-    lines.push(match method {
-        Method::Electronic => format!("{}: {who} used this Signet, which sealed the document.", method.label()),
-        Method::AadhaarEsign => format!("{}: {who} confirmed the signing with Aadhaar.", method.label()),
-        Method::DigitalCertificate => format!("{}: {who} signed with their own certificate.", method.label()),
-        Method::Timestamp => "A time-stamp authority confirmed when the document existed in this form.".into(),
-    });
+    lines.push(Sentence::Method { method, signer });
     if let (Some(at), Some(source)) = (signed_at, time_source) {
-        lines.push(match source {
-            "time-stamp" => format!("Time: {at}, confirmed by a time-stamp authority."),
-            _ => format!("Time: {at}, as stated when signing (not confirmed by a time-stamp authority)."),
-        });
+        lines.push(Sentence::Time { at: at.clone(), source });
     }
     if signature.later_revisions > 0 && signature.modifications_allowed {
-        lines.push("Later additions (further signatures, form filling) are of kinds this signature allows.".into());
+        lines.push(Sentence::AllowedAdditions);
     }
     for covering in signature.hides_signed_content.iter().take(5) {
-        lines.push(format!("Hidden after signing: {covering}."));
+        lines.push(Sentence::Hidden { covering: covering.clone() });
     }
     for change in signature.modifications.iter().filter(|_| !signature.modifications_allowed).take(5) {
-        lines.push(format!("Change after signing: {change}."));
+        lines.push(Sentence::Change { change: change.clone() });
     }
     if signature.sub_indication == Some(SubIndication::TryLater) {
-        lines.push(format!("Revocation not checked: {}.", SubIndication::TryLater.explain()));
+        lines.push(Sentence::RevocationNotChecked);
     }
     if matches!(signature.pades_level.as_deref(), Some("B-LT" | "B-LTA")) {
-        lines.push("It can be checked for years: what is needed to check it is inside the document.".into());
+        lines.push(Sentence::LongTerm);
     }
     lines
 }
@@ -385,18 +582,14 @@ fn readable_time(raw: &str) -> String {
     }
 }
 
-fn summary(report: &Report, verdicts: &[Verdict]) -> String {
-    let kind = match report.file_kind {
-        FileKind::Pdf => "PDF",
-        FileKind::Cms => "CMS signature",
-        FileKind::Xml => "XML document",
-    };
+fn summary(report: &Report, verdicts: &[Verdict]) -> Summary {
+    let kind = report.file_kind;
     match verdicts.len() {
-        0 => format!("This {kind} carries no signature."),
-        n if report.valid => format!("This {kind} carries {n} signature(s), all valid."),
-        n => {
-            let bad = verdicts.iter().filter(|v| v.status != "valid").count();
-            format!("This {kind} carries {n} signature(s); {bad} of them not valid: see below.")
+        0 => Summary::Unsigned { kind },
+        count if report.valid => Summary::AllValid { kind, count },
+        count => {
+            let bad = verdicts.iter().filter(|v| v.status != Status::Valid).count();
+            Summary::NotAllValid { kind, count, bad }
         }
     }
 }
@@ -438,17 +631,17 @@ mod tests {
     #[test]
     fn the_status_puts_a_broken_or_changed_document_first() {
         let good = signature("CN=x");
-        assert_eq!(status_of(&good), "valid");
-        assert_eq!(status_of(&SignatureReport { intact: false, valid: false, ..good.clone() }), "broken");
+        assert_eq!(status_of(&good), Status::Valid);
+        assert_eq!(status_of(&SignatureReport { intact: false, valid: false, ..good.clone() }), Status::Broken);
         let changed =
             SignatureReport { later_revisions: 1, modifications_allowed: false, valid: false, ..good.clone() };
-        assert_eq!(status_of(&changed), "changed");
-        assert_eq!(status_of(&SignatureReport { trusted: false, valid: false, ..good.clone() }), "untrusted");
+        assert_eq!(status_of(&changed), Status::Changed);
+        assert_eq!(status_of(&SignatureReport { trusted: false, valid: false, ..good.clone() }), Status::Untrusted);
         let verdict = verdict(&good, &anchors());
         assert_eq!(verdict.signer.as_deref(), Some("Acme Bank (sealed by Signet)"), "not a Signet seal here");
         let sealed = verdict_of_platform();
         assert_eq!(sealed.signer.as_deref(), Some("Acme Bank"));
-        assert!(sealed.explanation[0].starts_with("Valid"), "{:?}", sealed.explanation);
+        assert!(sealed.explanation[0].english().starts_with("Valid"), "{:?}", sealed.explanation);
     }
 
     #[test]
@@ -459,6 +652,91 @@ mod tests {
         assert_eq!(readable_time("2026-11-24T14:35:14.25+05:30"), "2026-11-24 14:35:14 UTC+05:30");
         assert_eq!(readable_time("yesterday"), "yesterday");
         assert_eq!(readable_time("D:2026"), "D:2026");
+    }
+
+    /// Every sentence in English exactly as the API gave it before the sentences were typed.
+    #[test]
+    fn the_sentences_read_in_english_as_before() {
+        let acme = || Some("Acme Bank".to_string());
+        let cases = [
+            (
+                Sentence::Valid { signer: acme() },
+                "Valid: signed by Acme Bank, and the document has not changed since in any way this signature forbids.",
+            ),
+            (
+                Sentence::Changed { signer: None },
+                "Not valid: the document was changed after an unnamed signer signed it.",
+            ),
+            (
+                Sentence::Revoked { signer: acme(), reason: Some(SubIndication::Revoked) },
+                "Not valid: Acme Bank's certificate was revoked before the signature was made.",
+            ),
+            (
+                Sentence::Revoked { signer: acme(), reason: Some(SubIndication::RevokedNoPoe) },
+                "Not valid: Acme Bank's certificate is revoked, and no time-stamp proves the signature was made before.",
+            ),
+            (Sentence::Revoked { signer: acme(), reason: None }, "Not valid: the certificate is revoked."),
+            (
+                Sentence::Covered { signer: acme() },
+                "The signature of Acme Bank holds, but the document was changed after signing in a way that hides signed content: what it shows now is not what was signed.",
+            ),
+            (
+                Sentence::Untrusted { signer: acme() },
+                "Signed by Acme Bank and unchanged since, but the certificate comes from an authority this service does not trust.",
+            ),
+            (
+                Sentence::Broken { signer: acme() },
+                "Not valid: the signature of Acme Bank does not match the document (it was altered or damaged).",
+            ),
+            (
+                Sentence::Method { method: Method::Electronic, signer: acme() },
+                "Electronic signature, sealed by Signet: Acme Bank used this Signet, which sealed the document.",
+            ),
+            (
+                Sentence::Method { method: Method::AadhaarEsign, signer: acme() },
+                "Aadhaar eSign: Acme Bank confirmed the signing with Aadhaar.",
+            ),
+            (
+                Sentence::Method { method: Method::DigitalCertificate, signer: acme() },
+                "Digital signature certificate: Acme Bank signed with their own certificate.",
+            ),
+            (
+                Sentence::Method { method: Method::Timestamp, signer: None },
+                "A time-stamp authority confirmed when the document existed in this form.",
+            ),
+            (
+                Sentence::Time { at: "2026-11-24 14:35:14 UTC".into(), source: TimeSource::Timestamp },
+                "Time: 2026-11-24 14:35:14 UTC, confirmed by a time-stamp authority.",
+            ),
+            (
+                Sentence::Time { at: "2026-11-24 14:35:14 UTC".into(), source: TimeSource::ClaimedBySigner },
+                "Time: 2026-11-24 14:35:14 UTC, as stated when signing (not confirmed by a time-stamp authority).",
+            ),
+            (
+                Sentence::AllowedAdditions,
+                "Later additions (further signatures, form filling) are of kinds this signature allows.",
+            ),
+            (Sentence::Hidden { covering: "a square on page 1".into() }, "Hidden after signing: a square on page 1."),
+            (Sentence::Change { change: "page 1 content".into() }, "Change after signing: page 1 content."),
+            (
+                Sentence::RevocationNotChecked,
+                "Revocation not checked: the document does not carry the signer's certificate status (revocation data), so it could not be checked.",
+            ),
+            (Sentence::LongTerm, "It can be checked for years: what is needed to check it is inside the document."),
+        ];
+        for (sentence, english) in cases {
+            assert_eq!(sentence.english(), english);
+            assert_eq!(serde_json::to_value(&sentence).expect("json"), serde_json::json!(english));
+        }
+        let pdf = FileKind::Pdf;
+        assert_eq!(Summary::Unsigned { kind: FileKind::Xml }.english(), "This XML document carries no signature.");
+        assert_eq!(Summary::AllValid { kind: pdf, count: 1 }.english(), "This PDF carries 1 signature(s), all valid.");
+        assert_eq!(
+            Summary::NotAllValid { kind: FileKind::Cms, count: 2, bad: 1 }.english(),
+            "This CMS signature carries 2 signature(s); 1 of them not valid: see below."
+        );
+        assert_eq!(serde_json::to_value(Status::Untrusted).expect("json"), serde_json::json!("untrusted"));
+        assert_eq!(serde_json::to_value(TimeSource::ClaimedBySigner).expect("json"), "claimed by the signer");
     }
 
     fn verdict_of_platform() -> Verdict {

@@ -133,12 +133,12 @@ fn view(verification: Verification) -> VerificationReport {
                 .and_then(|m| m.as_str().map(str::to_string))
                 .unwrap_or_default(),
             method_label: v.method.label().to_string(),
-            status: v.status.to_string(),
+            status: v.status.code().to_string(),
             signer: v.signer,
             signer_subject: s.signer,
             issuer: s.issuer,
             signed_at: v.signed_at,
-            time_source: v.time_source.map(str::to_string),
+            time_source: v.time_source.map(|t| t.code().to_string()),
             intact: s.intact,
             trusted: s.trusted,
             valid: s.valid,
@@ -151,7 +151,7 @@ fn view(verification: Verification) -> VerificationReport {
             modifications_allowed: s.modifications_allowed,
             modifications: s.modifications,
             hides_signed_content: s.hides_signed_content,
-            explanation: v.explanation,
+            explanation: v.explanation.iter().map(verification::Sentence::english).collect(),
             errors: s.errors,
             warnings: s.warnings,
         })
@@ -160,7 +160,7 @@ fn view(verification: Verification) -> VerificationReport {
     VerificationReport {
         file_kind: file_kind.unwrap_or_default(),
         valid: report.valid,
-        summary,
+        summary: summary.english(),
         signatures,
         errors: report.errors,
     }

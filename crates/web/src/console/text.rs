@@ -1,6 +1,7 @@
-//! The console's text: one catalogue a language (`crates/web/text/<code>.txt`), read into the
-//! binary and parsed once. Templates write `{{ frame.t("people.heading") }}` (or `tf1`..`tf3`
-//! for text with placeholders); handlers use [`Text`] for the messages they build.
+//! The console's text (and the public verification page's, `/verify`): one catalogue a
+//! language (`crates/web/text/<code>.txt`), read into the binary and parsed once. Templates
+//! write `{{ frame.t("people.heading") }}` (or `tf1`..`tf3` for text with placeholders);
+//! handlers use [`Text`] for the messages they build.
 //!
 //! The format is one `key = value` a line, `#` comments and blank lines. Keys are
 //! `<screen>.<name>`; a value is a trusted HTML fragment as it stood in the template (entities,
@@ -27,6 +28,33 @@ impl Lang {
             Lang::En => "en",
             Lang::Hi => "hi",
         }
+    }
+
+    /// The language a code names (`en`, `hi`), if it names one of ours.
+    pub fn from_code(code: &str) -> Option<Lang> {
+        match code.trim().to_ascii_lowercase().as_str() {
+            "en" => Some(Lang::En),
+            "hi" => Some(Lang::Hi),
+            _ => None,
+        }
+    }
+
+    /// The other language: the one a language switch offers.
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::En => Lang::Hi,
+            Lang::Hi => Lang::En,
+        }
+    }
+
+    /// The language of a public page: the one its query's `lang` names (a language switch),
+    /// else the one `Accept-Language` asks for (as the console's).
+    pub fn chosen(query: Option<&str>, accept_language: Option<&str>) -> Lang {
+        let asked = query
+            .and_then(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).ok())
+            .and_then(|pairs| pairs.into_iter().find(|(name, _)| name == "lang"))
+            .and_then(|(_, code)| Lang::from_code(&code));
+        asked.unwrap_or_else(|| accept_language.map(Lang::from_accept_language).unwrap_or_default())
     }
 
     /// The language an `Accept-Language` header asks for: Hindi when it ranks Hindi above
@@ -239,6 +267,10 @@ mod tests {
     fn keys_used() -> BTreeSet<(String, String)> {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/");
         let mut files = Vec::new();
+        // The public verification page shares the catalogue.
+        for file in ["templates/verify.html", "src/verify.rs"] {
+            files.push((file.to_string(), std::fs::read_to_string(format!("{root}{file}")).expect("readable")));
+        }
         for dir in ["templates/console", "src/console"] {
             for entry in std::fs::read_dir(format!("{root}{dir}")).expect("the directory") {
                 let path = entry.expect("an entry").path();
@@ -318,5 +350,16 @@ mod tests {
         assert_eq!(Lang::from_accept_language("fr,de"), Lang::En);
         assert_eq!(Lang::from_accept_language("hi;q=0"), Lang::En);
         assert_eq!(Lang::from_accept_language("en,hi"), Lang::En);
+    }
+
+    #[test]
+    fn a_query_chooses_over_the_header() {
+        assert_eq!(Lang::chosen(Some("lang=hi"), Some("en")), Lang::Hi);
+        assert_eq!(Lang::chosen(Some("x=1&lang=en"), Some("hi")), Lang::En);
+        assert_eq!(Lang::chosen(Some("lang=fr"), Some("hi-IN")), Lang::Hi);
+        assert_eq!(Lang::chosen(Some("lang=%ZZ"), None), Lang::En);
+        assert_eq!(Lang::chosen(None, None), Lang::En);
+        assert_eq!(Lang::Hi.other(), Lang::En);
+        assert_eq!(Lang::from_code(" HI "), Some(Lang::Hi));
     }
 }
