@@ -40,7 +40,7 @@ pub use sign::{
     add_dss, add_dss_file, add_signature_fields, embed, embed_file, embed_into, hash_ranges, prepare, prepare_append,
     prepare_file, prepare_source,
 };
-pub use verify::{Modifications, SignatureInfo, signatures, signatures_in_file};
+pub use verify::{Modifications, SignatureInfo, is_damage, signatures, signatures_in_file, signatures_of_damaged};
 
 /// Open and check a PDF without signing it (header, xref, catalog, pages, every object a
 /// page needs; refuses encryption).

@@ -147,6 +147,161 @@ fn docmdp_signature(doc: &Document<'_>, catalog: &Dict) -> Result<Option<ObjRef>
         .and_then(|p| p.get("DocMDP").and_then(Object::as_ref)))
 }
 
+/// Most signature dictionaries looked for in a file whose structure cannot be read.
+const MAX_SCANNED_SIGNATURES: usize = 32;
+
+/// Whether `error` says the file's structure cannot be read (rather than that it is not a
+/// PDF, is encrypted, or exceeds a limit).
+pub fn is_damage(error: &crate::Error) -> bool {
+    matches!(error, crate::Error::Damaged(_) | crate::Error::Syntax { .. } | crate::Error::MissingObject(..))
+}
+
+/// The signatures of a file whose structure cannot be read, for example one whose signed range
+/// was moved and a new object put in the gap (signature wrapping): signature dictionaries
+/// found by scanning the bytes for `/ByteRange`, each hashed over its own ranges and reported
+/// as followed by `damage`, a change no rule allows. Every signature is then reported and
+/// fails on its own, rather than the file being refused whole.
+pub fn signatures_of_damaged(input: &[u8], damage: &str) -> Vec<SignatureInfo> {
+    let mut found: Vec<SignatureInfo> = Vec::new();
+    let mut from = 0;
+    while let Some(at) = crate::reader::find(&input[from..], b"/ByteRange").map(|p| from + p) {
+        from = at + b"/ByteRange".len();
+        if found.len() >= MAX_SCANNED_SIGNATURES {
+            break;
+        }
+        let info = scanned_signature(input, at, damage);
+        if !found.iter().any(|f| f.byte_range == info.byte_range) {
+            found.push(info);
+        }
+    }
+    found
+}
+
+/// How far around a `/ByteRange` the other entries of its dictionary are looked for (a
+/// `/Contents` string with its padding is some tens of KB, rarely more than 200).
+const MAX_ENTRY_DISTANCE: usize = 512 << 10;
+
+/// The entries of the signature dictionary whose `/ByteRange` is at `key_at`, read one by one
+/// (the dictionary as a whole may no longer parse: wrapping puts objects inside it): for each
+/// key, the nearest occurrence whose value parses and is of the kind a signature dictionary
+/// holds. Also where the `/Contents` string starts.
+fn entries_around(input: &[u8], key_at: usize) -> (Dict, Option<usize>) {
+    let mut dict = Dict::new();
+    let mut contents_at = None;
+    if let Some((value, _)) = value_after(input, key_at + b"/ByteRange".len()) {
+        dict.set("ByteRange", value);
+    }
+    let low = key_at.saturating_sub(MAX_ENTRY_DISTANCE);
+    let high = input.len().min(key_at.saturating_add(MAX_ENTRY_DISTANCE));
+    for key in ["Contents", "Type", "SubFilter", "Filter", "M", "Name", "Reason", "Location"] {
+        let marker = format!("/{key}");
+        let fits = |value: &Object| match key {
+            "Contents" | "M" | "Name" | "Reason" | "Location" => value.as_str_bytes().is_some(),
+            "Type" => matches!(value.as_name(), Some(b"Sig" | b"DocTimeStamp")),
+            "Filter" => value.as_name().is_some_and(|n| n.starts_with(b"Adobe") || n.starts_with(b"Entrust")),
+            _ => value.as_name().is_some(),
+        };
+        let before = occurrences(&input[low..key_at], marker.as_bytes()).into_iter().map(|p| low + p);
+        let after = occurrences(&input[key_at..high], marker.as_bytes()).into_iter().map(|p| key_at + p);
+        let mut nearest: Vec<usize> = before.chain(after).collect();
+        nearest.sort_by_key(|p| p.abs_diff(key_at));
+        for at in nearest.into_iter().take(16) {
+            if let Some((value, value_at)) = value_after(input, at + marker.len())
+                && fits(&value)
+            {
+                if key == "Contents" {
+                    contents_at = Some(value_at);
+                }
+                dict.set(key, value);
+                break;
+            }
+        }
+    }
+    (dict, contents_at)
+}
+
+/// Where `needle` occurs in `hay` (the last 64 occurrences at most).
+fn occurrences(hay: &[u8], needle: &[u8]) -> Vec<usize> {
+    let mut out = std::collections::VecDeque::new();
+    let mut from = 0;
+    while let Some(p) = crate::reader::find(&hay[from..], needle) {
+        if out.len() == 64 {
+            out.pop_front();
+        }
+        out.push_back(from + p);
+        from += p + needle.len();
+    }
+    out.into()
+}
+
+/// The object that follows a key ending at `at`, and where it starts; `None` when the key is
+/// only the start of a longer name (`/Contents2`) or what follows does not parse.
+fn value_after(input: &[u8], at: usize) -> Option<(Object, usize)> {
+    let rest = input.get(at..)?;
+    if rest.first().is_some_and(|b| !crate::object::is_whitespace(*b) && !crate::object::is_delimiter(*b)) {
+        return None;
+    }
+    let mut parser = crate::parser::Parser::new(rest, at as u64, true);
+    parser.skip_ws();
+    let start = at + parser.pos;
+    parser.parse_object().ok().map(|value| (value, start))
+}
+
+/// One scanned signature dictionary, checked like [`describe`] checks one read through the
+/// file's structure, and followed by `damage`.
+fn scanned_signature(input: &[u8], key_at: usize, damage: &str) -> SignatureInfo {
+    let (entries, contents_at) = entries_around(input, key_at);
+    let v = &entries;
+    let text = |k: &str| v.get(k).and_then(Object::as_str_bytes).map(decode_text);
+    let byte_range: Vec<i64> =
+        v.get("ByteRange").and_then(Object::as_array).unwrap_or_default().iter().filter_map(Object::as_int).collect();
+    let raw_contents = v.get("Contents").and_then(Object::as_str_bytes).unwrap_or(&[]);
+    let len = input.len() as u64;
+    let br: Option<[u64; 4]> = (byte_range.len() == 4 && byte_range.iter().all(|x| *x >= 0))
+        .then(|| [byte_range[0] as u64, byte_range[1] as u64, byte_range[2] as u64, byte_range[3] as u64]);
+    let byte_at = |at: u64| usize::try_from(at).ok().and_then(|at| input.get(at).copied());
+    let byte_range_ok = br.is_some_and(|b| {
+        b[0] == 0
+            && b[1] < b[2]
+            && b[2].saturating_add(b[3]) <= len
+            && contents_at == usize::try_from(b[1]).ok()
+            && byte_at(b[1]) == Some(b'<')
+            && byte_at(b[2] - 1) == Some(b'>')
+            && (b[2] - b[1]).checked_sub(2) == Some(raw_contents.len() as u64 * 2)
+    });
+    let digest = match br {
+        Some(b) if byte_range_ok => hash_source_ranges(&input, &b).unwrap_or([0; 32]),
+        _ => [0; 32],
+    };
+    let end = br.map_or(0, |b| b[2].saturating_add(b[3]));
+    let name = |key: &str| v.name(key).map(|n| String::from_utf8_lossy(n).into_owned());
+    SignatureInfo {
+        field_name: format!("signature dictionary near byte {key_at}"),
+        sig_type: name("Type").unwrap_or_else(|| "Sig".into()),
+        filter: name("Filter").unwrap_or_default(),
+        sub_filter: name("SubFilter").unwrap_or_default(),
+        contents: trim_der(raw_contents).to_vec(),
+        vri_key: sha1::Sha1::digest(raw_contents).iter().map(|b| format!("{b:02X}")).collect(),
+        signing_time: text("M"),
+        name: text("Name"),
+        reason: text("Reason"),
+        location: text("Location"),
+        digest,
+        byte_range_ok,
+        covers_revision: false,
+        covers_whole_file: byte_range_ok && end == len,
+        docmdp_p: None,
+        later_changes: Modifications {
+            later_revisions: 1,
+            disallowed: vec![format!(
+                "the file cannot be read as a PDF ({damage}), so what it shows cannot be tied to what was signed"
+            )],
+            ..Modifications::default()
+        },
+        byte_range,
+    }
+}
+
 pub(crate) struct SigField {
     pub name: String,
     pub value_ref: Option<ObjRef>,

@@ -316,3 +316,19 @@ fn pages_refer_to_missing_resources_or_null_kids() {
     let null_kid = with("<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>", "[3 0 R null]");
     expect_damaged(signet_pdf::prepare(&null_kid, &opts()).map(|_| ()), "null kid");
 }
+
+#[test]
+fn scanning_a_damaged_file_for_signatures_is_bounded() {
+    // A damaged "file" made of nothing but signature-dictionary keys: the scan ends, reports
+    // a bounded number of signatures, and each fails (no gap holds a /Contents string).
+    let mut junk = b"%PDF-1.7\n".to_vec();
+    for i in 0..200 {
+        junk.extend_from_slice(
+            format!("<< /Type /Sig /Contents <00> /ByteRange [0 {i} {} 1] /M (x) >>\n", i + 4).as_bytes(),
+        );
+    }
+    junk.extend_from_slice(&b"/Contents /ByteRange ".repeat(50_000));
+    let found = signet_pdf::signatures_of_damaged(&junk, "test damage");
+    assert!(!found.is_empty() && found.len() <= 32, "{}", found.len());
+    assert!(found.iter().all(|s| !s.byte_range_ok && !s.later_changes.disallowed.is_empty()));
+}

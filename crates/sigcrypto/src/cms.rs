@@ -41,6 +41,9 @@ pub mod oid {
         ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.14");
     pub const ID_CT_TST_INFO: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.1.4");
     pub const ID_SHA256: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.2.1");
+    /// Adobe's `adbe-revocationInfoArchival` signed attribute (ISO 32000-1 §12.8.3.3.2):
+    /// the CRLs and OCSP answers Acrobat, pyHanko and iText embed with a PKCS#7 signature.
+    pub const ADBE_REVOCATION_INFO_ARCHIVAL: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113583.1.1.8");
 }
 
 /// Upper bound on CMS input we parse (PDF /Contents are at most a few hundred KB).
@@ -134,7 +137,7 @@ fn sha256_alg() -> AlgorithmIdentifierOwned {
     AlgorithmIdentifierOwned { oid: oid::ID_SHA256, parameters: None }
 }
 
-fn attribute(oid: ObjectIdentifier, value: Any) -> Result<Attribute> {
+pub(crate) fn attribute(oid: ObjectIdentifier, value: Any) -> Result<Attribute> {
     let mut values = SetOfVec::new();
     values.insert(value)?;
     Ok(Attribute { oid, values })
@@ -372,6 +375,34 @@ pub(crate) fn carried_signed_attrs(cms_der: &[u8]) -> Result<Vec<Option<Vec<u8>>
             Ok(attributes.map(|a| a.value().to_vec()))
         })
         .collect()
+}
+
+/// The CRLs and OCSP answers of a SignerInfo's `adbe-revocationInfoArchival` attribute:
+/// `SEQUENCE { crl [0] EXPLICIT SEQUENCE OF CertificateList OPTIONAL, ocsp [1] EXPLICIT
+/// SEQUENCE OF OCSPResponse OPTIONAL, otherRevInfo [2] ... OPTIONAL }`, each as DER (at most
+/// `max` of each). Being signed, it is the signer's own record of its certificate's status at
+/// signing; one that cannot be read adds nothing.
+pub(crate) fn archived_revocation(si: &SignerInfo, max: usize) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    let (mut crls, mut ocsps) = (Vec::new(), Vec::new());
+    let Some(value) =
+        si.signed_attrs.as_ref().and_then(|a| attr_value(a, &oid::ADBE_REVOCATION_INFO_ARCHIVAL).ok().flatten())
+    else {
+        return (crls, ocsps);
+    };
+    let Ok(fields) = elements(value.value()) else { return (crls, ocsps) };
+    for field in fields {
+        let der::Tag::ContextSpecific { number, .. } = der::Tagged::tag(&field) else { continue };
+        let into = match number.value() {
+            0 => &mut crls,
+            1 => &mut ocsps,
+            _ => continue,
+        };
+        let Ok(list) = der::asn1::AnyRef::from_der(field.value()) else { continue };
+        for item in elements(list.value()).unwrap_or_default().into_iter().take(max) {
+            into.extend(item.to_der().ok());
+        }
+    }
+    (crls, ocsps)
 }
 
 /// Whether a SignerInfo's signed attributes were carried DER-encoded (RFC 5652 §5.4: the DER

@@ -250,7 +250,7 @@ fn verify_signer(
     facts.now = opts.validation_time.unwrap_or(facts.now);
     let checked = summary
         .as_ref()
-        .map(|s| check_certificate(&s.cert_der, pool, trust, at, &revocation_pool(sd, &opts.revocation)));
+        .map(|s| check_certificate(&s.cert_der, pool, trust, at, &revocation_pool(sd, si, &opts.revocation)));
     let (trusted, chain, certificate_status) = match checked {
         Some(checked) => {
             errors.extend(checked.error);
@@ -339,16 +339,27 @@ fn chain_within_validity(leaf_der: &[u8], pool: &[Vec<u8>], trust: &TrustStore) 
     validate_chain(leaf_der, pool, trust, not_after).ok()
 }
 
-/// The CMS's own CRLs (its `crls` field) with what the document carries elsewhere.
-fn revocation_pool(sd: &cms::signed_data::SignedData, document: &EmbeddedRevocation) -> EmbeddedRevocation {
+/// Revocation data items taken from one signature (far more than any real chain needs).
+const MAX_CARRIED_ITEMS: usize = 64;
+
+/// The CMS's own CRLs (its `crls` field) and those its signer archived in the signed
+/// attributes (`adbe-revocationInfoArchival`), with what the document carries elsewhere.
+fn revocation_pool(
+    sd: &cms::signed_data::SignedData,
+    si: &cms::signed_data::SignerInfo,
+    document: &EmbeddedRevocation,
+) -> EmbeddedRevocation {
     let mut pool = document.clone();
-    for choice in sd.crls.iter().flat_map(|c| c.0.iter()) {
+    for choice in sd.crls.iter().flat_map(|c| c.0.iter()).take(MAX_CARRIED_ITEMS) {
         if let cms::revocation::RevocationInfoChoice::Crl(crl) = choice
             && let Ok(der) = crl.to_der()
         {
             pool.crls.push(der);
         }
     }
+    let (crls, ocsps) = cmsmod::archived_revocation(si, MAX_CARRIED_ITEMS);
+    pool.crls.extend(crls);
+    pool.ocsps.extend(ocsps);
     pool
 }
 
@@ -607,6 +618,17 @@ mod tests {
             (signer.indication, signer.sub_indication),
             (Indication::TotalFailed, Some(SubIndication::FormatFailure))
         );
+        // A CRL the signer archived in its signed attributes (adbe-revocationInfoArchival, as
+        // Acrobat and pyHanko embed it) is read: here it says the certificate is revoked.
+        let crl = inter_ca.issue_crl_revoked_at(
+            &[(serial_of(&ee.cert_der), std::time::SystemTime::now() - Duration::from_secs(60))],
+            Duration::from_secs(86_400),
+        )?;
+        let archived = with_archived_crl(&s, b"x", &crl)?;
+        let r = verify_cms(&archived, Content::Detached(b"x"), &trust, &VerifyOptions::default())?;
+        let signer = &r.signers[0];
+        assert!(!r.valid && signer.intact, "{r:?}");
+        assert_eq!(signer.sub_indication, Some(SubIndication::RevokedNoPoe), "{signer:?}");
         // A directly trusted leaf is accepted.
         assert!(
             validate_chain(
@@ -645,5 +667,36 @@ mod tests {
         let mut out = cms.clone();
         out[at + header_len - 1..at + attrs.der_to_sign.len() - 1].copy_from_slice(&contents);
         Ok(out)
+    }
+
+    fn serial_of(cert_der: &[u8]) -> Vec<u8> {
+        pki::parse_cert(cert_der).map(|c| c.tbs_certificate.serial_number.as_bytes().to_vec()).unwrap_or_default()
+    }
+
+    /// DER tag, length and content.
+    fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+        let mut out = vec![tag];
+        match content.len() {
+            n if n < 0x80 => out.push(n as u8),
+            n if n < 0x100 => out.extend([0x81, n as u8]),
+            n => out.extend([0x82, (n >> 8) as u8, n as u8]),
+        }
+        out.extend_from_slice(content);
+        out
+    }
+
+    /// A CAdES signature whose signed attributes archive `crl` (adbe-revocationInfoArchival).
+    fn with_archived_crl(signer: &LocalKeySigner, data: &[u8], crl: &[u8]) -> Result<Vec<u8>> {
+        let mut attrs = crate::cms::prepare_signed_attrs(
+            &pki::sha256(data),
+            signer.certificate_der(),
+            signer.chain_der(),
+            &CmsOptions::cades(),
+        )?;
+        let archival = tlv(0x30, &tlv(0xa0, &tlv(0x30, crl)));
+        let mut set = der::asn1::SetOfVec::<x509_cert::attr::Attribute>::from_der(&attrs.der_to_sign)?;
+        set.insert(cmsmod::attribute(cmsmod::oid::ADBE_REVOCATION_INFO_ARCHIVAL, der::Any::from_der(&archival)?)?)?;
+        attrs.der_to_sign = set.to_der()?;
+        crate::cms::assemble(&attrs, &signer.sign(&attrs.der_to_sign)?)
     }
 }

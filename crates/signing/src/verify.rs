@@ -270,8 +270,19 @@ struct DssSummary {
 const MAX_DSS_ITEMS: usize = 256;
 
 fn verify_pdf(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<Report> {
-    let infos = signet_pdf::signatures(bytes)?;
-    let dss = dss_summary(bytes)?;
+    let (infos, dss) = match signet_pdf::signatures(bytes) {
+        Ok(infos) => (infos, dss_summary(bytes)?),
+        // A file whose structure a later change broke: its signatures are still reported,
+        // each failing on its own (found by scanning), unless there are none to report.
+        Err(damage) if signet_pdf::is_damage(&damage) => {
+            let found = signet_pdf::signatures_of_damaged(bytes, &damage.to_string());
+            if found.is_empty() {
+                return Err(damage.into());
+            }
+            (found, DssSummary::default())
+        }
+        Err(other) => return Err(other.into()),
+    };
     let opts = &VerifyOptions { revocation: dss.revocation.clone(), ..opts.clone() };
     let is_timestamp = |info: &SignatureInfo| info.sig_type == "DocTimeStamp" || info.sub_filter == "ETSI.RFC3161";
     // Document time-stamps first: each proves that every signature before it existed.

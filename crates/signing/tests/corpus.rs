@@ -144,6 +144,14 @@ fn every_attack_fails_and_every_honest_file_passes() {
         target.display()
     );
 
+    // Every file is judged signature by signature: a damaged structure or a swapped catalog
+    // still names its signatures (and fails them), rather than refusing the file whole.
+    let unjudged: Vec<&str> = judged
+        .iter()
+        .filter(|j| j.signet.starts_with("refused") || j.signet == "the file has no signatures")
+        .map(|j| j.name.as_str())
+        .collect();
+    assert!(unjudged.is_empty(), "judged as a whole, not per signature: {unjudged:?}");
     check_etsi_reports(&judged, dir.path());
 
     let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/verification.md"))
