@@ -193,6 +193,28 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     for (name, email) in signers {
         sign_typed(&signer_link(&smtp, email, &workflow).await, name).await;
     }
+    // Everyone gets their copy: the sender (a console user) and each signer are mailed the
+    // signed document and the completion certificate.
+    for (to, subject) in [(sender.1, "Completed: "), ("asha@borrower.example", "Signed by everyone: ")] {
+        let mail = smtp.wait_for(to, &format!("{subject}{workflow}")).await;
+        let files: Vec<&str> = mail["attachments"]
+            .as_array()
+            .expect("attachments")
+            .iter()
+            .filter_map(|a| a["filename"].as_str())
+            .collect();
+        assert_eq!(files.len(), 2, "{mail}");
+        assert_eq!(files[1], "completion-certificate.pdf", "{mail}");
+    }
+    // The signer's copy page, as the link in her e-mail (and her finished signer link) opens
+    // it, audited on a phone like every page.
+    let mail = smtp.wait_for("asha@borrower.example", &format!("Signed by everyone: {workflow}")).await;
+    let copy =
+        mail["text"].as_str().and_then(|t| t.split_whitespace().find(|w| w.ends_with("/copy"))).expect("copy link");
+    let copy_path = copy.split_once("/sign/").map(|(_, rest)| format!("/sign/{rest}")).expect("a signer path");
+    let args = json!({"email": sender.1, "password": GOOD_PASSWORD, "pages": [copy_path]});
+    let looked = journey(&app, "look", &format!("{tag}-copy"), args).await;
+    assert_eq!(looked["statuses"], json!([200]), "{looked}");
 
     // The sender finds it completed and downloads it; pdfsig and pyHanko accept all three.
     let download = dir.path().join("signed.pdf");

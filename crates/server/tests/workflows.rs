@@ -780,6 +780,7 @@ async fn signers_are_invited_by_email_in_order_and_told_the_outcome(backend: Bac
     let workflow_id = initiate(&app, &who, body).await["workflowId"].as_i64().expect("id");
 
     let first = smtp.wait_for("zoë@buyer.test", "Please sign: Mortgage offer").await;
+    let first_invitation = first.clone();
     assert!(first["toHeader"].as_str().is_some_and(|t| t.contains("Zoë Buyer")), "{first}");
     assert!(first["from"].as_str().is_some_and(|f| f.contains("no-reply@signet.test")), "{first}");
     assert!(first["html"].as_str().is_some_and(|h| h.contains("<a href=")), "{first}");
@@ -807,6 +808,31 @@ async fn signers_are_invited_by_email_in_order_and_told_the_outcome(backend: Bac
     }
     let pdf = download(&app, &who, workflow_id).await;
     assert_eq!(pdfsig(&pdf).matches("Signature is Valid").count(), 2);
+
+    // Everyone gets their copy: the signed document and the completion certificate attached
+    // (the attached PDF passes pdfsig), and a link to the copy, which the finished signer
+    // link now opens too (instead of "nothing to sign").
+    let done = smtp.wait_for("zoë@buyer.test", "Signed by everyone: Mortgage offer").await;
+    let attached = done["attachments"].as_array().expect("attachments");
+    let names: Vec<&str> = attached.iter().filter_map(|a| a["filename"].as_str()).collect();
+    assert_eq!(names, ["Mortgage.pdf", "completion-certificate.pdf"], "{done}");
+    let signed = std::fs::read(attached[0]["path"].as_str().expect("path")).expect("attached file");
+    assert_eq!(pdfsig(&signed).matches("Signature is Valid").count(), 2);
+    let text = done["text"].as_str().unwrap_or_default().to_string();
+    let copy = text.split_whitespace().find(|w| w.ends_with("/copy")).expect("a copy link").to_string();
+    let page = reqwest::get(&copy).await.expect("copy page");
+    assert_eq!(page.status(), 200);
+    let page = page.text().await.expect("html");
+    assert!(page.contains("Mortgage.pdf") && page.contains("completion-certificate.pdf"), "{page}");
+    let first = reqwest::get(format!("{copy}/0")).await.expect("download");
+    assert_eq!(first.headers()["content-type"], "application/pdf");
+    assert_eq!(first.bytes().await.expect("bytes").as_ref(), signed.as_slice());
+    let finished = reqwest::get(link_in(&first_invitation)).await.expect("finished link");
+    assert_eq!((finished.status().as_u16(), finished.url().as_str()), (200, copy.as_str()));
+    // A link that is not the signer's own gives nothing.
+    let forged = copy.replace("/copy", "x/copy");
+    assert_eq!(reqwest::get(&forged).await.expect("forged").status(), 404);
+    assert_eq!(reqwest::get(format!("{copy}/9")).await.expect("no such file").status(), 404);
     // Each event mailed once, even though jobs may be retried.
     let invitations =
         smtp.messages().iter().filter(|m| m["subject"].as_str().is_some_and(|s| s.starts_with("Please sign"))).count();
@@ -868,6 +894,7 @@ async fn mail_waits_in_the_queue_while_the_smtp_server_is_down(backend: Backend)
         subject: "Hello".into(),
         text: "Body".into(),
         html: None,
+        attachments: Vec::new(),
     };
     let bad = signet_server::mail::Mail { to_email: "not an address".into(), ..mail.clone() };
     assert!(signet_server::mail::enqueue(&app.store, &bad, None).await.is_err(), "refused before queueing");

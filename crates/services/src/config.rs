@@ -111,6 +111,12 @@ pub struct Config {
     pub signer_max_attachments: u32,
     pub signer_max_comments: u32,
     pub signer_max_delegations: u32,
+    /// How long after a workflow completes its participants can download their copy (the
+    /// signed documents and the completion certificate) through their own signer link.
+    pub copy_link_days: u32,
+    /// Most bytes of files attached to one e-mail (the completion notice's signed copy);
+    /// beyond that the notice carries the download link only.
+    pub mail_attachment_max_bytes: usize,
     /// The SMTP server for e-mail: `smtp://host:port` (STARTTLS when offered),
     /// `smtp+starttls://…` (STARTTLS required) or `smtps://user:pass@host:465`. Without it no
     /// e-mail is sent (links are still in the API answers).
@@ -262,6 +268,8 @@ impl Default for Config {
             signer_max_attachments: 10,
             signer_max_comments: 50,
             signer_max_delegations: 3,
+            copy_link_days: 30,
+            mail_attachment_max_bytes: 10 * 1024 * 1024,
             smtp_url: None,
             mail_from: "Signet <no-reply@localhost>".into(),
             job_retry_base_ms: 1000,

@@ -121,8 +121,14 @@ async fn mail_sign_in(svc: &Services, email: &str) -> Result<(), Error> {
                 "Hello {name},\n\nyour Signet sign-in code is {code}. It works once, for 10 minutes.\n\n\
                  If you did not ask for it, ignore this e-mail.\n"
             );
-            let mail =
-                Mail { to_email: address, to_name: name, subject: "Your Signet sign-in code".into(), text, html: None };
+            let mail = Mail {
+                to_email: address,
+                to_name: name,
+                subject: "Your Signet sign-in code".into(),
+                text,
+                html: None,
+                attachments: Vec::new(),
+            };
             mail::enqueue(&svc.store, &mail, None).await
         }
         LoginMode::Password => users::send_reset_link(svc, &user).await,
@@ -305,7 +311,7 @@ async fn mail_second_factor_locked(svc: &Services, account: &PrincipalCredential
         policy.lock_ms / 60_000,
     );
     let subject = "Signet: sign-in locked after wrong authenticator codes".to_string();
-    let mail = Mail { to_email: address, to_name: name, subject, text, html: None };
+    let mail = Mail { to_email: address, to_name: name, subject, text, html: None, attachments: Vec::new() };
     // One notice per lock, even if the sign-in that locked is retried.
     let lock = svc.store.second_factor_attempts(account.id).await?.map(|r| r.locked_until).unwrap_or_default();
     mail::enqueue(&svc.store, &mail, Some(format!("second-factor-locked:{}:{lock}", account.id))).await

@@ -1,11 +1,13 @@
 //! E-mail: messages are queued as `mail.send` jobs (so they survive restarts and go out once
 //! across instances) and sent through SMTP with lettre. Without `smtp_url` nothing is sent.
 
+use bytes::Bytes;
 use lettre::message::header::ContentType;
-use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::AsyncSmtpTransport;
 use lettre::{AsyncTransport, Message, Tokio1Executor};
 use serde::{Deserialize, Serialize};
+use signet_blob::{BlobKey, BlobStore};
 use signet_domain::{Error, now_millis};
 use signet_store::{NewJob, Store};
 
@@ -21,6 +23,19 @@ pub struct Mail {
     pub subject: String,
     pub text: String,
     pub html: Option<String>,
+    /// Files to attach, read from the blob store when the message is sent (a queued job
+    /// holds their keys, not their bytes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<MailAttachment>,
+}
+
+/// A file attached to an e-mail: its name, type and where it is kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MailAttachment {
+    pub file_name: String,
+    pub content_type: String,
+    pub blob: String,
 }
 
 /// Why a message was not sent: worth retrying, or not.
@@ -54,20 +69,34 @@ impl Mailer {
         self.transport.is_some()
     }
 
-    fn message(&self, mail: &Mail) -> Result<Message, SendFailure> {
+    /// The message: its text (and HTML) and the `files` attached (name, type, bytes).
+    fn message(&self, mail: &Mail, files: &[(String, String, Bytes)]) -> Result<Message, SendFailure> {
         let to = mailbox(&mail.to_name, &mail.to_email).map_err(|e| SendFailure::Permanent(e.to_string()))?;
         let builder = Message::builder().from(self.from.clone()).to(to).subject(mail.subject.clone());
-        let built = match &mail.html {
-            Some(html) => builder.multipart(MultiPart::alternative_plain_html(mail.text.clone(), html.clone())),
-            None => builder.singlepart(SinglePart::builder().header(ContentType::TEXT_PLAIN).body(mail.text.clone())),
+        let body = match &mail.html {
+            Some(html) => MultiPart::alternative_plain_html(mail.text.clone(), html.clone()),
+            None => MultiPart::mixed()
+                .singlepart(SinglePart::builder().header(ContentType::TEXT_PLAIN).body(mail.text.clone())),
+        };
+        let built = if files.is_empty() {
+            builder.multipart(body)
+        } else {
+            let mut mixed = MultiPart::mixed().multipart(body);
+            for (name, content_type, bytes) in files {
+                let content_type = ContentType::parse(content_type)
+                    .or_else(|_| ContentType::parse("application/octet-stream"))
+                    .map_err(|e| SendFailure::Permanent(e.to_string()))?;
+                mixed = mixed.singlepart(Attachment::new(name.clone()).body(bytes.to_vec(), content_type));
+            }
+            builder.multipart(mixed)
         };
         built.map_err(|e| SendFailure::Permanent(e.to_string()))
     }
 
-    /// Sends now. A refusal by the server for this message (5xx) is permanent; connection
-    /// problems and 4xx answers are worth a retry.
-    pub async fn send(&self, mail: &Mail) -> Result<(), SendFailure> {
-        let message = self.message(mail)?;
+    /// Sends now, with `files` attached. A refusal by the server for this message (5xx) is
+    /// permanent; connection problems and 4xx answers are worth a retry.
+    pub async fn send(&self, mail: &Mail, files: &[(String, String, Bytes)]) -> Result<(), SendFailure> {
+        let message = self.message(mail, files)?;
         let Some(transport) = &self.transport else {
             tracing::info!(to = %mail.to_email, subject = %mail.subject, "no smtp_url configured; e-mail not sent");
             return Ok(());
@@ -104,10 +133,28 @@ pub async fn enqueue(store: &Store, mail: &Mail, dedupe_key: Option<String>) -> 
     Ok(())
 }
 
+/// The files of a message's attachments, read from the blob store; one that is gone (erased
+/// since the message was queued) is left out, and the message still goes.
+async fn attached_files(blob: &BlobStore, mail: &Mail) -> Result<Vec<(String, String, Bytes)>, String> {
+    let mut files = Vec::new();
+    for attachment in &mail.attachments {
+        let key = BlobKey::parse(&attachment.blob).map_err(|e| format!("bad attachment key: {e}"))?;
+        match blob.get(&key).await {
+            Ok(bytes) => files.push((attachment.file_name.clone(), attachment.content_type.clone(), bytes)),
+            Err(error) if error.is_not_found() => {
+                tracing::warn!(to = %mail.to_email, file = %attachment.file_name, "attachment gone; sent without it")
+            }
+            Err(error) => return Err(error.to_string()),
+        }
+    }
+    Ok(files)
+}
+
 /// The `mail.send` job.
-pub async fn run_job(mailer: &Mailer, payload: &str) -> Result<(), String> {
+pub async fn run_job(mailer: &Mailer, blob: &BlobStore, payload: &str) -> Result<(), String> {
     let mail: Mail = serde_json::from_str(payload).map_err(|e| format!("bad mail job: {e}"))?;
-    match mailer.send(&mail).await {
+    let files = attached_files(blob, &mail).await?;
+    match mailer.send(&mail, &files).await {
         Ok(()) => Ok(()),
         Err(SendFailure::Transient(cause)) => Err(cause),
         Err(SendFailure::Permanent(cause)) => {
@@ -130,13 +177,20 @@ mod tests {
             subject: "Please sign: Lease".into(),
             text: "Open the link".into(),
             html: Some("<p>Open the link</p>".into()),
+            attachments: Vec::new(),
         };
-        let formatted = String::from_utf8(mailer.message(&mail).map_err(|_| "message").expect("message").formatted())
-            .expect("utf8");
+        let formatted =
+            String::from_utf8(mailer.message(&mail, &[]).map_err(|_| "message").expect("message").formatted())
+                .expect("utf8");
         assert!(formatted.contains("multipart/alternative"));
         assert!(formatted.contains("asha@example.test"));
+        let file = ("Lease.pdf".to_string(), "application/pdf".to_string(), Bytes::from_static(b"%PDF-1.7"));
+        let with_file =
+            String::from_utf8(mailer.message(&mail, &[file]).map_err(|_| "message").expect("message").formatted())
+                .expect("utf8");
+        assert!(with_file.contains("multipart/mixed") && with_file.contains("filename=\"Lease.pdf\""), "{with_file}");
         let bad = Mail { to_email: "not an address".into(), ..mail };
-        assert!(matches!(mailer.message(&bad), Err(SendFailure::Permanent(_))));
+        assert!(matches!(mailer.message(&bad, &[]), Err(SendFailure::Permanent(_))));
         assert!(Mailer::from_config(Some("ftp://nope"), "x@y.z").is_err());
     }
 }

@@ -52,6 +52,7 @@ fn thanks(referral: &sales::Referral) -> Mail {
         subject: format!("Your referral of {}", referral.referral_name),
         text,
         html: None,
+        attachments: Vec::new(),
     }
 }
 

@@ -694,6 +694,7 @@ pub async fn run_low_stock_job(svc: &Services, job: &signet_store::ClaimedJob) -
                 alert.available, alert.denomination, alert.threshold
             ),
             html: None,
+            attachments: Vec::new(),
         };
         crate::mail::enqueue(&svc.store, &mail, Some(format!("{message_id}:{email}")))
             .await

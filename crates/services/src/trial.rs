@@ -87,6 +87,7 @@ pub async fn sign_up(svc: &Services, request: &FreeTrial<'_>) -> Result<Option<S
         subject: "Start your Signet trial".into(),
         text,
         html: None,
+        attachments: Vec::new(),
     };
     mail::enqueue(&svc.store, &mail, None).await.map(|_| None)
 }

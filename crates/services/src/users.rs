@@ -373,7 +373,14 @@ async fn mail_password_link(
         "Hello {name},\n\nset your password for Signet here (the link works once, for 72 hours):\n{link}\n\n\
          Your sign-in name is {email}.\n"
     );
-    let mail = Mail { to_email: email, to_name: name, subject: subject.to_string(), text, html: None };
+    let mail = Mail {
+        to_email: email,
+        to_name: name,
+        subject: subject.to_string(),
+        text,
+        html: None,
+        attachments: Vec::new(),
+    };
     mail::enqueue(&svc.store, &mail, None).await
 }
 
@@ -516,8 +523,14 @@ pub async fn decide_external(
             let name = user.name.clone().unwrap_or_default();
             let why = reason.map(|r| format!("\n\nThe reason given: {r}")).unwrap_or_default();
             let text = format!("Hello {name},\n\nyour registration with Signet was not approved.{why}\n");
-            let mail =
-                Mail { to_email: email, to_name: name, subject: "Your Signet registration".into(), text, html: None };
+            let mail = Mail {
+                to_email: email,
+                to_name: name,
+                subject: "Your Signet registration".into(),
+                text,
+                html: None,
+                attachments: Vec::new(),
+            };
             mail::enqueue(&svc.store, &mail, None).await?;
         }
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A real SMTP server for tests (aiosmtpd). Each received message is written as NNNN.json
-({"to": [...], "subject", "text", "html"}) into DIR; the port is printed on the first line.
+({"to": [...], "subject", "text", "html", "attachments": [{"filename", "contentType", "path"}]})
+into DIR, each attached file beside it as NNNN-K.bin; the port is printed on the first line.
 
 Usage: smtp_sink.py DIR
 """
@@ -35,7 +36,15 @@ class Handler:
         }
         with self.lock:
             self.count += 1
-            path = os.path.join(DIR, "%04d.json" % self.count)
+            number = self.count
+            path = os.path.join(DIR, "%04d.json" % number)
+        attachments = []
+        for k, part in enumerate(message.iter_attachments()):
+            file_path = os.path.join(DIR, "%04d-%d.bin" % (number, k))
+            with open(file_path, "wb") as f:
+                f.write(part.get_payload(decode=True) or b"")
+            attachments.append({"filename": part.get_filename(), "contentType": part.get_content_type(), "path": file_path})
+        record["attachments"] = attachments
         with open(path + ".tmp", "w") as f:
             json.dump(record, f)
         os.rename(path + ".tmp", path)

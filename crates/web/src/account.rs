@@ -21,13 +21,6 @@ struct PasswordPage<'a> {
     error: Option<String>,
 }
 
-#[derive(Template)]
-#[template(path = "workflow_message.html")]
-struct MessagePage<'a> {
-    title: &'a str,
-    message: &'a str,
-}
-
 /// A page of this module's kind (account, sign-in, verification): no scripts, no framing,
 /// no referrer, not cached.
 pub(crate) fn html(status: StatusCode, body: String) -> Response {
@@ -45,7 +38,10 @@ fn form(status: StatusCode, token: &str, error: Option<String>) -> Response {
 }
 
 pub(crate) fn message(status: StatusCode, title: &str, text: &str) -> Response {
-    html(status, MessagePage { title, message: text }.render().unwrap_or_else(|_| text.to_string()))
+    html(
+        status,
+        crate::workflow::MessagePage { title, message: text, next: None }.render().unwrap_or_else(|_| text.to_string()),
+    )
 }
 
 const EXPIRED: &str = "This link has expired or was already used. Ask your administrator to send a new one.";

@@ -52,6 +52,8 @@ pub fn router(segment: &str) -> Router<Services> {
         .route("/esign/response", post(page::esign_answer))
         .route("/esign/asp.cer", get(page::asp_certificate))
         .route("/sign/w/{id}/{secret}", get(w::show))
+        .route("/sign/w/{id}/{secret}/copy", get(w::copy::show))
+        .route("/sign/w/{id}/{secret}/copy/{file}", get(w::copy::file))
         .route("/sign/w/{id}/{secret}/documents/{document}", get(w::document))
         .route("/sign/w/{id}/{secret}/documents/{document}/pages/{page}", get(w::page_image))
         .route("/sign/w/{id}/{secret}/viewed", post(w::viewed))

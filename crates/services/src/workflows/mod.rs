@@ -3,11 +3,13 @@
 //! starting one (`initiate`, `quick_start`, `templates`), what senders do to it (`actions`),
 //! reading it (`queries`), what signers do through their links (`signer`, `links`), placing
 //! and sealing signatures (`placement`, `sealing`), completion (`completion`, `certificate`),
-//! and the event job with its notices (`events`, `notices`).
+//! everyone's copy of the result (`copies`), and the event job with its notices (`events`,
+//! `notices`).
 
 pub mod actions;
 pub mod certificate;
 pub mod completion;
+pub mod copies;
 pub mod esign;
 pub mod events;
 pub mod initiate;

@@ -29,7 +29,20 @@ impl FromRequestParts<Services> for SignerLink {
         let param = |name: &str| params.iter().find(|(key, _)| *key == name).map(|(_, value)| value.to_string());
         let id = param("id").and_then(|id| id.parse::<i64>().ok()).ok_or(PageError::Link(LinkClosed::NotFound))?;
         let secret = param("secret").ok_or(PageError::Link(LinkClosed::NotFound))?;
-        let session = signer::open_link(state, id.into(), &secret).await.map_err(PageError::Link)?;
+        let session = match signer::open_link(state, id.into(), &secret).await {
+            Ok(session) => session,
+            // Everyone has signed: the link now gives the signer's copy.
+            Err(closed @ LinkClosed::Gone(_)) => {
+                let copy = signet_services::workflows::copies::open_copy(state, id.into(), &secret).await;
+                return Err(match copy {
+                    Ok(_) if parts.method == axum::http::Method::GET => {
+                        PageError::Redirect(format!("/sign/w/{id}/{secret}/copy"))
+                    }
+                    _ => PageError::Link(closed),
+                });
+            }
+            Err(closed) => return Err(PageError::Link(closed)),
+        };
         let base = format!("/sign/w/{}/{secret}", session.signatory.id);
         Ok(SignerLink { session, base })
     }
@@ -42,6 +55,8 @@ pub enum PageError {
     Link(LinkClosed),
     /// An action failed; `title` heads the page.
     Failed { title: &'static str, signatory: i64, error: Error },
+    /// The page is elsewhere now (a finished link's copy).
+    Redirect(String),
 }
 
 impl PageError {
@@ -99,6 +114,7 @@ impl IntoResponse for PageError {
         match self {
             PageError::Link(closed) => closed_page(closed),
             PageError::Failed { title, signatory, error } => failure_page(title, signatory, &error),
+            PageError::Redirect(to) => axum::response::Redirect::to(&to).into_response(),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! credential (an HMAC, see `links`); the page shows the documents and takes a typed, drawn or
 //! uploaded signature with consent, a decline, a delegation, a comment or an attachment.
 
+pub mod copy;
 mod link;
 
 use askama::Template;
@@ -75,9 +76,11 @@ pub struct FieldInput {
 
 #[derive(Template)]
 #[template(path = "workflow_message.html")]
-struct MessagePage<'a> {
-    title: &'a str,
-    message: &'a str,
+pub(crate) struct MessagePage<'a> {
+    pub title: &'a str,
+    pub message: &'a str,
+    /// A way on from the message: its address and words.
+    pub next: Option<(&'a str, &'a str)>,
 }
 
 /// `connect-src` names the signer utility's loopback addresses, which the token form calls.
@@ -96,7 +99,7 @@ fn html(status: StatusCode, body: String) -> Response {
 
 /// A page with a title and one message.
 pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
-    let body = MessagePage { title, message: text }.render().unwrap_or_else(|_| text.to_string());
+    let body = MessagePage { title, message: text, next: None }.render().unwrap_or_else(|_| text.to_string());
     html(status, body)
 }
 
@@ -256,16 +259,23 @@ pub async fn page_image(
     Ok(crate::preview::page_response(&bytes, page, pages).await)
 }
 
-fn signed_response(session: &SignerSession, after: &AfterSignature) -> Response {
+fn signed_response(session: &SignerSession, base: &str, after: &AfterSignature) -> Response {
     let settings: serde_json::Value = serde_json::from_str(&session.workflow.settings).unwrap_or_default();
     if let Some(url) = settings.get("redirectURL").and_then(|v| v.as_str()).filter(|u| !u.is_empty()) {
         return Redirect::to(url).into_response();
     }
-    let text = match after {
-        AfterSignature::Completed => "You signed. Everyone has now signed; the signed documents go to the sender.",
-        AfterSignature::Continuing { .. } => "You signed. The others are asked to sign next.",
-    };
-    message(StatusCode::OK, "Signed", text)
+    match after {
+        // The last signature: the way to the signer's copy of the signed documents.
+        AfterSignature::Completed => {
+            let copy = format!("{base}/copy");
+            let text = "You signed. Everyone has now signed: your copy of the signed documents is ready.";
+            let page = MessagePage { title: "Signed", message: text, next: Some((&copy, "Download your copy")) };
+            html(StatusCode::OK, page.render().unwrap_or_else(|_| text.to_string()))
+        }
+        AfterSignature::Continuing { .. } => {
+            message(StatusCode::OK, "Signed", "You signed. The others are asked to sign next.")
+        }
+    }
 }
 
 /// The signer's mark and the record of how it was given, from the submitted form; the text
@@ -312,7 +322,7 @@ pub async fn sign(
         Err(text) => return Ok(render(&state, &link, Some(text)).await),
     };
     match signer::sign(&state, &link.session, mark, &link.session.actor(ip), detail).await {
-        Ok(after) => Ok(signed_response(&link.session, &after)),
+        Ok(after) => Ok(signed_response(&link.session, &link.base, &after)),
         // A document that cannot take the signature (its placement, say) is for the signer to see.
         Err(error) if error.code() == ErrorCode::ValidationFailed => {
             Ok(render(&state, &link, Some(user_text(&error))).await)
@@ -464,7 +474,7 @@ pub async fn token_complete(
         .unwrap_or_default();
     let actor = link.session.actor(ip);
     match signet_services::workflows::token::complete(&state, &link.session, &id, signatures, &actor).await {
-        Ok(after) => Ok(signed_response(&link.session, &after)),
+        Ok(after) => Ok(signed_response(&link.session, &link.base, &after)),
         Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => {
             Ok(render(&state, &link, Some(user_text(&error))).await)
         }
