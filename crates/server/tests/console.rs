@@ -2493,3 +2493,20 @@ async fn every_section_meets_wcag_2_1_aa_on_a_phone(backend: Backend) {
     let looked = journey(&app, "look", &format!("{tag}-sections-hi"), args).await;
     assert_eq!(looked["statuses"], json!(vec![200; sections.len()]), "{looked}");
 }
+
+/// The front door: the bare address, `/app/` and a bookmarked sign-in page (no application
+/// named) lead to the console, which asks for a sign-in that returns to it.
+#[tokio::test]
+async fn the_front_door_leads_to_the_console() {
+    let app = signet_testkit::server::spawn(Backend::Sqlite).await;
+    let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+    for path in ["/", "/app/", "/account/sign-in"] {
+        let response = http.get(app.url(path)).send().await.expect("answer");
+        assert_eq!(response.status(), 303, "{path}");
+        assert_eq!(response.headers()["location"], "/app", "{path}");
+    }
+    let console = http.get(app.url("/app")).send().await.expect("console");
+    assert_eq!(console.status(), 303);
+    let sign_in = console.headers()["location"].to_str().expect("location");
+    assert!(sign_in.starts_with("/account/sign-in?return_to="), "{sign_in}");
+}

@@ -65,6 +65,10 @@ pub fn router(segment: &str) -> Router<Services> {
         .route("/sign/w/{id}/{secret}/delegate", post(w::delegate))
         .route("/sign/w/{id}/{secret}/comment", post(w::comment))
         .route("/sign/w/{id}/{secret}/attachment", post(w::attachment))
+        // The front door: people who type the address or a bookmark land in the console,
+        // which asks them to sign in first.
+        .route("/", get(|| async { console::session::see_other("/app") }))
+        .route("/app/", get(|| async { console::session::see_other("/app") }))
         .route("/account/password", get(account::show).post(account::submit))
         .route("/account/verify", get(account::confirm_page).post(account::verify))
         .route("/account/sign-in", get(sign_in::show).post(sign_in::submit))

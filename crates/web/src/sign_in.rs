@@ -111,11 +111,9 @@ fn bad_state() -> Response {
 pub async fn show(Query(query): Query<Start>) -> Response {
     let return_to = query.return_to.unwrap_or_default();
     if return_to.is_empty() {
-        return message(
-            StatusCode::BAD_REQUEST,
-            "Sign-in",
-            "Open this page from an application of this Signet: it says where to return (return_to).",
-        );
+        // Bookmarked, or reached after signing out: the console, which asks for a sign-in
+        // that returns to it.
+        return see_other("/app");
     }
     if let Err(error) = sso::check_local_return(&return_to) {
         return bad_return(&error);

@@ -74,6 +74,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let addr = app.local_addr()?;
         let backend = format!("{:?}", app.store.backend()).to_lowercase();
         println!("signet listening on http://{addr} ({backend} database, blobs: {})", app.state.services.blob);
+        println!("Console: http://{addr}/app  (staff sign in here; anyone checks a signed file at http://{addr}/verify)");
         println!("API docs: http://{addr}/api/docs  (OpenAPI: http://{addr}/api/v1/openapi.json)");
         let segment = &app.state.services.config.gateway_segment;
         println!("Signing gateway: http://{addr}/{segment}/V3_0/Index  (certificate: http://{addr}/{segment}/certificate.cer)");

@@ -152,7 +152,7 @@ fn to_sign_in(state: &AppState, method: &Method, path: &str) -> Response {
     response
 }
 
-pub(super) fn see_other(to: &str) -> Response {
+pub(crate) fn see_other(to: &str) -> Response {
     let mut response = StatusCode::SEE_OTHER.into_response();
     if let Ok(location) = HeaderValue::from_str(to) {
         response.headers_mut().insert(header::LOCATION, location);
