@@ -11,8 +11,10 @@ use axum::response::{Html, IntoResponse};
 pub const DOCS_SCRIPT_PATH: &str = "/api/docs/assets/scalar.js";
 const DOCS_SCRIPT: &str = include_str!("../static/scalar-api-reference-1.46.4.js");
 
-/// The docs page: the viewer reads the document from `/api/v1/openapi.json`; default fonts
-/// (fetched from Scalar's servers) and the hosted-client button are off.
+/// The docs page: the viewer reads the document from `/api/v1/openapi.json`. Everything that
+/// would reach a third party is off: default fonts (fetched from Scalar's servers), the
+/// hosted-client button, the "Ask AI" agent and the developer toolbar ("Share", "Deploy"),
+/// which the viewer otherwise shows on localhost and which send the API description away.
 const DOCS_HTML: &str = r#"<!doctype html>
 <html lang="en">
 <head>
@@ -21,7 +23,7 @@ const DOCS_HTML: &str = r#"<!doctype html>
 <title>Signet API</title>
 </head>
 <body>
-<script id="api-reference" data-url="/api/v1/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":true}'></script>
+<script id="api-reference" data-url="/api/v1/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":true,"showDeveloperTools":"never","agent":{"disabled":true}}'></script>
 <script src="/api/docs/assets/scalar.js"></script>
 </body>
 </html>

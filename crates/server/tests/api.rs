@@ -485,6 +485,11 @@ async fn operations_endpoints_answer(backend: Backend) {
     // Works offline: no other host is referenced, and the viewer's script is served here.
     assert!(!html.contains("http://") && !html.contains("https://") && !html.contains("//cdn"), "{html}");
     assert!(html.contains(r#"src="/api/docs/assets/scalar.js""#), "{html}");
+    // Nothing that sends the description to a third party: no "Ask AI" agent, no developer
+    // toolbar ("Share", "Deploy"), no hosted client.
+    for off in [r#""showDeveloperTools":"never""#, r#""agent":{"disabled":true}"#, r#""hideClientButton":true"#] {
+        assert!(html.contains(off), "{off} in {html}");
+    }
     let script = app.client.get(app.url("/api/docs/assets/scalar.js")).send().await.expect("script");
     assert_eq!(script.status(), 200);
     assert!(script.headers()["content-type"].to_str().unwrap_or("").starts_with("text/javascript"));

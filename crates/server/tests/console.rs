@@ -2509,4 +2509,12 @@ async fn the_front_door_leads_to_the_console() {
     assert_eq!(console.status(), 303);
     let sign_in = console.headers()["location"].to_str().expect("location");
     assert!(sign_in.starts_with("/account/sign-in?return_to="), "{sign_in}");
+
+    // Inside, the send form offers only the methods this installation has: no Aadhaar eSign
+    // without an eSign provider.
+    let tenant = app.tenant("Front Door Bank").await;
+    let browser = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let form = browser.get(app.url("/app/send")).await.text().await.expect("html");
+    assert!(form.contains("value=\"electronic\"") && form.contains("value=\"dsc_token\""), "{form}");
+    assert!(!form.contains("value=\"aadhaar_esign\""), "no eSign provider, no eSign offered");
 }

@@ -141,13 +141,14 @@ async fn the_api_explains_each_signature_and_finds_every_change(backend: Backend
     let pki = TestPki::new("Verification Test DSC CA");
     let app = spawn_trusting(backend, &pki, dir.path()).await;
 
-    // Sealed by Signet: the organisation signs, electronically.
+    // Sealed by Signet for a person: the organisation's seal, the person named.
     let sealed = sealed_by_signet(&app).await;
     let answer = report(&app, &sealed).await;
     assert_eq!((answer["fileKind"].clone(), answer["valid"].clone()), (json!("pdf"), json!(true)), "{answer}");
     let signature = &answer["signatures"][0];
     assert_eq!(signature["method"], "electronic", "{answer}");
-    assert_eq!(signature["signer"], "Acme Bank", "{answer}");
+    assert_eq!(signature["signer"], "Asha Verma", "{answer}");
+    assert!(signature["signerSubject"].as_str().is_some_and(|s| s.contains("Acme Bank")), "{answer}");
     assert_eq!(signature["status"], "valid", "{answer}");
     assert!(signature["explanation"][0].as_str().is_some_and(|e| e.starts_with("Valid")), "{answer}");
 
@@ -383,7 +384,7 @@ async fn the_public_page_shows_the_verdicts_on_a_phone_with_and_without_javascri
         let signature = outcome["signatures"][0]["text"].as_str().unwrap_or_default();
         assert!(outcome["signatures"][0]["heading"].as_str().is_some_and(|h| h.ends_with("Valid")), "{outcome}");
         assert!(
-            signature.contains("Acme Bank") && signature.contains("Electronic signature, sealed by Signet"),
+            signature.contains("Asha Verma") && signature.contains("Electronic signature, sealed by Signet"),
             "{outcome}"
         );
     }
@@ -399,7 +400,7 @@ async fn the_public_page_shows_the_verdicts_on_a_phone_with_and_without_javascri
     assert!(hindi.contains(r#"<html lang="hi">"#), "{hindi}");
     assert!(hindi.contains(r#"<span class="status">मान्य</span>"#), "{hindi}");
     assert!(hindi.contains("इस PDF पर कुल 1 हस्ताक्षर — सभी मान्य।"), "{hindi}");
-    assert!(hindi.contains("मान्य: Acme Bank ने हस्ताक्षर किए हैं"), "{hindi}");
+    assert!(hindi.contains("मान्य: Asha Verma ने हस्ताक्षर किए हैं"), "{hindi}");
     assert!(hindi.contains("इलेक्ट्रॉनिक हस्ताक्षर, Signet द्वारा मुहरबंद"), "{hindi}");
     assert!(hindi.contains(r#"href="?lang=en""#) && hindi.contains(r#"href="/verify?lang=hi""#), "{hindi}");
     let changed = post_page(&app, "/verify", "hi", &content_replaced(&sealed)).await;

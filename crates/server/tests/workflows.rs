@@ -182,9 +182,13 @@ async fn three_sequential_signers_each_add_a_signature_that_validates(backend: B
         assert!(signed.text().await.expect("html").contains("You signed"));
     }
 
-    // The link is used up.
-    let again = browser().get(url_of(&initiated, "asha@borrower.test")).send().await.expect("again");
-    assert_eq!(again.status(), 410);
+    // The link signs nothing more: it leads to the signer's copy; signing again is refused.
+    let link = url_of(&initiated, "asha@borrower.test");
+    let again = browser().get(&link).send().await.expect("again");
+    assert_eq!(again.status(), 303);
+    let to = again.headers()["location"].to_str().expect("location");
+    assert!(to.ends_with("/copy") && link.ends_with(to.trim_end_matches("/copy")), "{to}");
+    assert_eq!(sign_typed_status(&link).await, 410);
 
     let details: Value =
         app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");

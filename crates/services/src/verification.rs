@@ -497,10 +497,14 @@ fn status_of(signature: &SignatureReport) -> Status {
 fn verdict(signature: &SignatureReport, anchors: &Anchors) -> Verdict {
     let method = method_of(signature, anchors);
     let status = status_of(signature);
-    let signer = signature.signer_common_name.clone().map(|name| match method {
-        Method::Electronic => name.trim_end_matches(" (sealed by Signet)").to_string(),
-        _ => name,
-    });
+    let signer = match method {
+        // Signet sealed it for a person: the person the signature names (its /Name, signed),
+        // else the organisation whose seal it is.
+        Method::Electronic => signature.declared_signer.clone().or_else(|| {
+            signature.signer_common_name.as_deref().map(|name| name.trim_end_matches(" (sealed by Signet)").to_string())
+        }),
+        _ => signature.signer_common_name.clone(),
+    };
     let (signed_at, time_source) = match (&signature.timestamp, &signature.signing_time) {
         (Some(ts), _) if ts.intact && ts.time.is_some() => {
             (ts.time.as_deref().map(readable_time), Some(TimeSource::Timestamp))
@@ -641,6 +645,15 @@ mod tests {
         assert_eq!(verdict.signer.as_deref(), Some("Acme Bank (sealed by Signet)"), "not a Signet seal here");
         let sealed = verdict_of_platform();
         assert_eq!(sealed.signer.as_deref(), Some("Acme Bank"));
+        // A seal applied for a person names the person.
+        let for_person =
+            SignatureReport { declared_signer: Some("Meena Iyer".into()), ..signature("CN=Signet Platform CA") };
+        assert_eq!(super::verdict(&for_person, &anchors()).signer.as_deref(), Some("Meena Iyer"));
+        let own_certificate = SignatureReport { declared_signer: Some("Someone Else".into()), ..signature("CN=x") };
+        assert_eq!(
+            super::verdict(&own_certificate, &anchors()).signer.as_deref(),
+            Some("Acme Bank (sealed by Signet)")
+        );
         assert!(sealed.explanation[0].english().starts_with("Valid"), "{:?}", sealed.explanation);
     }
 

@@ -72,6 +72,11 @@ pub struct SignatureReport {
     pub proves_existence_at: Option<u64>,
     pub signer: Option<String>,
     pub signer_common_name: Option<String>,
+    /// The signer's name as the PDF signature dictionary records it (`/Name`, inside the signed
+    /// bytes): for a seal applied on a person's behalf (Signet's electronic signatures), the
+    /// person.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared_signer: Option<String>,
     /// The signer's certificate (DER), for reports that carry it (ETSI TS 119 102-2).
     #[serde(skip)]
     pub signer_certificate: Option<Vec<u8>>,
@@ -302,6 +307,7 @@ fn verify_pdf(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<
         };
         r.index = i + 1;
         r.field_name = Some(info.field_name.clone());
+        r.declared_signer = info.name.clone().filter(|name| !name.trim().is_empty());
         r.sub_filter = Some(info.sub_filter.clone());
         r.covers_whole_document = info.covers_whole_file;
         r.later_revisions = info.later_changes.later_revisions;

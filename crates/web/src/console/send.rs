@@ -139,6 +139,17 @@ const STAMP_SOURCES: [(&str, &str); 3] = [
     ("digital", key("send.stamp_source.digital")),
 ];
 
+/// The signing methods this installation offers, with their labels: Aadhaar eSign only where
+/// an eSign provider is configured (a signer sent it elsewhere would find no way to sign).
+fn offered_methods(state: &AppState, text: Text) -> Vec<(&'static str, &'static str)> {
+    let esign = state.services.esign.is_some();
+    METHODS
+        .into_iter()
+        .filter(|(value, _)| esign || *value != "aadhaar_esign")
+        .map(|(value, label)| (value, text.s(label)))
+        .collect()
+}
+
 /// Option values with their labels in the session's language.
 fn options(text: Text, options: [(&'static str, &'static str); 3]) -> [(&'static str, &'static str); 3] {
     options.map(|(value, label)| (value, text.s(label)))
@@ -247,7 +258,7 @@ struct SendPage {
     message: String,
     send_mail: bool,
     signers: Vec<Signer>,
-    methods: [(&'static str, &'static str); 3],
+    methods: Vec<(&'static str, &'static str)>,
     templates: Vec<(i64, String)>,
     template: i64,
     stamp: StampForm,
@@ -288,7 +299,7 @@ pub async fn form(State(state): State<AppState>, session: Session) -> Response {
         message: String::new(),
         send_mail: true,
         signers: empty_rows(),
-        methods: options(session.text, METHODS),
+        methods: offered_methods(&state, session.text),
         stamp: StampForm::read(&FormFields(Vec::new())),
         stamp_sources: options(session.text, STAMP_SOURCES),
         states: &stamp::STATES,
@@ -371,7 +382,7 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
             message: fields.get("message").to_string(),
             send_mail: fields.get("send_mail") == "on",
             signers: rows,
-            methods: options(session.text, METHODS),
+            methods: offered_methods(&state, session.text),
             templates: templates.clone(),
             template,
             stamp: StampForm::read(&fields),
