@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::source::{Prefix, Source};
 
 /// One signature as found in the document.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SignatureInfo {
     /// Fully qualified field name (`parent.child`).
     pub field_name: String,
@@ -251,32 +251,48 @@ fn value_after(input: &[u8], at: usize) -> Option<(Object, usize)> {
 /// file's structure, and followed by `damage`.
 fn scanned_signature(input: &[u8], key_at: usize, damage: &str) -> SignatureInfo {
     let (entries, contents_at) = entries_around(input, key_at);
-    let v = &entries;
-    let text = |k: &str| v.get(k).and_then(Object::as_str_bytes).map(decode_text);
-    let byte_range: Vec<i64> =
-        v.get("ByteRange").and_then(Object::as_array).unwrap_or_default().iter().filter_map(Object::as_int).collect();
-    let raw_contents = v.get("Contents").and_then(Object::as_str_bytes).unwrap_or(&[]);
+    let byte_range: Vec<i64> = entries
+        .get("ByteRange")
+        .and_then(Object::as_array)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(Object::as_int)
+        .collect();
     let len = input.len() as u64;
-    let br: Option<[u64; 4]> = (byte_range.len() == 4 && byte_range.iter().all(|x| *x >= 0))
-        .then(|| [byte_range[0] as u64, byte_range[1] as u64, byte_range[2] as u64, byte_range[3] as u64]);
+    let br = byte_range_offsets(&byte_range);
     let byte_at = |at: u64| usize::try_from(at).ok().and_then(|at| input.get(at).copied());
     let byte_range_ok = br.is_some_and(|b| {
-        b[0] == 0
-            && b[1] < b[2]
-            && b[2].saturating_add(b[3]) <= len
-            && contents_at == usize::try_from(b[1]).ok()
-            && byte_at(b[1]) == Some(b'<')
-            && byte_at(b[2] - 1) == Some(b'>')
-            && (b[2] - b[1]).checked_sub(2) == Some(raw_contents.len() as u64 * 2)
+        gap_holds_contents(b, len, contents_length(&entries), byte_at) && contents_at == usize::try_from(b[1]).ok()
     });
     let digest = match br {
         Some(b) if byte_range_ok => hash_source_ranges(&input, &b).unwrap_or([0; 32]),
         _ => [0; 32],
     };
     let end = br.map_or(0, |b| b[2].saturating_add(b[3]));
-    let name = |key: &str| v.name(key).map(|n| String::from_utf8_lossy(n).into_owned());
     SignatureInfo {
         field_name: format!("signature dictionary near byte {key_at}"),
+        digest,
+        byte_range_ok,
+        covers_whole_file: byte_range_ok && end == len,
+        later_changes: Modifications {
+            later_revisions: 1,
+            disallowed: vec![format!(
+                "the file cannot be read as a PDF ({damage}), so what it shows cannot be tied to what was signed"
+            )],
+            ..Modifications::default()
+        },
+        byte_range,
+        ..declared(&entries)
+    }
+}
+
+/// What a signature dictionary says of itself: its kind, filters, signature value and the
+/// signer's declared name, time, reason and location.
+fn declared(v: &Dict) -> SignatureInfo {
+    let text = |k: &str| v.get(k).and_then(Object::as_str_bytes).map(decode_text);
+    let name = |key: &str| v.name(key).map(|n| String::from_utf8_lossy(n).into_owned());
+    let raw_contents = v.get("Contents").and_then(Object::as_str_bytes).unwrap_or(&[]);
+    SignatureInfo {
         sig_type: name("Type").unwrap_or_else(|| "Sig".into()),
         filter: name("Filter").unwrap_or_default(),
         sub_filter: name("SubFilter").unwrap_or_default(),
@@ -286,20 +302,33 @@ fn scanned_signature(input: &[u8], key_at: usize, damage: &str) -> SignatureInfo
         name: text("Name"),
         reason: text("Reason"),
         location: text("Location"),
-        digest,
-        byte_range_ok,
-        covers_revision: false,
-        covers_whole_file: byte_range_ok && end == len,
-        docmdp_p: None,
-        later_changes: Modifications {
-            later_revisions: 1,
-            disallowed: vec![format!(
-                "the file cannot be read as a PDF ({damage}), so what it shows cannot be tied to what was signed"
-            )],
-            ..Modifications::default()
-        },
-        byte_range,
+        ..SignatureInfo::default()
     }
+}
+
+/// The length of a signature dictionary's `/Contents` string, padding included.
+fn contents_length(v: &Dict) -> u64 {
+    v.get("Contents").and_then(Object::as_str_bytes).map_or(0, |c| c.len() as u64)
+}
+
+/// A `/ByteRange` of four offsets none negative, as offsets.
+fn byte_range_offsets(byte_range: &[i64]) -> Option<[u64; 4]> {
+    match byte_range {
+        &[a, b, c, d] if [a, b, c, d].iter().all(|x| *x >= 0) => Some([a as u64, b as u64, c as u64, d as u64]),
+        _ => None,
+    }
+}
+
+/// Whether `b` starts at the file's first byte, ends within its `len` bytes and leaves
+/// exactly one gap that holds the hex `/Contents` string of `contents_len` bytes, its `<` and `>`
+/// included.
+fn gap_holds_contents(b: [u64; 4], len: u64, contents_len: u64, byte_at: impl Fn(u64) -> Option<u8>) -> bool {
+    b[0] == 0
+        && b[1] < b[2]
+        && b[2].saturating_add(b[3]) <= len
+        && byte_at(b[1]) == Some(b'<')
+        && byte_at(b[2] - 1) == Some(b'>')
+        && (b[2] - b[1]).checked_sub(2) == Some(contents_len * 2)
 }
 
 pub(crate) struct SigField {
@@ -367,7 +396,6 @@ fn describe(
     document_p: Option<i64>,
 ) -> Result<SignatureInfo> {
     let v = &field.value;
-    let text = |k: &str| v.get(k).and_then(Object::as_str_bytes).map(decode_text);
     let byte_range: Vec<i64> = v
         .get("ByteRange")
         .map(|b| doc.resolve_array(b))
@@ -377,20 +405,12 @@ fn describe(
         .iter()
         .filter_map(Object::as_int)
         .collect();
-    let raw_contents = v.get("Contents").and_then(Object::as_str_bytes).unwrap_or(&[]);
     let src = doc.source();
     let len = src.len();
     let byte_at = |at: u64| -> Option<u8> { src.window(at, 1).ok().and_then(|w| w.first().copied()) };
-    let br: Option<[u64; 4]> = (byte_range.len() == 4 && byte_range.iter().all(|x| *x >= 0))
-        .then(|| [byte_range[0] as u64, byte_range[1] as u64, byte_range[2] as u64, byte_range[3] as u64]);
+    let br = byte_range_offsets(&byte_range);
     let byte_range_ok = br.is_some_and(|b| {
-        b[0] == 0
-            && b[1] < b[2]
-            && b[2].saturating_add(b[3]) <= len
-            && byte_at(b[1]) == Some(b'<')
-            && byte_at(b[2] - 1) == Some(b'>')
-            && (b[2] - b[1]).checked_sub(2) == Some(raw_contents.len() as u64 * 2)
-            && gap_inside_signature_dict(doc, field.value_ref, b[1])
+        gap_holds_contents(b, len, contents_length(v), byte_at) && gap_inside_signature_dict(doc, field.value_ref, b[1])
     });
     let end = br.map_or(0, |b| b[2].saturating_add(b[3]));
     let digest = match br {
@@ -404,15 +424,6 @@ fn describe(
     };
     Ok(SignatureInfo {
         field_name: field.name,
-        sig_type: v.name("Type").map_or_else(|| "Sig".into(), |n| String::from_utf8_lossy(n).into_owned()),
-        filter: v.name("Filter").map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default(),
-        sub_filter: v.name("SubFilter").map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default(),
-        contents: trim_der(raw_contents).to_vec(),
-        vri_key: sha1::Sha1::digest(raw_contents).iter().map(|b| format!("{b:02X}")).collect(),
-        signing_time: text("M"),
-        name: text("Name"),
-        reason: text("Reason"),
-        location: text("Location"),
         digest,
         byte_range_ok,
         covers_revision: byte_range_ok && eofs.contains(&end),
@@ -429,6 +440,7 @@ fn describe(
             Modifications::default()
         },
         byte_range,
+        ..declared(v)
     })
 }
 
