@@ -43,15 +43,7 @@ pub fn copy_until(svc: &Services, workflow: &WorkflowRow) -> i64 {
 /// complete, the signatory a participant (not one who handed their place on), and the copy
 /// window open.
 pub async fn open_copy(svc: &Services, id: SignatoryId, secret: &str) -> Result<Copy, LinkClosed> {
-    let (signatory, workflow) = svc
-        .store
-        .signatory(id)
-        .await
-        .map_err(|error| {
-            tracing::error!(%error, signatory = id.get(), "copy link lookup failed");
-            LinkClosed::Broken
-        })?
-        .ok_or(LinkClosed::NotFound)?;
+    let (signatory, workflow) = super::signer::signatory_of_link(svc, id).await?;
     if !svc.link_key.matches(signatory.id.get(), signatory.link_version, secret) {
         return Err(LinkClosed::NotFound);
     }

@@ -55,17 +55,25 @@ fn gone_text(signatory: &SignatoryRow, workflow: &WorkflowRow) -> &'static str {
     }
 }
 
-/// The signatory behind a link, if the link is right and it is their turn.
-pub async fn open_link(svc: &Services, id: SignatoryId, secret: &str) -> Result<SignerSession, LinkClosed> {
-    let (signatory, workflow) = svc
-        .store
+/// The signatory a link names, with their workflow (whether the link is right is the
+/// caller's to check); a store failure is logged and shown as [`LinkClosed::Broken`].
+pub(super) async fn signatory_of_link(
+    svc: &Services,
+    id: SignatoryId,
+) -> Result<(SignatoryRow, WorkflowRow), LinkClosed> {
+    svc.store
         .signatory(id)
         .await
         .map_err(|error| {
             tracing::error!(%error, signatory = id.get(), "signer link lookup failed");
             LinkClosed::Broken
         })?
-        .ok_or(LinkClosed::NotFound)?;
+        .ok_or(LinkClosed::NotFound)
+}
+
+/// The signatory behind a link, if the link is right and it is their turn.
+pub async fn open_link(svc: &Services, id: SignatoryId, secret: &str) -> Result<SignerSession, LinkClosed> {
+    let (signatory, workflow) = signatory_of_link(svc, id).await?;
     if !svc.link_key.matches(signatory.id.get(), signatory.link_version, secret) {
         // A link of an earlier version was revoked (rotated by the sender, or resent).
         let earlier =
