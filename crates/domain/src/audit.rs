@@ -129,6 +129,17 @@ impl ChainVerifier {
 mod tests {
     use super::*;
 
+    #[test]
+    fn parties_are_read_from_their_references() {
+        assert_eq!(Party::parse("user:7"), Party::User(7));
+        assert_eq!(Party::parse("client:3"), Party::Client(3));
+        assert_eq!(Party::parse("signatory:12"), Party::Signatory(12));
+        assert_eq!(Party::parse("system"), Party::System);
+        for other in ["workflow:4", "user:", "user:x", "user", "", "signatory:-"] {
+            assert_eq!(Party::parse(other), Party::Other, "{other}");
+        }
+    }
+
     fn chain(n: i64) -> Vec<AuditEntry> {
         let mut prev = GENESIS_HASH.to_string();
         (1..=n)
@@ -167,6 +178,35 @@ mod tests {
         assert_eq!(verify_chain(7, &removed).map_err(|b| b.seq), Err(3));
 
         assert!(verify_chain(8, &chain(2)).is_err());
+    }
+}
+
+/// Whom an audit entry's actor or target names (`user:7`, `client:3`, `signatory:12`,
+/// `system`, ...), so that pages can show a name instead of the reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Party {
+    User(i64),
+    Client(i64),
+    Signatory(i64),
+    /// Signet itself: sweeps, completion steps, scheduled reminders.
+    System,
+    /// Anything else (a workflow, a document, a setting): shown as it is written.
+    Other,
+}
+
+impl Party {
+    pub fn parse(reference: &str) -> Party {
+        if reference == "system" {
+            return Party::System;
+        }
+        let Some((kind, id)) = reference.split_once(':') else { return Party::Other };
+        let Ok(id) = id.parse::<i64>() else { return Party::Other };
+        match kind {
+            "user" => Party::User(id),
+            "client" => Party::Client(id),
+            "signatory" => Party::Signatory(id),
+            _ => Party::Other,
+        }
     }
 }
 

@@ -51,7 +51,7 @@ enum Answer {
 
 /// The operations, each with its rule, what an allowed caller gets, and whether it names one
 /// of the fixture's resources (then another tenant's caller must get 404, as for a missing id).
-const OPERATIONS: [(&str, Rule, Answer, bool); 76] = {
+const OPERATIONS: [(&str, Rule, Answer, bool); 80] = {
     use Answer::*;
     use Permission::*;
     use Rule::*;
@@ -114,6 +114,9 @@ const OPERATIONS: [(&str, Rule, Answer, bool); 76] = {
         ("workflows.delegate", Needs(SendWorkflows), Missing, false),
         ("workflows.revoke_link", Needs(SendWorkflows), Missing, false),
         ("workflows.remind", Needs(SendWorkflows), Missing, false),
+        ("workflows.hand_out_link", Needs(SendWorkflows), Missing, false),
+        ("workflows.counts", Needs(ReadWorkflows), Done, false),
+        ("workflows.waiting_for", Needs(ReadWorkflows), Done, false),
         ("workflows.decline", Needs(SendWorkflows), Missing, false),
         ("workflows.link", Needs(SendWorkflows), Missing, false),
         ("workflows.make_inactive", Needs(SendWorkflows), Missing, false),
@@ -127,6 +130,7 @@ const OPERATIONS: [(&str, Rule, Answer, bool); 76] = {
         ("templates.find_by_name", Either(ReadWorkflows, SendWorkflows), Done, false),
         ("exports.workflows", Needs(ReadWorkflows), Done, false),
         ("exports.audit_events", Needs(ReadAudit), Done, false),
+        ("audit.principal_names", Needs(ReadAudit), Done, false),
         ("exports.users", Needs(ReadDirectory), Done, false),
         ("lots.choices", Needs(SendWorkflows), Done, false),
         ("lots.create", Needs(SendWorkflows), Invalid, false),
@@ -223,6 +227,11 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "workflows.remind" => {
             workflows::actions::remind(svc, caller, missing_workflow, SignatoryId::from(MISSING)).await.map(drop)
         }
+        "workflows.hand_out_link" => {
+            workflows::actions::hand_out_link(svc, caller, missing_workflow, SignatoryId::from(MISSING)).await.map(drop)
+        }
+        "workflows.counts" => workflows::queries::counts(svc, caller).await.map(drop),
+        "workflows.waiting_for" => workflows::queries::waiting_for(svc, caller, &[]).await.map(drop),
         "workflows.decline" => workflows::actions::decline(svc, caller, missing_workflow, None).await,
         "workflows.link" => workflows::actions::link(svc, caller, missing_workflow, Vec::new()).await,
         "workflows.make_inactive" => workflows::actions::make_inactive(svc, caller, missing_workflow).await,
@@ -240,6 +249,7 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "templates.find_by_name" => workflows::templates::find_by_name(svc, caller, "Loan", "api").await.map(drop),
         "exports.workflows" => export(exports::Dataset::Workflows).await,
         "exports.audit_events" => export(exports::Dataset::AuditEvents).await,
+        "audit.principal_names" => signet_services::audit::principal_names(svc, caller, &[]).await.map(drop),
         "exports.users" => export(exports::Dataset::Users).await,
         "lots.choices" => lots::choices(svc, caller, None).await.map(drop),
         "lots.create" => lots::create(svc, caller, "", MISSING, &[]).await.map(drop),

@@ -495,6 +495,17 @@ async fn the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit
     // The schedule is shown; a reminder by hand is offered once the last e-mail is an hour old,
     // and goes with the same link.
     assert!(page.contains("Reminders: none. Expires: never.") && !page.contains("/remind-"), "{page}");
+    assert!(page.contains(&format!("id=\"remind-from-{signatory}\">A reminder can be e-mailed from ")), "{page}");
+    // Within that hour the sender can take the link to hand over themselves: the same link,
+    // still working, and the trail says they took it.
+    let copied = act(&format!("copy-{signatory}"), Vec::new()).await;
+    assert_eq!(copied.status(), 200);
+    let copied = unescape(&copied.text().await.expect("html"));
+    let shown = copied.split("id=\"handed-url\" readonly value=\"").nth(1).and_then(|r| r.split('"').next());
+    assert_eq!(shown, Some(old_link.as_str()), "{copied}");
+    assert_eq!(reqwest::Client::new().get(&old_link).send().await.expect("link").status(), 200, "still works");
+    let audit: Value = app.get(&format!("/api/v1/workflows/{id}/audit"), &api).await.json().await.expect("audit");
+    assert!(audit.to_string().contains("signatory.link_handed_out"), "{audit}");
     app.store
         .execute_for_tests("UPDATE signatories SET notified_at = notified_at - 7200000")
         .await
@@ -544,6 +555,7 @@ async fn the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit
     // The audit trail, a page at a time, and the check of the whole chain.
     let audit = browser.get(app.url("/app/audit?verify=1")).await.text().await.expect("html");
     assert!(audit.contains("The chain is intact") && audit.contains("tenant.created"), "{audit}");
+    assert!(audit.contains("<span class=\"meta\">(user:"), "people are named, with their reference: {audit}");
     app.store.execute_for_tests("UPDATE audit_log SET detail = '{}' WHERE seq = 2").await.expect("tamper");
     let audit = browser.get(app.url("/app/audit?verify=1")).await.text().await.expect("html");
     assert!(audit.contains("The chain is broken at entry 2"), "{audit}");
@@ -2343,6 +2355,12 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
         .text("s2_email", "ravi@guarantor.example")
         .text("s2_order", "2")
         .text("s2_method", "electronic")
+        // Any number of signers: a row added on the form past the rows it opened with.
+        .text("s6_name", "Kiran Shah")
+        .text("s6_email", "kiran@branch.example")
+        .text("s6_order", "3")
+        .text("s6_method", "electronic")
+        .text("reference", "HL-2026-0042")
         .text("expiry_days", "30")
         .text("reminder_days", "3")
         .text("message", "Asha, Ravi:\nplease sign by Friday.");
@@ -2380,6 +2398,7 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
         "<dd>Two signers at the foot</dd>",
         "Date signed of Ravi Iyer: loan.pdf, page 1",
         "<span class=\"said\" id=\"review-message\">Asha, Ravi:\nplease sign by Friday.</span>",
+        "<p id=\"review-reference\">Reference: HL-2026-0042</p>",
     ] {
         assert!(review.contains(fact), "{fact}: {review}");
     }
@@ -2439,7 +2458,8 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
     assert_eq!(details["state"], "in_progress", "{details}");
     let emails: Vec<&str> =
         details["signatories"].as_array().expect("signatories").iter().filter_map(|s| s["emailId"].as_str()).collect();
-    assert_eq!(emails, ["asha@borrower.example", "ravi@guarantor.example"], "{details}");
+    assert_eq!(emails, ["asha@borrower.example", "ravi@guarantor.example", "kiran@branch.example"], "{details}");
+    assert_eq!(details["referenceNo"], "HL-2026-0042", "{details}");
     let stored = signet_services::workflows::queries::details(&app.state.services, &administrator(&tenant), id.into())
         .await
         .expect("workflow");
@@ -2455,6 +2475,33 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
         signet_services::workflows::initiate::message_of(&workflow).as_deref(),
         Some("Asha, Ravi:\nplease sign by Friday.")
     );
+
+    // The dashboard: the count in progress, whom the workflow waits for (the first signer
+    // only), and the list found by a signer's address or the reference, not by a stranger's.
+    let (admin, app) = (&admin, &app);
+    let listed = |query: &'static str| async move {
+        let page = admin.get(app.url(&format!("/app{query}"))).await;
+        assert_eq!(page.status(), 200, "{query}");
+        unescape(&page.text().await.expect("html"))
+    };
+    let home = listed("").await;
+    let counts = home.split("id=\"counts\"").nth(1).and_then(|c| c.split("</ul>").next()).expect("counts");
+    assert!(counts.contains("<span class=\"number\">1</span> <span class=\"label\">In progress</span>"), "{counts}");
+    let waiting = home.split("class=\"waiting\"").nth(1).and_then(|c| c.split("</td>").next()).expect("waiting");
+    assert!(waiting.contains(">Asha Rao<") && !waiting.contains("Ravi") && waiting.contains("since "), "{waiting}");
+    for query in ["?q=RAVI%40guarantor", "?q=HL-2026", "?q=Kiran"] {
+        assert!(listed(query).await.contains(&format!("href=\"/app/workflows/{id}\"")), "{query}");
+    }
+    assert!(listed("?q=nobody%40else").await.contains("No workflows match."));
+
+    // The workflow's page in words: states and the timeline with names, no internal codes.
+    let page = admin.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
+    let page = unescape(&page);
+    let timeline = page.split("class=\"timeline\"").nth(1).and_then(|t| t.split("</ol>").next()).expect("timeline");
+    assert!(timeline.contains("<strong>The workflow was sent</strong>"), "{timeline}");
+    assert!(timeline.contains("<strong>Asha Rao was sent their link</strong>"), "{timeline}");
+    assert!(!timeline.contains("signatory.") && !timeline.contains("user:"), "{timeline}");
+    assert!(page.contains("<td>Link sent</td>") && page.contains("<td>Waiting for their turn</td>"), "{page}");
 }
 
 /// Every section of the menu, as an administrator sees it on a phone, audited by axe-core for

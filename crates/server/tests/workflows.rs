@@ -1223,9 +1223,14 @@ async fn completion_certificate_holds_everything(
     assert!(String::from_utf8_lossy(&qpdf.stdout).contains("No syntax or stream encoding errors"), "{qpdf:?}");
     let text = Command::new("pdftotext").arg(&path).arg("-").output().expect("pdftotext");
     let text = String::from_utf8_lossy(&text.stdout);
-    for expected in
-        ["Completion certificate", "asha@borrower.test", "meera@lender.test", "verified", "signatory.signed"]
-    {
+    for expected in [
+        "Completion certificate",
+        "asha@borrower.test",
+        "meera@lender.test",
+        "verified",
+        "signatory.signed",
+        "in the order: signed",
+    ] {
         assert!(text.contains(expected), "{expected} in the certificate text:\n{text}");
     }
     let detach =

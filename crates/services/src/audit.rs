@@ -3,7 +3,7 @@
 
 use signet_domain::Error;
 use signet_domain::access::Permission;
-use signet_domain::audit::{AuditEntry, ChainBreak, ChainVerifier};
+use signet_domain::audit::{AuditEntry, ChainBreak, ChainVerifier, Party};
 
 use crate::{Caller, Services};
 
@@ -24,6 +24,29 @@ pub async fn entries(svc: &Services, caller: &Caller, after_seq: i64, limit: i64
         return Err(Error::field("afterSeq", "must not be negative"));
     }
     svc.store.audit_entries(caller.tenant_id, after_seq, limit).await
+}
+
+/// The names of the people and applications `entries` name as actor or target (a user by
+/// name, else address; an application by client id), by principal id (reading the audit
+/// trail); at most 100 are looked up.
+pub async fn principal_names(
+    svc: &Services,
+    caller: &Caller,
+    entries: &[AuditEntry],
+) -> Result<Vec<(i64, String)>, Error> {
+    caller.require(Permission::ReadAudit)?;
+    let mut ids: Vec<i64> = entries
+        .iter()
+        .flat_map(|e| [Party::parse(&e.actor), Party::parse(&e.target)])
+        .filter_map(|party| match party {
+            Party::User(id) | Party::Client(id) => Some(id),
+            _ => None,
+        })
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.truncate(100);
+    svc.store.principal_names(caller.tenant_id, &ids).await
 }
 
 /// How many entries the tenant's log holds, and where the chain first breaks, if it does

@@ -358,6 +358,31 @@ impl Store {
         row.ok_or(Error::not_found("user"))
     }
 
+    /// The names the tenant's principals `ids` (at most 100) go by, for pages that show who
+    /// did something: a user's name (else their address), an application's client id.
+    pub async fn principal_names(&self, tenant_id: TenantId, ids: &[i64]) -> Result<Vec<(i64, String)>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        if ids.len() > 100 {
+            return Err(Error::internal("at most 100 principals at once"));
+        }
+        // The SQL is made of constants and numbered placeholders only; every value is bound.
+        let placeholders: Vec<String> = (0..ids.len()).map(|i| format!("${}", i + 2)).collect();
+        let sql = format!(
+            "SELECT id, coalesce(nullif(name, ''), email, client_id, '') FROM principals \
+             WHERE tenant_id = $1 AND id IN ({})",
+            placeholders.join(", ")
+        );
+        on_db!(self, pool => {
+            let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get());
+            for id in ids {
+                query = query.bind(*id);
+            }
+            query.fetch_all(pool).await.map_err(db_err)
+        })
+    }
+
     /// One page of the tenant's users matching `filter`, with the number of all matches.
     pub async fn users(&self, tenant_id: TenantId, filter: &UserFilter, page: Page) -> Result<(Vec<UserRow>, i64)> {
         // The SQL is made of constants and numbered placeholders only; every value is bound.

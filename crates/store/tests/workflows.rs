@@ -24,6 +24,7 @@ on_both_backends!(
     declining_ends_the_workflow,
     the_last_signature_completes_the_workflow,
     workflows_are_tenant_scoped,
+    the_dashboard_counts_finds_by_signer_and_names_whom_each_waits_for,
 );
 
 fn initiator() -> WorkflowActor {
@@ -388,4 +389,36 @@ async fn workflows_are_tenant_scoped(backend: Backend) {
     assert_eq!(code(store.create_workflow(&new, &initiator()).await), ErrorCode::ValidationFailed);
     assert_eq!(workflow_state(&store, a, id).await, WorkflowState::InProgress);
     verified_events(&store, &created.workflow).await;
+}
+
+/// The console's dashboard: counts by state, search by a signer's name or address, and the
+/// signatories each workflow waits for (whose turn it is, not those after them), all within
+/// the tenant.
+async fn the_dashboard_counts_finds_by_signer_and_names_whom_each_waits_for(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let (t, other) = (tenant(&store, "dash").await, tenant(&store, "other").await);
+    let doc = upload(&store, t, "a.pdf").await;
+    let waiting = start(&store, t, &[&doc], &[("meena.iyer@x.test", 1), ("ravi@x.test", 1), ("later@x.test", 2)]).await;
+    let declined = start(&store, t, &[&doc], &[("decline@x.test", 1)]).await;
+    store.decline(&declined.signatories[0], "no", &signer(&declined.signatories[0])).await.expect("declined");
+    let theirs_doc = upload(&store, other, "b.pdf").await;
+    let theirs = start(&store, other, &[&theirs_doc], &[("meena.iyer@x.test", 1)]).await;
+
+    let counts = store.workflow_counts(t).await.expect("counts");
+    let count_of = |state| counts.iter().find(|(s, _)| *s == state).map_or(0, |(_, n)| *n);
+    assert_eq!((count_of(WorkflowState::InProgress), count_of(WorkflowState::Declined)), (1, 1), "{counts:?}");
+    assert_eq!(count_of(WorkflowState::Completed), 0);
+
+    for text in ["MEENA", "ravi@x", "later@"] {
+        let (found, total) = store.workflows(t, None, Some(text), 0, 25).await.expect("search");
+        assert_eq!((total, found.first().map(|w| w.id)), (1, Some(waiting.workflow.id)), "{text}");
+    }
+    let (found, total) = store.workflows(t, None, Some("nobody"), 0, 25).await.expect("search");
+    assert_eq!((total, found.len()), (0, 0));
+
+    let ids = [waiting.workflow.id, declined.workflow.id, theirs.workflow.id];
+    let due = store.waiting_signatories(t, &ids).await.expect("waiting");
+    let emails: Vec<&str> = due.iter().map(|s| s.email.as_str()).collect();
+    assert_eq!(emails, ["meena.iyer@x.test", "ravi@x.test"], "the first group only, none of another tenant's");
 }

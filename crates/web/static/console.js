@@ -186,3 +186,54 @@
   };
   setTimeout(look, 1000);
 })();
+
+// The send form: "Add another signer" adds a row in place (a copy of the last row, emptied and
+// numbered next) instead of following its link, which asks the server for a longer form.
+(() => {
+  const more = document.getElementById("add-signer");
+  if (!more) return;
+  const max = Number(more.dataset.max) || 50;
+  more.addEventListener("click", (event) => {
+    const rows = more.parentElement.querySelectorAll(".signer");
+    const last = rows[rows.length - 1];
+    if (!last) return;
+    event.preventDefault();
+    const from = Number(last.querySelector("input").id.match(/^s(\d+)_/)[1]);
+    const next = from + 1;
+    const row = last.cloneNode(true);
+    const renumber = (value) => value.replace(new RegExp(`^s${from}(_|-)`), `s${next}$1`);
+    for (const element of row.querySelectorAll("[id], [name], [for], [aria-labelledby]")) {
+      for (const attribute of ["id", "name", "for", "aria-labelledby"]) {
+        if (element.hasAttribute(attribute)) element.setAttribute(attribute, renumber(element.getAttribute(attribute)));
+      }
+    }
+    row.setAttribute("aria-labelledby", `s${next}-legend`);
+    const legend = row.querySelector(".signer-number");
+    legend.id = `s${next}-legend`;
+    legend.textContent = legend.textContent.replace(String(from), String(next));
+    for (const input of row.querySelectorAll("input")) input.value = input.id.endsWith("_order") ? String(next) : "";
+    for (const select of row.querySelectorAll("select")) select.selectedIndex = 0;
+    last.after(row);
+    row.querySelector("input").focus();
+    if (rows.length + 1 >= max) more.hidden = true;
+  });
+})();
+
+// A signer's link shown to copy: the button copies it (without a script, the link is selected
+// and copied by hand).
+(() => {
+  for (const button of document.querySelectorAll("button[data-copy]")) {
+    const field = document.getElementById(button.dataset.copy);
+    if (!field || !navigator.clipboard) continue;
+    button.hidden = false;
+    const label = button.textContent;
+    button.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(field.value);
+        button.textContent = button.dataset.copied || label;
+      } catch (_) {
+        field.select();
+      }
+    });
+  }
+})();

@@ -105,6 +105,20 @@ pub async fn revoke_link(
     svc.store.rotate_signer_link(caller.tenant_id, workflow.id, signatory_id, expires, &caller.actor).await
 }
 
+/// A due signatory's link, for the sender to hand over another way (a chat, a call, in
+/// person): the link is not changed, and the workflow's trail records who took it.
+pub async fn hand_out_link(
+    svc: &Services,
+    caller: &Caller,
+    workflow_id: WorkflowId,
+    signatory_id: SignatoryId,
+) -> Result<String, Error> {
+    caller.require(Permission::SendWorkflows)?;
+    let workflow = visible_workflow(svc, caller.tenant_id, workflow_id).await?;
+    let row = svc.store.hand_out_signer_link(caller.tenant_id, workflow.id, signatory_id, &caller.actor).await?;
+    Ok(super::links::signer_url(svc, &row))
+}
+
 /// E-mails a due signatory a reminder with the link they have (unchanged); at most one an
 /// hour, and only for a workflow that e-mails its signers.
 pub async fn remind(

@@ -5,8 +5,8 @@
 
 use signet_blob::BlobKey;
 use signet_domain::Error;
-use signet_domain::audit::{AuditEntry, verify_chain};
-use signet_domain::workflow::DocumentState;
+use signet_domain::audit::{AuditEntry, Party, verify_chain};
+use signet_domain::workflow::{DocumentState, SignatoryState};
 use signet_pdf::compose::{Attachment, Block, compose_report};
 use signet_signing::{PadesLevel, PdfSignOptions};
 use signet_store::{DocumentRow, SignatoryRow, WorkflowRow};
@@ -35,7 +35,8 @@ pub async fn certificate_pdf(state: &Services, workflow: &WorkflowRow) -> Result
         .collect();
     let signatories = state.store.signatories(workflow).await?;
     let events = state.store.workflow_events(workflow).await?;
-    let mut blocks = vec![summary_block(workflow, &tenant, &events), Block::Heading("Documents".into())];
+    let sender = sender_name(state, workflow).await?;
+    let mut blocks = vec![summary_block(workflow, &tenant, &sender, &events), Block::Heading("Documents".into())];
     let mut attachments = Vec::new();
     for (i, doc) in documents.iter().enumerate() {
         blocks.push(document_block(i, doc));
@@ -55,14 +56,24 @@ pub async fn certificate_pdf(state: &Services, workflow: &WorkflowRow) -> Result
     seal(state, workflow, pdf).await
 }
 
-fn summary_block(workflow: &WorkflowRow, tenant: &str, events: &[AuditEntry]) -> Block {
+/// Who sent the workflow, by name (else address), or the reference it was recorded under.
+async fn sender_name(state: &Services, workflow: &WorkflowRow) -> Result<String, Error> {
+    let id = match Party::parse(&workflow.created_by) {
+        Party::User(id) | Party::Client(id) => id,
+        _ => return Ok(workflow.created_by.clone()),
+    };
+    let names = state.store.principal_names(workflow.tenant_id, &[id]).await?;
+    Ok(names.into_iter().next().map_or_else(|| workflow.created_by.clone(), |(_, name)| name))
+}
+
+fn summary_block(workflow: &WorkflowRow, tenant: &str, sender: &str, events: &[AuditEntry]) -> Block {
     let chain = match verify_chain(workflow.id.get(), events) {
         Ok(()) => format!("verified: {} events, head {}", events.len(), events.last().map_or("-", |e| e.hash.as_str())),
         Err(broken) => format!("BROKEN at event {}: {}", broken.seq, broken.reason),
     };
     Block::KeyValues(vec![
         ("Workflow".into(), format!("{} (id {})", workflow.name, workflow.id)),
-        ("Sent by".into(), format!("{tenant} ({})", workflow.created_by)),
+        ("Sent by".into(), format!("{sender}, {tenant}")),
         ("Reference".into(), workflow.reference_no.clone().unwrap_or_else(|| "-".into())),
         ("State".into(), workflow.state.to_string()),
         ("Created".into(), when(Some(workflow.created_at))),
@@ -97,11 +108,49 @@ async fn signed_file(state: &Services, i: usize, doc: &DocumentRow) -> Result<At
 fn signatory_block(s: &SignatoryRow, events: &[AuditEntry]) -> Block {
     let signed = events.iter().find(|e| e.action == "signatory.signed" && e.target == format!("signatory:{}", s.id));
     Block::KeyValues(vec![
-        (format!("{} <{}>", s.name, s.email), format!("order {}, {}", s.signing_order, s.state)),
+        (
+            format!("{} <{}>", s.name, s.email),
+            format!("signs as number {} in the order: {}", s.signing_order, state_words(s.state)),
+        ),
         ("Signed".into(), when(s.signed_at)),
         ("From".into(), signed.and_then(|e| e.ip.clone()).unwrap_or_else(|| "-".into())),
-        ("How".into(), signed.map(|e| e.detail.clone()).unwrap_or_else(|| "-".into())),
+        ("How".into(), signed.map_or_else(|| "-".into(), |e| how_signed(s.method.as_deref(), &e.detail))),
     ])
+}
+
+fn state_words(state: SignatoryState) -> &'static str {
+    match state {
+        SignatoryState::Pending => "waiting for their turn",
+        SignatoryState::Notified => "link sent, not yet opened",
+        SignatoryState::Viewed => "opened the documents, not signed",
+        SignatoryState::Signed => "signed",
+        SignatoryState::Declined => "declined",
+        SignatoryState::Delegated => "handed the signature on to someone else",
+    }
+}
+
+/// How a signature was given, in words, from the signatory's method and what was recorded
+/// with it (the full record stays in the events below).
+fn how_signed(method: Option<&str>, detail: &str) -> String {
+    let detail: serde_json::Value = serde_json::from_str(detail).unwrap_or_default();
+    let text = |key: &str| detail.get(key).and_then(serde_json::Value::as_str).filter(|v| !v.is_empty());
+    let mark = match text("method").or(method) {
+        Some("typed") => "a typed name",
+        Some("drawn") | Some("draw") => "a drawn signature",
+        Some("image") | Some("upload") | Some("uploaded") => "an uploaded signature image",
+        Some("aadhaar_esign") => "Aadhaar eSign (a certificate issued for this signature after an Aadhaar OTP)",
+        Some("dsc_token") => "their own digital signature certificate on a crypto token",
+        Some(other) => other,
+        None => "an electronic signature",
+    };
+    let mut words = vec![mark.to_string()];
+    if detail.get("consent").and_then(serde_json::Value::as_bool) == Some(true) {
+        words.push("after agreeing to sign electronically".into());
+    }
+    if let Some(browser) = text("userAgent") {
+        words.push(format!("in the browser \"{browser}\""));
+    }
+    words.join(", ")
 }
 
 fn event_line(e: &AuditEntry) -> String {
@@ -137,4 +186,23 @@ async fn seal(state: &Services, workflow: &WorkflowRow, pdf: Vec<u8>) -> Result<
         .run(Share::Tenant(workflow.tenant_id), move || signet_signing::sign_pdf(&pdf, seal.as_ref(), &opts))
         .await?
         .map_err(Error::internal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn how_a_signature_was_given_reads_in_words() {
+        let drawn = r#"{"method":"drawn","consent":true,"userAgent":"Mozilla/5.0 (X11)","signatureType":"electronic"}"#;
+        assert_eq!(
+            how_signed(Some("electronic"), drawn),
+            "a drawn signature, after agreeing to sign electronically, in the browser \"Mozilla/5.0 (X11)\""
+        );
+        assert_eq!(
+            how_signed(Some("dsc_token"), r#"{"method":"dsc_token"}"#),
+            "their own digital signature certificate on a crypto token"
+        );
+        assert_eq!(how_signed(None, "not json"), "an electronic signature");
+    }
 }

@@ -245,8 +245,12 @@ impl Store {
         limit: i64,
     ) -> Result<(Vec<WorkflowRow>, i64)> {
         let pattern = search.map(signet_domain::paging::contains_pattern);
+        // The search text is looked for in the name, the reference and the signatories' names
+        // and addresses (a loan officer searches by the borrower).
         let filter = "tenant_id = $1 AND ($2 IS NULL OR state = $2) AND state <> $4 \
-            AND ($3 IS NULL OR lower(name) LIKE $3 ESCAPE '\\' OR lower(coalesce(reference_no, '')) LIKE $3 ESCAPE '\\')";
+            AND ($3 IS NULL OR lower(name) LIKE $3 ESCAPE '\\' OR lower(coalesce(reference_no, '')) LIKE $3 ESCAPE '\\' \
+                 OR EXISTS (SELECT 1 FROM signatories s WHERE s.workflow_id = workflows.id \
+                            AND (lower(s.name) LIKE $3 ESCAPE '\\' OR lower(s.email) LIKE $3 ESCAPE '\\')))";
         let list =
             format!("SELECT {WORKFLOW_COLUMNS} FROM workflows WHERE {filter} ORDER BY id DESC LIMIT $5 OFFSET $6");
         let count = format!("SELECT COUNT(*) FROM workflows WHERE {filter}");
@@ -271,6 +275,27 @@ impl Store {
                 .map_err(db_err)?;
             Ok((rows, total))
         })
+    }
+
+    /// How many of the tenant's workflows are in each state (deleted ones left out), for the
+    /// console's dashboard.
+    pub async fn workflow_counts(&self, tenant_id: TenantId) -> Result<Vec<(WorkflowState, i64)>> {
+        let sql = "SELECT state, COUNT(*) FROM workflows WHERE tenant_id = $1 AND state <> $2 GROUP BY state";
+        let rows: Vec<(String, i64)> = on_db!(self, pool => {
+            sqlx::query_as(sql)
+                .bind(tenant_id.get())
+                .bind(WorkflowState::Deleted.as_str())
+                .fetch_all(pool)
+                .await
+                .map_err(db_err)?
+        });
+        rows.into_iter()
+            .map(|(state, count)| {
+                let state =
+                    WorkflowState::parse(&state).ok_or_else(|| Error::internal(format!("workflow state {state:?}")))?;
+                Ok((state, count))
+            })
+            .collect()
     }
 
     /// Whether `id` is an enabled user of the tenant, and their e-mail address.

@@ -118,6 +118,35 @@ impl Store {
         })
     }
 
+    /// The signatories whose turn it is in the tenant's workflows `ids` (at most 100 ids), in
+    /// their workflows' order: whom each workflow waits for.
+    pub async fn waiting_signatories(&self, tenant_id: TenantId, ids: &[WorkflowId]) -> Result<Vec<SignatoryRow>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        if ids.len() > 100 {
+            return Err(Error::internal("at most 100 workflows at once"));
+        }
+        // The SQL is made of constants and numbered placeholders only; every value is bound.
+        let placeholders: Vec<String> = (0..ids.len()).map(|i| format!("${}", i + 4)).collect();
+        let sql = format!(
+            "SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE tenant_id = $1 AND state IN ($2, $3) \
+             AND workflow_id IN ({}) ORDER BY workflow_id, signing_order, id",
+            placeholders.join(", ")
+        );
+        let [notified, viewed] = SignatoryState::TURN;
+        on_db!(self, pool => {
+            let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+                .bind(tenant_id.get())
+                .bind(notified.as_str())
+                .bind(viewed.as_str());
+            for id in ids {
+                query = query.bind(id.get());
+            }
+            query.fetch_all(pool).await.map_err(db_err)
+        })
+    }
+
     /// The signatures due now from `email` in the tenant's workflows in progress (the console's
     /// inbox), oldest first, with their workflows; at most 200.
     pub async fn due_signatories(&self, tenant_id: TenantId, email: &str) -> Result<Vec<(SignatoryRow, WorkflowRow)>> {
@@ -231,6 +260,46 @@ impl Store {
             append_event!(tx, tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(SignatoryRow { last_reminded_at: Some(now), ..row })
+        })
+    }
+
+    /// Records that the sender took a due signatory's link to hand it over themselves (copied
+    /// from the console): the link is unchanged, and the trail says who took it and when.
+    pub async fn hand_out_signer_link(
+        &self,
+        tenant_id: TenantId,
+        workflow_id: WorkflowId,
+        signatory_id: SignatoryId,
+        actor: &WorkflowActor,
+    ) -> Result<SignatoryRow> {
+        let select = format!(
+            "SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE id = $1 AND workflow_id = $2 AND tenant_id = $3"
+        );
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let workflow = lock_workflow!(tx, tenant_id, workflow_id);
+            if workflow.state() != WorkflowState::InProgress {
+                return Err(Error::rejected(ErrorCode::StateConflict, format!("the workflow is {}", workflow.state)));
+            }
+            let row: Option<SignatoryRow> = sqlx::query_as(sqlx::AssertSqlSafe(select.as_str()))
+                .bind(signatory_id.get())
+                .bind(workflow_id.get())
+                .bind(tenant_id.get())
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            let row = row.ok_or_else(|| Error::not_found("signatory"))?;
+            if !row.state().is_turn() {
+                return Err(Error::rejected(ErrorCode::StateConflict, "it is not this signatory's turn to sign"));
+            }
+            let event = actor.event(
+                "signatory.link_handed_out",
+                format!("signatory:{}", row.id),
+                json!({"linkVersion": row.link_version}),
+            );
+            append_event!(tx, tenant_id, workflow_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(row)
         })
     }
 

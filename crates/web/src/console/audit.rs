@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use signet_api::AppState;
 use signet_domain::access::Permission;
+use signet_domain::audit::Party;
 
 use super::{Frame, Session, failure, render, when};
 
@@ -21,9 +22,20 @@ pub struct From {
 struct EntryView {
     seq: i64,
     at: String,
+    /// Who, by name where the entry names a person or an application, else as written.
     actor: String,
+    /// The reference the entry was written with (`user:5`), shown beside a name.
+    actor_ref: Option<String>,
     action: String,
     target: String,
+}
+
+/// A reference's name, if it names a principal whose name was found.
+fn name_of(names: &[(i64, String)], reference: &str) -> Option<String> {
+    match Party::parse(reference) {
+        Party::User(id) | Party::Client(id) => names.iter().find(|(p, _)| *p == id).map(|(_, n)| n.clone()),
+        _ => None,
+    }
 }
 
 /// The outcome of checking the whole chain.
@@ -61,9 +73,23 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(from): 
         false => None,
     };
     let next = (entries.len() as i64 == PAGE).then(|| entries.last().map(|e| e.seq)).flatten();
+    let names = match signet_services::audit::principal_names(&state.services, &session.auth.caller(), &entries).await {
+        Ok(names) => names,
+        Err(error) => return failure(error),
+    };
     let entries = entries
         .into_iter()
-        .map(|e| EntryView { seq: e.seq, at: when(e.at), actor: e.actor, action: e.action, target: e.target })
+        .map(|e| {
+            let (actor, actor_ref) = match name_of(&names, &e.actor) {
+                Some(name) => (name, Some(e.actor)),
+                None => (e.actor, None),
+            };
+            let target = match name_of(&names, &e.target) {
+                Some(name) => format!("{name} ({})", e.target),
+                None => e.target,
+            };
+            EntryView { seq: e.seq, at: when(e.at), actor, actor_ref, action: e.action, target }
+        })
         .collect();
     render(StatusCode::OK, &AuditPage { frame: session.frame("/app/audit"), entries, next, verified })
 }

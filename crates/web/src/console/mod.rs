@@ -177,43 +177,78 @@ impl Session {
         self.refuses_without(permission).or_else(|| self.refuses_form(token))
     }
 
-    /// What every page's frame shows: the sections this person may open, their name and the
-    /// sign-out form.
+    /// What every page's frame shows: the sections this person may open, in their groups,
+    /// their name and the sign-out form.
     pub fn frame(&self, current: &'static str) -> Frame {
         let text = self.text;
-        let sections = [
-            (text.t("frame.nav.to_sign"), "/app/inbox", Permission::Authenticated),
-            (text.t("frame.nav.workflows"), "/app", Permission::ReadWorkflows),
-            (text.t("frame.nav.send"), "/app/send", Permission::SendWorkflows),
-            (text.t("frame.nav.bulk"), "/app/bulk", Permission::SendWorkflows),
-            (text.t("frame.nav.lots"), "/app/lots", Permission::SendWorkflows),
-            (text.t("frame.nav.people"), "/app/people", Permission::ReadDirectory),
-            (text.t("frame.nav.departments"), "/app/departments", Permission::ReadDirectory),
-            (text.t("frame.nav.access"), "/app/access", Permission::ReadDirectory),
-            (text.t("frame.nav.exports"), "/app/exports", Permission::ReadWorkflows),
-            (text.t("frame.nav.stamps"), "/app/stamps", Permission::ReadWorkflows),
-            (text.t("frame.nav.invoices"), "/app/invoices", Permission::ReadWorkflows),
-            (text.t("frame.nav.signing"), "/app/signing", Permission::Authenticated),
-            (text.t("frame.nav.login"), "/app/login", Permission::Authenticated),
-            (text.t("frame.nav.gateway"), "/app/gateway", Permission::ManageSettings),
-            (text.t("frame.nav.webhooks"), "/app/webhooks", Permission::ManageSettings),
-            (text.t("frame.nav.audit"), "/app/audit", Permission::ReadAudit),
-            (text.t("frame.nav.verify"), "/app/verify", Permission::ReadWorkflows),
-        ];
-        let nav = sections
-            .into_iter()
-            .filter(|(_, _, permission)| self.auth.access.allows(*permission))
-            .map(|(label, href, _)| NavItem { label, href, current: href == current })
+        let groups: Vec<NavGroup> = SECTIONS
+            .iter()
+            .map(|(group, sections)| NavGroup {
+                label: text.t(group),
+                items: sections
+                    .iter()
+                    .filter(|(_, _, permission)| self.auth.access.allows(*permission))
+                    .map(|(label, href, _)| NavItem { label: text.t(label), href, current: *href == current })
+                    .collect(),
+            })
+            .filter(|group| !group.items.is_empty())
             .collect();
-        Frame { csrf: self.csrf.clone(), name: self.name.clone(), nav, text }
+        let may_send = self.auth.access.allows(Permission::SendWorkflows);
+        Frame { csrf: self.csrf.clone(), name: self.name.clone(), groups, may_send, text }
     }
 }
+
+/// The console's sections in the four groups its navigation shows (issue 37: eighteen links
+/// in one row were too many to find one's way): each with its words, address and the
+/// permission that opens it.
+const SECTIONS: [(&str, &[(&str, &str, Permission)]); 4] = [
+    (
+        key("frame.group.send_and_track"),
+        &[
+            (key("frame.nav.to_sign"), "/app/inbox", Permission::Authenticated),
+            (key("frame.nav.workflows"), "/app", Permission::ReadWorkflows),
+            (key("frame.nav.send"), "/app/send", Permission::SendWorkflows),
+            (key("frame.nav.bulk"), "/app/bulk", Permission::SendWorkflows),
+            (key("frame.nav.lots"), "/app/lots", Permission::SendWorkflows),
+            (key("frame.nav.verify"), "/app/verify", Permission::ReadWorkflows),
+            (key("frame.nav.exports"), "/app/exports", Permission::ReadWorkflows),
+        ],
+    ),
+    (
+        key("frame.group.people_and_access"),
+        &[
+            (key("frame.nav.people"), "/app/people", Permission::ReadDirectory),
+            (key("frame.nav.departments"), "/app/departments", Permission::ReadDirectory),
+            (key("frame.nav.access"), "/app/access", Permission::ReadDirectory),
+            (key("frame.nav.audit"), "/app/audit", Permission::ReadAudit),
+        ],
+    ),
+    (
+        key("frame.group.stamps_and_billing"),
+        &[
+            (key("frame.nav.stamps"), "/app/stamps", Permission::ReadWorkflows),
+            (key("frame.nav.invoices"), "/app/invoices", Permission::ReadWorkflows),
+        ],
+    ),
+    (
+        key("frame.group.settings"),
+        &[
+            (key("frame.nav.signing"), "/app/signing", Permission::Authenticated),
+            (key("frame.nav.login"), "/app/login", Permission::Authenticated),
+            (key("frame.nav.gateway"), "/app/gateway", Permission::ManageSettings),
+            (key("frame.nav.webhooks"), "/app/webhooks", Permission::ManageSettings),
+        ],
+    ),
+];
 
 /// The frame around every console page.
 pub struct Frame {
     pub csrf: String,
     pub name: String,
-    pub nav: Vec<NavItem>,
+    /// The sections this person may open, in their groups (groups with none left out).
+    pub groups: Vec<NavGroup>,
+    /// Whether this person may send documents (pages then point to the send form).
+    pub may_send: bool,
     /// The page's language and text.
     pub text: Text,
 }
@@ -253,6 +288,12 @@ impl Frame {
     ) -> TextHtml {
         self.text.tf(key, &[(a, &va), (b, &vb), (c, &vc)])
     }
+}
+
+/// A group of sections in the navigation, with its heading.
+pub struct NavGroup {
+    pub label: TextHtml,
+    pub items: Vec<NavItem>,
 }
 
 pub struct NavItem {

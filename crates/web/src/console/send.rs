@@ -9,14 +9,14 @@
 //! (`signet_services::workflows::staged`); the screens after it carry their keys.
 
 use askama::Template;
-use axum::extract::{Multipart, State};
+use axum::extract::{Multipart, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use signet_api::AppState;
 use signet_api::extract::ApiPath;
 use signet_domain::access::Permission;
 use signet_domain::fields::FieldKind;
-use signet_domain::workflow::{SignatoryInput, plan_signatories};
+use signet_domain::workflow::{MAX_SIGNATORIES, SignatoryInput, plan_signatories};
 use signet_domain::{DocumentId, Error, now_millis, stamp};
 use signet_services::documents::{self, check_pdf};
 use signet_services::heavy::Share;
@@ -29,8 +29,10 @@ use super::session::see_other;
 use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, user_text};
 
-/// Signatory rows on the first form; rows left without an address are skipped.
-const ROWS: usize = 5;
+/// Signatory rows the first form opens with; more are added on the form (by its script, or a
+/// link that asks for more rows), up to the workflow's limit. Rows left without an address
+/// are skipped.
+const FIRST_ROWS: usize = 3;
 /// Documents in one sending.
 const MAX_DOCUMENTS: usize = 10;
 /// Pixels of a rendered page per point (the previews are rendered at 80 dpi).
@@ -252,6 +254,10 @@ struct SendPage {
     frame: Frame,
     error: Option<String>,
     name: String,
+    /// The sender's own reference (a loan or account number), searched for in the list.
+    reference: String,
+    /// The link that asks for more signatory rows (without the form's script).
+    more_rows: Option<String>,
     expiry_days: String,
     reminder_days: String,
     /// The sender's message to the signers.
@@ -276,11 +282,32 @@ async fn template_options(state: &AppState, session: &Session) -> Result<Vec<(i6
         .collect())
 }
 
-fn empty_rows() -> Vec<Signer> {
-    (1..=ROWS).map(|number| Signer { number, order: number.to_string(), ..Signer::default() }).collect()
+/// `count` empty signatory rows, each in its own place in the order.
+fn empty_rows(count: usize) -> Vec<Signer> {
+    (1..=count).map(|number| Signer { number, order: number.to_string(), ..Signer::default() }).collect()
 }
 
-pub async fn form(State(state): State<AppState>, session: Session) -> Response {
+/// The first form's rows with `signers` typed in, and one empty row after them (at least
+/// [`FIRST_ROWS`], at most the workflow's limit).
+fn rows_after(signers: &[Signer]) -> Vec<Signer> {
+    let mut rows = signers.to_vec();
+    let wanted = (rows.last().map_or(0, |s| s.number) + 1).clamp(FIRST_ROWS, MAX_SIGNATORIES);
+    let next = rows.last().map_or(1, |s| s.number + 1);
+    rows.extend((next..=wanted).map(|number| Signer { number, order: number.to_string(), ..Signer::default() }));
+    rows
+}
+
+/// The link to the send form with three more rows than `rows`, while the limit allows.
+fn more_rows_link(rows: usize) -> Option<String> {
+    (rows < MAX_SIGNATORIES).then(|| format!("/app/send?rows={}", (rows + 3).min(MAX_SIGNATORIES)))
+}
+
+#[derive(serde::Deserialize)]
+pub struct FormQuery {
+    rows: Option<String>,
+}
+
+pub async fn form(State(state): State<AppState>, session: Session, Query(query): Query<FormQuery>) -> Response {
     if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
         return refused;
     }
@@ -288,17 +315,21 @@ pub async fn form(State(state): State<AppState>, session: Session) -> Response {
         Ok(templates) => templates,
         Err(error) => return failure(error),
     };
+    let asked = query.rows.and_then(|rows| rows.parse::<usize>().ok());
+    let rows = asked.unwrap_or(FIRST_ROWS).clamp(FIRST_ROWS, MAX_SIGNATORIES);
     let page = SendPage {
         templates,
         template: 0,
         frame: session.frame("/app/send"),
         error: None,
         name: String::new(),
+        reference: String::new(),
+        more_rows: more_rows_link(rows),
         expiry_days: "30".into(),
         reminder_days: "3".into(),
         message: String::new(),
         send_mail: true,
-        signers: empty_rows(),
+        signers: empty_rows(rows),
         methods: offered_methods(&state, session.text),
         stamp: StampForm::read(&FormFields(Vec::new())),
         stamp_sources: options(session.text, STAMP_SOURCES),
@@ -310,7 +341,7 @@ pub async fn form(State(state): State<AppState>, session: Session) -> Response {
 
 /// The signatory rows of a form with an address, numbered as on the form.
 fn signers(fields: &FormFields) -> Vec<Signer> {
-    (1..=20)
+    (1..=MAX_SIGNATORIES)
         .map(|number| Signer {
             number,
             name: fields.get(&format!("s{number}_name")).to_string(),
@@ -371,12 +402,13 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
         Err(error) => return failure(error),
     };
     let again = |error: String| {
-        let mut rows = signers.clone();
-        rows.extend((rows.len() + 1..=ROWS).map(|number| Signer { number, ..Signer::default() }));
+        let rows = rows_after(&signers);
         let page = SendPage {
             frame: session.frame("/app/send"),
             error: Some(error),
             name: fields.get("name").to_string(),
+            reference: fields.get("reference").to_string(),
+            more_rows: more_rows_link(rows.len()),
             expiry_days: fields.get("expiry_days").to_string(),
             reminder_days: fields.get("reminder_days").to_string(),
             message: fields.get("message").to_string(),
@@ -508,6 +540,7 @@ struct PlacePage {
     frame: Frame,
     error: Option<String>,
     name: String,
+    reference: String,
     expiry_days: String,
     reminder_days: String,
     /// The sender's message to the signers.
@@ -584,6 +617,7 @@ fn placement_with(
         frame: session.frame("/app/send"),
         error,
         name: fields.get("name").to_string(),
+        reference: fields.get("reference").to_string(),
         expiry_days: fields.get("expiry_days").to_string(),
         reminder_days: fields.get("reminder_days").to_string(),
         message: fields.get("message").to_string(),
@@ -712,6 +746,7 @@ struct ReviewSigner {
 struct ReviewPage {
     frame: Frame,
     name: String,
+    reference: String,
     documents: Vec<DocumentView>,
     signers: Vec<ReviewSigner>,
     /// Placed boxes in words, for whoever does not see the pages.
@@ -815,6 +850,7 @@ async fn review_page(
     Ok(ReviewPage {
         frame: session.frame("/app/send"),
         name: fields.get("name").to_string(),
+        reference: fields.get("reference").to_string(),
         documents: views,
         signers: signers
             .iter()
@@ -1007,7 +1043,7 @@ fn request_of(text: Text, fields: &FormFields, sending: &Sending) -> Result<Init
     Ok(InitiateWorkflow {
         template_id: fields.get("template").parse::<i64>().unwrap_or(0),
         name: Some(fields.get("name").to_string()).filter(|n| !n.is_empty()),
-        reference_no: None,
+        reference_no: Some(fields.get("reference").trim().to_string()).filter(|r| !r.is_empty()),
         workflow_type: 0,
         document_ids: documents.to_vec(),
         signatories: signatory_inputs(text, signers)?,

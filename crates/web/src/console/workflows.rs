@@ -8,11 +8,13 @@ use axum::response::Response;
 use signet_api::AppState;
 use signet_api::extract::ApiPath;
 use signet_api::routes::documents::pdf_response;
+use signet_domain::WorkflowId;
 use signet_domain::access::Permission;
+use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_services::documents::{self, DownloadRequest};
-use signet_services::workflows::queries::{self, ListQuery};
+use signet_services::workflows::queries::{self, ListQuery, Named, TimelineEntry, Waiting};
 
-use signet_domain::workflow::may_remind_by_hand;
+use signet_domain::workflow::{REMINDER_GAP_MS, may_remind_by_hand};
 use signet_services::workflows::actions;
 
 use super::text::{Text, key};
@@ -38,6 +40,13 @@ pub struct ListFilter {
     page: Option<i64>,
 }
 
+/// Someone a listed workflow waits for, as the list shows them.
+struct WaitingView {
+    name: String,
+    email: String,
+    since: String,
+}
+
 struct Row {
     id: i64,
     name: String,
@@ -45,12 +54,23 @@ struct Row {
     state: &'static str,
     state_class: String,
     created: String,
+    waiting: Vec<WaitingView>,
+}
+
+/// One state's count at the top of the list, a link to the workflows in it.
+struct CountView {
+    label: &'static str,
+    count: i64,
+    href: String,
+    class: String,
+    current: bool,
 }
 
 #[derive(Template)]
 #[template(path = "console/workflows.html")]
 struct ListPage {
     frame: Frame,
+    counts: Vec<CountView>,
     rows: Vec<Row>,
     states: [(&'static str, &'static str); 5],
     state: String,
@@ -61,6 +81,36 @@ struct ListPage {
     next: Option<String>,
 }
 
+/// The list's address with a state, a search text and a page.
+fn list_link(state: &str, q: &str, page: i64) -> String {
+    let query =
+        serde_urlencoded::to_string([("state", state), ("q", q), ("page", &page.to_string())]).unwrap_or_default();
+    format!("/app?{query}")
+}
+
+/// The dashboard's counts: every state a list shows, each a link to its workflows.
+fn count_views(text: Text, counts: Vec<(WorkflowState, i64)>, wanted: Option<&str>) -> Vec<CountView> {
+    counts
+        .into_iter()
+        .map(|(state, count)| CountView {
+            label: state_label(text, state.as_str()),
+            count,
+            href: format!("/app?state={}", state.as_str()),
+            class: state.as_str().replace('_', "-"),
+            current: wanted == Some(state.as_str()),
+        })
+        .collect()
+}
+
+/// Whom the workflow `id` waits for, and since when.
+fn waiting_views(waiting: &[Waiting], id: WorkflowId) -> Vec<WaitingView> {
+    waiting
+        .iter()
+        .filter(|s| s.workflow_id == id)
+        .map(|s| WaitingView { name: s.name.clone(), email: s.email.clone(), since: when(s.since) })
+        .collect()
+}
+
 pub async fn list(State(state): State<AppState>, session: Session, Query(filter): Query<ListFilter>) -> Response {
     // The console's home: who may not follow the organisation's workflows starts at their own.
     if !session.auth.access.allows(Permission::ReadWorkflows) {
@@ -68,35 +118,37 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(filter)
     }
     let wanted_state = filter.state.as_deref().filter(|s| !s.is_empty());
     let q = filter.q.as_deref().unwrap_or_default();
+    let caller = session.auth.caller();
     let query = ListQuery { page_number: filter.page, page_size: Some(25), state: wanted_state, search_text: Some(q) };
-    let (rows, page, total) = match queries::list(&state.services, &session.auth.caller(), &query).await {
+    let (rows, page, total) = match queries::list(&state.services, &caller, &query).await {
         Ok(found) => found,
         Err(error) => return failure(error),
     };
-    let number = page.number;
-    let link = |n: i64| {
-        let query = serde_urlencoded::to_string([
-            ("state", wanted_state.unwrap_or_default()),
-            ("q", q),
-            ("page", &n.to_string()),
-        ])
-        .unwrap_or_default();
-        format!("/app?{query}")
+    let counts = match queries::counts(&state.services, &caller).await {
+        Ok(counts) => counts,
+        Err(error) => return failure(error),
     };
-    let rows = rows
-        .into_iter()
-        .map(|w| Row {
-            id: w.id.get(),
-            name: w.name,
-            reference: w.reference_no.unwrap_or_default(),
-            state: state_label(session.text, w.state.as_str()),
-            state_class: w.state.as_str().replace('_', "-"),
-            created: when(w.created_at),
-        })
-        .collect();
+    let waiting = match queries::waiting_for(&state.services, &caller, &rows).await {
+        Ok(waiting) => waiting,
+        Err(error) => return failure(error),
+    };
+    let number = page.number;
+    let link = |n: i64| list_link(wanted_state.unwrap_or_default(), q, n);
     let page = ListPage {
         frame: session.frame("/app"),
-        rows,
+        counts: count_views(session.text, counts, wanted_state),
+        rows: rows
+            .into_iter()
+            .map(|w| Row {
+                id: w.id.get(),
+                reference: w.reference_no.unwrap_or_default(),
+                state: state_label(session.text, w.state.as_str()),
+                state_class: w.state.as_str().replace('_', "-"),
+                created: when(w.created_at),
+                waiting: waiting_views(&waiting, w.id),
+                name: w.name,
+            })
+            .collect(),
         states: STATES.map(|(value, label)| (value, session.text.s(label))),
         state: wanted_state.unwrap_or_default().to_string(),
         q: q.to_string(),
@@ -112,14 +164,72 @@ struct SignatoryView {
     order: i64,
     name: String,
     email: String,
-    state: String,
+    state: &'static str,
     signed: String,
 }
 
+/// One event of the timeline in words: what happened, and who did it when that is not whom
+/// it concerns ("Meena Iyer signed"; "Ravi's link was replaced", by the sender).
 struct EventView {
     at: String,
-    action: String,
-    actor: String,
+    what: String,
+    by: Option<String>,
+}
+
+/// A signatory's state in the words of the workflow's page.
+fn signatory_state_label(text: Text, state: SignatoryState) -> &'static str {
+    text.s(match state {
+        SignatoryState::Pending => key("workflow.signatory.pending"),
+        SignatoryState::Notified => key("workflow.signatory.notified"),
+        SignatoryState::Viewed => key("workflow.signatory.viewed"),
+        SignatoryState::Signed => key("workflow.signatory.signed"),
+        SignatoryState::Declined => key("workflow.signatory.declined"),
+        SignatoryState::Delegated => key("workflow.signatory.delegated"),
+    })
+}
+
+/// The sentences of a workflow's events (`{subject}` is the signatory an event concerns);
+/// an event not listed reads as its kind.
+const EVENT_WORDS: [(&str, &str); 20] = [
+    ("workflow.created", key("timeline.workflow.created")),
+    ("workflow.linked", key("timeline.workflow.linked")),
+    ("workflow.completed", key("timeline.workflow.completed")),
+    ("workflow.declined", key("timeline.workflow.declined")),
+    ("workflow.expired", key("timeline.workflow.expired")),
+    ("workflow.inactive", key("timeline.workflow.inactive")),
+    ("workflow.deleted", key("timeline.workflow.deleted")),
+    ("signatory.notified", key("timeline.signatory.notified")),
+    ("signatory.viewed", key("timeline.signatory.viewed")),
+    ("signatory.signed", key("timeline.signatory.signed")),
+    ("signatory.declined", key("timeline.signatory.declined")),
+    ("signatory.delegated", key("timeline.signatory.delegated")),
+    ("signatory.link_revoked", key("timeline.signatory.link_revoked")),
+    ("signatory.link_handed_out", key("timeline.signatory.link_handed_out")),
+    ("signatory.reminded", key("timeline.signatory.reminded")),
+    ("document.commented", key("timeline.document.commented")),
+    ("document.categorised", key("timeline.document.categorised")),
+    ("document.inactive", key("timeline.document.inactive")),
+    ("document.timestamped", key("timeline.document.timestamped")),
+    ("attachment.added", key("timeline.attachment.added")),
+];
+
+/// A name as the page shows it.
+fn named(text: Text, who: &Named) -> String {
+    match who {
+        Named::Person(name) | Named::Signatory(name) | Named::Unnamed(name) => name.clone(),
+        Named::System => text.s("timeline.signet").to_string(),
+    }
+}
+
+/// An event in words.
+fn event_view(text: Text, event: &TimelineEntry) -> EventView {
+    let subject = event.subject.as_ref().map(|s| named(text, s)).unwrap_or_default();
+    let what = match EVENT_WORDS.iter().find(|(action, _)| *action == event.action) {
+        Some((_, words)) => text.plain(words, &[("subject", &subject)]),
+        None => event.action.clone(),
+    };
+    let by = (event.subject.as_ref() != Some(&event.actor)).then(|| named(text, &event.actor));
+    EventView { at: when(event.at), what, by }
 }
 
 struct DocumentView {
@@ -154,6 +264,15 @@ struct DueView {
     /// A reminder may be e-mailed now (the workflow e-mails its signers, and the last notice
     /// is an hour old).
     may_remind: bool,
+    /// When a reminder may be e-mailed, if not now (the workflow e-mails its signers).
+    remind_from: Option<String>,
+}
+
+/// A due signatory's link, taken by the sender to hand over another way.
+struct HandedLink {
+    signatory: i64,
+    name: String,
+    url: String,
 }
 
 #[derive(Template)]
@@ -171,6 +290,8 @@ struct WorkflowPage {
     notice: Option<String>,
     error: Option<String>,
     due: Vec<DueView>,
+    /// The link the sender asked for, shown once with a button to copy it.
+    handed: Option<HandedLink>,
     /// The automatic reminders and the expiry, in words.
     reminders: String,
     expires: String,
@@ -196,7 +317,7 @@ pub async fn show(
         return refused;
     }
     let notice = shown.done.as_deref().and_then(done_text).map(|done| session.text.s(done).to_string());
-    match workflow_page(&state, &session, id, notice, None).await {
+    match workflow_page(&state, &session, id, notice, None, None).await {
         Ok(page) => render(StatusCode::OK, &page),
         Err(error) => failure(error),
     }
@@ -220,10 +341,11 @@ async fn workflow_page(
     id: i64,
     notice: Option<String>,
     error: Option<String>,
+    handed: Option<HandedLink>,
 ) -> Result<WorkflowPage, signet_domain::Error> {
     let caller = session.auth.caller();
     let details = queries::details(&state.services, &caller, id.into()).await?;
-    let (_, entries, check) = queries::audit(&state.services, &caller, id.into()).await?;
+    let (chain_intact, events) = queries::timeline(&state.services, &caller, id.into()).await?;
     let workflow = details.workflow;
     let in_progress = workflow.state.as_str() == "in_progress";
     // Attachments asked of a signer have a file once they gave it.
@@ -245,12 +367,14 @@ async fn workflow_page(
         .filter(|s| in_progress && s.state().is_turn())
         .map(|s| {
             let last = s.last_reminded_at.or(s.notified_at).unwrap_or(s.created_at);
+            let may_remind = mails && may_remind_by_hand(last, signet_domain::now_millis());
             DueView {
                 id: s.id.get(),
                 name: s.name.clone(),
                 email: s.email.clone(),
                 last_notice: mails.then(|| when(last)),
-                may_remind: mails && may_remind_by_hand(last, signet_domain::now_millis()),
+                may_remind,
+                remind_from: (mails && !may_remind).then(|| when(last.saturating_add(REMINDER_GAP_MS))),
             }
         })
         .collect();
@@ -270,7 +394,7 @@ async fn workflow_page(
         documents.push(DocumentView { id: d.id.get(), name: d.name, pages: d.page_count, comments });
     }
     Ok(WorkflowPage {
-        frame: session.frame(""),
+        frame: session.frame("/app"),
         id: workflow.id.get(),
         name: workflow.name.clone(),
         reference: workflow.reference_no.clone().unwrap_or_default(),
@@ -282,6 +406,7 @@ async fn workflow_page(
         notice,
         error,
         due,
+        handed,
         reminders,
         expires,
         signatories: details
@@ -291,23 +416,25 @@ async fn workflow_page(
                 order: s.signing_order,
                 name: s.name,
                 email: s.email,
-                state: s.state.as_str().to_string(),
+                state: signatory_state_label(session.text, s.state),
                 signed: s.signed_at.map(when).unwrap_or_default(),
             })
             .collect(),
         documents,
         attachments,
-        events: entries.into_iter().map(|e| EventView { at: when(e.at), action: e.action, actor: e.actor }).collect(),
-        chain_intact: check.is_ok(),
+        events: events.iter().map(|e| event_view(session.text, e)).collect(),
+        chain_intact,
     })
 }
 
-/// An action on one signatory: `link-{id}` (a new link) or `remind-{id}` (a reminder).
+/// An action on one signatory: `link-{id}` (a new link), `remind-{id}` (a reminder) or
+/// `copy-{id}` (their link, shown to copy).
 fn signatory_action(action: &str) -> Option<(&'static str, i64)> {
     let (kind, id) = action.split_once('-')?;
     let kind = match kind {
         "link" => "link",
         "remind" => "remind",
+        "copy" => "copy",
         _ => return None,
     };
     id.parse::<i64>().ok().filter(|id| *id > 0).map(|id| (kind, id))
@@ -355,6 +482,7 @@ pub async fn act(
             Some(("link", signatory)) => {
                 actions::revoke_link(&state.services, &caller, workflow_id, signatory.into()).await.map(|_| "link")
             }
+            Some(("copy", signatory)) => return handed_link(&state, &session, id, signatory).await,
             Some((_, signatory)) => {
                 actions::remind(&state.services, &caller, workflow_id, signatory.into()).await.map(|_| "reminded")
             }
@@ -364,8 +492,33 @@ pub async fn act(
     match done {
         Ok(done) => super::session::see_other(&format!("/app/workflows/{id}?done={done}")),
         Err(error) => {
-            super::shown_again(error, async |text| workflow_page(&state, &session, id, None, Some(text)).await).await
+            super::shown_again(error, async |text| workflow_page(&state, &session, id, None, Some(text), None).await)
+                .await
         }
+    }
+}
+
+/// The workflow's page with a due signatory's link shown to copy (the link stays as it is).
+async fn handed_link(state: &AppState, session: &Session, id: i64, signatory: i64) -> Response {
+    let caller = session.auth.caller();
+    let handed = match actions::hand_out_link(&state.services, &caller, id.into(), signatory.into()).await {
+        Ok(url) => url,
+        Err(error) => {
+            return super::shown_again(error, async |text| {
+                workflow_page(state, session, id, None, Some(text), None).await
+            })
+            .await;
+        }
+    };
+    let page = async {
+        let mut page = workflow_page(state, session, id, None, None, None).await?;
+        let name = page.due.iter().find(|d| d.id == signatory).map(|d| d.name.clone()).unwrap_or_default();
+        page.handed = Some(HandedLink { signatory, name, url: handed });
+        Ok::<_, signet_domain::Error>(page)
+    };
+    match page.await {
+        Ok(page) => render(StatusCode::OK, &page),
+        Err(error) => failure(error),
     }
 }
 
