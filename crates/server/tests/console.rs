@@ -540,7 +540,7 @@ async fn the_sender_acts_on_a_workflow_signs_from_the_inbox_and_checks_the_audit
     let declined = act("decline", vec![("reason", "The customer withdrew".into())]).await;
     assert_eq!(declined.status(), 303);
     let page = browser.get(app.url(&format!("/app/workflows/{id}?done=declined"))).await.text().await.expect("html");
-    assert!(page.contains(">Declined<") && page.contains("signatory.declined"), "{page}");
+    assert!(page.contains(">Declined<") && page.contains("declined to sign</strong>"), "{page}");
     // Forms of another session are refused and change nothing.
     let forged = browser
         .send(

@@ -398,11 +398,11 @@ async fn the_dashboard_counts_finds_by_signer_and_names_whom_each_waits_for(back
     let db = TestDb::new(backend).await;
     let store = db.open().await;
     let (t, other) = (tenant(&store, "dash").await, tenant(&store, "other").await);
-    let doc = upload(&store, t, "a.pdf").await;
+    let (doc, other_doc) = (upload(&store, t, "a.pdf").await, upload(&store, t, "b.pdf").await);
     let waiting = start(&store, t, &[&doc], &[("meena.iyer@x.test", 1), ("ravi@x.test", 1), ("later@x.test", 2)]).await;
-    let declined = start(&store, t, &[&doc], &[("decline@x.test", 1)]).await;
+    let declined = start(&store, t, &[&other_doc], &[("decline@x.test", 1)]).await;
     store.decline(&declined.signatories[0], "no", &signer(&declined.signatories[0])).await.expect("declined");
-    let theirs_doc = upload(&store, other, "b.pdf").await;
+    let theirs_doc = upload(&store, other, "c.pdf").await;
     let theirs = start(&store, other, &[&theirs_doc], &[("meena.iyer@x.test", 1)]).await;
 
     let counts = store.workflow_counts(t).await.expect("counts");
