@@ -65,7 +65,8 @@ pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow,
 pub use webhooks::{DeliveryRow, WEBHOOK_DELIVER_JOB, WebhookRow};
 pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory, NewWorkflow,
-    NewWorkflowAttachment, SignatoryRow, SignedVersion, TemplateRow, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
+    NewTemplate, NewWorkflowAttachment, Shelf, SignatoryRow, SignedVersion, TemplateDocument, TemplateEdit, TemplateRow,
+    WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
 };
 
 pub(crate) use ids::NullableId;
