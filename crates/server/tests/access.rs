@@ -181,7 +181,7 @@ async fn every_operation_answers_each_role_as_docs_access_md_says(backend: Backe
 /// marks what every signed-in person reaches, whose answer then depends on their relation to
 /// what it names (their own inbox, lots, jobs, sign-in settings, certificates): for an id that
 /// does not exist, that is 404 for everyone.
-const CONSOLE: [(&str, &str, &[Permission]); 82] = {
+const CONSOLE: [(&str, &str, &[Permission]); 89] = {
     use Permission::*;
     [
         // The landing page: the workflows list, or the inbox for whoever cannot read workflows.
@@ -197,6 +197,14 @@ const CONSOLE: [(&str, &str, &[Permission]); 82] = {
         ("POST", "/app/send/start", &[SendWorkflows]),
         ("POST", "/app/send/review", &[SendWorkflows]),
         ("POST", "/app/send/place", &[SendWorkflows]),
+        // Templates are read by whoever reads or sends workflows; changed by senders (their own).
+        ("GET", "/app/templates", &[ReadWorkflows, SendWorkflows]),
+        ("POST", "/app/templates", &[SendWorkflows]),
+        ("GET", "/app/templates/{id}", &[ReadWorkflows, SendWorkflows]),
+        ("GET", "/app/templates/{id}/pages/{page}", &[ReadWorkflows, SendWorkflows]),
+        ("POST", "/app/templates/{id}/edit", &[SendWorkflows]),
+        ("POST", "/app/templates/{id}/duplicate", &[SendWorkflows]),
+        ("POST", "/app/templates/{id}/archive", &[SendWorkflows]),
         ("GET", "/app/bulk", &[SendWorkflows]),
         ("POST", "/app/bulk", &[SendWorkflows]),
         ("GET", "/app/bulk/jobs/{id}", &[Authenticated]),
@@ -274,8 +282,9 @@ const CONSOLE: [(&str, &str, &[Permission]); 82] = {
 };
 
 /// Forms sent as `multipart/form-data` (files, signature images).
-const MULTIPART: [&str; 7] = [
+const MULTIPART: [&str; 8] = [
     "/app/send",
+    "/app/templates",
     "/app/verify",
     "/app/bulk",
     "/app/lots/{id}/sign",

@@ -12,13 +12,17 @@ use signet_domain::access::{Access, CustomRole, Permission, Role};
 use signet_domain::department::DepartmentName;
 use signet_domain::user::UserInput;
 use signet_domain::{DepartmentId, DocumentId, Error, ErrorCode, SignatoryId, WebhookId, WorkflowId};
-use signet_services::records::{Grantee, LeadFilter, StampFilter, WorkflowActor};
+use signet_services::records::{Grantee, LeadFilter, Shelf, StampFilter, TemplateRow, WorkflowActor};
+use signet_services::workflows::templates::TemplateDefinition;
 use signet_services::{Caller, Services};
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
 use signet_testkit::server::{TestApp, spawn};
 
-on_both_backends!(each_operation_answers_each_caller_by_its_rule);
+on_both_backends!(
+    each_operation_answers_each_caller_by_its_rule,
+    templates_are_changed_by_their_maker_and_archived_ones_are_not_sent
+);
 
 /// An id no tenant has.
 const MISSING: i64 = 2_000_000_000;
@@ -38,6 +42,8 @@ struct Fixture {
     admin_user_id: i64,
     authtoken_id: i64,
     menu_id: i64,
+    /// A template made by the administrator, keeping its document.
+    template_id: i64,
 }
 
 /// What an allowed caller gets from an operation as `call` makes it (an id no tenant has,
@@ -51,7 +57,7 @@ enum Answer {
 
 /// The operations, each with its rule, what an allowed caller gets, and whether it names one
 /// of the fixture's resources (then another tenant's caller must get 404, as for a missing id).
-const OPERATIONS: [(&str, Rule, Answer, bool); 80] = {
+const OPERATIONS: [(&str, Rule, Answer, bool); 86] = {
     use Answer::*;
     use Permission::*;
     use Rule::*;
@@ -128,6 +134,12 @@ const OPERATIONS: [(&str, Rule, Answer, bool); 80] = {
         ("templates.usable", Either(ReadWorkflows, SendWorkflows), Done, false),
         ("templates.template_for", Either(ReadWorkflows, SendWorkflows), Missing, false),
         ("templates.find_by_name", Either(ReadWorkflows, SendWorkflows), Done, false),
+        ("templates.library", Either(ReadWorkflows, SendWorkflows), Done, false),
+        ("templates.document", Either(ReadWorkflows, SendWorkflows), Done, true),
+        ("templates.edit", Needs(SendWorkflows), Done, true),
+        ("templates.duplicate", Needs(SendWorkflows), Done, true),
+        ("templates.archive", Needs(SendWorkflows), Done, true),
+        ("templates.document_for_send", Needs(SendWorkflows), Done, true),
         ("exports.workflows", Needs(ReadWorkflows), Done, false),
         ("exports.audit_events", Needs(ReadAudit), Done, false),
         ("audit.principal_names", Needs(ReadAudit), Done, false),
@@ -247,6 +259,25 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "templates.usable" => workflows::templates::usable(svc, caller).await.map(drop),
         "templates.template_for" => workflows::templates::template_for(svc, caller, MISSING).await.map(drop),
         "templates.find_by_name" => workflows::templates::find_by_name(svc, caller, "Loan", "api").await.map(drop),
+        "templates.library" => {
+            workflows::templates::library(svc, caller, Shelf::Archived, Some("Loan")).await.map(drop)
+        }
+        "templates.document" => workflows::templates::document(svc, caller, fixture.template_id).await.map(drop),
+        "templates.edit" => {
+            let change = workflows::templates::TemplateChange {
+                name: "Loan agreement".into(),
+                description: None,
+                definition: Default::default(),
+            };
+            workflows::templates::edit(svc, caller, fixture.template_id, change).await.map(drop)
+        }
+        "templates.duplicate" => {
+            workflows::templates::duplicate(svc, caller, fixture.template_id, "Copy").await.map(drop)
+        }
+        "templates.archive" => workflows::templates::archive(svc, caller, fixture.template_id, false).await.map(drop),
+        "templates.document_for_send" => {
+            workflows::templates::document_for_send(svc, caller, fixture.template_id).await.map(drop)
+        }
         "exports.workflows" => export(exports::Dataset::Workflows).await,
         "exports.audit_events" => export(exports::Dataset::AuditEvents).await,
         "audit.principal_names" => signet_services::audit::principal_names(svc, caller, &[]).await.map(drop),
@@ -301,7 +332,39 @@ async fn make_fixture(app: &TestApp, tenant: &signet_server::provision::Provisio
         signet_services::gateway::admin::create_authtoken(svc, &admin, Some("ERP")).await.expect("authtoken");
     let menu =
         signet_services::menus::create_activity(svc, &admin, 0, &format!("Loans {}", token.id)).await.expect("menu");
-    Fixture { admin_user_id: tenant.admin_user_id, authtoken_id: token.id, menu_id: menu.id }
+    let template = loan_template(svc, &admin).await;
+    Fixture {
+        admin_user_id: tenant.admin_user_id,
+        authtoken_id: token.id,
+        menu_id: menu.id,
+        template_id: template.id.get(),
+    }
+}
+
+/// A two-page loan agreement (ReportLab's PDF), checked as an upload.
+fn loan_pdf() -> signet_services::documents::CheckedPdf {
+    use signet_testkit::pdf::{Page, reportlab_pdf};
+    let pdf = reportlab_pdf(&[Page::text("Loan agreement"), Page::text("Borrower signs below")]);
+    signet_services::documents::check_pdf("document", "loan.pdf".into(), pdf).expect("a PDF")
+}
+
+/// A template keeping the loan agreement, with the borrower's signature and a loan number.
+async fn loan_template(svc: &Services, maker: &Caller) -> TemplateRow {
+    let definition: TemplateDefinition = serde_json::from_value(serde_json::json!({"fields": [
+        {"signatory": 1, "page": 2, "left": 72, "top": 600, "width": 160, "height": 50},
+        {"signatory": 1, "kind": "text", "label": "Loan number", "page": 1, "left": 72, "top": 120, "width": 160, "height": 20}
+    ]}))
+    .expect("definition");
+    signet_services::workflows::templates::create_keeping(
+        svc,
+        maker,
+        Some("Loan agreement"),
+        None,
+        definition,
+        Some(loan_pdf()),
+    )
+    .await
+    .expect("template")
 }
 
 async fn each_operation_answers_each_caller_by_its_rule(backend: Backend) {
@@ -455,4 +518,91 @@ async fn managing_a_person_depends_on_whom_and_whose(backend: Backend) {
         let refused = users::create_internal(svc, desk_caller, &input).await.err().map(|e| e.code());
         assert_eq!(refused, Some(ErrorCode::Forbidden), "the desk gives role {role_id}");
     }
+}
+
+/// Templates as a library (issue 37, item 9), through the services: a sender granted a template
+/// sends from it and may copy it, but only its maker or an administrator changes or archives it;
+/// the copy is the sender's (with its own copy of the document) and theirs to change; an archived
+/// template leaves the templates offered on send and cannot start a workflow, yet stays readable
+/// with its document; another tenant's administrator meets every template as a missing one.
+async fn templates_are_changed_by_their_maker_and_archived_ones_are_not_sent(backend: Backend) {
+    use signet_services::{menus, users, workflows::templates};
+    let app = spawn(backend).await;
+    let ours = app.tenant("Template Bank").await;
+    let theirs = app.tenant("Other Template Bank").await;
+    let svc = &app.state.services;
+    let admin = caller(&ours, ours.admin_user_id, Access::builtin(Role::Administrator));
+    let input = UserInput {
+        name: Some("Meena Iyer".into()),
+        email: Some("meena@templates.test".into()),
+        role_id: Some(2),
+        ..UserInput::default()
+    };
+    let sender_id = users::create_internal(svc, &admin, &input).await.expect("sender").user.id;
+    let sender = caller(&ours, sender_id, Access::builtin(Role::Sender));
+    let loan = loan_template(svc, &admin).await;
+    let id = loan.id.get();
+    let code = |result: Result<(), Error>| result.err().map(|e| e.code());
+
+    // Not granted: the sender neither lists, reads nor copies it.
+    assert!(templates::library(svc, &sender, Shelf::Active, None).await.expect("library").is_empty());
+    assert_eq!(code(templates::duplicate(svc, &sender, id, "Mine").await.map(drop)), Some(ErrorCode::NotFound));
+    let entry = menus::all(svc, &admin).await.expect("menus").into_iter().find(|m| m.template_id == Some(id));
+    menus::assign_access(svc, &admin, &[entry.expect("its menu entry").id], &[sender_id], &[]).await.expect("grant");
+
+    // Granted: listed (searched by name) and sent from, not changed nor archived.
+    let listed = templates::library(svc, &sender, Shelf::Active, Some("loan")).await.expect("library");
+    assert_eq!(listed.iter().map(|t| t.id.get()).collect::<Vec<_>>(), vec![id]);
+    let change = || templates::TemplateChange {
+        name: "Loan agreement (2026)".into(),
+        description: Some("Home loans".into()),
+        definition: serde_json::from_str(&loan.definition).expect("definition"),
+    };
+    assert_eq!(code(templates::edit(svc, &sender, id, change()).await.map(drop)), Some(ErrorCode::Forbidden));
+    assert_eq!(code(templates::archive(svc, &sender, id, true).await.map(drop)), Some(ErrorCode::Forbidden));
+    let (kept, bytes) = templates::document(svc, &sender, id).await.expect("the kept document");
+    assert_eq!((kept.name.as_str(), kept.pages), ("loan.pdf", 2));
+    assert!(bytes.starts_with(b"%PDF-"));
+    let copy = templates::duplicate(svc, &sender, id, "Meena's loan agreement").await.expect("copy");
+    assert_eq!(copy.created_by, format!("user:{sender_id}"), "the copy is the sender's");
+    assert_eq!(copy.definition, loan.definition, "with the same places");
+    let copied = copy.document().expect("a copy of the document");
+    assert_ne!(copied.blob_key, kept.blob_key, "its own copy of the document");
+    let (_, copied_bytes) = templates::document(svc, &sender, copy.id.get()).await.expect("copied document");
+    assert_eq!(copied_bytes, bytes);
+    let renamed = templates::TemplateChange { name: "Meena's home loan".into(), ..change() };
+    let edited = templates::edit(svc, &sender, copy.id.get(), renamed).await.expect("the sender changes their copy");
+    assert_eq!(edited.name, "Meena's home loan");
+    assert_eq!(templates::read(svc, ours.tenant_id, id).await.expect("read").0, "Loan agreement", "the original stays");
+    let bad = templates::TemplateChange { name: "  ".into(), ..change() };
+    assert_eq!(code(templates::edit(svc, &admin, id, bad).await.map(drop)), Some(ErrorCode::ValidationFailed));
+
+    // The administrator changes and archives it: no longer offered, still readable.
+    assert_eq!(templates::edit(svc, &admin, id, change()).await.expect("edit").name, "Loan agreement (2026)");
+    assert!(templates::archive(svc, &admin, id, true).await.expect("archive").is_archived());
+    let offered = templates::usable(svc, &sender).await.expect("usable");
+    assert!(!offered.iter().any(|t| t.id.get() == id), "an archived template is not offered on send");
+    let shelved = templates::library(svc, &sender, Shelf::Archived, None).await.expect("archived");
+    assert_eq!(shelved.iter().map(|t| t.id.get()).collect::<Vec<_>>(), vec![id]);
+    assert!(templates::template_for(svc, &sender, id).await.is_ok(), "still readable");
+    assert!(templates::document(svc, &sender, id).await.is_ok(), "with its document");
+    let refused = templates::read_for(svc, &sender, id).await.map(drop);
+    assert_eq!(code(refused), Some(ErrorCode::ValidationFailed), "no new workflow starts from it");
+    assert!(!templates::archive(svc, &admin, id, false).await.expect("restore").is_archived());
+    assert!(templates::read_for(svc, &sender, id).await.is_ok(), "brought back, it is sent from again");
+
+    // Another tenant's administrator: every one of our templates reads as missing.
+    let stranger = caller(&theirs, theirs.admin_user_id, Access::builtin(Role::Administrator));
+    assert!(templates::library(svc, &stranger, Shelf::Active, None).await.expect("theirs").is_empty());
+    for answer in [
+        templates::edit(svc, &stranger, id, change()).await.map(drop),
+        templates::archive(svc, &stranger, id, true).await.map(drop),
+        templates::duplicate(svc, &stranger, id, "Taken").await.map(drop),
+        templates::document(svc, &stranger, id).await.map(drop),
+        templates::document_for_send(svc, &stranger, id).await.map(drop),
+    ] {
+        assert_eq!(code(answer), Some(ErrorCode::NotFound));
+    }
+    let untouched = templates::template_for(svc, &admin, id).await.expect("ours");
+    assert!(!untouched.is_archived() && untouched.name == "Loan agreement (2026)");
 }

@@ -26,6 +26,7 @@ on_both_backends!(
     lots_and_lot_signing_refuse_what_they_cannot_do,
     a_bulk_send_of_a_thousand_rows_reports_the_bad_ones_and_sends_the_rest,
     a_bulk_send_reads_an_xlsx_workbook_written_by_openpyxl,
+    a_bulk_send_from_a_template_gives_each_row_its_signers_and_values,
 );
 
 const ADMIN_PASSWORD: &str = "correct horse battery";
@@ -526,5 +527,189 @@ async fn a_bulk_send_reads_an_xlsx_workbook_written_by_openpyxl(backend: Backend
         let problem =
             expect_problem(s.app.post("/api/v1/bulk-sends", &s.client, body).await, 400, "validation_failed").await;
         assert!(problem["errors"]["fileData"].is_array(), "{problem}");
+    }
+}
+
+/// Where a console form's answer leads (a 303).
+fn location(response: &reqwest::Response) -> String {
+    assert_eq!(response.status(), 303, "{response:?}");
+    response.headers()["location"].to_str().expect("location").to_string()
+}
+
+/// The rows of a bulk send from the loan template: two signers (borrower, branch officer) and
+/// the loan number, different on every row.
+const LOAN_ROWS: &str = "workflowName,referenceNo,signer1.name,signer1.email,signer2.name,signer2.email,field.Loan number\n\
+    Home loan 1,HL-0001,Asha Verma,asha@borrowers.test,Ravi Rao,ravi@branch.test,LN-1001\n\
+    Home loan 2,HL-0002,Meena Iyer,meena@borrowers.test,Sunil Shah,sunil@branch.test,LN-1002\n\
+    Home loan 3,HL-0003,Kiran Das,kiran@borrowers.test,Ravi Rao,ravi@branch.test,LN-1003\n";
+
+/// The bulk form with `template` and the rows `csv`, as a browser sends it (no PDF chosen).
+fn bulk_form(csrf: &str, template: &str, csv: &str, action: &str) -> reqwest::multipart::Form {
+    let sheet = reqwest::multipart::Part::bytes(csv.as_bytes().to_vec()).file_name("loans.csv");
+    reqwest::multipart::Form::new()
+        .text("csrf", csrf.to_string())
+        .text("template", template.to_string())
+        .text("action", action.to_string())
+        .part("sheet", sheet.mime_str("text/csv").expect("mime"))
+}
+
+/// Templates as a library (issue 37, item 9) in the console: a template is made with its
+/// document, its places edited, found by search, previewed, duplicated and the copy archived
+/// (no longer offered, still listed under the archived); then a bulk send from the template,
+/// with no PDF uploaded, starts one workflow per row of a CSV of three, each with its row's
+/// signers, the template's document and the row's loan number in the borrower's text field.
+async fn a_bulk_send_from_a_template_gives_each_row_its_signers_and_values(backend: Backend) {
+    use signet_testkit::console::{console_session, csrf_of};
+    let smtp = signet_testkit::smtp::SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await;
+    let tenant = app.tenant("Template Lender").await;
+    let client = app.token(&tenant).await;
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let library = admin.get(app.url("/app/templates")).await;
+    assert_eq!(library.status(), 200);
+    let csrf = csrf_of(&library.text().await.expect("html"));
+
+    // Made with its document: a two-page loan agreement.
+    let pdf = reportlab_pdf(&[Page::text("Home loan agreement").line(300, "Borrower:"), Page::text("Branch officer:")]);
+    let document = reqwest::multipart::Part::bytes(pdf).file_name("loan.pdf").mime_str("application/pdf");
+    let form = reqwest::multipart::Form::new()
+        .text("csrf", csrf.clone())
+        .text("name", "Home loan")
+        .part("document", document.expect("mime"));
+    let made = admin.send(admin.http.post(app.url("/app/templates")).multipart(form)).await;
+    let page_of_template = location(&made);
+    let template_id = page_of_template.trim_start_matches("/app/templates/").to_string();
+    let shown = admin.get(app.url(&page_of_template)).await.text().await.expect("html");
+    assert!(shown.contains("loan.pdf") && shown.contains("2 pages"), "{shown}");
+    let preview = admin.get(app.url(&format!("{page_of_template}/pages/1"))).await;
+    assert_eq!(preview.status(), 200);
+    assert_eq!(preview.headers()["content-type"], "image/png");
+
+    // Its places: the borrower signs and gets a loan-number box on page 1, the officer signs page 2.
+    let places = [
+        ("csrf", csrf.as_str()),
+        ("name", "Home loan agreement"),
+        ("f1_signatory", "1"),
+        ("f1_kind", "signature"),
+        ("f1_page", "1"),
+        ("f1_left", "72"),
+        ("f1_top", "560"),
+        ("f1_width", "160"),
+        ("f1_height", "50"),
+        ("f2_signatory", "1"),
+        ("f2_kind", "text"),
+        ("f2_label", "Loan number"),
+        ("f2_page", "1"),
+        ("f2_left", "300"),
+        ("f2_top", "100"),
+        ("f2_width", "160"),
+        ("f2_height", "20"),
+        ("f3_signatory", "2"),
+        ("f3_kind", "signature"),
+        ("f3_page", "2"),
+        ("f3_left", "72"),
+        ("f3_top", "140"),
+        ("f3_width", "160"),
+        ("f3_height", "50"),
+        ("f4_signatory", ""),
+    ];
+    assert_eq!(location(&admin.post(app.url(&format!("{page_of_template}/edit")), &places).await), page_of_template);
+    let shown = admin.get(app.url(&page_of_template)).await.text().await.expect("html");
+    assert!(shown.contains("field.Loan number"), "the bulk columns name the text field: {shown}");
+    assert!(shown.contains("name=\"f3_signatory\" value=\"2\""), "{shown}");
+    let bad = [("csrf", csrf.as_str()), ("name", "Home loan agreement"), ("f1_signatory", "1"), ("f1_left", "far")];
+    let refused = admin.post(app.url(&format!("{page_of_template}/edit")), &bad).await;
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("html").contains("place 1"), "the row is named");
+
+    // Duplicated; the copy archived: listed only under the archived, not offered for bulk.
+    let copied = admin.post(app.url(&format!("{page_of_template}/duplicate")), &[("csrf", csrf.as_str())]).await;
+    let page_of_copy = location(&copied);
+    assert_ne!(page_of_copy, page_of_template);
+    let copy_id = page_of_copy.trim_start_matches("/app/templates/").to_string();
+    let copy = admin.get(app.url(&page_of_copy)).await.text().await.expect("html");
+    assert!(copy.contains("Copy of Home loan agreement") && copy.contains("loan.pdf"), "{copy}");
+    let archive = [("csrf", csrf.as_str()), ("archived", "true")];
+    assert_eq!(location(&admin.post(app.url(&format!("{page_of_copy}/archive")), &archive).await), page_of_copy);
+    let listed = |query: &'static str| {
+        let admin = &admin;
+        let url = app.url(&format!("/app/templates{query}"));
+        async move { admin.get(url).await.text().await.expect("html") }
+    };
+    let active = listed("?q=HOME+loan").await;
+    assert!(active.contains("Home loan agreement") && !active.contains("Copy of"), "{active}");
+    assert!(!listed("?q=car").await.contains("Home loan agreement"), "the search filters");
+    assert!(listed("?shelf=archived").await.contains("Copy of Home loan agreement"));
+    let bulk_page = admin.get(app.url(&format!("/app/bulk?template={template_id}"))).await.text().await.expect("html");
+    assert!(bulk_page.contains(&format!("value=\"{template_id}\" selected")), "chosen from the template's page");
+    assert!(!bulk_page.contains(&format!("value=\"{copy_id}\"")), "the archived copy is not offered");
+    let csrf = csrf_of(&bulk_page);
+    let from_archived = bulk_form(&csrf, &copy_id, LOAN_ROWS, "check");
+    let refused = admin.send(admin.http.post(app.url("/app/bulk")).multipart(from_archived)).await;
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.expect("html").contains("archived"));
+
+    // Checked, then sent: no PDF uploaded, three rows.
+    let checked =
+        admin.send(admin.http.post(app.url("/app/bulk")).multipart(bulk_form(&csrf, &template_id, LOAN_ROWS, "check")));
+    let checked = checked.await.text().await.expect("html");
+    assert!(checked.contains("3 of 3"), "{checked}");
+    let wrong_column = LOAN_ROWS.replace("field.Loan number", "field.Branch");
+    let checked = admin.send(admin.http.post(app.url("/app/bulk")).multipart(bulk_form(
+        &csrf,
+        &template_id,
+        &wrong_column,
+        "check",
+    )));
+    assert!(checked.await.text().await.expect("html").contains("field.Branch"), "a value no field takes is named");
+    let sent =
+        admin.send(admin.http.post(app.url("/app/bulk")).multipart(bulk_form(&csrf, &template_id, LOAN_ROWS, "send")));
+    let job = location(&sent.await);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    let progress = loop {
+        let progress: Value = admin.get(app.url(&format!("{job}/progress"))).await.json().await.expect("json");
+        if progress["finished"] == true {
+            break progress;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the job did not finish: {progress}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!((progress["succeeded"].as_i64(), progress["failed"].as_i64()), (Some(3), Some(0)), "{progress}");
+
+    // Each workflow: its row's signers in order, the template's document, the row's loan number.
+    let report = admin.get(app.url(&format!("{job}/report"))).await.text().await.expect("csv");
+    let rows = [
+        ("HL-0001", "Asha Verma", "asha@borrowers.test", "Ravi Rao", "LN-1001"),
+        ("HL-0002", "Meena Iyer", "meena@borrowers.test", "Sunil Shah", "LN-1002"),
+        ("HL-0003", "Kiran Das", "kiran@borrowers.test", "Ravi Rao", "LN-1003"),
+    ];
+    for (reference, borrower, borrower_email, officer, loan_number) in rows {
+        let line = report.lines().find(|l| l.contains(&format!(",{reference},"))).expect("the row's line");
+        let workflow_id: i64 = line.split(',').nth(3).and_then(|id| id.parse().ok()).expect("its workflow");
+        let workflow = app
+            .store
+            .workflow(tenant.tenant_id, signet_domain::WorkflowId::from(workflow_id))
+            .await
+            .expect("read")
+            .expect("the workflow");
+        assert_eq!(workflow.reference_no.as_deref(), Some(reference));
+        assert_eq!(workflow.template_id.map(|t| t.get().to_string()), Some(template_id.clone()));
+        let signatories = app.store.signatories(&workflow).await.expect("signatories");
+        let names: Vec<&str> = signatories.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, vec![borrower, officer], "{reference}");
+        assert_eq!(signatories[0].email, borrower_email);
+        let placement: Value = serde_json::from_str(&signatories[0].placement).expect("placement");
+        let field = &placement["fields"][0];
+        assert_eq!((field["label"].as_str(), field["value"].as_str()), (Some("Loan number"), Some(loan_number)));
+        let officer_placement: Value = serde_json::from_str(&signatories[1].placement).expect("placement");
+        assert!(officer_placement["fields"].is_null(), "the officer has no text field: {officer_placement}");
+        let details = json_of(app.get(&format!("/api/v1/workflows/{workflow_id}"), &client).await, 200).await;
+        assert!(details.to_string().contains("loan.pdf"), "the template's document: {details}");
+        smtp.wait_for(borrower_email, &format!("Please sign: Home loan {}", &reference[reference.len() - 1..])).await;
     }
 }

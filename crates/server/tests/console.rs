@@ -2504,6 +2504,34 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
     assert!(page.contains("<td>Link sent</td>") && page.contains("<td>Waiting for their turn</td>"), "{page}");
 }
 
+/// A template of the administrator's that keeps a two-page document, with a signature box and
+/// a labelled text field (so that its page shows a preview and rows of places).
+async fn a_kept_template(app: &TestApp, tenant: &signet_server::provision::ProvisionedTenant) -> i64 {
+    use signet_domain::access::{Access, Role};
+    use signet_services::workflows::templates;
+    let actor = signet_services::records::WorkflowActor { id: format!("user:{}", tenant.admin_user_id), ip: None };
+    let admin = signet_services::Caller {
+        tenant_id: tenant.tenant_id,
+        principal_id: tenant.admin_user_id,
+        is_user: true,
+        access: Access::builtin(Role::Administrator),
+        actor,
+    };
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[
+        signet_testkit::pdf::Page::text("Loan agreement"),
+        signet_testkit::pdf::Page::text("Borrower signs below"),
+    ]);
+    let checked = signet_services::documents::check_pdf("document", "loan.pdf".into(), pdf).expect("a PDF");
+    let definition: templates::TemplateDefinition = serde_json::from_value(json!({"fields": [
+        {"signatory": 1, "page": 2, "left": 72, "top": 600, "width": 160, "height": 50},
+        {"signatory": 1, "kind": "text", "label": "Loan number", "page": 1, "left": 72, "top": 120, "width": 160, "height": 20}
+    ]}))
+    .expect("definition");
+    let svc = &app.state.services;
+    let made = templates::create_keeping(svc, &admin, Some("Loan agreement"), None, definition, Some(checked)).await;
+    made.expect("template").id.get()
+}
+
 /// Every section of the menu, as an administrator sees it on a phone, audited by axe-core for
 /// WCAG 2.1 A and AA (contrast, names, landmarks, headings, ...) besides the driver's own checks;
 /// the journeys above audit the same screens with data on them.
@@ -2511,10 +2539,14 @@ async fn every_section_meets_wcag_2_1_aa_on_a_phone(backend: Backend) {
     let smtp = SmtpSink::start();
     let app = console_app(backend, &smtp).await;
     let tenant = app.tenant("Bank of Examples").await;
+    let template = a_kept_template(&app, &tenant).await;
+    let template_page = format!("/app/templates/{template}");
     let sections = [
         "/app",
         "/app/send",
         "/app/bulk",
+        "/app/templates",
+        template_page.as_str(),
         "/app/lots",
         "/app/inbox",
         "/app/people",

@@ -30,18 +30,25 @@ pub const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
 pub const MAX_SIGNERS: usize = 10;
 /// Most documents sent with each row.
 pub const MAX_DOCUMENTS: usize = 10;
+/// Most `field.<label>` columns (values of the template's text and date fields).
+pub const MAX_VALUES: usize = 20;
 
-const LIMITS: Limits = Limits { rows: MAX_ROWS, columns: 2 + 4 * MAX_SIGNERS, cell_chars: 500 };
+const LIMITS: Limits = Limits { rows: MAX_ROWS, columns: 3 + 4 * MAX_SIGNERS + MAX_VALUES, cell_chars: 500 };
+
+/// The prefix of a column giving a template field's value (`field.Loan number`).
+const VALUE_PREFIX: &str = "field.";
 
 /// A column the file may have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Column {
     WorkflowName,
     ReferenceNo,
     /// The sender's message to the row's signers (`InitiateWorkFlowData.message`).
     Message,
-    /// `signerN.email`, `.name`, `.order`, `.mode` (N from 1).
+    /// `signerN.email`, `.name`, `.order`, `.mode` (N from 1): the template's signatory N.
     Signer(usize, SignerPart),
+    /// `field.<label>`: the value of the template's text or date fields of that label.
+    Value(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +65,10 @@ fn column(name: &str) -> Option<Column> {
         "referenceno" => return Some(Column::ReferenceNo),
         "message" => return Some(Column::Message),
         _ => {}
+    }
+    if let Some(prefix) = name.get(..VALUE_PREFIX.len()).filter(|p| p.eq_ignore_ascii_case(VALUE_PREFIX)) {
+        let label = name[prefix.len()..].trim();
+        return (!label.is_empty()).then(|| Column::Value(label.to_string()));
     }
     let lower = name.to_ascii_lowercase();
     let (signer, part) = lower.strip_prefix("signer")?.split_once('.')?;
@@ -80,15 +91,19 @@ fn columns(header: &[String]) -> Result<Vec<Column>, Error> {
             return Err(Error::field(
                 "fileData",
                 format!(
-                    "column {name:?} is not known: use workflowName, referenceNo, message and signer1.email, signer1.name, \
-                     signer1.order, signer1.mode ... up to signer{MAX_SIGNERS}"
+                    "column {name:?} is not known: use workflowName, referenceNo, message, signer1.email, signer1.name, \
+                     signer1.order, signer1.mode ... up to signer{MAX_SIGNERS}, and field.<label> for the template's \
+                     text and date fields"
                 ),
             ));
         };
-        if found.contains(&c) {
+        if found.iter().any(|f| same_column(f, &c)) {
             return Err(Error::field("fileData", format!("column {name:?} appears twice")));
         }
         found.push(c);
+    }
+    if found.iter().filter(|c| matches!(c, Column::Value(_))).count() > MAX_VALUES {
+        return Err(Error::field("fileData", format!("at most {MAX_VALUES} field.<label> columns")));
     }
     if !found.contains(&Column::Signer(1, SignerPart::Email)) {
         return Err(Error::field("fileData", "the file needs a signer1.email column"));
@@ -96,7 +111,16 @@ fn columns(header: &[String]) -> Result<Vec<Column>, Error> {
     Ok(found)
 }
 
-/// What a send asks for.
+/// Whether two columns are one (field labels are compared ignoring case, as the template's).
+fn same_column(a: &Column, b: &Column) -> bool {
+    match (a, b) {
+        (Column::Value(a), Column::Value(b)) => a.eq_ignore_ascii_case(b),
+        _ => a == b,
+    }
+}
+
+/// What a send asks for: the template (0: none), the uploads sent with every row after the
+/// template's own document (when it keeps one), and the file of rows.
 pub struct BulkSend {
     pub template_id: i64,
     pub document_ids: Vec<i64>,
@@ -129,11 +153,15 @@ pub async fn start(svc: &Services, caller: &Caller, mut send: BulkSend) -> Resul
     // Decoding and parsing a file of megabytes is heavy work: on the bounded pool.
     let table = svc.heavy.run(Share::Tenant(caller.tenant_id), move || read_file(&file, budget)).await??;
     let columns = columns(&table.header)?;
-    check_documents(svc, caller.tenant_id, &send.document_ids).await?;
     if send.template_id != 0 {
         // The rows are sent later by a worker in the caller's name: the template is theirs to use now.
         crate::workflows::templates::read_for(svc, caller, send.template_id).await?;
+        // The document the template keeps goes first, copied for each row as the uploads are.
+        if let Some(kept) = crate::workflows::templates::document_for_send(svc, caller, send.template_id).await? {
+            send.document_ids.insert(0, kept.id.get());
+        }
     }
+    check_documents(svc, caller.tenant_id, &send.document_ids).await?;
     let mut problems = Vec::new();
     let mut items = Vec::with_capacity(table.rows.len());
     for (index, (line, cells)) in table.rows.iter().enumerate() {
@@ -228,7 +256,8 @@ async fn check_documents(svc: &Services, tenant_id: TenantId, ids: &[i64]) -> Re
     Ok(())
 }
 
-/// A row as `{column: value}` (empty cells left out), the form each job item keeps.
+/// A row as `{column: value}` (empty cells left out), the form each job item keeps; a
+/// template field's value under `field.<label>`.
 fn row_object(columns: &[Column], cells: &[String]) -> Map<String, Value> {
     let mut row = Map::new();
     for (column, cell) in columns.iter().zip(cells) {
@@ -241,6 +270,7 @@ fn row_object(columns: &[Column], cells: &[String]) -> Map<String, Value> {
             Column::ReferenceNo => "referenceNo".to_string(),
             Column::Message => "message".to_string(),
             Column::Signer(n, part) => format!("signer{n}.{}", part_name(*part)),
+            Column::Value(label) => format!("{VALUE_PREFIX}{label}"),
         };
         row.insert(key, Value::String(value.to_string()));
     }
@@ -257,7 +287,7 @@ fn part_name(part: SignerPart) -> &'static str {
 }
 
 /// The workflow a row starts: its signers in column order (those with an address), the
-/// template and the documents; `job` marks it as the job's (for a retried item).
+/// template, the documents and the values of the template's fields; `job` marks it as the job's (for a retried item).
 fn row_request(
     row: &Map<String, Value>,
     template_id: i64,
@@ -277,6 +307,10 @@ fn row_request(
                 mode: text(&format!("signer{n}.mode")),
             })
         })
+        .collect();
+    let values = row
+        .iter()
+        .filter_map(|(key, value)| Some((key.strip_prefix(VALUE_PREFIX)?.to_string(), value.as_str()?.to_string())))
         .collect();
     let mut settings = json!({"sendMail": true});
     if let Some((job, item)) = job {
@@ -300,6 +334,7 @@ fn row_request(
         attachments: Vec::new(),
         stamp: None,
         fields: Vec::new(),
+        values,
     }
 }
 

@@ -6,6 +6,6 @@
 pub use signet_store::{
     AfterSignature, ApplicationRow, AuthtokenRow, BillingProfileRow, BulkJobRow, DeliveryRow, DocumentRow,
     ExportJobRow, Grantee, LeadFilter, LeadRow, MenuRow, NewSignatory, PrincipalCredentials, ReferralRow, RoleRow,
-    SignatoryRow, SigningKeyRow, SigningProfileRow, SsoDomainProofRow, SsoProviderRow, StampFilter, StampRow,
-    StampSettings, StockRow, TemplateRow, UserFilter, UserRow, UserSort, WebhookRow, WorkflowActor,
+    Shelf, SignatoryRow, SigningKeyRow, SigningProfileRow, SsoDomainProofRow, SsoProviderRow, StampFilter, StampRow,
+    StampSettings, StockRow, TemplateDocument, TemplateRow, UserFilter, UserRow, UserSort, WebhookRow, WorkflowActor,
 };

@@ -383,6 +383,7 @@ fn initiate_request(body: &InitiateWorkFlowData) -> Result<InitiateWorkflow, Err
         ),
         stamp: stamp_details(body.stamp_details.as_ref())?,
         fields: Vec::new(),
+        values: Default::default(),
     })
 }
 

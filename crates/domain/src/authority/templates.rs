@@ -26,6 +26,14 @@ pub fn may_use_template(access: &Access, relation: TemplateRelation) -> bool {
     access.is_administrator() || !relation.caller_is_user || relation.made_it || relation.granted
 }
 
+/// Whether the caller may change the template (its name and places), archive it or bring it
+/// back: administrators, the tenant's API clients and whoever made it. Those it is only
+/// granted to send from it (and may duplicate it, making a template of their own).
+pub fn may_change_template(access: &Access, relation: TemplateRelation) -> bool {
+    access.allows(Permission::SendWorkflows)
+        && (access.is_administrator() || !relation.caller_is_user || relation.made_it)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,6 +48,18 @@ mod tests {
         assert!(may_use_template(&sender, TemplateRelation { made_it: true, ..user }));
         assert!(may_use_template(&Access::builtin(Role::Administrator), user));
         assert!(may_use_template(&sender, TemplateRelation { caller_is_user: false, ..user }), "API clients");
+    }
+
+    #[test]
+    fn templates_are_changed_by_their_maker_and_administrators() {
+        let sender = Access::builtin(Role::Sender);
+        let user = TemplateRelation { caller_is_user: true, made_it: false, granted: true };
+        assert!(!may_change_template(&sender, user), "granted to use, not to change");
+        assert!(may_change_template(&sender, TemplateRelation { made_it: true, ..user }));
+        assert!(may_change_template(&Access::builtin(Role::Administrator), user));
+        assert!(may_change_template(&sender, TemplateRelation { caller_is_user: false, ..user }), "API clients");
+        let auditor = Access::builtin(Role::Auditor);
+        assert!(!may_change_template(&auditor, TemplateRelation { made_it: true, ..user }), "readers do not change");
     }
 
     #[test]

@@ -41,6 +41,8 @@ pub struct InitiateWorkflow {
     /// Signature fields placed with the request itself (the console's placement screen),
     /// used as a template's would be; only without `template_id`.
     pub fields: Vec<super::templates::TemplateField>,
+    /// The sender's values of the template's text and date fields, by label (a bulk send's row).
+    pub values: super::templates::FieldValues,
 }
 
 /// An attachment as sent: base64 data, with the field names to report problems under.
@@ -222,7 +224,8 @@ async fn check(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) 
     check_users(svc, tenant_id, &planned).await?;
     check_profile(svc, tenant_id, request.hsm_certificate_id, &planned).await?;
     let definition = template_definition(svc, tenant_id, request.template_id, &request.fields).await?;
-    let placements = placements(&definition, planned.len())?;
+    let mut placements = placements(&definition, planned.len())?;
+    super::templates::apply_values(&mut placements, &request.values)?;
     let expires_at = expiry(request, &definition)?;
     let reminder_every_days =
         request.reminder_frequency.or(definition.reminder_frequency.map(i64::from)).filter(|d| *d > 0);

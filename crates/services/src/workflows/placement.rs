@@ -44,11 +44,20 @@ pub struct PlacedField {
     /// A text that must be typed, a box that must be ticked.
     #[serde(default)]
     pub required: bool,
+    /// The sender's value of a text or date field (a bulk send's row): shown as it is, the
+    /// signer does not type it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
 }
 
 impl PlacedField {
     pub fn label(&self) -> &str {
         self.label.as_deref().filter(|l| !l.trim().is_empty()).unwrap_or(self.kind.default_label())
+    }
+
+    /// Whether the signer fills this field in (a text or checkbox the sender gave no value).
+    pub fn asks_the_signer(&self) -> bool {
+        self.kind.is_input() && self.value.is_none()
     }
 }
 
@@ -253,6 +262,9 @@ pub fn filled(
         .iter()
         .enumerate()
         .map(|(i, field)| {
+            if let Some(value) = &field.value {
+                return Ok(FieldValue::Text { text: value.clone(), handwriting: false });
+            }
             let submitted = inputs.get(&i).map(String::as_str);
             fields::fill(field.kind, field.label(), field.required, submitted, signer, at)
                 .map_err(|message| (format!("field{i}"), message))
@@ -368,7 +380,7 @@ mod tests {
     }
 
     fn field(kind: FieldKind, document: Option<usize>, page: PageRef) -> PlacedField {
-        PlacedField { kind, at: on(document, page), label: None, required: false }
+        PlacedField { kind, at: on(document, page), label: None, required: false, value: None }
     }
 
     #[test]

@@ -29,4 +29,4 @@ pub use events::{WORKFLOW_EVENT_JOB, WorkflowActor};
 pub use participation::{AttachmentRow, NewAttachment, NewWorkflowAttachment};
 pub use signatories::{NewSignatory, SignatoryRow};
 pub use signing::{AfterSignature, SignedVersion};
-pub use templates::TemplateRow;
+pub use templates::{NewTemplate, Shelf, TemplateDocument, TemplateEdit, TemplateRow};

@@ -7,7 +7,7 @@
 
 use askama::Template;
 use axum::Json;
-use axum::extract::{Multipart, State};
+use axum::extract::{Multipart, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
@@ -71,11 +71,19 @@ async fn bulk_page(state: &AppState, session: &Session, template: i64) -> Result
     })
 }
 
-pub async fn form(State(state): State<AppState>, session: Session) -> Response {
+/// The template chosen before (from the template's page).
+#[derive(serde::Deserialize, Default)]
+pub struct Chosen {
+    #[serde(default)]
+    template: Option<String>,
+}
+
+pub async fn form(State(state): State<AppState>, session: Session, Query(chosen): Query<Chosen>) -> Response {
     if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
         return refused;
     }
-    match bulk_page(&state, &session, 0).await {
+    let template = chosen.template.and_then(|t| t.trim().parse::<i64>().ok()).unwrap_or(0);
+    match bulk_page(&state, &session, template).await {
         Ok(page) => render(StatusCode::OK, &page),
         Err(error) => failure(error),
     }
@@ -156,7 +164,9 @@ async fn check_or_send(state: &AppState, session: &Session, sent: Sent) -> Resul
     if sheet.len() > MAX_SHEET_BYTES {
         return Err(Error::field("spreadsheet", session.text.s("bulk.sheet_too_large")));
     }
-    if sent.documents.is_empty() || sent.documents.len() > bulk_send::MAX_DOCUMENTS {
+    // A template that keeps its document needs none here (the service says when it keeps none).
+    let none_needed = sent.template != 0;
+    if (sent.documents.is_empty() && !none_needed) || sent.documents.len() > bulk_send::MAX_DOCUMENTS {
         return Err(Error::field(
             "documents",
             session.text.plain("bulk.choose_documents", &[("n", &bulk_send::MAX_DOCUMENTS)]),

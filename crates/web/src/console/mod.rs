@@ -24,6 +24,7 @@ mod send;
 pub mod session;
 mod signing;
 mod stamps;
+mod templates;
 pub mod text;
 mod verify;
 mod workflows;
@@ -58,6 +59,12 @@ pub fn router(state: AppState) -> Router {
         .route("/app/send/start", post(send::start))
         .route("/app/send/review", post(send::review))
         .route("/app/send/place", post(send::back))
+        .route("/app/templates", get(templates::list).post(templates::create))
+        .route("/app/templates/{id}", get(templates::show))
+        .route("/app/templates/{id}/pages/{page}", get(templates::page_image))
+        .route("/app/templates/{id}/edit", post(templates::edit))
+        .route("/app/templates/{id}/duplicate", post(templates::duplicate))
+        .route("/app/templates/{id}/archive", post(templates::archive))
         .route("/app/bulk", get(bulk::form).post(bulk::submit))
         .route("/app/bulk/jobs/{id}", get(bulk::job))
         .route("/app/bulk/jobs/{id}/progress", get(bulk::progress))
@@ -209,6 +216,7 @@ const SECTIONS: [(&str, &[(&str, &str, Permission)]); 4] = [
             (key("frame.nav.workflows"), "/app", Permission::ReadWorkflows),
             (key("frame.nav.send"), "/app/send", Permission::SendWorkflows),
             (key("frame.nav.bulk"), "/app/bulk", Permission::SendWorkflows),
+            (key("frame.nav.templates"), "/app/templates", Permission::SendWorkflows),
             (key("frame.nav.lots"), "/app/lots", Permission::SendWorkflows),
             (key("frame.nav.verify"), "/app/verify", Permission::ReadWorkflows),
             (key("frame.nav.exports"), "/app/exports", Permission::ReadWorkflows),

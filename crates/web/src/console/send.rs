@@ -430,13 +430,24 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
     if let Err(error) = check_stamp(&state, &session, &fields).await {
         return again(user_text(&error));
     }
-    if files.is_empty() {
-        return again(session.text.s("send.choose_a_document").into());
-    }
     if files.len() > MAX_DOCUMENTS {
         return again(session.text.plain("send.too_many_documents", &[("max", &MAX_DOCUMENTS)]));
     }
-    let mut documents = Vec::with_capacity(files.len());
+    let mut documents = Vec::with_capacity(files.len() + 1);
+    // A send from a template that keeps its document needs no upload: its copy is the document.
+    if files.is_empty() && template != 0 {
+        match templates::document_for_send(&state.services, &session.auth.caller(), template).await {
+            Ok(Some(kept)) => documents.push(kept.id.get()),
+            Ok(None) => {}
+            Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+                return again(user_text(&error));
+            }
+            Err(error) => return failure(error),
+        }
+    }
+    if files.is_empty() && documents.is_empty() {
+        return again(session.text.s("send.choose_a_document").into());
+    }
     for (name, bytes) in files {
         let field = session.text.plain("send.field.document", &[("name", &name)]);
         let checked = match state
@@ -1057,6 +1068,18 @@ fn request_of(text: Text, fields: &FormFields, sending: &Sending) -> Result<Init
         attachments: Vec::new(),
         stamp: StampForm::read(fields).details(text)?,
         fields: placed,
+        values: Default::default(),
+    })
+}
+
+/// The staged document `id` as the checked PDF it was when uploaded, for a template to keep.
+async fn kept_copy(state: &AppState, session: &Session, id: i64) -> Result<documents::CheckedPdf, Error> {
+    let (row, bytes) = documents::staged(&state.services, &session.auth.caller(), DocumentId::from(id)).await?;
+    Ok(documents::CheckedPdf {
+        name: row.name,
+        bytes: bytes.to_vec(),
+        pages: row.page_count,
+        sha256: row.original_sha256,
     })
 }
 
@@ -1065,7 +1088,13 @@ async fn send(state: &AppState, session: &Session, fields: &FormFields, sending:
     let template_name = fields.get("template_name");
     if !template_name.is_empty() {
         let definition = TemplateDefinition { fields: request.fields.clone(), ..TemplateDefinition::default() };
-        templates::create(&state.services, &session.auth.caller(), Some(template_name), None, definition).await?;
+        // The template keeps the first document, so that sending from it needs no upload.
+        let kept = match sending.documents.first() {
+            Some(id) => Some(kept_copy(state, session, *id).await?),
+            None => None,
+        };
+        let caller = session.auth.caller();
+        templates::create_keeping(&state.services, &caller, Some(template_name), None, definition, kept).await?;
     }
     let created = staged::initiate_with(&state.services, &session.auth.caller(), request, &sending.attachments).await?;
     Ok(created.workflow.id.get())

@@ -142,7 +142,8 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
     };
     let named = |kind: &str| content.attachments.iter().filter(|a| a.kind == kind).map(|a| a.name.clone()).collect();
     let placement: Placement = serde_json::from_str(&link.session.signatory.placement).unwrap_or_default();
-    let (inputs, filled): (Vec<_>, Vec<_>) = placement.fields.iter().enumerate().partition(|(_, f)| f.kind.is_input());
+    let (inputs, filled): (Vec<_>, Vec<_>) =
+        placement.fields.iter().enumerate().partition(|(_, f)| f.asks_the_signer());
     let fields = inputs
         .into_iter()
         .map(|(index, f)| FieldInput {
