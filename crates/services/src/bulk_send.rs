@@ -300,6 +300,7 @@ fn row_request(
         attachments: Vec::new(),
         stamp: None,
         fields: Vec::new(),
+        signer_lang: None,
     }
 }
 

@@ -41,6 +41,9 @@ pub struct InitiateWorkflow {
     /// Signature fields placed with the request itself (the console's placement screen),
     /// used as a template's would be; only without `template_id`.
     pub fields: Vec<super::templates::TemplateField>,
+    /// The language of the signer pages and e-mails (the console's choice; the API's objects
+    /// have no place for it, so there each signer's browser decides).
+    pub signer_lang: Option<signet_domain::Lang>,
 }
 
 /// An attachment as sent: base64 data, with the field names to report problems under.
@@ -403,6 +406,7 @@ async fn create_checked(
         link_expires_at,
         attachments: put_attachment_files(svc, tenant_id, checked.attachments).await?,
         stamps: held.map(crate::stamps::Held::claim),
+        signer_lang: request.signer_lang,
     };
     create_workflow(svc, &new, actor).await
 }

@@ -8,7 +8,7 @@ use axum::response::Response;
 use signet_api::AppState;
 use signet_domain::access::Permission;
 
-use super::{Frame, Session, failure, render, when};
+use super::{Frame, Session, failure, render};
 
 const PAGE: i64 = 100;
 
@@ -63,7 +63,7 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(from): 
     let next = (entries.len() as i64 == PAGE).then(|| entries.last().map(|e| e.seq)).flatten();
     let entries = entries
         .into_iter()
-        .map(|e| EntryView { seq: e.seq, at: when(e.at), actor: e.actor, action: e.action, target: e.target })
+        .map(|e| EntryView { seq: e.seq, at: session.when(e.at), actor: e.actor, action: e.action, target: e.target })
         .collect();
     render(StatusCode::OK, &AuditPage { frame: session.frame("/app/audit"), entries, next, verified })
 }

@@ -16,7 +16,7 @@ use signet_domain::workflow::may_remind_by_hand;
 use signet_services::workflows::actions;
 
 use super::text::{Text, key};
-use super::{Frame, Session, failure, render, when};
+use super::{Frame, Session, failure, render};
 
 /// The states a list can be filtered by, with the words people read.
 const STATES: [(&str, &str); 5] = [
@@ -91,7 +91,7 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(filter)
             reference: w.reference_no.unwrap_or_default(),
             state: state_label(session.text, w.state.as_str()),
             state_class: w.state.as_str().replace('_', "-"),
-            created: when(w.created_at),
+            created: session.when(w.created_at),
         })
         .collect();
     let page = ListPage {
@@ -249,7 +249,7 @@ async fn workflow_page(
                 id: s.id.get(),
                 name: s.name.clone(),
                 email: s.email.clone(),
-                last_notice: mails.then(|| when(last)),
+                last_notice: mails.then(|| session.when(last)),
                 may_remind: mails && may_remind_by_hand(last, signet_domain::now_millis()),
             }
         })
@@ -259,13 +259,14 @@ async fn workflow_page(
         Some(days) if days > 1 => session.text.plain("workflow.reminders.other", &[("n", &days)]),
         _ => session.text.s("workflow.reminders.none").to_string(),
     };
-    let expires = workflow.expires_at.map_or_else(|| session.text.s("workflow.expires.never").to_string(), when);
+    let expires =
+        workflow.expires_at.map_or_else(|| session.text.s("workflow.expires.never").to_string(), |at| session.when(at));
     let mut documents = Vec::with_capacity(details.documents.len());
     for d in details.documents {
         let comments = signet_services::workflows::actions::comments(&state.services, &caller, d.id)
             .await?
             .into_iter()
-            .map(|(author, text, at)| CommentView { author, text, at: when(at) })
+            .map(|(author, text, at)| CommentView { author, text, at: session.when(at) })
             .collect();
         documents.push(DocumentView { id: d.id.get(), name: d.name, pages: d.page_count, comments });
     }
@@ -276,7 +277,7 @@ async fn workflow_page(
         reference: workflow.reference_no.clone().unwrap_or_default(),
         state: state_label(session.text, workflow.state.as_str()),
         state_class: workflow.state.as_str().replace('_', "-"),
-        created: when(workflow.created_at),
+        created: session.when(workflow.created_at),
         completed: workflow.state.as_str() == "completed",
         may_act: session.auth.access.allows(Permission::SendWorkflows),
         notice,
@@ -292,12 +293,15 @@ async fn workflow_page(
                 name: s.name,
                 email: s.email,
                 state: s.state.as_str().to_string(),
-                signed: s.signed_at.map(when).unwrap_or_default(),
+                signed: s.signed_at.map(|at| session.when(at)).unwrap_or_default(),
             })
             .collect(),
         documents,
         attachments,
-        events: entries.into_iter().map(|e| EventView { at: when(e.at), action: e.action, actor: e.actor }).collect(),
+        events: entries
+            .into_iter()
+            .map(|e| EventView { at: session.when(e.at), action: e.action, actor: e.actor })
+            .collect(),
         chain_intact: check.is_ok(),
     })
 }
