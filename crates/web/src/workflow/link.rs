@@ -15,7 +15,7 @@ use signet_services::Services;
 use signet_services::workflows::signer::{self, LinkClosed, SignerSession};
 
 use super::{capitalised, message_in, user_text};
-use crate::console::text::Text;
+use crate::console::text::{Text, key};
 
 /// An open signer link (`/sign/w/{id}/{secret}/...`): the signatory whose turn it is, their
 /// workflow, the page's base address and language. A link that is wrong, used up, expired or
@@ -102,16 +102,19 @@ impl PageError {
 fn closed_page(closed: LinkClosed, text: Text) -> Response {
     match closed {
         LinkClosed::NotFound => {
-            message_in(text, StatusCode::NOT_FOUND, "signer.link_not_valid", text.s("signer.link_not_valid_text"))
+            message_in(text, StatusCode::NOT_FOUND, key("signer.link_not_valid"), text.s("signer.link_not_valid_text"))
         }
         // The services' reason, in English as their refusals are.
-        LinkClosed::Gone(reason) => message_in(text, StatusCode::GONE, "signer.nothing_to_sign", reason),
+        LinkClosed::Gone(reason) => message_in(text, StatusCode::GONE, key("signer.nothing_to_sign"), reason),
         LinkClosed::NotYet => {
-            message_in(text, StatusCode::CONFLICT, "signer.not_your_turn", text.s("signer.not_your_turn_text"))
+            message_in(text, StatusCode::CONFLICT, key("signer.not_your_turn"), text.s("signer.not_your_turn_text"))
         }
-        LinkClosed::Broken => {
-            message_in(text, StatusCode::INTERNAL_SERVER_ERROR, "signer.went_wrong", text.s("signer.went_wrong_text"))
-        }
+        LinkClosed::Broken => message_in(
+            text,
+            StatusCode::INTERNAL_SERVER_ERROR,
+            key("signer.went_wrong"),
+            text.s("signer.went_wrong_text"),
+        ),
     }
 }
 

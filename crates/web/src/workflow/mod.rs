@@ -23,7 +23,7 @@ use signet_services::records::AfterSignature;
 use signet_services::workflows::placement::{self, FieldInputs, Placement};
 use signet_services::workflows::signer::{self, LinkClosed};
 
-use crate::console::text::Text;
+use crate::console::text::{Text, key};
 use crate::form::{Methods, mark_from, read_submission};
 pub use link::{PageError, SignerLink, page_lang};
 use signet_services::esign::EsignRefused;
@@ -304,7 +304,7 @@ fn signed_response(link: &SignerLink, after: &AfterSignature) -> Response {
             html(StatusCode::OK, page.render().unwrap_or_else(|_| said.to_string()))
         }
         AfterSignature::Continuing { .. } => {
-            message_in(text, StatusCode::OK, "signer.signed", text.s("signer.signed_others_next"))
+            message_in(text, StatusCode::OK, key("signer.signed"), text.s("signer.signed_others_next"))
         }
     }
 }
@@ -359,7 +359,7 @@ pub async fn sign(
         Err(error) if error.code() == ErrorCode::ValidationFailed => {
             Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
         }
-        Err(error) => Err(PageError::failed("signer.not_signed", &link, error)),
+        Err(error) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
     }
 }
 
@@ -374,9 +374,11 @@ pub async fn decline(
     record_view(&state, &link, ip, &headers, "decline").await;
     let submission = read_submission(request, &state).await.unwrap_or_default();
     match signer::decline(&state, &link.session, submission.field("reason"), &link.session.actor(ip)).await {
-        Ok(()) => Ok(message_in(link.text, StatusCode::OK, "signer.declined", link.text.s("signer.declined_text"))),
+        Ok(()) => {
+            Ok(message_in(link.text, StatusCode::OK, key("signer.declined"), link.text.s("signer.declined_text")))
+        }
         Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error, link.text))).await),
-        Err(error) => Err(PageError::failed("signer.not_declined", &link, error)),
+        Err(error) => Err(PageError::failed(key("signer.not_declined"), &link, error)),
     }
 }
 
@@ -395,10 +397,10 @@ pub async fn delegate(
     match signer::delegate(&state, &link.session, email, name, reason, &link.session.actor(ip)).await {
         Ok(_) => {
             let said = link.text.plain("signer.delegated_text", &[("email", &email.trim())]);
-            Ok(message_in(link.text, StatusCode::OK, "signer.delegated", &said))
+            Ok(message_in(link.text, StatusCode::OK, key("signer.delegated"), &said))
         }
         Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error, link.text))).await),
-        Err(error) => Err(PageError::failed("signer.not_delegated", &link, error)),
+        Err(error) => Err(PageError::failed(key("signer.not_delegated"), &link, error)),
     }
 }
 
@@ -414,7 +416,7 @@ pub async fn comment(
     let submission = read_submission(request, &state).await.unwrap_or_default();
     let text = submission.field("comment").unwrap_or("");
     let outcome = signer::comment(&state, &link.session, text, &link.session.actor(ip)).await;
-    after_action(&state, &link, outcome, "signer.comment_not_added", true).await
+    after_action(&state, &link, outcome, key("signer.comment_not_added"), true).await
 }
 
 /// `POST /sign/w/{signatoryId}/{secret}/attachment`: a document the sender asked for.
@@ -434,7 +436,7 @@ pub async fn attachment(
     };
     let actor = link.session.actor(ip);
     let outcome = signer::attach(&state, &link.session, file_name, submission.field("name"), bytes, &actor).await;
-    after_action(&state, &link, outcome, "signer.attachment_not_added", true).await
+    after_action(&state, &link, outcome, key("signer.attachment_not_added"), true).await
 }
 
 /// `POST /sign/w/{signatoryId}/{secret}/esign`: a signer who signs with Aadhaar eSign goes to
@@ -456,7 +458,9 @@ pub async fn start_esign(
         Err(EsignRefused::Unavailable) => {
             Ok(render(&state, &link, Some(link.text.s("signer.esign_unavailable").into())).await)
         }
-        Err(refused) => Err(PageError::failed("signer.not_signed", &link, Error::internal(format!("{refused:?}")))),
+        Err(refused) => {
+            Err(PageError::failed(key("signer.not_signed"), &link, Error::internal(format!("{refused:?}"))))
+        }
     }
 }
 
@@ -511,6 +515,6 @@ pub async fn token_complete(
         Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => {
             Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
         }
-        Err(error) => Err(PageError::failed("signer.not_signed", &link, error)),
+        Err(error) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
     }
 }
