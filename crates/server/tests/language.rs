@@ -101,7 +101,7 @@ async fn a_workflow_sent_in_hindi_mails_and_answers_in_hindi_and_others_follow_t
     let invitation = smtp.wait_for("asha@borrower.example", "कृपया हस्ताक्षर करें: Loan offer").await;
     let text = invitation["text"].as_str().expect("text");
     assert!(text.starts_with("नमस्ते Asha Rao,") && text.contains("\"Loan offer\""), "{text}");
-    assert!(text.contains(" IST.") && !text.contains("UTC"), "the link's end in IST: {text}");
+    assert!(text.contains(" IST तक") && !text.contains("UTC"), "the link's end in IST: {text}");
     assert!(invitation["html"].as_str().is_some_and(|h| h.contains("पढ़ें और हस्ताक्षर करें")), "{invitation}");
 
     // Its page answers in Hindi even to an English browser, and offers English.
