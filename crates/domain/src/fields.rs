@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Millis;
-use crate::invoice::ist_date;
+use crate::Zone;
 
 /// Most fields (and signature boxes) a template or a request places.
 pub const MAX_FIELDS: usize = 500;
@@ -123,12 +123,14 @@ pub fn fill(
     submitted: Option<&str>,
     signer: &Signer<'_>,
     at: Millis,
+    zone: Zone,
 ) -> Result<FieldValue, String> {
     let text = |text: String| FieldValue::Text { text, handwriting: false };
     match kind {
         FieldKind::Signature => Err("a signature box is not filled in as a field".into()),
         FieldKind::Initials => Ok(FieldValue::Text { text: initials_of(signer.name), handwriting: true }),
-        FieldKind::Date => Ok(text(ist_date(at).long())),
+        // The day in the organisation's zone: the day the signer sees on their calendar.
+        FieldKind::Date => Ok(text(zone.date(at))),
         FieldKind::Name => Ok(text(signer.name.trim().to_string())),
         FieldKind::Email => Ok(text(signer.email.trim().to_string())),
         FieldKind::Checkbox => {
@@ -162,15 +164,20 @@ mod tests {
     #[test]
     fn signet_fills_in_what_it_knows() {
         assert_eq!(
-            fill(FieldKind::Initials, "", false, None, &SIGNER, 0),
+            fill(FieldKind::Initials, "", false, None, &SIGNER, 0, Zone::Ist),
             Ok(FieldValue::Text { text: "AKV".into(), handwriting: true })
         );
         assert_eq!(
-            fill(FieldKind::Date, "", false, Some("ignored"), &SIGNER, LATE_EVENING_UTC),
+            fill(FieldKind::Date, "", false, Some("ignored"), &SIGNER, LATE_EVENING_UTC, Zone::Ist),
             Ok(FieldValue::Text { text: "25 Nov 2026".into(), handwriting: false })
         );
         assert_eq!(
-            fill(FieldKind::Email, "", false, Some("other@example.in"), &SIGNER, 0),
+            fill(FieldKind::Date, "", false, None, &SIGNER, LATE_EVENING_UTC, Zone::Utc),
+            Ok(FieldValue::Text { text: "24 Nov 2026".into(), handwriting: false }),
+            "the organisation's zone decides the day"
+        );
+        assert_eq!(
+            fill(FieldKind::Email, "", false, Some("other@example.in"), &SIGNER, 0, Zone::Ist),
             Ok(FieldValue::Text { text: "asha@example.in".into(), handwriting: false }),
             "the signer cannot change what Signet fills in"
         );
@@ -179,18 +186,25 @@ mod tests {
     #[test]
     fn required_inputs_must_be_given_and_texts_are_bounded() {
         assert!(
-            fill(FieldKind::Text, "PAN", true, Some("  "), &SIGNER, 0).is_err_and(|message| message.contains("PAN"))
+            fill(FieldKind::Text, "PAN", true, Some("  "), &SIGNER, 0, Zone::Ist)
+                .is_err_and(|message| message.contains("PAN"))
         );
         assert_eq!(
-            fill(FieldKind::Text, "PAN", false, None, &SIGNER, 0),
+            fill(FieldKind::Text, "PAN", false, None, &SIGNER, 0, Zone::Ist),
             Ok(FieldValue::Text { text: String::new(), handwriting: false })
         );
-        assert!(fill(FieldKind::Text, "PAN", false, Some(&"x".repeat(201)), &SIGNER, 0).is_err());
-        assert!(fill(FieldKind::Text, "PAN", false, Some("a\u{7}b"), &SIGNER, 0).is_err());
-        assert!(fill(FieldKind::Checkbox, "I agree", true, None, &SIGNER, 0).is_err());
-        assert_eq!(fill(FieldKind::Checkbox, "I agree", true, Some("on"), &SIGNER, 0), Ok(FieldValue::Checked(true)));
-        assert_eq!(fill(FieldKind::Checkbox, "Optional", false, None, &SIGNER, 0), Ok(FieldValue::Checked(false)));
-        assert!(fill(FieldKind::Signature, "", false, None, &SIGNER, 0).is_err());
+        assert!(fill(FieldKind::Text, "PAN", false, Some(&"x".repeat(201)), &SIGNER, 0, Zone::Ist).is_err());
+        assert!(fill(FieldKind::Text, "PAN", false, Some("a\u{7}b"), &SIGNER, 0, Zone::Ist).is_err());
+        assert!(fill(FieldKind::Checkbox, "I agree", true, None, &SIGNER, 0, Zone::Ist).is_err());
+        assert_eq!(
+            fill(FieldKind::Checkbox, "I agree", true, Some("on"), &SIGNER, 0, Zone::Ist),
+            Ok(FieldValue::Checked(true))
+        );
+        assert_eq!(
+            fill(FieldKind::Checkbox, "Optional", false, None, &SIGNER, 0, Zone::Ist),
+            Ok(FieldValue::Checked(false))
+        );
+        assert!(fill(FieldKind::Signature, "", false, None, &SIGNER, 0, Zone::Ist).is_err());
     }
 
     #[test]

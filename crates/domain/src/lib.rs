@@ -22,6 +22,9 @@ pub mod workflow;
 
 pub use error::{BoxError, Error, ErrorCode, FieldErrors};
 pub use ids::{AttachmentId, DepartmentId, DocumentId, SignatoryId, TemplateId, TenantId, WebhookId, WorkflowId};
+/// The languages and time zones people read Signet in (`signet-locale`): the workflow's
+/// signer language and the organisation's zone are these types.
+pub use signet_locale::{Lang, Zone};
 pub use text_state::UnknownState;
 pub(crate) use text_state::text_states;
 

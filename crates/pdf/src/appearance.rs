@@ -1,6 +1,8 @@
 //! Visible signature appearances: an image and/or a typed name on top, a text block below
 //! (signed by, date, reason, location), drawn upright whatever the page rotation.
 
+use signet_locale::Zone;
+
 use crate::error::Result;
 use crate::fonts::{EmbeddedFonts, FontCollector, FontId, ShapedLine};
 use crate::images::{EmbeddedImage, embed_image};
@@ -60,6 +62,8 @@ pub struct Appearance {
     /// Further boxes the signature fills in (initials, a date, a typed text, a checkbox): each
     /// is another widget of the same signature field, so it is part of what is signed.
     pub marks: Vec<FieldMark>,
+    /// The zone the text block's date is written in (the organisation's), named after it.
+    pub zone: Zone,
 }
 
 impl Appearance {
@@ -71,6 +75,7 @@ impl Appearance {
             name_style: NameStyle::Handwriting,
             show_details: true,
             marks: Vec::new(),
+            zone: Zone::default(),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Dates without a calendar crate: PDF `D:` strings and a readable UTC form for appearances.
+//! Dates without a calendar crate: PDF `D:` strings (UTC). An appearance's readable date is
+//! written by `signet_locale::Zone` in the organisation's zone.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -29,10 +30,12 @@ pub fn pdf_date(t: SystemTime) -> String {
     format!("D:{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}+00'00'")
 }
 
-/// `YYYY-MM-DD HH:MM:SS UTC` for the visible text block.
-pub fn display_date(t: SystemTime) -> String {
-    let (y, mo, d, h, mi, s) = civil(t);
-    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02} UTC")
+/// Milliseconds since the Unix epoch (negative before it), as `signet_locale::Zone` takes them.
+pub fn unix_millis(t: SystemTime) -> i64 {
+    match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_millis()).unwrap_or(i64::MAX),
+        Err(e) => -i64::try_from(e.duration().as_millis()).unwrap_or(i64::MAX),
+    }
 }
 
 #[cfg(test)]
@@ -44,6 +47,7 @@ mod tests {
     fn formats_known_instant() {
         let t = UNIX_EPOCH + Duration::from_secs(1_795_333_140); // 2026-11-22 07:39:00 UTC
         assert_eq!(pdf_date(t), "D:20261122073900+00'00'");
-        assert_eq!(display_date(UNIX_EPOCH), "1970-01-01 00:00:00 UTC");
+        assert_eq!(unix_millis(t), 1_795_333_140_000);
+        assert_eq!(unix_millis(UNIX_EPOCH - Duration::from_secs(1)), -1000);
     }
 }

@@ -13,7 +13,7 @@ use std::time::SystemTime;
 use sha2::{Digest, Sha256};
 
 use crate::appearance::{Appearance, Renderer};
-use crate::date::{display_date, pdf_date};
+use crate::date::{pdf_date, unix_millis};
 use crate::error::{Error, Result};
 use crate::filters::flate_encode;
 use crate::layout::{BoxSpec, Placement, place};
@@ -21,6 +21,7 @@ use crate::object::{Dict, ObjRef, Object, Stream, StreamData, decode_text, write
 use crate::reader::{Document, Page};
 use crate::source::{FileSource, Source};
 use crate::writer::{ObjSink, Writer};
+use signet_locale::Zone;
 
 /// Bytes reserved for the CMS when the caller does not say (32768 hex characters).
 pub const DEFAULT_CONTENTS_SIZE: usize = 16384;
@@ -599,7 +600,7 @@ fn build_appearances(
         let empty = w.add(Renderer::empty_xobject());
         return Ok(vec![empty; placements.len()]);
     };
-    let details = if app.show_details { detail_lines(opts, when) } else { Vec::new() };
+    let details = if app.show_details { detail_lines(opts, app.zone, when) } else { Vec::new() };
     let renderer = Renderer::new(app, &details, w)?;
     let mut refs = Vec::with_capacity(placements.len());
     let mut cache: Vec<(AppearanceKey, ObjRef)> = Vec::new();
@@ -665,7 +666,7 @@ fn fill_empty_field(
     }
     let renderer = match drawn_appearance(opts) {
         Some(app) => {
-            let details = if app.show_details { detail_lines(opts, when) } else { Vec::new() };
+            let details = if app.show_details { detail_lines(opts, app.zone, when) } else { Vec::new() };
             Some(Renderer::new(app, &details, w)?)
         }
         None => None,
@@ -732,12 +733,13 @@ fn widget_placement(doc: &Document<'_>, pages: &[Page], widget: &Dict) -> Result
 /// Width, height (as bits) and rotation of an appearance: equal keys share one stream.
 type AppearanceKey = (u64, u64, [i64; 4]);
 
-fn detail_lines(opts: &SignOptions, when: SystemTime) -> Vec<String> {
+/// The text block: who, when (in `zone`, named), why and where.
+fn detail_lines(opts: &SignOptions, zone: Zone, when: SystemTime) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(n) = &opts.name {
         lines.push(format!("Digitally signed by {n}"));
     }
-    lines.push(format!("Date: {}", display_date(when)));
+    lines.push(format!("Date: {}", zone.format_seconds(unix_millis(when))));
     if let Some(r) = &opts.reason {
         lines.push(format!("Reason: {r}"));
     }

@@ -335,6 +335,7 @@ fn row_request(
         stamp: None,
         fields: Vec::new(),
         values,
+        signer_lang: None,
     }
 }
 

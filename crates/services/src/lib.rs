@@ -31,6 +31,7 @@ pub mod login;
 pub mod lots;
 pub mod mail;
 pub mod menus;
+pub mod organisation;
 pub mod provision;
 pub mod records;
 pub mod roles;

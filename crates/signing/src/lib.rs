@@ -30,6 +30,7 @@ pub use pades::{
 pub use verify::{FileKind, Report, SignatureReport, TimestampInfo, verify_file, verify_file_with};
 
 // The types callers need to fill the options, so they do not depend on the lower crates.
+pub use signet_locale::Zone;
 pub use signet_pdf::{BoxSpec, FieldMark, MarkContent, NameStyle, PageSelection, Position, parse_page_boxes};
 pub use signet_sigcrypto::HttpConfig;
 pub use signet_sigcrypto::signer::{LocalKeySigner, RawSigner};

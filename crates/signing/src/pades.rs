@@ -7,6 +7,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::SystemTime;
 
+use signet_locale::Zone;
 use signet_pdf::{
     Appearance, BoxSpec, DssData, FieldMark, NameStyle, PageSelection, Position, SignOptions, SignatureKind,
     WidgetPlacement,
@@ -86,6 +87,8 @@ pub struct Visible {
     pub show_details: bool,
     /// Boxes filled in with the signature (initials, date, text, checkbox).
     pub marks: Vec<FieldMark>,
+    /// The zone the text block's date is written in (the organisation's; India by default).
+    pub zone: Zone,
 }
 
 impl Default for Visible {
@@ -99,6 +102,7 @@ impl Default for Visible {
             image: None,
             show_details: true,
             marks: Vec::new(),
+            zone: Zone::default(),
         }
     }
 }
@@ -310,6 +314,7 @@ fn pdf_options(cert_der: &[u8], opts: &PdfSignOptions, contents_size: usize) -> 
         app.name_style = v.name_style;
         app.show_details = v.show_details;
         app.marks = v.marks.clone();
+        app.zone = v.zone;
         app
     });
     SignOptions {

@@ -1,6 +1,6 @@
 use serde_json::json;
 use signet_domain::audit::{Actor, GENESIS_HASH};
-use signet_domain::{Error, ErrorCode, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, TenantId, Zone, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
@@ -77,6 +77,39 @@ impl Store {
             append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(CreatedTenant { tenant_id, admin_id, client_principal_id })
+        })
+    }
+}
+
+impl Store {
+    /// The organisation's time zone, in which every time it shows is written; India Standard
+    /// Time when it chose none (or a name this version does not know).
+    pub async fn tenant_zone(&self, tenant_id: TenantId) -> Result<Zone> {
+        let row: Option<(Option<String>,)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT time_zone FROM tenants WHERE id = $1")
+                .bind(tenant_id.get())
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        let named = row.and_then(|(zone,)| zone);
+        Ok(named.and_then(|name| Zone::from_name(&name).ok()).unwrap_or_default())
+    }
+
+    /// Sets the organisation's time zone, audited as `tenant.time_zone_changed`.
+    pub async fn set_tenant_zone(&self, tenant_id: TenantId, zone: Zone, actor: &Actor) -> Result<()> {
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            sqlx::query("UPDATE tenants SET time_zone = $2 WHERE id = $1")
+                .bind(tenant_id.get())
+                .bind(zone.iana())
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            let event = actor.event("tenant.time_zone_changed", format!("tenant:{tenant_id}"), json!({"timeZone": zone.iana()}));
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
         })
     }
 }

@@ -84,6 +84,7 @@ async fn start(
         link_expires_at: now_millis() + 3_600_000,
         attachments: Vec::new(),
         stamps: None,
+        signer_lang: None,
     };
     store.create_workflow(&new, &initiator()).await.expect("create workflow")
 }
@@ -259,6 +260,7 @@ fn clone_new(created: &CreatedWorkflow, t: TenantId) -> NewWorkflow<'static> {
         link_expires_at: now_millis() + 60_000,
         attachments: Vec::new(),
         stamps: None,
+        signer_lang: None,
     }
 }
 

@@ -40,7 +40,9 @@ fn form(status: StatusCode, token: &str, error: Option<String>) -> Response {
 pub(crate) fn message(status: StatusCode, title: &str, text: &str) -> Response {
     html(
         status,
-        crate::workflow::MessagePage { title, message: text, next: None }.render().unwrap_or_else(|_| text.to_string()),
+        crate::workflow::MessagePage { title, message: text, next: None, text: crate::console::text::Text::EN }
+            .render()
+            .unwrap_or_else(|_| text.to_string()),
     )
 }
 

@@ -162,7 +162,8 @@
     drawForm.addEventListener("submit", function (e) {
       if (!inked) {
         e.preventDefault();
-        message.textContent = "Please draw your signature in the box first.";
+        // The page's words, in its language (the form carries them).
+        message.textContent = drawForm.dataset.drawFirst || "Please draw your signature in the box first.";
         message.hidden = false;
         return;
       }
@@ -189,7 +190,11 @@
       if (button) {
         button.setAttribute("aria-disabled", "true");
         button.classList.add("busy");
-        if (button.textContent === "Sign") button.textContent = "Signing\u2026";
+        // A signing button says it is at work, in the page's language (`data-busy`).
+        if (button.dataset.busy) {
+          button.dataset.idle = button.textContent;
+          button.textContent = button.dataset.busy;
+        }
       }
     });
   }
@@ -202,7 +207,7 @@
     for (var j = 0; j < busy.length; j++) {
       busy[j].removeAttribute("aria-disabled");
       busy[j].classList.remove("busy");
-      if (busy[j].textContent === "Signing\u2026") busy[j].textContent = "Sign";
+      if (busy[j].dataset.idle) busy[j].textContent = busy[j].dataset.idle;
     }
   });
   // Signing with the signer's crypto token through the Signet signer utility on this

@@ -384,6 +384,8 @@ fn initiate_request(body: &InitiateWorkFlowData) -> Result<InitiateWorkflow, Err
         stamp: stamp_details(body.stamp_details.as_ref())?,
         fields: Vec::new(),
         values: Default::default(),
+        // InitiateWorkFlowData has no place for a language: each signer's browser decides.
+        signer_lang: None,
     })
 }
 

@@ -93,7 +93,7 @@ async fn prepare(
     match &open.payload.document {
         Document::Pdf { bytes, options } => {
             let (bytes, options) = (bytes.clone(), options.clone());
-            let policy = transaction::seal_policy(svc);
+            let policy = transaction::seal_policy(svc, open.row.tenant_id).await;
             let prepared = svc
                 .heavy
                 .run(Share::Tenant(open.row.tenant_id), move || {
@@ -216,7 +216,7 @@ async fn complete(
     match pending.document {
         PendingDocument::Pdf { prepared } => {
             let cms = signatures.first().cloned().ok_or("no signature")?;
-            let opts = esign_completion_options(&transaction::seal_policy(svc));
+            let opts = esign_completion_options(&transaction::seal_policy(svc, row.tenant_id).await);
             let signed = svc
                 .heavy
                 .run(Share::Tenant(row.tenant_id), move || {

@@ -5,7 +5,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use signet_gateway::{DocumentDetail, HashSignature, PageSelection, PdfOptions, SignaturePosition};
 use signet_signing::{
-    BoxSpec, DataSignOptions, HttpConfig, NameStyle, PadesLevel, PdfSignOptions, Position, RawSigner, Visible,
+    BoxSpec, DataSignOptions, HttpConfig, NameStyle, PadesLevel, PdfSignOptions, Position, RawSigner, Visible, Zone,
 };
 
 /// What the signer put on the document.
@@ -20,6 +20,8 @@ pub enum Mark {
 pub struct SealPolicy {
     pub tsa_url: Option<String>,
     pub http: HttpConfig,
+    /// The organisation's zone, in which the appearance's date is written.
+    pub zone: Zone,
 }
 
 fn box_spec(position: &SignaturePosition) -> Result<BoxSpec, String> {
@@ -31,7 +33,7 @@ fn box_spec(position: &SignaturePosition) -> Result<BoxSpec, String> {
     }
 }
 
-fn visible(options: &PdfOptions, mark: Mark) -> Result<Visible, String> {
+fn visible(options: &PdfOptions, mark: Mark, zone: Zone) -> Result<Visible, String> {
     let rect = box_spec(&options.position)?;
     let (pages, page_boxes) = match &options.pages {
         PageSelection::All => (signet_signing::PageSelection::All, None),
@@ -55,7 +57,7 @@ fn visible(options: &PdfOptions, mark: Mark) -> Result<Visible, String> {
         Mark::Typed { name, style } => (Some(name), style, None),
         Mark::Image(bytes) => (None, NameStyle::Plain, Some(bytes)),
     };
-    Ok(Visible { pages, rect, page_boxes, typed_name, name_style, image, show_details: true, marks: Vec::new() })
+    Ok(Visible { pages, rect, page_boxes, typed_name, name_style, image, show_details: true, marks: Vec::new(), zone })
 }
 
 /// The reason a signature states. The integrator's `Reason` is the signer's declaration and
@@ -81,7 +83,7 @@ pub fn seal_pdf(
         level: if policy.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
         tsa_url: policy.tsa_url.clone(),
         http: policy.http.clone(),
-        visible: Some(visible(options, mark)?),
+        visible: Some(visible(options, mark, policy.zone)?),
         name: Some(options.name.clone()),
         reason: Some(reason(options)),
         certify: !options.is_cosign && !already_signed,
@@ -98,7 +100,7 @@ pub fn esign_pdf_options(pdf: &[u8], options: &PdfOptions, policy: &SealPolicy) 
     let already_signed = signet_pdf::inspect(pdf).map(|s| s.signatures > 0).map_err(|e| e.to_string())?;
     let mark = Mark::Typed { name: options.name.clone(), style: NameStyle::Plain };
     Ok(PdfSignOptions {
-        visible: Some(visible(options, mark)?),
+        visible: Some(visible(options, mark, policy.zone)?),
         name: Some(options.name.clone()),
         reason: Some(reason(options)),
         certify: !options.is_cosign && !already_signed,
@@ -117,7 +119,7 @@ pub fn token_pdf_options(
 ) -> Result<PdfSignOptions, String> {
     let already_signed = signet_pdf::inspect(pdf).map(|s| s.signatures > 0).map_err(|e| e.to_string())?;
     Ok(PdfSignOptions {
-        visible: Some(visible(options, mark)?),
+        visible: Some(visible(options, mark, policy.zone)?),
         reason: Some(reason(options)),
         certify: !options.is_cosign && !already_signed,
         // The placeholder leaves room for the time-stamp added when the signature comes back.

@@ -107,7 +107,7 @@ pub async fn prepare(
         return Err(TokenRefused::Invalid("This certificate cannot sign now (expired, or not for signing).".into()));
     }
     let document = open.payload.document.clone();
-    let policy = transaction::seal_policy(svc);
+    let policy = transaction::seal_policy(svc, open.row.tenant_id).await;
     let pending = svc
         .heavy
         .run(Share::Tenant(open.row.tenant_id), move || pending_for(document, certificate, chain, &policy))
@@ -188,7 +188,7 @@ pub async fn complete(
     }
     let session = open.session_key().ok_or_else(|| TokenRefused::Internal("session key".into()))?;
     let profile = if open.row.profile == 2 { Profile::Modern } else { Profile::Legacy };
-    let policy = transaction::seal_policy(svc);
+    let policy = transaction::seal_policy(svc, open.row.tenant_id).await;
     let returnvalue = svc
         .heavy
         .run(Share::Tenant(open.row.tenant_id), move || embed(pending, signatures, &policy, &session, profile))

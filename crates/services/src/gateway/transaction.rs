@@ -110,12 +110,14 @@ pub(super) async fn finish(
     })
 }
 
-pub(super) fn seal_policy(svc: &Services) -> SealPolicy {
+/// How the tenant's seals are made: the TSA, the outbound policy, the zone of the appearance's date.
+pub(super) async fn seal_policy(svc: &Services, tenant_id: signet_domain::TenantId) -> SealPolicy {
     let mut http = signet_signing::HttpConfig::default();
     if svc.config.outbound_allow_private {
         http = signet_signing::HttpConfig::allow_private();
     }
-    SealPolicy { tsa_url: svc.config.tsa_url.clone(), http }
+    let zone = crate::organisation::zone_of(svc, tenant_id).await;
+    SealPolicy { tsa_url: svc.config.tsa_url.clone(), http, zone }
 }
 
 /// The signed bytes (PDF) or the JSON of hash signatures, sealed as the `Returnvalue`.
@@ -123,7 +125,7 @@ async fn produce_returnvalue(svc: &Services, open: &OpenTransaction, mark: Mark)
     let profile = if open.row.profile == 2 { Profile::Modern } else { Profile::Legacy };
     let session = open.vault.open_session_key(&open.row.session_key).ok_or("the session key is damaged")?;
     let signer = svc.seals.for_tenant(&svc.store, open.row.tenant_id).await.map_err(|e| e.to_string())?;
-    let policy = seal_policy(svc);
+    let policy = seal_policy(svc, open.row.tenant_id).await;
     match open.payload.document.clone() {
         Document::Pdf { bytes, options } => {
             let signed = svc

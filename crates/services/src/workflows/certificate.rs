@@ -5,22 +5,19 @@
 
 use signet_blob::BlobKey;
 use signet_domain::Error;
+use signet_domain::Zone;
 use signet_domain::audit::{AuditEntry, Party, verify_chain};
 use signet_domain::workflow::{DocumentState, SignatoryState};
 use signet_pdf::compose::{Attachment, Block, compose_report};
 use signet_signing::{PadesLevel, PdfSignOptions};
 use signet_store::{DocumentRow, SignatoryRow, WorkflowRow};
-use time::OffsetDateTime;
-use time::macros::format_description;
 
 use crate::Services;
 use crate::heavy::Share;
 
-fn when(millis: Option<i64>) -> String {
-    millis
-        .and_then(|m| OffsetDateTime::from_unix_timestamp(m / 1000).ok())
-        .and_then(|t| t.format(format_description!("[year]-[month]-[day] [hour]:[minute]:[second] UTC")).ok())
-        .unwrap_or_else(|| "-".into())
+/// An instant to the second in the organisation's zone, the zone named; `-` for none.
+fn when(zone: Zone, millis: Option<i64>) -> String {
+    millis.map(|m| zone.format_seconds(m)).unwrap_or_else(|| "-".into())
 }
 
 /// The certificate of `workflow` as it stands now, sealed with the tenant's certificate.
@@ -35,17 +32,19 @@ pub async fn certificate_pdf(state: &Services, workflow: &WorkflowRow) -> Result
         .collect();
     let signatories = state.store.signatories(workflow).await?;
     let events = state.store.workflow_events(workflow).await?;
+    let zone = crate::organisation::zone_of(state, workflow.tenant_id).await;
     let sender = sender_name(state, workflow).await?;
-    let mut blocks = vec![summary_block(workflow, &tenant, &sender, &events), Block::Heading("Documents".into())];
+    let mut blocks =
+        vec![summary_block(workflow, &tenant, &sender, &events, zone), Block::Heading("Documents".into())];
     let mut attachments = Vec::new();
     for (i, doc) in documents.iter().enumerate() {
         blocks.push(document_block(i, doc));
         attachments.push(signed_file(state, i, doc).await?);
     }
     blocks.push(Block::Heading("Signatories".into()));
-    blocks.extend(signatories.iter().map(|s| signatory_block(s, &events)));
+    blocks.extend(signatories.iter().map(|s| signatory_block(s, &events, zone)));
     blocks.push(Block::Heading("Events (hash-chained)".into()));
-    blocks.push(Block::Mono(events.iter().map(event_line).collect()));
+    blocks.push(Block::Mono(events.iter().map(|e| event_line(e, zone)).collect()));
     blocks.push(Block::Paragraph(
         "Each event's hash is SHA-256 over the workflow id, its sequence number, time, actor, action, target, \
          address, detail and the previous event's hash; the signed documents are attached to this file unchanged."
@@ -66,7 +65,7 @@ async fn sender_name(state: &Services, workflow: &WorkflowRow) -> Result<String,
     Ok(names.into_iter().next().map_or_else(|| workflow.created_by.clone(), |(_, name)| name))
 }
 
-fn summary_block(workflow: &WorkflowRow, tenant: &str, sender: &str, events: &[AuditEntry]) -> Block {
+fn summary_block(workflow: &WorkflowRow, tenant: &str, sender: &str, events: &[AuditEntry], zone: Zone) -> Block {
     let chain = match verify_chain(workflow.id.get(), events) {
         Ok(()) => format!("verified: {} events, head {}", events.len(), events.last().map_or("-", |e| e.hash.as_str())),
         Err(broken) => format!("BROKEN at event {}: {}", broken.seq, broken.reason),
@@ -76,8 +75,8 @@ fn summary_block(workflow: &WorkflowRow, tenant: &str, sender: &str, events: &[A
         ("Sent by".into(), format!("{sender}, {tenant}")),
         ("Reference".into(), workflow.reference_no.clone().unwrap_or_else(|| "-".into())),
         ("State".into(), workflow.state.to_string()),
-        ("Created".into(), when(Some(workflow.created_at))),
-        ("Completed".into(), when(workflow.completed_at)),
+        ("Created".into(), when(zone, Some(workflow.created_at))),
+        ("Completed".into(), when(zone, workflow.completed_at)),
         ("Event chain".into(), chain),
     ])
 }
@@ -105,14 +104,14 @@ async fn signed_file(state: &Services, i: usize, doc: &DocumentRow) -> Result<At
     })
 }
 
-fn signatory_block(s: &SignatoryRow, events: &[AuditEntry]) -> Block {
+fn signatory_block(s: &SignatoryRow, events: &[AuditEntry], zone: Zone) -> Block {
     let signed = events.iter().find(|e| e.action == "signatory.signed" && e.target == format!("signatory:{}", s.id));
     Block::KeyValues(vec![
         (
             format!("{} <{}>", s.name, s.email),
             format!("signs as number {} in the order: {}", s.signing_order, state_words(s.state)),
         ),
-        ("Signed".into(), when(s.signed_at)),
+        ("Signed".into(), when(zone, s.signed_at)),
         ("From".into(), signed.and_then(|e| e.ip.clone()).unwrap_or_else(|| "-".into())),
         ("How".into(), signed.map_or_else(|| "-".into(), |e| how_signed(s.method.as_deref(), &e.detail))),
     ])
@@ -153,11 +152,11 @@ fn how_signed(method: Option<&str>, detail: &str) -> String {
     words.join(", ")
 }
 
-fn event_line(e: &AuditEntry) -> String {
+fn event_line(e: &AuditEntry, zone: Zone) -> String {
     format!(
         "#{} {} {} {} {} ip={} {} hash={}",
         e.seq,
-        when(Some(e.at)),
+        when(zone, Some(e.at)),
         e.actor,
         e.action,
         e.target,

@@ -88,7 +88,8 @@ pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs
     if documents.is_empty() || documents.len() > signet_esign::MAX_HASHES {
         return Err(EsignRefused::Gone("Aadhaar eSign signs one to five documents at a time."));
     }
-    let values = super::sealing::field_values(signatory, inputs).map_err(|error| match error {
+    let zone = crate::organisation::zone_of(svc, workflow.tenant_id).await;
+    let values = super::sealing::field_values(signatory, inputs, zone).map_err(|error| match error {
         signet_domain::Error::Validation(fields) => {
             EsignRefused::Input(fields.into_values().flatten().next().unwrap_or_default())
         }
@@ -126,6 +127,7 @@ async fn prepare(
     let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
     let values = values.to_vec();
     let mark = Mark::Typed { name: signatory.name.clone(), style: signet_signing::NameStyle::Plain };
+    let zone = crate::organisation::zone_of(svc, workflow.tenant_id).await;
     let mut opts = options(svc);
     opts.name = Some(signatory.name.clone());
     opts.reason = Some(format!("Signed with Aadhaar eSign by {} (workflow {})", signatory.name, workflow.id));
@@ -133,7 +135,7 @@ async fn prepare(
     let prepared = svc
         .heavy
         .run(Share::Tenant(workflow.tenant_id), move || {
-            opts.visible = Some(placement::visible(&placement, index, &pdf, &mark, &values)?);
+            opts.visible = Some(placement::visible(&placement, index, &pdf, &mark, &values, zone)?);
             signet_signing::prepare_remote_pdf(&pdf, &opts).map_err(|e| e.to_string())
         })
         .await?

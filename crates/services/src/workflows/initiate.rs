@@ -43,6 +43,9 @@ pub struct InitiateWorkflow {
     pub fields: Vec<super::templates::TemplateField>,
     /// The sender's values of the template's text and date fields, by label (a bulk send's row).
     pub values: super::templates::FieldValues,
+    /// The language of the signer pages and e-mails (the console's choice; the API's objects
+    /// have no place for it, so there each signer's browser decides).
+    pub signer_lang: Option<signet_domain::Lang>,
 }
 
 /// An attachment as sent: base64 data, with the field names to report problems under.
@@ -406,6 +409,7 @@ async fn create_checked(
         link_expires_at,
         attachments: put_attachment_files(svc, tenant_id, checked.attachments).await?,
         stamps: held.map(crate::stamps::Held::claim),
+        signer_lang: request.signer_lang,
     };
     create_workflow(svc, &new, actor).await
 }

@@ -2,11 +2,18 @@
 //! and the outcome (completed, declined) to everyone involved. Sent only when the workflow
 //! asked for it (`sendMail`; `notifyCustomer` adds the completion notice); each is a queued
 //! job with a dedupe key, so a retried event never mails twice.
+//!
+//! The signers' e-mails are in the workflow's language (English when the sender chose none:
+//! a browser's wish is not known when mailing), their text from the e-mails' catalogue
+//! (`crates/services/text/<code>.txt`); every time in the organisation's zone, named. The
+//! sender's notice is in English, as the console's refusals.
+
+use std::fmt::Display;
 
 use signet_domain::workflow::SignatoryState;
+use signet_domain::{Lang, Zone};
+use signet_locale::Catalogue;
 use signet_store::{SignatoryRow, WorkflowRow};
-use time::OffsetDateTime;
-use time::macros::format_description;
 
 use super::events::WorkflowEvent;
 use super::links::signer_url;
@@ -27,11 +34,38 @@ fn escape(text: &str) -> String {
     signet_gateway::html_escape(text)
 }
 
-fn date(millis: i64) -> String {
-    OffsetDateTime::from_unix_timestamp(millis / 1000)
-        .ok()
-        .and_then(|t| t.format(format_description!("[day] [month repr:short] [year], [hour]:[minute] UTC")).ok())
-        .unwrap_or_default()
+/// The e-mails' catalogue.
+static MAIL: Catalogue = Catalogue::new(
+    "crates/services/text",
+    &[(Lang::En, include_str!("../../text/en.txt")), (Lang::Hi, include_str!("../../text/hi.txt"))],
+);
+
+/// The words of one e-mail: its language and the organisation's zone.
+#[derive(Clone, Copy)]
+struct Words {
+    lang: Lang,
+    zone: Zone,
+}
+
+impl Words {
+    async fn of(state: &Services, workflow: &WorkflowRow, lang: Lang) -> Words {
+        Words { lang, zone: crate::organisation::zone_of(state, workflow.tenant_id).await }
+    }
+
+    /// The catalogue's text of `key` with its placeholders filled in (plain text).
+    fn say(self, key: &str, values: &[(&str, &dyn Display)]) -> String {
+        MAIL.plain(self.lang, key, values)
+    }
+
+    /// An instant, in the organisation's zone, the zone named.
+    fn time(self, millis: i64) -> String {
+        self.zone.format_in(self.lang, millis)
+    }
+}
+
+/// The language of the workflow's signers' e-mails.
+fn signers_lang(workflow: &WorkflowRow) -> Lang {
+    workflow.signer_lang().unwrap_or_default()
 }
 
 async fn requester(state: &Services, workflow: &WorkflowRow) -> String {
@@ -61,27 +95,35 @@ pub async fn invitation(state: &Services, event: &WorkflowEvent, reminder: bool)
     }
     let who = requester(state, &workflow).await;
     let url = signer_url(state, &signatory);
-    let subject = format!("{}Please sign: {}", if reminder { "Reminder: " } else { "" }, workflow.name);
-    let expires = date(signatory.link_expires_at);
+    let words = Words::of(state, &workflow, signers_lang(&workflow)).await;
+    let document: &dyn Display = &workflow.name;
+    let subject_key = if reminder { "invitation.subject_reminder" } else { "invitation.subject" };
+    let subject = words.say(subject_key, &[("document", document)]);
+    let until = words.time(signatory.link_expires_at);
     let message = super::initiate::message_of(&workflow);
+    let (hello, asks, personal) = (
+        words.say("mail.hello", &[("name", &signatory.name)]),
+        words.say("invitation.asks", &[("who", &who), ("document", document)]),
+        words.say("invitation.personal", &[("until", &until)]),
+    );
+    let their_message = words.say("invitation.their_message", &[]);
     let text = format!(
-        "Hello {name},\n\n{who} asks you to sign \"{doc}\".\n{said}\nOpen this link to read and sign:\n{url}\n\n\
-         The link is personal: do not forward it. It works until {expires}.\n",
-        name = signatory.name,
-        doc = workflow.name,
-        said = message.as_deref().map(|m| format!("\nTheir message:\n{m}\n")).unwrap_or_default(),
+        "{hello}\n\n{asks}\n{said}\n{open}\n{url}\n\n{personal}\n",
+        said = message.as_deref().map(|m| format!("\n{their_message}\n{m}\n")).unwrap_or_default(),
+        open = words.say("invitation.open", &[]),
     );
     let html = format!(
-        "<p>Hello {name},</p><p>{who} asks you to sign <strong>{doc}</strong>.</p>{said}\
-         <p><a href=\"{url}\">Read and sign</a></p><p>The link is personal: do not forward it. It works until {expires}.</p>",
-        name = escape(&signatory.name),
-        who = escape(&who),
-        doc = escape(&workflow.name),
+        "<p>{hello}</p><p>{asks}</p>{said}<p><a href=\"{url}\">{read}</a></p><p>{personal}</p>",
+        hello = escape(&hello),
+        asks = escape(&asks),
         url = escape(&url),
+        read = escape(&words.say("invitation.read_and_sign", &[])),
+        personal = escape(&personal),
         said = message
             .as_deref()
             .map(|m| format!(
-                "<p>Their message:</p><blockquote style=\"white-space:pre-wrap\">{}</blockquote>",
+                "<p>{}</p><blockquote style=\"white-space:pre-wrap\">{}</blockquote>",
+                escape(&their_message),
                 escape(m)
             ))
             .unwrap_or_default(),
@@ -120,14 +162,16 @@ pub async fn outcome(state: &Services, event: &WorkflowEvent) -> Result<(), Stri
     }
     let signatories = state.store.signatories(&workflow).await.map_err(|e| e.to_string())?;
     let reason = workflow.state_reason.clone().unwrap_or_default();
+    let words = Words::of(state, &workflow, signers_lang(&workflow)).await;
+    let line = words.say("declined.line", &[("document", &workflow.name), ("reason", &reason)]);
     for s in participants(&signatories) {
-        let line = format!("\"{}\" was declined and will not be signed. Reason: {reason}", workflow.name);
+        let hello = words.say("mail.hello", &[("name", &s.name)]);
         let mail = Mail {
             to_email: s.email.clone(),
             to_name: s.name.clone(),
-            subject: format!("Declined: {}", workflow.name),
-            text: format!("Hello {},\n\n{line}\n", s.name),
-            html: Some(format!("<p>Hello {},</p><p>{}</p>", escape(&s.name), escape(&line))),
+            subject: words.say("declined.subject", &[("document", &workflow.name)]),
+            text: format!("{hello}\n\n{line}\n"),
+            html: Some(format!("<p>{}</p><p>{}</p>", escape(&hello), escape(&line))),
             attachments: Vec::new(),
         };
         queue(state, mail, format!("mail:{}:{}:{}", workflow.id, event.seq, s.id)).await?;
@@ -141,55 +185,72 @@ pub async fn outcome(state: &Services, event: &WorkflowEvent) -> Result<(), Stri
 async fn completion(state: &Services, event: &WorkflowEvent, workflow: &WorkflowRow) -> Result<(), String> {
     let files = super::copies::files_of(state, workflow).await.map_err(|e| e.to_string())?;
     let attachments = attachments_within(&files, state.config.mail_attachment_max_bytes);
-    let until = date(super::copies::copy_until(state, workflow));
-    let attached = if attachments.is_empty() {
-        String::new()
-    } else {
-        "The signed documents and the completion certificate are attached.".to_string()
-    };
+    let until_millis = super::copies::copy_until(state, workflow);
     if setting(workflow, "sendMail") || setting(workflow, "notifyCustomer") {
+        let words = Words::of(state, workflow, signers_lang(workflow)).await;
         let signatories = state.store.signatories(workflow).await.map_err(|e| e.to_string())?;
         for s in participants(&signatories) {
             let url = format!("{}/copy", signer_url(state, s));
-            let line = format!("Everyone has signed \"{}\". {attached}", workflow.name);
-            let text = format!(
-                "Hello {},\n\n{line}\nDownload your copy (the signed documents and the completion certificate) until {until}:\n{url}\n",
-                s.name
-            );
-            let html = format!(
-                "<p>Hello {},</p><p>{}</p><p><a href=\"{}\">Download your copy</a> (the signed documents and the completion certificate), until {until}.</p>",
-                escape(&s.name),
-                escape(&line),
-                escape(&url)
-            );
-            let mail = Mail {
-                to_email: s.email.clone(),
-                to_name: s.name.clone(),
-                subject: format!("Signed by everyone: {}", workflow.name),
-                text,
-                html: Some(html),
-                attachments: attachments.clone(),
-            };
+            let mail = copy_mail(words, s, workflow, &url, until_millis, &attachments);
             queue(state, mail, format!("mail:{}:{}:{}", workflow.id, event.seq, s.id)).await?;
         }
     }
     let Some((email, name)) = sender_of(state, workflow).await else { return Ok(()) };
+    let words = Words::of(state, workflow, Lang::En).await;
     let url = format!("{}/app/workflows/{}", state.config.public_base(), workflow.id);
-    let line = format!("Everyone has signed \"{}\". {attached}", workflow.name);
+    let (hello, line) = (words.say("mail.hello", &[("name", &name)]), done_line(words, workflow, &attachments));
     let mail = Mail {
         to_email: email,
         to_name: name.clone(),
-        subject: format!("Completed: {}", workflow.name),
-        text: format!("Hello {name},\n\n{line}\nThe workflow, its documents and its certificate: {url}\n"),
+        subject: words.say("sender.subject", &[("document", &workflow.name)]),
+        text: format!("{hello}\n\n{line}\n{}\n", words.say("sender.where", &[("url", &url)])),
         html: Some(format!(
-            "<p>Hello {},</p><p>{}</p><p><a href=\"{}\">Open the workflow</a></p>",
-            escape(&name),
+            "<p>{}</p><p>{}</p><p><a href=\"{}\">{}</a></p>",
+            escape(&hello),
             escape(&line),
-            escape(&url)
+            escape(&url),
+            escape(&words.say("sender.open", &[]))
         )),
         attachments,
     };
     queue(state, mail, format!("mail:{}:{}:sender", workflow.id, event.seq)).await
+}
+
+/// "Everyone has signed", and that the files are attached when they are.
+fn done_line(words: Words, workflow: &WorkflowRow, attachments: &[MailAttachment]) -> String {
+    let line = words.say("completed.line", &[("document", &workflow.name)]);
+    if attachments.is_empty() { line } else { format!("{line} {}", words.say("completed.attached", &[])) }
+}
+
+/// A participant's copy: the files (when attached) and the link to download them until `until`.
+fn copy_mail(
+    words: Words,
+    signatory: &SignatoryRow,
+    workflow: &WorkflowRow,
+    url: &str,
+    until: i64,
+    attachments: &[MailAttachment],
+) -> Mail {
+    let until = words.time(until);
+    let (hello, line) =
+        (words.say("mail.hello", &[("name", &signatory.name)]), done_line(words, workflow, attachments));
+    let text = format!("{hello}\n\n{line}\n{}\n{url}\n", words.say("completed.download_until", &[("until", &until)]));
+    let html = format!(
+        "<p>{}</p><p>{}</p><p><a href=\"{}\">{}</a> {}</p>",
+        escape(&hello),
+        escape(&line),
+        escape(url),
+        escape(&words.say("completed.download", &[])),
+        escape(&words.say("completed.download_what", &[("until", &until)])),
+    );
+    Mail {
+        to_email: signatory.email.clone(),
+        to_name: signatory.name.clone(),
+        subject: words.say("completed.subject", &[("document", &workflow.name)]),
+        text,
+        html: Some(html),
+        attachments: attachments.to_vec(),
+    }
 }
 
 /// The files as e-mail attachments, when together they fit `limit` bytes; else none.
@@ -221,6 +282,53 @@ async fn sender_of(state: &Services, workflow: &WorkflowRow) -> Option<(String, 
 mod tests {
     use super::*;
     use crate::workflows::copies::CopyFile;
+
+    /// Every key this module names (`say("…"`, and the subjects chosen by name): each string
+    /// of the source that reads as a key of one of the catalogue's screens.
+    fn keys_used() -> Vec<String> {
+        let source = include_str!("notices.rs");
+        let mut keys: Vec<String> = source
+            .split('"')
+            .filter(|part| {
+                let well_formed = |c: char| c.is_ascii_lowercase() || c == '_' || c == '.';
+                part.contains('.') && part.chars().all(well_formed) && !part.starts_with('.') && !part.ends_with('.')
+            })
+            // Event kinds (`workflow.completed`) look like keys too: the catalogue's screens only.
+            .filter(|part| {
+                let screen = part.split('.').next().unwrap_or_default();
+                ["mail", "invitation", "declined", "completed", "sender"].contains(&screen)
+            })
+            .map(str::to_string)
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    #[test]
+    fn every_key_is_in_english_and_in_hindi() {
+        MAIL.check().expect("the e-mails' catalogues agree");
+        let (english, hindi) = (MAIL.keys(Lang::En), MAIL.keys(Lang::Hi));
+        let used = keys_used();
+        assert!(used.len() > 10, "{used:?}");
+        for key in &used {
+            assert!(english.contains(&key.as_str()), "`{key}` is missing from text/en.txt");
+        }
+        let unused: Vec<_> = english.iter().filter(|key| !used.iter().any(|u| u == *key)).collect();
+        assert!(unused.is_empty(), "keys of text/en.txt no e-mail uses: {unused:?}");
+        assert_eq!(english, hindi, "every e-mail is written in Hindi too");
+    }
+
+    #[test]
+    fn hindi_mails_name_the_time_in_the_organisations_zone() {
+        let words = Words { lang: Lang::Hi, zone: Zone::Ist };
+        // 27 Nov 2026, 19:30 UTC: already the 28th in India.
+        let said = words.say("invitation.personal", &[("until", &words.time(1_795_807_800_000))]);
+        assert!(said.contains("28 नव॰ 2026, 01:00 IST") && said.contains("लिंक"), "{said}");
+        let english = Words { lang: Lang::En, zone: Zone::Utc };
+        let subject = english.say("invitation.subject_reminder", &[("document", &"Lease")]);
+        assert_eq!(subject, "Reminder: Please sign: Lease");
+    }
 
     #[test]
     fn files_are_attached_only_when_together_they_fit() {

@@ -3,8 +3,8 @@
 //! signers' boxes from overlapping.
 
 use serde::{Deserialize, Serialize};
-use signet_domain::Millis;
 use signet_domain::fields::{self, FieldKind, FieldValue};
+use signet_domain::{Millis, Zone};
 use signet_signing::{BoxSpec, FieldMark, MarkContent, NameStyle, PageSelection, Position, Visible};
 
 use crate::gateway::seal::Mark;
@@ -256,6 +256,7 @@ pub fn filled(
     inputs: &FieldInputs,
     signer: &fields::Signer<'_>,
     at: Millis,
+    zone: Zone,
 ) -> Result<Vec<FieldValue>, (String, String)> {
     placement
         .fields
@@ -266,7 +267,7 @@ pub fn filled(
                 return Ok(FieldValue::Text { text: value.clone(), handwriting: false });
             }
             let submitted = inputs.get(&i).map(String::as_str);
-            fields::fill(field.kind, field.label(), field.required, submitted, signer, at)
+            fields::fill(field.kind, field.label(), field.required, submitted, signer, at, zone)
                 .map_err(|message| (format!("field{i}"), message))
         })
         .collect()
@@ -315,6 +316,7 @@ pub fn visible(
     pdf: &[u8],
     mark: &Mark,
     values: &[FieldValue],
+    zone: Zone,
 ) -> Result<Visible, String> {
     let (pages, rect, page_boxes) = boxes_for(placement, index, pdf)?;
     let (typed_name, name_style, image) = match mark {
@@ -322,7 +324,7 @@ pub fn visible(
         Mark::Image(bytes) => (None, signet_signing::NameStyle::Plain, Some(bytes.clone())),
     };
     let marks = marks_for(placement, values, index, pdf)?;
-    Ok(Visible { pages, rect, page_boxes, typed_name, name_style, image, show_details: true, marks })
+    Ok(Visible { pages, rect, page_boxes, typed_name, name_style, image, show_details: true, marks, zone })
 }
 
 #[cfg(test)]
@@ -395,7 +397,7 @@ mod tests {
         };
         let signer = fields::Signer { name: "Asha Verma", email: "asha@example.in" };
         let inputs = FieldInputs::from([(1, String::new()), (2, "on".into())]);
-        let values = filled(&placement, &inputs, &signer, 0).expect("filled");
+        let values = filled(&placement, &inputs, &signer, 0, Zone::Ist).expect("filled");
         assert_eq!(values[2], FieldValue::Checked(true));
         let first = marks_for(&placement, &values, 0, b"unused: no word pages").expect("marks");
         assert_eq!(first.len(), 1, "the empty optional text shows nothing: {first:?}");
@@ -407,7 +409,10 @@ mod tests {
         assert_eq!((second.len(), &second[0].content), (1, &MarkContent::Check(true)));
 
         placement.fields[1].required = true;
-        assert_eq!(filled(&placement, &inputs, &signer, 0).map_err(|(key, _)| key), Err("field1".to_string()));
+        assert_eq!(
+            filled(&placement, &inputs, &signer, 0, Zone::Ist).map_err(|(key, _)| key),
+            Err("field1".to_string())
+        );
         shift_first_document(&mut placement, 1, 2);
         let pages: Vec<(Option<usize>, PageRef)> =
             placement.fields.iter().map(|f| (f.at.document, f.at.page.clone())).collect();

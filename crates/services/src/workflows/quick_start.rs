@@ -162,6 +162,7 @@ async fn store_and_create(
         link_expires_at: now_millis() + svc.config.signer_link_ttl_secs as i64 * 1000,
         attachments,
         stamps: held.map(crate::stamps::Held::claim),
+        signer_lang: None,
     };
     create_workflow(svc, &new, actor).await
 }

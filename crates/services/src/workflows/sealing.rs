@@ -6,6 +6,7 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
+use signet_domain::Zone;
 use signet_domain::fields::{FieldValue, Signer};
 use signet_domain::workflow::DocumentState;
 use signet_domain::{Error, ErrorCode};
@@ -61,12 +62,14 @@ struct Signing {
     declared: Declared,
     /// What each of the signatory's fields shows.
     values: Vec<FieldValue>,
+    /// The organisation's zone: the date box's day, the appearance's date.
+    zone: Zone,
 }
 
 fn sign_one(state: &Services, key: &SigningKey, pdf: &[u8], index: usize, job: &Signing) -> Result<Vec<u8>, String> {
     let (signatory, workflow) = (&job.signatory, &job.workflow);
     let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
-    let visible = placement::visible(&placement, index, pdf, &job.mark, &job.values)?;
+    let visible = placement::visible(&placement, index, pdf, &job.mark, &job.values, job.zone)?;
     let statement = format!("Signed by {} <{}> (workflow {})", signatory.name, signatory.email, workflow.id);
     let reason = match &job.declared.reason {
         Some(declared) => format!("{statement}: {declared}"),
@@ -114,12 +117,14 @@ pub async fn sign_documents_with(
         Mark::Typed { .. } => "typed",
         Mark::Image(_) => "image",
     };
+    let zone = crate::organisation::zone_of(state, workflow.tenant_id).await;
     let job = Signing {
         signatory: signatory.clone(),
         workflow: workflow.clone(),
         declared: Declared::from_detail(&detail),
-        values: field_values(signatory, &placement::inputs_of(&detail))?,
+        values: field_values(signatory, &placement::inputs_of(&detail), zone)?,
         mark,
+        zone,
     };
     let mut last_conflict = None;
     for _ in 0..ATTEMPTS {
@@ -175,10 +180,11 @@ pub async fn sign_documents_with(
 
 /// What the signatory's fields show, from the signer's inputs (refused when a required one is
 /// missing: the signer corrects it).
-pub fn field_values(signatory: &SignatoryRow, inputs: &FieldInputs) -> Result<Vec<FieldValue>, Error> {
+/// A date box shows today in the organisation's `zone`.
+pub fn field_values(signatory: &SignatoryRow, inputs: &FieldInputs, zone: Zone) -> Result<Vec<FieldValue>, Error> {
     let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
     let signer = Signer { name: &signatory.name, email: &signatory.email };
-    placement::filled(&placement, inputs, &signer, signet_domain::now_millis())
+    placement::filled(&placement, inputs, &signer, signet_domain::now_millis(), zone)
         .map_err(|(field, message)| Error::field(&field, message))
 }
 

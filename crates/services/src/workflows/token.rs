@@ -92,7 +92,8 @@ pub async fn prepare(
     }
     let holder = pki::cert_common_name(&certificate).unwrap_or_else(|| session.signatory.name.clone());
     let placement: Placement = serde_json::from_str(&session.signatory.placement).unwrap_or_default();
-    let values = super::sealing::field_values(&session.signatory, inputs)?;
+    let zone = crate::organisation::zone_of(svc, session.workflow.tenant_id).await;
+    let values = super::sealing::field_values(&session.signatory, inputs, zone)?;
     let mut pending = Pending { documents: Vec::with_capacity(documents.len()) };
     for (index, doc) in documents.iter().enumerate() {
         let pdf = svc.blob.get(&BlobKey::parse(&doc.current_blob)?).await?;
@@ -105,7 +106,7 @@ pub async fn prepare(
         let prepared = svc
             .heavy
             .run(Share::Tenant(session.workflow.tenant_id), move || {
-                opts.visible = Some(placement::visible(&placement, index, &pdf, &mark, &values)?);
+                opts.visible = Some(placement::visible(&placement, index, &pdf, &mark, &values, zone)?);
                 signet_signing::prepare_pdf(&pdf, &certificate, &chain, &opts).map_err(|e| e.to_string())
             })
             .await?

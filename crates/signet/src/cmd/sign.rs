@@ -261,6 +261,8 @@ fn visible_options(args: &SignPdfArgs) -> anyhow::Result<Visible> {
         image,
         show_details: true,
         marks: Vec::new(),
+        // The CLI writes the appearance's date in India Standard Time, the platform's default.
+        zone: signet_signing::Zone::default(),
     })
 }
 

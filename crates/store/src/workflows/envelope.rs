@@ -5,7 +5,7 @@
 use serde_json::json;
 use signet_domain::audit::GENESIS_HASH;
 use signet_domain::workflow::{DocumentState, WorkflowState};
-use signet_domain::{DocumentId, Error, Millis, TemplateId, TenantId, WorkflowId, now_millis};
+use signet_domain::{DocumentId, Error, Lang, Millis, TemplateId, TenantId, WorkflowId, now_millis};
 
 use super::events::{WorkflowActor, append_event};
 use super::participation::{NewWorkflowAttachment, insert_initiator_attachments};
@@ -37,17 +37,25 @@ pub struct WorkflowRow {
     pub created_at: Millis,
     pub updated_at: Millis,
     pub completed_at: Option<Millis>,
+    /// The code of [`WorkflowRow::signer_lang`] as stored.
+    signer_lang: Option<String>,
 }
 
 impl WorkflowRow {
     pub fn state(&self) -> WorkflowState {
         self.state
     }
+
+    /// The language the workflow's signer pages and e-mails are in, when its sender chose one
+    /// (else each signer's browser decides). A code no longer known counts as no choice.
+    pub fn signer_lang(&self) -> Option<Lang> {
+        self.signer_lang.as_deref().and_then(Lang::from_code)
+    }
 }
 
 pub(super) const WORKFLOW_COLUMNS: &str = "id, tenant_id, template_id, name, reference_no, workflow_type, state, \
     state_reason, current_order, settings, reminder_every_days, expires_at, linked_ids, category_id, created_by, \
-    certificate_blob, created_at, updated_at, completed_at";
+    certificate_blob, created_at, updated_at, completed_at, signer_lang";
 
 pub struct NewWorkflow<'a> {
     pub tenant_id: TenantId,
@@ -68,6 +76,8 @@ pub struct NewWorkflow<'a> {
     /// Stamp papers reserved for this workflow's document, allocated to it in its creation
     /// transaction (`crate::stamps`).
     pub stamps: Option<crate::stamps::StampClaim>,
+    /// The language of the signer pages and e-mails, when the sender chose one.
+    pub signer_lang: Option<Lang>,
 }
 
 /// A created workflow with its signatories (ids settled).
@@ -176,8 +186,8 @@ impl Store {
         let first_order = new.signatories.iter().map(|s| s.planned.signing_order).min().unwrap_or(1);
         let insert_workflow = format!(
             "INSERT INTO workflows (tenant_id, template_id, name, reference_no, workflow_type, state, current_order, \
-             settings, reminder_every_days, expires_at, linked_ids, created_by, event_head, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $14, $6, $7, $8, $9, $10, $11, $12, $13, $13) \
+             settings, reminder_every_days, expires_at, linked_ids, created_by, event_head, created_at, updated_at, signer_lang) \
+             VALUES ($1, $2, $3, $4, $5, $14, $6, $7, $8, $9, $10, $11, $12, $13, $13, $15) \
              RETURNING {WORKFLOW_COLUMNS}"
         );
         on_db!(self, pool => {
@@ -197,6 +207,7 @@ impl Store {
                 .bind(GENESIS_HASH)
                 .bind(now)
                 .bind(WorkflowState::InProgress.as_str())
+                .bind(new.signer_lang.map(Lang::code))
                 .fetch_one(&mut *tx)
                 .await
                 .map_err(db_err)?;

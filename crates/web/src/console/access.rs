@@ -22,7 +22,7 @@ use signet_services::{menus, users};
 
 use super::session::see_other;
 use super::text::{Text, key};
-use super::{FormFields, Frame, Session, failure, render, shown_again, when};
+use super::{FormFields, Frame, Session, failure, render, shown_again};
 
 /// Entries listed on the page (the first made), and people and departments offered.
 const LISTED: usize = 200;
@@ -96,7 +96,7 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
                 key("access.kind.activity")
             }),
             removable: row.kind == "activity",
-            created: when(row.created_at),
+            created: session.when(row.created_at),
             departments: departments
                 .into_iter()
                 .map(|(id, label)| Granted { id, label, direct: true, not_active: None })

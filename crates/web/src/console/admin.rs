@@ -17,7 +17,7 @@ use signet_domain::{DepartmentId, Error, WebhookId};
 use signet_services::{departments, webhooks};
 
 use super::session::see_other;
-use super::{FormFields, Frame, Session, failure, render, shown_again, when};
+use super::{FormFields, Frame, Session, failure, render, shown_again};
 
 struct DepartmentView {
     id: i64,
@@ -46,7 +46,7 @@ async fn departments_page(
         frame: session.frame("/app/departments"),
         departments: rows
             .into_iter()
-            .map(|d| DepartmentView { id: d.id.get(), name: d.name, created: when(d.created_at) })
+            .map(|d| DepartmentView { id: d.id.get(), name: d.name, created: session.when(d.created_at) })
             .collect(),
         total,
         may_change: session.auth.access.allows(Permission::ManagePeople),
@@ -178,7 +178,7 @@ async fn webhooks_page(state: &AppState, session: &Session, shown: Option<i64>) 
                         (None, Some(error)) => error,
                         (None, None) => String::new(),
                     },
-                    at: when(d.updated_at),
+                    at: session.when(d.updated_at),
                 })
                 .collect();
             Some((id, deliveries))

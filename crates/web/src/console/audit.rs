@@ -9,7 +9,7 @@ use signet_api::AppState;
 use signet_domain::access::Permission;
 use signet_domain::audit::Party;
 
-use super::{Frame, Session, failure, render, when};
+use super::{Frame, Session, failure, render};
 
 const PAGE: i64 = 100;
 
@@ -88,7 +88,7 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(from): 
                 Some(name) => format!("{name} ({})", e.target),
                 None => e.target,
             };
-            EntryView { seq: e.seq, at: when(e.at), actor, actor_ref, action: e.action, target }
+            EntryView { seq: e.seq, at: session.when(e.at), actor, actor_ref, action: e.action, target }
         })
         .collect();
     render(StatusCode::OK, &AuditPage { frame: session.frame("/app/audit"), entries, next, verified })

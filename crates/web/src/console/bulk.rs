@@ -22,7 +22,7 @@ use signet_services::heavy::Share;
 
 use super::session::see_other;
 use super::text::{Text, key};
-use super::{Frame, Session, failure, render, user_text, when};
+use super::{Frame, Session, failure, render, user_text};
 
 /// The largest spreadsheet accepted (as the API's).
 const MAX_SHEET_BYTES: usize = bulk_send::MAX_FILE_BYTES;
@@ -238,7 +238,7 @@ pub async fn job(State(state): State<AppState>, session: Session, ApiPath(id): A
             let page = JobPage {
                 frame: session.frame(""),
                 status: status_text(session.text, &job.status),
-                started: when(job.created_at),
+                started: session.when(job.created_at),
                 job,
             };
             render(StatusCode::OK, &page)

@@ -16,7 +16,7 @@ use signet_services::exports::{self, Dataset, ExportInput, ExportJobStatus, Star
 
 use super::session::see_other;
 use super::text::key;
-use super::{Frame, Session, failure, render, when};
+use super::{Frame, Session, failure, render};
 
 const DATASETS: [(&str, &str, Dataset); 4] = [
     ("workflows", key("exports.dataset.workflows"), Dataset::Workflows),
@@ -138,7 +138,7 @@ pub async fn job(State(state): State<AppState>, session: Session, ApiPath(id): A
     match job_of(&state, &session, &id).await {
         Ok(job) => {
             let job = exports::status(&state.services, &job);
-            let asked = when(job.created_at);
+            let asked = session.when(job.created_at);
             render(StatusCode::OK, &JobPage { frame: session.frame("/app/exports"), job, asked })
         }
         Err(error) => failure(error),

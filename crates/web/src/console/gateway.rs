@@ -15,7 +15,7 @@ use signet_services::gateway::admin::{self, FILE_TYPES};
 
 use super::session::see_other;
 use super::text::key;
-use super::{FormFields, Frame, Session, failure, render, shown_again, when};
+use super::{FormFields, Frame, Session, failure, render, shown_again};
 
 const SIGNATURE_TYPES: [(i64, &str); 3] = [
     (4, key("gateway.signature_type.electronic")),
@@ -54,8 +54,8 @@ async fn gateway_page(state: &AppState, session: &Session) -> Result<GatewayPage
             id: t.id,
             label: t.label,
             hint: t.token_hint,
-            created: when(t.created_at),
-            revoked: t.revoked_at.map(when),
+            created: session.when(t.created_at),
+            revoked: t.revoked_at.map(|at| session.when(at)),
         })
         .collect();
     Ok(GatewayPage {

@@ -12,7 +12,7 @@ use signet_services::inbox;
 use signet_services::workflows::links::signer_path;
 
 use super::session::see_other;
-use super::{Frame, Session, failure, render, when};
+use super::{Frame, Session, failure, render};
 
 struct DueView {
     signatory: i64,
@@ -39,13 +39,14 @@ pub async fn list(State(state): State<AppState>, session: Session) -> Response {
         Ok(waiting) => (waiting.due, waiting.lots),
         Err(error) => return failure(error),
     };
-    let lots = lots.into_iter().map(|l| LotView { id: l.id, name: l.name, since: when(l.created_at) }).collect();
+    let lots =
+        lots.into_iter().map(|l| LotView { id: l.id, name: l.name, since: session.when(l.created_at) }).collect();
     let due = due
         .into_iter()
         .map(|(signatory, workflow)| DueView {
             signatory: signatory.id.get(),
             workflow: workflow.name,
-            since: when(signatory.notified_at.unwrap_or(signatory.created_at)),
+            since: session.when(signatory.notified_at.unwrap_or(signatory.created_at)),
         })
         .collect();
     render(StatusCode::OK, &InboxPage { frame: session.frame("/app/inbox"), due, lots })

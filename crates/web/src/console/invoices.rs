@@ -20,7 +20,7 @@ use signet_services::invoices::{self as service, IssuedDocument, ListInput, Work
 
 use super::session::see_other;
 use super::text::{Text, key};
-use super::{FormFields, Frame, Session, failure, page_error, render, shown_again, when};
+use super::{FormFields, Frame, Session, failure, page_error, render, shown_again};
 
 /// The documents of a workflow, by the address they download from.
 const DOCUMENTS: [(&str, &str); 2] =
@@ -127,7 +127,7 @@ async fn listing(state: &AppState, session: &Session, filter: ListFilter) -> Res
             IssuedRow {
                 workflow: row.workflow_id,
                 label: session.text.s(label),
-                issued: when(row.issued_at),
+                issued: session.when(row.issued_at),
                 total: format!("₹{}", format_rupees(row.total_paise)),
                 href: format!("/app/invoices/{}/{path}", row.workflow_id),
                 number: row.number,
@@ -203,7 +203,7 @@ async fn invoices_page_listing(
             address: p.address,
             gstin: p.gstin.unwrap_or_default(),
             state_code: p.state_code,
-            updated: Some(when(p.updated_at)),
+            updated: Some(session.when(p.updated_at)),
         }))
     } else {
         None
@@ -222,11 +222,12 @@ async fn invoices_page_listing(
 }
 
 /// The documents issued for workflow `id`, as the page lists them.
-fn documents_of(text: Text, id: i64, issued: WorkflowInvoices) -> (Vec<DocumentView>, String) {
+fn documents_of(session: &Session, id: i64, issued: WorkflowInvoices) -> (Vec<DocumentView>, String) {
+    let text = session.text;
     let view = |(path, label): (&str, &'static str), document: IssuedDocument| DocumentView {
         label: text.s(label),
         number: document.number,
-        issued: when(document.issued_at),
+        issued: session.when(document.issued_at),
         total: format!("₹{}", format_rupees(document.total_paise)),
         href: format!("/app/invoices/{id}/{path}"),
     };
@@ -260,7 +261,7 @@ pub async fn show(State(state): State<AppState>, session: Session, Query(query):
             let id = workflow_id(session.text, &asked)?;
             service::fetch(&state.services, &session.auth.caller(), id)
                 .await
-                .map(|issued| documents_of(session.text, id, issued))
+                .map(|issued| documents_of(&session, id, issued))
         }
         .await;
         match looked_up {

@@ -18,7 +18,7 @@ use signet_services::{login, sso, totp};
 
 use super::session::see_other;
 use super::text::{Text, key};
-use super::{FormFields, Frame, Session, failure, render, shown_again, when};
+use super::{FormFields, Frame, Session, failure, render, shown_again};
 
 /// A login mode as people read it.
 fn mode_text(text: Text, mode: LoginMode) -> &'static str {
@@ -114,7 +114,7 @@ async fn login_page(state: &AppState, session: &Session, error: Option<String>) 
         .map(|l| LinkedView {
             display_name: l.display_name,
             email: l.email.unwrap_or_default(),
-            linked: when(l.linked_at),
+            linked: session.when(l.linked_at),
             disabled: l.disabled,
         })
         .collect();
@@ -137,7 +137,7 @@ async fn login_page(state: &AppState, session: &Session, error: Option<String>) 
                 },
                 open: false,
                 domains: domains.join(", "),
-                created: when(row.created_at),
+                created: session.when(row.created_at),
                 id: row.id,
                 name: row.name,
                 display_name: row.display_name,
@@ -160,7 +160,7 @@ async fn login_page(state: &AppState, session: &Session, error: Option<String>) 
         .map(|p| ProofView {
             record_name: sso::domains::record_name(&p.domain),
             record_value: sso::domains::record_value(&p.token),
-            proven: p.proven_at.map(when),
+            proven: p.proven_at.map(|at| session.when(at)),
             domain: p.domain,
         })
         .collect();

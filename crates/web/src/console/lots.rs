@@ -13,7 +13,7 @@ use signet_domain::access::Permission;
 use signet_services::lots;
 
 use super::session::see_other;
-use super::{FormFields, Frame, Session, render, shown_again, when};
+use super::{FormFields, Frame, Session, render, shown_again};
 
 struct SignerOption {
     id: i64,
@@ -86,7 +86,7 @@ async fn lots_page(
             id: w.id.get(),
             chosen: typed.chosen.iter().any(|c| c.trim() == w.id.to_string()),
             name: w.name,
-            since: when(w.created_at),
+            since: session.when(w.created_at),
         })
         .collect();
     Ok(LotsPage {

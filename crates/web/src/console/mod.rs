@@ -18,6 +18,7 @@ mod inbox;
 mod invoices;
 mod login;
 mod lots;
+mod organisation;
 mod people;
 mod roles;
 mod send;
@@ -38,8 +39,8 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use signet_api::AppState;
 use signet_api::auth::Auth;
-use signet_domain::Error;
 use signet_domain::access::Permission;
+use signet_domain::{Error, Zone};
 use text::{Html as TextHtml, Text, key};
 
 /// Scripts and styles from this origin only; page images are this origin's too.
@@ -117,6 +118,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/login/domains", post(login::start_domain_proof))
         .route("/app/login/domains/check", post(login::check_domain_proof))
         .route("/app/login/sso-second-factor", post(login::set_sso_second_factor))
+        .route("/app/organisation", get(organisation::show).post(organisation::save))
         .route("/app/gateway", get(gateway::show))
         .route("/app/gateway/authtokens", post(gateway::create_token))
         .route("/app/gateway/authtokens/{id}/revoke", post(gateway::revoke_token))
@@ -152,6 +154,16 @@ pub struct Session {
     pub name: String,
     /// The console's text in the language the browser asks for.
     pub text: Text,
+    /// The organisation's time zone, in which the console shows every time.
+    pub zone: Zone,
+}
+
+impl Session {
+    /// An instant as people read it, in the organisation's zone with the zone named
+    /// (`28 Nov 2026, 01:00 IST`).
+    pub fn when(&self, millis: i64) -> String {
+        self.zone.format_in(self.text.lang(), millis)
+    }
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Session {
@@ -243,6 +255,7 @@ const SECTIONS: [(&str, &[(&str, &str, Permission)]); 4] = [
         &[
             (key("frame.nav.signing"), "/app/signing", Permission::Authenticated),
             (key("frame.nav.login"), "/app/login", Permission::Authenticated),
+            (key("frame.nav.organisation"), "/app/organisation", Permission::ManageSettings),
             (key("frame.nav.gateway"), "/app/gateway", Permission::ManageSettings),
             (key("frame.nav.webhooks"), "/app/webhooks", Permission::ManageSettings),
         ],
@@ -467,14 +480,4 @@ pub(crate) fn download(bytes: axum::body::Bytes, name: &str) -> Response {
     let mut response = signet_api::routes::documents::download_response(bytes, name, "application/octet-stream");
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
-}
-
-/// A date and time as people read it (UTC), from milliseconds since the epoch.
-pub(crate) fn when(millis: i64) -> String {
-    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
-        .ok()
-        .and_then(|at| {
-            at.format(time::macros::format_description!("[day] [month repr:short] [year], [hour]:[minute] UTC")).ok()
-        })
-        .unwrap_or_default()
 }

@@ -26,7 +26,7 @@ use signet_services::workflows::staged::{self, ChosenAttachment, StagedAttachmen
 use signet_services::workflows::templates::{self, TemplateDefinition, TemplateField};
 
 use super::session::see_other;
-use super::text::{Text, key};
+use super::text::{Lang, Text, key};
 use super::{FormFields, Frame, Session, failure, render, user_text};
 
 /// Signatory rows the first form opens with; more are added on the form (by its script, or a
@@ -263,6 +263,8 @@ struct SendPage {
     /// The sender's message to the signers.
     message: String,
     send_mail: bool,
+    /// The signers' language as chosen (its code; empty: each signer's browser decides).
+    signer_lang: String,
     signers: Vec<Signer>,
     methods: Vec<(&'static str, &'static str)>,
     templates: Vec<(i64, String)>,
@@ -271,6 +273,19 @@ struct SendPage {
     stamp_sources: [(&'static str, &'static str); 3],
     states: &'static [(&'static str, &'static str)],
     requests: Vec<RequestRow>,
+}
+
+/// The language of the signer pages and e-mails the forms chose (`signer_lang`, a code); none
+/// when each signer's browser decides (or a code that is not one of ours).
+fn signer_lang(fields: &FormFields) -> Option<Lang> {
+    Lang::from_code(fields.get("signer_lang"))
+}
+
+impl SendPage {
+    /// The languages the form offers the signers, by code and own name.
+    fn signer_languages(&self) -> Vec<(&'static str, &'static str)> {
+        Lang::ALL.iter().map(|lang| (lang.code(), lang.own_name())).collect()
+    }
 }
 
 /// The tenant's templates to start from, by name.
@@ -329,6 +344,7 @@ pub async fn form(State(state): State<AppState>, session: Session, Query(query):
         reminder_days: "3".into(),
         message: String::new(),
         send_mail: true,
+        signer_lang: String::new(),
         signers: empty_rows(rows),
         methods: offered_methods(&state, session.text),
         stamp: StampForm::read(&FormFields(Vec::new())),
@@ -413,6 +429,7 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
             reminder_days: fields.get("reminder_days").to_string(),
             message: fields.get("message").to_string(),
             send_mail: fields.get("send_mail") == "on",
+            signer_lang: fields.get("signer_lang").to_string(),
             signers: rows,
             methods: offered_methods(&state, session.text),
             templates: templates.clone(),
@@ -558,6 +575,7 @@ struct PlacePage {
     message: String,
     template_name: String,
     send_mail: bool,
+    signer_lang: String,
     signers: Vec<Signer>,
     documents: Vec<DocumentView>,
     box_width: f64,
@@ -634,6 +652,7 @@ fn placement_with(
         message: fields.get("message").to_string(),
         template_name: fields.get("template_name").to_string(),
         send_mail: fields.get("send_mail") == "on",
+        signer_lang: fields.get("signer_lang").to_string(),
         signers: sending.signers.clone(),
         documents: views,
         box_width: BOX.0,
@@ -765,6 +784,8 @@ struct ReviewPage {
     expiry: String,
     reminders: String,
     send_mail: bool,
+    /// The signers' language by its own name; none: each signer's browser decides.
+    signer_lang: Option<&'static str>,
     message: String,
     stamp: Vec<(&'static str, String)>,
     attachments: Vec<StagedAttachment>,
@@ -885,6 +906,7 @@ async fn review_page(
             [key("review.reminders.none"), key("review.reminders.one"), key("review.reminders.other")],
         ),
         send_mail: fields.get("send_mail") == "on",
+        signer_lang: signer_lang(fields).map(Lang::own_name),
         message: fields.get("message").to_string(),
         stamp: stamp_lines(session.text, &StampForm::read(fields)),
         attachments: sending.attachments.clone(),
@@ -1064,6 +1086,7 @@ fn request_of(text: Text, fields: &FormFields, sending: &Sending) -> Result<Init
         envelope_expiry,
         reminder_frequency: days(text, fields, "reminder_days", "reminders")?,
         settings: serde_json::json!({ "sendMail": fields.get("send_mail") == "on" }),
+        signer_lang: signer_lang(fields),
         message: Some(fields.get("message").to_string()).filter(|m| !m.is_empty()),
         attachments: Vec::new(),
         stamp: StampForm::read(fields).details(text)?,

@@ -135,6 +135,7 @@ async fn current(state: &AppState, headers: &HeaderMap, ip: std::net::IpAddr) ->
         csrf: csrf_token(&cookie.refresh_token),
         name: name.unwrap_or_default(),
         text: super::text::Text::new(lang),
+        zone: signet_services::organisation::zone_of(&state.services, tenant_id).await,
     }))
 }
 

@@ -20,7 +20,7 @@ use signet_services::workflows::profiles::{self, NewProfile};
 
 use super::session::see_other;
 use super::text::Text;
-use super::{FormFields, Frame, Session, failure, page_error, read_multipart, render, shown_again, when};
+use super::{FormFields, Frame, Session, failure, page_error, read_multipart, render, shown_again};
 
 /// One of the person's own certificates.
 struct CertificateView {
@@ -69,7 +69,7 @@ async fn signing_page(state: &AppState, session: &Session, error: Option<String>
             id: p.id,
             name: p.name.clone(),
             subject: p.subject.clone(),
-            expires: when(p.not_after),
+            expires: session.when(p.not_after),
             chosen: settings.auto_sign_profile_id == Some(p.id),
         })
         .collect();
@@ -79,10 +79,10 @@ async fn signing_page(state: &AppState, session: &Session, error: Option<String>
         .filter(|_| may_change)
         .map(|p| ProfileView {
             id: p.id,
-            expires: when(p.not_after),
-            created: when(p.created_at),
+            expires: session.when(p.not_after),
+            created: session.when(p.created_at),
             enrolled: p.owner_id.is_some(),
-            revoked: p.revoked_at.map(when),
+            revoked: p.revoked_at.map(|at| session.when(at)),
             name: p.name,
             email: p.email,
             subject: p.subject,

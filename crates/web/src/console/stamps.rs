@@ -20,7 +20,7 @@ use signet_services::stamps::{self as stamp_service, ArticleInput, LoadItem};
 
 use super::session::see_other;
 use super::text::{Text, key};
-use super::{FormFields, Frame, Session, failure, page_error, read_multipart, render, shown_again, when};
+use super::{FormFields, Frame, Session, failure, page_error, read_multipart, render, shown_again};
 
 /// Certificates listed on the page (the newest of the chosen state).
 const LISTED: i64 = 100;
@@ -106,7 +106,7 @@ async fn stamps_page(
             reference: r.reference_no,
             status: r.state.as_str(),
             workflow: r.workflow_id,
-            loaded: when(r.loaded_at),
+            loaded: session.when(r.loaded_at),
         })
         .collect();
     let articles = stamp_service::articles_for(&state.services, &caller, state_code)

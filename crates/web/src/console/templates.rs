@@ -21,7 +21,7 @@ use signet_services::workflows::templates::{self, TemplateChange, TemplateDefini
 
 use super::session::see_other;
 use super::text::{Text, key};
-use super::{FormFields, Frame, Session, failure, render, shown_again, when};
+use super::{FormFields, Frame, Session, failure, render, shown_again};
 
 /// Blank rows the edit form offers for new places.
 const BLANK_ROWS: usize = 3;
@@ -78,20 +78,21 @@ async fn library_page(
         frame: session.frame("/app/templates"),
         q,
         archived,
-        templates: found.iter().map(|t| view_of(session.text, t)).collect(),
+        templates: found.iter().map(|t| view_of(session, t)).collect(),
         may_send: session.auth.access.allows(Permission::SendWorkflows),
         error,
     })
 }
 
-fn view_of(text: Text, template: &TemplateRow) -> TemplateView {
+fn view_of(session: &Session, template: &TemplateRow) -> TemplateView {
+    let text = session.text;
     let places = definition_of(template).fields.len();
     TemplateView {
         id: template.id.get(),
         name: template.name.clone(),
         places,
         document: template.document_name.clone().unwrap_or_else(|| text.s("templates.no_document").to_string()),
-        updated: when(template.updated_at),
+        updated: session.when(template.updated_at),
     }
 }
 

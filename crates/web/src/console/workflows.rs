@@ -18,7 +18,7 @@ use signet_domain::workflow::{REMINDER_GAP_MS, may_remind_by_hand};
 use signet_services::workflows::actions;
 
 use super::text::{Text, key};
-use super::{Frame, Session, failure, render, when};
+use super::{Frame, Session, failure, render};
 
 /// The states a list can be filtered by, with the words people read.
 const STATES: [(&str, &str); 5] = [
@@ -103,11 +103,11 @@ fn count_views(text: Text, counts: Vec<(WorkflowState, i64)>, wanted: Option<&st
 }
 
 /// Whom the workflow `id` waits for, and since when.
-fn waiting_views(waiting: &[Waiting], id: WorkflowId) -> Vec<WaitingView> {
+fn waiting_views(session: &Session, waiting: &[Waiting], id: WorkflowId) -> Vec<WaitingView> {
     waiting
         .iter()
         .filter(|s| s.workflow_id == id)
-        .map(|s| WaitingView { name: s.name.clone(), email: s.email.clone(), since: when(s.since) })
+        .map(|s| WaitingView { name: s.name.clone(), email: s.email.clone(), since: session.when(s.since) })
         .collect()
 }
 
@@ -144,8 +144,8 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(filter)
                 reference: w.reference_no.unwrap_or_default(),
                 state: state_label(session.text, w.state.as_str()),
                 state_class: w.state.as_str().replace('_', "-"),
-                created: when(w.created_at),
-                waiting: waiting_views(&waiting, w.id),
+                created: session.when(w.created_at),
+                waiting: waiting_views(&session, &waiting, w.id),
                 name: w.name,
             })
             .collect(),
@@ -222,14 +222,15 @@ fn named(text: Text, who: &Named) -> String {
 }
 
 /// An event in words.
-fn event_view(text: Text, event: &TimelineEntry) -> EventView {
+fn event_view(session: &Session, event: &TimelineEntry) -> EventView {
+    let text = session.text;
     let subject = event.subject.as_ref().map(|s| named(text, s)).unwrap_or_default();
     let what = match EVENT_WORDS.iter().find(|(action, _)| *action == event.action) {
         Some((_, words)) => text.plain(words, &[("subject", &subject)]),
         None => event.action.clone(),
     };
     let by = (event.subject.as_ref() != Some(&event.actor)).then(|| named(text, &event.actor));
-    EventView { at: when(event.at), what, by }
+    EventView { at: session.when(event.at), what, by }
 }
 
 struct DocumentView {
@@ -372,9 +373,9 @@ async fn workflow_page(
                 id: s.id.get(),
                 name: s.name.clone(),
                 email: s.email.clone(),
-                last_notice: mails.then(|| when(last)),
+                last_notice: mails.then(|| session.when(last)),
                 may_remind,
-                remind_from: (mails && !may_remind).then(|| when(last.saturating_add(REMINDER_GAP_MS))),
+                remind_from: (mails && !may_remind).then(|| session.when(last.saturating_add(REMINDER_GAP_MS))),
             }
         })
         .collect();
@@ -383,13 +384,14 @@ async fn workflow_page(
         Some(days) if days > 1 => session.text.plain("workflow.reminders.other", &[("n", &days)]),
         _ => session.text.s("workflow.reminders.none").to_string(),
     };
-    let expires = workflow.expires_at.map_or_else(|| session.text.s("workflow.expires.never").to_string(), when);
+    let expires =
+        workflow.expires_at.map_or_else(|| session.text.s("workflow.expires.never").to_string(), |at| session.when(at));
     let mut documents = Vec::with_capacity(details.documents.len());
     for d in details.documents {
         let comments = signet_services::workflows::actions::comments(&state.services, &caller, d.id)
             .await?
             .into_iter()
-            .map(|(author, text, at)| CommentView { author, text, at: when(at) })
+            .map(|(author, text, at)| CommentView { author, text, at: session.when(at) })
             .collect();
         documents.push(DocumentView { id: d.id.get(), name: d.name, pages: d.page_count, comments });
     }
@@ -400,7 +402,7 @@ async fn workflow_page(
         reference: workflow.reference_no.clone().unwrap_or_default(),
         state: state_label(session.text, workflow.state.as_str()),
         state_class: workflow.state.as_str().replace('_', "-"),
-        created: when(workflow.created_at),
+        created: session.when(workflow.created_at),
         completed: workflow.state.as_str() == "completed",
         may_act: session.auth.access.allows(Permission::SendWorkflows),
         notice,
@@ -417,12 +419,12 @@ async fn workflow_page(
                 name: s.name,
                 email: s.email,
                 state: signatory_state_label(session.text, s.state),
-                signed: s.signed_at.map(when).unwrap_or_default(),
+                signed: s.signed_at.map(|at| session.when(at)).unwrap_or_default(),
             })
             .collect(),
         documents,
         attachments,
-        events: events.iter().map(|e| event_view(session.text, e)).collect(),
+        events: events.iter().map(|e| event_view(&session, e)).collect(),
         chain_intact,
     })
 }

@@ -173,6 +173,8 @@ async fn render(state: &Services, open: &OpenTransaction, base: String, error: O
         data_text,
         data_cut,
         only_unavailable: !(allowed.typed || allowed.draw || allowed.upload || esign || token),
+        text: crate::console::text::Text::EN,
+        lang_query: String::new(),
     })
 }
 

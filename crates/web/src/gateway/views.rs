@@ -52,6 +52,11 @@ pub struct SignPage {
     pub data_text: Option<String>,
     pub data_cut: bool,
     pub only_unavailable: bool,
+    /// The words of the forms it shares with the workflow signer page (English: the gateway's
+    /// pages are, as its error codes).
+    pub text: crate::console::text::Text,
+    /// What the shared forms' addresses end with (nothing here: no language switch).
+    pub lang_query: String,
 }
 
 /// `connect-src` names the signer utility's loopback addresses (its default port and the next

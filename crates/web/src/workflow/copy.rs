@@ -4,13 +4,15 @@
 
 use askama::Template;
 use axum::extract::State;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::Response;
 use signet_api::extract::ApiPath;
+use signet_domain::Lang;
 use signet_services::Services;
 use signet_services::workflows::copies::{self, Copy};
 
-use super::PageError;
+use super::{PageError, page_lang};
+use crate::console::text::Text;
 
 /// One file as the page lists it.
 struct Listed {
@@ -22,6 +24,9 @@ struct Listed {
 #[derive(Template)]
 #[template(path = "workflow_copy.html")]
 struct CopyPage {
+    text: Text,
+    /// The address the language switch leads to.
+    switch_to: String,
     workflow_name: String,
     signer_name: String,
     until: String,
@@ -38,28 +43,33 @@ fn readable_size(bytes: u64) -> String {
     }
 }
 
-fn day(millis: i64) -> String {
-    time::OffsetDateTime::from_unix_timestamp(millis / 1000)
-        .ok()
-        .and_then(|t| t.format(time::macros::format_description!("[day] [month repr:short] [year]")).ok())
-        .unwrap_or_default()
-}
-
-async fn open(state: &Services, id: i64, secret: &str) -> Result<Copy, PageError> {
-    Ok(copies::open_copy(state, id.into(), secret).await?)
+/// The copy of signatory `id`, or the page saying why not in the language of the request
+/// (the workflow is not known then).
+async fn open(state: &Services, id: i64, secret: &str, uri: &Uri, headers: &HeaderMap) -> Result<Copy, PageError> {
+    copies::open_copy(state, id.into(), secret)
+        .await
+        .map_err(|closed| PageError::closed(closed, Text::new(page_lang(uri, headers, None))))
 }
 
 /// `GET /sign/w/{signatoryId}/{secret}/copy`: the participant's copy.
 pub async fn show(
     State(state): State<Services>,
     ApiPath((id, secret)): ApiPath<(i64, String)>,
+    uri: Uri,
+    headers: HeaderMap,
 ) -> Result<Response, PageError> {
-    let copy = open(&state, id, &secret).await?;
+    let copy = open(&state, id, &secret, &uri, &headers).await?;
+    let lang: Lang = page_lang(&uri, &headers, copy.workflow.signer_lang());
+    // The last moment of the copy, in the organisation's zone with the zone named.
+    let zone = signet_services::organisation::zone_of(&state, copy.workflow.tenant_id).await;
+    let base = format!("/sign/w/{id}/{secret}");
     let page = CopyPage {
+        text: Text::new(lang),
+        switch_to: format!("{base}/copy"),
         workflow_name: copy.workflow.name.clone(),
         signer_name: copy.signatory.name.clone(),
-        until: day(copy.until),
-        base: format!("/sign/w/{id}/{secret}"),
+        until: zone.format_in(lang, copy.until),
+        base,
         files: copy
             .files
             .iter()
@@ -67,7 +77,7 @@ pub async fn show(
             .map(|(index, f)| Listed { index, name: f.name.clone(), size: readable_size(f.size) })
             .collect(),
     };
-    let body = page.render().unwrap_or_else(|_| "Your copy".into());
+    let body = page.render().unwrap_or_else(|_| copy.workflow.name.clone());
     let mut response = crate::account::html(StatusCode::OK, body);
     // The page names the signer and the documents: not for shared caches.
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -78,9 +88,13 @@ pub async fn show(
 pub async fn file(
     State(state): State<Services>,
     ApiPath((id, secret, index)): ApiPath<(i64, String, usize)>,
+    uri: Uri,
+    headers: HeaderMap,
 ) -> Result<Response, PageError> {
-    let copy = open(&state, id, &secret).await?;
-    let (name, bytes) = copies::copy_file(&state, &copy, index).await?;
+    let copy = open(&state, id, &secret, &uri, &headers).await?;
+    let text = Text::new(page_lang(&uri, &headers, copy.workflow.signer_lang()));
+    let (name, bytes) =
+        copies::copy_file(&state, &copy, index).await.map_err(|closed| PageError::closed(closed, text))?;
     let mut response = signet_api::routes::documents::download_response(bytes, &name, "application/pdf");
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)

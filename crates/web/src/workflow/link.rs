@@ -1,34 +1,59 @@
 //! The one way into a workflow signer page ([`SignerLink`]) and the one way a page answers
 //! a failure ([`PageError`]): a refusal the signer can act on is shown, an internal failure
 //! is logged and shown as one generic text (never store, blob or I/O text on a page).
+//!
+//! The pages' language ([`page_lang`]): the one the signer picked with the page's switch
+//! (`?lang=`, which every form of the page carries on), else the one the sender chose for the
+//! workflow, else the one the browser asks for (`Accept-Language`).
 
 use axum::extract::{FromRequestParts, RawPathParams};
-use axum::http::StatusCode;
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use signet_domain::Error;
+use signet_domain::{Error, Lang};
 use signet_services::Services;
 use signet_services::workflows::signer::{self, LinkClosed, SignerSession};
 
-use super::{capitalised, message, user_text};
+use super::{capitalised, message_in, user_text};
+use crate::console::text::{Text, key};
 
 /// An open signer link (`/sign/w/{id}/{secret}/...`): the signatory whose turn it is, their
-/// workflow, and the page's base address. A link that is wrong, used up, expired or early is
-/// refused with its page before the handler runs.
+/// workflow, the page's base address and language. A link that is wrong, used up, expired or
+/// early is refused with its page before the handler runs.
 pub struct SignerLink {
     pub session: SignerSession,
     pub base: String,
+    /// The page's words, in its language.
+    pub text: Text,
+}
+
+impl SignerLink {
+    /// What the page's forms' addresses end with, so that the answer to a form is in the
+    /// page's language.
+    pub fn lang_query(&self) -> String {
+        format!("?lang={}", self.text.lang().code())
+    }
+}
+
+/// The language of a signer page: the switch's choice (`?lang=`), else the workflow's (when
+/// known and chosen), else the browser's.
+pub fn page_lang(uri: &Uri, headers: &HeaderMap, workflow_lang: Option<Lang>) -> Lang {
+    let switched = Lang::asked_in_query(uri.query());
+    let accept = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
+    switched.or(workflow_lang).unwrap_or_else(|| accept.map(Lang::from_accept_language).unwrap_or_default())
 }
 
 impl FromRequestParts<Services> for SignerLink {
     type Rejection = PageError;
 
     async fn from_request_parts(parts: &mut Parts, state: &Services) -> Result<Self, Self::Rejection> {
-        let params =
-            RawPathParams::from_request_parts(parts, state).await.map_err(|_| PageError::Link(LinkClosed::NotFound))?;
+        // Until the workflow is known, the switch's or the browser's language.
+        let text = Text::new(page_lang(&parts.uri, &parts.headers, None));
+        let not_found = || PageError::Link(LinkClosed::NotFound, text);
+        let params = RawPathParams::from_request_parts(parts, state).await.map_err(|_| not_found())?;
         let param = |name: &str| params.iter().find(|(key, _)| *key == name).map(|(_, value)| value.to_string());
-        let id = param("id").and_then(|id| id.parse::<i64>().ok()).ok_or(PageError::Link(LinkClosed::NotFound))?;
-        let secret = param("secret").ok_or(PageError::Link(LinkClosed::NotFound))?;
+        let id = param("id").and_then(|id| id.parse::<i64>().ok()).ok_or_else(not_found)?;
+        let secret = param("secret").ok_or_else(not_found)?;
         let session = match signer::open_link(state, id.into(), &secret).await {
             Ok(session) => session,
             // Everyone has signed: the link now gives the signer's copy.
@@ -36,75 +61,78 @@ impl FromRequestParts<Services> for SignerLink {
                 let copy = signet_services::workflows::copies::open_copy(state, id.into(), &secret).await;
                 return Err(match copy {
                     Ok(_) if parts.method == axum::http::Method::GET => {
-                        PageError::Redirect(format!("/sign/w/{id}/{secret}/copy"))
+                        let switched = Lang::asked_in_query(parts.uri.query());
+                        let query = switched.map(|lang| format!("?lang={lang}")).unwrap_or_default();
+                        PageError::Redirect(format!("/sign/w/{id}/{secret}/copy{query}"))
                     }
-                    _ => PageError::Link(closed),
+                    _ => PageError::Link(closed, text),
                 });
             }
-            Err(closed) => return Err(PageError::Link(closed)),
+            Err(closed) => return Err(PageError::Link(closed, text)),
         };
         let base = format!("/sign/w/{}/{secret}", session.signatory.id);
-        Ok(SignerLink { session, base })
+        let text = Text::new(page_lang(&parts.uri, &parts.headers, session.workflow.signer_lang()));
+        Ok(SignerLink { session, base, text })
     }
 }
 
-/// How a signer page fails.
+/// How a signer page fails, and in which language it says so.
 #[derive(Debug)]
 pub enum PageError {
     /// The link leads nowhere (see [`LinkClosed`]).
-    Link(LinkClosed),
-    /// An action failed; `title` heads the page.
-    Failed { title: &'static str, signatory: i64, error: Error },
+    Link(LinkClosed, Text),
+    /// An action failed; the catalogue's `title` heads the page.
+    Failed { title: &'static str, signatory: i64, error: Error, text: Text },
     /// The page is elsewhere now (a finished link's copy).
     Redirect(String),
 }
 
 impl PageError {
-    pub fn failed(title: &'static str, session: &SignerSession, error: Error) -> PageError {
-        PageError::Failed { title, signatory: session.signatory.id.get(), error }
+    /// An action of `link`'s page failed; `title` is a catalogue key.
+    pub fn failed(title: &'static str, link: &SignerLink, error: Error) -> PageError {
+        PageError::Failed { title, signatory: link.session.signatory.id.get(), error, text: link.text }
+    }
+
+    /// A link that leads nowhere, said in `text`'s language.
+    pub fn closed(closed: LinkClosed, text: Text) -> PageError {
+        PageError::Link(closed, text)
     }
 }
 
-impl From<LinkClosed> for PageError {
-    fn from(closed: LinkClosed) -> Self {
-        PageError::Link(closed)
-    }
-}
-
-fn closed_page(closed: LinkClosed) -> Response {
+fn closed_page(closed: LinkClosed, text: Text) -> Response {
     match closed {
-        LinkClosed::NotFound => message(StatusCode::NOT_FOUND, "Link not valid", "This signing link is not valid."),
-        LinkClosed::Gone(text) => message(StatusCode::GONE, "Nothing to sign", text),
-        LinkClosed::NotYet => message(
-            StatusCode::CONFLICT,
-            "Not your turn yet",
-            "Others sign before you. You will receive a link when it is your turn.",
-        ),
-        LinkClosed::Broken => message(
+        LinkClosed::NotFound => {
+            message_in(text, StatusCode::NOT_FOUND, key("signer.link_not_valid"), text.s("signer.link_not_valid_text"))
+        }
+        // The services' reason, in English as their refusals are.
+        LinkClosed::Gone(reason) => message_in(text, StatusCode::GONE, key("signer.nothing_to_sign"), reason),
+        LinkClosed::NotYet => {
+            message_in(text, StatusCode::CONFLICT, key("signer.not_your_turn"), text.s("signer.not_your_turn_text"))
+        }
+        LinkClosed::Broken => message_in(
+            text,
             StatusCode::INTERNAL_SERVER_ERROR,
-            "Something went wrong",
-            "This request cannot be completed right now. Please try again later.",
+            key("signer.went_wrong"),
+            text.s("signer.went_wrong_text"),
         ),
     }
 }
 
 /// The message of a refusal the signer can act on (a state that changed, a limit, a field),
 /// or one generic text for internal failures, whose cause goes to the log only.
-fn failure_page(title: &str, signatory: i64, error: &Error) -> Response {
+fn failure_page(title: &str, signatory: i64, error: &Error, text: Text) -> Response {
     match error {
         Error::Rejected { code, detail } => {
             let status = signet_api::error::status_of(*code);
             let status = if status.is_server_error() { StatusCode::CONFLICT } else { status };
-            message(status, title, &capitalised(detail))
+            message_in(text, status, title, &capitalised(detail))
         }
-        Error::Validation(_) => message(StatusCode::BAD_REQUEST, title, &user_text(error)),
-        Error::NotFound { .. } => closed_page(LinkClosed::NotFound),
-        Error::RateLimited { .. } => {
-            message(StatusCode::TOO_MANY_REQUESTS, title, "Too many attempts. Please try again in a minute.")
-        }
+        Error::Validation(_) => message_in(text, StatusCode::BAD_REQUEST, title, &user_text(error, text)),
+        Error::NotFound { .. } => closed_page(LinkClosed::NotFound, text),
+        Error::RateLimited { .. } => message_in(text, StatusCode::TOO_MANY_REQUESTS, title, text.s("signer.too_many")),
         Error::Internal(cause) => {
             tracing::error!(%cause, signatory, "signer page action failed");
-            closed_page(LinkClosed::Broken)
+            closed_page(LinkClosed::Broken, text)
         }
     }
 }
@@ -112,8 +140,8 @@ fn failure_page(title: &str, signatory: i64, error: &Error) -> Response {
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
         match self {
-            PageError::Link(closed) => closed_page(closed),
-            PageError::Failed { title, signatory, error } => failure_page(title, signatory, &error),
+            PageError::Link(closed, text) => closed_page(closed, text),
+            PageError::Failed { title, signatory, error, text } => failure_page(title, signatory, &error, text),
             PageError::Redirect(to) => axum::response::Redirect::to(&to).into_response(),
         }
     }

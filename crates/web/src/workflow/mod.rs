@@ -1,6 +1,9 @@
 //! The workflow signer page: `/sign/w/{signatoryId}/{secret}`. The link is the signer's
 //! credential (an HMAC, see `links`); the page shows the documents and takes a typed, drawn or
 //! uploaded signature with consent, a decline, a delegation, a comment or an attachment.
+//!
+//! The pages speak the signer's language (see `link`): their words come from the pages'
+//! catalogue (`crates/web/text/`, keys `signer.*`); refusals the services word stay English.
 
 pub mod copy;
 mod link;
@@ -18,10 +21,11 @@ use signet_services::Services;
 use signet_services::gateway::seal::Mark;
 use signet_services::records::AfterSignature;
 use signet_services::workflows::placement::{self, FieldInputs, Placement};
-use signet_services::workflows::signer::{self, LinkClosed, SignerSession};
+use signet_services::workflows::signer::{self, LinkClosed};
 
+use crate::console::text::{Text, key};
 use crate::form::{Methods, mark_from, read_submission};
-pub use link::{PageError, SignerLink};
+pub use link::{PageError, SignerLink, page_lang};
 use signet_services::esign::EsignRefused;
 pub use signet_services::workflows::signer::MAX_SIGNER_ATTACHMENT;
 
@@ -34,6 +38,12 @@ pub struct DocumentLink {
 #[derive(Template)]
 #[template(path = "workflow_sign.html")]
 struct SignPage {
+    /// The page's words, in its language.
+    text: Text,
+    /// What the forms' addresses end with (`?lang=`), so their answers keep the language.
+    lang_query: String,
+    /// The address the language switch leads to (with `?lang=`).
+    switch_to: String,
     requester: String,
     workflow_name: String,
     reference: Option<String>,
@@ -81,6 +91,8 @@ pub(crate) struct MessagePage<'a> {
     pub message: &'a str,
     /// A way on from the message: its address and words.
     pub next: Option<(&'a str, &'a str)>,
+    /// The page's language.
+    pub text: Text,
 }
 
 /// `connect-src` names the signer utility's loopback addresses, which the token form calls.
@@ -97,22 +109,30 @@ fn html(status: StatusCode, body: String) -> Response {
     response
 }
 
-/// A page with a title and one message.
+/// A page with a title and one message, in English (the gateway's and sign-in's answers).
 pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
-    let body = MessagePage { title, message: text, next: None }.render().unwrap_or_else(|_| text.to_string());
+    let body =
+        MessagePage { title, message: text, next: None, text: Text::EN }.render().unwrap_or_else(|_| text.to_string());
     html(status, body)
+}
+
+/// A signer page with the catalogue's `title` and one message, in `text`'s language.
+pub fn message_in(text: Text, status: StatusCode, title: &str, said: &str) -> Response {
+    let page = MessagePage { title: text.s(title), message: said, next: None, text };
+    html(status, page.render().unwrap_or_else(|_| said.to_string()))
 }
 
 fn user_agent(headers: &HeaderMap) -> String {
     headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(300).collect()
 }
 
-/// The text of a refusal the signer can correct (validation), for showing on the form.
-fn user_text(error: &Error) -> String {
+/// The text of a refusal the signer can correct (validation), for showing on the form (the
+/// services' words, English; a refusal without words in the page's language).
+fn user_text(error: &Error, text: Text) -> String {
     match error {
         Error::Validation(fields) => capitalised(&fields.values().flatten().cloned().collect::<Vec<_>>().join("; ")),
         Error::Rejected { detail, .. } => capitalised(detail),
-        _ => "The form could not be accepted.".into(),
+        _ => text.s("signer.form_not_accepted").into(),
     }
 }
 
@@ -160,6 +180,9 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
         }
     }
     let page = SignPage {
+        text: link.text,
+        lang_query: link.lang_query(),
+        switch_to: link.base.clone(),
         requester: content.requester,
         workflow_name: link.session.workflow.name.clone(),
         reference: link.session.workflow.reference_no.clone(),
@@ -195,7 +218,7 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
     let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     match page.render() {
         Ok(body) => html(status, body),
-        Err(_) => PageError::Link(LinkClosed::Broken).into_response(),
+        Err(_) => PageError::closed(LinkClosed::Broken, link.text).into_response(),
     }
 }
 
@@ -210,9 +233,11 @@ async fn after_action(
 ) -> Result<Response, PageError> {
     match outcome {
         Ok(()) => Ok(render(state, link, None).await),
-        Err(error @ Error::Validation(_)) => Ok(render(state, link, Some(user_text(&error))).await),
-        Err(error @ Error::Rejected { .. }) if limits_too => Ok(render(state, link, Some(user_text(&error))).await),
-        Err(error) => Err(PageError::failed(title, &link.session, error)),
+        Err(error @ Error::Validation(_)) => Ok(render(state, link, Some(user_text(&error, link.text))).await),
+        Err(error @ Error::Rejected { .. }) if limits_too => {
+            Ok(render(state, link, Some(user_text(&error, link.text))).await)
+        }
+        Err(error) => Err(PageError::failed(title, link, error)),
     }
 }
 
@@ -246,7 +271,9 @@ pub async fn document(
     link: SignerLink,
     ApiPath((_, _, document_id)): ApiPath<(i64, String, i64)>,
 ) -> Result<Response, PageError> {
-    let (bytes, _) = signer::current_document(&state, &link.session, document_id.into()).await?;
+    let (bytes, _) = signer::current_document(&state, &link.session, document_id.into())
+        .await
+        .map_err(|closed| PageError::closed(closed, link.text))?;
     Ok(crate::preview::inline_pdf(bytes))
 }
 
@@ -256,11 +283,14 @@ pub async fn page_image(
     link: SignerLink,
     ApiPath((_, _, document_id, page)): ApiPath<(i64, String, i64, usize)>,
 ) -> Result<Response, PageError> {
-    let (bytes, pages) = signer::current_document(&state, &link.session, document_id.into()).await?;
+    let (bytes, pages) = signer::current_document(&state, &link.session, document_id.into())
+        .await
+        .map_err(|closed| PageError::closed(closed, link.text))?;
     Ok(crate::preview::page_response(&bytes, page, pages).await)
 }
 
-fn signed_response(session: &SignerSession, base: &str, after: &AfterSignature) -> Response {
+fn signed_response(link: &SignerLink, after: &AfterSignature) -> Response {
+    let (session, text) = (&link.session, link.text);
     let settings: serde_json::Value = serde_json::from_str(&session.workflow.settings).unwrap_or_default();
     if let Some(url) = settings.get("redirectURL").and_then(|v| v.as_str()).filter(|u| !u.is_empty()) {
         return Redirect::to(url).into_response();
@@ -268,13 +298,14 @@ fn signed_response(session: &SignerSession, base: &str, after: &AfterSignature) 
     match after {
         // The last signature: the way to the signer's copy of the signed documents.
         AfterSignature::Completed => {
-            let copy = format!("{base}/copy");
-            let text = "You signed. Everyone has now signed: your copy of the signed documents is ready.";
-            let page = MessagePage { title: "Signed", message: text, next: Some((&copy, "Download your copy")) };
-            html(StatusCode::OK, page.render().unwrap_or_else(|_| text.to_string()))
+            let copy = format!("{}/copy{}", link.base, link.lang_query());
+            let said = text.s("signer.signed_everyone");
+            let next = Some((copy.as_str(), text.s("signer.download_copy")));
+            let page = MessagePage { title: text.s("signer.signed"), message: said, next, text };
+            html(StatusCode::OK, page.render().unwrap_or_else(|_| said.to_string()))
         }
         AfterSignature::Continuing { .. } => {
-            message(StatusCode::OK, "Signed", "You signed. The others are asked to sign next.")
+            message_in(text, StatusCode::OK, key("signer.signed"), text.s("signer.signed_others_next"))
         }
     }
 }
@@ -285,8 +316,9 @@ async fn signing_input(
     state: &Services,
     request: Request,
     headers: &HeaderMap,
+    text: Text,
 ) -> Result<(Mark, serde_json::Value), String> {
-    let submission = read_submission(request, state).await.map_err(|_| "The form could not be read.".to_string())?;
+    let submission = read_submission(request, state).await.map_err(|_| text.s("signer.form_unreadable").to_string())?;
     let mark = mark_from(&submission, Methods::ALL)?;
     let detail = json!({
         "method": submission.field("mode").unwrap_or(""),
@@ -318,17 +350,17 @@ pub async fn sign(
     request: Request,
 ) -> Result<Response, PageError> {
     record_view(&state, &link, ip, &headers, "sign").await;
-    let (mark, detail) = match signing_input(&state, request, &headers).await {
+    let (mark, detail) = match signing_input(&state, request, &headers, link.text).await {
         Ok(input) => input,
         Err(text) => return Ok(render(&state, &link, Some(text)).await),
     };
     match signer::sign(&state, &link.session, mark, &link.session.actor(ip), detail).await {
-        Ok(after) => Ok(signed_response(&link.session, &link.base, &after)),
+        Ok(after) => Ok(signed_response(&link, &after)),
         // A document that cannot take the signature (its placement, say) is for the signer to see.
         Err(error) if error.code() == ErrorCode::ValidationFailed => {
-            Ok(render(&state, &link, Some(user_text(&error))).await)
+            Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
         }
-        Err(error) => Err(PageError::failed("Not signed", &link.session, error)),
+        Err(error) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
     }
 }
 
@@ -343,9 +375,11 @@ pub async fn decline(
     record_view(&state, &link, ip, &headers, "decline").await;
     let submission = read_submission(request, &state).await.unwrap_or_default();
     match signer::decline(&state, &link.session, submission.field("reason"), &link.session.actor(ip)).await {
-        Ok(()) => Ok(message(StatusCode::OK, "Declined", "You declined to sign. The sender has been told.")),
-        Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error))).await),
-        Err(error) => Err(PageError::failed("Not declined", &link.session, error)),
+        Ok(()) => {
+            Ok(message_in(link.text, StatusCode::OK, key("signer.declined"), link.text.s("signer.declined_text")))
+        }
+        Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error, link.text))).await),
+        Err(error) => Err(PageError::failed(key("signer.not_declined"), &link, error)),
     }
 }
 
@@ -363,10 +397,11 @@ pub async fn delegate(
         (submission.field("email").unwrap_or(""), submission.field("name"), submission.field("reason"));
     match signer::delegate(&state, &link.session, email, name, reason, &link.session.actor(ip)).await {
         Ok(_) => {
-            Ok(message(StatusCode::OK, "Delegated", &format!("{} has been asked to sign in your place.", email.trim())))
+            let said = link.text.plain("signer.delegated_text", &[("email", &email.trim())]);
+            Ok(message_in(link.text, StatusCode::OK, key("signer.delegated"), &said))
         }
-        Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error))).await),
-        Err(error) => Err(PageError::failed("Not delegated", &link.session, error)),
+        Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error, link.text))).await),
+        Err(error) => Err(PageError::failed(key("signer.not_delegated"), &link, error)),
     }
 }
 
@@ -382,7 +417,7 @@ pub async fn comment(
     let submission = read_submission(request, &state).await.unwrap_or_default();
     let text = submission.field("comment").unwrap_or("");
     let outcome = signer::comment(&state, &link.session, text, &link.session.actor(ip)).await;
-    after_action(&state, &link, outcome, "Comment not added", true).await
+    after_action(&state, &link, outcome, key("signer.comment_not_added"), true).await
 }
 
 /// `POST /sign/w/{signatoryId}/{secret}/attachment`: a document the sender asked for.
@@ -395,14 +430,14 @@ pub async fn attachment(
 ) -> Result<Response, PageError> {
     record_view(&state, &link, ip, &headers, "attachment").await;
     let Ok(submission) = read_submission(request, &state).await else {
-        return Ok(render(&state, &link, Some("The attachment could not be read (too large?).".into())).await);
+        return Ok(render(&state, &link, Some(link.text.s("signer.attachment_unreadable").into())).await);
     };
     let Some((file_name, bytes)) = submission.file.as_ref() else {
-        return Ok(render(&state, &link, Some("Please choose a file.".into())).await);
+        return Ok(render(&state, &link, Some(link.text.s("signer.choose_a_file").into())).await);
     };
     let actor = link.session.actor(ip);
     let outcome = signer::attach(&state, &link.session, file_name, submission.field("name"), bytes, &actor).await;
-    after_action(&state, &link, outcome, "Attachment not added", true).await
+    after_action(&state, &link, outcome, key("signer.attachment_not_added"), true).await
 }
 
 /// `POST /sign/w/{signatoryId}/{secret}/esign`: a signer who signs with Aadhaar eSign goes to
@@ -422,9 +457,11 @@ pub async fn start_esign(
         Err(EsignRefused::Gone(text)) => Ok(render(&state, &link, Some(text.to_string())).await),
         Err(EsignRefused::Esp(text) | EsignRefused::Input(text)) => Ok(render(&state, &link, Some(text)).await),
         Err(EsignRefused::Unavailable) => {
-            Ok(render(&state, &link, Some("Aadhaar eSign is not available for this signature.".into())).await)
+            Ok(render(&state, &link, Some(link.text.s("signer.esign_unavailable").into())).await)
         }
-        Err(refused) => Err(PageError::failed("Not signed", &link.session, Error::internal(format!("{refused:?}")))),
+        Err(refused) => {
+            Err(PageError::failed(key("signer.not_signed"), &link, Error::internal(format!("{refused:?}"))))
+        }
     }
 }
 
@@ -448,7 +485,7 @@ pub async fn token_prepare(State(state): State<Services>, link: SignerLink, body
     match signet_services::workflows::token::prepare(&state, &link.session, certificate, chain, &inputs).await {
         Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashesToSign": prepared.hashes_to_sign})).into_response(),
         Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => {
-            (StatusCode::BAD_REQUEST, axum::Json(json!({"error": user_text(&error)}))).into_response()
+            (StatusCode::BAD_REQUEST, axum::Json(json!({"error": user_text(&error, link.text)}))).into_response()
         }
         Err(error) => {
             tracing::error!(%error, "preparing a token signature failed");
@@ -475,10 +512,10 @@ pub async fn token_complete(
         .unwrap_or_default();
     let actor = link.session.actor(ip);
     match signet_services::workflows::token::complete(&state, &link.session, &id, signatures, &actor).await {
-        Ok(after) => Ok(signed_response(&link.session, &link.base, &after)),
+        Ok(after) => Ok(signed_response(&link, &after)),
         Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => {
-            Ok(render(&state, &link, Some(user_text(&error))).await)
+            Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
         }
-        Err(error) => Err(PageError::failed("Not signed", &link.session, error)),
+        Err(error) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
     }
 }
