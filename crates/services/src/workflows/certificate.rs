@@ -34,8 +34,7 @@ pub async fn certificate_pdf(state: &Services, workflow: &WorkflowRow) -> Result
     let events = state.store.workflow_events(workflow).await?;
     let zone = crate::organisation::zone_of(state, workflow.tenant_id).await;
     let sender = sender_name(state, workflow).await?;
-    let mut blocks =
-        vec![summary_block(workflow, &tenant, &sender, &events, zone), Block::Heading("Documents".into())];
+    let mut blocks = vec![summary_block(workflow, &tenant, &sender, &events, zone), Block::Heading("Documents".into())];
     let mut attachments = Vec::new();
     for (i, doc) in documents.iter().enumerate() {
         blocks.push(document_block(i, doc));

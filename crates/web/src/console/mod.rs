@@ -217,10 +217,13 @@ impl Session {
     }
 }
 
+/// A section of the console: its words, its address and the permission that opens it.
+type Section = (&'static str, &'static str, Permission);
+
 /// The console's sections in the four groups its navigation shows (issue 37: eighteen links
 /// in one row were too many to find one's way): each with its words, address and the
 /// permission that opens it.
-const SECTIONS: [(&str, &[(&str, &str, Permission)]); 4] = [
+const SECTIONS: [(&str, &[Section]); 4] = [
     (
         key("frame.group.send_and_track"),
         &[

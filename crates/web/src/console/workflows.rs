@@ -190,7 +190,7 @@ fn signatory_state_label(text: Text, state: SignatoryState) -> &'static str {
 
 /// The sentences of a workflow's events (`{subject}` is the signatory an event concerns);
 /// an event not listed reads as its kind.
-const EVENT_WORDS: [(&str, &str); 20] = [
+const EVENT_WORDS: [(&str, &str); 21] = [
     ("workflow.created", key("timeline.workflow.created")),
     ("workflow.linked", key("timeline.workflow.linked")),
     ("workflow.completed", key("timeline.workflow.completed")),
@@ -198,6 +198,7 @@ const EVENT_WORDS: [(&str, &str); 20] = [
     ("workflow.expired", key("timeline.workflow.expired")),
     ("workflow.inactive", key("timeline.workflow.inactive")),
     ("workflow.deleted", key("timeline.workflow.deleted")),
+    ("workflow.certificate_issued", key("timeline.workflow.certificate_issued")),
     ("signatory.notified", key("timeline.signatory.notified")),
     ("signatory.viewed", key("timeline.signatory.viewed")),
     ("signatory.signed", key("timeline.signatory.signed")),
@@ -424,7 +425,7 @@ async fn workflow_page(
             .collect(),
         documents,
         attachments,
-        events: events.iter().map(|e| event_view(&session, e)).collect(),
+        events: events.iter().map(|e| event_view(session, e)).collect(),
         chain_intact,
     })
 }
