@@ -459,3 +459,19 @@ mod tests {
         assert!(UserStatus::Inactive.may_become(UserStatus::Active));
     }
 }
+
+/// What a sender is e-mailed about the workflows they send, their own choice: a completed
+/// workflow (with its signed documents) and a declined one unless they turn them off, each
+/// signature when they turn it on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SenderNotices {
+    pub completed: bool,
+    pub declined: bool,
+    pub signed: bool,
+}
+
+impl Default for SenderNotices {
+    fn default() -> Self {
+        SenderNotices { completed: true, declined: true, signed: false }
+    }
+}

@@ -12,6 +12,10 @@ use crate::writer::ObjSink;
 
 /// A signature image larger than this is a mistake (or an attack), not a signature.
 const MAX_SIDE: u32 = 8000;
+/// A signature image is embedded at most this many pixels wide and high: a signer's photo of
+/// their signature (4000 px from a phone) is scaled down, so that it does not weigh on every
+/// version of every document it goes into. 1600 px is 200 dpi over a box 20 cm wide.
+pub const MAX_EMBEDDED_SIDE: u32 = 1600;
 const MAX_BYTES: usize = 20 * 1024 * 1024;
 
 pub struct EmbeddedImage {
@@ -28,6 +32,7 @@ pub fn embed_image(bytes: &[u8], sink: &mut dyn ObjSink) -> Result<EmbeddedImage
         if let Some(info) = jpeg_info(bytes)
             && (info.components == 1 || info.components == 3)
             && info.bits == 8
+            && info.width.max(info.height) <= MAX_EMBEDDED_SIDE
         {
             return Ok(embed_jpeg(bytes, info, sink));
         }
@@ -113,7 +118,10 @@ fn embed_decoded(bytes: &[u8], format: ImageFormat, sink: &mut dyn ObjSink) -> R
     limits.max_image_height = Some(MAX_SIDE);
     limits.max_alloc = Some(512 * 1024 * 1024);
     reader.limits(limits);
-    let img = reader.decode().map_err(|e| Error::Image(format!("cannot decode: {e}")))?;
+    let mut img = reader.decode().map_err(|e| Error::Image(format!("cannot decode: {e}")))?;
+    if img.width().max(img.height()) > MAX_EMBEDDED_SIDE {
+        img = img.resize(MAX_EMBEDDED_SIDE, MAX_EMBEDDED_SIDE, image::imageops::FilterType::Triangle);
+    }
     let (width, height) = (img.width(), img.height());
     let smask = if img.color().has_alpha() {
         let rgba = img.to_rgba8();
@@ -144,4 +152,38 @@ fn image_dict(width: u32, height: u32) -> Dict {
     d.set("Height", Object::Int(height as i64));
     d.set("BitsPerComponent", Object::Int(8));
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keeps what is added, so that a test can read the image back.
+    #[derive(Default)]
+    struct Kept(Vec<Object>);
+
+    impl ObjSink for Kept {
+        fn add(&mut self, obj: Object) -> ObjRef {
+            self.0.push(obj);
+            ObjRef { num: self.0.len() as u32, generation: 0 }
+        }
+    }
+
+    fn photo(width: u32, height: u32, format: ImageFormat) -> Vec<u8> {
+        let img = image::RgbImage::from_fn(width, height, |x, y| image::Rgb([(x % 256) as u8, (y % 256) as u8, 90]));
+        let mut out = Cursor::new(Vec::new());
+        img.write_to(&mut out, format).expect("encode");
+        out.into_inner()
+    }
+
+    #[test]
+    fn a_large_photo_is_scaled_down_keeping_its_shape_and_a_small_one_is_kept() {
+        for format in [ImageFormat::Png, ImageFormat::Jpeg] {
+            let mut sink = Kept::default();
+            let embedded = embed_image(&photo(3200, 800, format), &mut sink).expect("embedded");
+            assert_eq!((embedded.width, embedded.height), (MAX_EMBEDDED_SIDE, 400), "{format:?}");
+            let small = embed_image(&photo(300, 100, format), &mut sink).expect("embedded");
+            assert_eq!((small.width, small.height), (300, 100), "{format:?}");
+        }
+    }
 }

@@ -138,6 +138,28 @@ impl BoxSpec {
     }
 }
 
+impl BoxSpec {
+    /// The box on a displayed page of `width` x `height` points: `[llx, lly, urx, ury]` from
+    /// the bottom-left corner (a named position is scaled from its A4 place).
+    pub fn shown_rect(&self, width: f64, height: f64) -> [f64; 4] {
+        match *self {
+            BoxSpec::Named(pos) => {
+                let a = pos.a4_box();
+                let (sx, sy) = (width / A4_WIDTH, height / A4_HEIGHT);
+                [a[0] * sx, a[1] * sy, a[2] * sx, a[3] * sy]
+            }
+            BoxSpec::Custom { left, top, width: w, height: h } => [left, height - top - h, left + w, height - top],
+        }
+    }
+
+    /// The box on a displayed page as screens place it: `[left, top, width, height]` from the
+    /// top-left corner.
+    pub fn top_left_box(&self, width: f64, height: f64) -> [f64; 4] {
+        let [x0, y0, x1, y1] = self.shown_rect(width, height);
+        [x0, height - y1, x1 - x0, y1 - y0]
+    }
+}
+
 fn custom(left: f64, top: f64, width: f64, height: f64) -> Result<BoxSpec> {
     if !(width > 0.0 && height > 0.0 && left >= 0.0 && top >= 0.0) {
         return Err(Error::InvalidOptions(
@@ -190,14 +212,7 @@ pub fn place(page: &Page, spec: &BoxSpec) -> Placement {
     let b = page.crop_box;
     let (bw, bh) = (b[2] - b[0], b[3] - b[1]);
     let (dw, dh) = if page.rotate % 180 == 0 { (bw, bh) } else { (bh, bw) };
-    let shown = match *spec {
-        BoxSpec::Named(pos) => {
-            let a = pos.a4_box();
-            let (sx, sy) = (dw / A4_WIDTH, dh / A4_HEIGHT);
-            [a[0] * sx, a[1] * sy, a[2] * sx, a[3] * sy]
-        }
-        BoxSpec::Custom { left, top, width, height } => [left, dh - top - height, left + width, dh - top],
-    };
+    let shown = spec.shown_rect(dw, dh);
     let to_user = |x: f64, y: f64| -> (f64, f64) {
         let (ux, uy) = match page.rotate {
             90 => (bw - y, x),

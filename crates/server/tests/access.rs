@@ -181,7 +181,7 @@ async fn every_operation_answers_each_role_as_docs_access_md_says(backend: Backe
 /// marks what every signed-in person reaches, whose answer then depends on their relation to
 /// what it names (their own inbox, lots, jobs, sign-in settings, certificates): for an id that
 /// does not exist, that is 404 for everyone.
-const CONSOLE: [(&str, &str, &[Permission]); 91] = {
+const CONSOLE: [(&str, &str, &[Permission]); 93] = {
     use Permission::*;
     [
         // The landing page: the workflows list, or the inbox for whoever cannot read workflows.
@@ -268,6 +268,8 @@ const CONSOLE: [(&str, &str, &[Permission]); 91] = {
         ("POST", "/app/login/domains/check", &[ManageSettings]),
         // Only administrators change whether single sign-on stands in for the second factor.
         ("POST", "/app/login/sso-second-factor", &[]),
+        ("GET", "/app/notices", &[Authenticated]),
+        ("POST", "/app/notices", &[Authenticated]),
         ("GET", "/app/organisation", &[ManageSettings]),
         ("POST", "/app/organisation", &[ManageSettings]),
         ("GET", "/app/gateway", &[ManageSettings]),

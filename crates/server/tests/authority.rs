@@ -57,7 +57,7 @@ enum Answer {
 
 /// The operations, each with its rule, what an allowed caller gets, and whether it names one
 /// of the fixture's resources (then another tenant's caller must get 404, as for a missing id).
-const OPERATIONS: [(&str, Rule, Answer, bool); 86] = {
+const OPERATIONS: [(&str, Rule, Answer, bool); 88] = {
     use Answer::*;
     use Permission::*;
     use Rule::*;
@@ -84,6 +84,8 @@ const OPERATIONS: [(&str, Rule, Answer, bool); 86] = {
         ("menus.assign_access", Needs(ManagePeople), Invalid, false),
         ("menus.revoke_access", Needs(ManagePeople), Missing, false),
         ("users.me", Anyone, Done, false),
+        ("users.sender_notices", Anyone, Done, false),
+        ("users.set_sender_notices", Anyone, Done, false),
         ("users.get", Needs(ReadDirectory), Done, true),
         ("users.create_internal", Needs(ManagePeople), Invalid, false),
         ("users.update", Needs(ManagePeople), Invalid, false),
@@ -192,6 +194,11 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "menus.assign_access" => menus::assign_access(svc, caller, &[], &[], &[]).await.map(drop),
         "menus.revoke_access" => menus::revoke_access(svc, caller, MISSING, Grantee::User(MISSING)).await,
         "users.me" => users::me(svc, caller).await.map(drop),
+        "users.sender_notices" => users::sender_notices(svc, caller).await.map(drop),
+        "users.set_sender_notices" => {
+            let notices = signet_domain::user::SenderNotices { signed: true, ..Default::default() };
+            users::set_sender_notices(svc, caller, notices).await
+        }
         "users.get" => users::get(svc, caller, fixture.admin_user_id).await.map(drop),
         "users.create_internal" => users::create_internal(svc, caller, &nobody).await.map(drop),
         "users.update" => users::update(svc, caller, MISSING, &nobody).await.map(drop),

@@ -17,6 +17,7 @@ use signet_testkit::smtp::SmtpSink;
 on_both_backends!(
     a_workflow_sent_in_hindi_mails_and_answers_in_hindi_and_others_follow_the_browser,
     times_name_the_organisations_zone_which_the_administrator_chooses,
+    senders_choose_what_they_are_emailed_about,
 );
 
 const ADMIN_PASSWORD: &str = "correct horse battery";
@@ -170,4 +171,59 @@ async fn times_name_the_organisations_zone_which_the_administrator_chooses(backe
     send(&app, &admin, "Guarantee", ("Ravi Iyer", "ravi@guarantor.example"), "").await;
     let invitation = smtp.wait_for("ravi@guarantor.example", "Please sign: Guarantee").await;
     assert!(invitation["text"].as_str().is_some_and(|t| t.contains(" GST.")), "{invitation}");
+}
+
+/// The sender's choice of e-mails on `/app/notices`, as the form sends it.
+async fn choose_notices(app: &TestApp, admin: &Browser, ticked: &[&str]) {
+    let page = admin.get(app.url("/app/notices")).await.text().await.expect("html");
+    let mut form = vec![("csrf".to_string(), csrf_of(&page))];
+    form.extend(ticked.iter().map(|name| (name.to_string(), "on".to_string())));
+    let saved = admin.send(admin.http.post(app.url("/app/notices")).form(&form)).await;
+    assert_eq!(saved.status(), 200);
+    assert!(saved.text().await.expect("html").contains("Your choice is saved."));
+}
+
+async fn senders_choose_what_they_are_emailed_about(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = app_with_mail(backend, &smtp).await;
+    let tenant = app.tenant("Notice Bank").await;
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = unescape(&admin.get(app.url("/app/notices")).await.text().await.expect("html"));
+    assert!(page.contains(r#"name="completed" checked"#) && page.contains(r#"name="declined" checked"#), "{page}");
+    assert!(page.contains(r#"name="signed">"#), "each signature is off by default: {page}");
+
+    // Each signature, nothing else.
+    choose_notices(&app, &admin, &["signed"]).await;
+    let http = reqwest::Client::builder().redirect(Policy::none()).build().expect("client");
+    let sign = [("mode", "typed"), ("typedName", "Asha Rao"), ("consent", "on")];
+    send(&app, &admin, "First loan", ("Asha Rao", "asha@notice.example"), "").await;
+    let link = link_in(&smtp.wait_for("asha@notice.example", "Please sign: First loan").await);
+    assert_eq!(http.post(format!("{link}/sign")).form(&sign).send().await.expect("sign").status(), 200);
+    let signed = smtp.wait_for(&tenant.admin_email, "Signed: First loan").await;
+    assert!(signed["text"].as_str().is_some_and(|t| t.contains("Asha Rao signed \"First loan\".")), "{signed}");
+    smtp.wait_for("asha@notice.example", "Signed by everyone: First loan").await;
+    send(&app, &admin, "Second loan", ("Asha Rao", "asha@notice.example"), "").await;
+    let link = link_in(&smtp.wait_for("asha@notice.example", "Please sign: Second loan").await);
+    http.post(format!("{link}/decline")).form(&[("reason", "Wrong amount")]).send().await.expect("decline");
+    smtp.wait_for("asha@notice.example", "Declined: Second loan").await;
+
+    // Back to the defaults: a decline reaches the sender.
+    choose_notices(&app, &admin, &["completed", "declined"]).await;
+    send(&app, &admin, "Third loan", ("Asha Rao", "asha@notice.example"), "").await;
+    let link = link_in(&smtp.wait_for("asha@notice.example", "Please sign: Third loan").await);
+    http.post(format!("{link}/decline")).form(&[("reason", "Changed my mind")]).send().await.expect("decline");
+    let declined = smtp.wait_for(&tenant.admin_email, "Declined: Third loan").await;
+    assert!(declined["text"].as_str().is_some_and(|t| t.contains("Changed my mind")), "{declined}");
+
+    // What the sender turned off never came (those mails were queued before the last one).
+    let to_sender: Vec<String> = smtp
+        .messages()
+        .iter()
+        .filter(|m| m["to"].as_array().is_some_and(|to| to.iter().any(|a| a == tenant.admin_email.as_str())))
+        .filter_map(|m| m["subject"].as_str().map(str::to_string))
+        .collect();
+    assert!(
+        !to_sender.iter().any(|s| s.contains("Completed: First loan") || s.contains("Second loan")),
+        "{to_sender:?}"
+    );
 }

@@ -40,6 +40,7 @@ on_both_backends!(
     signer_links_have_limits_count_real_views_only_and_can_be_revoked,
     a_failing_file_write_leaves_no_half_built_workflow,
     fields_are_filled_in_with_each_signature,
+    a_signer_is_guided_through_the_places_on_the_pages_in_a_browser,
 );
 
 /// A service agreement of `pages` pages, each with a "Signatures:" line to anchor to.
@@ -246,7 +247,7 @@ async fn a_parallel_group_signs_at_once_and_both_signatures_survive(backend: Bac
     assert_eq!(b.status(), 200);
     let pdf = download(&app, &who, workflow_id).await;
     let report = pdfsig(&pdf);
-    assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+    assert!(report.matches("Signature is Valid").count() >= 2 && !report.contains("Signature is Invalid"), "{report}");
     pyhanko_trusting(&pdf, &app.state.services.keys.ca.cert_der, &[]);
 }
 
@@ -526,7 +527,7 @@ async fn initiate_and_sign_applies_the_first_signature_at_its_coordinates(backen
     assert_eq!(sign_typed(&url_of(&started, "customer@home.test"), "Customer").await.status(), 200);
     let signed = download(&app, &who, workflow_id).await;
     let report = pdfsig(&signed);
-    assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+    assert!(report.matches("Signature is Valid").count() >= 2 && !report.contains("Signature is Invalid"), "{report}");
     pyhanko_trusting(&signed, &app.state.services.keys.ca.cert_der, &[]);
 
     // A loan record without eStampType digital, bad QR codes and images for later signers are
@@ -597,7 +598,10 @@ async fn optimized_initiation_takes_documents_and_emails_in_order(backend: Backe
             .await;
         let bytes = response.bytes().await.expect("pdf");
         let report = pdfsig(&bytes);
-        assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+        assert!(
+            report.matches("Signature is Valid").count() >= 2 && !report.contains("Signature is Invalid"),
+            "{report}"
+        );
     }
     // Several documents: the download must name one.
     let ambiguous = app.post("/api/v1/documents/download", &who.token, json!({"workflowid": workflow_id})).await;
@@ -684,7 +688,7 @@ async fn a_signing_profile_signs_for_its_signer_when_their_turn_comes(backend: B
     assert_eq!(state, "completed", "the profile signed for the treasury");
     let pdf = download(&app, &who, workflow_id).await;
     let report = pdfsig(&pdf);
-    assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+    assert!(report.matches("Signature is Valid").count() >= 2 && !report.contains("Signature is Invalid"), "{report}");
     assert!(report.contains("Treasury Signing"), "the second signature is the profile's certificate: {report}");
     let audit: Value =
         app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), &who.token).await.json().await.expect("json");
@@ -739,7 +743,7 @@ async fn with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_doc
     let report = pdfsig(&pdf);
     // poppler validates the two signatures; it does not check document timestamps (it lists a
     // third signature of unknown type), pyHanko checks all three.
-    assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
+    assert!(report.matches("Signature is Valid").count() >= 2 && !report.contains("Signature is Invalid"), "{report}");
     assert!(report.contains("Signature #3"), "the document timestamp: {report}");
     pyhanko_trusting(&pdf, &app.state.services.keys.ca.cert_der, &[tsa.root_pem.as_bytes()]);
     // The finishing step runs once: a second run finds the timestamp and changes nothing.
@@ -1630,13 +1634,18 @@ async fn fields_are_filled_in_with_each_signature(backend: Backend) {
     let asha = url_of(&initiated, "asha@kyc.test");
     let html = browser().get(&asha).send().await.expect("page").text().await.expect("html");
     assert!(html.contains("PAN (required)"), "{html}");
-    assert!(html.contains(r#"name="field2" maxlength="200" form="typed-form" required"#), "{html}");
+    assert!(
+        html.contains(r#"name="field2" maxlength="200" value="" placeholder="PAN" form="sign-form" required"#),
+        "{html}"
+    );
     assert!(html.contains("Filled in for you when you sign: Date signed, Initials."), "{html}");
 
     // Without the required text nothing is signed, and the page says what is missing.
     let missing = sign_with_fields(&asha, &[("field2", "  ")]).await;
     assert_eq!(missing.status(), 400);
-    assert!(missing.text().await.expect("html").contains("Please fill in “PAN”."));
+    let missing = missing.text().await.expect("html");
+    assert!(missing.contains("Please fill in “PAN”."), "{missing}");
+    assert!(missing.contains(r#"value="Signer""#), "the typed name comes back: {missing}");
     let too_long = sign_with_fields(&asha, &[("field2", &"x".repeat(201))]).await;
     assert_eq!(too_long.status(), 400);
     let details: Value =
@@ -1679,4 +1688,88 @@ async fn fields_are_filled_in_with_each_signature(backend: Backend) {
         .collect();
     assert_eq!(inputs[0]["2"], "ABCDE1234F", "{inputs:?}");
     assert_eq!(inputs[1]["0"], "on", "{inputs:?}");
+}
+
+/// Runs `tests/browser/guided.mjs` on a signer page; its outcome, which must list no problems.
+async fn guided(link: &str, screen: &str, way: &str, backend: Backend) -> Value {
+    let driver = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
+    assert!(
+        driver.join("node_modules/playwright-core").is_dir(),
+        "npm ci in tests/browser (scripts/install-test-deps.sh)"
+    );
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target")));
+    let shots = target.join("browser-artifacts").join("guided").join(format!("{backend:?}").to_lowercase());
+    let args = json!({"link": link, "screen": screen, "way": way, "text": {"pan": "ABCDE1234F", "panField": "field1"}, "shots": shots});
+    let output = tokio::task::spawn_blocking(move || {
+        Command::new("node").arg(driver.join("guided.mjs")).arg(args.to_string()).output()
+    })
+    .await
+    .expect("join")
+    .expect("node (Node.js 20+) must be installed");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "guided driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let outcome: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("driver output is not JSON ({e}):\n{stdout}"));
+    assert_eq!(outcome["problems"], json!([]), "{screen} {way}: {outcome}");
+    outcome
+}
+
+async fn a_signer_is_guided_through_the_places_on_the_pages_in_a_browser(backend: Backend) {
+    let app = spawn(backend).await;
+    let who = sender(&app, "Guided Lending").await;
+    let place = |signatory: u32, kind: &str, page: u32, at: [f64; 4], label: &str, required: bool| {
+        json!({"signatory": signatory, "kind": kind, "page": page, "left": at[0], "top": at[1],
+            "width": at[2], "height": at[3], "label": label, "required": required})
+    };
+    let definition = json!({"fields": [
+        {"signatory": 1, "page": 2, "left": 72, "top": 600, "width": 160, "height": 55},
+        place(1, "date", 2, [260.0, 620.0, 100.0, 20.0], "Date", false),
+        place(1, "text", 1, [72.0, 120.0, 200.0, 22.0], "PAN", true),
+        {"signatory": 2, "page": 2, "left": 330, "top": 600, "width": 160, "height": 55},
+        place(2, "checkbox", 2, [72.0, 700.0, 14.0, 14.0], "I accept the terms", true),
+    ]});
+    let created =
+        app.post("/api/v1/templates", &who.token, json!({"menuName": "Loan", "definition": definition})).await;
+    assert_eq!(created.status(), 201);
+    let template: Value = created.json().await.expect("json");
+    let template_id = template["templateId"].as_i64().or_else(|| template["id"].as_i64()).expect("template id");
+    let document_id = upload(&app, &who, &agreement(2), "Loan agreement.pdf").await;
+    let people = [("meena@borrower.test", 1), ("ravi@branch.test", 2)];
+    let initiated = initiate(
+        &app,
+        &who,
+        json!({"templateId": template_id, "documentIds": [document_id], "signatories": signatories(&people)}),
+    )
+    .await;
+    let workflow_id = initiated["workflowId"].as_i64().expect("workflowId");
+
+    // The borrower, on a phone: every place lies on its page; the guide leads to the PAN, a
+    // drawing is adopted and shown in the signature's place; a refusal loses nothing.
+    let borrower = guided(&url_of(&initiated, "meena@borrower.test"), "phone", "draw", backend).await;
+    let places = borrower["places"].as_array().expect("places");
+    assert_eq!(places.len(), 3, "signature, date and PAN: {borrower}");
+    assert!(places.iter().all(|p| p["inside"] == true), "each on its page: {borrower}");
+    assert_eq!(borrower["steps"], 2, "the PAN and the signature: {borrower}");
+    // The signer's name is already typed in: only the PAN is left.
+    assert_eq!(borrower["guideBefore"], "1 of 2 places left", "{borrower}");
+    assert!(borrower["guideAfter"].as_str().is_some_and(|g| g.starts_with("Every place is done")), "{borrower}");
+    assert!(borrower["refusal"].as_str().is_some_and(|r| r.contains("agree to sign")), "{borrower}");
+    assert_eq!(borrower["kept"], json!({"pan": "ABCDE1234F", "mode": "drawn", "drawingShown": 1}), "{borrower}");
+    assert!(borrower["finalText"].as_str().is_some_and(|t| t.contains("You signed")), "{borrower}");
+
+    // The branch officer, on a desk, in Hindi, by keyboard alone.
+    let officer = format!("{}?lang=hi", url_of(&initiated, "ravi@branch.test"));
+    let branch = guided(&officer, "desk", "keyboard", backend).await;
+    assert_eq!(branch["steps"], 2, "the checkbox and the signature: {branch}");
+    assert_eq!(branch["firstFocus"], "field0", "the guide leads to the checkbox: {branch}");
+    assert!(branch["guideAfter"].as_str().is_some_and(|g| g.starts_with("सभी स्थान पूरे")), "{branch}");
+    assert!(branch["finalText"].as_str().is_some_and(|t| t.contains("आपने हस्ताक्षर")), "{branch}");
+
+    let pdf = download(&app, &who, workflow_id).await;
+    let report = pdfsig(&pdf);
+    assert!(report.matches("Signature is Valid").count() >= 2 && !report.contains("Signature is Invalid"), "{report}");
+    let dir = tempfile::tempdir().expect("tmp");
+    assert!(page_text(&pdf, 1, dir.path()).contains("ABCDE1234F"), "the PAN is on page 1");
 }

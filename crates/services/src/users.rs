@@ -8,7 +8,7 @@ use aws_lc_rs::{digest, hmac};
 use signet_domain::access::{Access, CustomRole, Permission, Role, parse_permissions};
 use signet_domain::authority::{people, sessions};
 use signet_domain::paging::Page;
-use signet_domain::user::{UserDetails, UserInput, UserKind, UserStatus, validate_user};
+use signet_domain::user::{SenderNotices, UserDetails, UserInput, UserKind, UserStatus, validate_user};
 use signet_domain::workflow::WorkflowState;
 use signet_domain::{Error, ErrorCode, FieldErrors, WorkflowId, now_millis};
 use signet_store::{UserFields, UserFilter, UserRow};
@@ -544,6 +544,23 @@ pub async fn me(svc: &Services, caller: &Caller) -> Result<UserRow, Error> {
         return Err(Error::not_found("user"));
     }
     svc.store.user(caller.tenant_id, caller.principal_id).await
+}
+
+/// What the signed-in user is e-mailed about the workflows they send (their own choice; an
+/// API client sends no e-mail to itself and reads as missing).
+pub async fn sender_notices(svc: &Services, caller: &Caller) -> Result<SenderNotices, Error> {
+    if !caller.is_user {
+        return Err(Error::not_found("user"));
+    }
+    svc.store.sender_notices(caller.tenant_id, caller.principal_id).await
+}
+
+/// Keeps the signed-in user's choice of e-mails; nobody chooses for another person.
+pub async fn set_sender_notices(svc: &Services, caller: &Caller, notices: SenderNotices) -> Result<(), Error> {
+    if !caller.is_user {
+        return Err(Error::not_found("user"));
+    }
+    svc.store.set_sender_notices(caller.tenant_id, caller.principal_id, notices, &caller.audit_actor()).await
 }
 
 /// One user of the tenant (reading the directory); an id out of range or of another tenant

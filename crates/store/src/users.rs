@@ -6,7 +6,7 @@ use signet_domain::access::Role;
 use signet_domain::audit::Actor;
 use signet_domain::authority::sessions;
 use signet_domain::paging::{Page, contains_pattern};
-use signet_domain::user::{LoginMode, UserKind, UserStatus};
+use signet_domain::user::{LoginMode, SenderNotices, UserKind, UserStatus};
 use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
@@ -894,6 +894,58 @@ impl Store {
             .map_err(db_err)?
             .rows_affected();
             Ok(changed == 1)
+        })
+    }
+
+    /// What the user is e-mailed about the workflows they send.
+    pub async fn sender_notices(&self, tenant_id: TenantId, principal_id: i64) -> Result<SenderNotices> {
+        let row: Option<(bool, bool, bool)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT notify_completed, notify_declined, notify_signed FROM principals \
+                 WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
+            )
+            .bind(tenant_id.get())
+            .bind(principal_id)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        let (completed, declined, signed) = row.ok_or(Error::not_found("user"))?;
+        Ok(SenderNotices { completed, declined, signed })
+    }
+
+    /// Keeps the user's choice of e-mails (audited as `user.notices_changed`).
+    pub async fn set_sender_notices(
+        &self,
+        tenant_id: TenantId,
+        principal_id: i64,
+        notices: SenderNotices,
+        actor: &Actor,
+    ) -> Result<()> {
+        let SenderNotices { completed, declined, signed } = notices;
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let changed = sqlx::query(
+                "UPDATE principals SET notify_completed = $3, notify_declined = $4, notify_signed = $5, updated_at = $6 \
+                 WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
+            )
+            .bind(tenant_id.get())
+            .bind(principal_id)
+            .bind(completed)
+            .bind(declined)
+            .bind(signed)
+            .bind(now_millis())
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected();
+            if changed == 0 {
+                return Err(Error::not_found("user"));
+            }
+            let detail = json!({"completed": completed, "declined": declined, "signed": signed});
+            append_audit!(tx, tenant_id, &actor.event("user.notices_changed", format!("user:{principal_id}"), detail));
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
         })
     }
 }

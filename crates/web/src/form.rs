@@ -1,5 +1,9 @@
 //! What a signer submits on a signing page (gateway or workflow): the form or multipart body,
 //! consent, and the electronic signature chosen: a typed name, a drawing or an uploaded image.
+//!
+//! Uploaded images follow one of two rules: the gateway keeps the spec's (JPEG or PNG of
+//! 100-200 KB, errors 115 and 116); a workflow signer may upload a photo of any common size (up
+//! to [`MAX_UPLOAD_BYTES`]), which the PDF engine scales down when it embeds it.
 
 use std::collections::HashMap;
 
@@ -14,8 +18,39 @@ use signet_signing::NameStyle;
 use signet_services::Services;
 use signet_services::gateway::seal::Mark;
 
+use crate::console::text::{Text, key};
+
 /// Largest drawn signature accepted (a PNG data URL from the canvas).
 pub const MAX_DRAWN_BYTES: usize = 1024 * 1024;
+/// Largest signature image a workflow signer may upload.
+pub const MAX_UPLOAD_BYTES: usize = 5 * 1024 * 1024;
+
+/// Which uploaded signature images a page takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UploadRule {
+    /// The gateway's: JPEG or PNG by name and content, 100-200 KB (the spec's 115 and 116).
+    Spec,
+    /// The workflow pages': JPEG or PNG by content, any size up to [`MAX_UPLOAD_BYTES`].
+    AnySize,
+}
+
+/// Why a submission gives no signature: words from the pages' catalogue, or the gateway's own
+/// refusal of an image (its code's text, in English as the gateway speaks).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    Said(&'static str),
+    Gateway(String),
+}
+
+impl Refusal {
+    /// What the signer reads, in the page's language.
+    pub fn words(&self, text: Text) -> String {
+        match self {
+            Refusal::Said(key) => text.s(key).to_string(),
+            Refusal::Gateway(said) => said.clone(),
+        }
+    }
+}
 
 /// The electronic-signature methods a page offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,29 +115,70 @@ pub async fn read_submission(request: Request, state: &Services) -> Result<Submi
     Ok(submission)
 }
 
-pub fn decode_drawn(data_url: &str) -> Result<Vec<u8>, String> {
-    let encoded = data_url.strip_prefix("data:image/png;base64,").ok_or("the drawing is not a PNG image")?;
+pub fn decode_drawn(data_url: &str) -> Result<Vec<u8>, Refusal> {
+    let encoded =
+        data_url.strip_prefix("data:image/png;base64,").ok_or(Refusal::Said(key("signer.drawing_not_png")))?;
     if encoded.len() > MAX_DRAWN_BYTES * 4 / 3 + 4 {
-        return Err("the drawing is too large".into());
+        return Err(Refusal::Said(key("signer.drawing_too_large")));
     }
-    let bytes = STANDARD.decode(encoded.trim()).map_err(|_| "the drawing could not be read".to_string())?;
-    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        return Err("the drawing is not a PNG image".into());
+    let bytes = STANDARD.decode(encoded.trim()).map_err(|_| Refusal::Said(key("signer.drawing_unreadable")))?;
+    if !bytes.starts_with(PNG_MAGIC) {
+        return Err(Refusal::Said(key("signer.drawing_not_png")));
     }
     Ok(bytes)
 }
 
+const PNG_MAGIC: &[u8] = b"\x89PNG\r\n\x1a\n";
+const JPEG_MAGIC: &[u8] = &[0xff, 0xd8, 0xff];
+
+/// An uploaded image sent back in a refused form: a data URL of its own type (PNG or JPEG by
+/// content), none for anything else.
+pub fn image_data_url(bytes: &[u8]) -> Option<String> {
+    let mime = if bytes.starts_with(PNG_MAGIC) {
+        "image/png"
+    } else if bytes.starts_with(JPEG_MAGIC) {
+        "image/jpeg"
+    } else {
+        return None;
+    };
+    Some(format!("data:{mime};base64,{}", STANDARD.encode(bytes)))
+}
+
+/// A workflow signer's image: PNG or JPEG by content, at most [`MAX_UPLOAD_BYTES`].
+fn any_size_image(bytes: &[u8]) -> Result<Vec<u8>, Refusal> {
+    if bytes.len() > MAX_UPLOAD_BYTES {
+        return Err(Refusal::Said(key("signer.image_too_large")));
+    }
+    if !(bytes.starts_with(PNG_MAGIC) || bytes.starts_with(JPEG_MAGIC)) {
+        return Err(Refusal::Said(key("signer.image_type")));
+    }
+    Ok(bytes.to_vec())
+}
+
+/// The image a refused form sent back (`keptImage`, see [`image_data_url`]).
+fn kept_image(data_url: &str) -> Result<Vec<u8>, Refusal> {
+    let encoded = ["data:image/png;base64,", "data:image/jpeg;base64,"]
+        .iter()
+        .find_map(|prefix| data_url.strip_prefix(prefix))
+        .ok_or(Refusal::Said(key("signer.image_type")))?;
+    if encoded.len() > MAX_UPLOAD_BYTES * 4 / 3 + 4 {
+        return Err(Refusal::Said(key("signer.image_too_large")));
+    }
+    let bytes = STANDARD.decode(encoded.trim()).map_err(|_| Refusal::Said(key("signer.image_type")))?;
+    any_size_image(&bytes)
+}
+
 /// Checks consent and the method, and turns the submission into the mark to apply. The
-/// messages are shown to the signer, who may correct the input and try again.
-pub fn mark_from(submission: &Submission, allowed: Methods) -> Result<Mark, String> {
+/// refusals are shown to the signer, who may correct the input and try again.
+pub fn mark_from(submission: &Submission, allowed: Methods, uploads: UploadRule) -> Result<Mark, Refusal> {
     if submission.field("consent") != Some("on") {
-        return Err("Please confirm that you agree to sign electronically.".into());
+        return Err(Refusal::Said(key("signer.need_consent")));
     }
     match submission.field("mode").unwrap_or("") {
         "typed" if allowed.typed => {
             let name = submission.field("typedName").map(|n| n.trim().to_string()).unwrap_or_default();
             if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
-                return Err("Please type your name (up to 100 characters).".into());
+                return Err(Refusal::Said(key("signer.need_name")));
             }
             let style = match submission.field("font") {
                 Some("plain") => NameStyle::Plain,
@@ -111,14 +187,18 @@ pub fn mark_from(submission: &Submission, allowed: Methods) -> Result<Mark, Stri
             Ok(Mark::Typed { name, style })
         }
         "drawn" if allowed.draw => decode_drawn(submission.field("image").unwrap_or("")).map(Mark::Image),
-        "upload" if allowed.upload => {
-            let Some((file_name, bytes)) = &submission.file else {
-                return Err("Please choose a signature image.".into());
-            };
-            check_signature_image(bytes, file_name).map_err(|failure| failure.error_message())?;
-            Ok(Mark::Image(bytes.clone()))
-        }
-        _ => Err("This signing method is not enabled for this request.".into()),
+        "upload" if allowed.upload => match (&submission.file, uploads) {
+            (Some((file_name, bytes)), UploadRule::Spec) => {
+                check_signature_image(bytes, file_name).map_err(|failure| Refusal::Gateway(failure.error_message()))?;
+                Ok(Mark::Image(bytes.clone()))
+            }
+            (Some((_, bytes)), UploadRule::AnySize) => any_size_image(bytes).map(Mark::Image),
+            (None, UploadRule::AnySize) if submission.field("keptImage").is_some_and(|k| !k.is_empty()) => {
+                kept_image(submission.field("keptImage").unwrap_or("")).map(Mark::Image)
+            }
+            (None, _) => Err(Refusal::Said(key("signer.need_image"))),
+        },
+        _ => Err(Refusal::Said(key("signer.method_not_offered"))),
     }
 }
 
@@ -130,18 +210,50 @@ mod tests {
         Submission { fields: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), file: None }
     }
 
+    const RULE: UploadRule = UploadRule::Spec;
+
     #[test]
     fn consent_and_method_are_required() {
-        assert!(mark_from(&form(&[("mode", "typed"), ("typedName", "A")]), Methods::ALL).is_err());
-        assert!(mark_from(&form(&[("mode", "typed"), ("typedName", "A"), ("consent", "on")]), Methods::NONE).is_err());
-        let mark = mark_from(&form(&[("mode", "typed"), ("typedName", " Ann "), ("consent", "on")]), Methods::ALL);
+        let refused = mark_from(&form(&[("mode", "typed"), ("typedName", "A")]), Methods::ALL, RULE);
+        assert_eq!(refused.err(), Some(Refusal::Said("signer.need_consent")));
+        let refused =
+            mark_from(&form(&[("mode", "typed"), ("typedName", "A"), ("consent", "on")]), Methods::NONE, RULE);
+        assert_eq!(refused.err(), Some(Refusal::Said("signer.method_not_offered")));
+        let mark =
+            mark_from(&form(&[("mode", "typed"), ("typedName", " Ann "), ("consent", "on")]), Methods::ALL, RULE);
         assert!(matches!(mark, Ok(Mark::Typed { name, .. }) if name == "Ann"));
-        assert!(
-            mark_from(
-                &form(&[("mode", "drawn"), ("image", "data:image/gif;base64,AA"), ("consent", "on")]),
-                Methods::ALL
-            )
-            .is_err()
-        );
+        let gif = form(&[("mode", "drawn"), ("image", "data:image/gif;base64,AA"), ("consent", "on")]);
+        assert_eq!(mark_from(&gif, Methods::ALL, RULE).err(), Some(Refusal::Said("signer.drawing_not_png")));
+    }
+
+    fn upload(bytes: Vec<u8>) -> Submission {
+        let mut submission = form(&[("mode", "upload"), ("consent", "on")]);
+        submission.file = Some(("photo.png".into(), bytes));
+        submission
+    }
+
+    #[test]
+    fn a_workflow_signer_uploads_an_image_of_any_size_the_gateway_keeps_the_spec_rule() {
+        let small = [PNG_MAGIC, &[0u8; 2000]].concat();
+        assert!(matches!(mark_from(&upload(small.clone()), Methods::ALL, UploadRule::AnySize), Ok(Mark::Image(_))));
+        let refused = mark_from(&upload(small.clone()), Methods::ALL, UploadRule::Spec);
+        assert!(matches!(refused, Err(Refusal::Gateway(said)) if said.starts_with("116")), "the spec's 116");
+        let huge = [PNG_MAGIC, &vec![0u8; MAX_UPLOAD_BYTES]].concat();
+        let refused = mark_from(&upload(huge), Methods::ALL, UploadRule::AnySize).err();
+        assert_eq!(refused, Some(Refusal::Said("signer.image_too_large")));
+        let text = mark_from(&upload(b"GIF89a".to_vec()), Methods::ALL, UploadRule::AnySize).err();
+        assert_eq!(text, Some(Refusal::Said("signer.image_type")));
+    }
+
+    #[test]
+    fn an_image_kept_from_a_refused_form_signs_without_choosing_the_file_again() {
+        let small = [JPEG_MAGIC, &[0u8; 500]].concat();
+        let url = image_data_url(&small).expect("a JPEG");
+        assert!(url.starts_with("data:image/jpeg;base64,"));
+        let again = form(&[("mode", "upload"), ("consent", "on"), ("keptImage", &url)]);
+        assert!(matches!(mark_from(&again, Methods::ALL, UploadRule::AnySize), Ok(Mark::Image(b)) if b == small));
+        let forged = form(&[("mode", "upload"), ("consent", "on"), ("keptImage", "data:text/html;base64,AA")]);
+        assert!(mark_from(&forged, Methods::ALL, UploadRule::AnySize).is_err());
+        assert_eq!(image_data_url(b"%PDF-1.7"), None);
     }
 }

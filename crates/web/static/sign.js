@@ -42,61 +42,43 @@
   if (viewed && window.fetch) {
     fetch(viewed.getAttribute("data-url"), { method: "POST", credentials: "same-origin" }).catch(function () {});
   }
-  // The fields the signer fills in belong to the page's first form; any other signing form
-  // sent takes a copy of them (the server checks them again).
-  var fieldInputs = function () {
-    var section = document.getElementById("signer-fields");
-    return section ? Array.prototype.slice.call(section.querySelectorAll("input[name^='field']")) : [];
-  };
+  // The fields the signer fills in (on the pages), for the token signature's request.
   var fieldValues = function () {
     var values = {};
-    fieldInputs().forEach(function (input) {
+    document.querySelectorAll("input[name^='field']").forEach(function (input) {
       if (input.type === "checkbox") { if (input.checked) values[input.name.slice(5)] = "on"; }
       else values[input.name.slice(5)] = input.value;
     });
     return values;
   };
-  Array.prototype.forEach.call(document.querySelectorAll("form[action$='/sign']"), function (form) {
-    form.addEventListener("submit", function () {
-      Array.prototype.forEach.call(form.querySelectorAll("input[data-field-copy]"), function (old) { old.remove(); });
-      fieldInputs().forEach(function (input) {
-        if (input.form === form || (input.type === "checkbox" && !input.checked)) return;
-        var copy = document.createElement("input");
-        copy.type = "hidden";
-        copy.name = input.name;
-        copy.value = input.type === "checkbox" ? "on" : input.value;
-        copy.setAttribute("data-field-copy", "");
-        form.appendChild(copy);
-      });
-    });
-  });
-  var drawForm = document.getElementById("draw-form");
-  if (drawForm) {
-    drawForm.hidden = false;
-    var pad = document.getElementById("pad");
-    var ctx = pad.getContext("2d");
+  // A drawing pad on a canvas: pointer events (mouse, finger and pen alike). The pad keeps
+  // the pointer while a stroke lasts, so a stroke that leaves it does not get stuck or select
+  // the page's text. `onInk` is told after each stroke.
+  var makePad = function (canvas, onInk) {
+    var ctx = canvas.getContext("2d");
     var drawing = null; // the pointer drawing now
     var inked = false;
-    ctx.lineWidth = 3;
-    ctx.lineCap = "round";
-    ctx.lineJoin = "round";
-    ctx.strokeStyle = "#14213d";
-    var point = function (e) {
-      var r = pad.getBoundingClientRect();
-      return { x: (e.clientX - r.left) * (pad.width / r.width), y: (e.clientY - r.top) * (pad.height / r.height) };
+    var pen = function () {
+      ctx.lineWidth = 3;
+      ctx.lineCap = "round";
+      ctx.lineJoin = "round";
+      ctx.strokeStyle = "#14213d";
     };
-    // Pointer events: mouse, finger and pen alike. The pad keeps the pointer while a stroke
-    // lasts, so a stroke that leaves the pad does not get stuck or select the page's text.
-    pad.addEventListener("pointerdown", function (e) {
+    pen();
+    var point = function (e) {
+      var r = canvas.getBoundingClientRect();
+      return { x: (e.clientX - r.left) * (canvas.width / r.width), y: (e.clientY - r.top) * (canvas.height / r.height) };
+    };
+    canvas.addEventListener("pointerdown", function (e) {
       if (drawing !== null || (e.pointerType === "mouse" && e.button !== 0)) return;
       drawing = e.pointerId;
-      if (pad.setPointerCapture) pad.setPointerCapture(e.pointerId);
+      if (canvas.setPointerCapture) canvas.setPointerCapture(e.pointerId);
       var p = point(e);
       ctx.beginPath();
       ctx.moveTo(p.x, p.y);
       e.preventDefault();
     });
-    pad.addEventListener("pointermove", function (e) {
+    canvas.addEventListener("pointermove", function (e) {
       if (e.pointerId !== drawing) return;
       var p = point(e);
       ctx.lineTo(p.x, p.y);
@@ -105,26 +87,65 @@
       e.preventDefault();
     });
     var end = function (e) {
-      if (e.pointerId === drawing) drawing = null;
+      if (e.pointerId !== drawing) return;
+      drawing = null;
+      if (onInk) onInk();
     };
-    pad.addEventListener("pointerup", end);
-    pad.addEventListener("pointercancel", end);
-    pad.addEventListener("lostpointercapture", end);
-
+    canvas.addEventListener("pointerup", end);
+    canvas.addEventListener("pointercancel", end);
+    canvas.addEventListener("lostpointercapture", end);
+    return {
+      inked: function () { return inked; },
+      clear: function () { ctx.clearRect(0, 0, canvas.width, canvas.height); inked = false; },
+      dataUrl: function () { return canvas.toDataURL("image/png"); },
+      strokes: function (list, width, height) {
+        var sx = canvas.width / (width || canvas.width), sy = canvas.height / (height || canvas.height);
+        ctx.clearRect(0, 0, canvas.width, canvas.height);
+        list.forEach(function (stroke) {
+          ctx.beginPath();
+          stroke.forEach(function (pt, i) {
+            if (i === 0) ctx.moveTo(pt[0] * sx, pt[1] * sy); else ctx.lineTo(pt[0] * sx, pt[1] * sy);
+          });
+          ctx.stroke();
+        });
+        inked = list.length > 0;
+      },
+      // A drawing the server kept after a refusal, drawn again.
+      load: function (dataUrl) {
+        var image = new Image();
+        image.onload = function () {
+          ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+          inked = true;
+          pen();
+          if (onInk) onInk();
+        };
+        image.src = dataUrl;
+      }
+    };
+  };
+  var errorAfter = function (element) {
     var message = document.createElement("p");
     message.className = "error";
-    message.id = "draw-error";
+    message.id = element.id + "-error";
     message.setAttribute("role", "alert");
     message.hidden = true;
-    pad.insertAdjacentElement("afterend", message);
-    pad.setAttribute("aria-describedby", "draw-error");
+    element.insertAdjacentElement("afterend", message);
+    element.setAttribute("aria-describedby", message.id);
+    return message;
+  };
+  var drawForm = document.getElementById("draw-form");
+  if (drawForm) {
+    drawForm.hidden = false;
+    var canvas = document.getElementById("pad");
+    var pad = makePad(canvas);
+    var message = errorAfter(canvas);
 
     // A signature pad through the signer utility: its strokes are drawn onto the canvas. When
     // the pad is the only way offered, the canvas does not take the mouse, and a missing pad
     // is error 117, which the signer may give up with.
     var padTake = document.getElementById("pad-take");
     var padOnly = drawForm.getAttribute("data-pad-only") === "true";
-    if (padOnly) pad.style.pointerEvents = "none";
+    if (padOnly) canvas.style.pointerEvents = "none";
     if (padTake && window.fetch) {
       var padStatus = document.getElementById("pad-status");
       var noPad = function () {
@@ -139,28 +160,16 @@
           padTake.hidden = false;
           padTake.addEventListener("click", function () {
             bridgeFetch(url + "/pad/signature").then(function (r) { return r.json(); }).then(function (sig) {
-              var sx = pad.width / (sig.width || pad.width), sy = pad.height / (sig.height || pad.height);
-              ctx.clearRect(0, 0, pad.width, pad.height);
-              (sig.strokes || []).forEach(function (stroke) {
-                ctx.beginPath();
-                stroke.forEach(function (pt, i) {
-                  if (i === 0) ctx.moveTo(pt[0] * sx, pt[1] * sy); else ctx.lineTo(pt[0] * sx, pt[1] * sy);
-                });
-                ctx.stroke();
-              });
-              inked = (sig.strokes || []).length > 0;
+              pad.strokes(sig.strokes || [], sig.width, sig.height);
             }).catch(noPad);
           });
         }).catch(noPad);
       }, noPad);
     }
 
-    document.getElementById("clear-pad").addEventListener("click", function () {
-      ctx.clearRect(0, 0, pad.width, pad.height);
-      inked = false;
-    });
+    document.getElementById("clear-pad").addEventListener("click", pad.clear);
     drawForm.addEventListener("submit", function (e) {
-      if (!inked) {
+      if (!pad.inked()) {
         e.preventDefault();
         // The page's words, in its language (the form carries them).
         message.textContent = drawForm.dataset.drawFirst || "Please draw your signature in the box first.";
@@ -168,8 +177,191 @@
         return;
       }
       message.hidden = true;
-      document.getElementById("drawn-image").value = pad.toDataURL("image/png");
+      document.getElementById("drawn-image").value = pad.dataUrl();
     });
+  }
+
+  // The guided workflow page: the places to act drawn over the page images, one signature
+  // control (type, draw or upload: adopted once and shown in every place that asks for it),
+  // and a guide that leads from one unfinished place to the next. Without this script the
+  // page still works: the places are listed under each page and every method is shown.
+  var signForm = document.getElementById("sign-form");
+  var spots = Array.prototype.slice.call(document.querySelectorAll(".spot"));
+  if (spots.length || signForm) document.body.classList.add("guided");
+  spots.forEach(function (spot) {
+    var box = (spot.getAttribute("data-box") || "").split(" ").map(Number);
+    if (box.length !== 4 || !spot.closest(".sheet.shown")) return;
+    spot.style.left = box[0] + "%";
+    spot.style.top = box[1] + "%";
+    spot.style.width = box[2] + "%";
+    spot.style.height = box[3] + "%";
+  });
+  Array.prototype.forEach.call(document.querySelectorAll(".sheet[data-ratio]"), function (sheet) {
+    var ratio = Number(sheet.getAttribute("data-ratio"));
+    if (ratio > 0) sheet.style.aspectRatio = String(ratio);
+  });
+  // What the signer adopted: { text, plain } for a typed name, { image } for a drawing or an
+  // uploaded image; null while there is none.
+  var adopted = null;
+  var showAdopted = function () {
+    document.querySelectorAll(".spot.kind-signature").forEach(function (spot) {
+      spot.textContent = "";
+      spot.classList.toggle("done", adopted !== null);
+      if (!adopted) {
+        spot.textContent = spot.getAttribute("data-idle") || spot.textContent;
+        spot.setAttribute("aria-label", spot.textContent);
+        return;
+      }
+      if (adopted.image) {
+        var img = document.createElement("img");
+        img.src = adopted.image;
+        img.alt = "";
+        spot.appendChild(img);
+      } else {
+        var name = document.createElement("span");
+        name.className = adopted.plain ? "" : "handwriting";
+        name.textContent = adopted.text;
+        spot.appendChild(name);
+      }
+      // Its name says what it is and holds what it shows (WCAG 2.5.3).
+      var idle = spot.getAttribute("data-idle");
+      spot.setAttribute("aria-label", adopted.image ? idle : idle + ": " + adopted.text);
+    });
+  };
+  // A place keeps its name ("Sign here") for screen readers when it shows the signature.
+  document.querySelectorAll(".spot.kind-signature").forEach(function (spot) {
+    spot.setAttribute("data-idle", spot.textContent);
+    spot.setAttribute("aria-label", spot.textContent);
+  });
+  var update = function () {};
+  if (signForm) {
+    Array.prototype.forEach.call(signForm.querySelectorAll(".needs-script"), function (e) { e.hidden = false; });
+    var modes = Array.prototype.slice.call(signForm.querySelectorAll("input[name=mode]"));
+    var panels = Array.prototype.slice.call(signForm.querySelectorAll(".method"));
+    var typedName = document.getElementById("typedName");
+    var fileInput = document.getElementById("signature-file");
+    var kept = document.getElementById("kept-image");
+    var uploaded = kept ? kept.value : "";
+    var drawn = document.getElementById("drawn-image");
+    var canvas = document.getElementById("pad");
+    var pad = makePad(canvas, function () { adopt(); });
+    var padError = errorAfter(canvas);
+    var mode = function () {
+      var chosen = modes.filter(function (m) { return m.checked; })[0];
+      return chosen ? chosen.value : "typed";
+    };
+    var adopt = function () {
+      var current = mode();
+      if (current === "typed") {
+        var text = typedName.value.trim();
+        var font = signForm.querySelector("input[name=font]:checked");
+        adopted = text ? { text: text, plain: font && font.value === "plain" } : null;
+      } else if (current === "drawn") {
+        adopted = pad.inked() ? { image: pad.dataUrl() } : null;
+      } else {
+        adopted = uploaded ? { image: uploaded } : null;
+      }
+      showAdopted();
+      update();
+    };
+    // Only the chosen method's panel shows, and only its inputs are sent.
+    var showMethod = function () {
+      var current = mode();
+      panels.forEach(function (panel) {
+        var on = panel.getAttribute("data-mode") === current;
+        panel.hidden = !on;
+        panel.querySelectorAll("input, button").forEach(function (input) { input.disabled = !on; });
+      });
+      adopt();
+    };
+    modes.forEach(function (m) { m.addEventListener("change", showMethod); });
+    typedName.addEventListener("input", adopt);
+    signForm.querySelectorAll("input[name=font]").forEach(function (f) { f.addEventListener("change", adopt); });
+    document.getElementById("clear-pad").addEventListener("click", function () { pad.clear(); adopt(); });
+    if (drawn.value) pad.load(drawn.value);
+    fileInput.addEventListener("change", function () {
+      var file = fileInput.files && fileInput.files[0];
+      if (!file) { uploaded = kept ? kept.value : ""; adopt(); return; }
+      var reader = new FileReader();
+      reader.onload = function () { uploaded = String(reader.result); if (kept) kept.disabled = true; adopt(); };
+      reader.readAsDataURL(file);
+    });
+    signForm.addEventListener("submit", function (e) {
+      if (mode() === "drawn") {
+        if (!pad.inked()) {
+          e.preventDefault();
+          padError.textContent = signForm.dataset.drawFirst;
+          padError.hidden = false;
+          canvas.focus();
+          return;
+        }
+        padError.hidden = true;
+        drawn.value = pad.dataUrl();
+      }
+    });
+    showMethod();
+  }
+  // The guide: the places the signer acts on, in reading order; "Next" goes to the first one
+  // not done after the last one visited (an optional field is done once visited).
+  var guide = document.getElementById("guide");
+  var steps = spots.filter(function (s) { return s.classList.contains("step"); });
+  if (guide && steps.length) {
+    var status = document.getElementById("guide-status");
+    var next = document.getElementById("guide-next");
+    var visited = [];
+    var at = -1;
+    var inputOf = function (step) { return step.querySelector("input"); };
+    var done = function (step) {
+      if (step.classList.contains("kind-signature")) return adopted !== null;
+      var input = inputOf(step);
+      if (!input) return true;
+      if (input.type === "checkbox") return input.checked || (!input.required && visited.indexOf(step) >= 0);
+      return input.value.trim() !== "" || (!input.required && visited.indexOf(step) >= 0);
+    };
+    var copies = function (input) {
+      document.querySelectorAll(".spot.again[data-copy-of='" + input.id + "']").forEach(function (copy) {
+        copy.textContent = input.type === "checkbox" ? (input.checked ? "\u2713" : "") : input.value;
+      });
+    };
+    update = function () {
+      var left = steps.filter(function (s) { return !done(s); }).length;
+      status.textContent = left
+        ? guide.dataset.left.replace("{left}", String(left)).replace("{total}", String(steps.length))
+        : guide.dataset.ready;
+      steps.forEach(function (s) { s.classList.toggle("done", done(s)); });
+    };
+    var go = function (step) {
+      at = steps.indexOf(step);
+      step.scrollIntoView({ block: "center", behavior: "smooth" });
+      var input = inputOf(step);
+      if (input) input.focus({ preventScroll: true });
+      else if (step.classList.contains("kind-signature")) step.focus({ preventScroll: true });
+    };
+    steps.forEach(function (step) {
+      var input = inputOf(step);
+      if (!input) return;
+      input.addEventListener("focus", function () {
+        at = steps.indexOf(step);
+        if (visited.indexOf(step) < 0) visited.push(step);
+      });
+      input.addEventListener("input", function () { copies(input); update(); });
+      input.addEventListener("change", function () { copies(input); update(); });
+      copies(input);
+    });
+    next.addEventListener("click", function () {
+      for (var i = 1; i <= steps.length; i++) {
+        var step = steps[(at + i) % steps.length];
+        if (!done(step)) return go(step);
+      }
+      // Everything done: on to the consent and the Finish button.
+      var consent = document.getElementById("consent");
+      if (consent) {
+        consent.scrollIntoView({ block: "center", behavior: "smooth" });
+        consent.focus({ preventScroll: true });
+      }
+    });
+    guide.hidden = false;
+    update();
   }
 
   // One submission per page: a second press of Sign (or Cancel) while the first is on its way

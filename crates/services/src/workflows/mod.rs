@@ -12,6 +12,7 @@ pub mod completion;
 pub mod copies;
 pub mod esign;
 pub mod events;
+pub mod guide;
 pub mod initiate;
 pub mod links;
 pub mod notices;

@@ -6,10 +6,12 @@
 //! The signers' e-mails are in the workflow's language (English when the sender chose none:
 //! a browser's wish is not known when mailing), their text from the e-mails' catalogue
 //! (`crates/services/text/<code>.txt`); every time in the organisation's zone, named. The
-//! sender's notice is in English, as the console's refusals.
+//! sender's notices are in English, as the console's refusals, and only those the sender
+//! chose (`SenderNotices`: completed and declined unless turned off, each signature when on).
 
 use std::fmt::Display;
 
+use signet_domain::user::SenderNotices;
 use signet_domain::workflow::SignatoryState;
 use signet_domain::{Lang, Zone};
 use signet_locale::Catalogue;
@@ -144,26 +146,36 @@ fn participants(signatories: &[SignatoryRow]) -> Vec<&SignatoryRow> {
     signatories.iter().filter(|s| s.state() != SignatoryState::Delegated).collect()
 }
 
-/// Completion and decline notices.
+/// Completion and decline notices, and the sender's notice of each signature.
 pub async fn outcome(state: &Services, event: &WorkflowEvent) -> Result<(), String> {
-    let (completed, declined) = (event.kind == "workflow.completed", event.kind == "workflow.declined");
-    if !completed && !declined {
+    let kind = event.kind.as_str();
+    if !matches!(kind, "workflow.completed" | "workflow.declined" | "signatory.signed") {
         return Ok(());
     }
     let Some(workflow) = state.store.workflow(event.tenant_id, event.workflow_id).await.map_err(|e| e.to_string())?
     else {
         return Ok(());
     };
-    if completed {
-        return completion(state, event, &workflow).await;
+    match kind {
+        "workflow.completed" => completion(state, event, &workflow).await,
+        "workflow.declined" => declined(state, event, &workflow).await,
+        _ => signed(state, event, &workflow).await,
     }
-    if !setting(&workflow, "sendMail") {
+}
+
+/// "Declined": to every participant when the workflow mails its signers, and to the sender.
+async fn declined(state: &Services, event: &WorkflowEvent, workflow: &WorkflowRow) -> Result<(), String> {
+    let reason = workflow.state_reason.clone().unwrap_or_default();
+    let line = |words: Words| words.say("declined.line", &[("document", &workflow.name), ("reason", &reason)]);
+    let notice =
+        SenderNotice { wants: |n| n.declined, subject: "declined.subject", line: line(english(state, workflow).await) };
+    to_sender(state, event, workflow, notice, Vec::new()).await?;
+    if !setting(workflow, "sendMail") {
         return Ok(());
     }
-    let signatories = state.store.signatories(&workflow).await.map_err(|e| e.to_string())?;
-    let reason = workflow.state_reason.clone().unwrap_or_default();
-    let words = Words::of(state, &workflow, signers_lang(&workflow)).await;
-    let line = words.say("declined.line", &[("document", &workflow.name), ("reason", &reason)]);
+    let signatories = state.store.signatories(workflow).await.map_err(|e| e.to_string())?;
+    let words = Words::of(state, workflow, signers_lang(workflow)).await;
+    let line = line(words);
     for s in participants(&signatories) {
         let hello = words.say("mail.hello", &[("name", &s.name)]);
         let mail = Mail {
@@ -177,6 +189,60 @@ pub async fn outcome(state: &Services, event: &WorkflowEvent) -> Result<(), Stri
         queue(state, mail, format!("mail:{}:{}:{}", workflow.id, event.seq, s.id)).await?;
     }
     Ok(())
+}
+
+/// "Signed by …": to the sender who asked to hear of each signature.
+async fn signed(state: &Services, event: &WorkflowEvent, workflow: &WorkflowRow) -> Result<(), String> {
+    let Some(id) = event.signatory_id() else { return Ok(()) };
+    let Some((signatory, _)) = state.store.signatory(id).await.map_err(|e| e.to_string())? else { return Ok(()) };
+    let words = english(state, workflow).await;
+    let line = words.say("sender.signed_line", &[("name", &signatory.name), ("document", &workflow.name)]);
+    let notice = SenderNotice { wants: |n| n.signed, subject: "sender.signed_subject", line };
+    to_sender(state, event, workflow, notice, Vec::new()).await
+}
+
+/// The sender's words: English, times in the organisation's zone.
+async fn english(state: &Services, workflow: &WorkflowRow) -> Words {
+    Words::of(state, workflow, Lang::En).await
+}
+
+/// One notice to the sender: which of their choices it answers, its subject's key, its line.
+struct SenderNotice {
+    wants: fn(SenderNotices) -> bool,
+    subject: &'static str,
+    line: String,
+}
+
+/// Mails `notice` to the console user who sent the workflow, when they chose to hear of it.
+async fn to_sender(
+    state: &Services,
+    event: &WorkflowEvent,
+    workflow: &WorkflowRow,
+    notice: SenderNotice,
+    attachments: Vec<MailAttachment>,
+) -> Result<(), String> {
+    let Some((email, name, chosen)) = sender_of(state, workflow).await else { return Ok(()) };
+    if !(notice.wants)(chosen) {
+        return Ok(());
+    }
+    let words = english(state, workflow).await;
+    let url = format!("{}/app/workflows/{}", state.config.public_base(), workflow.id);
+    let hello = words.say("mail.hello", &[("name", &name)]);
+    let mail = Mail {
+        to_email: email,
+        to_name: name.clone(),
+        subject: words.say(notice.subject, &[("document", &workflow.name)]),
+        text: format!("{hello}\n\n{}\n{}\n", notice.line, words.say("sender.where", &[("url", &url)])),
+        html: Some(format!(
+            "<p>{}</p><p>{}</p><p><a href=\"{}\">{}</a></p>",
+            escape(&hello),
+            escape(&notice.line),
+            escape(&url),
+            escape(&words.say("sender.open", &[]))
+        )),
+        attachments,
+    };
+    queue(state, mail, format!("mail:{}:{}:sender", workflow.id, event.seq)).await
 }
 
 /// Everyone's copy: each participant (when the workflow mails its signers) and the sender
@@ -195,25 +261,9 @@ async fn completion(state: &Services, event: &WorkflowEvent, workflow: &Workflow
             queue(state, mail, format!("mail:{}:{}:{}", workflow.id, event.seq, s.id)).await?;
         }
     }
-    let Some((email, name)) = sender_of(state, workflow).await else { return Ok(()) };
-    let words = Words::of(state, workflow, Lang::En).await;
-    let url = format!("{}/app/workflows/{}", state.config.public_base(), workflow.id);
-    let (hello, line) = (words.say("mail.hello", &[("name", &name)]), done_line(words, workflow, &attachments));
-    let mail = Mail {
-        to_email: email,
-        to_name: name.clone(),
-        subject: words.say("sender.subject", &[("document", &workflow.name)]),
-        text: format!("{hello}\n\n{line}\n{}\n", words.say("sender.where", &[("url", &url)])),
-        html: Some(format!(
-            "<p>{}</p><p>{}</p><p><a href=\"{}\">{}</a></p>",
-            escape(&hello),
-            escape(&line),
-            escape(&url),
-            escape(&words.say("sender.open", &[]))
-        )),
-        attachments,
-    };
-    queue(state, mail, format!("mail:{}:{}:sender", workflow.id, event.seq)).await
+    let line = done_line(english(state, workflow).await, workflow, &attachments);
+    let notice = SenderNotice { wants: |n| n.completed, subject: "sender.subject", line };
+    to_sender(state, event, workflow, notice, attachments).await
 }
 
 /// "Everyone has signed", and that the files are attached when they are.
@@ -270,12 +320,13 @@ fn attachments_within(files: &[super::copies::CopyFile], limit: usize) -> Vec<Ma
 }
 
 /// The console user who sent the workflow, with an address to write to (a workflow an API
-/// token started has none).
-async fn sender_of(state: &Services, workflow: &WorkflowRow) -> Option<(String, String)> {
+/// token started has none), and what they chose to be e-mailed about.
+async fn sender_of(state: &Services, workflow: &WorkflowRow) -> Option<(String, String, SenderNotices)> {
     let id = workflow.created_by.strip_prefix("user:")?.parse::<i64>().ok()?;
     let user = state.store.user(workflow.tenant_id, id).await.ok()?;
     let email = user.email.filter(|e| !e.trim().is_empty())?;
-    Some((email, user.name.unwrap_or_default()))
+    let chosen = state.store.sender_notices(workflow.tenant_id, id).await.unwrap_or_default();
+    Some((email, user.name.unwrap_or_default(), chosen))
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ mod inbox;
 mod invoices;
 mod login;
 mod lots;
+mod notices;
 mod organisation;
 mod people;
 mod roles;
@@ -119,6 +120,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/login/domains/check", post(login::check_domain_proof))
         .route("/app/login/sso-second-factor", post(login::set_sso_second_factor))
         .route("/app/organisation", get(organisation::show).post(organisation::save))
+        .route("/app/notices", get(notices::show).post(notices::save))
         .route("/app/gateway", get(gateway::show))
         .route("/app/gateway/authtokens", post(gateway::create_token))
         .route("/app/gateway/authtokens/{id}/revoke", post(gateway::revoke_token))
@@ -258,6 +260,7 @@ const SECTIONS: [(&str, &[Section]); 4] = [
         &[
             (key("frame.nav.signing"), "/app/signing", Permission::Authenticated),
             (key("frame.nav.login"), "/app/login", Permission::Authenticated),
+            (key("frame.nav.notices"), "/app/notices", Permission::Authenticated),
             (key("frame.nav.organisation"), "/app/organisation", Permission::ManageSettings),
             (key("frame.nav.gateway"), "/app/gateway", Permission::ManageSettings),
             (key("frame.nav.webhooks"), "/app/webhooks", Permission::ManageSettings),

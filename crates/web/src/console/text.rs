@@ -139,6 +139,8 @@ mod tests {
             "templates/verify.html",
             "src/verify.rs",
             "templates/workflow_sign.html",
+            "templates/workflow_signature.html",
+            "src/form.rs",
             "templates/workflow_copy.html",
             "templates/workflow_message.html",
             "templates/lang_switch.html",

@@ -21,7 +21,8 @@ use signet_services::gateway::seal::Mark;
 use signet_services::gateway::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 
 use super::views::{HashLink, SignPage, error_page, esp_page, result_page, sign_page};
-use crate::form::{Methods, mark_from, read_submission};
+use crate::console::text::Text;
+use crate::form::{Methods, UploadRule, mark_from, read_submission};
 
 /// An open gateway transaction from its link (`/sign/g/{number}/{secret}/...`).
 pub struct GatewayLink {
@@ -220,7 +221,8 @@ async fn signing_input(
     allowed: Methods,
 ) -> Result<(Mark, serde_json::Value), String> {
     let submission = read_submission(request, state).await.map_err(|_| "The form could not be read.".to_string())?;
-    let mark = mark_from(&submission, allowed)?;
+    // The gateway's page speaks English, and its uploads keep the spec's size rule (116).
+    let mark = mark_from(&submission, allowed, UploadRule::Spec).map_err(|refusal| refusal.words(Text::EN))?;
     let method = submission.fields.get("mode").cloned().unwrap_or_default();
     let user_agent =
         headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(300).collect::<String>();

@@ -6,6 +6,7 @@
 //! catalogue (`crates/web/text/`, keys `signer.*`); refusals the services word stay English.
 
 pub mod copy;
+mod guide;
 mod link;
 
 use askama::Template;
@@ -24,7 +25,8 @@ use signet_services::workflows::placement::{self, FieldInputs, Placement};
 use signet_services::workflows::signer::{self, LinkClosed};
 
 use crate::console::text::{Text, key};
-use crate::form::{Methods, mark_from, read_submission};
+use crate::form::{Methods, Submission, UploadRule, mark_from, read_submission};
+use guide::{DocumentView, Kept, SpotWhat};
 pub use link::{PageError, SignerLink, page_lang};
 use signet_services::esign::EsignRefused;
 pub use signet_services::workflows::signer::MAX_SIGNER_ATTACHMENT;
@@ -53,23 +55,23 @@ struct SignPage {
     signer_email: String,
     base: String,
     error: Option<String>,
-    documents: Vec<DocumentLink>,
-    /// Pages of the first document shown as images (empty: the browser's viewer instead).
-    preview_pages: Vec<usize>,
+    /// The documents, each with its pages and the places that ask for the signer.
+    documents: Vec<DocumentView>,
+    /// How many places ask the signer to act (the guide's steps).
+    steps: usize,
     attachments: Vec<String>,
     requested_attachments: Vec<String>,
-    allow_typed: bool,
-    allow_draw: bool,
-    allow_upload: bool,
+    /// The electronic signature control (type, draw, upload) is offered.
+    electronic: bool,
+    /// What the signer sent when the form came back refused.
+    kept: Kept,
     /// This signer signs with Aadhaar eSign (the only method offered then).
     esign: bool,
     /// This signer signs with their crypto token through the signer utility (the only method).
     token: bool,
     token_give_up: bool,
-    /// Signature pads are a gateway option (`EnableeSignaturePad`).
-    allow_pad: bool,
-    pad_only: bool,
-    /// The fields the signer fills in (text, checkbox) and the form they go with.
+    /// The fields the signer fills in that no page shows (a document past the guided ones),
+    /// and the form the fields go with.
     fields: Vec<FieldInput>,
     fields_form: &'static str,
     /// The fields Signet fills in (initials, date, name, e-mail), by their labels.
@@ -82,6 +84,8 @@ pub struct FieldInput {
     pub label: String,
     pub checkbox: bool,
     pub required: bool,
+    /// What the signer had typed when the form came back refused.
+    pub value: String,
 }
 
 #[derive(Template)]
@@ -148,29 +152,52 @@ fn capitalised(text: &str) -> String {
 
 /// The signer page, with a message about the last form when it was refused.
 async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> Response {
+    render_kept(state, link, error, Kept::default()).await
+}
+
+/// The signer page with a refusal and the signature form as the signer left it.
+async fn render_kept(state: &Services, link: &SignerLink, error: Option<String>, mut kept: Kept) -> Response {
     let content = signer::page_content(state, &link.session).await;
     let esign = signet_services::workflows::esign::required(&link.session);
     let token = signet_services::workflows::token::required(&link.session);
-    let documents: Vec<DocumentLink> = content
-        .documents
-        .into_iter()
-        .map(|d| DocumentLink { id: d.id.get(), name: d.name, pages: d.page_count })
-        .collect();
-    let preview_pages = match documents.first() {
-        Some(first) if crate::preview::available() => crate::preview::preview_pages(first.pages as usize),
-        _ => Vec::new(),
-    };
-    let named = |kind: &str| content.attachments.iter().filter(|a| a.kind == kind).map(|a| a.name.clone()).collect();
     let placement: Placement = serde_json::from_str(&link.session.signatory.placement).unwrap_or_default();
+    if kept.mode.is_empty() {
+        kept.typed_name = link.session.signatory.name.clone();
+    }
+    let spots = signet_services::workflows::guide::spots(state, &link.session, &content.documents).await;
+    let previews = crate::preview::available();
+    let mut seen = std::collections::HashSet::new();
+    let documents: Vec<DocumentView> = content
+        .documents
+        .iter()
+        .enumerate()
+        .map(|(index, d)| {
+            let shown = if previews { crate::preview::preview_pages(d.page_count as usize) } else { Vec::new() };
+            let sheets = match spots.get(index) {
+                Some(found) => guide::sheets(found, &shown, &placement, &kept, &mut seen),
+                None => Vec::new(),
+            };
+            DocumentView { id: d.id.get(), name: d.name.clone(), pages: d.page_count, sheets }
+        })
+        .collect();
+    let steps = documents
+        .iter()
+        .flat_map(|d| d.sheets.iter())
+        .flat_map(|s| s.spots.iter())
+        .filter(|s| s.what.is_step())
+        .count();
+    let named = |kind: &str| content.attachments.iter().filter(|a| a.kind == kind).map(|a| a.name.clone()).collect();
     let (inputs, filled): (Vec<_>, Vec<_>) =
         placement.fields.iter().enumerate().partition(|(_, f)| f.asks_the_signer());
     let fields = inputs
         .into_iter()
+        .filter(|(index, _)| !seen.contains(index))
         .map(|(index, f)| FieldInput {
             index,
             label: f.label().to_string(),
             checkbox: f.kind == FieldKind::Checkbox,
             required: f.required,
+            value: kept.fields.get(&index).cloned().unwrap_or_default(),
         })
         .collect();
     let mut filled_for_you: Vec<String> = Vec::new();
@@ -192,26 +219,22 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
         base: link.base.clone(),
         error: error.clone(),
         documents,
-        preview_pages,
+        steps,
         attachments: named("initiator"),
         requested_attachments: named("requested"),
-        allow_typed: !(esign || token),
-        allow_draw: !(esign || token),
-        allow_upload: !(esign || token),
+        electronic: !(esign || token),
+        kept,
         esign,
         token,
         token_give_up: false,
-        allow_pad: false,
-        pad_only: false,
         fields,
-        // Without a script the inputs go with the page's first form; the script copies them
-        // into whichever signing form is sent.
+        // The inputs on the pages belong to the signing form (the token's script reads them).
         fields_form: if esign {
             "esign-form"
         } else if token {
             ""
         } else {
-            "typed-form"
+            "sign-form"
         },
         filled_for_you,
     };
@@ -312,14 +335,12 @@ fn signed_response(link: &SignerLink, after: &AfterSignature) -> Response {
 
 /// The signer's mark and the record of how it was given, from the submitted form; the text
 /// of what the signer must correct otherwise.
-async fn signing_input(
-    state: &Services,
-    request: Request,
+fn signing_input(
+    submission: &Submission,
     headers: &HeaderMap,
     text: Text,
 ) -> Result<(Mark, serde_json::Value), String> {
-    let submission = read_submission(request, state).await.map_err(|_| text.s("signer.form_unreadable").to_string())?;
-    let mark = mark_from(&submission, Methods::ALL)?;
+    let mark = mark_from(submission, Methods::ALL, UploadRule::AnySize).map_err(|refusal| refusal.words(text))?;
     let detail = json!({
         "method": submission.field("mode").unwrap_or(""),
         "consent": true,
@@ -350,15 +371,19 @@ pub async fn sign(
     request: Request,
 ) -> Result<Response, PageError> {
     record_view(&state, &link, ip, &headers, "sign").await;
-    let (mark, detail) = match signing_input(&state, request, &headers, link.text).await {
+    let Ok(submission) = read_submission(request, &state).await else {
+        return Ok(render(&state, &link, Some(link.text.s("signer.form_unreadable").into())).await);
+    };
+    let (mark, detail) = match signing_input(&submission, &headers, link.text) {
         Ok(input) => input,
-        Err(text) => return Ok(render(&state, &link, Some(text)).await),
+        Err(text) => return Ok(render_kept(&state, &link, Some(text), Kept::from_submission(&submission)).await),
     };
     match signer::sign(&state, &link.session, mark, &link.session.actor(ip), detail).await {
         Ok(after) => Ok(signed_response(&link, &after)),
         // A document that cannot take the signature (its placement, say) is for the signer to see.
         Err(error) if error.code() == ErrorCode::ValidationFailed => {
-            Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
+            let said = user_text(&error, link.text);
+            Ok(render_kept(&state, &link, Some(said), Kept::from_submission(&submission)).await)
         }
         Err(error) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
     }
