@@ -136,9 +136,10 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     let dir = tempfile::tempdir().expect("tempdir");
     let pdf_path = dir.path().join("loan-agreement.pdf");
     let page = signet_testkit::pdf::Page::text("Loan agreement").line(700, "The borrower agrees to the terms below.");
-    let schedules = [signet_testkit::pdf::Page::text("Schedule 1"), signet_testkit::pdf::Page::text("Schedule 2")];
-    let [first, second] = schedules;
-    std::fs::write(&pdf_path, signet_testkit::pdf::reportlab_pdf(&[page, first, second])).expect("pdf");
+    // Three pages: the palette must stay in view down to the last.
+    let schedules = (1..=2).map(|n| signet_testkit::pdf::Page::text(&format!("Schedule {n}")));
+    let pages: Vec<_> = std::iter::once(page).chain(schedules).collect();
+    std::fs::write(&pdf_path, signet_testkit::pdf::reportlab_pdf(&pages)).expect("pdf");
     let signers = [
         ("Asha Rao", "asha@borrower.example"),
         ("Ravi Iyer", "ravi@guarantor.example"),
