@@ -136,7 +136,10 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     let dir = tempfile::tempdir().expect("tempdir");
     let pdf_path = dir.path().join("loan-agreement.pdf");
     let page = signet_testkit::pdf::Page::text("Loan agreement").line(700, "The borrower agrees to the terms below.");
-    std::fs::write(&pdf_path, signet_testkit::pdf::reportlab_pdf(&[page])).expect("pdf");
+    // Three pages: the palette must stay in view down to the last.
+    let schedules = (1..=2).map(|n| signet_testkit::pdf::Page::text(&format!("Schedule {n}")));
+    let pages: Vec<_> = std::iter::once(page).chain(schedules).collect();
+    std::fs::write(&pdf_path, signet_testkit::pdf::reportlab_pdf(&pages)).expect("pdf");
     let signers = [
         ("Asha Rao", "asha@borrower.example"),
         ("Ravi Iyer", "ravi@guarantor.example"),
@@ -153,6 +156,25 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     assert_eq!(sent["reviewBoxes"], 5, "the review draws them: {sent}");
     assert_eq!(sent["placedAgain"], 5, "back to change keeps them: {sent}");
     assert_eq!(sent["state"], "In progress", "{sent}");
+    // Placement that fits the hand: the pages' progress said; the palette in view at the last
+    // page on a phone and at a desk, nothing wider than the phone; each box where the pointer
+    // let go (within 2 % of the page); one resized by its handle and one moved by the pointer,
+    // each keeping the point grabbed; one moved and resized from the keyboard; a chip pressed
+    // twice puts two boxes in free spots (Delete removes them).
+    assert_eq!(sent["progress"], "All 3 pages shown", "{sent}");
+    assert_eq!(sent["paletteAtLastPage"], json!({"phone": true, "desk": true}), "{sent}");
+    assert!(sent["phoneScroll"].as_f64().is_some_and(|s| s <= 1.0), "{sent}");
+    assert!(sent["dropOffBy"].as_f64().is_some_and(|d| d <= 0.02), "{sent}");
+    let near = |value: &Value, want: [f64; 2]| {
+        value
+            .as_array()
+            .is_some_and(|v| v.iter().zip(want).all(|(v, w)| (v.as_f64().unwrap_or(f64::NAN) - w).abs() <= 2.0))
+    };
+    assert!(near(&sent["resizedBy"], [40.0, 20.0]) && sent["resizeKeptCorner"] == true, "{sent}");
+    assert!(near(&sent["movedBy"], [30.0, 30.0]), "{sent}");
+    assert_eq!(sent["keyboard"], json!({"dx": 1, "dy": 5, "dw": 4, "dh": 2}), "{sent}");
+    assert_eq!((sent["pressedPlaced"].as_i64(), sent["pressedOverlaps"].as_i64()), (Some(2), Some(0)), "{sent}");
+    assert_eq!(sent["afterDelete"], 0, "{sent}");
     let workflow_id: i64 = sent["workflowUrl"]
         .as_str()
         .and_then(|u| u.rsplit('/').next())
@@ -170,7 +192,12 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
         .iter()
         .map(|s| serde_json::from_str::<Value>(&s.placement).expect("placement")["boxes"][0].clone())
         .collect();
-    assert!(boxes.iter().all(|b| b["page"] == 1 && b["width"] == 160.0), "{boxes:?}");
+    // The first resized by its handle (40 px of 680 across: 36 points wider), the second from
+    // the keyboard (4 points wider, 2 taller), the third as dropped.
+    assert!(boxes.iter().all(|b| b["page"] == 1), "{boxes:?}");
+    let size = |b: &Value| (b["width"].as_f64().unwrap_or(0.0), b["height"].as_f64().unwrap_or(0.0));
+    assert!((190.0..=202.0).contains(&size(&boxes[0]).0), "{boxes:?}");
+    assert_eq!((size(&boxes[1]), size(&boxes[2])), ((164.0, 57.0), (160.0, 55.0)), "{boxes:?}");
     let (left, top) = (boxes[0]["left"].as_f64().unwrap_or(-1.0), boxes[0]["top"].as_f64().unwrap_or(-1.0));
     assert!((0.0..306.0).contains(&left) && (396.0..792.0).contains(&top), "{boxes:?}");
     // The fields went with their signers: a date for the first, a labelled checkbox for the second.

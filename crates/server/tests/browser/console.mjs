@@ -2,8 +2,12 @@
 // on a phone's screen, one journey per run:
 //   invite   an administrator invites a user with a role (args.invite: { name, email, role })
 //   send     a sender uploads args.pdf, names three signers (args.signers: [{ name, email }]),
-//            drags each one's signature box onto the first page, reviews it (boxes drawn),
-//            goes back to change (the boxes are still there), reviews again and sends
+//            drags each one's signature box onto the first page (each lands where the pointer
+//            lets go), resizes one by its handle, moves and resizes one by the pointer and the
+//            keyboard, presses a chip twice (two boxes in free spots, then deleted), checks the
+//            palette stays in view at the last page (phone and desk) and the pages' progress,
+//            reviews it (boxes drawn), goes back to change (the boxes are still there),
+//            reviews again and sends
 //   track    the sender finds the workflow (args.workflow, its name) completed, downloads its
 //            signed document to args.downloadTo, and signs out
 //   bulk     the sender checks a spreadsheet with a bad row (args.sheet), sends it with
@@ -139,16 +143,98 @@ try {
     }
     await press(page.getByRole("button", { name: "Next: place the signatures" }));
     await inspect("place");
-    // Fields are placed at a desk: the palette and the whole page in view, as HTML drag and
-    // drop needs (a drag does not scroll the window).
+    // On a phone: the pages shown with their progress said; the palette stays in view at the
+    // last page, with nothing wider than the screen.
+    const palette = page.locator("#palette");
+    const inView = async () => {
+      const rect = await palette.boundingBox();
+      const height = await page.evaluate(() => window.innerHeight);
+      return rect !== null && rect.y >= -1 && rect.y < height && rect.height > 0;
+    };
+    result.progress = (await page.getByRole("status").filter({ hasText: /pages shown/ }).innerText()).trim();
+    await page.locator(".sheet").last().scrollIntoViewIfNeeded();
+    result.paletteAtLastPage = { phone: await inView() };
+    result.phoneScroll = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await shot("place-phone-last-page");
+    // Fields are placed at a desk: the palette beside the pages, the whole page in view.
     await page.setViewportSize({ width: 1280, height: 1400 });
     const sheet = page.locator(".sheet").first();
     await sheet.scrollIntoViewIfNeeded();
     const box = await sheet.boundingBox();
+    const frac = async (locator) => {
+      const b = await locator.boundingBox();
+      const s = await sheet.boundingBox();
+      return { x: (b.x - s.x) / s.width, y: (b.y - s.y) / s.height, w: b.width, h: b.height };
+    };
+    // Each box lands where the pointer lets go of it: the first grabbed near the chip's
+    // corner has its own corner there; the others hold the drop point.
+    const off = [];
     for (const [i, signer] of args.signers.entries()) {
       const chip = page.getByRole("button", { name: `Box of ${signer.name}` });
-      await chip.dragTo(sheet, { targetPosition: { x: box.width * (0.2 + 0.3 * i), y: box.height * (0.55 + 0.1 * i) } });
+      const to = { x: box.width * (0.1 + 0.25 * i), y: box.height * (0.55 + 0.1 * i) };
+      await chip.dragTo(sheet, { sourcePosition: { x: 6, y: 6 }, targetPosition: to });
+      const at = await frac(page.locator(".placed").last());
+      off.push(Math.max(Math.abs(at.x - (to.x - 6) / box.width), Math.abs(at.y - (to.y - 6) / box.height)));
     }
+    result.dropOffBy = Math.max(...off);
+    const first = page.locator(".placed").first();
+    // Resized by its corner handle with the pointer: 40 px wider, 20 px taller.
+    const before = await frac(first);
+    const handle = await first.locator(".handle").boundingBox();
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + handle.width / 2 + 20, handle.y + handle.height / 2 + 10, { steps: 2 });
+    await page.mouse.move(handle.x + handle.width / 2 + 40, handle.y + handle.height / 2 + 20, { steps: 2 });
+    await page.mouse.up();
+    const after = await frac(first);
+    result.resizedBy = [Math.round(after.w - before.w), Math.round(after.h - before.h)];
+    result.resizeKeptCorner = Math.abs(after.x - before.x) < 0.005 && Math.abs(after.y - before.y) < 0.005;
+    // Moved by the pointer, held where it was grabbed: 30 px right and down.
+    const second = page.locator(".placed").nth(1);
+    const held = await second.boundingBox();
+    await page.mouse.move(held.x + 20, held.y + 30);
+    await page.mouse.down();
+    await page.mouse.move(held.x + 50, held.y + 60, { steps: 3 });
+    await page.mouse.up();
+    const moved = await second.boundingBox();
+    result.movedBy = [Math.round(moved.x - held.x), Math.round(moved.y - held.y)];
+    // From the keyboard: the second box one step right, a big step down, 4 points wider and 2 taller.
+    const data = (locator) => locator.evaluate((b) => ({ x: Number(b.dataset.x), y: Number(b.dataset.y), w: Number(b.dataset.w), h: Number(b.dataset.h) }));
+    const k0 = await data(second);
+    await second.focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Shift+ArrowDown");
+    await page.keyboard.press("Alt+ArrowRight");
+    await page.keyboard.press("Control+ArrowRight");
+    await page.keyboard.press("Alt+ArrowDown");
+    const k1 = await data(second);
+    result.keyboard = { dx: Math.round((k1.x - k0.x) * 100), dy: Math.round((k1.y - k0.y) * 100), dw: k1.w - k0.w, dh: k1.h - k0.h };
+    // A chip pressed twice from the keyboard: two boxes in free spots, overlapping nothing;
+    // then removed with Delete.
+    const placedBefore = await page.locator(".placed").count();
+    const third = page.getByRole("button", { name: `Box of ${args.signers[2].name}` });
+    await third.focus();
+    await page.keyboard.press("Enter");
+    await third.focus();
+    await page.keyboard.press("Enter");
+    result.pressedOverlaps = await page.evaluate(() => {
+      const rects = Array.from(document.querySelectorAll(".placed")).map((b) => b.getBoundingClientRect());
+      const pressed = rects.slice(-2);
+      let overlaps = 0;
+      for (const [i, a] of pressed.entries()) {
+        for (const b of rects.slice(0, rects.length - 2 + i)) {
+          if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) overlaps += 1;
+        }
+      }
+      return overlaps;
+    });
+    result.pressedPlaced = (await page.locator(".placed").count()) - placedBefore;
+    await shot("placed-by-keyboard");
+    for (let n = 0; n < 2; n += 1) {
+      await page.locator(".placed").last().focus();
+      await page.keyboard.press("Delete");
+    }
+    result.afterDelete = (await page.locator(".placed").count()) - placedBefore;
     // Fields besides the signatures: the first signer's signing date, a checkbox for the second.
     const kind = page.getByLabel("Kind", { exact: true });
     await kind.selectOption({ label: "Date signed (filled in)" });
@@ -161,6 +247,8 @@ try {
     result.placed = await page.locator(".placed").count();
     if (args.saveAs) await page.getByLabel("Also save as a template named (optional)").fill(args.saveAs);
     await shot("placed");
+    await page.locator(".sheet").last().scrollIntoViewIfNeeded();
+    result.paletteAtLastPage.desk = await inView();
     await page.setViewportSize({ width: 412, height: 915 });
     await press(page.getByRole("button", { name: "Next: review" }));
     await inspect("review");

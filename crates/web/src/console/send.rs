@@ -41,6 +41,16 @@ const PIXELS_PER_POINT: f64 = 80.0 / 72.0;
 const BOX: (f64, f64) = (160.0, 55.0);
 /// Most boxes carried from one screen to the next.
 const MAX_PLACED: usize = 500;
+/// The smallest box the placement screen makes and the server takes, across and down, in
+/// points (as the workflow's placement checks).
+const MIN_BOX_POINTS: f64 = 10.0;
+/// How far past a page's edge a box may reach, in points (rounding on the screen).
+const EDGE_SLACK: f64 = 0.5;
+
+/// Whether a box (points from the top-left corner) lies on a `width` × `height` page.
+fn on_the_page(left: f64, top: f64, width: f64, height: f64, page: (f64, f64)) -> bool {
+    left + width <= page.0 + EDGE_SLACK && top + height <= page.1 + EDGE_SLACK
+}
 /// Rows asking the signers for a document on the first form.
 const REQUESTS: usize = 2;
 
@@ -584,6 +594,8 @@ struct PlacePage {
     attachments: Vec<StagedAttachment>,
     /// Boxes placed before (back from the review, or a refusal), drawn again by the script.
     placed: Vec<String>,
+    /// Whether a signatory signs below an anchor text (its inputs are then shown open).
+    anchored: bool,
 }
 
 /// The tenant's document `id` and the size of each page shown.
@@ -660,6 +672,7 @@ fn placement_with(
         stamp: StampForm::read(fields),
         attachments: sending.attachments.clone(),
         placed: fields.all("field").take(MAX_PLACED).map(str::to_string).collect(),
+        anchored: sending.signers.iter().any(|s| !s.anchor.is_empty()),
     };
     let status = if page.error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     render(status, &page)
@@ -702,6 +715,9 @@ fn placed_field(words: Text, text: &str, signatories: usize, documents: usize) -
     };
     if signatory == 0 || signatory as usize > signatories || document >= documents || page == 0 {
         return Err(invalid());
+    }
+    if width < MIN_BOX_POINTS || height < MIN_BOX_POINTS {
+        return Err(Error::field("field", words.s("send.box_too_small")));
     }
     let kind = match rest.first() {
         Some(kind) => FieldKind::parse(kind).ok_or_else(invalid)?,
@@ -861,6 +877,12 @@ async fn review_page(
         });
         match (sheet, field.left, field.top, field.width, field.height) {
             (Some((document, sheet)), Some(left), Some(top), Some(width), Some(height)) => {
+                if !on_the_page(left, top, width, height, (sheet.width, sheet.height)) {
+                    return Err(Error::field(
+                        "field",
+                        session.text.plain("send.box_off_the_page", &[("page", &page), ("document", &document)]),
+                    ));
+                }
                 words.push(
                     session
                         .text
@@ -1143,6 +1165,20 @@ mod tests {
         ] {
             assert!(placed_field(Text::EN, bad, 3, 1).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_placed_box_is_at_least_ten_points_and_stays_on_its_page() {
+        assert!(placed_field(Text::EN, "1:0:1:0:0:10:10", 1, 1).is_ok());
+        for small in ["1:0:1:0:0:9.9:40", "1:0:1:0:0:160:0", "1:0:1:0:0:0:0"] {
+            let refused = placed_field(Text::EN, small, 1, 1).expect_err(small);
+            assert!(user_text(&refused).contains("smaller than 10 points"), "{small}: {}", user_text(&refused));
+        }
+        let letter = (612.0, 792.0);
+        assert!(on_the_page(452.0, 737.0, 160.0, 55.0, letter), "to the corner");
+        assert!(on_the_page(452.3, 737.2, 160.0, 55.0, letter), "rounding on the screen");
+        assert!(!on_the_page(500.0, 100.0, 160.0, 55.0, letter), "past the right edge");
+        assert!(!on_the_page(10.0, 760.0, 160.0, 55.0, letter), "past the foot");
     }
 
     fn template_field(document: Option<usize>, page: serde_json::Value) -> TemplateField {
