@@ -1656,6 +1656,11 @@ async fn fields_are_filled_in_with_each_signature(backend: Backend) {
     assert_eq!(sign_with_fields(&ravi, &[("field0", "on")]).await.status(), 200);
 
     let pdf = download(&app, &who, workflow_id).await;
+    if let Some(keep) = std::env::var_os("SIGNET_KEEP_PDF_DIR") {
+        let keep = std::path::Path::new(&keep);
+        std::fs::write(keep.join(format!("fields-{backend:?}.pdf")), &pdf).expect("keep");
+        std::fs::write(keep.join("platform-ca.pem"), cert_pem(&app.state.services.keys.ca.cert_der)).expect("keep");
+    }
     // The boxes are form fields of their own, not signatures: exactly one signature per signer
     // (as widgets of the signature field, pdfsig listed each box as a signature).
     let report = pdfsig(&pdf);
