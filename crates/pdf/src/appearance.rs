@@ -60,7 +60,10 @@ pub struct Appearance {
     /// Add the text block: signed by, date, reason, location.
     pub show_details: bool,
     /// Further boxes the signature fills in (initials, a date, a typed text, a checkbox): each
-    /// is another widget of the same signature field, so it is part of what is signed.
+    /// fills the empty read-only form field [`FieldMark::field`] names (prepared before the
+    /// first signature with [`crate::add_mark_fields`]), in the signature's own revision; a mark
+    /// without one (a document prepared before such fields existed) becomes another widget of
+    /// the signature field, as it used to.
     pub marks: Vec<FieldMark>,
     /// The zone the text block's date is written in (the organisation's), named after it.
     pub zone: Zone,
@@ -91,6 +94,9 @@ pub struct FieldMark {
     pub page: u32,
     pub rect: BoxSpec,
     pub content: MarkContent,
+    /// The prepared form field the mark fills ([`crate::MarkField::name`]); when the document
+    /// has no such empty field, the mark is drawn as a widget of the signature field instead.
+    pub field: Option<String>,
 }
 
 /// What a field mark shows.

@@ -2,6 +2,16 @@
 //! and returns the ByteRange digest; `embed` hex-patches the CMS produced elsewhere.
 //!
 //! The original bytes are never changed: earlier signatures stay valid (co-signing).
+//!
+//! Boxes a signer fills in with their signature (a date, a name, initials, a text, a checkbox)
+//! are form fields of their own, never widgets of the signature field: poppler's pdfsig reads
+//! every widget of a signature field as another signature (two signers with a date box listed
+//! three signatures). pyHanko's difference analysis accepts after a signature only new
+//! *signature* fields and the filling of fields that already existed ("More form fields added
+//! than expected" otherwise), so [`add_mark_fields`] creates every signer's boxes as empty
+//! read-only text and checkbox fields before the first signature, and each signature fills its
+//! own in its revision (form filling). A mark with no prepared field (a document signed before
+//! this existed) is still drawn as a widget of the signature field.
 
 use std::collections::HashSet;
 use std::fs::File;
@@ -12,7 +22,7 @@ use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
-use crate::appearance::{Appearance, Renderer};
+use crate::appearance::{Appearance, MarkContent, Renderer};
 use crate::date::{pdf_date, unix_millis};
 use crate::error::{Error, Result};
 use crate::filters::flate_encode;
@@ -373,15 +383,27 @@ fn build_signature_update(doc: &Document<'_>, opts: &SignOptions) -> Result<Sign
                 return Err(Error::InvalidOptions("a field name must be non-empty and contain no '.'".into()));
             }
             let mut placements = placements(&pages, opts)?;
-            let marks = mark_placements(&pages, opts)?;
+            let targets = mark_targets(doc, &catalog, opts)?;
+            let marks = mark_placements(doc, &pages, opts, &targets)?;
             // With P=2 only form filling and signing are allowed: a new widget annotation is a
-            // change validators (pyHanko, Acrobat) hold against the certification.
-            let visible = placements.iter().any(|(_, p)| p.width > 0.0 && p.height > 0.0) || !marks.is_empty();
+            // change validators (pyHanko, Acrobat) hold against the certification. Filling a
+            // prepared field is form filling.
+            let visible =
+                placements.iter().any(|(_, p)| p.width > 0.0 && p.height > 0.0) || targets.iter().any(Option::is_none);
             if existing.docmdp_p == Some(2) && visible {
                 return Err(Error::CertifiedNoNewVisibleField);
             }
-            let appearances = build_appearances(&mut w, opts, &placements, &marks, signing_time)?;
-            placements.extend(marks);
+            let mut appearances = build_appearances(&mut w, opts, &placements, &marks, signing_time)?;
+            let mark_appearances = appearances.split_off(placements.len());
+            for ((target, placed), ap) in targets.into_iter().zip(marks).zip(mark_appearances) {
+                match target {
+                    Some(target) => fill_mark_field(&mut w, target, ap),
+                    None => {
+                        placements.push(placed);
+                        appearances.push(ap);
+                    }
+                }
+            }
             let (field_ref, widgets) =
                 write_field_and_widgets(&mut w, &pages, &placements, &appearances, sig_ref, &field_name)?;
             add_widgets_to_pages(&mut w, doc, &pages, &widgets)?;
@@ -572,19 +594,120 @@ fn placements(pages: &[Page], opts: &SignOptions) -> Result<Vec<(usize, Placemen
     Ok(spec_per_page.into_iter().map(|(i, spec)| (i, place(&pages[i], &spec))).collect())
 }
 
-/// (page index, placement) of every field mark of a visible signature.
-fn mark_placements(pages: &[Page], opts: &SignOptions) -> Result<Vec<(usize, Placement)>> {
+/// (page index, placement) of every field mark of a visible signature: the prepared field's own
+/// rectangle when it fills one (`targets`, from [`mark_targets`]), else the mark's box.
+fn mark_placements(
+    doc: &Document<'_>,
+    pages: &[Page],
+    opts: &SignOptions,
+    targets: &[Option<MarkTarget>],
+) -> Result<Vec<(usize, Placement)>> {
     let Some(app) = drawn_appearance(opts) else {
         return Ok(Vec::new());
     };
     app.marks
         .iter()
-        .map(|mark| {
+        .zip(targets)
+        .map(|(mark, target)| {
+            if let Some(target) = target
+                && let Some(p) = widget_placement(doc, pages, &target.field)?
+                && let Some(index) =
+                    pages.iter().position(|page| Some(page.id) == target.field.get("P").and_then(Object::as_ref))
+            {
+                return Ok((index, p));
+            }
             let index = mark.page.checked_sub(1).map(|i| i as usize).filter(|i| *i < pages.len());
             let index = index.ok_or(Error::NoSuchPage(mark.page, pages.len()))?;
             Ok((index, place(&pages[index], &mark.rect)))
         })
         .collect()
+}
+
+/// A prepared mark field a signature fills, with what it shows.
+struct MarkTarget {
+    field_ref: ObjRef,
+    field: Dict,
+    content: MarkContent,
+}
+
+/// For every mark of the appearance, the empty prepared field it fills (`None`: the mark
+/// becomes a widget of the signature field). A field qualifies when it is a top-level,
+/// read-only, unfilled text field (for text) or checkbox (for a tick) that is its own widget,
+/// as [`add_mark_fields`] writes them; each is filled once.
+fn mark_targets(doc: &Document<'_>, catalog: &Dict, opts: &SignOptions) -> Result<Vec<Option<MarkTarget>>> {
+    let Some(app) = drawn_appearance(opts) else {
+        return Ok(Vec::new());
+    };
+    if app.marks.iter().all(|m| m.field.is_none()) {
+        return Ok(app.marks.iter().map(|_| None).collect());
+    }
+    let form = match catalog.get("AcroForm") {
+        Some(f) => doc.resolve_dict(f)?.unwrap_or_default(),
+        None => Dict::new(),
+    };
+    let fields = match form.get("Fields") {
+        Some(f) => doc.resolve_array(f)?.unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let mut by_name: Vec<(String, ObjRef, Dict)> = Vec::new();
+    for f in fields.iter().take(crate::forms::MAX_FORM_FIELDS) {
+        let Object::Ref(r) = f else { continue };
+        if let Some(d) = doc.resolve_dict(f)?
+            && let Some(name) = d.get("T").and_then(Object::as_str_bytes).map(decode_text)
+        {
+            by_name.push((name, *r, d));
+        }
+    }
+    let mut taken: HashSet<u32> = HashSet::new();
+    let mut out = Vec::with_capacity(app.marks.len());
+    for mark in &app.marks {
+        let found = mark.field.as_deref().and_then(|name| by_name.iter().find(|(n, _, _)| n == name));
+        let target = match found {
+            Some((_, r, d)) if fillable(doc, d, &mark.content)? && taken.insert(r.num) => {
+                Some(MarkTarget { field_ref: *r, field: d.clone(), content: mark.content.clone() })
+            }
+            _ => None,
+        };
+        out.push(target);
+    }
+    Ok(out)
+}
+
+/// Whether `field` is an empty read-only mark field of the kind `content` needs.
+fn fillable(doc: &Document<'_>, field: &Dict, content: &MarkContent) -> Result<bool> {
+    let flags = match field.get("Ff") {
+        Some(f) => doc.resolve(f)?.as_int().unwrap_or(0),
+        None => 0,
+    };
+    let kind_fits = match content {
+        MarkContent::Text { .. } => field.name("FT") == Some(b"Tx"),
+        MarkContent::Check(_) => field.name("FT") == Some(b"Btn") && flags & (FF_RADIO | FF_PUSHBUTTON) == 0,
+    };
+    let own_widget = field.name("Subtype") == Some(b"Widget") && field.get("Kids").is_none();
+    Ok(kind_fits && own_widget && flags & FF_READ_ONLY != 0 && field.get("V").is_none())
+}
+
+/// Puts the mark's value and appearance into its prepared field: only `/V`, `/AP` and (a
+/// checkbox) `/AS` change, which validators read as form filling.
+fn fill_mark_field(w: &mut Writer, target: MarkTarget, ap: ObjRef) {
+    let MarkTarget { field_ref, mut field, content } = target;
+    let mut apd = Dict::new();
+    match content {
+        MarkContent::Text { text, .. } => {
+            field.set("V", Object::text(text.trim()));
+            apd.set("N", Object::Ref(ap));
+        }
+        MarkContent::Check(ticked) => {
+            let state = if ticked { CHECK_ON } else { "Off" };
+            field.set("V", Object::name(state));
+            field.set("AS", Object::name(state));
+            let mut states = Dict::new();
+            states.set(state, Object::Ref(ap));
+            apd.set("N", Object::Dict(states));
+        }
+    }
+    field.set("AP", Object::Dict(apd));
+    w.put(field_ref, &Object::Dict(field));
 }
 
 /// The appearance of every widget: the signature's boxes, then its field marks.
@@ -968,6 +1091,109 @@ pub fn add_signature_fields(input: &[u8], fields: &[EmptyField]) -> Result<Vec<u
 }
 
 // ---------------------------------------------------------------------------------------------
+// Mark fields (boxes the signers fill in with their signatures)
+// ---------------------------------------------------------------------------------------------
+
+/// Field flag: read-only (ISO 32000-1, table 221).
+const FF_READ_ONLY: i64 = 1;
+const FF_RADIO: i64 = 1 << 15;
+const FF_PUSHBUTTON: i64 = 1 << 16;
+/// Annotation flag: print (table 165).
+const F_PRINT: i64 = 4;
+/// The "on" appearance state of a mark checkbox.
+const CHECK_ON: &str = "Yes";
+/// Most mark fields prepared in one update.
+pub const MAX_MARK_FIELDS: usize = 2000;
+
+/// An empty box a signer will fill in with their signature (see [`add_mark_fields`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkField {
+    /// Top-level field name, the [`crate::FieldMark::field`] of the mark that fills it.
+    pub name: String,
+    /// 1-based page number.
+    pub page: u32,
+    pub rect: BoxSpec,
+    /// A checkbox (else a text field).
+    pub check: bool,
+}
+
+/// Append an incremental update adding empty, read-only, printed text fields and checkboxes:
+/// the boxes signers fill in later with their signatures (each signature fills its own, which
+/// validators accept as form filling; a field created after a signature would not be). Must
+/// come before the first signature. Names already in the form are left alone (preparing twice
+/// adds nothing); `None` when there was nothing to add.
+pub fn add_mark_fields(input: &[u8], fields: &[MarkField]) -> Result<Option<Vec<u8>>> {
+    if fields.len() > MAX_MARK_FIELDS {
+        return Err(Error::InvalidOptions(format!("more than {MAX_MARK_FIELDS} mark fields")));
+    }
+    let doc = Document::open(input)?;
+    let existing = existing_signatures(&doc)?;
+    if existing.count > 0 || existing.docmdp_p.is_some() {
+        return Err(Error::InvalidOptions("mark fields are added before the first signature".into()));
+    }
+    doc.check_displayable()?;
+    let pages = doc.pages()?;
+    let (root_ref, mut catalog) = doc.catalog()?;
+    let mut w = Writer::new(&doc)?;
+    let mut names = existing.top_level_names.clone();
+    let mut widgets = Vec::new();
+    for f in fields {
+        if f.name.is_empty() || f.name.contains('.') {
+            return Err(Error::InvalidOptions(format!("bad mark field name {:?}", f.name)));
+        }
+        if !names.insert(f.name.clone()) {
+            continue;
+        }
+        let index = f.page.checked_sub(1).map(|i| i as usize).filter(|i| *i < pages.len());
+        let Some(index) = index else {
+            return Err(Error::NoSuchPage(f.page, pages.len()));
+        };
+        let p = place(&pages[index], &f.rect);
+        let mut blank = Renderer::blank_xobject(p.width, p.height);
+        if let Object::Stream(stream) = &mut blank
+            && p.matrix != [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+        {
+            stream.dict.set("Matrix", Object::Array(p.matrix.iter().map(|v| Object::Real(*v)).collect()));
+        }
+        let ap = w.add(blank);
+        let mut d = Dict::new();
+        d.set("Type", Object::name("Annot"));
+        d.set("Subtype", Object::name("Widget"));
+        d.set("FT", Object::name(if f.check { "Btn" } else { "Tx" }));
+        d.set("T", Object::text(&f.name));
+        d.set("Ff", Object::Int(FF_READ_ONLY));
+        d.set("F", Object::Int(F_PRINT));
+        d.set("P", Object::Ref(pages[index].id));
+        d.set("Rect", Object::Array(p.rect.iter().map(|v| Object::Real(*v)).collect()));
+        let mut apd = Dict::new();
+        if f.check {
+            let mut states = Dict::new();
+            states.set("Off", Object::Ref(ap));
+            apd.set("N", Object::Dict(states));
+            d.set("AS", Object::name("Off"));
+        } else {
+            d.set("DA", Object::literal(b"/Helv 0 Tf 0 g"));
+            apd.set("N", Object::Ref(ap));
+        }
+        d.set("AP", Object::Dict(apd));
+        widgets.push((index, w.add(Object::Dict(d))));
+    }
+    if widgets.is_empty() {
+        return Ok(None);
+    }
+    add_widgets_to_pages(&mut w, &doc, &pages, &widgets)?;
+    let refs: Vec<ObjRef> = widgets.iter().map(|(_, r)| *r).collect();
+    if add_fields_to_acroform(&mut w, &doc, &mut catalog, &refs, 0)? {
+        w.put(root_ref, &Object::Dict(catalog));
+    }
+    let update = w.finish(&doc)?;
+    let mut out = Vec::with_capacity(input.len() + update.len());
+    out.extend_from_slice(input);
+    out.extend_from_slice(&update);
+    Ok(Some(out))
+}
+
+// ---------------------------------------------------------------------------------------------
 // DSS (B-LT / B-LTA)
 // ---------------------------------------------------------------------------------------------
 
@@ -1096,6 +1322,145 @@ mod tests {
         assert!(is_single_der_sequence(&[0x30, 0x80, 0x04, 0x01, 7, 0, 0]));
         assert!(!is_single_der_sequence(&[0x30, 0x80, 0x04, 0x01, 7, 0, 0, 0]));
         assert!(!is_single_der_sequence(b"hello"));
+    }
+
+    /// Every top-level field of the latest revision: (name, ref, dictionary).
+    fn fields_of(doc: &Document<'_>) -> Vec<(String, ObjRef, Dict)> {
+        let (_, catalog) = doc.catalog().expect("catalog");
+        let form = doc.resolve_dict(catalog.get("AcroForm").expect("AcroForm")).expect("form").expect("form");
+        let fields = doc.resolve_array(form.get("Fields").expect("Fields")).expect("fields").expect("fields");
+        fields
+            .iter()
+            .map(|f| {
+                let d = doc.resolve_dict(f).expect("field").expect("field");
+                let name = d.get("T").and_then(Object::as_str_bytes).map(decode_text).unwrap_or_default();
+                (name, f.as_ref().expect("indirect field"), d)
+            })
+            .collect()
+    }
+
+    fn field<'a>(fields: &'a [(String, ObjRef, Dict)], name: &str) -> &'a Dict {
+        &fields.iter().find(|(n, _, _)| n == name).unwrap_or_else(|| panic!("no field {name}")).2
+    }
+
+    fn mark(name: Option<&str>, page: u32, spec: &str, content: MarkContent) -> crate::FieldMark {
+        crate::FieldMark {
+            page,
+            rect: BoxSpec::parse_custom(spec).expect("box"),
+            content,
+            field: name.map(str::to_string),
+        }
+    }
+
+    fn mark_field(name: &str, spec: &str, check: bool) -> MarkField {
+        MarkField { name: name.into(), page: 1, rect: BoxSpec::parse_custom(spec).expect("box"), check }
+    }
+
+    #[test]
+    fn boxes_are_read_only_fields_of_their_own_filled_by_the_signature_not_widgets_of_it() {
+        let pdf = crate::compose::compose_report("Loan agreement", &[], &[]);
+        let boxes =
+            [mark_field("SignetBox_date", "72,700,100,20", false), mark_field("SignetBox_tick", "72,740,14,14", true)];
+        let prepared = add_mark_fields(&pdf, &boxes).expect("prepare").expect("added");
+        assert!(prepared.starts_with(&pdf), "an incremental update");
+        assert_eq!(add_mark_fields(&prepared, &boxes).expect("again"), None, "names already there are kept");
+
+        let doc = Document::open(&prepared[..]).expect("open");
+        let fields = fields_of(&doc);
+        let pages = doc.pages().expect("pages");
+        let annots = doc.resolve_array(pages[0].dict.get("Annots").expect("Annots")).expect("annots").expect("annots");
+        for (name, kind) in [("SignetBox_date", b"Tx".as_slice()), ("SignetBox_tick", b"Btn")] {
+            let d = field(&fields, name);
+            assert_eq!(d.name("FT"), Some(kind), "{name}");
+            assert_eq!(d.int("Ff"), Some(1), "{name} is read-only");
+            assert_eq!(d.int("F"), Some(4), "{name} is printed");
+            assert_eq!(d.name("Subtype"), Some(b"Widget".as_slice()));
+            assert!(d.get("V").is_none(), "{name} is empty until signed");
+            let r = fields.iter().find(|(n, _, _)| n == name).map(|(_, r, _)| *r).expect("ref");
+            assert!(annots.contains(&Object::Ref(r)), "{name} is on its page");
+        }
+        assert_eq!(field(&fields, "SignetBox_tick").name("AS"), Some(b"Off".as_slice()));
+
+        let mut app = Appearance::new(crate::WidgetPlacement::Pages {
+            pages: crate::PageSelection::First,
+            rect: BoxSpec::parse_custom("300,600,160,55").expect("box"),
+        });
+        app.marks = vec![
+            mark(
+                Some("SignetBox_date"),
+                1,
+                "72,700,100,20",
+                MarkContent::Text { text: "01 Dec 2026".into(), style: crate::NameStyle::Plain },
+            ),
+            mark(Some("SignetBox_tick"), 1, "72,740,14,14", MarkContent::Check(true)),
+        ];
+        let opts = SignOptions { appearance: Some(app), contents_size: 64, ..SignOptions::default() };
+        let signed = prepare(&prepared, &opts).expect("sign").bytes;
+        let doc = Document::open(&signed[..]).expect("open");
+        let fields = fields_of(&doc);
+        assert_eq!(
+            fields.len(),
+            3,
+            "the two boxes and one signature field: {:?}",
+            fields.iter().map(|f| &f.0).collect::<Vec<_>>()
+        );
+
+        let date = field(&fields, "SignetBox_date");
+        assert_eq!((date.name("FT"), date.int("Ff"), date.int("F")), (Some(b"Tx".as_slice()), Some(1), Some(4)));
+        assert_eq!(date.get("V"), Some(&Object::text("01 Dec 2026")));
+        let ap = doc.resolve_dict(date.get("AP").expect("AP")).expect("ap").expect("ap");
+        let Ok(Object::Stream(stream)) = doc.resolve(ap.get("N").expect("N")) else { panic!("no appearance stream") };
+        let bbox: Vec<f64> = stream
+            .dict
+            .get("BBox")
+            .and_then(Object::as_array)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(Object::as_number)
+            .collect();
+        assert_eq!(bbox, [0.0, 0.0, 100.0, 20.0], "the appearance fits the box");
+        let drawn = doc.stream_decoded(&stream).expect("decoded");
+        assert!(String::from_utf8_lossy(&drawn).contains(" Tf"), "the value is drawn as text");
+
+        let tick = field(&fields, "SignetBox_tick");
+        assert_eq!((tick.name("V"), tick.name("AS")), (Some(b"Yes".as_slice()), Some(b"Yes".as_slice())));
+        let ap = doc.resolve_dict(tick.get("AP").expect("AP")).expect("ap").expect("ap");
+        let states = doc.resolve_dict(ap.get("N").expect("N")).expect("states").expect("states");
+        assert!(matches!(doc.resolve(states.get("Yes").expect("Yes")), Ok(Object::Stream(_))));
+
+        // The signature field is its own single box: no kids, no mark widgets.
+        let signatures: Vec<&Dict> = fields.iter().map(|f| &f.2).filter(|d| d.name("FT") == Some(b"Sig")).collect();
+        assert_eq!(signatures.len(), 1);
+        assert!(signatures[0].get("Kids").is_none(), "only the signature's own box: {:?}", signatures[0]);
+        assert!(signatures[0].get("V").is_some());
+        // After a signature, no more boxes can be prepared (pyHanko would refuse the new fields).
+        assert!(add_mark_fields(&signed, &[mark_field("SignetBox_late", "72,500,100,20", false)]).is_err());
+    }
+
+    #[test]
+    fn a_mark_without_an_empty_prepared_field_of_its_kind_is_a_widget_of_the_signature_field() {
+        let pdf = crate::compose::compose_report("Loan agreement", &[], &[]);
+        let prepared = add_mark_fields(&pdf, &[mark_field("SignetBox_text", "72,700,100,20", false)])
+            .expect("prepare")
+            .expect("added");
+        let mut app = Appearance::new(crate::WidgetPlacement::Pages {
+            pages: crate::PageSelection::First,
+            rect: BoxSpec::parse_custom("300,600,160,55").expect("box"),
+        });
+        app.marks = vec![
+            // A tick cannot go into a text field; an unknown name and no name have no field.
+            mark(Some("SignetBox_text"), 1, "72,700,14,14", MarkContent::Check(true)),
+            mark(Some("SignetBox_missing"), 1, "72,740,14,14", MarkContent::Check(false)),
+            mark(None, 1, "72,780,14,14", MarkContent::Check(false)),
+        ];
+        let opts = SignOptions { appearance: Some(app), contents_size: 64, ..SignOptions::default() };
+        let signed = prepare(&prepared, &opts).expect("sign").bytes;
+        let doc = Document::open(&signed[..]).expect("open");
+        let fields = fields_of(&doc);
+        assert!(field(&fields, "SignetBox_text").get("V").is_none(), "left empty");
+        let signature = fields.iter().map(|f| &f.2).find(|d| d.name("FT") == Some(b"Sig")).expect("signature");
+        let kids = doc.resolve_array(signature.get("Kids").expect("kids")).expect("kids").expect("kids");
+        assert_eq!(kids.len(), 4, "its box and the three marks");
     }
 
     #[test]

@@ -127,11 +127,12 @@ async fn download(app: &TestApp, who: &Sender, workflow_id: i64) -> Vec<u8> {
     response.bytes().await.expect("pdf").to_vec()
 }
 
-/// pyHanko's validation with the server's platform CA (DER) and `more_roots` (PEM) as trust roots.
-fn pyhanko_trusting(pdf: &[u8], platform_ca: &[u8], more_roots: &[&[u8]]) {
+/// pyHanko's validation with the server's platform CA (DER) and `more_roots` (PEM) as trust
+/// roots; its report.
+fn pyhanko_trusting(pdf: &[u8], platform_ca: &[u8], more_roots: &[&[u8]]) -> String {
     let platform = cert_pem(platform_ca);
     let roots: Vec<&[u8]> = std::iter::once(platform.as_slice()).chain(more_roots.iter().copied()).collect();
-    pyhanko_validates(pdf, &roots);
+    pyhanko_validates(pdf, &roots)
 }
 
 async fn three_sequential_signers_each_add_a_signature_that_validates(backend: Backend) {
@@ -1600,6 +1601,7 @@ async fn fields_are_filled_in_with_each_signature(backend: Backend) {
         field(1, "date", json!(1), [72.0, 660.0, 100.0, 20.0], None, false),
         field(1, "initials", json!("all"), [480.0, 780.0, 60.0, 30.0], None, false),
         field(1, "text", json!(1), [72.0, 300.0, 200.0, 20.0], Some("PAN"), true),
+        field(1, "name", json!(1), [300.0, 660.0, 160.0, 20.0], None, false),
         field(2, "checkbox", json!(2), [72.0, 300.0, 14.0, 14.0], Some("I accept the terms"), true),
         field(2, "email", json!(2), [100.0, 300.0, 170.0, 20.0], None, false),
         field(2, "text", json!(2), [72.0, 340.0, 200.0, 20.0], Some("Remarks"), false),
@@ -1638,7 +1640,7 @@ async fn fields_are_filled_in_with_each_signature(backend: Backend) {
         html.contains(r#"name="field2" maxlength="200" value="" placeholder="PAN" form="sign-form" required"#),
         "{html}"
     );
-    assert!(html.contains("Filled in for you when you sign: Date signed, Initials."), "{html}");
+    assert!(html.contains("Filled in for you when you sign: Date signed, Initials, Name."), "{html}");
 
     // Without the required text nothing is signed, and the page says what is missing.
     let missing = sign_with_fields(&asha, &[("field2", "  ")]).await;
@@ -1663,9 +1665,57 @@ async fn fields_are_filled_in_with_each_signature(backend: Backend) {
     assert_eq!(sign_with_fields(&ravi, &[("field0", "on")]).await.status(), 200);
 
     let pdf = download(&app, &who, workflow_id).await;
+    if let Some(keep) = std::env::var_os("SIGNET_KEEP_PDF_DIR") {
+        let keep = std::path::Path::new(&keep);
+        std::fs::write(keep.join(format!("fields-{backend:?}.pdf")), &pdf).expect("keep");
+        std::fs::write(keep.join("platform-ca.pem"), cert_pem(&app.state.services.keys.ca.cert_der)).expect("keep");
+    }
+    // The boxes are form fields of their own, not signatures: exactly one signature per signer
+    // (as widgets of the signature field, pdfsig listed each box as a signature).
     let report = pdfsig(&pdf);
-    assert!(!report.contains("Signature is Invalid"), "{report}");
-    pyhanko_trusting(&pdf, &app.state.services.keys.ca.cert_der, &[]);
+    assert_eq!(report.matches("Signature #").count(), 2, "{report}");
+    assert_eq!(report.matches("Signature is Valid.").count(), 2, "{report}");
+    // pyHanko: both intact, and what the second signer's revision changed after the first
+    // signature is signing and form filling (its boxes were created empty before anyone signed).
+    let judged = pyhanko_trusting(&pdf, &app.state.services.keys.ca.cert_der, &[]);
+    assert_eq!(judged.matches("The signature is cryptographically sound.").count(), 2, "{judged}");
+    assert!(judged.contains("All modifications relate to signing and form filling operations"), "{judged}");
+    assert!(!judged.contains("Some modifications may be illegitimate"), "{judged}");
+    let boxes: Vec<(String, Option<String>)> = {
+        let doc = signet_pdf::reader::Document::open(&pdf[..]).expect("open");
+        let (_, catalog) = doc.catalog().expect("catalog");
+        let form = doc.resolve_dict(catalog.get("AcroForm").expect("form")).expect("form").unwrap_or_default();
+        let fields = doc.resolve_array(form.get("Fields").expect("fields")).expect("fields").unwrap_or_default();
+        fields
+            .iter()
+            .filter_map(|f| doc.resolve_dict(f).ok().flatten())
+            .filter(|d| d.name("FT") != Some(b"Sig".as_slice()))
+            .map(|d| {
+                let text = |key: &str| d.get(key).and_then(signet_pdf::object::Object::as_str_bytes);
+                let name = text("T").map(signet_pdf::object::decode_text).unwrap_or_default();
+                (name, text("V").map(signet_pdf::object::decode_text))
+            })
+            .collect()
+    };
+    let signatories: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
+    let asha_id =
+        signatories["signatories"][0]["id"].as_i64().or_else(|| signatories["signatories"][0]["signatoryId"].as_i64());
+    let asha_id = asha_id.unwrap_or_else(|| panic!("signatory id in {signatories}"));
+    let value_of = |name: String| boxes.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.clone());
+    assert_eq!(value_of(format!("SignetBox_s{asha_id}_f3_p1")).as_deref(), Some("asha"), "the name box: {boxes:?}");
+    // Our own verifier agrees: every signature valid, the later revisions form filling.
+    let verified = reqwest::Client::new()
+        .post(app.url("/api/v1/verify"))
+        .json(&json!({"fileData": STANDARD.encode(&pdf)}))
+        .send()
+        .await
+        .expect("verify");
+    let verified: Value = verified.json().await.expect("json");
+    assert_eq!(verified["valid"], true, "{verified}");
+    let statuses: Vec<&Value> =
+        verified["signatures"].as_array().expect("signatures").iter().map(|s| &s["status"]).collect();
+    assert_eq!(statuses, [&json!("valid"), &json!("valid")], "{verified}");
     let first = page_text(&pdf, 1, dir.path());
     let today = signet_domain::invoice::ist_date(signet_domain::now_millis()).long();
     for expected in ["ABCDE1234F", today.as_str()] {

@@ -245,6 +245,97 @@ fn ecdsa_signer_and_a_devanagari_name_in_a_custom_box() {
     assert!(report.valid, "{report:#?}");
 }
 
+/// Keeps `bytes` as `name` in `$SIGNET_KEEP_PDF_DIR` when it is set (to run the validators by hand).
+fn keep(name: &str, bytes: &[u8]) {
+    if let Some(dir) = std::env::var_os("SIGNET_KEEP_PDF_DIR") {
+        std::fs::write(std::path::Path::new(&dir).join(name), bytes).unwrap();
+    }
+}
+
+/// pyHanko's report of every signature (`--pretty-print`), which must find all of them valid.
+fn pyhanko_report(path: &std::path::Path, ca: &std::path::Path) -> String {
+    let (ok, out) = run_any(
+        std::process::Command::new("pyhanko")
+            .args(["sign", "validate", "--trust"])
+            .arg(ca)
+            .args(["--trust-replace", "--no-revocation-check", "--pretty-print"])
+            .arg(path),
+    );
+    assert!(ok && !out.contains("INVALID"), "pyhanko validate:\n{out}");
+    out
+}
+
+#[test]
+fn boxes_prepared_before_the_first_signature_are_filled_by_each_signature_as_form_filling() {
+    use signet_signing::{FieldMark, MarkContent, NameStyle};
+    let pki = pki(2);
+    let unsigned = reportlab_pdf(2);
+    let boxes = [
+        ("SignetBox_s1_f0_p1", 1, "72,760,100,20", false),
+        ("SignetBox_s1_f1_p1", 1, "200,760,160,20", false),
+        ("SignetBox_s2_f0_p2", 2, "72,200,14,14", true),
+        ("SignetBox_s2_f1_p2", 2, "72,100,200,20", false),
+    ];
+    let fields: Vec<signet_pdf::MarkField> = boxes
+        .iter()
+        .map(|(name, page, spec, check)| signet_pdf::MarkField {
+            name: name.to_string(),
+            page: *page,
+            rect: BoxSpec::parse_custom(spec).unwrap(),
+            check: *check,
+        })
+        .collect();
+    let prepared = signet_pdf::add_mark_fields(&unsigned, &fields).unwrap().expect("fields added");
+    let mark = |i: usize, content| {
+        let (name, page, spec, _) = boxes[i];
+        FieldMark { page, rect: BoxSpec::parse_custom(spec).unwrap(), content, field: Some(name.to_string()) }
+    };
+    let text = |text: &str| MarkContent::Text { text: text.into(), style: NameStyle::Plain };
+
+    let mut first = opts(&pki, PadesLevel::BB);
+    first.visible = Some(Visible {
+        rect: BoxSpec::parse_custom("40,650,160,55").unwrap(),
+        marks: vec![mark(0, text("01 Dec 2026")), mark(1, text("Asha Verma"))],
+        ..Default::default()
+    });
+    let once = signet_signing::sign_pdf(&prepared, &pki.signer(0), &first).unwrap();
+    let mut second = opts(&pki, PadesLevel::BB);
+    second.visible = Some(Visible {
+        rect: BoxSpec::parse_custom("300,650,160,55").unwrap(),
+        marks: vec![mark(2, MarkContent::Check(true)), mark(3, text("PAN ABCDE1234F"))],
+        ..Default::default()
+    });
+    let twice = signet_signing::sign_pdf(&once, &pki.signer(1), &second).unwrap();
+    keep("prepared-marks.pdf", &twice);
+    keep("ca.pem", &std::fs::read(pki.ca_pem()).unwrap());
+    let path = write(pki.dir.path(), "prepared.pdf", &twice);
+    // One signature per signer: the boxes are fields of their own, not widgets of a signature.
+    assert_pdfsig_valid(&path, 2);
+    let (_, listed) = run_any(std::process::Command::new("pdfsig").arg(&path));
+    assert_eq!(listed.matches("Signature #").count(), 2, "{listed}");
+    let report = pyhanko_report(&path, &pki.ca_pem());
+    eprintln!("{report}");
+    assert_eq!(report.matches("The signature is cryptographically sound.").count(), 2, "{report}");
+    assert!(!report.contains("Some modifications may be illegitimate"), "beyond form filling:\n{report}");
+    assert!(report.contains("All modifications relate to signing and form filling operations"), "{report}");
+    let (ok, words) = run_any(std::process::Command::new("pdftotext").args(["-f", "1", "-l", "2"]).arg(&path).arg("-"));
+    for expected in ["01 Dec 2026", "Asha Verma", "PAN ABCDE1234F"] {
+        assert!(ok && words.contains(expected), "{expected} is text on the pages:\n{words}");
+    }
+    assert!(ink_in_box(&path, 2, 72.0, 200.0, 14.0, 14.0) > 0.05, "the tick is drawn");
+    let verified = signet_signing::verify_file(&twice, &pki.trust()).unwrap();
+    assert!(verified.valid, "{verified:#?}");
+
+    // A field is filled once: a second signature naming it draws its mark the old way.
+    let mut third = opts(&pki, PadesLevel::BB);
+    third.visible = Some(Visible { marks: vec![mark(3, text("again"))], ..Default::default() });
+    let thrice = signet_signing::sign_pdf(&twice, &pki.signer(0), &third).unwrap();
+    let path = write(pki.dir.path(), "thrice.pdf", &thrice);
+    assert_pdfsig_valid(&path, 4);
+}
+
+/// A document whose boxes were not prepared (signed before mark fields existed): the marks are
+/// widgets of the signature field, as they were, and every signature stays valid.
 #[test]
 fn field_marks_are_drawn_as_part_of_a_later_signature_and_every_signature_stays_valid() {
     use signet_signing::{FieldMark, MarkContent, NameStyle};
@@ -253,7 +344,13 @@ fn field_marks_are_drawn_as_part_of_a_later_signature_and_every_signature_stays_
     first.visible = Some(Visible { rect: BoxSpec::parse_custom("40,700,160,55").unwrap(), ..Default::default() });
     let once = signet_signing::sign_pdf(&reportlab_pdf(2), &pki.signer(0), &first).unwrap();
 
-    let mark = |page, spec: &str, content| FieldMark { page, rect: BoxSpec::parse_custom(spec).unwrap(), content };
+    let mark = |page, spec: &str, content| FieldMark {
+        page,
+        rect: BoxSpec::parse_custom(spec).unwrap(),
+        content,
+        // Named fields that the document does not have: the widget way.
+        field: Some(format!("SignetBox_unprepared_{page}_{spec}")),
+    };
     let text = |text: &str, style| MarkContent::Text { text: text.into(), style };
     let mut second = opts(&pki, PadesLevel::BB);
     second.visible = Some(Visible {
@@ -267,6 +364,7 @@ fn field_marks_are_drawn_as_part_of_a_later_signature_and_every_signature_stays_
         ..Default::default()
     });
     let twice = signet_signing::sign_pdf(&once, &pki.signer(1), &second).unwrap();
+    keep("widget-marks.pdf", &twice);
     let path = write(pki.dir.path(), "marks.pdf", &twice);
     // poppler lists every widget of a signature field: the first signature, then the second
     // with its box and four marks.

@@ -27,8 +27,8 @@ pub fn pdfsig_signer(pdf: &[u8]) -> String {
 }
 
 /// `pyhanko sign validate` with `roots_pem` as the only trust roots and no revocation checks:
-/// it must succeed and call nothing INVALID.
-pub fn pyhanko_validates(pdf: &[u8], roots_pem: &[&[u8]]) {
+/// it must succeed and call nothing INVALID. Returns its report (`--pretty-print`).
+pub fn pyhanko_validates(pdf: &[u8], roots_pem: &[&[u8]]) -> String {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("pyhanko.pdf");
     std::fs::write(&path, pdf).expect("write");
@@ -45,6 +45,7 @@ pub fn pyhanko_validates(pdf: &[u8], roots_pem: &[&[u8]]) {
     let out = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     assert!(output.status.success(), "pyhanko validate:\n{out}");
     assert!(!out.contains("INVALID"), "pyhanko:\n{out}");
+    out
 }
 
 /// A certificate, DER, as PEM (what pyHanko and openssl take as trust roots).

@@ -128,6 +128,9 @@ async fn prepare(
     let values = values.to_vec();
     let mark = Mark::Typed { name: signatory.name.clone(), style: signet_signing::NameStyle::Plain };
     let zone = crate::organisation::zone_of(svc, workflow.tenant_id).await;
+    let boxes =
+        super::sealing::workflow_boxes(svc, workflow).await.map_err(|e| EsignRefused::Internal(e.to_string()))?;
+    let owner = signatory.id.get();
     let mut opts = options(svc);
     opts.name = Some(signatory.name.clone());
     opts.reason = Some(format!("Signed with Aadhaar eSign by {} (workflow {})", signatory.name, workflow.id));
@@ -135,8 +138,10 @@ async fn prepare(
     let prepared = svc
         .heavy
         .run(Share::Tenant(workflow.tenant_id), move || {
-            opts.visible = Some(placement::visible(&placement, index, &pdf, &mark, &values, zone)?);
-            signet_signing::prepare_remote_pdf(&pdf, &opts).map_err(|e| e.to_string())
+            let prepared = placement::prepare_fields(&boxes, index, &pdf)?;
+            let pdf = prepared.as_deref().unwrap_or(&pdf);
+            opts.visible = Some(placement::visible(&placement, owner, index, pdf, &mark, &values, zone)?);
+            signet_signing::prepare_remote_pdf(pdf, &opts).map_err(|e| e.to_string())
         })
         .await?
         .map_err(EsignRefused::Internal)?;

@@ -1,10 +1,18 @@
 //! Where a signatory's signature goes on each document: explicit boxes (template fields or
 //! `SignerView` coordinates), a text anchor found in the PDF, or a default slot that keeps
 //! signers' boxes from overlapping.
+//!
+//! The boxes a signatory fills in with the signature (date, name, e-mail, initials, text,
+//! checkbox) are page content, not signatures: before the first signature every signatory's
+//! boxes become empty read-only form fields ([`prepare_fields`]), and each signature fills its
+//! own. Widgets of the signature field (the old way) made pdfsig list one signature per box,
+//! and pyHanko's difference analysis accepts after a signature only new signature fields and
+//! the filling of existing fields, so the fields must exist before anyone signs.
 
 use serde::{Deserialize, Serialize};
 use signet_domain::fields::{self, FieldKind, FieldValue};
 use signet_domain::{Millis, Zone};
+use signet_pdf::MarkField;
 use signet_signing::{BoxSpec, FieldMark, MarkContent, NameStyle, PageSelection, Position, Visible};
 
 use crate::gateway::seal::Mark;
@@ -273,12 +281,41 @@ pub fn filled(
         .collect()
 }
 
-/// The field marks on the document at `index`: every filled field's box on each of its pages
-/// (an optional text left empty shows nothing).
-fn marks_for(placement: &Placement, values: &[FieldValue], index: usize, pdf: &[u8]) -> Result<Vec<FieldMark>, String> {
+/// The name of the form field that holds field `field` of signatory `signatory` on `page`:
+/// created empty before the first signature ([`prepare_fields`]), filled by that signatory's
+/// signature.
+pub fn mark_field_name(signatory: i64, field: usize, page: u32) -> String {
+    format!("SignetBox_s{signatory}_f{field}_p{page}")
+}
+
+/// The pages the field at `at` is on, in a document read lazily for its page count.
+fn field_pages(at: &PlacedBox, pdf: &[u8], page_count: &mut Option<u32>) -> Result<Vec<u32>, String> {
+    Ok(match page_selection(&at.page)? {
+        PageSelection::List(list) => list,
+        PageSelection::First => vec![1],
+        selection => {
+            let count = match page_count {
+                Some(count) => *count,
+                None => *page_count.insert(signet_pdf::inspect(pdf).map_err(|e| e.to_string())?.pages as u32),
+            };
+            if selection == PageSelection::Last { vec![count] } else { (1..=count).collect() }
+        }
+    })
+}
+
+/// The field marks of signatory `signatory` on the document at `index`: every filled field's
+/// box on each of its pages (an optional text left empty shows nothing), each naming the
+/// prepared field it fills.
+fn marks_for(
+    placement: &Placement,
+    values: &[FieldValue],
+    index: usize,
+    pdf: &[u8],
+    signatory: i64,
+) -> Result<Vec<FieldMark>, String> {
     let mut marks = Vec::new();
     let mut page_count = None;
-    for (field, value) in placement.fields.iter().zip(values) {
+    for (i, (field, value)) in placement.fields.iter().zip(values).enumerate() {
         if field.at.document.is_some_and(|d| d != index) {
             continue;
         }
@@ -290,28 +327,77 @@ fn marks_for(placement: &Placement, values: &[FieldValue], index: usize, pdf: &[
             },
             FieldValue::Checked(ticked) => MarkContent::Check(*ticked),
         };
-        let pages = match page_selection(&field.at.page)? {
-            PageSelection::List(list) => list,
-            PageSelection::First => vec![1],
-            selection => {
-                let count = match page_count {
-                    Some(count) => count,
-                    None => *page_count.insert(signet_pdf::inspect(pdf).map_err(|e| e.to_string())?.pages as u32),
-                };
-                if selection == PageSelection::Last { vec![count] } else { (1..=count).collect() }
-            }
-        };
         let b = &field.at;
         let rect = BoxSpec::Custom { left: b.left, top: b.top, width: b.width, height: b.height };
-        marks.extend(pages.into_iter().map(|page| FieldMark { page, rect, content: content.clone() }));
+        marks.extend(field_pages(b, pdf, &mut page_count)?.into_iter().map(|page| FieldMark {
+            page,
+            rect,
+            content: content.clone(),
+            field: Some(mark_field_name(signatory, i, page)),
+        }));
     }
     Ok(marks)
 }
 
+/// The empty fields of every signatory's boxes on the document at `index` (`signatories`: each
+/// one's id and placement), on the pages the document has.
+pub fn mark_fields(signatories: &[(i64, Placement)], index: usize, pdf: &[u8]) -> Result<Vec<MarkField>, String> {
+    let mut out = Vec::new();
+    let mut page_count = None;
+    for (signatory, placement) in signatories {
+        for (i, field) in placement.fields.iter().enumerate() {
+            if field.at.document.is_some_and(|d| d != index) {
+                continue;
+            }
+            let b = &field.at;
+            let rect = BoxSpec::Custom { left: b.left, top: b.top, width: b.width, height: b.height };
+            for page in field_pages(b, pdf, &mut page_count)? {
+                out.push(MarkField {
+                    name: mark_field_name(*signatory, i, page),
+                    page,
+                    rect,
+                    check: field.kind == FieldKind::Checkbox,
+                });
+            }
+        }
+    }
+    if !out.is_empty() {
+        let count = match page_count {
+            Some(count) => count,
+            None => signet_pdf::inspect(pdf).map_err(|e| e.to_string())?.pages as u32,
+        };
+        // A box past the end fails its own signer's signature, not everyone's preparation.
+        out.retain(|f| f.page >= 1 && f.page <= count);
+    }
+    Ok(out)
+}
+
+/// The document at `index` with every signatory's boxes as empty read-only form fields, when
+/// nobody has signed it yet and it has boxes not yet prepared (`None`: sign `pdf` as it is).
+/// pdfsig would list boxes written as widgets of a signature field as signatures of their own,
+/// and pyHanko refuses form fields created after a signature: created now and filled by each
+/// signature, they are form filling. A document signed before this existed keeps the old way
+/// (its marks become widgets of the signature field).
+pub fn prepare_fields(signatories: &[(i64, Placement)], index: usize, pdf: &[u8]) -> Result<Option<Vec<u8>>, String> {
+    if signatories.iter().all(|(_, p)| p.fields.is_empty()) {
+        return Ok(None);
+    }
+    if !signet_pdf::signatures(pdf).map_err(|e| e.to_string())?.is_empty() {
+        return Ok(None);
+    }
+    let fields = mark_fields(signatories, index, pdf)?;
+    if fields.is_empty() {
+        return Ok(None);
+    }
+    signet_pdf::add_mark_fields(pdf, &fields).map_err(|e| e.to_string())
+}
+
 /// The visible signature of a signatory on the document at `index`, with the `values` of the
-/// placement's fields (from [`filled`]).
+/// placement's fields (from [`filled`]); `signatory` is the signatory's id, which names the
+/// prepared fields the marks fill.
 pub fn visible(
     placement: &Placement,
+    signatory: i64,
     index: usize,
     pdf: &[u8],
     mark: &Mark,
@@ -323,7 +409,7 @@ pub fn visible(
         Mark::Typed { name, style } => (Some(name.clone()), *style, None),
         Mark::Image(bytes) => (None, signet_signing::NameStyle::Plain, Some(bytes.clone())),
     };
-    let marks = marks_for(placement, values, index, pdf)?;
+    let marks = marks_for(placement, values, index, pdf, signatory)?;
     Ok(Visible { pages, rect, page_boxes, typed_name, name_style, image, show_details: true, marks, zone })
 }
 
@@ -399,13 +485,14 @@ mod tests {
         let inputs = FieldInputs::from([(1, String::new()), (2, "on".into())]);
         let values = filled(&placement, &inputs, &signer, 0, Zone::Ist).expect("filled");
         assert_eq!(values[2], FieldValue::Checked(true));
-        let first = marks_for(&placement, &values, 0, b"unused: no word pages").expect("marks");
+        let first = marks_for(&placement, &values, 0, b"unused: no word pages", 7).expect("marks");
         assert_eq!(first.len(), 1, "the empty optional text shows nothing: {first:?}");
         assert_eq!(
             (first[0].page, &first[0].content),
             (2, &MarkContent::Text { text: "01 Jan 1970".into(), style: NameStyle::Plain })
         );
-        let second = marks_for(&placement, &values, 1, b"unused").expect("marks");
+        assert_eq!(first[0].field.as_deref(), Some("SignetBox_s7_f0_p2"), "the mark names its prepared field");
+        let second = marks_for(&placement, &values, 1, b"unused", 7).expect("marks");
         assert_eq!((second.len(), &second[0].content), (1, &MarkContent::Check(true)));
 
         placement.fields[1].required = true;
@@ -432,6 +519,44 @@ mod tests {
             })
             .is_err()
         );
+    }
+
+    #[test]
+    fn every_signatorys_boxes_are_prepared_as_fields_once_and_only_before_the_first_signature() {
+        let pdf = signet_pdf::compose::compose_report("Loan agreement", &[], &[]);
+        let first = Placement {
+            fields: vec![
+                field(FieldKind::Date, None, PageRef::Number(1)),
+                field(FieldKind::Name, None, PageRef::Word("last".into())),
+                field(FieldKind::Text, None, PageRef::Number(9)),
+            ],
+            ..Placement::default()
+        };
+        let second = Placement {
+            fields: vec![field(FieldKind::Checkbox, Some(0), PageRef::Word("all".into()))],
+            ..Placement::default()
+        };
+        let signatories = [(3, first), (4, second), (5, Placement::default())];
+        let fields: Vec<(String, u32, bool)> = mark_fields(&signatories, 0, &pdf)
+            .expect("fields")
+            .into_iter()
+            .map(|f| (f.name, f.page, f.check))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("SignetBox_s3_f0_p1".to_string(), 1, false),
+                ("SignetBox_s3_f1_p1".to_string(), 1, false),
+                ("SignetBox_s4_f0_p1".to_string(), 1, true),
+            ],
+            "a box past the last page is left to its own signer"
+        );
+        let prepared = prepare_fields(&signatories, 0, &pdf).expect("prepare").expect("fields added");
+        assert!(prepared.starts_with(&pdf), "an incremental update");
+        assert_eq!(prepare_fields(&signatories, 0, &prepared).expect("again"), None, "prepared once");
+        assert_eq!(prepare_fields(&signatories[2..], 0, &pdf).expect("none"), None, "no boxes, nothing to add");
+        let signed = signet_pdf::prepare(&pdf, &signet_pdf::SignOptions::default()).expect("signature").bytes;
+        assert_eq!(prepare_fields(&signatories, 0, &signed).expect("signed"), None, "too late: the old way");
     }
 
     #[test]

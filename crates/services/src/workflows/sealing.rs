@@ -64,12 +64,17 @@ struct Signing {
     values: Vec<FieldValue>,
     /// The organisation's zone: the date box's day, the appearance's date.
     zone: Zone,
+    /// Every signatory's id and placement: their boxes become empty fields before the first
+    /// signature ([`placement::prepare_fields`]).
+    boxes: Vec<(i64, Placement)>,
 }
 
 fn sign_one(state: &Services, key: &SigningKey, pdf: &[u8], index: usize, job: &Signing) -> Result<Vec<u8>, String> {
     let (signatory, workflow) = (&job.signatory, &job.workflow);
     let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
-    let visible = placement::visible(&placement, index, pdf, &job.mark, &job.values, job.zone)?;
+    let prepared = placement::prepare_fields(&job.boxes, index, pdf)?;
+    let pdf = prepared.as_deref().unwrap_or(pdf);
+    let visible = placement::visible(&placement, signatory.id.get(), index, pdf, &job.mark, &job.values, job.zone)?;
     let statement = format!("Signed by {} <{}> (workflow {})", signatory.name, signatory.email, workflow.id);
     let reason = match &job.declared.reason {
         Some(declared) => format!("{statement}: {declared}"),
@@ -125,6 +130,7 @@ pub async fn sign_documents_with(
         values: field_values(signatory, &placement::inputs_of(&detail), zone)?,
         mark,
         zone,
+        boxes: workflow_boxes(state, workflow).await?,
     };
     let mut last_conflict = None;
     for _ in 0..ATTEMPTS {
@@ -176,6 +182,17 @@ pub async fn sign_documents_with(
         }
     }
     Err(last_conflict.unwrap_or_else(|| Error::rejected(ErrorCode::Conflict, "the documents kept changing")))
+}
+
+/// Every signatory's id and placement in `workflow`, for [`placement::prepare_fields`].
+pub(crate) async fn workflow_boxes(state: &Services, workflow: &WorkflowRow) -> Result<Vec<(i64, Placement)>, Error> {
+    Ok(state
+        .store
+        .signatories(workflow)
+        .await?
+        .into_iter()
+        .map(|s| (s.id.get(), serde_json::from_str(&s.placement).unwrap_or_default()))
+        .collect())
 }
 
 /// What the signatory's fields show, from the signer's inputs (refused when a required one is

@@ -94,20 +94,24 @@ pub async fn prepare(
     let placement: Placement = serde_json::from_str(&session.signatory.placement).unwrap_or_default();
     let zone = crate::organisation::zone_of(svc, session.workflow.tenant_id).await;
     let values = super::sealing::field_values(&session.signatory, inputs, zone)?;
+    let boxes = super::sealing::workflow_boxes(svc, &session.workflow).await?;
+    let owner = session.signatory.id.get();
     let mut pending = Pending { documents: Vec::with_capacity(documents.len()) };
     for (index, doc) in documents.iter().enumerate() {
         let pdf = svc.blob.get(&BlobKey::parse(&doc.current_blob)?).await?;
         let mut opts = options(svc);
         opts.reason = Some(format!("Signed with a crypto token by {holder} (workflow {})", session.workflow.id));
         opts.contact_info = Some(session.signatory.email.clone());
-        let (certificate, chain, placement, values) =
-            (certificate.clone(), chain.clone(), placement.clone(), values.clone());
+        let (certificate, chain, placement, values, boxes) =
+            (certificate.clone(), chain.clone(), placement.clone(), values.clone(), boxes.clone());
         let mark = Mark::Typed { name: holder.clone(), style: signet_signing::NameStyle::Plain };
         let prepared = svc
             .heavy
             .run(Share::Tenant(session.workflow.tenant_id), move || {
-                opts.visible = Some(placement::visible(&placement, index, &pdf, &mark, &values, zone)?);
-                signet_signing::prepare_pdf(&pdf, &certificate, &chain, &opts).map_err(|e| e.to_string())
+                let prepared = placement::prepare_fields(&boxes, index, &pdf)?;
+                let pdf = prepared.as_deref().unwrap_or(&pdf);
+                opts.visible = Some(placement::visible(&placement, owner, index, pdf, &mark, &values, zone)?);
+                signet_signing::prepare_pdf(pdf, &certificate, &chain, &opts).map_err(|e| e.to_string())
             })
             .await?
             .map_err(|cause| {
