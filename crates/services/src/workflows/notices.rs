@@ -1,5 +1,6 @@
 //! E-mails about a workflow: the invitation (and reminders) with the signer's personal link,
-//! and the outcome (completed, declined) to everyone involved. Sent only when the workflow
+//! also texted to a signer with a mobile number where SMS is configured (`crate::sms`), and
+//! the outcome (completed, declined) to everyone involved. Sent only when the workflow
 //! asked for it (`sendMail`; `notifyCustomer` adds the completion notice); each is a queued
 //! job with a dedupe key, so a retried event never mails twice.
 //!
@@ -181,7 +182,7 @@ async fn invitation_mail(
         "<p>{hello}</p><p>{asks}</p>{said}<p><a href=\"{url}\">{read}</a></p><p>{personal}</p>",
         hello = escape(&hello),
         asks = escape(&asks),
-        url = escape(&url),
+        url = escape(url),
         read = escape(&words.say("invitation.read_and_sign", &[])),
         personal = escape(&personal),
         said = message
