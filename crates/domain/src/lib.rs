@@ -12,6 +12,7 @@ pub mod fields;
 pub mod ids;
 pub mod invoice;
 pub mod paging;
+pub mod phone;
 pub mod sales;
 pub mod stamp;
 pub mod summary;

@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
+use crate::phone::PhoneNumber;
 use crate::{Error, ErrorCode, FieldErrors, Millis};
 
 /// Most signatories one workflow may have.
@@ -127,6 +128,8 @@ pub struct SignatoryInput {
     pub signing_order: i64,
     /// `modeOfSignature` as sent.
     pub mode: Option<String>,
+    /// A mobile number for SMS (`mobileNo`) as typed; empty or none: no SMS.
+    pub mobile: Option<String>,
 }
 
 /// A checked signatory, with its place in the order (1-based groups without gaps).
@@ -137,6 +140,8 @@ pub struct PlannedSignatory {
     pub name: String,
     pub signing_order: i64,
     pub mode: SignatureMode,
+    /// Where invitations and reminders are also texted, when SMS is configured.
+    pub mobile: Option<PhoneNumber>,
 }
 
 /// A pragmatic e-mail check: one `@`, a non-empty local part, a dotted domain of letters,
@@ -219,6 +224,9 @@ pub fn plan_signatories(inputs: &[SignatoryInput]) -> Result<Vec<PlannedSignator
         if let Err(message) = parse_signature_mode(s.mode.as_deref()) {
             add(format!("signatories[{i}].modeOfSignature"), message);
         }
+        if let Err(message) = mobile_of(s) {
+            add(format!("signatories[{i}].mobileNo"), message.into());
+        }
     }
     let all_unset = inputs.iter().all(|s| s.signing_order == 0);
     if !all_unset {
@@ -249,9 +257,18 @@ pub fn plan_signatories(inputs: &[SignatoryInput]) -> Result<Vec<PlannedSignator
                 .unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
             let signing_order = if all_unset { i as i64 + 1 } else { s.signing_order };
             let mode = parse_signature_mode(s.mode.as_deref()).unwrap_or(SignatureMode::Electronic);
-            PlannedSignatory { subscriber_id: s.subscriber_id, email, name, signing_order, mode }
+            let mobile = mobile_of(s).unwrap_or(None);
+            PlannedSignatory { subscriber_id: s.subscriber_id, email, name, signing_order, mode, mobile }
         })
         .collect())
+}
+
+/// The signatory's mobile number, when one is given (empty counts as none).
+fn mobile_of(s: &SignatoryInput) -> Result<Option<PhoneNumber>, &'static str> {
+    match s.mobile.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
+        Some(typed) => PhoneNumber::parse(typed).map(Some),
+        None => Ok(None),
+    }
 }
 
 /// Where a workflow stands, from its signatories' (order, state).
@@ -285,7 +302,14 @@ mod tests {
     use super::*;
 
     fn input(email: &str, order: i64) -> SignatoryInput {
-        SignatoryInput { subscriber_id: 0, email: email.into(), name: None, signing_order: order, mode: None }
+        SignatoryInput {
+            subscriber_id: 0,
+            email: email.into(),
+            name: None,
+            signing_order: order,
+            mode: None,
+            mobile: None,
+        }
     }
 
     #[test]
@@ -386,5 +410,18 @@ mod tests {
         assert_eq!(plan_signatories(&inputs).ok().map(|p| p[0].mode), Some(SignatureMode::AadhaarEsign));
         inputs[0].mode = Some("fax".into());
         assert!(plan_signatories(&inputs).is_err());
+    }
+
+    #[test]
+    fn mobile_numbers_are_checked_and_kept_in_international_form() {
+        let mut inputs = vec![input("a@b.co", 0), input("c@d.co", 0)];
+        inputs[0].mobile = Some("98765 43210".into());
+        inputs[1].mobile = Some("  ".into());
+        let planned = plan_signatories(&inputs).expect("planned");
+        assert_eq!(planned[0].mobile.as_ref().map(PhoneNumber::e164), Some("+919876543210"));
+        assert_eq!(planned[1].mobile, None, "blank is no number");
+        inputs[1].mobile = Some("12345".into());
+        let Err(Error::Validation(fields)) = plan_signatories(&inputs) else { panic!("refused") };
+        assert_eq!(fields.keys().collect::<Vec<_>>(), ["signatories[1].mobileNo"]);
     }
 }

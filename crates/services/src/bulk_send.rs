@@ -305,6 +305,7 @@ fn row_request(
                 // An order that is not a number is refused by the order rules (as a negative one).
                 signing_order: text(&format!("signer{n}.order")).map_or(0, |o| o.parse().unwrap_or(-1)),
                 mode: text(&format!("signer{n}.mode")),
+                mobile: None,
             })
         })
         .collect();

@@ -172,6 +172,17 @@ pub struct Config {
     pub estamp_provider_key: Option<String>,
     /// How long one call to the provider may take.
     pub estamp_provider_timeout_secs: u64,
+    /// SMS to workflow signers (their invitation and reminders, to the `mobileNo` the sender
+    /// gave) through a provider that speaks Twilio's Messages API: its address (Twilio's own
+    /// by default), the account SID, the account's auth token and the sending number (E.164).
+    /// Without the SID, the token and the number nothing is texted and no form offers a mobile
+    /// number; with only some of them the server does not start.
+    pub sms_api_url: String,
+    pub sms_account_sid: Option<String>,
+    pub sms_auth_token: Option<String>,
+    pub sms_from: Option<String>,
+    /// How long one call to the SMS provider may take (then the message is tried again later).
+    pub sms_timeout_secs: u64,
     /// A PKCS#11 module (e.g. `/usr/lib/softhsm/libsofthsm2.so`, a network HSM's client
     /// library): when set, the sealing keys made from now on (the platform's and each
     /// tenant's) are generated in the HSM and uploaded automated-signing keys are imported
@@ -290,6 +301,11 @@ impl Default for Config {
             estamp_provider_url: None,
             estamp_provider_key: None,
             estamp_provider_timeout_secs: 30,
+            sms_api_url: "https://api.twilio.com".into(),
+            sms_account_sid: None,
+            sms_auth_token: None,
+            sms_from: None,
+            sms_timeout_secs: 15,
             hsm_module: None,
             hsm_token_label: None,
             hsm_pin: None,
@@ -325,7 +341,7 @@ impl std::fmt::Debug for Config {
                 *slot = serde_json::Value::String(redact_url(url));
             }
         }
-        for key in ["hsm_pin", "estamp_provider_key"] {
+        for key in ["hsm_pin", "estamp_provider_key", "sms_auth_token"] {
             if let Some(secret) = value.get_mut(key)
                 && secret.is_string()
             {
@@ -473,6 +489,7 @@ mod tests {
             smtp_url: Some("smtps://mailer:s3cret@smtp.example.com:465".into()),
             blob_url: Some("s3://bucket/prefix?region=eu&secret_access_key=AKIAXYZ&access_key_id=ID".into()),
             hsm_pin: Some("4711-pin".into()),
+            sms_auth_token: Some("twilio-token".into()),
             sso_signup_providers: vec![SignupProvider {
                 name: "idp".into(),
                 display_name: "IdP".into(),
@@ -483,7 +500,7 @@ mod tests {
             ..Config::default()
         };
         let shown = format!("{config:?}");
-        for secret in ["hunter2", "s3cret", "AKIAXYZ", "4711-pin", "oidc-secret"] {
+        for secret in ["hunter2", "s3cret", "AKIAXYZ", "4711-pin", "oidc-secret", "twilio-token"] {
             assert!(!shown.contains(secret), "{shown}");
         }
         assert!(shown.contains("postgres://signet:***@db.internal:5432/signet"), "{shown}");

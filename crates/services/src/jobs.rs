@@ -44,6 +44,7 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
         WORKFLOW_HOUSEKEEPING => workflow_housekeeping(store).await,
         signet_store::WORKFLOW_EVENT_JOB => crate::workflows::events::handle(state, &job.payload).await,
         crate::mail::MAIL_JOB => crate::mail::run_job(&state.mailer, &state.blob, &job.payload).await,
+        crate::sms::SMS_JOB => crate::sms::run_job(state, job).await,
         crate::login::CHECK_ACCOUNT_JOB => crate::login::run_check_account(state, &job.payload).await,
         signet_store::WEBHOOK_DELIVER_JOB => crate::webhooks::deliver(state, job).await,
         signet_store::CRM_PUSH_JOB => crate::sales::run_push_job(state, job).await,

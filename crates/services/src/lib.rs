@@ -40,6 +40,7 @@ pub mod seals;
 pub mod secrets;
 pub mod sessions;
 pub mod sheets;
+pub mod sms;
 pub mod sso;
 pub mod stamps;
 pub mod totp;
@@ -121,6 +122,8 @@ pub struct Services {
     /// The keys of single sign-on (client secrets, sign-in states).
     pub sso_key: Arc<sso::SsoKey>,
     pub mailer: Arc<mail::Mailer>,
+    /// SMS to signers through the configured provider, when one is configured.
+    pub sms: Option<Arc<dyn sms::SmsSender>>,
     /// Aadhaar eSign through the configured ESP, when one is configured.
     pub esign: Option<Arc<esign::EsignSetup>>,
     /// The platform operator that invoices tenants, when the installation names one.
@@ -157,6 +160,7 @@ impl Services {
         let sso_key = sso::SsoKey::derive(&secret).map_err(|e| anyhow::anyhow!(e))?;
         let mailer = mail::Mailer::from_config(config.smtp_url.as_deref(), &config.mail_from)?;
         let esign = esign::EsignSetup::from_config(&config, &keys.asp)?.map(Arc::new);
+        let sms = sms::configured(&config)?;
         let invoicing = invoices::Supplier::from_config(&config).map_err(anyhow::Error::msg)?.map(Arc::new);
         Ok(Services {
             store,
@@ -178,6 +182,7 @@ impl Services {
             profile_key: Arc::new(profile_key),
             sso_key: Arc::new(sso_key),
             mailer: Arc::new(mailer),
+            sms,
             esign,
             invoicing,
             config: Arc::new(config),

@@ -35,7 +35,17 @@ pub async fn publish(
 /// provider): public addresses only unless the operator allows private ones, a time limit
 /// and a cap on what is read back.
 pub fn outbound_policy(svc: &Services, timeout_secs: u64, max_response_bytes: u64) -> signet_sigcrypto::HttpConfig {
-    let mut cfg = if svc.config.outbound_allow_private {
+    outbound_policy_of(&svc.config, timeout_secs, max_response_bytes)
+}
+
+/// [`outbound_policy`] from the settings alone, for adapters made while the services are
+/// assembled (the SMS provider).
+pub fn outbound_policy_of(
+    config: &crate::Config,
+    timeout_secs: u64,
+    max_response_bytes: u64,
+) -> signet_sigcrypto::HttpConfig {
+    let mut cfg = if config.outbound_allow_private {
         signet_sigcrypto::HttpConfig::allow_private()
     } else {
         signet_sigcrypto::HttpConfig::default()

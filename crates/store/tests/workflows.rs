@@ -65,6 +65,7 @@ async fn start(
                 name: email.to_string(),
                 signing_order: *order,
                 mode: signet_domain::workflow::SignatureMode::Electronic,
+                mobile: None,
             },
             placement: json!({}),
         })
@@ -244,6 +245,7 @@ fn clone_new(created: &CreatedWorkflow, t: TenantId) -> NewWorkflow<'static> {
         name: "Other".into(),
         signing_order: 1,
         mode: signet_domain::workflow::SignatureMode::Electronic,
+        mobile: None,
     };
     NewWorkflow {
         tenant_id: t,

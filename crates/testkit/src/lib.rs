@@ -9,7 +9,8 @@
 //!   receives), `process` (the `signet` binary as a child process) and `blocking` (a
 //!   synchronous HTTP client for tests that drive child processes).
 //! - `pki` feature: `pki`, certificates from the project's own local CA, and a TSA.
-//! - `server` feature: `server`, the real `signet_server::App` on port 0 with a tenant helper.
+//! - `server` feature: `server`, the real `signet_server::App` on port 0 with a tenant helper;
+//!   `sms`, a local SMS provider speaking Twilio's Messages API.
 //!
 //! Test code: panicking on a broken fixture is the right failure, so `expect` is used freely.
 
@@ -41,6 +42,8 @@ pub mod dns;
 pub mod people;
 #[cfg(feature = "server")]
 pub mod server;
+#[cfg(feature = "server")]
+pub mod sms;
 
 pub use signet_store::Backend;
 

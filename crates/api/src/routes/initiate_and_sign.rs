@@ -421,6 +421,7 @@ fn plan_initiate_and_sign(body: &InitiateAndSignWorkflowConfig, limit: usize) ->
             name: v.name.clone(),
             signing_order: 0,
             mode: v.mode_of_signature.clone(),
+            mobile: None,
         })
         .collect();
     let planned = plan_signatories(&inputs)?;
@@ -673,6 +674,7 @@ fn optimized_signatories(body: &OptimizedSignRequest, slot_pages: &[SlotPages]) 
             name: if i == 0 && emails.len() == 1 { body.name.clone() } else { None },
             signing_order: 0,
             mode: None,
+            mobile: None,
         })
         .collect();
     let planned = plan_signatories(&inputs).map_err(|e| match e {

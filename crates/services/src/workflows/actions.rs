@@ -129,10 +129,15 @@ pub async fn remind(
 ) -> Result<SignatoryRow, Error> {
     caller.require(Permission::SendWorkflows)?;
     let workflow = visible_workflow(svc, caller.tenant_id, workflow_id).await?;
-    if !super::notices::sends_mail(&workflow) {
+    let signatory = match svc.store.signatory(signatory_id).await? {
+        Some((signatory, _)) if signatory.workflow_id == workflow.id => signatory,
+        _ => return Err(Error::not_found("signatory")),
+    };
+    if !super::notices::reaches(svc, &workflow, &signatory) {
         return Err(Error::rejected(
             signet_domain::ErrorCode::StateConflict,
-            "this workflow does not e-mail its signers (sendMail false): give them their link another way",
+            "this workflow does not e-mail its signers (sendMail false) and the signatory has no mobile number to \
+             text: give them their link another way",
         ));
     }
     svc.store.remind_signatory(caller.tenant_id, workflow.id, signatory_id, &caller.actor).await

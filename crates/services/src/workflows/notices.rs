@@ -1,5 +1,6 @@
 //! E-mails about a workflow: the invitation (and reminders) with the signer's personal link,
-//! and the outcome (completed, declined) to everyone involved. Sent only when the workflow
+//! also texted to a signer with a mobile number where SMS is configured (`crate::sms`), and
+//! the outcome (completed, declined) to everyone involved. Sent only when the workflow
 //! asked for it (`sendMail`; `notifyCustomer` adds the completion notice); each is a queued
 //! job with a dedupe key, so a retried event never mails twice.
 //!
@@ -21,6 +22,7 @@ use super::events::WorkflowEvent;
 use super::links::signer_url;
 use crate::Services;
 use crate::mail::{Mail, MailAttachment, enqueue};
+use crate::sms::{Purpose, SignerSms};
 
 fn setting(workflow: &WorkflowRow, key: &str) -> bool {
     let settings: serde_json::Value = serde_json::from_str(&workflow.settings).unwrap_or_default();
@@ -30,6 +32,12 @@ fn setting(workflow: &WorkflowRow, key: &str) -> bool {
 /// Whether the workflow e-mails its signers their invitations and reminders (`sendMail`).
 pub fn sends_mail(workflow: &WorkflowRow) -> bool {
     setting(workflow, "sendMail")
+}
+
+/// Whether a reminder reaches the signatory: by e-mail (`sendMail`), or by SMS to their
+/// mobile number where the installation sends SMS.
+pub fn reaches(state: &Services, workflow: &WorkflowRow, signatory: &SignatoryRow) -> bool {
+    sends_mail(workflow) || (state.sms.is_some() && signatory.mobile().is_some())
 }
 
 fn escape(text: &str) -> String {
@@ -86,23 +94,81 @@ async fn queue(state: &Services, mail: Mail, key: String) -> Result<(), String> 
     }
 }
 
-/// The signer's invitation (or a reminder) with their link.
+/// The signer's invitation (or a reminder) with their link: by e-mail when the workflow mails
+/// its signers, and by SMS when the signatory has a mobile number and the installation an SMS
+/// provider. The e-mail is queued first and each goes as its own job, so a text that fails
+/// never holds the e-mail back.
 pub async fn invitation(state: &Services, event: &WorkflowEvent, reminder: bool) -> Result<(), String> {
     let Some(id) = event.signatory_id() else { return Ok(()) };
     let Some((signatory, workflow)) = state.store.signatory(id).await.map_err(|e| e.to_string())? else {
         return Ok(());
     };
-    if !setting(&workflow, "sendMail") || !signatory.state().is_turn() {
+    if !signatory.state().is_turn() {
         return Ok(());
     }
     let who = requester(state, &workflow).await;
     let url = signer_url(state, &signatory);
     let words = Words::of(state, &workflow, signers_lang(&workflow)).await;
+    if setting(&workflow, "sendMail") {
+        invitation_mail(state, event, (&signatory, &workflow), words, (&who, &url), reminder).await?;
+    }
+    invitation_sms(state, event, (&signatory, &workflow), words, (&who, &url), reminder).await
+}
+
+/// Longest document name a text carries (a long one is cut, so the link fits one message).
+const SMS_DOCUMENT_CHARS: usize = 40;
+
+/// The invitation (or reminder) by SMS: the organisation, the document and the link, in the
+/// signers' language; nothing when the signatory has no mobile number or nothing sends SMS.
+async fn invitation_sms(
+    state: &Services,
+    event: &WorkflowEvent,
+    (signatory, workflow): (&SignatoryRow, &WorkflowRow),
+    words: Words,
+    (who, url): (&str, &str),
+    reminder: bool,
+) -> Result<(), String> {
+    let (Some(to), Some(_)) = (signatory.mobile(), state.sms.as_ref()) else { return Ok(()) };
+    let document = shortened(&workflow.name, SMS_DOCUMENT_CHARS);
+    let (key, purpose) =
+        if reminder { ("sms.reminder", Purpose::Reminder) } else { ("sms.invitation", Purpose::Invitation) };
+    let text = words.say(key, &[("who", &who), ("document", &document), ("url", &url)]);
+    let sms = SignerSms {
+        tenant_id: workflow.tenant_id,
+        workflow_id: workflow.id,
+        signatory_id: signatory.id,
+        to: to.e164().to_string(),
+        text,
+        purpose,
+    };
+    crate::sms::enqueue(&state.store, &sms, format!("sms:{}:{}:{}", workflow.id, event.seq, signatory.id))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// `text` cut to `max` characters, an ellipsis marking the cut.
+fn shortened(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{}…", kept.trim_end())
+}
+
+/// The invitation (or reminder) e-mail.
+async fn invitation_mail(
+    state: &Services,
+    event: &WorkflowEvent,
+    (signatory, workflow): (&SignatoryRow, &WorkflowRow),
+    words: Words,
+    (who, url): (&str, &str),
+    reminder: bool,
+) -> Result<(), String> {
     let document: &dyn Display = &workflow.name;
     let subject_key = if reminder { "invitation.subject_reminder" } else { "invitation.subject" };
     let subject = words.say(subject_key, &[("document", document)]);
     let until = words.time(signatory.link_expires_at);
-    let message = super::initiate::message_of(&workflow);
+    let message = super::initiate::message_of(workflow);
     let (hello, asks, personal) = (
         words.say("mail.hello", &[("name", &signatory.name)]),
         words.say("invitation.asks", &[("who", &who), ("document", document)]),
@@ -118,7 +184,7 @@ pub async fn invitation(state: &Services, event: &WorkflowEvent, reminder: bool)
         "<p>{hello}</p><p>{asks}</p>{said}<p><a href=\"{url}\">{read}</a></p><p>{personal}</p>",
         hello = escape(&hello),
         asks = escape(&asks),
-        url = escape(&url),
+        url = escape(url),
         read = escape(&words.say("invitation.read_and_sign", &[])),
         personal = escape(&personal),
         said = message
@@ -347,7 +413,7 @@ mod tests {
             // Event kinds (`workflow.completed`) look like keys too: the catalogue's screens only.
             .filter(|part| {
                 let screen = part.split('.').next().unwrap_or_default();
-                ["mail", "invitation", "declined", "completed", "sender"].contains(&screen)
+                ["mail", "invitation", "declined", "completed", "sender", "sms"].contains(&screen)
             })
             .map(str::to_string)
             .collect();
@@ -379,6 +445,18 @@ mod tests {
         let english = Words { lang: Lang::En, zone: Zone::Utc };
         let subject = english.say("invitation.subject_reminder", &[("document", &"Lease")]);
         assert_eq!(subject, "Reminder: Please sign: Lease");
+    }
+
+    #[test]
+    fn texts_are_short_and_in_the_signers_language() {
+        let words = Words { lang: Lang::Hi, zone: Zone::Ist };
+        let document = shortened("Home loan agreement for the flat at 12 Marine Drive, Mumbai", SMS_DOCUMENT_CHARS);
+        assert!(document.chars().count() <= SMS_DOCUMENT_CHARS && document.ends_with('…'), "{document}");
+        assert_eq!(document, "Home loan agreement for the flat at 12…");
+        assert_eq!(shortened("Lease", SMS_DOCUMENT_CHARS), "Lease");
+        let url = "https://sign.example/sign/w/abc";
+        let text = words.say("sms.invitation", &[("who", &"Acme"), ("document", &"Lease"), ("url", &url)]);
+        assert!(text.starts_with("Acme") && text.contains("हस्ताक्षर") && text.ends_with(url), "{text}");
     }
 
     #[test]

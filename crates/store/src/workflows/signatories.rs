@@ -38,17 +38,25 @@ pub struct SignatoryRow {
     pub last_reminded_at: Option<Millis>,
     pub created_at: Millis,
     pub updated_at: Millis,
+    /// The mobile number invitations and reminders are texted to (E.164), when given.
+    pub mobile: Option<String>,
 }
 
 impl SignatoryRow {
     pub fn state(&self) -> SignatoryState {
         self.state
     }
+
+    /// The signatory's mobile number, checked again on the way out (a stored value that does
+    /// not pass counts as none).
+    pub fn mobile(&self) -> Option<signet_domain::phone::PhoneNumber> {
+        self.mobile.as_deref().and_then(|m| signet_domain::phone::PhoneNumber::parse(m).ok())
+    }
 }
 
 pub(super) const SIGNATORY_COLUMNS: &str = "id, tenant_id, workflow_id, subscriber_id, email, name, signing_order, \
     state, link_version, link_expires_at, placement, delegated_from, reason, method, signature_mode, notified_at, viewed_at, \
-    signed_at, last_reminded_at, created_at, updated_at";
+    signed_at, last_reminded_at, created_at, updated_at, mobile";
 
 /// A signatory to create, with where their signature goes.
 pub struct NewSignatory {
@@ -69,8 +77,8 @@ macro_rules! insert_signatories {
         let new: &$crate::workflows::NewWorkflow<'_> = $new;
         let insert = format!(
             "INSERT INTO signatories (tenant_id, workflow_id, subscriber_id, email, name, signing_order, state, \
-             link_expires_at, placement, notified_at, created_at, updated_at, signature_mode) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12) RETURNING {SIGNATORY_COLUMNS}"
+             link_expires_at, placement, notified_at, created_at, updated_at, signature_mode, mobile) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13) RETURNING {SIGNATORY_COLUMNS}"
         );
         let mut rows: Vec<SignatoryRow> = Vec::with_capacity(new.signatories.len());
         for s in &new.signatories {
@@ -93,6 +101,7 @@ macro_rules! insert_signatories {
                 .bind(first.then_some($now))
                 .bind($now)
                 .bind(s.planned.mode.as_str())
+                .bind(s.planned.mobile.as_ref().map(|m| m.e164().to_string()))
                 .fetch_one(&mut *$tx)
                 .await
                 .map_err($crate::db_err)?;

@@ -16,6 +16,7 @@ use signet_api::AppState;
 use signet_api::extract::ApiPath;
 use signet_domain::access::Permission;
 use signet_domain::fields::FieldKind;
+use signet_domain::phone::PhoneNumber;
 use signet_domain::workflow::{MAX_SIGNATORIES, SignatoryInput, plan_signatories};
 use signet_domain::{DocumentId, Error, now_millis, stamp};
 use signet_services::documents::{self, check_pdf};
@@ -125,6 +126,8 @@ struct Signer {
     number: usize,
     name: String,
     email: String,
+    /// A mobile number for SMS, as typed (offered only where SMS is configured).
+    mobile: String,
     order: String,
     method: String,
     anchor: String,
@@ -276,6 +279,8 @@ struct SendPage {
     /// The signers' language as chosen (its code; empty: each signer's browser decides).
     signer_lang: String,
     signers: Vec<Signer>,
+    /// The installation texts signers: each row offers a mobile number.
+    sms: bool,
     methods: Vec<(&'static str, &'static str)>,
     templates: Vec<(i64, String)>,
     template: i64,
@@ -356,6 +361,7 @@ pub async fn form(State(state): State<AppState>, session: Session, Query(query):
         send_mail: true,
         signer_lang: String::new(),
         signers: empty_rows(rows),
+        sms: state.services.sms.is_some(),
         methods: offered_methods(&state, session.text),
         stamp: StampForm::read(&FormFields(Vec::new())),
         stamp_sources: options(session.text, STAMP_SOURCES),
@@ -372,6 +378,7 @@ fn signers(fields: &FormFields) -> Vec<Signer> {
             number,
             name: fields.get(&format!("s{number}_name")).to_string(),
             email: fields.get(&format!("s{number}_email")).to_string(),
+            mobile: fields.get(&format!("s{number}_mobile")).trim().to_string(),
             order: fields.get(&format!("s{number}_order")).to_string(),
             method: fields.get(&format!("s{number}_method")).to_string(),
             anchor: fields.get(&format!("s{number}_anchor")).to_string(),
@@ -385,19 +392,21 @@ fn signatory_inputs(text: Text, signers: &[Signer]) -> Result<Vec<SignatoryInput
     signers
         .iter()
         .map(|s| {
+            let refused = |why: &str| Error::field(&text.plain("send.field.signer", &[("n", &s.number)]), text.s(why));
             let order = if s.order.is_empty() { Ok(s.number as i64) } else { s.order.parse::<i64>() };
-            let order = order.map_err(|_| {
-                Error::field(
-                    &text.plain("send.field.signer", &[("n", &s.number)]),
-                    text.s("send.order_must_be_a_number"),
-                )
-            })?;
+            let order = order.map_err(|_| refused(key("send.order_must_be_a_number")))?;
+            // Checked here too, so that the refusal names the row in the page's words.
+            let mobile = match s.mobile.as_str() {
+                "" => None,
+                typed => Some(PhoneNumber::parse(typed).map_err(|_| refused(key("send.mobile_must_be_a_number")))?),
+            };
             Ok(SignatoryInput {
                 subscriber_id: 0,
                 email: s.email.clone(),
                 name: Some(s.name.clone()).filter(|n| !n.is_empty()),
                 signing_order: order,
                 mode: Some(s.method.clone()).filter(|m| !m.is_empty()),
+                mobile: mobile.map(|m| m.e164().to_string()),
             })
         })
         .collect()
@@ -441,6 +450,7 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
             send_mail: fields.get("send_mail") == "on",
             signer_lang: fields.get("signer_lang").to_string(),
             signers: rows,
+            sms: state.services.sms.is_some(),
             methods: offered_methods(&state, session.text),
             templates: templates.clone(),
             template,
@@ -783,6 +793,8 @@ struct ReviewSigner {
     order: String,
     name: String,
     email: String,
+    /// In international form, as it will be texted (empty: none).
+    mobile: String,
     method: &'static str,
     anchor: String,
 }
@@ -912,6 +924,7 @@ async fn review_page(
                 order: if s.order.is_empty() { s.number.to_string() } else { s.order.clone() },
                 name: s.name.clone(),
                 email: s.email.clone(),
+                mobile: PhoneNumber::parse(&s.mobile).map(|m| m.e164().to_string()).unwrap_or_default(),
                 method: method(&s.method),
                 anchor: s.anchor.clone(),
             })
@@ -1224,5 +1237,21 @@ mod tests {
         let inputs = signatory_inputs(Text::EN, &[signer(1, ""), signer(2, "1"), signer(3, "")]).expect("inputs");
         assert_eq!(inputs.iter().map(|i| i.signing_order).collect::<Vec<_>>(), vec![1, 1, 3]);
         assert!(signatory_inputs(Text::EN, &[signer(1, "first")]).is_err());
+    }
+
+    #[test]
+    fn a_rows_mobile_number_is_checked_and_sent_in_international_form() {
+        let signer = |mobile: &str| Signer {
+            number: 2,
+            email: "s2@x.example".into(),
+            mobile: mobile.into(),
+            ..Signer::default()
+        };
+        let inputs = signatory_inputs(Text::EN, &[signer("98765 43210")]).expect("inputs");
+        assert_eq!(inputs[0].mobile.as_deref(), Some("+919876543210"));
+        assert_eq!(signatory_inputs(Text::EN, &[signer("")]).expect("inputs")[0].mobile, None);
+        let refused = signatory_inputs(Text::EN, &[signer("12345")]).map(drop);
+        let Err(Error::Validation(fields)) = refused else { panic!("refused: {refused:?}") };
+        assert!(fields["signer 2"][0].contains("10-digit Indian mobile"), "{fields:?}");
     }
 }

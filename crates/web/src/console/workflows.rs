@@ -190,7 +190,7 @@ fn signatory_state_label(text: Text, state: SignatoryState) -> &'static str {
 
 /// The sentences of a workflow's events (`{subject}` is the signatory an event concerns);
 /// an event not listed reads as its kind.
-const EVENT_WORDS: [(&str, &str); 21] = [
+const EVENT_WORDS: [(&str, &str); 23] = [
     ("workflow.created", key("timeline.workflow.created")),
     ("workflow.linked", key("timeline.workflow.linked")),
     ("workflow.completed", key("timeline.workflow.completed")),
@@ -207,6 +207,8 @@ const EVENT_WORDS: [(&str, &str); 21] = [
     ("signatory.link_revoked", key("timeline.signatory.link_revoked")),
     ("signatory.link_handed_out", key("timeline.signatory.link_handed_out")),
     ("signatory.reminded", key("timeline.signatory.reminded")),
+    ("signatory.sms_sent", key("timeline.signatory.sms_sent")),
+    ("signatory.sms_failed", key("timeline.signatory.sms_failed")),
     ("document.commented", key("timeline.document.commented")),
     ("document.categorised", key("timeline.document.categorised")),
     ("document.inactive", key("timeline.document.inactive")),
@@ -362,13 +364,14 @@ async fn workflow_page(
             requested: a.kind == "requested",
         })
         .collect();
-    let mails = signet_services::workflows::notices::sends_mail(&workflow);
     let due = details
         .signatories
         .iter()
         .filter(|s| in_progress && s.state().is_turn())
         .map(|s| {
             let last = s.last_reminded_at.or(s.notified_at).unwrap_or(s.created_at);
+            // A reminder goes by e-mail, or by SMS to a signer with a mobile number.
+            let mails = signet_services::workflows::notices::reaches(&state.services, &workflow, s);
             let may_remind = mails && may_remind_by_hand(last, signet_domain::now_millis());
             DueView {
                 id: s.id.get(),

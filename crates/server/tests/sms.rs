@@ -1,0 +1,181 @@
+//! The SMS channel for workflow signers (issue 37, item 8), on both backends, through the real
+//! Twilio adapter against the local provider double (`signet_testkit::sms`): a signatory's
+//! invitation and reminders are texted with their working link; a number that is not a mobile
+//! number is refused with a 400 naming the field; a provider that fails is tried again while
+//! the e-mail goes at once; a number the provider refuses is on the timeline, not retried; and
+//! without an SMS provider nothing offers a mobile number.
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+use signet_store::Backend;
+use signet_testkit::console::console_session;
+use signet_testkit::on_both_backends;
+use signet_testkit::problem::expect_problem;
+use signet_testkit::server::{TestApp, spawn_with};
+use signet_testkit::sms::SmsDouble;
+use signet_testkit::smtp::SmtpSink;
+
+on_both_backends!(
+    sms_invitations_and_reminders_carry_the_working_link,
+    sms_numbers_that_are_not_mobile_numbers_are_refused_and_nothing_offers_sms_unconfigured,
+    sms_a_failing_provider_is_tried_again_and_never_holds_back_the_email,
+);
+
+const ADMIN_PASSWORD: &str = "correct horse battery";
+
+async fn app_with_sms(backend: Backend, smtp: &SmtpSink, sms: &SmsDouble) -> TestApp {
+    spawn_with(backend, |config| {
+        config.smtp_url = Some(smtp.url());
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.job_retry_base_ms = 50;
+        sms.configure(config);
+    })
+    .await
+}
+
+/// A tenant's API token and a workflow of one PDF sent to `signatories` (e-mailed).
+async fn send(app: &TestApp, token: &str, name: &str, signatories: Value) -> reqwest::Response {
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text(name)]);
+    let body = json!({"documentName": "loan.pdf", "fileData": STANDARD.encode(pdf)});
+    let uploaded: Value = app.post("/api/v1/documents", token, body).await.json().await.expect("json");
+    let document = uploaded["documentId"].as_i64().expect("documentId");
+    let body = json!({"templateId": 0, "workflowName": name, "documentIds": [document], "sendMail": true,
+        "signatories": signatories});
+    app.post("/api/v1/workflows", token, body).await
+}
+
+/// The signer link in an e-mail.
+fn link_in_mail(mail: &Value) -> String {
+    let text = mail["text"].as_str().expect("text part");
+    text.split_whitespace().find(|w| w.contains("/sign/w/")).expect("a signer link").to_string()
+}
+
+/// The workflow's events, as the API answers them.
+async fn audit(app: &TestApp, token: &str, id: i64) -> String {
+    app.get(&format!("/api/v1/workflows/{id}/audit"), token).await.text().await.expect("audit")
+}
+
+/// Waits (up to 20 s) until the workflow's events include `action`.
+async fn wait_for_event(app: &TestApp, token: &str, id: i64, action: &str) -> String {
+    for _ in 0..400 {
+        let events = audit(app, token, id).await;
+        if events.contains(action) {
+            return events;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("no {action} on workflow {id}: {}", audit(app, token, id).await);
+}
+
+async fn sms_invitations_and_reminders_carry_the_working_link(backend: Backend) {
+    let (smtp, sms) = (SmtpSink::start(), SmsDouble::start().await);
+    let app = app_with_sms(backend, &smtp, &sms).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let token = app.token(&tenant).await;
+    let signatories = json!([
+        {"subscriberId": 0, "emailId": "asha@borrower.example", "name": "Asha Rao", "signingOrder": 1,
+         "mobileNo": "98765 43210"},
+        {"subscriberId": 0, "emailId": "ravi@guarantor.example", "name": "Ravi Iyer", "signingOrder": 1}
+    ]);
+    let created = send(&app, &token, "Loan offer", signatories).await;
+    assert_eq!(created.status(), 201);
+    let created: Value = created.json().await.expect("json");
+    let id = created["workflowId"].as_i64().expect("id");
+    let urls = created["signingUrls"].as_array().expect("urls");
+    assert_eq!(urls[0]["mobileNo"], "+919876543210", "kept in international form: {created}");
+    assert_eq!(urls[1]["mobileNo"], Value::Null);
+
+    // The invitation: the organisation, the document and the same working link as the e-mail.
+    let text = sms.wait_for("+919876543210", "Loan offer").await;
+    assert!(text.body.starts_with("Bank of Examples asks you to sign \"Loan offer\": http"), "{text:?}");
+    assert_eq!(text.from, signet_testkit::sms::FROM);
+    let mail = smtp.wait_for("asha@borrower.example", "Please sign: Loan offer").await;
+    let link = link_in_mail(&mail);
+    assert!(text.body.ends_with(&link), "the e-mail's link: {text:?} {link}");
+    assert_eq!(reqwest::get(&link).await.expect("page").status(), 200, "the link works");
+    smtp.wait_for("ravi@guarantor.example", "Please sign: Loan offer").await;
+    let events = wait_for_event(&app, &token, id, "signatory.sms_sent").await;
+    assert!(events.contains("+********3210") && !events.contains("9876543210"), "masked: {events}");
+    assert_eq!(sms.messages().len(), 1, "only the signer with a mobile number is texted");
+
+    // A reminder by hand (an hour after the invitation) is texted too, with the same link.
+    app.store.execute_for_tests("UPDATE signatories SET notified_at = notified_at - 7200000").await.expect("earlier");
+    let asha = urls[0]["identificationNumber"].as_str().expect("signatory id");
+    let reminded = app.post(&format!("/api/v1/workflows/{id}/signatories/{asha}/remind"), &token, json!({})).await;
+    assert_eq!(reminded.status(), 204);
+    let reminder = sms.wait_for("+919876543210", "Reminder: Bank of Examples asks you to sign").await;
+    assert!(reminder.body.ends_with(&link), "{reminder:?}");
+
+    // The console offers a mobile number on the send form and words the texts on the timeline.
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let form = admin.get(app.url("/app/send")).await.text().await.expect("html");
+    assert!(form.contains("name=\"s1_mobile\"") && form.contains("Mobile for SMS (optional)"), "{form}");
+    let page = admin.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
+    let page = signet_testkit::problem::unescape(&page);
+    assert!(page.contains("Asha Rao was sent their link by SMS"), "{page}");
+}
+
+async fn sms_numbers_that_are_not_mobile_numbers_are_refused_and_nothing_offers_sms_unconfigured(backend: Backend) {
+    let smtp = SmtpSink::start();
+    let app = spawn_with(backend, |config| config.smtp_url = Some(smtp.url())).await;
+    let tenant = app.tenant("Plain Bank").await;
+    let token = app.token(&tenant).await;
+    for typed in ["12345", "+91 98765 4321x", "5876543210", "+0919876543210"] {
+        let signatories =
+            json!([{"subscriberId": 0, "emailId": "asha@borrower.example", "signingOrder": 1, "mobileNo": typed}]);
+        let refused = send(&app, &token, "Loan offer", signatories).await;
+        let problem = expect_problem(refused, 400, "validation_failed").await;
+        let why = problem["errors"]["signatories[0].mobileNo"][0].as_str().unwrap_or_default();
+        assert!(why.contains("10-digit Indian mobile number"), "{typed}: {problem}");
+    }
+    let workflows: Value = app.get("/api/v1/workflows", &token).await.json().await.expect("json");
+    assert!(!workflows.to_string().contains("Loan offer"), "nothing stored: {workflows}");
+
+    // Without a provider a number is kept (the sender may add a provider later) and nothing
+    // is texted; the console's send form offers no mobile number.
+    let signatories = json!([{"subscriberId": 0, "emailId": "asha@borrower.example", "signingOrder": 1,
+        "mobileNo": "+44 20 7946 0958"}]);
+    let created: Value = send(&app, &token, "Loan offer", signatories).await.json().await.expect("json");
+    assert_eq!(created["signingUrls"][0]["mobileNo"], "+442079460958", "{created}");
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let form = admin.get(app.url("/app/send")).await.text().await.expect("html");
+    assert!(form.contains("name=\"s1_email\"") && !form.contains("_mobile"), "{form}");
+}
+
+async fn sms_a_failing_provider_is_tried_again_and_never_holds_back_the_email(backend: Backend) {
+    let (smtp, sms) = (SmtpSink::start(), SmsDouble::start().await);
+    let app = app_with_sms(backend, &smtp, &sms).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let token = app.token(&tenant).await;
+
+    // Down for the first two tries: the e-mail goes at once, the text on the third try.
+    sms.fail_next(2, 503);
+    let signatories = json!([{"subscriberId": 0, "emailId": "asha@borrower.example", "name": "Asha Rao",
+        "signingOrder": 1, "mobileNo": "+91 98765 43210"}]);
+    let created: Value = send(&app, &token, "Loan offer", signatories).await.json().await.expect("json");
+    let id = created["workflowId"].as_i64().expect("id");
+    smtp.wait_for("asha@borrower.example", "Please sign: Loan offer").await;
+    sms.wait_for("+919876543210", "Loan offer").await;
+    assert_eq!(sms.requests(), 3, "two failures, then sent");
+    let events = wait_for_event(&app, &token, id, "signatory.sms_sent").await;
+    assert!(!events.contains("signatory.sms_failed"), "{events}");
+
+    // A number the provider refuses for good: on the timeline with its reason, not retried.
+    sms.refuse("+14155550100");
+    let signatories = json!([{"subscriberId": 0, "emailId": "sam@borrower.example", "name": "Sam Lee",
+        "signingOrder": 1, "mobileNo": "+1 415 555 0100"}]);
+    let created: Value = send(&app, &token, "Car loan", signatories).await.json().await.expect("json");
+    let id = created["workflowId"].as_i64().expect("id");
+    smtp.wait_for("sam@borrower.example", "Please sign: Car loan").await;
+    let events = wait_for_event(&app, &token, id, "signatory.sms_failed").await;
+    assert!(events.contains("21610") && events.contains("+*******0100"), "{events}");
+    assert!(!events.contains("4155550100"), "the number masked in the provider's words too: {events}");
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(sms.requests(), 4, "a refusal is not tried again");
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = admin.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
+    let page = signet_testkit::problem::unescape(&page);
+    assert!(page.contains("The SMS to Sam Lee could not be sent"), "{page}");
+}
