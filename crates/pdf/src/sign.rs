@@ -926,6 +926,33 @@ fn write_field_and_widgets(
     Ok((field_ref, widgets))
 }
 
+/// The 0-based index of the 1-based `page` of a document of `count` pages.
+fn page_index(page: u32, count: usize) -> Result<usize> {
+    page.checked_sub(1).map(|i| i as usize).filter(|i| *i < count).ok_or(Error::NoSuchPage(page, count))
+}
+
+/// Puts new field widgets on their pages and into the form (the catalogue rewritten when the
+/// form is new), and returns `input` with the update appended.
+fn append_fields(
+    input: &[u8],
+    doc: &Document<'_>,
+    pages: &[Page],
+    mut w: Writer,
+    (root_ref, mut catalog): (ObjRef, Dict),
+    widgets: &[(usize, ObjRef)],
+) -> Result<Vec<u8>> {
+    add_widgets_to_pages(&mut w, doc, pages, widgets)?;
+    let refs: Vec<ObjRef> = widgets.iter().map(|(_, r)| *r).collect();
+    if add_fields_to_acroform(&mut w, doc, &mut catalog, &refs, 0)? {
+        w.put(root_ref, &Object::Dict(catalog));
+    }
+    let update = w.finish(doc)?;
+    let mut out = Vec::with_capacity(input.len() + update.len());
+    out.extend_from_slice(input);
+    out.extend_from_slice(&update);
+    Ok(out)
+}
+
 fn add_widgets_to_pages(w: &mut Writer, doc: &Document<'_>, pages: &[Page], widgets: &[(usize, ObjRef)]) -> Result<()> {
     let mut page_indices: Vec<usize> = widgets.iter().map(|(i, _)| *i).collect();
     page_indices.sort_unstable();
@@ -1051,7 +1078,7 @@ pub fn add_signature_fields(input: &[u8], fields: &[EmptyField]) -> Result<Vec<u
     }
     doc.check_displayable()?;
     let pages = doc.pages()?;
-    let (root_ref, mut catalog) = doc.catalog()?;
+    let (root_ref, catalog) = doc.catalog()?;
     let mut w = Writer::new(&doc)?;
     let mut names = existing.top_level_names.clone();
     let mut widgets = Vec::new();
@@ -1059,10 +1086,7 @@ pub fn add_signature_fields(input: &[u8], fields: &[EmptyField]) -> Result<Vec<u
         if f.name.is_empty() || f.name.contains('.') || !names.insert(f.name.clone()) {
             return Err(Error::InvalidOptions(format!("bad or duplicate field name {:?}", f.name)));
         }
-        let index = f.page.checked_sub(1).map(|i| i as usize).filter(|i| *i < pages.len());
-        let Some(index) = index else {
-            return Err(Error::NoSuchPage(f.page, pages.len()));
-        };
+        let index = page_index(f.page, pages.len())?;
         let p = place(&pages[index], &f.rect);
         let ap = w.add(Renderer::blank_xobject(p.width, p.height));
         let mut d = Dict::new();
@@ -1078,16 +1102,7 @@ pub fn add_signature_fields(input: &[u8], fields: &[EmptyField]) -> Result<Vec<u
         d.set("AP", Object::Dict(apd));
         widgets.push((index, w.add(Object::Dict(d))));
     }
-    add_widgets_to_pages(&mut w, &doc, &pages, &widgets)?;
-    let refs: Vec<ObjRef> = widgets.iter().map(|(_, r)| *r).collect();
-    if add_fields_to_acroform(&mut w, &doc, &mut catalog, &refs, 0)? {
-        w.put(root_ref, &Object::Dict(catalog));
-    }
-    let update = w.finish(&doc)?;
-    let mut out = Vec::with_capacity(input.len() + update.len());
-    out.extend_from_slice(input);
-    out.extend_from_slice(&update);
-    Ok(out)
+    append_fields(input, &doc, &pages, w, (root_ref, catalog), &widgets)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1133,7 +1148,7 @@ pub fn add_mark_fields(input: &[u8], fields: &[MarkField]) -> Result<Option<Vec<
     }
     doc.check_displayable()?;
     let pages = doc.pages()?;
-    let (root_ref, mut catalog) = doc.catalog()?;
+    let (root_ref, catalog) = doc.catalog()?;
     let mut w = Writer::new(&doc)?;
     let mut names = existing.top_level_names.clone();
     let mut widgets = Vec::new();
@@ -1144,10 +1159,7 @@ pub fn add_mark_fields(input: &[u8], fields: &[MarkField]) -> Result<Option<Vec<
         if !names.insert(f.name.clone()) {
             continue;
         }
-        let index = f.page.checked_sub(1).map(|i| i as usize).filter(|i| *i < pages.len());
-        let Some(index) = index else {
-            return Err(Error::NoSuchPage(f.page, pages.len()));
-        };
+        let index = page_index(f.page, pages.len())?;
         let p = place(&pages[index], &f.rect);
         let mut blank = Renderer::blank_xobject(p.width, p.height);
         if let Object::Stream(stream) = &mut blank
@@ -1181,16 +1193,7 @@ pub fn add_mark_fields(input: &[u8], fields: &[MarkField]) -> Result<Option<Vec<
     if widgets.is_empty() {
         return Ok(None);
     }
-    add_widgets_to_pages(&mut w, &doc, &pages, &widgets)?;
-    let refs: Vec<ObjRef> = widgets.iter().map(|(_, r)| *r).collect();
-    if add_fields_to_acroform(&mut w, &doc, &mut catalog, &refs, 0)? {
-        w.put(root_ref, &Object::Dict(catalog));
-    }
-    let update = w.finish(&doc)?;
-    let mut out = Vec::with_capacity(input.len() + update.len());
-    out.extend_from_slice(input);
-    out.extend_from_slice(&update);
-    Ok(Some(out))
+    append_fields(input, &doc, &pages, w, (root_ref, catalog), &widgets).map(Some)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -75,7 +75,7 @@ pub struct Kept {
 const MAX_KEPT_IMAGE_BYTES: usize = 1024 * 1024;
 
 impl Kept {
-    /// The form as the signer left it; `signer_name` fills the typed name the first time.
+    /// The form as the signer left it.
     pub fn from_submission(submission: &Submission) -> Kept {
         let text = |name: &str| submission.field(name).unwrap_or("").to_string();
         let drawing = text("image");

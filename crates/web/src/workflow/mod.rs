@@ -31,12 +31,6 @@ pub use link::{PageError, SignerLink, page_lang};
 use signet_services::esign::EsignRefused;
 pub use signet_services::workflows::signer::MAX_SIGNER_ATTACHMENT;
 
-pub struct DocumentLink {
-    pub id: i64,
-    pub name: String,
-    pub pages: i64,
-}
-
 #[derive(Template)]
 #[template(path = "workflow_sign.html")]
 struct SignPage {
