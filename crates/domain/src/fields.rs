@@ -113,9 +113,61 @@ pub fn initials_of(name: &str) -> String {
     if letters.is_empty() { name.trim().chars().take(1).collect() } else { letters }
 }
 
+/// What the signer must correct in one field they fill in; the signer pages say it in the
+/// signer's language, the API in English ([`std::fmt::Display`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldRefusal {
+    /// A required text left empty.
+    FillIn { label: String },
+    /// A required checkbox left unticked.
+    Tick { label: String },
+    /// A text over [`MAX_TEXT_CHARS`] or not on one line.
+    TooLong { label: String },
+    /// Not a field the signer fills in (a signature box).
+    NotAnInput,
+}
+
+impl std::fmt::Display for FieldRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FieldRefusal::FillIn { label } => write!(f, "Please fill in \u{201c}{label}\u{201d}."),
+            FieldRefusal::Tick { label } => write!(f, "Please tick \u{201c}{label}\u{201d}."),
+            FieldRefusal::TooLong { label } => {
+                write!(f, "\u{201c}{label}\u{201d} takes at most {MAX_TEXT_CHARS} characters on one line.")
+            }
+            FieldRefusal::NotAnInput => f.write_str("a signature box is not filled in as a field"),
+        }
+    }
+}
+
+/// Whether the signer's `submitted` input for a field of `kind` is acceptable: a required one
+/// given, a text bounded and on one line. The fields Signet fills in take any input (it is
+/// ignored).
+pub fn check_input(kind: FieldKind, label: &str, required: bool, submitted: Option<&str>) -> Result<(), FieldRefusal> {
+    match kind {
+        FieldKind::Signature => Err(FieldRefusal::NotAnInput),
+        FieldKind::Initials | FieldKind::Date | FieldKind::Name | FieldKind::Email => Ok(()),
+        FieldKind::Checkbox if required && !is_ticked(submitted) => Err(FieldRefusal::Tick { label: label.into() }),
+        FieldKind::Checkbox => Ok(()),
+        FieldKind::Text => {
+            let value = submitted.map(str::trim).unwrap_or("");
+            if required && value.is_empty() {
+                return Err(FieldRefusal::FillIn { label: label.into() });
+            }
+            if value.chars().count() > MAX_TEXT_CHARS || value.chars().any(char::is_control) {
+                return Err(FieldRefusal::TooLong { label: label.into() });
+            }
+            Ok(())
+        }
+    }
+}
+
+fn is_ticked(submitted: Option<&str>) -> bool {
+    submitted.is_some_and(|v| matches!(v.trim(), "on" | "true" | "1" | "yes"))
+}
+
 /// The value of one field: what Signet knows for its own kinds, the signer's `submitted`
-/// input (a text, or a checkbox's "on") for theirs. A required input left empty, a text that
-/// is too long or holds control characters, is refused with the text to show the signer.
+/// input (a text, or a checkbox's "on") for theirs, once [`check_input`] accepts it.
 pub fn fill(
     kind: FieldKind,
     label: &str,
@@ -124,33 +176,19 @@ pub fn fill(
     signer: &Signer<'_>,
     at: Millis,
     zone: Zone,
-) -> Result<FieldValue, String> {
+) -> Result<FieldValue, FieldRefusal> {
+    check_input(kind, label, required, submitted)?;
     let text = |text: String| FieldValue::Text { text, handwriting: false };
-    match kind {
-        FieldKind::Signature => Err("a signature box is not filled in as a field".into()),
-        FieldKind::Initials => Ok(FieldValue::Text { text: initials_of(signer.name), handwriting: true }),
+    Ok(match kind {
+        FieldKind::Signature => return Err(FieldRefusal::NotAnInput),
+        FieldKind::Initials => FieldValue::Text { text: initials_of(signer.name), handwriting: true },
         // The day in the organisation's zone: the day the signer sees on their calendar.
-        FieldKind::Date => Ok(text(zone.date(at))),
-        FieldKind::Name => Ok(text(signer.name.trim().to_string())),
-        FieldKind::Email => Ok(text(signer.email.trim().to_string())),
-        FieldKind::Checkbox => {
-            let ticked = submitted.is_some_and(|v| matches!(v.trim(), "on" | "true" | "1" | "yes"));
-            if required && !ticked {
-                return Err(format!("Please tick \u{201c}{label}\u{201d}."));
-            }
-            Ok(FieldValue::Checked(ticked))
-        }
-        FieldKind::Text => {
-            let value = submitted.map(str::trim).unwrap_or("");
-            if required && value.is_empty() {
-                return Err(format!("Please fill in \u{201c}{label}\u{201d}."));
-            }
-            if value.chars().count() > MAX_TEXT_CHARS || value.chars().any(char::is_control) {
-                return Err(format!("\u{201c}{label}\u{201d} takes at most {MAX_TEXT_CHARS} characters on one line."));
-            }
-            Ok(text(value.to_string()))
-        }
-    }
+        FieldKind::Date => text(zone.date(at)),
+        FieldKind::Name => text(signer.name.trim().to_string()),
+        FieldKind::Email => text(signer.email.trim().to_string()),
+        FieldKind::Checkbox => FieldValue::Checked(is_ticked(submitted)),
+        FieldKind::Text => text(submitted.map(str::trim).unwrap_or("").to_string()),
+    })
 }
 
 #[cfg(test)]
@@ -187,7 +225,7 @@ mod tests {
     fn required_inputs_must_be_given_and_texts_are_bounded() {
         assert!(
             fill(FieldKind::Text, "PAN", true, Some("  "), &SIGNER, 0, Zone::Ist)
-                .is_err_and(|message| message.contains("PAN"))
+                .is_err_and(|message| message.to_string().contains("PAN"))
         );
         assert_eq!(
             fill(FieldKind::Text, "PAN", false, None, &SIGNER, 0, Zone::Ist),

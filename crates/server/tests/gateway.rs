@@ -59,6 +59,11 @@ async fn typed_signature_through_the_gateway_validates_in_pdfsig(backend: Backen
         assert!(page.headers()["content-security-policy"].to_str().expect("csp").contains("frame-ancestors 'none'"));
         let html = page.text().await.expect("html");
         assert!(html.contains("Acme Bank") && html.contains("Type your name"), "{html}");
+        // A browser that asks for Hindi gets the page in Hindi; the forms keep the language.
+        let hindi = app.client.get(app.url(&link)).header("accept-language", "hi-IN,hi;q=0.9").send().await;
+        let hindi = hindi.expect("page").text().await.expect("html");
+        assert!(hindi.contains(r#"<html lang="hi">"#) && hindi.contains("रद्द करें"), "{hindi}");
+        assert!(hindi.contains(&format!(r#"action="{link}/sign?lang=hi""#)), "{hindi}");
 
         // PreviewRequired: every page is rendered into the page as an image (phones included).
         assert!(html.contains(&format!("{link}/pages/1")) && html.contains(&format!("{link}/pages/2")), "{html}");

@@ -1648,6 +1648,12 @@ async fn fields_are_filled_in_with_each_signature(backend: Backend) {
     let missing = missing.text().await.expect("html");
     assert!(missing.contains("Please fill in “PAN”."), "{missing}");
     assert!(missing.contains(r#"value="Signer""#), "the typed name comes back: {missing}");
+    // The same refusal in the language the signer chose on the page.
+    let form = [("mode", "typed"), ("typedName", "Signer"), ("consent", "on"), ("field2", "")];
+    let in_hindi = browser().post(format!("{asha}/sign?lang=hi")).form(&form).send().await.expect("sign");
+    assert_eq!(in_hindi.status(), 400);
+    let in_hindi = in_hindi.text().await.expect("html");
+    assert!(in_hindi.contains("कृपया “PAN” भरें।"), "{in_hindi}");
     let too_long = sign_with_fields(&asha, &[("field2", &"x".repeat(201))]).await;
     assert_eq!(too_long.status(), 400);
     let details: Value =

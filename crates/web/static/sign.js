@@ -149,14 +149,14 @@
     if (padTake && window.fetch) {
       var padStatus = document.getElementById("pad-status");
       var noPad = function () {
-        padStatus.textContent = "No signature pad is connected.";
+        padStatus.textContent = padStatus.dataset.noPad;
         var giveUpPad = document.getElementById("pad-give-up");
         if (padOnly && giveUpPad) giveUpPad.hidden = false;
       };
       findBridge(function (url) {
         bridgeFetch(url + "/pad").then(function (r) { return r.json(); }).then(function (p) {
           if (!p || !p.connected) return noPad();
-          padStatus.textContent = "Signature pad connected: " + p.model + ". Sign on the pad, then take the signature.";
+          padStatus.textContent = padStatus.dataset.connected.replace("{model}", p.model);
           padTake.hidden = false;
           padTake.addEventListener("click", function () {
             bridgeFetch(url + "/pad/signature").then(function (r) { return r.json(); }).then(function (sig) {
@@ -420,12 +420,9 @@
     var giveUp = document.getElementById("token-give-up");
     var bridge = null;
     var certificates = [];
-    var MESSAGES = {
-      110: "The Signet signer utility is not installed on this computer. Install it, then reload this page.",
-      111: "The Signet signer utility is not running. Start it, then reload this page.",
-      112: "Another program answers on the signer utility's port, or the utility does not allow this site. Check its settings, then reload this page.",
-      113: "The signer utility on this computer is outdated. Update it, then reload this page."
-    };
+    // The page's words, in its language (data attributes of the form).
+    var said = tokenBox.dataset;
+    var MESSAGES = { 110: said.m110, 111: said.m111, 112: said.m112, 113: said.m113 };
     var showError = function (text) { errorBox.textContent = text; errorBox.hidden = false; };
     var fail = function (code) {
       status.textContent = MESSAGES[code];
@@ -451,7 +448,7 @@
         }));
       }).then(function () {
         if (certificates.length === 0) {
-          status.textContent = "No signing certificate was found. Insert your token, then reload this page.";
+          status.textContent = said.noCertificate;
           return;
         }
         certificates.forEach(function (c, i) {
@@ -460,15 +457,15 @@
           option.textContent = c.name;
           select.appendChild(option);
         });
-        status.textContent = "Choose your certificate and enter the token's PIN.";
+        status.textContent = said.choose;
         choose.hidden = false;
-      }).catch(function () { showError("The signer utility did not answer."); });
+      }).catch(function () { showError(said.noAnswer); });
     };
     document.getElementById("token-sign").addEventListener("click", function () {
       errorBox.hidden = true;
       var chosen = certificates[Number(select.value)];
       if (!chosen) return;
-      if (!pin.value) { showError("Please enter the token's PIN."); return; }
+      if (!pin.value) { showError(said.needPin); return; }
       var button = this;
       button.disabled = true;
       fetch(base + "/token/prepare", {
@@ -476,7 +473,7 @@
         body: JSON.stringify({ certificate: chosen.certificate, fields: fieldValues() })
       }).then(function (r) {
         return r.json().then(function (body) {
-          if (!r.ok) throw new Error(body.error || "The document could not be prepared.");
+          if (!r.ok) throw new Error(body.error || said.notPrepared);
           return body;
         });
       }).then(function (prepared) {
@@ -488,12 +485,10 @@
             if (!r.ok) {
               // The token's own warning before it locks (pinTries), and how a locked one is
               // unlocked: the signer cannot do it from this page.
-              throw new Error(body.error === "wrong_pin" ? "The PIN is wrong." +
-                (body.pinTries === "final" ? " One more wrong PIN locks the token." :
-                  body.pinTries === "low" ? " Too many wrong PINs lock the token." : "") :
-                body.error === "locked" ? "The token is locked after too many wrong PINs. Unlock it with " +
-                  "the token's own tool (with its SO PIN or PUK), or ask your certificate provider to unlock it." :
-                (body.message || "The token did not sign."));
+              throw new Error(body.error === "wrong_pin" ? said.wrongPin +
+                (body.pinTries === "final" ? " " + said.finalTry :
+                  body.pinTries === "low" ? " " + said.lowTries : "") :
+                body.error === "locked" ? said.locked : (body.message || said.notSigned));
             }
             document.getElementById("token-complete-id").value = prepared.id;
             document.getElementById("token-complete-signatures").value = body.signatures.join(",");

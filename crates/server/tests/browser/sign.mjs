@@ -89,7 +89,7 @@ try {
     if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) lastDocumentStatus = r.status();
   });
   let signPosts = 0;
-  page.on("request", (r) => { if (r.method() === "POST" && /\/sign\/g\/.*\/sign$/.test(r.url())) signPosts += 1; });
+  page.on("request", (r) => { if (r.method() === "POST" && /\/sign\/g\/.*\/sign(\?|$)/.test(r.url())) signPosts += 1; });
   page.on("response", (r) => {
     if (r.status() >= 400 && !utilityProbe(r.url())) problems.push(`HTTP ${r.status()}: ${r.url()}`);
   });
@@ -192,7 +192,7 @@ try {
     await shot("typed");
     if (!javaScript) {
       // Without JavaScript the result form does not submit itself: the signer presses its button.
-      await Promise.all([arrive(`${signerPage}/sign`), submit(form.getByRole("button", { name: "Sign", exact: true }))]);
+      await Promise.all([arrive((u) => u.toString().split("?")[0] === `${signerPage}/sign`), submit(form.getByRole("button", { name: "Sign", exact: true }))]);
       await shot("result-form");
       await Promise.all([landed(), page.getByRole("button", { name: "Continue" }).click()]);
     } else {

@@ -172,7 +172,7 @@ pub(crate) async fn answer(
                 Ok(returnvalue) => transaction::complete(svc, &row, returnvalue, actor, detail)
                     .await
                     .map_err(EsignRefused::Closed)?
-                    .ok_or(EsignRefused::Closed(TransactionClosed::Ended(transaction::ended_message("completed")))),
+                    .ok_or(EsignRefused::Closed(TransactionClosed::Ended(transaction::TransactionEnd::Signed))),
                 Err(cause) => {
                     tracing::warn!(transaction = %row.transaction_number, %cause, "embedding the eSign signature failed");
                     let failure = GatewayFailure::new(ErrorCode::InvalidParameters, "the document could not be signed");
@@ -193,10 +193,10 @@ async fn open_gateway_transaction(svc: &Services, esign: &EsignTransactionRow) -
     let number = esign.gateway_transaction.as_deref().ok_or(EsignRefused::Closed(TransactionClosed::NotFound))?;
     let row = svc.store.transaction(number).await?.ok_or(EsignRefused::Closed(TransactionClosed::NotFound))?;
     if row.state != "initiated" {
-        return Err(EsignRefused::Closed(TransactionClosed::Ended(transaction::ended_message(&row.state))));
+        return Err(EsignRefused::Closed(TransactionClosed::Ended(transaction::TransactionEnd::of_state(&row.state))));
     }
     if row.expires_at < now_millis() {
-        return Err(EsignRefused::Closed(TransactionClosed::Ended(transaction::ended_message("expired"))));
+        return Err(EsignRefused::Closed(TransactionClosed::Ended(transaction::TransactionEnd::Expired)));
     }
     Ok(row)
 }

@@ -200,7 +200,7 @@ pub async fn complete(
     transaction::complete(svc, &open.row, returnvalue, actor, detail)
         .await
         .map_err(TokenRefused::Closed)?
-        .ok_or(TokenRefused::Closed(TransactionClosed::Ended(transaction::ended_message("completed"))))
+        .ok_or(TokenRefused::Closed(TransactionClosed::Ended(transaction::TransactionEnd::Signed)))
 }
 
 /// The signed result, sealed as the `Returnvalue`: each raw signature is checked against its

@@ -49,17 +49,29 @@ impl OpenTransaction {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TransactionClosed {
     NotFound,
-    /// Ended; the text says how, for the signer.
-    Ended(&'static str),
+    /// Ended, and how (the signer page says it in the signer's language).
+    Ended(TransactionEnd),
     Broken,
 }
 
-pub fn ended_message(state: &str) -> &'static str {
-    match state {
-        "completed" => "This document has already been signed.",
-        "cancelled" => "This signing request was cancelled.",
-        "failed" => "This signing request failed.",
-        _ => "This signing request has expired.",
+/// How a transaction that no longer takes a signature ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransactionEnd {
+    Signed,
+    Cancelled,
+    Failed,
+    Expired,
+}
+
+impl TransactionEnd {
+    /// The end a stored state stands for; any state not named is an expired transaction.
+    pub fn of_state(state: &str) -> TransactionEnd {
+        match state {
+            "completed" => TransactionEnd::Signed,
+            "cancelled" => TransactionEnd::Cancelled,
+            "failed" => TransactionEnd::Failed,
+            _ => TransactionEnd::Expired,
+        }
     }
 }
 
@@ -71,10 +83,10 @@ pub async fn open(svc: &Services, number: &str, secret: &str) -> Result<OpenTran
         return Err(NotFound);
     }
     if row.state != "initiated" {
-        return Err(Ended(ended_message(&row.state)));
+        return Err(Ended(TransactionEnd::of_state(&row.state)));
     }
     if row.expires_at < now_millis() {
-        return Err(Ended(ended_message("expired")));
+        return Err(Ended(TransactionEnd::Expired));
     }
     let key = row.payload_blob.as_deref().and_then(|k| BlobKey::parse(k).ok()).ok_or(Broken)?;
     let vault = Vault::for_link(secret, number).ok_or(Broken)?;
@@ -203,7 +215,7 @@ pub async fn sign(
             // Another submission from this link finished first.
             None => deliver_again(svc, &open.row.transaction_number, secret)
                 .await
-                .ok_or(TransactionClosed::Ended(ended_message("completed"))),
+                .ok_or(TransactionClosed::Ended(TransactionEnd::Signed)),
         },
         Err(cause) => {
             tracing::warn!(transaction = %open.row.transaction_number, %cause, "sealing failed");
@@ -277,7 +289,7 @@ pub(super) async fn cancel_row(
         detail: serde_json::json!({}),
     };
     if !finish(svc, row, &outcome, actor).await? {
-        return Err(TransactionClosed::Ended(ended_message("cancelled")));
+        return Err(TransactionClosed::Ended(TransactionEnd::Cancelled));
     }
     let post = ResultPost::cancelled(&row.transaction_number, &row.reference_number);
     Ok(Delivery { url: row.cancel_url.clone(), post, headline: "Cancelled" })

@@ -257,6 +257,16 @@ pub fn boxes_for(placement: &Placement, index: usize, pdf: &[u8]) -> Result<Boxe
     }
 }
 
+/// The first of the signer's inputs the placement cannot take, by its position: what a
+/// signer page checks before signing so that it can say it in the signer's language
+/// ([`filled`] refuses the same when signing).
+pub fn refused_input(placement: &Placement, inputs: &FieldInputs) -> Option<(usize, fields::FieldRefusal)> {
+    placement.fields.iter().enumerate().filter(|(_, field)| field.asks_the_signer()).find_map(|(i, field)| {
+        let submitted = inputs.get(&i).map(String::as_str);
+        fields::check_input(field.kind, field.label(), field.required, submitted).err().map(|refusal| (i, refusal))
+    })
+}
+
 /// What each of the placement's fields shows, from the signer's inputs; the first field the
 /// signer must correct is refused (its key `field<N>`, the text for the signer).
 pub fn filled(
@@ -276,7 +286,7 @@ pub fn filled(
             }
             let submitted = inputs.get(&i).map(String::as_str);
             fields::fill(field.kind, field.label(), field.required, submitted, signer, at, zone)
-                .map_err(|message| (format!("field{i}"), message))
+                .map_err(|refusal| (format!("field{i}"), refusal.to_string()))
         })
         .collect()
 }

@@ -171,11 +171,61 @@ pub async fn sign(
     Ok(after)
 }
 
+/// What a signer must correct in a decline, delegation, comment or attachment. The error
+/// carries the English words (the API's); a signer page names the refusal with
+/// [`SignerRefusal::of_error`] and says it in the signer's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignerRefusal {
+    Reason,
+    InvalidEmail,
+    DelegateToSelf,
+    AlreadySigns,
+    Comment,
+    AttachmentTooLarge,
+}
+
+impl SignerRefusal {
+    const ALL: [SignerRefusal; 6] = [
+        SignerRefusal::Reason,
+        SignerRefusal::InvalidEmail,
+        SignerRefusal::DelegateToSelf,
+        SignerRefusal::AlreadySigns,
+        SignerRefusal::Comment,
+        SignerRefusal::AttachmentTooLarge,
+    ];
+
+    /// The form field it is about, and its English words.
+    fn field_and_words(self) -> (&'static str, &'static str) {
+        match self {
+            SignerRefusal::Reason => ("reason", "Please give a reason (up to 500 characters)."),
+            SignerRefusal::InvalidEmail => ("email", "Please give a valid e-mail address."),
+            SignerRefusal::DelegateToSelf => ("email", "You cannot delegate to yourself."),
+            SignerRefusal::AlreadySigns => ("email", "This person already signs this request."),
+            SignerRefusal::Comment => ("comment", "A comment must be 1 to 2000 characters."),
+            SignerRefusal::AttachmentTooLarge => ("file", "An attachment may be at most 10 MB."),
+        }
+    }
+
+    fn error(self) -> Error {
+        let (field, words) = self.field_and_words();
+        Error::field(field, words)
+    }
+
+    /// The refusal an error of this module stands for, if it is one.
+    pub fn of_error(error: &Error) -> Option<SignerRefusal> {
+        let Error::Validation(fields) = error else { return None };
+        SignerRefusal::ALL.into_iter().find(|refusal| {
+            let (field, words) = refusal.field_and_words();
+            fields.get(field).is_some_and(|said| said.iter().any(|w| w == words))
+        })
+    }
+}
+
 /// A reason typed on the page: 1 to 500 characters, no control characters.
 pub fn page_reason(reason: Option<&str>) -> Result<String, Error> {
     let reason = reason.map(str::trim).unwrap_or("");
     if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
-        return Err(Error::field("reason", "Please give a reason (up to 500 characters)."));
+        return Err(SignerRefusal::Reason.error());
     }
     Ok(reason.to_string())
 }
@@ -201,10 +251,10 @@ pub async fn delegate(
 ) -> Result<SignatoryRow, Error> {
     let email = email.trim().to_string();
     if !is_valid_email(&email) {
-        return Err(Error::field("email", "Please give a valid e-mail address."));
+        return Err(SignerRefusal::InvalidEmail.error());
     }
     if email.eq_ignore_ascii_case(&session.signatory.email) {
-        return Err(Error::field("email", "You cannot delegate to yourself."));
+        return Err(SignerRefusal::DelegateToSelf.error());
     }
     let reason = page_reason(reason)?;
     let name = name.map(str::trim).filter(|n| !n.is_empty() && n.chars().count() <= 200);
@@ -213,7 +263,7 @@ pub async fn delegate(
     let limit = Some(i64::from(svc.config.signer_max_delegations));
     svc.store.delegate(&session.signatory, &email, &name, &reason, expires, actor, limit).await.map_err(|error| {
         match error.code() {
-            ErrorCode::ValidationFailed => Error::field("email", "This person already signs this request."),
+            ErrorCode::ValidationFailed => SignerRefusal::AlreadySigns.error(),
             _ => error,
         }
     })
@@ -223,7 +273,7 @@ pub async fn delegate(
 pub async fn comment(svc: &Services, session: &SignerSession, text: &str, actor: &WorkflowActor) -> Result<(), Error> {
     let text = text.trim();
     if text.is_empty() || text.chars().count() > 2000 {
-        return Err(Error::field("comment", "A comment must be 1 to 2000 characters."));
+        return Err(SignerRefusal::Comment.error());
     }
     let documents = svc.store.workflow_documents(&session.workflow).await?;
     let first = documents.first().ok_or_else(|| Error::internal("a workflow without documents"))?;
@@ -243,7 +293,7 @@ pub async fn attach(
     actor: &WorkflowActor,
 ) -> Result<(), Error> {
     if bytes.len() > MAX_SIGNER_ATTACHMENT {
-        return Err(Error::field("file", "An attachment may be at most 10 MB."));
+        return Err(SignerRefusal::AttachmentTooLarge.error());
     }
     let requested = requested.unwrap_or(file_name).chars().take(200).collect::<String>();
     let sha = crate::documents::sha256_hex(bytes);
@@ -270,5 +320,18 @@ pub async fn attach(
             let _ = svc.blob.delete(&key).await;
             Err(error)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_refusal_is_known_again_from_its_error() {
+        for refusal in SignerRefusal::ALL {
+            assert_eq!(SignerRefusal::of_error(&refusal.error()), Some(refusal));
+        }
+        assert_eq!(SignerRefusal::of_error(&Error::field("email", "something else")), None);
     }
 }

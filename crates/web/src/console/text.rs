@@ -146,10 +146,12 @@ mod tests {
             "templates/lang_switch.html",
             "templates/sign_methods.html",
             "templates/token_form.html",
+            "templates/gateway_sign.html",
+            "templates/gateway_error.html",
         ] {
             files.push((file.to_string(), std::fs::read_to_string(format!("{root}{file}")).expect("readable")));
         }
-        for dir in ["templates/console", "src/console", "src/workflow"] {
+        for dir in ["templates/console", "src/console", "src/workflow", "src/gateway"] {
             for entry in std::fs::read_dir(format!("{root}{dir}")).expect("the directory") {
                 let path = entry.expect("an entry").path();
                 let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();

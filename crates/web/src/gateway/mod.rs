@@ -16,6 +16,8 @@ use signet_api::extract::ClientIp;
 use signet_gateway::{ErrorCode, GatewayFailure, RawParams, ResultPost, new_transaction_number};
 use signet_services::Services;
 use signet_services::gateway::submission::{self, Refused};
+
+use crate::console::text::Text;
 use time::OffsetDateTime;
 
 pub use views::{error_page, result_page};
@@ -54,13 +56,19 @@ fn serde_urlencoded_pairs(body: &[u8]) -> Vec<(String, String)> {
 
 /// A refusal that cannot be sent back to the integrator (no trusted return address yet):
 /// an HTML page with the code, HTTP 400.
-fn refuse_here(failure: &GatewayFailure) -> Response {
-    (StatusCode::BAD_REQUEST, error_page(&failure.error_message())).into_response()
+fn refuse_here(text: Text, failure: &GatewayFailure) -> Response {
+    (StatusCode::BAD_REQUEST, error_page(text, &failure.error_message())).into_response()
 }
 
 /// Sends the browser on to Furl with the failure.
-fn refuse_to(url: &str, failure: &GatewayFailure, transaction_number: &str, reference: Option<&str>) -> Response {
-    result_page(url, &ResultPost::failure(failure, transaction_number, reference), "The request was refused")
+fn refuse_to(
+    text: Text,
+    url: &str,
+    failure: &GatewayFailure,
+    transaction_number: &str,
+    reference: Option<&str>,
+) -> Response {
+    result_page(text, url, &ResultPost::failure(failure, transaction_number, reference))
 }
 
 /// `POST /{segment}/V3_0/Index`. The cheapest checks come first, so that unauthenticated
@@ -69,16 +77,18 @@ fn refuse_to(url: &str, failure: &GatewayFailure, transaction_number: &str, refe
 /// decryption, the `Authtoken` and the tenant's settings; only then is `File` decoded,
 /// decompressed and parsed. Heavy steps run on the bounded pool, off the executor.
 pub async fn submit(State(state): State<Services>, ClientIp(ip): ClientIp, request: Request) -> Response {
+    // The integrator's form names no language: the signer's browser's.
+    let text = Text::new(crate::workflow::page_lang(request.uri(), request.headers(), None));
     // Before the body is even read: a refused sender costs no more than its headers. The
     // answer is held back a moment (a tarpit): a flood from one address then waits on its own
     // connections instead of making the server answer refusals as fast as it can send.
     let Some(_slot) = state.intake.admit(ip) else {
         tokio::time::sleep(std::time::Duration::from_millis(state.config.gateway_refusal_delay_ms)).await;
-        return too_many_submissions();
+        return too_many_submissions(text);
     };
     let (parts, body) = request.into_parts();
     let Ok(body) = axum::body::to_bytes(body, state.config.max_body_bytes).await else {
-        return refuse_here(&GatewayFailure::new(ErrorCode::InvalidRequest, "the request is too large"));
+        return refuse_here(text, &GatewayFailure::new(ErrorCode::InvalidRequest, "the request is too large"));
     };
     let outcome = submission::submit(&state, ip, raw_params(&parts.headers, &body)).await;
     if let Err(Refused::Here(failure) | Refused::Back(failure)) = &outcome
@@ -88,24 +98,24 @@ pub async fn submit(State(state): State<Services>, ClientIp(ip): ClientIp, reque
     }
     match outcome {
         Ok(link) => Redirect::to(&link).into_response(),
-        Err(Refused::Here(failure)) => refuse_here(&failure),
-        Err(Refused::Back(failure)) => refuse(&failure),
+        Err(Refused::Here(failure)) => refuse_here(text, &failure),
+        Err(Refused::Back(failure)) => refuse(text, &failure),
     }
 }
 
 /// Sends a refusal to Furl when the request named one, else shows it here.
-fn refuse(failure: &GatewayFailure) -> Response {
+fn refuse(text: Text, failure: &GatewayFailure) -> Response {
     let number = new_transaction_number(OffsetDateTime::now_utc());
     match failure.failure_url.as_deref() {
-        Some(url) => refuse_to(url, failure, &number, failure.reference_number.as_deref()),
-        None => refuse_here(failure),
+        Some(url) => refuse_to(text, url, failure, &number, failure.reference_number.as_deref()),
+        None => refuse_here(text, failure),
     }
 }
 
 /// The refusal of a submission beyond its address's share. `Connection: close`: its body is
 /// never read, so the connection ends with the answer instead of the server taking it in.
-fn too_many_submissions() -> Response {
-    let page = error_page("Too many signing requests from this address are in progress; try again in a moment.");
+fn too_many_submissions(text: Text) -> Response {
+    let page = error_page(text, text.s("gateway_page.too_many"));
     (StatusCode::TOO_MANY_REQUESTS, [(RETRY_AFTER, "1"), (axum::http::header::CONNECTION, "close")], page)
         .into_response()
 }

@@ -18,22 +18,30 @@ use signet_services::Services;
 use signet_services::esign::{Answered, EsignRefused};
 use signet_services::gateway::esign;
 use signet_services::gateway::seal::Mark;
-use signet_services::gateway::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
+use signet_services::gateway::transaction::{self, Delivery, OpenTransaction, TransactionClosed, TransactionEnd};
 
 use super::views::{HashLink, SignPage, error_page, esp_page, result_page, sign_page};
-use crate::console::text::Text;
+use crate::console::text::{Text, key};
 use crate::form::{Methods, UploadRule, mark_from, read_submission};
+use crate::workflow::page_lang;
 
 /// An open gateway transaction from its link (`/sign/g/{number}/{secret}/...`).
 pub struct GatewayLink {
     pub open: OpenTransaction,
     pub number: String,
     pub secret: String,
+    /// The page's words: the language the signer chose with the switch, else the browser's.
+    pub text: Text,
 }
 
 impl GatewayLink {
     fn base(&self) -> String {
         format!("/sign/g/{}/{}", self.number, self.secret)
+    }
+
+    /// What the page's forms' addresses end with, so that their answers keep the language.
+    fn lang_query(&self) -> String {
+        format!("?lang={}", self.text.lang().code())
     }
 
     fn actor(&self, ip: std::net::IpAddr) -> Actor {
@@ -47,6 +55,7 @@ pub struct Closed {
     pub why: TransactionClosed,
     number: String,
     secret: String,
+    text: Text,
 }
 
 impl FromRequestParts<Services> for GatewayLink {
@@ -58,39 +67,44 @@ impl FromRequestParts<Services> for GatewayLink {
             params.as_ref().and_then(|p| p.iter().find(|(key, _)| *key == name).map(|(_, value)| value.to_string()))
         };
         let (number, secret) = (param("number").unwrap_or_default(), param("secret").unwrap_or_default());
+        // The gateway's request names no language: the switch's, else the browser's.
+        let text = Text::new(page_lang(&parts.uri, &parts.headers, None));
         match transaction::open(state, &number, &secret).await {
-            Ok(open) => Ok(GatewayLink { open, number, secret }),
-            Err(why) => Err(Closed { why, number, secret }),
+            Ok(open) => Ok(GatewayLink { open, number, secret, text }),
+            Err(why) => Err(Closed { why, number, secret, text }),
         }
     }
 }
 
-fn closed_page(why: TransactionClosed) -> Response {
+fn closed_page(text: Text, why: TransactionClosed) -> Response {
     let (status, message) = match why {
-        TransactionClosed::NotFound => (StatusCode::NOT_FOUND, "This signing link is not valid."),
-        TransactionClosed::Ended(state) => (StatusCode::GONE, state),
-        TransactionClosed::Broken => (StatusCode::INTERNAL_SERVER_ERROR, "This transaction cannot be shown."),
+        TransactionClosed::NotFound => (StatusCode::NOT_FOUND, key("signer.link_not_valid_text")),
+        TransactionClosed::Ended(TransactionEnd::Signed) => (StatusCode::GONE, key("gateway_page.already_signed")),
+        TransactionClosed::Ended(TransactionEnd::Cancelled) => (StatusCode::GONE, key("gateway_page.cancelled")),
+        TransactionClosed::Ended(TransactionEnd::Failed) => (StatusCode::GONE, key("gateway_page.failed")),
+        TransactionClosed::Ended(TransactionEnd::Expired) => (StatusCode::GONE, key("gateway_page.expired")),
+        TransactionClosed::Broken => (StatusCode::INTERNAL_SERVER_ERROR, key("gateway_page.cannot_show")),
     };
-    (status, error_page(message)).into_response()
+    (status, error_page(text, text.s(message))).into_response()
 }
 
 impl IntoResponse for Closed {
     fn into_response(self) -> Response {
-        closed_page(self.why)
+        closed_page(self.text, self.why)
     }
 }
 
-fn delivered(delivery: Delivery) -> Response {
-    result_page(&delivery.url, &delivery.post, delivery.headline)
+fn delivered(text: Text, delivery: Delivery) -> Response {
+    result_page(text, &delivery.url, &delivery.post)
 }
 
 /// The most of a DATA request's text the signer page shows.
 const MAX_SHOWN_DATA_CHARS: usize = 64 * 1024;
 
-fn document_name(payload: &Payload) -> String {
+fn document_name(payload: &Payload, text: Text) -> String {
     match &payload.document {
         Document::Hash(items) if items.len() == 1 => items[0].name.clone(),
-        Document::Hash(items) => format!("{} documents", items.len()),
+        Document::Hash(items) => text.plain("gateway_page.n_documents", &[("n", &items.len())]),
         _ => format!("{}.{}", payload.reference_number, payload.file_type.as_str().to_ascii_lowercase()),
     }
 }
@@ -113,7 +127,8 @@ fn methods(payload: &Payload) -> Methods {
     }
 }
 
-async fn render(state: &Services, open: &OpenTransaction, base: String, error: Option<String>) -> Response {
+async fn render(state: &Services, link: &GatewayLink, error: Option<String>) -> Response {
+    let open = &link.open;
     let requester = signet_services::gateway::transaction::requester_name(state, open).await;
     let allowed = methods(&open.payload);
     let esign = esign::offered(state, open);
@@ -154,10 +169,10 @@ async fn render(state: &Services, open: &OpenTransaction, base: String, error: O
     };
     sign_page(&SignPage {
         requester,
-        document_name: document_name(&open.payload),
+        document_name: document_name(&open.payload, link.text),
         reference: open.payload.reference_number.clone(),
         signer_name,
-        base,
+        base: link.base(),
         error,
         preview: preview && is_pdf,
         preview_pages,
@@ -174,29 +189,30 @@ async fn render(state: &Services, open: &OpenTransaction, base: String, error: O
         data_text,
         data_cut,
         only_unavailable: !(allowed.typed || allowed.draw || allowed.upload || esign || token),
-        text: crate::console::text::Text::EN,
-        lang_query: String::new(),
+        text: link.text,
+        lang_query: link.lang_query(),
+        switch_to: link.base(),
     })
 }
 
 /// `GET /sign/g/{transaction}/{secret}`.
 pub async fn show(State(state): State<Services>, link: GatewayLink) -> Response {
-    render(&state, &link.open, link.base(), None).await
+    render(&state, &link, None).await
 }
 
-fn no_document() -> Response {
-    (StatusCode::NOT_FOUND, error_page("This request has no document to show.")).into_response()
+fn no_document(text: Text) -> Response {
+    (StatusCode::NOT_FOUND, error_page(text, text.s("gateway_page.no_document"))).into_response()
 }
 
 /// `GET /sign/g/{transaction}/{secret}/document`: the original, for the preview and the link.
 pub async fn document(link: GatewayLink) -> Response {
-    let Document::Pdf { bytes, .. } = link.open.payload.document else { return no_document() };
+    let Document::Pdf { bytes, .. } = link.open.payload.document else { return no_document(link.text) };
     crate::preview::inline_pdf(bytes.into())
 }
 
 /// `GET /sign/g/{transaction}/{secret}/pages/{page}`: one page rendered for the preview.
 pub async fn page_image(link: GatewayLink, ApiPath((_, _, page)): ApiPath<(String, String, usize)>) -> Response {
-    let Document::Pdf { bytes, .. } = link.open.payload.document else { return no_document() };
+    let Document::Pdf { bytes, .. } = link.open.payload.document else { return no_document(link.text) };
     let pages = signet_pdf::inspect(&bytes).map(|s| s.pages).unwrap_or(0);
     crate::preview::page_response(&bytes, page, pages).await
 }
@@ -207,7 +223,7 @@ async fn ended(state: &Services, closed: Closed) -> Response {
     if let TransactionClosed::Ended(_) = closed.why
         && let Some(again) = transaction::deliver_again(state, &closed.number, &closed.secret).await
     {
-        return delivered(again);
+        return delivered(closed.text, again);
     }
     closed.into_response()
 }
@@ -219,10 +235,11 @@ async fn signing_input(
     request: Request,
     headers: &HeaderMap,
     allowed: Methods,
+    text: Text,
 ) -> Result<(Mark, serde_json::Value), String> {
-    let submission = read_submission(request, state).await.map_err(|_| "The form could not be read.".to_string())?;
-    // The gateway's page speaks English, and its uploads keep the spec's size rule (116).
-    let mark = mark_from(&submission, allowed, UploadRule::Spec).map_err(|refusal| refusal.words(Text::EN))?;
+    let submission = read_submission(request, state).await.map_err(|_| text.s("signer.form_unreadable").to_string())?;
+    // The gateway's uploads keep the spec's size rule (116).
+    let mark = mark_from(&submission, allowed, UploadRule::Spec).map_err(|refusal| refusal.words(text))?;
     let method = submission.fields.get("mode").cloned().unwrap_or_default();
     let user_agent =
         headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(300).collect::<String>();
@@ -242,21 +259,21 @@ pub async fn sign(
         Ok(link) => link,
         Err(closed) => return ended(&state, closed).await,
     };
-    let (mark, detail) = match signing_input(&state, request, &headers, methods(&link.open.payload)).await {
+    let (mark, detail) = match signing_input(&state, request, &headers, methods(&link.open.payload), link.text).await {
         Ok(input) => input,
-        Err(message) => return render(&state, &link.open, link.base(), Some(message)).await,
+        Err(message) => return render(&state, &link, Some(message)).await,
     };
     match transaction::sign(&state, &link.open, &link.secret, mark, &link.actor(ip), detail).await {
-        Ok(delivery) => delivered(delivery),
-        Err(why) => closed_page(why),
+        Ok(delivery) => delivered(link.text, delivery),
+        Err(why) => closed_page(link.text, why),
     }
 }
 
 /// `POST /sign/g/{transaction}/{secret}/cancel`: error 106 to Curl.
 pub async fn cancel(State(state): State<Services>, ClientIp(ip): ClientIp, link: GatewayLink) -> Response {
     match transaction::cancel(&state, &link.open, &link.actor(ip)).await {
-        Ok(delivery) => delivered(delivery),
-        Err(why) => closed_page(why),
+        Ok(delivery) => delivered(link.text, delivery),
+        Err(why) => closed_page(link.text, why),
     }
 }
 
@@ -264,8 +281,8 @@ pub async fn cancel(State(state): State<Services>, ClientIp(ip): ClientIp, link:
 /// takes Signet's signed request to the ESP.
 pub async fn start_esign(State(state): State<Services>, link: GatewayLink) -> Response {
     match esign::start(&state, &link.open).await {
-        Ok(redirect) => esp_page(&redirect),
-        Err(refused) => esign_refused(&state, Some(&link), refused).await,
+        Ok(redirect) => esp_page(link.text, &redirect),
+        Err(refused) => esign_refused(&state, Some(&link), link.text, refused).await,
     }
 }
 
@@ -274,43 +291,42 @@ pub async fn start_esign(State(state): State<Services>, link: GatewayLink) -> Re
 pub async fn esign_answer(
     State(state): State<Services>,
     ClientIp(ip): ClientIp,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
     axum::Form(fields): axum::Form<std::collections::HashMap<String, String>>,
 ) -> Response {
+    // The ESP's answer names no language: the browser's.
+    let text = Text::new(page_lang(&uri, &headers, None));
     let Some(response) = fields.iter().find(|(k, _)| k.eq_ignore_ascii_case("eSignResponse")).map(|(_, v)| v) else {
-        return (StatusCode::BAD_REQUEST, error_page("The eSign service sent no answer.")).into_response();
+        return (StatusCode::BAD_REQUEST, error_page(text, text.s("gateway_page.esp_no_answer"))).into_response();
     };
     match signet_services::esign::answer(&state, response.as_bytes(), Some(ip.to_string())).await {
-        Ok(Answered::Gateway(delivery)) => delivered(delivery),
-        Ok(Answered::Workflow(text)) => crate::workflow::message(StatusCode::OK, "Aadhaar eSign", &text),
-        Err(refused) => esign_refused(&state, None, refused).await,
+        Ok(Answered::Gateway(delivery)) => delivered(text, delivery),
+        Ok(Answered::Workflow(said)) => crate::workflow::message(StatusCode::OK, "Aadhaar eSign", &said),
+        Err(refused) => esign_refused(&state, None, text, refused).await,
     }
 }
 
-async fn esign_refused(state: &Services, link: Option<&GatewayLink>, refused: EsignRefused) -> Response {
+async fn esign_refused(state: &Services, link: Option<&GatewayLink>, text: Text, refused: EsignRefused) -> Response {
     match refused {
         EsignRefused::Unavailable => match link {
-            Some(link) => {
-                let message = "Aadhaar eSign is not available for this request.".to_string();
-                render(state, &link.open, link.base(), Some(message)).await
-            }
-            None => {
-                (StatusCode::NOT_FOUND, error_page("Aadhaar eSign is not available on this service.")).into_response()
-            }
+            Some(link) => render(state, link, Some(text.s("signer.esign_unavailable").to_string())).await,
+            None => (StatusCode::NOT_FOUND, error_page(text, text.s("gateway_page.esign_not_here"))).into_response(),
         },
-        EsignRefused::Closed(why) => closed_page(why),
-        EsignRefused::Gone(text) => (StatusCode::GONE, error_page(text)).into_response(),
-        EsignRefused::Answer(message) => (StatusCode::BAD_REQUEST, error_page(&message)).into_response(),
+        EsignRefused::Closed(why) => closed_page(text, why),
+        EsignRefused::Gone(said) => (StatusCode::GONE, error_page(text, said)).into_response(),
+        EsignRefused::Answer(message) => (StatusCode::BAD_REQUEST, error_page(text, &message)).into_response(),
         EsignRefused::Esp(message) => match link {
-            Some(link) => render(state, &link.open, link.base(), Some(message)).await,
-            None => (StatusCode::BAD_GATEWAY, error_page(&message)).into_response(),
+            Some(link) => render(state, link, Some(message)).await,
+            None => (StatusCode::BAD_GATEWAY, error_page(text, &message)).into_response(),
         },
         EsignRefused::Input(message) => match link {
-            Some(link) => render(state, &link.open, link.base(), Some(message)).await,
-            None => (StatusCode::BAD_REQUEST, error_page(&message)).into_response(),
+            Some(link) => render(state, link, Some(message)).await,
+            None => (StatusCode::BAD_REQUEST, error_page(text, &message)).into_response(),
         },
         EsignRefused::Internal(cause) => {
             tracing::error!(%cause, "Aadhaar eSign failed");
-            (StatusCode::INTERNAL_SERVER_ERROR, error_page("Aadhaar eSign could not be completed.")).into_response()
+            (StatusCode::INTERNAL_SERVER_ERROR, error_page(text, text.s("gateway_page.esign_failed"))).into_response()
         }
     }
 }
@@ -340,16 +356,18 @@ pub async fn token_prepare(State(state): State<Services>, link: GatewayLink, bod
         Some((certificate, chain))
     });
     let Some((certificate, chain)) = read else {
-        return token_error(StatusCode::BAD_REQUEST, "The certificate could not be read.");
+        return token_error(StatusCode::BAD_REQUEST, link.text.s("gateway_page.certificate_unreadable"));
     };
     match token::prepare(&state, &link.open, certificate, chain).await {
         Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashesToSign": prepared.hashes_to_sign})).into_response(),
-        Err(TokenRefused::Invalid(text)) => token_error(StatusCode::BAD_REQUEST, &text),
-        Err(TokenRefused::Unavailable) => token_error(StatusCode::NOT_FOUND, "Token signing is not offered here."),
-        Err(TokenRefused::Closed(why)) => closed_page(why),
+        Err(TokenRefused::Invalid(said)) => token_error(StatusCode::BAD_REQUEST, &said),
+        Err(TokenRefused::Unavailable) => {
+            token_error(StatusCode::NOT_FOUND, link.text.s("gateway_page.token_not_here"))
+        }
+        Err(TokenRefused::Closed(why)) => closed_page(link.text, why),
         Err(TokenRefused::Internal(cause)) => {
             tracing::error!(%cause, "preparing a token signature failed");
-            token_error(StatusCode::INTERNAL_SERVER_ERROR, "The document could not be prepared.")
+            token_error(StatusCode::INTERNAL_SERVER_ERROR, link.text.s("signer.token_not_prepared"))
         }
     }
 }
@@ -380,15 +398,16 @@ pub async fn token_complete(
         })
         .unwrap_or_default();
     match token::complete(&state, &link.open, &id, signatures, &link.actor(ip)).await {
-        Ok(delivery) => delivered(delivery),
-        Err(TokenRefused::Invalid(text)) => render(&state, &link.open, link.base(), Some(text)).await,
+        Ok(delivery) => delivered(link.text, delivery),
+        Err(TokenRefused::Invalid(said)) => render(&state, &link, Some(said)).await,
         Err(TokenRefused::Unavailable) => {
-            render(&state, &link.open, link.base(), Some("Please sign with your token again.".into())).await
+            render(&state, &link, Some(link.text.s("gateway_page.token_again").into())).await
         }
-        Err(TokenRefused::Closed(why)) => closed_page(why),
+        Err(TokenRefused::Closed(why)) => closed_page(link.text, why),
         Err(TokenRefused::Internal(cause)) => {
             tracing::error!(%cause, "completing a token signature failed");
-            (StatusCode::INTERNAL_SERVER_ERROR, error_page("The signature could not be completed.")).into_response()
+            let said = link.text.s("gateway_page.not_completed");
+            (StatusCode::INTERNAL_SERVER_ERROR, error_page(link.text, said)).into_response()
         }
     }
 }
@@ -403,8 +422,8 @@ pub async fn token_give_up(
 ) -> Response {
     let code = fields.get("code").and_then(|c| c.trim().parse::<u16>().ok()).unwrap_or_default();
     match signet_services::gateway::token::give_up(&state, &link.open, code, &link.actor(ip)).await {
-        Ok(delivery) => delivered(delivery),
-        Err(_) => render(&state, &link.open, link.base(), Some("That is not a signer utility error.".into())).await,
+        Ok(delivery) => delivered(link.text, delivery),
+        Err(_) => render(&state, &link, Some(link.text.s("gateway_page.not_utility_error").into())).await,
     }
 }
 
@@ -412,7 +431,7 @@ pub async fn token_give_up(
 /// option of the request, is not connected: 117 to Furl.
 pub async fn pad_give_up(State(state): State<Services>, ClientIp(ip): ClientIp, link: GatewayLink) -> Response {
     match transaction::pad_missing(&state, &link.open, &link.actor(ip)).await {
-        Ok(delivery) => delivered(delivery),
-        Err(why) => closed_page(why),
+        Ok(delivery) => delivered(link.text, delivery),
+        Err(why) => closed_page(link.text, why),
     }
 }

@@ -8,10 +8,13 @@ use signet_gateway::{FormPage, FormScript, ResultPost, render_post_form};
 
 use signet_services::secrets;
 
+use crate::console::text::Text;
+
 #[derive(Template)]
 #[template(path = "gateway_error.html")]
 struct ErrorPage<'a> {
     message: &'a str,
+    text: Text,
 }
 
 pub struct HashLink {
@@ -52,11 +55,12 @@ pub struct SignPage {
     pub data_text: Option<String>,
     pub data_cut: bool,
     pub only_unavailable: bool,
-    /// The words of the forms it shares with the workflow signer page (English: the gateway's
-    /// pages are, as its error codes).
-    pub text: crate::console::text::Text,
-    /// What the shared forms' addresses end with (nothing here: no language switch).
+    /// The page's words, in the signer's language (the switch's, else the browser's).
+    pub text: Text,
+    /// What the forms' addresses end with: the language the signer chose on the page.
     pub lang_query: String,
+    /// The page's own address, for the language switch.
+    pub switch_to: String,
 }
 
 /// `connect-src` names the signer utility's loopback addresses (its default port and the next
@@ -76,16 +80,19 @@ fn with_headers(html: String, csp: &str) -> Response {
     response
 }
 
-pub fn error_page(message: &str) -> Response {
-    let html =
-        ErrorPage { message }.render().unwrap_or_else(|_| format!("<p>{}</p>", signet_gateway::html_escape(message)));
+/// The page of a refusal, in `text`'s language (`message` is already in it, or is a code the
+/// gateway's spec words).
+pub fn error_page(text: Text, message: &str) -> Response {
+    let html = ErrorPage { message, text }
+        .render()
+        .unwrap_or_else(|_| format!("<p>{}</p>", signet_gateway::html_escape(message)));
     with_headers(html, PAGE_CSP)
 }
 
 pub fn sign_page(page: &SignPage) -> Response {
     match page.render() {
         Ok(html) => with_headers(html, PAGE_CSP),
-        Err(_) => error_page("The signing page could not be shown."),
+        Err(_) => error_page(page.text, page.text.s("gateway_page.not_shown")),
     }
 }
 
@@ -98,21 +105,15 @@ fn origin(url: &str) -> Option<String> {
 }
 
 /// The auto-submitting form that carries the result to SUrl, Furl or Curl.
-pub fn result_page(action: &str, post: &ResultPost, _headline: &str) -> Response {
-    let page = FormPage {
-        title: "Returning to the application",
-        message: "Returning you to the application. Please do not press Refresh or Back.",
-    };
+pub fn result_page(text: Text, action: &str, post: &ResultPost) -> Response {
+    let page = FormPage { title: text.s("gateway_page.returning"), message: text.s("gateway_page.returning_text") };
     post_page(action, &post.fields(), &page)
 }
 
 /// The auto-submitting form that takes the signer to the eSign Service Provider with Signet's
 /// signed request (the CCA eSign 2.1 form flow).
-pub fn esp_page(redirect: &signet_services::esign::EspRedirect) -> Response {
-    let page = FormPage {
-        title: "Continuing to Aadhaar eSign",
-        message: "Taking you to the eSign service, where you confirm your identity with Aadhaar and sign.",
-    };
+pub fn esp_page(text: Text, redirect: &signet_services::esign::EspRedirect) -> Response {
+    let page = FormPage { title: text.s("gateway_page.to_esign"), message: text.s("gateway_page.to_esign_text") };
     let fields: Vec<(&str, &str)> = redirect.fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
     post_page(&redirect.action, &fields, &page)
 }

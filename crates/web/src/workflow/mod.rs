@@ -16,13 +16,13 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::json;
 use signet_api::extract::{ApiPath, ClientIp};
-use signet_domain::fields::FieldKind;
+use signet_domain::fields::{FieldKind, FieldRefusal};
 use signet_domain::{Error, ErrorCode};
 use signet_services::Services;
 use signet_services::gateway::seal::Mark;
 use signet_services::records::AfterSignature;
 use signet_services::workflows::placement::{self, FieldInputs, Placement};
-use signet_services::workflows::signer::{self, LinkClosed};
+use signet_services::workflows::signer::{self, LinkClosed, SignerRefusal};
 
 use crate::console::text::{Text, key};
 use crate::form::{Methods, Submission, UploadRule, mark_from, read_submission};
@@ -127,10 +127,24 @@ fn user_agent(headers: &HeaderMap) -> String {
 /// The text of a refusal the signer can correct (validation), for showing on the form (the
 /// services' words, English; a refusal without words in the page's language).
 fn user_text(error: &Error, text: Text) -> String {
+    if let Some(refusal) = SignerRefusal::of_error(error) {
+        return text.s(refusal_key(refusal)).to_string();
+    }
     match error {
         Error::Validation(fields) => capitalised(&fields.values().flatten().cloned().collect::<Vec<_>>().join("; ")),
         Error::Rejected { detail, .. } => capitalised(detail),
         _ => text.s("signer.form_not_accepted").into(),
+    }
+}
+
+fn refusal_key(refusal: SignerRefusal) -> &'static str {
+    match refusal {
+        SignerRefusal::Reason => key("signer.need_reason"),
+        SignerRefusal::InvalidEmail => key("signer.need_email"),
+        SignerRefusal::DelegateToSelf => key("signer.not_yourself"),
+        SignerRefusal::AlreadySigns => key("signer.already_signs"),
+        SignerRefusal::Comment => key("signer.comment_length"),
+        SignerRefusal::AttachmentTooLarge => key("signer.attachment_too_large"),
     }
 }
 
@@ -332,17 +346,41 @@ fn signed_response(link: &SignerLink, after: &AfterSignature) -> Response {
 fn signing_input(
     submission: &Submission,
     headers: &HeaderMap,
-    text: Text,
+    link: &SignerLink,
 ) -> Result<(Mark, serde_json::Value), String> {
+    let text = link.text;
     let mark = mark_from(submission, Methods::ALL, UploadRule::AnySize).map_err(|refusal| refusal.words(text))?;
+    let inputs = field_inputs(submission.fields.iter());
+    if let Some(said) = field_refusal(link, &inputs) {
+        return Err(said);
+    }
     let detail = json!({
         "method": submission.field("mode").unwrap_or(""),
         "consent": true,
         "userAgent": user_agent(headers),
         "signatureType": "electronic",
-        (placement::INPUTS_DETAIL_KEY): field_inputs(submission.fields.iter()),
+        (placement::INPUTS_DETAIL_KEY): inputs,
     });
     Ok((mark, detail))
+}
+
+/// What the signer must correct in the fields they fill in, in their language.
+fn field_refusal(link: &SignerLink, inputs: &FieldInputs) -> Option<String> {
+    let placement: Placement = serde_json::from_str(&link.session.signatory.placement).unwrap_or_default();
+    let (_, refusal) = placement::refused_input(&placement, inputs)?;
+    Some(field_refusal_words(&refusal, link.text))
+}
+
+fn field_refusal_words(refusal: &FieldRefusal, text: Text) -> String {
+    match refusal {
+        FieldRefusal::FillIn { label } => text.plain("signer.field_fill_in", &[("label", label)]),
+        FieldRefusal::Tick { label } => text.plain("signer.field_tick", &[("label", label)]),
+        FieldRefusal::TooLong { label } => {
+            let max = signet_domain::fields::MAX_TEXT_CHARS;
+            text.plain(key("signer.field_too_long"), &[("label", label), ("max", &max)])
+        }
+        FieldRefusal::NotAnInput => text.s("signer.form_not_accepted").to_string(),
+    }
 }
 
 /// The signer's field inputs (`field<N>`) among a form's values.
@@ -368,7 +406,7 @@ pub async fn sign(
     let Ok(submission) = read_submission(request, &state).await else {
         return Ok(render(&state, &link, Some(link.text.s("signer.form_unreadable").into())).await);
     };
-    let (mark, detail) = match signing_input(&submission, &headers, link.text) {
+    let (mark, detail) = match signing_input(&submission, &headers, &link) {
         Ok(input) => input,
         Err(text) => return Ok(render_kept(&state, &link, Some(text), Kept::from_submission(&submission)).await),
     };
@@ -471,8 +509,11 @@ pub async fn start_esign(
     record_view(&state, &link, ip, &headers, "esign").await;
     let submission = read_submission(request, &state).await.unwrap_or_default();
     let inputs = field_inputs(submission.fields.iter());
+    if let Some(said) = field_refusal(&link, &inputs) {
+        return Ok(render(&state, &link, Some(said)).await);
+    }
     match signet_services::workflows::esign::start(&state, &link.session, &inputs).await {
-        Ok(redirect) => Ok(crate::gateway::views::esp_page(&redirect)),
+        Ok(redirect) => Ok(crate::gateway::views::esp_page(link.text, &redirect)),
         Err(EsignRefused::Gone(text)) => Ok(render(&state, &link, Some(text.to_string())).await),
         Err(EsignRefused::Esp(text) | EsignRefused::Input(text)) => Ok(render(&state, &link, Some(text)).await),
         Err(EsignRefused::Unavailable) => {
