@@ -8,6 +8,7 @@
 pub mod copy;
 mod guide;
 mod link;
+mod otp;
 
 use askama::Template;
 use axum::extract::{Request, State};
@@ -28,6 +29,7 @@ use crate::console::text::{Text, key};
 use crate::form::{Methods, Submission, UploadRule, mark_from, read_submission};
 use guide::{DocumentView, Kept, SpotWhat};
 pub use link::{PageError, SignerLink, page_lang};
+pub use otp::{otp_send, otp_verify};
 use signet_services::esign::EsignRefused;
 pub use signet_services::workflows::signer::MAX_SIGNER_ATTACHMENT;
 
@@ -70,6 +72,10 @@ struct SignPage {
     fields_form: &'static str,
     /// The fields Signet fills in (initials, date, name, e-mail), by their labels.
     filled_for_you: Vec<String>,
+    /// What the last form did, when it went well (a code sent, the phone confirmed).
+    notice: Option<String>,
+    /// The step "confirm your phone with a code by SMS", while the signer still has to.
+    otp: Option<otp::OtpStep>,
 }
 
 /// A text or checkbox field on the signer page; `index` is its position in the placement.
@@ -150,7 +156,19 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
 }
 
 /// The signer page with a refusal and the signature form as the signer left it.
-async fn render_kept(state: &Services, link: &SignerLink, error: Option<String>, mut kept: Kept) -> Response {
+async fn render_kept(state: &Services, link: &SignerLink, error: Option<String>, kept: Kept) -> Response {
+    render_page(state, link, error, None, kept).await
+}
+
+/// The signer page with a refusal or a notice of what the last form did.
+async fn render_page(
+    state: &Services,
+    link: &SignerLink,
+    error: Option<String>,
+    notice: Option<String>,
+    mut kept: Kept,
+) -> Response {
+    let otp = otp::step(state, link).await;
     let content = signer::page_content(state, &link.session).await;
     let esign = signet_services::workflows::esign::required(&link.session);
     let token = signet_services::workflows::token::required(&link.session);
@@ -231,6 +249,8 @@ async fn render_kept(state: &Services, link: &SignerLink, error: Option<String>,
             "sign-form"
         },
         filled_for_you,
+        notice,
+        otp,
     };
     let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     match page.render() {
