@@ -233,7 +233,10 @@ async fn sms_a_signer_asked_for_a_code_signs_only_after_typing_it(backend: Backe
     assert!(page.contains("Confirm your phone") && page.contains("••••3210") && page.contains("/otp/send"), "{page}");
     assert!(page.contains("typedName"), "the rest of the page stays: {page}");
     let (status, said) = post_form(&http, &format!("{link}/sign"), &sign).await;
-    assert!(status == 400 && said.contains("confirm your phone"), "{status} {said}");
+    assert!(status == 400 && said.contains("Please confirm your phone with the code we send by SMS before you sign"));
+    let delegated = [("email", "someone@else.example"), ("reason", "away")];
+    let (status, said) = post_form(&http, &format!("{link}/delegate"), &delegated).await;
+    assert!(status == 400 && said.contains("confirm your phone"), "handing on needs the code too: {status} {said}");
     let (_, said) = post_form(&http, &format!("{link}/otp/verify"), &[("code", "123456")]).await;
     assert!(said.contains("Please ask for a code first."), "{said}");
     // The crypto token's signer is refused as well, before any certificate is looked at.
@@ -241,7 +244,7 @@ async fn sms_a_signer_asked_for_a_code_signs_only_after_typing_it(backend: Backe
     let prepared = http.post(format!("{ravi}/token/prepare")).json(&json!({"certificate": "AAAA"})).send().await;
     let prepared = prepared.expect("answer");
     assert_eq!(prepared.status(), 400);
-    assert!(prepared.text().await.expect("json").contains("confirm your phone"));
+    assert!(prepared.text().await.expect("json").contains("Please confirm your phone"));
 
     // A code: texted, only its keyed hash stored; a new one waits a minute.
     let (status, said) = post_form(&http, &format!("{link}/otp/send"), &[]).await;

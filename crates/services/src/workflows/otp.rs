@@ -185,15 +185,16 @@ fn last_digits(session: &SignerSession) -> String {
     number.chars().skip(number.chars().count().saturating_sub(4)).collect()
 }
 
+/// The refusal's words for a signer who has not confirmed their phone (the pages recognise
+/// them and say them in the signer's language).
+pub const NOT_VERIFIED: &str = "please confirm your phone with the code we send by SMS before signing";
+
 /// Refuses a signature (or a delegation) of a signer asked for a code who has not given it for
 /// their current link within [`VERIFIED_FOR_MS`]. Every signing path calls this, in the service.
 pub async fn require_verified(svc: &Services, session: &SignerSession) -> Result<(), Error> {
     match status(svc, session).await? {
         OtpStatus::NotAsked | OtpStatus::Verified => Ok(()),
-        OtpStatus::Needed { .. } => Err(Error::rejected(
-            ErrorCode::ValidationFailed,
-            "please confirm your phone with the code we send by SMS before signing",
-        )),
+        OtpStatus::Needed { .. } => Err(Error::rejected(ErrorCode::ValidationFailed, NOT_VERIFIED)),
     }
 }
 

@@ -22,6 +22,7 @@ use signet_domain::{Error, ErrorCode};
 use signet_services::Services;
 use signet_services::gateway::seal::Mark;
 use signet_services::records::AfterSignature;
+use signet_services::workflows::otp as otp_service;
 use signet_services::workflows::placement::{self, FieldInputs, Placement};
 use signet_services::workflows::signer::{self, LinkClosed};
 
@@ -134,6 +135,7 @@ fn user_agent(headers: &HeaderMap) -> String {
 /// services' words, English; a refusal without words in the page's language).
 fn user_text(error: &Error, text: Text) -> String {
     match error {
+        Error::Rejected { detail, .. } if detail == otp_service::NOT_VERIFIED => text.s("signer.otp_needed").into(),
         Error::Validation(fields) => capitalised(&fields.values().flatten().cloned().collect::<Vec<_>>().join("; ")),
         Error::Rejected { detail, .. } => capitalised(detail),
         _ => text.s("signer.form_not_accepted").into(),
@@ -440,6 +442,9 @@ pub async fn delegate(
             Ok(message_in(link.text, StatusCode::OK, key("signer.delegated"), &said))
         }
         Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error, link.text))).await),
+        Err(Error::Rejected { detail, .. }) if detail == otp_service::NOT_VERIFIED => {
+            Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)
+        }
         Err(error) => Err(PageError::failed(key("signer.not_delegated"), &link, error)),
     }
 }
@@ -494,6 +499,9 @@ pub async fn start_esign(
     match signet_services::workflows::esign::start(&state, &link.session, &inputs).await {
         Ok(redirect) => Ok(crate::gateway::views::esp_page(&redirect)),
         Err(EsignRefused::Gone(text)) => Ok(render(&state, &link, Some(text.to_string())).await),
+        Err(EsignRefused::Input(text)) if text == otp_service::NOT_VERIFIED => {
+            Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)
+        }
         Err(EsignRefused::Esp(text) | EsignRefused::Input(text)) => Ok(render(&state, &link, Some(text)).await),
         Err(EsignRefused::Unavailable) => {
             Ok(render(&state, &link, Some(link.text.s("signer.esign_unavailable").into())).await)
