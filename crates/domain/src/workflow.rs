@@ -130,6 +130,8 @@ pub struct SignatoryInput {
     pub mode: Option<String>,
     /// A mobile number for SMS (`mobileNo`) as typed; empty or none: no SMS.
     pub mobile: Option<String>,
+    /// The signer confirms a code texted to `mobile` before signing (`otpBySms`).
+    pub otp_sms: bool,
 }
 
 /// A checked signatory, with its place in the order (1-based groups without gaps).
@@ -142,6 +144,8 @@ pub struct PlannedSignatory {
     pub mode: SignatureMode,
     /// Where invitations and reminders are also texted, when SMS is configured.
     pub mobile: Option<PhoneNumber>,
+    /// The signer confirms a code texted to `mobile` before signing (always with a mobile).
+    pub otp_sms: bool,
 }
 
 /// A pragmatic e-mail check: one `@`, a non-empty local part, a dotted domain of letters,
@@ -224,8 +228,13 @@ pub fn plan_signatories(inputs: &[SignatoryInput]) -> Result<Vec<PlannedSignator
         if let Err(message) = parse_signature_mode(s.mode.as_deref()) {
             add(format!("signatories[{i}].modeOfSignature"), message);
         }
-        if let Err(message) = mobile_of(s) {
-            add(format!("signatories[{i}].mobileNo"), message.into());
+        match mobile_of(s) {
+            Err(message) => add(format!("signatories[{i}].mobileNo"), message.into()),
+            Ok(None) if s.otp_sms => add(
+                format!("signatories[{i}].otpBySms"),
+                "a code by SMS needs the signatory's mobile number (mobileNo)".into(),
+            ),
+            Ok(_) => {}
         }
     }
     let all_unset = inputs.iter().all(|s| s.signing_order == 0);
@@ -258,7 +267,8 @@ pub fn plan_signatories(inputs: &[SignatoryInput]) -> Result<Vec<PlannedSignator
             let signing_order = if all_unset { i as i64 + 1 } else { s.signing_order };
             let mode = parse_signature_mode(s.mode.as_deref()).unwrap_or(SignatureMode::Electronic);
             let mobile = mobile_of(s).unwrap_or(None);
-            PlannedSignatory { subscriber_id: s.subscriber_id, email, name, signing_order, mode, mobile }
+            let otp_sms = s.otp_sms;
+            PlannedSignatory { subscriber_id: s.subscriber_id, email, name, signing_order, mode, mobile, otp_sms }
         })
         .collect())
 }
@@ -309,6 +319,7 @@ mod tests {
             signing_order: order,
             mode: None,
             mobile: None,
+            otp_sms: false,
         }
     }
 
@@ -423,5 +434,16 @@ mod tests {
         inputs[1].mobile = Some("12345".into());
         let Err(Error::Validation(fields)) = plan_signatories(&inputs) else { panic!("refused") };
         assert_eq!(fields.keys().collect::<Vec<_>>(), ["signatories[1].mobileNo"]);
+    }
+
+    #[test]
+    fn a_code_by_sms_needs_a_mobile_number() {
+        let mut inputs = vec![input("a@b.co", 0), input("c@d.co", 0)];
+        inputs[0].mobile = Some("+919876543210".into());
+        inputs[0].otp_sms = true;
+        assert!(plan_signatories(&inputs).expect("planned")[0].otp_sms);
+        inputs[1].otp_sms = true;
+        let Err(Error::Validation(fields)) = plan_signatories(&inputs) else { panic!("refused") };
+        assert_eq!(fields.keys().collect::<Vec<_>>(), ["signatories[1].otpBySms"]);
     }
 }

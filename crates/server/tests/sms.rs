@@ -2,8 +2,10 @@
 //! Twilio adapter against the local provider double (`signet_testkit::sms`): a signatory's
 //! invitation and reminders are texted with their working link; a number that is not a mobile
 //! number is refused with a 400 naming the field; a provider that fails is tried again while
-//! the e-mail goes at once; a number the provider refuses is on the timeline, not retried; and
-//! without an SMS provider nothing offers a mobile number.
+//! the e-mail goes at once; a number the provider refuses is on the timeline, not retried;
+//! without an SMS provider nothing offers a mobile number; and a signer asked for a code by SMS
+//! (`otpBySms`) signs only after typing it (wrong five times kills it, an expired one is
+//! refused, a new one waits a minute, only its keyed hash is stored).
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -20,6 +22,7 @@ on_both_backends!(
     sms_invitations_and_reminders_carry_the_working_link,
     sms_numbers_that_are_not_mobile_numbers_are_refused_and_nothing_offers_sms_unconfigured,
     sms_a_failing_provider_is_tried_again_and_never_holds_back_the_email,
+    sms_a_signer_asked_for_a_code_signs_only_after_typing_it,
 );
 
 const ADMIN_PASSWORD: &str = "correct horse battery";
@@ -112,6 +115,7 @@ async fn sms_invitations_and_reminders_carry_the_working_link(backend: Backend) 
     let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
     let form = admin.get(app.url("/app/send")).await.text().await.expect("html");
     assert!(form.contains("name=\"s1_mobile\"") && form.contains("Mobile for SMS (optional)"), "{form}");
+    assert!(form.contains("name=\"s1_otp\"") && form.contains("Ask for a code by SMS"), "{form}");
     let page = admin.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
     let page = signet_testkit::problem::unescape(&page);
     assert!(page.contains("Asha Rao was sent their link by SMS"), "{page}");
@@ -141,7 +145,14 @@ async fn sms_numbers_that_are_not_mobile_numbers_are_refused_and_nothing_offers_
     assert_eq!(created["signingUrls"][0]["mobileNo"], "+442079460958", "{created}");
     let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
     let form = admin.get(app.url("/app/send")).await.text().await.expect("html");
-    assert!(form.contains("name=\"s1_email\"") && !form.contains("_mobile"), "{form}");
+    assert!(form.contains("name=\"s1_email\"") && !form.contains("_mobile") && !form.contains("_otp"), "{form}");
+
+    // Nor can a code by SMS be asked for.
+    let signatories = json!([{"subscriberId": 0, "emailId": "asha@borrower.example", "signingOrder": 1,
+        "mobileNo": "+919876543210", "otpBySms": true}]);
+    let problem = expect_problem(send(&app, &token, "Loan offer", signatories).await, 400, "validation_failed").await;
+    let why = problem["errors"]["signatories[0].otpBySms"][0].as_str().unwrap_or_default();
+    assert!(why.contains("needs an SMS provider"), "{problem}");
 }
 
 async fn sms_a_failing_provider_is_tried_again_and_never_holds_back_the_email(backend: Backend) {
@@ -178,4 +189,108 @@ async fn sms_a_failing_provider_is_tried_again_and_never_holds_back_the_email(ba
     let page = admin.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
     let page = signet_testkit::problem::unescape(&page);
     assert!(page.contains("The SMS to Sam Lee could not be sent"), "{page}");
+}
+
+/// The newest code texted (the double keeps every message).
+fn last_code(sms: &SmsDouble) -> String {
+    let messages = sms.messages();
+    let text = messages.iter().rev().find(|m| m.body.contains("is your code")).expect("a code by SMS");
+    text.body.chars().take(6).collect()
+}
+
+/// Posts a form of the signer page; answers its status and its text (unescaped).
+async fn post_form(http: &reqwest::Client, url: &str, form: &[(&str, &str)]) -> (u16, String) {
+    let answer = http.post(url).form(form).send().await.expect("answer");
+    let status = answer.status().as_u16();
+    (status, signet_testkit::problem::unescape(&answer.text().await.expect("html")))
+}
+
+async fn sms_a_signer_asked_for_a_code_signs_only_after_typing_it(backend: Backend) {
+    let (smtp, sms) = (SmtpSink::start(), SmsDouble::start().await);
+    let app = app_with_sms(backend, &smtp, &sms).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let token = app.token(&tenant).await;
+    let without_number = json!([{"subscriberId": 0, "emailId": "asha@borrower.example", "otpBySms": true}]);
+    let problem =
+        expect_problem(send(&app, &token, "Loan offer", without_number).await, 400, "validation_failed").await;
+    assert!(problem["errors"]["signatories[0].otpBySms"].is_array(), "{problem}");
+    let signatories = json!([
+        {"subscriberId": 0, "emailId": "asha@borrower.example", "name": "Asha Rao", "signingOrder": 1,
+         "mobileNo": "98765 43210", "otpBySms": true},
+        {"subscriberId": 0, "emailId": "ravi@guarantor.example", "name": "Ravi Iyer", "signingOrder": 1,
+         "mobileNo": "+91 91234 56789", "otpBySms": true, "modeOfSignature": "dsc_token"}
+    ]);
+    let created: Value = send(&app, &token, "Loan offer", signatories).await.json().await.expect("json");
+    let id = created["workflowId"].as_i64().expect("id");
+    let link = created["signingUrls"][0]["url"].as_str().expect("url").to_string();
+    let asha: i64 = created["signingUrls"][0]["identificationNumber"].as_str().expect("id").parse().expect("number");
+    let http = reqwest::Client::new();
+    let sign = [("mode", "typed"), ("typedName", "Asha Rao"), ("consent", "on")];
+
+    // The page asks for the phone first; no signature is taken before.
+    let page =
+        signet_testkit::problem::unescape(&http.get(&link).send().await.expect("page").text().await.expect("html"));
+    assert!(page.contains("Confirm your phone") && page.contains("••••3210") && page.contains("/otp/send"), "{page}");
+    assert!(page.contains("typedName"), "the rest of the page stays: {page}");
+    let (status, said) = post_form(&http, &format!("{link}/sign"), &sign).await;
+    assert!(status == 400 && said.contains("Please confirm your phone with the code we send by SMS before you sign"));
+    let delegated = [("email", "someone@else.example"), ("reason", "away")];
+    let (status, said) = post_form(&http, &format!("{link}/delegate"), &delegated).await;
+    assert!(status == 400 && said.contains("confirm your phone"), "handing on needs the code too: {status} {said}");
+    let (_, said) = post_form(&http, &format!("{link}/otp/verify"), &[("code", "123456")]).await;
+    assert!(said.contains("Please ask for a code first."), "{said}");
+    // The crypto token's signer is refused as well, before any certificate is looked at.
+    let ravi = created["signingUrls"][1]["url"].as_str().expect("url");
+    let prepared = http.post(format!("{ravi}/token/prepare")).json(&json!({"certificate": "AAAA"})).send().await;
+    let prepared = prepared.expect("answer");
+    assert_eq!(prepared.status(), 400);
+    assert!(prepared.text().await.expect("json").contains("Please confirm your phone"));
+
+    // A code: texted, only its keyed hash stored; a new one waits a minute.
+    let (status, said) = post_form(&http, &format!("{link}/otp/send"), &[]).await;
+    assert!(status == 200 && said.contains("We sent a code to your phone ••••3210"), "{status} {said}");
+    let code = last_code(&sms);
+    assert!(code.chars().all(|c| c.is_ascii_digit()) && code.len() == 6, "{code}");
+    let stored = app.store.signer_code(asha.into()).await.expect("read").expect("a row");
+    assert!(stored.code_hash.len() == 64 && !stored.code_hash.contains(&code) && stored.code_salt != code);
+    let (status, said) = post_form(&http, &format!("{link}/otp/send"), &[]).await;
+    assert!(status == 400 && said.contains("Please wait") && said.contains(" s before"), "{status} {said}");
+
+    // Five wrong tries kill the code: the right one is refused after them.
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    for left in (1..5).rev() {
+        let (_, said) = post_form(&http, &format!("{link}/otp/verify"), &[("code", wrong)]).await;
+        assert!(said.contains(&format!("{left} tries left")), "{said}");
+    }
+    let (_, said) = post_form(&http, &format!("{link}/otp/verify"), &[("code", wrong)]).await;
+    assert!(said.contains("typed wrong too many times"), "{said}");
+    let (_, said) = post_form(&http, &format!("{link}/otp/verify"), &[("code", &code)]).await;
+    assert!(said.contains("typed wrong too many times"), "dead: {said}");
+
+    // A minute later a new code; past its ten minutes it is refused.
+    app.store.execute_for_tests("UPDATE signer_codes SET sent_at = sent_at - 61000").await.expect("earlier");
+    post_form(&http, &format!("{link}/otp/send"), &[]).await;
+    let code = last_code(&sms);
+    app.store.execute_for_tests("UPDATE signer_codes SET expires_at = sent_at + 1").await.expect("expired");
+    let (_, said) = post_form(&http, &format!("{link}/otp/verify"), &[("code", &code)]).await;
+    assert!(said.contains("This code has expired"), "{said}");
+
+    // The right code in time: the step goes and the signature is taken.
+    app.store.execute_for_tests("UPDATE signer_codes SET sent_at = sent_at - 61000").await.expect("earlier");
+    post_form(&http, &format!("{link}/otp/send"), &[]).await;
+    let code = last_code(&sms);
+    let (status, said) = post_form(&http, &format!("{link}/otp/verify"), &[("code", &code)]).await;
+    assert!(status == 200 && said.contains("Your phone is confirmed") && !said.contains("/otp/send"), "{said}");
+    let (status, said) = post_form(&http, &format!("{link}/sign"), &sign).await;
+    assert_eq!(status, 200, "{said}");
+    let events = audit(&app, &token, id).await;
+    for action in ["signatory.otp_sent", "signatory.otp_failed", "signatory.otp_verified", "signatory.signed"] {
+        assert!(events.contains(action), "{action}: {events}");
+    }
+    let quoted = format!("\"{code}\"");
+    assert!(!events.contains(&quoted) && !events.contains("9876543210"), "no code, the number masked: {events}");
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = admin.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
+    let page = signet_testkit::problem::unescape(&page);
+    assert!(page.contains("Asha Rao confirmed their phone with the code"), "{page}");
 }

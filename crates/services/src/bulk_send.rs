@@ -306,6 +306,7 @@ fn row_request(
                 signing_order: text(&format!("signer{n}.order")).map_or(0, |o| o.parse().unwrap_or(-1)),
                 mode: text(&format!("signer{n}.mode")),
                 mobile: None,
+                otp_sms: false,
             })
         })
         .collect();

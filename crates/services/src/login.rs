@@ -40,7 +40,7 @@ pub async fn login_options(svc: &Services, email: &str) -> Result<LoginOptions, 
 }
 
 /// A six-digit code from the system CSPRNG, uniform (rejection sampling).
-fn six_digit_code() -> String {
+pub(crate) fn six_digit_code() -> String {
     loop {
         let mut bytes = [0u8; 4];
         // As for secrets::random_token: a failing system RNG is not recoverable.

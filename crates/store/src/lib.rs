@@ -64,9 +64,9 @@ pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};
 pub use webhooks::{DeliveryRow, WEBHOOK_DELIVER_JOB, WebhookRow};
 pub use workflows::{
-    AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory, NewTemplate,
-    NewWorkflow, NewWorkflowAttachment, Shelf, SignatoryRow, SignedVersion, TemplateDocument, TemplateEdit,
-    TemplateRow, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
+    AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory,
+    NewSignerCode, NewTemplate, NewWorkflow, NewWorkflowAttachment, Shelf, SignatoryRow, SignedVersion, SignerCodeRow,
+    TemplateDocument, TemplateEdit, TemplateRow, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
 };
 
 pub(crate) use ids::NullableId;

@@ -66,6 +66,7 @@ async fn start(
                 signing_order: *order,
                 mode: signet_domain::workflow::SignatureMode::Electronic,
                 mobile: None,
+                otp_sms: false,
             },
             placement: json!({}),
         })
@@ -246,6 +247,7 @@ fn clone_new(created: &CreatedWorkflow, t: TenantId) -> NewWorkflow<'static> {
         signing_order: 1,
         mode: signet_domain::workflow::SignatureMode::Electronic,
         mobile: None,
+        otp_sms: false,
     };
     NewWorkflow {
         tenant_id: t,

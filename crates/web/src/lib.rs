@@ -65,6 +65,8 @@ pub fn router(segment: &str) -> Router<Services> {
         .route("/sign/w/{id}/{secret}/delegate", post(w::delegate))
         .route("/sign/w/{id}/{secret}/comment", post(w::comment))
         .route("/sign/w/{id}/{secret}/attachment", post(w::attachment))
+        .route("/sign/w/{id}/{secret}/otp/send", post(w::otp_send))
+        .route("/sign/w/{id}/{secret}/otp/verify", post(w::otp_verify))
         // The front door: people who type the address or a bookmark land in the console,
         // which asks them to sign in first.
         .route("/", get(|| async { console::session::see_other("/app") }))

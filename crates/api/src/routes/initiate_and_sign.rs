@@ -422,6 +422,7 @@ fn plan_initiate_and_sign(body: &InitiateAndSignWorkflowConfig, limit: usize) ->
             signing_order: 0,
             mode: v.mode_of_signature.clone(),
             mobile: None,
+            otp_sms: false,
         })
         .collect();
     let planned = plan_signatories(&inputs)?;
@@ -675,6 +676,7 @@ fn optimized_signatories(body: &OptimizedSignRequest, slot_pages: &[SlotPages]) 
             signing_order: 0,
             mode: None,
             mobile: None,
+            otp_sms: false,
         })
         .collect();
     let planned = plan_signatories(&inputs).map_err(|e| match e {

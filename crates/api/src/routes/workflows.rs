@@ -49,6 +49,13 @@ pub struct SignatoryDetail {
     /// `signatories[i].mobileNo`). A Signet extension of the spec's object.
     #[schema(max_length = 30, example = "+919876543210")]
     pub mobile_no: Option<String>,
+    /// The signatory confirms a six-digit code texted to `mobileNo` on their signing page
+    /// before any signature of theirs is accepted (electronic, crypto token or Aadhaar
+    /// eSign); declining and commenting need no code. Needs `mobileNo` and an SMS provider on
+    /// the service, else 400 `validation_failed` with the field `signatories[i].otpBySms`.
+    /// Default false. A Signet extension of the spec's object.
+    #[serde(default)]
+    pub otp_by_sms: bool,
 }
 
 #[derive(Debug, Clone, Deserialize, ToSchema)]
@@ -379,6 +386,7 @@ fn initiate_request(body: &InitiateWorkFlowData) -> Result<InitiateWorkflow, Err
                 signing_order: i64::from(s.signing_order),
                 mode: s.mode_of_signature.clone(),
                 mobile: s.mobile_no.clone(),
+                otp_sms: s.otp_by_sms,
             })
             .collect(),
         hsm_certificate_id: i64::from(body.hsm_certificate_id),

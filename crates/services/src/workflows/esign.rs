@@ -77,6 +77,10 @@ pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs
     if svc.esign.is_none() || !required(session) {
         return Err(EsignRefused::Unavailable);
     }
+    super::otp::require_verified(svc, session).await.map_err(|error| match error {
+        Error::Rejected { detail, .. } => EsignRefused::Input(detail),
+        other => EsignRefused::Internal(other.to_string()),
+    })?;
     let (signatory, workflow) = (&session.signatory, &session.workflow);
     let documents: Vec<DocumentRow> = svc
         .store

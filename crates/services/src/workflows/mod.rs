@@ -3,7 +3,7 @@
 //! starting one (`initiate`, `quick_start`, `templates`), what senders do to it (`actions`),
 //! reading it (`queries`), what signers do through their links (`signer`, `links`), placing
 //! and sealing signatures (`placement`, `sealing`), completion (`completion`, `certificate`),
-//! everyone's copy of the result (`copies`), and the event job with its notices (`events`,
+//! the signer's code by SMS before signing (`otp`), everyone's copy of the result (`copies`), and the event job with its notices (`events`,
 //! `notices`).
 
 pub mod actions;
@@ -16,6 +16,7 @@ pub mod guide;
 pub mod initiate;
 pub mod links;
 pub mod notices;
+pub mod otp;
 pub mod placement;
 pub mod profiles;
 pub mod queries;

@@ -73,6 +73,12 @@ impl Words {
     }
 }
 
+/// The text of a signer's one-time code by SMS (`otp`), in `lang`: who asks, the code, and
+/// how long it works. Here so that the catalogue's keys stay with the texts that use them.
+pub(crate) fn code_sms(lang: Lang, requester: &str, code: &str, minutes: i64) -> String {
+    MAIL.plain(lang, "sms.code", &[("who", &requester), ("code", &code), ("minutes", &minutes)])
+}
+
 /// The language of the workflow's signers' e-mails.
 fn signers_lang(workflow: &WorkflowRow) -> Lang {
     workflow.signer_lang().unwrap_or_default()

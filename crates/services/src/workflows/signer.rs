@@ -143,7 +143,8 @@ pub async fn current_document(
 }
 
 /// Signs every document of the workflow with the signer's mark; the completion steps start
-/// in the background when this was the last signature.
+/// in the background when this was the last signature. A signer asked for a code by SMS must
+/// have given it first (`otp::require_verified`).
 pub async fn sign(
     svc: &Services,
     session: &SignerSession,
@@ -164,6 +165,7 @@ pub async fn sign(
             "the sender asks you to sign with your crypto token, not with an electronic signature",
         ));
     }
+    super::otp::require_verified(svc, session).await?;
     let after = super::sealing::sign_documents(svc, signatory, workflow, mark, actor, detail).await?;
     if after == AfterSignature::Completed {
         super::completion::finish_in_background(svc, workflow.tenant_id, workflow.id);
@@ -230,6 +232,7 @@ pub fn page_reason(reason: Option<&str>) -> Result<String, Error> {
     Ok(reason.to_string())
 }
 
+/// Declining signs nothing, so it needs no code by SMS (`otp`) even when one is asked for.
 pub async fn decline(
     svc: &Services,
     session: &SignerSession,
@@ -241,6 +244,8 @@ pub async fn decline(
 }
 
 /// Hands the signature on to someone else (named, or called by their address's local part).
+/// A signer asked for a code by SMS gives it first: handing on is as good as signing (the
+/// delegate is asked for no code).
 pub async fn delegate(
     svc: &Services,
     session: &SignerSession,
@@ -249,6 +254,7 @@ pub async fn delegate(
     reason: Option<&str>,
     actor: &WorkflowActor,
 ) -> Result<SignatoryRow, Error> {
+    super::otp::require_verified(svc, session).await?;
     let email = email.trim().to_string();
     if !is_valid_email(&email) {
         return Err(SignerRefusal::InvalidEmail.error());
@@ -269,7 +275,7 @@ pub async fn delegate(
     })
 }
 
-/// A comment on the workflow's first document.
+/// A comment on the workflow's first document (needs no code by SMS: it signs nothing).
 pub async fn comment(svc: &Services, session: &SignerSession, text: &str, actor: &WorkflowActor) -> Result<(), Error> {
     let text = text.trim();
     if text.is_empty() || text.chars().count() > 2000 {

@@ -76,6 +76,7 @@ pub async fn prepare(
     if !required(session) {
         return Err(Error::rejected(ErrorCode::ValidationFailed, "this signer does not sign with a crypto token"));
     }
+    super::otp::require_verified(svc, session).await?;
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     if !pki::is_signing_certificate(&certificate, now) {
         return Err(Error::field("certificate", "This certificate cannot sign now (expired, or not for signing)."));
@@ -136,6 +137,8 @@ pub async fn complete(
     if !required(session) || id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
         return Err(Error::rejected(ErrorCode::ValidationFailed, "please sign with your token again"));
     }
+    // Checked again: the verification may have lapsed while the token signed.
+    super::otp::require_verified(svc, session).await?;
     let key = pending_key(session, id)?;
     let stored =
         svc.blob.get(&key).await.map_err(|_| Error::field("signature", "Please sign with your token again."))?;

@@ -8,11 +8,13 @@
 //! - `envelope`: the workflow row: creation, reading and listing, locking, state changes, links;
 //! - `documents`: documents, uploaded on their own and bound to a workflow, and their versions;
 //! - `signatories`: the signatories' rows, page views and signer links;
+//! - `codes`: a signer's one-time codes by SMS and their verification;
 //! - `signing`: the turn-taking transitions: signing, declining, delegating, completing;
 //! - `participation`: what participants add along the way: comments and attachments;
 //! - `templates`: reusable workflow definitions;
 //! - `sweeps`: the periodic passes of the worker: reminders due, workflows past their expiry.
 
+mod codes;
 mod documents;
 mod envelope;
 mod events;
@@ -22,6 +24,7 @@ mod signing;
 mod sweeps;
 mod templates;
 
+pub use codes::{NewSignerCode, SignerCodeRow};
 pub use documents::{DocumentRow, NewDocument};
 pub use envelope::{CreatedWorkflow, NewWorkflow, WorkflowRow};
 pub(crate) use events::append_event;

@@ -40,6 +40,8 @@ pub struct SignatoryRow {
     pub updated_at: Millis,
     /// The mobile number invitations and reminders are texted to (E.164), when given.
     pub mobile: Option<String>,
+    /// The signer must confirm a code texted to `mobile` before any signature of theirs.
+    pub otp_sms: bool,
 }
 
 impl SignatoryRow {
@@ -56,7 +58,7 @@ impl SignatoryRow {
 
 pub(super) const SIGNATORY_COLUMNS: &str = "id, tenant_id, workflow_id, subscriber_id, email, name, signing_order, \
     state, link_version, link_expires_at, placement, delegated_from, reason, method, signature_mode, notified_at, viewed_at, \
-    signed_at, last_reminded_at, created_at, updated_at, mobile";
+    signed_at, last_reminded_at, created_at, updated_at, mobile, otp_sms";
 
 /// A signatory to create, with where their signature goes.
 pub struct NewSignatory {
@@ -77,8 +79,8 @@ macro_rules! insert_signatories {
         let new: &$crate::workflows::NewWorkflow<'_> = $new;
         let insert = format!(
             "INSERT INTO signatories (tenant_id, workflow_id, subscriber_id, email, name, signing_order, state, \
-             link_expires_at, placement, notified_at, created_at, updated_at, signature_mode, mobile) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13) RETURNING {SIGNATORY_COLUMNS}"
+             link_expires_at, placement, notified_at, created_at, updated_at, signature_mode, mobile, otp_sms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14) RETURNING {SIGNATORY_COLUMNS}"
         );
         let mut rows: Vec<SignatoryRow> = Vec::with_capacity(new.signatories.len());
         for s in &new.signatories {
@@ -102,6 +104,7 @@ macro_rules! insert_signatories {
                 .bind($now)
                 .bind(s.planned.mode.as_str())
                 .bind(s.planned.mobile.as_ref().map(|m| m.e164().to_string()))
+                .bind(s.planned.otp_sms)
                 .fetch_one(&mut *$tx)
                 .await
                 .map_err($crate::db_err)?;

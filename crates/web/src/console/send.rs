@@ -128,6 +128,8 @@ struct Signer {
     email: String,
     /// A mobile number for SMS, as typed (offered only where SMS is configured).
     mobile: String,
+    /// The signer confirms a code texted to `mobile` before signing (offered with SMS only).
+    otp: bool,
     order: String,
     method: String,
     anchor: String,
@@ -379,6 +381,7 @@ fn signers(fields: &FormFields) -> Vec<Signer> {
             name: fields.get(&format!("s{number}_name")).to_string(),
             email: fields.get(&format!("s{number}_email")).to_string(),
             mobile: fields.get(&format!("s{number}_mobile")).trim().to_string(),
+            otp: fields.get(&format!("s{number}_otp")) == "on",
             order: fields.get(&format!("s{number}_order")).to_string(),
             method: fields.get(&format!("s{number}_method")).to_string(),
             anchor: fields.get(&format!("s{number}_anchor")).to_string(),
@@ -400,6 +403,9 @@ fn signatory_inputs(text: Text, signers: &[Signer]) -> Result<Vec<SignatoryInput
                 "" => None,
                 typed => Some(PhoneNumber::parse(typed).map_err(|_| refused(key("send.mobile_must_be_a_number")))?),
             };
+            if s.otp && mobile.is_none() {
+                return Err(refused(key("send.code_needs_a_mobile")));
+            }
             Ok(SignatoryInput {
                 subscriber_id: 0,
                 email: s.email.clone(),
@@ -407,6 +413,7 @@ fn signatory_inputs(text: Text, signers: &[Signer]) -> Result<Vec<SignatoryInput
                 signing_order: order,
                 mode: Some(s.method.clone()).filter(|m| !m.is_empty()),
                 mobile: mobile.map(|m| m.e164().to_string()),
+                otp_sms: s.otp,
             })
         })
         .collect()
@@ -795,6 +802,8 @@ struct ReviewSigner {
     email: String,
     /// In international form, as it will be texted (empty: none).
     mobile: String,
+    /// Asked for a code by SMS before signing.
+    otp: bool,
     method: &'static str,
     anchor: String,
 }
@@ -925,6 +934,7 @@ async fn review_page(
                 name: s.name.clone(),
                 email: s.email.clone(),
                 mobile: PhoneNumber::parse(&s.mobile).map(|m| m.e164().to_string()).unwrap_or_default(),
+                otp: s.otp,
                 method: method(&s.method),
                 anchor: s.anchor.clone(),
             })
@@ -1253,5 +1263,11 @@ mod tests {
         let refused = signatory_inputs(Text::EN, &[signer("12345")]).map(drop);
         let Err(Error::Validation(fields)) = refused else { panic!("refused: {refused:?}") };
         assert!(fields["signer 2"][0].contains("10-digit Indian mobile"), "{fields:?}");
+        let code_without_number = Signer { otp: true, ..signer("") };
+        let refused = signatory_inputs(Text::EN, &[code_without_number]).map(drop);
+        let Err(Error::Validation(fields)) = refused else { panic!("refused: {refused:?}") };
+        assert!(fields["signer 2"][0].contains("needs their mobile number"), "{fields:?}");
+        let inputs = signatory_inputs(Text::EN, &[Signer { otp: true, ..signer("98765 43210") }]).expect("inputs");
+        assert!(inputs[0].otp_sms);
     }
 }

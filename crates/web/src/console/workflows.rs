@@ -190,7 +190,7 @@ fn signatory_state_label(text: Text, state: SignatoryState) -> &'static str {
 
 /// The sentences of a workflow's events (`{subject}` is the signatory an event concerns);
 /// an event not listed reads as its kind.
-const EVENT_WORDS: [(&str, &str); 23] = [
+const EVENT_WORDS: [(&str, &str); 26] = [
     ("workflow.created", key("timeline.workflow.created")),
     ("workflow.linked", key("timeline.workflow.linked")),
     ("workflow.completed", key("timeline.workflow.completed")),
@@ -208,6 +208,9 @@ const EVENT_WORDS: [(&str, &str); 23] = [
     ("signatory.link_handed_out", key("timeline.signatory.link_handed_out")),
     ("signatory.reminded", key("timeline.signatory.reminded")),
     ("signatory.sms_sent", key("timeline.signatory.sms_sent")),
+    ("signatory.otp_sent", key("timeline.signatory.otp_sent")),
+    ("signatory.otp_verified", key("timeline.signatory.otp_verified")),
+    ("signatory.otp_failed", key("timeline.signatory.otp_failed")),
     ("signatory.sms_failed", key("timeline.signatory.sms_failed")),
     ("document.commented", key("timeline.document.commented")),
     ("document.categorised", key("timeline.document.categorised")),

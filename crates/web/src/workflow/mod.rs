@@ -8,6 +8,7 @@
 pub mod copy;
 mod guide;
 mod link;
+mod otp;
 
 use askama::Template;
 use axum::extract::{Request, State};
@@ -21,6 +22,7 @@ use signet_domain::{Error, ErrorCode};
 use signet_services::Services;
 use signet_services::gateway::seal::Mark;
 use signet_services::records::AfterSignature;
+use signet_services::workflows::otp as otp_service;
 use signet_services::workflows::placement::{self, FieldInputs, Placement};
 use signet_services::workflows::signer::{self, LinkClosed, SignerRefusal};
 
@@ -28,6 +30,7 @@ use crate::console::text::{Text, key};
 use crate::form::{Methods, Submission, UploadRule, mark_from, read_submission};
 use guide::{DocumentView, Kept, SpotWhat};
 pub use link::{PageError, SignerLink, page_lang};
+pub use otp::{otp_send, otp_verify};
 use signet_services::esign::EsignRefused;
 pub use signet_services::workflows::signer::MAX_SIGNER_ATTACHMENT;
 
@@ -70,6 +73,10 @@ struct SignPage {
     fields_form: &'static str,
     /// The fields Signet fills in (initials, date, name, e-mail), by their labels.
     filled_for_you: Vec<String>,
+    /// What the last form did, when it went well (a code sent, the phone confirmed).
+    notice: Option<String>,
+    /// The step "confirm your phone with a code by SMS", while the signer still has to.
+    otp: Option<otp::OtpStep>,
 }
 
 /// A text or checkbox field on the signer page; `index` is its position in the placement.
@@ -131,6 +138,7 @@ fn user_text(error: &Error, text: Text) -> String {
         return text.s(refusal_key(refusal)).to_string();
     }
     match error {
+        Error::Rejected { detail, .. } if detail == otp_service::NOT_VERIFIED => text.s("signer.otp_needed").into(),
         Error::Validation(fields) => capitalised(&fields.values().flatten().cloned().collect::<Vec<_>>().join("; ")),
         Error::Rejected { detail, .. } => capitalised(detail),
         _ => text.s("signer.form_not_accepted").into(),
@@ -164,7 +172,19 @@ async fn render(state: &Services, link: &SignerLink, error: Option<String>) -> R
 }
 
 /// The signer page with a refusal and the signature form as the signer left it.
-async fn render_kept(state: &Services, link: &SignerLink, error: Option<String>, mut kept: Kept) -> Response {
+async fn render_kept(state: &Services, link: &SignerLink, error: Option<String>, kept: Kept) -> Response {
+    render_page(state, link, error, None, kept).await
+}
+
+/// The signer page with a refusal or a notice of what the last form did.
+async fn render_page(
+    state: &Services,
+    link: &SignerLink,
+    error: Option<String>,
+    notice: Option<String>,
+    mut kept: Kept,
+) -> Response {
+    let otp = otp::step(state, link).await;
     let content = signer::page_content(state, &link.session).await;
     let esign = signet_services::workflows::esign::required(&link.session);
     let token = signet_services::workflows::token::required(&link.session);
@@ -245,6 +265,8 @@ async fn render_kept(state: &Services, link: &SignerLink, error: Option<String>,
             "sign-form"
         },
         filled_for_you,
+        notice,
+        otp,
     };
     let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     match page.render() {
@@ -458,6 +480,9 @@ pub async fn delegate(
             Ok(message_in(link.text, StatusCode::OK, key("signer.delegated"), &said))
         }
         Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error, link.text))).await),
+        Err(Error::Rejected { detail, .. }) if detail == otp_service::NOT_VERIFIED => {
+            Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)
+        }
         Err(error) => Err(PageError::failed(key("signer.not_delegated"), &link, error)),
     }
 }
@@ -515,6 +540,9 @@ pub async fn start_esign(
     match signet_services::workflows::esign::start(&state, &link.session, &inputs).await {
         Ok(redirect) => Ok(crate::gateway::views::esp_page(link.text, &redirect)),
         Err(EsignRefused::Gone(text)) => Ok(render(&state, &link, Some(text.to_string())).await),
+        Err(EsignRefused::Input(text)) if text == otp_service::NOT_VERIFIED => {
+            Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)
+        }
         Err(EsignRefused::Esp(text) | EsignRefused::Input(text)) => Ok(render(&state, &link, Some(text)).await),
         Err(EsignRefused::Unavailable) => {
             Ok(render(&state, &link, Some(link.text.s("signer.esign_unavailable").into())).await)
