@@ -34,7 +34,7 @@ pub enum Error {
     /// A value for a form field that the field does not take; `index` is the value's position
     /// among those given, `part` the part of it that is wrong.
     #[error("form field {name:?}: {message}")]
-    FormField { index: usize, part: crate::forms::FieldPart, name: String, message: String },
+    FormField { index: usize, part: FieldPart, name: String, message: String },
     #[error("font: {0}")]
     Font(String),
     #[error("the signature ({needed} bytes) does not fit the reserved space ({reserved} bytes)")]
@@ -57,4 +57,17 @@ pub(crate) fn damaged(msg: impl Into<String>) -> Error {
 
 pub(crate) fn syntax(offset: u64, msg: impl Into<String>) -> Error {
     Error::Syntax { offset, msg: msg.into() }
+}
+
+/// Which part of a form field's fill (`forms::FieldFill`) is wrong: errors name it so the
+/// caller can point at it. Declared with the error (and re-exported by `forms`) so that the
+/// error type depends on no module of the crate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldPart {
+    Name,
+    Kind,
+    Value,
+    Checked,
+    Selected,
+    Image,
 }

@@ -11,6 +11,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::appearance::{draw_image, draw_shaped};
+pub use crate::error::FieldPart;
 use crate::error::{Error, Result};
 use crate::fonts::{EmbeddedFonts, FontCollector, FontId, ShapedLine};
 use crate::images::embed_image;
@@ -79,17 +80,6 @@ pub struct FieldFill {
     pub selected: Option<bool>,
     /// PNG or JPEG.
     pub image: Option<Vec<u8>>,
-}
-
-/// Which part of a [`FieldFill`] is wrong: errors name it so the caller can point at it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FieldPart {
-    Name,
-    Kind,
-    Value,
-    Checked,
-    Selected,
-    Image,
 }
 
 fn field_error(index: usize, part: FieldPart, name: &str, message: impl Into<String>) -> Error {

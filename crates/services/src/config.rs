@@ -432,6 +432,27 @@ pub struct Overrides {
 }
 
 impl Config {
+    /// The one outbound HTTP policy: every request to an address Signet did not choose itself
+    /// (TSA, OCSP, CRL, the ESP, webhooks, a gateway request's `DocumentURL`) reaches private,
+    /// loopback and link-local addresses only when `outbound_allow_private` says so.
+    pub fn outbound_http(&self) -> signet_sigcrypto::HttpConfig {
+        signet_sigcrypto::HttpConfig {
+            allow_private_addresses: self.outbound_allow_private,
+            ..signet_sigcrypto::HttpConfig::default()
+        }
+    }
+
+    /// [`Config::outbound_http`] with its own time limit and cap on what is read back, for
+    /// calls to addresses a tenant gave (webhooks, its CRM, its identity provider, the stamp
+    /// and SMS providers).
+    pub fn outbound_http_within(&self, timeout_secs: u64, max_response_bytes: u64) -> signet_sigcrypto::HttpConfig {
+        signet_sigcrypto::HttpConfig {
+            timeout: std::time::Duration::from_secs(timeout_secs),
+            max_response_bytes,
+            ..self.outbound_http()
+        }
+    }
+
     /// Loads settings from every source; `file` is the `--config` TOML file, if any.
     pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Config, String> {
         let mut figment = Figment::from(Serialized::defaults(Config::default()));

@@ -79,11 +79,7 @@ impl EsignSetup {
             ("server", _) => anyhow::bail!("esign_flow = server needs esign_esp_auth_url (an http(s) address)"),
             (other, _) => anyhow::bail!("esign_flow must be form or server, not {other:?}"),
         };
-        let http = if config.outbound_allow_private {
-            signet_sigcrypto::HttpConfig::allow_private()
-        } else {
-            signet_sigcrypto::HttpConfig::default()
-        };
+        let http = config.outbound_http();
         Ok(Some(EsignSetup {
             esp_url,
             asp_id: config.esign_asp_id.clone(),

@@ -82,8 +82,7 @@ impl HttpProvider {
     /// The configured provider, if any.
     pub fn configured(svc: &Services) -> Option<HttpProvider> {
         let base_url = svc.config.estamp_provider_url.as_deref()?.trim_end_matches('/').to_string();
-        let mut policy =
-            crate::webhooks::outbound_policy(svc, svc.config.estamp_provider_timeout_secs, MAX_ANSWER_BYTES);
+        let mut policy = svc.config.outbound_http_within(svc.config.estamp_provider_timeout_secs, MAX_ANSWER_BYTES);
         policy.timeout = Duration::from_secs(svc.config.estamp_provider_timeout_secs.max(1));
         Some(HttpProvider { base_url, key: svc.config.estamp_provider_key.clone(), policy })
     }

@@ -104,7 +104,7 @@ impl TwilioSender {
         if !(base.starts_with("https://") || base.starts_with("http://")) {
             anyhow::bail!("sms_api_url must be an http(s) address, e.g. https://api.twilio.com");
         }
-        let mut policy = crate::webhooks::outbound_policy_of(config, config.sms_timeout_secs.max(1), MAX_ANSWER_BYTES);
+        let mut policy = config.outbound_http_within(config.sms_timeout_secs.max(1), MAX_ANSWER_BYTES);
         policy.timeout = Duration::from_secs(config.sms_timeout_secs.max(1));
         let basic = base64::engine::general_purpose::STANDARD.encode(format!("{sid}:{token}"));
         Ok(Some(TwilioSender {

@@ -31,33 +31,9 @@ pub async fn publish(
     Ok(())
 }
 
-/// The outbound policy for calls to addresses a tenant gave (webhooks, its CRM, its identity
-/// provider): public addresses only unless the operator allows private ones, a time limit
-/// and a cap on what is read back.
-pub fn outbound_policy(svc: &Services, timeout_secs: u64, max_response_bytes: u64) -> signet_sigcrypto::HttpConfig {
-    outbound_policy_of(&svc.config, timeout_secs, max_response_bytes)
-}
-
-/// [`outbound_policy`] from the settings alone, for adapters made while the services are
-/// assembled (the SMS provider).
-pub fn outbound_policy_of(
-    config: &crate::Config,
-    timeout_secs: u64,
-    max_response_bytes: u64,
-) -> signet_sigcrypto::HttpConfig {
-    let mut cfg = if config.outbound_allow_private {
-        signet_sigcrypto::HttpConfig::allow_private()
-    } else {
-        signet_sigcrypto::HttpConfig::default()
-    };
-    cfg.timeout = std::time::Duration::from_secs(timeout_secs);
-    cfg.max_response_bytes = max_response_bytes;
-    cfg
-}
-
 /// The outbound policy for webhook URLs.
 pub fn http_policy(state: &Services) -> signet_sigcrypto::HttpConfig {
-    outbound_policy(state, 10, MAX_RESPONSE_BYTES)
+    state.config.outbound_http_within(10, MAX_RESPONSE_BYTES)
 }
 
 #[derive(Deserialize)]

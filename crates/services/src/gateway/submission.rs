@@ -231,11 +231,7 @@ async fn accept(
 /// Fetches each `DocumentURL` through the guarded client (SSRF rules, size and time caps) and
 /// compares its SHA-256 with `DocumentHash`.
 async fn check_document_hashes(svc: &Services, details: &[signet_gateway::DocumentDetail]) -> Result<(), String> {
-    let cfg = if svc.config.outbound_allow_private {
-        signet_sigcrypto::HttpConfig::allow_private()
-    } else {
-        signet_sigcrypto::HttpConfig::default()
-    };
+    let cfg = svc.config.outbound_http();
     for detail in details.iter().cloned() {
         let cfg = cfg.clone();
         let fetched = tokio::task::spawn_blocking(move || {

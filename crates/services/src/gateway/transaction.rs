@@ -124,10 +124,7 @@ pub(super) async fn finish(
 
 /// How the tenant's seals are made: the TSA, the outbound policy, the zone of the appearance's date.
 pub(super) async fn seal_policy(svc: &Services, tenant_id: signet_domain::TenantId) -> SealPolicy {
-    let mut http = signet_signing::HttpConfig::default();
-    if svc.config.outbound_allow_private {
-        http = signet_signing::HttpConfig::allow_private();
-    }
+    let http = svc.config.outbound_http();
     let zone = crate::organisation::zone_of(svc, tenant_id).await;
     SealPolicy { tsa_url: svc.config.tsa_url.clone(), http, zone }
 }

@@ -164,7 +164,7 @@ async fn check_domains_are_the_tenants(svc: &Services, caller: &Caller, domains:
 }
 
 fn http_policy(svc: &Services) -> signet_sigcrypto::HttpConfig {
-    crate::webhooks::outbound_policy(svc, 10, 1 << 20)
+    svc.config.outbound_http_within(10, 1 << 20)
 }
 
 /// An outbound call off the executor (the guarded client blocks).

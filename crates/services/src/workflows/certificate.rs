@@ -170,11 +170,7 @@ async fn seal(state: &Services, workflow: &WorkflowRow, pdf: Vec<u8>) -> Result<
     let opts = PdfSignOptions {
         level: if state.config.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
         tsa_url: state.config.tsa_url.clone(),
-        http: if state.config.outbound_allow_private {
-            signet_signing::HttpConfig::allow_private()
-        } else {
-            signet_signing::HttpConfig::default()
-        },
+        http: state.config.outbound_http(),
         reason: Some(format!("Completion certificate of workflow {}", workflow.id)),
         ..PdfSignOptions::default()
     };

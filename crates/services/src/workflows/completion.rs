@@ -89,11 +89,7 @@ async fn timestamp_document(state: &Services, doc: &DocumentRow) -> Result<(), E
         level: PadesLevel::BLTA,
         validation: platform_validation_data(state)?,
         tsa_url: state.config.tsa_url.clone(),
-        http: if state.config.outbound_allow_private {
-            signet_signing::HttpConfig::allow_private()
-        } else {
-            signet_signing::HttpConfig::default()
-        },
+        http: state.config.outbound_http(),
         ..PdfSignOptions::default()
     };
     let extended = tokio::task::spawn_blocking(move || signet_signing::extend_pdf(&pdf, &opts))

@@ -57,11 +57,7 @@ pub fn required(session: &SignerSession) -> bool {
 }
 
 fn options(svc: &Services) -> PdfSignOptions {
-    let http = if svc.config.outbound_allow_private {
-        signet_signing::HttpConfig::allow_private()
-    } else {
-        signet_signing::HttpConfig::default()
-    };
+    let http = svc.config.outbound_http();
     PdfSignOptions {
         // eSign certificates live 30 minutes: with a TSA, the document keeps what validates
         // them later (B-LT).

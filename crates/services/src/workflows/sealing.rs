@@ -21,11 +21,7 @@ use crate::heavy::Share;
 const ATTEMPTS: usize = 4;
 
 fn seal_http(state: &Services) -> signet_signing::HttpConfig {
-    if state.config.outbound_allow_private {
-        signet_signing::HttpConfig::allow_private()
-    } else {
-        signet_signing::HttpConfig::default()
-    }
+    state.config.outbound_http()
 }
 
 /// The blob key of a new version of a document.

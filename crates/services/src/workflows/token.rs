@@ -47,11 +47,7 @@ pub fn required(session: &SignerSession) -> bool {
 }
 
 fn options(svc: &Services) -> PdfSignOptions {
-    let http = if svc.config.outbound_allow_private {
-        signet_signing::HttpConfig::allow_private()
-    } else {
-        signet_signing::HttpConfig::default()
-    };
+    let http = svc.config.outbound_http();
     PdfSignOptions {
         level: if svc.config.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
         tsa_url: svc.config.tsa_url.clone(),
