@@ -59,7 +59,7 @@ fn pdf_with(objects: &[&[u8]]) -> Vec<u8> {
 fn hostile_corpus() -> Vec<(&'static str, Vec<u8>)> {
     let deep = format!("<< /Type /Catalog /Pages 2 0 R /X {}1{} >>", "[".repeat(100_000), "]".repeat(100_000));
     // 1,799 bytes deflated twice that inflate to 1 GiB; a budget must stop the decoder.
-    let flate_bomb = include_bytes!("../../pdf/tests/data/flate-bomb-1gib.bin");
+    let flate_bomb = include_bytes!("../../../pdf/tests/data/flate-bomb-1gib.bin");
     let mut bomb_page =
         format!("<< /Length {} /Filter [/FlateDecode /FlateDecode] >>\nstream\n", flate_bomb.len()).into_bytes();
     bomb_page.extend_from_slice(flate_bomb);
