@@ -28,6 +28,7 @@ mod people;
 mod sms;
 mod sso;
 mod stamps;
+mod support;
 mod token;
 mod verification;
 mod webhooks;
