@@ -3,7 +3,7 @@
 //!
 //! One test binary rather than one per file: each binary links the whole server, and linking
 //! two dozen of them dominated the build of the tests. A test is named `<module>::<test>`, so
-//! `cargo nextest run -E 'binary(e2e) & test(/^console::/)'` runs one former file.
+//! `cargo nextest run --workspace -E 'binary(e2e) & test(/^console::/)'` runs one former file.
 
 mod access;
 mod api;
