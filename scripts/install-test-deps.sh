@@ -16,7 +16,7 @@ for pair in pdfsig:poppler-utils pdftoppm:poppler-utils xmlsec1:xmlsec1 qpdf:qpd
             x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || need_apt+=("${pair##*:}")
 done
-# A Devanagari font, so that chromium draws the console's Hindi (crates/server/tests/console.rs
+# A Devanagari font, so that chromium draws the console's Hindi (crates/server/tests/e2e/console.rs
 # audits the pages in Hindi too, and keeps their screenshots).
 [ -f /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf ] || need_apt+=(fonts-lohit-deva)
 # The PKCS#11 header the bridge's PIN lock shim is built with (crates/bridge/tests/pin_lock.rs).
@@ -50,9 +50,9 @@ fi
 
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest
 
-# The browser tests (crates/server/tests/gateway_browser.rs) drive Debian's chromium through
+# The browser tests (crates/server/tests/e2e/gateway_browser.rs) drive Debian's chromium through
 # playwright-core (no bundled browser), which needs Node.js 20 or later and npm; the single
-# sign-on tests (crates/server/tests/sso.rs) also start a real OpenID provider (oidc-provider). The driver is
+# sign-on tests (crates/server/tests/e2e/sso.rs) also start a real OpenID provider (oidc-provider). The driver is
 # installed from its committed lock file when missing or older than the lock.
 if ! command -v npm >/dev/null 2>&1; then
   echo "installing apt packages: npm"

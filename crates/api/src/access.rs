@@ -1,7 +1,7 @@
 //! The permission each operation needs, in one table, enforced by one middleware before the
 //! handler runs: a caller whose role lacks it gets 403 `forbidden` (another tenant's resources
 //! still answer 404: the handlers look them up by tenant). `docs/access.md` shows the matrix
-//! this table and [`Role::allows`] make, and `crates/server/tests/access.rs` walks every
+//! this table and [`Role::allows`] make, and `crates/server/tests/e2e/access.rs` walks every
 //! operation with every built-in role against that document.
 
 use axum::extract::{FromRequestParts, MatchedPath, Request, State};

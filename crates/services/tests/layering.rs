@@ -1,6 +1,8 @@
-//! The workspace's layers (DESIGN.md §6), checked on each crate's own dependencies: arrows
-//! point down only, the store is the only crate that names sqlx, and neither the domain, the
-//! use cases nor the engine crates know HTTP.
+//! The workspace's layers (DESIGN.md §6), checked on each crate's own dependencies and on the
+//! paths its code names (`use sqlx::…`, `signet_store::Store`): arrows point down only, the
+//! store is the only crate that names sqlx, and neither the domain, the use cases nor the
+//! engine crates know HTTP. The manifest alone would let a path slip in through a dependency
+//! that re-exports it, or through a macro; the code is read as plain text, so this stays fast.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -26,11 +28,69 @@ fn dependencies(krate: &str) -> BTreeSet<String> {
     names
 }
 
+/// The crates a piece of Rust code names by path: every identifier that starts a path
+/// (`sqlx::query`, `signet_store::Store`, `::tokio::spawn`) or that `use`/`extern crate` name
+/// alone. Line comments are skipped; a path in a string counts (a false alarm there is cheap).
+fn named_paths(text: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for line in text.lines() {
+        let code = line.trim_start();
+        if code.starts_with("//") {
+            continue;
+        }
+        let code = code.split(" //").next().unwrap_or_default();
+        let bytes = code.as_bytes();
+        let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let mut i = 0;
+        while i < bytes.len() {
+            if !(bytes[i].is_ascii_alphabetic() || bytes[i] == b'_') {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && is_ident(bytes[i]) {
+                i += 1;
+            }
+            // The first segment of a path, not a later one (`a::sqlx::b` names `a`).
+            let after_separator = code[..start].ends_with("::");
+            let global = after_separator && (start < 3 || !is_ident(bytes[start - 3]));
+            let first = start == 0 || !is_ident(bytes[start - 1]) && (!after_separator || global);
+            if first && code[i..].starts_with("::") {
+                names.insert(code[start..i].to_string());
+            }
+        }
+        for prefix in ["use ", "pub use ", "pub(crate) use ", "extern crate "] {
+            if let Some(rest) = code.strip_prefix(prefix) {
+                names.insert(rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect());
+            }
+        }
+    }
+    names
+}
+
+/// Where the code under crates/{krate}/src names one of `crates` (manifest names): `file: name`.
+fn code_naming(krate: &str, crates: &[&str]) -> Vec<String> {
+    let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(krate).join("src");
+    let mut found = Vec::new();
+    for file in rust_files(&sources) {
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let named = named_paths(&text);
+        for name in crates {
+            if named.contains(&name.replace('-', "_")) {
+                found.push(format!("{}: {name}", file.display()));
+            }
+        }
+    }
+    found
+}
+
 fn assert_free_of(krate: &str, forbidden: &[&str]) {
     let deps = dependencies(krate);
     for name in forbidden {
         assert!(!deps.contains(*name), "crates/{krate} must not depend on {name}: {deps:?}");
     }
+    let named = code_naming(krate, forbidden);
+    assert!(named.is_empty(), "crates/{krate} must not use these crates in its code: {named:#?}");
 }
 
 const HTTP: [&str; 5] = ["axum", "tower", "tower-http", "utoipa", "utoipa-axum"];
@@ -103,5 +163,49 @@ fn the_engine_is_free_of_server_and_store() {
         assert_free_of(krate, &UPPER);
         assert_free_of(krate, &["signet-store", "sqlx"]);
         assert_free_of(krate, &HTTP);
+    }
+}
+
+/// DESIGN.md §6's layers, bottom first: a crate may name only crates of lower layers. The
+/// side crates (client SDK, bridge, test kit, test ESP, stamp simulator) stand apart.
+const LAYERS: [&[&str]; 8] = [
+    &["locale"],
+    &["domain", "sigcrypto", "pdf", "gateway"],
+    &["store", "blob", "signing", "esign"],
+    &["services"],
+    &["api"],
+    // The pages use the API's extractors and its error-to-status table, which DESIGN.md §6
+    // places in a crate of their own (`crates/http`) not split out yet.
+    &["web"],
+    &["server"],
+    &["signet"],
+];
+
+#[test]
+fn nothing_points_back_up() {
+    for (layer, crates) in LAYERS.iter().enumerate() {
+        // The manifest names: `signet-x` for each library, `signet` for the binary.
+        let not_below: Vec<String> = LAYERS[layer..]
+            .iter()
+            .flat_map(|l| l.iter())
+            .map(|c| if *c == "signet" { c.to_string() } else { format!("signet-{c}") })
+            .collect();
+        let not_below: Vec<&str> = not_below.iter().map(String::as_str).collect();
+        for krate in *crates {
+            assert_free_of(krate, &not_below);
+        }
+    }
+}
+
+#[test]
+fn paths_are_read_as_the_compiler_would() {
+    let code = "use sqlx::Row;\nuse tokio;\n// axum::Router in a comment\nlet a = crate::tower::x(); \
+                let b = ::http::Method::GET; let c = signet_store::Store::open(); // object_store::x\n";
+    let named = named_paths(code);
+    for name in ["sqlx", "tokio", "crate", "http", "signet_store"] {
+        assert!(named.contains(name), "{name} in {named:?}");
+    }
+    for name in ["axum", "tower", "Method", "Store", "Row", "object_store"] {
+        assert!(!named.contains(name), "{name} in {named:?}");
     }
 }

@@ -88,13 +88,8 @@ fn crl_over_https_with_private_roots() -> TestResult {
         .stdout(log)
         .stderr(std::process::Stdio::null())
         .spawn()?;
-    let _guard = ChildGuard(child);
-    for _ in 0..200 {
-        if std::fs::read_to_string(pki.path("s_server.log")).unwrap_or_default().contains("ACCEPT") {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(25));
-    }
+    let mut guard = ChildGuard(child);
+    await_log(&mut guard.0, &pki.path("s_server.log"), "ACCEPT", "openssl s_server");
     let url = format!("https://127.0.0.1:{port}/ca.crl");
     let ca = pki.ca.cert_der().to_vec();
     let mut cfg = HttpConfig::allow_private();

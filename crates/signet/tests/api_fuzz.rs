@@ -41,7 +41,7 @@ fn schemathesis(base: &str, config: &Path, extra: &[&str]) -> (bool, String) {
         // A stateful chain may create a resource as one tenant and use it as the other (the two
         // identities are peers), which answers 404 by design: isolation. The check that calls a
         // 404 after a create a failure made this test fail now and then for that reason; the
-        // isolation walk (tests/isolation.rs in signet-server) holds the 404s to account.
+        // isolation walk (tests/e2e/isolation.rs in signet-server) holds the 404s to account.
         .args(["--exclude-checks", "ensure_resource_availability"])
         .args(["--phases", "examples,coverage,fuzzing,stateful"])
         .args(extra)

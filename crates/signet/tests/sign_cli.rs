@@ -230,11 +230,41 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-fn first_line(child: &mut Child) -> String {
-    use std::io::BufRead;
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    line.trim().to_string()
+/// How long a helper server may take to get ready: generous, because a busy CI machine has
+/// taken more than the few seconds a quiet one needs.
+const READY_WITHIN: Duration = Duration::from_secs(60);
+
+/// Waits until `ready` holds, failing early if `child` exits first; panics with the child's
+/// `log` (and stops the child) otherwise.
+fn await_ready(child: &mut Child, log: &Path, what: &str, mut ready: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + READY_WITHIN;
+    while !ready() {
+        let exited = child.try_wait().ok().flatten();
+        if exited.is_some() || std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let status = child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+            let said = std::fs::read_to_string(log).unwrap_or_default();
+            panic!("{what} did not get ready within {READY_WITHIN:?} ({status}); it said:\n{said}");
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+/// The first line the child prints (its port), read on a thread so that a child that never
+/// prints cannot hang the test; then waits for that port to accept connections.
+fn announced_port(child: &mut Child, log: &Path, what: &str) -> u16 {
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(out).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(READY_WITHIN).unwrap_or_default();
+    let port = line.trim().parse().unwrap_or(0);
+    await_ready(child, log, what, || port != 0 && std::net::TcpStream::connect(("127.0.0.1", port)).is_ok());
+    port
 }
 
 /// The TSA, OCSP responder and CRL/caIssuers server for the CA in `ca_dir`.
@@ -249,18 +279,33 @@ fn servers(ca_dir: &Path, ocsp_port: u16, http_port: u16) -> (Vec<Guard>, String
     }
     std::fs::write(ca_dir.join("index.txt"), index).unwrap();
     let tsa_script = signet_testkit::script("tsa_server.py");
-    let mut tsa = Command::new("python3").arg(tsa_script).arg(ca_dir).stdout(Stdio::piped()).spawn().unwrap();
-    let tsa_url = format!("http://127.0.0.1:{}/", first_line(&mut tsa));
+    let tsa_log = ca_dir.join("tsa.log");
+    // Each child is guarded at once, so that one failing to start stops those already running.
+    let mut tsa = Guard(
+        Command::new("python3")
+            .arg(tsa_script)
+            .arg(ca_dir)
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&tsa_log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let tsa_url = format!("http://127.0.0.1:{}/", announced_port(&mut tsa.0, &tsa_log, "the TSA server"));
     let code = "import http.server,functools,sys\nh=functools.partial(http.server.SimpleHTTPRequestHandler,directory=sys.argv[1])\n\
 h.log_message=lambda *a:None\ns=http.server.ThreadingHTTPServer(('127.0.0.1',int(sys.argv[2])),h)\nprint(1,flush=True)\ns.serve_forever()\n";
-    let mut web = Command::new("python3")
-        .args(["-c", code])
-        .arg(ca_dir)
-        .arg(http_port.to_string())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    first_line(&mut web);
+    let mut web = Guard(
+        Command::new("python3")
+            .args(["-c", code])
+            .arg(ca_dir)
+            .arg(http_port.to_string())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(ca_dir.join("web.log")).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    await_ready(&mut web.0, &ca_dir.join("web.log"), "the static HTTP server", || {
+        std::net::TcpStream::connect(("127.0.0.1", http_port)).is_ok()
+    });
     let log = std::fs::File::create(ca_dir.join("ocsp.log")).unwrap();
     let ocsp = Command::new("openssl")
         .args(["ocsp", "-port", &ocsp_port.to_string(), "-index", "index.txt", "-CA", "ca.pem"])
@@ -270,15 +315,13 @@ h.log_message=lambda *a:None\ns=http.server.ThreadingHTTPServer(('127.0.0.1',int
         .stderr(log)
         .spawn()
         .unwrap();
-    let guards = vec![Guard(tsa), Guard(web), Guard(ocsp)];
+    let mut guards = vec![tsa, web, Guard(ocsp)];
     // Readiness from the log: probing connects wedge the single-threaded OpenSSL responder.
-    for _ in 0..200 {
-        if std::fs::read_to_string(ca_dir.join("ocsp.log")).unwrap_or_default().contains("waiting for OCSP") {
-            return (guards, tsa_url);
-        }
-        std::thread::sleep(Duration::from_millis(25));
-    }
-    panic!("openssl ocsp did not start");
+    let log = ca_dir.join("ocsp.log");
+    await_ready(&mut guards[2].0, &log, "openssl ocsp", || {
+        std::fs::read_to_string(&log).unwrap_or_default().contains("waiting for OCSP")
+    });
+    (guards, tsa_url)
 }
 
 #[test]

@@ -1,4 +1,4 @@
-// Drives the console (/app) in Debian's headless Chromium for crates/server/tests/console.rs,
+// Drives the console (/app) in Debian's headless Chromium for crates/server/tests/e2e/console.rs,
 // on a phone's screen, one journey per run:
 //   invite   an administrator invites a user with a role (args.invite: { name, email, role })
 //   send     a sender uploads args.pdf, names three signers (args.signers: [{ name, email }]),

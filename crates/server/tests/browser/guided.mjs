@@ -1,6 +1,6 @@
 // Drives the guided workflow signer page in Debian's headless Chromium for the Rust browser
 // test `a_signer_is_guided_through_the_places_on_the_pages_in_a_browser`
-// (crates/server/tests/workflows.rs).
+// (crates/server/tests/e2e/workflows.rs).
 //
 // usage: node guided.mjs '<json>'   with json = {
 //   link: the signer page's address,

@@ -1,5 +1,5 @@
 // A real OpenID Connect provider (panva's certified oidc-provider) for the single sign-on tests
-// (crates/server/tests/sso.rs): authorization code flow, PKCE required, ID tokens signed RS256
+// (crates/server/tests/e2e/sso.rs): authorization code flow, PKCE required, ID tokens signed RS256
 // with its own development keys, e-mail claims served from userinfo (as code flows do).
 //
 // usage: node oidc-provider.mjs '<json>'   with json = {

@@ -1,5 +1,5 @@
 // Signs in on Signet's own sign-in page in Debian's headless Chromium for the Rust tests
-// (crates/server/tests/sso.rs): the address, then a password (and authenticator code), a code
+// (crates/server/tests/e2e/sso.rs): the address, then a password (and authenticator code), a code
 // e-mailed to the person, or the organisation's single sign-on.
 //
 // usage: node sign-in.mjs '<json>'   with json = { start: Signet's /account/sign-in address,

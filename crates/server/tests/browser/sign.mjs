@@ -1,5 +1,5 @@
 // Drives a Signet signer page in Debian's headless Chromium for the Rust browser tests
-// (crates/server/tests/gateway_browser.rs).
+// (crates/server/tests/e2e/gateway_browser.rs).
 //
 // usage: node sign.mjs '<json>'   with json = {
 //   start: the integrator's page that posts the envelope to the gateway,

@@ -1,5 +1,5 @@
 // Signs in through single sign-on in Debian's headless Chromium for the Rust tests
-// (crates/server/tests/sso.rs): opens Signet's start address, signs in at the OpenID provider's
+// (crates/server/tests/e2e/sso.rs): opens Signet's start address, signs in at the OpenID provider's
 // login form and follows the redirects back through Signet to the application.
 //
 // usage: node sso.mjs '<json>'   with json = { start: Signet's /sso/{id}/start address,

@@ -1,5 +1,5 @@
 // Uploads a file to Signet's public verification page in Debian's headless Chromium for the
-// Rust tests (crates/server/tests/verification.rs) and reads the verdicts.
+// Rust tests (crates/server/tests/e2e/verification.rs) and reads the verdicts.
 //
 // usage: node verify.mjs '<json>'   with json = { page: Signet's /verify address, file: the
 //   path to upload, javaScript: false to run without JavaScript (default true), shots: screenshot

@@ -83,12 +83,72 @@ impl Drop for ChildGuard {
     }
 }
 
-fn read_port(child: &mut std::process::Child) -> u16 {
-    use std::io::BufRead;
+/// How long a helper server may take to get ready: generous, because a busy CI machine has
+/// taken more than the few seconds a quiet one needs.
+pub const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Panics with what `child` wrote to `log` (its stderr), after stopping it.
+fn not_ready(child: &mut std::process::Child, log: &Path, what: &str, why: &str) -> ! {
+    let _ = child.kill();
+    let status = child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+    let said = std::fs::read_to_string(log).unwrap_or_default();
+    panic!("{what} did not get ready: {why} ({status}); it said:\n{said}");
+}
+
+/// Waits until `port` accepts connections, failing early (with the child's log) if the child
+/// exits first.
+fn await_port(child: &mut std::process::Child, port: u16, log: &Path, what: &str) {
+    let deadline = std::time::Instant::now() + READY_WITHIN;
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = child.try_wait() {
+            not_ready(child, log, what, &format!("it exited with {status}"));
+        }
+        if std::time::Instant::now() > deadline {
+            not_ready(child, log, what, &format!("nothing accepted on port {port} within {READY_WITHIN:?}"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// Waits until the child's `log` contains `needle`, for servers that a probing connect would
+/// disturb; fails early (with the log) if the child exits first.
+pub fn await_log(child: &mut std::process::Child, log: &Path, needle: &str, what: &str) {
+    let deadline = std::time::Instant::now() + READY_WITHIN;
+    while !std::fs::read_to_string(log).unwrap_or_default().contains(needle) {
+        if let Ok(Some(status)) = child.try_wait() {
+            not_ready(child, log, what, &format!("it exited with {status}"));
+        }
+        if std::time::Instant::now() > deadline {
+            not_ready(child, log, what, &format!("its log did not say {needle:?} within {READY_WITHIN:?}"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+}
+
+/// Starts a server that prints its port on the first line of its stdout (stderr goes to
+/// `log`), and answers that port once it accepts connections.
+fn spawn_announcing(mut command: Command, log: &Path, what: &str) -> (ChildGuard, u16) {
+    let stderr = std::fs::File::create(log).expect("log");
+    let mut child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {what}: {e}"));
+    // The line is read on a thread so that a child that never prints cannot hang the test.
     let out = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    std::io::BufReader::new(out).read_line(&mut line).expect("port line");
-    line.trim().parse().expect("port")
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(out).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(READY_WITHIN).unwrap_or_default();
+    let Ok(port) = line.trim().parse() else {
+        not_ready(&mut child, log, what, &format!("its first line was {line:?}, not a port"));
+    };
+    await_port(&mut child, port, log, what);
+    (ChildGuard(child), port)
 }
 
 /// A local RFC 3161 TSA (`openssl ts -reply` behind a Python HTTP server) on 127.0.0.1:port 0.
@@ -112,14 +172,10 @@ impl Tsa {
              tsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n",
         );
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../testkit/scripts/tsa_server.py");
-        let mut child = Command::new("python3")
-            .arg(script)
-            .arg(pki.dir.path())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .expect("start tsa server");
-        let port = read_port(&mut child);
-        Tsa { url: format!("http://127.0.0.1:{port}/"), tsa, _child: ChildGuard(child) }
+        let mut command = Command::new("python3");
+        command.arg(script).arg(pki.dir.path());
+        let (child, port) = spawn_announcing(command, &pki.path("tsa.log"), "the TSA server");
+        Tsa { url: format!("http://127.0.0.1:{port}/"), tsa, _child: child }
     }
 }
 
@@ -129,30 +185,15 @@ pub fn free_port() -> u16 {
     l.local_addr().expect("addr").port()
 }
 
-pub fn wait_for_port(port: u16) {
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    panic!("server on port {port} did not start");
-}
-
 /// Serve a directory over HTTP on 127.0.0.1 (CRLs, caIssuers).
 pub fn static_server(dir: &Path) -> (ChildGuard, u16) {
     let code = "import http.server,functools,sys\n\
 h=functools.partial(http.server.SimpleHTTPRequestHandler,directory=sys.argv[1])\n\
 h.log_message=lambda *a:None\n\
 s=http.server.HTTPServer(('127.0.0.1',0),h)\nprint(s.server_address[1],flush=True)\ns.serve_forever()\n";
-    let mut child = Command::new("python3")
-        .args(["-c", code])
-        .arg(dir)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("python http.server");
-    let port = read_port(&mut child);
-    (ChildGuard(child), port)
+    let mut command = Command::new("python3");
+    command.args(["-c", code]).arg(dir);
+    spawn_announcing(command, &dir.join("static-server.log"), "the static HTTP server")
 }
 
 /// openssl's serial number representation (uppercase hex) of a PEM cert file in `dir`.
@@ -198,13 +239,7 @@ pub fn ocsp_responder(pki: &Pki, port: u16, entries: &[(&str, bool)]) -> ChildGu
         .stderr(log)
         .spawn()
         .expect("openssl ocsp");
-    let guard = ChildGuard(child);
-    for _ in 0..200 {
-        let log = std::fs::read_to_string(pki.path("ocsp.log")).unwrap_or_default();
-        if log.contains("waiting for OCSP client connections") {
-            return guard;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(25));
-    }
-    panic!("openssl ocsp did not start");
+    let mut guard = ChildGuard(child);
+    await_log(&mut guard.0, &pki.path("ocsp.log"), "waiting for OCSP client connections", "openssl ocsp");
+    guard
 }

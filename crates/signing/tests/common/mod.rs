@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use signet_sigcrypto::pki::{IssueOptions, IssuedCert, KeyAlgo, LocalCa};
 use signet_signing::{HttpConfig, LocalKeySigner};
@@ -54,12 +54,69 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-fn read_port(child: &mut Child) -> u16 {
-    use std::io::BufRead;
+/// How long a helper server may take to get ready: generous, because a busy CI machine has
+/// taken more than the few seconds a quiet one needs.
+const READY_WITHIN: Duration = Duration::from_secs(60);
+
+/// Panics with what `child` wrote to `log` (its stderr), after stopping it.
+fn not_ready(child: &mut Child, log: &Path, what: &str, why: &str) -> ! {
+    let _ = child.kill();
+    let status = child.wait().map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+    let said = std::fs::read_to_string(log).unwrap_or_default();
+    panic!("{what} did not get ready: {why} ({status}); it said:\n{said}");
+}
+
+/// Waits until `port` accepts connections, failing early (with the child's log) if the child
+/// exits first.
+fn await_port(child: &mut Child, port: u16, log: &Path, what: &str) {
+    let deadline = Instant::now() + READY_WITHIN;
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = child.try_wait() {
+            not_ready(child, log, what, &format!("it exited with {status}"));
+        }
+        if Instant::now() > deadline {
+            not_ready(child, log, what, &format!("nothing accepted on port {port} within {READY_WITHIN:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits until the child's `log` contains `needle`, for servers that a probing connect would
+/// disturb; fails early (with the log) if the child exits first.
+fn await_log(child: &mut Child, log: &Path, needle: &str, what: &str) {
+    let deadline = Instant::now() + READY_WITHIN;
+    while !std::fs::read_to_string(log).unwrap_or_default().contains(needle) {
+        if let Ok(Some(status)) = child.try_wait() {
+            not_ready(child, log, what, &format!("it exited with {status}"));
+        }
+        if Instant::now() > deadline {
+            not_ready(child, log, what, &format!("its log did not say {needle:?} within {READY_WITHIN:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+/// Starts a server that prints its port on the first line of its stdout (stderr goes to
+/// `log`), and answers it with that port once the port accepts connections.
+fn spawn_announcing(command: &mut Command, log: &Path, what: &str) -> (ChildGuard, u16) {
+    let stderr = std::fs::File::create(log).unwrap();
+    let mut child =
+        command.stdout(Stdio::piped()).stderr(stderr).spawn().unwrap_or_else(|e| panic!("cannot start {what}: {e}"));
+    // The line is read on a thread so that a child that never prints cannot hang the test.
     let out = child.stdout.take().unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(out).read_line(&mut line).unwrap();
-    line.trim().parse().unwrap()
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(out).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(READY_WITHIN).unwrap_or_default();
+    let Ok(port) = line.trim().parse() else {
+        not_ready(&mut child, log, what, &format!("its first line was {line:?}, not a port"));
+    };
+    await_port(&mut child, port, log, what);
+    (ChildGuard(child), port)
 }
 
 fn openssl_serial(dir: &Path, pem: &str) -> String {
@@ -117,9 +174,9 @@ tsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n",
 
     let mut servers = Vec::new();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../testkit/scripts/tsa_server.py");
-    let mut tsa_child = Command::new("python3").arg(script).arg(d).stdout(Stdio::piped()).spawn().unwrap();
-    let tsa_port = read_port(&mut tsa_child);
-    servers.push(ChildGuard(tsa_child));
+    let (tsa_child, tsa_port) =
+        spawn_announcing(Command::new("python3").arg(script).arg(d), &d.join("tsa.log"), "the TSA server");
+    servers.push(tsa_child);
     servers.push(static_server(d, http_port));
     servers.push(ocsp_responder(d, ocsp_port));
     Pki { ca, signers: issued, tsa_url: format!("http://127.0.0.1:{tsa_port}/"), dir, servers }
@@ -130,15 +187,13 @@ fn static_server(dir: &Path, port: u16) -> ChildGuard {
 h=functools.partial(http.server.SimpleHTTPRequestHandler,directory=sys.argv[1])\n\
 h.log_message=lambda *a:None\n\
 s=http.server.ThreadingHTTPServer(('127.0.0.1',int(sys.argv[2])),h)\nprint(s.server_address[1],flush=True)\ns.serve_forever()\n";
-    let mut child = Command::new("python3")
-        .args(["-c", code])
-        .arg(dir)
-        .arg(port.to_string())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    read_port(&mut child);
-    ChildGuard(child)
+    let (child, announced) = spawn_announcing(
+        Command::new("python3").args(["-c", code]).arg(dir).arg(port.to_string()),
+        &dir.join("static-server.log"),
+        "the static HTTP server",
+    );
+    assert_eq!(announced, port, "the static HTTP server listens where the certificates point");
+    child
 }
 
 /// Readiness comes from its log: a probing connect would wedge the single-threaded responder.
@@ -152,14 +207,9 @@ fn ocsp_responder(dir: &Path, port: u16) -> ChildGuard {
         .stderr(log)
         .spawn()
         .unwrap();
-    let guard = ChildGuard(child);
-    for _ in 0..200 {
-        if std::fs::read_to_string(dir.join("ocsp.log")).unwrap_or_default().contains("waiting for OCSP client") {
-            return guard;
-        }
-        std::thread::sleep(Duration::from_millis(25));
-    }
-    panic!("openssl ocsp did not start");
+    let mut guard = ChildGuard(child);
+    await_log(&mut guard.0, &dir.join("ocsp.log"), "waiting for OCSP client", "openssl ocsp");
+    guard
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,12 +6,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
-use std::sync::{Arc, Mutex};
 
-use axum::routing::post;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
@@ -20,6 +17,8 @@ use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
+
+use crate::support::{json_of, link_of, receiver, sign_typed};
 
 on_both_backends!(
     the_inventory_loads_lists_counts_and_refuses_bad_loads,
@@ -35,13 +34,6 @@ fn agreement() -> Vec<u8> {
         Page::text("Loan agreement page 1").line(200, "Borrower signs here:"),
         Page::text("Loan agreement page 2").line(200, "Lender signs here:"),
     ])
-}
-
-async fn json_of(response: reqwest::Response, status: u16) -> Value {
-    let got = response.status().as_u16();
-    let body: Value = response.json().await.unwrap_or(Value::Null);
-    assert_eq!(got, status, "{body}");
-    body
 }
 
 async fn load(app: &TestApp, token: &str, state: &str, items: Value) -> reqwest::Response {
@@ -318,33 +310,6 @@ async fn concurrent_initiations_on_two_instances_take_every_stamp_once(backend: 
     assert_eq!(listed["totalCount"], 12);
 }
 
-fn browser() -> reqwest::Client {
-    reqwest::Client::builder().redirect(Policy::none()).build().expect("client")
-}
-
-async fn sign_typed(link: &str, name: &str) {
-    let http = browser();
-    assert_eq!(http.get(link).send().await.expect("page").status(), 200);
-    let signed = http
-        .post(format!("{link}/sign"))
-        .form(&[("mode", "typed"), ("typedName", name), ("font", "handwriting"), ("consent", "on")])
-        .send()
-        .await
-        .expect("sign");
-    assert_eq!(signed.status(), 200, "signing as {name}");
-}
-
-fn link_of(started: &Value, email: &str) -> String {
-    started["signingUrls"]
-        .as_array()
-        .expect("signingUrls")
-        .iter()
-        .find(|u| u["emailId"] == email)
-        .and_then(|u| u["url"].as_str())
-        .expect("url")
-        .to_string()
-}
-
 /// The text of page `page` by poppler's pdftotext (not our own reader).
 fn page_text(pdf: &[u8], page: usize) -> String {
     let dir = tempfile::tempdir().expect("tmp");
@@ -440,27 +405,6 @@ async fn a_stamped_agreement_is_signed_with_its_certificate_pages_first(backend:
     }
     let listed = json_of(app.get("/api/v1/workflows", &token).await, 200).await;
     assert_eq!(listed["totalCount"], 1);
-}
-
-type Inbox = Arc<Mutex<Vec<String>>>;
-
-async fn receiver() -> (String, Inbox) {
-    let inbox: Inbox = Arc::default();
-    let kept = inbox.clone();
-    let app = axum::Router::new().route(
-        "/hooks",
-        post(move |body: String| {
-            let kept = kept.clone();
-            async move {
-                kept.lock().expect("lock").push(body);
-                axum::http::StatusCode::NO_CONTENT
-            }
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let url = format!("http://{}/hooks", listener.local_addr().expect("addr"));
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    (url, inbox)
 }
 
 async fn ended_workflows_release_or_retire_their_stamps_and_low_stock_is_announced(backend: Backend) {

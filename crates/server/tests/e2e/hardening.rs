@@ -20,6 +20,8 @@ use signet_testkit::problem::{expect_problem, posted_fields};
 use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::validators::pdfsig_signer;
 
+use crate::support::submit;
+
 on_both_backends!(
     hostile_pdfs_are_refused_through_the_api_and_the_gateway,
     each_tenant_seals_with_its_own_certificate,
@@ -59,7 +61,7 @@ fn pdf_with(objects: &[&[u8]]) -> Vec<u8> {
 fn hostile_corpus() -> Vec<(&'static str, Vec<u8>)> {
     let deep = format!("<< /Type /Catalog /Pages 2 0 R /X {}1{} >>", "[".repeat(100_000), "]".repeat(100_000));
     // 1,799 bytes deflated twice that inflate to 1 GiB; a budget must stop the decoder.
-    let flate_bomb = include_bytes!("../../pdf/tests/data/flate-bomb-1gib.bin");
+    let flate_bomb = include_bytes!("../../../pdf/tests/data/flate-bomb-1gib.bin");
     let mut bomb_page =
         format!("<< /Length {} /Filter [/FlateDecode /FlateDecode] >>\nstream\n", flate_bomb.len()).into_bytes();
     bomb_page.extend_from_slice(flate_bomb);
@@ -113,10 +115,6 @@ fn pdf_payload(pdf: &[u8], authtoken: &str, reference: &str) -> PayloadBuilder {
 
 fn seal(who: &Integrator, payload: &[u8]) -> SealedRequest {
     who.seal(Profile::Modern, payload)
-}
-
-async fn submit(app: &TestApp, who: &Integrator, sealed: &SealedRequest) -> reqwest::Response {
-    who.submit(&app.base(), sealed).await
 }
 
 async fn sign_typed(app: &TestApp, link: &str) -> std::collections::HashMap<String, String> {

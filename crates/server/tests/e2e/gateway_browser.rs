@@ -33,6 +33,8 @@ use signet_testkit::on_both_backends;
 use signet_testkit::pdf::{Page, reportlab_pdf};
 use signet_testkit::server::{TestApp, spawn};
 
+use crate::support::{DRIVER_DIR, target_dir};
+
 on_both_backends!(
     drawing_with_the_mouse_delivers_a_signed_pdf_with_the_drawing,
     drawing_with_a_finger_on_a_phone_delivers_the_drawing,
@@ -46,8 +48,6 @@ on_both_backends!(
     aadhaar_esign_through_the_test_esp_without_javascript,
     aadhaar_esign_of_data_hash_and_xml_in_the_browser,
 );
-
-const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
 
 /// What the integrator's receiver got: the path's outcome (success, failure, cancel) and the fields.
 type Received = Arc<Mutex<Vec<(String, HashMap<String, String>)>>>;
@@ -155,12 +155,6 @@ async fn envelope_of(
         profile,
         original,
     }
-}
-
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target")))
 }
 
 /// A fresh folder for this test's screenshots and files.

@@ -19,19 +19,14 @@ use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 
+use crate::support::json_of;
+
 on_both_backends!(
     referrals_are_checked_deduplicated_confirmed_and_listed_for_administrators,
     leads_upsert_by_key_or_contact_and_record_pushes,
     concurrent_upserts_of_one_key_make_one_lead,
     the_outbox_pushes_signed_leads_and_retries_after_a_failure,
 );
-
-async fn json_of(response: reqwest::Response, status: u16) -> Value {
-    let got = response.status().as_u16();
-    let body: Value = response.json().await.unwrap_or(Value::Null);
-    assert_eq!(got, status, "{body}");
-    body
-}
 
 fn referral(email: &str, mobile: &str) -> Value {
     json!({

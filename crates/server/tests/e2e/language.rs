@@ -14,13 +14,13 @@ use signet_testkit::problem::unescape;
 use signet_testkit::server::{TestApp, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 
+use crate::support::{ADMIN_PASSWORD, hidden_fields};
+
 on_both_backends!(
     a_workflow_sent_in_hindi_mails_and_answers_in_hindi_and_others_follow_the_browser,
     times_name_the_organisations_zone_which_the_administrator_chooses,
     senders_choose_what_they_are_emailed_about,
 );
-
-const ADMIN_PASSWORD: &str = "correct horse battery";
 
 async fn app_with_mail(backend: Backend, smtp: &SmtpSink) -> TestApp {
     spawn_with(backend, |config| {
@@ -29,19 +29,6 @@ async fn app_with_mail(backend: Backend, smtp: &SmtpSink) -> TestApp {
         config.worker_poll_ms = 50;
     })
     .await
-}
-
-/// The hidden fields of the form after `marker` on a page, as the browser sends them back.
-fn hidden_fields(html: &str, marker: &str) -> Vec<(String, String)> {
-    let form = html.split(marker).nth(1).and_then(|rest| rest.split("</form>").next()).unwrap_or_default();
-    form.split("<input type=\"hidden\" name=\"")
-        .skip(1)
-        .filter_map(|rest| {
-            let (name, rest) = rest.split_once('"')?;
-            let value = rest.split_once("value=\"")?.1.split('"').next()?;
-            Some((unescape(name), unescape(value)))
-        })
-        .collect()
 }
 
 /// Sends `name` to one signer from the console, the signer pages and e-mails in `lang` (a

@@ -19,13 +19,12 @@ use signet_store::Backend;
 use signet_testkit::on_both_backends;
 use signet_testkit::server::{TestApp, spawn};
 
+use crate::support::MISSING;
+
 on_both_backends!(
     each_operation_answers_each_caller_by_its_rule,
     templates_are_changed_by_their_maker_and_archived_ones_are_not_sent
 );
-
-/// An id no tenant has.
-const MISSING: i64 = 2_000_000_000;
 
 /// Who may call an operation.
 #[derive(Debug, Clone, Copy)]

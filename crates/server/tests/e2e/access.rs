@@ -300,7 +300,7 @@ const MULTIPART: [&str; 8] = [
 /// Every `/app` route the console's router declares, as `METHOD path`, read from its source
 /// (so a new page or form without its row in [`CONSOLE`] fails the test).
 fn console_routes() -> Vec<String> {
-    let router = include_str!("../../web/src/console/mod.rs");
+    let router = include_str!("../../../web/src/console/mod.rs");
     let mut routes = Vec::new();
     for line in router.lines().map(str::trim).filter(|l| l.starts_with(".route(\"/app")) {
         let path = line.trim_start_matches(".route(\"").split('"').next().unwrap_or_default();

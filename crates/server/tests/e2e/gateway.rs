@@ -13,6 +13,8 @@ use signet_testkit::problem::posted_fields;
 use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::validators::pdfsig;
 
+use crate::support::submit;
+
 on_both_backends!(
     typed_signature_through_the_gateway_validates_in_pdfsig,
     gateway_errors_reach_the_right_address,
@@ -32,10 +34,6 @@ fn pdf_payload(pdf: &[u8], who: &Integrator, reference: &str) -> PayloadBuilder 
         .draw_signature(true)
         .preview(true)
         .store_to_db(true)
-}
-
-async fn submit(app: &TestApp, who: &Integrator, sealed: &SealedRequest) -> reqwest::Response {
-    who.submit(&app.base(), sealed).await
 }
 
 /// An integrator of a new tenant "Acme Bank".

@@ -20,6 +20,8 @@ use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 
+use crate::support::json_of;
+
 on_both_backends!(
     a_stamped_workflow_gets_its_invoice_and_debit_note_once,
     another_state_pays_igst_and_a_workflow_without_stamps_gets_no_debit_note,
@@ -46,13 +48,6 @@ fn with_supplier(config: &mut Config) {
 
 async fn spawn_supplier(backend: Backend) -> TestApp {
     spawn_with(backend, with_supplier).await
-}
-
-async fn json_of(response: reqwest::Response, status: u16) -> Value {
-    let got = response.status().as_u16();
-    let body: Value = response.json().await.unwrap_or(Value::Null);
-    assert_eq!(got, status, "{body}");
-    body
 }
 
 fn agreement() -> Vec<u8> {

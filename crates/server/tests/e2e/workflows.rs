@@ -6,17 +6,18 @@ use std::process::Command;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 use signet_domain::TenantId;
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
 use signet_testkit::pdf::{Page, reportlab_pdf};
-use signet_testkit::pki::{TestPki, TestTsa};
+use signet_testkit::pki::TestTsa;
 use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
+
+use crate::support::{DRIVER_DIR, browser, signer_p12, target_dir};
 
 on_both_backends!(
     three_sequential_signers_each_add_a_signature_that_validates,
@@ -93,10 +94,6 @@ fn url_of(initiated: &Value, email: &str) -> String {
         .and_then(|u| u["url"].as_str())
         .expect("url for signatory")
         .to_string()
-}
-
-fn browser() -> reqwest::Client {
-    reqwest::Client::builder().redirect(Policy::none()).build().expect("client")
 }
 
 /// Signs with the typed-name form exactly as a browser without JavaScript posts it.
@@ -622,11 +619,6 @@ async fn optimized_initiation_takes_documents_and_emails_in_order(backend: Backe
         expect_problem(app.post("/api/v1/workflows/optimized", &who.token, controls).await, 400, "validation_failed")
             .await;
     assert!(problem["errors"]["lstDocumentDetails[0].controlDetails[0].fieldName"].is_array(), "{problem}");
-}
-
-/// A signing certificate in a PKCS#12, as a user uploads it for a signing profile.
-fn signer_p12(password: &str) -> Vec<u8> {
-    TestPki::new("Treasury Test CA").signer_p12("Treasury Signing", Some("Acme Bank"), password)
 }
 
 async fn a_signing_profile_signs_for_its_signer_when_their_turn_comes(backend: Backend) {
@@ -1748,15 +1740,12 @@ async fn fields_are_filled_in_with_each_signature(backend: Backend) {
 
 /// Runs `tests/browser/guided.mjs` on a signer page; its outcome, which must list no problems.
 async fn guided(link: &str, screen: &str, way: &str, backend: Backend) -> Value {
-    let driver = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
+    let driver = std::path::Path::new(DRIVER_DIR);
     assert!(
         driver.join("node_modules/playwright-core").is_dir(),
         "npm ci in tests/browser (scripts/install-test-deps.sh)"
     );
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target")));
-    let shots = target.join("browser-artifacts").join("guided").join(format!("{backend:?}").to_lowercase());
+    let shots = target_dir().join("browser-artifacts").join("guided").join(format!("{backend:?}").to_lowercase());
     let args = json!({"link": link, "screen": screen, "way": way, "text": {"pan": "ABCDE1234F", "panField": "field1"}, "shots": shots});
     let output = tokio::task::spawn_blocking(move || {
         Command::new("node").arg(driver.join("guided.mjs")).arg(args.to_string()).output()

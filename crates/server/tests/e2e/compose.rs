@@ -9,7 +9,6 @@ use std::process::Command;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
@@ -17,6 +16,8 @@ use signet_testkit::pdf::{form_pdf, one_page, outlined_pdf, png_image};
 use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn};
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
+
+use crate::support::{json_of, link_of, sign_typed};
 
 on_both_backends!(
     a_filled_form_is_signed_and_its_values_read_back,
@@ -38,40 +39,6 @@ fn every_kind_of_value() -> Value {
         {"fieldName": "langs", "fieldValue": "Marathi", "isSelected": "true"},
         {"fieldName": "photo", "fieldType": "image", "imageData": STANDARD.encode(png_image())}
     ])
-}
-
-async fn json_of(response: reqwest::Response, status: u16) -> Value {
-    let got = response.status().as_u16();
-    let body: Value = response.json().await.unwrap_or(Value::Null);
-    assert_eq!(got, status, "{body}");
-    body
-}
-
-fn browser() -> reqwest::Client {
-    reqwest::Client::builder().redirect(Policy::none()).build().expect("client")
-}
-
-async fn sign_typed(link: &str, name: &str) {
-    let http = browser();
-    assert_eq!(http.get(link).send().await.expect("page").status(), 200);
-    let signed = http
-        .post(format!("{link}/sign"))
-        .form(&[("mode", "typed"), ("typedName", name), ("font", "handwriting"), ("consent", "on")])
-        .send()
-        .await
-        .expect("sign");
-    assert_eq!(signed.status(), 200, "signing as {name}");
-}
-
-fn link_of(started: &Value, email: &str) -> String {
-    started["signingUrls"]
-        .as_array()
-        .expect("signingUrls")
-        .iter()
-        .find(|u| u["emailId"] == email)
-        .and_then(|u| u["url"].as_str())
-        .expect("url")
-        .to_string()
 }
 
 /// Starts an `optimized` workflow, has every signer sign in order and returns the signed PDF

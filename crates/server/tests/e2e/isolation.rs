@@ -16,24 +16,18 @@ use signet_client::{
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
 use signet_testkit::pdf::one_page;
-use signet_testkit::pki::TestPki;
 use signet_testkit::server::{TestApp, spawn_with};
+
+use crate::support::{MISSING, discovery_server, signer_p12};
 
 on_both_backends!(another_tenant_reaches_none_of_a_tenants_objects_through_any_operation);
 
 /// Every name and text A stores carries this, so any leak of A's data to B shows in B's answers.
 const MARK: &str = "alphaonly";
-/// An id that no tenant has.
-const MISSING: i64 = 2_000_000_000;
 
 /// A's document: its text carries the mark too.
 fn alpha_pdf() -> Vec<u8> {
     one_page("The alphaonly agreement. It binds both parties.")
-}
-
-/// A signing certificate in a PKCS#12, as a user uploads it for a signing profile.
-fn signer_p12(password: &str) -> Vec<u8> {
-    TestPki::new("Treasury Test CA").signer_p12("Treasury Signing", Some("Acme Bank"), password)
 }
 
 async fn send(app: &TestApp, method: &Method, path: &str, token: &str, body: Option<&Value>) -> reqwest::Response {
@@ -403,20 +397,6 @@ async fn a_export(app: &TestApp, token: &str) -> String {
 
 async fn post_inactive(app: &TestApp, token: &str, workflow_id: i64) -> reqwest::Response {
     app.post(&format!("/api/v1/workflows/{workflow_id}/inactive"), token, json!({"workflowid": workflow_id})).await
-}
-
-/// An identity provider that publishes only its discovery document: enough for A to save it.
-async fn discovery_server() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let issuer = format!("http://{}", listener.local_addr().expect("address"));
-    let document = json!({
-        "issuer": issuer, "authorization_endpoint": format!("{issuer}/auth"),
-        "token_endpoint": format!("{issuer}/token"), "jwks_uri": format!("{issuer}/jwks"),
-    });
-    let router = axum::Router::new()
-        .route("/.well-known/openid-configuration", axum::routing::get(move || async move { axum::Json(document) }));
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    issuer
 }
 
 /// Registers an external user with A's tenant (found through A's own user) and answers its id.

@@ -18,7 +18,8 @@ fn committed_document_matches_the_code() {
     assert_eq!(
         committed.trim_end(),
         generated.trim_end(),
-        "openapi.json is out of date: run `SIGNET_UPDATE_OPENAPI=1 cargo nextest run -p signet-server --test openapi`"
+        "openapi.json is out of date: run \
+         `SIGNET_UPDATE_OPENAPI=1 cargo nextest run --workspace -E 'binary(e2e) & test(/^openapi::/)'`"
     );
 }
 

@@ -13,7 +13,7 @@
 //!
 //! Needs node, Debian's chromium and `npm ci` in `tests/browser` (scripts/install-test-deps.sh).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use base64::Engine;
@@ -27,6 +27,8 @@ use signet_testkit::problem::unescape;
 use signet_testkit::server::{TestApp, administrator, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
+
+use crate::support::{ADMIN_PASSWORD, DRIVER_DIR, discovery_server, hidden_fields, target_dir};
 
 on_both_backends!(
     staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_allow,
@@ -46,15 +48,6 @@ on_both_backends!(
     senders_review_what_they_send_and_nothing_is_made_before_they_confirm,
     every_section_meets_wcag_2_1_aa_on_a_phone,
 );
-
-const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
-const ADMIN_PASSWORD: &str = "correct horse battery";
-
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target")))
-}
 
 /// Runs one journey of `console.mjs`; its outcome, which must list no problems.
 async fn journey(app: &TestApp, name: &str, shots: &str, mut args: Value) -> Value {
@@ -1761,20 +1754,6 @@ async fn administrators_keep_the_menus_and_grant_their_entries(backend: Backend)
     assert_eq!(admin.post(app.url(&remove), &[("csrf", csrf.as_str())]).await.status(), 404);
 }
 
-/// An identity provider that publishes only its discovery document: enough to save it.
-async fn discovery_server() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let issuer = format!("http://{}", listener.local_addr().expect("address"));
-    let document = json!({
-        "issuer": issuer, "authorization_endpoint": format!("{issuer}/auth"),
-        "token_endpoint": format!("{issuer}/token"), "jwks_uri": format!("{issuer}/jwks"),
-    });
-    let router = axum::Router::new()
-        .route("/.well-known/openid-configuration", axum::routing::get(move || async move { axum::Json(document) }));
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    issuer
-}
-
 /// The login modes the API offers an address.
 async fn login_modes(app: &TestApp, email: &str) -> Value {
     let modes = app.client.post(app.url("/api/v1/auth/login-modes")).json(&json!({"emailId": email})).send().await;
@@ -2169,19 +2148,6 @@ async fn senders_make_lots_that_their_signer_signs_from_the_inbox(backend: Backe
     let refused = sid_console.post(app.url("/app/lots"), &lot_form(&c, &signer, "Mine", &[&b])).await;
     assert_eq!(refused.status(), 403);
     assert!(app.store.lots_to_sign(tenant.tenant_id, sid).await.expect("lots").is_empty(), "nothing made");
-}
-
-/// The hidden fields of the form after `marker` on a page, as the browser sends them back.
-fn hidden_fields(html: &str, marker: &str) -> Vec<(String, String)> {
-    let form = html.split(marker).nth(1).and_then(|rest| rest.split("</form>").next()).unwrap_or_default();
-    form.split("<input type=\"hidden\" name=\"")
-        .skip(1)
-        .filter_map(|rest| {
-            let (name, rest) = rest.split_once('"')?;
-            let value = rest.split_once("value=\"")?.1.split('"').next()?;
-            Some((unescape(name), unescape(value)))
-        })
-        .collect()
 }
 
 /// The workflow a send answered with (`303` to its page).

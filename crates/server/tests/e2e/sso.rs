@@ -26,6 +26,8 @@ use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 
+use crate::support::{DRIVER_DIR, target_dir};
+
 on_both_backends!(
     staff_sign_in_through_their_organisations_provider_in_chromium,
     single_sign_on_refuses_what_it_must,
@@ -36,7 +38,6 @@ on_both_backends!(
     a_settings_manager_cannot_sign_in_as_anyone_and_the_second_factor_still_counts,
 );
 
-const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
 const CLIENT_SECRET: &str = "provider-client-secret";
 
 /// The OpenID provider as a child process, killed when dropped.
@@ -97,12 +98,6 @@ fn start_provider_for(callback: &str) -> OpenIdProvider {
     let announced: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("provider said {line:?}: {e}"));
     let issuer = announced["issuer"].as_str().expect("issuer").to_string();
     OpenIdProvider { child, issuer, emails }
-}
-
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target")))
 }
 
 /// The login modes the lookup answers for `email`.

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use reqwest::redirect::Policy;
 use serde_json::{Value, json};
 use signet_estamp_sim::{RunningSim, SimOptions};
 use signet_store::Backend;
@@ -19,6 +18,8 @@ use signet_testkit::pdf::{Page, reportlab_pdf};
 use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
+
+use crate::support::{json_of, link_of, sign_typed};
 
 on_both_backends!(
     a_loan_agreement_stamped_by_the_provider_is_signed_by_its_participants,
@@ -80,36 +81,6 @@ fn loan(txn: &str) -> Value {
 fn request(pdf: &[u8], loan: Value) -> Value {
     json!({"documentName": "Loan agreement.pdf", "fileData": STANDARD.encode(pdf), "eStampType": "digital",
            "eStampPayload": {"loan": loan}})
-}
-
-async fn json_of(response: reqwest::Response, status: u16) -> Value {
-    let got = response.status().as_u16();
-    let body: Value = response.json().await.unwrap_or(Value::Null);
-    assert_eq!(got, status, "{body}");
-    body
-}
-
-fn link_of(started: &Value, email: &str) -> String {
-    started["signingUrls"]
-        .as_array()
-        .expect("signingUrls")
-        .iter()
-        .find(|u| u["emailId"] == email)
-        .and_then(|u| u["url"].as_str())
-        .expect("url")
-        .to_string()
-}
-
-async fn sign_typed(link: &str, name: &str) {
-    let http = reqwest::Client::builder().redirect(Policy::none()).build().expect("client");
-    assert_eq!(http.get(link).send().await.expect("page").status(), 200);
-    let signed = http
-        .post(format!("{link}/sign"))
-        .form(&[("mode", "typed"), ("typedName", name), ("font", "handwriting"), ("consent", "on")])
-        .send()
-        .await
-        .expect("sign");
-    assert_eq!(signed.status(), 200, "signing as {name}");
 }
 
 /// The text of page `page` by poppler's pdftotext.

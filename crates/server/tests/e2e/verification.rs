@@ -21,14 +21,14 @@ use signet_testkit::pki::TestPki;
 use signet_testkit::problem::{expect_problem, posted_fields};
 use signet_testkit::server::{TestApp, spawn_with};
 
+use crate::support::{DRIVER_DIR, target_dir};
+
 on_both_backends!(
     the_api_explains_each_signature_and_finds_every_change,
     the_public_page_shows_the_verdicts_on_a_phone_with_and_without_javascript,
     a_qr_code_on_the_document_leads_to_its_verification_page,
     etsi_reports_for_anyone_and_sealed_for_an_organisation,
 );
-
-const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
 
 /// A loan agreement sealed by Signet for "Acme Bank" through the gateway (a typed signature).
 async fn sealed_by_signet(app: &TestApp) -> Vec<u8> {
@@ -340,12 +340,6 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
-}
-
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target")))
 }
 
 /// Uploads `file` on the page in Chromium; the driver's outcome.

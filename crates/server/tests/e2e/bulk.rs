@@ -4,10 +4,8 @@
 //! report (CSV), the completion record on the webhook; cancellation; who may do what; and the
 //! refusals of bad lots and bad `BulkSignInput`s.
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::routing::post;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
@@ -20,6 +18,8 @@ use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn_with};
 use signet_testkit::validators::pdfsig;
 
+use crate::support::{ADMIN_PASSWORD, json_of, receiver};
+
 on_both_backends!(
     a_lot_is_signed_in_one_job_with_progress_a_report_and_a_completion_record,
     a_cancelled_lot_skips_what_it_had_not_signed,
@@ -29,32 +29,9 @@ on_both_backends!(
     a_bulk_send_from_a_template_gives_each_row_its_signers_and_values,
 );
 
-const ADMIN_PASSWORD: &str = "correct horse battery";
-
 /// A drawn signature, made by Pillow (an outside tool), base64.
 fn signature_png() -> String {
     STANDARD.encode(signet_testkit::pdf::signature_png())
-}
-
-type Inbox = Arc<Mutex<Vec<String>>>;
-
-async fn receiver() -> (String, Inbox) {
-    let inbox: Inbox = Arc::default();
-    let kept = inbox.clone();
-    let app = axum::Router::new().route(
-        "/hooks",
-        post(move |body: String| {
-            let kept = kept.clone();
-            async move {
-                kept.lock().expect("lock").push(body);
-                axum::http::StatusCode::NO_CONTENT
-            }
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let url = format!("http://{}/hooks", listener.local_addr().expect("addr"));
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    (url, inbox)
 }
 
 struct Setup {
@@ -102,13 +79,6 @@ async fn auditor_token(s: &Setup) -> String {
     let tokens =
         s.app.client.post(s.app.url("/api/v1/auth/authorize-app")).json(&body).send().await.expect("authorize");
     json_of(tokens, 200).await["access_token"].as_str().expect("access token").to_string()
-}
-
-async fn json_of(response: reqwest::Response, status: u16) -> Value {
-    let got = response.status().as_u16();
-    let body: Value = response.json().await.unwrap_or(Value::Null);
-    assert_eq!(got, status, "{body}");
-    body
 }
 
 /// `count` sanction letters, each a workflow the officer signs (alone).

@@ -1,0 +1,128 @@
+//! Helpers that several of the end-to-end modules used word for word, kept once here.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use axum::routing::post;
+use reqwest::redirect::Policy;
+use serde_json::{Value, json};
+use signet_client::SealedRequest;
+use signet_testkit::gateway::Integrator;
+use signet_testkit::pki::TestPki;
+use signet_testkit::problem::unescape;
+use signet_testkit::server::TestApp;
+
+/// The browser drivers (Node.js scripts on playwright-core) and their `node_modules`.
+pub const DRIVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
+
+/// The password `TestApp::tenant` gives each tenant's first administrator.
+pub const ADMIN_PASSWORD: &str = "correct horse battery";
+
+/// An id that no tenant has.
+pub const MISSING: i64 = 2_000_000_000;
+
+/// The build's target directory, under which the browser tests keep their screenshots.
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target")))
+}
+
+/// The body of `response` as JSON, after checking its status (the body shows when it differs).
+pub async fn json_of(response: reqwest::Response, status: u16) -> Value {
+    let got = response.status().as_u16();
+    let body: Value = response.json().await.unwrap_or(Value::Null);
+    assert_eq!(got, status, "{body}");
+    body
+}
+
+/// The hidden fields of the form after `marker` on a page, as the browser sends them back.
+pub fn hidden_fields(html: &str, marker: &str) -> Vec<(String, String)> {
+    let form = html.split(marker).nth(1).and_then(|rest| rest.split("</form>").next()).unwrap_or_default();
+    form.split("<input type=\"hidden\" name=\"")
+        .skip(1)
+        .filter_map(|rest| {
+            let (name, rest) = rest.split_once('"')?;
+            let value = rest.split_once("value=\"")?.1.split('"').next()?;
+            Some((unescape(name), unescape(value)))
+        })
+        .collect()
+}
+
+/// A client that behaves as a browser without JavaScript on the signer pages: redirects are
+/// answered, not followed.
+pub fn browser() -> reqwest::Client {
+    reqwest::Client::builder().redirect(Policy::none()).build().expect("client")
+}
+
+/// Opens the signer page at `link` and signs it with a typed `name`.
+pub async fn sign_typed(link: &str, name: &str) {
+    let http = browser();
+    assert_eq!(http.get(link).send().await.expect("page").status(), 200);
+    let signed = http
+        .post(format!("{link}/sign"))
+        .form(&[("mode", "typed"), ("typedName", name), ("font", "handwriting"), ("consent", "on")])
+        .send()
+        .await
+        .expect("sign");
+    assert_eq!(signed.status(), 200, "signing as {name}");
+}
+
+/// The signing link of `email` in a started workflow's answer.
+pub fn link_of(started: &Value, email: &str) -> String {
+    started["signingUrls"]
+        .as_array()
+        .expect("signingUrls")
+        .iter()
+        .find(|u| u["emailId"] == email)
+        .and_then(|u| u["url"].as_str())
+        .expect("url")
+        .to_string()
+}
+
+/// The bodies a webhook receiver was posted, in order.
+pub type Inbox = Arc<Mutex<Vec<String>>>;
+
+/// A webhook receiver on a free port: its URL and what it received.
+pub async fn receiver() -> (String, Inbox) {
+    let inbox: Inbox = Arc::default();
+    let kept = inbox.clone();
+    let app = axum::Router::new().route(
+        "/hooks",
+        post(move |body: String| {
+            let kept = kept.clone();
+            async move {
+                kept.lock().expect("lock").push(body);
+                axum::http::StatusCode::NO_CONTENT
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}/hooks", listener.local_addr().expect("addr"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (url, inbox)
+}
+
+/// Posts a sealed gateway request as the integrator's server does.
+pub async fn submit(app: &TestApp, who: &Integrator, sealed: &SealedRequest) -> reqwest::Response {
+    who.submit(&app.base(), sealed).await
+}
+
+/// A signing certificate in a PKCS#12, as a user uploads it for a signing profile.
+pub fn signer_p12(password: &str) -> Vec<u8> {
+    TestPki::new("Treasury Test CA").signer_p12("Treasury Signing", Some("Acme Bank"), password)
+}
+
+/// An identity provider that publishes only its discovery document: enough to save it.
+pub async fn discovery_server() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let issuer = format!("http://{}", listener.local_addr().expect("address"));
+    let document = json!({
+        "issuer": issuer, "authorization_endpoint": format!("{issuer}/auth"),
+        "token_endpoint": format!("{issuer}/token"), "jwks_uri": format!("{issuer}/jwks"),
+    });
+    let router = axum::Router::new()
+        .route("/.well-known/openid-configuration", axum::routing::get(move || async move { axum::Json(document) }));
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    issuer
+}
