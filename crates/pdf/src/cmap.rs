@@ -12,9 +12,9 @@
 
 use std::collections::HashMap;
 
+use crate::lexer::{Lexer, Token};
 use crate::object::{Dict, Object};
 use crate::reader::Document;
-use crate::text::{Lexer, Token};
 
 /// Most `bfchar` and `bfrange` entries read from one CMap: a full CJK font maps ~30,000.
 const MAX_MAPPINGS: usize = 100_000;

@@ -19,6 +19,7 @@ mod fonts;
 pub mod forms;
 mod images;
 mod layout;
+mod lexer;
 pub mod object;
 pub mod overlay;
 mod parser;

@@ -16,7 +16,21 @@ use signet_sigcrypto::pki::{self, IssueOptions, KeyAlgo, LocalCa};
 use signet_signing::{LocalKeySigner, RawSigner};
 
 use crate::config::Config;
-use crate::keys::KeyPairDer;
+
+/// A certificate and its PKCS#8 private key, both DER. The key is empty when an HSM holds
+/// it ([`Keyring`]).
+#[derive(Clone)]
+pub struct KeyPairDer {
+    pub cert_der: Vec<u8>,
+    pub key_pkcs8_der: Vec<u8>,
+}
+
+impl KeyPairDer {
+    /// Whether the private key is in the HSM rather than here.
+    pub fn in_hsm(&self) -> bool {
+        self.key_pkcs8_der.is_empty()
+    }
+}
 
 /// Size of the RSA sealing keys Signet makes.
 const SEAL_KEY_BITS: u32 = 3072;

@@ -11,27 +11,13 @@ use signet_domain::Error;
 use signet_sigcrypto::pki::{self, IssueOptions, IssuedCert, LocalCa};
 use signet_store::{SigningKeyRow, Store};
 
+pub use crate::keyring::KeyPairDer;
 use crate::keyring::Keyring;
 
 pub const GATEWAY_PURPOSE: &str = "gateway-rsa";
 pub const CA_PURPOSE: &str = "platform-ca";
 pub const SEAL_PURPOSE: &str = "document-seal";
 pub const ASP_PURPOSE: &str = "esign-asp";
-
-/// A certificate and its PKCS#8 private key, both DER. The key is empty when an HSM holds
-/// it ([`crate::keyring`]).
-#[derive(Clone)]
-pub struct KeyPairDer {
-    pub cert_der: Vec<u8>,
-    pub key_pkcs8_der: Vec<u8>,
-}
-
-impl KeyPairDer {
-    /// Whether the private key is in the HSM rather than here.
-    pub fn in_hsm(&self) -> bool {
-        self.key_pkcs8_der.is_empty()
-    }
-}
 
 #[derive(Clone)]
 pub struct PlatformKeys {
