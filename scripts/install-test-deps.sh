@@ -49,6 +49,8 @@ if ! python_ok; then
 fi
 
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest
+# Finds dependencies a manifest names and no code uses (scripts/test.sh runs it).
+command -v cargo-machete >/dev/null 2>&1 || env -u CARGO_TARGET_DIR cargo install --locked cargo-machete
 
 # The browser tests (crates/server/tests/e2e/gateway_browser.rs) drive Debian's chromium through
 # playwright-core (no bundled browser), which needs Node.js 20 or later and npm; the single

@@ -23,6 +23,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+echo "== unused dependencies (cargo machete)"
+cargo machete
 echo "== tests (SQLite and PostgreSQL)"
 cargo nextest run --workspace --no-fail-fast "$@"
 echo "== the signer utility built for Windows (x86_64-pc-windows-gnu, mingw-w64)"

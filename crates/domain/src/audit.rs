@@ -22,6 +22,29 @@ pub struct AuditEvent {
     pub detail: serde_json::Value,
 }
 
+/// A workflow event once committed, as the `workflow.event` job carries it to what follows
+/// (e-mails, webhooks, automated signing): the store writes it with the event, in the same
+/// transaction; the job reads it. Enough to find the event again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkflowEventJob {
+    pub tenant_id: crate::TenantId,
+    pub workflow_id: crate::WorkflowId,
+    pub seq: i64,
+    /// The event's action (`signatory.notified`, `workflow.completed`, …).
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub target: String,
+    pub at: i64,
+}
+
+impl WorkflowEventJob {
+    /// The id in `signatory:ID` targets.
+    pub fn signatory_id(&self) -> Option<crate::SignatoryId> {
+        self.target.strip_prefix("signatory:").and_then(|id| id.parse::<i64>().ok()).map(crate::SignatoryId::from)
+    }
+}
+
 /// A stored, chained entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -6,13 +6,28 @@ use std::io::{Cursor, Read};
 
 use sevenz_rust2::{ArchiveReader, Password};
 
-use crate::payload::PayloadLimits;
 use crate::{ErrorCode, GatewayFailure};
 
 /// Default largest decompressed file: 50 MB.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 50 * 1024 * 1024;
 /// Default largest decompressed/compressed ratio.
 pub const DEFAULT_MAX_RATIO: u64 = 200;
+
+/// Limits on `File` (declared here, beside the decompression they bound, and used by the
+/// payload reader for plain files too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PayloadLimits {
+    /// Largest decoded (and decompressed) file, bytes. Default 50 MB.
+    pub max_file_bytes: u64,
+    /// Largest decompressed/compressed ratio for `IsCompressed`. Default 200.
+    pub max_ratio: u64,
+}
+
+impl Default for PayloadLimits {
+    fn default() -> Self {
+        Self { max_file_bytes: DEFAULT_MAX_FILE_BYTES, max_ratio: DEFAULT_MAX_RATIO }
+    }
+}
 
 fn invalid(detail: impl Into<String>) -> GatewayFailure {
     GatewayFailure::new(ErrorCode::InvalidParameters, detail)

@@ -18,7 +18,7 @@ mod key;
 mod payload;
 mod result;
 
-pub use archive::{DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_RATIO, decompress_7z};
+pub use archive::{DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_RATIO, PayloadLimits, decompress_7z};
 pub use cipher::{
     Profile, SESSION_KEY_LEN, SessionKey, b64_decode_lenient, b64_encode, ecb_decrypt, ecb_encrypt, gcm_open, gcm_seal,
     sha256,
@@ -32,9 +32,9 @@ pub use image::{ImageKind, MAX_IMAGE_BYTES, MIN_IMAGE_BYTES, check_signature_ima
 pub use key::{GatewayKey, KeyBits};
 pub use payload::{
     BoxRect, Document, DocumentDetail, ESignatureOptions, FileType, MAX_DOCUMENTS, MAX_NAME_CHARS, MAX_REASON_CHARS,
-    MAX_REFERENCE_LEN, PageBox, PageSelection, Payload, PayloadHead, PayloadLimits, PayloadObject, PdfOptions,
-    ReturnUrls, SignaturePosition, SignatureType, is_http_url, parse_kept_payload, parse_payload, parse_payload_with,
-    read_head, without_authtoken,
+    MAX_REFERENCE_LEN, PageBox, PageSelection, Payload, PayloadHead, PayloadObject, PdfOptions, ReturnUrls,
+    SignaturePosition, SignatureType, is_http_url, parse_kept_payload, parse_payload, parse_payload_with, read_head,
+    without_authtoken,
 };
 pub use result::{
     FormPage, FormScript, HashSignature, ResultPost, ReturnStatus, html_escape, new_transaction_number,

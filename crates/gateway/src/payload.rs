@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::archive::{DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_RATIO, decompress_7z};
+use crate::archive::{PayloadLimits, decompress_7z};
 use crate::cipher::b64_decode_lenient;
 use crate::{ErrorCode, GatewayFailure};
 
@@ -336,21 +336,6 @@ impl Payload {
     /// Whether the request enables the given signature type.
     pub fn has_type(&self, t: SignatureType) -> bool {
         self.signature_types.contains(&t)
-    }
-}
-
-/// Limits on `File`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PayloadLimits {
-    /// Largest decoded (and decompressed) file, bytes. Default 50 MB.
-    pub max_file_bytes: u64,
-    /// Largest decompressed/compressed ratio for `IsCompressed`. Default 200.
-    pub max_ratio: u64,
-}
-
-impl Default for PayloadLimits {
-    fn default() -> Self {
-        Self { max_file_bytes: DEFAULT_MAX_FILE_BYTES, max_ratio: DEFAULT_MAX_RATIO }
     }
 }
 

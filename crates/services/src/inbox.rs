@@ -6,7 +6,7 @@
 use signet_domain::{Error, SignatoryId};
 use signet_store::{LotRow, SignatoryRow, WorkflowRow};
 
-use crate::lots::Lot;
+use crate::bulk::lots::Lot;
 use crate::{Caller, Services};
 
 /// What waits for the caller.
@@ -52,7 +52,7 @@ pub async fn own_turn(svc: &Services, caller: &Caller, id: SignatoryId) -> Resul
 
 /// A lot of the tenant with its workflows' ids and names.
 pub async fn lot_with_names(svc: &Services, caller: &Caller, lot_id: i64) -> Result<(Lot, Vec<(i64, String)>), Error> {
-    let lot = crate::lots::get(svc, caller, lot_id).await?;
+    let lot = crate::bulk::lots::get(svc, caller, lot_id).await?;
     let mut named = Vec::with_capacity(lot.workflow_ids.len());
     for &id in &lot.workflow_ids {
         let name = svc.store.workflow(caller.tenant_id, id.into()).await?.map(|w| w.name).unwrap_or_default();

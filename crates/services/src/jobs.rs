@@ -49,7 +49,7 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
         signet_store::WEBHOOK_DELIVER_JOB => crate::webhooks::deliver(state, job).await,
         signet_store::CRM_PUSH_JOB => crate::sales::run_push_job(state, job).await,
         signet_store::STAMP_LOW_STOCK_JOB => crate::stamps::run_low_stock_job(state, job).await,
-        signet_store::BULK_RUN_JOB => crate::bulk::run_slice(state, job).await,
+        signet_store::BULK_RUN_JOB => crate::bulk::run::run_slice(state, job).await,
         signet_store::EXPORT_RUN_JOB => crate::exports::run_job(state, job).await,
         PURGE_EXPIRED_TOKENS => {
             let purged = store.purge_expired_refresh_tokens(now_millis()).await.map_err(|e| e.to_string())?;

@@ -3,7 +3,7 @@
 //! a few at once, a bounded queue behind them, a fast refusal beyond it). Both fail closed:
 //! a record that is full refuses newcomers rather than forgetting who was counted, and a
 //! queue that is full refuses rather than growing. What must hold across instances (per
-//! account) is counted in the database instead (`login::admit_attempt`, `login::check_account`).
+//! account) is counted in the database instead ([`admit_attempt`], `login::check_account`).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -11,7 +11,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use signet_domain::Error;
+use signet_store::{AuthAttempt, AuthThrottle};
 use tokio::sync::Semaphore;
+
+use crate::Services;
 
 /// Most addresses one limiter remembers; past it, once ended windows are forgotten, a new
 /// address is refused until some window ends (fails closed, never forgets a count).
@@ -232,6 +235,28 @@ impl Doors {
             gateway_status: IpRateLimiter::per_minute(config.gateway_status_per_minute),
             passwords: Passwords::new(config.password_hashing_limit, config.password_hashing_queue)?,
         })
+    }
+}
+
+/// Admits one sign-in attempt for `account_key` from `ip`, or refuses it (rate limited) with
+/// the remaining delay; the check and the count are one statement (see
+/// [`signet_store::Store::admit_auth_attempt`]). Keyed by account *and* address, so failures
+/// from one address cannot lock the account's owner out at another. Answers the throttle key,
+/// to clear after a success.
+pub async fn admit_attempt(svc: &Services, account_key: &str, ip: IpAddr) -> Result<String, Error> {
+    let throttle_key = format!("{account_key}|{ip}");
+    let window_ms = (svc.config.account_failure_window_secs * 1000) as i64;
+    let policy = AuthThrottle {
+        window_ms,
+        limit: i64::from(svc.config.account_failure_limit),
+        base_delay_ms: svc.config.account_failure_delay_ms as i64,
+        max_delay_ms: window_ms,
+    };
+    match svc.store.admit_auth_attempt(&throttle_key, &policy).await? {
+        AuthAttempt::Admitted => Ok(throttle_key),
+        AuthAttempt::Blocked { retry_after_ms } => {
+            Err(Error::RateLimited { retry_after_secs: (retry_after_ms as u64).div_ceil(1000).max(1) })
+        }
     }
 }
 

@@ -159,28 +159,6 @@ pub async fn verify_code(
     }
 }
 
-/// Admits one sign-in attempt for `account_key` from `ip`, or refuses it (rate limited) with
-/// the remaining delay; the check and the count are one statement (see
-/// [`signet_store::Store::admit_auth_attempt`]). Keyed by account *and* address, so failures
-/// from one address cannot lock the account's owner out at another. Answers the throttle key,
-/// to clear after a success.
-pub async fn admit_attempt(svc: &Services, account_key: &str, ip: IpAddr) -> Result<String, Error> {
-    let throttle_key = format!("{account_key}|{ip}");
-    let window_ms = (svc.config.account_failure_window_secs * 1000) as i64;
-    let policy = AuthThrottle {
-        window_ms,
-        limit: i64::from(svc.config.account_failure_limit),
-        base_delay_ms: svc.config.account_failure_delay_ms as i64,
-        max_delay_ms: window_ms,
-    };
-    match svc.store.admit_auth_attempt(&throttle_key, &policy).await? {
-        AuthAttempt::Admitted => Ok(throttle_key),
-        AuthAttempt::Blocked { retry_after_ms } => {
-            Err(Error::RateLimited { retry_after_secs: (retry_after_ms as u64).div_ceil(1000).max(1) })
-        }
-    }
-}
-
 /// How a user's sign-in with a password (and second factor) ended.
 #[derive(Debug)]
 pub enum PasswordSignIn {
@@ -205,7 +183,7 @@ pub async fn sign_in_with_password(
     // The password check's seat first: when the checks are all taken, a crowd of sign-ins is
     // refused before it reads or writes anything (its throttle records included).
     let password_seat = svc.doors.passwords.seat()?;
-    let account_key = admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
+    let account_key = crate::limits::admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
     let principal = svc.store.principal_by_email(email).await?;
     // Read for unknown addresses too (no principal has id 0), alike in time.
     refuse_if_second_factor_locked(svc, principal.as_ref().map_or(0, |p| p.id)).await?;
@@ -324,7 +302,7 @@ pub async fn sign_in_with_code(
     email: &str,
     code: &str,
 ) -> Result<Option<PrincipalCredentials>, Error> {
-    let account_key = admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
+    let account_key = crate::limits::admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
     let account = verify_code(svc, email, code).await?;
     if account.is_some() {
         svc.store.clear_auth_failures(&account_key).await?;

@@ -10,17 +10,15 @@ use signet_domain::authority::{people, sessions};
 use signet_domain::paging::Page;
 use signet_domain::user::{SenderNotices, UserDetails, UserInput, UserKind, UserStatus, validate_user};
 use signet_domain::workflow::WorkflowState;
-use signet_domain::{Error, ErrorCode, FieldErrors, WorkflowId, now_millis};
+use signet_domain::{Error, ErrorCode, WorkflowId, now_millis};
 use signet_store::{UserFields, UserFilter, UserRow};
 
 use crate::mail::{self, Mail};
+use crate::passwords::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
 use crate::{Caller, Services, secrets};
 
 /// How long a set-password link works.
 pub const PASSWORD_LINK_TTL_MS: i64 = 72 * 3600 * 1000;
-/// Password length bounds (argon2id takes any length; the bound keeps hashing cheap).
-pub const MIN_PASSWORD_CHARS: usize = 12;
-pub const MAX_PASSWORD_CHARS: usize = 256;
 
 /// The key of national-id digests, derived from the platform's derivation secret: the
 /// digest finds a user by the number without the number being stored.
@@ -382,24 +380,6 @@ async fn mail_password_link(
         attachments: Vec::new(),
     };
     mail::enqueue(&svc.store, &mail, None).await
-}
-
-/// Password rules: length, not the e-mail address, not one of the commonest passwords.
-pub fn check_password(password: &str, email: Option<&str>) -> Result<(), Error> {
-    let chars = password.chars().count();
-    let mut errors = FieldErrors::new();
-    let mut add = |message: &str| errors.entry("password".to_string()).or_default().push(message.to_string());
-    if !(MIN_PASSWORD_CHARS..=MAX_PASSWORD_CHARS).contains(&chars) {
-        add(&format!("must be {MIN_PASSWORD_CHARS} to {MAX_PASSWORD_CHARS} characters"));
-    }
-    let lowered = password.to_lowercase();
-    if email.is_some_and(|e| lowered.contains(&e.to_lowercase())) {
-        add("must not contain your e-mail address");
-    }
-    if crate::breached::is_common(&lowered) {
-        add("is one of the most common passwords: choose another");
-    }
-    if errors.is_empty() { Ok(()) } else { Err(Error::Validation(errors)) }
 }
 
 /// Sets a password through a link (the token from the e-mail): once, before it expires.

@@ -128,9 +128,9 @@ async fn grant(state: &AppState, ip: IpAddr, request: &TokenRequest) -> ApiResul
     }
 }
 
-/// Admits one login attempt (see [`signet_services::login::admit_attempt`]).
+/// Admits one login attempt (see [`signet_services::limits::admit_attempt`]).
 async fn admit_attempt(state: &AppState, account_key: &str, ip: IpAddr) -> ApiResult<String> {
-    Ok(signet_services::login::admit_attempt(&state.services, account_key, ip).await?)
+    Ok(signet_services::limits::admit_attempt(&state.services, account_key, ip).await?)
 }
 
 async fn client_credentials(state: &AppState, ip: IpAddr, client_id: &str, secret: &str) -> ApiResult<TokenResponse> {

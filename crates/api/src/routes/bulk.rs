@@ -12,9 +12,9 @@ use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
+use signet_services::bulk::lots;
+use signet_services::bulk::send::{self as bulk_send, BulkSend};
 use signet_services::bulk::{self as service, Completion, JobStatus};
-use signet_services::bulk_send::{self, BulkSend};
-use signet_services::lots;
 use utoipa::ToSchema;
 
 use crate::AppState;

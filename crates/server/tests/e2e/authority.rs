@@ -288,17 +288,17 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "exports.audit_events" => export(exports::Dataset::AuditEvents).await,
         "audit.principal_names" => signet_services::audit::principal_names(svc, caller, &[]).await.map(drop),
         "exports.users" => export(exports::Dataset::Users).await,
-        "lots.choices" => lots::choices(svc, caller, None).await.map(drop),
-        "lots.create" => lots::create(svc, caller, "", MISSING, &[]).await.map(drop),
-        "lots.get" => lots::get(svc, caller, MISSING).await.map(drop),
+        "lots.choices" => bulk::lots::choices(svc, caller, None).await.map(drop),
+        "lots.create" => bulk::lots::create(svc, caller, "", MISSING, &[]).await.map(drop),
+        "lots.get" => bulk::lots::get(svc, caller, MISSING).await.map(drop),
         "bulk.start" => {
-            let send = bulk_send::BulkSend {
+            let send = bulk::send::BulkSend {
                 template_id: 0,
                 document_ids: Vec::new(),
                 file_base64: String::new(),
                 dry_run: true,
             };
-            bulk_send::start(svc, caller, send).await.map(drop)
+            bulk::send::start(svc, caller, send).await.map(drop)
         }
         other => panic!("no call for {other}"),
     }

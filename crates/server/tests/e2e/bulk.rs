@@ -353,9 +353,15 @@ async fn lots_and_lot_signing_refuse_what_they_cannot_do(backend: Backend) {
     };
     let admin = as_role(s.officer_id, Role::Administrator);
     let colleague = signet_services::users::create_internal(svc, &admin, &input).await.expect("colleague").user.id;
-    assert!(signet_services::lots::get(svc, &as_role(s.officer_id, Role::Signer), lot_id).await.is_ok(), "signer");
-    assert!(signet_services::lots::get(svc, &as_role(colleague, Role::Auditor), lot_id).await.is_ok(), "a reader");
-    let hidden = signet_services::lots::get(svc, &as_role(colleague, Role::Signer), lot_id).await;
+    assert!(
+        signet_services::bulk::lots::get(svc, &as_role(s.officer_id, Role::Signer), lot_id).await.is_ok(),
+        "signer"
+    );
+    assert!(
+        signet_services::bulk::lots::get(svc, &as_role(colleague, Role::Auditor), lot_id).await.is_ok(),
+        "a reader"
+    );
+    let hidden = signet_services::bulk::lots::get(svc, &as_role(colleague, Role::Signer), lot_id).await;
     assert_eq!(hidden.err().map(|e| e.code()), Some(signet_domain::ErrorCode::NotFound), "a colleague");
 }
 

@@ -698,7 +698,8 @@ pub async fn finish_second_factor(
     }
     let token_hash = secrets::hash_token(token);
     let pending = svc.store.sso_second_factor(&token_hash).await?.ok_or_else(expired)?;
-    let throttle = crate::login::admit_attempt(svc, &format!("sso-second-factor:{}", pending.principal_id), ip).await?;
+    let throttle =
+        crate::limits::admit_attempt(svc, &format!("sso-second-factor:{}", pending.principal_id), ip).await?;
     let code = code.trim();
     match crate::totp::second_factor(svc, pending.principal_id, Some(code).filter(|c| !c.is_empty())).await? {
         crate::totp::SecondFactor::Accepted | crate::totp::SecondFactor::NotRequired => {}

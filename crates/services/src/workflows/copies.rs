@@ -11,7 +11,7 @@ use signet_domain::workflow::{DocumentState, SignatoryState, WorkflowState};
 use signet_domain::{Error, SignatoryId, now_millis};
 use signet_store::{SignatoryRow, WorkflowRow};
 
-use super::signer::LinkClosed;
+use super::session::LinkClosed;
 use crate::Services;
 
 /// One file of a copy.
@@ -43,7 +43,7 @@ pub fn copy_until(svc: &Services, workflow: &WorkflowRow) -> i64 {
 /// complete, the signatory a participant (not one who handed their place on), and the copy
 /// window open.
 pub async fn open_copy(svc: &Services, id: SignatoryId, secret: &str) -> Result<Copy, LinkClosed> {
-    let (signatory, workflow) = super::signer::signatory_of_link(svc, id).await?;
+    let (signatory, workflow) = super::session::signatory_of_link(svc, id).await?;
     if !svc.link_key.matches(signatory.id.get(), signatory.link_version, secret) {
         return Err(LinkClosed::NotFound);
     }

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use signet_domain::audit::Actor;
 use signet_domain::fields::FieldValue;
-use signet_domain::workflow::{DocumentState, PlannedSignatory, SignatureMode, WorkflowState};
+use signet_domain::workflow::{DocumentState, SignatureMode, WorkflowState};
 use signet_domain::{DocumentId, Error, ErrorCode};
 use signet_esign::asp::{Outcome, Signed};
 use signet_signing::{PadesLevel, PdfSignOptions, PreparedRemotePdf};
@@ -21,7 +21,7 @@ use signet_store::{
 
 use super::placement::{self, FieldInputs, Placement};
 use super::sealing::version_key;
-use super::signer::SignerSession;
+use super::session::SignerSession;
 use crate::Services;
 use crate::esign::{EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, open_pending, send, take};
 use crate::gateway::seal::Mark;
@@ -38,17 +38,6 @@ struct PendingDocument {
     document_id: i64,
     base_version: i64,
     prepared: PreparedRemotePdf,
-}
-
-/// Signatories may sign with Aadhaar eSign only where an ESP is configured.
-pub fn check_modes(svc: &Services, planned: &[PlannedSignatory]) -> Result<(), Error> {
-    match planned.iter().position(|p| p.mode == SignatureMode::AadhaarEsign) {
-        Some(i) if svc.esign.is_none() => Err(Error::field(
-            &format!("signatories[{i}].modeOfSignature"),
-            "Aadhaar eSign is not configured on this service (esign_esp_url)",
-        )),
-        _ => Ok(()),
-    }
 }
 
 /// Whether this signer signs with Aadhaar eSign.

@@ -2,37 +2,17 @@
 //! after `workflow.completed`; automated signing when a signatory with the workflow's
 //! signing profile is notified; e-mails to the people concerned and webhooks to the tenant.
 
-use serde::Deserialize;
 use serde_json::json;
+use signet_domain::ErrorCode;
+use signet_domain::audit::WorkflowEventJob;
 use signet_domain::authority::signing::{ProfileOwner, SigningBy, may_sign_with};
-use signet_domain::{ErrorCode, SignatoryId, TenantId, WorkflowId};
 use signet_store::{AfterSignature, AutomatedSigner, WorkflowActor};
 
 use crate::Services;
 use crate::gateway::seal::Mark;
 
-/// The payload the store writes for each workflow event.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WorkflowEvent {
-    pub tenant_id: TenantId,
-    pub workflow_id: WorkflowId,
-    pub seq: i64,
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub target: String,
-    pub at: i64,
-}
-
-impl WorkflowEvent {
-    /// The id in `signatory:ID` targets.
-    pub fn signatory_id(&self) -> Option<SignatoryId> {
-        self.target.strip_prefix("signatory:").and_then(|id| id.parse::<i64>().ok()).map(SignatoryId::from)
-    }
-}
-
 pub async fn handle(state: &Services, payload: &str) -> Result<(), String> {
-    let event: WorkflowEvent = serde_json::from_str(payload).map_err(|e| format!("bad workflow event: {e}"))?;
+    let event: WorkflowEventJob = serde_json::from_str(payload).map_err(|e| format!("bad workflow event: {e}"))?;
     let signed_for = event.kind == "signatory.notified" && sign_automatically(state, &event).await?;
     match event.kind.as_str() {
         "workflow.completed" => {
@@ -47,7 +27,7 @@ pub async fn handle(state: &Services, payload: &str) -> Result<(), String> {
 }
 
 /// Sends the event to the tenant's webhooks (those subscribed to its type).
-async fn publish_webhook(state: &Services, event: &WorkflowEvent) -> Result<(), String> {
+async fn publish_webhook(state: &Services, event: &WorkflowEventJob) -> Result<(), String> {
     if !signet_domain::webhook::EVENT_TYPES.contains(&event.kind.as_str()) {
         return Ok(());
     }
@@ -70,7 +50,7 @@ async fn publish_webhook(state: &Services, event: &WorkflowEvent) -> Result<(), 
 /// signing profile (`hsmCertificateId`) when it is the signatory's, or else the signatory's
 /// own automated signing (a user who enrolled a certificate and consented); `true` when this
 /// signatory is signed for (no invitation then).
-async fn sign_automatically(state: &Services, event: &WorkflowEvent) -> Result<bool, String> {
+async fn sign_automatically(state: &Services, event: &WorkflowEventJob) -> Result<bool, String> {
     let Some(signatory_id) = event.signatory_id() else { return Ok(false) };
     let Some((signatory, workflow)) = state.store.signatory(signatory_id).await.map_err(|e| e.to_string())? else {
         return Ok(false);

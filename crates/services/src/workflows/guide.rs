@@ -11,7 +11,7 @@ use signet_signing::BoxSpec;
 use signet_store::DocumentRow;
 
 use super::placement::{self, Placement};
-use super::signer::SignerSession;
+use super::session::SignerSession;
 use crate::Services;
 use crate::heavy::Share;
 

@@ -223,8 +223,7 @@ fn expiry(request: &InitiateWorkflow, definition: &TemplateDefinition) -> Result
 async fn check(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) -> Result<Checked, Error> {
     check_fields(request)?;
     let planned = plan_signatories(&request.signatories)?;
-    super::esign::check_modes(svc, &planned)?;
-    super::otp::check_choice(svc, &planned)?;
+    super::offered::check_offered(svc, &planned)?;
     check_users(svc, tenant_id, &planned).await?;
     check_profile(svc, tenant_id, request.hsm_certificate_id, &planned).await?;
     let definition = template_definition(svc, tenant_id, request.template_id, &request.fields).await?;

@@ -18,11 +18,11 @@ use signet_domain::{Lang, Zone};
 use signet_locale::Catalogue;
 use signet_store::{SignatoryRow, WorkflowRow};
 
-use super::events::WorkflowEvent;
 use super::links::signer_url;
 use crate::Services;
 use crate::mail::{Mail, MailAttachment, enqueue};
 use crate::sms::{Purpose, SignerSms};
+use signet_domain::audit::WorkflowEventJob;
 
 fn setting(workflow: &WorkflowRow, key: &str) -> bool {
     let settings: serde_json::Value = serde_json::from_str(&workflow.settings).unwrap_or_default();
@@ -104,7 +104,7 @@ async fn queue(state: &Services, mail: Mail, key: String) -> Result<(), String> 
 /// its signers, and by SMS when the signatory has a mobile number and the installation an SMS
 /// provider. The e-mail is queued first and each goes as its own job, so a text that fails
 /// never holds the e-mail back.
-pub async fn invitation(state: &Services, event: &WorkflowEvent, reminder: bool) -> Result<(), String> {
+pub async fn invitation(state: &Services, event: &WorkflowEventJob, reminder: bool) -> Result<(), String> {
     let Some(id) = event.signatory_id() else { return Ok(()) };
     let Some((signatory, workflow)) = state.store.signatory(id).await.map_err(|e| e.to_string())? else {
         return Ok(());
@@ -128,7 +128,7 @@ const SMS_DOCUMENT_CHARS: usize = 40;
 /// signers' language; nothing when the signatory has no mobile number or nothing sends SMS.
 async fn invitation_sms(
     state: &Services,
-    event: &WorkflowEvent,
+    event: &WorkflowEventJob,
     (signatory, workflow): (&SignatoryRow, &WorkflowRow),
     words: Words,
     (who, url): (&str, &str),
@@ -164,7 +164,7 @@ fn shortened(text: &str, max: usize) -> String {
 /// The invitation (or reminder) e-mail.
 async fn invitation_mail(
     state: &Services,
-    event: &WorkflowEvent,
+    event: &WorkflowEventJob,
     (signatory, workflow): (&SignatoryRow, &WorkflowRow),
     words: Words,
     (who, url): (&str, &str),
@@ -219,7 +219,7 @@ fn participants(signatories: &[SignatoryRow]) -> Vec<&SignatoryRow> {
 }
 
 /// Completion and decline notices, and the sender's notice of each signature.
-pub async fn outcome(state: &Services, event: &WorkflowEvent) -> Result<(), String> {
+pub async fn outcome(state: &Services, event: &WorkflowEventJob) -> Result<(), String> {
     let kind = event.kind.as_str();
     if !matches!(kind, "workflow.completed" | "workflow.declined" | "signatory.signed") {
         return Ok(());
@@ -236,7 +236,7 @@ pub async fn outcome(state: &Services, event: &WorkflowEvent) -> Result<(), Stri
 }
 
 /// "Declined": to every participant when the workflow mails its signers, and to the sender.
-async fn declined(state: &Services, event: &WorkflowEvent, workflow: &WorkflowRow) -> Result<(), String> {
+async fn declined(state: &Services, event: &WorkflowEventJob, workflow: &WorkflowRow) -> Result<(), String> {
     let reason = workflow.state_reason.clone().unwrap_or_default();
     let line = |words: Words| words.say("declined.line", &[("document", &workflow.name), ("reason", &reason)]);
     let notice =
@@ -264,7 +264,7 @@ async fn declined(state: &Services, event: &WorkflowEvent, workflow: &WorkflowRo
 }
 
 /// "Signed by …": to the sender who asked to hear of each signature.
-async fn signed(state: &Services, event: &WorkflowEvent, workflow: &WorkflowRow) -> Result<(), String> {
+async fn signed(state: &Services, event: &WorkflowEventJob, workflow: &WorkflowRow) -> Result<(), String> {
     let Some(id) = event.signatory_id() else { return Ok(()) };
     let Some((signatory, _)) = state.store.signatory(id).await.map_err(|e| e.to_string())? else { return Ok(()) };
     let words = english(state, workflow).await;
@@ -288,7 +288,7 @@ struct SenderNotice {
 /// Mails `notice` to the console user who sent the workflow, when they chose to hear of it.
 async fn to_sender(
     state: &Services,
-    event: &WorkflowEvent,
+    event: &WorkflowEventJob,
     workflow: &WorkflowRow,
     notice: SenderNotice,
     attachments: Vec<MailAttachment>,
@@ -320,7 +320,7 @@ async fn to_sender(
 /// Everyone's copy: each participant (when the workflow mails its signers) and the sender
 /// (a console user) get the signed documents and the completion certificate, attached when
 /// they fit `mail_attachment_max_bytes`, and the participants a link to download them.
-async fn completion(state: &Services, event: &WorkflowEvent, workflow: &WorkflowRow) -> Result<(), String> {
+async fn completion(state: &Services, event: &WorkflowEventJob, workflow: &WorkflowRow) -> Result<(), String> {
     let files = super::copies::files_of(state, workflow).await.map_err(|e| e.to_string())?;
     let attachments = attachments_within(&files, state.config.mail_attachment_max_bytes);
     let until_millis = super::copies::copy_until(state, workflow);

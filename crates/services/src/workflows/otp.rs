@@ -18,11 +18,10 @@
 //!   Declining and commenting stay open without it: they sign nothing.
 
 use serde_json::json;
-use signet_domain::workflow::PlannedSignatory;
 use signet_domain::{Error, ErrorCode, Lang, Millis, now_millis};
 use signet_store::{NewSignerCode, SignerCodeRow, WorkflowActor};
 
-use super::signer::SignerSession;
+use super::session::SignerSession;
 use crate::Services;
 
 /// How long a code works.
@@ -151,18 +150,6 @@ pub fn send_refusal(row: Option<&SignerCodeRow>, now: Millis) -> OtpRefusal {
 /// Whether the sender asked this signer for a code.
 pub fn required(session: &SignerSession) -> bool {
     session.signatory.otp_sms
-}
-
-/// A code by SMS can be asked for only where an SMS provider is configured (the domain's
-/// plan already made sure each such signatory has a mobile number).
-pub fn check_choice(svc: &Services, planned: &[PlannedSignatory]) -> Result<(), Error> {
-    match planned.iter().position(|p| p.otp_sms) {
-        Some(i) if svc.sms.is_none() => Err(Error::field(
-            &format!("signatories[{i}].otpBySms"),
-            "a code by SMS needs an SMS provider on this service (sms_account_sid, sms_auth_token, sms_from)",
-        )),
-        _ => Ok(()),
-    }
 }
 
 /// Where the signer stands, for the page; a store failure is an error.

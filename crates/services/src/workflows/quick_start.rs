@@ -53,8 +53,7 @@ pub async fn start(
     let (tenant_id, actor) = (caller.tenant_id, &caller.actor);
     let plan = svc.heavy.run(Share::Tenant(tenant_id), plan).await??;
     let planned: Vec<_> = plan.signatories.iter().map(|s| s.planned.clone()).collect();
-    super::esign::check_modes(svc, &planned)?;
-    super::otp::check_choice(svc, &planned)?;
+    super::offered::check_offered(svc, &planned)?;
     if plan.first_signature.is_some()
         && planned.first().is_some_and(|p| p.mode == signet_domain::workflow::SignatureMode::AadhaarEsign)
     {

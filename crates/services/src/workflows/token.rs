@@ -16,7 +16,7 @@ use signet_store::{AfterSignature, DocumentRow, SignedVersion, WorkflowActor};
 
 use super::placement::{self, FieldInputs, Placement};
 use super::sealing::version_key;
-use super::signer::SignerSession;
+use super::session::SignerSession;
 use crate::gateway::seal::Mark;
 use crate::heavy::Share;
 use crate::{Services, secrets};

@@ -2,8 +2,7 @@
 //! log by `crate::chain`), and the `workflow.event` job that each event enqueues in the same
 //! transaction: e-mails and webhooks are sent from that job, so they happen once, after commit.
 
-use serde_json::json;
-use signet_domain::audit::{AuditEntry, AuditEvent};
+use signet_domain::audit::{AuditEntry, AuditEvent, WorkflowEventJob};
 use signet_domain::{TenantId, WorkflowId};
 
 use super::envelope::WorkflowRow;
@@ -31,16 +30,17 @@ impl WorkflowActor {
     }
 }
 
-/// The payload of the `workflow.event` job for a chained entry: enough to find the event again.
-pub(super) fn event_job_payload(tenant_id: TenantId, workflow_id: WorkflowId, entry: &AuditEntry) -> serde_json::Value {
-    json!({
-        "tenantId": tenant_id,
-        "workflowId": workflow_id,
-        "seq": entry.seq,
-        "type": &entry.action,
-        "target": &entry.target,
-        "at": entry.at,
-    })
+/// The payload of the `workflow.event` job for a chained entry.
+pub(super) fn event_job_payload(tenant_id: TenantId, workflow_id: WorkflowId, entry: &AuditEntry) -> String {
+    let job = WorkflowEventJob {
+        tenant_id,
+        workflow_id,
+        seq: entry.seq,
+        kind: entry.action.clone(),
+        target: entry.target.clone(),
+        at: entry.at,
+    };
+    serde_json::to_string(&job).unwrap_or_default()
 }
 
 /// Appends to the workflow's chain inside an open transaction and enqueues the event's job
@@ -58,7 +58,7 @@ macro_rules! append_event {
              VALUES ($1, $2, $3, 'ready', $4, 5, $4, $5)",
         )
         .bind(job)
-        .bind(payload.to_string())
+        .bind(payload)
         .bind(format!("{job}:{workflow_id}:{}", entry.seq))
         .bind(entry.at)
         .bind(tenant_id.get())

@@ -15,8 +15,8 @@ use signet_api::AppState;
 use signet_api::extract::ApiPath;
 use signet_domain::Error;
 use signet_domain::access::Permission;
+use signet_services::bulk::send::{self as bulk_send, BulkSend};
 use signet_services::bulk::{self, JobStatus};
-use signet_services::bulk_send::{self, BulkSend};
 use signet_services::documents::{self, check_pdf};
 use signet_services::heavy::Share;
 

@@ -124,7 +124,8 @@ pub async fn sign_lot(
             return Err(Error::field("consent", session.text.s("inbox.tick_to_consent")));
         }
         let image = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &image);
-        signet_services::lots::sign(&state.services, &session.auth.caller(), id, &image, comments.as_deref()).await
+        signet_services::bulk::lots::sign(&state.services, &session.auth.caller(), id, &image, comments.as_deref())
+            .await
     }
     .await;
     match signed {

@@ -10,7 +10,7 @@ use axum::response::Response;
 use signet_api::AppState;
 use signet_domain::Error;
 use signet_domain::access::Permission;
-use signet_services::lots;
+use signet_services::bulk::lots;
 
 use super::session::see_other;
 use super::{FormFields, Frame, Session, render, shown_again};

@@ -15,7 +15,8 @@ use signet_api::extract::{ApiPath, ClientIp};
 use signet_domain::audit::Actor;
 use signet_gateway::{Document, Payload, SignatureType};
 use signet_services::Services;
-use signet_services::esign::{Answered, EsignRefused};
+use signet_services::esign::EsignRefused;
+use signet_services::esign::dispatch::Answered;
 use signet_services::gateway::esign;
 use signet_services::gateway::seal::Mark;
 use signet_services::gateway::transaction::{self, Delivery, OpenTransaction, TransactionClosed, TransactionEnd};
@@ -300,7 +301,7 @@ pub async fn esign_answer(
     let Some(response) = fields.iter().find(|(k, _)| k.eq_ignore_ascii_case("eSignResponse")).map(|(_, v)| v) else {
         return (StatusCode::BAD_REQUEST, error_page(text, text.s("gateway_page.esp_no_answer"))).into_response();
     };
-    match signet_services::esign::answer(&state, response.as_bytes(), Some(ip.to_string())).await {
+    match signet_services::esign::dispatch::answer(&state, response.as_bytes(), Some(ip.to_string())).await {
         Ok(Answered::Gateway(delivery)) => delivered(text, delivery),
         Ok(Answered::Workflow(said)) => crate::workflow::message(StatusCode::OK, "Aadhaar eSign", &said),
         Err(refused) => esign_refused(&state, None, text, refused).await,

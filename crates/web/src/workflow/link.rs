@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use signet_domain::{Error, Lang};
 use signet_services::Services;
-use signet_services::workflows::signer::{self, LinkClosed, SignerSession};
+use signet_services::workflows::session::{self, LinkClosed, SignerSession};
 
 use super::{capitalised, message_in, user_text};
 use crate::console::text::{Text, key};
@@ -54,7 +54,7 @@ impl FromRequestParts<Services> for SignerLink {
         let param = |name: &str| params.iter().find(|(key, _)| *key == name).map(|(_, value)| value.to_string());
         let id = param("id").and_then(|id| id.parse::<i64>().ok()).ok_or_else(not_found)?;
         let secret = param("secret").ok_or_else(not_found)?;
-        let session = match signer::open_link(state, id.into(), &secret).await {
+        let session = match session::open_link(state, id.into(), &secret).await {
             Ok(session) => session,
             // Everyone has signed: the link now gives the signer's copy.
             Err(closed @ LinkClosed::Gone(_)) => {

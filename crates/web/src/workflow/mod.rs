@@ -24,7 +24,8 @@ use signet_services::gateway::seal::Mark;
 use signet_services::records::AfterSignature;
 use signet_services::workflows::otp as otp_service;
 use signet_services::workflows::placement::{self, FieldInputs, Placement};
-use signet_services::workflows::signer::{self, LinkClosed, SignerRefusal};
+use signet_services::workflows::session::LinkClosed;
+use signet_services::workflows::signer::{self, SignerRefusal};
 
 use crate::console::text::{Text, key};
 use crate::form::{Methods, Submission, UploadRule, mark_from, read_submission};

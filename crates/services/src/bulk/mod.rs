@@ -9,24 +9,38 @@
 //! nor keeps mail and webhooks waiting. A job survives restarts: the items not yet done are
 //! simply claimed again by the next slice.
 
-use signet_domain::authority::jobs::{JobAct, may_act_on_job};
-use std::time::Duration;
-
-use futures_util::StreamExt;
 use serde::Serialize;
-use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
+use signet_domain::authority::jobs::{JobAct, may_act_on_job};
+use signet_domain::{Error, ErrorCode, Millis, TenantId};
 use signet_store::{BulkItemRow, BulkJobRow, BulkProgress};
 
 use crate::{Caller, Services};
 
-/// How long one slice works before it hands over to the next.
-const SLICE: Duration = Duration::from_secs(5);
-/// Items claimed at a time.
-const CLAIM_BATCH: i64 = 8;
-/// Items worked on at once.
-const ITEM_CONCURRENCY: usize = 4;
-/// Longest outcome text kept per item.
-const MAX_DETAIL_CHARS: usize = 500;
+pub mod lots;
+pub mod run;
+pub mod send;
+
+/// What a bulk job does with each item, stored as the job's `kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BulkKind {
+    /// One workflow started per row of a sheet ([`send`]).
+    Send,
+    /// One signature applied to each workflow of a lot ([`lots`]).
+    LotSign,
+}
+
+impl BulkKind {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BulkKind::Send => "bulk_send",
+            BulkKind::LotSign => "lot_sign",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<BulkKind> {
+        [BulkKind::Send, BulkKind::LotSign].into_iter().find(|k| k.as_str() == text)
+    }
+}
 
 /// What became of one item.
 pub struct Outcome {
@@ -178,94 +192,9 @@ pub fn report_line(item: &BulkItemRow) -> String {
 
 pub const REPORT_HEADER: &str = "item,input,state,result,detail\r\n";
 
-/// The `bulk.run` queue job: a slice of the job's items.
-pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), String> {
-    let payload: serde_json::Value = serde_json::from_str(&job.payload).map_err(|e| e.to_string())?;
-    let id = payload["bulkJobId"].as_i64().ok_or("a bulk slice without its job")?;
-    let Some(bulk) = svc.store.bulk_job_by_id(id).await.map_err(|e| e.to_string())? else {
-        return Ok(());
-    };
-    if !matches!(bulk.status.as_str(), "queued" | "running") {
-        // A slice run again after its worker died between ending the job and announcing it.
-        return announce(svc, id).await.map_err(|e| e.to_string());
-    }
-    svc.store.start_bulk_job(id).await.map_err(|e| e.to_string())?;
-    let deadline = tokio::time::Instant::now() + SLICE;
-    let lease_ms = Millis::try_from(svc.config.bulk_item_lease_ms).unwrap_or(Millis::MAX).max(1_000);
-    loop {
-        let current = svc.store.bulk_job_by_id(id).await.map_err(|e| e.to_string())?.ok_or("the bulk job vanished")?;
-        if current.cancel_requested {
-            svc.store.skip_pending_items(id, "cancelled").await.map_err(|e| e.to_string())?;
-        }
-        let items = svc
-            .store
-            .claim_bulk_items(id, now_millis().saturating_add(lease_ms), CLAIM_BATCH)
-            .await
-            .map_err(|e| e.to_string())?;
-        if items.is_empty() {
-            break;
-        }
-        // Items are independent: a few at once keep both the cores and the database busy.
-        let finished: Vec<Result<(), String>> = futures_util::stream::iter(items)
-            .map(|item| {
-                let current = &current;
-                async move {
-                    let outcome = run_item(svc, current, &item).await;
-                    let detail: String = outcome.detail.chars().take(MAX_DETAIL_CHARS).collect();
-                    svc.store
-                        .finish_bulk_item(id, item.item_no, outcome.state, outcome.result_ref.as_deref(), &detail)
-                        .await
-                        .map_err(|e| e.to_string())
-                }
-            })
-            .buffer_unordered(ITEM_CONCURRENCY)
-            .collect()
-            .await;
-        finished.into_iter().collect::<Result<(), String>>()?;
-        if tokio::time::Instant::now() >= deadline {
-            svc.store
-                .continue_bulk_job(TenantId::from(bulk.tenant_id), id, now_millis())
-                .await
-                .map_err(|e| e.to_string())?;
-            return Ok(());
-        }
-    }
-    let progress = svc.store.bulk_progress(id).await.map_err(|e| e.to_string())?;
-    if progress.open() > 0 {
-        // Items another worker holds: look again once their lease could have run out.
-        svc.store
-            .continue_bulk_job(TenantId::from(bulk.tenant_id), id, now_millis() + 5_000)
-            .await
-            .map_err(|e| e.to_string())?;
-        return Ok(());
-    }
-    finish(svc, &bulk).await.map_err(|e| e.to_string())
-}
-
-async fn run_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> Outcome {
-    let outcome = match job.kind.as_str() {
-        crate::lots::LOT_SIGN => crate::lots::sign_item(svc, job, item).await,
-        crate::bulk_send::BULK_SEND => crate::bulk_send::send_item(svc, job, item).await,
-        other => Err(Error::internal(format!("unknown bulk kind {other}"))),
-    };
-    outcome.unwrap_or_else(|error| {
-        let detail = match &error {
-            Error::Internal(_) => {
-                tracing::error!(%error, job = %job.public_id, item = item.item_no, "a bulk item failed");
-                "an internal error; see the server log".to_string()
-            }
-            Error::Validation(fields) => {
-                fields.iter().map(|(f, m)| format!("{f}: {}", m.join("; "))).collect::<Vec<_>>().join("; ")
-            }
-            other => other.to_string(),
-        };
-        Outcome::failed(None, detail)
-    })
-}
-
 /// Ends the job once every item is done: its status, then the completion record to the
 /// tenant's webhooks.
-async fn finish(svc: &Services, job: &BulkJobRow) -> Result<(), Error> {
+pub(super) async fn finish(svc: &Services, job: &BulkJobRow) -> Result<(), Error> {
     let progress = svc.store.bulk_progress(job.id).await?;
     let current = svc.store.bulk_job_by_id(job.id).await?.ok_or_else(|| Error::not_found("bulk job"))?;
     let status = match (current.cancel_requested, progress.failed) {
@@ -280,7 +209,7 @@ async fn finish(svc: &Services, job: &BulkJobRow) -> Result<(), Error> {
 /// Delivers the completion record of an ended job to the tenant's webhooks. Exactly once however
 /// often it is called: a delivery is keyed by the job's message id, so whichever worker ended the
 /// job, or took over a slice cut off before the announcement, makes the same one.
-async fn announce(svc: &Services, job_id: i64) -> Result<(), Error> {
+pub(super) async fn announce(svc: &Services, job_id: i64) -> Result<(), Error> {
     let ended = svc.store.bulk_job_by_id(job_id).await?.ok_or_else(|| Error::not_found("bulk job"))?;
     let progress = svc.store.bulk_progress(job_id).await?;
     let record = completion(svc, &ended, progress);

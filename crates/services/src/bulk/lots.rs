@@ -14,13 +14,11 @@ use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{Error, ErrorCode, FieldErrors, WorkflowId};
 use signet_store::{BulkItemRow, BulkJobRow, LotRow, NewBulkJob, UserFilter, UserRow, UserSort, WorkflowRow};
 
-use crate::bulk::{JobStatus, Outcome};
+use super::{BulkKind, JobStatus, Outcome, new_public_id, status};
 use crate::gateway::seal::Mark;
-use crate::workflows::signer::SignerSession;
+use crate::workflows::session::SignerSession;
 use crate::{Caller, Services};
 
-/// The bulk job kind of a lot's signing.
-pub const LOT_SIGN: &str = "lot_sign";
 /// Most workflows in one lot.
 pub const MAX_LOT_WORKFLOWS: usize = 1000;
 /// Longest lot name and reviewer comment.
@@ -198,7 +196,7 @@ pub async fn sign(
     if comments.is_some_and(|c| c.chars().count() > MAX_COMMENT_CHARS) {
         return Err(Error::field("reviewerComments", format!("must be at most {MAX_COMMENT_CHARS} characters")));
     }
-    let public_id = crate::bulk::new_public_id();
+    let public_id = new_public_id();
     let key = BlobKey::new(["tenant", &caller.tenant_id.to_string(), "bulk", &public_id, "signature"])?;
     svc.blob.put(&key, Bytes::from(image)).await.map_err(Error::internal)?;
     let items =
@@ -206,7 +204,7 @@ pub async fn sign(
     let job = NewBulkJob {
         public_id,
         tenant_id: caller.tenant_id,
-        kind: LOT_SIGN,
+        kind: BulkKind::LotSign.as_str(),
         subscriber_id: caller.principal_id,
         parent_id: lot.row.id,
         input: json!({"lotId": lot.row.id, "signerEmail": lot.row.signer_email, "signatureBlob": key.as_str(),
@@ -222,7 +220,7 @@ pub async fn sign(
             return Err(error);
         }
     };
-    crate::bulk::status(svc, &created).await
+    status(svc, &created).await
 }
 
 fn check_image(data: &str) -> Result<Vec<u8>, Error> {

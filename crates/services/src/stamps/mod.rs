@@ -14,11 +14,16 @@ use signet_domain::stamp::{
     self, Article, DutyKind, MAX_CERTIFICATE_BYTES, MAX_CERTIFICATE_PAGES, MAX_LOW_STOCK_THRESHOLD, StampState,
 };
 use signet_domain::{Error, FieldErrors, TenantId, now_millis};
-use signet_store::{ArticleEditRow, NewStamp, StampClaim, StampFilter, StampRow, StampSettings, StockRow};
+use signet_store::{ArticleEditRow, NewStamp, StampFilter, StampRow, StampSettings, StockRow};
 
 use crate::documents::{CheckedPdf, check_pdf, decode_base64};
 use crate::heavy::Share;
 use crate::{Caller, Services};
+
+mod held;
+pub mod provider;
+
+pub use held::{Held, StampRequest};
 
 /// How long certificates stay reserved for a document whose page is being made: long enough
 /// for the largest document, short enough that a crashed instance's hold lapses soon.
@@ -326,21 +331,6 @@ pub async fn set_settings(
     Ok(settings)
 }
 
-/// What a document's stamp duty is, and what its certificate page shows.
-#[derive(Debug, Clone)]
-pub struct StampRequest {
-    pub state_code: String,
-    /// The duty in rupees: the certificates taken add up to it.
-    pub duty: i64,
-    pub article: Option<Article>,
-    pub description: Option<String>,
-    pub first_party: Option<String>,
-    pub second_party: Option<String>,
-    pub paid_by: Option<String>,
-    /// Put the certificates' pages in front of the document (else they are only recorded).
-    pub attach_page: bool,
-}
-
 /// `stampDetails` of a workflow initiation, as sent.
 #[derive(Debug, Clone, Default)]
 pub struct StampDetails {
@@ -369,7 +359,7 @@ pub enum StampOrder {
     /// Certificates from the tenant's inventory.
     Inventory(StampRequest),
     /// Certificates the stamp provider issues (or issued) for the request.
-    Provider(crate::estamp::ProviderOrder),
+    Provider(provider::ProviderOrder),
 }
 
 /// The PDF of the tenant's certificate `id` as it was loaded or issued, named by its number;
@@ -415,7 +405,7 @@ async fn check_takeable(svc: &Services, tenant_id: TenantId, order: &StampOrder)
 pub async fn take(svc: &Services, tenant_id: TenantId, actor: &Actor, order: StampOrder) -> Result<Held, Error> {
     match order {
         StampOrder::Inventory(request) => reserve(svc, tenant_id, request).await,
-        StampOrder::Provider(order) => crate::estamp::obtain(svc, tenant_id, actor, order).await,
+        StampOrder::Provider(order) => provider::obtain(svc, tenant_id, actor, order).await,
     }
 }
 
@@ -511,8 +501,8 @@ fn provider_order(
     svc: &Services,
     details: StampDetails,
     mut errors: FieldErrors,
-) -> Result<crate::estamp::ProviderOrder, Error> {
-    if crate::estamp::HttpProvider::configured(svc).is_none() {
+) -> Result<provider::ProviderOrder, Error> {
+    if provider::HttpProvider::configured(svc).is_none() {
         return Err(Error::field(&field("eStampType"), "digital e-stamping is not configured on this server"));
     }
     let reference = details.provider_ref.as_deref().map(str::trim).unwrap_or_default().to_string();
@@ -541,7 +531,7 @@ fn provider_order(
     if !errors.is_empty() {
         return Err(Error::Validation(errors));
     }
-    Ok(crate::estamp::ProviderOrder {
+    Ok(provider::ProviderOrder {
         loan: serde_json::Value::Null,
         purpose: signet_domain::estamp::Purpose::Fetch,
         transaction: format!("fetch/{reference}"),
@@ -557,35 +547,13 @@ fn provider_order(
     })
 }
 
-/// Certificates held for one document while its page is made.
-pub struct Held {
-    pub reservation: String,
-    pub stamps: Vec<StampRow>,
-    request: StampRequest,
-}
-
-impl Held {
-    pub(crate) fn new(reservation: String, stamps: Vec<StampRow>, request: StampRequest) -> Held {
-        Held { reservation, stamps, request }
-    }
-
-    /// What the workflow's creation allocates.
-    pub fn claim(&self) -> StampClaim {
-        StampClaim {
-            reservation: self.reservation.clone(),
-            count: self.stamps.len(),
-            page_attached: self.request.attach_page,
-        }
-    }
-}
-
 /// Reserves certificates that make up the request's duty (`out_of_stock` otherwise, and then
 /// nothing is held).
 pub async fn reserve(svc: &Services, tenant_id: TenantId, request: StampRequest) -> Result<Held, Error> {
     let reservation = crate::secrets::random_token(16);
     let until = now_millis() + RESERVATION_MS;
     let stamps = svc.store.reserve_stamps(tenant_id, &request.state_code, request.duty, &reservation, until).await?;
-    Ok(Held { reservation, stamps, request })
+    Ok(Held::new(reservation, stamps, request))
 }
 
 /// Gives back what `held` still holds; a failure is logged (the hold lapses anyway).
@@ -605,14 +573,14 @@ pub async fn stamp_document(
     held: &Held,
     pdf: CheckedPdf,
 ) -> Result<(CheckedPdf, u32), Error> {
-    if !held.request.attach_page {
+    if !held.request().attach_page {
         return Ok((pdf, 0));
     }
     let mut fronts: Vec<Vec<u8>> = Vec::with_capacity(held.stamps.len());
     for stamp in &held.stamps {
         let certificate = match stamp.certificate_blob.as_deref() {
             Some(key) => svc.blob.get(&BlobKey::parse(key)?).await?.to_vec(),
-            None => certificate_page(stamp, &held.request),
+            None => certificate_page(stamp, held.request()),
         };
         fronts.push(certificate);
     }

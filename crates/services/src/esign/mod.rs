@@ -1,8 +1,8 @@
 //! Aadhaar eSign with Signet as the Application Service Provider (ASP): the configured ESP,
 //! the key Signet signs requests with, what it trusts in answers, the transaction id that
-//! carries a secret (see [`TxnId`]); sending a request ([`send`]) and taking an answer
-//! ([`answer`]) for a gateway transaction (`gateway::esign`) or a workflow signatory
-//! (`workflows::esign`).
+//! carries a secret (see [`TxnId`]); sending a request ([`send`]) for a gateway transaction
+//! (`gateway::esign`) or a workflow signatory (`workflows::esign`), and taking its answer
+//! ([`dispatch::answer`], which hands it to whichever of the two asked).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -10,7 +10,6 @@ use std::sync::Arc;
 use base64::Engine as _;
 use bytes::Bytes;
 use signet_blob::BlobKey;
-use signet_domain::audit::Actor;
 use signet_domain::now_millis;
 use signet_esign::asp::{EspTrust, Expected, Outcome, check_response};
 use signet_esign::{AuthMode, EsignRequest, EsignResponse, InputHash, sign_document};
@@ -20,11 +19,12 @@ use signet_store::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
 use time::OffsetDateTime;
 
 use crate::config::Config;
-use crate::gateway::transaction::Delivery;
 use crate::gateway::vault::Vault;
 use crate::heavy::Share;
 use crate::keys::KeyPairDer;
 use crate::{Services, secrets};
+
+pub mod dispatch;
 
 /// Everything needed to send requests to the configured ESP and check its answers.
 pub struct EsignSetup {
@@ -330,40 +330,6 @@ fn request(setup: &EsignSetup, txn: &TxnId, outgoing: &Outgoing<'_>) -> EsignReq
             .enumerate()
             .map(|(i, (digest, info))| InputHash { id: i as u32 + 1, sha256: *digest, doc_info: info.clone() })
             .collect(),
-    }
-}
-
-/// What an answer led to.
-pub enum Answered {
-    /// A gateway transaction ended: its result goes to the integrator's address.
-    Gateway(Delivery),
-    /// A workflow signatory signed (or the ESP refused); the text is for the signer.
-    Workflow(String),
-}
-
-/// The ESP's answer as the signer's browser brings it back (`eSignResponse`): checked in
-/// full against what was sent, taken once, then completed for whoever it signs for.
-pub async fn answer(svc: &Services, response_xml: &[u8], ip: Option<String>) -> Result<Answered, EsignRefused> {
-    let setup = setup(svc)?;
-    let (esign, txn) = find_transaction(svc, response_xml).await?;
-    if esign.state != "sent" {
-        svc.store.note_refused_esign_answer(&esign.id, "esign_replayed").await?;
-        return Err(EsignRefused::Answer("This eSign answer was already received.".into()));
-    }
-    let outcome = match checked(setup, &esign, &txn, response_xml) {
-        Ok(outcome) => outcome,
-        Err(code) => {
-            svc.store.note_refused_esign_answer(&esign.id, code).await?;
-            return Err(EsignRefused::Answer(format!("The eSign answer could not be accepted ({code}).")));
-        }
-    };
-    let actor = Actor { id: format!("esign:{}", esign.id), ip };
-    match (&esign.gateway_transaction, esign.signatory_id) {
-        (Some(_), _) => crate::gateway::esign::answer(svc, &esign, &txn, outcome, &actor).await.map(Answered::Gateway),
-        (None, Some(_)) => {
-            crate::workflows::esign::answer(svc, &esign, &txn, outcome, &actor).await.map(Answered::Workflow)
-        }
-        (None, None) => Err(internal("an eSign transaction for nobody")),
     }
 }
 

@@ -23,8 +23,8 @@ use signet_domain::stamp::{self, MAX_CERTIFICATE_BYTES, MAX_STAMPS_PER_DOCUMENT}
 use signet_domain::{Error, ErrorCode, FieldErrors, TenantId, audit::Actor};
 use signet_store::NewStamp;
 
+use super::{Held, StampRequest};
 use crate::Services;
-use crate::stamps::{Held, StampRequest};
 
 /// Largest answer read from a provider: ten certificate PDFs as base64, and some.
 const MAX_ANSWER_BYTES: u64 = 40 << 20;

@@ -13,15 +13,13 @@ use signet_domain::workflow::SignatoryInput;
 use signet_domain::{DocumentId, Error, FieldErrors, TenantId, WorkflowId};
 use signet_store::{BulkItemRow, BulkJobRow, NewBulkJob};
 
-use crate::bulk::{JobStatus, Outcome};
+use super::{BulkKind, JobStatus, Outcome, new_public_id, status};
 use crate::documents::{check_pdf, store_document};
 use crate::heavy::Share;
 use crate::sheets::SheetBudget;
 use crate::workflows::initiate::{InitiateWorkflow, start as initiate_checked, validate};
 use crate::{Caller, Services};
 
-/// The bulk job kind of a bulk send.
-pub const BULK_SEND: &str = "bulk_send";
 /// Most rows one file may hold.
 pub const MAX_ROWS: usize = 5000;
 /// Largest file (CSV text).
@@ -178,9 +176,9 @@ pub async fn start(svc: &Services, caller: &Caller, mut send: BulkSend) -> Resul
         return Ok((preview, None));
     }
     let job = NewBulkJob {
-        public_id: crate::bulk::new_public_id(),
+        public_id: new_public_id(),
         tenant_id: caller.tenant_id,
-        kind: BULK_SEND,
+        kind: BulkKind::Send.as_str(),
         subscriber_id: caller.principal_id,
         parent_id: send.template_id,
         input: json!({"templateId": send.template_id, "documentIds": send.document_ids}),
@@ -188,7 +186,7 @@ pub async fn start(svc: &Services, caller: &Caller, mut send: BulkSend) -> Resul
         lot_id: None,
     };
     let created = svc.store.create_bulk_job(&job, &caller.audit_actor()).await?;
-    Ok((preview, Some(crate::bulk::status(svc, &created).await?)))
+    Ok((preview, Some(status(svc, &created).await?)))
 }
 
 /// Whether a row would start its workflow: its first signer named, and every check of a

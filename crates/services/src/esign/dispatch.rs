@@ -1,0 +1,44 @@
+//! The ESP's answer as the signer's browser brings it back: checked in full against the request
+//! it answers, taken once, then handed to whoever asked: a gateway transaction
+//! (`gateway::esign`) or a workflow signatory (`workflows::esign`). Apart from the rest of
+//! eSign because both of those build on it.
+
+use signet_domain::audit::Actor;
+
+use super::{EsignRefused, checked, find_transaction, internal, setup};
+use crate::Services;
+use crate::gateway::transaction::Delivery;
+
+/// What an answer led to.
+pub enum Answered {
+    /// A gateway transaction ended: its result goes to the integrator's address.
+    Gateway(Delivery),
+    /// A workflow signatory signed (or the ESP refused); the text is for the signer.
+    Workflow(String),
+}
+
+/// The ESP's answer as the signer's browser brings it back (`eSignResponse`): checked in
+/// full against what was sent, taken once, then completed for whoever it signs for.
+pub async fn answer(svc: &Services, response_xml: &[u8], ip: Option<String>) -> Result<Answered, EsignRefused> {
+    let setup = setup(svc)?;
+    let (esign, txn) = find_transaction(svc, response_xml).await?;
+    if esign.state != "sent" {
+        svc.store.note_refused_esign_answer(&esign.id, "esign_replayed").await?;
+        return Err(EsignRefused::Answer("This eSign answer was already received.".into()));
+    }
+    let outcome = match checked(setup, &esign, &txn, response_xml) {
+        Ok(outcome) => outcome,
+        Err(code) => {
+            svc.store.note_refused_esign_answer(&esign.id, code).await?;
+            return Err(EsignRefused::Answer(format!("The eSign answer could not be accepted ({code}).")));
+        }
+    };
+    let actor = Actor { id: format!("esign:{}", esign.id), ip };
+    match (&esign.gateway_transaction, esign.signatory_id) {
+        (Some(_), _) => crate::gateway::esign::answer(svc, &esign, &txn, outcome, &actor).await.map(Answered::Gateway),
+        (None, Some(_)) => {
+            crate::workflows::esign::answer(svc, &esign, &txn, outcome, &actor).await.map(Answered::Workflow)
+        }
+        (None, None) => Err(internal("an eSign transaction for nobody")),
+    }
+}

@@ -1,0 +1,89 @@
+//! A signer's session: a signatory's link opened ([`open_link`], the one way in), or why it does
+//! not open ([`LinkClosed`]). Every step a signer takes (signing, eSign, a token, the code by SMS,
+//! their copy) starts from here.
+
+use signet_domain::workflow::{SignatoryState, WorkflowState};
+use signet_domain::{SignatoryId, now_millis};
+use signet_store::{SignatoryRow, WorkflowActor, WorkflowRow};
+
+use crate::Services;
+
+/// Why a link does not lead to a signing page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkClosed {
+    NotFound,
+    /// Nothing is left to sign through it; the text says why, for the signer.
+    Gone(&'static str),
+    /// Others sign first.
+    NotYet,
+    /// Something on our side failed (logged, never shown).
+    Broken,
+}
+
+/// An open signer link: the signatory whose turn it is, and their workflow.
+#[derive(Debug, Clone)]
+pub struct SignerSession {
+    pub signatory: SignatoryRow,
+    pub workflow: WorkflowRow,
+}
+
+impl SignerSession {
+    /// How the signatory is recorded in the workflow's chain, from their address.
+    pub fn actor(&self, ip: std::net::IpAddr) -> WorkflowActor {
+        WorkflowActor { id: format!("signatory:{}", self.signatory.id), ip: Some(ip.to_string()) }
+    }
+}
+
+fn gone_text(signatory: &SignatoryRow, workflow: &WorkflowRow) -> &'static str {
+    match (workflow.state(), signatory.state()) {
+        (_, SignatoryState::Signed) => "You have already signed. Thank you.",
+        (_, SignatoryState::Declined) => "You declined to sign.",
+        (_, SignatoryState::Delegated) => "You handed this signature on to someone else.",
+        (WorkflowState::Completed, _) => "Everyone has signed; nothing is left to sign.",
+        (WorkflowState::Declined, _) => "This request was declined.",
+        (WorkflowState::Expired, _) => "This request has expired.",
+        _ => "This request is no longer active.",
+    }
+}
+
+/// The signatory a link names, with their workflow (whether the link is right is the
+/// caller's to check); a store failure is logged and shown as [`LinkClosed::Broken`].
+pub(super) async fn signatory_of_link(
+    svc: &Services,
+    id: SignatoryId,
+) -> Result<(SignatoryRow, WorkflowRow), LinkClosed> {
+    svc.store
+        .signatory(id)
+        .await
+        .map_err(|error| {
+            tracing::error!(%error, signatory = id.get(), "signer link lookup failed");
+            LinkClosed::Broken
+        })?
+        .ok_or(LinkClosed::NotFound)
+}
+
+/// The signatory behind a link, if the link is right and it is their turn.
+pub async fn open_link(svc: &Services, id: SignatoryId, secret: &str) -> Result<SignerSession, LinkClosed> {
+    let (signatory, workflow) = signatory_of_link(svc, id).await?;
+    if !svc.link_key.matches(signatory.id.get(), signatory.link_version, secret) {
+        // A link of an earlier version was revoked (rotated by the sender, or resent).
+        let earlier =
+            (1..signatory.link_version).rev().take(1000).any(|v| svc.link_key.matches(signatory.id.get(), v, secret));
+        if earlier {
+            return Err(LinkClosed::Gone(
+                "This signing link is no longer valid: the sender has replaced it. Please use the newest link you received.",
+            ));
+        }
+        return Err(LinkClosed::NotFound);
+    }
+    if workflow.state() != WorkflowState::InProgress || signatory.state().is_final() {
+        return Err(LinkClosed::Gone(gone_text(&signatory, &workflow)));
+    }
+    if signatory.link_expires_at < now_millis() || workflow.expires_at.is_some_and(|t| t < now_millis()) {
+        return Err(LinkClosed::Gone("This signing link has expired."));
+    }
+    if signatory.state() == SignatoryState::Pending {
+        return Err(LinkClosed::NotYet);
+    }
+    Ok(SignerSession { signatory, workflow })
+}

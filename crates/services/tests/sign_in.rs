@@ -1,0 +1,73 @@
+//! Use cases tested below HTTP, on both databases: the services assembled on a fresh store,
+//! called as the API and the console call them. Signing in with a password: one answer for
+//! every refusal, and failures counted per account *and* address in the database, so that
+//! guesses from one address neither pass the limit nor lock the owner out elsewhere.
+
+use std::net::IpAddr;
+
+use signet_blob::BlobStore;
+use signet_domain::Error;
+use signet_domain::audit::Actor;
+use signet_services::config::Config;
+use signet_services::login::{PasswordSignIn, sign_in_with_password};
+use signet_services::{Services, provision};
+use signet_testkit::db::TestDb;
+use signet_testkit::{Backend, on_both_backends};
+
+const EMAIL: &str = "admin@lender.example";
+const PASSWORD: &str = "a long and private passphrase";
+
+/// The services on a database of their own, with `config`'s settings, and a tenant whose
+/// administrator (its id answered) signs in with [`PASSWORD`]. The database and key folder live as long as the
+/// returned guards.
+async fn assembled(backend: Backend, config: Config) -> (Services, i64, TestDb, tempfile::TempDir) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let dir = tempfile::tempdir().expect("key folder");
+    let config = Config { data_dir: dir.path().to_path_buf(), ..config };
+    let services = Services::assemble(config, store, BlobStore::memory()).await.expect("services");
+    let actor = Actor { id: "test".into(), ip: None };
+    let tenant =
+        provision::create_tenant(&services.store, "Lender", EMAIL, Some(PASSWORD), &actor).await.expect("tenant");
+    (services, tenant.admin_user_id, db, dir)
+}
+
+fn address(text: &str) -> IpAddr {
+    text.parse().expect("an address")
+}
+
+async fn attempt(svc: &Services, ip: &str, email: &str, password: &str) -> Result<PasswordSignIn, Error> {
+    sign_in_with_password(svc, address(ip), email, password, None).await
+}
+
+on_both_backends!(every_refusal_is_the_same_answer, failures_are_counted_per_account_and_address);
+
+async fn every_refusal_is_the_same_answer(backend: Backend) {
+    let (svc, admin, _db, _dir) = assembled(backend, Config::default()).await;
+    let signed_in = attempt(&svc, "192.0.2.1", EMAIL, PASSWORD).await.expect("answered");
+    assert!(matches!(signed_in, PasswordSignIn::Accepted(ref account) if account.id == admin), "{signed_in:?}");
+    // The address's case does not matter; a wrong password and an unknown address look alike.
+    let upper = attempt(&svc, "192.0.2.1", &EMAIL.to_uppercase(), PASSWORD).await.expect("answered");
+    assert!(matches!(upper, PasswordSignIn::Accepted(_)), "{upper:?}");
+    for (email, password) in [(EMAIL, "not the passphrase at all"), ("nobody@lender.example", PASSWORD)] {
+        let refused = attempt(&svc, "192.0.2.1", email, password).await.expect("answered");
+        assert!(matches!(refused, PasswordSignIn::Refused), "{email}: {refused:?}");
+    }
+}
+
+async fn failures_are_counted_per_account_and_address(backend: Backend) {
+    let config = Config { account_failure_limit: 3, account_failure_delay_ms: 60_000, ..Config::default() };
+    let (svc, _, _db, _dir) = assembled(backend, config).await;
+    for _ in 0..3 {
+        let refused = attempt(&svc, "198.51.100.7", EMAIL, "a guess that is wrong").await.expect("admitted");
+        assert!(matches!(refused, PasswordSignIn::Refused), "{refused:?}");
+    }
+    // Past the limit the guessing address is held off, even with the right password …
+    let held = attempt(&svc, "198.51.100.7", EMAIL, PASSWORD).await;
+    assert!(matches!(held, Err(Error::RateLimited { retry_after_secs }) if retry_after_secs >= 1), "{held:?}");
+    // … while the owner, elsewhere, still signs in, and that clears only their own count.
+    let owner = attempt(&svc, "203.0.113.9", EMAIL, PASSWORD).await.expect("admitted");
+    assert!(matches!(owner, PasswordSignIn::Accepted(_)), "{owner:?}");
+    let still_held = attempt(&svc, "198.51.100.7", EMAIL, PASSWORD).await;
+    assert!(matches!(still_held, Err(Error::RateLimited { .. })), "{still_held:?}");
+}
