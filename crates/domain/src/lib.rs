@@ -11,6 +11,7 @@ pub mod estamp;
 pub mod fields;
 pub mod ids;
 pub mod invoice;
+pub mod job;
 pub mod paging;
 pub mod phone;
 pub mod sales;

@@ -7,9 +7,7 @@ use std::time::Duration;
 
 use signet_domain::now_millis;
 use signet_services::Services;
-pub use signet_services::jobs::{
-    GATEWAY_HOUSEKEEPING, PURGE_EXPIRED_TOKENS, WORKFLOW_HOUSEKEEPING, gateway_housekeeping, workflow_housekeeping,
-};
+pub use signet_services::jobs::{gateway_housekeeping, workflow_housekeeping};
 use signet_services::jobs::{run_job, schedule_periodic};
 use signet_store::Store;
 use tokio::sync::watch;

@@ -3,23 +3,21 @@
 
 use signet_blob::{BlobKey, BlobStore};
 use signet_domain::audit::Actor;
+use signet_domain::job::JobKind;
 use signet_domain::now_millis;
 use signet_store::{ClaimedJob, NewJob, Store};
 
 use crate::Services;
 
-pub const PURGE_EXPIRED_TOKENS: &str = "maintenance.purge_expired_tokens";
-pub const GATEWAY_HOUSEKEEPING: &str = "gateway.housekeeping";
-pub const WORKFLOW_HOUSEKEEPING: &str = "workflow.housekeeping";
 const PURGE_EVERY_MS: i64 = 3_600_000;
 const HOUSEKEEPING_EVERY_MS: i64 = 60_000;
 
 /// Enqueues this slot's periodic jobs; a no-op when another instance already did.
 pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
     for (kind, every_ms) in [
-        (PURGE_EXPIRED_TOKENS, PURGE_EVERY_MS),
-        (GATEWAY_HOUSEKEEPING, HOUSEKEEPING_EVERY_MS),
-        (WORKFLOW_HOUSEKEEPING, HOUSEKEEPING_EVERY_MS),
+        (JobKind::PurgeExpiredTokens, PURGE_EVERY_MS),
+        (JobKind::GatewayHousekeeping, HOUSEKEEPING_EVERY_MS),
+        (JobKind::WorkflowHousekeeping, HOUSEKEEPING_EVERY_MS),
     ] {
         let slot = now_millis() / every_ms;
         store
@@ -39,25 +37,27 @@ pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
 /// Runs one claimed job; an error makes the queue retry it later.
 pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
     let (store, blob) = (&state.store, &state.blob);
-    match job.kind.as_str() {
-        GATEWAY_HOUSEKEEPING => gateway_housekeeping(store, blob).await,
-        WORKFLOW_HOUSEKEEPING => workflow_housekeeping(store).await,
-        signet_store::WORKFLOW_EVENT_JOB => crate::workflows::events::handle(state, &job.payload).await,
-        crate::mail::MAIL_JOB => crate::mail::run_job(&state.mailer, &state.blob, &job.payload).await,
-        crate::sms::SMS_JOB => crate::sms::run_job(state, job).await,
-        crate::login::CHECK_ACCOUNT_JOB => crate::login::run_check_account(state, &job.payload).await,
-        signet_store::WEBHOOK_DELIVER_JOB => crate::webhooks::deliver(state, job).await,
-        signet_store::CRM_PUSH_JOB => crate::sales::run_push_job(state, job).await,
-        signet_store::STAMP_LOW_STOCK_JOB => crate::stamps::run_low_stock_job(state, job).await,
-        signet_store::BULK_RUN_JOB => crate::bulk::run::run_slice(state, job).await,
-        signet_store::EXPORT_RUN_JOB => crate::exports::run_job(state, job).await,
-        PURGE_EXPIRED_TOKENS => {
+    let Some(kind) = JobKind::parse(&job.kind) else {
+        return Err(format!("unknown job kind {}", job.kind));
+    };
+    match kind {
+        JobKind::GatewayHousekeeping => gateway_housekeeping(store, blob).await,
+        JobKind::WorkflowHousekeeping => workflow_housekeeping(store).await,
+        JobKind::WorkflowEvent => crate::workflows::events::handle(state, &job.payload).await,
+        JobKind::Mail => crate::mail::run_job(&state.mailer, &state.blob, &job.payload).await,
+        JobKind::Sms => crate::sms::run_job(state, job).await,
+        JobKind::CheckAccount => crate::login::run_check_account(state, &job.payload).await,
+        JobKind::WebhookDeliver => crate::webhooks::deliver(state, job).await,
+        JobKind::CrmPush => crate::sales::run_push_job(state, job).await,
+        JobKind::StampLowStock => crate::stamps::run_low_stock_job(state, job).await,
+        JobKind::BulkRun => crate::bulk::run::run_slice(state, job).await,
+        JobKind::ExportRun => crate::exports::run_job(state, job).await,
+        JobKind::PurgeExpiredTokens => {
             let purged = store.purge_expired_refresh_tokens(now_millis()).await.map_err(|e| e.to_string())?;
             let sso = store.purge_expired_sso(now_millis()).await.map_err(|e| e.to_string())?;
             tracing::info!(job = job.id, purged, sso, "purged expired refresh tokens and single sign-on states");
             Ok(())
         }
-        other => Err(format!("unknown job kind {other}")),
     }
 }
 

@@ -11,6 +11,7 @@ use std::net::IpAddr;
 
 use aws_lc_rs::rand;
 use signet_domain::authority::sessions::{self, SecondFactorAdmission, SecondFactorCheck, SignInAnswer};
+use signet_domain::job::JobKind;
 use signet_domain::user::{LoginMode, UserStatus};
 use signet_domain::{Error, now_millis};
 use signet_store::{AuthAttempt, AuthThrottle, CodeUse, PrincipalCredentials};
@@ -54,9 +55,6 @@ pub(crate) fn six_digit_code() -> String {
     }
 }
 
-/// The job kind that looks an address up for [`check_account`].
-pub const CHECK_ACCOUNT_JOB: &str = "account.check";
-
 /// Starts a sign-in by e-mail for `email`: queues the lookup, whatever the address, within
 /// two hourly shares counted in the database (all instances alike): the requesting address's
 /// (past it the requester is refused, rate limited) and the target address's (past it nothing
@@ -85,7 +83,7 @@ pub async fn check_account(svc: &Services, ip: IpAddr, email: &str) -> Result<()
     }
     let job = signet_store::NewJob {
         tenant: None,
-        kind: CHECK_ACCOUNT_JOB,
+        kind: JobKind::CheckAccount,
         payload: serde_json::json!({"email": email}),
         dedupe_key: None,
         run_at: now_millis(),
@@ -95,7 +93,7 @@ pub async fn check_account(svc: &Services, ip: IpAddr, email: &str) -> Result<()
     Ok(())
 }
 
-/// The [`CHECK_ACCOUNT_JOB`]: existing active users get a code (login mode `email_otp`) or a
+/// The [`JobKind::CheckAccount`] job: existing active users get a code (login mode `email_otp`) or a
 /// set-password link (`password`) by e-mail; nobody else gets anything.
 pub async fn run_check_account(svc: &Services, payload: &str) -> Result<(), String> {
     let payload: serde_json::Value = serde_json::from_str(payload).map_err(|e| format!("bad job: {e}"))?;

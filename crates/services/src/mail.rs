@@ -8,11 +8,9 @@ use lettre::transport::smtp::AsyncSmtpTransport;
 use lettre::{AsyncTransport, Message, Tokio1Executor};
 use serde::{Deserialize, Serialize};
 use signet_blob::{BlobKey, BlobStore};
+use signet_domain::job::JobKind;
 use signet_domain::{Error, now_millis};
 use signet_store::{NewJob, Store};
-
-/// The job kind of one e-mail.
-pub const MAIL_JOB: &str = "mail.send";
 
 /// One message to one recipient.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,7 +121,7 @@ pub async fn enqueue(store: &Store, mail: &Mail, dedupe_key: Option<String>) -> 
     store
         .enqueue_job(&NewJob {
             tenant: None,
-            kind: MAIL_JOB,
+            kind: JobKind::Mail,
             payload,
             dedupe_key,
             run_at: now_millis(),

@@ -11,6 +11,7 @@ use base64::Engine;
 use serde::Deserialize;
 use serde_json::json;
 use signet_domain::access::Permission;
+use signet_domain::job::JobKind;
 use signet_domain::sales::{self, LeadInput, PushInput, ReferralInput};
 use signet_domain::webhook::signature;
 use signet_domain::{Error, now_millis};
@@ -18,7 +19,7 @@ use signet_store::{ClaimedJob, CrmSettingsRow, LeadFilter, LeadRow, NewJob, Refe
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::mail::{MAIL_JOB, Mail};
+use crate::mail::Mail;
 use crate::{Caller, Services};
 
 /// Records a referral and queues the referrer's confirmation; 409 `conflict` when the person
@@ -30,7 +31,7 @@ pub async fn create_referral(svc: &Services, caller: &Caller, input: &ReferralIn
     let mail = thanks(&referral);
     let payload = serde_json::to_value(&mail)?;
     let notice = move |id: i64| NewJob {
-        kind: MAIL_JOB,
+        kind: JobKind::Mail,
         tenant: Some(tenant_id),
         payload,
         dedupe_key: Some(format!("referral.thanks:{tenant_id}:{id}")),

@@ -27,14 +27,13 @@ use std::time::Duration;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use signet_domain::job::JobKind;
 use signet_domain::phone::PhoneNumber;
 use signet_domain::{Error, SignatoryId, TenantId, WorkflowId, now_millis};
 use signet_store::{ClaimedJob, NewJob, Store, WorkflowActor};
 
 use crate::{Config, Services};
 
-/// The job kind of one text.
-pub const SMS_JOB: &str = "sms.send";
 /// Attempts of one text before it is given up (with the queue's backoff, about a minute of
 /// tries at the default base, then the failure is on the timeline).
 const SMS_ATTEMPTS: i64 = 6;
@@ -201,7 +200,7 @@ pub async fn enqueue(store: &Store, sms: &SignerSms, dedupe_key: String) -> Resu
     store
         .enqueue_job(&NewJob {
             tenant: Some(sms.tenant_id),
-            kind: SMS_JOB,
+            kind: JobKind::Sms,
             payload: serde_json::to_value(sms)?,
             dedupe_key: Some(dedupe_key),
             run_at: now_millis(),

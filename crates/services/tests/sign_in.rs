@@ -25,10 +25,9 @@ async fn assembled(backend: Backend, config: Config) -> (Services, i64, TestDb, 
     let store = db.open().await;
     let dir = tempfile::tempdir().expect("key folder");
     let config = Config { data_dir: dir.path().to_path_buf(), ..config };
-    let services = Services::assemble(config, store, BlobStore::memory()).await.expect("services");
     let actor = Actor { id: "test".into(), ip: None };
-    let tenant =
-        provision::create_tenant(&services.store, "Lender", EMAIL, Some(PASSWORD), &actor).await.expect("tenant");
+    let tenant = provision::create_tenant(&store, "Lender", EMAIL, Some(PASSWORD), &actor).await.expect("tenant");
+    let services = Services::assemble(config, store, BlobStore::memory()).await.expect("services");
     (services, tenant.admin_user_id, db, dir)
 }
 

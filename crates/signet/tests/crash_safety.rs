@@ -144,7 +144,7 @@ fn jobs_survive_kill_9(postgres: bool) {
     let install = Installation::new(postgres, &rt);
     let mut server = install.serve();
     let store = rt.block_on(Store::connect(&install.database_url, &PoolSettings::default())).expect("store");
-    let kind = signet_server::workers::PURGE_EXPIRED_TOKENS;
+    let kind = signet_domain::job::JobKind::PurgeExpiredTokens;
     let ids: Vec<i64> = (0..300)
         .map(|i| {
             let job =

@@ -64,7 +64,7 @@ fn two_instances_share_tokens_data_and_jobs() {
     assert_eq!(read.json()["departmentName"], "Legal");
 
     let store = rt.block_on(Store::connect(&url, &PoolSettings::default())).expect("store");
-    let kind = signet_server::workers::PURGE_EXPIRED_TOKENS;
+    let kind = signet_domain::job::JobKind::PurgeExpiredTokens;
     let ids: Vec<i64> = (0..40)
         .map(|i| {
             let job =

@@ -6,19 +6,18 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
+use signet_domain::job::{BulkKind, JobKind};
 use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
 
 use crate::{NewJob, Result, Store, append_audit, db_err, on_db};
-
-/// The queue job that runs a slice of a bulk job's items.
-pub const BULK_RUN_JOB: &str = "bulk.run";
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BulkJobRow {
     pub id: i64,
     pub public_id: String,
     pub tenant_id: i64,
-    pub kind: String,
+    #[sqlx(try_from = "String")]
+    pub kind: BulkKind,
     pub status: String,
     pub created_by: String,
     pub subscriber_id: i64,
@@ -66,11 +65,11 @@ impl BulkProgress {
 }
 
 /// A bulk job to create, with its items (each the JSON of one item's input).
-pub struct NewBulkJob<'a> {
+pub struct NewBulkJob {
     /// `job_…`, unguessable: it is the job's address.
     pub public_id: String,
     pub tenant_id: TenantId,
-    pub kind: &'a str,
+    pub kind: BulkKind,
     pub subscriber_id: i64,
     pub parent_id: i64,
     pub input: serde_json::Value,
@@ -183,7 +182,7 @@ impl Store {
 
     /// Creates a bulk job with its items and queues its first slice, in one transaction. A lot
     /// already bound to a job refuses a second one (`state_conflict`).
-    pub async fn create_bulk_job(&self, job: &NewBulkJob<'_>, actor: &Actor) -> Result<BulkJobRow> {
+    pub async fn create_bulk_job(&self, job: &NewBulkJob, actor: &Actor) -> Result<BulkJobRow> {
         let now = now_millis();
         let public_id = &job.public_id;
         let insert = format!(
@@ -196,7 +195,7 @@ impl Store {
             let row: BulkJobRow = sqlx::query_as(sqlx::AssertSqlSafe(insert.as_str()))
                 .bind(public_id)
                 .bind(job.tenant_id.get())
-                .bind(job.kind)
+                .bind(job.kind.as_str())
                 .bind(&actor.id)
                 .bind(job.subscriber_id)
                 .bind(job.parent_id)
@@ -230,7 +229,7 @@ impl Store {
                 "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
                  VALUES ($1, $2, NULL, 'ready', $3, 5, $3, $4)",
             )
-            .bind(BULK_RUN_JOB)
+            .bind(JobKind::BulkRun.as_str())
             .bind(json!({"bulkJobId": row.id}).to_string())
             .bind(now)
             .bind(job.tenant_id.get())
@@ -240,7 +239,7 @@ impl Store {
             let event = actor.event(
                 "bulk.created",
                 format!("bulk:{public_id}"),
-                json!({"kind": job.kind, "items": job.items.len(), "parentId": job.parent_id}),
+                json!({"kind": job.kind.as_str(), "items": job.items.len(), "parentId": job.parent_id}),
             );
             append_audit!(tx, job.tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
@@ -445,7 +444,7 @@ impl Store {
     /// Queues the next slice of a bulk job at `run_at`.
     pub async fn continue_bulk_job(&self, tenant_id: TenantId, id: i64, run_at: Millis) -> Result<()> {
         self.enqueue_job(&NewJob {
-            kind: BULK_RUN_JOB,
+            kind: JobKind::BulkRun,
             tenant: Some(tenant_id),
             payload: json!({"bulkJobId": id}),
             dedupe_key: None,

@@ -8,12 +8,10 @@
 
 use serde_json::json;
 use signet_domain::audit::{Actor, AuditEntry};
+use signet_domain::job::JobKind;
 use signet_domain::{Millis, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
-
-/// The queue job that writes an export to the blob store.
-pub const EXPORT_RUN_JOB: &str = "export.run";
 
 /// Creation (or occurrence) times an export keeps, both ends included; either may be open.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -372,7 +370,7 @@ impl Store {
                 "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
                  VALUES ($1, $2, NULL, 'ready', $3, 5, $3, $4)",
             )
-            .bind(EXPORT_RUN_JOB)
+            .bind(JobKind::ExportRun.as_str())
             .bind(json!({"exportJobId": row.id}).to_string())
             .bind(now)
             .bind(job.tenant_id.get())

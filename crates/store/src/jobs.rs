@@ -6,12 +6,13 @@
 //! due job comes before anyone's second. One organisation's flood of jobs (a 10,000-row bulk
 //! send, its invitations and webhooks) then delays another's by a turn, not by the flood.
 
+use signet_domain::job::JobKind;
 use signet_domain::{Millis, TenantId, now_millis};
 
 use crate::{Db, Result, Store, db_err, on_db};
 
-pub struct NewJob<'a> {
-    pub kind: &'a str,
+pub struct NewJob {
+    pub kind: JobKind,
     /// Whose work it is: the tenant's line it waits in; `None` for the installation's own.
     pub tenant: Option<TenantId>,
     pub payload: serde_json::Value,
@@ -73,14 +74,14 @@ const CLAIM_SQLITE: &str = concat!(
 
 impl Store {
     /// Enqueues a job; returns its id, or `None` when its dedupe key was already used.
-    pub async fn enqueue_job(&self, job: &NewJob<'_>) -> Result<Option<i64>> {
+    pub async fn enqueue_job(&self, job: &NewJob) -> Result<Option<i64>> {
         let now = now_millis();
         on_db!(self, pool => {
             let row: Option<(i64,)> = sqlx::query_as(
                 "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
                  VALUES ($1, $2, $3, 'ready', $4, $5, $6, $7) ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
             )
-            .bind(job.kind)
+            .bind(job.kind.as_str())
             .bind(job.payload.to_string())
             .bind(&job.dedupe_key)
             .bind(job.run_at)
@@ -170,10 +171,10 @@ impl Store {
         })
     }
 
-    pub async fn jobs_of_kind(&self, kind: &str) -> Result<Vec<JobRow>> {
+    pub async fn jobs_of_kind(&self, kind: JobKind) -> Result<Vec<JobRow>> {
         on_db!(self, pool => {
             sqlx::query_as("SELECT id, kind, state, attempts, locked_by, last_error FROM jobs WHERE kind = $1 ORDER BY id")
-                .bind(kind)
+                .bind(kind.as_str())
                 .fetch_all(pool)
                 .await
                 .map_err(db_err)

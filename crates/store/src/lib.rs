@@ -40,11 +40,11 @@ pub use applications::{ApplicationRow, NewApplication};
 pub use auth::{
     AuthAttempt, AuthThrottle, NewRefreshToken, PrincipalAuth, PrincipalCredentials, RefreshUse, SigningKeyRow,
 };
-pub use bulk::{BULK_RUN_JOB, BulkItemRow, BulkJobRow, BulkProgress, LotRow, NewBulkJob};
+pub use bulk::{BulkItemRow, BulkJobRow, BulkProgress, LotRow, NewBulkJob};
 pub use esign::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
 pub use exports::{
-    EXPORT_RUN_JOB, ExportFilter, ExportJobRow, ExportPage, ExportWindow, NewExportJob, SignatoryExportRow,
-    UserExportRow, WorkflowExportRow,
+    ExportFilter, ExportJobRow, ExportPage, ExportWindow, NewExportJob, SignatoryExportRow, UserExportRow,
+    WorkflowExportRow,
 };
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use invoices::{BillingProfileRow, InvoiceFilter, InvoiceRow, IssueNumbers, Issued, NewInvoice};
@@ -52,21 +52,19 @@ pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, Grantee, MenuRow};
 pub use profiles::{AutomatedSigner, AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 pub use roles::RoleRow;
-pub use sales::{CRM_PUSH_JOB, CrmSettingsRow, LeadFilter, LeadRow, ReferralRow};
+pub use sales::{CrmSettingsRow, LeadFilter, LeadRow, ReferralRow};
 pub use sso::{
     NewSsoProvider, SavedBy, SsoDomainProofRow, SsoIdentityRow, SsoLoginRow, SsoProviderRow, SsoSecondFactorRow,
 };
-pub use stamps::{
-    ArticleEditRow, NewStamp, STAMP_LOW_STOCK_JOB, StampClaim, StampFilter, StampRow, StampSettings, StockRow,
-};
+pub use stamps::{ArticleEditRow, NewStamp, StampClaim, StampFilter, StampRow, StampSettings, StockRow};
 pub use tenants::{CreatedTenant, NewTenant};
 pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};
-pub use webhooks::{DeliveryRow, WEBHOOK_DELIVER_JOB, WebhookRow};
+pub use webhooks::{DeliveryRow, WebhookRow};
 pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory,
     NewSignerCode, NewTemplate, NewWorkflow, NewWorkflowAttachment, Shelf, SignatoryRow, SignedVersion, SignerCodeRow,
-    TemplateDocument, TemplateEdit, TemplateRow, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
+    TemplateDocument, TemplateEdit, TemplateRow, WorkflowActor, WorkflowRow,
 };
 
 pub(crate) use ids::NullableId;

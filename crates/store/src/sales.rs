@@ -7,13 +7,12 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
+use signet_domain::job::JobKind;
 use signet_domain::sales::{Lead, LeadMatch, PushOutcome, Referral};
 use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
 
 use crate::{NewJob, Result, Store, append_audit, db_err, on_db};
 
-/// The job kind that pushes one version of a lead to the tenant's CRM endpoint.
-pub const CRM_PUSH_JOB: &str = "crm.push";
 /// Attempts of a push (the job queue's exponential backoff between them).
 const PUSH_ATTEMPTS: i64 = 8;
 
@@ -97,12 +96,12 @@ pub struct LeadFilter {
 /// Inserts a job inside the transaction `$tx` (so it exists exactly when the change does).
 macro_rules! insert_job {
     ($tx:expr, $job:expr) => {{
-        let job: &NewJob<'_> = $job;
+        let job: &NewJob = $job;
         sqlx::query(
             "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
              VALUES ($1, $2, $3, 'ready', $4, $5, $6, $7) ON CONFLICT (dedupe_key) DO NOTHING",
         )
-        .bind(job.kind)
+        .bind(job.kind.as_str())
         .bind(job.payload.to_string())
         .bind(&job.dedupe_key)
         .bind(job.run_at)
@@ -116,12 +115,12 @@ macro_rules! insert_job {
 }
 
 /// The push job of one version of a lead.
-fn push_job(tenant_id: TenantId, lead_id: i64, version: i64, dedupe: bool) -> NewJob<'static> {
+fn push_job(tenant_id: TenantId, lead_id: i64, version: i64, dedupe: bool) -> NewJob {
     NewJob {
         tenant: Some(tenant_id),
-        kind: CRM_PUSH_JOB,
+        kind: JobKind::CrmPush,
         payload: json!({"leadId": lead_id, "version": version}),
-        dedupe_key: dedupe.then(|| format!("{CRM_PUSH_JOB}:{lead_id}:{version}")),
+        dedupe_key: dedupe.then(|| format!("{}:{lead_id}:{version}", JobKind::CrmPush)),
         run_at: now_millis(),
         max_attempts: PUSH_ATTEMPTS,
     }
@@ -135,7 +134,7 @@ impl Store {
         &self,
         tenant_id: TenantId,
         referral: &Referral,
-        notice: impl FnOnce(i64) -> NewJob<'static>,
+        notice: impl FnOnce(i64) -> NewJob,
         actor: &Actor,
     ) -> Result<ReferralRow> {
         let email_key = referral.referral_email_key();

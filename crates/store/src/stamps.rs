@@ -18,10 +18,6 @@ use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
-/// The job kind of a low-stock alert (a webhook and e-mails), enqueued by the allocation that
-/// brought a stock to the tenant's threshold.
-pub const STAMP_LOW_STOCK_JOB: &str = "stamps.low_stock";
-
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StampRow {
     pub id: i64,
@@ -203,7 +199,7 @@ macro_rules! claim_stamps {
                     "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
                      VALUES ($1, $2, NULL, 'ready', $3, 5, $3, $4)",
                 )
-                .bind($crate::stamps::STAMP_LOW_STOCK_JOB)
+                .bind(signet_domain::job::JobKind::StampLowStock.as_str())
                 .bind(payload.to_string())
                 .bind(now)
                 .bind(tenant_id.get())

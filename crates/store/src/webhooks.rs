@@ -8,9 +8,6 @@ use signet_domain::{Error, ErrorCode, Millis, TenantId, WebhookId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
-/// The job kind of one delivery attempt series.
-pub const WEBHOOK_DELIVER_JOB: &str = "webhook.deliver";
-
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct WebhookRow {
     #[sqlx(try_from = "i64")]
@@ -55,9 +52,9 @@ macro_rules! enqueue_delivery {
             "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
              VALUES ($1, $2, $3, 'ready', $4, 8, $4, $5)",
         )
-        .bind(WEBHOOK_DELIVER_JOB)
+        .bind(signet_domain::job::JobKind::WebhookDeliver.as_str())
         .bind(payload.to_string())
-        .bind(format!("{WEBHOOK_DELIVER_JOB}:{}:{}", $delivery_id, $generation))
+        .bind(format!("{}:{}:{}", signet_domain::job::JobKind::WebhookDeliver, $delivery_id, $generation))
         .bind(now)
         .bind($tenant_id.get())
         .execute(&mut *$tx)

@@ -3,6 +3,7 @@
 use serde_json::json;
 use signet_domain::audit::{Actor, GENESIS_HASH, verify_chain};
 use signet_domain::department::DepartmentName;
+use signet_domain::job::JobKind;
 use signet_domain::paging::Page;
 use signet_domain::{ErrorCode, now_millis};
 use signet_store::{AuthAttempt, AuthThrottle, Backend, NewJob, NewTenant, PoolSettings, Store};
@@ -52,7 +53,7 @@ async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
     for i in 0..60 {
         let job = NewJob {
             tenant: None,
-            kind: "test.noop",
+            kind: JobKind::PurgeExpiredTokens,
             payload: json!({"i": i}),
             dedupe_key: None,
             run_at: 0,
@@ -81,7 +82,7 @@ async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
     all.dedup();
     assert_eq!(before, all.len(), "a job was claimed twice");
     assert_eq!(all.len(), 60);
-    for row in a.jobs_of_kind("test.noop").await.expect("jobs") {
+    for row in a.jobs_of_kind(JobKind::PurgeExpiredTokens).await.expect("jobs") {
         assert_eq!((row.state.as_str(), row.attempts), ("done", 1));
     }
 }
@@ -89,8 +90,14 @@ async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
 async fn expired_leases_are_reclaimed_and_failures_retry(backend: Backend) {
     let db = TestDb::new(backend).await;
     let store = db.open().await;
-    let job =
-        NewJob { tenant: None, kind: "test.lease", payload: json!({}), dedupe_key: None, run_at: 0, max_attempts: 2 };
+    let job = NewJob {
+        tenant: None,
+        kind: JobKind::PurgeExpiredTokens,
+        payload: json!({}),
+        dedupe_key: None,
+        run_at: 0,
+        max_attempts: 2,
+    };
     let id = store.enqueue_job(&job).await.expect("enqueue").expect("id");
     // A worker that claims with a lease that has already ended is treated as crashed.
     let first = store.claim_jobs("crashed", -1, 1).await.expect("claim");
@@ -109,7 +116,7 @@ async fn dedupe_keys_enqueue_once(backend: Backend) {
     let store = db.open().await;
     let job = |key: &str| NewJob {
         tenant: None,
-        kind: "test.dedupe",
+        kind: JobKind::PurgeExpiredTokens,
         payload: json!({}),
         dedupe_key: Some(key.to_string()),
         run_at: now_millis(),
@@ -133,7 +140,7 @@ async fn tenants_jobs_take_turns(backend: Backend) {
             for i in 0..n {
                 let job = NewJob {
                     tenant,
-                    kind: "test.turns",
+                    kind: JobKind::PurgeExpiredTokens,
                     payload: json!({"i": i}),
                     dedupe_key: None,
                     run_at: 0,

@@ -12,7 +12,7 @@ use signet_domain::workflow::{DocumentState, PlannedSignatory, SignatoryState, W
 use signet_domain::{ErrorCode, TenantId, WorkflowId};
 use signet_store::{
     AfterSignature, Backend, CreatedWorkflow, DocumentRow, NewDocument, NewSignatory, NewWorkflow, SignatoryRow,
-    SignedVersion, Store, WORKFLOW_EVENT_JOB, WorkflowActor, WorkflowRow,
+    SignedVersion, Store, WorkflowActor, WorkflowRow,
 };
 use support::{TestDb, tenant};
 
@@ -371,7 +371,7 @@ async fn the_last_signature_completes_the_workflow(backend: Backend) {
         ]
     );
     // Each event enqueued its delivery job once.
-    let jobs = store.jobs_of_kind(WORKFLOW_EVENT_JOB).await.expect("jobs");
+    let jobs = store.jobs_of_kind(signet_domain::job::JobKind::WorkflowEvent).await.expect("jobs");
     assert_eq!(jobs.len(), events.len());
     // Nothing happens in an ended workflow.
     assert_eq!(code(store.decline(b, "late", &signer(b)).await), ErrorCode::StateConflict);

@@ -193,7 +193,7 @@ async fn e_mailed_codes_are_limited_per_requester_and_per_target_account(backend
         answers.push(asked.text().await.expect("answer"));
     }
     assert!(answers.windows(2).all(|w| w[0] == w[1]), "the same answer past the account's share: {answers:?}");
-    let queued = app.store.jobs_of_kind(signet_services::login::CHECK_ACCOUNT_JOB).await.expect("jobs");
+    let queued = app.store.jobs_of_kind(signet_domain::job::JobKind::CheckAccount).await.expect("jobs");
     assert_eq!(queued.len(), 2, "two mails for the account in the hour, not five");
 
     // One address asking for many accounts: its share, then 429 with Retry-After.
@@ -225,7 +225,7 @@ async fn e_mailed_codes_are_limited_for_everyone_together(backend: Backend) {
     let refused = ask_for_code(&app, "203.0.113.99", "person99@home.test").await;
     assert!(refused.headers().contains_key("retry-after"));
     expect_problem(refused, 429, "rate_limited").await;
-    let queued = app.store.jobs_of_kind(signet_services::login::CHECK_ACCOUNT_JOB).await.expect("jobs");
+    let queued = app.store.jobs_of_kind(signet_domain::job::JobKind::CheckAccount).await.expect("jobs");
     assert_eq!(queued.len(), 4, "nothing queued past everyone's share");
 }
 

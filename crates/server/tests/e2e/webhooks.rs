@@ -320,7 +320,8 @@ async fn nothing_is_delivered_to_a_deleted_endpoint(backend: Backend) {
 
     // Run the queued delivery job by hand, as a worker would.
     let jobs = app.store.claim_jobs("test-worker", 60_000, 10).await.expect("claim");
-    let deliveries: Vec<_> = jobs.iter().filter(|j| j.kind == signet_store::WEBHOOK_DELIVER_JOB).collect();
+    let deliveries: Vec<_> =
+        jobs.iter().filter(|j| j.kind == signet_domain::job::JobKind::WebhookDeliver.as_str()).collect();
     assert_eq!(deliveries.len(), 1, "one delivery was queued before the deletion");
     for job in deliveries {
         signet_server::webhooks::deliver(&app.state.services, job).await.expect("deliver");

@@ -902,7 +902,7 @@ async fn mail_waits_in_the_queue_while_the_smtp_server_is_down(backend: Backend)
     signet_server::mail::enqueue(&app.store, &mail, Some("test-mail".into())).await.expect("queued");
     let mut retried = None;
     for _ in 0..200 {
-        let jobs = app.store.jobs_of_kind(signet_server::mail::MAIL_JOB).await.expect("jobs");
+        let jobs = app.store.jobs_of_kind(signet_domain::job::JobKind::Mail).await.expect("jobs");
         if let Some(job) = jobs.into_iter().find(|j| j.attempts >= 1 && j.last_error.is_some()) {
             retried = Some(job);
             break;

@@ -10,11 +10,12 @@ use bytes::Bytes;
 use serde_json::json;
 use signet_blob::BlobKey;
 use signet_domain::access::Permission;
+use signet_domain::job::BulkKind;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{Error, ErrorCode, FieldErrors, WorkflowId};
 use signet_store::{BulkItemRow, BulkJobRow, LotRow, NewBulkJob, UserFilter, UserRow, UserSort, WorkflowRow};
 
-use super::{BulkKind, JobStatus, Outcome, new_public_id, status};
+use super::{JobStatus, Outcome, new_public_id, status};
 use crate::gateway::seal::Mark;
 use crate::workflows::session::SignerSession;
 use crate::{Caller, Services};
@@ -204,7 +205,7 @@ pub async fn sign(
     let job = NewBulkJob {
         public_id,
         tenant_id: caller.tenant_id,
-        kind: BulkKind::LotSign.as_str(),
+        kind: BulkKind::LotSign,
         subscriber_id: caller.principal_id,
         parent_id: lot.row.id,
         input: json!({"lotId": lot.row.id, "signerEmail": lot.row.signer_email, "signatureBlob": key.as_str(),

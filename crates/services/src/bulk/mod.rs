@@ -20,28 +20,6 @@ pub mod lots;
 pub mod run;
 pub mod send;
 
-/// What a bulk job does with each item, stored as the job's `kind`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BulkKind {
-    /// One workflow started per row of a sheet ([`send`]).
-    Send,
-    /// One signature applied to each workflow of a lot ([`lots`]).
-    LotSign,
-}
-
-impl BulkKind {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            BulkKind::Send => "bulk_send",
-            BulkKind::LotSign => "lot_sign",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<BulkKind> {
-        [BulkKind::Send, BulkKind::LotSign].into_iter().find(|k| k.as_str() == text)
-    }
-}
-
 /// What became of one item.
 pub struct Outcome {
     /// `succeeded`, `failed` or `skipped`.
@@ -92,7 +70,7 @@ impl JobStatus {
 fn status_of(svc: &Services, job: &BulkJobRow, progress: BulkProgress) -> JobStatus {
     JobStatus {
         job_id: job.public_id.clone(),
-        kind: job.kind.clone(),
+        kind: job.kind.as_str().to_string(),
         status: job.status.clone(),
         total: progress.total(),
         succeeded: progress.succeeded,

@@ -5,10 +5,11 @@
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use signet_domain::job::BulkKind;
 use signet_domain::{Error, Millis, TenantId, now_millis};
 use signet_store::{BulkItemRow, BulkJobRow};
 
-use super::{BulkKind, Outcome, announce, finish, lots, send};
+use super::{Outcome, announce, finish, lots, send};
 use crate::Services;
 
 /// How long one slice works before it hands over to the next.
@@ -85,10 +86,9 @@ pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result
 }
 
 async fn run_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> Outcome {
-    let outcome = match BulkKind::parse(&job.kind) {
-        Some(BulkKind::LotSign) => lots::sign_item(svc, job, item).await,
-        Some(BulkKind::Send) => send::send_item(svc, job, item).await,
-        None => Err(Error::internal(format!("unknown bulk kind {}", job.kind))),
+    let outcome = match job.kind {
+        BulkKind::LotSign => lots::sign_item(svc, job, item).await,
+        BulkKind::Send => send::send_item(svc, job, item).await,
     };
     outcome.unwrap_or_else(|error| {
         let detail = match &error {

@@ -9,11 +9,12 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value, json};
 use signet_blob::BlobKey;
 use signet_domain::csv::{Limits, Table};
+use signet_domain::job::BulkKind;
 use signet_domain::workflow::SignatoryInput;
 use signet_domain::{DocumentId, Error, FieldErrors, TenantId, WorkflowId};
 use signet_store::{BulkItemRow, BulkJobRow, NewBulkJob};
 
-use super::{BulkKind, JobStatus, Outcome, new_public_id, status};
+use super::{JobStatus, Outcome, new_public_id, status};
 use crate::documents::{check_pdf, store_document};
 use crate::heavy::Share;
 use crate::sheets::SheetBudget;
@@ -178,7 +179,7 @@ pub async fn start(svc: &Services, caller: &Caller, mut send: BulkSend) -> Resul
     let job = NewBulkJob {
         public_id: new_public_id(),
         tenant_id: caller.tenant_id,
-        kind: BulkKind::Send.as_str(),
+        kind: BulkKind::Send,
         subscriber_id: caller.principal_id,
         parent_id: send.template_id,
         input: json!({"templateId": send.template_id, "documentIds": send.document_ids}),

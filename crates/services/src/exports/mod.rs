@@ -17,10 +17,11 @@ use serde_json::json;
 use signet_blob::{BlobKey, ByteStream};
 use signet_domain::access::Permission;
 use signet_domain::audit::AuditEntry;
+use signet_domain::job::JobKind;
 use signet_domain::{Error, ErrorCode, FieldErrors, Millis, TenantId, now_millis};
 use signet_store::{
-    EXPORT_RUN_JOB, ExportFilter, ExportJobRow, ExportPage, ExportWindow, NewExportJob, NewJob, SignatoryExportRow,
-    UserExportRow, WorkflowExportRow,
+    ExportFilter, ExportJobRow, ExportPage, ExportWindow, NewExportJob, NewJob, SignatoryExportRow, UserExportRow,
+    WorkflowExportRow,
 };
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -678,8 +679,14 @@ pub async fn run_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(
 
 async fn watch(svc: &Services, tenant_id: TenantId, id: i64, run_at: Millis) -> Result<(), Error> {
     let payload = json!({"exportJobId": id});
-    let job =
-        NewJob { tenant: Some(tenant_id), kind: EXPORT_RUN_JOB, payload, dedupe_key: None, run_at, max_attempts: 5 };
+    let job = NewJob {
+        tenant: Some(tenant_id),
+        kind: JobKind::ExportRun,
+        payload,
+        dedupe_key: None,
+        run_at,
+        max_attempts: 5,
+    };
     svc.store.enqueue_job(&job).await?;
     Ok(())
 }

@@ -9,9 +9,6 @@ use super::envelope::WorkflowRow;
 use crate::chain::{EntryRow, entry_from_row};
 use crate::{Result, Store, db_err, on_db};
 
-/// The job kind that carries a workflow event to e-mail and webhook delivery.
-pub const WORKFLOW_EVENT_JOB: &str = "workflow.event";
-
 /// Who acts on a workflow and from where, with the request's browser details.
 #[derive(Debug, Clone)]
 pub struct WorkflowActor {
@@ -52,7 +49,7 @@ macro_rules! append_event {
         let tenant_id: signet_domain::TenantId = $tenant_id;
         let entry = $crate::chain::append_chain!($tx, &$crate::chain::WORKFLOW_CHAIN, workflow_id.get(), $event);
         let payload = $crate::workflows::events::event_job_payload(tenant_id, workflow_id, &entry);
-        let job = $crate::workflows::events::WORKFLOW_EVENT_JOB;
+        let job = signet_domain::job::JobKind::WorkflowEvent.as_str();
         sqlx::query(
             "INSERT INTO jobs (kind, payload, dedupe_key, state, run_at, max_attempts, created_at, tenant_id) \
              VALUES ($1, $2, $3, 'ready', $4, 5, $4, $5)",
