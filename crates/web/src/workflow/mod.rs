@@ -344,8 +344,7 @@ pub async fn page_image(
 
 fn signed_response(link: &SignerLink, after: &AfterSignature) -> Response {
     let (session, text) = (&link.session, link.text);
-    let settings: serde_json::Value = serde_json::from_str(&session.workflow.settings).unwrap_or_default();
-    if let Some(url) = settings.get("redirectURL").and_then(|v| v.as_str()).filter(|u| !u.is_empty()) {
+    if let Some(url) = session.workflow.settings.redirect_url() {
         return Redirect::to(url).into_response();
     }
     match after {
