@@ -11,6 +11,7 @@ use signet_store::{
     AfterSignature, AttachmentRow, DocumentRow, NewAttachment, SignatoryRow, WorkflowActor, WorkflowRow,
 };
 
+use super::placement::Placement;
 use crate::Services;
 use crate::gateway::seal::Mark;
 
@@ -34,9 +35,18 @@ pub enum LinkClosed {
 pub struct SignerSession {
     pub signatory: SignatoryRow,
     pub workflow: WorkflowRow,
+    /// The signatory's placement, read once when the session opens: the page, the checks of
+    /// the signer's inputs and the token and eSign signatures use this one (the electronic
+    /// seal reads every signatory's at once, this one's among them).
+    pub placement: Placement,
 }
 
 impl SignerSession {
+    pub fn new(signatory: SignatoryRow, workflow: WorkflowRow) -> SignerSession {
+        let placement = Placement::from_stored(&signatory.placement);
+        SignerSession { signatory, workflow, placement }
+    }
+
     /// How the signatory is recorded in the workflow's chain, from their address.
     pub fn actor(&self, ip: std::net::IpAddr) -> WorkflowActor {
         WorkflowActor { id: format!("signatory:{}", self.signatory.id), ip: Some(ip.to_string()) }
@@ -94,7 +104,7 @@ pub async fn open_link(svc: &Services, id: SignatoryId, secret: &str) -> Result<
     if signatory.state() == SignatoryState::Pending {
         return Err(LinkClosed::NotYet);
     }
-    Ok(SignerSession { signatory, workflow })
+    Ok(SignerSession::new(signatory, workflow))
 }
 
 /// What the signer page shows: who asks, the active documents, the attachments.
