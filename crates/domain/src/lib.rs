@@ -21,6 +21,7 @@ pub mod text_state;
 pub mod user;
 pub mod webhook;
 pub mod workflow;
+pub mod workflow_settings;
 
 pub use error::{BoxError, Error, ErrorCode, FieldErrors};
 pub use ids::{AttachmentId, DepartmentId, DocumentId, SignatoryId, TemplateId, TenantId, WebhookId, WorkflowId};

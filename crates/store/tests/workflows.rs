@@ -9,6 +9,7 @@ use serde_json::json;
 use signet_domain::audit::{Actor, AuditEntry, GENESIS_HASH, verify_chain};
 use signet_domain::now_millis;
 use signet_domain::workflow::{DocumentState, PlannedSignatory, SignatoryState, WorkflowState};
+use signet_domain::workflow_settings::{AsSent, WorkflowSettings};
 use signet_domain::{ErrorCode, TenantId, WorkflowId};
 use signet_store::{
     AfterSignature, Backend, CreatedWorkflow, DocumentRow, NewDocument, NewSignatory, NewWorkflow, SignatoryRow,
@@ -25,6 +26,8 @@ on_both_backends!(
     the_last_signature_completes_the_workflow,
     workflows_are_tenant_scoped,
     the_dashboard_counts_finds_by_signer_and_names_whom_each_waits_for,
+    settings_are_written_and_read_back_typed,
+    settings_written_in_the_untyped_form_still_read,
 );
 
 fn initiator() -> WorkflowActor {
@@ -56,6 +59,17 @@ async fn start(
     documents: &[&DocumentRow],
     signers: &[(&str, i64)],
 ) -> CreatedWorkflow {
+    start_with(store, tenant_id, documents, signers, WorkflowSettings::default()).await
+}
+
+/// [`start`] with the given settings.
+async fn start_with(
+    store: &Store,
+    tenant_id: TenantId,
+    documents: &[&DocumentRow],
+    signers: &[(&str, i64)],
+    settings: WorkflowSettings,
+) -> CreatedWorkflow {
     let signatories = signers
         .iter()
         .map(|(email, order)| NewSignatory {
@@ -77,7 +91,7 @@ async fn start(
         name: "Contract",
         reference_no: Some("REF-1"),
         workflow_type: 1,
-        settings: json!({}),
+        settings,
         reminder_every_days: None,
         expires_at: None,
         linked_ids: Vec::new(),
@@ -255,7 +269,7 @@ fn clone_new(created: &CreatedWorkflow, t: TenantId) -> NewWorkflow<'static> {
         name: "Other",
         reference_no: None,
         workflow_type: 1,
-        settings: json!({}),
+        settings: WorkflowSettings::default(),
         reminder_every_days: None,
         expires_at: None,
         linked_ids: Vec::new(),
@@ -427,4 +441,76 @@ async fn the_dashboard_counts_finds_by_signer_and_names_whom_each_waits_for(back
     let due = store.waiting_signatories(t, &ids).await.expect("waiting");
     let emails: Vec<&str> = due.iter().map(|s| s.email.as_str()).collect();
     assert_eq!(emails, ["meena.iyer@x.test", "ravi@x.test"], "the first group only, none of another tenant's");
+}
+
+async fn settings_are_written_and_read_back_typed(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let t = tenant(&store, "settings").await;
+    let doc = upload(&store, t, "a.pdf").await;
+    let settings = WorkflowSettings {
+        send_mail: true,
+        redirect_url: Some("https://example.test/done".into()),
+        hsm_certificate_id: 3,
+        message: Some("Please sign by Friday".into()),
+        bulk_job_id: Some("BJ-1".into()),
+        bulk_item: Some(4),
+        as_sent: AsSent {
+            reason: Some("Approval".into()),
+            e_sign_params: Some(json!({"k": [1]})),
+            ..AsSent::default()
+        },
+        ..WorkflowSettings::default()
+    };
+    let created = start_with(&store, t, &[&doc], &[("a@x.test", 1)], settings.clone()).await;
+    assert_eq!(created.workflow.settings, settings);
+    let read = store.workflow(t, created.workflow.id).await.expect("workflow").expect("row");
+    assert_eq!((read.settings.version, &read.settings), (1, &settings));
+    // A bulk send's item finds the workflow it started by the marks in its settings.
+    assert_eq!(store.workflow_of_bulk_item(t, "BJ-1", 4).await.expect("find"), Some(created.workflow.id));
+    assert_eq!(store.workflow_of_bulk_item(t, "BJ-1", 40).await.expect("find"), None);
+}
+
+/// Rows written before settings were typed hold the API's keys without a version; a key of
+/// the wrong type costs only itself.
+async fn settings_written_in_the_untyped_form_still_read(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let t = tenant(&store, "old-settings").await;
+    let doc = upload(&store, t, "a.pdf").await;
+    let created = start(&store, t, &[&doc], &[("a@x.test", 1)]).await;
+    let old = json!({
+        "sendMail": true, "notifyCustomer": "yes", "checkEmailNotify": false, "enableAutoClosePopup": false,
+        "redirectURL": "https://example.test/after", "reason": null, "location": null, "thirdPartyParams": null,
+        "eSignParams": null, "geoTagging": null, "initials": null, "stampDetails": null, "hsmCertificateId": 5,
+        "message": "Hello", "bulkJobId": "BJ-9", "bulkItem": 2,
+    });
+    write_settings_text(&db.url, backend, created.workflow.id, &old.to_string()).await;
+    let read = store.workflow(t, created.workflow.id).await.expect("workflow").expect("row").settings;
+    assert_eq!(read.version, 1);
+    assert!(read.send_mail, "the keys around the wrong-typed one keep their values");
+    assert!(!read.notify_customer, "a string where a boolean belongs reads as absent");
+    assert_eq!(read.redirect_url(), Some("https://example.test/after"));
+    assert_eq!((read.hsm_certificate_id, read.message.as_deref()), (5, Some("Hello")));
+    assert_eq!((read.bulk_job_id.as_deref(), read.bulk_item), (Some("BJ-9"), Some(2)));
+    assert_eq!(read.as_sent.check_email_notify, Some(false));
+    // Written as `serde_json::Value` did (compact, keys sorted), an old bulk item is found too.
+    assert_eq!(store.workflow_of_bulk_item(t, "BJ-9", 2).await.expect("find"), Some(created.workflow.id));
+}
+
+/// Overwrites the stored settings text as an older release would have written it.
+async fn write_settings_text(url: &str, backend: Backend, id: WorkflowId, text: &str) {
+    let sql = "UPDATE workflows SET settings = $1 WHERE id = $2";
+    match backend {
+        Backend::Sqlite => {
+            let pool = sqlx::SqlitePool::connect(url).await.expect("sqlite");
+            sqlx::query(sql).bind(text).bind(id.get()).execute(&pool).await.expect("update");
+            pool.close().await;
+        }
+        Backend::Postgres => {
+            let pool = sqlx::PgPool::connect(url).await.expect("postgres");
+            sqlx::query(sql).bind(text).bind(id.get()).execute(&pool).await.expect("update");
+            pool.close().await;
+        }
+    }
 }

@@ -6,10 +6,10 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
-use serde_json::json;
 use signet_domain::Error;
 use signet_domain::stamp;
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
+use signet_domain::workflow_settings::{AsSent, WorkflowSettings};
 use signet_services::records::NewSignatory;
 use utoipa::ToSchema;
 
@@ -461,13 +461,15 @@ fn quick_start_rest(body: &InitiateAndSignWorkflowConfig) -> Result<QuickStart, 
     if body.reference_no.as_ref().is_some_and(|r| r.chars().count() > 200) {
         return Err(Error::field("referenceNo", "must be at most 200 characters"));
     }
-    let settings = json!({
-        "sendMail": !body.donot_send_completion_mail_to_participants,
-        "completionMail": !body.donot_send_completion_mail_to_participants,
-        "clientID": body.client_id,
-        "clientName": body.client_name,
-        "reminder": body.reminder,
-    });
+    let mails = !body.donot_send_completion_mail_to_participants;
+    let as_sent = AsSent {
+        completion_mail: Some(mails),
+        client_id: body.client_id.clone(),
+        client_name: body.client_name.clone(),
+        reminder: Some(i64::from(body.reminder)),
+        ..AsSent::default()
+    };
+    let settings = WorkflowSettings { send_mail: mails, as_sent, ..WorkflowSettings::default() };
     Ok(QuickStart {
         reference_no: body.reference_no.clone(),
         settings,
@@ -650,7 +652,8 @@ pub async fn optimized(
         Ok(Plan { pdfs, signatories: optimized_signatories(&reading, &slot_pages)?, first_signature: None })
     };
     let rest = |_: &Plan| {
-        let settings = json!({"sendMail": true, "requestFrom": body.request_from});
+        let as_sent = AsSent { request_from: body.request_from.clone(), ..AsSent::default() };
+        let settings = WorkflowSettings { send_mail: true, as_sent, ..WorkflowSettings::default() };
         Ok(QuickStart { reference_no: None, settings, attachments: Vec::new(), stamp: None, qr: Vec::new() })
     };
     let started = quick_start::start(&state.services, &auth.caller(), plan, rest).await?;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_domain::audit::AuditEntry;
 use signet_domain::workflow::SignatoryInput;
+use signet_domain::workflow_settings::{AsSent, WorkflowSettings};
 use signet_services::records::{DocumentRow, SignatoryRow};
 use utoipa::ToSchema;
 
@@ -17,7 +18,7 @@ use crate::auth::Auth;
 use crate::error::{ApiResult, ProblemDetails};
 use crate::extract::{ApiJson, ApiPath, ApiQuery};
 use signet_services::stamps::StampDetails;
-use signet_services::workflows::initiate::{self, AttachmentUpload, InitiateWorkflow};
+use signet_services::workflows::initiate::{self, AttachmentUpload, EnvelopeExpiry, InitiateWorkflow};
 use signet_services::workflows::links::signer_url;
 use signet_services::workflows::{queries, templates};
 
@@ -392,7 +393,7 @@ fn initiate_request(body: &InitiateWorkFlowData) -> Result<InitiateWorkflow, Err
         hsm_certificate_id: i64::from(body.hsm_certificate_id),
         linked_workflow_id: i64::from(body.linked_workflow_id),
         redirect_url: body.redirect_url.clone(),
-        envelope_expiry: body.envelope_expiry.clone(),
+        envelope_expiry: body.envelope_expiry.clone().map(EnvelopeExpiry::At),
         reminder_frequency: body.reminder_frequency.map(i64::from),
         settings: settings(body),
         message: body.message.clone(),
@@ -471,22 +472,26 @@ pub(crate) fn attachment_uploads(
     sent.chain(asked).collect()
 }
 
-fn settings(body: &InitiateWorkFlowData) -> serde_json::Value {
-    serde_json::json!({
-        "sendMail": body.send_mail,
-        "notifyCustomer": body.notify_customer,
-        "checkEmailNotify": body.check_email_notify,
-        "enableAutoClosePopup": body.enable_auto_close_popup,
-        "redirectURL": body.redirect_url,
-        "reason": body.reason,
-        "location": body.location,
-        "thirdPartyParams": body.third_party_params,
-        "eSignParams": body.e_sign_params,
-        "geoTagging": body.geo_tagging,
-        "initials": body.initials,
-        "stampDetails": body.stamp_details,
-        "hsmCertificateId": body.hsm_certificate_id,
-    })
+fn settings(body: &InitiateWorkFlowData) -> WorkflowSettings {
+    WorkflowSettings {
+        send_mail: body.send_mail,
+        notify_customer: body.notify_customer,
+        redirect_url: body.redirect_url.clone(),
+        hsm_certificate_id: i64::from(body.hsm_certificate_id),
+        as_sent: AsSent {
+            check_email_notify: Some(body.check_email_notify),
+            enable_auto_close_popup: Some(body.enable_auto_close_popup),
+            reason: body.reason.clone(),
+            location: body.location.clone(),
+            third_party_params: body.third_party_params.clone(),
+            e_sign_params: body.e_sign_params.clone(),
+            geo_tagging: body.geo_tagging.clone(),
+            initials: body.initials.clone(),
+            stamp_details: body.stamp_details.clone(),
+            ..AsSent::default()
+        },
+        ..WorkflowSettings::default()
+    }
 }
 
 pub(crate) fn signing_url(state: &AppState, s: &SignatoryRow) -> ParallelSigningUrl {

@@ -269,7 +269,7 @@ pub async fn sign_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> 
     }
     let key = BlobKey::parse(input["signatureBlob"].as_str().unwrap_or_default())?;
     let image = svc.blob.get(&key).await.map_err(Error::internal)?.to_vec();
-    let session = SignerSession { signatory: signatory.clone(), workflow };
+    let session = SignerSession::new(signatory.clone(), workflow);
     let actor = signet_store::WorkflowActor { id: job.created_by.clone(), ip: None };
     let detail = json!({"method": "image", "via": "lot", "lotId": input["lotId"], "bulkJobId": job.public_id,
                         "reviewerComments": input["reviewerComments"], "consent": true,

@@ -11,6 +11,7 @@ use signet_blob::BlobKey;
 use signet_domain::csv::{Limits, Table};
 use signet_domain::job::BulkKind;
 use signet_domain::workflow::SignatoryInput;
+use signet_domain::workflow_settings::WorkflowSettings;
 use signet_domain::{DocumentId, Error, FieldErrors, TenantId, WorkflowId};
 use signet_store::{BulkItemRow, BulkJobRow, NewBulkJob};
 
@@ -313,11 +314,13 @@ fn row_request(
         .iter()
         .filter_map(|(key, value)| Some((key.strip_prefix(VALUE_PREFIX)?.to_string(), value.as_str()?.to_string())))
         .collect();
-    let mut settings = json!({"sendMail": true});
-    if let Some((job, item)) = job {
-        settings["bulkJobId"] = json!(job);
-        settings["bulkItem"] = json!(item);
-    }
+    // The job's marks let a retried item find the workflow it started (`started_before`).
+    let settings = WorkflowSettings {
+        send_mail: true,
+        bulk_job_id: job.map(|(job, _)| job.to_string()),
+        bulk_item: job.map(|(_, item)| item),
+        ..WorkflowSettings::default()
+    };
     InitiateWorkflow {
         template_id,
         name: text("workflowName"),

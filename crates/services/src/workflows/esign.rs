@@ -78,15 +78,18 @@ pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs
         return Err(EsignRefused::Gone("Aadhaar eSign signs one to five documents at a time."));
     }
     let zone = crate::organisation::zone_of(svc, workflow.tenant_id).await;
-    let values = super::sealing::field_values(signatory, inputs, zone).map_err(|error| match error {
-        signet_domain::Error::Validation(fields) => {
-            EsignRefused::Input(fields.into_values().flatten().next().unwrap_or_default())
-        }
-        other => EsignRefused::Internal(other.to_string()),
-    })?;
+    let values =
+        super::sealing::field_values(signatory, &session.placement, inputs, zone).map_err(|error| match error {
+            signet_domain::Error::Validation(fields) => {
+                EsignRefused::Input(fields.into_values().flatten().next().unwrap_or_default())
+            }
+            other => EsignRefused::Internal(other.to_string()),
+        })?;
+    let boxes =
+        super::sealing::workflow_boxes(svc, workflow).await.map_err(|e| EsignRefused::Internal(e.to_string()))?;
     let mut pending = Pending { documents: Vec::with_capacity(documents.len()) };
     for (index, doc) in documents.iter().enumerate() {
-        pending.documents.push(prepare(svc, doc, index, signatory, workflow, &values).await?);
+        pending.documents.push(prepare(svc, doc, index, session, &values, &boxes).await?);
     }
     let digests: Vec<[u8; 32]> = pending.documents.iter().map(|d| d.prepared.digest).collect();
     let doc_info: Vec<String> = documents.iter().map(|d| d.name.clone()).collect();
@@ -107,18 +110,16 @@ async fn prepare(
     svc: &Services,
     doc: &DocumentRow,
     index: usize,
-    signatory: &SignatoryRow,
-    workflow: &WorkflowRow,
+    session: &SignerSession,
     values: &[FieldValue],
+    boxes: &[(i64, Placement)],
 ) -> Result<PendingDocument, EsignRefused> {
+    let (signatory, workflow) = (&session.signatory, &session.workflow);
     let current = signet_blob::BlobKey::parse(&doc.current_blob).map_err(|e| EsignRefused::Internal(e.to_string()))?;
     let pdf = svc.blob.get(&current).await.map_err(|e| EsignRefused::Internal(e.to_string()))?;
-    let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
-    let values = values.to_vec();
+    let (placement, values, boxes) = (session.placement.clone(), values.to_vec(), boxes.to_vec());
     let mark = Mark::Typed { name: signatory.name.clone(), style: signet_signing::NameStyle::Plain };
     let zone = crate::organisation::zone_of(svc, workflow.tenant_id).await;
-    let boxes =
-        super::sealing::workflow_boxes(svc, workflow).await.map_err(|e| EsignRefused::Internal(e.to_string()))?;
     let owner = signatory.id.get();
     let mut opts = options(svc);
     opts.name = Some(signatory.name.clone());

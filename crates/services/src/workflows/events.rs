@@ -110,8 +110,7 @@ async fn workflow_profile(
     workflow: &signet_store::WorkflowRow,
     signatory: &signet_store::SignatoryRow,
 ) -> Result<Option<signet_store::SigningProfileRow>, String> {
-    let settings: serde_json::Value = serde_json::from_str(&workflow.settings).unwrap_or_default();
-    let profile_id = settings.get("hsmCertificateId").and_then(|v| v.as_i64()).unwrap_or(0);
+    let profile_id = workflow.settings.hsm_certificate_id;
     if profile_id == 0 {
         return Ok(None);
     }

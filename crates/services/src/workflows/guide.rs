@@ -51,7 +51,7 @@ pub struct DocumentSpots {
 /// [`MAX_GUIDED_DOCUMENTS`]; a document that cannot be read or placed gets none (the page
 /// still shows it, and the seal's refusal, if any, comes when the signer signs).
 pub async fn spots(svc: &Services, session: &SignerSession, documents: &[DocumentRow]) -> Vec<DocumentSpots> {
-    let placement: Placement = serde_json::from_str(&session.signatory.placement).unwrap_or_default();
+    let placement = &session.placement;
     let mut out = Vec::with_capacity(documents.len().min(MAX_GUIDED_DOCUMENTS));
     for (index, doc) in documents.iter().enumerate().take(MAX_GUIDED_DOCUMENTS) {
         let found = match read(svc, doc).await {

@@ -5,12 +5,14 @@
 
 use signet_domain::access::Permission;
 use signet_domain::authority::signing::{ProfileOwner, SigningBy, may_sign_with};
-use signet_domain::workflow::{SignatoryInput, plan_signatories};
+use signet_domain::workflow::{PlannedSignatory, SignatoryInput, plan_signatories};
+use signet_domain::workflow_settings::WorkflowSettings;
 use signet_domain::{DocumentId, Error, FieldErrors, TemplateId, TenantId, WorkflowId, now_millis};
 use signet_store::{CreatedWorkflow, NewSignatory, NewWorkflow, NewWorkflowAttachment, WorkflowActor};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
+use super::placement::Placement;
 use super::templates::{TemplateDefinition, placements};
 use crate::documents::{decode_base64, document_name};
 use crate::{Caller, Services};
@@ -29,10 +31,12 @@ pub struct InitiateWorkflow {
     pub hsm_certificate_id: i64,
     pub linked_workflow_id: i64,
     pub redirect_url: Option<String>,
-    pub envelope_expiry: Option<String>,
+    /// When the envelope expires; none: the template's default, if any.
+    pub envelope_expiry: Option<EnvelopeExpiry>,
     pub reminder_frequency: Option<i64>,
-    /// The options kept with the workflow as they were sent (mail, redirect, reason, ...).
-    pub settings: serde_json::Value,
+    /// The options kept with the workflow (mail, redirect, reason, ...); `message` is set
+    /// from [`InitiateWorkflow::message`].
+    pub settings: WorkflowSettings,
     /// The sender's message to the signers, in their invitations and on their signing page.
     pub message: Option<String>,
     pub attachments: Vec<AttachmentUpload>,
@@ -47,6 +51,19 @@ pub struct InitiateWorkflow {
     /// have no place for it, so there each signer's browser decides).
     pub signer_lang: Option<signet_domain::Lang>,
 }
+
+/// When an envelope expires, as the sender put it; checked by [`initiate`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvelopeExpiry {
+    /// This many days after the workflow starts (the console's choice), 1 to 365.
+    InDays(u32),
+    /// At this RFC 3339 date-time, the API's `envelopeExpiry` as sent (empty: no expiry given).
+    /// Kept as text so that a bad one is reported in its turn among the request's checks.
+    At(String),
+}
+
+/// The longest expiry in days a sender may choose.
+pub const MAX_EXPIRY_DAYS: u32 = 365;
 
 /// An attachment as sent: base64 data, with the field names to report problems under.
 pub struct AttachmentUpload {
@@ -100,7 +117,8 @@ pub fn decode_attachments(uploads: &[AttachmentUpload]) -> Result<Vec<Attachment
 struct Checked {
     name: String,
     document_ids: Vec<DocumentId>,
-    signatories: Vec<NewSignatory>,
+    /// Each planned signatory with their placement, kept typed until the rows are written.
+    signatories: Vec<(PlannedSignatory, Placement)>,
     expires_at: Option<i64>,
     reminder_every_days: Option<i64>,
     attachments: Vec<Attachment>,
@@ -207,17 +225,32 @@ async fn template_definition(
     }
 }
 
+/// When the envelope expires: as asked, else after the template's default days, else never.
 fn expiry(request: &InitiateWorkflow, definition: &TemplateDefinition) -> Result<Option<i64>, Error> {
-    match request.envelope_expiry.as_deref().filter(|t| !t.is_empty()) {
-        Some(text) => {
-            let at = parse_time("envelopeExpiry", text)?;
-            if at <= now_millis() {
-                return Err(Error::field("envelopeExpiry", "must be in the future"));
-            }
-            Ok(Some(at))
-        }
-        None => Ok(definition.expiry_days.map(|days| now_millis() + i64::from(days) * 86_400_000)),
+    match &request.envelope_expiry {
+        Some(EnvelopeExpiry::At(text)) if !text.is_empty() => expiry_at(text).map(Some),
+        Some(EnvelopeExpiry::InDays(days)) => expiry_in_days(*days).map(Some),
+        _ => Ok(definition.expiry_days.map(days_from_now)),
     }
+}
+
+fn expiry_at(text: &str) -> Result<i64, Error> {
+    let at = parse_time("envelopeExpiry", text)?;
+    if at <= now_millis() {
+        return Err(Error::field("envelopeExpiry", "must be in the future"));
+    }
+    Ok(at)
+}
+
+fn expiry_in_days(days: u32) -> Result<i64, Error> {
+    if !(1..=MAX_EXPIRY_DAYS).contains(&days) {
+        return Err(Error::field("envelopeExpiry", format!("must be 1 to {MAX_EXPIRY_DAYS} days")));
+    }
+    Ok(days_from_now(days))
+}
+
+fn days_from_now(days: u32) -> i64 {
+    now_millis() + i64::from(days) * 86_400_000
 }
 
 async fn check(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) -> Result<Checked, Error> {
@@ -232,14 +265,7 @@ async fn check(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) 
     let expires_at = expiry(request, &definition)?;
     let reminder_every_days =
         request.reminder_frequency.or(definition.reminder_frequency.map(i64::from)).filter(|d| *d > 0);
-    let signatories = planned
-        .into_iter()
-        .zip(placements)
-        .map(|(planned, placement)| NewSignatory {
-            planned,
-            placement: serde_json::to_value(placement).unwrap_or_default(),
-        })
-        .collect();
+    let signatories = planned.into_iter().zip(placements).collect();
     let name = request.name.as_deref().map(str::trim).filter(|n| !n.is_empty()).unwrap_or("Untitled").to_string();
     Ok(Checked {
         name,
@@ -352,27 +378,23 @@ async fn stamp_first_document(
     .await?;
     checked.document_ids[0] = copy.id;
     let documents = checked.document_ids.len();
-    for signatory in &mut checked.signatories {
-        let mut placement: super::placement::Placement = serde_json::from_value(signatory.placement.clone())?;
-        super::placement::shift_first_document(&mut placement, added, documents);
-        signatory.placement = serde_json::to_value(placement)?;
+    for (_, placement) in &mut checked.signatories {
+        super::placement::shift_first_document(placement, added, documents);
     }
     Ok(())
 }
 
-/// The settings with the sender's message (trimmed; none when blank) under `message`.
-fn with_message(mut settings: serde_json::Value, message: Option<&str>) -> serde_json::Value {
-    let message = message.map(str::trim).filter(|m| !m.is_empty());
-    if let (Some(message), Some(object)) = (message, settings.as_object_mut()) {
-        object.insert("message".into(), serde_json::Value::String(message.to_string()));
+/// The settings with the sender's message (trimmed; none when blank).
+fn with_message(mut settings: WorkflowSettings, message: Option<&str>) -> WorkflowSettings {
+    if let Some(message) = message.map(str::trim).filter(|m| !m.is_empty()) {
+        settings.message = Some(message.to_string());
     }
     settings
 }
 
 /// The sender's message to the signers of `workflow`, when it was sent with one.
 pub fn message_of(workflow: &signet_store::WorkflowRow) -> Option<String> {
-    let settings: serde_json::Value = serde_json::from_str(&workflow.settings).ok()?;
-    settings.get("message")?.as_str().map(str::to_string)
+    workflow.settings.message.clone()
 }
 
 async fn create_checked(
@@ -405,13 +427,21 @@ async fn create_checked(
         expires_at: checked.expires_at,
         linked_ids: linked,
         document_ids: checked.document_ids,
-        signatories: checked.signatories,
+        signatories: new_signatories(checked.signatories)?,
         link_expires_at,
         attachments: put_attachment_files(svc, tenant_id, checked.attachments).await?,
         stamps: held.map(crate::stamps::Held::claim),
         signer_lang: request.signer_lang,
     };
     create_workflow(svc, &new, actor).await
+}
+
+/// The signatories as the store writes them, each placement in its stored form.
+fn new_signatories(checked: Vec<(PlannedSignatory, Placement)>) -> Result<Vec<NewSignatory>, Error> {
+    checked
+        .into_iter()
+        .map(|(planned, placement)| Ok(NewSignatory { planned, placement: serde_json::to_value(placement)? }))
+        .collect()
 }
 
 /// Writes the attachments' files before any row exists (rows follow in the workflow's one

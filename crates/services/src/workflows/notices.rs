@@ -24,14 +24,9 @@ use crate::mail::{Mail, MailAttachment, enqueue};
 use crate::sms::{Purpose, SignerSms};
 use signet_domain::audit::WorkflowEventJob;
 
-fn setting(workflow: &WorkflowRow, key: &str) -> bool {
-    let settings: serde_json::Value = serde_json::from_str(&workflow.settings).unwrap_or_default();
-    settings.get(key).and_then(serde_json::Value::as_bool).unwrap_or(false)
-}
-
 /// Whether the workflow e-mails its signers their invitations and reminders (`sendMail`).
 pub fn sends_mail(workflow: &WorkflowRow) -> bool {
-    setting(workflow, "sendMail")
+    workflow.settings.send_mail
 }
 
 /// Whether a reminder reaches the signatory: by e-mail (`sendMail`), or by SMS to their
@@ -115,7 +110,7 @@ pub async fn invitation(state: &Services, event: &WorkflowEventJob, reminder: bo
     let who = requester(state, &workflow).await;
     let url = signer_url(state, &signatory);
     let words = Words::of(state, &workflow, signers_lang(&workflow)).await;
-    if setting(&workflow, "sendMail") {
+    if workflow.settings.send_mail {
         invitation_mail(state, event, (&signatory, &workflow), words, (&who, &url), reminder).await?;
     }
     invitation_sms(state, event, (&signatory, &workflow), words, (&who, &url), reminder).await
@@ -242,7 +237,7 @@ async fn declined(state: &Services, event: &WorkflowEventJob, workflow: &Workflo
     let notice =
         SenderNotice { wants: |n| n.declined, subject: "declined.subject", line: line(english(state, workflow).await) };
     to_sender(state, event, workflow, notice, Vec::new()).await?;
-    if !setting(workflow, "sendMail") {
+    if !workflow.settings.send_mail {
         return Ok(());
     }
     let signatories = state.store.signatories(workflow).await.map_err(|e| e.to_string())?;
@@ -324,7 +319,7 @@ async fn completion(state: &Services, event: &WorkflowEventJob, workflow: &Workf
     let files = super::copies::files_of(state, workflow).await.map_err(|e| e.to_string())?;
     let attachments = attachments_within(&files, state.config.mail_attachment_max_bytes);
     let until_millis = super::copies::copy_until(state, workflow);
-    if setting(workflow, "sendMail") || setting(workflow, "notifyCustomer") {
+    if workflow.settings.send_mail || workflow.settings.notify_customer {
         let words = Words::of(state, workflow, signers_lang(workflow)).await;
         let signatories = state.store.signatories(workflow).await.map_err(|e| e.to_string())?;
         for s in participants(&signatories) {

@@ -101,6 +101,14 @@ pub struct Placement {
     pub slot_pages: Vec<SlotPages>,
 }
 
+impl Placement {
+    /// A placement as stored with its signatory. Signet wrote it from this type; text that
+    /// does not read places the signature in the default slot, as it always has.
+    pub fn from_stored(text: &str) -> Placement {
+        serde_json::from_str(text).unwrap_or_default()
+    }
+}
+
 /// The pages (1-based) of the document at `document` that carry the default slot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -32,7 +32,7 @@ pub struct Started {
 /// stamp duty its (first) document carries.
 pub struct QuickStart {
     pub reference_no: Option<String>,
-    pub settings: serde_json::Value,
+    pub settings: signet_domain::workflow_settings::WorkflowSettings,
     pub attachments: Vec<Attachment>,
     pub stamp: Option<StampOrder>,
     /// QR codes on the first document that lead to its public verification page.

@@ -63,14 +63,15 @@ struct Signing {
     /// Every signatory's id and placement: their boxes become empty fields before the first
     /// signature ([`placement::prepare_fields`]).
     boxes: Vec<(i64, Placement)>,
+    /// The signatory's own placement (theirs among `boxes`).
+    placement: Placement,
 }
 
 fn sign_one(state: &Services, key: &SigningKey, pdf: &[u8], index: usize, job: &Signing) -> Result<Vec<u8>, String> {
     let (signatory, workflow) = (&job.signatory, &job.workflow);
-    let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
     let prepared = placement::prepare_fields(&job.boxes, index, pdf)?;
     let pdf = prepared.as_deref().unwrap_or(pdf);
-    let visible = placement::visible(&placement, signatory.id.get(), index, pdf, &job.mark, &job.values, job.zone)?;
+    let visible = placement::visible(&job.placement, signatory.id.get(), index, pdf, &job.mark, &job.values, job.zone)?;
     let statement = format!("Signed by {} <{}> (workflow {})", signatory.name, signatory.email, workflow.id);
     let reason = match &job.declared.reason {
         Some(declared) => format!("{statement}: {declared}"),
@@ -119,14 +120,17 @@ pub async fn sign_documents_with(
         Mark::Image(_) => "image",
     };
     let zone = crate::organisation::zone_of(state, workflow.tenant_id).await;
+    let boxes = workflow_boxes(state, workflow).await?;
+    let placement = own_placement(&boxes, signatory);
     let job = Signing {
         signatory: signatory.clone(),
         workflow: workflow.clone(),
         declared: Declared::from_detail(&detail),
-        values: field_values(signatory, &placement::inputs_of(&detail), zone)?,
+        values: field_values(signatory, &placement, &placement::inputs_of(&detail), zone)?,
         mark,
         zone,
-        boxes: workflow_boxes(state, workflow).await?,
+        boxes,
+        placement,
     };
     let mut last_conflict = None;
     for _ in 0..ATTEMPTS {
@@ -187,17 +191,29 @@ pub(crate) async fn workflow_boxes(state: &Services, workflow: &WorkflowRow) -> 
         .signatories(workflow)
         .await?
         .into_iter()
-        .map(|s| (s.id.get(), serde_json::from_str(&s.placement).unwrap_or_default()))
+        .map(|s| (s.id.get(), Placement::from_stored(&s.placement)))
         .collect())
+}
+
+/// The signatory's placement among the workflow's (read there already).
+fn own_placement(boxes: &[(i64, Placement)], signatory: &SignatoryRow) -> Placement {
+    match boxes.iter().find(|(id, _)| *id == signatory.id.get()) {
+        Some((_, placement)) => placement.clone(),
+        None => Placement::from_stored(&signatory.placement),
+    }
 }
 
 /// What the signatory's fields show, from the signer's inputs (refused when a required one is
 /// missing: the signer corrects it).
 /// A date box shows today in the organisation's `zone`.
-pub fn field_values(signatory: &SignatoryRow, inputs: &FieldInputs, zone: Zone) -> Result<Vec<FieldValue>, Error> {
-    let placement: Placement = serde_json::from_str(&signatory.placement).unwrap_or_default();
+pub fn field_values(
+    signatory: &SignatoryRow,
+    placement: &Placement,
+    inputs: &FieldInputs,
+    zone: Zone,
+) -> Result<Vec<FieldValue>, Error> {
     let signer = Signer { name: &signatory.name, email: &signatory.email };
-    placement::filled(&placement, inputs, &signer, signet_domain::now_millis(), zone)
+    placement::filled(placement, inputs, &signer, signet_domain::now_millis(), zone)
         .map_err(|(field, message)| Error::field(&field, message))
 }
 

@@ -6,6 +6,7 @@ use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{SignatoryId, now_millis};
 use signet_store::{SignatoryRow, WorkflowActor, WorkflowRow};
 
+use super::placement::Placement;
 use crate::Services;
 
 /// Why a link does not lead to a signing page.
@@ -25,9 +26,18 @@ pub enum LinkClosed {
 pub struct SignerSession {
     pub signatory: SignatoryRow,
     pub workflow: WorkflowRow,
+    /// The signatory's placement, read once when the session opens: the page, the checks of
+    /// the signer's inputs and the token and eSign signatures use this one (the electronic
+    /// seal reads every signatory's at once, this one's among them).
+    pub placement: Placement,
 }
 
 impl SignerSession {
+    pub fn new(signatory: SignatoryRow, workflow: WorkflowRow) -> SignerSession {
+        let placement = Placement::from_stored(&signatory.placement);
+        SignerSession { signatory, workflow, placement }
+    }
+
     /// How the signatory is recorded in the workflow's chain, from their address.
     pub fn actor(&self, ip: std::net::IpAddr) -> WorkflowActor {
         WorkflowActor { id: format!("signatory:{}", self.signatory.id), ip: Some(ip.to_string()) }
@@ -85,5 +95,5 @@ pub async fn open_link(svc: &Services, id: SignatoryId, secret: &str) -> Result<
     if signatory.state() == SignatoryState::Pending {
         return Err(LinkClosed::NotYet);
     }
-    Ok(SignerSession { signatory, workflow })
+    Ok(SignerSession::new(signatory, workflow))
 }

@@ -14,7 +14,7 @@ use signet_sigcrypto::pki;
 use signet_signing::{PadesLevel, PdfSignOptions, PreparedPdf, SignatureOrCms};
 use signet_store::{AfterSignature, DocumentRow, SignedVersion, WorkflowActor};
 
-use super::placement::{self, FieldInputs, Placement};
+use super::placement::{self, FieldInputs};
 use super::sealing::version_key;
 use super::session::SignerSession;
 use crate::gateway::seal::Mark;
@@ -88,9 +88,9 @@ pub async fn prepare(
         return Err(Error::rejected(ErrorCode::StateConflict, "nothing to sign, or too many documents at once"));
     }
     let holder = pki::cert_common_name(&certificate).unwrap_or_else(|| session.signatory.name.clone());
-    let placement: Placement = serde_json::from_str(&session.signatory.placement).unwrap_or_default();
+    let placement = &session.placement;
     let zone = crate::organisation::zone_of(svc, session.workflow.tenant_id).await;
-    let values = super::sealing::field_values(&session.signatory, inputs, zone)?;
+    let values = super::sealing::field_values(&session.signatory, placement, inputs, zone)?;
     let boxes = super::sealing::workflow_boxes(svc, &session.workflow).await?;
     let owner = session.signatory.id.get();
     let mut pending = Pending { documents: Vec::with_capacity(documents.len()) };

@@ -5,6 +5,7 @@
 use serde_json::json;
 use signet_domain::audit::GENESIS_HASH;
 use signet_domain::workflow::{DocumentState, WorkflowState};
+use signet_domain::workflow_settings::WorkflowSettings;
 use signet_domain::{DocumentId, Error, Lang, Millis, TemplateId, TenantId, WorkflowId, now_millis};
 
 use super::events::{WorkflowActor, append_event};
@@ -27,7 +28,9 @@ pub struct WorkflowRow {
     pub state: WorkflowState,
     pub state_reason: Option<String>,
     pub current_order: i64,
-    pub settings: String,
+    /// Parsed once here, tolerantly: a wrong-typed key reads as absent, the rest as stored.
+    #[sqlx(try_from = "String")]
+    pub settings: WorkflowSettings,
     pub reminder_every_days: Option<i64>,
     pub expires_at: Option<Millis>,
     pub linked_ids: String,
@@ -63,7 +66,7 @@ pub struct NewWorkflow<'a> {
     pub name: &'a str,
     pub reference_no: Option<&'a str>,
     pub workflow_type: i64,
-    pub settings: serde_json::Value,
+    pub settings: WorkflowSettings,
     pub reminder_every_days: Option<i64>,
     pub expires_at: Option<Millis>,
     pub linked_ids: Vec<WorkflowId>,
@@ -190,6 +193,7 @@ impl Store {
              VALUES ($1, $2, $3, $4, $5, $14, $6, $7, $8, $9, $10, $11, $12, $13, $13, $15) \
              RETURNING {WORKFLOW_COLUMNS}"
         );
+        let settings = serde_json::to_string(&new.settings)?;
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let workflow: WorkflowRow = sqlx::query_as(sqlx::AssertSqlSafe(insert_workflow.as_str()))
@@ -199,7 +203,7 @@ impl Store {
                 .bind(new.reference_no)
                 .bind(new.workflow_type)
                 .bind(first_order)
-                .bind(new.settings.to_string())
+                .bind(&settings)
                 .bind(new.reminder_every_days)
                 .bind(new.expires_at)
                 .bind(serde_json::to_string(&new.linked_ids).unwrap_or_else(|_| "[]".into()))

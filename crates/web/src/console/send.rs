@@ -18,11 +18,12 @@ use signet_domain::access::Permission;
 use signet_domain::fields::FieldKind;
 use signet_domain::phone::PhoneNumber;
 use signet_domain::workflow::{MAX_SIGNATORIES, SignatoryInput, plan_signatories};
-use signet_domain::{DocumentId, Error, now_millis, stamp};
+use signet_domain::workflow_settings::WorkflowSettings;
+use signet_domain::{DocumentId, Error, stamp};
 use signet_services::documents::{self, check_pdf};
 use signet_services::heavy::Share;
 use signet_services::stamps::StampDetails;
-use signet_services::workflows::initiate::InitiateWorkflow;
+use signet_services::workflows::initiate::{EnvelopeExpiry, InitiateWorkflow};
 use signet_services::workflows::staged::{self, ChosenAttachment, StagedAttachment};
 use signet_services::workflows::templates::{self, TemplateDefinition, TemplateField};
 
@@ -1070,14 +1071,14 @@ async fn from_template(
     Ok(FormFields(drawn))
 }
 
-fn days(words: Text, fields: &FormFields, name: &str, label: &str) -> Result<Option<i64>, Error> {
+fn days(words: Text, fields: &FormFields, name: &str, label: &str) -> Result<Option<u32>, Error> {
     let text = fields.get(name);
     if text.is_empty() {
         return Ok(None);
     }
-    text.parse::<i64>()
+    text.parse::<u32>()
         .ok()
-        .filter(|d| (0..=365).contains(d))
+        .filter(|d| *d <= 365)
         .map(Some)
         .ok_or_else(|| Error::field(label, words.s("send.days_0_to_365")))
 }
@@ -1107,17 +1108,8 @@ fn request_of(text: Text, fields: &FormFields, sending: &Sending) -> Result<Init
             });
         }
     }
-    let envelope_expiry = match days(text, fields, "expiry_days", "expiry")? {
-        Some(days) if days > 0 => {
-            let at = time::OffsetDateTime::from_unix_timestamp(now_millis() / 1000 + days * 86_400)
-                .map_err(|_| Error::field("expiry", text.s("send.out_of_range")))?;
-            Some(
-                at.format(&time::format_description::well_known::Rfc3339)
-                    .map_err(|_| Error::field("expiry", text.s("send.out_of_range")))?,
-            )
-        }
-        _ => None,
-    };
+    // 0 days: no expiry of the sender's (a template's default still applies).
+    let envelope_expiry = days(text, fields, "expiry_days", "expiry")?.filter(|d| *d > 0).map(EnvelopeExpiry::InDays);
     Ok(InitiateWorkflow {
         template_id: fields.get("template").parse::<i64>().unwrap_or(0),
         name: Some(fields.get("name").to_string()).filter(|n| !n.is_empty()),
@@ -1129,8 +1121,8 @@ fn request_of(text: Text, fields: &FormFields, sending: &Sending) -> Result<Init
         linked_workflow_id: 0,
         redirect_url: None,
         envelope_expiry,
-        reminder_frequency: days(text, fields, "reminder_days", "reminders")?,
-        settings: serde_json::json!({ "sendMail": fields.get("send_mail") == "on" }),
+        reminder_frequency: days(text, fields, "reminder_days", "reminders")?.map(i64::from),
+        settings: WorkflowSettings { send_mail: fields.get("send_mail") == "on", ..WorkflowSettings::default() },
         signer_lang: signer_lang(fields),
         message: Some(fields.get("message").to_string()).filter(|m| !m.is_empty()),
         attachments: Vec::new(),

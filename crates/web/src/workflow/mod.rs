@@ -23,7 +23,7 @@ use signet_services::Services;
 use signet_services::gateway::seal::Mark;
 use signet_services::records::AfterSignature;
 use signet_services::workflows::otp as otp_service;
-use signet_services::workflows::placement::{self, FieldInputs, Placement};
+use signet_services::workflows::placement::{self, FieldInputs};
 use signet_services::workflows::session::LinkClosed;
 use signet_services::workflows::signer::{self, SignerRefusal};
 
@@ -189,7 +189,7 @@ async fn render_page(
     let content = signer::page_content(state, &link.session).await;
     let esign = signet_services::workflows::esign::required(&link.session);
     let token = signet_services::workflows::token::required(&link.session);
-    let placement: Placement = serde_json::from_str(&link.session.signatory.placement).unwrap_or_default();
+    let placement = &link.session.placement;
     if kept.mode.is_empty() {
         kept.typed_name = link.session.signatory.name.clone();
     }
@@ -203,7 +203,7 @@ async fn render_page(
         .map(|(index, d)| {
             let shown = if previews { crate::preview::preview_pages(d.page_count as usize) } else { Vec::new() };
             let sheets = match spots.get(index) {
-                Some(found) => guide::sheets(found, &shown, &placement, &kept, &mut seen),
+                Some(found) => guide::sheets(found, &shown, placement, &kept, &mut seen),
                 None => Vec::new(),
             };
             DocumentView { id: d.id.get(), name: d.name.clone(), pages: d.page_count, sheets }
@@ -345,8 +345,7 @@ pub async fn page_image(
 
 fn signed_response(link: &SignerLink, after: &AfterSignature) -> Response {
     let (session, text) = (&link.session, link.text);
-    let settings: serde_json::Value = serde_json::from_str(&session.workflow.settings).unwrap_or_default();
-    if let Some(url) = settings.get("redirectURL").and_then(|v| v.as_str()).filter(|u| !u.is_empty()) {
+    if let Some(url) = session.workflow.settings.redirect_url() {
         return Redirect::to(url).into_response();
     }
     match after {
@@ -389,8 +388,7 @@ fn signing_input(
 
 /// What the signer must correct in the fields they fill in, in their language.
 fn field_refusal(link: &SignerLink, inputs: &FieldInputs) -> Option<String> {
-    let placement: Placement = serde_json::from_str(&link.session.signatory.placement).unwrap_or_default();
-    let (_, refusal) = placement::refused_input(&placement, inputs)?;
+    let (_, refusal) = placement::refused_input(&link.session.placement, inputs)?;
     Some(field_refusal_words(&refusal, link.text))
 }
 
