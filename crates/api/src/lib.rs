@@ -1,44 +1,18 @@
-//! Signet's JSON API v1 (`/api/v1`): the routes, their DTOs, the authentication extractors,
-//! ProblemDetails errors and the OpenAPI document generated from the handlers. A handler
-//! extracts the caller and its input, calls the services (`signet-services`) and maps the
-//! answer; the use cases themselves live there.
+//! Signet's JSON API v1 (`/api/v1`): the routes, their DTOs, the access table of its
+//! operations and the OpenAPI document generated from the handlers. A handler extracts the
+//! caller and its input (with `signet-http`, which the pages share), calls the services
+//! (`signet-services`) and maps the answer; the use cases themselves live there.
 
 pub mod access;
-pub mod auth;
 pub mod docs;
-pub mod error;
-pub mod extract;
-pub mod observe;
 pub mod openapi;
 pub mod routes;
 
-use std::sync::Arc;
-
 use axum::Router;
-use axum::extract::FromRef;
 use axum::routing::{MethodRouter, get};
-use signet_services::Services;
+use signet_http::AppState;
 
-use crate::auth::jwt::JwtKeys;
-use crate::auth::ratelimit::IpRateLimiter;
 use crate::routes::gateway_public;
-
-/// What the API's handlers share: the services, and the API's own token keys and limiter
-/// (which the workers never need).
-/// Cloned by every extractor of every request, so it is a few reference counts, not the
-/// twenty-odd handles of [`Services`].
-#[derive(Clone)]
-pub struct AppState {
-    pub services: Arc<Services>,
-    pub jwt: Arc<JwtKeys>,
-    pub ip_limiter: Arc<IpRateLimiter>,
-}
-
-impl FromRef<AppState> for Services {
-    fn from_ref(state: &AppState) -> Services {
-        Services::clone(&state.services)
-    }
-}
 
 /// Addresses the API serves outside its OpenAPI document: the document itself, its viewer,
 /// and the gateway's transaction status (the gateway's own protocol, docs/gateway.md).

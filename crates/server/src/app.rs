@@ -19,9 +19,9 @@ use tokio::sync::watch;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-pub use signet_api::AppState;
-use signet_api::auth::jwt::JwtKeys;
-use signet_api::error::{ApiError, HttpCode};
+pub use signet_http::AppState;
+use signet_http::auth::jwt::JwtKeys;
+use signet_http::error::{ApiError, HttpCode};
 use signet_services::config::Config;
 
 use crate::{observe, ops, workers};

@@ -1,8 +1,8 @@
 //! Signet's HTML side: the gateway's browser-facing intake and signer page, the workflow
 //! signer page, their form parsing, page previews, templates (`templates/`) and static
-//! assets (`static/`). Handlers call the services (`signet-services`); the JSON API's error
-//! table and client-address extractor are reused from `signet-api`, so that both faces answer
-//! a catalogue code with the same status.
+//! assets (`static/`). Handlers call the services (`signet-services`); the error table and
+//! client-address extractor come from `signet-http`, which the JSON API shares, so that both
+//! faces answer a catalogue code with the same status.
 
 mod account;
 pub mod console;

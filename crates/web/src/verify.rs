@@ -16,8 +16,8 @@ use axum::extract::{FromRequest, FromRequestParts, Multipart, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
-use signet_api::extract::ClientIp;
 use signet_domain::Error;
+use signet_http::extract::ClientIp;
 use signet_services::Services;
 use signet_services::verification::{self, Method, Sentence, Status, Summary, TimeSource, Verification};
 use signet_signing::{FileKind, SubIndication};
@@ -339,7 +339,7 @@ pub async fn check(
 /// file's signers); the console's sealed report too.
 pub(crate) fn report_download(xml: impl Into<axum::body::Bytes>, file_name: &str) -> Response {
     let content_type = "application/xml; charset=utf-8";
-    let mut response = signet_api::routes::documents::download_response(xml.into(), file_name, content_type);
+    let mut response = signet_http::files::download_response(xml.into(), file_name, content_type);
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }

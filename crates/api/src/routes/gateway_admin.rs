@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use signet_services::records::AuthtokenRow;
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath};
 use signet_services::gateway::admin;
 
 #[derive(Debug, Deserialize, ToSchema)]

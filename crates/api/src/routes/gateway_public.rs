@@ -8,9 +8,9 @@ use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 use signet_sigcrypto::pki;
 
-use crate::AppState;
-use crate::error::ApiResult;
-use crate::extract::ApiQuery;
+use signet_http::AppState;
+use signet_http::error::ApiResult;
+use signet_http::extract::ApiQuery;
 use signet_services::gateway::admin;
 
 /// `GET /{segment}/certificate.cer`: the gateway's encryption certificate, DER.
@@ -77,7 +77,7 @@ fn refused(message: &str) -> Json<StatusAnswer> {
 /// transaction, and the reference must match; anything else looks like an unknown transaction.
 pub async fn transaction_status(
     State(state): State<AppState>,
-    crate::extract::ClientIp(ip): crate::extract::ClientIp,
+    signet_http::extract::ClientIp(ip): signet_http::extract::ClientIp,
     ApiQuery(query): ApiQuery<StatusQuery>,
 ) -> ApiResult<Json<StatusAnswer>> {
     let (token, number, reference) =

@@ -11,12 +11,12 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_domain::paging::Page;
 use signet_domain::user::{UserKind, UserStatus};
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::records::{Grantee, UserFilter};
 use signet_services::{menus, users};
 

@@ -9,11 +9,11 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_domain::user::LoginMode;
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::{login, sso, totp};
 
 use super::session::see_other;

@@ -38,10 +38,10 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use signet_api::AppState;
-use signet_api::auth::Auth;
 use signet_domain::access::Permission;
 use signet_domain::{Error, Zone};
+use signet_http::AppState;
+use signet_http::auth::Auth;
 use text::{Html as TextHtml, Text, key};
 
 /// Scripts and styles from this origin only; page images are this origin's too.
@@ -383,13 +383,13 @@ pub(crate) async fn shown_again<P: Template>(
     error: Error,
     page: impl AsyncFnOnce(String) -> Result<P, Error>,
 ) -> Response {
-    let status = signet_api::error::status_of(error.code());
+    let status = signet_http::error::status_of(error.code());
     if !status.is_client_error() {
         return failure(error);
     }
     match page(user_text(&error)).await {
         Ok(page) => render(status, &page),
-        Err(unseen) if signet_api::error::status_of(unseen.code()).is_client_error() => failure(error),
+        Err(unseen) if signet_http::error::status_of(unseen.code()).is_client_error() => failure(error),
         Err(unseen) => failure(unseen),
     }
 }
@@ -460,7 +460,7 @@ pub(crate) async fn read_multipart_files(
 
 /// A service's refusal as a page: what the person can correct, or that it failed.
 pub(crate) fn failure(error: Error) -> Response {
-    let status = signet_api::error::status_of(error.code());
+    let status = signet_http::error::status_of(error.code());
     if status.is_server_error() {
         tracing::error!(%error, "a console request failed");
         return page_error(status, Text::EN.s("message.failed"));
@@ -483,7 +483,7 @@ pub(crate) fn user_text(error: &Error) -> String {
 /// A file to download under `name`, never shown inline (an attachment may be anything its
 /// uploader chose) and not cached.
 pub(crate) fn download(bytes: axum::body::Bytes, name: &str) -> Response {
-    let mut response = signet_api::routes::documents::download_response(bytes, name, "application/octet-stream");
+    let mut response = signet_http::files::download_response(bytes, name, "application/octet-stream");
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }

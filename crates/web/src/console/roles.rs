@@ -5,10 +5,10 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::Error;
 use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role, parse_permissions};
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::roles;
 
 use super::session::see_other;

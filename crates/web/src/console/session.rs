@@ -14,10 +14,10 @@ use axum::extract::{Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use signet_api::AppState;
-use signet_api::auth::Auth;
-use signet_api::auth::jwt::PrincipalKind;
-use signet_api::extract::ClientIp;
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::auth::jwt::PrincipalKind;
+use signet_http::extract::ClientIp;
 use signet_services::{secrets, sessions, sso, users};
 
 use super::text::Text;

@@ -12,8 +12,8 @@ use axum::extract::{Request, State};
 use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
-use signet_api::extract::ClientIp;
 use signet_gateway::{ErrorCode, GatewayFailure, RawParams, ResultPost, new_transaction_number};
+use signet_http::extract::ClientIp;
 use signet_services::Services;
 use signet_services::gateway::submission::{self, Refused};
 

@@ -6,8 +6,8 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::Response;
-use signet_api::extract::ApiPath;
 use signet_domain::Lang;
+use signet_http::extract::ApiPath;
 use signet_services::Services;
 use signet_services::workflows::copies::{self, Copy};
 
@@ -95,7 +95,7 @@ pub async fn file(
     let text = Text::new(page_lang(&uri, &headers, copy.workflow.signer_lang()));
     let (name, bytes) =
         copies::copy_file(&state, &copy, index).await.map_err(|closed| PageError::closed(closed, text))?;
-    let mut response = signet_api::routes::documents::download_response(bytes, &name, "application/pdf");
+    let mut response = signet_http::files::download_response(bytes, &name, "application/pdf");
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)
 }

@@ -123,7 +123,7 @@ fn closed_page(closed: LinkClosed, text: Text) -> Response {
 fn failure_page(title: &str, signatory: i64, error: &Error, text: Text) -> Response {
     match error {
         Error::Rejected { code, detail } => {
-            let status = signet_api::error::status_of(*code);
+            let status = signet_http::error::status_of(*code);
             let status = if status.is_server_error() { StatusCode::CONFLICT } else { status };
             message_in(text, status, title, &capitalised(detail))
         }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use axum::extract::State;
 use axum::response::Response;
-use signet_api::extract::ClientIp;
+use signet_http::extract::ClientIp;
 use signet_services::Services;
 use signet_services::workflows::otp::{self, OtpFailure, OtpRefusal, OtpStatus};
 
