@@ -21,8 +21,8 @@ use signet_services::records::{Grantee, UserFilter};
 use signet_services::{menus, users};
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, shown_again};
+use crate::text::{Text, key};
 
 /// Entries listed on the page (the first made), and people and departments offered.
 const LISTED: usize = 200;

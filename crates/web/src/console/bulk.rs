@@ -21,8 +21,8 @@ use signet_services::documents::{self, check_pdf};
 use signet_services::heavy::Share;
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{Frame, Session, failure, render, user_text};
+use crate::text::{Text, key};
 
 /// The largest spreadsheet accepted (as the API's).
 const MAX_SHEET_BYTES: usize = bulk_send::MAX_FILE_BYTES;

@@ -15,8 +15,8 @@ use signet_http::files::{file_response, stream_response};
 use signet_services::exports::{self, Dataset, ExportInput, ExportJobStatus, Started};
 
 use super::session::see_other;
-use super::text::key;
 use super::{Frame, Session, failure, render};
+use crate::text::key;
 
 const DATASETS: [(&str, &str, Dataset); 4] = [
     ("workflows", key("exports.dataset.workflows"), Dataset::Workflows),

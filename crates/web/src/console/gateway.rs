@@ -14,8 +14,8 @@ use signet_http::extract::ApiPath;
 use signet_services::gateway::admin::{self, FILE_TYPES};
 
 use super::session::see_other;
-use super::text::key;
 use super::{FormFields, Frame, Session, failure, render, shown_again};
+use crate::text::key;
 
 const SIGNATURE_TYPES: [(i64, &str); 3] = [
     (4, key("gateway.signature_type.electronic")),

@@ -19,8 +19,8 @@ use signet_http::files::pdf_response;
 use signet_services::invoices::{self as service, IssuedDocument, ListInput, WorkflowInvoices};
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, page_error, render, shown_again};
+use crate::text::{Text, key};
 
 /// The documents of a workflow, by the address they download from.
 const DOCUMENTS: [(&str, &str); 2] =

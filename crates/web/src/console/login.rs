@@ -17,8 +17,8 @@ use signet_http::extract::ApiPath;
 use signet_services::{login, sso, totp};
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, shown_again};
+use crate::text::{Text, key};
 
 /// A login mode as people read it.
 fn mode_text(text: Text, mode: LoginMode) -> &'static str {

@@ -1,14 +1,23 @@
-//! The console (`/app`): the web application of the people who send, track and administer.
+//! The console (`/app`): the authenticated web application of the people who send, track
+//! and administer, and the pages that sign them in.
+//!
+//! What authorises a request: a console page, the session cookie ([`Session`], checked by
+//! [`session::require`] against the principal's current security stamp) and then the
+//! permission the API's table gives the same operation. The sign-in pages come before any
+//! session: Signet's sign-in page (`sign_in`), single sign-on (`sso`) and the set-password
+//! link (`account`, whose token is its credential); they end in a one-time code that
+//! `/app/session` turns into a session. The public pages a link authorises are `crate::signer`.
+//!
 //! Pages are rendered on the server (askama templates in `templates/console/`) and work
 //! without JavaScript; `static/console.js` adds what needs a script (placing signature fields
 //! by dragging them onto the pages). Why this technology: `docs/decisions.md`.
 //!
-//! Handlers are thin, as the API's are: each takes the [`Session`] (checked by
-//! [`session::require`]), checks the permission the API's table gives the same operation,
-//! calls one service function and renders its answer. The caller is the API's [`Auth`], so
-//! the audit trail, tenant scoping and refusals are the API's.
+//! Handlers are thin, as the API's are: each takes the [`Session`], checks the permission,
+//! calls one service function and renders its answer. The caller is the same [`Auth`] as the
+//! API's (`signet-http`), so the audit trail, tenant scoping and refusals are the API's.
 
 mod access;
+mod account;
 mod admin;
 mod audit;
 mod bulk;
@@ -24,10 +33,11 @@ mod people;
 mod roles;
 mod send;
 pub mod session;
+mod sign_in;
 mod signing;
+mod sso;
 mod stamps;
 mod templates;
-pub mod text;
 mod verify;
 mod workflows;
 
@@ -42,7 +52,8 @@ use signet_domain::access::Permission;
 use signet_domain::{Error, Zone};
 use signet_http::AppState;
 use signet_http::auth::Auth;
-use text::{Html as TextHtml, Text, key};
+
+use crate::text::{Html as TextHtml, Text, key};
 
 /// Scripts and styles from this origin only; page images are this origin's too.
 const CONSOLE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -132,6 +143,17 @@ pub fn router(state: AppState) -> Router {
         .route("/app/sign-out", post(session::end))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), session::require));
     Router::new()
+        // The front door: people who type the address or a bookmark land in the console,
+        // which asks them to sign in first.
+        .route("/", get(|| async { session::see_other("/app") }))
+        .route("/app/", get(|| async { session::see_other("/app") }))
+        .route("/account/password", get(account::show).post(account::submit))
+        .route("/account/verify", get(account::confirm_page).post(account::verify))
+        .route("/account/sign-in", get(sign_in::show).post(sign_in::submit))
+        .route("/sso/{provider}/start", get(sso::start))
+        .route("/sso/signup/{token}", get(sso::start_signup))
+        .route(signet_services::sso::CALLBACK_PATH, get(sso::callback))
+        .route("/sso/second-factor", post(sso::second_factor))
         .route("/app/session", get(session::start))
         .route("/app/static/console.js", get(script))
         .route("/app/static/console.css", get(style))

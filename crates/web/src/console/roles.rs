@@ -12,8 +12,8 @@ use signet_http::extract::ApiPath;
 use signet_services::roles;
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, shown_again};
+use crate::text::{Text, key};
 
 /// What each permission lets a person do, as the role forms say it.
 const PERMISSIONS: [(Permission, &str); 6] = [

@@ -27,8 +27,8 @@ use signet_services::workflows::staged::{self, ChosenAttachment, StagedAttachmen
 use signet_services::workflows::templates::{self, TemplateDefinition, TemplateField};
 
 use super::session::see_other;
-use super::text::{Lang, Text, key};
 use super::{FormFields, Frame, Session, failure, render, user_text};
+use crate::text::{Lang, Text, key};
 
 /// Signatory rows the first form opens with; more are added on the form (by its script, or a
 /// link that asks for more rows), up to the workflow's limit. Rows left without an address

@@ -19,8 +19,8 @@ use signet_services::certificates::{self, AutomatedSigningChange, Enrolment};
 use signet_services::workflows::profiles::{self, NewProfile};
 
 use super::session::see_other;
-use super::text::Text;
 use super::{FormFields, Frame, Session, failure, page_error, read_multipart, render, shown_again};
+use crate::text::Text;
 
 /// One of the person's own certificates.
 struct CertificateView {

@@ -18,8 +18,8 @@ use signet_services::records::StampFilter;
 use signet_services::stamps::{self as stamp_service, ArticleInput, LoadItem, StockLevel};
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, page_error, read_multipart, render, shown_again};
+use crate::text::{Text, key};
 
 /// Certificates listed on the page (the newest of the chosen state).
 const LISTED: i64 = 100;

@@ -20,8 +20,8 @@ use signet_services::records::{Shelf, TemplateRow};
 use signet_services::workflows::templates::{self, TemplateChange, TemplateDefinition, TemplateField};
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, shown_again};
+use crate::text::{Text, key};
 
 /// Blank rows the edit form offers for new places.
 const BLANK_ROWS: usize = 3;

@@ -17,8 +17,8 @@ use signet_services::workflows::queries::{self, ListQuery, Named, TimelineEntry,
 use signet_domain::workflow::{REMINDER_GAP_MS, may_remind_by_hand};
 use signet_services::workflows::actions;
 
-use super::text::{Text, key};
 use super::{Frame, Session, failure, render};
+use crate::text::{Text, key};
 
 /// The states a list can be filtered by, with the words people read.
 const STATES: [(&str, &str); 5] = [

@@ -17,7 +17,7 @@ use signet_http::extract::ClientIp;
 use signet_services::Services;
 use signet_services::gateway::submission::{self, Refused};
 
-use crate::console::text::Text;
+use crate::text::Text;
 use time::OffsetDateTime;
 
 pub use views::{error_page, result_page};
@@ -78,7 +78,7 @@ fn refuse_to(
 /// decompressed and parsed. Heavy steps run on the bounded pool, off the executor.
 pub async fn submit(State(state): State<Services>, ClientIp(ip): ClientIp, request: Request) -> Response {
     // The integrator's form names no language: the signer's browser's.
-    let text = Text::new(crate::workflow::page_lang(request.uri(), request.headers(), None));
+    let text = Text::new(crate::signer::workflow::page_lang(request.uri(), request.headers(), None));
     // Before the body is even read: a refused sender costs no more than its headers. The
     // answer is held back a moment (a tarpit): a flood from one address then waits on its own
     // connections instead of making the server answer refusals as fast as it can send.

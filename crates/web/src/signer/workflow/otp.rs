@@ -13,7 +13,7 @@ use signet_services::workflows::otp::{self, OtpFailure, OtpRefusal, OtpStatus};
 
 use super::guide::Kept;
 use super::{PageError, SignerLink, render_page};
-use crate::console::text::{Text, key};
+use crate::text::{Text, key};
 
 /// What the page shows of the step, while the signer still has to give a code.
 pub struct OtpStep {

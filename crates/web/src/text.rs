@@ -18,7 +18,7 @@ use signet_locale::{Catalogue, fill};
 /// The pages' catalogue: the console, `/verify` and the signer pages.
 static PAGES: Catalogue = Catalogue::new(
     "crates/web/text",
-    &[(Lang::En, include_str!("../../text/en.txt")), (Lang::Hi, include_str!("../../text/hi.txt"))],
+    &[(Lang::En, include_str!("../text/en.txt")), (Lang::Hi, include_str!("../text/hi.txt"))],
 );
 
 /// Catalogue text as HTML: shown as it is, without escaping (askama's [`HtmlSafe`]); the

@@ -15,7 +15,7 @@ use signet_services::Services;
 use signet_services::workflows::signer::{self, LinkClosed, SignerSession};
 
 use super::{capitalised, message_in, user_text};
-use crate::console::text::{Text, key};
+use crate::text::{Text, key};
 
 /// An open signer link (`/sign/w/{id}/{secret}/...`): the signatory whose turn it is, their
 /// workflow, the page's base address and language. A link that is wrong, used up, expired or

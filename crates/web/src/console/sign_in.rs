@@ -17,7 +17,7 @@ use signet_services::login::{self, PasswordSignIn};
 use signet_services::records::PrincipalCredentials;
 use signet_services::{Services, secrets, sso};
 
-use crate::account::{html, message};
+use crate::page::{html, message};
 
 const COOKIE: &str = "signet_signin";
 

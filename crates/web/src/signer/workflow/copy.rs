@@ -12,7 +12,7 @@ use signet_services::Services;
 use signet_services::workflows::copies::{self, Copy};
 
 use super::{PageError, page_lang};
-use crate::console::text::Text;
+use crate::text::Text;
 
 /// One file as the page lists it.
 struct Listed {
@@ -78,7 +78,7 @@ pub async fn show(
             .collect(),
     };
     let body = page.render().unwrap_or_else(|_| copy.workflow.name.clone());
-    let mut response = crate::account::html(StatusCode::OK, body);
+    let mut response = crate::page::html(StatusCode::OK, body);
     // The page names the signer and the documents: not for shared caches.
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)

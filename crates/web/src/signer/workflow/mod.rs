@@ -26,8 +26,9 @@ use signet_services::workflows::otp as otp_service;
 use signet_services::workflows::placement::{self, FieldInputs, Placement};
 use signet_services::workflows::signer::{self, LinkClosed, SignerRefusal};
 
-use crate::console::text::{Text, key};
 use crate::form::{Methods, Submission, UploadRule, mark_from, read_submission};
+use crate::page::MessagePage;
+use crate::text::{Text, key};
 use guide::{DocumentView, Kept, SpotWhat};
 pub use link::{PageError, SignerLink, page_lang};
 pub use otp::{otp_send, otp_verify};
@@ -87,17 +88,6 @@ pub struct FieldInput {
     pub required: bool,
     /// What the signer had typed when the form came back refused.
     pub value: String,
-}
-
-#[derive(Template)]
-#[template(path = "workflow_message.html")]
-pub(crate) struct MessagePage<'a> {
-    pub title: &'a str,
-    pub message: &'a str,
-    /// A way on from the message: its address and words.
-    pub next: Option<(&'a str, &'a str)>,
-    /// The page's language.
-    pub text: Text,
 }
 
 /// `connect-src` names the signer utility's loopback addresses, which the token form calls.
@@ -538,7 +528,7 @@ pub async fn start_esign(
         return Ok(render(&state, &link, Some(said)).await);
     }
     match signet_services::workflows::esign::start(&state, &link.session, &inputs).await {
-        Ok(redirect) => Ok(crate::gateway::views::esp_page(link.text, &redirect)),
+        Ok(redirect) => Ok(crate::signer::gateway::views::esp_page(link.text, &redirect)),
         Err(EsignRefused::Gone(text)) => Ok(render(&state, &link, Some(text.to_string())).await),
         Err(EsignRefused::Input(text)) if text == otp_service::NOT_VERIFIED => {
             Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)

@@ -21,9 +21,9 @@ use signet_services::gateway::seal::Mark;
 use signet_services::gateway::transaction::{self, Delivery, OpenTransaction, TransactionClosed, TransactionEnd};
 
 use super::views::{HashLink, SignPage, error_page, esp_page, result_page, sign_page};
-use crate::console::text::{Text, key};
 use crate::form::{Methods, UploadRule, mark_from, read_submission};
-use crate::workflow::page_lang;
+use crate::signer::workflow::page_lang;
+use crate::text::{Text, key};
 
 /// An open gateway transaction from its link (`/sign/g/{number}/{secret}/...`).
 pub struct GatewayLink {
@@ -302,7 +302,7 @@ pub async fn esign_answer(
     };
     match signet_services::esign::answer(&state, response.as_bytes(), Some(ip.to_string())).await {
         Ok(Answered::Gateway(delivery)) => delivered(text, delivery),
-        Ok(Answered::Workflow(said)) => crate::workflow::message(StatusCode::OK, "Aadhaar eSign", &said),
+        Ok(Answered::Workflow(said)) => crate::signer::workflow::message(StatusCode::OK, "Aadhaar eSign", &said),
         Err(refused) => esign_refused(&state, None, text, refused).await,
     }
 }

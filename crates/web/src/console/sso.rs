@@ -18,7 +18,7 @@ use signet_http::extract::ClientIp;
 use signet_services::sso;
 use signet_services::{Services, secrets};
 
-use crate::account::{html, message};
+use crate::page::{html, message};
 
 const COOKIE: &str = "signet_sso";
 
