@@ -12,28 +12,23 @@ use axum::Router;
 use axum::routing::{MethodRouter, get};
 use signet_http::AppState;
 
-use crate::routes::gateway_public;
-
-/// Addresses the API serves outside its OpenAPI document: the document itself, its viewer,
-/// and the gateway's transaction status (the gateway's own protocol, docs/gateway.md).
-pub fn undocumented_routes(segment: &str) -> Vec<(String, MethodRouter<AppState>)> {
+/// Addresses the API serves outside its OpenAPI document: the document itself and its viewer.
+/// (The gateway's public addresses, its own protocol, are the pages': `signet_web::signer`.)
+pub fn undocumented_routes() -> Vec<(String, MethodRouter<AppState>)> {
     vec![
         ("/api/v1/openapi.json".into(), get(docs::openapi_json)),
         ("/api/docs".into(), get(docs::viewer)),
         (docs::DOCS_SCRIPT_PATH.into(), get(docs::viewer_script)),
-        ("/api/TransactionStatusRequest".into(), get(gateway_public::transaction_status)),
-        (format!("/{segment}/certificate.cer"), get(gateway_public::certificate_der)),
-        (format!("/{segment}/certificate.pem"), get(gateway_public::certificate_pem)),
     ]
 }
 
 /// The API: every documented operation (registered through [`openapi::api_router`], so
 /// documented by construction, and each checked against the caller's role by
 /// [`access::enforce`]) and [`undocumented_routes`].
-pub fn router(segment: &str, state: AppState) -> Router {
+pub fn router(state: AppState) -> Router {
     let (documented, _) = openapi::api_router().split_for_parts();
     let mut router = documented.route_layer(axum::middleware::from_fn_with_state(state.clone(), access::enforce));
-    for (path, route) in undocumented_routes(segment) {
+    for (path, route) in undocumented_routes() {
         router = router.route(&path, route);
     }
     router.with_state(state)

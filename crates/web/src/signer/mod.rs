@@ -6,7 +6,8 @@
 //! (`POST /{segment}/V3_0/Index`, the integrator's Authtoken and envelope) hands to the
 //! browser; the workflow signer page (`workflow`, `/sign/w/{signatory}/{secret}`) by the HMAC
 //! link e-mailed to the signatory; Aadhaar eSign's answer (`/esign/response`) by the ESP's
-//! signature on it. The verification page (`verify`, `/verify`) needs nothing: anyone may
+//! signature on it; the gateway's status query (`gateway::public`) by the integrator's
+//! Authtoken, and its certificate by nothing. The verification page (`verify`, `/verify`) needs nothing: anyone may
 //! check a file, limited per client address. The console, which a session authorises, is
 //! `crate::console`.
 
@@ -18,12 +19,17 @@ use axum::Router;
 use axum::routing::{get, post};
 use signet_services::Services;
 
-/// The public pages' addresses: the gateway's submission address under its path segment
-/// (default `eMsecure`), the signer pages and the verification page.
+/// The public pages' addresses: the gateway's submission address and certificate under its
+/// path segment (default `eMsecure`) and its status query, the signer pages and the
+/// verification page.
 pub fn router(segment: &str) -> Router<Services> {
     use gateway::{page, submit};
     use workflow as w;
-    Router::new()
+    let mut router = Router::new();
+    for (path, route) in gateway::public_routes(segment) {
+        router = router.route(&path, route);
+    }
+    router
         .route(&format!("/{segment}/V3_0/Index"), post(submit))
         .route("/sign/g/{number}/{secret}", get(page::show))
         .route("/sign/g/{number}/{secret}/document", get(page::document))

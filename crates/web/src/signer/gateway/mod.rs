@@ -1,9 +1,13 @@
 //! The signing gateway's browser-facing side: `POST /{segment}/V3_0/Index` reads the
 //! submission (the checks and the transaction are `signet_services::gateway::submission`) and
 //! sends the signer to the signer page (`page`), which seals the document and posts the result
-//! back; refusals go back to the integrator's `Furl` or are shown here.
+//! back; refusals go back to the integrator's `Furl` or are shown here. The gateway's other
+//! public addresses, its certificate and the legacy status query, are `public`: the protocol's
+//! whole HTTP surface is this folder (the tenant's administration of it is the API's
+//! `gateway_admin` and the console's).
 
 pub mod page;
+pub mod public;
 pub(crate) mod views;
 
 use std::collections::HashMap;
@@ -12,6 +16,7 @@ use axum::extract::{Request, State};
 use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{MethodRouter, get};
 use signet_gateway::{ErrorCode, GatewayFailure, RawParams, ResultPost, new_transaction_number};
 use signet_http::extract::ClientIp;
 use signet_services::Services;
@@ -19,6 +24,17 @@ use signet_services::gateway::submission::{self, Refused};
 
 use crate::text::Text;
 use time::OffsetDateTime;
+
+/// The gateway's public addresses beside the submission and the signer page: its certificate
+/// under the gateway's segment and the legacy status query, which sits under `/api/` but is the
+/// gateway's own protocol (docs/gateway.md), outside the API's document.
+pub fn public_routes(segment: &str) -> Vec<(String, MethodRouter<Services>)> {
+    vec![
+        ("/api/TransactionStatusRequest".into(), get(public::transaction_status)),
+        (format!("/{segment}/certificate.cer"), get(public::certificate_der)),
+        (format!("/{segment}/certificate.pem"), get(public::certificate_pem)),
+    ]
+}
 
 pub use views::{error_page, result_page};
 
