@@ -143,21 +143,11 @@ pub fn router(state: AppState) -> Router {
         .route("/app/sign-out", post(session::end))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), session::require));
     Router::new()
-        // The front door: people who type the address or a bookmark land in the console,
-        // which asks them to sign in first.
-        .route("/", get(|| async { session::see_other("/app") }))
-        .route("/app/", get(|| async { session::see_other("/app") }))
-        .route("/account/password", get(account::show).post(account::submit))
-        .route("/account/verify", get(account::confirm_page).post(account::verify))
-        .route("/account/sign-in", get(sign_in::show).post(sign_in::submit))
-        .route("/sso/{provider}/start", get(sso::start))
-        .route("/sso/signup/{token}", get(sso::start_signup))
-        .route(signet_services::sso::CALLBACK_PATH, get(sso::callback))
-        .route("/sso/second-factor", post(sso::second_factor))
         .route("/app/session", get(session::start))
         .route("/app/static/console.js", get(script))
         .route("/app/static/console.css", get(style))
         .merge(pages)
+        .merge(sign_in::routes())
         .with_state(state)
 }
 
