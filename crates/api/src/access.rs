@@ -11,9 +11,9 @@ use axum::response::{IntoResponse, Response};
 use signet_domain::access::Permission;
 use signet_domain::{Error, ErrorCode};
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::ApiError;
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::ApiError;
 
 /// What an operation needs: nothing (public), or a permission of the caller's role.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,65 +1,34 @@
-//! Signet's JSON API v1 (`/api/v1`): the routes, their DTOs, the authentication extractors,
-//! ProblemDetails errors and the OpenAPI document generated from the handlers. A handler
-//! extracts the caller and its input, calls the services (`signet-services`) and maps the
-//! answer; the use cases themselves live there.
+//! Signet's JSON API v1 (`/api/v1`): the routes, their DTOs, the access table of its
+//! operations and the OpenAPI document generated from the handlers. A handler extracts the
+//! caller and its input (with `signet-http`, which the pages share), calls the services
+//! (`signet-services`) and maps the answer; the use cases themselves live there.
 
 pub mod access;
-pub mod auth;
 pub mod docs;
-pub mod error;
-pub mod extract;
-pub mod observe;
 pub mod openapi;
 pub mod routes;
 
-use std::sync::Arc;
-
 use axum::Router;
-use axum::extract::FromRef;
 use axum::routing::{MethodRouter, get};
-use signet_services::Services;
+use signet_http::AppState;
 
-use crate::auth::jwt::JwtKeys;
-use crate::auth::ratelimit::IpRateLimiter;
-use crate::routes::gateway_public;
-
-/// What the API's handlers share: the services, and the API's own token keys and limiter
-/// (which the workers never need).
-/// Cloned by every extractor of every request, so it is a few reference counts, not the
-/// twenty-odd handles of [`Services`].
-#[derive(Clone)]
-pub struct AppState {
-    pub services: Arc<Services>,
-    pub jwt: Arc<JwtKeys>,
-    pub ip_limiter: Arc<IpRateLimiter>,
-}
-
-impl FromRef<AppState> for Services {
-    fn from_ref(state: &AppState) -> Services {
-        Services::clone(&state.services)
-    }
-}
-
-/// Addresses the API serves outside its OpenAPI document: the document itself, its viewer,
-/// and the gateway's transaction status (the gateway's own protocol, docs/gateway.md).
-pub fn undocumented_routes(segment: &str) -> Vec<(String, MethodRouter<AppState>)> {
+/// Addresses the API serves outside its OpenAPI document: the document itself and its viewer.
+/// (The gateway's public addresses, its own protocol, are the pages': `signet_web::signer`.)
+pub fn undocumented_routes() -> Vec<(String, MethodRouter<AppState>)> {
     vec![
         ("/api/v1/openapi.json".into(), get(docs::openapi_json)),
         ("/api/docs".into(), get(docs::viewer)),
         (docs::DOCS_SCRIPT_PATH.into(), get(docs::viewer_script)),
-        ("/api/TransactionStatusRequest".into(), get(gateway_public::transaction_status)),
-        (format!("/{segment}/certificate.cer"), get(gateway_public::certificate_der)),
-        (format!("/{segment}/certificate.pem"), get(gateway_public::certificate_pem)),
     ]
 }
 
 /// The API: every documented operation (registered through [`openapi::api_router`], so
 /// documented by construction, and each checked against the caller's role by
 /// [`access::enforce`]) and [`undocumented_routes`].
-pub fn router(segment: &str, state: AppState) -> Router {
+pub fn router(state: AppState) -> Router {
     let (documented, _) = openapi::api_router().split_for_parts();
     let mut router = documented.route_layer(axum::middleware::from_fn_with_state(state.clone(), access::enforce));
-    for (path, route) in undocumented_routes(segment) {
+    for (path, route) in undocumented_routes() {
         router = router.route(&path, route);
     }
     router.with_state(state)

@@ -10,12 +10,12 @@ use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::AppState;
-use crate::error::ProblemDetails;
 use crate::routes::{
     applications, audit, auth, bulk, certificates, departments, documents, exports, gateway_admin, initiate_and_sign,
     invoices, menus, roles, sales, signing_profiles, sso, stamps, users, verify, webhooks, workflow_actions, workflows,
 };
+use signet_http::AppState;
+use signet_http::error::ProblemDetails;
 
 #[derive(OpenApi)]
 #[openapi(

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 /// Stable, machine-readable error codes of the use cases. The string form is part of the
 /// public contract. Codes that only the HTTP layer gives (a body it cannot read, a missing
-/// token, an unknown route) are the API's own (`signet_api::error::HttpCode`); together they
+/// token, an unknown route) are the API's own (`signet_http::error::HttpCode`); together they
 /// are the catalogue that docs/api.md lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {

@@ -19,9 +19,9 @@ use tokio::sync::watch;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-pub use signet_api::AppState;
-use signet_api::auth::jwt::JwtKeys;
-use signet_api::error::{ApiError, HttpCode};
+pub use signet_http::AppState;
+use signet_http::auth::jwt::JwtKeys;
+use signet_http::error::{ApiError, HttpCode};
 use signet_services::config::Config;
 
 use crate::{observe, ops, workers};
@@ -64,10 +64,12 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
 }
 
 /// Addresses served outside the OpenAPI document: the document itself, its viewer
-/// ([`signet_api::undocumented_routes`]) and the operations endpoints ([`ops_routes`]). Every
-/// other API route is registered through `signet_api::openapi::api_router`, so it is
-/// documented by construction; a test holds this list to that rule. The gateway's and the
-/// pages' addresses (their own protocol, docs/gateway.md) come from `signet_web::router`.
+/// ([`signet_api::undocumented_routes`]), the operations endpoints ([`ops_routes`]) and the
+/// gateway's status query, which sits under `/api/` but is the gateway's own protocol
+/// (`signet_web::signer::gateway::public_routes`, docs/gateway.md). Every other API route is
+/// registered through `signet_api::openapi::api_router`, so it is documented by construction;
+/// a test holds this list to that rule. The other gateway and page addresses come from
+/// `signet_web::router`.
 pub const UNDOCUMENTED_ROUTES: [&str; 7] = [
     "/api/v1/openapi.json",
     "/api/docs",
@@ -90,7 +92,7 @@ fn ops_routes() -> Router<Services> {
 /// the operations endpoints, with errors as ProblemDetails.
 pub fn router(state: AppState) -> Router {
     let segment = state.services.config.gateway_segment.clone();
-    let api = signet_api::router(&segment, state.clone());
+    let api = signet_api::router(state.clone());
     let pages = signet_web::router(&segment).with_state(Services::clone(&state.services));
     let ops = ops_routes().with_state(Services::clone(&state.services));
     let console = signet_web::console::router(state.clone());
@@ -172,11 +174,10 @@ mod tests {
     #[test]
     fn the_undocumented_list_names_every_route_served_outside_the_document() {
         let segment = "eMsecure";
-        let mut served: Vec<String> = signet_api::undocumented_routes(segment)
-            .into_iter()
-            .map(|(path, _)| path)
-            .filter(|path| !path.starts_with(&format!("/{segment}/")))
-            .collect();
+        let api = signet_api::undocumented_routes().into_iter().map(|(path, _)| path);
+        let gateway = signet_web::signer::gateway::public_routes(segment).into_iter().map(|(path, _)| path);
+        let mut served: Vec<String> =
+            api.chain(gateway).filter(|path| !path.starts_with(&format!("/{segment}/"))).collect();
         served.extend(["/healthz", "/readyz", "/metrics"].map(String::from));
         served.sort();
         let mut listed: Vec<String> = UNDOCUMENTED_ROUTES.iter().map(|p| p.to_string()).collect();

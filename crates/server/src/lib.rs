@@ -1,7 +1,7 @@
 //! Signet's server: wiring only. It loads the configuration, assembles the services
-//! (`signet-services`), the JSON API (`signet-api`) and the pages (`signet-web`) into one
-//! router ([`app::App`]), runs the background worker loop (`workers`) and sets up
-//! observability (`observe`, `ops`).
+//! (`signet-services`), the JSON API (`signet-api`) and the pages (`signet-web`), both on
+//! `signet-http`, into one router ([`app::App`]), runs the background worker loop
+//! (`workers`) and sets up observability (`observe`, `ops`).
 
 pub mod app;
 pub mod observe;

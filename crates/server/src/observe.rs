@@ -1,11 +1,11 @@
 //! Process-wide observability: the Prometheus recorder and the log subscriber. The request
-//! middleware (request ids, request logs and metrics) is `signet_api::observe`.
+//! middleware (request ids, request logs and metrics) is `signet_http::observe`.
 
 use std::sync::OnceLock;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-pub use signet_api::observe::{RequestContext, current, middleware};
+pub use signet_http::observe::{RequestContext, current, middleware};
 
 /// The process-wide Prometheus recorder (installed once, shared by every app in the process).
 pub fn prometheus() -> Option<&'static PrometheusHandle> {

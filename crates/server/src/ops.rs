@@ -7,7 +7,7 @@ use axum::response::IntoResponse;
 use serde_json::json;
 use signet_domain::{Error, ErrorCode};
 
-use signet_api::error::{ApiError, ApiResult};
+use signet_http::error::{ApiError, ApiResult};
 use signet_services::Services;
 
 pub async fn healthz() -> Json<serde_json::Value> {

@@ -94,13 +94,24 @@ fn assert_free_of(krate: &str, forbidden: &[&str]) {
 }
 
 const HTTP: [&str; 5] = ["axum", "tower", "tower-http", "utoipa", "utoipa-axum"];
-const UPPER: [&str; 4] = ["signet-server", "signet-api", "signet-web", "signet-services"];
+const UPPER: [&str; 5] = ["signet-server", "signet-api", "signet-web", "signet-http", "signet-services"];
 
 #[test]
 fn only_the_store_names_sqlx() {
-    for krate in
-        ["domain", "services", "api", "web", "server", "blob", "pdf", "sigcrypto", "signing", "gateway", "signet"]
-    {
+    for krate in [
+        "domain",
+        "services",
+        "http",
+        "api",
+        "web",
+        "server",
+        "blob",
+        "pdf",
+        "sigcrypto",
+        "signing",
+        "gateway",
+        "signet",
+    ] {
         assert_free_of(krate, &["sqlx"]);
     }
     assert!(dependencies("store").contains("sqlx"));
@@ -115,22 +126,25 @@ fn the_domain_has_no_http_sql_or_io_crates() {
 #[test]
 fn services_know_no_http() {
     assert_free_of("services", &HTTP);
-    assert_free_of("services", &["signet-server", "signet-api", "signet-web", "askama"]);
+    assert_free_of("services", &["signet-server", "signet-api", "signet-web", "signet-http", "askama"]);
 }
 
+/// The two faces stand side by side on `signet-http`: neither names the other, and what
+/// both need lives below them, never in one of them.
 #[test]
 fn the_faces_point_down_only() {
     assert_free_of("api", &["signet-server", "signet-web"]);
-    assert_free_of("web", &["signet-server"]);
+    assert_free_of("web", &["signet-server", "signet-api"]);
+    assert_free_of("http", &["signet-server", "signet-api", "signet-web"]);
     assert_free_of("store", &UPPER);
 }
 
 /// The faces reach data only through the use cases, which decide who may do what to whose
-/// resource (issue 30): neither names the store (the services' handle on it is private to
+/// resource (issue 30): none names the store (the services' handle on it is private to
 /// them, and the rows they hand out are named from `signet_services::records`).
 #[test]
 fn the_faces_never_reach_the_store() {
-    for face in ["api", "web"] {
+    for face in ["http", "api", "web"] {
         assert_free_of(face, &["signet-store"]);
         let sources = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(face).join("src");
         for file in rust_files(&sources) {
@@ -173,10 +187,9 @@ const LAYERS: [&[&str]; 8] = [
     &["domain", "sigcrypto", "pdf", "gateway"],
     &["store", "blob", "signing", "esign"],
     &["services"],
-    &["api"],
-    // The pages use the API's extractors and its error-to-status table, which DESIGN.md §6
-    // places in a crate of their own (`crates/http`) not split out yet.
-    &["web"],
+    &["http"],
+    // The two faces share a layer, so neither may name the other.
+    &["api", "web"],
     &["server"],
     &["signet"],
 ];

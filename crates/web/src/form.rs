@@ -18,7 +18,7 @@ use signet_signing::NameStyle;
 use signet_services::Services;
 use signet_services::gateway::seal::Mark;
 
-use crate::console::text::{Text, key};
+use crate::text::{Text, key};
 
 /// Largest drawn signature accepted (a PNG data URL from the canvas).
 pub const MAX_DRAWN_BYTES: usize = 1024 * 1024;

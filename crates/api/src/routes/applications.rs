@@ -10,10 +10,10 @@ use signet_services::applications;
 use signet_services::records::ApplicationRow;
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiError, ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath};
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 use signet_domain::audit::{AuditEntry, ChainBreak};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::ApiQuery;
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::ApiQuery;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]

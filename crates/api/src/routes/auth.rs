@@ -12,11 +12,11 @@ use signet_services::records::PrincipalCredentials;
 use signet_services::sessions::{self, Rotation};
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::auth::jwt::PrincipalKind;
-use crate::error::{ApiError, ApiResult, HttpCode, ProblemDetails};
-use crate::extract::{ClientIp, JsonOrForm};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::auth::jwt::PrincipalKind;
+use signet_http::error::{ApiError, ApiResult, HttpCode, ProblemDetails};
+use signet_http::extract::{ClientIp, JsonOrForm};
 
 /// `POST /api/v1/auth/token` body (JSON or form).
 #[derive(Debug, Deserialize, ToSchema)]
@@ -313,7 +313,7 @@ pub struct SetPasswordRequest {
 pub async fn set_password(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    crate::extract::ApiJson(request): crate::extract::ApiJson<SetPasswordRequest>,
+    signet_http::extract::ApiJson(request): signet_http::extract::ApiJson<SetPasswordRequest>,
 ) -> ApiResult<StatusCode> {
     state.ip_limiter.check(ip)?;
     signet_services::users::set_password(&state.services, &request.token, &request.password).await?;
@@ -358,7 +358,7 @@ fn checked_email(field: &str, email: &str, max: usize) -> ApiResult<()> {
 pub async fn login_modes(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    crate::extract::ApiJson(request): crate::extract::ApiJson<GetUserLoginModesRequest>,
+    signet_http::extract::ApiJson(request): signet_http::extract::ApiJson<GetUserLoginModesRequest>,
 ) -> ApiResult<Json<UserLoginModes>> {
     state.ip_limiter.check(ip)?;
     checked_email("emailId", &request.email_id, 100)?;
@@ -406,7 +406,7 @@ pub struct CheckAuthResponse {
 pub async fn check_auth(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    crate::extract::ApiJson(request): crate::extract::ApiJson<CheckAuthRequest>,
+    signet_http::extract::ApiJson(request): signet_http::extract::ApiJson<CheckAuthRequest>,
 ) -> ApiResult<Json<CheckAuthResponse>> {
     use signet_domain::user::LoginMode;
     state.ip_limiter.check(ip)?;
@@ -449,7 +449,7 @@ pub struct CheckAccountResponse {
 pub async fn check_account(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    crate::extract::ApiJson(request): crate::extract::ApiJson<CheckAccountRequest>,
+    signet_http::extract::ApiJson(request): signet_http::extract::ApiJson<CheckAccountRequest>,
 ) -> ApiResult<(StatusCode, Json<CheckAccountResponse>)> {
     state.ip_limiter.check(ip)?;
     checked_email("emailID", &request.email_id, 254)?;
@@ -481,7 +481,7 @@ pub struct AuthorizeAppRequest {
 pub async fn authorize_app(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    crate::extract::ApiJson(request): crate::extract::ApiJson<AuthorizeAppRequest>,
+    signet_http::extract::ApiJson(request): signet_http::extract::ApiJson<AuthorizeAppRequest>,
 ) -> ApiResult<Json<TokenResponse>> {
     state.ip_limiter.check(ip)?;
     let bounded = |field: &str, value: &str, max: usize| {
@@ -552,7 +552,7 @@ pub struct FreeTrialRequest {
 pub async fn free_trial(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    crate::extract::ApiJson(request): crate::extract::ApiJson<FreeTrialRequest>,
+    signet_http::extract::ApiJson(request): signet_http::extract::ApiJson<FreeTrialRequest>,
 ) -> ApiResult<(StatusCode, Json<FreeTrialResponse>)> {
     state.ip_limiter.check(ip)?;
     if request.source.as_deref().is_some_and(|s| s.chars().count() > 100) {

@@ -6,21 +6,21 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::Json;
-use axum::body::Body;
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
+use axum::response::Response;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use signet_services::bulk::lots;
 use signet_services::bulk::send::{self as bulk_send, BulkSend};
 use signet_services::bulk::{self as service, Completion, JobStatus};
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath};
+use signet_http::files::report_response;
 
 /// A new lot: workflows whose documents one user of the organisation signs at once.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -385,9 +385,6 @@ pub async fn get_completion(
     Ok(Json(service::completion_of(&state.services, &job).await?.into()))
 }
 
-/// Items read per page of the report.
-const REPORT_PAGE: i64 = 500;
-
 #[utoipa::path(
     get,
     path = "/api/v1/bulk-jobs/{jobId}/report",
@@ -407,29 +404,6 @@ pub async fn get_report(
 ) -> ApiResult<Response> {
     let job = job_of(&state, &auth, &id).await?;
     Ok(report_response(state, job))
-}
-
-/// A job's report as a CSV download, read page by page, so that a large job's report is never
-/// held whole in memory (the console's download too).
-pub fn report_response(state: AppState, job: signet_services::records::BulkJobRow) -> Response {
-    let disposition = format!("attachment; filename=\"{}-report.csv\"", job.public_id.replace(['"', '\\'], ""));
-    let stream = futures_util::stream::unfold((state, job, Some(0_i64)), |(state, job, after)| async move {
-        let after = after?;
-        let chunk = match service::report_page(&state.services, &job, after, REPORT_PAGE).await {
-            Ok(items) if items.is_empty() => return None,
-            Ok(items) => {
-                let next = items.last().map(|i| i.item_no);
-                let text: String = items.iter().map(service::report_line).collect();
-                return Some((Ok::<_, std::io::Error>(text), (state, job, next)));
-            }
-            Err(error) => Err(std::io::Error::other(error.to_string())),
-        };
-        Some((chunk, (state, job, None)))
-    });
-    let header_line = futures_util::stream::once(async { Ok::<_, std::io::Error>(service::REPORT_HEADER.to_string()) });
-    let body = Body::from_stream(futures_util::StreamExt::chain(header_line, stream));
-    ([(header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)], body)
-        .into_response()
 }
 
 /// How often the event stream looks at the job.

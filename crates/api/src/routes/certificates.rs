@@ -10,12 +10,12 @@ use signet_domain::Error;
 use signet_services::certificates::{self, AutomatedSigningChange, Enrolment};
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
-use crate::extract::ApiJson;
 use crate::routes::documents::BrowserInfo;
 use crate::routes::signing_profiles::{SigningProfile, view_profile};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiError, ApiResult, ProblemDetails};
+use signet_http::extract::ApiJson;
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

@@ -10,10 +10,10 @@ use signet_domain::{DepartmentId, Error};
 use signet_services::departments;
 use utoipa::{IntoParams, ToSchema};
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath, ApiQuery};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiError, ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath, ApiQuery};
 
 /// A department of the tenant.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]

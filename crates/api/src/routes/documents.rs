@@ -3,20 +3,19 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
-use axum::http::{HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
-use bytes::Bytes;
+use axum::http::StatusCode;
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_services::documents::{self, DownloadRequest, Upload};
 use signet_services::records::DocumentRow;
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
-use crate::extract::ApiJson;
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiError, ApiResult, ProblemDetails};
+use signet_http::extract::ApiJson;
+use signet_http::files::pdf_response;
 
 /// The client's browser, as the spec's objects carry it (recorded, not trusted).
 #[derive(Debug, Default, Clone, Serialize, Deserialize, ToSchema)]
@@ -166,25 +165,6 @@ pub async fn upload_bulk(
     let stored = documents::upload(&state.services, &auth.caller(), uploads).await?;
     let stored = stored.into_iter().map(uploaded).collect();
     Ok((StatusCode::CREATED, Json(BulkUploadResponse { documents: stored })))
-}
-
-/// A PDF to download under `file_name` (reduced to characters a header can carry).
-pub fn pdf_response(bytes: Bytes, file_name: &str) -> Response {
-    download_response(bytes, file_name, "application/pdf")
-}
-
-/// A file of `content_type` to download under `file_name`, reduced to characters a header
-/// can carry (the console's attachments too).
-pub fn download_response(bytes: Bytes, file_name: &str, content_type: &'static str) -> Response {
-    let mut response = (StatusCode::OK, bytes).into_response();
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
-    let safe: String =
-        file_name.chars().filter(|c| c.is_ascii_graphic() && *c != '"' && *c != '\\' || *c == ' ').collect();
-    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{safe}\"")) {
-        headers.insert(CONTENT_DISPOSITION, value);
-    }
-    response
 }
 
 #[utoipa::path(

@@ -3,18 +3,18 @@
 //! large ones answer 202 with an export job whose file is fetched when it is done.
 
 use axum::Json;
-use axum::body::Body;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
-use signet_services::exports::{self as service, Dataset, ExportInput, ExportJobStatus, ExportStream, Started};
+use signet_services::exports::{self as service, Dataset, ExportInput, ExportJobStatus, Started};
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath};
+use signet_http::files::{file_response, stream_response};
 
 /// The spec's `ExportRequest`: which rows, in which format.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -92,27 +92,6 @@ fn prefers_job(headers: &HeaderMap) -> bool {
         .any(|p| p.trim().eq_ignore_ascii_case("respond-async"))
 }
 
-fn attachment(file_name: &str) -> String {
-    format!("attachment; filename=\"{}\"", file_name.replace(['"', '\\'], ""))
-}
-
-/// The file, page by page: each page is read only once the previous one was sent.
-fn streamed(stream: Box<ExportStream>) -> Body {
-    let chunks = futures_util::stream::unfold(Some(stream), |stream| async move {
-        let mut stream = stream?;
-        match stream.next_chunk().await {
-            Ok(Some(chunk)) => Some((Ok::<_, std::io::Error>(chunk), Some(stream))),
-            Ok(None) => None,
-            // The status line is sent: cutting the body short is how the client learns.
-            Err(error) => {
-                tracing::error!(%error, "an export stream failed");
-                Some((Err(std::io::Error::other(error.to_string())), None))
-            }
-        }
-    });
-    Body::from_stream(chunks)
-}
-
 async fn export(
     state: AppState,
     auth: Auth,
@@ -131,24 +110,6 @@ async fn export(
         Started::Stream { stream, file_name } => Ok(stream_response(stream, &file_name)),
         Started::Job(status) => Ok((StatusCode::ACCEPTED, Json(ExportJob::from(status))).into_response()),
     }
-}
-
-/// A small export streamed straight back as a download (the console's too).
-pub fn stream_response(stream: Box<ExportStream>, file_name: &str) -> Response {
-    let content_type = stream.spec().format.content_type();
-    let headers =
-        [(header::CONTENT_TYPE, content_type.to_string()), (header::CONTENT_DISPOSITION, attachment(file_name))];
-    (headers, streamed(stream)).into_response()
-}
-
-/// A finished export job's file as a download (the console's too).
-pub fn file_response(file: service::ExportFile) -> Response {
-    let headers = [
-        (header::CONTENT_TYPE, file.content_type.to_string()),
-        (header::CONTENT_DISPOSITION, attachment(&file.file_name)),
-        (header::CONTENT_LENGTH, file.size.to_string()),
-    ];
-    (headers, Body::from_stream(file.stream)).into_response()
 }
 
 /// The answers every export operation shares (utoipa needs them spelled per operation).

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use signet_services::records::AuthtokenRow;
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath};
 use signet_services::gateway::admin;
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -221,7 +221,7 @@ pub async fn transaction(
         transaction_number: row.transaction_number,
         reference_number: row.reference_number,
         file_type: row.file_type,
-        status: crate::routes::gateway_public::wire_status(&row.state).to_string(),
+        status: admin::wire_status(&row.state).to_string(),
         error_message: row.error_message,
         returnvalue,
         created_at: row.created_at,

@@ -14,10 +14,10 @@ use signet_services::records::NewSignatory;
 use utoipa::ToSchema;
 
 use super::workflows::{AttachmentDetails, InitiatedWorkflow, attachment_uploads, signing_url};
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::ApiJson;
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::ApiJson;
 use signet_services::compose;
 use signet_services::documents::{check_pdf, decode_base64, document_name};
 use signet_services::stamps::StampRequest;

@@ -17,11 +17,11 @@ use time::format_description::well_known::Rfc3339;
 use time::{OffsetDateTime, UtcOffset};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath, ApiQuery};
-use crate::routes::documents::pdf_response;
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath, ApiQuery};
+use signet_http::files::pdf_response;
 
 /// The spec's `StampInvoiceRequest`.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -11,12 +11,12 @@ use signet_services::menus;
 use signet_services::records::{Grantee, MenuRow};
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
 use crate::routes::departments::Department;
 use crate::routes::documents::BrowserInfo;
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath};
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

@@ -12,7 +12,6 @@ pub mod documents;
 pub mod estamp_payload;
 pub mod exports;
 pub mod gateway_admin;
-pub mod gateway_public;
 pub mod initiate_and_sign;
 pub mod invoices;
 pub mod menus;

@@ -9,10 +9,10 @@ use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role, parse_permission
 use signet_services::records::RoleRow;
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiError, ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath};
 
 /// A role: built in (ids 1 to 4) or the tenant's own (ids above 100).
 #[derive(Debug, Serialize, ToSchema)]

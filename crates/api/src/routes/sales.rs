@@ -17,10 +17,10 @@ use signet_services::sales as service;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath, ApiQuery};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath, ApiQuery};
 
 /// The spec's `CustomerReferralCreateRequest`: a customer (the referrer) refers someone.
 #[derive(Debug, Deserialize, ToSchema)]

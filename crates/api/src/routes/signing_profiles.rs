@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 use signet_services::records::SigningProfileRow;
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath};
 use signet_services::workflows::profiles::{self, NewProfile};
 
 #[derive(Debug, Deserialize, ToSchema)]

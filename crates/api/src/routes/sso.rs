@@ -11,10 +11,10 @@ use signet_services::records::SsoProviderRow;
 use signet_services::sso;
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath};
 
 // The OpenAPI patterns below state exactly the rules `signet_services::sso` checks.
 

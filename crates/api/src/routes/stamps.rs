@@ -11,14 +11,14 @@ use serde::{Deserialize, Serialize};
 use signet_domain::paging::Page;
 use signet_domain::stamp::{self, StampState};
 use signet_domain::{Error, FieldErrors};
-use signet_services::records::{StampFilter, StampRow, StampSettings, StockRow};
-use signet_services::stamps::{self as service, ArticleInput, ArticleView, LoadItem};
+use signet_services::records::{StampFilter, StampRow, StampSettings};
+use signet_services::stamps::{self as service, ArticleInput, ArticleView, LoadItem, StockLevel};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath, ApiQuery};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath, ApiQuery};
 
 /// The spec's `StampItem`: one certificate of a load.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -283,7 +283,7 @@ pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath
 )]
 pub async fn certificate(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Response> {
     let (name, pdf) = service::certificate_pdf(&state.services, &auth.caller(), id).await?;
-    Ok(crate::routes::documents::pdf_response(pdf, &name))
+    Ok(signet_http::files::pdf_response(pdf, &name))
 }
 
 #[utoipa::path(
@@ -357,22 +357,22 @@ pub async fn stock(
     };
     let (rows, alert) = service::stock(&state.services, &auth.caller(), state_code.as_deref()).await?;
     let threshold = alert.low_stock_threshold;
-    Ok(Json(StampStockList { items: stock_items(rows, threshold), low_stock_threshold: threshold }))
+    let items = service::stock_levels(rows, threshold).into_iter().map(StampStock::from).collect();
+    Ok(Json(StampStockList { items, low_stock_threshold: threshold }))
 }
 
-/// The stock rows as the API and the console show them, low stock marked against `threshold`.
-pub fn stock_items(rows: Vec<StockRow>, threshold: i64) -> Vec<StampStock> {
-    rows.into_iter()
-        .map(|r| StampStock {
-            low: stamp::is_low_stock(r.available, threshold),
-            state: r.state_code,
-            denomination: r.denomination,
-            available: r.available,
-            reserved: r.reserved,
-            allocated: r.allocated,
-            retired: r.retired,
-        })
-        .collect()
+impl From<StockLevel> for StampStock {
+    fn from(level: StockLevel) -> Self {
+        StampStock {
+            state: level.state,
+            denomination: level.denomination,
+            available: level.available,
+            reserved: level.reserved,
+            allocated: level.allocated,
+            retired: level.retired,
+            low: level.low,
+        }
+    }
 }
 
 /// The tenant's low-stock alert: when an allocation brings the available certificates of a

@@ -14,11 +14,11 @@ use signet_services::users;
 use signet_services::workflows::initiate::parse_time;
 use utoipa::ToSchema;
 
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiError, ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
 use crate::routes::documents::BrowserInfo;
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiError, ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath};
 
 /// A staff user as an administrator creates or changes them. `name` and `EmailID` are
 /// required; the rest is optional.
@@ -749,7 +749,7 @@ pub struct RegistrationResponse {
 )]
 pub async fn register(
     State(state): State<AppState>,
-    crate::extract::ClientIp(ip): crate::extract::ClientIp,
+    signet_http::extract::ClientIp(ip): signet_http::extract::ClientIp,
     ApiPath(tenant_id): ApiPath<i64>,
     ApiJson(body): ApiJson<RegisterExternalUserRequest>,
 ) -> ApiResult<(StatusCode, Json<RegistrationResponse>)> {

@@ -14,10 +14,10 @@ use utoipa::ToSchema;
 
 use super::documents::BrowserInfo;
 use super::workflows::{ParallelSigningUrl, signing_url};
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath};
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

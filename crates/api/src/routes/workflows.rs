@@ -13,10 +13,10 @@ use signet_services::records::{DocumentRow, SignatoryRow};
 use utoipa::ToSchema;
 
 use super::documents::BrowserInfo;
-use crate::AppState;
-use crate::auth::Auth;
-use crate::error::{ApiResult, ProblemDetails};
-use crate::extract::{ApiJson, ApiPath, ApiQuery};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::error::{ApiResult, ProblemDetails};
+use signet_http::extract::{ApiJson, ApiPath, ApiQuery};
 use signet_services::stamps::StampDetails;
 use signet_services::workflows::initiate::{self, AttachmentUpload, EnvelopeExpiry, InitiateWorkflow};
 use signet_services::workflows::links::signer_url;

@@ -13,6 +13,18 @@ pub const FILE_TYPES: [&str; 4] = ["PDF", "XML", "DATA", "HASH"];
 /// The signature types a tenant can take through the gateway.
 pub const SIGNATURE_TYPES: [i64; 3] = [2, 3, 4];
 
+/// A transaction state as the gateway's wire format names it (the status query's answer and
+/// the tenant's view of a transaction).
+pub fn wire_status(state: &str) -> &'static str {
+    match state {
+        "initiated" => "Initiated",
+        "completed" => "Completed",
+        "failed" => "Failed",
+        "cancelled" => "Cancelled",
+        _ => "Expired",
+    }
+}
+
 /// A new Authtoken for the tenant's integrators, labelled `label` (1 to 100 characters): the
 /// stored row (the token hashed, its last characters as a hint) and the token, shown once.
 pub async fn create_authtoken(

@@ -712,6 +712,35 @@ pub async fn stock(
     Ok((svc.store.stamp_stock(caller.tenant_id, state_code).await?, alert))
 }
 
+/// One state and denomination's stock as the API and the console show it, marked low
+/// against the tenant's threshold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StockLevel {
+    pub state: String,
+    pub denomination: i64,
+    pub available: i64,
+    pub reserved: i64,
+    pub allocated: i64,
+    pub retired: i64,
+    /// Available stock is at or below the tenant's threshold (never when alerts are off).
+    pub low: bool,
+}
+
+/// The stock rows with low stock marked against `threshold`.
+pub fn stock_levels(rows: Vec<StockRow>, threshold: i64) -> Vec<StockLevel> {
+    rows.into_iter()
+        .map(|r| StockLevel {
+            low: stamp::is_low_stock(r.available, threshold),
+            state: r.state_code,
+            denomination: r.denomination,
+            available: r.available,
+            reserved: r.reserved,
+            allocated: r.allocated,
+            retired: r.retired,
+        })
+        .collect()
+}
+
 /// The tenant's low-stock alert settings (managing settings).
 pub async fn settings(svc: &Services, caller: &Caller) -> Result<StampSettings, Error> {
     caller.require(Permission::ManageSettings)?;

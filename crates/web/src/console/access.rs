@@ -11,18 +11,18 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_domain::paging::Page;
 use signet_domain::user::{UserKind, UserStatus};
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::records::{Grantee, UserFilter};
 use signet_services::{menus, users};
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, shown_again};
+use crate::text::{Text, key};
 
 /// Entries listed on the page (the first made), and people and departments offered.
 const LISTED: usize = 200;

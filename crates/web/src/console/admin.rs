@@ -8,12 +8,12 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::access::Permission;
 use signet_domain::department::DepartmentName;
 use signet_domain::paging::Page;
 use signet_domain::{DepartmentId, Error, WebhookId};
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::{departments, webhooks};
 
 use super::session::see_other;

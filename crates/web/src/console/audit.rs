@@ -5,9 +5,9 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
 use signet_domain::access::Permission;
 use signet_domain::audit::Party;
+use signet_http::AppState;
 
 use super::{Frame, Session, failure, render};
 

@@ -11,18 +11,18 @@ use axum::extract::{Multipart, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::Error;
 use signet_domain::access::Permission;
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::bulk::send::{self as bulk_send, BulkSend};
 use signet_services::bulk::{self, JobStatus};
 use signet_services::documents::{self, check_pdf};
 use signet_services::heavy::Share;
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{Frame, Session, failure, render, user_text};
+use crate::text::{Text, key};
 
 /// The largest spreadsheet accepted (as the API's).
 const MAX_SHEET_BYTES: usize = bulk_send::MAX_FILE_BYTES;
@@ -146,7 +146,7 @@ pub async fn submit(State(state): State<AppState>, session: Session, multipart: 
             page.checked = Some(checked);
             render(StatusCode::OK, &page)
         }
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+        Err(error) if signet_http::error::status_of(error.code()).is_client_error() => {
             page.error = Some(user_text(&error));
             render(StatusCode::BAD_REQUEST, &page)
         }
@@ -266,7 +266,7 @@ pub async fn progress(State(state): State<AppState>, session: Session, ApiPath(i
 
 pub async fn report(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<String>) -> Response {
     match job_of(&state, &session, &id).await {
-        Ok(job) => signet_api::routes::bulk::report_response(state, job),
+        Ok(job) => signet_http::files::report_response(state, job),
         Err(error) => failure(error),
     }
 }

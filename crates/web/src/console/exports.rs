@@ -7,16 +7,16 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
-use signet_api::routes::exports::{file_response, stream_response};
 use signet_domain::Error;
 use signet_domain::access::Permission;
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
+use signet_http::files::{file_response, stream_response};
 use signet_services::exports::{self, Dataset, ExportInput, ExportJobStatus, Started};
 
 use super::session::see_other;
-use super::text::key;
 use super::{Frame, Session, failure, render};
+use crate::text::key;
 
 const DATASETS: [(&str, &str, Dataset); 4] = [
     ("workflows", key("exports.dataset.workflows"), Dataset::Workflows),

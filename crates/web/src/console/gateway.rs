@@ -7,15 +7,15 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::Error;
 use signet_domain::access::Permission;
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::gateway::admin::{self, FILE_TYPES};
 
 use super::session::see_other;
-use super::text::key;
 use super::{FormFields, Frame, Session, failure, render, shown_again};
+use crate::text::key;
 
 const SIGNATURE_TYPES: [(i64, &str); 3] = [
     (4, key("gateway.signature_type.electronic")),

@@ -5,9 +5,9 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::{Error, SignatoryId};
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::inbox;
 use signet_services::workflows::links::signer_path;
 

@@ -9,18 +9,18 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
-use signet_api::routes::documents::pdf_response;
 use signet_domain::access::Permission;
 use signet_domain::invoice::{InvoiceKind, PartyInput, format_rupees};
 use signet_domain::stamp;
 use signet_domain::{Error, FieldErrors};
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
+use signet_http::files::pdf_response;
 use signet_services::invoices::{self as service, IssuedDocument, ListInput, WorkflowInvoices};
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, page_error, render, shown_again};
+use crate::text::{Text, key};
 
 /// The documents of a workflow, by the address they download from.
 const DOCUMENTS: [(&str, &str); 2] =

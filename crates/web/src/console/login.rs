@@ -9,16 +9,16 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_domain::user::LoginMode;
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::{login, sso, totp};
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, shown_again};
+use crate::text::{Text, key};
 
 /// A login mode as people read it.
 fn mode_text(text: Text, mode: LoginMode) -> &'static str {

@@ -7,9 +7,9 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
 use signet_domain::Error;
 use signet_domain::access::Permission;
+use signet_http::AppState;
 use signet_services::bulk::lots;
 
 use super::session::see_other;

@@ -1,14 +1,23 @@
-//! The console (`/app`): the web application of the people who send, track and administer.
+//! The console (`/app`): the authenticated web application of the people who send, track
+//! and administer, and the pages that sign them in.
+//!
+//! What authorises a request: a console page, the session cookie ([`Session`], checked by
+//! [`session::require`] against the principal's current security stamp) and then the
+//! permission the API's table gives the same operation. The sign-in pages come before any
+//! session: Signet's sign-in page (`sign_in`), single sign-on (`sso`) and the set-password
+//! link (`account`, whose token is its credential); they end in a one-time code that
+//! `/app/session` turns into a session. The public pages a link authorises are `crate::signer`.
+//!
 //! Pages are rendered on the server (askama templates in `templates/console/`) and work
 //! without JavaScript; `static/console.js` adds what needs a script (placing signature fields
 //! by dragging them onto the pages). Why this technology: `docs/decisions.md`.
 //!
-//! Handlers are thin, as the API's are: each takes the [`Session`] (checked by
-//! [`session::require`]), checks the permission the API's table gives the same operation,
-//! calls one service function and renders its answer. The caller is the API's [`Auth`], so
-//! the audit trail, tenant scoping and refusals are the API's.
+//! Handlers are thin, as the API's are: each takes the [`Session`], checks the permission,
+//! calls one service function and renders its answer. The caller is the same [`Auth`] as the
+//! API's (`signet-http`), so the audit trail, tenant scoping and refusals are the API's.
 
 mod access;
+mod account;
 mod admin;
 mod audit;
 mod bulk;
@@ -24,10 +33,11 @@ mod people;
 mod roles;
 mod send;
 pub mod session;
+mod sign_in;
 mod signing;
+mod sso;
 mod stamps;
 mod templates;
-pub mod text;
 mod verify;
 mod workflows;
 
@@ -38,11 +48,12 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use signet_api::AppState;
-use signet_api::auth::Auth;
 use signet_domain::access::Permission;
 use signet_domain::{Error, Zone};
-use text::{Html as TextHtml, Text, key};
+use signet_http::AppState;
+use signet_http::auth::Auth;
+
+use crate::text::{Html as TextHtml, Text, key};
 
 /// Scripts and styles from this origin only; page images are this origin's too.
 const CONSOLE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -136,6 +147,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/static/console.js", get(script))
         .route("/app/static/console.css", get(style))
         .merge(pages)
+        .merge(sign_in::routes())
         .with_state(state)
 }
 
@@ -383,13 +395,13 @@ pub(crate) async fn shown_again<P: Template>(
     error: Error,
     page: impl AsyncFnOnce(String) -> Result<P, Error>,
 ) -> Response {
-    let status = signet_api::error::status_of(error.code());
+    let status = signet_http::error::status_of(error.code());
     if !status.is_client_error() {
         return failure(error);
     }
     match page(user_text(&error)).await {
         Ok(page) => render(status, &page),
-        Err(unseen) if signet_api::error::status_of(unseen.code()).is_client_error() => failure(error),
+        Err(unseen) if signet_http::error::status_of(unseen.code()).is_client_error() => failure(error),
         Err(unseen) => failure(unseen),
     }
 }
@@ -460,7 +472,7 @@ pub(crate) async fn read_multipart_files(
 
 /// A service's refusal as a page: what the person can correct, or that it failed.
 pub(crate) fn failure(error: Error) -> Response {
-    let status = signet_api::error::status_of(error.code());
+    let status = signet_http::error::status_of(error.code());
     if status.is_server_error() {
         tracing::error!(%error, "a console request failed");
         return page_error(status, Text::EN.s("message.failed"));
@@ -483,7 +495,7 @@ pub(crate) fn user_text(error: &Error) -> String {
 /// A file to download under `name`, never shown inline (an attachment may be anything its
 /// uploader chose) and not cached.
 pub(crate) fn download(bytes: axum::body::Bytes, name: &str) -> Response {
-    let mut response = signet_api::routes::documents::download_response(bytes, name, "application/octet-stream");
+    let mut response = signet_http::files::download_response(bytes, name, "application/octet-stream");
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }

@@ -6,9 +6,9 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
 use signet_domain::access::Permission;
 use signet_domain::{Error, Zone, now_millis};
+use signet_http::AppState;
 use signet_services::organisation;
 
 use super::{FormFields, Frame, Session, render, shown_again};

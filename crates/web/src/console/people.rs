@@ -5,10 +5,10 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
 use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role};
 use signet_domain::paging::Page;
 use signet_domain::user::{UserInput, UserKind};
+use signet_http::AppState;
 use signet_services::records::UserFilter;
 use signet_services::users;
 
@@ -165,7 +165,7 @@ pub async fn invite(State(state): State<AppState>, session: Session, axum::Form(
             let query = serde_urlencoded::to_string([("invited", email.as_str())]).unwrap_or_default();
             super::session::see_other(&format!("/app/people?{query}"))
         }
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+        Err(error) if signet_http::error::status_of(error.code()).is_client_error() => {
             match people_page(&state, &session, "").await {
                 Ok(mut page) => {
                     page.error = Some(user_text(&error));
@@ -191,7 +191,7 @@ pub struct Decision {
 pub async fn decide(
     State(state): State<AppState>,
     session: Session,
-    signet_api::extract::ApiPath(id): signet_api::extract::ApiPath<i64>,
+    signet_http::extract::ApiPath(id): signet_http::extract::ApiPath<i64>,
     axum::Form(form): axum::Form<Decision>,
 ) -> Response {
     if let Some(refused) = session.refuses_change(Permission::ManagePeople, &form.csrf) {

@@ -5,15 +5,15 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::Error;
 use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role, parse_permissions};
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::roles;
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, shown_again};
+use crate::text::{Text, key};
 
 /// What each permission lets a person do, as the role forms say it.
 const PERMISSIONS: [(Permission, &str); 6] = [

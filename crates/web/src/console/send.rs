@@ -12,14 +12,14 @@ use askama::Template;
 use axum::extract::{Multipart, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::access::Permission;
 use signet_domain::fields::FieldKind;
 use signet_domain::phone::PhoneNumber;
 use signet_domain::workflow::{MAX_SIGNATORIES, SignatoryInput, plan_signatories};
 use signet_domain::workflow_settings::WorkflowSettings;
 use signet_domain::{DocumentId, Error, stamp};
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::documents::{self, check_pdf};
 use signet_services::heavy::Share;
 use signet_services::stamps::StampDetails;
@@ -28,8 +28,8 @@ use signet_services::workflows::staged::{self, ChosenAttachment, StagedAttachmen
 use signet_services::workflows::templates::{self, TemplateDefinition, TemplateField};
 
 use super::session::see_other;
-use super::text::{Lang, Text, key};
 use super::{FormFields, Frame, Session, failure, render, user_text};
+use crate::text::{Lang, Text, key};
 
 /// Signatory rows the first form opens with; more are added on the form (by its script, or a
 /// link that asks for more rows), up to the workflow's limit. Rows left without an address
@@ -484,7 +484,7 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
         match templates::document_for_send(&state.services, &session.auth.caller(), template).await {
             Ok(Some(kept)) => documents.push(kept.id.get()),
             Ok(None) => {}
-            Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+            Err(error) if signet_http::error::status_of(error.code()).is_client_error() => {
                 return again(user_text(&error));
             }
             Err(error) => return failure(error),
@@ -513,7 +513,7 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
     // The attachments are checked as the API checks them and kept until the workflow is sent.
     let staged = match staged::stage(&state.services, &session.auth.caller(), attachments).await {
         Ok(staged) => staged,
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => return again(user_text(&error)),
+        Err(error) if signet_http::error::status_of(error.code()).is_client_error() => return again(user_text(&error)),
         Err(error) => return failure(error),
     };
     let sending = Sending { documents, signers: signers.clone(), attachments: staged };
@@ -524,7 +524,7 @@ pub async fn upload(State(state): State<AppState>, session: Session, multipart: 
     let carried = review_carry(&fields, &sending);
     match checked_review(&state, &session, &carried, &sending).await {
         Ok(page) => render(StatusCode::OK, &page),
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => again(user_text(&error)),
+        Err(error) if signet_http::error::status_of(error.code()).is_client_error() => again(user_text(&error)),
         Err(error) => failure(error),
     }
 }
@@ -782,7 +782,7 @@ pub async fn start(State(state): State<AppState>, session: Session, fields: Form
     };
     match sent {
         Ok(id) => see_other(&format!("/app/workflows/{id}")),
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+        Err(error) if signet_http::error::status_of(error.code()).is_client_error() => {
             // A send from a template comes back to the placement screen with its boxes drawn.
             let text = Some(user_text(&error));
             let views = match document_views(&state, &session, &sending.documents).await {
@@ -975,7 +975,7 @@ pub async fn review(State(state): State<AppState>, session: Session, fields: For
     };
     match checked {
         Ok(page) => render(StatusCode::OK, &page),
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+        Err(error) if signet_http::error::status_of(error.code()).is_client_error() => {
             let text = Some(user_text(&error));
             placement_page(&state, &session, &fields, &sending, text).await
         }
@@ -1020,7 +1020,7 @@ pub async fn back(State(state): State<AppState>, session: Session, fields: FormF
     };
     let fields = match from_template(&state, &session, &fields, &page_counts(&views)).await {
         Ok(fields) => fields,
-        Err(error) if signet_api::error::status_of(error.code()).is_client_error() => {
+        Err(error) if signet_http::error::status_of(error.code()).is_client_error() => {
             return super::page_error(StatusCode::BAD_REQUEST, &user_text(&error));
         }
         Err(error) => return failure(error),

@@ -14,14 +14,14 @@ use axum::extract::{Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use signet_api::AppState;
-use signet_api::auth::Auth;
-use signet_api::auth::jwt::PrincipalKind;
-use signet_api::extract::ClientIp;
+use signet_http::AppState;
+use signet_http::auth::Auth;
+use signet_http::auth::jwt::PrincipalKind;
+use signet_http::extract::ClientIp;
 use signet_services::{secrets, sessions, sso, users};
 
-use super::text::Text;
 use super::{Session, page_error};
+use crate::text::Text;
 
 const SESSION: &str = "signet_console";
 const SIGN_IN_STATE: &str = "signet_console_state";
@@ -128,13 +128,13 @@ async fn current(state: &AppState, headers: &HeaderMap, ip: std::net::IpAddr) ->
     let lang = headers
         .get(header::ACCEPT_LANGUAGE)
         .and_then(|v| v.to_str().ok())
-        .map(super::text::Lang::from_accept_language)
+        .map(crate::text::Lang::from_accept_language)
         .unwrap_or_default();
     Ok(Some(Session {
         auth,
         csrf: csrf_token(&cookie.refresh_token),
         name: name.unwrap_or_default(),
-        text: super::text::Text::new(lang),
+        text: crate::text::Text::new(lang),
         zone: signet_services::organisation::zone_of(&state.services, tenant_id).await,
     }))
 }

@@ -11,16 +11,16 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::Error;
 use signet_domain::access::Permission;
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::certificates::{self, AutomatedSigningChange, Enrolment};
 use signet_services::workflows::profiles::{self, NewProfile};
 
 use super::session::see_other;
-use super::text::Text;
 use super::{FormFields, Frame, Session, failure, page_error, read_multipart, render, shown_again};
+use crate::text::Text;
 
 /// One of the person's own certificates.
 struct CertificateView {

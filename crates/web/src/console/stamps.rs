@@ -9,18 +9,17 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
-use signet_api::routes::stamps::{StampStock, stock_items};
 use signet_domain::access::Permission;
 use signet_domain::stamp::{self, MAX_STAMPS_PER_LOAD};
 use signet_domain::{Error, FieldErrors};
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::records::StampFilter;
-use signet_services::stamps::{self as stamp_service, ArticleInput, LoadItem};
+use signet_services::stamps::{self as stamp_service, ArticleInput, LoadItem, StockLevel};
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, page_error, read_multipart, render, shown_again};
+use crate::text::{Text, key};
 
 /// Certificates listed on the page (the newest of the chosen state).
 const LISTED: i64 = 100;
@@ -58,7 +57,7 @@ struct StampsPage {
     frame: Frame,
     error: Option<String>,
     may_change: bool,
-    stock: Vec<StampStock>,
+    stock: Vec<StockLevel>,
     threshold: i64,
     alert_emails: String,
     certificates: Vec<CertificateView>,
@@ -90,7 +89,7 @@ async fn stamps_page(
     let caller = session.auth.caller();
     let (stock, settings) = stamp_service::stock(&state.services, &caller, None).await?;
     let threshold = settings.low_stock_threshold;
-    let stock = stock_items(stock, threshold);
+    let stock = stamp_service::stock_levels(stock, threshold);
     let filter = StampFilter { state_code: Some(state_code.to_string()), ..StampFilter::default() };
     let (rows, total) = stamp_service::inventory(&state.services, &caller, &filter, 0, LISTED).await?;
     let may_change = session.auth.access.allows(Permission::ManageSettings);
@@ -313,7 +312,7 @@ pub async fn certificate(State(state): State<AppState>, session: Session, ApiPat
         return refused;
     }
     match stamp_service::certificate_pdf(&state.services, &session.auth.caller(), id).await {
-        Ok((name, pdf)) => signet_api::routes::documents::pdf_response(pdf, &name),
+        Ok((name, pdf)) => signet_http::files::pdf_response(pdf, &name),
         Err(error) => failure(error),
     }
 }

@@ -9,19 +9,19 @@ use askama::Template;
 use axum::extract::{Multipart, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
 use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_domain::fields::FieldKind;
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
 use signet_services::documents::check_pdf;
 use signet_services::heavy::Share;
 use signet_services::records::{Shelf, TemplateRow};
 use signet_services::workflows::templates::{self, TemplateChange, TemplateDefinition, TemplateField};
 
 use super::session::see_other;
-use super::text::{Text, key};
 use super::{FormFields, Frame, Session, failure, render, shown_again};
+use crate::text::{Text, key};
 
 /// Blank rows the edit form offers for new places.
 const BLANK_ROWS: usize = 3;

@@ -7,9 +7,9 @@ use askama::Template;
 use axum::extract::{Multipart, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
 use signet_domain::Error;
 use signet_domain::access::Permission;
+use signet_http::AppState;
 use signet_services::verification;
 
 use super::{Frame, Session, failure, render, user_text};
@@ -65,7 +65,7 @@ pub async fn seal(State(state): State<AppState>, session: Session, multipart: Mu
     }
     let Some(file) = sent.file else { return again(session.text.s("verify.choose_a_file").to_string()) };
     match verification::sealed_etsi_report(&state.services, &session.auth.caller(), file, sent.content).await {
-        Ok(xml) => crate::verify::report_download(xml, "validation-report-sealed.xml"),
+        Ok(xml) => crate::page::report_download(xml, "validation-report-sealed.xml"),
         Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => again(user_text(&error)),
         Err(error) => failure(error),
     }

@@ -5,20 +5,20 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_api::AppState;
-use signet_api::extract::ApiPath;
-use signet_api::routes::documents::pdf_response;
 use signet_domain::WorkflowId;
 use signet_domain::access::Permission;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
+use signet_http::AppState;
+use signet_http::extract::ApiPath;
+use signet_http::files::pdf_response;
 use signet_services::documents::{self, DownloadRequest};
 use signet_services::workflows::queries::{self, ListQuery, Named, TimelineEntry, Waiting};
 
 use signet_domain::workflow::{REMINDER_GAP_MS, may_remind_by_hand};
 use signet_services::workflows::actions;
 
-use super::text::{Text, key};
 use super::{Frame, Session, failure, render};
+use crate::text::{Text, key};
 
 /// The states a list can be filtered by, with the words people read.
 const STATES: [(&str, &str); 5] = [

@@ -6,13 +6,12 @@
 use askama::Template;
 use axum::Form;
 use axum::extract::{Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use signet_domain::{Error, ErrorCode};
 use signet_services::Services;
 
-const PAGE_CSP: &str =
-    "default-src 'none'; style-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+use crate::page::{html, message};
 
 #[derive(Template)]
 #[template(path = "account_password.html")]
@@ -21,29 +20,9 @@ struct PasswordPage<'a> {
     error: Option<String>,
 }
 
-/// A page of this module's kind (account, sign-in, verification): no scripts, no framing,
-/// no referrer, not cached.
-pub(crate) fn html(status: StatusCode, body: String) -> Response {
-    let mut response = (status, Html(body)).into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(PAGE_CSP));
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
-}
-
 fn form(status: StatusCode, token: &str, error: Option<String>) -> Response {
     let body = PasswordPage { token, error }.render().unwrap_or_else(|_| "Set your password".into());
     html(status, body)
-}
-
-pub(crate) fn message(status: StatusCode, title: &str, text: &str) -> Response {
-    html(
-        status,
-        crate::workflow::MessagePage { title, message: text, next: None, text: crate::console::text::Text::EN }
-            .render()
-            .unwrap_or_else(|_| text.to_string()),
-    )
 }
 
 const EXPIRED: &str = "This link has expired or was already used. Ask your administrator to send a new one.";

@@ -1,9 +1,13 @@
 //! The signing gateway's browser-facing side: `POST /{segment}/V3_0/Index` reads the
 //! submission (the checks and the transaction are `signet_services::gateway::submission`) and
 //! sends the signer to the signer page (`page`), which seals the document and posts the result
-//! back; refusals go back to the integrator's `Furl` or are shown here.
+//! back; refusals go back to the integrator's `Furl` or are shown here. The gateway's other
+//! public addresses, its certificate and the legacy status query, are `public`: the protocol's
+//! whole HTTP surface is this folder (the tenant's administration of it is the API's
+//! `gateway_admin` and the console's).
 
 pub mod page;
+pub mod public;
 pub(crate) mod views;
 
 use std::collections::HashMap;
@@ -12,13 +16,25 @@ use axum::extract::{Request, State};
 use axum::http::header::{CONTENT_TYPE, RETRY_AFTER};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
-use signet_api::extract::ClientIp;
+use axum::routing::{MethodRouter, get};
 use signet_gateway::{ErrorCode, GatewayFailure, RawParams, ResultPost, new_transaction_number};
+use signet_http::extract::ClientIp;
 use signet_services::Services;
 use signet_services::gateway::submission::{self, Refused};
 
-use crate::console::text::Text;
+use crate::text::Text;
 use time::OffsetDateTime;
+
+/// The gateway's public addresses beside the submission and the signer page: its certificate
+/// under the gateway's segment and the legacy status query, which sits under `/api/` but is the
+/// gateway's own protocol (docs/gateway.md), outside the API's document.
+pub fn public_routes(segment: &str) -> Vec<(String, MethodRouter<Services>)> {
+    vec![
+        ("/api/TransactionStatusRequest".into(), get(public::transaction_status)),
+        (format!("/{segment}/certificate.cer"), get(public::certificate_der)),
+        (format!("/{segment}/certificate.pem"), get(public::certificate_pem)),
+    ]
+}
 
 pub use views::{error_page, result_page};
 
@@ -78,7 +94,7 @@ fn refuse_to(
 /// decompressed and parsed. Heavy steps run on the bounded pool, off the executor.
 pub async fn submit(State(state): State<Services>, ClientIp(ip): ClientIp, request: Request) -> Response {
     // The integrator's form names no language: the signer's browser's.
-    let text = Text::new(crate::workflow::page_lang(request.uri(), request.headers(), None));
+    let text = Text::new(crate::signer::workflow::page_lang(request.uri(), request.headers(), None));
     // Before the body is even read: a refused sender costs no more than its headers. The
     // answer is held back a moment (a tarpit): a flood from one address then waits on its own
     // connections instead of making the server answer refusals as fast as it can send.

@@ -7,13 +7,13 @@ use std::collections::HashMap;
 
 use axum::extract::State;
 use axum::response::Response;
-use signet_api::extract::ClientIp;
+use signet_http::extract::ClientIp;
 use signet_services::Services;
 use signet_services::workflows::otp::{self, OtpFailure, OtpRefusal, OtpStatus};
 
 use super::guide::Kept;
 use super::{PageError, SignerLink, render_page};
-use crate::console::text::{Text, key};
+use crate::text::{Text, key};
 
 /// What the page shows of the step, while the signer still has to give a code.
 pub struct OtpStep {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use signet_api::error::Code;
+use signet_http::error::Code;
 
 /// The rows of the error table: `| `code` | status | meaning |`.
 fn documented_codes() -> BTreeMap<String, u16> {

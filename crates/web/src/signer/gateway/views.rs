@@ -8,7 +8,7 @@ use signet_gateway::{FormPage, FormScript, ResultPost, render_post_form};
 
 use signet_services::secrets;
 
-use crate::console::text::Text;
+use crate::text::Text;
 
 #[derive(Template)]
 #[template(path = "gateway_error.html")]

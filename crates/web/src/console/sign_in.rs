@@ -8,16 +8,19 @@
 
 use askama::Template;
 use axum::Form;
+use axum::Router;
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use signet_api::extract::ClientIp;
+use axum::routing::{get, post};
 use signet_domain::Error;
+use signet_http::AppState;
+use signet_http::extract::ClientIp;
 use signet_services::login::{self, PasswordSignIn};
 use signet_services::records::PrincipalCredentials;
 use signet_services::{Services, secrets, sso};
 
-use crate::account::{html, message};
+use crate::page::{html, message};
 
 const COOKIE: &str = "signet_signin";
 
@@ -292,4 +295,23 @@ async fn code(services: &Services, ip: std::net::IpAddr, context: &Context<'_>, 
             Ok(Signed::Again(Box::new(view)))
         }
     }
+}
+
+/// The pages that come before a session: the front door, the sign-in page, single sign-on and
+/// the set-password link. None reads a session; each ends in a one-time code `/app/session`
+/// takes, or sends the person there.
+pub(super) fn routes() -> Router<AppState> {
+    use super::{account, session, sso};
+    Router::new()
+        // The front door: people who type the address or a bookmark land in the console,
+        // which asks them to sign in first.
+        .route("/", get(|| async { session::see_other("/app") }))
+        .route("/app/", get(|| async { session::see_other("/app") }))
+        .route("/account/password", get(account::show).post(account::submit))
+        .route("/account/verify", get(account::confirm_page).post(account::verify))
+        .route("/account/sign-in", get(show).post(submit))
+        .route("/sso/{provider}/start", get(sso::start))
+        .route("/sso/signup/{token}", get(sso::start_signup))
+        .route(signet_services::sso::CALLBACK_PATH, get(sso::callback))
+        .route("/sso/second-factor", post(sso::second_factor))
 }

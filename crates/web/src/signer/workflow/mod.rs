@@ -16,9 +16,9 @@ use axum::http::header::USER_AGENT;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::json;
-use signet_api::extract::{ApiPath, ClientIp};
 use signet_domain::fields::{FieldKind, FieldRefusal};
 use signet_domain::{Error, ErrorCode};
+use signet_http::extract::{ApiPath, ClientIp};
 use signet_services::Services;
 use signet_services::gateway::seal::Mark;
 use signet_services::records::AfterSignature;
@@ -27,8 +27,9 @@ use signet_services::workflows::placement::{self, FieldInputs};
 use signet_services::workflows::session::LinkClosed;
 use signet_services::workflows::signer::{self, SignerRefusal};
 
-use crate::console::text::{Text, key};
 use crate::form::{Methods, Submission, UploadRule, mark_from, read_submission};
+use crate::page::MessagePage;
+use crate::text::{Text, key};
 use guide::{DocumentView, Kept, SpotWhat};
 pub use link::{PageError, SignerLink, page_lang};
 pub use otp::{otp_send, otp_verify};
@@ -88,17 +89,6 @@ pub struct FieldInput {
     pub required: bool,
     /// What the signer had typed when the form came back refused.
     pub value: String,
-}
-
-#[derive(Template)]
-#[template(path = "workflow_message.html")]
-pub(crate) struct MessagePage<'a> {
-    pub title: &'a str,
-    pub message: &'a str,
-    /// A way on from the message: its address and words.
-    pub next: Option<(&'a str, &'a str)>,
-    /// The page's language.
-    pub text: Text,
 }
 
 /// `connect-src` names the signer utility's loopback addresses, which the token form calls.
@@ -537,7 +527,7 @@ pub async fn start_esign(
         return Ok(render(&state, &link, Some(said)).await);
     }
     match signet_services::workflows::esign::start(&state, &link.session, &inputs).await {
-        Ok(redirect) => Ok(crate::gateway::views::esp_page(link.text, &redirect)),
+        Ok(redirect) => Ok(crate::signer::gateway::views::esp_page(link.text, &redirect)),
         Err(EsignRefused::Gone(text)) => Ok(render(&state, &link, Some(text.to_string())).await),
         Err(EsignRefused::Input(text)) if text == otp_service::NOT_VERIFIED => {
             Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)

@@ -11,9 +11,9 @@ use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::json;
-use signet_api::extract::{ApiPath, ClientIp};
 use signet_domain::audit::Actor;
 use signet_gateway::{Document, Payload, SignatureType};
+use signet_http::extract::{ApiPath, ClientIp};
 use signet_services::Services;
 use signet_services::esign::EsignRefused;
 use signet_services::esign::dispatch::Answered;
@@ -22,9 +22,9 @@ use signet_services::gateway::seal::Mark;
 use signet_services::gateway::transaction::{self, Delivery, OpenTransaction, TransactionClosed, TransactionEnd};
 
 use super::views::{HashLink, SignPage, error_page, esp_page, result_page, sign_page};
-use crate::console::text::{Text, key};
 use crate::form::{Methods, UploadRule, mark_from, read_submission};
-use crate::workflow::page_lang;
+use crate::signer::workflow::page_lang;
+use crate::text::{Text, key};
 
 /// An open gateway transaction from its link (`/sign/g/{number}/{secret}/...`).
 pub struct GatewayLink {
@@ -303,7 +303,7 @@ pub async fn esign_answer(
     };
     match signet_services::esign::dispatch::answer(&state, response.as_bytes(), Some(ip.to_string())).await {
         Ok(Answered::Gateway(delivery)) => delivered(text, delivery),
-        Ok(Answered::Workflow(said)) => crate::workflow::message(StatusCode::OK, "Aadhaar eSign", &said),
+        Ok(Answered::Workflow(said)) => crate::signer::workflow::message(StatusCode::OK, "Aadhaar eSign", &said),
         Err(refused) => esign_refused(&state, None, text, refused).await,
     }
 }

@@ -6,13 +6,13 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::Response;
-use signet_api::extract::ApiPath;
 use signet_domain::Lang;
+use signet_http::extract::ApiPath;
 use signet_services::Services;
 use signet_services::workflows::copies::{self, Copy};
 
 use super::{PageError, page_lang};
-use crate::console::text::Text;
+use crate::text::Text;
 
 /// One file as the page lists it.
 struct Listed {
@@ -78,7 +78,7 @@ pub async fn show(
             .collect(),
     };
     let body = page.render().unwrap_or_else(|_| copy.workflow.name.clone());
-    let mut response = crate::account::html(StatusCode::OK, body);
+    let mut response = crate::page::html(StatusCode::OK, body);
     // The page names the signer and the documents: not for shared caches.
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)
@@ -95,7 +95,7 @@ pub async fn file(
     let text = Text::new(page_lang(&uri, &headers, copy.workflow.signer_lang()));
     let (name, bytes) =
         copies::copy_file(&state, &copy, index).await.map_err(|closed| PageError::closed(closed, text))?;
-    let mut response = signet_api::routes::documents::download_response(bytes, &name, "application/pdf");
+    let mut response = signet_http::files::download_response(bytes, &name, "application/pdf");
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)
 }

@@ -16,13 +16,14 @@ use axum::extract::{FromRequest, FromRequestParts, Multipart, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
-use signet_api::extract::ClientIp;
 use signet_domain::Error;
+use signet_http::extract::ClientIp;
 use signet_services::Services;
 use signet_services::verification::{self, Method, Sentence, Status, Summary, TimeSource, Verification};
 use signet_signing::{FileKind, SubIndication};
 
-use crate::console::text::{Html, Lang, Text, key};
+use crate::page::report_download;
+use crate::text::{Html, Lang, Text, key};
 
 /// The page's text, in the language the request chooses.
 pub struct PageText(pub Text);
@@ -102,7 +103,7 @@ impl VerifyPage {
 
 fn page(status: StatusCode, view: VerifyPage) -> Response {
     let title = view.text.s("check.title");
-    let mut response = crate::account::html(status, view.render().unwrap_or_else(|_| title.into()));
+    let mut response = crate::page::html(status, view.render().unwrap_or_else(|_| title.into()));
     response.headers_mut().insert(header::VARY, HeaderValue::from_static("accept-language"));
     response
 }
@@ -333,15 +334,6 @@ pub async fn check(
             refused(text, StatusCode::SERVICE_UNAVAILABLE, text.s("check.unavailable"))
         }
     }
-}
-
-/// A validation report (XML) to download under `file_name`, kept by no cache (it names a signed
-/// file's signers); the console's sealed report too.
-pub(crate) fn report_download(xml: impl Into<axum::body::Bytes>, file_name: &str) -> Response {
-    let content_type = "application/xml; charset=utf-8";
-    let mut response = signet_api::routes::documents::download_response(xml.into(), file_name, content_type);
-    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
 }
 
 /// The file's ETSI TS 119 102-2 report (XML) as a download, or the page saying why not.

@@ -1,5 +1,6 @@
-//! The gateway's public, wire-compatible addresses that need no JWT: its certificate and the
-//! legacy transaction status query (authenticated by the gateway Authtoken).
+//! The gateway's public, wire-compatible addresses beside its submission: its encryption
+//! certificate (anyone may fetch it) and the legacy transaction status query (authorised by
+//! the gateway Authtoken). Neither reads an access token or a session.
 
 use axum::Json;
 use axum::extract::State;
@@ -8,25 +9,25 @@ use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 use signet_sigcrypto::pki;
 
-use crate::AppState;
-use crate::error::ApiResult;
-use crate::extract::ApiQuery;
+use signet_http::error::ApiResult;
+use signet_http::extract::{ApiQuery, ClientIp};
+use signet_services::Services;
 use signet_services::gateway::admin;
 
 /// `GET /{segment}/certificate.cer`: the gateway's encryption certificate, DER.
-pub async fn certificate_der(State(state): State<AppState>) -> impl IntoResponse {
+pub async fn certificate_der(State(services): State<Services>) -> impl IntoResponse {
     (
         [
             (header::CONTENT_TYPE, "application/pkix-cert"),
             (header::CONTENT_DISPOSITION, "attachment; filename=\"certificate.cer\""),
         ],
-        state.services.keys.gateway.cert_der.clone(),
+        services.keys.gateway.cert_der.clone(),
     )
 }
 
 /// `GET /{segment}/certificate.pem`: the same certificate, PEM.
-pub async fn certificate_pem(State(state): State<AppState>) -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "application/x-pem-file")], pki::cert_der_to_pem(&state.services.keys.gateway.cert_der))
+pub async fn certificate_pem(State(services): State<Services>) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/x-pem-file")], pki::cert_der_to_pem(&services.keys.gateway.cert_der))
 }
 
 #[derive(Debug, Deserialize)]
@@ -57,17 +58,6 @@ pub struct StatusAnswer {
     pub value: Option<StatusValue>,
 }
 
-/// The state names of the wire format.
-pub fn wire_status(state: &str) -> &'static str {
-    match state {
-        "initiated" => "Initiated",
-        "completed" => "Completed",
-        "failed" => "Failed",
-        "cancelled" => "Cancelled",
-        _ => "Expired",
-    }
-}
-
 fn refused(message: &str) -> Json<StatusAnswer> {
     Json(StatusAnswer { is_success: false, messages: vec![message.to_string()], value: None })
 }
@@ -76,13 +66,13 @@ fn refused(message: &str) -> Json<StatusAnswer> {
 /// existing gateway answers it. The Authtoken must belong to the tenant that owns the
 /// transaction, and the reference must match; anything else looks like an unknown transaction.
 pub async fn transaction_status(
-    State(state): State<AppState>,
-    crate::extract::ClientIp(ip): crate::extract::ClientIp,
+    State(services): State<Services>,
+    ClientIp(ip): ClientIp,
     ApiQuery(query): ApiQuery<StatusQuery>,
 ) -> ApiResult<Json<StatusAnswer>> {
     let (token, number, reference) =
         (query.authtoken.as_deref(), query.transaction_number.as_deref(), query.reference_number.as_deref());
-    let transaction = match admin::status(&state.services, ip, token, number, reference).await? {
+    let transaction = match admin::status(&services, ip, token, number, reference).await? {
         Ok(transaction) => transaction,
         Err(message) => return Ok(refused(message)),
     };
@@ -92,7 +82,7 @@ pub async fn transaction_status(
         value: Some(StatusValue {
             transaction_number: transaction.transaction_number,
             reference_number: transaction.reference_number,
-            status: wire_status(&transaction.state).to_string(),
+            status: admin::wire_status(&transaction.state).to_string(),
             error_message: transaction.error_message.unwrap_or_default(),
         }),
     }))

@@ -15,7 +15,7 @@ use signet_services::Services;
 use signet_services::workflows::session::{self, LinkClosed, SignerSession};
 
 use super::{capitalised, message_in, user_text};
-use crate::console::text::{Text, key};
+use crate::text::{Text, key};
 
 /// An open signer link (`/sign/w/{id}/{secret}/...`): the signatory whose turn it is, their
 /// workflow, the page's base address and language. A link that is wrong, used up, expired or
@@ -123,7 +123,7 @@ fn closed_page(closed: LinkClosed, text: Text) -> Response {
 fn failure_page(title: &str, signatory: i64, error: &Error, text: Text) -> Response {
     match error {
         Error::Rejected { code, detail } => {
-            let status = signet_api::error::status_of(*code);
+            let status = signet_http::error::status_of(*code);
             let status = if status.is_server_error() { StatusCode::CONFLICT } else { status };
             message_in(text, status, title, &capitalised(detail))
         }

@@ -13,12 +13,12 @@ use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use signet_api::extract::ClientIp;
 use signet_domain::{Error, ErrorCode};
+use signet_http::extract::ClientIp;
 use signet_services::sso;
 use signet_services::{Services, secrets};
 
-use crate::account::{html, message};
+use crate::page::{html, message};
 
 const COOKIE: &str = "signet_sso";
 

@@ -19,7 +19,8 @@ pub struct Auth {
     pub principal_id: i64,
     pub kind: jwt::PrincipalKind,
     pub ip: std::net::IpAddr,
-    /// What the caller may do ([`crate::access`]): its built-in role, or its tenant's role.
+    /// What the caller may do (each face checks it per operation): its built-in role, or its
+    /// tenant's role.
     pub access: signet_domain::access::Access,
 }
 

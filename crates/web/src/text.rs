@@ -18,7 +18,7 @@ use signet_locale::{Catalogue, fill};
 /// The pages' catalogue: the console, `/verify` and the signer pages.
 static PAGES: Catalogue = Catalogue::new(
     "crates/web/text",
-    &[(Lang::En, include_str!("../../text/en.txt")), (Lang::Hi, include_str!("../../text/hi.txt"))],
+    &[(Lang::En, include_str!("../text/en.txt")), (Lang::Hi, include_str!("../text/hi.txt"))],
 );
 
 /// Catalogue text as HTML: shown as it is, without escaping (askama's [`HtmlSafe`]); the
@@ -137,7 +137,7 @@ mod tests {
         // The public verification page and the signer pages share the catalogue.
         for file in [
             "templates/verify.html",
-            "src/verify.rs",
+            "src/signer/verify.rs",
             "templates/workflow_sign.html",
             "templates/workflow_signature.html",
             "src/form.rs",
@@ -151,7 +151,7 @@ mod tests {
         ] {
             files.push((file.to_string(), std::fs::read_to_string(format!("{root}{file}")).expect("readable")));
         }
-        for dir in ["templates/console", "src/console", "src/workflow", "src/gateway"] {
+        for dir in ["templates/console", "src/console", "src/signer/workflow", "src/signer/gateway"] {
             for entry in std::fs::read_dir(format!("{root}{dir}")).expect("the directory") {
                 let path = entry.expect("an entry").path();
                 let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
