@@ -50,6 +50,7 @@ pub mod workflows;
 use std::sync::Arc;
 
 use signet_blob::BlobStore;
+use signet_domain::audit::Actor;
 use signet_store::Store;
 
 pub use config::Config;
@@ -65,7 +66,7 @@ pub struct Caller {
     /// What the caller's role allows: every use case decides with it (the permission, and
     /// the rules of `signet_domain::authority` about whose resource it is).
     pub access: signet_domain::access::Access,
-    pub actor: signet_store::WorkflowActor,
+    pub actor: Actor,
 }
 
 impl Caller {
@@ -80,8 +81,8 @@ impl Caller {
     }
 
     /// Who the audit trail names for what the caller does.
-    pub fn audit_actor(&self) -> signet_domain::audit::Actor {
-        signet_domain::audit::Actor { id: self.actor.id.clone(), ip: self.actor.ip.clone() }
+    pub fn audit_actor(&self) -> Actor {
+        self.actor.clone()
     }
 }
 

@@ -19,6 +19,7 @@
 //! - A number is personal: logs, job errors and events carry it masked (the last four digits),
 //!   only the provider gets it whole.
 
+use signet_domain::audit::Actor;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -30,7 +31,7 @@ use serde_json::json;
 use signet_domain::job::JobKind;
 use signet_domain::phone::PhoneNumber;
 use signet_domain::{Error, SignatoryId, TenantId, WorkflowId, now_millis};
-use signet_store::{ClaimedJob, NewJob, Store, WorkflowActor};
+use signet_store::{ClaimedJob, NewJob, Store};
 
 use crate::{Config, Services};
 
@@ -241,7 +242,7 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
 async fn record(state: &Services, sms: &SignerSms, action: &str, detail: serde_json::Value) -> Result<(), String> {
     let recorded = match state.store.workflow(sms.tenant_id, sms.workflow_id).await {
         Ok(Some(workflow)) => {
-            let system = WorkflowActor { id: "system".into(), ip: None };
+            let system = Actor { id: "system".into(), ip: None };
             let target = format!("signatory:{}", sms.signatory_id);
             state.store.record_workflow_event(&workflow, action, target, detail, &system).await
         }

@@ -91,7 +91,7 @@ pub async fn create_internal(svc: &Services, caller: &Caller, input: &UserInput)
             UserStatus::Active,
             &fields(&details, &national_id),
             &stamp,
-            &to_actor(caller),
+            &caller.audit_actor(),
         )
         .await?;
     let invited = svc.mailer.is_configured() && details.login == signet_domain::user::LoginMode::Password;
@@ -99,10 +99,6 @@ pub async fn create_internal(svc: &Services, caller: &Caller, input: &UserInput)
         send_password_link(svc, caller, &user, "Your Signet account").await?;
     }
     Ok(Created { user, invited })
-}
-
-fn to_actor(caller: &Caller) -> signet_domain::audit::Actor {
-    signet_domain::audit::Actor { id: caller.actor.id.clone(), ip: caller.actor.ip.clone() }
 }
 
 /// Replaces a user's profile and role. A changed role or sign-in mode ends their sessions.
@@ -129,7 +125,7 @@ pub async fn update(svc: &Services, caller: &Caller, id: i64, input: &UserInput)
         kept = svc.store.user_national_id(caller.tenant_id, id).await?;
         stored.national_id = kept.as_ref().map(|(last4, digest)| (last4.as_str(), digest.as_str()));
     }
-    svc.store.update_user(caller.tenant_id, id, &stored, &stamp, &to_actor(caller)).await
+    svc.store.update_user(caller.tenant_id, id, &stored, &stamp, &caller.audit_actor()).await
 }
 
 /// Refuses a role the caller may not give (`authority::people::may_grant`): only
@@ -213,7 +209,16 @@ pub async fn disable(svc: &Services, caller: &Caller, id: i64, force: bool) -> R
     }
     let stamp = secrets::random_token(16);
     svc.store
-        .set_user_status(caller.tenant_id, id, user.status, UserStatus::Disabled, None, &stamp, true, &to_actor(caller))
+        .set_user_status(
+            caller.tenant_id,
+            id,
+            user.status,
+            UserStatus::Disabled,
+            None,
+            &stamp,
+            true,
+            &caller.audit_actor(),
+        )
         .await?;
     Ok(cancelled)
 }
@@ -258,7 +263,7 @@ pub async fn mark_inactive(
             reason,
             &stamp,
             sessions::move_ends_sessions(UserStatus::Inactive, invalidate_tokens),
-            &to_actor(caller),
+            &caller.audit_actor(),
         )
         .await
 }
@@ -271,7 +276,16 @@ pub async fn reactivate(svc: &Services, caller: &Caller, id: i64) -> Result<(), 
     check_move(user.status, UserStatus::Active)?;
     let stamp = secrets::random_token(16);
     svc.store
-        .set_user_status(caller.tenant_id, id, user.status, UserStatus::Active, None, &stamp, false, &to_actor(caller))
+        .set_user_status(
+            caller.tenant_id,
+            id,
+            user.status,
+            UserStatus::Active,
+            None,
+            &stamp,
+            false,
+            &caller.audit_actor(),
+        )
         .await
 }
 
@@ -290,7 +304,7 @@ pub async fn delete(svc: &Services, caller: &Caller, id: i64) -> Result<(), Erro
             "the user has workflows in progress; disable them with forceDisableWithWorkflow first",
         ));
     }
-    svc.store.erase_user(caller.tenant_id, id, &secrets::random_token(16), &to_actor(caller)).await
+    svc.store.erase_user(caller.tenant_id, id, &secrets::random_token(16), &caller.audit_actor()).await
 }
 
 /// Users of the tenant (`GetInternalUsersRequest` / `GetUsersRequest` filters), for whoever
@@ -344,7 +358,7 @@ pub async fn send_password_email(svc: &Services, caller: &Caller, email: &str) -
 }
 
 async fn send_password_link(svc: &Services, caller: &Caller, user: &UserRow, subject: &str) -> Result<(), Error> {
-    mail_password_link(svc, caller.tenant_id, user, subject, &to_actor(caller)).await
+    mail_password_link(svc, caller.tenant_id, user, subject, &caller.audit_actor()).await
 }
 
 /// A set-password link for a user who asked for one themselves (forgot their password).
@@ -492,7 +506,7 @@ pub async fn decide_external(
             reason,
             &secrets::random_token(16),
             false,
-            &to_actor(caller),
+            &caller.audit_actor(),
         )
         .await?;
     let user = svc.store.user(caller.tenant_id, id).await?;

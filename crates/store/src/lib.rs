@@ -64,7 +64,7 @@ pub use webhooks::{DeliveryRow, WebhookRow};
 pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory,
     NewSignerCode, NewTemplate, NewWorkflow, NewWorkflowAttachment, Shelf, SignatoryRow, SignedVersion, SignerCodeRow,
-    TemplateDocument, TemplateEdit, TemplateRow, WorkflowActor, WorkflowRow,
+    TemplateDocument, TemplateEdit, TemplateRow, WorkflowRow,
 };
 
 pub(crate) use ids::NullableId;

@@ -13,7 +13,7 @@ use signet_domain::workflow_settings::{AsSent, WorkflowSettings};
 use signet_domain::{ErrorCode, TenantId, WorkflowId};
 use signet_store::{
     AfterSignature, Backend, CreatedWorkflow, DocumentRow, NewDocument, NewSignatory, NewWorkflow, SignatoryRow,
-    SignedVersion, Store, WorkflowActor, WorkflowRow,
+    SignedVersion, Store, WorkflowRow,
 };
 use support::{TestDb, tenant};
 
@@ -30,12 +30,12 @@ on_both_backends!(
     settings_written_in_the_untyped_form_still_read,
 );
 
-fn initiator() -> WorkflowActor {
-    WorkflowActor { id: "user:1".into(), ip: Some("203.0.113.1".into()) }
+fn initiator() -> Actor {
+    Actor { id: "user:1".into(), ip: Some("203.0.113.1".into()) }
 }
 
-fn signer(row: &SignatoryRow) -> WorkflowActor {
-    WorkflowActor { id: format!("signatory:{}", row.id), ip: None }
+fn signer(row: &SignatoryRow) -> Actor {
+    Actor { id: format!("signatory:{}", row.id), ip: None }
 }
 
 async fn upload(store: &Store, tenant_id: TenantId, name: &str) -> DocumentRow {

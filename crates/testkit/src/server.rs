@@ -133,6 +133,6 @@ pub fn administrator(tenant: &ProvisionedTenant) -> signet_server::Caller {
         principal_id: id,
         is_user: true,
         access: Access::builtin(Role::Administrator),
-        actor: signet_store::WorkflowActor { id: format!("user:{id}"), ip: None },
+        actor: signet_domain::audit::Actor { id: format!("user:{id}"), ip: None },
     }
 }

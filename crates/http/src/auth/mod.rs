@@ -33,7 +33,7 @@ impl Auth {
             principal_id: self.principal_id,
             is_user: self.kind == jwt::PrincipalKind::User,
             access: self.access.clone(),
-            actor: signet_services::records::WorkflowActor { id: actor.id, ip: actor.ip },
+            actor,
         }
     }
 

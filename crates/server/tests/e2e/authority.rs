@@ -6,13 +6,14 @@
 //! tenant's caller, 404 exactly as for an id that does not exist (and nothing changes). On both
 //! backends.
 
+use signet_domain::audit::Actor;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use signet_domain::access::{Access, CustomRole, Permission, Role};
 use signet_domain::department::DepartmentName;
 use signet_domain::user::UserInput;
 use signet_domain::{DepartmentId, DocumentId, Error, ErrorCode, SignatoryId, WebhookId, WorkflowId};
-use signet_services::records::{Grantee, LeadFilter, Shelf, StampFilter, TemplateRow, WorkflowActor};
+use signet_services::records::{Grantee, LeadFilter, Shelf, StampFilter, TemplateRow};
 use signet_services::workflows::templates::TemplateDefinition;
 use signet_services::{Caller, Services};
 use signet_store::Backend;
@@ -313,7 +314,7 @@ fn allows(rule: Rule, access: &Access) -> bool {
 }
 
 fn caller(tenant: &signet_server::provision::ProvisionedTenant, principal_id: i64, access: Access) -> Caller {
-    let actor = WorkflowActor { id: format!("user:{principal_id}"), ip: Some("127.0.0.1".into()) };
+    let actor = Actor { id: format!("user:{principal_id}"), ip: Some("127.0.0.1".into()) };
     Caller { tenant_id: tenant.tenant_id, principal_id, is_user: true, access, actor }
 }
 

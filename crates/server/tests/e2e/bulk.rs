@@ -4,6 +4,7 @@
 //! report (CSV), the completion record on the webhook; cancellation; who may do what; and the
 //! refusals of bad lots and bad `BulkSignInput`s.
 
+use signet_domain::audit::Actor;
 use std::time::Duration;
 
 use base64::Engine;
@@ -343,7 +344,7 @@ async fn lots_and_lot_signing_refuse_what_they_cannot_do(backend: Backend) {
         principal_id,
         is_user: true,
         access: Access::builtin(role),
-        actor: signet_store::WorkflowActor { id: format!("user:{principal_id}"), ip: None },
+        actor: Actor { id: format!("user:{principal_id}"), ip: None },
     };
     let input = UserInput {
         name: Some("Colleague".into()),

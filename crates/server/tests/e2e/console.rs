@@ -13,6 +13,7 @@
 //!
 //! Needs node, Debian's chromium and `npm ci` in `tests/browser` (scripts/install-test-deps.sh).
 
+use signet_domain::audit::Actor;
 use std::path::Path;
 use std::process::Command;
 
@@ -2503,7 +2504,7 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
 async fn a_kept_template(app: &TestApp, tenant: &signet_server::provision::ProvisionedTenant) -> i64 {
     use signet_domain::access::{Access, Role};
     use signet_services::workflows::templates;
-    let actor = signet_services::records::WorkflowActor { id: format!("user:{}", tenant.admin_user_id), ip: None };
+    let actor = Actor { id: format!("user:{}", tenant.admin_user_id), ip: None };
     let admin = signet_services::Caller {
         tenant_id: tenant.tenant_id,
         principal_id: tenant.admin_user_id,

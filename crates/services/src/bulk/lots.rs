@@ -10,6 +10,7 @@ use bytes::Bytes;
 use serde_json::json;
 use signet_blob::BlobKey;
 use signet_domain::access::Permission;
+use signet_domain::audit::Actor;
 use signet_domain::job::BulkKind;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{Error, ErrorCode, FieldErrors, WorkflowId};
@@ -270,7 +271,7 @@ pub async fn sign_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> 
     let key = BlobKey::parse(input["signatureBlob"].as_str().unwrap_or_default())?;
     let image = svc.blob.get(&key).await.map_err(Error::internal)?.to_vec();
     let session = SignerSession::new(signatory.clone(), workflow);
-    let actor = signet_store::WorkflowActor { id: job.created_by.clone(), ip: None };
+    let actor = Actor { id: job.created_by.clone(), ip: None };
     let detail = json!({"method": "image", "via": "lot", "lotId": input["lotId"], "bulkJobId": job.public_id,
                         "reviewerComments": input["reviewerComments"], "consent": true,
                         "consentedAt": input["consentedAt"]});

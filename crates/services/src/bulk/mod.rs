@@ -127,7 +127,7 @@ pub async fn cancel(svc: &Services, caller: &Caller, job: &BulkJobRow) -> Result
     if job.finished_at.is_some() {
         return Err(finished());
     }
-    let audit = signet_domain::audit::Actor { id: caller.actor.id.clone(), ip: caller.actor.ip.clone() };
+    let audit = caller.actor.clone();
     let job = svc
         .store
         .request_bulk_cancel(caller.tenant_id, &job.public_id, &audit)

@@ -8,6 +8,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value, json};
 use signet_blob::BlobKey;
+use signet_domain::audit::Actor;
 use signet_domain::csv::{Limits, Table};
 use signet_domain::job::BulkKind;
 use signet_domain::workflow::SignatoryInput;
@@ -363,7 +364,7 @@ pub async fn send_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> 
     }
     let copies = copy_documents(svc, tenant_id, job, &sources).await?;
     let request = row_request(&row, template_id, &copies, Some((&job.public_id, item.item_no)));
-    let actor = signet_store::WorkflowActor { id: job.created_by.clone(), ip: None };
+    let actor = Actor { id: job.created_by.clone(), ip: None };
     match initiate_checked(svc, tenant_id, &actor, request).await {
         Ok(created) => Ok(Outcome::succeeded(created.workflow.id.to_string(), "sent")),
         Err(Error::Internal(cause)) => Err(Error::Internal(cause)),
@@ -388,7 +389,7 @@ async fn copy_documents(
     job: &BulkJobRow,
     sources: &[i64],
 ) -> Result<Vec<i64>, Error> {
-    let actor = signet_domain::audit::Actor { id: job.created_by.clone(), ip: None };
+    let actor = Actor { id: job.created_by.clone(), ip: None };
     let mut copies = Vec::with_capacity(sources.len());
     for source in sources {
         let document = svc

@@ -5,10 +5,11 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
+use signet_domain::audit::Actor;
 use signet_domain::workflow::{DocumentState, WorkflowState};
 use signet_domain::{Error, TenantId, WorkflowId};
 use signet_signing::{PadesLevel, PdfSignOptions};
-use signet_store::{DocumentRow, WorkflowActor, WorkflowRow};
+use signet_store::{DocumentRow, WorkflowRow};
 
 use super::sealing::version_key;
 use crate::Services;
@@ -50,7 +51,7 @@ async fn issue_certificate(state: &Services, workflow: &WorkflowRow) -> Result<(
     let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &pdf).as_ref());
     state.blob.put(&key, Bytes::from(pdf)).await?;
     state.store.set_certificate(workflow, key.as_str()).await?;
-    let system = WorkflowActor { id: "system".into(), ip: None };
+    let system = Actor { id: "system".into(), ip: None };
     state
         .store
         .record_workflow_event(
@@ -99,7 +100,7 @@ async fn timestamp_document(state: &Services, doc: &DocumentRow) -> Result<(), E
     let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &extended).as_ref());
     let new_key = version_key(doc, doc.version + 1)?;
     state.blob.put(&new_key, Bytes::from(extended)).await?;
-    let system = WorkflowActor { id: "system".into(), ip: None };
+    let system = Actor { id: "system".into(), ip: None };
     if let Err(error) = state.store.advance_document(doc, new_key.as_str(), &sha, "document.timestamped", &system).await
     {
         let _ = state.blob.delete(&new_key).await;

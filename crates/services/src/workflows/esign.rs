@@ -15,8 +15,7 @@ use signet_domain::{DocumentId, Error, ErrorCode};
 use signet_esign::asp::{Outcome, Signed};
 use signet_signing::{PadesLevel, PdfSignOptions, PreparedRemotePdf};
 use signet_store::{
-    AfterSignature, DocumentRow, EsignSubject, EsignTransactionRow, SignatoryRow, SignedVersion, WorkflowActor,
-    WorkflowRow,
+    AfterSignature, DocumentRow, EsignSubject, EsignTransactionRow, SignatoryRow, SignedVersion, WorkflowRow,
 };
 
 use super::placement::{self, FieldInputs, Placement};
@@ -152,7 +151,7 @@ pub(crate) async fn answer(
     if workflow.state() != WorkflowState::InProgress || !signatory.state().is_turn() {
         return Err(EsignRefused::Gone("This signature can no longer be made: the request has moved on."));
     }
-    let actor = WorkflowActor { id: format!("signatory:{}", signatory.id), ip: actor.ip.clone() };
+    let actor = Actor { id: format!("signatory:{}", signatory.id), ip: actor.ip.clone() };
     match outcome {
         Outcome::Refused { code, message } => {
             take(svc, esign, "refused", &code).await?;
@@ -190,7 +189,7 @@ async fn embed_all(
     signatory: &SignatoryRow,
     workflow: &WorkflowRow,
     signed: &Signed,
-    actor: &WorkflowActor,
+    actor: &Actor,
 ) -> Result<AfterSignature, Error> {
     let pending: Pending = open_pending(svc, esign, txn).await.map_err(Error::internal)?;
     let mut written: Vec<(signet_blob::BlobKey, DocumentId, i64, String)> = Vec::new();

@@ -4,9 +4,10 @@
 
 use serde_json::json;
 use signet_domain::ErrorCode;
+use signet_domain::audit::Actor;
 use signet_domain::audit::WorkflowEventJob;
 use signet_domain::authority::signing::{ProfileOwner, SigningBy, may_sign_with};
-use signet_store::{AfterSignature, AutomatedSigner, WorkflowActor};
+use signet_store::{AfterSignature, AutomatedSigner};
 
 use crate::Services;
 use crate::gateway::seal::Mark;
@@ -85,7 +86,7 @@ async fn sign_automatically(state: &Services, event: &WorkflowEventJob) -> Resul
         },
     };
     let key = state.profile_key.signer(&profile)?;
-    let actor = WorkflowActor { id: format!("signing_profile:{}", profile.id), ip: None };
+    let actor = Actor { id: format!("signing_profile:{}", profile.id), ip: None };
     detail["method"] = json!("automated");
     detail["profileId"] = json!(profile.id);
     detail["subject"] = json!(profile.subject);

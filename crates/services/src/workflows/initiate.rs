@@ -4,11 +4,12 @@
 //! workflow, its signatories, documents and attachments are created in one transaction.
 
 use signet_domain::access::Permission;
+use signet_domain::audit::Actor;
 use signet_domain::authority::signing::{ProfileOwner, SigningBy, may_sign_with};
 use signet_domain::workflow::{PlannedSignatory, SignatoryInput, plan_signatories};
 use signet_domain::workflow_settings::WorkflowSettings;
 use signet_domain::{DocumentId, Error, FieldErrors, TemplateId, TenantId, WorkflowId, now_millis};
-use signet_store::{CreatedWorkflow, NewSignatory, NewWorkflow, NewWorkflowAttachment, WorkflowActor};
+use signet_store::{CreatedWorkflow, NewSignatory, NewWorkflow, NewWorkflowAttachment};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
@@ -303,7 +304,7 @@ pub async fn initiate(svc: &Services, caller: &Caller, request: InitiateWorkflow
 pub(crate) async fn start(
     svc: &Services,
     tenant_id: TenantId,
-    actor: &WorkflowActor,
+    actor: &Actor,
     request: InitiateWorkflow,
 ) -> Result<CreatedWorkflow, Error> {
     let mut checked = check(svc, tenant_id, &request).await?;
@@ -313,7 +314,7 @@ pub(crate) async fn start(
     };
     let held = match stamp {
         Some(order) => {
-            let audit_actor = signet_domain::audit::Actor { id: actor.id.clone(), ip: actor.ip.clone() };
+            let audit_actor = actor.clone();
             Some(crate::stamps::take(svc, tenant_id, &audit_actor, order).await?)
         }
         None => None,
@@ -339,7 +340,7 @@ pub(crate) async fn start(
 async fn stamp_first_document(
     svc: &Services,
     tenant_id: TenantId,
-    actor: &WorkflowActor,
+    actor: &Actor,
     held: &crate::stamps::Held,
     checked: &mut Checked,
 ) -> Result<(), Error> {
@@ -366,7 +367,7 @@ async fn stamp_first_document(
     if added == 0 {
         return Ok(());
     }
-    let audit_actor = signet_domain::audit::Actor { id: actor.id.clone(), ip: actor.ip.clone() };
+    let audit_actor = actor.clone();
     let copy = crate::documents::store_document(
         svc,
         tenant_id,
@@ -400,7 +401,7 @@ pub fn message_of(workflow: &signet_store::WorkflowRow) -> Option<String> {
 async fn create_checked(
     svc: &Services,
     tenant_id: TenantId,
-    actor: &WorkflowActor,
+    actor: &Actor,
     request: InitiateWorkflow,
     checked: Checked,
     held: Option<&crate::stamps::Held>,
@@ -484,11 +485,7 @@ pub async fn remove_attachment_files(svc: &Services, stored: &[NewWorkflowAttach
 
 /// Creates the workflow in one transaction with its attachments (files written first); when
 /// the transaction fails, the files are removed again.
-pub async fn create_workflow(
-    svc: &Services,
-    new: &NewWorkflow<'_>,
-    actor: &WorkflowActor,
-) -> Result<CreatedWorkflow, Error> {
+pub async fn create_workflow(svc: &Services, new: &NewWorkflow<'_>, actor: &Actor) -> Result<CreatedWorkflow, Error> {
     let allowed = crate::trial::allow(svc, new.tenant_id, crate::trial::Making::Workflow).await;
     let created = match allowed {
         Ok(()) => svc.store.create_workflow(new, actor).await,

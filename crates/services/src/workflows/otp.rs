@@ -18,8 +18,9 @@
 //!   Declining and commenting stay open without it: they sign nothing.
 
 use serde_json::json;
+use signet_domain::audit::Actor;
 use signet_domain::{Error, ErrorCode, Lang, Millis, now_millis};
-use signet_store::{NewSignerCode, SignerCodeRow, WorkflowActor};
+use signet_store::{NewSignerCode, SignerCodeRow};
 
 use super::session::SignerSession;
 use crate::Services;
@@ -190,7 +191,7 @@ pub async fn send_code(
     svc: &Services,
     session: &SignerSession,
     lang: Lang,
-    actor: &WorkflowActor,
+    actor: &Actor,
 ) -> Result<String, OtpFailure> {
     if !required(session) {
         return Err(OtpFailure::Refused(OtpRefusal::NotAsked));
@@ -237,12 +238,7 @@ pub async fn send_code(
 
 /// Checks a typed code: a right one records the verification (`signatory.otp_verified`), a
 /// wrong one counts a try (`signatory.otp_failed`).
-pub async fn check_code(
-    svc: &Services,
-    session: &SignerSession,
-    typed: &str,
-    actor: &WorkflowActor,
-) -> Result<(), OtpFailure> {
+pub async fn check_code(svc: &Services, session: &SignerSession, typed: &str, actor: &Actor) -> Result<(), OtpFailure> {
     if !required(session) {
         return Err(OtpFailure::Refused(OtpRefusal::NotAsked));
     }
@@ -272,13 +268,7 @@ pub async fn check_code(
 
 /// Puts a code's outcome on the workflow's timeline; the code has gone (or been judged) by
 /// now, so a failure to record it is logged, not a reason to fail the signer.
-async fn record(
-    svc: &Services,
-    session: &SignerSession,
-    action: &str,
-    detail: serde_json::Value,
-    actor: &WorkflowActor,
-) {
+async fn record(svc: &Services, session: &SignerSession, action: &str, detail: serde_json::Value, actor: &Actor) {
     let target = format!("signatory:{}", session.signatory.id);
     if let Err(error) = svc.store.record_workflow_event(&session.workflow, action, target, detail, actor).await {
         tracing::warn!(%error, action, "could not record the signer's code event");

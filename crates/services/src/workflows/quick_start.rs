@@ -3,10 +3,9 @@
 //! first signer's signature image, when given, is applied straight away.
 
 use serde_json::json;
+use signet_domain::audit::Actor;
 use signet_domain::{Error, TenantId, now_millis};
-use signet_store::{
-    AfterSignature, CreatedWorkflow, NewSignatory, NewWorkflow, SignatoryRow, WorkflowActor, WorkflowRow,
-};
+use signet_store::{AfterSignature, CreatedWorkflow, NewSignatory, NewWorkflow, SignatoryRow, WorkflowRow};
 
 use super::initiate::{Attachment, create_workflow, put_attachment_files, remove_attachment_files};
 use crate::Services;
@@ -67,7 +66,7 @@ pub async fn start(
     // held, every later failure gives them back.
     let held = match rest.stamp.take() {
         Some(order) => {
-            let audit_actor = signet_domain::audit::Actor { id: actor.id.clone(), ip: actor.ip.clone() };
+            let audit_actor = actor.clone();
             Some(crate::stamps::take(svc, tenant_id, &audit_actor, order).await?)
         }
         None => None,
@@ -98,7 +97,7 @@ pub async fn start(
 async fn store_and_create(
     svc: &Services,
     tenant_id: TenantId,
-    actor: &WorkflowActor,
+    actor: &Actor,
     mut pdfs: Vec<CheckedPdf>,
     mut signatories: Vec<NewSignatory>,
     rest: QuickStart,
@@ -131,7 +130,7 @@ async fn store_and_create(
     let attachments = put_attachment_files(svc, tenant_id, rest.attachments).await?;
     let reference_no = rest.reference_no.as_deref();
     let mut document_ids = Vec::with_capacity(pdfs.len());
-    let document_actor = signet_domain::audit::Actor { id: actor.id.clone(), ip: actor.ip.clone() };
+    let document_actor = actor.clone();
     for pdf in pdfs {
         let first = document_ids.is_empty();
         match store_document(svc, tenant_id, &document_actor, pdf, None, reference_no).await {

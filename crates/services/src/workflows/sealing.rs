@@ -7,11 +7,12 @@
 use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::Zone;
+use signet_domain::audit::Actor;
 use signet_domain::fields::{FieldValue, Signer};
 use signet_domain::workflow::DocumentState;
 use signet_domain::{Error, ErrorCode};
 use signet_signing::{PadesLevel, PdfSignOptions};
-use signet_store::{AfterSignature, DocumentRow, SignatoryRow, SignedVersion, WorkflowActor, WorkflowRow};
+use signet_store::{AfterSignature, DocumentRow, SignatoryRow, SignedVersion, WorkflowRow};
 
 use super::placement::{self, FieldInputs, Placement};
 use crate::Services;
@@ -98,7 +99,7 @@ pub async fn sign_documents(
     signatory: &SignatoryRow,
     workflow: &WorkflowRow,
     mark: Mark,
-    actor: &WorkflowActor,
+    actor: &Actor,
     detail: serde_json::Value,
 ) -> Result<AfterSignature, Error> {
     let key: SigningKey = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;
@@ -112,7 +113,7 @@ pub async fn sign_documents_with(
     signatory: &SignatoryRow,
     workflow: &WorkflowRow,
     mark: Mark,
-    actor: &WorkflowActor,
+    actor: &Actor,
     detail: serde_json::Value,
 ) -> Result<AfterSignature, Error> {
     let method = match &mark {

@@ -2,9 +2,10 @@
 //! not open ([`LinkClosed`]). Every step a signer takes (signing, eSign, a token, the code by SMS,
 //! their copy) starts from here.
 
+use signet_domain::audit::Actor;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{SignatoryId, now_millis};
-use signet_store::{SignatoryRow, WorkflowActor, WorkflowRow};
+use signet_store::{SignatoryRow, WorkflowRow};
 
 use super::placement::Placement;
 use crate::Services;
@@ -39,8 +40,8 @@ impl SignerSession {
     }
 
     /// How the signatory is recorded in the workflow's chain, from their address.
-    pub fn actor(&self, ip: std::net::IpAddr) -> WorkflowActor {
-        WorkflowActor { id: format!("signatory:{}", self.signatory.id), ip: Some(ip.to_string()) }
+    pub fn actor(&self, ip: std::net::IpAddr) -> Actor {
+        Actor { id: format!("signatory:{}", self.signatory.id), ip: Some(ip.to_string()) }
     }
 }
 

@@ -5,9 +5,10 @@
 use bytes::Bytes;
 use serde_json::json;
 use signet_blob::BlobKey;
+use signet_domain::audit::Actor;
 use signet_domain::workflow::{DocumentState, is_valid_email};
 use signet_domain::{DocumentId, Error, ErrorCode};
-use signet_store::{AfterSignature, AttachmentRow, DocumentRow, NewAttachment, SignatoryRow, WorkflowActor};
+use signet_store::{AfterSignature, AttachmentRow, DocumentRow, NewAttachment, SignatoryRow};
 
 use super::session::{LinkClosed, SignerSession};
 use crate::Services;
@@ -35,7 +36,7 @@ pub async fn page_content(svc: &Services, session: &SignerSession) -> PageConten
 
 /// Records "viewed" (notified -> viewed, once) for a real interaction with the page; a
 /// failure is logged, not shown.
-pub async fn record_view(svc: &Services, session: &SignerSession, actor: &WorkflowActor, user_agent: &str, how: &str) {
+pub async fn record_view(svc: &Services, session: &SignerSession, actor: &Actor, user_agent: &str, how: &str) {
     let detail = json!({"userAgent": user_agent, "via": how});
     if let Err(error) = svc.store.mark_viewed(&session.signatory, actor, detail).await {
         tracing::warn!(%error, "could not record the page view");
@@ -68,7 +69,7 @@ pub async fn sign(
     svc: &Services,
     session: &SignerSession,
     mark: Mark,
-    actor: &WorkflowActor,
+    actor: &Actor,
     detail: serde_json::Value,
 ) -> Result<AfterSignature, Error> {
     let (signatory, workflow) = (&session.signatory, &session.workflow);
@@ -156,7 +157,7 @@ pub async fn decline(
     svc: &Services,
     session: &SignerSession,
     reason: Option<&str>,
-    actor: &WorkflowActor,
+    actor: &Actor,
 ) -> Result<(), Error> {
     let reason = page_reason(reason)?;
     svc.store.decline(&session.signatory, &reason, actor).await
@@ -171,7 +172,7 @@ pub async fn delegate(
     email: &str,
     name: Option<&str>,
     reason: Option<&str>,
-    actor: &WorkflowActor,
+    actor: &Actor,
 ) -> Result<SignatoryRow, Error> {
     super::otp::require_verified(svc, session).await?;
     let email = email.trim().to_string();
@@ -195,7 +196,7 @@ pub async fn delegate(
 }
 
 /// A comment on the workflow's first document (needs no code by SMS: it signs nothing).
-pub async fn comment(svc: &Services, session: &SignerSession, text: &str, actor: &WorkflowActor) -> Result<(), Error> {
+pub async fn comment(svc: &Services, session: &SignerSession, text: &str, actor: &Actor) -> Result<(), Error> {
     let text = text.trim();
     if text.is_empty() || text.chars().count() > 2000 {
         return Err(SignerRefusal::Comment.error());
@@ -215,7 +216,7 @@ pub async fn attach(
     file_name: &str,
     requested: Option<&str>,
     bytes: &[u8],
-    actor: &WorkflowActor,
+    actor: &Actor,
 ) -> Result<(), Error> {
     if bytes.len() > MAX_SIGNER_ATTACHMENT {
         return Err(SignerRefusal::AttachmentTooLarge.error());

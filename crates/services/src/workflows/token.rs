@@ -8,11 +8,12 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
+use signet_domain::audit::Actor;
 use signet_domain::workflow::{DocumentState, SignatureMode};
 use signet_domain::{DocumentId, Error, ErrorCode};
 use signet_sigcrypto::pki;
 use signet_signing::{PadesLevel, PdfSignOptions, PreparedPdf, SignatureOrCms};
-use signet_store::{AfterSignature, DocumentRow, SignedVersion, WorkflowActor};
+use signet_store::{AfterSignature, DocumentRow, SignedVersion};
 
 use super::placement::{self, FieldInputs};
 use super::sealing::version_key;
@@ -128,7 +129,7 @@ pub async fn complete(
     session: &SignerSession,
     id: &str,
     signatures: Vec<Vec<u8>>,
-    actor: &WorkflowActor,
+    actor: &Actor,
 ) -> Result<AfterSignature, Error> {
     if !required(session) || id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
         return Err(Error::rejected(ErrorCode::ValidationFailed, "please sign with your token again"));

@@ -3,11 +3,12 @@
 //! current version on top of the version it was made from (`version` guards against races).
 
 use serde_json::json;
+use signet_domain::audit::Actor;
 use signet_domain::workflow::{DocumentState, WorkflowState};
 use signet_domain::{DocumentId, Error, ErrorCode, Millis, TenantId, WorkflowId, now_millis};
 
 use super::envelope::{WorkflowRow, lock_workflow};
-use super::events::{WorkflowActor, append_event};
+use super::events::append_event;
 use crate::{Result, Store, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -122,7 +123,7 @@ impl Store {
         blob_key: &str,
         sha256: &str,
         action: &str,
-        actor: &WorkflowActor,
+        actor: &Actor,
     ) -> Result<()> {
         let Some(workflow_id) = doc.workflow_id else { return Err(Error::not_found("workflow")) };
         let now = now_millis();
@@ -158,7 +159,7 @@ impl Store {
         workflow_id: WorkflowId,
         document_id: DocumentId,
         category_id: i64,
-        actor: &WorkflowActor,
+        actor: &Actor,
     ) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -193,7 +194,7 @@ impl Store {
         document_id: DocumentId,
         reason: Option<&str>,
         force: bool,
-        actor: &WorkflowActor,
+        actor: &Actor,
     ) -> Result<()> {
         let Some(doc) = self.document(tenant_id, document_id).await?.filter(|d| d.state != DocumentState::Deleted)
         else {

@@ -3,12 +3,13 @@
 //! first; state changes (`set_workflow_state!`), links between workflows and the certificate.
 
 use serde_json::json;
+use signet_domain::audit::Actor;
 use signet_domain::audit::GENESIS_HASH;
 use signet_domain::workflow::{DocumentState, WorkflowState};
 use signet_domain::workflow_settings::WorkflowSettings;
 use signet_domain::{DocumentId, Error, Lang, Millis, TemplateId, TenantId, WorkflowId, now_millis};
 
-use super::events::{WorkflowActor, append_event};
+use super::events::append_event;
 use super::participation::{NewWorkflowAttachment, insert_initiator_attachments};
 use super::signatories::{NewSignatory, SignatoryRow, insert_signatories};
 use crate::{Result, Store, db_err, on_db};
@@ -184,7 +185,7 @@ impl Store {
     /// Creates the workflow, binds its documents (each must be the tenant's, active and not yet
     /// in a workflow), records the initiator's attachments, creates the signatories and
     /// notifies the first group, all in one transaction.
-    pub async fn create_workflow(&self, new: &NewWorkflow<'_>, actor: &WorkflowActor) -> Result<CreatedWorkflow> {
+    pub async fn create_workflow(&self, new: &NewWorkflow<'_>, actor: &Actor) -> Result<CreatedWorkflow> {
         let now = now_millis();
         let first_order = new.signatories.iter().map(|s| s.planned.signing_order).min().unwrap_or(1);
         let insert_workflow = format!(
@@ -335,7 +336,7 @@ impl Store {
         workflow_id: WorkflowId,
         next: WorkflowState,
         reason: Option<&str>,
-        actor: &WorkflowActor,
+        actor: &Actor,
     ) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -355,7 +356,7 @@ impl Store {
         &self,
         tenant_id: TenantId,
         workflow_id: WorkflowId,
-        actor: &WorkflowActor,
+        actor: &Actor,
     ) -> Result<Vec<String>> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -386,7 +387,7 @@ impl Store {
         tenant_id: TenantId,
         workflow_id: WorkflowId,
         linked: &[WorkflowId],
-        actor: &WorkflowActor,
+        actor: &Actor,
     ) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;

@@ -2,30 +2,13 @@
 //! log by `crate::chain`), and the `workflow.event` job that each event enqueues in the same
 //! transaction: e-mails and webhooks are sent from that job, so they happen once, after commit.
 
-use signet_domain::audit::{AuditEntry, AuditEvent, WorkflowEventJob};
+use signet_domain::audit::Actor;
+use signet_domain::audit::{AuditEntry, WorkflowEventJob};
 use signet_domain::{TenantId, WorkflowId};
 
 use super::envelope::WorkflowRow;
 use crate::chain::{EntryRow, entry_from_row};
 use crate::{Result, Store, db_err, on_db};
-
-/// Who acts on a workflow and from where, with the request's browser details.
-#[derive(Debug, Clone)]
-pub struct WorkflowActor {
-    pub id: String,
-    pub ip: Option<String>,
-}
-
-impl WorkflowActor {
-    /// The worker acting on its own (reminders, expiry, the next group's notices).
-    pub(super) fn system() -> WorkflowActor {
-        WorkflowActor { id: "system".into(), ip: None }
-    }
-
-    pub(crate) fn event(&self, action: &str, target: String, detail: serde_json::Value) -> AuditEvent {
-        AuditEvent { actor: self.id.clone(), action: action.to_string(), target, ip: self.ip.clone(), detail }
-    }
-}
 
 /// The payload of the `workflow.event` job for a chained entry.
 pub(super) fn event_job_payload(tenant_id: TenantId, workflow_id: WorkflowId, entry: &AuditEntry) -> String {
@@ -75,7 +58,7 @@ impl Store {
         action: &str,
         target: String,
         detail: serde_json::Value,
-        actor: &WorkflowActor,
+        actor: &Actor,
     ) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;

@@ -4,7 +4,7 @@
 //! which e-mails and webhooks are sent (so they survive restarts and run once across instances).
 //!
 //! One module per aggregate:
-//! - `events`: the workflow's event chain, the job each event enqueues, who acts (`WorkflowActor`);
+//! - `events`: the workflow's event chain, the job each event enqueues;
 //! - `envelope`: the workflow row: creation, reading and listing, locking, state changes, links;
 //! - `documents`: documents, uploaded on their own and bound to a workflow, and their versions;
 //! - `signatories`: the signatories' rows, page views and signer links;
@@ -27,7 +27,6 @@ mod templates;
 pub use codes::{NewSignerCode, SignerCodeRow};
 pub use documents::{DocumentRow, NewDocument};
 pub use envelope::{CreatedWorkflow, NewWorkflow, WorkflowRow};
-pub use events::WorkflowActor;
 pub(crate) use events::append_event;
 pub use participation::{AttachmentRow, NewAttachment, NewWorkflowAttachment};
 pub use signatories::{NewSignatory, SignatoryRow};

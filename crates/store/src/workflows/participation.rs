@@ -3,13 +3,14 @@
 //! recorded in the workflow's chain; per-signer limits are checked under its row lock.
 
 use serde_json::json;
+use signet_domain::audit::Actor;
 use signet_domain::{
     AttachmentId, DocumentId, Error, ErrorCode, Millis, SignatoryId, TenantId, WorkflowId, now_millis,
 };
 
 use super::documents::DocumentRow;
 use super::envelope::{WorkflowRow, lock_workflow};
-use super::events::{WorkflowActor, append_event};
+use super::events::append_event;
 use crate::{Result, Store, db_err, on_db};
 
 pub struct NewAttachment<'a> {
@@ -92,7 +93,7 @@ impl Store {
         workflow_id: WorkflowId,
         document_id: DocumentId,
         comment: &str,
-        actor: &WorkflowActor,
+        actor: &Actor,
         max_per_author: Option<i64>,
     ) -> Result<i64> {
         let now = now_millis();
@@ -151,7 +152,7 @@ impl Store {
     pub async fn add_attachment(
         &self,
         new: &NewAttachment<'_>,
-        actor: &WorkflowActor,
+        actor: &Actor,
         max_per_signatory: Option<i64>,
     ) -> Result<AttachmentId> {
         let now = now_millis();

@@ -2,11 +2,12 @@
 //! (rotated by bumping `link_version`). Their turn-taking transitions are in `signing`.
 
 use serde_json::json;
+use signet_domain::audit::Actor;
 use signet_domain::workflow::{PlannedSignatory, SignatoryState, WorkflowState};
 use signet_domain::{Error, ErrorCode, Millis, SignatoryId, TenantId, WorkflowId, now_millis};
 
 use super::envelope::{WorkflowRow, lock_workflow, not_found_workflow};
-use super::events::{WorkflowActor, append_event};
+use super::events::append_event;
 use crate::{Result, Store, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -191,12 +192,7 @@ impl Store {
     }
 
     /// Records that the signatory opened the page (notified -> viewed); a no-op otherwise.
-    pub async fn mark_viewed(
-        &self,
-        signatory: &SignatoryRow,
-        actor: &WorkflowActor,
-        detail: serde_json::Value,
-    ) -> Result<()> {
+    pub async fn mark_viewed(&self, signatory: &SignatoryRow, actor: &Actor, detail: serde_json::Value) -> Result<()> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -229,7 +225,7 @@ impl Store {
         tenant_id: TenantId,
         workflow_id: WorkflowId,
         signatory_id: SignatoryId,
-        actor: &WorkflowActor,
+        actor: &Actor,
     ) -> Result<SignatoryRow> {
         let now = now_millis();
         let select = format!(
@@ -282,7 +278,7 @@ impl Store {
         tenant_id: TenantId,
         workflow_id: WorkflowId,
         signatory_id: SignatoryId,
-        actor: &WorkflowActor,
+        actor: &Actor,
     ) -> Result<SignatoryRow> {
         let select = format!(
             "SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE id = $1 AND workflow_id = $2 AND tenant_id = $3"
@@ -324,7 +320,7 @@ impl Store {
         workflow_id: WorkflowId,
         signatory_id: SignatoryId,
         link_expires_at: Millis,
-        actor: &WorkflowActor,
+        actor: &Actor,
     ) -> Result<SignatoryRow> {
         let now = now_millis();
         let sql = format!(

@@ -4,11 +4,12 @@
 //! else takes the place in the order).
 
 use serde_json::json;
+use signet_domain::audit::Actor;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{DocumentId, Error, ErrorCode, Millis, SignatoryId, now_millis};
 
 use super::envelope::{lock_workflow, set_workflow_state};
-use super::events::{WorkflowActor, append_event};
+use super::events::append_event;
 use super::signatories::{SIGNATORY_COLUMNS, SignatoryRow, notified_detail};
 use crate::{Result, Store, db_err, on_db};
 
@@ -33,7 +34,7 @@ pub enum AfterSignature {
 macro_rules! advance {
     ($tx:expr, $workflow:expr) => {{
         let workflow: &$crate::workflows::WorkflowRow = $workflow;
-        let system = WorkflowActor::system();
+        let system = Actor::system();
         let states: Vec<(i64, String)> =
             sqlx::query_as("SELECT signing_order, state FROM signatories WHERE workflow_id = $1")
                 .bind(workflow.id.get())
@@ -143,7 +144,7 @@ impl Store {
         signatory: &SignatoryRow,
         versions: &[SignedVersion<'_>],
         method: &str,
-        actor: &WorkflowActor,
+        actor: &Actor,
         detail: serde_json::Value,
     ) -> Result<AfterSignature> {
         let now = now_millis();
@@ -199,7 +200,7 @@ impl Store {
     }
 
     /// The signatory declines: the workflow ends as declined.
-    pub async fn decline(&self, signatory: &SignatoryRow, reason: &str, actor: &WorkflowActor) -> Result<()> {
+    pub async fn decline(&self, signatory: &SignatoryRow, reason: &str, actor: &Actor) -> Result<()> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -242,7 +243,7 @@ impl Store {
         to_name: &str,
         reason: &str,
         link_expires_at: Millis,
-        actor: &WorkflowActor,
+        actor: &Actor,
         max_delegations: Option<i64>,
     ) -> Result<SignatoryRow> {
         let now = now_millis();

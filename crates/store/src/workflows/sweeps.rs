@@ -2,10 +2,11 @@
 //! workflows whose envelope expiry has passed (the worker then expires them one by one).
 
 use serde_json::json;
+use signet_domain::audit::Actor;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{Millis, TenantId, WorkflowId};
 
-use super::events::{WorkflowActor, append_event};
+use super::events::append_event;
 use crate::{Result, Store, db_err, on_db};
 
 impl Store {
@@ -28,7 +29,7 @@ impl Store {
             .await
             .map_err(db_err)?
         });
-        let system = WorkflowActor::system();
+        let system = Actor::system();
         for (tenant_id, workflow_id, signatory_id) in &due {
             on_db!(self, pool => {
                 let mut tx = pool.begin().await.map_err(db_err)?;
