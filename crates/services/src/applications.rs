@@ -46,7 +46,7 @@ pub async fn create(
         secret_hash: &secrets::hash_token(&secret),
         stamp: &secrets::random_token(16),
     };
-    let row = svc.store.create_application(caller.tenant_id, &new, &caller.audit_actor()).await?;
+    let row = svc.store.create_application(caller.tenant_id, &new, &caller.actor).await?;
     Ok((row, secret))
 }
 
@@ -66,7 +66,7 @@ pub async fn rotate(svc: &Services, caller: &Caller, id: i64) -> Result<(Applica
             id,
             &secrets::hash_token(&secret),
             &secrets::random_token(16),
-            &caller.audit_actor(),
+            &caller.actor,
         )
         .await?;
     Ok((row, secret))
@@ -77,10 +77,7 @@ pub async fn revoke(svc: &Services, caller: &Caller, id: i64) -> Result<(), Erro
     refuse_self(caller, id)?;
     let current = svc.store.applications(caller.tenant_id).await?.into_iter().find(|a| a.id == id);
     check_manage(caller, &current.ok_or(Error::not_found("application"))?)?;
-    svc.store
-        .revoke_application(caller.tenant_id, id, &secrets::random_token(16), &caller.audit_actor())
-        .await
-        .map(|_| ())
+    svc.store.revoke_application(caller.tenant_id, id, &secrets::random_token(16), &caller.actor).await.map(|_| ())
 }
 
 /// A new key for an application is its role in the caller's hands: only callers whose role

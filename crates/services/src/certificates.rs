@@ -87,7 +87,7 @@ pub async fn enrol(svc: &Services, caller: &Caller, enrolment: &Enrolment<'_>) -
         material: &opened.material,
         owner_id: Some(user_id),
     };
-    svc.store.create_signing_profile(&row, &caller.audit_actor()).await
+    svc.store.create_signing_profile(&row, &caller.actor).await
 }
 
 /// Removes one of the user's enrolled certificates, confirmed with their account password.
@@ -114,7 +114,7 @@ pub async fn reset(svc: &Services, caller: &Caller, profile_id: i64, password: &
     if !owned {
         return Err(Error::not_found("enrolled certificate"));
     }
-    svc.store.revoke_signing_profile(caller.tenant_id, profile_id, &caller.audit_actor()).await
+    svc.store.revoke_signing_profile(caller.tenant_id, profile_id, &caller.actor).await
 }
 
 /// The user's settings as `AutomatedSigningData` shows them, with the profile's name.
@@ -169,5 +169,5 @@ pub async fn set_automated_signing(
         auto_sign_reason: text(change.reason),
         auto_sign_location: text(change.location),
     };
-    svc.store.set_automated_signing(caller.tenant_id, user_id, &settings, &caller.audit_actor()).await
+    svc.store.set_automated_signing(caller.tenant_id, user_id, &settings, &caller.actor).await
 }

@@ -28,7 +28,7 @@ pub async fn get(svc: &Services, caller: &Caller, id: DepartmentId) -> Result<De
 
 pub async fn create(svc: &Services, caller: &Caller, name: &DepartmentName) -> Result<Department, Error> {
     caller.require(Permission::ManagePeople)?;
-    svc.store.create_department(caller.tenant_id, name, &caller.audit_actor()).await
+    svc.store.create_department(caller.tenant_id, name, &caller.actor).await
 }
 
 pub async fn rename(
@@ -38,11 +38,11 @@ pub async fn rename(
     name: &DepartmentName,
 ) -> Result<Department, Error> {
     caller.require(Permission::ManagePeople)?;
-    svc.store.rename_department(caller.tenant_id, id, name, &caller.audit_actor()).await
+    svc.store.rename_department(caller.tenant_id, id, name, &caller.actor).await
 }
 
 /// Removes departments, all or none (one that does not exist refuses the whole request).
 pub async fn delete(svc: &Services, caller: &Caller, ids: &[DepartmentId]) -> Result<(), Error> {
     caller.require(Permission::ManagePeople)?;
-    svc.store.delete_departments(caller.tenant_id, ids, &caller.audit_actor()).await
+    svc.store.delete_departments(caller.tenant_id, ids, &caller.actor).await
 }

@@ -130,7 +130,7 @@ pub async fn store_document(
 pub async fn upload(svc: &Services, caller: &crate::Caller, uploads: Vec<Upload>) -> Result<Vec<DocumentRow>, Error> {
     caller.require(signet_domain::access::Permission::SendWorkflows)?;
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     let limit = svc.config.max_body_bytes;
     let uploads = std::sync::Arc::new(uploads);
     let mut errors = FieldErrors::new();
@@ -227,7 +227,7 @@ pub async fn merged_pdf(svc: &Services, workflow: &WorkflowRow) -> Result<Vec<u8
 /// until a workflow takes it.
 pub async fn keep(svc: &Services, caller: &crate::Caller, checked: CheckedPdf) -> Result<DocumentRow, Error> {
     caller.require(signet_domain::access::Permission::SendWorkflows)?;
-    store_document(svc, caller.tenant_id, &caller.audit_actor(), checked, None, None).await
+    store_document(svc, caller.tenant_id, &caller.actor, checked, None, None).await
 }
 
 /// A document the caller's tenant uploaded and has not yet put in a workflow (being placed

@@ -93,7 +93,7 @@ pub async fn set_billing_profile(
 ) -> Result<BillingProfileRow, Error> {
     caller.require(signet_domain::access::Permission::ManageSettings)?;
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     let party = check_party(&input, &PROFILE_FIELDS, false)?;
     svc.store.put_billing_profile(tenant_id, &party, actor).await?;
     svc.store.billing_profile(tenant_id).await?.ok_or_else(|| Error::internal("the billing profile was not saved"))
@@ -132,7 +132,7 @@ fn check_workflow_id(id: i64) -> Result<WorkflowId, Error> {
 pub async fn issue(svc: &Services, caller: &crate::Caller, id: i64) -> Result<WorkflowInvoices, Error> {
     caller.require(signet_domain::access::Permission::ManageSettings)?;
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     let workflow_id = check_workflow_id(id)?;
     let existing = svc.store.workflow_invoices(tenant_id, workflow_id).await?;
     if !existing.is_empty() {

@@ -79,11 +79,6 @@ impl Caller {
     pub fn require(&self, permission: signet_domain::access::Permission) -> Result<(), signet_domain::Error> {
         signet_domain::authority::require(&self.access, permission)
     }
-
-    /// Who the audit trail names for what the caller does.
-    pub fn audit_actor(&self) -> Actor {
-        self.actor.clone()
-    }
 }
 
 /// Everything a use case needs, assembled once per process and cheap to clone.

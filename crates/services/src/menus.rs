@@ -24,7 +24,7 @@ pub async fn create_activity(svc: &Services, caller: &Caller, parent_id: i64, na
         return Err(Error::field("menuParentId", "must be 0 to 2147483647"));
     }
     let parent = (parent_id != 0).then_some(parent_id);
-    svc.store.create_activity(caller.tenant_id, parent, trimmed, &caller.audit_actor()).await
+    svc.store.create_activity(caller.tenant_id, parent, trimmed, &caller.actor).await
 }
 
 /// Removes an activity with the entries below it and their grants.
@@ -33,7 +33,7 @@ pub async fn delete_activity(svc: &Services, caller: &Caller, menu_id: i64) -> R
     if !is_id(menu_id) {
         return Err(Error::field("menuId", "must be 1 to 2147483647"));
     }
-    svc.store.delete_activity(caller.tenant_id, menu_id, &caller.audit_actor()).await
+    svc.store.delete_activity(caller.tenant_id, menu_id, &caller.actor).await
 }
 
 /// The ids of one list of a grant, sorted and without repeats; what is wrong with them goes
@@ -72,7 +72,7 @@ pub async fn assign_access(
         return Err(Error::Validation(errors));
     }
     let grant = Grant { menu_ids: &menus, user_ids: &users, department_ids: &departments };
-    svc.store.assign_access(caller.tenant_id, &grant, &caller.audit_actor()).await
+    svc.store.assign_access(caller.tenant_id, &grant, &caller.actor).await
 }
 
 /// Takes back the grant of the menu entry `menu_id` to one user or department (given directly:
@@ -88,7 +88,7 @@ pub async fn revoke_access(svc: &Services, caller: &Caller, menu_id: i64, grante
     if !is_id(id) {
         return Err(Error::not_found("menu grant"));
     }
-    svc.store.revoke_menu_access(caller.tenant_id, menu_id, grantee, &caller.audit_actor()).await
+    svc.store.revoke_menu_access(caller.tenant_id, menu_id, grantee, &caller.actor).await
 }
 
 /// The entries the caller may use: all of them for administrators, otherwise those granted to

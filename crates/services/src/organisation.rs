@@ -19,6 +19,6 @@ pub async fn zone_of(svc: &Services, tenant_id: TenantId) -> Zone {
 pub async fn set_time_zone(svc: &Services, caller: &Caller, name: &str) -> Result<Zone, Error> {
     caller.require(Permission::ManageSettings)?;
     let zone = Zone::from_name(name).map_err(|unknown| Error::field("timeZone", unknown.to_string()))?;
-    svc.store.set_tenant_zone(caller.tenant_id, zone, &caller.audit_actor()).await?;
+    svc.store.set_tenant_zone(caller.tenant_id, zone, &caller.actor).await?;
     Ok(zone)
 }

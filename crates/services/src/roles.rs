@@ -35,7 +35,7 @@ pub async fn create(svc: &Services, caller: &Caller, name: &str, permissions: &[
         }
     }
     let list: Vec<&str> = parsed.iter().map(|p| p.as_str()).collect();
-    svc.store.create_role(caller.tenant_id, trimmed, &list.join(","), &caller.audit_actor()).await
+    svc.store.create_role(caller.tenant_id, trimmed, &list.join(","), &caller.actor).await
 }
 
 /// Removes a role nobody has; `role_id` is the API's id.
@@ -44,7 +44,7 @@ pub async fn delete(svc: &Services, caller: &Caller, role_id: i64) -> Result<(),
     if role_id <= CUSTOM_ROLE_BASE {
         return Err(Error::not_found("role"));
     }
-    svc.store.delete_role(caller.tenant_id, role_id - CUSTOM_ROLE_BASE, &caller.audit_actor()).await
+    svc.store.delete_role(caller.tenant_id, role_id - CUSTOM_ROLE_BASE, &caller.actor).await
 }
 
 /// The tenant's own roles, for whoever reads the directory or places people in roles.

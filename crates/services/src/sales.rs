@@ -26,7 +26,7 @@ use crate::{Caller, Services};
 /// was referred before in the tenant.
 pub async fn create_referral(svc: &Services, caller: &Caller, input: &ReferralInput) -> Result<ReferralRow, Error> {
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     let referral = sales::check_referral(input)?;
     let mail = thanks(&referral);
     let payload = serde_json::to_value(&mail)?;
@@ -61,7 +61,7 @@ fn thanks(referral: &sales::Referral) -> Mail {
 pub async fn upsert_lead(svc: &Services, caller: &Caller, input: &LeadInput) -> Result<(LeadRow, bool), Error> {
     caller.require(Permission::ManageSettings)?;
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     let (lead, how) = sales::check_lead(input)?;
     svc.store.upsert_lead(tenant_id, &lead, &how, actor).await
 }
@@ -70,7 +70,7 @@ pub async fn upsert_lead(svc: &Services, caller: &Caller, input: &LeadInput) -> 
 pub async fn mark_pushed(svc: &Services, caller: &Caller, input: &PushInput) -> Result<LeadRow, Error> {
     caller.require(Permission::ManageSettings)?;
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     let outcome = sales::check_push(input)?;
     svc.store.mark_lead_pushed(tenant_id, &outcome, actor).await
 }
@@ -84,7 +84,7 @@ pub async fn set_crm_endpoint(
 ) -> Result<Option<(String, String)>, Error> {
     caller.require(Permission::ManageSettings)?;
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     let Some(url) = url else {
         svc.store.set_crm_settings(tenant_id, None, actor).await?;
         return Ok(None);

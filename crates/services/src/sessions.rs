@@ -119,7 +119,7 @@ pub async fn current_access(
 /// longer exists.
 pub async fn end_own(svc: &Services, caller: &Caller) -> Result<bool, Error> {
     let stamp = secrets::random_token(16);
-    svc.store.end_sessions(caller.tenant_id, caller.principal_id, &stamp, false, &caller.audit_actor()).await
+    svc.store.end_sessions(caller.tenant_id, caller.principal_id, &stamp, false, &caller.actor).await
 }
 
 /// The API client `client_id` if `secret` is its secret and it may sign in; the attempt was

@@ -125,7 +125,7 @@ pub async fn enrol(svc: &Services, caller: &Caller) -> Result<Enrolment, Error> 
             caller.tenant_id,
             id,
             &TotpChange { secret: Some(&sealed), enabled: false, last_step: 0, action: "user.totp_enrolment_started" },
-            &caller.audit_actor(),
+            &caller.actor,
         )
         .await?;
     let user = svc.store.user(caller.tenant_id, id).await?;
@@ -172,7 +172,7 @@ pub async fn confirm(svc: &Services, caller: &Caller, code: &str) -> Result<(), 
             caller.tenant_id,
             id,
             &TotpChange { secret: Some(&sealed), enabled: true, last_step: step, action: "user.totp_enabled" },
-            &caller.audit_actor(),
+            &caller.actor,
         )
         .await
 }
@@ -191,7 +191,7 @@ pub async fn disable(svc: &Services, caller: &Caller, code: &str) -> Result<(), 
                     caller.tenant_id,
                     id,
                     &TotpChange { secret: None, enabled: false, last_step: 0, action: "user.totp_disabled" },
-                    &caller.audit_actor(),
+                    &caller.actor,
                 )
                 .await
         }
@@ -209,7 +209,7 @@ pub async fn reset(svc: &Services, caller: &Caller, user_id: i64) -> Result<(), 
             caller.tenant_id,
             user_id,
             &TotpChange { secret: None, enabled: false, last_step: 0, action: "user.totp_reset" },
-            &caller.audit_actor(),
+            &caller.actor,
         )
         .await
 }

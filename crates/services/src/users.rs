@@ -91,7 +91,7 @@ pub async fn create_internal(svc: &Services, caller: &Caller, input: &UserInput)
             UserStatus::Active,
             &fields(&details, &national_id),
             &stamp,
-            &caller.audit_actor(),
+            &caller.actor,
         )
         .await?;
     let invited = svc.mailer.is_configured() && details.login == signet_domain::user::LoginMode::Password;
@@ -125,7 +125,7 @@ pub async fn update(svc: &Services, caller: &Caller, id: i64, input: &UserInput)
         kept = svc.store.user_national_id(caller.tenant_id, id).await?;
         stored.national_id = kept.as_ref().map(|(last4, digest)| (last4.as_str(), digest.as_str()));
     }
-    svc.store.update_user(caller.tenant_id, id, &stored, &stamp, &caller.audit_actor()).await
+    svc.store.update_user(caller.tenant_id, id, &stored, &stamp, &caller.actor).await
 }
 
 /// Refuses a role the caller may not give (`authority::people::may_grant`): only
@@ -209,16 +209,7 @@ pub async fn disable(svc: &Services, caller: &Caller, id: i64, force: bool) -> R
     }
     let stamp = secrets::random_token(16);
     svc.store
-        .set_user_status(
-            caller.tenant_id,
-            id,
-            user.status,
-            UserStatus::Disabled,
-            None,
-            &stamp,
-            true,
-            &caller.audit_actor(),
-        )
+        .set_user_status(caller.tenant_id, id, user.status, UserStatus::Disabled, None, &stamp, true, &caller.actor)
         .await?;
     Ok(cancelled)
 }
@@ -263,7 +254,7 @@ pub async fn mark_inactive(
             reason,
             &stamp,
             sessions::move_ends_sessions(UserStatus::Inactive, invalidate_tokens),
-            &caller.audit_actor(),
+            &caller.actor,
         )
         .await
 }
@@ -276,16 +267,7 @@ pub async fn reactivate(svc: &Services, caller: &Caller, id: i64) -> Result<(), 
     check_move(user.status, UserStatus::Active)?;
     let stamp = secrets::random_token(16);
     svc.store
-        .set_user_status(
-            caller.tenant_id,
-            id,
-            user.status,
-            UserStatus::Active,
-            None,
-            &stamp,
-            false,
-            &caller.audit_actor(),
-        )
+        .set_user_status(caller.tenant_id, id, user.status, UserStatus::Active, None, &stamp, false, &caller.actor)
         .await
 }
 
@@ -304,7 +286,7 @@ pub async fn delete(svc: &Services, caller: &Caller, id: i64) -> Result<(), Erro
             "the user has workflows in progress; disable them with forceDisableWithWorkflow first",
         ));
     }
-    svc.store.erase_user(caller.tenant_id, id, &secrets::random_token(16), &caller.audit_actor()).await
+    svc.store.erase_user(caller.tenant_id, id, &secrets::random_token(16), &caller.actor).await
 }
 
 /// Users of the tenant (`GetInternalUsersRequest` / `GetUsersRequest` filters), for whoever
@@ -358,7 +340,7 @@ pub async fn send_password_email(svc: &Services, caller: &Caller, email: &str) -
 }
 
 async fn send_password_link(svc: &Services, caller: &Caller, user: &UserRow, subject: &str) -> Result<(), Error> {
-    mail_password_link(svc, caller.tenant_id, user, subject, &caller.audit_actor()).await
+    mail_password_link(svc, caller.tenant_id, user, subject, &caller.actor).await
 }
 
 /// A set-password link for a user who asked for one themselves (forgot their password).
@@ -506,7 +488,7 @@ pub async fn decide_external(
             reason,
             &secrets::random_token(16),
             false,
-            &caller.audit_actor(),
+            &caller.actor,
         )
         .await?;
     let user = svc.store.user(caller.tenant_id, id).await?;
@@ -554,7 +536,7 @@ pub async fn set_sender_notices(svc: &Services, caller: &Caller, notices: Sender
     if !caller.is_user {
         return Err(Error::not_found("user"));
     }
-    svc.store.set_sender_notices(caller.tenant_id, caller.principal_id, notices, &caller.audit_actor()).await
+    svc.store.set_sender_notices(caller.tenant_id, caller.principal_id, notices, &caller.actor).await
 }
 
 /// One user of the tenant (reading the directory); an id out of range or of another tenant

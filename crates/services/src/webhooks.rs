@@ -119,7 +119,7 @@ pub async fn create_endpoint(
 ) -> Result<(signet_store::WebhookRow, String), signet_domain::Error> {
     caller.require(Permission::ManageSettings)?;
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     use base64::Engine;
     use signet_domain::Error;
     let url = check_endpoint_url(svc, url).await?;
@@ -183,7 +183,7 @@ pub async fn endpoints(svc: &Services, caller: &Caller) -> Result<Vec<WebhookRow
 /// Deletes one of the tenant's endpoints (managing settings); nothing more is sent to it.
 pub async fn delete_endpoint(svc: &Services, caller: &Caller, id: WebhookId) -> Result<(), Error> {
     caller.require(Permission::ManageSettings)?;
-    svc.store.delete_webhook(caller.tenant_id, id, &caller.audit_actor()).await
+    svc.store.delete_webhook(caller.tenant_id, id, &caller.actor).await
 }
 
 /// The latest 100 deliveries to one of the tenant's endpoints, newest first (managing
@@ -197,5 +197,5 @@ pub async fn deliveries(svc: &Services, caller: &Caller, id: WebhookId) -> Resul
 /// Queues a finished delivery again, with the same message id (managing settings).
 pub async fn redeliver(svc: &Services, caller: &Caller, delivery_id: i64) -> Result<(), Error> {
     caller.require(Permission::ManageSettings)?;
-    svc.store.redeliver(caller.tenant_id, delivery_id, &caller.audit_actor()).await
+    svc.store.redeliver(caller.tenant_id, delivery_id, &caller.actor).await
 }

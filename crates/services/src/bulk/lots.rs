@@ -85,7 +85,7 @@ pub async fn create(
     if !errors.is_empty() {
         return Err(Error::Validation(errors));
     }
-    let actor = caller.audit_actor();
+    let actor = caller.actor.clone();
     let row = svc.store.create_lot(caller.tenant_id, name, &signer_email, workflow_ids, &actor).await?;
     Ok(Lot { row, workflow_ids: workflow_ids.to_vec() })
 }
@@ -214,7 +214,7 @@ pub async fn sign(
         items,
         lot_id: Some(lot.row.id),
     };
-    let created = svc.store.create_bulk_job(&job, &caller.audit_actor()).await;
+    let created = svc.store.create_bulk_job(&job, &caller.actor).await;
     let created = match created {
         Ok(created) => created,
         Err(error) => {

@@ -127,10 +127,9 @@ pub async fn cancel(svc: &Services, caller: &Caller, job: &BulkJobRow) -> Result
     if job.finished_at.is_some() {
         return Err(finished());
     }
-    let audit = caller.actor.clone();
     let job = svc
         .store
-        .request_bulk_cancel(caller.tenant_id, &job.public_id, &audit)
+        .request_bulk_cancel(caller.tenant_id, &job.public_id, &caller.actor)
         .await?
         .ok_or_else(|| Error::not_found("bulk job"))?;
     if !job.cancel_requested {

@@ -188,7 +188,7 @@ pub async fn start(svc: &Services, caller: &Caller, mut send: BulkSend) -> Resul
         items,
         lot_id: None,
     };
-    let created = svc.store.create_bulk_job(&job, &caller.audit_actor()).await?;
+    let created = svc.store.create_bulk_job(&job, &caller.actor).await?;
     Ok((preview, Some(status(svc, &created).await?)))
 }
 

@@ -546,7 +546,7 @@ pub async fn start(
     let rows = svc.store.export_count(caller.tenant_id, spec.window, &spec.filter, spec.max_records).await?;
     let detail = json!({"dataset": dataset.as_str(), "format": spec.format.as_str(), "rows": rows, "request": input});
     if !prefer_job && rows <= STREAM_LIMIT {
-        svc.store.record_export(caller.tenant_id, detail, &caller.audit_actor()).await?;
+        svc.store.record_export(caller.tenant_id, detail, &caller.actor).await?;
         let file_name = file_name(dataset.as_str(), spec.format.as_str(), now_millis());
         let stream = Box::new(ExportStream::new(svc.clone(), caller.tenant_id, spec));
         return Ok(Started::Stream { stream, file_name });
@@ -564,7 +564,7 @@ pub async fn start(
         request: serde_json::to_value(&input)?,
         expected_rows: rows,
     };
-    let row = svc.store.create_export_job(&job, &caller.audit_actor()).await?;
+    let row = svc.store.create_export_job(&job, &caller.actor).await?;
     Ok(Started::Job(status_of(svc, &row)))
 }
 

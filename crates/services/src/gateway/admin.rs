@@ -40,7 +40,7 @@ pub async fn create_authtoken(
     let authtoken = format!("sga_{}", secrets::random_token(32));
     let hint = format!("…{}", &authtoken[authtoken.len() - 4..]);
     let hash = secrets::hash_token(&authtoken);
-    let row = svc.store.create_authtoken(caller.tenant_id, label, &hash, &hint, &caller.audit_actor()).await?;
+    let row = svc.store.create_authtoken(caller.tenant_id, label, &hash, &hint, &caller.actor).await?;
     Ok((row, authtoken))
 }
 
@@ -53,7 +53,7 @@ pub async fn authtokens(svc: &Services, caller: &Caller) -> Result<Vec<Authtoken
 /// Revokes one of the tenant's Authtokens (managing settings); another tenant's reads as missing.
 pub async fn revoke_authtoken(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
     caller.require(Permission::ManageSettings)?;
-    svc.store.revoke_authtoken(caller.tenant_id, id, &caller.audit_actor()).await
+    svc.store.revoke_authtoken(caller.tenant_id, id, &caller.actor).await
 }
 
 /// The tenant's gateway settings (managing settings).
@@ -84,7 +84,7 @@ pub async fn put_settings(
     signature_types.sort_unstable();
     signature_types.dedup();
     let settings = GatewaySettings { file_types, signature_types, legacy_profile };
-    svc.store.put_gateway_settings(caller.tenant_id, &settings, &caller.audit_actor()).await?;
+    svc.store.put_gateway_settings(caller.tenant_id, &settings, &caller.actor).await?;
     Ok(settings)
 }
 

@@ -56,7 +56,7 @@ pub async fn start_proof(svc: &Services, caller: &Caller, domain: &str) -> Resul
     let domain = checked_domain(domain)?;
     check_claim(svc, caller, domain).await?;
     let token = secrets::random_token(24);
-    svc.store.start_sso_domain_proof(caller.tenant_id, domain, &token, &caller.audit_actor()).await
+    svc.store.start_sso_domain_proof(caller.tenant_id, domain, &token, &caller.actor).await
 }
 
 /// The tenant's proofs.
@@ -96,5 +96,5 @@ pub async fn check_proof(svc: &Services, caller: &Caller, domain: &str) -> Resul
             format!("the TXT record {} does not hold {expected} (yet)", record_name(domain)),
         ));
     }
-    svc.store.prove_sso_domain(caller.tenant_id, domain, &caller.audit_actor()).await
+    svc.store.prove_sso_domain(caller.tenant_id, domain, &caller.actor).await
 }

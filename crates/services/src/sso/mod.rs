@@ -241,7 +241,7 @@ impl Saver {
             .ok_or_else(|| Error::rejected(ErrorCode::Forbidden, "the caller is not a principal of this tenant"))?;
         let permissions =
             access.custom.as_ref().map(|c| c.permissions.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(","));
-        Ok(Saver { actor: caller.audit_actor().id, role: access.role.as_str().to_string(), permissions })
+        Ok(Saver { actor: caller.actor.id.clone(), role: access.role.as_str().to_string(), permissions })
     }
 
     fn saved_by(&self) -> SavedBy<'_> {
@@ -287,7 +287,7 @@ pub async fn create_provider(
         domains: &domains,
         saved_by: saver.saved_by(),
     };
-    let row = svc.store.create_sso_provider(caller.tenant_id, &new, &caller.audit_actor()).await?;
+    let row = svc.store.create_sso_provider(caller.tenant_id, &new, &caller.actor).await?;
     Ok((row, domains))
 }
 
@@ -346,14 +346,7 @@ pub async fn update_provider(
         || (input.client_secret == Some("") && saved.client_secret.is_some());
     let row = svc
         .store
-        .update_sso_provider(
-            caller.tenant_id,
-            id,
-            &changed,
-            saved.client_secret.as_deref(),
-            replaced,
-            &caller.audit_actor(),
-        )
+        .update_sso_provider(caller.tenant_id, id, &changed, saved.client_secret.as_deref(), replaced, &caller.actor)
         .await?;
     Ok((row, domains))
 }
@@ -370,7 +363,7 @@ pub async fn delete_provider(svc: &Services, caller: &Caller, id: i64) -> Result
     if !(1..=i64::from(i32::MAX)).contains(&id) {
         return Err(Error::not_found("SSO provider"));
     }
-    svc.store.delete_sso_provider(caller.tenant_id, id, &caller.audit_actor()).await
+    svc.store.delete_sso_provider(caller.tenant_id, id, &caller.actor).await
 }
 
 /// The enabled provider that serves an address's domain.
@@ -930,7 +923,7 @@ pub async fn set_replaces_second_factor(svc: &Services, caller: &Caller, replace
             "only administrators change whether single sign-on replaces the second factor",
         ));
     }
-    svc.store.set_sso_replaces_second_factor(caller.tenant_id, replaces, &caller.audit_actor()).await
+    svc.store.set_sso_replaces_second_factor(caller.tenant_id, replaces, &caller.actor).await
 }
 
 /// The providers the caller's own account is linked to.

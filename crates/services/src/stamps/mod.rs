@@ -55,7 +55,7 @@ pub async fn load(
 ) -> Result<Vec<StampRow>, Error> {
     caller.require(Permission::ManageSettings)?;
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     let mut errors = FieldErrors::new();
     let state_code = stamp::parse_state_code("state", state).map_err(|e| collect(&mut errors, e)).ok();
     let pairs: Vec<(i64, Option<&str>)> = items.iter().map(|i| (i.denomination, i.reference_no.as_deref())).collect();
@@ -216,7 +216,7 @@ pub async fn set_article(
 ) -> Result<ArticleView, Error> {
     caller.require(Permission::ManageSettings)?;
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     let state_code = path_state(state_code)?;
     let article_code = stamp::check_article_code("articleCode", article_code)?;
     let mut errors = FieldErrors::new();
@@ -274,7 +274,7 @@ pub async fn remove_article(
 ) -> Result<(), Error> {
     caller.require(Permission::ManageSettings)?;
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     let state_code = path_state(state_code).map_err(|_| Error::not_found("article"))?;
     let listed = articles(svc, tenant_id, &state_code).await?;
     let Some(view) = listed.iter().find(|v| v.article.article_code == article_code) else {
@@ -310,7 +310,7 @@ pub async fn set_settings(
 ) -> Result<StampSettings, Error> {
     caller.require(Permission::ManageSettings)?;
     let tenant_id = caller.tenant_id;
-    let actor = &caller.audit_actor();
+    let actor = &caller.actor;
     let mut errors = FieldErrors::new();
     if !(0..=MAX_LOW_STOCK_THRESHOLD).contains(&threshold) {
         errors.insert("lowStockThreshold".into(), vec![format!("must be 0 (off) to {MAX_LOW_STOCK_THRESHOLD}")]);
@@ -697,7 +697,7 @@ pub async fn stamp(svc: &Services, caller: &Caller, id: i64) -> Result<StampRow,
 /// Retires a certificate in stock (managing settings): it is never taken again.
 pub async fn retire(svc: &Services, caller: &Caller, id: i64) -> Result<StampRow, Error> {
     caller.require(Permission::ManageSettings)?;
-    svc.store.retire_stamp(caller.tenant_id, id, &caller.audit_actor()).await
+    svc.store.retire_stamp(caller.tenant_id, id, &caller.actor).await
 }
 
 /// The stock per state and denomination (of one state, when given), with the tenant's

@@ -313,10 +313,7 @@ pub(crate) async fn start(
         None => None,
     };
     let held = match stamp {
-        Some(order) => {
-            let audit_actor = actor.clone();
-            Some(crate::stamps::take(svc, tenant_id, &audit_actor, order).await?)
-        }
+        Some(order) => Some(crate::stamps::take(svc, tenant_id, actor, order).await?),
         None => None,
     };
     if let Some(held) = &held
@@ -367,11 +364,10 @@ async fn stamp_first_document(
     if added == 0 {
         return Ok(());
     }
-    let audit_actor = actor.clone();
     let copy = crate::documents::store_document(
         svc,
         tenant_id,
-        &audit_actor,
+        actor,
         stamped,
         document.category_id,
         document.reference_no.as_deref(),

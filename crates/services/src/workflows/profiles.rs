@@ -152,7 +152,7 @@ pub async fn create(
         material: &opened.material,
         owner_id: None,
     };
-    svc.store.create_signing_profile(&row, &caller.audit_actor()).await
+    svc.store.create_signing_profile(&row, &caller.actor).await
 }
 
 /// The signing profiles the caller may see: every profile of the tenant for whoever manages
@@ -169,5 +169,5 @@ pub async fn visible(svc: &Services, caller: &crate::Caller) -> Result<Vec<Signi
 /// sign with it. Another tenant's profile reads as missing.
 pub async fn revoke(svc: &Services, caller: &crate::Caller, id: i64) -> Result<(), signet_domain::Error> {
     caller.require(signet_domain::access::Permission::ManageSettings)?;
-    svc.store.revoke_signing_profile(caller.tenant_id, id, &caller.audit_actor()).await
+    svc.store.revoke_signing_profile(caller.tenant_id, id, &caller.actor).await
 }

@@ -65,10 +65,7 @@ pub async fn start(
     // Stamp papers first: out of stock refuses the request before anything is stored; once
     // held, every later failure gives them back.
     let held = match rest.stamp.take() {
-        Some(order) => {
-            let audit_actor = actor.clone();
-            Some(crate::stamps::take(svc, tenant_id, &audit_actor, order).await?)
-        }
+        Some(order) => Some(crate::stamps::take(svc, tenant_id, actor, order).await?),
         None => None,
     };
     let created = store_and_create(svc, tenant_id, actor, plan.pdfs, plan.signatories, rest, held.as_ref()).await;
@@ -130,10 +127,9 @@ async fn store_and_create(
     let attachments = put_attachment_files(svc, tenant_id, rest.attachments).await?;
     let reference_no = rest.reference_no.as_deref();
     let mut document_ids = Vec::with_capacity(pdfs.len());
-    let document_actor = actor.clone();
     for pdf in pdfs {
         let first = document_ids.is_empty();
-        match store_document(svc, tenant_id, &document_actor, pdf, None, reference_no).await {
+        match store_document(svc, tenant_id, actor, pdf, None, reference_no).await {
             Ok(document) => {
                 if let (true, Some(token)) = (first, &verification_token) {
                     crate::verification::record_page(svc, token, &document).await?;

@@ -226,7 +226,7 @@ pub async fn create_keeping(
     };
     let new =
         NewTemplate { tenant_id: caller.tenant_id, name, description, definition: &json, document: kept.as_ref() };
-    let created = svc.store.create_template(&new, &caller.audit_actor()).await;
+    let created = svc.store.create_template(&new, &caller.actor).await;
     if created.is_err()
         && let Some(kept) = &kept
     {
@@ -380,7 +380,7 @@ pub async fn edit(
     let definition = serde_json::to_value(&change.definition)?;
     let edit = TemplateEdit { name, description: change.description.as_deref(), definition: &definition };
     svc.store
-        .edit_template(caller.tenant_id, template.id, &edit, &caller.audit_actor())
+        .edit_template(caller.tenant_id, template.id, &edit, &caller.actor)
         .await?
         .ok_or(Error::not_found("template"))
 }
@@ -403,7 +403,7 @@ pub async fn duplicate(svc: &Services, caller: &crate::Caller, id: i64, name: &s
 pub async fn archive(svc: &Services, caller: &crate::Caller, id: i64, archived: bool) -> Result<TemplateRow, Error> {
     let template = changeable(svc, caller, id).await?;
     svc.store
-        .archive_template(caller.tenant_id, template.id, archived, &caller.audit_actor())
+        .archive_template(caller.tenant_id, template.id, archived, &caller.actor)
         .await?
         .ok_or(Error::not_found("template"))
 }
@@ -439,7 +439,7 @@ pub async fn document_for_send(
 ) -> Result<Option<signet_store::DocumentRow>, Error> {
     caller.require(signet_domain::access::Permission::SendWorkflows)?;
     let template = template_for(svc, caller, id).await?;
-    document_to_send(svc, caller.tenant_id, &caller.audit_actor(), &template).await
+    document_to_send(svc, caller.tenant_id, &caller.actor, &template).await
 }
 
 /// The kept document as a checked PDF (it was checked when kept; its hash is taken again).
