@@ -5,7 +5,7 @@
 use crate::text_state::text_states;
 
 text_states! {
-    /// What a queued job does (`signet_services::jobs::run_job` runs each).
+    /// What a queued job does (`signet_services::platform::jobs::run_job` runs each).
     pub enum JobKind ("job kind") {
         /// Refresh tokens and single sign-on states past their end, deleted (periodic).
         PurgeExpiredTokens => "maintenance.purge_expired_tokens",

@@ -36,7 +36,7 @@ fn request_id(request: &Request) -> String {
         .and_then(|v| v.to_str().ok())
         .filter(|v| !v.is_empty() && v.len() <= 64 && v.bytes().all(|b| b.is_ascii_graphic()))
         .map(str::to_string)
-        .unwrap_or_else(|| signet_services::secrets::random_token(12))
+        .unwrap_or_else(|| signet_services::platform::secrets::random_token(12))
 }
 
 pub async fn middleware(request: Request, next: Next) -> Response {

@@ -22,7 +22,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 pub use signet_http::AppState;
 use signet_http::auth::jwt::JwtKeys;
 use signet_http::error::{ApiError, HttpCode};
-use signet_services::config::Config;
+use signet_services::platform::config::Config;
 
 use crate::{observe, ops, workers};
 

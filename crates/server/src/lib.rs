@@ -10,7 +10,7 @@ pub mod workers;
 
 pub use app::{App, AppState};
 pub use signet_api::openapi;
-pub use signet_services::config::{self, Config};
+pub use signet_services::platform::config::{self, Config};
 pub use signet_services::{Caller, Services};
 // Paths the CLI and the tests have always used.
-pub use signet_services::{mail, provision, secrets, webhooks, workflows};
+pub use signet_services::{integrations::webhooks, people::provision, platform::mail, platform::secrets, workflows};

@@ -23,12 +23,12 @@ pub fn prometheus() -> Option<&'static PrometheusHandle> {
 }
 
 /// Sets up logging once per process: human-readable text or JSON lines.
-pub fn init_logging(format: signet_services::config::LogFormat) {
+pub fn init_logging(format: signet_services::platform::config::LogFormat) {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_env("SIGNET_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     let _ = match format {
-        signet_services::config::LogFormat::Json => builder.json().try_init(),
-        signet_services::config::LogFormat::Text => builder.try_init(),
+        signet_services::platform::config::LogFormat::Json => builder.json().try_init(),
+        signet_services::platform::config::LogFormat::Text => builder.try_init(),
     };
 }

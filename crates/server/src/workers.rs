@@ -1,21 +1,21 @@
 //! Background work in the job queue: every instance runs a worker, and leases make sure each
 //! job runs once across all of them. Periodic maintenance is enqueued with a dedupe key per
 //! time slot, so several instances scheduling it still create one job per slot. What each job
-//! does is `signet_services::jobs`.
+//! does is `signet_services::platform::jobs`.
 
 use std::time::Duration;
 
 use signet_domain::now_millis;
 use signet_services::Services;
-pub use signet_services::jobs::{gateway_housekeeping, workflow_housekeeping};
-use signet_services::jobs::{run_job, schedule_periodic};
+pub use signet_services::platform::jobs::{gateway_housekeeping, workflow_housekeeping};
+use signet_services::platform::jobs::{run_job, schedule_periodic};
 use signet_store::Store;
 use tokio::sync::watch;
 
 /// A name for this process in job leases: host, process id and a random suffix.
 pub fn worker_id() -> String {
     let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "host".into());
-    format!("{host}-{}-{}", std::process::id(), signet_services::secrets::random_token(4))
+    format!("{host}-{}-{}", std::process::id(), signet_services::platform::secrets::random_token(4))
 }
 
 /// Retries back off exponentially: 2 s, 4 s, 8 s, ... capped at an hour.

@@ -1,50 +1,25 @@
-//! Signet's use cases, apart from HTTP: workflows (placement, sealing, completion, notices and
-//! their event job), the gateway's transaction steps (intake, sealing, secrets at rest), tenant
-//! provisioning, mail and webhook delivery, the background job handlers, and the platform's keys.
+//! Signet's use cases, apart from HTTP, in rooms named as the faces name them: `people`
+//! (staff, roles, signing in, single sign-on), `workflows` (documents sent to signatories in
+//! order), `gateway` (the integrators' encrypted signing gateway), `esign` (Aadhaar eSign
+//! through an ESP), `stamps` (e-stamp paper), `bulk` (bulk sends and lots), `exports`,
+//! `verification` (checking anyone's signed file), `integrations` (applications, webhooks),
+//! `billing` (invoices, referrals), and under them all `platform` (settings, keys, mail, SMS,
+//! jobs, budgets). `records` names what the store reads for the faces.
 //! The JSON API (`signet-api`) and the HTML pages (`signet-web`) call into this crate; the
 //! server (`signet-server`) assembles [`Services`] once and hands it to both and to the workers.
 //! Nothing here names axum.
 
-pub mod applications;
-pub mod audit;
+pub mod billing;
 pub mod bulk;
-pub mod certificates;
-pub mod compose;
-pub mod config;
-pub mod costly;
-pub mod departments;
-pub mod documents;
 pub mod esign;
 pub mod exports;
 pub mod gateway;
-pub mod heavy;
-pub mod inbox;
-pub mod invoices;
-pub mod jobs;
-pub mod keyring;
-pub mod keys;
-pub mod limits;
-pub mod login;
-pub mod mail;
-pub mod menus;
-pub mod organisation;
-pub mod passwords;
-pub mod provision;
+pub mod integrations;
+pub mod people;
+pub mod platform;
 pub mod records;
-pub mod roles;
-pub mod sales;
-pub mod seals;
-pub mod secrets;
-pub mod sessions;
-pub mod sheets;
-pub mod sms;
-pub mod sso;
 pub mod stamps;
-pub mod totp;
-pub mod trial;
-pub mod users;
 pub mod verification;
-pub mod webhooks;
 pub mod workflows;
 
 use std::sync::Arc;
@@ -53,7 +28,10 @@ use signet_blob::BlobStore;
 use signet_domain::audit::Actor;
 use signet_store::Store;
 
-pub use config::Config;
+use billing::invoices;
+use people::{sso, totp, users};
+pub use platform::config::Config;
+use platform::{heavy, keyring, keys, limits, mail, seals, sms};
 
 /// Who asks for a use case through the API: the tenant, the principal (a user of the tenant
 /// or an API client) and how the audit trail records them.

@@ -13,7 +13,7 @@ use serde::Serialize;
 use signet_domain::{Error, ErrorCode};
 use signet_signing::{FileKind, Report, SignatureReport, SubIndication};
 
-use crate::heavy::Share;
+use crate::platform::heavy::Share;
 use crate::{Caller, Services};
 use signet_domain::access::Permission;
 
@@ -374,9 +374,9 @@ pub async fn sealed_etsi_report(
 
 /// The file and detached content of an API request (base64 fields).
 pub fn decode_upload(file: &str, detached: Option<&str>) -> Result<(Vec<u8>, Option<Vec<u8>>), Error> {
-    let file = crate::documents::decode_base64("fileData", Some(file), MAX_FILE_BYTES)?;
+    let file = crate::workflows::documents::decode_base64("fileData", Some(file), MAX_FILE_BYTES)?;
     let detached = match detached.filter(|d| !d.trim().is_empty()) {
-        Some(d) => Some(crate::documents::decode_base64("detachedContent", Some(d), MAX_FILE_BYTES)?),
+        Some(d) => Some(crate::workflows::documents::decode_base64("detachedContent", Some(d), MAX_FILE_BYTES)?),
         None => None,
     };
     Ok((file, detached))
@@ -414,10 +414,10 @@ fn qr_marks(url: &str, placements: &[QrPlacement]) -> Result<Vec<signet_pdf::QrM
 /// page (to record once the document is stored). Heavy work: run it on the pool.
 pub fn with_qr_codes(
     svc: &Services,
-    pdf: crate::documents::CheckedPdf,
+    pdf: crate::workflows::documents::CheckedPdf,
     placements: &[QrPlacement],
-) -> Result<(crate::documents::CheckedPdf, String), Error> {
-    let token = crate::secrets::random_token(24);
+) -> Result<(crate::workflows::documents::CheckedPdf, String), Error> {
+    let token = crate::platform::secrets::random_token(24);
     let marks = qr_marks(&page_url(svc, &token), placements)?;
     let bytes = signet_pdf::draw_qr_codes(&pdf.bytes, &marks).map_err(|e| match e {
         signet_pdf::Error::NoSuchPage(page, count) => {
@@ -425,13 +425,13 @@ pub fn with_qr_codes(
         }
         other => Error::field("qrCodeCordinats", other.to_string()),
     })?;
-    let sha256 = crate::documents::sha256_hex(&bytes);
-    Ok((crate::documents::CheckedPdf { bytes, sha256, ..pdf }, token))
+    let sha256 = crate::workflows::documents::sha256_hex(&bytes);
+    Ok((crate::workflows::documents::CheckedPdf { bytes, sha256, ..pdf }, token))
 }
 
 /// Records a stored document's verification page token.
 pub async fn record_page(svc: &Services, token: &str, document: &signet_store::DocumentRow) -> Result<(), Error> {
-    svc.store.add_document_verification(&crate::secrets::hash_token(token), document).await
+    svc.store.add_document_verification(&crate::platform::secrets::hash_token(token), document).await
 }
 
 /// The stored document a verification page's token opens, and the verdicts on its current
@@ -443,7 +443,7 @@ pub async fn of_document(
     if token.is_empty() || token.len() > 100 {
         return Ok(None);
     }
-    let Some(document) = svc.store.verified_document(&crate::secrets::hash_token(token)).await? else {
+    let Some(document) = svc.store.verified_document(&crate::platform::secrets::hash_token(token)).await? else {
         return Ok(None);
     };
     let key = signet_blob::BlobKey::parse(&document.current_blob)?;

@@ -8,9 +8,9 @@ use std::net::IpAddr;
 use signet_blob::BlobStore;
 use signet_domain::Error;
 use signet_domain::audit::Actor;
-use signet_services::config::Config;
-use signet_services::login::{PasswordSignIn, sign_in_with_password};
-use signet_services::{Services, provision};
+use signet_services::people::login::{PasswordSignIn, sign_in_with_password};
+use signet_services::platform::config::Config;
+use signet_services::{Services, people::provision};
 use signet_testkit::db::TestDb;
 use signet_testkit::{Backend, on_both_backends};
 

@@ -24,7 +24,8 @@ use x509_cert::ext::pkix::name::GeneralName;
 use x509_cert::serial_number::SerialNumber;
 
 use crate::pki;
-use crate::signer::{self, HashAlg, RawSigner, SigAlg};
+use crate::public_key::{self, HashAlg};
+use crate::signer::{RawSigner, SigAlg};
 use crate::{Error, Result};
 
 /// OIDs used in CMS attributes.
@@ -207,7 +208,7 @@ fn build_attrs(digest: &[u8; 32], cert_der: &[u8], opts: &CmsOptions) -> Result<
 /// is caught here and not by a relying party.
 pub fn assemble(signed: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>> {
     let cert = pki::parsed_cert(&signed.cert_der)?;
-    signer::verify_signature(
+    public_key::verify_signature(
         &cert.tbs_certificate.subject_public_key_info,
         &signed.alg.algorithm_identifier(),
         HashAlg::Sha256,
@@ -571,7 +572,7 @@ pub(crate) fn check_signer_info(sd: &SignedData, si: &SignerInfo, content: Optio
     }
     let cert = find_signer_cert(sd, si)?;
     let signed_bytes = attrs.to_der()?;
-    signer::verify_signature(
+    public_key::verify_signature(
         &cert.tbs_certificate.subject_public_key_info,
         &si.signature_algorithm,
         hash,

@@ -11,7 +11,9 @@
 //! | [`signer`] | [`signer::RawSigner`]: one signer abstraction; [`signer::LocalKeySigner`] |
 //! | [`cms`] | CMS SignedData: detached/attached/over a digest, two-phase (deferred) signing |
 //! | [`tsp`] | RFC 3161 client, token checks, signature time-stamps |
-//! | [`revocation`] | OCSP/CRL fetching and checks, chain building, DSS material |
+//! | [`chain`] | certificates parsed, chains ordered by name and issuer signature |
+//! | `public_key` | signature checks with a public key (RSA, PSS, ECDSA), a certificate by its issuer |
+//! | [`revocation`] | OCSP/CRL fetching and checks, chains completed through AIA, DSS material |
 //! | [`verify`] | CMS verification report with basic path validation |
 //! | [`xml`] | XML tree + exclusive C14N 1.0 |
 //! | [`xmldsig`] | enveloped XML-DSig and XAdES-BES, signing and verification |
@@ -20,12 +22,14 @@
 //! Outbound HTTP (TSA, OCSP, CRL) goes through [`HttpConfig`]: timeouts, size caps, and a
 //! refusal of private/loopback addresses unless explicitly allowed.
 
+pub mod chain;
 pub mod cms;
 mod error;
 mod http;
 #[cfg(feature = "pkcs11")]
 pub mod pkcs11;
 pub mod pki;
+mod public_key;
 pub mod revocation;
 pub mod signer;
 pub mod tsp;

@@ -18,6 +18,7 @@ use time::OffsetDateTime;
 use x509_cert::ext::pkix::name::GeneralName;
 use x509_cert::ext::pkix::{AccessDescription, AuthorityInfoAccessSyntax, ExtendedKeyUsage};
 
+pub use crate::chain::parse_cert;
 use crate::{Error, Result};
 
 /// When a certificate stops being valid (its notAfter), in seconds since the Unix epoch.
@@ -491,7 +492,7 @@ pub fn load_p12(bytes: &[u8], password: &str) -> Result<KeyAndChain> {
                 .is_some_and(|spki| spki == key_spki)
         });
         if let Some(leaf) = leaf {
-            let mut chain = crate::revocation::build_chain(leaf, &certs)?;
+            let mut chain = crate::chain::build_chain(leaf, &certs)?;
             chain.remove(0);
             return Ok(KeyAndChain { key_pkcs8_der: key_der, cert_der: leaf.clone(), chain_der: chain });
         }
@@ -674,11 +675,6 @@ pub fn public_key_spki_from_pkcs8(key_pkcs8_der: &[u8]) -> Result<Vec<u8>> {
     } else {
         Err(Error::Pki(format!("unsupported key algorithm {alg}")))
     }
-}
-
-/// Parse a DER certificate; rejects trailing data.
-pub fn parse_cert(der: &[u8]) -> Result<x509_cert::Certificate> {
-    x509_cert::Certificate::from_der(der).map_err(|e| Error::Encoding(format!("bad certificate: {e}")))
 }
 
 /// [`parse_cert`], remembered per thread for the few certificates seen last.

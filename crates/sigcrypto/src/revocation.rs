@@ -14,9 +14,11 @@ use x509_ocsp::{
     ResponderId, ResponseBytes, ResponseData, SingleResponse, TbsRequest, Version,
 };
 
+use crate::chain::{MAX_CHAIN, build_chain, is_self_issued};
 use crate::http::{self, HttpConfig};
 use crate::pki;
-use crate::signer::{self, HashAlg};
+use crate::public_key::{self, HashAlg};
+use crate::signer;
 use crate::{Error, Result};
 
 /// id-pkix-ocsp-basic
@@ -30,9 +32,6 @@ const MAX_OCSP_REQUEST_ENTRIES: usize = 20;
 const MAX_OCSP_NONCE_BYTES: usize = 128;
 /// Largest OCSP request read (a request for a handful of certificates is a few hundred bytes).
 pub const MAX_OCSP_REQUEST_BYTES: usize = 16 * 1024;
-/// Chains longer than this are refused (loops, hostile bundles).
-const MAX_CHAIN: usize = 10;
-
 /// Revocation material gathered for a chain, as DER blobs for a DSS.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct RevocationData {
@@ -217,7 +216,7 @@ fn verify_ocsp_signature(basic: &BasicOcspResponse, issuer: &Certificate) -> Res
     let tbs = basic.tbs_response_data.to_der()?;
     let sig = basic.signature.as_bytes().ok_or_else(|| Error::Revocation("OCSP signature has unused bits".into()))?;
     let signer_cert = ocsp_signer(basic, issuer)?;
-    signer::verify_signature(
+    public_key::verify_signature(
         &signer_cert.tbs_certificate.subject_public_key_info,
         &basic.signature_algorithm,
         HashAlg::Sha256,
@@ -246,7 +245,7 @@ fn ocsp_signer(basic: &BasicOcspResponse, issuer: &Certificate) -> Result<Certif
         .flatten()
         .find(|c| matches(c))
         .ok_or_else(|| Error::Revocation("OCSP responder certificate not found".into()))?;
-    signer::verify_cert_signature(delegated, issuer)
+    public_key::verify_cert_signature(delegated, issuer)
         .map_err(|_| Error::Revocation("OCSP responder certificate not issued by the CA".into()))?;
     let eku = extension(delegated, &rfc5280::ID_CE_EXT_KEY_USAGE)
         .and_then(|v| x509_cert::ext::pkix::ExtendedKeyUsage::from_der(v).ok())
@@ -427,7 +426,7 @@ pub fn check_crl(crl_der: &[u8], cert_der: &[u8], issuer_der: &[u8]) -> Result<C
     }
     let tbs = crl.tbs_cert_list.to_der()?;
     let sig = crl.signature.as_bytes().ok_or_else(|| Error::Revocation("CRL signature has unused bits".into()))?;
-    signer::verify_signature(
+    public_key::verify_signature(
         &issuer.tbs_certificate.subject_public_key_info,
         &crl.signature_algorithm,
         HashAlg::Sha256,
@@ -469,34 +468,6 @@ pub fn fetch_crl(url: &str, cert_der: &[u8], issuer_der: &[u8], cfg: &HttpConfig
 // ---------------------------------------------------------------------------------------------
 // Chains
 // ---------------------------------------------------------------------------------------------
-
-/// Order a chain for `leaf_der` from a pool of certificates: leaf first, then each issuer
-/// (matched by name and verified by signature) until a self-signed root or no issuer is found.
-pub fn build_chain(leaf_der: &[u8], pool: &[Vec<u8>]) -> Result<Vec<Vec<u8>>> {
-    let leaf = pki::parse_cert(leaf_der)?;
-    let parsed: Vec<(Vec<u8>, Certificate)> =
-        pool.iter().filter_map(|d| pki::parse_cert(d).ok().map(|c| (d.clone(), c))).collect();
-    let mut chain = vec![leaf_der.to_vec()];
-    let mut current = leaf;
-    while chain.len() < MAX_CHAIN {
-        if is_self_issued(&current) {
-            break;
-        }
-        let next = parsed.iter().find(|(d, c)| {
-            c.tbs_certificate.subject == current.tbs_certificate.issuer
-                && !chain.contains(d)
-                && signer::verify_cert_signature(&current, c).is_ok()
-        });
-        match next {
-            Some((d, c)) => {
-                chain.push(d.clone());
-                current = c.clone();
-            }
-            None => break,
-        }
-    }
-    Ok(chain)
-}
 
 /// Download the issuer certificate(s) named by a certificate's AIA caIssuers URLs
 /// (DER, PEM, or a certs-only PKCS#7 `.p7c`).
@@ -545,10 +516,6 @@ pub fn complete_chain(leaf_der: &[u8], pool: &[Vec<u8>], cfg: &HttpConfig) -> Re
         }
     }
     Ok(chain)
-}
-
-pub(crate) fn is_self_issued(c: &Certificate) -> bool {
-    c.tbs_certificate.subject == c.tbs_certificate.issuer
 }
 
 /// Gather revocation data for every non-root certificate of `chain` (leaf first): OCSP

@@ -14,9 +14,9 @@ use der::{Decode, Encode};
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::{BasicConstraints, KeyUsage, KeyUsages};
 
+use crate::chain::is_self_issued;
 use crate::cms::{self as cmsmod, SignerSummary};
-use crate::revocation::is_self_issued;
-use crate::signer;
+use crate::public_key;
 use crate::tsp;
 use crate::validation::{self, CertificateStatus, Facts, Indication, SubIndication};
 use crate::{Error, Result, pki};
@@ -139,13 +139,13 @@ pub struct CmsReport {
 pub fn signer_digest_algorithm(cms_der: &[u8]) -> Result<&'static str> {
     let sd = cmsmod::parse_signed_data(cms_der)?;
     let si = sd.signer_infos.0.iter().next().ok_or_else(|| Error::Cms("no SignerInfo".into()))?;
-    let h = signer::HashAlg::from_oid(&si.digest_alg.oid)
+    let h = public_key::HashAlg::from_oid(&si.digest_alg.oid)
         .ok_or_else(|| Error::Cms(format!("unsupported digest {}", si.digest_alg.oid)))?;
     Ok(match h {
-        signer::HashAlg::Sha1 => "sha1",
-        signer::HashAlg::Sha256 => "sha256",
-        signer::HashAlg::Sha384 => "sha384",
-        signer::HashAlg::Sha512 => "sha512",
+        public_key::HashAlg::Sha1 => "sha1",
+        public_key::HashAlg::Sha256 => "sha256",
+        public_key::HashAlg::Sha384 => "sha384",
+        public_key::HashAlg::Sha512 => "sha512",
     })
 }
 
@@ -476,7 +476,7 @@ pub fn validate_chain(leaf_der: &[u8], pool: &[Vec<u8>], trust: &TrustStore, at:
         }
         if let Some((_, anchor)) = trust.roots.iter().find(|(_, r)| {
             r.tbs_certificate.subject == current.tbs_certificate.issuer
-                && signer::verify_cert_signature(&current, r).is_ok()
+                && public_key::verify_cert_signature(&current, r).is_ok()
         }) {
             check_issuer(anchor, path.len() - 1, at)?;
             path.push(anchor.clone());
@@ -496,7 +496,7 @@ pub fn validate_chain(leaf_der: &[u8], pool: &[Vec<u8>], trust: &TrustStore, at:
             .find(|c| {
                 c.tbs_certificate.subject == current.tbs_certificate.issuer
                     && !path.contains(c)
-                    && signer::verify_cert_signature(&current, c).is_ok()
+                    && public_key::verify_cert_signature(&current, c).is_ok()
             })
             .ok_or_else(|| Error::Verify(format!("issuer \"{}\" not found", current.tbs_certificate.issuer)))?
             .clone();

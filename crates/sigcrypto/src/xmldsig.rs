@@ -17,7 +17,8 @@ use time::OffsetDateTime;
 
 use crate::cms::IssuerSerial;
 use crate::pki;
-use crate::signer::{HashAlg, RawSigner, SigAlg};
+use crate::public_key::HashAlg;
+use crate::signer::{RawSigner, SigAlg};
 use crate::validation::{Facts, Indication, SubIndication, indicate};
 use crate::verify::{TrustStore, VerifyOptions, check_certificate};
 use crate::xml::{self, C14n, Document, Element, NsScope};

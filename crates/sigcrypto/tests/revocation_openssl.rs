@@ -3,6 +3,7 @@ mod common;
 use common::*;
 
 use signet_sigcrypto::HttpConfig;
+use signet_sigcrypto::chain;
 use signet_sigcrypto::pki::{IssueOptions, KeyAlgo};
 use signet_sigcrypto::revocation::{self, RevocationStatus};
 
@@ -40,10 +41,10 @@ fn ocsp_and_crl_fetching() -> TestResult {
     // The issuer is found through AIA caIssuers when it is not in the pool.
     pki.write("ca.cer", &ca);
     assert_eq!(revocation::complete_chain(&good.cert_der, &[], &cfg)?, vec![good.cert_der.clone(), ca.clone()]);
-    assert_eq!(revocation::build_chain(&good.cert_der, &[])?, vec![good.cert_der.clone()]);
+    assert_eq!(chain::build_chain(&good.cert_der, &[])?, vec![good.cert_der.clone()]);
 
     // OCSP responder not running yet: collect falls back to the CRL.
-    let chain = revocation::build_chain(&good.cert_der, &[ca.clone(), bad.cert_der.clone()])?;
+    let chain = chain::build_chain(&good.cert_der, &[ca.clone(), bad.cert_der.clone()])?;
     assert_eq!(chain, vec![good.cert_der.clone(), ca.clone()]);
     let data = revocation::collect_revocation_data(&chain, &cfg);
     assert!(data.ocsps_der.is_empty() && data.crls_der.len() == 1 && data.missing.is_empty(), "{data:?}");

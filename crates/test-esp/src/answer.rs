@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 use crate::files::Identity;
 use crate::ledger::Recorded;
 use crate::pages;
-use crate::server::{Esp, lock, unix_now};
+use crate::state::{Esp, lock, unix_now};
 
 /// How long a signer certificate is valid, as CCA ESPs issue them.
 const SIGNER_CERTIFICATE_VALIDITY: std::time::Duration = std::time::Duration::from_secs(30 * 60);

@@ -23,7 +23,7 @@ use crate::form::{Form, FormError};
 use crate::ledger::Recorded;
 use crate::pages::{self, OtpPrompt};
 use crate::pending::{MAX_OTP_SENDS, OutboxEntry, Pending, Step};
-use crate::server::{Esp, MAX_BODY_BYTES, Shared, lock, unix_now};
+use crate::state::{Esp, MAX_BODY_BYTES, Shared, lock, unix_now};
 
 /// Longest ESP transaction id read from a form (ours are 32 hex digits).
 const MAX_ESP_TXN_CHARS: usize = 64;

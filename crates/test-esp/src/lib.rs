@@ -30,6 +30,7 @@ mod pages;
 mod pending;
 mod revocation;
 mod server;
+mod state;
 
 use std::path::PathBuf;
 use std::time::Duration;

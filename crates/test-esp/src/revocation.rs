@@ -11,7 +11,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use signet_sigcrypto::revocation::{self, OcspResponder, RevocationStatus};
 
-use crate::server::{Shared, lock, unix_now};
+use crate::state::{Shared, lock, unix_now};
 
 /// How long a CRL and an OCSP answer may be relied on.
 const CRL_VALIDITY: Duration = Duration::from_secs(7 * 24 * 3600);

@@ -1,6 +1,7 @@
-//! The ESP's state and HTTP server: routes, the body limit, start and stop.
+//! The ESP's HTTP server: routes, the body limit, start and stop (the state the handlers share
+//! is in `state`).
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -13,13 +14,12 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use crate::EspOptions;
-use crate::keys::{self, EspKeys};
+use crate::keys;
 use crate::ledger::Ledger;
 use crate::pending::{Outbox, Transactions};
+use crate::state::{Esp, MAX_BODY_BYTES, Shared, unix_now};
 use crate::{files, flow, pages, revocation};
 
-/// Largest form post read (a request with five hashes and its signature is a few KB).
-pub const MAX_BODY_BYTES: usize = 1 << 20;
 /// Most `txn` values remembered; a full record refuses new requests rather than forget.
 const MAX_SEEN_TXNS: usize = 200_000;
 /// Most issued certificates remembered for OCSP.
@@ -29,31 +29,6 @@ const MAX_ISSUED: usize = 200_000;
 const ISSUED_RETENTION: Duration = Duration::from_secs(90 * 24 * 3600);
 /// How long a stop waits for open connections before it drops them.
 const STOP_GRACE: Duration = Duration::from_secs(5);
-
-/// Everything the handlers share.
-pub struct Esp {
-    pub options: EspOptions,
-    /// Base URL announced in certificates, without a trailing slash.
-    pub public_url: String,
-    pub keys: EspKeys,
-    pub transactions: Mutex<Transactions>,
-    pub outbox: Mutex<Outbox>,
-    /// `"<aspId> <txn>"` of every accepted request.
-    pub seen_txns: Mutex<Ledger>,
-    /// Hex serial numbers of issued signer certificates.
-    pub issued: Mutex<Ledger>,
-}
-
-pub type Shared = Arc<Esp>;
-
-/// A poisoned lock only means another request panicked mid-way; the data stays usable.
-pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-pub fn unix_now() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
-}
 
 /// A `txn` can only come back while its `ts` is within the window of the ESP's clock, that is
 /// at most two windows after it was first seen: older records protect nothing. An hour more

@@ -72,7 +72,8 @@ pub async fn render_page(pdf: &[u8], page: usize) -> Result<Vec<u8>, String> {
         .await
         .map_err(|_| "the preview is busy; try again in a moment".to_string())?
         .map_err(|_| "the preview is not available".to_string())?;
-    let root = std::env::temp_dir().join(format!("signet-preview-{}", signet_services::secrets::random_token(12)));
+    let root =
+        std::env::temp_dir().join(format!("signet-preview-{}", signet_services::platform::secrets::random_token(12)));
     let png_path = root.with_extension("png");
     let outcome = run_pdftoppm(pdf, page, &root).await;
     let png = match outcome {

@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
-use signet_services::applications;
+use signet_services::integrations::applications;
 use signet_services::records::ApplicationRow;
 use utoipa::ToSchema;
 

@@ -84,7 +84,7 @@ pub async fn list(
     ApiQuery(query): ApiQuery<AuditQuery>,
 ) -> ApiResult<Json<Vec<AuditEntryView>>> {
     let (after_seq, limit) = (query.after_seq.unwrap_or(0), query.limit.unwrap_or(100));
-    let entries = signet_services::audit::entries(&state.services, &auth.caller(), after_seq, limit).await?;
+    let entries = signet_services::platform::audit::entries(&state.services, &auth.caller(), after_seq, limit).await?;
     Ok(Json(entries.into_iter().map(AuditEntryView::from).collect()))
 }
 
@@ -99,7 +99,7 @@ pub async fn list(
     )
 )]
 pub async fn verify(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<AuditVerification>> {
-    let (entries, outcome) = signet_services::audit::verify(&state.services, &auth.caller()).await?;
+    let (entries, outcome) = signet_services::platform::audit::verify(&state.services, &auth.caller()).await?;
     let (broken_at, reason) = match outcome {
         Ok(()) => (None, None),
         Err(ChainBreak { seq, reason }) => (Some(seq), Some(reason)),

@@ -8,8 +8,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
+use signet_services::people::sessions::{self, Rotation};
 use signet_services::records::PrincipalCredentials;
-use signet_services::sessions::{self, Rotation};
 use utoipa::ToSchema;
 
 use signet_http::AppState;
@@ -116,7 +116,7 @@ async fn grant(state: &AppState, ip: IpAddr, request: &TokenRequest) -> ApiResul
         }
         "sso_code" => {
             let code = request.code.as_deref().ok_or_else(|| missing("code"))?;
-            match signet_services::sso::redeem(&state.services, code).await? {
+            match signet_services::people::sso::redeem(&state.services, code).await? {
                 Some(account) => issue_new_session(state, &account, PrincipalKind::User).await,
                 None => Err(ApiError::new(HttpCode::InvalidGrant, "this sign-in code has expired or was already used")),
             }
@@ -128,9 +128,9 @@ async fn grant(state: &AppState, ip: IpAddr, request: &TokenRequest) -> ApiResul
     }
 }
 
-/// Admits one login attempt (see [`signet_services::limits::admit_attempt`]).
+/// Admits one login attempt (see [`signet_services::platform::limits::admit_attempt`]).
 async fn admit_attempt(state: &AppState, account_key: &str, ip: IpAddr) -> ApiResult<String> {
-    Ok(signet_services::limits::admit_attempt(&state.services, account_key, ip).await?)
+    Ok(signet_services::platform::limits::admit_attempt(&state.services, account_key, ip).await?)
 }
 
 async fn client_credentials(state: &AppState, ip: IpAddr, client_id: &str, secret: &str) -> ApiResult<TokenResponse> {
@@ -149,7 +149,7 @@ async fn password_grant(
     password: &str,
     totp: Option<&str>,
 ) -> ApiResult<TokenResponse> {
-    use signet_services::login::{PasswordSignIn, sign_in_with_password};
+    use signet_services::people::login::{PasswordSignIn, sign_in_with_password};
     match sign_in_with_password(&state.services, ip, username, password, totp).await? {
         PasswordSignIn::Accepted(p) => issue_new_session(state, &p, PrincipalKind::User).await,
         // One refusal whatever was wrong, so that it never confirms the password; a client
@@ -162,7 +162,7 @@ async fn password_grant(
 }
 
 async fn otp_grant(state: &AppState, ip: IpAddr, username: &str, otp: &str) -> ApiResult<TokenResponse> {
-    match signet_services::login::sign_in_with_code(&state.services, ip, username, otp).await? {
+    match signet_services::people::login::sign_in_with_code(&state.services, ip, username, otp).await? {
         Some(p) => issue_new_session(state, &p, PrincipalKind::User).await,
         None => Err(ApiError::new(HttpCode::InvalidGrant, "wrong email or code")),
     }
@@ -316,7 +316,7 @@ pub async fn set_password(
     signet_http::extract::ApiJson(request): signet_http::extract::ApiJson<SetPasswordRequest>,
 ) -> ApiResult<StatusCode> {
     state.ip_limiter.check(ip)?;
-    signet_services::users::set_password(&state.services, &request.token, &request.password).await?;
+    signet_services::people::users::set_password(&state.services, &request.token, &request.password).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -362,7 +362,7 @@ pub async fn login_modes(
 ) -> ApiResult<Json<UserLoginModes>> {
     state.ip_limiter.check(ip)?;
     checked_email("emailId", &request.email_id, 100)?;
-    let options = signet_services::login::login_options(&state.services, &request.email_id).await?;
+    let options = signet_services::people::login::login_options(&state.services, &request.email_id).await?;
     let providers = options.provider.iter().map(|p| {
         crate::routes::users::provider_view(
             &state,
@@ -421,7 +421,7 @@ pub async fn check_auth(
         3 => LoginMode::Sso,
         _ => return Err(ApiError::from(Error::field("loginType", "must be 1 (password), 2 (e-mail code) or 3 (SSO)"))),
     };
-    let available = signet_services::login::login_options(&state.services, &email).await?.modes.contains(&mode);
+    let available = signet_services::people::login::login_options(&state.services, &email).await?.modes.contains(&mode);
     Ok(Json(CheckAuthResponse { login_type, available }))
 }
 
@@ -453,7 +453,7 @@ pub async fn check_account(
 ) -> ApiResult<(StatusCode, Json<CheckAccountResponse>)> {
     state.ip_limiter.check(ip)?;
     checked_email("emailID", &request.email_id, 254)?;
-    signet_services::login::check_account(&state.services, ip, &request.email_id).await?;
+    signet_services::people::login::check_account(&state.services, ip, &request.email_id).await?;
     let message = "If an account with this address exists, a sign-in code or a link to set the password is on its way.";
     Ok((StatusCode::ACCEPTED, Json(CheckAccountResponse { message: message.into() })))
 }
@@ -494,7 +494,13 @@ pub async fn authorize_app(
     bounded("appName", &request.app_name, 100)?;
     bounded("secretKey", &request.secret_key, 200)?;
     let account_key = admit_attempt(&state, &format!("app:{}", request.app_name.to_lowercase()), ip).await?;
-    match signet_services::applications::authorize(&state.services, &request.app_name, &request.secret_key).await? {
+    match signet_services::integrations::applications::authorize(
+        &state.services,
+        &request.app_name,
+        &request.secret_key,
+    )
+    .await?
+    {
         Some(p) => {
             sessions::clear_failures(&state.services, &account_key).await?;
             issue_new_session(&state, &p, PrincipalKind::Client).await.map(Json)
@@ -568,7 +574,7 @@ pub async fn free_trial(
             return Err(ApiError::from(Error::field(field, "is not accepted: sign up with isSSO and ssoProvider")));
         }
     }
-    let trial = signet_services::trial::FreeTrial {
+    let trial = signet_services::people::trial::FreeTrial {
         email: &request.email_id,
         password: &request.password,
         name: &request.name,
@@ -576,7 +582,7 @@ pub async fn free_trial(
         sso_provider: request.sso_provider.as_deref(),
         source: request.source.as_deref(),
     };
-    let redirect_url = signet_services::trial::sign_up(&state.services, &trial).await?;
+    let redirect_url = signet_services::people::trial::sign_up(&state.services, &trial).await?;
     let message = match redirect_url {
         Some(_) => "Confirm your address at your sign-in provider to start the trial.",
         None => "If this address can start a trial, a link to confirm it is on its way.",

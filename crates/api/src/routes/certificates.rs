@@ -1,13 +1,13 @@
 //! A user's own certificates and automated signing (`EnrollmentCertificateUploadRequest`,
 //! `CertificateResetRequest`, `AutomatedSigningData`); the rules are in
-//! `signet_services::certificates`.
+//! `signet_services::people::certificates`.
 
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
-use signet_services::certificates::{self, AutomatedSigningChange, Enrolment};
+use signet_services::people::certificates::{self, AutomatedSigningChange, Enrolment};
 use utoipa::ToSchema;
 
 use crate::routes::documents::BrowserInfo;

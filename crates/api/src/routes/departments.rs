@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use signet_domain::department::{self, DepartmentName};
 use signet_domain::paging::Page;
 use signet_domain::{DepartmentId, Error};
-use signet_services::departments;
+use signet_services::people::departments;
 use utoipa::{IntoParams, ToSchema};
 
 use signet_http::AppState;

@@ -7,8 +7,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
-use signet_services::documents::{self, DownloadRequest, Upload};
 use signet_services::records::DocumentRow;
+use signet_services::workflows::documents::{self, DownloadRequest, Upload};
 use utoipa::ToSchema;
 
 use signet_http::AppState;
@@ -95,7 +95,7 @@ pub struct DocumentDownloadRequest {
     pub browser_info: Option<BrowserInfo>,
 }
 
-pub use signet_services::documents::{MAX_BULK_DOCUMENTS, MAX_PAGES};
+pub use signet_services::workflows::documents::{MAX_BULK_DOCUMENTS, MAX_PAGES};
 
 fn uploaded(row: DocumentRow) -> UploadedDocument {
     UploadedDocument {

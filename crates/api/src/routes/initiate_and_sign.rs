@@ -18,10 +18,10 @@ use signet_http::AppState;
 use signet_http::auth::Auth;
 use signet_http::error::{ApiResult, ProblemDetails};
 use signet_http::extract::ApiJson;
-use signet_services::compose;
-use signet_services::documents::{check_pdf, decode_base64, document_name};
 use signet_services::stamps::StampRequest;
 use signet_services::verification::QrPlacement;
+use signet_services::workflows::compose;
+use signet_services::workflows::documents::{check_pdf, decode_base64, document_name};
 use signet_services::workflows::initiate::decode_attachments;
 use signet_services::workflows::placement::{self, PageRef, PlacedBox, Placement, SlotPages};
 use signet_services::workflows::quick_start::{self, Plan, QuickStart, StampOrder, Started};
@@ -622,7 +622,7 @@ fn optimized_documents(body: &OptimizedSignRequest) -> Result<Vec<compose::Docum
     for (i, d) in body.lst_document_details.iter().flatten().enumerate() {
         inputs.push(document_input(format!("lstDocumentDetails[{i}]"), d));
     }
-    if inputs.is_empty() || inputs.len() > signet_services::documents::MAX_BULK_DOCUMENTS {
+    if inputs.is_empty() || inputs.len() > signet_services::workflows::documents::MAX_BULK_DOCUMENTS {
         return Err(Error::field("lstDocumentDetails", "give 1 to 20 documents with fileData"));
     }
     Ok(inputs)

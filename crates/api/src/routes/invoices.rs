@@ -11,7 +11,7 @@ use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_domain::invoice::{self, InvoiceKind, PartyInput};
-use signet_services::invoices::{self as service, IssuedDocument, ListInput, WorkflowInvoices};
+use signet_services::billing::invoices::{self as service, IssuedDocument, ListInput, WorkflowInvoices};
 use signet_services::records::BillingProfileRow;
 use time::format_description::well_known::Rfc3339;
 use time::{OffsetDateTime, UtcOffset};
@@ -330,7 +330,7 @@ fn profile_dto(row: BillingProfileRow) -> BillingProfile {
     )
 )]
 pub async fn get_billing_profile(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<BillingProfile>> {
-    let row = signet_services::invoices::billing_profile(&state.services, &auth.caller())
+    let row = signet_services::billing::invoices::billing_profile(&state.services, &auth.caller())
         .await?
         .ok_or(Error::not_found("billing profile"))?;
     Ok(Json(profile_dto(row)))

@@ -7,7 +7,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_services::menus;
+use signet_services::people::menus;
 use signet_services::records::{Grantee, MenuRow};
 use utoipa::ToSchema;
 

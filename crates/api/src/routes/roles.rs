@@ -69,7 +69,7 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
         built_in: true,
         permissions: names(Permission::ALL.iter().copied().filter(|p| role.allows(*p))),
     });
-    let own = signet_services::roles::list(&state.services, &auth.caller()).await?.into_iter().map(custom);
+    let own = signet_services::people::roles::list(&state.services, &auth.caller()).await?.into_iter().map(custom);
     Ok(Json(built_in.chain(own).collect()))
 }
 
@@ -93,7 +93,8 @@ pub async fn create(
     if body.permissions.len() > 6 {
         return Err(ApiError::from(Error::field("permissions", "at most 6")));
     }
-    let row = signet_services::roles::create(&state.services, &auth.caller(), &body.name, &body.permissions).await?;
+    let row =
+        signet_services::people::roles::create(&state.services, &auth.caller(), &body.name, &body.permissions).await?;
     Ok((StatusCode::CREATED, Json(custom(row))))
 }
 
@@ -111,6 +112,6 @@ pub async fn create(
     )
 )]
 pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    signet_services::roles::delete(&state.services, &auth.caller(), id).await?;
+    signet_services::people::roles::delete(&state.services, &auth.caller(), id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_domain::paging::Page;
 use signet_domain::sales::{BILLING_CYCLES, LeadInput, PushInput, ReferralInput, SUBSCRIPTION_MODES};
+use signet_services::billing::sales as service;
 use signet_services::records::{LeadFilter, LeadRow, ReferralRow};
-use signet_services::sales as service;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
 use utoipa::{IntoParams, ToSchema};
 

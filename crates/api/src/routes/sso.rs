@@ -7,8 +7,8 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
+use signet_services::people::sso;
 use signet_services::records::SsoProviderRow;
-use signet_services::sso;
 use utoipa::ToSchema;
 
 use signet_http::AppState;
@@ -16,7 +16,7 @@ use signet_http::auth::Auth;
 use signet_http::error::{ApiResult, ProblemDetails};
 use signet_http::extract::{ApiJson, ApiPath};
 
-// The OpenAPI patterns below state exactly the rules `signet_services::sso` checks.
+// The OpenAPI patterns below state exactly the rules `signet_services::people::sso` checks.
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -158,7 +158,7 @@ pub async fn create(
     responses((status = 200, description = "The tenant's single sign-on providers", body = Vec<SsoProvider>))
 )]
 pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Vec<SsoProvider>>> {
-    let rows = signet_services::sso::providers(&state.services, &auth.caller()).await?;
+    let rows = signet_services::people::sso::providers(&state.services, &auth.caller()).await?;
     Ok(Json(rows.into_iter().map(|(row, domains)| view(&state, row, domains)).collect()))
 }
 

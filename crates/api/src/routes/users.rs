@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_domain::paging::Page;
 use signet_domain::user::{UserInput, UserKind, UserStatus};
+use signet_services::people::users;
 use signet_services::records::{UserFilter, UserRow, UserSort};
-use signet_services::users;
 use signet_services::workflows::initiate::parse_time;
 use utoipa::ToSchema;
 
@@ -855,7 +855,7 @@ pub fn provider_view(
     (id, name, display_name, disabled): (i64, &str, &str, bool),
     email: Option<&str>,
 ) -> ExternalLoginProvider {
-    let start = signet_services::sso::start_url(&state.services, id);
+    let start = signet_services::people::sso::start_url(&state.services, id);
     let url = match email {
         Some(email) => format!("{start}?{}", serde_urlencoded::to_string([("login_hint", email)]).unwrap_or_default()),
         None => start,
@@ -897,7 +897,7 @@ pub async fn manage_info(State(state): State<AppState>, auth: Auth) -> ApiResult
         signet_domain::user::LoginMode::Sso => None,
         mode => Some(mode.as_str().to_string()),
     };
-    let linked = signet_services::sso::identities(&state.services, &auth.caller()).await?;
+    let linked = signet_services::people::sso::identities(&state.services, &auth.caller()).await?;
     let external = linked
         .iter()
         .map(|link| provider_view(&state, (link.provider_id, &link.name, &link.display_name, link.disabled), None))
@@ -941,7 +941,7 @@ pub struct TotpCodeRequest {
     )
 )]
 pub async fn totp_enrol(State(state): State<AppState>, auth: Auth) -> ApiResult<(StatusCode, Json<TotpEnrolment>)> {
-    let enrolment = signet_services::totp::enrol(&state.services, &auth.caller()).await?;
+    let enrolment = signet_services::people::totp::enrol(&state.services, &auth.caller()).await?;
     Ok((StatusCode::CREATED, Json(TotpEnrolment { secret: enrolment.secret, otpauth_uri: enrolment.uri })))
 }
 
@@ -963,7 +963,7 @@ pub async fn totp_confirm(
     auth: Auth,
     ApiJson(body): ApiJson<TotpCodeRequest>,
 ) -> ApiResult<StatusCode> {
-    signet_services::totp::confirm(&state.services, &auth.caller(), &body.code).await?;
+    signet_services::people::totp::confirm(&state.services, &auth.caller(), &body.code).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -985,7 +985,7 @@ pub async fn totp_disable(
     auth: Auth,
     ApiJson(body): ApiJson<TotpCodeRequest>,
 ) -> ApiResult<StatusCode> {
-    signet_services::totp::disable(&state.services, &auth.caller(), &body.code).await?;
+    signet_services::people::totp::disable(&state.services, &auth.caller(), &body.code).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -1002,6 +1002,6 @@ pub async fn totp_disable(
     )
 )]
 pub async fn totp_reset(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    signet_services::totp::reset(&state.services, &auth.caller(), user_id(id)?).await?;
+    signet_services::people::totp::reset(&state.services, &auth.caller(), user_id(id)?).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -6,8 +6,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::WebhookId;
+use signet_services::integrations::webhooks;
 use signet_services::records::{DeliveryRow, WebhookRow};
-use signet_services::webhooks;
 use utoipa::ToSchema;
 
 use signet_http::AppState;

@@ -117,11 +117,11 @@ impl JwtKeys {
         let candidate = Ed25519KeyPair::generate().map_err(Error::internal)?;
         let pkcs8 = candidate.to_pkcs8().map_err(Error::internal)?;
         let candidate_row = SigningKeyRow {
-            kid: signet_services::secrets::random_token(9),
+            kid: signet_services::platform::secrets::random_token(9),
             private_der: pkcs8.as_ref().to_vec(),
             public_raw: candidate.public_key().as_ref().to_vec(),
         };
-        let row = signet_services::keys::shared_key(services, PURPOSE, &candidate_row).await?;
+        let row = signet_services::platform::keys::shared_key(services, PURPOSE, &candidate_row).await?;
         let public_x = URL_SAFE_NO_PAD.encode(&row.public_raw);
         Ok(JwtKeys {
             verified: VerifiedCache { entries: std::sync::Mutex::new(std::collections::HashMap::new()) },
@@ -155,7 +155,7 @@ impl JwtKeys {
             exp: now + self.ttl_secs,
             iat: now,
             nbf: now,
-            jti: signet_services::secrets::random_token(16),
+            jti: signet_services::platform::secrets::random_token(16),
             typ: TOKEN_TYPE.into(),
             stamp: stamp.to_string(),
         };

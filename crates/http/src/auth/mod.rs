@@ -101,7 +101,7 @@ impl Auth {
         stamp: &str,
         ip: std::net::IpAddr,
     ) -> Result<Auth, ApiError> {
-        let access = signet_services::sessions::current_access(&app.services, tenant_id, principal_id, stamp)
+        let access = signet_services::people::sessions::current_access(&app.services, tenant_id, principal_id, stamp)
             .await?
             .ok_or_else(|| ApiError::new(HttpCode::InvalidToken, "the access token has been revoked"))?;
         Ok(Auth { tenant_id, principal_id, kind, ip, access })

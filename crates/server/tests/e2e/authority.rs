@@ -155,7 +155,7 @@ const OPERATIONS: [(&str, Rule, Answer, bool); 88] = {
 
 /// Calls `operation` as `caller`; only whether and how it was refused matters here.
 async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixture) -> Result<(), Error> {
-    use signet_services::*;
+    use signet_services::{billing::*, integrations::*, people::*, platform::*, workflows::*, *};
     let (missing_workflow, missing_document) = (WorkflowId::from(MISSING), DocumentId::from(MISSING));
     let nobody = UserInput::default();
     let no_provider = sso::ProviderInput {
@@ -287,7 +287,7 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         }
         "exports.workflows" => export(exports::Dataset::Workflows).await,
         "exports.audit_events" => export(exports::Dataset::AuditEvents).await,
-        "audit.principal_names" => signet_services::audit::principal_names(svc, caller, &[]).await.map(drop),
+        "audit.principal_names" => signet_services::platform::audit::principal_names(svc, caller, &[]).await.map(drop),
         "exports.users" => export(exports::Dataset::Users).await,
         "lots.choices" => bulk::lots::choices(svc, caller, None).await.map(drop),
         "lots.create" => bulk::lots::create(svc, caller, "", MISSING, &[]).await.map(drop),
@@ -337,8 +337,9 @@ async fn make_fixture(app: &TestApp, tenant: &signet_server::provision::Provisio
     let admin = caller(tenant, tenant.admin_user_id, Access::builtin(Role::Administrator));
     let (token, _) =
         signet_services::gateway::admin::create_authtoken(svc, &admin, Some("ERP")).await.expect("authtoken");
-    let menu =
-        signet_services::menus::create_activity(svc, &admin, 0, &format!("Loans {}", token.id)).await.expect("menu");
+    let menu = signet_services::people::menus::create_activity(svc, &admin, 0, &format!("Loans {}", token.id))
+        .await
+        .expect("menu");
     let template = loan_template(svc, &admin).await;
     Fixture {
         admin_user_id: tenant.admin_user_id,
@@ -349,10 +350,10 @@ async fn make_fixture(app: &TestApp, tenant: &signet_server::provision::Provisio
 }
 
 /// A two-page loan agreement (ReportLab's PDF), checked as an upload.
-fn loan_pdf() -> signet_services::documents::CheckedPdf {
+fn loan_pdf() -> signet_services::workflows::documents::CheckedPdf {
     use signet_testkit::pdf::{Page, reportlab_pdf};
     let pdf = reportlab_pdf(&[Page::text("Loan agreement"), Page::text("Borrower signs below")]);
-    signet_services::documents::check_pdf("document", "loan.pdf".into(), pdf).expect("a PDF")
+    signet_services::workflows::documents::check_pdf("document", "loan.pdf".into(), pdf).expect("a PDF")
 }
 
 /// A template keeping the loan agreement, with the borrower's signature and a loan number.
@@ -426,13 +427,16 @@ async fn an_inbox_holds_only_the_callers_own_signatures() {
     let ours = app.tenant("Inbox Bank").await;
     let svc = &app.state.services;
     let admin = caller(&ours, ours.admin_user_id, Access::builtin(Role::Administrator));
-    let waiting = signet_services::inbox::waiting(svc, &admin).await.expect("waiting");
+    let waiting = signet_services::workflows::inbox::waiting(svc, &admin).await.expect("waiting");
     assert!(waiting.due.is_empty() && waiting.lots.is_empty());
-    let missing = signet_services::inbox::own_turn(svc, &admin, SignatoryId::from(MISSING)).await;
+    let missing = signet_services::workflows::inbox::own_turn(svc, &admin, SignatoryId::from(MISSING)).await;
     assert_eq!(missing.err().map(|e| e.code()), Some(ErrorCode::NotFound));
     let client = Caller { is_user: false, ..admin };
-    assert!(signet_services::inbox::waiting(svc, &client).await.expect("client").due.is_empty());
-    assert_eq!(signet_services::users::me(svc, &client).await.err().map(|e| e.code()), Some(ErrorCode::NotFound));
+    assert!(signet_services::workflows::inbox::waiting(svc, &client).await.expect("client").due.is_empty());
+    assert_eq!(
+        signet_services::people::users::me(svc, &client).await.err().map(|e| e.code()),
+        Some(ErrorCode::NotFound)
+    );
 }
 
 on_both_backends!(managing_a_person_depends_on_whom_and_whose);
@@ -448,7 +452,7 @@ on_both_backends!(managing_a_person_depends_on_whom_and_whose);
 async fn managing_a_person_depends_on_whom_and_whose(backend: Backend) {
     use signet_domain::access::CUSTOM_ROLE_BASE;
     use signet_domain::authority::people::may_manage;
-    use signet_services::{roles, totp, users};
+    use signet_services::{people::roles, people::totp, people::users};
     let app = spawn(backend).await;
     let ours = app.tenant("People Bank").await;
     let theirs = app.tenant("Far Bank").await;
@@ -533,7 +537,7 @@ async fn managing_a_person_depends_on_whom_and_whose(backend: Backend) {
 /// template leaves the templates offered on send and cannot start a workflow, yet stays readable
 /// with its document; another tenant's administrator meets every template as a missing one.
 async fn templates_are_changed_by_their_maker_and_archived_ones_are_not_sent(backend: Backend) {
-    use signet_services::{menus, users, workflows::templates};
+    use signet_services::{people::menus, people::users, workflows::templates};
     let app = spawn(backend).await;
     let ours = app.tenant("Template Bank").await;
     let theirs = app.tenant("Other Template Bank").await;

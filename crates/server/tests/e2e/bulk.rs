@@ -353,7 +353,8 @@ async fn lots_and_lot_signing_refuse_what_they_cannot_do(backend: Backend) {
         ..UserInput::default()
     };
     let admin = as_role(s.officer_id, Role::Administrator);
-    let colleague = signet_services::users::create_internal(svc, &admin, &input).await.expect("colleague").user.id;
+    let colleague =
+        signet_services::people::users::create_internal(svc, &admin, &input).await.expect("colleague").user.id;
     assert!(
         signet_services::bulk::lots::get(svc, &as_role(s.officer_id, Role::Signer), lot_id).await.is_ok(),
         "signer"

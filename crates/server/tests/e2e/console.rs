@@ -2516,7 +2516,7 @@ async fn a_kept_template(app: &TestApp, tenant: &signet_server::provision::Provi
         signet_testkit::pdf::Page::text("Loan agreement"),
         signet_testkit::pdf::Page::text("Borrower signs below"),
     ]);
-    let checked = signet_services::documents::check_pdf("document", "loan.pdf".into(), pdf).expect("a PDF");
+    let checked = signet_services::workflows::documents::check_pdf("document", "loan.pdf".into(), pdf).expect("a PDF");
     let definition: templates::TemplateDefinition = serde_json::from_value(json!({"fields": [
         {"signatory": 1, "page": 2, "left": 72, "top": 600, "width": 160, "height": 50},
         {"signatory": 1, "kind": "text", "label": "Loan number", "page": 1, "left": 72, "top": 120, "width": 160, "height": 20}

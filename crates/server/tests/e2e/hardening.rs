@@ -231,7 +231,7 @@ async fn a_sealing_certificate_near_its_end_is_renewed_before_it_seals(backend: 
         private_der: old.key_pkcs8_der.clone(),
         public_raw: old.cert_der.clone(),
     };
-    let purpose = signet_services::seals::purpose(tenant.tenant_id);
+    let purpose = signet_services::platform::seals::purpose(tenant.tenant_id);
     let store = &app.store;
     match store.signing_key(&purpose).await.expect("read") {
         Some(current) => store.signing_key_replace(&purpose, &current.kid, &old_row).await.expect("replace"),

@@ -576,7 +576,7 @@ async fn a_trial_starts_once_the_sign_up_provider_proves_the_address(backend: Ba
         config.listen = format!("127.0.0.1:{port}");
         config.outbound_allow_private = true;
         config.free_trial = true;
-        config.sso_signup_providers = vec![signet_services::config::SignupProvider {
+        config.sso_signup_providers = vec![signet_services::platform::config::SignupProvider {
             name: "testidp".into(),
             display_name: "Test IdP".into(),
             issuer,

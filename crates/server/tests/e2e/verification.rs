@@ -501,7 +501,10 @@ async fn a_qr_code_on_the_document_leads_to_its_verification_page(backend: Backe
     let text = page.text().await.expect("text");
     assert!(text.contains("Sanction letter.pdf") && text.contains("1 signature(s), all valid"), "{text}");
     assert!(text.contains("Officer Bank") && text.contains("Electronic signature, sealed by Signet"), "{text}");
-    assert!(text.contains(&signet_services::documents::sha256_hex(&signed)), "the kept version's fingerprint");
+    assert!(
+        text.contains(&signet_services::workflows::documents::sha256_hex(&signed)),
+        "the kept version's fingerprint"
+    );
 
     // The customer signs: the same code now shows both signatures.
     let link = started["signingUrls"][0]["url"].as_str().unwrap_or_else(|| panic!("a signing link in {started}"));

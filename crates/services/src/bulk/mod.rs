@@ -91,7 +91,7 @@ fn report_url(svc: &Services, public_id: &str) -> String {
 
 /// A new job's public id (its address): unguessable.
 pub fn new_public_id() -> String {
-    format!("job_{}", crate::secrets::random_token(12))
+    format!("job_{}", crate::platform::secrets::random_token(12))
 }
 
 /// The job, if it is the caller's tenant's and the caller may follow it: whoever started it,
@@ -192,7 +192,7 @@ pub(super) async fn announce(svc: &Services, job_id: i64) -> Result<(), Error> {
     let record = completion(svc, &ended, progress);
     let tenant = TenantId::from(ended.tenant_id);
     let message_id = format!("msg_{}", ended.public_id);
-    crate::webhooks::publish(svc, tenant, &message_id, "bulk.completed", serde_json::to_value(&record)?)
+    crate::integrations::webhooks::publish(svc, tenant, &message_id, "bulk.completed", serde_json::to_value(&record)?)
         .await
         .map_err(Error::internal)?;
     Ok(())

@@ -17,9 +17,9 @@ use signet_domain::{DocumentId, Error, FieldErrors, TenantId, WorkflowId};
 use signet_store::{BulkItemRow, BulkJobRow, NewBulkJob};
 
 use super::{JobStatus, Outcome, new_public_id, status};
-use crate::documents::{check_pdf, store_document};
-use crate::heavy::Share;
-use crate::sheets::SheetBudget;
+use crate::platform::heavy::Share;
+use crate::platform::sheets::SheetBudget;
+use crate::workflows::documents::{check_pdf, store_document};
 use crate::workflows::initiate::{InitiateWorkflow, start as initiate_checked, validate};
 use crate::{Caller, Services};
 
@@ -229,8 +229,8 @@ fn read_file(data: &str, budget: SheetBudget) -> Result<Table, Error> {
     }
     let bytes =
         STANDARD.decode(data.trim()).map_err(|_| Error::field("fileData", "must be base64 of a CSV or XLSX file"))?;
-    let table = if crate::sheets::is_xlsx(&bytes) {
-        crate::sheets::read_first_sheet(&bytes, LIMITS, budget)
+    let table = if crate::platform::sheets::is_xlsx(&bytes) {
+        crate::platform::sheets::read_first_sheet(&bytes, LIMITS, budget)
     } else {
         let text =
             String::from_utf8(bytes).map_err(|_| Error::field("fileData", "must be UTF-8 text (CSV) or XLSX"))?;

@@ -18,11 +18,11 @@ use signet_signing::LocalKeySigner;
 use signet_store::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
 use time::OffsetDateTime;
 
-use crate::config::Config;
 use crate::gateway::vault::Vault;
-use crate::heavy::Share;
-use crate::keys::KeyPairDer;
-use crate::{Services, secrets};
+use crate::platform::config::Config;
+use crate::platform::heavy::Share;
+use crate::platform::keys::KeyPairDer;
+use crate::{Services, platform::secrets};
 
 pub mod dispatch;
 

@@ -557,7 +557,7 @@ pub async fn start(
         input.to_date = Some(rfc3339(asked));
     }
     let job = NewExportJob {
-        public_id: format!("exp_{}", crate::secrets::random_token(12)),
+        public_id: format!("exp_{}", crate::platform::secrets::random_token(12)),
         tenant_id: caller.tenant_id,
         dataset: dataset.as_str(),
         format: spec.format.as_str(),

@@ -6,7 +6,7 @@ use signet_domain::access::Permission;
 use signet_domain::{Error, now_millis};
 use signet_store::{AuthtokenRow, GatewaySettings, TransactionRow};
 
-use crate::{Caller, Services, secrets};
+use crate::{Caller, Services, platform::secrets};
 
 /// The file types a tenant can take through the gateway.
 pub const FILE_TYPES: [&str; 4] = ["PDF", "XML", "DATA", "HASH"];

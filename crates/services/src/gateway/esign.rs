@@ -25,7 +25,7 @@ use super::seal::{esign_completion_options, esign_pdf_options};
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 use crate::Services;
 use crate::esign::{EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, open_pending, send, take};
-use crate::heavy::Share;
+use crate::platform::heavy::Share;
 
 /// What the answer completes, sealed under the `txn`'s secret.
 #[derive(Serialize, Deserialize)]

@@ -90,7 +90,7 @@ impl Intake {
         if self.strikes_allowed == 0 {
             return;
         }
-        let address = crate::limits::address_key(address);
+        let address = crate::platform::limits::address_key(address);
         let mut strikes = self.strikes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let now = Instant::now();
         if !self.room_for(&mut strikes, address, now) {
@@ -119,7 +119,7 @@ impl Intake {
         if self.strikes_allowed == 0 {
             return false;
         }
-        let address = crate::limits::address_key(address);
+        let address = crate::platform::limits::address_key(address);
         let mut strikes = self.strikes.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if !self.room_for(&mut strikes, address, Instant::now()) {
             return true;

@@ -16,8 +16,8 @@ use signet_store::NewTransaction;
 use time::OffsetDateTime;
 
 use super::vault::Vault;
-use crate::heavy::Share;
-use crate::{Services, secrets};
+use crate::platform::heavy::Share;
+use crate::{Services, platform::secrets};
 
 /// Why a submission was not taken.
 pub enum Refused {
@@ -46,7 +46,7 @@ pub async fn submit(svc: &Services, ip: std::net::IpAddr, params: RawParams) -> 
     // The JSON is parsed once, here, and every later step reads the parsed object.
     let opened = svc
         .heavy
-        .run(Share::GatewayIntake(crate::limits::address_key(ip)), move || {
+        .run(Share::GatewayIntake(crate::platform::limits::address_key(ip)), move || {
             let mut opened = open_request(&params, &key, OffsetDateTime::now_utc(), window).ok()?;
             let json = std::mem::take(&mut opened.payload_json);
             Some((PayloadObject::parse(&json), opened))

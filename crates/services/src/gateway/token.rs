@@ -24,8 +24,8 @@ use signet_signing::{PreparedPdf, SignatureOrCms};
 
 use super::seal::{Mark, token_pdf_options};
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
-use crate::heavy::Share;
-use crate::{Services, secrets};
+use crate::platform::heavy::Share;
+use crate::{Services, platform::secrets};
 
 /// Why a token step was not taken; the text is for the signer.
 #[derive(Debug)]

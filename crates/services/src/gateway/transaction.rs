@@ -15,8 +15,8 @@ use signet_store::{TransactionOutcome, TransactionRow};
 
 use super::seal::{Mark, SealPolicy, seal_hashes, seal_pdf};
 use super::vault::Vault;
-use crate::heavy::Share;
-use crate::{Services, secrets};
+use crate::platform::heavy::Share;
+use crate::{Services, platform::secrets};
 
 /// How long after completion a repeated submission from the signer's link is answered with the
 /// kept result again.
@@ -125,7 +125,7 @@ pub(super) async fn finish(
 /// How the tenant's seals are made: the TSA, the outbound policy, the zone of the appearance's date.
 pub(super) async fn seal_policy(svc: &Services, tenant_id: signet_domain::TenantId) -> SealPolicy {
     let http = svc.config.outbound_http();
-    let zone = crate::organisation::zone_of(svc, tenant_id).await;
+    let zone = crate::people::organisation::zone_of(svc, tenant_id).await;
     SealPolicy { tsa_url: svc.config.tsa_url.clone(), http, zone }
 }
 

@@ -16,8 +16,8 @@ use signet_domain::stamp::{
 use signet_domain::{Error, FieldErrors, TenantId, now_millis};
 use signet_store::{ArticleEditRow, NewStamp, StampFilter, StampRow, StampSettings, StockRow};
 
-use crate::documents::{CheckedPdf, check_pdf, decode_base64};
-use crate::heavy::Share;
+use crate::platform::heavy::Share;
+use crate::workflows::documents::{CheckedPdf, check_pdf, decode_base64};
 use crate::{Caller, Services};
 
 mod held;
@@ -121,7 +121,7 @@ async fn put_certificates(
 ) -> Result<Vec<(usize, BlobKey)>, Error> {
     let mut keys: Vec<(usize, BlobKey)> = Vec::with_capacity(certificates.len());
     for certificate in certificates {
-        let file = format!("certificate-{}.pdf", crate::secrets::random_token(12));
+        let file = format!("certificate-{}.pdf", crate::platform::secrets::random_token(12));
         let key = BlobKey::new(["tenant", &tenant_id.to_string(), "stamps", &file])?;
         if let Err(error) = svc.blob.put(&key, Bytes::from(certificate.bytes)).await {
             for (_, written) in &keys {
@@ -550,7 +550,7 @@ fn provider_order(
 /// Reserves certificates that make up the request's duty (`out_of_stock` otherwise, and then
 /// nothing is held).
 pub async fn reserve(svc: &Services, tenant_id: TenantId, request: StampRequest) -> Result<Held, Error> {
-    let reservation = crate::secrets::random_token(16);
+    let reservation = crate::platform::secrets::random_token(16);
     let until = now_millis() + RESERVATION_MS;
     let stamps = svc.store.reserve_stamps(tenant_id, &request.state_code, request.duty, &reservation, until).await?;
     Ok(Held::new(reservation, stamps, request))
@@ -649,10 +649,10 @@ pub async fn run_low_stock_job(svc: &Services, job: &signet_store::ClaimedJob) -
         "available": alert.available, "threshold": alert.threshold, "at": alert.at,
     });
     let message_id = format!("msg_stamps_{}", job.id);
-    crate::webhooks::publish(svc, alert.tenant_id, &message_id, "stamps.low_stock", data).await?;
+    crate::integrations::webhooks::publish(svc, alert.tenant_id, &message_id, "stamps.low_stock", data).await?;
     let settings = svc.store.stamp_settings(alert.tenant_id).await.map_err(|e| e.to_string())?;
     for email in settings.alert_emails {
-        let mail = crate::mail::Mail {
+        let mail = crate::platform::mail::Mail {
             to_email: email.clone(),
             to_name: String::new(),
             subject: format!("Low stamp paper stock: {state} Rs {}", alert.denomination),
@@ -664,7 +664,7 @@ pub async fn run_low_stock_job(svc: &Services, job: &signet_store::ClaimedJob) -
             html: None,
             attachments: Vec::new(),
         };
-        crate::mail::enqueue(&svc.store, &mail, Some(format!("{message_id}:{email}")))
+        crate::platform::mail::enqueue(&svc.store, &mail, Some(format!("{message_id}:{email}")))
             .await
             .map_err(|e| e.to_string())?;
     }

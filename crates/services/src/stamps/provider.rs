@@ -249,7 +249,7 @@ pub async fn obtain(svc: &Services, tenant_id: TenantId, actor: &Actor, order: P
     let mut stamps = Vec::with_capacity(issued.certificates.len());
     let mut written = Vec::with_capacity(issued.certificates.len());
     for certificate in &issued.certificates {
-        let file = format!("certificate-{}.pdf", crate::secrets::random_token(12));
+        let file = format!("certificate-{}.pdf", crate::platform::secrets::random_token(12));
         let key = BlobKey::new(["tenant", &tenant_id.to_string(), "stamps", &file])?;
         svc.blob.put(&key, bytes::Bytes::from(certificate.pdf.clone())).await.map_err(Error::internal)?;
         stamps.push(NewStamp {
@@ -259,7 +259,7 @@ pub async fn obtain(svc: &Services, tenant_id: TenantId, actor: &Actor, order: P
         });
         written.push(key);
     }
-    let reservation = crate::secrets::random_token(16);
+    let reservation = crate::platform::secrets::random_token(16);
     let recorded =
         svc.store.record_provider_stamps(tenant_id, &state_code, &stamps, &issued.reference, &reservation, actor).await;
     let rows = match recorded {

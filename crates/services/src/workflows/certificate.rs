@@ -13,7 +13,7 @@ use signet_signing::{PadesLevel, PdfSignOptions};
 use signet_store::{DocumentRow, SignatoryRow, WorkflowRow};
 
 use crate::Services;
-use crate::heavy::Share;
+use crate::platform::heavy::Share;
 
 /// An instant to the second in the organisation's zone, the zone named; `-` for none.
 fn when(zone: Zone, millis: Option<i64>) -> String {
@@ -32,7 +32,7 @@ pub async fn certificate_pdf(state: &Services, workflow: &WorkflowRow) -> Result
         .collect();
     let signatories = state.store.signatories(workflow).await?;
     let events = state.store.workflow_events(workflow).await?;
-    let zone = crate::organisation::zone_of(state, workflow.tenant_id).await;
+    let zone = crate::people::organisation::zone_of(state, workflow.tenant_id).await;
     let sender = sender_name(state, workflow).await?;
     let mut blocks = vec![summary_block(workflow, &tenant, &sender, &events, zone), Block::Heading("Documents".into())];
     let mut attachments = Vec::new();

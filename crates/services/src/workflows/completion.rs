@@ -46,7 +46,7 @@ pub async fn finish(state: &Services, tenant_id: TenantId, workflow_id: Workflow
 /// Makes and keeps the completion certificate (once; a concurrent second run keeps the first).
 async fn issue_certificate(state: &Services, workflow: &WorkflowRow) -> Result<(), Error> {
     let pdf = super::certificate::certificate_pdf(state, workflow).await?;
-    let file = format!("certificate-{}.pdf", crate::secrets::random_token(6));
+    let file = format!("certificate-{}.pdf", crate::platform::secrets::random_token(6));
     let key = BlobKey::new(["tenant", &workflow.tenant_id.to_string(), "workflows", &workflow.id.to_string(), &file])?;
     let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &pdf).as_ref());
     state.blob.put(&key, Bytes::from(pdf)).await?;

@@ -24,7 +24,7 @@ use super::session::SignerSession;
 use crate::Services;
 use crate::esign::{EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, open_pending, send, take};
 use crate::gateway::seal::Mark;
-use crate::heavy::Share;
+use crate::platform::heavy::Share;
 
 /// What the answer completes, sealed under the `txn`'s secret.
 #[derive(Serialize, Deserialize)]
@@ -76,7 +76,7 @@ pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs
     if documents.is_empty() || documents.len() > signet_esign::MAX_HASHES {
         return Err(EsignRefused::Gone("Aadhaar eSign signs one to five documents at a time."));
     }
-    let zone = crate::organisation::zone_of(svc, workflow.tenant_id).await;
+    let zone = crate::people::organisation::zone_of(svc, workflow.tenant_id).await;
     let values =
         super::sealing::field_values(signatory, &session.placement, inputs, zone).map_err(|error| match error {
             signet_domain::Error::Validation(fields) => {
@@ -118,7 +118,7 @@ async fn prepare(
     let pdf = svc.blob.get(&current).await.map_err(|e| EsignRefused::Internal(e.to_string()))?;
     let (placement, values, boxes) = (session.placement.clone(), values.to_vec(), boxes.to_vec());
     let mark = Mark::Typed { name: signatory.name.clone(), style: signet_signing::NameStyle::Plain };
-    let zone = crate::organisation::zone_of(svc, workflow.tenant_id).await;
+    let zone = crate::people::organisation::zone_of(svc, workflow.tenant_id).await;
     let owner = signatory.id.get();
     let mut opts = options(svc);
     opts.name = Some(signatory.name.clone());
@@ -246,7 +246,7 @@ async fn embed_one(
         .map_err(|cause| {
             Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
         })?;
-    let sha = crate::documents::sha256_hex(&bytes);
+    let sha = crate::workflows::documents::sha256_hex(&bytes);
     let key = version_key(&doc, document.base_version + 1)?;
     svc.blob.put(&key, Bytes::from(bytes)).await?;
     Ok((key, document_id, document.base_version, sha))

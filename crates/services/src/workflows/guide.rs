@@ -13,7 +13,7 @@ use signet_store::DocumentRow;
 use super::placement::{self, Placement};
 use super::session::SignerSession;
 use crate::Services;
-use crate::heavy::Share;
+use crate::platform::heavy::Share;
 
 /// Documents whose places are worked out for one page view; a workflow with more shows the
 /// rest as links only (the seal still signs them all).

@@ -15,7 +15,7 @@ use time::format_description::well_known::Rfc3339;
 
 use super::placement::Placement;
 use super::templates::{TemplateDefinition, placements};
-use crate::documents::{decode_base64, document_name};
+use crate::workflows::documents::{decode_base64, document_name};
 use crate::{Caller, Services};
 
 /// Largest attachment sent with a workflow.
@@ -354,7 +354,7 @@ async fn stamp_first_document(
             )
         })?;
     let bytes = svc.blob.get(&signet_blob::BlobKey::parse(&document.current_blob)?).await?.to_vec();
-    let pdf = crate::documents::CheckedPdf {
+    let pdf = crate::workflows::documents::CheckedPdf {
         name: document.name.clone(),
         sha256: document.current_sha256.clone(),
         pages: document.page_count,
@@ -364,7 +364,7 @@ async fn stamp_first_document(
     if added == 0 {
         return Ok(());
     }
-    let copy = crate::documents::store_document(
+    let copy = crate::workflows::documents::store_document(
         svc,
         tenant_id,
         actor,
@@ -451,9 +451,9 @@ pub async fn put_attachment_files(
 ) -> Result<Vec<NewWorkflowAttachment>, Error> {
     let mut stored: Vec<NewWorkflowAttachment> = Vec::with_capacity(attachments.len());
     for a in attachments {
-        let file = crate::secrets::random_token(16);
+        let file = crate::platform::secrets::random_token(16);
         let key = signet_blob::BlobKey::new(["tenant", &tenant_id.to_string(), "attachments", &file])?;
-        let sha256 = crate::documents::sha256_hex(&a.bytes);
+        let sha256 = crate::workflows::documents::sha256_hex(&a.bytes);
         let size_bytes = a.bytes.len() as i64;
         if let Err(error) = svc.blob.put(&key, bytes::Bytes::from(a.bytes)).await {
             remove_attachment_files(svc, &stored).await;
@@ -482,7 +482,7 @@ pub async fn remove_attachment_files(svc: &Services, stored: &[NewWorkflowAttach
 /// Creates the workflow in one transaction with its attachments (files written first); when
 /// the transaction fails, the files are removed again.
 pub async fn create_workflow(svc: &Services, new: &NewWorkflow<'_>, actor: &Actor) -> Result<CreatedWorkflow, Error> {
-    let allowed = crate::trial::allow(svc, new.tenant_id, crate::trial::Making::Workflow).await;
+    let allowed = crate::people::trial::allow(svc, new.tenant_id, crate::people::trial::Making::Workflow).await;
     let created = match allowed {
         Ok(()) => svc.store.create_workflow(new, actor).await,
         Err(refused) => Err(refused),

@@ -3,16 +3,21 @@
 //! starting one (`initiate`, `quick_start`, `templates`), what senders do to it (`actions`),
 //! reading it (`queries`), what signers do through their links (`signer`, `links`), placing
 //! and sealing signatures (`placement`, `sealing`), completion (`completion`, `certificate`),
-//! the signer's code by SMS before signing (`otp`), everyone's copy of the result (`copies`), and the event job with its notices (`events`,
-//! `notices`).
+//! the signer's code by SMS before signing (`otp`), everyone's copy of the result (`copies`),
+//! the event job with its notices (`events`, `notices`), the documents a workflow carries
+//! (`documents`: checked before they are stored; `compose`: filled and merged before anyone
+//! signs), and a person's own inbox of what waits for them (`inbox`).
 
 pub mod actions;
 pub mod certificate;
 pub mod completion;
+pub mod compose;
 pub mod copies;
+pub mod documents;
 pub mod esign;
 pub mod events;
 pub mod guide;
+pub mod inbox;
 pub mod initiate;
 pub mod links;
 pub mod notices;

@@ -1,5 +1,5 @@
 //! E-mails about a workflow: the invitation (and reminders) with the signer's personal link,
-//! also texted to a signer with a mobile number where SMS is configured (`crate::sms`), and
+//! also texted to a signer with a mobile number where SMS is configured (`crate::platform::sms`), and
 //! the outcome (completed, declined) to everyone involved. Sent only when the workflow
 //! asked for it (`sendMail`; `notifyCustomer` adds the completion notice); each is a queued
 //! job with a dedupe key, so a retried event never mails twice.
@@ -20,8 +20,8 @@ use signet_store::{SignatoryRow, WorkflowRow};
 
 use super::links::signer_url;
 use crate::Services;
-use crate::mail::{Mail, MailAttachment, enqueue};
-use crate::sms::{Purpose, SignerSms};
+use crate::platform::mail::{Mail, MailAttachment, enqueue};
+use crate::platform::sms::{Purpose, SignerSms};
 use signet_domain::audit::WorkflowEventJob;
 
 /// Whether the workflow e-mails its signers their invitations and reminders (`sendMail`).
@@ -54,7 +54,7 @@ struct Words {
 
 impl Words {
     async fn of(state: &Services, workflow: &WorkflowRow, lang: Lang) -> Words {
-        Words { lang, zone: crate::organisation::zone_of(state, workflow.tenant_id).await }
+        Words { lang, zone: crate::people::organisation::zone_of(state, workflow.tenant_id).await }
     }
 
     /// The catalogue's text of `key` with its placeholders filled in (plain text).
@@ -142,7 +142,7 @@ async fn invitation_sms(
         text,
         purpose,
     };
-    crate::sms::enqueue(&state.store, &sms, format!("sms:{}:{}:{}", workflow.id, event.seq, signatory.id))
+    crate::platform::sms::enqueue(&state.store, &sms, format!("sms:{}:{}:{}", workflow.id, event.seq, signatory.id))
         .await
         .map_err(|e| e.to_string())
 }

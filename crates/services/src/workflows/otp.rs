@@ -200,8 +200,8 @@ pub async fn send_code(
         return Err(OtpFailure::Refused(OtpRefusal::Unavailable));
     };
     let (signatory, now) = (&session.signatory, now_millis());
-    let code = crate::login::six_digit_code();
-    let salt = crate::secrets::random_token(16);
+    let code = crate::people::login::six_digit_code();
+    let salt = crate::platform::secrets::random_token(16);
     let hash = svc.link_key.code_tag(signatory.id.get(), &salt, &code);
     let new = NewSignerCode {
         tenant_id: signatory.tenant_id,
@@ -227,7 +227,7 @@ pub async fn send_code(
             record(svc, session, "signatory.otp_sent", detail, actor).await;
             Ok(last_digits(session))
         }
-        Err(crate::sms::SmsFailure::Refused(cause) | crate::sms::SmsFailure::TryAgain(cause)) => {
+        Err(crate::platform::sms::SmsFailure::Refused(cause) | crate::platform::sms::SmsFailure::TryAgain(cause)) => {
             tracing::warn!(to = %to, %cause, "the signer's code was not sent");
             let detail = json!({"to": to.masked(), "purpose": "code", "reason": cause});
             record(svc, session, "signatory.sms_failed", detail, actor).await;

@@ -2,7 +2,7 @@
 //! as its key and chain sealed with AES-256-GCM under a key derived from the platform's
 //! sealing key (the database alone does not reveal the key; the p12 password is not kept).
 //! With an HSM configured the key is imported into it instead, and the sealed material holds
-//! the certificates only ([`crate::keyring`]).
+//! the certificates only ([`crate::platform::keyring`]).
 
 use std::sync::Arc;
 
@@ -15,8 +15,8 @@ use signet_signing::{LocalKeySigner, RawSigner};
 use signet_store::SigningProfileRow;
 
 use crate::Services;
-use crate::keyring::Keyring;
-use crate::keys::KeyPairDer;
+use crate::platform::keyring::Keyring;
+use crate::platform::keys::KeyPairDer;
 
 /// The key that seals profile material, and where profile keys live.
 pub struct ProfileKey(LessSafeKey, Keyring);
@@ -135,7 +135,7 @@ pub async fn create(
     if !signet_domain::workflow::is_valid_email(&email) {
         return Err(Error::field("emailId", "must be a valid e-mail address"));
     }
-    let p12 = crate::documents::decode_base64("pkcs12", Some(new.pkcs12), MAX_P12_BYTES)?;
+    let p12 = crate::workflows::documents::decode_base64("pkcs12", Some(new.pkcs12), MAX_P12_BYTES)?;
     let key = svc.profile_key.clone();
     let aad = profile_aad(tenant_id, &email);
     let password = new.password;

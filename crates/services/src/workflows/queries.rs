@@ -200,5 +200,5 @@ pub async fn certificate(svc: &Services, caller: &crate::Caller, id: WorkflowId)
     if workflow.state() != WorkflowState::Completed {
         return Err(Error::rejected(ErrorCode::StateConflict, "the workflow is not completed"));
     }
-    crate::documents::merged_pdf(svc, &workflow).await
+    crate::workflows::documents::merged_pdf(svc, &workflow).await
 }

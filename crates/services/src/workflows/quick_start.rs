@@ -9,9 +9,9 @@ use signet_store::{AfterSignature, CreatedWorkflow, NewSignatory, NewWorkflow, S
 
 use super::initiate::{Attachment, create_workflow, put_attachment_files, remove_attachment_files};
 use crate::Services;
-use crate::documents::{CheckedPdf, store_document};
 use crate::gateway::seal::Mark;
-use crate::heavy::Share;
+use crate::platform::heavy::Share;
+use crate::workflows::documents::{CheckedPdf, store_document};
 
 /// What the request amounts to once its documents are checked.
 pub struct Plan {

@@ -17,7 +17,7 @@ use signet_store::{AfterSignature, DocumentRow, SignatoryRow, SignedVersion, Wor
 use super::placement::{self, FieldInputs, Placement};
 use crate::Services;
 use crate::gateway::seal::Mark;
-use crate::heavy::Share;
+use crate::platform::heavy::Share;
 
 const ATTEMPTS: usize = 4;
 
@@ -27,7 +27,7 @@ fn seal_http(state: &Services) -> signet_signing::HttpConfig {
 
 /// The blob key of a new version of a document.
 pub fn version_key(doc: &DocumentRow, version: i64) -> Result<BlobKey, Error> {
-    let file = format!("v{version}-{}.pdf", crate::secrets::random_token(6));
+    let file = format!("v{version}-{}.pdf", crate::platform::secrets::random_token(6));
     Ok(BlobKey::new(["tenant", &doc.tenant_id.to_string(), "documents", &doc.id.to_string(), &file])?)
 }
 
@@ -120,7 +120,7 @@ pub async fn sign_documents_with(
         Mark::Typed { .. } => "typed",
         Mark::Image(_) => "image",
     };
-    let zone = crate::organisation::zone_of(state, workflow.tenant_id).await;
+    let zone = crate::people::organisation::zone_of(state, workflow.tenant_id).await;
     let boxes = workflow_boxes(state, workflow).await?;
     let placement = own_placement(&boxes, signatory);
     let job = Signing {

@@ -222,8 +222,8 @@ pub async fn attach(
         return Err(SignerRefusal::AttachmentTooLarge.error());
     }
     let requested = requested.unwrap_or(file_name).chars().take(200).collect::<String>();
-    let sha = crate::documents::sha256_hex(bytes);
-    let file = format!("{}-{}", session.signatory.id, crate::secrets::random_token(8));
+    let sha = crate::workflows::documents::sha256_hex(bytes);
+    let file = format!("{}-{}", session.signatory.id, crate::platform::secrets::random_token(8));
     let tenant = session.workflow.tenant_id.to_string();
     let workflow = session.workflow.id.to_string();
     let key = BlobKey::new(["tenant", &tenant, "workflows", &workflow, "attachments", &file])?;

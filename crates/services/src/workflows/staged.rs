@@ -96,7 +96,7 @@ pub async fn stage(
     decode_attachments(&uploads(&chosen))?;
     let mut staged: Vec<StagedAttachment> = Vec::with_capacity(chosen.len());
     for c in chosen {
-        let file = crate::secrets::random_token(16);
+        let file = crate::platform::secrets::random_token(16);
         let key = BlobKey::new(["tenant", &tenant_id.to_string(), STAGED, &file])?;
         let size = c.bytes.len() as u64;
         if let Err(error) = svc.blob.put(&key, Bytes::from(c.bytes)).await {

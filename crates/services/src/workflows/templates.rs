@@ -13,7 +13,7 @@ use signet_domain::fields::FieldKind;
 
 use super::placement::{self, PlacedBox, PlacedField, Placement};
 use crate::Services;
-use crate::documents::CheckedPdf;
+use crate::workflows::documents::CheckedPdf;
 
 /// One signature field of a template.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -254,7 +254,7 @@ fn check_description(description: Option<&str>) -> Result<(), Error> {
 
 /// Writes a template's document to the blob store, under the tenant's templates.
 async fn keep_document(svc: &Services, tenant_id: TenantId, document: CheckedPdf) -> Result<TemplateDocument, Error> {
-    let file = format!("template-{}.pdf", crate::secrets::random_token(12));
+    let file = format!("template-{}.pdf", crate::platform::secrets::random_token(12));
     let key = BlobKey::new(["tenant", &tenant_id.to_string(), "templates", &file])?;
     svc.blob.put(&key, Bytes::from(document.bytes)).await?;
     Ok(TemplateDocument { name: document.name, blob_key: key.as_str().to_string(), pages: document.pages })
@@ -427,7 +427,7 @@ pub async fn document_to_send(
 ) -> Result<Option<signet_store::DocumentRow>, Error> {
     let Some(kept) = template.document() else { return Ok(None) };
     let checked = kept_pdf(svc, &kept).await?;
-    crate::documents::store_document(svc, tenant_id, actor, checked, None, None).await.map(Some)
+    crate::workflows::documents::store_document(svc, tenant_id, actor, checked, None, None).await.map(Some)
 }
 
 /// The caller's template `id` copied into a workflow document, for a send from it in the
@@ -445,7 +445,7 @@ pub async fn document_for_send(
 /// The kept document as a checked PDF (it was checked when kept; its hash is taken again).
 async fn kept_pdf(svc: &Services, kept: &TemplateDocument) -> Result<CheckedPdf, Error> {
     let bytes = svc.blob.get(&BlobKey::parse(&kept.blob_key)?).await.map_err(Error::internal)?.to_vec();
-    let sha256 = crate::documents::sha256_hex(&bytes);
+    let sha256 = crate::workflows::documents::sha256_hex(&bytes);
     Ok(CheckedPdf { name: kept.name.clone(), bytes, pages: kept.pages, sha256 })
 }
 

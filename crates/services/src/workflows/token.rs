@@ -19,8 +19,8 @@ use super::placement::{self, FieldInputs};
 use super::sealing::version_key;
 use super::session::SignerSession;
 use crate::gateway::seal::Mark;
-use crate::heavy::Share;
-use crate::{Services, secrets};
+use crate::platform::heavy::Share;
+use crate::{Services, platform::secrets};
 
 /// Most documents one token signature covers.
 const MAX_DOCUMENTS: usize = 50;
@@ -90,7 +90,7 @@ pub async fn prepare(
     }
     let holder = pki::cert_common_name(&certificate).unwrap_or_else(|| session.signatory.name.clone());
     let placement = &session.placement;
-    let zone = crate::organisation::zone_of(svc, session.workflow.tenant_id).await;
+    let zone = crate::people::organisation::zone_of(svc, session.workflow.tenant_id).await;
     let values = super::sealing::field_values(&session.signatory, placement, inputs, zone)?;
     let boxes = super::sealing::workflow_boxes(svc, &session.workflow).await?;
     let owner = session.signatory.id.get();
@@ -204,7 +204,7 @@ async fn embed_one(
         })
         .await?
         .map_err(|cause| Error::field("signature", format!("The token's signature was not accepted: {cause}")))?;
-    let sha = crate::documents::sha256_hex(&bytes);
+    let sha = crate::workflows::documents::sha256_hex(&bytes);
     let key = version_key(&doc, document.base_version + 1)?;
     svc.blob.put(&key, Bytes::from(bytes)).await?;
     Ok((key, document_id, document.base_version, sha))

@@ -23,7 +23,7 @@ use signet_sigcrypto::pki::{self, KeyAlgo, LocalCa};
 use signet_sigcrypto::signer::SigAlg;
 use signet_signing::{LocalKeySigner, PreparedPdf, SignatureOrCms};
 
-use super::bench::{Run, pdfsig_check, visible_options, write_pdf};
+use super::bench_inputs::{Run, pdfsig_check, visible_options, write_pdf};
 
 #[derive(Args, Debug)]
 pub struct BenchTokenArgs {

@@ -1,6 +1,7 @@
 pub mod bench;
 pub mod bench_bare;
 pub mod bench_esign;
+pub mod bench_inputs;
 pub mod bench_lot;
 pub mod bench_token;
 pub mod bench_workflows;

@@ -7,8 +7,8 @@ use signet_domain::audit::Actor;
 use signet_domain::workflow::{DocumentState, WorkflowState};
 use signet_domain::{DocumentId, Error, ErrorCode, Millis, TenantId, WorkflowId, now_millis};
 
-use super::envelope::{WorkflowRow, lock_workflow};
 use super::events::append_event;
+use super::row::{WorkflowRow, lock_workflow};
 use crate::{Result, Store, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -1,4 +1,4 @@
-//! The workflow row (the envelope): creation with its documents, signatories and initiator's
+//! The envelope: a workflow's creation with its documents, signatories and initiator's
 //! attachments in one transaction; reading and listing; the row lock every transition takes
 //! first; state changes (`set_workflow_state!`), links between workflows and the certificate.
 
@@ -11,55 +11,9 @@ use signet_domain::{DocumentId, Error, Lang, Millis, TemplateId, TenantId, Workf
 
 use super::events::append_event;
 use super::participation::{NewWorkflowAttachment, insert_initiator_attachments};
+use super::row::{WORKFLOW_COLUMNS, WorkflowRow, lock_workflow};
 use super::signatories::{NewSignatory, SignatoryRow, insert_signatories};
 use crate::{Result, Store, db_err, on_db};
-
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct WorkflowRow {
-    #[sqlx(try_from = "i64")]
-    pub id: WorkflowId,
-    #[sqlx(try_from = "i64")]
-    pub tenant_id: TenantId,
-    #[sqlx(try_from = "crate::NullableId")]
-    pub template_id: Option<TemplateId>,
-    pub name: String,
-    pub reference_no: Option<String>,
-    pub workflow_type: i64,
-    #[sqlx(try_from = "String")]
-    pub state: WorkflowState,
-    pub state_reason: Option<String>,
-    pub current_order: i64,
-    /// Parsed once here, tolerantly: a wrong-typed key reads as absent, the rest as stored.
-    #[sqlx(try_from = "String")]
-    pub settings: WorkflowSettings,
-    pub reminder_every_days: Option<i64>,
-    pub expires_at: Option<Millis>,
-    pub linked_ids: String,
-    pub category_id: Option<i64>,
-    pub created_by: String,
-    pub certificate_blob: Option<String>,
-    pub created_at: Millis,
-    pub updated_at: Millis,
-    pub completed_at: Option<Millis>,
-    /// The code of [`WorkflowRow::signer_lang`] as stored.
-    signer_lang: Option<String>,
-}
-
-impl WorkflowRow {
-    pub fn state(&self) -> WorkflowState {
-        self.state
-    }
-
-    /// The language the workflow's signer pages and e-mails are in, when its sender chose one
-    /// (else each signer's browser decides). A code no longer known counts as no choice.
-    pub fn signer_lang(&self) -> Option<Lang> {
-        self.signer_lang.as_deref().and_then(Lang::from_code)
-    }
-}
-
-pub(super) const WORKFLOW_COLUMNS: &str = "id, tenant_id, template_id, name, reference_no, workflow_type, state, \
-    state_reason, current_order, settings, reminder_every_days, expires_at, linked_ids, category_id, created_by, \
-    certificate_blob, created_at, updated_at, completed_at, signer_lang";
 
 pub struct NewWorkflow<'a> {
     pub tenant_id: TenantId,
@@ -90,30 +44,6 @@ pub struct CreatedWorkflow {
     pub workflow: WorkflowRow,
     pub signatories: Vec<SignatoryRow>,
 }
-
-pub(super) fn not_found_workflow() -> Error {
-    Error::not_found("workflow")
-}
-
-/// Reads the workflow and takes its row lock (PostgreSQL) or the write lock (SQLite): the
-/// no-op update works as `SELECT ... FOR UPDATE` on both. Every transition locks first, so
-/// that its checks and its writes see one workflow state.
-macro_rules! lock_workflow {
-    ($tx:expr, $tenant_id:expr, $id:expr) => {{
-        use $crate::workflows::envelope::{WORKFLOW_COLUMNS, WorkflowRow, not_found_workflow};
-        let sql = format!(
-            "UPDATE workflows SET updated_at = updated_at WHERE tenant_id = $1 AND id = $2 RETURNING {WORKFLOW_COLUMNS}"
-        );
-        let row: Option<WorkflowRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
-            .bind(signet_domain::TenantId::get($tenant_id))
-            .bind(signet_domain::WorkflowId::get($id))
-            .fetch_optional(&mut *$tx)
-            .await
-            .map_err($crate::db_err)?;
-        row.ok_or_else(not_found_workflow)?
-    }};
-}
-pub(super) use lock_workflow;
 
 /// Sets a workflow's state and records the event `workflow.<state>`; the caller checked
 /// `may_become` under the row lock. Completion also stamps `completed_at`.
@@ -223,11 +153,11 @@ impl Store {
                 json!({"name": new.name, "documents": new.document_ids, "signatories": new.signatories.len()}),
             );
             append_event!(tx, new.tenant_id, workflow.id, &created);
-            insert_initiator_attachments!(tx, new, workflow.id, actor, now);
+            insert_initiator_attachments!(tx, new.tenant_id, &new.attachments, workflow.id, actor, now);
             if let Some(claim) = &new.stamps {
                 crate::stamps::claim_stamps!(tx, new.tenant_id, workflow.id, claim, actor, now);
             }
-            let signatories = insert_signatories!(tx, new, workflow.id, first_order, actor, now);
+            let signatories = insert_signatories!(tx, new.tenant_id, &new.signatories, new.link_expires_at, workflow.id, first_order, actor, now);
             let workflow = lock_workflow!(tx, new.tenant_id, workflow.id);
             let audit = actor.event("workflow.created", format!("workflow:{}", workflow.id), json!({"name": new.name}));
             crate::append_audit!(tx, new.tenant_id, &audit);

@@ -6,7 +6,7 @@ use signet_domain::audit::Actor;
 use signet_domain::audit::{AuditEntry, WorkflowEventJob};
 use signet_domain::{TenantId, WorkflowId};
 
-use super::envelope::WorkflowRow;
+use super::row::WorkflowRow;
 use crate::chain::{EntryRow, entry_from_row};
 use crate::{Result, Store, db_err, on_db};
 

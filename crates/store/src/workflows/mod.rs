@@ -5,7 +5,8 @@
 //!
 //! One module per aggregate:
 //! - `events`: the workflow's event chain, the job each event enqueues;
-//! - `envelope`: the workflow row: creation, reading and listing, locking, state changes, links;
+//! - `row`: the workflow row, the new row's fields, the row lock every transition takes first;
+//! - `envelope`: creation, reading and listing, state changes, links;
 //! - `documents`: documents, uploaded on their own and bound to a workflow, and their versions;
 //! - `signatories`: the signatories' rows, page views and signer links;
 //! - `codes`: a signer's one-time codes by SMS and their verification;
@@ -19,6 +20,7 @@ mod documents;
 mod envelope;
 mod events;
 mod participation;
+mod row;
 mod signatories;
 mod signing;
 mod sweeps;
@@ -26,9 +28,10 @@ mod templates;
 
 pub use codes::{NewSignerCode, SignerCodeRow};
 pub use documents::{DocumentRow, NewDocument};
-pub use envelope::{CreatedWorkflow, NewWorkflow, WorkflowRow};
+pub use envelope::{CreatedWorkflow, NewWorkflow};
 pub(crate) use events::append_event;
 pub use participation::{AttachmentRow, NewAttachment, NewWorkflowAttachment};
+pub use row::WorkflowRow;
 pub use signatories::{NewSignatory, SignatoryRow};
 pub use signing::{AfterSignature, SignedVersion};
 pub use templates::{NewTemplate, Shelf, TemplateDocument, TemplateEdit, TemplateRow};

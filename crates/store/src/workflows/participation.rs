@@ -9,8 +9,8 @@ use signet_domain::{
 };
 
 use super::documents::DocumentRow;
-use super::envelope::{WorkflowRow, lock_workflow};
 use super::events::append_event;
+use super::row::{WorkflowRow, lock_workflow};
 use crate::{Result, Store, db_err, on_db};
 
 pub struct NewAttachment<'a> {
@@ -55,14 +55,15 @@ pub struct AttachmentRow {
 /// Records the initiator's attachments of a workflow being created (their files are stored
 /// already), each with an `attachment.added` event.
 macro_rules! insert_initiator_attachments {
-    ($tx:expr, $new:expr, $workflow_id:expr, $actor:expr, $now:expr) => {{
-        let new: &$crate::workflows::NewWorkflow<'_> = $new;
-        for a in &new.attachments {
+    ($tx:expr, $tenant_id:expr, $attachments:expr, $workflow_id:expr, $actor:expr, $now:expr) => {{
+        let (tenant_id, attachments): (signet_domain::TenantId, &[$crate::workflows::NewWorkflowAttachment]) =
+            ($tenant_id, $attachments);
+        for a in attachments {
             let (id,): (i64,) = sqlx::query_as(
                 "INSERT INTO workflow_attachments (tenant_id, workflow_id, signatory_id, kind, name, description, \
                  blob_key, sha256, size_bytes, created_at) VALUES ($1, $2, NULL, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
             )
-            .bind(new.tenant_id.get())
+            .bind(tenant_id.get())
             .bind(signet_domain::WorkflowId::get($workflow_id))
             .bind(a.kind)
             .bind(&a.name)
@@ -79,7 +80,7 @@ macro_rules! insert_initiator_attachments {
                 format!("attachment:{id}"),
                 serde_json::json!({"kind": a.kind, "name": &a.name, "sha256": &a.sha256}),
             );
-            $crate::workflows::events::append_event!($tx, new.tenant_id, $workflow_id, &event);
+            $crate::workflows::events::append_event!($tx, tenant_id, $workflow_id, &event);
         }
     }};
 }

@@ -6,8 +6,8 @@ use signet_domain::audit::Actor;
 use signet_domain::workflow::{PlannedSignatory, SignatoryState, WorkflowState};
 use signet_domain::{Error, ErrorCode, Millis, SignatoryId, TenantId, WorkflowId, now_millis};
 
-use super::envelope::{WorkflowRow, lock_workflow, not_found_workflow};
 use super::events::append_event;
+use super::row::{WorkflowRow, lock_workflow, not_found_workflow};
 use crate::{Result, Store, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -75,16 +75,17 @@ pub(super) fn notified_detail(row: &SignatoryRow) -> serde_json::Value {
 /// Creates a new workflow's signatories and evaluates to their rows: the first group is
 /// notified at once (with a `signatory.notified` event each), the others wait as pending.
 macro_rules! insert_signatories {
-    ($tx:expr, $new:expr, $workflow_id:expr, $first_order:expr, $actor:expr, $now:expr) => {{
-        use $crate::workflows::signatories::{SIGNATORY_COLUMNS, SignatoryRow, notified_detail};
-        let new: &$crate::workflows::NewWorkflow<'_> = $new;
+    ($tx:expr, $tenant_id:expr, $signatories:expr, $link_expires_at:expr, $workflow_id:expr, $first_order:expr, $actor:expr, $now:expr) => {{
+        use $crate::workflows::signatories::{NewSignatory, SIGNATORY_COLUMNS, SignatoryRow, notified_detail};
+        let (tenant_id, signatories): (signet_domain::TenantId, &[NewSignatory]) = ($tenant_id, $signatories);
+        let link_expires_at: signet_domain::Millis = $link_expires_at;
         let insert = format!(
             "INSERT INTO signatories (tenant_id, workflow_id, subscriber_id, email, name, signing_order, state, \
              link_expires_at, placement, notified_at, created_at, updated_at, signature_mode, mobile, otp_sms) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13, $14) RETURNING {SIGNATORY_COLUMNS}"
         );
-        let mut rows: Vec<SignatoryRow> = Vec::with_capacity(new.signatories.len());
-        for s in &new.signatories {
+        let mut rows: Vec<SignatoryRow> = Vec::with_capacity(signatories.len());
+        for s in signatories {
             let first = s.planned.signing_order == $first_order;
             let state = if first {
                 signet_domain::workflow::SignatoryState::Notified
@@ -92,14 +93,14 @@ macro_rules! insert_signatories {
                 signet_domain::workflow::SignatoryState::Pending
             };
             let row: SignatoryRow = sqlx::query_as(sqlx::AssertSqlSafe(insert.as_str()))
-                .bind(new.tenant_id.get())
+                .bind(tenant_id.get())
                 .bind(signet_domain::WorkflowId::get($workflow_id))
                 .bind(s.planned.subscriber_id)
                 .bind(&s.planned.email)
                 .bind(&s.planned.name)
                 .bind(s.planned.signing_order)
                 .bind(state.as_str())
-                .bind(new.link_expires_at)
+                .bind(link_expires_at)
                 .bind(s.placement.to_string())
                 .bind(first.then_some($now))
                 .bind($now)
@@ -112,7 +113,7 @@ macro_rules! insert_signatories {
             if first {
                 let notified =
                     $actor.event("signatory.notified", format!("signatory:{}", row.id), notified_detail(&row));
-                $crate::workflows::events::append_event!($tx, new.tenant_id, $workflow_id, &notified);
+                $crate::workflows::events::append_event!($tx, tenant_id, $workflow_id, &notified);
             }
             rows.push(row);
         }

@@ -8,8 +8,9 @@ use signet_domain::audit::Actor;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{DocumentId, Error, ErrorCode, Millis, SignatoryId, now_millis};
 
-use super::envelope::{lock_workflow, set_workflow_state};
+use super::envelope::set_workflow_state;
 use super::events::append_event;
+use super::row::lock_workflow;
 use super::signatories::{SIGNATORY_COLUMNS, SignatoryRow, notified_detail};
 use crate::{Result, Store, db_err, on_db};
 

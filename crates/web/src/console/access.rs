@@ -18,7 +18,7 @@ use signet_domain::user::{UserKind, UserStatus};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_services::records::{Grantee, UserFilter};
-use signet_services::{menus, users};
+use signet_services::{people::menus, people::users};
 
 use super::session::see_other;
 use super::{FormFields, Frame, Session, failure, render, shown_again};
@@ -121,7 +121,7 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
             UserFilter { kind: Some(UserKind::Internal), statuses: vec![UserStatus::Active], ..UserFilter::default() };
         let (people, _) =
             users::search(&state.services, &caller, active, None, Page::parse(Some(1), Some(OFFERED))?).await?;
-        let (groups, _) = signet_services::departments::list(
+        let (groups, _) = signet_services::people::departments::list(
             &state.services,
             &session.auth.caller(),
             Page::parse(Some(1), Some(OFFERED))?,

@@ -35,7 +35,7 @@ pub struct LinkQuery {
 /// The form, for a link that still works.
 pub async fn show(State(state): State<Services>, Query(query): Query<LinkQuery>) -> Response {
     let token = query.token.unwrap_or_default();
-    let live = matches!(signet_services::users::password_link_live(&state, &token).await, Ok(true));
+    let live = matches!(signet_services::people::users::password_link_live(&state, &token).await, Ok(true));
     if !live {
         return message(StatusCode::GONE, "Link expired", EXPIRED);
     }
@@ -54,7 +54,7 @@ pub async fn submit(State(state): State<Services>, Form(input): Form<PasswordFor
     if input.password != input.repeat {
         return form(StatusCode::BAD_REQUEST, &input.token, Some("The two passwords differ.".into()));
     }
-    match signet_services::users::set_password(&state, &input.token, &input.password).await {
+    match signet_services::people::users::set_password(&state, &input.token, &input.password).await {
         Ok(()) => message(
             StatusCode::OK,
             "Password set",
@@ -98,7 +98,7 @@ pub struct VerifyForm {
 
 /// Verifies the address and starts the trial.
 pub async fn verify(State(state): State<Services>, Form(input): Form<VerifyForm>) -> Response {
-    match signet_services::trial::verify(&state, input.token.trim()).await {
+    match signet_services::people::trial::verify(&state, input.token.trim()).await {
         Ok(_) => message(
             StatusCode::OK,
             "Your trial is ready",

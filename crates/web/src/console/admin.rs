@@ -14,7 +14,7 @@ use signet_domain::paging::Page;
 use signet_domain::{DepartmentId, Error, WebhookId};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
-use signet_services::{departments, webhooks};
+use signet_services::{integrations::webhooks, people::departments};
 
 use super::session::see_other;
 use super::{FormFields, Frame, Session, failure, render, shown_again};

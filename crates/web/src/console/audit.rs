@@ -58,12 +58,13 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(from): 
         return refused;
     }
     let after = from.after.unwrap_or(0).max(0);
-    let entries = match signet_services::audit::entries(&state.services, &session.auth.caller(), after, PAGE).await {
-        Ok(entries) => entries,
-        Err(error) => return failure(error),
-    };
+    let entries =
+        match signet_services::platform::audit::entries(&state.services, &session.auth.caller(), after, PAGE).await {
+            Ok(entries) => entries,
+            Err(error) => return failure(error),
+        };
     let verified = match from.verify.is_some() {
-        true => match signet_services::audit::verify(&state.services, &session.auth.caller()).await {
+        true => match signet_services::platform::audit::verify(&state.services, &session.auth.caller()).await {
             Ok((count, outcome)) => Some(Verified {
                 entries: count,
                 broken: outcome.err().map(|b| format!("entry {}: {}", b.seq, b.reason)),
@@ -73,7 +74,13 @@ pub async fn list(State(state): State<AppState>, session: Session, Query(from): 
         false => None,
     };
     let next = (entries.len() as i64 == PAGE).then(|| entries.last().map(|e| e.seq)).flatten();
-    let names = match signet_services::audit::principal_names(&state.services, &session.auth.caller(), &entries).await {
+    let names = match signet_services::platform::audit::principal_names(
+        &state.services,
+        &session.auth.caller(),
+        &entries,
+    )
+    .await
+    {
         Ok(names) => names,
         Err(error) => return failure(error),
     };

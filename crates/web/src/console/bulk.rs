@@ -17,8 +17,8 @@ use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_services::bulk::send::{self as bulk_send, BulkSend};
 use signet_services::bulk::{self, JobStatus};
-use signet_services::documents::{self, check_pdf};
-use signet_services::heavy::Share;
+use signet_services::platform::heavy::Share;
+use signet_services::workflows::documents::{self, check_pdf};
 
 use super::session::see_other;
 use super::{Frame, Session, failure, render, user_text};

@@ -8,7 +8,7 @@ use axum::response::Response;
 use signet_domain::{Error, SignatoryId};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
-use signet_services::inbox;
+use signet_services::workflows::inbox;
 use signet_services::workflows::links::signer_path;
 
 use super::session::see_other;

@@ -16,7 +16,7 @@ use signet_domain::{Error, FieldErrors};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_http::files::pdf_response;
-use signet_services::invoices::{self as service, IssuedDocument, ListInput, WorkflowInvoices};
+use signet_services::billing::invoices::{self as service, IssuedDocument, ListInput, WorkflowInvoices};
 
 use super::session::see_other;
 use super::{FormFields, Frame, Session, failure, page_error, render, shown_again};
@@ -197,7 +197,8 @@ async fn invoices_page_listing(
     let may_change = session.auth.access.allows(Permission::ManageSettings);
     // The billing profile is read with the permission that changes it, as the API reads it.
     let profile = if may_change {
-        let saved = signet_services::invoices::billing_profile(&state.services, &session.auth.caller()).await?;
+        let saved =
+            signet_services::billing::invoices::billing_profile(&state.services, &session.auth.caller()).await?;
         Some(saved.map_or_else(ProfileForm::default, |p| ProfileForm {
             legal_name: p.legal_name,
             address: p.address,

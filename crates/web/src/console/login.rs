@@ -14,7 +14,7 @@ use signet_domain::access::Permission;
 use signet_domain::user::LoginMode;
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
-use signet_services::{login, sso, totp};
+use signet_services::{people::login, people::sso, people::totp};
 
 use super::session::see_other;
 use super::{FormFields, Frame, Session, failure, render, shown_again};
@@ -105,7 +105,7 @@ struct LoginPage {
 
 async fn login_page(state: &AppState, session: &Session, error: Option<String>) -> Result<LoginPage, Error> {
     let caller = session.auth.caller();
-    let user = signet_services::users::me(&state.services, &caller).await?;
+    let user = signet_services::people::users::me(&state.services, &caller).await?;
     let email = user.email.clone().unwrap_or_default();
     let options = login::login_options(&state.services, &email).await?;
     let linked = sso::identities(&state.services, &caller)

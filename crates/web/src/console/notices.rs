@@ -9,7 +9,7 @@ use axum::response::Response;
 use signet_domain::access::Permission;
 use signet_domain::user::SenderNotices;
 use signet_http::AppState;
-use signet_services::users;
+use signet_services::people::users;
 
 use super::{FormFields, Frame, Session, failure, render, shown_again};
 

@@ -9,7 +9,7 @@ use axum::response::Response;
 use signet_domain::access::Permission;
 use signet_domain::{Error, Zone, now_millis};
 use signet_http::AppState;
-use signet_services::organisation;
+use signet_services::people::organisation;
 
 use super::{FormFields, Frame, Session, render, shown_again};
 

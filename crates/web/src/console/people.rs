@@ -9,8 +9,8 @@ use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role};
 use signet_domain::paging::Page;
 use signet_domain::user::{UserInput, UserKind};
 use signet_http::AppState;
+use signet_services::people::users;
 use signet_services::records::UserFilter;
-use signet_services::users;
 
 use super::{Frame, Session, failure, render, user_text};
 
@@ -60,7 +60,7 @@ async fn role_options(state: &AppState, session: &Session) -> Result<Vec<RoleOpt
     let builtin = [Role::Sender, Role::Signer, Role::Auditor, Role::Administrator];
     let mut options: Vec<RoleOption> =
         builtin.into_iter().map(|r| RoleOption { id: i64::from(r.id()), label: capitalised(r.as_str()) }).collect();
-    for role in signet_services::roles::list(&state.services, &session.auth.caller()).await? {
+    for role in signet_services::people::roles::list(&state.services, &session.auth.caller()).await? {
         options.push(RoleOption { id: CUSTOM_ROLE_BASE + role.id, label: role.name });
     }
     Ok(options)

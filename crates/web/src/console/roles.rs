@@ -9,7 +9,7 @@ use signet_domain::Error;
 use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role, parse_permissions};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
-use signet_services::roles;
+use signet_services::people::roles;
 
 use super::session::see_other;
 use super::{FormFields, Frame, Session, failure, render, shown_again};
@@ -60,11 +60,13 @@ async fn roles_page(state: &AppState, session: &Session, error: Option<String>) 
         }
     });
     let own =
-        signet_services::roles::list(&state.services, &session.auth.caller()).await?.into_iter().map(|role| RoleView {
-            id: CUSTOM_ROLE_BASE + role.id,
-            name: role.name,
-            allows: described(session.text, &parse_permissions(&role.permissions)),
-            own: true,
+        signet_services::people::roles::list(&state.services, &session.auth.caller()).await?.into_iter().map(|role| {
+            RoleView {
+                id: CUSTOM_ROLE_BASE + role.id,
+                name: role.name,
+                allows: described(session.text, &parse_permissions(&role.permissions)),
+                own: true,
+            }
         });
     Ok(RolesPage {
         frame: session.frame("/app/people"),

@@ -18,7 +18,7 @@ use signet_http::AppState;
 use signet_http::auth::Auth;
 use signet_http::auth::jwt::PrincipalKind;
 use signet_http::extract::ClientIp;
-use signet_services::{secrets, sessions, sso, users};
+use signet_services::{people::sessions, people::sso, people::users, platform::secrets};
 
 use super::{Session, page_error};
 use crate::text::Text;
@@ -135,7 +135,7 @@ async fn current(state: &AppState, headers: &HeaderMap, ip: std::net::IpAddr) ->
         csrf: csrf_token(&cookie.refresh_token),
         name: name.unwrap_or_default(),
         text: crate::text::Text::new(lang),
-        zone: signet_services::organisation::zone_of(&state.services, tenant_id).await,
+        zone: signet_services::people::organisation::zone_of(&state.services, tenant_id).await,
     }))
 }
 

@@ -16,9 +16,9 @@ use axum::routing::{get, post};
 use signet_domain::Error;
 use signet_http::AppState;
 use signet_http::extract::ClientIp;
-use signet_services::login::{self, PasswordSignIn};
+use signet_services::people::login::{self, PasswordSignIn};
 use signet_services::records::PrincipalCredentials;
-use signet_services::{Services, secrets, sso};
+use signet_services::{Services, people::sso, platform::secrets};
 
 use crate::page::{html, message};
 
@@ -312,6 +312,6 @@ pub(super) fn routes() -> Router<AppState> {
         .route("/account/sign-in", get(show).post(submit))
         .route("/sso/{provider}/start", get(sso::start))
         .route("/sso/signup/{token}", get(sso::start_signup))
-        .route(signet_services::sso::CALLBACK_PATH, get(sso::callback))
+        .route(signet_services::people::sso::CALLBACK_PATH, get(sso::callback))
         .route("/sso/second-factor", post(sso::second_factor))
 }

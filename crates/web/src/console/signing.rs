@@ -15,7 +15,7 @@ use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
-use signet_services::certificates::{self, AutomatedSigningChange, Enrolment};
+use signet_services::people::certificates::{self, AutomatedSigningChange, Enrolment};
 use signet_services::workflows::profiles::{self, NewProfile};
 
 use super::session::see_other;

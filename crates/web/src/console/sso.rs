@@ -15,8 +15,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use signet_domain::{Error, ErrorCode};
 use signet_http::extract::ClientIp;
-use signet_services::sso;
-use signet_services::{Services, secrets};
+use signet_services::people::sso;
+use signet_services::{Services, platform::secrets};
 
 use crate::page::{html, message};
 

@@ -14,9 +14,9 @@ use signet_domain::access::Permission;
 use signet_domain::fields::FieldKind;
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
-use signet_services::documents::check_pdf;
-use signet_services::heavy::Share;
+use signet_services::platform::heavy::Share;
 use signet_services::records::{Shelf, TemplateRow};
+use signet_services::workflows::documents::check_pdf;
 use signet_services::workflows::templates::{self, TemplateChange, TemplateDefinition, TemplateField};
 
 use super::session::see_other;

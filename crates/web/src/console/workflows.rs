@@ -11,7 +11,7 @@ use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_http::files::pdf_response;
-use signet_services::documents::{self, DownloadRequest};
+use signet_services::workflows::documents::{self, DownloadRequest};
 use signet_services::workflows::queries::{self, ListQuery, Named, TimelineEntry, Waiting};
 
 use signet_domain::workflow::{REMINDER_GAP_MS, may_remind_by_hand};

@@ -6,7 +6,7 @@ use axum::http::{HeaderValue, header};
 use axum::response::{Html, IntoResponse, Response};
 use signet_gateway::{FormPage, FormScript, ResultPost, render_post_form};
 
-use signet_services::secrets;
+use signet_services::platform::secrets;
 
 use crate::text::Text;
 

@@ -61,7 +61,7 @@ pub async fn show(
     let copy = open(&state, id, &secret, &uri, &headers).await?;
     let lang: Lang = page_lang(&uri, &headers, copy.workflow.signer_lang());
     // The last moment of the copy, in the organisation's zone with the zone named.
-    let zone = signet_services::organisation::zone_of(&state, copy.workflow.tenant_id).await;
+    let zone = signet_services::people::organisation::zone_of(&state, copy.workflow.tenant_id).await;
     let base = format!("/sign/w/{id}/{secret}");
     let page = CopyPage {
         text: Text::new(lang),

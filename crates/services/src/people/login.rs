@@ -16,8 +16,8 @@ use signet_domain::user::{LoginMode, UserStatus};
 use signet_domain::{Error, now_millis};
 use signet_store::{AuthAttempt, AuthThrottle, CodeUse, PrincipalCredentials};
 
-use crate::mail::{self, Mail};
-use crate::{Services, secrets, users};
+use crate::platform::mail::{self, Mail};
+use crate::{Services, people::users, platform::secrets};
 
 /// How long a sign-in code works, and how many tries it allows.
 pub const CODE_TTL_MS: i64 = 10 * 60 * 1000;
@@ -32,7 +32,7 @@ pub struct LoginOptions {
 }
 
 pub async fn login_options(svc: &Services, email: &str) -> Result<LoginOptions, Error> {
-    let provider = crate::sso::provider_for_email(svc, email).await?;
+    let provider = crate::people::sso::provider_for_email(svc, email).await?;
     let mut modes = vec![LoginMode::Password, LoginMode::EmailOtp];
     if provider.is_some() {
         modes.push(LoginMode::Sso);
@@ -70,7 +70,7 @@ pub async fn check_account(svc: &Services, ip: IpAddr, email: &str) -> Result<()
         base_delay_ms: 3_600_000,
         max_delay_ms: 3_600_000,
     };
-    let requester = format!("mail-code-from:{}", crate::limits::address_key(ip));
+    let requester = format!("mail-code-from:{}", crate::platform::limits::address_key(ip));
     if let AuthAttempt::Blocked { retry_after_ms } =
         svc.store.admit_auth_attempt(&requester, &hourly(svc.config.mail_codes_per_address_per_hour)).await?
     {
@@ -181,7 +181,8 @@ pub async fn sign_in_with_password(
     // The password check's seat first: when the checks are all taken, a crowd of sign-ins is
     // refused before it reads or writes anything (its throttle records included).
     let password_seat = svc.doors.passwords.seat()?;
-    let account_key = crate::limits::admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
+    let account_key =
+        crate::platform::limits::admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
     let principal = svc.store.principal_by_email(email).await?;
     // Read for unknown addresses too (no principal has id 0), alike in time.
     refuse_if_second_factor_locked(svc, principal.as_ref().map_or(0, |p| p.id)).await?;
@@ -230,7 +231,7 @@ async fn check_second_factor(
     account: &PrincipalCredentials,
     code: Option<&str>,
 ) -> Result<SecondFactorCheck, Error> {
-    use crate::totp::SecondFactor;
+    use crate::people::totp::SecondFactor;
     if !svc.store.totp_state(account.id).await?.totp_enabled {
         return Ok(SecondFactorCheck::NotEnrolled);
     }
@@ -238,7 +239,7 @@ async fn check_second_factor(
     let Some(locks_if_wrong) = count_second_factor_attempt(svc, account.id).await? else {
         return Ok(SecondFactorCheck::Wrong);
     };
-    match crate::totp::second_factor(svc, account.id, Some(code)).await? {
+    match crate::people::totp::second_factor(svc, account.id, Some(code)).await? {
         SecondFactor::Accepted => {
             svc.store.clear_second_factor_attempts(account.id).await?;
             Ok(SecondFactorCheck::Accepted)
@@ -300,7 +301,8 @@ pub async fn sign_in_with_code(
     email: &str,
     code: &str,
 ) -> Result<Option<PrincipalCredentials>, Error> {
-    let account_key = crate::limits::admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
+    let account_key =
+        crate::platform::limits::admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
     let account = verify_code(svc, email, code).await?;
     if account.is_some() {
         svc.store.clear_auth_failures(&account_key).await?;

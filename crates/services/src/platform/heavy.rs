@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex};
 use signet_domain::{Error, TenantId};
 use tokio::sync::Semaphore;
 
-use crate::costly::CostlyThreads;
+use crate::platform::costly::CostlyThreads;
 
 /// Whose work it is, for the fair share of the pool. The two public doors have a line each, so
 /// that a flood of one (anyone may check a signature) does not hold up the other (integrators'

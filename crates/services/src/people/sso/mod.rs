@@ -31,7 +31,7 @@ use signet_domain::authority::sso::{SsoSecondFactor, provider_may_link, sso_sati
 use signet_domain::{Error, ErrorCode, TenantId, now_millis};
 use signet_store::{NewSsoProvider, PrincipalCredentials, SavedBy, SsoIdentityRow, SsoProviderRow, SsoSecondFactorRow};
 
-use crate::{Caller, Services, secrets};
+use crate::{Caller, Services, platform::secrets};
 
 /// How long a sign-in may stay at the provider.
 const LOGIN_TTL_MS: i64 = 10 * 60 * 1000;
@@ -692,11 +692,13 @@ pub async fn finish_second_factor(
     let token_hash = secrets::hash_token(token);
     let pending = svc.store.sso_second_factor(&token_hash).await?.ok_or_else(expired)?;
     let throttle =
-        crate::limits::admit_attempt(svc, &format!("sso-second-factor:{}", pending.principal_id), ip).await?;
+        crate::platform::limits::admit_attempt(svc, &format!("sso-second-factor:{}", pending.principal_id), ip).await?;
     let code = code.trim();
-    match crate::totp::second_factor(svc, pending.principal_id, Some(code).filter(|c| !c.is_empty())).await? {
-        crate::totp::SecondFactor::Accepted | crate::totp::SecondFactor::NotRequired => {}
-        crate::totp::SecondFactor::Missing | crate::totp::SecondFactor::Wrong => return Ok(SecondFactorGiven::Wrong),
+    match crate::people::totp::second_factor(svc, pending.principal_id, Some(code).filter(|c| !c.is_empty())).await? {
+        crate::people::totp::SecondFactor::Accepted | crate::people::totp::SecondFactor::NotRequired => {}
+        crate::people::totp::SecondFactor::Missing | crate::people::totp::SecondFactor::Wrong => {
+            return Ok(SecondFactorGiven::Wrong);
+        }
     }
     if !svc.store.take_sso_second_factor(&token_hash).await? {
         return Err(expired());
@@ -751,7 +753,7 @@ async fn finish_sign_up(svc: &Services, answer: &Answer<'_>, signup_hash: &str, 
             client.display_name, signup.email
         )));
     }
-    crate::trial::start_verified(svc, signup_hash).await.map(|_| ())
+    crate::people::trial::start_verified(svc, signup_hash).await.map(|_| ())
 }
 
 /// Who the provider says signed in.

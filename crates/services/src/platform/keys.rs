@@ -3,7 +3,7 @@
 //! CA, the document-sealing key and certificate that CA issued, and the key that signs Aadhaar
 //! eSign requests (self-signed: ESPs register the certificate itself). The certificates are
 //! also written to `<data_dir>/keys/` so that operators can hand them out. With an HSM
-//! configured ([`crate::keyring`]) the document-sealing key is made inside it.
+//! configured ([`crate::platform::keyring`]) the document-sealing key is made inside it.
 
 use std::path::Path;
 
@@ -11,8 +11,8 @@ use signet_domain::Error;
 use signet_sigcrypto::pki::{self, IssueOptions, IssuedCert, LocalCa};
 use signet_store::{SigningKeyRow, Store};
 
-pub use crate::keyring::KeyPairDer;
-use crate::keyring::Keyring;
+pub use crate::platform::keyring::KeyPairDer;
+use crate::platform::keyring::Keyring;
 
 pub const GATEWAY_PURPOSE: &str = "gateway-rsa";
 pub const CA_PURPOSE: &str = "platform-ca";

@@ -8,7 +8,7 @@
 //! The key pair is stored like the platform keys (`signing_keys`, purpose `tenant-seal:<id>`),
 //! so every instance uses the same one; concurrent first uses agree through the insert. With
 //! an HSM configured the key is made inside it and the row keeps the certificate only
-//! ([`crate::keyring`]).
+//! ([`crate::platform::keyring`]).
 //!
 //! A certificate within [`RENEW_BEFORE`] of its end is renewed on its next use (a new key and
 //! certificate replace the stored ones; concurrent renewals agree through a compare-and-swap
@@ -23,8 +23,8 @@ use signet_sigcrypto::pki::{self, IssueOptions};
 use signet_signing::RawSigner;
 use signet_store::{SigningKeyRow, Store};
 
-use crate::keyring::Keyring;
-use crate::keys::{self, KeyPairDer};
+use crate::platform::keyring::Keyring;
+use crate::platform::keys::{self, KeyPairDer};
 
 /// How long before its end a sealing certificate is replaced.
 pub const RENEW_BEFORE: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);

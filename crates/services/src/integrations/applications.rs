@@ -8,7 +8,7 @@ use signet_domain::authority::people;
 use signet_domain::{Error, ErrorCode};
 use signet_store::{ApplicationRow, NewApplication, PrincipalCredentials};
 
-use crate::{Caller, Services, secrets};
+use crate::{Caller, Services, platform::secrets};
 
 fn check_name(raw: &str) -> Result<&str, Error> {
     let name = raw.trim();

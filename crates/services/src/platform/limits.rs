@@ -100,7 +100,7 @@ impl GlobalRateLimiter {
 /// memory and waiting time for everyone.
 pub struct Admission {
     running: Arc<Semaphore>,
-    threads: crate::costly::CostlyThreads,
+    threads: crate::platform::costly::CostlyThreads,
     /// Seats for the running and the waiting together.
     seats: Arc<Semaphore>,
 }
@@ -111,7 +111,7 @@ impl Admission {
         let running = if running == 0 { std::thread::available_parallelism().map_or(2, usize::from) } else { running };
         Ok(Admission {
             running: Arc::new(Semaphore::new(running)),
-            threads: crate::costly::CostlyThreads::start(name, running)?,
+            threads: crate::platform::costly::CostlyThreads::start(name, running)?,
             seats: Arc::new(Semaphore::new(running + queued)),
         })
     }
@@ -155,10 +155,10 @@ impl Seat<'_> {
 /// Password checks and hashing: admitted like all costly work ([`Admission`]), and checked in
 /// argon2 memory kept between checks (one buffer per check that may run at once), so that the
 /// memory passwords take is fixed however many sign-ins arrive
-/// ([`secrets::HashingMemory`](crate::secrets::HashingMemory) says why it must be kept).
+/// ([`secrets::HashingMemory`](crate::platform::secrets::HashingMemory) says why it must be kept).
 pub struct Passwords {
     admission: Admission,
-    memory: Arc<Mutex<Vec<crate::secrets::HashingMemory>>>,
+    memory: Arc<Mutex<Vec<crate::platform::secrets::HashingMemory>>>,
 }
 
 impl Passwords {
@@ -179,7 +179,7 @@ impl Passwords {
 
     /// The argon2id PHC string of a new password (rare: a password set or changed).
     pub async fn hash(&self, password: String) -> Result<String, Error> {
-        self.admission.run(move || crate::secrets::hash_password(&password)).await?.map_err(Error::internal)
+        self.admission.run(move || crate::platform::secrets::hash_password(&password)).await?.map_err(Error::internal)
     }
 
     /// Runs other work behind the same admission (a test holds the one running seat with it).
@@ -191,7 +191,7 @@ impl Passwords {
 /// A seat for one password check in [`Passwords`].
 pub struct PasswordSeat<'a> {
     seat: Seat<'a>,
-    memory: Arc<Mutex<Vec<crate::secrets::HashingMemory>>>,
+    memory: Arc<Mutex<Vec<crate::platform::secrets::HashingMemory>>>,
 }
 
 impl PasswordSeat<'_> {
@@ -200,10 +200,10 @@ impl PasswordSeat<'_> {
         let memory = self.memory;
         self.seat
             .run(move || {
-                let phc = phc.as_deref().unwrap_or_else(|| crate::secrets::dummy_password_hash());
+                let phc = phc.as_deref().unwrap_or_else(|| crate::platform::secrets::dummy_password_hash());
                 // At most `running` checks hold a buffer at once: the pool never holds more.
                 let mut kept = memory.lock().ok().and_then(|mut pool| pool.pop()).unwrap_or_default();
-                let matches = crate::secrets::verify_password_in(&password, phc, &mut kept);
+                let matches = crate::platform::secrets::verify_password_in(&password, phc, &mut kept);
                 if let Ok(mut pool) = memory.lock() {
                     pool.push(kept);
                 }

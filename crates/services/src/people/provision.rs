@@ -5,7 +5,7 @@ use signet_domain::audit::Actor;
 use signet_domain::{Error, ErrorCode};
 use signet_store::{NewTenant, Store};
 
-use crate::secrets;
+use crate::platform::secrets;
 
 #[derive(Debug, Clone)]
 pub struct ProvisionedTenant {

@@ -9,7 +9,7 @@ use signet_domain::authority::sessions::keeps_sessions;
 use signet_domain::{Error, Millis, TenantId, now_millis};
 use signet_store::{NewRefreshToken, PrincipalCredentials, RefreshUse};
 
-use crate::{Caller, Services, secrets};
+use crate::{Caller, Services, platform::secrets};
 
 /// What a new or rotated session's refresh side is: the token (shown once) and its family.
 #[derive(Debug, Clone)]

@@ -18,7 +18,7 @@ use signet_domain::{Error, ErrorCode};
 use signet_store::SsoDomainProofRow;
 
 use super::{dns, is_domain};
-use crate::{Caller, Services, secrets};
+use crate::{Caller, Services, platform::secrets};
 
 /// Where the proof's TXT record lives.
 pub fn record_name(domain: &str) -> String {

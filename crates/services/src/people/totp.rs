@@ -9,7 +9,7 @@ use signet_domain::{Error, ErrorCode};
 
 use signet_store::TotpChange;
 
-use crate::{Caller, Services, secrets};
+use crate::{Caller, Services, platform::secrets};
 
 /// Seconds per step.
 pub const STEP_SECS: u64 = 30;
@@ -203,7 +203,7 @@ pub async fn disable(svc: &Services, caller: &Caller, code: &str) -> Result<(), 
 pub async fn reset(svc: &Services, caller: &Caller, user_id: i64) -> Result<(), Error> {
     caller.require(signet_domain::access::Permission::ManagePeople)?;
     svc.store.user(caller.tenant_id, user_id).await?;
-    crate::users::check_manage(svc, caller, user_id).await?;
+    crate::people::users::check_manage(svc, caller, user_id).await?;
     svc.store
         .set_totp(
             caller.tenant_id,

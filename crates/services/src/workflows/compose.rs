@@ -14,7 +14,7 @@ use signet_pdf::assemble::{MAX_MERGED_DOCUMENTS, MergePart};
 use signet_pdf::forms::{FieldFill, FieldKind, FieldPart, MAX_FILLS, MAX_IMAGE_BYTES, MAX_TEXT_CHARS};
 
 use crate::Services;
-use crate::documents::{CheckedPdf, check_pdf, decode_base64, document_name};
+use crate::workflows::documents::{CheckedPdf, check_pdf, decode_base64, document_name};
 use crate::workflows::placement::SlotPages;
 
 /// Most field values for one document.

@@ -19,7 +19,7 @@ use signet_store::{ClaimedJob, CrmSettingsRow, LeadFilter, LeadRow, NewJob, Refe
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::mail::Mail;
+use crate::platform::mail::Mail;
 use crate::{Caller, Services};
 
 /// Records a referral and queues the referrer's confirmation; 409 `conflict` when the person
@@ -89,7 +89,7 @@ pub async fn set_crm_endpoint(
         svc.store.set_crm_settings(tenant_id, None, actor).await?;
         return Ok(None);
     };
-    let url = crate::webhooks::check_endpoint_url(svc, url).await?;
+    let url = crate::integrations::webhooks::check_endpoint_url(svc, url).await?;
     let mut key = [0u8; 24];
     aws_lc_rs::rand::fill(&mut key).map_err(|_| Error::internal("random"))?;
     let secret = format!("whsec_{}", base64::engine::general_purpose::STANDARD.encode(key));
@@ -137,7 +137,7 @@ pub async fn run_push_job(svc: &Services, job: &ClaimedJob) -> Result<(), String
         svc.store.record_push(lead_id, version, "failed", Some(failed)).await.map_err(|e| e.to_string())?;
         return Ok(());
     };
-    let (url, cfg, ts) = (settings.url.clone(), crate::webhooks::http_policy(svc), timestamp.to_string());
+    let (url, cfg, ts) = (settings.url.clone(), crate::integrations::webhooks::http_policy(svc), timestamp.to_string());
     let outcome = tokio::task::spawn_blocking(move || {
         let headers = [
             ("Content-Type", "application/json"),

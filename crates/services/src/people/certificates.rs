@@ -51,7 +51,7 @@ pub async fn enrol(svc: &Services, caller: &Caller, enrolment: &Enrolment<'_>) -
     let user_id = user_only(caller)?;
     let user = svc.store.user(caller.tenant_id, user_id).await?;
     let email = user.email.clone().ok_or(Error::not_found("user"))?;
-    let p12 = crate::documents::decode_base64("pfxBase64", enrolment.pfx_base64, MAX_P12_BYTES)?;
+    let p12 = crate::workflows::documents::decode_base64("pfxBase64", enrolment.pfx_base64, MAX_P12_BYTES)?;
     let password = enrolment.password.unwrap_or_default().to_string();
     let name = enrolment.certificate_name.map(str::trim).filter(|n| !n.is_empty());
     if let Some(raw) = enrolment.certificate_name

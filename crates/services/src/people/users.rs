@@ -13,9 +13,9 @@ use signet_domain::workflow::WorkflowState;
 use signet_domain::{Error, ErrorCode, WorkflowId, now_millis};
 use signet_store::{UserFields, UserFilter, UserRow};
 
-use crate::mail::{self, Mail};
-use crate::passwords::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
-use crate::{Caller, Services, secrets};
+use crate::people::passwords::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
+use crate::platform::mail::{self, Mail};
+use crate::{Caller, Services, platform::secrets};
 
 /// How long a set-password link works.
 pub const PASSWORD_LINK_TTL_MS: i64 = 72 * 3600 * 1000;
@@ -80,7 +80,7 @@ pub async fn create_internal(svc: &Services, caller: &Caller, input: &UserInput)
     caller.require(Permission::ManagePeople)?;
     let details = validate_user(input, now_millis())?;
     check_grant(svc, caller, &details).await?;
-    crate::trial::allow(svc, caller.tenant_id, crate::trial::Making::User).await?;
+    crate::people::trial::allow(svc, caller.tenant_id, crate::people::trial::Making::User).await?;
     let national_id = national_id(svc, caller.tenant_id, &details);
     let stamp = secrets::random_token(16);
     let user = svc

@@ -30,7 +30,7 @@ pub fn check_password(password: &str, email: Option<&str>) -> Result<(), Error> 
     if errors.is_empty() { Ok(()) } else { Err(Error::Validation(errors)) }
 }
 
-const LIST: &str = include_str!("../data/common-passwords.txt");
+const LIST: &str = include_str!("../../data/common-passwords.txt");
 
 fn entries() -> &'static [&'static str] {
     static ENTRIES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();

@@ -21,7 +21,7 @@ use signet_store::{
     BillingProfileRow, InvoiceFilter, InvoiceRow, IssueNumbers, Issued, NewInvoice, StampRow, WorkflowRow,
 };
 
-use crate::documents::sha256_hex;
+use crate::workflows::documents::sha256_hex;
 use crate::{Config, Services};
 
 /// The platform operator as it invoices tenants, from the installation's configuration.
@@ -317,7 +317,7 @@ fn blob_keys(
     kinds
         .into_iter()
         .map(|kind| {
-            let file = format!("{workflow_id}-{}-{}.pdf", kind.as_str(), crate::secrets::random_token(12));
+            let file = format!("{workflow_id}-{}-{}.pdf", kind.as_str(), crate::platform::secrets::random_token(12));
             let key = BlobKey::new(["tenant", &tenant_id.to_string(), "invoices", &file]).map_err(Error::internal)?;
             Ok((kind, key))
         })

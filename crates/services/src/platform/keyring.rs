@@ -15,7 +15,7 @@ use signet_sigcrypto::pkcs11::Hsm;
 use signet_sigcrypto::pki::{self, IssueOptions, KeyAlgo, LocalCa};
 use signet_signing::{LocalKeySigner, RawSigner};
 
-use crate::config::Config;
+use crate::platform::config::Config;
 
 /// A certificate and its PKCS#8 private key, both DER. The key is empty when an HSM holds
 /// it ([`Keyring`]).

@@ -9,8 +9,8 @@ use signet_domain::audit::Actor;
 use signet_domain::{Error, ErrorCode, TenantId, now_millis};
 use signet_store::{NewTenant, TenantLimits, TrialSignup};
 
-use crate::mail::{self, Mail};
-use crate::{Services, secrets};
+use crate::platform::mail::{self, Mail};
+use crate::{Services, platform::secrets};
 
 /// How long a sign-up's verification link works.
 const SIGNUP_TTL_MS: i64 = 24 * 3600 * 1000;
@@ -53,7 +53,7 @@ pub async fn sign_up(svc: &Services, request: &FreeTrial<'_>) -> Result<Option<S
     if request.password.chars().count() > 150 {
         return Err(Error::field("password", "must be at most 150 characters"));
     }
-    crate::passwords::check_password(request.password, Some(request.email))?;
+    crate::people::passwords::check_password(request.password, Some(request.email))?;
     if sso_provider.is_none() && !svc.mailer.is_configured() {
         return Err(Error::rejected(
             ErrorCode::StateConflict,

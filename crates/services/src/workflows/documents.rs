@@ -12,7 +12,7 @@ use signet_domain::{DocumentId, Error, ErrorCode, FieldErrors, TenantId, Workflo
 use signet_store::{DocumentRow, NewDocument, WorkflowRow};
 
 use crate::Services;
-use crate::heavy::Share;
+use crate::platform::heavy::Share;
 
 /// Most documents in one bulk upload.
 pub const MAX_BULK_DOCUMENTS: usize = 20;
@@ -102,7 +102,7 @@ pub async fn store_document(
     category_id: Option<i64>,
     reference_no: Option<&str>,
 ) -> Result<DocumentRow, Error> {
-    let file = format!("original-{}.pdf", crate::secrets::random_token(12));
+    let file = format!("original-{}.pdf", crate::platform::secrets::random_token(12));
     let key = BlobKey::new(["tenant", &tenant_id.to_string(), "uploads", &file])?;
     let size = checked.bytes.len() as i64;
     svc.blob.put(&key, Bytes::from(checked.bytes)).await?;

@@ -1,0 +1,19 @@
+//! The platform under the use cases: settings (`config`), the platform's and the tenants'
+//! keys and where they live (`keys`, `keyring`, `seals`, `secrets`), outbound messages
+//! (`mail`, `sms`), the job handlers (`jobs`), the budgets of costly work and open doors
+//! (`heavy`, `costly`, `limits`), reading worksheets (`sheets`), and the tenant's audit trail
+//! checked whole (`audit`). Nothing here decides who may do what; the rooms beside it do.
+
+pub mod audit;
+pub mod config;
+pub mod costly;
+pub mod heavy;
+pub mod jobs;
+pub mod keyring;
+pub mod keys;
+pub mod limits;
+pub mod mail;
+pub mod seals;
+pub mod secrets;
+pub mod sheets;
+pub mod sms;
