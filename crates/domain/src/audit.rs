@@ -4,6 +4,9 @@
 use aws_lc_rs::digest;
 use serde::Serialize;
 
+use crate::text_states;
+use crate::workflow::WorkflowState;
+
 /// The hash that precedes a tenant's first entry.
 pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
@@ -20,6 +23,91 @@ pub struct AuditEvent {
     pub ip: Option<String>,
     /// Event details as a JSON document.
     pub detail: serde_json::Value,
+}
+
+text_states! {
+    /// What happened in a workflow: the `action` of each entry of its own event chain, the
+    /// `type` of the `workflow.event` job that follows it, and of the webhooks it sends. Declared
+    /// once here so that what records an event and what reads it back (timelines, notices,
+    /// certificates, webhooks) cannot spell a kind two ways. Entries are read back as text and
+    /// parsed: a kind this Signet does not know is shown as written, never an error.
+    pub enum WorkflowEventKind ("workflow event kind") {
+        WorkflowCreated => "workflow.created",
+        /// Other workflows were linked to it (related envelopes).
+        WorkflowLinked => "workflow.linked",
+        WorkflowCompleted => "workflow.completed",
+        WorkflowDeclined => "workflow.declined",
+        WorkflowExpired => "workflow.expired",
+        WorkflowInactive => "workflow.inactive",
+        WorkflowDeleted => "workflow.deleted",
+        /// The completion certificate was issued (a completion step).
+        CertificateIssued => "workflow.certificate_issued",
+        /// Their turn: the link was sent.
+        SignatoryNotified => "signatory.notified",
+        SignatoryViewed => "signatory.viewed",
+        SignatorySigned => "signatory.signed",
+        SignatoryDeclined => "signatory.declined",
+        SignatoryDelegated => "signatory.delegated",
+        /// A reminder was sent (scheduled, by hand, or with a new link).
+        SignatoryReminded => "signatory.reminded",
+        /// The sender took the signing link to hand it out themselves.
+        LinkHandedOut => "signatory.link_handed_out",
+        /// The signatory's link was replaced; the old one no longer opens the page.
+        LinkRevoked => "signatory.link_revoked",
+        OtpSent => "signatory.otp_sent",
+        OtpVerified => "signatory.otp_verified",
+        OtpFailed => "signatory.otp_failed",
+        SmsSent => "signatory.sms_sent",
+        SmsFailed => "signatory.sms_failed",
+        /// The final document time-stamp (a completion step).
+        DocumentTimestamped => "document.timestamped",
+        DocumentCommented => "document.commented",
+        DocumentCategorised => "document.categorised",
+        DocumentInactive => "document.inactive",
+        AttachmentAdded => "attachment.added",
+        /// Stamp papers were taken from stock for the workflow.
+        StampsAllocated => "stamps.allocated",
+        /// Stamp papers of a workflow that ended were retired.
+        StampsRetired => "stamps.retired",
+        /// Stamp papers of a workflow that ended went back to stock.
+        StampsReleased => "stamps.released",
+    }
+}
+
+impl WorkflowEventKind {
+    /// The event of a workflow becoming `state` (`workflow.<state>`); none for
+    /// `in_progress`, which a workflow starts in and never becomes again.
+    pub fn became(state: WorkflowState) -> Option<WorkflowEventKind> {
+        match state {
+            WorkflowState::InProgress => None,
+            WorkflowState::Completed => Some(WorkflowEventKind::WorkflowCompleted),
+            WorkflowState::Declined => Some(WorkflowEventKind::WorkflowDeclined),
+            WorkflowState::Expired => Some(WorkflowEventKind::WorkflowExpired),
+            WorkflowState::Inactive => Some(WorkflowEventKind::WorkflowInactive),
+            WorkflowState::Deleted => Some(WorkflowEventKind::WorkflowDeleted),
+        }
+    }
+}
+
+/// An event for a workflow's own chain: an [`AuditEvent`] whose action is a
+/// [`WorkflowEventKind`]. Only [`Actor::workflow_event`] makes one, so the store's workflow
+/// chain takes no free-text action (the tenant's audit log, whose actions are many and
+/// varied, takes [`AuditEvent`]s).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkflowEvent {
+    kind: WorkflowEventKind,
+    event: AuditEvent,
+}
+
+impl WorkflowEvent {
+    pub fn kind(&self) -> WorkflowEventKind {
+        self.kind
+    }
+
+    /// The event as the chain stores it.
+    pub fn as_audit(&self) -> &AuditEvent {
+        &self.event
+    }
 }
 
 /// A workflow event once committed, as the `workflow.event` job carries it to what follows
@@ -39,6 +127,11 @@ pub struct WorkflowEventJob {
 }
 
 impl WorkflowEventJob {
+    /// The event's kind; `None` for a kind this Signet does not know (nothing follows it).
+    pub fn event_kind(&self) -> Option<WorkflowEventKind> {
+        WorkflowEventKind::parse(&self.kind)
+    }
+
     /// The id in `signatory:ID` targets.
     pub fn signatory_id(&self) -> Option<crate::SignatoryId> {
         self.target.strip_prefix("signatory:").and_then(|id| id.parse::<i64>().ok()).map(crate::SignatoryId::from)
@@ -58,6 +151,14 @@ pub struct AuditEntry {
     pub detail: String,
     pub prev_hash: String,
     pub hash: String,
+}
+
+impl AuditEntry {
+    /// The kind of an entry of a workflow's chain; `None` for text that names no kind
+    /// (an entry of a tenant's audit log, or a kind this Signet does not know).
+    pub fn workflow_kind(&self) -> Option<WorkflowEventKind> {
+        WorkflowEventKind::parse(&self.action)
+    }
 }
 
 /// The hash of an entry: SHA-256 over the tenant, the previous hash and every field, each
@@ -163,6 +264,26 @@ mod tests {
         }
     }
 
+    #[test]
+    fn every_ended_state_has_its_event() {
+        for state in WorkflowState::ALL.iter().copied() {
+            let kind = WorkflowEventKind::became(state);
+            assert_eq!(
+                kind.map(|k| k.as_str().to_string()),
+                (state != WorkflowState::InProgress).then(|| format!("workflow.{state}"))
+            );
+        }
+        let event = Actor::system().workflow_event(
+            WorkflowEventKind::SignatorySigned,
+            "signatory:1".into(),
+            serde_json::json!({}),
+        );
+        assert_eq!(
+            (event.kind(), event.as_audit().action.as_str()),
+            (WorkflowEventKind::SignatorySigned, "signatory.signed")
+        );
+    }
+
     fn chain(n: i64) -> Vec<AuditEntry> {
         let mut prev = GENESIS_HASH.to_string();
         (1..=n)
@@ -246,7 +367,13 @@ impl Actor {
         Actor { id: "system".into(), ip: None }
     }
 
+    /// An event of the tenant's audit log (`department.created`, `user.updated`, ...).
     pub fn event(&self, action: &str, target: String, detail: serde_json::Value) -> AuditEvent {
         AuditEvent { actor: self.id.clone(), action: action.to_string(), target, ip: self.ip.clone(), detail }
+    }
+
+    /// An event of a workflow's own chain.
+    pub fn workflow_event(&self, kind: WorkflowEventKind, target: String, detail: serde_json::Value) -> WorkflowEvent {
+        WorkflowEvent { kind, event: self.event(kind.as_str(), target, detail) }
     }
 }

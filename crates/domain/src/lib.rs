@@ -9,6 +9,7 @@ pub mod department;
 pub mod error;
 pub mod estamp;
 pub mod fields;
+pub mod gateway;
 pub mod ids;
 pub mod invoice;
 pub mod job;

@@ -29,8 +29,8 @@ macro_rules! text_states {
         impl $name {
             pub const ALL: &'static [$name] = &[$($name::$variant,)+];
 
-            /// The text stored for this state.
-            pub fn as_str(self) -> &'static str {
+            /// The text stored for this state (`const`, so constant lists can name states).
+            pub const fn as_str(self) -> &'static str {
                 match self {
                     $($name::$variant => $text,)+
                 }

@@ -6,22 +6,30 @@ use aws_lc_rs::hmac;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
-/// Every event a webhook can receive.
+use crate::audit::WorkflowEventKind;
+
+/// Every event a webhook can receive: most are workflow events (spelled by their kind), the
+/// last two are the tenant's own.
 pub const EVENT_TYPES: [&str; 13] = [
-    "workflow.created",
-    "signatory.notified",
-    "signatory.viewed",
-    "signatory.signed",
-    "signatory.declined",
-    "signatory.delegated",
-    "workflow.completed",
-    "workflow.declined",
-    "workflow.expired",
-    "workflow.inactive",
-    "workflow.deleted",
+    WorkflowEventKind::WorkflowCreated.as_str(),
+    WorkflowEventKind::SignatoryNotified.as_str(),
+    WorkflowEventKind::SignatoryViewed.as_str(),
+    WorkflowEventKind::SignatorySigned.as_str(),
+    WorkflowEventKind::SignatoryDeclined.as_str(),
+    WorkflowEventKind::SignatoryDelegated.as_str(),
+    WorkflowEventKind::WorkflowCompleted.as_str(),
+    WorkflowEventKind::WorkflowDeclined.as_str(),
+    WorkflowEventKind::WorkflowExpired.as_str(),
+    WorkflowEventKind::WorkflowInactive.as_str(),
+    WorkflowEventKind::WorkflowDeleted.as_str(),
     "stamps.low_stock",
     "bulk.completed",
 ];
+
+/// Whether webhooks receive a workflow event of this kind.
+pub fn published(kind: WorkflowEventKind) -> bool {
+    EVENT_TYPES.contains(&kind.as_str())
+}
 
 /// Whether an endpoint subscribed to `types` (`*` = all) receives `event`.
 pub fn subscribed(types: &str, event: &str) -> bool {

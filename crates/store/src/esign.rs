@@ -2,6 +2,7 @@
 //! answered. An answer is taken once: [`Store::answer_esign`] moves a row out of `sent` in one
 //! statement, so a replayed answer (or two instances receiving the same post) finds it taken.
 
+use signet_domain::gateway::EsignState;
 use signet_domain::{Millis, SignatoryId, TenantId, now_millis};
 
 use crate::{Result, Store, db_err, on_db};
@@ -21,8 +22,8 @@ pub struct EsignTransactionRow {
     pub digests: String,
     pub raw_signatures: bool,
     pub pending_blob: String,
-    /// `sent`, `signed`, `refused` or `failed`.
-    pub state: String,
+    #[sqlx(try_from = "String")]
+    pub state: EsignState,
     pub outcome: Option<String>,
     pub sent_at: Millis,
     pub expires_at: Millis,
@@ -61,7 +62,7 @@ impl Store {
             sqlx::query(
                 "INSERT INTO esign_transactions (id, secret_hash, tenant_id, gateway_transaction, signatory_id, \
                  digests, pending_blob, state, sent_at, expires_at, raw_signatures) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'sent', $8, $9, $10)",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $11, $8, $9, $10)",
             )
             .bind(new.id)
             .bind(new.secret_hash)
@@ -73,6 +74,7 @@ impl Store {
             .bind(now)
             .bind(new.expires_at)
             .bind(new.raw_signatures)
+            .bind(EsignState::Sent.as_str())
             .execute(pool)
             .await
             .map(|_| ())
@@ -110,17 +112,18 @@ impl Store {
 
     /// Records the answer to a sent request: `state` (`signed`, `refused` or `failed`) with
     /// `outcome` (the ESP's or Signet's code). False when the request was answered already.
-    pub async fn answer_esign(&self, id: &str, state: &str, outcome: &str) -> Result<bool> {
+    pub async fn answer_esign(&self, id: &str, state: EsignState, outcome: &str) -> Result<bool> {
         let now = now_millis();
         on_db!(self, pool => {
             sqlx::query(
                 "UPDATE esign_transactions SET state = $2, outcome = $3, answered_at = $4 \
-                 WHERE id = $1 AND state = 'sent'",
+                 WHERE id = $1 AND state = $5",
             )
             .bind(id)
-            .bind(state)
+            .bind(state.as_str())
             .bind(outcome)
             .bind(now)
+            .bind(EsignState::Sent.as_str())
             .execute(pool)
             .await
             .map(|done| done.rows_affected() == 1)

@@ -2,6 +2,7 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
+use signet_domain::gateway::TransactionState;
 use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
@@ -65,7 +66,8 @@ pub struct TransactionRow {
     pub reference_number: String,
     pub file_type: String,
     pub profile: i64,
-    pub state: String,
+    #[sqlx(try_from = "String")]
+    pub state: TransactionState,
     pub link_hash: String,
     pub session_key: Vec<u8>,
     pub request_json: String,
@@ -85,7 +87,7 @@ pub struct TransactionRow {
 /// How a transaction ended.
 pub struct TransactionOutcome<'a> {
     /// `completed`, `failed`, `cancelled` or `expired`.
-    pub state: &'a str,
+    pub state: TransactionState,
     pub error_message: Option<&'a str>,
     /// Where the result (or error) is kept for later retrieval, when the request asked for it.
     pub result_blob: Option<&'a str>,
@@ -247,7 +249,7 @@ impl Store {
                 "INSERT INTO gateway_transactions (transaction_number, tenant_id, authtoken_id, reference_number, file_type, \
                  profile, state, link_hash, session_key, request_json, payload_blob, store_result, success_url, failure_url, \
                  cancel_url, expires_at, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, 'initiated', $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $17, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16) \
                  RETURNING id",
             )
             .bind(new.transaction_number)
@@ -266,6 +268,7 @@ impl Store {
             .bind(new.cancel_url)
             .bind(new.expires_at)
             .bind(now)
+            .bind(TransactionState::Initiated.as_str())
             .fetch_one(&mut *tx)
             .await;
             let (id,) = inserted.map_err(|e| {
@@ -318,16 +321,17 @@ impl Store {
             let changed = sqlx::query(
                 "UPDATE gateway_transactions SET state = $3, error_message = $4, result_blob = $5, \
                  result_expires_at = $6, updated_at = $7, session_key = $8, payload_blob = NULL \
-                 WHERE tenant_id = $1 AND transaction_number = $2 AND state = 'initiated'",
+                 WHERE tenant_id = $1 AND transaction_number = $2 AND state = $9",
             )
             .bind(tenant_id.get())
             .bind(transaction_number)
-            .bind(outcome.state)
+            .bind(outcome.state.as_str())
             .bind(outcome.error_message)
             .bind(outcome.result_blob)
             .bind(outcome.result_expires_at)
             .bind(now)
             .bind(Vec::<u8>::new())
+            .bind(TransactionState::Initiated.as_str())
             .execute(&mut *tx)
             .await
             .map_err(db_err)?
@@ -351,10 +355,11 @@ impl Store {
         let rows: Vec<(i64, String)> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT tenant_id, transaction_number FROM gateway_transactions \
-                 WHERE state = 'initiated' AND expires_at < $1 ORDER BY expires_at LIMIT $2",
+                 WHERE state = $3 AND expires_at < $1 ORDER BY expires_at LIMIT $2",
             )
             .bind(now)
             .bind(limit)
+            .bind(TransactionState::Initiated.as_str())
             .fetch_all(pool)
             .await
             .map_err(db_err)?

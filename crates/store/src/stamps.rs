@@ -155,8 +155,8 @@ macro_rules! claim_stamps {
             ));
         }
         let references: Vec<&str> = taken.iter().map(|(_, _, r)| r.as_str()).collect();
-        let event = $actor.event(
-            "stamps.allocated",
+        let event = $actor.workflow_event(
+            signet_domain::audit::WorkflowEventKind::StampsAllocated,
             format!("workflow:{workflow_id}"),
             serde_json::json!({"referenceNos": references, "pageAttached": claim.page_attached}),
         );
@@ -236,7 +236,7 @@ macro_rules! end_workflow_stamps {
         .map_err($crate::db_err)?;
         if !issued.is_empty() {
             let references: Vec<String> = issued.into_iter().map(|(r,)| r).collect();
-            let event = $actor.event("stamps.retired", format!("workflow:{}", workflow.id), serde_json::json!({"referenceNos": references}));
+            let event = $actor.workflow_event(signet_domain::audit::WorkflowEventKind::StampsRetired, format!("workflow:{}", workflow.id), serde_json::json!({"referenceNos": references}));
             $crate::workflows::append_event!($tx, workflow.tenant_id, workflow.id, &event);
         }
         let next = signet_domain::stamp::after_workflow_ended(signed > 0);
@@ -254,9 +254,13 @@ macro_rules! end_workflow_stamps {
             .await
             .map_err($crate::db_err)?;
         if !ended.is_empty() {
-            let action = if next == signet_domain::stamp::StampState::Retired { "stamps.retired" } else { "stamps.released" };
+            let kind = if next == signet_domain::stamp::StampState::Retired {
+                signet_domain::audit::WorkflowEventKind::StampsRetired
+            } else {
+                signet_domain::audit::WorkflowEventKind::StampsReleased
+            };
             let references: Vec<String> = ended.into_iter().map(|(r,)| r).collect();
-            let event = $actor.event(action, format!("workflow:{}", workflow.id), serde_json::json!({"referenceNos": references}));
+            let event = $actor.workflow_event(kind, format!("workflow:{}", workflow.id), serde_json::json!({"referenceNos": references}));
             $crate::workflows::append_event!($tx, workflow.tenant_id, workflow.id, &event);
         }
     }};

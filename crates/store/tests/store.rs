@@ -387,7 +387,7 @@ async fn gateway_tokens_settings_and_transaction_lifecycle(backend: Backend) {
     let row = store.transaction("SGN-1").await.expect("get").expect("row");
     assert_eq!((row.state.as_str(), row.session_key.len()), ("initiated", 32));
     let done = TransactionOutcome {
-        state: "completed",
+        state: signet_domain::gateway::TransactionState::Completed,
         error_message: None,
         result_blob: Some("k/1"),
         result_expires_at: Some(1),
@@ -395,7 +395,7 @@ async fn gateway_tokens_settings_and_transaction_lifecycle(backend: Backend) {
     };
     assert!(store.finish_transaction(a, "SGN-1", &done, &Actor::system()).await.expect("finish"));
     let again = TransactionOutcome {
-        state: "cancelled",
+        state: signet_domain::gateway::TransactionState::Cancelled,
         error_message: Some("106: Cancelled by user"),
         result_blob: None,
         result_expires_at: None,

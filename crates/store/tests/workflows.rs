@@ -6,7 +6,7 @@
 mod support;
 
 use serde_json::json;
-use signet_domain::audit::{Actor, AuditEntry, GENESIS_HASH, verify_chain};
+use signet_domain::audit::{Actor, AuditEntry, GENESIS_HASH, WorkflowEventKind, verify_chain};
 use signet_domain::now_millis;
 use signet_domain::workflow::{DocumentState, PlannedSignatory, SignatoryState, WorkflowState};
 use signet_domain::workflow_settings::{AsSent, WorkflowSettings};
@@ -165,7 +165,9 @@ async fn a_stale_document_version_is_refused_and_changes_nothing(backend: Backen
         vec![("a@x.test".into(), SignatoryState::Signed), ("b@x.test".into(), SignatoryState::Notified)]
     );
     // Outside a signature too, an update must build on the version it read.
-    let stale = store.advance_document(&before[0], "blobs/ts", "22", "document.timestamped", &initiator()).await;
+    let stale = store
+        .advance_document(&before[0], "blobs/ts", "22", WorkflowEventKind::DocumentTimestamped, &initiator())
+        .await;
     assert_eq!(code(stale), ErrorCode::Conflict);
     assert_eq!(store.workflow_documents(&created.workflow).await.expect("documents")[0].version, 1);
     let events = verified_events(&store, &created.workflow).await;

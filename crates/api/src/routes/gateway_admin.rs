@@ -221,7 +221,7 @@ pub async fn transaction(
         transaction_number: row.transaction_number,
         reference_number: row.reference_number,
         file_type: row.file_type,
-        status: admin::wire_status(&row.state).to_string(),
+        status: admin::wire_status(row.state).to_string(),
         error_message: row.error_message,
         returnvalue,
         created_at: row.created_at,

@@ -656,7 +656,7 @@ async fn gateway_housekeeping_expires_and_purges(backend: Backend) {
     let key = signet_blob::BlobKey::new(["tenant", "1", "gateway", "SGN-1"]).expect("key");
     app.state.services.blob.put(&key, bytes::Bytes::from_static(b"encrypted-result")).await.expect("put");
     let outcome = signet_store::TransactionOutcome {
-        state: "completed",
+        state: signet_domain::gateway::TransactionState::Completed,
         error_message: None,
         result_blob: Some(key.as_str()),
         result_expires_at: Some(signet_domain::now_millis() + 60_000),

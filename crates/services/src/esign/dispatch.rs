@@ -4,6 +4,7 @@
 //! eSign because both of those build on it.
 
 use signet_domain::audit::Actor;
+use signet_domain::gateway::EsignState;
 
 use super::{EsignRefused, checked, find_transaction, internal, setup};
 use crate::Services;
@@ -22,7 +23,7 @@ pub enum Answered {
 pub async fn answer(svc: &Services, response_xml: &[u8], ip: Option<String>) -> Result<Answered, EsignRefused> {
     let setup = setup(svc)?;
     let (esign, txn) = find_transaction(svc, response_xml).await?;
-    if esign.state != "sent" {
+    if esign.state != EsignState::Sent {
         svc.store.note_refused_esign_answer(&esign.id, "esign_replayed").await?;
         return Err(EsignRefused::Answer("This eSign answer was already received.".into()));
     }

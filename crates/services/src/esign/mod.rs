@@ -376,7 +376,7 @@ fn digests_of(esign: &EsignTransactionRow) -> Result<Vec<[u8; 32]>, EsignRefused
 pub(crate) async fn take(
     svc: &Services,
     esign: &EsignTransactionRow,
-    state: &str,
+    state: signet_domain::gateway::EsignState,
     outcome: &str,
 ) -> Result<(), EsignRefused> {
     if svc.store.answer_esign(&esign.id, state, outcome).await? {

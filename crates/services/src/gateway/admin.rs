@@ -3,6 +3,7 @@
 //! and the integrator's status query (`TransactionStatusRequest`, authorised by `Authtoken`).
 
 use signet_domain::access::Permission;
+use signet_domain::gateway::TransactionState;
 use signet_domain::{Error, now_millis};
 use signet_store::{AuthtokenRow, GatewaySettings, TransactionRow};
 
@@ -15,13 +16,13 @@ pub const SIGNATURE_TYPES: [i64; 3] = [2, 3, 4];
 
 /// A transaction state as the gateway's wire format names it (the status query's answer and
 /// the tenant's view of a transaction).
-pub fn wire_status(state: &str) -> &'static str {
+pub fn wire_status(state: TransactionState) -> &'static str {
     match state {
-        "initiated" => "Initiated",
-        "completed" => "Completed",
-        "failed" => "Failed",
-        "cancelled" => "Cancelled",
-        _ => "Expired",
+        TransactionState::Initiated => "Initiated",
+        TransactionState::Completed => "Completed",
+        TransactionState::Failed => "Failed",
+        TransactionState::Cancelled => "Cancelled",
+        TransactionState::Expired => "Expired",
     }
 }
 

@@ -11,6 +11,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 use signet_domain::audit::Actor;
+use signet_domain::gateway::{EsignState, TransactionState};
 use signet_domain::now_millis;
 use signet_esign::asp::{Outcome, Signed};
 use signet_gateway::{
@@ -150,7 +151,7 @@ pub(crate) async fn answer(
     let row = open_gateway_transaction(svc, esign).await?;
     match outcome {
         Outcome::Refused { code, message } => {
-            take(svc, esign, "refused", &code).await?;
+            take(svc, esign, EsignState::Refused, &code).await?;
             forget_pending(svc, esign).await;
             if code == signet_esign::esp::codes::CANCELLED {
                 return transaction::cancel_row(svc, &row, actor).await.map_err(EsignRefused::Closed);
@@ -160,7 +161,7 @@ pub(crate) async fn answer(
                 .await)
         }
         Outcome::Signed(signed) => {
-            take(svc, esign, "signed", &signed.res_code).await?;
+            take(svc, esign, EsignState::Signed, &signed.res_code).await?;
             let result = complete(svc, esign, txn, &row, &signed).await;
             forget_pending(svc, esign).await;
             let detail = serde_json::json!({
@@ -192,8 +193,8 @@ fn esp_refusal(code: &str, message: &str) -> String {
 async fn open_gateway_transaction(svc: &Services, esign: &EsignTransactionRow) -> Result<TransactionRow, EsignRefused> {
     let number = esign.gateway_transaction.as_deref().ok_or(EsignRefused::Closed(TransactionClosed::NotFound))?;
     let row = svc.store.transaction(number).await?.ok_or(EsignRefused::Closed(TransactionClosed::NotFound))?;
-    if row.state != "initiated" {
-        return Err(EsignRefused::Closed(TransactionClosed::Ended(transaction::TransactionEnd::of_state(&row.state))));
+    if row.state != TransactionState::Initiated {
+        return Err(EsignRefused::Closed(TransactionClosed::Ended(transaction::TransactionEnd::of_state(row.state))));
     }
     if row.expires_at < now_millis() {
         return Err(EsignRefused::Closed(TransactionClosed::Ended(transaction::TransactionEnd::Expired)));

@@ -6,6 +6,7 @@
 use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::audit::Actor;
+use signet_domain::gateway::TransactionState;
 use signet_domain::now_millis;
 use signet_gateway::{
     Document, ErrorCode, GatewayFailure, Payload, PayloadLimits, Profile, ResultPost, parse_kept_payload,
@@ -64,13 +65,13 @@ pub enum TransactionEnd {
 }
 
 impl TransactionEnd {
-    /// The end a stored state stands for; any state not named is an expired transaction.
-    pub fn of_state(state: &str) -> TransactionEnd {
+    /// The end a stored state stands for (an `initiated` one past its time is expired).
+    pub fn of_state(state: TransactionState) -> TransactionEnd {
         match state {
-            "completed" => TransactionEnd::Signed,
-            "cancelled" => TransactionEnd::Cancelled,
-            "failed" => TransactionEnd::Failed,
-            _ => TransactionEnd::Expired,
+            TransactionState::Completed => TransactionEnd::Signed,
+            TransactionState::Cancelled => TransactionEnd::Cancelled,
+            TransactionState::Failed => TransactionEnd::Failed,
+            TransactionState::Initiated | TransactionState::Expired => TransactionEnd::Expired,
         }
     }
 }
@@ -82,8 +83,8 @@ pub async fn open(svc: &Services, number: &str, secret: &str) -> Result<OpenTran
     if !secrets::token_matches(secret, &row.link_hash) {
         return Err(NotFound);
     }
-    if row.state != "initiated" {
-        return Err(Ended(TransactionEnd::of_state(&row.state)));
+    if row.state != TransactionState::Initiated {
+        return Err(Ended(TransactionEnd::of_state(row.state)));
     }
     if row.expires_at < now_millis() {
         return Err(Ended(TransactionEnd::Expired));
@@ -181,7 +182,7 @@ pub struct Delivery {
 /// instead of a page that says the document is already signed, and the integrator still gets it.
 pub async fn deliver_again(svc: &Services, number: &str, secret: &str) -> Option<Delivery> {
     let row = svc.store.transaction(number).await.ok()??;
-    if !secrets::token_matches(secret, &row.link_hash) || row.state != "completed" {
+    if !secrets::token_matches(secret, &row.link_hash) || row.state != TransactionState::Completed {
         return None;
     }
     let now = now_millis();
@@ -233,7 +234,7 @@ pub(super) async fn complete(
 ) -> Result<Option<Delivery>, TransactionClosed> {
     let kept = keep_result(svc, row, &returnvalue).await;
     let outcome = TransactionOutcome {
-        state: "completed",
+        state: TransactionState::Completed,
         error_message: None,
         result_blob: kept.as_ref().map(|(key, _)| key.as_str()),
         result_expires_at: kept.as_ref().map(|(_, until)| *until),
@@ -256,7 +257,7 @@ pub(super) async fn fail(
 ) -> Delivery {
     let message = failure.error_message();
     let outcome = TransactionOutcome {
-        state: "failed",
+        state: TransactionState::Failed,
         error_message: Some(&message),
         result_blob: None,
         result_expires_at: None,
@@ -279,7 +280,7 @@ pub(super) async fn cancel_row(
 ) -> Result<Delivery, TransactionClosed> {
     let message = ErrorCode::Cancelled.error_message();
     let outcome = TransactionOutcome {
-        state: "cancelled",
+        state: TransactionState::Cancelled,
         error_message: Some(&message),
         result_blob: None,
         result_expires_at: None,

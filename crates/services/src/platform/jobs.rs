@@ -66,7 +66,7 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
 pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(), String> {
     let now = now_millis();
     let expired = signet_store::TransactionOutcome {
-        state: "expired",
+        state: signet_domain::gateway::TransactionState::Expired,
         error_message: Some("Transaction expired"),
         result_blob: None,
         result_expires_at: None,

@@ -19,7 +19,7 @@
 //! - A number is personal: logs, job errors and events carry it masked (the last four digits),
 //!   only the provider gets it whole.
 
-use signet_domain::audit::Actor;
+use signet_domain::audit::{Actor, WorkflowEventKind};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -216,7 +216,7 @@ pub async fn enqueue(store: &Store, sms: &SignerSms, dedupe_key: String) -> Resu
 pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
     let sms: SignerSms = serde_json::from_str(&job.payload).map_err(|e| format!("bad sms job: {e}"))?;
     let Ok(to) = PhoneNumber::parse(&sms.to) else {
-        return record(state, &sms, "signatory.sms_failed", json!({"reason": "not a mobile number"})).await;
+        return record(state, &sms, WorkflowEventKind::SmsFailed, json!({"reason": "not a mobile number"})).await;
     };
     let Some(sender) = &state.sms else {
         tracing::info!(to = %to, "no SMS provider configured; text not sent");
@@ -226,31 +226,36 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
         Ok(sent) => {
             tracing::info!(to = %to, provider_id = %sent.provider_id, "SMS sent");
             let detail = json!({"to": to.masked(), "purpose": sms.purpose, "providerId": sent.provider_id});
-            record(state, &sms, "signatory.sms_sent", detail).await
+            record(state, &sms, WorkflowEventKind::SmsSent, detail).await
         }
         Err(SmsFailure::TryAgain(cause)) if job.attempts < job.max_attempts => Err(cause),
         Err(SmsFailure::TryAgain(cause) | SmsFailure::Refused(cause)) => {
             tracing::warn!(to = %to, %cause, "SMS not sent; not tried again");
             let detail = json!({"to": to.masked(), "purpose": sms.purpose, "reason": cause});
-            record(state, &sms, "signatory.sms_failed", detail).await
+            record(state, &sms, WorkflowEventKind::SmsFailed, detail).await
         }
     }
 }
 
 /// Puts the outcome on the workflow's timeline. The text has gone (or gone for good) by now:
 /// a failure to record it is logged, never a reason to send again.
-async fn record(state: &Services, sms: &SignerSms, action: &str, detail: serde_json::Value) -> Result<(), String> {
+async fn record(
+    state: &Services,
+    sms: &SignerSms,
+    kind: WorkflowEventKind,
+    detail: serde_json::Value,
+) -> Result<(), String> {
     let recorded = match state.store.workflow(sms.tenant_id, sms.workflow_id).await {
         Ok(Some(workflow)) => {
             let system = Actor { id: "system".into(), ip: None };
             let target = format!("signatory:{}", sms.signatory_id);
-            state.store.record_workflow_event(&workflow, action, target, detail, &system).await
+            state.store.record_workflow_event(&workflow, kind, target, detail, &system).await
         }
         Ok(None) => Ok(()),
         Err(error) => Err(error),
     };
     if let Err(error) = recorded {
-        tracing::warn!(workflow = sms.workflow_id.get(), %error, action, "could not record the SMS outcome");
+        tracing::warn!(workflow = sms.workflow_id.get(), %error, action = %kind, "could not record the SMS outcome");
     }
     Ok(())
 }

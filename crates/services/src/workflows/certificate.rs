@@ -6,7 +6,7 @@
 use signet_blob::BlobKey;
 use signet_domain::Error;
 use signet_domain::Zone;
-use signet_domain::audit::{AuditEntry, Party, verify_chain};
+use signet_domain::audit::{AuditEntry, Party, WorkflowEventKind, verify_chain};
 use signet_domain::workflow::{DocumentState, SignatoryState};
 use signet_pdf::compose::{Attachment, Block, compose_report};
 use signet_signing::{PadesLevel, PdfSignOptions};
@@ -104,7 +104,9 @@ async fn signed_file(state: &Services, i: usize, doc: &DocumentRow) -> Result<At
 }
 
 fn signatory_block(s: &SignatoryRow, events: &[AuditEntry], zone: Zone) -> Block {
-    let signed = events.iter().find(|e| e.action == "signatory.signed" && e.target == format!("signatory:{}", s.id));
+    let signed = events.iter().find(|e| {
+        e.workflow_kind() == Some(WorkflowEventKind::SignatorySigned) && e.target == format!("signatory:{}", s.id)
+    });
     Block::KeyValues(vec![
         (
             format!("{} <{}>", s.name, s.email),

@@ -5,7 +5,7 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
-use signet_domain::audit::Actor;
+use signet_domain::audit::{Actor, WorkflowEventKind};
 use signet_domain::workflow::{DocumentState, WorkflowState};
 use signet_domain::{Error, TenantId, WorkflowId};
 use signet_signing::{PadesLevel, PdfSignOptions};
@@ -56,7 +56,7 @@ async fn issue_certificate(state: &Services, workflow: &WorkflowRow) -> Result<(
         .store
         .record_workflow_event(
             workflow,
-            "workflow.certificate_issued",
+            WorkflowEventKind::CertificateIssued,
             format!("workflow:{}", workflow.id),
             serde_json::json!({"sha256": sha}),
             &system,
@@ -101,8 +101,8 @@ async fn timestamp_document(state: &Services, doc: &DocumentRow) -> Result<(), E
     let new_key = version_key(doc, doc.version + 1)?;
     state.blob.put(&new_key, Bytes::from(extended)).await?;
     let system = Actor { id: "system".into(), ip: None };
-    if let Err(error) = state.store.advance_document(doc, new_key.as_str(), &sha, "document.timestamped", &system).await
-    {
+    let timestamped = WorkflowEventKind::DocumentTimestamped;
+    if let Err(error) = state.store.advance_document(doc, new_key.as_str(), &sha, timestamped, &system).await {
         let _ = state.blob.delete(&new_key).await;
         return Err(error);
     }

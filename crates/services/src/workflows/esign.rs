@@ -10,6 +10,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use signet_domain::audit::Actor;
 use signet_domain::fields::FieldValue;
+use signet_domain::gateway::EsignState;
 use signet_domain::workflow::{DocumentState, SignatureMode, WorkflowState};
 use signet_domain::{DocumentId, Error, ErrorCode};
 use signet_esign::asp::{Outcome, Signed};
@@ -154,7 +155,7 @@ pub(crate) async fn answer(
     let actor = Actor { id: format!("signatory:{}", signatory.id), ip: actor.ip.clone() };
     match outcome {
         Outcome::Refused { code, message } => {
-            take(svc, esign, "refused", &code).await?;
+            take(svc, esign, EsignState::Refused, &code).await?;
             forget_pending(svc, esign).await;
             if code == signet_esign::esp::codes::CANCELLED {
                 return Ok("You cancelled at the eSign service; nothing was signed.".into());
@@ -163,7 +164,7 @@ pub(crate) async fn answer(
             Ok(format!("The eSign service did not sign ({code}: {message}). You can try again."))
         }
         Outcome::Signed(signed) => {
-            take(svc, esign, "signed", &signed.res_code).await?;
+            take(svc, esign, EsignState::Signed, &signed.res_code).await?;
             let result = embed_all(svc, esign, txn, &signatory, &workflow, &signed, &actor).await;
             forget_pending(svc, esign).await;
             match result {

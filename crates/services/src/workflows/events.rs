@@ -5,7 +5,7 @@
 use serde_json::json;
 use signet_domain::ErrorCode;
 use signet_domain::audit::Actor;
-use signet_domain::audit::WorkflowEventJob;
+use signet_domain::audit::{WorkflowEventJob, WorkflowEventKind};
 use signet_domain::authority::signing::{ProfileOwner, SigningBy, may_sign_with};
 use signet_store::{AfterSignature, AutomatedSigner};
 
@@ -14,13 +14,17 @@ use crate::gateway::seal::Mark;
 
 pub async fn handle(state: &Services, payload: &str) -> Result<(), String> {
     let event: WorkflowEventJob = serde_json::from_str(payload).map_err(|e| format!("bad workflow event: {e}"))?;
-    let signed_for = event.kind == "signatory.notified" && sign_automatically(state, &event).await?;
-    match event.kind.as_str() {
-        "workflow.completed" => {
+    let kind = event.event_kind();
+    let notified = kind == Some(WorkflowEventKind::SignatoryNotified);
+    let signed_for = notified && sign_automatically(state, &event).await?;
+    match kind {
+        Some(WorkflowEventKind::WorkflowCompleted) => {
             super::completion::finish(state, event.tenant_id, event.workflow_id).await.map_err(|e| e.to_string())?;
         }
-        "signatory.notified" if !signed_for => super::notices::invitation(state, &event, false).await?,
-        "signatory.reminded" => super::notices::invitation(state, &event, true).await?,
+        Some(WorkflowEventKind::SignatoryNotified) if !signed_for => {
+            super::notices::invitation(state, &event, false).await?
+        }
+        Some(WorkflowEventKind::SignatoryReminded) => super::notices::invitation(state, &event, true).await?,
         _ => {}
     }
     super::notices::outcome(state, &event).await?;
@@ -29,7 +33,7 @@ pub async fn handle(state: &Services, payload: &str) -> Result<(), String> {
 
 /// Sends the event to the tenant's webhooks (those subscribed to its type).
 async fn publish_webhook(state: &Services, event: &WorkflowEventJob) -> Result<(), String> {
-    if !signet_domain::webhook::EVENT_TYPES.contains(&event.kind.as_str()) {
+    if !event.event_kind().is_some_and(signet_domain::webhook::published) {
         return Ok(());
     }
     let workflow = state.store.workflow(event.tenant_id, event.workflow_id).await.map_err(|e| e.to_string())?;

@@ -22,7 +22,7 @@ use super::links::signer_url;
 use crate::Services;
 use crate::platform::mail::{Mail, MailAttachment, enqueue};
 use crate::platform::sms::{Purpose, SignerSms};
-use signet_domain::audit::WorkflowEventJob;
+use signet_domain::audit::{WorkflowEventJob, WorkflowEventKind};
 
 /// Whether the workflow e-mails its signers their invitations and reminders (`sendMail`).
 pub fn sends_mail(workflow: &WorkflowRow) -> bool {
@@ -215,17 +215,17 @@ fn participants(signatories: &[SignatoryRow]) -> Vec<&SignatoryRow> {
 
 /// Completion and decline notices, and the sender's notice of each signature.
 pub async fn outcome(state: &Services, event: &WorkflowEventJob) -> Result<(), String> {
-    let kind = event.kind.as_str();
-    if !matches!(kind, "workflow.completed" | "workflow.declined" | "signatory.signed") {
+    use WorkflowEventKind::{SignatorySigned, WorkflowCompleted, WorkflowDeclined};
+    let Some(kind @ (WorkflowCompleted | WorkflowDeclined | SignatorySigned)) = event.event_kind() else {
         return Ok(());
-    }
+    };
     let Some(workflow) = state.store.workflow(event.tenant_id, event.workflow_id).await.map_err(|e| e.to_string())?
     else {
         return Ok(());
     };
     match kind {
-        "workflow.completed" => completion(state, event, &workflow).await,
-        "workflow.declined" => declined(state, event, &workflow).await,
+        WorkflowCompleted => completion(state, event, &workflow).await,
+        WorkflowDeclined => declined(state, event, &workflow).await,
         _ => signed(state, event, &workflow).await,
     }
 }

@@ -18,7 +18,7 @@
 //!   Declining and commenting stay open without it: they sign nothing.
 
 use serde_json::json;
-use signet_domain::audit::Actor;
+use signet_domain::audit::{Actor, WorkflowEventKind};
 use signet_domain::{Error, ErrorCode, Lang, Millis, now_millis};
 use signet_store::{NewSignerCode, SignerCodeRow};
 
@@ -224,13 +224,13 @@ pub async fn send_code(
     match sender.send(&to, &text).await {
         Ok(sent) => {
             let detail = json!({"to": to.masked(), "providerId": sent.provider_id});
-            record(svc, session, "signatory.otp_sent", detail, actor).await;
+            record(svc, session, WorkflowEventKind::OtpSent, detail, actor).await;
             Ok(last_digits(session))
         }
         Err(crate::platform::sms::SmsFailure::Refused(cause) | crate::platform::sms::SmsFailure::TryAgain(cause)) => {
             tracing::warn!(to = %to, %cause, "the signer's code was not sent");
             let detail = json!({"to": to.masked(), "purpose": "code", "reason": cause});
-            record(svc, session, "signatory.sms_failed", detail, actor).await;
+            record(svc, session, WorkflowEventKind::SmsFailed, detail, actor).await;
             Err(OtpFailure::Refused(OtpRefusal::NotSent))
         }
     }
@@ -257,21 +257,27 @@ pub async fn check_code(svc: &Services, session: &SignerSession, typed: &str, ac
     let salt = row.map(|r| r.code_salt).unwrap_or_default();
     let hash = svc.link_key.code_tag(signatory.id.get(), &salt, &typed);
     if svc.store.verify_signer_code(signatory.id, signatory.link_version, &hash, now, MAX_ATTEMPTS).await? {
-        record(svc, session, "signatory.otp_verified", json!({}), actor).await;
+        record(svc, session, WorkflowEventKind::OtpVerified, json!({}), actor).await;
         return Ok(());
     }
     svc.store.count_signer_code_failure(signatory.id).await?;
     let left = (MAX_ATTEMPTS - attempts - 1).max(0);
-    record(svc, session, "signatory.otp_failed", json!({"attemptsLeft": left}), actor).await;
+    record(svc, session, WorkflowEventKind::OtpFailed, json!({"attemptsLeft": left}), actor).await;
     Err(OtpFailure::Refused(if left == 0 { OtpRefusal::Dead } else { OtpRefusal::Wrong { left } }))
 }
 
 /// Puts a code's outcome on the workflow's timeline; the code has gone (or been judged) by
 /// now, so a failure to record it is logged, not a reason to fail the signer.
-async fn record(svc: &Services, session: &SignerSession, action: &str, detail: serde_json::Value, actor: &Actor) {
+async fn record(
+    svc: &Services,
+    session: &SignerSession,
+    kind: WorkflowEventKind,
+    detail: serde_json::Value,
+    actor: &Actor,
+) {
     let target = format!("signatory:{}", session.signatory.id);
-    if let Err(error) = svc.store.record_workflow_event(&session.workflow, action, target, detail, actor).await {
-        tracing::warn!(%error, action, "could not record the signer's code event");
+    if let Err(error) = svc.store.record_workflow_event(&session.workflow, kind, target, detail, actor).await {
+        tracing::warn!(%error, action = %kind, "could not record the signer's code event");
     }
 }
 

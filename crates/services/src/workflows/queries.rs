@@ -1,7 +1,7 @@
 //! Reading workflows: one with its documents and signatories, a page of them, the event chain
 //! checked, the completion certificate.
 
-use signet_domain::audit::{AuditEntry, ChainBreak, Party, verify_chain};
+use signet_domain::audit::{AuditEntry, ChainBreak, Party, WorkflowEventKind, verify_chain};
 use signet_domain::paging::Page;
 use signet_domain::workflow::WorkflowState;
 use signet_domain::{Error, ErrorCode, Millis, WorkflowId};
@@ -141,8 +141,10 @@ pub enum Named {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimelineEntry {
     pub at: Millis,
-    /// The event's kind (`signatory.signed`, ...).
+    /// The event's kind (`signatory.signed`, ...) as stored.
     pub action: String,
+    /// The same kind parsed; `None` for one this Signet does not know (shown as written).
+    pub kind: Option<WorkflowEventKind>,
     pub actor: Named,
     /// The signatory the event concerns, when it concerns one.
     pub subject: Option<Named>,
@@ -185,6 +187,7 @@ pub async fn timeline(
         .map(|e| TimelineEntry {
             at: e.at,
             action: e.action.clone(),
+            kind: e.workflow_kind(),
             actor: name(&e.actor),
             subject: matches!(Party::parse(&e.target), Party::Signatory(_)).then(|| name(&e.target)),
         })

@@ -93,9 +93,9 @@ pub async fn sign(
     Ok(after)
 }
 
-/// What a signer must correct in a decline, delegation, comment or attachment. The error
-/// carries the English words (the API's); a signer page names the refusal with
-/// [`SignerRefusal::of_error`] and says it in the signer's language.
+/// What a signer must correct in a decline, delegation, comment or attachment. The forms'
+/// use cases fail with the refusal itself ([`SignerFormError::Refused`]), which a signer page
+/// says in the signer's language; as an [`Error`] it is a field error with English words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SignerRefusal {
     Reason,
@@ -107,7 +107,7 @@ pub enum SignerRefusal {
 }
 
 impl SignerRefusal {
-    const ALL: [SignerRefusal; 6] = [
+    pub const ALL: [SignerRefusal; 6] = [
         SignerRefusal::Reason,
         SignerRefusal::InvalidEmail,
         SignerRefusal::DelegateToSelf,
@@ -128,26 +128,50 @@ impl SignerRefusal {
         }
     }
 
-    fn error(self) -> Error {
+    /// The refusal as a field error: its field and English words, as a client of the
+    /// services that does not know refusals (the API, the logs) reads it.
+    pub fn error(self) -> Error {
         let (field, words) = self.field_and_words();
         Error::field(field, words)
     }
+}
 
-    /// The refusal an error of this module stands for, if it is one.
-    pub fn of_error(error: &Error) -> Option<SignerRefusal> {
-        let Error::Validation(fields) = error else { return None };
-        SignerRefusal::ALL.into_iter().find(|refusal| {
-            let (field, words) = refusal.field_and_words();
-            fields.get(field).is_some_and(|said| said.iter().any(|w| w == words))
-        })
+/// How a signer's form (decline, delegate, comment, attach) fails: with a refusal the signer
+/// can correct, typed so that the page need not recognise it by its English words, or with
+/// any other error (a limit reached, a state conflict, an internal failure).
+#[derive(Debug)]
+pub enum SignerFormError {
+    Refused(SignerRefusal),
+    Failed(Error),
+}
+
+impl From<SignerRefusal> for SignerFormError {
+    fn from(refusal: SignerRefusal) -> Self {
+        SignerFormError::Refused(refusal)
+    }
+}
+
+impl From<Error> for SignerFormError {
+    fn from(error: Error) -> Self {
+        SignerFormError::Failed(error)
+    }
+}
+
+/// For callers that handle every failure alike: a refusal becomes its field error.
+impl From<SignerFormError> for Error {
+    fn from(error: SignerFormError) -> Self {
+        match error {
+            SignerFormError::Refused(refusal) => refusal.error(),
+            SignerFormError::Failed(error) => error,
+        }
     }
 }
 
 /// A reason typed on the page: 1 to 500 characters, no control characters.
-pub fn page_reason(reason: Option<&str>) -> Result<String, Error> {
+pub fn page_reason(reason: Option<&str>) -> Result<String, SignerRefusal> {
     let reason = reason.map(str::trim).unwrap_or("");
     if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
-        return Err(SignerRefusal::Reason.error());
+        return Err(SignerRefusal::Reason);
     }
     Ok(reason.to_string())
 }
@@ -158,9 +182,9 @@ pub async fn decline(
     session: &SignerSession,
     reason: Option<&str>,
     actor: &Actor,
-) -> Result<(), Error> {
+) -> Result<(), SignerFormError> {
     let reason = page_reason(reason)?;
-    svc.store.decline(&session.signatory, &reason, actor).await
+    Ok(svc.store.decline(&session.signatory, &reason, actor).await?)
 }
 
 /// Hands the signature on to someone else (named, or called by their address's local part).
@@ -173,14 +197,14 @@ pub async fn delegate(
     name: Option<&str>,
     reason: Option<&str>,
     actor: &Actor,
-) -> Result<SignatoryRow, Error> {
+) -> Result<SignatoryRow, SignerFormError> {
     super::otp::require_verified(svc, session).await?;
     let email = email.trim().to_string();
     if !is_valid_email(&email) {
-        return Err(SignerRefusal::InvalidEmail.error());
+        return Err(SignerRefusal::InvalidEmail.into());
     }
     if email.eq_ignore_ascii_case(&session.signatory.email) {
-        return Err(SignerRefusal::DelegateToSelf.error());
+        return Err(SignerRefusal::DelegateToSelf.into());
     }
     let reason = page_reason(reason)?;
     let name = name.map(str::trim).filter(|n| !n.is_empty() && n.chars().count() <= 200);
@@ -189,23 +213,29 @@ pub async fn delegate(
     let limit = Some(i64::from(svc.config.signer_max_delegations));
     svc.store.delegate(&session.signatory, &email, &name, &reason, expires, actor, limit).await.map_err(|error| {
         match error.code() {
-            ErrorCode::ValidationFailed => SignerRefusal::AlreadySigns.error(),
-            _ => error,
+            ErrorCode::ValidationFailed => SignerRefusal::AlreadySigns.into(),
+            _ => error.into(),
         }
     })
 }
 
 /// A comment on the workflow's first document (needs no code by SMS: it signs nothing).
-pub async fn comment(svc: &Services, session: &SignerSession, text: &str, actor: &Actor) -> Result<(), Error> {
+pub async fn comment(
+    svc: &Services,
+    session: &SignerSession,
+    text: &str,
+    actor: &Actor,
+) -> Result<(), SignerFormError> {
     let text = text.trim();
     if text.is_empty() || text.chars().count() > 2000 {
-        return Err(SignerRefusal::Comment.error());
+        return Err(SignerRefusal::Comment.into());
     }
     let documents = svc.store.workflow_documents(&session.workflow).await?;
     let first = documents.first().ok_or_else(|| Error::internal("a workflow without documents"))?;
     let limit = Some(i64::from(svc.config.signer_max_comments));
     let (tenant, workflow) = (session.workflow.tenant_id, session.workflow.id);
-    svc.store.add_comment(tenant, workflow, first.id, text, actor, limit).await.map(|_| ())
+    svc.store.add_comment(tenant, workflow, first.id, text, actor, limit).await?;
+    Ok(())
 }
 
 /// A document the sender asked the signer for: the file is stored first, then the row (a
@@ -217,17 +247,13 @@ pub async fn attach(
     requested: Option<&str>,
     bytes: &[u8],
     actor: &Actor,
-) -> Result<(), Error> {
+) -> Result<(), SignerFormError> {
     if bytes.len() > MAX_SIGNER_ATTACHMENT {
-        return Err(SignerRefusal::AttachmentTooLarge.error());
+        return Err(SignerRefusal::AttachmentTooLarge.into());
     }
     let requested = requested.unwrap_or(file_name).chars().take(200).collect::<String>();
     let sha = crate::workflows::documents::sha256_hex(bytes);
-    let file = format!("{}-{}", session.signatory.id, crate::platform::secrets::random_token(8));
-    let tenant = session.workflow.tenant_id.to_string();
-    let workflow = session.workflow.id.to_string();
-    let key = BlobKey::new(["tenant", &tenant, "workflows", &workflow, "attachments", &file])?;
-    svc.blob.put(&key, Bytes::from(bytes.to_vec())).await?;
+    let key = store_attachment_file(svc, session, bytes).await?;
     let new = NewAttachment {
         tenant_id: session.workflow.tenant_id,
         workflow_id: session.workflow.id,
@@ -244,9 +270,19 @@ pub async fn attach(
         Ok(_) => Ok(()),
         Err(error) => {
             let _ = svc.blob.delete(&key).await;
-            Err(error)
+            Err(error.into())
         }
     }
+}
+
+/// Stores a signer's attachment under a fresh key of the workflow's attachments.
+async fn store_attachment_file(svc: &Services, session: &SignerSession, bytes: &[u8]) -> Result<BlobKey, Error> {
+    let file = format!("{}-{}", session.signatory.id, crate::platform::secrets::random_token(8));
+    let tenant = session.workflow.tenant_id.to_string();
+    let workflow = session.workflow.id.to_string();
+    let key = BlobKey::new(["tenant", &tenant, "workflows", &workflow, "attachments", &file])?;
+    svc.blob.put(&key, Bytes::from(bytes.to_vec())).await?;
+    Ok(key)
 }
 
 #[cfg(test)]
@@ -254,10 +290,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_refusal_is_known_again_from_its_error() {
+    fn every_refusal_keeps_its_field_and_words_as_an_error() {
         for refusal in SignerRefusal::ALL {
-            assert_eq!(SignerRefusal::of_error(&refusal.error()), Some(refusal));
+            let (field, words) = refusal.field_and_words();
+            let Error::Validation(fields) = Error::from(SignerFormError::from(refusal)) else {
+                panic!("{refusal:?} is not a field error");
+            };
+            assert_eq!(fields.get(field), Some(&vec![words.to_string()]), "{refusal:?}");
         }
-        assert_eq!(SignerRefusal::of_error(&Error::field("email", "something else")), None);
+        let other = Error::from(SignerFormError::from(Error::field("email", "something else")));
+        assert!(matches!(other, Error::Validation(fields) if fields["email"] == ["something else"]));
     }
 }

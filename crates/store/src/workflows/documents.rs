@@ -3,7 +3,7 @@
 //! current version on top of the version it was made from (`version` guards against races).
 
 use serde_json::json;
-use signet_domain::audit::Actor;
+use signet_domain::audit::{Actor, WorkflowEventKind};
 use signet_domain::workflow::{DocumentState, WorkflowState};
 use signet_domain::{DocumentId, Error, ErrorCode, Millis, TenantId, WorkflowId, now_millis};
 
@@ -122,7 +122,7 @@ impl Store {
         doc: &DocumentRow,
         blob_key: &str,
         sha256: &str,
-        action: &str,
+        kind: WorkflowEventKind,
         actor: &Actor,
     ) -> Result<()> {
         let Some(workflow_id) = doc.workflow_id else { return Err(Error::not_found("workflow")) };
@@ -145,7 +145,7 @@ impl Store {
             if advanced != 1 {
                 return Err(Error::rejected(ErrorCode::Conflict, "the document changed meanwhile"));
             }
-            let event = actor.event(action, format!("document:{}", doc.id), json!({"sha256": sha256}));
+            let event = actor.workflow_event(kind, format!("document:{}", doc.id), json!({"sha256": sha256}));
             append_event!(tx, doc.tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
@@ -179,7 +179,7 @@ impl Store {
             if changed != 1 {
                 return Err(Error::not_found("document"));
             }
-            let event = actor.event("document.categorised", format!("document:{document_id}"), json!({"categoryId": category_id}));
+            let event = actor.workflow_event(WorkflowEventKind::DocumentCategorised, format!("document:{document_id}"), json!({"categoryId": category_id}));
             append_event!(tx, tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
@@ -225,7 +225,7 @@ impl Store {
                 if others == 0 {
                     return Err(Error::rejected(ErrorCode::StateConflict, "the workflow's last active document cannot be made inactive"));
                 }
-                let event = actor.event("document.inactive", format!("document:{document_id}"), json!({"reason": reason}));
+                let event = actor.workflow_event(WorkflowEventKind::DocumentInactive, format!("document:{document_id}"), json!({"reason": reason}));
                 append_event!(tx, tenant_id, workflow_id, &event);
             }
             sqlx::query("UPDATE documents SET state = $4, state_reason = $2, updated_at = $3 WHERE id = $1")

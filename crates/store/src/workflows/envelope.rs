@@ -3,8 +3,8 @@
 //! first; state changes (`set_workflow_state!`), links between workflows and the certificate.
 
 use serde_json::json;
-use signet_domain::audit::Actor;
 use signet_domain::audit::GENESIS_HASH;
+use signet_domain::audit::{Actor, WorkflowEventKind};
 use signet_domain::workflow::{DocumentState, WorkflowState};
 use signet_domain::workflow_settings::WorkflowSettings;
 use signet_domain::{DocumentId, Error, Lang, Millis, TemplateId, TenantId, WorkflowId, now_millis};
@@ -71,8 +71,9 @@ macro_rules! set_workflow_state {
         .execute(&mut *$tx)
         .await
         .map_err($crate::db_err)?;
-        let event = $actor.event(
-            &format!("workflow.{}", next.as_str()),
+        let kind = signet_domain::audit::WorkflowEventKind::became(next).ok_or_else(|| workflow.state().refuse(next))?;
+        let event = $actor.workflow_event(
+            kind,
             format!("workflow:{}", workflow.id),
             serde_json::json!({"reason": reason}),
         );
@@ -147,8 +148,8 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             bind_documents!(tx, new, workflow.id, now);
-            let created = actor.event(
-                "workflow.created",
+            let created = actor.workflow_event(
+                WorkflowEventKind::WorkflowCreated,
                 format!("workflow:{}", workflow.id),
                 json!({"name": new.name, "documents": new.document_ids, "signatories": new.signatories.len()}),
             );
@@ -343,7 +344,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?;
-            let event = actor.event("workflow.linked", format!("workflow:{workflow_id}"), json!({"linkedWorkflowIds": linked}));
+            let event = actor.workflow_event(WorkflowEventKind::WorkflowLinked, format!("workflow:{workflow_id}"), json!({"linkedWorkflowIds": linked}));
             append_event!(tx, tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())

@@ -3,7 +3,7 @@
 //! transaction: e-mails and webhooks are sent from that job, so they happen once, after commit.
 
 use signet_domain::audit::Actor;
-use signet_domain::audit::{AuditEntry, WorkflowEventJob};
+use signet_domain::audit::{AuditEntry, WorkflowEventJob, WorkflowEventKind};
 use signet_domain::{TenantId, WorkflowId};
 
 use super::row::WorkflowRow;
@@ -30,7 +30,9 @@ macro_rules! append_event {
     ($tx:expr, $tenant_id:expr, $workflow_id:expr, $event:expr) => {{
         let workflow_id: signet_domain::WorkflowId = $workflow_id;
         let tenant_id: signet_domain::TenantId = $tenant_id;
-        let entry = $crate::chain::append_chain!($tx, &$crate::chain::WORKFLOW_CHAIN, workflow_id.get(), $event);
+        let event: &signet_domain::audit::WorkflowEvent = $event;
+        let entry =
+            $crate::chain::append_chain!($tx, &$crate::chain::WORKFLOW_CHAIN, workflow_id.get(), event.as_audit());
         let payload = $crate::workflows::events::event_job_payload(tenant_id, workflow_id, &entry);
         let job = signet_domain::job::JobKind::WorkflowEvent.as_str();
         sqlx::query(
@@ -55,14 +57,14 @@ impl Store {
     pub async fn record_workflow_event(
         &self,
         workflow: &WorkflowRow,
-        action: &str,
+        kind: WorkflowEventKind,
         target: String,
         detail: serde_json::Value,
         actor: &Actor,
     ) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
-            let event = actor.event(action, target, detail);
+            let event = actor.workflow_event(kind, target, detail);
             append_event!(tx, workflow.tenant_id, workflow.id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())

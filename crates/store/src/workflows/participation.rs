@@ -3,7 +3,7 @@
 //! recorded in the workflow's chain; per-signer limits are checked under its row lock.
 
 use serde_json::json;
-use signet_domain::audit::Actor;
+use signet_domain::audit::{Actor, WorkflowEventKind};
 use signet_domain::{
     AttachmentId, DocumentId, Error, ErrorCode, Millis, SignatoryId, TenantId, WorkflowId, now_millis,
 };
@@ -75,8 +75,8 @@ macro_rules! insert_initiator_attachments {
             .fetch_one(&mut *$tx)
             .await
             .map_err($crate::db_err)?;
-            let event = $actor.event(
-                "attachment.added",
+            let event = $actor.workflow_event(
+                signet_domain::audit::WorkflowEventKind::AttachmentAdded,
                 format!("attachment:{id}"),
                 serde_json::json!({"kind": a.kind, "name": &a.name, "sha256": &a.sha256}),
             );
@@ -128,7 +128,7 @@ impl Store {
             .fetch_one(&mut *tx)
             .await
             .map_err(db_err)?;
-            let event = actor.event("document.commented", format!("document:{document_id}"), json!({"comment": comment}));
+            let event = actor.workflow_event(WorkflowEventKind::DocumentCommented, format!("document:{document_id}"), json!({"comment": comment}));
             append_event!(tx, tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(id)
@@ -192,8 +192,8 @@ impl Store {
             .fetch_one(&mut *tx)
             .await
             .map_err(db_err)?;
-            let event = actor.event(
-                "attachment.added",
+            let event = actor.workflow_event(
+                WorkflowEventKind::AttachmentAdded,
                 format!("attachment:{id}"),
                 json!({"kind": new.kind, "name": new.name, "sha256": new.sha256}),
             );

@@ -2,7 +2,7 @@
 //! (rotated by bumping `link_version`). Their turn-taking transitions are in `signing`.
 
 use serde_json::json;
-use signet_domain::audit::Actor;
+use signet_domain::audit::{Actor, WorkflowEventKind};
 use signet_domain::workflow::{PlannedSignatory, SignatoryState, WorkflowState};
 use signet_domain::{Error, ErrorCode, Millis, SignatoryId, TenantId, WorkflowId, now_millis};
 
@@ -111,8 +111,11 @@ macro_rules! insert_signatories {
                 .await
                 .map_err($crate::db_err)?;
             if first {
-                let notified =
-                    $actor.event("signatory.notified", format!("signatory:{}", row.id), notified_detail(&row));
+                let notified = $actor.workflow_event(
+                    signet_domain::audit::WorkflowEventKind::SignatoryNotified,
+                    format!("signatory:{}", row.id),
+                    notified_detail(&row),
+                );
                 $crate::workflows::events::append_event!($tx, tenant_id, $workflow_id, &notified);
             }
             rows.push(row);
@@ -209,7 +212,7 @@ impl Store {
             .map_err(db_err)?
             .rows_affected();
             if changed == 1 {
-                let event = actor.event("signatory.viewed", format!("signatory:{}", signatory.id), detail);
+                let event = actor.workflow_event(WorkflowEventKind::SignatoryViewed, format!("signatory:{}", signatory.id), detail);
                 append_event!(tx, signatory.tenant_id, signatory.workflow_id, &event);
             }
             tx.commit().await.map_err(db_err)?;
@@ -265,7 +268,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?;
-            let event = actor.event("signatory.reminded", format!("signatory:{}", row.id), json!({"byHand": true}));
+            let event = actor.workflow_event(WorkflowEventKind::SignatoryReminded, format!("signatory:{}", row.id), json!({"byHand": true}));
             append_event!(tx, tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(SignatoryRow { last_reminded_at: Some(now), ..row })
@@ -301,8 +304,8 @@ impl Store {
             if !row.state().is_turn() {
                 return Err(Error::rejected(ErrorCode::StateConflict, "it is not this signatory's turn to sign"));
             }
-            let event = actor.event(
-                "signatory.link_handed_out",
+            let event = actor.workflow_event(
+                WorkflowEventKind::LinkHandedOut,
                 format!("signatory:{}", row.id),
                 json!({"linkVersion": row.link_version}),
             );
@@ -348,10 +351,10 @@ impl Store {
                 return Err(Error::rejected(ErrorCode::StateConflict, "this signatory has nothing left to do"));
             }
             let subject = format!("signatory:{}", row.id);
-            let revoked = actor.event("signatory.link_revoked", subject.clone(), json!({"linkVersion": row.link_version}));
+            let revoked = actor.workflow_event(WorkflowEventKind::LinkRevoked, subject.clone(), json!({"linkVersion": row.link_version}));
             append_event!(tx, tenant_id, workflow_id, &revoked);
             if row.state().is_turn() {
-                let resent = actor.event("signatory.reminded", subject, json!({"newLink": true}));
+                let resent = actor.workflow_event(WorkflowEventKind::SignatoryReminded, subject, json!({"newLink": true}));
                 append_event!(tx, tenant_id, workflow_id, &resent);
             }
             tx.commit().await.map_err(db_err)?;

@@ -4,7 +4,7 @@
 //! else takes the place in the order).
 
 use serde_json::json;
-use signet_domain::audit::Actor;
+use signet_domain::audit::{Actor, WorkflowEventKind};
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{DocumentId, Error, ErrorCode, Millis, SignatoryId, now_millis};
 
@@ -73,8 +73,8 @@ macro_rules! advance {
                     .await
                     .map_err(db_err)?;
                 for (id, email, name) in &woken {
-                    let event = system.event(
-                        "signatory.notified",
+                    let event = system.workflow_event(
+                        signet_domain::audit::WorkflowEventKind::SignatoryNotified,
                         format!("signatory:{id}"),
                         json!({"email": email, "name": name, "signingOrder": order}),
                     );
@@ -192,7 +192,7 @@ impl Store {
                     return Err(Error::rejected(ErrorCode::Conflict, "the document changed while it was being signed"));
                 }
             }
-            let signed = actor.event("signatory.signed", format!("signatory:{}", signatory.id), detail);
+            let signed = actor.workflow_event(WorkflowEventKind::SignatorySigned, format!("signatory:{}", signatory.id), detail);
             append_event!(tx, signatory.tenant_id, signatory.workflow_id, &signed);
             let after = advance!(tx, &workflow);
             tx.commit().await.map_err(db_err)?;
@@ -226,7 +226,7 @@ impl Store {
             if changed != 1 {
                 return Err(Error::rejected(ErrorCode::StateConflict, "this signatory cannot decline now"));
             }
-            let event = actor.event("signatory.declined", format!("signatory:{}", signatory.id), json!({"reason": reason}));
+            let event = actor.workflow_event(WorkflowEventKind::SignatoryDeclined, format!("signatory:{}", signatory.id), json!({"reason": reason}));
             append_event!(tx, signatory.tenant_id, signatory.workflow_id, &event);
             set_workflow_state!(tx, &workflow, WorkflowState::Declined, Some(reason), actor);
             tx.commit().await.map_err(db_err)?;
@@ -295,14 +295,14 @@ impl Store {
                 .fetch_one(&mut *tx)
                 .await
                 .map_err(db_err)?;
-            let delegated = actor.event(
-                "signatory.delegated",
+            let delegated = actor.workflow_event(
+                WorkflowEventKind::SignatoryDelegated,
                 format!("signatory:{}", signatory.id),
                 json!({"to": to_email, "toSignatory": row.id, "reason": reason}),
             );
             append_event!(tx, signatory.tenant_id, signatory.workflow_id, &delegated);
-            let notified = actor.event(
-                "signatory.notified",
+            let notified = actor.workflow_event(
+                WorkflowEventKind::SignatoryNotified,
                 format!("signatory:{}", row.id),
                 notified_detail(&row),
             );

@@ -2,7 +2,7 @@
 //! workflows whose envelope expiry has passed (the worker then expires them one by one).
 
 use serde_json::json;
-use signet_domain::audit::Actor;
+use signet_domain::audit::{Actor, WorkflowEventKind};
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{Millis, TenantId, WorkflowId};
 
@@ -39,7 +39,7 @@ impl Store {
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
-                let event = system.event("signatory.reminded", format!("signatory:{signatory_id}"), json!({}));
+                let event = system.workflow_event(WorkflowEventKind::SignatoryReminded, format!("signatory:{signatory_id}"), json!({}));
                 append_event!(tx, TenantId::from(*tenant_id), WorkflowId::from(*workflow_id), &event);
                 tx.commit().await.map_err(db_err)?;
             });

@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use signet_domain::WorkflowId;
 use signet_domain::access::Permission;
+use signet_domain::audit::WorkflowEventKind;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
@@ -188,36 +189,40 @@ fn signatory_state_label(text: Text, state: SignatoryState) -> &'static str {
     })
 }
 
-/// The sentences of a workflow's events (`{subject}` is the signatory an event concerns);
-/// an event not listed reads as its kind.
-const EVENT_WORDS: [(&str, &str); 26] = [
-    ("workflow.created", key("timeline.workflow.created")),
-    ("workflow.linked", key("timeline.workflow.linked")),
-    ("workflow.completed", key("timeline.workflow.completed")),
-    ("workflow.declined", key("timeline.workflow.declined")),
-    ("workflow.expired", key("timeline.workflow.expired")),
-    ("workflow.inactive", key("timeline.workflow.inactive")),
-    ("workflow.deleted", key("timeline.workflow.deleted")),
-    ("workflow.certificate_issued", key("timeline.workflow.certificate_issued")),
-    ("signatory.notified", key("timeline.signatory.notified")),
-    ("signatory.viewed", key("timeline.signatory.viewed")),
-    ("signatory.signed", key("timeline.signatory.signed")),
-    ("signatory.declined", key("timeline.signatory.declined")),
-    ("signatory.delegated", key("timeline.signatory.delegated")),
-    ("signatory.link_revoked", key("timeline.signatory.link_revoked")),
-    ("signatory.link_handed_out", key("timeline.signatory.link_handed_out")),
-    ("signatory.reminded", key("timeline.signatory.reminded")),
-    ("signatory.sms_sent", key("timeline.signatory.sms_sent")),
-    ("signatory.otp_sent", key("timeline.signatory.otp_sent")),
-    ("signatory.otp_verified", key("timeline.signatory.otp_verified")),
-    ("signatory.otp_failed", key("timeline.signatory.otp_failed")),
-    ("signatory.sms_failed", key("timeline.signatory.sms_failed")),
-    ("document.commented", key("timeline.document.commented")),
-    ("document.categorised", key("timeline.document.categorised")),
-    ("document.inactive", key("timeline.document.inactive")),
-    ("document.timestamped", key("timeline.document.timestamped")),
-    ("attachment.added", key("timeline.attachment.added")),
-];
+/// The sentence of a workflow event (`{subject}` is the signatory it concerns); a kind
+/// without one (the stamp papers' events) reads as its kind.
+fn event_words(kind: WorkflowEventKind) -> Option<&'static str> {
+    use WorkflowEventKind::*;
+    Some(match kind {
+        WorkflowCreated => key("timeline.workflow.created"),
+        WorkflowLinked => key("timeline.workflow.linked"),
+        WorkflowCompleted => key("timeline.workflow.completed"),
+        WorkflowDeclined => key("timeline.workflow.declined"),
+        WorkflowExpired => key("timeline.workflow.expired"),
+        WorkflowInactive => key("timeline.workflow.inactive"),
+        WorkflowDeleted => key("timeline.workflow.deleted"),
+        CertificateIssued => key("timeline.workflow.certificate_issued"),
+        SignatoryNotified => key("timeline.signatory.notified"),
+        SignatoryViewed => key("timeline.signatory.viewed"),
+        SignatorySigned => key("timeline.signatory.signed"),
+        SignatoryDeclined => key("timeline.signatory.declined"),
+        SignatoryDelegated => key("timeline.signatory.delegated"),
+        LinkRevoked => key("timeline.signatory.link_revoked"),
+        LinkHandedOut => key("timeline.signatory.link_handed_out"),
+        SignatoryReminded => key("timeline.signatory.reminded"),
+        SmsSent => key("timeline.signatory.sms_sent"),
+        OtpSent => key("timeline.signatory.otp_sent"),
+        OtpVerified => key("timeline.signatory.otp_verified"),
+        OtpFailed => key("timeline.signatory.otp_failed"),
+        SmsFailed => key("timeline.signatory.sms_failed"),
+        DocumentCommented => key("timeline.document.commented"),
+        DocumentCategorised => key("timeline.document.categorised"),
+        DocumentInactive => key("timeline.document.inactive"),
+        DocumentTimestamped => key("timeline.document.timestamped"),
+        AttachmentAdded => key("timeline.attachment.added"),
+        StampsAllocated | StampsRetired | StampsReleased => return None,
+    })
+}
 
 /// A name as the page shows it.
 fn named(text: Text, who: &Named) -> String {
@@ -231,8 +236,8 @@ fn named(text: Text, who: &Named) -> String {
 fn event_view(session: &Session, event: &TimelineEntry) -> EventView {
     let text = session.text;
     let subject = event.subject.as_ref().map(|s| named(text, s)).unwrap_or_default();
-    let what = match EVENT_WORDS.iter().find(|(action, _)| *action == event.action) {
-        Some((_, words)) => text.plain(words, &[("subject", &subject)]),
+    let what = match event.kind.and_then(event_words) {
+        Some(words) => text.plain(words, &[("subject", &subject)]),
         None => event.action.clone(),
     };
     let by = (event.subject.as_ref() != Some(&event.actor)).then(|| named(text, &event.actor));

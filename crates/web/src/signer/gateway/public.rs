@@ -82,7 +82,7 @@ pub async fn transaction_status(
         value: Some(StatusValue {
             transaction_number: transaction.transaction_number,
             reference_number: transaction.reference_number,
-            status: admin::wire_status(&transaction.state).to_string(),
+            status: admin::wire_status(transaction.state).to_string(),
             error_message: transaction.error_message.unwrap_or_default(),
         }),
     }))

@@ -25,7 +25,7 @@ use signet_services::records::AfterSignature;
 use signet_services::workflows::otp as otp_service;
 use signet_services::workflows::placement::{self, FieldInputs};
 use signet_services::workflows::session::LinkClosed;
-use signet_services::workflows::signer::{self, SignerRefusal};
+use signet_services::workflows::signer::{self, SignerFormError, SignerRefusal};
 
 use crate::form::{Methods, Submission, UploadRule, mark_from, read_submission};
 use crate::page::MessagePage;
@@ -125,15 +125,17 @@ fn user_agent(headers: &HeaderMap) -> String {
 /// The text of a refusal the signer can correct (validation), for showing on the form (the
 /// services' words, English; a refusal without words in the page's language).
 fn user_text(error: &Error, text: Text) -> String {
-    if let Some(refusal) = SignerRefusal::of_error(error) {
-        return text.s(refusal_key(refusal)).to_string();
-    }
     match error {
         Error::Rejected { detail, .. } if detail == otp_service::NOT_VERIFIED => text.s("signer.otp_needed").into(),
         Error::Validation(fields) => capitalised(&fields.values().flatten().cloned().collect::<Vec<_>>().join("; ")),
         Error::Rejected { detail, .. } => capitalised(detail),
         _ => text.s("signer.form_not_accepted").into(),
     }
+}
+
+/// A form's refusal in the page's language.
+fn refusal_text(refusal: SignerRefusal, text: Text) -> String {
+    text.s(refusal_key(refusal)).to_string()
 }
 
 fn refusal_key(refusal: SignerRefusal) -> &'static str {
@@ -271,17 +273,20 @@ async fn render_page(
 async fn after_action(
     state: &Services,
     link: &SignerLink,
-    outcome: Result<(), Error>,
+    outcome: Result<(), SignerFormError>,
     title: &'static str,
     limits_too: bool,
 ) -> Result<Response, PageError> {
     match outcome {
         Ok(()) => Ok(render(state, link, None).await),
-        Err(error @ Error::Validation(_)) => Ok(render(state, link, Some(user_text(&error, link.text))).await),
-        Err(error @ Error::Rejected { .. }) if limits_too => {
+        Err(SignerFormError::Refused(refusal)) => Ok(render(state, link, Some(refusal_text(refusal, link.text))).await),
+        Err(SignerFormError::Failed(error @ Error::Validation(_))) => {
             Ok(render(state, link, Some(user_text(&error, link.text))).await)
         }
-        Err(error) => Err(PageError::failed(title, link, error)),
+        Err(SignerFormError::Failed(error @ Error::Rejected { .. })) if limits_too => {
+            Ok(render(state, link, Some(user_text(&error, link.text))).await)
+        }
+        Err(SignerFormError::Failed(error)) => Err(PageError::failed(title, link, error)),
     }
 }
 
@@ -446,8 +451,13 @@ pub async fn decline(
         Ok(()) => {
             Ok(message_in(link.text, StatusCode::OK, key("signer.declined"), link.text.s("signer.declined_text")))
         }
-        Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error, link.text))).await),
-        Err(error) => Err(PageError::failed(key("signer.not_declined"), &link, error)),
+        Err(SignerFormError::Refused(refusal)) => {
+            Ok(render(&state, &link, Some(refusal_text(refusal, link.text))).await)
+        }
+        Err(SignerFormError::Failed(error @ Error::Validation(_))) => {
+            Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
+        }
+        Err(SignerFormError::Failed(error)) => Err(PageError::failed(key("signer.not_declined"), &link, error)),
     }
 }
 
@@ -468,11 +478,16 @@ pub async fn delegate(
             let said = link.text.plain("signer.delegated_text", &[("email", &email.trim())]);
             Ok(message_in(link.text, StatusCode::OK, key("signer.delegated"), &said))
         }
-        Err(error @ Error::Validation(_)) => Ok(render(&state, &link, Some(user_text(&error, link.text))).await),
-        Err(Error::Rejected { detail, .. }) if detail == otp_service::NOT_VERIFIED => {
+        Err(SignerFormError::Refused(refusal)) => {
+            Ok(render(&state, &link, Some(refusal_text(refusal, link.text))).await)
+        }
+        Err(SignerFormError::Failed(error @ Error::Validation(_))) => {
+            Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
+        }
+        Err(SignerFormError::Failed(Error::Rejected { detail, .. })) if detail == otp_service::NOT_VERIFIED => {
             Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)
         }
-        Err(error) => Err(PageError::failed(key("signer.not_delegated"), &link, error)),
+        Err(SignerFormError::Failed(error)) => Err(PageError::failed(key("signer.not_delegated"), &link, error)),
     }
 }
 
