@@ -226,7 +226,7 @@ pub fn check(dataset: Dataset, input: &ExportInput) -> Result<ExportSpec, Error>
         refuse("maxRecords", format!("must be from 1 to {MAX_RECORDS}"));
     }
     let filter = parse_filter(dataset, input.filter_criteria.as_deref().unwrap_or("")).unwrap_or_else(|m| {
-        refuse("filterCriteria", m);
+        refuse("filterCriteria", m.to_string());
         filter::empty(dataset)
     });
     match format {

@@ -74,7 +74,7 @@ pub fn placements(definition: &TemplateDefinition, count: usize) -> Result<Vec<P
             }
             target.boxes.extend(at);
         }
-        placement::check(target).map_err(|message| Error::field(&name, message))?;
+        placement::check(target).map_err(|e| Error::field(&name, e.to_string()))?;
     }
     Ok(result)
 }
@@ -186,7 +186,7 @@ pub fn check_definition(definition: &TemplateDefinition) -> Result<(), Error> {
                 ..Placement::default()
             };
             page_ref(page)
-                .and_then(|page| placement::check(&probe(page)))
+                .and_then(|page| placement::check(&probe(page)).map_err(|e| e.to_string()))
                 .map_err(|message| Error::field(&format!("definition.fields[{i}].page"), message))?;
         }
     }
