@@ -651,30 +651,42 @@ pub async fn file(svc: &Services, job: &ExportJobRow) -> Result<ExportFile, Erro
 /// The `export.run` queue job: claims the export and writes it in the background, or, when a
 /// writer already has it, looks again once that writer's lease could have run out (so that an
 /// export whose writer crashed is started again).
-pub async fn run_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), String> {
-    let payload: serde_json::Value = serde_json::from_str(&job.payload).map_err(|e| e.to_string())?;
-    let id = payload["exportJobId"].as_i64().ok_or("an export job without its id")?;
-    let Some(row) = svc.store.export_job_by_id(id).await.map_err(|e| e.to_string())? else {
+pub async fn run_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), ExportJobError> {
+    let payload: serde_json::Value = serde_json::from_str(&job.payload).map_err(ExportJobError::Payload)?;
+    let id = payload["exportJobId"].as_i64().ok_or(ExportJobError::NoId)?;
+    let Some(row) = svc.store.export_job_by_id(id).await? else {
         return Ok(());
     };
     if !matches!(row.status.as_str(), "queued" | "running") {
         return Ok(());
     }
     let lease_until = now_millis() + LEASE_MS;
-    let Some(claimed) = svc.store.claim_export_job(id, lease_until).await.map_err(|e| e.to_string())? else {
+    let Some(claimed) = svc.store.claim_export_job(id, lease_until).await? else {
         let again = row.locked_until.unwrap_or_else(now_millis) + 1_000;
-        return watch(svc, TenantId::from(row.tenant_id), id, again).await.map_err(|e| e.to_string());
+        return Ok(watch(svc, TenantId::from(row.tenant_id), id, again).await?);
     };
     if claimed.attempts > MAX_ATTEMPTS {
         let reason = "the export was started too many times without finishing";
-        svc.store.finish_export_job(id, "failed", 0, None, Some(reason)).await.map_err(|e| e.to_string())?;
+        svc.store.finish_export_job(id, "failed", 0, None, Some(reason)).await?;
         return Ok(());
     }
     // The writer runs on its own task: the queue's worker goes on with mail and webhooks
     // meanwhile, and the watch below restarts the export if this process dies.
     let writer_svc = svc.clone();
     tokio::spawn(async move { write(&writer_svc, claimed).await });
-    watch(svc, TenantId::from(row.tenant_id), id, lease_until + 1_000).await.map_err(|e| e.to_string())
+    Ok(watch(svc, TenantId::from(row.tenant_id), id, lease_until + 1_000).await?)
+}
+
+/// Why an `export.run` job failed; its text is the queue job's stored error, as before.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportJobError {
+    /// The job's payload is not JSON (Signet wrote it: a bug, kept with its cause).
+    #[error("{0}")]
+    Payload(#[source] serde_json::Error),
+    #[error("an export job without its id")]
+    NoId,
+    #[error(transparent)]
+    Domain(#[from] Error),
 }
 
 async fn watch(svc: &Services, tenant_id: TenantId, id: i64, run_at: Millis) -> Result<(), Error> {
