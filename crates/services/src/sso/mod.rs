@@ -50,7 +50,7 @@ pub struct SsoKey {
 }
 
 impl SsoKey {
-    pub fn derive(secret: &[u8]) -> Result<SsoKey, String> {
+    pub fn derive(secret: &[u8]) -> Result<SsoKey, secrets::DeriveError> {
         let sealing = secrets::SealingKey::derive(secret, "signet sso client secrets v1")?;
         let derivation = hmac::Key::new(hmac::HMAC_SHA256, &[b"signet sso states v1\0".as_slice(), secret].concat());
         Ok(SsoKey { sealing, derivation })

@@ -22,8 +22,8 @@ pub enum EventError {
     #[error(transparent)]
     Step(#[from] Error),
     /// The automated signer's key could not be opened.
-    #[error("{0}")]
-    Signer(String),
+    #[error(transparent)]
+    Signer(#[from] super::profiles::ProfileError),
 }
 
 pub async fn handle(state: &Services, payload: &str) -> Result<(), EventError> {
@@ -96,7 +96,7 @@ async fn sign_automatically(state: &Services, event: &WorkflowEventJob) -> Resul
             }
         }
     };
-    let key = state.profile_key.signer(&profile).map_err(EventError::Signer)?;
+    let key = state.profile_key.signer(&profile)?;
     let actor = Actor { id: format!("signing_profile:{}", profile.id), ip: None };
     detail["method"] = json!("automated");
     detail["profileId"] = json!(profile.id);
