@@ -209,11 +209,11 @@ pub fn check(dataset: Dataset, input: &ExportInput) -> Result<ExportSpec, Error>
         refuse("format", "must be csv, xlsx or jsonl".into());
     }
     let from = parse_date(input.from_date.as_deref()).unwrap_or_else(|m| {
-        refuse("fromDate", m);
+        refuse("fromDate", m.to_string());
         None
     });
     let to = parse_date(input.to_date.as_deref()).unwrap_or_else(|m| {
-        refuse("toDate", m);
+        refuse("toDate", m.to_string());
         None
     });
     if let (Some(from), Some(to)) = (from, to)
@@ -237,14 +237,22 @@ pub fn check(dataset: Dataset, input: &ExportInput) -> Result<ExportSpec, Error>
     }
 }
 
+/// Why a date of an export request cannot be read; the text is the field's message.
+#[derive(Debug, thiserror::Error)]
+enum DateError {
+    #[error("must be an RFC 3339 date-time, e.g. 2026-04-01T00:00:00Z")]
+    NotRfc3339(#[source] time::error::Parse),
+    #[error("is out of range")]
+    OutOfRange,
+}
+
 /// An RFC 3339 date-time as milliseconds since the epoch; none when not given.
-fn parse_date(text: Option<&str>) -> Result<Option<Millis>, String> {
+fn parse_date(text: Option<&str>) -> Result<Option<Millis>, DateError> {
     let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let at = OffsetDateTime::parse(text, &Rfc3339)
-        .map_err(|_| "must be an RFC 3339 date-time, e.g. 2026-04-01T00:00:00Z".to_string())?;
-    i64::try_from(at.unix_timestamp_nanos() / 1_000_000).map(Some).map_err(|_| "is out of range".to_string())
+    let at = OffsetDateTime::parse(text, &Rfc3339).map_err(DateError::NotRfc3339)?;
+    i64::try_from(at.unix_timestamp_nanos() / 1_000_000).map(Some).map_err(|_| DateError::OutOfRange)
 }
 
 /// Milliseconds since the epoch as RFC 3339 (UTC).
