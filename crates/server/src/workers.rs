@@ -47,7 +47,7 @@ pub async fn run(state: Services, store: Store, poll: Duration, mut shutdown: wa
                         Err(error) => {
                             tracing::warn!(job = job.id, kind = %job.kind, %error, "job failed");
                             let retry_at = now_millis() + retry_delay_ms(job.attempts, state.config.job_retry_base_ms);
-                            store.fail_job(job.id, &worker, &error, retry_at).await
+                            store.fail_job(job.id, &worker, &error.to_string(), retry_at).await
                         }
                     };
                     if let Err(error) = recorded {

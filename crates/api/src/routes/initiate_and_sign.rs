@@ -357,7 +357,7 @@ fn placement_of(view: &SignerView, slot: usize, field: &str) -> Result<Placement
         }
     }
     placement.anchor = view.search_text.clone().or_else(|| view.anchor.clone()).filter(|a| !a.trim().is_empty());
-    placement::check(&placement).map_err(|message| Error::field(field, message))?;
+    placement::check(&placement).map_err(|e| Error::field(field, e.to_string()))?;
     Ok(placement)
 }
 
@@ -434,7 +434,8 @@ fn plan_initiate_and_sign(body: &InitiateAndSignWorkflowConfig, limit: usize) ->
         let emails: Vec<String> = inputs.iter().map(|i| i.email.clone()).collect();
         estamp_payload::place_participants(facts, &emails, &mut placements)?;
         for placement in &placements {
-            placement::check(placement).map_err(|m| Error::field("eStampPayload.loan.eSignCordinates", m))?;
+            placement::check(placement)
+                .map_err(|e| Error::field("eStampPayload.loan.eSignCordinates", e.to_string()))?;
         }
     }
     let mut signatories = Vec::with_capacity(planned.len());

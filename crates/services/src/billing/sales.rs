@@ -7,6 +7,7 @@
 //! secret, and the job queue retries failures with its backoff. Integrations that push leads
 //! themselves record the outcome with mark-pushed.
 
+use crate::integrations::webhooks::DeliverError;
 use base64::Engine;
 use serde::Deserialize;
 use serde_json::json;
@@ -122,9 +123,9 @@ fn push_body(lead: &LeadRow) -> String {
 /// The `crm.push` job: one attempt to post one version of a lead. An error makes the queue
 /// retry it later; a newer version (with its own job), a deleted endpoint or the last attempt
 /// end it.
-pub async fn run_push_job(svc: &Services, job: &ClaimedJob) -> Result<(), String> {
-    let PushJob { lead_id, version } = serde_json::from_str(&job.payload).map_err(|e| format!("bad job: {e}"))?;
-    let Some((lead, settings)) = svc.store.lead_for_push(lead_id).await.map_err(|e| e.to_string())? else {
+pub async fn run_push_job(svc: &Services, job: &ClaimedJob) -> Result<(), DeliverError> {
+    let PushJob { lead_id, version } = serde_json::from_str(&job.payload).map_err(DeliverError::Payload)?;
+    let Some((lead, settings)) = svc.store.lead_for_push(lead_id).await? else {
         return Ok(());
     };
     // Without an endpoint the lead waits in the outbox; setting one queues it again.
@@ -134,7 +135,7 @@ pub async fn run_push_job(svc: &Services, job: &ClaimedJob) -> Result<(), String
     let timestamp = OffsetDateTime::now_utc().unix_timestamp();
     let Some(signed) = signature(&settings.secret, &message_id, timestamp, body.as_bytes()) else {
         let failed = "the endpoint secret is unusable";
-        svc.store.record_push(lead_id, version, "failed", Some(failed)).await.map_err(|e| e.to_string())?;
+        svc.store.record_push(lead_id, version, "failed", Some(failed)).await?;
         return Ok(());
     };
     let (url, cfg, ts) = (settings.url.clone(), crate::integrations::webhooks::http_policy(svc), timestamp.to_string());
@@ -148,8 +149,7 @@ pub async fn run_push_job(svc: &Services, job: &ClaimedJob) -> Result<(), String
         ];
         signet_sigcrypto::post_for_status(&url, &headers, body.as_bytes(), &cfg)
     })
-    .await
-    .map_err(|e| e.to_string())?;
+    .await?;
     let error = match outcome {
         Ok(status) if (200..300).contains(&status) => None,
         Ok(status) => Some(format!("HTTP {status}")),
@@ -161,9 +161,9 @@ pub async fn run_push_job(svc: &Services, job: &ClaimedJob) -> Result<(), String
         (Some(_), false) => "pending",
         (Some(_), true) => "failed",
     };
-    svc.store.record_push(lead_id, version, state, error.as_deref()).await.map_err(|e| e.to_string())?;
+    svc.store.record_push(lead_id, version, state, error.as_deref()).await?;
     match error {
-        Some(error) if !last_attempt => Err(error),
+        Some(error) if !last_attempt => Err(DeliverError::Refused(error)),
         Some(error) => {
             tracing::warn!(lead_id, %error, "CRM push failed for good");
             Ok(())

@@ -79,7 +79,7 @@ pub async fn create(
             continue;
         }
         if let Err(why) = check_workflow(svc, caller, *id, &signer_email).await? {
-            errors.insert(field, vec![why]);
+            errors.insert(field, vec![why.to_string()]);
         }
     }
     if !errors.is_empty() {
@@ -132,22 +132,33 @@ pub async fn choices(svc: &Services, caller: &Caller, signer_id: Option<i64>) ->
     Ok(LotChoices { signers, signer, workflows })
 }
 
+/// Why a workflow cannot go in a lot; the text is the workflow's field message.
+#[derive(Debug, thiserror::Error)]
+enum Unfit {
+    #[error("is not a workflow of the organisation")]
+    Unknown,
+    #[error("is not in progress")]
+    NotInProgress,
+    #[error("has no signature still to come from {0}")]
+    NothingToSign(String),
+}
+
 /// Why a workflow cannot go in the lot, if it cannot.
 async fn check_workflow(
     svc: &Services,
     caller: &Caller,
     id: i64,
     signer_email: &str,
-) -> Result<Result<(), String>, Error> {
+) -> Result<Result<(), Unfit>, Error> {
     let Some(workflow) = svc.store.workflow(caller.tenant_id, WorkflowId::from(id)).await? else {
-        return Ok(Err("is not a workflow of the organisation".into()));
+        return Ok(Err(Unfit::Unknown));
     };
     if workflow.state() != WorkflowState::InProgress {
-        return Ok(Err("is not in progress".into()));
+        return Ok(Err(Unfit::NotInProgress));
     }
     let signatories = svc.store.signatories(&workflow).await?;
     let waiting = signatories.iter().any(|s| s.email.eq_ignore_ascii_case(signer_email) && !s.state().is_final());
-    Ok(if waiting { Ok(()) } else { Err(format!("has no signature still to come from {signer_email}")) })
+    Ok(if waiting { Ok(()) } else { Err(Unfit::NothingToSign(signer_email.to_string())) })
 }
 
 /// A lot of the tenant, for whoever reads its workflows or is the lot's signer; anyone else

@@ -21,35 +21,47 @@ const ITEM_CONCURRENCY: usize = 4;
 /// Longest outcome text kept per item.
 const MAX_DETAIL_CHARS: usize = 500;
 
+/// Why a slice failed; its text is the queue job's stored error, as before.
+#[derive(Debug, thiserror::Error)]
+pub enum SliceError {
+    /// The queue job's payload is not JSON (Signet wrote it: a bug, kept with its cause).
+    #[error("{0}")]
+    Payload(#[source] serde_json::Error),
+    #[error("a bulk slice without its job")]
+    NoJob,
+    /// The bulk job was deleted while its slice ran.
+    #[error("the bulk job vanished")]
+    Vanished,
+    /// The store, or ending and announcing the job.
+    #[error(transparent)]
+    Domain(#[from] Error),
+}
+
 /// The `bulk.run` queue job: a slice of the job's items.
-pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), String> {
-    let payload: serde_json::Value = serde_json::from_str(&job.payload).map_err(|e| e.to_string())?;
-    let id = payload["bulkJobId"].as_i64().ok_or("a bulk slice without its job")?;
-    let Some(bulk) = svc.store.bulk_job_by_id(id).await.map_err(|e| e.to_string())? else {
+pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), SliceError> {
+    let payload: serde_json::Value = serde_json::from_str(&job.payload).map_err(SliceError::Payload)?;
+    let id = payload["bulkJobId"].as_i64().ok_or(SliceError::NoJob)?;
+    let Some(bulk) = svc.store.bulk_job_by_id(id).await? else {
         return Ok(());
     };
     if !matches!(bulk.status.as_str(), "queued" | "running") {
         // A slice run again after its worker died between ending the job and announcing it.
-        return announce(svc, id).await.map_err(|e| e.to_string());
+        return Ok(announce(svc, id).await?);
     }
-    svc.store.start_bulk_job(id).await.map_err(|e| e.to_string())?;
+    svc.store.start_bulk_job(id).await?;
     let deadline = tokio::time::Instant::now() + SLICE;
     let lease_ms = Millis::try_from(svc.config.bulk_item_lease_ms).unwrap_or(Millis::MAX).max(1_000);
     loop {
-        let current = svc.store.bulk_job_by_id(id).await.map_err(|e| e.to_string())?.ok_or("the bulk job vanished")?;
+        let current = svc.store.bulk_job_by_id(id).await?.ok_or(SliceError::Vanished)?;
         if current.cancel_requested {
-            svc.store.skip_pending_items(id, "cancelled").await.map_err(|e| e.to_string())?;
+            svc.store.skip_pending_items(id, "cancelled").await?;
         }
-        let items = svc
-            .store
-            .claim_bulk_items(id, now_millis().saturating_add(lease_ms), CLAIM_BATCH)
-            .await
-            .map_err(|e| e.to_string())?;
+        let items = svc.store.claim_bulk_items(id, now_millis().saturating_add(lease_ms), CLAIM_BATCH).await?;
         if items.is_empty() {
             break;
         }
         // Items are independent: a few at once keep both the cores and the database busy.
-        let finished: Vec<Result<(), String>> = futures_util::stream::iter(items)
+        let finished: Vec<Result<(), Error>> = futures_util::stream::iter(items)
             .map(|item| {
                 let current = &current;
                 async move {
@@ -58,31 +70,24 @@ pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result
                     svc.store
                         .finish_bulk_item(id, item.item_no, outcome.state, outcome.result_ref.as_deref(), &detail)
                         .await
-                        .map_err(|e| e.to_string())
                 }
             })
             .buffer_unordered(ITEM_CONCURRENCY)
             .collect()
             .await;
-        finished.into_iter().collect::<Result<(), String>>()?;
+        finished.into_iter().collect::<Result<(), Error>>()?;
         if tokio::time::Instant::now() >= deadline {
-            svc.store
-                .continue_bulk_job(TenantId::from(bulk.tenant_id), id, now_millis())
-                .await
-                .map_err(|e| e.to_string())?;
+            svc.store.continue_bulk_job(TenantId::from(bulk.tenant_id), id, now_millis()).await?;
             return Ok(());
         }
     }
-    let progress = svc.store.bulk_progress(id).await.map_err(|e| e.to_string())?;
+    let progress = svc.store.bulk_progress(id).await?;
     if progress.open() > 0 {
         // Items another worker holds: look again once their lease could have run out.
-        svc.store
-            .continue_bulk_job(TenantId::from(bulk.tenant_id), id, now_millis() + 5_000)
-            .await
-            .map_err(|e| e.to_string())?;
+        svc.store.continue_bulk_job(TenantId::from(bulk.tenant_id), id, now_millis() + 5_000).await?;
         return Ok(());
     }
-    finish(svc, &bulk).await.map_err(|e| e.to_string())
+    Ok(finish(svc, &bulk).await?)
 }
 
 async fn run_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> Outcome {

@@ -230,7 +230,7 @@ fn read_file(data: &str, budget: SheetBudget) -> Result<Table, Error> {
     let bytes =
         STANDARD.decode(data.trim()).map_err(|_| Error::field("fileData", "must be base64 of a CSV or XLSX file"))?;
     let table = if crate::platform::sheets::is_xlsx(&bytes) {
-        crate::platform::sheets::read_first_sheet(&bytes, LIMITS, budget)
+        crate::platform::sheets::read_first_sheet(&bytes, LIMITS, budget).map_err(|e| e.to_string())
     } else {
         let text =
             String::from_utf8(bytes).map_err(|_| Error::field("fileData", "must be UTF-8 text (CSV) or XLSX"))?;

@@ -40,50 +40,68 @@ pub fn empty(dataset: Dataset) -> ExportFilter {
     }
 }
 
+/// Why a filter cannot be read. Its text is the `filterCriteria` field's message, naming the
+/// key at fault, so each variant reads as the sentence it always was.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FilterError {
+    #[error("must be at most {max} characters", max = MAX_FILTER_CHARS)]
+    TooLong,
+    #[error("{0:?} is not key=value (conditions are separated by ';')")]
+    NotKeyValue(String),
+    #[error("unknown key {key:?} for {dataset}; known keys: {known}")]
+    UnknownKey { key: String, dataset: &'static str, known: String },
+    #[error("{0} is given twice")]
+    Twice(&'static str),
+    #[error("{0} needs a value of 1 to {max} characters", max = MAX_VALUE_CHARS)]
+    NoValue(&'static str),
+    #[error("{key} must be one of {allowed}")]
+    NotOneOf { key: String, allowed: String },
+    #[error("{0} must be a positive whole number")]
+    NotAnId(String),
+}
+
 /// Reads `text` as a filter of `dataset`; the message says what is wrong (naming the key).
-pub fn parse_filter(dataset: Dataset, text: &str) -> Result<ExportFilter, String> {
+pub fn parse_filter(dataset: Dataset, text: &str) -> Result<ExportFilter, FilterError> {
     if text.chars().count() > MAX_FILTER_CHARS {
-        return Err(format!("must be at most {MAX_FILTER_CHARS} characters"));
+        return Err(FilterError::TooLong);
     }
     let mut filter = empty(dataset);
     let mut seen: Vec<&'static str> = Vec::new();
     for condition in text.split(';').map(str::trim).filter(|c| !c.is_empty()) {
-        let (key, value) = condition
-            .split_once('=')
-            .ok_or_else(|| format!("{condition:?} is not key=value (conditions are separated by ';')"))?;
+        let (key, value) = condition.split_once('=').ok_or_else(|| FilterError::NotKeyValue(condition.to_string()))?;
         let (key, value) = (key.trim(), value.trim());
         let known = keys(dataset).iter().find(|k| k.eq_ignore_ascii_case(key)).copied().ok_or_else(|| {
-            format!("unknown key {key:?} for {}; known keys: {}", dataset.as_str(), keys(dataset).join(", "))
+            FilterError::UnknownKey { key: key.to_string(), dataset: dataset.as_str(), known: keys(dataset).join(", ") }
         })?;
         if seen.contains(&known) {
-            return Err(format!("{known} is given twice"));
+            return Err(FilterError::Twice(known));
         }
         seen.push(known);
         if value.is_empty() || value.chars().count() > MAX_VALUE_CHARS {
-            return Err(format!("{known} needs a value of 1 to {MAX_VALUE_CHARS} characters"));
+            return Err(FilterError::NoValue(known));
         }
         set(&mut filter, known, value)?;
     }
     Ok(filter)
 }
 
-fn one_of(key: &str, value: &str, allowed: &[&str]) -> Result<Option<String>, String> {
+fn one_of(key: &str, value: &str, allowed: &[&str]) -> Result<Option<String>, FilterError> {
     let lower = value.to_ascii_lowercase();
     if allowed.contains(&lower.as_str()) {
         Ok(Some(lower))
     } else {
-        Err(format!("{key} must be one of {}", allowed.join(", ")))
+        Err(FilterError::NotOneOf { key: key.to_string(), allowed: allowed.join(", ") })
     }
 }
 
-fn id(key: &str, value: &str) -> Result<Option<i64>, String> {
+fn id(key: &str, value: &str) -> Result<Option<i64>, FilterError> {
     match value.parse::<i64>() {
         Ok(n) if n >= 1 => Ok(Some(n)),
-        _ => Err(format!("{key} must be a positive whole number")),
+        _ => Err(FilterError::NotAnId(key.to_string())),
     }
 }
 
-fn set(filter: &mut ExportFilter, key: &str, value: &str) -> Result<(), String> {
+fn set(filter: &mut ExportFilter, key: &str, value: &str) -> Result<(), FilterError> {
     let text = Some(value.to_string());
     match filter {
         ExportFilter::Workflows { status, created_by, template_id, reference_no } => match key {
@@ -138,7 +156,7 @@ mod tests {
 
     #[test]
     fn bad_conditions_are_refused_with_the_key_named() {
-        let refused = |dataset, text| parse_filter(dataset, text).expect_err("refused");
+        let refused = |dataset, text| parse_filter(dataset, text).expect_err("refused").to_string();
         assert!(refused(Dataset::Users, "password=x").contains("unknown key \"password\""));
         assert!(refused(Dataset::Workflows, "action=x").contains("known keys: status, createdBy"));
         assert!(refused(Dataset::Workflows, "status=done").contains("status must be one of"));

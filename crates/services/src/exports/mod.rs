@@ -209,11 +209,11 @@ pub fn check(dataset: Dataset, input: &ExportInput) -> Result<ExportSpec, Error>
         refuse("format", "must be csv, xlsx or jsonl".into());
     }
     let from = parse_date(input.from_date.as_deref()).unwrap_or_else(|m| {
-        refuse("fromDate", m);
+        refuse("fromDate", m.to_string());
         None
     });
     let to = parse_date(input.to_date.as_deref()).unwrap_or_else(|m| {
-        refuse("toDate", m);
+        refuse("toDate", m.to_string());
         None
     });
     if let (Some(from), Some(to)) = (from, to)
@@ -226,7 +226,7 @@ pub fn check(dataset: Dataset, input: &ExportInput) -> Result<ExportSpec, Error>
         refuse("maxRecords", format!("must be from 1 to {MAX_RECORDS}"));
     }
     let filter = parse_filter(dataset, input.filter_criteria.as_deref().unwrap_or("")).unwrap_or_else(|m| {
-        refuse("filterCriteria", m);
+        refuse("filterCriteria", m.to_string());
         filter::empty(dataset)
     });
     match format {
@@ -237,14 +237,22 @@ pub fn check(dataset: Dataset, input: &ExportInput) -> Result<ExportSpec, Error>
     }
 }
 
+/// Why a date of an export request cannot be read; the text is the field's message.
+#[derive(Debug, thiserror::Error)]
+enum DateError {
+    #[error("must be an RFC 3339 date-time, e.g. 2026-04-01T00:00:00Z")]
+    NotRfc3339(#[source] time::error::Parse),
+    #[error("is out of range")]
+    OutOfRange,
+}
+
 /// An RFC 3339 date-time as milliseconds since the epoch; none when not given.
-fn parse_date(text: Option<&str>) -> Result<Option<Millis>, String> {
+fn parse_date(text: Option<&str>) -> Result<Option<Millis>, DateError> {
     let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let at = OffsetDateTime::parse(text, &Rfc3339)
-        .map_err(|_| "must be an RFC 3339 date-time, e.g. 2026-04-01T00:00:00Z".to_string())?;
-    i64::try_from(at.unix_timestamp_nanos() / 1_000_000).map(Some).map_err(|_| "is out of range".to_string())
+    let at = OffsetDateTime::parse(text, &Rfc3339).map_err(DateError::NotRfc3339)?;
+    i64::try_from(at.unix_timestamp_nanos() / 1_000_000).map(Some).map_err(|_| DateError::OutOfRange)
 }
 
 /// Milliseconds since the epoch as RFC 3339 (UTC).
@@ -651,30 +659,42 @@ pub async fn file(svc: &Services, job: &ExportJobRow) -> Result<ExportFile, Erro
 /// The `export.run` queue job: claims the export and writes it in the background, or, when a
 /// writer already has it, looks again once that writer's lease could have run out (so that an
 /// export whose writer crashed is started again).
-pub async fn run_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), String> {
-    let payload: serde_json::Value = serde_json::from_str(&job.payload).map_err(|e| e.to_string())?;
-    let id = payload["exportJobId"].as_i64().ok_or("an export job without its id")?;
-    let Some(row) = svc.store.export_job_by_id(id).await.map_err(|e| e.to_string())? else {
+pub async fn run_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), ExportJobError> {
+    let payload: serde_json::Value = serde_json::from_str(&job.payload).map_err(ExportJobError::Payload)?;
+    let id = payload["exportJobId"].as_i64().ok_or(ExportJobError::NoId)?;
+    let Some(row) = svc.store.export_job_by_id(id).await? else {
         return Ok(());
     };
     if !matches!(row.status.as_str(), "queued" | "running") {
         return Ok(());
     }
     let lease_until = now_millis() + LEASE_MS;
-    let Some(claimed) = svc.store.claim_export_job(id, lease_until).await.map_err(|e| e.to_string())? else {
+    let Some(claimed) = svc.store.claim_export_job(id, lease_until).await? else {
         let again = row.locked_until.unwrap_or_else(now_millis) + 1_000;
-        return watch(svc, TenantId::from(row.tenant_id), id, again).await.map_err(|e| e.to_string());
+        return Ok(watch(svc, TenantId::from(row.tenant_id), id, again).await?);
     };
     if claimed.attempts > MAX_ATTEMPTS {
         let reason = "the export was started too many times without finishing";
-        svc.store.finish_export_job(id, "failed", 0, None, Some(reason)).await.map_err(|e| e.to_string())?;
+        svc.store.finish_export_job(id, "failed", 0, None, Some(reason)).await?;
         return Ok(());
     }
     // The writer runs on its own task: the queue's worker goes on with mail and webhooks
     // meanwhile, and the watch below restarts the export if this process dies.
     let writer_svc = svc.clone();
     tokio::spawn(async move { write(&writer_svc, claimed).await });
-    watch(svc, TenantId::from(row.tenant_id), id, lease_until + 1_000).await.map_err(|e| e.to_string())
+    Ok(watch(svc, TenantId::from(row.tenant_id), id, lease_until + 1_000).await?)
+}
+
+/// Why an `export.run` job failed; its text is the queue job's stored error, as before.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportJobError {
+    /// The job's payload is not JSON (Signet wrote it: a bug, kept with its cause).
+    #[error("{0}")]
+    Payload(#[source] serde_json::Error),
+    #[error("an export job without its id")]
+    NoId,
+    #[error(transparent)]
+    Domain(#[from] Error),
 }
 
 async fn watch(svc: &Services, tenant_id: TenantId, id: i64, run_at: Millis) -> Result<(), Error> {

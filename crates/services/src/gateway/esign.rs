@@ -98,7 +98,7 @@ async fn prepare(
             let prepared = svc
                 .heavy
                 .run(Share::Tenant(open.row.tenant_id), move || {
-                    let opts = esign_pdf_options(&bytes, &options, &policy)?;
+                    let opts = esign_pdf_options(&bytes, &options, &policy).map_err(|e| e.to_string())?;
                     signet_signing::prepare_remote_pdf(&bytes, &opts).map_err(|e| e.to_string())
                 })
                 .await?

@@ -8,6 +8,19 @@ use signet_signing::{
     BoxSpec, DataSignOptions, HttpConfig, NameStyle, PadesLevel, PdfSignOptions, Position, RawSigner, Visible, Zone,
 };
 
+/// Why a seal (or a signature's options) could not be made: the PDF library's or the signing
+/// facade's own error, kept whole. Each displays as before, so the transaction's stored error
+/// message and the signer's page read the same.
+#[derive(Debug, thiserror::Error)]
+pub enum SealError {
+    /// The document cannot be read, or a named position is not one.
+    #[error(transparent)]
+    Pdf(#[from] signet_pdf::Error),
+    /// Signing failed (the key, the time-stamp, a document hash that is not SHA-256 hex).
+    #[error(transparent)]
+    Sign(#[from] signet_signing::Error),
+}
+
 /// What the signer put on the document.
 #[derive(Debug, Clone)]
 pub enum Mark {
@@ -24,16 +37,16 @@ pub struct SealPolicy {
     pub zone: Zone,
 }
 
-fn box_spec(position: &SignaturePosition) -> Result<BoxSpec, String> {
+fn box_spec(position: &SignaturePosition) -> Result<BoxSpec, SealError> {
     match position {
         SignaturePosition::Customize(rect) => {
             Ok(BoxSpec::Custom { left: rect.left, top: rect.top, width: rect.width, height: rect.height })
         }
-        named => Position::parse(named.param()).map(BoxSpec::Named).map_err(|e| e.to_string()),
+        named => Ok(Position::parse(named.param()).map(BoxSpec::Named)?),
     }
 }
 
-fn visible(options: &PdfOptions, mark: Mark, zone: Zone) -> Result<Visible, String> {
+fn visible(options: &PdfOptions, mark: Mark, zone: Zone) -> Result<Visible, SealError> {
     let rect = box_spec(&options.position)?;
     let (pages, page_boxes) = match &options.pages {
         PageSelection::All => (signet_signing::PageSelection::All, None),
@@ -77,8 +90,8 @@ pub fn seal_pdf(
     mark: Mark,
     signer: &dyn RawSigner,
     policy: &SealPolicy,
-) -> Result<Vec<u8>, String> {
-    let already_signed = signet_pdf::inspect(pdf).map(|s| s.signatures > 0).map_err(|e| e.to_string())?;
+) -> Result<Vec<u8>, SealError> {
+    let already_signed = signet_pdf::inspect(pdf)?.signatures > 0;
     let opts = PdfSignOptions {
         level: if policy.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
         tsa_url: policy.tsa_url.clone(),
@@ -89,15 +102,15 @@ pub fn seal_pdf(
         certify: !options.is_cosign && !already_signed,
         ..PdfSignOptions::default()
     };
-    signet_signing::sign_pdf(pdf, signer, &opts).map_err(|e| e.to_string())
+    Ok(signet_signing::sign_pdf(pdf, signer, &opts)?)
 }
 
 /// The options of an Aadhaar eSign signature on a PDF: the same appearance as a seal, naming
 /// the signer the request names (the ESP's certificate is not known before it signs), and
 /// long-term validation data when a TSA is configured, since eSign certificates live 30
 /// minutes: B-LT, the signer's chain and revocation data in the document.
-pub fn esign_pdf_options(pdf: &[u8], options: &PdfOptions, policy: &SealPolicy) -> Result<PdfSignOptions, String> {
-    let already_signed = signet_pdf::inspect(pdf).map(|s| s.signatures > 0).map_err(|e| e.to_string())?;
+pub fn esign_pdf_options(pdf: &[u8], options: &PdfOptions, policy: &SealPolicy) -> Result<PdfSignOptions, SealError> {
+    let already_signed = signet_pdf::inspect(pdf)?.signatures > 0;
     let mark = Mark::Typed { name: options.name.clone(), style: NameStyle::Plain };
     Ok(PdfSignOptions {
         visible: Some(visible(options, mark, policy.zone)?),
@@ -116,8 +129,8 @@ pub fn token_pdf_options(
     options: &PdfOptions,
     policy: &SealPolicy,
     mark: Mark,
-) -> Result<PdfSignOptions, String> {
-    let already_signed = signet_pdf::inspect(pdf).map(|s| s.signatures > 0).map_err(|e| e.to_string())?;
+) -> Result<PdfSignOptions, SealError> {
+    let already_signed = signet_pdf::inspect(pdf)?.signatures > 0;
     Ok(PdfSignOptions {
         visible: Some(visible(options, mark, policy.zone)?),
         reason: Some(reason(options)),
@@ -145,13 +158,13 @@ pub fn seal_hashes(
     details: &[DocumentDetail],
     signer: &dyn RawSigner,
     policy: &SealPolicy,
-) -> Result<Vec<HashSignature>, String> {
+) -> Result<Vec<HashSignature>, SealError> {
     let opts = DataSignOptions { detached: true, tsa_url: policy.tsa_url.clone(), http: policy.http.clone() };
     details
         .iter()
         .map(|detail| {
-            let digest = signet_signing::parse_sha256(&detail.hash_hex).map_err(|e| e.to_string())?;
-            let cms = signet_signing::sign_hash(&digest, signer, &opts).map_err(|e| e.to_string())?;
+            let digest = signet_signing::parse_sha256(&detail.hash_hex)?;
+            let cms = signet_signing::sign_hash(&digest, signer, &opts)?;
             Ok(HashSignature {
                 document_name: detail.name.clone(),
                 document_hash: detail.hash_hex.clone(),

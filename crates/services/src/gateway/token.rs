@@ -136,7 +136,7 @@ fn pending_for(
         Document::Pdf { bytes, options } => {
             let holder = pki::cert_common_name(&certificate).unwrap_or_else(|| options.name.clone());
             let mark = Mark::Typed { name: holder, style: signet_signing::NameStyle::Plain };
-            let opts = token_pdf_options(&bytes, &options, policy, mark)?;
+            let opts = token_pdf_options(&bytes, &options, policy, mark).map_err(|e| e.to_string())?;
             signet_signing::prepare_pdf(&bytes, &certificate, &chain, &opts)
                 .map(Pending::Pdf)
                 .map_err(|e| e.to_string())

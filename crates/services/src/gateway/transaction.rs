@@ -144,7 +144,8 @@ async fn produce_returnvalue(svc: &Services, open: &OpenTransaction, mark: Mark)
                     seal_pdf(&bytes, &options, mark, signer.as_ref(), &policy)
                 })
                 .await
-                .map_err(|e| e.to_string())??;
+                .map_err(|e| e.to_string())?
+                .map_err(|e| e.to_string())?;
             seal_result(&session, profile, &signed).map_err(|e| e.to_string())
         }
         Document::Hash(details) => {
@@ -152,7 +153,8 @@ async fn produce_returnvalue(svc: &Services, open: &OpenTransaction, mark: Mark)
                 .heavy
                 .run(Share::Tenant(open.row.tenant_id), move || seal_hashes(&details, signer.as_ref(), &policy))
                 .await
-                .map_err(|e| e.to_string())??;
+                .map_err(|e| e.to_string())?
+                .map_err(|e| e.to_string())?;
             seal_hash_result(&session, profile, &signatures).map_err(|e| e.to_string())
         }
         _ => Err("this file type is not signed with an electronic signature".into()),

@@ -24,10 +24,10 @@ pub async fn publish(
     message_id: &str,
     event_type: &str,
     data: serde_json::Value,
-) -> Result<(), String> {
+) -> Result<(), signet_domain::Error> {
     let timestamp = OffsetDateTime::now_utc().format(&Rfc3339).unwrap_or_default();
     let body = json!({"type": event_type, "timestamp": timestamp, "data": data}).to_string();
-    state.store.create_deliveries(tenant_id, message_id, event_type, &body).await.map_err(|e| e.to_string())?;
+    state.store.create_deliveries(tenant_id, message_id, event_type, &body).await?;
     Ok(())
 }
 
@@ -42,12 +42,28 @@ struct DeliverJob {
     delivery_id: i64,
 }
 
+/// Why an outbound post failed (a webhook delivery, a CRM push); its text is the queue job's
+/// stored error, as before.
+#[derive(Debug, thiserror::Error)]
+pub enum DeliverError {
+    /// The job's payload is not a delivery (Signet wrote it: a bug, kept with its cause).
+    #[error("bad job: {0}")]
+    Payload(#[source] serde_json::Error),
+    #[error(transparent)]
+    Store(#[from] signet_domain::Error),
+    /// The blocking task that posts the request died.
+    #[error("{0}")]
+    Task(#[from] tokio::task::JoinError),
+    /// The endpoint answered other than 2xx, or could not be reached: the same text as the
+    /// delivery's recorded error, so that the queue retries the attempt.
+    #[error("{0}")]
+    Refused(String),
+}
+
 /// The `webhook.deliver` job: one attempt. An error makes the queue retry it later.
-pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), String> {
-    let DeliverJob { delivery_id } = serde_json::from_str(&job.payload).map_err(|e| format!("bad job: {e}"))?;
-    let Some((delivery, endpoint)) =
-        state.store.delivery_with_endpoint(delivery_id).await.map_err(|e| e.to_string())?
-    else {
+pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), DeliverError> {
+    let DeliverJob { delivery_id } = serde_json::from_str(&job.payload).map_err(DeliverError::Payload)?;
+    let Some((delivery, endpoint)) = state.store.delivery_with_endpoint(delivery_id).await? else {
         return Ok(());
     };
     // Checked at delivery time: an endpoint deleted or disabled after the event was recorded
@@ -56,7 +72,7 @@ pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), String> {
         Some(endpoint) if !endpoint.disabled => endpoint,
         gone => {
             let reason = if gone.is_some() { "the endpoint is disabled" } else { "the endpoint was deleted" };
-            state.store.abandon_delivery(delivery_id, reason).await.map_err(|e| e.to_string())?;
+            state.store.abandon_delivery(delivery_id, reason).await?;
             return Ok(());
         }
     };
@@ -65,8 +81,7 @@ pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), String> {
         state
             .store
             .record_delivery_attempt(delivery_id, "failed", None, Some("the endpoint secret is unusable"))
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         return Ok(());
     };
     let (url, body, id, cfg) =
@@ -82,8 +97,7 @@ pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), String> {
         ];
         signet_sigcrypto::post_for_status(&url, &headers, body.as_bytes(), &cfg)
     })
-    .await
-    .map_err(|e| e.to_string())?;
+    .await?;
     let last_attempt = job.attempts >= job.max_attempts;
     let (state_now, status, error) = match outcome {
         Ok(status) if (200..300).contains(&status) => ("succeeded", Some(i64::from(status)), None),
@@ -92,13 +106,9 @@ pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), String> {
         }
         Err(error) => (if last_attempt { "failed" } else { "pending" }, None, Some(error.to_string())),
     };
-    state
-        .store
-        .record_delivery_attempt(delivery_id, state_now, status, error.as_deref())
-        .await
-        .map_err(|e| e.to_string())?;
+    state.store.record_delivery_attempt(delivery_id, state_now, status, error.as_deref()).await?;
     match error {
-        Some(error) if !last_attempt => Err(error),
+        Some(error) if !last_attempt => Err(DeliverError::Refused(error)),
         Some(error) => {
             tracing::warn!(delivery_id, %error, "webhook delivery failed for good");
             Ok(())

@@ -73,7 +73,7 @@ pub async fn enrol(svc: &Services, caller: &Caller, enrolment: &Enrolment<'_>) -
         }
         signet_sigcrypto::verify::validate_chain(&kc.cert_der, &kc.chain_der, &trust, now_secs())
             .map_err(|e| Error::field("pfxBase64", format!("the certificate does not chain to a trusted issuer: {e}")))?;
-        key.seal_p12(&p12, &password, &aad).map_err(|message| Error::field("pfxBase64", message))
+        key.seal_p12(&p12, &password, &aad).map_err(|e| Error::field("pfxBase64", e.to_string()))
     })
     .await
     .map_err(Error::internal)??;

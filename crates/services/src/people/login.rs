@@ -95,10 +95,21 @@ pub async fn check_account(svc: &Services, ip: IpAddr, email: &str) -> Result<()
 
 /// The [`JobKind::CheckAccount`] job: existing active users get a code (login mode `email_otp`) or a
 /// set-password link (`password`) by e-mail; nobody else gets anything.
-pub async fn run_check_account(svc: &Services, payload: &str) -> Result<(), String> {
-    let payload: serde_json::Value = serde_json::from_str(payload).map_err(|e| format!("bad job: {e}"))?;
+pub async fn run_check_account(svc: &Services, payload: &str) -> Result<(), CheckAccountError> {
+    let payload: serde_json::Value = serde_json::from_str(payload).map_err(CheckAccountError::Payload)?;
     let email = payload["email"].as_str().unwrap_or_default();
-    mail_sign_in(svc, email).await.map_err(|e| e.to_string())
+    Ok(mail_sign_in(svc, email).await?)
+}
+
+/// Why a [`JobKind::CheckAccount`] job failed; its text is the queue job's stored error.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckAccountError {
+    /// The job's payload is not JSON (Signet wrote it: a bug, kept with its cause).
+    #[error("bad job: {0}")]
+    Payload(#[source] serde_json::Error),
+    /// Reading the account, or queueing its e-mail.
+    #[error(transparent)]
+    Domain(#[from] Error),
 }
 
 async fn mail_sign_in(svc: &Services, email: &str) -> Result<(), Error> {

@@ -20,7 +20,7 @@ const WINDOW: i64 = 1;
 pub struct TotpKey(secrets::SealingKey);
 
 impl TotpKey {
-    pub fn derive(secret: &[u8]) -> Result<TotpKey, String> {
+    pub fn derive(secret: &[u8]) -> Result<TotpKey, secrets::DeriveError> {
         secrets::SealingKey::derive(secret, "signet totp secrets v1").map(TotpKey)
     }
 

@@ -8,6 +8,39 @@ use signet_domain::now_millis;
 use signet_store::{ClaimedJob, NewJob, Store};
 
 use crate::Services;
+use crate::workflows::events::EventError;
+
+/// Why a job failed. Its text is what the queue stores as the job's error and the worker logs,
+/// the same words as before; each handler's own error stays attached as the cause.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// A kind this build does not know (a newer instance queued it).
+    #[error("unknown job kind {0}")]
+    UnknownKind(String),
+    /// The store (or a use case) failed.
+    #[error(transparent)]
+    Domain(#[from] signet_domain::Error),
+    /// The blob store failed.
+    #[error(transparent)]
+    Blob(#[from] signet_blob::Error),
+    #[error(transparent)]
+    Event(#[from] EventError),
+    #[error(transparent)]
+    Mail(#[from] crate::platform::mail::MailJobError),
+    #[error(transparent)]
+    Sms(#[from] crate::platform::sms::SmsJobError),
+    #[error(transparent)]
+    CheckAccount(#[from] crate::people::login::CheckAccountError),
+    /// A webhook delivery or a CRM push.
+    #[error(transparent)]
+    Post(#[from] crate::integrations::webhooks::DeliverError),
+    #[error(transparent)]
+    LowStock(#[from] crate::stamps::LowStockJobError),
+    #[error(transparent)]
+    BulkSlice(#[from] crate::bulk::run::SliceError),
+    #[error(transparent)]
+    Export(#[from] crate::exports::ExportJobError),
+}
 
 const PURGE_EVERY_MS: i64 = 3_600_000;
 const HOUSEKEEPING_EVERY_MS: i64 = 60_000;
@@ -35,26 +68,26 @@ pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
 }
 
 /// Runs one claimed job; an error makes the queue retry it later.
-pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
+pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), JobError> {
     let (store, blob) = (&state.store, &state.blob);
     let Some(kind) = JobKind::parse(&job.kind) else {
-        return Err(format!("unknown job kind {}", job.kind));
+        return Err(JobError::UnknownKind(job.kind.clone()));
     };
     match kind {
         JobKind::GatewayHousekeeping => gateway_housekeeping(store, blob).await,
-        JobKind::WorkflowHousekeeping => workflow_housekeeping(store).await,
-        JobKind::WorkflowEvent => crate::workflows::events::handle(state, &job.payload).await,
-        JobKind::Mail => crate::platform::mail::run_job(&state.mailer, &state.blob, &job.payload).await,
-        JobKind::Sms => crate::platform::sms::run_job(state, job).await,
-        JobKind::CheckAccount => crate::people::login::run_check_account(state, &job.payload).await,
-        JobKind::WebhookDeliver => crate::integrations::webhooks::deliver(state, job).await,
-        JobKind::CrmPush => crate::billing::sales::run_push_job(state, job).await,
-        JobKind::StampLowStock => crate::stamps::run_low_stock_job(state, job).await,
-        JobKind::BulkRun => crate::bulk::run::run_slice(state, job).await,
-        JobKind::ExportRun => crate::exports::run_job(state, job).await,
+        JobKind::WorkflowHousekeeping => Ok(workflow_housekeeping(store).await?),
+        JobKind::WorkflowEvent => Ok(crate::workflows::events::handle(state, &job.payload).await?),
+        JobKind::Mail => Ok(crate::platform::mail::run_job(&state.mailer, &state.blob, &job.payload).await?),
+        JobKind::Sms => Ok(crate::platform::sms::run_job(state, job).await?),
+        JobKind::CheckAccount => Ok(crate::people::login::run_check_account(state, &job.payload).await?),
+        JobKind::WebhookDeliver => Ok(crate::integrations::webhooks::deliver(state, job).await?),
+        JobKind::CrmPush => Ok(crate::billing::sales::run_push_job(state, job).await?),
+        JobKind::StampLowStock => Ok(crate::stamps::run_low_stock_job(state, job).await?),
+        JobKind::BulkRun => Ok(crate::bulk::run::run_slice(state, job).await?),
+        JobKind::ExportRun => Ok(crate::exports::run_job(state, job).await?),
         JobKind::PurgeExpiredTokens => {
-            let purged = store.purge_expired_refresh_tokens(now_millis()).await.map_err(|e| e.to_string())?;
-            let sso = store.purge_expired_sso(now_millis()).await.map_err(|e| e.to_string())?;
+            let purged = store.purge_expired_refresh_tokens(now_millis()).await?;
+            let sso = store.purge_expired_sso(now_millis()).await?;
             tracing::info!(job = job.id, purged, sso, "purged expired refresh tokens and single sign-on states");
             Ok(())
         }
@@ -63,7 +96,7 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
 
 /// Expires gateway transactions whose signer never finished, and deletes stored results
 /// (`Storetodb`) whose retention ended.
-pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(), String> {
+pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(), JobError> {
     let now = now_millis();
     let expired = signet_store::TransactionOutcome {
         state: signet_domain::gateway::TransactionState::Expired,
@@ -72,17 +105,17 @@ pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(),
         result_expires_at: None,
         detail: serde_json::Value::Null,
     };
-    for (tenant_id, number) in store.overdue_transactions(now, 500).await.map_err(|e| e.to_string())? {
-        let kept = store.transaction(&number).await.map_err(|e| e.to_string())?.and_then(|row| row.payload_blob);
-        if store.finish_transaction(tenant_id, &number, &expired, &Actor::system()).await.map_err(|e| e.to_string())?
+    for (tenant_id, number) in store.overdue_transactions(now, 500).await? {
+        let kept = store.transaction(&number).await?.and_then(|row| row.payload_blob);
+        if store.finish_transaction(tenant_id, &number, &expired, &Actor::system()).await?
             && let Some(key) = kept.as_deref().and_then(|k| BlobKey::parse(k).ok())
         {
-            blob.delete(&key).await.map_err(|e| e.to_string())?;
+            blob.delete(&key).await?;
         }
     }
-    for key in store.take_expired_results(now, 500).await.map_err(|e| e.to_string())? {
+    for key in store.take_expired_results(now, 500).await? {
         if let Ok(key) = BlobKey::parse(&key) {
-            blob.delete(&key).await.map_err(|e| e.to_string())?;
+            blob.delete(&key).await?;
         }
     }
     Ok(())
@@ -90,10 +123,10 @@ pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(),
 
 /// Expires workflows whose envelope expiry passed and reminds signatories who have waited
 /// longer than their workflow's reminder interval (the reminder e-mail follows from the event).
-pub async fn workflow_housekeeping(store: &Store) -> Result<(), String> {
+pub async fn workflow_housekeeping(store: &Store) -> Result<(), signet_domain::Error> {
     let now = now_millis();
     let system = signet_domain::audit::Actor { id: "system".into(), ip: None };
-    for (tenant_id, workflow_id) in store.overdue_workflows(now, 500).await.map_err(|e| e.to_string())? {
+    for (tenant_id, workflow_id) in store.overdue_workflows(now, 500).await? {
         let expired = store
             .change_workflow_state(
                 tenant_id,
@@ -106,9 +139,9 @@ pub async fn workflow_housekeeping(store: &Store) -> Result<(), String> {
         if let Err(error) = expired
             && error.code() != signet_domain::ErrorCode::StateConflict
         {
-            return Err(error.to_string());
+            return Err(error);
         }
     }
-    store.send_due_reminders(now, 500).await.map_err(|e| e.to_string())?;
+    store.send_due_reminders(now, 500).await?;
     Ok(())
 }

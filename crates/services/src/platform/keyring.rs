@@ -32,6 +32,17 @@ impl KeyPairDer {
     }
 }
 
+/// Why a key could not be made, opened or kept: its certificate names a key in an HSM that is
+/// not configured, or the crypto library (or the HSM) failed, its error kept whole.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyringError {
+    /// The subject of the certificate whose key is in an HSM.
+    #[error("the key of {0:?} is in an HSM, and no HSM is configured (hsm_module)")]
+    NoHsm(String),
+    #[error(transparent)]
+    Crypto(#[from] signet_sigcrypto::Error),
+}
+
 /// Size of the RSA sealing keys Signet makes.
 const SEAL_KEY_BITS: u32 = 3072;
 /// What the HSM-derived secret signs (see [`Keyring::derivation_secret`]).
@@ -67,21 +78,17 @@ impl Keyring {
         self.hsm.is_some()
     }
 
-    fn hsm_for(&self, cert_der: &[u8]) -> Result<&Arc<Hsm>, String> {
-        self.hsm.as_ref().ok_or_else(|| {
-            let subject = pki::cert_common_name(cert_der).unwrap_or_default();
-            format!("the key of {subject:?} is in an HSM, and no HSM is configured (hsm_module)")
-        })
+    fn hsm_for(&self, cert_der: &[u8]) -> Result<&Arc<Hsm>, KeyringError> {
+        self.hsm.as_ref().ok_or_else(|| KeyringError::NoHsm(pki::cert_common_name(cert_der).unwrap_or_default()))
     }
 
     /// The signer of a stored key pair: local, or the HSM's key for its certificate.
-    pub fn signer(&self, pair: &KeyPairDer, chain_der: Vec<Vec<u8>>) -> Result<Arc<dyn RawSigner>, String> {
+    pub fn signer(&self, pair: &KeyPairDer, chain_der: Vec<Vec<u8>>) -> Result<Arc<dyn RawSigner>, KeyringError> {
         if pair.in_hsm() {
-            let signer = self.hsm_for(&pair.cert_der)?.signer(&pair.cert_der, chain_der).map_err(|e| e.to_string())?;
+            let signer = self.hsm_for(&pair.cert_der)?.signer(&pair.cert_der, chain_der)?;
             return Ok(Arc::new(signer));
         }
-        let signer =
-            LocalKeySigner::from_pkcs8(&pair.key_pkcs8_der, &pair.cert_der, chain_der).map_err(|e| e.to_string())?;
+        let signer = LocalKeySigner::from_pkcs8(&pair.key_pkcs8_der, &pair.cert_der, chain_der)?;
         Ok(Arc::new(signer))
     }
 
@@ -93,17 +100,16 @@ impl Keyring {
         label: &str,
         common_name: &str,
         options: &IssueOptions,
-    ) -> Result<KeyPairDer, String> {
-        let ca = LocalCa::from_der(&ca.cert_der, &ca.key_pkcs8_der).map_err(|e| e.to_string())?;
+    ) -> Result<KeyPairDer, KeyringError> {
+        let ca = LocalCa::from_der(&ca.cert_der, &ca.key_pkcs8_der)?;
         match &self.hsm {
             Some(hsm) => {
-                let spki = hsm.generate_rsa(label, SEAL_KEY_BITS).map_err(|e| e.to_string())?;
-                let cert_der =
-                    ca.issue_signer_for_public_key(common_name, &spki, options).map_err(|e| e.to_string())?;
+                let spki = hsm.generate_rsa(label, SEAL_KEY_BITS)?;
+                let cert_der = ca.issue_signer_for_public_key(common_name, &spki, options)?;
                 Ok(KeyPairDer { cert_der, key_pkcs8_der: Vec::new() })
             }
             None => {
-                let issued = ca.issue_signer_with(common_name, KeyAlgo::Rsa3072, options).map_err(|e| e.to_string())?;
+                let issued = ca.issue_signer_with(common_name, KeyAlgo::Rsa3072, options)?;
                 Ok(KeyPairDer { cert_der: issued.cert_der, key_pkcs8_der: issued.key_pkcs8_der })
             }
         }
@@ -120,19 +126,19 @@ impl Keyring {
 
     /// Keeps a PKCS#8 key in the HSM (imported, then forgotten here) when one is configured;
     /// answers whether it did. Blocking.
-    pub fn import(&self, key_pkcs8_der: &[u8], label: &str) -> Result<bool, String> {
+    pub fn import(&self, key_pkcs8_der: &[u8], label: &str) -> Result<bool, KeyringError> {
         let Some(hsm) = &self.hsm else { return Ok(false) };
-        hsm.import_private_key(key_pkcs8_der, label).map_err(|e| e.to_string())?;
+        hsm.import_private_key(key_pkcs8_der, label)?;
         Ok(true)
     }
 
     /// The secret that keys derived from the sealing key (signer links, profile sealing)
     /// come from: the PKCS#8 key itself for a local key; for a key in the HSM, its
     /// deterministic PKCS#1 v1.5 signature of a fixed context, which only the HSM can make.
-    pub fn derivation_secret(&self, pair: &KeyPairDer) -> Result<Vec<u8>, String> {
+    pub fn derivation_secret(&self, pair: &KeyPairDer) -> Result<Vec<u8>, KeyringError> {
         if !pair.in_hsm() {
             return Ok(pair.key_pkcs8_der.clone());
         }
-        self.hsm_for(&pair.cert_der)?.rsa_secret(&pair.cert_der, DERIVATION_CONTEXT).map_err(|e| e.to_string())
+        Ok(self.hsm_for(&pair.cert_der)?.rsa_secret(&pair.cert_der, DERIVATION_CONTEXT)?)
     }
 }

@@ -133,28 +133,44 @@ pub async fn enqueue(store: &Store, mail: &Mail, dedupe_key: Option<String>) -> 
 
 /// The files of a message's attachments, read from the blob store; one that is gone (erased
 /// since the message was queued) is left out, and the message still goes.
-async fn attached_files(blob: &BlobStore, mail: &Mail) -> Result<Vec<(String, String, Bytes)>, String> {
+async fn attached_files(blob: &BlobStore, mail: &Mail) -> Result<Vec<(String, String, Bytes)>, MailJobError> {
     let mut files = Vec::new();
     for attachment in &mail.attachments {
-        let key = BlobKey::parse(&attachment.blob).map_err(|e| format!("bad attachment key: {e}"))?;
+        let key = BlobKey::parse(&attachment.blob).map_err(MailJobError::AttachmentKey)?;
         match blob.get(&key).await {
             Ok(bytes) => files.push((attachment.file_name.clone(), attachment.content_type.clone(), bytes)),
             Err(error) if error.is_not_found() => {
                 tracing::warn!(to = %mail.to_email, file = %attachment.file_name, "attachment gone; sent without it")
             }
-            Err(error) => return Err(error.to_string()),
+            Err(error) => return Err(MailJobError::Blob(error)),
         }
     }
     Ok(files)
 }
 
+/// Why a `mail.send` attempt failed; its text is the queue job's stored error, as before.
+#[derive(Debug, thiserror::Error)]
+pub enum MailJobError {
+    /// The job's payload is not a message (Signet wrote it: a bug, kept with its cause).
+    #[error("bad mail job: {0}")]
+    Payload(#[source] serde_json::Error),
+    #[error("bad attachment key: {0}")]
+    AttachmentKey(#[source] signet_blob::Error),
+    /// An attachment could not be read (other than gone: that one is left out).
+    #[error(transparent)]
+    Blob(signet_blob::Error),
+    /// The mail server failed in a way worth another attempt (its words).
+    #[error("{0}")]
+    Transient(String),
+}
+
 /// The `mail.send` job.
-pub async fn run_job(mailer: &Mailer, blob: &BlobStore, payload: &str) -> Result<(), String> {
-    let mail: Mail = serde_json::from_str(payload).map_err(|e| format!("bad mail job: {e}"))?;
+pub async fn run_job(mailer: &Mailer, blob: &BlobStore, payload: &str) -> Result<(), MailJobError> {
+    let mail: Mail = serde_json::from_str(payload).map_err(MailJobError::Payload)?;
     let files = attached_files(blob, &mail).await?;
     match mailer.send(&mail, &files).await {
         Ok(()) => Ok(()),
-        Err(SendFailure::Transient(cause)) => Err(cause),
+        Err(SendFailure::Transient(cause)) => Err(MailJobError::Transient(cause)),
         Err(SendFailure::Permanent(cause)) => {
             tracing::warn!(to = %mail.to_email, %cause, "e-mail refused for good; not retried");
             Ok(())

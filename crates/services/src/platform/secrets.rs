@@ -41,12 +41,24 @@ pub fn token_matches(token: &str, stored_hash: &str) -> bool {
     constant_time::verify_slices_are_equal(hash_token(token).as_bytes(), stored_hash.as_bytes()).is_ok()
 }
 
+/// Why a password could not be hashed (argon2's error kept as the cause).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot hash password: {0}")]
+pub struct HashError(#[source] argon2::password_hash::Error);
+
 /// argon2id PHC string of a password.
-pub fn hash_password(password: &str) -> Result<String, String> {
-    Argon2::default()
-        .hash_password(password.as_bytes())
-        .map(|hash| hash.to_string())
-        .map_err(|e| format!("cannot hash password: {e}"))
+pub fn hash_password(password: &str) -> Result<String, HashError> {
+    Argon2::default().hash_password(password.as_bytes()).map(|hash| hash.to_string()).map_err(HashError)
+}
+
+/// A key that cannot be derived: the label's AES-256 key was refused (a bug: the digest always
+/// has the key's length).
+#[derive(Debug, thiserror::Error)]
+#[error("{label} key")]
+pub struct DeriveError {
+    label: String,
+    #[source]
+    cause: aws_lc_rs::error::Unspecified,
 }
 
 pub fn verify_password(password: &str, phc: &str) -> bool {
@@ -116,13 +128,14 @@ pub fn dummy_password_hash() -> &'static str {
 pub struct SealingKey(aws_lc_rs::aead::LessSafeKey);
 
 impl SealingKey {
-    pub fn derive(secret: &[u8], label: &str) -> Result<SealingKey, String> {
+    pub fn derive(secret: &[u8], label: &str) -> Result<SealingKey, DeriveError> {
         use aws_lc_rs::aead::{AES_256_GCM, LessSafeKey, UnboundKey};
         let mut ctx = digest::Context::new(&digest::SHA256);
         ctx.update(label.as_bytes());
         ctx.update(b"\0");
         ctx.update(secret);
-        let key = UnboundKey::new(&AES_256_GCM, ctx.finish().as_ref()).map_err(|_| format!("{label} key"))?;
+        let key = UnboundKey::new(&AES_256_GCM, ctx.finish().as_ref())
+            .map_err(|cause| DeriveError { label: label.to_string(), cause })?;
         Ok(SealingKey(LessSafeKey::new(key)))
     }
 

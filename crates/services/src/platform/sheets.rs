@@ -15,6 +15,33 @@ use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use signet_domain::csv::{Limits, Table};
 
+/// Why a workbook cannot be read. Its text is what the sender is shown (the `fileData` field's
+/// message), so each variant displays the sentence that names the fault; the XML parser's and
+/// the unpacking's own errors stay attached as causes.
+#[derive(Debug, thiserror::Error)]
+pub enum SheetError {
+    /// The ZIP archive is damaged, cut short, or holds no worksheet.
+    #[error("{0}")]
+    Archive(String),
+    /// The workbook goes beyond one of the bounds (size, entries, rows, columns, text).
+    #[error("{0}")]
+    Limit(String),
+    /// The worksheet is not a table: empty, cells beyond the header, references not A1-style.
+    #[error("{0}")]
+    Content(String),
+    /// A part's XML does not parse.
+    #[error("the workbook's XML cannot be read: {0}")]
+    Xml(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// Unpacking a part failed (its limit included, whose message speaks for itself).
+    #[error("{0}")]
+    Unpack(#[source] std::sync::Arc<std::io::Error>),
+}
+
+/// A damaged or cut-short archive.
+fn damaged(message: impl Into<String>) -> SheetError {
+    SheetError::Archive(message.into())
+}
+
 /// Largest archive read.
 pub const MAX_XLSX_BYTES: usize = 5 * 1024 * 1024;
 /// Most entries in the archive's directory.
@@ -43,9 +70,12 @@ struct TextBudget {
 }
 
 impl TextBudget {
-    fn take(&mut self, bytes: usize) -> Result<(), String> {
+    fn take(&mut self, bytes: usize) -> Result<(), SheetError> {
         self.left = self.left.checked_sub(bytes).ok_or_else(|| {
-            format!("the workbook holds more than {} of text once read", size_text(self.total as u64))
+            SheetError::Limit(format!(
+                "the workbook holds more than {} of text once read",
+                size_text(self.total as u64)
+            ))
         })?;
         Ok(())
     }
@@ -56,9 +86,9 @@ impl TextBudget {
 }
 
 /// The first worksheet as a header and rows, with each row's number as its line.
-pub fn read_first_sheet(bytes: &[u8], limits: Limits, budget: SheetBudget) -> Result<Table, String> {
+pub fn read_first_sheet(bytes: &[u8], limits: Limits, budget: SheetBudget) -> Result<Table, SheetError> {
     if bytes.len() > MAX_XLSX_BYTES {
-        return Err("the workbook is larger than 5 MiB".into());
+        return Err(SheetError::Limit("the workbook is larger than 5 MiB".into()));
     }
     let entries = directory(bytes)?;
     let sheet = entries
@@ -70,7 +100,7 @@ pub fn read_first_sheet(bytes: &[u8], limits: Limits, budget: SheetBudget) -> Re
             sheets.sort_by(|a, b| a.name.cmp(&b.name));
             sheets.first().copied()
         })
-        .ok_or("the file is a ZIP archive but not an XLSX workbook (no worksheet)")?;
+        .ok_or_else(|| damaged("the file is a ZIP archive but not an XLSX workbook (no worksheet)"))?;
     let mut text = TextBudget { left: budget.text_bytes, total: budget.text_bytes };
     let shared = match entries.iter().find(|e| e.name == "xl/sharedStrings.xml") {
         Some(entry) => shared_strings(inflate(bytes, entry, budget.part_bytes)?, limits.cell_chars, &mut text)?,
@@ -78,7 +108,9 @@ pub fn read_first_sheet(bytes: &[u8], limits: Limits, budget: SheetBudget) -> Re
     };
     let rows = sheet_rows(inflate(bytes, sheet, budget.part_bytes)?, &shared, limits, &mut text)?;
     let mut rows = rows.into_iter();
-    let Some((_, header)) = rows.next() else { return Err("the worksheet is empty: it needs a header row".into()) };
+    let Some((_, header)) = rows.next() else {
+        return Err(SheetError::Content("the worksheet is empty: it needs a header row".into()));
+    };
     let header: Vec<String> = header.into_iter().map(|h| h.trim().to_string()).collect();
     let width = header.len();
     let rows: Vec<(usize, Vec<String>)> = rows
@@ -89,7 +121,7 @@ pub fn read_first_sheet(bytes: &[u8], limits: Limits, budget: SheetBudget) -> Re
         .filter(|(_, cells)| cells.iter().any(|c| !c.trim().is_empty()))
         .collect();
     if let Some((line, _)) = rows.iter().find(|(_, cells)| cells[width..].iter().any(|c| !c.trim().is_empty())) {
-        return Err(format!("row {line} has cells beyond the header's columns"));
+        return Err(SheetError::Content(format!("row {line} has cells beyond the header's columns")));
     }
     let rows = rows.into_iter().map(|(line, mut cells)| {
         cells.truncate(width);
@@ -105,32 +137,32 @@ struct Entry {
     local_offset: usize,
 }
 
-fn u16_at(b: &[u8], at: usize) -> Result<u16, String> {
-    b.get(at..at + 2).map(|s| u16::from_le_bytes([s[0], s[1]])).ok_or_else(|| "the ZIP archive is cut short".into())
+fn u16_at(b: &[u8], at: usize) -> Result<u16, SheetError> {
+    b.get(at..at + 2).map(|s| u16::from_le_bytes([s[0], s[1]])).ok_or_else(|| damaged("the ZIP archive is cut short"))
 }
 
-fn u32_at(b: &[u8], at: usize) -> Result<u32, String> {
+fn u32_at(b: &[u8], at: usize) -> Result<u32, SheetError> {
     b.get(at..at + 4)
         .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-        .ok_or_else(|| "the ZIP archive is cut short".into())
+        .ok_or_else(|| damaged("the ZIP archive is cut short"))
 }
 
 /// The archive's central directory.
-fn directory(b: &[u8]) -> Result<Vec<Entry>, String> {
+fn directory(b: &[u8]) -> Result<Vec<Entry>, SheetError> {
     let search_from = b.len().saturating_sub(22 + 65_535);
     let end = (search_from..b.len().saturating_sub(21))
         .rev()
         .find(|&i| b[i..].starts_with(b"PK\x05\x06"))
-        .ok_or("the file is not a readable ZIP archive")?;
+        .ok_or_else(|| damaged("the file is not a readable ZIP archive"))?;
     let count = usize::from(u16_at(b, end + 10)?);
     let mut at = u32_at(b, end + 16)? as usize;
     if count > MAX_ENTRIES {
-        return Err("the archive has too many entries".into());
+        return Err(SheetError::Limit("the archive has too many entries".into()));
     }
     let mut entries = Vec::with_capacity(count);
     for _ in 0..count {
         if u32_at(b, at)? != 0x0201_4b50 {
-            return Err("the ZIP directory is damaged".into());
+            return Err(damaged("the ZIP directory is damaged"));
         }
         let method = u16_at(b, at + 10)?;
         let compressed = u64::from(u32_at(b, at + 20)?);
@@ -138,7 +170,7 @@ fn directory(b: &[u8]) -> Result<Vec<Entry>, String> {
         let extra_len = usize::from(u16_at(b, at + 30)?);
         let comment_len = usize::from(u16_at(b, at + 32)?);
         let local_offset = u32_at(b, at + 42)? as usize;
-        let name = b.get(at + 46..at + 46 + name_len).ok_or("the ZIP directory is cut short")?;
+        let name = b.get(at + 46..at + 46 + name_len).ok_or_else(|| damaged("the ZIP directory is cut short"))?;
         entries.push(Entry { name: String::from_utf8_lossy(name).into_owned(), method, compressed, local_offset });
         at += 46 + name_len + extra_len + comment_len;
     }
@@ -146,19 +178,23 @@ fn directory(b: &[u8]) -> Result<Vec<Entry>, String> {
 }
 
 /// An entry's content as an XML reader that inflates as it reads, up to `limit` bytes.
-fn inflate<'a>(b: &'a [u8], entry: &Entry, limit: u64) -> Result<Reader<BufReader<Bounded<'a>>>, String> {
+fn inflate<'a>(b: &'a [u8], entry: &Entry, limit: u64) -> Result<Reader<BufReader<Bounded<'a>>>, SheetError> {
     let at = entry.local_offset;
     if u32_at(b, at)? != 0x0403_4b50 {
-        return Err(format!("the archive's entry {} is damaged", entry.name));
+        return Err(damaged(format!("the archive's entry {} is damaged", entry.name)));
     }
     let start = at + 30 + usize::from(u16_at(b, at + 26)?) + usize::from(u16_at(b, at + 28)?);
-    let end =
-        usize::try_from(entry.compressed).ok().and_then(|c| start.checked_add(c)).ok_or("the archive is damaged")?;
-    let data = b.get(start..end).ok_or_else(|| format!("the archive's entry {} is cut short", entry.name))?;
+    let end = usize::try_from(entry.compressed)
+        .ok()
+        .and_then(|c| start.checked_add(c))
+        .ok_or_else(|| damaged("the archive is damaged"))?;
+    let data = b.get(start..end).ok_or_else(|| damaged(format!("the archive's entry {} is cut short", entry.name)))?;
     let inner: Box<dyn Read + 'a> = match entry.method {
         0 => Box::new(data),
         8 => Box::new(flate2::read::DeflateDecoder::new(data)),
-        other => return Err(format!("the archive's entry {} uses compression {other}, not deflate", entry.name)),
+        other => {
+            return Err(damaged(format!("the archive's entry {} uses compression {other}, not deflate", entry.name)));
+        }
     };
     let bounded = Bounded { inner, left: limit, limit, name: entry.name.clone() };
     Ok(Reader::from_reader(BufReader::new(bounded)))
@@ -193,29 +229,29 @@ fn size_text(bytes: u64) -> String {
 }
 
 /// The next event, its bytes in `buf` (cleared first).
-fn next_event<'b, R: BufRead>(reader: &mut Reader<R>, buf: &'b mut Vec<u8>) -> Result<Event<'b>, String> {
+fn next_event<'b, R: BufRead>(reader: &mut Reader<R>, buf: &'b mut Vec<u8>) -> Result<Event<'b>, SheetError> {
     buf.clear();
     reader.read_event_into(buf).map_err(|e| match e {
         // The unpacking limit speaks for itself.
-        quick_xml::Error::Io(io) => io.to_string(),
+        quick_xml::Error::Io(io) => SheetError::Unpack(io),
         other => xml_error(other),
     })
 }
 
-fn xml_error(e: impl std::fmt::Display) -> String {
-    format!("the workbook's XML cannot be read: {e}")
+fn xml_error(e: impl std::error::Error + Send + Sync + 'static) -> SheetError {
+    SheetError::Xml(Box::new(e))
 }
 
 /// Text, with character and predefined entity references resolved, paid for from `budget`
 /// before it is copied.
-fn push_event_text(event: &Event<'_>, into: &mut String, budget: &mut TextBudget) -> Result<(), String> {
+fn push_event_text(event: &Event<'_>, into: &mut String, budget: &mut TextBudget) -> Result<(), SheetError> {
     let text = event_text(event)?;
     budget.take(text.len())?;
     into.push_str(&text);
     Ok(())
 }
 
-fn event_text<'e>(event: &'e Event<'_>) -> Result<Cow<'e, str>, String> {
+fn event_text<'e>(event: &'e Event<'_>) -> Result<Cow<'e, str>, SheetError> {
     Ok(match event {
         Event::Text(t) => t.decode().map_err(xml_error)?,
         Event::CData(c) => Cow::Borrowed(std::str::from_utf8(c.as_ref()).map_err(xml_error)?),
@@ -227,7 +263,9 @@ fn event_text<'e>(event: &'e Event<'_>) -> Result<Cow<'e, str>, String> {
                 "gt" => ">",
                 "quot" => "\"",
                 "apos" => "'",
-                other => return Err(format!("the workbook's XML names an unknown entity &{other};")),
+                other => {
+                    return Err(SheetError::Content(format!("the workbook's XML names an unknown entity &{other};")));
+                }
             }),
         },
         _ => Cow::Borrowed(""),
@@ -246,7 +284,7 @@ fn shared_strings(
     mut reader: Reader<impl BufRead>,
     cell_chars: usize,
     budget: &mut TextBudget,
-) -> Result<Vec<Shared>, String> {
+) -> Result<Vec<Shared>, SheetError> {
     let mut strings = Vec::new();
     let (mut current, mut chars, mut in_si, mut in_t) = (String::new(), 0usize, false, false);
     let mut buf = Vec::new();
@@ -295,14 +333,15 @@ struct Cell {
     text: String,
 }
 
-fn cell_start(e: &BytesStart<'_>) -> Result<Cell, String> {
+fn cell_start(e: &BytesStart<'_>) -> Result<Cell, SheetError> {
     let mut cell = Cell::default();
     for attribute in e.attributes() {
         let attribute = attribute.map_err(xml_error)?;
         let value = attribute.unescape_value().map_err(xml_error)?;
         match attribute.key.as_ref() {
             b"r" => {
-                cell.column = column_of(&value).ok_or_else(|| format!("a cell reference {value:?} is not A1-style"))?
+                cell.column = column_of(&value)
+                    .ok_or_else(|| SheetError::Content(format!("a cell reference {value:?} is not A1-style")))?
             }
             b"t" => cell.kind = value.into_owned(),
             _ => {}
@@ -327,7 +366,7 @@ fn sheet_rows(
     shared: &[Shared],
     limits: Limits,
     budget: &mut TextBudget,
-) -> Result<Vec<(usize, Vec<String>)>, String> {
+) -> Result<Vec<(usize, Vec<String>)>, SheetError> {
     let mut rows: Vec<(usize, Vec<String>)> = Vec::new();
     let (mut cell, mut in_value) = (None::<Cell>, false);
     let mut buf = Vec::new();
@@ -336,7 +375,7 @@ fn sheet_rows(
         match &event {
             Event::Start(e) if e.local_name().as_ref() == b"row" => {
                 if rows.len() > limits.rows {
-                    return Err(format!("the worksheet has more than {} rows", limits.rows));
+                    return Err(SheetError::Limit(format!("the worksheet has more than {} rows", limits.rows)));
                 }
                 let number = e
                     .try_get_attribute("r")
@@ -358,7 +397,7 @@ fn sheet_rows(
                 if let Some(current) = cell.as_mut() {
                     push_event_text(other, &mut current.text, budget)?;
                     if current.text.chars().count() > limits.cell_chars {
-                        return Err(format!("a cell is longer than {} characters", limits.cell_chars));
+                        return Err(too_long(limits));
                     }
                 }
             }
@@ -367,27 +406,39 @@ fn sheet_rows(
     }
 }
 
+/// A cell over the length limit.
+fn too_long(limits: Limits) -> SheetError {
+    SheetError::Limit(format!("a cell is longer than {} characters", limits.cell_chars))
+}
+
 fn place(
     cells: &mut Vec<String>,
     cell: Cell,
     shared: &[Shared],
     limits: Limits,
     budget: &mut TextBudget,
-) -> Result<(), String> {
+) -> Result<(), SheetError> {
     if cell.column >= limits.columns {
-        return Err(format!("a row has cells beyond column {}", limits.columns));
+        return Err(SheetError::Limit(format!("a row has cells beyond column {}", limits.columns)));
     }
     let text = match cell.kind.as_str() {
         "s" => {
-            let index: usize = cell.text.trim().parse().map_err(|_| "a shared string index is not a number")?;
+            let index: usize = cell
+                .text
+                .trim()
+                .parse()
+                .map_err(|_| SheetError::Content("a shared string index is not a number".into()))?;
             budget.give_back(cell.text.len());
-            match shared.get(index).ok_or("a cell names a shared string that does not exist")? {
+            match shared
+                .get(index)
+                .ok_or_else(|| SheetError::Content("a cell names a shared string that does not exist".into()))?
+            {
                 // Each copy is paid for before it is made: the copies are what a bomb multiplies.
                 Shared::Text(named) => {
                     budget.take(named.len())?;
                     named.clone()
                 }
-                Shared::TooLong => return Err(format!("a cell is longer than {} characters", limits.cell_chars)),
+                Shared::TooLong => return Err(too_long(limits)),
             }
         }
         "b" => if cell.text.trim() == "1" { "TRUE" } else { "FALSE" }.to_string(),
@@ -485,7 +536,7 @@ mod tests {
         let bomb = workbook(&long, 1);
         assert!(bomb.len() < 2_000, "a tiny file: {}", bomb.len());
         let refused = read_first_sheet(&bomb, LIMITS, SheetBudget { text_bytes: 1024 * 1024, ..BUDGET });
-        assert_eq!(refused.err().as_deref(), Some("a cell is longer than 500 characters"));
+        assert_eq!(refused.err().map(|e| e.to_string()).as_deref(), Some("a cell is longer than 500 characters"));
     }
 
     #[test]
@@ -493,7 +544,7 @@ mod tests {
         // 400 characters (within a cell's 500) named 400 times: 160 KB of copies from 3 KB.
         let bomb = workbook(&"y".repeat(400), 400);
         assert!(bomb.len() < 4_000, "a tiny file: {}", bomb.len());
-        let refused = read_first_sheet(&bomb, LIMITS, BUDGET).expect_err("over the budget");
+        let refused = read_first_sheet(&bomb, LIMITS, BUDGET).expect_err("over the budget").to_string();
         assert!(refused.contains("more than 64 KiB of text once read"), "{refused}");
         let read = read_first_sheet(&bomb, LIMITS, SheetBudget { text_bytes: 1024 * 1024, ..BUDGET });
         assert!(read.is_ok(), "{read:?}");
@@ -504,7 +555,7 @@ mod tests {
         let shared = format!("<sst><si><t>{}</t></si></sst>", " ".repeat(2 * 1024 * 1024));
         let sheet = b"<worksheet><sheetData></sheetData></worksheet>";
         let bomb = zip(&[("xl/sharedStrings.xml", shared.as_bytes()), ("xl/worksheets/sheet1.xml", sheet)]);
-        let refused = read_first_sheet(&bomb, LIMITS, BUDGET).expect_err("over the part limit");
+        let refused = read_first_sheet(&bomb, LIMITS, BUDGET).expect_err("over the part limit").to_string();
         assert!(refused.contains("larger than 1 MiB once unpacked"), "{refused}");
     }
 }

@@ -211,12 +211,24 @@ pub async fn enqueue(store: &Store, sms: &SignerSms, dedupe_key: String) -> Resu
     Ok(())
 }
 
+/// Why an `sms.send` attempt failed; its text is the queue job's stored error, as before.
+#[derive(Debug, thiserror::Error)]
+pub enum SmsJobError {
+    /// The job's payload is not a text (Signet wrote it: a bug, kept with its cause).
+    #[error("bad sms job: {0}")]
+    Payload(#[source] serde_json::Error),
+    /// The provider failed in a way worth another attempt (the provider's words).
+    #[error("{0}")]
+    TryAgain(String),
+}
+
 /// The `sms.send` job: one attempt. A failure worth a retry is an error (the queue tries again
 /// later) until the last attempt; a refusal, or the last failure, is recorded on the workflow.
-pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
-    let sms: SignerSms = serde_json::from_str(&job.payload).map_err(|e| format!("bad sms job: {e}"))?;
+pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), SmsJobError> {
+    let sms: SignerSms = serde_json::from_str(&job.payload).map_err(SmsJobError::Payload)?;
     let Ok(to) = PhoneNumber::parse(&sms.to) else {
-        return record(state, &sms, WorkflowEventKind::SmsFailed, json!({"reason": "not a mobile number"})).await;
+        record(state, &sms, WorkflowEventKind::SmsFailed, json!({"reason": "not a mobile number"})).await;
+        return Ok(());
     };
     let Some(sender) = &state.sms else {
         tracing::info!(to = %to, "no SMS provider configured; text not sent");
@@ -226,25 +238,22 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), String> {
         Ok(sent) => {
             tracing::info!(to = %to, provider_id = %sent.provider_id, "SMS sent");
             let detail = json!({"to": to.masked(), "purpose": sms.purpose, "providerId": sent.provider_id});
-            record(state, &sms, WorkflowEventKind::SmsSent, detail).await
+            record(state, &sms, WorkflowEventKind::SmsSent, detail).await;
+            Ok(())
         }
-        Err(SmsFailure::TryAgain(cause)) if job.attempts < job.max_attempts => Err(cause),
+        Err(SmsFailure::TryAgain(cause)) if job.attempts < job.max_attempts => Err(SmsJobError::TryAgain(cause)),
         Err(SmsFailure::TryAgain(cause) | SmsFailure::Refused(cause)) => {
             tracing::warn!(to = %to, %cause, "SMS not sent; not tried again");
             let detail = json!({"to": to.masked(), "purpose": sms.purpose, "reason": cause});
-            record(state, &sms, WorkflowEventKind::SmsFailed, detail).await
+            record(state, &sms, WorkflowEventKind::SmsFailed, detail).await;
+            Ok(())
         }
     }
 }
 
 /// Puts the outcome on the workflow's timeline. The text has gone (or gone for good) by now:
 /// a failure to record it is logged, never a reason to send again.
-async fn record(
-    state: &Services,
-    sms: &SignerSms,
-    kind: WorkflowEventKind,
-    detail: serde_json::Value,
-) -> Result<(), String> {
+async fn record(state: &Services, sms: &SignerSms, kind: WorkflowEventKind, detail: serde_json::Value) {
     let recorded = match state.store.workflow(sms.tenant_id, sms.workflow_id).await {
         Ok(Some(workflow)) => {
             let system = Actor { id: "system".into(), ip: None };
@@ -257,7 +266,6 @@ async fn record(
     if let Err(error) = recorded {
         tracing::warn!(workflow = sms.workflow_id.get(), %error, action = %kind, "could not record the SMS outcome");
     }
-    Ok(())
 }
 
 #[cfg(test)]

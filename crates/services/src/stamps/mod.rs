@@ -641,8 +641,8 @@ struct LowStock {
 
 /// The `stamps.low_stock` job: the tenant's webhooks get `stamps.low_stock`, their alert
 /// addresses an e-mail. Idempotent per job (the message id and mail dedupe keys are fixed).
-pub async fn run_low_stock_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), String> {
-    let alert: LowStock = serde_json::from_str(&job.payload).map_err(|e| format!("bad low-stock job: {e}"))?;
+pub async fn run_low_stock_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), LowStockJobError> {
+    let alert: LowStock = serde_json::from_str(&job.payload).map_err(LowStockJobError::Payload)?;
     let state = stamp::state_name(&alert.state_code).unwrap_or(&alert.state_code).to_string();
     let data = json!({
         "stateCode": alert.state_code, "stateName": state, "denomination": alert.denomination,
@@ -650,7 +650,7 @@ pub async fn run_low_stock_job(svc: &Services, job: &signet_store::ClaimedJob) -
     });
     let message_id = format!("msg_stamps_{}", job.id);
     crate::integrations::webhooks::publish(svc, alert.tenant_id, &message_id, "stamps.low_stock", data).await?;
-    let settings = svc.store.stamp_settings(alert.tenant_id).await.map_err(|e| e.to_string())?;
+    let settings = svc.store.stamp_settings(alert.tenant_id).await?;
     for email in settings.alert_emails {
         let mail = crate::platform::mail::Mail {
             to_email: email.clone(),
@@ -664,11 +664,20 @@ pub async fn run_low_stock_job(svc: &Services, job: &signet_store::ClaimedJob) -
             html: None,
             attachments: Vec::new(),
         };
-        crate::platform::mail::enqueue(&svc.store, &mail, Some(format!("{message_id}:{email}")))
-            .await
-            .map_err(|e| e.to_string())?;
+        crate::platform::mail::enqueue(&svc.store, &mail, Some(format!("{message_id}:{email}"))).await?;
     }
     Ok(())
+}
+
+/// Why a `stamps.low_stock` job failed; its text is the queue job's stored error, as before.
+#[derive(Debug, thiserror::Error)]
+pub enum LowStockJobError {
+    /// The job's payload is not an alert (Signet wrote it: a bug, kept with its cause).
+    #[error("bad low-stock job: {0}")]
+    Payload(#[source] serde_json::Error),
+    /// Publishing the webhook, reading the settings or queueing the e-mails.
+    #[error(transparent)]
+    Domain(#[from] Error),
 }
 
 /// The state as the API shows it: a reservation that lapsed is stock again.

@@ -128,9 +128,10 @@ async fn prepare(
     let prepared = svc
         .heavy
         .run(Share::Tenant(workflow.tenant_id), move || {
-            let prepared = placement::prepare_fields(&boxes, index, &pdf)?;
+            let prepared = placement::prepare_fields(&boxes, index, &pdf).map_err(|e| e.to_string())?;
             let pdf = prepared.as_deref().unwrap_or(&pdf);
-            opts.visible = Some(placement::visible(&placement, owner, index, pdf, &mark, &values, zone)?);
+            let visible = placement::visible(&placement, owner, index, pdf, &mark, &values, zone);
+            opts.visible = Some(visible.map_err(|e| e.to_string())?);
             signet_signing::prepare_remote_pdf(pdf, &opts).map_err(|e| e.to_string())
         })
         .await?

@@ -10,7 +10,7 @@ use signet_domain::fields::FieldKind;
 use signet_signing::BoxSpec;
 use signet_store::DocumentRow;
 
-use super::placement::{self, Placement};
+use super::placement::{self, Placement, PlacementError};
 use super::session::SignerSession;
 use crate::Services;
 use crate::platform::heavy::Share;
@@ -73,15 +73,15 @@ async fn read(svc: &Services, doc: &DocumentRow) -> Option<Bytes> {
 }
 
 /// The places of `placement` on the document at `index` of the workflow.
-pub fn locate(placement: &Placement, index: usize, pdf: &[u8]) -> Result<DocumentSpots, String> {
-    let page_sizes = signet_pdf::page_sizes(pdf).map_err(|e| e.to_string())?;
+pub fn locate(placement: &Placement, index: usize, pdf: &[u8]) -> Result<DocumentSpots, PlacementError> {
+    let page_sizes = signet_pdf::page_sizes(pdf)?;
     let count = page_sizes.len() as u32;
     let mut spots = Vec::new();
     let (pages, rect, pairs) = placement::boxes_for(placement, index, pdf)?;
     let signature_boxes = match pairs {
         Some(pairs) => pairs,
         None => {
-            let indices = pages.indices(page_sizes.len()).map_err(|e| e.to_string())?;
+            let indices = pages.indices(page_sizes.len())?;
             indices.into_iter().map(|i| (i as u32 + 1, rect)).collect()
         }
     };

@@ -14,7 +14,7 @@ use std::fmt::Display;
 
 use signet_domain::user::SenderNotices;
 use signet_domain::workflow::SignatoryState;
-use signet_domain::{Lang, Zone};
+use signet_domain::{Error, Lang, Zone};
 use signet_locale::Catalogue;
 use signet_store::{SignatoryRow, WorkflowRow};
 
@@ -83,7 +83,7 @@ async fn requester(state: &Services, workflow: &WorkflowRow) -> String {
     state.store.tenant_name(workflow.tenant_id).await.ok().flatten().unwrap_or_else(|| "Signet".into())
 }
 
-async fn queue(state: &Services, mail: Mail, key: String) -> Result<(), String> {
+async fn queue(state: &Services, mail: Mail, key: String) -> Result<(), Error> {
     match enqueue(&state.store, &mail, Some(key)).await {
         Ok(()) => Ok(()),
         // An address the mail system cannot use is the sender's data, not a reason to retry.
@@ -91,7 +91,7 @@ async fn queue(state: &Services, mail: Mail, key: String) -> Result<(), String> 
             tracing::warn!(to = %mail.to_email, %error, "e-mail not queued");
             Ok(())
         }
-        Err(error) => Err(error.to_string()),
+        Err(error) => Err(error),
     }
 }
 
@@ -99,9 +99,9 @@ async fn queue(state: &Services, mail: Mail, key: String) -> Result<(), String> 
 /// its signers, and by SMS when the signatory has a mobile number and the installation an SMS
 /// provider. The e-mail is queued first and each goes as its own job, so a text that fails
 /// never holds the e-mail back.
-pub async fn invitation(state: &Services, event: &WorkflowEventJob, reminder: bool) -> Result<(), String> {
+pub async fn invitation(state: &Services, event: &WorkflowEventJob, reminder: bool) -> Result<(), Error> {
     let Some(id) = event.signatory_id() else { return Ok(()) };
-    let Some((signatory, workflow)) = state.store.signatory(id).await.map_err(|e| e.to_string())? else {
+    let Some((signatory, workflow)) = state.store.signatory(id).await? else {
         return Ok(());
     };
     if !signatory.state().is_turn() {
@@ -128,7 +128,7 @@ async fn invitation_sms(
     words: Words,
     (who, url): (&str, &str),
     reminder: bool,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let (Some(to), Some(_)) = (signatory.mobile(), state.sms.as_ref()) else { return Ok(()) };
     let document = shortened(&workflow.name, SMS_DOCUMENT_CHARS);
     let (key, purpose) =
@@ -144,7 +144,6 @@ async fn invitation_sms(
     };
     crate::platform::sms::enqueue(&state.store, &sms, format!("sms:{}:{}:{}", workflow.id, event.seq, signatory.id))
         .await
-        .map_err(|e| e.to_string())
 }
 
 /// `text` cut to `max` characters, an ellipsis marking the cut.
@@ -164,7 +163,7 @@ async fn invitation_mail(
     words: Words,
     (who, url): (&str, &str),
     reminder: bool,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let document: &dyn Display = &workflow.name;
     let subject_key = if reminder { "invitation.subject_reminder" } else { "invitation.subject" };
     let subject = words.say(subject_key, &[("document", document)]);
@@ -214,13 +213,12 @@ fn participants(signatories: &[SignatoryRow]) -> Vec<&SignatoryRow> {
 }
 
 /// Completion and decline notices, and the sender's notice of each signature.
-pub async fn outcome(state: &Services, event: &WorkflowEventJob) -> Result<(), String> {
+pub async fn outcome(state: &Services, event: &WorkflowEventJob) -> Result<(), Error> {
     use WorkflowEventKind::{SignatorySigned, WorkflowCompleted, WorkflowDeclined};
     let Some(kind @ (WorkflowCompleted | WorkflowDeclined | SignatorySigned)) = event.event_kind() else {
         return Ok(());
     };
-    let Some(workflow) = state.store.workflow(event.tenant_id, event.workflow_id).await.map_err(|e| e.to_string())?
-    else {
+    let Some(workflow) = state.store.workflow(event.tenant_id, event.workflow_id).await? else {
         return Ok(());
     };
     match kind {
@@ -231,7 +229,7 @@ pub async fn outcome(state: &Services, event: &WorkflowEventJob) -> Result<(), S
 }
 
 /// "Declined": to every participant when the workflow mails its signers, and to the sender.
-async fn declined(state: &Services, event: &WorkflowEventJob, workflow: &WorkflowRow) -> Result<(), String> {
+async fn declined(state: &Services, event: &WorkflowEventJob, workflow: &WorkflowRow) -> Result<(), Error> {
     let reason = workflow.state_reason.clone().unwrap_or_default();
     let line = |words: Words| words.say("declined.line", &[("document", &workflow.name), ("reason", &reason)]);
     let notice =
@@ -240,7 +238,7 @@ async fn declined(state: &Services, event: &WorkflowEventJob, workflow: &Workflo
     if !workflow.settings.send_mail {
         return Ok(());
     }
-    let signatories = state.store.signatories(workflow).await.map_err(|e| e.to_string())?;
+    let signatories = state.store.signatories(workflow).await?;
     let words = Words::of(state, workflow, signers_lang(workflow)).await;
     let line = line(words);
     for s in participants(&signatories) {
@@ -259,9 +257,9 @@ async fn declined(state: &Services, event: &WorkflowEventJob, workflow: &Workflo
 }
 
 /// "Signed by …": to the sender who asked to hear of each signature.
-async fn signed(state: &Services, event: &WorkflowEventJob, workflow: &WorkflowRow) -> Result<(), String> {
+async fn signed(state: &Services, event: &WorkflowEventJob, workflow: &WorkflowRow) -> Result<(), Error> {
     let Some(id) = event.signatory_id() else { return Ok(()) };
-    let Some((signatory, _)) = state.store.signatory(id).await.map_err(|e| e.to_string())? else { return Ok(()) };
+    let Some((signatory, _)) = state.store.signatory(id).await? else { return Ok(()) };
     let words = english(state, workflow).await;
     let line = words.say("sender.signed_line", &[("name", &signatory.name), ("document", &workflow.name)]);
     let notice = SenderNotice { wants: |n| n.signed, subject: "sender.signed_subject", line };
@@ -287,7 +285,7 @@ async fn to_sender(
     workflow: &WorkflowRow,
     notice: SenderNotice,
     attachments: Vec<MailAttachment>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let Some((email, name, chosen)) = sender_of(state, workflow).await else { return Ok(()) };
     if !(notice.wants)(chosen) {
         return Ok(());
@@ -315,13 +313,13 @@ async fn to_sender(
 /// Everyone's copy: each participant (when the workflow mails its signers) and the sender
 /// (a console user) get the signed documents and the completion certificate, attached when
 /// they fit `mail_attachment_max_bytes`, and the participants a link to download them.
-async fn completion(state: &Services, event: &WorkflowEventJob, workflow: &WorkflowRow) -> Result<(), String> {
-    let files = super::copies::files_of(state, workflow).await.map_err(|e| e.to_string())?;
+async fn completion(state: &Services, event: &WorkflowEventJob, workflow: &WorkflowRow) -> Result<(), Error> {
+    let files = super::copies::files_of(state, workflow).await?;
     let attachments = attachments_within(&files, state.config.mail_attachment_max_bytes);
     let until_millis = super::copies::copy_until(state, workflow);
     if workflow.settings.send_mail || workflow.settings.notify_customer {
         let words = Words::of(state, workflow, signers_lang(workflow)).await;
-        let signatories = state.store.signatories(workflow).await.map_err(|e| e.to_string())?;
+        let signatories = state.store.signatories(workflow).await?;
         for s in participants(&signatories) {
             let url = format!("{}/copy", signer_url(state, s));
             let mail = copy_mail(words, s, workflow, &url, until_millis, &attachments);

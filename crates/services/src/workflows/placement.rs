@@ -17,6 +17,25 @@ use signet_signing::{BoxSpec, FieldMark, MarkContent, NameStyle, PageSelection, 
 
 use crate::gateway::seal::Mark;
 
+/// Why a placement cannot be used. A rule's text is shown to whoever wrote the placement (a
+/// field's message), so it reads exactly as the rule says; a document that cannot be read
+/// keeps the PDF library's error.
+#[derive(Debug, thiserror::Error)]
+pub enum PlacementError {
+    /// The placement breaks a rule: a page that is not one, a box too small, a bad label or
+    /// anchor. The writer's to correct.
+    #[error("{0}")]
+    Rule(String),
+    /// The document cannot be read (its pages, its text, its signatures or fields).
+    #[error(transparent)]
+    Pdf(#[from] signet_pdf::Error),
+}
+
+/// A broken rule.
+fn rule(message: impl Into<String>) -> PlacementError {
+    PlacementError::Rule(message.into())
+}
+
 /// A page reference as integrators write it: a number, "first", "last" or "all".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -131,9 +150,9 @@ const SLOTS: [Position; 9] = [
 
 const ANCHOR_BOX: (f64, f64) = (160.0, 55.0);
 
-fn page_selection(page: &PageRef) -> Result<PageSelection, String> {
+fn page_selection(page: &PageRef) -> Result<PageSelection, PlacementError> {
     match page {
-        PageRef::Number(0) => Err("page numbers start at 1".into()),
+        PageRef::Number(0) => Err(rule("page numbers start at 1")),
         PageRef::Number(n) => Ok(PageSelection::List(vec![*n])),
         PageRef::Word(word) => match word.trim().to_ascii_lowercase().as_str() {
             "first" => Ok(PageSelection::First),
@@ -144,13 +163,13 @@ fn page_selection(page: &PageRef) -> Result<PageSelection, String> {
                 .ok()
                 .filter(|n| *n > 0)
                 .map(|n| PageSelection::List(vec![n]))
-                .ok_or_else(|| format!("page {word:?} is not a page number, first, last or all")),
+                .ok_or_else(|| rule(format!("page {word:?} is not a page number, first, last or all"))),
         },
     }
 }
 
 /// The pages `page` names on a document of `count` pages (a number as it is, even past the end).
-pub fn page_numbers(page: &PageRef, count: u32) -> Result<Vec<u32>, String> {
+pub fn page_numbers(page: &PageRef, count: u32) -> Result<Vec<u32>, PlacementError> {
     Ok(match page_selection(page)? {
         PageSelection::List(list) => list,
         PageSelection::First => vec![1],
@@ -205,24 +224,24 @@ fn shifted<T: Clone>(items: Vec<T>, at: fn(&mut T) -> &mut PlacedBox, by: u32, d
 }
 
 /// Checks a placement before it is stored: pages must be readable and boxes positive.
-pub fn check(placement: &Placement) -> Result<(), String> {
+pub fn check(placement: &Placement) -> Result<(), PlacementError> {
     for field in &placement.fields {
         if field.kind == FieldKind::Signature {
-            return Err("a signature box is placed as a box, not as a field".into());
+            return Err(rule("a signature box is placed as a box, not as a field"));
         }
-        fields::check_label(field.label.as_deref().unwrap_or(""))?;
+        fields::check_label(field.label.as_deref().unwrap_or("")).map_err(PlacementError::Rule)?;
     }
     for b in placement.boxes.iter().chain(placement.fields.iter().map(|f| &f.at)) {
         page_selection(&b.page)?;
         let values = [b.left, b.top, b.width, b.height];
         if values.iter().any(|v| !v.is_finite()) || b.left < 0.0 || b.top < 0.0 || b.width < 10.0 || b.height < 10.0 {
-            return Err("a signature box needs left, top >= 0 and width, height >= 10 points".into());
+            return Err(rule("a signature box needs left, top >= 0 and width, height >= 10 points"));
         }
     }
     if let Some(anchor) = &placement.anchor
         && (anchor.trim().is_empty() || anchor.chars().count() > 200)
     {
-        return Err("an anchor text must be 1 to 200 characters".into());
+        return Err(rule("an anchor text must be 1 to 200 characters"));
     }
     Ok(())
 }
@@ -231,14 +250,14 @@ pub fn check(placement: &Placement) -> Result<(), String> {
 pub type Boxes = (PageSelection, BoxSpec, Option<Vec<(u32, BoxSpec)>>);
 
 /// Where the boxes go on the document at `index` (the anchor is looked up in `pdf`).
-pub fn boxes_for(placement: &Placement, index: usize, pdf: &[u8]) -> Result<Boxes, String> {
+pub fn boxes_for(placement: &Placement, index: usize, pdf: &[u8]) -> Result<Boxes, PlacementError> {
     let mine: Vec<&PlacedBox> = placement.boxes.iter().filter(|b| b.document.is_none_or(|d| d == index)).collect();
     if let [single] = mine.as_slice() {
         let rect = BoxSpec::Custom { left: single.left, top: single.top, width: single.width, height: single.height };
         return Ok((page_selection(&single.page)?, rect, None));
     }
     if !mine.is_empty() {
-        let count = signet_pdf::inspect(pdf).map_err(|e| e.to_string())?.pages as u32;
+        let count = signet_pdf::inspect(pdf)?.pages as u32;
         let mut pairs = Vec::new();
         for b in mine {
             let rect = BoxSpec::Custom { left: b.left, top: b.top, width: b.width, height: b.height };
@@ -248,7 +267,7 @@ pub fn boxes_for(placement: &Placement, index: usize, pdf: &[u8]) -> Result<Boxe
         return Ok((PageSelection::First, BoxSpec::Named(Position::BottomRight), Some(pairs)));
     }
     if let Some(anchor) = &placement.anchor
-        && let Some(hit) = signet_pdf::text::find_text(pdf, anchor).map_err(|e| e.to_string())?
+        && let Some(hit) = signet_pdf::text::find_text(pdf, anchor)?
     {
         let rect = BoxSpec::Custom {
             left: hit.left,
@@ -307,14 +326,14 @@ pub fn mark_field_name(signatory: i64, field: usize, page: u32) -> String {
 }
 
 /// The pages the field at `at` is on, in a document read lazily for its page count.
-fn field_pages(at: &PlacedBox, pdf: &[u8], page_count: &mut Option<u32>) -> Result<Vec<u32>, String> {
+fn field_pages(at: &PlacedBox, pdf: &[u8], page_count: &mut Option<u32>) -> Result<Vec<u32>, PlacementError> {
     Ok(match page_selection(&at.page)? {
         PageSelection::List(list) => list,
         PageSelection::First => vec![1],
         selection => {
             let count = match page_count {
                 Some(count) => *count,
-                None => *page_count.insert(signet_pdf::inspect(pdf).map_err(|e| e.to_string())?.pages as u32),
+                None => *page_count.insert(signet_pdf::inspect(pdf)?.pages as u32),
             };
             if selection == PageSelection::Last { vec![count] } else { (1..=count).collect() }
         }
@@ -330,7 +349,7 @@ fn marks_for(
     index: usize,
     pdf: &[u8],
     signatory: i64,
-) -> Result<Vec<FieldMark>, String> {
+) -> Result<Vec<FieldMark>, PlacementError> {
     let mut marks = Vec::new();
     let mut page_count = None;
     for (i, (field, value)) in placement.fields.iter().zip(values).enumerate() {
@@ -359,7 +378,11 @@ fn marks_for(
 
 /// The empty fields of every signatory's boxes on the document at `index` (`signatories`: each
 /// one's id and placement), on the pages the document has.
-pub fn mark_fields(signatories: &[(i64, Placement)], index: usize, pdf: &[u8]) -> Result<Vec<MarkField>, String> {
+pub fn mark_fields(
+    signatories: &[(i64, Placement)],
+    index: usize,
+    pdf: &[u8],
+) -> Result<Vec<MarkField>, PlacementError> {
     let mut out = Vec::new();
     let mut page_count = None;
     for (signatory, placement) in signatories {
@@ -382,7 +405,7 @@ pub fn mark_fields(signatories: &[(i64, Placement)], index: usize, pdf: &[u8]) -
     if !out.is_empty() {
         let count = match page_count {
             Some(count) => count,
-            None => signet_pdf::inspect(pdf).map_err(|e| e.to_string())?.pages as u32,
+            None => signet_pdf::inspect(pdf)?.pages as u32,
         };
         // A box past the end fails its own signer's signature, not everyone's preparation.
         out.retain(|f| f.page >= 1 && f.page <= count);
@@ -396,18 +419,22 @@ pub fn mark_fields(signatories: &[(i64, Placement)], index: usize, pdf: &[u8]) -
 /// and pyHanko refuses form fields created after a signature: created now and filled by each
 /// signature, they are form filling. A document signed before this existed keeps the old way
 /// (its marks become widgets of the signature field).
-pub fn prepare_fields(signatories: &[(i64, Placement)], index: usize, pdf: &[u8]) -> Result<Option<Vec<u8>>, String> {
+pub fn prepare_fields(
+    signatories: &[(i64, Placement)],
+    index: usize,
+    pdf: &[u8],
+) -> Result<Option<Vec<u8>>, PlacementError> {
     if signatories.iter().all(|(_, p)| p.fields.is_empty()) {
         return Ok(None);
     }
-    if !signet_pdf::signatures(pdf).map_err(|e| e.to_string())?.is_empty() {
+    if !signet_pdf::signatures(pdf)?.is_empty() {
         return Ok(None);
     }
     let fields = mark_fields(signatories, index, pdf)?;
     if fields.is_empty() {
         return Ok(None);
     }
-    signet_pdf::add_mark_fields(pdf, &fields).map_err(|e| e.to_string())
+    Ok(signet_pdf::add_mark_fields(pdf, &fields)?)
 }
 
 /// The visible signature of a signatory on the document at `index`, with the `values` of the
@@ -421,7 +448,7 @@ pub fn visible(
     mark: &Mark,
     values: &[FieldValue],
     zone: Zone,
-) -> Result<Visible, String> {
+) -> Result<Visible, PlacementError> {
     let (pages, rect, page_boxes) = boxes_for(placement, index, pdf)?;
     let (typed_name, name_style, image) = match mark {
         Mark::Typed { name, style } => (Some(name.clone()), *style, None),

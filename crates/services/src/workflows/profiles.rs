@@ -15,8 +15,44 @@ use signet_signing::{LocalKeySigner, RawSigner};
 use signet_store::SigningProfileRow;
 
 use crate::Services;
-use crate::platform::keyring::Keyring;
+use crate::platform::keyring::{Keyring, KeyringError};
 use crate::platform::keys::KeyPairDer;
+
+/// Why a profile's PKCS#12 cannot be kept, or its kept material cannot sign. The first four
+/// are the uploader's (the `pkcs12` field's message); the rest mean damaged material or a
+/// failed key store, each with its cause.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    #[error("the PKCS#12 could not be opened with this password: {0}")]
+    Password(#[source] signet_sigcrypto::Error),
+    #[error("the PKCS#12's key cannot sign: {0}")]
+    CannotSign(#[source] signet_sigcrypto::Error),
+    /// The certificate itself cannot be read.
+    #[error(transparent)]
+    Certificate(signet_sigcrypto::Error),
+    #[error("the HSM refused the key: {0}")]
+    HsmRefused(#[source] KeyringError),
+    /// The derived key is not an AES-256 key (it always is: a bug).
+    #[error("profile key")]
+    Key,
+    #[error("random")]
+    Random,
+    #[error("sealing failed")]
+    Sealing,
+    #[error("profile material is damaged")]
+    Damaged,
+    #[error("profile nonce")]
+    Nonce,
+    #[error("profile material does not open (wrong platform key or tampered)")]
+    DoesNotOpen,
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    #[error(transparent)]
+    Base64(#[from] base64::DecodeError),
+    /// The key's signer (local or in the HSM).
+    #[error(transparent)]
+    Keyring(#[from] KeyringError),
+}
 
 /// The key that seals profile material, and where profile keys live.
 pub struct ProfileKey(LessSafeKey, Keyring);
@@ -39,64 +75,62 @@ pub struct OpenedProfile {
 
 impl ProfileKey {
     /// `secret` is the platform's derivation secret ([`Keyring::derivation_secret`]).
-    pub fn derive(secret: &[u8], keyring: Keyring) -> Result<ProfileKey, String> {
+    pub fn derive(secret: &[u8], keyring: Keyring) -> Result<ProfileKey, ProfileError> {
         let mut ctx = digest::Context::new(&digest::SHA256);
         ctx.update(b"signet signing profiles v1\0");
         ctx.update(secret);
-        let key = UnboundKey::new(&AES_256_GCM, ctx.finish().as_ref()).map_err(|_| "profile key".to_string())?;
+        let key = UnboundKey::new(&AES_256_GCM, ctx.finish().as_ref()).map_err(|_| ProfileError::Key)?;
         Ok(ProfileKey(LessSafeKey::new(key), keyring))
     }
 
     /// Opens a PKCS#12 (the password is checked here and then forgotten) and seals its key.
-    pub fn seal_p12(&self, p12: &[u8], password: &str, profile_aad: &str) -> Result<OpenedProfile, String> {
-        let kc = signet_sigcrypto::pki::load_p12(p12, password)
-            .map_err(|e| format!("the PKCS#12 could not be opened with this password: {e}"))?;
+    pub fn seal_p12(&self, p12: &[u8], password: &str, profile_aad: &str) -> Result<OpenedProfile, ProfileError> {
+        let kc = signet_sigcrypto::pki::load_p12(p12, password).map_err(ProfileError::Password)?;
         // Refuses keys the signer cannot use (unsupported algorithm, mismatched certificate).
         LocalKeySigner::from_pkcs8(&kc.key_pkcs8_der, &kc.cert_der, kc.chain_der.clone())
-            .map_err(|e| format!("the PKCS#12's key cannot sign: {e}"))?;
-        let cert = signet_sigcrypto::pki::parse_cert(&kc.cert_der).map_err(|e| e.to_string())?;
+            .map_err(ProfileError::CannotSign)?;
+        let cert = signet_sigcrypto::pki::parse_cert(&kc.cert_der).map_err(ProfileError::Certificate)?;
         let subject = cert.tbs_certificate.subject.to_string();
         let not_after_millis = cert.tbs_certificate.validity.not_after.to_unix_duration().as_millis() as i64;
-        let in_hsm =
-            self.1.import(&kc.key_pkcs8_der, profile_aad).map_err(|e| format!("the HSM refused the key: {e}"))?;
+        let in_hsm = self.1.import(&kc.key_pkcs8_der, profile_aad).map_err(ProfileError::HsmRefused)?;
         let material = Material {
             key: (!in_hsm).then(|| STANDARD.encode(&kc.key_pkcs8_der)),
             cert: STANDARD.encode(&kc.cert_der),
             chain: kc.chain_der.iter().map(|c| STANDARD.encode(c)).collect(),
         };
-        let plain = serde_json::to_vec(&material).map_err(|e| e.to_string())?;
+        let plain = serde_json::to_vec(&material)?;
         Ok(OpenedProfile { material: self.seal(&plain, profile_aad)?, subject, not_after_millis })
     }
 
-    fn seal(&self, plain: &[u8], aad: &str) -> Result<Vec<u8>, String> {
+    fn seal(&self, plain: &[u8], aad: &str) -> Result<Vec<u8>, ProfileError> {
         let mut nonce = [0u8; 12];
-        rand::fill(&mut nonce).map_err(|_| "random".to_string())?;
+        rand::fill(&mut nonce).map_err(|_| ProfileError::Random)?;
         let mut buffer = plain.to_vec();
         self.0
             .seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad.as_bytes()), &mut buffer)
-            .map_err(|_| "sealing failed".to_string())?;
+            .map_err(|_| ProfileError::Sealing)?;
         let mut out = nonce.to_vec();
         out.extend_from_slice(&buffer);
         Ok(out)
     }
 
     /// The signer of a stored profile; `aad` must be what it was sealed with.
-    pub fn signer(&self, row: &SigningProfileRow) -> Result<Arc<dyn RawSigner>, String> {
+    pub fn signer(&self, row: &SigningProfileRow) -> Result<Arc<dyn RawSigner>, ProfileError> {
         if row.material.len() < 12 + 16 {
-            return Err("profile material is damaged".into());
+            return Err(ProfileError::Damaged);
         }
         let (nonce, sealed) = row.material.split_at(12);
-        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| "profile nonce".to_string())?;
+        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| ProfileError::Nonce)?;
         let mut buffer = sealed.to_vec();
         let plain = self
             .0
             .open_in_place(nonce, Aad::from(profile_aad(row.tenant_id, &row.email).as_bytes()), &mut buffer)
-            .map_err(|_| "profile material does not open (wrong platform key or tampered)".to_string())?;
-        let material: Material = serde_json::from_slice(plain).map_err(|e| e.to_string())?;
-        let decode = |b: &str| STANDARD.decode(b).map_err(|e| e.to_string());
+            .map_err(|_| ProfileError::DoesNotOpen)?;
+        let material: Material = serde_json::from_slice(plain)?;
+        let decode = |b: &str| STANDARD.decode(b);
         let chain = material.chain.iter().map(|c| decode(c)).collect::<Result<Vec<_>, _>>()?;
         let key_pkcs8_der = material.key.as_deref().map(decode).transpose()?.unwrap_or_default();
-        self.1.signer(&KeyPairDer { cert_der: decode(&material.cert)?, key_pkcs8_der }, chain)
+        Ok(self.1.signer(&KeyPairDer { cert_der: decode(&material.cert)?, key_pkcs8_der }, chain)?)
     }
 }
 
@@ -142,7 +176,7 @@ pub async fn create(
     let opened = tokio::task::spawn_blocking(move || key.seal_p12(&p12, &password, &aad))
         .await
         .map_err(Error::internal)?
-        .map_err(|message| Error::field("pkcs12", message))?;
+        .map_err(|e| Error::field("pkcs12", e.to_string()))?;
     let row = signet_store::NewSigningProfile {
         tenant_id,
         name,

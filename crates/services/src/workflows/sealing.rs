@@ -70,9 +70,10 @@ struct Signing {
 
 fn sign_one(state: &Services, key: &SigningKey, pdf: &[u8], index: usize, job: &Signing) -> Result<Vec<u8>, String> {
     let (signatory, workflow) = (&job.signatory, &job.workflow);
-    let prepared = placement::prepare_fields(&job.boxes, index, pdf)?;
+    let prepared = placement::prepare_fields(&job.boxes, index, pdf).map_err(|e| e.to_string())?;
     let pdf = prepared.as_deref().unwrap_or(pdf);
-    let visible = placement::visible(&job.placement, signatory.id.get(), index, pdf, &job.mark, &job.values, job.zone)?;
+    let visible = placement::visible(&job.placement, signatory.id.get(), index, pdf, &job.mark, &job.values, job.zone)
+        .map_err(|e| e.to_string())?;
     let statement = format!("Signed by {} <{}> (workflow {})", signatory.name, signatory.email, workflow.id);
     let reason = match &job.declared.reason {
         Some(declared) => format!("{statement}: {declared}"),

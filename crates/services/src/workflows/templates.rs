@@ -11,7 +11,7 @@ use signet_store::{NewTemplate, Shelf, TemplateDocument, TemplateEdit, TemplateR
 
 use signet_domain::fields::FieldKind;
 
-use super::placement::{self, PlacedBox, PlacedField, Placement};
+use super::placement::{self, PlacedBox, PlacedField, Placement, PlacementError};
 use crate::Services;
 use crate::workflows::documents::CheckedPdf;
 
@@ -56,7 +56,7 @@ pub fn placements(definition: &TemplateDefinition, count: usize) -> Result<Vec<P
         let name = format!("definition.fields[{i}]");
         let index = (field.signatory as usize).checked_sub(1).filter(|i| *i < count);
         let Some(target) = index.and_then(|i| result.get_mut(i)) else { continue };
-        let at = placed_box(field).map_err(|message| Error::field(&name, message))?;
+        let at = placed_box(field).map_err(|e| Error::field(&name, e.to_string()))?;
         if field.kind != FieldKind::Signature {
             let Some(at) = at.filter(|_| field.anchor.is_none()) else {
                 return Err(Error::field(&name, "a field is placed by left, top, width and height (no anchor)"));
@@ -74,7 +74,7 @@ pub fn placements(definition: &TemplateDefinition, count: usize) -> Result<Vec<P
             }
             target.boxes.extend(at);
         }
-        placement::check(target).map_err(|message| Error::field(&name, message))?;
+        placement::check(target).map_err(|e| Error::field(&name, e.to_string()))?;
     }
     Ok(result)
 }
@@ -112,7 +112,7 @@ pub fn apply_values(placements: &mut [Placement], values: &FieldValues) -> Resul
 
 /// The box a field gives, when it gives all four of left, top, width and height (on its
 /// page, the last by default).
-fn placed_box(field: &TemplateField) -> Result<Option<PlacedBox>, String> {
+fn placed_box(field: &TemplateField) -> Result<Option<PlacedBox>, PlacementError> {
     let (Some(left), Some(top), Some(width), Some(height)) = (field.left, field.top, field.width, field.height) else {
         return Ok(None);
     };
@@ -124,8 +124,8 @@ fn placed_box(field: &TemplateField) -> Result<Option<PlacedBox>, String> {
 }
 
 /// A field's `page`: a page number or a word ("first", "last", "all").
-fn page_ref(page: &serde_json::Value) -> Result<placement::PageRef, String> {
-    let invalid = || "page must be a number, first, last or all".to_string();
+fn page_ref(page: &serde_json::Value) -> Result<placement::PageRef, PlacementError> {
+    let invalid = || PlacementError::Rule("page must be a number, first, last or all".into());
     match page {
         serde_json::Value::Number(n) => {
             n.as_u64().and_then(|n| u32::try_from(n).ok()).map(placement::PageRef::Number).ok_or_else(invalid)
@@ -187,7 +187,7 @@ pub fn check_definition(definition: &TemplateDefinition) -> Result<(), Error> {
             };
             page_ref(page)
                 .and_then(|page| placement::check(&probe(page)))
-                .map_err(|message| Error::field(&format!("definition.fields[{i}].page"), message))?;
+                .map_err(|e| Error::field(&format!("definition.fields[{i}].page"), e.to_string()))?;
         }
     }
     let max_signatory = definition.fields.iter().map(|f| f.signatory as usize).max().unwrap_or(0);

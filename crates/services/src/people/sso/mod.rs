@@ -50,7 +50,7 @@ pub struct SsoKey {
 }
 
 impl SsoKey {
-    pub fn derive(secret: &[u8]) -> Result<SsoKey, String> {
+    pub fn derive(secret: &[u8]) -> Result<SsoKey, secrets::DeriveError> {
         let sealing = secrets::SealingKey::derive(secret, "signet sso client secrets v1")?;
         let derivation = hmac::Key::new(hmac::HMAC_SHA256, &[b"signet sso states v1\0".as_slice(), secret].concat());
         Ok(SsoKey { sealing, derivation })
@@ -199,7 +199,7 @@ async fn checked(
     let body = call(svc, &oidc::discovery_url(input.issuer), vec![("Accept", "application/json".into())], None)
         .await
         .map_err(|e| Error::field("issuer", format!("its discovery document cannot be fetched: {e}")))?;
-    let discovery = oidc::check_discovery(input.issuer, &body).map_err(|e| Error::field("issuer", e))?;
+    let discovery = oidc::check_discovery(input.issuer, &body).map_err(|e| Error::field("issuer", e.to_string()))?;
     let mut domains = input.email_domains.to_vec();
     domains.sort();
     domains.dedup();
@@ -567,7 +567,8 @@ impl Client {
         let body = call(svc, &oidc::discovery_url(&client.issuer), vec![("Accept", "application/json".into())], None)
             .await
             .map_err(|e| provider_failed(&client, &format!("discovery: {e}")))?;
-        let discovery = oidc::check_discovery(&client.issuer, &body).map_err(|e| provider_failed(&client, &e))?;
+        let discovery =
+            oidc::check_discovery(&client.issuer, &body).map_err(|e| provider_failed(&client, &e.to_string()))?;
         client.token_endpoint = discovery.token_endpoint.clone();
         client.jwks_uri = discovery.jwks_uri.clone();
         client.userinfo_endpoint = discovery.userinfo_endpoint.clone();
@@ -800,7 +801,7 @@ async fn identify(svc: &Services, client: &Client, state: &str, code: &str) -> R
         .map_err(|e| provider_failed(client, &format!("JWKS: {e}")))?;
     let claims =
         oidc::verify_id_token(&tokens.id_token, &jwks, &client.issuer, &client.client_id, &svc.sso_key.nonce(state))
-            .map_err(|e| provider_failed(client, &e))?;
+            .map_err(|e| provider_failed(client, &e.to_string()))?;
     if claims.email.is_some() {
         return Ok(Identity {
             subject: claims.sub,

@@ -10,6 +10,42 @@ use jsonwebtoken::jwk::Jwk;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 
+/// Why a provider's discovery document or ID token cannot be used. The text is an
+/// administrator's field message (discovery) or the log's cause of a failed sign-in, worded
+/// as before; the JSON and JWT libraries' errors stay attached.
+#[derive(Debug, thiserror::Error)]
+pub enum OidcError {
+    #[error("its discovery document cannot be read: {0}")]
+    DiscoveryUnreadable(#[source] serde_json::Error),
+    /// OpenID Connect Discovery §4.3: the document must name the issuer asked for.
+    #[error("its discovery document names another issuer ({0})")]
+    OtherIssuer(String),
+    #[error("its {0} is not an http(s) address")]
+    NotHttp(&'static str),
+    #[error("it does not offer the authorization code flow")]
+    NoCodeFlow,
+    #[error("it does not offer PKCE with S256")]
+    NoPkce,
+    #[error("the ID token cannot be read: {0}")]
+    TokenUnreadable(#[source] jsonwebtoken::errors::Error),
+    #[error("the ID token is signed with {0:?}, which Signet does not accept")]
+    Algorithm(Algorithm),
+    #[error("the ID token is not valid: {0}")]
+    TokenInvalid(#[source] jsonwebtoken::errors::Error),
+    #[error("the ID token was issued to another party (azp)")]
+    AnotherParty,
+    #[error("the ID token does not carry this sign-in's nonce")]
+    Nonce,
+    #[error("the ID token's subject is empty or too long")]
+    Subject,
+    #[error("the provider's JWKS cannot be read: {0}")]
+    JwksUnreadable(#[source] serde_json::Error),
+    #[error("no key of the provider's JWKS matches the ID token")]
+    NoKey,
+    #[error("the provider's key cannot be used: {0}")]
+    KeyUnusable(#[source] jsonwebtoken::errors::Error),
+}
+
 /// What Signet uses of a provider's discovery document (`/.well-known/openid-configuration`).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Discovery {
@@ -30,12 +66,11 @@ pub fn discovery_url(issuer: &str) -> String {
 }
 
 /// The document as the issuer published it, or why Signet cannot use it.
-pub fn check_discovery(issuer: &str, body: &[u8]) -> Result<Discovery, String> {
-    let doc: Discovery =
-        serde_json::from_slice(body).map_err(|e| format!("its discovery document cannot be read: {e}"))?;
+pub fn check_discovery(issuer: &str, body: &[u8]) -> Result<Discovery, OidcError> {
+    let doc: Discovery = serde_json::from_slice(body).map_err(OidcError::DiscoveryUnreadable)?;
     // OpenID Connect Discovery §4.3: the issuer in the document is exactly the one asked for.
     if doc.issuer != issuer {
-        return Err(format!("its discovery document names another issuer ({})", doc.issuer));
+        return Err(OidcError::OtherIssuer(doc.issuer));
     }
     for (name, url) in [
         ("authorization_endpoint", Some(&doc.authorization_endpoint)),
@@ -46,16 +81,16 @@ pub fn check_discovery(issuer: &str, body: &[u8]) -> Result<Discovery, String> {
         if let Some(url) = url
             && !(url.starts_with("https://") || url.starts_with("http://"))
         {
-            return Err(format!("its {name} is not an http(s) address"));
+            return Err(OidcError::NotHttp(name));
         }
     }
     if !doc.response_types_supported.is_empty() && !doc.response_types_supported.iter().any(|t| t == "code") {
-        return Err("it does not offer the authorization code flow".into());
+        return Err(OidcError::NoCodeFlow);
     }
     if let Some(methods) = &doc.code_challenge_methods_supported
         && !methods.iter().any(|m| m == "S256")
     {
-        return Err("it does not offer PKCE with S256".into());
+        return Err(OidcError::NoPkce);
     }
     Ok(doc)
 }
@@ -180,10 +215,10 @@ pub fn verify_id_token(
     issuer: &str,
     client_id: &str,
     nonce: &str,
-) -> Result<IdClaims, String> {
-    let header = jsonwebtoken::decode_header(token).map_err(|e| format!("the ID token cannot be read: {e}"))?;
+) -> Result<IdClaims, OidcError> {
+    let header = jsonwebtoken::decode_header(token).map_err(OidcError::TokenUnreadable)?;
     if !ALGORITHMS.contains(&header.alg) {
-        return Err(format!("the ID token is signed with {:?}, which Signet does not accept", header.alg));
+        return Err(OidcError::Algorithm(header.alg));
     }
     let key = signing_key(jwks, header.kid.as_deref(), header.alg)?;
     let mut validation = Validation::new(header.alg);
@@ -191,29 +226,28 @@ pub fn verify_id_token(
     validation.set_audience(&[client_id]);
     validation.set_required_spec_claims(&["exp", "iat", "iss", "aud", "sub"]);
     validation.leeway = 60;
-    let data = jsonwebtoken::decode::<IdClaims>(token, &key, &validation)
-        .map_err(|e| format!("the ID token is not valid: {e}"))?;
+    let data = jsonwebtoken::decode::<IdClaims>(token, &key, &validation).map_err(OidcError::TokenInvalid)?;
     let claims = data.claims;
     // Core §3.1.3.7: with several audiences, the authorized party must be this client.
     if (claims.aud.len() > 1 || claims.azp.is_some()) && claims.azp.as_deref() != Some(client_id) {
-        return Err("the ID token was issued to another party (azp)".into());
+        return Err(OidcError::AnotherParty);
     }
     if claims.nonce.as_deref() != Some(nonce) {
-        return Err("the ID token does not carry this sign-in's nonce".into());
+        return Err(OidcError::Nonce);
     }
     if claims.sub.is_empty() || claims.sub.len() > 255 {
-        return Err("the ID token's subject is empty or too long".into());
+        return Err(OidcError::Subject);
     }
     Ok(claims)
 }
 
 /// The JWKS key the token names (`kid`), or the only key usable with its algorithm.
-fn signing_key(jwks: &[u8], kid: Option<&str>, alg: Algorithm) -> Result<DecodingKey, String> {
+fn signing_key(jwks: &[u8], kid: Option<&str>, alg: Algorithm) -> Result<DecodingKey, OidcError> {
     #[derive(Deserialize)]
     struct RawSet {
         keys: Vec<serde_json::Value>,
     }
-    let set: RawSet = serde_json::from_slice(jwks).map_err(|e| format!("the provider's JWKS cannot be read: {e}"))?;
+    let set: RawSet = serde_json::from_slice(jwks).map_err(OidcError::JwksUnreadable)?;
     // Keys Signet cannot use (other types, encryption keys) are skipped, not fatal.
     let keys: Vec<(Option<String>, Jwk)> = set
         .keys
@@ -230,8 +264,8 @@ fn signing_key(jwks: &[u8], kid: Option<&str>, alg: Algorithm) -> Result<Decodin
         None if keys.len() == 1 => keys.first(),
         None => None,
     };
-    let (_, jwk) = chosen.ok_or("no key of the provider's JWKS matches the ID token")?;
-    DecodingKey::from_jwk(jwk).map_err(|e| format!("the provider's key cannot be used: {e}"))
+    let (_, jwk) = chosen.ok_or(OidcError::NoKey)?;
+    DecodingKey::from_jwk(jwk).map_err(OidcError::KeyUnusable)
 }
 
 /// Whether a JWK can verify `alg`: its key type matches, and its own `alg`, when it names one.
