@@ -4,14 +4,15 @@
 # on SQLite and PostgreSQL, with the signing engine's raw rate (`signet bench sign`) in the
 # same run for comparison.
 #   usage: scripts/bench-workflows.sh [seconds-per-run] [concurrency]   (defaults 10, 16)
+#   SIGNET_BIN=path runs that binary instead of building this checkout (to compare two builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${1:-10}"
 CONCURRENCY="${2:-16}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/signet-target}"
 PG_ADMIN="${SIGNET_TEST_POSTGRES_URL:-postgres://postgres:postgres@127.0.0.1:5432/test}"
-cargo build --release -q -p signet --bin signet
-BIN="$CARGO_TARGET_DIR/release/signet"
+if [ -z "${SIGNET_BIN:-}" ]; then cargo build --release -q -p signet --bin signet; fi
+BIN="${SIGNET_BIN:-$CARGO_TARGET_DIR/release/signet}"
 WORK=$(mktemp -d)
 PIDS=()
 PG_DB=""
