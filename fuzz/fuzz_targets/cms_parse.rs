@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use signet_sigcrypto::verify::{Content, TrustStore, VerifyOptions};
-use signet_sigcrypto::{cms, pki, revocation, tsp, verify};
+use signet_sigcrypto::{chain, cms, pki, revocation, tsp, verify};
 
 fuzz_target!(|data: &[u8]| {
     let digest = [0u8; 32];
@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = pki::private_key_to_pkcs8(data);
     let _ = revocation::ocsp_url(data);
     let _ = revocation::crl_urls(data);
-    let _ = revocation::build_chain(data, &[data.to_vec()]);
+    let _ = chain::build_chain(data, &[data.to_vec()]);
     if data.len() > 2 {
         // Split the input: first part as a response/CRL, the rest as the certificate.
         let cut = usize::from(data[0]) % data.len();
