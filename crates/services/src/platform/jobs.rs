@@ -125,7 +125,7 @@ pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(),
 /// longer than their workflow's reminder interval (the reminder e-mail follows from the event).
 pub async fn workflow_housekeeping(store: &Store) -> Result<(), signet_domain::Error> {
     let now = now_millis();
-    let system = signet_domain::audit::Actor { id: "system".into(), ip: None };
+    let system = Actor::system();
     for (tenant_id, workflow_id) in store.overdue_workflows(now, 500).await? {
         let expired = store
             .change_workflow_state(

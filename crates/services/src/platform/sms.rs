@@ -256,7 +256,7 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), SmsJobErr
 async fn record(state: &Services, sms: &SignerSms, kind: WorkflowEventKind, detail: serde_json::Value) {
     let recorded = match state.store.workflow(sms.tenant_id, sms.workflow_id).await {
         Ok(Some(workflow)) => {
-            let system = Actor { id: "system".into(), ip: None };
+            let system = Actor::system();
             let target = format!("signatory:{}", sms.signatory_id);
             state.store.record_workflow_event(&workflow, kind, target, detail, &system).await
         }

@@ -51,7 +51,7 @@ async fn issue_certificate(state: &Services, workflow: &WorkflowRow) -> Result<(
     let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &pdf).as_ref());
     state.blob.put(&key, Bytes::from(pdf)).await?;
     state.store.set_certificate(workflow, key.as_str()).await?;
-    let system = Actor { id: "system".into(), ip: None };
+    let system = Actor::system();
     state
         .store
         .record_workflow_event(
@@ -100,7 +100,7 @@ async fn timestamp_document(state: &Services, doc: &DocumentRow) -> Result<(), E
     let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &extended).as_ref());
     let new_key = version_key(doc, doc.version + 1)?;
     state.blob.put(&new_key, Bytes::from(extended)).await?;
-    let system = Actor { id: "system".into(), ip: None };
+    let system = Actor::system();
     let timestamped = WorkflowEventKind::DocumentTimestamped;
     if let Err(error) = state.store.advance_document(doc, new_key.as_str(), &sha, timestamped, &system).await {
         let _ = state.blob.delete(&new_key).await;
