@@ -7,7 +7,6 @@
 
 mod access;
 mod api;
-mod authority;
 mod budgets;
 mod bulk;
 mod compose;

@@ -6,7 +6,8 @@
 //! tenant's caller, 404 exactly as for an id that does not exist (and nothing changes). On both
 //! backends.
 
-use signet_domain::audit::Actor;
+mod common;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use signet_domain::access::{Access, CustomRole, Permission, Role};
@@ -18,9 +19,8 @@ use signet_services::workflows::templates::TemplateDefinition;
 use signet_services::{Caller, Services};
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
-use signet_testkit::server::{TestApp, spawn};
 
-use crate::support::MISSING;
+use common::{Assembled, MISSING, caller};
 
 on_both_backends!(
     each_operation_answers_each_caller_by_its_rule,
@@ -313,11 +313,6 @@ fn allows(rule: Rule, access: &Access) -> bool {
     }
 }
 
-fn caller(tenant: &signet_server::provision::ProvisionedTenant, principal_id: i64, access: Access) -> Caller {
-    let actor = Actor { id: format!("user:{principal_id}"), ip: Some("127.0.0.1".into()) };
-    Caller { tenant_id: tenant.tenant_id, principal_id, is_user: true, access, actor }
-}
-
 /// Every built-in role, then a tenant role for each permission a tenant role may list.
 fn accesses() -> Vec<Access> {
     let mut all: Vec<Access> = Role::ALL.iter().map(|role| Access::builtin(*role)).collect();
@@ -332,8 +327,7 @@ fn accesses() -> Vec<Access> {
     all
 }
 
-async fn make_fixture(app: &TestApp, tenant: &signet_server::provision::ProvisionedTenant) -> Fixture {
-    let svc = &app.state.services;
+async fn make_fixture(svc: &Services, tenant: &signet_services::people::provision::ProvisionedTenant) -> Fixture {
     let admin = caller(tenant, tenant.admin_user_id, Access::builtin(Role::Administrator));
     let (token, _) =
         signet_services::gateway::admin::create_authtoken(svc, &admin, Some("ERP")).await.expect("authtoken");
@@ -376,11 +370,11 @@ async fn loan_template(svc: &Services, maker: &Caller) -> TemplateRow {
 }
 
 async fn each_operation_answers_each_caller_by_its_rule(backend: Backend) {
-    let app = spawn(backend).await;
-    let ours = app.tenant("Rule Bank").await;
-    let theirs = app.tenant("Other Bank").await;
-    let fixture = make_fixture(&app, &ours).await;
-    let svc = &app.state.services;
+    let kit = Assembled::new(backend).await;
+    let ours = kit.tenant("Rule Bank").await;
+    let theirs = kit.tenant("Other Bank").await;
+    let svc = &kit.services;
+    let fixture = make_fixture(svc, &ours).await;
     for access in accesses() {
         let me = caller(&ours, ours.admin_user_id, access.clone());
         for (operation, rule, answer, _) in OPERATIONS {
@@ -403,7 +397,7 @@ async fn each_operation_answers_each_caller_by_its_rule(backend: Backend) {
     }
     // Another tenant's administrator may do everything in their own tenant, and meets the
     // first tenant's resources as ids that do not exist.
-    let fresh = make_fixture(&app, &ours).await;
+    let fresh = make_fixture(svc, &ours).await;
     let stranger = caller(&theirs, theirs.admin_user_id, Access::builtin(Role::Administrator));
     for (operation, ..) in OPERATIONS.into_iter().filter(|(.., named)| *named) {
         let answer = call(svc, &stranger, operation, &fresh).await;
@@ -423,9 +417,9 @@ async fn each_operation_answers_each_caller_by_its_rule(backend: Backend) {
 /// reads as missing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_inbox_holds_only_the_callers_own_signatures() {
-    let app = spawn(Backend::Sqlite).await;
-    let ours = app.tenant("Inbox Bank").await;
-    let svc = &app.state.services;
+    let kit = Assembled::new(Backend::Sqlite).await;
+    let ours = kit.tenant("Inbox Bank").await;
+    let svc = &kit.services;
     let admin = caller(&ours, ours.admin_user_id, Access::builtin(Role::Administrator));
     let waiting = signet_services::workflows::inbox::waiting(svc, &admin).await.expect("waiting");
     assert!(waiting.due.is_empty() && waiting.lots.is_empty());
@@ -453,10 +447,10 @@ async fn managing_a_person_depends_on_whom_and_whose(backend: Backend) {
     use signet_domain::access::CUSTOM_ROLE_BASE;
     use signet_domain::authority::people::may_manage;
     use signet_services::{people::roles, people::totp, people::users};
-    let app = spawn(backend).await;
-    let ours = app.tenant("People Bank").await;
-    let theirs = app.tenant("Far Bank").await;
-    let svc = &app.state.services;
+    let kit = Assembled::new(backend).await;
+    let ours = kit.tenant("People Bank").await;
+    let theirs = kit.tenant("Far Bank").await;
+    let svc = &kit.services;
     let admin = caller(&ours, ours.admin_user_id, Access::builtin(Role::Administrator));
     let tenant_role = |name: &'static str, permissions: &'static [Permission]| {
         let admin = admin.clone();
@@ -538,10 +532,10 @@ async fn managing_a_person_depends_on_whom_and_whose(backend: Backend) {
 /// with its document; another tenant's administrator meets every template as a missing one.
 async fn templates_are_changed_by_their_maker_and_archived_ones_are_not_sent(backend: Backend) {
     use signet_services::{people::menus, people::users, workflows::templates};
-    let app = spawn(backend).await;
-    let ours = app.tenant("Template Bank").await;
-    let theirs = app.tenant("Other Template Bank").await;
-    let svc = &app.state.services;
+    let kit = Assembled::new(backend).await;
+    let ours = kit.tenant("Template Bank").await;
+    let theirs = kit.tenant("Other Template Bank").await;
+    let svc = &kit.services;
     let admin = caller(&ours, ours.admin_user_id, Access::builtin(Role::Administrator));
     let input = UserInput {
         name: Some("Meena Iyer".into()),
