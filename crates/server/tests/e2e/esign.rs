@@ -3,7 +3,8 @@
 //! answer carried back and embedded; the signed PDF validated by pdfsig and pyHanko trusting
 //! the ESP's test CA, the hash signatures by openssl. Every hop is a form with a button: the
 //! test walks them without JavaScript, as a browser without scripts would.
-//! Replayed, forged and foreign answers are refused with nothing embedded.
+//! Replayed, forged and foreign answers are refused with nothing embedded. A signer asked for a
+//! code by SMS reaches the ESP only after typing it.
 
 use std::collections::HashMap;
 
@@ -34,6 +35,7 @@ on_both_backends!(
     an_esp_refusal_reaches_furl_with_its_code,
     the_server_to_server_flow_signs_too,
     co_signing_with_aadhaar_esign_keeps_the_earlier_signature_valid,
+    an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -55,6 +57,16 @@ async fn setup(backend: Backend, with_tsa: bool) -> Setup {
 /// With `server_flow`, Signet posts the request to the ESP itself (eSign 3.x) and sends the
 /// browser on with `txnref`.
 async fn setup_with(backend: Backend, with_tsa: bool, server_flow: bool) -> Setup {
+    setup_adjusted(backend, with_tsa, server_flow, |_| {}).await
+}
+
+/// As [`setup_with`], with `adjust` changing the server's configuration last (an SMS provider).
+async fn setup_adjusted(
+    backend: Backend,
+    with_tsa: bool,
+    server_flow: bool,
+    adjust: impl FnOnce(&mut signet_server::Config),
+) -> Setup {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut options = EspOptions::new(dir.path().join("esp"));
     options.fixed_otp = Some(OTP.into());
@@ -81,6 +93,7 @@ async fn setup_with(backend: Backend, with_tsa: bool, server_flow: bool) -> Setu
         config.esign_ca_certificates = Some(ca_cert);
         config.tsa_url = tsa_url;
         config.outbound_allow_private = true;
+        adjust(config);
     })
     .await;
     // Registration as an operator does it: the ASP certificate Signet serves, given to the ESP.
@@ -620,4 +633,46 @@ async fn co_signing_with_aadhaar_esign_keeps_the_earlier_signature_valid(backend
     let report = pdfsig(&twice);
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
     assert!(report.contains("Asha Verma") && report.contains("Acme Bank (sealed by Signet)"), "{report}");
+}
+
+/// An Aadhaar eSign signer asked for a code by SMS (`otpBySms`, issue 37, item 8): choosing
+/// eSign before typing the code is refused on the page, in the signer's words, and nothing
+/// goes to the ESP; after the code, the signature is made at the ESP as for anyone.
+async fn an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it(backend: Backend) {
+    use serde_json::{Value, json};
+    let sms = signet_testkit::sms::SmsDouble::start().await;
+    let s = setup_adjusted(backend, false, false, |config| sms.configure(config)).await;
+    let tenant = s.app.tenant("Northwind Lending").await;
+    let token = s.app.token(&tenant).await;
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Gold loan agreement")]);
+    let upload = json!({"documentName": "Gold loan.pdf", "fileData": base64_encode(&pdf)});
+    let uploaded: Value = s.app.post("/api/v1/documents", &token, upload).await.json().await.expect("json");
+    let signatory = json!({"subscriberId": 0, "emailId": "asha@borrower.test", "name": "Asha Verma",
+        "signingOrder": 1, "modeOfSignature": "aadhaar_esign", "mobileNo": "98765 43210", "otpBySms": true});
+    let body = json!({"templateId": 0, "workflowName": "Gold loan 12", "documentIds": [uploaded["documentId"]],
+        "signatories": [signatory]});
+    let response = s.app.post("/api/v1/workflows", &token, body).await;
+    assert_eq!(response.status(), 201);
+    let initiated: Value = response.json().await.expect("json");
+    let link = initiated["signingUrls"][0]["url"].as_str().expect("url").to_string();
+
+    let refused = s.app.client.post(format!("{link}/esign")).send().await.expect("esign");
+    let status = refused.status().as_u16();
+    let page = unescape(&refused.text().await.expect("html"));
+    assert!(page.contains("Please confirm your phone with the code we send by SMS before you sign"), "{page}");
+    assert!(!page.contains(&s.esp.base_url), "nothing goes to the ESP before the code ({status}): {page}");
+
+    let sent = s.app.client.post(format!("{link}/otp/send")).send().await.expect("send").text().await.expect("html");
+    assert!(unescape(&sent).contains("We sent a code to your phone ••••3210"), "{sent}");
+    let messages = sms.messages();
+    let text = messages.iter().rev().find(|m| m.body.contains("is your code")).expect("a code by SMS");
+    let code: String = text.body.chars().take(6).collect();
+    let verify = s.app.client.post(format!("{link}/otp/verify")).form(&[("code", code.as_str())]).send().await;
+    let verified = unescape(&verify.expect("verify").text().await.expect("html"));
+    assert!(verified.contains("Your phone is confirmed"), "{verified}");
+
+    let answer = through_the_esp_as(&s, &link, AADHAAR).await;
+    let (action, fields) = posted_fields(&answer);
+    let done = post(&s.app.client, &action, &fields).await;
+    assert!(done.contains("Signed with Aadhaar eSign"), "{done}");
 }
