@@ -11,6 +11,7 @@
 use serde_json::{Map, Value};
 
 use crate::FieldErrors;
+use crate::phone::PhoneNumber;
 use crate::stamp::{MAX_DENOMINATION, MAX_STAMPS_PER_DOCUMENT, state_name};
 
 /// Most participants one loan record may name.
@@ -166,6 +167,8 @@ pub struct LoanSigner {
     pub seqno: i64,
     pub name: String,
     pub email: String,
+    /// Their mobile number (`cntrprtycntmobno`), when it reads as one.
+    pub mobile: Option<PhoneNumber>,
     /// Where they sign on the document (pages of the document as sent, from 1).
     pub boxes: Vec<SignBox>,
 }
@@ -382,7 +385,8 @@ fn check_participants(loan: &Map<String, Value>, prefix: &str, errors: &mut Fiel
             push(errors, &format!("{at}.emlid"), "is the address of another participant too".into());
         }
         let name = text(participant, "fulnm").unwrap_or_default().to_string();
-        signers.push(LoanSigner { index: i, participant_id: id, seqno, name, email, boxes: Vec::new() });
+        let mobile = PhoneNumber::from_contact(text(participant, "cntrprtycntmobno"));
+        signers.push(LoanSigner { index: i, participant_id: id, seqno, name, email, mobile, boxes: Vec::new() });
     }
     let mut order: Vec<i64> = signers.iter().map(|s| s.seqno).collect();
     order.sort_unstable();

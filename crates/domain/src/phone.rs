@@ -49,6 +49,14 @@ impl PhoneNumber {
         Err(PHONE_REFUSAL)
     }
 
+    /// A number given as someone's contact rather than asked for SMS (initiate-and-sign's
+    /// `contactNo`, a loan record's `cntrprtycntmobno`): such fields carry landlines and office
+    /// numbers too, which are no reason to refuse a request, so only a number that reads as a
+    /// mobile number is kept (for texting the signer where an SMS provider is configured).
+    pub fn from_contact(typed: Option<&str>) -> Option<PhoneNumber> {
+        typed.and_then(|typed| PhoneNumber::parse(typed).ok())
+    }
+
     /// The whole number, `+` and digits: for the provider and the sender's own view only.
     pub fn e164(&self) -> &str {
         &self.0

@@ -7,6 +7,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
 use signet_domain::Error;
+use signet_domain::estamp::LoanSigner;
+use signet_domain::phone::PhoneNumber;
 use signet_domain::stamp;
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_domain::workflow_settings::{AsSent, WorkflowSettings};
@@ -58,6 +60,8 @@ pub struct Coordinate {
 pub struct SignerView {
     pub email_id: Option<String>,
     pub name: Option<String>,
+    /// The signer's phone. A mobile number also gets the invitation and reminders by SMS
+    /// where this service has an SMS provider; any other number is no reason to refuse.
     pub contact_no: Option<String>,
     /// How this signatory signs: `electronic` (or `4`, the default) or `aadhaar_esign` (or
     /// `3`, Aadhaar eSign through the configured ESP) or `dsc_token` (or `2`, the signer's own
@@ -79,11 +83,11 @@ pub struct SignerView {
 
 impl SignerView {
     /// A loan record's participant as a signatory (their boxes come from the record).
-    fn of_participant(email: &str, name: &str) -> SignerView {
+    fn of_participant(signer: &LoanSigner) -> SignerView {
         SignerView {
-            email_id: Some(email.to_string()),
-            name: Some(name.to_string()),
-            contact_no: None,
+            email_id: Some(signer.email.clone()),
+            name: Some(signer.name.clone()),
+            contact_no: signer.mobile.as_ref().map(|m| m.e164().to_string()),
             mode_of_signature: None,
             signature_image: None,
             search_text: None,
@@ -408,7 +412,7 @@ fn plan_initiate_and_sign(body: &InitiateAndSignWorkflowConfig, limit: usize) ->
     let from_loan: Vec<SignerView>;
     let views = match facts {
         Some(facts) if given.is_empty() => {
-            from_loan = facts.signers.iter().map(|s| SignerView::of_participant(&s.email, &s.name)).collect();
+            from_loan = facts.signers.iter().map(SignerView::of_participant).collect();
             from_loan.as_slice()
         }
         _ => given,
@@ -421,7 +425,7 @@ fn plan_initiate_and_sign(body: &InitiateAndSignWorkflowConfig, limit: usize) ->
             name: v.name.clone(),
             signing_order: 0,
             mode: v.mode_of_signature.clone(),
-            mobile: None,
+            mobile: PhoneNumber::from_contact(v.contact_no.as_deref()).map(|m| m.e164().to_string()),
             otp_sms: false,
         })
         .collect();

@@ -5,7 +5,9 @@
 //! the e-mail goes at once; a number the provider refuses is on the timeline, not retried;
 //! without an SMS provider nothing offers a mobile number; and a signer asked for a code by SMS
 //! (`otpBySms`) signs only after typing it (wrong five times kills it, an expired one is
-//! refused, a new one waits a minute, only its keyed hash is stored).
+//! refused, a new one waits a minute, only its keyed hash is stored). Initiate-and-sign texts a
+//! signer whose `contactNo` is a mobile number (any other number is no refusal), and a bulk
+//! send's rows give each signer's mobile number and code as columns.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -23,6 +25,7 @@ on_both_backends!(
     sms_numbers_that_are_not_mobile_numbers_are_refused_and_nothing_offers_sms_unconfigured,
     sms_a_failing_provider_is_tried_again_and_never_holds_back_the_email,
     sms_a_signer_asked_for_a_code_signs_only_after_typing_it,
+    sms_reaches_signers_of_initiate_and_sign_and_of_bulk_rows,
 );
 
 const ADMIN_PASSWORD: &str = "correct horse battery";
@@ -293,4 +296,49 @@ async fn sms_a_signer_asked_for_a_code_signs_only_after_typing_it(backend: Backe
     let page = admin.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
     let page = signet_testkit::problem::unescape(&page);
     assert!(page.contains("Asha Rao confirmed their phone with the code"), "{page}");
+}
+
+async fn sms_reaches_signers_of_initiate_and_sign_and_of_bulk_rows(backend: Backend) {
+    let (smtp, sms) = (SmtpSink::start(), SmsDouble::start().await);
+    let app = app_with_sms(backend, &smtp, &sms).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let token = app.token(&tenant).await;
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Sanction letter")]);
+
+    // initiate-and-sign: a mobile contact number is texted the invitation; a landline is kept
+    // out of SMS without refusing the request.
+    let body = json!({"documentName": "Sanction letter.pdf", "fileData": STANDARD.encode(&pdf), "referenceNo": "SL-9",
+    "signatories": [
+        {"emailId": "asha@borrower.example", "name": "Asha Rao", "contactNo": "98765 43210"},
+        {"emailId": "ravi@guarantor.example", "name": "Ravi Iyer", "contactNo": "022 2345 6789"}
+    ]});
+    let started = app.post("/api/v1/workflows/initiate-and-sign", &token, body).await;
+    assert_eq!(started.status(), 201);
+    let started: Value = started.json().await.expect("json");
+    let urls = started["signingUrls"].as_array().expect("urls");
+    assert_eq!((&urls[0]["mobileNo"], &urls[1]["mobileNo"]), (&json!("+919876543210"), &Value::Null), "{started}");
+    let text = sms.wait_for("+919876543210", "Sanction letter").await;
+    assert!(text.body.starts_with("Bank of Examples asks you to sign"), "{text:?}");
+
+    // Bulk rows: signerN.mobile and signerN.otp, each checked as the API's fields are.
+    let upload = json!({"documentName": "Loan.pdf", "fileData": STANDARD.encode(&pdf)});
+    let uploaded: Value = app.post("/api/v1/documents", &token, upload).await.json().await.expect("json");
+    let csv = "workflowName,signer1.email,signer1.mobile,signer1.otp\n\
+        Loan 1,meena@home.example,+91 91234 56789,yes\n\
+        Loan 2,kiran@home.example,12345,no\n\
+        Loan 3,lata@home.example,9123456780,maybe\n\
+        Loan 4,arun@home.example,,Yes\n";
+    let send = |dry_run: bool| json!({"documentIds": [uploaded["documentId"]], "fileData": STANDARD.encode(csv), "dryRun": dry_run});
+    let preview: Value = app.post("/api/v1/bulk-sends", &token, send(true)).await.json().await.expect("json");
+    assert_eq!((preview["valid"].as_i64(), preview["invalid"].as_i64()), (Some(1), Some(3)), "{preview}");
+    let problems = preview["problems"].as_array().expect("problems");
+    for (problem, field) in problems.iter().zip(["signatories[0].mobileNo", "signer1.otp", "signatories[0].otpBySms"]) {
+        assert!(problem["errors"][field].is_array(), "{field}: {problem}");
+    }
+    let started = app.post("/api/v1/bulk-sends", &token, send(false)).await;
+    assert_eq!(started.status(), 202);
+    let text = sms.wait_for("+919123456789", "Loan 1").await;
+    let link = text.body.split_whitespace().last().expect("a link").to_string();
+    let page = signet_testkit::problem::unescape(&reqwest::get(&link).await.expect("page").text().await.expect("html"));
+    assert!(page.contains("Confirm your phone") && page.contains("••••6789"), "the row asked for a code: {page}");
 }

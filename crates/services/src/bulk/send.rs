@@ -34,7 +34,7 @@ pub const MAX_DOCUMENTS: usize = 10;
 /// Most `field.<label>` columns (values of the template's text and date fields).
 pub const MAX_VALUES: usize = 20;
 
-const LIMITS: Limits = Limits { rows: MAX_ROWS, columns: 3 + 4 * MAX_SIGNERS + MAX_VALUES, cell_chars: 500 };
+const LIMITS: Limits = Limits { rows: MAX_ROWS, columns: 3 + 6 * MAX_SIGNERS + MAX_VALUES, cell_chars: 500 };
 
 /// The prefix of a column giving a template field's value (`field.Loan number`).
 const VALUE_PREFIX: &str = "field.";
@@ -46,7 +46,8 @@ enum Column {
     ReferenceNo,
     /// The sender's message to the row's signers (`InitiateWorkFlowData.message`).
     Message,
-    /// `signerN.email`, `.name`, `.order`, `.mode` (N from 1): the template's signatory N.
+    /// `signerN.email`, `.name`, `.order`, `.mode`, `.mobile`, `.otp` (N from 1): the
+    /// template's signatory N.
     Signer(usize, SignerPart),
     /// `field.<label>`: the value of the template's text or date fields of that label.
     Value(String),
@@ -58,6 +59,10 @@ enum SignerPart {
     Name,
     Order,
     Mode,
+    /// A mobile number for SMS, as the API's `mobileNo`.
+    Mobile,
+    /// `yes` asks the signer for a code by SMS, as the API's `otpBySms`.
+    Otp,
 }
 
 fn column(name: &str) -> Option<Column> {
@@ -79,6 +84,8 @@ fn column(name: &str) -> Option<Column> {
         "name" => SignerPart::Name,
         "order" => SignerPart::Order,
         "mode" => SignerPart::Mode,
+        "mobile" => SignerPart::Mobile,
+        "otp" => SignerPart::Otp,
         _ => return None,
     };
     Some(Column::Signer(n, part))
@@ -93,7 +100,7 @@ fn columns(header: &[String]) -> Result<Vec<Column>, Error> {
                 "fileData",
                 format!(
                     "column {name:?} is not known: use workflowName, referenceNo, message, signer1.email, signer1.name, \
-                     signer1.order, signer1.mode ... up to signer{MAX_SIGNERS}, and field.<label> for the template's \
+                     signer1.order, signer1.mode, signer1.mobile, signer1.otp ... up to signer{MAX_SIGNERS}, and field.<label> for the template's \
                      text and date fields"
                 ),
             ));
@@ -204,6 +211,7 @@ async fn check_row(
     if !row.contains_key("signer1.email") {
         return Err(Error::field("signer1.email", "is required: every row names its first signer"));
     }
+    check_otp_cells(row)?;
     validate(svc, tenant_id, &row_request(row, template_id, document_ids, None)).await
 }
 
@@ -284,7 +292,30 @@ fn part_name(part: SignerPart) -> &'static str {
         SignerPart::Name => "name",
         SignerPart::Order => "order",
         SignerPart::Mode => "mode",
+        SignerPart::Mobile => "mobile",
+        SignerPart::Otp => "otp",
     }
+}
+
+/// A `signerN.otp` cell: yes or no, in the spellings spreadsheets and people use (an empty
+/// cell is no); `None` for anything else, which refuses the row rather than guessing.
+fn yes_or_no(cell: &str) -> Option<bool> {
+    match cell.trim().to_ascii_lowercase().as_str() {
+        "yes" | "y" | "true" | "1" => Some(true),
+        "no" | "n" | "false" | "0" | "" => Some(false),
+        _ => None,
+    }
+}
+
+/// Refuses a row whose `signerN.otp` is neither yes nor no.
+fn check_otp_cells(row: &Map<String, Value>) -> Result<(), Error> {
+    for n in 1..=MAX_SIGNERS {
+        let key = format!("signer{n}.otp");
+        if row.get(&key).and_then(Value::as_str).is_some_and(|cell| yes_or_no(cell).is_none()) {
+            return Err(Error::field(&key, "must be yes or no"));
+        }
+    }
+    Ok(())
 }
 
 /// The workflow a row starts: its signers in column order (those with an address), the
@@ -306,8 +337,8 @@ fn row_request(
                 // An order that is not a number is refused by the order rules (as a negative one).
                 signing_order: text(&format!("signer{n}.order")).map_or(0, |o| o.parse().unwrap_or(-1)),
                 mode: text(&format!("signer{n}.mode")),
-                mobile: None,
-                otp_sms: false,
+                mobile: text(&format!("signer{n}.mobile")),
+                otp_sms: text(&format!("signer{n}.otp")).and_then(|cell| yes_or_no(&cell)).unwrap_or(false),
             })
         })
         .collect();
