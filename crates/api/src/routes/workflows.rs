@@ -188,6 +188,11 @@ pub struct WorkflowSignatory {
     pub email_id: String,
     pub name: String,
     pub signing_order: i64,
+    /// The signatory's mobile number in international form, when the initiator gave one
+    /// (`mobileNo`): invitations and reminders are also texted there.
+    pub mobile_no: Option<String>,
+    /// The signatory confirms a code texted to `mobileNo` before signing (`otpBySms`).
+    pub otp_by_sms: bool,
     /// pending, notified, viewed, signed, declined or delegated.
     pub state: String,
     pub reason: Option<String>,
@@ -545,6 +550,8 @@ fn signatory_view(s: SignatoryRow) -> WorkflowSignatory {
         email_id: s.email,
         name: s.name,
         signing_order: s.signing_order,
+        mobile_no: s.mobile.clone(),
+        otp_by_sms: s.otp_sms,
         state: s.state.to_string(),
         reason: s.reason,
         delegated_from: s.delegated_from.map(|id| id.get()),

@@ -319,6 +319,15 @@ async fn sms_reaches_signers_of_initiate_and_sign_and_of_bulk_rows(backend: Back
     assert_eq!((&urls[0]["mobileNo"], &urls[1]["mobileNo"]), (&json!("+919876543210"), &Value::Null), "{started}");
     let text = sms.wait_for("+919876543210", "Sanction letter").await;
     assert!(text.body.starts_with("Bank of Examples asks you to sign"), "{text:?}");
+    let id = started["workflowId"].as_i64().expect("id");
+    let details: Value = app.get(&format!("/api/v1/workflows/{id}"), &token).await.json().await.expect("json");
+    let shown: Vec<(&Value, &Value)> = details["signatories"]
+        .as_array()
+        .expect("signatories")
+        .iter()
+        .map(|s| (&s["mobileNo"], &s["otpBySms"]))
+        .collect();
+    assert_eq!(shown, [(&json!("+919876543210"), &json!(false)), (&Value::Null, &json!(false))], "{details}");
 
     // Bulk rows: signerN.mobile and signerN.otp, each checked as the API's fields are.
     let upload = json!({"documentName": "Loan.pdf", "fileData": STANDARD.encode(&pdf)});
