@@ -86,6 +86,7 @@ pub struct DocumentDownloadRequest {
     #[serde(rename = "documentId", default)]
     pub document_id: i32,
     #[serde(rename = "referenceNo")]
+    #[schema(max_length = 200)]
     pub reference_no: Option<String>,
     /// All documents in one PDF: the completion certificate with every signed document
     /// attached unchanged (so each signature stays valid).

@@ -700,6 +700,7 @@ pub async fn delete(
     request_body = AdminPasswordSettingsEmailRequest,
     responses(
         (status = 202, description = "A single-use set-password link (valid 72 hours) is e-mailed to the user"),
+        (status = 400, description = "`emailID` is not an e-mail address (`validation_failed`)", body = ProblemDetails, content_type = "application/problem+json"),
         (status = 404, description = "No such user in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
         (status = 409, description = "The user cannot set a password in their status, or e-mail is not configured (`state_conflict`)", body = ProblemDetails, content_type = "application/problem+json"),
     )

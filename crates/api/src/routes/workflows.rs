@@ -62,7 +62,9 @@ pub struct SignatoryDetail {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AttachmentDetails {
+    #[schema(min_length = 1)]
     pub base64file_data: String,
+    #[schema(min_length = 1)]
     pub document_name: String,
     pub description: Option<String>,
 }
@@ -71,7 +73,9 @@ pub struct AttachmentDetails {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SignerAttachmentDetail {
     #[serde(rename = "base64FileData")]
+    #[schema(min_length = 1)]
     pub base64_file_data: String,
+    #[schema(min_length = 1)]
     pub document_name: String,
     pub description: Option<String>,
 }
@@ -147,6 +151,7 @@ pub struct InitiateWorkFlowData {
 /// The spec's `ParallelSigningURL`: one signatory's link.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = ParallelSigningURL)]
 pub struct ParallelSigningUrl {
     pub sequence_number: i64,
     /// The signatory's id.

@@ -20,6 +20,7 @@ on_both_backends!(
     every_change_is_in_an_intact_audit_chain,
     token_endpoints_are_rate_limited_per_address_and_per_account,
     operations_endpoints_answer,
+    the_specs_field_constraints_are_refused_with_a_400_naming_the_field,
 );
 
 async fn client_credentials_and_password_grants_issue_working_tokens(backend: Backend) {
@@ -683,4 +684,64 @@ async fn gateway_housekeeping_expires_and_purges(backend: Backend) {
     assert_eq!(gone["returnvalue"], Value::Null);
     let expired: Value = app.get("/api/v1/gateway/transactions/SGN-2", &token).await.json().await.expect("json");
     assert_eq!(expired["status"], "Expired");
+}
+
+/// Constraints the interface document puts on fields (issue 35, item 1): an attachment needs
+/// its file name (`min 1`), a download's `referenceNo` is at most 200 characters, and the
+/// set-password e-mail's `emailID` is an e-mail address. Each is a 400 naming the field, never
+/// a silently renamed file or a 404.
+async fn the_specs_field_constraints_are_refused_with_a_400_naming_the_field(backend: Backend) {
+    use base64::Engine as _;
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Contract Bank").await;
+    let token = app.token(&tenant).await;
+    let pdf = base64::engine::general_purpose::STANDARD.encode(signet_testkit::pdf::one_page("Loan"));
+    let uploaded: Value = app
+        .post("/api/v1/documents", &token, json!({"documentName": "Loan.pdf", "fileData": pdf}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let workflow = |attachments: Value| {
+        let mut body = json!({"templateId": 0, "documentIds": [uploaded["documentId"]],
+            "signatories": [{"subscriberId": 0, "emailId": "asha@borrower.test", "name": "Asha", "signingOrder": 1}]});
+        body.as_object_mut().expect("object").extend(attachments.as_object().expect("object").clone());
+        body
+    };
+    for (attachments, field) in [
+        (
+            json!({"listAttachmentDetails": [{"base64fileData": pdf, "documentName": ""}]}),
+            "listAttachmentDetails[0].documentName",
+        ),
+        (
+            json!({"signerAttachmentDetails": [{"base64FileData": pdf, "documentName": "  "}]}),
+            "signerAttachmentDetails[0].documentName",
+        ),
+    ] {
+        let problem = expect_problem(
+            app.post("/api/v1/workflows", &token, workflow(attachments)).await,
+            400,
+            "validation_failed",
+        )
+        .await;
+        assert!(problem["errors"][field].is_array(), "{field}: {problem}");
+    }
+    let download = json!({"workflowid": 1, "referenceNo": "R".repeat(201)});
+    let problem =
+        expect_problem(app.post("/api/v1/documents/download", &token, download).await, 400, "validation_failed").await;
+    assert!(problem["errors"]["referenceNo"].is_array(), "{problem}");
+    for email in ["", "not-an-email"] {
+        let problem = expect_problem(
+            app.post("/api/v1/users/password-email", &token, json!({"emailID": email})).await,
+            400,
+            "validation_failed",
+        )
+        .await;
+        assert!(problem["errors"]["emailID"].is_array(), "{email:?}: {problem}");
+    }
+    assert_eq!(
+        app.get("/api/v1/workflows", &token).await.json::<Value>().await.expect("json")["totalCount"],
+        0,
+        "nothing was started"
+    );
 }

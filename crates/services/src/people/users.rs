@@ -321,6 +321,9 @@ pub async fn password_link_live(svc: &Services, token: &str) -> Result<bool, Err
 /// E-mails a user a single-use link to set their password (`AdminPasswordSettingsEmailRequest`).
 pub async fn send_password_email(svc: &Services, caller: &Caller, email: &str) -> Result<(), Error> {
     caller.require(Permission::ManagePeople)?;
+    if !signet_domain::workflow::is_email_shaped(email) {
+        return Err(Error::field("emailID", "must be an e-mail address"));
+    }
     let id = svc.store.user_id_by_email(caller.tenant_id, email).await?.ok_or(Error::not_found("user"))?;
     let user = svc.store.user(caller.tenant_id, id).await?;
     check_manage(svc, caller, id).await?;

@@ -156,6 +156,9 @@ pub async fn upload(svc: &Services, caller: &crate::Caller, uploads: Vec<Upload>
     Ok(stored)
 }
 
+/// The longest reference number a download may name (the spec's `DocumentDownloadRequest`).
+const MAX_REFERENCE_CHARS: usize = 200;
+
 /// What a download asks for.
 pub struct DownloadRequest {
     pub workflow_id: WorkflowId,
@@ -175,6 +178,9 @@ pub struct Download {
 /// one PDF (`merged`).
 pub async fn download(svc: &Services, caller: &crate::Caller, request: &DownloadRequest) -> Result<Download, Error> {
     caller.require(signet_domain::access::Permission::ReadWorkflows)?;
+    if request.reference_no.as_deref().is_some_and(|r| r.chars().count() > MAX_REFERENCE_CHARS) {
+        return Err(Error::field("referenceNo", format!("must be at most {MAX_REFERENCE_CHARS} characters")));
+    }
     let tenant_id = caller.tenant_id;
     let workflow = svc
         .store

@@ -101,6 +101,9 @@ pub fn check_url(field: &str, url: &str) -> Result<(), Error> {
 pub fn decode_attachments(uploads: &[AttachmentUpload]) -> Result<Vec<Attachment>, Error> {
     let mut result = Vec::new();
     for a in uploads {
+        if a.name.trim().is_empty() {
+            return Err(Error::field(&a.name_field, "is required: the attachment's file name"));
+        }
         result.push(Attachment {
             kind: a.kind,
             name: document_name(&a.name_field, Some(&a.name), "attachment")?,
