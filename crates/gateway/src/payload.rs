@@ -10,6 +10,8 @@ use crate::{ErrorCode, GatewayFailure};
 
 /// Longest ReferenceNumber, in characters.
 pub const MAX_REFERENCE_LEN: usize = 20;
+/// Most characters of a refused `ReferenceNumber` echoed back (see `Reader::echoed_reference`).
+const MAX_ECHOED_REFERENCE: usize = 200;
 /// Most `Documentdetails` items.
 pub const MAX_DOCUMENTS: usize = 5;
 
@@ -385,7 +387,7 @@ impl PayloadObject {
             authtoken: reader.optional_str("Authtoken").ok().flatten(),
             failure_url: reader.url("Furl").ok().flatten(),
             cancel_url: reader.url("Curl").ok().flatten(),
-            reference_number: reader.reference_number().ok(),
+            reference_number: reader.echoed_reference(),
         }
     }
 
@@ -460,7 +462,7 @@ fn read_object(
     read(&reader, limits, authtoken).map_err(|mut f| {
         f.failure_url = reader.url("Furl").ok().flatten();
         f.cancel_url = reader.url("Curl").ok().flatten();
-        f.reference_number = reader.reference_number().ok();
+        f.reference_number = reader.echoed_reference();
         f
     })
 }
@@ -607,6 +609,18 @@ impl<'a> Reader<'a> {
             return Err(invalid("ReferenceNumber contains control characters"));
         }
         Ok(text)
+    }
+
+    /// `ReferenceNumber` as a refusal echoes it (`Referencenumber`): the checked value, or,
+    /// when the number is what is refused (too long, control characters), the text as sent
+    /// without its control characters and cut at [`MAX_ECHOED_REFERENCE`], so that the
+    /// integrator can still match the refusal to its request.
+    fn echoed_reference(&self) -> Option<String> {
+        self.reference_number().ok().or_else(|| {
+            let sent = self.optional_str("ReferenceNumber").ok().flatten()?;
+            let cleaned: String = sent.chars().filter(|c| !c.is_control()).take(MAX_ECHOED_REFERENCE).collect();
+            (!cleaned.is_empty()).then_some(cleaned)
+        })
     }
 
     fn signature_types(&self) -> Result<Vec<SignatureType>, GatewayFailure> {

@@ -173,10 +173,16 @@ fn failures_carry_the_return_addresses() {
 fn reference_number_length() {
     ok(&with(pdf_payload(), "ReferenceNumber", json!("a".repeat(20))));
     ok(&with(pdf_payload(), "ReferenceNumber", json!("é".repeat(20))));
+    // A refused number is still echoed, as sent (so the integrator can match the refusal),
+    // without control characters and cut at 200 characters.
     let f = refused(&with(pdf_payload(), "ReferenceNumber", json!("a".repeat(21))), ErrorCode::InvalidParameters, "20");
-    assert_eq!(f.reference_number, None);
+    assert_eq!(f.reference_number, Some("a".repeat(21)));
+    let f =
+        refused(&with(pdf_payload(), "ReferenceNumber", json!("b".repeat(500))), ErrorCode::InvalidParameters, "20");
+    assert_eq!(f.reference_number, Some("b".repeat(200)));
     ok(&with(pdf_payload(), "ReferenceNumber", json!(12345)));
-    refused(&with(pdf_payload(), "ReferenceNumber", json!("a\nb")), ErrorCode::InvalidParameters, "control");
+    let f = refused(&with(pdf_payload(), "ReferenceNumber", json!("a\nb")), ErrorCode::InvalidParameters, "control");
+    assert_eq!(f.reference_number.as_deref(), Some("ab"));
 }
 
 #[test]

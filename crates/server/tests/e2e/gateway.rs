@@ -204,6 +204,22 @@ async fn gateway_errors_reach_the_right_address(backend: Backend) {
     let wide = signet_store::GatewaySettings::default();
     app.store.put_gateway_settings(tenant_id, &wide, &actor).await.expect("settings");
 
+    // 105 too: Aadhaar eSign alone, on a service with no ESP configured (nothing would let the
+    // signer sign); with another type beside it, the signer signs that way.
+    let esign_only = pdf_payload(&pdf, &who, "REF-105e").signature_types(&[SignatureType::ESign]);
+    let fields =
+        expect_failure(seal(esign_only.build().expect("payload")), "105", "https://erp.example.test/failed").await;
+    assert_eq!(fields["Referencenumber"], "REF-105e");
+    let either =
+        pdf_payload(&pdf, &who, "REF-105f").signature_types(&[SignatureType::ESign, SignatureType::ESignature]);
+    assert_eq!(submit(&app, &who, &seal(either.build().expect("payload"))).await.status(), 303);
+
+    // A refused reference number is echoed as sent, so the integrator can match the refusal.
+    let long = "R".repeat(21);
+    let payload = serde_json::to_vec(&pdf_payload(&pdf, &who, &long).to_value()).expect("json");
+    let fields = expect_failure(seal(payload), "107", "https://erp.example.test/failed").await;
+    assert_eq!(fields["Referencenumber"], long);
+
     // 106: the signer cancels; the result goes to Curl.
     let payload = pdf_payload(&pdf, &who, "REF-106").build().expect("payload");
     let response = submit(&app, &who, &seal(payload)).await;

@@ -147,6 +147,14 @@ async fn authorise(svc: &Services, head: &PayloadHead, profile: Profile) -> Resu
     Ok(Account { authtoken_id, tenant_id, settings })
 }
 
+/// Whether the signer page would offer at least one of the request's signature types: eSign
+/// (3) only where an ESP is configured, the others always. A request for eSign alone on a
+/// service without an ESP is refused with 105 at once, rather than leaving the signer on a
+/// page with no way to sign.
+fn offers_a_signature_type(svc: &Services, payload: &Payload) -> bool {
+    payload.signature_types.iter().any(|t| *t != signet_gateway::SignatureType::ESign || svc.esign.is_some())
+}
+
 /// The subscription checks (105), the document checks (107) and the reference check (108);
 /// then the transaction is recorded and its signer link returned. What the signer page needs
 /// is kept sealed under the link's secret (`vault`), without the `Authtoken`.
@@ -166,6 +174,12 @@ async fn accept(
     }
     if let Some(t) = payload.signature_types.iter().find(|t| !settings.signature_types.contains(&i64::from(t.code()))) {
         return Err(refuse(ErrorCode::NotSubscribed, &format!("signature type {}", t.code())));
+    }
+    if !offers_a_signature_type(svc, payload) {
+        return Err(refuse(
+            ErrorCode::NotSubscribed,
+            "signature type 3: Aadhaar eSign is not configured on this service",
+        ));
     }
     if let Document::Pdf { bytes, options } = &payload.document {
         let (bytes, options) = (bytes.clone(), options.clone());
