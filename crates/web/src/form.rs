@@ -39,7 +39,9 @@ pub enum UploadRule {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     Said(&'static str),
-    Gateway(String),
+    /// The gateway's own refusal of an uploaded image (115 or 116), kept whole so that the
+    /// page can deliver its code if the signer gives up.
+    Gateway(signet_gateway::GatewayFailure),
 }
 
 impl Refusal {
@@ -47,7 +49,7 @@ impl Refusal {
     pub fn words(&self, text: Text) -> String {
         match self {
             Refusal::Said(key) => text.s(key).to_string(),
-            Refusal::Gateway(said) => said.clone(),
+            Refusal::Gateway(failure) => failure.error_message(),
         }
     }
 }
@@ -189,7 +191,7 @@ pub fn mark_from(submission: &Submission, allowed: Methods, uploads: UploadRule)
         "drawn" if allowed.draw => decode_drawn(submission.field("image").unwrap_or("")).map(Mark::Image),
         "upload" if allowed.upload => match (&submission.file, uploads) {
             (Some((file_name, bytes)), UploadRule::Spec) => {
-                check_signature_image(bytes, file_name).map_err(|failure| Refusal::Gateway(failure.error_message()))?;
+                check_signature_image(bytes, file_name).map_err(Refusal::Gateway)?;
                 Ok(Mark::Image(bytes.clone()))
             }
             (Some((_, bytes)), UploadRule::AnySize) => any_size_image(bytes).map(Mark::Image),
@@ -237,7 +239,10 @@ mod tests {
         let small = [PNG_MAGIC, &[0u8; 2000]].concat();
         assert!(matches!(mark_from(&upload(small.clone()), Methods::ALL, UploadRule::AnySize), Ok(Mark::Image(_))));
         let refused = mark_from(&upload(small.clone()), Methods::ALL, UploadRule::Spec);
-        assert!(matches!(refused, Err(Refusal::Gateway(said)) if said.starts_with("116")), "the spec's 116");
+        assert!(
+            matches!(refused, Err(Refusal::Gateway(ref failure)) if failure.error_message().starts_with("116")),
+            "the spec's 116"
+        );
         let huge = [PNG_MAGIC, &vec![0u8; MAX_UPLOAD_BYTES]].concat();
         let refused = mark_from(&upload(huge), Methods::ALL, UploadRule::AnySize).err();
         assert_eq!(refused, Some(Refusal::Said("signer.image_too_large")));

@@ -248,6 +248,29 @@ async fn gateway_errors_reach_the_right_address(backend: Backend) {
     assert!(small.contains("116"), "{small}");
     let still_open = app.client.get(app.url(&link)).send().await.expect("page");
     assert_eq!(still_open.status(), 200, "the signer can try again");
+    // Giving up right after the refusal delivers its code to Furl, not a bare 106 to Curl.
+    let (action, form) = cancel_form(&small);
+    let gave_up = app.client.post(app.url(&action)).form(&form).send().await.expect("cancel");
+    let (action, fields) = posted_fields(&gave_up.text().await.expect("html"));
+    assert_eq!(action, "https://erp.example.test/failed");
+    assert!(fields["ErrorMessage"].starts_with("116"), "{fields:?}");
+    assert_eq!(fields["Referencenumber"], "REF-115");
+}
+
+/// The signing page's cancel form: its action and fields.
+fn cancel_form(html: &str) -> (String, Vec<(String, String)>) {
+    let start = html.find("class=\"cancel\"").map(|i| html[..i].rfind("<form").unwrap_or(0)).expect("a cancel form");
+    let form = &html[start..start + html[start..].find("</form>").expect("form end")];
+    let attr = |tag: &str, name: &str| {
+        tag.split(&format!("{name}=\"")).nth(1).and_then(|r| r.split('"').next()).map(signet_testkit::problem::unescape)
+    };
+    let action = attr(form, "action").expect("action");
+    let fields = form
+        .split("<input")
+        .skip(1)
+        .filter_map(|input| Some((attr(input, "name")?, attr(input, "value").unwrap_or_default())))
+        .collect();
+    (action, fields)
 }
 
 /// A local origin serving one document, standing in for the integrator's DocumentURL host.

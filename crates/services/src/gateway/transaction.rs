@@ -295,6 +295,28 @@ pub(super) async fn cancel_row(
     Ok(Delivery { url: row.cancel_url.clone(), post, headline: "Cancelled" })
 }
 
+/// The signer gives up after the page refused their uploaded image (115 or 116): that code goes
+/// to Furl, so the integrator learns why rather than a bare cancellation. Any other code, or a
+/// request that offers no upload (where neither refusal can happen), is a plain cancel (106).
+pub async fn give_up_after_image(
+    svc: &Services,
+    open: &OpenTransaction,
+    code: u16,
+    actor: &Actor,
+) -> Result<Delivery, TransactionClosed> {
+    let code = match code {
+        115 => ErrorCode::SignatureImageType,
+        116 => ErrorCode::SignatureImageSize,
+        _ => return cancel(svc, open, actor).await,
+    };
+    let uploads = matches!(&open.payload.document, Document::Pdf { options, .. } if options.esignature.upload);
+    if !uploads {
+        return cancel(svc, open, actor).await;
+    }
+    let failure = GatewayFailure::new(code, "");
+    Ok(fail(svc, &open.row, &failure, actor, serde_json::json!({"signatureTypes": "4"})).await)
+}
+
 /// The signer's signature pad (the request's only eSignature option) is not connected: 117
 /// to Furl. Refused when the request offers other ways to sign.
 pub async fn pad_missing(svc: &Services, open: &OpenTransaction, actor: &Actor) -> Result<Delivery, TransactionClosed> {

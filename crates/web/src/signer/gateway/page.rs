@@ -22,7 +22,7 @@ use signet_services::gateway::seal::Mark;
 use signet_services::gateway::transaction::{self, Delivery, OpenTransaction, TransactionClosed, TransactionEnd};
 
 use super::views::{HashLink, SignPage, error_page, esp_page, result_page, sign_page};
-use crate::form::{Methods, UploadRule, mark_from, read_submission};
+use crate::form::{Methods, Refusal, UploadRule, mark_from, read_submission};
 use crate::signer::workflow::page_lang;
 use crate::text::{Text, key};
 
@@ -129,6 +129,16 @@ fn methods(payload: &Payload) -> Methods {
 }
 
 async fn render(state: &Services, link: &GatewayLink, error: Option<String>) -> Response {
+    render_refused(state, link, error, None).await
+}
+
+/// The signing page, after a refusal of the uploaded image when `refused_image` is its code.
+async fn render_refused(
+    state: &Services,
+    link: &GatewayLink,
+    error: Option<String>,
+    refused_image: Option<u16>,
+) -> Response {
     let open = &link.open;
     let requester = signet_services::gateway::transaction::requester_name(state, open).await;
     let allowed = methods(&open.payload);
@@ -185,6 +195,7 @@ async fn render(state: &Services, link: &GatewayLink, error: Option<String>) -> 
         esign,
         token,
         token_give_up: token,
+        refused_image,
         allow_pad,
         pad_only,
         data_text,
@@ -229,18 +240,32 @@ async fn ended(state: &Services, closed: Closed) -> Response {
     closed.into_response()
 }
 
-/// The signer's mark and the record of how it was given, from the submitted form; the text
-/// of what the signer must correct otherwise (115/116 included).
+/// What the signer must correct: the words, and the gateway's code when it is a refusal of the
+/// uploaded image (115/116).
+struct Correction {
+    said: String,
+    image_code: Option<u16>,
+}
+
+/// The signer's mark and the record of how it was given, from the submitted form; what the
+/// signer must correct otherwise (115/116 included).
 async fn signing_input(
     state: &Services,
     request: Request,
     headers: &HeaderMap,
     allowed: Methods,
     text: Text,
-) -> Result<(Mark, serde_json::Value), String> {
-    let submission = read_submission(request, state).await.map_err(|_| text.s("signer.form_unreadable").to_string())?;
+) -> Result<(Mark, serde_json::Value), Correction> {
+    let unreadable = || Correction { said: text.s("signer.form_unreadable").to_string(), image_code: None };
+    let submission = read_submission(request, state).await.map_err(|_| unreadable())?;
     // The gateway's uploads keep the spec's size rule (116).
-    let mark = mark_from(&submission, allowed, UploadRule::Spec).map_err(|refusal| refusal.words(text))?;
+    let mark = mark_from(&submission, allowed, UploadRule::Spec).map_err(|refusal| Correction {
+        said: refusal.words(text),
+        image_code: match &refusal {
+            Refusal::Gateway(failure) => Some(failure.code.code()),
+            Refusal::Said(_) => None,
+        },
+    })?;
     let method = submission.fields.get("mode").cloned().unwrap_or_default();
     let user_agent =
         headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(300).collect::<String>();
@@ -262,7 +287,9 @@ pub async fn sign(
     };
     let (mark, detail) = match signing_input(&state, request, &headers, methods(&link.open.payload), link.text).await {
         Ok(input) => input,
-        Err(message) => return render(&state, &link, Some(message)).await,
+        Err(correction) => {
+            return render_refused(&state, &link, Some(correction.said), correction.image_code).await;
+        }
     };
     match transaction::sign(&state, &link.open, &link.secret, mark, &link.actor(ip), detail).await {
         Ok(delivery) => delivered(link.text, delivery),
@@ -270,9 +297,22 @@ pub async fn sign(
     }
 }
 
-/// `POST /sign/g/{transaction}/{secret}/cancel`: error 106 to Curl.
-pub async fn cancel(State(state): State<Services>, ClientIp(ip): ClientIp, link: GatewayLink) -> Response {
-    match transaction::cancel(&state, &link.open, &link.actor(ip)).await {
+/// `POST /sign/g/{transaction}/{secret}/cancel`: error 106 to Curl; right after a refusal of
+/// the uploaded image (form field `refused`: 115 or 116), that code to Furl instead.
+pub async fn cancel(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    link: GatewayLink,
+    body: axum::body::Bytes,
+) -> Response {
+    let form: std::collections::HashMap<String, String> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    let refused = form.get("refused").and_then(|code| code.trim().parse::<u16>().ok());
+    let actor = link.actor(ip);
+    let outcome = match refused {
+        Some(code) => transaction::give_up_after_image(&state, &link.open, code, &actor).await,
+        None => transaction::cancel(&state, &link.open, &actor).await,
+    };
+    match outcome {
         Ok(delivery) => delivered(link.text, delivery),
         Err(why) => closed_page(link.text, why),
     }

@@ -46,6 +46,8 @@ pub struct SignPage {
     pub token: bool,
     /// The token form may give up with the utility's error (110-113 to Furl).
     pub token_give_up: bool,
+    /// The code of the uploaded image just refused (115 or 116): giving up now delivers it.
+    pub refused_image: Option<u16>,
     /// The signature pad is offered (its strokes come onto the drawing canvas), and whether it
     /// is the only eSignature option (then a missing pad is 117).
     pub allow_pad: bool,
