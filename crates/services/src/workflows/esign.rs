@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use signet_domain::audit::Actor;
 use signet_domain::fields::FieldValue;
 use signet_domain::gateway::EsignState;
+use signet_domain::placement::{FieldInputs, Placement};
 use signet_domain::workflow::{DocumentState, SignatureMode, WorkflowState};
 use signet_domain::{DocumentId, Error, ErrorCode};
 use signet_esign::asp::{Outcome, Signed};
@@ -19,7 +20,7 @@ use signet_store::{
     AfterSignature, DocumentRow, EsignSubject, EsignTransactionRow, SignatoryRow, SignedVersion, WorkflowRow,
 };
 
-use super::placement::{self, FieldInputs, Placement};
+use super::placement;
 use super::sealing::version_key;
 use super::session::SignerSession;
 use crate::Services;
