@@ -15,6 +15,7 @@ pub mod invoice;
 pub mod job;
 pub mod paging;
 pub mod phone;
+pub mod placement;
 pub mod sales;
 pub mod stamp;
 pub mod summary;

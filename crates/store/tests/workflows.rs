@@ -8,6 +8,7 @@ mod support;
 use serde_json::json;
 use signet_domain::audit::{Actor, AuditEntry, GENESIS_HASH, WorkflowEventKind, verify_chain};
 use signet_domain::now_millis;
+use signet_domain::placement::{PageRef, PlacedBox, Placement};
 use signet_domain::workflow::{DocumentState, PlannedSignatory, SignatoryState, WorkflowState};
 use signet_domain::workflow_settings::{AsSent, WorkflowSettings};
 use signet_domain::{ErrorCode, TenantId, WorkflowId};
@@ -28,6 +29,7 @@ on_both_backends!(
     the_dashboard_counts_finds_by_signer_and_names_whom_each_waits_for,
     settings_are_written_and_read_back_typed,
     settings_written_in_the_untyped_form_still_read,
+    placements_are_read_typed_and_handed_on_with_the_place,
 );
 
 fn initiator() -> Actor {
@@ -82,7 +84,7 @@ async fn start_with(
                 mobile: None,
                 otp_sms: false,
             },
-            placement: json!({}),
+            placement: Placement::default(),
         })
         .collect();
     let new = NewWorkflow {
@@ -276,7 +278,7 @@ fn clone_new(created: &CreatedWorkflow, t: TenantId) -> NewWorkflow<'static> {
         expires_at: None,
         linked_ids: Vec::new(),
         document_ids: Vec::new(),
-        signatories: vec![NewSignatory { planned, placement: json!({}) }],
+        signatories: vec![NewSignatory { planned, placement: Placement::default() }],
         link_expires_at: now_millis() + 60_000,
         attachments: Vec::new(),
         stamps: None,
@@ -500,18 +502,55 @@ async fn settings_written_in_the_untyped_form_still_read(backend: Backend) {
     assert_eq!(store.workflow_of_bulk_item(t, "BJ-9", 2).await.expect("find"), Some(created.workflow.id));
 }
 
+/// A signatory's placement is read typed, handed on as it is to whom the place is delegated,
+/// and a stored text that does not read is the default slot (as it always was).
+async fn placements_are_read_typed_and_handed_on_with_the_place(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let t = tenant(&store, "placements").await;
+    let doc = upload(&store, t, "a.pdf").await;
+    let created = start(&store, t, &[&doc], &[("a@x.test", 1), ("b@x.test", 2)]).await;
+    assert_eq!(created.signatories[0].placement, Placement::default());
+    let placement = Placement {
+        boxes: vec![PlacedBox {
+            document: Some(0),
+            page: PageRef::Word("last".into()),
+            left: 10.0,
+            top: 20.0,
+            width: 100.0,
+            height: 40.0,
+        }],
+        anchor: Some("Signed by".into()),
+        slot: 1,
+        ..Placement::default()
+    };
+    let text = serde_json::to_string(&placement).expect("json");
+    let [a, b] = [created.signatories[0].id.get(), created.signatories[1].id.get()];
+    write_text(&db.url, backend, "UPDATE signatories SET placement = $1 WHERE id = $2", a, &text).await;
+    write_text(&db.url, backend, "UPDATE signatories SET placement = $1 WHERE id = $2", b, "not json").await;
+    let read = store.signatories(&created.workflow).await.expect("signatories");
+    assert_eq!((&read[0].placement, &read[1].placement), (&placement, &Placement::default()));
+    let expires = now_millis() + 3_600_000;
+    let c = store.delegate(&read[0], "c@x.test", "C", "", expires, &signer(&read[0]), None).await.expect("delegate");
+    assert_eq!(c.placement, placement, "the new signatory's boxes are the old one's");
+}
+
 /// Overwrites the stored settings text as an older release would have written it.
 async fn write_settings_text(url: &str, backend: Backend, id: WorkflowId, text: &str) {
-    let sql = "UPDATE workflows SET settings = $1 WHERE id = $2";
+    write_text(url, backend, "UPDATE workflows SET settings = $1 WHERE id = $2", id.get(), text).await;
+}
+
+/// Runs `sql` (an update of one row's text column) with `text` and the row's `id`.
+async fn write_text(url: &str, backend: Backend, sql: &'static str, id: i64, text: &str) {
     match backend {
         Backend::Sqlite => {
             let pool = sqlx::SqlitePool::connect(url).await.expect("sqlite");
-            sqlx::query(sql).bind(text).bind(id.get()).execute(&pool).await.expect("update");
+            sqlx::query(sql).bind(text).bind(id).execute(&pool).await.expect("update");
             pool.close().await;
         }
         Backend::Postgres => {
             let pool = sqlx::PgPool::connect(url).await.expect("postgres");
-            sqlx::query(sql).bind(text).bind(id.get()).execute(&pool).await.expect("update");
+            sqlx::query(sql).bind(text).bind(id).execute(&pool).await.expect("update");
             pool.close().await;
         }
     }

@@ -7,9 +7,9 @@
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
 use signet_domain::estamp::{LoanFacts, Purpose, check_loan};
+use signet_domain::placement::{PageRef, PlacedBox, Placement};
 use signet_domain::stamp::{self, EstampSource};
 use signet_services::stamps::provider::ProviderOrder;
-use signet_services::workflows::placement::{PageRef, PlacedBox, Placement};
 use utoipa::ToSchema;
 
 /// The spec's `EstampPayload`: the loan record a stamp provider issues the certificates for.

@@ -16,6 +16,7 @@ use signet_services::records::NewSignatory;
 use utoipa::ToSchema;
 
 use super::workflows::{AttachmentDetails, InitiatedWorkflow, attachment_uploads, signing_url};
+use signet_domain::placement::{PageRef, PlacedBox, Placement, SlotPages};
 use signet_http::AppState;
 use signet_http::auth::Auth;
 use signet_http::error::{ApiResult, ProblemDetails};
@@ -25,7 +26,7 @@ use signet_services::verification::QrPlacement;
 use signet_services::workflows::compose;
 use signet_services::workflows::documents::{check_pdf, decode_base64, document_name};
 use signet_services::workflows::initiate::decode_attachments;
-use signet_services::workflows::placement::{self, PageRef, PlacedBox, Placement, SlotPages};
+use signet_services::workflows::placement;
 use signet_services::workflows::quick_start::{self, Plan, QuickStart, StampOrder, Started};
 
 use super::estamp_payload::{self, DigitalStamp, EstampPayload};
@@ -444,7 +445,7 @@ fn plan_initiate_and_sign(body: &InitiateAndSignWorkflowConfig, limit: usize) ->
     }
     let mut signatories = Vec::with_capacity(planned.len());
     for (planned, placement) in planned.into_iter().zip(placements) {
-        signatories.push(NewSignatory { planned, placement: serde_json::to_value(placement)? });
+        signatories.push(NewSignatory { planned, placement });
     }
     if let Some(i) = views.iter().skip(1).position(|v| v.signature_image.as_deref().is_some_and(|s| !s.is_empty())) {
         return Err(Error::field(
@@ -701,12 +702,7 @@ fn optimized_signatories(body: &OptimizedSignRequest, slot_pages: &[SlotPages]) 
         .enumerate()
         .map(|(slot, planned)| NewSignatory {
             planned,
-            placement: serde_json::to_value(Placement {
-                slot,
-                slot_pages: slot_pages.to_vec(),
-                ..Placement::default()
-            })
-            .unwrap_or_default(),
+            placement: Placement { slot, slot_pages: slot_pages.to_vec(), ..Placement::default() },
         })
         .collect())
 }

@@ -681,10 +681,10 @@ async fn a_bulk_send_from_a_template_gives_each_row_its_signers_and_values(backe
         let names: Vec<&str> = signatories.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, vec![borrower, officer], "{reference}");
         assert_eq!(signatories[0].email, borrower_email);
-        let placement: Value = serde_json::from_str(&signatories[0].placement).expect("placement");
+        let placement: Value = serde_json::to_value(&signatories[0].placement).expect("placement");
         let field = &placement["fields"][0];
         assert_eq!((field["label"].as_str(), field["value"].as_str()), (Some("Loan number"), Some(loan_number)));
-        let officer_placement: Value = serde_json::from_str(&signatories[1].placement).expect("placement");
+        let officer_placement: Value = serde_json::to_value(&signatories[1].placement).expect("placement");
         assert!(officer_placement["fields"].is_null(), "the officer has no text field: {officer_placement}");
         let details = json_of(app.get(&format!("/api/v1/workflows/{workflow_id}"), &client).await, 200).await;
         assert!(details.to_string().contains("loan.pdf"), "the template's document: {details}");

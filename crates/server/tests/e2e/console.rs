@@ -184,7 +184,7 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     let boxes: Vec<Value> = details
         .signatories
         .iter()
-        .map(|s| serde_json::from_str::<Value>(&s.placement).expect("placement")["boxes"][0].clone())
+        .map(|s| serde_json::to_value(&s.placement).expect("placement")["boxes"][0].clone())
         .collect();
     // The first resized by its handle (40 px of 680 across: 36 points wider), the second from
     // the keyboard (4 points wider, 2 taller), the third as dropped.
@@ -198,7 +198,7 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     let fields: Vec<Value> = details
         .signatories
         .iter()
-        .map(|s| serde_json::from_str::<Value>(&s.placement).expect("placement")["fields"].clone())
+        .map(|s| serde_json::to_value(&s.placement).expect("placement")["fields"].clone())
         .collect();
     assert_eq!(fields[0][0]["kind"], "date", "{fields:?}");
     assert_eq!(fields[1][0]["kind"], "checkbox", "{fields:?}");
@@ -783,7 +783,7 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
     let details = signet_services::workflows::queries::details(&app.state.services, &administrator(&tenant), id.into())
         .await
         .expect("workflow");
-    let placement: Value = serde_json::from_str(&details.signatories[0].placement).expect("placement");
+    let placement: Value = serde_json::to_value(&details.signatories[0].placement).expect("placement");
     assert_eq!(placement["boxes"][0]["top"], 500.0, "{placement}");
 
     // The gateway: an Authtoken made (its value shown once) and revoked; what it accepts saved,
@@ -2458,7 +2458,7 @@ async fn senders_review_what_they_send_and_nothing_is_made_before_they_confirm(b
     let stored = signet_services::workflows::queries::details(&app.state.services, &administrator(&tenant), id.into())
         .await
         .expect("workflow");
-    let placement: Value = serde_json::from_str(&stored.signatories[1].placement).expect("placement");
+    let placement: Value = serde_json::to_value(&stored.signatories[1].placement).expect("placement");
     assert_eq!(
         (placement["boxes"][0]["left"].as_f64(), placement["fields"][0]["kind"].as_str()),
         (Some(320.0), Some("date")),

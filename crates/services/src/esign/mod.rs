@@ -10,7 +10,7 @@ use std::sync::Arc;
 use base64::Engine as _;
 use bytes::Bytes;
 use signet_blob::BlobKey;
-use signet_domain::now_millis;
+use signet_domain::{BoxError, now_millis};
 use signet_esign::asp::{EspTrust, Expected, Outcome, check_response};
 use signet_esign::{AuthMode, EsignRequest, EsignResponse, InputHash, sign_document};
 use signet_sigcrypto::pki;
@@ -181,17 +181,32 @@ pub enum EsignRefused {
     Esp(String),
     /// Something the signer filled in must be corrected first; the text says what.
     Input(String),
-    Internal(String),
+    /// Something on our side failed: the cause, with its chain, is for the log only.
+    Internal(BoxError),
 }
 
 impl From<signet_domain::Error> for EsignRefused {
     fn from(error: signet_domain::Error) -> Self {
-        EsignRefused::Internal(error.to_string())
+        EsignRefused::Internal(error.into())
     }
 }
 
-fn internal(error: impl std::fmt::Display) -> EsignRefused {
-    EsignRefused::Internal(error.to_string())
+/// An internal failure with its cause: any error type, or a message.
+pub(crate) fn internal(cause: impl Into<BoxError>) -> EsignRefused {
+    EsignRefused::Internal(cause.into())
+}
+
+/// Why the server flow's first step failed on the way to or from the ESP (internal: the
+/// signer is told that eSign failed, the log gets this with its cause).
+#[derive(Debug, thiserror::Error)]
+enum EspExchangeError {
+    #[error("the ESP could not be reached: {0}")]
+    Unreachable(#[source] signet_sigcrypto::Error),
+    /// The answer's signature does not verify, or the answer does not parse.
+    #[error("the ESP's answer: {0}")]
+    Answer(#[source] signet_esign::EsignError),
+    #[error("the ESP answered for another transaction")]
+    OtherTransaction,
 }
 
 pub(crate) fn setup(svc: &Services) -> Result<&EsignSetup, EsignRefused> {
@@ -282,13 +297,12 @@ async fn post_to_esp(
         .heavy
         .run(share, move || signet_sigcrypto::post(&url, "application/xml", &signed, &http))
         .await?
-        .map_err(|e| EsignRefused::Internal(format!("the ESP could not be reached: {e}")))?;
+        .map_err(|e| internal(EspExchangeError::Unreachable(e)))?;
     signet_esign::verify_document(&answer, &setup.trust.esp_certificate, signet_esign::asp::codes::FORGED)
-        .map_err(|e| EsignRefused::Internal(format!("the ESP's answer: {e}")))?;
-    let response =
-        EsignResponse::parse(&answer).map_err(|e| EsignRefused::Internal(format!("the ESP's answer: {e}")))?;
+        .map_err(|e| internal(EspExchangeError::Answer(e)))?;
+    let response = EsignResponse::parse(&answer).map_err(|e| internal(EspExchangeError::Answer(e)))?;
     if response.txn != txn.txn() {
-        return Err(EsignRefused::Internal("the ESP answered for another transaction".into()));
+        return Err(internal(EspExchangeError::OtherTransaction));
     }
     match response.status {
         signet_esign::ResponseStatus::Pending if !response.res_code.is_empty() => Ok(response.res_code),
@@ -386,18 +400,29 @@ pub(crate) async fn take(
     }
 }
 
+/// Why what an answer completes could not be opened (internal: Signet kept it itself).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum PendingError {
+    /// Its blob key is not one, or the blob cannot be read.
+    #[error(transparent)]
+    Blob(#[from] signet_blob::Error),
+    /// It does not open under the `txn`'s secret, or what opens does not read.
+    #[error("the pending eSign document cannot be opened")]
+    Unreadable,
+}
+
 /// What the answer completes, opened with the `txn`'s secret.
 pub(crate) async fn open_pending<T: serde::de::DeserializeOwned>(
     svc: &Services,
     esign: &EsignTransactionRow,
     txn: &TxnId,
-) -> Result<T, String> {
-    let key = BlobKey::parse(&esign.pending_blob).map_err(|e| e.to_string())?;
-    let sealed = svc.blob.get(&key).await.map_err(|e| e.to_string())?;
+) -> Result<T, PendingError> {
+    let key = BlobKey::parse(&esign.pending_blob)?;
+    let sealed = svc.blob.get(&key).await?;
     Vault::for_link(&txn.secret, &txn.id)
         .and_then(|vault| vault.open(&sealed))
         .and_then(|json| serde_json::from_slice(&json).ok())
-        .ok_or_else(|| "the pending eSign document cannot be opened".to_string())
+        .ok_or(PendingError::Unreadable)
 }
 
 pub(crate) async fn forget_pending(svc: &Services, esign: &EsignTransactionRow) {

@@ -12,7 +12,7 @@ use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 use signet_domain::audit::Actor;
 use signet_domain::gateway::{EsignState, TransactionState};
-use signet_domain::now_millis;
+use signet_domain::{BoxError, now_millis};
 use signet_esign::asp::{Outcome, Signed};
 use signet_gateway::{
     Document, ErrorCode, GatewayFailure, HashSignature, Profile, SessionKey, SignatureType, seal_hash_result,
@@ -25,7 +25,9 @@ use signet_store::{EsignSubject, EsignTransactionRow, TransactionRow};
 use super::seal::{esign_completion_options, esign_pdf_options};
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 use crate::Services;
-use crate::esign::{EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, open_pending, send, take};
+use crate::esign::{
+    EsignRefused, EspRedirect, Outgoing, PendingError, TxnId, forget_pending, internal, open_pending, send, take,
+};
 use crate::platform::heavy::Share;
 
 /// What the answer completes, sealed under the `txn`'s secret.
@@ -69,7 +71,7 @@ pub async fn start(svc: &Services, open: &OpenTransaction) -> Result<EspRedirect
     if !offered(svc, open) {
         return Err(EsignRefused::Unavailable);
     }
-    let session_key = open.session_key().ok_or_else(|| EsignRefused::Internal("session key".into()))?;
+    let session_key = open.session_key().ok_or_else(|| internal("session key"))?;
     let (document, digests, doc_info) = prepare(svc, open).await?;
     let pending = Pending { session_key: session_key.as_bytes().to_vec(), document };
     let row = &open.row;
@@ -97,9 +99,9 @@ async fn prepare(
             let policy = transaction::seal_policy(svc, open.row.tenant_id).await;
             let prepared = svc
                 .heavy
-                .run(Share::Tenant(open.row.tenant_id), move || {
-                    let opts = esign_pdf_options(&bytes, &options, &policy).map_err(|e| e.to_string())?;
-                    signet_signing::prepare_remote_pdf(&bytes, &opts).map_err(|e| e.to_string())
+                .run(Share::Tenant(open.row.tenant_id), move || -> Result<_, BoxError> {
+                    let opts = esign_pdf_options(&bytes, &options, &policy)?;
+                    Ok(signet_signing::prepare_remote_pdf(&bytes, &opts)?)
                 })
                 .await?
                 .map_err(EsignRefused::Internal)?;
@@ -110,10 +112,7 @@ async fn prepare(
         Document::Hash(details) => {
             let mut digests = Vec::with_capacity(details.len());
             for detail in details {
-                digests.push(
-                    signet_signing::parse_sha256(&detail.hash_hex)
-                        .map_err(|e| EsignRefused::Internal(e.to_string()))?,
-                );
+                digests.push(signet_signing::parse_sha256(&detail.hash_hex).map_err(internal)?);
             }
             let items = details.iter().map(|d| (d.name.clone(), d.hash_hex.clone())).collect();
             let info = details.iter().map(|d| d.name.clone()).collect();
@@ -123,11 +122,9 @@ async fn prepare(
             let xml = bytes.clone();
             let prepared = svc
                 .heavy
-                .run(Share::Tenant(open.row.tenant_id), move || {
-                    signet_sigcrypto::xmldsig::prepare_enveloped_rsa(&xml).map_err(|e| e.to_string())
-                })
+                .run(Share::Tenant(open.row.tenant_id), move || signet_sigcrypto::xmldsig::prepare_enveloped_rsa(&xml))
                 .await?
-                .map_err(EsignRefused::Internal)?;
+                .map_err(internal)?;
             let digest = prepared.signed_info_sha256;
             let info = format!("{}.xml", open.payload.reference_number);
             Ok((PendingDocument::Xml { xml: bytes.clone(), prepared }, vec![digest], vec![info]))
@@ -202,6 +199,31 @@ async fn open_gateway_transaction(svc: &Services, esign: &EsignTransactionRow) -
     Ok(row)
 }
 
+/// Why the ESP's signatures could not be made into the `Returnvalue`. The integrator is told
+/// only that the document could not be signed; the cause, with its chain, is for the log.
+#[derive(Debug, thiserror::Error)]
+enum CompletionError {
+    #[error(transparent)]
+    Pending(#[from] PendingError),
+    #[error("the session key is damaged")]
+    SessionKey,
+    /// The checked answer carries fewer signatures than the request asked for.
+    #[error("no signature")]
+    NoSignature,
+    /// The work pool failed.
+    #[error(transparent)]
+    Platform(#[from] signet_domain::Error),
+    /// The PDF signature could not be completed with the ESP's CMS.
+    #[error(transparent)]
+    Pdf(#[from] signet_signing::Error),
+    /// The XML signature could not be completed with the ESP's raw signature.
+    #[error(transparent)]
+    Xml(#[from] signet_sigcrypto::Error),
+    /// The result could not be encrypted under the session key.
+    #[error(transparent)]
+    Envelope(#[from] signet_gateway::GatewayError),
+}
+
 /// Embeds the ESP's signatures and seals the `Returnvalue` with the transaction's session key.
 async fn complete(
     svc: &Services,
@@ -209,23 +231,20 @@ async fn complete(
     txn: &TxnId,
     row: &TransactionRow,
     signed: &Signed,
-) -> Result<String, String> {
+) -> Result<String, CompletionError> {
     let signatures = &signed.signatures;
     let pending: Pending = open_pending(svc, esign, txn).await?;
-    let session = SessionKey::from_slice(&pending.session_key).ok_or("the session key is damaged")?;
+    let session = SessionKey::from_slice(&pending.session_key).ok_or(CompletionError::SessionKey)?;
     let profile = if row.profile == 2 { Profile::Modern } else { Profile::Legacy };
     match pending.document {
         PendingDocument::Pdf { prepared } => {
-            let cms = signatures.first().cloned().ok_or("no signature")?;
+            let cms = signatures.first().cloned().ok_or(CompletionError::NoSignature)?;
             let opts = esign_completion_options(&transaction::seal_policy(svc, row.tenant_id).await);
             let signed = svc
                 .heavy
-                .run(Share::Tenant(row.tenant_id), move || {
-                    signet_signing::complete_remote_pdf(&prepared, &cms, &opts).map_err(|e| e.to_string())
-                })
-                .await
-                .map_err(|e| e.to_string())??;
-            seal_result(&session, profile, &signed).map_err(|e| e.to_string())
+                .run(Share::Tenant(row.tenant_id), move || signet_signing::complete_remote_pdf(&prepared, &cms, &opts))
+                .await??;
+            Ok(seal_result(&session, profile, &signed)?)
         }
         PendingDocument::Hash { items } => {
             let signatures: Vec<HashSignature> = items
@@ -237,23 +256,22 @@ async fn complete(
                     signature: STANDARD.encode(cms),
                 })
                 .collect();
-            seal_hash_result(&session, profile, &signatures).map_err(|e| e.to_string())
+            Ok(seal_hash_result(&session, profile, &signatures)?)
         }
         PendingDocument::Data => {
-            let cms = signatures.first().ok_or("no signature")?;
-            seal_result(&session, profile, cms).map_err(|e| e.to_string())
+            let cms = signatures.first().ok_or(CompletionError::NoSignature)?;
+            Ok(seal_result(&session, profile, cms)?)
         }
         PendingDocument::Xml { xml, prepared } => {
-            let signature = signatures.first().ok_or("no signature")?;
+            let signature = signatures.first().ok_or(CompletionError::NoSignature)?;
             let signed_xml = signet_sigcrypto::xmldsig::complete_enveloped_rsa(
                 &xml,
                 &prepared,
                 signature,
                 &signed.signer_certificate,
                 &[],
-            )
-            .map_err(|e| e.to_string())?;
-            seal_result(&session, profile, &signed_xml).map_err(|e| e.to_string())
+            )?;
+            Ok(seal_result(&session, profile, &signed_xml)?)
         }
     }
 }

@@ -7,7 +7,7 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
-use signet_domain::{ErrorCode as ApiCode, now_millis};
+use signet_domain::{BoxError, ErrorCode as ApiCode, now_millis};
 use signet_gateway::{
     Document, ErrorCode, GatewayFailure, Payload, PayloadHead, PayloadObject, Profile, RawParams,
     new_transaction_number, open_request,
@@ -116,13 +116,19 @@ fn legacy_switched_off(head: Option<&PayloadHead>) -> GatewayFailure {
 
 enum Refusal {
     Gateway(GatewayFailure),
-    Internal(String),
+    /// Something on our side failed: the integrator gets a generic 107, the log the cause.
+    Internal(BoxError),
 }
 
 impl From<signet_domain::Error> for Refusal {
     fn from(error: signet_domain::Error) -> Self {
-        Refusal::Internal(error.to_string())
+        Refusal::Internal(error.into())
     }
+}
+
+/// An internal failure with its cause: any error type, or a message.
+fn internal(cause: impl Into<BoxError>) -> Refusal {
+    Refusal::Internal(cause.into())
 }
 
 /// The account behind a valid `Authtoken`, with its gateway settings.
@@ -186,23 +192,25 @@ async fn accept(
         svc.heavy
             .run(Share::Tenant(tenant_id), move || check_pdf_pages(&bytes, &options))
             .await?
-            .map_err(|detail| refuse(ErrorCode::InvalidParameters, &detail))?;
+            .map_err(|refusal| refuse(ErrorCode::InvalidParameters, &refusal.to_string()))?;
     }
     if let Document::Hash(details) = &payload.document
         && svc.config.gateway_hash_check
     {
-        check_document_hashes(svc, details).await.map_err(|detail| refuse(ErrorCode::InvalidParameters, &detail))?;
+        check_document_hashes(svc, details)
+            .await
+            .map_err(|refusal| refuse(ErrorCode::InvalidParameters, &refusal.to_string()))?;
     }
 
     let number = new_transaction_number(OffsetDateTime::now_utc());
     let link_secret = secrets::random_token(24);
-    let vault = Vault::for_link(&link_secret, &number).ok_or_else(|| Refusal::Internal("vault key".into()))?;
+    let vault = Vault::for_link(&link_secret, &number).ok_or_else(|| internal("vault key"))?;
     let kept = object.without_authtoken();
-    let sealed_payload = vault.seal(&kept).ok_or_else(|| Refusal::Internal("sealing the payload".into()))?;
-    let sealed_session = vault.seal(opened.session.as_bytes()).ok_or_else(|| Refusal::Internal("sealing".into()))?;
-    let payload_key = BlobKey::new(["tenant", &tenant_id.to_string(), "gateway", &number, "payload.sealed"])
-        .map_err(|e| Refusal::Internal(e.to_string()))?;
-    svc.blob.put(&payload_key, Bytes::from(sealed_payload)).await.map_err(|e| Refusal::Internal(e.to_string()))?;
+    let sealed_payload = vault.seal(&kept).ok_or_else(|| internal("sealing the payload"))?;
+    let sealed_session = vault.seal(opened.session.as_bytes()).ok_or_else(|| internal("sealing"))?;
+    let payload_key =
+        BlobKey::new(["tenant", &tenant_id.to_string(), "gateway", &number, "payload.sealed"]).map_err(internal)?;
+    svc.blob.put(&payload_key, Bytes::from(sealed_payload)).await.map_err(internal)?;
     let summary = serde_json::json!({
         "fileType": file_type,
         "signatureTypes": payload.signature_types.iter().map(|t| t.code()).collect::<Vec<_>>(),
@@ -242,24 +250,48 @@ async fn accept(
     }
 }
 
+/// Why a request's document was refused (107). The text goes back to the integrator as the
+/// failure's detail, so each variant reads exactly as the spec's answer always has; the
+/// reader's or the fetch's own error stays attached as the cause.
+#[derive(Debug, thiserror::Error)]
+enum DocumentRefusal {
+    /// The PDF cannot be read, or a page of it cannot be shown.
+    #[error("File: {0}")]
+    Unreadable(#[from] signet_pdf::Error),
+    #[error("page {page} is beyond the document's {count} pages")]
+    PageBeyond { page: u32, count: u32 },
+    /// A custom box (as the request writes it) that does not lie on its page.
+    #[error("the box {rect} is outside page {page} ({width:.0} x {height:.0} points)")]
+    BoxOutside { rect: String, page: u32, width: f64, height: f64 },
+    #[error("DocumentURL of {name} could not be fetched: {cause}")]
+    Unfetched {
+        name: String,
+        #[source]
+        cause: signet_sigcrypto::Error,
+    },
+    #[error("DocumentHash of {name} does not match the document at its DocumentURL")]
+    HashMismatch { name: String },
+    /// The fetch's blocking task did not finish.
+    #[error(transparent)]
+    Interrupted(#[from] tokio::task::JoinError),
+}
+
 /// Fetches each `DocumentURL` through the guarded client (SSRF rules, size and time caps) and
 /// compares its SHA-256 with `DocumentHash`.
-async fn check_document_hashes(svc: &Services, details: &[signet_gateway::DocumentDetail]) -> Result<(), String> {
+async fn check_document_hashes(
+    svc: &Services,
+    details: &[signet_gateway::DocumentDetail],
+) -> Result<(), DocumentRefusal> {
     let cfg = svc.config.outbound_http();
     for detail in details.iter().cloned() {
         let cfg = cfg.clone();
         let fetched = tokio::task::spawn_blocking(move || {
             let bytes = signet_sigcrypto::fetch(&detail.url, &cfg)
-                .map_err(|e| format!("DocumentURL of {} could not be fetched: {e}", detail.name))?;
+                .map_err(|cause| DocumentRefusal::Unfetched { name: detail.name.clone(), cause })?;
             let actual = hex::encode(signet_gateway::sha256(&bytes));
-            if actual == detail.hash_hex {
-                Ok(())
-            } else {
-                Err(format!("DocumentHash of {} does not match the document at its DocumentURL", detail.name))
-            }
+            if actual == detail.hash_hex { Ok(()) } else { Err(DocumentRefusal::HashMismatch { name: detail.name }) }
         })
-        .await
-        .map_err(|e| e.to_string())?;
+        .await?;
         fetched?;
     }
     Ok(())
@@ -267,12 +299,12 @@ async fn check_document_hashes(svc: &Services, details: &[signet_gateway::Docume
 
 /// Pages named by the request must exist in the document, and custom boxes must lie on the
 /// pages they are drawn on (as the reader sees the page: crop box, rotation applied).
-fn check_pdf_pages(pdf: &[u8], options: &signet_gateway::PdfOptions) -> Result<(), String> {
+fn check_pdf_pages(pdf: &[u8], options: &signet_gateway::PdfOptions) -> Result<(), DocumentRefusal> {
     use signet_gateway::PageSelection as Select;
-    let document = signet_pdf::reader::Document::open(pdf).map_err(|e| format!("File: {e}"))?;
-    document.check_displayable().map_err(|e| format!("File: {e}"))?;
-    document.decode_page_contents().map_err(|e| format!("File: {e}"))?;
-    let pages = document.pages().map_err(|e| format!("File: {e}"))?;
+    let document = signet_pdf::reader::Document::open(pdf)?;
+    document.check_displayable()?;
+    document.decode_page_contents()?;
+    let pages = document.pages()?;
     let count = pages.len() as u32;
     let (selected, boxes): (Vec<u32>, Vec<(u32, signet_gateway::BoxRect)>) = match &options.pages {
         Select::All => ((1..=count).collect(), Vec::new()),
@@ -286,7 +318,7 @@ fn check_pdf_pages(pdf: &[u8], options: &signet_gateway::PdfOptions) -> Result<(
         }
     };
     if let Some(page) = selected.iter().find(|p| **p == 0 || **p > count) {
-        return Err(format!("page {page} is beyond the document's {count} pages"));
+        return Err(DocumentRefusal::PageBeyond { page: *page, count });
     }
     let custom: Vec<(u32, signet_gateway::BoxRect)> = match options.position {
         signet_gateway::SignaturePosition::Customize(rect) if boxes.is_empty() => {
@@ -300,11 +332,31 @@ fn check_pdf_pages(pdf: &[u8], options: &signet_gateway::PdfOptions) -> Result<(
         let (width, height) = ((x1 - x0).abs(), (y1 - y0).abs());
         let (width, height) = if info.rotate % 180 == 0 { (width, height) } else { (height, width) };
         if !rect.fits(width, height) {
-            return Err(format!(
-                "the box {} is outside page {page} ({width:.0} x {height:.0} points)",
-                rect.to_param()
-            ));
+            return Err(DocumentRefusal::BoxOutside { rect: rect.to_param(), page, width, height });
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The refusals' texts are the failure details integrators already parse: word for word.
+    #[test]
+    fn document_refusals_read_as_the_spec_answers_always_have() {
+        assert_eq!(
+            DocumentRefusal::PageBeyond { page: 3, count: 2 }.to_string(),
+            "page 3 is beyond the document's 2 pages"
+        );
+        let outside = DocumentRefusal::BoxOutside { rect: "10,20,300,40".into(), page: 1, width: 595.3, height: 841.9 };
+        assert_eq!(outside.to_string(), "the box 10,20,300,40 is outside page 1 (595 x 842 points)");
+        assert_eq!(
+            DocumentRefusal::HashMismatch { name: "a.pdf".into() }.to_string(),
+            "DocumentHash of a.pdf does not match the document at its DocumentURL"
+        );
+        let unreadable = signet_pdf::reader::Document::open(&b"not a pdf"[..]).err().map(DocumentRefusal::from);
+        let text = unreadable.map(|refusal| refusal.to_string()).unwrap_or_default();
+        assert!(text.starts_with("File: "), "{text}");
+    }
 }

@@ -14,6 +14,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
 use signet_blob::BlobKey;
+use signet_domain::BoxError;
 use signet_domain::audit::Actor;
 use signet_gateway::{
     Document, ErrorCode, GatewayFailure, HashSignature, Profile, SignatureType, seal_hash_result, seal_result,
@@ -22,7 +23,7 @@ use signet_sigcrypto::cms::{self, CmsOptions, SignedAttrs};
 use signet_sigcrypto::{pki, xmldsig};
 use signet_signing::{PreparedPdf, SignatureOrCms};
 
-use super::seal::{Mark, token_pdf_options};
+use super::seal::{Mark, SealError, token_pdf_options};
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 use crate::platform::heavy::Share;
 use crate::{Services, platform::secrets};
@@ -35,7 +36,13 @@ pub enum TokenRefused {
     /// The certificate or signature cannot be used; the signer can choose again.
     Invalid(String),
     Closed(TransactionClosed),
-    Internal(String),
+    /// Something on our side failed: the cause, with its chain, is for the log only.
+    Internal(BoxError),
+}
+
+/// An internal failure with its cause: any error type, or a message.
+fn internal(cause: impl Into<BoxError>) -> TokenRefused {
+    TokenRefused::Internal(cause.into())
 }
 
 /// What the page has the token sign.
@@ -89,7 +96,7 @@ fn prepared_key(open: &OpenTransaction, id: &str) -> Result<BlobKey, TokenRefuse
         &row.transaction_number,
         &format!("token-{id}.sealed"),
     ])
-    .map_err(|e| TokenRefused::Internal(e.to_string()))
+    .map_err(internal)
 }
 
 /// Prepares the document for the token's certificate.
@@ -112,16 +119,50 @@ pub async fn prepare(
         .heavy
         .run(Share::Tenant(open.row.tenant_id), move || pending_for(document, certificate, chain, &policy))
         .await
-        .map_err(|e| TokenRefused::Internal(e.to_string()))?
-        .map_err(TokenRefused::Invalid)?;
+        .map_err(internal)?
+        .map_err(|refusal| TokenRefused::Invalid(refusal.to_string()))?;
     let id = secrets::random_token(12);
-    let json = serde_json::to_vec(&pending).map_err(|e| TokenRefused::Internal(e.to_string()))?;
-    let sealed = open.seal(&json).ok_or_else(|| TokenRefused::Internal("sealing".into()))?;
-    svc.blob
-        .put(&prepared_key(open, &id)?, Bytes::from(sealed))
-        .await
-        .map_err(|e| TokenRefused::Internal(e.to_string()))?;
+    let json = serde_json::to_vec(&pending).map_err(internal)?;
+    let sealed = open.seal(&json).ok_or_else(|| internal("sealing"))?;
+    svc.blob.put(&prepared_key(open, &id)?, Bytes::from(sealed)).await.map_err(internal)?;
     Ok(Prepared { id, hashes_to_sign: pending.hashes() })
+}
+
+/// Why the document cannot be prepared for the token's certificate. The text is shown to the
+/// signer (who can choose another certificate), so each reads as the library's own error; that
+/// error stays attached.
+#[derive(Debug, thiserror::Error)]
+enum PrepareError {
+    /// The signature's appearance or options cannot be made from the request.
+    #[error(transparent)]
+    Seal(#[from] SealError),
+    /// The PDF cannot be prepared, or a request's hash is not SHA-256 hex.
+    #[error(transparent)]
+    Signing(#[from] signet_signing::Error),
+    /// The CMS attributes or the XML signature cannot be prepared.
+    #[error(transparent)]
+    Crypto(#[from] signet_sigcrypto::Error),
+    #[error("XML is signed with RSA keys; choose a certificate with an RSA key.")]
+    NotRsa,
+}
+
+/// Why the token's signatures cannot be embedded: the signer is told the signature was not
+/// accepted, and why, in the library's words (kept as the cause).
+#[derive(Debug, thiserror::Error)]
+enum EmbedError {
+    #[error("a signature is missing")]
+    Missing,
+    /// The PDF signature cannot be completed with the token's signature.
+    #[error(transparent)]
+    Signing(#[from] signet_signing::Error),
+    /// The CMS or the XML signature cannot be assembled, or the signature does not verify.
+    #[error(transparent)]
+    Crypto(#[from] signet_sigcrypto::Error),
+    #[error("bad digest")]
+    Digest,
+    /// The result could not be encrypted under the session key.
+    #[error(transparent)]
+    Envelope(#[from] signet_gateway::GatewayError),
 }
 
 /// The document prepared for the certificate (heavy work: on the pool).
@@ -130,37 +171,34 @@ fn pending_for(
     certificate: Vec<u8>,
     chain: Vec<Vec<u8>>,
     policy: &super::seal::SealPolicy,
-) -> Result<Pending, String> {
+) -> Result<Pending, PrepareError> {
     let cades = CmsOptions::cades();
     match document {
         Document::Pdf { bytes, options } => {
             let holder = pki::cert_common_name(&certificate).unwrap_or_else(|| options.name.clone());
             let mark = Mark::Typed { name: holder, style: signet_signing::NameStyle::Plain };
-            let opts = token_pdf_options(&bytes, &options, policy, mark).map_err(|e| e.to_string())?;
-            signet_signing::prepare_pdf(&bytes, &certificate, &chain, &opts)
-                .map(Pending::Pdf)
-                .map_err(|e| e.to_string())
+            let opts = token_pdf_options(&bytes, &options, policy, mark)?;
+            Ok(Pending::Pdf(signet_signing::prepare_pdf(&bytes, &certificate, &chain, &opts)?))
         }
-        Document::Data(bytes) => cms::prepare_signed_attrs(&pki::sha256(&bytes), &certificate, &chain, &cades)
-            .map(Pending::Data)
-            .map_err(|e| e.to_string()),
+        Document::Data(bytes) => {
+            Ok(Pending::Data(cms::prepare_signed_attrs(&pki::sha256(&bytes), &certificate, &chain, &cades)?))
+        }
         Document::Hash(details) => details
             .into_iter()
             .map(|d| {
-                let digest = signet_signing::parse_sha256(&d.hash_hex).map_err(|e| e.to_string())?;
-                let attrs =
-                    cms::prepare_signed_attrs(&digest, &certificate, &chain, &cades).map_err(|e| e.to_string())?;
+                let digest = signet_signing::parse_sha256(&d.hash_hex)?;
+                let attrs = cms::prepare_signed_attrs(&digest, &certificate, &chain, &cades)?;
                 Ok((d.name, d.hash_hex, attrs))
             })
-            .collect::<Result<Vec<_>, String>>()
+            .collect::<Result<Vec<_>, PrepareError>>()
             .map(Pending::Hash),
         Document::Xml(xml) => {
             if signet_sigcrypto::signer::SigAlg::for_certificate(&certificate).ok()
                 != Some(signet_sigcrypto::signer::SigAlg::RsaPkcs1Sha256)
             {
-                return Err("XML is signed with RSA keys; choose a certificate with an RSA key.".into());
+                return Err(PrepareError::NotRsa);
             }
-            let prepared = xmldsig::prepare_enveloped_rsa(&xml).map_err(|e| e.to_string())?;
+            let prepared = xmldsig::prepare_enveloped_rsa(&xml)?;
             Ok(Pending::Xml { xml, prepared, certificate, chain })
         }
     }
@@ -182,18 +220,18 @@ pub async fn complete(
     let pending: Pending = open
         .unseal(&sealed)
         .and_then(|json| serde_json::from_slice(&json).ok())
-        .ok_or_else(|| TokenRefused::Internal("the prepared document cannot be opened".into()))?;
+        .ok_or_else(|| internal("the prepared document cannot be opened"))?;
     if signatures.len() != pending.hashes().len() {
         return Err(TokenRefused::Invalid("The token did not sign every document; please sign again.".into()));
     }
-    let session = open.session_key().ok_or_else(|| TokenRefused::Internal("session key".into()))?;
+    let session = open.session_key().ok_or_else(|| internal("session key"))?;
     let profile = if open.row.profile == 2 { Profile::Modern } else { Profile::Legacy };
     let policy = transaction::seal_policy(svc, open.row.tenant_id).await;
     let returnvalue = svc
         .heavy
         .run(Share::Tenant(open.row.tenant_id), move || embed(pending, signatures, &policy, &session, profile))
         .await
-        .map_err(|e| TokenRefused::Internal(e.to_string()))?
+        .map_err(internal)?
         .map_err(|cause| TokenRefused::Invalid(format!("The token's signature was not accepted: {cause}")))?;
     let _ = svc.blob.delete(&key).await;
     let detail = serde_json::json!({"signatureTypes": "2"});
@@ -211,8 +249,8 @@ fn embed(
     policy: &super::seal::SealPolicy,
     session: &signet_gateway::SessionKey,
     profile: Profile,
-) -> Result<String, String> {
-    let signature_of = |i: usize| signatures.get(i).cloned().ok_or_else(|| "a signature is missing".to_string());
+) -> Result<String, EmbedError> {
+    let signature_of = |i: usize| signatures.get(i).cloned().ok_or(EmbedError::Missing);
     let bytes = match pending {
         Pending::Pdf(prepared) => {
             let opts = signet_signing::PdfSignOptions {
@@ -225,8 +263,7 @@ fn embed(
                 http: policy.http.clone(),
                 ..signet_signing::PdfSignOptions::default()
             };
-            signet_signing::complete_pdf_with(&prepared, SignatureOrCms::Signature(signature_of(0)?), &opts)
-                .map_err(|e| e.to_string())?
+            signet_signing::complete_pdf_with(&prepared, SignatureOrCms::Signature(signature_of(0)?), &opts)?
         }
         Pending::Data(attrs) => checked_cms(&attrs, &signature_of(0)?)?,
         Pending::Hash(items) => {
@@ -235,21 +272,20 @@ fn embed(
                 let cms = checked_cms(&attrs, &signature_of(i)?)?;
                 out.push(HashSignature { document_name: name, document_hash: hash, signature: STANDARD.encode(cms) });
             }
-            return seal_hash_result(session, profile, &out).map_err(|e| e.to_string());
+            return Ok(seal_hash_result(session, profile, &out)?);
         }
         Pending::Xml { xml, prepared, certificate, chain } => {
-            xmldsig::complete_enveloped_rsa(&xml, &prepared, &signature_of(0)?, &certificate, &chain)
-                .map_err(|e| e.to_string())?
+            xmldsig::complete_enveloped_rsa(&xml, &prepared, &signature_of(0)?, &certificate, &chain)?
         }
     };
-    seal_result(session, profile, &bytes).map_err(|e| e.to_string())
+    Ok(seal_result(session, profile, &bytes)?)
 }
 
 /// A CMS from the token's raw signature, whose signature must verify with the certificate.
-fn checked_cms(attrs: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>, String> {
-    let cms = cms::assemble(attrs, signature).map_err(|e| e.to_string())?;
-    let digest: [u8; 32] = attrs.message_digest.clone().try_into().map_err(|_| "bad digest".to_string())?;
-    cms::check_external_cms(&cms, &digest).map_err(|e| e.to_string())?;
+fn checked_cms(attrs: &SignedAttrs, signature: &[u8]) -> Result<Vec<u8>, EmbedError> {
+    let cms = cms::assemble(attrs, signature)?;
+    let digest: [u8; 32] = attrs.message_digest.clone().try_into().map_err(|_| EmbedError::Digest)?;
+    cms::check_external_cms(&cms, &digest)?;
     Ok(cms)
 }
 

@@ -14,7 +14,7 @@ use signet_gateway::{
 };
 use signet_store::{TransactionOutcome, TransactionRow};
 
-use super::seal::{Mark, SealPolicy, seal_hashes, seal_pdf};
+use super::seal::{Mark, SealError, SealPolicy, seal_hashes, seal_pdf};
 use super::vault::Vault;
 use crate::platform::heavy::Share;
 use crate::{Services, platform::secrets};
@@ -130,11 +130,29 @@ pub(super) async fn seal_policy(svc: &Services, tenant_id: signet_domain::Tenant
     SealPolicy { tsa_url: svc.config.tsa_url.clone(), http, zone }
 }
 
+/// Why the `Returnvalue` could not be made. The integrator is told only that the document
+/// could not be signed; the cause, with its chain, is for the log.
+#[derive(Debug, thiserror::Error)]
+enum ReturnvalueError {
+    #[error("the session key is damaged")]
+    SessionKey,
+    /// The tenant's seal could not be loaded, or the work pool failed.
+    #[error(transparent)]
+    Platform(#[from] signet_domain::Error),
+    #[error(transparent)]
+    Seal(#[from] SealError),
+    /// The result could not be encrypted under the session key.
+    #[error(transparent)]
+    Envelope(#[from] signet_gateway::GatewayError),
+    #[error("this file type is not signed with an electronic signature")]
+    NotSealable,
+}
+
 /// The signed bytes (PDF) or the JSON of hash signatures, sealed as the `Returnvalue`.
-async fn produce_returnvalue(svc: &Services, open: &OpenTransaction, mark: Mark) -> Result<String, String> {
+async fn produce_returnvalue(svc: &Services, open: &OpenTransaction, mark: Mark) -> Result<String, ReturnvalueError> {
     let profile = if open.row.profile == 2 { Profile::Modern } else { Profile::Legacy };
-    let session = open.vault.open_session_key(&open.row.session_key).ok_or("the session key is damaged")?;
-    let signer = svc.seals.for_tenant(&svc.store, open.row.tenant_id).await.map_err(|e| e.to_string())?;
+    let session = open.vault.open_session_key(&open.row.session_key).ok_or(ReturnvalueError::SessionKey)?;
+    let signer = svc.seals.for_tenant(&svc.store, open.row.tenant_id).await?;
     let policy = seal_policy(svc, open.row.tenant_id).await;
     match open.payload.document.clone() {
         Document::Pdf { bytes, options } => {
@@ -143,21 +161,17 @@ async fn produce_returnvalue(svc: &Services, open: &OpenTransaction, mark: Mark)
                 .run(Share::Tenant(open.row.tenant_id), move || {
                     seal_pdf(&bytes, &options, mark, signer.as_ref(), &policy)
                 })
-                .await
-                .map_err(|e| e.to_string())?
-                .map_err(|e| e.to_string())?;
-            seal_result(&session, profile, &signed).map_err(|e| e.to_string())
+                .await??;
+            Ok(seal_result(&session, profile, &signed)?)
         }
         Document::Hash(details) => {
             let signatures = svc
                 .heavy
                 .run(Share::Tenant(open.row.tenant_id), move || seal_hashes(&details, signer.as_ref(), &policy))
-                .await
-                .map_err(|e| e.to_string())?
-                .map_err(|e| e.to_string())?;
-            seal_hash_result(&session, profile, &signatures).map_err(|e| e.to_string())
+                .await??;
+            Ok(seal_hash_result(&session, profile, &signatures)?)
         }
-        _ => Err("this file type is not signed with an electronic signature".into()),
+        _ => Err(ReturnvalueError::NotSealable),
     }
 }
 

@@ -15,7 +15,7 @@ use signet_pdf::forms::{FieldFill, FieldKind, FieldPart, MAX_FILLS, MAX_IMAGE_BY
 
 use crate::Services;
 use crate::workflows::documents::{CheckedPdf, check_pdf, decode_base64, document_name};
-use crate::workflows::placement::SlotPages;
+use signet_domain::placement::SlotPages;
 
 /// Most field values for one document.
 pub const MAX_CONTROLS: usize = MAX_FILLS;

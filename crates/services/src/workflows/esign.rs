@@ -11,19 +11,20 @@ use serde::{Deserialize, Serialize};
 use signet_domain::audit::Actor;
 use signet_domain::fields::FieldValue;
 use signet_domain::gateway::EsignState;
+use signet_domain::placement::{FieldInputs, Placement};
 use signet_domain::workflow::{DocumentState, SignatureMode, WorkflowState};
-use signet_domain::{DocumentId, Error, ErrorCode};
+use signet_domain::{BoxError, DocumentId, Error, ErrorCode};
 use signet_esign::asp::{Outcome, Signed};
 use signet_signing::{PadesLevel, PdfSignOptions, PreparedRemotePdf};
 use signet_store::{
     AfterSignature, DocumentRow, EsignSubject, EsignTransactionRow, SignatoryRow, SignedVersion, WorkflowRow,
 };
 
-use super::placement::{self, FieldInputs, Placement};
+use super::placement;
 use super::sealing::version_key;
 use super::session::SignerSession;
 use crate::Services;
-use crate::esign::{EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, open_pending, send, take};
+use crate::esign::{EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, internal, open_pending, send, take};
 use crate::gateway::seal::Mark;
 use crate::platform::heavy::Share;
 
@@ -64,7 +65,7 @@ pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs
     }
     super::otp::require_verified(svc, session).await.map_err(|error| match error {
         Error::Rejected { detail, .. } => EsignRefused::Input(detail),
-        other => EsignRefused::Internal(other.to_string()),
+        other => internal(other),
     })?;
     let (signatory, workflow) = (&session.signatory, &session.workflow);
     let documents: Vec<DocumentRow> = svc
@@ -83,10 +84,9 @@ pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs
             signet_domain::Error::Validation(fields) => {
                 EsignRefused::Input(fields.into_values().flatten().next().unwrap_or_default())
             }
-            other => EsignRefused::Internal(other.to_string()),
+            other => internal(other),
         })?;
-    let boxes =
-        super::sealing::workflow_boxes(svc, workflow).await.map_err(|e| EsignRefused::Internal(e.to_string()))?;
+    let boxes = super::sealing::workflow_boxes(svc, workflow).await?;
     let mut pending = Pending { documents: Vec::with_capacity(documents.len()) };
     for (index, doc) in documents.iter().enumerate() {
         pending.documents.push(prepare(svc, doc, index, session, &values, &boxes).await?);
@@ -115,8 +115,8 @@ async fn prepare(
     boxes: &[(i64, Placement)],
 ) -> Result<PendingDocument, EsignRefused> {
     let (signatory, workflow) = (&session.signatory, &session.workflow);
-    let current = signet_blob::BlobKey::parse(&doc.current_blob).map_err(|e| EsignRefused::Internal(e.to_string()))?;
-    let pdf = svc.blob.get(&current).await.map_err(|e| EsignRefused::Internal(e.to_string()))?;
+    let current = signet_blob::BlobKey::parse(&doc.current_blob).map_err(internal)?;
+    let pdf = svc.blob.get(&current).await.map_err(internal)?;
     let (placement, values, boxes) = (session.placement.clone(), values.to_vec(), boxes.to_vec());
     let mark = Mark::Typed { name: signatory.name.clone(), style: signet_signing::NameStyle::Plain };
     let zone = crate::people::organisation::zone_of(svc, workflow.tenant_id).await;
@@ -127,12 +127,11 @@ async fn prepare(
     opts.contact_info = Some(signatory.email.clone());
     let prepared = svc
         .heavy
-        .run(Share::Tenant(workflow.tenant_id), move || {
-            let prepared = placement::prepare_fields(&boxes, index, &pdf).map_err(|e| e.to_string())?;
+        .run(Share::Tenant(workflow.tenant_id), move || -> Result<_, BoxError> {
+            let prepared = placement::prepare_fields(&boxes, index, &pdf)?;
             let pdf = prepared.as_deref().unwrap_or(&pdf);
-            let visible = placement::visible(&placement, owner, index, pdf, &mark, &values, zone);
-            opts.visible = Some(visible.map_err(|e| e.to_string())?);
-            signet_signing::prepare_remote_pdf(pdf, &opts).map_err(|e| e.to_string())
+            opts.visible = Some(placement::visible(&placement, owner, index, pdf, &mark, &values, zone)?);
+            Ok(signet_signing::prepare_remote_pdf(pdf, &opts)?)
         })
         .await?
         .map_err(EsignRefused::Internal)?;
@@ -147,7 +146,7 @@ pub(crate) async fn answer(
     outcome: Outcome,
     actor: &Actor,
 ) -> Result<String, EsignRefused> {
-    let id = esign.signatory_id.ok_or_else(|| EsignRefused::Internal("no signatory".into()))?;
+    let id = esign.signatory_id.ok_or_else(|| internal("no signatory"))?;
     let (signatory, workflow) =
         svc.store.signatory(id).await?.ok_or(EsignRefused::Gone("This signature request no longer exists."))?;
     if workflow.state() != WorkflowState::InProgress || !signatory.state().is_turn() {
@@ -177,7 +176,7 @@ pub(crate) async fn answer(
                 Err(error) if error.code() == ErrorCode::Conflict => Err(EsignRefused::Gone(
                     "The documents changed while you were at the eSign service (another signer signed). Please sign again.",
                 )),
-                Err(error) => Err(EsignRefused::Internal(error.to_string())),
+                Err(error) => Err(internal(error)),
             }
         }
     }

@@ -7,10 +7,11 @@
 use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::fields::FieldKind;
+use signet_domain::placement::Placement;
 use signet_signing::BoxSpec;
 use signet_store::DocumentRow;
 
-use super::placement::{self, Placement, PlacementError};
+use super::placement::{self, PlacementError};
 use super::session::SignerSession;
 use crate::Services;
 use crate::platform::heavy::Share;
@@ -128,7 +129,7 @@ mod tests {
     use signet_testkit::pdf::{Page, reportlab_pdf};
 
     use super::*;
-    use crate::workflows::placement::{PageRef, PlacedBox, PlacedField};
+    use signet_domain::placement::{PageRef, PlacedBox, PlacedField};
 
     fn pages(count: usize) -> Vec<u8> {
         reportlab_pdf(&vec![Page::text("Loan agreement"); count])

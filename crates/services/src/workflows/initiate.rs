@@ -6,14 +6,13 @@
 use signet_domain::access::Permission;
 use signet_domain::audit::Actor;
 use signet_domain::authority::signing::{ProfileOwner, SigningBy, may_sign_with};
-use signet_domain::workflow::{PlannedSignatory, SignatoryInput, plan_signatories};
+use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_domain::workflow_settings::WorkflowSettings;
 use signet_domain::{DocumentId, Error, FieldErrors, TemplateId, TenantId, WorkflowId, now_millis};
 use signet_store::{CreatedWorkflow, NewSignatory, NewWorkflow, NewWorkflowAttachment};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use super::placement::Placement;
 use super::templates::{TemplateDefinition, placements};
 use crate::workflows::documents::{decode_base64, document_name};
 use crate::{Caller, Services};
@@ -121,8 +120,8 @@ pub fn decode_attachments(uploads: &[AttachmentUpload]) -> Result<Vec<Attachment
 struct Checked {
     name: String,
     document_ids: Vec<DocumentId>,
-    /// Each planned signatory with their placement, kept typed until the rows are written.
-    signatories: Vec<(PlannedSignatory, Placement)>,
+    /// Each planned signatory with their placement.
+    signatories: Vec<NewSignatory>,
     expires_at: Option<i64>,
     reminder_every_days: Option<i64>,
     attachments: Vec<Attachment>,
@@ -269,7 +268,8 @@ async fn check(svc: &Services, tenant_id: TenantId, request: &InitiateWorkflow) 
     let expires_at = expiry(request, &definition)?;
     let reminder_every_days =
         request.reminder_frequency.or(definition.reminder_frequency.map(i64::from)).filter(|d| *d > 0);
-    let signatories = planned.into_iter().zip(placements).collect();
+    let signatories =
+        planned.into_iter().zip(placements).map(|(planned, placement)| NewSignatory { planned, placement }).collect();
     let name = request.name.as_deref().map(str::trim).filter(|n| !n.is_empty()).unwrap_or("Untitled").to_string();
     Ok(Checked {
         name,
@@ -378,8 +378,8 @@ async fn stamp_first_document(
     .await?;
     checked.document_ids[0] = copy.id;
     let documents = checked.document_ids.len();
-    for (_, placement) in &mut checked.signatories {
-        super::placement::shift_first_document(placement, added, documents);
+    for signatory in &mut checked.signatories {
+        super::placement::shift_first_document(&mut signatory.placement, added, documents);
     }
     Ok(())
 }
@@ -427,21 +427,13 @@ async fn create_checked(
         expires_at: checked.expires_at,
         linked_ids: linked,
         document_ids: checked.document_ids,
-        signatories: new_signatories(checked.signatories)?,
+        signatories: checked.signatories,
         link_expires_at,
         attachments: put_attachment_files(svc, tenant_id, checked.attachments).await?,
         stamps: held.map(crate::stamps::Held::claim),
         signer_lang: request.signer_lang,
     };
     create_workflow(svc, &new, actor).await
-}
-
-/// The signatories as the store writes them, each placement in its stored form.
-fn new_signatories(checked: Vec<(PlannedSignatory, Placement)>) -> Result<Vec<NewSignatory>, Error> {
-    checked
-        .into_iter()
-        .map(|(planned, placement)| Ok(NewSignatory { planned, placement: serde_json::to_value(placement)? }))
-        .collect()
 }
 
 /// Writes the attachments' files before any row exists (rows follow in the workflow's one

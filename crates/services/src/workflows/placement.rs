@@ -8,9 +8,12 @@
 //! own. Widgets of the signature field (the old way) made pdfsig list one signature per box,
 //! and pyHanko's difference analysis accepts after a signature only new signature fields and
 //! the filling of existing fields, so the fields must exist before anyone signs.
+//!
+//! The placement itself ([`Placement`] and its parts) is data of the domain
+//! (`signet_domain::placement`), which the store reads and writes; the rules here need the PDF.
 
-use serde::{Deserialize, Serialize};
 use signet_domain::fields::{self, FieldKind, FieldValue};
+use signet_domain::placement::{FieldInputs, PageRef, PlacedBox, Placement};
 use signet_domain::{Millis, Zone};
 use signet_pdf::MarkField;
 use signet_signing::{BoxSpec, FieldMark, MarkContent, NameStyle, PageSelection, Position, Visible};
@@ -34,106 +37,6 @@ pub enum PlacementError {
 /// A broken rule.
 fn rule(message: impl Into<String>) -> PlacementError {
     PlacementError::Rule(message.into())
-}
-
-/// A page reference as integrators write it: a number, "first", "last" or "all".
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum PageRef {
-    Number(u32),
-    Word(String),
-}
-
-/// One box, `left, top, width, height` in points from the page's top-left corner.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PlacedBox {
-    /// The document (0-based position in the workflow) this box is on; every document when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub document: Option<usize>,
-    pub page: PageRef,
-    pub left: f64,
-    pub top: f64,
-    pub width: f64,
-    pub height: f64,
-}
-
-/// A box the signatory fills in besides their signature (initials, date, text, ...).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PlacedField {
-    pub kind: FieldKind,
-    #[serde(flatten)]
-    pub at: PlacedBox,
-    /// What the signer page calls it; the kind's own name when absent.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
-    /// A text that must be typed, a box that must be ticked.
-    #[serde(default)]
-    pub required: bool,
-    /// The sender's value of a text or date field (a bulk send's row): shown as it is, the
-    /// signer does not type it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
-}
-
-impl PlacedField {
-    pub fn label(&self) -> &str {
-        self.label.as_deref().filter(|l| !l.trim().is_empty()).unwrap_or(self.kind.default_label())
-    }
-
-    /// Whether the signer fills this field in (a text or checkbox the sender gave no value).
-    pub fn asks_the_signer(&self) -> bool {
-        self.kind.is_input() && self.value.is_none()
-    }
-}
-
-/// What the signer typed or ticked, by the field's position in [`Placement::fields`].
-pub type FieldInputs = std::collections::BTreeMap<usize, String>;
-
-/// The key under which a signature's recorded detail carries the signer's [`FieldInputs`].
-pub const INPUTS_DETAIL_KEY: &str = "fieldInputs";
-
-/// The signer's inputs recorded in a signature's detail (none when absent or unreadable).
-pub fn inputs_of(detail: &serde_json::Value) -> FieldInputs {
-    detail.get(INPUTS_DETAIL_KEY).and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default()
-}
-
-/// A signatory's placement, stored with the signatory.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Placement {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub boxes: Vec<PlacedBox>,
-    /// Initials, date, name, e-mail, text and checkbox fields, filled in with the signature.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub fields: Vec<PlacedField>,
-    /// Text in the document below which the signature goes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub anchor: Option<String>,
-    /// The signatory's position among all signatories, for the default slot.
-    #[serde(default)]
-    pub slot: usize,
-    /// Pages of a document where the default slot goes instead of its last page (a merged
-    /// document: the last page of its own part and of each part that asked for a placeholder).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub slot_pages: Vec<SlotPages>,
-}
-
-impl Placement {
-    /// A placement as stored with its signatory. Signet wrote it from this type; text that
-    /// does not read places the signature in the default slot, as it always has.
-    pub fn from_stored(text: &str) -> Placement {
-        serde_json::from_str(text).unwrap_or_default()
-    }
-}
-
-/// The pages (1-based) of the document at `document` that carry the default slot.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SlotPages {
-    pub document: usize,
-    pub pages: Vec<u32>,
 }
 
 const SLOTS: [Position; 9] = [
@@ -460,6 +363,8 @@ pub fn visible(
 
 #[cfg(test)]
 mod tests {
+    use signet_domain::placement::{PlacedField, SlotPages};
+
     use super::*;
 
     fn on(document: Option<usize>, page: PageRef) -> PlacedBox {

@@ -117,9 +117,7 @@ async fn store_and_create(
         let (stamped, added) = crate::stamps::stamp_document(svc, tenant_id, held, pdfs.remove(0)).await?;
         pdfs.insert(0, stamped);
         for signatory in &mut signatories {
-            let mut placement: super::placement::Placement = serde_json::from_value(signatory.placement.clone())?;
-            super::placement::shift_first_document(&mut placement, added, pdfs.len());
-            signatory.placement = serde_json::to_value(placement)?;
+            super::placement::shift_first_document(&mut signatory.placement, added, pdfs.len());
         }
     }
     let name = pdfs.first().map(|p| p.name.clone()).unwrap_or_default();

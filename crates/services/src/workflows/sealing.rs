@@ -9,12 +9,13 @@ use signet_blob::BlobKey;
 use signet_domain::Zone;
 use signet_domain::audit::Actor;
 use signet_domain::fields::{FieldValue, Signer};
+use signet_domain::placement::{FieldInputs, Placement, inputs_of};
 use signet_domain::workflow::DocumentState;
 use signet_domain::{Error, ErrorCode};
 use signet_signing::{PadesLevel, PdfSignOptions};
 use signet_store::{AfterSignature, DocumentRow, SignatoryRow, SignedVersion, WorkflowRow};
 
-use super::placement::{self, FieldInputs, Placement};
+use super::placement;
 use crate::Services;
 use crate::gateway::seal::Mark;
 use crate::platform::heavy::Share;
@@ -128,7 +129,7 @@ pub async fn sign_documents_with(
         signatory: signatory.clone(),
         workflow: workflow.clone(),
         declared: Declared::from_detail(&detail),
-        values: field_values(signatory, &placement, &placement::inputs_of(&detail), zone)?,
+        values: field_values(signatory, &placement, &inputs_of(&detail), zone)?,
         mark,
         zone,
         boxes,
@@ -188,20 +189,14 @@ pub async fn sign_documents_with(
 
 /// Every signatory's id and placement in `workflow`, for [`placement::prepare_fields`].
 pub(crate) async fn workflow_boxes(state: &Services, workflow: &WorkflowRow) -> Result<Vec<(i64, Placement)>, Error> {
-    Ok(state
-        .store
-        .signatories(workflow)
-        .await?
-        .into_iter()
-        .map(|s| (s.id.get(), Placement::from_stored(&s.placement)))
-        .collect())
+    Ok(state.store.signatories(workflow).await?.into_iter().map(|s| (s.id.get(), s.placement)).collect())
 }
 
 /// The signatory's placement among the workflow's (read there already).
 fn own_placement(boxes: &[(i64, Placement)], signatory: &SignatoryRow) -> Placement {
     match boxes.iter().find(|(id, _)| *id == signatory.id.get()) {
         Some((_, placement)) => placement.clone(),
-        None => Placement::from_stored(&signatory.placement),
+        None => signatory.placement.clone(),
     }
 }
 

@@ -7,8 +7,8 @@ use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{SignatoryId, now_millis};
 use signet_store::{SignatoryRow, WorkflowRow};
 
-use super::placement::Placement;
 use crate::Services;
+use signet_domain::placement::Placement;
 
 /// Why a link does not lead to a signing page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub struct SignerSession {
 
 impl SignerSession {
     pub fn new(signatory: SignatoryRow, workflow: WorkflowRow) -> SignerSession {
-        let placement = Placement::from_stored(&signatory.placement);
+        let placement = signatory.placement.clone();
         SignerSession { signatory, workflow, placement }
     }
 

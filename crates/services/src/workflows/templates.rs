@@ -6,12 +6,12 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use signet_blob::BlobKey;
 use signet_domain::authority::templates::{TemplateRelation, may_change_template, may_use_template};
+use signet_domain::fields::FieldKind;
+use signet_domain::placement::{PageRef, PlacedBox, PlacedField, Placement};
 use signet_domain::{Error, TemplateId, TenantId};
 use signet_store::{NewTemplate, Shelf, TemplateDocument, TemplateEdit, TemplateRow};
 
-use signet_domain::fields::FieldKind;
-
-use super::placement::{self, PlacedBox, PlacedField, Placement, PlacementError};
+use super::placement::{self, PlacementError};
 use crate::Services;
 use crate::workflows::documents::CheckedPdf;
 
@@ -117,20 +117,20 @@ fn placed_box(field: &TemplateField) -> Result<Option<PlacedBox>, PlacementError
         return Ok(None);
     };
     let page = match &field.page {
-        None => placement::PageRef::Word("last".into()),
+        None => PageRef::Word("last".into()),
         Some(page) => page_ref(page)?,
     };
     Ok(Some(PlacedBox { document: field.document, page, left, top, width, height }))
 }
 
 /// A field's `page`: a page number or a word ("first", "last", "all").
-fn page_ref(page: &serde_json::Value) -> Result<placement::PageRef, PlacementError> {
+fn page_ref(page: &serde_json::Value) -> Result<PageRef, PlacementError> {
     let invalid = || PlacementError::Rule("page must be a number, first, last or all".into());
     match page {
         serde_json::Value::Number(n) => {
-            n.as_u64().and_then(|n| u32::try_from(n).ok()).map(placement::PageRef::Number).ok_or_else(invalid)
+            n.as_u64().and_then(|n| u32::try_from(n).ok()).map(PageRef::Number).ok_or_else(invalid)
         }
-        serde_json::Value::String(s) => Ok(placement::PageRef::Word(s.clone())),
+        serde_json::Value::String(s) => Ok(PageRef::Word(s.clone())),
         _ => Err(invalid()),
     }
 }

@@ -9,13 +9,14 @@
 use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::audit::Actor;
+use signet_domain::placement::FieldInputs;
 use signet_domain::workflow::{DocumentState, SignatureMode};
 use signet_domain::{DocumentId, Error, ErrorCode};
 use signet_sigcrypto::pki;
 use signet_signing::{PadesLevel, PdfSignOptions, PreparedPdf, SignatureOrCms};
 use signet_store::{AfterSignature, DocumentRow, SignedVersion};
 
-use super::placement::{self, FieldInputs};
+use super::placement;
 use super::sealing::version_key;
 use super::session::SignerSession;
 use crate::gateway::seal::Mark;

@@ -3,6 +3,7 @@
 
 use serde_json::json;
 use signet_domain::audit::{Actor, WorkflowEventKind};
+use signet_domain::placement::Placement;
 use signet_domain::workflow::{PlannedSignatory, SignatoryState, WorkflowState};
 use signet_domain::{Error, ErrorCode, Millis, SignatoryId, TenantId, WorkflowId, now_millis};
 
@@ -26,7 +27,9 @@ pub struct SignatoryRow {
     pub state: SignatoryState,
     pub link_version: i64,
     pub link_expires_at: Millis,
-    pub placement: String,
+    /// Parsed once here, tolerantly (see [`Placement::from_stored`]).
+    #[sqlx(try_from = "String")]
+    pub placement: Placement,
     #[sqlx(try_from = "crate::NullableId")]
     pub delegated_from: Option<SignatoryId>,
     pub reason: Option<String>,
@@ -64,7 +67,7 @@ pub(super) const SIGNATORY_COLUMNS: &str = "id, tenant_id, workflow_id, subscrib
 /// A signatory to create, with where their signature goes.
 pub struct NewSignatory {
     pub planned: PlannedSignatory,
-    pub placement: serde_json::Value,
+    pub placement: Placement,
 }
 
 /// The detail of a `signatory.notified` event.
@@ -92,6 +95,7 @@ macro_rules! insert_signatories {
             } else {
                 signet_domain::workflow::SignatoryState::Pending
             };
+            let placement = serde_json::to_string(&s.placement)?;
             let row: SignatoryRow = sqlx::query_as(sqlx::AssertSqlSafe(insert.as_str()))
                 .bind(tenant_id.get())
                 .bind(signet_domain::WorkflowId::get($workflow_id))
@@ -101,7 +105,7 @@ macro_rules! insert_signatories {
                 .bind(s.planned.signing_order)
                 .bind(state.as_str())
                 .bind(link_expires_at)
-                .bind(s.placement.to_string())
+                .bind(&placement)
                 .bind(first.then_some($now))
                 .bind($now)
                 .bind(s.planned.mode.as_str())

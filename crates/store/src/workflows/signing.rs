@@ -253,6 +253,7 @@ impl Store {
              link_expires_at, placement, delegated_from, notified_at, created_at, updated_at, signature_mode) \
              VALUES ($1, $2, 0, $3, $4, $5, $10, $6, $7, $8, $9, $9, $9, $11) RETURNING {SIGNATORY_COLUMNS}"
         );
+        let placement = serde_json::to_string(&signatory.placement)?;
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let workflow = lock_workflow!(tx, signatory.tenant_id, signatory.workflow_id);
@@ -287,7 +288,7 @@ impl Store {
                 .bind(to_name)
                 .bind(signatory.signing_order)
                 .bind(link_expires_at)
-                .bind(&signatory.placement)
+                .bind(&placement)
                 .bind(signatory.id.get())
                 .bind(now)
                 .bind(SignatoryState::Notified.as_str())

@@ -7,8 +7,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use signet_domain::fields::FieldKind;
+use signet_domain::placement::Placement;
 use signet_services::workflows::guide::{DocumentSpots, Spot, SpotKind};
-use signet_services::workflows::placement::Placement;
 
 use crate::form::Submission;
 

@@ -17,13 +17,14 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::json;
 use signet_domain::fields::{FieldKind, FieldRefusal};
+use signet_domain::placement::{FieldInputs, INPUTS_DETAIL_KEY};
 use signet_domain::{Error, ErrorCode};
 use signet_http::extract::{ApiPath, ClientIp};
 use signet_services::Services;
 use signet_services::gateway::seal::Mark;
 use signet_services::records::AfterSignature;
 use signet_services::workflows::otp as otp_service;
-use signet_services::workflows::placement::{self, FieldInputs};
+use signet_services::workflows::placement;
 use signet_services::workflows::session::LinkClosed;
 use signet_services::workflows::signer::{self, SignerFormError, SignerRefusal};
 
@@ -376,7 +377,7 @@ fn signing_input(
         "consent": true,
         "userAgent": user_agent(headers),
         "signatureType": "electronic",
-        (placement::INPUTS_DETAIL_KEY): inputs,
+        (INPUTS_DETAIL_KEY): inputs,
     });
     Ok((mark, detail))
 }
