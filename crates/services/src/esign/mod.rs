@@ -177,10 +177,13 @@ pub enum EsignRefused {
     Gone(&'static str),
     /// The answer was not accepted (forged, replayed, late, mismatched); nothing changed.
     Answer(String),
-    /// The ESP refused the request (server flow); the text says why, for the signer.
-    Esp(String),
+    /// The ESP refused the request (server flow): its error code and message, which the
+    /// pages quote in the signer's language.
+    Esp { code: String, message: String },
     /// Something the signer filled in must be corrected first; the text says what.
     Input(String),
+    /// The signer was asked for a code by SMS and has not confirmed their phone yet.
+    PhoneNotConfirmed,
     /// Something on our side failed: the cause, with its chain, is for the log only.
     Internal(BoxError),
 }
@@ -310,7 +313,7 @@ async fn post_to_esp(
             let code = response.err_code.unwrap_or_else(|| "NA".into());
             let message: String =
                 response.err_msg.unwrap_or_default().chars().filter(|c| !c.is_control()).take(200).collect();
-            Err(EsignRefused::Esp(format!("The eSign service refused the request ({code}: {message}).")))
+            Err(EsignRefused::Esp { code, message })
         }
     }
 }

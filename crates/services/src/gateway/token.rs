@@ -34,10 +34,36 @@ pub enum TokenRefused {
     /// Not asked for in this request, or not for this file type.
     Unavailable,
     /// The certificate or signature cannot be used; the signer can choose again.
-    Invalid(String),
+    Invalid(TokenProblem),
     Closed(TransactionClosed),
     /// Something on our side failed: the cause, with its chain, is for the log only.
     Internal(BoxError),
+}
+
+/// What is wrong with the certificate or the token's signatures. The pages say it in the
+/// signer's language, quoting the library's words ([`TokenProblem::detail`]) where they say more.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenProblem {
+    /// Expired, not yet valid, or not a certificate for signing.
+    CannotSignNow,
+    /// The documents cannot be prepared for this certificate (the library's words).
+    NotPrepared(String),
+    /// The prepared documents are gone (taken, or expired): sign again.
+    SignAgain,
+    /// Fewer signatures came back than documents were prepared.
+    NotEveryDocument,
+    /// A signature does not verify or cannot be embedded (the library's words).
+    NotAccepted(String),
+}
+
+impl TokenProblem {
+    /// The library's words, for the keys that quote them.
+    pub fn detail(&self) -> &str {
+        match self {
+            TokenProblem::NotPrepared(detail) | TokenProblem::NotAccepted(detail) => detail,
+            _ => "",
+        }
+    }
 }
 
 /// An internal failure with its cause: any error type, or a message.
@@ -111,7 +137,7 @@ pub async fn prepare(
     }
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     if !pki::is_signing_certificate(&certificate, now) {
-        return Err(TokenRefused::Invalid("This certificate cannot sign now (expired, or not for signing).".into()));
+        return Err(TokenRefused::Invalid(TokenProblem::CannotSignNow));
     }
     let document = open.payload.document.clone();
     let policy = transaction::seal_policy(svc, open.row.tenant_id).await;
@@ -120,7 +146,7 @@ pub async fn prepare(
         .run(Share::Tenant(open.row.tenant_id), move || pending_for(document, certificate, chain, &policy))
         .await
         .map_err(internal)?
-        .map_err(|refusal| TokenRefused::Invalid(refusal.to_string()))?;
+        .map_err(|refusal| TokenRefused::Invalid(TokenProblem::NotPrepared(refusal.to_string())))?;
     let id = secrets::random_token(12);
     let json = serde_json::to_vec(&pending).map_err(internal)?;
     let sealed = open.seal(&json).ok_or_else(|| internal("sealing"))?;
@@ -216,13 +242,13 @@ pub async fn complete(
         return Err(TokenRefused::Unavailable);
     }
     let key = prepared_key(open, id)?;
-    let sealed = svc.blob.get(&key).await.map_err(|_| TokenRefused::Invalid("Please sign again.".into()))?;
+    let sealed = svc.blob.get(&key).await.map_err(|_| TokenRefused::Invalid(TokenProblem::SignAgain))?;
     let pending: Pending = open
         .unseal(&sealed)
         .and_then(|json| serde_json::from_slice(&json).ok())
         .ok_or_else(|| internal("the prepared document cannot be opened"))?;
     if signatures.len() != pending.hashes().len() {
-        return Err(TokenRefused::Invalid("The token did not sign every document; please sign again.".into()));
+        return Err(TokenRefused::Invalid(TokenProblem::NotEveryDocument));
     }
     let session = open.session_key().ok_or_else(|| internal("session key"))?;
     let profile = if open.row.profile == 2 { Profile::Modern } else { Profile::Legacy };
@@ -232,7 +258,7 @@ pub async fn complete(
         .run(Share::Tenant(open.row.tenant_id), move || embed(pending, signatures, &policy, &session, profile))
         .await
         .map_err(internal)?
-        .map_err(|cause| TokenRefused::Invalid(format!("The token's signature was not accepted: {cause}")))?;
+        .map_err(|cause| TokenRefused::Invalid(TokenProblem::NotAccepted(cause.to_string())))?;
     let _ = svc.blob.delete(&key).await;
     let detail = serde_json::json!({"signatureTypes": "2"});
     transaction::complete(svc, &open.row, returnvalue, actor, detail)

@@ -63,10 +63,9 @@ pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs
     if svc.esign.is_none() || !required(session) {
         return Err(EsignRefused::Unavailable);
     }
-    super::otp::require_verified(svc, session).await.map_err(|error| match error {
-        Error::Rejected { detail, .. } => EsignRefused::Input(detail),
-        other => internal(other),
-    })?;
+    if matches!(super::otp::status(svc, session).await?, super::otp::OtpStatus::Needed { .. }) {
+        return Err(EsignRefused::PhoneNotConfirmed);
+    }
     let (signatory, workflow) = (&session.signatory, &session.workflow);
     let documents: Vec<DocumentRow> = svc
         .store

@@ -357,9 +357,16 @@ async fn esign_refused(state: &Services, link: Option<&GatewayLink>, text: Text,
         EsignRefused::Closed(why) => closed_page(text, why),
         EsignRefused::Gone(said) => (StatusCode::GONE, error_page(text, said)).into_response(),
         EsignRefused::Answer(message) => (StatusCode::BAD_REQUEST, error_page(text, &message)).into_response(),
-        EsignRefused::Esp(message) => match link {
-            Some(link) => render(state, link, Some(message)).await,
-            None => (StatusCode::BAD_GATEWAY, error_page(text, &message)).into_response(),
+        EsignRefused::Esp { code, message } => {
+            let said = text.plain("gateway_page.esp_refused", &[("code", &code), ("message", &message)]);
+            match link {
+                Some(link) => render(state, link, Some(said)).await,
+                None => (StatusCode::BAD_GATEWAY, error_page(text, &said)).into_response(),
+            }
+        }
+        EsignRefused::PhoneNotConfirmed => match link {
+            Some(link) => render(state, link, Some(text.s("signer.otp_needed").to_string())).await,
+            None => (StatusCode::BAD_REQUEST, error_page(text, text.s("signer.otp_needed"))).into_response(),
         },
         EsignRefused::Input(message) => match link {
             Some(link) => render(state, link, Some(message)).await,
@@ -401,7 +408,7 @@ pub async fn token_prepare(State(state): State<Services>, link: GatewayLink, bod
     };
     match token::prepare(&state, &link.open, certificate, chain).await {
         Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashesToSign": prepared.hashes_to_sign})).into_response(),
-        Err(TokenRefused::Invalid(said)) => token_error(StatusCode::BAD_REQUEST, &said),
+        Err(TokenRefused::Invalid(problem)) => token_error(StatusCode::BAD_REQUEST, &token_words(&problem, link.text)),
         Err(TokenRefused::Unavailable) => {
             token_error(StatusCode::NOT_FOUND, link.text.s("gateway_page.token_not_here"))
         }
@@ -440,7 +447,7 @@ pub async fn token_complete(
         .unwrap_or_default();
     match token::complete(&state, &link.open, &id, signatures, &link.actor(ip)).await {
         Ok(delivery) => delivered(link.text, delivery),
-        Err(TokenRefused::Invalid(said)) => render(&state, &link, Some(said)).await,
+        Err(TokenRefused::Invalid(problem)) => render(&state, &link, Some(token_words(&problem, link.text))).await,
         Err(TokenRefused::Unavailable) => {
             render(&state, &link, Some(link.text.s("gateway_page.token_again").into())).await
         }
@@ -451,6 +458,20 @@ pub async fn token_complete(
             (StatusCode::INTERNAL_SERVER_ERROR, error_page(link.text, said)).into_response()
         }
     }
+}
+
+/// What the signer reads about a certificate or signature their token gave, in the page's
+/// language.
+fn token_words(problem: &signet_services::gateway::token::TokenProblem, text: Text) -> String {
+    use signet_services::gateway::token::TokenProblem;
+    let words = match problem {
+        TokenProblem::CannotSignNow => key("gateway_page.token_cannot_sign_now"),
+        TokenProblem::NotPrepared(_) => key("gateway_page.token_not_prepared"),
+        TokenProblem::SignAgain => key("gateway_page.token_again"),
+        TokenProblem::NotEveryDocument => key("gateway_page.token_not_every_document"),
+        TokenProblem::NotAccepted(_) => key("gateway_page.token_not_accepted"),
+    };
+    text.plain(words, &[("detail", &problem.detail())])
 }
 
 /// `POST /sign/g/{transaction}/{secret}/token/give-up` (form: `code`, 110-113): the signer

@@ -545,10 +545,14 @@ pub async fn start_esign(
     match signet_services::workflows::esign::start(&state, &link.session, &inputs).await {
         Ok(redirect) => Ok(crate::signer::gateway::views::esp_page(link.text, &redirect)),
         Err(EsignRefused::Gone(text)) => Ok(render(&state, &link, Some(text.to_string())).await),
-        Err(EsignRefused::Input(text)) if text == otp_service::NOT_VERIFIED => {
+        Err(EsignRefused::PhoneNotConfirmed) => {
             Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)
         }
-        Err(EsignRefused::Esp(text) | EsignRefused::Input(text)) => Ok(render(&state, &link, Some(text)).await),
+        Err(EsignRefused::Esp { code, message }) => {
+            let said = link.text.plain("gateway_page.esp_refused", &[("code", &code), ("message", &message)]);
+            Ok(render(&state, &link, Some(said)).await)
+        }
+        Err(EsignRefused::Input(text)) => Ok(render(&state, &link, Some(text)).await),
         Err(EsignRefused::Unavailable) => {
             Ok(render(&state, &link, Some(link.text.s("signer.esign_unavailable").into())).await)
         }
