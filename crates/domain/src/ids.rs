@@ -54,6 +54,18 @@ ids! {
     DepartmentId;
     /// A webhook endpoint of a tenant.
     WebhookId;
+    /// A job of the background queue.
+    JobId;
+    /// A bulk job (a bulk send or a lot's signing), run in slices by the queue.
+    BulkJobId;
+    /// A lot: workflows a bulk send made together, signed together later.
+    LotId;
+    /// An export job (a CSV or archive of a tenant's records, written in the background).
+    ExportJobId;
+    /// One delivery of an event to a webhook endpoint.
+    DeliveryId;
+    /// An e-stamp paper in a tenant's stock.
+    StampId;
 }
 
 #[cfg(test)]

@@ -177,8 +177,8 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "gateway.settings" => gateway::admin::settings(svc, caller).await.map(drop),
         "profiles.revoke" => workflows::profiles::revoke(svc, caller, MISSING).await,
         "stamps.inventory" => stamps::inventory(svc, caller, &StampFilter::default(), 0, 10).await.map(drop),
-        "stamps.stamp" => stamps::stamp(svc, caller, MISSING).await.map(drop),
-        "stamps.retire" => stamps::retire(svc, caller, MISSING).await.map(drop),
+        "stamps.stamp" => stamps::stamp(svc, caller, MISSING.into()).await.map(drop),
+        "stamps.retire" => stamps::retire(svc, caller, MISSING.into()).await.map(drop),
         "stamps.stock" => stamps::stock(svc, caller, None).await.map(drop),
         "stamps.settings" => stamps::settings(svc, caller).await.map(drop),
         "sales.referrals" => sales::referrals(svc, caller, None, 0, 10).await.map(drop),
@@ -220,7 +220,7 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "webhooks.endpoints" => webhooks::endpoints(svc, caller).await.map(drop),
         "webhooks.delete_endpoint" => webhooks::delete_endpoint(svc, caller, WebhookId::from(MISSING)).await,
         "webhooks.deliveries" => webhooks::deliveries(svc, caller, WebhookId::from(MISSING)).await.map(drop),
-        "webhooks.redeliver" => webhooks::redeliver(svc, caller, MISSING).await,
+        "webhooks.redeliver" => webhooks::redeliver(svc, caller, MISSING.into()).await,
         "audit.entries" => audit::entries(svc, caller, 0, 10).await.map(drop),
         "audit.verify" => audit::verify(svc, caller).await.map(drop),
         "sso.providers" => sso::providers(svc, caller).await.map(drop),
@@ -291,7 +291,7 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "exports.users" => export(exports::Dataset::Users).await,
         "lots.choices" => bulk::lots::choices(svc, caller, None).await.map(drop),
         "lots.create" => bulk::lots::create(svc, caller, "", MISSING, &[]).await.map(drop),
-        "lots.get" => bulk::lots::get(svc, caller, MISSING).await.map(drop),
+        "lots.get" => bulk::lots::get(svc, caller, MISSING.into()).await.map(drop),
         "bulk.start" => {
             let send = bulk::send::BulkSend {
                 template_id: 0,
