@@ -66,6 +66,8 @@ ids! {
     DeliveryId;
     /// An e-stamp paper in a tenant's stock.
     StampId;
+    /// A signing gateway `Authtoken` of a tenant (the integrator's credential).
+    AuthtokenId;
 }
 
 #[cfg(test)]

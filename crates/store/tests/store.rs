@@ -317,7 +317,7 @@ async fn refresh_tokens_rotate_once_and_reuse_revokes_the_family(backend: Backen
 fn new_transaction<'a>(
     number: &'a str,
     tenant_id: signet_domain::TenantId,
-    token: i64,
+    token: signet_domain::AuthtokenId,
     reference: &'a str,
 ) -> signet_store::NewTransaction<'a> {
     signet_store::NewTransaction {

@@ -40,7 +40,7 @@ enum Rule {
 /// The resources of the first tenant that operations name.
 struct Fixture {
     admin_user_id: i64,
-    authtoken_id: i64,
+    authtoken_id: signet_domain::AuthtokenId,
     menu_id: i64,
     /// A template made by the administrator, keeping its document.
     template_id: i64,

@@ -7,7 +7,7 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
-use signet_domain::{ErrorCode as ApiCode, now_millis};
+use signet_domain::{AuthtokenId, ErrorCode as ApiCode, now_millis};
 use signet_gateway::{
     Document, ErrorCode, GatewayFailure, Payload, PayloadHead, PayloadObject, Profile, RawParams,
     new_transaction_number, open_request,
@@ -127,7 +127,7 @@ impl From<signet_domain::Error> for Refusal {
 
 /// The account behind a valid `Authtoken`, with its gateway settings.
 struct Account {
-    authtoken_id: i64,
+    authtoken_id: AuthtokenId,
     tenant_id: signet_domain::TenantId,
     settings: signet_store::GatewaySettings,
 }
