@@ -68,6 +68,8 @@ ids! {
     StampId;
     /// A signing gateway `Authtoken` of a tenant (the integrator's credential).
     AuthtokenId;
+    /// A tenant's single sign-on (OpenID Connect) provider.
+    SsoProviderId;
 }
 
 #[cfg(test)]
