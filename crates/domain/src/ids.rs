@@ -70,6 +70,10 @@ ids! {
     AuthtokenId;
     /// A tenant's single sign-on (OpenID Connect) provider.
     SsoProviderId;
+    /// A customer referral recorded by a tenant.
+    ReferralId;
+    /// A CRM lead of a tenant, pushed to its CRM through an outbox.
+    LeadId;
 }
 
 #[cfg(test)]
