@@ -54,6 +54,26 @@ ids! {
     DepartmentId;
     /// A webhook endpoint of a tenant.
     WebhookId;
+    /// A job of the background queue.
+    JobId;
+    /// A bulk job (a bulk send or a lot's signing), run in slices by the queue.
+    BulkJobId;
+    /// A lot: workflows a bulk send made together, signed together later.
+    LotId;
+    /// An export job (a CSV or archive of a tenant's records, written in the background).
+    ExportJobId;
+    /// One delivery of an event to a webhook endpoint.
+    DeliveryId;
+    /// An e-stamp paper in a tenant's stock.
+    StampId;
+    /// A signing gateway `Authtoken` of a tenant (the integrator's credential).
+    AuthtokenId;
+    /// A tenant's single sign-on (OpenID Connect) provider.
+    SsoProviderId;
+    /// A customer referral recorded by a tenant.
+    ReferralId;
+    /// A CRM lead of a tenant, pushed to its CRM through an outbox.
+    LeadId;
 }
 
 #[cfg(test)]

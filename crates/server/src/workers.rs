@@ -45,13 +45,13 @@ pub async fn run(state: Services, store: Store, poll: Duration, mut shutdown: wa
                     let recorded = match outcome {
                         Ok(()) => store.complete_job(job.id, &worker).await.map(|_| ()),
                         Err(error) => {
-                            tracing::warn!(job = job.id, kind = %job.kind, %error, "job failed");
+                            tracing::warn!(job = job.id.get(), kind = %job.kind, %error, "job failed");
                             let retry_at = now_millis() + retry_delay_ms(job.attempts, state.config.job_retry_base_ms);
                             store.fail_job(job.id, &worker, &error.to_string(), retry_at).await
                         }
                     };
                     if let Err(error) = recorded {
-                        tracing::warn!(job = job.id, %error, "could not record job outcome");
+                        tracing::warn!(job = job.id.get(), %error, "could not record job outcome");
                     }
                 }
             }

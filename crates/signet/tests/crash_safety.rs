@@ -145,7 +145,7 @@ fn jobs_survive_kill_9(postgres: bool) {
     let mut server = install.serve();
     let store = rt.block_on(Store::connect(&install.database_url, &PoolSettings::default())).expect("store");
     let kind = signet_domain::job::JobKind::PurgeExpiredTokens;
-    let ids: Vec<i64> = (0..300)
+    let ids: Vec<signet_domain::JobId> = (0..300)
         .map(|i| {
             let job =
                 NewJob { tenant: None, kind, payload: json!({"n": i}), dedupe_key: None, run_at: 0, max_attempts: 5 };
@@ -167,7 +167,7 @@ fn jobs_survive_kill_9(postgres: bool) {
     let at_kill = rt.block_on(store.jobs_of_kind(kind)).expect("jobs");
     let done_at_kill = at_kill.iter().filter(|r| ids.contains(&r.id) && r.state == "done").count();
     assert!(done_at_kill < ids.len(), "the kill came before the queue was empty");
-    let running_at_kill: Vec<i64> =
+    let running_at_kill: Vec<signet_domain::JobId> =
         at_kill.iter().filter(|r| ids.contains(&r.id) && r.state != "done" && r.attempts > 0).map(|r| r.id).collect();
 
     server = install.serve();

@@ -65,7 +65,7 @@ fn two_instances_share_tokens_data_and_jobs() {
 
     let store = rt.block_on(Store::connect(&url, &PoolSettings::default())).expect("store");
     let kind = signet_domain::job::JobKind::PurgeExpiredTokens;
-    let ids: Vec<i64> = (0..40)
+    let ids: Vec<signet_domain::JobId> = (0..40)
         .map(|i| {
             let job =
                 NewJob { tenant: None, kind, payload: json!({"n": i}), dedupe_key: None, run_at: 0, max_attempts: 3 };

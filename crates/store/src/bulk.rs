@@ -7,15 +7,18 @@
 use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::job::{BulkKind, JobKind};
-use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
+use signet_domain::{BulkJobId, Error, ErrorCode, LotId, Millis, TenantId, WorkflowId, now_millis};
 
+use crate::ids::NullableId;
 use crate::{NewJob, Result, Store, append_audit, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BulkJobRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: BulkJobId,
     pub public_id: String,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     #[sqlx(try_from = "String")]
     pub kind: BulkKind,
     pub status: String,
@@ -75,18 +78,21 @@ pub struct NewBulkJob {
     pub input: serde_json::Value,
     pub items: Vec<String>,
     /// The lot the job signs: bound to it once, so a lot is signed by one job only.
-    pub lot_id: Option<i64>,
+    pub lot_id: Option<LotId>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LotRow {
-    pub id: i64,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: LotId,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     pub name: String,
     pub signer_email: String,
     pub created_by: String,
     pub created_at: Millis,
-    pub job_id: Option<i64>,
+    #[sqlx(try_from = "NullableId")]
+    pub job_id: Option<BulkJobId>,
 }
 
 const LOT_COLUMNS: &str = "id, tenant_id, name, signer_email, created_by, created_at, job_id";
@@ -98,7 +104,7 @@ impl Store {
         tenant_id: TenantId,
         name: &str,
         signer_email: &str,
-        workflow_ids: &[i64],
+        workflow_ids: &[WorkflowId],
         actor: &Actor,
     ) -> Result<LotRow> {
         let now = now_millis();
@@ -120,9 +126,9 @@ impl Store {
                 .map_err(db_err)?;
             for (position, workflow_id) in workflow_ids.iter().enumerate() {
                 sqlx::query("INSERT INTO lot_workflows (lot_id, position, workflow_id) VALUES ($1, $2, $3)")
-                    .bind(lot.id)
+                    .bind(lot.id.get())
                     .bind(position as i64)
-                    .bind(workflow_id)
+                    .bind(workflow_id.get())
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
@@ -139,12 +145,12 @@ impl Store {
     }
 
     /// A lot of the tenant (another tenant's is not found).
-    pub async fn lot(&self, tenant_id: TenantId, id: i64) -> Result<Option<LotRow>> {
+    pub async fn lot(&self, tenant_id: TenantId, id: LotId) -> Result<Option<LotRow>> {
         let sql = format!("SELECT {LOT_COLUMNS} FROM lots WHERE tenant_id = $1 AND id = $2");
         on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
                 .bind(tenant_id.get())
-                .bind(id)
+                .bind(id.get())
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)
@@ -168,15 +174,15 @@ impl Store {
     }
 
     /// The workflows of a lot, in the order they were given.
-    pub async fn lot_workflows(&self, lot_id: i64) -> Result<Vec<i64>> {
+    pub async fn lot_workflows(&self, lot_id: LotId) -> Result<Vec<WorkflowId>> {
         on_db!(self, pool => {
             let rows: Vec<(i64,)> =
                 sqlx::query_as("SELECT workflow_id FROM lot_workflows WHERE lot_id = $1 ORDER BY position")
-                    .bind(lot_id)
+                    .bind(lot_id.get())
                     .fetch_all(pool)
                     .await
                     .map_err(db_err)?;
-            Ok(rows.into_iter().map(|(id,)| id).collect())
+            Ok(rows.into_iter().map(|(id,)| WorkflowId::from(id)).collect())
         })
     }
 
@@ -206,8 +212,8 @@ impl Store {
                 .map_err(db_err)?;
             if let Some(lot_id) = job.lot_id {
                 let bound = sqlx::query("UPDATE lots SET job_id = $1 WHERE id = $2 AND tenant_id = $3 AND job_id IS NULL")
-                    .bind(row.id)
-                    .bind(lot_id)
+                    .bind(row.id.get())
+                    .bind(lot_id.get())
                     .bind(job.tenant_id.get())
                     .execute(&mut *tx)
                     .await
@@ -218,7 +224,7 @@ impl Store {
             }
             for (item_no, input) in job.items.iter().enumerate() {
                 sqlx::query("INSERT INTO bulk_job_items (job_id, item_no, input, state) VALUES ($1, $2, $3, 'pending')")
-                    .bind(row.id)
+                    .bind(row.id.get())
                     .bind(item_no as i64 + 1)
                     .bind(input)
                     .execute(&mut *tx)
@@ -261,17 +267,17 @@ impl Store {
     }
 
     /// A bulk job by its row id (the worker's view).
-    pub async fn bulk_job_by_id(&self, id: i64) -> Result<Option<BulkJobRow>> {
+    pub async fn bulk_job_by_id(&self, id: BulkJobId) -> Result<Option<BulkJobRow>> {
         let sql = format!("SELECT {JOB_COLUMNS} FROM bulk_jobs WHERE id = $1");
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id).fetch_optional(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id.get()).fetch_optional(pool).await.map_err(db_err)
         })
     }
 
-    pub async fn bulk_progress(&self, job_id: i64) -> Result<BulkProgress> {
+    pub async fn bulk_progress(&self, job_id: BulkJobId) -> Result<BulkProgress> {
         let rows: Vec<(String, i64)> = on_db!(self, pool => {
             sqlx::query_as("SELECT state, COUNT(*) FROM bulk_job_items WHERE job_id = $1 GROUP BY state")
-                .bind(job_id)
+                .bind(job_id.get())
                 .fetch_all(pool)
                 .await
                 .map_err(db_err)?
@@ -290,10 +296,10 @@ impl Store {
     }
 
     /// Marks a queued job running (the first slice).
-    pub async fn start_bulk_job(&self, id: i64) -> Result<()> {
+    pub async fn start_bulk_job(&self, id: BulkJobId) -> Result<()> {
         on_db!(self, pool => {
             sqlx::query("UPDATE bulk_jobs SET status = 'running', started_at = $2 WHERE id = $1 AND status = 'queued'")
-                .bind(id)
+                .bind(id.get())
                 .bind(now_millis())
                 .execute(pool)
                 .await
@@ -304,7 +310,12 @@ impl Store {
 
     /// Claims up to `limit` items due to run (pending, or running with a lapsed lease) until
     /// `lease_until`, in item order.
-    pub async fn claim_bulk_items(&self, job_id: i64, lease_until: Millis, limit: i64) -> Result<Vec<BulkItemRow>> {
+    pub async fn claim_bulk_items(
+        &self,
+        job_id: BulkJobId,
+        lease_until: Millis,
+        limit: i64,
+    ) -> Result<Vec<BulkItemRow>> {
         let now = now_millis();
         let select = "SELECT item_no FROM bulk_job_items WHERE job_id = $2 \
              AND (state = 'pending' OR (state = 'running' AND locked_until < $3)) ORDER BY item_no LIMIT $4";
@@ -319,7 +330,7 @@ impl Store {
         let mut rows: Vec<BulkItemRow> = on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
                 .bind(lease_until)
-                .bind(job_id)
+                .bind(job_id.get())
                 .bind(now)
                 .bind(limit)
                 .fetch_all(pool)
@@ -333,7 +344,7 @@ impl Store {
     /// Records an item's outcome (`succeeded`, `failed` or `skipped`).
     pub async fn finish_bulk_item(
         &self,
-        job_id: i64,
+        job_id: BulkJobId,
         item_no: i64,
         state: &str,
         result_ref: Option<&str>,
@@ -344,7 +355,7 @@ impl Store {
                 "UPDATE bulk_job_items SET state = $3, result_ref = $4, detail = $5, finished_at = $6, locked_until = NULL \
                  WHERE job_id = $1 AND item_no = $2 AND state = 'running'",
             )
-            .bind(job_id)
+            .bind(job_id.get())
             .bind(item_no)
             .bind(state)
             .bind(result_ref)
@@ -358,13 +369,13 @@ impl Store {
     }
 
     /// Skips every item not yet started (a cancelled job).
-    pub async fn skip_pending_items(&self, job_id: i64, detail: &str) -> Result<u64> {
+    pub async fn skip_pending_items(&self, job_id: BulkJobId, detail: &str) -> Result<u64> {
         on_db!(self, pool => {
             Ok(sqlx::query(
                 "UPDATE bulk_job_items SET state = 'skipped', detail = $2, finished_at = $3 \
                  WHERE job_id = $1 AND state = 'pending'",
             )
-            .bind(job_id)
+            .bind(job_id.get())
             .bind(detail)
             .bind(now_millis())
             .execute(pool)
@@ -408,13 +419,13 @@ impl Store {
     }
 
     /// Ends a job with `status`; true for the one caller that ended it.
-    pub async fn finish_bulk_job(&self, id: i64, status: &str) -> Result<bool> {
+    pub async fn finish_bulk_job(&self, id: BulkJobId, status: &str) -> Result<bool> {
         on_db!(self, pool => {
             Ok(sqlx::query(
                 "UPDATE bulk_jobs SET status = $2, finished_at = $3, started_at = COALESCE(started_at, $3) \
                  WHERE id = $1 AND status IN ('queued', 'running')",
             )
-            .bind(id)
+            .bind(id.get())
             .bind(status)
             .bind(now_millis())
             .execute(pool)
@@ -426,13 +437,13 @@ impl Store {
     }
 
     /// A page of a job's items in order (the report reads them page by page).
-    pub async fn bulk_items(&self, job_id: i64, after: i64, limit: i64) -> Result<Vec<BulkItemRow>> {
+    pub async fn bulk_items(&self, job_id: BulkJobId, after: i64, limit: i64) -> Result<Vec<BulkItemRow>> {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT item_no, input, state, result_ref, detail, finished_at FROM bulk_job_items \
                  WHERE job_id = $1 AND item_no > $2 ORDER BY item_no LIMIT $3",
             )
-            .bind(job_id)
+            .bind(job_id.get())
             .bind(after)
             .bind(limit)
             .fetch_all(pool)
@@ -442,7 +453,7 @@ impl Store {
     }
 
     /// Queues the next slice of a bulk job at `run_at`.
-    pub async fn continue_bulk_job(&self, tenant_id: TenantId, id: i64, run_at: Millis) -> Result<()> {
+    pub async fn continue_bulk_job(&self, tenant_id: TenantId, id: BulkJobId, run_at: Millis) -> Result<()> {
         self.enqueue_job(&NewJob {
             kind: JobKind::BulkRun,
             tenant: Some(tenant_id),
@@ -462,7 +473,7 @@ impl Store {
         tenant_id: TenantId,
         public_id: &str,
         item_no: i64,
-    ) -> Result<Option<signet_domain::WorkflowId>> {
+    ) -> Result<Option<WorkflowId>> {
         let escape = |text: &str| text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
         let job = format!("%\"bulkJobId\":\"{}\"%", escape(public_id));
         let (middle, last) = (format!("%\"bulkItem\":{item_no},%"), format!("%\"bulkItem\":{item_no}}}%"));
@@ -479,6 +490,6 @@ impl Store {
             .await
             .map_err(db_err)?
         });
-        Ok(row.map(|(id,)| signet_domain::WorkflowId::from(id)))
+        Ok(row.map(|(id,)| WorkflowId::from(id)))
     }
 }

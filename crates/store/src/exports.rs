@@ -9,7 +9,7 @@
 use serde_json::json;
 use signet_domain::audit::{Actor, AuditEntry};
 use signet_domain::job::JobKind;
-use signet_domain::{Millis, TenantId, now_millis};
+use signet_domain::{ExportJobId, Millis, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
@@ -246,9 +246,11 @@ macro_rules! export_query {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ExportJobRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: ExportJobId,
     pub public_id: String,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     pub dataset: String,
     pub format: String,
     pub request: String,
@@ -402,17 +404,17 @@ impl Store {
     }
 
     /// An export job by its row id (the worker's view).
-    pub async fn export_job_by_id(&self, id: i64) -> Result<Option<ExportJobRow>> {
+    pub async fn export_job_by_id(&self, id: ExportJobId) -> Result<Option<ExportJobRow>> {
         let sql = format!("SELECT {JOB_COLUMNS} FROM export_jobs WHERE id = $1");
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id).fetch_optional(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id.get()).fetch_optional(pool).await.map_err(db_err)
         })
     }
 
     /// Takes the export for one writer until `lease_until`: a queued one, or a running one
     /// whose writer stopped renewing its lease (crashed). None when another writer has it or
     /// it has ended.
-    pub async fn claim_export_job(&self, id: i64, lease_until: Millis) -> Result<Option<ExportJobRow>> {
+    pub async fn claim_export_job(&self, id: ExportJobId, lease_until: Millis) -> Result<Option<ExportJobRow>> {
         let now = now_millis();
         let sql = format!(
             "UPDATE export_jobs SET status = 'running', locked_until = $2, attempts = attempts + 1, \
@@ -422,7 +424,7 @@ impl Store {
         );
         on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
-                .bind(id)
+                .bind(id.get())
                 .bind(lease_until)
                 .bind(now)
                 .fetch_optional(pool)
@@ -432,10 +434,10 @@ impl Store {
     }
 
     /// Renews the writer's lease and records the rows written so far.
-    pub async fn renew_export_job(&self, id: i64, lease_until: Millis, rows: i64) -> Result<()> {
+    pub async fn renew_export_job(&self, id: ExportJobId, lease_until: Millis, rows: i64) -> Result<()> {
         on_db!(self, pool => {
             sqlx::query("UPDATE export_jobs SET locked_until = $2, row_count = $3 WHERE id = $1 AND status = 'running'")
-                .bind(id)
+                .bind(id.get())
                 .bind(lease_until)
                 .bind(rows)
                 .execute(pool)
@@ -448,7 +450,7 @@ impl Store {
     /// Ends a running export: `completed` with its file, or `failed` with the reason.
     pub async fn finish_export_job(
         &self,
-        id: i64,
+        id: ExportJobId,
         status: &str,
         rows: i64,
         file: Option<(&str, i64)>,
@@ -460,7 +462,7 @@ impl Store {
                 "UPDATE export_jobs SET status = $2, row_count = $3, blob_key = $4, size_bytes = $5, error = $6, \
                  finished_at = $7, locked_until = NULL WHERE id = $1 AND status = 'running'",
             )
-            .bind(id)
+            .bind(id.get())
             .bind(status)
             .bind(rows)
             .bind(blob_key)

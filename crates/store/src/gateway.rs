@@ -3,13 +3,14 @@
 use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::gateway::TransactionState;
-use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
+use signet_domain::{AuthtokenId, Error, ErrorCode, Millis, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AuthtokenRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: AuthtokenId,
     pub label: String,
     pub token_hint: String,
     pub created_by: String,
@@ -41,7 +42,7 @@ impl Default for GatewaySettings {
 pub struct NewTransaction<'a> {
     pub transaction_number: &'a str,
     pub tenant_id: TenantId,
-    pub authtoken_id: i64,
+    pub authtoken_id: AuthtokenId,
     pub reference_number: &'a str,
     pub file_type: &'a str,
     pub profile: i64,
@@ -62,7 +63,8 @@ pub struct TransactionRow {
     pub transaction_number: String,
     #[sqlx(try_from = "i64")]
     pub tenant_id: TenantId,
-    pub authtoken_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub authtoken_id: AuthtokenId,
     pub reference_number: String,
     pub file_type: String,
     pub profile: i64,
@@ -148,7 +150,7 @@ impl Store {
 
     /// Revokes a token of the tenant; revoking a revoked token is a no-op, another tenant's
     /// token is not found.
-    pub async fn revoke_authtoken(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
+    pub async fn revoke_authtoken(&self, tenant_id: TenantId, id: AuthtokenId, actor: &Actor) -> Result<()> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -157,7 +159,7 @@ impl Store {
                  RETURNING revoked_at",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .bind(now)
             .fetch_optional(&mut *tx)
             .await
@@ -173,7 +175,7 @@ impl Store {
     }
 
     /// The live token with this hash: `(authtoken id, tenant id)`.
-    pub async fn authtoken_by_hash(&self, token_hash: &str) -> Result<Option<(i64, TenantId)>> {
+    pub async fn authtoken_by_hash(&self, token_hash: &str) -> Result<Option<(AuthtokenId, TenantId)>> {
         let row: Option<(i64, i64)> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, tenant_id FROM gateway_authtokens WHERE token_hash = $1 AND revoked_at IS NULL",
@@ -183,7 +185,7 @@ impl Store {
             .await
             .map_err(db_err)?
         });
-        Ok(row.map(|(id, tenant_id)| (id, TenantId::from(tenant_id))))
+        Ok(row.map(|(id, tenant_id)| (AuthtokenId::from(id), TenantId::from(tenant_id))))
     }
 
     pub async fn gateway_settings(&self, tenant_id: TenantId) -> Result<GatewaySettings> {
@@ -254,7 +256,7 @@ impl Store {
             )
             .bind(new.transaction_number)
             .bind(new.tenant_id.get())
-            .bind(new.authtoken_id)
+            .bind(new.authtoken_id.get())
             .bind(new.reference_number)
             .bind(new.file_type)
             .bind(new.profile)

@@ -7,7 +7,7 @@
 //! send, its invitations and webhooks) then delays another's by a turn, not by the flood.
 
 use signet_domain::job::JobKind;
-use signet_domain::{Millis, TenantId, now_millis};
+use signet_domain::{JobId, Millis, TenantId, now_millis};
 
 use crate::{Db, Result, Store, db_err, on_db};
 
@@ -24,7 +24,8 @@ pub struct NewJob {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ClaimedJob {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: JobId,
     pub kind: String,
     pub payload: String,
     pub attempts: i64,
@@ -33,7 +34,8 @@ pub struct ClaimedJob {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct JobRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: JobId,
     pub kind: String,
     pub state: String,
     pub attempts: i64,
@@ -74,7 +76,7 @@ const CLAIM_SQLITE: &str = concat!(
 
 impl Store {
     /// Enqueues a job; returns its id, or `None` when its dedupe key was already used.
-    pub async fn enqueue_job(&self, job: &NewJob) -> Result<Option<i64>> {
+    pub async fn enqueue_job(&self, job: &NewJob) -> Result<Option<JobId>> {
         let now = now_millis();
         on_db!(self, pool => {
             let row: Option<(i64,)> = sqlx::query_as(
@@ -91,7 +93,7 @@ impl Store {
             .fetch_optional(pool)
             .await
             .map_err(db_err)?;
-            Ok(row.map(|(id,)| id))
+            Ok(row.map(|(id,)| JobId::from(id)))
         })
     }
 
@@ -120,14 +122,14 @@ impl Store {
     }
 
     /// Marks a job done, if `worker` still holds it.
-    pub async fn complete_job(&self, id: i64, worker: &str) -> Result<bool> {
+    pub async fn complete_job(&self, id: JobId, worker: &str) -> Result<bool> {
         let now = now_millis();
         on_db!(self, pool => {
             Ok(sqlx::query(
                 "UPDATE jobs SET state = 'done', finished_at = $3, locked_until = NULL \
                  WHERE id = $1 AND locked_by = $2 AND state = 'running'",
             )
-            .bind(id)
+            .bind(id.get())
             .bind(worker)
             .bind(now)
             .execute(pool)
@@ -139,7 +141,7 @@ impl Store {
 
     /// Records a failure: the job runs again at `retry_at`, or fails for good when it has
     /// used its attempts.
-    pub async fn fail_job(&self, id: i64, worker: &str, error: &str, retry_at: Millis) -> Result<()> {
+    pub async fn fail_job(&self, id: JobId, worker: &str, error: &str, retry_at: Millis) -> Result<()> {
         let now = now_millis();
         on_db!(self, pool => {
             sqlx::query(
@@ -149,7 +151,7 @@ impl Store {
                    run_at = $4, last_error = $3, locked_until = NULL \
                  WHERE id = $1 AND locked_by = $2 AND state = 'running'",
             )
-            .bind(id)
+            .bind(id.get())
             .bind(worker)
             .bind(error)
             .bind(retry_at)
@@ -161,10 +163,10 @@ impl Store {
         Ok(())
     }
 
-    pub async fn job(&self, id: i64) -> Result<Option<JobRow>> {
+    pub async fn job(&self, id: JobId) -> Result<Option<JobRow>> {
         on_db!(self, pool => {
             sqlx::query_as("SELECT id, kind, state, attempts, locked_by, last_error FROM jobs WHERE id = $1")
-                .bind(id)
+                .bind(id.get())
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)

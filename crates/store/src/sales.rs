@@ -9,7 +9,7 @@ use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::job::JobKind;
 use signet_domain::sales::{Lead, LeadMatch, PushOutcome, Referral};
-use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, LeadId, Millis, ReferralId, TenantId, now_millis};
 
 use crate::{NewJob, Result, Store, append_audit, db_err, on_db};
 
@@ -18,8 +18,10 @@ const PUSH_ATTEMPTS: i64 = 8;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ReferralRow {
-    pub id: i64,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: ReferralId,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     pub referrer_name: String,
     pub referrer_mobile: String,
     pub referrer_email: String,
@@ -35,8 +37,10 @@ const REFERRAL_COLUMNS: &str = "id, tenant_id, referrer_name, referrer_mobile, r
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LeadRow {
-    pub id: i64,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: LeadId,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     pub lead_key: Option<String>,
     pub visitor_id: Option<String>,
     pub name: Option<String>,
@@ -115,7 +119,7 @@ macro_rules! insert_job {
 }
 
 /// The push job of one version of a lead.
-fn push_job(tenant_id: TenantId, lead_id: i64, version: i64, dedupe: bool) -> NewJob {
+fn push_job(tenant_id: TenantId, lead_id: LeadId, version: i64, dedupe: bool) -> NewJob {
     NewJob {
         tenant: Some(tenant_id),
         kind: JobKind::CrmPush,
@@ -134,7 +138,7 @@ impl Store {
         &self,
         tenant_id: TenantId,
         referral: &Referral,
-        notice: impl FnOnce(i64) -> NewJob,
+        notice: impl FnOnce(ReferralId) -> NewJob,
         actor: &Actor,
     ) -> Result<ReferralRow> {
         let email_key = referral.referral_email_key();
@@ -220,12 +224,12 @@ impl Store {
     }
 
     /// One referral of the tenant (another tenant's id is not found).
-    pub async fn referral(&self, tenant_id: TenantId, id: i64) -> Result<Option<ReferralRow>> {
+    pub async fn referral(&self, tenant_id: TenantId, id: ReferralId) -> Result<Option<ReferralRow>> {
         let sql = format!("SELECT {REFERRAL_COLUMNS} FROM referrals WHERE tenant_id = $1 AND id = $2");
         on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
                 .bind(tenant_id.get())
-                .bind(id)
+                .bind(id.get())
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)
@@ -377,35 +381,35 @@ impl Store {
     }
 
     /// One lead of the tenant (another tenant's id is not found).
-    pub async fn lead(&self, tenant_id: TenantId, id: i64) -> Result<Option<LeadRow>> {
+    pub async fn lead(&self, tenant_id: TenantId, id: LeadId) -> Result<Option<LeadRow>> {
         let sql = format!("SELECT {LEAD_COLUMNS} FROM crm_leads WHERE tenant_id = $1 AND id = $2");
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id).fetch_optional(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id.get()).fetch_optional(pool).await.map_err(db_err)
         })
     }
 
     /// A lead with its tenant's CRM endpoint, for the push job.
-    pub async fn lead_for_push(&self, id: i64) -> Result<Option<(LeadRow, Option<CrmSettingsRow>)>> {
+    pub async fn lead_for_push(&self, id: LeadId) -> Result<Option<(LeadRow, Option<CrmSettingsRow>)>> {
         let sql = format!("SELECT {LEAD_COLUMNS} FROM crm_leads WHERE id = $1");
         let lead: Option<LeadRow> = on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id).fetch_optional(pool).await.map_err(db_err)?
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id.get()).fetch_optional(pool).await.map_err(db_err)?
         });
         let Some(lead) = lead else { return Ok(None) };
-        let settings = self.crm_settings(TenantId::from(lead.tenant_id)).await?;
+        let settings = self.crm_settings(lead.tenant_id).await?;
         Ok(Some((lead, settings)))
     }
 
     /// Records the push job's outcome for `version` of a lead (a newer version has its own
     /// job and keeps its outbox state): `pushed`, `failed` for good, or still `pending` with
     /// the last error while retries remain.
-    pub async fn record_push(&self, lead_id: i64, version: i64, state: &str, error: Option<&str>) -> Result<()> {
+    pub async fn record_push(&self, lead_id: LeadId, version: i64, state: &str, error: Option<&str>) -> Result<()> {
         let success = state == "pushed";
         on_db!(self, pool => {
             sqlx::query(
                 "UPDATE crm_leads SET push_state = $3, push_stage = 'outbox', push_success = $4, push_error = $5, \
                  pushed_at = CASE WHEN $4 THEN $6 ELSE pushed_at END WHERE id = $1 AND version = $2",
             )
-            .bind(lead_id)
+            .bind(lead_id.get())
             .bind(version)
             .bind(state)
             .bind(success)
@@ -490,7 +494,7 @@ impl Store {
                             .await
                             .map_err(db_err)?;
                     for (id, version) in pending {
-                        insert_job!(tx, &push_job(tenant_id, id, version, false));
+                        insert_job!(tx, &push_job(tenant_id, LeadId::from(id), version, false));
                     }
                 }
                 None => {

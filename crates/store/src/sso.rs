@@ -5,13 +5,14 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
-use signet_domain::{Error, ErrorCode, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, SsoProviderId, TenantId, now_millis};
 
 use crate::{PrincipalCredentials, Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SsoProviderRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: SsoProviderId,
     #[sqlx(try_from = "i64")]
     pub tenant_id: TenantId,
     pub name: String,
@@ -69,7 +70,8 @@ pub struct SavedBy<'a> {
 /// A sign-in under way, as its answer finds it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SsoLoginRow {
-    pub provider_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub provider_id: SsoProviderId,
     pub return_to: Option<String>,
     pub client_state: Option<String>,
 }
@@ -77,7 +79,8 @@ pub struct SsoLoginRow {
 /// An account's link to a provider, as `ManageInfoResponse` lists it.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SsoIdentityRow {
-    pub provider_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub provider_id: SsoProviderId,
     pub name: String,
     pub display_name: String,
     pub disabled: bool,
@@ -129,7 +132,7 @@ impl Store {
             for domain in new.domains {
                 sqlx::query("INSERT INTO sso_domains (domain, provider_id, tenant_id) VALUES ($1, $2, $3)")
                     .bind(domain)
-                    .bind(row.id)
+                    .bind(row.id.get())
                     .bind(tenant_id.get())
                     .execute(&mut *tx)
                     .await
@@ -152,7 +155,7 @@ impl Store {
     pub async fn update_sso_provider(
         &self,
         tenant_id: TenantId,
-        id: i64,
+        id: SsoProviderId,
         changed: &NewSsoProvider<'_>,
         expected_secret: Option<&[u8]>,
         secret_replaced: bool,
@@ -166,7 +169,7 @@ impl Store {
                 "SELECT issuer, client_id, client_secret FROM sso_providers WHERE tenant_id = $1 AND id = $2",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .fetch_optional(&mut *tx)
             .await
             .map_err(db_err)?;
@@ -181,7 +184,7 @@ impl Store {
                  WHERE tenant_id = $1 AND id = $2 RETURNING {PROVIDER_COLUMNS}"
             )))
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .bind(changed.name)
             .bind(changed.display_name)
             .bind(changed.issuer)
@@ -209,7 +212,7 @@ impl Store {
             ended.push("sso_domains");
             for table in ended.iter() {
                 sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE provider_id = $1")))
-                    .bind(id)
+                    .bind(id.get())
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
@@ -217,7 +220,7 @@ impl Store {
             for domain in changed.domains {
                 sqlx::query("INSERT INTO sso_domains (domain, provider_id, tenant_id) VALUES ($1, $2, $3)")
                     .bind(domain)
-                    .bind(id)
+                    .bind(id.get())
                     .bind(tenant_id.get())
                     .execute(&mut *tx)
                     .await
@@ -256,17 +259,17 @@ impl Store {
         Ok(providers
             .into_iter()
             .map(|p| {
-                let own = domains.iter().filter(|(id, _)| *id == p.id).map(|(_, d)| d.clone()).collect();
+                let own = domains.iter().filter(|(id, _)| *id == p.id.get()).map(|(_, d)| d.clone()).collect();
                 (p, own)
             })
             .collect())
     }
 
     /// A provider by its id alone (a sign-in names it before anyone is known).
-    pub async fn sso_provider(&self, id: i64) -> Result<Option<SsoProviderRow>> {
+    pub async fn sso_provider(&self, id: SsoProviderId) -> Result<Option<SsoProviderRow>> {
         on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {PROVIDER_COLUMNS} FROM sso_providers WHERE id = $1")))
-                .bind(id)
+                .bind(id.get())
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)
@@ -291,25 +294,25 @@ impl Store {
     }
 
     /// Deletes a provider of the tenant with its domains, sign-ins under way and links.
-    pub async fn delete_sso_provider(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
+    pub async fn delete_sso_provider(&self, tenant_id: TenantId, id: SsoProviderId, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
             let found: Option<(String,)> = sqlx::query_as("SELECT name FROM sso_providers WHERE tenant_id = $1 AND id = $2")
                 .bind(tenant_id.get())
-                .bind(id)
+                .bind(id.get())
                 .fetch_optional(&mut *tx)
                 .await
                 .map_err(db_err)?;
             let Some((name,)) = found else { return Err(Error::not_found("SSO provider")) };
             for table in ["sso_domains", "sso_logins", "sso_identities"] {
                 sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE provider_id = $1")))
-                    .bind(id)
+                    .bind(id.get())
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
             }
-            sqlx::query("DELETE FROM sso_providers WHERE id = $1").bind(id).execute(&mut *tx).await.map_err(db_err)?;
+            sqlx::query("DELETE FROM sso_providers WHERE id = $1").bind(id.get()).execute(&mut *tx).await.map_err(db_err)?;
             let event = actor.event("sso.provider_deleted", format!("sso-provider:{id}"), json!({"name": name}));
             append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
@@ -321,7 +324,7 @@ impl Store {
     pub async fn begin_sso_login(
         &self,
         state_hash: &str,
-        provider_id: i64,
+        provider_id: SsoProviderId,
         return_to: Option<&str>,
         client_state: Option<&str>,
         expires_at: i64,
@@ -332,7 +335,7 @@ impl Store {
                  VALUES ($1, $2, $3, $4, $5, NULL, $6)",
             )
             .bind(state_hash)
-            .bind(provider_id)
+            .bind(provider_id.get())
             .bind(return_to)
             .bind(client_state)
             .bind(expires_at)
@@ -361,10 +364,10 @@ impl Store {
     }
 
     /// The account linked to a provider's subject.
-    pub async fn sso_linked_principal(&self, provider_id: i64, subject: &str) -> Result<Option<i64>> {
+    pub async fn sso_linked_principal(&self, provider_id: SsoProviderId, subject: &str) -> Result<Option<i64>> {
         let found: Option<(i64,)> = on_db!(self, pool => {
             sqlx::query_as("SELECT principal_id FROM sso_identities WHERE provider_id = $1 AND subject = $2")
-                .bind(provider_id)
+                .bind(provider_id.get())
                 .bind(subject)
                 .fetch_optional(pool)
                 .await
@@ -391,7 +394,7 @@ impl Store {
                 "INSERT INTO sso_identities (provider_id, subject, principal_id, tenant_id, email, linked_at, last_login_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (provider_id, subject) DO NOTHING",
             )
-            .bind(provider.id)
+            .bind(provider.id.get())
             .bind(subject)
             .bind(principal_id)
             .bind(tenant_id.get())
@@ -413,10 +416,10 @@ impl Store {
     }
 
     /// Notes a sign-in through a linked subject.
-    pub async fn touch_sso_identity(&self, provider_id: i64, subject: &str) -> Result<()> {
+    pub async fn touch_sso_identity(&self, provider_id: SsoProviderId, subject: &str) -> Result<()> {
         on_db!(self, pool => {
             sqlx::query("UPDATE sso_identities SET last_login_at = $3 WHERE provider_id = $1 AND subject = $2")
-                .bind(provider_id)
+                .bind(provider_id.get())
                 .bind(subject)
                 .bind(now_millis())
                 .execute(pool)

@@ -14,14 +14,17 @@ use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::authority::stamps::ProviderIssue;
 use signet_domain::stamp::{DutyKind, StampState, plan_allocation};
-use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, Millis, StampId, TenantId, WorkflowId, now_millis};
 
+use crate::ids::NullableId;
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StampRow {
-    pub id: i64,
-    pub tenant_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: StampId,
+    #[sqlx(try_from = "i64")]
+    pub tenant_id: TenantId,
     pub state_code: String,
     pub denomination: i64,
     pub reference_no: String,
@@ -29,7 +32,8 @@ pub struct StampRow {
     #[sqlx(try_from = "String")]
     pub state: StampState,
     pub reserved_until: Option<Millis>,
-    pub workflow_id: Option<i64>,
+    #[sqlx(try_from = "NullableId")]
+    pub workflow_id: Option<WorkflowId>,
     pub page_attached: bool,
     pub loaded_at: Millis,
     pub allocated_at: Option<Millis>,
@@ -570,12 +574,12 @@ impl Store {
     }
 
     /// One certificate of the tenant (another tenant's id is not found).
-    pub async fn stamp(&self, tenant_id: TenantId, id: i64) -> Result<Option<StampRow>> {
+    pub async fn stamp(&self, tenant_id: TenantId, id: StampId) -> Result<Option<StampRow>> {
         let sql = format!("SELECT {STAMP_COLUMNS} FROM stamps WHERE tenant_id = $1 AND id = $2");
         on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
                 .bind(tenant_id.get())
-                .bind(id)
+                .bind(id.get())
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)
@@ -583,12 +587,12 @@ impl Store {
     }
 
     /// The certificates allocated to a workflow of the tenant, in the order they were loaded.
-    pub async fn workflow_stamps(&self, tenant_id: TenantId, workflow_id: i64) -> Result<Vec<StampRow>> {
+    pub async fn workflow_stamps(&self, tenant_id: TenantId, workflow_id: WorkflowId) -> Result<Vec<StampRow>> {
         let sql = format!("SELECT {STAMP_COLUMNS} FROM stamps WHERE tenant_id = $1 AND workflow_id = $2 ORDER BY id");
         on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
                 .bind(tenant_id.get())
-                .bind(workflow_id)
+                .bind(workflow_id.get())
                 .fetch_all(pool)
                 .await
                 .map_err(db_err)
@@ -716,7 +720,7 @@ impl Store {
     }
 
     /// Sets a certificate in stock aside for good (damaged, refunded, used outside Signet).
-    pub async fn retire_stamp(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<StampRow> {
+    pub async fn retire_stamp(&self, tenant_id: TenantId, id: StampId, actor: &Actor) -> Result<StampRow> {
         let sql = format!(
             "UPDATE stamps SET state = 'retired', ended_at = $3, reservation = NULL, reserved_until = NULL \
              WHERE tenant_id = $1 AND id = $2 AND {} RETURNING {STAMP_COLUMNS}",
@@ -727,7 +731,7 @@ impl Store {
             crate::chain::lock_tenant!(tx, tenant_id);
             let row: Option<StampRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
                 .bind(tenant_id.get())
-                .bind(id)
+                .bind(id.get())
                 .bind(now_millis())
                 .fetch_optional(&mut *tx)
                 .await
@@ -735,7 +739,7 @@ impl Store {
             let Some(row) = row else {
                 let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM stamps WHERE tenant_id = $1 AND id = $2")
                     .bind(tenant_id.get())
-                    .bind(id)
+                    .bind(id.get())
                     .fetch_optional(&mut *tx)
                     .await
                     .map_err(db_err)?;

@@ -4,7 +4,7 @@
 use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::webhook::subscribed;
-use signet_domain::{Error, ErrorCode, Millis, TenantId, WebhookId, now_millis};
+use signet_domain::{DeliveryId, Error, ErrorCode, Millis, TenantId, WebhookId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
@@ -24,7 +24,8 @@ pub struct WebhookRow {
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct DeliveryRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: DeliveryId,
     #[sqlx(try_from = "i64")]
     pub tenant_id: TenantId,
     #[sqlx(try_from = "i64")]
@@ -183,10 +184,10 @@ impl Store {
 
     /// A delivery with its endpoint (for the delivery job); the endpoint is `None` once it has
     /// been deleted, so nothing is sent to a deleted endpoint.
-    pub async fn delivery_with_endpoint(&self, id: i64) -> Result<Option<(DeliveryRow, Option<WebhookRow>)>> {
+    pub async fn delivery_with_endpoint(&self, id: DeliveryId) -> Result<Option<(DeliveryRow, Option<WebhookRow>)>> {
         let sql = format!("SELECT {DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1");
         let delivery: Option<DeliveryRow> = on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id).fetch_optional(pool).await.map_err(db_err)?
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id.get()).fetch_optional(pool).await.map_err(db_err)?
         });
         let Some(delivery) = delivery else { return Ok(None) };
         let endpoint_sql =
@@ -198,10 +199,10 @@ impl Store {
     }
 
     /// Ends a delivery without an attempt (its endpoint was deleted or disabled meanwhile).
-    pub async fn abandon_delivery(&self, id: i64, reason: &str) -> Result<()> {
+    pub async fn abandon_delivery(&self, id: DeliveryId, reason: &str) -> Result<()> {
         on_db!(self, pool => {
             sqlx::query("UPDATE webhook_deliveries SET state = 'failed', last_error = $2, updated_at = $3 WHERE id = $1")
-                .bind(id)
+                .bind(id.get())
                 .bind(reason)
                 .bind(now_millis())
                 .execute(pool)
@@ -214,7 +215,7 @@ impl Store {
     /// Records one attempt: `state` is `pending` (will retry), `succeeded` or `failed`.
     pub async fn record_delivery_attempt(
         &self,
-        id: i64,
+        id: DeliveryId,
         state: &str,
         status: Option<i64>,
         error: Option<&str>,
@@ -224,7 +225,7 @@ impl Store {
                 "UPDATE webhook_deliveries SET state = $2, attempts = attempts + 1, last_status = $3, last_error = $4, \
                  updated_at = $5 WHERE id = $1",
             )
-            .bind(id)
+            .bind(id.get())
             .bind(state)
             .bind(status)
             .bind(error)
@@ -253,14 +254,14 @@ impl Store {
 
     /// Sends a finished delivery again (same message id). One in flight at a time: a pending
     /// delivery answers `StateConflict`.
-    pub async fn redeliver(&self, tenant_id: TenantId, delivery_id: i64, actor: &Actor) -> Result<()> {
+    pub async fn redeliver(&self, tenant_id: TenantId, delivery_id: DeliveryId, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let state: Option<(String,)> = sqlx::query_as(
                 "UPDATE webhook_deliveries SET state = 'pending', updated_at = $3 WHERE id = $1 AND tenant_id = $2 \
                  AND state <> 'pending' RETURNING state",
             )
-            .bind(delivery_id)
+            .bind(delivery_id.get())
             .bind(tenant_id.get())
             .bind(now_millis())
             .fetch_optional(&mut *tx)
@@ -268,7 +269,7 @@ impl Store {
             .map_err(db_err)?;
             if state.is_none() {
                 let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM webhook_deliveries WHERE id = $1 AND tenant_id = $2")
-                    .bind(delivery_id)
+                    .bind(delivery_id.get())
                     .bind(tenant_id.get())
                     .fetch_optional(&mut *tx)
                     .await

@@ -5,7 +5,7 @@ use signet_domain::audit::{Actor, GENESIS_HASH, verify_chain};
 use signet_domain::department::DepartmentName;
 use signet_domain::job::JobKind;
 use signet_domain::paging::Page;
-use signet_domain::{ErrorCode, now_millis};
+use signet_domain::{ErrorCode, JobId, now_millis};
 use signet_store::{AuthAttempt, AuthThrottle, Backend, NewJob, NewTenant, PoolSettings, Store};
 use signet_testkit::db::TestDb;
 use signet_testkit::on_both_backends;
@@ -76,7 +76,7 @@ async fn jobs_are_claimed_exactly_once_by_concurrent_workers(backend: Backend) {
         mine
     };
     let (from_a, from_b) = tokio::join!(claim_all(a.clone(), "worker-a"), claim_all(b.clone(), "worker-b"));
-    let mut all: Vec<i64> = from_a.iter().chain(from_b.iter()).copied().collect();
+    let mut all: Vec<JobId> = from_a.iter().chain(from_b.iter()).copied().collect();
     all.sort_unstable();
     let before = all.len();
     all.dedup();
@@ -157,7 +157,7 @@ async fn tenants_jobs_take_turns(backend: Backend) {
     let claim = |n| {
         let store = store.clone();
         async move {
-            let mut ids: Vec<i64> =
+            let mut ids: Vec<JobId> =
                 store.claim_jobs("worker", 60_000, n).await.expect("claim").iter().map(|j| j.id).collect();
             ids.sort_unstable();
             ids
@@ -317,7 +317,7 @@ async fn refresh_tokens_rotate_once_and_reuse_revokes_the_family(backend: Backen
 fn new_transaction<'a>(
     number: &'a str,
     tenant_id: signet_domain::TenantId,
-    token: i64,
+    token: signet_domain::AuthtokenId,
     reference: &'a str,
 ) -> signet_store::NewTransaction<'a> {
     signet_store::NewTransaction {

@@ -11,6 +11,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use serde::{Deserialize, Serialize};
+use signet_domain::{LotId, WorkflowId};
 use signet_services::bulk::lots;
 use signet_services::bulk::send::{self as bulk_send, BulkSend};
 use signet_services::bulk::{self as service, Completion, JobStatus};
@@ -151,10 +152,10 @@ impl From<Completion> for BulkCompletionRequest {
 
 fn to_lot(lot: lots::Lot, job_id: Option<String>) -> Lot {
     Lot {
-        lot_id: lot.row.id,
+        lot_id: lot.row.id.get(),
         name: lot.row.name,
         signer_email: lot.row.signer_email,
-        workflow_ids: lot.workflow_ids,
+        workflow_ids: lot.workflow_ids.into_iter().map(WorkflowId::get).collect(),
         job_id,
         created_at: lot.row.created_at,
     }
@@ -177,8 +178,8 @@ pub async fn create_lot(
     auth: Auth,
     ApiJson(body): ApiJson<LotCreateRequest>,
 ) -> ApiResult<(StatusCode, Json<Lot>)> {
-    let lot =
-        lots::create(&state.services, &auth.caller(), &body.name, body.signer_user_id, &body.workflow_ids).await?;
+    let workflow_ids: Vec<WorkflowId> = body.workflow_ids.iter().copied().map(WorkflowId::from).collect();
+    let lot = lots::create(&state.services, &auth.caller(), &body.name, body.signer_user_id, &workflow_ids).await?;
     Ok((StatusCode::CREATED, Json(to_lot(lot, None))))
 }
 
@@ -195,7 +196,7 @@ pub async fn create_lot(
     )
 )]
 pub async fn get_lot(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<Lot>> {
-    let lot = lots::get(&state.services, &auth.caller(), id).await?;
+    let lot = lots::get(&state.services, &auth.caller(), LotId::from(id)).await?;
     let job_id = lot.job_public_id(&state.services).await?;
     Ok(Json(to_lot(lot, job_id)))
 }
@@ -223,7 +224,7 @@ pub async fn sign_lot(
     let status = lots::sign(
         &state.services,
         &auth.caller(),
-        body.lot_id,
+        LotId::from(body.lot_id),
         &body.signature_image,
         body.reviewer_comments.as_deref(),
     )

@@ -68,7 +68,7 @@ pub struct GatewaySettingsDto {
 
 fn view(row: AuthtokenRow) -> GatewayAuthtoken {
     GatewayAuthtoken {
-        id: row.id,
+        id: row.id.get(),
         label: row.label,
         token_hint: row.token_hint,
         created_by: row.created_by,
@@ -130,7 +130,7 @@ pub async fn revoke_authtoken(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<StatusCode> {
-    admin::revoke_authtoken(&state.services, &auth.caller(), id).await?;
+    admin::revoke_authtoken(&state.services, &auth.caller(), signet_domain::AuthtokenId::from(id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

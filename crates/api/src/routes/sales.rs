@@ -9,9 +9,9 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
 use signet_domain::paging::Page;
 use signet_domain::sales::{BILLING_CYCLES, LeadInput, PushInput, ReferralInput, SUBSCRIPTION_MODES};
+use signet_domain::{Error, LeadId, ReferralId};
 use signet_services::billing::sales as service;
 use signet_services::records::{LeadFilter, LeadRow, ReferralRow};
 use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
@@ -64,7 +64,7 @@ pub struct CustomerReferral {
 
 fn to_referral(row: ReferralRow) -> CustomerReferral {
     CustomerReferral {
-        referral_id: row.id,
+        referral_id: row.id.get(),
         referrer_name: row.referrer_name,
         referrer_mobile: row.referrer_mobile,
         referrer_email: row.referrer_email,
@@ -175,7 +175,7 @@ pub async fn get_referral(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<CustomerReferral>> {
-    let row = service::referral(&state.services, &auth.caller(), id).await?;
+    let row = service::referral(&state.services, &auth.caller(), ReferralId::from(id)).await?;
     Ok(Json(to_referral(row)))
 }
 
@@ -301,7 +301,7 @@ fn push_state_schema() -> Schema {
 
 fn to_lead(row: LeadRow) -> CrmLead {
     CrmLead {
-        lead_id: row.id,
+        lead_id: row.id.get(),
         lead_key: row.lead_key,
         visitor_id: row.visitor_id,
         name: row.name,
@@ -451,7 +451,7 @@ pub async fn get_lead(
     auth: Auth,
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<CrmLead>> {
-    let row = service::lead(&state.services, &auth.caller(), id).await?;
+    let row = service::lead(&state.services, &auth.caller(), LeadId::from(id)).await?;
     Ok(Json(to_lead(row)))
 }
 

@@ -7,6 +7,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
+use signet_domain::SsoProviderId;
 use signet_services::people::sso;
 use signet_services::records::SsoProviderRow;
 use utoipa::ToSchema;
@@ -110,7 +111,7 @@ pub struct SsoProvider {
 
 fn view(state: &AppState, row: SsoProviderRow, domains: Vec<String>) -> SsoProvider {
     SsoProvider {
-        provider_id: row.id,
+        provider_id: row.id.get(),
         start_url: sso::start_url(&state.services, row.id),
         callback_url: format!("{}{}", state.services.config.public_base(), sso::CALLBACK_PATH),
         has_client_secret: row.client_secret.is_some(),
@@ -185,7 +186,7 @@ pub async fn update(
 ) -> ApiResult<Json<SsoProvider>> {
     let (domains, redirects) = body.lists();
     let input = body.input(&domains, &redirects);
-    let (row, domains) = sso::update_provider(&state.services, &auth.caller(), id, &input).await?;
+    let (row, domains) = sso::update_provider(&state.services, &auth.caller(), SsoProviderId::from(id), &input).await?;
     Ok(Json(view(&state, row, domains)))
 }
 
@@ -202,7 +203,7 @@ pub async fn update(
     )
 )]
 pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    sso::delete_provider(&state.services, &auth.caller(), id).await?;
+    sso::delete_provider(&state.services, &auth.caller(), SsoProviderId::from(id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

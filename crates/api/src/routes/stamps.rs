@@ -10,7 +10,7 @@ use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use signet_domain::paging::Page;
 use signet_domain::stamp::{self, StampState};
-use signet_domain::{Error, FieldErrors};
+use signet_domain::{Error, FieldErrors, StampId, WorkflowId};
 use signet_services::records::{StampFilter, StampRow, StampSettings};
 use signet_services::stamps::{self as service, ArticleInput, ArticleView, LoadItem, StockLevel};
 use utoipa::{IntoParams, ToSchema};
@@ -109,12 +109,12 @@ fn stamp_status_schema() -> utoipa::openapi::schema::Schema {
 
 fn to_stamp(row: StampRow) -> Stamp {
     Stamp {
-        stamp_id: row.id,
+        stamp_id: row.id.get(),
         status: service::shown_state(&row).as_str().to_string(),
         state: row.state_code,
         denomination: row.denomination,
         reference_no: row.reference_no,
-        workflow_id: row.workflow_id,
+        workflow_id: row.workflow_id.map(WorkflowId::get),
         has_certificate: row.certificate_blob.is_some(),
         page_attached: row.page_attached,
         loaded_at: row.loaded_at,
@@ -265,7 +265,7 @@ pub async fn list(
     )
 )]
 pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<Stamp>> {
-    let row = service::stamp(&state.services, &auth.caller(), id).await?;
+    let row = service::stamp(&state.services, &auth.caller(), StampId::from(id)).await?;
     Ok(Json(to_stamp(row)))
 }
 
@@ -282,7 +282,7 @@ pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath
     )
 )]
 pub async fn certificate(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Response> {
-    let (name, pdf) = service::certificate_pdf(&state.services, &auth.caller(), id).await?;
+    let (name, pdf) = service::certificate_pdf(&state.services, &auth.caller(), StampId::from(id)).await?;
     Ok(signet_http::files::pdf_response(pdf, &name))
 }
 
@@ -300,7 +300,7 @@ pub async fn certificate(State(state): State<AppState>, auth: Auth, ApiPath(id):
     )
 )]
 pub async fn retire(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<Stamp>> {
-    let row = service::retire(&state.services, &auth.caller(), id).await?;
+    let row = service::retire(&state.services, &auth.caller(), StampId::from(id)).await?;
     Ok(Json(to_stamp(row)))
 }
 

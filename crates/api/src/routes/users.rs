@@ -853,7 +853,7 @@ pub struct ExternalLoginProvider {
 /// when one is given.
 pub fn provider_view(
     state: &AppState,
-    (id, name, display_name, disabled): (i64, &str, &str, bool),
+    (id, name, display_name, disabled): (signet_domain::SsoProviderId, &str, &str, bool),
     email: Option<&str>,
 ) -> ExternalLoginProvider {
     let start = signet_services::people::sso::start_url(&state.services, id);

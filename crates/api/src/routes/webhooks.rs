@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::WebhookId;
+use signet_domain::{DeliveryId, WebhookId};
 use signet_services::integrations::webhooks;
 use signet_services::records::{DeliveryRow, WebhookRow};
 use utoipa::ToSchema;
@@ -79,7 +79,7 @@ fn view(row: WebhookRow) -> Webhook {
 
 fn delivery_view(row: DeliveryRow) -> WebhookDelivery {
     WebhookDelivery {
-        delivery_id: row.id,
+        delivery_id: row.id.get(),
         message_id: row.message_id,
         event_type: row.event_type,
         state: row.state,
@@ -181,6 +181,6 @@ pub async fn deliveries(
     )
 )]
 pub async fn redeliver(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    webhooks::redeliver(&state.services, &auth.caller(), id).await?;
+    webhooks::redeliver(&state.services, &auth.caller(), DeliveryId::from(id)).await?;
     Ok(StatusCode::ACCEPTED)
 }

@@ -511,7 +511,7 @@ async fn gateway_authtokens_are_shown_once_listed_and_revoked(backend: Backend) 
     assert!(value.starts_with("sga_") && value.len() > 40);
     let id = created["id"].as_i64().expect("id");
     let hash = signet_server::secrets::hash_token(&value);
-    assert_eq!(app.store.authtoken_by_hash(&hash).await.expect("lookup"), Some((id, acme.tenant_id)));
+    assert_eq!(app.store.authtoken_by_hash(&hash).await.expect("lookup"), Some((id.into(), acme.tenant_id)));
 
     let listed: Value = app.get("/api/v1/gateway/authtokens", &a).await.json().await.expect("json");
     assert_eq!(listed.as_array().map(Vec::len), Some(1));

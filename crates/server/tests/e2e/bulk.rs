@@ -356,14 +356,14 @@ async fn lots_and_lot_signing_refuse_what_they_cannot_do(backend: Backend) {
     let colleague =
         signet_services::people::users::create_internal(svc, &admin, &input).await.expect("colleague").user.id;
     assert!(
-        signet_services::bulk::lots::get(svc, &as_role(s.officer_id, Role::Signer), lot_id).await.is_ok(),
+        signet_services::bulk::lots::get(svc, &as_role(s.officer_id, Role::Signer), lot_id.into()).await.is_ok(),
         "signer"
     );
     assert!(
-        signet_services::bulk::lots::get(svc, &as_role(colleague, Role::Auditor), lot_id).await.is_ok(),
+        signet_services::bulk::lots::get(svc, &as_role(colleague, Role::Auditor), lot_id.into()).await.is_ok(),
         "a reader"
     );
-    let hidden = signet_services::bulk::lots::get(svc, &as_role(colleague, Role::Signer), lot_id).await;
+    let hidden = signet_services::bulk::lots::get(svc, &as_role(colleague, Role::Signer), lot_id.into()).await;
     assert_eq!(hidden.err().map(|e| e.code()), Some(signet_domain::ErrorCode::NotFound), "a colleague");
 }
 

@@ -473,7 +473,7 @@ async fn a_saved_provider_is_changed_with_the_rules_of_saving(backend: Backend) 
     let before = listed().await;
     let path = format!("/api/v1/sso-providers/{id}");
     // An account linked to the provider's subject, as a first sign-in links it.
-    let row = app.store.sso_provider(id).await.expect("read").expect("the provider");
+    let row = app.store.sso_provider(id.into()).await.expect("read").expect("the provider");
     app.store.link_sso_identity(&row, "subject-1", sara, "sara@bank.example").await.expect("link");
 
     // Refused, nothing changed: a sender; another tenant's administrator, to whom it does not
@@ -540,7 +540,7 @@ async fn a_saved_provider_is_changed_with_the_rules_of_saving(backend: Backend) 
         .await
         .expect("json");
     assert_eq!(modes["externalLoginProviders"][0]["name"], "bank-sso", "{modes}");
-    let linked = app.store.sso_linked_principal(id, "subject-1").await.expect("read");
+    let linked = app.store.sso_linked_principal(id.into(), "subject-1").await.expect("read");
     assert_eq!(linked, Some(sara), "the same issuer keeps the links");
 
     // An empty secret makes it a public client; a given one is sealed; a new issuer ends the
@@ -551,7 +551,7 @@ async fn a_saved_provider_is_changed_with_the_rules_of_saving(backend: Backend) 
     (request["clientSecret"], request["issuer"]) = (json!("another-secret"), json!(second_issuer));
     let moved: Value = app.put(&path, &admin, request.clone()).await.json().await.expect("json");
     assert_eq!((&moved["hasClientSecret"], &moved["issuer"]), (&json!(true), &json!(second_issuer)), "{moved}");
-    assert_eq!(app.store.sso_linked_principal(id, "subject-1").await.expect("read"), None);
+    assert_eq!(app.store.sso_linked_principal(id.into(), "subject-1").await.expect("read"), None);
 
     let audit: Value = app.get("/api/v1/audit", &admin).await.json().await.expect("json");
     let updates: Vec<Value> = audit

@@ -186,7 +186,7 @@ async fn billable(svc: &Services, tenant_id: TenantId, workflow_id: WorkflowId) 
     }
     let stamps = svc
         .store
-        .workflow_stamps(tenant_id, workflow_id.get())
+        .workflow_stamps(tenant_id, workflow_id)
         .await?
         .into_iter()
         .filter(|s| matches!(s.state, StampState::Allocated | StampState::Retired))

@@ -15,7 +15,7 @@ use signet_domain::access::Permission;
 use signet_domain::job::JobKind;
 use signet_domain::sales::{self, LeadInput, PushInput, ReferralInput};
 use signet_domain::webhook::signature;
-use signet_domain::{Error, now_millis};
+use signet_domain::{Error, LeadId, ReferralId, now_millis};
 use signet_store::{ClaimedJob, CrmSettingsRow, LeadFilter, LeadRow, NewJob, ReferralRow};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -31,7 +31,7 @@ pub async fn create_referral(svc: &Services, caller: &Caller, input: &ReferralIn
     let referral = sales::check_referral(input)?;
     let mail = thanks(&referral);
     let payload = serde_json::to_value(&mail)?;
-    let notice = move |id: i64| NewJob {
+    let notice = move |id: ReferralId| NewJob {
         kind: JobKind::Mail,
         tenant: Some(tenant_id),
         payload,
@@ -101,7 +101,7 @@ pub async fn set_crm_endpoint(
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct PushJob {
-    lead_id: i64,
+    lead_id: LeadId,
     version: i64,
 }
 
@@ -165,7 +165,7 @@ pub async fn run_push_job(svc: &Services, job: &ClaimedJob) -> Result<(), Delive
     match error {
         Some(error) if !last_attempt => Err(DeliverError::Refused(error)),
         Some(error) => {
-            tracing::warn!(lead_id, %error, "CRM push failed for good");
+            tracing::warn!(lead_id = lead_id.get(), %error, "CRM push failed for good");
             Ok(())
         }
         None => Ok(()),
@@ -186,7 +186,7 @@ pub async fn referrals(
 }
 
 /// One referral of the tenant (managing settings); another tenant's reads as missing.
-pub async fn referral(svc: &Services, caller: &Caller, id: i64) -> Result<ReferralRow, Error> {
+pub async fn referral(svc: &Services, caller: &Caller, id: ReferralId) -> Result<ReferralRow, Error> {
     caller.require(Permission::ManageSettings)?;
     svc.store.referral(caller.tenant_id, id).await?.ok_or_else(|| Error::not_found("referral"))
 }
@@ -204,7 +204,7 @@ pub async fn leads(
 }
 
 /// One lead of the tenant (managing settings); another tenant's reads as missing.
-pub async fn lead(svc: &Services, caller: &Caller, id: i64) -> Result<LeadRow, Error> {
+pub async fn lead(svc: &Services, caller: &Caller, id: LeadId) -> Result<LeadRow, Error> {
     caller.require(Permission::ManageSettings)?;
     svc.store.lead(caller.tenant_id, id).await?.ok_or_else(|| Error::not_found("lead"))
 }

@@ -13,7 +13,7 @@ use signet_domain::access::Permission;
 use signet_domain::audit::Actor;
 use signet_domain::job::BulkKind;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
-use signet_domain::{Error, ErrorCode, FieldErrors, WorkflowId};
+use signet_domain::{Error, ErrorCode, FieldErrors, LotId, WorkflowId};
 use signet_store::{BulkItemRow, BulkJobRow, LotRow, NewBulkJob, UserFilter, UserRow, UserSort, WorkflowRow};
 
 use super::{JobStatus, Outcome, new_public_id, status};
@@ -32,7 +32,7 @@ pub const MAX_IMAGE_BYTES: usize = 1024 * 1024;
 /// A lot and its workflows.
 pub struct Lot {
     pub row: LotRow,
-    pub workflow_ids: Vec<i64>,
+    pub workflow_ids: Vec<WorkflowId>,
 }
 
 impl Lot {
@@ -52,7 +52,7 @@ pub async fn create(
     caller: &Caller,
     name: &str,
     signer_id: i64,
-    workflow_ids: &[i64],
+    workflow_ids: &[WorkflowId],
 ) -> Result<Lot, Error> {
     caller.require(Permission::SendWorkflows)?;
     let mut errors = FieldErrors::new();
@@ -147,10 +147,10 @@ enum Unfit {
 async fn check_workflow(
     svc: &Services,
     caller: &Caller,
-    id: i64,
+    id: WorkflowId,
     signer_email: &str,
 ) -> Result<Result<(), Unfit>, Error> {
-    let Some(workflow) = svc.store.workflow(caller.tenant_id, WorkflowId::from(id)).await? else {
+    let Some(workflow) = svc.store.workflow(caller.tenant_id, id).await? else {
         return Ok(Err(Unfit::Unknown));
     };
     if workflow.state() != WorkflowState::InProgress {
@@ -163,7 +163,7 @@ async fn check_workflow(
 
 /// A lot of the tenant, for whoever reads its workflows or is the lot's signer; anyone else
 /// meets it as a lot that does not exist.
-pub async fn get(svc: &Services, caller: &Caller, lot_id: i64) -> Result<Lot, Error> {
+pub async fn get(svc: &Services, caller: &Caller, lot_id: LotId) -> Result<Lot, Error> {
     let lot = find(svc, caller, lot_id).await?;
     let is_its_signer = is_lot_signer(svc, caller, &lot.row).await?;
     if !signet_domain::authority::jobs::may_see_lot(&caller.access, is_its_signer) {
@@ -173,7 +173,7 @@ pub async fn get(svc: &Services, caller: &Caller, lot_id: i64) -> Result<Lot, Er
 }
 
 /// The tenant's lot `lot_id`, whoever asks.
-async fn find(svc: &Services, caller: &Caller, lot_id: i64) -> Result<Lot, Error> {
+async fn find(svc: &Services, caller: &Caller, lot_id: LotId) -> Result<Lot, Error> {
     let row = svc.store.lot(caller.tenant_id, lot_id).await?.ok_or_else(|| Error::not_found("lot"))?;
     let workflow_ids = svc.store.lot_workflows(row.id).await?;
     Ok(Lot { row, workflow_ids })
@@ -193,7 +193,7 @@ async fn is_lot_signer(svc: &Services, caller: &Caller, lot: &LotRow) -> Result<
 pub async fn sign(
     svc: &Services,
     caller: &Caller,
-    lot_id: i64,
+    lot_id: LotId,
     image_base64: &str,
     comments: Option<&str>,
 ) -> Result<JobStatus, Error> {
@@ -219,7 +219,7 @@ pub async fn sign(
         tenant_id: caller.tenant_id,
         kind: BulkKind::LotSign,
         subscriber_id: caller.principal_id,
-        parent_id: lot.row.id,
+        parent_id: lot.row.id.get(),
         input: json!({"lotId": lot.row.id, "signerEmail": lot.row.signer_email, "signatureBlob": key.as_str(),
                       "reviewerComments": comments, "consentedAt": signet_domain::now_millis()}),
         items,
@@ -258,7 +258,7 @@ fn check_image(data: &str) -> Result<Vec<u8>, Error> {
 pub async fn sign_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> Result<Outcome, Error> {
     let input: serde_json::Value = serde_json::from_str(&job.input)?;
     let row: serde_json::Value = serde_json::from_str(&item.input)?;
-    let tenant_id = signet_domain::TenantId::from(job.tenant_id);
+    let tenant_id = job.tenant_id;
     let id = WorkflowId::from(row["workflowId"].as_i64().ok_or_else(|| Error::internal("no workflow"))?);
     let reference = Some(id.to_string());
     let signer_email = input["signerEmail"].as_str().unwrap_or_default();

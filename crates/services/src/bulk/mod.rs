@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 use signet_domain::authority::jobs::{JobAct, may_act_on_job};
-use signet_domain::{Error, ErrorCode, Millis, TenantId};
+use signet_domain::{BulkJobId, Error, ErrorCode, Millis};
 use signet_store::{BulkItemRow, BulkJobRow, BulkProgress};
 
 use crate::{Caller, Services};
@@ -186,11 +186,11 @@ pub(super) async fn finish(svc: &Services, job: &BulkJobRow) -> Result<(), Error
 /// Delivers the completion record of an ended job to the tenant's webhooks. Exactly once however
 /// often it is called: a delivery is keyed by the job's message id, so whichever worker ended the
 /// job, or took over a slice cut off before the announcement, makes the same one.
-pub(super) async fn announce(svc: &Services, job_id: i64) -> Result<(), Error> {
+pub(super) async fn announce(svc: &Services, job_id: BulkJobId) -> Result<(), Error> {
     let ended = svc.store.bulk_job_by_id(job_id).await?.ok_or_else(|| Error::not_found("bulk job"))?;
     let progress = svc.store.bulk_progress(job_id).await?;
     let record = completion(svc, &ended, progress);
-    let tenant = TenantId::from(ended.tenant_id);
+    let tenant = ended.tenant_id;
     let message_id = format!("msg_{}", ended.public_id);
     crate::integrations::webhooks::publish(svc, tenant, &message_id, "bulk.completed", serde_json::to_value(&record)?)
         .await

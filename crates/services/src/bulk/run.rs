@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use signet_domain::job::BulkKind;
-use signet_domain::{Error, Millis, TenantId, now_millis};
+use signet_domain::{BulkJobId, Error, Millis, now_millis};
 use signet_store::{BulkItemRow, BulkJobRow};
 
 use super::{Outcome, announce, finish, lots, send};
@@ -40,7 +40,7 @@ pub enum SliceError {
 /// The `bulk.run` queue job: a slice of the job's items.
 pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), SliceError> {
     let payload: serde_json::Value = serde_json::from_str(&job.payload).map_err(SliceError::Payload)?;
-    let id = payload["bulkJobId"].as_i64().ok_or(SliceError::NoJob)?;
+    let id = BulkJobId::from(payload["bulkJobId"].as_i64().ok_or(SliceError::NoJob)?);
     let Some(bulk) = svc.store.bulk_job_by_id(id).await? else {
         return Ok(());
     };
@@ -77,14 +77,14 @@ pub async fn run_slice(svc: &Services, job: &signet_store::ClaimedJob) -> Result
             .await;
         finished.into_iter().collect::<Result<(), Error>>()?;
         if tokio::time::Instant::now() >= deadline {
-            svc.store.continue_bulk_job(TenantId::from(bulk.tenant_id), id, now_millis()).await?;
+            svc.store.continue_bulk_job(bulk.tenant_id, id, now_millis()).await?;
             return Ok(());
         }
     }
     let progress = svc.store.bulk_progress(id).await?;
     if progress.open() > 0 {
         // Items another worker holds: look again once their lease could have run out.
-        svc.store.continue_bulk_job(TenantId::from(bulk.tenant_id), id, now_millis() + 5_000).await?;
+        svc.store.continue_bulk_job(bulk.tenant_id, id, now_millis() + 5_000).await?;
         return Ok(());
     }
     Ok(finish(svc, &bulk).await?)

@@ -381,7 +381,7 @@ fn row_request(
 pub async fn send_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> Result<Outcome, Error> {
     let input: Value = serde_json::from_str(&job.input)?;
     let entry: Value = serde_json::from_str(&item.input)?;
-    let tenant_id = TenantId::from(job.tenant_id);
+    let tenant_id = job.tenant_id;
     let row = entry["row"].as_object().cloned().unwrap_or_default();
     let template_id = input["templateId"].as_i64().unwrap_or(0);
     let sources: Vec<i64> = input["documentIds"].as_array().into_iter().flatten().filter_map(Value::as_i64).collect();

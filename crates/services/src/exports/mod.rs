@@ -18,7 +18,7 @@ use signet_blob::{BlobKey, ByteStream};
 use signet_domain::access::Permission;
 use signet_domain::audit::AuditEntry;
 use signet_domain::job::JobKind;
-use signet_domain::{Error, ErrorCode, FieldErrors, Millis, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, ExportJobId, FieldErrors, Millis, TenantId, now_millis};
 use signet_store::{
     ExportFilter, ExportJobRow, ExportPage, ExportWindow, NewExportJob, NewJob, SignatoryExportRow, UserExportRow,
     WorkflowExportRow,
@@ -661,7 +661,7 @@ pub async fn file(svc: &Services, job: &ExportJobRow) -> Result<ExportFile, Erro
 /// export whose writer crashed is started again).
 pub async fn run_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(), ExportJobError> {
     let payload: serde_json::Value = serde_json::from_str(&job.payload).map_err(ExportJobError::Payload)?;
-    let id = payload["exportJobId"].as_i64().ok_or(ExportJobError::NoId)?;
+    let id = ExportJobId::from(payload["exportJobId"].as_i64().ok_or(ExportJobError::NoId)?);
     let Some(row) = svc.store.export_job_by_id(id).await? else {
         return Ok(());
     };
@@ -671,7 +671,7 @@ pub async fn run_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(
     let lease_until = now_millis() + LEASE_MS;
     let Some(claimed) = svc.store.claim_export_job(id, lease_until).await? else {
         let again = row.locked_until.unwrap_or_else(now_millis) + 1_000;
-        return Ok(watch(svc, TenantId::from(row.tenant_id), id, again).await?);
+        return Ok(watch(svc, row.tenant_id, id, again).await?);
     };
     if claimed.attempts > MAX_ATTEMPTS {
         let reason = "the export was started too many times without finishing";
@@ -682,7 +682,7 @@ pub async fn run_job(svc: &Services, job: &signet_store::ClaimedJob) -> Result<(
     // meanwhile, and the watch below restarts the export if this process dies.
     let writer_svc = svc.clone();
     tokio::spawn(async move { write(&writer_svc, claimed).await });
-    Ok(watch(svc, TenantId::from(row.tenant_id), id, lease_until + 1_000).await?)
+    Ok(watch(svc, row.tenant_id, id, lease_until + 1_000).await?)
 }
 
 /// Why an `export.run` job failed; its text is the queue job's stored error, as before.
@@ -697,7 +697,7 @@ pub enum ExportJobError {
     Domain(#[from] Error),
 }
 
-async fn watch(svc: &Services, tenant_id: TenantId, id: i64, run_at: Millis) -> Result<(), Error> {
+async fn watch(svc: &Services, tenant_id: TenantId, id: ExportJobId, run_at: Millis) -> Result<(), Error> {
     let payload = json!({"exportJobId": id});
     let job = NewJob {
         tenant: Some(tenant_id),
@@ -737,7 +737,7 @@ async fn write_file(svc: &Services, job: &ExportJobRow) -> Result<(i64, String, 
         format!("{}.{}", job.public_id, spec.format.as_str()),
     ])?;
     let mut file = svc.blob.writer(&key).await?;
-    let mut stream = ExportStream::new(svc.clone(), TenantId::from(job.tenant_id), spec);
+    let mut stream = ExportStream::new(svc.clone(), job.tenant_id, spec);
     let mut size = 0_i64;
     loop {
         let chunk = match stream.next_chunk().await {

@@ -4,7 +4,7 @@
 
 use signet_domain::access::Permission;
 use signet_domain::gateway::TransactionState;
-use signet_domain::{Error, now_millis};
+use signet_domain::{AuthtokenId, Error, now_millis};
 use signet_store::{AuthtokenRow, GatewaySettings, TransactionRow};
 
 use crate::{Caller, Services, platform::secrets};
@@ -52,7 +52,7 @@ pub async fn authtokens(svc: &Services, caller: &Caller) -> Result<Vec<Authtoken
 }
 
 /// Revokes one of the tenant's Authtokens (managing settings); another tenant's reads as missing.
-pub async fn revoke_authtoken(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+pub async fn revoke_authtoken(svc: &Services, caller: &Caller, id: AuthtokenId) -> Result<(), Error> {
     caller.require(Permission::ManageSettings)?;
     svc.store.revoke_authtoken(caller.tenant_id, id, &caller.actor).await
 }

@@ -7,7 +7,7 @@
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
-use signet_domain::{BoxError, ErrorCode as ApiCode, now_millis};
+use signet_domain::{AuthtokenId, BoxError, ErrorCode as ApiCode, now_millis};
 use signet_gateway::{
     Document, ErrorCode, GatewayFailure, Payload, PayloadHead, PayloadObject, Profile, RawParams,
     new_transaction_number, open_request,
@@ -133,7 +133,7 @@ fn internal(cause: impl Into<BoxError>) -> Refusal {
 
 /// The account behind a valid `Authtoken`, with its gateway settings.
 struct Account {
-    authtoken_id: i64,
+    authtoken_id: AuthtokenId,
     tenant_id: signet_domain::TenantId,
     settings: signet_store::GatewaySettings,
 }

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::json;
 use signet_domain::access::Permission;
 use signet_domain::webhook::signature;
-use signet_domain::{Error, WebhookId};
+use signet_domain::{DeliveryId, Error, WebhookId};
 use signet_store::{ClaimedJob, DeliveryRow, WebhookRow};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -39,7 +39,7 @@ pub fn http_policy(state: &Services) -> signet_sigcrypto::HttpConfig {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct DeliverJob {
-    delivery_id: i64,
+    delivery_id: DeliveryId,
 }
 
 /// Why an outbound post failed (a webhook delivery, a CRM push); its text is the queue job's
@@ -110,7 +110,7 @@ pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), DeliverEr
     match error {
         Some(error) if !last_attempt => Err(DeliverError::Refused(error)),
         Some(error) => {
-            tracing::warn!(delivery_id, %error, "webhook delivery failed for good");
+            tracing::warn!(delivery_id = delivery_id.get(), %error, "webhook delivery failed for good");
             Ok(())
         }
         None => Ok(()),
@@ -205,7 +205,7 @@ pub async fn deliveries(svc: &Services, caller: &Caller, id: WebhookId) -> Resul
 }
 
 /// Queues a finished delivery again, with the same message id (managing settings).
-pub async fn redeliver(svc: &Services, caller: &Caller, delivery_id: i64) -> Result<(), Error> {
+pub async fn redeliver(svc: &Services, caller: &Caller, delivery_id: DeliveryId) -> Result<(), Error> {
     caller.require(Permission::ManageSettings)?;
     svc.store.redeliver(caller.tenant_id, delivery_id, &caller.actor).await
 }

@@ -88,7 +88,7 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), JobError>
         JobKind::PurgeExpiredTokens => {
             let purged = store.purge_expired_refresh_tokens(now_millis()).await?;
             let sso = store.purge_expired_sso(now_millis()).await?;
-            tracing::info!(job = job.id, purged, sso, "purged expired refresh tokens and single sign-on states");
+            tracing::info!(job = job.id.get(), purged, sso, "purged expired refresh tokens and single sign-on states");
             Ok(())
         }
     }

@@ -13,7 +13,7 @@ use signet_domain::audit::Actor;
 use signet_domain::stamp::{
     self, Article, DutyKind, MAX_CERTIFICATE_BYTES, MAX_CERTIFICATE_PAGES, MAX_LOW_STOCK_THRESHOLD, StampState,
 };
-use signet_domain::{Error, FieldErrors, TenantId, now_millis};
+use signet_domain::{Error, FieldErrors, StampId, TenantId, now_millis};
 use signet_store::{ArticleEditRow, NewStamp, StampFilter, StampRow, StampSettings, StockRow};
 
 use crate::platform::heavy::Share;
@@ -365,7 +365,7 @@ pub enum StampOrder {
 /// The PDF of the tenant's certificate `id` as it was loaded or issued, named by its number;
 /// `not_found` when there is no such certificate or it has no PDF (its page is then made by
 /// Signet from the record).
-pub async fn certificate_pdf(svc: &Services, caller: &Caller, id: i64) -> Result<(String, Bytes), Error> {
+pub async fn certificate_pdf(svc: &Services, caller: &Caller, id: StampId) -> Result<(String, Bytes), Error> {
     caller.require(Permission::ReadWorkflows)?;
     let tenant_id = caller.tenant_id;
     let row = svc.store.stamp(tenant_id, id).await?.ok_or_else(|| Error::not_found("stamp"))?;
@@ -698,13 +698,13 @@ pub async fn inventory(
 }
 
 /// One certificate of the tenant (reading workflows); another tenant's reads as missing.
-pub async fn stamp(svc: &Services, caller: &Caller, id: i64) -> Result<StampRow, Error> {
+pub async fn stamp(svc: &Services, caller: &Caller, id: StampId) -> Result<StampRow, Error> {
     caller.require(Permission::ReadWorkflows)?;
     svc.store.stamp(caller.tenant_id, id).await?.ok_or_else(|| Error::not_found("stamp"))
 }
 
 /// Retires a certificate in stock (managing settings): it is never taken again.
-pub async fn retire(svc: &Services, caller: &Caller, id: i64) -> Result<StampRow, Error> {
+pub async fn retire(svc: &Services, caller: &Caller, id: StampId) -> Result<StampRow, Error> {
     caller.require(Permission::ManageSettings)?;
     svc.store.retire_stamp(caller.tenant_id, id, &caller.actor).await
 }

@@ -3,7 +3,7 @@
 //! found by their address in the tenant; API clients have none, and another person's
 //! signature reads as missing.
 
-use signet_domain::{Error, SignatoryId};
+use signet_domain::{Error, LotId, SignatoryId, WorkflowId};
 use signet_store::{LotRow, SignatoryRow, WorkflowRow};
 
 use crate::bulk::lots::Lot;
@@ -51,11 +51,15 @@ pub async fn own_turn(svc: &Services, caller: &Caller, id: SignatoryId) -> Resul
 }
 
 /// A lot of the tenant with its workflows' ids and names.
-pub async fn lot_with_names(svc: &Services, caller: &Caller, lot_id: i64) -> Result<(Lot, Vec<(i64, String)>), Error> {
+pub async fn lot_with_names(
+    svc: &Services,
+    caller: &Caller,
+    lot_id: LotId,
+) -> Result<(Lot, Vec<(WorkflowId, String)>), Error> {
     let lot = crate::bulk::lots::get(svc, caller, lot_id).await?;
     let mut named = Vec::with_capacity(lot.workflow_ids.len());
     for &id in &lot.workflow_ids {
-        let name = svc.store.workflow(caller.tenant_id, id.into()).await?.map(|w| w.name).unwrap_or_default();
+        let name = svc.store.workflow(caller.tenant_id, id).await?.map(|w| w.name).unwrap_or_default();
         named.push((id, name));
     }
     Ok((lot, named))

@@ -11,7 +11,7 @@ use axum::response::Response;
 use signet_domain::access::Permission;
 use signet_domain::department::DepartmentName;
 use signet_domain::paging::Page;
-use signet_domain::{DepartmentId, Error, WebhookId};
+use signet_domain::{DeliveryId, DepartmentId, Error, WebhookId};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_services::{integrations::webhooks, people::departments};
@@ -126,7 +126,7 @@ struct WebhookView {
 }
 
 struct DeliveryView {
-    id: i64,
+    id: DeliveryId,
     event: String,
     state: String,
     attempts: i64,
@@ -271,7 +271,7 @@ pub async fn redeliver(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
-    match webhooks::redeliver(&state.services, &session.auth.caller(), delivery).await {
+    match webhooks::redeliver(&state.services, &session.auth.caller(), DeliveryId::from(delivery)).await {
         Ok(()) => see_other(&format!("/app/webhooks?deliveries={webhook}")),
         Err(error) => webhooks_again(&state, &session, Some(webhook), error).await,
     }

@@ -7,8 +7,8 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_domain::Error;
 use signet_domain::access::Permission;
+use signet_domain::{AuthtokenId, Error};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_services::gateway::admin::{self, FILE_TYPES};
@@ -24,7 +24,7 @@ const SIGNATURE_TYPES: [(i64, &str); 3] = [
 ];
 
 struct TokenView {
-    id: i64,
+    id: AuthtokenId,
     label: String,
     hint: String,
     created: String,
@@ -136,7 +136,7 @@ pub async fn revoke_token(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
-    match admin::revoke_authtoken(&state.services, &session.auth.caller(), id).await {
+    match admin::revoke_authtoken(&state.services, &session.auth.caller(), AuthtokenId::from(id)).await {
         Ok(()) => see_other("/app/gateway"),
         Err(error) => refused(&state, &session, error).await,
     }

@@ -5,7 +5,7 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_domain::{Error, SignatoryId};
+use signet_domain::{Error, LotId, SignatoryId, WorkflowId};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_services::workflows::inbox;
@@ -21,7 +21,7 @@ struct DueView {
 }
 
 struct LotView {
-    id: i64,
+    id: LotId,
     name: String,
     since: String,
 }
@@ -62,7 +62,7 @@ pub async fn open(State(state): State<AppState>, session: Session, ApiPath(id): 
 }
 
 struct LotWorkflowView {
-    id: i64,
+    id: WorkflowId,
     name: String,
 }
 
@@ -70,13 +70,13 @@ struct LotWorkflowView {
 #[template(path = "console/lot.html")]
 struct LotPage {
     frame: Frame,
-    id: i64,
+    id: LotId,
     name: String,
     workflows: Vec<LotWorkflowView>,
     error: Option<String>,
 }
 
-async fn lot_page(state: &AppState, session: &Session, id: i64, error: Option<String>) -> Result<LotPage, Error> {
+async fn lot_page(state: &AppState, session: &Session, id: LotId, error: Option<String>) -> Result<LotPage, Error> {
     let (lot, named) = inbox::lot_with_names(&state.services, &session.auth.caller(), id).await?;
     let workflows = named.into_iter().map(|(id, name)| LotWorkflowView { id, name }).collect();
     Ok(LotPage { frame: session.frame("/app/inbox"), id: lot.row.id, name: lot.row.name, workflows, error })
@@ -84,7 +84,7 @@ async fn lot_page(state: &AppState, session: &Session, id: i64, error: Option<St
 
 /// A lot waiting for the person: its workflows, and the form that signs them all at once.
 pub async fn lot(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<i64>) -> Response {
-    match lot_page(&state, &session, id, None).await {
+    match lot_page(&state, &session, LotId::from(id), None).await {
         Ok(page) => render(StatusCode::OK, &page),
         Err(error) => failure(error),
     }
@@ -119,6 +119,7 @@ pub async fn sign_lot(
     if let Some(refused) = session.refuses_form(&csrf) {
         return refused;
     }
+    let id = LotId::from(id);
     let signed = async {
         if !consent {
             return Err(Error::field("consent", session.text.s("inbox.tick_to_consent")));

@@ -9,9 +9,9 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_domain::user::LoginMode;
+use signet_domain::{Error, SsoProviderId};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_services::{people::login, people::sso, people::totp};
@@ -39,7 +39,7 @@ struct LinkedView {
 
 /// One of the organisation's providers.
 struct ProviderView {
-    id: i64,
+    id: SsoProviderId,
     name: String,
     display_name: String,
     issuer: String,
@@ -303,6 +303,7 @@ pub async fn update_provider(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
         return refused;
     }
+    let id = SsoProviderId::from(id);
     let (domains, redirects) = (items(fields.get("domains"), &[',', ';']), items(fields.get("redirect_uris"), &[]));
     let new_secret = fields.all("client_secret").next().filter(|s| !s.is_empty());
     let remove = !fields.get("remove_secret").is_empty();
@@ -348,7 +349,7 @@ pub async fn delete_provider(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, fields.get("csrf")) {
         return refused;
     }
-    let deleted = sso::delete_provider(&state.services, &session.auth.caller(), id).await;
+    let deleted = sso::delete_provider(&state.services, &session.auth.caller(), SsoProviderId::from(id)).await;
     answer(&state, &session, deleted).await
 }
 

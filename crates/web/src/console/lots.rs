@@ -7,8 +7,8 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_domain::Error;
 use signet_domain::access::Permission;
+use signet_domain::{Error, WorkflowId};
 use signet_http::AppState;
 use signet_services::bulk::lots;
 
@@ -136,7 +136,7 @@ pub async fn create(State(state): State<AppState>, session: Session, fields: For
         let ids = typed
             .chosen
             .iter()
-            .map(|id| id.trim().parse::<i64>())
+            .map(|id| id.trim().parse::<i64>().map(WorkflowId::from))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|_| Error::field("workflows", session.text.s("lots.workflow_unreadable")))?;
         lots::create(&state.services, &session.auth.caller(), &typed.name, signer, &ids).await

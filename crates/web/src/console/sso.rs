@@ -13,7 +13,7 @@ use axum::Form;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use signet_domain::{Error, ErrorCode};
+use signet_domain::{Error, ErrorCode, SsoProviderId};
 use signet_http::extract::ClientIp;
 use signet_services::people::sso;
 use signet_services::{Services, platform::secrets};
@@ -86,9 +86,14 @@ fn refusal(error: Error) -> Response {
 
 /// Sends the browser to the provider.
 pub async fn start(State(services): State<Services>, Path(id): Path<i64>, Query(query): Query<StartQuery>) -> Response {
-    let started =
-        sso::start(&services, id, query.return_to.as_deref(), query.state.as_deref(), query.login_hint.as_deref())
-            .await;
+    let started = sso::start(
+        &services,
+        SsoProviderId::from(id),
+        query.return_to.as_deref(),
+        query.state.as_deref(),
+        query.login_hint.as_deref(),
+    )
+    .await;
     match started {
         Ok(started) => redirect(&started.provider_url, cookie(&services, &started.state, 600)),
         Err(error) => refusal(error),

@@ -11,7 +11,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use signet_domain::access::Permission;
 use signet_domain::stamp::{self, MAX_STAMPS_PER_LOAD};
-use signet_domain::{Error, FieldErrors};
+use signet_domain::{Error, FieldErrors, StampId, WorkflowId};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_services::records::StampFilter;
@@ -25,12 +25,12 @@ use crate::text::{Text, key};
 const LISTED: i64 = 100;
 
 struct CertificateView {
-    id: i64,
+    id: StampId,
     state: String,
     denomination: i64,
     reference: String,
     status: &'static str,
-    workflow: Option<i64>,
+    workflow: Option<WorkflowId>,
     loaded: String,
     retirable: bool,
     /// Loaded or issued with its PDF, which the page offers to download.
@@ -311,7 +311,7 @@ pub async fn certificate(State(state): State<AppState>, session: Session, ApiPat
     if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
         return refused;
     }
-    match stamp_service::certificate_pdf(&state.services, &session.auth.caller(), id).await {
+    match stamp_service::certificate_pdf(&state.services, &session.auth.caller(), StampId::from(id)).await {
         Ok((name, pdf)) => signet_http::files::pdf_response(pdf, &name),
         Err(error) => failure(error),
     }
@@ -328,7 +328,7 @@ pub async fn retire(
         return refused;
     }
     let state_code = chosen_state(Some(fields.get("state")));
-    let retired = stamp_service::retire(&state.services, &session.auth.caller(), id).await;
+    let retired = stamp_service::retire(&state.services, &session.auth.caller(), StampId::from(id)).await;
     answer(&state, &session, &state_code, retired).await
 }
 

@@ -28,7 +28,7 @@ use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use signet_domain::access::{Access, CustomRole, Permission, Role, parse_permissions};
 use signet_domain::authority::sso::{SsoSecondFactor, provider_may_link, sso_satisfies_second_factor};
-use signet_domain::{Error, ErrorCode, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, SsoProviderId, TenantId, now_millis};
 use signet_store::{NewSsoProvider, PrincipalCredentials, SavedBy, SsoIdentityRow, SsoProviderRow, SsoSecondFactorRow};
 
 use crate::{Caller, Services, platform::secrets};
@@ -298,12 +298,12 @@ pub async fn create_provider(
 pub async fn update_provider(
     svc: &Services,
     caller: &Caller,
-    id: i64,
+    id: SsoProviderId,
     input: &ProviderInput<'_>,
 ) -> Result<(SsoProviderRow, Vec<String>), Error> {
     caller.require(Permission::ManageSettings)?;
     // Ids are positive 32-bit numbers (the API's bounds); any other names no provider.
-    if !(1..=i64::from(i32::MAX)).contains(&id) {
+    if !(1..=i64::from(i32::MAX)).contains(&id.get()) {
         return Err(Error::not_found("SSO provider"));
     }
     let saved = svc
@@ -357,10 +357,10 @@ pub async fn providers(svc: &Services, caller: &Caller) -> Result<Vec<(SsoProvid
     svc.store.sso_providers(caller.tenant_id).await
 }
 
-pub async fn delete_provider(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+pub async fn delete_provider(svc: &Services, caller: &Caller, id: SsoProviderId) -> Result<(), Error> {
     caller.require(Permission::ManageSettings)?;
     // Ids are positive 32-bit numbers (the API's bounds); any other names no provider.
-    if !(1..=i64::from(i32::MAX)).contains(&id) {
+    if !(1..=i64::from(i32::MAX)).contains(&id.get()) {
         return Err(Error::not_found("SSO provider"));
     }
     svc.store.delete_sso_provider(caller.tenant_id, id, &caller.actor).await
@@ -373,7 +373,7 @@ pub async fn provider_for_email(svc: &Services, email: &str) -> Result<Option<Ss
 }
 
 /// Signet's address that starts a sign-in through a provider.
-pub fn start_url(svc: &Services, provider_id: i64) -> String {
+pub fn start_url(svc: &Services, provider_id: SsoProviderId) -> String {
     format!("{}/sso/{provider_id}/start", svc.config.public_base())
 }
 
@@ -439,7 +439,7 @@ pub async fn hand_over(
 /// Starts a sign-in through provider `provider_id`.
 pub async fn start(
     svc: &Services,
-    provider_id: i64,
+    provider_id: SsoProviderId,
     return_to: Option<&str>,
     client_state: Option<&str>,
     login_hint: Option<&str>,
@@ -893,7 +893,7 @@ async fn may_sign_in(svc: &Services, provider: &SsoProviderRow, account: &Princi
     let allowed = account_access.is_some_and(|a| provider_may_link(saver_access(provider).as_ref(), &a));
     if !allowed {
         tracing::warn!(
-            provider = provider.id,
+            provider = provider.id.get(),
             account = account.id,
             "single sign-on refused an account above its provider's saver"
         );
@@ -941,7 +941,7 @@ mod tests {
 
     fn provider(redirects: &str) -> SsoProviderRow {
         SsoProviderRow {
-            id: 1,
+            id: SsoProviderId::from(1),
             tenant_id: TenantId::from(1),
             name: "corp".into(),
             display_name: "Corp".into(),
