@@ -103,6 +103,13 @@ impl SmsDouble {
         self.book.lock().expect("book").messages.clone()
     }
 
+    /// The six digits of the newest signer code texted ("123456 is your code ...").
+    pub fn last_code(&self) -> String {
+        let messages = self.messages();
+        let text = messages.iter().rev().find(|m| m.body.contains("is your code")).expect("a code by SMS");
+        text.body.chars().take(6).collect()
+    }
+
     /// Requests received so far, accepted or not.
     pub fn requests(&self) -> usize {
         self.book.lock().expect("book").requests

@@ -194,13 +194,6 @@ async fn sms_a_failing_provider_is_tried_again_and_never_holds_back_the_email(ba
     assert!(page.contains("The SMS to Sam Lee could not be sent"), "{page}");
 }
 
-/// The newest code texted (the double keeps every message).
-fn last_code(sms: &SmsDouble) -> String {
-    let messages = sms.messages();
-    let text = messages.iter().rev().find(|m| m.body.contains("is your code")).expect("a code by SMS");
-    text.body.chars().take(6).collect()
-}
-
 /// Posts a form of the signer page; answers its status and its text (unescaped).
 async fn post_form(http: &reqwest::Client, url: &str, form: &[(&str, &str)]) -> (u16, String) {
     let answer = http.post(url).form(form).send().await.expect("answer");
@@ -252,7 +245,7 @@ async fn sms_a_signer_asked_for_a_code_signs_only_after_typing_it(backend: Backe
     // A code: texted, only its keyed hash stored; a new one waits a minute.
     let (status, said) = post_form(&http, &format!("{link}/otp/send"), &[]).await;
     assert!(status == 200 && said.contains("We sent a code to your phone ••••3210"), "{status} {said}");
-    let code = last_code(&sms);
+    let code = sms.last_code();
     assert!(code.chars().all(|c| c.is_ascii_digit()) && code.len() == 6, "{code}");
     let stored = app.store.signer_code(asha.into()).await.expect("read").expect("a row");
     assert!(stored.code_hash.len() == 64 && !stored.code_hash.contains(&code) && stored.code_salt != code);
@@ -273,7 +266,7 @@ async fn sms_a_signer_asked_for_a_code_signs_only_after_typing_it(backend: Backe
     // A minute later a new code; past its ten minutes it is refused.
     app.store.execute_for_tests("UPDATE signer_codes SET sent_at = sent_at - 61000").await.expect("earlier");
     post_form(&http, &format!("{link}/otp/send"), &[]).await;
-    let code = last_code(&sms);
+    let code = sms.last_code();
     app.store.execute_for_tests("UPDATE signer_codes SET expires_at = sent_at + 1").await.expect("expired");
     let (_, said) = post_form(&http, &format!("{link}/otp/verify"), &[("code", &code)]).await;
     assert!(said.contains("This code has expired"), "{said}");
@@ -281,7 +274,7 @@ async fn sms_a_signer_asked_for_a_code_signs_only_after_typing_it(backend: Backe
     // The right code in time: the step goes and the signature is taken.
     app.store.execute_for_tests("UPDATE signer_codes SET sent_at = sent_at - 61000").await.expect("earlier");
     post_form(&http, &format!("{link}/otp/send"), &[]).await;
-    let code = last_code(&sms);
+    let code = sms.last_code();
     let (status, said) = post_form(&http, &format!("{link}/otp/verify"), &[("code", &code)]).await;
     assert!(status == 200 && said.contains("Your phone is confirmed") && !said.contains("/otp/send"), "{said}");
     let (status, said) = post_form(&http, &format!("{link}/sign"), &sign).await;
