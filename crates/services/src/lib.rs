@@ -132,7 +132,7 @@ impl Services {
         let mailer = mail::Mailer::from_config(config.smtp_url.as_deref(), &config.mail_from)?;
         let esign = esign::EsignSetup::from_config(&config, &keys.asp)?.map(Arc::new);
         let sms = sms::configured(&config)?;
-        let invoicing = invoices::Supplier::from_config(&config).map_err(anyhow::Error::msg)?.map(Arc::new);
+        let invoicing = invoices::Supplier::from_config(&config)?.map(Arc::new);
         Ok(Services {
             store,
             blob,

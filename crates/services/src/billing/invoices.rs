@@ -36,6 +36,30 @@ pub struct Supplier {
     pub rate_bp: i64,
 }
 
+/// Why the installation's supplier cannot be used: each names the configuration keys to mend,
+/// so that the start stops with words an operator can act on.
+#[derive(Debug, thiserror::Error)]
+pub enum SupplierError {
+    /// Supplier keys missing or wrong, each key with its problems.
+    #[error("{}", keyed(.0))]
+    Keys(signet_domain::FieldErrors),
+    /// The supplier's party refused for another reason.
+    #[error(transparent)]
+    Party(Error),
+    #[error("invoice_sac must be a services accounting code of six digits starting with 99")]
+    Sac,
+    #[error("invoice_fee_paise is too large")]
+    FeeTooLarge,
+    #[error("invoice_gst_rate_percent must be 0 to 100 with at most two decimals")]
+    Rate,
+}
+
+/// `key problem; problem, key problem`: the configuration keys with what is wrong with each.
+fn keyed(fields: &signet_domain::FieldErrors) -> String {
+    let each: Vec<String> = fields.iter().map(|(key, messages)| format!("{key} {}", messages.join("; "))).collect();
+    each.join(", ")
+}
+
 /// The configuration keys of the supplier, as errors name them.
 const SUPPLIER_KEYS: PartyFields<'static> = PartyFields {
     legal_name: "invoice_supplier_name",
@@ -48,7 +72,7 @@ impl Supplier {
     /// `None` when the installation names no supplier (then no invoices are issued); an error
     /// when it names one partly or wrongly, so that a typo stops the start instead of the
     /// first invoice.
-    pub fn from_config(config: &Config) -> Result<Option<Supplier>, String> {
+    pub fn from_config(config: &Config) -> Result<Option<Supplier>, SupplierError> {
         // Configuration files and the environment are forgiven spaces and lower case.
         let gstin = config.invoice_supplier_gstin.as_deref().map(|g| g.trim().to_ascii_uppercase());
         let state = config.invoice_supplier_state.as_deref().map(|s| s.trim().to_ascii_uppercase());
@@ -63,19 +87,14 @@ impl Supplier {
             return Ok(None);
         }
         let party = check_party(&input, &SUPPLIER_KEYS, true).map_err(|e| match e {
-            Error::Validation(fields) => fields
-                .iter()
-                .map(|(key, messages)| format!("{key} {}", messages.join("; ")))
-                .collect::<Vec<_>>()
-                .join(", "),
-            other => other.to_string(),
+            Error::Validation(fields) => SupplierError::Keys(fields),
+            other => SupplierError::Party(other),
         })?;
         if !check_sac(&config.invoice_sac) {
-            return Err("invoice_sac must be a services accounting code of six digits starting with 99".into());
+            return Err(SupplierError::Sac);
         }
-        let fee_paise = i64::try_from(config.invoice_fee_paise).map_err(|_| "invoice_fee_paise is too large")?;
-        let rate_bp = rate_from_percent(config.invoice_gst_rate_percent)
-            .ok_or("invoice_gst_rate_percent must be 0 to 100 with at most two decimals")?;
+        let fee_paise = i64::try_from(config.invoice_fee_paise).map_err(|_| SupplierError::FeeTooLarge)?;
+        let rate_bp = rate_from_percent(config.invoice_gst_rate_percent).ok_or(SupplierError::Rate)?;
         Ok(Some(Supplier { party, sac: config.invoice_sac.clone(), fee_paise, rate_bp }))
     }
 }
@@ -492,9 +511,9 @@ mod tests {
     #[test]
     fn the_supplier_is_all_or_nothing() {
         let none = Config::default();
-        assert_eq!(Supplier::from_config(&none), Ok(None));
+        assert!(matches!(Supplier::from_config(&none), Ok(None)));
         let partial = Config { invoice_supplier_name: Some("Signet Services Pvt Ltd".into()), ..Config::default() };
-        let error = Supplier::from_config(&partial).expect_err("partial");
+        let error = Supplier::from_config(&partial).expect_err("partial").to_string();
         assert!(error.contains("invoice_supplier_gstin") && error.contains("invoice_supplier_state"), "{error}");
         let full = Config {
             invoice_supplier_name: Some("Signet Services Pvt Ltd".into()),
@@ -503,7 +522,7 @@ mod tests {
             invoice_supplier_state: Some("KA".into()),
             ..Config::default()
         };
-        let error = Supplier::from_config(&full).expect_err("GSTIN of another state");
+        let error = Supplier::from_config(&full).expect_err("GSTIN of another state").to_string();
         assert!(error.contains("invoice_supplier_gstin"), "{error}");
         let full = Config { invoice_supplier_state: Some("MH".into()), invoice_fee_paise: 50_000, ..full };
         let supplier = Supplier::from_config(&full).expect("valid").expect("configured");

@@ -406,13 +406,35 @@ fn default_pool_size() -> u32 {
 /// `SIGNET_<KEY>_FILE=/path` sets `<key>` to the file's contents (without the final line
 /// break), so that secrets can come from mounted files (Docker and Kubernetes secrets)
 /// instead of the environment.
-fn settings_from_files() -> Result<Vec<(String, String)>, String> {
+/// Why the configuration cannot be loaded; each names the source to mend and keeps its cause
+/// as its `source` (the command line prints the chain: `invalid configuration: …`).
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("config file {0} does not exist")]
+    NoFile(PathBuf),
+    /// A `SIGNET_*_FILE` variable names a file that cannot be read.
+    #[error("{variable}: cannot read {path}")]
+    SecretFile {
+        variable: String,
+        path: String,
+        #[source]
+        cause: std::io::Error,
+    },
+    #[error("invalid configuration")]
+    Invalid(#[from] Box<figment::Error>),
+}
+
+fn settings_from_files() -> Result<Vec<(String, String)>, ConfigError> {
     let mut settings = Vec::new();
     for (name, path) in std::env::vars() {
         let Some(key) = name.strip_prefix("SIGNET_").and_then(|rest| rest.strip_suffix("_FILE")) else {
             continue;
         };
-        let contents = std::fs::read_to_string(&path).map_err(|e| format!("{name}: cannot read {path}: {e}"))?;
+        let contents = std::fs::read_to_string(&path).map_err(|cause| ConfigError::SecretFile {
+            variable: name.clone(),
+            path: path.clone(),
+            cause,
+        })?;
         settings.push((key.to_ascii_lowercase(), contents.trim_end_matches(['\r', '\n']).to_string()));
     }
     Ok(settings)
@@ -454,11 +476,11 @@ impl Config {
     }
 
     /// Loads settings from every source; `file` is the `--config` TOML file, if any.
-    pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Config, String> {
+    pub fn load(file: Option<&Path>, overrides: &Overrides) -> Result<Config, ConfigError> {
         let mut figment = Figment::from(Serialized::defaults(Config::default()));
         if let Some(file) = file {
             if !file.exists() {
-                return Err(format!("config file {} does not exist", file.display()));
+                return Err(ConfigError::NoFile(file.to_path_buf()));
             }
             figment = figment.merge(Toml::file(file));
         }
@@ -466,7 +488,7 @@ impl Config {
         for (key, value) in settings_from_files()? {
             figment = figment.merge((key, value));
         }
-        figment.merge(Serialized::defaults(overrides)).extract().map_err(|e| format!("invalid configuration: {e}"))
+        Ok(figment.merge(Serialized::defaults(overrides)).extract().map_err(Box::new)?)
     }
 
     /// The database URL, defaulting to SQLite inside the data folder.

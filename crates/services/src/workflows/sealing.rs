@@ -69,12 +69,27 @@ struct Signing {
     placement: Placement,
 }
 
-fn sign_one(state: &Services, key: &SigningKey, pdf: &[u8], index: usize, job: &Signing) -> Result<Vec<u8>, String> {
+/// Why one document could not be signed: its placement does not fit it, or the signature
+/// itself failed. Either keeps its cause; the refusal shows its words.
+#[derive(Debug, thiserror::Error)]
+enum SignOneError {
+    #[error(transparent)]
+    Placement(#[from] placement::PlacementError),
+    #[error(transparent)]
+    Signing(#[from] signet_signing::Error),
+}
+
+fn sign_one(
+    state: &Services,
+    key: &SigningKey,
+    pdf: &[u8],
+    index: usize,
+    job: &Signing,
+) -> Result<Vec<u8>, SignOneError> {
     let (signatory, workflow) = (&job.signatory, &job.workflow);
-    let prepared = placement::prepare_fields(&job.boxes, index, pdf).map_err(|e| e.to_string())?;
+    let prepared = placement::prepare_fields(&job.boxes, index, pdf)?;
     let pdf = prepared.as_deref().unwrap_or(pdf);
-    let visible = placement::visible(&job.placement, signatory.id.get(), index, pdf, &job.mark, &job.values, job.zone)
-        .map_err(|e| e.to_string())?;
+    let visible = placement::visible(&job.placement, signatory.id.get(), index, pdf, &job.mark, &job.values, job.zone)?;
     let statement = format!("Signed by {} <{}> (workflow {})", signatory.name, signatory.email, workflow.id);
     let reason = match &job.declared.reason {
         Some(declared) => format!("{statement}: {declared}"),
@@ -91,7 +106,7 @@ fn sign_one(state: &Services, key: &SigningKey, pdf: &[u8], index: usize, job: &
         contact_info: Some(signatory.email.clone()),
         ..PdfSignOptions::default()
     };
-    signet_signing::sign_pdf(pdf, key.as_ref(), &opts).map_err(|e| e.to_string())
+    Ok(signet_signing::sign_pdf(pdf, key.as_ref(), &opts)?)
 }
 
 /// Signs every active document for the signatory with the platform's sealing key and

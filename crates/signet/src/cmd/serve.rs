@@ -22,7 +22,7 @@ impl ConfigArgs {
     pub fn load(&self, listen: Option<String>, blob_url: Option<String>) -> anyhow::Result<Config> {
         let overrides =
             Overrides { data_dir: self.data_dir.clone(), listen, database_url: self.database_url.clone(), blob_url };
-        Config::load(self.config.as_deref(), &overrides).map_err(anyhow::Error::msg)
+        Config::load(self.config.as_deref(), &overrides).map_err(anyhow::Error::from)
     }
 }
 

@@ -167,21 +167,31 @@ fn http_policy(svc: &Services) -> signet_sigcrypto::HttpConfig {
     svc.config.outbound_http_within(10, 1 << 20)
 }
 
+/// Why a call to the provider brought no answer: the guarded client refused or failed, or the
+/// blocking task it ran on stopped. Both are the provider's to mend or a retry's; the words go
+/// to the log and to the administrator's field error.
+#[derive(Debug, thiserror::Error)]
+enum CallError {
+    #[error(transparent)]
+    Fetch(#[from] signet_sigcrypto::Error),
+    #[error(transparent)]
+    Stopped(#[from] tokio::task::JoinError),
+}
+
 /// An outbound call off the executor (the guarded client blocks).
 async fn call(
     svc: &Services,
     url: &str,
     headers: Vec<(&'static str, String)>,
     body: Option<String>,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, CallError> {
     let (url, cfg) = (url.to_string(), http_policy(svc));
     tokio::task::spawn_blocking(move || {
         let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
         signet_sigcrypto::request(&url, &headers, body.as_deref().map(str::as_bytes), &cfg)
     })
-    .await
-    .map_err(|e| e.to_string())?
-    .map_err(|e| e.to_string())
+    .await?
+    .map_err(CallError::from)
 }
 
 /// A provider's input checked as saving and changing check it: its fields, its domains (the
