@@ -209,6 +209,36 @@ try {
     await page.keyboard.press("Alt+ArrowDown");
     const k1 = await data(second);
     result.keyboard = { dx: Math.round((k1.x - k0.x) * 100), dy: Math.round((k1.y - k0.y) * 100), dw: k1.w - k0.w, dh: k1.h - k0.h };
+    // By touch (a finger, through Chromium's own touch input, so the page's touch-action
+    // decides whether the finger moves the box or scrolls the page): the third box moved 30 px
+    // right and 20 px down, then pushed far past the page's right edge, where it stops at the
+    // edge, still whole on its page.
+    const cdp = await context.newCDPSession(page);
+    await page.evaluate(() => window.addEventListener("pointerdown", (e) => { window.__pointerType = e.pointerType; }, true));
+    const finger = async (from, to) => {
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: from.x, y: from.y }] });
+      for (let step = 1; step <= 4; step += 1) {
+        const x = from.x + ((to.x - from.x) * step) / 4;
+        const y = from.y + ((to.y - from.y) * step) / 4;
+        await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y }] });
+      }
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    };
+    const touched = page.locator(".placed").nth(2);
+    const t0 = await touched.boundingBox();
+    await finger({ x: t0.x + 15, y: t0.y + 15 }, { x: t0.x + 45, y: t0.y + 35 });
+    const t1 = await touched.boundingBox();
+    const pushed = await sheet.boundingBox();
+    await finger({ x: t1.x + 15, y: t1.y + 15 }, { x: pushed.x + pushed.width * 1.5, y: t1.y + 15 });
+    const t2 = await data(touched);
+    const t2px = await touched.boundingBox();
+    result.touch = {
+      pointerType: await page.evaluate(() => window.__pointerType),
+      movedBy: [Math.round(t1.x - t0.x), Math.round(t1.y - t0.y)],
+      atRightEdge: Math.abs(t2px.x + t2px.width - (pushed.x + pushed.width)) <= 2,
+      onItsPage: await touched.evaluate((b, d) => d.x >= 0 && d.y >= 0 && d.x + d.w / Number(b.parentElement.dataset.width) <= 1.0001, t2),
+      page: await touched.evaluate((b) => b.parentElement.dataset.page),
+    };
     // A chip pressed twice from the keyboard: two boxes in free spots, overlapping nothing;
     // then removed with Delete.
     const placedBefore = await page.locator(".placed").count();

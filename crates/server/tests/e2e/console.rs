@@ -167,6 +167,15 @@ async fn staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_al
     assert!(near(&sent["resizedBy"], [40.0, 20.0]) && sent["resizeKeptCorner"] == true, "{sent}");
     assert!(near(&sent["movedBy"], [30.0, 30.0]), "{sent}");
     assert_eq!(sent["keyboard"], json!({"dx": 1, "dy": 5, "dw": 4, "dh": 2}), "{sent}");
+    // By a finger: touch moves the box (it does not scroll the page) and keeps the point
+    // grabbed; pushed past the page's right edge, the box stops at the edge, whole on its page.
+    assert_eq!(sent["touch"]["pointerType"], "touch", "{sent}");
+    assert!(near(&sent["touch"]["movedBy"], [30.0, 20.0]), "{sent}");
+    assert_eq!(
+        (&sent["touch"]["atRightEdge"], &sent["touch"]["onItsPage"], &sent["touch"]["page"]),
+        (&json!(true), &json!(true), &json!("1")),
+        "{sent}"
+    );
     assert_eq!((sent["pressedPlaced"].as_i64(), sent["pressedOverlaps"].as_i64()), (Some(2), Some(0)), "{sent}");
     assert_eq!(sent["afterDelete"], 0, "{sent}");
     let workflow_id: i64 = sent["workflowUrl"]
