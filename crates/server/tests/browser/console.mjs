@@ -4,7 +4,8 @@
 //   send     a sender uploads args.pdf, names three signers (args.signers: [{ name, email }]),
 //            drags each one's signature box onto the first page (each lands where the pointer
 //            lets go), resizes one by its handle, moves and resizes one by the pointer and the
-//            keyboard, presses a chip twice (two boxes in free spots, then deleted), checks the
+//            keyboard, moves one by a finger (touch) and pushes it against the page's edge,
+//            presses a chip twice (two boxes in free spots, then deleted), checks the
 //            palette stays in view at the last page (phone and desk) and the pages' progress,
 //            reviews it (boxes drawn), goes back to change (the boxes are still there),
 //            reviews again and sends
