@@ -7,12 +7,15 @@
 //   screen: "phone" (412 x 915) | "desk" (1280 x 800),
 //   way: "draw" (the guide by its Next button, a drawing, one refusal first) |
 //        "keyboard" (Tab and keys only, the typed name),
-//   text: { pan: the PAN to type, panField: its input's name }, shots: directory for the screenshots }
+//   text: { pan: the PAN to type, panField: its input's name }, shots: directory for the screenshots,
+//   otp: optional { codeFile }: the page first asks the signer to confirm their phone; the driver
+//        asks for the code, waits (up to 60 s) for the test to write the texted code to codeFile,
+//        types it and verifies, then signs }
 // Prints one JSON line: { places: [{kind, inside}], steps, guideBefore, guideAfter, kept,
-//   finalText, problems: [console errors, page errors, failed requests, HTTP errors, layout
-//   faults, WCAG violations], screenshots }.
+//   otp: { asked, sent, confirmed }, finalText, problems: [console errors, page errors, failed
+//   requests, HTTP errors, layout faults, WCAG violations], screenshots }.
 import { chromium } from "playwright-core";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { wcagViolations } from "./a11y.mjs";
 
@@ -85,6 +88,29 @@ try {
   await page.goto(args.link);
   await page.waitForLoadState("networkidle");
   await inspect("opened");
+  if (args.otp) {
+    // The phone first, by keyboard: the code asked for, typed as it came by SMS, verified.
+    const notice = () => page.locator("#notice").innerText().catch(() => "");
+    outcome.otp = { asked: (await page.locator("#otp h2").innerText()).trim() };
+    await page.locator("#otp-send-form button").focus();
+    await Promise.all([page.waitForNavigation(), page.keyboard.press("Enter")]);
+    await inspect("code-sent");
+    outcome.otp.sent = (await notice()).trim();
+    await shot("code-sent");
+    let code = "";
+    for (let waited = 0; waited < 600 && !code; waited += 1) {
+      if (existsSync(args.otp.codeFile)) code = readFileSync(args.otp.codeFile, "utf8").trim();
+      else await new Promise((done) => setTimeout(done, 100));
+    }
+    if (!code) throw new Error("no code was written to " + args.otp.codeFile);
+    await page.locator("#otp-code").focus();
+    await page.keyboard.type(code);
+    await Promise.all([page.waitForNavigation(), page.keyboard.press("Enter")]);
+    await inspect("phone-confirmed");
+    outcome.otp.confirmed = (await notice()).trim();
+    outcome.otp.stepGone = (await page.locator("#otp").count()) === 0;
+    await shot("phone-confirmed");
+  }
   outcome.places = await places();
   outcome.steps = await page.locator(".spot.step").count();
   outcome.guideBefore = await guide();

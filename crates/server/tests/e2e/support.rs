@@ -126,3 +126,34 @@ pub async fn discovery_server() -> String {
     tokio::spawn(async move { axum::serve(listener, router).await });
     issuer
 }
+
+/// Runs `tests/browser/guided.mjs` on a signer page, on a `screen` ("phone" or "desk"), the
+/// `way` it signs ("draw" or "keyboard"), with `extra` arguments merged in (for example
+/// `{"otp": {"codeFile": …}}`); its outcome, which must list no problems.
+pub async fn guided(link: &str, screen: &str, way: &str, backend: signet_store::Backend, extra: Value) -> Value {
+    let driver = std::path::Path::new(DRIVER_DIR);
+    assert!(
+        driver.join("node_modules/playwright-core").is_dir(),
+        "npm ci in tests/browser (scripts/install-test-deps.sh)"
+    );
+    // One folder a journey, so that journeys on the same screen keep their own screenshots.
+    let journey = format!("{screen}-{way}{}", if extra.get("otp").is_some() { "-otp" } else { "" });
+    let shots =
+        target_dir().join("browser-artifacts").join("guided").join(format!("{backend:?}").to_lowercase()).join(journey);
+    let mut args = json!({"link": link, "screen": screen, "way": way, "text": {"pan": "ABCDE1234F", "panField": "field1"}, "shots": shots});
+    if let (Some(args), Value::Object(extra)) = (args.as_object_mut(), extra) {
+        args.extend(extra);
+    }
+    let output = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("node").arg(driver.join("guided.mjs")).arg(args.to_string()).output()
+    })
+    .await
+    .expect("join")
+    .expect("node (Node.js 20+) must be installed");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "guided driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let outcome: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("driver output is not JSON ({e}):\n{stdout}"));
+    assert_eq!(outcome["problems"], json!([]), "{screen} {way}: {outcome}");
+    outcome
+}

@@ -17,7 +17,7 @@ use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
 
-use crate::support::{DRIVER_DIR, browser, signer_p12, target_dir};
+use crate::support::{browser, guided, signer_p12};
 
 on_both_backends!(
     three_sequential_signers_each_add_a_signature_that_validates,
@@ -1738,29 +1738,6 @@ async fn fields_are_filled_in_with_each_signature(backend: Backend) {
     assert_eq!(inputs[1]["0"], "on", "{inputs:?}");
 }
 
-/// Runs `tests/browser/guided.mjs` on a signer page; its outcome, which must list no problems.
-async fn guided(link: &str, screen: &str, way: &str, backend: Backend) -> Value {
-    let driver = std::path::Path::new(DRIVER_DIR);
-    assert!(
-        driver.join("node_modules/playwright-core").is_dir(),
-        "npm ci in tests/browser (scripts/install-test-deps.sh)"
-    );
-    let shots = target_dir().join("browser-artifacts").join("guided").join(format!("{backend:?}").to_lowercase());
-    let args = json!({"link": link, "screen": screen, "way": way, "text": {"pan": "ABCDE1234F", "panField": "field1"}, "shots": shots});
-    let output = tokio::task::spawn_blocking(move || {
-        Command::new("node").arg(driver.join("guided.mjs")).arg(args.to_string()).output()
-    })
-    .await
-    .expect("join")
-    .expect("node (Node.js 20+) must be installed");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "guided driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
-    let outcome: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("driver output is not JSON ({e}):\n{stdout}"));
-    assert_eq!(outcome["problems"], json!([]), "{screen} {way}: {outcome}");
-    outcome
-}
-
 async fn a_signer_is_guided_through_the_places_on_the_pages_in_a_browser(backend: Backend) {
     let app = spawn(backend).await;
     let who = sender(&app, "Guided Lending").await;
@@ -1792,7 +1769,7 @@ async fn a_signer_is_guided_through_the_places_on_the_pages_in_a_browser(backend
 
     // The borrower, on a phone: every place lies on its page; the guide leads to the PAN, a
     // drawing is adopted and shown in the signature's place; a refusal loses nothing.
-    let borrower = guided(&url_of(&initiated, "meena@borrower.test"), "phone", "draw", backend).await;
+    let borrower = guided(&url_of(&initiated, "meena@borrower.test"), "phone", "draw", backend, json!({})).await;
     let places = borrower["places"].as_array().expect("places");
     assert_eq!(places.len(), 3, "signature, date and PAN: {borrower}");
     assert!(places.iter().all(|p| p["inside"] == true), "each on its page: {borrower}");
@@ -1806,7 +1783,7 @@ async fn a_signer_is_guided_through_the_places_on_the_pages_in_a_browser(backend
 
     // The branch officer, on a desk, in Hindi, by keyboard alone.
     let officer = format!("{}?lang=hi", url_of(&initiated, "ravi@branch.test"));
-    let branch = guided(&officer, "desk", "keyboard", backend).await;
+    let branch = guided(&officer, "desk", "keyboard", backend, json!({})).await;
     assert_eq!(branch["steps"], 2, "the checkbox and the signature: {branch}");
     assert_eq!(branch["firstFocus"], "field0", "the guide leads to the checkbox: {branch}");
     assert!(branch["guideAfter"].as_str().is_some_and(|g| g.starts_with("सभी स्थान पूरे")), "{branch}");
