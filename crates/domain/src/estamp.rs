@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::FieldErrors;
 use crate::phone::PhoneNumber;
-use crate::stamp::{MAX_DENOMINATION, MAX_STAMPS_PER_DOCUMENT, state_name};
+use crate::stamp::{MAX_DENOMINATION, MAX_STAMPS_PER_DOCUMENT, STATE_RULE, state_code_of};
 
 /// Most participants one loan record may name.
 pub const MAX_PARTICIPANTS: usize = 10;
@@ -260,18 +260,18 @@ fn check_state(
     state: Option<&str>,
     errors: &mut FieldErrors,
 ) -> Option<String> {
-    let own = text(loan, "state");
-    if let Some(code) = own
-        && state_name(code).is_none()
-    {
-        push(
-            errors,
-            &format!("{prefix}.state"),
-            "must be the ISO 3166-2:IN code of an Indian state or union territory (MH, KA, DL, ...)".into(),
-        );
-        return None;
-    }
-    match (own, state.filter(|s| !s.is_empty())) {
+    let own = match text(loan, "state") {
+        None => None,
+        Some(said) => match state_code_of(said) {
+            Some(code) => Some(code),
+            None => {
+                push(errors, &format!("{prefix}.state"), STATE_RULE.into());
+                return None;
+            }
+        },
+    };
+    let state = state.filter(|s| !s.is_empty()).map(|s| state_code_of(s).unwrap_or(s));
+    match (own, state) {
         (Some(a), Some(b)) if a != b => {
             push(errors, &format!("{prefix}.state"), format!("must be the request's state ({b})"));
             None

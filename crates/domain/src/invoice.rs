@@ -430,13 +430,10 @@ pub fn check_party(input: &PartyInput<'_>, names: &PartyFields<'_>, gstin_requir
     let mut errors = FieldErrors::new();
     let legal_name = party_text(&mut errors, names.legal_name, input.legal_name, MAX_NAME_CHARS, false);
     let address = party_text(&mut errors, names.address, input.address, MAX_ADDRESS_CHARS, true);
-    let state_code = match input.state_code {
-        Some(code) if state_name(code).is_some() => Some(code.to_string()),
-        _ => {
-            errors
-                .entry(names.state_code.to_string())
-                .or_default()
-                .push("must be the ISO 3166-2:IN code of an Indian state or union territory (MH, KA, DL, ...)".into());
+    let state_code = match input.state_code.and_then(crate::stamp::state_code_of) {
+        Some(code) => Some(code.to_string()),
+        None => {
+            errors.entry(names.state_code.to_string()).or_default().push(crate::stamp::STATE_RULE.into());
             None
         }
     };

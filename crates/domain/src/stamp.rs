@@ -98,20 +98,71 @@ crate::text_states! {
     }
 }
 
+/// Other spellings integrators send for a state, with the code Signet keeps it under: the codes
+/// of ISO 3166-2:IN's 2023 edition (which renamed four), and names still in common use.
+const ALSO_SPELT: [(&str, &str); 9] = [
+    ("CG", "CT"),
+    ("OD", "OR"),
+    ("TS", "TG"),
+    ("UK", "UT"),
+    ("Orissa", "OR"),
+    ("Pondicherry", "PY"),
+    ("Uttaranchal", "UT"),
+    ("NCT of Delhi", "DL"),
+    ("National Capital Territory of Delhi", "DL"),
+];
+
+/// What a refused state is told.
+pub const STATE_RULE: &str = "must be an Indian state or union territory: its ISO 3166-2:IN code (MH, KA, DL, ...) \
+     or its name";
+
 /// The name of a state code, if it is one.
 pub fn state_name(code: &str) -> Option<&'static str> {
     STATES.iter().find(|(c, _)| *c == code).map(|(_, name)| *name)
 }
 
-/// A stamp's state as the API takes it: one of [`STATES`]' codes, in capitals.
+/// A state as integrators write it, to the code Signet keeps it under (one of [`STATES`]):
+/// its ISO 3166-2:IN code of either edition, with or without `IN-`, or its name (also the
+/// older names of [`ALSO_SPELT`], `&` for `and`), in any case. [`state_pattern`] says the same
+/// as a JSON Schema pattern.
+pub fn state_code_of(raw: &str) -> Option<&'static str> {
+    let said = raw.to_ascii_lowercase().replace(" & ", " and ");
+    let code = said.strip_prefix("in-").unwrap_or(&said);
+    let is = |spelling: &str| {
+        spelling.eq_ignore_ascii_case(code) && spelling.len() == 2 || spelling.eq_ignore_ascii_case(&said)
+    };
+    STATES
+        .iter()
+        .find(|(c, name)| is(c) || is(name))
+        .map(|(c, _)| *c)
+        .or_else(|| ALSO_SPELT.iter().find(|(spelling, _)| is(spelling)).map(|(_, c)| *c))
+}
+
+/// [`state_code_of`]'s spellings as one ECMA-262 pattern (what JSON Schema uses): letters in
+/// either case, `IN-` optional before a code, `&` for ` and ` in a name.
+pub fn state_pattern() -> String {
+    let any_case = |text: &str| -> String {
+        let text = text.replace(" and ", "\u{1}");
+        text.chars()
+            .map(|c| match c {
+                '\u{1}' => " (?:[Aa][Nn][Dd]|&) ".to_string(),
+                c if c.is_ascii_alphabetic() => format!("[{}{}]", c.to_ascii_uppercase(), c.to_ascii_lowercase()),
+                c => c.to_string(),
+            })
+            .collect()
+    };
+    let codes = STATES.iter().map(|(c, _)| *c).chain(ALSO_SPELT.iter().map(|(s, _)| *s).filter(|s| s.len() == 2));
+    let names = STATES.iter().map(|(_, n)| *n).chain(ALSO_SPELT.iter().map(|(s, _)| *s).filter(|s| s.len() > 2));
+    let codes: Vec<String> = codes.map(any_case).collect();
+    let names: Vec<String> = names.map(any_case).collect();
+    format!("^(?:(?:[Ii][Nn]-)?(?:{})|{})$", codes.join("|"), names.join("|"))
+}
+
+/// A stamp's state as the API takes it (any spelling of [`state_code_of`]), as its code.
 pub fn parse_state_code(field: &str, raw: Option<&str>) -> Result<String, Error> {
     match raw {
         None => Err(Error::field(field, "is required")),
-        Some(code) if state_name(code).is_some() => Ok(code.to_string()),
-        Some(_) => Err(Error::field(
-            field,
-            "must be the ISO 3166-2:IN code of an Indian state or union territory (MH, KA, DL, ...)",
-        )),
+        Some(said) => state_code_of(said).map(str::to_string).ok_or_else(|| Error::field(field, STATE_RULE)),
     }
 }
 
@@ -364,6 +415,46 @@ mod tests {
     use super::*;
 
     #[test]
+    fn states_are_taken_as_integrators_spell_them() {
+        for (said, code) in [
+            ("MH", Some("MH")),
+            ("mh", Some("MH")),
+            ("IN-KA", Some("KA")),
+            ("in-ka", Some("KA")),
+            ("Maharashtra", Some("MH")),
+            ("TAMIL NADU", Some("TN")),
+            ("Jammu & Kashmir", Some("JK")),
+            ("jammu and kashmir", Some("JK")),
+            ("IN-TS", Some("TG")),
+            ("CG", Some("CT")),
+            ("Orissa", Some("OR")),
+            ("NCT of Delhi", Some("DL")),
+            ("IN-Maharashtra", None),
+            (" MH", None),
+            ("XX", None),
+            ("", None),
+        ] {
+            assert_eq!(state_code_of(said), code, "{said:?}");
+        }
+    }
+
+    #[test]
+    fn the_state_pattern_says_what_state_code_of_takes() {
+        let pattern = regex::Regex::new(&state_pattern()).expect("a pattern");
+        let spellings = STATES
+            .iter()
+            .flat_map(|(c, n)| [c.to_string(), c.to_lowercase(), format!("IN-{c}"), n.to_string(), n.to_uppercase()])
+            .chain(ALSO_SPELT.iter().map(|(s, _)| s.to_string()))
+            .chain(["Jammu & Kashmir".to_string(), "in-od".to_string()]);
+        for said in spellings {
+            assert!(pattern.is_match(&said) && state_code_of(&said).is_some(), "{said:?}");
+        }
+        for said in ["IN-Maharashtra", " MH", "XX", "", "MHX", "Jammu &Kashmir"] {
+            assert!(!pattern.is_match(said) && state_code_of(said).is_none(), "{said:?}");
+        }
+    }
+
+    #[test]
     fn the_shipped_table_parses_whole_with_known_states() {
         let text = include_str!("../data/article-codes.csv");
         let lines = text.lines().skip(1).filter(|l| !l.trim().is_empty()).count();
@@ -446,7 +537,9 @@ mod tests {
         assert!(errors.contains_key("denomination[1].referenceNo"), "{errors:?}");
         assert!(errors.contains_key("denomination[3].referenceNo"), "twice, ignoring case: {errors:?}");
         assert!(check_load(&[]).is_err());
-        assert!(parse_state_code("state", Some("mh")).is_err());
+        // Integrators' spellings are taken (issue 35), kept as the code; what names no state is not.
+        assert_eq!(parse_state_code("state", Some("mh")).expect("mh"), "MH");
+        assert!(parse_state_code("state", Some("XX")).is_err());
         assert_eq!(parse_state_code("state", Some("MH")).expect("MH"), "MH");
         assert_eq!(parse_estamp_type(Some("inventory")), Ok(Some(EstampSource::Inventory)));
         assert_eq!(parse_estamp_type(Some("")), Ok(None));

@@ -20,7 +20,7 @@ pub struct EstampPayload {
 }
 
 /// The spec's `Loan`. Dates are `YYYY-MM-DD` or `DD-MM-YYYY`, amounts rupees as digits with up
-/// to two decimals, flags `Y`/`N`; `state` is the ISO 3166-2:IN code of the duty's state.
+/// to two decimals, flags `Y`/`N`; `state` is the duty's state (its ISO 3166-2:IN code or name).
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Loan {
@@ -35,6 +35,7 @@ pub struct Loan {
     pub signFlag: Option<String>,
     pub estampFlag: Option<String>,
     pub f2f: Option<String>,
+    #[schema(schema_with = super::schemas::loan_state)]
     pub state: Option<String>,
     /// One entry per certificate to issue (1 to 10); required unless fetching by reference.
     #[schema(max_items = 10)]
@@ -251,12 +252,13 @@ impl DigitalStamp {
                 format!("must be 0 or the duty of eStampPayload.loan.estampdtls (Rs {duty})"),
             ));
         }
-        let state_code = facts.and_then(|f| f.state_code.clone()).or_else(|| state.map(str::to_string));
-        if let Some(code) = &state_code {
-            stamp::parse_state_code("state", Some(code))?;
-        } else if self.purpose == Purpose::Issue {
-            return Err(Error::field("state", "is required: the state whose stamp duty is paid"));
-        }
+        let state_code = match facts.and_then(|f| f.state_code.as_deref()).or(state) {
+            Some(said) => Some(stamp::parse_state_code("state", Some(said))?),
+            None if self.purpose == Purpose::Issue => {
+                return Err(Error::field("state", "is required: the state whose stamp duty is paid"));
+            }
+            None => None,
+        };
         let reference = reference_no.map(str::trim).filter(|r| !r.is_empty()).map(str::to_string);
         let party = |i: usize| facts.and_then(|f| f.signers.get(i)).map(|s| s.name.clone());
         Ok(ProviderOrder {

@@ -149,8 +149,20 @@ pub fn estamp_type() -> Schema {
     )
 }
 
-/// `InitiateAndSignWorkflowConfig.state`: a state by its ISO 3166-2:IN code, or null.
+/// `InitiateAndSignWorkflowConfig.state`: a state as `StampBulk.state` takes it, or null.
 pub fn estamp_state() -> Schema {
-    let codes: Vec<&str> = signet_domain::stamp::STATES.iter().map(|(code, _)| *code).collect();
-    nullable_string_enum(&codes, "The state whose stamp papers pay the duty (ISO 3166-2:IN code), with `eStampType`.")
+    nullable_state("The state whose stamp papers pay the duty, with `eStampType`")
+}
+
+/// `Loan.state`: the state whose duty is paid, as `StampBulk.state` takes it, or null.
+pub fn loan_state() -> Schema {
+    nullable_state("The state whose stamp duty is paid (the request's `state` when both are given)")
+}
+
+fn nullable_state(what: &str) -> Schema {
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::String).pattern(Some(signet_domain::stamp::state_pattern())))
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .description(Some(format!("{what}: its ISO 3166-2:IN code or name, as `StampBulk.state` takes it.")))
+        .into()
 }

@@ -59,8 +59,12 @@ pub struct StampBulk {
 pub(crate) fn state_code_schema() -> utoipa::openapi::schema::Schema {
     utoipa::openapi::schema::ObjectBuilder::new()
         .schema_type(utoipa::openapi::schema::Type::String)
-        .enum_values(Some(stamp::STATES.iter().map(|(code, _)| *code)))
-        .description(Some("An Indian state or union territory by its ISO 3166-2:IN code (MH, KA, DL, ...)."))
+        .pattern(Some(stamp::state_pattern()))
+        .description(Some(
+            "An Indian state or union territory: its ISO 3166-2:IN code (MH, KA, DL, ...; the 2023 edition's CG, \
+             OD, TS and UK too), with or without `IN-`, or its name (`&` for `and`; Orissa, Pondicherry, \
+             Uttaranchal and NCT of Delhi too), in any case. Answers give the code.",
+        ))
         .into()
 }
 
@@ -434,8 +438,8 @@ pub async fn put_settings(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GetArticleCodesInput {
-    /// The state's ISO 3166-2:IN code (ignoring case and surrounding spaces); a code that names
-    /// no state has no articles.
+    /// The state: its ISO 3166-2:IN code or name, as `StampBulk.state` takes it (ignoring
+    /// surrounding spaces); a text that names no state has no articles.
     #[schema(required = true, nullable = false, min_length = 1)]
     pub state_code: Option<String>,
 }
@@ -506,7 +510,9 @@ pub async fn article_codes(
     ApiJson(body): ApiJson<GetArticleCodesInput>,
 ) -> ApiResult<Json<ArticleCodeList>> {
     let code = match body.state_code.as_deref() {
-        Some(code) if !code.is_empty() => code.trim().to_ascii_uppercase(),
+        Some(said) if !said.is_empty() => {
+            stamp::state_code_of(said.trim()).map_or_else(|| said.trim().to_ascii_uppercase(), str::to_string)
+        }
         _ => return Err(Error::field("stateCode", "is required").into()),
     };
     let items = service::articles_for(&state.services, &auth.caller(), &code).await?;
@@ -584,7 +590,7 @@ pub async fn put_article_code(
     tag = "stamps",
     security(("bearer" = [])),
     params(
-        ("stateCode" = String, Path, description = "ISO 3166-2:IN code"),
+        ("stateCode" = String, Path, description = "ISO 3166-2:IN code", pattern = "^[A-Z]{2}$"),
         ("articleCode" = String, Path, description = "The article, e.g. 5(h)(B)"),
     ),
     responses(

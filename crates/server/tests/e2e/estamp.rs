@@ -444,7 +444,7 @@ async fn a_workflow_of_an_upload_takes_the_certificates_the_provider_issued_unde
             "stampDetails.articleCode",
         ),
         (json!({"eStampType": "digital", "providerRef": reference, "denomination": 500}), "stampDetails.denomination"),
-        (json!({"eStampType": "digital", "providerRef": reference, "state": "Maharashtra"}), "stampDetails.state"),
+        (json!({"eStampType": "digital", "providerRef": reference, "state": "Atlantis"}), "stampDetails.state"),
         (json!({"eStampType": "digital", "providerRef": "ESTMP-99999999"}), "stampDetails.providerRef"),
     ] {
         let problem =

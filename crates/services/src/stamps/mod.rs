@@ -155,10 +155,9 @@ pub async fn articles_for(svc: &Services, caller: &Caller, state_code: &str) -> 
 }
 
 async fn articles(svc: &Services, tenant_id: TenantId, state_code: &str) -> Result<Vec<ArticleView>, Error> {
-    let state_code = state_code.trim().to_ascii_uppercase();
-    if stamp::state_name(&state_code).is_none() {
+    let Some(state_code) = stamp::state_code_of(state_code.trim()) else {
         return Ok(Vec::new());
-    }
+    };
     let edits = svc.store.article_edits(tenant_id, &state_code).await?;
     Ok(merge_articles(&state_code, stamp::shipped_articles(), &edits))
 }
@@ -297,8 +296,12 @@ pub async fn remove_article(
     }
 }
 
+/// A state in an address names the resource: its code exactly, as the answers give it.
 fn path_state(state_code: &str) -> Result<String, Error> {
-    stamp::parse_state_code("stateCode", Some(state_code))
+    match stamp::state_name(state_code) {
+        Some(_) => Ok(state_code.to_string()),
+        None => Err(Error::field("stateCode", "must be the ISO 3166-2:IN code of a state (MH, KA, DL, ...)")),
+    }
 }
 
 /// Checks and stores the tenant's low-stock settings.
