@@ -17,6 +17,7 @@ pub mod paging;
 pub mod phone;
 pub mod placement;
 pub mod sales;
+pub mod spelling;
 pub mod stamp;
 pub mod summary;
 pub mod text_state;

@@ -36,8 +36,24 @@ pub const MAX_STATE_CHARS: usize = 100;
 pub const MAX_USER_AGENT_CHARS: usize = 500;
 /// Largest amount a lead carries (in its currency's units).
 pub const MAX_AMOUNT: f64 = 1e12;
-pub const BILLING_CYCLES: [&str; 4] = ["monthly", "quarterly", "yearly", "one_time"];
-pub const SUBSCRIPTION_MODES: [&str; 3] = ["trial", "free", "paid"];
+/// How often a plan is billed: the kept forms, each with the spellings CRMs and sites send
+/// (any case).
+pub const BILLING_CYCLES: [(&str, &str); 12] = [
+    ("monthly", "monthly"),
+    ("month", "monthly"),
+    ("quarterly", "quarterly"),
+    ("quarter", "quarterly"),
+    ("yearly", "yearly"),
+    ("year", "yearly"),
+    ("annual", "yearly"),
+    ("annually", "yearly"),
+    ("one_time", "one_time"),
+    ("one-time", "one_time"),
+    ("onetime", "one_time"),
+    ("once", "one_time"),
+];
+/// How the customer would subscribe (any case).
+pub const SUBSCRIPTION_MODES: [(&str, &str); 3] = [("trial", "trial"), ("free", "free"), ("paid", "paid")];
 /// `CrmLeadMarkPushedRequest`: a stage name, the CRM's id of the lead, the error it reported.
 pub const MAX_STAGE_CHARS: usize = 50;
 pub const MAX_CRM_ID_CHARS: usize = 100;
@@ -147,13 +163,16 @@ impl Checker {
         Some(value)
     }
 
-    fn one_of(&mut self, field: &str, value: Option<String>, allowed: &[&str]) -> Option<String> {
+    /// One of `spellings` (any case), as its kept form.
+    fn one_of(&mut self, field: &str, value: Option<String>, spellings: &[(&str, &'static str)]) -> Option<String> {
         let value = value?;
-        if !allowed.contains(&value.as_str()) {
-            self.fail(field, format!("must be one of {}", allowed.join(", ")));
-            return None;
+        let kept = crate::spelling::kept_form(spellings, &value);
+        if kept.is_none() {
+            let mut forms: Vec<&str> = spellings.iter().map(|(_, kept)| *kept).collect();
+            forms.dedup();
+            self.fail(field, format!("must be one of {} (any case)", forms.join(", ")));
         }
-        Some(value)
+        kept.map(str::to_string)
     }
 
     fn finish<T>(self, value: T) -> Result<T, Error> {
@@ -484,7 +503,7 @@ mod tests {
             visitor_id: Some("x".repeat(101)),
             dialcode: Some("+12345".into()),
             billing_cycle: Some("weekly".into()),
-            subscription_mode: Some("Paid".into()),
+            subscription_mode: Some("premium".into()),
             currency: Some("inr".into()),
             partner_referral_code: Some("a b".into()),
             client_ip: Some("10.0.0.1 ".into()),
@@ -515,15 +534,18 @@ mod tests {
         }
         let negative = LeadInput { amount: -0.5, ..lead() };
         assert_eq!(fields(check_lead(&negative).expect_err("negative")), ["amount"]);
+        // Spellings of a billing cycle and a mode in any case are kept in one form (issue 35).
         let fine = LeadInput {
             dialcode: Some("+91".into()),
             currency: Some("INR".into()),
-            billing_cycle: Some("yearly".into()),
+            billing_cycle: Some("Annually".into()),
+            subscription_mode: Some("Paid".into()),
             amount: 4999.5,
             num_users: Some(0),
             ..lead()
         };
-        assert!(check_lead(&fine).is_ok());
+        let (kept, _) = check_lead(&fine).expect("valid");
+        assert_eq!((kept.billing_cycle.as_deref(), kept.subscription_mode.as_deref()), (Some("yearly"), Some("paid")));
     }
 
     #[test]

@@ -141,16 +141,7 @@ pub fn state_code_of(raw: &str) -> Option<&'static str> {
 /// [`state_code_of`]'s spellings as one ECMA-262 pattern (what JSON Schema uses): letters in
 /// either case, `IN-` optional before a code, `&` for ` and ` in a name.
 pub fn state_pattern() -> String {
-    let any_case = |text: &str| -> String {
-        let text = text.replace(" and ", "\u{1}");
-        text.chars()
-            .map(|c| match c {
-                '\u{1}' => " (?:[Aa][Nn][Dd]|&) ".to_string(),
-                c if c.is_ascii_alphabetic() => format!("[{}{}]", c.to_ascii_uppercase(), c.to_ascii_lowercase()),
-                c => c.to_string(),
-            })
-            .collect()
-    };
+    let any_case = |text: &str| crate::spelling::any_case(text).replace(" [Aa][Nn][Dd] ", " (?:[Aa][Nn][Dd]|&) ");
     let codes = STATES.iter().map(|(c, _)| *c).chain(ALSO_SPELT.iter().map(|(s, _)| *s).filter(|s| s.len() == 2));
     let names = STATES.iter().map(|(_, n)| *n).chain(ALSO_SPELT.iter().map(|(s, _)| *s).filter(|s| s.len() > 2));
     let codes: Vec<String> = codes.map(any_case).collect();

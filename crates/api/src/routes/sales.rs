@@ -179,23 +179,26 @@ pub async fn get_referral(
     Ok(Json(to_referral(row)))
 }
 
-/// A nullable string among `values`.
-fn nullable_enum(values: &[&str], description: &str) -> Schema {
-    let mut allowed: Vec<serde_json::Value> = values.iter().map(|v| serde_json::Value::from(*v)).collect();
-    allowed.push(serde_json::Value::Null);
+/// A nullable string among `spellings` (any case); answers give the kept form.
+fn nullable_spelling(spellings: &[(&str, &str)], description: &str) -> Schema {
+    let mut kept: Vec<&str> = spellings.iter().map(|(_, kept)| *kept).collect();
+    kept.dedup();
     ObjectBuilder::new()
         .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
-        .enum_values(Some(allowed))
-        .description(Some(description))
+        .pattern(Some(signet_domain::spelling::pattern_of(spellings)))
+        .description(Some(format!(
+            "{description} One of {} in any case (or a spelling the pattern names), kept as that.",
+            kept.join(", ")
+        )))
         .into()
 }
 
 fn billing_cycle_schema() -> Schema {
-    nullable_enum(&BILLING_CYCLES, "How often the plan is billed.")
+    nullable_spelling(&BILLING_CYCLES, "How often the plan is billed.")
 }
 
 fn subscription_mode_schema() -> Schema {
-    nullable_enum(&SUBSCRIPTION_MODES, "How the customer would subscribe.")
+    nullable_spelling(&SUBSCRIPTION_MODES, "How the customer would subscribe.")
 }
 
 /// The spec's `CrmLeadUpsertRequest`: a sales lead, created or changed. Fields left out (or

@@ -765,8 +765,13 @@ pub struct SimpleRequest {
         pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
     )]
     pub name: String,
-    /// The channel the request comes from.
-    #[schema(min_length = 1, pattern = "^(web|mobile|api|integration)$")]
+    /// The channel the request comes from, in the caller's words (`web`, `mobile`, a system's
+    /// name): logged, not read. 1 to 50 characters, no control characters.
+    #[schema(
+        min_length = 1,
+        max_length = 50,
+        pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\x00-\\x20\\x7f-\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\x00-\\x1f\\x7f-\\x9f]*$"
+    )]
     pub request_from: String,
 }
 

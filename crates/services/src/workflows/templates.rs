@@ -275,12 +275,12 @@ pub async fn read(
     Ok((template.name, serde_json::from_str(&template.definition)?))
 }
 
-/// The channels a template lookup (`SimpleRequest.requestFrom`) may come from.
-pub const REQUEST_CHANNELS: [&str; 4] = ["web", "mobile", "api", "integration"];
+/// Longest channel a template lookup names (`SimpleRequest.requestFrom`).
+pub const MAX_CHANNEL_CHARS: usize = 50;
 
 /// The templates named `name` that the caller may start workflows from
-/// (`authority::templates::may_use_template`). `request_from` names the caller's channel
-/// (`SimpleRequest`), which is logged.
+/// (`authority::templates::may_use_template`). `request_from` names the caller's channel in
+/// its own words (`SimpleRequest`), which is logged.
 pub async fn find_by_name(
     svc: &Services,
     caller: &crate::Caller,
@@ -291,8 +291,12 @@ pub async fn find_by_name(
     if name.trim().is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
         return Err(Error::field("name", "must be 1 to 200 characters without control characters"));
     }
-    if !REQUEST_CHANNELS.contains(&request_from) {
-        return Err(Error::field("requestFrom", "must be web, mobile, api or integration"));
+    // The caller's own word for where it asks from (the spec leaves it free): logged, not read.
+    if request_from.trim().is_empty()
+        || request_from.chars().count() > MAX_CHANNEL_CHARS
+        || request_from.chars().any(char::is_control)
+    {
+        return Err(Error::field("requestFrom", "must be 1 to 50 characters without control characters"));
     }
     tracing::info!(tenant = %caller.tenant_id, request_from, "template lookup by name");
     let named = svc.store.templates_named(caller.tenant_id, name).await?;
