@@ -158,8 +158,8 @@ async fn articles(svc: &Services, tenant_id: TenantId, state_code: &str) -> Resu
     let Some(state_code) = stamp::state_code_of(state_code.trim()) else {
         return Ok(Vec::new());
     };
-    let edits = svc.store.article_edits(tenant_id, &state_code).await?;
-    Ok(merge_articles(&state_code, stamp::shipped_articles(), &edits))
+    let edits = svc.store.article_edits(tenant_id, state_code).await?;
+    Ok(merge_articles(state_code, stamp::shipped_articles(), &edits))
 }
 
 fn merge_articles(state_code: &str, shipped: &[Article], edits: &[ArticleEditRow]) -> Vec<ArticleView> {
