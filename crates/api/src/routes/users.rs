@@ -239,18 +239,41 @@ pub struct GetInternalUsersRequest {
     /// 1 to 100; default 20.
     #[schema(minimum = 1, maximum = 100)]
     pub page_size: Option<i64>,
-    /// `id` (default), `name`, `email`, `createdAt` or `status`.
-    #[schema(pattern = "^(|id|name|email|emailId|createdAt|createdDate|status)$")]
+    #[schema(schema_with = sort_column_schema)]
     pub sort_by: Option<String>,
-    /// `asc` (default) or `desc`.
-    #[schema(pattern = "^(|asc|desc)$")]
+    #[schema(schema_with = sort_direction_schema)]
     pub sort_direction: Option<String>,
-    /// A status (`active`, `inactive`, `disabled`, `pending`, `rejected`, `deleted`).
-    #[schema(pattern = "^(|active|inactive|disabled|pending|rejected|deleted)$")]
+    #[schema(schema_with = status_schema)]
     pub status: Option<String>,
     /// Same as `status` (either may be used).
-    #[schema(pattern = "^(|active|inactive|disabled|pending|rejected|deleted)$")]
+    #[schema(schema_with = status_schema)]
     pub status_of_user: Option<String>,
+}
+
+/// Words a user search is sorted and filtered by: the server takes them in any case (and
+/// trims them), so the schema says any case.
+fn words_schema(words: &[&str], description: &str) -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, SchemaType, Type};
+    let table: Vec<(&str, &str)> = std::iter::once("").chain(words.iter().copied()).map(|w| (w, w)).collect();
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .pattern(Some(signet_domain::spelling::pattern_of(&table)))
+        .description(Some(description))
+        .into()
+}
+
+fn sort_column_schema() -> utoipa::openapi::schema::Schema {
+    let words = ["id", "name", "email", "emailId", "createdAt", "createdDate", "status"];
+    words_schema(&words, "`id` (default), `name`, `email`, `createdAt` or `status`, in any case.")
+}
+
+fn sort_direction_schema() -> utoipa::openapi::schema::Schema {
+    words_schema(&["asc", "desc"], "`asc` (default) or `desc`, in any case.")
+}
+
+fn status_schema() -> utoipa::openapi::schema::Schema {
+    let words = ["active", "inactive", "disabled", "pending", "rejected", "deleted"];
+    words_schema(&words, "A status (`active`, `inactive`, `disabled`, `pending`, `rejected`, `deleted`), in any case.")
 }
 
 /// The spec's search over every user (staff and external).
@@ -272,7 +295,7 @@ pub struct GetUsersRequest {
     #[schema(max_length = 14, pattern = "^$|^[2-9][0-9]{3}[ -]?[0-9]{4}[ -]?[0-9]{4}$")]
     pub national_id: Option<String>,
     /// A status, as in `GetInternalUsersRequest`.
-    #[schema(pattern = "^(|active|inactive|disabled|pending|rejected|deleted)$")]
+    #[schema(schema_with = status_schema)]
     pub status: Option<String>,
     /// Substring of who set the status, e.g. who rejected a registration (`user:<id>`).
     #[schema(max_length = 200)]
@@ -284,9 +307,10 @@ pub struct GetUsersRequest {
     #[schema(max_length = 200)]
     pub created_by: Option<String>,
     /// As `sortBy` of `GetInternalUsersRequest`.
-    #[schema(pattern = "^(|id|name|email|emailId|createdAt|createdDate|status)$")]
+    #[schema(schema_with = sort_column_schema)]
     pub sort_column: Option<String>,
-    #[schema(pattern = "^(|asc|desc)$")]
+    /// As `sortDirection` of `GetInternalUsersRequest`.
+    #[schema(schema_with = sort_direction_schema)]
     pub sort_order: Option<String>,
     #[schema(max_length = 200)]
     pub search_text: Option<String>,

@@ -273,7 +273,7 @@ async fn user_fields_follow_their_rules_and_searches_use_every_filter(backend: B
         }
     };
     assert_eq!(
-        search(json!({"organization": "retail", "sortColumn": "name", "sortOrder": "desc"})).await,
+        search(json!({"organization": "retail", "sortColumn": "Name", "sortOrder": "DESC"})).await,
         ["Zubin Shah", "Kiran Rao"]
     );
     assert_eq!(search(json!({"nationalId": "499118665246"})).await, ["Kiran Rao"]);
