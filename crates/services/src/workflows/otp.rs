@@ -173,16 +173,33 @@ fn last_digits(session: &SignerSession) -> String {
     number.chars().skip(number.chars().count().saturating_sub(4)).collect()
 }
 
-/// The refusal's words for a signer who has not confirmed their phone (the pages recognise
-/// them and say them in the signer's language).
-pub const NOT_VERIFIED: &str = "please confirm your phone with the code we send by SMS before signing";
+/// A signer asked for a code by SMS who has not confirmed their phone for their current link
+/// (recently enough): a fact, which the pages say in the signer's language. As an [`Error`]
+/// (the bulk lots' report, a client of the services that does not know it) it keeps the
+/// words it always had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PhoneNotConfirmed;
+
+/// The refusal's English words, for [`Error`] only: no page compares them.
+const NOT_VERIFIED: &str = "please confirm your phone with the code we send by SMS before signing";
+
+impl From<PhoneNotConfirmed> for Error {
+    fn from(_: PhoneNotConfirmed) -> Self {
+        Error::rejected(ErrorCode::ValidationFailed, NOT_VERIFIED)
+    }
+}
 
 /// Refuses a signature (or a delegation) of a signer asked for a code who has not given it for
-/// their current link within [`VERIFIED_FOR_MS`]. Every signing path calls this, in the service.
-pub async fn require_verified(svc: &Services, session: &SignerSession) -> Result<(), Error> {
+/// their current link within [`VERIFIED_FOR_MS`]. Every signing path calls this, in the service;
+/// each answers in its own error type, which holds the refusal as [`PhoneNotConfirmed`] and a
+/// failure to read the store as an [`Error`].
+pub async fn require_verified<E>(svc: &Services, session: &SignerSession) -> Result<(), E>
+where
+    E: From<PhoneNotConfirmed> + From<Error>,
+{
     match status(svc, session).await? {
         OtpStatus::NotAsked | OtpStatus::Verified => Ok(()),
-        OtpStatus::Needed { .. } => Err(Error::rejected(ErrorCode::ValidationFailed, NOT_VERIFIED)),
+        OtpStatus::Needed { .. } => Err(PhoneNotConfirmed.into()),
     }
 }
 

@@ -64,28 +64,30 @@ pub async fn current_document(
 
 /// Signs every document of the workflow with the signer's mark; the completion steps start
 /// in the background when this was the last signature. A signer asked for a code by SMS must
-/// have given it first (`otp::require_verified`).
+/// have given it first (`otp::require_verified`): else [`SignerRefusal::PhoneNotConfirmed`].
 pub async fn sign(
     svc: &Services,
     session: &SignerSession,
     mark: Mark,
     actor: &Actor,
     detail: serde_json::Value,
-) -> Result<AfterSignature, Error> {
+) -> Result<AfterSignature, SignerFormError> {
     let (signatory, workflow) = (&session.signatory, &session.workflow);
     if super::esign::required(session) {
         return Err(Error::rejected(
             ErrorCode::ValidationFailed,
             "the sender asks you to sign with Aadhaar eSign, not with an electronic signature",
-        ));
+        )
+        .into());
     }
     if super::token::required(session) {
         return Err(Error::rejected(
             ErrorCode::ValidationFailed,
             "the sender asks you to sign with your crypto token, not with an electronic signature",
-        ));
+        )
+        .into());
     }
-    super::otp::require_verified(svc, session).await?;
+    super::otp::require_verified::<SignerFormError>(svc, session).await?;
     let after = super::sealing::sign_documents(svc, signatory, workflow, mark, actor, detail).await?;
     if after == AfterSignature::Completed {
         super::completion::finish_in_background(svc, workflow.tenant_id, workflow.id);
@@ -93,9 +95,10 @@ pub async fn sign(
     Ok(after)
 }
 
-/// What a signer must correct in a decline, delegation, comment or attachment. The forms'
-/// use cases fail with the refusal itself ([`SignerFormError::Refused`]), which a signer page
-/// says in the signer's language; as an [`Error`] it is a field error with English words.
+/// What a signer must correct in a signature, decline, delegation, comment or attachment. The
+/// forms' use cases fail with the refusal itself ([`SignerFormError::Refused`]), which a signer
+/// page says in the signer's language; as an [`Error`] it is a field error with English words
+/// (or, for a phone not confirmed, the refusal it always was).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SignerRefusal {
     Reason,
@@ -104,39 +107,54 @@ pub enum SignerRefusal {
     AlreadySigns,
     Comment,
     AttachmentTooLarge,
+    /// The signer was asked for a code by SMS and has not confirmed their phone yet (see
+    /// `otp::require_verified`): signing and handing on wait for it.
+    PhoneNotConfirmed,
 }
 
 impl SignerRefusal {
-    pub const ALL: [SignerRefusal; 6] = [
+    pub const ALL: [SignerRefusal; 7] = [
         SignerRefusal::Reason,
         SignerRefusal::InvalidEmail,
         SignerRefusal::DelegateToSelf,
         SignerRefusal::AlreadySigns,
         SignerRefusal::Comment,
         SignerRefusal::AttachmentTooLarge,
+        SignerRefusal::PhoneNotConfirmed,
     ];
 
-    /// The form field it is about, and its English words.
-    fn field_and_words(self) -> (&'static str, &'static str) {
+    /// The form field it is about, and its English words; none for a refusal of the whole
+    /// form.
+    fn field_and_words(self) -> Option<(&'static str, &'static str)> {
         match self {
-            SignerRefusal::Reason => ("reason", "Please give a reason (up to 500 characters)."),
-            SignerRefusal::InvalidEmail => ("email", "Please give a valid e-mail address."),
-            SignerRefusal::DelegateToSelf => ("email", "You cannot delegate to yourself."),
-            SignerRefusal::AlreadySigns => ("email", "This person already signs this request."),
-            SignerRefusal::Comment => ("comment", "A comment must be 1 to 2000 characters."),
-            SignerRefusal::AttachmentTooLarge => ("file", "An attachment may be at most 10 MB."),
+            SignerRefusal::Reason => Some(("reason", "Please give a reason (up to 500 characters).")),
+            SignerRefusal::InvalidEmail => Some(("email", "Please give a valid e-mail address.")),
+            SignerRefusal::DelegateToSelf => Some(("email", "You cannot delegate to yourself.")),
+            SignerRefusal::AlreadySigns => Some(("email", "This person already signs this request.")),
+            SignerRefusal::Comment => Some(("comment", "A comment must be 1 to 2000 characters.")),
+            SignerRefusal::AttachmentTooLarge => Some(("file", "An attachment may be at most 10 MB.")),
+            SignerRefusal::PhoneNotConfirmed => None,
         }
     }
 
-    /// The refusal as a field error: its field and English words, as a client of the
-    /// services that does not know refusals (the API, the logs) reads it.
+    /// The refusal as an error, as a client of the services that does not know refusals (the
+    /// API, the bulk lots' report, the logs) reads it: a field error with its field and English
+    /// words, or the phone's refusal as it always read.
     pub fn error(self) -> Error {
-        let (field, words) = self.field_and_words();
-        Error::field(field, words)
+        match self.field_and_words() {
+            Some((field, words)) => Error::field(field, words),
+            None => super::otp::PhoneNotConfirmed.into(),
+        }
     }
 }
 
-/// How a signer's form (decline, delegate, comment, attach) fails: with a refusal the signer
+impl From<super::otp::PhoneNotConfirmed> for SignerFormError {
+    fn from(_: super::otp::PhoneNotConfirmed) -> Self {
+        SignerFormError::Refused(SignerRefusal::PhoneNotConfirmed)
+    }
+}
+
+/// How a signer's form (sign, decline, delegate, comment, attach) fails: with a refusal the signer
 /// can correct, typed so that the page need not recognise it by its English words, or with
 /// any other error (a limit reached, a state conflict, an internal failure).
 #[derive(Debug)]
@@ -198,7 +216,7 @@ pub async fn delegate(
     reason: Option<&str>,
     actor: &Actor,
 ) -> Result<SignatoryRow, SignerFormError> {
-    super::otp::require_verified(svc, session).await?;
+    super::otp::require_verified::<SignerFormError>(svc, session).await?;
     let email = email.trim().to_string();
     if !is_valid_email(&email) {
         return Err(SignerRefusal::InvalidEmail.into());
@@ -292,12 +310,18 @@ mod tests {
     #[test]
     fn every_refusal_keeps_its_field_and_words_as_an_error() {
         for refusal in SignerRefusal::ALL {
-            let (field, words) = refusal.field_and_words();
+            let Some((field, words)) = refusal.field_and_words() else {
+                continue;
+            };
             let Error::Validation(fields) = Error::from(SignerFormError::from(refusal)) else {
                 panic!("{refusal:?} is not a field error");
             };
             assert_eq!(fields.get(field), Some(&vec![words.to_string()]), "{refusal:?}");
         }
+        // A phone not confirmed reads as the refusal it was before it was typed.
+        let phone = Error::from(SignerFormError::from(SignerRefusal::PhoneNotConfirmed));
+        assert!(matches!(&phone, Error::Rejected { code: ErrorCode::ValidationFailed, detail }
+            if detail == "please confirm your phone with the code we send by SMS before signing"));
         let other = Error::from(SignerFormError::from(Error::field("email", "something else")));
         assert!(matches!(other, Error::Validation(fields) if fields["email"] == ["something else"]));
     }

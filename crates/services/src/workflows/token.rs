@@ -44,6 +44,45 @@ pub struct Prepared {
     pub hashes_to_sign: Vec<String>,
 }
 
+/// Why the token's signature was not taken: a refusal the signer can act on, as a fact the
+/// pages word in the signer's language, or a failure ([`Error`]).
+#[derive(Debug)]
+pub enum TokenFailure {
+    Refused(TokenRefusal),
+    Failed(Error),
+}
+
+/// What the signer can act on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenRefusal {
+    /// The signer was asked for a code by SMS and has not confirmed their phone yet.
+    PhoneNotConfirmed,
+}
+
+impl From<super::otp::PhoneNotConfirmed> for TokenFailure {
+    fn from(_: super::otp::PhoneNotConfirmed) -> Self {
+        TokenFailure::Refused(TokenRefusal::PhoneNotConfirmed)
+    }
+}
+
+impl From<Error> for TokenFailure {
+    fn from(error: Error) -> Self {
+        TokenFailure::Failed(error)
+    }
+}
+
+impl From<signet_blob::Error> for TokenFailure {
+    fn from(error: signet_blob::Error) -> Self {
+        TokenFailure::Failed(error.into())
+    }
+}
+
+impl From<serde_json::Error> for TokenFailure {
+    fn from(error: serde_json::Error) -> Self {
+        TokenFailure::Failed(error.into())
+    }
+}
+
 pub fn required(session: &SignerSession) -> bool {
     session.signatory.signature_mode == SignatureMode::DscToken
 }
@@ -70,14 +109,18 @@ pub async fn prepare(
     certificate: Vec<u8>,
     chain: Vec<Vec<u8>>,
     inputs: &FieldInputs,
-) -> Result<Prepared, Error> {
+) -> Result<Prepared, TokenFailure> {
     if !required(session) {
-        return Err(Error::rejected(ErrorCode::ValidationFailed, "this signer does not sign with a crypto token"));
+        return Err(
+            Error::rejected(ErrorCode::ValidationFailed, "this signer does not sign with a crypto token").into()
+        );
     }
-    super::otp::require_verified(svc, session).await?;
+    super::otp::require_verified::<TokenFailure>(svc, session).await?;
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     if !pki::is_signing_certificate(&certificate, now) {
-        return Err(Error::field("certificate", "This certificate cannot sign now (expired, or not for signing)."));
+        return Err(
+            Error::field("certificate", "This certificate cannot sign now (expired, or not for signing).").into()
+        );
     }
     let documents: Vec<DocumentRow> = svc
         .store
@@ -87,7 +130,7 @@ pub async fn prepare(
         .filter(|d| d.state == DocumentState::Active)
         .collect();
     if documents.is_empty() || documents.len() > MAX_DOCUMENTS {
-        return Err(Error::rejected(ErrorCode::StateConflict, "nothing to sign, or too many documents at once"));
+        return Err(Error::rejected(ErrorCode::StateConflict, "nothing to sign, or too many documents at once").into());
     }
     let holder = pki::cert_common_name(&certificate).unwrap_or_else(|| session.signatory.name.clone());
     let placement = &session.placement;
@@ -132,18 +175,18 @@ pub async fn complete(
     id: &str,
     signatures: Vec<Vec<u8>>,
     actor: &Actor,
-) -> Result<AfterSignature, Error> {
+) -> Result<AfterSignature, TokenFailure> {
     if !required(session) || id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
-        return Err(Error::rejected(ErrorCode::ValidationFailed, "please sign with your token again"));
+        return Err(Error::rejected(ErrorCode::ValidationFailed, "please sign with your token again").into());
     }
     // Checked again: the verification may have lapsed while the token signed.
-    super::otp::require_verified(svc, session).await?;
+    super::otp::require_verified::<TokenFailure>(svc, session).await?;
     let key = pending_key(session, id)?;
     let stored =
         svc.blob.get(&key).await.map_err(|_| Error::field("signature", "Please sign with your token again."))?;
     let pending: Pending = serde_json::from_slice(&stored)?;
     if signatures.len() != pending.documents.len() {
-        return Err(Error::field("signature", "The token did not sign every document; please sign again."));
+        return Err(Error::field("signature", "The token did not sign every document; please sign again.").into());
     }
     let mut written: Vec<(BlobKey, DocumentId, i64, String)> = Vec::new();
     for (document, signature) in pending.documents.into_iter().zip(signatures) {
@@ -151,7 +194,7 @@ pub async fn complete(
             Ok(version) => written.push(version),
             Err(error) => {
                 discard(svc, &written).await;
-                return Err(error);
+                return Err(error.into());
             }
         }
     }
@@ -175,13 +218,15 @@ pub async fn complete(
         }
         Err(_) => discard(svc, &written).await,
     }
-    recorded.map_err(|error| match error.code() {
-        ErrorCode::Conflict => Error::field(
-            "signature",
-            "The documents changed while you were signing (another signer signed). Please sign again.",
-        ),
-        _ => error,
-    })
+    recorded
+        .map_err(|error| match error.code() {
+            ErrorCode::Conflict => Error::field(
+                "signature",
+                "The documents changed while you were signing (another signer signed). Please sign again.",
+            ),
+            _ => error,
+        })
+        .map_err(TokenFailure::Failed)
 }
 
 async fn embed_one(

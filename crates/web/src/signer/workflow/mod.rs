@@ -23,10 +23,10 @@ use signet_http::extract::{ApiPath, ClientIp};
 use signet_services::Services;
 use signet_services::gateway::seal::Mark;
 use signet_services::records::AfterSignature;
-use signet_services::workflows::otp as otp_service;
 use signet_services::workflows::placement;
 use signet_services::workflows::session::LinkClosed;
 use signet_services::workflows::signer::{self, SignerFormError, SignerRefusal};
+use signet_services::workflows::token::{TokenFailure, TokenRefusal};
 
 use crate::form::{Methods, Submission, UploadRule, mark_from, read_submission};
 use crate::page::MessagePage;
@@ -127,7 +127,6 @@ fn user_agent(headers: &HeaderMap) -> String {
 /// services' words, English; a refusal without words in the page's language).
 fn user_text(error: &Error, text: Text) -> String {
     match error {
-        Error::Rejected { detail, .. } if detail == otp_service::NOT_VERIFIED => text.s("signer.otp_needed").into(),
         Error::Validation(fields) => capitalised(&fields.values().flatten().cloned().collect::<Vec<_>>().join("; ")),
         Error::Rejected { detail, .. } => capitalised(detail),
         _ => text.s("signer.form_not_accepted").into(),
@@ -147,6 +146,7 @@ fn refusal_key(refusal: SignerRefusal) -> &'static str {
         SignerRefusal::AlreadySigns => key("signer.already_signs"),
         SignerRefusal::Comment => key("signer.comment_length"),
         SignerRefusal::AttachmentTooLarge => key("signer.attachment_too_large"),
+        SignerRefusal::PhoneNotConfirmed => key("signer.otp_needed"),
     }
 }
 
@@ -427,14 +427,17 @@ pub async fn sign(
         Ok(input) => input,
         Err(text) => return Ok(render_kept(&state, &link, Some(text), Kept::from_submission(&submission)).await),
     };
+    let kept = || Kept::from_submission(&submission);
     match signer::sign(&state, &link.session, mark, &link.session.actor(ip), detail).await {
         Ok(after) => Ok(signed_response(&link, &after)),
-        // A document that cannot take the signature (its placement, say) is for the signer to see.
-        Err(error) if error.code() == ErrorCode::ValidationFailed => {
-            let said = user_text(&error, link.text);
-            Ok(render_kept(&state, &link, Some(said), Kept::from_submission(&submission)).await)
+        Err(SignerFormError::Refused(refusal)) => {
+            Ok(render_kept(&state, &link, Some(refusal_text(refusal, link.text)), kept()).await)
         }
-        Err(error) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
+        // A document that cannot take the signature (its placement, say) is for the signer to see.
+        Err(SignerFormError::Failed(error)) if error.code() == ErrorCode::ValidationFailed => {
+            Ok(render_kept(&state, &link, Some(user_text(&error, link.text)), kept()).await)
+        }
+        Err(SignerFormError::Failed(error)) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
     }
 }
 
@@ -484,9 +487,6 @@ pub async fn delegate(
         }
         Err(SignerFormError::Failed(error @ Error::Validation(_))) => {
             Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
-        }
-        Err(SignerFormError::Failed(Error::Rejected { detail, .. })) if detail == otp_service::NOT_VERIFIED => {
-            Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)
         }
         Err(SignerFormError::Failed(error)) => Err(PageError::failed(key("signer.not_delegated"), &link, error)),
     }
@@ -581,10 +581,13 @@ pub async fn token_prepare(State(state): State<Services>, link: SignerLink, body
     };
     match signet_services::workflows::token::prepare(&state, &link.session, certificate, chain, &inputs).await {
         Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashesToSign": prepared.hashes_to_sign})).into_response(),
-        Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => {
+        Err(TokenFailure::Refused(refusal)) => {
+            (StatusCode::BAD_REQUEST, axum::Json(json!({"error": token_words(&refusal, link.text)}))).into_response()
+        }
+        Err(TokenFailure::Failed(error @ (Error::Validation(_) | Error::Rejected { .. }))) => {
             (StatusCode::BAD_REQUEST, axum::Json(json!({"error": user_text(&error, link.text)}))).into_response()
         }
-        Err(error) => {
+        Err(TokenFailure::Failed(error)) => {
             tracing::error!(%error, "preparing a token signature failed");
             (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({"error": "The documents could not be prepared."})))
                 .into_response()
@@ -610,9 +613,17 @@ pub async fn token_complete(
     let actor = link.session.actor(ip);
     match signet_services::workflows::token::complete(&state, &link.session, &id, signatures, &actor).await {
         Ok(after) => Ok(signed_response(&link, &after)),
-        Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => {
+        Err(TokenFailure::Refused(refusal)) => Ok(render(&state, &link, Some(token_words(&refusal, link.text))).await),
+        Err(TokenFailure::Failed(error @ (Error::Validation(_) | Error::Rejected { .. }))) => {
             Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
         }
-        Err(error) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
+        Err(TokenFailure::Failed(error)) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
+    }
+}
+
+/// What the signer reads about their token's signature, in the page's language.
+fn token_words(refusal: &TokenRefusal, text: Text) -> String {
+    match refusal {
+        TokenRefusal::PhoneNotConfirmed => text.s("signer.otp_needed").to_string(),
     }
 }
