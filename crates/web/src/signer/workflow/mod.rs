@@ -575,22 +575,24 @@ pub async fn token_prepare(State(state): State<Services>, link: SignerLink, body
             serde_json::from_value(v["fields"].clone()).unwrap_or_default();
         Some((certificate, chain, field_inputs(fields.iter())))
     });
+    let refused = |said: String| (StatusCode::BAD_REQUEST, axum::Json(json!({ "error": said }))).into_response();
     let Some((certificate, chain, inputs)) = read else {
-        return (StatusCode::BAD_REQUEST, axum::Json(json!({"error": "The certificate could not be read."})))
-            .into_response();
+        return refused(link.text.s("gateway_page.certificate_unreadable").to_string());
     };
+    // The fields first, as the other signing forms do: their refusal in the signer's language.
+    if let Some(said) = field_refusal(&link, &inputs) {
+        return refused(said);
+    }
     match signet_services::workflows::token::prepare(&state, &link.session, certificate, chain, &inputs).await {
         Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashesToSign": prepared.hashes_to_sign})).into_response(),
-        Err(TokenFailure::Refused(refusal)) => {
-            (StatusCode::BAD_REQUEST, axum::Json(json!({"error": token_words(&refusal, link.text)}))).into_response()
-        }
+        Err(TokenFailure::Refused(refusal)) => refused(token_words(&refusal, link.text)),
         Err(TokenFailure::Failed(error @ (Error::Validation(_) | Error::Rejected { .. }))) => {
-            (StatusCode::BAD_REQUEST, axum::Json(json!({"error": user_text(&error, link.text)}))).into_response()
+            refused(user_text(&error, link.text))
         }
         Err(TokenFailure::Failed(error)) => {
             tracing::error!(%error, "preparing a token signature failed");
-            (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({"error": "The documents could not be prepared."})))
-                .into_response()
+            let said = link.text.s("signer.token_not_prepared");
+            (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({ "error": said }))).into_response()
         }
     }
 }
@@ -621,9 +623,17 @@ pub async fn token_complete(
     }
 }
 
-/// What the signer reads about their token's signature, in the page's language.
+/// What the signer reads about their token's signature, in the page's language: the
+/// gateway's words where the problem is the same, the signer page's own where it is not.
 fn token_words(refusal: &TokenRefusal, text: Text) -> String {
     match refusal {
+        TokenRefusal::NotHere => text.s("gateway_page.token_not_here").to_string(),
         TokenRefusal::PhoneNotConfirmed => text.s("signer.otp_needed").to_string(),
+        TokenRefusal::Problem(problem) => crate::signer::gateway::page::token_words(problem, text),
+        TokenRefusal::NothingToSign => text.s("signer.token_nothing_to_sign").to_string(),
+        TokenRefusal::DocumentNotPrepared { document, detail } => {
+            text.plain("signer.token_document_not_prepared", &[("document", document), ("detail", detail)])
+        }
+        TokenRefusal::DocumentsChanged => text.s("signer.token_documents_changed").to_string(),
     }
 }
