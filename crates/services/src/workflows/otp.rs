@@ -19,6 +19,7 @@
 
 use serde_json::json;
 use signet_domain::audit::{Actor, WorkflowEventKind};
+use signet_domain::phone::PhoneNumber;
 use signet_domain::{Error, ErrorCode, Lang, Millis, now_millis};
 use signet_store::{NewSignerCode, SignerCodeRow};
 
@@ -203,6 +204,34 @@ where
     }
 }
 
+/// Why the mobile number given for a delegate is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DelegateMobileRefusal {
+    /// Not a mobile number Signet can text.
+    Unreadable,
+    /// The signer hands on a place that asks for a code by SMS, and no number was given.
+    Needed,
+}
+
+/// The mobile number of the person a signature is handed on to, and whether they confirm a
+/// code by SMS: they do when the signer handing on was asked to, so a signer the sender asked
+/// for a code hands on only to someone with a number for their own code (otherwise the
+/// delegate would sign on the link alone, which the code is there to prevent). A number given
+/// for any other delegate carries their invitation and reminders.
+pub fn delegate_mobile(
+    asked_for_code: bool,
+    typed: Option<&str>,
+) -> Result<(Option<PhoneNumber>, bool), DelegateMobileRefusal> {
+    let mobile = match typed.map(str::trim).filter(|typed| !typed.is_empty()) {
+        Some(typed) => Some(PhoneNumber::parse(typed).map_err(|_| DelegateMobileRefusal::Unreadable)?),
+        None => None,
+    };
+    if asked_for_code && mobile.is_none() {
+        return Err(DelegateMobileRefusal::Needed);
+    }
+    Ok((mobile, asked_for_code))
+}
+
 /// Texts the signer a new code in `lang`, within the bounds; answers the number's last digits.
 pub async fn send_code(
     svc: &Services,
@@ -339,6 +368,20 @@ mod tests {
         assert!(!verified(Some(&done), 2, 10_001), "a replaced link asks again");
         assert!(!verified(Some(&row(1_000)), 1, 1_001));
         assert!(!verified(None, 1, 1_001));
+    }
+
+    #[test]
+    fn a_delegate_of_a_signer_asked_for_a_code_needs_a_number_for_their_own() {
+        let asked = true;
+        let (mobile, otp) = delegate_mobile(asked, Some(" 91234 56789 ")).expect("a number");
+        assert_eq!((mobile.as_ref().map(PhoneNumber::e164), otp), (Some("+919123456789"), true));
+        assert_eq!(delegate_mobile(asked, None), Err(DelegateMobileRefusal::Needed));
+        assert_eq!(delegate_mobile(asked, Some("  ")), Err(DelegateMobileRefusal::Needed));
+        assert_eq!(delegate_mobile(asked, Some("12345")), Err(DelegateMobileRefusal::Unreadable));
+        let not_asked = false;
+        assert_eq!(delegate_mobile(not_asked, None), Ok((None, false)));
+        let (mobile, otp) = delegate_mobile(not_asked, Some("+14155550100")).expect("a number");
+        assert_eq!((mobile.is_some(), otp), (true, false), "a number carries the invitation, asks no code");
     }
 
     #[test]

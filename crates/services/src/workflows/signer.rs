@@ -8,8 +8,9 @@ use signet_blob::BlobKey;
 use signet_domain::audit::Actor;
 use signet_domain::workflow::{DocumentState, is_valid_email};
 use signet_domain::{DocumentId, Error, ErrorCode};
-use signet_store::{AfterSignature, AttachmentRow, DocumentRow, NewAttachment, SignatoryRow};
+use signet_store::{AfterSignature, AttachmentRow, Delegate, DocumentRow, NewAttachment, SignatoryRow};
 
+use super::otp::DelegateMobileRefusal;
 use super::session::{LinkClosed, SignerSession};
 use crate::Services;
 use crate::gateway::seal::Mark;
@@ -107,19 +108,26 @@ pub enum SignerRefusal {
     AlreadySigns,
     Comment,
     AttachmentTooLarge,
+    /// The delegate's mobile number is not one Signet can text.
+    InvalidMobile,
+    /// The signer was asked for a code by SMS: the person they hand on to gives a number for
+    /// their own code.
+    MobileNeeded,
     /// The signer was asked for a code by SMS and has not confirmed their phone yet (see
     /// `otp::require_verified`): signing and handing on wait for it.
     PhoneNotConfirmed,
 }
 
 impl SignerRefusal {
-    pub const ALL: [SignerRefusal; 7] = [
+    pub const ALL: [SignerRefusal; 9] = [
         SignerRefusal::Reason,
         SignerRefusal::InvalidEmail,
         SignerRefusal::DelegateToSelf,
         SignerRefusal::AlreadySigns,
         SignerRefusal::Comment,
         SignerRefusal::AttachmentTooLarge,
+        SignerRefusal::InvalidMobile,
+        SignerRefusal::MobileNeeded,
         SignerRefusal::PhoneNotConfirmed,
     ];
 
@@ -133,6 +141,14 @@ impl SignerRefusal {
             SignerRefusal::AlreadySigns => Some(("email", "This person already signs this request.")),
             SignerRefusal::Comment => Some(("comment", "A comment must be 1 to 2000 characters.")),
             SignerRefusal::AttachmentTooLarge => Some(("file", "An attachment may be at most 10 MB.")),
+            SignerRefusal::InvalidMobile => Some((
+                "mobile",
+                "Please give a mobile number: + and the country code, or a 10-digit Indian mobile number.",
+            )),
+            SignerRefusal::MobileNeeded => Some((
+                "mobile",
+                "Please give their mobile number: the sender asks for a code by SMS before signing, and theirs goes there.",
+            )),
             SignerRefusal::PhoneNotConfirmed => None,
         }
     }
@@ -194,6 +210,16 @@ pub fn page_reason(reason: Option<&str>) -> Result<String, SignerRefusal> {
     Ok(reason.to_string())
 }
 
+/// What the signer's delegation form gives: the delegate's address, and optionally their name
+/// and mobile number; the reason.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DelegateForm<'a> {
+    pub email: &'a str,
+    pub name: Option<&'a str>,
+    pub mobile: Option<&'a str>,
+    pub reason: Option<&'a str>,
+}
+
 /// Declining signs nothing, so it needs no code by SMS (`otp`) even when one is asked for.
 pub async fn decline(
     svc: &Services,
@@ -205,17 +231,17 @@ pub async fn decline(
     Ok(svc.store.decline(&session.signatory, &reason, actor).await?)
 }
 
-/// Hands the signature on to someone else (named, or called by their address's local part).
-/// A signer asked for a code by SMS gives it first: handing on is as good as signing (the
-/// delegate is asked for no code).
+/// Hands the signature on to someone else (named, or called by their address's local part,
+/// and texted at `mobile` when given). A signer asked for a code by SMS gives it first, since
+/// handing on is as good as signing, and hands on only with the delegate's mobile number: the
+/// delegate confirms their own code (`otp::delegate_mobile`).
 pub async fn delegate(
     svc: &Services,
     session: &SignerSession,
-    email: &str,
-    name: Option<&str>,
-    reason: Option<&str>,
+    to: DelegateForm<'_>,
     actor: &Actor,
 ) -> Result<SignatoryRow, SignerFormError> {
+    let DelegateForm { email, name, mobile, reason } = to;
     super::otp::require_verified::<SignerFormError>(svc, session).await?;
     let email = email.trim().to_string();
     if !is_valid_email(&email) {
@@ -227,9 +253,15 @@ pub async fn delegate(
     let reason = page_reason(reason)?;
     let name = name.map(str::trim).filter(|n| !n.is_empty() && n.chars().count() <= 200);
     let name = name.map(str::to_string).unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
+    let (mobile, otp_sms) =
+        super::otp::delegate_mobile(session.signatory.otp_sms, mobile).map_err(|refusal| match refusal {
+            DelegateMobileRefusal::Unreadable => SignerRefusal::InvalidMobile,
+            DelegateMobileRefusal::Needed => SignerRefusal::MobileNeeded,
+        })?;
+    let to = Delegate { email: &email, name: &name, mobile: mobile.as_ref(), otp_sms };
     let expires = super::link_expiry(svc, &session.workflow);
     let limit = Some(i64::from(svc.config.signer_max_delegations));
-    svc.store.delegate(&session.signatory, &email, &name, &reason, expires, actor, limit).await.map_err(|error| {
+    svc.store.delegate(&session.signatory, &to, &reason, expires, actor, limit).await.map_err(|error| {
         match error.code() {
             ErrorCode::ValidationFailed => SignerRefusal::AlreadySigns.into(),
             _ => error.into(),

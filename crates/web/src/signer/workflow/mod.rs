@@ -80,6 +80,9 @@ struct SignPage {
     notice: Option<String>,
     /// The step "confirm your phone with a code by SMS", while the signer still has to.
     otp: Option<otp::OtpStep>,
+    /// The delegation form asks for the delegate's mobile number: the signer was asked for a
+    /// code by SMS, and so is whoever they hand on to.
+    delegate_mobile: bool,
 }
 
 /// A text or checkbox field on the signer page; `index` is its position in the placement.
@@ -146,6 +149,8 @@ fn refusal_key(refusal: SignerRefusal) -> &'static str {
         SignerRefusal::AlreadySigns => key("signer.already_signs"),
         SignerRefusal::Comment => key("signer.comment_length"),
         SignerRefusal::AttachmentTooLarge => key("signer.attachment_too_large"),
+        SignerRefusal::InvalidMobile => key("signer.need_mobile_number"),
+        SignerRefusal::MobileNeeded => key("signer.need_their_mobile"),
         SignerRefusal::PhoneNotConfirmed => key("signer.otp_needed"),
     }
 }
@@ -261,6 +266,7 @@ async fn render_page(
         filled_for_you,
         notice,
         otp,
+        delegate_mobile: link.session.signatory.otp_sms,
     };
     let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     match page.render() {
@@ -475,9 +481,14 @@ pub async fn delegate(
 ) -> Result<Response, PageError> {
     record_view(&state, &link, ip, &headers, "delegate").await;
     let submission = read_submission(request, &state).await.unwrap_or_default();
-    let (email, name, reason) =
-        (submission.field("email").unwrap_or(""), submission.field("name"), submission.field("reason"));
-    match signer::delegate(&state, &link.session, email, name, reason, &link.session.actor(ip)).await {
+    let email = submission.field("email").unwrap_or("");
+    let form = signer::DelegateForm {
+        email,
+        name: submission.field("name"),
+        mobile: submission.field("mobile"),
+        reason: submission.field("reason"),
+    };
+    match signer::delegate(&state, &link.session, form, &link.session.actor(ip)).await {
         Ok(_) => {
             let said = link.text.plain("signer.delegated_text", &[("email", &email.trim())]);
             Ok(message_in(link.text, StatusCode::OK, key("signer.delegated"), &said))
