@@ -238,7 +238,7 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "documents.staged" => documents::staged(svc, caller, missing_document).await.map(drop),
         "workflows.attachments" => workflows::queries::attachments(svc, caller, missing_workflow).await.map(drop),
         "workflows.delegate" => {
-            workflows::actions::delegate(svc, caller, missing_workflow, "to@else.test", "away").await.map(drop)
+            workflows::actions::delegate(svc, caller, missing_workflow, "to@else.test", None, "away").await.map(drop)
         }
         "workflows.revoke_link" => {
             workflows::actions::revoke_link(svc, caller, missing_workflow, SignatoryId::from(MISSING)).await.map(drop)

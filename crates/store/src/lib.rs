@@ -62,7 +62,7 @@ pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};
 pub use webhooks::{DeliveryRow, WebhookRow};
 pub use workflows::{
-    AfterSignature, AttachmentRow, CreatedWorkflow, DocumentRow, NewAttachment, NewDocument, NewSignatory,
+    AfterSignature, AttachmentRow, CreatedWorkflow, Delegate, DocumentRow, NewAttachment, NewDocument, NewSignatory,
     NewSignerCode, NewTemplate, NewWorkflow, NewWorkflowAttachment, Shelf, SignatoryRow, SignedVersion, SignerCodeRow,
     TemplateDocument, TemplateEdit, TemplateRow, WorkflowRow,
 };

@@ -13,8 +13,8 @@ use signet_domain::workflow::{DocumentState, PlannedSignatory, SignatoryState, W
 use signet_domain::workflow_settings::{AsSent, WorkflowSettings};
 use signet_domain::{ErrorCode, TenantId, WorkflowId};
 use signet_store::{
-    AfterSignature, Backend, CreatedWorkflow, DocumentRow, NewDocument, NewSignatory, NewWorkflow, SignatoryRow,
-    SignedVersion, Store, WorkflowRow,
+    AfterSignature, Backend, CreatedWorkflow, Delegate, DocumentRow, NewDocument, NewSignatory, NewWorkflow,
+    SignatoryRow, SignedVersion, Store, WorkflowRow,
 };
 use support::{TestDb, tenant};
 
@@ -190,12 +190,17 @@ async fn delegation_hands_the_place_on_and_is_bounded(backend: Backend) {
     let a = &created.signatories[0];
     let expires = now_millis() + 3_600_000;
 
-    let taken = store.delegate(a, "B@x.test", "B", "busy", expires, &signer(a), Some(1)).await;
+    let taken = store.delegate(a, &Delegate::by_email("B@x.test", "B"), "busy", expires, &signer(a), Some(1)).await;
     assert_eq!(code(taken), ErrorCode::ValidationFailed, "b already signs this workflow");
-    let out_of_turn = store.delegate(&created.signatories[1], "c@x.test", "C", "", expires, &initiator(), None).await;
+    let out_of_turn = store
+        .delegate(&created.signatories[1], &Delegate::by_email("c@x.test", "C"), "", expires, &initiator(), None)
+        .await;
     assert_eq!(code(out_of_turn), ErrorCode::StateConflict, "b's turn has not come");
 
-    let c = store.delegate(a, "c@x.test", "C", "on leave", expires, &signer(a), Some(1)).await.expect("delegate");
+    let c = store
+        .delegate(a, &Delegate::by_email("c@x.test", "C"), "on leave", expires, &signer(a), Some(1))
+        .await
+        .expect("delegate");
     assert_eq!((c.state, c.signing_order, c.delegated_from), (SignatoryState::Notified, 1, Some(a.id)));
     assert_eq!(
         signatory_states(&store, &created.workflow).await,
@@ -205,9 +210,9 @@ async fn delegation_hands_the_place_on_and_is_bounded(backend: Backend) {
             ("b@x.test".into(), SignatoryState::Pending),
         ]
     );
-    let again = store.delegate(&c, "d@x.test", "D", "", expires, &signer(&c), Some(1)).await;
+    let again = store.delegate(&c, &Delegate::by_email("d@x.test", "D"), "", expires, &signer(&c), Some(1)).await;
     assert_eq!(code(again), ErrorCode::LimitReached, "one hand-over per place");
-    let from_a = store.delegate(a, "d@x.test", "D", "", expires, &signer(a), None).await;
+    let from_a = store.delegate(a, &Delegate::by_email("d@x.test", "D"), "", expires, &signer(a), None).await;
     assert_eq!(code(from_a), ErrorCode::StateConflict, "a's place was handed on already");
 
     let events = verified_events(&store, &created.workflow).await;
@@ -531,7 +536,10 @@ async fn placements_are_read_typed_and_handed_on_with_the_place(backend: Backend
     let read = store.signatories(&created.workflow).await.expect("signatories");
     assert_eq!((&read[0].placement, &read[1].placement), (&placement, &Placement::default()));
     let expires = now_millis() + 3_600_000;
-    let c = store.delegate(&read[0], "c@x.test", "C", "", expires, &signer(&read[0]), None).await.expect("delegate");
+    let c = store
+        .delegate(&read[0], &Delegate::by_email("c@x.test", "C"), "", expires, &signer(&read[0]), None)
+        .await
+        .expect("delegate");
     assert_eq!(c.placement, placement, "the new signatory's boxes are the old one's");
 }
 

@@ -29,6 +29,7 @@ on_both_backends!(
     sms_numbers_that_are_not_mobile_numbers_are_refused_and_nothing_offers_sms_unconfigured,
     sms_a_failing_provider_is_tried_again_and_never_holds_back_the_email,
     sms_a_signer_asked_for_a_code_signs_only_after_typing_it,
+    sms_a_delegate_of_a_signer_asked_for_a_code_confirms_their_own,
     sms_reaches_signers_of_initiate_and_sign_and_of_bulk_rows,
     sms_a_signer_confirms_their_phone_in_a_browser_and_signs,
 );
@@ -294,6 +295,60 @@ async fn sms_a_signer_asked_for_a_code_signs_only_after_typing_it(backend: Backe
     let page = admin.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
     let page = signet_testkit::problem::unescape(&page);
     assert!(page.contains("Asha Rao confirmed their phone with the code"), "{page}");
+}
+
+/// A signer asked for a code hands on only with the delegate's mobile number, and the delegate
+/// confirms a code texted to it before they sign; the API, whose request has no such field,
+/// refuses to hand such a signature on.
+async fn sms_a_delegate_of_a_signer_asked_for_a_code_confirms_their_own(backend: Backend) {
+    let (smtp, sms) = (SmtpSink::start(), SmsDouble::start().await);
+    let app = app_with_sms(backend, &smtp, &sms).await;
+    let tenant = app.tenant("Bank of Examples").await;
+    let token = app.token(&tenant).await;
+    let signatories = json!([{"subscriberId": 0, "emailId": "asha@borrower.example", "name": "Asha Rao",
+        "signingOrder": 1, "mobileNo": "98765 43210", "otpBySms": true}]);
+    let created: Value = send(&app, &token, "Loan offer", signatories).await.json().await.expect("json");
+    let id = created["workflowId"].as_i64().expect("id");
+    let link = created["signingUrls"][0]["url"].as_str().expect("url").to_string();
+    let http = reqwest::Client::new();
+    post_form(&http, &format!("{link}/otp/send"), &[]).await;
+    let (status, said) = post_form(&http, &format!("{link}/otp/verify"), &[("code", &sms.last_code())]).await;
+    assert!(status == 200 && said.contains("Your phone is confirmed"), "{said}");
+
+    // The form asks for the delegate's number; without one, or with one that is not a mobile
+    // number, the signature stays with Asha.
+    assert!(said.contains("name=\"mobile\""), "the delegation form asks for their number: {said}");
+    let away = [("email", "meena@family.example"), ("name", "Meena Rao"), ("reason", "travelling")];
+    let (status, said) = post_form(&http, &format!("{link}/delegate"), &away).await;
+    assert!(status == 400 && said.contains("Please give their mobile number"), "{status} {said}");
+    let landline = [away.as_slice(), &[("mobile", "022 2345 6789")]].concat();
+    let (status, said) = post_form(&http, &format!("{link}/delegate"), &landline).await;
+    assert!(status == 400 && said.contains("Please give a mobile number"), "{status} {said}");
+    let body = json!({"workflowId": id, "delegatedUserEmail": "meena@family.example", "reason": "travelling"});
+    let refused = app.post(&format!("/api/v1/workflows/{id}/delegate"), &token, body).await;
+    let problem = expect_problem(refused, 400, "validation_failed").await;
+    assert!(problem["errors"]["delegatedUserEmail"].is_array(), "{problem}");
+
+    // With her number: Meena is texted her invitation, and her page asks for her own code.
+    let handed = [away.as_slice(), &[("mobile", "+91 91234 56789")]].concat();
+    let (status, said) = post_form(&http, &format!("{link}/delegate"), &handed).await;
+    assert_eq!(status, 200, "{said}");
+    sms.wait_for("+919123456789", "Loan offer").await;
+    let meena = link_in_mail(&smtp.wait_for("meena@family.example", "Please sign: Loan offer").await);
+    let page =
+        signet_testkit::problem::unescape(&http.get(&meena).send().await.expect("page").text().await.expect("html"));
+    assert!(page.contains("Confirm your phone") && page.contains("••••6789"), "{page}");
+    let sign = [("mode", "typed"), ("typedName", "Meena Rao"), ("consent", "on")];
+    let (status, said) = post_form(&http, &format!("{meena}/sign"), &sign).await;
+    assert!(status == 400 && said.contains("Please confirm your phone with the code we send by SMS before you sign"));
+    let (status, said) = post_form(&http, &format!("{meena}/otp/send"), &[]).await;
+    assert!(status == 200 && said.contains("••••6789"), "{status} {said}");
+    let texted = sms.messages().into_iter().rev().find(|m| m.body.contains("is your code")).expect("a code");
+    assert_eq!(texted.to, "+919123456789", "the code goes to the delegate's phone, not Asha's");
+    let (status, said) = post_form(&http, &format!("{meena}/otp/verify"), &[("code", &sms.last_code())]).await;
+    assert!(status == 200 && said.contains("Your phone is confirmed"), "{said}");
+    let (status, said) = post_form(&http, &format!("{meena}/sign"), &sign).await;
+    assert_eq!(status, 200, "{said}");
 }
 
 async fn sms_reaches_signers_of_initiate_and_sign_and_of_bulk_rows(backend: Backend) {

@@ -288,7 +288,9 @@ pub async fn sign_item(svc: &Services, job: &BulkJobRow, item: &BulkItemRow) -> 
                         "consentedAt": input["consentedAt"]});
     match crate::workflows::signer::sign(svc, &session, Mark::Image(image), &actor, detail).await {
         Ok(_) => Ok(Outcome::succeeded(id.to_string(), "signed")),
-        Err(Error::Internal(cause)) => Err(Error::Internal(cause)),
-        Err(refused) => Ok(Outcome::failed(reference, refused.to_string())),
+        Err(failure) => match Error::from(failure) {
+            Error::Internal(cause) => Err(Error::Internal(cause)),
+            refused => Ok(Outcome::failed(reference, refused.to_string())),
+        },
     }
 }

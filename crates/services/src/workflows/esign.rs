@@ -58,14 +58,19 @@ fn options(svc: &Services) -> PdfSignOptions {
     }
 }
 
+/// Here, not beside [`EsignRefused`]: the eSign room does not reach into the workflows.
+impl From<super::otp::PhoneNotConfirmed> for EsignRefused {
+    fn from(_: super::otp::PhoneNotConfirmed) -> Self {
+        EsignRefused::PhoneNotConfirmed
+    }
+}
+
 /// The signer chose to sign: every active document is prepared and one request goes to the ESP.
 pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs) -> Result<EspRedirect, EsignRefused> {
     if svc.esign.is_none() || !required(session) {
         return Err(EsignRefused::Unavailable);
     }
-    if matches!(super::otp::status(svc, session).await?, super::otp::OtpStatus::Needed { .. }) {
-        return Err(EsignRefused::PhoneNotConfirmed);
-    }
+    super::otp::require_verified::<EsignRefused>(svc, session).await?;
     let (signatory, workflow) = (&session.signatory, &session.workflow);
     let documents: Vec<DocumentRow> = svc
         .store

@@ -19,6 +19,7 @@
 
 use serde_json::json;
 use signet_domain::audit::{Actor, WorkflowEventKind};
+use signet_domain::phone::PhoneNumber;
 use signet_domain::{Error, ErrorCode, Lang, Millis, now_millis};
 use signet_store::{NewSignerCode, SignerCodeRow};
 
@@ -173,17 +174,62 @@ fn last_digits(session: &SignerSession) -> String {
     number.chars().skip(number.chars().count().saturating_sub(4)).collect()
 }
 
-/// The refusal's words for a signer who has not confirmed their phone (the pages recognise
-/// them and say them in the signer's language).
-pub const NOT_VERIFIED: &str = "please confirm your phone with the code we send by SMS before signing";
+/// A signer asked for a code by SMS who has not confirmed their phone for their current link
+/// (recently enough): a fact, which the pages say in the signer's language. As an [`Error`]
+/// (the bulk lots' report, a client of the services that does not know it) it keeps the
+/// words it always had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PhoneNotConfirmed;
+
+/// The refusal's English words, for [`Error`] only: no page compares them.
+const NOT_VERIFIED: &str = "please confirm your phone with the code we send by SMS before signing";
+
+impl From<PhoneNotConfirmed> for Error {
+    fn from(_: PhoneNotConfirmed) -> Self {
+        Error::rejected(ErrorCode::ValidationFailed, NOT_VERIFIED)
+    }
+}
 
 /// Refuses a signature (or a delegation) of a signer asked for a code who has not given it for
-/// their current link within [`VERIFIED_FOR_MS`]. Every signing path calls this, in the service.
-pub async fn require_verified(svc: &Services, session: &SignerSession) -> Result<(), Error> {
+/// their current link within [`VERIFIED_FOR_MS`]. Every signing path calls this, in the service;
+/// each answers in its own error type, which holds the refusal as [`PhoneNotConfirmed`] and a
+/// failure to read the store as an [`Error`].
+pub async fn require_verified<E>(svc: &Services, session: &SignerSession) -> Result<(), E>
+where
+    E: From<PhoneNotConfirmed> + From<Error>,
+{
     match status(svc, session).await? {
         OtpStatus::NotAsked | OtpStatus::Verified => Ok(()),
-        OtpStatus::Needed { .. } => Err(Error::rejected(ErrorCode::ValidationFailed, NOT_VERIFIED)),
+        OtpStatus::Needed { .. } => Err(PhoneNotConfirmed.into()),
     }
+}
+
+/// Why the mobile number given for a delegate is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DelegateMobileRefusal {
+    /// Not a mobile number Signet can text.
+    Unreadable,
+    /// The signer hands on a place that asks for a code by SMS, and no number was given.
+    Needed,
+}
+
+/// The mobile number of the person a signature is handed on to, and whether they confirm a
+/// code by SMS: they do when the signer handing on was asked to, so a signer the sender asked
+/// for a code hands on only to someone with a number for their own code (otherwise the
+/// delegate would sign on the link alone, which the code is there to prevent). A number given
+/// for any other delegate carries their invitation and reminders.
+pub fn delegate_mobile(
+    asked_for_code: bool,
+    typed: Option<&str>,
+) -> Result<(Option<PhoneNumber>, bool), DelegateMobileRefusal> {
+    let mobile = match typed.map(str::trim).filter(|typed| !typed.is_empty()) {
+        Some(typed) => Some(PhoneNumber::parse(typed).map_err(|_| DelegateMobileRefusal::Unreadable)?),
+        None => None,
+    };
+    if asked_for_code && mobile.is_none() {
+        return Err(DelegateMobileRefusal::Needed);
+    }
+    Ok((mobile, asked_for_code))
 }
 
 /// Texts the signer a new code in `lang`, within the bounds; answers the number's last digits.
@@ -322,6 +368,20 @@ mod tests {
         assert!(!verified(Some(&done), 2, 10_001), "a replaced link asks again");
         assert!(!verified(Some(&row(1_000)), 1, 1_001));
         assert!(!verified(None, 1, 1_001));
+    }
+
+    #[test]
+    fn a_delegate_of_a_signer_asked_for_a_code_needs_a_number_for_their_own() {
+        let asked = true;
+        let (mobile, otp) = delegate_mobile(asked, Some(" 91234 56789 ")).expect("a number");
+        assert_eq!((mobile.as_ref().map(PhoneNumber::e164), otp), (Some("+919123456789"), true));
+        assert_eq!(delegate_mobile(asked, None), Err(DelegateMobileRefusal::Needed));
+        assert_eq!(delegate_mobile(asked, Some("  ")), Err(DelegateMobileRefusal::Needed));
+        assert_eq!(delegate_mobile(asked, Some("12345")), Err(DelegateMobileRefusal::Unreadable));
+        let not_asked = false;
+        assert_eq!(delegate_mobile(not_asked, None), Ok((None, false)));
+        let (mobile, otp) = delegate_mobile(not_asked, Some("+14155550100")).expect("a number");
+        assert_eq!((mobile.is_some(), otp), (true, false), "a number carries the invitation, asks no code");
     }
 
     #[test]

@@ -8,8 +8,9 @@ use signet_blob::BlobKey;
 use signet_domain::audit::Actor;
 use signet_domain::workflow::{DocumentState, is_valid_email};
 use signet_domain::{DocumentId, Error, ErrorCode};
-use signet_store::{AfterSignature, AttachmentRow, DocumentRow, NewAttachment, SignatoryRow};
+use signet_store::{AfterSignature, AttachmentRow, Delegate, DocumentRow, NewAttachment, SignatoryRow};
 
+use super::otp::DelegateMobileRefusal;
 use super::session::{LinkClosed, SignerSession};
 use crate::Services;
 use crate::gateway::seal::Mark;
@@ -64,28 +65,30 @@ pub async fn current_document(
 
 /// Signs every document of the workflow with the signer's mark; the completion steps start
 /// in the background when this was the last signature. A signer asked for a code by SMS must
-/// have given it first (`otp::require_verified`).
+/// have given it first (`otp::require_verified`): else [`SignerRefusal::PhoneNotConfirmed`].
 pub async fn sign(
     svc: &Services,
     session: &SignerSession,
     mark: Mark,
     actor: &Actor,
     detail: serde_json::Value,
-) -> Result<AfterSignature, Error> {
+) -> Result<AfterSignature, SignerFormError> {
     let (signatory, workflow) = (&session.signatory, &session.workflow);
     if super::esign::required(session) {
         return Err(Error::rejected(
             ErrorCode::ValidationFailed,
             "the sender asks you to sign with Aadhaar eSign, not with an electronic signature",
-        ));
+        )
+        .into());
     }
     if super::token::required(session) {
         return Err(Error::rejected(
             ErrorCode::ValidationFailed,
             "the sender asks you to sign with your crypto token, not with an electronic signature",
-        ));
+        )
+        .into());
     }
-    super::otp::require_verified(svc, session).await?;
+    super::otp::require_verified::<SignerFormError>(svc, session).await?;
     let after = super::sealing::sign_documents(svc, signatory, workflow, mark, actor, detail).await?;
     if after == AfterSignature::Completed {
         super::completion::finish_in_background(svc, workflow.tenant_id, workflow.id);
@@ -93,9 +96,10 @@ pub async fn sign(
     Ok(after)
 }
 
-/// What a signer must correct in a decline, delegation, comment or attachment. The forms'
-/// use cases fail with the refusal itself ([`SignerFormError::Refused`]), which a signer page
-/// says in the signer's language; as an [`Error`] it is a field error with English words.
+/// What a signer must correct in a signature, decline, delegation, comment or attachment. The
+/// forms' use cases fail with the refusal itself ([`SignerFormError::Refused`]), which a signer
+/// page says in the signer's language; as an [`Error`] it is a field error with English words
+/// (or, for a phone not confirmed, the refusal it always was).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SignerRefusal {
     Reason,
@@ -104,39 +108,69 @@ pub enum SignerRefusal {
     AlreadySigns,
     Comment,
     AttachmentTooLarge,
+    /// The delegate's mobile number is not one Signet can text.
+    InvalidMobile,
+    /// The signer was asked for a code by SMS: the person they hand on to gives a number for
+    /// their own code.
+    MobileNeeded,
+    /// The signer was asked for a code by SMS and has not confirmed their phone yet (see
+    /// `otp::require_verified`): signing and handing on wait for it.
+    PhoneNotConfirmed,
 }
 
 impl SignerRefusal {
-    pub const ALL: [SignerRefusal; 6] = [
+    pub const ALL: [SignerRefusal; 9] = [
         SignerRefusal::Reason,
         SignerRefusal::InvalidEmail,
         SignerRefusal::DelegateToSelf,
         SignerRefusal::AlreadySigns,
         SignerRefusal::Comment,
         SignerRefusal::AttachmentTooLarge,
+        SignerRefusal::InvalidMobile,
+        SignerRefusal::MobileNeeded,
+        SignerRefusal::PhoneNotConfirmed,
     ];
 
-    /// The form field it is about, and its English words.
-    fn field_and_words(self) -> (&'static str, &'static str) {
+    /// The form field it is about, and its English words; none for a refusal of the whole
+    /// form.
+    fn field_and_words(self) -> Option<(&'static str, &'static str)> {
         match self {
-            SignerRefusal::Reason => ("reason", "Please give a reason (up to 500 characters)."),
-            SignerRefusal::InvalidEmail => ("email", "Please give a valid e-mail address."),
-            SignerRefusal::DelegateToSelf => ("email", "You cannot delegate to yourself."),
-            SignerRefusal::AlreadySigns => ("email", "This person already signs this request."),
-            SignerRefusal::Comment => ("comment", "A comment must be 1 to 2000 characters."),
-            SignerRefusal::AttachmentTooLarge => ("file", "An attachment may be at most 10 MB."),
+            SignerRefusal::Reason => Some(("reason", "Please give a reason (up to 500 characters).")),
+            SignerRefusal::InvalidEmail => Some(("email", "Please give a valid e-mail address.")),
+            SignerRefusal::DelegateToSelf => Some(("email", "You cannot delegate to yourself.")),
+            SignerRefusal::AlreadySigns => Some(("email", "This person already signs this request.")),
+            SignerRefusal::Comment => Some(("comment", "A comment must be 1 to 2000 characters.")),
+            SignerRefusal::AttachmentTooLarge => Some(("file", "An attachment may be at most 10 MB.")),
+            SignerRefusal::InvalidMobile => Some((
+                "mobile",
+                "Please give a mobile number: + and the country code, or a 10-digit Indian mobile number.",
+            )),
+            SignerRefusal::MobileNeeded => Some((
+                "mobile",
+                "Please give their mobile number: the sender asks for a code by SMS before signing, and theirs goes there.",
+            )),
+            SignerRefusal::PhoneNotConfirmed => None,
         }
     }
 
-    /// The refusal as a field error: its field and English words, as a client of the
-    /// services that does not know refusals (the API, the logs) reads it.
+    /// The refusal as an error, as a client of the services that does not know refusals (the
+    /// API, the bulk lots' report, the logs) reads it: a field error with its field and English
+    /// words, or the phone's refusal as it always read.
     pub fn error(self) -> Error {
-        let (field, words) = self.field_and_words();
-        Error::field(field, words)
+        match self.field_and_words() {
+            Some((field, words)) => Error::field(field, words),
+            None => super::otp::PhoneNotConfirmed.into(),
+        }
     }
 }
 
-/// How a signer's form (decline, delegate, comment, attach) fails: with a refusal the signer
+impl From<super::otp::PhoneNotConfirmed> for SignerFormError {
+    fn from(_: super::otp::PhoneNotConfirmed) -> Self {
+        SignerFormError::Refused(SignerRefusal::PhoneNotConfirmed)
+    }
+}
+
+/// How a signer's form (sign, decline, delegate, comment, attach) fails: with a refusal the signer
 /// can correct, typed so that the page need not recognise it by its English words, or with
 /// any other error (a limit reached, a state conflict, an internal failure).
 #[derive(Debug)]
@@ -176,6 +210,16 @@ pub fn page_reason(reason: Option<&str>) -> Result<String, SignerRefusal> {
     Ok(reason.to_string())
 }
 
+/// What the signer's delegation form gives: the delegate's address, and optionally their name
+/// and mobile number; the reason.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DelegateForm<'a> {
+    pub email: &'a str,
+    pub name: Option<&'a str>,
+    pub mobile: Option<&'a str>,
+    pub reason: Option<&'a str>,
+}
+
 /// Declining signs nothing, so it needs no code by SMS (`otp`) even when one is asked for.
 pub async fn decline(
     svc: &Services,
@@ -187,18 +231,18 @@ pub async fn decline(
     Ok(svc.store.decline(&session.signatory, &reason, actor).await?)
 }
 
-/// Hands the signature on to someone else (named, or called by their address's local part).
-/// A signer asked for a code by SMS gives it first: handing on is as good as signing (the
-/// delegate is asked for no code).
+/// Hands the signature on to someone else (named, or called by their address's local part,
+/// and texted at `mobile` when given). A signer asked for a code by SMS gives it first, since
+/// handing on is as good as signing, and hands on only with the delegate's mobile number: the
+/// delegate confirms their own code (`otp::delegate_mobile`).
 pub async fn delegate(
     svc: &Services,
     session: &SignerSession,
-    email: &str,
-    name: Option<&str>,
-    reason: Option<&str>,
+    to: DelegateForm<'_>,
     actor: &Actor,
 ) -> Result<SignatoryRow, SignerFormError> {
-    super::otp::require_verified(svc, session).await?;
+    let DelegateForm { email, name, mobile, reason } = to;
+    super::otp::require_verified::<SignerFormError>(svc, session).await?;
     let email = email.trim().to_string();
     if !is_valid_email(&email) {
         return Err(SignerRefusal::InvalidEmail.into());
@@ -209,9 +253,15 @@ pub async fn delegate(
     let reason = page_reason(reason)?;
     let name = name.map(str::trim).filter(|n| !n.is_empty() && n.chars().count() <= 200);
     let name = name.map(str::to_string).unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_string());
+    let (mobile, otp_sms) =
+        super::otp::delegate_mobile(session.signatory.otp_sms, mobile).map_err(|refusal| match refusal {
+            DelegateMobileRefusal::Unreadable => SignerRefusal::InvalidMobile,
+            DelegateMobileRefusal::Needed => SignerRefusal::MobileNeeded,
+        })?;
+    let to = Delegate { email: &email, name: &name, mobile: mobile.as_ref(), otp_sms };
     let expires = super::link_expiry(svc, &session.workflow);
     let limit = Some(i64::from(svc.config.signer_max_delegations));
-    svc.store.delegate(&session.signatory, &email, &name, &reason, expires, actor, limit).await.map_err(|error| {
+    svc.store.delegate(&session.signatory, &to, &reason, expires, actor, limit).await.map_err(|error| {
         match error.code() {
             ErrorCode::ValidationFailed => SignerRefusal::AlreadySigns.into(),
             _ => error.into(),
@@ -292,12 +342,18 @@ mod tests {
     #[test]
     fn every_refusal_keeps_its_field_and_words_as_an_error() {
         for refusal in SignerRefusal::ALL {
-            let (field, words) = refusal.field_and_words();
+            let Some((field, words)) = refusal.field_and_words() else {
+                continue;
+            };
             let Error::Validation(fields) = Error::from(SignerFormError::from(refusal)) else {
                 panic!("{refusal:?} is not a field error");
             };
             assert_eq!(fields.get(field), Some(&vec![words.to_string()]), "{refusal:?}");
         }
+        // A phone not confirmed reads as the refusal it was before it was typed.
+        let phone = Error::from(SignerFormError::from(SignerRefusal::PhoneNotConfirmed));
+        assert!(matches!(&phone, Error::Rejected { code: ErrorCode::ValidationFailed, detail }
+            if detail == "please confirm your phone with the code we send by SMS before signing"));
         let other = Error::from(SignerFormError::from(Error::field("email", "something else")));
         assert!(matches!(other, Error::Validation(fields) if fields["email"] == ["something else"]));
     }

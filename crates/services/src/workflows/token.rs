@@ -4,7 +4,9 @@
 //! the signatory's placement puts it) and returns the hashes, which the token signs with one
 //! PIN; [`complete`] embeds each signature as a new version on top of the version it was
 //! prepared from and records the signature. Documents that changed meanwhile (a parallel
-//! signer) are refused; the signer signs again.
+//! signer) are refused; the signer signs again. What the signer can act on is a
+//! [`TokenRefusal`], a fact the signer page words in the signer's language (the problems the
+//! gateway's token signer has too are its [`TokenProblem`]s, worded alike).
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
@@ -20,6 +22,7 @@ use super::placement;
 use super::sealing::version_key;
 use super::session::SignerSession;
 use crate::gateway::seal::Mark;
+use crate::gateway::token::TokenProblem;
 use crate::platform::heavy::Share;
 use crate::{Services, platform::secrets};
 
@@ -42,6 +45,68 @@ struct PendingDocument {
 pub struct Prepared {
     pub id: String,
     pub hashes_to_sign: Vec<String>,
+}
+
+/// Why the token's signature was not taken: a refusal the signer can act on, as a fact the
+/// pages word in the signer's language, or a failure ([`Error`]).
+#[derive(Debug)]
+pub enum TokenFailure {
+    Refused(TokenRefusal),
+    Failed(Error),
+}
+
+/// What the signer can act on; the pages word it in the signer's language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenRefusal {
+    /// This signer does not sign with a crypto token.
+    NotHere,
+    /// The signer was asked for a code by SMS and has not confirmed their phone yet.
+    PhoneNotConfirmed,
+    /// What the gateway's token signer refuses too: a certificate that cannot sign now, a
+    /// signature to give again, fewer signatures than documents, a signature not accepted.
+    Problem(TokenProblem),
+    /// No active document, or more than one token signature covers.
+    NothingToSign,
+    /// A document cannot be prepared for the certificate: its name and the library's words.
+    DocumentNotPrepared { document: String, detail: String },
+    /// The documents changed while the token signed (a parallel signer signed): sign again.
+    DocumentsChanged,
+}
+
+impl From<TokenRefusal> for TokenFailure {
+    fn from(refusal: TokenRefusal) -> Self {
+        TokenFailure::Refused(refusal)
+    }
+}
+
+impl From<TokenProblem> for TokenFailure {
+    fn from(problem: TokenProblem) -> Self {
+        TokenFailure::Refused(TokenRefusal::Problem(problem))
+    }
+}
+
+impl From<super::otp::PhoneNotConfirmed> for TokenFailure {
+    fn from(_: super::otp::PhoneNotConfirmed) -> Self {
+        TokenFailure::Refused(TokenRefusal::PhoneNotConfirmed)
+    }
+}
+
+impl From<Error> for TokenFailure {
+    fn from(error: Error) -> Self {
+        TokenFailure::Failed(error)
+    }
+}
+
+impl From<signet_blob::Error> for TokenFailure {
+    fn from(error: signet_blob::Error) -> Self {
+        TokenFailure::Failed(error.into())
+    }
+}
+
+impl From<serde_json::Error> for TokenFailure {
+    fn from(error: serde_json::Error) -> Self {
+        TokenFailure::Failed(error.into())
+    }
 }
 
 pub fn required(session: &SignerSession) -> bool {
@@ -70,14 +135,14 @@ pub async fn prepare(
     certificate: Vec<u8>,
     chain: Vec<Vec<u8>>,
     inputs: &FieldInputs,
-) -> Result<Prepared, Error> {
+) -> Result<Prepared, TokenFailure> {
     if !required(session) {
-        return Err(Error::rejected(ErrorCode::ValidationFailed, "this signer does not sign with a crypto token"));
+        return Err(TokenRefusal::NotHere.into());
     }
-    super::otp::require_verified(svc, session).await?;
+    super::otp::require_verified::<TokenFailure>(svc, session).await?;
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     if !pki::is_signing_certificate(&certificate, now) {
-        return Err(Error::field("certificate", "This certificate cannot sign now (expired, or not for signing)."));
+        return Err(TokenProblem::CannotSignNow.into());
     }
     let documents: Vec<DocumentRow> = svc
         .store
@@ -87,7 +152,7 @@ pub async fn prepare(
         .filter(|d| d.state == DocumentState::Active)
         .collect();
     if documents.is_empty() || documents.len() > MAX_DOCUMENTS {
-        return Err(Error::rejected(ErrorCode::StateConflict, "nothing to sign, or too many documents at once"));
+        return Err(TokenRefusal::NothingToSign.into());
     }
     let holder = pki::cert_common_name(&certificate).unwrap_or_else(|| session.signatory.name.clone());
     let placement = &session.placement;
@@ -114,9 +179,7 @@ pub async fn prepare(
                 signet_signing::prepare_pdf(pdf, &certificate, &chain, &opts).map_err(|e| e.to_string())
             })
             .await?
-            .map_err(|cause| {
-                Error::rejected(ErrorCode::ValidationFailed, format!("{} cannot be signed: {cause}", doc.name))
-            })?;
+            .map_err(|detail| TokenRefusal::DocumentNotPrepared { document: doc.name.clone(), detail })?;
         pending.documents.push(PendingDocument { document_id: doc.id.get(), base_version: doc.version, prepared });
     }
     let id = secrets::random_token(12);
@@ -132,26 +195,28 @@ pub async fn complete(
     id: &str,
     signatures: Vec<Vec<u8>>,
     actor: &Actor,
-) -> Result<AfterSignature, Error> {
-    if !required(session) || id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
-        return Err(Error::rejected(ErrorCode::ValidationFailed, "please sign with your token again"));
+) -> Result<AfterSignature, TokenFailure> {
+    if !required(session) {
+        return Err(TokenRefusal::NotHere.into());
+    }
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        return Err(TokenProblem::SignAgain.into());
     }
     // Checked again: the verification may have lapsed while the token signed.
-    super::otp::require_verified(svc, session).await?;
+    super::otp::require_verified::<TokenFailure>(svc, session).await?;
     let key = pending_key(session, id)?;
-    let stored =
-        svc.blob.get(&key).await.map_err(|_| Error::field("signature", "Please sign with your token again."))?;
+    let stored = svc.blob.get(&key).await.map_err(|_| TokenFailure::from(TokenProblem::SignAgain))?;
     let pending: Pending = serde_json::from_slice(&stored)?;
     if signatures.len() != pending.documents.len() {
-        return Err(Error::field("signature", "The token did not sign every document; please sign again."));
+        return Err(TokenProblem::NotEveryDocument.into());
     }
     let mut written: Vec<(BlobKey, DocumentId, i64, String)> = Vec::new();
     for (document, signature) in pending.documents.into_iter().zip(signatures) {
         match embed_one(svc, session, document, signature).await {
             Ok(version) => written.push(version),
-            Err(error) => {
+            Err(failure) => {
                 discard(svc, &written).await;
-                return Err(error);
+                return Err(failure);
             }
         }
     }
@@ -176,11 +241,8 @@ pub async fn complete(
         Err(_) => discard(svc, &written).await,
     }
     recorded.map_err(|error| match error.code() {
-        ErrorCode::Conflict => Error::field(
-            "signature",
-            "The documents changed while you were signing (another signer signed). Please sign again.",
-        ),
-        _ => error,
+        ErrorCode::Conflict => TokenRefusal::DocumentsChanged.into(),
+        _ => error.into(),
     })
 }
 
@@ -189,7 +251,7 @@ async fn embed_one(
     session: &SignerSession,
     document: PendingDocument,
     signature: Vec<u8>,
-) -> Result<(BlobKey, DocumentId, i64, String), Error> {
+) -> Result<(BlobKey, DocumentId, i64, String), TokenFailure> {
     let document_id = DocumentId::from(document.document_id);
     let doc = svc
         .store
@@ -205,7 +267,7 @@ async fn embed_one(
                 .map_err(|e| e.to_string())
         })
         .await?
-        .map_err(|cause| Error::field("signature", format!("The token's signature was not accepted: {cause}")))?;
+        .map_err(TokenProblem::NotAccepted)?;
     let sha = crate::workflows::documents::sha256_hex(&bytes);
     let key = version_key(&doc, document.base_version + 1)?;
     svc.blob.put(&key, Bytes::from(bytes)).await?;

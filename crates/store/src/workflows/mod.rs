@@ -33,5 +33,5 @@ pub(crate) use events::append_event;
 pub use participation::{AttachmentRow, NewAttachment, NewWorkflowAttachment};
 pub use row::WorkflowRow;
 pub use signatories::{NewSignatory, SignatoryRow};
-pub use signing::{AfterSignature, SignedVersion};
+pub use signing::{AfterSignature, Delegate, SignedVersion};
 pub use templates::{NewTemplate, Shelf, TemplateDocument, TemplateEdit, TemplateRow};

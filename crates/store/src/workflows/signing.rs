@@ -5,6 +5,7 @@
 
 use serde_json::json;
 use signet_domain::audit::{Actor, WorkflowEventKind};
+use signet_domain::phone::PhoneNumber;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_domain::{DocumentId, Error, ErrorCode, Millis, SignatoryId, now_millis};
 
@@ -13,6 +14,23 @@ use super::events::append_event;
 use super::row::lock_workflow;
 use super::signatories::{SIGNATORY_COLUMNS, SignatoryRow, notified_detail};
 use crate::{Result, Store, db_err, on_db};
+
+/// The person a signature is handed on to: their address and name, and the mobile number
+/// their invitations (and, with `otp_sms`, their code) are texted to, when given.
+#[derive(Debug, Clone, Copy)]
+pub struct Delegate<'a> {
+    pub email: &'a str,
+    pub name: &'a str,
+    pub mobile: Option<&'a PhoneNumber>,
+    pub otp_sms: bool,
+}
+
+impl<'a> Delegate<'a> {
+    /// Someone reached by e-mail only.
+    pub fn by_email(email: &'a str, name: &'a str) -> Delegate<'a> {
+        Delegate { email, name, mobile: None, otp_sms: false }
+    }
+}
 
 /// A new version of one of the workflow's documents, produced from `base_version`.
 pub struct SignedVersion<'a> {
@@ -236,22 +254,21 @@ impl Store {
 
     /// Hands a signatory's place to someone else, who is notified at once with their own link;
     /// `max_delegations` limits how often one place may be handed on.
-    #[allow(clippy::too_many_arguments)]
     pub async fn delegate(
         &self,
         signatory: &SignatoryRow,
-        to_email: &str,
-        to_name: &str,
+        to: &Delegate<'_>,
         reason: &str,
         link_expires_at: Millis,
         actor: &Actor,
         max_delegations: Option<i64>,
     ) -> Result<SignatoryRow> {
-        let now = now_millis();
+        let (now, to_email) = (now_millis(), to.email);
         let insert = format!(
             "INSERT INTO signatories (tenant_id, workflow_id, subscriber_id, email, name, signing_order, state, \
-             link_expires_at, placement, delegated_from, notified_at, created_at, updated_at, signature_mode) \
-             VALUES ($1, $2, 0, $3, $4, $5, $10, $6, $7, $8, $9, $9, $9, $11) RETURNING {SIGNATORY_COLUMNS}"
+             link_expires_at, placement, delegated_from, notified_at, created_at, updated_at, signature_mode, \
+             mobile, otp_sms) \
+             VALUES ($1, $2, 0, $3, $4, $5, $10, $6, $7, $8, $9, $9, $9, $11, $12, $13) RETURNING {SIGNATORY_COLUMNS}"
         );
         let placement = serde_json::to_string(&signatory.placement)?;
         on_db!(self, pool => {
@@ -285,7 +302,7 @@ impl Store {
                 .bind(signatory.tenant_id.get())
                 .bind(signatory.workflow_id.get())
                 .bind(to_email)
-                .bind(to_name)
+                .bind(to.name)
                 .bind(signatory.signing_order)
                 .bind(link_expires_at)
                 .bind(&placement)
@@ -293,6 +310,8 @@ impl Store {
                 .bind(now)
                 .bind(SignatoryState::Notified.as_str())
                 .bind(signatory.signature_mode.as_str())
+                .bind(to.mobile.map(|m| m.e164().to_string()))
+                .bind(to.otp_sms)
                 .fetch_one(&mut *tx)
                 .await
                 .map_err(db_err)?;

@@ -459,6 +459,8 @@ fn signatory_action(action: &str) -> Option<(&'static str, i64)> {
 pub struct ActionForm {
     csrf: String,
     email: Option<String>,
+    /// The delegate's mobile number (needed when the signatory confirms a code by SMS).
+    mobile: Option<String>,
     reason: Option<String>,
     document: Option<i64>,
     comment: Option<String>,
@@ -481,8 +483,8 @@ pub async fn act(
     let done = match action.as_str() {
         "delegate" => {
             let email = form.email.as_deref().unwrap_or_default();
-            let reason = form.reason.as_deref().unwrap_or_default();
-            actions::delegate(&state.services, &caller, workflow_id, email, reason).await.map(|_| "delegated")
+            let (mobile, reason) = (form.mobile.as_deref(), form.reason.as_deref().unwrap_or_default());
+            actions::delegate(&state.services, &caller, workflow_id, email, mobile, reason).await.map(|_| "delegated")
         }
         "decline" => {
             actions::decline(&state.services, &caller, workflow_id, form.reason.as_deref()).await.map(|_| "declined")

@@ -461,8 +461,8 @@ pub async fn token_complete(
 }
 
 /// What the signer reads about a certificate or signature their token gave, in the page's
-/// language.
-fn token_words(problem: &signet_services::gateway::token::TokenProblem, text: Text) -> String {
+/// language (the workflow signer page says the same problems with these words).
+pub(crate) fn token_words(problem: &signet_services::gateway::token::TokenProblem, text: Text) -> String {
     use signet_services::gateway::token::TokenProblem;
     let words = match problem {
         TokenProblem::CannotSignNow => key("gateway_page.token_cannot_sign_now"),

@@ -23,10 +23,10 @@ use signet_http::extract::{ApiPath, ClientIp};
 use signet_services::Services;
 use signet_services::gateway::seal::Mark;
 use signet_services::records::AfterSignature;
-use signet_services::workflows::otp as otp_service;
 use signet_services::workflows::placement;
 use signet_services::workflows::session::LinkClosed;
 use signet_services::workflows::signer::{self, SignerFormError, SignerRefusal};
+use signet_services::workflows::token::{TokenFailure, TokenRefusal};
 
 use crate::form::{Methods, Submission, UploadRule, mark_from, read_submission};
 use crate::page::MessagePage;
@@ -80,6 +80,9 @@ struct SignPage {
     notice: Option<String>,
     /// The step "confirm your phone with a code by SMS", while the signer still has to.
     otp: Option<otp::OtpStep>,
+    /// The delegation form asks for the delegate's mobile number: the signer was asked for a
+    /// code by SMS, and so is whoever they hand on to.
+    delegate_mobile: bool,
 }
 
 /// A text or checkbox field on the signer page; `index` is its position in the placement.
@@ -127,7 +130,6 @@ fn user_agent(headers: &HeaderMap) -> String {
 /// services' words, English; a refusal without words in the page's language).
 fn user_text(error: &Error, text: Text) -> String {
     match error {
-        Error::Rejected { detail, .. } if detail == otp_service::NOT_VERIFIED => text.s("signer.otp_needed").into(),
         Error::Validation(fields) => capitalised(&fields.values().flatten().cloned().collect::<Vec<_>>().join("; ")),
         Error::Rejected { detail, .. } => capitalised(detail),
         _ => text.s("signer.form_not_accepted").into(),
@@ -147,6 +149,9 @@ fn refusal_key(refusal: SignerRefusal) -> &'static str {
         SignerRefusal::AlreadySigns => key("signer.already_signs"),
         SignerRefusal::Comment => key("signer.comment_length"),
         SignerRefusal::AttachmentTooLarge => key("signer.attachment_too_large"),
+        SignerRefusal::InvalidMobile => key("signer.need_mobile_number"),
+        SignerRefusal::MobileNeeded => key("signer.need_their_mobile"),
+        SignerRefusal::PhoneNotConfirmed => key("signer.otp_needed"),
     }
 }
 
@@ -261,6 +266,7 @@ async fn render_page(
         filled_for_you,
         notice,
         otp,
+        delegate_mobile: link.session.signatory.otp_sms,
     };
     let status = if error.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     match page.render() {
@@ -427,14 +433,17 @@ pub async fn sign(
         Ok(input) => input,
         Err(text) => return Ok(render_kept(&state, &link, Some(text), Kept::from_submission(&submission)).await),
     };
+    let kept = || Kept::from_submission(&submission);
     match signer::sign(&state, &link.session, mark, &link.session.actor(ip), detail).await {
         Ok(after) => Ok(signed_response(&link, &after)),
-        // A document that cannot take the signature (its placement, say) is for the signer to see.
-        Err(error) if error.code() == ErrorCode::ValidationFailed => {
-            let said = user_text(&error, link.text);
-            Ok(render_kept(&state, &link, Some(said), Kept::from_submission(&submission)).await)
+        Err(SignerFormError::Refused(refusal)) => {
+            Ok(render_kept(&state, &link, Some(refusal_text(refusal, link.text)), kept()).await)
         }
-        Err(error) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
+        // A document that cannot take the signature (its placement, say) is for the signer to see.
+        Err(SignerFormError::Failed(error)) if error.code() == ErrorCode::ValidationFailed => {
+            Ok(render_kept(&state, &link, Some(user_text(&error, link.text)), kept()).await)
+        }
+        Err(SignerFormError::Failed(error)) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
     }
 }
 
@@ -472,9 +481,14 @@ pub async fn delegate(
 ) -> Result<Response, PageError> {
     record_view(&state, &link, ip, &headers, "delegate").await;
     let submission = read_submission(request, &state).await.unwrap_or_default();
-    let (email, name, reason) =
-        (submission.field("email").unwrap_or(""), submission.field("name"), submission.field("reason"));
-    match signer::delegate(&state, &link.session, email, name, reason, &link.session.actor(ip)).await {
+    let email = submission.field("email").unwrap_or("");
+    let form = signer::DelegateForm {
+        email,
+        name: submission.field("name"),
+        mobile: submission.field("mobile"),
+        reason: submission.field("reason"),
+    };
+    match signer::delegate(&state, &link.session, form, &link.session.actor(ip)).await {
         Ok(_) => {
             let said = link.text.plain("signer.delegated_text", &[("email", &email.trim())]);
             Ok(message_in(link.text, StatusCode::OK, key("signer.delegated"), &said))
@@ -484,9 +498,6 @@ pub async fn delegate(
         }
         Err(SignerFormError::Failed(error @ Error::Validation(_))) => {
             Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
-        }
-        Err(SignerFormError::Failed(Error::Rejected { detail, .. })) if detail == otp_service::NOT_VERIFIED => {
-            Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)
         }
         Err(SignerFormError::Failed(error)) => Err(PageError::failed(key("signer.not_delegated"), &link, error)),
     }
@@ -575,19 +586,24 @@ pub async fn token_prepare(State(state): State<Services>, link: SignerLink, body
             serde_json::from_value(v["fields"].clone()).unwrap_or_default();
         Some((certificate, chain, field_inputs(fields.iter())))
     });
+    let refused = |said: String| (StatusCode::BAD_REQUEST, axum::Json(json!({ "error": said }))).into_response();
     let Some((certificate, chain, inputs)) = read else {
-        return (StatusCode::BAD_REQUEST, axum::Json(json!({"error": "The certificate could not be read."})))
-            .into_response();
+        return refused(link.text.s("gateway_page.certificate_unreadable").to_string());
     };
+    // The fields first, as the other signing forms do: their refusal in the signer's language.
+    if let Some(said) = field_refusal(&link, &inputs) {
+        return refused(said);
+    }
     match signet_services::workflows::token::prepare(&state, &link.session, certificate, chain, &inputs).await {
         Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashesToSign": prepared.hashes_to_sign})).into_response(),
-        Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => {
-            (StatusCode::BAD_REQUEST, axum::Json(json!({"error": user_text(&error, link.text)}))).into_response()
+        Err(TokenFailure::Refused(refusal)) => refused(token_words(&refusal, link.text)),
+        Err(TokenFailure::Failed(error @ (Error::Validation(_) | Error::Rejected { .. }))) => {
+            refused(user_text(&error, link.text))
         }
-        Err(error) => {
+        Err(TokenFailure::Failed(error)) => {
             tracing::error!(%error, "preparing a token signature failed");
-            (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({"error": "The documents could not be prepared."})))
-                .into_response()
+            let said = link.text.s("signer.token_not_prepared");
+            (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(json!({ "error": said }))).into_response()
         }
     }
 }
@@ -610,9 +626,25 @@ pub async fn token_complete(
     let actor = link.session.actor(ip);
     match signet_services::workflows::token::complete(&state, &link.session, &id, signatures, &actor).await {
         Ok(after) => Ok(signed_response(&link, &after)),
-        Err(error @ (Error::Validation(_) | Error::Rejected { .. })) => {
+        Err(TokenFailure::Refused(refusal)) => Ok(render(&state, &link, Some(token_words(&refusal, link.text))).await),
+        Err(TokenFailure::Failed(error @ (Error::Validation(_) | Error::Rejected { .. }))) => {
             Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
         }
-        Err(error) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
+        Err(TokenFailure::Failed(error)) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
+    }
+}
+
+/// What the signer reads about their token's signature, in the page's language: the
+/// gateway's words where the problem is the same, the signer page's own where it is not.
+fn token_words(refusal: &TokenRefusal, text: Text) -> String {
+    match refusal {
+        TokenRefusal::NotHere => text.s("gateway_page.token_not_here").to_string(),
+        TokenRefusal::PhoneNotConfirmed => text.s("signer.otp_needed").to_string(),
+        TokenRefusal::Problem(problem) => crate::signer::gateway::page::token_words(problem, text),
+        TokenRefusal::NothingToSign => text.s("signer.token_nothing_to_sign").to_string(),
+        TokenRefusal::DocumentNotPrepared { document, detail } => {
+            text.plain("signer.token_document_not_prepared", &[("document", document), ("detail", detail)])
+        }
+        TokenRefusal::DocumentsChanged => text.s("signer.token_documents_changed").to_string(),
     }
 }
