@@ -180,8 +180,8 @@ pub enum EsignRefused {
     /// The ESP refused the request (server flow): its error code and message, which the
     /// pages quote in the signer's language.
     Esp { code: String, message: String },
-    /// Something the signer filled in must be corrected first; the text says what.
-    Input(String),
+    /// Something the signer filled in must be corrected first: what, for the page to word.
+    Input(signet_domain::fields::FieldRefusal),
     /// The signer was asked for a code by SMS and has not confirmed their phone yet.
     PhoneNotConfirmed,
     /// Something on our side failed: the cause, with its chain, is for the log only.

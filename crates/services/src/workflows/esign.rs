@@ -83,13 +83,8 @@ pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs
         return Err(EsignRefused::Gone("Aadhaar eSign signs one to five documents at a time."));
     }
     let zone = crate::people::organisation::zone_of(svc, workflow.tenant_id).await;
-    let values =
-        super::sealing::field_values(signatory, &session.placement, inputs, zone).map_err(|error| match error {
-            signet_domain::Error::Validation(fields) => {
-                EsignRefused::Input(fields.into_values().flatten().next().unwrap_or_default())
-            }
-            other => internal(other),
-        })?;
+    let values = super::sealing::fields_filled(signatory, &session.placement, inputs, zone)
+        .map_err(|(_, refusal)| EsignRefused::Input(refusal))?;
     let boxes = super::sealing::workflow_boxes(svc, workflow).await?;
     let mut pending = Pending { documents: Vec::with_capacity(documents.len()) };
     for (index, doc) in documents.iter().enumerate() {

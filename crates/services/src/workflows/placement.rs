@@ -198,14 +198,14 @@ pub fn refused_input(placement: &Placement, inputs: &FieldInputs) -> Option<(usi
 }
 
 /// What each of the placement's fields shows, from the signer's inputs; the first field the
-/// signer must correct is refused (its key `field<N>`, the text for the signer).
+/// signer must correct is refused (its position, and why, for the page to word).
 pub fn filled(
     placement: &Placement,
     inputs: &FieldInputs,
     signer: &fields::Signer<'_>,
     at: Millis,
     zone: Zone,
-) -> Result<Vec<FieldValue>, (String, String)> {
+) -> Result<Vec<FieldValue>, (usize, fields::FieldRefusal)> {
     placement
         .fields
         .iter()
@@ -216,7 +216,7 @@ pub fn filled(
             }
             let submitted = inputs.get(&i).map(String::as_str);
             fields::fill(field.kind, field.label(), field.required, submitted, signer, at, zone)
-                .map_err(|refusal| (format!("field{i}"), refusal.to_string()))
+                .map_err(|refusal| (i, refusal))
         })
         .collect()
 }
@@ -447,7 +447,7 @@ mod tests {
 
         placement.fields[1].required = true;
         assert_eq!(
-            filled(&placement, &inputs, &signer, 0, Zone::Ist).map_err(|(key, _)| key),
+            filled(&placement, &inputs, &signer, 0, Zone::Ist).map_err(|(i, _)| format!("field{i}")),
             Err("field1".to_string())
         );
         shift_first_document(&mut placement, 1, 2);

@@ -8,7 +8,7 @@ use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::Zone;
 use signet_domain::audit::Actor;
-use signet_domain::fields::{FieldValue, Signer};
+use signet_domain::fields::{FieldRefusal, FieldValue, Signer};
 use signet_domain::placement::{FieldInputs, Placement, inputs_of};
 use signet_domain::workflow::DocumentState;
 use signet_domain::{Error, ErrorCode};
@@ -224,9 +224,20 @@ pub fn field_values(
     inputs: &FieldInputs,
     zone: Zone,
 ) -> Result<Vec<FieldValue>, Error> {
+    fields_filled(signatory, placement, inputs, zone)
+        .map_err(|(i, refusal)| Error::field(&format!("field{i}"), refusal.to_string()))
+}
+
+/// What each of the signatory's fields shows now, or the first the signer must correct (its
+/// position and why), for a page to say in the signer's language.
+pub fn fields_filled(
+    signatory: &SignatoryRow,
+    placement: &Placement,
+    inputs: &FieldInputs,
+    zone: Zone,
+) -> Result<Vec<FieldValue>, (usize, FieldRefusal)> {
     let signer = Signer { name: &signatory.name, email: &signatory.email };
     placement::filled(placement, inputs, &signer, signet_domain::now_millis(), zone)
-        .map_err(|(field, message)| Error::field(&field, message))
 }
 
 async fn sign_and_store(

@@ -368,10 +368,13 @@ async fn esign_refused(state: &Services, link: Option<&GatewayLink>, text: Text,
             Some(link) => render(state, link, Some(text.s("signer.otp_needed").to_string())).await,
             None => (StatusCode::BAD_REQUEST, error_page(text, text.s("signer.otp_needed"))).into_response(),
         },
-        EsignRefused::Input(message) => match link {
-            Some(link) => render(state, link, Some(message)).await,
-            None => (StatusCode::BAD_REQUEST, error_page(text, &message)).into_response(),
-        },
+        EsignRefused::Input(refusal) => {
+            let said = field_refusal_words(&refusal, text);
+            match link {
+                Some(link) => render(state, link, Some(said)).await,
+                None => (StatusCode::BAD_REQUEST, error_page(text, &said)).into_response(),
+            }
+        }
         EsignRefused::Internal(cause) => {
             tracing::error!(%cause, "Aadhaar eSign failed");
             (StatusCode::INTERNAL_SERVER_ERROR, error_page(text, text.s("gateway_page.esign_failed"))).into_response()
@@ -457,6 +460,21 @@ pub async fn token_complete(
             let said = link.text.s("gateway_page.not_completed");
             (StatusCode::INTERNAL_SERVER_ERROR, error_page(link.text, said)).into_response()
         }
+    }
+}
+
+/// What the signer must correct in a field they fill in, in the page's language (the workflow
+/// page's fields; the gateway's page has none, but eSign's refusals are shared).
+pub(crate) fn field_refusal_words(refusal: &signet_domain::fields::FieldRefusal, text: Text) -> String {
+    use signet_domain::fields::FieldRefusal;
+    match refusal {
+        FieldRefusal::FillIn { label } => text.plain("signer.field_fill_in", &[("label", label)]),
+        FieldRefusal::Tick { label } => text.plain("signer.field_tick", &[("label", label)]),
+        FieldRefusal::TooLong { label } => {
+            let max = signet_domain::fields::MAX_TEXT_CHARS;
+            text.plain(key("signer.field_too_long"), &[("label", label), ("max", &max)])
+        }
+        FieldRefusal::NotAnInput => text.s("signer.form_not_accepted").to_string(),
     }
 }
 

@@ -16,7 +16,7 @@ use axum::http::header::USER_AGENT;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde_json::json;
-use signet_domain::fields::{FieldKind, FieldRefusal};
+use signet_domain::fields::FieldKind;
 use signet_domain::placement::{FieldInputs, INPUTS_DETAIL_KEY};
 use signet_domain::{Error, ErrorCode};
 use signet_http::extract::{ApiPath, ClientIp};
@@ -391,19 +391,7 @@ fn signing_input(
 /// What the signer must correct in the fields they fill in, in their language.
 fn field_refusal(link: &SignerLink, inputs: &FieldInputs) -> Option<String> {
     let (_, refusal) = placement::refused_input(&link.session.placement, inputs)?;
-    Some(field_refusal_words(&refusal, link.text))
-}
-
-fn field_refusal_words(refusal: &FieldRefusal, text: Text) -> String {
-    match refusal {
-        FieldRefusal::FillIn { label } => text.plain("signer.field_fill_in", &[("label", label)]),
-        FieldRefusal::Tick { label } => text.plain("signer.field_tick", &[("label", label)]),
-        FieldRefusal::TooLong { label } => {
-            let max = signet_domain::fields::MAX_TEXT_CHARS;
-            text.plain(key("signer.field_too_long"), &[("label", label), ("max", &max)])
-        }
-        FieldRefusal::NotAnInput => text.s("signer.form_not_accepted").to_string(),
-    }
+    Some(crate::signer::gateway::page::field_refusal_words(&refusal, link.text))
 }
 
 /// The signer's field inputs (`field<N>`) among a form's values.
@@ -563,7 +551,10 @@ pub async fn start_esign(
             let said = link.text.plain("gateway_page.esp_refused", &[("code", &code), ("message", &message)]);
             Ok(render(&state, &link, Some(said)).await)
         }
-        Err(EsignRefused::Input(text)) => Ok(render(&state, &link, Some(text)).await),
+        Err(EsignRefused::Input(refusal)) => {
+            let said = crate::signer::gateway::page::field_refusal_words(&refusal, link.text);
+            Ok(render(&state, &link, Some(said)).await)
+        }
         Err(EsignRefused::Unavailable) => {
             Ok(render(&state, &link, Some(link.text.s("signer.esign_unavailable").into())).await)
         }
