@@ -74,6 +74,8 @@ ids! {
     ReferralId;
     /// A CRM lead of a tenant, pushed to its CRM through an outbox.
     LeadId;
+    /// A principal: a user or an API client of a tenant (the two share one id space).
+    PrincipalId;
 }
 
 #[cfg(test)]

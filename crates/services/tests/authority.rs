@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use signet_domain::access::{Access, CustomRole, Permission, Role};
 use signet_domain::department::DepartmentName;
 use signet_domain::user::UserInput;
-use signet_domain::{DepartmentId, DocumentId, Error, ErrorCode, SignatoryId, WebhookId, WorkflowId};
+use signet_domain::{DepartmentId, DocumentId, Error, ErrorCode, PrincipalId, SignatoryId, WebhookId, WorkflowId};
 use signet_services::records::{Grantee, LeadFilter, Shelf, StampFilter, TemplateRow};
 use signet_services::workflows::templates::TemplateDefinition;
 use signet_services::{Caller, Services};
@@ -39,7 +39,7 @@ enum Rule {
 
 /// The resources of the first tenant that operations name.
 struct Fixture {
-    admin_user_id: i64,
+    admin_user_id: PrincipalId,
     authtoken_id: signet_domain::AuthtokenId,
     menu_id: i64,
     /// A template made by the administrator, keeping its document.
@@ -192,7 +192,9 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "menus.create_activity" => menus::create_activity(svc, caller, 0, "").await.map(drop),
         "menus.delete_activity" => menus::delete_activity(svc, caller, MISSING).await,
         "menus.assign_access" => menus::assign_access(svc, caller, &[], &[], &[]).await.map(drop),
-        "menus.revoke_access" => menus::revoke_access(svc, caller, MISSING, Grantee::User(MISSING)).await,
+        "menus.revoke_access" => {
+            menus::revoke_access(svc, caller, MISSING, Grantee::User(PrincipalId::from(MISSING))).await
+        }
         "users.me" => users::me(svc, caller).await.map(drop),
         "users.sender_notices" => users::sender_notices(svc, caller).await.map(drop),
         "users.set_sender_notices" => {
@@ -201,14 +203,16 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         }
         "users.get" => users::get(svc, caller, fixture.admin_user_id).await.map(drop),
         "users.create_internal" => users::create_internal(svc, caller, &nobody).await.map(drop),
-        "users.update" => users::update(svc, caller, MISSING, &nobody).await.map(drop),
-        "users.disable" => users::disable(svc, caller, MISSING, false).await.map(drop),
-        "users.mark_inactive" => users::mark_inactive(svc, caller, MISSING, None, false).await,
-        "users.reactivate" => users::reactivate(svc, caller, MISSING).await,
-        "users.delete" => users::delete(svc, caller, MISSING).await,
-        "users.decide_external" => users::decide_external(svc, caller, MISSING, true, None).await.map(drop),
+        "users.update" => users::update(svc, caller, PrincipalId::from(MISSING), &nobody).await.map(drop),
+        "users.disable" => users::disable(svc, caller, PrincipalId::from(MISSING), false).await.map(drop),
+        "users.mark_inactive" => users::mark_inactive(svc, caller, PrincipalId::from(MISSING), None, false).await,
+        "users.reactivate" => users::reactivate(svc, caller, PrincipalId::from(MISSING)).await,
+        "users.delete" => users::delete(svc, caller, PrincipalId::from(MISSING)).await,
+        "users.decide_external" => {
+            users::decide_external(svc, caller, PrincipalId::from(MISSING), true, None).await.map(drop)
+        }
         "users.send_password_email" => users::send_password_email(svc, caller, "nobody@nowhere.test").await,
-        "totp.reset" => totp::reset(svc, caller, MISSING).await,
+        "totp.reset" => totp::reset(svc, caller, PrincipalId::from(MISSING)).await,
         "departments.create" => {
             static MADE: AtomicUsize = AtomicUsize::new(0);
             let made = MADE.fetch_add(1, Ordering::Relaxed);
@@ -290,7 +294,7 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "audit.principal_names" => signet_services::platform::audit::principal_names(svc, caller, &[]).await.map(drop),
         "exports.users" => export(exports::Dataset::Users).await,
         "lots.choices" => bulk::lots::choices(svc, caller, None).await.map(drop),
-        "lots.create" => bulk::lots::create(svc, caller, "", MISSING, &[]).await.map(drop),
+        "lots.create" => bulk::lots::create(svc, caller, "", PrincipalId::from(MISSING), &[]).await.map(drop),
         "lots.get" => bulk::lots::get(svc, caller, MISSING.into()).await.map(drop),
         "bulk.start" => {
             let send = bulk::send::BulkSend {
@@ -553,7 +557,9 @@ async fn templates_are_changed_by_their_maker_and_archived_ones_are_not_sent(bac
     assert!(templates::library(svc, &sender, Shelf::Active, None).await.expect("library").is_empty());
     assert_eq!(code(templates::duplicate(svc, &sender, id, "Mine").await.map(drop)), Some(ErrorCode::NotFound));
     let entry = menus::all(svc, &admin).await.expect("menus").into_iter().find(|m| m.template_id == Some(id));
-    menus::assign_access(svc, &admin, &[entry.expect("its menu entry").id], &[sender_id], &[]).await.expect("grant");
+    menus::assign_access(svc, &admin, &[entry.expect("its menu entry").id], &[sender_id.get()], &[])
+        .await
+        .expect("grant");
 
     // Granted: listed (searched by name) and sent from, not changed nor archived.
     let listed = templates::library(svc, &sender, Shelf::Active, Some("loan")).await.expect("library");

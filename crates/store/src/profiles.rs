@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
-use signet_domain::{Error, Millis, TenantId, now_millis};
+use signet_domain::{Error, Millis, PrincipalId, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
@@ -21,7 +21,8 @@ pub struct SigningProfileRow {
     pub created_at: Millis,
     pub revoked_at: Option<Millis>,
     /// The user who enrolled it as their own certificate (none: uploaded by the tenant).
-    pub owner_id: Option<i64>,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub owner_id: Option<PrincipalId>,
 }
 
 pub struct NewSigningProfile<'a> {
@@ -31,7 +32,7 @@ pub struct NewSigningProfile<'a> {
     pub subject: &'a str,
     pub not_after: Millis,
     pub material: &'a [u8],
-    pub owner_id: Option<i64>,
+    pub owner_id: Option<PrincipalId>,
 }
 
 const COLUMNS: &str =
@@ -58,7 +59,7 @@ impl Store {
                 .bind(new.material)
                 .bind(&actor.id)
                 .bind(now_millis())
-                .bind(new.owner_id)
+                .bind(new.owner_id.map(PrincipalId::get))
                 .fetch_one(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -125,7 +126,7 @@ impl Store {
 /// the services check against the user: `signet_domain::authority::signing`).
 #[derive(Debug, Clone)]
 pub struct AutomatedSigner {
-    pub user_id: i64,
+    pub user_id: PrincipalId,
     pub settings: AutomatedSigningRow,
     pub profile: SigningProfileRow,
 }
@@ -145,13 +146,13 @@ const AUTO_COLUMNS: &str = "auto_sign_enabled, auto_sign_profile_id, auto_sign_c
     auto_sign_reason, auto_sign_location";
 
 impl Store {
-    pub async fn automated_signing(&self, tenant_id: TenantId, user_id: i64) -> Result<AutomatedSigningRow> {
+    pub async fn automated_signing(&self, tenant_id: TenantId, user_id: PrincipalId) -> Result<AutomatedSigningRow> {
         let row: Option<AutomatedSigningRow> = on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(format!(
                 "SELECT {AUTO_COLUMNS} FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'"
             )))
             .bind(tenant_id.get())
-            .bind(user_id)
+            .bind(user_id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)?
@@ -164,7 +165,7 @@ impl Store {
     pub async fn set_automated_signing(
         &self,
         tenant_id: TenantId,
-        user_id: i64,
+        user_id: PrincipalId,
         settings: &AutomatedSigningRow,
         actor: &Actor,
     ) -> Result<()> {
@@ -177,7 +178,7 @@ impl Store {
                 )
                 .bind(tenant_id.get())
                 .bind(profile)
-                .bind(user_id)
+                .bind(user_id.get())
                 .fetch_optional(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -191,7 +192,7 @@ impl Store {
                  WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
             )
             .bind(tenant_id.get())
-            .bind(user_id)
+            .bind(user_id.get())
             .bind(settings.auto_sign_enabled)
             .bind(settings.auto_sign_profile_id)
             .bind(settings.auto_sign_consent_at)
@@ -234,6 +235,7 @@ impl Store {
             .map_err(db_err)?
         });
         let Some((user_id,)) = user else { return Ok(None) };
+        let user_id = PrincipalId::from(user_id);
         let settings = self.automated_signing(tenant_id, user_id).await?;
         let Some(profile_id) = settings.auto_sign_profile_id else { return Ok(None) };
         let profile = self.active_signing_profile(tenant_id, profile_id).await?;

@@ -189,7 +189,7 @@ pub async fn start(svc: &Services, caller: &Caller, mut send: BulkSend) -> Resul
         public_id: new_public_id(),
         tenant_id: caller.tenant_id,
         kind: BulkKind::Send,
-        subscriber_id: caller.principal_id,
+        subscriber_id: caller.principal_id.get(),
         parent_id: send.template_id,
         input: json!({"templateId": send.template_id, "documentIds": send.document_ids}),
         items,

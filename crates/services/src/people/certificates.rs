@@ -9,7 +9,7 @@
 //! certificate after the user confirms it with their account password; automated signing
 //! with it stops.
 
-use signet_domain::{Error, ErrorCode, now_millis};
+use signet_domain::{Error, ErrorCode, PrincipalId, now_millis};
 use signet_sigcrypto::verify::TrustStore;
 use signet_store::{AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 
@@ -19,7 +19,7 @@ use crate::{Caller, Services};
 /// Largest PKCS#12 file accepted for enrolment.
 const MAX_P12_BYTES: usize = 256 * 1024;
 
-fn user_only(caller: &Caller) -> Result<i64, Error> {
+fn user_only(caller: &Caller) -> Result<PrincipalId, Error> {
     if caller.is_user { Ok(caller.principal_id) } else { Err(Error::not_found("user")) }
 }
 

@@ -8,7 +8,7 @@ use signet_domain::audit::Actor;
 use signet_domain::authority::signing::{ProfileOwner, SigningBy, may_sign_with};
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_domain::workflow_settings::WorkflowSettings;
-use signet_domain::{DocumentId, Error, FieldErrors, TemplateId, TenantId, WorkflowId, now_millis};
+use signet_domain::{DocumentId, Error, FieldErrors, PrincipalId, TemplateId, TenantId, WorkflowId, now_millis};
 use signet_store::{CreatedWorkflow, NewSignatory, NewWorkflow, NewWorkflowAttachment};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -174,7 +174,7 @@ async fn check_users(
 ) -> Result<(), Error> {
     for (i, p) in planned.iter().enumerate() {
         if p.subscriber_id != 0 {
-            let email = svc.store.tenant_user_email(tenant_id, p.subscriber_id).await?;
+            let email = svc.store.tenant_user_email(tenant_id, PrincipalId::from(p.subscriber_id)).await?;
             if !email.is_some_and(|e| e.eq_ignore_ascii_case(&p.email)) {
                 return Err(Error::field(
                     &format!("signatories[{i}].subscriberId"),

@@ -5,6 +5,7 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use signet_domain::PrincipalId;
 use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role};
 use signet_domain::paging::Page;
 use signet_domain::user::{UserInput, UserKind};
@@ -101,7 +102,7 @@ async fn people_page(state: &AppState, session: &Session, q: &str) -> Result<Peo
             .0
             .into_iter()
             .map(|u| PendingView {
-                id: u.id,
+                id: u.id.get(),
                 name: u.name.unwrap_or_default(),
                 email: u.email.unwrap_or_default(),
                 organization: u.organization.unwrap_or_default(),
@@ -203,7 +204,8 @@ pub async fn decide(
         _ => return super::page_error(StatusCode::BAD_REQUEST, session.text.s("people.approve_or_reject")),
     };
     let reason = form.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
-    match users::decide_external(&state.services, &session.auth.caller(), id, approve, reason).await {
+    match users::decide_external(&state.services, &session.auth.caller(), PrincipalId::from(id), approve, reason).await
+    {
         Ok(_) => super::session::see_other("/app/people"),
         Err(error) => {
             super::shown_again(error, async |text| {
