@@ -76,6 +76,9 @@ ids! {
     LeadId;
     /// A principal: a user or an API client of a tenant (the two share one id space).
     PrincipalId;
+    /// A signing profile: a certificate with its key (an HSM's or uploaded) that signs in the
+    /// organisation's name, or one a user enrolled as their own.
+    SigningProfileId;
 }
 
 #[cfg(test)]

@@ -13,7 +13,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use signet_domain::access::{Access, CustomRole, Permission, Role};
 use signet_domain::department::DepartmentName;
 use signet_domain::user::UserInput;
-use signet_domain::{DepartmentId, DocumentId, Error, ErrorCode, PrincipalId, SignatoryId, WebhookId, WorkflowId};
+use signet_domain::{
+    DepartmentId, DocumentId, Error, ErrorCode, PrincipalId, SignatoryId, SigningProfileId, WebhookId, WorkflowId,
+};
 use signet_services::records::{Grantee, LeadFilter, Shelf, StampFilter, TemplateRow};
 use signet_services::workflows::templates::TemplateDefinition;
 use signet_services::{Caller, Services};
@@ -175,7 +177,7 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "gateway.authtokens" => gateway::admin::authtokens(svc, caller).await.map(drop),
         "gateway.revoke_authtoken" => gateway::admin::revoke_authtoken(svc, caller, fixture.authtoken_id).await,
         "gateway.settings" => gateway::admin::settings(svc, caller).await.map(drop),
-        "profiles.revoke" => workflows::profiles::revoke(svc, caller, MISSING).await,
+        "profiles.revoke" => workflows::profiles::revoke(svc, caller, SigningProfileId::from(MISSING)).await,
         "stamps.inventory" => stamps::inventory(svc, caller, &StampFilter::default(), 0, 10).await.map(drop),
         "stamps.stamp" => stamps::stamp(svc, caller, MISSING.into()).await.map(drop),
         "stamps.retire" => stamps::retire(svc, caller, MISSING.into()).await.map(drop),

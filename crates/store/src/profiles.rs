@@ -3,13 +3,14 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
-use signet_domain::{Error, Millis, PrincipalId, TenantId, now_millis};
+use signet_domain::{Error, Millis, PrincipalId, SigningProfileId, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SigningProfileRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: SigningProfileId,
     #[sqlx(try_from = "i64")]
     pub tenant_id: TenantId,
     pub name: String,
@@ -83,22 +84,26 @@ impl Store {
     }
 
     /// An active (not revoked) profile of the tenant.
-    pub async fn active_signing_profile(&self, tenant_id: TenantId, id: i64) -> Result<Option<SigningProfileRow>> {
+    pub async fn active_signing_profile(
+        &self,
+        tenant_id: TenantId,
+        id: SigningProfileId,
+    ) -> Result<Option<SigningProfileRow>> {
         let sql =
             format!("SELECT {COLUMNS} FROM signing_profiles WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL");
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id).fetch_optional(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id.get()).fetch_optional(pool).await.map_err(db_err)
         })
     }
 
-    pub async fn revoke_signing_profile(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
+    pub async fn revoke_signing_profile(&self, tenant_id: TenantId, id: SigningProfileId, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let done = sqlx::query(
                 "UPDATE signing_profiles SET revoked_at = $3 WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .bind(now_millis())
             .execute(&mut *tx)
             .await
@@ -110,7 +115,7 @@ impl Store {
             // Automated signing that used it stops with it.
             sqlx::query("UPDATE principals SET auto_sign_enabled = FALSE WHERE tenant_id = $1 AND auto_sign_profile_id = $2")
                 .bind(tenant_id.get())
-                .bind(id)
+                .bind(id.get())
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -135,7 +140,8 @@ pub struct AutomatedSigner {
 #[derive(Debug, Clone, Default, sqlx::FromRow)]
 pub struct AutomatedSigningRow {
     pub auto_sign_enabled: bool,
-    pub auto_sign_profile_id: Option<i64>,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub auto_sign_profile_id: Option<SigningProfileId>,
     pub auto_sign_consent_at: Option<Millis>,
     pub auto_sign_consent_ip: Option<String>,
     pub auto_sign_reason: Option<String>,
@@ -177,7 +183,7 @@ impl Store {
                     "SELECT id FROM signing_profiles WHERE tenant_id = $1 AND id = $2 AND owner_id = $3 AND revoked_at IS NULL",
                 )
                 .bind(tenant_id.get())
-                .bind(profile)
+                .bind(profile.get())
                 .bind(user_id.get())
                 .fetch_optional(&mut *tx)
                 .await
@@ -194,7 +200,7 @@ impl Store {
             .bind(tenant_id.get())
             .bind(user_id.get())
             .bind(settings.auto_sign_enabled)
-            .bind(settings.auto_sign_profile_id)
+            .bind(settings.auto_sign_profile_id.map(SigningProfileId::get))
             .bind(settings.auto_sign_consent_at)
             .bind(&settings.auto_sign_consent_ip)
             .bind(&settings.auto_sign_reason)

@@ -360,7 +360,7 @@ fn row_request(
         workflow_type: 0,
         document_ids: document_ids.to_vec(),
         signatories,
-        hsm_certificate_id: 0,
+        hsm_certificate_id: None,
         linked_workflow_id: 0,
         redirect_url: None,
         envelope_expiry: None,
