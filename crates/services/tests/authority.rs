@@ -324,7 +324,7 @@ fn accesses() -> Vec<Access> {
     let mut all: Vec<Access> = Role::ALL.iter().map(|role| Access::builtin(*role)).collect();
     for (i, permission) in Permission::ALL.into_iter().filter(|p| *p != Permission::Authenticated).enumerate() {
         let custom = CustomRole {
-            id: 1 + i as i64,
+            id: signet_domain::RoleId::from(1 + i as i64),
             name: format!("only {}", permission.as_str()),
             permissions: vec![permission],
         };
@@ -450,7 +450,7 @@ on_both_backends!(managing_a_person_depends_on_whom_and_whose);
 /// factor. The expected answer is the rule's: 403 without `manage_people` or over someone the
 /// caller does not cover, 404 for another tenant's person.
 async fn managing_a_person_depends_on_whom_and_whose(backend: Backend) {
-    use signet_domain::access::CUSTOM_ROLE_BASE;
+    use signet_domain::access::{CUSTOM_ROLE_BASE, RoleRef};
     use signet_domain::authority::people::may_manage;
     use signet_services::{people::roles, people::totp, people::users};
     let kit = Assembled::new(backend).await;
@@ -477,14 +477,14 @@ async fn managing_a_person_depends_on_whom_and_whose(backend: Backend) {
         };
         users::create_internal(svc, &tenant_admin, &input).await.expect("user").user.id
     };
-    let manager_id = person(admin.clone(), "desk@people.test", CUSTOM_ROLE_BASE + desk.id).await;
+    let manager_id = person(admin.clone(), "desk@people.test", RoleRef::Custom(desk.id).wire_id()).await;
     let targets = [
         ("signer", person(admin.clone(), "signer@people.test", 3).await, Access::builtin(Role::Signer)),
         ("sender", person(admin.clone(), "sender@people.test", 2).await, Access::builtin(Role::Sender)),
         ("administrator", ours.admin_user_id, Access::builtin(Role::Administrator)),
         (
             "wider role",
-            person(admin.clone(), "wide@people.test", CUSTOM_ROLE_BASE + wide.id).await,
+            person(admin.clone(), "wide@people.test", RoleRef::Custom(wide.id).wire_id()).await,
             Access { role: Role::Signer, custom: Some(wide) },
         ),
         ("the manager", manager_id, Access { role: Role::Signer, custom: Some(desk.clone()) }),
@@ -519,7 +519,9 @@ async fn managing_a_person_depends_on_whom_and_whose(backend: Backend) {
     }
     // A manager never gives more than they hold: not the administrator role, not a tenant role.
     let desk_caller = &callers[2].1;
-    for role_id in [1, CUSTOM_ROLE_BASE + callers[2].1.access.custom.as_ref().map_or(0, |c| c.id)] {
+    for role_id in
+        [1, callers[2].1.access.custom.as_ref().map_or(CUSTOM_ROLE_BASE, |c| RoleRef::Custom(c.id).wire_id())]
+    {
         let input = UserInput {
             name: Some("Raised".into()),
             email: Some(format!("raised{role_id}@people.test")),

@@ -1,7 +1,7 @@
 use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::authority::sessions::SecondFactorAttempts;
-use signet_domain::{Millis, PrincipalId, TenantId, now_millis};
+use signet_domain::{Millis, PrincipalId, RoleId, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
@@ -33,7 +33,8 @@ pub struct PrincipalAuth {
     /// Only `active` principals renew their sessions.
     pub status: String,
     /// The tenant's own role the principal has, if any: its id, name and permissions.
-    pub custom_role_id: Option<i64>,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub custom_role_id: Option<RoleId>,
     pub custom_role_name: Option<String>,
     pub custom_permissions: Option<String>,
 }
@@ -61,7 +62,7 @@ fn auth_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<PrincipalAuth> {
         disabled: row.get(1)?,
         role,
         status: row.get(3)?,
-        custom_role_id: row.get(4)?,
+        custom_role_id: row.get::<_, Option<i64>>(4)?.map(RoleId::from),
         custom_role_name: row.get(5)?,
         custom_permissions: row.get(6)?,
     })

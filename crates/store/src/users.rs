@@ -7,7 +7,7 @@ use signet_domain::audit::Actor;
 use signet_domain::authority::sessions;
 use signet_domain::paging::{Page, contains_pattern};
 use signet_domain::user::{LoginMode, SenderNotices, UserKind, UserStatus};
-use signet_domain::{Error, ErrorCode, Millis, PrincipalId, TenantId, WorkflowId, now_millis};
+use signet_domain::{Error, ErrorCode, Millis, PrincipalId, RoleId, TenantId, WorkflowId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
@@ -23,7 +23,8 @@ pub struct UserRow {
     #[sqlx(try_from = "String")]
     pub role: Role,
     /// The tenant's own role the user has instead, if any.
-    pub custom_role_id: Option<i64>,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub custom_role_id: Option<RoleId>,
     pub custom_role_name: Option<String>,
     #[sqlx(try_from = "String")]
     pub status: UserStatus,
@@ -79,7 +80,7 @@ pub struct UserFields<'a> {
     pub dob: Option<Millis>,
     pub role: Role,
     /// A tenant role (stored id), checked to be the tenant's in the same transaction.
-    pub custom_role_id: Option<i64>,
+    pub custom_role_id: Option<RoleId>,
 }
 
 /// Which users a search returns.
@@ -235,7 +236,7 @@ macro_rules! role_exists {
     ($tx:ident, $tenant_id:expr, $id:expr) => {{
         let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM roles WHERE tenant_id = $1 AND id = $2")
             .bind($tenant_id.get())
-            .bind($id)
+            .bind(RoleId::get($id))
             .fetch_optional(&mut *$tx)
             .await
             .map_err(db_err)?;
@@ -326,7 +327,7 @@ impl Store {
             .bind(fields.time_zone)
             .bind(fields.dob)
             .bind(&actor.id)
-            .bind(fields.custom_role_id)
+            .bind(fields.custom_role_id.map(RoleId::get))
             .fetch_one(&mut *tx)
             .await
             .map_err(email_conflict)?;
@@ -448,7 +449,7 @@ impl Store {
             }
             let access_changed = role != fields.role.as_str()
                 || login_mode != fields.login_mode.as_str()
-                || custom_role != fields.custom_role_id;
+                || custom_role != fields.custom_role_id.map(RoleId::get);
             sqlx::query(
                 "UPDATE principals SET email = $3, name = $4, role = $5, alternative_email = $6, contact_number = $7, \
                  organization = $8, department_id = $9, geo_profile_id = $10, designation = $11, signature_type = $12, \
@@ -480,7 +481,7 @@ impl Store {
             .bind(now)
             .bind(access_changed)
             .bind(new_stamp)
-            .bind(fields.custom_role_id)
+            .bind(fields.custom_role_id.map(RoleId::get))
             .execute(&mut *tx)
             .await
             .map_err(email_conflict)?;

@@ -202,7 +202,7 @@ fn view(row: UserRow) -> User {
         dob: row.dob,
         role_id: row
             .custom_role_id
-            .and_then(|id| i32::try_from(id + signet_domain::access::CUSTOM_ROLE_BASE).ok())
+            .and_then(|id| i32::try_from(signet_domain::access::RoleRef::Custom(id).wire_id()).ok())
             .unwrap_or_else(|| row.role.id()),
         role: row.custom_role_name.clone().unwrap_or_else(|| row.role.as_str().to_string()),
         user_type: row.user_type.as_str().to_string(),

@@ -6,7 +6,7 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use signet_domain::PrincipalId;
-use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role};
+use signet_domain::access::{Permission, Role, RoleRef};
 use signet_domain::paging::Page;
 use signet_domain::user::{UserInput, UserKind};
 use signet_http::AppState;
@@ -62,7 +62,7 @@ async fn role_options(state: &AppState, session: &Session) -> Result<Vec<RoleOpt
     let mut options: Vec<RoleOption> =
         builtin.into_iter().map(|r| RoleOption { id: i64::from(r.id()), label: capitalised(r.as_str()) }).collect();
     for role in signet_services::people::roles::list(&state.services, &session.auth.caller()).await? {
-        options.push(RoleOption { id: CUSTOM_ROLE_BASE + role.id, label: role.name });
+        options.push(RoleOption { id: RoleRef::Custom(role.id).wire_id(), label: role.name });
     }
     Ok(options)
 }

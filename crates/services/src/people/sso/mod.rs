@@ -253,7 +253,8 @@ impl Saver {
 fn saver_access(provider: &SsoProviderRow) -> Option<Access> {
     let role = Role::try_from(provider.saved_by_role.clone()?).ok()?;
     let custom = provider.saved_by_permissions.as_deref().map(|permissions| CustomRole {
-        id: 0,
+        // Only the permissions were recorded; the role's row is no longer named.
+        id: signet_domain::RoleId::from(0),
         name: "saver's role".into(),
         permissions: parse_permissions(permissions),
     });
