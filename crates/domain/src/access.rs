@@ -11,6 +11,7 @@
 //! | 3 | signer | signs what is sent to them (signer pages); no administration |
 //! | 4 | auditor | reads workflows, people and the audit trail; changes nothing |
 
+use crate::RoleId;
 use crate::text_states;
 
 text_states! {
@@ -75,11 +76,37 @@ impl Permission {
 /// roles start above this (built-in roles are 1 to 4).
 pub const CUSTOM_ROLE_BASE: i64 = 100;
 
+/// A role as the API's `roleId` names it: a built-in role (1 to 4), or a tenant's own role,
+/// whose `roleId` is its stored id plus [`CUSTOM_ROLE_BASE`]. The offset lives here only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoleRef {
+    BuiltIn(Role),
+    Custom(RoleId),
+}
+
+impl RoleRef {
+    /// What a `roleId` names, if anything (up to the API's 32-bit bound).
+    pub fn from_wire(id: i64) -> Option<RoleRef> {
+        if id > CUSTOM_ROLE_BASE && id <= i64::from(i32::MAX) {
+            return Some(RoleRef::Custom(RoleId::from(id - CUSTOM_ROLE_BASE)));
+        }
+        i32::try_from(id).ok().and_then(Role::from_id).map(RoleRef::BuiltIn)
+    }
+
+    /// The `roleId` the API shows for this role.
+    pub fn wire_id(self) -> i64 {
+        match self {
+            RoleRef::BuiltIn(role) => i64::from(role.id()),
+            RoleRef::Custom(id) => CUSTOM_ROLE_BASE + id.get(),
+        }
+    }
+}
+
 /// A tenant's own role.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CustomRole {
-    /// The stored id (the API's `roleId` is this plus [`CUSTOM_ROLE_BASE`]).
-    pub id: i64,
+    /// The stored id (the API's `roleId` is [`RoleRef::wire_id`]).
+    pub id: RoleId,
     pub name: String,
     pub permissions: Vec<Permission>,
 }
@@ -166,11 +193,22 @@ mod tests {
     }
 
     #[test]
+    fn role_ids_on_the_wire_name_built_in_or_tenant_roles() {
+        assert_eq!(RoleRef::from_wire(2), Some(RoleRef::BuiltIn(Role::Sender)));
+        assert_eq!(RoleRef::from_wire(101), Some(RoleRef::Custom(RoleId::from(1))));
+        for nothing in [0, 5, 100, -1, i64::from(i32::MAX) + 1] {
+            assert_eq!(RoleRef::from_wire(nothing), None, "{nothing}");
+        }
+        assert_eq!(RoleRef::Custom(RoleId::from(7)).wire_id(), 107);
+        assert_eq!(RoleRef::BuiltIn(Role::Auditor).wire_id(), 4);
+    }
+
+    #[test]
     fn a_tenant_role_grants_what_it_lists_and_nothing_else() {
         let reviewer = Access {
             role: Role::Signer,
             custom: Some(CustomRole {
-                id: 1,
+                id: RoleId::from(1),
                 name: "Reviewer".into(),
                 permissions: parse_permissions("read_workflows, read_audit, bogus"),
             }),

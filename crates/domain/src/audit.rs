@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::text_states;
 use crate::workflow::WorkflowState;
+use crate::{PrincipalId, SignatoryId};
 
 /// The hash that precedes a tenant's first entry.
 pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -255,9 +256,9 @@ mod tests {
 
     #[test]
     fn parties_are_read_from_their_references() {
-        assert_eq!(Party::parse("user:7"), Party::User(7));
-        assert_eq!(Party::parse("client:3"), Party::Client(3));
-        assert_eq!(Party::parse("signatory:12"), Party::Signatory(12));
+        assert_eq!(Party::parse("user:7"), Party::User(PrincipalId::from(7)));
+        assert_eq!(Party::parse("client:3"), Party::Client(PrincipalId::from(3)));
+        assert_eq!(Party::parse("signatory:12"), Party::Signatory(SignatoryId::from(12)));
         assert_eq!(Party::parse("system"), Party::System);
         for other in ["workflow:4", "user:", "user:x", "user", "", "signatory:-"] {
             assert_eq!(Party::parse(other), Party::Other, "{other}");
@@ -329,9 +330,9 @@ mod tests {
 /// `system`, ...), so that pages can show a name instead of the reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Party {
-    User(i64),
-    Client(i64),
-    Signatory(i64),
+    User(PrincipalId),
+    Client(PrincipalId),
+    Signatory(SignatoryId),
     /// Signet itself: sweeps, completion steps, scheduled reminders.
     System,
     /// Anything else (a workflow, a document, a setting): shown as it is written.
@@ -346,9 +347,9 @@ impl Party {
         let Some((kind, id)) = reference.split_once(':') else { return Party::Other };
         let Ok(id) = id.parse::<i64>() else { return Party::Other };
         match kind {
-            "user" => Party::User(id),
-            "client" => Party::Client(id),
-            "signatory" => Party::Signatory(id),
+            "user" => Party::User(PrincipalId::from(id)),
+            "client" => Party::Client(PrincipalId::from(id)),
+            "signatory" => Party::Signatory(SignatoryId::from(id)),
             _ => Party::Other,
         }
     }

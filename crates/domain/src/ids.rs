@@ -74,6 +74,14 @@ ids! {
     ReferralId;
     /// A CRM lead of a tenant, pushed to its CRM through an outbox.
     LeadId;
+    /// A principal: a user or an API client of a tenant (the two share one id space).
+    PrincipalId;
+    /// A signing profile: a certificate with its key (an HSM's or uploaded) that signs in the
+    /// organisation's name, or one a user enrolled as their own.
+    SigningProfileId;
+    /// A tenant's own role (its stored id; the API's `roleId` adds
+    /// [`crate::access::CUSTOM_ROLE_BASE`], see [`crate::access::RoleRef`]).
+    RoleId;
 }
 
 #[cfg(test)]

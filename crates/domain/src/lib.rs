@@ -29,7 +29,8 @@ pub mod workflow_settings;
 pub use error::{BoxError, Error, ErrorCode, FieldErrors};
 pub use ids::{
     AttachmentId, AuthtokenId, BulkJobId, DeliveryId, DepartmentId, DocumentId, ExportJobId, JobId, LeadId, LotId,
-    ReferralId, SignatoryId, SsoProviderId, StampId, TemplateId, TenantId, WebhookId, WorkflowId,
+    PrincipalId, ReferralId, RoleId, SignatoryId, SigningProfileId, SsoProviderId, StampId, TemplateId, TenantId,
+    WebhookId, WorkflowId,
 };
 /// The languages and time zones people read Signet in (`signet-locale`): the workflow's
 /// signer language and the organisation's zone are these types.

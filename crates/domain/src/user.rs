@@ -103,7 +103,7 @@ pub struct UserDetails {
     pub time_zone: Option<String>,
     pub role: Role,
     /// A tenant's own role (its stored id), when `roleId` names one.
-    pub custom_role: Option<i64>,
+    pub custom_role: Option<crate::RoleId>,
     pub dob: Option<Millis>,
     pub pan: Option<String>,
 }
@@ -321,21 +321,19 @@ pub fn validate_user(input: &UserInput, now: Millis) -> Result<UserDetails, Erro
     };
     let (role, custom_role) = match input.role_id {
         None => (Role::Sender, None),
-        // A tenant's own role: the built-in role underneath is the least one.
-        Some(id) if id > crate::access::CUSTOM_ROLE_BASE && id <= i64::from(i32::MAX) => {
-            (Role::Signer, Some(id - crate::access::CUSTOM_ROLE_BASE))
-        }
-        Some(id) => (
-            i32::try_from(id).ok().and_then(Role::from_id).unwrap_or_else(|| {
+        Some(id) => match crate::access::RoleRef::from_wire(id) {
+            Some(crate::access::RoleRef::BuiltIn(role)) => (role, None),
+            // A tenant's own role: the built-in role underneath is the least one.
+            Some(crate::access::RoleRef::Custom(custom)) => (Role::Signer, Some(custom)),
+            None => {
                 add(
                     "roleId",
                     "must be 1 (administrator), 2 (sender), 3 (signer), 4 (auditor) or a tenant role's id (above 100)"
                         .into(),
                 );
-                Role::Sender
-            }),
-            None,
-        ),
+                (Role::Sender, None)
+            }
+        },
     };
     const EARLIEST_DOB: Millis = -2_208_988_800_000; // 1900-01-01
     if input.dob.is_some_and(|dob| dob < EARLIEST_DOB || dob > now) {

@@ -10,6 +10,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use crate::SigningProfileId;
+
 /// The version this code writes; rows without one are version 1 (the untyped form, which had
 /// the same keys).
 pub const SETTINGS_VERSION: u32 = 1;
@@ -29,9 +31,10 @@ pub struct WorkflowSettings {
     /// Where a signer's browser goes after signing (checked when the workflow started).
     #[serde(rename = "redirectURL", default, deserialize_with = "tolerant", skip_serializing_if = "Option::is_none")]
     pub redirect_url: Option<String>,
-    /// The organisation's signing profile the workflow was sent with (0: none).
-    #[serde(default, deserialize_with = "tolerant", skip_serializing_if = "is_zero")]
-    pub hsm_certificate_id: i64,
+    /// The organisation's signing profile the workflow was sent with, if any (stored as
+    /// `hsmCertificateId`, left out when there is none; a stored 0 means none).
+    #[serde(default, deserialize_with = "profile_or_none", skip_serializing_if = "Option::is_none")]
+    pub hsm_certificate_id: Option<SigningProfileId>,
     /// The sender's message to the signers (trimmed, never blank).
     #[serde(default, deserialize_with = "tolerant", skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
@@ -86,7 +89,7 @@ impl Default for WorkflowSettings {
             send_mail: false,
             notify_customer: false,
             redirect_url: None,
-            hsm_certificate_id: 0,
+            hsm_certificate_id: None,
             message: None,
             bulk_job_id: None,
             bulk_item: None,
@@ -119,8 +122,10 @@ fn first_version() -> u32 {
     1
 }
 
-fn is_zero(id: &i64) -> bool {
-    *id == 0
+/// A profile's id as stored: 0 (the API's "none"), a wrong type or no key at all is none.
+fn profile_or_none<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<SigningProfileId>, D::Error> {
+    let id: i64 = tolerant(deserializer)?;
+    Ok((id != 0).then_some(SigningProfileId::from(id)))
 }
 
 /// A value of the wrong type reads as the field's default, so that it costs only itself.
@@ -152,7 +157,7 @@ mod tests {
         assert!(settings.send_mail && !settings.notify_customer);
         assert_eq!(settings.as_sent.check_email_notify, Some(true));
         assert_eq!(settings.redirect_url(), Some("https://example.test/done"));
-        assert_eq!(settings.hsm_certificate_id, 7);
+        assert_eq!(settings.hsm_certificate_id, Some(SigningProfileId::from(7)));
         assert_eq!(settings.message.as_deref(), Some("Please sign"));
         assert_eq!(settings.as_sent.reason.as_deref(), Some("Approval"));
         assert_eq!(settings.as_sent.e_sign_params, Some(json!({"a": 1})));
@@ -163,7 +168,10 @@ mod tests {
         let stored = json!({"sendMail": "yes", "hsmCertificateId": 9, "message": "Hi", "bulkItem": 3, "version": "x"});
         let settings = WorkflowSettings::from_stored(&stored.to_string());
         assert!(!settings.send_mail);
-        assert_eq!((settings.hsm_certificate_id, settings.message.as_deref()), (9, Some("Hi")));
+        assert_eq!(
+            (settings.hsm_certificate_id, settings.message.as_deref()),
+            (Some(SigningProfileId::from(9)), Some("Hi"))
+        );
         assert_eq!((settings.bulk_item, settings.version), (Some(3), 1));
     }
 
@@ -172,7 +180,7 @@ mod tests {
         let settings = WorkflowSettings {
             send_mail: true,
             redirect_url: Some("https://example.test/".into()),
-            hsm_certificate_id: 4,
+            hsm_certificate_id: Some(SigningProfileId::from(4)),
             bulk_job_id: Some("BJ1".into()),
             bulk_item: Some(12),
             as_sent: AsSent { client_id: Some("c".into()), ..AsSent::default() },
@@ -191,6 +199,14 @@ mod tests {
         // A bulk send finds its workflow by these marks in SQL (`Store::workflow_of_bulk_item`).
         assert!(text.contains(r#""bulkJobId":"BJ1""#) && text.contains(r#""bulkItem":12,"#), "{text}");
         assert_eq!(WorkflowSettings::from_stored(&text), settings);
+    }
+
+    #[test]
+    fn a_stored_zero_profile_is_none_and_none_is_not_written() {
+        let settings = WorkflowSettings::from_stored(&json!({"hsmCertificateId": 0}).to_string());
+        assert_eq!(settings.hsm_certificate_id, None);
+        let text = serde_json::to_string(&WorkflowSettings::default()).expect("json");
+        assert!(!text.contains("hsmCertificateId"), "{text}");
     }
 
     #[test]

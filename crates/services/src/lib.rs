@@ -38,7 +38,7 @@ use platform::{heavy, keyring, keys, limits, mail, seals, sms};
 #[derive(Debug, Clone)]
 pub struct Caller {
     pub tenant_id: signet_domain::TenantId,
-    pub principal_id: i64,
+    pub principal_id: signet_domain::PrincipalId,
     /// A user of the tenant (who may also be a signatory), not an API client.
     pub is_user: bool,
     /// What the caller's role allows: every use case decides with it (the permission, and

@@ -13,7 +13,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use signet_domain::access::{Access, CustomRole, Permission, Role};
 use signet_domain::department::DepartmentName;
 use signet_domain::user::UserInput;
-use signet_domain::{DepartmentId, DocumentId, Error, ErrorCode, SignatoryId, WebhookId, WorkflowId};
+use signet_domain::{
+    DepartmentId, DocumentId, Error, ErrorCode, PrincipalId, SignatoryId, SigningProfileId, WebhookId, WorkflowId,
+};
 use signet_services::records::{Grantee, LeadFilter, Shelf, StampFilter, TemplateRow};
 use signet_services::workflows::templates::TemplateDefinition;
 use signet_services::{Caller, Services};
@@ -39,7 +41,7 @@ enum Rule {
 
 /// The resources of the first tenant that operations name.
 struct Fixture {
-    admin_user_id: i64,
+    admin_user_id: PrincipalId,
     authtoken_id: signet_domain::AuthtokenId,
     menu_id: i64,
     /// A template made by the administrator, keeping its document.
@@ -175,7 +177,7 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "gateway.authtokens" => gateway::admin::authtokens(svc, caller).await.map(drop),
         "gateway.revoke_authtoken" => gateway::admin::revoke_authtoken(svc, caller, fixture.authtoken_id).await,
         "gateway.settings" => gateway::admin::settings(svc, caller).await.map(drop),
-        "profiles.revoke" => workflows::profiles::revoke(svc, caller, MISSING).await,
+        "profiles.revoke" => workflows::profiles::revoke(svc, caller, SigningProfileId::from(MISSING)).await,
         "stamps.inventory" => stamps::inventory(svc, caller, &StampFilter::default(), 0, 10).await.map(drop),
         "stamps.stamp" => stamps::stamp(svc, caller, MISSING.into()).await.map(drop),
         "stamps.retire" => stamps::retire(svc, caller, MISSING.into()).await.map(drop),
@@ -192,7 +194,9 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "menus.create_activity" => menus::create_activity(svc, caller, 0, "").await.map(drop),
         "menus.delete_activity" => menus::delete_activity(svc, caller, MISSING).await,
         "menus.assign_access" => menus::assign_access(svc, caller, &[], &[], &[]).await.map(drop),
-        "menus.revoke_access" => menus::revoke_access(svc, caller, MISSING, Grantee::User(MISSING)).await,
+        "menus.revoke_access" => {
+            menus::revoke_access(svc, caller, MISSING, Grantee::User(PrincipalId::from(MISSING))).await
+        }
         "users.me" => users::me(svc, caller).await.map(drop),
         "users.sender_notices" => users::sender_notices(svc, caller).await.map(drop),
         "users.set_sender_notices" => {
@@ -201,14 +205,16 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         }
         "users.get" => users::get(svc, caller, fixture.admin_user_id).await.map(drop),
         "users.create_internal" => users::create_internal(svc, caller, &nobody).await.map(drop),
-        "users.update" => users::update(svc, caller, MISSING, &nobody).await.map(drop),
-        "users.disable" => users::disable(svc, caller, MISSING, false).await.map(drop),
-        "users.mark_inactive" => users::mark_inactive(svc, caller, MISSING, None, false).await,
-        "users.reactivate" => users::reactivate(svc, caller, MISSING).await,
-        "users.delete" => users::delete(svc, caller, MISSING).await,
-        "users.decide_external" => users::decide_external(svc, caller, MISSING, true, None).await.map(drop),
+        "users.update" => users::update(svc, caller, PrincipalId::from(MISSING), &nobody).await.map(drop),
+        "users.disable" => users::disable(svc, caller, PrincipalId::from(MISSING), false).await.map(drop),
+        "users.mark_inactive" => users::mark_inactive(svc, caller, PrincipalId::from(MISSING), None, false).await,
+        "users.reactivate" => users::reactivate(svc, caller, PrincipalId::from(MISSING)).await,
+        "users.delete" => users::delete(svc, caller, PrincipalId::from(MISSING)).await,
+        "users.decide_external" => {
+            users::decide_external(svc, caller, PrincipalId::from(MISSING), true, None).await.map(drop)
+        }
         "users.send_password_email" => users::send_password_email(svc, caller, "nobody@nowhere.test").await,
-        "totp.reset" => totp::reset(svc, caller, MISSING).await,
+        "totp.reset" => totp::reset(svc, caller, PrincipalId::from(MISSING)).await,
         "departments.create" => {
             static MADE: AtomicUsize = AtomicUsize::new(0);
             let made = MADE.fetch_add(1, Ordering::Relaxed);
@@ -290,7 +296,7 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "audit.principal_names" => signet_services::platform::audit::principal_names(svc, caller, &[]).await.map(drop),
         "exports.users" => export(exports::Dataset::Users).await,
         "lots.choices" => bulk::lots::choices(svc, caller, None).await.map(drop),
-        "lots.create" => bulk::lots::create(svc, caller, "", MISSING, &[]).await.map(drop),
+        "lots.create" => bulk::lots::create(svc, caller, "", PrincipalId::from(MISSING), &[]).await.map(drop),
         "lots.get" => bulk::lots::get(svc, caller, MISSING.into()).await.map(drop),
         "bulk.start" => {
             let send = bulk::send::BulkSend {
@@ -318,7 +324,7 @@ fn accesses() -> Vec<Access> {
     let mut all: Vec<Access> = Role::ALL.iter().map(|role| Access::builtin(*role)).collect();
     for (i, permission) in Permission::ALL.into_iter().filter(|p| *p != Permission::Authenticated).enumerate() {
         let custom = CustomRole {
-            id: 1 + i as i64,
+            id: signet_domain::RoleId::from(1 + i as i64),
             name: format!("only {}", permission.as_str()),
             permissions: vec![permission],
         };
@@ -444,7 +450,7 @@ on_both_backends!(managing_a_person_depends_on_whom_and_whose);
 /// factor. The expected answer is the rule's: 403 without `manage_people` or over someone the
 /// caller does not cover, 404 for another tenant's person.
 async fn managing_a_person_depends_on_whom_and_whose(backend: Backend) {
-    use signet_domain::access::CUSTOM_ROLE_BASE;
+    use signet_domain::access::{CUSTOM_ROLE_BASE, RoleRef};
     use signet_domain::authority::people::may_manage;
     use signet_services::{people::roles, people::totp, people::users};
     let kit = Assembled::new(backend).await;
@@ -471,14 +477,14 @@ async fn managing_a_person_depends_on_whom_and_whose(backend: Backend) {
         };
         users::create_internal(svc, &tenant_admin, &input).await.expect("user").user.id
     };
-    let manager_id = person(admin.clone(), "desk@people.test", CUSTOM_ROLE_BASE + desk.id).await;
+    let manager_id = person(admin.clone(), "desk@people.test", RoleRef::Custom(desk.id).wire_id()).await;
     let targets = [
         ("signer", person(admin.clone(), "signer@people.test", 3).await, Access::builtin(Role::Signer)),
         ("sender", person(admin.clone(), "sender@people.test", 2).await, Access::builtin(Role::Sender)),
         ("administrator", ours.admin_user_id, Access::builtin(Role::Administrator)),
         (
             "wider role",
-            person(admin.clone(), "wide@people.test", CUSTOM_ROLE_BASE + wide.id).await,
+            person(admin.clone(), "wide@people.test", RoleRef::Custom(wide.id).wire_id()).await,
             Access { role: Role::Signer, custom: Some(wide) },
         ),
         ("the manager", manager_id, Access { role: Role::Signer, custom: Some(desk.clone()) }),
@@ -513,7 +519,9 @@ async fn managing_a_person_depends_on_whom_and_whose(backend: Backend) {
     }
     // A manager never gives more than they hold: not the administrator role, not a tenant role.
     let desk_caller = &callers[2].1;
-    for role_id in [1, CUSTOM_ROLE_BASE + callers[2].1.access.custom.as_ref().map_or(0, |c| c.id)] {
+    for role_id in
+        [1, callers[2].1.access.custom.as_ref().map_or(CUSTOM_ROLE_BASE, |c| RoleRef::Custom(c.id).wire_id())]
+    {
         let input = UserInput {
             name: Some("Raised".into()),
             email: Some(format!("raised{role_id}@people.test")),
@@ -553,7 +561,9 @@ async fn templates_are_changed_by_their_maker_and_archived_ones_are_not_sent(bac
     assert!(templates::library(svc, &sender, Shelf::Active, None).await.expect("library").is_empty());
     assert_eq!(code(templates::duplicate(svc, &sender, id, "Mine").await.map(drop)), Some(ErrorCode::NotFound));
     let entry = menus::all(svc, &admin).await.expect("menus").into_iter().find(|m| m.template_id == Some(id));
-    menus::assign_access(svc, &admin, &[entry.expect("its menu entry").id], &[sender_id], &[]).await.expect("grant");
+    menus::assign_access(svc, &admin, &[entry.expect("its menu entry").id], &[sender_id.get()], &[])
+        .await
+        .expect("grant");
 
     // Granted: listed (searched by name) and sent from, not changed nor archived.
     let listed = templates::library(svc, &sender, Shelf::Active, Some("loan")).await.expect("library");

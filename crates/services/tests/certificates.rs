@@ -11,7 +11,7 @@ use signet_domain::access::{Access, Role};
 use signet_domain::user::UserInput;
 use signet_domain::workflow::SignatoryInput;
 use signet_domain::workflow_settings::WorkflowSettings;
-use signet_domain::{Error, FieldErrors};
+use signet_domain::{Error, FieldErrors, SigningProfileId};
 use signet_services::people::certificates::{self, AutomatedSigningChange, Enrolment};
 use signet_services::people::provision::ProvisionedTenant;
 use signet_services::platform::config::Config;
@@ -50,7 +50,7 @@ fn field_errors(answer: Result<impl std::fmt::Debug, Error>) -> FieldErrors {
     }
 }
 
-async fn enrol(svc: &Services, owner: &Caller, p12: &[u8], password: &str) -> Result<i64, Error> {
+async fn enrol(svc: &Services, owner: &Caller, p12: &[u8], password: &str) -> Result<SigningProfileId, Error> {
     let encoded = STANDARD.encode(p12);
     let enrolment =
         Enrolment { pfx_base64: Some(&encoded), password: Some(password), certificate_name: Some("Ravi's DSC") };
@@ -59,7 +59,7 @@ async fn enrol(svc: &Services, owner: &Caller, p12: &[u8], password: &str) -> Re
 
 /// A one-signatory workflow for `signer_email` on a document the sender uploads, naming
 /// `profile` as its signing profile.
-async fn naming(svc: &Services, sender: &Caller, signer_email: &str, profile: i64) -> Result<(), Error> {
+async fn naming(svc: &Services, sender: &Caller, signer_email: &str, profile: SigningProfileId) -> Result<(), Error> {
     let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Loan agreement")]);
     let checked = documents::check_pdf("document", "loan.pdf".into(), pdf).expect("a PDF");
     let document = documents::keep(svc, sender, checked).await.expect("document");
@@ -79,7 +79,7 @@ async fn naming(svc: &Services, sender: &Caller, signer_email: &str, profile: i6
         workflow_type: 0,
         document_ids: vec![document.id.get()],
         signatories: vec![signatory],
-        hsm_certificate_id: profile,
+        hsm_certificate_id: Some(profile),
         linked_workflow_id: 0,
         redirect_url: None,
         envelope_expiry: None,
@@ -118,7 +118,7 @@ async fn an_enrolled_certificate_signs_only_for_its_owner(backend: Backend) {
     // so does another organisation's administrator.
     let colleague = sender(svc, &acme, "colleague@acme.test").await;
     let his = field_errors(naming(svc, &colleague, "ravi@acme.test", profile).await);
-    let none = field_errors(naming(svc, &colleague, "ravi@acme.test", MISSING).await);
+    let none = field_errors(naming(svc, &colleague, "ravi@acme.test", SigningProfileId::from(MISSING)).await);
     assert!(his.contains_key("hsmCertificateId"), "{his:?}");
     assert_eq!(his, none, "an enrolled certificate reads as a missing profile");
     let other = kit.tenant("Other Bank").await;

@@ -8,7 +8,7 @@ mod common;
 use std::net::IpAddr;
 
 use common::{Assembled, PASSWORD};
-use signet_domain::Error;
+use signet_domain::{Error, PrincipalId};
 use signet_services::Services;
 use signet_services::people::login::{PasswordSignIn, sign_in_with_password};
 use signet_services::platform::config::Config;
@@ -18,7 +18,7 @@ const EMAIL: &str = "admin@lender.example";
 
 /// The services with `config`'s settings and a tenant whose administrator (its id answered)
 /// signs in with [`PASSWORD`].
-async fn assembled(backend: Backend, config: Config) -> (Assembled, i64) {
+async fn assembled(backend: Backend, config: Config) -> (Assembled, PrincipalId) {
     let assembled = Assembled::with(backend, config).await;
     let tenant = assembled.tenant_with_admin("Lender", EMAIL).await;
     (assembled, tenant.admin_user_id)

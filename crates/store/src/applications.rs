@@ -5,13 +5,14 @@
 use serde_json::json;
 use signet_domain::access::Role;
 use signet_domain::audit::Actor;
-use signet_domain::{Error, ErrorCode, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, PrincipalId, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ApplicationRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: PrincipalId,
     pub name: Option<String>,
     pub client_id: Option<String>,
     #[sqlx(try_from = "String")]
@@ -97,7 +98,7 @@ impl Store {
     pub async fn rotate_application_secret(
         &self,
         tenant_id: TenantId,
-        id: i64,
+        id: PrincipalId,
         secret_hash: &str,
         new_stamp: &str,
         actor: &Actor,
@@ -109,7 +110,7 @@ impl Store {
     pub async fn revoke_application(
         &self,
         tenant_id: TenantId,
-        id: i64,
+        id: PrincipalId,
         new_stamp: &str,
         actor: &Actor,
     ) -> Result<ApplicationRow> {
@@ -119,7 +120,7 @@ impl Store {
     async fn change_application(
         &self,
         tenant_id: TenantId,
-        id: i64,
+        id: PrincipalId,
         secret_hash: Option<&str>,
         new_stamp: &str,
         action: &str,
@@ -135,7 +136,7 @@ impl Store {
                  WHERE tenant_id = $1 AND id = $2 AND kind = 'client' AND NOT disabled RETURNING {APP_COLUMNS}"
             )))
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .bind(secret_hash)
             .bind(new_stamp)
             .bind(now)
@@ -145,7 +146,7 @@ impl Store {
             .map_err(db_err)?;
             let Some(row) = row else { return Err(Error::not_found("application")) };
             sqlx::query("UPDATE refresh_tokens SET revoked_at = $2 WHERE principal_id = $1 AND revoked_at IS NULL")
-                .bind(id)
+                .bind(id.get())
                 .bind(now)
                 .execute(&mut *tx)
                 .await

@@ -1,14 +1,15 @@
 use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::authority::sessions::SecondFactorAttempts;
-use signet_domain::{Millis, TenantId, now_millis};
+use signet_domain::{Millis, PrincipalId, RoleId, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
 /// What a login needs to check a secret.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PrincipalCredentials {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: PrincipalId,
     #[sqlx(try_from = "i64")]
     pub tenant_id: TenantId,
     pub kind: String,
@@ -32,7 +33,8 @@ pub struct PrincipalAuth {
     /// Only `active` principals renew their sessions.
     pub status: String,
     /// The tenant's own role the principal has, if any: its id, name and permissions.
-    pub custom_role_id: Option<i64>,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub custom_role_id: Option<RoleId>,
     pub custom_role_name: Option<String>,
     pub custom_permissions: Option<String>,
 }
@@ -60,7 +62,7 @@ fn auth_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<PrincipalAuth> {
         disabled: row.get(1)?,
         role,
         status: row.get(3)?,
-        custom_role_id: row.get(4)?,
+        custom_role_id: row.get::<_, Option<i64>>(4)?.map(RoleId::from),
         custom_role_name: row.get(5)?,
         custom_permissions: row.get(6)?,
     })
@@ -69,7 +71,7 @@ fn auth_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<PrincipalAuth> {
 pub struct NewRefreshToken<'a> {
     pub token_hash: &'a str,
     pub family_id: &'a str,
-    pub principal_id: i64,
+    pub principal_id: PrincipalId,
     pub tenant_id: TenantId,
     pub expires_at: Millis,
 }
@@ -79,7 +81,7 @@ pub struct NewRefreshToken<'a> {
 pub enum RefreshUse {
     /// First use: the token is now spent; a successor may be issued in the same family.
     Fresh {
-        principal_id: i64,
+        principal_id: PrincipalId,
         tenant_id: TenantId,
         family_id: String,
         expires_at: Millis,
@@ -145,32 +147,42 @@ impl Store {
 
     /// [`Store::principal_auth`] through the cache of what authenticated requests check
     /// (`principal_cache.rs`); the database is read when the cache has no fresh answer.
-    pub async fn principal_auth_cached(&self, tenant_id: TenantId, principal_id: i64) -> Result<Option<PrincipalAuth>> {
-        if let Some(hit) = self.principals.get(tenant_id.get(), principal_id) {
+    pub async fn principal_auth_cached(
+        &self,
+        tenant_id: TenantId,
+        principal_id: PrincipalId,
+    ) -> Result<Option<PrincipalAuth>> {
+        if let Some(hit) = self.principals.get(tenant_id, principal_id) {
             return Ok(Some(hit));
         }
         let ticket = self.principals.ticket();
         let found = self.principal_auth(tenant_id, principal_id).await?;
         if let Some(auth) = &found {
-            self.principals.put(ticket, tenant_id.get(), principal_id, auth);
+            self.principals.put(ticket, tenant_id, principal_id, auth);
         }
         Ok(found)
     }
 
     /// The stamp and state of a principal of a tenant; `None` when it does not exist there.
-    pub async fn principal_auth(&self, tenant_id: TenantId, principal_id: i64) -> Result<Option<PrincipalAuth>> {
+    pub async fn principal_auth(
+        &self,
+        tenant_id: TenantId,
+        principal_id: PrincipalId,
+    ) -> Result<Option<PrincipalAuth>> {
         const SQL: &str = "SELECT p.security_stamp, p.disabled, p.role, p.status, r.id AS custom_role_id, \
             r.name AS custom_role_name, r.permissions AS custom_permissions \
             FROM principals p LEFT JOIN roles r ON r.id = p.custom_role_id WHERE p.tenant_id = $1 AND p.id = $2";
-        let read_in_place =
-            self.sqlite_reads.as_ref().and_then(|reads| reads.row(SQL, (tenant_id.get(), principal_id), auth_of_row));
+        let read_in_place = self
+            .sqlite_reads
+            .as_ref()
+            .and_then(|reads| reads.row(SQL, (tenant_id.get(), principal_id.get()), auth_of_row));
         if let Some(found) = read_in_place {
             return Ok(found);
         }
         on_db!(self, pool => {
             sqlx::query_as(SQL)
             .bind(tenant_id.get())
-            .bind(principal_id)
+            .bind(principal_id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)
@@ -182,7 +194,7 @@ impl Store {
     pub async fn end_sessions(
         &self,
         tenant_id: TenantId,
-        principal_id: i64,
+        principal_id: PrincipalId,
         new_stamp: &str,
         disable: bool,
         actor: &Actor,
@@ -195,7 +207,7 @@ impl Store {
                  WHERE tenant_id = $1 AND id = $2",
             )
             .bind(tenant_id.get())
-            .bind(principal_id)
+            .bind(principal_id.get())
             .bind(new_stamp)
             .bind(disable)
             .execute(&mut *tx)
@@ -208,7 +220,7 @@ impl Store {
             sqlx::query(
                 "UPDATE refresh_tokens SET revoked_at = $2 WHERE principal_id = $1 AND revoked_at IS NULL",
             )
-            .bind(principal_id)
+            .bind(principal_id.get())
             .bind(now)
             .execute(&mut *tx)
             .await
@@ -231,7 +243,7 @@ impl Store {
             )
             .bind(token.token_hash)
             .bind(token.family_id)
-            .bind(token.principal_id)
+            .bind(token.principal_id.get())
             .bind(token.tenant_id.get())
             .bind(now)
             .bind(token.expires_at)
@@ -260,6 +272,7 @@ impl Store {
             .map_err(db_err)?;
             if let Some((principal_id, tenant_id, family_id, expires_at)) = spent {
                 let tenant_id = TenantId::from(tenant_id);
+                let principal_id = PrincipalId::from(principal_id);
                 return Ok(RefreshUse::Fresh { principal_id, tenant_id, family_id, expires_at });
             }
             let known: Option<(String, i64)> = sqlx::query_as(
@@ -287,7 +300,7 @@ impl Store {
 
     /// The principal and tenant of a refresh token that can still be spent (not used, not
     /// revoked, not expired), without spending it: the console's session check.
-    pub async fn live_refresh_token(&self, token_hash: &str) -> Result<Option<(i64, TenantId)>> {
+    pub async fn live_refresh_token(&self, token_hash: &str) -> Result<Option<(PrincipalId, TenantId)>> {
         let now = now_millis();
         on_db!(self, pool => {
             let found: Option<(i64, i64)> = sqlx::query_as(
@@ -299,7 +312,7 @@ impl Store {
             .fetch_optional(pool)
             .await
             .map_err(db_err)?;
-            Ok(found.map(|(principal, tenant)| (principal, TenantId::from(tenant))))
+            Ok(found.map(|(principal, tenant)| (PrincipalId::from(principal), TenantId::from(tenant))))
         })
     }
 
@@ -463,12 +476,12 @@ fn attempts_of_row((window_start, attempts, locked_until): AttemptsRow) -> Secon
 /// Second-factor attempts per account (`signet_domain::authority::sessions` decides what they
 /// mean): read, replaced only if unchanged since read, cleared after a success.
 impl Store {
-    pub async fn second_factor_attempts(&self, principal_id: i64) -> Result<Option<SecondFactorAttempts>> {
+    pub async fn second_factor_attempts(&self, principal_id: PrincipalId) -> Result<Option<SecondFactorAttempts>> {
         let row: Option<AttemptsRow> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT window_start, attempts, locked_until FROM second_factor_attempts WHERE principal_id = $1",
             )
-            .bind(principal_id)
+            .bind(principal_id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)?
@@ -480,7 +493,7 @@ impl Store {
     /// counted at once are both counted); false when another attempt changed it meanwhile.
     pub async fn replace_second_factor_attempts(
         &self,
-        principal_id: i64,
+        principal_id: PrincipalId,
         seen: Option<&SecondFactorAttempts>,
         next: &SecondFactorAttempts,
     ) -> Result<bool> {
@@ -490,7 +503,7 @@ impl Store {
                     "INSERT INTO second_factor_attempts (principal_id, window_start, attempts, locked_until) \
                      VALUES ($1, $2, $3, $4) ON CONFLICT (principal_id) DO NOTHING",
                 )
-                .bind(principal_id)
+                .bind(principal_id.get())
                 .bind(next.window_start)
                 .bind(next.attempts)
                 .bind(next.locked_until)
@@ -504,7 +517,7 @@ impl Store {
                     "UPDATE second_factor_attempts SET window_start = $5, attempts = $6, locked_until = $7 \
                      WHERE principal_id = $1 AND window_start = $2 AND attempts = $3 AND locked_until = $4",
                 )
-                .bind(principal_id)
+                .bind(principal_id.get())
                 .bind(seen.window_start)
                 .bind(seen.attempts)
                 .bind(seen.locked_until)
@@ -520,10 +533,10 @@ impl Store {
         Ok(written == 1)
     }
 
-    pub async fn clear_second_factor_attempts(&self, principal_id: i64) -> Result<()> {
+    pub async fn clear_second_factor_attempts(&self, principal_id: PrincipalId) -> Result<()> {
         on_db!(self, pool => {
             sqlx::query("DELETE FROM second_factor_attempts WHERE principal_id = $1")
-                .bind(principal_id)
+                .bind(principal_id.get())
                 .execute(pool)
                 .await
                 .map_err(db_err)?;
@@ -534,10 +547,10 @@ impl Store {
 
 impl Store {
     /// `user` or `client`, for re-issuing tokens to a principal known by id only.
-    pub async fn principal_kind(&self, principal_id: i64) -> Result<Option<String>> {
+    pub async fn principal_kind(&self, principal_id: PrincipalId) -> Result<Option<String>> {
         let row: Option<(String,)> = on_db!(self, pool => {
             sqlx::query_as("SELECT kind FROM principals WHERE id = $1")
-                .bind(principal_id)
+                .bind(principal_id.get())
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)?
@@ -546,7 +559,7 @@ impl Store {
     }
 
     /// Finds a user by email within a tenant, for administrative operations.
-    pub async fn user_id_by_email(&self, tenant_id: TenantId, email: &str) -> Result<Option<i64>> {
+    pub async fn user_id_by_email(&self, tenant_id: TenantId, email: &str) -> Result<Option<PrincipalId>> {
         let row: Option<(i64,)> = on_db!(self, pool => {
             sqlx::query_as("SELECT id FROM principals WHERE tenant_id = $1 AND kind = 'user' AND lower(email) = lower($2)")
                 .bind(tenant_id.get())
@@ -555,7 +568,7 @@ impl Store {
                 .await
                 .map_err(db_err)?
         });
-        Ok(row.map(|(id,)| id))
+        Ok(row.map(|(id,)| PrincipalId::from(id)))
     }
 }
 

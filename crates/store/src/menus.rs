@@ -2,7 +2,7 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
-use signet_domain::{Error, TenantId, now_millis};
+use signet_domain::{Error, PrincipalId, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
@@ -19,7 +19,8 @@ pub struct MenuRow {
 /// Someone who may use a menu entry (directly, or through their department).
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AccessUserRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: PrincipalId,
     pub name: Option<String>,
     pub email: Option<String>,
     /// Granted to them directly (a grant that can be taken back), not only through their
@@ -30,14 +31,14 @@ pub struct AccessUserRow {
 /// What `AssignAccessRequest` grants: every listed menu to every listed user and department.
 pub struct Grant<'a> {
     pub menu_ids: &'a [i64],
-    pub user_ids: &'a [i64],
+    pub user_ids: &'a [PrincipalId],
     pub department_ids: &'a [i64],
 }
 
 /// Whom one grant of a menu entry is to: a user or a department.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Grantee {
-    User(i64),
+    User(PrincipalId),
     Department(i64),
 }
 
@@ -145,7 +146,7 @@ impl Store {
 
     /// The tenant's menu entries; with `for_user`, only those the user may use (granted to
     /// them or to their department).
-    pub async fn menus(&self, tenant_id: TenantId, for_user: Option<i64>) -> Result<Vec<MenuRow>> {
+    pub async fn menus(&self, tenant_id: TenantId, for_user: Option<PrincipalId>) -> Result<Vec<MenuRow>> {
         on_db!(self, pool => {
             let rows: Vec<MenuRow> = match for_user {
                 None => sqlx::query_as(sqlx::AssertSqlSafe(format!(
@@ -161,7 +162,7 @@ impl Store {
                      (SELECT department_id FROM principals p WHERE p.id = $2))) ORDER BY id"
                 )))
                 .bind(tenant_id.get())
-                .bind(user)
+                .bind(user.get())
                 .fetch_all(pool)
                 .await
                 .map_err(db_err)?,
@@ -189,12 +190,13 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
+            let user_ids: Vec<i64> = grant.user_ids.iter().map(|id| id.get()).collect();
             let checks: [(&str, &str, &[i64]); 3] = [
                 ("menuIds", "SELECT id FROM menus WHERE tenant_id = $1 AND id = $2", grant.menu_ids),
                 (
                     "subscriberIds",
                     "SELECT id FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND status = 'active'",
-                    grant.user_ids,
+                    &user_ids,
                 ),
                 ("departmentIds", "SELECT id FROM departments WHERE tenant_id = $1 AND id = $2", grant.department_ids),
             ];
@@ -213,7 +215,7 @@ impl Store {
             }
             let mut granted = 0;
             for menu in grant.menu_ids {
-                for (column, ids) in [("principal_id", grant.user_ids), ("department_id", grant.department_ids)] {
+                for (column, ids) in [("principal_id", user_ids.as_slice()), ("department_id", grant.department_ids)] {
                     for id in ids {
                         let sql = format!(
                             "INSERT INTO menu_access (tenant_id, menu_id, {column}, created_at) VALUES ($1, $2, $3, $4) \
@@ -253,7 +255,7 @@ impl Store {
         actor: &Actor,
     ) -> Result<()> {
         let (column, id, detail) = match grantee {
-            Grantee::User(id) => ("principal_id", id, json!({"menuId": menu_id, "subscriberId": id})),
+            Grantee::User(id) => ("principal_id", id.get(), json!({"menuId": menu_id, "subscriberId": id})),
             Grantee::Department(id) => ("department_id", id, json!({"menuId": menu_id, "departmentId": id})),
         };
         on_db!(self, pool => {

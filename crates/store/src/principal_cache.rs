@@ -18,6 +18,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
+use signet_domain::{PrincipalId, TenantId};
+
 use crate::auth::PrincipalAuth;
 
 /// The channel the PostgreSQL triggers notify (migration 0029).
@@ -26,7 +28,7 @@ pub(crate) const CHANNEL: &str = "signet_principals";
 /// an entry is one principal seen within `ttl`).
 const MAX_ENTRIES: usize = 100_000;
 
-type Key = (i64, i64);
+type Key = (TenantId, PrincipalId);
 
 #[derive(Default)]
 pub(crate) struct PrincipalCache {
@@ -61,7 +63,7 @@ impl PrincipalCache {
         self.live.store(live, Ordering::SeqCst);
     }
 
-    pub(crate) fn get(&self, tenant_id: i64, principal_id: i64) -> Option<PrincipalAuth> {
+    pub(crate) fn get(&self, tenant_id: TenantId, principal_id: PrincipalId) -> Option<PrincipalAuth> {
         if !self.live.load(Ordering::SeqCst) {
             return None;
         }
@@ -77,7 +79,7 @@ impl PrincipalCache {
     }
 
     /// Keeps what was read, unless something changed since the ticket was taken.
-    pub(crate) fn put(&self, ticket: Ticket, tenant_id: i64, principal_id: i64, auth: &PrincipalAuth) {
+    pub(crate) fn put(&self, ticket: Ticket, tenant_id: TenantId, principal_id: PrincipalId, auth: &PrincipalAuth) {
         if !self.live.load(Ordering::SeqCst) || self.ttl().is_zero() {
             return;
         }
@@ -131,20 +133,20 @@ mod tests {
     fn an_answer_is_kept_until_its_time_is_up() {
         let cache = live_cache(Duration::from_millis(50));
         let ticket = cache.ticket();
-        cache.put(ticket, 1, 2, &auth("a"));
-        assert_eq!(cache.get(1, 2).map(|a| a.security_stamp), Some("a".into()));
-        assert!(cache.get(1, 3).is_none(), "another principal");
-        assert!(cache.get(2, 2).is_none(), "the same id in another tenant");
+        cache.put(ticket, TenantId::from(1), PrincipalId::from(2), &auth("a"));
+        assert_eq!(cache.get(TenantId::from(1), PrincipalId::from(2)).map(|a| a.security_stamp), Some("a".into()));
+        assert!(cache.get(TenantId::from(1), PrincipalId::from(3)).is_none(), "another principal");
+        assert!(cache.get(TenantId::from(2), PrincipalId::from(2)).is_none(), "the same id in another tenant");
         std::thread::sleep(Duration::from_millis(60));
-        assert!(cache.get(1, 2).is_none());
+        assert!(cache.get(TenantId::from(1), PrincipalId::from(2)).is_none());
     }
 
     #[test]
     fn a_change_drops_every_entry() {
         let cache = live_cache(Duration::from_secs(60));
-        cache.put(cache.ticket(), 1, 2, &auth("a"));
+        cache.put(cache.ticket(), TenantId::from(1), PrincipalId::from(2), &auth("a"));
         cache.invalidate();
-        assert!(cache.get(1, 2).is_none());
+        assert!(cache.get(TenantId::from(1), PrincipalId::from(2)).is_none());
     }
 
     #[test]
@@ -153,28 +155,28 @@ mod tests {
         let ticket = cache.ticket();
         // The row is read (old stamp), then a revocation commits and invalidates.
         cache.invalidate();
-        cache.put(ticket, 1, 2, &auth("old"));
-        assert!(cache.get(1, 2).is_none(), "the old stamp must not come back");
+        cache.put(ticket, TenantId::from(1), PrincipalId::from(2), &auth("old"));
+        assert!(cache.get(TenantId::from(1), PrincipalId::from(2)).is_none(), "the old stamp must not come back");
     }
 
     #[test]
     fn nothing_is_kept_or_trusted_unless_live() {
         let cache = PrincipalCache::new();
         cache.set_ttl(Duration::from_secs(60));
-        cache.put(cache.ticket(), 1, 2, &auth("a"));
-        assert!(cache.get(1, 2).is_none());
+        cache.put(cache.ticket(), TenantId::from(1), PrincipalId::from(2), &auth("a"));
+        assert!(cache.get(TenantId::from(1), PrincipalId::from(2)).is_none());
         cache.set_live(true);
-        cache.put(cache.ticket(), 1, 2, &auth("a"));
-        assert!(cache.get(1, 2).is_some());
+        cache.put(cache.ticket(), TenantId::from(1), PrincipalId::from(2), &auth("a"));
+        assert!(cache.get(TenantId::from(1), PrincipalId::from(2)).is_some());
         // The listener dropped: notifications may be missed from now on.
         cache.set_live(false);
-        assert!(cache.get(1, 2).is_none());
+        assert!(cache.get(TenantId::from(1), PrincipalId::from(2)).is_none());
     }
 
     #[test]
     fn a_zero_ttl_keeps_nothing() {
         let cache = live_cache(Duration::ZERO);
-        cache.put(cache.ticket(), 1, 2, &auth("a"));
-        assert!(cache.get(1, 2).is_none());
+        cache.put(cache.ticket(), TenantId::from(1), PrincipalId::from(2), &auth("a"));
+        assert!(cache.get(TenantId::from(1), PrincipalId::from(2)).is_none());
     }
 }

@@ -3,13 +3,14 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
-use signet_domain::{Error, Millis, TenantId, now_millis};
+use signet_domain::{Error, Millis, PrincipalId, SigningProfileId, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SigningProfileRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: SigningProfileId,
     #[sqlx(try_from = "i64")]
     pub tenant_id: TenantId,
     pub name: String,
@@ -21,7 +22,8 @@ pub struct SigningProfileRow {
     pub created_at: Millis,
     pub revoked_at: Option<Millis>,
     /// The user who enrolled it as their own certificate (none: uploaded by the tenant).
-    pub owner_id: Option<i64>,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub owner_id: Option<PrincipalId>,
 }
 
 pub struct NewSigningProfile<'a> {
@@ -31,7 +33,7 @@ pub struct NewSigningProfile<'a> {
     pub subject: &'a str,
     pub not_after: Millis,
     pub material: &'a [u8],
-    pub owner_id: Option<i64>,
+    pub owner_id: Option<PrincipalId>,
 }
 
 const COLUMNS: &str =
@@ -58,7 +60,7 @@ impl Store {
                 .bind(new.material)
                 .bind(&actor.id)
                 .bind(now_millis())
-                .bind(new.owner_id)
+                .bind(new.owner_id.map(PrincipalId::get))
                 .fetch_one(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -82,22 +84,26 @@ impl Store {
     }
 
     /// An active (not revoked) profile of the tenant.
-    pub async fn active_signing_profile(&self, tenant_id: TenantId, id: i64) -> Result<Option<SigningProfileRow>> {
+    pub async fn active_signing_profile(
+        &self,
+        tenant_id: TenantId,
+        id: SigningProfileId,
+    ) -> Result<Option<SigningProfileRow>> {
         let sql =
             format!("SELECT {COLUMNS} FROM signing_profiles WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL");
         on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id).fetch_optional(pool).await.map_err(db_err)
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id.get()).fetch_optional(pool).await.map_err(db_err)
         })
     }
 
-    pub async fn revoke_signing_profile(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
+    pub async fn revoke_signing_profile(&self, tenant_id: TenantId, id: SigningProfileId, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let done = sqlx::query(
                 "UPDATE signing_profiles SET revoked_at = $3 WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .bind(now_millis())
             .execute(&mut *tx)
             .await
@@ -109,7 +115,7 @@ impl Store {
             // Automated signing that used it stops with it.
             sqlx::query("UPDATE principals SET auto_sign_enabled = FALSE WHERE tenant_id = $1 AND auto_sign_profile_id = $2")
                 .bind(tenant_id.get())
-                .bind(id)
+                .bind(id.get())
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -125,7 +131,7 @@ impl Store {
 /// the services check against the user: `signet_domain::authority::signing`).
 #[derive(Debug, Clone)]
 pub struct AutomatedSigner {
-    pub user_id: i64,
+    pub user_id: PrincipalId,
     pub settings: AutomatedSigningRow,
     pub profile: SigningProfileRow,
 }
@@ -134,7 +140,8 @@ pub struct AutomatedSigner {
 #[derive(Debug, Clone, Default, sqlx::FromRow)]
 pub struct AutomatedSigningRow {
     pub auto_sign_enabled: bool,
-    pub auto_sign_profile_id: Option<i64>,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub auto_sign_profile_id: Option<SigningProfileId>,
     pub auto_sign_consent_at: Option<Millis>,
     pub auto_sign_consent_ip: Option<String>,
     pub auto_sign_reason: Option<String>,
@@ -145,13 +152,13 @@ const AUTO_COLUMNS: &str = "auto_sign_enabled, auto_sign_profile_id, auto_sign_c
     auto_sign_reason, auto_sign_location";
 
 impl Store {
-    pub async fn automated_signing(&self, tenant_id: TenantId, user_id: i64) -> Result<AutomatedSigningRow> {
+    pub async fn automated_signing(&self, tenant_id: TenantId, user_id: PrincipalId) -> Result<AutomatedSigningRow> {
         let row: Option<AutomatedSigningRow> = on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(format!(
                 "SELECT {AUTO_COLUMNS} FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'"
             )))
             .bind(tenant_id.get())
-            .bind(user_id)
+            .bind(user_id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)?
@@ -164,7 +171,7 @@ impl Store {
     pub async fn set_automated_signing(
         &self,
         tenant_id: TenantId,
-        user_id: i64,
+        user_id: PrincipalId,
         settings: &AutomatedSigningRow,
         actor: &Actor,
     ) -> Result<()> {
@@ -176,8 +183,8 @@ impl Store {
                     "SELECT id FROM signing_profiles WHERE tenant_id = $1 AND id = $2 AND owner_id = $3 AND revoked_at IS NULL",
                 )
                 .bind(tenant_id.get())
-                .bind(profile)
-                .bind(user_id)
+                .bind(profile.get())
+                .bind(user_id.get())
                 .fetch_optional(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -191,9 +198,9 @@ impl Store {
                  WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
             )
             .bind(tenant_id.get())
-            .bind(user_id)
+            .bind(user_id.get())
             .bind(settings.auto_sign_enabled)
-            .bind(settings.auto_sign_profile_id)
+            .bind(settings.auto_sign_profile_id.map(SigningProfileId::get))
             .bind(settings.auto_sign_consent_at)
             .bind(&settings.auto_sign_consent_ip)
             .bind(&settings.auto_sign_reason)
@@ -234,6 +241,7 @@ impl Store {
             .map_err(db_err)?
         });
         let Some((user_id,)) = user else { return Ok(None) };
+        let user_id = PrincipalId::from(user_id);
         let settings = self.automated_signing(tenant_id, user_id).await?;
         let Some(profile_id) = settings.auto_sign_profile_id else { return Ok(None) };
         let profile = self.active_signing_profile(tenant_id, profile_id).await?;

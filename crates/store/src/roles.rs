@@ -2,13 +2,14 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
-use signet_domain::{Error, ErrorCode, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, RoleId, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct RoleRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: RoleId,
     pub name: String,
     pub permissions: String,
     pub created_at: i64,
@@ -61,7 +62,7 @@ impl Store {
     }
 
     /// Deletes a role nobody has (users who are not deleted).
-    pub async fn delete_role(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
+    pub async fn delete_role(&self, tenant_id: TenantId, id: RoleId, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
@@ -69,7 +70,7 @@ impl Store {
                 "SELECT COUNT(*) FROM principals WHERE tenant_id = $1 AND custom_role_id = $2 AND status <> 'deleted'",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .fetch_one(&mut *tx)
             .await
             .map_err(db_err)?;
@@ -78,13 +79,13 @@ impl Store {
             }
             sqlx::query("UPDATE principals SET custom_role_id = NULL WHERE tenant_id = $1 AND custom_role_id = $2")
                 .bind(tenant_id.get())
-                .bind(id)
+                .bind(id.get())
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?;
             let gone = sqlx::query("DELETE FROM roles WHERE tenant_id = $1 AND id = $2")
                 .bind(tenant_id.get())
-                .bind(id)
+                .bind(id.get())
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?

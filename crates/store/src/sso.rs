@@ -5,7 +5,7 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
-use signet_domain::{Error, ErrorCode, SsoProviderId, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, PrincipalId, SsoProviderId, TenantId, now_millis};
 
 use crate::{PrincipalCredentials, Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
@@ -364,7 +364,7 @@ impl Store {
     }
 
     /// The account linked to a provider's subject.
-    pub async fn sso_linked_principal(&self, provider_id: SsoProviderId, subject: &str) -> Result<Option<i64>> {
+    pub async fn sso_linked_principal(&self, provider_id: SsoProviderId, subject: &str) -> Result<Option<PrincipalId>> {
         let found: Option<(i64,)> = on_db!(self, pool => {
             sqlx::query_as("SELECT principal_id FROM sso_identities WHERE provider_id = $1 AND subject = $2")
                 .bind(provider_id.get())
@@ -373,7 +373,7 @@ impl Store {
                 .await
                 .map_err(db_err)?
         });
-        Ok(found.map(|(id,)| id))
+        Ok(found.map(|(id,)| PrincipalId::from(id)))
     }
 
     /// Links an account to a provider's subject (found by verified e-mail), audited; a subject
@@ -382,7 +382,7 @@ impl Store {
         &self,
         provider: &SsoProviderRow,
         subject: &str,
-        principal_id: i64,
+        principal_id: PrincipalId,
         email: &str,
     ) -> Result<()> {
         let now = now_millis();
@@ -396,7 +396,7 @@ impl Store {
             )
             .bind(provider.id.get())
             .bind(subject)
-            .bind(principal_id)
+            .bind(principal_id.get())
             .bind(tenant_id.get())
             .bind(email)
             .bind(now)
@@ -430,14 +430,18 @@ impl Store {
     }
 
     /// The providers an account of the tenant is linked to.
-    pub async fn sso_identities_of(&self, tenant_id: TenantId, principal_id: i64) -> Result<Vec<SsoIdentityRow>> {
+    pub async fn sso_identities_of(
+        &self,
+        tenant_id: TenantId,
+        principal_id: PrincipalId,
+    ) -> Result<Vec<SsoIdentityRow>> {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT i.provider_id, p.name, p.display_name, p.disabled, i.email, i.linked_at FROM sso_identities i \
                  JOIN sso_providers p ON p.id = i.provider_id WHERE i.tenant_id = $1 AND i.principal_id = $2 ORDER BY p.name",
             )
             .bind(tenant_id.get())
-            .bind(principal_id)
+            .bind(principal_id.get())
             .fetch_all(pool)
             .await
             .map_err(db_err)
@@ -449,7 +453,7 @@ impl Store {
         &self,
         code_hash: &str,
         tenant_id: TenantId,
-        principal_id: i64,
+        principal_id: PrincipalId,
         expires_at: i64,
     ) -> Result<()> {
         on_db!(self, pool => {
@@ -458,7 +462,7 @@ impl Store {
                  VALUES ($1, $2, $3, $4, NULL, $5)",
             )
             .bind(code_hash)
-            .bind(principal_id)
+            .bind(principal_id.get())
             .bind(tenant_id.get())
             .bind(expires_at)
             .bind(now_millis())
@@ -484,7 +488,7 @@ impl Store {
             .map_err(db_err)?
         });
         let Some((principal_id,)) = principal else { return Ok(None) };
-        self.principal_credentials(principal_id).await
+        self.principal_credentials(PrincipalId::from(principal_id)).await
     }
 }
 
@@ -505,7 +509,8 @@ const PROOF_COLUMNS: &str = "tenant_id, domain, token, created_at, proven_at";
 /// A finished sign-in that still owes the account's second factor.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SsoSecondFactorRow {
-    pub principal_id: i64,
+    #[sqlx(try_from = "i64")]
+    pub principal_id: PrincipalId,
     #[sqlx(try_from = "i64")]
     pub tenant_id: TenantId,
     pub return_to: String,
@@ -661,7 +666,7 @@ impl Store {
                  expires_at, used_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, NULL, $7)",
             )
             .bind(token_hash)
-            .bind(pending.principal_id)
+            .bind(pending.principal_id.get())
             .bind(pending.tenant_id.get())
             .bind(&pending.return_to)
             .bind(&pending.client_state)
@@ -728,13 +733,13 @@ impl Store {
     }
 
     /// A user's credentials by id (an account found through a linked identity).
-    pub async fn principal_credentials(&self, principal_id: i64) -> Result<Option<PrincipalCredentials>> {
+    pub async fn principal_credentials(&self, principal_id: PrincipalId) -> Result<Option<PrincipalCredentials>> {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, tenant_id, kind, secret_hash, security_stamp, disabled, status, login_mode FROM principals \
                  WHERE id = $1 AND kind = 'user'",
             )
-            .bind(principal_id)
+            .bind(principal_id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)

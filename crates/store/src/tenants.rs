@@ -1,6 +1,6 @@
 use serde_json::json;
 use signet_domain::audit::{Actor, GENESIS_HASH};
-use signet_domain::{Error, ErrorCode, TenantId, Zone, now_millis};
+use signet_domain::{Error, ErrorCode, PrincipalId, TenantId, Zone, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
@@ -18,8 +18,8 @@ pub struct NewTenant {
 #[derive(Debug, Clone)]
 pub struct CreatedTenant {
     pub tenant_id: TenantId,
-    pub admin_id: i64,
-    pub client_principal_id: i64,
+    pub admin_id: PrincipalId,
+    pub client_principal_id: PrincipalId,
 }
 
 impl Store {
@@ -76,7 +76,11 @@ impl Store {
             );
             append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
-            Ok(CreatedTenant { tenant_id, admin_id, client_principal_id })
+            Ok(CreatedTenant {
+                tenant_id,
+                admin_id: PrincipalId::from(admin_id),
+                client_principal_id: PrincipalId::from(client_principal_id),
+            })
         })
     }
 }

@@ -7,14 +7,15 @@ use signet_domain::audit::Actor;
 use signet_domain::authority::sessions;
 use signet_domain::paging::{Page, contains_pattern};
 use signet_domain::user::{LoginMode, SenderNotices, UserKind, UserStatus};
-use signet_domain::{Error, ErrorCode, Millis, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, Millis, PrincipalId, RoleId, TenantId, WorkflowId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
 /// A user as stored (national id as its last four digits only).
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {
-    pub id: i64,
+    #[sqlx(try_from = "i64")]
+    pub id: PrincipalId,
     pub email: Option<String>,
     pub name: Option<String>,
     #[sqlx(try_from = "String")]
@@ -22,7 +23,8 @@ pub struct UserRow {
     #[sqlx(try_from = "String")]
     pub role: Role,
     /// The tenant's own role the user has instead, if any.
-    pub custom_role_id: Option<i64>,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub custom_role_id: Option<RoleId>,
     pub custom_role_name: Option<String>,
     #[sqlx(try_from = "String")]
     pub status: UserStatus,
@@ -78,7 +80,7 @@ pub struct UserFields<'a> {
     pub dob: Option<Millis>,
     pub role: Role,
     /// A tenant role (stored id), checked to be the tenant's in the same transaction.
-    pub custom_role_id: Option<i64>,
+    pub custom_role_id: Option<RoleId>,
 }
 
 /// Which users a search returns.
@@ -234,7 +236,7 @@ macro_rules! role_exists {
     ($tx:ident, $tenant_id:expr, $id:expr) => {{
         let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM roles WHERE tenant_id = $1 AND id = $2")
             .bind($tenant_id.get())
-            .bind($id)
+            .bind(RoleId::get($id))
             .fetch_optional(&mut *$tx)
             .await
             .map_err(db_err)?;
@@ -325,7 +327,7 @@ impl Store {
             .bind(fields.time_zone)
             .bind(fields.dob)
             .bind(&actor.id)
-            .bind(fields.custom_role_id)
+            .bind(fields.custom_role_id.map(RoleId::get))
             .fetch_one(&mut *tx)
             .await
             .map_err(email_conflict)?;
@@ -344,13 +346,13 @@ impl Store {
     }
 
     /// A user of the tenant (API clients are not users: 404).
-    pub async fn user(&self, tenant_id: TenantId, id: i64) -> Result<UserRow> {
+    pub async fn user(&self, tenant_id: TenantId, id: PrincipalId) -> Result<UserRow> {
         let row: Option<UserRow> = on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(format!(
                 "SELECT {USER_COLUMNS} FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'"
             )))
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)?
@@ -360,7 +362,11 @@ impl Store {
 
     /// The names the tenant's principals `ids` (at most 100) go by, for pages that show who
     /// did something: a user's name (else their address), an application's client id.
-    pub async fn principal_names(&self, tenant_id: TenantId, ids: &[i64]) -> Result<Vec<(i64, String)>> {
+    pub async fn principal_names(
+        &self,
+        tenant_id: TenantId,
+        ids: &[PrincipalId],
+    ) -> Result<Vec<(PrincipalId, String)>> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
@@ -377,9 +383,10 @@ impl Store {
         on_db!(self, pool => {
             let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get());
             for id in ids {
-                query = query.bind(*id);
+                query = query.bind(id.get());
             }
-            query.fetch_all(pool).await.map_err(db_err)
+            let rows: Vec<(i64, String)> = query.fetch_all(pool).await.map_err(db_err)?;
+            Ok(rows.into_iter().map(|(id, name)| (PrincipalId::from(id), name)).collect())
         })
     }
 
@@ -413,7 +420,7 @@ impl Store {
     pub async fn update_user(
         &self,
         tenant_id: TenantId,
-        id: i64,
+        id: PrincipalId,
         fields: &UserFields<'_>,
         new_stamp: &str,
         actor: &Actor,
@@ -426,7 +433,7 @@ impl Store {
                 "SELECT role, login_mode, status, custom_role_id FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .fetch_optional(&mut *tx)
             .await
             .map_err(db_err)?;
@@ -442,7 +449,7 @@ impl Store {
             }
             let access_changed = role != fields.role.as_str()
                 || login_mode != fields.login_mode.as_str()
-                || custom_role != fields.custom_role_id;
+                || custom_role != fields.custom_role_id.map(RoleId::get);
             sqlx::query(
                 "UPDATE principals SET email = $3, name = $4, role = $5, alternative_email = $6, contact_number = $7, \
                  organization = $8, department_id = $9, geo_profile_id = $10, designation = $11, signature_type = $12, \
@@ -452,7 +459,7 @@ impl Store {
                  WHERE tenant_id = $1 AND id = $2",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .bind(fields.email)
             .bind(fields.name)
             .bind(fields.role.as_str())
@@ -474,18 +481,18 @@ impl Store {
             .bind(now)
             .bind(access_changed)
             .bind(new_stamp)
-            .bind(fields.custom_role_id)
+            .bind(fields.custom_role_id.map(RoleId::get))
             .execute(&mut *tx)
             .await
             .map_err(email_conflict)?;
             if access_changed {
-                revoke_refresh_tokens!(tx, id, now);
+                revoke_refresh_tokens!(tx, id.get(), now);
             }
             let mut detail = audit_fields(fields);
             detail["sessionsEnded"] = json!(access_changed);
             append_audit!(tx, tenant_id, &actor.event("user.updated", format!("user:{id}"), detail));
             let row: UserRow = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {USER_COLUMNS} FROM principals WHERE id = $1")))
-                .bind(id)
+                .bind(id.get())
                 .fetch_one(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -503,7 +510,7 @@ impl Store {
     pub async fn set_user_status(
         &self,
         tenant_id: TenantId,
-        id: i64,
+        id: PrincipalId,
         from: UserStatus,
         to: UserStatus,
         reason: Option<&str>,
@@ -523,7 +530,7 @@ impl Store {
                  WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND status = $3",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .bind(from.as_str())
             .bind(to.as_str())
             .bind(blocked)
@@ -540,7 +547,7 @@ impl Store {
                 return Err(Error::rejected(ErrorCode::StateConflict, "the user changed meanwhile; try again"));
             }
             if end {
-                revoke_refresh_tokens!(tx, id, now);
+                revoke_refresh_tokens!(tx, id.get(), now);
             }
             let event = actor.event(
                 &format!("user.{}", to.as_str()),
@@ -557,7 +564,7 @@ impl Store {
     /// Deletes a user: their personal data is erased (name, e-mail, numbers, dates; the
     /// signatures and events that name them keep what they recorded), they can never sign in
     /// again, and their id stays for the history.
-    pub async fn erase_user(&self, tenant_id: TenantId, id: i64, new_stamp: &str, actor: &Actor) -> Result<()> {
+    pub async fn erase_user(&self, tenant_id: TenantId, id: PrincipalId, new_stamp: &str, actor: &Actor) -> Result<()> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -569,7 +576,7 @@ impl Store {
                  WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND status <> 'deleted'",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .bind(new_stamp)
             .bind(now)
             .execute(&mut *tx)
@@ -579,9 +586,9 @@ impl Store {
             if changed == 0 {
                 return Err(Error::not_found("user"));
             }
-            revoke_refresh_tokens!(tx, id, now);
+            revoke_refresh_tokens!(tx, id.get(), now);
             sqlx::query("DELETE FROM password_links WHERE principal_id = $1")
-                .bind(id)
+                .bind(id.get())
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -593,10 +600,10 @@ impl Store {
     }
 
     /// The tenant a principal belongs to.
-    pub async fn tenant_of_principal(&self, id: i64) -> Result<Option<TenantId>> {
+    pub async fn tenant_of_principal(&self, id: PrincipalId) -> Result<Option<TenantId>> {
         let row: Option<(i64,)> = on_db!(self, pool => {
             sqlx::query_as("SELECT tenant_id FROM principals WHERE id = $1")
-                .bind(id)
+                .bind(id.get())
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)?
@@ -605,13 +612,13 @@ impl Store {
     }
 
     /// The stored last four digits and digest of a user's national id.
-    pub async fn user_national_id(&self, tenant_id: TenantId, id: i64) -> Result<Option<(String, String)>> {
+    pub async fn user_national_id(&self, tenant_id: TenantId, id: PrincipalId) -> Result<Option<(String, String)>> {
         let row: Option<(Option<String>, Option<String>)> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT national_id_last4, national_id_digest FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)?
@@ -620,7 +627,7 @@ impl Store {
     }
 
     /// Workflows in progress that the user sent or still has to sign.
-    pub async fn workflows_in_progress_of_user(&self, tenant_id: TenantId, id: i64) -> Result<Vec<i64>> {
+    pub async fn workflows_in_progress_of_user(&self, tenant_id: TenantId, id: PrincipalId) -> Result<Vec<WorkflowId>> {
         let rows: Vec<(i64,)> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT w.id FROM workflows w WHERE w.tenant_id = $1 AND w.state = 'in_progress' AND \
@@ -630,12 +637,12 @@ impl Store {
             )
             .bind(tenant_id.get())
             .bind(format!("user:{id}"))
-            .bind(id)
+            .bind(id.get())
             .fetch_all(pool)
             .await
             .map_err(db_err)?
         });
-        Ok(rows.into_iter().map(|(id,)| id).collect())
+        Ok(rows.into_iter().map(|(id,)| WorkflowId::from(id)).collect())
     }
 
     /// Records a set-password link for a user (only the token's hash is kept); earlier unused
@@ -643,7 +650,7 @@ impl Store {
     pub async fn create_password_link(
         &self,
         tenant_id: TenantId,
-        principal_id: i64,
+        principal_id: PrincipalId,
         token_hash: &str,
         expires_at: Millis,
         actor: &Actor,
@@ -652,7 +659,7 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             sqlx::query("UPDATE password_links SET used_at = $2 WHERE principal_id = $1 AND used_at IS NULL")
-                .bind(principal_id)
+                .bind(principal_id.get())
                 .bind(now)
                 .execute(&mut *tx)
                 .await
@@ -663,7 +670,7 @@ impl Store {
             )
             .bind(token_hash)
             .bind(tenant_id.get())
-            .bind(principal_id)
+            .bind(principal_id.get())
             .bind(expires_at)
             .bind(now)
             .execute(&mut *tx)
@@ -701,7 +708,7 @@ impl Store {
         token_hash: &str,
         password_hash: &str,
         new_stamp: &str,
-    ) -> Result<(TenantId, i64)> {
+    ) -> Result<(TenantId, PrincipalId)> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -717,11 +724,12 @@ impl Store {
             let Some((tenant_id, principal_id)) = link else {
                 return Err(Error::rejected(ErrorCode::LinkExpired, "this link has expired or was already used"));
             };
+            let principal_id = PrincipalId::from(principal_id);
             let changed = sqlx::query(
                 "UPDATE principals SET secret_hash = $2, security_stamp = $3, updated_at = $4 \
                  WHERE id = $1 AND kind = 'user' AND status IN ('active', 'inactive', 'disabled')",
             )
-            .bind(principal_id)
+            .bind(principal_id.get())
             .bind(password_hash)
             .bind(new_stamp)
             .bind(now)
@@ -732,7 +740,7 @@ impl Store {
             if changed == 0 {
                 return Err(Error::rejected(ErrorCode::LinkExpired, "this link has expired or was already used"));
             }
-            revoke_refresh_tokens!(tx, principal_id, now);
+            revoke_refresh_tokens!(tx, principal_id.get(), now);
             let tenant_id = TenantId::from(tenant_id);
             let event = Actor { id: format!("user:{principal_id}"), ip: None }.event(
                 "user.password_set",
@@ -761,7 +769,7 @@ impl Store {
     pub async fn create_login_code(
         &self,
         tenant_id: TenantId,
-        principal_id: i64,
+        principal_id: PrincipalId,
         code_hash: &str,
         expires_at: Millis,
     ) -> Result<()> {
@@ -772,7 +780,7 @@ impl Store {
                  VALUES ($1, $2, $3, $4, 0, NULL, $5) ON CONFLICT (principal_id) DO UPDATE SET code_hash = $3, \
                  expires_at = $4, attempts = 0, used_at = NULL, created_at = $5",
             )
-            .bind(principal_id)
+            .bind(principal_id.get())
             .bind(tenant_id.get())
             .bind(code_hash)
             .bind(expires_at)
@@ -787,14 +795,19 @@ impl Store {
     /// Spends a user's sign-in code if `code_hash` is it, it is unused, in time and within
     /// `max_attempts`; a wrong try counts as an attempt. One statement each, so concurrent
     /// tries cannot both succeed.
-    pub async fn use_login_code(&self, principal_id: i64, code_hash: &str, max_attempts: i64) -> Result<CodeUse> {
+    pub async fn use_login_code(
+        &self,
+        principal_id: PrincipalId,
+        code_hash: &str,
+        max_attempts: i64,
+    ) -> Result<CodeUse> {
         let now = now_millis();
         on_db!(self, pool => {
             let spent = sqlx::query(
                 "UPDATE login_codes SET used_at = $3 WHERE principal_id = $1 AND code_hash = $2 AND used_at IS NULL \
                  AND expires_at > $3 AND attempts < $4",
             )
-            .bind(principal_id)
+            .bind(principal_id.get())
             .bind(code_hash)
             .bind(now)
             .bind(max_attempts)
@@ -806,7 +819,7 @@ impl Store {
                 return Ok(CodeUse::Accepted);
             }
             sqlx::query("UPDATE login_codes SET attempts = attempts + 1 WHERE principal_id = $1 AND used_at IS NULL")
-                .bind(principal_id)
+                .bind(principal_id.get())
                 .execute(pool)
                 .await
                 .map_err(db_err)?;
@@ -834,10 +847,10 @@ pub struct TotpState {
 }
 
 impl Store {
-    pub async fn totp_state(&self, principal_id: i64) -> Result<TotpState> {
+    pub async fn totp_state(&self, principal_id: PrincipalId) -> Result<TotpState> {
         let row: Option<TotpState> = on_db!(self, pool => {
             sqlx::query_as("SELECT totp_secret, totp_enabled, totp_last_step FROM principals WHERE id = $1 AND kind = 'user'")
-                .bind(principal_id)
+                .bind(principal_id.get())
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)?
@@ -849,7 +862,7 @@ impl Store {
     pub async fn set_totp(
         &self,
         tenant_id: TenantId,
-        principal_id: i64,
+        principal_id: PrincipalId,
         change: &TotpChange<'_>,
         actor: &Actor,
     ) -> Result<()> {
@@ -862,7 +875,7 @@ impl Store {
                  WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
             )
             .bind(tenant_id.get())
-            .bind(principal_id)
+            .bind(principal_id.get())
             .bind(secret)
             .bind(enabled)
             .bind(last_step)
@@ -882,12 +895,12 @@ impl Store {
 
     /// Records that the code of `step` was used, if no later (or the same) step was: a
     /// compare-and-set, so a code works once even when sent twice at the same time.
-    pub async fn use_totp_step(&self, principal_id: i64, step: i64) -> Result<bool> {
+    pub async fn use_totp_step(&self, principal_id: PrincipalId, step: i64) -> Result<bool> {
         on_db!(self, pool => {
             let changed = sqlx::query(
                 "UPDATE principals SET totp_last_step = $2 WHERE id = $1 AND totp_enabled AND totp_last_step < $2",
             )
-            .bind(principal_id)
+            .bind(principal_id.get())
             .bind(step)
             .execute(pool)
             .await
@@ -898,14 +911,14 @@ impl Store {
     }
 
     /// What the user is e-mailed about the workflows they send.
-    pub async fn sender_notices(&self, tenant_id: TenantId, principal_id: i64) -> Result<SenderNotices> {
+    pub async fn sender_notices(&self, tenant_id: TenantId, principal_id: PrincipalId) -> Result<SenderNotices> {
         let row: Option<(bool, bool, bool)> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT notify_completed, notify_declined, notify_signed FROM principals \
                  WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
             )
             .bind(tenant_id.get())
-            .bind(principal_id)
+            .bind(principal_id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)?
@@ -918,7 +931,7 @@ impl Store {
     pub async fn set_sender_notices(
         &self,
         tenant_id: TenantId,
-        principal_id: i64,
+        principal_id: PrincipalId,
         notices: SenderNotices,
         actor: &Actor,
     ) -> Result<()> {
@@ -930,7 +943,7 @@ impl Store {
                  WHERE tenant_id = $1 AND id = $2 AND kind = 'user'",
             )
             .bind(tenant_id.get())
-            .bind(principal_id)
+            .bind(principal_id.get())
             .bind(completed)
             .bind(declined)
             .bind(signed)

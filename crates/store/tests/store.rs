@@ -302,7 +302,7 @@ async fn refresh_tokens_rotate_once_and_reuse_revokes_the_family(backend: Backen
     let new = |hash: &'static str| NewRefreshToken {
         token_hash: hash,
         family_id: "fam",
-        principal_id: 1,
+        principal_id: signet_domain::PrincipalId::from(1),
         tenant_id: t,
         expires_at,
     };

@@ -460,7 +460,7 @@ async fn settings_are_written_and_read_back_typed(backend: Backend) {
     let settings = WorkflowSettings {
         send_mail: true,
         redirect_url: Some("https://example.test/done".into()),
-        hsm_certificate_id: 3,
+        hsm_certificate_id: Some(signet_domain::SigningProfileId::from(3)),
         message: Some("Please sign by Friday".into()),
         bulk_job_id: Some("BJ-1".into()),
         bulk_item: Some(4),
@@ -500,7 +500,10 @@ async fn settings_written_in_the_untyped_form_still_read(backend: Backend) {
     assert!(read.send_mail, "the keys around the wrong-typed one keep their values");
     assert!(!read.notify_customer, "a string where a boolean belongs reads as absent");
     assert_eq!(read.redirect_url(), Some("https://example.test/after"));
-    assert_eq!((read.hsm_certificate_id, read.message.as_deref()), (5, Some("Hello")));
+    assert_eq!(
+        (read.hsm_certificate_id, read.message.as_deref()),
+        (Some(signet_domain::SigningProfileId::from(5)), Some("Hello"))
+    );
     assert_eq!((read.bulk_job_id.as_deref(), read.bulk_item), (Some("BJ-9"), Some(2)));
     assert_eq!(read.as_sent.check_email_notify, Some(false));
     // Written as `serde_json::Value` did (compact, keys sorted), an old bulk item is found too.

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
+use signet_domain::{Error, PrincipalId};
 use signet_services::integrations::applications;
 use signet_services::records::ApplicationRow;
 use utoipa::ToSchema;
@@ -55,7 +55,7 @@ pub struct ApplicationSecret {
 
 fn view(row: ApplicationRow) -> Application {
     Application {
-        application_id: row.id,
+        application_id: row.id.get(),
         app_name: row.name,
         client_id: row.client_id,
         role: row.role.as_str().to_string(),
@@ -66,9 +66,9 @@ fn view(row: ApplicationRow) -> Application {
     }
 }
 
-fn application_id(raw: i64) -> ApiResult<i64> {
+fn application_id(raw: i64) -> ApiResult<PrincipalId> {
     if (1..=i64::from(i32::MAX)).contains(&raw) {
-        Ok(raw)
+        Ok(PrincipalId::from(raw))
     } else {
         Err(ApiError::from(Error::not_found("application")))
     }

@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
+use signet_domain::PrincipalId;
 use signet_services::people::sessions::{self, Rotation};
 use signet_services::records::PrincipalCredentials;
 use utoipa::ToSchema;
@@ -182,7 +183,7 @@ pub async fn issue_new_session(
 fn tokens(
     state: &AppState,
     kind: PrincipalKind,
-    principal_id: i64,
+    principal_id: PrincipalId,
     tenant_id: signet_domain::TenantId,
     stamp: &str,
     refresh: sessions::Refresh,

@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use serde::{Deserialize, Serialize};
-use signet_domain::{LotId, WorkflowId};
+use signet_domain::{LotId, PrincipalId, WorkflowId};
 use signet_services::bulk::lots;
 use signet_services::bulk::send::{self as bulk_send, BulkSend};
 use signet_services::bulk::{self as service, Completion, JobStatus};
@@ -179,7 +179,14 @@ pub async fn create_lot(
     ApiJson(body): ApiJson<LotCreateRequest>,
 ) -> ApiResult<(StatusCode, Json<Lot>)> {
     let workflow_ids: Vec<WorkflowId> = body.workflow_ids.iter().copied().map(WorkflowId::from).collect();
-    let lot = lots::create(&state.services, &auth.caller(), &body.name, body.signer_user_id, &workflow_ids).await?;
+    let lot = lots::create(
+        &state.services,
+        &auth.caller(),
+        &body.name,
+        PrincipalId::from(body.signer_user_id),
+        &workflow_ids,
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(to_lot(lot, None))))
 }
 

@@ -6,7 +6,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
+use signet_domain::{Error, SigningProfileId};
 use signet_services::people::certificates::{self, AutomatedSigningChange, Enrolment};
 use utoipa::ToSchema;
 
@@ -117,8 +117,13 @@ pub async fn reset(
     if !(1..=i64::from(i32::MAX)).contains(&body.profile_id) {
         return Err(ApiError::from(Error::field("profileID", "must be 1 to 2147483647")));
     }
-    certificates::reset(&state.services, &auth.caller(), body.profile_id, body.password.as_deref().unwrap_or_default())
-        .await?;
+    certificates::reset(
+        &state.services,
+        &auth.caller(),
+        SigningProfileId::from(body.profile_id),
+        body.password.as_deref().unwrap_or_default(),
+    )
+    .await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -126,7 +131,7 @@ async fn current(state: &AppState, auth: &Auth) -> ApiResult<AutomatedSigningDat
     let (settings, name) = certificates::automated_signing(&state.services, &auth.caller()).await?;
     Ok(AutomatedSigningData {
         enabled: settings.auto_sign_enabled,
-        certificate_profile_id: settings.auto_sign_profile_id,
+        certificate_profile_id: settings.auto_sign_profile_id.map(SigningProfileId::get),
         consent_accepted: settings.auto_sign_consent_at.is_some(),
         certificate_name: name,
         default_signatory_location: settings.auto_sign_location,
@@ -174,7 +179,7 @@ pub async fn put(
     }
     let change = AutomatedSigningChange {
         enabled: body.enabled,
-        profile_id: body.certificate_profile_id,
+        profile_id: body.certificate_profile_id.map(SigningProfileId::from),
         consent_accepted: body.consent_accepted,
         reason: body.default_signatory_reason.as_deref(),
         location: body.default_signatory_location.as_deref(),

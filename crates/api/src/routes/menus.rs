@@ -7,6 +7,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
+use signet_domain::PrincipalId;
 use signet_services::people::menus;
 use signet_services::records::{Grantee, MenuRow};
 use utoipa::ToSchema;
@@ -214,7 +215,7 @@ pub async fn revoke_user(
     auth: Auth,
     ApiPath((menu_id, user_id)): ApiPath<(i64, i64)>,
 ) -> ApiResult<StatusCode> {
-    menus::revoke_access(&state.services, &auth.caller(), menu_id, Grantee::User(user_id)).await?;
+    menus::revoke_access(&state.services, &auth.caller(), menu_id, Grantee::User(PrincipalId::from(user_id))).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -276,7 +277,7 @@ pub async fn access(
                 .into_iter()
                 .filter_map(|u| {
                     Some(AccessUser {
-                        subscriber_id: i32::try_from(u.id).ok()?,
+                        subscriber_id: i32::try_from(u.id.get()).ok()?,
                         name: u.name,
                         email_id: u.email,
                         profileimg: None,

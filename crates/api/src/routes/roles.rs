@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::Error;
-use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role, parse_permissions};
+use signet_domain::access::{Permission, Role, RoleRef, parse_permissions};
 use signet_services::records::RoleRow;
 use utoipa::ToSchema;
 
@@ -33,7 +33,7 @@ fn names(permissions: impl IntoIterator<Item = Permission>) -> Vec<String> {
 
 fn custom(row: RoleRow) -> RoleView {
     RoleView {
-        role_id: row.id + CUSTOM_ROLE_BASE,
+        role_id: RoleRef::Custom(row.id).wire_id(),
         name: row.name,
         built_in: false,
         permissions: names(parse_permissions(&row.permissions)),

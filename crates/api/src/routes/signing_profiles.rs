@@ -53,7 +53,7 @@ pub struct SigningProfile {
 /// The API view of a stored profile.
 pub fn view_profile(row: SigningProfileRow) -> SigningProfile {
     SigningProfile {
-        profile_id: row.id,
+        profile_id: row.id.get(),
         name: row.name,
         email_id: row.email,
         subject: row.subject,
@@ -110,6 +110,6 @@ pub async fn list(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<V
     )
 )]
 pub async fn revoke(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
-    profiles::revoke(&state.services, &auth.caller(), id).await?;
+    profiles::revoke(&state.services, &auth.caller(), signet_domain::SigningProfileId::from(id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -6,9 +6,9 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
 use signet_domain::paging::Page;
 use signet_domain::user::{UserInput, UserKind, UserStatus};
+use signet_domain::{Error, PrincipalId};
 use signet_services::people::users;
 use signet_services::records::{UserFilter, UserRow, UserSort};
 use signet_services::workflows::initiate::parse_time;
@@ -183,7 +183,7 @@ pub struct User {
 
 fn view(row: UserRow) -> User {
     User {
-        subscriber_id: row.id,
+        subscriber_id: row.id.get(),
         name: row.name,
         email_id: row.email,
         alternative_email_id: row.alternative_email,
@@ -202,7 +202,7 @@ fn view(row: UserRow) -> User {
         dob: row.dob,
         role_id: row
             .custom_role_id
-            .and_then(|id| i32::try_from(id + signet_domain::access::CUSTOM_ROLE_BASE).ok())
+            .and_then(|id| i32::try_from(signet_domain::access::RoleRef::Custom(id).wire_id()).ok())
             .unwrap_or_else(|| row.role.id()),
         role: row.custom_role_name.clone().unwrap_or_else(|| row.role.as_str().to_string()),
         user_type: row.user_type.as_str().to_string(),
@@ -383,17 +383,21 @@ fn within_bounds(fields: &[(&str, &Option<String>, usize)]) -> ApiResult<()> {
 }
 
 /// A user id in a body: the schema's bounds are a validation rule there.
-fn body_user_id(raw: i64) -> ApiResult<i64> {
+fn body_user_id(raw: i64) -> ApiResult<PrincipalId> {
     if (1..=i64::from(i32::MAX)).contains(&raw) {
-        Ok(raw)
+        Ok(PrincipalId::from(raw))
     } else {
         Err(ApiError::from(Error::field("userId", "must be 1 to 2147483647")))
     }
 }
 
 /// A user id in the path: ids outside the spec's range cannot exist, so they are not found.
-fn user_id(raw: i64) -> ApiResult<i64> {
-    if (1..=i64::from(i32::MAX)).contains(&raw) { Ok(raw) } else { Err(ApiError::from(Error::not_found("user"))) }
+fn user_id(raw: i64) -> ApiResult<PrincipalId> {
+    if (1..=i64::from(i32::MAX)).contains(&raw) {
+        Ok(PrincipalId::from(raw))
+    } else {
+        Err(ApiError::from(Error::not_found("user")))
+    }
 }
 
 fn statuses(field: &str, value: Option<&str>) -> ApiResult<Vec<UserStatus>> {
@@ -454,7 +458,7 @@ pub async fn create(
     ApiJson(body): ApiJson<CreateInternalUserRequest>,
 ) -> ApiResult<(StatusCode, Json<CreateInternalUserResponse>)> {
     let created = users::create_internal(&state.services, &auth.caller(), &body.input()?).await?;
-    let id = i32::try_from(created.user.id).map_err(Error::internal)?;
+    let id = i32::try_from(created.user.id.get()).map_err(Error::internal)?;
     let message = if created.invited {
         "created; a set-password invitation was e-mailed"
     } else {
@@ -501,7 +505,7 @@ pub async fn me(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<Use
     )
 )]
 pub async fn get(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<Json<User>> {
-    Ok(Json(view(users::get(&state.services, &auth.caller(), id).await?)))
+    Ok(Json(view(users::get(&state.services, &auth.caller(), PrincipalId::from(id)).await?)))
 }
 
 #[utoipa::path(
@@ -812,7 +816,7 @@ async fn decide(
     approve: bool,
 ) -> ApiResult<Json<User>> {
     let id = if (1..=i64::from(i32::MAX)).contains(&body.external_user_id) {
-        body.external_user_id
+        PrincipalId::from(body.external_user_id)
     } else {
         return Err(ApiError::from(Error::field("externalUserId", "must be 1 to 2147483647")));
     };

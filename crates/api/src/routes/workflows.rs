@@ -5,10 +5,10 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
 use signet_domain::audit::AuditEntry;
 use signet_domain::workflow::SignatoryInput;
 use signet_domain::workflow_settings::{AsSent, WorkflowSettings};
+use signet_domain::{Error, SigningProfileId};
 use signet_services::records::{DocumentRow, SignatoryRow};
 use utoipa::ToSchema;
 
@@ -400,7 +400,7 @@ fn initiate_request(body: &InitiateWorkFlowData) -> Result<InitiateWorkflow, Err
                 otp_sms: s.otp_by_sms,
             })
             .collect(),
-        hsm_certificate_id: i64::from(body.hsm_certificate_id),
+        hsm_certificate_id: named_profile(body.hsm_certificate_id),
         linked_workflow_id: i64::from(body.linked_workflow_id),
         redirect_url: body.redirect_url.clone(),
         envelope_expiry: body.envelope_expiry.clone().map(EnvelopeExpiry::At),
@@ -482,12 +482,17 @@ pub(crate) fn attachment_uploads(
     sent.chain(asked).collect()
 }
 
+/// The signing profile `hsmCertificateId` names: 0 (the wire's default) names none.
+fn named_profile(id: i32) -> Option<SigningProfileId> {
+    (id != 0).then(|| SigningProfileId::from(i64::from(id)))
+}
+
 fn settings(body: &InitiateWorkFlowData) -> WorkflowSettings {
     WorkflowSettings {
         send_mail: body.send_mail,
         notify_customer: body.notify_customer,
         redirect_url: body.redirect_url.clone(),
-        hsm_certificate_id: i64::from(body.hsm_certificate_id),
+        hsm_certificate_id: named_profile(body.hsm_certificate_id),
         as_sent: AsSent {
             check_email_notify: Some(body.check_email_notify),
             enable_auto_close_popup: Some(body.enable_auto_close_popup),

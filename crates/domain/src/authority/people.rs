@@ -41,7 +41,7 @@ mod tests {
     use crate::access::{CustomRole, Role};
 
     fn tenant_role(permissions: &[Permission]) -> Access {
-        let custom = CustomRole { id: 1, name: "Own".into(), permissions: permissions.to_vec() };
+        let custom = CustomRole { id: crate::RoleId::from(1), name: "Own".into(), permissions: permissions.to_vec() };
         Access { role: Role::Signer, custom: Some(custom) }
     }
 

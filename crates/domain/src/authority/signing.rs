@@ -3,17 +3,19 @@
 //! through the automated signing they consented to; a workflow may name (`hsmCertificateId`)
 //! only the organisation's profiles, uploaded by its administrators for that purpose.
 
+use crate::PrincipalId;
+
 /// Who a signing profile belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProfileOwner {
     /// Uploaded by the tenant for automated signing in its name.
     Organisation,
     /// Enrolled by this user as their own certificate.
-    User(i64),
+    User(PrincipalId),
 }
 
 impl ProfileOwner {
-    pub fn of(owner_id: Option<i64>) -> ProfileOwner {
+    pub fn of(owner_id: Option<PrincipalId>) -> ProfileOwner {
         owner_id.map_or(ProfileOwner::Organisation, ProfileOwner::User)
     }
 }
@@ -25,7 +27,7 @@ pub enum SigningBy {
     NamedProfile,
     /// The signatory's own automated signing: the user it is, and whether their consent is on
     /// record.
-    AutomatedSigning { user_id: i64, consented: bool },
+    AutomatedSigning { user_id: PrincipalId, consented: bool },
 }
 
 /// Whether a profile of `owner` may sign a turn `by`.
@@ -46,10 +48,10 @@ mod tests {
 
     #[test]
     fn a_personal_certificate_signs_only_its_owners_consented_turns() {
-        let own = ProfileOwner::User(7);
-        assert!(may_sign_with(own, SigningBy::AutomatedSigning { user_id: 7, consented: true }));
-        assert!(!may_sign_with(own, SigningBy::AutomatedSigning { user_id: 7, consented: false }));
-        assert!(!may_sign_with(own, SigningBy::AutomatedSigning { user_id: 8, consented: true }));
+        let own = ProfileOwner::User(PrincipalId::from(7));
+        assert!(may_sign_with(own, SigningBy::AutomatedSigning { user_id: PrincipalId::from(7), consented: true }));
+        assert!(!may_sign_with(own, SigningBy::AutomatedSigning { user_id: PrincipalId::from(7), consented: false }));
+        assert!(!may_sign_with(own, SigningBy::AutomatedSigning { user_id: PrincipalId::from(8), consented: true }));
         assert!(!may_sign_with(own, SigningBy::NamedProfile), "a sender cannot name a colleague's certificate");
     }
 
@@ -58,9 +60,9 @@ mod tests {
         assert!(may_sign_with(ProfileOwner::Organisation, SigningBy::NamedProfile));
         assert!(!may_sign_with(
             ProfileOwner::Organisation,
-            SigningBy::AutomatedSigning { user_id: 7, consented: true }
+            SigningBy::AutomatedSigning { user_id: PrincipalId::from(7), consented: true }
         ));
         assert_eq!(ProfileOwner::of(None), ProfileOwner::Organisation);
-        assert_eq!(ProfileOwner::of(Some(3)), ProfileOwner::User(3));
+        assert_eq!(ProfileOwner::of(Some(PrincipalId::from(3))), ProfileOwner::User(PrincipalId::from(3)));
     }
 }

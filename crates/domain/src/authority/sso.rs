@@ -79,7 +79,11 @@ mod tests {
     fn custom(permissions: &[Permission]) -> Access {
         Access {
             role: Role::Signer,
-            custom: Some(CustomRole { id: 1, name: "custom".into(), permissions: permissions.to_vec() }),
+            custom: Some(CustomRole {
+                id: crate::RoleId::from(1),
+                name: "custom".into(),
+                permissions: permissions.to_vec(),
+            }),
         }
     }
 

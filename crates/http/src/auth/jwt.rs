@@ -6,7 +6,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
-use signet_domain::Error;
+use signet_domain::{Error, PrincipalId};
 use signet_services::Services;
 use signet_services::records::SigningKeyRow;
 
@@ -56,14 +56,14 @@ pub struct Claims {
 }
 
 impl Claims {
-    fn subject(&self) -> Result<(PrincipalKind, i64), ApiError> {
+    fn subject(&self) -> Result<(PrincipalKind, PrincipalId), ApiError> {
         self.sub
             .split_once(':')
-            .and_then(|(kind, id)| Some((PrincipalKind::parse(kind)?, id.parse().ok()?)))
+            .and_then(|(kind, id)| Some((PrincipalKind::parse(kind)?, PrincipalId::from(id.parse::<i64>().ok()?))))
             .ok_or_else(|| ApiError::new(HttpCode::InvalidToken, "the token subject is malformed"))
     }
 
-    pub fn principal_id(&self) -> Result<i64, ApiError> {
+    pub fn principal_id(&self) -> Result<PrincipalId, ApiError> {
         self.subject().map(|(_, id)| id)
     }
 
@@ -142,7 +142,7 @@ impl JwtKeys {
     pub fn issue_access(
         &self,
         kind: PrincipalKind,
-        principal_id: i64,
+        principal_id: PrincipalId,
         tenant_id: i64,
         stamp: &str,
     ) -> Result<String, Error> {

@@ -6,6 +6,7 @@ pub mod ratelimit;
 use axum::extract::{FromRef, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
+use signet_domain::PrincipalId;
 use signet_domain::audit::Actor;
 
 use crate::AppState;
@@ -16,7 +17,7 @@ use crate::extract::ClientIp;
 #[derive(Debug, Clone)]
 pub struct Auth {
     pub tenant_id: signet_domain::TenantId,
-    pub principal_id: i64,
+    pub principal_id: PrincipalId,
     pub kind: jwt::PrincipalKind,
     pub ip: std::net::IpAddr,
     /// What the caller may do (each face checks it per operation): its built-in role, or its
@@ -96,7 +97,7 @@ impl Auth {
     pub async fn current(
         app: &AppState,
         tenant_id: signet_domain::TenantId,
-        principal_id: i64,
+        principal_id: PrincipalId,
         kind: jwt::PrincipalKind,
         stamp: &str,
         ip: std::net::IpAddr,

@@ -75,7 +75,11 @@ async fn matrix_people(app: &TestApp, smtp: &SmtpSink, admin: &str, domain: &str
         let email = format!("{}@{domain}", name.replace('_', "-"));
         let role_id = role["roleId"].as_i64().expect("roleId");
         let (_, token) = signet_testkit::people::signed_in_user(app, smtp, admin, &email, role_id).await;
-        let custom = CustomRole { id: role_id, name: format!("only {name}"), permissions: vec![permission] };
+        let Some(signet_domain::access::RoleRef::Custom(stored)) = signet_domain::access::RoleRef::from_wire(role_id)
+        else {
+            panic!("roleId {role_id} names no tenant role");
+        };
+        let custom = CustomRole { id: stored, name: format!("only {name}"), permissions: vec![permission] };
         people.push((Access { role: Role::Signer, custom: Some(custom) }, email, token));
     }
     people

@@ -218,7 +218,7 @@ async fn forged_expired_and_misaddressed_tokens_are_refused(backend: Backend) {
     let server_encoding = EncodingKey::from_ed_der(&server_key.private_der);
     let stamp = app
         .store
-        .principal_auth(tenant.tenant_id, 2)
+        .principal_auth(tenant.tenant_id, signet_domain::PrincipalId::from(2))
         .await
         .expect("auth")
         .map(|p| p.security_stamp)

@@ -339,7 +339,7 @@ async fn lots_and_lot_signing_refuse_what_they_cannot_do(backend: Backend) {
     // A lot is its signer's (whatever their role) and its readers': anyone else of the tenant
     // meets it as a lot that does not exist (`authority::jobs::may_see_lot`).
     let svc = &s.app.state.services;
-    let as_role = |principal_id: i64, role: Role| signet_server::Caller {
+    let as_role = |principal_id: signet_domain::PrincipalId, role: Role| signet_server::Caller {
         tenant_id: s.tenant_id,
         principal_id,
         is_user: true,
@@ -352,11 +352,17 @@ async fn lots_and_lot_signing_refuse_what_they_cannot_do(backend: Backend) {
         role_id: Some(3),
         ..UserInput::default()
     };
-    let admin = as_role(s.officer_id, Role::Administrator);
+    let admin = as_role(signet_domain::PrincipalId::from(s.officer_id), Role::Administrator);
     let colleague =
         signet_services::people::users::create_internal(svc, &admin, &input).await.expect("colleague").user.id;
     assert!(
-        signet_services::bulk::lots::get(svc, &as_role(s.officer_id, Role::Signer), lot_id.into()).await.is_ok(),
+        signet_services::bulk::lots::get(
+            svc,
+            &as_role(signet_domain::PrincipalId::from(s.officer_id), Role::Signer),
+            lot_id.into()
+        )
+        .await
+        .is_ok(),
         "signer"
     );
     assert!(

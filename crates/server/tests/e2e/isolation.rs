@@ -401,8 +401,12 @@ async fn post_inactive(app: &TestApp, token: &str, workflow_id: i64) -> reqwest:
 
 /// Registers an external user with A's tenant (found through A's own user) and answers its id.
 async fn register_with_a(app: &TestApp, token: &str) -> i64 {
-    let tenant_id =
-        app.store.tenant_of_principal(a_user_id(app, token).await).await.expect("tenant").expect("tenant id");
+    let tenant_id = app
+        .store
+        .tenant_of_principal(signet_domain::PrincipalId::from(a_user_id(app, token).await))
+        .await
+        .expect("tenant")
+        .expect("tenant id");
     let body = json!({"name": "alphaonly customer", "emailID": "alphaonly-customer@a.test"});
     let registered = app
         .client

@@ -474,7 +474,10 @@ async fn a_saved_provider_is_changed_with_the_rules_of_saving(backend: Backend) 
     let path = format!("/api/v1/sso-providers/{id}");
     // An account linked to the provider's subject, as a first sign-in links it.
     let row = app.store.sso_provider(id.into()).await.expect("read").expect("the provider");
-    app.store.link_sso_identity(&row, "subject-1", sara, "sara@bank.example").await.expect("link");
+    app.store
+        .link_sso_identity(&row, "subject-1", signet_domain::PrincipalId::from(sara), "sara@bank.example")
+        .await
+        .expect("link");
 
     // Refused, nothing changed: a sender; another tenant's administrator, to whom it does not
     // exist; ids that name nothing or are no number; each rule of saving; a name or a domain
@@ -541,7 +544,7 @@ async fn a_saved_provider_is_changed_with_the_rules_of_saving(backend: Backend) 
         .expect("json");
     assert_eq!(modes["externalLoginProviders"][0]["name"], "bank-sso", "{modes}");
     let linked = app.store.sso_linked_principal(id.into(), "subject-1").await.expect("read");
-    assert_eq!(linked, Some(sara), "the same issuer keeps the links");
+    assert_eq!(linked, Some(signet_domain::PrincipalId::from(sara)), "the same issuer keeps the links");
 
     // An empty secret makes it a public client; a given one is sealed; a new issuer ends the
     // links to the old one's subjects.

@@ -13,7 +13,7 @@ use signet_domain::access::Permission;
 use signet_domain::audit::Actor;
 use signet_domain::job::BulkKind;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
-use signet_domain::{Error, ErrorCode, FieldErrors, LotId, WorkflowId};
+use signet_domain::{Error, ErrorCode, FieldErrors, LotId, PrincipalId, WorkflowId};
 use signet_store::{BulkItemRow, BulkJobRow, LotRow, NewBulkJob, UserFilter, UserRow, UserSort, WorkflowRow};
 
 use super::{JobStatus, Outcome, new_public_id, status};
@@ -51,7 +51,7 @@ pub async fn create(
     svc: &Services,
     caller: &Caller,
     name: &str,
-    signer_id: i64,
+    signer_id: PrincipalId,
     workflow_ids: &[WorkflowId],
 ) -> Result<Lot, Error> {
     caller.require(Permission::SendWorkflows)?;
@@ -100,7 +100,7 @@ pub struct LotChoices {
     pub workflows: Vec<WorkflowRow>,
 }
 
-pub async fn choices(svc: &Services, caller: &Caller, signer_id: Option<i64>) -> Result<LotChoices, Error> {
+pub async fn choices(svc: &Services, caller: &Caller, signer_id: Option<PrincipalId>) -> Result<LotChoices, Error> {
     caller.require(Permission::SendWorkflows)?;
     let filter = UserFilter {
         kind: Some(signet_domain::user::UserKind::Internal),
@@ -218,7 +218,7 @@ pub async fn sign(
         public_id,
         tenant_id: caller.tenant_id,
         kind: BulkKind::LotSign,
-        subscriber_id: caller.principal_id,
+        subscriber_id: caller.principal_id.get(),
         parent_id: lot.row.id.get(),
         input: json!({"lotId": lot.row.id, "signerEmail": lot.row.signer_email, "signatureBlob": key.as_str(),
                       "reviewerComments": comments, "consentedAt": signet_domain::now_millis()}),

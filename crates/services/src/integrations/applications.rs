@@ -5,7 +5,7 @@
 
 use signet_domain::access::{Access, Role};
 use signet_domain::authority::people;
-use signet_domain::{Error, ErrorCode};
+use signet_domain::{Error, ErrorCode, PrincipalId};
 use signet_store::{ApplicationRow, NewApplication, PrincipalCredentials};
 
 use crate::{Caller, Services, platform::secrets};
@@ -52,7 +52,7 @@ pub async fn create(
 
 /// A new secret key for an application (never the caller's own: it would lock itself out);
 /// the old one stops working at once.
-pub async fn rotate(svc: &Services, caller: &Caller, id: i64) -> Result<(ApplicationRow, String), Error> {
+pub async fn rotate(svc: &Services, caller: &Caller, id: PrincipalId) -> Result<(ApplicationRow, String), Error> {
     refuse_self(caller, id)?;
     let current = svc.store.applications(caller.tenant_id).await?.into_iter().find(|a| a.id == id && !a.disabled);
     let current = current.ok_or(Error::not_found("application"))?;
@@ -73,7 +73,7 @@ pub async fn rotate(svc: &Services, caller: &Caller, id: i64) -> Result<(Applica
 }
 
 /// Revokes an application (never the caller's own credentials).
-pub async fn revoke(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+pub async fn revoke(svc: &Services, caller: &Caller, id: PrincipalId) -> Result<(), Error> {
     refuse_self(caller, id)?;
     let current = svc.store.applications(caller.tenant_id).await?.into_iter().find(|a| a.id == id);
     check_manage(caller, &current.ok_or(Error::not_found("application"))?)?;
@@ -92,7 +92,7 @@ fn check_manage(caller: &Caller, application: &ApplicationRow) -> Result<(), Err
     Ok(())
 }
 
-fn refuse_self(caller: &Caller, id: i64) -> Result<(), Error> {
+fn refuse_self(caller: &Caller, id: PrincipalId) -> Result<(), Error> {
     if !caller.is_user && caller.principal_id == id {
         return Err(Error::rejected(ErrorCode::StateConflict, "an application cannot rotate or revoke its own key"));
     }

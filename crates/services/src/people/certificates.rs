@@ -9,7 +9,7 @@
 //! certificate after the user confirms it with their account password; automated signing
 //! with it stops.
 
-use signet_domain::{Error, ErrorCode, now_millis};
+use signet_domain::{Error, ErrorCode, PrincipalId, SigningProfileId, now_millis};
 use signet_sigcrypto::verify::TrustStore;
 use signet_store::{AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 
@@ -19,7 +19,7 @@ use crate::{Caller, Services};
 /// Largest PKCS#12 file accepted for enrolment.
 const MAX_P12_BYTES: usize = 256 * 1024;
 
-fn user_only(caller: &Caller) -> Result<i64, Error> {
+fn user_only(caller: &Caller) -> Result<PrincipalId, Error> {
     if caller.is_user { Ok(caller.principal_id) } else { Err(Error::not_found("user")) }
 }
 
@@ -91,7 +91,7 @@ pub async fn enrol(svc: &Services, caller: &Caller, enrolment: &Enrolment<'_>) -
 }
 
 /// Removes one of the user's enrolled certificates, confirmed with their account password.
-pub async fn reset(svc: &Services, caller: &Caller, profile_id: i64, password: &str) -> Result<(), Error> {
+pub async fn reset(svc: &Services, caller: &Caller, profile_id: SigningProfileId, password: &str) -> Result<(), Error> {
     let user_id = user_only(caller)?;
     let user = svc.store.user(caller.tenant_id, user_id).await?;
     let credentials = match user.email.as_deref() {
@@ -136,7 +136,7 @@ pub async fn automated_signing(
 /// What the user asks for.
 pub struct AutomatedSigningChange<'a> {
     pub enabled: bool,
-    pub profile_id: Option<i64>,
+    pub profile_id: Option<SigningProfileId>,
     pub consent_accepted: bool,
     pub reason: Option<&'a str>,
     pub location: Option<&'a str>,

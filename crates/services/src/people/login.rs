@@ -13,7 +13,7 @@ use aws_lc_rs::rand;
 use signet_domain::authority::sessions::{self, SecondFactorAdmission, SecondFactorCheck, SignInAnswer};
 use signet_domain::job::JobKind;
 use signet_domain::user::{LoginMode, UserStatus};
-use signet_domain::{Error, now_millis};
+use signet_domain::{Error, PrincipalId, now_millis};
 use signet_store::{AuthAttempt, AuthThrottle, CodeUse, PrincipalCredentials};
 
 use crate::platform::mail::{self, Mail};
@@ -196,7 +196,7 @@ pub async fn sign_in_with_password(
         crate::platform::limits::admit_attempt(svc, &format!("user:{}", email.to_lowercase()), ip).await?;
     let principal = svc.store.principal_by_email(email).await?;
     // Read for unknown addresses too (no principal has id 0), alike in time.
-    refuse_if_second_factor_locked(svc, principal.as_ref().map_or(0, |p| p.id)).await?;
+    refuse_if_second_factor_locked(svc, principal.as_ref().map_or(PrincipalId::from(0), |p| p.id)).await?;
     let phc = principal.as_ref().map(|p| p.secret_hash.clone());
     // Admitted like every password check: a full queue refuses known and unknown addresses
     // alike, and both cost one hash.
@@ -221,7 +221,7 @@ pub async fn sign_in_with_password(
 }
 
 /// Refuses (rate limited) every sign-in of an account whose second factor is locked.
-async fn refuse_if_second_factor_locked(svc: &Services, principal_id: i64) -> Result<(), Error> {
+async fn refuse_if_second_factor_locked(svc: &Services, principal_id: PrincipalId) -> Result<(), Error> {
     let record = svc.store.second_factor_attempts(principal_id).await?;
     match sessions::second_factor_locked(record.as_ref(), now_millis()) {
         Some(until) => Err(locked_until(until)),
@@ -267,7 +267,7 @@ async fn check_second_factor(
 
 /// Counts one second-factor attempt of the account: `Some(locks_if_wrong)` when admitted,
 /// `None` when the account is locked (another attempt locked it meanwhile).
-async fn count_second_factor_attempt(svc: &Services, principal_id: i64) -> Result<Option<bool>, Error> {
+async fn count_second_factor_attempt(svc: &Services, principal_id: PrincipalId) -> Result<Option<bool>, Error> {
     // Each lost compare-and-set means another attempt was counted; a few rounds suffice
     // unless the account is flooded, which the lock soon stops.
     for _ in 0..16 {

@@ -3,7 +3,7 @@
 //! `/api/v1/menus/delete`, in one place for the API and the console.
 
 use signet_domain::access::Permission;
-use signet_domain::{Error, FieldErrors};
+use signet_domain::{Error, FieldErrors, PrincipalId};
 use signet_store::{AccessUserRow, Grant, Grantee, MenuRow};
 
 use crate::{Caller, Services};
@@ -63,7 +63,8 @@ pub async fn assign_access(
     caller.require(Permission::ManagePeople)?;
     let mut errors = FieldErrors::new();
     let menus = ids("menuIds", menu_ids, &mut errors);
-    let users = ids("subscriberIds", user_ids, &mut errors);
+    let users: Vec<PrincipalId> =
+        ids("subscriberIds", user_ids, &mut errors).into_iter().map(PrincipalId::from).collect();
     let departments = ids("departmentIds", department_ids, &mut errors);
     if menus.is_empty() {
         errors.entry("menuIds".into()).or_default().push("name at least one menu entry".into());
@@ -81,7 +82,10 @@ pub async fn assign_access(
 /// is not the tenant's and a grant that does not exist.
 pub async fn revoke_access(svc: &Services, caller: &Caller, menu_id: i64, grantee: Grantee) -> Result<(), Error> {
     caller.require(Permission::ManagePeople)?;
-    let (Grantee::User(id) | Grantee::Department(id)) = grantee;
+    let id = match grantee {
+        Grantee::User(id) => id.get(),
+        Grantee::Department(id) => id,
+    };
     if !is_id(menu_id) {
         return Err(Error::not_found("menu"));
     }

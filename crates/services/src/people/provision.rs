@@ -10,7 +10,7 @@ use crate::platform::secrets;
 #[derive(Debug, Clone)]
 pub struct ProvisionedTenant {
     pub tenant_id: signet_domain::TenantId,
-    pub admin_user_id: i64,
+    pub admin_user_id: signet_domain::PrincipalId,
     pub client_id: String,
     pub client_secret: String,
     pub admin_email: String,

@@ -1,7 +1,7 @@
 //! A tenant's own roles: a name and the permissions it grants, made and removed by
 //! administrators only (a role may list permissions its maker would otherwise give away).
 
-use signet_domain::access::{CUSTOM_ROLE_BASE, Permission};
+use signet_domain::access::{Permission, RoleRef};
 use signet_domain::{Error, ErrorCode};
 use signet_store::RoleRow;
 
@@ -41,10 +41,10 @@ pub async fn create(svc: &Services, caller: &Caller, name: &str, permissions: &[
 /// Removes a role nobody has; `role_id` is the API's id.
 pub async fn delete(svc: &Services, caller: &Caller, role_id: i64) -> Result<(), Error> {
     administrators_only(caller)?;
-    if role_id <= CUSTOM_ROLE_BASE {
+    let Some(RoleRef::Custom(id)) = RoleRef::from_wire(role_id) else {
         return Err(Error::not_found("role"));
-    }
-    svc.store.delete_role(caller.tenant_id, role_id - CUSTOM_ROLE_BASE, &caller.actor).await
+    };
+    svc.store.delete_role(caller.tenant_id, id, &caller.actor).await
 }
 
 /// The tenant's own roles, for whoever reads the directory or places people in roles.

@@ -6,7 +6,7 @@
 
 use signet_domain::access::Access;
 use signet_domain::authority::sessions::keeps_sessions;
-use signet_domain::{Error, Millis, TenantId, now_millis};
+use signet_domain::{Error, Millis, PrincipalId, TenantId, now_millis};
 use signet_store::{NewRefreshToken, PrincipalCredentials, RefreshUse};
 
 use crate::{Caller, Services, platform::secrets};
@@ -22,7 +22,7 @@ pub struct Refresh {
 /// Who a session's access token speaks for.
 #[derive(Debug, Clone)]
 pub struct Holder {
-    pub principal_id: i64,
+    pub principal_id: PrincipalId,
     pub tenant_id: TenantId,
     pub security_stamp: String,
     /// `user` or `client`, as the principal is stored.
@@ -39,7 +39,7 @@ pub async fn open(svc: &Services, principal: &PrincipalCredentials) -> Result<Re
 
 async fn add_token(
     svc: &Services,
-    principal_id: i64,
+    principal_id: PrincipalId,
     tenant_id: TenantId,
     family: String,
     expires_at: Millis,
@@ -98,7 +98,7 @@ pub async fn revoke(svc: &Services, refresh_token: &str) -> Result<(), Error> {
 
 /// The principal and tenant of a session whose refresh token is still live (the console's
 /// cookie carries it).
-pub async fn live(svc: &Services, refresh_token: &str) -> Result<Option<(i64, TenantId)>, Error> {
+pub async fn live(svc: &Services, refresh_token: &str) -> Result<Option<(PrincipalId, TenantId)>, Error> {
     svc.store.live_refresh_token(&secrets::hash_token(refresh_token)).await
 }
 
@@ -108,7 +108,7 @@ pub async fn live(svc: &Services, refresh_token: &str) -> Result<Option<(i64, Te
 pub async fn current_access(
     svc: &Services,
     tenant_id: TenantId,
-    principal_id: i64,
+    principal_id: PrincipalId,
     stamp: &str,
 ) -> Result<Option<Access>, Error> {
     let current = svc.store.principal_auth_cached(tenant_id, principal_id).await?;

@@ -5,7 +5,7 @@
 //! of the current time, and each step's code only once.
 
 use aws_lc_rs::hmac;
-use signet_domain::{Error, ErrorCode};
+use signet_domain::{Error, ErrorCode, PrincipalId};
 
 use signet_store::TotpChange;
 
@@ -24,16 +24,16 @@ impl TotpKey {
         secrets::SealingKey::derive(secret, "signet totp secrets v1").map(TotpKey)
     }
 
-    fn seal(&self, user_id: i64, plain: &[u8]) -> Result<Vec<u8>, Error> {
+    fn seal(&self, user_id: PrincipalId, plain: &[u8]) -> Result<Vec<u8>, Error> {
         self.0.seal(&aad(user_id), plain).ok_or_else(|| Error::internal("sealing a TOTP secret"))
     }
 
-    fn open(&self, user_id: i64, sealed: &[u8]) -> Result<Vec<u8>, Error> {
+    fn open(&self, user_id: PrincipalId, sealed: &[u8]) -> Result<Vec<u8>, Error> {
         self.0.open(&aad(user_id), sealed).ok_or_else(|| Error::internal("a TOTP secret that does not open"))
     }
 }
 
-fn aad(user_id: i64) -> String {
+fn aad(user_id: PrincipalId) -> String {
     format!("totp:user:{user_id}")
 }
 
@@ -89,7 +89,7 @@ pub struct Enrolment {
     pub uri: String,
 }
 
-fn user_only(caller: &Caller) -> Result<i64, Error> {
+fn user_only(caller: &Caller) -> Result<PrincipalId, Error> {
     if caller.is_user { Ok(caller.principal_id) } else { Err(Error::not_found("user")) }
 }
 
@@ -147,7 +147,7 @@ fn check_code_shape(code: &str) -> Result<(), Error> {
 }
 
 /// The step of a valid, unused code of the user's secret (enrolled or pending).
-async fn valid_step(svc: &Services, id: i64, code: &str) -> Result<Option<i64>, Error> {
+async fn valid_step(svc: &Services, id: PrincipalId, code: &str) -> Result<Option<i64>, Error> {
     let state = svc.store.totp_state(id).await?;
     let Some(sealed) = state.totp_secret else { return Ok(None) };
     let secret = svc.totp_key.open(id, &sealed)?;
@@ -200,7 +200,7 @@ pub async fn disable(svc: &Services, caller: &Caller, code: &str) -> Result<(), 
 }
 
 /// An administrator removes a user's second factor (a lost phone); the user enrols again.
-pub async fn reset(svc: &Services, caller: &Caller, user_id: i64) -> Result<(), Error> {
+pub async fn reset(svc: &Services, caller: &Caller, user_id: PrincipalId) -> Result<(), Error> {
     caller.require(signet_domain::access::Permission::ManagePeople)?;
     svc.store.user(caller.tenant_id, user_id).await?;
     crate::people::users::check_manage(svc, caller, user_id).await?;
@@ -216,7 +216,7 @@ pub async fn reset(svc: &Services, caller: &Caller, user_id: i64) -> Result<(), 
 
 /// At sign-in: whether the user needs a second factor, and if `code` is given, whether it is
 /// a valid code not used before (it is spent now).
-pub async fn second_factor(svc: &Services, user_id: i64, code: Option<&str>) -> Result<SecondFactor, Error> {
+pub async fn second_factor(svc: &Services, user_id: PrincipalId, code: Option<&str>) -> Result<SecondFactor, Error> {
     if !svc.store.totp_state(user_id).await?.totp_enabled {
         return Ok(SecondFactor::NotRequired);
     }

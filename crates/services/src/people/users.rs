@@ -10,7 +10,7 @@ use signet_domain::authority::{people, sessions};
 use signet_domain::paging::Page;
 use signet_domain::user::{SenderNotices, UserDetails, UserInput, UserKind, UserStatus, validate_user};
 use signet_domain::workflow::WorkflowState;
-use signet_domain::{Error, ErrorCode, WorkflowId, now_millis};
+use signet_domain::{Error, ErrorCode, PrincipalId, WorkflowId, now_millis};
 use signet_store::{UserFields, UserFilter, UserRow};
 
 use crate::people::passwords::{MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS, check_password};
@@ -102,7 +102,7 @@ pub async fn create_internal(svc: &Services, caller: &Caller, input: &UserInput)
 }
 
 /// Replaces a user's profile and role. A changed role or sign-in mode ends their sessions.
-pub async fn update(svc: &Services, caller: &Caller, id: i64, input: &UserInput) -> Result<UserRow, Error> {
+pub async fn update(svc: &Services, caller: &Caller, id: PrincipalId, input: &UserInput) -> Result<UserRow, Error> {
     caller.require(Permission::ManagePeople)?;
     let details = validate_user(input, now_millis())?;
     let current = svc.store.user(caller.tenant_id, id).await?;
@@ -147,14 +147,14 @@ async fn check_grant(svc: &Services, caller: &Caller, details: &UserDetails) -> 
 }
 
 /// The access of a user of the caller's tenant (404 for an unknown id).
-pub async fn access_of_user(svc: &Services, caller: &Caller, id: i64) -> Result<Access, Error> {
+pub async fn access_of_user(svc: &Services, caller: &Caller, id: PrincipalId) -> Result<Access, Error> {
     let auth = svc.store.principal_auth(caller.tenant_id, id).await?.ok_or(Error::not_found("user"))?;
     Ok(auth.access())
 }
 
 /// Refuses to change, disable, delete, reset or re-address someone whose role the caller's
 /// does not cover (`authority::people::may_manage`).
-pub async fn check_manage(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+pub async fn check_manage(svc: &Services, caller: &Caller, id: PrincipalId) -> Result<(), Error> {
     caller.require(Permission::ManagePeople)?;
     let target = access_of_user(svc, caller, id).await?;
     if !people::may_manage(&caller.access, &target) {
@@ -166,14 +166,14 @@ pub async fn check_manage(svc: &Services, caller: &Caller, id: i64) -> Result<()
     Ok(())
 }
 
-fn is_self(caller: &Caller, id: i64) -> bool {
+fn is_self(caller: &Caller, id: PrincipalId) -> bool {
     caller.is_user && caller.principal_id == id
 }
 
 /// Disables a user. While they have workflows in progress (sent by them, or waiting for
 /// their signature) this is refused, unless `force`: then those workflows become inactive
 /// (cancelled, with the reason recorded in each one's events) before the user is disabled.
-pub async fn disable(svc: &Services, caller: &Caller, id: i64, force: bool) -> Result<Vec<WorkflowId>, Error> {
+pub async fn disable(svc: &Services, caller: &Caller, id: PrincipalId, force: bool) -> Result<Vec<WorkflowId>, Error> {
     caller.require(Permission::ManagePeople)?;
     if is_self(caller, id) {
         return Err(Error::rejected(ErrorCode::StateConflict, "you cannot disable your own account"));
@@ -183,7 +183,7 @@ pub async fn disable(svc: &Services, caller: &Caller, id: i64, force: bool) -> R
     check_move(user.status, UserStatus::Disabled)?;
     let in_progress = svc.store.workflows_in_progress_of_user(caller.tenant_id, id).await?;
     if !in_progress.is_empty() && !force {
-        let list: Vec<String> = in_progress.iter().map(i64::to_string).collect();
+        let list: Vec<String> = in_progress.iter().map(WorkflowId::to_string).collect();
         return Err(Error::rejected(
             ErrorCode::StateConflict,
             format!(
@@ -194,7 +194,6 @@ pub async fn disable(svc: &Services, caller: &Caller, id: i64, force: bool) -> R
     }
     let mut cancelled = Vec::new();
     for workflow in in_progress {
-        let workflow = WorkflowId::from(workflow);
         let reason = format!("user {id} was disabled");
         match svc
             .store
@@ -228,7 +227,7 @@ fn check_move(from: UserStatus, to: UserStatus) -> Result<(), Error> {
 pub async fn mark_inactive(
     svc: &Services,
     caller: &Caller,
-    id: i64,
+    id: PrincipalId,
     reason: Option<&str>,
     invalidate_tokens: bool,
 ) -> Result<(), Error> {
@@ -260,7 +259,7 @@ pub async fn mark_inactive(
 }
 
 /// Makes a disabled or inactive user active again.
-pub async fn reactivate(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+pub async fn reactivate(svc: &Services, caller: &Caller, id: PrincipalId) -> Result<(), Error> {
     caller.require(Permission::ManagePeople)?;
     let user = svc.store.user(caller.tenant_id, id).await?;
     check_manage(svc, caller, id).await?;
@@ -272,7 +271,7 @@ pub async fn reactivate(svc: &Services, caller: &Caller, id: i64) -> Result<(), 
 }
 
 /// Deletes a user: personal data erased, sign-in impossible, the id kept for the history.
-pub async fn delete(svc: &Services, caller: &Caller, id: i64) -> Result<(), Error> {
+pub async fn delete(svc: &Services, caller: &Caller, id: PrincipalId) -> Result<(), Error> {
     caller.require(Permission::ManagePeople)?;
     if is_self(caller, id) {
         return Err(Error::rejected(ErrorCode::StateConflict, "you cannot delete your own account"));
@@ -460,7 +459,7 @@ pub async fn register_external(
 pub async fn decide_external(
     svc: &Services,
     caller: &Caller,
-    id: i64,
+    id: PrincipalId,
     approve: bool,
     reason: Option<&str>,
 ) -> Result<UserRow, Error> {
@@ -544,9 +543,9 @@ pub async fn set_sender_notices(svc: &Services, caller: &Caller, notices: Sender
 
 /// One user of the tenant (reading the directory); an id out of range or of another tenant
 /// reads as missing.
-pub async fn get(svc: &Services, caller: &Caller, id: i64) -> Result<UserRow, Error> {
+pub async fn get(svc: &Services, caller: &Caller, id: PrincipalId) -> Result<UserRow, Error> {
     caller.require(signet_domain::access::Permission::ReadDirectory)?;
-    if !(1..=i64::from(i32::MAX)).contains(&id) {
+    if !(1..=i64::from(i32::MAX)).contains(&id.get()) {
         return Err(Error::not_found("user"));
     }
     svc.store.user(caller.tenant_id, id).await

@@ -1,9 +1,9 @@
 //! The tenant's audit trail checked whole: read in pages, each entry checked against the one
 //! before it, so that a long log is never held in memory at once.
 
-use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_domain::audit::{AuditEntry, ChainBreak, ChainVerifier, Party};
+use signet_domain::{Error, PrincipalId};
 
 use crate::{Caller, Services};
 
@@ -33,9 +33,9 @@ pub async fn principal_names(
     svc: &Services,
     caller: &Caller,
     entries: &[AuditEntry],
-) -> Result<Vec<(i64, String)>, Error> {
+) -> Result<Vec<(PrincipalId, String)>, Error> {
     caller.require(Permission::ReadAudit)?;
-    let mut ids: Vec<i64> = entries
+    let mut ids: Vec<PrincipalId> = entries
         .iter()
         .flat_map(|e| [Party::parse(&e.actor), Party::parse(&e.target)])
         .filter_map(|party| match party {

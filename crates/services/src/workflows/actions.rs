@@ -53,7 +53,8 @@ async fn due_signatory(svc: &Services, caller: &Caller, workflow: &WorkflowRow) 
         false => None,
     };
     let own = due.iter().find(|s| {
-        s.subscriber_id == caller.principal_id || email.as_deref().is_some_and(|e| e.eq_ignore_ascii_case(&s.email))
+        s.subscriber_id == caller.principal_id.get()
+            || email.as_deref().is_some_and(|e| e.eq_ignore_ascii_case(&s.email))
     });
     match (own, due.as_slice()) {
         (Some(own), _) => Ok(own.clone()),

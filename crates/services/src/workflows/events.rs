@@ -126,14 +126,11 @@ async fn workflow_profile(
     workflow: &signet_store::WorkflowRow,
     signatory: &signet_store::SignatoryRow,
 ) -> Result<Option<signet_store::SigningProfileRow>, Error> {
-    let profile_id = workflow.settings.hsm_certificate_id;
-    if profile_id == 0 {
-        return Ok(None);
-    }
+    let Some(profile_id) = workflow.settings.hsm_certificate_id else { return Ok(None) };
     let Some(profile) = state.store.active_signing_profile(workflow.tenant_id, profile_id).await? else {
         tracing::warn!(
             workflow = workflow.id.get(),
-            profile_id,
+            profile_id = profile_id.get(),
             "the workflow's signing profile is revoked; the signer signs by hand"
         );
         return Ok(None);

@@ -8,7 +8,9 @@ use signet_domain::audit::Actor;
 use signet_domain::authority::signing::{ProfileOwner, SigningBy, may_sign_with};
 use signet_domain::workflow::{SignatoryInput, plan_signatories};
 use signet_domain::workflow_settings::WorkflowSettings;
-use signet_domain::{DocumentId, Error, FieldErrors, TemplateId, TenantId, WorkflowId, now_millis};
+use signet_domain::{
+    DocumentId, Error, FieldErrors, PrincipalId, SigningProfileId, TemplateId, TenantId, WorkflowId, now_millis,
+};
 use signet_store::{CreatedWorkflow, NewSignatory, NewWorkflow, NewWorkflowAttachment};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -28,7 +30,8 @@ pub struct InitiateWorkflow {
     pub workflow_type: i64,
     pub document_ids: Vec<i64>,
     pub signatories: Vec<SignatoryInput>,
-    pub hsm_certificate_id: i64,
+    /// The organisation's signing profile to sign with (`hsmCertificateId`; the API's 0 is none).
+    pub hsm_certificate_id: Option<SigningProfileId>,
     pub linked_workflow_id: i64,
     pub redirect_url: Option<String>,
     /// When the envelope expires; none: the template's default, if any.
@@ -174,7 +177,7 @@ async fn check_users(
 ) -> Result<(), Error> {
     for (i, p) in planned.iter().enumerate() {
         if p.subscriber_id != 0 {
-            let email = svc.store.tenant_user_email(tenant_id, p.subscriber_id).await?;
+            let email = svc.store.tenant_user_email(tenant_id, PrincipalId::from(p.subscriber_id)).await?;
             if !email.is_some_and(|e| e.eq_ignore_ascii_case(&p.email)) {
                 return Err(Error::field(
                     &format!("signatories[{i}].subscriberId"),
@@ -192,12 +195,10 @@ async fn check_users(
 async fn check_profile(
     svc: &Services,
     tenant_id: TenantId,
-    profile_id: i64,
+    profile_id: Option<SigningProfileId>,
     planned: &[signet_domain::workflow::PlannedSignatory],
 ) -> Result<(), Error> {
-    if profile_id == 0 {
-        return Ok(());
-    }
+    let Some(profile_id) = profile_id else { return Ok(()) };
     let profile = svc.store.active_signing_profile(tenant_id, profile_id).await?;
     let usable = profile.is_some_and(|profile| {
         may_sign_with(ProfileOwner::of(profile.owner_id), SigningBy::NamedProfile)

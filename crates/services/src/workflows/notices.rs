@@ -14,7 +14,7 @@ use std::fmt::Display;
 
 use signet_domain::user::SenderNotices;
 use signet_domain::workflow::SignatoryState;
-use signet_domain::{Error, Lang, Zone};
+use signet_domain::{Error, Lang, PrincipalId, Zone};
 use signet_locale::Catalogue;
 use signet_store::{SignatoryRow, WorkflowRow};
 
@@ -387,7 +387,7 @@ fn attachments_within(files: &[super::copies::CopyFile], limit: usize) -> Vec<Ma
 /// The console user who sent the workflow, with an address to write to (a workflow an API
 /// token started has none), and what they chose to be e-mailed about.
 async fn sender_of(state: &Services, workflow: &WorkflowRow) -> Option<(String, String, SenderNotices)> {
-    let id = workflow.created_by.strip_prefix("user:")?.parse::<i64>().ok()?;
+    let id = PrincipalId::from(workflow.created_by.strip_prefix("user:")?.parse::<i64>().ok()?);
     let user = state.store.user(workflow.tenant_id, id).await.ok()?;
     let email = user.email.filter(|e| !e.trim().is_empty())?;
     let chosen = state.store.sender_notices(workflow.tenant_id, id).await.unwrap_or_default();

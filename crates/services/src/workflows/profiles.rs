@@ -201,7 +201,11 @@ pub async fn visible(svc: &Services, caller: &crate::Caller) -> Result<Vec<Signi
 
 /// Revokes one of the tenant's profiles (managing settings): workflows naming it no longer
 /// sign with it. Another tenant's profile reads as missing.
-pub async fn revoke(svc: &Services, caller: &crate::Caller, id: i64) -> Result<(), signet_domain::Error> {
+pub async fn revoke(
+    svc: &Services,
+    caller: &crate::Caller,
+    id: signet_domain::SigningProfileId,
+) -> Result<(), signet_domain::Error> {
     caller.require(signet_domain::access::Permission::ManageSettings)?;
     svc.store.revoke_signing_profile(caller.tenant_id, id, &caller.actor).await
 }

@@ -4,7 +4,7 @@
 use signet_domain::audit::{AuditEntry, ChainBreak, Party, WorkflowEventKind, verify_chain};
 use signet_domain::paging::Page;
 use signet_domain::workflow::WorkflowState;
-use signet_domain::{Error, ErrorCode, Millis, WorkflowId};
+use signet_domain::{Error, ErrorCode, Millis, PrincipalId, WorkflowId};
 use signet_store::{AttachmentRow, DocumentRow, SignatoryRow, WorkflowRow};
 
 use super::actions::visible_workflow;
@@ -159,7 +159,7 @@ pub async fn timeline(
 ) -> Result<(bool, Vec<TimelineEntry>), Error> {
     let (workflow, entries, check) = audit(svc, caller, id).await?;
     let signatories = svc.store.signatories(&workflow).await?;
-    let mut principals: Vec<i64> = entries
+    let mut principals: Vec<PrincipalId> = entries
         .iter()
         .filter_map(|e| match Party::parse(&e.actor) {
             Party::User(id) | Party::Client(id) => Some(id),
@@ -177,7 +177,7 @@ pub async fn timeline(
             .map_or_else(|| Named::Unnamed(reference.to_string()), |(_, n)| Named::Person(n.clone())),
         Party::Signatory(id) => signatories
             .iter()
-            .find(|s| s.id.get() == id)
+            .find(|s| s.id == id)
             .map_or_else(|| Named::Unnamed(reference.to_string()), |s| Named::Signatory(s.name.clone())),
         Party::System => Named::System,
         Party::Other => Named::Unnamed(reference.to_string()),

@@ -8,6 +8,7 @@
 #![allow(dead_code)] // each test binary uses its own part of the kit
 
 use signet_blob::BlobStore;
+use signet_domain::PrincipalId;
 use signet_domain::access::{Access, Role};
 use signet_domain::audit::Actor;
 use signet_services::people::provision::{self, ProvisionedTenant};
@@ -62,7 +63,7 @@ impl Assembled {
 }
 
 /// A user of `tenant` with `access`, as the faces hand them to the use cases.
-pub fn caller(tenant: &ProvisionedTenant, principal_id: i64, access: Access) -> Caller {
+pub fn caller(tenant: &ProvisionedTenant, principal_id: PrincipalId, access: Access) -> Caller {
     let actor = Actor { id: format!("user:{principal_id}"), ip: Some("127.0.0.1".into()) };
     Caller { tenant_id: tenant.tenant_id, principal_id, is_user: true, access, actor }
 }

@@ -7,7 +7,7 @@ use signet_domain::audit::GENESIS_HASH;
 use signet_domain::audit::{Actor, WorkflowEventKind};
 use signet_domain::workflow::{DocumentState, WorkflowState};
 use signet_domain::workflow_settings::WorkflowSettings;
-use signet_domain::{DocumentId, Error, Lang, Millis, TemplateId, TenantId, WorkflowId, now_millis};
+use signet_domain::{DocumentId, Error, Lang, Millis, PrincipalId, TemplateId, TenantId, WorkflowId, now_millis};
 
 use super::events::append_event;
 use super::participation::{NewWorkflowAttachment, insert_initiator_attachments};
@@ -246,13 +246,13 @@ impl Store {
     }
 
     /// Whether `id` is an enabled user of the tenant, and their e-mail address.
-    pub async fn tenant_user_email(&self, tenant_id: TenantId, id: i64) -> Result<Option<String>> {
+    pub async fn tenant_user_email(&self, tenant_id: TenantId, id: PrincipalId) -> Result<Option<String>> {
         on_db!(self, pool => {
             let row: Option<(Option<String>,)> = sqlx::query_as(
                 "SELECT email FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND status = 'active'",
             )
             .bind(tenant_id.get())
-            .bind(id)
+            .bind(id.get())
             .fetch_optional(pool)
             .await
             .map_err(db_err)?;

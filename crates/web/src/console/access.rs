@@ -11,10 +11,10 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_domain::Error;
 use signet_domain::access::Permission;
 use signet_domain::paging::Page;
 use signet_domain::user::{UserKind, UserStatus};
+use signet_domain::{Error, PrincipalId};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_services::records::{Grantee, UserFilter};
@@ -103,7 +103,7 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
                 .collect(),
             users: users
                 .into_iter()
-                .map(|u| Granted { id: u.id, direct: u.direct, label: person(u.name, u.email), not_active: None })
+                .map(|u| Granted { id: u.id.get(), direct: u.direct, label: person(u.name, u.email), not_active: None })
                 .chain(idle.into_iter().map(|(id, name, email, status)| Granted {
                     id,
                     direct: true,
@@ -129,7 +129,7 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
         )
         .await?;
         (
-            people.into_iter().map(|u| Choice { id: u.id, label: person(u.name, u.email) }).collect(),
+            people.into_iter().map(|u| Choice { id: u.id.get(), label: person(u.name, u.email) }).collect(),
             groups.into_iter().map(|d| Choice { id: d.id.get(), label: d.name }).collect(),
         )
     } else {
@@ -230,7 +230,9 @@ pub async fn take_back_from_user(
     if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
         return refused;
     }
-    let taken = menus::revoke_access(&state.services, &session.auth.caller(), menu, Grantee::User(user)).await;
+    let taken =
+        menus::revoke_access(&state.services, &session.auth.caller(), menu, Grantee::User(PrincipalId::from(user)))
+            .await;
     answer(&state, &session, taken).await
 }
 

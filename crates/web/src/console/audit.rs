@@ -5,6 +5,7 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use signet_domain::PrincipalId;
 use signet_domain::access::Permission;
 use signet_domain::audit::Party;
 use signet_http::AppState;
@@ -31,7 +32,7 @@ struct EntryView {
 }
 
 /// A reference's name, if it names a principal whose name was found.
-fn name_of(names: &[(i64, String)], reference: &str) -> Option<String> {
+fn name_of(names: &[(PrincipalId, String)], reference: &str) -> Option<String> {
     match Party::parse(reference) {
         Party::User(id) | Party::Client(id) => names.iter().find(|(p, _)| *p == id).map(|(_, n)| n.clone()),
         _ => None,

@@ -8,7 +8,7 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use signet_domain::access::Permission;
-use signet_domain::{Error, WorkflowId};
+use signet_domain::{Error, PrincipalId, WorkflowId};
 use signet_http::AppState;
 use signet_services::bulk::lots;
 
@@ -64,7 +64,7 @@ fn label(name: Option<&str>, email: &str) -> String {
 async fn lots_page(
     state: &AppState,
     session: &Session,
-    signer: Option<i64>,
+    signer: Option<PrincipalId>,
     typed: &Typed,
     error: Option<String>,
     notice: Option<String>,
@@ -74,7 +74,7 @@ async fn lots_page(
         .signers
         .iter()
         .map(|u| SignerOption {
-            id: u.id,
+            id: u.id.get(),
             label: label(u.name.as_deref(), u.email.as_deref().unwrap_or_default()),
             chosen: Some(u.id) == signer,
         })
@@ -94,7 +94,7 @@ async fn lots_page(
         error,
         notice,
         signers,
-        signer: choices.signer.map(|u| (u.id, label(u.name.as_deref(), u.email.as_deref().unwrap_or_default()))),
+        signer: choices.signer.map(|u| (u.id.get(), label(u.name.as_deref(), u.email.as_deref().unwrap_or_default()))),
         name: typed.name.clone(),
         workflows,
     })
@@ -105,7 +105,7 @@ pub async fn form(State(state): State<AppState>, session: Session, Query(query):
     if let Some(refused) = session.refuses_without(Permission::SendWorkflows) {
         return refused;
     }
-    let signer = query.signer.as_deref().and_then(|s| s.trim().parse::<i64>().ok());
+    let signer = query.signer.as_deref().and_then(|s| s.trim().parse::<i64>().ok()).map(PrincipalId::from);
     let notice = query
         .made
         .as_deref()
@@ -128,7 +128,7 @@ pub async fn create(State(state): State<AppState>, session: Session, fields: For
     if let Some(refused) = session.refuses_change(Permission::SendWorkflows, fields.get("csrf")) {
         return refused;
     }
-    let signer = fields.get("signer").parse::<i64>().ok();
+    let signer = fields.get("signer").parse::<i64>().ok().map(PrincipalId::from);
     let typed =
         Typed { name: fields.get("name").to_string(), chosen: fields.all("workflow").map(str::to_string).collect() };
     let made = async {
@@ -143,7 +143,7 @@ pub async fn create(State(state): State<AppState>, session: Session, fields: For
     }
     .await;
     match made {
-        Ok(lot) => see_other(&format!("/app/lots?signer={}&made={}", signer.unwrap_or_default(), lot.row.id)),
+        Ok(lot) => see_other(&format!("/app/lots?signer={}&made={}", signer.map_or(0, PrincipalId::get), lot.row.id)),
         Err(error) => {
             shown_again(error, async |text| {
                 match lots_page(&state, &session, signer, &typed, Some(text.clone()), None).await {

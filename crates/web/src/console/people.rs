@@ -5,7 +5,8 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role};
+use signet_domain::PrincipalId;
+use signet_domain::access::{Permission, Role, RoleRef};
 use signet_domain::paging::Page;
 use signet_domain::user::{UserInput, UserKind};
 use signet_http::AppState;
@@ -61,7 +62,7 @@ async fn role_options(state: &AppState, session: &Session) -> Result<Vec<RoleOpt
     let mut options: Vec<RoleOption> =
         builtin.into_iter().map(|r| RoleOption { id: i64::from(r.id()), label: capitalised(r.as_str()) }).collect();
     for role in signet_services::people::roles::list(&state.services, &session.auth.caller()).await? {
-        options.push(RoleOption { id: CUSTOM_ROLE_BASE + role.id, label: role.name });
+        options.push(RoleOption { id: RoleRef::Custom(role.id).wire_id(), label: role.name });
     }
     Ok(options)
 }
@@ -101,7 +102,7 @@ async fn people_page(state: &AppState, session: &Session, q: &str) -> Result<Peo
             .0
             .into_iter()
             .map(|u| PendingView {
-                id: u.id,
+                id: u.id.get(),
                 name: u.name.unwrap_or_default(),
                 email: u.email.unwrap_or_default(),
                 organization: u.organization.unwrap_or_default(),
@@ -203,7 +204,8 @@ pub async fn decide(
         _ => return super::page_error(StatusCode::BAD_REQUEST, session.text.s("people.approve_or_reject")),
     };
     let reason = form.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
-    match users::decide_external(&state.services, &session.auth.caller(), id, approve, reason).await {
+    match users::decide_external(&state.services, &session.auth.caller(), PrincipalId::from(id), approve, reason).await
+    {
         Ok(_) => super::session::see_other("/app/people"),
         Err(error) => {
             super::shown_again(error, async |text| {

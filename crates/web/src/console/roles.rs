@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use signet_domain::Error;
-use signet_domain::access::{CUSTOM_ROLE_BASE, Permission, Role, parse_permissions};
+use signet_domain::access::{Permission, Role, RoleRef, parse_permissions};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_services::people::roles;
@@ -62,7 +62,7 @@ async fn roles_page(state: &AppState, session: &Session, error: Option<String>) 
     let own =
         signet_services::people::roles::list(&state.services, &session.auth.caller()).await?.into_iter().map(|role| {
             RoleView {
-                id: CUSTOM_ROLE_BASE + role.id,
+                id: RoleRef::Custom(role.id).wire_id(),
                 name: role.name,
                 allows: described(session.text, &parse_permissions(&role.permissions)),
                 own: true,

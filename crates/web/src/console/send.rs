@@ -1117,7 +1117,7 @@ fn request_of(text: Text, fields: &FormFields, sending: &Sending) -> Result<Init
         workflow_type: 0,
         document_ids: documents.to_vec(),
         signatories: signatory_inputs(text, signers)?,
-        hsm_certificate_id: 0,
+        hsm_certificate_id: None,
         linked_workflow_id: 0,
         redirect_url: None,
         envelope_expiry,

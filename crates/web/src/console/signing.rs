@@ -11,8 +11,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use signet_domain::Error;
 use signet_domain::access::Permission;
+use signet_domain::{Error, SigningProfileId};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_services::people::certificates::{self, AutomatedSigningChange, Enrolment};
@@ -66,7 +66,7 @@ async fn signing_page(state: &AppState, session: &Session, error: Option<String>
         .iter()
         .filter(|p| p.owner_id == Some(caller.principal_id) && p.revoked_at.is_none())
         .map(|p| CertificateView {
-            id: p.id,
+            id: p.id.get(),
             name: p.name.clone(),
             subject: p.subject.clone(),
             expires: session.when(p.not_after),
@@ -78,7 +78,7 @@ async fn signing_page(state: &AppState, session: &Session, error: Option<String>
         .into_iter()
         .filter(|_| may_change)
         .map(|p| ProfileView {
-            id: p.id,
+            id: p.id.get(),
             expires: session.when(p.not_after),
             created: session.when(p.created_at),
             enrolled: p.owner_id.is_some(),
@@ -143,10 +143,11 @@ fn untrimmed<'a>(fields: &'a FormFields, name: &'a str) -> &'a str {
 }
 
 /// A profile id as the API takes it (1 to 2147483647).
-fn profile_id(words: Text, field: &str, text: &str) -> Result<i64, Error> {
+fn profile_id(words: Text, field: &str, text: &str) -> Result<SigningProfileId, Error> {
     text.parse::<i64>()
         .ok()
         .filter(|id| (1..=i64::from(i32::MAX)).contains(id))
+        .map(SigningProfileId::from)
         .ok_or_else(|| Error::field(field, words.s("signing.choose_a_certificate")))
 }
 
@@ -237,6 +238,6 @@ pub async fn revoke_profile(
     if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
         return refused;
     }
-    let revoked = profiles::revoke(&state.services, &session.auth.caller(), id).await;
+    let revoked = profiles::revoke(&state.services, &session.auth.caller(), SigningProfileId::from(id)).await;
     answer(&state, &session, revoked).await
 }

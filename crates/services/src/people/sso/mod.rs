@@ -28,7 +28,7 @@ use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use signet_domain::access::{Access, CustomRole, Permission, Role, parse_permissions};
 use signet_domain::authority::sso::{SsoSecondFactor, provider_may_link, sso_satisfies_second_factor};
-use signet_domain::{Error, ErrorCode, SsoProviderId, TenantId, now_millis};
+use signet_domain::{Error, ErrorCode, PrincipalId, SsoProviderId, TenantId, now_millis};
 use signet_store::{NewSsoProvider, PrincipalCredentials, SavedBy, SsoIdentityRow, SsoProviderRow, SsoSecondFactorRow};
 
 use crate::{Caller, Services, platform::secrets};
@@ -226,7 +226,7 @@ fn seal_secret(svc: &Services, tenant_id: TenantId, name: &str, secret: &[u8]) -
 
 /// A principal's access as the store holds it now: its tenant's role when it has one, else its
 /// built-in role.
-async fn access_of(svc: &Services, tenant_id: TenantId, principal_id: i64) -> Result<Option<Access>, Error> {
+async fn access_of(svc: &Services, tenant_id: TenantId, principal_id: PrincipalId) -> Result<Option<Access>, Error> {
     let Some(auth) = svc.store.principal_auth(tenant_id, principal_id).await? else { return Ok(None) };
     let custom = match (auth.custom_role_id, auth.custom_role_name, auth.custom_permissions) {
         (Some(id), Some(name), Some(permissions)) => {
@@ -263,7 +263,8 @@ impl Saver {
 fn saver_access(provider: &SsoProviderRow) -> Option<Access> {
     let role = Role::try_from(provider.saved_by_role.clone()?).ok()?;
     let custom = provider.saved_by_permissions.as_deref().map(|permissions| CustomRole {
-        id: 0,
+        // Only the permissions were recorded; the role's row is no longer named.
+        id: signet_domain::RoleId::from(0),
         name: "saver's role".into(),
         permissions: parse_permissions(permissions),
     });
@@ -904,7 +905,7 @@ async fn may_sign_in(svc: &Services, provider: &SsoProviderRow, account: &Princi
     if !allowed {
         tracing::warn!(
             provider = provider.id.get(),
-            account = account.id,
+            account = account.id.get(),
             "single sign-on refused an account above its provider's saver"
         );
     }
