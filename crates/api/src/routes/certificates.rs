@@ -43,7 +43,7 @@ pub struct EnrollmentCertificateUploadRequest {
 pub struct CertificateResetRequest {
     /// One of the caller's enrolled certificates.
     #[serde(rename = "profileID")]
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub profile_id: i64,
     /// The caller's account password, confirming the removal.
     pub password: Option<String>,
@@ -57,7 +57,7 @@ pub struct CertificateResetRequest {
 pub struct AutomatedSigningData {
     pub enabled: bool,
     /// One of the user's own enrolled certificates (required when enabled).
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub certificate_profile_id: Option<i64>,
     /// Must be true to enable; the time and address of the consent are recorded.
     pub consent_accepted: bool,

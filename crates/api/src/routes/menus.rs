@@ -23,7 +23,7 @@ use signet_http::extract::{ApiJson, ApiPath};
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CreateActivityRequest {
     /// The menu it goes under; 0 for the top level.
-    #[schema(minimum = 0, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 0, maximum = 2147483647)]
     pub menu_parent_id: i64,
     /// 1 to 100 characters, no control characters.
     #[schema(
@@ -40,7 +40,7 @@ pub struct CreateActivityRequest {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DeleteActivityRequest {
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub menu_id: i64,
     pub browser_info: Option<BrowserInfo>,
 }

@@ -50,10 +50,10 @@ pub struct CreateInternalUserRequest {
     pub organization: Option<String>,
     /// A department of the tenant.
     #[serde(rename = "deptId")]
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub dept_id: Option<i64>,
     #[serde(rename = "geoProfileId")]
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub geo_profile_id: Option<i64>,
     #[schema(max_length = 150, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub designation: Option<String>,
@@ -67,7 +67,7 @@ pub struct CreateInternalUserRequest {
     pub profile_id: Option<String>,
     /// eSignature options, combined: 1 draw, 2 type, 4 upload, 8 pad.
     #[serde(rename = "signatureOption")]
-    #[schema(minimum = 0, maximum = 15)]
+    #[schema(format = Int32, minimum = 0, maximum = 15)]
     pub signature_option: Option<i64>,
     /// `password` (default), `email_otp` or `sso`.
     #[serde(rename = "loginAuthentication")]
@@ -84,7 +84,7 @@ pub struct CreateInternalUserRequest {
     /// 1 administrator, 2 sender (default), 3 signer, 4 auditor, or a tenant role's id (above
     /// 100, see `GET /api/v1/roles`); only administrators give the administrator or a tenant role.
     #[serde(rename = "roleId")]
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub role_id: Option<i64>,
     /// Date of birth, between 1900 and today.
     #[schema(format = DateTime)]
@@ -234,10 +234,10 @@ pub struct GetInternalUsersRequest {
     pub search_text: Option<String>,
     /// Only active users (`true`) or only users who are not (`false`).
     pub is_active: Option<bool>,
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub page_number: Option<i64>,
     /// 1 to 100; default 20.
-    #[schema(minimum = 1, maximum = 100)]
+    #[schema(format = Int32, minimum = 1, maximum = 100)]
     pub page_size: Option<i64>,
     #[schema(schema_with = sort_column_schema)]
     pub sort_by: Option<String>,
@@ -320,16 +320,16 @@ pub struct GetUsersRequest {
     /// Changed at or after this time.
     #[schema(format = DateTime)]
     pub updated_on: Option<String>,
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub page_number: Option<i64>,
-    #[schema(minimum = 1, maximum = 100)]
+    #[schema(format = Int32, minimum = 1, maximum = 100)]
     pub page_size: Option<i64>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DisableUserRequest {
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub user_id: i64,
     /// Disable even with workflows in progress: those become inactive (cancelled).
     pub force_disable_with_workflow: Option<bool>,
@@ -346,7 +346,7 @@ pub struct DisableUserResponse {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct MarkUserInactiveRequest {
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub user_id: i64,
     /// Kept with the status, at most 500 characters.
     #[schema(max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
@@ -358,7 +358,7 @@ pub struct MarkUserInactiveRequest {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DeleteUserRequest {
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub user_id: i64,
     pub browser_info: Option<BrowserInfo>,
 }
@@ -801,7 +801,7 @@ pub async fn register(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ApproveExternalUserRequest {
-    #[schema(minimum = 1, maximum = 2147483647)]
+    #[schema(format = Int32, minimum = 1, maximum = 2147483647)]
     pub external_user_id: i64,
     /// Kept with the decision, at most 500 characters.
     #[schema(max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]

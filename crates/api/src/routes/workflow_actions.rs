@@ -446,6 +446,7 @@ pub struct DocumentSummaryRequest {
 pub struct DocumentSummaryResponse {
     pub success: bool,
     pub from_cache: bool,
+    #[schema(format = Int32)]
     pub document_id: i64,
     /// `{"sentences": [...], "characters": n}`: the sentences that carry the document's most
     /// frequent content words, in order (extractive; text in two-byte fonts is not read).

@@ -153,6 +153,7 @@ pub struct InitiateWorkFlowData {
 #[serde(rename_all = "camelCase")]
 #[schema(as = ParallelSigningURL)]
 pub struct ParallelSigningUrl {
+    #[schema(format = Int32)]
     pub sequence_number: i64,
     /// The signatory's id.
     pub identification_number: String,
