@@ -247,6 +247,9 @@ async fn sms_a_signer_asked_for_a_code_signs_only_after_typing_it(backend: Backe
     let prepared = prepared.expect("answer");
     assert_eq!(prepared.status(), 400);
     assert!(prepared.text().await.expect("json").contains("Please confirm your phone"));
+    // Asked for a token's signature, an electronic one is refused first, in the signer's words.
+    let (status, said) = post_form(&http, &format!("{ravi}/sign?lang=hi"), &sign).await;
+    assert!(status == 400 && said.contains("क्रिप्टो टोकन से हस्ताक्षर"), "{status} {said}");
 
     // A code: texted, only its keyed hash stored; a new one waits a minute.
     let (status, said) = post_form(&http, &format!("{link}/otp/send"), &[]).await;

@@ -75,18 +75,10 @@ pub async fn sign(
 ) -> Result<AfterSignature, SignerFormError> {
     let (signatory, workflow) = (&session.signatory, &session.workflow);
     if super::esign::required(session) {
-        return Err(Error::rejected(
-            ErrorCode::ValidationFailed,
-            "the sender asks you to sign with Aadhaar eSign, not with an electronic signature",
-        )
-        .into());
+        return Err(SignerRefusal::SignWithEsign.into());
     }
     if super::token::required(session) {
-        return Err(Error::rejected(
-            ErrorCode::ValidationFailed,
-            "the sender asks you to sign with your crypto token, not with an electronic signature",
-        )
-        .into());
+        return Err(SignerRefusal::SignWithToken.into());
     }
     super::otp::require_verified::<SignerFormError>(svc, session).await?;
     let after = super::sealing::sign_documents(svc, signatory, workflow, mark, actor, detail).await?;
@@ -116,10 +108,14 @@ pub enum SignerRefusal {
     /// The signer was asked for a code by SMS and has not confirmed their phone yet (see
     /// `otp::require_verified`): signing and handing on wait for it.
     PhoneNotConfirmed,
+    /// The sender asks this signer for an Aadhaar eSign, not an electronic signature.
+    SignWithEsign,
+    /// The sender asks this signer for their crypto token's signature, not an electronic one.
+    SignWithToken,
 }
 
 impl SignerRefusal {
-    pub const ALL: [SignerRefusal; 9] = [
+    pub const ALL: [SignerRefusal; 11] = [
         SignerRefusal::Reason,
         SignerRefusal::InvalidEmail,
         SignerRefusal::DelegateToSelf,
@@ -129,6 +125,8 @@ impl SignerRefusal {
         SignerRefusal::InvalidMobile,
         SignerRefusal::MobileNeeded,
         SignerRefusal::PhoneNotConfirmed,
+        SignerRefusal::SignWithEsign,
+        SignerRefusal::SignWithToken,
     ];
 
     /// The form field it is about, and its English words; none for a refusal of the whole
@@ -149,7 +147,7 @@ impl SignerRefusal {
                 "mobile",
                 "Please give their mobile number: the sender asks for a code by SMS before signing, and theirs goes there.",
             )),
-            SignerRefusal::PhoneNotConfirmed => None,
+            SignerRefusal::PhoneNotConfirmed | SignerRefusal::SignWithEsign | SignerRefusal::SignWithToken => None,
         }
     }
 
@@ -157,9 +155,16 @@ impl SignerRefusal {
     /// API, the bulk lots' report, the logs) reads it: a field error with its field and English
     /// words, or the phone's refusal as it always read.
     pub fn error(self) -> Error {
-        match self.field_and_words() {
-            Some((field, words)) => Error::field(field, words),
-            None => super::otp::PhoneNotConfirmed.into(),
+        let whole = |words: &str| Error::rejected(ErrorCode::ValidationFailed, words);
+        match (self, self.field_and_words()) {
+            (_, Some((field, words))) => Error::field(field, words),
+            (SignerRefusal::SignWithEsign, None) => {
+                whole("the sender asks you to sign with Aadhaar eSign, not with an electronic signature")
+            }
+            (SignerRefusal::SignWithToken, None) => {
+                whole("the sender asks you to sign with your crypto token, not with an electronic signature")
+            }
+            (_, None) => super::otp::PhoneNotConfirmed.into(),
         }
     }
 }
@@ -354,6 +359,9 @@ mod tests {
         let phone = Error::from(SignerFormError::from(SignerRefusal::PhoneNotConfirmed));
         assert!(matches!(&phone, Error::Rejected { code: ErrorCode::ValidationFailed, detail }
             if detail == "please confirm your phone with the code we send by SMS before signing"));
+        let esign = Error::from(SignerFormError::from(SignerRefusal::SignWithEsign));
+        assert!(matches!(&esign, Error::Rejected { code: ErrorCode::ValidationFailed, detail }
+            if detail == "the sender asks you to sign with Aadhaar eSign, not with an electronic signature"));
         let other = Error::from(SignerFormError::from(Error::field("email", "something else")));
         assert!(matches!(other, Error::Validation(fields) if fields["email"] == ["something else"]));
     }

@@ -152,6 +152,8 @@ fn refusal_key(refusal: SignerRefusal) -> &'static str {
         SignerRefusal::InvalidMobile => key("signer.need_mobile_number"),
         SignerRefusal::MobileNeeded => key("signer.need_their_mobile"),
         SignerRefusal::PhoneNotConfirmed => key("signer.otp_needed"),
+        SignerRefusal::SignWithEsign => key("signer.sign_with_esign"),
+        SignerRefusal::SignWithToken => key("signer.sign_with_token"),
     }
 }
 
