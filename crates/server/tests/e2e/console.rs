@@ -15,7 +15,6 @@
 
 use signet_domain::audit::Actor;
 use std::path::Path;
-use std::process::Command;
 
 use base64::Engine;
 use reqwest::redirect::Policy;
@@ -29,7 +28,7 @@ use signet_testkit::server::{TestApp, administrator, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
 
-use crate::support::{ADMIN_PASSWORD, DRIVER_DIR, discovery_server, hidden_fields, target_dir};
+use crate::support::{ADMIN_PASSWORD, DRIVER_DIR, discovery_server, hidden_fields, run_driver, target_dir};
 
 on_both_backends!(
     staff_invite_send_track_and_are_kept_out_of_what_their_role_does_not_allow,
@@ -60,18 +59,8 @@ async fn journey(app: &TestApp, name: &str, shots: &str, mut args: Value) -> Val
     args["base"] = json!(app.base());
     args["journey"] = json!(name);
     args["shots"] = json!(target_dir().join("browser-artifacts").join("console").join(shots));
-    let output = tokio::task::spawn_blocking(move || {
-        Command::new("node").arg(Path::new(DRIVER_DIR).join("console.mjs")).arg(args.to_string()).output()
-    })
-    .await
-    .expect("join")
-    .expect("node (Node.js 20+) must be installed");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "console driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
-    let outcome: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("driver output is not JSON ({e}):\n{stdout}"));
-    assert_eq!(outcome["problems"], json!([]), "{name}: {outcome}");
-    outcome
+    let name = name.to_string();
+    tokio::task::spawn_blocking(move || run_driver("console.mjs", &args, &name)).await.expect("join")
 }
 
 async fn console_app(backend: Backend, smtp: &SmtpSink) -> TestApp {

@@ -144,16 +144,23 @@ pub async fn guided(link: &str, screen: &str, way: &str, backend: signet_store::
     if let (Some(args), Value::Object(extra)) = (args.as_object_mut(), extra) {
         args.extend(extra);
     }
-    let output = tokio::task::spawn_blocking(move || {
-        std::process::Command::new("node").arg(driver.join("guided.mjs")).arg(args.to_string()).output()
-    })
-    .await
-    .expect("join")
-    .expect("node (Node.js 20+) must be installed");
+    let what = format!("{screen} {way}");
+    tokio::task::spawn_blocking(move || run_driver("guided.mjs", &args, &what)).await.expect("join")
+}
+
+/// Runs the browser driver `script` (a Node.js script in [`DRIVER_DIR`]) with `args` as its one
+/// JSON argument; its outcome, the last line it prints, which must list no problems (`what`
+/// names the run when it does). Blocks until the browser is done.
+pub fn run_driver(script: &str, args: &Value, what: &str) -> Value {
+    let output = std::process::Command::new("node")
+        .arg(std::path::Path::new(DRIVER_DIR).join(script))
+        .arg(args.to_string())
+        .output()
+        .expect("node (Node.js 20+) must be installed");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "guided driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{script} failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     let outcome: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
         .unwrap_or_else(|e| panic!("driver output is not JSON ({e}):\n{stdout}"));
-    assert_eq!(outcome["problems"], json!([]), "{screen} {way}: {outcome}");
+    assert_eq!(outcome["problems"], json!([]), "{what}: {outcome}");
     outcome
 }

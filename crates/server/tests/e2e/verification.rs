@@ -21,7 +21,7 @@ use signet_testkit::pki::TestPki;
 use signet_testkit::problem::{expect_problem, posted_fields};
 use signet_testkit::server::{TestApp, spawn_with};
 
-use crate::support::{DRIVER_DIR, target_dir};
+use crate::support::{DRIVER_DIR, run_driver, target_dir};
 
 on_both_backends!(
     the_api_explains_each_signature_and_finds_every_change,
@@ -347,17 +347,7 @@ fn upload(app: &TestApp, file: &Path, java_script: bool, shots: &str) -> Value {
     assert!(Path::new(DRIVER_DIR).join("node_modules/playwright-core").is_dir(), "run npm ci in {DRIVER_DIR}");
     let dir = target_dir().join("browser-artifacts").join("verify").join(shots);
     let args = json!({"page": app.url("/verify"), "file": file, "javaScript": java_script, "shots": dir});
-    let output = Command::new("node")
-        .arg(Path::new(DRIVER_DIR).join("verify.mjs"))
-        .arg(args.to_string())
-        .output()
-        .expect("node (Node.js 20+) must be installed");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "driver failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
-    let outcome: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("driver output is not JSON ({e}):\n{stdout}"));
-    assert_eq!(outcome["problems"], json!([]), "{outcome}");
-    outcome
+    run_driver("verify.mjs", &args, shots)
 }
 
 async fn the_public_page_shows_the_verdicts_on_a_phone_with_and_without_javascript(backend: Backend) {
