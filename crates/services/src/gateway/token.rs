@@ -323,11 +323,13 @@ pub async fn give_up(
     code: u16,
     actor: &Actor,
 ) -> Result<Delivery, TokenRefused> {
-    let code = match code {
-        110 => ErrorCode::UtilityNotInstalled,
-        111 => ErrorCode::UtilityNotRunning,
-        112 => ErrorCode::UtilityPortMismatch,
-        113 => ErrorCode::UtilityOutdated,
+    let code = match ErrorCode::from_code(code) {
+        Some(
+            code @ (ErrorCode::UtilityNotInstalled
+            | ErrorCode::UtilityNotRunning
+            | ErrorCode::UtilityPortMismatch
+            | ErrorCode::UtilityOutdated),
+        ) => code,
         _ => return Err(TokenRefused::Unavailable),
     };
     if !offered(open) {

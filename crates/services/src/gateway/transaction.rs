@@ -318,9 +318,8 @@ pub async fn give_up_after_image(
     code: u16,
     actor: &Actor,
 ) -> Result<Delivery, TransactionClosed> {
-    let code = match code {
-        115 => ErrorCode::SignatureImageType,
-        116 => ErrorCode::SignatureImageSize,
+    let code = match ErrorCode::from_code(code) {
+        Some(code @ (ErrorCode::SignatureImageType | ErrorCode::SignatureImageSize)) => code,
         _ => return cancel(svc, open, actor).await,
     };
     let uploads = matches!(&open.payload.document, Document::Pdf { options, .. } if options.esignature.upload);
