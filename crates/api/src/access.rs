@@ -51,7 +51,8 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
         | ["webhooks", ..]
         | ["signing-profiles", ..]
         | ["applications", ..]
-        | ["sso-providers", ..] => ManageSettings,
+        | ["sso-providers", ..]
+        | ["organisation", ..] => ManageSettings,
         ["roles", ..] if read => ReadDirectory,
         ["roles", ..] => ManagePeople,
         ["documents", "download" | "summary"] => ReadWorkflows,

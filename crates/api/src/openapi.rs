@@ -11,8 +11,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::routes::{
-    applications, audit, auth, bulk, certificates, departments, documents, exports, gateway_admin, initiate_and_sign,
-    invoices, menus, roles, sales, signing_profiles, sso, stamps, users, verify, webhooks, workflow_actions, workflows,
+    applications, audit, auth, bulk, certificates, departments, documents, embedding, exports, gateway_admin,
+    initiate_and_sign, invoices, menus, roles, sales, signing_profiles, sso, stamps, users, verify, webhooks,
+    workflow_actions, workflows,
 };
 use signet_http::AppState;
 use signet_http::error::ProblemDetails;
@@ -35,6 +36,7 @@ use signet_http::error::ProblemDetails;
         (name = "documents", description = "Documents for workflows: upload, download"),
         (name = "workflows", description = "Workflows: signatories in order, signer links, events; templates"),
         (name = "webhooks", description = "Webhook endpoints and their deliveries (Standard Webhooks)"),
+        (name = "embedding", description = "Embedded signing: a signer's turn shown inside the organisation's own web application (the origins allowed, the look, a signatory's embed address); see docs/embedding.md"),
         (name = "verification", description = "Verification for everyone: a signed PDF, XML or CMS file's signatures checked and explained; nothing is kept"),
         (name = "sales", description = "Customer referrals and CRM leads with their outbox to the tenant's CRM endpoint"),
         (name = "exports", description = "Exports of workflows, signatories, audit events and users as CSV, XLSX or JSON Lines, streamed or as jobs; see docs/exports.md"),
@@ -208,6 +210,8 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(workflow_actions::delegate))
         .routes(routes!(workflow_actions::revoke_link))
         .routes(routes!(workflow_actions::remind))
+        .routes(routes!(embedding::embed_signatory))
+        .routes(routes!(embedding::get_embedding, embedding::put_embedding))
         .routes(routes!(workflow_actions::decline))
         .routes(routes!(workflow_actions::link))
         .routes(routes!(workflow_actions::inactive))

@@ -53,6 +53,8 @@ text_states! {
         SignatoryReminded => "signatory.reminded",
         /// The sender took the signing link to hand it out themselves.
         LinkHandedOut => "signatory.link_handed_out",
+        /// A signatory's page handed to an allowed origin to show in a frame (embedded signing).
+        LinkEmbedded => "signatory.link_embedded",
         /// The signatory's link was replaced; the old one no longer opens the page.
         LinkRevoked => "signatory.link_revoked",
         OtpSent => "signatory.otp_sent",

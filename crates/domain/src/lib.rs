@@ -6,6 +6,7 @@ pub mod audit;
 pub mod authority;
 pub mod csv;
 pub mod department;
+pub mod embedding;
 pub mod error;
 pub mod estamp;
 pub mod fields;

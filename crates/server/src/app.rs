@@ -93,7 +93,7 @@ fn ops_routes() -> Router<Services> {
 pub fn router(state: AppState) -> Router {
     let segment = state.services.config.gateway_segment.clone();
     let api = signet_api::router(state.clone());
-    let pages = signet_web::router(&segment).with_state(Services::clone(&state.services));
+    let pages = signet_web::router(&segment, &state.services).with_state(Services::clone(&state.services));
     let ops = ops_routes().with_state(Services::clone(&state.services));
     let console = signet_web::console::router(state.clone());
     api.merge(pages)

@@ -59,7 +59,7 @@ enum Answer {
 
 /// The operations, each with its rule, what an allowed caller gets, and whether it names one
 /// of the fixture's resources (then another tenant's caller must get 404, as for a missing id).
-const OPERATIONS: [(&str, Rule, Answer, bool); 88] = {
+const OPERATIONS: [(&str, Rule, Answer, bool); 91] = {
     use Answer::*;
     use Permission::*;
     use Rule::*;
@@ -67,6 +67,9 @@ const OPERATIONS: [(&str, Rule, Answer, bool); 88] = {
         ("gateway.authtokens", Needs(ManageSettings), Done, false),
         ("gateway.revoke_authtoken", Needs(ManageSettings), Done, true),
         ("gateway.settings", Needs(ManageSettings), Done, false),
+        ("embedding.settings", Needs(ManageSettings), Done, false),
+        ("embedding.set_settings", Needs(ManageSettings), Done, false),
+        ("workflows.embed", Needs(SendWorkflows), Missing, false),
         ("profiles.revoke", Needs(ManageSettings), Missing, false),
         ("stamps.inventory", Needs(ReadWorkflows), Done, false),
         ("stamps.stamp", Needs(ReadWorkflows), Missing, false),
@@ -177,6 +180,15 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "gateway.authtokens" => gateway::admin::authtokens(svc, caller).await.map(drop),
         "gateway.revoke_authtoken" => gateway::admin::revoke_authtoken(svc, caller, fixture.authtoken_id).await,
         "gateway.settings" => gateway::admin::settings(svc, caller).await.map(drop),
+        "embedding.settings" => embedding::settings(svc, caller).await.map(drop),
+        "embedding.set_settings" => {
+            embedding::set_settings(svc, caller, embedding::EmbeddingInput::default()).await.map(drop)
+        }
+        "workflows.embed" => {
+            embedding::embed_url(svc, caller, missing_workflow, SignatoryId::from(MISSING), "https://app.example")
+                .await
+                .map(drop)
+        }
         "profiles.revoke" => workflows::profiles::revoke(svc, caller, SigningProfileId::from(MISSING)).await,
         "stamps.inventory" => stamps::inventory(svc, caller, &StampFilter::default(), 0, 10).await.map(drop),
         "stamps.stamp" => stamps::stamp(svc, caller, MISSING.into()).await.map(drop),

@@ -1,5 +1,6 @@
 use serde_json::json;
 use signet_domain::audit::{Actor, GENESIS_HASH};
+use signet_domain::embedding::{Accent, EmbedOrigin, Embedding, Logo, LogoType};
 use signet_domain::{Error, ErrorCode, PrincipalId, TenantId, Zone, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
@@ -111,6 +112,79 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             let event = actor.event("tenant.time_zone_changed", format!("tenant:{tenant_id}"), json!({"timeZone": zone.iana()}));
+            append_audit!(tx, tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+            Ok(())
+        })
+    }
+    /// What the organisation set for embedding its signer pages (the logo by its type); the
+    /// default (no origin: embedding off) when it set nothing. A stored origin or colour this
+    /// version cannot read is left out rather than trusted.
+    pub async fn embedding(&self, tenant_id: TenantId) -> Result<Embedding> {
+        type Row = (String, Option<String>, Option<String>);
+        let row: Option<Row> = on_db!(self, pool => {
+            sqlx::query_as("SELECT origins, accent, logo_type FROM tenant_embedding WHERE tenant_id = $1")
+                .bind(tenant_id.get())
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        let Some((origins, accent, logo_type)) = row else { return Ok(Embedding::default()) };
+        Ok(Embedding {
+            origins: origins.lines().filter_map(|line| EmbedOrigin::parse(line).ok()).collect(),
+            accent: accent.as_deref().and_then(Accent::parse),
+            logo: logo_type.as_deref().and_then(LogoType::from_media_type),
+        })
+    }
+
+    /// The organisation's logo for its embedded pages, if it set one.
+    pub async fn embedding_logo(&self, tenant_id: TenantId) -> Result<Option<Logo>> {
+        let row: Option<(Option<Vec<u8>>,)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT logo FROM tenant_embedding WHERE tenant_id = $1")
+                .bind(tenant_id.get())
+                .fetch_optional(pool)
+                .await
+                .map_err(db_err)?
+        });
+        let bytes = row.and_then(|(logo,)| logo);
+        Ok(bytes.and_then(|bytes| LogoType::sniff(&bytes).map(|kind| Logo { kind, bytes })))
+    }
+
+    /// Replaces what the organisation set for embedding, audited as `tenant.embedding_changed`
+    /// (with the origins and colour; the logo by its size).
+    pub async fn set_embedding(
+        &self,
+        tenant_id: TenantId,
+        origins: &[EmbedOrigin],
+        accent: Option<Accent>,
+        logo: Option<&Logo>,
+        actor: &Actor,
+    ) -> Result<()> {
+        let origins: Vec<&str> = origins.iter().map(EmbedOrigin::as_str).collect();
+        let accent = accent.map(Accent::css);
+        let details = json!({
+            "allowedOrigins": origins,
+            "accentColor": accent,
+            "logoBytes": logo.map(|l| l.bytes.len()),
+        });
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            sqlx::query(
+                "INSERT INTO tenant_embedding (tenant_id, origins, accent, logo, logo_type, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (tenant_id) DO UPDATE SET origins = excluded.origins, \
+                 accent = excluded.accent, logo = excluded.logo, logo_type = excluded.logo_type, \
+                 updated_at = excluded.updated_at",
+            )
+            .bind(tenant_id.get())
+            .bind(origins.join("\n"))
+            .bind(&accent)
+            .bind(logo.map(|l| l.bytes.as_slice()))
+            .bind(logo.map(|l| l.kind.media_type()))
+            .bind(now_millis())
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let event = actor.event("tenant.embedding_changed", format!("tenant:{tenant_id}"), details);
             append_audit!(tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())

@@ -35,12 +35,33 @@ pub(crate) fn cookie_value(headers: &axum::http::HeaderMap, name: &str) -> Optio
 
 /// The public pages ([`signer::router`]) and the static assets both trees use; the console
 /// has its own router ([`console::router`]), on the state with the access-token keys.
-pub fn router(segment: &str) -> Router<Services> {
-    signer::router(segment).route("/static/sign.js", get(static_js)).route("/static/sign.css", get(static_css))
+pub fn router(segment: &str, services: &Services) -> Router<Services> {
+    signer::router(segment, services)
+        .route("/static/sign.js", get(static_js))
+        .route("/static/sign.css", get(static_css))
+        .route("/static/embed-frame.js", get(embed_frame_js))
+        .route("/static/signet-signing.js", get(signet_signing_js))
 }
 
 async fn static_js() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../static/sign.js"))
+}
+
+async fn embed_frame_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], include_str!("../static/embed-frame.js"))
+}
+
+/// The `<signet-signing>` element, for integrators' pages on their own origins: a script
+/// loaded across origins (`Cross-Origin-Resource-Policy: cross-origin` says that is meant).
+async fn signet_signing_js() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::HeaderName::from_static("cross-origin-resource-policy"), "cross-origin"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        include_str!("../static/signet-signing.js"),
+    )
 }
 
 async fn static_css() -> impl IntoResponse {

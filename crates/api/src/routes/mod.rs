@@ -9,6 +9,7 @@ pub mod bulk;
 pub mod certificates;
 pub mod departments;
 pub mod documents;
+pub mod embedding;
 pub mod estamp_payload;
 pub mod exports;
 pub mod gateway_admin;

@@ -11,6 +11,7 @@ mod budgets;
 mod bulk;
 mod compose;
 mod console;
+mod embedding;
 mod esign;
 mod estamp;
 mod exports;

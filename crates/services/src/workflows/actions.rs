@@ -132,7 +132,7 @@ pub async fn hand_out_link(
 ) -> Result<String, Error> {
     caller.require(Permission::SendWorkflows)?;
     let workflow = visible_workflow(svc, caller.tenant_id, workflow_id).await?;
-    let row = svc.store.hand_out_signer_link(caller.tenant_id, workflow.id, signatory_id, &caller.actor).await?;
+    let row = svc.store.hand_out_signer_link(caller.tenant_id, workflow.id, signatory_id, &caller.actor, None).await?;
     Ok(super::links::signer_url(svc, &row))
 }
 

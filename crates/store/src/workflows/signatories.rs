@@ -3,6 +3,7 @@
 
 use serde_json::json;
 use signet_domain::audit::{Actor, WorkflowEventKind};
+use signet_domain::embedding::EmbedOrigin;
 use signet_domain::placement::Placement;
 use signet_domain::workflow::{PlannedSignatory, SignatoryState, WorkflowState};
 use signet_domain::{Error, ErrorCode, Millis, SignatoryId, TenantId, WorkflowId, now_millis};
@@ -280,13 +281,15 @@ impl Store {
     }
 
     /// Records that the sender took a due signatory's link to hand it over themselves (copied
-    /// from the console): the link is unchanged, and the trail says who took it and when.
+    /// from the console), or, `embedded_in` an origin, to show the page in their application:
+    /// the link is unchanged, and the trail says who took it, when and for where.
     pub async fn hand_out_signer_link(
         &self,
         tenant_id: TenantId,
         workflow_id: WorkflowId,
         signatory_id: SignatoryId,
         actor: &Actor,
+        embedded_in: Option<&EmbedOrigin>,
     ) -> Result<SignatoryRow> {
         let select = format!(
             "SELECT {SIGNATORY_COLUMNS} FROM signatories WHERE id = $1 AND workflow_id = $2 AND tenant_id = $3"
@@ -308,11 +311,18 @@ impl Store {
             if !row.state().is_turn() {
                 return Err(Error::rejected(ErrorCode::StateConflict, "it is not this signatory's turn to sign"));
             }
-            let event = actor.workflow_event(
-                WorkflowEventKind::LinkHandedOut,
-                format!("signatory:{}", row.id),
-                json!({"linkVersion": row.link_version}),
-            );
+            let event = match embedded_in {
+                None => actor.workflow_event(
+                    WorkflowEventKind::LinkHandedOut,
+                    format!("signatory:{}", row.id),
+                    json!({"linkVersion": row.link_version}),
+                ),
+                Some(origin) => actor.workflow_event(
+                    WorkflowEventKind::LinkEmbedded,
+                    format!("signatory:{}", row.id),
+                    json!({"linkVersion": row.link_version, "origin": origin.as_str()}),
+                ),
+            };
             append_event!(tx, tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)

@@ -209,6 +209,7 @@ fn event_words(kind: WorkflowEventKind) -> Option<&'static str> {
         SignatoryDelegated => key("timeline.signatory.delegated"),
         LinkRevoked => key("timeline.signatory.link_revoked"),
         LinkHandedOut => key("timeline.signatory.link_handed_out"),
+        LinkEmbedded => key("timeline.signatory.link_embedded"),
         SignatoryReminded => key("timeline.signatory.reminded"),
         SmsSent => key("timeline.signatory.sms_sent"),
         OtpSent => key("timeline.signatory.otp_sent"),

@@ -22,10 +22,14 @@ use signet_services::Services;
 /// The public pages' addresses: the gateway's submission address and certificate under its
 /// path segment (default `eMsecure`) and its status query, the signer pages and the
 /// verification page.
-pub fn router(segment: &str) -> Router<Services> {
+pub fn router(segment: &str, services: &Services) -> Router<Services> {
     use gateway::{page, submit};
-    use workflow as w;
-    let mut router = Router::new();
+    use workflow::embed;
+    let embedded = workflow_pages("/embed/w/{id}/{token}")
+        .route("/embed/w/{id}/{token}/theme.css", get(embed::theme))
+        .route("/embed/w/{id}/{token}/logo", get(embed::logo))
+        .route_layer(axum::middleware::from_fn_with_state(Services::clone(services), embed::frame));
+    let mut router = Router::new().merge(workflow_pages("/sign/w/{id}/{secret}")).merge(embedded);
     for (path, route) in gateway::public_routes(segment) {
         router = router.route(&path, route);
     }
@@ -43,22 +47,31 @@ pub fn router(segment: &str) -> Router<Services> {
         .route("/sign/g/{number}/{secret}/pad/give-up", post(page::pad_give_up))
         .route("/esign/response", post(page::esign_answer))
         .route("/esign/asp.cer", get(page::asp_certificate))
-        .route("/sign/w/{id}/{secret}", get(w::show))
-        .route("/sign/w/{id}/{secret}/copy", get(w::copy::show))
-        .route("/sign/w/{id}/{secret}/copy/{file}", get(w::copy::file))
-        .route("/sign/w/{id}/{secret}/documents/{document}", get(w::document))
-        .route("/sign/w/{id}/{secret}/documents/{document}/pages/{page}", get(w::page_image))
-        .route("/sign/w/{id}/{secret}/viewed", post(w::viewed))
-        .route("/sign/w/{id}/{secret}/sign", post(w::sign))
-        .route("/sign/w/{id}/{secret}/esign", post(w::start_esign))
-        .route("/sign/w/{id}/{secret}/token/prepare", post(w::token_prepare))
-        .route("/sign/w/{id}/{secret}/token/complete", post(w::token_complete))
-        .route("/sign/w/{id}/{secret}/decline", post(w::decline))
-        .route("/sign/w/{id}/{secret}/delegate", post(w::delegate))
-        .route("/sign/w/{id}/{secret}/comment", post(w::comment))
-        .route("/sign/w/{id}/{secret}/attachment", post(w::attachment))
-        .route("/sign/w/{id}/{secret}/otp/send", post(w::otp_send))
-        .route("/sign/w/{id}/{secret}/otp/verify", post(w::otp_verify))
         .route("/verify", get(verify::show).post(verify::check))
         .route("/verify/d/{token}", get(verify::document))
+}
+
+/// The workflow signer page's addresses under `prefix`: the e-mailed link's
+/// (`/sign/w/{id}/{secret}`) or an embedded frame's (`/embed/w/{id}/{token}`, see
+/// [`workflow::embed`]); the same handlers serve both.
+fn workflow_pages(prefix: &str) -> Router<Services> {
+    use workflow as w;
+    let at = |suffix: &str| format!("{prefix}{suffix}");
+    Router::new()
+        .route(&at(""), get(w::show))
+        .route(&at("/copy"), get(w::copy::show))
+        .route(&at("/copy/{file}"), get(w::copy::file))
+        .route(&at("/documents/{document}"), get(w::document))
+        .route(&at("/documents/{document}/pages/{page}"), get(w::page_image))
+        .route(&at("/viewed"), post(w::viewed))
+        .route(&at("/sign"), post(w::sign))
+        .route(&at("/esign"), post(w::start_esign))
+        .route(&at("/token/prepare"), post(w::token_prepare))
+        .route(&at("/token/complete"), post(w::token_complete))
+        .route(&at("/decline"), post(w::decline))
+        .route(&at("/delegate"), post(w::delegate))
+        .route(&at("/comment"), post(w::comment))
+        .route(&at("/attachment"), post(w::attachment))
+        .route(&at("/otp/send"), post(w::otp_send))
+        .route(&at("/otp/verify"), post(w::otp_verify))
 }

@@ -3,12 +3,14 @@
 //! link itself leads here once everyone has signed (instead of "nothing to sign").
 
 use askama::Template;
+use axum::Extension;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::Response;
 use signet_domain::Lang;
 use signet_http::extract::ApiPath;
 use signet_services::Services;
+use signet_services::integrations::embedding::Frame;
 use signet_services::workflows::copies::{self, Copy};
 
 use super::{PageError, page_lang};
@@ -51,18 +53,31 @@ async fn open(state: &Services, id: i64, secret: &str, uri: &Uri, headers: &Head
         .map_err(|closed| PageError::closed(closed, Text::new(page_lang(uri, headers, None))))
 }
 
+/// The link's secret and the page's base address: the path's, or, in an embedded frame, the
+/// frame's (whose path carries its token instead, see [`super::embed`]).
+fn secret_and_base(id: i64, in_path: String, frame: Option<&Frame>) -> (String, String) {
+    match frame.filter(|frame| frame.signatory_id.get() == id) {
+        Some(frame) => (frame.secret.clone(), format!("/embed/w/{id}/{}", frame.renewed)),
+        None => {
+            let base = format!("/sign/w/{id}/{in_path}");
+            (in_path, base)
+        }
+    }
+}
+
 /// `GET /sign/w/{signatoryId}/{secret}/copy`: the participant's copy.
 pub async fn show(
     State(state): State<Services>,
-    ApiPath((id, secret)): ApiPath<(i64, String)>,
+    ApiPath((id, in_path)): ApiPath<(i64, String)>,
+    frame: Option<Extension<Frame>>,
     uri: Uri,
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
+    let (secret, base) = secret_and_base(id, in_path, frame.as_deref());
     let copy = open(&state, id, &secret, &uri, &headers).await?;
     let lang: Lang = page_lang(&uri, &headers, copy.workflow.signer_lang());
     // The last moment of the copy, in the organisation's zone with the zone named.
     let zone = signet_services::people::organisation::zone_of(&state, copy.workflow.tenant_id).await;
-    let base = format!("/sign/w/{id}/{secret}");
     let page = CopyPage {
         text: Text::new(lang),
         switch_to: format!("{base}/copy"),
@@ -87,10 +102,12 @@ pub async fn show(
 /// `GET /sign/w/{signatoryId}/{secret}/copy/{n}`: one file of the copy, as a download.
 pub async fn file(
     State(state): State<Services>,
-    ApiPath((id, secret, index)): ApiPath<(i64, String, usize)>,
+    ApiPath((id, in_path, index)): ApiPath<(i64, String, usize)>,
+    frame: Option<Extension<Frame>>,
     uri: Uri,
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
+    let (secret, _) = secret_and_base(id, in_path, frame.as_deref());
     let copy = open(&state, id, &secret, &uri, &headers).await?;
     let text = Text::new(page_lang(&uri, &headers, copy.workflow.signer_lang()));
     let (name, bytes) =

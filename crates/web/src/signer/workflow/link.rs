@@ -14,8 +14,10 @@ use signet_domain::{Error, Lang};
 use signet_services::Services;
 use signet_services::workflows::session::{self, LinkClosed, SignerSession};
 
+use super::embed::{ErrorReason, PageEvent};
 use super::{capitalised, message_in, user_text};
 use crate::text::{Text, key};
+use signet_services::integrations::embedding::Frame;
 
 /// An open signer link (`/sign/w/{id}/{secret}/...`): the signatory whose turn it is, their
 /// workflow, the page's base address and language. A link that is wrong, used up, expired or
@@ -25,6 +27,9 @@ pub struct SignerLink {
     pub base: String,
     /// The page's words, in its language.
     pub text: Text,
+    /// Shown in a frame of the organisation's application (`/embed/w/...`, see
+    /// [`super::embed`]): the frame's page, not a redirect, follows a signature.
+    pub embedded: bool,
 }
 
 impl SignerLink {
@@ -53,7 +58,17 @@ impl FromRequestParts<Services> for SignerLink {
         let params = RawPathParams::from_request_parts(parts, state).await.map_err(|_| not_found())?;
         let param = |name: &str| params.iter().find(|(key, _)| *key == name).map(|(_, value)| value.to_string());
         let id = param("id").and_then(|id| id.parse::<i64>().ok()).ok_or_else(not_found)?;
-        let secret = param("secret").ok_or_else(not_found)?;
+        // An embedded frame (opened by its middleware) stands for the signatory's link; its
+        // pages' addresses carry the frame's renewed token instead of the secret.
+        let frame = parts.extensions.get::<Frame>().filter(|frame| frame.signatory_id.get() == id);
+        let (secret, base) = match (frame, param("secret")) {
+            (Some(frame), _) => (frame.secret.clone(), format!("/embed/w/{id}/{}", frame.renewed)),
+            (None, Some(secret)) => {
+                let base = format!("/sign/w/{id}/{secret}");
+                (secret, base)
+            }
+            (None, None) => return Err(not_found()),
+        };
         let session = match session::open_link(state, id.into(), &secret).await {
             Ok(session) => session,
             // Everyone has signed: the link now gives the signer's copy.
@@ -63,16 +78,15 @@ impl FromRequestParts<Services> for SignerLink {
                     Ok(_) if parts.method == axum::http::Method::GET => {
                         let switched = Lang::asked_in_query(parts.uri.query());
                         let query = switched.map(|lang| format!("?lang={lang}")).unwrap_or_default();
-                        PageError::Redirect(format!("/sign/w/{id}/{secret}/copy{query}"))
+                        PageError::Redirect(format!("{base}/copy{query}"))
                     }
                     _ => PageError::Link(closed, text),
                 });
             }
             Err(closed) => return Err(PageError::Link(closed, text)),
         };
-        let base = format!("/sign/w/{}/{secret}", session.signatory.id);
         let text = Text::new(page_lang(&parts.uri, &parts.headers, session.workflow.signer_lang()));
-        Ok(SignerLink { session, base, text })
+        Ok(SignerLink { session, base, text, embedded: frame.is_some() })
     }
 }
 
@@ -140,9 +154,19 @@ fn failure_page(title: &str, signatory: i64, error: &Error, text: Text) -> Respo
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
         match self {
-            PageError::Link(closed, text) => closed_page(closed, text),
-            PageError::Failed { title, signatory, error, text } => failure_page(title, signatory, &error, text),
+            PageError::Link(closed, text) => with_event(closed_page(closed, text), ErrorReason::Closed),
+            PageError::Failed { title, signatory, error, text } => {
+                let page = failure_page(title, signatory, &error, text);
+                let reason = if page.status().is_server_error() { ErrorReason::Failed } else { ErrorReason::Closed };
+                with_event(page, reason)
+            }
             PageError::Redirect(to) => axum::response::Redirect::to(&to).into_response(),
         }
     }
+}
+
+/// A failure page marked for an embedding page (see [`super::embed`]).
+fn with_event(mut page: Response, reason: ErrorReason) -> Response {
+    page.extensions_mut().insert(PageEvent::Error(reason));
+    page
 }

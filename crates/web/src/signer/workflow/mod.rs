@@ -6,6 +6,7 @@
 //! catalogue (`crates/web/text/`, keys `signer.*`); refusals the services word stay English.
 
 pub mod copy;
+pub mod embed;
 mod guide;
 mod link;
 mod otp;
@@ -348,10 +349,19 @@ pub async fn page_image(
 }
 
 fn signed_response(link: &SignerLink, after: &AfterSignature) -> Response {
-    let (session, text) = (&link.session, link.text);
-    if let Some(url) = session.workflow.settings.redirect_url() {
+    let session = &link.session;
+    // In a frame, the application that frames the page hears of the signature instead.
+    if let Some(url) = session.workflow.settings.redirect_url().filter(|_| !link.embedded) {
         return Redirect::to(url).into_response();
     }
+    let mut page = signed_page(link, after);
+    page.extensions_mut().insert(embed::PageEvent::Signed);
+    page
+}
+
+/// The page that follows a signature.
+fn signed_page(link: &SignerLink, after: &AfterSignature) -> Response {
+    let text = link.text;
     match after {
         // The last signature: the way to the signer's copy of the signed documents.
         AfterSignature::Completed => {
@@ -449,7 +459,10 @@ pub async fn decline(
     let submission = read_submission(request, &state).await.unwrap_or_default();
     match signer::decline(&state, &link.session, submission.field("reason"), &link.session.actor(ip)).await {
         Ok(()) => {
-            Ok(message_in(link.text, StatusCode::OK, key("signer.declined"), link.text.s("signer.declined_text")))
+            let mut page =
+                message_in(link.text, StatusCode::OK, key("signer.declined"), link.text.s("signer.declined_text"));
+            page.extensions_mut().insert(embed::PageEvent::Declined);
+            Ok(page)
         }
         Err(SignerFormError::Refused(refusal)) => {
             Ok(render(&state, &link, Some(refusal_text(refusal, link.text))).await)
