@@ -80,6 +80,15 @@ fn problem_response(description: &str) -> RefOr<Response> {
 }
 
 fn add_common(operation: &mut Operation, method: &axum::http::Method, path: &str) {
+    // Every path parameter is required (OpenAPI says so); a schema given by hand
+    // (`schema_with`) leaves utoipa unable to tell.
+    for parameter in operation.parameters.iter_mut().flatten() {
+        if let RefOr::T(parameter) = parameter
+            && parameter.parameter_in == utoipa::openapi::path::ParameterIn::Path
+        {
+            parameter.required = utoipa::openapi::Required::True;
+        }
+    }
     let responses = &mut operation.responses.responses;
     let mut add = |status: &str, description: &str| {
         responses.entry(status.to_string()).or_insert_with(|| problem_response(description));
