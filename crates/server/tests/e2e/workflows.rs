@@ -1440,6 +1440,12 @@ async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backe
     let third = http.post(format!("{link}/comment")).form(&[("comment", "third")]).send().await.expect("comment");
     assert_eq!(third.status(), 400);
     assert!(third.text().await.expect("html").contains("At most 2 comments per signer"));
+    // The same limit met by a signer who reads Hindi: in Hindi, no English service words.
+    let in_hindi =
+        http.post(format!("{link}/comment?lang=hi")).form(&[("comment", "third")]).send().await.expect("comment");
+    assert_eq!(in_hindi.status(), 400);
+    let in_hindi = in_hindi.text().await.expect("html");
+    assert!(in_hindi.contains("अधिकतम 2 टिप्पणियाँ") && !in_hindi.contains("At most"), "{in_hindi}");
 
     // Attachments: one, then refused.
     let attach = |name: &'static str| {
@@ -1476,6 +1482,15 @@ async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backe
         .expect("delegate");
     assert_eq!(again.status(), 409);
     assert!(again.text().await.expect("html").contains("delegated at most 1 times"));
+    let in_hindi = http
+        .post(format!("{b_link}/delegate?lang=hi"))
+        .form(&[("email", "c@x.test"), ("reason", "me too")])
+        .send()
+        .await
+        .expect("delegate");
+    assert_eq!(in_hindi.status(), 409);
+    let in_hindi = in_hindi.text().await.expect("html");
+    assert!(in_hindi.contains("अधिकतम 1 बार") && !in_hindi.contains("delegated at most"), "{in_hindi}");
 
     // Revoking again: the old link answers "no longer valid", the new one works.
     let newer: Value = app.post(&revoke, &who.token, json!({})).await.json().await.expect("json");

@@ -109,6 +109,35 @@ fn sign_one(
     Ok(signet_signing::sign_pdf(pdf, key.as_ref(), &opts)?)
 }
 
+/// Why a signature was not applied: a document that cannot take it (its placement does not
+/// fit, the library refused it), named so that a page can say which in the signer's language,
+/// or any other failure. Both keep the error the services' clients read, words unchanged.
+#[derive(Debug)]
+pub enum SealFailure {
+    Unsignable { document: String, error: Error },
+    Failed(Error),
+}
+
+impl From<Error> for SealFailure {
+    fn from(error: Error) -> Self {
+        SealFailure::Failed(error)
+    }
+}
+
+impl From<signet_blob::Error> for SealFailure {
+    fn from(error: signet_blob::Error) -> Self {
+        SealFailure::Failed(error.into())
+    }
+}
+
+impl From<SealFailure> for Error {
+    fn from(failure: SealFailure) -> Self {
+        match failure {
+            SealFailure::Unsignable { error, .. } | SealFailure::Failed(error) => error,
+        }
+    }
+}
+
 /// Signs every active document for the signatory with the platform's sealing key and
 /// records the signature.
 pub async fn sign_documents(
@@ -118,9 +147,9 @@ pub async fn sign_documents(
     mark: Mark,
     actor: &Actor,
     detail: serde_json::Value,
-) -> Result<AfterSignature, Error> {
+) -> Result<AfterSignature, SealFailure> {
     let key: SigningKey = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;
-    sign_documents_with(state, &key, signatory, workflow, mark, actor, detail).await
+    sign_documents_typed(state, &key, signatory, workflow, mark, actor, detail).await
 }
 
 /// Signs every active document for the signatory with `key` and records the signature.
@@ -133,6 +162,18 @@ pub async fn sign_documents_with(
     actor: &Actor,
     detail: serde_json::Value,
 ) -> Result<AfterSignature, Error> {
+    Ok(sign_documents_typed(state, key, signatory, workflow, mark, actor, detail).await?)
+}
+
+async fn sign_documents_typed(
+    state: &Services,
+    key: &SigningKey,
+    signatory: &SignatoryRow,
+    workflow: &WorkflowRow,
+    mark: Mark,
+    actor: &Actor,
+    detail: serde_json::Value,
+) -> Result<AfterSignature, SealFailure> {
     let method = match &mark {
         Mark::Typed { .. } => "typed",
         Mark::Image(_) => "image",
@@ -160,7 +201,9 @@ pub async fn sign_documents_with(
             .filter(|d| d.state == DocumentState::Active)
             .collect();
         if documents.is_empty() {
-            return Err(Error::rejected(ErrorCode::StateConflict, "the workflow has no active documents to sign"));
+            return Err(
+                Error::rejected(ErrorCode::StateConflict, "the workflow has no active documents to sign").into()
+            );
         }
         let mut written: Vec<(BlobKey, &DocumentRow, String)> = Vec::with_capacity(documents.len());
         let mut failure = None;
@@ -195,11 +238,11 @@ pub async fn sign_documents_with(
             }
             Err(error) => {
                 discard(state, &written).await;
-                return Err(error);
+                return Err(error.into());
             }
         }
     }
-    Err(last_conflict.unwrap_or_else(|| Error::rejected(ErrorCode::Conflict, "the documents kept changing")))
+    Err(last_conflict.unwrap_or_else(|| Error::rejected(ErrorCode::Conflict, "the documents kept changing")).into())
 }
 
 /// Every signatory's id and placement in `workflow`, for [`placement::prepare_fields`].
@@ -246,7 +289,7 @@ async fn sign_and_store(
     doc: &DocumentRow,
     index: usize,
     job: &Signing,
-) -> Result<(BlobKey, String), Error> {
+) -> Result<(BlobKey, String), SealFailure> {
     let current = BlobKey::parse(&doc.current_blob)?;
     let pdf = state.blob.get(&current).await?;
     let (state2, key2, job2) = (state.clone(), key.clone(), job.clone());
@@ -254,8 +297,9 @@ async fn sign_and_store(
         .heavy
         .run(Share::Tenant(doc.tenant_id), move || sign_one(&state2, &key2, &pdf, index, &job2))
         .await?
-        .map_err(|cause| {
-            Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name))
+        .map_err(|cause| SealFailure::Unsignable {
+            document: doc.name.clone(),
+            error: Error::rejected(ErrorCode::ValidationFailed, format!("{} could not be signed: {cause}", doc.name)),
         })?;
     let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &signed).as_ref());
     let stored = version_key(doc, doc.version + 1)?;

@@ -11,6 +11,7 @@ use signet_domain::{DocumentId, Error, ErrorCode};
 use signet_store::{AfterSignature, AttachmentRow, Delegate, DocumentRow, NewAttachment, SignatoryRow};
 
 use super::otp::DelegateMobileRefusal;
+use super::sealing::SealFailure;
 use super::session::{LinkClosed, SignerSession};
 use crate::Services;
 use crate::gateway::seal::Mark;
@@ -81,7 +82,17 @@ pub async fn sign(
         return Err(SignerRefusal::SignWithToken.into());
     }
     super::otp::require_verified::<SignerFormError>(svc, session).await?;
-    let after = super::sealing::sign_documents(svc, signatory, workflow, mark, actor, detail).await?;
+    let signed = super::sealing::sign_documents(svc, signatory, workflow, mark, actor, detail).await;
+    let after = signed.map_err(|failure| match failure {
+        SealFailure::Unsignable { document, error } => {
+            SignerFormError::Stopped(SignerObstacle::DocumentNotSignable { document }, error)
+        }
+        SealFailure::Failed(error) => SignerFormError::stopped_by(error, |code| match code {
+            ErrorCode::StateConflict => Some(SignerObstacle::NotNow),
+            ErrorCode::Conflict => Some(SignerObstacle::DocumentsChanged),
+            _ => None,
+        }),
+    })?;
     if after == AfterSignature::Completed {
         super::completion::finish_in_background(svc, workflow.tenant_id, workflow.id);
     }
@@ -169,6 +180,27 @@ impl SignerRefusal {
     }
 }
 
+/// What stops a signer's form that the signer did not get wrong: the request moved on, a limit
+/// was reached, a document cannot take the signature. A fact the pages word in the signer's
+/// language; [`SignerFormError::Stopped`] keeps beside it the error that the services' other
+/// clients (the bulk lots' report, the logs) read, its English words unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignerObstacle {
+    /// The request is no longer in progress (completed, declined, recalled, expired), or this
+    /// signer can no longer act on it: the form came too late.
+    NotNow,
+    /// The signer added as many comments as one signer may.
+    TooManyComments { max: u32 },
+    /// The signer attached as many documents as one signer may.
+    TooManyAttachments { max: u32 },
+    /// This place was handed on as often as it may be (`max` 0: it may not be handed on).
+    NoMoreDelegation { max: u32 },
+    /// A document cannot take the signature (the sender's placement does not fit it, say).
+    DocumentNotSignable { document: String },
+    /// The documents kept changing while they were signed (other signers signing): sign again.
+    DocumentsChanged,
+}
+
 impl From<super::otp::PhoneNotConfirmed> for SignerFormError {
     fn from(_: super::otp::PhoneNotConfirmed) -> Self {
         SignerFormError::Refused(SignerRefusal::PhoneNotConfirmed)
@@ -177,11 +209,23 @@ impl From<super::otp::PhoneNotConfirmed> for SignerFormError {
 
 /// How a signer's form (sign, decline, delegate, comment, attach) fails: with a refusal the signer
 /// can correct, typed so that the page need not recognise it by its English words, or with
-/// any other error (a limit reached, a state conflict, an internal failure).
+/// an obstacle the signer meets (a limit reached, a state conflict) with the error it was, or
+/// any other error (an internal failure).
 #[derive(Debug)]
 pub enum SignerFormError {
     Refused(SignerRefusal),
+    Stopped(SignerObstacle, Error),
     Failed(Error),
+}
+
+impl SignerFormError {
+    /// `error` as the obstacle its code stands for in this use case, else a failure.
+    fn stopped_by(error: Error, obstacle_of: impl FnOnce(ErrorCode) -> Option<SignerObstacle>) -> SignerFormError {
+        match obstacle_of(error.code()) {
+            Some(obstacle) => SignerFormError::Stopped(obstacle, error),
+            None => SignerFormError::Failed(error),
+        }
+    }
 }
 
 impl From<SignerRefusal> for SignerFormError {
@@ -201,7 +245,7 @@ impl From<SignerFormError> for Error {
     fn from(error: SignerFormError) -> Self {
         match error {
             SignerFormError::Refused(refusal) => refusal.error(),
-            SignerFormError::Failed(error) => error,
+            SignerFormError::Stopped(_, error) | SignerFormError::Failed(error) => error,
         }
     }
 }
@@ -233,7 +277,9 @@ pub async fn decline(
     actor: &Actor,
 ) -> Result<(), SignerFormError> {
     let reason = page_reason(reason)?;
-    Ok(svc.store.decline(&session.signatory, &reason, actor).await?)
+    svc.store.decline(&session.signatory, &reason, actor).await.map_err(|error| {
+        SignerFormError::stopped_by(error, |code| (code == ErrorCode::StateConflict).then_some(SignerObstacle::NotNow))
+    })
 }
 
 /// Hands the signature on to someone else (named, or called by their address's local part,
@@ -265,12 +311,15 @@ pub async fn delegate(
         })?;
     let to = Delegate { email: &email, name: &name, mobile: mobile.as_ref(), otp_sms };
     let expires = super::link_expiry(svc, &session.workflow);
-    let limit = Some(i64::from(svc.config.signer_max_delegations));
-    svc.store.delegate(&session.signatory, &to, &reason, expires, actor, limit).await.map_err(|error| {
-        match error.code() {
-            ErrorCode::ValidationFailed => SignerRefusal::AlreadySigns.into(),
-            _ => error.into(),
-        }
+    let max = svc.config.signer_max_delegations;
+    let delegated = svc.store.delegate(&session.signatory, &to, &reason, expires, actor, Some(i64::from(max))).await;
+    delegated.map_err(|error| match error.code() {
+        ErrorCode::ValidationFailed => SignerRefusal::AlreadySigns.into(),
+        _ => SignerFormError::stopped_by(error, |code| match code {
+            ErrorCode::StateConflict => Some(SignerObstacle::NotNow),
+            ErrorCode::LimitReached => Some(SignerObstacle::NoMoreDelegation { max }),
+            _ => None,
+        }),
     })
 }
 
@@ -287,10 +336,13 @@ pub async fn comment(
     }
     let documents = svc.store.workflow_documents(&session.workflow).await?;
     let first = documents.first().ok_or_else(|| Error::internal("a workflow without documents"))?;
-    let limit = Some(i64::from(svc.config.signer_max_comments));
+    let max = svc.config.signer_max_comments;
     let (tenant, workflow) = (session.workflow.tenant_id, session.workflow.id);
-    svc.store.add_comment(tenant, workflow, first.id, text, actor, limit).await?;
-    Ok(())
+    let added = svc.store.add_comment(tenant, workflow, first.id, text, actor, Some(i64::from(max))).await;
+    added.map(|_| ()).map_err(|error| {
+        let too_many = SignerObstacle::TooManyComments { max };
+        SignerFormError::stopped_by(error, |code| (code == ErrorCode::LimitReached).then_some(too_many))
+    })
 }
 
 /// A document the sender asked the signer for: the file is stored first, then the row (a
@@ -320,12 +372,13 @@ pub async fn attach(
         sha256: Some(&sha),
         size_bytes: Some(bytes.len() as i64),
     };
-    let limit = Some(i64::from(svc.config.signer_max_attachments));
-    match svc.store.add_attachment(&new, actor, limit).await {
+    let max = svc.config.signer_max_attachments;
+    match svc.store.add_attachment(&new, actor, Some(i64::from(max))).await {
         Ok(_) => Ok(()),
         Err(error) => {
             let _ = svc.blob.delete(&key).await;
-            Err(error.into())
+            let too_many = SignerObstacle::TooManyAttachments { max };
+            Err(SignerFormError::stopped_by(error, |code| (code == ErrorCode::LimitReached).then_some(too_many)))
         }
     }
 }
@@ -364,5 +417,29 @@ mod tests {
             if detail == "the sender asks you to sign with Aadhaar eSign, not with an electronic signature"));
         let other = Error::from(SignerFormError::from(Error::field("email", "something else")));
         assert!(matches!(other, Error::Validation(fields) if fields["email"] == ["something else"]));
+    }
+
+    #[test]
+    fn an_obstacle_keeps_the_error_it_was_for_the_services_other_clients() {
+        let too_many = SignerObstacle::TooManyComments { max: 2 };
+        let limit = || Error::rejected(ErrorCode::LimitReached, "at most 2 comments per signer");
+        let stopped =
+            SignerFormError::stopped_by(limit(), |code| (code == ErrorCode::LimitReached).then_some(too_many));
+        assert!(matches!(&stopped, SignerFormError::Stopped(SignerObstacle::TooManyComments { max: 2 }, _)));
+        assert!(matches!(Error::from(stopped), Error::Rejected { code: ErrorCode::LimitReached, detail }
+            if detail == "at most 2 comments per signer"));
+        // An error of another code stays a failure.
+        let failed = SignerFormError::stopped_by(limit(), |code| {
+            (code == ErrorCode::StateConflict).then_some(SignerObstacle::NotNow)
+        });
+        assert!(matches!(failed, SignerFormError::Failed(_)));
+    }
+
+    #[test]
+    fn a_document_that_cannot_be_signed_keeps_its_words_for_the_services_other_clients() {
+        let error = Error::rejected(ErrorCode::ValidationFailed, "Deed.pdf could not be signed: no page 3");
+        let unsignable = SealFailure::Unsignable { document: "Deed.pdf".into(), error };
+        assert!(matches!(Error::from(unsignable), Error::Rejected { code: ErrorCode::ValidationFailed, detail }
+            if detail == "Deed.pdf could not be signed: no page 3"));
     }
 }

@@ -71,6 +71,9 @@ pub enum TokenRefusal {
     DocumentNotPrepared { document: String, detail: String },
     /// The documents changed while the token signed (a parallel signer signed): sign again.
     DocumentsChanged,
+    /// The request moved on while the token signed (completed, declined, recalled, expired), or
+    /// this signer can no longer sign it.
+    NotNow,
 }
 
 impl From<TokenRefusal> for TokenFailure {
@@ -242,6 +245,7 @@ pub async fn complete(
     }
     recorded.map_err(|error| match error.code() {
         ErrorCode::Conflict => TokenRefusal::DocumentsChanged.into(),
+        ErrorCode::StateConflict => TokenRefusal::NotNow.into(),
         _ => error.into(),
     })
 }

@@ -10,12 +10,12 @@ use axum::extract::{FromRequestParts, RawPathParams};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use signet_domain::{Error, Lang};
+use signet_domain::{Error, ErrorCode, Lang};
 use signet_services::Services;
 use signet_services::workflows::session::{self, LinkClosed, SignerSession};
 
 use super::embed::{ErrorReason, PageEvent};
-use super::{capitalised, message_in, user_text};
+use super::message_in;
 use crate::text::{Text, key};
 use signet_services::integrations::embedding::Frame;
 
@@ -97,6 +97,9 @@ pub enum PageError {
     Link(LinkClosed, Text),
     /// An action failed; the catalogue's `title` heads the page.
     Failed { title: &'static str, signatory: i64, error: Error, text: Text },
+    /// An action met an obstacle (a limit, a request that moved on): the catalogue's `title`
+    /// over the obstacle's words, with the status of the error `code` it was.
+    Stopped { title: &'static str, code: ErrorCode, said: String, text: Text },
     /// The page is elsewhere now (a finished link's copy).
     Redirect(String),
 }
@@ -105,6 +108,11 @@ impl PageError {
     /// An action of `link`'s page failed; `title` is a catalogue key.
     pub fn failed(title: &'static str, link: &SignerLink, error: Error) -> PageError {
         PageError::Failed { title, signatory: link.session.signatory.id.get(), error, text: link.text }
+    }
+
+    /// An action of `link`'s page met an obstacle, worded in the page's language as `said`.
+    pub fn stopped(title: &'static str, link: &SignerLink, code: ErrorCode, said: String) -> PageError {
+        PageError::Stopped { title, code, said, text: link.text }
     }
 
     /// A link that leads nowhere, said in `text`'s language.
@@ -132,16 +140,22 @@ fn closed_page(closed: LinkClosed, text: Text) -> Response {
     }
 }
 
-/// The message of a refusal the signer can act on (a state that changed, a limit, a field),
-/// or one generic text for internal failures, whose cause goes to the log only.
+/// The status of a refusal of `code` on a signer page: a refusal is never the server's fault.
+fn refusal_status(code: ErrorCode) -> StatusCode {
+    let status = signet_http::error::status_of(code);
+    if status.is_server_error() { StatusCode::CONFLICT } else { status }
+}
+
+/// One generic text, in the page's language, for a failure no fact names (the services'
+/// words are English: they go to the log only), or the page's words for a limit or the link.
 fn failure_page(title: &str, signatory: i64, error: &Error, text: Text) -> Response {
+    let not_accepted = || {
+        tracing::warn!(%error, signatory, "a signer page action was refused");
+        text.s("signer.form_not_accepted")
+    };
     match error {
-        Error::Rejected { code, detail } => {
-            let status = signet_http::error::status_of(*code);
-            let status = if status.is_server_error() { StatusCode::CONFLICT } else { status };
-            message_in(text, status, title, &capitalised(detail))
-        }
-        Error::Validation(_) => message_in(text, StatusCode::BAD_REQUEST, title, &user_text(error, text)),
+        Error::Rejected { code, .. } => message_in(text, refusal_status(*code), title, not_accepted()),
+        Error::Validation(_) => message_in(text, StatusCode::BAD_REQUEST, title, not_accepted()),
         Error::NotFound { .. } => closed_page(LinkClosed::NotFound, text),
         Error::RateLimited { .. } => message_in(text, StatusCode::TOO_MANY_REQUESTS, title, text.s("signer.too_many")),
         Error::Internal(cause) => {
@@ -159,6 +173,9 @@ impl IntoResponse for PageError {
                 let page = failure_page(title, signatory, &error, text);
                 let reason = if page.status().is_server_error() { ErrorReason::Failed } else { ErrorReason::Closed };
                 with_event(page, reason)
+            }
+            PageError::Stopped { title, code, said, text } => {
+                with_event(message_in(text, refusal_status(code), title, &said), ErrorReason::Closed)
             }
             PageError::Redirect(to) => axum::response::Redirect::to(&to).into_response(),
         }

@@ -3,7 +3,8 @@
 //! uploaded signature with consent, a decline, a delegation, a comment or an attachment.
 //!
 //! The pages speak the signer's language (see `link`): their words come from the pages'
-//! catalogue (`crates/web/text/`, keys `signer.*`); refusals the services word stay English.
+//! catalogue (`crates/web/text/`, keys `signer.*`), the services' refusals too: they come as
+//! facts ([`SignerRefusal`], [`SignerObstacle`], [`TokenRefusal`]), never as English words.
 
 pub mod copy;
 pub mod embed;
@@ -26,7 +27,7 @@ use signet_services::gateway::seal::Mark;
 use signet_services::records::AfterSignature;
 use signet_services::workflows::placement;
 use signet_services::workflows::session::LinkClosed;
-use signet_services::workflows::signer::{self, SignerFormError, SignerRefusal};
+use signet_services::workflows::signer::{self, SignerFormError, SignerObstacle, SignerRefusal};
 use signet_services::workflows::token::{TokenFailure, TokenRefusal};
 
 use crate::form::{Methods, Submission, UploadRule, mark_from, read_submission};
@@ -127,13 +128,25 @@ fn user_agent(headers: &HeaderMap) -> String {
     headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").chars().take(300).collect()
 }
 
-/// The text of a refusal the signer can correct (validation), for showing on the form (the
-/// services' words, English; a refusal without words in the page's language).
-fn user_text(error: &Error, text: Text) -> String {
-    match error {
-        Error::Validation(fields) => capitalised(&fields.values().flatten().cloned().collect::<Vec<_>>().join("; ")),
-        Error::Rejected { detail, .. } => capitalised(detail),
-        _ => text.s("signer.form_not_accepted").into(),
+/// What the signer reads for a failure no fact names: the services' words are English and
+/// meant for the logs, so the page says in its own language only that the form was not taken.
+fn not_accepted(error: &Error, text: Text) -> String {
+    tracing::warn!(%error, "a signer's form was not accepted");
+    text.s("signer.form_not_accepted").into()
+}
+
+/// An obstacle the signer met (a limit, a request that moved on), in the page's language.
+fn obstacle_text(obstacle: &SignerObstacle, text: Text) -> String {
+    match obstacle {
+        SignerObstacle::NotNow => text.s("signer.not_now").into(),
+        SignerObstacle::TooManyComments { max } => text.plain("signer.too_many_comments", &[("max", max)]),
+        SignerObstacle::TooManyAttachments { max } => text.plain("signer.too_many_attachments", &[("max", max)]),
+        SignerObstacle::NoMoreDelegation { max: 0 } => text.s("signer.no_delegation").into(),
+        SignerObstacle::NoMoreDelegation { max } => text.plain("signer.no_more_delegation", &[("max", max)]),
+        SignerObstacle::DocumentNotSignable { document } => {
+            text.plain("signer.document_not_signable", &[("document", document)])
+        }
+        SignerObstacle::DocumentsChanged => text.s("signer.token_documents_changed").into(),
     }
 }
 
@@ -156,16 +169,6 @@ fn refusal_key(refusal: SignerRefusal) -> &'static str {
         SignerRefusal::SignWithEsign => key("signer.sign_with_esign"),
         SignerRefusal::SignWithToken => key("signer.sign_with_token"),
     }
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    let mut out: String = chars.next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
-    out.push_str(chars.as_str());
-    if !out.ends_with('.') {
-        out.push('.');
-    }
-    out
 }
 
 /// The signer page, with a message about the last form when it was refused.
@@ -278,26 +281,28 @@ async fn render_page(
     }
 }
 
-/// After a form action: the page again (with the refusal when the signer can correct it:
-/// a field, or also a limit when `limits_too`), else the failure page titled `title`.
+/// After a comment or an attachment: the page again (with the refusal or the limit reached,
+/// in the page's language), else the failure page titled `title`.
 async fn after_action(
     state: &Services,
     link: &SignerLink,
     outcome: Result<(), SignerFormError>,
     title: &'static str,
-    limits_too: bool,
 ) -> Result<Response, PageError> {
     match outcome {
         Ok(()) => Ok(render(state, link, None).await),
         Err(SignerFormError::Refused(refusal)) => Ok(render(state, link, Some(refusal_text(refusal, link.text))).await),
-        Err(SignerFormError::Failed(error @ Error::Validation(_))) => {
-            Ok(render(state, link, Some(user_text(&error, link.text))).await)
-        }
-        Err(SignerFormError::Failed(error @ Error::Rejected { .. })) if limits_too => {
-            Ok(render(state, link, Some(user_text(&error, link.text))).await)
+        Err(SignerFormError::Stopped(obstacle, _)) => {
+            Ok(render(state, link, Some(obstacle_text(&obstacle, link.text))).await)
         }
         Err(SignerFormError::Failed(error)) => Err(PageError::failed(title, link, error)),
     }
+}
+
+/// The failure page titled `title` for an obstacle met on a form that leaves the page (a
+/// signature, a decline, a delegation), with the status its error always had.
+fn stopped(title: &'static str, link: &SignerLink, obstacle: &SignerObstacle, error: &Error) -> PageError {
+    PageError::stopped(title, link, error.code(), obstacle_text(obstacle, link.text))
 }
 
 /// Records a real interaction with the page (see [`viewed`]).
@@ -440,8 +445,14 @@ pub async fn sign(
             Ok(render_kept(&state, &link, Some(refusal_text(refusal, link.text)), kept()).await)
         }
         // A document that cannot take the signature (its placement, say) is for the signer to see.
+        Err(SignerFormError::Stopped(obstacle @ SignerObstacle::DocumentNotSignable { .. }, _)) => {
+            Ok(render_kept(&state, &link, Some(obstacle_text(&obstacle, link.text)), kept()).await)
+        }
+        Err(SignerFormError::Stopped(obstacle, error)) => {
+            Err(stopped(key("signer.not_signed"), &link, &obstacle, &error))
+        }
         Err(SignerFormError::Failed(error)) if error.code() == ErrorCode::ValidationFailed => {
-            Ok(render_kept(&state, &link, Some(user_text(&error, link.text)), kept()).await)
+            Ok(render_kept(&state, &link, Some(not_accepted(&error, link.text)), kept()).await)
         }
         Err(SignerFormError::Failed(error)) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
     }
@@ -467,8 +478,8 @@ pub async fn decline(
         Err(SignerFormError::Refused(refusal)) => {
             Ok(render(&state, &link, Some(refusal_text(refusal, link.text))).await)
         }
-        Err(SignerFormError::Failed(error @ Error::Validation(_))) => {
-            Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
+        Err(SignerFormError::Stopped(obstacle, error)) => {
+            Err(stopped(key("signer.not_declined"), &link, &obstacle, &error))
         }
         Err(SignerFormError::Failed(error)) => Err(PageError::failed(key("signer.not_declined"), &link, error)),
     }
@@ -499,8 +510,8 @@ pub async fn delegate(
         Err(SignerFormError::Refused(refusal)) => {
             Ok(render(&state, &link, Some(refusal_text(refusal, link.text))).await)
         }
-        Err(SignerFormError::Failed(error @ Error::Validation(_))) => {
-            Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
+        Err(SignerFormError::Stopped(obstacle, error)) => {
+            Err(stopped(key("signer.not_delegated"), &link, &obstacle, &error))
         }
         Err(SignerFormError::Failed(error)) => Err(PageError::failed(key("signer.not_delegated"), &link, error)),
     }
@@ -518,7 +529,7 @@ pub async fn comment(
     let submission = read_submission(request, &state).await.unwrap_or_default();
     let text = submission.field("comment").unwrap_or("");
     let outcome = signer::comment(&state, &link.session, text, &link.session.actor(ip)).await;
-    after_action(&state, &link, outcome, key("signer.comment_not_added"), true).await
+    after_action(&state, &link, outcome, key("signer.comment_not_added")).await
 }
 
 /// `POST /sign/w/{signatoryId}/{secret}/attachment`: a document the sender asked for.
@@ -538,7 +549,7 @@ pub async fn attachment(
     };
     let actor = link.session.actor(ip);
     let outcome = signer::attach(&state, &link.session, file_name, submission.field("name"), bytes, &actor).await;
-    after_action(&state, &link, outcome, key("signer.attachment_not_added"), true).await
+    after_action(&state, &link, outcome, key("signer.attachment_not_added")).await
 }
 
 /// `POST /sign/w/{signatoryId}/{secret}/esign`: a signer who signs with Aadhaar eSign goes to
@@ -604,7 +615,7 @@ pub async fn token_prepare(State(state): State<Services>, link: SignerLink, body
         Ok(prepared) => axum::Json(json!({"id": prepared.id, "hashesToSign": prepared.hashes_to_sign})).into_response(),
         Err(TokenFailure::Refused(refusal)) => refused(token_words(&refusal, link.text)),
         Err(TokenFailure::Failed(error @ (Error::Validation(_) | Error::Rejected { .. }))) => {
-            refused(user_text(&error, link.text))
+            refused(not_accepted(&error, link.text))
         }
         Err(TokenFailure::Failed(error)) => {
             tracing::error!(%error, "preparing a token signature failed");
@@ -634,7 +645,7 @@ pub async fn token_complete(
         Ok(after) => Ok(signed_response(&link, &after)),
         Err(TokenFailure::Refused(refusal)) => Ok(render(&state, &link, Some(token_words(&refusal, link.text))).await),
         Err(TokenFailure::Failed(error @ (Error::Validation(_) | Error::Rejected { .. }))) => {
-            Ok(render(&state, &link, Some(user_text(&error, link.text))).await)
+            Ok(render(&state, &link, Some(not_accepted(&error, link.text))).await)
         }
         Err(TokenFailure::Failed(error)) => Err(PageError::failed(key("signer.not_signed"), &link, error)),
     }
@@ -652,5 +663,58 @@ fn token_words(refusal: &TokenRefusal, text: Text) -> String {
             text.plain("signer.token_document_not_prepared", &[("document", document), ("detail", detail)])
         }
         TokenRefusal::DocumentsChanged => text.s("signer.token_documents_changed").to_string(),
+        TokenRefusal::NotNow => text.s("signer.not_now").to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use signet_domain::Lang;
+
+    /// Every obstacle a signer meets, with a sample of what it carries.
+    fn obstacles() -> Vec<SignerObstacle> {
+        vec![
+            SignerObstacle::NotNow,
+            SignerObstacle::TooManyComments { max: 2 },
+            SignerObstacle::TooManyAttachments { max: 1 },
+            SignerObstacle::NoMoreDelegation { max: 3 },
+            SignerObstacle::NoMoreDelegation { max: 0 },
+            SignerObstacle::DocumentNotSignable { document: "Deed.pdf".into() },
+            SignerObstacle::DocumentsChanged,
+        ]
+    }
+
+    #[test]
+    fn every_obstacle_has_words_in_english_and_hindi() {
+        let hindi = Text::new(Lang::Hi);
+        for obstacle in obstacles() {
+            let (en, hi) = (obstacle_text(&obstacle, Text::EN), obstacle_text(&obstacle, hindi));
+            assert!(!en.is_empty() && !en.contains('{'), "{obstacle:?}: {en}");
+            assert!(!hi.is_empty() && !hi.contains('{'), "{obstacle:?}: {hi}");
+            assert_ne!(en, hi, "{obstacle:?} has no Hindi words");
+        }
+        // The limits name themselves as the page always did, in English.
+        assert_eq!(
+            obstacle_text(&SignerObstacle::TooManyComments { max: 2 }, Text::EN),
+            "At most 2 comments per signer."
+        );
+        let document = obstacle_text(&SignerObstacle::DocumentNotSignable { document: "Deed.pdf".into() }, hindi);
+        assert!(document.contains("Deed.pdf"), "{document}");
+    }
+
+    #[test]
+    fn a_token_signer_too_late_reads_it_in_their_language() {
+        let (en, hi) =
+            (token_words(&TokenRefusal::NotNow, Text::EN), token_words(&TokenRefusal::NotNow, Text::new(Lang::Hi)));
+        assert!(!en.is_empty() && !hi.is_empty() && en != hi, "{en} / {hi}");
+    }
+
+    #[test]
+    fn a_failure_no_fact_names_never_shows_the_services_english() {
+        let error = Error::rejected(ErrorCode::ValidationFailed, "an English detail for the logs");
+        let said = not_accepted(&error, Text::new(Lang::Hi));
+        assert!(!said.contains("English detail"), "{said}");
+        assert_eq!(said, Text::new(Lang::Hi).s("signer.form_not_accepted"));
     }
 }
