@@ -1499,6 +1499,9 @@ async fn signer_links_have_limits_count_real_views_only_and_can_be_revoked(backe
     let old = http.get(&b_link).send().await.expect("old");
     assert_eq!(old.status(), 410);
     assert!(old.text().await.expect("html").contains("no longer valid"));
+    // A Hindi signer reads why in Hindi, not the services' English.
+    let old = http.get(format!("{b_link}?lang=hi")).send().await.expect("old").text().await.expect("html");
+    assert!(old.contains("अब मान्य नहीं है") && !old.contains("no longer valid"), "{old}");
     assert_eq!(http.get(&newest).send().await.expect("new").status(), 200);
     // Not in this tenant: not found.
     let stranger = sender(&app, "Stranger").await;

@@ -6,7 +6,7 @@
 use signet_domain::audit::Actor;
 use signet_domain::gateway::EsignState;
 
-use super::{EsignRefused, checked, find_transaction, internal, setup};
+use super::{AnswerRefusal, EsignRefused, checked, find_transaction, internal, setup};
 use crate::Services;
 use crate::gateway::transaction::Delivery;
 
@@ -14,8 +14,9 @@ use crate::gateway::transaction::Delivery;
 pub enum Answered {
     /// A gateway transaction ended: its result goes to the integrator's address.
     Gateway(Delivery),
-    /// A workflow signatory signed (or the ESP refused); the text is for the signer.
-    Workflow(String),
+    /// A workflow signatory signed (or the ESP refused, or they cancelled there), in the
+    /// language the sender chose for the workflow's signers, if any.
+    Workflow(crate::workflows::esign::Esigned, Option<signet_domain::Lang>),
 }
 
 /// The ESP's answer as the signer's browser brings it back (`eSignResponse`): checked in
@@ -25,20 +26,21 @@ pub async fn answer(svc: &Services, response_xml: &[u8], ip: Option<String>) -> 
     let (esign, txn) = find_transaction(svc, response_xml).await?;
     if esign.state != EsignState::Sent {
         svc.store.note_refused_esign_answer(&esign.id, "esign_replayed").await?;
-        return Err(EsignRefused::Answer("This eSign answer was already received.".into()));
+        return Err(EsignRefused::Answer(AnswerRefusal::Replayed));
     }
     let outcome = match checked(setup, &esign, &txn, response_xml) {
         Ok(outcome) => outcome,
         Err(code) => {
             svc.store.note_refused_esign_answer(&esign.id, code).await?;
-            return Err(EsignRefused::Answer(format!("The eSign answer could not be accepted ({code}).")));
+            return Err(EsignRefused::Answer(AnswerRefusal::NotAccepted(code)));
         }
     };
     let actor = Actor { id: format!("esign:{}", esign.id), ip };
     match (&esign.gateway_transaction, esign.signatory_id) {
         (Some(_), _) => crate::gateway::esign::answer(svc, &esign, &txn, outcome, &actor).await.map(Answered::Gateway),
         (None, Some(_)) => {
-            crate::workflows::esign::answer(svc, &esign, &txn, outcome, &actor).await.map(Answered::Workflow)
+            let (esigned, lang) = crate::workflows::esign::answer(svc, &esign, &txn, outcome, &actor).await?;
+            Ok(Answered::Workflow(esigned, lang))
         }
         (None, None) => Err(internal("an eSign transaction for nobody")),
     }

@@ -166,17 +166,42 @@ mod tests {
     }
 }
 
-/// Why an eSign step was not taken; the text is for the signer.
+/// Why a workflow signature behind an eSign step can no longer be made (facts the signer pages
+/// word in the signer's language).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EsignGone {
+    /// Aadhaar eSign signs one to [`signet_esign::MAX_HASHES`] documents at a time.
+    DocumentCount,
+    /// The signature request no longer exists.
+    NoSuchRequest,
+    /// The request moved on (completed, declined, handed on) while the signer was away.
+    MovedOn,
+    /// The documents changed while the signer was at the ESP (another signer signed): sign again.
+    DocumentsChanged,
+}
+
+/// Why an ESP's answer was not taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerRefusal {
+    /// It names no transaction of this service.
+    Unknown,
+    /// It was already received.
+    Replayed,
+    /// It does not check out (forged, late, mismatched): the ASP error code recorded.
+    NotAccepted(&'static str),
+}
+
+/// Why an eSign step was not taken: facts the pages word in the signer's language.
 #[derive(Debug)]
 pub enum EsignRefused {
     /// Aadhaar eSign is not configured, or not asked for here.
     Unavailable,
     /// The gateway transaction behind the answer has ended or cannot be found.
     Closed(crate::gateway::transaction::TransactionClosed),
-    /// The workflow signature behind the answer can no longer be made; the text says why.
-    Gone(&'static str),
+    /// The workflow signature behind the answer can no longer be made, for this reason.
+    Gone(EsignGone),
     /// The answer was not accepted (forged, replayed, late, mismatched); nothing changed.
-    Answer(String),
+    Answer(AnswerRefusal),
     /// The ESP refused the request (server flow): its error code and message, which the
     /// pages quote in the signer's language.
     Esp { code: String, message: String },
@@ -374,7 +399,7 @@ fn checked(setup: &EsignSetup, esign: &EsignTransactionRow, txn: &TxnId, xml: &[
 /// The eSign transaction an answer names, if its `txn` carries the right secret. The answer
 /// is not trusted yet: only its `txn` is read, to know what to check it against.
 async fn find_transaction(svc: &Services, response_xml: &[u8]) -> Result<(EsignTransactionRow, TxnId), EsignRefused> {
-    let unknown = || EsignRefused::Answer("This eSign answer does not belong to a transaction of this service.".into());
+    let unknown = || EsignRefused::Answer(AnswerRefusal::Unknown);
     let response = EsignResponse::parse(response_xml).map_err(|_| unknown())?;
     let txn = TxnId::parse(&response.txn).ok_or_else(unknown)?;
     let row = svc.store.esign_transaction(&txn.id).await?.ok_or_else(unknown)?;
@@ -399,7 +424,7 @@ pub(crate) async fn take(
     if svc.store.answer_esign(&esign.id, state, outcome).await? {
         Ok(())
     } else {
-        Err(EsignRefused::Answer("This eSign answer was already received.".into()))
+        Err(EsignRefused::Answer(AnswerRefusal::Replayed))
     }
 }
 

@@ -52,9 +52,7 @@ pub async fn open_copy(svc: &Services, id: SignatoryId, secret: &str) -> Result<
     }
     let until = copy_until(svc, &workflow);
     if until < now_millis() {
-        return Err(LinkClosed::Gone(
-            "The time to download your copy of this document has passed. Ask the sender for it.",
-        ));
+        return Err(LinkClosed::Gone(super::session::Gone::CopyExpired));
     }
     let files = files_of(svc, &workflow).await.map_err(|error| {
         tracing::error!(%error, workflow = workflow.id.get(), "copy files could not be listed");

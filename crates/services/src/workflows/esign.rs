@@ -24,7 +24,7 @@ use super::placement;
 use super::sealing::version_key;
 use super::session::SignerSession;
 use crate::Services;
-use crate::esign::{EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, internal, open_pending, send, take};
+use crate::esign::{EsignGone, EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, internal, open_pending, send, take};
 use crate::gateway::seal::Mark;
 use crate::platform::heavy::Share;
 
@@ -80,7 +80,7 @@ pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs
         .filter(|d| d.state == DocumentState::Active)
         .collect();
     if documents.is_empty() || documents.len() > signet_esign::MAX_HASHES {
-        return Err(EsignRefused::Gone("Aadhaar eSign signs one to five documents at a time."));
+        return Err(EsignRefused::Gone(EsignGone::DocumentCount));
     }
     let zone = crate::people::organisation::zone_of(svc, workflow.tenant_id).await;
     let values = super::sealing::fields_filled(signatory, &session.placement, inputs, zone)
@@ -137,30 +137,43 @@ async fn prepare(
     Ok(PendingDocument { document_id: doc.id.get(), base_version: doc.version, prepared })
 }
 
-/// A checked answer for a workflow signatory; the text is for the signer.
+/// What a workflow signatory's eSign came to, for their page to say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Esigned {
+    /// They cancelled at the ESP; nothing was signed.
+    Cancelled,
+    /// The ESP did not sign: its code and message (control characters dropped, at most 200
+    /// characters), quoted to the signer.
+    EspRefused { code: String, message: String },
+    /// Signed; `completed` when theirs was the last signature.
+    Signed { completed: bool },
+}
+
+/// A checked answer for a workflow signatory: what it came to, and the workflow's signer
+/// language (the page that says so has no other way to know it).
 pub(crate) async fn answer(
     svc: &Services,
     esign: &EsignTransactionRow,
     txn: &TxnId,
     outcome: Outcome,
     actor: &Actor,
-) -> Result<String, EsignRefused> {
+) -> Result<(Esigned, Option<signet_domain::Lang>), EsignRefused> {
     let id = esign.signatory_id.ok_or_else(|| internal("no signatory"))?;
-    let (signatory, workflow) =
-        svc.store.signatory(id).await?.ok_or(EsignRefused::Gone("This signature request no longer exists."))?;
+    let (signatory, workflow) = svc.store.signatory(id).await?.ok_or(EsignRefused::Gone(EsignGone::NoSuchRequest))?;
     if workflow.state() != WorkflowState::InProgress || !signatory.state().is_turn() {
-        return Err(EsignRefused::Gone("This signature can no longer be made: the request has moved on."));
+        return Err(EsignRefused::Gone(EsignGone::MovedOn));
     }
+    let lang = workflow.signer_lang();
     let actor = Actor { id: format!("signatory:{}", signatory.id), ip: actor.ip.clone() };
-    match outcome {
+    let esigned = match outcome {
         Outcome::Refused { code, message } => {
             take(svc, esign, EsignState::Refused, &code).await?;
             forget_pending(svc, esign).await;
             if code == signet_esign::esp::codes::CANCELLED {
-                return Ok("You cancelled at the eSign service; nothing was signed.".into());
+                return Ok((Esigned::Cancelled, lang));
             }
             let message: String = message.chars().filter(|c| !c.is_control()).take(200).collect();
-            Ok(format!("The eSign service did not sign ({code}: {message}). You can try again."))
+            Esigned::EspRefused { code, message }
         }
         Outcome::Signed(signed) => {
             take(svc, esign, EsignState::Signed, &signed.res_code).await?;
@@ -169,16 +182,17 @@ pub(crate) async fn answer(
             match result {
                 Ok(AfterSignature::Completed) => {
                     super::completion::finish_in_background(svc, workflow.tenant_id, workflow.id);
-                    Ok("Signed with Aadhaar eSign. Everyone has signed; thank you.".into())
+                    Esigned::Signed { completed: true }
                 }
-                Ok(_) => Ok("Signed with Aadhaar eSign. Thank you.".into()),
-                Err(error) if error.code() == ErrorCode::Conflict => Err(EsignRefused::Gone(
-                    "The documents changed while you were at the eSign service (another signer signed). Please sign again.",
-                )),
-                Err(error) => Err(internal(error)),
+                Ok(_) => Esigned::Signed { completed: false },
+                Err(error) if error.code() == ErrorCode::Conflict => {
+                    return Err(EsignRefused::Gone(EsignGone::DocumentsChanged));
+                }
+                Err(error) => return Err(internal(error)),
             }
         }
-    }
+    };
+    Ok((esigned, lang))
 }
 
 /// Embeds each signature into its document, stores the new versions and records the signature.

@@ -14,12 +14,38 @@ use signet_domain::placement::Placement;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinkClosed {
     NotFound,
-    /// Nothing is left to sign through it; the text says why, for the signer.
-    Gone(&'static str),
+    /// Nothing is left to sign through it, for the reason the signer is told.
+    Gone(Gone),
     /// Others sign first.
     NotYet,
     /// Something on our side failed (logged, never shown).
     Broken,
+}
+
+/// Why nothing is left to sign (or download) through a link: a fact the signer pages word in
+/// the signer's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gone {
+    /// The signatory signed.
+    Signed,
+    /// The signatory declined.
+    Declined,
+    /// The signatory handed the signature on.
+    Delegated,
+    /// Everyone signed.
+    Completed,
+    /// Someone declined the request.
+    RequestDeclined,
+    /// The request expired.
+    RequestExpired,
+    /// The request was made inactive or deleted.
+    RequestInactive,
+    /// The sender replaced this link with a newer one.
+    LinkReplaced,
+    /// The link's own time ran out.
+    LinkExpired,
+    /// The time to download the signed copy has passed.
+    CopyExpired,
 }
 
 /// An open signer link: the signatory whose turn it is, and their workflow.
@@ -45,15 +71,15 @@ impl SignerSession {
     }
 }
 
-fn gone_text(signatory: &SignatoryRow, workflow: &WorkflowRow) -> &'static str {
+fn gone_reason(signatory: &SignatoryRow, workflow: &WorkflowRow) -> Gone {
     match (workflow.state(), signatory.state()) {
-        (_, SignatoryState::Signed) => "You have already signed. Thank you.",
-        (_, SignatoryState::Declined) => "You declined to sign.",
-        (_, SignatoryState::Delegated) => "You handed this signature on to someone else.",
-        (WorkflowState::Completed, _) => "Everyone has signed; nothing is left to sign.",
-        (WorkflowState::Declined, _) => "This request was declined.",
-        (WorkflowState::Expired, _) => "This request has expired.",
-        _ => "This request is no longer active.",
+        (_, SignatoryState::Signed) => Gone::Signed,
+        (_, SignatoryState::Declined) => Gone::Declined,
+        (_, SignatoryState::Delegated) => Gone::Delegated,
+        (WorkflowState::Completed, _) => Gone::Completed,
+        (WorkflowState::Declined, _) => Gone::RequestDeclined,
+        (WorkflowState::Expired, _) => Gone::RequestExpired,
+        _ => Gone::RequestInactive,
     }
 }
 
@@ -81,17 +107,15 @@ pub async fn open_link(svc: &Services, id: SignatoryId, secret: &str) -> Result<
         let earlier =
             (1..signatory.link_version).rev().take(1000).any(|v| svc.link_key.matches(signatory.id.get(), v, secret));
         if earlier {
-            return Err(LinkClosed::Gone(
-                "This signing link is no longer valid: the sender has replaced it. Please use the newest link you received.",
-            ));
+            return Err(LinkClosed::Gone(Gone::LinkReplaced));
         }
         return Err(LinkClosed::NotFound);
     }
     if workflow.state() != WorkflowState::InProgress || signatory.state().is_final() {
-        return Err(LinkClosed::Gone(gone_text(&signatory, &workflow)));
+        return Err(LinkClosed::Gone(gone_reason(&signatory, &workflow)));
     }
     if signatory.link_expires_at < now_millis() || workflow.expires_at.is_some_and(|t| t < now_millis()) {
-        return Err(LinkClosed::Gone("This signing link has expired."));
+        return Err(LinkClosed::Gone(Gone::LinkExpired));
     }
     if signatory.state() == SignatoryState::Pending {
         return Err(LinkClosed::NotYet);

@@ -15,7 +15,8 @@ use signet_domain::audit::Actor;
 use signet_gateway::{Document, Payload, SignatureType};
 use signet_http::extract::{ApiPath, ClientIp};
 use signet_services::Services;
-use signet_services::esign::EsignRefused;
+use signet_services::esign::{AnswerRefusal, EsignGone, EsignRefused};
+use signet_services::workflows::esign::Esigned;
 use signet_services::esign::dispatch::Answered;
 use signet_services::gateway::esign;
 use signet_services::gateway::seal::Mark;
@@ -343,7 +344,12 @@ pub async fn esign_answer(
     };
     match signet_services::esign::dispatch::answer(&state, response.as_bytes(), Some(ip.to_string())).await {
         Ok(Answered::Gateway(delivery)) => delivered(text, delivery),
-        Ok(Answered::Workflow(said)) => crate::signer::workflow::message(StatusCode::OK, "Aadhaar eSign", &said),
+        Ok(Answered::Workflow(esigned, lang)) => {
+            // The workflow's signer language, when the sender chose one; else the browser's.
+            let text = lang.map(Text::new).unwrap_or(text);
+            let said = esigned_words(&esigned, text);
+            crate::signer::workflow::message_in(text, StatusCode::OK, key("esign.done.title"), &said)
+        }
         Err(refused) => esign_refused(&state, None, text, refused).await,
     }
 }
@@ -355,8 +361,10 @@ async fn esign_refused(state: &Services, link: Option<&GatewayLink>, text: Text,
             None => (StatusCode::NOT_FOUND, error_page(text, text.s("gateway_page.esign_not_here"))).into_response(),
         },
         EsignRefused::Closed(why) => closed_page(text, why),
-        EsignRefused::Gone(said) => (StatusCode::GONE, error_page(text, said)).into_response(),
-        EsignRefused::Answer(message) => (StatusCode::BAD_REQUEST, error_page(text, &message)).into_response(),
+        EsignRefused::Gone(gone) => (StatusCode::GONE, error_page(text, text.s(esign_gone_key(gone)))).into_response(),
+        EsignRefused::Answer(refusal) => {
+            (StatusCode::BAD_REQUEST, error_page(text, &answer_refusal_words(refusal, text))).into_response()
+        }
         EsignRefused::Esp { code, message } => {
             let said = text.plain("gateway_page.esp_refused", &[("code", &code), ("message", &message)]);
             match link {
@@ -463,6 +471,37 @@ pub async fn token_complete(
     }
 }
 
+/// Why a workflow signature behind an eSign step can no longer be made, in the page's language.
+pub(crate) fn esign_gone_key(gone: EsignGone) -> &'static str {
+    match gone {
+        EsignGone::DocumentCount => key("esign.gone.document_count"),
+        EsignGone::NoSuchRequest => key("esign.gone.no_such_request"),
+        EsignGone::MovedOn => key("esign.gone.moved_on"),
+        EsignGone::DocumentsChanged => key("esign.gone.documents_changed"),
+    }
+}
+
+/// Why an ESP's answer was not taken, in the page's language.
+fn answer_refusal_words(refusal: AnswerRefusal, text: Text) -> String {
+    match refusal {
+        AnswerRefusal::Unknown => text.s("esign.answer.unknown").to_string(),
+        AnswerRefusal::Replayed => text.s("esign.answer.replayed").to_string(),
+        AnswerRefusal::NotAccepted(code) => text.plain("esign.answer.not_accepted", &[("code", &code)]),
+    }
+}
+
+/// What a workflow signatory's eSign came to, in the page's language.
+fn esigned_words(esigned: &Esigned, text: Text) -> String {
+    match esigned {
+        Esigned::Cancelled => text.s("esign.done.cancelled").to_string(),
+        Esigned::EspRefused { code, message } => {
+            text.plain("esign.done.esp_refused", &[("code", code), ("message", message)])
+        }
+        Esigned::Signed { completed: true } => text.s("esign.done.signed_everyone").to_string(),
+        Esigned::Signed { completed: false } => text.s("esign.done.signed").to_string(),
+    }
+}
+
 /// What the signer must correct in a field they fill in, in the page's language (the workflow
 /// page's fields; the gateway's page has none, but eSign's refusals are shared).
 pub(crate) fn field_refusal_words(refusal: &signet_domain::fields::FieldRefusal, text: Text) -> String {
@@ -513,5 +552,26 @@ pub async fn pad_give_up(State(state): State<Services>, ClientIp(ip): ClientIp, 
     match transaction::pad_missing(&state, &link.open, &link.actor(ip)).await {
         Ok(delivery) => delivered(link.text, delivery),
         Err(why) => closed_page(link.text, why),
+    }
+}
+
+#[cfg(test)]
+mod esign_words_tests {
+    use super::*;
+    use signet_domain::Lang;
+
+    #[test]
+    fn esign_outcomes_and_refusals_are_worded_in_each_language() {
+        let (en, hi) = (Text::new(Lang::En), Text::new(Lang::Hi));
+        for gone in [EsignGone::DocumentCount, EsignGone::NoSuchRequest, EsignGone::MovedOn, EsignGone::DocumentsChanged] {
+            assert_ne!(en.s(esign_gone_key(gone)), hi.s(esign_gone_key(gone)), "{gone:?}");
+        }
+        let refused = AnswerRefusal::NotAccepted("esign_forged");
+        assert_eq!(answer_refusal_words(refused, en), "The eSign answer could not be accepted (esign_forged).");
+        assert!(answer_refusal_words(refused, hi).contains("esign_forged"));
+        let esp = Esigned::EspRefused { code: "ESP-944".into(), message: "user terminated".into() };
+        assert!(esigned_words(&esp, hi).contains("ESP-944") && !esigned_words(&esp, hi).contains("did not sign"));
+        assert_eq!(esigned_words(&Esigned::Signed { completed: false }, en), "Signed with Aadhaar eSign. Thank you.");
+        assert_ne!(esigned_words(&Esigned::Cancelled, en), esigned_words(&Esigned::Cancelled, hi));
     }
 }

@@ -12,7 +12,7 @@ use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use signet_domain::{Error, ErrorCode, Lang};
 use signet_services::Services;
-use signet_services::workflows::session::{self, LinkClosed, SignerSession};
+use signet_services::workflows::session::{self, Gone, LinkClosed, SignerSession};
 
 use super::embed::{ErrorReason, PageEvent};
 use super::message_in;
@@ -126,8 +126,7 @@ fn closed_page(closed: LinkClosed, text: Text) -> Response {
         LinkClosed::NotFound => {
             message_in(text, StatusCode::NOT_FOUND, key("signer.link_not_valid"), text.s("signer.link_not_valid_text"))
         }
-        // The services' reason, in English as their refusals are.
-        LinkClosed::Gone(reason) => message_in(text, StatusCode::GONE, key("signer.nothing_to_sign"), reason),
+        LinkClosed::Gone(gone) => message_in(text, StatusCode::GONE, key("signer.nothing_to_sign"), text.s(gone_key(gone))),
         LinkClosed::NotYet => {
             message_in(text, StatusCode::CONFLICT, key("signer.not_your_turn"), text.s("signer.not_your_turn_text"))
         }
@@ -137,6 +136,22 @@ fn closed_page(closed: LinkClosed, text: Text) -> Response {
             key("signer.went_wrong"),
             text.s("signer.went_wrong_text"),
         ),
+    }
+}
+
+/// Why nothing is left to sign through a link, as the catalogue words it.
+fn gone_key(gone: Gone) -> &'static str {
+    match gone {
+        Gone::Signed => key("signer.gone.signed"),
+        Gone::Declined => key("signer.gone.declined"),
+        Gone::Delegated => key("signer.gone.delegated"),
+        Gone::Completed => key("signer.gone.completed"),
+        Gone::RequestDeclined => key("signer.gone.request_declined"),
+        Gone::RequestExpired => key("signer.gone.request_expired"),
+        Gone::RequestInactive => key("signer.gone.request_inactive"),
+        Gone::LinkReplaced => key("signer.gone.link_replaced"),
+        Gone::LinkExpired => key("signer.gone.link_expired"),
+        Gone::CopyExpired => key("signer.gone.copy_expired"),
     }
 }
 
@@ -186,4 +201,30 @@ impl IntoResponse for PageError {
 fn with_event(mut page: Response, reason: ErrorReason) -> Response {
     page.extensions_mut().insert(PageEvent::Error(reason));
     page
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_reason_a_link_is_gone_has_words_in_each_language() {
+        use Gone::*;
+        let all = [
+            Signed,
+            Declined,
+            Delegated,
+            Completed,
+            RequestDeclined,
+            RequestExpired,
+            RequestInactive,
+            LinkReplaced,
+            LinkExpired,
+            CopyExpired,
+        ];
+        for gone in all {
+            let (en, hi) = (Text::new(Lang::En).s(gone_key(gone)), Text::new(Lang::Hi).s(gone_key(gone)));
+            assert!(!en.is_empty() && en != hi, "{gone:?}: {en} / {hi}");
+        }
+    }
 }

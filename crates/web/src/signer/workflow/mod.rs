@@ -569,7 +569,10 @@ pub async fn start_esign(
     }
     match signet_services::workflows::esign::start(&state, &link.session, &inputs).await {
         Ok(redirect) => Ok(crate::signer::gateway::views::esp_page(link.text, &redirect)),
-        Err(EsignRefused::Gone(text)) => Ok(render(&state, &link, Some(text.to_string())).await),
+        Err(EsignRefused::Gone(gone)) => {
+            let said = link.text.s(crate::signer::gateway::page::esign_gone_key(gone)).to_string();
+            Ok(render(&state, &link, Some(said)).await)
+        }
         Err(EsignRefused::PhoneNotConfirmed) => {
             Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)
         }
