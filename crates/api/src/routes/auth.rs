@@ -534,8 +534,8 @@ pub struct FreeTrialRequest {
     #[schema(max_length = 0)]
     pub google_access_key: Option<String>,
     /// Sign-up through single sign-on: the provider `ssoProvider` proves the address instead of
-    /// an e-mailed link; the answer's `redirectUrl` sends the person there.
-    #[serde(rename = "isSSO")]
+    /// an e-mailed link; the answer's `redirectUrl` sends the person there. Absent: false.
+    #[serde(rename = "isSSO", default)]
     pub is_sso: bool,
     /// One of the installation's sign-up providers (`sso_signup_providers`), with `isSSO`.
     #[schema(max_length = 40)]

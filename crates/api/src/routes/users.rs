@@ -351,7 +351,9 @@ pub struct MarkUserInactiveRequest {
     /// Kept with the status, at most 500 characters.
     #[schema(max_length = 500, pattern = "^[^\\x00-\\x1f\\x7f-\\x9f]*$")]
     pub reason: Option<String>,
-    /// Accepted for compatibility: marking a user inactive always ends their sessions at once.
+    /// Accepted for compatibility (absent: false): marking a user inactive always ends their
+    /// sessions at once.
+    #[serde(default)]
     pub invalidate_tokens: bool,
 }
 
