@@ -48,6 +48,8 @@ ids! {
     SignatoryId;
     /// A workflow template.
     TemplateId;
+    /// An entry of a tenant's menu: an activity, or a template's entry (see [`crate::menu`]).
+    MenuId;
     /// An attachment of a workflow.
     AttachmentId;
     /// A department of a tenant.

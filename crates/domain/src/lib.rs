@@ -14,6 +14,7 @@ pub mod gateway;
 pub mod ids;
 pub mod invoice;
 pub mod job;
+pub mod menu;
 pub mod paging;
 pub mod phone;
 pub mod placement;
@@ -30,8 +31,8 @@ pub mod workflow_settings;
 pub use error::{BoxError, Error, ErrorCode, FieldErrors};
 pub use ids::{
     AttachmentId, AuthtokenId, BulkJobId, DeliveryId, DepartmentId, DocumentId, ExportJobId, JobId, LeadId, LotId,
-    PrincipalId, ReferralId, RoleId, SignatoryId, SigningProfileId, SsoProviderId, StampId, TemplateId, TenantId,
-    WebhookId, WorkflowId,
+    MenuId, PrincipalId, ReferralId, RoleId, SignatoryId, SigningProfileId, SsoProviderId, StampId, TemplateId,
+    TenantId, WebhookId, WorkflowId,
 };
 /// The languages and time zones people read Signet in (`signet-locale`): the workflow's
 /// signer language and the organisation's zone are these types.

@@ -5,7 +5,8 @@
 
 pub use signet_store::{
     AfterSignature, ApplicationRow, AuthtokenRow, BillingProfileRow, BulkJobRow, DeliveryRow, DocumentRow,
-    ExportJobRow, Grantee, LeadFilter, LeadRow, MenuRow, NewSignatory, PrincipalCredentials, ReferralRow, RoleRow,
-    Shelf, SignatoryRow, SigningKeyRow, SigningProfileRow, SsoDomainProofRow, SsoProviderRow, StampFilter, StampRow,
-    StampSettings, StockRow, TemplateDocument, TemplateRow, UserFilter, UserRow, UserSort, WebhookRow,
+    ExportJobRow, GrantedDepartmentRow, Grantee, IdleGrantRow, LeadFilter, LeadRow, MenuRow, NewSignatory,
+    PrincipalCredentials, ReferralRow, RoleRow, Shelf, SignatoryRow, SigningKeyRow, SigningProfileRow,
+    SsoDomainProofRow, SsoProviderRow, StampFilter, StampRow, StampSettings, StockRow, TemplateDocument, TemplateRow,
+    UserFilter, UserRow, UserSort, WebhookRow,
 };

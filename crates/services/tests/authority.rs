@@ -43,7 +43,7 @@ enum Rule {
 struct Fixture {
     admin_user_id: PrincipalId,
     authtoken_id: signet_domain::AuthtokenId,
-    menu_id: i64,
+    menu_id: signet_domain::MenuId,
     /// A template made by the administrator, keeping its document.
     template_id: i64,
 }
@@ -203,11 +203,11 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "menus.usable" => menus::usable(svc, caller).await.map(drop),
         "menus.all" => menus::all(svc, caller).await.map(drop),
         "menus.access_to" => menus::access_to(svc, caller, fixture.menu_id).await.map(drop),
-        "menus.create_activity" => menus::create_activity(svc, caller, 0, "").await.map(drop),
-        "menus.delete_activity" => menus::delete_activity(svc, caller, MISSING).await,
+        "menus.create_activity" => menus::create_activity(svc, caller, None, "").await.map(drop),
+        "menus.delete_activity" => menus::delete_activity(svc, caller, MISSING.into()).await,
         "menus.assign_access" => menus::assign_access(svc, caller, &[], &[], &[]).await.map(drop),
         "menus.revoke_access" => {
-            menus::revoke_access(svc, caller, MISSING, Grantee::User(PrincipalId::from(MISSING))).await
+            menus::revoke_access(svc, caller, MISSING.into(), Grantee::User(PrincipalId::from(MISSING))).await
         }
         "users.me" => users::me(svc, caller).await.map(drop),
         "users.sender_notices" => users::sender_notices(svc, caller).await.map(drop),
@@ -349,7 +349,7 @@ async fn make_fixture(svc: &Services, tenant: &signet_services::people::provisio
     let admin = caller(tenant, tenant.admin_user_id, Access::builtin(Role::Administrator));
     let (token, _) =
         signet_services::gateway::admin::create_authtoken(svc, &admin, Some("ERP")).await.expect("authtoken");
-    let menu = signet_services::people::menus::create_activity(svc, &admin, 0, &format!("Loans {}", token.id))
+    let menu = signet_services::people::menus::create_activity(svc, &admin, None, &format!("Loans {}", token.id))
         .await
         .expect("menu");
     let template = loan_template(svc, &admin).await;
@@ -572,10 +572,8 @@ async fn templates_are_changed_by_their_maker_and_archived_ones_are_not_sent(bac
     // Not granted: the sender neither lists, reads nor copies it.
     assert!(templates::library(svc, &sender, Shelf::Active, None).await.expect("library").is_empty());
     assert_eq!(code(templates::duplicate(svc, &sender, id, "Mine").await.map(drop)), Some(ErrorCode::NotFound));
-    let entry = menus::all(svc, &admin).await.expect("menus").into_iter().find(|m| m.template_id == Some(id));
-    menus::assign_access(svc, &admin, &[entry.expect("its menu entry").id], &[sender_id.get()], &[])
-        .await
-        .expect("grant");
+    let entry = menus::all(svc, &admin).await.expect("menus").into_iter().find(|m| m.template_id == Some(loan.id));
+    menus::assign_access(svc, &admin, &[entry.expect("its menu entry").id], &[sender_id], &[]).await.expect("grant");
 
     // Granted: listed (searched by name) and sent from, not changed nor archived.
     let listed = templates::library(svc, &sender, Shelf::Active, Some("loan")).await.expect("library");

@@ -7,7 +7,7 @@
 use serde_json::json;
 use signet_domain::audit::Actor;
 use signet_domain::job::{BulkKind, JobKind};
-use signet_domain::{BulkJobId, Error, ErrorCode, LotId, Millis, TenantId, WorkflowId, now_millis};
+use signet_domain::{BulkJobId, Error, ErrorCode, LotId, MenuId, Millis, TenantId, WorkflowId, now_millis};
 
 use crate::ids::NullableId;
 use crate::{NewJob, Result, Store, append_audit, db_err, on_db};
@@ -25,7 +25,10 @@ pub struct BulkJobRow {
     pub created_by: String,
     pub subscriber_id: i64,
     pub parent_id: i64,
-    pub menu_id: i64,
+    /// The spec's `menuId`: Signet ties no job to a menu entry, so it stays 0 (the column's
+    /// default), naming no entry.
+    #[sqlx(try_from = "i64")]
+    pub menu_id: MenuId,
     pub input: String,
     pub cancel_requested: bool,
     pub created_at: Millis,

@@ -49,7 +49,7 @@ pub use exports::{
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use invoices::{BillingProfileRow, InvoiceFilter, InvoiceRow, IssueNumbers, Issued, NewInvoice};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
-pub use menus::{AccessUserRow, Grant, Grantee, MenuRow};
+pub use menus::{AccessUserRow, Grant, GrantedDepartmentRow, Grantee, IdleGrantRow, MenuRow};
 pub use profiles::{AutomatedSigner, AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 pub use roles::RoleRow;
 pub use sales::{CrmSettingsRow, LeadFilter, LeadRow, ReferralRow};

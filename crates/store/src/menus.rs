@@ -2,17 +2,24 @@
 
 use serde_json::json;
 use signet_domain::audit::Actor;
-use signet_domain::{Error, PrincipalId, TenantId, now_millis};
+use signet_domain::menu::MenuKind;
+use signet_domain::user::UserStatus;
+use signet_domain::{DepartmentId, Error, MenuId, PrincipalId, TemplateId, TenantId, now_millis};
 
 use crate::{Result, Store, append_audit, db_err, on_db};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct MenuRow {
-    pub id: i64,
-    pub parent_id: Option<i64>,
+    #[sqlx(try_from = "i64")]
+    pub id: MenuId,
+    #[sqlx(try_from = "crate::NullableId")]
+    pub parent_id: Option<MenuId>,
     pub name: String,
-    pub kind: String,
-    pub template_id: Option<i64>,
+    #[sqlx(try_from = "String")]
+    pub kind: MenuKind,
+    /// The template whose entry this is (a template's entry only).
+    #[sqlx(try_from = "crate::NullableId")]
+    pub template_id: Option<TemplateId>,
     pub created_at: i64,
 }
 
@@ -28,18 +35,48 @@ pub struct AccessUserRow {
     pub direct: bool,
 }
 
+/// A department granted a menu entry.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct GrantedDepartmentRow {
+    #[sqlx(try_from = "i64")]
+    pub id: DepartmentId,
+    pub name: String,
+}
+
+/// A direct grant of a menu entry to someone who cannot use it now: the grantee, who they are
+/// and where they stand (never `active`).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct IdleGrantRow {
+    #[sqlx(try_from = "i64")]
+    pub id: PrincipalId,
+    pub name: Option<String>,
+    pub email: Option<String>,
+    #[sqlx(try_from = "String")]
+    pub status: UserStatus,
+}
+
 /// What `AssignAccessRequest` grants: every listed menu to every listed user and department.
 pub struct Grant<'a> {
-    pub menu_ids: &'a [i64],
+    pub menu_ids: &'a [MenuId],
     pub user_ids: &'a [PrincipalId],
-    pub department_ids: &'a [i64],
+    pub department_ids: &'a [DepartmentId],
 }
 
 /// Whom one grant of a menu entry is to: a user or a department.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Grantee {
     User(PrincipalId),
-    Department(i64),
+    Department(DepartmentId),
+}
+
+impl Grantee {
+    /// The grantee's bare id (a user's or a department's, by the variant).
+    pub fn id(self) -> i64 {
+        match self {
+            Grantee::User(id) => id.get(),
+            Grantee::Department(id) => id.get(),
+        }
+    }
 }
 
 const MENU_COLUMNS: &str = "id, parent_id, name, kind, template_id, created_at";
@@ -49,7 +86,7 @@ impl Store {
     pub async fn create_activity(
         &self,
         tenant_id: TenantId,
-        parent_id: Option<i64>,
+        parent_id: Option<MenuId>,
         name: &str,
         actor: &Actor,
     ) -> Result<MenuRow> {
@@ -60,7 +97,7 @@ impl Store {
             if let Some(parent) = parent_id {
                 let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM menus WHERE tenant_id = $1 AND id = $2")
                     .bind(tenant_id.get())
-                    .bind(parent)
+                    .bind(parent.get())
                     .fetch_optional(&mut *tx)
                     .await
                     .map_err(db_err)?;
@@ -70,11 +107,12 @@ impl Store {
             }
             let row: MenuRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
                 "INSERT INTO menus (tenant_id, parent_id, name, kind, template_id, created_by, created_at) \
-                 VALUES ($1, $2, $3, 'activity', NULL, $4, $5) RETURNING {MENU_COLUMNS}"
+                 VALUES ($1, $2, $3, $4, NULL, $5, $6) RETURNING {MENU_COLUMNS}"
             )))
             .bind(tenant_id.get())
-            .bind(parent_id)
+            .bind(parent_id.map(MenuId::get))
             .bind(name)
+            .bind(MenuKind::Activity.as_str())
             .bind(&actor.id)
             .bind(now)
             .fetch_one(&mut *tx)
@@ -89,20 +127,20 @@ impl Store {
 
     /// Deletes an activity with its entries below and their grants (a template's entry goes
     /// with its template, not here).
-    pub async fn delete_activity(&self, tenant_id: TenantId, id: i64, actor: &Actor) -> Result<()> {
+    pub async fn delete_activity(&self, tenant_id: TenantId, id: MenuId, actor: &Actor) -> Result<()> {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
             let found: Option<(String,)> =
                 sqlx::query_as("SELECT kind FROM menus WHERE tenant_id = $1 AND id = $2")
                     .bind(tenant_id.get())
-                    .bind(id)
+                    .bind(id.get())
                     .fetch_optional(&mut *tx)
                     .await
                     .map_err(db_err)?;
             match found {
                 None => return Err(Error::not_found("menu")),
-                Some((kind,)) if kind != "activity" => {
+                Some((kind,)) if MenuKind::parse(&kind) != Some(MenuKind::Activity) => {
                     return Err(Error::rejected(
                         signet_domain::ErrorCode::StateConflict,
                         "a template's menu entry goes with its template",
@@ -112,7 +150,7 @@ impl Store {
             }
             // The entry and everything below it, level by level (menus are shallow; the loop
             // ends when a level is empty, and ids only ever point at earlier rows).
-            let mut level = vec![id];
+            let mut level = vec![id.get()];
             let mut all = Vec::new();
             while !level.is_empty() && all.len() < 10_000 {
                 all.extend(level.iter().copied());
@@ -131,12 +169,18 @@ impl Store {
             }
             for menu in all.iter().rev() {
                 sqlx::query("DELETE FROM menu_access WHERE menu_id = $1").bind(menu).execute(&mut *tx).await.map_err(db_err)?;
-                sqlx::query("UPDATE menus SET parent_id = NULL WHERE parent_id = $1 AND kind = 'template'")
+                sqlx::query("UPDATE menus SET parent_id = NULL WHERE parent_id = $1 AND kind = $2")
                     .bind(menu)
+                    .bind(MenuKind::Template.as_str())
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
-                sqlx::query("DELETE FROM menus WHERE id = $1 AND kind = 'activity'").bind(menu).execute(&mut *tx).await.map_err(db_err)?;
+                sqlx::query("DELETE FROM menus WHERE id = $1 AND kind = $2")
+                    .bind(menu)
+                    .bind(MenuKind::Activity.as_str())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
             }
             append_audit!(tx, tenant_id, &actor.event("menu.deleted", format!("menu:{id}"), json!({"entries": all.len()})));
             tx.commit().await.map_err(db_err)?;
@@ -171,11 +215,11 @@ impl Store {
         })
     }
 
-    pub async fn menu(&self, tenant_id: TenantId, id: i64) -> Result<MenuRow> {
+    pub async fn menu(&self, tenant_id: TenantId, id: MenuId) -> Result<MenuRow> {
         let row: Option<MenuRow> = on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {MENU_COLUMNS} FROM menus WHERE tenant_id = $1 AND id = $2")))
                 .bind(tenant_id.get())
-                .bind(id)
+                .bind(id.get())
                 .fetch_optional(pool)
                 .await
                 .map_err(db_err)?
@@ -190,15 +234,17 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
+            let menu_ids: Vec<i64> = grant.menu_ids.iter().map(|id| id.get()).collect();
             let user_ids: Vec<i64> = grant.user_ids.iter().map(|id| id.get()).collect();
+            let department_ids: Vec<i64> = grant.department_ids.iter().map(|id| id.get()).collect();
             let checks: [(&str, &str, &[i64]); 3] = [
-                ("menuIds", "SELECT id FROM menus WHERE tenant_id = $1 AND id = $2", grant.menu_ids),
+                ("menuIds", "SELECT id FROM menus WHERE tenant_id = $1 AND id = $2", &menu_ids),
                 (
                     "subscriberIds",
                     "SELECT id FROM principals WHERE tenant_id = $1 AND id = $2 AND kind = 'user' AND status = 'active'",
                     &user_ids,
                 ),
-                ("departmentIds", "SELECT id FROM departments WHERE tenant_id = $1 AND id = $2", grant.department_ids),
+                ("departmentIds", "SELECT id FROM departments WHERE tenant_id = $1 AND id = $2", &department_ids),
             ];
             for (field, sql, ids) in checks {
                 for id in ids {
@@ -214,8 +260,8 @@ impl Store {
                 }
             }
             let mut granted = 0;
-            for menu in grant.menu_ids {
-                for (column, ids) in [("principal_id", user_ids.as_slice()), ("department_id", grant.department_ids)] {
+            for menu in &menu_ids {
+                for (column, ids) in [("principal_id", user_ids.as_slice()), ("department_id", department_ids.as_slice())] {
                     for id in ids {
                         let sql = format!(
                             "INSERT INTO menu_access (tenant_id, menu_id, {column}, created_at) VALUES ($1, $2, $3, $4) \
@@ -250,20 +296,20 @@ impl Store {
     pub async fn revoke_menu_access(
         &self,
         tenant_id: TenantId,
-        menu_id: i64,
+        menu_id: MenuId,
         grantee: Grantee,
         actor: &Actor,
     ) -> Result<()> {
-        let (column, id, detail) = match grantee {
-            Grantee::User(id) => ("principal_id", id.get(), json!({"menuId": menu_id, "subscriberId": id})),
-            Grantee::Department(id) => ("department_id", id, json!({"menuId": menu_id, "departmentId": id})),
+        let (column, detail) = match grantee {
+            Grantee::User(id) => ("principal_id", json!({"menuId": menu_id, "subscriberId": id})),
+            Grantee::Department(id) => ("department_id", json!({"menuId": menu_id, "departmentId": id})),
         };
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
             let found: Option<(i64,)> = sqlx::query_as("SELECT id FROM menus WHERE tenant_id = $1 AND id = $2")
                 .bind(tenant_id.get())
-                .bind(menu_id)
+                .bind(menu_id.get())
                 .fetch_optional(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -273,8 +319,8 @@ impl Store {
             let sql = format!("DELETE FROM menu_access WHERE tenant_id = $1 AND menu_id = $2 AND {column} = $3");
             let taken = sqlx::query(sqlx::AssertSqlSafe(sql))
                 .bind(tenant_id.get())
-                .bind(menu_id)
-                .bind(id)
+                .bind(menu_id.get())
+                .bind(grantee.id())
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?
@@ -290,19 +336,14 @@ impl Store {
 
     /// Direct grants of a menu entry to people who cannot use it now (inactive, disabled,
     /// pending, ...): the grant stays, to be taken back or to count again if they come back.
-    /// Their ids, names, addresses and statuses.
-    pub async fn menu_grants_to_inactive(
-        &self,
-        tenant_id: TenantId,
-        menu_id: i64,
-    ) -> Result<Vec<(i64, Option<String>, Option<String>, String)>> {
+    pub async fn menu_grants_to_inactive(&self, tenant_id: TenantId, menu_id: MenuId) -> Result<Vec<IdleGrantRow>> {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT p.id, p.name, p.email, p.status FROM principals p JOIN menu_access a ON a.principal_id = p.id \
                  WHERE p.tenant_id = $1 AND a.menu_id = $2 AND p.kind = 'user' AND p.status <> 'active' ORDER BY p.id",
             )
             .bind(tenant_id.get())
-            .bind(menu_id)
+            .bind(menu_id.get())
             .fetch_all(pool)
             .await
             .map_err(db_err)
@@ -314,8 +355,8 @@ impl Store {
     pub async fn menu_access(
         &self,
         tenant_id: TenantId,
-        menu_id: i64,
-    ) -> Result<(Vec<AccessUserRow>, Vec<(i64, String)>)> {
+        menu_id: MenuId,
+    ) -> Result<(Vec<AccessUserRow>, Vec<GrantedDepartmentRow>)> {
         on_db!(self, pool => {
             let users: Vec<AccessUserRow> = sqlx::query_as(
                 "SELECT p.id, p.name, p.email, EXISTS (SELECT 1 FROM menu_access d WHERE d.menu_id = $2 \
@@ -324,16 +365,16 @@ impl Store {
                  (a.principal_id = p.id OR (a.department_id IS NOT NULL AND a.department_id = p.department_id))) ORDER BY p.id",
             )
             .bind(tenant_id.get())
-            .bind(menu_id)
+            .bind(menu_id.get())
             .fetch_all(pool)
             .await
             .map_err(db_err)?;
-            let departments: Vec<(i64, String)> = sqlx::query_as(
+            let departments: Vec<GrantedDepartmentRow> = sqlx::query_as(
                 "SELECT d.id, d.name FROM departments d JOIN menu_access a ON a.department_id = d.id \
                  WHERE d.tenant_id = $1 AND a.menu_id = $2 ORDER BY d.id",
             )
             .bind(tenant_id.get())
-            .bind(menu_id)
+            .bind(menu_id.get())
             .fetch_all(pool)
             .await
             .map_err(db_err)?;

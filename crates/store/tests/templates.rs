@@ -63,7 +63,7 @@ async fn a_template_keeps_its_document_and_is_edited_with_its_menu_entry(backend
     let read = store.template(t, template.id).await.expect("read").expect("found");
     assert_eq!(read.name, "Home loan agreement");
     let menus = store.menus(t, None).await.expect("menus");
-    let entry = menus.iter().find(|m| m.template_id == Some(template.id.get())).expect("its menu entry");
+    let entry = menus.iter().find(|m| m.template_id == Some(template.id)).expect("its menu entry");
     assert_eq!(entry.name, "Home loan agreement", "the menu entry is renamed with its template");
     assert!(audit_actions(&store, t).await.contains(&"template.changed".to_string()));
     let missing = store.edit_template(t, TemplateId::from(2_000_000_000), &edit, &maker()).await.expect("edit");

@@ -137,7 +137,7 @@ impl From<Completion> for BulkCompletionRequest {
             job_id: Some(c.job_id),
             subscriber_id: c.subscriber_id,
             parent_id: c.parent_id,
-            menu_id: small(c.menu_id),
+            menu_id: small(c.menu_id.get()),
             status: Some(c.status),
             total_rows: small(c.total_rows),
             succeeded: small(c.succeeded),

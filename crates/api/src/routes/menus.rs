@@ -7,7 +7,8 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use signet_domain::PrincipalId;
+use signet_domain::menu::parent_from_wire;
+use signet_domain::{DepartmentId, MenuId, PrincipalId, TemplateId};
 use signet_services::people::menus;
 use signet_services::records::{Grantee, MenuRow};
 use utoipa::ToSchema;
@@ -82,11 +83,11 @@ pub struct Menu {
 
 fn view(row: MenuRow) -> Menu {
     Menu {
-        menu_id: row.id,
-        menu_parent_id: row.parent_id,
+        menu_id: row.id.get(),
+        menu_parent_id: row.parent_id.map(MenuId::get),
         menu_name: row.name,
-        kind: row.kind,
-        template_id: row.template_id,
+        kind: row.kind.as_str().to_string(),
+        template_id: row.template_id.map(TemplateId::get),
         created_at: row.created_at,
     }
 }
@@ -135,7 +136,8 @@ pub async fn create_activity(
     ApiJson(body): ApiJson<CreateActivityRequest>,
 ) -> ApiResult<(StatusCode, Json<Menu>)> {
     let name = body.menu_name.as_deref().unwrap_or_default();
-    let row = menus::create_activity(&state.services, &auth.caller(), body.menu_parent_id, name).await?;
+    let parent = parent_from_wire(body.menu_parent_id);
+    let row = menus::create_activity(&state.services, &auth.caller(), parent, name).await?;
     Ok((StatusCode::CREATED, Json(view(row))))
 }
 
@@ -157,7 +159,7 @@ pub async fn delete_activity(
     auth: Auth,
     ApiJson(body): ApiJson<DeleteActivityRequest>,
 ) -> ApiResult<StatusCode> {
-    menus::delete_activity(&state.services, &auth.caller(), body.menu_id).await?;
+    menus::delete_activity(&state.services, &auth.caller(), MenuId::from(body.menu_id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -187,10 +189,10 @@ pub async fn assign(
     auth: Auth,
     ApiJson(body): ApiJson<AssignAccessRequest>,
 ) -> ApiResult<Json<AssignAccessResponse>> {
-    let caller = auth.caller();
-    let granted =
-        menus::assign_access(&state.services, &caller, &body.menu_ids, &body.subscriber_ids, &body.department_ids)
-            .await?;
+    let menu_ids: Vec<MenuId> = body.menu_ids.into_iter().map(MenuId::from).collect();
+    let user_ids: Vec<PrincipalId> = body.subscriber_ids.into_iter().map(PrincipalId::from).collect();
+    let department_ids: Vec<DepartmentId> = body.department_ids.into_iter().map(DepartmentId::from).collect();
+    let granted = menus::assign_access(&state.services, &auth.caller(), &menu_ids, &user_ids, &department_ids).await?;
     Ok(Json(AssignAccessResponse { granted }))
 }
 
@@ -215,7 +217,8 @@ pub async fn revoke_user(
     auth: Auth,
     ApiPath((menu_id, user_id)): ApiPath<(i64, i64)>,
 ) -> ApiResult<StatusCode> {
-    menus::revoke_access(&state.services, &auth.caller(), menu_id, Grantee::User(PrincipalId::from(user_id))).await?;
+    let grantee = Grantee::User(PrincipalId::from(user_id));
+    menus::revoke_access(&state.services, &auth.caller(), MenuId::from(menu_id), grantee).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -240,7 +243,8 @@ pub async fn revoke_department(
     auth: Auth,
     ApiPath((menu_id, department_id)): ApiPath<(i64, i64)>,
 ) -> ApiResult<StatusCode> {
-    menus::revoke_access(&state.services, &auth.caller(), menu_id, Grantee::Department(department_id)).await?;
+    let grantee = Grantee::Department(DepartmentId::from(department_id));
+    menus::revoke_access(&state.services, &auth.caller(), MenuId::from(menu_id), grantee).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -262,7 +266,7 @@ pub async fn access(
     ApiPath(id): ApiPath<i64>,
 ) -> ApiResult<Json<FlexiFormResponse>> {
     let menus::EntryAccess { entry: menu, users, departments, .. } =
-        menus::access_to(&state.services, &auth.caller(), id).await?;
+        menus::access_to(&state.services, &auth.caller(), MenuId::from(id)).await?;
     let start = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(menu.created_at) * 1_000_000)
         .ok()
         .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok());
@@ -288,8 +292,8 @@ pub async fn access(
         departments: Some(
             departments
                 .into_iter()
-                .filter_map(|(id, name)| {
-                    Some(Department { department_id: i32::try_from(id).ok()?, department_name: Some(name) })
+                .filter_map(|d| {
+                    Some(Department { department_id: i32::try_from(d.id.get()).ok()?, department_name: Some(d.name) })
                 })
                 .collect(),
         ),

@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 use signet_domain::authority::jobs::{JobAct, may_act_on_job};
-use signet_domain::{BulkJobId, Error, ErrorCode, Millis};
+use signet_domain::{BulkJobId, Error, ErrorCode, MenuId, Millis};
 use signet_store::{BulkItemRow, BulkJobRow, BulkProgress};
 
 use crate::{Caller, Services};
@@ -205,7 +205,8 @@ pub struct Completion {
     pub job_id: String,
     pub subscriber_id: i64,
     pub parent_id: i64,
-    pub menu_id: i64,
+    /// 0: no job is tied to a menu entry (see `BulkJobRow::menu_id`).
+    pub menu_id: MenuId,
     pub status: String,
     pub total_rows: i64,
     pub succeeded: i64,

@@ -491,7 +491,7 @@ async fn usable_of(
     caller: &crate::Caller,
     templates: Vec<TemplateRow>,
 ) -> Result<Vec<TemplateRow>, Error> {
-    let granted: Vec<i64> = match caller.is_user && !caller.is_administrator() {
+    let granted: Vec<TemplateId> = match caller.is_user && !caller.is_administrator() {
         true => svc
             .store
             .menus(caller.tenant_id, Some(caller.principal_id))
@@ -504,7 +504,7 @@ async fn usable_of(
     let relation = |template: &TemplateRow| TemplateRelation {
         caller_is_user: caller.is_user,
         made_it: template.created_by == caller.actor.id,
-        granted: granted.contains(&template.id.get()),
+        granted: granted.contains(&template.id),
     };
     Ok(templates.into_iter().filter(|t| may_use_template(&caller.access, relation(t))).collect())
 }

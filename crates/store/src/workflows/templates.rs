@@ -112,10 +112,11 @@ impl Store {
             // Each template is a menu entry too, so that access to it can be granted.
             sqlx::query(
                 "INSERT INTO menus (tenant_id, parent_id, name, kind, template_id, created_by, created_at) \
-                 VALUES ($1, NULL, $2, 'template', $3, $4, $5)",
+                 VALUES ($1, NULL, $2, $3, $4, $5, $6)",
             )
             .bind(new.tenant_id.get())
             .bind(new.name)
+            .bind(signet_domain::menu::MenuKind::Template.as_str())
             .bind(row.id.get())
             .bind(&actor.id)
             .bind(now)

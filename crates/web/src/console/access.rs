@@ -12,9 +12,10 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
 use signet_domain::access::Permission;
+use signet_domain::menu::{MenuKind, parent_from_wire};
 use signet_domain::paging::Page;
 use signet_domain::user::{UserKind, UserStatus};
-use signet_domain::{Error, PrincipalId};
+use signet_domain::{DepartmentId, Error, MenuId, PrincipalId};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
 use signet_services::records::{Grantee, UserFilter};
@@ -83,35 +84,34 @@ async fn access_page(state: &AppState, session: &Session, error: Option<String>)
     let caller = session.auth.caller();
     let rows = menus::all(&state.services, &caller).await?;
     let total = rows.len();
-    let names: std::collections::HashMap<i64, String> = rows.iter().map(|m| (m.id, m.name.clone())).collect();
+    let names: std::collections::HashMap<MenuId, String> = rows.iter().map(|m| (m.id, m.name.clone())).collect();
     let mut menus = Vec::new();
     for row in rows.into_iter().take(LISTED) {
         let menus::EntryAccess { users, departments, idle, .. } =
             menus::access_to(&state.services, &caller, row.id).await?;
         menus.push(MenuView {
             parent: row.parent_id.and_then(|p| names.get(&p).cloned()),
-            kind: session.text.s(if row.kind == "template" {
-                key("access.kind.template")
-            } else {
-                key("access.kind.activity")
+            kind: session.text.s(match row.kind {
+                MenuKind::Template => key("access.kind.template"),
+                MenuKind::Activity => key("access.kind.activity"),
             }),
-            removable: row.kind == "activity",
+            removable: row.kind == MenuKind::Activity,
             created: session.when(row.created_at),
             departments: departments
                 .into_iter()
-                .map(|(id, label)| Granted { id, label, direct: true, not_active: None })
+                .map(|d| Granted { id: d.id.get(), label: d.name, direct: true, not_active: None })
                 .collect(),
             users: users
                 .into_iter()
                 .map(|u| Granted { id: u.id.get(), direct: u.direct, label: person(u.name, u.email), not_active: None })
-                .chain(idle.into_iter().map(|(id, name, email, status)| Granted {
-                    id,
+                .chain(idle.into_iter().map(|idle| Granted {
+                    id: idle.id.get(),
                     direct: true,
-                    label: person(name, email),
-                    not_active: Some(session.text.plain("access.not_active", &[("status", &status)])),
+                    label: person(idle.name, idle.email),
+                    not_active: Some(session.text.plain("access.not_active", &[("status", &idle.status)])),
                 }))
                 .collect(),
-            id: row.id,
+            id: row.id.get(),
             name: row.name,
         });
     }
@@ -158,12 +158,12 @@ async fn answer<T>(state: &AppState, session: &Session, outcome: Result<T, Error
 }
 
 /// The ids chosen in the form's `name` (a select), as the API's `field` takes them.
-fn chosen(text: Text, fields: &FormFields, name: &str, field: &str) -> Result<Vec<i64>, Error> {
+fn chosen<Id: From<i64>>(text: Text, fields: &FormFields, name: &str, field: &str) -> Result<Vec<Id>, Error> {
     fields
         .all(name)
         .map(str::trim)
         .filter(|v| !v.is_empty())
-        .map(|v| v.parse::<i64>().map_err(|_| Error::field(field, text.s("access.each_id"))))
+        .map(|v| v.parse::<i64>().map(Id::from).map_err(|_| Error::field(field, text.s("access.each_id"))))
         .collect()
 }
 
@@ -175,8 +175,10 @@ pub async fn create_activity(State(state): State<AppState>, session: Session, fi
     }
     let created = async {
         let parent = match fields.get("parent") {
-            "" => 0,
-            id => id.parse::<i64>().map_err(|_| Error::field("menuParentId", session.text.s("access.parent_id")))?,
+            "" => None,
+            id => parent_from_wire(
+                id.parse::<i64>().map_err(|_| Error::field("menuParentId", session.text.s("access.parent_id")))?,
+            ),
         };
         let name = fields.all("name").next().unwrap_or_default();
         menus::create_activity(&state.services, &session.auth.caller(), parent, name).await
@@ -192,9 +194,9 @@ pub async fn grant(State(state): State<AppState>, session: Session, fields: Form
         return refused;
     }
     let granted = async {
-        let menu_ids = chosen(session.text, &fields, "menu", "menuIds")?;
-        let user_ids = chosen(session.text, &fields, "user", "subscriberIds")?;
-        let department_ids = chosen(session.text, &fields, "department", "departmentIds")?;
+        let menu_ids: Vec<MenuId> = chosen(session.text, &fields, "menu", "menuIds")?;
+        let user_ids: Vec<PrincipalId> = chosen(session.text, &fields, "user", "subscriberIds")?;
+        let department_ids: Vec<DepartmentId> = chosen(session.text, &fields, "department", "departmentIds")?;
         if user_ids.is_empty() && department_ids.is_empty() {
             return Err(Error::field("subscriberIds", session.text.s("access.choose_someone")));
         }
@@ -215,7 +217,7 @@ pub async fn delete_activity(
     if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
         return refused;
     }
-    let deleted = menus::delete_activity(&state.services, &session.auth.caller(), id).await;
+    let deleted = menus::delete_activity(&state.services, &session.auth.caller(), MenuId::from(id)).await;
     answer(&state, &session, deleted).await
 }
 
@@ -230,9 +232,8 @@ pub async fn take_back_from_user(
     if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
         return refused;
     }
-    let taken =
-        menus::revoke_access(&state.services, &session.auth.caller(), menu, Grantee::User(PrincipalId::from(user)))
-            .await;
+    let grantee = Grantee::User(PrincipalId::from(user));
+    let taken = menus::revoke_access(&state.services, &session.auth.caller(), MenuId::from(menu), grantee).await;
     answer(&state, &session, taken).await
 }
 
@@ -247,7 +248,7 @@ pub async fn take_back_from_department(
     if let Some(refused) = session.refuses_change(Permission::ManagePeople, fields.get("csrf")) {
         return refused;
     }
-    let taken =
-        menus::revoke_access(&state.services, &session.auth.caller(), menu, Grantee::Department(department)).await;
+    let grantee = Grantee::Department(DepartmentId::from(department));
+    let taken = menus::revoke_access(&state.services, &session.auth.caller(), MenuId::from(menu), grantee).await;
     answer(&state, &session, taken).await
 }
