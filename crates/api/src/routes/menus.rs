@@ -52,12 +52,14 @@ pub struct DeleteActivityRequest {
 pub struct AssignAccessRequest {
     #[schema(schema_with = crate::routes::schemas::menu_ids)]
     pub menu_ids: Vec<i64>,
+    /// Absent or null: nobody by name.
     #[serde(default)]
     #[schema(schema_with = crate::routes::schemas::grantee_ids)]
-    pub subscriber_ids: Vec<i64>,
+    pub subscriber_ids: Option<Vec<i64>>,
+    /// Absent or null: no department.
     #[serde(default)]
     #[schema(schema_with = crate::routes::schemas::grantee_ids)]
-    pub department_ids: Vec<i64>,
+    pub department_ids: Option<Vec<i64>>,
     pub browser_info: Option<BrowserInfo>,
 }
 
@@ -190,8 +192,9 @@ pub async fn assign(
     ApiJson(body): ApiJson<AssignAccessRequest>,
 ) -> ApiResult<Json<AssignAccessResponse>> {
     let menu_ids: Vec<MenuId> = body.menu_ids.into_iter().map(MenuId::from).collect();
-    let user_ids: Vec<PrincipalId> = body.subscriber_ids.into_iter().map(PrincipalId::from).collect();
-    let department_ids: Vec<DepartmentId> = body.department_ids.into_iter().map(DepartmentId::from).collect();
+    let user_ids: Vec<PrincipalId> = body.subscriber_ids.unwrap_or_default().into_iter().map(PrincipalId::from).collect();
+    let department_ids: Vec<DepartmentId> =
+        body.department_ids.unwrap_or_default().into_iter().map(DepartmentId::from).collect();
     let granted = menus::assign_access(&state.services, &auth.caller(), &menu_ids, &user_ids, &department_ids).await?;
     Ok(Json(AssignAccessResponse { granted }))
 }

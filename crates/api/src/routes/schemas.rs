@@ -1,6 +1,6 @@
 //! Schemas that the derive cannot say: bounds on the items of id lists.
 
-use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
+use utoipa::openapi::schema::{ArrayBuilder, KnownFormat, ObjectBuilder, Schema, SchemaFormat, SchemaType, Type};
 
 /// A positive int32 id.
 pub fn positive_id() -> ObjectBuilder {
@@ -32,7 +32,12 @@ pub fn menu_ids() -> Schema {
 
 /// `AssignAccessRequest.subscriberIds` and `departmentIds`.
 pub fn grantee_ids() -> Schema {
-    id_list("Up to 1000 ids of the tenant's active users (or departments).", 0, 1000)
+    ArrayBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Array, Type::Null]))
+        .items(positive_id())
+        .max_items(Some(1000))
+        .description(Some("Up to 1000 ids of the tenant's active users (or departments); absent or null: none."))
+        .into()
 }
 
 /// `CreateRoleRequest.permissions`: the permissions a tenant's role may grant.

@@ -598,6 +598,10 @@ async fn menus_and_templates_are_granted_to_users_and_departments(backend: Backe
     let again: Value =
         grant(json!({"menuIds": [sanctions], "subscriberIds": [ravi]})).await.json().await.expect("json");
     assert_eq!(again["granted"], 0, "a grant is kept once");
+    // The interface document's lists of people and departments may be null: none.
+    let none = grant(json!({"menuIds": [sanctions], "subscriberIds": null, "departmentIds": null})).await;
+    assert_eq!(none.status(), 200);
+    assert_eq!(none.json::<Value>().await.expect("json")["granted"], 0);
 
     // Templates found by name (`SimpleRequest`): the ones the caller may use.
     let find = |token: &str, body: Value| {
