@@ -276,6 +276,7 @@ const CONSOLE: [(&str, &str, &[Permission]); 93] = {
         ("POST", "/app/notices", &[Authenticated]),
         ("GET", "/app/organisation", &[ManageSettings]),
         ("POST", "/app/organisation", &[ManageSettings]),
+        ("POST", "/app/organisation/embedding", &[ManageSettings]),
         ("GET", "/app/gateway", &[ManageSettings]),
         ("POST", "/app/gateway/authtokens", &[ManageSettings]),
         ("POST", "/app/gateway/authtokens/{id}/revoke", &[ManageSettings]),

@@ -11,12 +11,13 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 use signet_store::Backend;
+use signet_testkit::console::{console_session, csrf_of};
 use signet_testkit::on_both_backends;
 use signet_testkit::pdf::{Page, reportlab_pdf};
-use signet_testkit::problem::expect_problem;
+use signet_testkit::problem::{expect_problem, unescape};
 use signet_testkit::server::{TestApp, spawn};
 
-use crate::support::{browser, json_of, link_of, run_driver, target_dir};
+use crate::support::{ADMIN_PASSWORD, browser, json_of, link_of, run_driver, target_dir};
 
 on_both_backends!(an_allowed_origin_frames_a_signers_turn_and_nothing_else_does);
 
@@ -30,8 +31,9 @@ const APP_ORIGIN: &str = "https://app.lender.test";
 const LOGO_PNG: &str =
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-/// A tenant's API token and a started workflow of two signers in order (first, then second).
-async fn workflow(app: &TestApp) -> (String, Value) {
+/// A tenant's API token and a started workflow of two signers in order (first, then second),
+/// and the tenant's administrator's address.
+async fn workflow(app: &TestApp) -> (String, Value, String) {
     let tenant = app.tenant("Lender Embeds").await;
     let token = app.token(&tenant).await;
     let pdf = reportlab_pdf(&[Page::text("Loan agreement").line(200, "Signatures:")]);
@@ -42,7 +44,8 @@ async fn workflow(app: &TestApp) -> (String, Value) {
         {"subscriberId": 0, "emailId": "officer@lender.test", "name": "Branch Officer", "signingOrder": 2},
     ]);
     let body = json!({"templateId": 0, "documentIds": [uploaded["documentId"]], "signatories": signatories});
-    (token.clone(), json_of(app.post("/api/v1/workflows", &token, body).await, 201).await)
+    let started = json_of(app.post("/api/v1/workflows", &token, body).await, 201).await;
+    (token, started, tenant.admin_email)
 }
 
 /// The signatory id behind a signing URL of the started workflow.
@@ -57,7 +60,7 @@ fn csp(response: &reqwest::Response) -> String {
 
 async fn an_allowed_origin_frames_a_signers_turn_and_nothing_else_does(backend: Backend) {
     let app = spawn(backend).await;
-    let (token, started) = workflow(&app).await;
+    let (token, started, admin_email) = workflow(&app).await;
     let workflow_id = started["workflowId"].as_i64().expect("id");
     let (first, second) =
         (signatory_of(&started, "meena@borrower.test"), signatory_of(&started, "officer@lender.test"));
@@ -148,6 +151,29 @@ async fn an_allowed_origin_frames_a_signers_turn_and_nothing_else_does(backend: 
     let refused = http.get(url).send().await.expect("page");
     assert_eq!(refused.status(), 404);
     assert!(csp(&refused).contains("frame-ancestors 'none'"));
+    // The console's organisation page shows and changes the origins and the colour; a wrong
+    // origin is named and changes nothing; the logo set through the API is kept.
+    let admin = console_session(&app, &admin_email, ADMIN_PASSWORD).await;
+    let page = unescape(&admin.get(app.url("/app/organisation")).await.text().await.expect("html"));
+    // (The list is empty now: taken off just above.)
+    assert!(page.contains("spellcheck=\"false\"></textarea>"), "{page}");
+    let csrf = csrf_of(&page);
+    let wrong = [("csrf", csrf.as_str()), ("origins", "https://portal.lender.test/app"), ("accent", "")];
+    let wrong = admin.post(app.url("/app/organisation/embedding"), &wrong).await;
+    assert_eq!(wrong.status(), 400);
+    assert!(unescape(&wrong.text().await.expect("html")).contains("allowedOrigins[0]"));
+    let origins = format!("{APP_ORIGIN}\r\nhttp://localhost:3000\r\n");
+    let form = [("csrf", csrf.as_str()), ("origins", origins.as_str()), ("accent", "#123ABC")];
+    let saved = admin.post(app.url("/app/organisation/embedding"), &form).await;
+    assert_eq!(saved.status(), 200);
+    let saved = unescape(&saved.text().await.expect("html"));
+    assert!(saved.contains(&format!("{APP_ORIGIN}\nhttp://localhost:3000</textarea>")), "{saved}");
+    let settings = json_of(app.get("/api/v1/organisation/embedding", &token).await, 200).await;
+    assert_eq!(
+        settings,
+        json!({"allowedOrigins": [APP_ORIGIN, "http://localhost:3000"], "accentColor": "#123abc", "logo": LOGO_PNG})
+    );
+
     // The e-mailed link still works as it did, unframed.
     let link = link_of(&started, "officer@lender.test");
     let page = http.get(&link).send().await.expect("link");
@@ -191,7 +217,7 @@ async fn host() -> (String, Arc<Mutex<String>>) {
 
 async fn an_integrators_page_hears_the_turn(backend: Backend) {
     let app = spawn(backend).await;
-    let (token, started) = workflow(&app).await;
+    let (token, started, _) = workflow(&app).await;
     let workflow_id = started["workflowId"].as_i64().expect("id");
     let first = signatory_of(&started, "meena@borrower.test");
     let (allowed, allowed_page) = host().await;

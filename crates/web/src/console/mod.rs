@@ -131,6 +131,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/login/domains/check", post(login::check_domain_proof))
         .route("/app/login/sso-second-factor", post(login::set_sso_second_factor))
         .route("/app/organisation", get(organisation::show).post(organisation::save))
+        .route("/app/organisation/embedding", post(organisation::save_embedding))
         .route("/app/notices", get(notices::show).post(notices::save))
         .route("/app/gateway", get(gateway::show))
         .route("/app/gateway/authtokens", post(gateway::create_token))
