@@ -147,7 +147,8 @@ async fn an_allowed_origin_frames_a_signers_turn_and_nothing_else_does(backend: 
     let made = json_of(app.post(&embed_path(second), &token, json!({"origin": APP_ORIGIN})).await, 200).await;
     let url = made["url"].as_str().expect("url");
     assert_eq!(http.get(url).send().await.expect("page").status(), 200);
-    json_of(app.put("/api/v1/organisation/embedding", &token, json!({"allowedOrigins": []})).await, 200).await;
+    let off = json!({"allowedOrigins": [], "logo": LOGO_PNG});
+    json_of(app.put("/api/v1/organisation/embedding", &token, off).await, 200).await;
     let refused = http.get(url).send().await.expect("page");
     assert_eq!(refused.status(), 404);
     assert!(csp(&refused).contains("frame-ancestors 'none'"));
