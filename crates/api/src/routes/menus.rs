@@ -192,7 +192,8 @@ pub async fn assign(
     ApiJson(body): ApiJson<AssignAccessRequest>,
 ) -> ApiResult<Json<AssignAccessResponse>> {
     let menu_ids: Vec<MenuId> = body.menu_ids.into_iter().map(MenuId::from).collect();
-    let user_ids: Vec<PrincipalId> = body.subscriber_ids.unwrap_or_default().into_iter().map(PrincipalId::from).collect();
+    let user_ids: Vec<PrincipalId> =
+        body.subscriber_ids.unwrap_or_default().into_iter().map(PrincipalId::from).collect();
     let department_ids: Vec<DepartmentId> =
         body.department_ids.unwrap_or_default().into_iter().map(DepartmentId::from).collect();
     let granted = menus::assign_access(&state.services, &auth.caller(), &menu_ids, &user_ids, &department_ids).await?;

@@ -550,6 +550,7 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "POST /api/v1/documents/bulk"
         | "POST /api/v1/gateway/authtokens"
         | "PUT /api/v1/gateway/settings"
+        | "PUT /api/v1/organisation/embedding"
         | "POST /api/v1/signing-profiles"
         | "POST /api/v1/templates"
         | "POST /api/v1/webhooks" => Walk::NoIds,
@@ -559,6 +560,7 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "GET /api/v1/departments"
         | "GET /api/v1/gateway/authtokens"
         | "GET /api/v1/gateway/settings"
+        | "GET /api/v1/organisation/embedding"
         | "GET /api/v1/signing-profiles"
         | "GET /api/v1/webhooks"
         | "GET /api/v1/workflows" => Walk::Own,
@@ -711,6 +713,9 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         "POST /api/v1/webhooks/deliveries/{deliveryId}/redeliver"
         | "POST /api/v1/workflows/{workflowId}/signatories/{signatoryId}/link/revoke"
         | "POST /api/v1/workflows/{workflowId}/signatories/{signatoryId}/remind" => Walk::Foreign(None),
+        "POST /api/v1/workflows/{workflowId}/signatories/{signatoryId}/embed" => {
+            Walk::Foreign(Some(json!({"origin": "https://app.example"})))
+        }
         other => panic!("the isolation walk does not know {other}: say what tenant B does with it"),
     }
 }

@@ -24,7 +24,9 @@ use super::placement;
 use super::sealing::version_key;
 use super::session::SignerSession;
 use crate::Services;
-use crate::esign::{EsignGone, EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, internal, open_pending, send, take};
+use crate::esign::{
+    EsignGone, EsignRefused, EspRedirect, Outgoing, TxnId, forget_pending, internal, open_pending, send, take,
+};
 use crate::gateway::seal::Mark;
 use crate::platform::heavy::Share;
 

@@ -16,6 +16,7 @@ use signet_services::integrations::embedding::{self, EmbeddingInput};
 use signet_services::people::organisation;
 
 use super::{FormFields, Frame, Session, render, shown_again};
+use crate::text::key;
 
 /// One zone the form offers.
 struct ZoneChoice {
@@ -88,7 +89,7 @@ pub async fn save(State(state): State<AppState>, session: Session, fields: FormF
     }
     let saved = organisation::set_time_zone(&state.services, &session.auth.caller(), fields.get("time_zone")).await;
     match saved {
-        Ok(zone) => saved_page(&state, &session, zone, "organisation.saved").await,
+        Ok(zone) => saved_page(&state, &session, zone, key("organisation.saved")).await,
         Err(error) => refused(&state, &session, error).await,
     }
 }
@@ -102,13 +103,14 @@ pub async fn save_embedding(State(state): State<AppState>, session: Session, fie
     let caller = session.auth.caller();
     let saved = async {
         let (_, logo) = embedding::settings(&state.services, &caller).await?;
-        let origins = fields.get("origins").lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
+        let origins =
+            fields.get("origins").lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
         let accent = Some(fields.get("accent").to_string());
         let input = EmbeddingInput { origins, accent, logo: logo.map(|logo| logo.bytes) };
         embedding::set_settings(&state.services, &caller, input).await
     };
     match saved.await {
-        Ok(_) => saved_page(&state, &session, session.zone, "organisation.embedding_saved").await,
+        Ok(_) => saved_page(&state, &session, session.zone, key("organisation.embedding_saved")).await,
         Err(error) => refused(&state, &session, error).await,
     }
 }
@@ -127,7 +129,9 @@ async fn saved_page(state: &AppState, session: &Session, zone: Zone, said: &'sta
 /// The page again, with a refusal the person can correct.
 async fn refused(state: &AppState, session: &Session, error: Error) -> Response {
     shown_again(error, async |text| {
-        let mut page = with_embedding(state, session, session.zone).await.unwrap_or_else(|_| organisation_page(session, session.zone));
+        let mut page = with_embedding(state, session, session.zone)
+            .await
+            .unwrap_or_else(|_| organisation_page(session, session.zone));
         page.error = Some(text);
         Ok::<_, Error>(page)
     })

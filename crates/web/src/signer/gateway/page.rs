@@ -15,12 +15,12 @@ use signet_domain::audit::Actor;
 use signet_gateway::{Document, Payload, SignatureType};
 use signet_http::extract::{ApiPath, ClientIp};
 use signet_services::Services;
-use signet_services::esign::{AnswerRefusal, EsignGone, EsignRefused};
-use signet_services::workflows::esign::Esigned;
 use signet_services::esign::dispatch::Answered;
+use signet_services::esign::{AnswerRefusal, EsignGone, EsignRefused};
 use signet_services::gateway::esign;
 use signet_services::gateway::seal::Mark;
 use signet_services::gateway::transaction::{self, Delivery, OpenTransaction, TransactionClosed, TransactionEnd};
+use signet_services::workflows::esign::Esigned;
 
 use super::views::{HashLink, SignPage, error_page, esp_page, result_page, sign_page};
 use crate::form::{Methods, Refusal, UploadRule, mark_from, read_submission};
@@ -563,7 +563,9 @@ mod esign_words_tests {
     #[test]
     fn esign_outcomes_and_refusals_are_worded_in_each_language() {
         let (en, hi) = (Text::new(Lang::En), Text::new(Lang::Hi));
-        for gone in [EsignGone::DocumentCount, EsignGone::NoSuchRequest, EsignGone::MovedOn, EsignGone::DocumentsChanged] {
+        for gone in
+            [EsignGone::DocumentCount, EsignGone::NoSuchRequest, EsignGone::MovedOn, EsignGone::DocumentsChanged]
+        {
             assert_ne!(en.s(esign_gone_key(gone)), hi.s(esign_gone_key(gone)), "{gone:?}");
         }
         let refused = AnswerRefusal::NotAccepted("esign_forged");

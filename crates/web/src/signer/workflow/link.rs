@@ -126,7 +126,9 @@ fn closed_page(closed: LinkClosed, text: Text) -> Response {
         LinkClosed::NotFound => {
             message_in(text, StatusCode::NOT_FOUND, key("signer.link_not_valid"), text.s("signer.link_not_valid_text"))
         }
-        LinkClosed::Gone(gone) => message_in(text, StatusCode::GONE, key("signer.nothing_to_sign"), text.s(gone_key(gone))),
+        LinkClosed::Gone(gone) => {
+            message_in(text, StatusCode::GONE, key("signer.nothing_to_sign"), text.s(gone_key(gone)))
+        }
         LinkClosed::NotYet => {
             message_in(text, StatusCode::CONFLICT, key("signer.not_your_turn"), text.s("signer.not_your_turn_text"))
         }
