@@ -12,7 +12,11 @@ pub const MAX_ORIGINS: usize = 20;
 /// A logo's largest size: it is sent with every embedded page.
 pub const MAX_LOGO_BYTES: usize = 100 * 1024;
 /// The longest origin taken (a host name is at most 253 characters).
-const MAX_ORIGIN_CHARS: usize = 300;
+pub const MAX_ORIGIN_CHARS: usize = 300;
+/// What an origin's text may look like, for the API's schema: every text [`EmbedOrigin::parse`]
+/// takes matches it (the parser is stricter about ports, hyphens and label lengths).
+pub const ORIGIN_PATTERN: &str =
+    "^[Hh][Tt][Tt][Pp][Ss]?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*)(:[0-9]{1,5})?/?$";
 
 /// A web origin that may frame the organisation's signer pages, as a browser serialises it
 /// (`https://app.example.com`, `http://localhost:3000`).
@@ -31,8 +35,8 @@ pub enum OriginRefusal {
 impl EmbedOrigin {
     /// Reads an origin, with one trailing `/` forgiven (a copied address), the scheme and host
     /// in any case; a default port (80 for http, 443 for https) is dropped, as browsers do.
+    /// Nothing else is forgiven (no spaces around it): [`ORIGIN_PATTERN`] says what may come.
     pub fn parse(text: &str) -> Result<EmbedOrigin, OriginRefusal> {
-        let text = text.trim();
         if text.chars().count() > MAX_ORIGIN_CHARS {
             return Err(OriginRefusal::TooLong);
         }
@@ -81,7 +85,7 @@ fn split_port(rest: &str) -> Option<(&str, Option<&str>)> {
 /// address: nothing that could carry a path, a query, credentials or a wildcard.
 fn is_host(host: &str) -> bool {
     if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        return !inner.is_empty() && inner.chars().all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.');
+        return inner.parse::<std::net::Ipv6Addr>().is_ok();
     }
     !host.is_empty()
         && host.len() <= 253
@@ -101,7 +105,7 @@ pub struct Accent([u8; 3]);
 impl Accent {
     /// Reads `#rrggbb` (or `rrggbb`), in any case.
     pub fn parse(text: &str) -> Option<Accent> {
-        let hex = text.trim().strip_prefix('#').unwrap_or(text.trim());
+        let hex = text.strip_prefix('#').unwrap_or(text);
         if hex.len() != 6 {
             return None;
         }
@@ -227,10 +231,25 @@ mod tests {
             "https://-bad.example.com",
             "'self'",
             "https://a.com https://b.com",
+            "http://[0]",
+            "http://[::g]",
         ] {
             assert_eq!(origin(refused), Err(OriginRefusal::NotAnOrigin), "{refused}");
         }
         assert_eq!(origin(&format!("https://{}.com", "a".repeat(300))), Err(OriginRefusal::TooLong));
+        assert_eq!(origin(" https://app.example.com"), Err(OriginRefusal::NotAnOrigin));
+    }
+
+    #[test]
+    fn every_origin_taken_matches_the_schemas_pattern() {
+        let pattern = regex::Regex::new(ORIGIN_PATTERN).expect("pattern");
+        for taken in ["https://App.Example.com/", "http://localhost:3000", "HTTPS://[::1]:8443", "http://127.0.0.1:80"]
+        {
+            assert!(EmbedOrigin::parse(taken).is_ok() && pattern.is_match(taken), "{taken}");
+        }
+        for refused in [" https://a.example", "https://a.example/x", "https://a.example?x", "ftp://a.example"] {
+            assert!(!pattern.is_match(refused), "{refused}");
+        }
     }
 
     #[test]

@@ -25,14 +25,14 @@ pub struct EmbeddingSettings {
     /// optional port, nothing after) whose pages may frame the signer pages; none turns
     /// embedding off. At most 20; kept as browsers write an origin (lower case, a default port
     /// dropped), repeats folded.
-    #[schema(max_items = 20, value_type = Vec<String>)]
+    #[schema(schema_with = crate::routes::schemas::embed_origins)]
     pub allowed_origins: Vec<String>,
     /// The colour of the embedded pages' buttons and links, `#rrggbb`; none: Signet's own.
     #[schema(nullable = true, pattern = "^#?[0-9A-Fa-f]{6}$")]
     #[serde(default)]
     pub accent_color: Option<String>,
     /// A logo shown at the top of the embedded pages: a PNG or JPEG of at most 100 KB, base64.
-    /// None: no logo.
+    /// None or empty: no logo.
     #[schema(nullable = true, content_encoding = "base64", max_length = 136_536)]
     #[serde(default)]
     pub logo: Option<String>,
@@ -103,7 +103,7 @@ pub async fn put_embedding(
 pub struct EmbedRequest {
     /// The origin of the page that will frame the signer's page: one of the organisation's
     /// `allowedOrigins`.
-    #[schema(min_length = 1, max_length = 300, example = "https://app.example.com")]
+    #[schema(schema_with = crate::routes::schemas::embed_origin)]
     pub origin: String,
 }
 

@@ -171,3 +171,27 @@ fn nullable_state(what: &str) -> Schema {
         .description(Some(format!("{what}: its ISO 3166-2:IN code or name, as `StampBulk.state` takes it.")))
         .into()
 }
+
+/// An origin that may frame the signer pages (`EmbedRequest.origin`, an item of
+/// `EmbeddingSettings.allowedOrigins`): `scheme://host[:port]`, nothing after it.
+pub fn embed_origin() -> Schema {
+    origin_string().into()
+}
+
+fn origin_string() -> ObjectBuilder {
+    use signet_domain::embedding::{MAX_ORIGIN_CHARS, ORIGIN_PATTERN};
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(ORIGIN_PATTERN))
+        .max_length(Some(MAX_ORIGIN_CHARS))
+        .description(Some(
+            "A web origin: http:// or https://, a host (or [IPv6]) and an optional port, nothing after it.",
+        ))
+        .examples(["https://app.example.com"])
+}
+
+/// `EmbeddingSettings.allowedOrigins`: at most 20 origins.
+pub fn embed_origins() -> Schema {
+    use signet_domain::embedding::MAX_ORIGINS;
+    ArrayBuilder::new().items(origin_string()).max_items(Some(MAX_ORIGINS)).into()
+}

@@ -33,8 +33,8 @@ pub struct EmbedUrl {
     pub expires_at: i64,
 }
 
-/// What an administrator sets: the origins' texts, the colour's (`#rrggbb`) and the logo's
-/// bytes (PNG or JPEG); the whole replaces what was set.
+/// What an administrator sets: the origins' texts, the colour's (`#rrggbb`; none: Signet's
+/// own) and the logo's bytes (PNG or JPEG); the whole replaces what was set.
 #[derive(Debug, Clone, Default)]
 pub struct EmbeddingInput {
     pub origins: Vec<String>,
@@ -83,7 +83,7 @@ pub async fn settings(svc: &Services, caller: &Caller) -> Result<(Embedding, Opt
 pub async fn set_settings(svc: &Services, caller: &Caller, input: EmbeddingInput) -> Result<Embedding, Error> {
     caller.require(Permission::ManageSettings)?;
     let origins = Embedding::origins_from("allowedOrigins", &input.origins)?;
-    let accent = match input.accent.as_deref().map(str::trim).filter(|a| !a.is_empty()) {
+    let accent = match input.accent.as_deref() {
         Some(text) => Some(Accent::parse(text).ok_or_else(|| Error::field("accentColor", "must be #rrggbb"))?),
         None => None,
     };

@@ -105,7 +105,7 @@ pub async fn save_embedding(State(state): State<AppState>, session: Session, fie
         let (_, logo) = embedding::settings(&state.services, &caller).await?;
         let origins =
             fields.get("origins").lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
-        let accent = Some(fields.get("accent").to_string());
+        let accent = Some(fields.get("accent").to_string()).filter(|accent| !accent.is_empty());
         let input = EmbeddingInput { origins, accent, logo: logo.map(|logo| logo.bytes) };
         embedding::set_settings(&state.services, &caller, input).await
     };
