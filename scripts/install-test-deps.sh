@@ -71,6 +71,15 @@ if [ ! -d "$browser_dir/node_modules/playwright-core" ] || [ ! -d "$browser_dir/
   echo "installing the browser test driver (npm ci in $browser_dir)"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$browser_dir" --no-audit --no-fund --silent
 fi
+# The OpenAPI linter (crates/server/tests/e2e/openapi.rs) and the TypeScript client's build and
+# tests (crates/signet/tests/clients.rs), each from its committed lock file.
+for node_dir in clients/openapi-lint clients/typescript; do
+  [ -f "$node_dir/package-lock.json" ] || continue
+  if [ ! -d "$node_dir/node_modules" ] || [ "$node_dir/package-lock.json" -nt "$node_dir/node_modules/.package-lock.json" ]; then
+    echo "installing $node_dir (npm ci)"
+    npm ci --prefix "$node_dir" --no-audit --no-fund --silent
+  fi
+done
 
 # PostgreSQL: use the running server, else start the installed cluster, else create one.
 if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then

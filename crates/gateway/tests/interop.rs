@@ -127,27 +127,52 @@ fn node_modern_pem() {
     round_trip("node", "signet_gateway_client.js", "gateway.pem", Profile::Modern);
 }
 
-/// Compiles the Java client exactly as printed in docs/gateway.md §8.1 (plus a small harness)
-/// and runs it like the scripts. Skipped when no JDK is installed (`javac`).
+/// The Java package (`clients/java`): its gateway client and its test class.
+fn java_sources() -> (PathBuf, PathBuf) {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../clients/java/src");
+    (
+        package.join("main/java/dev/signet/gateway/SignetGatewayClient.java"),
+        package.join("test/java/dev/signet/gateway/SignetGatewayClientTest.java"),
+    )
+}
+
+fn javac_found() -> bool {
+    if skip() || Command::new("javac").arg("-version").output().is_err() {
+        eprintln!("javac not found: Java interop skipped");
+        return false;
+    }
+    true
+}
+
+/// Compiles the Java package's client (the class docs/gateway.md §8.1 prints) with a small
+/// harness and runs it like the scripts. Skipped when no JDK is installed (`javac`).
 fn java_command() -> Option<Vec<String>> {
     static BUILT: OnceLock<Option<tempfile::TempDir>> = OnceLock::new();
     let dir = BUILT.get_or_init(|| {
-        if skip() || Command::new("javac").arg("-version").output().is_err() {
-            eprintln!("javac not found: Java interop skipped");
+        if !javac_found() {
             return None;
         }
-        let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/gateway.md"))
-            .expect("guide");
-        let start = guide.find("```java\n").expect("java block") + "```java\n".len();
-        let len = guide[start..].find("\n```").expect("end of java block");
         let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::write(dir.path().join("SignetGatewayClient.java"), &guide[start..start + len]).expect("write");
-        std::fs::copy(script("JavaHarness.java"), dir.path().join("JavaHarness.java")).expect("copy");
         let d = dir.path().to_str().unwrap_or("").to_owned();
-        run("javac", &["-d", &d, &format!("{d}/SignetGatewayClient.java"), &format!("{d}/JavaHarness.java")]);
+        let (client, _) = java_sources();
+        let harness = script("JavaHarness.java");
+        run("javac", &["-d", &d, client.to_str().unwrap_or(""), harness.to_str().unwrap_or("")]);
         Some(dir)
     });
     dir.as_ref().map(|d| vec!["-cp".to_owned(), d.path().to_str().unwrap_or("").to_owned(), "JavaHarness".to_owned()])
+}
+
+/// The Java package's own tests (a main class: the JDK has no test framework) pass.
+#[test]
+fn java_package_tests_pass() {
+    if !javac_found() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path().to_str().unwrap_or("").to_owned();
+    let (client, test) = java_sources();
+    run("javac", &["-d", &d, client.to_str().unwrap_or(""), test.to_str().unwrap_or("")]);
+    assert_eq!(run("java", &["-cp", &d, "dev.signet.gateway.SignetGatewayClientTest"]).trim(), "ok");
 }
 
 #[test]
@@ -167,6 +192,11 @@ fn guide_quotes_the_tested_clients() {
         let source = std::fs::read_to_string(script(name)).expect("script");
         assert!(guide.contains(&source), "docs/gateway.md must contain {name} verbatim");
     }
+    let java = std::fs::read_to_string(java_sources().0).expect("the Java package's client");
+    assert!(
+        guide.contains(&format!("```java\n{java}```")),
+        "docs/gateway.md must print the Java package's client verbatim"
+    );
     for code in signet_gateway::ErrorCode::ALL {
         assert!(guide.contains(&format!("| {} | {} |", code.code(), code.text())), "{code}");
     }

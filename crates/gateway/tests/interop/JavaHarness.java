@@ -1,4 +1,4 @@
-// Drives the Java client of docs/gateway.md §8.1 (extracted from the guide by the interop test)
+// Drives the Java package's client (clients/java, printed in docs/gateway.md §8.1)
 // with the same command line as the Python and Node clients.
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,6 +7,7 @@ import java.security.PublicKey;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Map;
+import dev.signet.gateway.SignetGatewayClient;
 
 public final class JavaHarness {
     public static void main(String[] args) throws Exception {

@@ -90,3 +90,18 @@ fn only_the_document_viewer_and_operations_endpoints_are_undocumented() {
         assert!(!api_operation, "{path}: API operations must be registered through openapi::api_router");
     }
 }
+
+/// The committed document passes Spectral's recommended OpenAPI rules (`spectral:oas`) with no
+/// error, the linter the clients' generators trust (`clients/openapi-lint`, installed by
+/// scripts/install-test-deps.sh). Warnings are reported, not failed.
+#[test]
+fn the_document_passes_spectral_with_no_error() {
+    let lint_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../clients/openapi-lint");
+    let output = std::process::Command::new("npm")
+        .args(["run", "-s", "lint"])
+        .current_dir(&lint_dir)
+        .output()
+        .expect("npm (Node.js 20+) must be installed: scripts/install-test-deps.sh");
+    let report = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "Spectral found errors in openapi.json (or did not run):\n{report}");
+}
