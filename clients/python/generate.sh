@@ -11,7 +11,7 @@ case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 
 want_generator=$(sed -n 's/^openapi-python-client==//p' "$here/requirements-generate.txt")
 want_ruff=$(sed -n 's/^ruff==//p' "$here/requirements-generate.txt")
-have_generator=$(python3 -c 'import importlib.metadata as m; print(m.version("openapi-python-client"))' 2>/dev/null || true)
+have_generator=$(openapi-python-client --version 2>/dev/null | awk '{print $NF}' || true)
 have_ruff=$(ruff --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have_generator" != "$want_generator" ] || [ "$have_ruff" != "$want_ruff" ]; then
     echo "generate.sh needs openapi-python-client $want_generator and ruff $want_ruff" \
