@@ -55,7 +55,13 @@ class SignetProblem(Exception):
         request_id: str = "",
         body: Optional[Mapping[str, Any]] = None,
     ) -> None:
-        super().__init__(f"{status} {code}: {detail or title}")
+        message = f"{status} {code}: {detail or title}"
+        if errors:
+            message += " " + "; ".join(
+                f"{field}: {msgs if isinstance(msgs, str) else ', '.join(map(str, msgs))}"
+                for field, msgs in errors.items()
+            )
+        super().__init__(message)
         self.status = status
         self.code = code
         self.title = title
@@ -183,9 +189,7 @@ class Signet:
         http_timeout = httpx.Timeout(timeout)
         # Unauthenticated: the token operations (and any public operation).
         self.public = Client(base_url=self.base_url, raise_on_unexpected_status=True)
-        self.public.set_httpx_client(
-            _ProblemRaisingClient(base_url=self.base_url, timeout=http_timeout, **args)
-        )
+        self.public.set_httpx_client(_ProblemRaisingClient(base_url=self.base_url, timeout=http_timeout, **args))
         self.client = AuthenticatedClient(base_url=self.base_url, token="", raise_on_unexpected_status=True)
         self.client.set_httpx_client(
             _ProblemRaisingClient(base_url=self.base_url, timeout=http_timeout, auth=_SignetAuth(self), **args)

@@ -29,9 +29,7 @@ def test_generated_code_is_current(tmp_path):
     if not DOCUMENT.exists():
         pytest.skip(f"{DOCUMENT} not found (package used outside the repository)")
     out = tmp_path / "generated"
-    done = subprocess.run(
-        ["bash", str(PACKAGE / "generate.sh"), str(out)], capture_output=True, text=True, timeout=120
-    )
+    done = subprocess.run(["bash", str(PACKAGE / "generate.sh"), str(out)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, f"generate.sh failed:\n{done.stdout}\n{done.stderr}"
     fresh, committed = tree(out), tree(COMMITTED)
     assert sorted(fresh) == sorted(committed), (
