@@ -1,0 +1,180 @@
+from http import HTTPStatus
+from typing import Any, Optional, Union
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem_details import ProblemDetails
+from ...models.sso_domain_proof import SsoDomainProof
+from ...types import Response
+
+
+def _get_kwargs(
+    domain: str,
+) -> dict[str, Any]:
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/api/v1/sso-providers/domain-proofs/{domain}".format(
+            domain=domain,
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Optional[Union[ProblemDetails, SsoDomainProof]]:
+    if response.status_code == 200:
+        response_200 = SsoDomainProof.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ProblemDetails.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ProblemDetails.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ProblemDetails.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 409:
+        response_409 = ProblemDetails.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 500:
+        response_500 = ProblemDetails.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ProblemDetails.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Response[Union[ProblemDetails, SsoDomainProof]]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    domain: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Union[ProblemDetails, SsoDomainProof]]:
+    """
+    Args:
+        domain (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[ProblemDetails, SsoDomainProof]]
+    """
+
+    kwargs = _get_kwargs(
+        domain=domain,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    domain: str,
+    *,
+    client: AuthenticatedClient,
+) -> Optional[Union[ProblemDetails, SsoDomainProof]]:
+    """
+    Args:
+        domain (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[ProblemDetails, SsoDomainProof]
+    """
+
+    return sync_detailed(
+        domain=domain,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    domain: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[Union[ProblemDetails, SsoDomainProof]]:
+    """
+    Args:
+        domain (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[ProblemDetails, SsoDomainProof]]
+    """
+
+    kwargs = _get_kwargs(
+        domain=domain,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    domain: str,
+    *,
+    client: AuthenticatedClient,
+) -> Optional[Union[ProblemDetails, SsoDomainProof]]:
+    """
+    Args:
+        domain (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[ProblemDetails, SsoDomainProof]
+    """
+
+    return (
+        await asyncio_detailed(
+            domain=domain,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,196 @@
+from http import HTTPStatus
+from typing import Any, Optional, Union
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.customer_referral import CustomerReferral
+from ...models.customer_referral_create_request import CustomerReferralCreateRequest
+from ...models.problem_details import ProblemDetails
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: CustomerReferralCreateRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/referrals",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Optional[Union[CustomerReferral, ProblemDetails]]:
+    if response.status_code == 201:
+        response_201 = CustomerReferral.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ProblemDetails.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ProblemDetails.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 409:
+        response_409 = ProblemDetails.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ProblemDetails.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ProblemDetails.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 500:
+        response_500 = ProblemDetails.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ProblemDetails.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Response[Union[CustomerReferral, ProblemDetails]]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CustomerReferralCreateRequest,
+) -> Response[Union[CustomerReferral, ProblemDetails]]:
+    """
+    Args:
+        body (CustomerReferralCreateRequest): The spec's `CustomerReferralCreateRequest`: a
+            customer (the referrer) refers someone.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[CustomerReferral, ProblemDetails]]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: CustomerReferralCreateRequest,
+) -> Optional[Union[CustomerReferral, ProblemDetails]]:
+    """
+    Args:
+        body (CustomerReferralCreateRequest): The spec's `CustomerReferralCreateRequest`: a
+            customer (the referrer) refers someone.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[CustomerReferral, ProblemDetails]
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CustomerReferralCreateRequest,
+) -> Response[Union[CustomerReferral, ProblemDetails]]:
+    """
+    Args:
+        body (CustomerReferralCreateRequest): The spec's `CustomerReferralCreateRequest`: a
+            customer (the referrer) refers someone.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[CustomerReferral, ProblemDetails]]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: CustomerReferralCreateRequest,
+) -> Optional[Union[CustomerReferral, ProblemDetails]]:
+    """
+    Args:
+        body (CustomerReferralCreateRequest): The spec's `CustomerReferralCreateRequest`: a
+            customer (the referrer) refers someone.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[CustomerReferral, ProblemDetails]
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,273 @@
+from http import HTTPStatus
+from typing import Any, Optional, Union
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.list_stamps_status import ListStampsStatus
+from ...models.problem_details import ProblemDetails
+from ...models.stamp_page import StampPage
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    state: Union[Unset, str] = UNSET,
+    denomination: Union[Unset, int] = UNSET,
+    status: Union[Unset, ListStampsStatus] = UNSET,
+    search_text: Union[Unset, str] = UNSET,
+    page_number: Union[Unset, int] = UNSET,
+    page_size: Union[Unset, int] = UNSET,
+) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+
+    params["state"] = state
+
+    params["denomination"] = denomination
+
+    json_status: Union[Unset, str] = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    params["searchText"] = search_text
+
+    params["pageNumber"] = page_number
+
+    params["pageSize"] = page_size
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/stamps",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Optional[Union[ProblemDetails, StampPage]]:
+    if response.status_code == 200:
+        response_200 = StampPage.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ProblemDetails.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ProblemDetails.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ProblemDetails.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 500:
+        response_500 = ProblemDetails.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ProblemDetails.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Response[Union[ProblemDetails, StampPage]]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    state: Union[Unset, str] = UNSET,
+    denomination: Union[Unset, int] = UNSET,
+    status: Union[Unset, ListStampsStatus] = UNSET,
+    search_text: Union[Unset, str] = UNSET,
+    page_number: Union[Unset, int] = UNSET,
+    page_size: Union[Unset, int] = UNSET,
+) -> Response[Union[ProblemDetails, StampPage]]:
+    """
+    Args:
+        state (Union[Unset, str]): An Indian state or union territory: its ISO 3166-2:IN code (MH,
+            KA, DL, ...; the 2023 edition's CG, OD, TS and UK too), with or without `IN-`, or its name
+            (`&` for `and`; Orissa, Pondicherry, Uttaranchal and NCT of Delhi too), in any case.
+            Answers give the code.
+        denomination (Union[Unset, int]):
+        status (Union[Unset, ListStampsStatus]):
+        search_text (Union[Unset, str]):
+        page_number (Union[Unset, int]):
+        page_size (Union[Unset, int]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[ProblemDetails, StampPage]]
+    """
+
+    kwargs = _get_kwargs(
+        state=state,
+        denomination=denomination,
+        status=status,
+        search_text=search_text,
+        page_number=page_number,
+        page_size=page_size,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    state: Union[Unset, str] = UNSET,
+    denomination: Union[Unset, int] = UNSET,
+    status: Union[Unset, ListStampsStatus] = UNSET,
+    search_text: Union[Unset, str] = UNSET,
+    page_number: Union[Unset, int] = UNSET,
+    page_size: Union[Unset, int] = UNSET,
+) -> Optional[Union[ProblemDetails, StampPage]]:
+    """
+    Args:
+        state (Union[Unset, str]): An Indian state or union territory: its ISO 3166-2:IN code (MH,
+            KA, DL, ...; the 2023 edition's CG, OD, TS and UK too), with or without `IN-`, or its name
+            (`&` for `and`; Orissa, Pondicherry, Uttaranchal and NCT of Delhi too), in any case.
+            Answers give the code.
+        denomination (Union[Unset, int]):
+        status (Union[Unset, ListStampsStatus]):
+        search_text (Union[Unset, str]):
+        page_number (Union[Unset, int]):
+        page_size (Union[Unset, int]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[ProblemDetails, StampPage]
+    """
+
+    return sync_detailed(
+        client=client,
+        state=state,
+        denomination=denomination,
+        status=status,
+        search_text=search_text,
+        page_number=page_number,
+        page_size=page_size,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    state: Union[Unset, str] = UNSET,
+    denomination: Union[Unset, int] = UNSET,
+    status: Union[Unset, ListStampsStatus] = UNSET,
+    search_text: Union[Unset, str] = UNSET,
+    page_number: Union[Unset, int] = UNSET,
+    page_size: Union[Unset, int] = UNSET,
+) -> Response[Union[ProblemDetails, StampPage]]:
+    """
+    Args:
+        state (Union[Unset, str]): An Indian state or union territory: its ISO 3166-2:IN code (MH,
+            KA, DL, ...; the 2023 edition's CG, OD, TS and UK too), with or without `IN-`, or its name
+            (`&` for `and`; Orissa, Pondicherry, Uttaranchal and NCT of Delhi too), in any case.
+            Answers give the code.
+        denomination (Union[Unset, int]):
+        status (Union[Unset, ListStampsStatus]):
+        search_text (Union[Unset, str]):
+        page_number (Union[Unset, int]):
+        page_size (Union[Unset, int]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[ProblemDetails, StampPage]]
+    """
+
+    kwargs = _get_kwargs(
+        state=state,
+        denomination=denomination,
+        status=status,
+        search_text=search_text,
+        page_number=page_number,
+        page_size=page_size,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    state: Union[Unset, str] = UNSET,
+    denomination: Union[Unset, int] = UNSET,
+    status: Union[Unset, ListStampsStatus] = UNSET,
+    search_text: Union[Unset, str] = UNSET,
+    page_number: Union[Unset, int] = UNSET,
+    page_size: Union[Unset, int] = UNSET,
+) -> Optional[Union[ProblemDetails, StampPage]]:
+    """
+    Args:
+        state (Union[Unset, str]): An Indian state or union territory: its ISO 3166-2:IN code (MH,
+            KA, DL, ...; the 2023 edition's CG, OD, TS and UK too), with or without `IN-`, or its name
+            (`&` for `and`; Orissa, Pondicherry, Uttaranchal and NCT of Delhi too), in any case.
+            Answers give the code.
+        denomination (Union[Unset, int]):
+        status (Union[Unset, ListStampsStatus]):
+        search_text (Union[Unset, str]):
+        page_number (Union[Unset, int]):
+        page_size (Union[Unset, int]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[ProblemDetails, StampPage]
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            state=state,
+            denomination=denomination,
+            status=status,
+            search_text=search_text,
+            page_number=page_number,
+            page_size=page_size,
+        )
+    ).parsed

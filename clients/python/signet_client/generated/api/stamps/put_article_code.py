@@ -1,0 +1,221 @@
+from http import HTTPStatus
+from typing import Any, Optional, Union
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.article_code import ArticleCode
+from ...models.article_code_input import ArticleCodeInput
+from ...models.problem_details import ProblemDetails
+from ...types import Response
+
+
+def _get_kwargs(
+    state_code: str,
+    article_code: str,
+    *,
+    body: ArticleCodeInput,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/api/v1/stamps/article-codes/{state_code}/{article_code}".format(
+            state_code=state_code,
+            article_code=article_code,
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Optional[Union[ArticleCode, ProblemDetails]]:
+    if response.status_code == 200:
+        response_200 = ArticleCode.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ProblemDetails.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ProblemDetails.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ProblemDetails.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 413:
+        response_413 = ProblemDetails.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ProblemDetails.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 500:
+        response_500 = ProblemDetails.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ProblemDetails.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Response[Union[ArticleCode, ProblemDetails]]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    state_code: str,
+    article_code: str,
+    *,
+    client: AuthenticatedClient,
+    body: ArticleCodeInput,
+) -> Response[Union[ArticleCode, ProblemDetails]]:
+    """
+    Args:
+        state_code (str):
+        article_code (str):
+        body (ArticleCodeInput): A tenant's version of an article.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[ArticleCode, ProblemDetails]]
+    """
+
+    kwargs = _get_kwargs(
+        state_code=state_code,
+        article_code=article_code,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    state_code: str,
+    article_code: str,
+    *,
+    client: AuthenticatedClient,
+    body: ArticleCodeInput,
+) -> Optional[Union[ArticleCode, ProblemDetails]]:
+    """
+    Args:
+        state_code (str):
+        article_code (str):
+        body (ArticleCodeInput): A tenant's version of an article.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[ArticleCode, ProblemDetails]
+    """
+
+    return sync_detailed(
+        state_code=state_code,
+        article_code=article_code,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    state_code: str,
+    article_code: str,
+    *,
+    client: AuthenticatedClient,
+    body: ArticleCodeInput,
+) -> Response[Union[ArticleCode, ProblemDetails]]:
+    """
+    Args:
+        state_code (str):
+        article_code (str):
+        body (ArticleCodeInput): A tenant's version of an article.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[ArticleCode, ProblemDetails]]
+    """
+
+    kwargs = _get_kwargs(
+        state_code=state_code,
+        article_code=article_code,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    state_code: str,
+    article_code: str,
+    *,
+    client: AuthenticatedClient,
+    body: ArticleCodeInput,
+) -> Optional[Union[ArticleCode, ProblemDetails]]:
+    """
+    Args:
+        state_code (str):
+        article_code (str):
+        body (ArticleCodeInput): A tenant's version of an article.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[ArticleCode, ProblemDetails]
+    """
+
+    return (
+        await asyncio_detailed(
+            state_code=state_code,
+            article_code=article_code,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,10 @@
+from enum import Enum
+
+
+class CrmLeadPushState(str, Enum):
+    FAILED = "failed"
+    PENDING = "pending"
+    PUSHED = "pushed"
+
+    def __str__(self) -> str:
+        return str(self.value)

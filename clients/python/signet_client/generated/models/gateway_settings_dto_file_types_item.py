@@ -1,0 +1,11 @@
+from enum import Enum
+
+
+class GatewaySettingsDtoFileTypesItem(str, Enum):
+    DATA = "DATA"
+    HASH = "HASH"
+    PDF = "PDF"
+    XML = "XML"
+
+    def __str__(self) -> str:
+        return str(self.value)

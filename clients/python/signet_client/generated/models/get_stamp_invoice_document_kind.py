@@ -1,0 +1,9 @@
+from enum import Enum
+
+
+class GetStampInvoiceDocumentKind(str, Enum):
+    DEBIT_NOTE = "debit_note"
+    INVOICE = "invoice"
+
+    def __str__(self) -> str:
+        return str(self.value)
