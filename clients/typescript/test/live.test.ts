@@ -3,8 +3,12 @@
 // here on 127.0.0.1, so the server must allow private outbound addresses
 // (SIGNET_OUTBOUND_ALLOW_PRIVATE=true).
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { loadPublicKey, openResult, seal, type GatewayProfile } from "@signet/client/gateway";
 import { after, before, describe, it } from "node:test";
 import { Signet, SignetProblem, verifyWebhook, type SignetOptions, type TokenResponse } from "../src/index.js";
 import { count, onePagePdf } from "./helpers.js";
@@ -45,6 +49,23 @@ async function rejectsProblem(promise: Promise<unknown>, status: number, code: s
     return e;
   }
   assert.fail(`expected ${status} ${code}`);
+}
+
+/** The hidden fields of a gateway post-back page, unescaped as a browser reads them. */
+function hiddenFields(html: string): Record<string, string> {
+  const unescape = (v: string) =>
+    v.replace(/&(#x[0-9a-f]+|#[0-9]+|lt|gt|quot|apos|amp);/gi, (_, e: string) => {
+      const named: Record<string, string> = { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" };
+      if (e[0] !== "#") return named[e.toLowerCase()]!;
+      return String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    });
+  const fields: Record<string, string> = {};
+  for (const [, attrs] of html.matchAll(/<input type="hidden"([^>]*)>/g)) {
+    const name = /name="([^"]*)"/.exec(attrs!)?.[1];
+    const value = /value="([^"]*)"/.exec(attrs!)?.[1];
+    if (name !== undefined) fields[name] = unescape(value ?? "");
+  }
+  return fields;
 }
 
 async function until<T>(what: string, seconds: number, probe: () => Promise<T | undefined>): Promise<T> {
@@ -254,6 +275,55 @@ describe("live API", { skip, concurrency: true }, () => {
         assert.equal(deleted.status, 204);
       }
     });
+  });
+
+  it("gateway: gateway.js seals a request the server accepts and opens the signed result it posts back", async () => {
+    const client = signet();
+    const { data: token } = await client.api.POST("/api/v1/gateway/authtokens", { body: { label: "TS client test" } });
+    assert.ok(token?.authtoken);
+    const cer = await fetch(`${baseUrl}/eMsecure/certificate.cer`);
+    assert.equal(cer.status, 200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "signet-gw-live-"));
+    try {
+      const certFile = path.join(dir, "certificate.cer");
+      fs.writeFileSync(certFile, Buffer.from(await cer.arrayBuffer()));
+      const publicKey = loadPublicKey(certFile);
+      const pdf = onePagePdf("Gateway round trip");
+      for (const profile of ["modern", "legacy"] as GatewayProfile[]) {
+        const reference = `TS${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`.slice(0, 20);
+        const { SessionKey, ...fields } = seal(publicKey, profile, {
+          Filetype: "PDF", File: pdf.toString("base64"), ReferenceNumber: reference, Name: "Asha Rao",
+          Authtoken: token.authtoken, SignatureType: "4", SelectPage: "FIRST", SignaturePosition: "Bottom-Right",
+          Enablefontsignature: true, SUrl: "https://erp.example.test/signed", Furl: "https://erp.example.test/failed",
+          Curl: "https://erp.example.test/cancelled",
+        });
+        // The browser posts the fields (never the session key) and is sent to the signer page.
+        const submitted = await fetch(`${baseUrl}/eMsecure/V3_0/Index`, {
+          method: "POST", body: new URLSearchParams(fields as Record<string, string>), redirect: "manual",
+        });
+        const link = submitted.headers.get("location");
+        assert.equal(submitted.status, 303, `${profile}: ${await submitted.text()}`);
+        assert.match(link ?? "", /\/sign\/g\//);
+        const page = new URL(link!, baseUrl);
+        const signed = await fetch(`${page.href}/sign`, {
+          method: "POST",
+          body: new URLSearchParams({ mode: "typed", typedName: "Asha Rao", font: "handwriting", consent: "on" }),
+        });
+        const html = await signed.text();
+        const action = /<form[^>]*action="([^"]*)"/.exec(html)?.[1];
+        assert.equal(action, "https://erp.example.test/signed", html);
+        const posted = hiddenFields(html);
+        assert.equal(posted.ReturnStatus, "Success", html);
+        assert.equal(posted.Referencenumber, reference);
+        const result = openResult(profile, Buffer.from(SessionKey, "hex"), posted.Returnvalue!);
+        assert.equal(result.subarray(0, 5).toString("latin1"), "%PDF-");
+        assert.ok(result.subarray(0, pdf.length).equals(pdf), "incremental: the original bytes come first");
+        assert.equal(count(result, "/ByteRange"), 1);
+        assert.throws(() => openResult(profile, Buffer.alloc(32, 1), posted.Returnvalue!));
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   describe("problems", () => {
