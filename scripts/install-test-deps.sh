@@ -33,19 +33,26 @@ fi
 
 python_ok() { python3 - <<'PY' 2>/dev/null
 import pyhanko, pyhanko_certvalidator, reportlab, pypdf, moto, cryptography, lxml, PIL, aiosmtpd, openpyxl, xsdata  # noqa: F401
+import httpx, attrs, dateutil, pytest  # noqa: F401  (the Python client's tests: crates/signet/tests/clients.rs)
 import shutil, sys
 from importlib.metadata import version
 # api_fuzz.rs needs schemathesis 4.32+ (two WFC users as peers, `--checks all` with every check).
 schemathesis = tuple(int(p) for p in version("schemathesis").split(".")[:2])
-sys.exit(0 if all(shutil.which(t) for t in ("moto_server", "pyhanko", "st")) and (4, 32) <= schemathesis < (5, 0) else 1)
+# The Python client's generator, pinned (clients/python/requirements-generate.txt): its test
+# regenerates the client and compares it with what is committed.
+pinned = dict(line.strip().split("==") for line in open("clients/python/requirements-generate.txt") if "==" in line)
+generator_pinned = all(version(name) == want for name, want in pinned.items())
+sys.exit(0 if all(shutil.which(t) for t in ("moto_server", "pyhanko", "st")) and (4, 32) <= schemathesis < (5, 0) and generator_pinned else 1)
 PY
 }
 if ! python_ok; then
   echo "installing Python test tools"
   python3 -m pip install -q --disable-pip-version-check \
     pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd openpyxl xsdata 'schemathesis>=4.32,<5' \
+    httpx attrs python-dateutil pytest -r clients/python/requirements-generate.txt \
     || python3 -m pip install -q --break-system-packages \
-    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd openpyxl xsdata 'schemathesis>=4.32,<5'
+    pyhanko pyhanko-cli pyhanko-certvalidator reportlab pypdf 'moto[server]' cryptography lxml pillow aiosmtpd openpyxl xsdata 'schemathesis>=4.32,<5' \
+    httpx attrs python-dateutil pytest -r clients/python/requirements-generate.txt
 fi
 
 command -v cargo-nextest >/dev/null 2>&1 || cargo install --locked cargo-nextest

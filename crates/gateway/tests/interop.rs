@@ -1,4 +1,5 @@
-//! Interop: independent Python (`cryptography`) and Node (`crypto`) clients seal requests the
+//! Interop: independent Python (`cryptography`) and Node (`crypto`) clients (the gateway helpers
+//! of `clients/python` and `clients/typescript`) and Java's (`clients/java`) seal requests the
 //! way real integrations do; the gateway opens them; the gateway seals a `Returnvalue` and the
 //! scripts open it. A missing interpreter or package fails the test (CI installs them):
 //! set SIGNET_SKIP_INTEROP=1 to skip on a machine without them.
@@ -27,6 +28,14 @@ fn key() -> &'static (GatewayKey, tempfile::TempDir) {
 fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop").join(name)
 }
+
+/// The gateway helpers the client packages ship, run as scripts: Python's
+/// `signet_client.gateway` and Node's `@signet/client/gateway`.
+fn client(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../clients").join(path)
+}
+const PYTHON_CLIENT: &str = "python/signet_client/gateway.py";
+const NODE_CLIENT: &str = "typescript/gateway.js";
 
 fn skip() -> bool {
     std::env::var("SIGNET_SKIP_INTEROP").is_ok_and(|v| v == "1")
@@ -58,11 +67,11 @@ fn payload() -> Value {
     })
 }
 
-fn round_trip(program: &str, script_name: &str, cert_file: &str, profile: Profile) {
+fn round_trip(program: &str, client_path: &str, cert_file: &str, profile: Profile) {
     if skip() {
         return;
     }
-    round_trip_with(program, &[script(script_name).to_str().unwrap_or("").to_owned()], script_name, cert_file, profile);
+    round_trip_with(program, &[client(client_path).to_str().unwrap_or("").to_owned()], program, cert_file, profile);
 }
 
 /// `command` is the program's leading arguments (the script, or `-cp dir JavaHarness`).
@@ -109,22 +118,22 @@ fn hex(bytes: &[u8]) -> String {
 
 #[test]
 fn python_legacy_pem() {
-    round_trip("python3", "signet_gateway_client.py", "gateway.pem", Profile::Legacy);
+    round_trip("python3", PYTHON_CLIENT, "gateway.pem", Profile::Legacy);
 }
 
 #[test]
 fn python_modern_der() {
-    round_trip("python3", "signet_gateway_client.py", "gateway.cer", Profile::Modern);
+    round_trip("python3", PYTHON_CLIENT, "gateway.cer", Profile::Modern);
 }
 
 #[test]
 fn node_legacy_der() {
-    round_trip("node", "signet_gateway_client.js", "gateway.cer", Profile::Legacy);
+    round_trip("node", NODE_CLIENT, "gateway.cer", Profile::Legacy);
 }
 
 #[test]
 fn node_modern_pem() {
-    round_trip("node", "signet_gateway_client.js", "gateway.pem", Profile::Modern);
+    round_trip("node", NODE_CLIENT, "gateway.pem", Profile::Modern);
 }
 
 /// The Java package (`clients/java`): its gateway client and its test class.
@@ -188,8 +197,8 @@ fn java_from_the_guide_legacy_and_modern() {
 fn guide_quotes_the_tested_clients() {
     let guide =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/gateway.md")).expect("guide");
-    for name in ["signet_gateway_client.py", "signet_gateway_client.js"] {
-        let source = std::fs::read_to_string(script(name)).expect("script");
+    for name in [PYTHON_CLIENT, NODE_CLIENT] {
+        let source = std::fs::read_to_string(client(name)).expect("client");
         assert!(guide.contains(&source), "docs/gateway.md must contain {name} verbatim");
     }
     let java = std::fs::read_to_string(java_sources().0).expect("the Java package's client");
