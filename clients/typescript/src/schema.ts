@@ -2230,9 +2230,6 @@ export interface components {
             defaultSignatoryReason?: string | null;
             enabled: boolean;
         };
-        BTreeMap: {
-            [key: string]: string[];
-        };
         /** @description The tenant as the recipient of the platform's invoices. Its state is the place of supply. */
         BillingProfile: {
             /** @description The billing address; lines separated by `\n`. */
@@ -3123,7 +3120,7 @@ export interface components {
             tokenHint: string;
         };
         /** @description Which gateway features the tenant may use; a request outside them fails with error 105. */
-        GatewaySettingsDto: {
+        GatewaySettings: {
             /** @description Any of PDF, XML, DATA, HASH (repeats are folded). */
             fileTypes: ("PDF" | "XML" | "DATA" | "HASH")[];
             /** @description Accept the legacy envelope (RSA PKCS#1 v1.5 + AES-ECB) besides the modern one. */
@@ -3555,7 +3552,10 @@ export interface components {
             /** @description Stable machine-readable error code. */
             code: string;
             detail: string;
-            errors?: components["schemas"]["BTreeMap"] | null;
+            /** @description Field name -> messages, for validation failures. */
+            errors?: {
+                [key: string]: string[];
+            } | null;
             instance: string;
             /** @description The id of the request, also in the `x-request-id` response header and the logs. */
             requestId: string;
@@ -8931,7 +8931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatewaySettingsDto"];
+                    "application/json": components["schemas"]["GatewaySettings"];
                 };
             };
             /** @description Not authenticated */
@@ -8981,7 +8981,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["GatewaySettingsDto"];
+                "application/json": components["schemas"]["GatewaySettings"];
             };
         };
         responses: {
@@ -8991,7 +8991,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GatewaySettingsDto"];
+                    "application/json": components["schemas"]["GatewaySettings"];
                 };
             };
             /** @description Invalid input */

@@ -24,6 +24,7 @@ pub struct ProblemDetails {
     pub code: String,
     /// Field name -> messages, for validation failures.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(inline)]
     pub errors: Option<FieldErrors>,
     /// The id of the request, also in the `x-request-id` response header and the logs.
     pub request_id: String,

@@ -55,7 +55,7 @@ pub struct CreatedAuthtoken {
 /// Which gateway features the tenant may use; a request outside them fails with error 105.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct GatewaySettingsDto {
+pub struct GatewaySettings {
     /// Any of PDF, XML, DATA, HASH (case and surrounding spaces are ignored; repeats are folded).
     #[schema(schema_with = crate::routes::schemas::gateway_file_types)]
     pub file_types: Vec<String>,
@@ -140,13 +140,13 @@ pub async fn revoke_authtoken(
     tag = "gateway",
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "The tenant's gateway settings", body = GatewaySettingsDto),
+        (status = 200, description = "The tenant's gateway settings", body = GatewaySettings),
         (status = 401, description = "Not authenticated", body = ProblemDetails, content_type = "application/problem+json"),
     )
 )]
-pub async fn get_settings(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<GatewaySettingsDto>> {
+pub async fn get_settings(State(state): State<AppState>, auth: Auth) -> ApiResult<Json<GatewaySettings>> {
     let settings = admin::settings(&state.services, &auth.caller()).await?;
-    Ok(Json(GatewaySettingsDto {
+    Ok(Json(GatewaySettings {
         file_types: settings.file_types,
         signature_types: settings.signature_types,
         legacy_profile_enabled: settings.legacy_profile,
@@ -158,9 +158,9 @@ pub async fn get_settings(State(state): State<AppState>, auth: Auth) -> ApiResul
     path = "/api/v1/gateway/settings",
     tag = "gateway",
     security(("bearer" = [])),
-    request_body = GatewaySettingsDto,
+    request_body = GatewaySettings,
     responses(
-        (status = 200, description = "Saved", body = GatewaySettingsDto),
+        (status = 200, description = "Saved", body = GatewaySettings),
         (status = 400, description = "Invalid input", body = ProblemDetails, content_type = "application/problem+json"),
         (status = 401, description = "Not authenticated", body = ProblemDetails, content_type = "application/problem+json"),
     )
@@ -168,11 +168,11 @@ pub async fn get_settings(State(state): State<AppState>, auth: Auth) -> ApiResul
 pub async fn put_settings(
     State(state): State<AppState>,
     auth: Auth,
-    ApiJson(body): ApiJson<GatewaySettingsDto>,
-) -> ApiResult<Json<GatewaySettingsDto>> {
+    ApiJson(body): ApiJson<GatewaySettings>,
+) -> ApiResult<Json<GatewaySettings>> {
     let (types, legacy) = (&body.file_types, body.legacy_profile_enabled);
     let settings = admin::put_settings(&state.services, &auth.caller(), types, &body.signature_types, legacy).await?;
-    Ok(Json(GatewaySettingsDto {
+    Ok(Json(GatewaySettings {
         file_types: settings.file_types,
         signature_types: settings.signature_types,
         legacy_profile_enabled: settings.legacy_profile,

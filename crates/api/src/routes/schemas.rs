@@ -69,7 +69,7 @@ fn string_enum<I: IntoIterator<Item = S>, S: Into<serde_json::Value>>(values: I)
     ObjectBuilder::new().schema_type(Type::String).enum_values(Some(values))
 }
 
-/// `GatewaySettingsDto.fileTypes`.
+/// `GatewaySettings.fileTypes`.
 pub fn gateway_file_types() -> Schema {
     ArrayBuilder::new()
         .items(string_enum(["PDF", "XML", "DATA", "HASH"]))
@@ -77,7 +77,7 @@ pub fn gateway_file_types() -> Schema {
         .into()
 }
 
-/// `GatewaySettingsDto.signatureTypes`.
+/// `GatewaySettings.signatureTypes`.
 pub fn gateway_signature_types() -> Schema {
     ArrayBuilder::new()
         .items(

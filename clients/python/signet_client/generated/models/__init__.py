@@ -18,7 +18,6 @@ from .audit_entry_view import AuditEntryView
 from .audit_verification import AuditVerification
 from .authorize_app_request import AuthorizeAppRequest
 from .automated_signing_data import AutomatedSigningData
-from .b_tree_map import BTreeMap
 from .billing_profile import BillingProfile
 from .browser_info import BrowserInfo
 from .bulk_completion_request import BulkCompletionRequest
@@ -94,11 +93,9 @@ from .flexi_form_response import FlexiFormResponse
 from .free_trial_request import FreeTrialRequest
 from .free_trial_response import FreeTrialResponse
 from .gateway_authtoken import GatewayAuthtoken
-from .gateway_settings_dto import GatewaySettingsDto
-from .gateway_settings_dto_file_types_item import GatewaySettingsDtoFileTypesItem
-from .gateway_settings_dto_signature_types_item import (
-    GatewaySettingsDtoSignatureTypesItem,
-)
+from .gateway_settings import GatewaySettings
+from .gateway_settings_file_types_item import GatewaySettingsFileTypesItem
+from .gateway_settings_signature_types_item import GatewaySettingsSignatureTypesItem
 from .gateway_transaction import GatewayTransaction
 from .get_article_codes_input import GetArticleCodesInput
 from .get_internal_users_request import GetInternalUsersRequest
@@ -133,6 +130,7 @@ from .optimized_sign_request import OptimizedSignRequest
 from .parallel_signing_url import ParallelSigningURL
 from .participant import Participant
 from .problem_details import ProblemDetails
+from .problem_details_errors_type_0 import ProblemDetailsErrorsType0
 from .qr_coordinate import QRCoordinate
 from .refresh_request import RefreshRequest
 from .register_external_user_request import RegisterExternalUserRequest
@@ -217,7 +215,6 @@ __all__ = (
     "AutomatedSigningData",
     "BillingProfile",
     "BrowserInfo",
-    "BTreeMap",
     "BulkCompletionRequest",
     "BulkDeleteDepartmentRequest",
     "BulkDocumentUploadRequest",
@@ -291,9 +288,9 @@ __all__ = (
     "FreeTrialRequest",
     "FreeTrialResponse",
     "GatewayAuthtoken",
-    "GatewaySettingsDto",
-    "GatewaySettingsDtoFileTypesItem",
-    "GatewaySettingsDtoSignatureTypesItem",
+    "GatewaySettings",
+    "GatewaySettingsFileTypesItem",
+    "GatewaySettingsSignatureTypesItem",
     "GatewayTransaction",
     "GetArticleCodesInput",
     "GetInternalUsersRequest",
@@ -326,6 +323,7 @@ __all__ = (
     "ParallelSigningURL",
     "Participant",
     "ProblemDetails",
+    "ProblemDetailsErrorsType0",
     "QRCoordinate",
     "RefreshRequest",
     "RegisterExternalUserRequest",

@@ -13,7 +13,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.b_tree_map import BTreeMap
+    from ..models.problem_details_errors_type_0 import ProblemDetailsErrorsType0
 
 
 T = TypeVar("T", bound="ProblemDetails")
@@ -31,7 +31,7 @@ class ProblemDetails:
         status (int):
         title (str):
         type_ (str):
-        errors (Union['BTreeMap', None, Unset]):
+        errors (Union['ProblemDetailsErrorsType0', None, Unset]): Field name -> messages, for validation failures.
     """
 
     code: str
@@ -41,11 +41,11 @@ class ProblemDetails:
     status: int
     title: str
     type_: str
-    errors: Union["BTreeMap", None, Unset] = UNSET
+    errors: Union["ProblemDetailsErrorsType0", None, Unset] = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.b_tree_map import BTreeMap
+        from ..models.problem_details_errors_type_0 import ProblemDetailsErrorsType0
 
         code = self.code
 
@@ -64,7 +64,7 @@ class ProblemDetails:
         errors: Union[None, Unset, dict[str, Any]]
         if isinstance(self.errors, Unset):
             errors = UNSET
-        elif isinstance(self.errors, BTreeMap):
+        elif isinstance(self.errors, ProblemDetailsErrorsType0):
             errors = self.errors.to_dict()
         else:
             errors = self.errors
@@ -89,7 +89,7 @@ class ProblemDetails:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.b_tree_map import BTreeMap
+        from ..models.problem_details_errors_type_0 import ProblemDetailsErrorsType0
 
         d = dict(src_dict)
         code = d.pop("code")
@@ -106,7 +106,9 @@ class ProblemDetails:
 
         type_ = d.pop("type")
 
-        def _parse_errors(data: object) -> Union["BTreeMap", None, Unset]:
+        def _parse_errors(
+            data: object,
+        ) -> Union["ProblemDetailsErrorsType0", None, Unset]:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -114,12 +116,12 @@ class ProblemDetails:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                errors_type_0 = BTreeMap.from_dict(data)
+                errors_type_0 = ProblemDetailsErrorsType0.from_dict(data)
 
                 return errors_type_0
             except:  # noqa: E722
                 pass
-            return cast(Union["BTreeMap", None, Unset], data)
+            return cast(Union["ProblemDetailsErrorsType0", None, Unset], data)
 
         errors = _parse_errors(d.pop("errors", UNSET))
 

@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.gateway_settings_dto import GatewaySettingsDto
+from ...models.gateway_settings import GatewaySettings
 from ...models.problem_details import ProblemDetails
 from ...types import Response
 
@@ -21,9 +21,9 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: Union[AuthenticatedClient, Client], response: httpx.Response
-) -> Optional[Union[GatewaySettingsDto, ProblemDetails]]:
+) -> Optional[Union[GatewaySettings, ProblemDetails]]:
     if response.status_code == 200:
-        response_200 = GatewaySettingsDto.from_dict(response.json())
+        response_200 = GatewaySettings.from_dict(response.json())
 
         return response_200
 
@@ -55,7 +55,7 @@ def _parse_response(
 
 def _build_response(
     *, client: Union[AuthenticatedClient, Client], response: httpx.Response
-) -> Response[Union[GatewaySettingsDto, ProblemDetails]]:
+) -> Response[Union[GatewaySettings, ProblemDetails]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -67,14 +67,14 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Union[GatewaySettingsDto, ProblemDetails]]:
+) -> Response[Union[GatewaySettings, ProblemDetails]]:
     """
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Union[GatewaySettingsDto, ProblemDetails]]
+        Response[Union[GatewaySettings, ProblemDetails]]
     """
 
     kwargs = _get_kwargs()
@@ -89,14 +89,14 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-) -> Optional[Union[GatewaySettingsDto, ProblemDetails]]:
+) -> Optional[Union[GatewaySettings, ProblemDetails]]:
     """
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Union[GatewaySettingsDto, ProblemDetails]
+        Union[GatewaySettings, ProblemDetails]
     """
 
     return sync_detailed(
@@ -107,14 +107,14 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-) -> Response[Union[GatewaySettingsDto, ProblemDetails]]:
+) -> Response[Union[GatewaySettings, ProblemDetails]]:
     """
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Union[GatewaySettingsDto, ProblemDetails]]
+        Response[Union[GatewaySettings, ProblemDetails]]
     """
 
     kwargs = _get_kwargs()
@@ -127,14 +127,14 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-) -> Optional[Union[GatewaySettingsDto, ProblemDetails]]:
+) -> Optional[Union[GatewaySettings, ProblemDetails]]:
     """
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Union[GatewaySettingsDto, ProblemDetails]
+        Union[GatewaySettings, ProblemDetails]
     """
 
     return (

@@ -5,14 +5,14 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.gateway_settings_dto import GatewaySettingsDto
+from ...models.gateway_settings import GatewaySettings
 from ...models.problem_details import ProblemDetails
 from ...types import Response
 
 
 def _get_kwargs(
     *,
-    body: GatewaySettingsDto,
+    body: GatewaySettings,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -31,9 +31,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: Union[AuthenticatedClient, Client], response: httpx.Response
-) -> Optional[Union[GatewaySettingsDto, ProblemDetails]]:
+) -> Optional[Union[GatewaySettings, ProblemDetails]]:
     if response.status_code == 200:
-        response_200 = GatewaySettingsDto.from_dict(response.json())
+        response_200 = GatewaySettings.from_dict(response.json())
 
         return response_200
 
@@ -80,7 +80,7 @@ def _parse_response(
 
 def _build_response(
     *, client: Union[AuthenticatedClient, Client], response: httpx.Response
-) -> Response[Union[GatewaySettingsDto, ProblemDetails]]:
+) -> Response[Union[GatewaySettings, ProblemDetails]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -92,19 +92,19 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body: GatewaySettingsDto,
-) -> Response[Union[GatewaySettingsDto, ProblemDetails]]:
+    body: GatewaySettings,
+) -> Response[Union[GatewaySettings, ProblemDetails]]:
     """
     Args:
-        body (GatewaySettingsDto): Which gateway features the tenant may use; a request outside
-            them fails with error 105.
+        body (GatewaySettings): Which gateway features the tenant may use; a request outside them
+            fails with error 105.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Union[GatewaySettingsDto, ProblemDetails]]
+        Response[Union[GatewaySettings, ProblemDetails]]
     """
 
     kwargs = _get_kwargs(
@@ -121,19 +121,19 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body: GatewaySettingsDto,
-) -> Optional[Union[GatewaySettingsDto, ProblemDetails]]:
+    body: GatewaySettings,
+) -> Optional[Union[GatewaySettings, ProblemDetails]]:
     """
     Args:
-        body (GatewaySettingsDto): Which gateway features the tenant may use; a request outside
-            them fails with error 105.
+        body (GatewaySettings): Which gateway features the tenant may use; a request outside them
+            fails with error 105.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Union[GatewaySettingsDto, ProblemDetails]
+        Union[GatewaySettings, ProblemDetails]
     """
 
     return sync_detailed(
@@ -145,19 +145,19 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body: GatewaySettingsDto,
-) -> Response[Union[GatewaySettingsDto, ProblemDetails]]:
+    body: GatewaySettings,
+) -> Response[Union[GatewaySettings, ProblemDetails]]:
     """
     Args:
-        body (GatewaySettingsDto): Which gateway features the tenant may use; a request outside
-            them fails with error 105.
+        body (GatewaySettings): Which gateway features the tenant may use; a request outside them
+            fails with error 105.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Union[GatewaySettingsDto, ProblemDetails]]
+        Response[Union[GatewaySettings, ProblemDetails]]
     """
 
     kwargs = _get_kwargs(
@@ -172,19 +172,19 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body: GatewaySettingsDto,
-) -> Optional[Union[GatewaySettingsDto, ProblemDetails]]:
+    body: GatewaySettings,
+) -> Optional[Union[GatewaySettings, ProblemDetails]]:
     """
     Args:
-        body (GatewaySettingsDto): Which gateway features the tenant may use; a request outside
-            them fails with error 105.
+        body (GatewaySettings): Which gateway features the tenant may use; a request outside them
+            fails with error 105.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Union[GatewaySettingsDto, ProblemDetails]
+        Union[GatewaySettings, ProblemDetails]
     """
 
     return (

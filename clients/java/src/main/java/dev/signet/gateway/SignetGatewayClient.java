@@ -75,7 +75,8 @@ public final class SignetGatewayClient {
 
     /** Opens the Returnvalue posted to SUrl (legacy: ECB; modern: GCM). */
     public static byte[] openResult(byte[] sessionKey, boolean modern, String returnvalue) throws Exception {
-        String fixed = returnvalue.trim().replace(' ', '+'); // a framework may have turned '+' into ' '
+        // A framework may have turned '+' into ' ' (at either end too) or wrapped the lines.
+        String fixed = returnvalue.replaceAll("[\\r\\n\\t]", "").replace(' ', '+');
         while (fixed.length() % 4 != 0) {
             fixed += "=";
         }

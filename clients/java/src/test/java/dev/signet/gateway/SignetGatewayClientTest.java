@@ -96,18 +96,24 @@ public final class SignetGatewayClientTest {
 
     private static void aReturnvalueWithSpacesForPlusOpens() throws Exception {
         byte[] session = SignetGatewayClient.newSessionKey();
-        for (int n = 0; n < 64; n++) {
-            byte[] plain = new byte[n + 1];
+        boolean inside = false;
+        boolean atAnEnd = false;
+        for (int n = 0; n < 2000 && !(inside && atAnEnd); n++) {
+            byte[] plain = new byte[n % 64 + 1];
             Arrays.fill(plain, (byte) 0xfb);
             String rv = Base64.getEncoder().encodeToString(gcmSeal(session, plain));
-            if (rv.contains("+")) {
-                String mangled = rv.replace('+', ' ').replaceAll("=+$", "");
-                check(Arrays.equals(SignetGatewayClient.openResult(session, true, mangled), plain),
-                        "a '+' turned into ' ' and stripped padding still open");
-                return;
+            String unpadded = rv.replaceAll("=+$", "");
+            if (!unpadded.contains("+")) {
+                continue;
             }
+            boolean end = unpadded.startsWith("+") || unpadded.endsWith("+");
+            String mangled = unpadded.replace('+', ' ') + "\r\n";
+            check(Arrays.equals(SignetGatewayClient.openResult(session, true, mangled), plain),
+                    "a '+' turned into ' ', stripped padding and a line break still open: " + mangled);
+            inside |= !end;
+            atAnEnd |= end;
         }
-        check(false, "no sample with '+' in 64 tries");
+        check(inside && atAnEnd, "samples with '+' inside and at an end");
     }
 
     private static KeyPair rsaKeyPair() throws Exception {

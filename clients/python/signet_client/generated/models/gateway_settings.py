@@ -6,30 +6,28 @@ from typing import (
 
 from attrs import define as _attrs_define
 
-from ..models.gateway_settings_dto_file_types_item import (
-    GatewaySettingsDtoFileTypesItem,
-)
-from ..models.gateway_settings_dto_signature_types_item import (
-    GatewaySettingsDtoSignatureTypesItem,
+from ..models.gateway_settings_file_types_item import GatewaySettingsFileTypesItem
+from ..models.gateway_settings_signature_types_item import (
+    GatewaySettingsSignatureTypesItem,
 )
 
-T = TypeVar("T", bound="GatewaySettingsDto")
+T = TypeVar("T", bound="GatewaySettings")
 
 
 @_attrs_define
-class GatewaySettingsDto:
+class GatewaySettings:
     """Which gateway features the tenant may use; a request outside them fails with error 105.
 
     Attributes:
-        file_types (list[GatewaySettingsDtoFileTypesItem]): Any of PDF, XML, DATA, HASH (repeats are folded).
+        file_types (list[GatewaySettingsFileTypesItem]): Any of PDF, XML, DATA, HASH (repeats are folded).
         legacy_profile_enabled (bool): Accept the legacy envelope (RSA PKCS#1 v1.5 + AES-ECB) besides the modern one.
-        signature_types (list[GatewaySettingsDtoSignatureTypesItem]): Any of 2 (crypto token), 3 (Aadhaar eSign), 4
+        signature_types (list[GatewaySettingsSignatureTypesItem]): Any of 2 (crypto token), 3 (Aadhaar eSign), 4
             (electronic signature).
     """
 
-    file_types: list[GatewaySettingsDtoFileTypesItem]
+    file_types: list[GatewaySettingsFileTypesItem]
     legacy_profile_enabled: bool
-    signature_types: list[GatewaySettingsDtoSignatureTypesItem]
+    signature_types: list[GatewaySettingsSignatureTypesItem]
 
     def to_dict(self) -> dict[str, Any]:
         file_types = []
@@ -62,7 +60,7 @@ class GatewaySettingsDto:
         file_types = []
         _file_types = d.pop("fileTypes")
         for file_types_item_data in _file_types:
-            file_types_item = GatewaySettingsDtoFileTypesItem(file_types_item_data)
+            file_types_item = GatewaySettingsFileTypesItem(file_types_item_data)
 
             file_types.append(file_types_item)
 
@@ -71,16 +69,16 @@ class GatewaySettingsDto:
         signature_types = []
         _signature_types = d.pop("signatureTypes")
         for signature_types_item_data in _signature_types:
-            signature_types_item = GatewaySettingsDtoSignatureTypesItem(
+            signature_types_item = GatewaySettingsSignatureTypesItem(
                 signature_types_item_data
             )
 
             signature_types.append(signature_types_item)
 
-        gateway_settings_dto = cls(
+        gateway_settings = cls(
             file_types=file_types,
             legacy_profile_enabled=legacy_profile_enabled,
             signature_types=signature_types,
         )
 
-        return gateway_settings_dto
+        return gateway_settings

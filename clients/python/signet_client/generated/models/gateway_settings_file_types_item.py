@@ -1,7 +1,7 @@
 from enum import Enum
 
 
-class GatewaySettingsDtoFileTypesItem(str, Enum):
+class GatewaySettingsFileTypesItem(str, Enum):
     DATA = "DATA"
     HASH = "HASH"
     PDF = "PDF"

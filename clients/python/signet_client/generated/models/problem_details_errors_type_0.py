@@ -8,11 +8,11 @@ from typing import (
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="BTreeMap")
+T = TypeVar("T", bound="ProblemDetailsErrorsType0")
 
 
 @_attrs_define
-class BTreeMap:
+class ProblemDetailsErrorsType0:
     """ """
 
     additional_properties: dict[str, list[str]] = _attrs_field(init=False, factory=dict)
@@ -27,7 +27,7 @@ class BTreeMap:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        b_tree_map = cls()
+        problem_details_errors_type_0 = cls()
 
         additional_properties = {}
         for prop_name, prop_dict in d.items():
@@ -35,8 +35,8 @@ class BTreeMap:
 
             additional_properties[prop_name] = additional_property
 
-        b_tree_map.additional_properties = additional_properties
-        return b_tree_map
+        problem_details_errors_type_0.additional_properties = additional_properties
+        return problem_details_errors_type_0
 
     @property
     def additional_keys(self) -> list[str]:

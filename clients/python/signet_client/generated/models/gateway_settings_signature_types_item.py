@@ -1,7 +1,7 @@
 from enum import IntEnum
 
 
-class GatewaySettingsDtoSignatureTypesItem(IntEnum):
+class GatewaySettingsSignatureTypesItem(IntEnum):
     VALUE_2 = 2
     VALUE_3 = 3
     VALUE_4 = 4
