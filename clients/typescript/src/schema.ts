@@ -4137,6 +4137,8 @@ export interface components {
             /** @description Always `Bearer`. */
             token_type: string;
         };
+        /** @description RFC 7009's answer carries nothing: an empty JSON object. */
+        TokenRevoked: Record<string, never>;
         TotpCodeRequest: {
             /** @description The six digits the authenticator app shows now. */
             code: string;
@@ -5567,7 +5569,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TokenRevoked"];
+                };
             };
             /** @description Invalid input (`validation_failed`, `malformed_body`) */
             400: {

@@ -55,6 +55,11 @@ pub struct RevokeRequest {
     pub token_type_hint: Option<String>,
 }
 
+/// RFC 7009's answer carries nothing: an empty JSON object.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TokenRevoked {}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TokenResponse {
     pub access_token: String,
@@ -245,7 +250,7 @@ pub async fn refresh(
         (RevokeRequest = "application/x-www-form-urlencoded")
     )),
     responses(
-        (status = 200, description = "Revoked (also answered for unknown tokens, as RFC 7009 asks)"),
+        (status = 200, description = "Revoked (also answered for unknown tokens, as RFC 7009 asks)", body = TokenRevoked),
         (status = 429, description = "Too many requests", body = ProblemDetails, content_type = "application/problem+json"),
     )
 )]
@@ -253,11 +258,11 @@ pub async fn revoke(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
     JsonOrForm(request): JsonOrForm<RevokeRequest>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Json<TokenRevoked>> {
     state.ip_limiter.check(ip)?;
     let _ = request.token_type_hint;
     sessions::revoke(&state.services, &request.token).await?;
-    Ok(Json(serde_json::json!({})))
+    Ok(Json(TokenRevoked {}))
 }
 
 #[utoipa::path(

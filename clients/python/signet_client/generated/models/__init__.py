@@ -173,6 +173,7 @@ from .template_matches import TemplateMatches
 from .token_request import TokenRequest
 from .token_request_grant_type import TokenRequestGrantType
 from .token_response import TokenResponse
+from .token_revoked import TokenRevoked
 from .totp_code_request import TotpCodeRequest
 from .totp_enrolment import TotpEnrolment
 from .update_department_request import UpdateDepartmentRequest
@@ -366,6 +367,7 @@ __all__ = (
     "TokenRequest",
     "TokenRequestGrantType",
     "TokenResponse",
+    "TokenRevoked",
     "TotpCodeRequest",
     "TotpEnrolment",
     "UpdateDepartmentRequest",

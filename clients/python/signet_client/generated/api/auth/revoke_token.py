@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, Optional, Union, cast
+from typing import Any, Optional, Union
 
 import httpx
 
@@ -7,6 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem_details import ProblemDetails
 from ...models.revoke_request import RevokeRequest
+from ...models.token_revoked import TokenRevoked
 from ...types import Response
 
 
@@ -39,9 +40,10 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: Union[AuthenticatedClient, Client], response: httpx.Response
-) -> Optional[Union[Any, ProblemDetails]]:
+) -> Optional[Union[ProblemDetails, TokenRevoked]]:
     if response.status_code == 200:
-        response_200 = cast(Any, None)
+        response_200 = TokenRevoked.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 400:
@@ -82,7 +84,7 @@ def _parse_response(
 
 def _build_response(
     *, client: Union[AuthenticatedClient, Client], response: httpx.Response
-) -> Response[Union[Any, ProblemDetails]]:
+) -> Response[Union[ProblemDetails, TokenRevoked]]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -98,7 +100,7 @@ def sync_detailed(
         RevokeRequest,
         RevokeRequest,
     ],
-) -> Response[Union[Any, ProblemDetails]]:
+) -> Response[Union[ProblemDetails, TokenRevoked]]:
     """
     Args:
         body (RevokeRequest): RFC 7009 revocation request.
@@ -109,7 +111,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Union[Any, ProblemDetails]]
+        Response[Union[ProblemDetails, TokenRevoked]]
     """
 
     kwargs = _get_kwargs(
@@ -130,7 +132,7 @@ def sync(
         RevokeRequest,
         RevokeRequest,
     ],
-) -> Optional[Union[Any, ProblemDetails]]:
+) -> Optional[Union[ProblemDetails, TokenRevoked]]:
     """
     Args:
         body (RevokeRequest): RFC 7009 revocation request.
@@ -141,7 +143,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Union[Any, ProblemDetails]
+        Union[ProblemDetails, TokenRevoked]
     """
 
     return sync_detailed(
@@ -157,7 +159,7 @@ async def asyncio_detailed(
         RevokeRequest,
         RevokeRequest,
     ],
-) -> Response[Union[Any, ProblemDetails]]:
+) -> Response[Union[ProblemDetails, TokenRevoked]]:
     """
     Args:
         body (RevokeRequest): RFC 7009 revocation request.
@@ -168,7 +170,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Union[Any, ProblemDetails]]
+        Response[Union[ProblemDetails, TokenRevoked]]
     """
 
     kwargs = _get_kwargs(
@@ -187,7 +189,7 @@ async def asyncio(
         RevokeRequest,
         RevokeRequest,
     ],
-) -> Optional[Union[Any, ProblemDetails]]:
+) -> Optional[Union[ProblemDetails, TokenRevoked]]:
     """
     Args:
         body (RevokeRequest): RFC 7009 revocation request.
@@ -198,7 +200,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Union[Any, ProblemDetails]
+        Union[ProblemDetails, TokenRevoked]
     """
 
     return (
