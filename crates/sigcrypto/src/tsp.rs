@@ -68,29 +68,48 @@ fn new_nonce() -> Result<[u8; 8]> {
 /// Parse a TimeStampResp, check status, imprint and nonce; return the token (ContentInfo DER).
 pub fn parse_response(resp_der: &[u8], digest: &[u8; 32], nonce: &[u8]) -> Result<Vec<u8>> {
     let resp = TimeStampResp::from_der(resp_der).map_err(|e| Error::Tsp(format!("malformed TimeStampResp: {e}")))?;
-    use cmpv2::status::PkiStatus;
-    match resp.status.status {
-        PkiStatus::Accepted | PkiStatus::GrantedWithMods => {}
-        other => {
-            let text = resp
-                .status
-                .status_string
-                .as_ref()
-                .map(|s| s.iter().map(|u| u.as_str().to_string()).collect::<Vec<_>>().join("; "))
-                .unwrap_or_default();
-            return Err(Error::Tsp(format!("TSA refused the request: {other:?} {text}")));
-        }
-    }
+    check_granted(&resp)?;
     let token = resp.time_stamp_token.ok_or_else(|| Error::Tsp("response has no time-stamp token".into()))?;
     let token_der = token.to_der()?;
     check_token(&token_der, digest)?;
     let tst = tst_info(&token_der)?;
-    let expected = Int::new(nonce)?;
-    if tst.nonce.as_ref() != Some(&expected) {
-        return Err(Error::Tsp("nonce in the token does not match the request".into()));
+    if tst.message_imprint.hash_algorithm.oid != oid::ID_SHA256 {
+        return Err(Error::Tsp(format!(
+            "token imprint is hashed with {}, not the SHA-256 the request named",
+            tst.message_imprint.hash_algorithm.oid
+        )));
     }
+    check_nonce(tst.nonce.as_ref(), nonce)?;
     check_fresh(tst.gen_time.to_unix_duration().as_secs())?;
     Ok(token_der)
+}
+
+/// PKIStatus granted (0) or grantedWithMods (1) carry a token; anything else is a refusal,
+/// reported with the TSA's own words and failure bits.
+fn check_granted(resp: &TimeStampResp) -> Result<()> {
+    use cmpv2::status::PkiStatus;
+    if matches!(resp.status.status, PkiStatus::Accepted | PkiStatus::GrantedWithMods) {
+        return Ok(());
+    }
+    let text = resp
+        .status
+        .status_string
+        .as_ref()
+        .map(|s| s.iter().map(|u| u.as_str().to_string()).collect::<Vec<_>>().join("; "))
+        .unwrap_or_default();
+    let fail_bits = resp.status.fail_info.map(|f| format!(" (failInfo bits {:#x})", f.bits())).unwrap_or_default();
+    Err(Error::Tsp(format!("TSA refused the request: {:?}{fail_bits} {text}", resp.status.status)))
+}
+
+/// RFC 3161 §2.4.2: a request's nonce MUST come back unchanged; a missing or different one
+/// means the answer is not to this request (a replay, or a TSA that ignores nonces).
+fn check_nonce(answered: Option<&Int>, sent: &[u8]) -> Result<()> {
+    let sent = Int::new(sent)?;
+    match answered {
+        None => Err(Error::Tsp("the TSA's token carries no nonce; the request sent one".into())),
+        Some(n) if *n != sent => Err(Error::Tsp("nonce in the token does not match the request".into())),
+        Some(_) => Ok(()),
+    }
 }
 
 /// A fresh token's genTime must be close to our clock: a TSA whose clock is far off gives
@@ -220,6 +239,7 @@ pub fn check_token(token_der: &[u8], expected_imprint: &[u8]) -> Result<TokenInf
         .ok_or_else(|| Error::Tsp("token without TSTInfo".into()))?;
     let summary =
         cmsmod::check_signer_info(&sd, si, Some(&content)).map_err(|e| Error::Tsp(format!("token signature: {e}")))?;
+    check_ess_reference(si, &cmsmod::find_signer_cert(&sd, si)?)?;
     let tst = tst_info(token_der)?;
     if tst.message_imprint.hashed_message.as_bytes() != expected_imprint {
         return Err(Error::Tsp("token imprint does not match the time-stamped data".into()));
@@ -236,6 +256,34 @@ pub fn check_token(token_der: &[u8], expected_imprint: &[u8]) -> Result<TokenInf
         tsa_cert_der: summary.cert_der,
         other_certs_der: summary.other_certs_der,
     })
+}
+
+/// RFC 3161 §2.4.1 (ESS signingCertificate) and RFC 5816 (signingCertificateV2): the token's
+/// signed attributes name the TSA certificate, SHA-1 in version 1, any hash in version 2.
+/// Each one present must name the certificate whose key signed, so that another certificate
+/// of the same key cannot be passed off as the TSA's; one of them must be present.
+fn check_ess_reference(si: &cms::signed_data::SignerInfo, cert: &x509_cert::Certificate) -> Result<()> {
+    let attrs = si.signed_attrs.as_ref().ok_or_else(|| Error::Tsp("token without signed attributes".into()))?;
+    let unreadable = |e: Error| Error::Tsp(format!("token's signing certificate reference: {e}"));
+    let references = [
+        cmsmod::signing_certificate_v1_ref(attrs).map_err(unreadable)?,
+        cmsmod::signing_certificate_v2_ref(attrs).map_err(unreadable)?,
+    ];
+    let mut named = false;
+    for reference in references.iter().flatten() {
+        if !reference.names(cert) {
+            return Err(Error::Tsp(
+                "the token's ESS signing certificate reference does not name the certificate that signed it".into(),
+            ));
+        }
+        named = true;
+    }
+    if !named {
+        return Err(Error::Tsp(
+            "the token names its TSA certificate in neither signingCertificate nor signingCertificateV2".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// RFC 3161 §2.3: the TSA certificate must carry EKU id-kp-timeStamping (critical).

@@ -14,6 +14,7 @@
 //!
 //! Test code: panicking on a broken fixture is the right failure, so `expect` is used freely.
 
+#[cfg(feature = "db")]
 pub mod db;
 pub mod pdf;
 pub mod validators;
@@ -45,6 +46,7 @@ pub mod server;
 #[cfg(feature = "server")]
 pub mod sms;
 
+#[cfg(feature = "db")]
 pub use signet_store::Backend;
 
 /// Turns each `async fn NAME(backend: Backend)` of the calling module into a module `NAME`
