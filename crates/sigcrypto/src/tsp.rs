@@ -11,6 +11,7 @@ use x509_tsp::{Accuracy, MessageImprint, TimeStampReq, TimeStampResp, TspVersion
 use crate::cms::{self as cmsmod, oid};
 use crate::http::{self, HttpConfig};
 use crate::pki;
+use crate::public_key::HashAlg;
 use crate::{Error, Result};
 
 /// What a checked time-stamp token says.
@@ -258,10 +259,23 @@ pub fn check_token(token_der: &[u8], expected_imprint: &[u8]) -> Result<TokenInf
     })
 }
 
+/// [`check_token`] for a token over `data`, hashed with the algorithm the token's imprint
+/// names: a token that another program requested (a CAdES-T or PAdES signature made
+/// elsewhere) may be over SHA-384 or SHA-512 rather than the SHA-256 Signet asks for.
+pub fn check_token_over(token_der: &[u8], data: &[u8]) -> Result<TokenInfo> {
+    let tst = tst_info(token_der)?;
+    let named = &tst.message_imprint.hash_algorithm.oid;
+    let hash = HashAlg::from_oid(named)
+        .filter(|h| *h != HashAlg::Sha1)
+        .ok_or_else(|| Error::Tsp(format!("token imprint hash algorithm {named} is not accepted")))?;
+    check_token(token_der, &hash.digest(data))
+}
+
 /// RFC 3161 §2.4.1 (ESS signingCertificate) and RFC 5816 (signingCertificateV2): the token's
 /// signed attributes name the TSA certificate, SHA-1 in version 1, any hash in version 2.
 /// Each one present must name the certificate whose key signed, so that another certificate
-/// of the same key cannot be passed off as the TSA's; one of them must be present.
+/// of the same key cannot be passed off as the TSA's; one of them must be present (RFC 3161
+/// says MUST, and `openssl ts -verify` refuses a token without).
 fn check_ess_reference(si: &cms::signed_data::SignerInfo, cert: &x509_cert::Certificate) -> Result<()> {
     let attrs = si.signed_attrs.as_ref().ok_or_else(|| Error::Tsp("token without signed attributes".into()))?;
     let unreadable = |e: Error| Error::Tsp(format!("token's signing certificate reference: {e}"));

@@ -216,15 +216,24 @@ fn post_query(dir: &std::path::Path, tsa: &TestTsa, query: &[u8]) -> Result<Vec<
     Ok(std::fs::read(dir.join("r.tsr"))?)
 }
 
-/// A query made by openssl (`openssl ts -query`) over `digest`, with `flags` such as
-/// `-no_nonce` or `-cert`.
+/// A query made by openssl (`openssl ts -query`) over `digest` named as hashed with `hash`
+/// (`-sha256`), with `flags` such as `-no_nonce` or `-cert`.
 fn openssl_query(
     dir: &std::path::Path,
+    hash: &str,
     digest: &[u8; 32],
     flags: &[&str],
 ) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
-    let hex_digest = hex::encode(digest);
-    let mut args = vec!["ts", "-query", "-sha256", "-digest", &hex_digest, "-out", "openssl.tsq"];
+    openssl_query_hex(dir, hash, &hex::encode(digest), flags)
+}
+
+fn openssl_query_hex(
+    dir: &std::path::Path,
+    hash: &str,
+    hex_digest: &str,
+    flags: &[&str],
+) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    let mut args = vec!["ts", "-query", hash, "-digest", hex_digest, "-out", "openssl.tsq"];
     args.extend_from_slice(flags);
     let o = run(dir, "openssl", &args);
     assert!(o.status.success(), "{}", text(&o));
@@ -250,14 +259,29 @@ fn answers_not_to_this_request_are_refused() -> TestResult {
     refused(tsp::parse_response(&answer, &digest, &[0x22, 2, 3, 4, 5, 6, 7, 8]), "nonce in the token does not match");
     refused(tsp::parse_response(&answer, &pki::sha256(b"other"), &nonce), "imprint does not match");
 
-    let without_nonce = post_query(dir.path(), &tsa, &openssl_query(dir.path(), &digest, &["-cert", "-no_nonce"])?)?;
+    let without_nonce =
+        post_query(dir.path(), &tsa, &openssl_query(dir.path(), "-sha256", &digest, &["-cert", "-no_nonce"])?)?;
     refused(tsp::parse_response(&without_nonce, &digest, &nonce), "carries no nonce");
 
     // certReq absent: openssl honours it and leaves its certificate out, so the token
     // cannot be checked on its own.
-    let without_cert = post_query(dir.path(), &tsa, &openssl_query(dir.path(), &digest, &[])?)?;
+    let without_cert = post_query(dir.path(), &tsa, &openssl_query(dir.path(), "-sha256", &digest, &[])?)?;
     let token = tsp::parse_response(&without_cert, &digest, &nonce);
     refused(token, "signer certificate is not included");
+    Ok(())
+}
+
+#[test]
+fn an_imprint_hashed_otherwise_than_asked_is_refused() -> TestResult {
+    let tsa = TestTsa::start_with(&TsaProfile {
+        accepted_digests: vec![TsaHash::Sha256, TsaHash::Sha3_256],
+        ..TsaProfile::default()
+    });
+    let dir = tempfile::tempdir()?;
+    let digest = pki::sha256(b"asked for");
+    // The same 32 bytes, named SHA3-256 in the query: the TSA stamps them as SHA3-256.
+    let answer = post_query(dir.path(), &tsa, &openssl_query(dir.path(), "-sha3-256", &digest, &["-cert"])?)?;
+    refused(tsp::parse_response(&answer, &digest, &[1; 8]), "not the SHA-256 the request named");
     Ok(())
 }
 
@@ -350,4 +374,32 @@ fn with_signer_certificate(token: &[u8], cert_der: &[u8]) -> Result<Vec<u8>, Box
         content: der::Any::encode_from(&sd)?,
     };
     Ok(ci.to_der()?)
+}
+
+/// A CAdES-T made elsewhere may carry a signature time-stamp over SHA-512 (the requester picks
+/// the imprint hash): pyHanko takes it, and so must Signet's verifier.
+#[test]
+fn a_signature_timestamp_over_sha512_verifies() -> TestResult {
+    let tsa = TestTsa::start();
+    let dir = tempfile::tempdir()?;
+    std::fs::write(dir.path().join("root.pem"), &tsa.root_pem)?;
+    let signer = tsa.root.signer("Elsewhere Signer", None);
+    let key =
+        LocalKeySigner::from_pkcs8(&signer.key_pkcs8_der, &signer.cert_der, vec![tsa.root.ca.cert_der().to_vec()])?;
+    let data = b"stamped over SHA-512";
+    let signed = sigcms::sign_detached(&key, data, &CmsOptions::cades())?;
+    let signature = sigcms::signature_values(&signed)?.pop().ok_or("no signature value")?;
+    let sha512 = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA512, &signature);
+    let query = openssl_query_hex(dir.path(), "-sha512", &hex::encode(sha512.as_ref()), &["-cert"])?;
+    let answer_der = post_query(dir.path(), &tsa, &query)?;
+    let answer = x509_tsp::TimeStampResp::from_der(&answer_der)?;
+    let token = answer.time_stamp_token.ok_or("no token")?.to_der()?;
+    let stamped = tsp::add_signature_timestamp_by(&signed, |_sha256| Ok(token.clone()))?;
+    pyhanko_validates(dir.path(), &stamped, data)?;
+
+    let trust = TrustStore::from_pem(tsa.root_pem.as_bytes())?;
+    let report = verify::verify_cms(&stamped, Content::Detached(data), &trust, &VerifyOptions::default())?;
+    let stamp = report.signers[0].timestamp.as_ref().ok_or("the verifier found no time-stamp")?;
+    assert!(stamp.intact && stamp.trusted, "{stamp:?}");
+    Ok(())
 }

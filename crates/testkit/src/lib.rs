@@ -8,7 +8,9 @@
 //!   integrator's side of the signing gateway), `smtp` (a real SMTP server that keeps what it
 //!   receives), `process` (the `signet` binary as a child process) and `blocking` (a
 //!   synchronous HTTP client for tests that drive child processes).
-//! - `pki` feature: `pki`, certificates from the project's own local CA, and a TSA.
+//! - `pki` feature: `pki`, certificates from the project's own local CA, and TSAs we did not
+//!   write (`openssl ts`, pyHanko's) answering in the profile a test asks for (`TsaProfile`).
+//! - `db` feature (default): `db` and [`on_both_backends!`]; crates below the store leave it out.
 //! - `server` feature: `server`, the real `signet_server::App` on port 0 with a tenant helper;
 //!   `sms`, a local SMS provider speaking Twilio's Messages API.
 //!

@@ -85,6 +85,8 @@ pub enum TsaHash {
     Sha256,
     Sha384,
     Sha512,
+    /// Another 32-byte hash, for answers whose imprint is as long as SHA-256's but is not one.
+    Sha3_256,
 }
 
 impl TsaHash {
@@ -94,6 +96,7 @@ impl TsaHash {
             TsaHash::Sha256 => "sha256",
             TsaHash::Sha384 => "sha384",
             TsaHash::Sha512 => "sha512",
+            TsaHash::Sha3_256 => "sha3-256",
         }
     }
 }
@@ -203,14 +206,10 @@ impl TestTsa {
     pub fn start_with(profile: &TsaProfile) -> TestTsa {
         let root = TestPki::new("TSA Test Root");
         let dir = tempfile::tempdir().expect("tempdir");
-        let url_and_tsa = |port: &str| {
-            let url = format!("http://127.0.0.1:{port}/");
-            let options = IssueOptions { crl_url: Some(format!("{url}ca.crl")), ..IssueOptions::default() };
-            let tsa = root.ca.issue_tsa_for("Test TSA", profile.key, &options).expect("TSA certificate");
-            (url, tsa)
-        };
         let mut child = spawn_server(profile, dir.path());
-        let (url, tsa) = url_and_tsa(&first_line(&mut child));
+        let url = format!("http://127.0.0.1:{}/", first_line(&mut child));
+        let options = IssueOptions { crl_url: Some(format!("{url}ca.crl")), ..IssueOptions::default() };
+        let tsa = root.ca.issue_tsa_for("Test TSA", profile.key, &options).expect("TSA certificate");
         write_tsa_files(dir.path(), &root, &tsa, profile);
         let crl = root.ca.issue_crl(&[], std::time::Duration::from_secs(7 * 86400)).expect("CRL");
         std::fs::write(dir.path().join("ca.crl"), crl).expect("CRL file");
