@@ -6,7 +6,7 @@ use der::asn1::{GeneralizedTime, Int, OctetString, SetOfVec};
 use der::{Any, Decode, Encode};
 use spki::AlgorithmIdentifier;
 use x509_cert::attr::Attribute;
-use x509_tsp::{Accuracy, MessageImprint, TimeStampReq, TimeStampResp, TspVersion};
+use x509_tsp::{Accuracy, MessageImprint, TimeStampReq, TspVersion};
 
 use crate::cms::{self as cmsmod, oid};
 use crate::http::{self, HttpConfig};
@@ -69,7 +69,7 @@ fn new_nonce() -> Result<[u8; 8]> {
 /// Parse a TimeStampResp, check status, imprint and nonce; return the token (ContentInfo DER).
 pub fn parse_response(resp_der: &[u8], digest: &[u8; 32], nonce: &[u8]) -> Result<Vec<u8>> {
     let resp = TimeStampResp::from_der(resp_der).map_err(|e| Error::Tsp(format!("malformed TimeStampResp: {e}")))?;
-    check_granted(&resp)?;
+    resp.status.check_granted()?;
     let token = resp.time_stamp_token.ok_or_else(|| Error::Tsp("response has no time-stamp token".into()))?;
     let token_der = token.to_der()?;
     check_token(&token_der, digest)?;
@@ -85,21 +85,63 @@ pub fn parse_response(resp_der: &[u8], digest: &[u8; 32], nonce: &[u8]) -> Resul
     Ok(token_der)
 }
 
-/// PKIStatus granted (0) or grantedWithMods (1) carry a token; anything else is a refusal,
-/// reported with the TSA's own words and failure bits.
-fn check_granted(resp: &TimeStampResp) -> Result<()> {
-    use cmpv2::status::PkiStatus;
-    if matches!(resp.status.status, PkiStatus::Accepted | PkiStatus::GrantedWithMods) {
-        return Ok(());
+/// TimeStampResp (RFC 3161 §2.4.2). Read here rather than with `x509_tsp`'s, whose
+/// PKIStatusInfo (from `cmpv2`) keeps failInfo in 16 bits: a refusal naming
+/// unacceptedExtension (16), addInfoNotAvailable (17) or systemFailure (25) would not decode.
+#[derive(Clone, Debug, der::Sequence)]
+struct TimeStampResp {
+    status: StatusInfo,
+    #[asn1(optional = "true")]
+    time_stamp_token: Option<cms::content_info::ContentInfo>,
+}
+
+/// PKIStatusInfo as RFC 3161 §2.4.2 uses it.
+#[derive(Clone, Debug, der::Sequence)]
+struct StatusInfo {
+    status: u32,
+    #[asn1(optional = "true")]
+    status_string: Option<Vec<String>>,
+    #[asn1(optional = "true")]
+    fail_info: Option<der::asn1::BitString>,
+}
+
+/// PKIStatus values that carry a token: granted, grantedWithMods.
+const GRANTED: [u32; 2] = [0, 1];
+const STATUS_NAMES: [&str; 6] =
+    ["granted", "grantedWithMods", "rejection", "waiting", "revocationWarning", "revocationNotification"];
+/// PKIFailureInfo bits RFC 3161 §2.4.2 defines, by bit number.
+const FAILURE_NAMES: [(usize, &str); 8] = [
+    (0, "badAlg"),
+    (2, "badRequest"),
+    (5, "badDataFormat"),
+    (14, "timeNotAvailable"),
+    (15, "unacceptedPolicy"),
+    (16, "unacceptedExtension"),
+    (17, "addInfoNotAvailable"),
+    (25, "systemFailure"),
+];
+
+impl StatusInfo {
+    /// Anything but granted is a refusal, reported with the TSA's status, failure bits and
+    /// own words.
+    fn check_granted(&self) -> Result<()> {
+        if GRANTED.contains(&self.status) {
+            return Ok(());
+        }
+        let status =
+            usize::try_from(self.status).ok().and_then(|i| STATUS_NAMES.get(i)).copied().unwrap_or("unknown status");
+        let failures = self.failure_names();
+        let failures = if failures.is_empty() { String::new() } else { format!(" ({})", failures.join(", ")) };
+        let text = self.status_string.as_ref().map(|s| format!(": {}", s.join("; "))).unwrap_or_default();
+        Err(Error::Tsp(format!("TSA refused the request: {status}{failures}{text}")))
     }
-    let text = resp
-        .status
-        .status_string
-        .as_ref()
-        .map(|s| s.iter().map(|u| u.as_str().to_string()).collect::<Vec<_>>().join("; "))
-        .unwrap_or_default();
-    let fail_bits = resp.status.fail_info.map(|f| format!(" (failInfo bits {:#x})", f.bits())).unwrap_or_default();
-    Err(Error::Tsp(format!("TSA refused the request: {:?}{fail_bits} {text}", resp.status.status)))
+
+    fn failure_names(&self) -> Vec<&'static str> {
+        let Some(bits) = &self.fail_info else { return Vec::new() };
+        let bytes = bits.raw_bytes();
+        let is_set = |bit: usize| bytes.get(bit / 8).is_some_and(|b| b & (0x80 >> (bit % 8)) != 0);
+        FAILURE_NAMES.iter().filter(|(bit, _)| is_set(*bit)).map(|(_, name)| *name).collect()
+    }
 }
 
 /// RFC 3161 §2.4.2: a request's nonce MUST come back unchanged; a missing or different one

@@ -290,7 +290,26 @@ fn a_tsa_that_does_not_grant_is_refused_with_its_reason() -> TestResult {
     // This TSA only time-stamps SHA-512 imprints; Signet asks with SHA-256.
     let tsa = TestTsa::start_with(&TsaProfile { accepted_digests: vec![TsaHash::Sha512], ..TsaProfile::default() });
     let answer = tsp::timestamp_token_with(&[7; 32], &tsa.url, &HttpConfig::allow_private());
-    refused(answer, "TSA refused the request: Rejection");
+    refused(answer, "TSA refused the request: rejection (badAlg)");
+    Ok(())
+}
+
+/// openssl's TSA refuses any request extension with failInfo unacceptedExtension, bit 16 of
+/// the BIT STRING: past the 16 bits some ASN.1 libraries give PKIFailureInfo.
+#[test]
+fn a_refusal_names_the_tsa_failure_bits() -> TestResult {
+    let tsa = TestTsa::start();
+    let dir = tempfile::tempdir()?;
+    let digest = pki::sha256(b"with an extension");
+    let extension = x509_cert::ext::Extension {
+        extn_id: der::oid::ObjectIdentifier::new_unwrap("1.3.6.1.4.1.99999.1"),
+        critical: false,
+        extn_value: der::asn1::OctetString::new(vec![0x05, 0x00])?,
+    };
+    let mut req = x509_tsp::TimeStampReq::from_der(&tsp::build_request(&digest, &[1; 8])?)?;
+    req.extensions = Some(vec![extension]);
+    let answer = post_query(dir.path(), &tsa, &req.to_der()?)?;
+    refused(tsp::parse_response(&answer, &digest, &[1; 8]), "TSA refused the request: rejection (unacceptedExtension)");
     Ok(())
 }
 
