@@ -36,6 +36,9 @@ pub mod oid {
     pub const ID_CONTENT_TYPE: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.3");
     pub const ID_MESSAGE_DIGEST: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.4");
     pub const ID_SIGNING_TIME: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.5");
+    /// ESS signingCertificate (RFC 2634 §5.4, SHA-1 certificate hashes), which many TSAs
+    /// still put in their tokens.
+    pub const ID_AA_SIGNING_CERTIFICATE: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.12");
     pub const ID_AA_SIGNING_CERTIFICATE_V2: ObjectIdentifier =
         ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.47");
     pub const ID_AA_SIGNATURE_TIMESTAMP_TOKEN: ObjectIdentifier =
@@ -116,6 +119,24 @@ impl SignedAttrs {
 #[derive(Clone, Debug, Eq, PartialEq, Sequence)]
 pub(crate) struct SigningCertificateV2 {
     pub certs: Vec<EssCertIdV2>,
+    /// PolicyInformation values; read past, never written.
+    #[asn1(optional = "true")]
+    pub policies: Option<Any>,
+}
+
+/// ESS `SigningCertificate` (RFC 2634 §5.4): the version 1 reference, always SHA-1.
+#[derive(Clone, Debug, Eq, PartialEq, Sequence)]
+pub(crate) struct SigningCertificate {
+    pub certs: Vec<EssCertId>,
+    #[asn1(optional = "true")]
+    pub policies: Option<Any>,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq, Sequence)]
+pub(crate) struct EssCertId {
+    pub cert_hash: OctetString,
+    #[asn1(optional = "true")]
+    pub issuer_serial: Option<IssuerSerial>,
 }
 
 #[derive(Clone, Debug, Eq, PartialEq, Sequence)]
@@ -155,7 +176,7 @@ pub(crate) fn signing_certificate_v2(cert_der: &[u8]) -> Result<Any> {
             serial_number: cert.tbs_certificate.serial_number.clone(),
         }),
     };
-    Ok(Any::encode_from(&SigningCertificateV2 { certs: vec![id] })?)
+    Ok(Any::encode_from(&SigningCertificateV2 { certs: vec![id], policies: None })?)
 }
 
 fn signing_time_value(t: OffsetDateTime) -> Result<Any> {
@@ -507,27 +528,69 @@ pub(crate) fn signer_cert(sd: &SignedData, si: &SignerInfo) -> Result<Option<x50
 /// does not).
 pub(crate) fn signing_certificate_matches(si: &SignerInfo, cert: &x509_cert::Certificate) -> bool {
     let Some(attrs) = si.signed_attrs.as_ref() else { return true };
-    let value = match attr_value(attrs, &oid::ID_AA_SIGNING_CERTIFICATE_V2) {
-        Ok(Some(value)) => value,
-        Ok(None) => return true,
-        Err(_) => return false,
-    };
-    let Ok(reference) = value.decode_as::<SigningCertificateV2>() else { return false };
-    let Some(first) = reference.certs.first() else { return false };
+    match signing_certificate_v2_ref(attrs) {
+        Ok(Some(reference)) => reference.names(cert),
+        Ok(None) => true,
+        Err(_) => false,
+    }
+}
+
+/// The first certificate an ESS signingCertificate(V2) attribute names (RFC 2634 §5.4,
+/// RFC 5035): the one whose key made the signature, by hash and optionally issuer and serial.
+#[derive(Debug)]
+pub(crate) struct EssCertRef {
+    hash: HashAlg,
+    cert_hash: Vec<u8>,
+    issuer_serial: Option<IssuerSerial>,
+}
+
+impl EssCertRef {
+    /// Whether `cert` is the certificate referred to.
+    pub(crate) fn names(&self, cert: &x509_cert::Certificate) -> bool {
+        let Ok(der) = cert.to_der() else { return false };
+        let names_it = self.issuer_serial.as_ref().is_none_or(|named| {
+            named.serial_number == cert.tbs_certificate.serial_number
+                && named
+                    .issuer
+                    .iter()
+                    .any(|g| matches!(g, GeneralName::DirectoryName(n) if *n == cert.tbs_certificate.issuer))
+        });
+        self.hash.digest(&der) == self.cert_hash && names_it
+    }
+}
+
+/// The signingCertificateV2 reference, if the attribute is there; an error if it cannot be
+/// read or names no certificate.
+pub(crate) fn signing_certificate_v2_ref(attrs: &SetOfVec<Attribute>) -> Result<Option<EssCertRef>> {
+    let Some(value) = attr_value(attrs, &oid::ID_AA_SIGNING_CERTIFICATE_V2)? else { return Ok(None) };
+    let reference = value.decode_as::<SigningCertificateV2>()?;
+    let first = reference
+        .certs
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::Cms("signingCertificateV2 names no certificate".into()))?;
     let hash = match &first.hash_algorithm {
-        None => Some(HashAlg::Sha256),
-        Some(alg) => HashAlg::from_oid(&alg.oid),
+        None => HashAlg::Sha256,
+        Some(alg) => HashAlg::from_oid(&alg.oid)
+            .ok_or_else(|| Error::Cms(format!("signingCertificateV2 hash algorithm {} is not supported", alg.oid)))?,
     };
-    let Some(hash) = hash else { return false };
-    let Ok(der) = cert.to_der() else { return false };
-    let names_it = first.issuer_serial.as_ref().is_none_or(|named| {
-        named.serial_number == cert.tbs_certificate.serial_number
-            && named
-                .issuer
-                .iter()
-                .any(|g| matches!(g, GeneralName::DirectoryName(n) if *n == cert.tbs_certificate.issuer))
-    });
-    hash.digest(&der) == first.cert_hash.as_bytes() && names_it
+    Ok(Some(EssCertRef { hash, cert_hash: first.cert_hash.as_bytes().to_vec(), issuer_serial: first.issuer_serial }))
+}
+
+/// The signingCertificate (version 1, SHA-1) reference, if the attribute is there.
+pub(crate) fn signing_certificate_v1_ref(attrs: &SetOfVec<Attribute>) -> Result<Option<EssCertRef>> {
+    let Some(value) = attr_value(attrs, &oid::ID_AA_SIGNING_CERTIFICATE)? else { return Ok(None) };
+    let reference = value.decode_as::<SigningCertificate>()?;
+    let first = reference
+        .certs
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::Cms("signingCertificate names no certificate".into()))?;
+    Ok(Some(EssCertRef {
+        hash: HashAlg::Sha1,
+        cert_hash: first.cert_hash.as_bytes().to_vec(),
+        issuer_serial: first.issuer_serial,
+    }))
 }
 
 fn subject_key_id(cert: &x509_cert::Certificate) -> Option<Vec<u8>> {

@@ -54,6 +54,7 @@ pub enum KeyAlgo {
     Rsa3072,
     Rsa4096,
     EcP256,
+    EcP384,
 }
 
 /// A certificate with its private key, both DER.
@@ -244,10 +245,16 @@ impl LocalCa {
 
     /// Like [`issue_tsa`](Self::issue_tsa) with AIA/CRL-DP options.
     pub fn issue_tsa_with(&self, common_name: &str, opts: &IssueOptions) -> Result<IssuedCert> {
+        self.issue_tsa_for(common_name, KeyAlgo::Rsa2048, opts)
+    }
+
+    /// Like [`issue_tsa_with`](Self::issue_tsa_with) with a key of type `key` (TSAs sign with
+    /// RSA and ECDSA keys alike).
+    pub fn issue_tsa_for(&self, common_name: &str, key: KeyAlgo, opts: &IssueOptions) -> Result<IssuedCert> {
         let mut params = ee_params(common_name, opts)?;
         params.key_usages = vec![KeyUsagePurpose::DigitalSignature, KeyUsagePurpose::ContentCommitment];
         params.custom_extensions.push(critical_eku(const_oid::db::rfc5280::ID_KP_TIME_STAMPING)?);
-        self.sign_params(params, KeyAlgo::Rsa2048)
+        self.sign_params(params, key)
     }
 
     /// Issue an OCSP responder certificate (EKU OCSPSigning + id-pkix-ocsp-nocheck).
@@ -364,6 +371,7 @@ fn generate_key(algo: KeyAlgo) -> Result<KeyPair> {
         KeyAlgo::Rsa3072 => KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, RsaKeySize::_3072),
         KeyAlgo::Rsa4096 => KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, RsaKeySize::_4096),
         KeyAlgo::EcP256 => KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256),
+        KeyAlgo::EcP384 => KeyPair::generate_for(&rcgen::PKCS_ECDSA_P384_SHA384),
     };
     Ok(key?)
 }

@@ -6,11 +6,12 @@ use der::asn1::{GeneralizedTime, Int, OctetString, SetOfVec};
 use der::{Any, Decode, Encode};
 use spki::AlgorithmIdentifier;
 use x509_cert::attr::Attribute;
-use x509_tsp::{Accuracy, MessageImprint, TimeStampReq, TimeStampResp, TspVersion};
+use x509_tsp::{Accuracy, MessageImprint, TimeStampReq, TspVersion};
 
 use crate::cms::{self as cmsmod, oid};
 use crate::http::{self, HttpConfig};
 use crate::pki;
+use crate::public_key::HashAlg;
 use crate::{Error, Result};
 
 /// What a checked time-stamp token says.
@@ -68,29 +69,90 @@ fn new_nonce() -> Result<[u8; 8]> {
 /// Parse a TimeStampResp, check status, imprint and nonce; return the token (ContentInfo DER).
 pub fn parse_response(resp_der: &[u8], digest: &[u8; 32], nonce: &[u8]) -> Result<Vec<u8>> {
     let resp = TimeStampResp::from_der(resp_der).map_err(|e| Error::Tsp(format!("malformed TimeStampResp: {e}")))?;
-    use cmpv2::status::PkiStatus;
-    match resp.status.status {
-        PkiStatus::Accepted | PkiStatus::GrantedWithMods => {}
-        other => {
-            let text = resp
-                .status
-                .status_string
-                .as_ref()
-                .map(|s| s.iter().map(|u| u.as_str().to_string()).collect::<Vec<_>>().join("; "))
-                .unwrap_or_default();
-            return Err(Error::Tsp(format!("TSA refused the request: {other:?} {text}")));
-        }
-    }
+    resp.status.check_granted()?;
     let token = resp.time_stamp_token.ok_or_else(|| Error::Tsp("response has no time-stamp token".into()))?;
     let token_der = token.to_der()?;
     check_token(&token_der, digest)?;
     let tst = tst_info(&token_der)?;
-    let expected = Int::new(nonce)?;
-    if tst.nonce.as_ref() != Some(&expected) {
-        return Err(Error::Tsp("nonce in the token does not match the request".into()));
+    if tst.message_imprint.hash_algorithm.oid != oid::ID_SHA256 {
+        return Err(Error::Tsp(format!(
+            "token imprint is hashed with {}, not the SHA-256 the request named",
+            tst.message_imprint.hash_algorithm.oid
+        )));
     }
+    check_nonce(tst.nonce.as_ref(), nonce)?;
     check_fresh(tst.gen_time.to_unix_duration().as_secs())?;
     Ok(token_der)
+}
+
+/// TimeStampResp (RFC 3161 §2.4.2). Read here rather than with `x509_tsp`'s, whose
+/// PKIStatusInfo (from `cmpv2`) keeps failInfo in 16 bits: a refusal naming
+/// unacceptedExtension (16), addInfoNotAvailable (17) or systemFailure (25) would not decode.
+#[derive(Clone, Debug, der::Sequence)]
+struct TimeStampResp {
+    status: StatusInfo,
+    #[asn1(optional = "true")]
+    time_stamp_token: Option<cms::content_info::ContentInfo>,
+}
+
+/// PKIStatusInfo as RFC 3161 §2.4.2 uses it.
+#[derive(Clone, Debug, der::Sequence)]
+struct StatusInfo {
+    status: u32,
+    #[asn1(optional = "true")]
+    status_string: Option<Vec<String>>,
+    #[asn1(optional = "true")]
+    fail_info: Option<der::asn1::BitString>,
+}
+
+/// PKIStatus values that carry a token: granted, grantedWithMods.
+const GRANTED: [u32; 2] = [0, 1];
+const STATUS_NAMES: [&str; 6] =
+    ["granted", "grantedWithMods", "rejection", "waiting", "revocationWarning", "revocationNotification"];
+/// PKIFailureInfo bits RFC 3161 §2.4.2 defines, by bit number.
+const FAILURE_NAMES: [(usize, &str); 8] = [
+    (0, "badAlg"),
+    (2, "badRequest"),
+    (5, "badDataFormat"),
+    (14, "timeNotAvailable"),
+    (15, "unacceptedPolicy"),
+    (16, "unacceptedExtension"),
+    (17, "addInfoNotAvailable"),
+    (25, "systemFailure"),
+];
+
+impl StatusInfo {
+    /// Anything but granted is a refusal, reported with the TSA's status, failure bits and
+    /// own words.
+    fn check_granted(&self) -> Result<()> {
+        if GRANTED.contains(&self.status) {
+            return Ok(());
+        }
+        let status =
+            usize::try_from(self.status).ok().and_then(|i| STATUS_NAMES.get(i)).copied().unwrap_or("unknown status");
+        let failures = self.failure_names();
+        let failures = if failures.is_empty() { String::new() } else { format!(" ({})", failures.join(", ")) };
+        let text = self.status_string.as_ref().map(|s| format!(": {}", s.join("; "))).unwrap_or_default();
+        Err(Error::Tsp(format!("TSA refused the request: {status}{failures}{text}")))
+    }
+
+    fn failure_names(&self) -> Vec<&'static str> {
+        let Some(bits) = &self.fail_info else { return Vec::new() };
+        let bytes = bits.raw_bytes();
+        let is_set = |bit: usize| bytes.get(bit / 8).is_some_and(|b| b & (0x80 >> (bit % 8)) != 0);
+        FAILURE_NAMES.iter().filter(|(bit, _)| is_set(*bit)).map(|(_, name)| *name).collect()
+    }
+}
+
+/// RFC 3161 §2.4.2: a request's nonce MUST come back unchanged; a missing or different one
+/// means the answer is not to this request (a replay, or a TSA that ignores nonces).
+fn check_nonce(answered: Option<&Int>, sent: &[u8]) -> Result<()> {
+    let sent = Int::new(sent)?;
+    match answered {
+        None => Err(Error::Tsp("the TSA's token carries no nonce; the request sent one".into())),
+        Some(n) if *n != sent => Err(Error::Tsp("nonce in the token does not match the request".into())),
+        Some(_) => Ok(()),
+    }
 }
 
 /// A fresh token's genTime must be close to our clock: a TSA whose clock is far off gives
@@ -220,6 +282,7 @@ pub fn check_token(token_der: &[u8], expected_imprint: &[u8]) -> Result<TokenInf
         .ok_or_else(|| Error::Tsp("token without TSTInfo".into()))?;
     let summary =
         cmsmod::check_signer_info(&sd, si, Some(&content)).map_err(|e| Error::Tsp(format!("token signature: {e}")))?;
+    check_ess_reference(si, &cmsmod::find_signer_cert(&sd, si)?)?;
     let tst = tst_info(token_der)?;
     if tst.message_imprint.hashed_message.as_bytes() != expected_imprint {
         return Err(Error::Tsp("token imprint does not match the time-stamped data".into()));
@@ -236,6 +299,47 @@ pub fn check_token(token_der: &[u8], expected_imprint: &[u8]) -> Result<TokenInf
         tsa_cert_der: summary.cert_der,
         other_certs_der: summary.other_certs_der,
     })
+}
+
+/// [`check_token`] for a token over `data`, hashed with the algorithm the token's imprint
+/// names: a token that another program requested (a CAdES-T or PAdES signature made
+/// elsewhere) may be over SHA-384 or SHA-512 rather than the SHA-256 Signet asks for.
+pub fn check_token_over(token_der: &[u8], data: &[u8]) -> Result<TokenInfo> {
+    let tst = tst_info(token_der)?;
+    let named = &tst.message_imprint.hash_algorithm.oid;
+    let hash = HashAlg::from_oid(named)
+        .filter(|h| *h != HashAlg::Sha1)
+        .ok_or_else(|| Error::Tsp(format!("token imprint hash algorithm {named} is not accepted")))?;
+    check_token(token_der, &hash.digest(data))
+}
+
+/// RFC 3161 §2.4.1 (ESS signingCertificate) and RFC 5816 (signingCertificateV2): the token's
+/// signed attributes name the TSA certificate, SHA-1 in version 1, any hash in version 2.
+/// Each one present must name the certificate whose key signed, so that another certificate
+/// of the same key cannot be passed off as the TSA's; one of them must be present (RFC 3161
+/// says MUST, and `openssl ts -verify` refuses a token without).
+fn check_ess_reference(si: &cms::signed_data::SignerInfo, cert: &x509_cert::Certificate) -> Result<()> {
+    let attrs = si.signed_attrs.as_ref().ok_or_else(|| Error::Tsp("token without signed attributes".into()))?;
+    let unreadable = |e: Error| Error::Tsp(format!("token's signing certificate reference: {e}"));
+    let references = [
+        cmsmod::signing_certificate_v1_ref(attrs).map_err(unreadable)?,
+        cmsmod::signing_certificate_v2_ref(attrs).map_err(unreadable)?,
+    ];
+    let mut named = false;
+    for reference in references.iter().flatten() {
+        if !reference.names(cert) {
+            return Err(Error::Tsp(
+                "the token's ESS signing certificate reference does not name the certificate that signed it".into(),
+            ));
+        }
+        named = true;
+    }
+    if !named {
+        return Err(Error::Tsp(
+            "the token names its TSA certificate in neither signingCertificate nor signingCertificateV2".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// RFC 3161 §2.3: the TSA certificate must carry EKU id-kp-timeStamping (critical).

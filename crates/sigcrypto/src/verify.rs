@@ -428,8 +428,7 @@ fn timestamp_report(
     trust: &TrustStore,
 ) -> Option<TimestampReport> {
     let token = first_token(si)?;
-    let imprint = pki::sha256(si.signature.as_bytes());
-    Some(match tsp::check_token(&token, &imprint) {
+    Some(match tsp::check_token_over(&token, si.signature.as_bytes()) {
         Ok(info) => {
             let mut tsa_pool = info.other_certs_der.clone();
             tsa_pool.extend_from_slice(pool);

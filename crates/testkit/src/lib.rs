@@ -8,12 +8,15 @@
 //!   integrator's side of the signing gateway), `smtp` (a real SMTP server that keeps what it
 //!   receives), `process` (the `signet` binary as a child process) and `blocking` (a
 //!   synchronous HTTP client for tests that drive child processes).
-//! - `pki` feature: `pki`, certificates from the project's own local CA, and a TSA.
+//! - `pki` feature: `pki`, certificates from the project's own local CA, and TSAs we did not
+//!   write (`openssl ts`, pyHanko's) answering in the profile a test asks for (`TsaProfile`).
+//! - `db` feature (default): `db` and [`on_both_backends!`]; crates below the store leave it out.
 //! - `server` feature: `server`, the real `signet_server::App` on port 0 with a tenant helper;
 //!   `sms`, a local SMS provider speaking Twilio's Messages API.
 //!
 //! Test code: panicking on a broken fixture is the right failure, so `expect` is used freely.
 
+#[cfg(feature = "db")]
 pub mod db;
 pub mod pdf;
 pub mod validators;
@@ -45,6 +48,7 @@ pub mod server;
 #[cfg(feature = "server")]
 pub mod sms;
 
+#[cfg(feature = "db")]
 pub use signet_store::Backend;
 
 /// Turns each `async fn NAME(backend: Backend)` of the calling module into a module `NAME`

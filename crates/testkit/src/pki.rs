@@ -3,7 +3,8 @@
 //! certificates made by openssl is tested where it matters (`crates/sigcrypto/tests`), with
 //! openssl.
 //!
-//! RSA-2048 throughout: the keys are made per test, and larger ones only cost time.
+//! RSA-2048 unless a TSA profile asks for an EC key: the keys are made per test, and larger
+//! ones only cost time.
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -44,13 +45,18 @@ impl TestPki {
 }
 
 /// An RFC 3161 TSA for one test: a TSA certificate from its own [`TestPki`], answering through
-/// `openssl ts -reply` (`scripts/tsa_server.py`): an outside implementation of the protocol, so
-/// our client is tested against someone else's server. Stopped when dropped.
+/// `openssl ts -reply` (`scripts/tsa_server.py`) or pyHanko's test TSA
+/// (`scripts/pyhanko_tsa_server.py`): outside implementations of the protocol, so our client is
+/// tested against someone else's server. Stopped when dropped.
 pub struct TestTsa {
     /// The address to configure as the TSA, `http://127.0.0.1:PORT/`.
     pub url: String,
     /// The TSA's root certificate, PEM (a trust root for validators).
     pub root_pem: String,
+    /// The TSA's root CA (tests that issue more certificates under it).
+    pub root: TestPki,
+    /// The TSA's certificate and key.
+    pub tsa: IssuedCert,
     child: Child,
     _dir: tempfile::TempDir,
 }
@@ -62,43 +68,171 @@ impl Drop for TestTsa {
     }
 }
 
-/// openssl's TSA configuration for the files [`TestTsa::start`] writes.
-const TSA_CONFIG: &str = "[ tsa ]\ndefault_tsa = tsa1\n[ tsa1 ]\ndir = .\nserial = ./tsaserial\n\
-crypto_device = builtin\nsigner_cert = ./tsa.pem\ncerts = ./ca.pem\nsigner_key = ./tsa.key\n\
-signer_digest = sha256\ndefault_policy = 1.2.3.4.1\ndigests = sha256, sha384, sha512\naccuracy = secs:1\n\
-ordering = no\ntsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n";
+/// Which implementation answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TsaServer {
+    /// `openssl ts -reply`, configured by the profile's other fields.
+    OpensslTs,
+    /// pyHanko's `DummyTimeStamper`: RSA only, genTime in microseconds, no accuracy, ESS
+    /// signingCertificate version 1; the profile's openssl settings do not apply.
+    PyHanko,
+}
+
+/// A hash, as openssl's TSA configuration names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TsaHash {
+    Sha1,
+    Sha256,
+    Sha384,
+    Sha512,
+    /// Another 32-byte hash, for answers whose imprint is as long as SHA-256's but is not one.
+    Sha3_256,
+}
+
+impl TsaHash {
+    fn openssl_name(self) -> &'static str {
+        match self {
+            TsaHash::Sha1 => "sha1",
+            TsaHash::Sha256 => "sha256",
+            TsaHash::Sha384 => "sha384",
+            TsaHash::Sha512 => "sha512",
+            TsaHash::Sha3_256 => "sha3-256",
+        }
+    }
+}
+
+/// `accuracy` of the token (RFC 3161 §2.4.2); a zero part is left out of the token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TsaAccuracy {
+    pub secs: u32,
+    /// 0 to 999.
+    pub millis: u16,
+    /// 0 to 999.
+    pub micros: u16,
+}
+
+impl TsaAccuracy {
+    /// openssl's `accuracy` setting, e.g. `secs:1, millisecs:500`: openssl refuses a part given as
+    /// zero (the ASN.1 type allows 1 to 999), so zero parts are not written.
+    fn openssl_value(self) -> String {
+        let parts = [("secs", self.secs), ("millisecs", self.millis.into()), ("microsecs", self.micros.into())];
+        let given: Vec<String> = parts.iter().filter(|(_, v)| *v != 0).map(|(name, v)| format!("{name}:{v}")).collect();
+        given.join(", ")
+    }
+}
+
+/// What kind of answers the TSA gives. The default is what [`TestTsa::start`] has always
+/// served: openssl, RSA-2048, whole seconds, accuracy 1 s, no ordering, the TSA's name,
+/// ESSCertIDv2 with SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TsaProfile {
+    pub server: TsaServer,
+    /// The TSA certificate's key: `Rsa2048`, `EcP256` or `EcP384`.
+    pub key: KeyAlgo,
+    /// The hash of the token's signature (openssl `signer_digest`).
+    pub signer_digest: TsaHash,
+    /// Decimal places of genTime's seconds, 0 to 6 (openssl `clock_precision_digits`).
+    pub clock_precision_digits: u8,
+    /// `None`: no accuracy field.
+    pub accuracy: Option<TsaAccuracy>,
+    pub ordering: bool,
+    /// The TSA names itself in the token (`tsa` field).
+    pub tsa_name: bool,
+    /// `Sha1`: ESS signingCertificate (version 1); otherwise signingCertificateV2 with this
+    /// hash (openssl `ess_cert_id_alg`).
+    pub ess_cert_id: TsaHash,
+    /// Imprint hashes the TSA grants; a request hashed otherwise is refused (badAlg).
+    pub accepted_digests: Vec<TsaHash>,
+}
+
+impl Default for TsaProfile {
+    fn default() -> TsaProfile {
+        TsaProfile {
+            server: TsaServer::OpensslTs,
+            key: KeyAlgo::Rsa2048,
+            signer_digest: TsaHash::Sha256,
+            clock_precision_digits: 0,
+            accuracy: Some(TsaAccuracy { secs: 1, millis: 0, micros: 0 }),
+            ordering: false,
+            tsa_name: true,
+            ess_cert_id: TsaHash::Sha256,
+            accepted_digests: vec![TsaHash::Sha256, TsaHash::Sha384, TsaHash::Sha512],
+        }
+    }
+}
+
+impl TsaProfile {
+    /// pyHanko's TSA.
+    pub fn pyhanko() -> TsaProfile {
+        TsaProfile { server: TsaServer::PyHanko, ..TsaProfile::default() }
+    }
+
+    /// openssl's TSA configuration for the files [`TestTsa::start_with`] writes.
+    fn openssl_config(&self) -> String {
+        let yes_no = |on: bool| if on { "yes" } else { "no" };
+        let digests: Vec<&str> = self.accepted_digests.iter().map(|d| d.openssl_name()).collect();
+        let accuracy = self.accuracy.map(|a| format!("accuracy = {}\n", a.openssl_value())).unwrap_or_default();
+        format!(
+            "[ tsa ]\ndefault_tsa = tsa1\n[ tsa1 ]\ndir = .\nserial = ./tsaserial\ncrypto_device = builtin\n\
+             signer_cert = ./tsa.pem\ncerts = ./ca.pem\nsigner_key = ./tsa.key\nsigner_digest = {}\n\
+             default_policy = 1.2.3.4.1\ndigests = {}\n{accuracy}clock_precision_digits = {}\nordering = {}\n\
+             tsa_name = {}\ness_cert_id_chain = no\ness_cert_id_alg = {}\n",
+            self.signer_digest.openssl_name(),
+            digests.join(", "),
+            self.clock_precision_digits,
+            yes_no(self.ordering),
+            yes_no(self.tsa_name),
+            self.ess_cert_id.openssl_name(),
+        )
+    }
+
+    fn script(&self) -> &'static str {
+        match self.server {
+            TsaServer::OpensslTs => "tsa_server.py",
+            TsaServer::PyHanko => "pyhanko_tsa_server.py",
+        }
+    }
+}
 
 impl TestTsa {
     /// A root "TSA Test Root", a TSA certificate "Test TSA" whose revocation is published as a
     /// CRL by the same server (so signatures time-stamped here can reach B-LT), and the server.
-    /// The server reads its files on each request: they are written once its port is known.
+    /// Both servers read their files on each request: they are written once the port is known.
     pub fn start() -> TestTsa {
+        TestTsa::start_with(&TsaProfile::default())
+    }
+
+    /// [`start`](Self::start) answering as `profile` says.
+    pub fn start_with(profile: &TsaProfile) -> TestTsa {
         let root = TestPki::new("TSA Test Root");
         let dir = tempfile::tempdir().expect("tempdir");
-        let mut child = Command::new("python3")
-            .arg(crate::script("tsa_server.py"))
-            .arg(dir.path())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3 for the TSA server");
-        let port = first_line(&mut child);
-        let url = format!("http://127.0.0.1:{port}/");
+        let mut child = spawn_server(profile, dir.path());
+        let url = format!("http://127.0.0.1:{}/", first_line(&mut child));
         let options = IssueOptions { crl_url: Some(format!("{url}ca.crl")), ..IssueOptions::default() };
-        let tsa = root.ca.issue_tsa_with("Test TSA", &options).expect("TSA certificate");
-        write_tsa_files(dir.path(), &root, &tsa);
+        let tsa = root.ca.issue_tsa_for("Test TSA", profile.key, &options).expect("TSA certificate");
+        write_tsa_files(dir.path(), &root, &tsa, profile);
         let crl = root.ca.issue_crl(&[], std::time::Duration::from_secs(7 * 86400)).expect("CRL");
         std::fs::write(dir.path().join("ca.crl"), crl).expect("CRL file");
-        TestTsa { url, root_pem: root.ca_pem(), child, _dir: dir }
+        TestTsa { url, root_pem: root.ca_pem(), root, tsa, child, _dir: dir }
     }
 }
 
-fn write_tsa_files(dir: &Path, root: &TestPki, tsa: &IssuedCert) {
+fn spawn_server(profile: &TsaProfile, dir: &Path) -> Child {
+    Command::new("python3")
+        .arg(crate::script(profile.script()))
+        .arg(dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 for the TSA server")
+}
+
+fn write_tsa_files(dir: &Path, root: &TestPki, tsa: &IssuedCert, profile: &TsaProfile) {
     let write = |name: &str, contents: &str| std::fs::write(dir.join(name), contents).expect("TSA file");
     write("ca.pem", &root.ca_pem());
     write("tsa.pem", &tsa.cert_pem());
     write("tsa.key", &tsa.key_pem());
     write("tsaserial", "01\n");
-    write("tsa.cnf", TSA_CONFIG);
+    write("tsa.cnf", &profile.openssl_config());
 }
 
 fn first_line(child: &mut Child) -> String {
