@@ -143,10 +143,15 @@ fn signature_checks(files: &BTreeMap<&str, &[u8]>, trust: &[Vec<u8>]) -> Vec<Che
 }
 
 fn signature_check(name: &str, bytes: &[u8], trust: &[Vec<u8>]) -> Check {
-    let report = match signet_signing::verify_file(bytes, trust) {
+    let mut report = match signet_signing::verify_file(bytes, trust) {
         Ok(report) => report,
         Err(e) => return Check::new(name, false, format!("its signatures cannot be verified: {e}")),
     };
+    if name == CERTIFICATE {
+        // The certificate carries the documents' pages with their signatures, judged on the
+        // documents themselves; what vouches for the certificate is its seal over the whole file.
+        report.signatures.retain(|s| s.covers_whole_document);
+    }
     let sound = |s: &signet_signing::SignatureReport| if trust.is_empty() { s.intact } else { s.valid };
     let total = report.signatures.len();
     let bad = report.signatures.iter().filter(|s| !sound(s)).count();
@@ -154,6 +159,10 @@ fn signature_check(name: &str, bytes: &[u8], trust: &[Vec<u8>]) -> Check {
     match (total, bad, report.errors.first()) {
         (0, _, error) => Check::new(name, false, format!("no signature: {}", error.map_or("none found", |e| e))),
         (_, 0, _) => Check::new(name, true, format!("{total} signature(s) {how}")),
-        (_, bad, _) => Check::new(name, false, format!("{bad} of {total} signature(s) not {how}")),
+        (_, bad, _) => {
+            let first = report.signatures.iter().find(|s| !sound(s));
+            let why = first.and_then(|s| s.errors.first().or(s.warnings.first())).map_or("", String::as_str);
+            Check::new(name, false, format!("{bad} of {total} signature(s) not {how}: {why}"))
+        }
     }
 }
