@@ -119,7 +119,6 @@ async fn a_completed_workflow_has_an_evidence_pack_that_proves_itself(backend: B
     let report = pyhanko_validates(signed, &[&platform_ca]);
     assert_eq!(report.matches("The signature is cryptographically sound").count(), 2, "{report}");
     pyhanko_validates(&files["completion-certificate.pdf"], &[&platform_ca]);
-    std::fs::write(format!("/tmp/evidence-certificate-{backend:?}.pdf"), &files["completion-certificate.pdf"])
     let xml = String::from_utf8_lossy(&files["validation/1-Lease_deed.xml"]).to_string();
     assert!(xml.contains("urn:etsi:019102:mainindication:total-passed"), "{xml}");
     assert!(xml.contains("ds:Signature"), "sealed: {xml}");
