@@ -113,7 +113,7 @@ fn a_pack_verifies_and_one_changed_byte_in_any_file_fails_naming_it() {
     let (ok, stdout, stderr) = verify(dir.path(), &pack);
     assert!(ok, "{stdout}\n{stderr}");
     let files = entries(&pack);
-    assert_eq!(files.len(), 6, "{files:?}");
+    assert_eq!(files.len(), 7, "{files:?}");
     for (name, _, _) in &files {
         assert!(stdout.lines().any(|l| l.starts_with("ok") && l.contains(&format!(" {name}: "))), "{name}: {stdout}");
     }
@@ -124,8 +124,8 @@ fn a_pack_verifies_and_one_changed_byte_in_any_file_fails_naming_it() {
         let mut changed = pack.clone();
         changed[start + len / 2] ^= 0x01;
         assert_fails_naming(dir.path(), &changed, name, &format!("{name}, one byte changed"));
-        // The manifest has nothing above it but the CRC (a changed hash in it names the
-        // file it lists, and its seal is the section 63 certificate's job, not built yet).
+        // The manifest has nothing above it but the CRC (a changed hash in it names the file
+        // it lists); the sealed section 63 certificate states the same hashes from outside.
         if name != "manifest.json" {
             recompute_crc(&mut changed, name, *start, *len);
             assert_fails_naming(dir.path(), &changed, name, &format!("{name}, one byte changed, CRC recomputed"));

@@ -1,9 +1,10 @@
 //! The evidence pack of a completed workflow end to end: signed through the signer page, then
 //! `GET /api/v1/workflows/{id}/evidence` unpacked by Python's zipfile (an outside reader that
-//! checks every CRC), every file's SHA-256 against the manifest, the signed documents and the
-//! completion certificate validated by pyHanko, the event chain leading to its anchor, and
-//! the pack checked whole as `signet evidence verify` checks it; 409 before completion, 404
-//! for another tenant.
+//! checks every CRC), every file's SHA-256 against the manifest, the signed documents, the
+//! completion certificate and the section 63 certificate validated by pyHanko (the last read
+//! by pdftotext for its hash values and blank fields), the event chain leading to its anchor,
+//! and the pack checked whole as `signet evidence verify` checks it; 409 before completion,
+//! 404 for another tenant.
 
 use std::collections::BTreeMap;
 use std::process::Command;
@@ -65,6 +66,14 @@ fn unzip_with_python(zip: &[u8]) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+fn pdf_text(pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("section63.pdf");
+    std::fs::write(&path, pdf).expect("write");
+    let out = Command::new("pdftotext").args(["-layout"]).arg(&path).arg("-").output().expect("pdftotext");
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
 fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, bytes).as_ref())
 }
@@ -97,6 +106,7 @@ async fn a_completed_workflow_has_an_evidence_pack_that_proves_itself(backend: B
             "completion-certificate.pdf",
             "documents/1-Lease_deed.pdf",
             "manifest.json",
+            "section-63-certificate.pdf",
             "validation/1-Lease_deed.xml"
         ]
     );
@@ -119,6 +129,16 @@ async fn a_completed_workflow_has_an_evidence_pack_that_proves_itself(backend: B
     let report = pyhanko_validates(signed, &[&platform_ca]);
     assert_eq!(report.matches("The signature is cryptographically sound").count(), 2, "{report}");
     pyhanko_validates(&files["completion-certificate.pdf"], &[&platform_ca]);
+    // The section 63 certificate: sealed, stating every other file's hash, its signatory's
+    // fields left blank.
+    let section63 = &files["section-63-certificate.pdf"];
+    pyhanko_validates(section63, &[&platform_ca]);
+    let text = pdf_text(section63);
+    assert!(text.contains("Sakshya Adhiniyam, 2023") && text.contains("Part A"), "{text}");
+    for file in listed.iter().filter(|f| f["name"] != "section-63-certificate.pdf") {
+        assert!(text.contains(file["sha256"].as_str().expect("sha256")), "{file} in {text}");
+    }
+    assert!(text.contains("Designation") && text.contains("_____"), "{text}");
     let xml = String::from_utf8_lossy(&files["validation/1-Lease_deed.xml"]).to_string();
     assert!(xml.contains("urn:etsi:019102:mainindication:total-passed"), "{xml}");
     assert!(xml.contains("ds:Signature"), "sealed: {xml}");

@@ -8,7 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use signet_domain::audit::verify_chain;
 
 use super::zip::{self, ZipEntry};
-use super::{ANCHOR, Anchor, CERTIFICATE, DOCUMENTS_DIR, EVENTS, Events, FORMAT, MANIFEST, Manifest, VALIDATION_DIR};
+use super::{
+    ANCHOR, Anchor, CERTIFICATE, DOCUMENTS_DIR, EVENTS, Events, FORMAT, MANIFEST, Manifest, SECTION_63, VALIDATION_DIR,
+};
 use crate::workflows::documents::sha256_hex;
 
 /// One check's outcome, about one file of the pack (or `pack` for the archive as a whole).
@@ -136,6 +138,7 @@ fn chain_checks(manifest: &Manifest, files: &BTreeMap<&str, &[u8]>) -> Vec<Check
 fn signature_checks(files: &BTreeMap<&str, &[u8]>, trust: &[Vec<u8>]) -> Vec<Check> {
     let signed = |name: &&str| {
         *name == CERTIFICATE
+            || *name == SECTION_63
             || (name.starts_with(DOCUMENTS_DIR) && name.ends_with(".pdf"))
             || (name.starts_with(VALIDATION_DIR) && name.ends_with(".xml"))
     };

@@ -1,14 +1,18 @@
 //! The evidence pack of a completed workflow: one ZIP with the signed documents, the completion
 //! certificate, the workflow's event chain with the head the workflow row holds for it, the
-//! verifier's ETSI report on every document (sealed by the organisation), and a manifest of
-//! every other file's size and SHA-256. `check` verifies a pack with nothing but its bytes
-//! (what `signet evidence verify` runs); `zip` is the archive format both sides share.
+//! verifier's ETSI report on every document (sealed by the organisation), a sealed certificate
+//! under section 63 of the Bharatiya Sakshya Adhiniyam stating every other file's hash
+//! (`section63`), and a manifest of every other file's size and SHA-256. `check` verifies a
+//! pack with nothing but its bytes (what `signet evidence verify` runs); `zip` is the archive
+//! format both sides share.
 //!
 //! A pack is bounded by its workflow: each signed document once, the completion certificate
-//! (which attaches them once more), a report and a few kilobytes of JSON a document, so about
-//! twice the workflow's documents; the archive refuses to grow past 4 GiB or 1,000 entries.
+//! (which attaches them once more), a report and a few kilobytes of JSON a document, and the
+//! section 63 certificate's page or two, so about twice the workflow's documents; the archive
+//! refuses to grow past 4 GiB or 1,000 entries.
 
 pub mod check;
+pub mod section63;
 pub mod zip;
 
 use serde::{Deserialize, Serialize};
@@ -25,6 +29,7 @@ use crate::{Caller, Services};
 pub const FORMAT: &str = "signet-evidence-pack/1";
 pub const MANIFEST: &str = "manifest.json";
 pub const CERTIFICATE: &str = "completion-certificate.pdf";
+pub const SECTION_63: &str = "section-63-certificate.pdf";
 pub const EVENTS: &str = "audit/events.json";
 pub const ANCHOR: &str = "audit/anchor.json";
 pub const DOCUMENTS_DIR: &str = "documents/";
@@ -91,7 +96,10 @@ pub async fn pack(svc: &Services, caller: &Caller, id: WorkflowId) -> Result<Vec
     }
     files.push((CERTIFICATE.into(), crate::workflows::documents::merged_pdf(svc, &workflow).await?));
     files.extend(audit_files(svc, &workflow).await?);
-    let manifest = manifest(svc, &workflow, &files).await?;
+    let tenant = svc.store.tenant_name(workflow.tenant_id).await?.unwrap_or_default();
+    let section63 = section63::certificate(svc, &workflow, &tenant, &files).await?;
+    files.push((SECTION_63.into(), section63));
+    let manifest = manifest(&workflow, tenant, &files)?;
     let mut archive = zip::ZipWriter::default();
     archive.add(MANIFEST, &manifest).map_err(Error::internal)?;
     for (name, bytes) in &files {
@@ -113,13 +121,13 @@ async fn audit_files(svc: &Services, workflow: &WorkflowRow) -> Result<[(String,
     Ok([(EVENTS.into(), json(&events)?), (ANCHOR.into(), json(&anchor)?)])
 }
 
-async fn manifest(svc: &Services, workflow: &WorkflowRow, files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, Error> {
+fn manifest(workflow: &WorkflowRow, tenant: String, files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, Error> {
     let manifest = Manifest {
         format: FORMAT.into(),
         workflow_id: workflow.id.get(),
         workflow_name: workflow.name.clone(),
         tenant_id: workflow.tenant_id.get(),
-        tenant: svc.store.tenant_name(workflow.tenant_id).await?.unwrap_or_default(),
+        tenant,
         completed_at: workflow.completed_at,
         created_at: now_millis(),
         files: files
