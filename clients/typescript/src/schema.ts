@@ -16641,7 +16641,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The evidence pack (ZIP): the signed documents, the completion certificate, the workflow's event chain with its anchored head, the verifier's sealed ETSI report on each document, and a manifest of every file's SHA-256; `signet evidence verify` checks it */
+            /** @description The evidence pack (ZIP): the signed documents, the completion certificate, the workflow's event chain with its anchored head, the verifier's sealed ETSI report on each document, a sealed certificate under section 63 of the Bharatiya Sakshya Adhiniyam stating every file's SHA-256 (the certifier's fields left blank), and a manifest of every file's size and SHA-256; `signet evidence verify` checks it */
             200: {
                 headers: {
                     [name: string]: unknown;
