@@ -20,7 +20,9 @@ use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn};
 use signet_testkit::validators::{cert_pem, pyhanko_validates};
 
-use crate::support::{link_of, sign_typed};
+use signet_testkit::console::console_session;
+
+use crate::support::{ADMIN_PASSWORD, link_of, sign_typed};
 
 on_both_backends!(a_completed_workflow_has_an_evidence_pack_that_proves_itself);
 
@@ -154,6 +156,19 @@ async fn a_completed_workflow_has_an_evidence_pack_that_proves_itself(backend: B
     let checks = check_pack(&zip, std::slice::from_ref(&app.state.services.keys.ca.cert_der));
     assert!(checks.iter().all(|c| c.passed), "{checks:#?}");
     assert!(checks.iter().any(|c| c.file == "audit/events.json" && c.what.contains("anchored head")), "{checks:#?}");
+
+    // The console's button on the workflow's page gives the same pack (made anew: only its
+    // creation time and the seals' times may differ, so it is checked whole, not compared).
+    let console = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = console.get(app.url(&format!("/app/workflows/{id}"))).await.text().await.expect("html");
+    let button = page.split("<a href=\"").find(|r| r.contains("id=\"evidence\"")).expect("the evidence button");
+    let link = button.split('"').next().expect("href").to_string();
+    let downloaded = console.get(app.url(&link)).await;
+    assert_eq!(downloaded.status(), 200, "{link}");
+    assert_eq!(downloaded.headers()["content-type"], "application/zip");
+    let again = downloaded.bytes().await.expect("zip").to_vec();
+    let checks = check_pack(&again, std::slice::from_ref(&app.state.services.keys.ca.cert_der));
+    assert!(checks.iter().all(|c| c.passed), "{checks:#?}");
 
     // Another tenant's administrator: not found, as for a workflow that does not exist.
     let other = app.tenant("Elsewhere").await;
