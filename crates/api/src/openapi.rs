@@ -209,6 +209,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(workflows::get))
         .routes(routes!(workflows::audit))
         .routes(routes!(workflows::certificate))
+        .routes(routes!(workflows::evidence))
         .routes(routes!(workflows::create_template))
         .routes(routes!(workflows::get_template))
         .routes(routes!(workflows::find_templates))

@@ -142,7 +142,7 @@ impl WorkflowEventJob {
 }
 
 /// A stored, chained entry.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditEntry {
     pub seq: i64,

@@ -59,7 +59,7 @@ enum Answer {
 
 /// The operations, each with its rule, what an allowed caller gets, and whether it names one
 /// of the fixture's resources (then another tenant's caller must get 404, as for a missing id).
-const OPERATIONS: [(&str, Rule, Answer, bool); 91] = {
+const OPERATIONS: [(&str, Rule, Answer, bool); 92] = {
     use Answer::*;
     use Permission::*;
     use Rule::*;
@@ -124,6 +124,7 @@ const OPERATIONS: [(&str, Rule, Answer, bool); 91] = {
         ("invoices.billing_profile", Needs(ManageSettings), Done, false),
         ("documents.staged", Needs(SendWorkflows), Missing, false),
         ("workflows.attachments", Needs(ReadWorkflows), Missing, false),
+        ("workflows.evidence_pack", Needs(ReadWorkflows), Missing, false),
         ("workflows.delegate", Needs(SendWorkflows), Missing, false),
         ("workflows.revoke_link", Needs(SendWorkflows), Missing, false),
         ("workflows.remind", Needs(SendWorkflows), Missing, false),
@@ -255,6 +256,7 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "invoices.billing_profile" => invoices::billing_profile(svc, caller).await.map(drop),
         "documents.staged" => documents::staged(svc, caller, missing_document).await.map(drop),
         "workflows.attachments" => workflows::queries::attachments(svc, caller, missing_workflow).await.map(drop),
+        "workflows.evidence_pack" => workflows::evidence::pack(svc, caller, missing_workflow).await.map(drop),
         "workflows.delegate" => {
             workflows::actions::delegate(svc, caller, missing_workflow, "to@else.test", None, "away").await.map(drop)
         }

@@ -36,6 +36,9 @@ enum Command {
     Sign(cmd::sign::SignCommand),
     /// Verify the signatures of a PDF, CMS or XML file.
     Verify(cmd::verify::VerifyArgs),
+    /// Evidence packs of completed workflows: verify one offline.
+    #[command(subcommand)]
+    Evidence(cmd::evidence::EvidenceCommand),
     /// Benchmarks.
     #[command(subcommand)]
     Bench(cmd::bench::BenchCommand),
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::Ca(command) => cmd::ca::run(command),
         Command::Sign(command) => cmd::sign::run(command),
         Command::Verify(args) => cmd::verify::run(args),
+        Command::Evidence(command) => cmd::evidence::run(command),
         Command::Bench(command) => cmd::bench::run(command),
         Command::GatewayClient(command) => cmd::gateway_client::run(command),
         Command::Esp(command) => cmd::esp::run(command),

@@ -719,6 +719,28 @@ pub async fn certificate(
     Ok(response)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v1/workflows/{workflowId}/evidence",
+    tag = "workflows",
+    security(("bearer" = [])),
+    params(("workflowId" = i32, Path, description = "Workflow id", minimum = 1, maximum = 2147483647)),
+    responses(
+        (status = 200, description = "The evidence pack (ZIP): the signed documents, the completion certificate, the workflow's event chain with its anchored head, the verifier's sealed ETSI report on each document, a sealed certificate under section 63 of the Bharatiya Sakshya Adhiniyam stating every file's SHA-256 (the certifier's fields left blank), and a manifest of every file's size and SHA-256; `signet evidence verify` checks it", content_type = "application/zip"),
+        (status = 404, description = "No such workflow in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+        (status = 409, description = "The workflow is not completed (yet)", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn evidence(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiPath(id): ApiPath<i64>,
+) -> ApiResult<axum::response::Response> {
+    let zip = signet_services::workflows::evidence::pack(&state.services, &auth.caller(), id.into()).await?;
+    let name = format!("workflow-{id}-evidence.zip");
+    Ok(signet_http::files::download_response(zip.into(), &name, "application/zip"))
+}
+
 fn template_view(row: signet_services::records::TemplateRow) -> Template {
     Template {
         template_id: row.id.get(),

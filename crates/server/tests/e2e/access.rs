@@ -185,7 +185,7 @@ async fn every_operation_answers_each_role_as_docs_access_md_says(backend: Backe
 /// marks what every signed-in person reaches, whose answer then depends on their relation to
 /// what it names (their own inbox, lots, jobs, sign-in settings, certificates): for an id that
 /// does not exist, that is 404 for everyone.
-const CONSOLE: [(&str, &str, &[Permission]); 94] = {
+const CONSOLE: [(&str, &str, &[Permission]); 95] = {
     use Permission::*;
     [
         // The landing page: the workflows list, or the inbox for whoever cannot read workflows.
@@ -193,6 +193,7 @@ const CONSOLE: [(&str, &str, &[Permission]); 94] = {
         ("GET", "/app/workflows/{id}", &[ReadWorkflows]),
         ("GET", "/app/workflows/{id}/documents/{document}", &[ReadWorkflows]),
         ("GET", "/app/workflows/{id}/certificate", &[ReadWorkflows]),
+        ("GET", "/app/workflows/{id}/evidence", &[ReadWorkflows]),
         ("GET", "/app/workflows/{id}/attachments/{attachment}", &[ReadWorkflows]),
         ("POST", "/app/workflows/{id}/{action}", &[SendWorkflows]),
         ("GET", "/app/send", &[SendWorkflows]),

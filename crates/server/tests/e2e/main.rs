@@ -14,6 +14,7 @@ mod console;
 mod embedding;
 mod esign;
 mod estamp;
+mod evidence;
 mod exports;
 mod gateway;
 mod gateway_browser;

@@ -51,7 +51,7 @@ pub async fn certificate_pdf(state: &Services, workflow: &WorkflowRow) -> Result
     ));
     let title = format!("Completion certificate: {}", workflow.name);
     let pdf = compose_report(&title, &blocks, &attachments);
-    seal(state, workflow, pdf).await
+    seal(state, workflow, pdf, format!("Completion certificate of workflow {}", workflow.id)).await
 }
 
 /// Who sent the workflow, by name (else address), or the reference it was recorded under.
@@ -167,13 +167,19 @@ fn event_line(e: &AuditEntry, zone: Zone) -> String {
     )
 }
 
-/// Seals the composed certificate with the tenant's certificate (time-stamped when a TSA is set).
-async fn seal(state: &Services, workflow: &WorkflowRow, pdf: Vec<u8>) -> Result<Vec<u8>, Error> {
+/// Seals a composed report on `workflow` with the tenant's certificate (time-stamped when a TSA
+/// is set): the completion certificate, the evidence pack's section 63 certificate.
+pub(crate) async fn seal(
+    state: &Services,
+    workflow: &WorkflowRow,
+    pdf: Vec<u8>,
+    reason: String,
+) -> Result<Vec<u8>, Error> {
     let opts = PdfSignOptions {
         level: if state.config.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
         tsa_url: state.config.tsa_url.clone(),
         http: state.config.outbound_http(),
-        reason: Some(format!("Completion certificate of workflow {}", workflow.id)),
+        reason: Some(reason),
         ..PdfSignOptions::default()
     };
     let seal = state.seals.for_tenant(&state.store, workflow.tenant_id).await?;

@@ -16,6 +16,7 @@ pub mod copies;
 pub mod documents;
 pub mod esign;
 pub mod events;
+pub mod evidence;
 pub mod guide;
 pub mod inbox;
 pub mod initiate;

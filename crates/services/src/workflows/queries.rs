@@ -197,11 +197,17 @@ pub async fn timeline(
 
 /// The completion certificate of a completed workflow (PDF, sealed, the signed documents attached).
 pub async fn certificate(svc: &Services, caller: &crate::Caller, id: WorkflowId) -> Result<Vec<u8>, Error> {
+    let workflow = completed_workflow(svc, caller, id).await?;
+    crate::workflows::documents::merged_pdf(svc, &workflow).await
+}
+
+/// The caller's tenant's workflow, to read what only a completed one has (its certificate, its
+/// evidence pack): reading workflows, and completed (`state_conflict` before).
+pub async fn completed_workflow(svc: &Services, caller: &crate::Caller, id: WorkflowId) -> Result<WorkflowRow, Error> {
     caller.require(signet_domain::access::Permission::ReadWorkflows)?;
-    let tenant_id = caller.tenant_id;
-    let workflow = visible_workflow(svc, tenant_id, id).await?;
+    let workflow = visible_workflow(svc, caller.tenant_id, id).await?;
     if workflow.state() != WorkflowState::Completed {
         return Err(Error::rejected(ErrorCode::StateConflict, "the workflow is not completed"));
     }
-    crate::workflows::documents::merged_pdf(svc, &workflow).await
+    Ok(workflow)
 }

@@ -8,6 +8,7 @@ pub mod bench_workflows;
 pub mod ca;
 pub mod esp;
 pub mod estamp_sim;
+pub mod evidence;
 pub mod gateway_client;
 pub mod lot;
 pub mod serve;

@@ -31,14 +31,7 @@ pub struct VerifyArgs {
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
     let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
-    let mut trust = Vec::new();
-    for path in &args.trust {
-        let pem = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        trust.extend(
-            signet_sigcrypto::pki::certs_from_pem_or_der(&pem)
-                .with_context(|| format!("{}: no certificate", path.display()))?,
-        );
-    }
+    let trust = trust_anchors(&args.trust)?;
     let content = match &args.content {
         Some(p) => Some(std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?),
         None => None,
@@ -66,6 +59,19 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         (0, Some(e)) => bail!("{}: {e}", args.file.display()),
         (total, _) => bail!("{}: {bad} of {total} signatures are not valid", args.file.display()),
     }
+}
+
+/// The certificates of every file given to `--trust` (PEM bundles or DER certificates).
+pub fn trust_anchors(paths: &[PathBuf]) -> anyhow::Result<Vec<Vec<u8>>> {
+    let mut trust = Vec::new();
+    for path in paths {
+        let pem = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        trust.extend(
+            signet_sigcrypto::pki::certs_from_pem_or_der(&pem)
+                .with_context(|| format!("{}: no certificate", path.display()))?,
+        );
+    }
+    Ok(trust)
 }
 
 fn yes_no(b: bool) -> &'static str {

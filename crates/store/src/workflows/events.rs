@@ -85,4 +85,18 @@ impl Store {
         });
         Ok(rows.into_iter().map(entry_from_row).collect())
     }
+
+    /// The head of the workflow's event chain as the workflow row holds it (its last sequence
+    /// number and hash), apart from the entries: what a copy of the entries must lead to.
+    pub async fn workflow_event_head(&self, workflow: &WorkflowRow) -> Result<(i64, String)> {
+        let head: (i64, String) = on_db!(self, pool => {
+            sqlx::query_as("SELECT event_seq, event_head FROM workflows WHERE id = $1 AND tenant_id = $2")
+                .bind(workflow.id.get())
+                .bind(workflow.tenant_id.get())
+                .fetch_one(pool)
+                .await
+                .map_err(db_err)?
+        });
+        Ok(head)
+    }
 }

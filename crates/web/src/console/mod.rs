@@ -65,6 +65,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/workflows/{id}", get(workflows::show))
         .route("/app/workflows/{id}/documents/{document}", get(workflows::download))
         .route("/app/workflows/{id}/certificate", get(workflows::certificate))
+        .route("/app/workflows/{id}/evidence", get(workflows::evidence))
         .route("/app/workflows/{id}/attachments/{attachment}", get(workflows::attachment))
         .route("/app/workflows/{id}/{action}", post(workflows::act))
         .route("/app/send", get(send::form).post(send::upload))

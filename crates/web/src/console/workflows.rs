@@ -11,7 +11,7 @@ use signet_domain::audit::WorkflowEventKind;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
-use signet_http::files::pdf_response;
+use signet_http::files::{download_response, pdf_response};
 use signet_services::workflows::documents::{self, DownloadRequest};
 use signet_services::workflows::queries::{self, ListQuery, Named, TimelineEntry, Waiting};
 
@@ -578,6 +578,17 @@ pub async fn certificate(State(state): State<AppState>, session: Session, ApiPat
     }
     match queries::certificate(&state.services, &session.auth.caller(), id.into()).await {
         Ok(bytes) => pdf_response(bytes.into(), &format!("workflow-{id}-certificate.pdf")),
+        Err(error) => failure(error),
+    }
+}
+
+/// The evidence pack of a completed workflow (the API's, `signet evidence verify` checks it).
+pub async fn evidence(State(state): State<AppState>, session: Session, ApiPath(id): ApiPath<i64>) -> Response {
+    if let Some(refused) = session.refuses_without(Permission::ReadWorkflows) {
+        return refused;
+    }
+    match signet_services::workflows::evidence::pack(&state.services, &session.auth.caller(), id.into()).await {
+        Ok(zip) => download_response(zip.into(), &format!("workflow-{id}-evidence.zip"), "application/zip"),
         Err(error) => failure(error),
     }
 }

@@ -1,0 +1,171 @@
+//! Verifies an evidence pack with nothing but its bytes (and, if given, the certificates to
+//! trust): every file against the manifest (its CRC-32 too, and no file missing or extra),
+//! the event chain link by link up to the anchored head, every signature of every PDF and
+//! sealed report. Each check names the file it is about, so a changed byte points at its file.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use signet_domain::audit::verify_chain;
+
+use super::zip::{self, ZipEntry};
+use super::{
+    ANCHOR, Anchor, CERTIFICATE, DOCUMENTS_DIR, EVENTS, Events, FORMAT, MANIFEST, Manifest, SECTION_63, VALIDATION_DIR,
+};
+use crate::workflows::documents::sha256_hex;
+
+/// One check's outcome, about one file of the pack (or `pack` for the archive as a whole).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub file: String,
+    pub passed: bool,
+    pub what: String,
+}
+
+impl Check {
+    fn new(file: &str, passed: bool, what: impl Into<String>) -> Check {
+        Check { file: file.to_string(), passed, what: what.into() }
+    }
+}
+
+/// Every check of the pack, in order: the archive, the manifest, each file's hash, the chain,
+/// the signatures. The pack is good when every one passed.
+pub fn check_pack(archive: &[u8], trust: &[Vec<u8>]) -> Vec<Check> {
+    let entries = match zip::read(archive) {
+        Ok(entries) => entries,
+        Err(e) => return vec![Check::new("pack", false, format!("not a readable evidence pack: {e}"))],
+    };
+    let mut checks: Vec<Check> = entries
+        .iter()
+        .filter(|e| !e.crc_matches)
+        .map(|e| Check::new(&e.name, false, "its bytes no longer match the archive's CRC-32: the file was changed"))
+        .collect();
+    let files: BTreeMap<&str, &[u8]> = entries.iter().map(|e: &ZipEntry<'_>| (e.name.as_str(), e.data)).collect();
+    let Some(manifest) = read_manifest(&files, &mut checks) else { return checks };
+    checks.extend(manifest_checks(&manifest, &files));
+    checks.extend(chain_checks(&manifest, &files));
+    checks.extend(signature_checks(&files, trust));
+    checks
+}
+
+fn read_manifest(files: &BTreeMap<&str, &[u8]>, checks: &mut Vec<Check>) -> Option<Manifest> {
+    let Some(bytes) = files.get(MANIFEST) else {
+        checks.push(Check::new(MANIFEST, false, "missing"));
+        return None;
+    };
+    match serde_json::from_slice::<Manifest>(bytes) {
+        Ok(manifest) if manifest.format == FORMAT => {
+            checks.push(Check::new(MANIFEST, true, format!("{} files listed", manifest.files.len())));
+            Some(manifest)
+        }
+        Ok(manifest) => {
+            checks.push(Check::new(MANIFEST, false, format!("unknown format {:?}", manifest.format)));
+            None
+        }
+        Err(e) => {
+            checks.push(Check::new(MANIFEST, false, format!("cannot be read: {e}")));
+            None
+        }
+    }
+}
+
+/// Each listed file present with its size and SHA-256; nothing in the pack that is not listed.
+fn manifest_checks(manifest: &Manifest, files: &BTreeMap<&str, &[u8]>) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let mut listed = BTreeSet::new();
+    for file in &manifest.files {
+        listed.insert(file.name.as_str());
+        let check = match files.get(file.name.as_str()) {
+            None => Check::new(&file.name, false, "listed in the manifest but missing from the pack"),
+            Some(bytes) if bytes.len() as u64 != file.size => {
+                Check::new(&file.name, false, format!("{} bytes, the manifest says {}", bytes.len(), file.size))
+            }
+            Some(bytes) => match sha256_hex(bytes) {
+                hash if hash == file.sha256 => Check::new(&file.name, true, format!("SHA-256 {hash} as listed")),
+                hash => Check::new(&file.name, false, format!("SHA-256 {hash}, the manifest says {}", file.sha256)),
+            },
+        };
+        checks.push(check);
+    }
+    for name in files.keys().filter(|name| **name != MANIFEST && !listed.contains(*name)) {
+        checks.push(Check::new(name, false, "in the pack but not listed in the manifest"));
+    }
+    checks
+}
+
+/// The events recomputed link by link from the first, leading to the anchored head, all of
+/// the manifest's workflow.
+fn chain_checks(manifest: &Manifest, files: &BTreeMap<&str, &[u8]>) -> Vec<Check> {
+    let events = files.get(EVENTS).map(|b| serde_json::from_slice::<Events>(b));
+    let anchor = files.get(ANCHOR).map(|b| serde_json::from_slice::<Anchor>(b));
+    let (events, anchor) = match (events, anchor) {
+        (Some(Ok(events)), Some(Ok(anchor))) => (events, anchor),
+        (Some(Err(e)), _) => return vec![Check::new(EVENTS, false, format!("cannot be read: {e}"))],
+        (_, Some(Err(e))) => return vec![Check::new(ANCHOR, false, format!("cannot be read: {e}"))],
+        (None, _) => return vec![Check::new(EVENTS, false, "missing")],
+        (_, None) => return vec![Check::new(ANCHOR, false, "missing")],
+    };
+    let workflow = manifest.workflow_id;
+    if events.workflow_id != workflow {
+        return vec![Check::new(
+            EVENTS,
+            false,
+            format!("of workflow {}, the pack is of {workflow}", events.workflow_id),
+        )];
+    }
+    if anchor.workflow_id != workflow {
+        return vec![Check::new(
+            ANCHOR,
+            false,
+            format!("of workflow {}, the pack is of {workflow}", anchor.workflow_id),
+        )];
+    }
+    if let Err(broken) = verify_chain(workflow, &events.events) {
+        return vec![Check::new(EVENTS, false, format!("chain broken at event {}: {}", broken.seq, broken.reason))];
+    }
+    let last = events.events.last().map(|e| (e.seq, e.hash.as_str()));
+    if last != Some((anchor.seq, anchor.head.as_str())) {
+        return vec![Check::new(ANCHOR, false, "the events do not lead to the anchored head")];
+    }
+    vec![Check::new(
+        EVENTS,
+        true,
+        format!("{} events recomputed link by link to the anchored head {}", events.events.len(), anchor.head),
+    )]
+}
+
+/// Every PDF's signatures and every report's seal: present and intact, and trusted when
+/// certificates to trust were given.
+fn signature_checks(files: &BTreeMap<&str, &[u8]>, trust: &[Vec<u8>]) -> Vec<Check> {
+    let signed = |name: &&str| {
+        *name == CERTIFICATE
+            || *name == SECTION_63
+            || (name.starts_with(DOCUMENTS_DIR) && name.ends_with(".pdf"))
+            || (name.starts_with(VALIDATION_DIR) && name.ends_with(".xml"))
+    };
+    files.iter().filter(|(name, _)| signed(name)).map(|(name, bytes)| signature_check(name, bytes, trust)).collect()
+}
+
+fn signature_check(name: &str, bytes: &[u8], trust: &[Vec<u8>]) -> Check {
+    let mut report = match signet_signing::verify_file(bytes, trust) {
+        Ok(report) => report,
+        Err(e) => return Check::new(name, false, format!("its signatures cannot be verified: {e}")),
+    };
+    if name == CERTIFICATE {
+        // The certificate carries the documents' pages with their signatures, judged on the
+        // documents themselves; what vouches for the certificate is its seal over the whole file.
+        report.signatures.retain(|s| s.covers_whole_document);
+    }
+    let sound = |s: &signet_signing::SignatureReport| if trust.is_empty() { s.intact } else { s.valid };
+    let total = report.signatures.len();
+    let bad = report.signatures.iter().filter(|s| !sound(s)).count();
+    let how = if trust.is_empty() { "intact (no certificates to trust given)" } else { "valid" };
+    match (total, bad, report.errors.first()) {
+        (0, _, error) => Check::new(name, false, format!("no signature: {}", error.map_or("none found", |e| e))),
+        (_, 0, _) => Check::new(name, true, format!("{total} signature(s) {how}")),
+        (_, bad, _) => {
+            let first = report.signatures.iter().find(|s| !sound(s));
+            let why = first.and_then(|s| s.errors.first().or(s.warnings.first())).map_or("", String::as_str);
+            Check::new(name, false, format!("{bad} of {total} signature(s) not {how}: {why}"))
+        }
+    }
+}
