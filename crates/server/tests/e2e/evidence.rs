@@ -108,6 +108,7 @@ async fn a_completed_workflow_has_an_evidence_pack_that_proves_itself(backend: B
             "completion-certificate.pdf",
             "documents/1-Lease_deed.pdf",
             "manifest.json",
+            "manifest.json.p7s",
             "section-63-certificate.pdf",
             "validation/1-Lease_deed.xml"
         ]
@@ -116,7 +117,7 @@ async fn a_completed_workflow_has_an_evidence_pack_that_proves_itself(backend: B
     assert_eq!(manifest["workflowId"], id);
     assert_eq!(manifest["tenantId"], tenant.tenant_id.get());
     let listed = manifest["files"].as_array().expect("files");
-    assert_eq!(listed.len(), files.len() - 1, "every file but the manifest is listed");
+    assert_eq!(listed.len(), files.len() - 2, "every file but the manifest and its seal is listed");
     for file in listed {
         let bytes = &files[file["name"].as_str().expect("name")];
         assert_eq!(file["size"], bytes.len(), "{file}");
@@ -141,6 +142,9 @@ async fn a_completed_workflow_has_an_evidence_pack_that_proves_itself(backend: B
         assert!(text.contains(file["sha256"].as_str().expect("sha256")), "{file} in {text}");
     }
     assert!(text.contains("Designation") && text.contains("_____"), "{text}");
+    // The manifest's seal, checked by OpenSSL: a detached CMS over exactly the manifest's bytes
+    // by the organisation's sealing certificate, which chains to the platform's CA.
+    openssl_verifies_detached(&files["manifest.json.p7s"], &files["manifest.json"], &platform_ca);
     let xml = String::from_utf8_lossy(&files["validation/1-Lease_deed.xml"]).to_string();
     assert!(xml.contains("urn:etsi:019102:mainindication:total-passed"), "{xml}");
     assert!(xml.contains("ds:Signature"), "sealed: {xml}");
@@ -175,4 +179,27 @@ async fn a_completed_workflow_has_an_evidence_pack_that_proves_itself(backend: B
     let other_token = app.token(&other).await;
     expect_problem(app.get(&path, &other_token).await, 404, "not_found").await;
     expect_problem(app.get("/api/v1/workflows/999999/evidence", &token).await, 404, "not_found").await;
+}
+
+/// `openssl cms -verify` of a detached DER signature over `content`, trusting `ca_pem`; and a
+/// changed byte of the content fails it.
+fn openssl_verifies_detached(signature: &[u8], content: &[u8], ca_pem: &[u8]) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    std::fs::write(path("seal.p7s"), signature).expect("write");
+    std::fs::write(path("ca.pem"), ca_pem).expect("write");
+    let verify = |content: &[u8]| {
+        std::fs::write(path("content"), content).expect("write");
+        Command::new("openssl")
+            .args(["cms", "-verify", "-binary", "-inform", "DER", "-purpose", "any"])
+            .args(["-in", &path("seal.p7s"), "-content", &path("content"), "-CAfile", &path("ca.pem")])
+            .args(["-out", &path("out")])
+            .output()
+            .expect("openssl")
+    };
+    let good = verify(content);
+    assert!(good.status.success(), "openssl cms -verify: {}", String::from_utf8_lossy(&good.stderr));
+    let mut changed = content.to_vec();
+    changed[0] ^= 0x01;
+    assert!(!verify(&changed).status.success(), "a changed manifest must fail openssl cms -verify");
 }

@@ -1,7 +1,7 @@
 //! Verifies an evidence pack with nothing but its bytes (and, if given, the certificates to
 //! trust): every file against the manifest (its CRC-32 too, and no file missing or extra),
-//! the event chain link by link up to the anchored head, every signature of every PDF and
-//! sealed report. Each check names the file it is about, so a changed byte points at its file.
+//! the organisation's seal over the manifest, the event chain link by link up to the anchored
+//! head, every signature of every PDF and sealed report. Each check names the file it is about, so a changed byte points at its file.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -9,7 +9,8 @@ use signet_domain::audit::verify_chain;
 
 use super::zip::{self, ZipEntry};
 use super::{
-    ANCHOR, Anchor, CERTIFICATE, DOCUMENTS_DIR, EVENTS, Events, FORMAT, MANIFEST, Manifest, SECTION_63, VALIDATION_DIR,
+    ANCHOR, Anchor, CERTIFICATE, DOCUMENTS_DIR, EVENTS, Events, FORMAT, MANIFEST, MANIFEST_SEAL, Manifest, SECTION_63,
+    VALIDATION_DIR,
 };
 use crate::workflows::documents::sha256_hex;
 
@@ -41,6 +42,7 @@ pub fn check_pack(archive: &[u8], trust: &[Vec<u8>]) -> Vec<Check> {
         .collect();
     let files: BTreeMap<&str, &[u8]> = entries.iter().map(|e: &ZipEntry<'_>| (e.name.as_str(), e.data)).collect();
     let Some(manifest) = read_manifest(&files, &mut checks) else { return checks };
+    checks.extend(manifest_seal_checks(&files, trust));
     checks.extend(manifest_checks(&manifest, &files));
     checks.extend(chain_checks(&manifest, &files));
     checks.extend(signature_checks(&files, trust));
@@ -68,6 +70,33 @@ fn read_manifest(files: &BTreeMap<&str, &[u8]>, checks: &mut Vec<Check>) -> Opti
     }
 }
 
+/// The organisation's seal over the manifest (a detached CAdES signature), intact (or valid,
+/// when certificates to trust were given). A seal that no longer matches cannot say which of
+/// the two was changed, so both are named.
+fn manifest_seal_checks(files: &BTreeMap<&str, &[u8]>, trust: &[Vec<u8>]) -> Vec<Check> {
+    let (Some(manifest), Some(seal)) = (files.get(MANIFEST), files.get(MANIFEST_SEAL)) else {
+        return vec![Check::new(MANIFEST_SEAL, false, "missing: nothing vouches for the manifest")];
+    };
+    let how = if trust.is_empty() { "intact (no certificates to trust given)" } else { "valid" };
+    let verdict = match signet_signing::verify_file_with(seal, Some(manifest), trust, None) {
+        Err(e) => Err(format!("cannot be verified: {e}")),
+        Ok(report) => match report.signatures.first() {
+            None => Err(format!("no signature: {}", report.errors.first().map_or("none found", String::as_str))),
+            Some(s) if (if trust.is_empty() { s.intact } else { s.valid }) => {
+                Ok(s.signer.clone().unwrap_or_else(|| "an unnamed signer".into()))
+            }
+            Some(s) => Err(s.errors.first().or(s.warnings.first()).cloned().unwrap_or_default()),
+        },
+    };
+    match verdict {
+        Ok(signer) => vec![Check::new(MANIFEST_SEAL, true, format!("the manifest's seal by {signer}: {how}"))],
+        Err(why) => vec![
+            Check::new(MANIFEST, false, format!("does not match the seal in {MANIFEST_SEAL}: {why}")),
+            Check::new(MANIFEST_SEAL, false, format!("the seal is not {how} over {MANIFEST}: {why}")),
+        ],
+    }
+}
+
 /// Each listed file present with its size and SHA-256; nothing in the pack that is not listed.
 fn manifest_checks(manifest: &Manifest, files: &BTreeMap<&str, &[u8]>) -> Vec<Check> {
     let mut checks = Vec::new();
@@ -86,7 +115,7 @@ fn manifest_checks(manifest: &Manifest, files: &BTreeMap<&str, &[u8]>) -> Vec<Ch
         };
         checks.push(check);
     }
-    for name in files.keys().filter(|name| **name != MANIFEST && !listed.contains(*name)) {
+    for name in files.keys().filter(|name| **name != MANIFEST && **name != MANIFEST_SEAL && !listed.contains(*name)) {
         checks.push(Check::new(name, false, "in the pack but not listed in the manifest"));
     }
     checks

@@ -2,7 +2,9 @@
 //! certificate, the workflow's event chain with the head the workflow row holds for it, the
 //! verifier's ETSI report on every document (sealed by the organisation), a sealed certificate
 //! under section 63 of the Bharatiya Sakshya Adhiniyam stating every other file's hash
-//! (`section63`), and a manifest of every other file's size and SHA-256. `check` verifies a
+//! (`section63`), a manifest of every other file's size and SHA-256, and the organisation's
+//! seal over the manifest (`manifest.json.p7s`, a detached CAdES signature: whoever changed a
+//! file and its hash in the manifest would break it). `check` verifies a
 //! pack with nothing but its bytes (what `signet evidence verify` runs); `zip` is the archive
 //! format both sides share.
 //!
@@ -19,15 +21,17 @@ use serde::{Deserialize, Serialize};
 use signet_blob::BlobKey;
 use signet_domain::audit::AuditEntry;
 use signet_domain::workflow::DocumentState;
-use signet_domain::{Error, WorkflowId, now_millis};
+use signet_domain::{Error, TenantId, WorkflowId, now_millis};
 use signet_store::{DocumentRow, WorkflowRow};
 
+use crate::platform::heavy::Share;
 use crate::workflows::documents::sha256_hex;
 use crate::{Caller, Services};
 
 /// What the manifest's `format` says, so a later layout can be told apart.
 pub const FORMAT: &str = "signet-evidence-pack/1";
 pub const MANIFEST: &str = "manifest.json";
+pub const MANIFEST_SEAL: &str = "manifest.json.p7s";
 pub const CERTIFICATE: &str = "completion-certificate.pdf";
 pub const SECTION_63: &str = "section-63-certificate.pdf";
 pub const EVENTS: &str = "audit/events.json";
@@ -100,12 +104,26 @@ pub async fn pack(svc: &Services, caller: &Caller, id: WorkflowId) -> Result<Vec
     let section63 = section63::certificate(svc, &workflow, &tenant, &files).await?;
     files.push((SECTION_63.into(), section63));
     let manifest = manifest(&workflow, tenant, &files)?;
+    let manifest_seal = seal_manifest(svc, workflow.tenant_id, manifest.clone()).await?;
     let mut archive = zip::ZipWriter::default();
     archive.add(MANIFEST, &manifest).map_err(Error::internal)?;
+    archive.add(MANIFEST_SEAL, &manifest_seal).map_err(Error::internal)?;
     for (name, bytes) in &files {
         archive.add(name, bytes).map_err(Error::internal)?;
     }
     Ok(archive.finish())
+}
+
+/// The organisation's seal over the manifest: a detached CAdES signature by its sealing
+/// certificate. The manifest states every other file's hash, so the seal vouches for them all;
+/// without it, whoever rewrote a file could rewrite its hash in the manifest too.
+async fn seal_manifest(svc: &Services, tenant: TenantId, manifest: Vec<u8>) -> Result<Vec<u8>, Error> {
+    let seal = svc.seals.for_tenant(&svc.store, tenant).await?;
+    let options = signet_signing::DataSignOptions { detached: true, ..Default::default() };
+    svc.heavy
+        .run(Share::Tenant(tenant), move || signet_signing::sign_data(&manifest, seal.as_ref(), &options))
+        .await?
+        .map_err(|e| Error::internal(format!("sealing the evidence manifest: {e}")))
 }
 
 /// The document's final file, with every signature.
