@@ -64,6 +64,11 @@ text_states! {
         SmsFailed => "signatory.sms_failed",
         /// The final document time-stamp (a completion step).
         DocumentTimestamped => "document.timestamped",
+        /// The chains and revocation data of the signatures made so far were added to the
+        /// document (PAdES B-LT), soon after a signature.
+        DocumentLongTerm => "document.long_term",
+        /// That data could not be had yet (a CA or TSA did not answer): retried until it can.
+        DocumentLongTermPending => "document.long_term_pending",
         DocumentCommented => "document.commented",
         DocumentCategorised => "document.categorised",
         DocumentInactive => "document.inactive",

@@ -32,6 +32,9 @@ text_states! {
         BulkRun => "bulk.run",
         /// One slice of an export.
         ExportRun => "export.run",
+        /// A workflow's signatures made long-term (PAdES B-LT) after a signature; retried
+        /// while a CA or TSA does not answer.
+        LongTermData => "workflow.long_term",
     }
 }
 

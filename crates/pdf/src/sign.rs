@@ -1211,6 +1211,32 @@ pub struct DssData {
     pub vri_keys: Vec<String>,
 }
 
+/// Entries of one kind read from a document security store: far more than any real chain needs.
+const MAX_DSS_READ: usize = 512;
+
+/// What the document security store already holds (certificates, OCSP responses, CRLs, each
+/// DER; `vri_keys` empty), so that an extension adds only what is missing. An entry that
+/// cannot be read is skipped: it is no evidence, the rest still is.
+pub fn read_dss(input: &[u8]) -> Result<DssData> {
+    let doc = Document::open(input)?;
+    let (_, catalog) = doc.catalog()?;
+    let Some(dss) = catalog.get("DSS").map(|d| doc.resolve_dict(d)).transpose()?.flatten() else {
+        return Ok(DssData::default());
+    };
+    let items = |key: &str| -> Result<Vec<Vec<u8>>> {
+        let entries = dss.get(key).map(|a| doc.resolve_array(a)).transpose()?.flatten().unwrap_or_default();
+        Ok(entries
+            .iter()
+            .take(MAX_DSS_READ)
+            .filter_map(|entry| match doc.resolve(entry) {
+                Ok(Object::Stream(stream)) => doc.stream_decoded(&stream).ok(),
+                _ => None,
+            })
+            .collect())
+    };
+    Ok(DssData { certs: items("Certs")?, ocsps: items("OCSPs")?, crls: items("CRLs")?, vri_keys: Vec::new() })
+}
+
 /// Append an incremental update adding `/DSS` (merged with an existing one).
 pub fn add_dss(input: &[u8], data: &DssData) -> Result<Vec<u8>> {
     let doc = Document::open(input)?;

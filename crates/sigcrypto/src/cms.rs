@@ -503,6 +503,31 @@ pub(crate) fn embedded_certs(sd: &SignedData) -> Result<Vec<x509_cert::Certifica
     Ok(out)
 }
 
+/// The certificates of a CMS (or time-stamp token), DER.
+#[derive(Debug, Clone, Default)]
+pub struct CarriedCertificates {
+    /// Each signer's certificate, when the CMS carries it.
+    pub signers: Vec<Vec<u8>>,
+    /// Every certificate the CMS carries (the signers' among them).
+    pub all: Vec<Vec<u8>>,
+}
+
+/// The certificate of each signer of a CMS (or time-stamp token) and every certificate it
+/// carries, read without checking the signature: for gathering validation data of
+/// signatures already in a document, which are verified elsewhere (a token over SHA-512 or
+/// a co-signer's CMS is no less in need of its chain's revocation data).
+pub fn signer_certificates(cms_der: &[u8]) -> Result<CarriedCertificates> {
+    let sd = parse_signed_data(cms_der)?;
+    let mut signers = Vec::new();
+    for si in sd.signer_infos.0.iter() {
+        if let Some(cert) = signer_cert(&sd, si)? {
+            signers.push(cert.to_der()?);
+        }
+    }
+    let all = embedded_certs(&sd)?.iter().map(|c| c.to_der().map_err(Error::from)).collect::<Result<_>>()?;
+    Ok(CarriedCertificates { signers, all })
+}
+
 /// Find the signer certificate by SignerIdentifier.
 pub(crate) fn find_signer_cert(sd: &SignedData, si: &SignerInfo) -> Result<x509_cert::Certificate> {
     signer_cert(sd, si)?.ok_or_else(|| Error::Cms("signer certificate is not included in the CMS".into()))

@@ -522,6 +522,33 @@ pub fn complete_chain(leaf_der: &[u8], pool: &[Vec<u8>], cfg: &HttpConfig) -> Re
 /// first, CRL as fallback. Failures are recorded in `missing`, not fatal, so a caller can
 /// decide whether B-LT is reachable.
 pub fn collect_revocation_data(chain_der: &[Vec<u8>], cfg: &HttpConfig) -> RevocationData {
+    collect_missing_revocation_data(chain_der, &HeldRevocation::default(), cfg)
+}
+
+/// OCSP responses and CRLs a document already keeps (DER).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HeldRevocation<'a> {
+    pub ocsps: &'a [Vec<u8>],
+    pub crls: &'a [Vec<u8>],
+}
+
+impl HeldRevocation<'_> {
+    /// A kept answer, signed for `issuer`, names `cert` (whatever it says: revoked is evidence too).
+    pub fn answers_for(&self, cert: &[u8], issuer: &[u8]) -> bool {
+        self.ocsps.iter().any(|o| check_ocsp_response(o, cert, issuer).is_ok())
+            || self.crls.iter().any(|c| check_crl(c, cert, issuer).is_ok())
+    }
+}
+
+/// [`collect_revocation_data`] for what `held` does not answer yet: a certificate with a kept
+/// OCSP response or CRL is not fetched again. Extending a document a second time (another
+/// signature, a renewal) then asks only about new certificates, never about a signer whose
+/// certificate expired meanwhile and whose CA no longer answers for it.
+pub fn collect_missing_revocation_data(
+    chain_der: &[Vec<u8>],
+    held: &HeldRevocation<'_>,
+    cfg: &HttpConfig,
+) -> RevocationData {
     let mut out = RevocationData::default();
     for c in chain_der {
         if !out.certs_der.contains(c) {
@@ -530,6 +557,9 @@ pub fn collect_revocation_data(chain_der: &[Vec<u8>], cfg: &HttpConfig) -> Revoc
     }
     for pair in chain_der.windows(2) {
         let (cert, issuer) = (&pair[0], &pair[1]);
+        if held.answers_for(cert, issuer) {
+            continue;
+        }
         let name = pki::cert_common_name(cert).unwrap_or_else(|| "certificate".into());
         match fetch_ocsp(cert, issuer, None, cfg) {
             Ok((der, _)) => {

@@ -348,16 +348,84 @@ fn extend_signed(bytes: Vec<u8>, cms: &[u8], digest: &[u8; 32], opts: &PdfSignOp
     add_document_timestamp(with_dss, opts)
 }
 
-/// Raise the last signature of an already signed PDF to `opts.level` (B-LT or B-LTA).
+/// Raise an already signed PDF to `opts.level` (B-LT or B-LTA): one DSS update with the
+/// chains and revocation data of everything in it that signs (each signer, the TSA of each
+/// signature time-stamp, the TSA of each document time-stamp), asking only about the
+/// certificates the DSS (or `opts.validation`) does not answer for yet; then, for B-LTA, a
+/// document time-stamp over it all. With nothing missing, B-LT returns the document as it
+/// was. Revocation data that cannot be had is an [`Error::Ltv`] naming the certificates: a
+/// caller retries later rather than keep a document that will not validate in ten years.
 pub fn extend_pdf(input: &[u8], opts: &PdfSignOptions) -> Result<Vec<u8>> {
     opts.check()?;
     let sigs = signet_pdf::signatures(input)?;
-    let last = sigs
-        .iter()
-        .filter(|s| s.sig_type != "DocTimeStamp")
-        .max_by_key(|s| s.byte_range.get(2).copied().unwrap_or(0))
-        .ok_or_else(|| Error::InvalidInput("the PDF has no signature to extend".into()))?;
-    extend_signed(input.to_vec(), &last.contents, &last.digest, opts)
+    if sigs.is_empty() {
+        return Err(Error::InvalidInput("the PDF has no signature to extend".into()));
+    }
+    let dss = document_validation_data(input, &sigs, opts)?;
+    let adds_nothing = dss.certs.is_empty() && dss.ocsps.is_empty() && dss.crls.is_empty();
+    let bytes = if adds_nothing { input.to_vec() } else { signet_pdf::add_dss(input, &dss)? };
+    if opts.level < PadesLevel::BLTA {
+        return Ok(bytes);
+    }
+    add_document_timestamp(bytes, opts)
+}
+
+/// What the document's DSS lacks for every signature and time-stamp in `sigs`.
+fn document_validation_data(
+    input: &[u8],
+    sigs: &[signet_pdf::SignatureInfo],
+    opts: &PdfSignOptions,
+) -> Result<DssData> {
+    let kept = signet_pdf::read_dss(input)?;
+    let mut pool = kept.certs.clone();
+    merge_unique(&mut pool, opts.validation.certs.clone());
+    let mut leaves = Vec::new();
+    for sig in sigs {
+        let mut tokens = vec![sig.contents.clone()];
+        if sig.sig_type != "DocTimeStamp" {
+            tokens.extend(tsp::signature_timestamp_tokens(&sig.contents)?);
+        }
+        for token in &tokens {
+            let carried = cms::signer_certificates(token)?;
+            merge_unique(&mut leaves, carried.signers);
+            merge_unique(&mut pool, carried.all);
+        }
+    }
+    let ocsps: Vec<Vec<u8>> = kept.ocsps.iter().chain(&opts.validation.ocsps).cloned().collect();
+    let crls: Vec<Vec<u8>> = kept.crls.iter().chain(&opts.validation.crls).cloned().collect();
+    let held = revocation::HeldRevocation { ocsps: &ocsps, crls: &crls };
+    let in_document = revocation::HeldRevocation { ocsps: &kept.ocsps, crls: &kept.crls };
+    let mut found = DssData::default();
+    let mut missing = Vec::new();
+    for leaf in &leaves {
+        let chain = revocation::complete_chain(leaf, &pool, &opts.http)?;
+        let data = revocation::collect_missing_revocation_data(&chain, &held, &opts.http);
+        merge_unique(&mut found.certs, data.certs_der);
+        merge_unique(&mut found.ocsps, data.ocsps_der);
+        merge_unique(&mut found.crls, data.crls_der);
+        missing.extend(data.missing);
+        // What the caller supplied goes in where the document lacks it (a CA that publishes
+        // nowhere, as Signet's own): not again and again on each extension.
+        for pair in chain.windows(2) {
+            if !in_document.answers_for(&pair[0], &pair[1]) {
+                let (cert, issuer) = (&pair[0], &pair[1]);
+                let supplied = &opts.validation;
+                let ocsps = supplied.ocsps.iter().filter(|o| revocation::check_ocsp_response(o, cert, issuer).is_ok());
+                let crls = supplied.crls.iter().filter(|c| revocation::check_crl(c, cert, issuer).is_ok());
+                merge_unique(&mut found.ocsps, ocsps.cloned().collect());
+                merge_unique(&mut found.crls, crls.cloned().collect());
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return Err(Error::Ltv(format!("no revocation data for {}", missing.join("; "))));
+    }
+    Ok(DssData {
+        certs: found.certs.into_iter().filter(|c| !kept.certs.contains(c)).collect(),
+        ocsps: found.ocsps.into_iter().filter(|o| !kept.ocsps.contains(o)).collect(),
+        crls: found.crls.into_iter().filter(|c| !kept.crls.contains(c)).collect(),
+        vri_keys: Vec::new(),
+    })
 }
 
 /// Chains and revocation data for the signer (from the CMS) and every TSA whose token is in it.

@@ -9,7 +9,8 @@
 //!   receives), `process` (the `signet` binary as a child process) and `blocking` (a
 //!   synchronous HTTP client for tests that drive child processes).
 //! - `pki` feature: `pki`, certificates from the project's own local CA, and TSAs we did not
-//!   write (`openssl ts`, pyHanko's) answering in the profile a test asks for (`TsaProfile`).
+//!   write (`openssl ts`, pyHanko's) answering in the profile a test asks for (`TsaProfile`);
+//!   `ca`, an outside CA publishing a CRL over HTTP and answering OCSP through `openssl ocsp`.
 //! - `db` feature (default): `db` and [`on_both_backends!`]; crates below the store leave it out.
 //! - `server` feature: `server`, the real `signet_server::App` on port 0 with a tenant helper;
 //!   `sms`, a local SMS provider speaking Twilio's Messages API.
@@ -32,6 +33,8 @@ pub mod process;
 #[cfg(feature = "http")]
 pub mod smtp;
 
+#[cfg(feature = "pki")]
+pub mod ca;
 #[cfg(feature = "pki")]
 pub mod pki;
 #[cfg(feature = "pki")]

@@ -48,6 +48,30 @@ pub fn pyhanko_validates(pdf: &[u8], roots_pem: &[&[u8]]) -> String {
     out
 }
 
+/// `pyhanko sign adesverify` (ETSI EN 319 102-1: revocation data required) with `roots_pem` as
+/// the only trust roots, at `validation_time` (RFC 3339; now when `None`), pinned so that
+/// pyHanko fetches nothing and judges only what the document carries: (passed, report).
+pub fn pyhanko_adesverify(pdf: &[u8], roots_pem: &[&[u8]], validation_time: Option<&str>) -> (bool, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("ades.pdf");
+    std::fs::write(&path, pdf).expect("write");
+    let now = Command::new("date").args(["-u", "+%Y-%m-%dT%H:%M:%S+00:00"]).output().expect("date");
+    let now = String::from_utf8_lossy(&now.stdout).trim().to_string();
+    let mut command = Command::new("pyhanko");
+    command.args(["sign", "adesverify"]);
+    for (i, root) in roots_pem.iter().enumerate() {
+        command.arg("--trust").arg(write(dir.path(), &format!("root{i}.pem"), root));
+    }
+    let output = command
+        .args(["--trust-replace", "--pretty-print", "--validation-time", validation_time.unwrap_or(&now)])
+        .arg(&path)
+        .output()
+        .expect("pyhanko");
+    let out = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    let passed = output.status.success() && !out.contains("INVALID") && !out.contains("INDETERMINATE");
+    (passed, out)
+}
+
 /// A certificate, DER, as PEM (what pyHanko and openssl take as trust roots).
 pub fn cert_pem(der: &[u8]) -> Vec<u8> {
     let b64 = base64::engine::general_purpose::STANDARD.encode(der);

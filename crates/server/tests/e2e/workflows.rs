@@ -9,13 +9,14 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 use signet_domain::TenantId;
 use signet_store::Backend;
+use signet_testkit::ca::{Revocation, TestCa};
 use signet_testkit::on_both_backends;
 use signet_testkit::pdf::{Page, reportlab_pdf};
 use signet_testkit::pki::TestTsa;
 use signet_testkit::problem::expect_problem;
 use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::smtp::SmtpSink;
-use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
+use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_adesverify, pyhanko_validates};
 
 use crate::support::{browser, guided, signer_p12};
 
@@ -30,6 +31,7 @@ on_both_backends!(
     optimized_initiation_takes_documents_and_emails_in_order,
     a_signing_profile_signs_for_its_signer_when_their_turn_comes,
     with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_document_timestamp,
+    each_signature_gets_its_validation_data_within_a_minute_from_an_ocsp_or_a_crl_only_ca,
     signers_are_invited_by_email_in_order_and_told_the_outcome,
     mail_waits_in_the_queue_while_the_smtp_server_is_down,
     the_sender_delegates_declines_links_deactivates_and_deletes,
@@ -748,6 +750,109 @@ async fn with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_doc
     let after: Value =
         app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
     assert_eq!(before["documents"][0]["version"], after["documents"][0]["version"]);
+}
+
+/// The workflow's audit actions, in order.
+async fn actions(app: &TestApp, who: &Sender, workflow_id: i64) -> Vec<String> {
+    let audit: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), &who.token).await.json().await.expect("json");
+    let events = audit["events"].as_array().expect("events");
+    events.iter().filter_map(|e| e["action"].as_str().map(str::to_string)).collect()
+}
+
+/// Waits up to a minute (the promise) until the audit trail holds `count` events `action`.
+async fn within_a_minute(app: &TestApp, who: &Sender, workflow_id: i64, action: &str, count: usize) -> Vec<String> {
+    let started = std::time::Instant::now();
+    loop {
+        let seen = actions(app, who, workflow_id).await;
+        if seen.iter().filter(|a| *a == action).count() >= count || started.elapsed().as_secs() >= 60 {
+            return seen;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// A workflow whose first signatory is a signing profile with a certificate of `ca` (it signs
+/// at once, automatically) and whose second signs electronically later: (its id, the second's
+/// link).
+async fn treasury_then_customer(app: &TestApp, who: &Sender, ca: &TestCa, treasury: &str) -> (i64, String) {
+    let p12 = STANDARD.encode(ca.signer_p12(0, "s3cret"));
+    let profile = json!({"name": "Treasury", "emailId": treasury, "pkcs12": p12, "password": "s3cret"});
+    let created: Value = app.post("/api/v1/signing-profiles", &who.token, profile).await.json().await.expect("json");
+    let profile_id = created["profileId"].as_i64().expect("profile id");
+    let document_id = upload(app, who, &agreement(1), "Facility.pdf").await;
+    let people = [(treasury, 1), ("customer@home.test", 2)];
+    let initiated = initiate(
+        app,
+        who,
+        json!({"templateId": 0, "documentIds": [document_id], "signatories": signatories(&people), "hsmCertificateId": profile_id}),
+    )
+    .await;
+    (initiated["workflowId"].as_i64().expect("id"), url_of(&initiated, "customer@home.test"))
+}
+
+/// Issue 33, item 1: an automated signature with a lender's certificate (from a CA with OCSP,
+/// then from one that publishes only a CRL) has its chain and revocation data in the document
+/// within a minute, before anyone else signs; a CA whose CRL host is down leaves the workflow
+/// saying so, and the job retries until it is back. The electronic signature after it (Signet's
+/// sealing CA) is covered at completion with the final time-stamp. pyHanko's AdES validation
+/// then passes with every CA and TSA server stopped: the documents carry what they need.
+async fn each_signature_gets_its_validation_data_within_a_minute_from_an_ocsp_or_a_crl_only_ca(backend: Backend) {
+    let tsa = TestTsa::start();
+    let ocsp_ca = TestCa::start("Lender OCSP CA", Revocation::Ocsp, &["Treasury OCSP Signing"]);
+    let crl_ca = TestCa::start("Lender CRL CA", Revocation::CrlOnly, &["Treasury CRL Signing"]);
+    let app = spawn_with(backend, |config| {
+        config.tsa_url = Some(tsa.url.clone());
+        config.outbound_allow_private = true;
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.job_retry_base_ms = 100;
+    })
+    .await;
+    let who = sender(&app, "Long Term Bank").await;
+    let has = |seen: &[String], action: &str| seen.iter().any(|a| a == action);
+
+    let (with_ocsp, customer) = treasury_then_customer(&app, &who, &ocsp_ca, "treasury-ocsp@bank.test").await;
+    let seen = within_a_minute(&app, &who, with_ocsp, "document.long_term", 1).await;
+    assert!(has(&seen, "document.long_term") && !has(&seen, "document.long_term_pending"), "{seen:?}");
+    assert_eq!(sign_typed(&customer, "Customer").await.status(), 200);
+    let seen = within_a_minute(&app, &who, with_ocsp, "document.timestamped", 1).await;
+    assert!(has(&seen, "document.timestamped"), "{seen:?}");
+    let signed = download(&app, &who, with_ocsp).await;
+    let dss = signet_pdf::read_dss(&signed).expect("DSS");
+    let treasury = &ocsp_ca.signers[0].cert_der;
+    let ocsp_answer = dss
+        .ocsps
+        .iter()
+        .any(|o| signet_sigcrypto::revocation::check_ocsp_response(o, treasury, ocsp_ca.ca.cert_der()).is_ok());
+    assert!(ocsp_answer, "the OCSP CA's answer for the treasury certificate is in the DSS");
+
+    crl_ca.publish(false);
+    let (with_crl, customer) = treasury_then_customer(&app, &who, &crl_ca, "treasury-crl@bank.test").await;
+    let seen = within_a_minute(&app, &who, with_crl, "document.long_term_pending", 1).await;
+    assert!(has(&seen, "document.long_term_pending"), "the workflow says the data waits: {seen:?}");
+    assert!(!has(&seen, "document.long_term"), "nothing added without the CRL: {seen:?}");
+    crl_ca.publish(true);
+    let seen = within_a_minute(&app, &who, with_crl, "document.long_term", 1).await;
+    assert!(has(&seen, "document.long_term"), "retried once the CRL is back: {seen:?}");
+    assert_eq!(sign_typed(&customer, "Customer").await.status(), 200);
+    let seen = within_a_minute(&app, &who, with_crl, "document.timestamped", 1).await;
+    assert!(has(&seen, "document.timestamped"), "{seen:?}");
+    let signed_crl = download(&app, &who, with_crl).await;
+    let crl_held =
+        signet_pdf::read_dss(&signed_crl).expect("DSS").crls.iter().any(|c| {
+            signet_sigcrypto::revocation::check_crl(c, &crl_ca.signers[0].cert_der, crl_ca.ca.cert_der()).is_ok()
+        });
+    assert!(crl_held, "the CRL-only CA's list is in the DSS");
+
+    let platform = cert_pem(&app.state.services.keys.ca.cert_der);
+    let (ocsp_root, crl_root, tsa_root) = (ocsp_ca.ca_pem(), crl_ca.ca_pem(), tsa.root_pem.clone());
+    drop((ocsp_ca, crl_ca, tsa));
+    for pdf in [&signed, &signed_crl] {
+        let roots: [&[u8]; 4] = [&platform, ocsp_root.as_bytes(), crl_root.as_bytes(), tsa_root.as_bytes()];
+        let (passed, report) = pyhanko_adesverify(pdf, &roots, None);
+        assert!(passed, "offline AdES validation:\n{report}");
+    }
 }
 
 /// The link in an e-mail's text.

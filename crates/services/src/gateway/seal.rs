@@ -33,6 +33,8 @@ pub enum Mark {
 pub struct SealPolicy {
     pub tsa_url: Option<String>,
     pub http: HttpConfig,
+    /// What validates the platform CA's sealing certificates long-term (its CRL), for B-LT.
+    pub validation: signet_signing::ValidationData,
     /// The organisation's zone, in which the appearance's date is written.
     pub zone: Zone,
 }
@@ -102,7 +104,31 @@ pub fn seal_pdf(
         certify: !options.is_cosign && !already_signed,
         ..PdfSignOptions::default()
     };
-    Ok(signet_signing::sign_pdf(pdf, signer, &opts)?)
+    Ok(long_term(signet_signing::sign_pdf(pdf, signer, &opts)?, policy))
+}
+
+/// With a TSA, a signed PDF is made long-term at once (B-LT: the chains and revocation data
+/// of its signatures inside it), so that it validates after its certificates expire. A CA or
+/// TSA that does not answer leaves it at B-T, as the verifier then reports, rather than fail
+/// the integrator's transaction: the document is already returned, there is no later copy.
+pub fn long_term(signed: Vec<u8>, policy: &SealPolicy) -> Vec<u8> {
+    if policy.tsa_url.is_none() {
+        return signed;
+    }
+    let opts = PdfSignOptions {
+        level: PadesLevel::BLT,
+        tsa_url: policy.tsa_url.clone(),
+        http: policy.http.clone(),
+        validation: policy.validation.clone(),
+        ..PdfSignOptions::default()
+    };
+    match signet_signing::extend_pdf(&signed, &opts) {
+        Ok(extended) => extended,
+        Err(error) => {
+            tracing::warn!(%error, "the signed PDF stays at PAdES B-T: its validation data could not be had");
+            signed
+        }
+    }
 }
 
 /// The options of an Aadhaar eSign signature on a PDF: the same appearance as a seal, naming

@@ -289,7 +289,9 @@ fn embed(
                 http: policy.http.clone(),
                 ..signet_signing::PdfSignOptions::default()
             };
-            signet_signing::complete_pdf_with(&prepared, SignatureOrCms::Signature(signature_of(0)?), &opts)?
+            let signed =
+                signet_signing::complete_pdf_with(&prepared, SignatureOrCms::Signature(signature_of(0)?), &opts)?;
+            super::seal::long_term(signed, policy)
         }
         Pending::Data(attrs) => checked_cms(&attrs, &signature_of(0)?)?,
         Pending::Hash(items) => {

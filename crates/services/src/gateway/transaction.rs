@@ -123,11 +123,16 @@ pub(super) async fn finish(
     })
 }
 
-/// How the tenant's seals are made: the TSA, the outbound policy, the zone of the appearance's date.
+/// How the tenant's seals are made: the TSA, the outbound policy, the platform CA's revocation
+/// list, the zone of the appearance's date.
 pub(super) async fn seal_policy(svc: &Services, tenant_id: signet_domain::TenantId) -> SealPolicy {
     let http = svc.config.outbound_http();
     let zone = crate::people::organisation::zone_of(svc, tenant_id).await;
-    SealPolicy { tsa_url: svc.config.tsa_url.clone(), http, zone }
+    let validation = svc.keys.validation_data().unwrap_or_else(|error| {
+        tracing::warn!(%error, "no revocation list of the platform CA: seals stay at B-T");
+        signet_signing::ValidationData::default()
+    });
+    SealPolicy { tsa_url: svc.config.tsa_url.clone(), http, zone, validation }
 }
 
 /// Why the `Returnvalue` could not be made. The integrator is told only that the document

@@ -40,6 +40,8 @@ pub enum JobError {
     BulkSlice(#[from] crate::bulk::run::SliceError),
     #[error(transparent)]
     Export(#[from] crate::exports::ExportJobError),
+    #[error(transparent)]
+    LongTerm(#[from] crate::workflows::long_term::LongTermError),
 }
 
 const PURGE_EVERY_MS: i64 = 3_600_000;
@@ -85,6 +87,7 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), JobError>
         JobKind::StampLowStock => Ok(crate::stamps::run_low_stock_job(state, job).await?),
         JobKind::BulkRun => Ok(crate::bulk::run::run_slice(state, job).await?),
         JobKind::ExportRun => Ok(crate::exports::run_job(state, job).await?),
+        JobKind::LongTermData => Ok(crate::workflows::long_term::run_job(state, job).await?),
         JobKind::PurgeExpiredTokens => {
             let purged = store.purge_expired_refresh_tokens(now_millis()).await?;
             let sso = store.purge_expired_sso(now_millis()).await?;

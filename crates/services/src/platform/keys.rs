@@ -28,6 +28,17 @@ pub struct PlatformKeys {
     pub asp: KeyPairDer,
 }
 
+impl PlatformKeys {
+    /// The long-term validation data of what the platform CA issued (the sealing
+    /// certificates): the CA certificate and a revocation list it issues now. The CA is this
+    /// service and publishes nowhere, so a document carries the list instead of an address.
+    pub fn validation_data(&self) -> Result<signet_signing::ValidationData, Error> {
+        let ca = LocalCa::from_der(&self.ca.cert_der, &self.ca.key_pkcs8_der).map_err(Error::internal)?;
+        let crl = ca.issue_crl(&[], std::time::Duration::from_secs(7 * 86_400)).map_err(Error::internal)?;
+        Ok(signet_signing::ValidationData { certs: vec![self.ca.cert_der.clone()], ocsps: Vec::new(), crls: vec![crl] })
+    }
+}
+
 /// The stored form of a key pair: an HSM-held key is stored with an empty private part.
 pub fn to_row(pair: &KeyPairDer) -> SigningKeyRow {
     SigningKeyRow {

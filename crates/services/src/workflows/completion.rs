@@ -1,17 +1,16 @@
-//! What happens when the last signatory has signed: each document gets a final document
-//! time-stamp (PAdES B-LTA) when a TSA is configured, then the completion certificate is made. Runs right after the last signature and
-//! again from the `workflow.completed` event job, so a crash in between is repaired; each step
-//! checks whether it was already done.
+//! What happens when the last signatory has signed: each document gets the validation data of
+//! every signature in it and a final document time-stamp (PAdES B-LTA) when a TSA is
+//! configured, then the completion certificate is made. Runs right after the last signature
+//! and again from the `workflow.completed` event job, so a crash in between is repaired; each
+//! step checks whether it was already done.
 
 use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::audit::{Actor, WorkflowEventKind};
-use signet_domain::workflow::{DocumentState, WorkflowState};
+use signet_domain::workflow::WorkflowState;
 use signet_domain::{Error, TenantId, WorkflowId};
-use signet_signing::{PadesLevel, PdfSignOptions};
-use signet_store::{DocumentRow, WorkflowRow};
+use signet_store::WorkflowRow;
 
-use super::sealing::version_key;
 use crate::Services;
 
 /// Starts [`finish`] without making the signer wait for it.
@@ -30,12 +29,11 @@ pub async fn finish(state: &Services, tenant_id: TenantId, workflow_id: Workflow
     if workflow.state != WorkflowState::Completed {
         return Ok(());
     }
-    if state.config.tsa_url.is_some() {
-        for doc in state.store.workflow_documents(&workflow).await? {
-            if doc.state == DocumentState::Active {
-                timestamp_document(state, &doc).await?;
-            }
-        }
+    if let Err(error) = super::long_term::secure(state, tenant_id, workflow_id).await {
+        // A CA or the TSA does not answer: the long-term job keeps trying for a day and a
+        // half; the completion certificate and the signers' copies do not wait for it.
+        tracing::warn!(%error, workflow_id = workflow_id.get(), "the final time-stamp waits for validation data");
+        super::long_term::enqueue(state, tenant_id, workflow_id, super::long_term::Trigger::Completion).await?;
     }
     if workflow.certificate_blob.is_none() {
         issue_certificate(state, &workflow).await?;
@@ -62,49 +60,4 @@ async fn issue_certificate(state: &Services, workflow: &WorkflowRow) -> Result<(
             &system,
         )
         .await
-}
-
-/// The platform CA's own revocation list and certificate: the sealing certificate has no
-/// OCSP or CRL address (the CA is this service), so the long-term data for it is a CRL the
-/// CA issues now. Revocation data of outside certificates (a TSA) is fetched as usual.
-fn platform_validation_data(state: &Services) -> Result<signet_signing::ValidationData, Error> {
-    let ca = signet_sigcrypto::pki::LocalCa::from_der(&state.keys.ca.cert_der, &state.keys.ca.key_pkcs8_der)
-        .map_err(Error::internal)?;
-    let crl = ca.issue_crl(&[], std::time::Duration::from_secs(7 * 86_400)).map_err(Error::internal)?;
-    Ok(signet_signing::ValidationData {
-        certs: vec![state.keys.ca.cert_der.clone()],
-        ocsps: Vec::new(),
-        crls: vec![crl],
-    })
-}
-
-/// Adds validation data and a document time-stamp, unless the newest revision already is one.
-async fn timestamp_document(state: &Services, doc: &DocumentRow) -> Result<(), Error> {
-    let key = BlobKey::parse(&doc.current_blob)?;
-    let pdf = state.blob.get(&key).await?;
-    let infos = signet_pdf::signatures(&pdf).map_err(Error::internal)?;
-    if infos.last().is_some_and(|i| i.sig_type == "DocTimeStamp") {
-        return Ok(());
-    }
-    let opts = PdfSignOptions {
-        level: PadesLevel::BLTA,
-        validation: platform_validation_data(state)?,
-        tsa_url: state.config.tsa_url.clone(),
-        http: state.config.outbound_http(),
-        ..PdfSignOptions::default()
-    };
-    let extended = tokio::task::spawn_blocking(move || signet_signing::extend_pdf(&pdf, &opts))
-        .await
-        .map_err(Error::internal)?
-        .map_err(Error::internal)?;
-    let sha = hex::encode(aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &extended).as_ref());
-    let new_key = version_key(doc, doc.version + 1)?;
-    state.blob.put(&new_key, Bytes::from(extended)).await?;
-    let system = Actor::system();
-    let timestamped = WorkflowEventKind::DocumentTimestamped;
-    if let Err(error) = state.store.advance_document(doc, new_key.as_str(), &sha, timestamped, &system).await {
-        let _ = state.blob.delete(&new_key).await;
-        return Err(error);
-    }
-    Ok(())
 }

@@ -1,6 +1,7 @@
 //! The `workflow.event` job: what follows an event once it is committed. Completion steps
-//! after `workflow.completed`; automated signing when a signatory with the workflow's
-//! signing profile is notified; e-mails to the people concerned and webhooks to the tenant.
+//! after `workflow.completed`; long-term validation data after `signatory.signed`; automated
+//! signing when a signatory with the workflow's signing profile is notified; e-mails to the
+//! people concerned and webhooks to the tenant.
 
 use serde_json::json;
 use signet_domain::audit::Actor;
@@ -39,6 +40,10 @@ pub async fn handle(state: &Services, payload: &str) -> Result<(), EventError> {
             super::notices::invitation(state, &event, false).await?
         }
         Some(WorkflowEventKind::SignatoryReminded) => super::notices::invitation(state, &event, true).await?,
+        Some(WorkflowEventKind::SignatorySigned) => {
+            let trigger = super::long_term::Trigger::Signature { seq: event.seq };
+            super::long_term::enqueue(state, event.tenant_id, event.workflow_id, trigger).await?
+        }
         _ => {}
     }
     super::notices::outcome(state, &event).await?;

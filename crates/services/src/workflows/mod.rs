@@ -21,6 +21,7 @@ pub mod guide;
 pub mod inbox;
 pub mod initiate;
 pub mod links;
+pub mod long_term;
 pub mod notices;
 mod offered;
 pub mod otp;

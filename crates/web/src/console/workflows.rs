@@ -220,6 +220,8 @@ fn event_words(kind: WorkflowEventKind) -> Option<&'static str> {
         DocumentCategorised => key("timeline.document.categorised"),
         DocumentInactive => key("timeline.document.inactive"),
         DocumentTimestamped => key("timeline.document.timestamped"),
+        DocumentLongTerm => key("timeline.document.long_term"),
+        DocumentLongTermPending => key("timeline.document.long_term_pending"),
         AttachmentAdded => key("timeline.attachment.added"),
         StampsAllocated | StampsRetired | StampsReleased => return None,
     })
