@@ -588,6 +588,25 @@ mod tests {
     use crate::signer::{LocalKeySigner, RawSigner};
 
     #[test]
+    fn a_proven_past_time_is_when_paths_are_checked() {
+        const SIGNED: u64 = 1_000_000;
+        const LATER: u64 = SIGNED + 15 * 365 * 86_400;
+        // Past signature validation: the earlier, proven time wins over a chosen later one.
+        assert_eq!(path_checked_at(Some(LATER), Some(SIGNED), Some(SIGNED)), SIGNED);
+        // Nothing proven: the chosen time, even where the token claims an earlier one.
+        assert_eq!(path_checked_at(Some(LATER), None, Some(SIGNED)), LATER);
+        // A "proof" after the chosen time proves nothing earlier than it.
+        assert_eq!(path_checked_at(Some(SIGNED), Some(LATER), None), SIGNED);
+        assert_eq!(path_checked_at(None, None, Some(SIGNED)), SIGNED);
+        let at = |validation_time, proven_existence| {
+            timestamp_checked_at(&VerifyOptions { validation_time, proven_existence, ..Default::default() })
+        };
+        assert_eq!(at(Some(LATER), Some(SIGNED + 60)), Some(SIGNED + 60), "a later time-stamp covers the token");
+        assert_eq!(at(Some(LATER), None), Some(LATER), "nothing covers it: judged at the chosen time");
+        assert_eq!(at(None, Some(SIGNED)), None, "no chosen time: at the token's own time, as before");
+    }
+
+    #[test]
     fn chain_and_report() -> Result<()> {
         let root = LocalCa::generate_with("Root", KeyAlgo::EcP256)?;
         let inter = root.issue_intermediate("Inter", KeyAlgo::EcP256)?;
