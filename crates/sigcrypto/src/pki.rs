@@ -155,10 +155,16 @@ impl LocalCa {
         Self::generate_with(common_name, KeyAlgo::Rsa3072)
     }
 
-    /// A new self-signed root CA with the given key algorithm.
+    /// A new self-signed root CA with the given key algorithm, valid for 10 years.
     pub fn generate_with(common_name: &str, algo: KeyAlgo) -> Result<LocalCa> {
+        Self::generate_valid_for(common_name, algo, CA_VALIDITY)
+    }
+
+    /// [`generate_with`](Self::generate_with) valid for `validity` from now: a root that must
+    /// outlive the usual ten years (a TSA whose time-stamps are validated decades later).
+    pub fn generate_valid_for(common_name: &str, algo: KeyAlgo, validity: Duration) -> Result<LocalCa> {
         let key = generate_key(algo)?;
-        let mut params = base_params(common_name, CA_VALIDITY)?;
+        let mut params = base_params(common_name, validity)?;
         params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
         params.key_usages =
             vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign, KeyUsagePurpose::DigitalSignature];

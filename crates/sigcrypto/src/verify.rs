@@ -239,14 +239,14 @@ fn verify_signer(
     if let Some(s) = &summary {
         warnings.extend(signer_warnings(s));
     }
-    let timestamp = timestamp_report(si, pool, trust);
+    let timestamp = timestamp_report(si, pool, trust, timestamp_checked_at(opts));
     let ts_time = timestamp.as_ref().filter(|t| t.intact).and(first_token_time(si));
     let own_poe = timestamp.as_ref().filter(|t| t.intact && t.trusted).and(ts_time);
     facts.poe = match (own_poe, opts.proven_existence) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    let at = opts.validation_time.or(facts.poe).or(ts_time).unwrap_or_else(now_unix);
+    let at = path_checked_at(opts.validation_time, facts.poe, ts_time);
     facts.now = opts.validation_time.unwrap_or(facts.now);
     let checked = summary
         .as_ref()
@@ -282,6 +282,27 @@ fn verify_signer(
         errors,
         warnings,
     }
+}
+
+/// When the signer's certification path is checked: at the validation time, unless a trusted
+/// time-stamp proves the signature existed earlier (EN 319 102-1 §5.6, past signature
+/// validation: a certificate that expired since is no reason to refuse a signature proven to
+/// predate its expiry; revocation is still judged against that proof by
+/// [`validation::indicate`]). Without a validation time: the proven time, else now.
+fn path_checked_at(validation_time: Option<u64>, poe: Option<u64>, ts_time: Option<u64>) -> u64 {
+    match (validation_time, poe) {
+        (Some(at), Some(proven)) => at.min(proven),
+        (Some(at), None) => at,
+        (None, proven) => proven.or(ts_time).unwrap_or_else(now_unix),
+    }
+}
+
+/// When a signature time-stamp's TSA path is checked. With a validation time: at that time, or
+/// at the earlier time a later document time-stamp proves the token existed (so a TSA
+/// certificate that expired since still counts when a renewal covers it). Without one: at the
+/// token's own time (`None`), as before validation times could be chosen.
+fn timestamp_checked_at(opts: &VerifyOptions) -> Option<u64> {
+    opts.validation_time.map(|at| opts.proven_existence.map_or(at, |proven| at.min(proven)))
 }
 
 /// What verification knows of a signer's certificate at a time.
@@ -422,17 +443,21 @@ fn first_token_time(si: &cms::signed_data::SignerInfo) -> Option<u64> {
     tsp::tst_info(&tok).ok().map(|t| t.gen_time.to_unix_duration().as_secs())
 }
 
+/// The signature time-stamp's report, its TSA's path checked at `checked_at` (`None`: at the
+/// token's own time).
 fn timestamp_report(
     si: &cms::signed_data::SignerInfo,
     pool: &[Vec<u8>],
     trust: &TrustStore,
+    checked_at: Option<u64>,
 ) -> Option<TimestampReport> {
     let token = first_token(si)?;
     Some(match tsp::check_token_over(&token, si.signature.as_bytes()) {
         Ok(info) => {
             let mut tsa_pool = info.other_certs_der.clone();
             tsa_pool.extend_from_slice(pool);
-            let trust_res = validate_chain(&info.tsa_cert_der, &tsa_pool, trust, info.gen_time_unix);
+            let at = checked_at.unwrap_or(info.gen_time_unix);
+            let trust_res = validate_chain(&info.tsa_cert_der, &tsa_pool, trust, at);
             TimestampReport {
                 intact: true,
                 trusted: trust_res.is_ok(),
@@ -561,6 +586,25 @@ mod tests {
     use crate::cms::CmsOptions;
     use crate::pki::{KeyAlgo, LocalCa};
     use crate::signer::{LocalKeySigner, RawSigner};
+
+    #[test]
+    fn a_proven_past_time_is_when_paths_are_checked() {
+        const SIGNED: u64 = 1_000_000;
+        const LATER: u64 = SIGNED + 15 * 365 * 86_400;
+        // Past signature validation: the earlier, proven time wins over a chosen later one.
+        assert_eq!(path_checked_at(Some(LATER), Some(SIGNED), Some(SIGNED)), SIGNED);
+        // Nothing proven: the chosen time, even where the token claims an earlier one.
+        assert_eq!(path_checked_at(Some(LATER), None, Some(SIGNED)), LATER);
+        // A "proof" after the chosen time proves nothing earlier than it.
+        assert_eq!(path_checked_at(Some(SIGNED), Some(LATER), None), SIGNED);
+        assert_eq!(path_checked_at(None, None, Some(SIGNED)), SIGNED);
+        let at = |validation_time, proven_existence| {
+            timestamp_checked_at(&VerifyOptions { validation_time, proven_existence, ..Default::default() })
+        };
+        assert_eq!(at(Some(LATER), Some(SIGNED + 60)), Some(SIGNED + 60), "a later time-stamp covers the token");
+        assert_eq!(at(Some(LATER), None), Some(LATER), "nothing covers it: judged at the chosen time");
+        assert_eq!(at(None, Some(SIGNED)), None, "no chosen time: at the token's own time, as before");
+    }
 
     #[test]
     fn chain_and_report() -> Result<()> {

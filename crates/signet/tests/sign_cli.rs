@@ -360,6 +360,21 @@ fn b_t_and_b_lta_with_local_tsa_ocsp_and_crl() {
     assert!(good && !out.contains("INVALID") && !out.contains("INDETERMINATE"), "adesverify:\n{out}");
     let out = ok(d, &["verify", "blta.pdf", "--trust", "ca/ca.pem"]);
     assert!(out.contains("B-LTA") && out.contains("document-timestamp"), "{out}");
+
+    // --at validates as at a chosen time, offline as always. Now it passes; fifteen years on
+    // the signer's and the TSA's certificates have long expired and no renewal covers them.
+    let out = ok(d, &["verify", "blta.pdf", "--trust", "ca/ca.pem", "--at", now.trim()]);
+    assert!(out.contains("EN 319 102-1: TOTAL-PASSED"), "{out}");
+    let later = ["verify", "blta.pdf", "--trust", "ca/ca.pem", "--at", "2041-12-06T00:00:00Z"];
+    let o = run(d, &later);
+    let out = text(&o.stdout);
+    assert!(!o.status.success() && out.contains("OUT_OF_BOUNDS_NO_POE"), "{out}{}", text(&o.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&text(&run(d, &[&later[..], &["--json"]].concat()).stdout)).expect("the JSON report");
+    assert_eq!(json["valid"], false);
+    assert_eq!(json["signatures"][0]["validated_at"], "2041-12-06T00:00:00Z", "{json:#}");
+    let o = run(d, &["verify", "blta.pdf", "--at", "next year"]);
+    assert!(!o.status.success() && text(&o.stderr).contains("RFC 3339"), "{}", text(&o.stderr));
 }
 
 #[test]

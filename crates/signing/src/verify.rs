@@ -85,6 +85,11 @@ pub struct SignatureReport {
     pub chain: Vec<String>,
     /// Claimed signing time (`/M` or the signingTime attribute): not proof.
     pub signing_time: Option<String>,
+    /// When the signer's certification path was checked (RFC 3339): the validation time, or
+    /// the earlier time a trusted time-stamp proves the signature existed at (past signature
+    /// validation: a certificate that expired since does not undo it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validated_at: Option<String>,
     pub timestamp: Option<TimestampInfo>,
     /// `B-B`, `B-T`, `B-LT`, `B-LTA` for PAdES signatures.
     pub pades_level: Option<String>,
@@ -208,6 +213,7 @@ fn from_signer_report(s: &SignerReport) -> SignatureReport {
         issuer: s.signer.as_ref().map(|x| x.issuer.clone()),
         chain: s.chain.clone(),
         signing_time: s.claimed_signing_time.clone(),
+        validated_at: Some(s.validation_time.clone()),
         timestamp: s.timestamp.as_ref().map(|t| TimestampInfo {
             intact: t.intact,
             trusted: t.trusted,
@@ -289,22 +295,8 @@ fn verify_pdf(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<
         Err(other) => return Err(other.into()),
     };
     let opts = &VerifyOptions { revocation: dss.revocation.clone(), ..opts.clone() };
-    let is_timestamp = |info: &SignatureInfo| info.sig_type == "DocTimeStamp" || info.sub_filter == "ETSI.RFC3161";
-    // Document time-stamps first: each proves that every signature before it existed.
-    let mut timestamps: Vec<Option<SignatureReport>> =
-        infos.iter().map(|info| is_timestamp(info).then(|| verify_doc_timestamp(info, trust, opts))).collect();
-    let proven_after: Vec<Option<u64>> = (0..infos.len())
-        .map(|i| timestamps.iter().skip(i + 1).flatten().filter_map(|t| t.proves_existence_at).min())
-        .collect();
     let mut signatures = Vec::with_capacity(infos.len());
-    for (i, info) in infos.iter().enumerate() {
-        let mut r = match timestamps[i].take() {
-            Some(timestamp) => timestamp,
-            None => {
-                let opts = VerifyOptions { proven_existence: proven_after[i], ..opts.clone() };
-                verify_pdf_signature(bytes, info, trust, &opts)
-            }
-        };
+    for (i, (info, mut r)) in infos.iter().zip(verify_newest_first(bytes, &infos, trust, opts)).enumerate() {
         r.index = i + 1;
         r.field_name = Some(info.field_name.clone());
         r.declared_signer = info.name.clone().filter(|name| !name.trim().is_empty());
@@ -387,6 +379,40 @@ fn range_digest(bytes: &[u8], info: &SignatureInfo) -> Result<Vec<u8>> {
     })
 }
 
+fn is_document_timestamp(info: &SignatureInfo) -> bool {
+    info.sig_type == "DocTimeStamp" || info.sub_filter == "ETSI.RFC3161"
+}
+
+/// Every signature and document time-stamp of the file, in file order, verified from the newest
+/// to the oldest (EN 319 102-1 §5.6, long-term validation): each document time-stamp proves
+/// that everything before it existed at its time, so an older time-stamp or signature is
+/// judged at the earliest time a newer, valid time-stamp proves (its certificates may have
+/// expired since). The newest is judged at the validation time: that its TSA certificate
+/// still holds then is what a renewal gives.
+fn verify_newest_first(
+    bytes: &[u8],
+    infos: &[SignatureInfo],
+    trust: &TrustStore,
+    opts: &VerifyOptions,
+) -> Vec<SignatureReport> {
+    let mut reports = Vec::with_capacity(infos.len());
+    let mut proven: Option<u64> = None;
+    for info in infos.iter().rev() {
+        let opts = VerifyOptions { proven_existence: proven, ..opts.clone() };
+        if is_document_timestamp(info) {
+            let report = verify_doc_timestamp(info, trust, &opts);
+            if let Some(at) = report.proves_existence_at {
+                proven = Some(proven.map_or(at, |earlier| earlier.min(at)));
+            }
+            reports.push(report);
+        } else {
+            reports.push(verify_pdf_signature(bytes, info, trust, &opts));
+        }
+    }
+    reports.reverse();
+    reports
+}
+
 /// A document time-stamp (ETSI.RFC3161): its token's imprint must be the digest of the bytes it
 /// covers, its CMS must verify and its TSA chain to a trusted anchor; its EN 319 102-1
 /// indication says which of these failed.
@@ -426,6 +452,7 @@ fn verify_doc_timestamp(info: &SignatureInfo, trust: &TrustStore, opts: &VerifyO
                 r.signer_common_name = base.signer_common_name;
                 r.issuer = base.issuer;
                 r.chain = base.chain;
+                r.validated_at = base.validated_at;
                 r.errors.extend(base.errors);
                 (r.indication, r.sub_indication) = (base.indication, base.sub_indication);
                 if let Some(t) = &mut r.timestamp {
@@ -444,7 +471,12 @@ fn verify_doc_timestamp(info: &SignatureInfo, trust: &TrustStore, opts: &VerifyO
             Some(true) => (r.indication, r.sub_indication),
         };
     }
-    r.proves_existence_at = gen_time.filter(|_| r.intact && r.trusted);
+    // A time-stamp whose TSA certificate the file shows revoked proves nothing about what it
+    // covers. One whose status the file does not carry still does: the time-stamps Signet and
+    // others add over a B-B signature come without their TSA's status.
+    let revoked = matches!(r.sub_indication, Some(SubIndication::Revoked | SubIndication::RevokedNoPoe));
+    r.proves_existence_at =
+        gen_time.filter(|_| r.intact && r.trusted && r.indication != Some(Indication::TotalFailed) && !revoked);
     r
 }
 
@@ -503,8 +535,7 @@ fn dss_summary(bytes: &[u8]) -> Result<DssSummary> {
 /// The DSS is not matched to each certificate: "revocation data present" is document-wide.
 fn assign_levels(reports: &mut [SignatureReport], infos: &[SignatureInfo], dss: &DssSummary) {
     let end = |i: &SignatureInfo| i.byte_range.get(2).copied().unwrap_or(0);
-    let doc_ts_ends: Vec<i64> =
-        infos.iter().filter(|i| i.sig_type == "DocTimeStamp" || i.sub_filter == "ETSI.RFC3161").map(end).collect();
+    let doc_ts_ends: Vec<i64> = infos.iter().filter(|i| is_document_timestamp(i)).map(end).collect();
     for (r, info) in reports.iter_mut().zip(infos) {
         if info.sub_filter != "ETSI.CAdES.detached" || r.kind == "document-timestamp" {
             continue;

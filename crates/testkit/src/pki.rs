@@ -9,6 +9,10 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// How much longer a TSA root with a chosen validity lives than the TSA certificate under it.
+const ROOT_OUTLIVES_TSA: Duration = Duration::from_secs(365 * 24 * 3600);
 
 use signet_sigcrypto::pki::{self, IssueOptions, IssuedCert, KeyAlgo, LocalCa};
 
@@ -21,6 +25,11 @@ impl TestPki {
     /// A new root CA called `name`.
     pub fn new(name: &str) -> TestPki {
         TestPki { ca: LocalCa::generate_with(name, KeyAlgo::Rsa2048).expect("test CA") }
+    }
+
+    /// [`new`](Self::new), the root valid for `validity` from now.
+    pub fn valid_for(name: &str, validity: Duration) -> TestPki {
+        TestPki { ca: LocalCa::generate_valid_for(name, KeyAlgo::Rsa2048, validity).expect("test CA") }
     }
 
     /// A document-signing certificate (digitalSignature, nonRepudiation) with its key; with
@@ -143,6 +152,9 @@ pub struct TsaProfile {
     pub ess_cert_id: TsaHash,
     /// Imprint hashes the TSA grants; a request hashed otherwise is refused (badAlg).
     pub accepted_digests: Vec<TsaHash>,
+    /// How long the TSA certificate lives from now (its root lives a year longer, so that
+    /// the root is never what expires first); `None`: `LocalCa`'s defaults (2 years, root 10).
+    pub validity: Option<Duration>,
 }
 
 impl Default for TsaProfile {
@@ -157,6 +169,7 @@ impl Default for TsaProfile {
             tsa_name: true,
             ess_cert_id: TsaHash::Sha256,
             accepted_digests: vec![TsaHash::Sha256, TsaHash::Sha384, TsaHash::Sha512],
+            validity: None,
         }
     }
 }
@@ -204,14 +217,21 @@ impl TestTsa {
 
     /// [`start`](Self::start) answering as `profile` says.
     pub fn start_with(profile: &TsaProfile) -> TestTsa {
-        let root = TestPki::new("TSA Test Root");
+        let root = match profile.validity {
+            Some(validity) => TestPki::valid_for("TSA Test Root", validity + ROOT_OUTLIVES_TSA),
+            None => TestPki::new("TSA Test Root"),
+        };
         let dir = tempfile::tempdir().expect("tempdir");
         let mut child = spawn_server(profile, dir.path());
         let url = format!("http://127.0.0.1:{}/", first_line(&mut child));
-        let options = IssueOptions { crl_url: Some(format!("{url}ca.crl")), ..IssueOptions::default() };
+        let options = IssueOptions {
+            crl_url: Some(format!("{url}ca.crl")),
+            validity: profile.validity,
+            ..IssueOptions::default()
+        };
         let tsa = root.ca.issue_tsa_for("Test TSA", profile.key, &options).expect("TSA certificate");
         write_tsa_files(dir.path(), &root, &tsa, profile);
-        let crl = root.ca.issue_crl(&[], std::time::Duration::from_secs(7 * 86400)).expect("CRL");
+        let crl = root.ca.issue_crl(&[], Duration::from_secs(7 * 86400)).expect("CRL");
         std::fs::write(dir.path().join("ca.crl"), crl).expect("CRL file");
         TestTsa { url, root_pem: root.ca_pem(), root, tsa, child, _dir: dir }
     }

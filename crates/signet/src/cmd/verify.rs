@@ -1,12 +1,15 @@
-//! `signet verify FILE [--trust PEM] [--json | --etsi-xml | --etsi-json]`: a report per
-//! signature (Signet's, or ETSI TS 119 102-2's in XML or JSON); success only when every
-//! signature is intact, chains to the trust store and was not invalidated later.
+//! `signet verify FILE [--trust PEM] [--at RFC3339] [--json | --etsi-xml | --etsi-json]`: a
+//! report per signature (Signet's, or ETSI TS 119 102-2's in XML or JSON); success only when
+//! every signature is intact, chains to the trust store and was not invalidated later.
+//! Verification never goes to the network: it judges from what the file carries.
 
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
 use signet_signing::{Report, SignatureReport};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -18,6 +21,11 @@ pub struct VerifyArgs {
     /// The signed data of a detached CMS.
     #[arg(long)]
     pub content: Option<PathBuf>,
+    /// Validate as at this time (RFC 3339, e.g. 2041-12-06T00:00:00Z) instead of now: a
+    /// signature whose certificates have expired by then passes when time-stamps prove it
+    /// existed while they were valid (long-term validation).
+    #[arg(long, value_parser = parse_rfc3339)]
+    pub at: Option<OffsetDateTime>,
     /// Print the report as JSON.
     #[arg(long, conflicts_with_all = ["etsi_xml", "etsi_json"])]
     pub json: bool,
@@ -36,11 +44,15 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         Some(p) => Some(std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?),
         None => None,
     };
-    let report = signet_signing::verify_file_with(&bytes, content.as_deref(), &trust, None)
+    let validation_time = args.at.map(unix_seconds).transpose()?;
+    let report = signet_signing::verify_file_with(&bytes, content.as_deref(), &trust, validation_time)
         .with_context(|| format!("{}", args.file.display()))?;
     if args.etsi_xml || args.etsi_json {
-        let etsi = signet_signing::etsi::ValidationReport::of_now(&report)
-            .with_context(|| format!("{}", args.file.display()))?;
+        let etsi = match args.at {
+            Some(at) => signet_signing::etsi::ValidationReport::of(&report, &at.format(&Rfc3339)?),
+            None => signet_signing::etsi::ValidationReport::of_now(&report),
+        }
+        .with_context(|| format!("{}", args.file.display()))?;
         if args.etsi_xml {
             print!("{}", etsi.to_xml());
         } else {
@@ -59,6 +71,17 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<()> {
         (0, Some(e)) => bail!("{}: {e}", args.file.display()),
         (total, _) => bail!("{}: {bad} of {total} signatures are not valid", args.file.display()),
     }
+}
+
+fn parse_rfc3339(text: &str) -> Result<OffsetDateTime, String> {
+    OffsetDateTime::parse(text, &Rfc3339)
+        .map(|t| t.to_offset(time::UtcOffset::UTC))
+        .map_err(|e| format!("not an RFC 3339 time (e.g. 2041-12-06T00:00:00Z): {e}"))
+}
+
+/// Validation times before 1970 name no time any certificate here was valid at.
+fn unix_seconds(at: OffsetDateTime) -> anyhow::Result<u64> {
+    u64::try_from(at.unix_timestamp()).map_err(|_| anyhow::anyhow!("--at must be after 1970"))
 }
 
 /// The certificates of every file given to `--trust` (PEM bundles or DER certificates).
@@ -97,6 +120,9 @@ fn print_signature(s: &SignatureReport) {
     }
     if let Some(t) = &s.signing_time {
         println!("  signing time (claimed): {t}");
+    }
+    if let Some(t) = &s.validated_at {
+        println!("  certificates checked at: {t}");
     }
     if let Some(ts) = &s.timestamp {
         println!(

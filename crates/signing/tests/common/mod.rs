@@ -182,6 +182,38 @@ tsa_name = yes\ness_cert_id_chain = no\ness_cert_id_alg = sha256\n",
     Pki { ca, signers: issued, tsa_url: format!("http://127.0.0.1:{tsa_port}/"), dir, servers }
 }
 
+/// A CA that publishes its certificates' status as a CRL only, no OCSP responder (as many
+/// Indian CAs do), with one signer whose certificate names that CRL.
+pub struct CrlOnlyCa {
+    pub dir: tempfile::TempDir,
+    pub ca: LocalCa,
+    pub signer: IssuedCert,
+    server: Option<ChildGuard>,
+}
+
+impl CrlOnlyCa {
+    pub fn signer(&self) -> LocalKeySigner {
+        LocalKeySigner::from_pkcs8(&self.signer.key_pkcs8_der, &self.signer.cert_der, vec![self.ca.cert_der().to_vec()])
+            .unwrap()
+    }
+    /// Stop the CRL server: validation must then rely on what the document carries.
+    pub fn stop_server(&mut self) {
+        self.server = None;
+    }
+}
+
+/// [`CrlOnlyCa`] with its CRL served over HTTP on 127.0.0.1.
+pub fn crl_only_ca(name: &str) -> CrlOnlyCa {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = LocalCa::generate_with(name, KeyAlgo::EcP256).unwrap();
+    let port = free_port();
+    let opts = IssueOptions { crl_url: Some(format!("http://127.0.0.1:{port}/ca.crl")), ..Default::default() };
+    let signer = ca.issue_signer_with(&format!("{name} Signer"), KeyAlgo::Rsa2048, &opts).unwrap();
+    std::fs::write(dir.path().join("ca.crl"), ca.issue_crl(&[], Duration::from_secs(7 * 86400)).unwrap()).unwrap();
+    let server = Some(static_server(dir.path(), port));
+    CrlOnlyCa { dir, ca, signer, server }
+}
+
 fn static_server(dir: &Path, port: u16) -> ChildGuard {
     let code = "import http.server,functools,sys\n\
 h=functools.partial(http.server.SimpleHTTPRequestHandler,directory=sys.argv[1])\n\
