@@ -143,6 +143,9 @@ pub struct TsaProfile {
     pub ess_cert_id: TsaHash,
     /// Imprint hashes the TSA grants; a request hashed otherwise is refused (badAlg).
     pub accepted_digests: Vec<TsaHash>,
+    /// How long the TSA certificate is valid from now; `None`: the local CA's default (two
+    /// years). A short one makes a TSA whose time-stamps are soon due for renewal.
+    pub validity: Option<std::time::Duration>,
 }
 
 impl Default for TsaProfile {
@@ -157,6 +160,7 @@ impl Default for TsaProfile {
             tsa_name: true,
             ess_cert_id: TsaHash::Sha256,
             accepted_digests: vec![TsaHash::Sha256, TsaHash::Sha384, TsaHash::Sha512],
+            validity: None,
         }
     }
 }
@@ -208,7 +212,11 @@ impl TestTsa {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut child = spawn_server(profile, dir.path());
         let url = format!("http://127.0.0.1:{}/", first_line(&mut child));
-        let options = IssueOptions { crl_url: Some(format!("{url}ca.crl")), ..IssueOptions::default() };
+        let options = IssueOptions {
+            crl_url: Some(format!("{url}ca.crl")),
+            validity: profile.validity,
+            ..IssueOptions::default()
+        };
         let tsa = root.ca.issue_tsa_for("Test TSA", profile.key, &options).expect("TSA certificate");
         write_tsa_files(dir.path(), &root, &tsa, profile);
         let crl = root.ca.issue_crl(&[], std::time::Duration::from_secs(7 * 86400)).expect("CRL");

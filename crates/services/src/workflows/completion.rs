@@ -67,7 +67,7 @@ async fn issue_certificate(state: &Services, workflow: &WorkflowRow) -> Result<(
 /// The platform CA's own revocation list and certificate: the sealing certificate has no
 /// OCSP or CRL address (the CA is this service), so the long-term data for it is a CRL the
 /// CA issues now. Revocation data of outside certificates (a TSA) is fetched as usual.
-fn platform_validation_data(state: &Services) -> Result<signet_signing::ValidationData, Error> {
+pub(super) fn platform_validation_data(state: &Services) -> Result<signet_signing::ValidationData, Error> {
     let ca = signet_sigcrypto::pki::LocalCa::from_der(&state.keys.ca.cert_der, &state.keys.ca.key_pkcs8_der)
         .map_err(Error::internal)?;
     let crl = ca.issue_crl(&[], std::time::Duration::from_secs(7 * 86_400)).map_err(Error::internal)?;
@@ -106,5 +106,6 @@ async fn timestamp_document(state: &Services, doc: &DocumentRow) -> Result<(), E
         let _ = state.blob.delete(&new_key).await;
         return Err(error);
     }
+    super::lta_renewal::record_protection(state, doc, &new_key, &sha).await;
     Ok(())
 }
