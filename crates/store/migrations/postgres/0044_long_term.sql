@@ -7,4 +7,4 @@
 ALTER TABLE documents ADD COLUMN lta_expires_at BIGINT;
 ALTER TABLE documents ADD COLUMN lta_checked_at BIGINT;
 CREATE INDEX documents_lta_due ON documents (lta_expires_at, id) WHERE lta_expires_at IS NOT NULL;
-CREATE INDEX documents_lta_unknown ON documents (id) WHERE lta_checked_at IS NULL AND workflow_id IS NOT NULL;
+CREATE INDEX documents_lta_unknown ON documents (id) WHERE (lta_checked_at IS NULL) AND (workflow_id IS NOT NULL);
