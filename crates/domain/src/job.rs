@@ -14,6 +14,9 @@ text_states! {
         GatewayHousekeeping => "gateway.housekeeping",
         /// Reminders, expiries and the next signing group's notices (periodic).
         WorkflowHousekeeping => "workflow.housekeeping",
+        /// Completed documents whose long-term time-stamp runs out within the margin, renewed;
+        /// those time-stamped before it was recorded, read (periodic).
+        LtaRenewal => "lta.renewal",
         /// What follows a committed workflow event: e-mails, webhooks, automated signing.
         WorkflowEvent => "workflow.event",
         /// One e-mail.

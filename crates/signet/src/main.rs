@@ -39,6 +39,9 @@ enum Command {
     /// Evidence packs of completed workflows: verify one offline.
     #[command(subcommand)]
     Evidence(cmd::evidence::EvidenceCommand),
+    /// Long-term signatures: what is due for renewal, and a renewal sweep now.
+    #[command(subcommand)]
+    Lta(cmd::lta::LtaCommand),
     /// Benchmarks.
     #[command(subcommand)]
     Bench(cmd::bench::BenchCommand),
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Command::Sign(command) => cmd::sign::run(command),
         Command::Verify(args) => cmd::verify::run(args),
         Command::Evidence(command) => cmd::evidence::run(command),
+        Command::Lta(command) => cmd::lta::run(command),
         Command::Bench(command) => cmd::bench::run(command),
         Command::GatewayClient(command) => cmd::gateway_client::run(command),
         Command::Esp(command) => cmd::esp::run(command),

@@ -9,6 +9,7 @@
 //! | [`prepare_pdf`] / [`complete_pdf`] | deferred (two-phase) PDF signing for tokens and remote providers |
 //! | [`sign_data`] / [`sign_hash`] | CMS (CAdES) over data, attached or detached, or over a given SHA-256 |
 //! | [`sign_xml`] | enveloped XML-DSig, optionally XAdES-BES |
+//! | [`lta_protection`] | until when a PDF's newest document time-stamp protects it (renewal before expiry) |
 //! | [`verify_file`] | one report for a PDF, a CMS (DER or PEM) or an XML file |
 //! | [`etsi::ValidationReport`] | that report as ETSI TS 119 102-2 XML or JSON |
 //!
@@ -18,11 +19,13 @@
 mod cades;
 mod error;
 pub mod etsi;
+mod lta;
 mod pades;
 mod verify;
 
 pub use cades::{DataSignOptions, parse_sha256, sign_data, sign_hash, sign_xml};
 pub use error::{Error, Result};
+pub use lta::{ImprintHash, LtaProtection, ends_with_document_timestamp, lta_protection, tsa_protection};
 pub use pades::{
     PadesLevel, PdfSignOptions, PreparedPdf, PreparedRemotePdf, SignatureOrCms, ValidationData, Visible, complete_pdf,
     complete_pdf_with, complete_remote_pdf, extend_pdf, prepare_pdf, prepare_remote_pdf, sign_pdf, sign_pdf_file,

@@ -62,9 +62,9 @@ pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};
 pub use webhooks::{DeliveryRow, WebhookRow};
 pub use workflows::{
-    AfterSignature, AttachmentRow, CreatedWorkflow, Delegate, DocumentRow, NewAttachment, NewDocument, NewSignatory,
-    NewSignerCode, NewTemplate, NewWorkflow, NewWorkflowAttachment, Shelf, SignatoryRow, SignedVersion, SignerCodeRow,
-    TemplateDocument, TemplateEdit, TemplateRow, WorkflowRow,
+    AfterSignature, AttachmentRow, CreatedWorkflow, Delegate, DocumentRow, LtaCounts, LtaDue, NewAttachment,
+    NewDocument, NewSignatory, NewSignerCode, NewTemplate, NewWorkflow, NewWorkflowAttachment, RenewedVersion, Shelf,
+    SignatoryRow, SignedVersion, SignerCodeRow, TemplateDocument, TemplateEdit, TemplateRow, WorkflowRow,
 };
 
 pub(crate) use ids::NullableId;

@@ -14,7 +14,7 @@ use signet_domain::workflow_settings::{AsSent, WorkflowSettings};
 use signet_domain::{ErrorCode, TenantId, WorkflowId};
 use signet_store::{
     AfterSignature, Backend, CreatedWorkflow, Delegate, DocumentRow, NewDocument, NewSignatory, NewWorkflow,
-    SignatoryRow, SignedVersion, Store, WorkflowRow,
+    RenewedVersion, SignatoryRow, SignedVersion, Store, WorkflowRow,
 };
 use support::{TestDb, tenant};
 
@@ -30,6 +30,7 @@ on_both_backends!(
     settings_are_written_and_read_back_typed,
     settings_written_in_the_untyped_form_still_read,
     placements_are_read_typed_and_handed_on_with_the_place,
+    a_renewal_lands_once_and_moves_the_document_out_of_the_due_list,
 );
 
 fn initiator() -> Actor {
@@ -565,4 +566,46 @@ async fn write_text(url: &str, backend: Backend, sql: &'static str, id: i64, tex
             pool.close().await;
         }
     }
+}
+
+async fn a_renewal_lands_once_and_moves_the_document_out_of_the_due_list(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let t = tenant(&store, "renewal").await;
+    let (a, b) = (upload(&store, t, "a.pdf").await, upload(&store, t, "b.pdf").await);
+    let created = start(&store, t, &[&a, &b], &[("a@x.test", 1)]).await;
+    let before = store.workflow_documents(&created.workflow).await.expect("documents");
+    sign(&store, &created.signatories[0], &before).await.expect("signed");
+    let docs = store.workflow_documents(&created.workflow).await.expect("documents");
+    // Completed with nothing recorded: both unknown, none due.
+    assert_eq!(store.lta_unknown_documents(10).await.expect("unknown").len(), 2);
+    let now = now_millis();
+    assert!(store.lta_due_documents(now + 1000, 10).await.expect("due").is_empty());
+
+    // Recorded (b runs out first); a record for a version since replaced is not written.
+    assert!(store.record_lta_expiry(&docs[0], &docs[0].current_sha256, Some(now + 500)).await.expect("a"));
+    assert!(store.record_lta_expiry(&docs[1], &docs[1].current_sha256, Some(now + 100)).await.expect("b"));
+    assert!(!store.record_lta_expiry(&docs[1], "stale", Some(now + 900)).await.expect("stale"));
+    assert!(store.lta_unknown_documents(10).await.expect("unknown").is_empty());
+    let due = store.lta_due_documents(now + 1000, 10).await.expect("due");
+    assert_eq!(due.iter().map(|d| d.id).collect::<Vec<_>>(), [docs[1].id, docs[0].id]);
+    assert_eq!(store.lta_due_documents(now + 1000, 1).await.expect("due").len(), 1, "bounded");
+
+    // Two renewals of the same version: the second is refused and changes nothing.
+    let renewed = RenewedVersion { blob_key: "blobs/b/v2", sha256: "22", lta_expires_at: now + 10_000_000 };
+    store.renew_document(&due[0], &renewed, &Actor::system()).await.expect("renewed");
+    let again = RenewedVersion { blob_key: "blobs/b/v2-other", sha256: "23", lta_expires_at: now + 20_000_000 };
+    assert_eq!(code(store.renew_document(&due[0], &again, &Actor::system()).await), ErrorCode::Conflict);
+    let due = store.lta_due_documents(now + 1000, 10).await.expect("due");
+    assert_eq!(due.iter().map(|d| d.id).collect::<Vec<_>>(), [docs[0].id]);
+    let b_now = store.document(t, docs[1].id).await.expect("read").expect("b");
+    assert_eq!((b_now.version, b_now.current_blob.as_str()), (docs[1].version + 1, "blobs/b/v2"));
+    let (listed, counts) = store.lta_overview(now + 1000, 10).await.expect("overview");
+    assert_eq!((listed.len(), counts.due, counts.fine, counts.unknown), (1, 1, 1, 0));
+    assert_eq!(listed[0].document_id, docs[0].id);
+
+    let events = verified_events(&store, &created.workflow).await;
+    let renewals: Vec<&AuditEntry> = events.iter().filter(|e| e.action == "document.timestamped").collect();
+    assert_eq!(renewals.len(), 1);
+    assert!(renewals[0].detail.contains("\"renewal\":true"), "{}", renewals[0].detail);
 }

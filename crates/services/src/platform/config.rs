@@ -93,6 +93,12 @@ pub struct Config {
     pub gateway_clock_window_secs: u64,
     /// RFC 3161 time-stamping authority; signatures are PAdES B-T when set, B-B otherwise.
     pub tsa_url: Option<String>,
+    /// Completed documents whose newest document time-stamp (its TSA's certificates, its hash)
+    /// runs out within this many days are renewed with a new one (hourly sweep).
+    pub lta_renewal_margin_days: u32,
+    /// Most documents renewed (and, apart from them, most whose protection is first read) per
+    /// hourly sweep; the next run goes on where this one stopped.
+    pub lta_renewals_per_run: u32,
     /// Let outbound fetches (TSA, OCSP, CRL, hash checking) reach private and loopback addresses.
     pub outbound_allow_private: bool,
     /// The DNS resolver (`ip:port`, UDP) that single sign-on asks for the TXT records proving a
@@ -271,6 +277,8 @@ impl Default for Config {
             gateway_result_retention_secs: 48 * 3600,
             gateway_clock_window_secs: 300,
             tsa_url: None,
+            lta_renewal_margin_days: 90,
+            lta_renewals_per_run: 500,
             outbound_allow_private: false,
             sso_dns_resolver: None,
             gateway_hash_check: false,

@@ -42,10 +42,14 @@ pub enum JobError {
     Export(#[from] crate::exports::ExportJobError),
     #[error(transparent)]
     LongTerm(#[from] crate::workflows::long_term::LongTermError),
+    #[error(transparent)]
+    LtaRenewal(#[from] crate::workflows::lta_renewal::RenewalError),
 }
 
 const PURGE_EVERY_MS: i64 = 3_600_000;
 const HOUSEKEEPING_EVERY_MS: i64 = 60_000;
+/// The long-term renewal sweep runs hourly: `lta_renewals_per_run` bounds renewals per hour.
+const LTA_RENEWAL_EVERY_MS: i64 = 3_600_000;
 
 /// Enqueues this slot's periodic jobs; a no-op when another instance already did.
 pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
@@ -53,6 +57,7 @@ pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
         (JobKind::PurgeExpiredTokens, PURGE_EVERY_MS),
         (JobKind::GatewayHousekeeping, HOUSEKEEPING_EVERY_MS),
         (JobKind::WorkflowHousekeeping, HOUSEKEEPING_EVERY_MS),
+        (JobKind::LtaRenewal, LTA_RENEWAL_EVERY_MS),
     ] {
         let slot = now_millis() / every_ms;
         store
@@ -88,6 +93,11 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), JobError>
         JobKind::BulkRun => Ok(crate::bulk::run::run_slice(state, job).await?),
         JobKind::ExportRun => Ok(crate::exports::run_job(state, job).await?),
         JobKind::LongTermData => Ok(crate::workflows::long_term::run_job(state, job).await?),
+        JobKind::LtaRenewal => {
+            let limits = crate::workflows::lta_renewal::SweepLimits::from_config(&state.config);
+            crate::workflows::lta_renewal::sweep(state, limits).await?;
+            Ok(())
+        }
         JobKind::PurgeExpiredTokens => {
             let purged = store.purge_expired_refresh_tokens(now_millis()).await?;
             let sso = store.purge_expired_sso(now_millis()).await?;

@@ -9,7 +9,7 @@
 //! verifier's report says B-B.
 //!
 //! Completion ([`super::completion`]) ends with the same data and a document time-stamp
-//! (B-LTA); the renewal sweep keeps that time-stamp from running out.
+//! (B-LTA); the renewal sweep ([`super::lta_renewal`]) keeps that time-stamp from running out.
 
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
@@ -162,6 +162,9 @@ async fn store_version(
     if let Err(error) = state.store.advance_document(doc, key.as_str(), &sha, kind, &Actor::system()).await {
         let _ = state.blob.delete(&key).await;
         return Err(error);
+    }
+    if kind == WorkflowEventKind::DocumentTimestamped {
+        super::lta_renewal::record_protection(state, doc, &key, &sha).await;
     }
     Ok(())
 }

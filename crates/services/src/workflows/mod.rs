@@ -6,7 +6,8 @@
 //! the signer's code by SMS before signing (`otp`), everyone's copy of the result (`copies`),
 //! the event job with its notices (`events`, `notices`), the documents a workflow carries
 //! (`documents`: checked before they are stored; `compose`: filled and merged before anyone
-//! signs), and a person's own inbox of what waits for them (`inbox`).
+//! signs), a person's own inbox of what waits for them (`inbox`), and the renewal of completed
+//! documents' long-term time-stamps before they expire (`lta_renewal`).
 
 pub mod actions;
 pub mod certificate;
@@ -22,6 +23,7 @@ pub mod inbox;
 pub mod initiate;
 pub mod links;
 pub mod long_term;
+pub mod lta_renewal;
 pub mod notices;
 mod offered;
 pub mod otp;

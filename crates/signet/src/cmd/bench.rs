@@ -37,6 +37,9 @@ pub enum BenchCommand {
     /// Documents per second through a lot signed in one bulk job on a running server, beside
     /// `signet sign pdf` on the same documents (scripts/bench-lot.sh starts the server).
     Lot(super::bench_lot::BenchLotArgs),
+    /// Renewals of long-term signatures per second beside the raw time-stamp rate of the same
+    /// TSA (scripts/bench-lta.sh starts a local one).
+    Lta(super::bench_lta::BenchLtaArgs),
     /// The reference of scripts/bench-api.sh: a bare axum handler returning a constant, until
     /// stopped.
     BareAxum(super::bench_bare::BenchBareArgs),
@@ -72,6 +75,7 @@ pub fn run(command: BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Token(args) => return super::bench_token::run(args),
         BenchCommand::Lot(args) => return super::bench_lot::run(args),
         BenchCommand::BareAxum(args) => return super::bench_bare::run(args),
+        BenchCommand::Lta(args) => return super::bench_lta::run(args),
     };
     let (dir, temporary) = match &args.dir {
         Some(d) => (d.clone(), false),

@@ -38,9 +38,20 @@ pub struct DocumentRow {
     pub updated_at: Millis,
 }
 
-const DOCUMENT_COLUMNS: &str = "id, tenant_id, workflow_id, position, name, category_id, reference_no, state, \
+pub(crate) const DOCUMENT_COLUMNS: &str = "id, tenant_id, workflow_id, position, name, category_id, reference_no, state, \
     state_reason, original_blob, original_sha256, size_bytes, page_count, current_blob, current_sha256, version, \
     created_by, created_at, updated_at";
+
+/// A document's next version made outside a signature (`Store::advance_version`).
+pub(crate) struct NextVersion<'a> {
+    pub blob_key: &'a str,
+    pub sha256: &'a str,
+    pub kind: WorkflowEventKind,
+    /// The workflow event's detail.
+    pub detail: serde_json::Value,
+    /// Until when the new version's newest document time-stamp protects it, when known.
+    pub lta_expires_at: Option<Millis>,
+}
 
 pub struct NewDocument<'a> {
     pub tenant_id: TenantId,
@@ -125,27 +136,35 @@ impl Store {
         kind: WorkflowEventKind,
         actor: &Actor,
     ) -> Result<()> {
+        let version = NextVersion { blob_key, sha256, kind, detail: json!({"sha256": sha256}), lta_expires_at: None };
+        self.advance_version(doc, &version, actor).await
+    }
+
+    /// [`Store::advance_document`] with the event's detail, and with the new version's
+    /// long-term protection (`lta_expires_at`) written in the same transaction when known.
+    pub(crate) async fn advance_version(&self, doc: &DocumentRow, next: &NextVersion<'_>, actor: &Actor) -> Result<()> {
         let Some(workflow_id) = doc.workflow_id else { return Err(Error::not_found("workflow")) };
         let now = now_millis();
+        // The protection columns describe a version; they change only when the caller read them.
+        let sql = if next.lta_expires_at.is_some() {
+            "UPDATE documents SET current_blob = $1, current_sha256 = $2, version = version + 1, updated_at = $3, \
+             lta_expires_at = $6, lta_checked_at = $3 WHERE id = $4 AND version = $5"
+        } else {
+            "UPDATE documents SET current_blob = $1, current_sha256 = $2, version = version + 1, updated_at = $3 \
+             WHERE id = $4 AND version = $5"
+        };
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
-            let advanced = sqlx::query(
-                "UPDATE documents SET current_blob = $1, current_sha256 = $2, version = version + 1, updated_at = $3 \
-                 WHERE id = $4 AND version = $5",
-            )
-            .bind(blob_key)
-            .bind(sha256)
-            .bind(now)
-            .bind(doc.id.get())
-            .bind(doc.version)
-            .execute(&mut *tx)
-            .await
-            .map_err(db_err)?
-            .rows_affected();
+            let mut update =
+                sqlx::query(sql).bind(next.blob_key).bind(next.sha256).bind(now).bind(doc.id.get()).bind(doc.version);
+            if let Some(expires_at) = next.lta_expires_at {
+                update = update.bind(expires_at);
+            }
+            let advanced = update.execute(&mut *tx).await.map_err(db_err)?.rows_affected();
             if advanced != 1 {
                 return Err(Error::rejected(ErrorCode::Conflict, "the document changed meanwhile"));
             }
-            let event = actor.workflow_event(kind, format!("document:{}", doc.id), json!({"sha256": sha256}));
+            let event = actor.workflow_event(next.kind, format!("document:{}", doc.id), next.detail.clone());
             append_event!(tx, doc.tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
