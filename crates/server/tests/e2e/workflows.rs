@@ -826,6 +826,20 @@ async fn each_signature_gets_its_validation_data_within_a_minute_from_an_ocsp_or
         .iter()
         .any(|o| signet_sigcrypto::revocation::check_ocsp_response(o, treasury, ocsp_ca.ca.cert_der()).is_ok());
     assert!(ocsp_answer, "the OCSP CA's answer for the treasury certificate is in the DSS");
+    // The renewal sweep knows when that final time-stamp's protection runs out: the TSA
+    // certificate's end, two years on (due within three years, not within one).
+    let (store, year_ms) = (&app.store, 365 * 86_400_000_i64);
+    let due_within = |years: i64| store.lta_due_documents(signet_domain::now_millis() + years * year_ms, 100);
+    let mut recorded = false;
+    for _ in 0..600 {
+        recorded = !due_within(3).await.expect("due").is_empty();
+        if recorded {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(recorded, "lta_expires_at recorded at completion");
+    assert!(due_within(1).await.expect("due").is_empty(), "protected for more than a year");
 
     crl_ca.publish(false);
     let (with_crl, customer) = treasury_then_customer(&app, &who, &crl_ca, "treasury-crl@bank.test").await;
