@@ -24,4 +24,4 @@ PID=$!
 for _ in $(seq 1 100); do [ -s "$WORK/tsa.port" ] && break; sleep 0.1; done
 port=$(head -1 "$WORK/tsa.port")
 SIGNET_P12_PASSWORD=pw "$BIN" bench lta --tsa "http://127.0.0.1:$port/" --pdf "$WORK/loan.pdf" \
-  --p12 "$WORK/ca/signer.p12" --documents "$COUNT" --concurrency "$THREADS"
+  --p12 "$WORK/ca/signer.p12" --crl "$WORK/ca/ca.crl" --documents "$COUNT" --concurrency "$THREADS"

@@ -3,14 +3,9 @@
 //! is strong, so it must be renewed (a new document time-stamp over it) before then.
 
 use signet_pdf::SignatureInfo;
-use signet_pdf::object::Object;
-use signet_pdf::reader::Document;
 use signet_sigcrypto::{chain, pki, tsp};
 
 use crate::error::{Error, Result};
-
-/// At most this many DSS certificates are read (a hostile file may list any number).
-const MAX_DSS_CERTS: usize = 256;
 
 /// The hash of a time-stamp's message imprint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -58,7 +53,7 @@ pub fn lta_protection(pdf: &[u8]) -> Result<Option<LtaProtection>> {
     };
     let covered = covered_bytes(pdf, &newest.byte_range)?;
     let token = tsp::check_token_over(&newest.contents, &covered)?;
-    Ok(Some(protection(&newest.contents, token, dss_certificates(pdf)?)?))
+    Ok(Some(protection(&newest.contents, token, signet_pdf::read_dss(pdf)?.certs)?))
 }
 
 /// [`protection`] of a token over `digest` (SHA-256), checked first.
@@ -120,22 +115,4 @@ fn covered_bytes(pdf: &[u8], byte_range: &[i64]) -> Result<Vec<u8>> {
         pdf.get(start..end).ok_or_else(malformed)
     };
     Ok([slice(*a, *a_len)?, slice(*b, *b_len)?].concat())
-}
-
-/// The certificates of the document's DSS (`/DSS /Certs`); an entry that cannot be read is left out.
-fn dss_certificates(pdf: &[u8]) -> Result<Vec<Vec<u8>>> {
-    let doc = Document::open(pdf)?;
-    let (_, catalog) = doc.catalog()?;
-    let Some(dss) = catalog.get("DSS").map(|d| doc.resolve_dict(d)).transpose()?.flatten() else {
-        return Ok(Vec::new());
-    };
-    let entries = dss.get("Certs").map(|a| doc.resolve_array(a)).transpose()?.flatten().unwrap_or_default();
-    Ok(entries
-        .iter()
-        .take(MAX_DSS_CERTS)
-        .filter_map(|entry| match doc.resolve(entry) {
-            Ok(Object::Stream(stream)) => doc.stream_decoded(&stream).ok(),
-            _ => None,
-        })
-        .collect())
 }

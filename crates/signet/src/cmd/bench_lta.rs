@@ -30,6 +30,10 @@ pub struct BenchLtaArgs {
     pub p12: PathBuf,
     #[arg(long, env = "SIGNET_P12_PASSWORD")]
     pub password: String,
+    /// The CA's revocation list (`signet ca init` writes `ca.crl`): the bench CA publishes
+    /// nowhere, so the list goes into the documents as a CA's download would.
+    #[arg(long)]
+    pub crl: PathBuf,
     /// Renewals (and time-stamps) per run.
     #[arg(long, default_value_t = 200)]
     pub documents: usize,
@@ -43,12 +47,13 @@ pub fn run(args: BenchLtaArgs) -> anyhow::Result<()> {
     let keys = pki::load_p12(&p12, &args.password)?;
     let signer = LocalKeySigner::from_pkcs8(&keys.key_pkcs8_der, &keys.cert_der, keys.chain_der.clone())?;
     let input = std::fs::read(&args.pdf).with_context(|| format!("cannot read {}", args.pdf.display()))?;
+    let crl = std::fs::read(&args.crl).with_context(|| format!("cannot read {}", args.crl.display()))?;
     let opts = PdfSignOptions {
         level: PadesLevel::BLTA,
         tsa_url: Some(args.tsa.clone()),
         http: HttpConfig::allow_private(),
-        // The bench CA publishes no revocation data; its certificate stands in for it.
-        validation: ValidationData { certs: keys.chain_der.clone(), ..ValidationData::default() },
+        // The bench CA publishes nowhere: its certificate and list are given.
+        validation: ValidationData { certs: keys.chain_der.clone(), ocsps: Vec::new(), crls: vec![crl] },
         ..PdfSignOptions::default()
     };
     let signed = signet_signing::sign_pdf(&input, &signer, &opts)?;
