@@ -128,10 +128,14 @@ pub(super) async fn finish(
 pub(super) async fn seal_policy(svc: &Services, tenant_id: signet_domain::TenantId) -> SealPolicy {
     let http = svc.config.outbound_http();
     let zone = crate::people::organisation::zone_of(svc, tenant_id).await;
-    let validation = svc.keys.validation_data().unwrap_or_else(|error| {
-        tracing::warn!(%error, "no revocation list of the platform CA: seals stay at B-T");
-        signet_signing::ValidationData::default()
-    });
+    // Issuing the list is a signature: only when a TSA makes seals long-term at all.
+    let validation = match svc.config.tsa_url {
+        Some(_) => svc.keys.validation_data().unwrap_or_else(|error| {
+            tracing::warn!(%error, "no revocation list of the platform CA: seals stay at B-T");
+            signet_signing::ValidationData::default()
+        }),
+        None => signet_signing::ValidationData::default(),
+    };
     SealPolicy { tsa_url: svc.config.tsa_url.clone(), http, zone, validation }
 }
 
