@@ -3163,6 +3163,13 @@ export interface components {
             /** Format: int64 */
             resultAvailableUntil?: number | null;
             returnvalue?: string | null;
+            /**
+             * @description For a completed transaction, the ETSI baseline level its signature reached:
+             *     `PAdES-B-LT` or `CAdES-B-LT` when a time-stamp authority is configured and every CA
+             *     answered (the signature validates after its certificates expire), `-B-T` when a CA did
+             *     not answer, `-B-B` without a time-stamp authority; `XML-DSig` for XML.
+             */
+            signatureLevel?: string | null;
             /** @description Initiated, Completed, Failed, Cancelled or Expired. */
             status: string;
             transactionNumber: string;

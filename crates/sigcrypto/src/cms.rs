@@ -48,6 +48,9 @@ pub mod oid {
     /// Adobe's `adbe-revocationInfoArchival` signed attribute (ISO 32000-1 §12.8.3.3.2):
     /// the CRLs and OCSP answers Acrobat, pyHanko and iText embed with a PKCS#7 signature.
     pub const ADBE_REVOCATION_INFO_ARCHIVAL: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113583.1.1.8");
+    /// CAdES `revocation-values` (RFC 5126 §6.3.4): CRLs and OCSP answers, unsigned.
+    pub const ID_AA_ETS_REVOCATION_VALUES: ObjectIdentifier =
+        ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.16.2.24");
 }
 
 /// Upper bound on CMS input we parse (PDF /Contents are at most a few hundred KB).

@@ -14,6 +14,7 @@
 //! | [`chain`] | certificates parsed, chains ordered by name and issuer signature |
 //! | `public_key` | signature checks with a public key (RSA, PSS, ECDSA), a certificate by its issuer |
 //! | [`revocation`] | OCSP/CRL fetching and checks, chains completed through AIA, DSS material |
+//! | [`long_term`] | CAdES B-LT: the certificates and revocation answers a CMS carries for itself |
 //! | [`verify`] | CMS verification report with basic path validation |
 //! | [`xml`] | XML tree + exclusive C14N 1.0 |
 //! | [`xmldsig`] | enveloped XML-DSig and XAdES-BES, signing and verification |
@@ -26,6 +27,7 @@ pub mod chain;
 pub mod cms;
 mod error;
 mod http;
+pub mod long_term;
 #[cfg(feature = "pkcs11")]
 pub mod pkcs11;
 pub mod pki;

@@ -192,6 +192,35 @@ pub fn check_ocsp_response(resp_der: &[u8], cert_der: &[u8], issuer_der: &[u8]) 
     })
 }
 
+/// The BasicOCSPResponse inside a successful OCSPResponse (what CAdES `revocation-values`
+/// carries, RFC 5126 §6.3.4).
+pub fn basic_ocsp_response(resp_der: &[u8]) -> Result<Vec<u8>> {
+    let resp =
+        OcspResponse::from_der(resp_der).map_err(|e| Error::Revocation(format!("malformed OCSP response: {e}")))?;
+    match resp.response_bytes {
+        Some(bytes)
+            if resp.response_status == OcspResponseStatus::Successful && bytes.response_type == ID_PKIX_OCSP_BASIC =>
+        {
+            Ok(bytes.response.as_bytes().to_vec())
+        }
+        _ => Err(Error::Revocation("not a successful basic OCSP response".into())),
+    }
+}
+
+/// A BasicOCSPResponse wrapped as the successful OCSPResponse the checks here read.
+pub fn ocsp_response_from_basic(basic_der: &[u8]) -> Result<Vec<u8>> {
+    BasicOcspResponse::from_der(basic_der)
+        .map_err(|e| Error::Revocation(format!("malformed basic OCSP response: {e}")))?;
+    let response = OcspResponse {
+        response_status: OcspResponseStatus::Successful,
+        response_bytes: Some(ResponseBytes {
+            response_type: ID_PKIX_OCSP_BASIC,
+            response: OctetString::new(basic_der)?,
+        }),
+    };
+    Ok(response.to_der()?)
+}
+
 /// CertIDs may use another hash than ours; recompute with theirs when needed.
 fn same_cert_id(got: &CertId, want: &CertId, cert: &Certificate, issuer: &Certificate) -> bool {
     if got.serial_number != want.serial_number {

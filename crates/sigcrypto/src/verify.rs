@@ -363,8 +363,9 @@ fn chain_within_validity(leaf_der: &[u8], pool: &[Vec<u8>], trust: &TrustStore) 
 /// Revocation data items taken from one signature (far more than any real chain needs).
 const MAX_CARRIED_ITEMS: usize = 64;
 
-/// The CMS's own CRLs (its `crls` field) and those its signer archived in the signed
-/// attributes (`adbe-revocationInfoArchival`), with what the document carries elsewhere.
+/// The CMS's own CRLs (its `crls` field), those its signer archived in the signed attributes
+/// (`adbe-revocationInfoArchival`) and those added since in its unsigned `revocation-values`
+/// (CAdES B-LT), with what the document carries elsewhere.
 fn revocation_pool(
     sd: &cms::signed_data::SignedData,
     si: &cms::signed_data::SignerInfo,
@@ -379,6 +380,9 @@ fn revocation_pool(
         }
     }
     let (crls, ocsps) = cmsmod::archived_revocation(si, MAX_CARRIED_ITEMS);
+    pool.crls.extend(crls);
+    pool.ocsps.extend(ocsps);
+    let (crls, ocsps) = crate::long_term::revocation_values(si);
     pool.crls.extend(crls);
     pool.ocsps.extend(ocsps);
     pool

@@ -4,11 +4,13 @@
 use base64::Engine as _;
 use signet_sigcrypto::HttpConfig;
 use signet_sigcrypto::cms::{self, CmsOptions};
+use signet_sigcrypto::long_term;
 use signet_sigcrypto::signer::RawSigner;
 use signet_sigcrypto::tsp;
 use signet_sigcrypto::xmldsig::{self, XmlSignOptions};
 
 use crate::error::{Error, Result};
+use crate::pades::ValidationData;
 
 /// How to sign data or a hash.
 #[derive(Debug, Clone, Default)]
@@ -43,6 +45,43 @@ fn timestamp(cms: Vec<u8>, opts: &DataSignOptions) -> Result<Vec<u8>> {
         Some(url) => Ok(tsp::add_signature_timestamp_with(&cms, url, &opts.http)?),
         None => Ok(cms),
     }
+}
+
+/// The CMS with a signature time-stamp from `opts.tsa_url` (CAdES B-T), as it is without one.
+pub fn timestamp_cms(cms_der: &[u8], opts: &DataSignOptions) -> Result<Vec<u8>> {
+    timestamp(cms_der.to_vec(), opts)
+}
+
+/// How to make a CMS long-term.
+#[derive(Debug, Clone, Default)]
+pub struct CmsExtendOptions {
+    /// The TSA of the signature time-stamp, when the CMS has none yet.
+    pub tsa_url: Option<String>,
+    pub http: HttpConfig,
+    /// Answers for CAs that publish nowhere (the platform CA's CRL).
+    pub validation: ValidationData,
+}
+
+/// The CMS at CAdES B-LT (EN 319 122-1): a signature time-stamp (added from the TSA when it
+/// has none), and the chain of every signer and time-stamp authority with an answer on each
+/// certificate's status (OCSP where offered, CRL otherwise) inside it, so that it validates
+/// after the certificates expire and their CAs stop answering. What it already carries is not
+/// fetched again; a certificate without an answer is an error (`Error::Ltv`).
+pub fn extend_cms(cms_der: &[u8], opts: &CmsExtendOptions) -> Result<Vec<u8>> {
+    let stamped = if tsp::signature_timestamp_tokens(cms_der)?.is_empty() {
+        let url = opts.tsa_url.as_deref().ok_or_else(|| Error::InvalidOptions("CAdES B-LT needs a TSA URL".into()))?;
+        tsp::add_signature_timestamp_with(cms_der, url, &opts.http)?
+    } else {
+        cms_der.to_vec()
+    };
+    let mut tokens = vec![stamped.clone()];
+    tokens.extend(tsp::signature_timestamp_tokens(&stamped)?);
+    let carried = long_term::carried_validation_data(&stamped)?;
+    let lacking = crate::validation_data::lacking(&tokens, &carried, &opts.validation, &opts.http)?;
+    if lacking.is_empty() {
+        return Ok(stamped);
+    }
+    Ok(long_term::add_validation_data(&stamped, &lacking)?)
 }
 
 /// A SHA-256 digest written as 64 hex digits or as base64 (44 characters).

@@ -8,6 +8,7 @@
 //! | [`sign_pdf`] / [`sign_pdf_file`] | PAdES B-B, B-T, B-LT, B-LTA; visible or invisible; approval or certification |
 //! | [`prepare_pdf`] / [`complete_pdf`] | deferred (two-phase) PDF signing for tokens and remote providers |
 //! | [`sign_data`] / [`sign_hash`] | CMS (CAdES) over data, attached or detached, or over a given SHA-256 |
+//! | [`extend_cms`] | a CMS made CAdES B-LT: signature time-stamp, chains and revocation data inside it |
 //! | [`sign_xml`] | enveloped XML-DSig, optionally XAdES-BES |
 //! | [`lta_protection`] | until when a PDF's newest document time-stamp protects it (renewal before expiry) |
 //! | [`verify_file`] | one report for a PDF, a CMS (DER or PEM) or an XML file |
@@ -21,9 +22,12 @@ mod error;
 pub mod etsi;
 mod lta;
 mod pades;
+mod validation_data;
 mod verify;
 
-pub use cades::{DataSignOptions, parse_sha256, sign_data, sign_hash, sign_xml};
+pub use cades::{
+    CmsExtendOptions, DataSignOptions, extend_cms, parse_sha256, sign_data, sign_hash, sign_xml, timestamp_cms,
+};
 pub use error::{Error, Result};
 pub use lta::{ImprintHash, LtaProtection, ends_with_document_timestamp, lta_protection, tsa_protection};
 pub use pades::{

@@ -14,10 +14,12 @@ use signet_pdf::{
 };
 use signet_sigcrypto::HttpConfig;
 use signet_sigcrypto::cms::{self, CmsOptions, SignedAttrs};
+use signet_sigcrypto::long_term::CarriedValidation;
 use signet_sigcrypto::signer::RawSigner;
 use signet_sigcrypto::{pki, revocation, tsp};
 
 use crate::error::{Error, Result};
+use crate::validation_data::merge_unique;
 
 /// Room left for a signature time-stamp token (TSA certificate chain included). Real tokens
 /// are 3-6 KB; a token that does not fit triggers one retry with the exact size.
@@ -377,55 +379,16 @@ fn document_validation_data(
     opts: &PdfSignOptions,
 ) -> Result<DssData> {
     let kept = signet_pdf::read_dss(input)?;
-    let mut pool = kept.certs.clone();
-    merge_unique(&mut pool, opts.validation.certs.clone());
-    let mut leaves = Vec::new();
+    let mut tokens = Vec::new();
     for sig in sigs {
-        let mut tokens = vec![sig.contents.clone()];
+        tokens.push(sig.contents.clone());
         if sig.sig_type != "DocTimeStamp" {
             tokens.extend(tsp::signature_timestamp_tokens(&sig.contents)?);
         }
-        for token in &tokens {
-            let carried = cms::signer_certificates(token)?;
-            merge_unique(&mut leaves, carried.signers);
-            merge_unique(&mut pool, carried.all);
-        }
     }
-    let ocsps: Vec<Vec<u8>> = kept.ocsps.iter().chain(&opts.validation.ocsps).cloned().collect();
-    let crls: Vec<Vec<u8>> = kept.crls.iter().chain(&opts.validation.crls).cloned().collect();
-    let held = revocation::HeldRevocation { ocsps: &ocsps, crls: &crls };
-    let in_document = revocation::HeldRevocation { ocsps: &kept.ocsps, crls: &kept.crls };
-    let mut found = DssData::default();
-    let mut missing = Vec::new();
-    for leaf in &leaves {
-        let chain = revocation::complete_chain(leaf, &pool, &opts.http)?;
-        let data = revocation::collect_missing_revocation_data(&chain, &held, &opts.http);
-        merge_unique(&mut found.certs, data.certs_der);
-        merge_unique(&mut found.ocsps, data.ocsps_der);
-        merge_unique(&mut found.crls, data.crls_der);
-        missing.extend(data.missing);
-        // What the caller supplied goes in where the document lacks it (a CA that publishes
-        // nowhere, as Signet's own): not again and again on each extension.
-        for pair in chain.windows(2) {
-            if !in_document.answers_for(&pair[0], &pair[1]) {
-                let (cert, issuer) = (&pair[0], &pair[1]);
-                let supplied = &opts.validation;
-                let ocsps = supplied.ocsps.iter().filter(|o| revocation::check_ocsp_response(o, cert, issuer).is_ok());
-                let crls = supplied.crls.iter().filter(|c| revocation::check_crl(c, cert, issuer).is_ok());
-                merge_unique(&mut found.ocsps, ocsps.cloned().collect());
-                merge_unique(&mut found.crls, crls.cloned().collect());
-            }
-        }
-    }
-    if !missing.is_empty() {
-        return Err(Error::Ltv(format!("no revocation data for {}", missing.join("; "))));
-    }
-    Ok(DssData {
-        certs: found.certs.into_iter().filter(|c| !kept.certs.contains(c)).collect(),
-        ocsps: found.ocsps.into_iter().filter(|o| !kept.ocsps.contains(o)).collect(),
-        crls: found.crls.into_iter().filter(|c| !kept.crls.contains(c)).collect(),
-        vri_keys: Vec::new(),
-    })
+    let carried = CarriedValidation { certs: kept.certs, ocsps: kept.ocsps, crls: kept.crls };
+    let lacking = crate::validation_data::lacking(&tokens, &carried, &opts.validation, &opts.http)?;
+    Ok(DssData { certs: lacking.certs, ocsps: lacking.ocsps, crls: lacking.crls, vri_keys: Vec::new() })
 }
 
 /// Chains and revocation data for the signer (from the CMS) and every TSA whose token is in it.
@@ -455,14 +418,6 @@ fn validation_data(cms_der: &[u8], digest: &[u8; 32], opts: &PdfSignOptions) -> 
     merge_unique(&mut dss.ocsps, opts.validation.ocsps.clone());
     merge_unique(&mut dss.crls, opts.validation.crls.clone());
     Ok(dss)
-}
-
-fn merge_unique(into: &mut Vec<Vec<u8>>, items: Vec<Vec<u8>>) {
-    for item in items {
-        if !into.contains(&item) {
-            into.push(item);
-        }
-    }
 }
 
 /// Append a `/DocTimeStamp` signature whose `/Contents` is a TSA token over its ByteRange.

@@ -6,7 +6,7 @@ use sha2::{Digest, Sha384, Sha512};
 use signet_pdf::SignatureInfo;
 use signet_pdf::object::Object;
 use signet_pdf::reader::Document;
-use signet_sigcrypto::validation::{Indication, SubIndication};
+use signet_sigcrypto::validation::{CertificateStatus, Indication, SubIndication};
 use signet_sigcrypto::verify::{
     Content, EmbeddedRevocation, SignerReport, TrustStore, VerifyOptions, signer_digest_algorithm, verify_cms,
 };
@@ -91,7 +91,8 @@ pub struct SignatureReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub validated_at: Option<String>,
     pub timestamp: Option<TimestampInfo>,
-    /// `B-B`, `B-T`, `B-LT`, `B-LTA` for PAdES signatures.
+    /// The ETSI baseline level: `B-B`, `B-T`, `B-LT`, `B-LTA` for PAdES signatures, `B-B`,
+    /// `B-T`, `B-LT` for CAdES (a CMS file).
     pub pades_level: Option<String>,
     /// Revocation data (OCSP/CRL) embedded for long-term validation.
     pub revocation_data: bool,
@@ -189,10 +190,23 @@ fn verify_cms_file(bytes: &[u8], detached: Option<&[u8]>, trust: &TrustStore, op
             r.covers_whole_document = true;
             r.modifications_allowed = true;
             r.valid = s.valid;
+            r.revocation_data =
+                matches!(s.certificate_status, Some(CertificateStatus::Good | CertificateStatus::Revoked { .. }));
+            r.pades_level = Some(cades_level(&r).into());
             r
         })
         .collect();
     Ok(Report { file_kind: FileKind::Cms, valid: false, signatures, errors: Vec::new() })
+}
+
+/// CAdES level of a CMS signature (EN 319 122-1): B-T with a signature time-stamp, B-LT when
+/// the CMS also carries an answer on its signer's certificate (checked, not merely present).
+fn cades_level(r: &SignatureReport) -> &'static str {
+    match (r.timestamp.is_some(), r.revocation_data) {
+        (true, true) => "B-LT",
+        (true, false) => "B-T",
+        _ => "B-B",
+    }
 }
 
 fn pem_cms(bytes: &[u8]) -> Result<Vec<u8>> {

@@ -7,7 +7,7 @@ mod common;
 use std::process::Command;
 
 use common::*;
-use signet_signing::{DataSignOptions, FileKind, Indication, SubIndication};
+use signet_signing::{CmsExtendOptions, DataSignOptions, FileKind, Indication, SubIndication, extend_cms};
 
 #[test]
 fn attached_and_detached_cms_with_timestamp_verify_in_openssl() {
@@ -104,4 +104,45 @@ fn unknown_and_empty_inputs_are_errors() {
     assert!(signet_signing::verify_file(b"just some text", &[]).is_err());
     assert!(signet_signing::verify_file(b"%PDF-1.7\ngarbage", &[]).is_err());
     assert!(signet_signing::verify_file(b"\x30\x03\x02\x01\x00", &[]).is_err());
+}
+
+/// CAdES B-LT (issue 33): a detached CMS whose CA publishes only a CRL, and one whose CA answers
+/// OCSP, are made long-term. With every CA and TSA server stopped, both validate from what they
+/// carry: openssl checks the first's chain against the CRLs inside it, Signet's verifier both;
+/// extending again asks nothing and adds nothing.
+#[test]
+fn a_cms_made_long_term_validates_offline_from_what_it_carries() {
+    let mut pki = pki(1);
+    let mut crl_ca = crl_only_ca("CAdES CRL-only CA");
+    let d = &pki.dir.path().to_path_buf();
+    let data = b"a loan agreement, signed detached".to_vec();
+    let content = write(d, "lt.bin", &data);
+    let opts = CmsExtendOptions { tsa_url: Some(pki.tsa_url.clone()), http: pki.http(), ..Default::default() };
+    let detached = DataSignOptions { detached: true, ..Default::default() };
+    let from_crl = extend_cms(&signet_signing::sign_data(&data, &crl_ca.signer(), &detached).unwrap(), &opts).unwrap();
+    let from_ocsp = extend_cms(&signet_signing::sign_data(&data, &pki.signer(0), &detached).unwrap(), &opts).unwrap();
+    crl_ca.stop_server();
+    pki.stop_servers();
+
+    assert_eq!(extend_cms(&from_crl, &opts).unwrap(), from_crl, "what it needs is carried: nothing is asked");
+    let p = write(d, "lt-crl.p7s", &from_crl);
+    let ca = write(d, "crl-ca.pem", crl_ca.ca.cert_pem().as_bytes());
+    let mut cmd = Command::new("openssl");
+    cmd.current_dir(d).args(["cms", "-verify", "-binary", "-inform", "DER", "-crl_check_all", "-purpose", "any"]);
+    cmd.arg("-in").arg(&p).arg("-content").arg(&content).arg("-CAfile").arg(&ca).args(["-out", "/dev/null"]);
+    let (ok, out) = run_any(&mut cmd);
+    assert!(ok && out.contains("Verification successful"), "openssl with the CMS's own CRLs: {out}");
+
+    let crl_trust = vec![crl_ca.ca.cert_der().to_vec(), pki.ca.cert_der().to_vec()];
+    for (what, cms, trust) in [("CRL-only", &from_crl, crl_trust), ("OCSP", &from_ocsp, pki.trust())] {
+        let report = signet_signing::verify_file_with(cms, Some(&data), &trust, None).unwrap();
+        let signature = &report.signatures[0];
+        assert!(report.valid && signature.revocation_data, "{what}: {report:#?}");
+        assert_eq!(signature.pades_level.as_deref(), Some("B-LT"), "{what}");
+    }
+    let plain = signet_signing::sign_data(&data, &pki.signer(0), &detached).unwrap();
+    let report = signet_signing::verify_file_with(&plain, Some(&data), &pki.trust(), None).unwrap();
+    assert_eq!(report.signatures[0].pades_level.as_deref(), Some("B-B"));
+    let error = extend_cms(&plain, &opts).unwrap_err();
+    assert!(error.to_string().contains(&pki.tsa_url), "the TSA is down: {error}");
 }

@@ -84,6 +84,8 @@ pub struct TransactionRow {
     pub expires_at: Millis,
     pub created_at: Millis,
     pub updated_at: Millis,
+    /// The baseline level the completed signature reached ("PAdES-B-LT", "CAdES-B-T", ...).
+    pub signature_level: Option<String>,
 }
 
 /// How a transaction ended.
@@ -94,6 +96,8 @@ pub struct TransactionOutcome<'a> {
     /// Where the result (or error) is kept for later retrieval, when the request asked for it.
     pub result_blob: Option<&'a str>,
     pub result_expires_at: Option<Millis>,
+    /// The baseline level the signature reached, for a completed transaction.
+    pub signature_level: Option<&'a str>,
     /// What the audit trail records about the ending (signer address, method, consent, ...).
     pub detail: serde_json::Value,
 }
@@ -296,7 +300,7 @@ impl Store {
             sqlx::query_as(
                 "SELECT id, transaction_number, tenant_id, authtoken_id, reference_number, file_type, profile, \
                  state, link_hash, session_key, request_json, payload_blob, store_result, success_url, failure_url, cancel_url, \
-                 error_message, result_blob, result_expires_at, expires_at, created_at, updated_at \
+                 error_message, result_blob, result_expires_at, expires_at, created_at, updated_at, signature_level \
                  FROM gateway_transactions WHERE transaction_number = $1",
             )
             .bind(transaction_number)
@@ -322,7 +326,7 @@ impl Store {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let changed = sqlx::query(
                 "UPDATE gateway_transactions SET state = $3, error_message = $4, result_blob = $5, \
-                 result_expires_at = $6, updated_at = $7, session_key = $8, payload_blob = NULL \
+                 result_expires_at = $6, updated_at = $7, session_key = $8, payload_blob = NULL, signature_level = $10 \
                  WHERE tenant_id = $1 AND transaction_number = $2 AND state = $9",
             )
             .bind(tenant_id.get())
@@ -334,6 +338,7 @@ impl Store {
             .bind(now)
             .bind(Vec::<u8>::new())
             .bind(TransactionState::Initiated.as_str())
+            .bind(outcome.signature_level)
             .execute(&mut *tx)
             .await
             .map_err(db_err)?

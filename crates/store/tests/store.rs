@@ -391,6 +391,7 @@ async fn gateway_tokens_settings_and_transaction_lifecycle(backend: Backend) {
         error_message: None,
         result_blob: Some("k/1"),
         result_expires_at: Some(1),
+        signature_level: None,
         detail: serde_json::Value::Null,
     };
     assert!(store.finish_transaction(a, "SGN-1", &done, &Actor::system()).await.expect("finish"));
@@ -399,6 +400,7 @@ async fn gateway_tokens_settings_and_transaction_lifecycle(backend: Backend) {
         error_message: Some("106: Cancelled by user"),
         result_blob: None,
         result_expires_at: None,
+        signature_level: None,
         detail: serde_json::Value::Null,
     };
     assert!(!store.finish_transaction(a, "SGN-1", &again, &Actor::system()).await.expect("second"), "ends once");

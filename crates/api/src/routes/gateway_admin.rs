@@ -197,6 +197,11 @@ pub struct GatewayTransaction {
     pub updated_at: i64,
     pub expires_at: i64,
     pub result_available_until: Option<i64>,
+    /// For a completed transaction, the ETSI baseline level its signature reached:
+    /// `PAdES-B-LT` or `CAdES-B-LT` when a time-stamp authority is configured and every CA
+    /// answered (the signature validates after its certificates expire), `-B-T` when a CA did
+    /// not answer, `-B-B` without a time-stamp authority; `XML-DSig` for XML.
+    pub signature_level: Option<String>,
 }
 
 #[utoipa::path(
@@ -228,5 +233,6 @@ pub async fn transaction(
         updated_at: row.updated_at,
         expires_at: row.expires_at,
         result_available_until: if kept { row.result_expires_at } else { None },
+        signature_level: row.signature_level,
     }))
 }

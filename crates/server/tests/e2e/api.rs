@@ -661,6 +661,7 @@ async fn gateway_housekeeping_expires_and_purges(backend: Backend) {
         error_message: None,
         result_blob: Some(key.as_str()),
         result_expires_at: Some(signet_domain::now_millis() + 60_000),
+        signature_level: None,
         detail: serde_json::Value::Null,
     };
     let actor = signet_domain::audit::Actor::system();

@@ -116,6 +116,9 @@ async fn typed_signature_through_the_gateway_validates_in_pdfsig(backend: Backen
             .await
             .expect("json");
         assert_eq!(status["Value"]["Status"], "Completed");
+        // Without a TSA the status says how far the signature got: signed, not time-stamped.
+        let row = app.store.transaction(&fields["Transactionnumber"]).await.expect("store").expect("row");
+        assert_eq!(row.signature_level.as_deref(), Some("PAdES-B-B"));
         let again = app.client.get(app.url(&link)).send().await.expect("page");
         assert_eq!(again.status(), 410);
     }

@@ -1,6 +1,8 @@
 //! The `Hash` file type end to end: two documents by URL and SHA-256, typed consent on the signer
 //! page, then the `Returnvalue` opened as `[{DocumentName, DocumentHash, Signature}]` and each
 //! detached CMS verified by `openssl cms -verify` against the original bytes and the server's CA.
+//! With a TSA configured each CMS leaves at CAdES B-LT: openssl checks its chain against the CRL
+//! it carries, and Signet's verifier finds it long-term once the TSA is gone.
 
 use std::process::Command;
 
@@ -9,8 +11,9 @@ use signet_client::{DocumentDetail, PayloadBuilder, Profile, SignatureType, open
 use signet_store::Backend;
 use signet_testkit::gateway::erp_urls;
 use signet_testkit::on_both_backends;
+use signet_testkit::pki::TestTsa;
 use signet_testkit::problem::posted_fields;
-use signet_testkit::server::spawn;
+use signet_testkit::server::spawn_with;
 
 on_both_backends!(hash_documents_are_signed_after_typed_consent_and_verify_in_openssl);
 
@@ -19,8 +22,15 @@ fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 async fn hash_documents_are_signed_after_typed_consent_and_verify_in_openssl(backend: Backend) {
-    let app = spawn(backend).await;
-    let (who, _) = app.integrator("Acme Bank").await;
+    let tsa = TestTsa::start();
+    let (tsa_url, tsa_root) = (tsa.url.clone(), tsa.root_pem.clone());
+    let app = spawn_with(backend, |config| {
+        config.tsa_url = Some(tsa_url);
+        config.outbound_allow_private = true;
+    })
+    .await;
+    let (who, token) = app.integrator("Acme Bank").await;
+    let mut signed_hashes = Vec::new();
     let dir = tempfile::tempdir().expect("tempdir");
     let ca = app.state.services.config.data_dir.join("keys").join("ca.pem");
     assert!(ca.exists(), "the test server's CA at {}", ca.display());
@@ -79,6 +89,9 @@ async fn hash_documents_are_signed_after_typed_consent_and_verify_in_openssl(bac
         assert_eq!(fields["ReturnStatus"], "Success", "{html}");
         assert_eq!(fields["Referencenumber"], reference);
         let results = open_hash_result(&sealed.session, profile, &fields["Returnvalue"]).expect("open Returnvalue");
+        let status = app.get(&format!("/api/v1/gateway/transactions/{}", fields["Transactionnumber"]), &token).await;
+        let status: serde_json::Value = status.json().await.expect("json");
+        assert_eq!(status["signatureLevel"], "CAdES-B-LT", "{status}");
         assert_eq!(results.len(), documents.len());
 
         for (index, (result, (name, _, bytes))) in results.iter().zip(&documents).enumerate() {
@@ -97,7 +110,7 @@ async fn hash_documents_are_signed_after_typed_consent_and_verify_in_openssl(bac
                     .arg(content)
                     .arg("-CAfile")
                     .arg(&ca)
-                    .args(["-purpose", "any", "-out", "/dev/null"])
+                    .args(["-purpose", "any", "-crl_check_all", "-out", "/dev/null"])
                     .output()
                     .expect("openssl")
             };
@@ -111,6 +124,16 @@ async fn hash_documents_are_signed_after_typed_consent_and_verify_in_openssl(bac
             let other = dir.path().join(format!("{reference}-{index}.other"));
             std::fs::write(&other, b"not the signed document").expect("write");
             assert!(!verify(&other).status.success(), "a different document must not verify");
+            signed_hashes.push((cms, bytes.clone()));
         }
+    }
+    drop(tsa);
+    let mut trust = signet_sigcrypto::pki::pem_blocks(&std::fs::read(&ca).expect("ca.pem")).expect("PEM");
+    trust.extend(signet_sigcrypto::pki::pem_blocks(tsa_root.as_bytes()).expect("PEM"));
+    let trust: Vec<Vec<u8>> = trust.into_iter().map(|(_, der)| der).collect();
+    for (cms, content) in &signed_hashes {
+        let report = signet_signing::verify_file_with(cms, Some(content), &trust, None).expect("report");
+        assert!(report.valid, "{report:#?}");
+        assert_eq!(report.signatures[0].pades_level.as_deref(), Some("B-LT"), "CAdES B-LT: {report:#?}");
     }
 }

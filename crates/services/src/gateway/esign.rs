@@ -22,7 +22,7 @@ use signet_sigcrypto::xmldsig::PreparedXmlSignature;
 use signet_signing::PreparedRemotePdf;
 use signet_store::{EsignSubject, EsignTransactionRow, TransactionRow};
 
-use super::seal::{esign_completion_options, esign_pdf_options};
+use super::seal::{Reached, esign_completion_options, esign_pdf_options, long_term_cms};
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 use crate::Services;
 use crate::esign::{
@@ -225,13 +225,27 @@ enum CompletionError {
 }
 
 /// Embeds the ESP's signatures and seals the `Returnvalue` with the transaction's session key.
+/// The ESP's CMS signatures made long-term (CAdES B-LT) when a TSA is configured: an eSign
+/// certificate lives 30 minutes, its validation data must be had now.
+async fn long_term(
+    svc: &Services,
+    row: &TransactionRow,
+    cms: Vec<Vec<u8>>,
+) -> Result<(Vec<Vec<u8>>, Reached), CompletionError> {
+    let policy = transaction::seal_policy(svc, row.tenant_id).await;
+    let extend = move || cms.into_iter().map(|one| long_term_cms(one, &policy)).collect::<Vec<_>>();
+    let extended = svc.heavy.run(Share::Tenant(row.tenant_id), extend).await?;
+    let reached = Reached::weakest_cades(extended.iter().map(|(_, reached)| *reached));
+    Ok((extended.into_iter().map(|(cms, _)| cms).collect(), reached))
+}
+
 async fn complete(
     svc: &Services,
     esign: &EsignTransactionRow,
     txn: &TxnId,
     row: &TransactionRow,
     signed: &Signed,
-) -> Result<String, CompletionError> {
+) -> Result<(String, Reached), CompletionError> {
     let signatures = &signed.signatures;
     let pending: Pending = open_pending(svc, esign, txn).await?;
     let session = SessionKey::from_slice(&pending.session_key).ok_or(CompletionError::SessionKey)?;
@@ -240,13 +254,15 @@ async fn complete(
         PendingDocument::Pdf { prepared } => {
             let cms = signatures.first().cloned().ok_or(CompletionError::NoSignature)?;
             let opts = esign_completion_options(&transaction::seal_policy(svc, row.tenant_id).await);
+            let reached = Reached::Pades(opts.level);
             let signed = svc
                 .heavy
                 .run(Share::Tenant(row.tenant_id), move || signet_signing::complete_remote_pdf(&prepared, &cms, &opts))
                 .await??;
-            Ok(seal_result(&session, profile, &signed)?)
+            Ok((seal_result(&session, profile, &signed)?, reached))
         }
         PendingDocument::Hash { items } => {
+            let (signatures, reached) = long_term(svc, row, signatures.clone()).await?;
             let signatures: Vec<HashSignature> = items
                 .into_iter()
                 .zip(signatures)
@@ -256,11 +272,13 @@ async fn complete(
                     signature: STANDARD.encode(cms),
                 })
                 .collect();
-            Ok(seal_hash_result(&session, profile, &signatures)?)
+            Ok((seal_hash_result(&session, profile, &signatures)?, reached))
         }
         PendingDocument::Data => {
-            let cms = signatures.first().ok_or(CompletionError::NoSignature)?;
-            Ok(seal_result(&session, profile, cms)?)
+            let cms = signatures.first().cloned().ok_or(CompletionError::NoSignature)?;
+            let (extended, reached) = long_term(svc, row, vec![cms]).await?;
+            let cms = extended.into_iter().next().ok_or(CompletionError::NoSignature)?;
+            Ok((seal_result(&session, profile, &cms)?, reached))
         }
         PendingDocument::Xml { xml, prepared } => {
             let signature = signatures.first().ok_or(CompletionError::NoSignature)?;
@@ -271,7 +289,7 @@ async fn complete(
                 &signed.signer_certificate,
                 &[],
             )?;
-            Ok(seal_result(&session, profile, &signed_xml)?)
+            Ok((seal_result(&session, profile, &signed_xml)?, Reached::XmlDsig))
         }
     }
 }

@@ -5,7 +5,8 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use signet_gateway::{DocumentDetail, HashSignature, PageSelection, PdfOptions, SignaturePosition};
 use signet_signing::{
-    BoxSpec, DataSignOptions, HttpConfig, NameStyle, PadesLevel, PdfSignOptions, Position, RawSigner, Visible, Zone,
+    BoxSpec, CmsExtendOptions, DataSignOptions, HttpConfig, NameStyle, PadesLevel, PdfSignOptions, Position, RawSigner,
+    Visible, Zone,
 };
 
 /// Why a seal (or a signature's options) could not be made: the PDF library's or the signing
@@ -37,6 +38,41 @@ pub struct SealPolicy {
     pub validation: signet_signing::ValidationData,
     /// The organisation's zone, in which the appearance's date is written.
     pub zone: Zone,
+}
+
+/// The ETSI baseline level a gateway signature reached, as the transaction's status tells the
+/// integrator: B-LT when a TSA is configured and every CA answered, B-T when a CA did not,
+/// B-B without a TSA.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reached {
+    Pades(PadesLevel),
+    Cades(PadesLevel),
+    /// A plain XML-DSig: no qualifying properties, no time-stamp.
+    XmlDsig,
+}
+
+impl Reached {
+    /// "PAdES-B-LT", "CAdES-B-T", "XML-DSig".
+    pub fn label(self) -> String {
+        match self {
+            Reached::Pades(level) => format!("PAdES-{}", level.as_str()),
+            Reached::Cades(level) => format!("CAdES-{}", level.as_str()),
+            Reached::XmlDsig => "XML-DSig".into(),
+        }
+    }
+
+    /// The level of a result of several CMS signatures: that of the least long-term one.
+    pub fn weakest_cades(levels: impl IntoIterator<Item = Reached>) -> Reached {
+        let level = levels
+            .into_iter()
+            .filter_map(|reached| match reached {
+                Reached::Cades(level) => Some(level),
+                _ => None,
+            })
+            .min()
+            .unwrap_or(PadesLevel::BB);
+        Reached::Cades(level)
+    }
 }
 
 fn box_spec(position: &SignaturePosition) -> Result<BoxSpec, SealError> {
@@ -92,7 +128,7 @@ pub fn seal_pdf(
     mark: Mark,
     signer: &dyn RawSigner,
     policy: &SealPolicy,
-) -> Result<Vec<u8>, SealError> {
+) -> Result<(Vec<u8>, Reached), SealError> {
     let already_signed = signet_pdf::inspect(pdf)?.signatures > 0;
     let opts = PdfSignOptions {
         level: if policy.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
@@ -111,9 +147,9 @@ pub fn seal_pdf(
 /// of its signatures inside it), so that it validates after its certificates expire. A CA or
 /// TSA that does not answer leaves it at B-T, as the verifier then reports, rather than fail
 /// the integrator's transaction: the document is already returned, there is no later copy.
-pub fn long_term(signed: Vec<u8>, policy: &SealPolicy) -> Vec<u8> {
+pub fn long_term(signed: Vec<u8>, policy: &SealPolicy) -> (Vec<u8>, Reached) {
     if policy.tsa_url.is_none() {
-        return signed;
+        return (signed, Reached::Pades(PadesLevel::BB));
     }
     let opts = PdfSignOptions {
         level: PadesLevel::BLT,
@@ -123,10 +159,36 @@ pub fn long_term(signed: Vec<u8>, policy: &SealPolicy) -> Vec<u8> {
         ..PdfSignOptions::default()
     };
     match signet_signing::extend_pdf(&signed, &opts) {
-        Ok(extended) => extended,
+        Ok(extended) => (extended, Reached::Pades(PadesLevel::BLT)),
         Err(error) => {
             tracing::warn!(%error, "the signed PDF stays at PAdES B-T: its validation data could not be had");
-            signed
+            (signed, Reached::Pades(PadesLevel::BT))
+        }
+    }
+}
+
+/// With a TSA, a CMS (a hash or data signature) is made long-term at once: CAdES B-LT, its
+/// time-stamp and the chains and revocation data of its signer and TSA inside it, as
+/// [`long_term`] does for PDFs. A CA that does not answer leaves it time-stamped (B-T), a TSA
+/// that does not answer as it was, with a warning: the integrator's transaction is not failed.
+pub fn long_term_cms(cms: Vec<u8>, policy: &SealPolicy) -> (Vec<u8>, Reached) {
+    let Some(tsa_url) = policy.tsa_url.clone() else {
+        return (cms, Reached::Cades(PadesLevel::BB));
+    };
+    let opts = CmsExtendOptions {
+        tsa_url: Some(tsa_url.clone()),
+        http: policy.http.clone(),
+        validation: policy.validation.clone(),
+    };
+    match signet_signing::extend_cms(&cms, &opts) {
+        Ok(extended) => (extended, Reached::Cades(PadesLevel::BLT)),
+        Err(error) => {
+            tracing::warn!(%error, "the CMS stays short of CAdES B-LT: its validation data could not be had");
+            let stamp = DataSignOptions { detached: true, tsa_url: Some(tsa_url), http: policy.http.clone() };
+            match signet_signing::timestamp_cms(&cms, &stamp) {
+                Ok(stamped) => (stamped, Reached::Cades(PadesLevel::BT)),
+                Err(_) => (cms, Reached::Cades(PadesLevel::BB)),
+            }
         }
     }
 }
@@ -179,23 +241,25 @@ pub fn esign_completion_options(policy: &SealPolicy) -> PdfSignOptions {
     }
 }
 
-/// One detached CMS per document hash, in request order.
+/// One detached CMS per document hash, in request order, and the level the weakest reached.
 pub fn seal_hashes(
     details: &[DocumentDetail],
     signer: &dyn RawSigner,
     policy: &SealPolicy,
-) -> Result<Vec<HashSignature>, SealError> {
-    let opts = DataSignOptions { detached: true, tsa_url: policy.tsa_url.clone(), http: policy.http.clone() };
-    details
-        .iter()
-        .map(|detail| {
-            let digest = signet_signing::parse_sha256(&detail.hash_hex)?;
-            let cms = signet_signing::sign_hash(&digest, signer, &opts)?;
-            Ok(HashSignature {
-                document_name: detail.name.clone(),
-                document_hash: detail.hash_hex.clone(),
-                signature: STANDARD.encode(cms),
-            })
-        })
-        .collect()
+) -> Result<(Vec<HashSignature>, Reached), SealError> {
+    // The time-stamp comes with the long-term data (`long_term_cms`).
+    let opts = DataSignOptions { detached: true, tsa_url: None, http: policy.http.clone() };
+    let mut signatures = Vec::with_capacity(details.len());
+    let mut levels = Vec::with_capacity(details.len());
+    for detail in details {
+        let digest = signet_signing::parse_sha256(&detail.hash_hex)?;
+        let (cms, reached) = long_term_cms(signet_signing::sign_hash(&digest, signer, &opts)?, policy);
+        levels.push(reached);
+        signatures.push(HashSignature {
+            document_name: detail.name.clone(),
+            document_hash: detail.hash_hex.clone(),
+            signature: STANDARD.encode(cms),
+        });
+    }
+    Ok((signatures, Reached::weakest_cades(levels)))
 }

@@ -23,7 +23,7 @@ use signet_sigcrypto::cms::{self, CmsOptions, SignedAttrs};
 use signet_sigcrypto::{pki, xmldsig};
 use signet_signing::{PreparedPdf, SignatureOrCms};
 
-use super::seal::{Mark, SealError, token_pdf_options};
+use super::seal::{Mark, Reached, SealError, long_term, long_term_cms, token_pdf_options};
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 use crate::platform::heavy::Share;
 use crate::{Services, platform::secrets};
@@ -275,9 +275,9 @@ fn embed(
     policy: &super::seal::SealPolicy,
     session: &signet_gateway::SessionKey,
     profile: Profile,
-) -> Result<String, EmbedError> {
+) -> Result<(String, Reached), EmbedError> {
     let signature_of = |i: usize| signatures.get(i).cloned().ok_or(EmbedError::Missing);
-    let bytes = match pending {
+    let (bytes, reached) = match pending {
         Pending::Pdf(prepared) => {
             let opts = signet_signing::PdfSignOptions {
                 level: if policy.tsa_url.is_some() {
@@ -291,22 +291,25 @@ fn embed(
             };
             let signed =
                 signet_signing::complete_pdf_with(&prepared, SignatureOrCms::Signature(signature_of(0)?), &opts)?;
-            super::seal::long_term(signed, policy)
+            long_term(signed, policy)
         }
-        Pending::Data(attrs) => checked_cms(&attrs, &signature_of(0)?)?,
+        Pending::Data(attrs) => long_term_cms(checked_cms(&attrs, &signature_of(0)?)?, policy),
         Pending::Hash(items) => {
             let mut out = Vec::with_capacity(items.len());
+            let mut levels = Vec::with_capacity(items.len());
             for (i, (name, hash, attrs)) in items.into_iter().enumerate() {
-                let cms = checked_cms(&attrs, &signature_of(i)?)?;
+                let (cms, reached) = long_term_cms(checked_cms(&attrs, &signature_of(i)?)?, policy);
+                levels.push(reached);
                 out.push(HashSignature { document_name: name, document_hash: hash, signature: STANDARD.encode(cms) });
             }
-            return Ok(seal_hash_result(session, profile, &out)?);
+            return Ok((seal_hash_result(session, profile, &out)?, Reached::weakest_cades(levels)));
         }
         Pending::Xml { xml, prepared, certificate, chain } => {
-            xmldsig::complete_enveloped_rsa(&xml, &prepared, &signature_of(0)?, &certificate, &chain)?
+            let signed = xmldsig::complete_enveloped_rsa(&xml, &prepared, &signature_of(0)?, &certificate, &chain)?;
+            (signed, Reached::XmlDsig)
         }
     };
-    Ok(seal_result(session, profile, &bytes)?)
+    Ok((seal_result(session, profile, &bytes)?, reached))
 }
 
 /// A CMS from the token's raw signature, whose signature must verify with the certificate.

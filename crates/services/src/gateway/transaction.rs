@@ -14,7 +14,7 @@ use signet_gateway::{
 };
 use signet_store::{TransactionOutcome, TransactionRow};
 
-use super::seal::{Mark, SealError, SealPolicy, seal_hashes, seal_pdf};
+use super::seal::{Mark, Reached, SealError, SealPolicy, seal_hashes, seal_pdf};
 use super::vault::Vault;
 use crate::platform::heavy::Share;
 use crate::{Services, platform::secrets};
@@ -157,28 +157,33 @@ enum ReturnvalueError {
     NotSealable,
 }
 
-/// The signed bytes (PDF) or the JSON of hash signatures, sealed as the `Returnvalue`.
-async fn produce_returnvalue(svc: &Services, open: &OpenTransaction, mark: Mark) -> Result<String, ReturnvalueError> {
+/// The signed bytes (PDF) or the JSON of hash signatures, sealed as the `Returnvalue`, and the
+/// level the signature reached.
+async fn produce_returnvalue(
+    svc: &Services,
+    open: &OpenTransaction,
+    mark: Mark,
+) -> Result<(String, Reached), ReturnvalueError> {
     let profile = if open.row.profile == 2 { Profile::Modern } else { Profile::Legacy };
     let session = open.vault.open_session_key(&open.row.session_key).ok_or(ReturnvalueError::SessionKey)?;
     let signer = svc.seals.for_tenant(&svc.store, open.row.tenant_id).await?;
     let policy = seal_policy(svc, open.row.tenant_id).await;
     match open.payload.document.clone() {
         Document::Pdf { bytes, options } => {
-            let signed = svc
+            let (signed, reached) = svc
                 .heavy
                 .run(Share::Tenant(open.row.tenant_id), move || {
                     seal_pdf(&bytes, &options, mark, signer.as_ref(), &policy)
                 })
                 .await??;
-            Ok(seal_result(&session, profile, &signed)?)
+            Ok((seal_result(&session, profile, &signed)?, reached))
         }
         Document::Hash(details) => {
-            let signatures = svc
+            let (signatures, reached) = svc
                 .heavy
                 .run(Share::Tenant(open.row.tenant_id), move || seal_hashes(&details, signer.as_ref(), &policy))
                 .await??;
-            Ok(seal_hash_result(&session, profile, &signatures)?)
+            Ok((seal_hash_result(&session, profile, &signatures)?, reached))
         }
         _ => Err(ReturnvalueError::NotSealable),
     }
@@ -233,7 +238,7 @@ pub async fn sign(
     detail: serde_json::Value,
 ) -> Result<Delivery, TransactionClosed> {
     match produce_returnvalue(svc, open, mark).await {
-        Ok(returnvalue) => match complete(svc, &open.row, returnvalue, actor, detail).await? {
+        Ok((returnvalue, reached)) => match complete(svc, &open.row, (returnvalue, reached), actor, detail).await? {
             Some(delivery) => Ok(delivery),
             // Another submission from this link finished first.
             None => deliver_again(svc, &open.row.transaction_number, secret)
@@ -253,16 +258,21 @@ pub async fn sign(
 pub(super) async fn complete(
     svc: &Services,
     row: &TransactionRow,
-    returnvalue: String,
+    (returnvalue, reached): (String, Reached),
     actor: &Actor,
-    detail: serde_json::Value,
+    mut detail: serde_json::Value,
 ) -> Result<Option<Delivery>, TransactionClosed> {
     let kept = keep_result(svc, row, &returnvalue).await;
+    let level = reached.label();
+    if let Some(fields) = detail.as_object_mut() {
+        fields.insert("signatureLevel".into(), serde_json::Value::String(level.clone()));
+    }
     let outcome = TransactionOutcome {
         state: TransactionState::Completed,
         error_message: None,
         result_blob: kept.as_ref().map(|(key, _)| key.as_str()),
         result_expires_at: kept.as_ref().map(|(_, until)| *until),
+        signature_level: Some(&level),
         detail,
     };
     if !finish(svc, row, &outcome, actor).await? {
@@ -286,6 +296,7 @@ pub(super) async fn fail(
         error_message: Some(&message),
         result_blob: None,
         result_expires_at: None,
+        signature_level: None,
         detail,
     };
     let _ = finish(svc, row, &outcome, actor).await;
@@ -309,6 +320,7 @@ pub(super) async fn cancel_row(
         error_message: Some(&message),
         result_blob: None,
         result_expires_at: None,
+        signature_level: None,
         detail: serde_json::json!({}),
     };
     if !finish(svc, row, &outcome, actor).await? {

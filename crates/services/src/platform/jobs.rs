@@ -116,6 +116,7 @@ pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(),
         error_message: Some("Transaction expired"),
         result_blob: None,
         result_expires_at: None,
+        signature_level: None,
         detail: serde_json::Value::Null,
     };
     for (tenant_id, number) in store.overdue_transactions(now, 500).await? {

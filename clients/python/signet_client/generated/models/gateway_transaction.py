@@ -31,6 +31,11 @@ class GatewayTransaction:
             error_message (Union[None, Unset, str]):
             result_available_until (Union[None, Unset, int]):
             returnvalue (Union[None, Unset, str]):
+            signature_level (Union[None, Unset, str]): For a completed transaction, the ETSI baseline level its signature
+                reached:
+                `PAdES-B-LT` or `CAdES-B-LT` when a time-stamp authority is configured and every CA
+                answered (the signature validates after its certificates expire), `-B-T` when a CA did
+                not answer, `-B-B` without a time-stamp authority; `XML-DSig` for XML.
     """
 
     created_at: int
@@ -43,6 +48,7 @@ class GatewayTransaction:
     error_message: Union[None, Unset, str] = UNSET
     result_available_until: Union[None, Unset, int] = UNSET
     returnvalue: Union[None, Unset, str] = UNSET
+    signature_level: Union[None, Unset, str] = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -78,6 +84,12 @@ class GatewayTransaction:
         else:
             returnvalue = self.returnvalue
 
+        signature_level: Union[None, Unset, str]
+        if isinstance(self.signature_level, Unset):
+            signature_level = UNSET
+        else:
+            signature_level = self.signature_level
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -97,6 +109,8 @@ class GatewayTransaction:
             field_dict["resultAvailableUntil"] = result_available_until
         if returnvalue is not UNSET:
             field_dict["returnvalue"] = returnvalue
+        if signature_level is not UNSET:
+            field_dict["signatureLevel"] = signature_level
 
         return field_dict
 
@@ -146,6 +160,15 @@ class GatewayTransaction:
 
         returnvalue = _parse_returnvalue(d.pop("returnvalue", UNSET))
 
+        def _parse_signature_level(data: object) -> Union[None, Unset, str]:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Union[None, Unset, str], data)
+
+        signature_level = _parse_signature_level(d.pop("signatureLevel", UNSET))
+
         gateway_transaction = cls(
             created_at=created_at,
             expires_at=expires_at,
@@ -157,6 +180,7 @@ class GatewayTransaction:
             error_message=error_message,
             result_available_until=result_available_until,
             returnvalue=returnvalue,
+            signature_level=signature_level,
         )
 
         gateway_transaction.additional_properties = d
