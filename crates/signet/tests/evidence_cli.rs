@@ -113,11 +113,12 @@ fn a_pack_verifies_and_one_changed_byte_in_any_file_fails_naming_it() {
     let (ok, stdout, stderr) = verify(dir.path(), &pack);
     assert!(ok, "{stdout}\n{stderr}");
     let files = entries(&pack);
-    assert_eq!(files.len(), 8, "{files:?}");
+    assert_eq!(files.len(), 9, "{files:?}");
     for (name, _, _) in &files {
         assert!(stdout.lines().any(|l| l.starts_with("ok") && l.contains(&format!(" {name}: "))), "{name}: {stdout}");
     }
     assert!(stdout.contains("recomputed link by link"), "{stdout}");
+    assert!(stdout.contains("recorded in the organisation's audit chain"), "{stdout}");
     assert!(stdout.contains("signature(s) valid"), "{stdout}");
 
     for (name, start, len) in &files {

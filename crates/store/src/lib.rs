@@ -64,7 +64,8 @@ pub use webhooks::{DeliveryRow, WebhookRow};
 pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, Delegate, DocumentRow, LtaCounts, LtaDue, NewAttachment,
     NewDocument, NewSignatory, NewSignerCode, NewTemplate, NewWorkflow, NewWorkflowAttachment, RenewedVersion, Shelf,
-    SignatoryRow, SignedVersion, SignerCodeRow, TemplateDocument, TemplateEdit, TemplateRow, WorkflowRow,
+    SignatoryRow, SignedVersion, SignerCodeRow, TemplateDocument, TemplateEdit, TemplateRow, WORKFLOW_EVENTS_ANCHORED,
+    WorkflowRow,
 };
 
 pub(crate) use ids::NullableId;

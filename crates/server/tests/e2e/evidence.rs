@@ -105,6 +105,7 @@ async fn a_completed_workflow_has_an_evidence_pack_that_proves_itself(backend: B
         [
             "audit/anchor.json",
             "audit/events.json",
+            "audit/tenant-anchor.json",
             "completion-certificate.pdf",
             "documents/1-Lease_deed.pdf",
             "manifest.json",
@@ -155,11 +156,21 @@ async fn a_completed_workflow_has_an_evidence_pack_that_proves_itself(backend: B
     assert!(events.iter().filter(|e| e["action"] == "signatory.signed").count() == 2, "{events:?}");
     let last = events.last().expect("an event");
     assert_eq!((&last["seq"], &last["hash"]), (&anchor["seq"], &anchor["head"]));
+    // The head is recorded in the organisation's own audit chain, entry for entry as the
+    // installation holds it.
+    let tenant_anchor: Value = serde_json::from_slice(&files["audit/tenant-anchor.json"]).expect("tenant anchor");
+    let seq = tenant_anchor["entry"]["seq"].as_i64().expect("seq");
+    let held = app.store.audit_entries(tenant.tenant_id, seq - 1, 1).await.expect("audit");
+    assert_eq!(serde_json::to_value(&held[0]).expect("json"), tenant_anchor["entry"]);
+    assert_eq!(held[0].action, "workflow.events_anchored");
+    let recorded: Value = serde_json::from_str(&held[0].detail).expect("detail");
+    assert_eq!((&recorded["seq"], &recorded["head"]), (&anchor["seq"], &anchor["head"]));
 
     // The whole pack as `signet evidence verify` checks it, trusting the platform's CA.
     let checks = check_pack(&zip, std::slice::from_ref(&app.state.services.keys.ca.cert_der));
     assert!(checks.iter().all(|c| c.passed), "{checks:#?}");
     assert!(checks.iter().any(|c| c.file == "audit/events.json" && c.what.contains("anchored head")), "{checks:#?}");
+    assert!(checks.iter().any(|c| c.file == "audit/tenant-anchor.json" && c.passed), "{checks:#?}");
 
     // The console's button on the workflow's page gives the same pack (made anew: only its
     // creation time and the seals' times may differ, so it is checked whole, not compared).

@@ -10,6 +10,9 @@ use super::row::WorkflowRow;
 use crate::chain::{EntryRow, entry_from_row};
 use crate::{Result, Store, db_err, on_db};
 
+/// The tenant audit action that anchors a workflow's event chain (evidence packs).
+pub const WORKFLOW_EVENTS_ANCHORED: &str = "workflow.events_anchored";
+
 /// The payload of the `workflow.event` job for a chained entry.
 pub(super) fn event_job_payload(tenant_id: TenantId, workflow_id: WorkflowId, entry: &AuditEntry) -> String {
     let job = WorkflowEventJob {
@@ -98,5 +101,42 @@ impl Store {
                 .map_err(db_err)?
         });
         Ok(head)
+    }
+
+    /// Records in the tenant's audit chain that the workflow's event chain stood at
+    /// `(seq, head)` (`workflow.events_anchored`), and answers that tenant entry once linked.
+    /// The evidence pack carries it: the workflow's events lead to the head, and the head is in
+    /// an entry of the tenant's chain, which `signet audit verify` checks on the installation.
+    pub async fn anchor_workflow_events(
+        &self,
+        workflow: &WorkflowRow,
+        (seq, head): (i64, &str),
+        actor: &Actor,
+    ) -> Result<AuditEntry> {
+        let target = format!("workflow:{}", workflow.id);
+        let detail = serde_json::json!({"workflowId": workflow.id.get(), "seq": seq, "head": head});
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let event = actor.event(WORKFLOW_EVENTS_ANCHORED, target.clone(), detail.clone());
+            crate::chain::append_audit!(tx, workflow.tenant_id, &event);
+            tx.commit().await.map_err(db_err)?;
+        });
+        self.link_audit(workflow.tenant_id).await?;
+        let rows: Vec<EntryRow> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM audit_log \
+                 WHERE tenant_id = $1 AND action = $2 AND target = $3 ORDER BY seq DESC LIMIT 50",
+            )
+            .bind(workflow.tenant_id.get())
+            .bind(WORKFLOW_EVENTS_ANCHORED)
+            .bind(&target)
+            .fetch_all(pool)
+            .await
+            .map_err(db_err)?
+        });
+        rows.into_iter()
+            .map(entry_from_row)
+            .find(|entry| serde_json::from_str::<serde_json::Value>(&entry.detail).is_ok_and(|d| d == detail))
+            .ok_or_else(|| signet_domain::Error::internal("the anchoring audit entry was not linked"))
     }
 }

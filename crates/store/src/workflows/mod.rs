@@ -31,6 +31,7 @@ mod templates;
 pub use codes::{NewSignerCode, SignerCodeRow};
 pub use documents::{DocumentRow, NewDocument};
 pub use envelope::{CreatedWorkflow, NewWorkflow};
+pub use events::WORKFLOW_EVENTS_ANCHORED;
 pub(crate) use events::append_event;
 pub use lta::{LtaCounts, LtaDue, RenewedVersion};
 pub use participation::{AttachmentRow, NewAttachment, NewWorkflowAttachment};

@@ -1,16 +1,17 @@
 //! Verifies an evidence pack with nothing but its bytes (and, if given, the certificates to
 //! trust): every file against the manifest (its CRC-32 too, and no file missing or extra),
 //! the organisation's seal over the manifest, the event chain link by link up to the anchored
-//! head, every signature of every PDF and sealed report. Each check names the file it is about, so a changed byte points at its file.
+//! head and the organisation's audit entry that records it, every signature of every PDF and sealed report. Each check names the file it is about, so a changed byte points at its file.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use signet_domain::audit::verify_chain;
+use signet_domain::audit::{entry_hash, verify_chain};
+use signet_store::WORKFLOW_EVENTS_ANCHORED;
 
 use super::zip::{self, ZipEntry};
 use super::{
-    ANCHOR, Anchor, CERTIFICATE, DOCUMENTS_DIR, EVENTS, Events, FORMAT, MANIFEST, MANIFEST_SEAL, Manifest, SECTION_63,
-    VALIDATION_DIR,
+    ANCHOR, Anchor, AnchoredHead, CERTIFICATE, DOCUMENTS_DIR, EVENTS, Events, FORMAT, MANIFEST, MANIFEST_SEAL,
+    Manifest, SECTION_63, TENANT_ANCHOR, TenantAnchor, VALIDATION_DIR,
 };
 use crate::workflows::documents::sha256_hex;
 
@@ -155,11 +156,59 @@ fn chain_checks(manifest: &Manifest, files: &BTreeMap<&str, &[u8]>) -> Vec<Check
     if last != Some((anchor.seq, anchor.head.as_str())) {
         return vec![Check::new(ANCHOR, false, "the events do not lead to the anchored head")];
     }
-    vec![Check::new(
-        EVENTS,
-        true,
-        format!("{} events recomputed link by link to the anchored head {}", events.events.len(), anchor.head),
-    )]
+    vec![
+        Check::new(
+            EVENTS,
+            true,
+            format!("{} events recomputed link by link to the anchored head {}", events.events.len(), anchor.head),
+        ),
+        tenant_anchor_check(manifest, &anchor, files),
+    ]
+}
+
+/// The organisation's audit entry that records the anchored head: its hash recomputes from its
+/// fields, and it names this workflow, sequence number and head.
+fn tenant_anchor_check(manifest: &Manifest, anchor: &Anchor, files: &BTreeMap<&str, &[u8]>) -> Check {
+    let tenant_anchor = match files.get(TENANT_ANCHOR).map(|b| serde_json::from_slice::<TenantAnchor>(b)) {
+        Some(Ok(tenant_anchor)) => tenant_anchor,
+        Some(Err(e)) => return Check::new(TENANT_ANCHOR, false, format!("cannot be read: {e}")),
+        None => return Check::new(TENANT_ANCHOR, false, "missing"),
+    };
+    let entry = &tenant_anchor.entry;
+    let recomputed = entry_hash(
+        tenant_anchor.tenant_id,
+        entry.seq,
+        entry.at,
+        &entry.actor,
+        &entry.action,
+        &entry.target,
+        entry.ip.as_deref(),
+        &entry.detail,
+        &entry.prev_hash,
+    );
+    let anchored = serde_json::from_str::<AnchoredHead>(&entry.detail).ok();
+    let expected = AnchoredHead { workflow_id: manifest.workflow_id, seq: anchor.seq, head: anchor.head.clone() };
+    let problem = if tenant_anchor.tenant_id != manifest.tenant_id {
+        Some(format!("of organisation {}, the pack is of {}", tenant_anchor.tenant_id, manifest.tenant_id))
+    } else if recomputed != entry.hash {
+        Some("the entry's hash does not recompute from its fields".to_string())
+    } else if entry.action != WORKFLOW_EVENTS_ANCHORED || anchored.as_ref() != Some(&expected) {
+        Some("the entry does not record this workflow's anchored head".to_string())
+    } else {
+        None
+    };
+    match problem {
+        Some(problem) => Check::new(TENANT_ANCHOR, false, problem),
+        None => Check::new(
+            TENANT_ANCHOR,
+            true,
+            format!(
+                "the head is recorded in the organisation's audit chain as entry {} with hash {} \
+                 (`signet audit verify` on the installation confirms the entry in its chain)",
+                entry.seq, entry.hash
+            ),
+        ),
+    }
 }
 
 /// Every PDF's signatures and every report's seal: present and intact, and trusted when
@@ -196,5 +245,74 @@ fn signature_check(name: &str, bytes: &[u8], trust: &[Vec<u8>]) -> Check {
             let why = first.and_then(|s| s.errors.first().or(s.warnings.first())).map_or("", String::as_str);
             Check::new(name, false, format!("{bad} of {total} signature(s) not {how}: {why}"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use signet_domain::audit::AuditEntry;
+
+    use super::*;
+
+    fn manifest() -> Manifest {
+        Manifest {
+            format: FORMAT.into(),
+            workflow_id: 7,
+            workflow_name: "Lease".into(),
+            tenant_id: 3,
+            tenant: "Acme".into(),
+            completed_at: None,
+            created_at: 0,
+            files: Vec::new(),
+        }
+    }
+
+    /// A tenant entry recording `head` for workflow 7, hashed as the chain hashes it.
+    fn tenant_anchor(head: &str) -> TenantAnchor {
+        let detail = serde_json::json!({"workflowId": 7, "seq": 4, "head": head}).to_string();
+        let mut entry = AuditEntry {
+            seq: 12,
+            at: 1_700_000_000_000,
+            actor: "user:1".into(),
+            action: WORKFLOW_EVENTS_ANCHORED.into(),
+            target: "workflow:7".into(),
+            ip: None,
+            detail,
+            prev_hash: "ab".repeat(32),
+            hash: String::new(),
+        };
+        entry.hash = entry_hash(
+            3,
+            12,
+            entry.at,
+            &entry.actor,
+            &entry.action,
+            &entry.target,
+            None,
+            &entry.detail,
+            &entry.prev_hash,
+        );
+        TenantAnchor { tenant_id: 3, entry, rule: String::new() }
+    }
+
+    fn check(tenant_anchor: &TenantAnchor) -> Check {
+        let anchor = Anchor { workflow_id: 7, seq: 4, head: "cd".repeat(32), rule: String::new() };
+        let bytes = serde_json::to_vec(tenant_anchor).expect("json");
+        let files = BTreeMap::from([(TENANT_ANCHOR, bytes.as_slice())]);
+        tenant_anchor_check(&manifest(), &anchor, &files)
+    }
+
+    #[test]
+    fn the_tenant_entry_must_recompute_and_record_this_workflows_head() {
+        assert!(check(&tenant_anchor(&"cd".repeat(32))).passed);
+        let other_head = check(&tenant_anchor(&"ef".repeat(32)));
+        assert!(!other_head.passed && other_head.what.contains("does not record"), "{other_head:?}");
+        let mut edited = tenant_anchor(&"cd".repeat(32));
+        edited.entry.actor = "user:2".into();
+        let edited = check(&edited);
+        assert!(!edited.passed && edited.what.contains("does not recompute"), "{edited:?}");
+        let mut elsewhere = tenant_anchor(&"cd".repeat(32));
+        elsewhere.tenant_id = 4;
+        assert!(!check(&elsewhere).passed);
     }
 }

@@ -1,5 +1,6 @@
 //! The evidence pack of a completed workflow: one ZIP with the signed documents, the completion
-//! certificate, the workflow's event chain with the head the workflow row holds for it, the
+//! certificate, the workflow's event chain with the head the workflow row holds for it and the
+//! organisation's audit entry that records that head (`audit/tenant-anchor.json`), the
 //! verifier's ETSI report on every document (sealed by the organisation), a sealed certificate
 //! under section 63 of the Bharatiya Sakshya Adhiniyam stating every other file's hash
 //! (`section63`), a manifest of every other file's size and SHA-256, and the organisation's
@@ -36,6 +37,7 @@ pub const CERTIFICATE: &str = "completion-certificate.pdf";
 pub const SECTION_63: &str = "section-63-certificate.pdf";
 pub const EVENTS: &str = "audit/events.json";
 pub const ANCHOR: &str = "audit/anchor.json";
+pub const TENANT_ANCHOR: &str = "audit/tenant-anchor.json";
 pub const DOCUMENTS_DIR: &str = "documents/";
 pub const VALIDATION_DIR: &str = "validation/";
 
@@ -81,6 +83,32 @@ pub struct Anchor {
     pub rule: String,
 }
 
+/// `audit/tenant-anchor.json`: the entry of the organisation's audit chain that records the
+/// workflow chain's head (`workflow.events_anchored`, written when the pack is made). Its hash
+/// recomputes from its fields; that the entry stands in the organisation's chain is what
+/// `signet audit verify` (or an audit export) confirms on the installation, by sequence number
+/// and hash.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TenantAnchor {
+    pub tenant_id: i64,
+    pub entry: AuditEntry,
+    pub rule: String,
+}
+
+/// What a `workflow.events_anchored` entry's detail says.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct AnchoredHead {
+    pub workflow_id: i64,
+    pub seq: i64,
+    pub head: String,
+}
+
+const TENANT_HASH_RULE: &str = "The entry's hash is SHA-256 over the organisation's id, sequence number, time, actor, \
+    action, target, address, detail and the previous entry's hash, each as an 8-byte big-endian length and its bytes \
+    (numbers as 8-byte big-endian); the entry is the organisation's audit chain's at that sequence number.";
+
 const HASH_RULE: &str = "Each entry's hash is SHA-256 over the workflow id, sequence number, time, actor, action, \
     target, address, detail and the previous entry's hash, each as an 8-byte big-endian length and its bytes \
     (numbers as 8-byte big-endian); the first entry's previous hash is 64 zeros.";
@@ -99,7 +127,7 @@ pub async fn pack(svc: &Services, caller: &Caller, id: WorkflowId) -> Result<Vec
         files.push((format!("{VALIDATION_DIR}{stem}.xml"), report));
     }
     files.push((CERTIFICATE.into(), crate::workflows::documents::merged_pdf(svc, &workflow).await?));
-    files.extend(audit_files(svc, &workflow).await?);
+    files.extend(audit_files(svc, caller, &workflow).await?);
     let tenant = svc.store.tenant_name(workflow.tenant_id).await?.unwrap_or_default();
     let section63 = section63::certificate(svc, &workflow, &tenant, &files).await?;
     files.push((SECTION_63.into(), section63));
@@ -131,12 +159,22 @@ async fn signed_bytes(svc: &Services, document: &DocumentRow) -> Result<Vec<u8>,
     Ok(svc.blob.get(&BlobKey::parse(&document.current_blob)?).await?.to_vec())
 }
 
-/// The event chain and the head it must lead to.
-async fn audit_files(svc: &Services, workflow: &WorkflowRow) -> Result<[(String, Vec<u8>); 2], Error> {
-    let events = Events { workflow_id: workflow.id.get(), events: svc.store.workflow_events(workflow).await? };
+/// The event chain, the head it must lead to, and the organisation's audit entry that records
+/// that head. The head is read first and the events up to it, so an event written meanwhile
+/// (a renewal's time-stamp) is in the next pack, not a break in this one.
+async fn audit_files(svc: &Services, caller: &Caller, workflow: &WorkflowRow) -> Result<[(String, Vec<u8>); 3], Error> {
     let (seq, head) = svc.store.workflow_event_head(workflow).await?;
+    let mut events = svc.store.workflow_events(workflow).await?;
+    events.retain(|event| event.seq <= seq);
+    let events = Events { workflow_id: workflow.id.get(), events };
+    let entry = svc.store.anchor_workflow_events(workflow, (seq, &head), &caller.actor).await?;
+    let tenant_anchor = TenantAnchor { tenant_id: workflow.tenant_id.get(), entry, rule: TENANT_HASH_RULE.into() };
     let anchor = Anchor { workflow_id: workflow.id.get(), seq, head, rule: HASH_RULE.into() };
-    Ok([(EVENTS.into(), json(&events)?), (ANCHOR.into(), json(&anchor)?)])
+    Ok([
+        (EVENTS.into(), json(&events)?),
+        (ANCHOR.into(), json(&anchor)?),
+        (TENANT_ANCHOR.into(), json(&tenant_anchor)?),
+    ])
 }
 
 fn manifest(workflow: &WorkflowRow, tenant: String, files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, Error> {
