@@ -94,6 +94,9 @@ pub struct SignatureReport {
     /// The ETSI baseline level: `B-B`, `B-T`, `B-LT`, `B-LTA` for PAdES signatures, `B-B`,
     /// `B-T`, `B-LT` for CAdES (a CMS file).
     pub pades_level: Option<String>,
+    /// `B-B`, `B-T`, `B-LT` for XML signatures (XAdES baseline, EN 319 132-1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub xades_level: Option<String>,
     /// Revocation data (OCSP/CRL) embedded for long-term validation.
     pub revocation_data: bool,
     /// The signature covers the whole file (PDF: no later revision).
@@ -228,18 +231,17 @@ fn from_signer_report(s: &SignerReport) -> SignatureReport {
         chain: s.chain.clone(),
         signing_time: s.claimed_signing_time.clone(),
         validated_at: Some(s.validation_time.clone()),
-        timestamp: s.timestamp.as_ref().map(|t| TimestampInfo {
-            intact: t.intact,
-            trusted: t.trusted,
-            time: t.gen_time.clone(),
-            tsa: t.tsa_subject.clone(),
-        }),
+        timestamp: s.timestamp.as_ref().map(timestamp_info),
         indication: Some(s.indication),
         sub_indication: s.sub_indication,
         errors: s.errors.clone(),
         warnings: s.warnings.clone(),
         ..Default::default()
     }
+}
+
+fn timestamp_info(t: &signet_sigcrypto::verify::TimestampReport) -> TimestampInfo {
+    TimestampInfo { intact: t.intact, trusted: t.trusted, time: t.gen_time.clone(), tsa: t.tsa_subject.clone() }
 }
 
 /// A signature whose structure is broken before its CMS can be checked.
@@ -269,6 +271,9 @@ fn verify_xml(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<
             signing_time: s.signing_time.clone(),
             covers_whole_document: s.covers_document,
             modifications_allowed: true,
+            xades_level: s.level.clone(),
+            timestamp: s.timestamp.as_ref().map(timestamp_info),
+            revocation_data: s.revocation_data,
             indication: s.indication,
             sub_indication: s.sub_indication,
             errors: s.errors.clone(),

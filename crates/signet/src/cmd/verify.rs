@@ -136,6 +136,9 @@ fn print_signature(s: &SignatureReport) {
     if let Some(level) = &s.pades_level {
         println!("  PAdES level: {level}   revocation data: {}", yes_no(s.revocation_data));
     }
+    if let Some(level) = &s.xades_level {
+        println!("  XAdES level: {level}   revocation data: {}", yes_no(s.revocation_data));
+    }
     if s.later_revisions > 0 {
         println!(
             "  changed later: {} revision(s), {}",
