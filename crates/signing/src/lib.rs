@@ -37,7 +37,7 @@ pub use pades::{
     complete_pdf_with, complete_remote_pdf, extend_pdf, prepare_pdf, prepare_remote_pdf, sign_pdf, sign_pdf_file,
 };
 pub use verify::{FileKind, Report, SignatureReport, TimestampInfo, verify_file, verify_file_with};
-pub use xades::{XmlExtendOptions, extend_xml};
+pub use xades::{XmlExtendOptions, extend_xml, timestamp_xml};
 
 // The types callers need to fill the options, so they do not depend on the lower crates.
 pub use signet_locale::Zone;

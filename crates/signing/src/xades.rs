@@ -57,6 +57,18 @@ pub fn extend_xml(xml: &[u8], opts: &XmlExtendOptions) -> Result<Vec<u8>> {
     Ok(xmldsig::add_long_term_values(xml, &additions)?)
 }
 
+/// Only the signature time-stamp (XAdES B-T), when the validation data cannot be had: the
+/// signature then at least proves when it was made. A signature that has one is returned as is.
+pub fn timestamp_xml(xml: &[u8], opts: &XmlExtendOptions) -> Result<Vec<u8>> {
+    let material = xmldsig::long_term_material(xml)?;
+    if !material.held.signature_timestamps.is_empty() {
+        return Ok(xml.to_vec());
+    }
+    let stamp =
+        LongTermValues { signature_timestamps: vec![signature_timestamp(&material, opts)?], ..Default::default() };
+    Ok(xmldsig::add_long_term_values(xml, &stamp)?)
+}
+
 /// A token from the configured TSA over the canonical SignatureValue.
 fn signature_timestamp(material: &LongTermMaterial, opts: &XmlExtendOptions) -> Result<Vec<u8>> {
     let url = opts
