@@ -695,8 +695,14 @@ fn verify_inner(
     match key {
         SignerKey::KeyInfo(trust, opts) => {
             let format_ok = xades_ok && (r.covers_document || !all_refs_ok);
-            let facts = SignatureFacts { format_ok, hash_ok: all_refs_ok, signature_value_ok: sig_ok.is_ok() };
-            judge_with_key_info(sig, &scope, &cert_der, chain, facts, trust, opts, r);
+            let found = SignatureFacts {
+                format_ok,
+                hash_ok: all_refs_ok,
+                signature_value_ok: sig_ok.is_ok(),
+                cert_der: &cert_der,
+                pool: chain,
+            };
+            judge_with_key_info(sig, &scope, found, (trust, opts), r);
         }
         // The SignatureValue was checked with the pinned key itself.
         SignerKey::Pinned { .. } => r.trusted = sig_ok.is_ok(),
@@ -704,13 +710,16 @@ fn verify_inner(
     Ok(())
 }
 
-/// What core validation found, for the EN 319 102-1 indication.
-struct SignatureFacts {
+/// What core validation found, for the EN 319 102-1 indication, and the signer's certificate
+/// with the others KeyInfo carries.
+struct SignatureFacts<'a> {
     /// A signature whose references all hold but none covers the document signs something
     /// else (signature wrapping): not this document's signature.
     format_ok: bool,
     hash_ok: bool,
     signature_value_ok: bool,
+    cert_der: &'a [u8],
+    pool: Vec<Vec<u8>>,
 }
 
 /// Trust, long-term properties and the EN 319 102-1 indication: the KeyInfo's certificate
@@ -718,17 +727,14 @@ struct SignatureFacts {
 /// trusted), judged at the validation time, or at the earlier time a trusted signature
 /// time-stamp proves the signature existed at; the revocation values the signature carries
 /// (XAdES B-LT) give the certificates' status without asking anyone.
-#[allow(clippy::too_many_arguments)]
 fn judge_with_key_info(
     sig: &Element,
     scope: &NsScope,
-    cert_der: &[u8],
-    mut pool: Vec<Vec<u8>>,
-    found: SignatureFacts,
-    trust: &TrustStore,
-    opts: &VerifyOptions,
+    found: SignatureFacts<'_>,
+    (trust, opts): (&TrustStore, &VerifyOptions),
     r: &mut XmlSignatureReport,
 ) {
+    let mut pool = found.pool;
     let long_term = match long_term::check_long_term(sig, scope, &pool, trust, timestamp_checked_at(opts)) {
         Ok(check) => Some(check),
         Err(e) => {
@@ -757,7 +763,7 @@ fn judge_with_key_info(
     };
     // Only a trusted time-stamp moves the time the path is checked at.
     let at = path_checked_at(opts.validation_time, poe, None);
-    let checked = check_certificate(cert_der, &pool, trust, at, &revocation);
+    let checked = check_certificate(found.cert_der, &pool, trust, at, &revocation);
     r.trusted = checked.trusted;
     if checked.trusted {
         r.chain = checked.chain.iter().map(|c| c.tbs_certificate.subject.to_string()).collect();
