@@ -986,6 +986,33 @@ mod tests {
     }
 
     #[test]
+    fn long_term_values_go_into_a_signature_without_id_and_leave_it_valid() -> Result<()> {
+        let ca = LocalCa::generate_with("CA", KeyAlgo::EcP256)?;
+        let trust = TrustStore::from_der_certs(&[ca.cert_der().to_vec()])?;
+        let ee = ca.issue_signer("X", KeyAlgo::Rsa2048)?;
+        let s = LocalKeySigner::from_pkcs8(&ee.key_pkcs8_der, &ee.cert_der, vec![])?;
+        let signed =
+            String::from_utf8_lossy(&sign_enveloped(b"<r><a>t</a></r>", &s, &XmlSignOptions::default())?).into_owned();
+        // A signature made elsewhere, without an Id (the enveloped transform drops it anyway).
+        let id_at = signed.find(" Id=\"sig-").ok_or_else(|| Error::Xml("no Id".into()))?;
+        let id_end = id_at + signed[id_at + 5..].find('"').ok_or_else(|| Error::Xml("no quote".into()))? + 6;
+        let foreign = format!("{}{}", &signed[..id_at], &signed[id_end..]);
+        assert!(verify_enveloped(foreign.as_bytes(), &trust, &VerifyOptions::default())?.valid);
+
+        let values = LongTermValues { certificates: vec![ca.cert_der().to_vec()], ..Default::default() };
+        let extended = add_long_term_values(foreign.as_bytes(), &values)?;
+        let text = String::from_utf8_lossy(&extended);
+        let doc = xml::parse(&text)?;
+        let (sig, _) = signatures_of(&doc)?.pop().ok_or_else(|| Error::Xml("no signature".into()))?;
+        let target = format!("Target=\"#{}\"", sig.attr("Id").ok_or_else(|| Error::Xml("no Id added".into()))?);
+        assert!(text.contains(&target), "{text}");
+        assert_eq!(long_term_material(&extended)?.held.certificates, values.certificates);
+        let rep = verify_enveloped(&extended, &trust, &VerifyOptions::default())?;
+        assert!(rep.valid && rep.signatures[0].level.as_deref() == Some("B-B"), "{rep:#?}");
+        Ok(())
+    }
+
+    #[test]
     fn xades_reports_the_signed_properties_the_reference_digests() -> Result<()> {
         let ca = LocalCa::generate_with("CA", KeyAlgo::EcP256)?;
         let trust = TrustStore::from_der_certs(&[ca.cert_der().to_vec()])?;
