@@ -289,7 +289,7 @@ fn verify_signer(
 /// validation: a certificate that expired since is no reason to refuse a signature proven to
 /// predate its expiry; revocation is still judged against that proof by
 /// [`validation::indicate`]). Without a validation time: the proven time, else now.
-fn path_checked_at(validation_time: Option<u64>, poe: Option<u64>, ts_time: Option<u64>) -> u64 {
+pub(crate) fn path_checked_at(validation_time: Option<u64>, poe: Option<u64>, ts_time: Option<u64>) -> u64 {
     match (validation_time, poe) {
         (Some(at), Some(proven)) => at.min(proven),
         (Some(at), None) => at,
@@ -301,7 +301,7 @@ fn path_checked_at(validation_time: Option<u64>, poe: Option<u64>, ts_time: Opti
 /// at the earlier time a later document time-stamp proves the token existed (so a TSA
 /// certificate that expired since still counts when a renewal covers it). Without one: at the
 /// token's own time (`None`), as before validation times could be chosen.
-fn timestamp_checked_at(opts: &VerifyOptions) -> Option<u64> {
+pub(crate) fn timestamp_checked_at(opts: &VerifyOptions) -> Option<u64> {
     opts.validation_time.map(|at| opts.proven_existence.map_or(at, |proven| at.min(proven)))
 }
 
@@ -456,28 +456,44 @@ fn timestamp_report(
     checked_at: Option<u64>,
 ) -> Option<TimestampReport> {
     let token = first_token(si)?;
-    Some(match tsp::check_token_over(&token, si.signature.as_bytes()) {
+    Some(token_report(&token, si.signature.as_bytes(), pool, trust, checked_at).0)
+}
+
+/// The report of a time-stamp `token` over `covered`, its TSA's path checked at `checked_at`
+/// (`None`: at the token's own time), with the token's time (UNIX seconds) when it is intact.
+pub(crate) fn token_report(
+    token: &[u8],
+    covered: &[u8],
+    pool: &[Vec<u8>],
+    trust: &TrustStore,
+    checked_at: Option<u64>,
+) -> (TimestampReport, Option<u64>) {
+    match tsp::check_token_over(token, covered) {
         Ok(info) => {
             let mut tsa_pool = info.other_certs_der.clone();
             tsa_pool.extend_from_slice(pool);
             let at = checked_at.unwrap_or(info.gen_time_unix);
             let trust_res = validate_chain(&info.tsa_cert_der, &tsa_pool, trust, at);
-            TimestampReport {
+            let report = TimestampReport {
                 intact: true,
                 trusted: trust_res.is_ok(),
                 gen_time: Some(info.gen_time),
                 tsa_subject: Some(info.tsa_subject),
                 error: trust_res.err().map(|e| format!("TSA not trusted: {e}")),
-            }
+            };
+            (report, Some(info.gen_time_unix))
         }
-        Err(e) => TimestampReport {
-            intact: false,
-            trusted: false,
-            gen_time: None,
-            tsa_subject: None,
-            error: Some(e.to_string()),
-        },
-    })
+        Err(e) => {
+            let report = TimestampReport {
+                intact: false,
+                trusted: false,
+                gen_time: None,
+                tsa_subject: None,
+                error: Some(e.to_string()),
+            };
+            (report, None)
+        }
+    }
 }
 
 fn now_unix() -> u64 {

@@ -28,6 +28,8 @@ pub struct Element {
     /// Namespace declarations on this element: (prefix or "" for default, URI).
     pub ns_decls: Vec<(String, String)>,
     pub children: Vec<Node>,
+    /// Byte offset of the start tag's "<".
+    pub start: usize,
     /// Byte offset where the end tag starts ("</..."), or of "/>" for an empty element.
     pub end_tag_start: usize,
     /// Byte offset just after the element.
@@ -197,7 +199,7 @@ fn start_element(e: &BytesStart<'_>) -> Result<Element> {
             attrs.push((key, value));
         }
     }
-    Ok(Element { name, attrs, ns_decls, children: Vec::new(), end_tag_start: 0, end: 0, empty: false })
+    Ok(Element { name, attrs, ns_decls, children: Vec::new(), start: 0, end_tag_start: 0, end: 0, empty: false })
 }
 
 /// Parse a UTF-8 XML document (a leading BOM is skipped; offsets are relative to the text
@@ -226,13 +228,16 @@ pub fn parse(text: &str) -> Result<Document> {
                 if stack.len() >= MAX_DEPTH {
                     return Err(Error::Xml("elements nested too deeply".into()));
                 }
-                stack.push(start_element(&e)?);
+                let mut el = start_element(&e)?;
+                el.start = pos_before;
+                stack.push(el);
             }
             Event::Empty(e) => {
                 if root.is_some() {
                     return Err(Error::Xml("content after the document element".into()));
                 }
                 let mut el = start_element(&e)?;
+                el.start = pos_before;
                 el.empty = true;
                 el.end = pos_after;
                 el.end_tag_start = pos_after.saturating_sub(2);

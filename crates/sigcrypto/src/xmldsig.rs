@@ -19,10 +19,16 @@ use crate::cms::IssuerSerial;
 use crate::pki;
 use crate::public_key::HashAlg;
 use crate::signer::{RawSigner, SigAlg};
-use crate::validation::{Facts, Indication, SubIndication, indicate};
-use crate::verify::{TrustStore, VerifyOptions, check_certificate};
+use crate::validation::{CertificateStatus, Facts, Indication, SubIndication, indicate};
+use crate::verify::{
+    TimestampReport, TrustStore, VerifyOptions, check_certificate, path_checked_at, timestamp_checked_at,
+};
 use crate::xml::{self, C14n, Document, Element, NsScope};
 use crate::{Error, Result};
+
+mod long_term;
+
+pub use long_term::{LongTermMaterial, LongTermValues, add_long_term_values, long_term_material};
 
 pub const DSIG_NS: &str = "http://www.w3.org/2000/09/xmldsig#";
 pub const XADES_NS: &str = "http://uri.etsi.org/01903/v1.3.2#";
@@ -81,22 +87,48 @@ pub fn sign_enveloped(xml: &[u8], signer: &dyn RawSigner, opts: &XmlSignOptions)
 
 /// Phase 1 of a deferred enveloped RSA-SHA256 signature, for a remote signer that signs a
 /// hash and whose certificate comes with the signature (Aadhaar eSign's raw-signature
-/// responses): the signature's Id and the SHA-256 of the canonical SignedInfo to sign. The
-/// SignedInfo does not depend on the certificate (KeyInfo is outside it), so phase 2 rebuilds
-/// the same bytes once the certificate is known.
+/// responses): the signature's Id and the SHA-256 of the canonical SignedInfo to sign. Without
+/// XAdES properties the SignedInfo does not depend on the certificate (KeyInfo is outside it),
+/// so phase 2 rebuilds the same bytes once the certificate is known; with them (a certificate
+/// known beforehand), phase 2 rebuilds them from the same certificate and signing time.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PreparedXmlSignature {
     pub id: String,
     pub signed_info_sha256: [u8; 32],
+    /// For a XAdES-BES signature (the certificate was known when preparing): the signed
+    /// SigningTime (UNIX seconds), which phase 2 must write again.
+    #[serde(default)]
+    pub xades_signing_time: Option<i64>,
 }
 
 pub fn prepare_enveloped_rsa(xml: &[u8]) -> Result<PreparedXmlSignature> {
+    prepare_rsa(xml, &[], None)
+}
+
+/// [`prepare_enveloped_rsa`] for a signer whose certificate is known before it signs (a
+/// hardware token): XAdES-BES, with SigningTime (now) and SigningCertificateV2 signed, so that
+/// the signature can become a true XAdES B-LT later.
+pub fn prepare_enveloped_rsa_xades(xml: &[u8], cert_der: &[u8]) -> Result<PreparedXmlSignature> {
+    prepare_rsa(xml, cert_der, Some(OffsetDateTime::now_utc().unix_timestamp()))
+}
+
+fn prepare_rsa(xml: &[u8], cert_der: &[u8], xades_signing_time: Option<i64>) -> Result<PreparedXmlSignature> {
     let id = random_id()?;
-    let capture = CapturingSigner { captured: std::sync::Mutex::new(None) };
-    sign_enveloped_with_id(xml, &capture, &XmlSignOptions { include_chain: false, ..Default::default() }, &id)?;
+    let capture = CapturingSigner { cert_der: cert_der.to_vec(), captured: std::sync::Mutex::new(None) };
+    sign_enveloped_with_id(xml, &capture, &deferred_options(xades_signing_time, false)?, &id)?;
     let captured = capture.captured.lock().map_err(|_| Error::Crypto("lock".into()))?.take();
     let signed_info = captured.ok_or_else(|| Error::Xml("no SignedInfo was produced".into()))?;
-    Ok(PreparedXmlSignature { id, signed_info_sha256: pki::sha256(&signed_info) })
+    Ok(PreparedXmlSignature { id, signed_info_sha256: pki::sha256(&signed_info), xades_signing_time })
+}
+
+/// The options of both phases of a deferred signature (KeyInfo is outside SignedInfo, so the
+/// chain may differ between them).
+fn deferred_options(xades_signing_time: Option<i64>, include_chain: bool) -> Result<XmlSignOptions> {
+    let signing_time = xades_signing_time
+        .map(OffsetDateTime::from_unix_timestamp)
+        .transpose()
+        .map_err(|e| Error::Xml(format!("bad signing time: {e}")))?;
+    Ok(XmlSignOptions { xades: signing_time.is_some(), signing_time, include_chain })
 }
 
 /// Phase 2: the signed document, with the remote `signature` (PKCS#1 v1.5 over the prepared
@@ -118,7 +150,8 @@ pub fn complete_enveloped_rsa(
         signature: signature.to_vec(),
         expected: prepared.signed_info_sha256,
     };
-    let signed = sign_enveloped_with_id(xml, &replay, &XmlSignOptions::default(), &prepared.id)?;
+    let signed =
+        sign_enveloped_with_id(xml, &replay, &deferred_options(prepared.xades_signing_time, true)?, &prepared.id)?;
     let key = pki::parse_cert(cert_der)?.tbs_certificate.subject_public_key_info.subject_public_key;
     let key = key.as_bytes().ok_or_else(|| Error::Crypto("bad public key".into()))?;
     let digest = aws_lc_rs::digest::Digest::import_less_safe(&prepared.signed_info_sha256, &aws_lc_rs::digest::SHA256)
@@ -131,6 +164,8 @@ pub fn complete_enveloped_rsa(
 
 /// Records what it is asked to sign (phase 1 of a deferred signature).
 struct CapturingSigner {
+    /// Empty when the certificate is not known yet (no XAdES properties then).
+    cert_der: Vec<u8>,
     captured: std::sync::Mutex<Option<Vec<u8>>>,
 }
 
@@ -139,7 +174,7 @@ impl RawSigner for CapturingSigner {
         SigAlg::RsaPkcs1Sha256
     }
     fn certificate_der(&self) -> &[u8] {
-        &[]
+        &self.cert_der
     }
     fn chain_der(&self) -> &[Vec<u8>] {
         &[]
@@ -456,6 +491,13 @@ pub struct XmlSignatureReport {
     /// EN 319 102-1 main indication (absent for a signature checked against a pinned key).
     pub indication: Option<Indication>,
     pub sub_indication: Option<SubIndication>,
+    /// The XAdES baseline level reached (`B-B`, `B-T`, `B-LT`; absent for a signature checked
+    /// against a pinned key).
+    pub level: Option<String>,
+    /// The first XAdES SignatureTimeStamp.
+    pub timestamp: Option<TimestampReport>,
+    /// The signature carries revocation values (XAdES RevocationValues).
+    pub revocation_data: bool,
     pub errors: Vec<String>,
 }
 
@@ -534,6 +576,9 @@ fn verify_one(doc: &Document, sig: &Element, pscope: &NsScope, key: SignerKey<'_
         references_total: 0,
         indication: None,
         sub_indication: None,
+        level: None,
+        timestamp: None,
+        revocation_data: false,
         errors: Vec::new(),
     };
     if let Err(e) = verify_inner(doc, sig, pscope, key, &mut r) {
@@ -649,30 +694,100 @@ fn verify_inner(
     // the validation time (XAdES-B has no time-stamp to prove an earlier one).
     match key {
         SignerKey::KeyInfo(trust, opts) => {
-            let at = opts.validation_time.unwrap_or_else(now_unix);
-            let checked = check_certificate(&cert_der, &chain, trust, at, &opts.revocation);
-            r.trusted = checked.trusted;
-            if checked.trusted {
-                r.chain = checked.chain.iter().map(|c| c.tbs_certificate.subject.to_string()).collect();
-            }
-            r.errors.extend(checked.error);
-            let facts = Facts {
-                // A signature whose references all hold but none covers the document signs
-                // something else (signature wrapping): not this document's signature.
-                format_ok: xades_ok && (r.covers_document || !all_refs_ok),
+            let format_ok = xades_ok && (r.covers_document || !all_refs_ok);
+            let found = SignatureFacts {
+                format_ok,
                 hash_ok: all_refs_ok,
                 signature_value_ok: sig_ok.is_ok(),
-                certificate: checked.facts,
-                poe: None,
-                now: at,
+                cert_der: &cert_der,
+                pool: chain,
             };
-            let (indication, sub) = indicate(&facts);
-            (r.indication, r.sub_indication) = (Some(indication), sub);
+            judge_with_key_info(sig, &scope, found, (trust, opts), r);
         }
         // The SignatureValue was checked with the pinned key itself.
         SignerKey::Pinned { .. } => r.trusted = sig_ok.is_ok(),
     }
     Ok(())
+}
+
+/// What core validation found, for the EN 319 102-1 indication, and the signer's certificate
+/// with the others KeyInfo carries.
+struct SignatureFacts<'a> {
+    /// A signature whose references all hold but none covers the document signs something
+    /// else (signature wrapping): not this document's signature.
+    format_ok: bool,
+    hash_ok: bool,
+    signature_value_ok: bool,
+    cert_der: &'a [u8],
+    pool: Vec<Vec<u8>>,
+}
+
+/// Trust, long-term properties and the EN 319 102-1 indication: the KeyInfo's certificate
+/// counts only through a path to a trusted anchor (key material from KeyInfo alone is never
+/// trusted), judged at the validation time, or at the earlier time a trusted signature
+/// time-stamp proves the signature existed at; the revocation values the signature carries
+/// (XAdES B-LT) give the certificates' status without asking anyone.
+fn judge_with_key_info(
+    sig: &Element,
+    scope: &NsScope,
+    found: SignatureFacts<'_>,
+    (trust, opts): (&TrustStore, &VerifyOptions),
+    r: &mut XmlSignatureReport,
+) {
+    let mut pool = found.pool;
+    let long_term = match long_term::check_long_term(sig, scope, &pool, trust, timestamp_checked_at(opts)) {
+        Ok(check) => Some(check),
+        Err(e) => {
+            r.errors.push(e.to_string());
+            None
+        }
+    };
+    let mut revocation = opts.revocation.clone();
+    let mut timestamp_proof = None;
+    if let Some(check) = &long_term {
+        pool.extend(check.values.certificates.iter().cloned());
+        revocation.ocsps.extend(check.values.ocsps.iter().cloned());
+        revocation.crls.extend(check.values.crls.iter().cloned());
+        r.revocation_data = !check.values.ocsps.is_empty() || !check.values.crls.is_empty();
+        if let Some(t) = &check.timestamp {
+            if let Some(e) = &t.error {
+                r.errors.push(format!("signature time-stamp: {e}"));
+            }
+            timestamp_proof = check.timestamp_time.filter(|_| t.intact && t.trusted);
+        }
+        r.timestamp = check.timestamp.clone();
+    }
+    let poe = match (timestamp_proof, opts.proven_existence) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    // Only a trusted time-stamp moves the time the path is checked at.
+    let at = path_checked_at(opts.validation_time, poe, None);
+    let checked = check_certificate(found.cert_der, &pool, trust, at, &revocation);
+    r.trusted = checked.trusted;
+    if checked.trusted {
+        r.chain = checked.chain.iter().map(|c| c.tbs_certificate.subject.to_string()).collect();
+    }
+    r.errors.extend(checked.error);
+    let status_known = matches!(checked.status, Some(CertificateStatus::Good | CertificateStatus::Revoked { .. }));
+    r.level = Some(
+        match (timestamp_proof, r.revocation_data && status_known) {
+            (Some(_), true) => "B-LT",
+            (Some(_), false) => "B-T",
+            (None, _) => "B-B",
+        }
+        .to_string(),
+    );
+    let facts = Facts {
+        format_ok: found.format_ok,
+        hash_ok: found.hash_ok,
+        signature_value_ok: found.signature_value_ok,
+        certificate: checked.facts,
+        poe,
+        now: opts.validation_time.unwrap_or_else(now_unix),
+    };
+    let (indication, sub) = indicate(&facts);
+    (r.indication, r.sub_indication) = (Some(indication), sub);
 }
 
 fn now_unix() -> u64 {
@@ -867,6 +982,33 @@ mod tests {
         let s = LocalKeySigner::from_pkcs8(&ee.key_pkcs8_der, &ee.cert_der, vec![])?;
         let signed = sign_enveloped(b"<r/>", &s, &XmlSignOptions::default())?;
         assert!(verify_enveloped(&signed, &trust, &VerifyOptions::default())?.valid);
+        Ok(())
+    }
+
+    #[test]
+    fn long_term_values_go_into_a_signature_without_id_and_leave_it_valid() -> Result<()> {
+        let ca = LocalCa::generate_with("CA", KeyAlgo::EcP256)?;
+        let trust = TrustStore::from_der_certs(&[ca.cert_der().to_vec()])?;
+        let ee = ca.issue_signer("X", KeyAlgo::Rsa2048)?;
+        let s = LocalKeySigner::from_pkcs8(&ee.key_pkcs8_der, &ee.cert_der, vec![])?;
+        let signed =
+            String::from_utf8_lossy(&sign_enveloped(b"<r><a>t</a></r>", &s, &XmlSignOptions::default())?).into_owned();
+        // A signature made elsewhere, without an Id (the enveloped transform drops it anyway).
+        let id_at = signed.find(" Id=\"sig-").ok_or_else(|| Error::Xml("no Id".into()))?;
+        let id_end = id_at + signed[id_at + 5..].find('"').ok_or_else(|| Error::Xml("no quote".into()))? + 6;
+        let foreign = format!("{}{}", &signed[..id_at], &signed[id_end..]);
+        assert!(verify_enveloped(foreign.as_bytes(), &trust, &VerifyOptions::default())?.valid);
+
+        let values = LongTermValues { certificates: vec![ca.cert_der().to_vec()], ..Default::default() };
+        let extended = add_long_term_values(foreign.as_bytes(), &values)?;
+        let text = String::from_utf8_lossy(&extended);
+        let doc = xml::parse(&text)?;
+        let (sig, _) = signatures_of(&doc)?.pop().ok_or_else(|| Error::Xml("no signature".into()))?;
+        let target = format!("Target=\"#{}\"", sig.attr("Id").ok_or_else(|| Error::Xml("no Id added".into()))?);
+        assert!(text.contains(&target), "{text}");
+        assert_eq!(long_term_material(&extended)?.held.certificates, values.certificates);
+        let rep = verify_enveloped(&extended, &trust, &VerifyOptions::default())?;
+        assert!(rep.valid && rep.signatures[0].level.as_deref() == Some("B-B"), "{rep:#?}");
         Ok(())
     }
 

@@ -210,15 +210,26 @@ fn deferred_rsa_signatures_verify_in_xmlsec1_and_refuse_a_foreign_signature() ->
         key.sign_digest(&RSA_PKCS1_SHA256, &digest, &mut out).expect("sign");
         out
     };
+    let trust = TrustStore::from_pem(pki.ca.cert_pem().as_bytes())?;
     for (name, doc) in corpus() {
-        let prepared = xmldsig::prepare_enveloped_rsa(&doc)?;
-        let signature = sign_hash(&prepared.signed_info_sha256);
-        let signed = xmldsig::complete_enveloped_rsa(&doc, &prepared, &signature, &pki.signer.cert_der, &chain)?;
-        let file = format!("deferred-{name}.xml");
-        pki.write(&file, &signed);
-        let (ok, out) = xmlsec_verify(&pki, &file, false);
-        assert!(ok, "{name}: {out}");
+        // Plain (the certificate comes with the signature) and XAdES-BES (known beforehand).
+        for xades in [false, true] {
+            let prepared = if xades {
+                xmldsig::prepare_enveloped_rsa_xades(&doc, &pki.signer.cert_der)?
+            } else {
+                xmldsig::prepare_enveloped_rsa(&doc)?
+            };
+            let signature = sign_hash(&prepared.signed_info_sha256);
+            let signed = xmldsig::complete_enveloped_rsa(&doc, &prepared, &signature, &pki.signer.cert_der, &chain)?;
+            let file = format!("deferred-{name}-{xades}.xml");
+            pki.write(&file, &signed);
+            let (ok, out) = xmlsec_verify(&pki, &file, xades);
+            assert!(ok, "{name}: {out}");
+            let rep = xmldsig::verify_enveloped(&signed, &trust, &VerifyOptions::default())?;
+            assert!(rep.valid && rep.signatures[0].xades == xades, "{name}: {rep:#?}");
+        }
     }
+
     // A signature over something else, or with another key, is refused.
     let doc = corpus().remove(0).1;
     let prepared = xmldsig::prepare_enveloped_rsa(&doc)?;

@@ -18,8 +18,8 @@ pub enum Error {
     /// Input the caller gave us that we cannot use (bad digest text, unknown file type).
     #[error("{0}")]
     InvalidInput(String),
-    /// B-LT/B-LTA needs revocation data that could not be obtained.
-    #[error("cannot reach PAdES B-LT: {0}")]
+    /// B-LT/B-LTA (PAdES or XAdES) needs revocation data that could not be obtained.
+    #[error("cannot reach B-LT: {0}")]
     Ltv(String),
     /// An external signature or CMS does not belong to the prepared document.
     #[error("the returned signature cannot be embedded: {0}")]

@@ -10,6 +10,7 @@
 //! | [`sign_data`] / [`sign_hash`] | CMS (CAdES) over data, attached or detached, or over a given SHA-256 |
 //! | [`extend_cms`] | a CMS made CAdES B-LT: signature time-stamp, chains and revocation data inside it |
 //! | [`sign_xml`] | enveloped XML-DSig, optionally XAdES-BES |
+//! | [`extend_xml`] | an XML signature raised to XAdES B-LT (signature time-stamp, certificate and revocation values) |
 //! | [`lta_protection`] | until when a PDF's newest document time-stamp protects it (renewal before expiry) |
 //! | [`verify_file`] | one report for a PDF, a CMS (DER or PEM) or an XML file |
 //! | [`etsi::ValidationReport`] | that report as ETSI TS 119 102-2 XML or JSON |
@@ -24,6 +25,7 @@ mod lta;
 mod pades;
 mod validation_data;
 mod verify;
+mod xades;
 
 pub use cades::{
     CmsExtendOptions, DataSignOptions, extend_cms, parse_sha256, sign_data, sign_hash, sign_xml, timestamp_cms,
@@ -35,6 +37,7 @@ pub use pades::{
     complete_pdf_with, complete_remote_pdf, extend_pdf, prepare_pdf, prepare_remote_pdf, sign_pdf, sign_pdf_file,
 };
 pub use verify::{FileKind, Report, SignatureReport, TimestampInfo, verify_file, verify_file_with};
+pub use xades::{XmlExtendOptions, extend_xml, timestamp_xml};
 
 // The types callers need to fill the options, so they do not depend on the lower crates.
 pub use signet_locale::Zone;

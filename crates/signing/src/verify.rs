@@ -92,7 +92,8 @@ pub struct SignatureReport {
     pub validated_at: Option<String>,
     pub timestamp: Option<TimestampInfo>,
     /// The ETSI baseline level: `B-B`, `B-T`, `B-LT`, `B-LTA` for PAdES signatures, `B-B`,
-    /// `B-T`, `B-LT` for CAdES (a CMS file).
+    /// `B-T`, `B-LT` for CAdES (a CMS file) and XAdES (an XML signature, EN 319 132-1); the
+    /// file's kind tells which. (The name is the report's first, from when only PDFs had one.)
     pub pades_level: Option<String>,
     /// Revocation data (OCSP/CRL) embedded for long-term validation.
     pub revocation_data: bool,
@@ -228,18 +229,17 @@ fn from_signer_report(s: &SignerReport) -> SignatureReport {
         chain: s.chain.clone(),
         signing_time: s.claimed_signing_time.clone(),
         validated_at: Some(s.validation_time.clone()),
-        timestamp: s.timestamp.as_ref().map(|t| TimestampInfo {
-            intact: t.intact,
-            trusted: t.trusted,
-            time: t.gen_time.clone(),
-            tsa: t.tsa_subject.clone(),
-        }),
+        timestamp: s.timestamp.as_ref().map(timestamp_info),
         indication: Some(s.indication),
         sub_indication: s.sub_indication,
         errors: s.errors.clone(),
         warnings: s.warnings.clone(),
         ..Default::default()
     }
+}
+
+fn timestamp_info(t: &signet_sigcrypto::verify::TimestampReport) -> TimestampInfo {
+    TimestampInfo { intact: t.intact, trusted: t.trusted, time: t.gen_time.clone(), tsa: t.tsa_subject.clone() }
 }
 
 /// A signature whose structure is broken before its CMS can be checked.
@@ -269,6 +269,9 @@ fn verify_xml(bytes: &[u8], trust: &TrustStore, opts: &VerifyOptions) -> Result<
             signing_time: s.signing_time.clone(),
             covers_whole_document: s.covers_document,
             modifications_allowed: true,
+            pades_level: s.level.clone(),
+            timestamp: s.timestamp.as_ref().map(timestamp_info),
+            revocation_data: s.revocation_data,
             indication: s.indication,
             sub_indication: s.sub_indication,
             errors: s.errors.clone(),

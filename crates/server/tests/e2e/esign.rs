@@ -293,7 +293,8 @@ async fn data_signed_with_aadhaar_esign_verifies_in_openssl(backend: Backend) {
 }
 
 async fn xml_signed_with_aadhaar_esign_verifies_in_xmlsec1(backend: Backend) {
-    let s = setup(backend, false).await;
+    // With a TSA: the 30-minute certificate's signature comes back long-term (XAdES B-LT).
+    let s = setup(backend, true).await;
     let xml = b"<?xml version=\"1.0\"?>\n<Sanction xmlns=\"urn:example:loan\"><Amount currency=\"INR\">500000</Amount></Sanction>\n";
     let payload = PayloadBuilder::xml(xml)
         .reference_number("ESIGN-XML-1")
@@ -320,7 +321,11 @@ async fn xml_signed_with_aadhaar_esign_verifies_in_xmlsec1(backend: Backend) {
         .expect("xmlsec1");
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && text.contains("OK"), "xmlsec1:\n{text}\n{}", String::from_utf8_lossy(&signed));
-    assert!(String::from_utf8_lossy(&signed).contains("<Amount currency=\"INR\">500000</Amount>"));
+    let text = String::from_utf8_lossy(&signed);
+    assert!(text.contains("<Amount currency=\"INR\">500000</Amount>"));
+    for property in ["SignatureTimeStamp", "CertificateValues", "EncapsulatedOCSPValue"] {
+        assert!(text.contains(&format!("<xades:{property}")), "{property} in\n{text}");
+    }
 }
 
 /// `openssl cms -verify` of a detached CMS over `content`, trusting `ca_der`.

@@ -2,7 +2,8 @@
 //! them, over HTTP without a browser: the page's calls to Signet (`token/prepare`,
 //! `token/complete`) and to a real `signet-bridge serve` with a SoftHSM2 token in between.
 //! Results are checked by openssl and xmlsec1; a signature that is not the token's, and a
-//! certificate that cannot sign, are refused.
+//! certificate that cannot sign, are refused. With a TSA configured, the XML signature comes
+//! back long-term (XAdES B-LT: time-stamp, chain and revocation values inside).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -12,10 +13,12 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 use signet_client::{DocumentDetail, PayloadBuilder, Profile, SealedRequest, SignatureType, open_result};
 use signet_store::Backend;
+use signet_testkit::ca::{Revocation, TestCa};
 use signet_testkit::gateway::{Integrator, erp_urls};
 use signet_testkit::on_both_backends;
+use signet_testkit::pki::TestTsa;
 use signet_testkit::problem::posted_fields;
-use signet_testkit::server::{TestApp, spawn};
+use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::token::{MODULE, PIN, SoftToken, bridge_bin};
 
 on_both_backends!(
@@ -64,18 +67,27 @@ async fn bridge(token: &SoftToken, app: &TestApp) -> Bridge {
     let tokens: Value = get("/tokens".into()).await.expect("tokens").json().await.expect("json");
     let serial = tokens["tokens"][0]["serial"].as_str().expect("serial").to_string();
     let listed: Value = get(format!("/tokens/{serial}/certificates")).await.expect("certs").json().await.expect("json");
-    let rsa = listed["certificates"]
-        .as_array()
-        .and_then(|list| list.iter().find(|c| c["subject"] == "Asha Verma").cloned())
-        .expect("the RSA signer");
-    Bridge {
-        child,
-        url,
-        http,
-        origin: app.base(),
-        serial,
-        key_id: rsa["keyId"].as_str().expect("keyId").to_string(),
-        certificate: rsa["certificate"].as_str().expect("certificate").to_string(),
+    let mut bridge =
+        Bridge { child, url, http, origin: app.base(), serial, key_id: String::new(), certificate: String::new() };
+    bridge.choose("Asha Verma", &listed);
+    bridge
+}
+
+impl Bridge {
+    /// Signs with the token's certificate whose subject is `subject` (in the bridge's listing).
+    fn choose(&mut self, subject: &str, listed: &Value) {
+        let chosen = listed["certificates"]
+            .as_array()
+            .and_then(|list| list.iter().find(|c| c["subject"] == subject).cloned())
+            .unwrap_or_else(|| panic!("the token's signer {subject}"));
+        self.key_id = chosen["keyId"].as_str().expect("keyId").to_string();
+        self.certificate = chosen["certificate"].as_str().expect("certificate").to_string();
+    }
+
+    async fn listing(&self) -> Value {
+        let url = format!("{}/tokens/{}/certificates", self.url, self.serial);
+        let listed = self.http.get(url).header("origin", &self.origin).send().await.expect("certs");
+        listed.json().await.expect("json")
     }
 }
 
@@ -90,10 +102,21 @@ async fn link_for(app: &TestApp, who: &Integrator, payload: PayloadBuilder) -> (
 
 /// The page's three steps; the Returnvalue opened.
 async fn sign_with_token(app: &TestApp, bridge: &Bridge, link: &str, sealed: &SealedRequest) -> Vec<u8> {
+    sign_with_token_numbered(app, bridge, link, sealed).await.0
+}
+
+/// [`sign_with_token`], with the transaction's number.
+async fn sign_with_token_numbered(
+    app: &TestApp,
+    bridge: &Bridge,
+    link: &str,
+    sealed: &SealedRequest,
+) -> (Vec<u8>, String) {
     let page = token_steps(app, bridge, &app.url(link)).await;
     let (action, fields) = posted_fields(&page);
     assert_eq!(action, "https://erp.example.test/signed", "{page}");
-    open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue")
+    let result = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+    (result, fields["Transactionnumber"].clone())
 }
 
 /// Prepare at Signet, sign on the token through the bridge, complete at Signet (absolute
@@ -155,10 +178,18 @@ fn openssl_verifies(cms: &[u8], content: &[u8], ca_pem: &str) {
 }
 
 async fn data_hash_and_xml_are_signed_with_the_token_and_verify_outside(backend: Backend) {
-    let app = spawn(backend).await;
-    let (who, _) = app.integrator("Token Bank").await;
+    let tsa = TestTsa::start();
+    // The XML signer's CA publishes a CRL (the token's own test CA publishes nothing).
+    let xml_ca = TestCa::start("Token XML Test CA", Revocation::CrlOnly, &["Meera Iyer"]);
+    let app = spawn_with(backend, |config| {
+        config.tsa_url = Some(tsa.url.clone());
+        config.outbound_allow_private = true;
+    })
+    .await;
+    let (who, access) = app.integrator("Token Bank").await;
     let token = SoftToken::new();
-    let bridge = bridge(&token, &app).await;
+    token.add_signer("04", "Meera Iyer", &xml_ca.signers[0]);
+    let mut bridge = bridge(&token, &app).await;
     let ca = token.ca.cert_pem();
 
     let text = b"I accept the terms of loan 77.\n";
@@ -184,14 +215,29 @@ async fn data_hash_and_xml_are_signed_with_the_token_and_verify_outside(backend:
 
     let xml = b"<?xml version=\"1.0\"?>\n<Mandate xmlns=\"urn:example:nach\"><Amount>1500</Amount></Mandate>\n";
     let (link, sealed) = link_for(&app, &who, PayloadBuilder::xml(xml).reference_number("TOKEN-XML")).await;
-    let signed = sign_with_token(&app, &bridge, &link, &sealed).await;
+    let listed = bridge.listing().await;
+    bridge.choose("Meera Iyer", &listed);
+    let (signed, number) = sign_with_token_numbered(&app, &bridge, &link, &sealed).await;
+    let status: Value =
+        app.get(&format!("/api/v1/gateway/transactions/{number}"), &access).await.json().await.expect("json");
+    assert_eq!(status["signatureLevel"], "XAdES-B-LT", "{status}");
+    let text = String::from_utf8_lossy(&signed);
+    for property in ["SignatureTimeStamp", "CertificateValues", "RevocationValues", "EncapsulatedCRLValue"] {
+        assert!(text.contains(&format!("<xades:{property}")), "{property} in\n{text}");
+    }
+    let trust = [xml_ca.ca.cert_der().to_vec(), tsa.root.ca.cert_der().to_vec()];
+    let report = signet_signing::verify_file(&signed, &trust).expect("report");
+    assert_eq!(report.signatures[0].kind, "xades", "signed SigningTime and SigningCertificateV2");
+    assert_eq!(report.signatures[0].pades_level.as_deref(), Some("B-LT"), "{report:#?}");
+    assert!(report.valid, "{report:#?}");
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("signed.xml"), &signed).expect("write");
-    std::fs::write(dir.path().join("ca.pem"), &ca).expect("write");
+    std::fs::write(dir.path().join("ca.pem"), xml_ca.ca_pem()).expect("write");
     let out = Command::new("xmlsec1")
         .arg("--verify")
         .arg("--trusted-pem")
         .arg(dir.path().join("ca.pem"))
+        .args(["--id-attr:Id", "http://uri.etsi.org/01903/v1.3.2#:SignedProperties"])
         .arg(dir.path().join("signed.xml"))
         .output()
         .expect("xmlsec1");

@@ -22,7 +22,7 @@ use signet_sigcrypto::xmldsig::PreparedXmlSignature;
 use signet_signing::PreparedRemotePdf;
 use signet_store::{EsignSubject, EsignTransactionRow, TransactionRow};
 
-use super::seal::{Reached, esign_completion_options, esign_pdf_options, long_term_cms};
+use super::seal::{Reached, esign_completion_options, esign_pdf_options, long_term_cms, long_term_xml};
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 use crate::Services;
 use crate::esign::{
@@ -281,15 +281,18 @@ async fn complete(
             Ok((seal_result(&session, profile, &cms)?, reached))
         }
         PendingDocument::Xml { xml, prepared } => {
-            let signature = signatures.first().ok_or(CompletionError::NoSignature)?;
-            let signed_xml = signet_sigcrypto::xmldsig::complete_enveloped_rsa(
-                &xml,
-                &prepared,
-                signature,
-                &signed.signer_certificate,
-                &[],
-            )?;
-            Ok((seal_result(&session, profile, &signed_xml)?, Reached::XmlDsig))
+            let signature = signatures.first().cloned().ok_or(CompletionError::NoSignature)?;
+            let certificate = signed.signer_certificate.clone();
+            let policy = transaction::seal_policy(svc, row.tenant_id).await;
+            // The time-stamp and the validation data are fetched: off the async workers.
+            let (signed_xml, reached) = svc
+                .heavy
+                .run(Share::Tenant(row.tenant_id), move || {
+                    signet_sigcrypto::xmldsig::complete_enveloped_rsa(&xml, &prepared, &signature, &certificate, &[])
+                        .map(|signed| long_term_xml(signed, &policy, Reached::XmlDsig))
+                })
+                .await??;
+            Ok((seal_result(&session, profile, &signed_xml)?, reached))
         }
     }
 }

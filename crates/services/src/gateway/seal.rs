@@ -1,5 +1,6 @@
 //! Sealing what the signer approved with the platform's document-sealing certificate: a PAdES
-//! signature on the PDF (B-T when a TSA is configured), or a CMS per document hash.
+//! signature on the PDF (B-T when a TSA is configured), or a CMS per document hash; and making
+//! signatures long-term (PAdES or XAdES B-LT) when a TSA is configured.
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -47,16 +48,19 @@ pub struct SealPolicy {
 pub enum Reached {
     Pades(PadesLevel),
     Cades(PadesLevel),
+    /// An XML signature with XAdES properties (signed ones, or only the unsigned long-term ones).
+    Xades(PadesLevel),
     /// A plain XML-DSig: no qualifying properties, no time-stamp.
     XmlDsig,
 }
 
 impl Reached {
-    /// "PAdES-B-LT", "CAdES-B-T", "XML-DSig".
+    /// "PAdES-B-LT", "CAdES-B-T", "XAdES-B-LT", "XML-DSig".
     pub fn label(self) -> String {
         match self {
             Reached::Pades(level) => format!("PAdES-{}", level.as_str()),
             Reached::Cades(level) => format!("CAdES-{}", level.as_str()),
+            Reached::Xades(level) => format!("XAdES-{}", level.as_str()),
             Reached::XmlDsig => "XML-DSig".into(),
         }
     }
@@ -188,6 +192,32 @@ pub fn long_term_cms(cms: Vec<u8>, policy: &SealPolicy) -> (Vec<u8>, Reached) {
             match signet_signing::timestamp_cms(&cms, &stamp) {
                 Ok(stamped) => (stamped, Reached::Cades(PadesLevel::BT)),
                 Err(_) => (cms, Reached::Cades(PadesLevel::BB)),
+            }
+        }
+    }
+}
+
+/// [`long_term`] for a signed XML document: with a TSA, its signature becomes XAdES B-LT (a
+/// signature time-stamp, the chains and revocation values of the signer and the TSA in its
+/// unsigned properties), so that it validates after its certificates expire (an eSign
+/// certificate lives 30 minutes). A CA that does not answer leaves it time-stamped (B-T), a
+/// TSA that does not answer as it was (`signed_level`), with a warning, as for a PDF.
+pub fn long_term_xml(signed: Vec<u8>, policy: &SealPolicy, signed_level: Reached) -> (Vec<u8>, Reached) {
+    if policy.tsa_url.is_none() {
+        return (signed, signed_level);
+    }
+    let opts = signet_signing::XmlExtendOptions {
+        tsa_url: policy.tsa_url.clone(),
+        http: policy.http.clone(),
+        validation: policy.validation.clone(),
+    };
+    match signet_signing::extend_xml(&signed, &opts) {
+        Ok(extended) => (extended, Reached::Xades(PadesLevel::BLT)),
+        Err(error) => {
+            tracing::warn!(%error, "the signed XML stays short of XAdES B-LT: its validation data could not be had");
+            match signet_signing::timestamp_xml(&signed, &opts) {
+                Ok(stamped) => (stamped, Reached::Xades(PadesLevel::BT)),
+                Err(_) => (signed, signed_level),
             }
         }
     }

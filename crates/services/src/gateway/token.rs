@@ -21,7 +21,7 @@ use signet_gateway::{
 };
 use signet_sigcrypto::cms::{self, CmsOptions, SignedAttrs};
 use signet_sigcrypto::{pki, xmldsig};
-use signet_signing::{PreparedPdf, SignatureOrCms};
+use signet_signing::{PadesLevel, PreparedPdf, SignatureOrCms};
 
 use super::seal::{Mark, Reached, SealError, long_term, long_term_cms, token_pdf_options};
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
@@ -224,7 +224,9 @@ fn pending_for(
             {
                 return Err(PrepareError::NotRsa);
             }
-            let prepared = xmldsig::prepare_enveloped_rsa(&xml)?;
+            // The certificate is known before the token signs: XAdES-BES, so that with a TSA
+            // the result is a true XAdES B-LT.
+            let prepared = xmldsig::prepare_enveloped_rsa_xades(&xml, &certificate)?;
             Ok(Pending::Xml { xml, prepared, certificate, chain })
         }
     }
@@ -306,7 +308,7 @@ fn embed(
         }
         Pending::Xml { xml, prepared, certificate, chain } => {
             let signed = xmldsig::complete_enveloped_rsa(&xml, &prepared, &signature_of(0)?, &certificate, &chain)?;
-            (signed, Reached::XmlDsig)
+            super::seal::long_term_xml(signed, policy, Reached::Xades(PadesLevel::BB))
         }
     };
     Ok((seal_result(session, profile, &bytes)?, reached))

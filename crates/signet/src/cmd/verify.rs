@@ -134,7 +134,12 @@ fn print_signature(s: &SignatureReport) {
         );
     }
     if let Some(level) = &s.pades_level {
-        println!("  PAdES level: {level}   revocation data: {}", yes_no(s.revocation_data));
+        let baseline = match s.kind.as_str() {
+            "cms" => "CAdES",
+            "xml-dsig" | "xades" => "XAdES",
+            _ => "PAdES",
+        };
+        println!("  {baseline} level: {level}   revocation data: {}", yes_no(s.revocation_data));
     }
     if s.later_revisions > 0 {
         println!(
