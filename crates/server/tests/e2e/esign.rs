@@ -22,6 +22,8 @@ use signet_testkit::problem::{posted_fields, unescape};
 use signet_testkit::server::{TestApp, spawn_with};
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
 
+use crate::support::{dss_vouches_for, pdf_signers, within_a_minute};
+
 on_both_backends!(
     a_pdf_signed_with_aadhaar_esign_validates_in_pdfsig_and_pyhanko,
     hashes_signed_with_aadhaar_esign_verify_in_openssl,
@@ -36,6 +38,7 @@ on_both_backends!(
     the_server_to_server_flow_signs_too,
     co_signing_with_aadhaar_esign_keeps_the_earlier_signature_valid,
     an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it,
+    an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -673,4 +676,46 @@ async fn an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it
     let (action, fields) = posted_fields(&answer);
     let done = post(&s.app.client, &action, &fields).await;
     assert!(done.contains("Signed with Aadhaar eSign"), "{done}");
+}
+
+/// Issue 33, item 1: an Aadhaar eSign signature in a workflow (a 30-minute certificate from the
+/// ESP's CA, which answers OCSP and publishes a CRL, as C-DAC's does) has its chain and
+/// revocation data in the document within a minute of the signature, before anyone else
+/// signs; pyHanko's AdES validation then passes with the ESP and the TSA stopped.
+async fn an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute(backend: Backend) {
+    use serde_json::{Value, json};
+    let s = setup_adjusted(backend, true, false, |config| {
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.job_retry_base_ms = 100;
+    })
+    .await;
+    let token = s.app.token(&s.app.tenant("Northwind Lending").await).await;
+    let pdf = one_page("Home loan agreement");
+    let upload = json!({"documentName": "Home loan.pdf", "fileData": base64_encode(&pdf)});
+    let uploaded: Value = s.app.post("/api/v1/documents", &token, upload).await.json().await.expect("json");
+    let body = json!({"templateId": 0, "workflowName": "Home loan 78", "documentIds": [uploaded["documentId"]],
+        "signatories": [
+            {"subscriberId": 0, "emailId": "asha@borrower.test", "name": "Asha Verma", "signingOrder": 1, "modeOfSignature": "aadhaar_esign"},
+            {"subscriberId": 0, "emailId": "ravi@guarantor.test", "name": "Ravi Kumar", "signingOrder": 2}]});
+    let initiated: Value = s.app.post("/api/v1/workflows", &token, body).await.json().await.expect("json");
+    let asha = initiated["signingUrls"][0]["url"].as_str().expect("url");
+    let answer = through_the_esp_as(&s, asha, AADHAAR).await;
+    let (action, fields) = posted_fields(&answer);
+    assert!(post(&s.app.client, &action, &fields).await.contains("Signed with Aadhaar eSign"));
+
+    let workflow_id = initiated["workflowId"].as_i64().expect("workflowId");
+    let seen = within_a_minute(&s.app, &token, workflow_id, "document.long_term", 1).await;
+    let has = |action: &str| seen.iter().any(|a| a == action);
+    assert!(has("document.long_term") && !has("document.long_term_pending"), "{seen:?}");
+    let download = s.app.post("/api/v1/documents/download", &token, json!({"workflowid": workflow_id})).await;
+    let signed = download.bytes().await.expect("pdf").to_vec();
+    let signer = pdf_signers(&signed).remove(0);
+    assert!(dss_vouches_for(&signed, &signer, &s.esp.ca_certificate_der), "the ESP CA's answer is in the DSS");
+
+    let tsa_root = s._tsa.as_ref().map(|t| t.root_pem.as_bytes().to_vec()).expect("a TSA");
+    let esign_root = cert_pem(&s.esp.ca_certificate_der);
+    let Setup { esp, _tsa: tsa, .. } = s;
+    drop((esp, tsa));
+    adesverify_long_term(&signed, &[&esign_root, &tsa_root]);
 }
