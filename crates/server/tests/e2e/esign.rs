@@ -38,7 +38,8 @@ on_both_backends!(
     the_server_to_server_flow_signs_too,
     co_signing_with_aadhaar_esign_keeps_the_earlier_signature_valid,
     an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it,
-    an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute,
+    an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_an_ocsp_ca,
+    an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_a_crl_only_ca,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -60,19 +61,22 @@ async fn setup(backend: Backend, with_tsa: bool) -> Setup {
 /// With `server_flow`, Signet posts the request to the ESP itself (eSign 3.x) and sends the
 /// browser on with `txnref`.
 async fn setup_with(backend: Backend, with_tsa: bool, server_flow: bool) -> Setup {
-    setup_adjusted(backend, with_tsa, server_flow, |_| {}).await
+    setup_adjusted(backend, with_tsa, server_flow, |_| {}, |_| {}).await
 }
 
-/// As [`setup_with`], with `adjust` changing the server's configuration last (an SMS provider).
+/// As [`setup_with`], with `adjust_esp` changing the ESP's options (a CRL-only CA) and
+/// `adjust` the server's configuration last (an SMS provider).
 async fn setup_adjusted(
     backend: Backend,
     with_tsa: bool,
     server_flow: bool,
+    adjust_esp: impl FnOnce(&mut EspOptions),
     adjust: impl FnOnce(&mut signet_server::Config),
 ) -> Setup {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut options = EspOptions::new(dir.path().join("esp"));
     options.fixed_otp = Some(OTP.into());
+    adjust_esp(&mut options);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let esp = signet_test_esp::spawn(options, listener).await.expect("test ESP");
     let esp_cert = dir.path().join("esp.cer");
@@ -644,7 +648,7 @@ async fn co_signing_with_aadhaar_esign_keeps_the_earlier_signature_valid(backend
 async fn an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it(backend: Backend) {
     use serde_json::{Value, json};
     let sms = signet_testkit::sms::SmsDouble::start().await;
-    let s = setup_adjusted(backend, false, false, |config| sms.configure(config)).await;
+    let s = setup_adjusted(backend, false, false, |_| {}, |config| sms.configure(config)).await;
     let tenant = s.app.tenant("Northwind Lending").await;
     let token = s.app.token(&tenant).await;
     let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Gold loan agreement")]);
@@ -682,14 +686,23 @@ async fn an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it
 /// ESP's CA, which answers OCSP and publishes a CRL, as C-DAC's does) has its chain and
 /// revocation data in the document within a minute of the signature, before anyone else
 /// signs; pyHanko's AdES validation then passes with the ESP and the TSA stopped.
-async fn an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute(backend: Backend) {
+async fn an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_an_ocsp_ca(backend: Backend) {
+    aadhaar_signature_is_long_term_within_a_minute(backend, false).await
+}
+
+/// The same from an ESP whose certificates name only its CRL (many Indian CAs publish no OCSP).
+async fn an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_a_crl_only_ca(backend: Backend) {
+    aadhaar_signature_is_long_term_within_a_minute(backend, true).await
+}
+
+async fn aadhaar_signature_is_long_term_within_a_minute(backend: Backend, crl_only: bool) {
     use serde_json::{Value, json};
-    let s = setup_adjusted(backend, true, false, |config| {
+    let workers = |config: &mut signet_server::Config| {
         config.workers = true;
         config.worker_poll_ms = 50;
         config.job_retry_base_ms = 100;
-    })
-    .await;
+    };
+    let s = setup_adjusted(backend, true, false, |esp| esp.crl_only = crl_only, workers).await;
     let token = s.app.token(&s.app.tenant("Northwind Lending").await).await;
     let pdf = one_page("Home loan agreement");
     let upload = json!({"documentName": "Home loan.pdf", "fileData": base64_encode(&pdf)});
@@ -711,6 +724,8 @@ async fn an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute(backend
     let download = s.app.post("/api/v1/documents/download", &token, json!({"workflowid": workflow_id})).await;
     let signed = download.bytes().await.expect("pdf").to_vec();
     let signer = pdf_signers(&signed).remove(0);
+    let names_ocsp = signet_sigcrypto::revocation::ocsp_url(&signer).is_some();
+    assert_eq!(names_ocsp, !crl_only, "the ESP's certificate names an OCSP responder unless CRL-only");
     assert!(dss_vouches_for(&signed, &signer, &s.esp.ca_certificate_der), "the ESP CA's answer is in the DSS");
 
     let tsa_root = s._tsa.as_ref().map(|t| t.root_pem.as_bytes().to_vec()).expect("a TSA");
