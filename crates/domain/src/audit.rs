@@ -69,6 +69,9 @@ text_states! {
         DocumentLongTerm => "document.long_term",
         /// That data could not be had yet (a CA or TSA did not answer): retried until it can.
         DocumentLongTermPending => "document.long_term_pending",
+        /// The level a completed workflow's document stays at, and why (without a TSA: B-B,
+        /// signed but not time-stamped); once per document.
+        DocumentLevelReached => "document.level_reached",
         DocumentCommented => "document.commented",
         DocumentCategorised => "document.categorised",
         DocumentInactive => "document.inactive",

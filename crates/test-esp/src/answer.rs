@@ -105,12 +105,13 @@ fn signed_response(
 }
 
 /// A fresh key (`algorithm`) and a 30-minute certificate in the identity's name (CN, C=IN)
-/// from the test eSign CA, with the CRL, OCSP and caIssuers URLs of this ESP; its serial is
-/// recorded for the OCSP responder. The key comes back too (PKCS#8), for raw signatures.
+/// from the test eSign CA, with the CRL, OCSP (unless CRL-only) and caIssuers URLs of this
+/// ESP; its serial is recorded for the OCSP responder. The key comes back too (PKCS#8), for
+/// raw signatures.
 fn signer_certificate(esp: &Esp, identity: &Identity, algorithm: KeyAlgo) -> anyhow::Result<(LocalKeySigner, Vec<u8>)> {
     let base = &esp.public_url;
     let options = IssueOptions {
-        ocsp_url: Some(format!("{base}/ocsp")),
+        ocsp_url: (!esp.options.crl_only).then(|| format!("{base}/ocsp")),
         ca_issuers_url: Some(format!("{base}/ca.cer")),
         crl_url: Some(format!("{base}/crl")),
         validity: Some(SIGNER_CERTIFICATE_VALIDITY),

@@ -16,7 +16,8 @@
 //!    CMS) and posts the signed `EsignResp` back to the ASP's `responseUrl`.
 //!
 //! Also served: the CA (`/ca.cer`), the response-signing certificate (`/esp.cer`), a CRL
-//! (`/crl`) and an OCSP responder (`/ocsp`) for the signer certificates, `/healthz`.
+//! (`/crl`) and an OCSP responder (`/ocsp`) for the signer certificates (which name both, or
+//! the CRL only with [`EspOptions::crl_only`]), `/healthz`.
 //!
 //! Everything the ESP keeps between runs is a plain file in the data folder; see [`files`].
 
@@ -46,6 +47,9 @@ pub struct EspOptions {
     pub fixed_otp: Option<String>,
     /// Base URL the ESP announces in certificates (CRL/OCSP URLs); default http://<listen addr>.
     pub public_url: Option<String>,
+    /// Signer certificates name no OCSP responder, only the CRL (as many Indian CAs publish):
+    /// what a relying party must then fetch for long-term validation.
+    pub crl_only: bool,
     /// How long an OTP is accepted after it was sent.
     pub otp_ttl: Duration,
     /// Wrong OTPs after which the transaction fails (ESP-914).
@@ -62,6 +66,7 @@ impl EspOptions {
             data_dir,
             fixed_otp: None,
             public_url: None,
+            crl_only: false,
             otp_ttl: Duration::from_secs(10 * 60),
             max_otp_attempts: 3,
             request_window: Duration::from_secs(10 * 60),

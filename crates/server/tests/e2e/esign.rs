@@ -22,6 +22,8 @@ use signet_testkit::problem::{posted_fields, unescape};
 use signet_testkit::server::{TestApp, spawn_with};
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_validates};
 
+use crate::support::{dss_vouches_for, pdf_signers, within_a_minute};
+
 on_both_backends!(
     a_pdf_signed_with_aadhaar_esign_validates_in_pdfsig_and_pyhanko,
     hashes_signed_with_aadhaar_esign_verify_in_openssl,
@@ -36,6 +38,8 @@ on_both_backends!(
     the_server_to_server_flow_signs_too,
     co_signing_with_aadhaar_esign_keeps_the_earlier_signature_valid,
     an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it,
+    an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_an_ocsp_ca,
+    an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_a_crl_only_ca,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -57,19 +61,22 @@ async fn setup(backend: Backend, with_tsa: bool) -> Setup {
 /// With `server_flow`, Signet posts the request to the ESP itself (eSign 3.x) and sends the
 /// browser on with `txnref`.
 async fn setup_with(backend: Backend, with_tsa: bool, server_flow: bool) -> Setup {
-    setup_adjusted(backend, with_tsa, server_flow, |_| {}).await
+    setup_adjusted(backend, with_tsa, server_flow, |_| {}, |_| {}).await
 }
 
-/// As [`setup_with`], with `adjust` changing the server's configuration last (an SMS provider).
+/// As [`setup_with`], with `adjust_esp` changing the ESP's options (a CRL-only CA) and
+/// `adjust` the server's configuration last (an SMS provider).
 async fn setup_adjusted(
     backend: Backend,
     with_tsa: bool,
     server_flow: bool,
+    adjust_esp: impl FnOnce(&mut EspOptions),
     adjust: impl FnOnce(&mut signet_server::Config),
 ) -> Setup {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut options = EspOptions::new(dir.path().join("esp"));
     options.fixed_otp = Some(OTP.into());
+    adjust_esp(&mut options);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let esp = signet_test_esp::spawn(options, listener).await.expect("test ESP");
     let esp_cert = dir.path().join("esp.cer");
@@ -646,7 +653,7 @@ async fn co_signing_with_aadhaar_esign_keeps_the_earlier_signature_valid(backend
 async fn an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it(backend: Backend) {
     use serde_json::{Value, json};
     let sms = signet_testkit::sms::SmsDouble::start().await;
-    let s = setup_adjusted(backend, false, false, |config| sms.configure(config)).await;
+    let s = setup_adjusted(backend, false, false, |_| {}, |config| sms.configure(config)).await;
     let tenant = s.app.tenant("Northwind Lending").await;
     let token = s.app.token(&tenant).await;
     let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Gold loan agreement")]);
@@ -678,4 +685,102 @@ async fn an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it
     let (action, fields) = posted_fields(&answer);
     let done = post(&s.app.client, &action, &fields).await;
     assert!(done.contains("Signed with Aadhaar eSign"), "{done}");
+}
+
+/// Issue 33, item 1: an Aadhaar eSign signature in a workflow (a 30-minute certificate from the
+/// ESP's CA, which answers OCSP and publishes a CRL, as C-DAC's does) has its chain and
+/// revocation data in the document within a minute of the signature, before anyone else
+/// signs; pyHanko's AdES validation then passes with the ESP and the TSA stopped.
+async fn an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_an_ocsp_ca(backend: Backend) {
+    aadhaar_signature_is_long_term_within_a_minute(backend, EspCa::Ocsp).await
+}
+
+/// The same from an ESP whose certificates name only its CRL (many Indian CAs publish no OCSP),
+/// whose host is down when the signer's answer comes back: the signature is kept, the workflow
+/// says the data is pending, and it is added once the host is back.
+async fn an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_a_crl_only_ca(backend: Backend) {
+    aadhaar_signature_is_long_term_within_a_minute(backend, EspCa::CrlOnlyDownAtFirst).await
+}
+
+/// How the ESP's CA answers relying parties.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EspCa {
+    /// OCSP and a CRL, at the ESP, up all along.
+    Ocsp,
+    /// A CRL only, on a host of its own that is down until the signature is made.
+    CrlOnlyDownAtFirst,
+}
+
+async fn aadhaar_signature_is_long_term_within_a_minute(backend: Backend, ca: EspCa) {
+    use serde_json::{Value, json};
+    let ca_host = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port");
+    let adjust_esp = |esp: &mut EspOptions| {
+        if ca == EspCa::CrlOnlyDownAtFirst {
+            esp.crl_only = true;
+            esp.public_url = Some(format!("http://{ca_host}"));
+        }
+    };
+    let workers = |config: &mut signet_server::Config| {
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.job_retry_base_ms = 100;
+    };
+    let s = setup_adjusted(backend, true, false, adjust_esp, workers).await;
+    let token = s.app.token(&s.app.tenant("Northwind Lending").await).await;
+    let pdf = one_page("Home loan agreement");
+    let upload = json!({"documentName": "Home loan.pdf", "fileData": base64_encode(&pdf)});
+    let uploaded: Value = s.app.post("/api/v1/documents", &token, upload).await.json().await.expect("json");
+    let body = json!({"templateId": 0, "workflowName": "Home loan 78", "documentIds": [uploaded["documentId"]],
+        "signatories": [
+            {"subscriberId": 0, "emailId": "asha@borrower.test", "name": "Asha Verma", "signingOrder": 1, "modeOfSignature": "aadhaar_esign"},
+            {"subscriberId": 0, "emailId": "ravi@guarantor.test", "name": "Ravi Kumar", "signingOrder": 2}]});
+    let initiated: Value = s.app.post("/api/v1/workflows", &token, body).await.json().await.expect("json");
+    let asha = initiated["signingUrls"][0]["url"].as_str().expect("url");
+    let answer = through_the_esp_as(&s, asha, AADHAAR).await;
+    let (action, fields) = posted_fields(&answer);
+    let done = post(&s.app.client, &action, &fields).await;
+    assert!(done.contains("Signed with Aadhaar eSign"), "the signature is kept, whatever its CA's host: {done}");
+
+    let workflow_id = initiated["workflowId"].as_i64().expect("workflowId");
+    if ca == EspCa::CrlOnlyDownAtFirst {
+        let seen = within_a_minute(&s.app, &token, workflow_id, "document.long_term_pending", 1).await;
+        assert!(!seen.iter().any(|a| a == "document.long_term"), "nothing added without the CRL: {seen:?}");
+        forward_to(ca_host, s.esp.base_url.clone()).await;
+    }
+    let seen = within_a_minute(&s.app, &token, workflow_id, "document.long_term", 1).await;
+    let has = |action: &str| seen.iter().any(|a| a == action);
+    let pending_said = ca == EspCa::CrlOnlyDownAtFirst;
+    assert!(has("document.long_term") && has("document.long_term_pending") == pending_said, "{seen:?}");
+    let download = s.app.post("/api/v1/documents/download", &token, json!({"workflowid": workflow_id})).await;
+    let signed = download.bytes().await.expect("pdf").to_vec();
+    let signer = pdf_signers(&signed).remove(0);
+    let names_ocsp = signet_sigcrypto::revocation::ocsp_url(&signer).is_some();
+    assert_eq!(names_ocsp, ca == EspCa::Ocsp, "the ESP's certificate names an OCSP responder unless CRL-only");
+    assert!(dss_vouches_for(&signed, &signer, &s.esp.ca_certificate_der), "the ESP CA's answer is in the DSS");
+
+    let tsa_root = s._tsa.as_ref().map(|t| t.root_pem.as_bytes().to_vec()).expect("a TSA");
+    let esign_root = cert_pem(&s.esp.ca_certificate_der);
+    let Setup { esp, _tsa: tsa, .. } = s;
+    drop((esp, tsa));
+    adesverify_long_term(&signed, &[&esign_root, &tsa_root]);
+}
+
+/// The CA's host comes up at `address`: what is asked of it (the CRL, the CA certificate) is
+/// fetched from the ESP at `esp`.
+async fn forward_to(address: std::net::SocketAddr, esp: String) {
+    use axum::http::{StatusCode, Uri, header};
+    let forward = move |uri: Uri| {
+        let esp = esp.clone();
+        async move {
+            let Ok(answer) = reqwest::get(format!("{esp}{uri}")).await else {
+                return (StatusCode::BAD_GATEWAY, [(header::CONTENT_TYPE, String::new())], Vec::new());
+            };
+            let status = StatusCode::from_u16(answer.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+            let kind = answer.headers().get(header::CONTENT_TYPE.as_str()).and_then(|v| v.to_str().ok());
+            let kind = kind.unwrap_or_default().to_string();
+            (status, [(header::CONTENT_TYPE, kind)], answer.bytes().await.map(|b| b.to_vec()).unwrap_or_default())
+        }
+    };
+    let listener = tokio::net::TcpListener::bind(address).await.expect("the CA's host address");
+    tokio::spawn(async move { axum::serve(listener, axum::Router::new().fallback(forward)).await });
 }

@@ -164,3 +164,43 @@ pub fn run_driver(script: &str, args: &Value, what: &str) -> Value {
     assert_eq!(outcome["problems"], json!([]), "{what}: {outcome}");
     outcome
 }
+
+/// The actions of a workflow's audit trail, in order.
+pub async fn workflow_actions(app: &TestApp, token: &str, workflow_id: i64) -> Vec<String> {
+    let audit: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), token).await.json().await.expect("json");
+    let events = audit["events"].as_array().expect("events");
+    events.iter().filter_map(|e| e["action"].as_str().map(str::to_string)).collect()
+}
+
+/// Waits up to a minute (issue 33's promise for validation data) until the workflow's audit
+/// trail holds `count` events `action`; the actions seen last.
+pub async fn within_a_minute(app: &TestApp, token: &str, workflow_id: i64, action: &str, count: usize) -> Vec<String> {
+    let started = std::time::Instant::now();
+    loop {
+        let seen = workflow_actions(app, token, workflow_id).await;
+        if seen.iter().filter(|a| *a == action).count() >= count || started.elapsed().as_secs() >= 60 {
+            return seen;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// Whether the PDF's DSS holds an OCSP answer or a CRL of `issuer` (DER) that says `cert`
+/// (DER) is not revoked: the signer's revocation data, checked as a validator would.
+pub fn dss_vouches_for(pdf: &[u8], cert: &[u8], issuer: &[u8]) -> bool {
+    use signet_sigcrypto::revocation::{RevocationStatus, check_crl, check_ocsp_response};
+    let good = |status: RevocationStatus| status == RevocationStatus::Good;
+    let dss = signet_pdf::read_dss(pdf).expect("the DSS");
+    dss.ocsps.iter().any(|answer| check_ocsp_response(answer, cert, issuer).is_ok_and(|info| good(info.status)))
+        || dss.crls.iter().any(|crl| check_crl(crl, cert, issuer).is_ok_and(|info| good(info.status)))
+}
+
+/// The signer certificate (DER) of each approval signature of the PDF, in order.
+pub fn pdf_signers(pdf: &[u8]) -> Vec<Vec<u8>> {
+    let infos = signet_pdf::signatures(pdf).expect("signatures");
+    let approvals = infos.iter().filter(|info| info.sig_type == "Sig");
+    approvals
+        .map(|info| signet_sigcrypto::cms::signer_certificates(&info.contents).expect("CMS").signers.remove(0))
+        .collect()
+}

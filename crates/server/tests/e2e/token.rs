@@ -20,11 +20,15 @@ use signet_testkit::pki::TestTsa;
 use signet_testkit::problem::posted_fields;
 use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::token::{MODULE, PIN, SoftToken, bridge_bin};
+use signet_testkit::validators::pyhanko_adesverify;
+
+use crate::support::{dss_vouches_for, within_a_minute};
 
 on_both_backends!(
     data_hash_and_xml_are_signed_with_the_token_and_verify_outside,
     foreign_signatures_and_unusable_certificates_are_refused,
     a_workflow_signer_signs_with_the_token_beside_an_electronic_signer,
+    a_token_signature_in_a_workflow_is_long_term_within_a_minute_from_an_ocsp_or_a_crl_only_ca,
 );
 
 struct Bridge {
@@ -33,7 +37,7 @@ struct Bridge {
     http: reqwest::Client,
     origin: String,
     serial: String,
-    /// The token's RSA signer: keyId and certificate (base64 DER).
+    /// The signer's keyId and certificate (base64 DER).
     key_id: String,
     certificate: String,
 }
@@ -45,7 +49,8 @@ impl Drop for Bridge {
     }
 }
 
-async fn bridge(token: &SoftToken, app: &TestApp) -> Bridge {
+/// A bridge to `token` that signs with the certificate whose subject is `subject`.
+async fn bridge(token: &SoftToken, app: &TestApp, subject: &str) -> Bridge {
     let mut child = Command::new(bridge_bin())
         .args(["serve", "--module", MODULE, "--port", "0", "--allow-origin", &app.base(), "--data-dir"])
         .arg(token.dir.path().join("bridge"))
@@ -69,7 +74,7 @@ async fn bridge(token: &SoftToken, app: &TestApp) -> Bridge {
     let listed: Value = get(format!("/tokens/{serial}/certificates")).await.expect("certs").json().await.expect("json");
     let mut bridge =
         Bridge { child, url, http, origin: app.base(), serial, key_id: String::new(), certificate: String::new() };
-    bridge.choose("Asha Verma", &listed);
+    bridge.choose(subject, &listed);
     bridge
 }
 
@@ -189,7 +194,7 @@ async fn data_hash_and_xml_are_signed_with_the_token_and_verify_outside(backend:
     let (who, access) = app.integrator("Token Bank").await;
     let token = SoftToken::new();
     token.add_signer("04", "Meera Iyer", &xml_ca.signers[0]);
-    let mut bridge = bridge(&token, &app).await;
+    let mut bridge = bridge(&token, &app, "Asha Verma").await;
     let ca = token.ca.cert_pem();
 
     let text = b"I accept the terms of loan 77.\n";
@@ -299,7 +304,7 @@ async fn a_workflow_signer_signs_with_the_token_beside_an_electronic_signer(back
     let tenant = app.tenant("Token Bank").await;
     let access = app.token(&tenant).await;
     let token = SoftToken::new();
-    let bridge = bridge(&token, &app).await;
+    let bridge = bridge(&token, &app, "Asha Verma").await;
     let pdf = signet_testkit::pdf::one_page("Guarantee deed");
     let uploaded: Value = app
         .post("/api/v1/documents", &access, json!({"documentName": "Deed.pdf", "fileData": STANDARD.encode(&pdf)}))
@@ -338,4 +343,67 @@ async fn a_workflow_signer_signs_with_the_token_beside_an_electronic_signer(back
     let report = signet_testkit::validators::pdfsig(&pdf);
     assert_eq!(report.matches("Signature is Valid").count(), 2, "{report}");
     assert!(report.contains("Asha Verma") && report.contains("Token Bank (sealed by Signet)"), "{report}");
+}
+
+/// Issue 33, item 1: a workflow signature made with the signer's own token has its chain and
+/// revocation data in the document within a minute of the signature, from a CA with OCSP and
+/// from one that publishes only a CRL (the token's certificate points at them; nothing of it
+/// is Signet's), before anyone else signs; pyHanko's AdES validation then passes with the CA
+/// and TSA servers stopped.
+async fn a_token_signature_in_a_workflow_is_long_term_within_a_minute_from_an_ocsp_or_a_crl_only_ca(backend: Backend) {
+    let tsa = TestTsa::start();
+    let (with_ocsp, crl_only) = ("Asha Verma OCSP", "Asha Verma CRL");
+    let ocsp_ca = TestCa::start("Token OCSP CA", Revocation::Ocsp, &[with_ocsp]);
+    let crl_ca = TestCa::start("Token CRL CA", Revocation::CrlOnly, &[crl_only]);
+    let app = spawn_with(backend, |config| {
+        config.tsa_url = Some(tsa.url.clone());
+        config.outbound_allow_private = true;
+        config.workers = true;
+        config.worker_poll_ms = 50;
+        config.job_retry_base_ms = 100;
+    })
+    .await;
+    let access = app.token(&app.tenant("Token Bank").await).await;
+    let token = SoftToken::new();
+    let mut signed = Vec::new();
+    for (id, subject, ca) in [("04", with_ocsp, &ocsp_ca), ("05", crl_only, &crl_ca)] {
+        token.add_signer(id, subject, &ca.signers[0]);
+        let bridge = bridge(&token, &app, subject).await;
+        let (workflow_id, asha) = token_then_electronic(&app, &access).await;
+        assert!(token_steps(&app, &bridge, &asha).await.contains("You signed"));
+        let seen = within_a_minute(&app, &access, workflow_id, "document.long_term", 1).await;
+        let has = |action: &str| seen.iter().any(|a| a == action);
+        assert!(has("document.long_term") && !has("document.long_term_pending"), "{subject}: {seen:?}");
+        let download = app.post("/api/v1/documents/download", &access, json!({"workflowid": workflow_id})).await;
+        let pdf = download.bytes().await.expect("pdf").to_vec();
+        assert!(dss_vouches_for(&pdf, &ca.signers[0].cert_der, ca.ca.cert_der()), "{subject}: revocation data");
+        signed.push(pdf);
+    }
+
+    let roots = [ocsp_ca.ca_pem(), crl_ca.ca_pem(), tsa.root_pem.clone()];
+    drop((ocsp_ca, crl_ca, tsa));
+    let roots: Vec<&[u8]> = roots.iter().map(|r| r.as_bytes()).collect();
+    for pdf in &signed {
+        let (passed, report) = pyhanko_adesverify(pdf, &roots, None);
+        assert!(passed, "offline AdES validation:\n{report}");
+    }
+}
+
+/// A workflow whose first signatory signs with a token and whose second, electronically, later
+/// (never, here): its id and the first's link.
+async fn token_then_electronic(app: &TestApp, access: &str) -> (i64, String) {
+    let pdf = signet_testkit::pdf::one_page("Guarantee deed");
+    let uploaded: Value = app
+        .post("/api/v1/documents", access, json!({"documentName": "Deed.pdf", "fileData": STANDARD.encode(&pdf)}))
+        .await
+        .json()
+        .await
+        .expect("json");
+    let body = json!({"templateId": 0, "workflowName": "Deed", "documentIds": [uploaded["documentId"]],
+        "signatories": [
+            {"subscriberId": 0, "emailId": "asha@borrower.test", "name": "Asha", "signingOrder": 1, "modeOfSignature": "dsc_token"},
+            {"subscriberId": 0, "emailId": "ravi@bank.test", "name": "Ravi", "signingOrder": 2}]});
+    let initiated: Value = app.post("/api/v1/workflows", access, body).await.json().await.expect("json");
+    let asha = initiated["signingUrls"][0]["url"].as_str().expect("url").to_string();
+    (initiated["workflowId"].as_i64().expect("workflowId"), asha)
 }

@@ -18,7 +18,7 @@ use signet_testkit::server::{TestApp, spawn, spawn_with};
 use signet_testkit::smtp::SmtpSink;
 use signet_testkit::validators::{cert_pem, pdfsig, pyhanko_adesverify, pyhanko_validates};
 
-use crate::support::{browser, guided, signer_p12};
+use crate::support::{browser, dss_vouches_for, guided, signer_p12, within_a_minute};
 
 on_both_backends!(
     three_sequential_signers_each_add_a_signature_that_validates,
@@ -32,6 +32,7 @@ on_both_backends!(
     a_signing_profile_signs_for_its_signer_when_their_turn_comes,
     with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_document_timestamp,
     each_signature_gets_its_validation_data_within_a_minute_from_an_ocsp_or_a_crl_only_ca,
+    without_a_tsa_the_audit_trail_says_each_document_stays_at_b_b,
     signers_are_invited_by_email_in_order_and_told_the_outcome,
     mail_waits_in_the_queue_while_the_smtp_server_is_down,
     the_sender_delegates_declines_links_deactivates_and_deletes,
@@ -752,26 +753,6 @@ async fn with_a_tsa_signatures_are_timestamped_and_the_final_document_gets_a_doc
     assert_eq!(before["documents"][0]["version"], after["documents"][0]["version"]);
 }
 
-/// The workflow's audit actions, in order.
-async fn actions(app: &TestApp, who: &Sender, workflow_id: i64) -> Vec<String> {
-    let audit: Value =
-        app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), &who.token).await.json().await.expect("json");
-    let events = audit["events"].as_array().expect("events");
-    events.iter().filter_map(|e| e["action"].as_str().map(str::to_string)).collect()
-}
-
-/// Waits up to a minute (the promise) until the audit trail holds `count` events `action`.
-async fn within_a_minute(app: &TestApp, who: &Sender, workflow_id: i64, action: &str, count: usize) -> Vec<String> {
-    let started = std::time::Instant::now();
-    loop {
-        let seen = actions(app, who, workflow_id).await;
-        if seen.iter().filter(|a| *a == action).count() >= count || started.elapsed().as_secs() >= 60 {
-            return seen;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-}
-
 /// A workflow whose first signatory is a signing profile with a certificate of `ca` (it signs
 /// at once, automatically) and whose second signs electronically later: (its id, the second's
 /// link).
@@ -813,19 +794,14 @@ async fn each_signature_gets_its_validation_data_within_a_minute_from_an_ocsp_or
     let has = |seen: &[String], action: &str| seen.iter().any(|a| a == action);
 
     let (with_ocsp, customer) = treasury_then_customer(&app, &who, &ocsp_ca, "treasury-ocsp@bank.test").await;
-    let seen = within_a_minute(&app, &who, with_ocsp, "document.long_term", 1).await;
+    let seen = within_a_minute(&app, &who.token, with_ocsp, "document.long_term", 1).await;
     assert!(has(&seen, "document.long_term") && !has(&seen, "document.long_term_pending"), "{seen:?}");
     assert_eq!(sign_typed(&customer, "Customer").await.status(), 200);
-    let seen = within_a_minute(&app, &who, with_ocsp, "document.timestamped", 1).await;
+    let seen = within_a_minute(&app, &who.token, with_ocsp, "document.timestamped", 1).await;
     assert!(has(&seen, "document.timestamped"), "{seen:?}");
     let signed = download(&app, &who, with_ocsp).await;
-    let dss = signet_pdf::read_dss(&signed).expect("DSS");
     let treasury = &ocsp_ca.signers[0].cert_der;
-    let ocsp_answer = dss
-        .ocsps
-        .iter()
-        .any(|o| signet_sigcrypto::revocation::check_ocsp_response(o, treasury, ocsp_ca.ca.cert_der()).is_ok());
-    assert!(ocsp_answer, "the OCSP CA's answer for the treasury certificate is in the DSS");
+    assert!(dss_vouches_for(&signed, treasury, ocsp_ca.ca.cert_der()), "the OCSP CA's answer is in the DSS");
     // The renewal sweep knows when that final time-stamp's protection runs out: the TSA
     // certificate's end, two years on (due within three years, not within one).
     let (store, year_ms) = (&app.store, 365 * 86_400_000_i64);
@@ -843,21 +819,18 @@ async fn each_signature_gets_its_validation_data_within_a_minute_from_an_ocsp_or
 
     crl_ca.publish(false);
     let (with_crl, customer) = treasury_then_customer(&app, &who, &crl_ca, "treasury-crl@bank.test").await;
-    let seen = within_a_minute(&app, &who, with_crl, "document.long_term_pending", 1).await;
+    let seen = within_a_minute(&app, &who.token, with_crl, "document.long_term_pending", 1).await;
     assert!(has(&seen, "document.long_term_pending"), "the workflow says the data waits: {seen:?}");
     assert!(!has(&seen, "document.long_term"), "nothing added without the CRL: {seen:?}");
     crl_ca.publish(true);
-    let seen = within_a_minute(&app, &who, with_crl, "document.long_term", 1).await;
+    let seen = within_a_minute(&app, &who.token, with_crl, "document.long_term", 1).await;
     assert!(has(&seen, "document.long_term"), "retried once the CRL is back: {seen:?}");
     assert_eq!(sign_typed(&customer, "Customer").await.status(), 200);
-    let seen = within_a_minute(&app, &who, with_crl, "document.timestamped", 1).await;
+    let seen = within_a_minute(&app, &who.token, with_crl, "document.timestamped", 1).await;
     assert!(has(&seen, "document.timestamped"), "{seen:?}");
     let signed_crl = download(&app, &who, with_crl).await;
-    let crl_held =
-        signet_pdf::read_dss(&signed_crl).expect("DSS").crls.iter().any(|c| {
-            signet_sigcrypto::revocation::check_crl(c, &crl_ca.signers[0].cert_der, crl_ca.ca.cert_der()).is_ok()
-        });
-    assert!(crl_held, "the CRL-only CA's list is in the DSS");
+    let treasury = &crl_ca.signers[0].cert_der;
+    assert!(dss_vouches_for(&signed_crl, treasury, crl_ca.ca.cert_der()), "the CRL-only CA's list is in the DSS");
 
     let platform = cert_pem(&app.state.services.keys.ca.cert_der);
     let (ocsp_root, crl_root, tsa_root) = (ocsp_ca.ca_pem(), crl_ca.ca_pem(), tsa.root_pem.clone());
@@ -866,6 +839,54 @@ async fn each_signature_gets_its_validation_data_within_a_minute_from_an_ocsp_or
         let roots: [&[u8]; 4] = [&platform, ocsp_root.as_bytes(), crl_root.as_bytes(), tsa_root.as_bytes()];
         let (passed, report) = pyhanko_adesverify(pdf, &roots, None);
         assert!(passed, "offline AdES validation:\n{report}");
+    }
+}
+
+/// Issue 33, item 1: without a TSA no document can be made long-term; once the workflow is
+/// complete its audit trail says which level each document reached (B-B) and why, once per
+/// document however often the completion steps run.
+async fn without_a_tsa_the_audit_trail_says_each_document_stays_at_b_b(backend: Backend) {
+    let app = spawn_with(backend, |config| {
+        config.workers = true;
+        config.worker_poll_ms = 50;
+    })
+    .await;
+    let who = sender(&app, "No TSA Bank").await;
+    let documents =
+        [upload(&app, &who, &agreement(1), "Lease.pdf").await, upload(&app, &who, &agreement(1), "Annex.pdf").await];
+    let people = [("tenant@home.test", 1), ("landlord@home.test", 2)];
+    let body = json!({"templateId": 0, "documentIds": documents, "signatories": signatories(&people)});
+    let initiated = initiate(&app, &who, body).await;
+    let workflow_id = initiated["workflowId"].as_i64().expect("id");
+    for (email, _) in people {
+        assert_eq!(sign_typed(&url_of(&initiated, email), email).await.status(), 200);
+    }
+    let seen = within_a_minute(&app, &who.token, workflow_id, "document.level_reached", 2).await;
+    assert!(!seen.iter().any(|a| a.starts_with("document.long_term")), "{seen:?}");
+    signet_server::workflows::long_term::say_level_without_tsa(&app.state.services, who.tenant_id, workflow_id.into())
+        .await
+        .expect("said again");
+
+    let audit: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}/audit"), &who.token).await.json().await.expect("json");
+    let said: Vec<&Value> = audit["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["action"] == "document.level_reached")
+        .collect();
+    let mut targets: Vec<String> = said.iter().map(|e| e["target"].as_str().expect("target").to_string()).collect();
+    targets.sort();
+    let view: Value =
+        app.get(&format!("/api/v1/workflows/{workflow_id}"), &who.token).await.json().await.expect("json");
+    let ids = view["documents"].as_array().expect("documents").iter().map(|d| d["documentId"].as_i64().expect("id"));
+    let mut expected: Vec<String> = ids.map(|id| format!("document:{id}")).collect();
+    expected.sort();
+    assert_eq!(targets, expected, "one event per document, not one per signature or per run");
+    for event in said {
+        let detail = &event["detail"];
+        assert_eq!(detail["level"], "B-B", "{detail}");
+        assert!(detail["reason"].as_str().is_some_and(|r| r.contains("no time-stamp authority")), "{detail}");
     }
 }
 

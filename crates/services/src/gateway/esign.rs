@@ -227,7 +227,7 @@ enum CompletionError {
 /// Embeds the ESP's signatures and seals the `Returnvalue` with the transaction's session key.
 /// The ESP's CMS signatures made long-term (CAdES B-LT) when a TSA is configured: an eSign
 /// certificate lives 30 minutes, its validation data must be had now.
-async fn long_term(
+async fn long_term_hashes(
     svc: &Services,
     row: &TransactionRow,
     cms: Vec<Vec<u8>>,
@@ -253,16 +253,19 @@ async fn complete(
     match pending.document {
         PendingDocument::Pdf { prepared } => {
             let cms = signatures.first().cloned().ok_or(CompletionError::NoSignature)?;
-            let opts = esign_completion_options(&transaction::seal_policy(svc, row.tenant_id).await);
-            let reached = Reached::Pades(opts.level);
-            let signed = svc
+            let policy = transaction::seal_policy(svc, row.tenant_id).await;
+            let opts = esign_completion_options(&policy);
+            let (signed, reached) = svc
                 .heavy
-                .run(Share::Tenant(row.tenant_id), move || signet_signing::complete_remote_pdf(&prepared, &cms, &opts))
+                .run(Share::Tenant(row.tenant_id), move || {
+                    signet_signing::complete_remote_pdf(&prepared, &cms, &opts)
+                        .map(|signed| super::seal::long_term(signed, &policy))
+                })
                 .await??;
             Ok((seal_result(&session, profile, &signed)?, reached))
         }
         PendingDocument::Hash { items } => {
-            let (signatures, reached) = long_term(svc, row, signatures.clone()).await?;
+            let (signatures, reached) = long_term_hashes(svc, row, signatures.clone()).await?;
             let signatures: Vec<HashSignature> = items
                 .into_iter()
                 .zip(signatures)
@@ -276,7 +279,7 @@ async fn complete(
         }
         PendingDocument::Data => {
             let cms = signatures.first().cloned().ok_or(CompletionError::NoSignature)?;
-            let (extended, reached) = long_term(svc, row, vec![cms]).await?;
+            let (extended, reached) = long_term_hashes(svc, row, vec![cms]).await?;
             let cms = extended.into_iter().next().ok_or(CompletionError::NoSignature)?;
             Ok((seal_result(&session, profile, &cms)?, reached))
         }

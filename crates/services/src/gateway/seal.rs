@@ -261,10 +261,13 @@ pub fn token_pdf_options(
     })
 }
 
-/// What completing an eSign signature needs (the appearance is in the prepared document).
+/// What completing an eSign signature needs (the appearance is in the prepared document):
+/// B-T with a TSA, made long-term after ([`long_term`]).
 pub fn esign_completion_options(policy: &SealPolicy) -> PdfSignOptions {
     PdfSignOptions {
-        level: if policy.tsa_url.is_some() { PadesLevel::BLT } else { PadesLevel::BB },
+        // Time-stamped at once; the validation data follows (`long_term`), so that a CA that
+        // does not answer leaves the signature at B-T instead of losing it.
+        level: if policy.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
         tsa_url: policy.tsa_url.clone(),
         http: policy.http.clone(),
         ..PdfSignOptions::default()

@@ -51,9 +51,11 @@ pub fn required(session: &SignerSession) -> bool {
 fn options(svc: &Services) -> PdfSignOptions {
     let http = svc.config.outbound_http();
     PdfSignOptions {
-        // eSign certificates live 30 minutes: with a TSA, the document keeps what validates
-        // them later (B-LT).
-        level: if svc.config.tsa_url.is_some() { PadesLevel::BLT } else { PadesLevel::BB },
+        // Time-stamped at once; the chain and revocation data that validate the 30-minute
+        // certificate later (B-LT) come within seconds from the long-term job, which retries
+        // while the ESP's CA does not answer: the signer's answer is never lost to a CA that
+        // is down, and the workflow says the data is pending.
+        level: if svc.config.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
         tsa_url: svc.config.tsa_url.clone(),
         http,
         ..PdfSignOptions::default()

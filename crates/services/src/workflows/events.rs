@@ -35,6 +35,7 @@ pub async fn handle(state: &Services, payload: &str) -> Result<(), EventError> {
     match kind {
         Some(WorkflowEventKind::WorkflowCompleted) => {
             super::completion::finish(state, event.tenant_id, event.workflow_id).await?;
+            super::long_term::say_level_without_tsa(state, event.tenant_id, event.workflow_id).await?;
         }
         Some(WorkflowEventKind::SignatoryNotified) if !signed_for => {
             super::notices::invitation(state, &event, false).await?

@@ -5,11 +5,14 @@
 //! eSign certificate lives 30 minutes; an OCSP answer of the signing day is the one a court
 //! wants). A CA or TSA that does not answer is retried by the job queue with growing pauses
 //! (about a day and a half in all), and the workflow's audit trail says once that the data is
-//! pending and why. Without a TSA there is no B-T to build on: nothing is added, and the
-//! verifier's report says B-B.
+//! pending and why. Without a TSA there is no B-T to build on: nothing is added, the
+//! verifier's report says B-B, and at completion the workflow's audit trail says so for each
+//! document ([`say_level_without_tsa`]).
 //!
 //! Completion ([`super::completion`]) ends with the same data and a document time-stamp
 //! (B-LTA); the renewal sweep ([`super::lta_renewal`]) keeps that time-stamp from running out.
+
+use std::collections::HashSet;
 
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
@@ -179,6 +182,41 @@ fn options(state: &Services) -> Result<PdfSignOptions, Error> {
         http: state.config.outbound_http(),
         ..PdfSignOptions::default()
     })
+}
+
+/// Why a completed workflow's documents stay at B-B, as its audit trail says it.
+const NO_TSA: &str = "no time-stamp authority is configured (tsa_url): the signatures are not time-stamped, \
+                      and no validation data is added";
+
+/// Without a TSA, a completed workflow's documents stay as signed (B-B): its audit trail says
+/// so once for each document, naming the level and why, instead of saying nothing. A retry
+/// (this runs from the completion event's job, one run at a time) skips the documents it
+/// already spoke for.
+pub async fn say_level_without_tsa(
+    state: &Services,
+    tenant_id: TenantId,
+    workflow_id: WorkflowId,
+) -> Result<(), Error> {
+    if state.config.tsa_url.is_some() {
+        return Ok(());
+    }
+    let Some(workflow) = state.store.workflow(tenant_id, workflow_id).await? else { return Ok(()) };
+    if workflow.state != WorkflowState::Completed {
+        return Ok(());
+    }
+    let kind = WorkflowEventKind::DocumentLevelReached;
+    let events = state.store.workflow_events(&workflow).await?;
+    let said: HashSet<String> =
+        events.into_iter().filter(|e| e.workflow_kind() == Some(kind)).map(|e| e.target).collect();
+    for doc in state.store.workflow_documents(&workflow).await? {
+        let target = format!("document:{}", doc.id);
+        if doc.state != DocumentState::Active || doc.version == 0 || said.contains(&target) {
+            continue;
+        }
+        let detail = serde_json::json!({"level": PadesLevel::BB.as_str(), "reason": NO_TSA});
+        state.store.record_workflow_event(&workflow, kind, target, detail, &Actor::system()).await?;
+    }
+    Ok(())
 }
 
 /// The workflow's audit trail says the data is pending, and why (once per job).

@@ -35,6 +35,9 @@ pub struct EspServeArgs {
     /// Base URL announced in signer certificates (CRL, OCSP, CA URLs) [default: http://<listen>].
     #[arg(long)]
     pub public_url: Option<String>,
+    /// Signer certificates name only the CRL, no OCSP responder (a CRL-only CA).
+    #[arg(long)]
+    pub crl_only: bool,
 }
 
 #[derive(Args, Debug)]
@@ -70,6 +73,7 @@ fn serve(args: EspServeArgs) -> anyhow::Result<()> {
     let mut options = EspOptions::new(args.data_dir);
     options.fixed_otp = args.fixed_otp;
     options.public_url = args.public_url;
+    options.crl_only = args.crl_only;
     super::runtime()?.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&args.listen)
             .await

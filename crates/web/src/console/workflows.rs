@@ -222,6 +222,7 @@ fn event_words(kind: WorkflowEventKind) -> Option<&'static str> {
         DocumentTimestamped => key("timeline.document.timestamped"),
         DocumentLongTerm => key("timeline.document.long_term"),
         DocumentLongTermPending => key("timeline.document.long_term_pending"),
+        DocumentLevelReached => key("timeline.document.level_reached"),
         AttachmentAdded => key("timeline.attachment.added"),
         StampsAllocated | StampsRetired | StampsReleased => return None,
     })
