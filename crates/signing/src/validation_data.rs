@@ -29,15 +29,29 @@ pub(crate) fn lacking(
         merge_unique(&mut leaves, certificates.signers);
         merge_unique(&mut pool, certificates.all);
     }
+    let chains = leaves
+        .iter()
+        .map(|leaf| revocation::complete_chain(leaf, &pool, http))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    lacking_for_chains(&chains, carried, supplied, http)
+}
+
+/// [`lacking`] for chains already built (leaf first): their certificates and an answer on each
+/// certificate but the root that `carried` lacks, fetched or taken from `supplied`.
+pub(crate) fn lacking_for_chains(
+    chains: &[Vec<Vec<u8>>],
+    carried: &CarriedValidation,
+    supplied: &ValidationData,
+    http: &HttpConfig,
+) -> Result<CarriedValidation> {
     let ocsps: Vec<Vec<u8>> = carried.ocsps.iter().chain(&supplied.ocsps).cloned().collect();
     let crls: Vec<Vec<u8>> = carried.crls.iter().chain(&supplied.crls).cloned().collect();
     let held = revocation::HeldRevocation { ocsps: &ocsps, crls: &crls };
     let in_carried = revocation::HeldRevocation { ocsps: &carried.ocsps, crls: &carried.crls };
     let mut found = CarriedValidation::default();
     let mut missing = Vec::new();
-    for leaf in &leaves {
-        let chain = revocation::complete_chain(leaf, &pool, http)?;
-        let data = revocation::collect_missing_revocation_data(&chain, &held, http);
+    for chain in chains {
+        let data = revocation::collect_missing_revocation_data(chain, &held, http);
         merge_unique(&mut found.certs, data.certs_der);
         merge_unique(&mut found.ocsps, data.ocsps_der);
         merge_unique(&mut found.crls, data.crls_der);

@@ -3,12 +3,13 @@
 //! revocation values, in the signature's unsigned properties. An Aadhaar eSign certificate
 //! lives 30 minutes: without them its signature cannot be validated an hour later.
 
+use signet_sigcrypto::long_term::CarriedValidation;
 use signet_sigcrypto::xmldsig::{self, LongTermMaterial, LongTermValues};
 use signet_sigcrypto::{HttpConfig, pki, revocation, tsp};
 
 use crate::error::{Error, Result};
 use crate::pades::ValidationData;
-use crate::validation_data::merge_unique;
+use crate::validation_data::{lacking_for_chains, merge_unique};
 
 /// How to extend an XML signature.
 #[derive(Debug, Clone, Default)]
@@ -46,11 +47,11 @@ pub fn extend_xml(xml: &[u8], opts: &XmlExtendOptions) -> Result<Vec<u8>> {
         revocation::complete_chain(&material.signer_certificate, &pool, &opts.http)?,
         revocation::complete_chain(&tsa.tsa_cert_der, &pool, &opts.http)?,
     ];
-    let found = revocation_values(&chains, &material.held, opts)?;
-    additions.certificates =
-        found.certificates.into_iter().filter(|c| !material.held.certificates.contains(c)).collect();
-    additions.ocsps = found.ocsps.into_iter().filter(|o| !material.held.ocsps.contains(o)).collect();
-    additions.crls = found.crls.into_iter().filter(|c| !material.held.crls.contains(c)).collect();
+    let held = &material.held;
+    let carried =
+        CarriedValidation { certs: held.certificates.clone(), ocsps: held.ocsps.clone(), crls: held.crls.clone() };
+    let lacking = lacking_for_chains(&chains, &carried, &opts.validation, &opts.http)?;
+    (additions.certificates, additions.ocsps, additions.crls) = (lacking.certs, lacking.ocsps, lacking.crls);
     if additions.is_empty() {
         return Ok(xml.to_vec());
     }
@@ -77,41 +78,4 @@ fn signature_timestamp(material: &LongTermMaterial, opts: &XmlExtendOptions) -> 
         .filter(|u| !u.is_empty())
         .ok_or_else(|| Error::InvalidOptions("a signature time-stamp needs a TSA URL".into()))?;
     Ok(tsp::timestamp_token_with(&pki::sha256(&material.signature_value_c14n), url, &opts.http)?)
-}
-
-/// The certificates of `chains` and, for each certificate that is not a root, the revocation
-/// values the signature lacks: fetched, or taken from what the caller supplied.
-fn revocation_values(
-    chains: &[Vec<Vec<u8>>],
-    held: &LongTermValues,
-    opts: &XmlExtendOptions,
-) -> Result<LongTermValues> {
-    let ocsps: Vec<Vec<u8>> = held.ocsps.iter().chain(&opts.validation.ocsps).cloned().collect();
-    let crls: Vec<Vec<u8>> = held.crls.iter().chain(&opts.validation.crls).cloned().collect();
-    let known = revocation::HeldRevocation { ocsps: &ocsps, crls: &crls };
-    let in_signature = revocation::HeldRevocation { ocsps: &held.ocsps, crls: &held.crls };
-    let mut found = LongTermValues::default();
-    let mut missing = Vec::new();
-    for chain in chains {
-        let data = revocation::collect_missing_revocation_data(chain, &known, &opts.http);
-        merge_unique(&mut found.certificates, data.certs_der);
-        merge_unique(&mut found.ocsps, data.ocsps_der);
-        merge_unique(&mut found.crls, data.crls_der);
-        missing.extend(data.missing);
-        for pair in chain.windows(2) {
-            let (cert, issuer) = (&pair[0], &pair[1]);
-            if in_signature.answers_for(cert, issuer) {
-                continue;
-            }
-            let supplied = &opts.validation;
-            let ocsps = supplied.ocsps.iter().filter(|o| revocation::check_ocsp_response(o, cert, issuer).is_ok());
-            let crls = supplied.crls.iter().filter(|c| revocation::check_crl(c, cert, issuer).is_ok());
-            merge_unique(&mut found.ocsps, ocsps.cloned().collect());
-            merge_unique(&mut found.crls, crls.cloned().collect());
-        }
-    }
-    if !missing.is_empty() {
-        return Err(Error::Ltv(format!("no revocation data for {}", missing.join("; "))));
-    }
-    Ok(found)
 }
