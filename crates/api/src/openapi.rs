@@ -236,6 +236,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(webhooks::delete))
         .routes(routes!(webhooks::deliveries))
         .routes(routes!(webhooks::redeliver))
+        .routes(routes!(webhooks::resume))
         .routes(routes!(bulk::bulk_send))
         .routes(routes!(bulk::create_lot))
         .routes(routes!(bulk::get_lot))

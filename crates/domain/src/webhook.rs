@@ -26,6 +26,15 @@ pub const EVENT_TYPES: [&str; 13] = [
     "bulk.completed",
 ];
 
+/// The circuit breaker: this many failed attempts at an endpoint in a row (over all its
+/// deliveries, no success between) pause it. Ten, so that one late or flaky answer does not,
+/// while an endpoint that is down stops being hammered within its first minutes.
+pub const BREAKER_FAILURES: i64 = 10;
+
+/// How long a paused endpoint rests before one delivery probes it (half-open), in units of the
+/// job retry base: five minutes in production.
+pub const BREAKER_COOL_DOWN: i64 = 300;
+
 /// Whether webhooks receive a workflow event of this kind.
 pub fn published(kind: WorkflowEventKind) -> bool {
     EVENT_TYPES.contains(&kind.as_str())

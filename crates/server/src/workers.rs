@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use signet_domain::job::{JobKind, RetryPolicy};
 use signet_domain::now_millis;
 use signet_services::Services;
 pub use signet_services::platform::jobs::{gateway_housekeeping, workflow_housekeeping};
@@ -18,10 +19,11 @@ pub fn worker_id() -> String {
     format!("{host}-{}-{}", std::process::id(), signet_services::platform::secrets::random_token(4))
 }
 
-/// Retries back off exponentially: 2 s, 4 s, 8 s, ... capped at an hour.
-fn retry_delay_ms(attempts: i64, base_ms: u64) -> i64 {
-    let exponent = attempts.clamp(1, 11) as u32;
-    (i64::try_from(base_ms).unwrap_or(1000) << exponent).min(3_600_000)
+/// Retries back off by the job kind's policy (`JobKind::retry_policy`); a kind this build does
+/// not know (its job fails at once) backs off by the standard one.
+fn retry_delay_ms(kind: &str, attempts: i64, base_ms: u64) -> i64 {
+    let policy = JobKind::parse(kind).map_or(RetryPolicy::STANDARD, JobKind::retry_policy);
+    policy.random_delay_ms(attempts, i64::try_from(base_ms).unwrap_or(1000))
 }
 
 /// Claims and runs due jobs until `shutdown` turns true.
@@ -46,7 +48,7 @@ pub async fn run(state: Services, store: Store, poll: Duration, mut shutdown: wa
                         Ok(()) => store.complete_job(job.id, &worker).await.map(|_| ()),
                         Err(error) => {
                             tracing::warn!(job = job.id.get(), kind = %job.kind, %error, "job failed");
-                            let retry_at = now_millis() + retry_delay_ms(job.attempts, state.config.job_retry_base_ms);
+                            let retry_at = now_millis() + retry_delay_ms(&job.kind, job.attempts, state.config.job_retry_base_ms);
                             store.fail_job(job.id, &worker, &error.to_string(), retry_at).await
                         }
                     };
@@ -66,18 +68,5 @@ pub async fn run(state: Services, store: Store, poll: Duration, mut shutdown: wa
         if *shutdown.borrow() {
             break;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn retry_delay_grows_and_is_capped() {
-        assert_eq!(retry_delay_ms(1, 1000), 2000);
-        assert_eq!(retry_delay_ms(2, 1000), 4000);
-        assert_eq!(retry_delay_ms(50, 1000), 2_048_000);
-        assert_eq!(retry_delay_ms(3, 10), 80);
     }
 }

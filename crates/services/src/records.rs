@@ -4,7 +4,7 @@
 //! this crate (`crates/services/tests/layering.rs` keeps it so).
 
 pub use signet_store::{
-    AfterSignature, ApplicationRow, AuthtokenRow, BillingProfileRow, BulkJobRow, DeliveryRow, DocumentRow,
+    AfterSignature, ApplicationRow, AuthtokenRow, BillingProfileRow, BulkJobRow, DeliveryAttemptRow, DeliveryRow, DocumentRow,
     ExportJobRow, GrantedDepartmentRow, Grantee, IdleGrantRow, LeadFilter, LeadRow, MenuRow, NewSignatory,
     PrincipalCredentials, ReferralRow, RoleRow, Shelf, SignatoryRow, SigningKeyRow, SigningProfileRow,
     SsoDomainProofRow, SsoProviderRow, StampFilter, StampRow, StampSettings, StockRow, TemplateDocument, TemplateRow,

@@ -60,7 +60,7 @@ pub use stamps::{ArticleEditRow, NewStamp, StampClaim, StampFilter, StampRow, St
 pub use tenants::{CreatedTenant, NewTenant};
 pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};
-pub use webhooks::{DeliveryRow, WebhookRow};
+pub use webhooks::{DeliveryAttempt, DeliveryAttemptRow, DeliveryRow, WebhookRow};
 pub use workflows::{
     AfterSignature, AttachmentRow, CreatedWorkflow, Delegate, DocumentRow, LtaCounts, LtaDue, NewAttachment,
     NewDocument, NewSignatory, NewSignerCode, NewTemplate, NewWorkflow, NewWorkflowAttachment, RenewedVersion, Shelf,

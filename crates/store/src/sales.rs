@@ -13,8 +13,8 @@ use signet_domain::{Error, ErrorCode, LeadId, Millis, ReferralId, TenantId, now_
 
 use crate::{NewJob, Result, Store, append_audit, db_err, on_db};
 
-/// Attempts of a push (the job queue's exponential backoff between them).
-const PUSH_ATTEMPTS: i64 = 8;
+/// Attempts of a push: the outbound policy's, spanning more than a day of the CRM's outage.
+const PUSH_ATTEMPTS: i64 = JobKind::CrmPush.retry_policy().attempts;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ReferralRow {

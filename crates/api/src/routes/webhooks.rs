@@ -1,5 +1,5 @@
 //! Webhook endpoints of a tenant: register (the signing secret is shown once), list, delete,
-//! see deliveries and redeliver one. Deliveries follow Standard Webhooks (docs/api.md).
+//! see deliveries with their attempts, redeliver one, resume one the circuit breaker paused. Deliveries follow Standard Webhooks (docs/api.md).
 
 use axum::Json;
 use axum::extract::State;
@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use signet_domain::{DeliveryId, WebhookId};
 use signet_services::integrations::webhooks;
-use signet_services::records::{DeliveryRow, WebhookRow};
+use signet_services::records::{DeliveryAttemptRow, DeliveryRow, WebhookRow};
 use utoipa::ToSchema;
 
 use signet_http::AppState;
@@ -40,6 +40,9 @@ pub struct Webhook {
     pub event_types: Vec<String>,
     pub description: Option<String>,
     pub created_at: i64,
+    /// When the circuit breaker paused the endpoint after repeated failures (its deliveries
+    /// wait; see `resumeWebhook`); absent while it is delivering.
+    pub paused_at: Option<i64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -65,6 +68,23 @@ pub struct WebhookDelivery {
     pub last_error: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// Every attempt at this delivery, oldest first (failed attempts are retried 15 times
+    /// over a day and more: docs/api.md).
+    pub attempt_log: Vec<WebhookDeliveryAttempt>,
+}
+
+/// One attempt at a delivery.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookDeliveryAttempt {
+    /// When the attempt was made (milliseconds since the epoch).
+    pub attempted_at: i64,
+    /// The endpoint's HTTP status; absent when it could not be reached.
+    pub status: Option<i64>,
+    /// Why the attempt failed; absent when it succeeded.
+    pub error: Option<String>,
+    /// How long the endpoint took to answer, in milliseconds.
+    pub duration_ms: i64,
 }
 
 fn view(row: WebhookRow) -> Webhook {
@@ -74,10 +94,20 @@ fn view(row: WebhookRow) -> Webhook {
         event_types: row.event_types.split(',').map(str::to_string).collect(),
         description: row.description,
         created_at: row.created_at,
+        paused_at: row.paused_at,
     }
 }
 
-fn delivery_view(row: DeliveryRow) -> WebhookDelivery {
+fn attempt_view(row: DeliveryAttemptRow) -> WebhookDeliveryAttempt {
+    WebhookDeliveryAttempt {
+        attempted_at: row.attempted_at,
+        status: row.status,
+        error: row.error,
+        duration_ms: row.duration_ms,
+    }
+}
+
+fn delivery_view((row, attempts): (DeliveryRow, Vec<DeliveryAttemptRow>)) -> WebhookDelivery {
     WebhookDelivery {
         delivery_id: row.id.get(),
         message_id: row.message_id,
@@ -88,6 +118,7 @@ fn delivery_view(row: DeliveryRow) -> WebhookDelivery {
         last_error: row.last_error,
         created_at: row.created_at,
         updated_at: row.updated_at,
+        attempt_log: attempts.into_iter().map(attempt_view).collect(),
     }
 }
 
@@ -149,13 +180,30 @@ pub async fn delete(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiP
 }
 
 #[utoipa::path(
+    post,
+    path = "/api/v1/webhooks/{webhookId}/resume",
+    operation_id = "resumeWebhook",
+    tag = "webhooks",
+    security(("bearer" = [])),
+    params(("webhookId" = i64, Path, description = "Webhook id", minimum = 1)),
+    responses(
+        (status = 204, description = "Delivering again; the deliveries that waited are sent (nothing changes for an endpoint that was not paused)"),
+        (status = 404, description = "No such webhook in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
+    )
+)]
+pub async fn resume(State(state): State<AppState>, auth: Auth, ApiPath(id): ApiPath<i64>) -> ApiResult<StatusCode> {
+    webhooks::resume_endpoint(&state.services, &auth.caller(), WebhookId::from(id)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[utoipa::path(
     get,
     path = "/api/v1/webhooks/{webhookId}/deliveries",
     tag = "webhooks",
     security(("bearer" = [])),
     params(("webhookId" = i64, Path, description = "Webhook id", minimum = 1)),
     responses(
-        (status = 200, description = "The latest 100 deliveries, newest first", body = Vec<WebhookDelivery>),
+        (status = 200, description = "The latest 100 deliveries, newest first, each with its attempts", body = Vec<WebhookDelivery>),
         (status = 404, description = "No such webhook in this tenant", body = ProblemDetails, content_type = "application/problem+json"),
     )
 )]

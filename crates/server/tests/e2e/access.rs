@@ -185,7 +185,7 @@ async fn every_operation_answers_each_role_as_docs_access_md_says(backend: Backe
 /// marks what every signed-in person reaches, whose answer then depends on their relation to
 /// what it names (their own inbox, lots, jobs, sign-in settings, certificates): for an id that
 /// does not exist, that is 404 for everyone.
-const CONSOLE: [(&str, &str, &[Permission]); 95] = {
+const CONSOLE: [(&str, &str, &[Permission]); 96] = {
     use Permission::*;
     [
         // The landing page: the workflows list, or the inbox for whoever cannot read workflows.
@@ -285,6 +285,7 @@ const CONSOLE: [(&str, &str, &[Permission]); 95] = {
         ("GET", "/app/webhooks", &[ManageSettings]),
         ("POST", "/app/webhooks", &[ManageSettings]),
         ("POST", "/app/webhooks/{id}/delete", &[ManageSettings]),
+        ("POST", "/app/webhooks/{id}/resume", &[ManageSettings]),
         ("POST", "/app/webhooks/{id}/deliveries/{delivery}/again", &[ManageSettings]),
         ("POST", "/app/sign-out", &[Authenticated]),
         ("GET", "/app/session", &[Authenticated]),

@@ -711,6 +711,7 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "POST /api/v1/exports/users" => Walk::OwnExport(json!({"format": "jsonl"})),
         op if op.contains('{') && !op.starts_with("POST ") && !op.starts_with("PUT ") => Walk::Foreign(None),
         "POST /api/v1/webhooks/deliveries/{deliveryId}/redeliver"
+        | "POST /api/v1/webhooks/{webhookId}/resume"
         | "POST /api/v1/workflows/{workflowId}/signatories/{signatoryId}/link/revoke"
         | "POST /api/v1/workflows/{workflowId}/signatories/{signatoryId}/remind" => Walk::Foreign(None),
         "POST /api/v1/workflows/{workflowId}/signatories/{signatoryId}/embed" => {

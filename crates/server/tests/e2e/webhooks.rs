@@ -23,6 +23,7 @@ on_both_backends!(
     private_addresses_and_other_tenants_are_refused,
     pending_deliveries_survive_a_restart,
     nothing_is_delivered_to_a_deleted_endpoint,
+    a_failing_endpoint_is_paused_its_owner_told_and_resuming_delivers,
 );
 
 #[derive(Default)]
@@ -32,6 +33,8 @@ struct Inbox {
     /// Answer 500 to this many `workflow.created` requests first.
     fail_first: usize,
     failed: usize,
+    /// Answer 500 to everything while set.
+    down: bool,
 }
 
 type Shared = Arc<Mutex<Inbox>>;
@@ -51,7 +54,9 @@ async fn receiver(fail_first: usize) -> (String, Shared) {
                     header("webhook-signature"),
                     body,
                 ));
-                if created && inbox.failed < inbox.fail_first {
+                if inbox.down {
+                    StatusCode::INTERNAL_SERVER_ERROR
+                } else if created && inbox.failed < inbox.fail_first {
                     inbox.failed += 1;
                     StatusCode::INTERNAL_SERVER_ERROR
                 } else {
@@ -185,6 +190,12 @@ async fn events_arrive_signed_and_failures_are_retried_with_the_same_id(backend:
         deliveries.as_array().expect("list").iter().find(|d| d["messageId"] == *first_id).expect("delivery").clone();
     assert_eq!(retried["state"], "succeeded", "{retried}");
     assert_eq!(retried["attempts"], 3, "{retried}");
+    // Every attempt is listed, oldest first, with what the endpoint answered.
+    let log = retried["attemptLog"].as_array().expect("attempt log");
+    let statuses: Vec<_> = log.iter().map(|a| a["status"].as_i64()).collect();
+    assert_eq!(statuses, [Some(500), Some(500), Some(204)], "{retried}");
+    assert_eq!((log[0]["error"].as_str(), log[2].get("error")), (Some("HTTP 500"), Some(&Value::Null)), "{retried}");
+    assert!(log.iter().all(|a| a["attemptedAt"].as_i64() >= retried["createdAt"].as_i64() && a["durationMs"].as_i64() >= Some(0)));
 
     // Redelivery sends the same message again.
     let before = inbox.lock().expect("lock").received.len();
@@ -333,4 +344,61 @@ async fn nothing_is_delivered_to_a_deleted_endpoint(backend: Backend) {
     assert_eq!(rows[0].state, "failed");
     assert_eq!(rows[0].attempts, 0);
     assert_eq!(rows[0].last_error.as_deref(), Some("the endpoint was deleted"));
+}
+
+/// The circuit breaker: an endpoint that keeps failing is paused (its deliveries wait, none
+/// given up), the tenant's administrator is told by e-mail (the endpoint was registered by the
+/// API client, not a user), and resuming it sends every waiting delivery.
+async fn a_failing_endpoint_is_paused_its_owner_told_and_resuming_delivers(backend: Backend) {
+    let smtp = signet_testkit::smtp::SmtpSink::start();
+    let app = spawn_with(backend, |config| {
+        fast(config);
+        config.smtp_url = Some(smtp.url());
+    })
+    .await;
+    let tenant = app.tenant("Breaking").await;
+    let token = app.token(&tenant).await;
+    let (url, inbox) = receiver(0).await;
+    inbox.lock().expect("lock").down = true;
+    let created: Value =
+        app.post("/api/v1/webhooks", &token, json!({"url": url, "eventTypes": ["*"]})).await.json().await.expect("json");
+    let id = created["webhookId"].as_i64().expect("id");
+    assert_eq!(created["pausedAt"], Value::Null);
+    // Six deliveries failing twice each pass the threshold of ten failures in a row.
+    for n in 0..6 {
+        let message = format!("msg_breaker_{n}");
+        let published =
+            signet_server::webhooks::publish(&app.state.services, tenant.tenant_id, &message, "workflow.completed", json!({}));
+        published.await.expect("publish");
+    }
+    let mail = smtp.wait_for(&tenant.admin_email, "Webhook endpoint paused").await;
+    assert!(mail["text"].as_str().is_some_and(|t| t.contains(&format!("/api/v1/webhooks/{id}/resume"))), "{mail}");
+    let listed: Value = app.get("/api/v1/webhooks", &token).await.json().await.expect("json");
+    assert!(listed[0]["pausedAt"].as_i64().is_some(), "{listed}");
+    let deliveries: Value = app.get(&format!("/api/v1/webhooks/{id}/deliveries"), &token).await.json().await.expect("json");
+    let deliveries = deliveries.as_array().expect("list").clone();
+    assert_eq!(deliveries.len(), 6);
+    assert!(deliveries.iter().all(|d| d["state"] == "pending"), "paused, not given up: {deliveries:?}");
+
+    // The endpoint works again; its owner resumes it and every waiting delivery arrives.
+    inbox.lock().expect("lock").down = false;
+    assert_eq!(app.post(&format!("/api/v1/webhooks/{id}/resume"), &token, json!({})).await.status(), 204);
+    let mut delivered = Vec::new();
+    for _ in 0..400 {
+        let listed: Value =
+            app.get(&format!("/api/v1/webhooks/{id}/deliveries"), &token).await.json().await.expect("json");
+        delivered = listed.as_array().expect("list").clone();
+        if delivered.iter().all(|d| d["state"] == "succeeded") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(delivered.iter().all(|d| d["state"] == "succeeded"), "{delivered:?}");
+    for delivery in &delivered {
+        let log: Vec<_> = delivery["attemptLog"].as_array().expect("log").iter().map(|a| a["status"].as_i64()).collect();
+        assert_eq!(log.last(), Some(&Some(204)), "{delivery}");
+        assert!(log[..log.len() - 1].iter().all(|s| *s == Some(500)), "{delivery}");
+    }
+    let listed: Value = app.get("/api/v1/webhooks", &token).await.json().await.expect("json");
+    assert_eq!(listed[0]["pausedAt"], Value::Null, "{listed}");
 }

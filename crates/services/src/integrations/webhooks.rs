@@ -1,14 +1,16 @@
 //! Webhook publishing and delivery. `publish` records one delivery per subscribed endpoint
-//! (with its job); the `webhook.deliver` job posts it the Standard Webhooks way and the job
-//! queue retries failures with exponential backoff up to its attempt cap. The job lease keeps
-//! one attempt in flight per delivery; the message id stays the same on every attempt.
+//! (with its job); the `webhook.deliver` job posts it the Standard Webhooks way, records the
+//! attempt, and the job queue retries failures by the outbound policy (`RetryPolicy::OUTBOUND`:
+//! more than a day). The job lease keeps one attempt in flight per delivery; the message id
+//! stays the same on every attempt. Each endpoint has a circuit breaker (store `webhooks.rs`):
+//! repeated failures pause it, its deliveries then wait for a probe or for its owner to resume.
 
 use serde::Deserialize;
 use serde_json::json;
 use signet_domain::access::Permission;
-use signet_domain::webhook::signature;
-use signet_domain::{DeliveryId, Error, WebhookId};
-use signet_store::{ClaimedJob, DeliveryRow, WebhookRow};
+use signet_domain::webhook::{BREAKER_COOL_DOWN, BREAKER_FAILURES, signature};
+use signet_domain::{DeliveryId, Error, WebhookId, now_millis};
+use signet_store::{ClaimedJob, DeliveryAttempt, DeliveryAttemptRow, DeliveryRow, WebhookRow};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
@@ -60,7 +62,21 @@ pub enum DeliverError {
     Refused(String),
 }
 
-/// The `webhook.deliver` job: one attempt. An error makes the queue retry it later.
+/// What follows an attempt.
+enum Next {
+    /// It succeeded.
+    Done,
+    /// The queue tries it again later.
+    Retry(String),
+    /// It failed on its last attempt.
+    GiveUp(String),
+    /// The endpoint is paused: the delivery waits, with a probe at this time.
+    Park(signet_domain::Millis),
+}
+
+/// The `webhook.deliver` job: one attempt. An error makes the queue retry it later. A paused
+/// endpoint's delivery is parked instead (its job ends without an attempt), unless it is the
+/// one probe of the cool-down (docs/api.md, "Webhooks").
 pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), DeliverError> {
     let DeliverJob { delivery_id } = serde_json::from_str(&job.payload).map_err(DeliverError::Payload)?;
     let Some((delivery, endpoint)) = state.store.delivery_with_endpoint(delivery_id).await? else {
@@ -76,17 +92,35 @@ pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), DeliverEr
             return Ok(());
         }
     };
+    let cool_down = i64::try_from(state.config.job_retry_base_ms).unwrap_or(1000).saturating_mul(BREAKER_COOL_DOWN);
+    let next_probe = now_millis().saturating_add(cool_down);
+    let probing = match endpoint.paused_at {
+        None => false,
+        Some(_) if state.store.take_webhook_probe(endpoint.id, next_probe).await? => true,
+        Some(_) => {
+            if state.store.park_delivery(&delivery, None).await? {
+                return Ok(());
+            }
+            false // resumed meanwhile
+        }
+    };
     let timestamp = OffsetDateTime::now_utc().unix_timestamp();
     let Some(signed) = signature(&endpoint.secret, &delivery.message_id, timestamp, delivery.payload.as_bytes()) else {
-        state
-            .store
-            .record_delivery_attempt(delivery_id, "failed", None, Some("the endpoint secret is unusable"))
-            .await?;
+        let attempt = DeliveryAttempt {
+            state: "failed",
+            attempted_at: now_millis(),
+            status: None,
+            error: Some("the endpoint secret is unusable"),
+            duration_ms: 0,
+        };
+        state.store.record_delivery_attempt(&delivery, &attempt).await?;
         return Ok(());
     };
     let (url, body, id, cfg) =
         (endpoint.url.clone(), delivery.payload.clone(), delivery.message_id.clone(), http_policy(state));
     let ts = timestamp.to_string();
+    let attempted_at = now_millis();
+    let started = std::time::Instant::now();
     let outcome = tokio::task::spawn_blocking(move || {
         let headers = [
             ("Content-Type", "application/json"),
@@ -98,22 +132,84 @@ pub async fn deliver(state: &Services, job: &ClaimedJob) -> Result<(), DeliverEr
         signet_sigcrypto::post_for_status(&url, &headers, body.as_bytes(), &cfg)
     })
     .await?;
-    let last_attempt = job.attempts >= job.max_attempts;
-    let (state_now, status, error) = match outcome {
-        Ok(status) if (200..300).contains(&status) => ("succeeded", Some(i64::from(status)), None),
-        Ok(status) => {
-            (if last_attempt { "failed" } else { "pending" }, Some(i64::from(status)), Some(format!("HTTP {status}")))
-        }
-        Err(error) => (if last_attempt { "failed" } else { "pending" }, None, Some(error.to_string())),
+    let duration_ms = i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX);
+    let (status, error) = match outcome {
+        Ok(status) if (200..300).contains(&status) => (Some(i64::from(status)), None),
+        Ok(status) => (Some(i64::from(status)), Some(format!("HTTP {status}"))),
+        Err(error) => (None, Some(error.to_string())),
     };
-    state.store.record_delivery_attempt(delivery_id, state_now, status, error.as_deref()).await?;
-    match error {
-        Some(error) if !last_attempt => Err(DeliverError::Refused(error)),
+    let next = match error.clone() {
+        None => Next::Done,
+        // A failed probe: the endpoint rests another cool-down (its probe time already moved).
+        Some(_) if probing => Next::Park(next_probe),
         Some(error) => {
+            if state.store.webhook_failed(endpoint.id, BREAKER_FAILURES, next_probe).await? {
+                tell_paused(state, &endpoint).await;
+                Next::Park(next_probe)
+            } else if job.attempts >= job.max_attempts {
+                Next::GiveUp(error)
+            } else {
+                Next::Retry(error)
+            }
+        }
+    };
+    let state_now = match next {
+        Next::Done => "succeeded",
+        Next::GiveUp(_) => "failed",
+        Next::Retry(_) | Next::Park(_) => "pending",
+    };
+    let attempt = DeliveryAttempt { state: state_now, attempted_at, status, error: error.as_deref(), duration_ms };
+    state.store.record_delivery_attempt(&delivery, &attempt).await?;
+    match next {
+        Next::Done if probing => Ok(state.store.close_webhook_breaker(endpoint.tenant_id, endpoint.id).await?),
+        Next::Done => Ok(state.store.webhook_succeeded(endpoint.id).await?),
+        Next::Retry(error) => Err(DeliverError::Refused(error)),
+        Next::GiveUp(error) => {
             tracing::warn!(delivery_id = delivery_id.get(), %error, "webhook delivery failed for good");
             Ok(())
         }
-        None => Ok(()),
+        Next::Park(probe_at) => {
+            if state.store.park_delivery(&delivery, Some(probe_at)).await? {
+                Ok(())
+            } else {
+                Err(DeliverError::Refused("the endpoint was resumed meanwhile; attempted again".into()))
+            }
+        }
+    }
+}
+
+/// Tells the endpoint's owner (who registered it, else the tenant's administrators) that the
+/// breaker paused it. A message that cannot be queued is logged: the pause stands regardless,
+/// and the console shows it.
+async fn tell_paused(state: &Services, endpoint: &WebhookRow) {
+    let emails = match state.store.webhook_owner_emails(endpoint).await {
+        Ok(emails) => emails,
+        Err(error) => {
+            tracing::warn!(webhook = endpoint.id.get(), %error, "could not find whom to tell of a paused webhook");
+            return;
+        }
+    };
+    let cool_down_minutes = i64::try_from(state.config.job_retry_base_ms).unwrap_or(1000) * BREAKER_COOL_DOWN / 60_000;
+    for email in emails {
+        let mail = crate::platform::mail::Mail {
+            to_email: email.clone(),
+            to_name: String::new(),
+            subject: format!("Webhook endpoint paused: {}", endpoint.url),
+            text: format!(
+                "Signet paused the webhook endpoint {} after {BREAKER_FAILURES} failed attempts in a row.\n\
+                 Its deliveries are kept and wait. Every {cool_down_minutes} minutes one of them is tried \
+                 again, and when it succeeds the endpoint resumes with all the others. Once the endpoint \
+                 works, you can also resume it yourself: Settings, Webhooks, Resume in the console, or \
+                 POST /api/v1/webhooks/{}/resume.\n",
+                endpoint.url, endpoint.id
+            ),
+            html: None,
+            attachments: Vec::new(),
+        };
+        let dedupe = Some(format!("webhook.paused:{}:{}:{email}", endpoint.id, now_millis()));
+        if let Err(error) = crate::platform::mail::enqueue(&state.store, &mail, dedupe).await {
+            tracing::warn!(webhook = endpoint.id.get(), %error, "could not queue the paused-webhook notice");
+        }
     }
 }
 
@@ -196,12 +292,34 @@ pub async fn delete_endpoint(svc: &Services, caller: &Caller, id: WebhookId) -> 
     svc.store.delete_webhook(caller.tenant_id, id, &caller.actor).await
 }
 
-/// The latest 100 deliveries to one of the tenant's endpoints, newest first (managing
-/// settings); another tenant's endpoint reads as missing.
-pub async fn deliveries(svc: &Services, caller: &Caller, id: WebhookId) -> Result<Vec<DeliveryRow>, Error> {
+/// A delivery with its attempts, oldest first.
+pub type DeliveryWithAttempts = (DeliveryRow, Vec<DeliveryAttemptRow>);
+
+/// The latest 100 deliveries to one of the tenant's endpoints, newest first, each with every
+/// attempt at it (managing settings); another tenant's endpoint reads as missing.
+pub async fn deliveries(svc: &Services, caller: &Caller, id: WebhookId) -> Result<Vec<DeliveryWithAttempts>, Error> {
+    const LATEST: i64 = 100;
     caller.require(Permission::ManageSettings)?;
     svc.store.webhook(caller.tenant_id, id).await?.ok_or_else(|| Error::not_found("webhook"))?;
-    svc.store.deliveries(caller.tenant_id, id, 100).await
+    let deliveries = svc.store.deliveries(caller.tenant_id, id, LATEST).await?;
+    let mut attempts: std::collections::HashMap<DeliveryId, Vec<DeliveryAttemptRow>> = Default::default();
+    for attempt in svc.store.delivery_attempts(caller.tenant_id, id, LATEST).await? {
+        attempts.entry(attempt.delivery_id).or_default().push(attempt);
+    }
+    Ok(deliveries
+        .into_iter()
+        .map(|delivery| {
+            let its = attempts.remove(&delivery.id).unwrap_or_default();
+            (delivery, its)
+        })
+        .collect())
+}
+
+/// Resumes an endpoint the circuit breaker paused (managing settings): its waiting deliveries
+/// are sent. Resuming an endpoint that is delivering changes nothing.
+pub async fn resume_endpoint(svc: &Services, caller: &Caller, id: WebhookId) -> Result<(), Error> {
+    caller.require(Permission::ManageSettings)?;
+    svc.store.resume_webhook(caller.tenant_id, id, &caller.actor).await
 }
 
 /// Queues a finished delivery again, with the same message id (managing settings).

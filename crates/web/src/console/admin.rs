@@ -123,6 +123,8 @@ struct WebhookView {
     description: String,
     events: String,
     disabled: bool,
+    /// When the circuit breaker paused it, as shown.
+    paused: Option<String>,
 }
 
 struct DeliveryView {
@@ -132,6 +134,23 @@ struct DeliveryView {
     attempts: i64,
     last: String,
     at: String,
+    /// Every attempt, oldest first.
+    tries: Vec<AttemptView>,
+}
+
+struct AttemptView {
+    at: String,
+    answer: String,
+    duration_ms: i64,
+}
+
+/// What an endpoint answered: its HTTP status, else why it could not be reached.
+fn answer(status: Option<i64>, error: Option<String>) -> String {
+    match (status, error) {
+        (Some(status), _) => format!("HTTP {status}"),
+        (None, Some(error)) => error,
+        (None, None) => String::new(),
+    }
 }
 
 #[derive(Template)]
@@ -161,6 +180,7 @@ async fn webhooks_page(state: &AppState, session: &Session, shown: Option<i64>) 
             description: w.description.unwrap_or_default(),
             events: w.event_types,
             disabled: w.disabled,
+            paused: w.paused_at.map(|at| session.when(at)),
         })
         .collect();
     let shown = match shown {
@@ -168,17 +188,21 @@ async fn webhooks_page(state: &AppState, session: &Session, shown: Option<i64>) 
             let deliveries = webhooks::deliveries(&state.services, &caller, WebhookId::from(id))
                 .await?
                 .into_iter()
-                .map(|d| DeliveryView {
+                .map(|(d, tries)| DeliveryView {
                     id: d.id,
                     event: d.event_type,
                     state: d.state,
                     attempts: d.attempts,
-                    last: match (d.last_status, d.last_error) {
-                        (Some(status), _) => format!("HTTP {status}"),
-                        (None, Some(error)) => error,
-                        (None, None) => String::new(),
-                    },
+                    last: answer(d.last_status, d.last_error),
                     at: session.when(d.updated_at),
+                    tries: tries
+                        .into_iter()
+                        .map(|a| AttemptView {
+                            at: session.when(a.attempted_at),
+                            answer: answer(a.status, a.error),
+                            duration_ms: a.duration_ms,
+                        })
+                        .collect(),
                 })
                 .collect();
             Some((id, deliveries))
@@ -274,5 +298,21 @@ pub async fn redeliver(
     match webhooks::redeliver(&state.services, &session.auth.caller(), DeliveryId::from(delivery)).await {
         Ok(()) => see_other(&format!("/app/webhooks?deliveries={webhook}")),
         Err(error) => webhooks_again(&state, &session, Some(webhook), error).await,
+    }
+}
+
+/// Resumes an endpoint the circuit breaker paused; its waiting deliveries are sent.
+pub async fn resume_webhook(
+    State(state): State<AppState>,
+    session: Session,
+    ApiPath(id): ApiPath<i64>,
+    axum::Form(form): axum::Form<Plain>,
+) -> Response {
+    if let Some(refused) = session.refuses_change(Permission::ManageSettings, &form.csrf) {
+        return refused;
+    }
+    match webhooks::resume_endpoint(&state.services, &session.auth.caller(), WebhookId::from(id)).await {
+        Ok(()) => see_other("/app/webhooks"),
+        Err(error) => webhooks_again(&state, &session, None, error).await,
     }
 }

@@ -140,6 +140,7 @@ pub fn router(state: AppState) -> Router {
         .route("/app/gateway/settings", post(gateway::save_settings))
         .route("/app/webhooks", get(admin::webhooks).post(admin::create_webhook))
         .route("/app/webhooks/{id}/delete", post(admin::delete_webhook))
+        .route("/app/webhooks/{id}/resume", post(admin::resume_webhook))
         .route("/app/webhooks/{id}/deliveries/{delivery}/again", post(admin::redeliver))
         .route("/app/verify", get(verify::form).post(verify::seal))
         .route("/app/sign-out", post(session::end))
