@@ -59,7 +59,7 @@ enum Answer {
 
 /// The operations, each with its rule, what an allowed caller gets, and whether it names one
 /// of the fixture's resources (then another tenant's caller must get 404, as for a missing id).
-const OPERATIONS: [(&str, Rule, Answer, bool); 92] = {
+const OPERATIONS: [(&str, Rule, Answer, bool); 93] = {
     use Answer::*;
     use Permission::*;
     use Rule::*;
