@@ -155,7 +155,8 @@ mod tests {
                 before = nominal;
                 for draw in [0, 1, u32::MAX / 3, u32::MAX] {
                     let d = p.delay_ms(n, SECOND, draw);
-                    let (low, high) = (nominal * (100 - p.jitter_percent) / 100, nominal * (100 + p.jitter_percent) / 100);
+                    let (low, high) =
+                        (nominal * (100 - p.jitter_percent) / 100, nominal * (100 + p.jitter_percent) / 100);
                     assert!((low..=high).contains(&d), "{p:?} {n} {draw}: {d} not in {low}..={high}");
                 }
             }

@@ -48,7 +48,8 @@ pub async fn run(state: Services, store: Store, poll: Duration, mut shutdown: wa
                         Ok(()) => store.complete_job(job.id, &worker).await.map(|_| ()),
                         Err(error) => {
                             tracing::warn!(job = job.id.get(), kind = %job.kind, %error, "job failed");
-                            let retry_at = now_millis() + retry_delay_ms(&job.kind, job.attempts, state.config.job_retry_base_ms);
+                            let retry_at =
+                                now_millis() + retry_delay_ms(&job.kind, job.attempts, state.config.job_retry_base_ms);
                             store.fail_job(job.id, &worker, &error.to_string(), retry_at).await
                         }
                     };

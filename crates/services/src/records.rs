@@ -4,8 +4,8 @@
 //! this crate (`crates/services/tests/layering.rs` keeps it so).
 
 pub use signet_store::{
-    AfterSignature, ApplicationRow, AuthtokenRow, BillingProfileRow, BulkJobRow, DeliveryAttemptRow, DeliveryRow, DocumentRow,
-    ExportJobRow, GrantedDepartmentRow, Grantee, IdleGrantRow, LeadFilter, LeadRow, MenuRow, NewSignatory,
+    AfterSignature, ApplicationRow, AuthtokenRow, BillingProfileRow, BulkJobRow, DeliveryAttemptRow, DeliveryRow,
+    DocumentRow, ExportJobRow, GrantedDepartmentRow, Grantee, IdleGrantRow, LeadFilter, LeadRow, MenuRow, NewSignatory,
     PrincipalCredentials, ReferralRow, RoleRow, Shelf, SignatoryRow, SigningKeyRow, SigningProfileRow,
     SsoDomainProofRow, SsoProviderRow, StampFilter, StampRow, StampSettings, StockRow, TemplateDocument, TemplateRow,
     UserFilter, UserRow, UserSort, WebhookRow,

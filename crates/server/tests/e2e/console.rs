@@ -631,8 +631,9 @@ async fn administrators_keep_departments_and_webhooks_and_others_are_kept_out(ba
             let page =
                 admin.get(app.url(&format!("/app/webhooks?deliveries={webhook}"))).await.text().await.expect("html");
             // The count opens the attempt's line: when, the answer (none: refused), how long.
-            if page.contains("<td>workflow.created</td><td>pending</td><td><details><summary>1</summary><ol class=\"attempts\"><li>")
-                && page.contains(" ms</li></ol></details>")
+            if page.contains(
+                "<td>workflow.created</td><td>pending</td><td><details><summary>1</summary><ol class=\"attempts\"><li>",
+            ) && page.contains(" ms</li></ol></details>")
             {
                 return page;
             }

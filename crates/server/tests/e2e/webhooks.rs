@@ -195,7 +195,10 @@ async fn events_arrive_signed_and_failures_are_retried_with_the_same_id(backend:
     let statuses: Vec<_> = log.iter().map(|a| a["status"].as_i64()).collect();
     assert_eq!(statuses, [Some(500), Some(500), Some(204)], "{retried}");
     assert_eq!((log[0]["error"].as_str(), log[2].get("error")), (Some("HTTP 500"), Some(&Value::Null)), "{retried}");
-    assert!(log.iter().all(|a| a["attemptedAt"].as_i64() >= retried["createdAt"].as_i64() && a["durationMs"].as_i64() >= Some(0)));
+    assert!(
+        log.iter()
+            .all(|a| a["attemptedAt"].as_i64() >= retried["createdAt"].as_i64() && a["durationMs"].as_i64() >= Some(0))
+    );
 
     // Redelivery sends the same message again.
     let before = inbox.lock().expect("lock").received.len();
@@ -360,22 +363,32 @@ async fn a_failing_endpoint_is_paused_its_owner_told_and_resuming_delivers(backe
     let token = app.token(&tenant).await;
     let (url, inbox) = receiver(0).await;
     inbox.lock().expect("lock").down = true;
-    let created: Value =
-        app.post("/api/v1/webhooks", &token, json!({"url": url, "eventTypes": ["*"]})).await.json().await.expect("json");
+    let created: Value = app
+        .post("/api/v1/webhooks", &token, json!({"url": url, "eventTypes": ["*"]}))
+        .await
+        .json()
+        .await
+        .expect("json");
     let id = created["webhookId"].as_i64().expect("id");
     assert_eq!(created["pausedAt"], Value::Null);
     // Six deliveries failing twice each pass the threshold of ten failures in a row.
     for n in 0..6 {
         let message = format!("msg_breaker_{n}");
-        let published =
-            signet_server::webhooks::publish(&app.state.services, tenant.tenant_id, &message, "workflow.completed", json!({}));
+        let published = signet_server::webhooks::publish(
+            &app.state.services,
+            tenant.tenant_id,
+            &message,
+            "workflow.completed",
+            json!({}),
+        );
         published.await.expect("publish");
     }
     let mail = smtp.wait_for(&tenant.admin_email, "Webhook endpoint paused").await;
     assert!(mail["text"].as_str().is_some_and(|t| t.contains(&format!("/api/v1/webhooks/{id}/resume"))), "{mail}");
     let listed: Value = app.get("/api/v1/webhooks", &token).await.json().await.expect("json");
     assert!(listed[0]["pausedAt"].as_i64().is_some(), "{listed}");
-    let deliveries: Value = app.get(&format!("/api/v1/webhooks/{id}/deliveries"), &token).await.json().await.expect("json");
+    let deliveries: Value =
+        app.get(&format!("/api/v1/webhooks/{id}/deliveries"), &token).await.json().await.expect("json");
     let deliveries = deliveries.as_array().expect("list").clone();
     assert_eq!(deliveries.len(), 6);
     assert!(deliveries.iter().all(|d| d["state"] == "pending"), "paused, not given up: {deliveries:?}");
@@ -395,7 +408,8 @@ async fn a_failing_endpoint_is_paused_its_owner_told_and_resuming_delivers(backe
     }
     assert!(delivered.iter().all(|d| d["state"] == "succeeded"), "{delivered:?}");
     for delivery in &delivered {
-        let log: Vec<_> = delivery["attemptLog"].as_array().expect("log").iter().map(|a| a["status"].as_i64()).collect();
+        let log: Vec<_> =
+            delivery["attemptLog"].as_array().expect("log").iter().map(|a| a["status"].as_i64()).collect();
         assert_eq!(log.last(), Some(&Some(204)), "{delivery}");
         assert!(log[..log.len() - 1].iter().all(|s| *s == Some(500)), "{delivery}");
     }
