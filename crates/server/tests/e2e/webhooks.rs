@@ -351,7 +351,8 @@ async fn nothing_is_delivered_to_a_deleted_endpoint(backend: Backend) {
 
 /// The circuit breaker: an endpoint that keeps failing is paused (its deliveries wait, none
 /// given up), the tenant's administrator is told by e-mail (the endpoint was registered by the
-/// API client, not a user), and resuming it sends every waiting delivery.
+/// API client, not a user), and resuming it sends every waiting delivery; paused again, a probe
+/// after the cool-down closes it by itself.
 async fn a_failing_endpoint_is_paused_its_owner_told_and_resuming_delivers(backend: Backend) {
     let smtp = signet_testkit::smtp::SmtpSink::start();
     let app = spawn_with(backend, |config| {
@@ -372,17 +373,7 @@ async fn a_failing_endpoint_is_paused_its_owner_told_and_resuming_delivers(backe
     let id = created["webhookId"].as_i64().expect("id");
     assert_eq!(created["pausedAt"], Value::Null);
     // Six deliveries failing twice each pass the threshold of ten failures in a row.
-    for n in 0..6 {
-        let message = format!("msg_breaker_{n}");
-        let published = signet_server::webhooks::publish(
-            &app.state.services,
-            tenant.tenant_id,
-            &message,
-            "workflow.completed",
-            json!({}),
-        );
-        published.await.expect("publish");
-    }
+    publish_many(&app, tenant.tenant_id, "msg_breaker", 6).await;
     let mail = smtp.wait_for(&tenant.admin_email, "Webhook endpoint paused").await;
     assert!(mail["text"].as_str().is_some_and(|t| t.contains(&format!("/api/v1/webhooks/{id}/resume"))), "{mail}");
     let listed: Value = app.get("/api/v1/webhooks", &token).await.json().await.expect("json");
@@ -415,4 +406,38 @@ async fn a_failing_endpoint_is_paused_its_owner_told_and_resuming_delivers(backe
     }
     let listed: Value = app.get("/api/v1/webhooks", &token).await.json().await.expect("json");
     assert_eq!(listed[0]["pausedAt"], Value::Null, "{listed}");
+
+    // Down again, paused again; back up, the probe after the cool-down (6 s at this retry
+    // base) closes the breaker by itself and the waiting deliveries follow.
+    inbox.lock().expect("lock").down = true;
+    publish_many(&app, tenant.tenant_id, "msg_breaker_again", 6).await;
+    wait_for_webhook(&app, &token, "paused again", |w| w["pausedAt"].is_i64()).await;
+    inbox.lock().expect("lock").down = false;
+    wait_for_webhook(&app, &token, "the probe's success", |w| w["pausedAt"].is_null()).await;
+    wait_until("the waiting deliveries", || {
+        let inbox = inbox.lock().expect("lock");
+        (0..6).all(|n| inbox.received.iter().any(|r| r.0 == format!("msg_breaker_again_{n}")))
+    })
+    .await;
+}
+
+async fn publish_many(app: &TestApp, tenant_id: signet_domain::TenantId, prefix: &str, count: usize) {
+    for n in 0..count {
+        let message = format!("{prefix}_{n}");
+        let published =
+            signet_server::webhooks::publish(&app.state.services, tenant_id, &message, "workflow.completed", json!({}));
+        published.await.expect("publish");
+    }
+}
+
+/// Waits (up to 20 s) until the tenant's first endpoint is as `done` says.
+async fn wait_for_webhook(app: &TestApp, token: &str, what: &str, done: impl Fn(&Value) -> bool) {
+    for _ in 0..400 {
+        let listed: Value = app.get("/api/v1/webhooks", token).await.json().await.expect("json");
+        if done(&listed[0]) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("timed out waiting for {what}");
 }
