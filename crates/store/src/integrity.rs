@@ -83,27 +83,66 @@ impl fmt::Display for BlobColumn {
     }
 }
 
+/// A row's primary key: a number, or text (eSign transactions are named by random ids).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RowId {
+    Number(i64),
+    Text(String),
+}
+
+impl fmt::Display for RowId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RowId::Number(id) => write!(f, "{id}"),
+            RowId::Text(id) => f.write_str(id),
+        }
+    }
+}
+
 /// One row's reference to a blob, with the SHA-256 (hex) stored for its content, if any.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlobReference {
-    pub row_id: i64,
+    pub row: RowId,
     pub key: String,
     pub sha256: Option<String>,
 }
 
 impl Store {
-    /// Up to `limit` references of `column` in rows after `after_id`, by id.
-    pub async fn blob_references(&self, column: BlobColumn, after_id: i64, limit: i64) -> Result<Vec<BlobReference>> {
+    /// Up to `limit` references of `column` in rows after `after` (from the first when `None`),
+    /// by primary key.
+    pub async fn blob_references(
+        &self,
+        column: BlobColumn,
+        after: Option<&RowId>,
+        limit: i64,
+    ) -> Result<Vec<BlobReference>> {
         let sql = column.page_sql();
-        let rows: Vec<(i64, String, Option<String>)> = on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
-                .bind(after_id)
-                .bind(limit)
-                .fetch_all(pool)
-                .await
-                .map_err(db_err)?
-        });
-        Ok(rows.into_iter().map(|(row_id, key, sha256)| BlobReference { row_id, key, sha256 }).collect())
+        let sql = sql.as_str();
+        let references = match (column, after) {
+            (BlobColumn::EsignPending, after) => {
+                let after = match after {
+                    Some(RowId::Text(id)) => id.as_str(),
+                    _ => "",
+                };
+                let rows: Vec<(String, String, Option<String>)> = on_db!(self, pool => {
+                    sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(after).bind(limit).fetch_all(pool).await.map_err(db_err)?
+                });
+                rows.into_iter().map(|(id, key, sha256)| BlobReference { row: RowId::Text(id), key, sha256 }).collect()
+            }
+            (_, after) => {
+                let after = match after {
+                    Some(RowId::Number(id)) => *id,
+                    _ => 0,
+                };
+                let rows: Vec<(i64, String, Option<String>)> = on_db!(self, pool => {
+                    sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(after).bind(limit).fetch_all(pool).await.map_err(db_err)?
+                });
+                rows.into_iter()
+                    .map(|(id, key, sha256)| BlobReference { row: RowId::Number(id), key, sha256 })
+                    .collect()
+            }
+        };
+        Ok(references)
     }
 
     /// Up to `limit` workflows of every tenant after `after_id`, by id (an installation-wide

@@ -8,7 +8,7 @@ use bytes::Bytes;
 use serde_json::{Value, json};
 use signet_blob::BlobKey;
 use signet_services::platform::integrity::{self, Finding, Summary};
-use signet_store::{Backend, BlobColumn};
+use signet_store::{Backend, BlobColumn, RowId};
 use signet_testkit::on_both_backends;
 use signet_testkit::pdf::one_page;
 use signet_testkit::server::{TestApp, spawn};
@@ -25,10 +25,10 @@ async fn checked(app: &TestApp) -> (Summary, Vec<Finding>) {
 }
 
 /// The one document's key in `column`.
-async fn key_of(app: &TestApp, column: BlobColumn) -> (i64, String) {
-    let references = app.store.blob_references(column, 0, 10).await.expect("references");
+async fn key_of(app: &TestApp, column: BlobColumn) -> (RowId, String) {
+    let references = app.store.blob_references(column, None, 10).await.expect("references");
     assert_eq!(references.len(), 1, "{column}: {references:?}");
-    (references[0].row_id, references[0].key.clone())
+    (references[0].row.clone(), references[0].key.clone())
 }
 
 async fn check_finds_changed_and_missing_blobs_and_broken_chains(backend: Backend) {
@@ -65,7 +65,7 @@ async fn check_finds_changed_and_missing_blobs_and_broken_chains(backend: Backen
     assert_eq!(summary.findings, 3, "{findings:?}");
     let lines: Vec<String> = findings.iter().map(ToString::to_string).collect();
     assert!(
-        matches!(&findings[0], Finding::MissingBlob { key, row_id, .. } if *key == original && *row_id == row),
+        matches!(&findings[0], Finding::MissingBlob { key, row: r, .. } if *key == original && *r == row),
         "{lines:?}"
     );
     assert!(matches!(&findings[1], Finding::ChangedBlob { key, .. } if *key == current), "{lines:?}");

@@ -9,7 +9,7 @@ use std::fmt;
 use signet_blob::{BlobKey, BlobStore};
 use signet_domain::audit::{ChainBreak, GENESIS_HASH, verify_chain};
 use signet_domain::{Error, TenantId, WorkflowId};
-use signet_store::{BlobColumn, BlobReference, Store, WorkflowRow};
+use signet_store::{BlobColumn, BlobReference, RowId, Store, WorkflowRow};
 
 use crate::workflows::documents::sha256_hex;
 
@@ -20,11 +20,11 @@ const PAGE: i64 = 500;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Finding {
     /// The row names a blob the store does not have.
-    MissingBlob { column: BlobColumn, row_id: i64, key: String },
+    MissingBlob { column: BlobColumn, row: RowId, key: String },
     /// The blob is there but could not be read (or its key is not one Signet writes).
-    UnreadableBlob { column: BlobColumn, row_id: i64, key: String, error: String },
+    UnreadableBlob { column: BlobColumn, row: RowId, key: String, error: String },
     /// The blob's SHA-256 is not the one the row keeps for it.
-    ChangedBlob { column: BlobColumn, row_id: i64, key: String, stored: String, actual: String },
+    ChangedBlob { column: BlobColumn, row: RowId, key: String, stored: String, actual: String },
     /// A tenant's audit chain breaks.
     AuditChain { tenant_id: TenantId, broken: ChainBreak },
     /// A workflow's event chain breaks.
@@ -36,12 +36,12 @@ pub enum Finding {
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Finding::MissingBlob { column, row_id, key } => write!(f, "missing blob {key} ({column}, row {row_id})"),
-            Finding::UnreadableBlob { column, row_id, key, error } => {
-                write!(f, "unreadable blob {key} ({column}, row {row_id}): {error}")
+            Finding::MissingBlob { column, row, key } => write!(f, "missing blob {key} ({column}, row {row})"),
+            Finding::UnreadableBlob { column, row, key, error } => {
+                write!(f, "unreadable blob {key} ({column}, row {row}): {error}")
             }
-            Finding::ChangedBlob { column, row_id, key, stored, actual } => {
-                write!(f, "changed blob {key} ({column}, row {row_id}): SHA-256 {actual}, the row keeps {stored}")
+            Finding::ChangedBlob { column, row, key, stored, actual } => {
+                write!(f, "changed blob {key} ({column}, row {row}): SHA-256 {actual}, the row keeps {stored}")
             }
             Finding::AuditChain { tenant_id, broken } => {
                 write!(f, "audit chain of tenant {tenant_id} breaks at entry {}: {}", broken.seq, broken.reason)
@@ -123,11 +123,11 @@ pub async fn check(store: &Store, blob: &BlobStore, mut found: impl FnMut(&Findi
         found(&finding);
     };
     for column in BlobColumn::ALL {
-        let mut after = 0;
+        let mut after = None;
         loop {
-            let page = store.blob_references(column, after, PAGE).await?;
+            let page = store.blob_references(column, after.as_ref(), PAGE).await?;
             let Some(last) = page.last() else { break };
-            after = last.row_id;
+            after = Some(last.row.clone());
             for reference in &page {
                 summary.blobs += 1;
                 summary.hashed += u64::from(reference.sha256.is_some());
@@ -171,21 +171,21 @@ async fn data_keys(_store: &Store) -> Result<DataKeys, Error> {
 /// Reads the blob through the store (so that what is checked is what Signet would serve) and
 /// compares its SHA-256 with the row's.
 async fn check_blob(blob: &BlobStore, column: BlobColumn, reference: &BlobReference) -> Option<Finding> {
-    let (row_id, key) = (reference.row_id, reference.key.clone());
+    let (row, key) = (reference.row.clone(), reference.key.clone());
     let parsed = match BlobKey::parse(&reference.key) {
         Ok(parsed) => parsed,
-        Err(error) => return Some(Finding::UnreadableBlob { column, row_id, key, error: error.to_string() }),
+        Err(error) => return Some(Finding::UnreadableBlob { column, row, key, error: error.to_string() }),
     };
     let bytes = match blob.get(&parsed).await {
         Ok(bytes) => bytes,
-        Err(error) if error.is_not_found() => return Some(Finding::MissingBlob { column, row_id, key }),
-        Err(error) => return Some(Finding::UnreadableBlob { column, row_id, key, error: error.to_string() }),
+        Err(error) if error.is_not_found() => return Some(Finding::MissingBlob { column, row, key }),
+        Err(error) => return Some(Finding::UnreadableBlob { column, row, key, error: error.to_string() }),
     };
     let stored = reference.sha256.as_deref()?;
     let actual = sha256_hex(&bytes);
     (!actual.eq_ignore_ascii_case(stored)).then(|| Finding::ChangedBlob {
         column,
-        row_id,
+        row,
         key,
         stored: stored.to_string(),
         actual,
@@ -202,6 +202,6 @@ async fn workflow_chain(store: &Store, workflow: &WorkflowRow) -> Result<(u64, O
     }
     let held = store.workflow_event_head(workflow).await?;
     let found = entries.last().map_or_else(|| (0, GENESIS_HASH.to_string()), |last| (last.seq, last.hash.clone()));
-    let finding = (found != held).then(|| Finding::WorkflowHead { tenant_id, workflow_id, held, found });
+    let finding = (found != held).then_some(Finding::WorkflowHead { tenant_id, workflow_id, held, found });
     Ok((events, finding))
 }
