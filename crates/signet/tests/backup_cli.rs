@@ -13,12 +13,11 @@ use std::process::Output;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
-use serde_json::{Value, json};
-use signet_testkit::pdf::one_page;
+use serde_json::Value;
+use signet_testkit::gateway::access_token;
 use signet_testkit::process::SignetBin;
 use signet_testkit::signet_bin;
+use signet_testkit::workflow::sign_one;
 
 const SIGNET: SignetBin = signet_bin!();
 const WORKFLOWS: usize = 12;
@@ -29,35 +28,8 @@ fn text(output: &Output) -> String {
 
 /// An access token of the tenant's API client.
 async fn token(http: &reqwest::Client, base: &str, tenant: &Value) -> String {
-    let credentials = json!({"grant_type": "client_credentials", "client_id": tenant["client_id"], "client_secret": tenant["client_secret"]});
-    let token: Value = http
-        .post(format!("{base}/api/v1/auth/token"))
-        .json(&credentials)
-        .send()
-        .await
-        .expect("token")
-        .json()
-        .await
-        .expect("json");
-    token["access_token"].as_str().expect("access token").to_string()
-}
-
-/// Uploads a document, starts a workflow with one signer and signs it.
-async fn sign_one(http: reqwest::Client, base: String, token: String, n: usize, signed: Arc<AtomicUsize>) {
-    let post = |path: &str, body: Value| http.post(format!("{base}{path}")).bearer_auth(&token).json(&body).send();
-    let document =
-        json!({"documentName": format!("Deed {n}.pdf"), "fileData": STANDARD.encode(one_page(&format!("Deed {n}")))});
-    let document: Value = post("/api/v1/documents", document).await.expect("upload").json().await.expect("json");
-    let signer =
-        json!([{"subscriberId": 0, "emailId": format!("buyer{n}@x.test"), "name": "Buyer", "signingOrder": 1}]);
-    let body = json!({"templateId": 0, "workflowName": format!("Deed {n}"), "documentIds": [document["documentId"]], "signatories": signer});
-    let started: Value = post("/api/v1/workflows", body).await.expect("initiate").json().await.expect("json");
-    let link = started["signingUrls"][0]["url"].as_str().expect("signing url");
-    let link = if link.starts_with("http") { link.to_string() } else { format!("{base}{link}") };
-    assert_eq!(http.get(&link).send().await.expect("page").status(), 200);
-    let form = [("mode", "typed"), ("typedName", "Buyer"), ("font", "handwriting"), ("consent", "on")];
-    assert_eq!(http.post(format!("{link}/sign")).form(&form).send().await.expect("sign").status(), 200);
-    signed.fetch_add(1, Ordering::SeqCst);
+    let (id, secret) = (tenant["client_id"].as_str().expect("id"), tenant["client_secret"].as_str().expect("secret"));
+    access_token(http, base, id, secret).await
 }
 
 /// Signs the workflows concurrently and runs `signet backup --to backup` once a quarter are signed.
@@ -67,7 +39,11 @@ async fn sign_while_backing_up(dir: &Path, base: &str, tenant: &Value) -> Output
     let signed = Arc::new(AtomicUsize::new(0));
     let mut signing = tokio::task::JoinSet::new();
     for n in 0..WORKFLOWS {
-        signing.spawn(sign_one(http.clone(), base.to_string(), token.clone(), n, signed.clone()));
+        let (http, base, token, signed) = (http.clone(), base.to_string(), token.clone(), signed.clone());
+        signing.spawn(async move {
+            sign_one(&http, &base, &token, &format!("Deed {n}"), &format!("buyer{n}@x.test")).await;
+            signed.fetch_add(1, Ordering::SeqCst);
+        });
     }
     while signed.load(Ordering::SeqCst) < WORKFLOWS / 4 {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
