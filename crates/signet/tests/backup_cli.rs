@@ -5,8 +5,9 @@
 //! changed and another's file deleted: `signet check` exits non-zero naming both. A backup whose
 //! file changed is refused by restore, and PostgreSQL is refused with the README's pointer.
 //!
-//! Twelve workflows rather than twenty: in a debug build that keeps the test near 20 s; the
-//! backup starts once a quarter of them are signed, so it runs while the rest are.
+//! Twelve workflows rather than twenty: in a debug build twenty took 38 s on two shared cores,
+//! twelve 12 to 20 s. The backup starts once a quarter of them are signed, so it runs while the
+//! rest are.
 
 use std::path::Path;
 use std::process::Output;
@@ -130,6 +131,9 @@ fn a_backup_taken_under_load_restores_to_an_installation_that_checks_whole() {
     let refused = SIGNET.run(&["restore", "--from", "backup", "--data-dir", "again"], dir.path());
     assert!(!refused.status.success() && text(&refused).contains("signet.db has changed"), "{}", text(&refused));
     assert!(!dir.path().join("again/signet.db").exists());
+
+    let inside = SIGNET.run(&["backup", "--to", "signet-data/blobs/backup"], dir.path());
+    assert!(!inside.status.success() && text(&inside).contains("inside the blob folder"), "{}", text(&inside));
 
     let postgres = SIGNET.run(&["backup", "--to", "pg", "--database-url", "postgres://u:p@127.0.0.1:1/x"], dir.path());
     assert!(!postgres.status.success() && text(&postgres).contains("\"Backup and restore\""), "{}", text(&postgres));

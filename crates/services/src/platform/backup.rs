@@ -40,6 +40,8 @@ pub enum BackupError {
     NotEmbedded(&'static str),
     #[error("restore writes the embedded default layout: the database and the blob folder inside the data folder {0}")]
     OutsideDataDir(PathBuf),
+    #[error("the backup cannot go inside the blob folder it copies ({0})")]
+    InsideBlobs(PathBuf),
     #[error("{0} exists and is not empty")]
     NotEmpty(PathBuf),
     #[error("the backup does not match its manifest: {0}")]
@@ -139,6 +141,9 @@ pub struct BackupSummary {
 pub async fn backup(store: &Store, layout: &Layout, to: &Path) -> Result<BackupSummary, BackupError> {
     if store.backend() != Backend::Sqlite {
         return Err(BackupError::NotEmbedded("the PostgreSQL database"));
+    }
+    if absolute(to).map_err(io_at(to))?.starts_with(&layout.blobs) {
+        return Err(BackupError::InsideBlobs(layout.blobs.clone()));
     }
     refuse_non_empty(to)?;
     let staging = beside(to, "partial")?;
