@@ -426,6 +426,12 @@ impl BlobStore {
         self.kind
     }
 
+    /// The folder of a local store, where each object is the file at its key's path (backups
+    /// copy these files as they are); `None` for other backends.
+    pub fn local_folder(&self) -> Option<&Path> {
+        self.local_root.as_deref()
+    }
+
     /// A credential-free description, e.g. `local folder /srv/signet-data/blobs` or
     /// `s3://bucket/prefix at http://127.0.0.1:9000`.
     pub fn description(&self) -> &str {

@@ -20,6 +20,12 @@ enum Command {
     Serve(cmd::serve::ServeArgs),
     /// Apply database migrations and exit.
     Migrate(cmd::serve::MigrateArgs),
+    /// Back up the embedded default (SQLite + local blob folder) while it runs.
+    Backup(cmd::backup::BackupArgs),
+    /// Restore a backup made by `signet backup` into the data folder.
+    Restore(cmd::backup::RestoreArgs),
+    /// Check the installation whole: blobs and their hashes, the hash chains, the data keys.
+    Check(cmd::backup::CheckArgs),
     /// Tenant administration.
     #[command(subcommand)]
     Tenant(cmd::tenant::TenantCommand),
@@ -64,6 +70,9 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Serve(args) => cmd::serve::serve(args),
         Command::Migrate(args) => cmd::serve::migrate(args),
+        Command::Backup(args) => cmd::backup::backup(args),
+        Command::Restore(args) => cmd::backup::restore(args),
+        Command::Check(args) => cmd::backup::check(args),
         Command::Tenant(command) => cmd::tenant::run_tenant(command),
         Command::User(command) => cmd::tenant::run_user(command),
         Command::Openapi => {

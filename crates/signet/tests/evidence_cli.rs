@@ -7,41 +7,21 @@
 use std::path::Path;
 use std::time::Duration;
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
-use serde_json::{Value, json};
+use serde_json::Value;
 use signet_services::workflows::evidence::zip::{self, ZipWriter};
-use signet_testkit::pdf::one_page;
+use signet_testkit::gateway::access_token;
 use signet_testkit::process::SignetBin;
 use signet_testkit::signet_bin;
+use signet_testkit::workflow::sign_one;
 
 const SIGNET: SignetBin = signet_bin!();
 
 /// A completed workflow's evidence pack, fetched from the server at `base`.
 async fn completed_pack(base: &str, tenant: &Value) -> Vec<u8> {
     let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
-    let credentials = json!({"grant_type": "client_credentials", "client_id": tenant["client_id"], "client_secret": tenant["client_secret"]});
-    let token: Value = http
-        .post(format!("{base}/api/v1/auth/token"))
-        .json(&credentials)
-        .send()
-        .await
-        .expect("token")
-        .json()
-        .await
-        .expect("json");
-    let token = token["access_token"].as_str().expect("access token").to_string();
-    let post = |path: &str, body: Value| http.post(format!("{base}{path}")).bearer_auth(&token).json(&body).send();
-    let document = json!({"documentName": "Sale deed.pdf", "fileData": STANDARD.encode(one_page("Sale deed"))});
-    let document: Value = post("/api/v1/documents", document).await.expect("upload").json().await.expect("json");
-    let signer = json!([{"subscriberId": 0, "emailId": "buyer@x.test", "name": "Buyer", "signingOrder": 1}]);
-    let body = json!({"templateId": 0, "workflowName": "Sale deed", "documentIds": [document["documentId"]], "signatories": signer});
-    let started: Value = post("/api/v1/workflows", body).await.expect("initiate").json().await.expect("json");
-    let link = started["signingUrls"][0]["url"].as_str().expect("signing url");
-    let link = if link.starts_with("http") { link.to_string() } else { format!("{base}{link}") };
-    assert_eq!(http.get(&link).send().await.expect("page").status(), 200);
-    let form = [("mode", "typed"), ("typedName", "Buyer"), ("font", "handwriting"), ("consent", "on")];
-    assert_eq!(http.post(format!("{link}/sign")).form(&form).send().await.expect("sign").status(), 200);
+    let (id, secret) = (tenant["client_id"].as_str().expect("id"), tenant["client_secret"].as_str().expect("secret"));
+    let token = access_token(&http, base, id, secret).await;
+    let started = sign_one(&http, base, &token, "Sale deed", "buyer@x.test").await;
     let evidence = format!("{base}/api/v1/workflows/{}/evidence", started["workflowId"]);
     for _ in 0..400 {
         let response = http.get(&evidence).bearer_auth(&token).send().await.expect("evidence");

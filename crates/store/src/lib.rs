@@ -12,6 +12,7 @@ mod esign;
 mod exports;
 mod gateway;
 mod ids;
+mod integrity;
 mod invoices;
 mod jobs;
 mod menus;
@@ -47,6 +48,7 @@ pub use exports::{
     WorkflowExportRow,
 };
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
+pub use integrity::{BlobColumn, BlobReference, RowId};
 pub use invoices::{BillingProfileRow, InvoiceFilter, InvoiceRow, IssueNumbers, Issued, NewInvoice};
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, GrantedDepartmentRow, Grantee, IdleGrantRow, MenuRow};

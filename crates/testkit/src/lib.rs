@@ -32,6 +32,8 @@ pub mod problem;
 pub mod process;
 #[cfg(feature = "http")]
 pub mod smtp;
+#[cfg(feature = "http")]
+pub mod workflow;
 
 #[cfg(feature = "pki")]
 pub mod ca;

@@ -20,6 +20,7 @@ mod gateway;
 mod gateway_browser;
 mod gateway_hash;
 mod hardening;
+mod integrity;
 mod invoices;
 mod isolation;
 mod language;

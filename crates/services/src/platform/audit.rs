@@ -3,7 +3,8 @@
 
 use signet_domain::access::Permission;
 use signet_domain::audit::{AuditEntry, ChainBreak, ChainVerifier, Party};
-use signet_domain::{Error, PrincipalId};
+use signet_domain::{Error, PrincipalId, TenantId};
+use signet_store::Store;
 
 use crate::{Caller, Services};
 
@@ -53,12 +54,19 @@ pub async fn principal_names(
 /// (reading the audit trail).
 pub async fn verify(svc: &Services, caller: &Caller) -> Result<(u64, Result<(), ChainBreak>), Error> {
     caller.require(Permission::ReadAudit)?;
-    let tenant_id = caller.tenant_id;
+    verify_chain_of(&svc.store, caller.tenant_id).await
+}
+
+/// [`verify`] without a caller, for the installation-wide check (`signet check`).
+pub(crate) async fn verify_chain_of(
+    store: &Store,
+    tenant_id: TenantId,
+) -> Result<(u64, Result<(), ChainBreak>), Error> {
     let mut verifier = ChainVerifier::new(tenant_id.get());
     let mut broken = None;
     let (mut after, mut entries) = (0, 0_u64);
     loop {
-        let page = svc.store.audit_entries(tenant_id, after, PAGE).await?;
+        let page = store.audit_entries(tenant_id, after, PAGE).await?;
         let Some(last) = page.last() else { break };
         after = last.seq;
         entries += page.len() as u64;

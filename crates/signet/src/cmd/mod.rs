@@ -1,3 +1,4 @@
+pub mod backup;
 pub mod bench;
 pub mod bench_bare;
 pub mod bench_esign;

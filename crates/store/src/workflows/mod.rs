@@ -22,7 +22,7 @@ mod envelope;
 mod events;
 mod lta;
 mod participation;
-mod row;
+pub(crate) mod row;
 mod signatories;
 mod signing;
 mod sweeps;

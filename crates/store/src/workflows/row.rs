@@ -50,7 +50,7 @@ impl WorkflowRow {
     }
 }
 
-pub(super) const WORKFLOW_COLUMNS: &str = "id, tenant_id, template_id, name, reference_no, workflow_type, state, \
+pub(crate) const WORKFLOW_COLUMNS: &str = "id, tenant_id, template_id, name, reference_no, workflow_type, state, \
     state_reason, current_order, settings, reminder_every_days, expires_at, linked_ids, category_id, created_by, \
     certificate_blob, created_at, updated_at, completed_at, signer_lang";
 
