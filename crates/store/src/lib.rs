@@ -7,6 +7,7 @@ mod audit_anchor;
 mod auth;
 mod bulk;
 mod chain;
+mod data_keys;
 mod departments;
 mod esign;
 mod exports;
@@ -58,6 +59,7 @@ pub use sso::{
 };
 pub use stamps::{ArticleEditRow, NewStamp, StampClaim, StampFilter, StampRow, StampSettings, StockRow};
 pub use tenants::{CreatedTenant, NewTenant};
+pub use data_keys::DataKeyRow;
 pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};
 pub use webhooks::{DeliveryRow, WebhookRow};

@@ -7,6 +7,7 @@
 pub mod audit;
 pub mod config;
 pub mod costly;
+pub mod data_keys;
 pub mod heavy;
 pub mod jobs;
 pub mod keyring;
