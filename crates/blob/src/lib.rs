@@ -579,6 +579,13 @@ impl BlobStore {
         Ok((plain_size, open_stream(opener, rest, stream, size - sealed::HEADER as u64)))
     }
 
+    /// Makes sure writing under `key` needs nothing more from the data keys' database (the
+    /// key is fetched, or made, now): for a write inside a database transaction, which must
+    /// not wait for another connection (SQLite has one writer).
+    pub async fn ready_to_write(&self, key: &BlobKey) -> Result<()> {
+        self.sealer(key).await.map(|_| ())
+    }
+
     /// The sealer of a new object under `key`, when writes are encrypted.
     async fn sealer(&self, key: &BlobKey) -> Result<Option<Sealer>> {
         let Some(sealing) = self.sealing.as_ref().filter(|s| s.seal_writes) else { return Ok(None) };

@@ -95,6 +95,18 @@ impl DataKey {
     }
 }
 
+impl DataKey {
+    /// The AES key of short values sealed one by one (personal fields in the database): its
+    /// own key, derived from this one, so that it never meets an object's nonces.
+    pub fn field_key(&self) -> Result<LessSafeKey> {
+        let prk = Salt::new(HKDF_SHA256, b"signet field v1").extract(&self.secret);
+        let okm = prk
+            .expand(&[], &AES_256_GCM)
+            .map_err(|_| Error::Sealed { key: String::new(), reason: "key derivation failed" })?;
+        Ok(LessSafeKey::new(UnboundKey::from(okm)))
+    }
+}
+
 impl Drop for DataKey {
     fn drop(&mut self) {
         // Not a guarantee (copies may have been made by moves), but the kept copy goes.

@@ -1,5 +1,5 @@
-//! Documents at rest (issue 34): nothing a signer uploads is kept in clear, in the blob store,
-//! the SQLite file or a PostgreSQL dump; an installation from before encryption is encrypted
+//! Documents at rest (issue 34): nothing a signer uploads, and no user's PAN, is kept in clear,
+//! in the blob store, the SQLite file or a PostgreSQL dump; an installation from before encryption is encrypted
 //! on start and then refuses an object put there in clear; the master key rotates while the
 //! server runs, after which the old key is no longer needed.
 
@@ -57,6 +57,17 @@ fn pg_dump(app: &TestApp) -> Vec<u8> {
     out.stdout
 }
 
+/// A PAN of the right shape.
+const PAN: &str = "ABCPE1234F";
+
+/// A new user of the organisation with [`PAN`]; answers their id.
+async fn user_with_pan(app: &TestApp, token: &str, email: &str) -> i64 {
+    let body = json!({"name": "Asha Verma", "EmailID": email, "roleId": 2, "PanNumber": PAN});
+    let created = app.post("/api/v1/users", token, body).await;
+    assert_eq!(created.status(), 201);
+    created.json::<Value>().await.expect("json")["subscriberId"].as_i64().expect("subscriberId")
+}
+
 async fn upload(app: &TestApp, token: &str, pdf: &[u8]) -> i64 {
     let body = json!({"documentName": "Marked.pdf", "fileData": STANDARD.encode(pdf)});
     let response = app.post("/api/v1/documents", token, body).await;
@@ -99,13 +110,18 @@ async fn a_signed_document_is_nowhere_in_clear_and_downloads_whole(backend: Back
     let marker = format!("AT-REST-{}", signet_server::secrets::random_token(8));
     let pdf = marked_pdf(&marker);
     let (_, signed) = signed(&app, &token, &pdf).await;
+    let user_id = user_with_pan(&app, &token, "asha@northwind.test").await;
+    let user: Value = app.get(&format!("/api/v1/users/{user_id}"), &token).await.json().await.expect("json");
+    assert_eq!(user["panNumber"], PAN, "the PAN reads back: {user}");
     // The signature is an incremental update: the upload is the signed file's first bytes.
     assert!(signed.starts_with(&pdf), "the signed PDF keeps the upload byte for byte");
     assert!(signed.len() > pdf.len());
     let data_dir = app.state.services.config.data_dir.clone();
-    assert_eq!(files_holding(&data_dir, marker.as_bytes()), Vec::<String>::new(), "in clear under {data_dir:?}");
-    if backend == Backend::Postgres {
-        assert!(!contains(&pg_dump(&app), marker.as_bytes()), "in clear in the PostgreSQL dump");
+    for secret in [marker.as_bytes(), PAN.as_bytes()] {
+        assert_eq!(files_holding(&data_dir, secret), Vec::<String>::new(), "in clear under {data_dir:?}");
+        if backend == Backend::Postgres {
+            assert!(!contains(&pg_dump(&app), secret), "in clear in the PostgreSQL dump");
+        }
     }
     // An object's bytes moved to another object's key do not open there.
     let blobs = signet_blob::BlobStore::from_url("blobs", &data_dir).expect("blobs");
@@ -150,6 +166,7 @@ async fn objects_kept_in_clear_are_encrypted_on_start_and_then_clear_ones_refuse
     let marker = format!("IN-CLEAR-{}", signet_server::secrets::random_token(8));
     let pdf = marked_pdf(&marker);
     let document_id = upload(&before, &token, &pdf).await;
+    let user_id = user_with_pan(&before, &token, "asha@northwind.test").await;
     assert!(!files_holding(&data_dir.join("blobs"), marker.as_bytes()).is_empty(), "kept in clear while off");
     let database_url = before.state.services.config.database_url.clone();
     drop(before);
@@ -163,6 +180,11 @@ async fn objects_kept_in_clear_are_encrypted_on_start_and_then_clear_ones_refuse
     after.state.services.seal_objects_in_clear().await;
     assert_eq!(files_holding(&data_dir.join("blobs"), marker.as_bytes()), Vec::<String>::new());
     let token = after.token(&tenant).await;
+    let user: Value = after.get(&format!("/api/v1/users/{user_id}"), &token).await.json().await.expect("json");
+    assert_eq!(user["panNumber"], PAN, "the PAN, encrypted on start, reads back: {user}");
+    if backend == Backend::Postgres {
+        assert!(!contains(&pg_dump(&after), PAN.as_bytes()), "the PAN stayed in clear");
+    }
     let (_, signed) = sign_document(&after, &token, document_id).await;
     assert!(signed.starts_with(&pdf), "the upload, encrypted on start, is signed whole");
     // Every object is now encrypted: one put there in clear is refused, not served.

@@ -30,7 +30,7 @@ use base64::engine::general_purpose::STANDARD;
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use signet_blob::{BlobStore, DataKey, DataKeys, KeyError, KeyOwner, SealPass, SealingOptions};
-use signet_store::{DataKeyRow, Store};
+use signet_store::{DataKeyRow, FieldCipher, FieldFuture, SEALED_PREFIX, Store};
 
 use crate::platform::config::Config;
 use crate::platform::keyring::{KeyPairDer, Keyring};
@@ -351,6 +351,18 @@ impl StoreDataKeys {
         }
     }
 
+    /// The first data key whose master key is not configured, with that master's id: another
+    /// instance's key, or a key file lost (nothing it wrapped could be opened here).
+    pub async fn wrapped_by_an_unknown_master(&self) -> Result<Option<(i64, String)>, signet_domain::Error> {
+        let rows = self.store.live_data_keys(0, 100).await?;
+        let mut masters = self.masters();
+        masters.reload_if_changed();
+        Ok(rows.into_iter().find_map(|row| {
+            let master = row.master_id?;
+            masters.by_id(&master).is_none().then_some((row.id, master))
+        }))
+    }
+
     /// The id of the current master key.
     pub fn current_master_id(&self) -> String {
         self.masters().current().id.clone()
@@ -379,6 +391,16 @@ pub async fn seal_blobs(
         .await??
     };
     let keys = Arc::new(StoreDataKeys::new(store.clone(), masters));
+    if let Some((id, master)) = keys.wrapped_by_an_unknown_master().await? {
+        anyhow::bail!(
+            "data key {id} of this installation is wrapped by master key {master}, which is not configured \
+             (this instance's is {}): every instance of an installation needs the same master key \
+             (master_key_path or SIGNET_MASTER_KEY; README: Data at rest)",
+            keys.current_master_id()
+        );
+    }
+    let fields = FieldSealer { keys: Arc::downgrade(&keys), seal_writes: config.blob_encryption };
+    store.seal_fields_with(Arc::new(fields));
     if !config.blob_encryption {
         store.set_blobs_all_sealed(None).await?;
     }
@@ -393,12 +415,77 @@ pub async fn seal_objects_in_clear(blob: &BlobStore, store: &Store) -> anyhow::R
     if !blob.seals_writes() || store.blobs_all_sealed_at().await?.is_some() {
         return Ok(SealPass::default());
     }
+    let fields = store.seal_fields_in_clear().await?;
+    if fields > 0 {
+        tracing::info!(fields, "encrypted personal fields kept in clear");
+    }
     let pass = blob.seal_in_clear().await?;
     if pass.all_sealed() {
         store.set_blobs_all_sealed(Some(signet_domain::now_millis())).await?;
         blob.accept_plaintext(false);
     }
     Ok(pass)
+}
+
+/// Personal fields sealed under their organisation's data key, for the store
+/// (`signet_store::FieldCipher`): `sealed:v1:<data key id>:<base64 nonce | ciphertext | tag>`,
+/// bound to the organisation and the column. Holds the keys weakly: the keys hold the store.
+pub struct FieldSealer {
+    keys: std::sync::Weak<StoreDataKeys>,
+    seal_writes: bool,
+}
+
+impl FieldSealer {
+    fn keys(&self) -> Result<Arc<StoreDataKeys>, signet_domain::Error> {
+        self.keys.upgrade().ok_or_else(|| signet_domain::Error::internal("the data keys are gone"))
+    }
+
+    fn aad(tenant_id: i64, column: &str) -> String {
+        format!("signet field v1|{tenant_id}|{column}")
+    }
+
+    async fn seal_text(&self, tenant_id: i64, column: &'static str, plain: &str) -> Result<String, signet_domain::Error> {
+        if !self.seal_writes {
+            return Ok(plain.to_owned());
+        }
+        let data_key = self.keys()?.writing_key(KeyOwner::Tenant(tenant_id)).await.map_err(signet_domain::Error::internal)?;
+        let key = data_key.field_key()?;
+        let mut nonce = [0u8; 12];
+        rand::fill(&mut nonce).map_err(|_| signet_domain::Error::internal("no randomness for a field"))?;
+        let mut sealed = plain.as_bytes().to_vec();
+        let aad = Self::aad(tenant_id, column);
+        key.seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad.as_bytes()), &mut sealed)
+            .map_err(|_| signet_domain::Error::internal("a field could not be sealed"))?;
+        let body = STANDARD.encode([nonce.as_slice(), &sealed].concat());
+        Ok(format!("{SEALED_PREFIX}{}:{body}", data_key.id()))
+    }
+
+    async fn open_text(&self, tenant_id: i64, column: &'static str, stored: &str) -> Result<String, signet_domain::Error> {
+        let broken = || signet_domain::Error::internal(format!("a sealed {column} is malformed"));
+        let rest = stored.strip_prefix(SEALED_PREFIX).ok_or_else(broken)?;
+        let (id, body) = rest.split_once(':').ok_or_else(broken)?;
+        let id: u64 = id.parse().map_err(|_| broken())?;
+        let bytes = STANDARD.decode(body).map_err(|_| broken())?;
+        let (nonce, sealed) = bytes.split_at_checked(12).ok_or_else(broken)?;
+        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| broken())?;
+        let key = self.keys()?.reading_key(id).await.map_err(signet_domain::Error::internal)?.field_key()?;
+        let mut buffer = sealed.to_vec();
+        let aad = Self::aad(tenant_id, column);
+        let plain = key
+            .open_in_place(nonce, Aad::from(aad.as_bytes()), &mut buffer)
+            .map_err(|_| signet_domain::Error::internal(format!("a sealed {column} did not open")))?;
+        String::from_utf8(plain.to_vec()).map_err(|_| broken())
+    }
+}
+
+impl FieldCipher for FieldSealer {
+    fn seal<'a>(&'a self, tenant_id: i64, column: &'static str, plain: &'a str) -> FieldFuture<'a, signet_store::Result<String>> {
+        Box::pin(self.seal_text(tenant_id, column, plain))
+    }
+
+    fn open<'a>(&'a self, tenant_id: i64, column: &'static str, stored: &'a str) -> FieldFuture<'a, signet_store::Result<String>> {
+        Box::pin(self.open_text(tenant_id, column, stored))
+    }
 }
 
 /// Why a rotation stopped.
