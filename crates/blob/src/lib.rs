@@ -17,9 +17,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
 use object_store::aws::AmazonS3Builder;
@@ -27,7 +28,11 @@ use object_store::local::LocalFileSystem;
 use object_store::memory::InMemory;
 use object_store::path::Path as ObjectPath;
 use object_store::prefix::PrefixStore;
-use object_store::{ObjectStore, ObjectStoreExt, PutPayload, RetryConfig, WriteMultipart};
+use object_store::{ObjectMeta, ObjectStore, ObjectStoreExt, PutPayload, RetryConfig, WriteMultipart};
+
+pub mod sealed;
+pub use sealed::{DataKey, DataKeys, KeyError, KeyOwner};
+use sealed::{Header, Opener, Sealer};
 
 /// In a use case a blob failure is internal: keys are built by Signet and the store is the
 /// operator's, so no client input causes one. The cause is kept for the log.
@@ -85,6 +90,30 @@ pub enum Error {
     /// The backend did not answer in time (reachability check).
     #[error("blob store did not answer within {0:?}")]
     Timeout(Duration),
+    /// An encrypted object could not be opened (altered, moved, cut short) or sealed.
+    #[error("blob {key}: {reason}")]
+    Sealed {
+        /// The object's key.
+        key: String,
+        /// What failed.
+        reason: &'static str,
+    },
+    /// The data key of an object could not be had.
+    #[error("blob {key}: data key: {source}")]
+    Key {
+        /// The object's key.
+        key: String,
+        /// The cause.
+        #[source]
+        source: KeyError,
+    },
+    /// An object is stored in clear where every object must be encrypted (all were encrypted
+    /// once, so one in clear was put there by someone else).
+    #[error("blob {key} is not encrypted, and every object must be")]
+    Plaintext {
+        /// The object's key.
+        key: String,
+    },
 }
 
 impl Error {
@@ -226,6 +255,25 @@ pub struct BlobStore {
     description: Arc<str>,
     /// The folder of a local store (checked by [`BlobStore::check`]).
     local_root: Option<Arc<Path>>,
+    /// Envelope encryption, when configured ([`BlobStore::sealed_with`]).
+    sealing: Option<Arc<Sealing>>,
+}
+
+/// How a store encrypts: its data keys, whether new objects are sealed, and whether objects
+/// in clear are still read (while an installation is being migrated, or with writing in clear).
+struct Sealing {
+    keys: Arc<dyn DataKeys>,
+    seal_writes: bool,
+    accept_plaintext: AtomicBool,
+}
+
+/// What [`BlobStore::sealed_with`] does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SealingOptions {
+    /// New objects are encrypted (off only to compare speeds, or to leave encryption).
+    pub seal_writes: bool,
+    /// Objects in clear are read as they are (until every object has been encrypted).
+    pub accept_plaintext: bool,
 }
 
 impl fmt::Debug for BlobStore {
@@ -320,6 +368,7 @@ impl BlobStore {
             kind: BackendKind::Local,
             description: format!("local folder {}", root.display()).into(),
             local_root: Some(root.into()),
+            sealing: None,
         })
     }
 
@@ -330,6 +379,7 @@ impl BlobStore {
             kind: BackendKind::Memory,
             description: "memory://".into(),
             local_root: None,
+            sealing: None,
         }
     }
 
@@ -418,7 +468,7 @@ impl BlobStore {
             Some(p) => Arc::new(PrefixStore::new(s3, p)),
             None => Arc::new(s3),
         };
-        Ok(Self { inner, kind: BackendKind::S3, description: description.into(), local_root: None })
+        Ok(Self { inner, kind: BackendKind::S3, description: description.into(), local_root: None, sealing: None })
     }
 
     /// The kind of backend.
@@ -438,18 +488,58 @@ impl BlobStore {
         &self.description
     }
 
+    /// This store, encrypting what it writes and opening what it reads with `keys` (see
+    /// [`sealed`]). Objects in clear are read only while `options.accept_plaintext` holds.
+    pub fn sealed_with(mut self, keys: Arc<dyn DataKeys>, options: SealingOptions) -> Self {
+        self.sealing = Some(Arc::new(Sealing {
+            keys,
+            seal_writes: options.seal_writes,
+            accept_plaintext: AtomicBool::new(options.accept_plaintext),
+        }));
+        self
+    }
+
+    /// Stops (or starts again) reading objects in clear: once every object has been
+    /// encrypted, one in clear was put there by someone else and is refused.
+    pub fn accept_plaintext(&self, accept: bool) {
+        if let Some(sealing) = &self.sealing {
+            sealing.accept_plaintext.store(accept, Ordering::Release);
+        }
+    }
+
+    /// Whether new objects are encrypted.
+    pub fn seals_writes(&self) -> bool {
+        self.sealing.as_ref().is_some_and(|s| s.seal_writes)
+    }
+
+    /// The same objects, as stored: written and read without encryption (to encrypt objects
+    /// in clear, or to copy a store as it is).
+    pub fn raw(&self) -> BlobStore {
+        BlobStore { sealing: None, ..self.clone() }
+    }
+
     /// Store `bytes` under `key`, replacing any previous object. Atomic: readers see the old
     /// or the new object, never a partial one. On a local folder the write is fsynced.
     pub async fn put(&self, key: &BlobKey, bytes: Bytes) -> Result<()> {
         let path = key.to_object_path()?;
-        self.inner.put(&path, PutPayload::from_bytes(bytes)).await.map(|_| ()).map_err(|e| map_err("put", key, e))
+        let payload = match self.sealer(key).await? {
+            Some(sealer) => sealer.seal_all(bytes)?.into_iter().collect(),
+            None => PutPayload::from_bytes(bytes),
+        };
+        self.inner.put(&path, payload).await.map(|_| ()).map_err(|e| map_err("put", key, e))
     }
 
     /// The bytes under `key`; [`Error::NotFound`] if there are none.
     pub async fn get(&self, key: &BlobKey) -> Result<Bytes> {
         let path = key.to_object_path()?;
         let result = self.inner.get(&path).await.map_err(|e| map_err("get", key, e))?;
-        result.bytes().await.map_err(|e| map_err("get", key, e))
+        let size = result.meta.size;
+        let bytes = result.bytes().await.map_err(|e| map_err("get", key, e))?;
+        let Some(sealing) = &self.sealing else { return Ok(bytes) };
+        match Header::read(&bytes) {
+            Some(header) => self.opener(sealing, &header, size, key).await?.open_all(bytes),
+            None => sealing.plaintext(key).map(|()| bytes),
+        }
     }
 
     /// A writer that stores an object under `key` in parts as it is written, so that a large
@@ -457,8 +547,14 @@ impl BlobStore {
     /// [`BlobWriter::finish`] succeeds; until then readers see the old object or none.
     pub async fn writer(&self, key: &BlobKey) -> Result<BlobWriter> {
         let path = key.to_object_path()?;
+        let sealer = self.sealer(key).await?;
         let upload = self.inner.put_multipart(&path).await.map_err(|e| map_err("put", key, e))?;
-        Ok(BlobWriter { inner: WriteMultipart::new_with_chunk_size(upload, WRITER_PART), key: key.clone() })
+        let mut inner = WriteMultipart::new_with_chunk_size(upload, WRITER_PART);
+        if let Some(sealer) = &sealer {
+            inner.put(sealer.header());
+        }
+        let sealing = sealer.map(|sealer| (sealer, BytesMut::new()));
+        Ok(BlobWriter { inner, key: key.clone(), sealing })
     }
 
     /// The object under `key` as a stream of chunks (read as it is sent, never whole), with
@@ -468,8 +564,115 @@ impl BlobStore {
         let result = self.inner.get(&path).await.map_err(|e| map_err("get", key, e))?;
         let size = result.meta.size;
         let owned = key.clone();
-        let stream = result.into_stream().map(move |chunk| chunk.map_err(|e| map_err("get", &owned, e)));
-        Ok((size, stream.boxed()))
+        let mut stream = result.into_stream().map(move |chunk| chunk.map_err(|e| map_err("get", &owned, e))).boxed();
+        let Some(sealing) = &self.sealing else { return Ok((size, stream)) };
+        // The first bytes say whether the object is encrypted.
+        let mut start = BytesMut::new();
+        while start.len() < sealed::HEADER {
+            match stream.next().await {
+                Some(chunk) => start.extend_from_slice(&chunk?),
+                None => break,
+            }
+        }
+        let Some(header) = Header::read(&start) else {
+            sealing.plaintext(key)?;
+            let start = futures_util::stream::once(futures_util::future::ready(Ok(start.freeze())));
+            return Ok((size, start.chain(stream).boxed()));
+        };
+        let opener = self.opener(sealing, &header, size, key).await?;
+        let plain_size = sealed::plaintext_size(size).unwrap_or_default();
+        let rest = start.split_off(sealed::HEADER);
+        Ok((plain_size, open_stream(opener, rest, stream, size - sealed::HEADER as u64)))
+    }
+
+    /// Makes sure writing under `key` needs nothing more from the data keys' database (the
+    /// key is fetched, or made, now): for a write inside a database transaction, which must
+    /// not wait for another connection (SQLite has one writer).
+    pub async fn ready_to_write(&self, key: &BlobKey) -> Result<()> {
+        self.sealer(key).await.map(|_| ())
+    }
+
+    /// The sealer of a new object under `key`, when writes are encrypted.
+    async fn sealer(&self, key: &BlobKey) -> Result<Option<Sealer>> {
+        let Some(sealing) = self.sealing.as_ref().filter(|s| s.seal_writes) else { return Ok(None) };
+        let data_key = sealing
+            .keys
+            .for_writing(KeyOwner::of(key))
+            .await
+            .map_err(|source| Error::Key { key: key.to_string(), source })?;
+        Sealer::new(&data_key, key).map(Some)
+    }
+
+    async fn opener(&self, sealing: &Sealing, header: &Header, size: u64, key: &BlobKey) -> Result<Opener> {
+        let data_key =
+            sealing.keys.by_id(header.key_id()).await.map_err(|source| Error::Key { key: key.to_string(), source })?;
+        Opener::new(&data_key, header, size, key)
+    }
+
+    /// Encrypts every object stored in clear, one by one (an installation from before
+    /// encryption, or one that wrote in clear for a while). Resumable: an interrupted pass
+    /// leaves each object in clear or encrypted, whole, and the next pass goes on. An object
+    /// changed while it was being encrypted is left for the next pass (the new bytes win).
+    pub async fn seal_in_clear(&self) -> Result<SealPass> {
+        let mut pass = SealPass::default();
+        if !self.seals_writes() {
+            return Ok(pass);
+        }
+        let raw = self.raw();
+        let mut listing = raw.inner.list(None);
+        while let Some(meta) = listing.next().await {
+            let meta = meta.map_err(|source| Error::Backend { op: "list", source })?;
+            let Ok(key) = BlobKey::parse(meta.location.as_ref()) else {
+                tracing_skip(&meta);
+                pass.left += 1;
+                continue;
+            };
+            if raw.is_sealed(&key).await? {
+                pass.already += 1;
+                continue;
+            }
+            match self.seal_one(&raw, &key, &meta).await {
+                Ok(true) => pass.sealed += 1,
+                Ok(false) => pass.left += 1,
+                Err(error) if error.is_not_found() => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(pass)
+    }
+
+    /// Encrypts one object in clear in place; `false` when it changed meanwhile.
+    async fn seal_one(&self, raw: &BlobStore, key: &BlobKey, listed: &ObjectMeta) -> Result<bool> {
+        let (_, mut plain) = raw.get_stream(key).await?;
+        let mut writer = self.writer(key).await?;
+        while let Some(chunk) = plain.next().await {
+            match chunk {
+                Ok(chunk) => writer.write(chunk).await?,
+                Err(error) => {
+                    let _ = writer.abort().await;
+                    return Err(error);
+                }
+            }
+        }
+        let path = key.to_object_path()?;
+        let now = self.inner.head(&path).await.map_err(|e| map_err("get", key, e))?;
+        if now.last_modified != listed.last_modified || now.e_tag != listed.e_tag || now.size != listed.size {
+            writer.abort().await?;
+            return Ok(false);
+        }
+        writer.finish().await?;
+        Ok(true)
+    }
+
+    /// Whether the object under `key` is stored encrypted (read from its first bytes).
+    pub async fn is_sealed(&self, key: &BlobKey) -> Result<bool> {
+        let path = key.to_object_path()?;
+        let meta = self.inner.head(&path).await.map_err(|e| map_err("get", key, e))?;
+        if meta.size < sealed::HEADER as u64 {
+            return Ok(false);
+        }
+        let start = self.inner.get_range(&path, 0..sealed::MAGIC.len() as u64).await.map_err(|e| map_err("get", key, e))?;
+        Ok(sealed::is_sealed(&start))
     }
 
     /// Delete the object under `key`. Idempotent: deleting a missing object succeeds.
@@ -516,6 +719,30 @@ impl BlobStore {
     }
 }
 
+/// What a pass of [`BlobStore::seal_in_clear`] found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SealPass {
+    /// Objects it encrypted.
+    pub sealed: u64,
+    /// Objects already encrypted.
+    pub already: u64,
+    /// Objects left in clear: changed while being encrypted, or stored under a name Signet
+    /// does not make.
+    pub left: u64,
+}
+
+impl SealPass {
+    /// Whether every object is now encrypted.
+    pub fn all_sealed(&self) -> bool {
+        self.left == 0
+    }
+}
+
+/// An object under a name Signet does not make is not touched (someone else's file).
+fn tracing_skip(meta: &ObjectMeta) {
+    tracing::warn!(object = %meta.location, "left in clear: not a name Signet makes");
+}
+
 /// The size of the parts a [`BlobWriter`] sends (S3 wants at least 5 MiB but the last).
 const WRITER_PART: usize = 8 * 1024 * 1024;
 
@@ -524,6 +751,9 @@ const WRITER_PART: usize = 8 * 1024 * 1024;
 pub struct BlobWriter {
     inner: WriteMultipart,
     key: BlobKey,
+    /// The sealer and the plaintext not yet sealed (less than a chunk, or exactly one: the
+    /// last chunk is sealed as such only on [`BlobWriter::finish`]).
+    sealing: Option<(Sealer, BytesMut)>,
 }
 
 impl fmt::Debug for BlobWriter {
@@ -536,12 +766,27 @@ impl BlobWriter {
     /// Appends `bytes`, first waiting while two parts are still being sent.
     pub async fn write(&mut self, bytes: Bytes) -> Result<()> {
         self.inner.wait_for_capacity(2).await.map_err(|e| map_err("put", &self.key, e))?;
-        self.inner.put(bytes);
+        let Some((sealer, pending)) = &mut self.sealing else {
+            self.inner.put(bytes);
+            return Ok(());
+        };
+        pending.extend_from_slice(&bytes);
+        while pending.len() > sealed::CHUNK {
+            let mut chunk = pending.split_to(sealed::CHUNK);
+            let tag = sealer.seal(&mut chunk, false)?;
+            self.inner.put(chunk.freeze());
+            self.inner.put(Bytes::copy_from_slice(&tag));
+        }
         Ok(())
     }
 
     /// Completes the object.
-    pub async fn finish(self) -> Result<()> {
+    pub async fn finish(mut self) -> Result<()> {
+        if let Some((mut sealer, mut last)) = self.sealing.take() {
+            let tag = sealer.seal(&mut last, true)?;
+            self.inner.put(last.freeze());
+            self.inner.put(Bytes::copy_from_slice(&tag));
+        }
         let key = self.key;
         self.inner.finish().await.map(|_| ()).map_err(|e| map_err("put", &key, e))
     }
@@ -551,6 +796,50 @@ impl BlobWriter {
         let key = self.key;
         self.inner.abort().await.map_err(|e| map_err("put", &key, e))
     }
+}
+
+impl Sealing {
+    /// An object in clear is read only while objects in clear are accepted.
+    fn plaintext(&self, key: &BlobKey) -> Result<()> {
+        if self.accept_plaintext.load(Ordering::Acquire) {
+            Ok(())
+        } else {
+            Err(Error::Plaintext { key: key.to_string() })
+        }
+    }
+}
+
+/// The plaintext of a sealed object's chunks as they arrive: `start` holds the bytes already
+/// read past the header, `stream` the rest, `unread` the sealed bytes past the header in all.
+fn open_stream(opener: Opener, start: BytesMut, stream: ByteStream, unread: u64) -> ByteStream {
+    let state = Some((opener, start, stream, unread));
+    futures_util::stream::unfold(state, |state| async move {
+        let (mut opener, mut buffer, mut stream, mut unread) = state?;
+        if opener.done() {
+            return None;
+        }
+        let need = opener.next_len(unread);
+        while buffer.len() < need {
+            match stream.next().await {
+                Some(Ok(chunk)) => buffer.extend_from_slice(&chunk),
+                Some(Err(error)) => return Some((Err(error), None)),
+                None => break,
+            }
+        }
+        if buffer.len() < need {
+            return Some((Err(opener.cut_short()), None));
+        }
+        let mut chunk = buffer.split_to(need);
+        unread -= need as u64;
+        match opener.open(&mut chunk) {
+            Ok(len) => {
+                chunk.truncate(len);
+                Some((Ok(chunk.freeze()), Some((opener, buffer, stream, unread))))
+            }
+            Err(error) => Some((Err(error), None)),
+        }
+    })
+    .boxed()
 }
 
 fn map_err(op: &'static str, key: &BlobKey, err: object_store::Error) -> Error {

@@ -152,6 +152,8 @@ impl App {
         };
         let services = self.state.services.clone();
         tokio::spawn(async move { services.issue_missing_seals().await });
+        let services = self.state.services.clone();
+        tokio::spawn(async move { services.seal_objects_in_clear().await });
         let service = self.router.into_make_service_with_connect_info::<SocketAddr>();
         axum::serve(self.listener, service)
             .with_graceful_shutdown(async move {

@@ -31,7 +31,7 @@ use signet_store::Store;
 use billing::invoices;
 use people::{sso, totp, users};
 pub use platform::config::Config;
-use platform::{heavy, keyring, keys, limits, mail, seals, sms};
+use platform::{data_keys, heavy, keyring, keys, limits, mail, seals, sms};
 
 /// Who asks for a use case through the API: the tenant, the principal (a user of the tenant
 /// or an API client) and how the audit trail records them.
@@ -66,6 +66,8 @@ pub struct Services {
     /// what the store reads for them).
     pub(crate) store: Store,
     pub blob: BlobStore,
+    /// The data keys that encrypt stored objects (`platform::data_keys`).
+    pub data_keys: Arc<data_keys::StoreDataKeys>,
     pub config: Arc<Config>,
     pub keys: Arc<keys::PlatformKeys>,
     pub gateway_key: Arc<signet_gateway::GatewayKey>,
@@ -116,6 +118,7 @@ impl Services {
         };
         let keys =
             keys::PlatformKeys::load_or_create(&store, &config.data_dir, config.gateway_key_bits, &keyring).await?;
+        let (blob, data_keys) = data_keys::seal_blobs(blob, &config, &store, &keyring, &keys.seal).await?;
         let gateway_key = signet_gateway::GatewayKey::from_pkcs8_der(&keys.gateway.key_pkcs8_der)
             .and_then(|key| key.with_certificate(&keys.gateway.cert_der))
             .map_err(|e| anyhow::anyhow!("gateway key: {e}"))?;
@@ -136,6 +139,7 @@ impl Services {
         Ok(Services {
             store,
             blob,
+            data_keys,
             seals: Arc::new(seals::TenantSeals::new(keys.ca.clone(), keyring.clone())),
             keyring,
             keys: Arc::new(keys),
@@ -158,6 +162,18 @@ impl Services {
             invoicing,
             config: Arc::new(config),
         })
+    }
+
+    /// Installations from before encryption at rest have their stored objects encrypted at
+    /// start-up, in the background (see `platform::data_keys::seal_objects_in_clear`).
+    pub async fn seal_objects_in_clear(&self) {
+        match data_keys::seal_objects_in_clear(&self.blob, &self.store).await {
+            Ok(pass) if pass.sealed > 0 || pass.left > 0 => {
+                tracing::info!(sealed = pass.sealed, left = pass.left, "encrypted stored objects kept in clear")
+            }
+            Ok(_) => {}
+            Err(error) => tracing::warn!(%error, "could not encrypt the objects stored in clear; the next start goes on"),
+        }
     }
 
     /// Installations from before per-tenant seals get their tenants' certificates at start-up

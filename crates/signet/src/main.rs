@@ -45,6 +45,9 @@ enum Command {
     /// Evidence packs of completed workflows: verify one offline.
     #[command(subcommand)]
     Evidence(cmd::evidence::EvidenceCommand),
+    /// The master key of documents at rest: rotate it (online), check every data key.
+    #[command(subcommand)]
+    Keys(cmd::keys::KeysCommand),
     /// Long-term signatures: what is due for renewal, and a renewal sweep now.
     #[command(subcommand)]
     Lta(cmd::lta::LtaCommand),
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => cmd::verify::run(args),
         Command::Evidence(command) => cmd::evidence::run(command),
         Command::Lta(command) => cmd::lta::run(command),
+        Command::Keys(command) => cmd::keys::run(command),
         Command::Bench(command) => cmd::bench::run(command),
         Command::GatewayClient(command) => cmd::gateway_client::run(command),
         Command::Esp(command) => cmd::esp::run(command),

@@ -67,7 +67,9 @@ impl Installation {
             .env("SIGNET_OUTBOUND_ALLOW_PRIVATE", "true")
             .env("SIGNET_LTA_RENEWAL_MARGIN_DAYS", "90")
             .env("SIGNET_LTA_RENEWALS_PER_RUN", "2000")
-            .env("SIGNET_GATEWAY_KEY_BITS", "2048");
+            .env("SIGNET_GATEWAY_KEY_BITS", "2048")
+            // The test seeds and reads blobs itself, as stored (encryption has its own tests).
+            .env("SIGNET_BLOB_ENCRYPTION", "false");
         command
     }
 

@@ -7,7 +7,9 @@ mod audit_anchor;
 mod auth;
 mod bulk;
 mod chain;
+mod data_keys;
 mod departments;
+mod fields;
 mod esign;
 mod exports;
 mod gateway;
@@ -60,6 +62,8 @@ pub use sso::{
 };
 pub use stamps::{ArticleEditRow, NewStamp, StampClaim, StampFilter, StampRow, StampSettings, StockRow};
 pub use tenants::{CreatedTenant, NewTenant};
+pub use data_keys::DataKeyRow;
+pub use fields::{BoxFuture as FieldFuture, FieldCipher, PAN_COLUMN, SEALED_PREFIX};
 pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};
 pub use webhooks::{DeliveryAttempt, DeliveryAttemptRow, DeliveryRow, WebhookRow};
@@ -216,6 +220,8 @@ pub struct Store {
     principals: std::sync::Arc<principal_cache::PrincipalCache>,
     /// Point reads without sqlx's thread hop, for a SQLite file (`sqlite_reads.rs`).
     sqlite_reads: Option<std::sync::Arc<sqlite_reads::SqliteReads>>,
+    /// The cipher of personal fields, once the services set it (`fields.rs`).
+    fields: std::sync::Arc<std::sync::OnceLock<std::sync::Arc<dyn fields::FieldCipher>>>,
 }
 
 impl Store {
@@ -249,7 +255,7 @@ impl Store {
                 "unsupported database URL {url:?}: use sqlite://PATH or postgres://..."
             )));
         };
-        Ok(Store { db, principals: principal_cache::PrincipalCache::new(), sqlite_reads })
+        Ok(Store { db, principals: principal_cache::PrincipalCache::new(), sqlite_reads, fields: Default::default() })
     }
 
     /// Keeps what authenticated requests check about their principal in memory for up to `ttl`

@@ -9,6 +9,7 @@ use signet_domain::paging::{Page, contains_pattern};
 use signet_domain::user::{LoginMode, SenderNotices, UserKind, UserStatus};
 use signet_domain::{Error, ErrorCode, Millis, PrincipalId, RoleId, TenantId, WorkflowId, now_millis};
 
+use crate::fields::PAN_COLUMN;
 use crate::{Result, Store, append_audit, db_err, is_unique_violation, on_db};
 
 /// A user as stored (national id as its last four digits only).
@@ -270,7 +271,8 @@ impl Store {
         actor: &Actor,
     ) -> Result<UserRow> {
         let now = now_millis();
-        on_db!(self, pool => {
+        let pan = self.seal_field(tenant_id.get(), PAN_COLUMN, fields.pan_number).await?;
+        let row = on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
             if let Some(department) = fields.department_id {
@@ -323,7 +325,7 @@ impl Store {
             .bind(fields.login_mode.as_str())
             .bind(fields.national_id.map(|(last4, _)| last4))
             .bind(fields.national_id.map(|(_, digest)| digest))
-            .bind(fields.pan_number)
+            .bind(pan.as_deref())
             .bind(fields.time_zone)
             .bind(fields.dob)
             .bind(&actor.id)
@@ -341,8 +343,15 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             tx.commit().await.map_err(db_err)?;
-            Ok(row)
-        })
+            Ok::<_, Error>(row)
+        })?;
+        self.open_user(tenant_id, row).await
+    }
+
+    /// A user row with its personal fields opened.
+    async fn open_user(&self, tenant_id: TenantId, mut row: UserRow) -> Result<UserRow> {
+        row.pan_number = self.open_field(tenant_id.get(), PAN_COLUMN, row.pan_number.take()).await?;
+        Ok(row)
     }
 
     /// A user of the tenant (API clients are not users: 404).
@@ -357,7 +366,7 @@ impl Store {
             .await
             .map_err(db_err)?
         });
-        row.ok_or(Error::not_found("user"))
+        self.open_user(tenant_id, row.ok_or(Error::not_found("user"))?).await
     }
 
     /// The names the tenant's principals `ids` (at most 100) go by, for pages that show who
@@ -404,15 +413,20 @@ impl Store {
             n + 3
         );
         let count = format!("SELECT COUNT(*) FROM principals WHERE tenant_id = $1 AND kind = 'user'{clause}");
-        on_db!(self, pool => {
+        let (rows, total) = on_db!(self, pool => {
             let query = bind_filters!(sqlx::query_as::<_, UserRow>(sqlx::AssertSqlSafe(select.as_str())).bind(tenant_id.get()), &values);
             let rows = query.bind(page.size).bind(page.offset()).fetch_all(pool).await.map_err(db_err)?;
             let (total,): (i64,) = bind_filters!(sqlx::query_as(sqlx::AssertSqlSafe(count.as_str())).bind(tenant_id.get()), &values)
                 .fetch_one(pool)
                 .await
                 .map_err(db_err)?;
-            Ok((rows, total))
-        })
+            Ok::<_, Error>((rows, total))
+        })?;
+        let mut opened = Vec::with_capacity(rows.len());
+        for row in rows {
+            opened.push(self.open_user(tenant_id, row).await?);
+        }
+        Ok((opened, total))
     }
 
     /// Replaces a user's profile and role (not their status). A changed role or sign-in mode
@@ -426,7 +440,8 @@ impl Store {
         actor: &Actor,
     ) -> Result<UserRow> {
         let now = now_millis();
-        on_db!(self, pool => {
+        let pan = self.seal_field(tenant_id.get(), PAN_COLUMN, fields.pan_number).await?;
+        let row = on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
             let current: Option<(String, String, String, Option<i64>)> = sqlx::query_as(
@@ -475,7 +490,7 @@ impl Store {
             .bind(fields.login_mode.as_str())
             .bind(fields.national_id.map(|(last4, _)| last4))
             .bind(fields.national_id.map(|(_, digest)| digest))
-            .bind(fields.pan_number)
+            .bind(pan.as_deref())
             .bind(fields.time_zone)
             .bind(fields.dob)
             .bind(now)
@@ -498,8 +513,9 @@ impl Store {
                 .map_err(db_err)?;
             tx.commit().await.map_err(db_err)?;
             self.principals_changed();
-            Ok(row)
-        })
+            Ok::<_, Error>(row)
+        })?;
+        self.open_user(tenant_id, row).await
     }
 
     /// Moves a user from `from` to `to` (a compare-and-set: a concurrent change wins and this

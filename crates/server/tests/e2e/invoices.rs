@@ -247,10 +247,13 @@ async fn concurrent_issues_on_two_instances_number_consecutively_without_gaps(ba
     // directory, so it is named absolutely): a document one instance issued, the other reads.
     let database = first.state.services.config.database_url();
     let blob = first.state.services.config.data_dir.join(first.state.services.config.blob_url()).display().to_string();
+    let key = first.state.services.config.data_dir.join("master.key");
     let second = spawn_with(backend, |config| {
         with_supplier(config);
         config.database_url = Some(database);
         config.blob_url = Some(blob);
+        // Instances of one installation share its master key (README: Data at rest).
+        config.master_key_path = Some(key);
     })
     .await;
     let tenant = first.tenant("Busy Lender").await;

@@ -7,6 +7,7 @@
 
 mod access;
 mod api;
+mod at_rest;
 mod budgets;
 mod bulk;
 mod compose;

@@ -262,9 +262,12 @@ async fn articles_are_shipped_per_state_and_edited_per_tenant(backend: Backend) 
 async fn concurrent_initiations_on_two_instances_take_every_stamp_once(backend: Backend) {
     let first = spawn(backend).await;
     let (database, blob) = (first.state.services.config.database_url(), first.state.services.config.blob_url());
+    let key = first.state.services.config.data_dir.join("master.key");
     let second = spawn_with(backend, |config| {
         config.database_url = Some(database);
         config.blob_url = Some(blob);
+        // Instances of one installation share its master key (README: Data at rest).
+        config.master_key_path = Some(key);
     })
     .await;
     let tenant = first.tenant("Busy Lender").await;

@@ -160,6 +160,10 @@ pub async fn issue(svc: &Services, caller: &crate::Caller, id: i64) -> Result<Wo
     let bill = Arc::new(billable(svc, tenant_id, workflow_id).await?);
     let debit_note = !bill.stamps.is_empty();
     let keys = blob_keys(tenant_id, workflow_id, debit_note)?;
+    // The documents are stored inside the numbering transaction: their data key is had first.
+    for (_, key) in &keys {
+        svc.blob.ready_to_write(key).await?;
+    }
     let made = {
         let (bill, keys, blob) = (bill.clone(), keys.clone(), svc.blob.clone());
         move |numbers: IssueNumbers| async move { make_documents(&blob, &bill, &keys, &numbers).await }

@@ -198,6 +198,16 @@ pub struct Config {
     pub hsm_token_label: Option<String>,
     /// The token's user PIN (better from a file: `SIGNET_HSM_PIN_FILE`).
     pub hsm_pin: Option<String>,
+    /// Stored documents are encrypted at rest (`platform::data_keys`); off only to compare
+    /// speeds. Turning it off leaves what is encrypted readable.
+    pub blob_encryption: bool,
+    /// The master key(s) that wrap the data keys: base64 of 32 bytes, the current first, older
+    /// ones after a comma (better from a file: `SIGNET_MASTER_KEY_FILE`). Read once at start.
+    pub master_key: Option<String>,
+    /// A file of master keys, one per line, the current first; read again when it changes
+    /// (`signet keys rotate-master`). Without this, `master_key` and an HSM: `master.key` in
+    /// the data folder, made on first start.
+    pub master_key_path: Option<PathBuf>,
     /// CA certificates (a PEM bundle or DER) that users' own enrolled certificates must chain
     /// to; without it users cannot enrol certificates.
     pub certificate_trust_list: Option<PathBuf>,
@@ -317,6 +327,9 @@ impl Default for Config {
             hsm_module: None,
             hsm_token_label: None,
             hsm_pin: None,
+            blob_encryption: true,
+            master_key: None,
+            master_key_path: None,
             certificate_trust_list: None,
             verification_trust_list: None,
             free_trial: false,
@@ -349,7 +362,7 @@ impl std::fmt::Debug for Config {
                 *slot = serde_json::Value::String(redact_url(url));
             }
         }
-        for key in ["hsm_pin", "estamp_provider_key", "sms_auth_token"] {
+        for key in ["hsm_pin", "estamp_provider_key", "sms_auth_token", "master_key"] {
             if let Some(secret) = value.get_mut(key)
                 && secret.is_string()
             {

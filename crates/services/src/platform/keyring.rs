@@ -132,6 +132,15 @@ impl Keyring {
         Ok(true)
     }
 
+    /// A secret only the HSM can make for `context` (its deterministic signature of it with
+    /// the key of `pair`), or `None` when that key is not in an HSM. Blocking.
+    pub fn hsm_secret(&self, pair: &KeyPairDer, context: &[u8]) -> Option<Result<Vec<u8>, KeyringError>> {
+        if !pair.in_hsm() {
+            return None;
+        }
+        Some(self.hsm_for(&pair.cert_der).and_then(|hsm| Ok(hsm.rsa_secret(&pair.cert_der, context)?)))
+    }
+
     /// The secret that keys derived from the sealing key (signer links, profile sealing)
     /// come from: the PKCS#8 key itself for a local key; for a key in the HSM, its
     /// deterministic PKCS#1 v1.5 signature of a fixed context, which only the HSM can make.

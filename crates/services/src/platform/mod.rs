@@ -10,6 +10,7 @@ pub mod audit;
 pub mod backup;
 pub mod config;
 pub mod costly;
+pub mod data_keys;
 pub mod heavy;
 pub mod integrity;
 pub mod jobs;

@@ -12,6 +12,7 @@ pub mod esp;
 pub mod estamp_sim;
 pub mod evidence;
 pub mod gateway_client;
+pub mod keys;
 pub mod lot;
 pub mod lta;
 pub mod serve;

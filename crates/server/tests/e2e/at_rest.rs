@@ -1,0 +1,239 @@
+//! Documents at rest (issue 34): nothing a signer uploads, and no user's PAN, is kept in clear,
+//! in the blob store, the SQLite file or a PostgreSQL dump; an installation from before encryption is encrypted
+//! on start and then refuses an object put there in clear; the master key rotates while the
+//! server runs, after which the old key is no longer needed.
+
+use std::path::Path;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+use signet_store::Backend;
+use signet_testkit::on_both_backends;
+use signet_testkit::pdf::outlined_pdf;
+use signet_testkit::server::{TestApp, spawn_with};
+
+use crate::support::{link_of, sign_typed};
+
+on_both_backends!(
+    a_signed_document_is_nowhere_in_clear_and_downloads_whole,
+    objects_kept_in_clear_are_encrypted_on_start_and_then_clear_ones_refused,
+    the_master_key_rotates_online_and_the_old_one_retires,
+);
+
+/// A PDF whose outline carries `marker` in clear (reportlab compresses page text, not outlines).
+fn marked_pdf(marker: &str) -> Vec<u8> {
+    let pdf = outlined_pdf(marker, 1);
+    assert!(contains(&pdf, marker.as_bytes()), "the marker must be in the uploaded bytes");
+    pdf
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Every file under `dir` that holds `needle`.
+fn files_holding(dir: &Path, needle: &[u8]) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read_dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if std::fs::read(&path).is_ok_and(|bytes| contains(&bytes, needle)) {
+                found.push(path.display().to_string());
+            }
+        }
+    }
+    found
+}
+
+/// The text of a PostgreSQL dump of the app's database.
+fn pg_dump(app: &TestApp) -> Vec<u8> {
+    let url = app.state.services.config.database_url.clone().expect("a PostgreSQL URL");
+    let out = std::process::Command::new("pg_dump").arg(&url).output().expect("pg_dump");
+    assert!(out.status.success(), "pg_dump: {}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// A PAN of the right shape.
+const PAN: &str = "ABCPE1234F";
+
+/// A new user of the organisation with [`PAN`]; answers their id.
+async fn user_with_pan(app: &TestApp, token: &str, email: &str) -> i64 {
+    let body = json!({"name": "Asha Verma", "EmailID": email, "roleId": 2, "PanNumber": PAN});
+    let created = app.post("/api/v1/users", token, body).await;
+    assert_eq!(created.status(), 201);
+    created.json::<Value>().await.expect("json")["subscriberId"].as_i64().expect("subscriberId")
+}
+
+async fn upload(app: &TestApp, token: &str, pdf: &[u8]) -> i64 {
+    let body = json!({"documentName": "Marked.pdf", "fileData": STANDARD.encode(pdf)});
+    let response = app.post("/api/v1/documents", token, body).await;
+    assert_eq!(response.status(), 201);
+    let body: Value = response.json().await.expect("json");
+    body["documentId"].as_i64().expect("documentId")
+}
+
+/// Uploads `pdf`, has one signer sign it and answers the workflow and the signed PDF.
+async fn signed(app: &TestApp, token: &str, pdf: &[u8]) -> (i64, Vec<u8>) {
+    let document_id = upload(app, token, pdf).await;
+    sign_document(app, token, document_id).await
+}
+
+/// Has one signer sign the uploaded document; answers the workflow and the signed PDF.
+async fn sign_document(app: &TestApp, token: &str, document_id: i64) -> (i64, Vec<u8>) {
+    let signer = "asha@borrower.test";
+    let body = json!({
+        "templateId": 0,
+        "workflowName": "Marked",
+        "documentIds": [document_id],
+        "signatories": [{"subscriberId": 0, "emailId": signer, "name": "Asha", "signingOrder": 1}],
+    });
+    let started: Value = app.post("/api/v1/workflows", token, body).await.json().await.expect("json");
+    let workflow_id = started["workflowId"].as_i64().expect("workflowId");
+    sign_typed(&link_of(&started, signer), "Asha").await;
+    (workflow_id, download(app, token, workflow_id).await)
+}
+
+async fn download(app: &TestApp, token: &str, workflow_id: i64) -> Vec<u8> {
+    let response = app.post("/api/v1/documents/download", token, json!({"workflowid": workflow_id})).await;
+    assert_eq!(response.status(), 200);
+    response.bytes().await.expect("pdf").to_vec()
+}
+
+async fn a_signed_document_is_nowhere_in_clear_and_downloads_whole(backend: Backend) {
+    let app = spawn_with(backend, |_| {}).await;
+    let tenant = app.tenant("Northwind Lending").await;
+    let token = app.token(&tenant).await;
+    let marker = format!("AT-REST-{}", signet_server::secrets::random_token(8));
+    let pdf = marked_pdf(&marker);
+    let (_, signed) = signed(&app, &token, &pdf).await;
+    let user_id = user_with_pan(&app, &token, "asha@northwind.test").await;
+    let user: Value = app.get(&format!("/api/v1/users/{user_id}"), &token).await.json().await.expect("json");
+    assert_eq!(user["panNumber"], PAN, "the PAN reads back: {user}");
+    // The signature is an incremental update: the upload is the signed file's first bytes.
+    assert!(signed.starts_with(&pdf), "the signed PDF keeps the upload byte for byte");
+    assert!(signed.len() > pdf.len());
+    let data_dir = app.state.services.config.data_dir.clone();
+    for secret in [marker.as_bytes(), PAN.as_bytes()] {
+        assert_eq!(files_holding(&data_dir, secret), Vec::<String>::new(), "in clear under {data_dir:?}");
+        if backend == Backend::Postgres {
+            assert!(!contains(&pg_dump(&app), secret), "in clear in the PostgreSQL dump");
+        }
+    }
+    // An object's bytes moved to another object's key do not open there.
+    let blobs = signet_blob::BlobStore::from_url("blobs", &data_dir).expect("blobs");
+    let keys = stored_keys(&data_dir.join("blobs"));
+    assert!(keys.len() >= 2, "{keys:?}");
+    let raw = blobs.raw();
+    let first = raw.get(&keys[0]).await.expect("raw");
+    raw.put(&keys[1], first).await.expect("swap");
+    assert!(app.state.services.blob.get(&keys[1]).await.is_err(), "a swapped object opened");
+}
+
+/// The keys of every object in a local blob folder.
+fn stored_keys(root: &Path) -> Vec<signet_blob::BlobKey> {
+    let mut keys = Vec::new();
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("read_dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if let Some(key) = path.strip_prefix(root).ok().and_then(|p| p.to_str())
+                && let Ok(key) = signet_blob::BlobKey::parse(key)
+            {
+                keys.push(key);
+            }
+        }
+    }
+    keys.sort();
+    keys
+}
+
+async fn objects_kept_in_clear_are_encrypted_on_start_and_then_clear_ones_refused(backend: Backend) {
+    let dir = tempfile::tempdir().expect("tmp");
+    let data_dir = dir.path().to_path_buf();
+    let before = spawn_with(backend, |c| {
+        c.data_dir = data_dir.clone();
+        c.blob_encryption = false;
+    })
+    .await;
+    let tenant = before.tenant("Northwind Lending").await;
+    let token = before.token(&tenant).await;
+    let marker = format!("IN-CLEAR-{}", signet_server::secrets::random_token(8));
+    let pdf = marked_pdf(&marker);
+    let document_id = upload(&before, &token, &pdf).await;
+    let user_id = user_with_pan(&before, &token, "asha@northwind.test").await;
+    assert!(!files_holding(&data_dir.join("blobs"), marker.as_bytes()).is_empty(), "kept in clear while off");
+    let database_url = before.state.services.config.database_url.clone();
+    drop(before);
+
+    let after = spawn_with(backend, |c| {
+        c.data_dir = data_dir.clone();
+        c.database_url = database_url;
+    })
+    .await;
+    // What start-up does in the background, awaited here.
+    after.state.services.seal_objects_in_clear().await;
+    assert_eq!(files_holding(&data_dir.join("blobs"), marker.as_bytes()), Vec::<String>::new());
+    let token = after.token(&tenant).await;
+    let user: Value = after.get(&format!("/api/v1/users/{user_id}"), &token).await.json().await.expect("json");
+    assert_eq!(user["panNumber"], PAN, "the PAN, encrypted on start, reads back: {user}");
+    if backend == Backend::Postgres {
+        assert!(!contains(&pg_dump(&after), PAN.as_bytes()), "the PAN stayed in clear");
+    }
+    let (_, signed) = sign_document(&after, &token, document_id).await;
+    assert!(signed.starts_with(&pdf), "the upload, encrypted on start, is signed whole");
+    // Every object is now encrypted: one put there in clear is refused, not served.
+    let key = stored_keys(&data_dir.join("blobs")).into_iter().next().expect("an object");
+    after.state.services.blob.raw().put(&key, bytes::Bytes::from_static(b"%PDF-1.7 planted")).await.expect("plant");
+    let planted = after.state.services.blob.get(&key).await;
+    assert!(matches!(planted, Err(signet_blob::Error::Plaintext { .. })), "{planted:?}");
+}
+
+async fn the_master_key_rotates_online_and_the_old_one_retires(backend: Backend) {
+    use signet_services::platform::data_keys::{MasterKey, write_key_file};
+    let dir = tempfile::tempdir().expect("tmp");
+    let key_file = dir.path().join("keys");
+    let old = MasterKey::generate_text().expect("key");
+    write_key_file(&key_file, &format!("{old}\n")).expect("write");
+    let (path, data_dir) = (key_file.clone(), dir.path().join("data"));
+    let app = spawn_with(backend, |c| {
+        c.master_key_path = Some(path);
+        c.data_dir = data_dir;
+    })
+    .await;
+    let tenant = app.tenant("Northwind Lending").await;
+    let token = app.token(&tenant).await;
+    let pdf = marked_pdf("ROTATED");
+    let (workflow_id, signed_before) = signed(&app, &token, &pdf).await;
+    let old_id = app.state.services.data_keys.current_master_id();
+
+    // A new key on top while the server runs; the server reads the file again by itself.
+    let new = MasterKey::generate_text().expect("key");
+    write_key_file(&key_file, &format!("{new}\n{old}\n")).expect("write");
+    let rewrapped = app.state.services.data_keys.rotate().await.expect("rotate");
+    assert!(rewrapped >= 1, "the organisation's data key: {rewrapped}");
+    assert_ne!(app.state.services.data_keys.current_master_id(), old_id);
+    assert_eq!(app.state.services.data_keys.rotate().await.expect("again"), 0, "nothing left to re-wrap");
+    assert!(app.state.services.data_keys.unwrappable_failures().await.expect("check").is_empty());
+
+    // Only the new key from now on: a fresh start opens what was written under the old one.
+    write_key_file(&key_file, &format!("{new}\n")).expect("retire");
+    // (The data folder is this test's: a TestApp removes only a folder it made.)
+    let (data_dir, database_url) =
+        (app.state.services.config.data_dir.clone(), app.state.services.config.database_url.clone());
+    drop(app);
+    let path = key_file.clone();
+    let restarted = spawn_with(backend, |c| {
+        c.data_dir = data_dir;
+        c.database_url = database_url;
+        c.master_key_path = Some(path);
+    })
+    .await;
+    let token = restarted.token(&tenant).await;
+    assert_eq!(download(&restarted, &token, workflow_id).await, signed_before);
+}

@@ -1,0 +1,543 @@
+//! The master key and the data keys it wraps: what encrypts stored documents at rest.
+//!
+//! Every stored object (documents, attachments, gateway payloads, exports) is sealed with a
+//! data key of its owner (an organisation, or the platform) and year (`signet_blob::sealed`).
+//! Data keys are kept in the database only wrapped (AES-256-GCM) by a master key that never
+//! enters it. The master key comes from, in this order:
+//!
+//! 1. `master_key` (`SIGNET_MASTER_KEY` or `SIGNET_MASTER_KEY_FILE`): base64 keys of 32 bytes,
+//!    separated by commas or lines, the first the current one, the others older ones still
+//!    accepted for unwrapping (read once at start);
+//! 2. `master_key_path`: a file of such keys, one per line; read again when it changes, so
+//!    that `signet keys rotate-master` works while `serve` runs;
+//! 3. the HSM (`hsm_module`) when the platform's sealing key is in it: a secret only the HSM can
+//!    make (its deterministic RSA signature of a fixed context);
+//! 4. otherwise `master.key` in the data folder, made on first start (mode 0600). It protects
+//!    a copy of the blob store or of the database, not a copy of the whole data folder:
+//!    operators move it elsewhere and point `master_key_path` at it (README).
+//!
+//! Rotation re-wraps data keys (a few rows per organisation) and leaves every object as it is.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
+use aws_lc_rs::{digest, hmac, rand};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use signet_blob::{BlobStore, DataKey, DataKeys, KeyError, KeyOwner, SealPass, SealingOptions};
+use signet_store::{DataKeyRow, FieldCipher, FieldFuture, SEALED_PREFIX, Store};
+
+use crate::platform::config::Config;
+use crate::platform::keyring::{KeyPairDer, Keyring};
+
+/// Bytes of a master or data key.
+const KEY_BYTES: usize = 32;
+/// What a master key's id is the HMAC of.
+const ID_CONTEXT: &[u8] = b"signet master key id v1";
+/// What the HSM signs to make the master key.
+const HSM_CONTEXT: &[u8] = b"signet master key v1";
+/// The file made in the data folder when no master key is configured.
+pub const DEFAULT_KEY_FILE: &str = "master.key";
+
+/// One master key and its id (a fingerprint that names it in the database, not secret).
+pub struct MasterKey {
+    id: String,
+    key: LessSafeKey,
+}
+
+impl MasterKey {
+    fn new(secret: &[u8; KEY_BYTES]) -> Result<MasterKey, MasterKeyError> {
+        let tag = hmac::sign(&hmac::Key::new(hmac::HMAC_SHA256, secret), ID_CONTEXT);
+        let id = hex::encode(&tag.as_ref()[..8]);
+        let key = UnboundKey::new(&AES_256_GCM, secret).map_err(|_| MasterKeyError::Crypto)?;
+        Ok(MasterKey { id, key: LessSafeKey::new(key) })
+    }
+
+    /// A new random master key, as the text a key file holds.
+    pub fn generate_text() -> Result<String, MasterKeyError> {
+        let mut secret = [0u8; KEY_BYTES];
+        rand::fill(&mut secret).map_err(|_| MasterKeyError::Crypto)?;
+        Ok(STANDARD.encode(secret))
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn aad(tenant_id: i64, year: i64) -> String {
+        format!("signet data key v1|{tenant_id}|{year}")
+    }
+
+    /// `nonce | ciphertext | tag` of a data key, bound to its owner and year.
+    fn wrap(&self, secret: &[u8; KEY_BYTES], tenant_id: i64, year: i64) -> Result<Vec<u8>, MasterKeyError> {
+        let mut nonce = [0u8; 12];
+        rand::fill(&mut nonce).map_err(|_| MasterKeyError::Crypto)?;
+        let mut sealed = secret.to_vec();
+        let aad = Self::aad(tenant_id, year);
+        self.key
+            .seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad.as_bytes()), &mut sealed)
+            .map_err(|_| MasterKeyError::Crypto)?;
+        Ok([nonce.as_slice(), &sealed].concat())
+    }
+
+    fn unwrap(&self, wrapped: &[u8], tenant_id: i64, year: i64) -> Result<[u8; KEY_BYTES], MasterKeyError> {
+        let (nonce, sealed) = wrapped.split_at_checked(12).ok_or(MasterKeyError::Unwrap)?;
+        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| MasterKeyError::Unwrap)?;
+        let mut buffer = sealed.to_vec();
+        let aad = Self::aad(tenant_id, year);
+        let plain =
+            self.key.open_in_place(nonce, Aad::from(aad.as_bytes()), &mut buffer).map_err(|_| MasterKeyError::Unwrap)?;
+        <[u8; KEY_BYTES]>::try_from(&plain[..]).map_err(|_| MasterKeyError::Unwrap)
+    }
+}
+
+/// Why a master key could not be had or used.
+#[derive(Debug, thiserror::Error)]
+pub enum MasterKeyError {
+    #[error("master key file {0}: {1}")]
+    File(PathBuf, #[source] std::io::Error),
+    #[error("master key {0}: not base64 of 32 bytes")]
+    Malformed(usize),
+    #[error("no master key is given (master_key or master_key_path is empty)")]
+    Empty,
+    #[error("the HSM could not make the master key: {0}")]
+    Hsm(String),
+    #[error("a data key did not unwrap: altered, or wrapped by another master key")]
+    Unwrap,
+    #[error("data key {0} was wrapped by master key {1}, which is not configured")]
+    Unknown(i64, String),
+    #[error("data key {0} was destroyed (its organisation was deleted)")]
+    Destroyed(i64),
+    #[error("the crypto library failed")]
+    Crypto,
+}
+
+/// Makes the HSM's secret for a context (see [`MasterKeys::from_config`]).
+pub type HsmSecret<'a> = &'a dyn Fn(&[u8]) -> Result<Vec<u8>, String>;
+
+/// Where the master keys come from.
+#[derive(Clone, Debug)]
+pub enum MasterSource {
+    /// The `master_key` setting (read once).
+    Setting,
+    /// A file, read again when it changes.
+    File(PathBuf),
+    /// The HSM's secret.
+    Hsm,
+}
+
+/// The current master key (new wrappings) and the older ones still accepted.
+pub struct MasterKeys {
+    source: MasterSource,
+    keys: Vec<MasterKey>,
+    modified: Option<SystemTime>,
+}
+
+impl MasterKeys {
+    /// The keys of `text`: base64 keys separated by commas or lines, `#` comments ignored.
+    fn parse(text: &str) -> Result<Vec<MasterKey>, MasterKeyError> {
+        let entries = text.lines().map(|line| line.split('#').next().unwrap_or_default()).flat_map(|line| line.split(','));
+        let mut keys = Vec::new();
+        for entry in entries.map(str::trim).filter(|e| !e.is_empty()) {
+            let bytes = STANDARD.decode(entry).map_err(|_| MasterKeyError::Malformed(keys.len() + 1))?;
+            let secret = <[u8; KEY_BYTES]>::try_from(bytes.as_slice()).map_err(|_| MasterKeyError::Malformed(keys.len() + 1))?;
+            keys.push(MasterKey::new(&secret)?);
+        }
+        if keys.is_empty() { Err(MasterKeyError::Empty) } else { Ok(keys) }
+    }
+
+    fn from_file(path: &Path) -> Result<MasterKeys, MasterKeyError> {
+        let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+        let text = std::fs::read_to_string(path).map_err(|e| MasterKeyError::File(path.to_path_buf(), e))?;
+        Ok(MasterKeys { source: MasterSource::File(path.to_path_buf()), keys: Self::parse(&text)?, modified })
+    }
+
+    /// The master keys the settings name (see the module's doc for the order). `hsm_secret`
+    /// makes the HSM's secret when the platform's sealing key is in an HSM. Blocking.
+    pub fn from_config(
+        config: &Config,
+        hsm_secret: Option<HsmSecret<'_>>,
+    ) -> Result<MasterKeys, MasterKeyError> {
+        if let Some(text) = config.master_key.as_deref() {
+            return Ok(MasterKeys { source: MasterSource::Setting, keys: Self::parse(text)?, modified: None });
+        }
+        if let Some(path) = &config.master_key_path {
+            return Self::from_file(path);
+        }
+        if let Some(secret) = hsm_secret {
+            let signature = secret(HSM_CONTEXT).map_err(MasterKeyError::Hsm)?;
+            let mut key = [0u8; KEY_BYTES];
+            key.copy_from_slice(digest::digest(&digest::SHA256, &signature).as_ref());
+            return Ok(MasterKeys { source: MasterSource::Hsm, keys: vec![MasterKey::new(&key)?], modified: None });
+        }
+        let path = config.data_dir.join(DEFAULT_KEY_FILE);
+        if !path.exists() {
+            write_key_file(&path, &format!("{}\n", MasterKey::generate_text()?))?;
+            tracing::warn!(path = %path.display(), "made a master key for documents at rest; keep a copy apart from the data (see README: Data at rest)");
+        }
+        Self::from_file(&path)
+    }
+
+    pub fn source(&self) -> &MasterSource {
+        &self.source
+    }
+
+    /// The key new wrappings use.
+    pub fn current(&self) -> &MasterKey {
+        // `parse` never answers an empty list.
+        &self.keys[0]
+    }
+
+    fn by_id(&self, id: &str) -> Option<&MasterKey> {
+        self.keys.iter().find(|k| k.id == id)
+    }
+
+    /// Reads the key file again if it changed since it was read (a rotation in progress).
+    fn reload_if_changed(&mut self) {
+        let MasterSource::File(path) = &self.source else { return };
+        let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+        if modified == self.modified {
+            return;
+        }
+        match Self::from_file(path) {
+            Ok(fresh) => *self = fresh,
+            Err(error) => tracing::warn!(%error, "the master key file changed and could not be read; keeping the keys read before"),
+        }
+    }
+
+    /// The data key a row holds.
+    fn unwrap_row(&self, row: &DataKeyRow) -> Result<[u8; KEY_BYTES], MasterKeyError> {
+        let (Some(wrapped), Some(master)) = (&row.wrapped, &row.master_id) else {
+            return Err(MasterKeyError::Destroyed(row.id));
+        };
+        let key = self.by_id(master).ok_or_else(|| MasterKeyError::Unknown(row.id, master.clone()))?;
+        key.unwrap(wrapped, row.tenant_id, row.year)
+    }
+}
+
+/// Writes a key file readable by its owner only, whole or not at all.
+pub fn write_key_file(path: &Path, text: &str) -> Result<(), MasterKeyError> {
+    let fail = |e| MasterKeyError::File(path.to_path_buf(), e);
+    let temporary = path.with_extension("key.new");
+    {
+        use std::io::Write;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&temporary).map_err(fail)?;
+        file.write_all(text.as_bytes()).map_err(fail)?;
+        file.sync_all().map_err(fail)?;
+    }
+    std::fs::rename(&temporary, path).map_err(fail)
+}
+
+/// Data keys over the database, unwrapped by the master keys and kept in memory once used.
+pub struct StoreDataKeys {
+    store: Store,
+    masters: Mutex<MasterKeys>,
+    by_id: Mutex<HashMap<u64, Arc<DataKey>>>,
+    by_owner: Mutex<HashMap<(i64, i64), Arc<DataKey>>>,
+}
+
+impl StoreDataKeys {
+    pub fn new(store: Store, masters: MasterKeys) -> StoreDataKeys {
+        StoreDataKeys { store, masters: Mutex::new(masters), by_id: Mutex::default(), by_owner: Mutex::default() }
+    }
+
+    fn masters(&self) -> std::sync::MutexGuard<'_, MasterKeys> {
+        self.masters.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The data key a row holds, reading the key file again once if its master is unknown.
+    fn open_row(&self, row: &DataKeyRow) -> Result<Arc<DataKey>, MasterKeyError> {
+        let mut masters = self.masters();
+        let secret = match masters.unwrap_row(row) {
+            Err(MasterKeyError::Unknown(..)) => {
+                masters.reload_if_changed();
+                masters.unwrap_row(row)?
+            }
+            other => other?,
+        };
+        let id = u64::try_from(row.id).map_err(|_| MasterKeyError::Unwrap)?;
+        Ok(Arc::new(DataKey::new(id, secret)))
+    }
+
+    fn remember(&self, key: &Arc<DataKey>, owner: (i64, i64)) {
+        lock(&self.by_id).insert(key.id(), key.clone());
+        lock(&self.by_owner).insert(owner, key.clone());
+    }
+
+    async fn writing_key(&self, owner: KeyOwner) -> Result<Arc<DataKey>, KeyError> {
+        let slot = (owner.tenant_id(), current_year());
+        if let Some(key) = lock(&self.by_owner).get(&slot) {
+            return Ok(key.clone());
+        }
+        let row = match self.store.data_key_for(slot.0, slot.1).await.map_err(key_error)? {
+            Some(row) => row,
+            None => {
+                let mut secret = [0u8; KEY_BYTES];
+                rand::fill(&mut secret).map_err(|_| KeyError("no randomness for a data key".into()))?;
+                let (wrapped, master_id) = {
+                    let mut masters = self.masters();
+                    masters.reload_if_changed();
+                    let current = masters.current();
+                    (current.wrap(&secret, slot.0, slot.1).map_err(key_error)?, current.id.clone())
+                };
+                self.store.insert_data_key(slot.0, slot.1, &wrapped, &master_id).await.map_err(key_error)?
+            }
+        };
+        let key = self.open_row(&row).map_err(key_error)?;
+        self.remember(&key, slot);
+        Ok(key)
+    }
+
+    async fn reading_key(&self, id: u64) -> Result<Arc<DataKey>, KeyError> {
+        if let Some(key) = lock(&self.by_id).get(&id) {
+            return Ok(key.clone());
+        }
+        let row_id = i64::try_from(id).map_err(|_| KeyError(format!("no data key {id}")))?;
+        let row = self.store.data_key(row_id).await.map_err(key_error)?.ok_or_else(|| KeyError(format!("no data key {id}")))?;
+        let key = self.open_row(&row).map_err(key_error)?;
+        self.remember(&key, (row.tenant_id, row.year));
+        Ok(key)
+    }
+
+    /// Re-wraps every data key wrapped by an older master key with the current one; answers
+    /// how many it re-wrapped. Each key is its own update, so an interrupted rotation resumes
+    /// where it stopped.
+    pub async fn rotate(&self) -> Result<u64, RotateError> {
+        let current_id = {
+            let mut masters = self.masters();
+            masters.reload_if_changed();
+            masters.current().id.clone()
+        };
+        let mut after = 0;
+        let mut rewrapped = 0;
+        loop {
+            let rows = self.store.data_keys_not_wrapped_by(&current_id, after, 100).await?;
+            let Some(last) = rows.last() else { return Ok(rewrapped) };
+            after = last.id;
+            for row in rows {
+                let wrapped = {
+                    let masters = self.masters();
+                    let secret = masters.unwrap_row(&row)?;
+                    masters.current().wrap(&secret, row.tenant_id, row.year)?
+                };
+                let old = row.master_id.as_deref().unwrap_or_default();
+                if self.store.rewrap_data_key(row.id, old, &wrapped, &current_id).await? {
+                    rewrapped += 1;
+                }
+            }
+        }
+    }
+
+    /// Every live data key that does not unwrap with the configured master keys, with why
+    /// (an integrity check: empty when all is well).
+    pub async fn unwrappable_failures(&self) -> Result<Vec<(i64, String)>, signet_domain::Error> {
+        let mut failures = Vec::new();
+        let mut after = 0;
+        loop {
+            let rows = self.store.live_data_keys(after, 500).await?;
+            let Some(last) = rows.last() else { return Ok(failures) };
+            after = last.id;
+            let masters = self.masters();
+            failures.extend(rows.iter().filter_map(|row| masters.unwrap_row(row).err().map(|e| (row.id, e.to_string()))));
+        }
+    }
+
+    /// The first data key whose master key is not configured, with that master's id: another
+    /// instance's key, or a key file lost (nothing it wrapped could be opened here).
+    pub async fn wrapped_by_an_unknown_master(&self) -> Result<Option<(i64, String)>, signet_domain::Error> {
+        let rows = self.store.live_data_keys(0, 100).await?;
+        let mut masters = self.masters();
+        masters.reload_if_changed();
+        Ok(rows.into_iter().find_map(|row| {
+            let master = row.master_id?;
+            masters.by_id(&master).is_none().then_some((row.id, master))
+        }))
+    }
+
+    /// The id of the current master key.
+    pub fn current_master_id(&self) -> String {
+        self.masters().current().id.clone()
+    }
+}
+
+/// The blob store with encryption as configured, and the data keys behind it. Objects in
+/// clear are still read until a pass of [`seal_objects_in_clear`] found none left.
+pub async fn seal_blobs(
+    blob: BlobStore,
+    config: &Config,
+    store: &Store,
+    keyring: &Keyring,
+    seal: &KeyPairDer,
+) -> anyhow::Result<(BlobStore, Arc<StoreDataKeys>)> {
+    let masters = {
+        let (config, keyring, seal) = (config.clone(), keyring.clone(), seal.clone());
+        tokio::task::spawn_blocking(move || {
+            let hsm = |context: &[u8]| match keyring.hsm_secret(&seal, context) {
+                Some(secret) => secret.map_err(|e| e.to_string()),
+                None => Err("the sealing key is not in the HSM".to_string()),
+            };
+            let hsm: Option<HsmSecret<'_>> = seal.in_hsm().then_some(&hsm);
+            MasterKeys::from_config(&config, hsm)
+        })
+        .await??
+    };
+    let keys = Arc::new(StoreDataKeys::new(store.clone(), masters));
+    if let Some((id, master)) = keys.wrapped_by_an_unknown_master().await? {
+        anyhow::bail!(
+            "data key {id} of this installation is wrapped by master key {master}, which is not configured \
+             (this instance's is {}): every instance of an installation needs the same master key \
+             (master_key_path or SIGNET_MASTER_KEY; README: Data at rest)",
+            keys.current_master_id()
+        );
+    }
+    let fields = FieldSealer { keys: Arc::downgrade(&keys), seal_writes: config.blob_encryption };
+    store.seal_fields_with(Arc::new(fields));
+    if !config.blob_encryption {
+        store.set_blobs_all_sealed(None).await?;
+    }
+    let all_sealed = store.blobs_all_sealed_at().await?.is_some();
+    let options = SealingOptions { seal_writes: config.blob_encryption, accept_plaintext: !all_sealed };
+    Ok((blob.sealed_with(keys.clone(), options), keys))
+}
+
+/// Encrypts what an installation stored in clear before encryption (started with the server,
+/// resumable); once a pass finds nothing left in clear, objects in clear are refused.
+pub async fn seal_objects_in_clear(blob: &BlobStore, store: &Store) -> anyhow::Result<SealPass> {
+    if !blob.seals_writes() || store.blobs_all_sealed_at().await?.is_some() {
+        return Ok(SealPass::default());
+    }
+    let fields = store.seal_fields_in_clear().await?;
+    if fields > 0 {
+        tracing::info!(fields, "encrypted personal fields kept in clear");
+    }
+    let pass = blob.seal_in_clear().await?;
+    if pass.all_sealed() {
+        store.set_blobs_all_sealed(Some(signet_domain::now_millis())).await?;
+        blob.accept_plaintext(false);
+    }
+    Ok(pass)
+}
+
+/// Personal fields sealed under their organisation's data key, for the store
+/// (`signet_store::FieldCipher`): `sealed:v1:<data key id>:<base64 nonce | ciphertext | tag>`,
+/// bound to the organisation and the column. Holds the keys weakly: the keys hold the store.
+pub struct FieldSealer {
+    keys: std::sync::Weak<StoreDataKeys>,
+    seal_writes: bool,
+}
+
+impl FieldSealer {
+    fn keys(&self) -> Result<Arc<StoreDataKeys>, signet_domain::Error> {
+        self.keys.upgrade().ok_or_else(|| signet_domain::Error::internal("the data keys are gone"))
+    }
+
+    fn aad(tenant_id: i64, column: &str) -> String {
+        format!("signet field v1|{tenant_id}|{column}")
+    }
+
+    async fn seal_text(&self, tenant_id: i64, column: &'static str, plain: &str) -> Result<String, signet_domain::Error> {
+        if !self.seal_writes {
+            return Ok(plain.to_owned());
+        }
+        let data_key = self.keys()?.writing_key(KeyOwner::Tenant(tenant_id)).await.map_err(signet_domain::Error::internal)?;
+        let key = data_key.field_key()?;
+        let mut nonce = [0u8; 12];
+        rand::fill(&mut nonce).map_err(|_| signet_domain::Error::internal("no randomness for a field"))?;
+        let mut sealed = plain.as_bytes().to_vec();
+        let aad = Self::aad(tenant_id, column);
+        key.seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad.as_bytes()), &mut sealed)
+            .map_err(|_| signet_domain::Error::internal("a field could not be sealed"))?;
+        let body = STANDARD.encode([nonce.as_slice(), &sealed].concat());
+        Ok(format!("{SEALED_PREFIX}{}:{body}", data_key.id()))
+    }
+
+    async fn open_text(&self, tenant_id: i64, column: &'static str, stored: &str) -> Result<String, signet_domain::Error> {
+        let broken = || signet_domain::Error::internal(format!("a sealed {column} is malformed"));
+        let rest = stored.strip_prefix(SEALED_PREFIX).ok_or_else(broken)?;
+        let (id, body) = rest.split_once(':').ok_or_else(broken)?;
+        let id: u64 = id.parse().map_err(|_| broken())?;
+        let bytes = STANDARD.decode(body).map_err(|_| broken())?;
+        let (nonce, sealed) = bytes.split_at_checked(12).ok_or_else(broken)?;
+        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| broken())?;
+        let key = self.keys()?.reading_key(id).await.map_err(signet_domain::Error::internal)?.field_key()?;
+        let mut buffer = sealed.to_vec();
+        let aad = Self::aad(tenant_id, column);
+        let plain = key
+            .open_in_place(nonce, Aad::from(aad.as_bytes()), &mut buffer)
+            .map_err(|_| signet_domain::Error::internal(format!("a sealed {column} did not open")))?;
+        String::from_utf8(plain.to_vec()).map_err(|_| broken())
+    }
+}
+
+impl FieldCipher for FieldSealer {
+    fn seal<'a>(&'a self, tenant_id: i64, column: &'static str, plain: &'a str) -> FieldFuture<'a, signet_store::Result<String>> {
+        Box::pin(self.seal_text(tenant_id, column, plain))
+    }
+
+    fn open<'a>(&'a self, tenant_id: i64, column: &'static str, stored: &'a str) -> FieldFuture<'a, signet_store::Result<String>> {
+        Box::pin(self.open_text(tenant_id, column, stored))
+    }
+}
+
+/// Why a rotation stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum RotateError {
+    #[error(transparent)]
+    Store(#[from] signet_domain::Error),
+    #[error(transparent)]
+    Key(#[from] MasterKeyError),
+}
+
+impl DataKeys for StoreDataKeys {
+    fn for_writing(&self, owner: KeyOwner) -> BoxFuture<'_, Result<Arc<DataKey>, KeyError>> {
+        self.writing_key(owner).boxed()
+    }
+
+    fn by_id(&self, id: u64) -> BoxFuture<'_, Result<Arc<DataKey>, KeyError>> {
+        self.reading_key(id).boxed()
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn key_error(error: impl std::fmt::Display) -> KeyError {
+    KeyError(error.to_string())
+}
+
+fn current_year() -> i64 {
+    i64::from(time::OffsetDateTime::now_utc().year())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_wrap_for_their_owner_and_year_only() -> Result<(), MasterKeyError> {
+        let text = format!("{}\n# older\n{}\n", MasterKey::generate_text()?, MasterKey::generate_text()?);
+        let keys = MasterKeys::parse(&text)?;
+        assert_eq!(keys.len(), 2);
+        assert_ne!(keys[0].id, keys[1].id);
+        let secret = [7u8; KEY_BYTES];
+        let wrapped = keys[0].wrap(&secret, 4, 2026)?;
+        assert_eq!(keys[0].unwrap(&wrapped, 4, 2026)?, secret);
+        assert!(keys[0].unwrap(&wrapped, 5, 2026).is_err(), "unwrapped for another organisation");
+        assert!(keys[0].unwrap(&wrapped, 4, 2025).is_err(), "unwrapped for another year");
+        assert!(keys[1].unwrap(&wrapped, 4, 2026).is_err(), "unwrapped by another master key");
+        assert!(MasterKeys::parse("not base64!").is_err());
+        assert!(MasterKeys::parse(&STANDARD.encode([1u8; 16])).is_err(), "a 16-byte key was taken");
+        assert!(MasterKeys::parse("# nothing\n").is_err());
+        Ok(())
+    }
+}
