@@ -671,7 +671,8 @@ impl BlobStore {
         if meta.size < sealed::HEADER as u64 {
             return Ok(false);
         }
-        let start = self.inner.get_range(&path, 0..sealed::MAGIC.len() as u64).await.map_err(|e| map_err("get", key, e))?;
+        let start =
+            self.inner.get_range(&path, 0..sealed::MAGIC.len() as u64).await.map_err(|e| map_err("get", key, e))?;
         Ok(sealed::is_sealed(&start))
     }
 

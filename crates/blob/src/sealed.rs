@@ -313,10 +313,10 @@ impl Opener {
         let mut written = 0;
         while !self.done() {
             let len = self.next_len((total - read) as u64);
-            let end = read.checked_add(len).filter(|end| *end <= total).ok_or(Error::Sealed {
-                key: self.blob.clone(),
-                reason: "cut short",
-            })?;
+            let end = read
+                .checked_add(len)
+                .filter(|end| *end <= total)
+                .ok_or(Error::Sealed { key: self.blob.clone(), reason: "cut short" })?;
             let opened = self.open(&mut buffer[read..end])?;
             buffer.copy_within(read..read + opened, written);
             written += opened;
@@ -336,7 +336,8 @@ mod tests {
     }
 
     fn seal(data_key: &DataKey, blob: &BlobKey, plain: &[u8]) -> Vec<u8> {
-        let parts = Sealer::new(data_key, blob).and_then(|s| s.seal_all(Bytes::copy_from_slice(plain))).expect("sealed");
+        let parts =
+            Sealer::new(data_key, blob).and_then(|s| s.seal_all(Bytes::copy_from_slice(plain))).expect("sealed");
         parts.concat()
     }
 

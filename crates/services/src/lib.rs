@@ -172,7 +172,9 @@ impl Services {
                 tracing::info!(sealed = pass.sealed, left = pass.left, "encrypted stored objects kept in clear")
             }
             Ok(_) => {}
-            Err(error) => tracing::warn!(%error, "could not encrypt the objects stored in clear; the next start goes on"),
+            Err(error) => {
+                tracing::warn!(%error, "could not encrypt the objects stored in clear; the next start goes on")
+            }
         }
     }
 

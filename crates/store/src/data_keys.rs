@@ -26,8 +26,7 @@ impl Store {
     pub async fn data_key_for(&self, tenant_id: i64, year: i64) -> Result<Option<DataKeyRow>> {
         let sql = "SELECT id, tenant_id, year, wrapped, master_id, destroyed_at FROM data_keys \
                    WHERE tenant_id = $1 AND year = $2";
-        on_db!(self, pool => sqlx::query_as(sql).bind(tenant_id).bind(year).fetch_optional(pool).await)
-            .map_err(db_err)
+        on_db!(self, pool => sqlx::query_as(sql).bind(tenant_id).bind(year).fetch_optional(pool).await).map_err(db_err)
     }
 
     /// The data key with `id`.
@@ -38,7 +37,13 @@ impl Store {
 
     /// Keeps a new data key for `tenant_id` and `year` unless one is there already; answers the
     /// one kept (the other instance's, when it won the race).
-    pub async fn insert_data_key(&self, tenant_id: i64, year: i64, wrapped: &[u8], master_id: &str) -> Result<DataKeyRow> {
+    pub async fn insert_data_key(
+        &self,
+        tenant_id: i64,
+        year: i64,
+        wrapped: &[u8],
+        master_id: &str,
+    ) -> Result<DataKeyRow> {
         let sql = "INSERT INTO data_keys (tenant_id, year, wrapped, master_id, created_at) \
                    VALUES ($1, $2, $3, $4, $5) ON CONFLICT (tenant_id, year) DO NOTHING";
         on_db!(self, pool => sqlx::query(sql)
@@ -57,7 +62,12 @@ impl Store {
     }
 
     /// Up to `limit` live data keys wrapped by another master key than `master_id`, by id.
-    pub async fn data_keys_not_wrapped_by(&self, master_id: &str, after_id: i64, limit: i64) -> Result<Vec<DataKeyRow>> {
+    pub async fn data_keys_not_wrapped_by(
+        &self,
+        master_id: &str,
+        after_id: i64,
+        limit: i64,
+    ) -> Result<Vec<DataKeyRow>> {
         let sql = "SELECT id, tenant_id, year, wrapped, master_id, destroyed_at FROM data_keys \
                    WHERE wrapped IS NOT NULL AND master_id <> $1 AND id > $2 ORDER BY id LIMIT $3";
         on_db!(self, pool => sqlx::query_as(sql).bind(master_id).bind(after_id).bind(limit).fetch_all(pool).await)

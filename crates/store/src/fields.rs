@@ -36,7 +36,12 @@ impl Store {
     }
 
     /// The text to store for `value` (encrypted when a cipher is set).
-    pub(crate) async fn seal_field(&self, tenant_id: i64, column: &'static str, value: Option<&str>) -> Result<Option<String>> {
+    pub(crate) async fn seal_field(
+        &self,
+        tenant_id: i64,
+        column: &'static str,
+        value: Option<&str>,
+    ) -> Result<Option<String>> {
         match (value, self.fields.get()) {
             (Some(plain), Some(cipher)) => cipher.seal(tenant_id, column, plain).await.map(Some),
             (value, _) => Ok(value.map(str::to_owned)),
@@ -44,7 +49,12 @@ impl Store {
     }
 
     /// The value of a stored text (opened when it is encrypted).
-    pub(crate) async fn open_field(&self, tenant_id: i64, column: &'static str, stored: Option<String>) -> Result<Option<String>> {
+    pub(crate) async fn open_field(
+        &self,
+        tenant_id: i64,
+        column: &'static str,
+        stored: Option<String>,
+    ) -> Result<Option<String>> {
         let Some(stored) = stored else { return Ok(None) };
         if !stored.starts_with(SEALED_PREFIX) {
             return Ok(Some(stored));

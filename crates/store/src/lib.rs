@@ -9,9 +9,9 @@ mod bulk;
 mod chain;
 mod data_keys;
 mod departments;
-mod fields;
 mod esign;
 mod exports;
+mod fields;
 mod gateway;
 mod ids;
 mod integrity;
@@ -44,11 +44,13 @@ pub use auth::{
     AuthAttempt, AuthThrottle, NewRefreshToken, PrincipalAuth, PrincipalCredentials, RefreshUse, SigningKeyRow,
 };
 pub use bulk::{BulkItemRow, BulkJobRow, BulkProgress, LotRow, NewBulkJob};
+pub use data_keys::DataKeyRow;
 pub use esign::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
 pub use exports::{
     ExportFilter, ExportJobRow, ExportPage, ExportWindow, NewExportJob, SignatoryExportRow, UserExportRow,
     WorkflowExportRow,
 };
+pub use fields::{BoxFuture as FieldFuture, FieldCipher, PAN_COLUMN, SEALED_PREFIX};
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use integrity::{BlobColumn, BlobReference, RowId};
 pub use invoices::{BillingProfileRow, InvoiceFilter, InvoiceRow, IssueNumbers, Issued, NewInvoice};
@@ -62,8 +64,6 @@ pub use sso::{
 };
 pub use stamps::{ArticleEditRow, NewStamp, StampClaim, StampFilter, StampRow, StampSettings, StockRow};
 pub use tenants::{CreatedTenant, NewTenant};
-pub use data_keys::DataKeyRow;
-pub use fields::{BoxFuture as FieldFuture, FieldCipher, PAN_COLUMN, SEALED_PREFIX};
 pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};
 pub use webhooks::{DeliveryAttempt, DeliveryAttemptRow, DeliveryRow, WebhookRow};

@@ -219,7 +219,7 @@ async fn the_master_key_rotates_online_and_the_old_one_retires(backend: Backend)
     assert!(rewrapped >= 1, "the organisation's data key: {rewrapped}");
     assert_ne!(app.state.services.data_keys.current_master_id(), old_id);
     assert_eq!(app.state.services.data_keys.rotate().await.expect("again"), 0, "nothing left to re-wrap");
-    assert!(app.state.services.data_keys.unwrappable_failures().await.expect("check").is_empty());
+    assert!(app.state.services.data_keys.check().await.expect("check").failures.is_empty());
 
     // Only the new key from now on: a fresh start opens what was written under the old one.
     write_key_file(&key_file, &format!("{new}\n")).expect("retire");

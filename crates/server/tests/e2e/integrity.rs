@@ -19,8 +19,7 @@ on_both_backends!(check_finds_changed_and_missing_blobs_and_broken_chains);
 
 async fn checked(app: &TestApp) -> (Summary, Vec<Finding>) {
     let mut findings = Vec::new();
-    let summary =
-        integrity::check(&app.store, &app.state.services.blob, |f| findings.push(f.clone())).await.expect("check");
+    let summary = integrity::check(&app.state.services, |f| findings.push(f.clone())).await.expect("check");
     (summary, findings)
 }
 
@@ -48,7 +47,7 @@ async fn check_finds_changed_and_missing_blobs_and_broken_chains(backend: Backen
     assert_eq!(findings, Vec::new());
     assert_eq!((summary.findings, summary.workflows), (0, 1), "{summary}");
     assert!(summary.hashed >= 2 && summary.audit_entries > 0 && summary.workflow_events > 1, "{summary}");
-    assert!(summary.to_string().contains("data keys: no data keys (encryption off)"), "{summary}");
+    assert!(summary.to_string().contains("data keys: 1 unwrapped"), "{summary}");
 
     let blob = &app.state.services.blob;
     let (row, current) = key_of(&app, BlobColumn::DocumentCurrent).await;
@@ -75,4 +74,9 @@ async fn check_finds_changed_and_missing_blobs_and_broken_chains(backend: Backen
         matches!(&findings[2], Finding::WorkflowChain { workflow_id: w, broken, .. } if w.get() == workflow_id && broken.seq == 1),
         "{lines:?}"
     );
+
+    // A data key that no configured master key unwraps is named first.
+    app.store.execute_for_tests("UPDATE data_keys SET master_id = 'ffffffffffffffff'").await.expect("tamper");
+    let (_, findings) = checked(&app).await;
+    assert!(matches!(&findings[0], Finding::DataKey { error, .. } if error.contains("not configured")), "{findings:?}");
 }

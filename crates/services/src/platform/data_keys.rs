@@ -90,8 +90,10 @@ impl MasterKey {
         let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| MasterKeyError::Unwrap)?;
         let mut buffer = sealed.to_vec();
         let aad = Self::aad(tenant_id, year);
-        let plain =
-            self.key.open_in_place(nonce, Aad::from(aad.as_bytes()), &mut buffer).map_err(|_| MasterKeyError::Unwrap)?;
+        let plain = self
+            .key
+            .open_in_place(nonce, Aad::from(aad.as_bytes()), &mut buffer)
+            .map_err(|_| MasterKeyError::Unwrap)?;
         <[u8; KEY_BYTES]>::try_from(&plain[..]).map_err(|_| MasterKeyError::Unwrap)
     }
 }
@@ -103,6 +105,11 @@ pub enum MasterKeyError {
     File(PathBuf, #[source] std::io::Error),
     #[error("master key {0}: not base64 of 32 bytes")]
     Malformed(usize),
+    #[error(
+        "{0} is missing, and the database holds data keys it wrapped: put the installation's master key back \
+         there, or name it with master_key_path (README: Data at rest)"
+    )]
+    Missing(PathBuf),
     #[error("no master key is given (master_key or master_key_path is empty)")]
     Empty,
     #[error("the HSM could not make the master key: {0}")]
@@ -141,11 +148,13 @@ pub struct MasterKeys {
 impl MasterKeys {
     /// The keys of `text`: base64 keys separated by commas or lines, `#` comments ignored.
     fn parse(text: &str) -> Result<Vec<MasterKey>, MasterKeyError> {
-        let entries = text.lines().map(|line| line.split('#').next().unwrap_or_default()).flat_map(|line| line.split(','));
+        let entries =
+            text.lines().map(|line| line.split('#').next().unwrap_or_default()).flat_map(|line| line.split(','));
         let mut keys = Vec::new();
         for entry in entries.map(str::trim).filter(|e| !e.is_empty()) {
             let bytes = STANDARD.decode(entry).map_err(|_| MasterKeyError::Malformed(keys.len() + 1))?;
-            let secret = <[u8; KEY_BYTES]>::try_from(bytes.as_slice()).map_err(|_| MasterKeyError::Malformed(keys.len() + 1))?;
+            let secret =
+                <[u8; KEY_BYTES]>::try_from(bytes.as_slice()).map_err(|_| MasterKeyError::Malformed(keys.len() + 1))?;
             keys.push(MasterKey::new(&secret)?);
         }
         if keys.is_empty() { Err(MasterKeyError::Empty) } else { Ok(keys) }
@@ -159,9 +168,12 @@ impl MasterKeys {
 
     /// The master keys the settings name (see the module's doc for the order). `hsm_secret`
     /// makes the HSM's secret when the platform's sealing key is in an HSM. Blocking.
+    /// `keys_exist`: the database already holds data keys, so a missing default key file is
+    /// lost (or not restored), not to be made afresh.
     pub fn from_config(
         config: &Config,
         hsm_secret: Option<HsmSecret<'_>>,
+        keys_exist: bool,
     ) -> Result<MasterKeys, MasterKeyError> {
         if let Some(text) = config.master_key.as_deref() {
             return Ok(MasterKeys { source: MasterSource::Setting, keys: Self::parse(text)?, modified: None });
@@ -176,6 +188,9 @@ impl MasterKeys {
             return Ok(MasterKeys { source: MasterSource::Hsm, keys: vec![MasterKey::new(&key)?], modified: None });
         }
         let path = config.data_dir.join(DEFAULT_KEY_FILE);
+        if !path.exists() && keys_exist {
+            return Err(MasterKeyError::Missing(path));
+        }
         if !path.exists() {
             write_key_file(&path, &format!("{}\n", MasterKey::generate_text()?))?;
             tracing::warn!(path = %path.display(), "made a master key for documents at rest; keep a copy apart from the data (see README: Data at rest)");
@@ -206,7 +221,9 @@ impl MasterKeys {
         }
         match Self::from_file(path) {
             Ok(fresh) => *self = fresh,
-            Err(error) => tracing::warn!(%error, "the master key file changed and could not be read; keeping the keys read before"),
+            Err(error) => {
+                tracing::warn!(%error, "the master key file changed and could not be read; keeping the keys read before")
+            }
         }
     }
 
@@ -302,7 +319,12 @@ impl StoreDataKeys {
             return Ok(key.clone());
         }
         let row_id = i64::try_from(id).map_err(|_| KeyError(format!("no data key {id}")))?;
-        let row = self.store.data_key(row_id).await.map_err(key_error)?.ok_or_else(|| KeyError(format!("no data key {id}")))?;
+        let row = self
+            .store
+            .data_key(row_id)
+            .await
+            .map_err(key_error)?
+            .ok_or_else(|| KeyError(format!("no data key {id}")))?;
         let key = self.open_row(&row).map_err(key_error)?;
         self.remember(&key, (row.tenant_id, row.year));
         Ok(key)
@@ -337,17 +359,20 @@ impl StoreDataKeys {
         }
     }
 
-    /// Every live data key that does not unwrap with the configured master keys, with why
-    /// (an integrity check: empty when all is well).
-    pub async fn unwrappable_failures(&self) -> Result<Vec<(i64, String)>, signet_domain::Error> {
-        let mut failures = Vec::new();
+    /// Every live data key unwrapped with the configured master keys (an integrity check):
+    /// how many there are, and those that do not unwrap, with why.
+    pub async fn check(&self) -> Result<KeyCheck, signet_domain::Error> {
+        let mut check = KeyCheck::default();
         let mut after = 0;
         loop {
             let rows = self.store.live_data_keys(after, 500).await?;
-            let Some(last) = rows.last() else { return Ok(failures) };
+            let Some(last) = rows.last() else { return Ok(check) };
             after = last.id;
+            check.live += rows.len() as u64;
             let masters = self.masters();
-            failures.extend(rows.iter().filter_map(|row| masters.unwrap_row(row).err().map(|e| (row.id, e.to_string()))));
+            check
+                .failures
+                .extend(rows.iter().filter_map(|row| masters.unwrap_row(row).err().map(|e| (row.id, e.to_string()))));
         }
     }
 
@@ -378,6 +403,7 @@ pub async fn seal_blobs(
     keyring: &Keyring,
     seal: &KeyPairDer,
 ) -> anyhow::Result<(BlobStore, Arc<StoreDataKeys>)> {
+    let keys_exist = !store.live_data_keys(0, 1).await?.is_empty();
     let masters = {
         let (config, keyring, seal) = (config.clone(), keyring.clone(), seal.clone());
         tokio::task::spawn_blocking(move || {
@@ -386,7 +412,7 @@ pub async fn seal_blobs(
                 None => Err("the sealing key is not in the HSM".to_string()),
             };
             let hsm: Option<HsmSecret<'_>> = seal.in_hsm().then_some(&hsm);
-            MasterKeys::from_config(&config, hsm)
+            MasterKeys::from_config(&config, hsm, keys_exist)
         })
         .await??
     };
@@ -444,11 +470,17 @@ impl FieldSealer {
         format!("signet field v1|{tenant_id}|{column}")
     }
 
-    async fn seal_text(&self, tenant_id: i64, column: &'static str, plain: &str) -> Result<String, signet_domain::Error> {
+    async fn seal_text(
+        &self,
+        tenant_id: i64,
+        column: &'static str,
+        plain: &str,
+    ) -> Result<String, signet_domain::Error> {
         if !self.seal_writes {
             return Ok(plain.to_owned());
         }
-        let data_key = self.keys()?.writing_key(KeyOwner::Tenant(tenant_id)).await.map_err(signet_domain::Error::internal)?;
+        let data_key =
+            self.keys()?.writing_key(KeyOwner::Tenant(tenant_id)).await.map_err(signet_domain::Error::internal)?;
         let key = data_key.field_key()?;
         let mut nonce = [0u8; 12];
         rand::fill(&mut nonce).map_err(|_| signet_domain::Error::internal("no randomness for a field"))?;
@@ -460,7 +492,12 @@ impl FieldSealer {
         Ok(format!("{SEALED_PREFIX}{}:{body}", data_key.id()))
     }
 
-    async fn open_text(&self, tenant_id: i64, column: &'static str, stored: &str) -> Result<String, signet_domain::Error> {
+    async fn open_text(
+        &self,
+        tenant_id: i64,
+        column: &'static str,
+        stored: &str,
+    ) -> Result<String, signet_domain::Error> {
         let broken = || signet_domain::Error::internal(format!("a sealed {column} is malformed"));
         let rest = stored.strip_prefix(SEALED_PREFIX).ok_or_else(broken)?;
         let (id, body) = rest.split_once(':').ok_or_else(broken)?;
@@ -479,13 +516,30 @@ impl FieldSealer {
 }
 
 impl FieldCipher for FieldSealer {
-    fn seal<'a>(&'a self, tenant_id: i64, column: &'static str, plain: &'a str) -> FieldFuture<'a, signet_store::Result<String>> {
+    fn seal<'a>(
+        &'a self,
+        tenant_id: i64,
+        column: &'static str,
+        plain: &'a str,
+    ) -> FieldFuture<'a, signet_store::Result<String>> {
         Box::pin(self.seal_text(tenant_id, column, plain))
     }
 
-    fn open<'a>(&'a self, tenant_id: i64, column: &'static str, stored: &'a str) -> FieldFuture<'a, signet_store::Result<String>> {
+    fn open<'a>(
+        &'a self,
+        tenant_id: i64,
+        column: &'static str,
+        stored: &'a str,
+    ) -> FieldFuture<'a, signet_store::Result<String>> {
         Box::pin(self.open_text(tenant_id, column, stored))
     }
+}
+
+/// What [`StoreDataKeys::check`] found: the live data keys, and those that do not unwrap.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeyCheck {
+    pub live: u64,
+    pub failures: Vec<(i64, String)>,
 }
 
 /// Why a rotation stopped.

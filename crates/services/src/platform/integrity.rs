@@ -11,6 +11,7 @@ use signet_domain::audit::{ChainBreak, GENESIS_HASH, verify_chain};
 use signet_domain::{Error, TenantId, WorkflowId};
 use signet_store::{BlobColumn, BlobReference, RowId, Store, WorkflowRow};
 
+use crate::Services;
 use crate::workflows::documents::sha256_hex;
 
 /// Rows read per page.
@@ -19,6 +20,9 @@ const PAGE: i64 = 500;
 /// Something missing or wrong, naming the row and the blob or the chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Finding {
+    /// A data key does not unwrap with the configured master keys: what it encrypts is lost
+    /// unless the master key that wrapped it is found.
+    DataKey { id: i64, error: String },
     /// The row names a blob the store does not have.
     MissingBlob { column: BlobColumn, row: RowId, key: String },
     /// The blob is there but could not be read (or its key is not one Signet writes).
@@ -36,6 +40,7 @@ pub enum Finding {
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Finding::DataKey { id, error } => write!(f, "data key {id}: {error}"),
             Finding::MissingBlob { column, row, key } => write!(f, "missing blob {key} ({column}, row {row})"),
             Finding::UnreadableBlob { column, row, key, error } => {
                 write!(f, "unreadable blob {key} ({column}, row {row}): {error}")
@@ -60,18 +65,15 @@ impl fmt::Display for Finding {
     }
 }
 
-/// Whether the data keys open. Blobs and secrets are not encrypted under data keys yet, so
-/// there is nothing to unwrap; the step is kept so that the check names it.
+/// How many data keys were unwrapped (each that did not is a finding).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DataKeys {
-    EncryptionOff,
+pub struct DataKeys {
+    pub live: u64,
 }
 
 impl fmt::Display for DataKeys {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DataKeys::EncryptionOff => f.write_str("no data keys (encryption off)"),
-        }
+        write!(f, "{} unwrapped with the configured master key", self.live)
     }
 }
 
@@ -107,7 +109,9 @@ impl fmt::Display for Summary {
 
 /// Checks the installation whole, handing each finding to `found` as it is found. An error is
 /// returned only when the check itself cannot go on (the database does not answer).
-pub async fn check(store: &Store, blob: &BlobStore, mut found: impl FnMut(&Finding)) -> Result<Summary, Error> {
+pub async fn check(svc: &Services, mut found: impl FnMut(&Finding)) -> Result<Summary, Error> {
+    let (store, blob) = (&svc.store, &svc.blob);
+    let keys = svc.data_keys.check().await?;
     let mut summary = Summary {
         blobs: 0,
         hashed: 0,
@@ -115,13 +119,16 @@ pub async fn check(store: &Store, blob: &BlobStore, mut found: impl FnMut(&Findi
         audit_entries: 0,
         workflows: 0,
         workflow_events: 0,
-        data_keys: data_keys(store).await?,
+        data_keys: DataKeys { live: keys.live },
         findings: 0,
     };
     let mut report = |finding: Finding, summary: &mut Summary| {
         summary.findings += 1;
         found(&finding);
     };
+    for (id, error) in keys.failures {
+        report(Finding::DataKey { id, error }, &mut summary);
+    }
     for column in BlobColumn::ALL {
         let mut after = None;
         loop {
@@ -160,12 +167,6 @@ pub async fn check(store: &Store, blob: &BlobStore, mut found: impl FnMut(&Findi
         }
     }
     Ok(summary)
-}
-
-/// The data keys step: every key that wraps stored data must unwrap. With encryption off there
-/// are none.
-async fn data_keys(_store: &Store) -> Result<DataKeys, Error> {
-    Ok(DataKeys::EncryptionOff)
 }
 
 /// Reads the blob through the store (so that what is checked is what Signet would serve) and

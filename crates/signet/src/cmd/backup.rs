@@ -89,7 +89,9 @@ pub fn check(args: CheckArgs) -> anyhow::Result<()> {
     let blob = BlobStore::from_url(&config.blob_url(), &config.data_dir)?;
     let summary = super::runtime()?.block_on(async {
         let store = signet_server::app::open_store(&config).await?;
-        let checked = integrity::check(&store, &blob, |finding| println!("FAIL {finding}")).await;
+        // Assembled as `serve` is: the blobs are read through their data keys.
+        let services = signet_services::Services::assemble(config, store.clone(), blob).await?;
+        let checked = integrity::check(&services, |finding| println!("FAIL {finding}")).await;
         store.close().await;
         anyhow::Ok(checked?)
     })?;

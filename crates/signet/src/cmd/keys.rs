@@ -80,7 +80,7 @@ fn rotate(args: RotateArgs) -> anyhow::Result<()> {
     let rewrapped = super::runtime()?.block_on(async {
         let services = assemble(config).await?;
         let rewrapped = services.data_keys.rotate().await?;
-        let failures = services.data_keys.unwrappable_failures().await?;
+        let failures = services.data_keys.check().await?.failures;
         anyhow::Ok((rewrapped, services.data_keys.current_master_id(), failures))
     })?;
     let (count, current, failures) = rewrapped;
@@ -106,7 +106,7 @@ fn status(args: StatusArgs) -> anyhow::Result<()> {
     let config = args.config.load(None, None)?;
     let (current, failures) = super::runtime()?.block_on(async {
         let services = assemble(config).await?;
-        let failures = services.data_keys.unwrappable_failures().await?;
+        let failures = services.data_keys.check().await?.failures;
         anyhow::Ok((services.data_keys.current_master_id(), failures))
     })?;
     println!("current master key: {current}");
