@@ -1848,6 +1848,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{webhookId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["resumeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workflows": {
         parameters: {
             query?: never;
@@ -4362,11 +4378,22 @@ export interface components {
             createdAt: number;
             description?: string | null;
             eventTypes: string[];
+            /**
+             * Format: int64
+             * @description When the circuit breaker paused the endpoint after repeated failures (its deliveries
+             *     wait; see `resumeWebhook`); absent while it is delivering.
+             */
+            pausedAt?: number | null;
             url: string;
             /** Format: int64 */
             webhookId: number;
         };
         WebhookDelivery: {
+            /**
+             * @description Every attempt at this delivery, oldest first (failed attempts are retried 15 times
+             *     over a day and more: docs/api.md).
+             */
+            attemptLog: components["schemas"]["WebhookDeliveryAttempt"][];
             /** Format: int64 */
             attempts: number;
             /** Format: int64 */
@@ -4383,6 +4410,26 @@ export interface components {
             state: string;
             /** Format: int64 */
             updatedAt: number;
+        };
+        /** @description One attempt at a delivery. */
+        WebhookDeliveryAttempt: {
+            /**
+             * Format: int64
+             * @description When the attempt was made (milliseconds since the epoch).
+             */
+            attemptedAt: number;
+            /**
+             * Format: int64
+             * @description How long the endpoint took to answer, in milliseconds.
+             */
+            durationMs: number;
+            /** @description Why the attempt failed; absent when it succeeded. */
+            error?: string | null;
+            /**
+             * Format: int64
+             * @description The endpoint's HTTP status; absent when it could not be reached.
+             */
+            status?: number | null;
         };
         WorkflowAudit: {
             /**
@@ -15699,7 +15746,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The latest 100 deliveries, newest first */
+            /** @description The latest 100 deliveries, newest first, each with its attempts */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15707,6 +15754,81 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"][];
                 };
+            };
+            /** @description Invalid input (`validation_failed`, `malformed_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller's role does not allow this operation (`forbidden`); see docs/access.md */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such webhook in this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (`internal_error`); the log has the cause under the requestId */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    resumeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                webhookId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delivering again; the deliveries that waited are sent (nothing changes for an endpoint that was not paused) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input (`validation_failed`, `malformed_body`) */
             400: {

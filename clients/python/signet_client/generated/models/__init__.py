@@ -187,6 +187,7 @@ from .verified_signature import VerifiedSignature
 from .verify_request import VerifyRequest
 from .webhook import Webhook
 from .webhook_delivery import WebhookDelivery
+from .webhook_delivery_attempt import WebhookDeliveryAttempt
 from .workflow_audit import WorkflowAudit
 from .workflow_details import WorkflowDetails
 from .workflow_document import WorkflowDocument
@@ -381,6 +382,7 @@ __all__ = (
     "VerifyRequest",
     "Webhook",
     "WebhookDelivery",
+    "WebhookDeliveryAttempt",
     "WorkflowAudit",
     "WorkflowDetails",
     "WorkflowDocument",

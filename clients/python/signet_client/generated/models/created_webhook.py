@@ -24,6 +24,9 @@ class CreatedWebhook:
         webhook_id (int):
         secret (str): The signing secret (`whsec_…`) for verifying `webhook-signature`; shown only now.
         description (Union[None, Unset, str]):
+        paused_at (Union[None, Unset, int]): When the circuit breaker paused the endpoint after repeated failures (its
+            deliveries
+            wait; see `resumeWebhook`); absent while it is delivering.
     """
 
     created_at: int
@@ -32,6 +35,7 @@ class CreatedWebhook:
     webhook_id: int
     secret: str
     description: Union[None, Unset, str] = UNSET
+    paused_at: Union[None, Unset, int] = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -51,6 +55,12 @@ class CreatedWebhook:
         else:
             description = self.description
 
+        paused_at: Union[None, Unset, int]
+        if isinstance(self.paused_at, Unset):
+            paused_at = UNSET
+        else:
+            paused_at = self.paused_at
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -64,6 +74,8 @@ class CreatedWebhook:
         )
         if description is not UNSET:
             field_dict["description"] = description
+        if paused_at is not UNSET:
+            field_dict["pausedAt"] = paused_at
 
         return field_dict
 
@@ -89,6 +101,15 @@ class CreatedWebhook:
 
         description = _parse_description(d.pop("description", UNSET))
 
+        def _parse_paused_at(data: object) -> Union[None, Unset, int]:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Union[None, Unset, int], data)
+
+        paused_at = _parse_paused_at(d.pop("pausedAt", UNSET))
+
         created_webhook = cls(
             created_at=created_at,
             event_types=event_types,
@@ -96,6 +117,7 @@ class CreatedWebhook:
             webhook_id=webhook_id,
             secret=secret,
             description=description,
+            paused_at=paused_at,
         )
 
         created_webhook.additional_properties = d

@@ -23,6 +23,9 @@ class Webhook:
         url (str):
         webhook_id (int):
         description (Union[None, Unset, str]):
+        paused_at (Union[None, Unset, int]): When the circuit breaker paused the endpoint after repeated failures (its
+            deliveries
+            wait; see `resumeWebhook`); absent while it is delivering.
     """
 
     created_at: int
@@ -30,6 +33,7 @@ class Webhook:
     url: str
     webhook_id: int
     description: Union[None, Unset, str] = UNSET
+    paused_at: Union[None, Unset, int] = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -47,6 +51,12 @@ class Webhook:
         else:
             description = self.description
 
+        paused_at: Union[None, Unset, int]
+        if isinstance(self.paused_at, Unset):
+            paused_at = UNSET
+        else:
+            paused_at = self.paused_at
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -59,6 +69,8 @@ class Webhook:
         )
         if description is not UNSET:
             field_dict["description"] = description
+        if paused_at is not UNSET:
+            field_dict["pausedAt"] = paused_at
 
         return field_dict
 
@@ -82,12 +94,22 @@ class Webhook:
 
         description = _parse_description(d.pop("description", UNSET))
 
+        def _parse_paused_at(data: object) -> Union[None, Unset, int]:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Union[None, Unset, int], data)
+
+        paused_at = _parse_paused_at(d.pop("pausedAt", UNSET))
+
         webhook = cls(
             created_at=created_at,
             event_types=event_types,
             url=url,
             webhook_id=webhook_id,
             description=description,
+            paused_at=paused_at,
         )
 
         webhook.additional_properties = d

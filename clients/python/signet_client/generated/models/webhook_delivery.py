@@ -1,5 +1,6 @@
 from collections.abc import Mapping
 from typing import (
+    TYPE_CHECKING,
     Any,
     TypeVar,
     Union,
@@ -11,6 +12,10 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+if TYPE_CHECKING:
+    from ..models.webhook_delivery_attempt import WebhookDeliveryAttempt
+
+
 T = TypeVar("T", bound="WebhookDelivery")
 
 
@@ -18,6 +23,9 @@ T = TypeVar("T", bound="WebhookDelivery")
 class WebhookDelivery:
     """
     Attributes:
+        attempt_log (list['WebhookDeliveryAttempt']): Every attempt at this delivery, oldest first (failed attempts are
+            retried 15 times
+            over a day and more: docs/api.md).
         attempts (int):
         created_at (int):
         delivery_id (int):
@@ -29,6 +37,7 @@ class WebhookDelivery:
         last_status (Union[None, Unset, int]):
     """
 
+    attempt_log: list["WebhookDeliveryAttempt"]
     attempts: int
     created_at: int
     delivery_id: int
@@ -41,6 +50,11 @@ class WebhookDelivery:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        attempt_log = []
+        for attempt_log_item_data in self.attempt_log:
+            attempt_log_item = attempt_log_item_data.to_dict()
+            attempt_log.append(attempt_log_item)
+
         attempts = self.attempts
 
         created_at = self.created_at
@@ -71,6 +85,7 @@ class WebhookDelivery:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "attemptLog": attempt_log,
                 "attempts": attempts,
                 "createdAt": created_at,
                 "deliveryId": delivery_id,
@@ -89,7 +104,16 @@ class WebhookDelivery:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.webhook_delivery_attempt import WebhookDeliveryAttempt
+
         d = dict(src_dict)
+        attempt_log = []
+        _attempt_log = d.pop("attemptLog")
+        for attempt_log_item_data in _attempt_log:
+            attempt_log_item = WebhookDeliveryAttempt.from_dict(attempt_log_item_data)
+
+            attempt_log.append(attempt_log_item)
+
         attempts = d.pop("attempts")
 
         created_at = d.pop("createdAt")
@@ -123,6 +147,7 @@ class WebhookDelivery:
         last_status = _parse_last_status(d.pop("lastStatus", UNSET))
 
         webhook_delivery = cls(
+            attempt_log=attempt_log,
             attempts=attempts,
             created_at=created_at,
             delivery_id=delivery_id,
