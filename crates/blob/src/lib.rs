@@ -627,7 +627,7 @@ impl BlobStore {
                 pass.left += 1;
                 continue;
             };
-            if raw.is_sealed(&key).await? {
+            if raw.starts_sealed(&key, meta.size).await? {
                 pass.already += 1;
                 continue;
             }
@@ -664,11 +664,11 @@ impl BlobStore {
         Ok(true)
     }
 
-    /// Whether the object under `key` is stored encrypted (read from its first bytes).
-    pub async fn is_sealed(&self, key: &BlobKey) -> Result<bool> {
+    /// Whether the object under `key`, of `size` bytes (already known from a listing), is
+    /// stored encrypted: one ranged read of its first bytes.
+    async fn starts_sealed(&self, key: &BlobKey, size: u64) -> Result<bool> {
         let path = key.to_object_path()?;
-        let meta = self.inner.head(&path).await.map_err(|e| map_err("get", key, e))?;
-        if meta.size < sealed::HEADER as u64 {
+        if size < sealed::HEADER as u64 {
             return Ok(false);
         }
         let start =

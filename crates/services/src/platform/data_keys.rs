@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
+use aws_lc_rs::aead::{AES_256_GCM, LessSafeKey, UnboundKey};
 use aws_lc_rs::{digest, hmac, rand};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -34,6 +34,7 @@ use signet_store::{DataKeyRow, FieldCipher, FieldFuture, SEALED_PREFIX, Store};
 
 use crate::platform::config::Config;
 use crate::platform::keyring::{KeyPairDer, Keyring};
+use crate::platform::secrets::SealingKey;
 
 /// Bytes of a master or data key.
 const KEY_BYTES: usize = 32;
@@ -47,7 +48,7 @@ pub const DEFAULT_KEY_FILE: &str = "master.key";
 /// One master key and its id (a fingerprint that names it in the database, not secret).
 pub struct MasterKey {
     id: String,
-    key: LessSafeKey,
+    key: SealingKey,
 }
 
 impl MasterKey {
@@ -55,7 +56,7 @@ impl MasterKey {
         let tag = hmac::sign(&hmac::Key::new(hmac::HMAC_SHA256, secret), ID_CONTEXT);
         let id = hex::encode(&tag.as_ref()[..8]);
         let key = UnboundKey::new(&AES_256_GCM, secret).map_err(|_| MasterKeyError::Crypto)?;
-        Ok(MasterKey { id, key: LessSafeKey::new(key) })
+        Ok(MasterKey { id, key: SealingKey::from_key(LessSafeKey::new(key)) })
     }
 
     /// A new random master key, as the text a key file holds.
@@ -75,25 +76,11 @@ impl MasterKey {
 
     /// `nonce | ciphertext | tag` of a data key, bound to its owner and year.
     fn wrap(&self, secret: &[u8; KEY_BYTES], tenant_id: i64, year: i64) -> Result<Vec<u8>, MasterKeyError> {
-        let mut nonce = [0u8; 12];
-        rand::fill(&mut nonce).map_err(|_| MasterKeyError::Crypto)?;
-        let mut sealed = secret.to_vec();
-        let aad = Self::aad(tenant_id, year);
-        self.key
-            .seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad.as_bytes()), &mut sealed)
-            .map_err(|_| MasterKeyError::Crypto)?;
-        Ok([nonce.as_slice(), &sealed].concat())
+        self.key.seal(&Self::aad(tenant_id, year), secret).ok_or(MasterKeyError::Crypto)
     }
 
     fn unwrap(&self, wrapped: &[u8], tenant_id: i64, year: i64) -> Result<[u8; KEY_BYTES], MasterKeyError> {
-        let (nonce, sealed) = wrapped.split_at_checked(12).ok_or(MasterKeyError::Unwrap)?;
-        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| MasterKeyError::Unwrap)?;
-        let mut buffer = sealed.to_vec();
-        let aad = Self::aad(tenant_id, year);
-        let plain = self
-            .key
-            .open_in_place(nonce, Aad::from(aad.as_bytes()), &mut buffer)
-            .map_err(|_| MasterKeyError::Unwrap)?;
+        let plain = self.key.open(&Self::aad(tenant_id, year), wrapped).ok_or(MasterKeyError::Unwrap)?;
         <[u8; KEY_BYTES]>::try_from(&plain[..]).map_err(|_| MasterKeyError::Unwrap)
     }
 }
@@ -268,7 +255,7 @@ impl StoreDataKeys {
     }
 
     fn masters(&self) -> std::sync::MutexGuard<'_, MasterKeys> {
-        self.masters.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.masters)
     }
 
     /// The data key a row holds, reading the key file again once if its master is unknown.
@@ -378,14 +365,14 @@ impl StoreDataKeys {
 
     /// The first data key whose master key is not configured, with that master's id: another
     /// instance's key, or a key file lost (nothing it wrapped could be opened here).
-    pub async fn wrapped_by_an_unknown_master(&self) -> Result<Option<(i64, String)>, signet_domain::Error> {
-        let rows = self.store.live_data_keys(0, 100).await?;
+    /// Among `rows` (the first live data keys, read once at start).
+    fn wrapped_by_an_unknown_master(&self, rows: Vec<DataKeyRow>) -> Option<(i64, String)> {
         let mut masters = self.masters();
         masters.reload_if_changed();
-        Ok(rows.into_iter().find_map(|row| {
+        rows.into_iter().find_map(|row| {
             let master = row.master_id?;
             masters.by_id(&master).is_none().then_some((row.id, master))
-        }))
+        })
     }
 
     /// The id of the current master key.
@@ -403,7 +390,8 @@ pub async fn seal_blobs(
     keyring: &Keyring,
     seal: &KeyPairDer,
 ) -> anyhow::Result<(BlobStore, Arc<StoreDataKeys>)> {
-    let keys_exist = !store.live_data_keys(0, 1).await?.is_empty();
+    let first_keys = store.live_data_keys(0, 100).await?;
+    let keys_exist = !first_keys.is_empty();
     let masters = {
         let (config, keyring, seal) = (config.clone(), keyring.clone(), seal.clone());
         tokio::task::spawn_blocking(move || {
@@ -417,7 +405,7 @@ pub async fn seal_blobs(
         .await??
     };
     let keys = Arc::new(StoreDataKeys::new(store.clone(), masters));
-    if let Some((id, master)) = keys.wrapped_by_an_unknown_master().await? {
+    if let Some((id, master)) = keys.wrapped_by_an_unknown_master(first_keys) {
         anyhow::bail!(
             "data key {id} of this installation is wrapped by master key {master}, which is not configured \
              (this instance's is {}): every instance of an installation needs the same master key \
@@ -481,14 +469,11 @@ impl FieldSealer {
         }
         let data_key =
             self.keys()?.writing_key(KeyOwner::Tenant(tenant_id)).await.map_err(signet_domain::Error::internal)?;
-        let key = data_key.field_key()?;
-        let mut nonce = [0u8; 12];
-        rand::fill(&mut nonce).map_err(|_| signet_domain::Error::internal("no randomness for a field"))?;
-        let mut sealed = plain.as_bytes().to_vec();
-        let aad = Self::aad(tenant_id, column);
-        key.seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad.as_bytes()), &mut sealed)
-            .map_err(|_| signet_domain::Error::internal("a field could not be sealed"))?;
-        let body = STANDARD.encode([nonce.as_slice(), &sealed].concat());
+        let key = SealingKey::from_key(data_key.field_key()?);
+        let sealed = key
+            .seal(&Self::aad(tenant_id, column), plain.as_bytes())
+            .ok_or_else(|| signet_domain::Error::internal("a field could not be sealed"))?;
+        let body = STANDARD.encode(sealed);
         Ok(format!("{SEALED_PREFIX}{}:{body}", data_key.id()))
     }
 
@@ -503,15 +488,13 @@ impl FieldSealer {
         let (id, body) = rest.split_once(':').ok_or_else(broken)?;
         let id: u64 = id.parse().map_err(|_| broken())?;
         let bytes = STANDARD.decode(body).map_err(|_| broken())?;
-        let (nonce, sealed) = bytes.split_at_checked(12).ok_or_else(broken)?;
-        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| broken())?;
-        let key = self.keys()?.reading_key(id).await.map_err(signet_domain::Error::internal)?.field_key()?;
-        let mut buffer = sealed.to_vec();
-        let aad = Self::aad(tenant_id, column);
+        let key = SealingKey::from_key(
+            self.keys()?.reading_key(id).await.map_err(signet_domain::Error::internal)?.field_key()?,
+        );
         let plain = key
-            .open_in_place(nonce, Aad::from(aad.as_bytes()), &mut buffer)
-            .map_err(|_| signet_domain::Error::internal(format!("a sealed {column} did not open")))?;
-        String::from_utf8(plain.to_vec()).map_err(|_| broken())
+            .open(&Self::aad(tenant_id, column), &bytes)
+            .ok_or_else(|| signet_domain::Error::internal(format!("a sealed {column} did not open")))?;
+        String::from_utf8(plain).map_err(|_| broken())
     }
 }
 

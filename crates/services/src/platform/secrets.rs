@@ -139,6 +139,11 @@ impl SealingKey {
         Ok(SealingKey(LessSafeKey::new(key)))
     }
 
+    /// A sealing key over `key` as it is (a master key, or a key derived from a data key).
+    pub fn from_key(key: aws_lc_rs::aead::LessSafeKey) -> SealingKey {
+        SealingKey(key)
+    }
+
     /// The random nonce, then the ciphertext and its tag.
     pub fn seal(&self, aad: &str, plain: &[u8]) -> Option<Vec<u8>> {
         use aws_lc_rs::aead::{Aad, Nonce};
