@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 
 use crate::routes::{
     applications, audit, auth, bulk, certificates, departments, documents, embedding, exports, gateway_admin,
-    initiate_and_sign, invoices, menus, roles, sales, signing_profiles, sso, stamps, users, verify, webhooks,
+    initiate_and_sign, invoices, menus, privacy, roles, sales, signing_profiles, sso, stamps, users, verify, webhooks,
     workflow_actions, workflows,
 };
 use signet_http::AppState;
@@ -40,6 +40,7 @@ use signet_http::error::ProblemDetails;
         (name = "verification", description = "Verification for everyone: a signed PDF, XML or CMS file's signatures checked and explained; nothing is kept"),
         (name = "sales", description = "Customer referrals and CRM leads with their outbox to the tenant's CRM endpoint"),
         (name = "exports", description = "Exports of workflows, signatories, audit events and users as CSV, XLSX or JSON Lines, streamed or as jobs; see docs/exports.md"),
+        (name = "privacy", description = "Retention periods, legal holds and a person's erasure request; what erasure leaves: docs/privacy.md"),
         (name = "stamps", description = "Stamp duty: the inventory of pre-purchased e-stamp certificates, its stock and alerts, articles of stamp schedules, invoices and debit notes of workflows; see docs/stamps.md"),
     )
 )]
@@ -237,6 +238,10 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(webhooks::deliveries))
         .routes(routes!(webhooks::redeliver))
         .routes(routes!(webhooks::resume))
+        .routes(routes!(privacy::get_retention, privacy::put_retention))
+        .routes(routes!(privacy::place_hold, privacy::release_hold))
+        .routes(routes!(privacy::list_holds))
+        .routes(routes!(privacy::request_erasure))
         .routes(routes!(bulk::bulk_send))
         .routes(routes!(bulk::create_lot))
         .routes(routes!(bulk::get_lot))

@@ -685,6 +685,23 @@ impl BlobStore {
         }
     }
 
+    /// Deletes every object under `prefix` (whole segments: `tenant/4` does not reach
+    /// `tenant/42`) and answers how many. Idempotent; an object written under the prefix while
+    /// the listing runs may stay, so callers delete a prefix only once nothing writes there.
+    pub async fn delete_under(&self, prefix: &BlobKey) -> Result<u64> {
+        let path = prefix.to_object_path()?;
+        let mut listing = self.inner.list(Some(&path));
+        let mut deleted = 0;
+        while let Some(meta) = listing.next().await {
+            let meta = meta.map_err(|source| Error::Backend { op: "list", source })?;
+            match self.inner.delete(&meta.location).await {
+                Ok(()) | Err(object_store::Error::NotFound { .. }) => deleted += 1,
+                Err(source) => return Err(Error::Backend { op: "delete", source }),
+            }
+        }
+        Ok(deleted)
+    }
+
     /// Whether an object exists under `key`.
     pub async fn exists(&self, key: &BlobKey) -> Result<bool> {
         let path = key.to_object_path()?;

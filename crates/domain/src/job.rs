@@ -38,6 +38,11 @@ text_states! {
         /// A workflow's signatures made long-term (PAdES B-LT) after a signature; retried
         /// while a CA or TSA does not answer.
         LongTermData => "workflow.long_term",
+        /// Workflows and gateway transactions whose retention period ended, erased (periodic).
+        RetentionSweep => "retention.sweep",
+        /// The stored objects of an erased workflow or transaction, deleted after the erasure
+        /// committed (retried until gone, so a crash between the two leaves nothing behind).
+        EraseBlobs => "blobs.erase",
     }
 }
 

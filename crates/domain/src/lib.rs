@@ -18,6 +18,7 @@ pub mod menu;
 pub mod paging;
 pub mod phone;
 pub mod placement;
+pub mod retention;
 pub mod sales;
 pub mod spelling;
 pub mod stamp;

@@ -17,6 +17,7 @@ pub mod gateway;
 pub mod integrations;
 pub mod people;
 pub mod platform;
+pub mod privacy;
 pub mod records;
 pub mod stamps;
 pub mod verification;

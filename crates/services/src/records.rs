@@ -5,8 +5,8 @@
 
 pub use signet_store::{
     AfterSignature, ApplicationRow, AuthtokenRow, BillingProfileRow, BulkJobRow, DeliveryAttemptRow, DeliveryRow,
-    DocumentRow, ExportJobRow, GrantedDepartmentRow, Grantee, IdleGrantRow, LeadFilter, LeadRow, MenuRow, NewSignatory,
-    PrincipalCredentials, ReferralRow, RoleRow, Shelf, SignatoryRow, SigningKeyRow, SigningProfileRow,
-    SsoDomainProofRow, SsoProviderRow, StampFilter, StampRow, StampSettings, StockRow, TemplateDocument, TemplateRow,
-    UserFilter, UserRow, UserSort, WebhookRow,
+    DocumentRow, ExportJobRow, GrantedDepartmentRow, Grantee, HoldRow, IdleGrantRow, LeadFilter, LeadRow, MenuRow,
+    NewSignatory, PrincipalCredentials, ReferralRow, RetentionPolicies, RoleRow, Shelf, SignatoryRow, SigningKeyRow,
+    SigningProfileRow, SsoDomainProofRow, SsoProviderRow, StampFilter, StampRow, StampSettings, StockRow,
+    TemplateDocument, TemplateRow, UserFilter, UserRow, UserSort, WebhookRow,
 };

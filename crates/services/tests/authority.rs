@@ -12,11 +12,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use signet_domain::access::{Access, CustomRole, Permission, Role};
 use signet_domain::department::DepartmentName;
+use signet_domain::retention::RetentionPeriods;
 use signet_domain::user::UserInput;
 use signet_domain::{
-    DepartmentId, DocumentId, Error, ErrorCode, PrincipalId, SignatoryId, SigningProfileId, WebhookId, WorkflowId,
+    DepartmentId, DocumentId, Error, ErrorCode, PrincipalId, SignatoryId, SigningProfileId, TemplateId, WebhookId,
+    WorkflowId,
 };
-use signet_services::records::{Grantee, LeadFilter, Shelf, StampFilter, TemplateRow};
+use signet_services::records::{Grantee, LeadFilter, RetentionPolicies, Shelf, StampFilter, TemplateRow};
 use signet_services::workflows::templates::TemplateDefinition;
 use signet_services::{Caller, Services};
 use signet_store::Backend;
@@ -59,7 +61,7 @@ enum Answer {
 
 /// The operations, each with its rule, what an allowed caller gets, and whether it names one
 /// of the fixture's resources (then another tenant's caller must get 404, as for a missing id).
-const OPERATIONS: [(&str, Rule, Answer, bool); 93] = {
+const OPERATIONS: [(&str, Rule, Answer, bool); 99] = {
     use Answer::*;
     use Permission::*;
     use Rule::*;
@@ -109,6 +111,12 @@ const OPERATIONS: [(&str, Rule, Answer, bool); 93] = {
         ("webhooks.deliveries", Needs(ManageSettings), Missing, false),
         ("webhooks.redeliver", Needs(ManageSettings), Missing, false),
         ("webhooks.resume_endpoint", Needs(ManageSettings), Missing, false),
+        ("privacy.policies", Needs(ManageSettings), Done, false),
+        ("privacy.set_policies", Needs(ManageSettings), Done, true),
+        ("privacy.place_hold", Needs(ManageSettings), Missing, false),
+        ("privacy.release_hold", Needs(ManageSettings), Missing, false),
+        ("privacy.holds", Needs(ManageSettings), Done, false),
+        ("privacy.request_erasure", Needs(ManageSettings), Done, false),
         ("audit.entries", Needs(ReadAudit), Done, false),
         ("audit.verify", Needs(ReadAudit), Done, false),
         ("sso.providers", Needs(ManageSettings), Done, false),
@@ -242,6 +250,21 @@ async fn call(svc: &Services, caller: &Caller, operation: &str, fixture: &Fixtur
         "webhooks.deliveries" => webhooks::deliveries(svc, caller, WebhookId::from(MISSING)).await.map(drop),
         "webhooks.redeliver" => webhooks::redeliver(svc, caller, MISSING.into()).await,
         "webhooks.resume_endpoint" => webhooks::resume_endpoint(svc, caller, WebhookId::from(MISSING)).await,
+        "privacy.policies" => privacy::retention::policies(svc, caller).await.map(drop),
+        "privacy.set_policies" => {
+            let template = (TemplateId::from(fixture.template_id), RetentionPeriods::default());
+            let policies = RetentionPolicies { templates: vec![template], ..RetentionPolicies::default() };
+            privacy::retention::set_policies(svc, caller, policies).await.map(drop)
+        }
+        "privacy.place_hold" => {
+            privacy::retention::place_hold(svc, caller, missing_workflow, "litigation").await.map(drop)
+        }
+        "privacy.release_hold" => privacy::retention::release_hold(svc, caller, missing_workflow).await,
+        "privacy.holds" => privacy::retention::holds(svc, caller, None, 10).await.map(drop),
+        "privacy.request_erasure" => {
+            let subject = privacy::erasure::Subject { email: Some("nobody@x.test".into()), phone: None };
+            privacy::erasure::request(svc, caller, subject).await.map(drop)
+        }
         "audit.entries" => audit::entries(svc, caller, 0, 10).await.map(drop),
         "audit.verify" => audit::verify(svc, caller).await.map(drop),
         "sso.providers" => sso::providers(svc, caller).await.map(drop),

@@ -51,6 +51,9 @@ enum Command {
     /// Long-term signatures: what is due for renewal, and a renewal sweep now.
     #[command(subcommand)]
     Lta(cmd::lta::LtaCommand),
+    /// Retention: erase now what the organisations' retention periods ended.
+    #[command(subcommand)]
+    Retention(cmd::retention::RetentionCommand),
     /// Benchmarks.
     #[command(subcommand)]
     Bench(cmd::bench::BenchCommand),
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         Command::Evidence(command) => cmd::evidence::run(command),
         Command::Lta(command) => cmd::lta::run(command),
         Command::Keys(command) => cmd::keys::run(command),
+        Command::Retention(command) => cmd::retention::run(command),
         Command::Bench(command) => cmd::bench::run(command),
         Command::GatewayClient(command) => cmd::gateway_client::run(command),
         Command::Esp(command) => cmd::esp::run(command),

@@ -148,7 +148,10 @@ impl Store {
     /// Up to `limit` workflows of every tenant after `after_id`, by id (an installation-wide
     /// walk; the tenant-scoped finders serve everything else).
     pub async fn workflows_after(&self, after_id: i64, limit: i64) -> Result<Vec<WorkflowRow>> {
-        let sql = format!("SELECT {WORKFLOW_COLUMNS} FROM workflows WHERE id > $1 ORDER BY id LIMIT $2");
+        // An erased workflow has no chain left: its tombstone in the organisation's chain says what it was.
+        let sql = format!(
+            "SELECT {WORKFLOW_COLUMNS} FROM workflows WHERE id > $1 AND erased_at IS NULL ORDER BY id LIMIT $2"
+        );
         on_db!(self, pool => {
             sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
                 .bind(after_id)

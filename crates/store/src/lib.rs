@@ -20,6 +20,7 @@ mod jobs;
 mod menus;
 mod principal_cache;
 mod profiles;
+mod retention;
 mod roles;
 mod sales;
 mod sqlite_reads;
@@ -57,6 +58,9 @@ pub use invoices::{BillingProfileRow, InvoiceFilter, InvoiceRow, IssueNumbers, I
 pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, GrantedDepartmentRow, Grantee, IdleGrantRow, MenuRow};
 pub use profiles::{AutomatedSigner, AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
+pub use retention::{
+    BlobsToErase, ErasureFacts, HoldRow, MAX_BATCH as MAX_ERASURE_BATCH, RetentionPolicies, WorkflowErasure,
+};
 pub use roles::RoleRow;
 pub use sales::{CrmSettingsRow, LeadFilter, LeadRow, ReferralRow};
 pub use sso::{

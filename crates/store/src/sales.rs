@@ -118,6 +118,8 @@ macro_rules! insert_job {
     }};
 }
 
+pub(crate) use insert_job;
+
 /// The push job of one version of a lead.
 fn push_job(tenant_id: TenantId, lead_id: LeadId, version: i64, dedupe: bool) -> NewJob {
     NewJob {

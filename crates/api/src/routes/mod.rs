@@ -16,6 +16,7 @@ pub mod gateway_admin;
 pub mod initiate_and_sign;
 pub mod invoices;
 pub mod menus;
+pub mod privacy;
 pub mod roles;
 pub mod sales;
 pub mod schemas;

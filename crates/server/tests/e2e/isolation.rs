@@ -709,6 +709,16 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "POST /api/v1/exports/signatories"
         | "POST /api/v1/exports/audit-events"
         | "POST /api/v1/exports/users" => Walk::OwnExport(json!({"format": "jsonl"})),
+        "GET /api/v1/retention" | "GET /api/v1/holds" => Walk::Own,
+        // B's periods for A's template: refused as a missing template.
+        "PUT /api/v1/retention" => Walk::CreateFrom(
+            json!({"completedDays": 1, "templates": [{"templateId": id(a.template), "completedDays": 0}]}),
+        ),
+        "PUT /api/v1/workflows/{workflowId}/hold" => Walk::Foreign(Some(json!({"reason": "b holds"}))),
+        // B's erasure request for A's signer: A's workflows stay as they were.
+        "POST /api/v1/privacy/erasure" => {
+            Walk::OwnWrite("/api/v1/privacy/erasure".into(), json!({"email": "alphaonly-1@a.test"}))
+        }
         op if op.contains('{') && !op.starts_with("POST ") && !op.starts_with("PUT ") => Walk::Foreign(None),
         "POST /api/v1/webhooks/deliveries/{deliveryId}/redeliver"
         | "POST /api/v1/webhooks/{webhookId}/resume"

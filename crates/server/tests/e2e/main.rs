@@ -28,6 +28,7 @@ mod language;
 mod leads;
 mod openapi;
 mod people;
+mod retention;
 mod sms;
 mod sso;
 mod stamps;

@@ -50,6 +50,8 @@ const PURGE_EVERY_MS: i64 = 3_600_000;
 const HOUSEKEEPING_EVERY_MS: i64 = 60_000;
 /// The long-term renewal sweep runs hourly: `lta_renewals_per_run` bounds renewals per hour.
 const LTA_RENEWAL_EVERY_MS: i64 = 3_600_000;
+/// The retention sweep runs daily: periods are counted in days.
+const RETENTION_SWEEP_EVERY_MS: i64 = 86_400_000;
 
 /// Enqueues this slot's periodic jobs; a no-op when another instance already did.
 pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
@@ -58,6 +60,7 @@ pub async fn schedule_periodic(store: &Store) -> signet_store::Result<()> {
         (JobKind::GatewayHousekeeping, HOUSEKEEPING_EVERY_MS),
         (JobKind::WorkflowHousekeeping, HOUSEKEEPING_EVERY_MS),
         (JobKind::LtaRenewal, LTA_RENEWAL_EVERY_MS),
+        (JobKind::RetentionSweep, RETENTION_SWEEP_EVERY_MS),
     ] {
         let slot = now_millis() / every_ms;
         store
@@ -98,6 +101,11 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), JobError>
             crate::workflows::lta_renewal::sweep(state, limits).await?;
             Ok(())
         }
+        JobKind::RetentionSweep => {
+            crate::privacy::sweep::sweep(state, now_millis()).await?;
+            Ok(())
+        }
+        JobKind::EraseBlobs => Ok(crate::privacy::sweep::run_erase_blobs(state, &job.payload).await?),
         JobKind::PurgeExpiredTokens => {
             let purged = store.purge_expired_refresh_tokens(now_millis()).await?;
             let sso = store.purge_expired_sso(now_millis()).await?;

@@ -15,6 +15,7 @@ pub mod gateway_client;
 pub mod keys;
 pub mod lot;
 pub mod lta;
+pub mod retention;
 pub mod serve;
 pub mod sign;
 pub mod tenant;

@@ -61,13 +61,16 @@ macro_rules! set_workflow_state {
         }
         sqlx::query(
             "UPDATE workflows SET state = $2, state_reason = $3, updated_at = $4, \
-             completed_at = CASE WHEN $2 = $5 THEN $4 ELSE completed_at END WHERE id = $1",
+             completed_at = CASE WHEN $2 = $5 THEN $4 ELSE completed_at END, \
+             ended_at = CASE WHEN $6 THEN $4 ELSE ended_at END WHERE id = $1",
         )
         .bind(workflow.id.get())
         .bind(next.as_str())
         .bind(reason)
         .bind(now)
         .bind(signet_domain::workflow::WorkflowState::Completed.as_str())
+        // What a retention period counts from (signet_domain::retention).
+        .bind(signet_domain::retention::ended(next).is_some())
         .execute(&mut *$tx)
         .await
         .map_err($crate::db_err)?;

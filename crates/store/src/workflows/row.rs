@@ -54,7 +54,7 @@ pub(crate) const WORKFLOW_COLUMNS: &str = "id, tenant_id, template_id, name, ref
     state_reason, current_order, settings, reminder_every_days, expires_at, linked_ids, category_id, created_by, \
     certificate_blob, created_at, updated_at, completed_at, signer_lang";
 
-pub(super) fn not_found_workflow() -> Error {
+pub(crate) fn not_found_workflow() -> Error {
     Error::not_found("workflow")
 }
 
@@ -76,4 +76,4 @@ macro_rules! lock_workflow {
         row.ok_or_else(not_found_workflow)?
     }};
 }
-pub(super) use lock_workflow;
+pub(crate) use lock_workflow;

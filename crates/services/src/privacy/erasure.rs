@@ -1,0 +1,248 @@
+//! Erasing a workflow behind a sealed tombstone, and a person's erasure request.
+
+use aws_lc_rs::digest;
+use serde_json::json;
+use signet_blob::BlobKey;
+use signet_domain::access::Permission;
+use signet_domain::audit::Actor;
+use signet_domain::phone::PhoneNumber;
+use signet_domain::retention::{KeptBecause, Standing, Verdict, on_request};
+use signet_domain::workflow::WorkflowState;
+use signet_domain::workflow::is_valid_email;
+use signet_domain::{Error, FieldErrors, Millis, TenantId, WorkflowId, now_millis};
+use signet_store::{BlobsToErase, ErasureFacts, MAX_ERASURE_BATCH, WorkflowErasure};
+
+use super::tombstone::{self, ErasedDocument, ErasedWorkflow, Tombstone, Why};
+use crate::{Caller, Services};
+
+/// Workflows one request looks at, at most: a person with more is answered with `more` set
+/// and asks again (what was erased is no longer found).
+pub const MAX_WORKFLOWS_PER_REQUEST: i64 = 200;
+
+/// Whose data an erasure request is for: an e-mail address, a mobile number, or both.
+#[derive(Debug, Clone, Default)]
+pub struct Subject {
+    pub email: Option<String>,
+    pub phone: Option<String>,
+}
+
+/// One record a request erased or kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub workflow_id: WorkflowId,
+    pub name: String,
+}
+
+/// One record kept, why, and until when (none: until the reason goes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    pub record: Record,
+    pub because: KeptBecause,
+    pub until: Option<Millis>,
+}
+
+/// What a request did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Answer {
+    pub erased: Vec<Record>,
+    pub kept: Vec<Kept>,
+    /// More workflows of the person remain: ask again.
+    pub more: bool,
+}
+
+/// Tries at most this many times to erase a batch whose workflows move on meanwhile.
+const ATTEMPTS: usize = 3;
+
+/// What erasing a batch did.
+#[derive(Debug, Default)]
+pub(crate) struct Erased {
+    pub erased: Vec<WorkflowId>,
+    /// Not erased: held, still being signed, or already erased (or changing throughout).
+    pub refused: Vec<WorkflowId>,
+}
+
+/// Erases workflows of the organisation (at most [`MAX_ERASURE_BATCH`]) behind one tombstone
+/// sealed by the organisation (the store's `erase_workflows`), then deletes their stored objects
+/// (the queued `blobs.erase` job deletes them again should this process stop first). The
+/// caller decided each may go; one that may not after all (a hold placed meanwhile) is left
+/// out, the tombstone sealed again without it, and the rest erased.
+pub(crate) async fn erase_workflows(
+    svc: &Services,
+    tenant_id: TenantId,
+    ids: &[WorkflowId],
+    why: Why,
+    actor: &Actor,
+) -> Result<Erased, Error> {
+    let mut outcome = Erased::default();
+    let mut left: Vec<WorkflowId> = ids.to_vec();
+    for _ in 0..ATTEMPTS {
+        let facts = svc.store.erasure_facts(tenant_id, &left).await?;
+        let facts: Vec<ErasureFacts> = facts.into_iter().filter(|f| !f.erased).collect();
+        if facts.is_empty() {
+            break;
+        }
+        let statement = tombstone_of(tenant_id, why, &facts);
+        let target = format!("tenant:{tenant_id}");
+        let entry = tombstone::sealed_entry(svc, actor, tombstone::WORKFLOWS_ERASED, target, &statement).await?;
+        let chains: Vec<(WorkflowId, i64)> = facts.iter().map(|f| (f.workflow.id, f.event_seq)).collect();
+        let erasure = WorkflowErasure { tenant_id, workflows: &chains, reason: why.state_reason(), tombstone: &entry };
+        match svc.store.erase_workflows(&erasure).await? {
+            Ok(blobs) => {
+                outcome.erased.extend(chains.iter().map(|(id, _)| *id));
+                left.clear();
+                if let Err(error) = delete_blobs(svc, &blobs).await {
+                    tracing::warn!(%error, "erased workflows' files left to the blobs.erase job");
+                }
+                break;
+            }
+            Err(refused) => {
+                left = chains.iter().map(|(id, _)| *id).filter(|id| !refused.contains(id)).collect();
+                outcome.refused.extend(refused);
+                // Those refused for a chain that moved on may go next time: read them again.
+                let again = svc.store.erasure_facts(tenant_id, &outcome.refused).await?;
+                let moved: Vec<WorkflowId> = again
+                    .iter()
+                    .filter(|f| !f.held && !f.erased && f.workflow.state() != WorkflowState::InProgress)
+                    .map(|f| f.workflow.id)
+                    .collect();
+                outcome.refused.retain(|id| !moved.contains(id));
+                left.extend(moved);
+                if left.is_empty() {
+                    break;
+                }
+            }
+        }
+    }
+    outcome.refused.extend(left.into_iter().filter(|id| !outcome.erased.contains(id)));
+    Ok(outcome)
+}
+
+fn tombstone_of(tenant_id: TenantId, why: Why, facts: &[ErasureFacts]) -> Tombstone {
+    let workflows = facts
+        .iter()
+        .map(|f| ErasedWorkflow {
+            workflow_id: f.workflow.id.get(),
+            state: f.workflow.state().as_str().into(),
+            ended_at: f.ended_at,
+            documents: f
+                .documents
+                .iter()
+                .map(|(id, sha256)| ErasedDocument { document_id: *id, sha256: sha256.clone() })
+                .collect(),
+            event_count: f.event_seq,
+            event_head: f.event_head.clone(),
+        })
+        .collect();
+    Tombstone {
+        format: tombstone::FORMAT.into(),
+        tenant_id,
+        why,
+        erased_at: now_millis(),
+        workflows,
+        transactions: Vec::new(),
+    }
+}
+
+/// Deletes an erasure's stored objects; idempotent.
+pub(crate) async fn delete_blobs(svc: &Services, blobs: &BlobsToErase) -> Result<u64, signet_blob::Error> {
+    let mut deleted = 0;
+    for key in &blobs.keys {
+        // A key that does not parse names no object this store could hold.
+        if let Ok(key) = BlobKey::parse(key) {
+            svc.blob.delete(&key).await?;
+            deleted += 1;
+        }
+    }
+    for prefix in &blobs.prefixes {
+        if let Ok(prefix) = BlobKey::parse(prefix) {
+            deleted += svc.blob.delete_under(&prefix).await?;
+        }
+    }
+    Ok(deleted)
+}
+
+/// A person's erasure request (managing settings): every workflow of the organisation in which
+/// the e-mail address or mobile number is a signatory is erased, unless it is still being
+/// signed, under a legal hold, or inside its retention period; the answer names each, and for
+/// what is kept, why and until when. The request is recorded in the audit chain by a digest of
+/// the address and number, not the address and number themselves.
+pub async fn request(svc: &Services, caller: &Caller, subject: Subject) -> Result<Answer, Error> {
+    caller.require(Permission::ManageSettings)?;
+    let (email, phone) = checked(subject)?;
+    let tenant_id = caller.tenant_id;
+    let policies = svc.store.retention_policies(tenant_id).await?;
+    let found = svc
+        .store
+        .workflows_of_person(tenant_id, email.as_deref(), phone.as_deref(), MAX_WORKFLOWS_PER_REQUEST + 1)
+        .await?;
+    let more = found.len() as i64 > MAX_WORKFLOWS_PER_REQUEST;
+    let now = now_millis();
+    let mut answer = Answer { more, ..Answer::default() };
+    let found: Vec<_> = found.into_iter().take(MAX_WORKFLOWS_PER_REQUEST as usize).collect();
+    let mut to_erase = Vec::new();
+    for chunk in found.chunks(MAX_ERASURE_BATCH) {
+        let ids: Vec<WorkflowId> = chunk.iter().map(|w| w.id).collect();
+        for facts in svc.store.erasure_facts(tenant_id, &ids).await? {
+            let standing = Standing { state: facts.workflow.state(), ended_at: facts.ended_at, held: facts.held };
+            let record = Record { workflow_id: facts.workflow.id, name: facts.workflow.name.clone() };
+            match on_request(standing, &policies.for_template(facts.workflow.template_id), now) {
+                Verdict::Keep(because, until) => answer.kept.push(Kept { record, because, until }),
+                Verdict::Erase => to_erase.push(record),
+            }
+        }
+    }
+    for chunk in to_erase.chunks(MAX_ERASURE_BATCH) {
+        let ids: Vec<WorkflowId> = chunk.iter().map(|r| r.workflow_id).collect();
+        let outcome = erase_workflows(svc, tenant_id, &ids, Why::ErasureRequest, &caller.actor).await?;
+        for record in chunk {
+            if outcome.erased.contains(&record.workflow_id) {
+                answer.erased.push(record.clone());
+            } else {
+                // A hold placed or a signature made meanwhile: kept, for now.
+                answer.kept.push(Kept { record: record.clone(), because: KeptBecause::LegalHold, until: None });
+            }
+        }
+    }
+    let detail = json!({
+        "subject": subject_digest(email.as_deref(), phone.as_deref()),
+        "erased": answer.erased.iter().map(|r| r.workflow_id).collect::<Vec<_>>(),
+        "kept": answer.kept.iter().map(|k| k.record.workflow_id).collect::<Vec<_>>(),
+    });
+    svc.store.record_erasure_request(tenant_id, detail, &caller.actor).await?;
+    Ok(answer)
+}
+
+/// The address (lower case) and number (E.164), at least one, each well formed.
+fn checked(subject: Subject) -> Result<(Option<String>, Option<String>), Error> {
+    let mut errors = FieldErrors::new();
+    let email = subject.email.map(|e| e.trim().to_lowercase()).filter(|e| !e.is_empty());
+    if let Some(email) = &email
+        && !is_valid_email(email)
+    {
+        errors.insert("email".into(), vec!["is not an e-mail address".into()]);
+    }
+    let phone = match subject.phone.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+        Some(typed) => match PhoneNumber::parse(typed) {
+            Ok(number) => Some(number.e164().to_string()),
+            Err(why) => {
+                errors.insert("phone".into(), vec![why.to_string()]);
+                None
+            }
+        },
+        None => None,
+    };
+    if email.is_none() && phone.is_none() && errors.is_empty() {
+        errors.insert("email".into(), vec!["an e-mail address or a phone number is required".into()]);
+    }
+    if !errors.is_empty() {
+        return Err(Error::Validation(errors));
+    }
+    Ok((email, phone))
+}
+
+/// SHA-256 of `email|phone`: the request can be matched to a later one for the same person
+/// without the audit chain keeping whom it was for.
+fn subject_digest(email: Option<&str>, phone: Option<&str>) -> String {
+    let text = format!("{}|{}", email.unwrap_or(""), phone.unwrap_or(""));
+    hex::encode(digest::digest(&digest::SHA256, text.as_bytes()).as_ref())
+}
