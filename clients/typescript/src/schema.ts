@@ -792,6 +792,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listLegalHolds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/lots": {
         parameters: {
             query?: never;
@@ -968,6 +984,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/privacy/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["requestErasure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/referrals": {
         parameters: {
             query?: never;
@@ -993,6 +1025,22 @@ export interface paths {
         };
         get: operations["getReferral"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getRetention"];
+        put: operations["putRetention"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2024,6 +2072,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workflows/{workflowId}/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["placeLegalHold"];
+        post?: never;
+        delete: operations["releaseLegalHold"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workflows/{workflowId}/inactive": {
         parameters: {
             query?: never;
@@ -3005,6 +3069,26 @@ export interface components {
             reg_addr?: string | null;
             reg_pin?: string | null;
         };
+        /** @description A workflow the request erased. */
+        ErasedRecord: {
+            /** Format: int64 */
+            workflowId: number;
+            /** @description Its name before it was erased. */
+            workflowName: string;
+        };
+        /** @description Whose data to erase: an e-mail address, a mobile number, or both (at least one). */
+        ErasureRequest: {
+            email?: string | null;
+            /** @description A mobile number, +91 assumed when no country code is given. */
+            phone?: string | null;
+        };
+        /** @description What an erasure request did. */
+        ErasureResult: {
+            erased: components["schemas"]["ErasedRecord"][];
+            kept: components["schemas"]["KeptRecord"][];
+            /** @description More than 200 workflows of the person: send the request again for the rest. */
+            more: boolean;
+        };
         /** @description The spec's `EstampDetail`: one certificate to issue. */
         EstampDetail: {
             articleCode?: string | null;
@@ -3374,6 +3458,39 @@ export interface components {
             /** Format: int64 */
             workflowId: number;
         };
+        /** @description A workflow the request kept, why, and until when. */
+        KeptRecord: {
+            /**
+             * @description `in_progress`: still being signed; `legal_hold`: under a hold; `retention`: inside
+             *     its retention period.
+             * @example retention
+             */
+            reason: string;
+            /**
+             * Format: int64
+             * @description Until when (milliseconds since the Unix epoch); absent while the reason lasts.
+             */
+            until?: number | null;
+            /** Format: int64 */
+            workflowId: number;
+            workflowName: string;
+        };
+        /** @description A legal hold: neither the retention sweep nor an erasure request takes the workflow. */
+        LegalHold: {
+            /**
+             * Format: int64
+             * @description Milliseconds since the Unix epoch.
+             */
+            placedAt: number;
+            placedBy: string;
+            reason: string;
+            /** Format: int64 */
+            workflowId: number;
+        };
+        /** @description Why a workflow is held. */
+        LegalHoldRequest: {
+            reason: string;
+        };
         LinkDocumentsRequest: {
             linkedWorkflowIds?: number[] | null;
             /** Format: int32 */
@@ -3641,6 +3758,30 @@ export interface components {
          * @enum {string}
          */
         ReportFormat: "xml" | "json";
+        /**
+         * @description Periods in days after a workflow ended before the daily sweep erases it (documents,
+         *     attachments, events, signatories' personal fields), leaving a sealed tombstone in the audit
+         *     chain. Absent (or null): kept until erased on request; 0: erased at the next sweep. A period
+         *     is also a floor: an erasure request does not take a record inside it.
+         */
+        RetentionSettings: {
+            /** Format: int32 */
+            completedDays?: number | null;
+            /** Format: int32 */
+            declinedDays?: number | null;
+            /** Format: int32 */
+            expiredDays?: number | null;
+            /**
+             * Format: int32
+             * @description Finished gateway transactions: their request, document and result are erased.
+             */
+            gatewayDays?: number | null;
+            /**
+             * @description Templates whose workflows keep other periods: each field set wins over the
+             *     organisation's. At most 1000.
+             */
+            templates?: components["schemas"]["TemplateRetention"][];
+        };
         /** @description RFC 7009 revocation request. */
         RevokeRequest: {
             token: string;
@@ -4142,6 +4283,17 @@ export interface components {
              *     administrators); empty when there are none.
              */
             templates: components["schemas"]["Template"][];
+        };
+        /** @description A template's own periods. */
+        TemplateRetention: {
+            /** Format: int32 */
+            completedDays?: number | null;
+            /** Format: int32 */
+            declinedDays?: number | null;
+            /** Format: int32 */
+            expiredDays?: number | null;
+            /** Format: int64 */
+            templateId: number;
         };
         /** @description `POST /api/v1/auth/token` body (JSON or form). */
         TokenRequest: {
@@ -9210,6 +9362,76 @@ export interface operations {
             };
         };
     };
+    listLegalHolds: {
+        parameters: {
+            query?: {
+                /** @description Holds of workflows after this id (the last one of the previous page). */
+                afterWorkflowId?: number;
+                /** @description 1 to 500; 100 when absent. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Legal holds by workflow id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegalHold"][];
+                };
+            };
+            /** @description A limit out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The role may not manage settings */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (`internal_error`); the log has the cause under the requestId */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     createLot: {
         parameters: {
             query?: never;
@@ -10177,6 +10399,93 @@ export interface operations {
             };
         };
     };
+    requestErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErasureRequest"];
+            };
+        };
+        responses: {
+            /** @description What was erased and what was kept, with why and until when */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureResult"];
+                };
+            };
+            /** @description Neither an e-mail address nor a phone number, or one malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The role may not manage settings */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body larger than the configured limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body without a supported Content-Type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (`internal_error`); the log has the cause under the requestId */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     listReferrals: {
         parameters: {
             query?: {
@@ -10386,6 +10695,158 @@ export interface operations {
             };
             /** @description No such referral in this tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (`internal_error`); the log has the cause under the requestId */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisation's retention periods and its templates' */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionSettings"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The role may not manage settings */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (`internal_error`); the log has the cause under the requestId */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    putRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetentionSettings"];
+            };
+        };
+        responses: {
+            /** @description Saved (the whole settings replace the previous ones) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionSettings"];
+                };
+            };
+            /** @description A period out of range, a template named twice */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The role may not manage settings */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A template that is not the organisation's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body larger than the configured limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body without a supported Content-Type (`unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16821,6 +17282,180 @@ export interface operations {
             };
             /** @description The workflow is not completed (yet) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (`internal_error`); the log has the cause under the requestId */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    placeLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow */
+                workflowId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LegalHoldRequest"];
+            };
+        };
+        responses: {
+            /** @description Held (a second call changes the reason) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegalHold"];
+                };
+            };
+            /** @description No reason, or one over 500 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The role may not manage settings */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such workflow */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body larger than the configured limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body without a supported Content-Type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (`internal_error`); the log has the cause under the requestId */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    releaseLegalHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow */
+                workflowId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Released */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`validation_failed`, `malformed_body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked access token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The role may not manage settings */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such workflow, or it is not held */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -84,6 +84,9 @@ from .embed_url import EmbedUrl
 from .embedding_settings import EmbeddingSettings
 from .enrollment_certificate_upload_request import EnrollmentCertificateUploadRequest
 from .entity_details import EntityDetails
+from .erased_record import ErasedRecord
+from .erasure_request import ErasureRequest
+from .erasure_result import ErasureResult
 from .estamp_detail import EstampDetail
 from .estamp_payload import EstampPayload
 from .export_job import ExportJob
@@ -109,6 +112,9 @@ from .initiate_and_sign_workflow_config_e_stamp_type_type_0 import (
 )
 from .initiate_work_flow_data import InitiateWorkFlowData
 from .initiated_workflow import InitiatedWorkflow
+from .kept_record import KeptRecord
+from .legal_hold import LegalHold
+from .legal_hold_request import LegalHoldRequest
 from .link_documents_request import LinkDocumentsRequest
 from .list_crm_leads_push_state import ListCrmLeadsPushState
 from .list_stamps_status import ListStampsStatus
@@ -136,6 +142,7 @@ from .refresh_request import RefreshRequest
 from .register_external_user_request import RegisterExternalUserRequest
 from .registration_response import RegistrationResponse
 from .report_format import ReportFormat
+from .retention_settings import RetentionSettings
 from .revoke_request import RevokeRequest
 from .role_view import RoleView
 from .security_detail import SecurityDetail
@@ -170,6 +177,7 @@ from .template_definition import TemplateDefinition
 from .template_field import TemplateField
 from .template_field_kind import TemplateFieldKind
 from .template_matches import TemplateMatches
+from .template_retention import TemplateRetention
 from .token_request import TokenRequest
 from .token_request_grant_type import TokenRequestGrantType
 from .token_response import TokenResponse
@@ -280,6 +288,9 @@ __all__ = (
     "EmbedUrl",
     "EnrollmentCertificateUploadRequest",
     "EntityDetails",
+    "ErasedRecord",
+    "ErasureRequest",
+    "ErasureResult",
     "ESignCoordinate",
     "EstampDetail",
     "EstampPayload",
@@ -304,6 +315,9 @@ __all__ = (
     "InitiateAndSignWorkflowConfigEStampTypeType0",
     "InitiatedWorkflow",
     "InitiateWorkFlowData",
+    "KeptRecord",
+    "LegalHold",
+    "LegalHoldRequest",
     "LinkDocumentsRequest",
     "ListCrmLeadsPushState",
     "ListStampsStatus",
@@ -331,6 +345,7 @@ __all__ = (
     "RegisterExternalUserRequest",
     "RegistrationResponse",
     "ReportFormat",
+    "RetentionSettings",
     "RevokeRequest",
     "RoleView",
     "SecurityDetail",
@@ -365,6 +380,7 @@ __all__ = (
     "TemplateField",
     "TemplateFieldKind",
     "TemplateMatches",
+    "TemplateRetention",
     "TokenRequest",
     "TokenRequestGrantType",
     "TokenResponse",
