@@ -50,3 +50,37 @@ impl TestDb {
         store
     }
 }
+
+/// SQL statements that make `n` completed workflows of `tenant` that ended at `ended_at`, each
+/// with one document and one signatory (`seed@x.test`), all `created_by = 'seed'`: the rows as
+/// signing leaves them, in bulk, for sweeps and scale tests (no files: the documents' keys
+/// name nothing stored).
+pub fn ended_workflows_sql(backend: Backend, tenant: i64, n: u32, ended_at: i64) -> Vec<String> {
+    let ended = ended_at;
+    let numbers = format!("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n})");
+    let text = |expr: &str| match backend {
+        Backend::Sqlite => format!("'seed-' || {expr}"),
+        Backend::Postgres => format!("'seed-' || CAST({expr} AS TEXT)"),
+    };
+    vec![
+        format!(
+            "INSERT INTO workflows (tenant_id, name, workflow_type, state, current_order, settings, linked_ids, created_by, \
+             event_head, created_at, updated_at, completed_at, ended_at) {numbers} SELECT {tenant}, {}, 1, 'completed', 1, \
+             '{{}}', '[]', 'seed', '', {ended}, {ended}, {ended}, {ended} FROM n",
+            text("i")
+        ),
+        format!(
+            "INSERT INTO documents (tenant_id, workflow_id, name, state, original_blob, original_sha256, size_bytes, \
+             page_count, current_blob, current_sha256, created_by, created_at, updated_at) SELECT tenant_id, id, name, \
+             'active', 'tenant/{tenant}/seed/' || {}, '00', 1, 1, 'tenant/{tenant}/seed/' || {}, '00', 'seed', {ended}, \
+             {ended} FROM workflows WHERE tenant_id = {tenant} AND created_by = 'seed'",
+            text("id"),
+            text("id")
+        ),
+        format!(
+            "INSERT INTO signatories (tenant_id, workflow_id, subscriber_id, email, name, signing_order, state, \
+             link_expires_at, placement, created_at, updated_at) SELECT tenant_id, id, 0, 'seed@x.test', 'Seed', 1, \
+             'signed', {ended}, '{{}}', {ended}, {ended} FROM workflows WHERE tenant_id = {tenant} AND created_by = 'seed'"
+        ),
+    ]
+}

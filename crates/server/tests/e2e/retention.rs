@@ -14,6 +14,7 @@ use signet_domain::now_millis;
 use signet_services::platform::integrity;
 use signet_services::privacy::sweep::{SweepReport, sweep};
 use signet_store::Backend;
+use signet_testkit::db::ended_workflows_sql;
 use signet_testkit::on_both_backends;
 use signet_testkit::pdf::one_page;
 use signet_testkit::server::{TestApp, spawn};
@@ -219,45 +220,12 @@ async fn an_erasure_request_takes_what_no_period_or_hold_keeps(backend: Backend)
     assert_eq!(again["erased"], json!([]), "nothing left to erase: {again}");
 }
 
-/// The SQL that makes `n` completed workflows of the tenant that ended a year ago, each with a
-/// document and a signatory (the store's rows as signing leaves them; the files are not needed
-/// to erase them).
-fn seed_sql(backend: Backend, tenant: i64, n: u32) -> Vec<String> {
-    let ended = now_millis() - 365 * 86_400_000;
-    let numbers = format!("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n})");
-    let text = |expr: &str| match backend {
-        Backend::Sqlite => format!("'seed-' || {expr}"),
-        Backend::Postgres => format!("'seed-' || CAST({expr} AS TEXT)"),
-    };
-    vec![
-        format!(
-            "INSERT INTO workflows (tenant_id, name, workflow_type, state, current_order, settings, linked_ids, created_by, \
-             event_head, created_at, updated_at, completed_at, ended_at) {numbers} SELECT {tenant}, {}, 1, 'completed', 1, '{{}}', \
-             '[]', 'seed', '', {ended}, {ended}, {ended}, {ended} FROM n",
-            text("i")
-        ),
-        format!(
-            "INSERT INTO documents (tenant_id, workflow_id, name, state, original_blob, original_sha256, size_bytes, page_count, \
-             current_blob, current_sha256, created_by, created_at, updated_at) SELECT tenant_id, id, name, 'active', \
-             'tenant/{tenant}/seed/' || {}, '00', 1, 1, 'tenant/{tenant}/seed/' || {}, '00', 'seed', {ended}, {ended} \
-             FROM workflows WHERE tenant_id = {tenant} AND created_by = 'seed'",
-            text("id"),
-            text("id")
-        ),
-        format!(
-            "INSERT INTO signatories (tenant_id, workflow_id, subscriber_id, email, name, signing_order, state, \
-             link_expires_at, placement, created_at, updated_at) SELECT tenant_id, id, 0, 'seed@x.test', 'Seed', 1, 'signed', \
-             {ended}, '{{}}', {ended}, {ended} FROM workflows WHERE tenant_id = {tenant} AND created_by = 'seed'"
-        ),
-    ]
-}
-
 async fn ten_thousand_due_workflows_are_swept_and_held_ones_stay(backend: Backend) {
     let app = spawn(backend).await;
     let tenant = app.tenant("Large Bank").await;
     let token = app.token(&tenant).await;
     let tenant_id = tenant.tenant_id.get();
-    for sql in seed_sql(backend, tenant_id, 10_000) {
+    for sql in ended_workflows_sql(backend, tenant_id, 10_000, now_millis() - 365 * 86_400_000) {
         count(&app, sql).await;
     }
     let held: Vec<i64> = (0..10).map(|i| i * 997).collect();
