@@ -20,6 +20,7 @@ on_both_backends!(
     gateway_errors_reach_the_right_address,
     co_signing_keeps_earlier_signatures_valid_and_one_reference_wins_a_race,
     a_sealing_failure_shows_no_internal_detail,
+    a_finished_transaction_is_erased_when_its_period_ends,
 );
 
 fn pdf_payload(pdf: &[u8], who: &Integrator, reference: &str) -> PayloadBuilder {
@@ -419,4 +420,28 @@ async fn a_sealing_failure_shows_no_internal_detail(backend: Backend) {
     for internal in ["127.0.0.1", "tsa-internal", "POST", "refused", "os error"] {
         assert!(!html.contains(internal), "{internal} in {html}");
     }
+}
+
+/// Issue 34: an organisation's `gatewayDays` period erases a finished transaction's request,
+/// document and result at the sweep, behind a sealed tombstone, and keeps its number and outcome.
+async fn a_finished_transaction_is_erased_when_its_period_ends(backend: Backend) {
+    let app = spawn(backend).await;
+    let (who, token) = app.integrator("Short Memory Bank").await;
+    sign_through_gateway(&app, &who, &numbered_pages("Loan agreement", 1), "ERASE-1", false).await;
+    let kept = "UPDATE gateway_transactions SET state = state WHERE state = 'completed' AND erased_at IS NULL \
+                AND result_blob IS NOT NULL AND request_json <> '{}'";
+    assert_eq!(app.store.execute_for_tests(kept).await.expect("count"), 1);
+    let sweep = || signet_services::privacy::sweep::sweep(&app.state.services, signet_domain::now_millis());
+    assert_eq!(sweep().await.expect("sweep").transactions, 0, "no period: kept");
+
+    let saved = app.put("/api/v1/retention", &token, serde_json::json!({"gatewayDays": 0})).await;
+    assert_eq!(saved.status(), 200);
+    assert_eq!(sweep().await.expect("sweep").transactions, 1);
+    let erased = "UPDATE gateway_transactions SET state = state WHERE state = 'completed' AND erased_at IS NOT NULL \
+                  AND result_blob IS NULL AND payload_blob IS NULL AND request_json = '{}'";
+    assert_eq!(app.store.execute_for_tests(erased).await.expect("count"), 1);
+    let audit: Vec<Value> = app.get("/api/v1/audit?limit=500", &token).await.json().await.expect("audit");
+    let tombstone = audit.iter().find(|e| e["action"] == "gateway.erased").expect("tombstone");
+    assert!(tombstone["detail"].as_str().is_some_and(|d| d.contains("\\\"transactions\\\"") && d.contains("seal")));
+    assert_eq!(sweep().await.expect("sweep").transactions, 0, "erased once");
 }
