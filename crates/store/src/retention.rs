@@ -90,7 +90,10 @@ fn days(value: Option<i64>) -> Option<u32> {
     value.and_then(|d| u32::try_from(d).ok())
 }
 
-fn periods_of(row: (i64, Option<i64>, Option<i64>, Option<i64>, Option<i64>)) -> (i64, RetentionPeriods) {
+/// A `retention_policies` row: template id (0: the organisation's), then the four periods.
+type PolicyRow = (i64, Option<i64>, Option<i64>, Option<i64>, Option<i64>);
+
+fn periods_of(row: PolicyRow) -> (i64, RetentionPeriods) {
     let periods = RetentionPeriods {
         completed_days: days(row.1),
         declined_days: days(row.2),
@@ -120,7 +123,7 @@ fn ended_column(ended: Ended) -> &'static str {
 impl Store {
     /// The organisation's periods and its templates' (all `None` when never set).
     pub async fn retention_policies(&self, tenant_id: TenantId) -> Result<RetentionPolicies> {
-        let rows: Vec<(i64, Option<i64>, Option<i64>, Option<i64>, Option<i64>)> = on_db!(self, pool => {
+        let rows: Vec<PolicyRow> = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT template_id, completed_days, declined_days, expired_days, gateway_days \
                  FROM retention_policies WHERE tenant_id = $1 ORDER BY template_id",

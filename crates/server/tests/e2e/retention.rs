@@ -121,7 +121,7 @@ async fn the_sweep_erases_what_a_period_ended_behind_sealed_tombstones(backend: 
     for key in [&gone_row.original_blob, &gone_row.current_blob] {
         assert!(!blob.exists(&BlobKey::parse(key).expect("key")).await.expect("exists"), "{key} still stored");
     }
-    let signer_rows = format!("UPDATE signatories SET state = state WHERE lower(email) = 'gone.borrower@x.test'");
+    let signer_rows = "UPDATE signatories SET state = state WHERE lower(email) = 'gone.borrower@x.test'".to_string();
     assert_eq!(count(&app, signer_rows).await, 0, "the signer's address is erased");
     let events = format!("UPDATE workflow_events SET seq = seq WHERE workflow_id = {gone}");
     assert_eq!(count(&app, events).await, 0, "the workflow's events are erased");
