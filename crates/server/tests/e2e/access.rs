@@ -185,7 +185,7 @@ async fn every_operation_answers_each_role_as_docs_access_md_says(backend: Backe
 /// marks what every signed-in person reaches, whose answer then depends on their relation to
 /// what it names (their own inbox, lots, jobs, sign-in settings, certificates): for an id that
 /// does not exist, that is 404 for everyone.
-const CONSOLE: [(&str, &str, &[Permission]); 96] = {
+const CONSOLE: [(&str, &str, &[Permission]); 101] = {
     use Permission::*;
     [
         // The landing page: the workflows list, or the inbox for whoever cannot read workflows.
@@ -278,6 +278,11 @@ const CONSOLE: [(&str, &str, &[Permission]); 96] = {
         ("GET", "/app/organisation", &[ManageSettings]),
         ("POST", "/app/organisation", &[ManageSettings]),
         ("POST", "/app/organisation/embedding", &[ManageSettings]),
+        ("GET", "/app/privacy", &[ManageSettings]),
+        ("POST", "/app/privacy/retention", &[ManageSettings]),
+        ("POST", "/app/privacy/holds", &[ManageSettings]),
+        ("POST", "/app/privacy/holds/{id}/release", &[ManageSettings]),
+        ("POST", "/app/privacy/erasure", &[ManageSettings]),
         ("GET", "/app/gateway", &[ManageSettings]),
         ("POST", "/app/gateway/authtokens", &[ManageSettings]),
         ("POST", "/app/gateway/authtokens/{id}/revoke", &[ManageSettings]),

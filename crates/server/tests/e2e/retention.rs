@@ -19,12 +19,16 @@ use signet_testkit::on_both_backends;
 use signet_testkit::pdf::one_page;
 use signet_testkit::server::{TestApp, spawn};
 
-use crate::support::{browser, link_of, sign_typed};
+use signet_testkit::console::{console_session, csrf_of};
+use signet_testkit::problem::unescape;
+
+use crate::support::{ADMIN_PASSWORD, browser, link_of, sign_typed};
 
 on_both_backends!(
     the_sweep_erases_what_a_period_ended_behind_sealed_tombstones,
     an_erasure_request_takes_what_no_period_or_hold_keeps,
     ten_thousand_due_workflows_are_swept_and_held_ones_stay,
+    the_console_sets_periods_holds_and_answers_an_erasure_request,
 );
 
 /// A workflow of one signer over a new one-page document: its id, document id and started answer.
@@ -265,4 +269,67 @@ async fn ten_thousand_due_workflows_are_swept_and_held_ones_stay(backend: Backen
     let expected: Vec<i64> = (0..10_000).filter(|i| !held.contains(i)).collect();
     assert!(tombstoned == expected, "every erased workflow has its tombstone, once");
     assert_eq!(sweep(&app.state.services, now_millis()).await.expect("again"), SweepReport::default());
+}
+
+async fn the_console_sets_periods_holds_and_answers_an_erasure_request(backend: Backend) {
+    let app = spawn(backend).await;
+    let tenant = app.tenant("Console Bank").await;
+    let token = app.token(&tenant).await;
+    let (held, _) = completed(&app, &token, "Held loan", "priya@x.test").await;
+    let (gone, _) = completed(&app, &token, "Old loan", "priya@x.test").await;
+    let admin = console_session(&app, &tenant.admin_email, ADMIN_PASSWORD).await;
+    let page = unescape(&admin.get(app.url("/app/privacy")).await.text().await.expect("html"));
+    assert!(page.contains("id=\"no-holds\""), "{page}");
+    let csrf = csrf_of(&page);
+
+    let wrong = [
+        ("csrf", csrf.as_str()),
+        ("completedDays", "ten"),
+        ("declinedDays", ""),
+        ("expiredDays", ""),
+        ("gatewayDays", ""),
+    ];
+    assert_eq!(admin.post(app.url("/app/privacy/retention"), &wrong).await.status(), 400);
+    let periods = [
+        ("csrf", csrf.as_str()),
+        ("completedDays", "3650"),
+        ("declinedDays", "30"),
+        ("expiredDays", ""),
+        ("gatewayDays", "7"),
+    ];
+    let saved = admin.post(app.url("/app/privacy/retention"), &periods).await;
+    assert_eq!(saved.status(), 200);
+    assert!(unescape(&saved.text().await.expect("html")).contains("value=\"3650\""));
+    let read: Value = app.get("/api/v1/retention", &token).await.json().await.expect("retention");
+    assert_eq!(
+        (read["completedDays"].clone(), read["expiredDays"].clone(), read["gatewayDays"].clone()),
+        (json!(3650), Value::Null, json!(7))
+    );
+
+    let id = held.to_string();
+    let hold = [("csrf", csrf.as_str()), ("workflowId", id.as_str()), ("reason", "Court order 7")];
+    let placed = unescape(&admin.post(app.url("/app/privacy/holds"), &hold).await.text().await.expect("html"));
+    assert!(
+        placed.contains("Court order 7") && placed.contains(&format!("/app/privacy/holds/{held}/release")),
+        "{placed}"
+    );
+
+    // With no period for completed workflows, the request erases the unheld one and keeps the held one.
+    let none = [
+        ("csrf", csrf.as_str()),
+        ("completedDays", ""),
+        ("declinedDays", ""),
+        ("expiredDays", ""),
+        ("gatewayDays", ""),
+    ];
+    assert_eq!(admin.post(app.url("/app/privacy/retention"), &none).await.status(), 200);
+    let request = [("csrf", csrf.as_str()), ("email", "priya@x.test"), ("phone", "")];
+    let answer = unescape(&admin.post(app.url("/app/privacy/erasure"), &request).await.text().await.expect("html"));
+    assert!(answer.contains(&format!("{gone} · Old loan")), "{answer}");
+    assert!(answer.contains(&format!("{held} · Held loan: under a legal hold")), "{answer}");
+    assert_eq!(app.get(&format!("/api/v1/workflows/{gone}"), &token).await.status(), 404);
+
+    let released = admin.post(app.url(&format!("/app/privacy/holds/{held}/release")), &[("csrf", csrf.as_str())]).await;
+    assert_eq!(released.status(), 200);
+    assert!(unescape(&released.text().await.expect("html")).contains("id=\"no-holds\""));
 }

@@ -30,6 +30,7 @@ mod lots;
 mod notices;
 mod organisation;
 mod people;
+mod privacy;
 mod roles;
 mod send;
 pub mod session;
@@ -133,6 +134,11 @@ pub fn router(state: AppState) -> Router {
         .route("/app/login/sso-second-factor", post(login::set_sso_second_factor))
         .route("/app/organisation", get(organisation::show).post(organisation::save))
         .route("/app/organisation/embedding", post(organisation::save_embedding))
+        .route("/app/privacy", get(privacy::show))
+        .route("/app/privacy/retention", post(privacy::save_retention))
+        .route("/app/privacy/holds", post(privacy::place_hold))
+        .route("/app/privacy/holds/{id}/release", post(privacy::release_hold))
+        .route("/app/privacy/erasure", post(privacy::request_erasure))
         .route("/app/notices", get(notices::show).post(notices::save))
         .route("/app/gateway", get(gateway::show))
         .route("/app/gateway/authtokens", post(gateway::create_token))
@@ -277,6 +283,7 @@ const SECTIONS: [(&str, &[Section]); 4] = [
             (key("frame.nav.login"), "/app/login", Permission::Authenticated),
             (key("frame.nav.notices"), "/app/notices", Permission::Authenticated),
             (key("frame.nav.organisation"), "/app/organisation", Permission::ManageSettings),
+            (key("frame.nav.privacy"), "/app/privacy", Permission::ManageSettings),
             (key("frame.nav.gateway"), "/app/gateway", Permission::ManageSettings),
             (key("frame.nav.webhooks"), "/app/webhooks", Permission::ManageSettings),
         ],
