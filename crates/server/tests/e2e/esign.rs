@@ -40,6 +40,7 @@ on_both_backends!(
     an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it,
     an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_an_ocsp_ca,
     an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_a_crl_only_ca,
+    cdac_style_answers_are_taken_and_a_cdac_cancel_reaches_curl_with_106,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -783,4 +784,88 @@ async fn forward_to(address: std::net::SocketAddr, esp: String) {
     };
     let listener = tokio::net::TcpListener::bind(address).await.expect("the CA's host address");
     tokio::spawn(async move { axum::serve(listener, axum::Router::new().fallback(forward)).await });
+}
+
+/// An ESP that signs its answers as C-DAC's staging does: inclusive C14N 1.0 named only in
+/// SignedInfo, the enveloped transform alone, RSA-SHA1 over a SHA-1 digest, no KeyInfo. The
+/// gateway pins this ESP's certificate; the answers are the test ESP's, re-signed by xmlsec1
+/// (another implementation) with the C-DAC ESP's key from a template. A signed answer completes
+/// the PDF (labelled `adbe.pkcs7.detached`, the ESP's CMS carrying signingTime); a cancel with
+/// C-DAC's own code (ESP-944, "User terminated eKYC process") reaches CUrl as 106.
+async fn cdac_style_answers_are_taken_and_a_cdac_cancel_reaches_curl_with_106(backend: Backend) {
+    let keys = tempfile::tempdir().expect("tempdir");
+    let cdac = signet_sigcrypto::pki::self_signed_rsa("C-DAC eSign response signing (test)", 2048).expect("key");
+    let (key_pem, cert_pem_path, cert_der) =
+        (keys.path().join("cdac.key"), keys.path().join("cdac.pem"), keys.path().join("cdac.cer"));
+    std::fs::write(&key_pem, signet_sigcrypto::pki::key_der_to_pem(&cdac.key_pkcs8_der)).expect("write");
+    std::fs::write(&cert_pem_path, cert_pem(&cdac.cert_der)).expect("write");
+    std::fs::write(&cert_der, &cdac.cert_der).expect("write");
+    let pinned = cert_der.clone();
+    let s =
+        setup_adjusted(backend, false, false, |_| {}, move |config| config.esign_esp_certificate = Some(pinned)).await;
+    let cdac_signed = |answer: &str, change: &dyn Fn(String) -> String| {
+        let start = answer.find("<ds:Signature").expect("the ESP's signature");
+        let end = answer.find("</ds:Signature>").expect("its end") + "</ds:Signature>".len();
+        let unsigned = change(format!("{}{}", &answer[..start], &answer[end..]));
+        let template = "<Signature xmlns=\"http://www.w3.org/2000/09/xmldsig#\"><SignedInfo>\
+<CanonicalizationMethod Algorithm=\"http://www.w3.org/TR/2001/REC-xml-c14n-20010315\"/>\
+<SignatureMethod Algorithm=\"http://www.w3.org/2000/09/xmldsig#rsa-sha1\"/><Reference URI=\"\"><Transforms>\
+<Transform Algorithm=\"http://www.w3.org/2000/09/xmldsig#enveloped-signature\"/></Transforms>\
+<DigestMethod Algorithm=\"http://www.w3.org/2000/09/xmldsig#sha1\"/><DigestValue/></Reference></SignedInfo>\
+<SignatureValue/></Signature></EsignResp>";
+        let unsigned = unsigned.replacen("</EsignResp>", template, 1);
+        let (input, output) = (keys.path().join("answer.xml"), keys.path().join("signed.xml"));
+        std::fs::write(&input, unsigned).expect("write");
+        let out = std::process::Command::new("xmlsec1")
+            .args(["--sign", "--privkey-pem"])
+            .arg(&key_pem)
+            .arg("--output")
+            .arg(&output)
+            .arg(&input)
+            .output()
+            .expect("xmlsec1");
+        assert!(out.status.success(), "xmlsec1 --sign: {}", String::from_utf8_lossy(&out.stderr));
+        let signed = std::fs::read_to_string(&output).expect("signed");
+        assert!(signed.contains("rsa-sha1") && !signed.contains("KeyInfo"), "{signed}");
+        signed
+    };
+
+    // The test ESP's own answer is signed with a key the gateway does not pin: refused.
+    let (link, sealed) = signer_link(&s, &pdf_payload(&s, "ESIGN-CDAC-1")).await;
+    let answer = through_the_esp(&s, &link).await;
+    let (action, fields) = posted_fields(&answer);
+    let refused = s.app.client.post(&action).form(&fields).send().await.expect("post");
+    assert_eq!(refused.status(), 400);
+    // Re-signed C-DAC style with the pinned key: taken, the PDF signed.
+    let mut cdac_fields = fields.clone();
+    cdac_fields.insert("eSignResponse".into(), cdac_signed(&fields["eSignResponse"], &|xml| xml));
+    let (to, result) = posted_fields(&post(&s.app.client, &action, &cdac_fields).await);
+    assert_eq!(to, "https://erp.example.test/signed", "{result:?}");
+    let signed = open_result(&sealed.session, Profile::Modern, &result["Returnvalue"]).expect("Returnvalue");
+    let report = pdfsig(&signed);
+    assert!(report.contains("Signature is Valid") && report.contains("Asha Verma"), "{report}");
+    assert!(report.contains("adbe.pkcs7.detached"), "the ESP's CMS has signingTime: {report}");
+    pyhanko_validates(&signed, &[&cert_pem(&s.esp.ca_certificate_der)]);
+
+    // The signer cancels at the ESP: C-DAC's code, C-DAC's signature style, 106 at CUrl.
+    let (link, _) = signer_link(&s, &pdf_payload(&s, "ESIGN-CDAC-2")).await;
+    let answer = through_the_esp(&s, &link).await;
+    let (action, fields) = posted_fields(&answer);
+    let cancelled =
+        |xml: String| {
+            let without = |xml: String, open: &str, close: &str| match (xml.find(open), xml.find(close)) {
+                (Some(a), Some(b)) => format!("{}{}", &xml[..a], &xml[b + close.len()..]),
+                _ => xml,
+            };
+            let xml = without(xml, "<Signatures>", "</Signatures>");
+            let xml = without(xml, "<UserX509Certificate>", "</UserX509Certificate>");
+            xml.replacen("status=\"1\"", "status=\"0\"", 1)
+                .replacen("errCode=\"NA\"", "errCode=\"ESP-944\"", 1)
+                .replacen("errMsg=\"NA\"", "errMsg=\"User terminated eKYC process\"", 1)
+        };
+    let mut cancel_fields = fields.clone();
+    cancel_fields.insert("eSignResponse".into(), cdac_signed(&fields["eSignResponse"], &cancelled));
+    let (to, result) = posted_fields(&post(&s.app.client, &action, &cancel_fields).await);
+    assert_eq!(to, "https://erp.example.test/cancelled", "{result:?}");
+    assert!(result["ErrorMessage"].starts_with("106"), "{result:?}");
 }
