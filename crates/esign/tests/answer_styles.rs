@@ -477,11 +477,12 @@ fn a_keyinfo_may_carry_the_esp_certificate_with_its_chain_but_not_another_signer
 }
 
 /// C-DAC's staging answer as xmlsec1 signs it from a template: inclusive C14N 1.0 named only in
-/// SignedInfo, the enveloped transform alone, RSA-SHA1 over SHA-1, no KeyInfo; and the same
-/// with comments, RSA-SHA256 and the certificate in KeyInfo. Input made by another tool, read
-/// by Signet's canonicaliser.
+/// SignedInfo, the enveloped transform alone, RSA-SHA1 over SHA-1, no KeyInfo; the same with
+/// comments, RSA-SHA256 and the certificate in KeyInfo; and exclusive C14N with an
+/// InclusiveNamespaces PrefixList (as Java signers write it) naming the root's unused
+/// namespace and the default one. Input made by another tool, read by Signet's canonicaliser.
 #[test]
-fn answers_xmlsec1_signs_with_inclusive_c14n_are_taken() {
+fn answers_xmlsec1_signs_are_taken() {
     let w = world();
     let dir = tempfile::tempdir().expect("tempdir");
     let (key, cert) = (dir.path().join("esp.key"), dir.path().join("esp.pem"));
@@ -489,22 +490,31 @@ fn answers_xmlsec1_signs_with_inclusive_c14n_are_taken() {
     std::fs::write(&cert, pki::cert_der_to_pem(&w.esp_rsa.issued.cert_der)).expect("write");
     let digests = [w.digest];
     let templates = [
-        (C14n::Inclusive, Method::RsaSha1, Digest::Sha1, false, false),
-        (C14n::InclusiveWithComments, Method::RsaSha256, Digest::Sha256, true, true),
+        (C14n::Inclusive, Method::RsaSha1, Digest::Sha1, false, false, ""),
+        (C14n::InclusiveWithComments, Method::RsaSha256, Digest::Sha256, true, true, ""),
+        (C14n::Exclusive, Method::RsaSha256, Digest::Sha256, true, false, "ext #default"),
     ];
-    for (n, (c14n, method, digest, transform, key_info)) in templates.into_iter().enumerate() {
+    for (n, (c14n, method, digest, transform, key_info, prefix_list)) in templates.into_iter().enumerate() {
         let txn = format!("CDAC-STYLE-{n}");
         let a = answer(&w, &txn, n == 0);
-        let c14n_transform =
-            if transform { format!("<Transform Algorithm=\"{}\"/>", c14n.uri()) } else { String::new() };
-        let key_info = if key_info { "<KeyInfo><X509Data/></KeyInfo>" } else { "" };
+        let prefixes = if prefix_list.is_empty() {
+            String::new()
+        } else {
+            format!("<ec:InclusiveNamespaces xmlns:ec=\"{}\" PrefixList=\"{prefix_list}\"/>", C14n::Exclusive.uri())
+        };
+        let c14n_transform = if transform {
+            format!("<Transform Algorithm=\"{}\">{prefixes}</Transform>", c14n.uri())
+        } else {
+            String::new()
+        };
+        let key_info_template = if key_info { "<KeyInfo><X509Data/></KeyInfo>" } else { "" };
         let template = format!(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<EsignResp xmlns:ext=\"{EXT}\" xml:lang=\"en\" errCode=\"NA\" \
              errMsg=\"NA\" resCode=\"{}\" status=\"1\" ts=\"{}\" txn=\"{txn}\">{}<!-- c -->\
-             <Signature xmlns=\"{DSIG}\"><SignedInfo><CanonicalizationMethod Algorithm=\"{}\"/>\
+             <Signature xmlns=\"{DSIG}\"><SignedInfo><CanonicalizationMethod Algorithm=\"{}\">{prefixes}</CanonicalizationMethod>\
              <SignatureMethod Algorithm=\"{}\"/><Reference URI=\"\"><Transforms><Transform Algorithm=\"{ENVELOPED}\"/>\
              {c14n_transform}</Transforms><DigestMethod Algorithm=\"{}\"/><DigestValue/></Reference></SignedInfo>\
-             <SignatureValue/>{key_info}</Signature></EsignResp>\n",
+             <SignatureValue/>{key_info_template}</Signature></EsignResp>\n",
             a.res_code,
             format_ts(a.ts),
             body(&a),
@@ -525,7 +535,7 @@ fn answers_xmlsec1_signs_with_inclusive_c14n_are_taken() {
         assert!(out.status.success(), "xmlsec1 --sign: {}", String::from_utf8_lossy(&out.stderr));
         let signed = std::fs::read(&output).expect("signed");
         let signed_text = String::from_utf8_lossy(&signed).to_string();
-        assert_eq!(signed_text.contains("<X509Certificate>"), n == 1, "{signed_text}");
+        assert_eq!(signed_text.contains("<X509Certificate>"), key_info, "{signed_text}");
 
         let allowing = trust(&w.esp_rsa, &w, true);
         match asp::check_response(&signed, &allowing, &expected(&txn, &digests)) {
@@ -533,7 +543,7 @@ fn answers_xmlsec1_signs_with_inclusive_c14n_are_taken() {
             other => panic!("xmlsec1's {c14n:?} answer: {other:?}\n{signed_text}"),
         }
         let tampered = signed_text.replacen("xml:lang=\"en\"", "xml:lang=\"hi\"", 1);
-        let style = Style { c14n, method, digest, key_info: n == 1, ds_prefix: false, c14n_transform: transform };
+        let style = Style { c14n, method, digest, key_info, ds_prefix: false, c14n_transform: transform };
         forged(tampered.as_bytes(), &allowing, "xmlsec1's answer with xml:lang changed", &style);
         if method == Method::RsaSha1 {
             forged(&signed, &trust(&w.esp_rsa, &w, false), "xmlsec1's SHA-1 answer while disallowed", &style);

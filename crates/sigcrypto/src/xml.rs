@@ -367,12 +367,16 @@ pub(crate) struct C14n<'a> {
     /// nearest first wins, which C14N 1.0 §2.4 makes the apex of a document subset inherit
     /// when it does not carry them itself. Empty for a whole document.
     pub inherited_xml: &'a [(String, String)],
+    /// Exclusive only: the InclusiveNamespaces PrefixList ("" for `#default`), prefixes whose
+    /// declarations are rendered by the inclusive rules wherever they are in scope (Exclusive
+    /// XML Canonicalization 1.0 §3).
+    pub inclusive_prefixes: &'a [String],
 }
 
 impl C14n<'static> {
     /// Exclusive C14N 1.0 of a whole subtree, nothing left out.
     pub(crate) fn exclusive(with_comments: bool) -> Self {
-        C14n { with_comments, exclude: None, inclusive: false, inherited_xml: &[] }
+        C14n { with_comments, exclude: None, inclusive: false, inherited_xml: &[], inclusive_prefixes: &[] }
     }
 }
 
@@ -468,8 +472,11 @@ fn render_element(
         return Err(Error::Xml("elements nested too deeply".into()));
     }
     let scope = extend_scope(parent_scope, el);
-    let (ns_out, new_rendered) =
-        if p.inclusive { inclusive_namespaces(&scope, rendered) } else { exclusive_namespaces(el, &scope, rendered)? };
+    let (ns_out, new_rendered) = if p.inclusive {
+        inclusive_namespaces(&scope, rendered)
+    } else {
+        exclusive_namespaces(el, &scope, rendered, p)?
+    };
     // Attributes sorted by (namespace URI, local name); unqualified ones have no URI.
     let mut attrs: Vec<(String, &str, &str, &str)> = Vec::new();
     // The apex of a subset under inclusive C14N takes the xml: attributes its ancestors give it.
@@ -537,10 +544,21 @@ fn render_element(
 
 /// Exclusive C14N 1.0: the element renders the declarations of its visibly utilised prefixes
 /// (its own and its prefixed attributes', not `xml:`) not already rendered the same by an
-/// output ancestor. Returns what to render and what is rendered below this element.
-fn exclusive_namespaces(el: &Element, scope: &NsScope, rendered: &NsScope) -> Result<(Vec<(String, String)>, NsScope)> {
+/// output ancestor, and those of the InclusiveNamespaces PrefixList that are in scope. Returns
+/// what to render and what is rendered below this element.
+fn exclusive_namespaces(
+    el: &Element,
+    scope: &NsScope,
+    rendered: &NsScope,
+    p: C14n<'_>,
+) -> Result<(Vec<(String, String)>, NsScope)> {
     let mut utilised = BTreeSet::new();
     utilised.insert(el.prefix().to_string());
+    for listed in p.inclusive_prefixes {
+        if listed.is_empty() || scope.get(listed).is_some_and(|uri| !uri.is_empty()) {
+            utilised.insert(listed.clone());
+        }
+    }
     for (name, _) in &el.attrs {
         let (pre, _) = split_qname(name);
         if !pre.is_empty() && pre != "xml" {

@@ -721,7 +721,12 @@ fn verify_inner(
     // SignatureValue over canonical SignedInfo.
     // Inclusive: SignedInfo, the apex, takes the xml: attributes of the Signature and above.
     let inherited = if inclusive { xml::inherited_xml_attrs(doc, si) } else { Vec::new() };
-    let p = C14n { with_comments, exclude: None, inclusive, inherited_xml: &inherited };
+    let c14n_el = ds_child(si, &si_scope, "CanonicalizationMethod");
+    let prefixes = match (inclusive, c14n_el) {
+        (false, Some(el)) => inclusive_namespace_prefixes(el),
+        _ => Vec::new(),
+    };
+    let p = C14n { with_comments, exclude: None, inclusive, inherited_xml: &inherited, inclusive_prefixes: &prefixes };
     let si_c14n = xml::c14n_subtree(si, &scope, p)?;
     let sv = ds_child(sig, &scope, "SignatureValue").ok_or_else(|| Error::Xml("SignatureValue missing".into()))?;
     let sig_bytes = b64_decode(&sv.text())?;
@@ -876,6 +881,7 @@ fn check_reference<'a>(
     let uri = reference.attr("URI").ok_or_else(|| Error::Xml("Reference without URI is not supported".into()))?;
     let mut enveloped = false;
     let mut method = None;
+    let mut prefixes = Vec::new();
     if let Some(tr) = ds_child(reference, scope, "Transforms") {
         let tr_scope = xml::extend_scope(scope, tr);
         for t in ds_children(tr, &tr_scope, "Transform") {
@@ -885,6 +891,9 @@ fn check_reference<'a>(
             } else if let Some(found) = c14n_method(algorithm) {
                 if method.replace(found).is_some() {
                     return Err(Error::Xml("a reference with two canonicalization transforms".into()));
+                }
+                if !found.0 {
+                    prefixes = inclusive_namespace_prefixes(t);
                 }
             } else {
                 return Err(Error::Xml(format!("unsupported transform {algorithm}")));
@@ -907,7 +916,7 @@ fn check_reference<'a>(
         &ds_child(reference, scope, "DigestValue").ok_or_else(|| Error::Xml("DigestValue missing".into()))?.text(),
     )?;
     let exclude = if enveloped { Some(sig) } else { None };
-    let p = C14n { with_comments, exclude, inclusive, inherited_xml: &[] };
+    let p = C14n { with_comments, exclude, inclusive, inherited_xml: &[], inclusive_prefixes: &prefixes };
     let (c14n, kind) = if uri.is_empty() {
         if !enveloped {
             return Err(Error::Xml("URI=\"\" reference without the enveloped-signature transform".into()));
@@ -935,6 +944,19 @@ fn check_reference<'a>(
         return Err(Error::Verify(format!("digest of reference \"{uri}\" does not match")));
     }
     Ok(kind)
+}
+
+/// The PrefixList of an exclusive canonicalization's `InclusiveNamespaces` parameter (a child
+/// of its Transform or CanonicalizationMethod, Exclusive XML Canonicalization 1.0 §4), with
+/// `#default` as "" (the default namespace). Java signers (Apache Santuario) write one.
+fn inclusive_namespace_prefixes(method: &Element) -> Vec<String> {
+    method
+        .child_elements()
+        .filter(|e| e.local_name() == "InclusiveNamespaces")
+        .filter_map(|e| e.attr("PrefixList"))
+        .flat_map(str::split_whitespace)
+        .map(|prefix| if prefix == "#default" { String::new() } else { prefix.to_string() })
+        .collect()
 }
 
 /// A pinned party's KeyInfo may name no certificate (the pinned one is used), or the pinned
