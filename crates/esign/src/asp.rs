@@ -11,7 +11,7 @@ use time::{Duration, OffsetDateTime};
 
 use crate::EsignError;
 use crate::model::{EsignResponse, ResponseStatus};
-use crate::xml::verify_document;
+use crate::xml::verify_document_with;
 
 /// Codes of an ASP's refusals (the ESP's own codes pass through in [`Outcome::Refused`]).
 pub mod codes {
@@ -35,6 +35,18 @@ pub mod codes {
 pub struct EspTrust {
     pub esp_certificate: Vec<u8>,
     pub esign_cas: Vec<Vec<u8>>,
+    /// The ESP signs its answers with SHA-1 (C-DAC: RSA-SHA1 over a SHA-1 digest) and this
+    /// installation accepts that for the ESP's answer signature, and for nothing else.
+    pub allow_sha1: bool,
+}
+
+/// The ESP's answer signature alone: an enveloped XML-DSig over the whole answer, made with the
+/// pinned ESP certificate's key, in any style real ESPs sign in (inclusive or exclusive C14N
+/// 1.0 with or without comments; RSA-SHA256, ECDSA-SHA256, and RSA-SHA1 with SHA-1 digests
+/// when [`EspTrust::allow_sha1`]; with or without KeyInfo, which when present must name the
+/// pinned certificate). [`codes::FORGED`] otherwise.
+pub fn verify_answer(xml: &[u8], trust: &EspTrust) -> Result<(), EsignError> {
+    verify_document_with(xml, &trust.esp_certificate, codes::FORGED, trust.allow_sha1)
 }
 
 /// What the ASP sent, to hold the answer against.
@@ -75,7 +87,7 @@ const CLOCK_SKEW: Duration = Duration::minutes(5);
 
 /// Checks an `EsignResp` as posted back by the browser.
 pub fn check_response(xml: &[u8], trust: &EspTrust, expected: &Expected<'_>) -> Result<Outcome, EsignError> {
-    verify_document(xml, &trust.esp_certificate, codes::FORGED)?;
+    verify_answer(xml, trust)?;
     let response = EsignResponse::parse(xml).map_err(|e| EsignError::new(codes::MALFORMED, e.message))?;
     if response.txn != expected.txn {
         return Err(EsignError::new(
@@ -261,7 +273,8 @@ mod tests {
     #[test]
     fn answers_signed_with_another_key_are_forged_whatever_certificates_they_name() {
         let (esp, attacker) = (signer("Example ESP"), signer("Attacker"));
-        let trust = EspTrust { esp_certificate: esp.certificate_der().to_vec(), esign_cas: Vec::new() };
+        let trust =
+            EspTrust { esp_certificate: esp.certificate_der().to_vec(), esign_cas: Vec::new(), allow_sha1: true };
         let now = OffsetDateTime::now_utc();
         let digests = [pki::sha256(b"the agreement")];
         let expected = Expected {

@@ -19,6 +19,7 @@
 pub mod asp;
 mod error;
 pub mod esp;
+pub mod esp_codes;
 mod model;
 mod xml;
 
@@ -27,4 +28,4 @@ pub use model::{
     AuthMode, DocSignature, EsignRequest, EsignResponse, InputHash, MAX_HASHES, MAX_TXN_CHARS, ResponseStatus, VERSION,
     format_ts, parse_ts,
 };
-pub use xml::{sign_document, verify_document};
+pub use xml::{sign_document, verify_document, verify_document_with};

@@ -216,14 +216,26 @@ pub fn sign_document(xml: &[u8], signer: &dyn RawSigner) -> Result<Vec<u8>, Esig
 
 /// Checks a document's one enveloped signature: intact, covering the whole document, and made
 /// with the key of `expected_cert_der` (the certificate registered for the other party:
-/// pinned, not merely chained). The document's KeyInfo is never read: the signature is
-/// verified with the pinned key alone, so the certificate compared is the one whose key the
-/// signature was verified with, not one the document names (a decoy `X509Certificate`
-/// anywhere, or a KeyInfo naming the pinned certificate over another key's signature).
-/// `code` is the refusal's code.
+/// pinned, not merely chained). The signature is verified with the pinned key alone, never
+/// one the document carries (a decoy `X509Certificate` anywhere, or a KeyInfo naming the
+/// pinned certificate over another key's signature, verify nothing); a KeyInfo naming
+/// another signer is refused too. SHA-1 is refused. `code` is the refusal's code.
 pub fn verify_document(bytes: &[u8], expected_cert_der: &[u8], code: &'static str) -> Result<(), EsignError> {
+    verify_document_with(bytes, expected_cert_der, code, false)
+}
+
+/// [`verify_document`], taking SHA-1 (RSA-SHA1, SHA-1 digests) when `allow_sha1`: for the
+/// ESP's answer only, when its configuration says so. A KeyInfo, when the document has one,
+/// must name `expected_cert_der` (its chain may stand beside it).
+pub fn verify_document_with(
+    bytes: &[u8],
+    expected_cert_der: &[u8],
+    code: &'static str,
+    allow_sha1: bool,
+) -> Result<(), EsignError> {
     let refuse = |m: String| EsignError::new(code, m);
-    let report = xmldsig::verify_enveloped_pinned(bytes, expected_cert_der)
+    let policy = xmldsig::PinnedPolicy { allow_sha1 };
+    let report = xmldsig::verify_enveloped_pinned_with(bytes, expected_cert_der, policy)
         .map_err(|e| refuse(format!("the XML signature could not be read: {e}")))?;
     let [signature] = report.signatures.as_slice() else {
         return Err(refuse(format!("{} signatures; one is expected", report.signatures.len())));

@@ -86,7 +86,7 @@ fn answer(p: &Parties, req: &EsignRequest, status: ResponseStatus) -> Vec<u8> {
 }
 
 fn trust(p: &Parties) -> EspTrust {
-    EspTrust { esp_certificate: p.esp_cert.clone(), esign_cas: vec![p.esign_ca.cert_der().to_vec()] }
+    EspTrust { esp_certificate: p.esp_cert.clone(), esign_cas: vec![p.esign_ca.cert_der().to_vec()], allow_sha1: false }
 }
 
 fn expected<'a>(txn: &'a str, digests: &'a [[u8; 32]]) -> Expected<'a> {

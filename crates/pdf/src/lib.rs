@@ -38,8 +38,8 @@ pub use layout::{BoxSpec, PageSelection, Position, parse_page_boxes};
 pub use overlay::{QrMark, draw_qr_codes};
 pub use sign::{
     DEFAULT_CONTENTS_SIZE, DssData, EmptyField, MarkField, Prepared, PreparedFile, PreparedUpdate, SignOptions,
-    SignatureKind, add_dss, add_dss_file, add_mark_fields, add_signature_fields, embed, embed_file, embed_into,
-    hash_ranges, prepare, prepare_append, prepare_file, prepare_source, read_dss,
+    SignatureKind, SubFilter, add_dss, add_dss_file, add_mark_fields, add_signature_fields, embed, embed_file,
+    embed_into, hash_ranges, prepare, prepare_append, prepare_file, prepare_source, read_dss,
 };
 pub use verify::{Modifications, SignatureInfo, is_damage, signatures, signatures_in_file, signatures_of_damaged};
 

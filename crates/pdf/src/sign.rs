@@ -49,9 +49,33 @@ pub enum SignatureKind {
     DocTimeStamp,
 }
 
+/// The `/SubFilter` of an approval or certification signature: what kind of CMS `/Contents`
+/// holds. It is inside the ByteRange, so it is chosen before the CMS exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SubFilter {
+    /// `ETSI.CAdES.detached` (PAdES baseline): the CMS has `signing-certificate-v2` and no
+    /// `signingTime`, as every signature Signet makes itself.
+    #[default]
+    CadesDetached,
+    /// `adbe.pkcs7.detached` (ISO 32000-1 §12.8.3.3): any detached CMS, as a remote provider
+    /// returns it (Aadhaar eSign ESPs: `signingTime`, no `signing-certificate-v2`).
+    Pkcs7Detached,
+}
+
+impl SubFilter {
+    pub fn name(self) -> &'static str {
+        match self {
+            SubFilter::CadesDetached => "ETSI.CAdES.detached",
+            SubFilter::Pkcs7Detached => "adbe.pkcs7.detached",
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct SignOptions {
     pub kind: SignatureKind,
+    /// The `/SubFilter` (a document time-stamp is always `ETSI.RFC3161`).
+    pub sub_filter: SubFilter,
     /// Bytes reserved for the DER CMS (the placeholder holds twice as many hex digits).
     pub contents_size: usize,
     /// Field name; default `Signature<N>` unique in the form.
@@ -70,6 +94,7 @@ impl Default for SignOptions {
     fn default() -> Self {
         SignOptions {
             kind: SignatureKind::Approval,
+            sub_filter: SubFilter::CadesDetached,
             contents_size: DEFAULT_CONTENTS_SIZE,
             field_name: None,
             name: None,
@@ -448,7 +473,7 @@ fn signature_dict_body(opts: &SignOptions, when: SystemTime) -> (Vec<u8>, usize,
     let timestamp = opts.kind == SignatureKind::DocTimeStamp;
     d.set("Type", Object::name(if timestamp { "DocTimeStamp" } else { "Sig" }));
     d.set("Filter", Object::name("Adobe.PPKLite"));
-    d.set("SubFilter", Object::name(if timestamp { "ETSI.RFC3161" } else { "ETSI.CAdES.detached" }));
+    d.set("SubFilter", Object::name(if timestamp { "ETSI.RFC3161" } else { opts.sub_filter.name() }));
     if !timestamp {
         d.set("M", Object::literal(pdf_date(when).as_bytes()));
         for (key, value) in [

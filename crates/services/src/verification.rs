@@ -550,10 +550,24 @@ fn explanation(
     if signature.sub_indication == Some(SubIndication::TryLater) {
         lines.push(Sentence::RevocationNotChecked);
     }
-    if matches!(signature.pades_level.as_deref(), Some("B-LT" | "B-LTA")) {
+    if checkable_for_years(signature) {
         lines.push(Sentence::LongTerm);
     }
     lines
+}
+
+/// PAdES B-LT or B-LTA; for a PDF signature outside PAdES (`adbe.pkcs7.detached`, as Aadhaar
+/// eSign's are labelled), which has no level, the same facts B-LT asks for: an intact
+/// signature time-stamp and revocation data in the document.
+fn checkable_for_years(signature: &SignatureReport) -> bool {
+    match signature.pades_level.as_deref() {
+        Some(level) => matches!(level, "B-LT" | "B-LTA"),
+        None => {
+            signature.sub_filter.as_deref() == Some("adbe.pkcs7.detached")
+                && signature.revocation_data
+                && signature.timestamp.as_ref().is_some_and(|t| t.intact)
+        }
+    }
 }
 
 /// A PDF date (`D:20261124143514+05'30'`) or an RFC 3339 time as `2026-11-24 14:35:14 UTC+05:30`;
@@ -655,6 +669,23 @@ mod tests {
             Some("Acme Bank (sealed by Signet)")
         );
         assert!(sealed.explanation[0].english().starts_with("Valid"), "{:?}", sealed.explanation);
+    }
+
+    #[test]
+    fn an_esign_pdf_signature_outside_pades_is_long_term_on_the_same_facts() {
+        let timestamp = signet_signing::TimestampInfo { intact: true, trusted: true, time: None, tsa: None };
+        let esign = SignatureReport {
+            sub_filter: Some("adbe.pkcs7.detached".into()),
+            revocation_data: true,
+            timestamp: Some(timestamp),
+            ..signature("CN=eSign CA 2024")
+        };
+        assert!(checkable_for_years(&esign));
+        assert!(!checkable_for_years(&SignatureReport { timestamp: None, ..esign.clone() }));
+        assert!(!checkable_for_years(&SignatureReport { revocation_data: false, ..esign.clone() }));
+        let pades = SignatureReport { sub_filter: Some("ETSI.CAdES.detached".into()), ..esign.clone() };
+        assert!(!checkable_for_years(&SignatureReport { pades_level: Some("B-T".into()), ..pades.clone() }));
+        assert!(checkable_for_years(&SignatureReport { pades_level: Some("B-LT".into()), ..pades }));
     }
 
     #[test]

@@ -47,6 +47,19 @@ pub fn is_signing_certificate(cert_der: &[u8], now: u64) -> bool {
     valid_now && !is_ca && usage_allows
 }
 
+/// Whether a certificate is a CA certificate (basicConstraints with cA true): a chain
+/// certificate rather than a signer's.
+pub fn is_ca_certificate(cert_der: &[u8]) -> Result<bool> {
+    use x509_cert::ext::pkix::BasicConstraints;
+    let cert = x509_cert::Certificate::from_der(cert_der).map_err(|e| Error::Encoding(format!("certificate: {e}")))?;
+    let extensions = cert.tbs_certificate.extensions.as_deref().unwrap_or_default();
+    Ok(extensions
+        .iter()
+        .find(|e| e.extn_id == const_oid::db::rfc5280::ID_CE_BASIC_CONSTRAINTS)
+        .and_then(|e| BasicConstraints::from_der(e.extn_value.as_bytes()).ok())
+        .is_some_and(|b| b.ca))
+}
+
 /// Key algorithm of a generated key pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum KeyAlgo {

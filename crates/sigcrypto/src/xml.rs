@@ -1,5 +1,8 @@
-//! A small XML tree over quick-xml and Exclusive XML Canonicalization 1.0
-//! (<http://www.w3.org/2001/10/xml-exc-c14n#>, without comments by default).
+//! A small XML tree over quick-xml, and XML Canonicalization 1.0 in both forms: exclusive
+//! (<http://www.w3.org/2001/10/xml-exc-c14n#>) and inclusive
+//! (<http://www.w3.org/TR/2001/REC-xml-c14n-20010315>), each with or without comments. The two
+//! differ only in which namespace declarations an element renders and in the `xml:` attributes
+//! a subtree's apex inherits (inclusive only); everything else is one renderer.
 //!
 //! Scope: UTF-8 documents without DTDs (a DTD could declare entities or default attributes
 //! that change the canonical form; we refuse it rather than get it subtly wrong). Byte offsets
@@ -347,7 +350,7 @@ fn predefined_entity(name: &str) -> Result<&'static str> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Exclusive C14N 1.0
+// C14N 1.0, exclusive and inclusive
 // ---------------------------------------------------------------------------------------------
 
 /// Canonicalisation parameters.
@@ -357,6 +360,47 @@ pub(crate) struct C14n<'a> {
     /// An element (by address) to leave out with its subtree: the enveloped-signature
     /// transform.
     pub exclude: Option<&'a Element>,
+    /// Inclusive C14N 1.0 (every in-scope namespace is rendered where it is not already in
+    /// effect); exclusive C14N 1.0 otherwise (only the visibly utilised ones).
+    pub inclusive: bool,
+    /// Inclusive only: the `xml:` attributes (qualified name, value) of the apex's ancestors,
+    /// nearest first wins, which C14N 1.0 §2.4 makes the apex of a document subset inherit
+    /// when it does not carry them itself. Empty for a whole document.
+    pub inherited_xml: &'a [(String, String)],
+    /// Exclusive only: the InclusiveNamespaces PrefixList ("" for `#default`), prefixes whose
+    /// declarations are rendered by the inclusive rules wherever they are in scope (Exclusive
+    /// XML Canonicalization 1.0 §3).
+    pub inclusive_prefixes: &'a [String],
+}
+
+impl C14n<'static> {
+    /// Exclusive C14N 1.0 of a whole subtree, nothing left out.
+    pub(crate) fn exclusive(with_comments: bool) -> Self {
+        C14n { with_comments, exclude: None, inclusive: false, inherited_xml: &[], inclusive_prefixes: &[] }
+    }
+}
+
+/// The `xml:` attributes `el`'s ancestors give it under inclusive C14N 1.0 (§2.4: "attributes
+/// in the XML namespace, such as xml:lang and xml:space, are inherited from the nearest
+/// ancestors in which they occur"): walks `doc` to `el` (found by address) and keeps, per
+/// name, the nearest ancestor's value. Empty when `el` is the document element or not found.
+pub(crate) fn inherited_xml_attrs(doc: &Document, el: &Element) -> Vec<(String, String)> {
+    let mut found: Option<Vec<&Element>> = None;
+    let mut path = Vec::new();
+    walk(&doc.root, &mut path, &mut |p: &[&Element]| {
+        if found.is_none() && p.last().is_some_and(|last| std::ptr::eq(*last, el)) {
+            found = Some(p[..p.len() - 1].to_vec());
+        }
+    });
+    let mut out: Vec<(String, String)> = Vec::new();
+    for ancestor in found.unwrap_or_default().iter().rev() {
+        for (name, value) in &ancestor.attrs {
+            if name.starts_with("xml:") && !out.iter().any(|(n, _)| n == name) {
+                out.push((name.clone(), value.clone()));
+            }
+        }
+    }
+    out
 }
 
 /// Canonical form of the whole document (for a same-document reference URI="").
@@ -428,38 +472,18 @@ fn render_element(
         return Err(Error::Xml("elements nested too deeply".into()));
     }
     let scope = extend_scope(parent_scope, el);
-    // Visibly utilised prefixes: the element's own and its prefixed attributes' (not xml:).
-    let mut utilised = BTreeSet::new();
-    utilised.insert(el.prefix().to_string());
-    for (name, _) in &el.attrs {
-        let (pre, _) = split_qname(name);
-        if !pre.is_empty() && pre != "xml" {
-            utilised.insert(pre.to_string());
-        }
-    }
-    let mut new_rendered = rendered.clone();
-    let mut ns_out = Vec::new();
-    for pre in &utilised {
-        let uri = scope.get(pre).cloned().unwrap_or_default();
-        if pre.is_empty() {
-            let prev = rendered.get("").map(String::as_str).unwrap_or("");
-            if uri != prev {
-                ns_out.push((String::new(), uri.clone()));
-                new_rendered.insert(String::new(), uri);
-            }
-        } else {
-            if uri.is_empty() {
-                return Err(Error::Xml(format!("unbound namespace prefix {pre}")));
-            }
-            if rendered.get(pre) != Some(&uri) {
-                ns_out.push((pre.clone(), uri.clone()));
-                new_rendered.insert(pre.clone(), uri);
-            }
-        }
-    }
+    let (ns_out, new_rendered) = if p.inclusive {
+        inclusive_namespaces(&scope, rendered)
+    } else {
+        exclusive_namespaces(el, &scope, rendered, p)?
+    };
     // Attributes sorted by (namespace URI, local name); unqualified ones have no URI.
     let mut attrs: Vec<(String, &str, &str, &str)> = Vec::new();
-    for (name, value) in &el.attrs {
+    // The apex of a subset under inclusive C14N takes the xml: attributes its ancestors give it.
+    let inherited = if p.inclusive && depth == 0 { p.inherited_xml } else { &[] };
+    let own = el.attrs.iter().map(|(n, v)| (n, v));
+    let adopted = inherited.iter().filter(|(n, _)| el.attr(n).is_none()).map(|(n, v)| (n, v));
+    for (name, value) in own.chain(adopted) {
         let (pre, local) = split_qname(name);
         let uri = match pre {
             "" => String::new(),
@@ -516,6 +540,74 @@ fn render_element(
     out.push_str(&el.name);
     out.push('>');
     Ok(())
+}
+
+/// Exclusive C14N 1.0: the element renders the declarations of its visibly utilised prefixes
+/// (its own and its prefixed attributes', not `xml:`) not already rendered the same by an
+/// output ancestor, and those of the InclusiveNamespaces PrefixList that are in scope. Returns
+/// what to render and what is rendered below this element.
+fn exclusive_namespaces(
+    el: &Element,
+    scope: &NsScope,
+    rendered: &NsScope,
+    p: C14n<'_>,
+) -> Result<(Vec<(String, String)>, NsScope)> {
+    let mut utilised = BTreeSet::new();
+    utilised.insert(el.prefix().to_string());
+    for listed in p.inclusive_prefixes {
+        if listed.is_empty() || scope.get(listed).is_some_and(|uri| !uri.is_empty()) {
+            utilised.insert(listed.clone());
+        }
+    }
+    for (name, _) in &el.attrs {
+        let (pre, _) = split_qname(name);
+        if !pre.is_empty() && pre != "xml" {
+            utilised.insert(pre.to_string());
+        }
+    }
+    let mut new_rendered = rendered.clone();
+    let mut ns_out = Vec::new();
+    for pre in &utilised {
+        let uri = scope.get(pre).cloned().unwrap_or_default();
+        if pre.is_empty() {
+            let prev = rendered.get("").map(String::as_str).unwrap_or("");
+            if uri != prev {
+                ns_out.push((String::new(), uri.clone()));
+                new_rendered.insert(String::new(), uri);
+            }
+        } else {
+            if uri.is_empty() {
+                return Err(Error::Xml(format!("unbound namespace prefix {pre}")));
+            }
+            if rendered.get(pre) != Some(&uri) {
+                ns_out.push((pre.clone(), uri.clone()));
+                new_rendered.insert(pre.clone(), uri);
+            }
+        }
+    }
+    Ok((ns_out, new_rendered))
+}
+
+/// Inclusive C14N 1.0 (§2.3, §4.x of the W3C recommendation): an element's namespace axis is
+/// every in-scope namespace; one is rendered unless the nearest output ancestor already has
+/// it with the same value (the apex of a subset has none, so it renders them all, inherited
+/// ones included). The `xml` prefix is never rendered. `xmlns=""` is rendered only where an
+/// output ancestor had a non-empty default namespace in effect. Prefixes come out sorted,
+/// the default namespace first (a `BTreeMap` in prefix order, "" first).
+fn inclusive_namespaces(scope: &NsScope, rendered: &NsScope) -> (Vec<(String, String)>, NsScope) {
+    let mut ns_out = Vec::new();
+    for (pre, uri) in scope {
+        if pre == "xml" {
+            continue;
+        }
+        let prev = rendered.get(pre).map(String::as_str).unwrap_or("");
+        if uri != prev {
+            ns_out.push((pre.clone(), uri.clone()));
+        }
+    }
+    let mut now_rendered = scope.clone();
+    now_rendered.remove("xml");
+    (ns_out, now_rendered)
 }
 
 /// Text or an attribute value (double-quoted) escaped for an XML document being written, with
@@ -594,7 +686,14 @@ pub(crate) fn scope_of(path: &[&Element]) -> NsScope {
 pub fn canonicalize(xml: &[u8]) -> Result<String> {
     let text = as_text(xml)?;
     let doc = parse(text)?;
-    c14n_document(&doc, C14n { with_comments: false, exclude: None })
+    c14n_document(&doc, C14n::exclusive(false))
+}
+
+/// Public entry point: inclusive C14N 1.0 of a whole UTF-8 document, with or without comments.
+pub fn canonicalize_inclusive(xml: &[u8], with_comments: bool) -> Result<String> {
+    let text = as_text(xml)?;
+    let doc = parse(text)?;
+    c14n_document(&doc, C14n { inclusive: true, ..C14n::exclusive(with_comments) })
 }
 
 /// UTF-8 text of an XML byte buffer, BOM removed.

@@ -34,11 +34,17 @@ pub const DSIG_NS: &str = "http://www.w3.org/2000/09/xmldsig#";
 pub const XADES_NS: &str = "http://uri.etsi.org/01903/v1.3.2#";
 pub const EXC_C14N: &str = "http://www.w3.org/2001/10/xml-exc-c14n#";
 pub const EXC_C14N_COMMENTS: &str = "http://www.w3.org/2001/10/xml-exc-c14n#WithComments";
+/// Inclusive C14N 1.0, without and with comments (what a reference without a canonicalization
+/// transform gets by default, XML-DSig §4.3.3.2).
+pub const C14N: &str = "http://www.w3.org/TR/2001/REC-xml-c14n-20010315";
+pub const C14N_COMMENTS: &str = "http://www.w3.org/TR/2001/REC-xml-c14n-20010315#WithComments";
 pub const ENVELOPED: &str = "http://www.w3.org/2000/09/xmldsig#enveloped-signature";
 pub const SHA256_URI: &str = "http://www.w3.org/2001/04/xmlenc#sha256";
 const SHA512_URI: &str = "http://www.w3.org/2001/04/xmlenc#sha512";
 const SHA384_URI: &str = "http://www.w3.org/2001/04/xmldsig-more#sha384";
 const SHA1_URI: &str = "http://www.w3.org/2000/09/xmldsig#sha1";
+/// RSA with SHA-1: only ever accepted from a pinned party whose policy allows SHA-1.
+const RSA_SHA1: &str = "http://www.w3.org/2000/09/xmldsig#rsa-sha1";
 const RSA_SHA256: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
 const RSA_SHA384: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha384";
 const RSA_SHA512: &str = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha512";
@@ -274,7 +280,18 @@ fn refuse_existing_signature(doc: &Document) -> Result<()> {
 }
 
 fn plain() -> C14n<'static> {
-    C14n { with_comments: false, exclude: None }
+    C14n::exclusive(false)
+}
+
+/// A canonicalization algorithm URI as (inclusive, with comments); `None` for any other.
+fn c14n_method(uri: &str) -> Option<(bool, bool)> {
+    match uri {
+        EXC_C14N => Some((false, false)),
+        EXC_C14N_COMMENTS => Some((false, true)),
+        C14N => Some((true, false)),
+        C14N_COMMENTS => Some((true, true)),
+        _ => None,
+    }
 }
 
 fn random_id() -> Result<String> {
@@ -526,11 +543,35 @@ pub fn verify_enveloped(xml_bytes: &[u8], trust: &TrustStore, opts: &VerifyOptio
 /// that merely names the pinned certificate somewhere is never valid. Pinning is the trust
 /// decision: `trusted` means the pinned key verified the SignatureValue.
 pub fn verify_enveloped_pinned(xml_bytes: &[u8], pinned_cert_der: &[u8]) -> Result<XmlReport> {
+    verify_enveloped_pinned_with(xml_bytes, pinned_cert_der, PinnedPolicy::default())
+}
+
+/// What a pinned verification takes beyond SHA-2.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PinnedPolicy {
+    /// SHA-1 as a reference digest and RSA-SHA1 as the signature method. SHA-1 collisions
+    /// can be bought (SHAttered, 2017; chosen-prefix, 2020), so a party that can get a
+    /// document of its choosing signed could in principle swap it for a colliding one; for
+    /// an answer whose every field the pinned party itself writes and signs, that risk is
+    /// the party's own, which is why only a party's configuration turns this on.
+    pub allow_sha1: bool,
+}
+
+/// [`verify_enveloped_pinned`] with a policy, for the parties whose configuration allows more
+/// (an eSign ESP that signs its answers with SHA-1). A KeyInfo is not needed; when it carries
+/// certificates, one must be the pinned certificate byte for byte and every other one a CA
+/// certificate (a chain), or the signature is refused: a KeyInfo naming another signer says
+/// the document was meant for another key, whatever key verifies it.
+pub fn verify_enveloped_pinned_with(
+    xml_bytes: &[u8],
+    pinned_cert_der: &[u8],
+    policy: PinnedPolicy,
+) -> Result<XmlReport> {
     let text = xml::as_text(xml_bytes)?;
     let doc = xml::parse(text)?;
     let pinned = pki::parse_cert(pinned_cert_der)?;
     let sigs = signatures_of(&doc)?;
-    let key = SignerKey::Pinned { der: pinned_cert_der, cert: &pinned };
+    let key = SignerKey::Pinned { der: pinned_cert_der, cert: &pinned, policy };
     let signatures: Vec<XmlSignatureReport> =
         sigs.iter().map(|(sig, pscope)| verify_one(&doc, sig, pscope, key)).collect();
     Ok(XmlReport { valid: signatures.iter().all(|s| s.valid), signatures })
@@ -555,8 +596,24 @@ enum SignerKey<'a> {
     /// The signature's own KeyInfo (first certificate the signer, the rest its chain), then
     /// trusted only if that certificate chains to the trust store.
     KeyInfo(&'a TrustStore, &'a VerifyOptions),
-    /// One configured certificate; KeyInfo is ignored.
-    Pinned { der: &'a [u8], cert: &'a x509_cert::Certificate },
+    /// One configured certificate: the key verified with. KeyInfo, when present, must name it.
+    Pinned { der: &'a [u8], cert: &'a x509_cert::Certificate, policy: PinnedPolicy },
+}
+
+impl SignerKey<'_> {
+    /// SHA-1 as a reference digest: as before for signatures judged through KeyInfo (a
+    /// validation report says what it found); for a pinned party only when its policy allows.
+    fn sha1_digest_allowed(&self) -> bool {
+        match self {
+            SignerKey::KeyInfo(..) => true,
+            SignerKey::Pinned { policy, .. } => policy.allow_sha1,
+        }
+    }
+
+    /// RSA-SHA1 as the signature method: only for a pinned party whose policy allows it.
+    fn sha1_signature_allowed(&self) -> bool {
+        matches!(self, SignerKey::Pinned { policy: PinnedPolicy { allow_sha1: true }, .. })
+    }
 }
 
 fn verify_one(doc: &Document, sig: &Element, pscope: &NsScope, key: SignerKey<'_>) -> XmlSignatureReport {
@@ -607,11 +664,8 @@ fn verify_inner(
     let c14n_alg = ds_child(si, &si_scope, "CanonicalizationMethod")
         .and_then(|e| e.attr("Algorithm"))
         .ok_or_else(|| Error::Xml("CanonicalizationMethod missing".into()))?;
-    let with_comments = match c14n_alg {
-        EXC_C14N => false,
-        EXC_C14N_COMMENTS => true,
-        other => return Err(Error::Xml(format!("unsupported canonicalization {other}"))),
-    };
+    let (inclusive, with_comments) =
+        c14n_method(c14n_alg).ok_or_else(|| Error::Xml(format!("unsupported canonicalization {c14n_alg}")))?;
     let method = ds_child(si, &si_scope, "SignatureMethod")
         .and_then(|e| e.attr("Algorithm"))
         .ok_or_else(|| Error::Xml("SignatureMethod missing".into()))?
@@ -625,7 +679,10 @@ fn verify_inner(
             let cert = pki::parse_cert(&cert_der)?;
             (cert_der, certs[1..].to_vec(), cert)
         }
-        SignerKey::Pinned { der, cert } => (der.to_vec(), Vec::new(), cert.clone()),
+        SignerKey::Pinned { der, cert, .. } => {
+            check_key_info_names(&key_info_certs(sig, &scope)?, der)?;
+            (der.to_vec(), Vec::new(), cert.clone())
+        }
     };
     r.signer_subject = Some(cert.tbs_certificate.subject.to_string());
     r.signer_common_name = pki::name_common_name(&cert.tbs_certificate.subject);
@@ -639,7 +696,8 @@ fn verify_inner(
     // The SignedProperties that a valid Reference digests (not merely the first ones found).
     let mut referenced_props: Option<&Element> = None;
     for reference in &refs {
-        match check_reference(doc, sig, reference, &xml::extend_scope(&si_scope, reference)) {
+        match check_reference(doc, sig, reference, &xml::extend_scope(&si_scope, reference), key.sha1_digest_allowed())
+        {
             Ok(kind) => {
                 r.references_ok += 1;
                 match kind {
@@ -661,10 +719,18 @@ fn verify_inner(
     }
 
     // SignatureValue over canonical SignedInfo.
-    let si_c14n = xml::c14n_subtree(si, &scope, C14n { with_comments, exclude: None })?;
+    // Inclusive: SignedInfo, the apex, takes the xml: attributes of the Signature and above.
+    let inherited = if inclusive { xml::inherited_xml_attrs(doc, si) } else { Vec::new() };
+    let c14n_el = ds_child(si, &si_scope, "CanonicalizationMethod");
+    let prefixes = match (inclusive, c14n_el) {
+        (false, Some(el)) => inclusive_namespace_prefixes(el),
+        _ => Vec::new(),
+    };
+    let p = C14n { with_comments, exclude: None, inclusive, inherited_xml: &inherited, inclusive_prefixes: &prefixes };
+    let si_c14n = xml::c14n_subtree(si, &scope, p)?;
     let sv = ds_child(sig, &scope, "SignatureValue").ok_or_else(|| Error::Xml("SignatureValue missing".into()))?;
     let sig_bytes = b64_decode(&sv.text())?;
-    let sig_ok = verify_xml_signature(&cert, &method, si_c14n.as_bytes(), &sig_bytes);
+    let sig_ok = verify_xml_signature(&cert, &method, si_c14n.as_bytes(), &sig_bytes, key.sha1_signature_allowed());
     if let Err(e) = &sig_ok {
         r.errors.push(e.to_string());
     }
@@ -801,24 +867,40 @@ enum RefKind<'a> {
     Other,
 }
 
-fn check_reference<'a>(doc: &'a Document, sig: &Element, reference: &Element, scope: &NsScope) -> Result<RefKind<'a>> {
+/// One Reference: its transforms (the enveloped-signature transform and one C14N 1.0, either
+/// form, with or without comments; none means inclusive C14N without comments, the default
+/// XML-DSig §4.3.3.2 gives a node-set turned into octets), its digest (SHA-1 only when
+/// `sha1_ok`), and the digest compared.
+fn check_reference<'a>(
+    doc: &'a Document,
+    sig: &Element,
+    reference: &Element,
+    scope: &NsScope,
+    sha1_ok: bool,
+) -> Result<RefKind<'a>> {
     let uri = reference.attr("URI").ok_or_else(|| Error::Xml("Reference without URI is not supported".into()))?;
     let mut enveloped = false;
-    let mut exc = None;
+    let mut method = None;
+    let mut prefixes = Vec::new();
     if let Some(tr) = ds_child(reference, scope, "Transforms") {
         let tr_scope = xml::extend_scope(scope, tr);
         for t in ds_children(tr, &tr_scope, "Transform") {
-            match t.attr("Algorithm").unwrap_or("") {
-                ENVELOPED => enveloped = true,
-                EXC_C14N => exc = Some(false),
-                EXC_C14N_COMMENTS => exc = Some(true),
-                other => return Err(Error::Xml(format!("unsupported transform {other}"))),
+            let algorithm = t.attr("Algorithm").unwrap_or("");
+            if algorithm == ENVELOPED {
+                enveloped = true;
+            } else if let Some(found) = c14n_method(algorithm) {
+                if method.replace(found).is_some() {
+                    return Err(Error::Xml("a reference with two canonicalization transforms".into()));
+                }
+                if !found.0 {
+                    prefixes = inclusive_namespace_prefixes(t);
+                }
+            } else {
+                return Err(Error::Xml(format!("unsupported transform {algorithm}")));
             }
         }
     }
-    let Some(with_comments) = exc else {
-        return Err(Error::Xml("references must use the exclusive C14N transform".into()));
-    };
+    let (inclusive, with_comments) = method.unwrap_or((true, false));
     let digest_alg = ds_child(reference, scope, "DigestMethod")
         .and_then(|e| e.attr("Algorithm"))
         .ok_or_else(|| Error::Xml("DigestMethod missing".into()))?;
@@ -826,20 +908,21 @@ fn check_reference<'a>(doc: &'a Document, sig: &Element, reference: &Element, sc
         SHA256_URI => HashAlg::Sha256,
         SHA384_URI => HashAlg::Sha384,
         SHA512_URI => HashAlg::Sha512,
-        SHA1_URI => HashAlg::Sha1,
+        SHA1_URI if sha1_ok => HashAlg::Sha1,
+        SHA1_URI => return Err(Error::Verify("SHA-1 digests are not accepted here".into())),
         other => return Err(Error::Xml(format!("unsupported digest {other}"))),
     };
     let expected = b64_decode(
         &ds_child(reference, scope, "DigestValue").ok_or_else(|| Error::Xml("DigestValue missing".into()))?.text(),
     )?;
     let exclude = if enveloped { Some(sig) } else { None };
-    let p = C14n { with_comments, exclude };
+    let p = C14n { with_comments, exclude, inclusive, inherited_xml: &[], inclusive_prefixes: &prefixes };
     let (c14n, kind) = if uri.is_empty() {
         if !enveloped {
             return Err(Error::Xml("URI=\"\" reference without the enveloped-signature transform".into()));
         }
         // URI="" excludes comments even with the WithComments transform (XML-DSig §4.4.3.3).
-        let p = C14n { with_comments: false, exclude };
+        let p = C14n { with_comments: false, ..p };
         (xml::c14n_document(doc, p)?, RefKind::Document)
     } else if let Some(id) = uri.strip_prefix('#') {
         let (el, pscope) = find_by_id(doc, id)?;
@@ -852,7 +935,8 @@ fn check_reference<'a>(doc: &'a Document, sig: &Element, reference: &Element, sc
         } else {
             RefKind::Other
         };
-        (xml::c14n_subtree(el, &pscope, p)?, kind)
+        let inherited = if inclusive { xml::inherited_xml_attrs(doc, el) } else { Vec::new() };
+        (xml::c14n_subtree(el, &pscope, C14n { inherited_xml: &inherited, ..p })?, kind)
     } else {
         return Err(Error::Xml(format!("external reference {uri} is not supported")));
     };
@@ -860,6 +944,37 @@ fn check_reference<'a>(doc: &'a Document, sig: &Element, reference: &Element, sc
         return Err(Error::Verify(format!("digest of reference \"{uri}\" does not match")));
     }
     Ok(kind)
+}
+
+/// The PrefixList of an exclusive canonicalization's `InclusiveNamespaces` parameter (a child
+/// of its Transform or CanonicalizationMethod, Exclusive XML Canonicalization 1.0 §4), with
+/// `#default` as "" (the default namespace). Java signers (Apache Santuario) write one.
+fn inclusive_namespace_prefixes(method: &Element) -> Vec<String> {
+    method
+        .child_elements()
+        .filter(|e| e.local_name() == "InclusiveNamespaces")
+        .filter_map(|e| e.attr("PrefixList"))
+        .flat_map(str::split_whitespace)
+        .map(|prefix| if prefix == "#default" { String::new() } else { prefix.to_string() })
+        .collect()
+}
+
+/// A pinned party's KeyInfo may name no certificate (the pinned one is used), or the pinned
+/// one, byte for byte, with CA certificates beside it (its chain); any other certificate says
+/// another signer, and is refused even when the pinned key made the signature.
+fn check_key_info_names(named: &[Vec<u8>], pinned_der: &[u8]) -> Result<()> {
+    if named.is_empty() {
+        return Ok(());
+    }
+    if !named.iter().any(|c| c == pinned_der) {
+        return Err(Error::Verify("KeyInfo names a certificate other than the registered one".into()));
+    }
+    for other in named.iter().filter(|c| c.as_slice() != pinned_der) {
+        if !pki::is_ca_certificate(other).unwrap_or(false) {
+            return Err(Error::Verify("KeyInfo names a signer certificate other than the registered one".into()));
+        }
+    }
+    Ok(())
 }
 
 fn key_info_certs(sig: &Element, scope: &NsScope) -> Result<Vec<Vec<u8>>> {
@@ -935,11 +1050,20 @@ fn b64_decode(s: &str) -> Result<Vec<u8>> {
     B64.decode(clean.as_bytes()).map_err(|e| Error::Encoding(format!("bad base64: {e}")))
 }
 
-fn verify_xml_signature(cert: &x509_cert::Certificate, method: &str, data: &[u8], sig: &[u8]) -> Result<()> {
+/// The SignatureValue checked with the certificate's key; RSA-SHA1 only when `sha1_ok`.
+fn verify_xml_signature(
+    cert: &x509_cert::Certificate,
+    method: &str,
+    data: &[u8],
+    sig: &[u8],
+    sha1_ok: bool,
+) -> Result<()> {
     let spki = &cert.tbs_certificate.subject_public_key_info;
     let key = spki.subject_public_key.raw_bytes();
     let is_rsa = spki.algorithm.oid == const_oid::db::rfc5912::RSA_ENCRYPTION;
     let alg: &'static dyn awssig::VerificationAlgorithm = match method {
+        RSA_SHA1 if is_rsa && sha1_ok => &awssig::RSA_PKCS1_2048_8192_SHA1_FOR_LEGACY_USE_ONLY,
+        RSA_SHA1 => return Err(Error::Verify("RSA-SHA1 signatures are not accepted here".into())),
         RSA_SHA256 if is_rsa => &awssig::RSA_PKCS1_2048_8192_SHA256,
         RSA_SHA384 if is_rsa => &awssig::RSA_PKCS1_2048_8192_SHA384,
         RSA_SHA512 if is_rsa => &awssig::RSA_PKCS1_2048_8192_SHA512,

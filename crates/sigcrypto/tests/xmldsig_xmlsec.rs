@@ -170,6 +170,35 @@ sys.stdout.buffer.write(etree.tostring(t, method='c14n', exclusive=True, with_co
     Ok(())
 }
 
+/// Inclusive C14N 1.0 of whole documents, with and without comments, against libxml2's (through
+/// lxml): every in-scope namespace rendered where it is not yet in effect, unused ones included,
+/// `xmlns=""` only where a default was in effect.
+#[test]
+fn c14n_matches_lxml_inclusive() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let script = "import sys\nfrom lxml import etree\n\
+p=etree.XMLParser(remove_comments=False, resolve_entities=False)\n\
+t=etree.parse(sys.argv[1], p)\n\
+sys.stdout.buffer.write(etree.tostring(t, method='c14n', exclusive=False, with_comments=sys.argv[2]=='1'))\n";
+    let mut docs = corpus();
+    docs.push((
+        "inherited_ns",
+        b"<r xmlns=\"urn:d\" xmlns:p=\"urn:p\" xml:lang=\"hi\"><!-- c --><s xmlns:q=\"urn:q\"><t xmlns=\"\" xmlns:p=\"urn:p\"/></s></r>".to_vec(),
+    ));
+    for (name, doc) in docs {
+        let f = dir.path().join(format!("{name}.xml"));
+        std::fs::write(&f, &doc)?;
+        for with_comments in [false, true] {
+            let flag = if with_comments { "1" } else { "0" };
+            let o = std::process::Command::new("python3").args(["-c", script]).arg(&f).arg(flag).output()?;
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let ours = xml::canonicalize_inclusive(&doc, with_comments)?;
+            assert_eq!(ours, String::from_utf8(o.stdout)?, "{name} (comments: {with_comments})");
+        }
+    }
+    Ok(())
+}
+
 #[test]
 fn bad_xml_is_an_error() {
     let pki = Pki::new(KeyAlgo::EcP256);

@@ -34,14 +34,17 @@ pub use error::{Error, Result};
 pub use lta::{ImprintHash, LtaProtection, ends_with_document_timestamp, lta_protection, tsa_protection};
 pub use pades::{
     PadesLevel, PdfSignOptions, PreparedPdf, PreparedRemotePdf, SignatureOrCms, ValidationData, Visible, complete_pdf,
-    complete_pdf_with, complete_remote_pdf, extend_pdf, prepare_pdf, prepare_remote_pdf, sign_pdf, sign_pdf_file,
+    complete_pdf_with, complete_remote_pdf, extend_pdf, is_pades_baseline, prepare_pdf, prepare_remote_pdf, sign_pdf,
+    sign_pdf_file,
 };
 pub use verify::{FileKind, Report, SignatureReport, TimestampInfo, verify_file, verify_file_with};
 pub use xades::{XmlExtendOptions, extend_xml, timestamp_xml};
 
 // The types callers need to fill the options, so they do not depend on the lower crates.
 pub use signet_locale::Zone;
-pub use signet_pdf::{BoxSpec, FieldMark, MarkContent, NameStyle, PageSelection, Position, parse_page_boxes};
+pub use signet_pdf::{
+    BoxSpec, FieldMark, MarkContent, NameStyle, PageSelection, Position, SubFilter, parse_page_boxes,
+};
 pub use signet_sigcrypto::HttpConfig;
 pub use signet_sigcrypto::signer::{LocalKeySigner, RawSigner};
 pub use signet_sigcrypto::validation::{Indication, SubIndication};

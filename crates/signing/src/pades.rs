@@ -148,6 +148,9 @@ pub struct PdfSignOptions {
     pub contents_size: Option<usize>,
     /// Extra certificates / OCSP responses / CRLs for the DSS.
     pub validation: ValidationData,
+    /// `/SubFilter`: `ETSI.CAdES.detached` for what Signet signs itself; a remote provider's
+    /// CMS that is not PAdES baseline is `adbe.pkcs7.detached` (see [`is_pades_baseline`]).
+    pub sub_filter: signet_pdf::SubFilter,
 }
 
 impl PdfSignOptions {
@@ -321,6 +324,7 @@ fn pdf_options(cert_der: &[u8], opts: &PdfSignOptions, contents_size: usize) -> 
     });
     SignOptions {
         kind: if opts.certify { SignatureKind::Certification } else { SignatureKind::Approval },
+        sub_filter: opts.sub_filter,
         contents_size,
         field_name: opts.field_name.clone(),
         name,
@@ -534,6 +538,11 @@ pub struct PreparedRemotePdf {
     pub digest: [u8; 32],
     /// Largest CMS (DER bytes) that fits.
     pub capacity: usize,
+    /// The placeholder is labelled `adbe.pkcs7.detached`, which any detached CMS fits;
+    /// otherwise `ETSI.CAdES.detached`, which only a PAdES-baseline CMS completes. Absent
+    /// (false) in what was prepared before the label was chosen: those are `ETSI.CAdES.detached`.
+    #[serde(default)]
+    pub pkcs7_label: bool,
 }
 
 pub fn prepare_remote_pdf(input: &[u8], opts: &PdfSignOptions) -> Result<PreparedRemotePdf> {
@@ -543,6 +552,7 @@ pub fn prepare_remote_pdf(input: &[u8], opts: &PdfSignOptions) -> Result<Prepare
     }
     let prepared = signet_pdf::prepare(input, &pdf_options(&[], opts, reserve))?;
     Ok(PreparedRemotePdf {
+        pkcs7_label: opts.sub_filter == signet_pdf::SubFilter::Pkcs7Detached,
         capacity: prepared.capacity(),
         byte_range: prepared.byte_range,
         digest: prepared.digest,
@@ -551,10 +561,19 @@ pub fn prepare_remote_pdf(input: &[u8], opts: &PdfSignOptions) -> Result<Prepare
 }
 
 /// Phase 2 for [`prepare_remote_pdf`]: the CMS must be well formed and sign exactly the
-/// prepared digest; it is time-stamped and extended to `opts.level` and embedded.
+/// prepared digest, and be what the placeholder's `/SubFilter` says (a placeholder labelled
+/// `ETSI.CAdES.detached` takes only a PAdES-baseline CMS, [`is_pades_baseline`]); it is
+/// time-stamped and extended to `opts.level` and embedded.
 pub fn complete_remote_pdf(prepared: &PreparedRemotePdf, cms_der: &[u8], opts: &PdfSignOptions) -> Result<Vec<u8>> {
     opts.check()?;
-    cms::check_external_cms(cms_der, &prepared.digest).map_err(|e| Error::BadSignature(e.to_string()))?;
+    let summary = cms::check_external_cms(cms_der, &prepared.digest).map_err(|e| Error::BadSignature(e.to_string()))?;
+    if !prepared.pkcs7_label && !is_pades_baseline(&summary) {
+        return Err(Error::BadSignature(
+            "the CMS has signingTime or lacks signing-certificate-v2, so it is not PAdES baseline, \
+             but the signature was prepared as ETSI.CAdES.detached"
+                .into(),
+        ));
+    }
     let cms = add_signature_timestamp(cms_der.to_vec(), opts)?;
     if cms.len() > prepared.capacity {
         return Err(Error::BadSignature(format!(
@@ -566,6 +585,13 @@ pub fn complete_remote_pdf(prepared: &PreparedRemotePdf, cms_der: &[u8], opts: &
     let mut bytes = prepared.bytes.clone();
     signet_pdf::embed_into(&mut bytes, &prepared.byte_range, Some(&prepared.digest), &cms)?;
     extend_signed(bytes, &cms, &prepared.digest, opts)
+}
+
+/// A CMS is PAdES baseline (ETSI EN 319 142-1 §6.3: `signing-certificate-v2` present,
+/// `signingTime` absent) and may be labelled `ETSI.CAdES.detached`; any other detached CMS is
+/// `adbe.pkcs7.detached`.
+pub fn is_pades_baseline(summary: &cms::SignerSummary) -> bool {
+    summary.has_signing_certificate_v2 && summary.signing_time.is_none()
 }
 
 #[cfg(test)]

@@ -388,3 +388,44 @@ fn field_marks_are_drawn_as_part_of_a_later_signature_and_every_signature_stays_
     }
     assert!(signet_signing::sign_pdf(&once, &pki.signer(1), &bad).is_err());
 }
+
+/// A remote provider's CMS (Aadhaar eSign) completes a prepared PDF with an RSA or an ECDSA
+/// P-256 signer key (C-DAC's 30-minute certificates are P-256), and the `/SubFilter` says what
+/// the CMS is: `adbe.pkcs7.detached` for a CMS with signingTime and no signing-certificate-v2
+/// (as CCA ESPs make it), `ETSI.CAdES.detached` only for a PAdES-baseline CMS; a placeholder
+/// labelled `ETSI.CAdES.detached` refuses a CMS that is not.
+#[test]
+fn remote_cms_with_rsa_or_p256_keys_is_embedded_under_the_sub_filter_it_is() {
+    use signet_sigcrypto::cms::{CmsOptions, sign_digest_detached};
+    use signet_sigcrypto::pki::KeyAlgo;
+    use signet_signing::{LocalKeySigner, SubFilter};
+    let pki = pki(0);
+    let input = reportlab_pdf(1);
+    for algo in [KeyAlgo::Rsa2048, KeyAlgo::EcP256] {
+        let issued = pki.ca.issue_signer(&format!("Asha Verma {algo:?}"), algo).unwrap();
+        let signer =
+            LocalKeySigner::from_pkcs8(&issued.key_pkcs8_der, &issued.cert_der, vec![pki.ca.cert_der().to_vec()])
+                .unwrap();
+        // As CCA ESPs sign: signingTime (and the crate's signing-certificate-v2).
+        let cca = CmsOptions { signing_time: Some(time::OffsetDateTime::now_utc()), include_chain: true };
+        for (sub_filter, label) in
+            [(SubFilter::Pkcs7Detached, "adbe.pkcs7.detached"), (SubFilter::CadesDetached, "ETSI.CAdES.detached")]
+        {
+            let o = PdfSignOptions { sub_filter, ..opts(&pki, PadesLevel::BB) };
+            let prepared = signet_signing::prepare_remote_pdf(&input, &o).unwrap();
+            let cades = sign_digest_detached(&signer, &prepared.digest, &CmsOptions::pades()).unwrap();
+            let with_time = sign_digest_detached(&signer, &prepared.digest, &cca).unwrap();
+            let refused = signet_signing::complete_remote_pdf(&prepared, &with_time, &o);
+            if sub_filter == SubFilter::CadesDetached {
+                assert!(refused.is_err(), "a CMS with signingTime under ETSI.CAdES.detached");
+            }
+            let cms = if sub_filter == SubFilter::CadesDetached { cades } else { with_time };
+            let signed = signet_signing::complete_remote_pdf(&prepared, &cms, &o).unwrap();
+            let path = write(pki.dir.path(), &format!("remote-{algo:?}-{label}.pdf"), &signed);
+            let (_, out) = run_any(std::process::Command::new("pdfsig").arg(&path));
+            assert!(out.contains(&format!("Signature Type: {label}")), "pdfsig:\n{out}");
+            assert_pdfsig_valid(&path, 1);
+            assert_pyhanko_valid(&path, &pki.ca_pem());
+        }
+    }
+}

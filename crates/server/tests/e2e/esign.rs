@@ -40,6 +40,8 @@ on_both_backends!(
     an_aadhaar_signer_asked_for_a_code_goes_to_the_esp_only_after_typing_it,
     an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_an_ocsp_ca,
     an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_a_crl_only_ca,
+    cdac_style_answers_are_taken_and_a_cdac_cancel_reaches_curl_with_106,
+    a_workflow_signer_cancelling_at_a_real_esp_may_sign_again,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -783,4 +785,145 @@ async fn forward_to(address: std::net::SocketAddr, esp: String) {
     };
     let listener = tokio::net::TcpListener::bind(address).await.expect("the CA's host address");
     tokio::spawn(async move { axum::serve(listener, axum::Router::new().fallback(forward)).await });
+}
+
+/// An ESP that signs its answers as C-DAC's staging does: inclusive C14N 1.0 named only in
+/// SignedInfo, the enveloped transform alone, RSA-SHA1 over a SHA-1 digest, no KeyInfo. The
+/// gateway pins this ESP's certificate; the answers are the test ESP's, re-signed by xmlsec1
+/// (another implementation) with the C-DAC ESP's key from a template.
+struct CdacEsp {
+    s: Setup,
+    keys: tempfile::TempDir,
+}
+
+async fn cdac_esp(backend: Backend) -> CdacEsp {
+    let keys = tempfile::tempdir().expect("tempdir");
+    let cdac = signet_sigcrypto::pki::self_signed_rsa("C-DAC eSign response signing (test)", 2048).expect("key");
+    std::fs::write(keys.path().join("cdac.key"), signet_sigcrypto::pki::key_der_to_pem(&cdac.key_pkcs8_der))
+        .expect("write");
+    let pinned = keys.path().join("cdac.cer");
+    std::fs::write(&pinned, &cdac.cert_der).expect("write");
+    let s =
+        setup_adjusted(backend, false, false, |_| {}, move |config| config.esign_esp_certificate = Some(pinned)).await;
+    CdacEsp { s, keys }
+}
+
+impl CdacEsp {
+    /// The test ESP's `answer` without its signature, changed by `change`, signed C-DAC style.
+    fn resigned(&self, answer: &str, change: &dyn Fn(String) -> String) -> String {
+        let start = answer.find("<ds:Signature").expect("the ESP's signature");
+        let end = answer.find("</ds:Signature>").expect("its end") + "</ds:Signature>".len();
+        let unsigned = change(format!("{}{}", &answer[..start], &answer[end..]));
+        let template = "<Signature xmlns=\"http://www.w3.org/2000/09/xmldsig#\"><SignedInfo>\
+<CanonicalizationMethod Algorithm=\"http://www.w3.org/TR/2001/REC-xml-c14n-20010315\"/>\
+<SignatureMethod Algorithm=\"http://www.w3.org/2000/09/xmldsig#rsa-sha1\"/><Reference URI=\"\"><Transforms>\
+<Transform Algorithm=\"http://www.w3.org/2000/09/xmldsig#enveloped-signature\"/></Transforms>\
+<DigestMethod Algorithm=\"http://www.w3.org/2000/09/xmldsig#sha1\"/><DigestValue/></Reference></SignedInfo>\
+<SignatureValue/></Signature></EsignResp>";
+        let unsigned = unsigned.replacen("</EsignResp>", template, 1);
+        let (input, output) = (self.keys.path().join("answer.xml"), self.keys.path().join("signed.xml"));
+        std::fs::write(&input, unsigned).expect("write");
+        let out = std::process::Command::new("xmlsec1")
+            .args(["--sign", "--privkey-pem"])
+            .arg(self.keys.path().join("cdac.key"))
+            .arg("--output")
+            .arg(&output)
+            .arg(&input)
+            .output()
+            .expect("xmlsec1");
+        assert!(out.status.success(), "xmlsec1 --sign: {}", String::from_utf8_lossy(&out.stderr));
+        let signed = std::fs::read_to_string(&output).expect("signed");
+        assert!(signed.contains("rsa-sha1") && !signed.contains("KeyInfo"), "{signed}");
+        signed
+    }
+
+    /// The answer's fields with the answer re-signed C-DAC style after `change`.
+    fn fields(&self, fields: &HashMap<String, String>, change: &dyn Fn(String) -> String) -> HashMap<String, String> {
+        let mut out = fields.clone();
+        out.insert("eSignResponse".into(), self.resigned(&fields["eSignResponse"], change));
+        out
+    }
+}
+
+/// A refusal as a real ESP words it: no signature, `status="0"`, its code and message.
+fn refused_by_esp(xml: String, code: &str, message: &str) -> String {
+    let without = |xml: String, open: &str, close: &str| match (xml.find(open), xml.find(close)) {
+        (Some(a), Some(b)) => format!("{}{}", &xml[..a], &xml[b + close.len()..]),
+        _ => xml,
+    };
+    let xml = without(xml, "<Signatures>", "</Signatures>");
+    let xml = without(xml, "<UserX509Certificate>", "</UserX509Certificate>");
+    xml.replacen("status=\"1\"", "status=\"0\"", 1)
+        .replacen("errCode=\"NA\"", &format!("errCode=\"{code}\""), 1)
+        .replacen("errMsg=\"NA\"", &format!("errMsg=\"{message}\""), 1)
+}
+
+/// Through the gateway: a signed answer completes the PDF (labelled `adbe.pkcs7.detached`, the
+/// ESP's CMS carrying signingTime); a cancel with C-DAC's own code (ESP-944, "User terminated
+/// eKYC process") reaches CUrl as 106, a page expiry (ESP-946) FUrl as 107 with its code.
+async fn cdac_style_answers_are_taken_and_a_cdac_cancel_reaches_curl_with_106(backend: Backend) {
+    let cdac = cdac_esp(backend).await;
+    let s = &cdac.s;
+
+    // The test ESP's own answer is signed with a key the gateway does not pin: refused.
+    let (link, sealed) = signer_link(s, &pdf_payload(s, "ESIGN-CDAC-1")).await;
+    let answer = through_the_esp(s, &link).await;
+    let (action, fields) = posted_fields(&answer);
+    let refused = s.app.client.post(&action).form(&fields).send().await.expect("post");
+    assert_eq!(refused.status(), 400);
+    // Re-signed C-DAC style with the pinned key: taken, the PDF signed.
+    let (to, result) = posted_fields(&post(&s.app.client, &action, &cdac.fields(&fields, &|xml| xml)).await);
+    assert_eq!(to, "https://erp.example.test/signed", "{result:?}");
+    let signed = open_result(&sealed.session, Profile::Modern, &result["Returnvalue"]).expect("Returnvalue");
+    let report = pdfsig(&signed);
+    assert!(report.contains("Signature is Valid") && report.contains("Asha Verma"), "{report}");
+    assert!(report.contains("adbe.pkcs7.detached"), "the ESP's CMS has signingTime: {report}");
+    pyhanko_validates(&signed, &[&cert_pem(&s.esp.ca_certificate_der)]);
+
+    // The signer cancels at the ESP: C-DAC's code, C-DAC's signature style, 106 at CUrl.
+    let (link, _) = signer_link(s, &pdf_payload(s, "ESIGN-CDAC-2")).await;
+    let (action, fields) = posted_fields(&through_the_esp(s, &link).await);
+    let cancel = |xml: String| refused_by_esp(xml, "ESP-944", "User terminated eKYC process");
+    let (to, result) = posted_fields(&post(&s.app.client, &action, &cdac.fields(&fields, &cancel)).await);
+    assert_eq!(to, "https://erp.example.test/cancelled", "{result:?}");
+    assert!(result["ErrorMessage"].starts_with("106"), "{result:?}");
+
+    // The ESP's page expired: a failure, not a cancel.
+    let (link, _) = signer_link(s, &pdf_payload(s, "ESIGN-CDAC-3")).await;
+    let (action, fields) = posted_fields(&through_the_esp(s, &link).await);
+    let expired = |xml: String| refused_by_esp(xml, "ESP-946", "User interface page expired");
+    let (to, result) = posted_fields(&post(&s.app.client, &action, &cdac.fields(&fields, &expired)).await);
+    assert_eq!(to, "https://erp.example.test/failed", "{result:?}");
+    let message = &result["ErrorMessage"];
+    assert!(message.starts_with("107") && message.contains("ESP-946"), "{message}");
+}
+
+/// In a workflow: the signer's cancel at a real ESP (ESP-945, after the OTP was sent) leaves
+/// them free to sign again, and their next answer, C-DAC style, signs the document.
+async fn a_workflow_signer_cancelling_at_a_real_esp_may_sign_again(backend: Backend) {
+    use serde_json::{Value, json};
+    let cdac = cdac_esp(backend).await;
+    let s = &cdac.s;
+    let tenant = s.app.tenant("Northwind Lending").await;
+    let token = s.app.token(&tenant).await;
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Home loan agreement")]);
+    let upload = json!({"documentName": "Home loan.pdf", "fileData": base64_encode(&pdf)});
+    let uploaded: Value = s.app.post("/api/v1/documents", &token, upload).await.json().await.expect("json");
+    let signatory = json!({"subscriberId": 0, "emailId": "asha@borrower.test", "name": "Asha Verma",
+        "signingOrder": 1, "modeOfSignature": "aadhaar_esign"});
+    let body = json!({"templateId": 0, "workflowName": "Home loan 78", "documentIds": [uploaded["documentId"]],
+        "signatories": [signatory]});
+    let response = s.app.post("/api/v1/workflows", &token, body).await;
+    assert_eq!(response.status(), 201);
+    let initiated: Value = response.json().await.expect("json");
+    let url = initiated["signingUrls"][0]["url"].as_str().expect("url").to_string();
+
+    let (action, fields) = posted_fields(&through_the_esp_as(s, &url, AADHAAR).await);
+    let cancel = |xml: String| refused_by_esp(xml, "ESP-945", "User terminated eKYC process after OTP Generation");
+    let page = post(&s.app.client, &action, &cdac.fields(&fields, &cancel)).await;
+    assert!(page.contains("You cancelled at the eSign service"), "{page}");
+
+    let (action, fields) = posted_fields(&through_the_esp_as(s, &url, AADHAAR).await);
+    let done = post(&s.app.client, &action, &cdac.fields(&fields, &|xml| xml)).await;
+    assert!(done.contains("Everyone has signed"), "{done}");
 }

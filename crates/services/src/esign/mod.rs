@@ -39,6 +39,8 @@ pub struct EsignSetup {
     pub flow: EspFlow,
     /// Outbound requests (the server flow's post to the ESP).
     pub http: signet_sigcrypto::HttpConfig,
+    /// The `/SubFilter` of eSign PDF signatures: what the ESP's CMS is (`esign_esp_pades_cms`).
+    pub pdf_sub_filter: signet_signing::SubFilter,
 }
 
 /// How the request reaches the ESP.
@@ -84,11 +86,16 @@ impl EsignSetup {
             esp_url,
             asp_id: config.esign_asp_id.clone(),
             asp: Arc::new(asp),
-            trust: EspTrust { esp_certificate, esign_cas },
+            trust: EspTrust { esp_certificate, esign_cas, allow_sha1: config.esign_esp_allow_sha1 },
             response_ttl: time::Duration::seconds(config.esign_response_ttl_secs as i64),
             response_url: format!("{}/esign/response", config.public_base()),
             flow,
             http,
+            pdf_sub_filter: if config.esign_esp_pades_cms {
+                signet_signing::SubFilter::CadesDetached
+            } else {
+                signet_signing::SubFilter::Pkcs7Detached
+            },
         }))
     }
 }
@@ -326,8 +333,7 @@ async fn post_to_esp(
         .run(share, move || signet_sigcrypto::post(&url, "application/xml", &signed, &http))
         .await?
         .map_err(|e| internal(EspExchangeError::Unreachable(e)))?;
-    signet_esign::verify_document(&answer, &setup.trust.esp_certificate, signet_esign::asp::codes::FORGED)
-        .map_err(|e| internal(EspExchangeError::Answer(e)))?;
+    signet_esign::asp::verify_answer(&answer, &setup.trust).map_err(|e| internal(EspExchangeError::Answer(e)))?;
     let response = EsignResponse::parse(&answer).map_err(|e| internal(EspExchangeError::Answer(e)))?;
     if response.txn != txn.txn() {
         return Err(internal(EspExchangeError::OtherTransaction));

@@ -19,7 +19,7 @@ use signet_gateway::{
     seal_result,
 };
 use signet_sigcrypto::xmldsig::PreparedXmlSignature;
-use signet_signing::PreparedRemotePdf;
+use signet_signing::{PdfSignOptions, PreparedRemotePdf};
 use signet_store::{EsignSubject, EsignTransactionRow, TransactionRow};
 
 use super::seal::{Reached, esign_completion_options, esign_pdf_options, long_term_cms, long_term_xml};
@@ -97,10 +97,11 @@ async fn prepare(
         Document::Pdf { bytes, options } => {
             let (bytes, options) = (bytes.clone(), options.clone());
             let policy = transaction::seal_policy(svc, open.row.tenant_id).await;
+            let sub_filter = crate::esign::setup(svc)?.pdf_sub_filter;
             let prepared = svc
                 .heavy
                 .run(Share::Tenant(open.row.tenant_id), move || -> Result<_, BoxError> {
-                    let opts = esign_pdf_options(&bytes, &options, &policy)?;
+                    let opts = PdfSignOptions { sub_filter, ..esign_pdf_options(&bytes, &options, &policy)? };
                     Ok(signet_signing::prepare_remote_pdf(&bytes, &opts)?)
                 })
                 .await?
@@ -150,10 +151,11 @@ pub(crate) async fn answer(
         Outcome::Refused { code, message } => {
             take(svc, esign, EsignState::Refused, &code).await?;
             forget_pending(svc, esign).await;
-            if code == signet_esign::esp::codes::CANCELLED {
+            let refusal = signet_esign::esp_codes::classify(&code);
+            if gateway_code(refusal) == ErrorCode::Cancelled {
                 return transaction::cancel_row(svc, &row, actor).await.map_err(EsignRefused::Closed);
             }
-            let failure = GatewayFailure::new(ErrorCode::InvalidParameters, esp_refusal(&code, &message));
+            let failure = GatewayFailure::new(gateway_code(refusal), esp_refusal(&code, &message));
             Ok(transaction::fail(svc, &row, &failure, actor, serde_json::json!({"signatureTypes": "3", "esp": code}))
                 .await)
         }
@@ -177,6 +179,19 @@ pub(crate) async fn answer(
                     Ok(transaction::fail(svc, &row, &failure, actor, detail).await)
                 }
             }
+        }
+    }
+}
+
+/// The gateway code an ESP's refusal reaches the integrator with: the signer's cancel is 106 at
+/// `CUrl`; every other refusal is 107 at `FUrl` (the spec's codes name no ESP failure more
+/// closely), its `ErrorMessage` quoting the ESP's code and words.
+fn gateway_code(refusal: signet_esign::esp_codes::EspRefusal) -> ErrorCode {
+    use signet_esign::esp_codes::EspRefusal;
+    match refusal {
+        EspRefusal::Cancelled => ErrorCode::Cancelled,
+        EspRefusal::Expired | EspRefusal::Authentication | EspRefusal::Request | EspRefusal::Service => {
+            ErrorCode::InvalidParameters
         }
     }
 }

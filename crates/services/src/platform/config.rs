@@ -164,6 +164,17 @@ pub struct Config {
     pub esign_ca_certificates: Option<PathBuf>,
     /// How long a signer has at the ESP before its answer is refused as late.
     pub esign_response_ttl_secs: u64,
+    /// Whether the ESP's answer signature may use SHA-1 (an RSA-SHA1 signature method, SHA-1
+    /// reference digests), as C-DAC's does. Only the ESP's answer, verified with the pinned
+    /// ESP certificate's key, is ever taken with SHA-1; documents, requests and the signer's
+    /// CMS never are. On by default: off, no answer from such an ESP is ever taken.
+    pub esign_esp_allow_sha1: bool,
+    /// Whether the ESP's CMS is PAdES baseline (`signing-certificate-v2`, no `signingTime`):
+    /// then eSign PDF signatures are labelled `ETSI.CAdES.detached`, and an answer whose CMS
+    /// is not is refused before embedding; otherwise (the default, as CCA ESPs sign: with
+    /// `signingTime`) `adbe.pkcs7.detached`. The label is signed, so it is chosen before the
+    /// ESP answers.
+    pub esign_esp_pades_cms: bool,
     /// `form` (eSign 2.1: the signer's browser carries the request to `esign_esp_url`) or
     /// `server` (eSign 3.x: Signet posts the request to `esign_esp_url` itself, then sends the
     /// browser to `esign_esp_auth_url` with `txnref`).
@@ -314,6 +325,8 @@ impl Default for Config {
             esign_esp_certificate: None,
             esign_ca_certificates: None,
             esign_response_ttl_secs: 30 * 60,
+            esign_esp_allow_sha1: true,
+            esign_esp_pades_cms: false,
             esign_flow: "form".into(),
             esign_esp_auth_url: None,
             estamp_provider_url: None,

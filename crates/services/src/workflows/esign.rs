@@ -58,6 +58,9 @@ fn options(svc: &Services) -> PdfSignOptions {
         level: if svc.config.tsa_url.is_some() { PadesLevel::BT } else { PadesLevel::BB },
         tsa_url: svc.config.tsa_url.clone(),
         http,
+        // The label is signed: what the configured ESP's CMS is (adbe.pkcs7.detached unless
+        // it is PAdES baseline).
+        sub_filter: svc.esign.as_deref().map(|setup| setup.pdf_sub_filter).unwrap_or_default(),
         ..PdfSignOptions::default()
     }
 }
@@ -173,7 +176,7 @@ pub(crate) async fn answer(
         Outcome::Refused { code, message } => {
             take(svc, esign, EsignState::Refused, &code).await?;
             forget_pending(svc, esign).await;
-            if code == signet_esign::esp::codes::CANCELLED {
+            if signet_esign::esp_codes::classify(&code).is_cancel() {
                 return Ok((Esigned::Cancelled, lang));
             }
             let message: String = message.chars().filter(|c| !c.is_control()).take(200).collect();

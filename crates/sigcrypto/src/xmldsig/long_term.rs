@@ -193,7 +193,7 @@ fn only_signature(doc: &xml::Document) -> Result<(&Element, NsScope)> {
 /// `ds:SignatureValue` canonicalised as a signature time-stamp covers it.
 fn signature_value_c14n(sig: &Element, scope: &NsScope, with_comments: bool) -> Result<String> {
     let value = ds_child(sig, scope, "SignatureValue").ok_or_else(|| Error::Xml("SignatureValue missing".into()))?;
-    xml::c14n_subtree(value, scope, C14n { with_comments, exclude: None })
+    xml::c14n_subtree(value, scope, C14n::exclusive(with_comments))
 }
 
 /// The deepest existing element of the unsigned-properties path, where additions go.

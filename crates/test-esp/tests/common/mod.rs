@@ -319,8 +319,11 @@ pub async fn page(response: reqwest::Response) -> Page {
 // ---------------------------------------------------------------------------------------------
 
 pub fn check(esp: &RunningEsp, xml: &str, txn: &str, digests: &[[u8; 32]]) -> Outcome {
-    let trust =
-        EspTrust { esp_certificate: esp.esp_certificate_der.clone(), esign_cas: vec![esp.ca_certificate_der.clone()] };
+    let trust = EspTrust {
+        esp_certificate: esp.esp_certificate_der.clone(),
+        esign_cas: vec![esp.ca_certificate_der.clone()],
+        allow_sha1: false,
+    };
     let now = OffsetDateTime::now_utc();
     let expected = Expected {
         txn,
