@@ -1,7 +1,8 @@
 //! Documents at rest (issue 34): nothing a signer uploads, and no user's PAN, is kept in clear,
 //! in the blob store, the SQLite file or a PostgreSQL dump; an installation from before encryption is encrypted
 //! on start and then refuses an object put there in clear; the master key rotates while the
-//! server runs, after which the old key is no longer needed.
+//! server runs, after which the old key is no longer needed. Deleting an organisation destroys
+//! its key in the key vault and every row of it, and leaves the others and the checks whole.
 
 use std::path::Path;
 
@@ -19,6 +20,7 @@ on_both_backends!(
     a_signed_document_is_nowhere_in_clear_and_downloads_whole,
     objects_kept_in_clear_are_encrypted_on_start_and_then_clear_ones_refused,
     the_master_key_rotates_online_and_the_old_one_retires,
+    deleting_an_organisation_shreds_its_keys_and_leaves_the_others_whole,
 );
 
 /// A PDF whose outline carries `marker` in clear (reportlab compresses page text, not outlines).
@@ -236,4 +238,56 @@ async fn the_master_key_rotates_online_and_the_old_one_retires(backend: Backend)
     .await;
     let token = restarted.token(&tenant).await;
     assert_eq!(download(&restarted, &token, workflow_id).await, signed_before);
+}
+
+async fn deleting_an_organisation_shreds_its_keys_and_leaves_the_others_whole(backend: Backend) {
+    use signet_services::platform::{integrity, tenant_deletion};
+    let app = spawn_with(backend, |_| {}).await;
+    let (gone, kept) = (app.tenant("Gone Lending").await, app.tenant("Kept Lending").await);
+    let (gone_token, kept_token) = (app.token(&gone).await, app.token(&kept).await);
+    let (_, _) = signed(&app, &gone_token, &marked_pdf("GONE")).await;
+    user_with_pan(&app, &gone_token, "asha@gone.test").await;
+    let (kept_workflow, kept_pdf) = signed(&app, &kept_token, &marked_pdf("KEPT")).await;
+    let services = &app.state.services;
+    let gone_id = gone.tenant_id.get();
+    let vault_file = services.data_keys.vault().path(gone_id);
+    assert!(vault_file.exists(), "the organisation's key is in the vault: {}", vault_file.display());
+    assert!(services.data_keys.vault().path(kept.tenant_id.get()).exists());
+
+    let actor = signet_domain::audit::Actor { id: "operator".into(), ip: None };
+    let wrong = tenant_deletion::delete_tenant(services, gone_id, "Kept Lending", &actor).await;
+    assert!(wrong.is_err(), "deleted under another organisation's name");
+    let done = tenant_deletion::delete_tenant(services, gone_id, "Gone Lending", &actor).await.expect("delete");
+    assert!(done.marked && done.key_destroyed, "{done:?}");
+    assert!(done.data_keys_destroyed >= 1 && done.blobs_deleted >= 2, "{done:?}");
+    assert!(!vault_file.exists(), "the key file is still there");
+    assert_eq!(app.store.rows_left_of_tenant(gone_id).await.expect("rows"), vec![]);
+    let blobs = services.config.data_dir.join("blobs/tenant").join(gone_id.to_string());
+    assert!(!blobs.exists() || stored_keys(&blobs).is_empty(), "blobs left under {}", blobs.display());
+
+    // Its API client no longer gets in; the other organisation downloads byte for byte.
+    let refused = app
+        .client
+        .post(format!("{}/api/v1/auth/token", app.base()))
+        .json(&json!({"grant_type": "client_credentials", "client_id": gone.client_id, "client_secret": gone.client_secret}))
+        .send()
+        .await
+        .expect("token");
+    assert!(refused.status().is_client_error(), "{}", refused.status());
+    let old_token = app.get("/api/v1/workflows", &gone_token).await;
+    assert_eq!(old_token.status(), 401, "a token issued before still works");
+    assert_eq!(download(&app, &kept_token, kept_workflow).await, kept_pdf);
+
+    // Running it again finds nothing left to do; the installation checks whole.
+    let again = tenant_deletion::delete_tenant(services, gone_id, "Gone Lending", &actor).await.expect("again");
+    assert!(!again.marked && !again.key_destroyed && again.data_keys_destroyed == 0, "{again:?}");
+    assert!(again.blobs_deleted == 0 && again.rows_deleted.is_empty(), "{again:?}");
+    let mut findings = Vec::new();
+    let summary = integrity::check(services, |f| findings.push(f.to_string())).await.expect("check");
+    assert_eq!(summary.findings, 0, "{findings:?}");
+    // The platform's audit chain says who deleted which organisation.
+    let platform = app.store.audit_entries(signet_domain::TenantId::from(0), 0, 100).await.expect("audit");
+    let entry = platform.iter().find(|e| e.action == "tenant.deleted").expect("a platform audit entry");
+    assert_eq!(entry.actor, "operator");
+    assert_eq!(entry.target, format!("tenant:{gone_id}"));
 }
