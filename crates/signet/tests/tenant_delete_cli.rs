@@ -145,7 +145,7 @@ fn a_backup_taken_before_an_organisation_is_deleted_cannot_yield_its_documents()
     let out = text(&check);
     eprintln!("{out}");
     assert!(!check.status.success(), "{out}");
-    let vault_file = format!("tenant-{gone_id}.key is missing");
+    let vault_file = format!("tenant-{gone_id}.key of organisation {gone_id} is missing");
     assert!(out.lines().any(|l| l.starts_with("FAIL data key") && l.contains(&vault_file)), "{out}");
     let gone_blobs = format!("tenant/{gone_id}/");
     let unreadable: Vec<_> =
