@@ -109,7 +109,7 @@ impl KeyVault {
                 Ok(entry.clone())
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                self.read(tenant_id)?.ok_or_else(|| VaultError::Io(path, e))
+                self.read(tenant_id)?.ok_or(VaultError::Io(path, e))
             }
             Err(e) => Err(VaultError::Io(path, e)),
         }
