@@ -190,3 +190,95 @@ fn a_backup_taken_before_an_organisation_is_deleted_cannot_yield_its_documents()
         let _ = gone_workflow;
     });
 }
+
+/// The id of the master key that sealed each vault file (the third word of its line).
+fn vault_masters(vault: &Path) -> Vec<String> {
+    let mut masters = Vec::new();
+    for entry in std::fs::read_dir(vault).expect("vault").flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if name.starts_with("tenant-") && name.ends_with(".key") {
+            // A file being replaced is renamed into place whole; one vanishing is not expected here.
+            let line = std::fs::read_to_string(entry.path()).unwrap_or_default();
+            masters.push(line.split_whitespace().nth(3).unwrap_or_default().to_string());
+        }
+    }
+    masters
+}
+
+/// A workflow started (not signed) for a new organisation; answers its token and workflow id.
+async fn started_workflow(http: &reqwest::Client, base: &str, tenant: &Value, n: usize) -> (String, i64) {
+    use base64::Engine;
+    let token = token(http, base, tenant).await;
+    let pdf = signet_testkit::pdf::outlined_pdf(&format!("Deed {n}"), 1);
+    let body = serde_json::json!({"documentName": "Deed.pdf",
+        "fileData": base64::engine::general_purpose::STANDARD.encode(pdf)});
+    let post = |path: &str, body: Value| http.post(format!("{base}{path}")).bearer_auth(&token).json(&body).send();
+    let document: Value = post("/api/v1/documents", body).await.expect("upload").json().await.expect("json");
+    let signer = serde_json::json!([{"subscriberId": 0, "emailId": "s@x.test", "name": "Signer", "signingOrder": 1}]);
+    let body = serde_json::json!({"templateId": 0, "workflowName": format!("Deed {n}"),
+        "documentIds": [document["documentId"]], "signatories": signer});
+    let started: Value = post("/api/v1/workflows", body).await.expect("initiate").json().await.expect("json");
+    (token.clone(), started["workflowId"].as_i64().expect("workflowId"))
+}
+
+#[test]
+fn a_master_key_rotation_killed_midway_resumes_and_every_document_still_downloads() {
+    const ORGANISATIONS: usize = 40;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = SIGNET.serve(&[], dir.path(), &[]);
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    let http = reqwest::Client::new();
+    let mut workflows = Vec::new();
+    for n in 0..ORGANISATIONS {
+        let tenant = create_tenant(dir.path(), &format!("Lender {n}"), &format!("clerk@lender{n}.test"));
+        let (token, workflow) = runtime.block_on(started_workflow(&http, &server.base, &tenant, n));
+        let bytes = runtime.block_on(download(&http, &server.base, &token, workflow)).expect("download");
+        workflows.push((tenant, workflow, bytes));
+    }
+    let vault = dir.path().join("signet-data/key-vault");
+    let before = vault_masters(&vault);
+    assert_eq!(before.len(), ORGANISATIONS, "{before:?}");
+    let old = before[0].clone();
+
+    // Killed as soon as the first vault file is sealed under the new key, while serve runs.
+    let mut rotation = SIGNET
+        .command()
+        .args(["keys", "rotate-master", "--generate"])
+        .current_dir(dir.path())
+        .env_remove("SIGNET_DATA_DIR")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("rotate");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while vault_masters(&vault).iter().all(|m| *m == old) && std::time::Instant::now() < deadline {
+        if rotation.try_wait().expect("wait").is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+    let _ = rotation.kill();
+    let _ = rotation.wait();
+    let halfway = vault_masters(&vault);
+    let moved = halfway.iter().filter(|m| **m != old).count();
+    eprintln!("killed with {moved} of {} vault files sealed under the new master key", halfway.len());
+    assert_eq!(halfway.len(), ORGANISATIONS, "a vault file was lost");
+    assert!(moved >= 1 && moved < ORGANISATIONS, "not killed half-way: {moved} of {ORGANISATIONS}");
+
+    // Every document still opens in between (both keys in the file), and after the re-run.
+    let status = SIGNET.run(&["keys", "status"], dir.path());
+    assert!(status.status.success(), "{}", text(&status));
+    let resumed = SIGNET.run(&["keys", "rotate-master", "--retire"], dir.path());
+    assert!(resumed.status.success(), "{}", text(&resumed));
+    let after = vault_masters(&vault);
+    assert!(after.iter().all(|m| *m == after[0]) && after[0] != old, "{after:?}");
+    drop(server);
+    let server = SIGNET.serve(&[], dir.path(), &[]);
+    for (tenant, workflow, bytes) in &workflows {
+        let token = runtime.block_on(token(&http, &server.base, tenant));
+        assert_eq!(&runtime.block_on(download(&http, &server.base, &token, *workflow)).expect("download"), bytes);
+    }
+    drop(server);
+    let check = SIGNET.run(&["check"], dir.path());
+    assert!(check.status.success() && text(&check).contains(" 0 finding(s)"), "{}", text(&check));
+}
