@@ -263,7 +263,7 @@ fn a_master_key_rotation_killed_midway_resumes_and_every_document_still_download
     let moved = halfway.iter().filter(|m| **m != old).count();
     eprintln!("killed with {moved} of {} vault files sealed under the new master key", halfway.len());
     assert_eq!(halfway.len(), ORGANISATIONS, "a vault file was lost");
-    assert!(moved >= 1 && moved < ORGANISATIONS, "not killed half-way: {moved} of {ORGANISATIONS}");
+    assert!((1..ORGANISATIONS).contains(&moved), "not killed half-way: {moved} of {ORGANISATIONS}");
 
     // Every document still opens in between (both keys in the file), and after the re-run.
     let status = SIGNET.run(&["keys", "status"], dir.path());
