@@ -22,6 +22,7 @@ on_both_backends!(
     the_master_key_rotates_online_and_the_old_one_retires,
     deleting_an_organisation_shreds_its_keys_and_leaves_the_others_whole,
     keys_wrapped_by_the_master_key_move_under_the_vault_at_start,
+    a_deletion_stopped_after_its_key_was_destroyed_starts_and_finishes_when_run_again,
 );
 
 /// A PDF whose outline carries `marker` in clear (reportlab compresses page text, not outlines).
@@ -379,4 +380,36 @@ async fn keys_wrapped_by_the_master_key_move_under_the_vault_at_start(backend: B
     let token = restarted.token(&tenant).await;
     assert_eq!(download(&restarted, &token, workflow_id).await, signed_pdf);
     assert!(restarted.state.services.data_keys.check().await.expect("check").failures.is_empty());
+}
+
+async fn a_deletion_stopped_after_its_key_was_destroyed_starts_and_finishes_when_run_again(backend: Backend) {
+    use signet_services::platform::{integrity, tenant_deletion};
+    let dir = tempfile::tempdir().expect("tmp");
+    let data_dir = dir.path().join("data");
+    let app = spawn_with(backend, |c| c.data_dir = data_dir).await;
+    let tenant = app.tenant("Halfway Lending").await;
+    let token = app.token(&tenant).await;
+    signed(&app, &token, &marked_pdf("HALFWAY")).await;
+    let tenant_id = tenant.tenant_id.get();
+    // Stopped in step 2: marked deleted, its vault file gone, its data key rows not yet emptied.
+    assert!(app.store.mark_tenant_deleted(tenant_id, "stamp").await.expect("mark"));
+    assert!(app.state.services.data_keys.vault().destroy(tenant_id).expect("destroy"));
+    let (data_dir, database_url) =
+        (app.state.services.config.data_dir.clone(), app.state.services.config.database_url.clone());
+    drop(app);
+    // The start does not stop on the deleted organisation's missing vault file.
+    let restarted = spawn_with(backend, |c| {
+        c.data_dir = data_dir;
+        c.database_url = database_url;
+    })
+    .await;
+    let actor = signet_domain::audit::Actor { id: "operator".into(), ip: None };
+    let services = &restarted.state.services;
+    let done = tenant_deletion::delete_tenant(services, tenant_id, "Halfway Lending", &actor).await.expect("finish");
+    assert!(!done.marked && !done.key_destroyed, "{done:?}");
+    assert!(done.data_keys_destroyed >= 1 && done.blobs_deleted >= 2 && !done.rows_deleted.is_empty(), "{done:?}");
+    assert_eq!(restarted.store.rows_left_of_tenant(tenant_id).await.expect("rows"), vec![]);
+    let mut findings = Vec::new();
+    let summary = integrity::check(services, |f| findings.push(f.to_string())).await.expect("check");
+    assert_eq!(summary.findings, 0, "{findings:?}");
 }
