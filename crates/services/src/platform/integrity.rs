@@ -73,7 +73,7 @@ pub struct DataKeys {
 
 impl fmt::Display for DataKeys {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} live, each checked against the configured master key and key vault", self.live)
+        write!(f, "{} unwrapped with the configured master key and key vault", self.live)
     }
 }
 
