@@ -97,6 +97,16 @@ fn a_backup_taken_under_load_restores_to_an_installation_that_checks_whole() {
     let keyless = SIGNET.run(&["check", "--data-dir", "restored"], dir.path());
     assert!(!keyless.status.success() && text(&keyless).contains("master.key is missing"), "{}", text(&keyless));
     std::fs::copy(dir.path().join("signet-data/master.key"), dir.path().join("restored/master.key")).expect("key");
+    // Nor its key vault (kept with the master key): without it the organisation's keys do not open.
+    assert!(!dir.path().join("backup/key-vault").exists(), "the backup copied the key vault");
+    let vaultless = SIGNET.run(&["check", "--data-dir", "restored"], dir.path());
+    assert!(!vaultless.status.success() && text(&vaultless).contains("tenant-1.key"), "{}", text(&vaultless));
+    std::fs::create_dir(dir.path().join("restored/key-vault")).expect("vault");
+    std::fs::copy(
+        dir.path().join("signet-data/key-vault/tenant-1.key"),
+        dir.path().join("restored/key-vault/tenant-1.key"),
+    )
+    .expect("vault file");
     let check = SIGNET.run(&["check", "--data-dir", "restored"], dir.path());
     assert!(check.status.success(), "{}", text(&check));
     assert!(String::from_utf8_lossy(&check.stdout).contains(" 0 finding(s)"), "{}", text(&check));

@@ -61,7 +61,8 @@ impl Store {
             .ok_or_else(|| signet_domain::Error::internal("a data key just kept is not there"))
     }
 
-    /// Up to `limit` live data keys wrapped by another master key than `master_id`, by id.
+    /// Up to `limit` live data keys wrapped by another master key than `master_id`, by id (those
+    /// wrapped by an organisation's key-encryption key, `kek:<id>`, are not the master's).
     pub async fn data_keys_not_wrapped_by(
         &self,
         master_id: &str,
@@ -69,9 +70,27 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<DataKeyRow>> {
         let sql = "SELECT id, tenant_id, year, wrapped, master_id, destroyed_at FROM data_keys \
-                   WHERE wrapped IS NOT NULL AND master_id <> $1 AND id > $2 ORDER BY id LIMIT $3";
+                   WHERE wrapped IS NOT NULL AND master_id <> $1 AND master_id NOT LIKE 'kek:%' AND id > $2 \
+                   ORDER BY id LIMIT $3";
         on_db!(self, pool => sqlx::query_as(sql).bind(master_id).bind(after_id).bind(limit).fetch_all(pool).await)
             .map_err(db_err)
+    }
+
+    /// Up to `limit` live data keys of organisations (not the platform's) still wrapped by a
+    /// master key rather than by their organisation's key-encryption key, by id.
+    pub async fn tenant_data_keys_wrapped_by_a_master(&self, after_id: i64, limit: i64) -> Result<Vec<DataKeyRow>> {
+        let sql = "SELECT id, tenant_id, year, wrapped, master_id, destroyed_at FROM data_keys \
+                   WHERE tenant_id > 0 AND wrapped IS NOT NULL AND master_id NOT LIKE 'kek:%' AND id > $1 \
+                   ORDER BY id LIMIT $2";
+        on_db!(self, pool => sqlx::query_as(sql).bind(after_id).bind(limit).fetch_all(pool).await).map_err(db_err)
+    }
+
+    /// How many live data keys `wrapped_by` (a master key's id or `kek:<organisation>`) wraps.
+    pub async fn count_data_keys_wrapped_by(&self, wrapped_by: &str) -> Result<i64> {
+        let sql = "SELECT COUNT(*) FROM data_keys WHERE wrapped IS NOT NULL AND master_id = $1";
+        let (count,): (i64,) =
+            on_db!(self, pool => sqlx::query_as(sql).bind(wrapped_by).fetch_one(pool).await).map_err(db_err)?;
+        Ok(count)
     }
 
     /// Every live data key (for an integrity check: each must unwrap), by id from `after_id`.

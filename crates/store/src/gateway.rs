@@ -420,8 +420,21 @@ impl Store {
         Ok(row.map(|(name,)| name))
     }
 
-    /// Every tenant's id, oldest first (start-up tasks that visit each tenant once).
+    /// Every live organisation's id, oldest first (start-up tasks that visit each tenant once);
+    /// deleted organisations and the platform's row are not among them.
     pub async fn tenant_ids(&self) -> Result<Vec<TenantId>> {
+        let rows: Vec<(i64,)> = on_db!(self, pool => {
+            sqlx::query_as("SELECT id FROM tenants WHERE id > 0 AND deleted_at IS NULL ORDER BY id")
+                .fetch_all(pool)
+                .await
+                .map_err(db_err)?
+        });
+        Ok(rows.into_iter().map(|(id,)| TenantId::from(id)).collect())
+    }
+
+    /// Every audit chain's owner, deleted organisations and the platform (row 0) included, oldest
+    /// first (`signet check` verifies each chain).
+    pub async fn audit_chain_owners(&self) -> Result<Vec<TenantId>> {
         let rows: Vec<(i64,)> = on_db!(self, pool => {
             sqlx::query_as("SELECT id FROM tenants ORDER BY id").fetch_all(pool).await.map_err(db_err)?
         });
@@ -434,7 +447,7 @@ impl Store {
         let row: (i64,) = on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT COUNT(*) FROM tenants t LEFT JOIN gateway_settings s ON s.tenant_id = t.id \
-                 WHERE s.tenant_id IS NULL OR s.legacy_profile = TRUE",
+                 WHERE t.id > 0 AND t.deleted_at IS NULL AND (s.tenant_id IS NULL OR s.legacy_profile = TRUE)",
             )
             .fetch_one(pool)
             .await

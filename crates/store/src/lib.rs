@@ -26,6 +26,7 @@ mod sales;
 mod sqlite_reads;
 mod sso;
 mod stamps;
+mod tenant_deletion;
 mod tenants;
 mod trials;
 mod users;
@@ -67,6 +68,7 @@ pub use sso::{
     NewSsoProvider, SavedBy, SsoDomainProofRow, SsoIdentityRow, SsoLoginRow, SsoProviderRow, SsoSecondFactorRow,
 };
 pub use stamps::{ArticleEditRow, NewStamp, StampClaim, StampFilter, StampRow, StampSettings, StockRow};
+pub use tenant_deletion::{PLATFORM_TENANT, TenantState};
 pub use tenants::{CreatedTenant, NewTenant};
 pub use trials::{TenantLimits, TrialSignup};
 pub use users::{CodeUse, TotpChange, TotpState, UserFields, UserFilter, UserRow, UserSort};

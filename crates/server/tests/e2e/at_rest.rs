@@ -1,7 +1,8 @@
 //! Documents at rest (issue 34): nothing a signer uploads, and no user's PAN, is kept in clear,
 //! in the blob store, the SQLite file or a PostgreSQL dump; an installation from before encryption is encrypted
 //! on start and then refuses an object put there in clear; the master key rotates while the
-//! server runs, after which the old key is no longer needed.
+//! server runs, after which the old key is no longer needed. Deleting an organisation destroys
+//! its key in the key vault and every row of it, and leaves the others and the checks whole.
 
 use std::path::Path;
 
@@ -19,6 +20,9 @@ on_both_backends!(
     a_signed_document_is_nowhere_in_clear_and_downloads_whole,
     objects_kept_in_clear_are_encrypted_on_start_and_then_clear_ones_refused,
     the_master_key_rotates_online_and_the_old_one_retires,
+    deleting_an_organisation_shreds_its_keys_and_leaves_the_others_whole,
+    keys_wrapped_by_the_master_key_move_under_the_vault_at_start,
+    a_deletion_stopped_after_its_key_was_destroyed_starts_and_finishes_when_run_again,
 );
 
 /// A PDF whose outline carries `marker` in clear (reportlab compresses page text, not outlines).
@@ -236,4 +240,176 @@ async fn the_master_key_rotates_online_and_the_old_one_retires(backend: Backend)
     .await;
     let token = restarted.token(&tenant).await;
     assert_eq!(download(&restarted, &token, workflow_id).await, signed_before);
+}
+
+async fn deleting_an_organisation_shreds_its_keys_and_leaves_the_others_whole(backend: Backend) {
+    use signet_services::platform::{integrity, tenant_deletion};
+    let app = spawn_with(backend, |_| {}).await;
+    let (gone, kept) = (app.tenant("Gone Lending").await, app.tenant("Kept Lending").await);
+    let (gone_token, kept_token) = (app.token(&gone).await, app.token(&kept).await);
+    let (_, _) = signed(&app, &gone_token, &marked_pdf("GONE")).await;
+    user_with_pan(&app, &gone_token, "asha@gone.test").await;
+    let (kept_workflow, kept_pdf) = signed(&app, &kept_token, &marked_pdf("KEPT")).await;
+    let services = &app.state.services;
+    let gone_id = gone.tenant_id.get();
+    let vault_file = services.data_keys.vault().path(gone_id);
+    assert!(vault_file.exists(), "the organisation's key is in the vault: {}", vault_file.display());
+    assert!(services.data_keys.vault().path(kept.tenant_id.get()).exists());
+
+    let actor = signet_domain::audit::Actor { id: "operator".into(), ip: None };
+    let wrong = tenant_deletion::delete_tenant(services, gone_id, "Kept Lending", &actor).await;
+    assert!(wrong.is_err(), "deleted under another organisation's name");
+    let done = tenant_deletion::delete_tenant(services, gone_id, "Gone Lending", &actor).await.expect("delete");
+    assert!(done.marked && done.key_destroyed, "{done:?}");
+    assert!(done.data_keys_destroyed >= 1 && done.blobs_deleted >= 2, "{done:?}");
+    assert!(!vault_file.exists(), "the key file is still there");
+    assert_eq!(app.store.rows_left_of_tenant(gone_id).await.expect("rows"), vec![]);
+    let blobs = services.config.data_dir.join("blobs/tenant").join(gone_id.to_string());
+    assert!(!blobs.exists() || stored_keys(&blobs).is_empty(), "blobs left under {}", blobs.display());
+
+    // Its API client no longer gets in; the other organisation downloads byte for byte.
+    let refused = app
+        .client
+        .post(format!("{}/api/v1/auth/token", app.base()))
+        .json(&json!({"grant_type": "client_credentials", "client_id": gone.client_id, "client_secret": gone.client_secret}))
+        .send()
+        .await
+        .expect("token");
+    assert!(refused.status().is_client_error(), "{}", refused.status());
+    let old_token = app.get("/api/v1/workflows", &gone_token).await;
+    assert_eq!(old_token.status(), 401, "a token issued before still works");
+    assert_eq!(download(&app, &kept_token, kept_workflow).await, kept_pdf);
+
+    // Running it again finds nothing left to do; the installation checks whole.
+    let again = tenant_deletion::delete_tenant(services, gone_id, "Gone Lending", &actor).await.expect("again");
+    assert!(!again.marked && !again.key_destroyed && again.data_keys_destroyed == 0, "{again:?}");
+    assert!(again.blobs_deleted == 0 && again.rows_deleted.is_empty(), "{again:?}");
+    let mut findings = Vec::new();
+    let summary = integrity::check(services, |f| findings.push(f.to_string())).await.expect("check");
+    assert_eq!(summary.findings, 0, "{findings:?}");
+    // The platform's audit chain says who deleted which organisation.
+    let platform = app.store.audit_entries(signet_domain::TenantId::from(0), 0, 100).await.expect("audit");
+    let entry = platform.iter().find(|e| e.action == "tenant.deleted").expect("a platform audit entry");
+    assert_eq!(entry.actor, "operator");
+    assert_eq!(entry.target, format!("tenant:{gone_id}"));
+}
+
+/// AES-256-GCM as the key files are written (`nonce | ciphertext | tag`), done here apart from
+/// the service's code: the test builds an installation from before the key vault by hand.
+mod gcm {
+    use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
+
+    fn key(secret: &[u8]) -> LessSafeKey {
+        LessSafeKey::new(UnboundKey::new(&AES_256_GCM, secret).expect("key"))
+    }
+
+    pub fn open(secret: &[u8], aad: &str, sealed: &[u8]) -> Vec<u8> {
+        let (nonce, body) = sealed.split_at(12);
+        let mut buffer = body.to_vec();
+        let nonce = Nonce::try_assume_unique_for_key(nonce).expect("nonce");
+        key(secret).open_in_place(nonce, Aad::from(aad.as_bytes()), &mut buffer).expect("opens").to_vec()
+    }
+
+    pub fn seal(secret: &[u8], aad: &str, plain: &[u8]) -> Vec<u8> {
+        let nonce = [7u8; 12];
+        let mut buffer = plain.to_vec();
+        key(secret)
+            .seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad.as_bytes()), &mut buffer)
+            .expect("seal");
+        [nonce.to_vec(), buffer].concat()
+    }
+}
+
+async fn keys_wrapped_by_the_master_key_move_under_the_vault_at_start(backend: Backend) {
+    use signet_services::platform::data_keys::{MasterKey, write_key_file};
+    let dir = tempfile::tempdir().expect("tmp");
+    let key_file = dir.path().join("keys");
+    let master_text = MasterKey::generate_text().expect("key");
+    write_key_file(&key_file, &format!("{master_text}\n")).expect("write");
+    let master = STANDARD.decode(&master_text).expect("base64");
+    let (path, data_dir) = (key_file.clone(), dir.path().join("data"));
+    let app = spawn_with(backend, |c| {
+        c.master_key_path = Some(path);
+        c.data_dir = data_dir;
+    })
+    .await;
+    let tenant = app.tenant("Old Lending").await;
+    let token = app.token(&tenant).await;
+    let (workflow_id, signed_pdf) = signed(&app, &token, &marked_pdf("BEFORE THE VAULT")).await;
+    let tenant_id = tenant.tenant_id.get();
+
+    // Undo the vault by hand: the data key wrapped by the master key itself, no vault file.
+    let vault_file = app.state.services.data_keys.vault().path(tenant_id);
+    let line = std::fs::read_to_string(&vault_file).expect("vault file");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(&words[..3], ["signet", "kek", "v1"], "{line}");
+    let kek =
+        gcm::open(&master, &format!("signet tenant kek v1|{tenant_id}"), &STANDARD.decode(words[4]).expect("b64"));
+    let year = i64::from(time::OffsetDateTime::now_utc().year());
+    let row = app.store.data_key_for(tenant_id, year).await.expect("row").expect("a data key");
+    assert_eq!(row.master_id.as_deref(), Some(format!("kek:{tenant_id}").as_str()));
+    let aad = format!("signet data key v1|{tenant_id}|{year}");
+    let secret = gcm::open(&kek, &aad, row.wrapped.as_deref().expect("wrapped"));
+    let by_master = gcm::seal(&master, &aad, &secret);
+    let master_id = {
+        use aws_lc_rs::hmac;
+        let tag = hmac::sign(&hmac::Key::new(hmac::HMAC_SHA256, &master), b"signet master key id v1");
+        hex::encode(&tag.as_ref()[..8])
+    };
+    let literal = match backend {
+        Backend::Sqlite => format!("X'{}'", hex::encode(&by_master)),
+        Backend::Postgres => format!("decode('{}', 'hex')", hex::encode(&by_master)),
+    };
+    let sql = format!("UPDATE data_keys SET wrapped = {literal}, master_id = '{master_id}' WHERE id = {}", row.id);
+    assert_eq!(app.store.execute_for_tests(Box::leak(sql.into_boxed_str())).await.expect("update"), 1);
+    std::fs::remove_file(&vault_file).expect("remove");
+
+    let (data_dir, database_url) =
+        (app.state.services.config.data_dir.clone(), app.state.services.config.database_url.clone());
+    drop(app);
+    let path = key_file.clone();
+    let restarted = spawn_with(backend, |c| {
+        c.data_dir = data_dir;
+        c.database_url = database_url;
+        c.master_key_path = Some(path);
+    })
+    .await;
+    let moved = restarted.store.data_key(row.id).await.expect("row").expect("the data key");
+    assert_eq!(moved.master_id.as_deref(), Some(format!("kek:{tenant_id}").as_str()), "not moved under the vault");
+    assert!(vault_file.exists(), "no new vault file");
+    let token = restarted.token(&tenant).await;
+    assert_eq!(download(&restarted, &token, workflow_id).await, signed_pdf);
+    assert!(restarted.state.services.data_keys.check().await.expect("check").failures.is_empty());
+}
+
+async fn a_deletion_stopped_after_its_key_was_destroyed_starts_and_finishes_when_run_again(backend: Backend) {
+    use signet_services::platform::{integrity, tenant_deletion};
+    let dir = tempfile::tempdir().expect("tmp");
+    let data_dir = dir.path().join("data");
+    let app = spawn_with(backend, |c| c.data_dir = data_dir).await;
+    let tenant = app.tenant("Halfway Lending").await;
+    let token = app.token(&tenant).await;
+    signed(&app, &token, &marked_pdf("HALFWAY")).await;
+    let tenant_id = tenant.tenant_id.get();
+    // Stopped in step 2: marked deleted, its vault file gone, its data key rows not yet emptied.
+    assert!(app.store.mark_tenant_deleted(tenant_id, "stamp").await.expect("mark"));
+    assert!(app.state.services.data_keys.vault().destroy(tenant_id).expect("destroy"));
+    let (data_dir, database_url) =
+        (app.state.services.config.data_dir.clone(), app.state.services.config.database_url.clone());
+    drop(app);
+    // The start does not stop on the deleted organisation's missing vault file.
+    let restarted = spawn_with(backend, |c| {
+        c.data_dir = data_dir;
+        c.database_url = database_url;
+    })
+    .await;
+    let actor = signet_domain::audit::Actor { id: "operator".into(), ip: None };
+    let services = &restarted.state.services;
+    let done = tenant_deletion::delete_tenant(services, tenant_id, "Halfway Lending", &actor).await.expect("finish");
+    assert!(!done.marked && !done.key_destroyed, "{done:?}");
+    assert!(done.data_keys_destroyed >= 1 && done.blobs_deleted >= 2 && !done.rows_deleted.is_empty(), "{done:?}");
+    assert_eq!(restarted.store.rows_left_of_tenant(tenant_id).await.expect("rows"), vec![]);
+    let mut findings = Vec::new();
+    let summary = integrity::check(services, |f| findings.push(f.to_string())).await.expect("check");
+    assert_eq!(summary.findings, 0, "{findings:?}");
 }

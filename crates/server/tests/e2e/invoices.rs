@@ -248,12 +248,14 @@ async fn concurrent_issues_on_two_instances_number_consecutively_without_gaps(ba
     let database = first.state.services.config.database_url();
     let blob = first.state.services.config.data_dir.join(first.state.services.config.blob_url()).display().to_string();
     let key = first.state.services.config.data_dir.join("master.key");
+    let vault = first.state.services.config.key_vault_dir();
     let second = spawn_with(backend, |config| {
         with_supplier(config);
         config.database_url = Some(database);
         config.blob_url = Some(blob);
-        // Instances of one installation share its master key (README: Data at rest).
+        // Instances of one installation share its master key and key vault (README: Data at rest).
         config.master_key_path = Some(key);
+        config.tenant_key_vault = Some(vault);
     })
     .await;
     let tenant = first.tenant("Busy Lender").await;

@@ -263,11 +263,13 @@ async fn concurrent_initiations_on_two_instances_take_every_stamp_once(backend: 
     let first = spawn(backend).await;
     let (database, blob) = (first.state.services.config.database_url(), first.state.services.config.blob_url());
     let key = first.state.services.config.data_dir.join("master.key");
+    let vault = first.state.services.config.key_vault_dir();
     let second = spawn_with(backend, |config| {
         config.database_url = Some(database);
         config.blob_url = Some(blob);
-        // Instances of one installation share its master key (README: Data at rest).
+        // Instances of one installation share its master key and key vault (README: Data at rest).
         config.master_key_path = Some(key);
+        config.tenant_key_vault = Some(vault);
     })
     .await;
     let tenant = first.tenant("Busy Lender").await;

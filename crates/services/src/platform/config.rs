@@ -219,6 +219,16 @@ pub struct Config {
     /// (`signet keys rotate-master`). Without this, `master_key` and an HSM: `master.key` in
     /// the data folder, made on first start.
     pub master_key_path: Option<PathBuf>,
+    /// The key vault: one file per organisation holding its key-encryption key, sealed by the
+    /// master key (`platform::key_vault`). Deleting an organisation destroys its file, which
+    /// is what makes backups taken before unreadable for it, so it lives beside the master
+    /// key, outside the blob folder and outside backups. Default `<data_dir>/key-vault`.
+    pub tenant_key_vault: Option<PathBuf>,
+    /// Set by `signet check` and `keys status`, never from settings: a data key that does not
+    /// open (a vault file missing) is a finding to report rather than a reason not to start,
+    /// and nothing is re-wrapped at start.
+    #[serde(skip)]
+    pub keys_as_findings: bool,
     /// CA certificates (a PEM bundle or DER) that users' own enrolled certificates must chain
     /// to; without it users cannot enrol certificates.
     pub certificate_trust_list: Option<PathBuf>,
@@ -343,6 +353,8 @@ impl Default for Config {
             blob_encryption: true,
             master_key: None,
             master_key_path: None,
+            tenant_key_vault: None,
+            keys_as_findings: false,
             certificate_trust_list: None,
             verification_trust_list: None,
             free_trial: false,
@@ -536,6 +548,11 @@ impl Config {
             Some(url) => url.trim_end_matches('/').to_string(),
             None => format!("http://{}", self.listen),
         }
+    }
+
+    /// The key vault's folder (`tenant_key_vault`, default `<data_dir>/key-vault`).
+    pub fn key_vault_dir(&self) -> PathBuf {
+        self.tenant_key_vault.clone().unwrap_or_else(|| self.data_dir.join("key-vault"))
     }
 
     pub fn blob_url(&self) -> String {

@@ -16,7 +16,16 @@
 //!    a copy of the blob store or of the database, not a copy of the whole data folder:
 //!    operators move it elsewhere and point `master_key_path` at it (README).
 //!
-//! Rotation re-wraps data keys (a few rows per organisation) and leaves every object as it is.
+//! The platform's data keys (tenant 0) are wrapped by the master key itself. An organisation's
+//! are wrapped by its key-encryption key (KEK), kept in the key vault outside the database
+//! (`platform::key_vault`) and sealed there by the master key; a data key row wrapped so holds
+//! `kek:<organisation>` as its `master_id`. Deleting the organisation destroys its vault file,
+//! and with it every copy of its data keys, those in backups included (crypto-shredding).
+//! Installations from before the vault have their organisations' keys re-wrapped under a KEK
+//! at start, row by row (resumable).
+//!
+//! Rotation re-wraps the platform's data keys and every vault file, and leaves every object
+//! and every organisation's data key row as it is.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -33,6 +42,7 @@ use signet_blob::{BlobStore, DataKey, DataKeys, KeyError, KeyOwner, SealPass, Se
 use signet_store::{DataKeyRow, FieldCipher, FieldFuture, SEALED_PREFIX, Store};
 
 use crate::platform::config::Config;
+use crate::platform::key_vault::{KeyVault, VaultEntry, VaultError};
 use crate::platform::keyring::{KeyPairDer, Keyring};
 use crate::platform::secrets::SealingKey;
 
@@ -44,6 +54,8 @@ const ID_CONTEXT: &[u8] = b"signet master key id v1";
 const HSM_CONTEXT: &[u8] = b"signet master key v1";
 /// The file made in the data folder when no master key is configured.
 pub const DEFAULT_KEY_FILE: &str = "master.key";
+/// How a data key row names the organisation's KEK that wraps it (`kek:<organisation>`).
+const KEK_PREFIX: &str = "kek:";
 
 /// One master key and its id (a fingerprint that names it in the database, not secret).
 pub struct MasterKey {
@@ -83,6 +95,50 @@ impl MasterKey {
         let plain = self.key.open(&Self::aad(tenant_id, year), wrapped).ok_or(MasterKeyError::Unwrap)?;
         <[u8; KEY_BYTES]>::try_from(&plain[..]).map_err(|_| MasterKeyError::Unwrap)
     }
+
+    fn kek_aad(tenant_id: i64) -> String {
+        format!("signet tenant kek v1|{tenant_id}")
+    }
+
+    /// The vault entry of an organisation's KEK, sealed by this key, bound to the organisation.
+    fn seal_kek(&self, kek: &[u8; KEY_BYTES], tenant_id: i64) -> Result<VaultEntry, MasterKeyError> {
+        let sealed = self.key.seal(&Self::kek_aad(tenant_id), kek).ok_or(MasterKeyError::Crypto)?;
+        Ok(VaultEntry { master_id: self.id.clone(), sealed })
+    }
+
+    fn open_kek(&self, entry: &VaultEntry, tenant_id: i64) -> Result<[u8; KEY_BYTES], MasterKeyError> {
+        let plain = self.key.open(&Self::kek_aad(tenant_id), &entry.sealed).ok_or(MasterKeyError::Unwrap)?;
+        <[u8; KEY_BYTES]>::try_from(&plain[..]).map_err(|_| MasterKeyError::Unwrap)
+    }
+}
+
+/// An organisation's key-encryption key, opened: wraps its data keys (same binding to the
+/// owner and year as the master key's wrapping).
+struct Kek(SealingKey);
+
+impl Kek {
+    fn new(secret: &[u8; KEY_BYTES]) -> Result<Kek, MasterKeyError> {
+        let key = UnboundKey::new(&AES_256_GCM, secret).map_err(|_| MasterKeyError::Crypto)?;
+        Ok(Kek(SealingKey::from_key(LessSafeKey::new(key))))
+    }
+
+    fn wrap(&self, secret: &[u8; KEY_BYTES], tenant_id: i64, year: i64) -> Result<Vec<u8>, MasterKeyError> {
+        self.0.seal(&MasterKey::aad(tenant_id, year), secret).ok_or(MasterKeyError::Crypto)
+    }
+
+    fn unwrap(&self, wrapped: &[u8], tenant_id: i64, year: i64) -> Result<[u8; KEY_BYTES], MasterKeyError> {
+        let plain = self.0.open(&MasterKey::aad(tenant_id, year), wrapped).ok_or(MasterKeyError::Unwrap)?;
+        <[u8; KEY_BYTES]>::try_from(&plain[..]).map_err(|_| MasterKeyError::Unwrap)
+    }
+}
+
+/// The organisation a data key row's `master_id` names as its KEK's, if it names one.
+fn kek_owner(master_id: &str) -> Option<i64> {
+    master_id.strip_prefix(KEK_PREFIX)?.parse().ok()
+}
+
+fn kek_name(tenant_id: i64) -> String {
+    format!("{KEK_PREFIX}{tenant_id}")
 }
 
 /// Why a master key could not be had or used.
@@ -107,6 +163,20 @@ pub enum MasterKeyError {
     Unknown(i64, String),
     #[error("data key {0} was destroyed (its organisation was deleted)")]
     Destroyed(i64),
+    #[error(
+        "the key vault file {1} of organisation {0} is missing, and its data keys are wrapped by the key it held: \
+         put the vault back (tenant_key_vault, kept with the master key); if organisation {0} was deleted after \
+         this database was backed up, run signet tenant delete --tenant-id {0} again (README: Data at rest)"
+    )]
+    VaultMissing(i64, PathBuf),
+    #[error("organisation {0} was deleted: its keys are destroyed")]
+    TenantDeleted(i64),
+    #[error("data key {0} names the key of organisation {1}, not its own")]
+    WrongKek(i64, i64),
+    #[error(transparent)]
+    Vault(#[from] VaultError),
+    #[error("the database: {0}")]
+    Store(String),
     #[error("the crypto library failed")]
     Crypto,
 }
@@ -214,13 +284,21 @@ impl MasterKeys {
         }
     }
 
-    /// The data key a row holds.
+    /// The data key a row wrapped by a master key holds.
     fn unwrap_row(&self, row: &DataKeyRow) -> Result<[u8; KEY_BYTES], MasterKeyError> {
         let (Some(wrapped), Some(master)) = (&row.wrapped, &row.master_id) else {
             return Err(MasterKeyError::Destroyed(row.id));
         };
         let key = self.by_id(master).ok_or_else(|| MasterKeyError::Unknown(row.id, master.clone()))?;
         key.unwrap(wrapped, row.tenant_id, row.year)
+    }
+
+    /// An organisation's KEK from its vault entry, with the master key that sealed it.
+    fn open_kek(&self, entry: &VaultEntry, tenant_id: i64) -> Result<[u8; KEY_BYTES], MasterKeyError> {
+        let key = self
+            .by_id(&entry.master_id)
+            .ok_or_else(|| MasterKeyError::Unknown(tenant_id, format!("{} (key vault)", entry.master_id)))?;
+        key.open_kek(entry, tenant_id)
     }
 }
 
@@ -241,33 +319,121 @@ pub fn write_key_file(path: &Path, text: &str) -> Result<(), MasterKeyError> {
     std::fs::rename(&temporary, path).map_err(fail)
 }
 
-/// Data keys over the database, unwrapped by the master keys and kept in memory once used.
+/// Data keys over the database, unwrapped by the master keys (the platform's) or by the
+/// organisations' KEKs from the key vault, and kept in memory once used.
 pub struct StoreDataKeys {
     store: Store,
+    vault: KeyVault,
     masters: Mutex<MasterKeys>,
+    keks: Mutex<HashMap<i64, Arc<Kek>>>,
     by_id: Mutex<HashMap<u64, Arc<DataKey>>>,
     by_owner: Mutex<HashMap<(i64, i64), Arc<DataKey>>>,
 }
 
 impl StoreDataKeys {
-    pub fn new(store: Store, masters: MasterKeys) -> StoreDataKeys {
-        StoreDataKeys { store, masters: Mutex::new(masters), by_id: Mutex::default(), by_owner: Mutex::default() }
+    pub fn new(store: Store, masters: MasterKeys, vault: KeyVault) -> StoreDataKeys {
+        StoreDataKeys {
+            store,
+            vault,
+            masters: Mutex::new(masters),
+            keks: Mutex::default(),
+            by_id: Mutex::default(),
+            by_owner: Mutex::default(),
+        }
     }
 
     fn masters(&self) -> std::sync::MutexGuard<'_, MasterKeys> {
         lock(&self.masters)
     }
 
-    /// The data key a row holds, reading the key file again once if its master is unknown.
-    fn open_row(&self, row: &DataKeyRow) -> Result<Arc<DataKey>, MasterKeyError> {
+    /// The key vault.
+    pub fn vault(&self) -> &KeyVault {
+        &self.vault
+    }
+
+    /// The KEK of an organisation from its vault file; a missing file is an error (its data
+    /// keys cannot be opened), never a reason to make a new one.
+    fn kek(&self, tenant_id: i64) -> Result<Arc<Kek>, MasterKeyError> {
+        if let Some(kek) = lock(&self.keks).get(&tenant_id) {
+            return Ok(kek.clone());
+        }
+        let entry = self
+            .vault
+            .read(tenant_id)?
+            .ok_or_else(|| MasterKeyError::VaultMissing(tenant_id, self.vault.path(tenant_id)))?;
+        self.remember_kek(tenant_id, &entry)
+    }
+
+    /// Opens a vault entry (reading the master key file again once if its master is unknown)
+    /// and keeps the KEK in memory.
+    fn remember_kek(&self, tenant_id: i64, entry: &VaultEntry) -> Result<Arc<Kek>, MasterKeyError> {
+        let secret = {
+            let mut masters = self.masters();
+            match masters.open_kek(entry, tenant_id) {
+                Err(MasterKeyError::Unknown(..)) => {
+                    masters.reload_if_changed();
+                    masters.open_kek(entry, tenant_id)?
+                }
+                other => other?,
+            }
+        };
+        let kek = Arc::new(Kek::new(&secret)?);
+        lock(&self.keks).insert(tenant_id, kek.clone());
+        Ok(kek)
+    }
+
+    /// The KEK that wraps an organisation's new data keys: its vault file's, or a new one when
+    /// it has none yet and nothing was ever wrapped by one (two instances racing keep one).
+    /// A deleted organisation gets none.
+    async fn kek_for_writing(&self, tenant_id: i64) -> Result<Arc<Kek>, MasterKeyError> {
+        if let Some(kek) = lock(&self.keks).get(&tenant_id) {
+            return Ok(kek.clone());
+        }
+        let store_error = |e: signet_domain::Error| MasterKeyError::Store(e.to_string());
+        if self.store.tenant_deleted(tenant_id).await.map_err(store_error)? {
+            return Err(MasterKeyError::TenantDeleted(tenant_id));
+        }
+        if let Some(entry) = self.vault.read(tenant_id)? {
+            return self.remember_kek(tenant_id, &entry);
+        }
+        if self.store.count_data_keys_wrapped_by(&kek_name(tenant_id)).await.map_err(store_error)? > 0 {
+            return Err(MasterKeyError::VaultMissing(tenant_id, self.vault.path(tenant_id)));
+        }
+        let mut secret = [0u8; KEY_BYTES];
+        rand::fill(&mut secret).map_err(|_| MasterKeyError::Crypto)?;
+        let entry = {
+            let mut masters = self.masters();
+            masters.reload_if_changed();
+            masters.current().seal_kek(&secret, tenant_id)?
+        };
+        let kept = self.vault.create(tenant_id, &entry)?;
+        self.remember_kek(tenant_id, &kept)
+    }
+
+    /// The secret a data key row holds, through the master key or the organisation's KEK.
+    fn secret_of(&self, row: &DataKeyRow) -> Result<[u8; KEY_BYTES], MasterKeyError> {
+        let (Some(wrapped), Some(master)) = (&row.wrapped, &row.master_id) else {
+            return Err(MasterKeyError::Destroyed(row.id));
+        };
+        if let Some(owner) = kek_owner(master) {
+            if owner != row.tenant_id {
+                return Err(MasterKeyError::WrongKek(row.id, owner));
+            }
+            return self.kek(owner)?.unwrap(wrapped, row.tenant_id, row.year);
+        }
         let mut masters = self.masters();
-        let secret = match masters.unwrap_row(row) {
+        match masters.unwrap_row(row) {
             Err(MasterKeyError::Unknown(..)) => {
                 masters.reload_if_changed();
-                masters.unwrap_row(row)?
+                masters.unwrap_row(row)
             }
-            other => other?,
-        };
+            other => other,
+        }
+    }
+
+    /// The data key a row holds.
+    fn open_row(&self, row: &DataKeyRow) -> Result<Arc<DataKey>, MasterKeyError> {
+        let secret = self.secret_of(row)?;
         let id = u64::try_from(row.id).map_err(|_| MasterKeyError::Unwrap)?;
         Ok(Arc::new(DataKey::new(id, secret)))
     }
@@ -275,6 +441,24 @@ impl StoreDataKeys {
     fn remember(&self, key: &Arc<DataKey>, owner: (i64, i64)) {
         lock(&self.by_id).insert(key.id(), key.clone());
         lock(&self.by_owner).insert(owner, key.clone());
+    }
+
+    /// A new data key's wrapping: the platform's by the current master key, an organisation's
+    /// by its KEK; with the name of what wrapped it.
+    async fn wrap_new(
+        &self,
+        secret: &[u8; KEY_BYTES],
+        tenant_id: i64,
+        year: i64,
+    ) -> Result<(Vec<u8>, String), MasterKeyError> {
+        if tenant_id > 0 {
+            let kek = self.kek_for_writing(tenant_id).await?;
+            return Ok((kek.wrap(secret, tenant_id, year)?, kek_name(tenant_id)));
+        }
+        let mut masters = self.masters();
+        masters.reload_if_changed();
+        let current = masters.current();
+        Ok((current.wrap(secret, tenant_id, year)?, current.id.clone()))
     }
 
     async fn writing_key(&self, owner: KeyOwner) -> Result<Arc<DataKey>, KeyError> {
@@ -287,13 +471,8 @@ impl StoreDataKeys {
             None => {
                 let mut secret = [0u8; KEY_BYTES];
                 rand::fill(&mut secret).map_err(|_| KeyError("no randomness for a data key".into()))?;
-                let (wrapped, master_id) = {
-                    let mut masters = self.masters();
-                    masters.reload_if_changed();
-                    let current = masters.current();
-                    (current.wrap(&secret, slot.0, slot.1).map_err(key_error)?, current.id.clone())
-                };
-                self.store.insert_data_key(slot.0, slot.1, &wrapped, &master_id).await.map_err(key_error)?
+                let (wrapped, wrapped_by) = self.wrap_new(&secret, slot.0, slot.1).await.map_err(key_error)?;
+                self.store.insert_data_key(slot.0, slot.1, &wrapped, &wrapped_by).await.map_err(key_error)?
             }
         };
         let key = self.open_row(&row).map_err(key_error)?;
@@ -317,9 +496,10 @@ impl StoreDataKeys {
         Ok(key)
     }
 
-    /// Re-wraps every data key wrapped by an older master key with the current one; answers
-    /// how many it re-wrapped. Each key is its own update, so an interrupted rotation resumes
-    /// where it stopped.
+    /// Re-wraps every data key wrapped by an older master key with the current one (the
+    /// platform's, and an organisation's not yet under its KEK), then every vault file sealed
+    /// by an older master key; answers how many it re-wrapped. Each key and each file is its
+    /// own update, compared and set, so an interrupted rotation resumes where it stopped.
     pub async fn rotate(&self) -> Result<u64, RotateError> {
         let current_id = {
             let mut masters = self.masters();
@@ -330,7 +510,7 @@ impl StoreDataKeys {
         let mut rewrapped = 0;
         loop {
             let rows = self.store.data_keys_not_wrapped_by(&current_id, after, 100).await?;
-            let Some(last) = rows.last() else { return Ok(rewrapped) };
+            let Some(last) = rows.last() else { break };
             after = last.id;
             for row in rows {
                 let wrapped = {
@@ -344,10 +524,54 @@ impl StoreDataKeys {
                 }
             }
         }
+        for tenant_id in self.vault.tenants().map_err(MasterKeyError::from)? {
+            rewrapped += u64::from(self.rotate_vault_file(tenant_id, &current_id)?);
+        }
+        Ok(rewrapped)
     }
 
-    /// Every live data key unwrapped with the configured master keys (an integrity check):
-    /// how many there are, and those that do not unwrap, with why.
+    /// Seals one vault file again with the current master key, if an older one sealed it.
+    fn rotate_vault_file(&self, tenant_id: i64, current_id: &str) -> Result<bool, MasterKeyError> {
+        let Some(entry) = self.vault.read(tenant_id)? else { return Ok(false) };
+        if entry.master_id == current_id {
+            return Ok(false);
+        }
+        let fresh = {
+            let masters = self.masters();
+            let secret = masters.open_kek(&entry, tenant_id)?;
+            masters.current().seal_kek(&secret, tenant_id)?
+        };
+        Ok(self.vault.replace(tenant_id, &entry, &fresh)?)
+    }
+
+    /// Re-wraps each organisation's data keys still wrapped by the master key (an installation
+    /// from before the key vault) under the organisation's KEK, row by row, compared and set:
+    /// resumable, and safe beside other instances doing the same. Answers how many it did.
+    pub async fn wrap_tenant_keys_with_keks(&self) -> Result<u64, RotateError> {
+        let (mut after, mut done) = (0, 0);
+        loop {
+            let rows = self.store.tenant_data_keys_wrapped_by_a_master(after, 100).await?;
+            let Some(last) = rows.last() else { return Ok(done) };
+            after = last.id;
+            for row in rows {
+                let secret = self.masters().unwrap_row(&row)?;
+                let kek = match self.kek_for_writing(row.tenant_id).await {
+                    Ok(kek) => kek,
+                    Err(MasterKeyError::TenantDeleted(_)) => continue,
+                    Err(error) => return Err(error.into()),
+                };
+                let wrapped = kek.wrap(&secret, row.tenant_id, row.year)?;
+                let old = row.master_id.as_deref().unwrap_or_default();
+                if self.store.rewrap_data_key(row.id, old, &wrapped, &kek_name(row.tenant_id)).await? {
+                    done += 1;
+                }
+            }
+        }
+    }
+
+    /// Every live data key unwrapped with the configured master keys and the vault (an
+    /// integrity check): how many there are, and those that do not unwrap, with why (a missing
+    /// or unreadable vault file names the file).
     pub async fn check(&self) -> Result<KeyCheck, signet_domain::Error> {
         let mut check = KeyCheck::default();
         let mut after = 0;
@@ -356,23 +580,42 @@ impl StoreDataKeys {
             let Some(last) = rows.last() else { return Ok(check) };
             after = last.id;
             check.live += rows.len() as u64;
-            let masters = self.masters();
             check
                 .failures
-                .extend(rows.iter().filter_map(|row| masters.unwrap_row(row).err().map(|e| (row.id, e.to_string()))));
+                .extend(rows.iter().filter_map(|row| self.secret_of(row).err().map(|e| (row.id, e.to_string()))));
         }
     }
 
     /// The first data key whose master key is not configured, with that master's id: another
     /// instance's key, or a key file lost (nothing it wrapped could be opened here).
-    /// Among `rows` (the first live data keys, read once at start).
+    /// Among `rows` (the first live data keys, read once at start); rows under a KEK are the
+    /// vault's business ([`StoreDataKeys::missing_vault_file`]).
     fn wrapped_by_an_unknown_master(&self, rows: Vec<DataKeyRow>) -> Option<(i64, String)> {
         let mut masters = self.masters();
         masters.reload_if_changed();
         rows.into_iter().find_map(|row| {
             let master = row.master_id?;
-            masters.by_id(&master).is_none().then_some((row.id, master))
+            (kek_owner(&master).is_none() && masters.by_id(&master).is_none()).then_some((row.id, master))
         })
+    }
+
+    /// The first live organisation whose data keys are wrapped by a KEK that does not open
+    /// (its vault file missing, unreadable, or sealed by an unknown master key), with why.
+    async fn missing_vault_file(&self) -> Result<Option<MasterKeyError>, signet_domain::Error> {
+        for tenant_id in self.store.tenants_with_kek_wrapped_keys().await? {
+            if let Err(error) = self.kek(tenant_id) {
+                return Ok(Some(error));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Forgets an organisation's KEK and data keys held in memory (it was deleted).
+    pub fn forget_tenant(&self, tenant_id: i64) {
+        lock(&self.keks).remove(&tenant_id);
+        lock(&self.by_owner).retain(|(owner, _), _| *owner != tenant_id);
+        // Ids do not say their owner without the database: forget them all, others reload.
+        lock(&self.by_id).clear();
     }
 
     /// The id of the current master key.
@@ -404,7 +647,9 @@ pub async fn seal_blobs(
         })
         .await??
     };
-    let keys = Arc::new(StoreDataKeys::new(store.clone(), masters));
+    let vault = KeyVault::new(config.key_vault_dir());
+    refuse_vault_inside_blobs(&vault, &blob)?;
+    let keys = Arc::new(StoreDataKeys::new(store.clone(), masters, vault));
     if let Some((id, master)) = keys.wrapped_by_an_unknown_master(first_keys) {
         anyhow::bail!(
             "data key {id} of this installation is wrapped by master key {master}, which is not configured \
@@ -412,6 +657,15 @@ pub async fn seal_blobs(
              (master_key_path or SIGNET_MASTER_KEY; README: Data at rest)",
             keys.current_master_id()
         );
+    }
+    if !config.keys_as_findings {
+        if let Some(error) = keys.missing_vault_file().await? {
+            anyhow::bail!("{error}");
+        }
+        let moved = keys.wrap_tenant_keys_with_keks().await?;
+        if moved > 0 {
+            tracing::info!(moved, vault = %keys.vault().dir().display(), "wrapped organisations' data keys with their keys in the key vault");
+        }
     }
     let fields = FieldSealer { keys: Arc::downgrade(&keys), seal_writes: config.blob_encryption };
     store.seal_fields_with(Arc::new(fields));
@@ -421,6 +675,22 @@ pub async fn seal_blobs(
     let all_sealed = store.blobs_all_sealed_at().await?.is_some();
     let options = SealingOptions { seal_writes: config.blob_encryption, accept_plaintext: !all_sealed };
     Ok((blob.sealed_with(keys.clone(), options), keys))
+}
+
+/// Stops a start whose key vault is inside the local blob folder: a backup copies that folder,
+/// and a vault copied with it would undo crypto-shredding.
+fn refuse_vault_inside_blobs(vault: &KeyVault, blob: &BlobStore) -> anyhow::Result<()> {
+    let Some(folder) = blob.local_folder() else { return Ok(()) };
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    if absolute(vault.dir()).starts_with(absolute(folder)) {
+        anyhow::bail!(
+            "the key vault {} is inside the blob folder {}: backups copy that folder, and must not copy the vault \
+             (tenant_key_vault; README: Data at rest)",
+            vault.dir().display(),
+            folder.display()
+        );
+    }
+    Ok(())
 }
 
 /// Encrypts what an installation stored in clear before encryption (started with the server,

@@ -73,7 +73,7 @@ pub struct DataKeys {
 
 impl fmt::Display for DataKeys {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} unwrapped with the configured master key", self.live)
+        write!(f, "{} unwrapped with the configured master key and key vault", self.live)
     }
 }
 
@@ -144,7 +144,7 @@ pub async fn check(svc: &Services, mut found: impl FnMut(&Finding)) -> Result<Su
             }
         }
     }
-    for tenant_id in store.tenant_ids().await? {
+    for tenant_id in store.audit_chain_owners().await? {
         summary.tenants += 1;
         let (entries, verified) = crate::platform::audit::verify_chain_of(store, tenant_id).await?;
         summary.audit_entries += entries;

@@ -85,7 +85,9 @@ pub fn restore(args: RestoreArgs) -> anyhow::Result<()> {
 }
 
 pub fn check(args: CheckArgs) -> anyhow::Result<()> {
-    let config = args.config.load(None, args.blob_url)?;
+    let mut config = args.config.load(None, args.blob_url)?;
+    // A vault file missing is a finding here, not a reason to stop.
+    config.keys_as_findings = true;
     let blob = BlobStore::from_url(&config.blob_url(), &config.data_dir)?;
     let summary = super::runtime()?.block_on(async {
         let store = signet_server::app::open_store(&config).await?;

@@ -5,7 +5,9 @@
 //! file, keeping the old ones below it, so a running `serve` (which reads the file again when it
 //! changes) keeps opening everything throughout. Each data key is re-wrapped on its own: a
 //! rotation stopped half-way is resumed by running it again. `--retire` then drops the older
-//! keys from the file. Documents are never re-encrypted.
+//! keys from the file. Documents are never re-encrypted. The organisations' data keys are
+//! wrapped by their keys in the key vault: rotation seals every vault file again under the new
+//! master key (each file replaced on its own, so a stopped rotation also resumes there).
 
 use std::path::PathBuf;
 
@@ -17,7 +19,8 @@ use super::serve::ConfigArgs;
 
 #[derive(Subcommand, Debug)]
 pub enum KeysCommand {
-    /// Re-wrap every data key with the current master key (online; resumable).
+    /// Re-wrap the platform's data keys and every key vault file with the current master key
+    /// (online; resumable).
     RotateMaster(RotateArgs),
     /// The master key in use and whether every data key unwraps with it.
     Status(StatusArgs),
@@ -84,7 +87,7 @@ fn rotate(args: RotateArgs) -> anyhow::Result<()> {
         anyhow::Ok((rewrapped, services.data_keys.current_master_id(), failures))
     })?;
     let (count, current, failures) = rewrapped;
-    println!("re-wrapped {count} data key(s) with master key {current}");
+    println!("re-wrapped {count} data key(s) and key vault file(s) with master key {current}");
     if !failures.is_empty() {
         for (id, why) in &failures {
             eprintln!("data key {id}: {why}");
@@ -103,7 +106,9 @@ fn rotate(args: RotateArgs) -> anyhow::Result<()> {
 }
 
 fn status(args: StatusArgs) -> anyhow::Result<()> {
-    let config = args.config.load(None, None)?;
+    let mut config = args.config.load(None, None)?;
+    // A vault file missing is reported with the data keys it leaves unopened.
+    config.keys_as_findings = true;
     let (current, failures) = super::runtime()?.block_on(async {
         let services = assemble(config).await?;
         let failures = services.data_keys.check().await?.failures;
