@@ -181,6 +181,9 @@ impl Store {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            // The write lock first: on SQLite a transaction that reads before it writes fails
+            // ("database is locked") when another connection wrote in between.
+            crate::chain::lock_tenant!(tx, TenantId::from(tenant_id));
             let state: Option<TenantState> = sqlx::query_as(
                 "SELECT id, name, deleted_at, purged_at, audit_seq, audit_head FROM tenants WHERE id = $1",
             )
