@@ -3076,11 +3076,18 @@ export interface components {
             /** @description Its name before it was erased. */
             workflowName: string;
         };
-        /** @description Whose data to erase: an e-mail address, a mobile number, or both (at least one). */
+        /**
+         * @description Whose data to erase: an e-mail address, a mobile number, or both (at least one; neither
+         *     may be null).
+         */
         ErasureRequest: {
-            email?: string | null;
-            /** @description A mobile number, +91 assumed when no country code is given. */
-            phone?: string | null;
+            /** Format: email */
+            email?: string;
+            /**
+             * @description 7 to 15 digits, an optional leading `+`, single spaces or hyphens between digits; ten
+             *     digits without a country code are an Indian mobile number (+91).
+             */
+            phone?: string;
         };
         /** @description What an erasure request did. */
         ErasureResult: {
@@ -3489,6 +3496,7 @@ export interface components {
         };
         /** @description Why a workflow is held. */
         LegalHoldRequest: {
+            /** @description At least one character that is not a space. */
             reason: string;
         };
         LinkDocumentsRequest: {
@@ -3778,7 +3786,7 @@ export interface components {
             gatewayDays?: number | null;
             /**
              * @description Templates whose workflows keep other periods: each field set wins over the
-             *     organisation's. At most 1000.
+             *     organisation's. At most 1000; a template named twice takes its last entry.
              */
             templates?: components["schemas"]["TemplateRetention"][];
         };

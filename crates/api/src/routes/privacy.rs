@@ -35,7 +35,7 @@ pub struct RetentionSettings {
     #[schema(minimum = 0, maximum = 36500)]
     pub gateway_days: Option<u32>,
     /// Templates whose workflows keep other periods: each field set wins over the
-    /// organisation's. At most 1000.
+    /// organisation's. At most 1000; a template named twice takes its last entry.
     #[serde(default)]
     #[schema(max_items = 1000)]
     pub templates: Vec<TemplateRetention>,
@@ -143,7 +143,8 @@ pub async fn put_retention(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct LegalHoldRequest {
-    #[schema(min_length = 1, max_length = 500)]
+    /// At least one character that is not a space.
+    #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub reason: String,
 }
 
@@ -245,15 +246,25 @@ pub async fn list_holds(
     Ok(Json(holds.into_iter().map(LegalHold::from).collect()))
 }
 
-/// Whose data to erase: an e-mail address, a mobile number, or both (at least one).
+/// Whose data to erase: an e-mail address, a mobile number, or both (at least one; neither
+/// may be null).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[schema(min_properties = 1)]
 pub struct ErasureRequest {
-    #[schema(max_length = 254)]
+    #[serde(default, deserialize_with = "present")]
+    #[schema(nullable = false, min_length = 1, max_length = 254, format = Email)]
     pub email: Option<String>,
-    /// A mobile number, +91 assumed when no country code is given.
-    #[schema(max_length = 20)]
+    /// 7 to 15 digits, an optional leading `+`, single spaces or hyphens between digits; ten
+    /// digits without a country code are an Indian mobile number (+91).
+    #[serde(default, deserialize_with = "present")]
+    #[schema(nullable = false, max_length = 20, pattern = r"^\+?[0-9](?:[ -]?[0-9]){6,14}$")]
     pub phone: Option<String>,
+}
+
+/// A field that may be absent but not null.
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    String::deserialize(deserializer).map(Some)
 }
 
 /// A workflow the request erased.

@@ -5,7 +5,6 @@ use serde_json::json;
 use signet_blob::BlobKey;
 use signet_domain::access::Permission;
 use signet_domain::audit::Actor;
-use signet_domain::phone::PhoneNumber;
 use signet_domain::retention::{KeptBecause, Standing, Verdict, on_request};
 use signet_domain::workflow::WorkflowState;
 use signet_domain::workflow::is_valid_email;
@@ -212,20 +211,23 @@ pub async fn request(svc: &Services, caller: &Caller, subject: Subject) -> Resul
     Ok(answer)
 }
 
-/// The address (lower case) and number (E.164), at least one, each well formed.
+/// The address (lower case) and number, at least one, each well formed. The number is looked
+/// up as signatories' numbers are kept (E.164): with its `+` as given, ten digits without one
+/// as an Indian mobile; one no signatory can have simply finds nothing.
 fn checked(subject: Subject) -> Result<(Option<String>, Option<String>), Error> {
     let mut errors = FieldErrors::new();
-    let email = subject.email.map(|e| e.trim().to_lowercase()).filter(|e| !e.is_empty());
+    // As typed: an address or number with spaces around it, or an empty one, is not one.
+    let email = subject.email.map(|e| e.to_lowercase());
     if let Some(email) = &email
         && !is_valid_email(email)
     {
         errors.insert("email".into(), vec!["is not an e-mail address".into()]);
     }
-    let phone = match subject.phone.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
-        Some(typed) => match PhoneNumber::parse(typed) {
-            Ok(number) => Some(number.e164().to_string()),
-            Err(why) => {
-                errors.insert("phone".into(), vec![why.to_string()]);
+    let phone = match subject.phone.as_deref() {
+        Some(typed) => match lookup_number(typed) {
+            Some(number) => Some(number),
+            None => {
+                errors.insert("phone".into(), vec![PHONE_SHAPE.into()]);
                 None
             }
         },
@@ -240,9 +242,61 @@ fn checked(subject: Subject) -> Result<(Option<String>, Option<String>), Error> 
     Ok((email, phone))
 }
 
+/// The documented length of a typed number, separators included.
+const MAX_PHONE_CHARS: usize = 20;
+const PHONE_SHAPE: &str =
+    "must be 7 to 15 digits, an optional leading +, single spaces or hyphens between digits, at most 20 characters";
+
+/// A typed number in the documented shape (`^\+?[0-9](?:[ -]?[0-9]){6,14}$`) as stored
+/// numbers are written; `None` when it is not in that shape.
+fn lookup_number(typed: &str) -> Option<String> {
+    if typed.len() > MAX_PHONE_CHARS {
+        return None;
+    }
+    let (plus, rest) = match typed.strip_prefix('+') {
+        Some(rest) => (true, rest),
+        None => (false, typed),
+    };
+    let mut digits = String::with_capacity(rest.len());
+    let mut after_separator = true;
+    for c in rest.chars() {
+        match c {
+            '0'..='9' => {
+                digits.push(c);
+                after_separator = false;
+            }
+            ' ' | '-' if !after_separator => after_separator = true,
+            _ => return None,
+        }
+    }
+    if after_separator || !(7..=15).contains(&digits.len()) {
+        return None;
+    }
+    let indian_mobile = !plus && digits.len() == 10 && digits.starts_with(['6', '7', '8', '9']);
+    Some(if indian_mobile { format!("+91{digits}") } else { format!("+{digits}") })
+}
+
 /// SHA-256 of `email|phone`: the request can be matched to a later one for the same person
 /// without the audit chain keeping whom it was for.
 fn subject_digest(email: Option<&str>, phone: Option<&str>) -> String {
     let text = format!("{}|{}", email.unwrap_or(""), phone.unwrap_or(""));
     hex::encode(digest::digest(&digest::SHA256, text.as_bytes()).as_ref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_looked_up_as_they_are_kept_and_only_in_the_documented_shape() {
+        assert_eq!(lookup_number("98765 43210").as_deref(), Some("+919876543210"));
+        assert_eq!(lookup_number("+91-98765-43210").as_deref(), Some("+919876543210"));
+        assert_eq!(lookup_number("+44 20 7946 0958").as_deref(), Some("+442079460958"));
+        assert_eq!(lookup_number("1234567").as_deref(), Some("+1234567"), "finds nothing, refuses nothing");
+        for refused in
+            ["12", "+", "98765  43210", "98765-", "(987) 654-3210", "9876543210123456", "+1 2 3 4 5 6 7 8 9 0 1"]
+        {
+            assert_eq!(lookup_number(refused), None, "{refused}");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use signet_domain::access::Permission;
-use signet_domain::retention::hold_reason;
+use signet_domain::retention::{RetentionPeriods, hold_reason};
 use signet_domain::{Error, FieldErrors, TemplateId, WorkflowId};
 use signet_store::{HoldRow, RetentionPolicies};
 
@@ -20,9 +20,9 @@ pub async fn policies(svc: &Services, caller: &Caller) -> Result<RetentionPolici
     svc.store.retention_policies(caller.tenant_id).await
 }
 
-/// Replaces the organisation's periods and its templates'; answers what is saved. A template
-/// named twice, a period out of range or a template of another organisation is refused and
-/// nothing changes.
+/// Replaces the organisation's periods and its templates'; answers what is saved. A period out
+/// of range or a template of another organisation is refused and nothing changes; a template
+/// named twice takes its last entry (as a JSON object's repeated key would).
 pub async fn set_policies(
     svc: &Services,
     caller: &Caller,
@@ -34,21 +34,26 @@ pub async fn set_policies(
     if policies.templates.len() > MAX_TEMPLATE_POLICIES {
         errors.insert("templates".into(), vec![format!("at most {MAX_TEMPLATE_POLICIES}")]);
     }
-    let mut seen: HashSet<TemplateId> = HashSet::new();
-    for (i, (template, periods)) in policies.templates.iter().enumerate() {
+    for (i, (_, periods)) in policies.templates.iter().enumerate() {
         periods.check(&format!("templates[{i}]."), &mut errors);
         if periods.gateway_days.is_some() {
             errors.insert(format!("templates[{i}].gatewayDays"), vec!["is the organisation's only".into()]);
-        }
-        if !seen.insert(*template) {
-            errors.insert(format!("templates[{i}].templateId"), vec!["is named twice".into()]);
         }
     }
     if !errors.is_empty() {
         return Err(Error::Validation(errors));
     }
+    let policies = RetentionPolicies { templates: last_of_each(policies.templates), ..policies };
     svc.store.set_retention_policies(caller.tenant_id, &policies, &caller.actor).await?;
     svc.store.retention_policies(caller.tenant_id).await
+}
+
+/// Each template once, at its last entry, in the order of those entries.
+fn last_of_each(templates: Vec<(TemplateId, RetentionPeriods)>) -> Vec<(TemplateId, RetentionPeriods)> {
+    let mut seen: HashSet<TemplateId> = HashSet::new();
+    let mut kept: Vec<_> = templates.into_iter().rev().filter(|(id, _)| seen.insert(*id)).collect();
+    kept.reverse();
+    kept
 }
 
 /// Places a legal hold on a workflow (or changes its reason): neither the sweep nor an erasure

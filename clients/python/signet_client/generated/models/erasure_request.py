@@ -3,7 +3,6 @@ from typing import (
     Any,
     TypeVar,
     Union,
-    cast,
 )
 
 from attrs import define as _attrs_define
@@ -15,28 +14,22 @@ T = TypeVar("T", bound="ErasureRequest")
 
 @_attrs_define
 class ErasureRequest:
-    """Whose data to erase: an e-mail address, a mobile number, or both (at least one).
+    """Whose data to erase: an e-mail address, a mobile number, or both (at least one; neither
+    may be null).
 
-    Attributes:
-        email (Union[None, Unset, str]):
-        phone (Union[None, Unset, str]): A mobile number, +91 assumed when no country code is given.
+        Attributes:
+            email (Union[Unset, str]):
+            phone (Union[Unset, str]): 7 to 15 digits, an optional leading `+`, single spaces or hyphens between digits; ten
+                digits without a country code are an Indian mobile number (+91).
     """
 
-    email: Union[None, Unset, str] = UNSET
-    phone: Union[None, Unset, str] = UNSET
+    email: Union[Unset, str] = UNSET
+    phone: Union[Unset, str] = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        email: Union[None, Unset, str]
-        if isinstance(self.email, Unset):
-            email = UNSET
-        else:
-            email = self.email
+        email = self.email
 
-        phone: Union[None, Unset, str]
-        if isinstance(self.phone, Unset):
-            phone = UNSET
-        else:
-            phone = self.phone
+        phone = self.phone
 
         field_dict: dict[str, Any] = {}
 
@@ -51,24 +44,9 @@ class ErasureRequest:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        email = d.pop("email", UNSET)
 
-        def _parse_email(data: object) -> Union[None, Unset, str]:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(Union[None, Unset, str], data)
-
-        email = _parse_email(d.pop("email", UNSET))
-
-        def _parse_phone(data: object) -> Union[None, Unset, str]:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(Union[None, Unset, str], data)
-
-        phone = _parse_phone(d.pop("phone", UNSET))
+        phone = d.pop("phone", UNSET)
 
         erasure_request = cls(
             email=email,

@@ -11,7 +11,7 @@ class LegalHoldRequest:
     """Why a workflow is held.
 
     Attributes:
-        reason (str):
+        reason (str): At least one character that is not a space.
     """
 
     reason: str

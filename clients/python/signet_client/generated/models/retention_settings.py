@@ -33,7 +33,7 @@ class RetentionSettings:
                 erased.
             templates (Union[Unset, list['TemplateRetention']]): Templates whose workflows keep other periods: each field
                 set wins over the
-                organisation's. At most 1000.
+                organisation's. At most 1000; a template named twice takes its last entry.
     """
 
     completed_days: Union[None, Unset, int] = UNSET

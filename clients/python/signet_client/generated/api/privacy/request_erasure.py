@@ -98,7 +98,8 @@ def sync_detailed(
     """
     Args:
         body (ErasureRequest): Whose data to erase: an e-mail address, a mobile number, or both
-            (at least one).
+            (at least one; neither
+            may be null).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -127,7 +128,8 @@ def sync(
     """
     Args:
         body (ErasureRequest): Whose data to erase: an e-mail address, a mobile number, or both
-            (at least one).
+            (at least one; neither
+            may be null).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,7 +153,8 @@ async def asyncio_detailed(
     """
     Args:
         body (ErasureRequest): Whose data to erase: an e-mail address, a mobile number, or both
-            (at least one).
+            (at least one; neither
+            may be null).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -178,7 +181,8 @@ async def asyncio(
     """
     Args:
         body (ErasureRequest): Whose data to erase: an e-mail address, a mobile number, or both
-            (at least one).
+            (at least one; neither
+            may be null).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
