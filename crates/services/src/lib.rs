@@ -113,13 +113,28 @@ impl Services {
     /// Loads (or, on first start, creates) the platform keys and assembles the services.
     /// `config` is final here: its public address is known.
     pub async fn assemble(config: Config, store: Store, blob: BlobStore) -> anyhow::Result<Services> {
+        Self::assemble_with(config, store, blob, data_keys::KeyStart::Serve).await
+    }
+
+    /// As [`Services::assemble`], for commands that inspect or remove keys
+    /// ([`data_keys::KeyStart::Inspect`]).
+    pub async fn assemble_to_inspect(config: Config, store: Store, blob: BlobStore) -> anyhow::Result<Services> {
+        Self::assemble_with(config, store, blob, data_keys::KeyStart::Inspect).await
+    }
+
+    async fn assemble_with(
+        config: Config,
+        store: Store,
+        blob: BlobStore,
+        start: data_keys::KeyStart,
+    ) -> anyhow::Result<Services> {
         let keyring = {
             let config = config.clone();
             tokio::task::spawn_blocking(move || keyring::Keyring::from_config(&config)).await??
         };
         let keys =
             keys::PlatformKeys::load_or_create(&store, &config.data_dir, config.gateway_key_bits, &keyring).await?;
-        let (blob, data_keys) = data_keys::seal_blobs(blob, &config, &store, &keyring, &keys.seal).await?;
+        let (blob, data_keys) = data_keys::seal_blobs(blob, &config, &store, &keyring, &keys.seal, start).await?;
         let gateway_key = signet_gateway::GatewayKey::from_pkcs8_der(&keys.gateway.key_pkcs8_der)
             .and_then(|key| key.with_certificate(&keys.gateway.cert_der))
             .map_err(|e| anyhow::anyhow!("gateway key: {e}"))?;

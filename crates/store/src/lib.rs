@@ -60,7 +60,8 @@ pub use jobs::{ClaimedJob, JobRow, NewJob};
 pub use menus::{AccessUserRow, Grant, GrantedDepartmentRow, Grantee, IdleGrantRow, MenuRow};
 pub use profiles::{AutomatedSigner, AutomatedSigningRow, NewSigningProfile, SigningProfileRow};
 pub use retention::{
-    BlobsToErase, ErasureFacts, HoldRow, MAX_BATCH as MAX_ERASURE_BATCH, RetentionPolicies, WorkflowErasure,
+    BlobsToErase, ErasureFacts, HoldRow, MAX_BATCH as MAX_ERASURE_BATCH, ObjectsToErase, PersonRecords,
+    RetentionPolicies, WorkflowErasure,
 };
 pub use roles::RoleRow;
 pub use sales::{CrmSettingsRow, LeadFilter, LeadRow, ReferralRow};
@@ -340,6 +341,15 @@ impl Store {
             sqlx::query(sql).execute(pool).await.map_err(db_err)?.rows_affected()
         });
         Ok(done)
+    }
+
+    /// Runs raw SQL that returns one id (`INSERT … RETURNING id`); only for tests that seed rows.
+    #[doc(hidden)]
+    pub async fn fetch_id_for_tests(&self, sql: &'static str) -> Result<i64> {
+        let (id,): (i64,) = on_db!(self, pool => {
+            sqlx::query_as(sql).fetch_one(pool).await.map_err(db_err)?
+        });
+        Ok(id)
     }
 }
 

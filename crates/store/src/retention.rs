@@ -12,7 +12,7 @@
 use serde_json::json;
 use signet_domain::audit::{Actor, AuditEvent};
 use signet_domain::job::JobKind;
-use signet_domain::retention::{Ended, RetentionPeriods};
+use signet_domain::retention::{Ended, RetentionPeriods, Standing};
 use signet_domain::workflow::WorkflowState;
 use signet_domain::{Error, Millis, TemplateId, TenantId, WorkflowId, now_millis};
 
@@ -74,6 +74,46 @@ pub struct ErasureFacts {
     pub erased: bool,
 }
 
+impl ErasureFacts {
+    /// What the domain's retention rules decide on.
+    pub fn standing(&self) -> Standing {
+        Standing { state: self.workflow.state(), ended_at: self.ended_at, held: self.held }
+    }
+}
+
+/// What an erasure request erased outside workflows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PersonRecords {
+    pub bulk_rows: u64,
+    pub leads: u64,
+    pub referrals: u64,
+}
+
+/// `text` matched literally by `LIKE … ESCAPE '\'` (an address's `_` is not a wildcard).
+fn like_escaped(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
+
+/// A workflow with the marks erasure reads, in one row.
+#[derive(sqlx::FromRow)]
+struct FactsRow {
+    #[sqlx(flatten)]
+    workflow: WorkflowRow,
+    event_seq: i64,
+    event_head: String,
+    ended_at: Option<i64>,
+    hold_at: Option<i64>,
+    erased_at: Option<i64>,
+}
+
+/// An erasure's stored objects, and the key of the `blobs.erase` job queued with the erasure
+/// that deletes them should the caller not get to it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ObjectsToErase {
+    pub blobs: BlobsToErase,
+    pub job: String,
+}
+
 /// What the `blobs.erase` job deletes: single objects, and every object under each prefix.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BlobsToErase {
@@ -82,9 +122,14 @@ pub struct BlobsToErase {
 }
 
 const ERASED_NAME: &str = "[erased]";
+/// A bulk send's row once erased (the report shows the row's number, state and workflow).
+const ERASED_ROW: &str = r#"{"erased":true}"#;
 /// Workflows read or erased together, at most: one transaction and one tombstone.
 pub const MAX_BATCH: usize = 100;
 const ERASE_BLOB_ATTEMPTS: i64 = 20;
+/// The `blobs.erase` job waits this long: the erasing process deletes the objects itself and
+/// settles the job ([`Store::settle_erase_job`]); the job runs only if it did not.
+const ERASE_BLOB_GRACE_MS: Millis = 5 * 60 * 1000;
 
 fn days(value: Option<i64>) -> Option<u32> {
     value.and_then(|d| u32::try_from(d).ok())
@@ -300,22 +345,16 @@ impl Store {
             return Ok(Vec::new());
         }
         let list = id_list(ids)?;
-        let rows_sql = format!("SELECT {WORKFLOW_COLUMNS} FROM workflows WHERE tenant_id = $1 AND id IN ({list})");
-        let marks_sql = format!(
-            "SELECT id, event_seq, event_head, ended_at, hold_at, erased_at FROM workflows WHERE tenant_id = $1 AND id IN ({list})"
+        let rows_sql = format!(
+            "SELECT {WORKFLOW_COLUMNS}, event_seq, event_head, ended_at, hold_at, erased_at FROM workflows \
+             WHERE tenant_id = $1 AND id IN ({list})"
         );
         let documents_sql = format!(
             "SELECT workflow_id, id, current_sha256 FROM documents WHERE tenant_id = $1 AND workflow_id IN ({list}) \
              ORDER BY workflow_id, position, id"
         );
-        type Marks = (i64, i64, String, Option<i64>, Option<i64>, Option<i64>);
-        let (rows, marks, documents) = on_db!(self, pool => {
-            let rows: Vec<WorkflowRow> = sqlx::query_as(sqlx::AssertSqlSafe(rows_sql.as_str()))
-                .bind(tenant_id.get())
-                .fetch_all(pool)
-                .await
-                .map_err(db_err)?;
-            let marks: Vec<Marks> = sqlx::query_as(sqlx::AssertSqlSafe(marks_sql.as_str()))
+        let (rows, documents) = on_db!(self, pool => {
+            let rows: Vec<FactsRow> = sqlx::query_as(sqlx::AssertSqlSafe(rows_sql.as_str()))
                 .bind(tenant_id.get())
                 .fetch_all(pool)
                 .await
@@ -325,23 +364,21 @@ impl Store {
                 .fetch_all(pool)
                 .await
                 .map_err(db_err)?;
-            (rows, marks, documents)
+            (rows, documents)
         });
         let mut facts = Vec::with_capacity(ids.len());
         for id in ids {
-            let (Some(workflow), Some(mark)) =
-                (rows.iter().find(|w| w.id == *id), marks.iter().find(|m| m.0 == id.get()))
-            else {
+            let Some(row) = rows.iter().find(|r| r.workflow.id == *id) else {
                 continue;
             };
             facts.push(ErasureFacts {
-                workflow: workflow.clone(),
-                event_seq: mark.1,
-                event_head: mark.2.clone(),
+                workflow: row.workflow.clone(),
+                event_seq: row.event_seq,
+                event_head: row.event_head.clone(),
                 documents: documents.iter().filter(|d| d.0 == id.get()).map(|d| (d.1, d.2.clone())).collect(),
-                ended_at: mark.3,
-                held: mark.4.is_some(),
-                erased: mark.5.is_some(),
+                ended_at: row.ended_at,
+                held: row.hold_at.is_some(),
+                erased: row.erased_at.is_some(),
             });
         }
         Ok(facts)
@@ -354,7 +391,7 @@ impl Store {
     pub async fn erase_workflows(
         &self,
         erasure: &WorkflowErasure<'_>,
-    ) -> Result<std::result::Result<BlobsToErase, Vec<WorkflowId>>> {
+    ) -> Result<std::result::Result<ObjectsToErase, Vec<WorkflowId>>> {
         let tenant_id = erasure.tenant_id;
         let ids: Vec<WorkflowId> = erasure.workflows.iter().map(|(id, _)| *id).collect();
         let list = id_list(&ids)?;
@@ -432,6 +469,16 @@ impl Store {
                     "UPDATE signatories SET email = '', name = '', mobile = NULL, reason = NULL, placement = '{{}}' \
                      WHERE workflow_id IN ({list})"
                 ),
+                format!(
+                    "DELETE FROM webhook_delivery_attempts WHERE tenant_id = {tenant} AND delivery_id IN \
+                     (SELECT id FROM webhook_deliveries WHERE tenant_id = {tenant} AND workflow_id IN ({list}))"
+                ),
+                format!("DELETE FROM webhook_deliveries WHERE tenant_id = {tenant} AND workflow_id IN ({list})"),
+                format!(
+                    "UPDATE bulk_job_items SET input = '{ERASED_ROW}' WHERE result_ref IN ({texts}) AND job_id IN \
+                     (SELECT id FROM bulk_jobs WHERE tenant_id = {tenant} AND kind = 'bulk_send')",
+                    texts = ids.iter().map(|id| format!("'{id}'")).collect::<Vec<_>>().join(", "),
+                ),
             ];
             for sql in statements {
                 sqlx::query(sqlx::AssertSqlSafe(sql.as_str())).execute(&mut *tx).await.map_err(db_err)?;
@@ -462,9 +509,87 @@ impl Store {
                 .map_err(db_err)?;
             append_audit!(tx, tenant_id, erasure.tombstone);
             let first = ids.first().map_or(0, |id| id.get());
-            insert_job!(tx, &erase_blobs_job(tenant_id, format!("workflows:{first}:{now}"), &blobs)?);
+            let job = erase_blobs_job(tenant_id, format!("workflows:{first}:{now}"), &blobs)?;
+            insert_job!(tx, &job);
             tx.commit().await.map_err(db_err)?;
-            Ok(Ok(blobs))
+            Ok(Ok(ObjectsToErase { blobs, job: job.dedupe_key.unwrap_or_default() }))
+        })
+    }
+
+    /// Erases what names a person outside workflows, in the organisation: bulk-send rows that
+    /// made no workflow (failed or skipped) and mention the address or a number, and sales
+    /// leads and referrals with the address or a number. `numbers` are the forms a number may
+    /// be kept in. Answers how many of each.
+    pub async fn erase_person_records(
+        &self,
+        tenant_id: TenantId,
+        email: Option<&str>,
+        numbers: &[String],
+    ) -> Result<PersonRecords> {
+        let tenant = tenant_id.get();
+        let email = email.map(str::to_lowercase);
+        let mut needles: Vec<String> = email.iter().cloned().collect();
+        needles.extend(numbers.iter().cloned());
+        let mut erased = PersonRecords::default();
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            lock_tenant!(tx, tenant_id);
+            for needle in &needles {
+                erased.bulk_rows += sqlx::query(
+                    "UPDATE bulk_job_items SET input = $3 WHERE state IN ('failed', 'skipped') \
+                     AND lower(input) LIKE $2 ESCAPE '\\' \
+                     AND job_id IN (SELECT id FROM bulk_jobs WHERE tenant_id = $1 AND kind = 'bulk_send')",
+                )
+                .bind(tenant)
+                .bind(format!("%{}%", like_escaped(needle)))
+                .bind(ERASED_ROW)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?
+                .rows_affected();
+            }
+            let mut keys: Vec<(Option<&str>, Option<&str>)> = numbers.iter().map(|n| (None, Some(n.as_str()))).collect();
+            keys.extend(email.as_deref().map(|e| (Some(e), None)));
+            for (email_key, mobile) in keys {
+                erased.leads += sqlx::query(
+                    "DELETE FROM crm_leads WHERE tenant_id = $1 AND (email_key = $2 OR mobile = $3)",
+                )
+                .bind(tenant)
+                .bind(email_key)
+                .bind(mobile)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?
+                .rows_affected();
+                erased.referrals += sqlx::query(
+                    "DELETE FROM referrals WHERE tenant_id = $1 AND (referral_email_key = $2 OR lower(referrer_email) = $2 \
+                     OR referral_mobile = $3 OR referrer_mobile = $3)",
+                )
+                .bind(tenant)
+                .bind(email_key)
+                .bind(mobile)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?
+                .rows_affected();
+            }
+            tx.commit().await.map_err(db_err)?;
+            Ok(erased)
+        })
+    }
+
+    /// Marks an erasure's `blobs.erase` job done before it ran: the erasing process deleted
+    /// the objects itself.
+    pub async fn settle_erase_job(&self, job: &str) -> Result<()> {
+        let now = now_millis();
+        on_db!(self, pool => {
+            sqlx::query("UPDATE jobs SET state = 'done', finished_at = $2 WHERE dedupe_key = $1 AND state = 'ready'")
+                .bind(job)
+                .bind(now)
+                .execute(pool)
+                .await
+                .map_err(db_err)?;
+            Ok(())
         })
     }
 
@@ -480,12 +605,8 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let workflow = lock_workflow!(tx, tenant_id, workflow_id);
-            let erased: (Option<i64>,) = sqlx::query_as("SELECT erased_at FROM workflows WHERE id = $1")
-                .bind(workflow_id.get())
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(db_err)?;
-            if erased.0.is_some() || workflow.state() == WorkflowState::Deleted {
+            // An erased workflow is deleted too (`erase_workflows`).
+            if workflow.state() == WorkflowState::Deleted {
                 return Err(Error::not_found("workflow"));
             }
             sqlx::query("UPDATE workflows SET hold_reason = $2, hold_by = $3, hold_at = $4 WHERE id = $1")
@@ -578,7 +699,7 @@ impl Store {
         tenant_id: TenantId,
         numbers: &[String],
         tombstone: &AuditEvent,
-    ) -> Result<BlobsToErase> {
+    ) -> Result<ObjectsToErase> {
         let now = now_millis();
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
@@ -619,9 +740,10 @@ impl Store {
             }
             append_audit!(tx, tenant_id, tombstone);
             let dedupe = format!("gateway:{}", numbers.first().map(String::as_str).unwrap_or_default());
-            insert_job!(tx, &erase_blobs_job(tenant_id, dedupe, &blobs)?);
+            let job = erase_blobs_job(tenant_id, dedupe, &blobs)?;
+            insert_job!(tx, &job);
             tx.commit().await.map_err(db_err)?;
-            Ok(blobs)
+            Ok(ObjectsToErase { blobs, job: job.dedupe_key.unwrap_or_default() })
         })
     }
 }
@@ -633,7 +755,7 @@ fn erase_blobs_job(tenant_id: TenantId, of: String, blobs: &BlobsToErase) -> Res
         tenant: Some(tenant_id),
         payload: serde_json::to_value(blobs)?,
         dedupe_key: Some(format!("{}:{of}", JobKind::EraseBlobs)),
-        run_at: now_millis(),
+        run_at: now_millis() + ERASE_BLOB_GRACE_MS,
         max_attempts: ERASE_BLOB_ATTEMPTS,
     })
 }

@@ -203,13 +203,15 @@ impl Store {
         })
     }
 
-    /// One delivery per subscribed endpoint for this message (none twice), each with its job.
+    /// One delivery per subscribed endpoint for this message (none twice), each with its job;
+    /// `workflow` is the workflow the message is about, whose erasure takes the deliveries too.
     pub async fn create_deliveries(
         &self,
         tenant_id: TenantId,
         message_id: &str,
         event_type: &str,
         payload: &str,
+        workflow: Option<signet_domain::WorkflowId>,
     ) -> Result<usize> {
         let endpoints = self.webhooks(tenant_id).await?;
         let targets: Vec<&WebhookRow> =
@@ -224,7 +226,7 @@ impl Store {
             for endpoint in targets {
                 let row: Option<(i64,)> = sqlx::query_as(
                     "INSERT INTO webhook_deliveries (tenant_id, endpoint_id, message_id, event_type, payload, state, \
-                     created_at, updated_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6) \
+                     created_at, updated_at, workflow_id) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $6, $7) \
                      ON CONFLICT (endpoint_id, message_id) DO NOTHING RETURNING id",
                 )
                 .bind(tenant_id.get())
@@ -233,6 +235,7 @@ impl Store {
                 .bind(event_type)
                 .bind(payload)
                 .bind(now)
+                .bind(workflow.map(signet_domain::WorkflowId::get))
                 .fetch_optional(&mut *tx)
                 .await
                 .map_err(db_err)?;

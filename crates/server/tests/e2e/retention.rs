@@ -173,6 +173,38 @@ async fn an_erasure_request_takes_what_no_period_or_hold_keeps(backend: Backend)
     let tenant = app.tenant("Asking Bank").await;
     let token = app.token(&tenant).await;
     let person = "asha.verma@x.test";
+    let tenant_id = tenant.tenant_id.get();
+    let at = now_millis();
+    // A webhook endpoint (its deliveries stay on record: workers do not run here), a
+    // referral and a bulk-send row that made no workflow, each naming the person.
+    count(
+        &app,
+        format!(
+            "INSERT INTO webhook_endpoints (tenant_id, url, event_types, secret, created_at) \
+         VALUES ({tenant_id}, 'http://127.0.0.1:9/hook', '*', 'whsec_x', {at})"
+        ),
+    )
+    .await;
+    count(&app, format!(
+        "INSERT INTO referrals (tenant_id, referrer_name, referrer_mobile, referrer_email, referral_name, referral_mobile, \
+         referral_email, referral_email_key, created_by, created_at) VALUES ({tenant_id}, 'Ravi', '9876500001', \
+         'ravi@x.test', 'Asha', '9876500002', 'Asha.Verma@x.test', '{person}', 'user:1', {at}), ({tenant_id}, 'Ravi', \
+         '9876500001', 'ravi@x.test', 'Meera', '9876500003', 'meera@x.test', 'meera@x.test', 'user:1', {at})"
+    ))
+    .await;
+    count(&app, format!(
+        "INSERT INTO bulk_jobs (public_id, tenant_id, kind, status, created_by, subscriber_id, parent_id, input, created_at) \
+         VALUES ('bulk-erasure', {tenant_id}, 'bulk_send', 'completed_with_errors', 'user:1', 0, 0, '{{}}', {at})"
+    ))
+    .await;
+    count(
+        &app,
+        "INSERT INTO bulk_job_items (job_id, item_no, input, state, detail) SELECT id, 1, \
+         '{\"ref\":\"r1\",\"row\":{\"emailId\":\"ASHA.verma@x.test\"}}', 'failed', 'bad row' \
+         FROM bulk_jobs WHERE public_id = 'bulk-erasure'"
+            .to_string(),
+    )
+    .await;
     let (kept_signed, _) = completed(&app, &token, "Home loan", person).await;
     let (waiting, _, _) = started(&app, &token, "Top-up", person).await;
     let (recalled, _, _) = started(&app, &token, "Car loan", person).await;
@@ -184,6 +216,28 @@ async fn an_erasure_request_takes_what_no_period_or_hold_keeps(backend: Backend)
         browser().post(format!("{}/decline", link_of(&answer, person))).form(&[("reason", "Not now")]).send().await;
     assert_eq!(decline.expect("decline").status(), 200);
     let (someone_else, _) = completed(&app, &token, "Other loan", "other@x.test").await;
+    let deliveries_of = |id: i64| {
+        format!(
+            "UPDATE webhook_deliveries SET updated_at = updated_at WHERE tenant_id = {tenant_id} AND workflow_id = {id}"
+        )
+    };
+    for id in [declined, kept_signed] {
+        // As the workflow's event job publishes its events (workers do not run here).
+        let data = json!({"workflowId": id, "workflowName": "loan", "referenceNo": null});
+        let message = format!("msg_{id}_1");
+        let workflow = Some(signet_domain::WorkflowId::from(id));
+        let services = &app.state.services;
+        let published = signet_server::webhooks::publish(
+            services,
+            tenant.tenant_id,
+            &message,
+            "workflow.completed",
+            data,
+            workflow,
+        );
+        published.await.expect("publish");
+        assert_eq!(count(&app, deliveries_of(id)).await, 1);
+    }
     let saved = app.put("/api/v1/retention", &token, json!({"completedDays": 1825})).await;
     assert_eq!(saved.status(), 200);
 
@@ -215,6 +269,14 @@ async fn an_erasure_request_takes_what_no_period_or_hold_keeps(backend: Backend)
     for whole in [kept_signed, waiting, someone_else] {
         assert_eq!(app.get(&format!("/api/v1/workflows/{whole}"), &token).await.status(), 200);
     }
+    // The erased workflows' webhook deliveries went with them, the kept one's stay; the
+    // person's referral and bulk-send row went, another person's referral stayed.
+    assert_eq!(count(&app, deliveries_of(declined)).await, 0);
+    assert!(count(&app, deliveries_of(kept_signed)).await > 0);
+    let referrals = format!("UPDATE referrals SET created_at = created_at WHERE tenant_id = {tenant_id}");
+    assert_eq!(count(&app, referrals).await, 1, "only Meera's referral stays");
+    let row = "UPDATE bulk_job_items SET state = state WHERE input LIKE '%x.test%'".to_string();
+    assert_eq!(count(&app, row).await, 0, "the bulk row no longer names her");
     // The request is in the chain, by a digest: the address is not.
     let entries = audit(&app, &token).await;
     let request = entries.iter().find(|e| e["action"] == "privacy.erasure_requested").expect("recorded");

@@ -200,6 +200,12 @@ async fn events_arrive_signed_and_failures_are_retried_with_the_same_id(backend:
             .all(|a| a["attemptedAt"].as_i64() >= retried["createdAt"].as_i64() && a["durationMs"].as_i64() >= Some(0))
     );
 
+    // Each delivery names the workflow it is about, whose erasure takes it.
+    let workflow_id = started["workflowId"].as_i64().expect("workflowId");
+    let about_it = format!("UPDATE webhook_deliveries SET state = state WHERE workflow_id = {workflow_id}");
+    let about_it = app.store.execute_for_tests(Box::leak(about_it.into_boxed_str())).await.expect("deliveries");
+    assert_eq!(about_it, deliveries.as_array().expect("list").len() as u64);
+
     // Redelivery sends the same message again.
     let before = inbox.lock().expect("lock").received.len();
     let delivery_id = retried["deliveryId"].as_i64().expect("id");
@@ -278,6 +284,7 @@ async fn pending_deliveries_survive_a_restart(backend: Backend) {
             "msg_restart_1",
             "workflow.completed",
             json!({"workflowId": 1}),
+            None,
         )
         .await
         .expect("publish");
@@ -298,6 +305,7 @@ async fn pending_deliveries_survive_a_restart(backend: Backend) {
         "msg_restart_1",
         "workflow.completed",
         json!({}),
+        None,
     )
     .await
     .expect("publish");
@@ -327,6 +335,7 @@ async fn nothing_is_delivered_to_a_deleted_endpoint(backend: Backend) {
         "msg_deleted_1",
         "workflow.completed",
         json!({}),
+        None,
     )
     .await
     .expect("publish");
@@ -424,8 +433,14 @@ async fn a_failing_endpoint_is_paused_its_owner_told_and_resuming_delivers(backe
 async fn publish_many(app: &TestApp, tenant_id: signet_domain::TenantId, prefix: &str, count: usize) {
     for n in 0..count {
         let message = format!("{prefix}_{n}");
-        let published =
-            signet_server::webhooks::publish(&app.state.services, tenant_id, &message, "workflow.completed", json!({}));
+        let published = signet_server::webhooks::publish(
+            &app.state.services,
+            tenant_id,
+            &message,
+            "workflow.completed",
+            json!({}),
+            None,
+        );
         published.await.expect("publish");
     }
 }

@@ -192,9 +192,16 @@ pub(super) async fn announce(svc: &Services, job_id: BulkJobId) -> Result<(), Er
     let record = completion(svc, &ended, progress);
     let tenant = ended.tenant_id;
     let message_id = format!("msg_{}", ended.public_id);
-    crate::integrations::webhooks::publish(svc, tenant, &message_id, "bulk.completed", serde_json::to_value(&record)?)
-        .await
-        .map_err(Error::internal)?;
+    crate::integrations::webhooks::publish(
+        svc,
+        tenant,
+        &message_id,
+        "bulk.completed",
+        serde_json::to_value(&record)?,
+        None,
+    )
+    .await
+    .map_err(Error::internal)?;
     Ok(())
 }
 

@@ -19,17 +19,19 @@ use crate::{Caller, Services};
 /// Largest webhook response body read (and dropped).
 const MAX_RESPONSE_BYTES: u64 = 64 * 1024;
 
-/// Records deliveries of an event to the tenant's subscribed endpoints.
+/// Records deliveries of an event to the tenant's subscribed endpoints; `workflow` is the
+/// workflow it is about (its erasure erases the deliveries).
 pub async fn publish(
     state: &Services,
     tenant_id: signet_domain::TenantId,
     message_id: &str,
     event_type: &str,
     data: serde_json::Value,
+    workflow: Option<signet_domain::WorkflowId>,
 ) -> Result<(), signet_domain::Error> {
     let timestamp = OffsetDateTime::now_utc().format(&Rfc3339).unwrap_or_default();
     let body = json!({"type": event_type, "timestamp": timestamp, "data": data}).to_string();
-    state.store.create_deliveries(tenant_id, message_id, event_type, &body).await?;
+    state.store.create_deliveries(tenant_id, message_id, event_type, &body, workflow).await?;
     Ok(())
 }
 

@@ -224,11 +224,6 @@ pub struct Config {
     /// is what makes backups taken before unreadable for it, so it lives beside the master
     /// key, outside the blob folder and outside backups. Default `<data_dir>/key-vault`.
     pub tenant_key_vault: Option<PathBuf>,
-    /// Set by `signet check` and `keys status`, never from settings: a data key that does not
-    /// open (a vault file missing) is a finding to report rather than a reason not to start,
-    /// and nothing is re-wrapped at start.
-    #[serde(skip)]
-    pub keys_as_findings: bool,
     /// CA certificates (a PEM bundle or DER) that users' own enrolled certificates must chain
     /// to; without it users cannot enrol certificates.
     pub certificate_trust_list: Option<PathBuf>,
@@ -354,7 +349,6 @@ impl Default for Config {
             master_key: None,
             master_key_path: None,
             tenant_key_vault: None,
-            keys_as_findings: false,
             certificate_trust_list: None,
             verification_trust_list: None,
             free_trial: false,

@@ -624,6 +624,17 @@ impl StoreDataKeys {
     }
 }
 
+/// How a start treats organisations' keys in the key vault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyStart {
+    /// `serve` and the commands that write: a vault file missing stops the start, and data
+    /// keys still wrapped by the master key move under their organisation's vault key.
+    Serve,
+    /// `signet check`, `keys status`, `backup` checks and `tenant delete`: a key that does not
+    /// open is a finding to report (or the very thing being removed), and nothing is re-wrapped.
+    Inspect,
+}
+
 /// The blob store with encryption as configured, and the data keys behind it. Objects in
 /// clear are still read until a pass of [`seal_objects_in_clear`] found none left.
 pub async fn seal_blobs(
@@ -632,6 +643,7 @@ pub async fn seal_blobs(
     store: &Store,
     keyring: &Keyring,
     seal: &KeyPairDer,
+    start: KeyStart,
 ) -> anyhow::Result<(BlobStore, Arc<StoreDataKeys>)> {
     let first_keys = store.live_data_keys(0, 100).await?;
     let keys_exist = !first_keys.is_empty();
@@ -658,7 +670,7 @@ pub async fn seal_blobs(
             keys.current_master_id()
         );
     }
-    if !config.keys_as_findings {
+    if start == KeyStart::Serve {
         if let Some(error) = keys.missing_vault_file().await? {
             anyhow::bail!("{error}");
         }

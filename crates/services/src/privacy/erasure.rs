@@ -5,11 +5,10 @@ use serde_json::json;
 use signet_blob::BlobKey;
 use signet_domain::access::Permission;
 use signet_domain::audit::Actor;
-use signet_domain::retention::{KeptBecause, Standing, Verdict, on_request};
-use signet_domain::workflow::WorkflowState;
+use signet_domain::retention::{KeptBecause, Verdict, on_request};
 use signet_domain::workflow::is_valid_email;
 use signet_domain::{Error, FieldErrors, Millis, TenantId, WorkflowId, now_millis};
-use signet_store::{BlobsToErase, ErasureFacts, MAX_ERASURE_BATCH, WorkflowErasure};
+use signet_store::{BlobsToErase, ErasureFacts, MAX_ERASURE_BATCH, ObjectsToErase, WorkflowErasure};
 
 use super::tombstone::{self, ErasedDocument, ErasedWorkflow, Tombstone, Why};
 use crate::{Caller, Services};
@@ -49,71 +48,63 @@ pub struct Answer {
     pub more: bool,
 }
 
-/// Tries at most this many times to erase a batch whose workflows move on meanwhile.
-const ATTEMPTS: usize = 3;
-
 /// What erasing a batch did.
 #[derive(Debug, Default)]
 pub(crate) struct Erased {
     pub erased: Vec<WorkflowId>,
-    /// Not erased: held, still being signed, or already erased (or changing throughout).
+    /// Not erased: held, signed or already erased since their facts were read; left to the
+    /// next sweep or request.
     pub refused: Vec<WorkflowId>,
 }
 
-/// Erases workflows of the organisation (at most [`MAX_ERASURE_BATCH`]) behind one tombstone
-/// sealed by the organisation (the store's `erase_workflows`), then deletes their stored objects
-/// (the queued `blobs.erase` job deletes them again should this process stop first). The
-/// caller decided each may go; one that may not after all (a hold placed meanwhile) is left
-/// out, the tombstone sealed again without it, and the rest erased.
+/// Erases workflows of the organisation (at most [`MAX_ERASURE_BATCH`], whose `facts` the
+/// caller read and judged) behind one tombstone sealed by the organisation (the store's
+/// `erase_workflows`), then deletes their stored objects. One that changed since its facts
+/// were read (a hold placed, a signature made) is left out, the tombstone sealed again
+/// without it, and the rest erased.
 pub(crate) async fn erase_workflows(
     svc: &Services,
     tenant_id: TenantId,
-    ids: &[WorkflowId],
+    mut facts: Vec<ErasureFacts>,
     why: Why,
     actor: &Actor,
 ) -> Result<Erased, Error> {
     let mut outcome = Erased::default();
-    let mut left: Vec<WorkflowId> = ids.to_vec();
-    for _ in 0..ATTEMPTS {
-        let facts = svc.store.erasure_facts(tenant_id, &left).await?;
-        let facts: Vec<ErasureFacts> = facts.into_iter().filter(|f| !f.erased).collect();
-        if facts.is_empty() {
-            break;
-        }
+    facts.retain(|f| !f.erased);
+    // Each refusal removes at least one workflow, so this ends.
+    while !facts.is_empty() {
         let statement = tombstone_of(tenant_id, why, &facts);
         let target = format!("tenant:{tenant_id}");
         let entry = tombstone::sealed_entry(svc, actor, tombstone::WORKFLOWS_ERASED, target, &statement).await?;
         let chains: Vec<(WorkflowId, i64)> = facts.iter().map(|f| (f.workflow.id, f.event_seq)).collect();
         let erasure = WorkflowErasure { tenant_id, workflows: &chains, reason: why.state_reason(), tombstone: &entry };
         match svc.store.erase_workflows(&erasure).await? {
-            Ok(blobs) => {
+            Ok(objects) => {
                 outcome.erased.extend(chains.iter().map(|(id, _)| *id));
-                left.clear();
-                if let Err(error) = delete_blobs(svc, &blobs).await {
-                    tracing::warn!(%error, "erased workflows' files left to the blobs.erase job");
-                }
+                delete_objects(svc, &objects).await;
                 break;
             }
+            Err(refused) if refused.is_empty() => break,
             Err(refused) => {
-                left = chains.iter().map(|(id, _)| *id).filter(|id| !refused.contains(id)).collect();
+                facts.retain(|f| !refused.contains(&f.workflow.id));
                 outcome.refused.extend(refused);
-                // Those refused for a chain that moved on may go next time: read them again.
-                let again = svc.store.erasure_facts(tenant_id, &outcome.refused).await?;
-                let moved: Vec<WorkflowId> = again
-                    .iter()
-                    .filter(|f| !f.held && !f.erased && f.workflow.state() != WorkflowState::InProgress)
-                    .map(|f| f.workflow.id)
-                    .collect();
-                outcome.refused.retain(|id| !moved.contains(id));
-                left.extend(moved);
-                if left.is_empty() {
-                    break;
-                }
             }
         }
     }
-    outcome.refused.extend(left.into_iter().filter(|id| !outcome.erased.contains(id)));
     Ok(outcome)
+}
+
+/// Deletes an erasure's stored objects now and settles its `blobs.erase` job; when a delete
+/// fails, the job (queued with the erasure) deletes them later.
+pub(crate) async fn delete_objects(svc: &Services, objects: &ObjectsToErase) {
+    match delete_blobs(svc, &objects.blobs).await {
+        Ok(_) => {
+            if let Err(error) = svc.store.settle_erase_job(&objects.job).await {
+                tracing::warn!(%error, "an erasure's files are deleted; its blobs.erase job will run anyway");
+            }
+        }
+        Err(error) => tracing::warn!(%error, "an erasure's files are left to its blobs.erase job"),
+    }
 }
 
 fn tombstone_of(tenant_id: TenantId, why: Why, facts: &[ErasureFacts]) -> Tombstone {
@@ -182,30 +173,35 @@ pub async fn request(svc: &Services, caller: &Caller, subject: Subject) -> Resul
     for chunk in found.chunks(MAX_ERASURE_BATCH) {
         let ids: Vec<WorkflowId> = chunk.iter().map(|w| w.id).collect();
         for facts in svc.store.erasure_facts(tenant_id, &ids).await? {
-            let standing = Standing { state: facts.workflow.state(), ended_at: facts.ended_at, held: facts.held };
             let record = Record { workflow_id: facts.workflow.id, name: facts.workflow.name.clone() };
-            match on_request(standing, &policies.for_template(facts.workflow.template_id), now) {
+            match on_request(facts.standing(), &policies.for_template(facts.workflow.template_id), now) {
                 Verdict::Keep(because, until) => answer.kept.push(Kept { record, because, until }),
-                Verdict::Erase => to_erase.push(record),
+                Verdict::Erase => to_erase.push((record, facts)),
             }
         }
     }
-    for chunk in to_erase.chunks(MAX_ERASURE_BATCH) {
-        let ids: Vec<WorkflowId> = chunk.iter().map(|r| r.workflow_id).collect();
-        let outcome = erase_workflows(svc, tenant_id, &ids, Why::ErasureRequest, &caller.actor).await?;
-        for record in chunk {
+    while !to_erase.is_empty() {
+        let batch: Vec<(Record, ErasureFacts)> = to_erase.drain(..to_erase.len().min(MAX_ERASURE_BATCH)).collect();
+        let (records, facts): (Vec<Record>, Vec<ErasureFacts>) = batch.into_iter().unzip();
+        let outcome = erase_workflows(svc, tenant_id, facts, Why::ErasureRequest, &caller.actor).await?;
+        for record in records {
             if outcome.erased.contains(&record.workflow_id) {
-                answer.erased.push(record.clone());
+                answer.erased.push(record);
             } else {
                 // A hold placed or a signature made meanwhile: kept, for now.
-                answer.kept.push(Kept { record: record.clone(), because: KeptBecause::LegalHold, until: None });
+                answer.kept.push(Kept { record, because: KeptBecause::LegalHold, until: None });
             }
         }
     }
+    let numbers = phone.as_deref().map(kept_forms).unwrap_or_default();
+    let others = svc.store.erase_person_records(tenant_id, email.as_deref(), &numbers).await?;
     let detail = json!({
         "subject": subject_digest(email.as_deref(), phone.as_deref()),
         "erased": answer.erased.iter().map(|r| r.workflow_id).collect::<Vec<_>>(),
         "kept": answer.kept.iter().map(|k| k.record.workflow_id).collect::<Vec<_>>(),
+        "bulkRows": others.bulk_rows,
+        "leads": others.leads,
+        "referrals": others.referrals,
     });
     svc.store.record_erasure_request(tenant_id, detail, &caller.actor).await?;
     Ok(answer)
@@ -276,6 +272,18 @@ fn lookup_number(typed: &str) -> Option<String> {
     Some(if indian_mobile { format!("+91{digits}") } else { format!("+{digits}") })
 }
 
+/// The forms a looked-up number (`+<digits>`) may be kept in outside workflows: as typed
+/// with its `+`, its digits alone, and an Indian mobile's ten digits (sales leads and
+/// referrals keep numbers as sent, without separators).
+fn kept_forms(number: &str) -> Vec<String> {
+    let digits = number.trim_start_matches('+');
+    let mut forms = vec![number.to_string(), digits.to_string()];
+    if let Some(national) = digits.strip_prefix("91").filter(|n| n.len() == 10) {
+        forms.push(national.to_string());
+    }
+    forms
+}
+
 /// SHA-256 of `email|phone`: the request can be matched to a later one for the same person
 /// without the audit chain keeping whom it was for.
 fn subject_digest(email: Option<&str>, phone: Option<&str>) -> String {
@@ -293,6 +301,8 @@ mod tests {
         assert_eq!(lookup_number("+91-98765-43210").as_deref(), Some("+919876543210"));
         assert_eq!(lookup_number("+44 20 7946 0958").as_deref(), Some("+442079460958"));
         assert_eq!(lookup_number("1234567").as_deref(), Some("+1234567"), "finds nothing, refuses nothing");
+        assert_eq!(kept_forms("+919876543210"), ["+919876543210", "919876543210", "9876543210"]);
+        assert_eq!(kept_forms("+442079460958"), ["+442079460958", "442079460958"]);
         for refused in
             ["12", "+", "98765  43210", "98765-", "(987) 654-3210", "9876543210123456", "+1 2 3 4 5 6 7 8 9 0 1"]
         {

@@ -9,11 +9,11 @@
 //! next sweep.
 
 use signet_domain::audit::Actor;
-use signet_domain::retention::{DAY_MS, Ended, Standing, sweep_due};
+use signet_domain::retention::{DAY_MS, Ended, sweep_due};
 use signet_domain::{Error, Millis, TenantId};
-use signet_store::{BlobsToErase, MAX_ERASURE_BATCH};
+use signet_store::{BlobsToErase, ErasureFacts, MAX_ERASURE_BATCH};
 
-use super::erasure::{delete_blobs, erase_workflows};
+use super::erasure::{delete_blobs, delete_objects, erase_workflows};
 use super::tombstone::{self, Tombstone, Why};
 use crate::Services;
 
@@ -59,20 +59,16 @@ async fn sweep_tenant(svc: &Services, tenant_id: TenantId, now: Millis, report: 
             let Some(last) = due.last() else { break };
             after = last.get();
             for chunk in due.chunks(MAX_ERASURE_BATCH) {
-                let mut ids = Vec::with_capacity(chunk.len());
-                for facts in svc.store.erasure_facts(tenant_id, chunk).await? {
-                    let standing =
-                        Standing { state: facts.workflow.state(), ended_at: facts.ended_at, held: facts.held };
-                    if sweep_due(standing, &policies.for_template(facts.workflow.template_id), now) && !facts.erased {
-                        ids.push(facts.workflow.id);
-                    } else {
-                        report.skipped += 1;
-                    }
-                }
-                if ids.is_empty() {
+                let (due, not_due): (Vec<ErasureFacts>, Vec<ErasureFacts>) =
+                    svc.store.erasure_facts(tenant_id, chunk).await?.into_iter().partition(|facts| {
+                        !facts.erased
+                            && sweep_due(facts.standing(), &policies.for_template(facts.workflow.template_id), now)
+                    });
+                report.skipped += not_due.len() as u64;
+                if due.is_empty() {
                     continue;
                 }
-                let outcome = erase_workflows(svc, tenant_id, &ids, Why::Retention, &system).await?;
+                let outcome = erase_workflows(svc, tenant_id, due, Why::Retention, &system).await?;
                 report.workflows += outcome.erased.len() as u64;
                 report.skipped += outcome.refused.len() as u64;
             }
@@ -96,17 +92,16 @@ async fn sweep_tenant(svc: &Services, tenant_id: TenantId, now: Millis, report: 
             let target = format!("tenant:{tenant_id}");
             let entry =
                 tombstone::sealed_entry(svc, &system, tombstone::TRANSACTIONS_ERASED, target, &statement).await?;
-            let blobs = svc.store.erase_transactions(tenant_id, &numbers, &entry).await?;
+            let objects = svc.store.erase_transactions(tenant_id, &numbers, &entry).await?;
             report.transactions += numbers.len() as u64;
-            if let Err(error) = delete_blobs(svc, &blobs).await {
-                tracing::warn!(%error, "erased transactions' files left to the blobs.erase job");
-            }
+            delete_objects(svc, &objects).await;
         }
     }
     Ok(())
 }
 
-/// The `blobs.erase` job: deletes what an erasure listed (again, if the erasure already did).
+/// The `blobs.erase` job: deletes what an erasure listed when the erasing process did not
+/// (it stopped, or a delete failed).
 pub async fn run_erase_blobs(svc: &Services, payload: &str) -> Result<(), signet_blob::Error> {
     let Ok(blobs) = serde_json::from_str::<BlobsToErase>(payload) else {
         tracing::warn!("blobs.erase job with a payload that names nothing; dropped");

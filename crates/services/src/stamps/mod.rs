@@ -652,7 +652,7 @@ pub async fn run_low_stock_job(svc: &Services, job: &signet_store::ClaimedJob) -
         "available": alert.available, "threshold": alert.threshold, "at": alert.at,
     });
     let message_id = format!("msg_stamps_{}", job.id);
-    crate::integrations::webhooks::publish(svc, alert.tenant_id, &message_id, "stamps.low_stock", data).await?;
+    crate::integrations::webhooks::publish(svc, alert.tenant_id, &message_id, "stamps.low_stock", data, None).await?;
     let settings = svc.store.stamp_settings(alert.tenant_id).await?;
     for email in settings.alert_emails {
         let mail = crate::platform::mail::Mail {

@@ -68,7 +68,15 @@ async fn publish_webhook(state: &Services, event: &WorkflowEventJob) -> Result<(
         "at": event.at,
     });
     let message_id = format!("msg_{}_{}", event.workflow_id, event.seq);
-    crate::integrations::webhooks::publish(state, event.tenant_id, &message_id, &event.kind, data).await
+    crate::integrations::webhooks::publish(
+        state,
+        event.tenant_id,
+        &message_id,
+        &event.kind,
+        data,
+        Some(event.workflow_id),
+    )
+    .await
 }
 
 /// Signs for a notified signatory when an automated signer stands for them: the workflow's

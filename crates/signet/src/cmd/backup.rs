@@ -85,14 +85,13 @@ pub fn restore(args: RestoreArgs) -> anyhow::Result<()> {
 }
 
 pub fn check(args: CheckArgs) -> anyhow::Result<()> {
-    let mut config = args.config.load(None, args.blob_url)?;
-    // A vault file missing is a finding here, not a reason to stop.
-    config.keys_as_findings = true;
+    let config = args.config.load(None, args.blob_url)?;
     let blob = BlobStore::from_url(&config.blob_url(), &config.data_dir)?;
     let summary = super::runtime()?.block_on(async {
         let store = signet_server::app::open_store(&config).await?;
-        // Assembled as `serve` is: the blobs are read through their data keys.
-        let services = signet_services::Services::assemble(config, store.clone(), blob).await?;
+        // Assembled as `serve` is (the blobs are read through their data keys), except that a
+        // vault file missing is a finding here, not a reason to stop.
+        let services = signet_services::Services::assemble_to_inspect(config, store.clone(), blob).await?;
         let checked = integrity::check(&services, |finding| println!("FAIL {finding}")).await;
         store.close().await;
         anyhow::Ok(checked?)

@@ -106,11 +106,12 @@ fn rotate(args: RotateArgs) -> anyhow::Result<()> {
 }
 
 fn status(args: StatusArgs) -> anyhow::Result<()> {
-    let mut config = args.config.load(None, None)?;
-    // A vault file missing is reported with the data keys it leaves unopened.
-    config.keys_as_findings = true;
+    let config = args.config.load(None, None)?;
     let (current, failures) = super::runtime()?.block_on(async {
-        let services = assemble(config).await?;
+        // A vault file missing is reported with the data keys it leaves unopened.
+        let store = signet_server::app::open_store(&config).await?;
+        let services =
+            signet_services::Services::assemble_to_inspect(config, store, signet_blob::BlobStore::memory()).await?;
         let failures = services.data_keys.check().await?.failures;
         anyhow::Ok((services.data_keys.current_master_id(), failures))
     })?;

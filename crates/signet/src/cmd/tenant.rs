@@ -78,14 +78,13 @@ pub fn run_tenant(command: TenantCommand) -> anyhow::Result<()> {
 /// Deletes the organisation through the services as `serve` assembles them (the blobs and the
 /// key vault as configured).
 fn delete(args: TenantDeleteArgs) -> anyhow::Result<()> {
-    let mut config = args.config.load(None, None)?;
-    // Runs where the organisation's vault file is already gone (a crash after step 2, or a
-    // backup from before the deletion restored): keys that do not open are no reason to stop.
-    config.keys_as_findings = true;
+    let config = args.config.load(None, None)?;
     let blob = signet_blob::BlobStore::from_url(&config.blob_url(), &config.data_dir)?;
     let done = super::runtime()?.block_on(async move {
         let store = signet_server::app::open_store(&config).await?;
-        let services = signet_services::Services::assemble(config, store.clone(), blob).await?;
+        // Runs where the organisation's vault file is already gone (a crash after step 2, or a
+        // backup from before the deletion restored): keys that do not open are no reason to stop.
+        let services = signet_services::Services::assemble_to_inspect(config, store.clone(), blob).await?;
         let actor = Actor { id: "cli".into(), ip: None };
         let done = tenant_deletion::delete_tenant(&services, args.tenant_id, &args.confirm_name, &actor).await;
         store.close().await;
