@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use signet_domain::audit::Actor;
 use signet_domain::gateway::{EsignState, TransactionState};
 use signet_domain::{BoxError, now_millis};
+use signet_esign::AuthMode;
 use signet_esign::asp::{Outcome, Signed};
 use signet_gateway::{
     Document, ErrorCode, GatewayFailure, HashSignature, Profile, SessionKey, SignatureType, seal_hash_result,
@@ -26,7 +27,8 @@ use super::seal::{Reached, esign_completion_options, esign_pdf_options, long_ter
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 use crate::Services;
 use crate::esign::{
-    EsignRefused, EspRedirect, Outgoing, PendingError, TxnId, forget_pending, internal, open_pending, send, take,
+    AnswerRefusal, EsignRefused, EspRedirect, Outgoing, PendingError, TxnId, forget_pending, internal, open_pending,
+    send, take, transaction_of,
 };
 use crate::platform::heavy::Share;
 
@@ -35,6 +37,10 @@ use crate::platform::heavy::Share;
 struct Pending {
     session_key: Vec<u8>,
     document: PendingDocument,
+    /// The signer link's secret, for "try again" after a refused answer (absent in requests
+    /// sent before it was kept).
+    #[serde(default)]
+    link_secret: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -67,13 +73,21 @@ pub fn offered(svc: &Services, open: &OpenTransaction) -> bool {
 
 /// The signer chose Aadhaar eSign: prepares the document, records the eSign transaction and
 /// returns the signed request for the ESP.
-pub async fn start(svc: &Services, open: &OpenTransaction) -> Result<EspRedirect, EsignRefused> {
+pub async fn start(
+    svc: &Services,
+    open: &OpenTransaction,
+    auth_mode: Option<AuthMode>,
+) -> Result<EspRedirect, EsignRefused> {
     if !offered(svc, open) {
         return Err(EsignRefused::Unavailable);
     }
     let session_key = open.session_key().ok_or_else(|| internal("session key"))?;
     let (document, digests, doc_info) = prepare(svc, open).await?;
-    let pending = Pending { session_key: session_key.as_bytes().to_vec(), document };
+    let pending = Pending {
+        session_key: session_key.as_bytes().to_vec(),
+        document,
+        link_secret: Some(open.link_secret().to_string()),
+    };
     let row = &open.row;
     let request = Outgoing {
         tenant_id: row.tenant_id,
@@ -83,6 +97,7 @@ pub async fn start(svc: &Services, open: &OpenTransaction) -> Result<EspRedirect
         doc_info: &doc_info,
         signer_id: open.payload.signer_id.as_deref(),
         raw: matches!(pending.document, PendingDocument::Xml { .. }),
+        auth_mode,
     };
     send(svc, &request, &pending).await
 }
@@ -151,7 +166,7 @@ pub(crate) async fn answer(
         Outcome::Refused { code, message } => {
             take(svc, esign, EsignState::Refused, &code).await?;
             forget_pending(svc, esign).await;
-            let refusal = signet_esign::esp_codes::classify(&code);
+            let refusal = crate::esign::setup(svc)?.profile.profile.refusal(&code);
             if gateway_code(refusal) == ErrorCode::Cancelled {
                 return transaction::cancel_row(svc, &row, actor).await.map_err(EsignRefused::Closed);
             }
@@ -180,6 +195,56 @@ pub(crate) async fn answer(
                 }
             }
         }
+    }
+}
+
+/// The eSign transaction a refused answer carried (`<id>-<secret>`), while it still waits for
+/// an answer that could be taken: the transaction's secret is the signer's authority to try
+/// again or give up. Anything else reads as unknown and changes nothing.
+async fn refused_attempt(svc: &Services, txn: &str) -> Result<(EsignTransactionRow, TxnId, String), EsignRefused> {
+    let (esign, txn) = transaction_of(svc, txn).await?;
+    let unknown = || EsignRefused::Answer(AnswerRefusal::Unknown);
+    let refusal = esign.last_refusal.clone().filter(|_| esign.refused_answers > 0).ok_or_else(unknown)?;
+    if esign.gateway_transaction.is_none() {
+        return Err(unknown());
+    }
+    if esign.state != EsignState::Sent {
+        return Err(EsignRefused::Answer(AnswerRefusal::Replayed));
+    }
+    Ok((esign, txn, refusal))
+}
+
+/// The signer whose ESP answer was refused tries again: the address of their signer page
+/// (`/sign/g/<number>/<secret>`), read from what the request kept sealed under the `txn`'s
+/// secret. Nothing changes; a later answer to the same request is still checked as any.
+pub async fn retry(svc: &Services, txn: &str) -> Result<String, EsignRefused> {
+    let (esign, txn, _) = refused_attempt(svc, txn).await?;
+    let row = open_gateway_transaction(svc, &esign).await?;
+    let pending: Pending = open_pending(svc, &esign, &txn).await.map_err(internal)?;
+    let secret = pending.link_secret.ok_or(EsignRefused::Answer(AnswerRefusal::Unknown))?;
+    Ok(format!("/sign/g/{}/{secret}", row.transaction_number))
+}
+
+/// The signer whose ESP answer was refused gives up: the transaction ends as failed, the
+/// integrator learning why at `FUrl` (107 naming the refusal's code and what it means), the
+/// status query showing the same. Only with the transaction's secret, while no answer was
+/// taken.
+pub async fn give_up(svc: &Services, txn: &str, actor: &Actor) -> Result<Delivery, EsignRefused> {
+    let (esign, _, refusal) = refused_attempt(svc, txn).await?;
+    let row = open_gateway_transaction(svc, &esign).await?;
+    take(svc, &esign, EsignState::Failed, &refusal).await?;
+    forget_pending(svc, &esign).await;
+    let failure = GatewayFailure::new(ErrorCode::InvalidParameters, refused_answer(&refusal));
+    let detail = serde_json::json!({"signatureTypes": "3", "refusedAnswer": refusal, "signerGaveUp": true});
+    Ok(transaction::fail(svc, &row, &failure, actor, detail).await)
+}
+
+/// `Aadhaar eSign answer refused: <code> (<what it means>)`, for `ErrorMessage`.
+pub fn refused_answer(code: &str) -> String {
+    let code: String = code.chars().filter(|c| c.is_ascii_graphic()).take(40).collect();
+    match signet_esign::asp::codes::describe(&code) {
+        Some(meaning) => format!("Aadhaar eSign answer refused: {code} ({meaning})"),
+        None => format!("Aadhaar eSign answer refused: {code}"),
     }
 }
 
