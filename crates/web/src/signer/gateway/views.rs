@@ -9,7 +9,7 @@ use signet_gateway::{FormPage, FormScript, ResultPost, render_post_form};
 use signet_services::esign::AuthMode;
 use signet_services::platform::secrets;
 
-use crate::text::Text;
+use crate::text::{Text, key};
 
 #[derive(Template)]
 #[template(path = "gateway_error.html")]
@@ -113,10 +113,10 @@ pub fn auth_mode_choices(modes: &[AuthMode], text: Text) -> Vec<AuthModeChoice> 
 
 fn auth_mode_key(mode: AuthMode) -> &'static str {
     match mode {
-        AuthMode::Otp => "esign.auth_mode.otp",
-        AuthMode::Fingerprint => "esign.auth_mode.fingerprint",
-        AuthMode::Iris => "esign.auth_mode.iris",
-        AuthMode::Face => "esign.auth_mode.face",
+        AuthMode::Otp => key("esign.auth_mode.otp"),
+        AuthMode::Fingerprint => key("esign.auth_mode.fingerprint"),
+        AuthMode::Iris => key("esign.auth_mode.iris"),
+        AuthMode::Face => key("esign.auth_mode.face"),
     }
 }
 
