@@ -46,6 +46,7 @@ on_both_backends!(
     an_expired_transaction_after_a_refused_answer_says_why,
     the_signers_auth_mode_choice_reaches_the_esp_request,
     each_named_profiles_cancel_reaches_curl_with_106,
+    a_workflow_signer_chooses_the_auth_mode_and_learns_why_an_answer_was_refused,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -1122,4 +1123,45 @@ async fn each_named_profiles_cancel_reaches_curl_with_106(backend: Backend) {
         assert_eq!(to, "https://erp.example.test/failed", "{profile}: {result:?}");
         assert!(result["ErrorMessage"].starts_with("107") && result["ErrorMessage"].contains("ESP-415"), "{result:?}");
     }
+}
+
+/// Workflows (issue 39 items 2 and 4): under C-DAC's profile the Aadhaar signatory's page
+/// offers the `AuthMode`s and the request carries the one chosen; an answer refused though it
+/// carries the secret tells the signer why in words (no give-up: the workflow is the sender's),
+/// and leaves them free to sign again from their link.
+async fn a_workflow_signer_chooses_the_auth_mode_and_learns_why_an_answer_was_refused(backend: Backend) {
+    use serde_json::{Value, json};
+    let s = setup_adjusted(backend, false, false, |_| {}, |config| config.esign_esp_profile = "cdac".into()).await;
+    let tenant = s.app.tenant("Northwind Lending").await;
+    let token = s.app.token(&tenant).await;
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Car loan agreement")]);
+    let upload = json!({"documentName": "Car loan.pdf", "fileData": base64_encode(&pdf)});
+    let uploaded: Value = s.app.post("/api/v1/documents", &token, upload).await.json().await.expect("json");
+    let signatory = json!({"subscriberId": 0, "emailId": "asha@borrower.test", "name": "Asha Verma",
+        "signingOrder": 1, "modeOfSignature": "aadhaar_esign"});
+    let body = json!({"templateId": 0, "workflowName": "Car loan 12", "documentIds": [uploaded["documentId"]],
+        "signatories": [signatory]});
+    let response = s.app.post("/api/v1/workflows", &token, body).await;
+    assert_eq!(response.status(), 201);
+    let initiated: Value = response.json().await.expect("json");
+    let url = initiated["signingUrls"][0]["url"].as_str().expect("url").to_string();
+
+    let page = s.app.client.get(&url).send().await.expect("page").text().await.expect("html");
+    assert!(page.contains("name=\"authMode\" value=\"iris\""), "{page}");
+    let to_esp = s.app.client.post(format!("{url}/esign")).form(&[("authMode", "iris")]).send().await.expect("esign");
+    let (_, fields) = posted_fields(&to_esp.text().await.expect("html"));
+    assert!(fields["eSignRequest"].contains("AuthMode=\"3\""), "{fields:?}");
+
+    // OTP (the default) through the test ESP, the answer altered after signing: refused, why.
+    let (action, mut fields) = posted_fields(&through_the_esp_as(&s, &url, AADHAAR).await);
+    let response = fields.get_mut("eSignResponse").expect("eSignResponse");
+    *response = response.replacen("resCode=\"", "resCode=\"X", 1);
+    let refused = s.app.client.post(&action).form(&fields).send().await.expect("post");
+    assert_eq!(refused.status(), 400);
+    let said = refused.text().await.expect("html");
+    assert!(said.contains("esign_forged") && said.contains("not signed by the eSign service"), "{said}");
+    assert!(!said.contains("esign-give-up"), "{said}");
+    // Their link still offers Aadhaar eSign.
+    let again = s.app.client.get(&url).send().await.expect("page").text().await.expect("html");
+    assert!(again.contains("Sign with Aadhaar eSign"), "{again}");
 }
