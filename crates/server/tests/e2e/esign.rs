@@ -970,8 +970,8 @@ fn txn_of(fields: &HashMap<String, String>) -> String {
 }
 
 /// Issue 39 item 4: an answer that carries the transaction's secret but is refused (altered
-/// after the ESP signed it) shows the signer why, with "try again" (back to their page) and
-/// "give up"; giving up ends the transaction at FUrl with 107 naming `esign_forged`, and the
+/// after the ESP signed it) shows the signer why, with "try again" (the same document to the
+/// ESP in a new request) and "give up"; giving up ends the transaction at FUrl with 107 naming `esign_forged`, and the
 /// status query says the same. An answer without the secret changes nothing, and neither do
 /// a retry or a give-up without it.
 async fn a_refused_answer_then_giving_up_reaches_furl_and_the_status_says_why(backend: Backend) {
@@ -1011,14 +1011,33 @@ async fn a_refused_answer_then_giving_up_reaches_furl_and_the_status_says_why(ba
     assert!(page.contains("esign_forged") && page.contains("not signed by the eSign service"), "{page}");
     let (retry, retry_fields) = form(&page, "/esign/retry", &[]);
     assert_eq!(retry_fields["txn"], txn);
-    // Try again: back to the signer page, which still offers eSign.
-    let back = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
-    let again = back.post(s.app.url(&retry)).form(&retry_fields).send().await.expect("retry");
-    assert_eq!(again.status(), 303);
-    let location = again.headers()["location"].to_str().expect("location").to_string();
-    assert!(location.starts_with(&link), "{location}");
-    let signer_page = s.app.client.get(s.app.url(&location)).send().await.expect("page").text().await.expect("html");
-    assert!(signer_page.contains("Sign with Aadhaar eSign"), "{signer_page}");
+    // Try again: the same document to the ESP in a new request (a new txn); the signer link is
+    // not revealed to whoever holds the txn. The first request is closed: its genuine answer
+    // no longer counts.
+    let to_esp = post(&s.app.client, &s.app.url(&retry), &retry_fields).await;
+    let (esp_action, esp_fields) = posted_fields(&to_esp);
+    assert!(esp_action.ends_with("/2.1/form/signdoc") && !to_esp.contains(&link), "{to_esp}");
+    assert!(esp_fields["eSignRequest"].starts_with("<Esign ") && esp_fields["aspTxnID"] != txn, "{esp_fields:?}");
+    let first = s.app.store.esign_transaction(&id).await.expect("read").expect("row");
+    assert_eq!((first.state.as_str(), first.outcome.as_deref()), ("failed", Some("esign_forged")), "{first:?}");
+    assert_eq!(s.app.client.post(&action).form(&fields).send().await.expect("post").status(), 400);
+    let again = s.app.client.post(s.app.url(&retry)).form(&retry_fields).send().await.expect("retry");
+    assert_eq!(again.status(), 400, "a request is retried once");
+
+    // At the ESP again; this answer too is altered after signing, and refused.
+    let client = &s.app.client;
+    let aadhaar_page = post(client, &esp_action, &esp_fields).await;
+    let (next, next_fields) = form(&aadhaar_page, "/2.1/form/otp", &[("aadhaar", AADHAAR)]);
+    let otp_page = post(client, &absolute(&s, &next), &next_fields).await;
+    let (next, next_fields) = form(&otp_page, "/2.1/form/authenticate", &[("otp", OTP), ("consent", "Y")]);
+    let (action, fields) = posted_fields(&post(client, &absolute(&s, &next), &next_fields).await);
+    let txn = txn_of(&fields);
+    let id = txn.split('-').next().expect("id").to_string();
+    let mut forged = fields.clone();
+    let response = forged.get_mut("eSignResponse").expect("eSignResponse");
+    *response = response.replacen("resCode=\"", "resCode=\"X", 1);
+    let page = client.post(&action).form(&forged).send().await.expect("post").text().await.expect("html");
+    assert!(page.contains("esign_forged"), "{page}");
 
     // Give up: 107 at FUrl naming the refusal, and the status query says why.
     let (give_up, give_up_fields) = form(&page, "/esign/give-up", &[]);

@@ -486,7 +486,7 @@ pub(crate) async fn transaction_of(svc: &Services, txn: &str) -> Result<(EsignTr
     Ok((row, txn))
 }
 
-fn digests_of(esign: &EsignTransactionRow) -> Result<Vec<[u8; 32]>, EsignRefused> {
+pub(crate) fn digests_of(esign: &EsignTransactionRow) -> Result<Vec<[u8; 32]>, EsignRefused> {
     let hexes: Vec<String> = serde_json::from_str(&esign.digests).map_err(internal)?;
     hexes.iter().map(|h| signet_signing::parse_sha256(h).map_err(internal)).collect()
 }

@@ -37,10 +37,18 @@ use crate::platform::heavy::Share;
 struct Pending {
     session_key: Vec<u8>,
     document: PendingDocument,
-    /// The signer link's secret, for "try again" after a refused answer (absent in requests
-    /// sent before it was kept).
+    /// What a new request needs to try again after a refused answer, without the signer link
+    /// (absent in requests sent before it was kept: those cannot be retried from the answer).
     #[serde(default)]
-    link_secret: Option<String>,
+    again: Option<Again>,
+}
+
+/// The request's other fields, kept to send it again (`retry`).
+#[derive(Serialize, Deserialize)]
+struct Again {
+    doc_info: Vec<String>,
+    signer_id: Option<String>,
+    auth_mode: Option<AuthMode>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -86,7 +94,7 @@ pub async fn start(
     let pending = Pending {
         session_key: session_key.as_bytes().to_vec(),
         document,
-        link_secret: Some(open.link_secret().to_string()),
+        again: Some(Again { doc_info: doc_info.clone(), signer_id: open.payload.signer_id.clone(), auth_mode }),
     };
     let row = &open.row;
     let request = Outgoing {
@@ -214,15 +222,29 @@ async fn refused_attempt(svc: &Services, txn: &str) -> Result<(EsignTransactionR
     Ok((esign, txn, refusal))
 }
 
-/// The signer whose ESP answer was refused tries again: the address of their signer page
-/// (`/sign/g/<number>/<secret>`), read from what the request kept sealed under the `txn`'s
-/// secret. Nothing changes; a later answer to the same request is still checked as any.
-pub async fn retry(svc: &Services, txn: &str) -> Result<String, EsignRefused> {
-    let (esign, txn, _) = refused_attempt(svc, txn).await?;
+/// The signer whose ESP answer was refused tries again: the same document (as prepared, kept
+/// sealed under the `txn`'s secret) goes to the ESP in a new request with a new `txn`; the
+/// refused request is closed with the refusal's code, so its own later answers find it taken.
+/// The `txn`'s secret leads only back to the ESP, never to the signer page or the document.
+pub async fn retry(svc: &Services, txn: &str) -> Result<EspRedirect, EsignRefused> {
+    let (esign, txn, refusal) = refused_attempt(svc, txn).await?;
     let row = open_gateway_transaction(svc, &esign).await?;
     let pending: Pending = open_pending(svc, &esign, &txn).await.map_err(internal)?;
-    let secret = pending.link_secret.ok_or(EsignRefused::Answer(AnswerRefusal::Unknown))?;
-    Ok(format!("/sign/g/{}/{secret}", row.transaction_number))
+    let again = pending.again.as_ref().ok_or(EsignRefused::Answer(AnswerRefusal::Unknown))?;
+    let digests = crate::esign::digests_of(&esign)?;
+    take(svc, &esign, EsignState::Failed, &refusal).await?;
+    forget_pending(svc, &esign).await;
+    let request = Outgoing {
+        tenant_id: row.tenant_id,
+        subject: EsignSubject::Gateway(&row.transaction_number),
+        blob_folder: ["gateway", &row.transaction_number],
+        digests: &digests,
+        doc_info: &again.doc_info,
+        signer_id: again.signer_id.as_deref(),
+        raw: matches!(pending.document, PendingDocument::Xml { .. }),
+        auth_mode: again.auth_mode,
+    };
+    send(svc, &request, &pending).await
 }
 
 /// The signer whose ESP answer was refused gives up: the transaction ends as failed, the

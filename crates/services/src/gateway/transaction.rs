@@ -28,9 +28,6 @@ pub struct OpenTransaction {
     pub row: TransactionRow,
     pub payload: Payload,
     vault: Vault,
-    /// The link's secret, kept sealed with an eSign request so that its answer's page can lead
-    /// the signer back ("try again").
-    secret: String,
 }
 
 impl OpenTransaction {
@@ -46,10 +43,6 @@ impl OpenTransaction {
 
     pub(super) fn unseal(&self, sealed: &[u8]) -> Option<Vec<u8>> {
         self.vault.open(sealed)
-    }
-
-    pub(super) fn link_secret(&self) -> &str {
-        &self.secret
     }
 }
 
@@ -107,7 +100,7 @@ pub async fn open(svc: &Services, number: &str, secret: &str) -> Result<OpenTran
         .await
         .map_err(|_| Broken)?
         .map_err(|_| Broken)?;
-    Ok(OpenTransaction { row, payload, vault, secret: secret.to_string() })
+    Ok(OpenTransaction { row, payload, vault })
 }
 
 /// Ends the transaction (first caller wins) and deletes what it kept of the request.

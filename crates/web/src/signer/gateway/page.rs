@@ -420,8 +420,8 @@ fn txn_field(body: &[u8]) -> String {
     fields.get("txn").cloned().unwrap_or_default()
 }
 
-/// `POST /esign/retry` (`txn`): after a refused answer, back to the signer page to try again.
-/// The `txn`'s secret is the authority; without it nothing is shown or changed.
+/// `POST /esign/retry` (`txn`): after a refused answer, the same document to the ESP again in a
+/// new request. The `txn`'s secret is the authority; without it nothing is shown or changed.
 pub async fn esign_retry(
     State(state): State<Services>,
     uri: axum::http::Uri,
@@ -430,7 +430,7 @@ pub async fn esign_retry(
 ) -> Response {
     let text = Text::new(page_lang(&uri, &headers, None));
     match esign::retry(&state, &txn_field(&body)).await {
-        Ok(link) => axum::response::Redirect::to(&format!("{link}?lang={}", text.lang().code())).into_response(),
+        Ok(redirect) => esp_page(text, &redirect),
         Err(refused) => esign_refused(&state, None, text, refused).await,
     }
 }
