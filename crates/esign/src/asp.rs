@@ -27,6 +27,24 @@ pub mod codes {
     pub const DOCUMENT: &str = "esign_document";
     /// The signer's certificate does not chain to a trusted eSign CA at signing time.
     pub const CERTIFICATE: &str = "esign_certificate";
+    /// Received before (recorded by the caller, which keeps the answers).
+    pub const REPLAYED: &str = "esign_replayed";
+
+    /// Every code with what it means for the integrator (English, the gateway's language).
+    pub const ALL: &[(&str, &str)] = &[
+        (MALFORMED, "the answer is not a readable eSign response"),
+        (FORGED, "the answer is not signed by the configured ESP"),
+        (OTHER_TRANSACTION, "the answer is for another transaction"),
+        (LATE, "the answer came after the transaction expired or is dated outside it"),
+        (DOCUMENT, "the answer's signatures are not over the document sent"),
+        (CERTIFICATE, "the signer's certificate is not trusted"),
+        (REPLAYED, "the answer was received before"),
+    ];
+
+    /// What `code` means, for the integrator; `None` for a code not listed.
+    pub fn describe(code: &str) -> Option<&'static str> {
+        ALL.iter().find(|(known, _)| *known == code).map(|(_, meaning)| *meaning)
+    }
 }
 
 /// What the ASP trusts: the ESP's response-signing certificate and the eSign CA certificates

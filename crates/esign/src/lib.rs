@@ -21,6 +21,7 @@ mod error;
 pub mod esp;
 pub mod esp_codes;
 mod model;
+pub mod profile;
 mod xml;
 
 pub use error::EsignError;
@@ -28,4 +29,5 @@ pub use model::{
     AuthMode, DocSignature, EsignRequest, EsignResponse, InputHash, MAX_HASHES, MAX_TXN_CHARS, ResponseStatus, VERSION,
     format_ts, parse_ts,
 };
+pub use profile::{EspProfile, EspProfileName, FlowKind, ResolvedProfile};
 pub use xml::{sign_document, verify_document, verify_document_with};

@@ -34,6 +34,22 @@ impl AuthMode {
         }
     }
 
+    /// The name settings and forms use: `otp`, `fingerprint`, `iris`, `face`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Otp => "otp",
+            Self::Fingerprint => "fingerprint",
+            Self::Iris => "iris",
+            Self::Face => "face",
+        }
+    }
+
+    /// Reads [`Self::name`] (case and surrounding spaces ignored).
+    pub fn from_name(name: &str) -> Option<Self> {
+        let name = name.trim().to_ascii_lowercase();
+        [Self::Otp, Self::Fingerprint, Self::Iris, Self::Face].into_iter().find(|mode| mode.name() == name)
+    }
+
     pub fn from_code(code: &str) -> Option<Self> {
         match code.trim() {
             "1" => Some(Self::Otp),

@@ -110,6 +110,23 @@ impl Store {
         })
     }
 
+    /// Why the latest refused answer to a gateway transaction's eSign requests was refused
+    /// (its code), if one was: what the transaction's expiry tells the integrator.
+    pub async fn esign_refusal_of_gateway(&self, transaction_number: &str) -> Result<Option<String>> {
+        let row: Option<(Option<String>,)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT last_refusal FROM esign_transactions \
+                 WHERE gateway_transaction = $1 AND refused_answers > 0 AND last_refusal IS NOT NULL \
+                 ORDER BY sent_at DESC, id DESC LIMIT 1",
+            )
+            .bind(transaction_number)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(row.and_then(|(code,)| code))
+    }
+
     /// Records the answer to a sent request: `state` (`signed`, `refused` or `failed`) with
     /// `outcome` (the ESP's or Signet's code). False when the request was answered already.
     pub async fn answer_esign(&self, id: &str, state: EsignState, outcome: &str) -> Result<bool> {

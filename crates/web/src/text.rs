@@ -148,6 +148,7 @@ mod tests {
             "templates/token_form.html",
             "templates/gateway_sign.html",
             "templates/gateway_error.html",
+            "templates/esign_refused.html",
         ] {
             files.push((file.to_string(), std::fs::read_to_string(format!("{root}{file}")).expect("readable")));
         }

@@ -42,6 +42,11 @@ on_both_backends!(
     an_aadhaar_signature_in_a_workflow_is_long_term_within_a_minute_from_a_crl_only_ca,
     cdac_style_answers_are_taken_and_a_cdac_cancel_reaches_curl_with_106,
     a_workflow_signer_cancelling_at_a_real_esp_may_sign_again,
+    a_refused_answer_then_giving_up_reaches_furl_and_the_status_says_why,
+    an_expired_transaction_after_a_refused_answer_says_why,
+    the_signers_auth_mode_choice_reaches_the_esp_request,
+    each_named_profiles_cancel_reaches_curl_with_106,
+    a_workflow_signer_chooses_the_auth_mode_and_learns_why_an_answer_was_refused,
 );
 
 /// The test identity the ESP creates in its identities file (see signet-test-esp).
@@ -95,7 +100,7 @@ async fn setup_adjusted(
     let app = spawn_with(backend, |config| {
         config.esign_esp_url = Some(esp_url);
         if auth_url.is_some() {
-            config.esign_flow = "server".into();
+            config.esign_flow = Some("server".into());
             config.esign_esp_auth_url = auth_url;
         }
         config.esign_esp_certificate = Some(esp_cert);
@@ -797,14 +802,30 @@ struct CdacEsp {
 }
 
 async fn cdac_esp(backend: Backend) -> CdacEsp {
+    cdac_esp_with(backend, "cdac").await
+}
+
+/// As [`cdac_esp`], the gateway configured with `profile`; SHA-1 answers allowed explicitly
+/// (the answers are re-signed C-DAC style whatever the profile).
+async fn cdac_esp_with(backend: Backend, profile: &'static str) -> CdacEsp {
     let keys = tempfile::tempdir().expect("tempdir");
     let cdac = signet_sigcrypto::pki::self_signed_rsa("C-DAC eSign response signing (test)", 2048).expect("key");
     std::fs::write(keys.path().join("cdac.key"), signet_sigcrypto::pki::key_der_to_pem(&cdac.key_pkcs8_der))
         .expect("write");
     let pinned = keys.path().join("cdac.cer");
     std::fs::write(&pinned, &cdac.cert_der).expect("write");
-    let s =
-        setup_adjusted(backend, false, false, |_| {}, move |config| config.esign_esp_certificate = Some(pinned)).await;
+    let s = setup_adjusted(
+        backend,
+        false,
+        false,
+        |_| {},
+        move |config| {
+            config.esign_esp_certificate = Some(pinned);
+            config.esign_esp_profile = profile.into();
+            config.esign_esp_allow_sha1 = Some(true);
+        },
+    )
+    .await;
     CdacEsp { s, keys }
 }
 
@@ -926,4 +947,240 @@ async fn a_workflow_signer_cancelling_at_a_real_esp_may_sign_again(backend: Back
     let (action, fields) = posted_fields(&through_the_esp_as(s, &url, AADHAAR).await);
     let done = post(&s.app.client, &action, &cdac.fields(&fields, &|xml| xml)).await;
     assert!(done.contains("Everyone has signed"), "{done}");
+}
+
+/// The transaction's status as the integrator queries it.
+async fn status_of(s: &Setup, number: &str, reference: &str) -> serde_json::Value {
+    let url = s.app.url(&format!(
+        "/api/TransactionStatusRequest?Authtoken={}&Transactionnumber={number}&Referencenumber={reference}",
+        s.who.authtoken
+    ));
+    s.app.client.get(url).send().await.expect("status").json().await.expect("json")
+}
+
+/// The gateway transaction number of a signer link (`/sign/g/<number>/<secret>`).
+fn number_of(link: &str) -> String {
+    link.trim_start_matches("/sign/g/").split('/').next().expect("number").to_string()
+}
+
+/// The answer's `txn` (`<id>-<secret>`).
+fn txn_of(fields: &HashMap<String, String>) -> String {
+    let answer = &fields["eSignResponse"];
+    answer.split("txn=\"").nth(1).and_then(|t| t.split('"').next()).expect("txn").to_string()
+}
+
+/// Issue 39 item 4: an answer that carries the transaction's secret but is refused (altered
+/// after the ESP signed it) shows the signer why, with "try again" (the same document to the
+/// ESP in a new request) and "give up"; giving up ends the transaction at FUrl with 107 naming `esign_forged`, and the
+/// status query says the same. An answer without the secret changes nothing, and neither do
+/// a retry or a give-up without it.
+async fn a_refused_answer_then_giving_up_reaches_furl_and_the_status_says_why(backend: Backend) {
+    let s = setup(backend, false).await;
+    let (link, _) = signer_link(&s, &pdf_payload(&s, "ESIGN-GIVE-UP")).await;
+    let number = number_of(&link);
+    let answer = through_the_esp(&s, &link).await;
+    let (action, fields) = posted_fields(&answer);
+    let txn = txn_of(&fields);
+    let id = txn.split('-').next().expect("id").to_string();
+
+    // Another secret in the txn: unknown, nothing recorded, nothing offered.
+    let mut foreign = fields.clone();
+    let secret = txn.split('-').nth(1).expect("secret");
+    let other_secret: String = secret.chars().map(|c| if c == '0' { '1' } else { '0' }).collect();
+    let other_txn = format!("{id}-{other_secret}");
+    *foreign.get_mut("eSignResponse").expect("answer") = fields["eSignResponse"].replace(&txn, &other_txn);
+    let unknown = s.app.client.post(&action).form(&foreign).send().await.expect("post");
+    assert_eq!(unknown.status(), 400);
+    let body = unknown.text().await.expect("html");
+    assert!(body.contains("does not belong") && !body.contains("esign-give-up"), "{body}");
+    for path in ["/esign/give-up", "/esign/retry"] {
+        let response = s.app.client.post(s.app.url(path)).form(&[("txn", other_txn.as_str())]).send().await;
+        assert_eq!(response.expect("post").status(), 400, "{path}");
+    }
+    let row = s.app.store.esign_transaction(&id).await.expect("read").expect("row");
+    assert_eq!((row.state.as_str(), row.refused_answers), ("sent", 0), "{row:?}");
+    assert_eq!(status_of(&s, &number, "ESIGN-GIVE-UP").await["Value"]["Status"], "Initiated");
+
+    // Altered after signing, the secret intact: refused, and the signer is offered both ways.
+    let mut forged = fields.clone();
+    let response = forged.get_mut("eSignResponse").expect("eSignResponse");
+    *response = response.replacen("resCode=\"", "resCode=\"X", 1);
+    let refused = s.app.client.post(&action).form(&forged).send().await.expect("post");
+    assert_eq!(refused.status(), 400);
+    let page = refused.text().await.expect("html");
+    assert!(page.contains("esign_forged") && page.contains("not signed by the eSign service"), "{page}");
+    let (retry, retry_fields) = form(&page, "/esign/retry", &[]);
+    assert_eq!(retry_fields["txn"], txn);
+    // Try again: the same document to the ESP in a new request (a new txn); the signer link is
+    // not revealed to whoever holds the txn. The first request is closed: its genuine answer
+    // no longer counts.
+    let to_esp = post(&s.app.client, &s.app.url(&retry), &retry_fields).await;
+    let (esp_action, esp_fields) = posted_fields(&to_esp);
+    assert!(esp_action.ends_with("/2.1/form/signdoc") && !to_esp.contains(&link), "{to_esp}");
+    assert!(esp_fields["eSignRequest"].starts_with("<Esign ") && esp_fields["aspTxnID"] != txn, "{esp_fields:?}");
+    let first = s.app.store.esign_transaction(&id).await.expect("read").expect("row");
+    assert_eq!((first.state.as_str(), first.outcome.as_deref()), ("failed", Some("esign_forged")), "{first:?}");
+    assert_eq!(s.app.client.post(&action).form(&fields).send().await.expect("post").status(), 400);
+    let again = s.app.client.post(s.app.url(&retry)).form(&retry_fields).send().await.expect("retry");
+    assert_eq!(again.status(), 400, "a request is retried once");
+
+    // At the ESP again; this answer too is altered after signing, and refused.
+    let client = &s.app.client;
+    let aadhaar_page = post(client, &esp_action, &esp_fields).await;
+    let (next, next_fields) = form(&aadhaar_page, "/2.1/form/otp", &[("aadhaar", AADHAAR)]);
+    let otp_page = post(client, &absolute(&s, &next), &next_fields).await;
+    let (next, next_fields) = form(&otp_page, "/2.1/form/authenticate", &[("otp", OTP), ("consent", "Y")]);
+    let (action, fields) = posted_fields(&post(client, &absolute(&s, &next), &next_fields).await);
+    let txn = txn_of(&fields);
+    let id = txn.split('-').next().expect("id").to_string();
+    let mut forged = fields.clone();
+    let response = forged.get_mut("eSignResponse").expect("eSignResponse");
+    *response = response.replacen("resCode=\"", "resCode=\"X", 1);
+    let page = client.post(&action).form(&forged).send().await.expect("post").text().await.expect("html");
+    assert!(page.contains("esign_forged"), "{page}");
+
+    // Give up: 107 at FUrl naming the refusal, and the status query says why.
+    let (give_up, give_up_fields) = form(&page, "/esign/give-up", &[]);
+    let (to, result) = posted_fields(&post(&s.app.client, &s.app.url(&give_up), &give_up_fields).await);
+    assert_eq!(to, "https://erp.example.test/failed", "{result:?}");
+    let message = &result["ErrorMessage"];
+    assert!(message.starts_with("107") && message.contains("esign_forged"), "{message}");
+    let status = status_of(&s, &number, "ESIGN-GIVE-UP").await;
+    assert_eq!(status["Value"]["Status"], "Failed", "{status}");
+    assert_eq!(status["Value"]["ErrorMessage"].as_str(), Some(message.as_str()), "{status}");
+    let row = s.app.store.esign_transaction(&id).await.expect("read").expect("row");
+    assert_eq!((row.state.as_str(), row.outcome.as_deref()), ("failed", Some("esign_forged")), "{row:?}");
+
+    // The genuine answer now finds the request ended; giving up twice changes nothing.
+    let late = s.app.client.post(&action).form(&fields).send().await.expect("post");
+    assert_eq!(late.status(), 400);
+    let twice = s.app.client.post(s.app.url(&give_up)).form(&give_up_fields).send().await.expect("post");
+    assert_eq!(twice.status(), 400);
+    assert_eq!(status_of(&s, &number, "ESIGN-GIVE-UP").await["Value"]["ErrorMessage"].as_str(), Some(message.as_str()));
+}
+
+/// Issue 39 item 4: a signer whose answer was refused and who never comes back: when the
+/// transaction's time runs out, it expires with the refusal's code, which the status query
+/// shows; a transaction without a refused answer expires as before.
+async fn an_expired_transaction_after_a_refused_answer_says_why(backend: Backend) {
+    let s = setup(backend, false).await;
+    let (link, _) = signer_link(&s, &pdf_payload(&s, "ESIGN-TTL-1")).await;
+    let (quiet, _) = signer_link(&s, &pdf_payload(&s, "ESIGN-TTL-2")).await;
+    let answer = through_the_esp(&s, &link).await;
+    let (action, mut fields) = posted_fields(&answer);
+    let response = fields.get_mut("eSignResponse").expect("eSignResponse");
+    *response = response.replacen("resCode=\"", "resCode=\"X", 1);
+    assert_eq!(s.app.client.post(&action).form(&fields).send().await.expect("post").status(), 400);
+
+    s.app.store.execute_for_tests("UPDATE gateway_transactions SET expires_at = 1").await.expect("age");
+    signet_server::workers::gateway_housekeeping(&s.app.store, &s.app.state.services.blob).await.expect("housekeeping");
+    let status = status_of(&s, &number_of(&link), "ESIGN-TTL-1").await;
+    assert_eq!(status["Value"]["Status"], "Expired", "{status}");
+    let message = status["Value"]["ErrorMessage"].as_str().expect("message");
+    assert!(message.starts_with("Transaction expired") && message.contains("esign_forged"), "{message}");
+    let status = status_of(&s, &number_of(&quiet), "ESIGN-TTL-2").await;
+    assert_eq!(status["Value"]["ErrorMessage"], "Transaction expired", "{status}");
+    // The signer's link now says the transaction expired.
+    let page = s.app.client.get(s.app.url(&link)).send().await.expect("page");
+    assert_eq!(page.status(), 410);
+}
+
+/// Issue 39 item 2: with a profile offering several `AuthMode`s (C-DAC's: OTP, fingerprint,
+/// iris), the signer page offers the choice and the request carries the one chosen; a mode the
+/// profile does not offer is refused before anything is sent; an explicit `esign_auth_modes`
+/// wins over the profile.
+async fn the_signers_auth_mode_choice_reaches_the_esp_request(backend: Backend) {
+    let s = setup_adjusted(backend, false, false, |_| {}, |config| config.esign_esp_profile = "cdac".into()).await;
+    let (link, _) = signer_link(&s, &pdf_payload(&s, "ESIGN-MODE-1")).await;
+    let page = s.app.client.get(s.app.url(&link)).send().await.expect("page").text().await.expect("html");
+    for mode in ["otp", "fingerprint", "iris"] {
+        assert!(page.contains(&format!("name=\"authMode\" value=\"{mode}\"")), "{mode}: {page}");
+    }
+    assert!(!page.contains("value=\"face\""), "{page}");
+    let start = |mode: &'static str| {
+        let url = s.app.url(&format!("{link}/esign"));
+        let client = s.app.client.clone();
+        async move { client.post(url).form(&[("authMode", mode)]).send().await.expect("esign").text().await.expect("html") }
+    };
+    for (mode, code) in [("fingerprint", "2"), ("iris", "3"), ("otp", "1")] {
+        let to_esp = start(mode).await;
+        let (_, fields) = posted_fields(&to_esp);
+        assert!(fields["eSignRequest"].contains(&format!("AuthMode=\"{code}\"")), "{mode}: {to_esp}");
+    }
+    let refused = start("face").await;
+    assert!(refused.contains("could not be accepted") && !refused.contains("eSignRequest"), "{refused}");
+
+    // The default profile offers OTP alone: no choice shown, OTP sent; an explicit list wins.
+    let s = setup_adjusted(backend, false, false, |_| {}, |config| config.esign_auth_modes = Some("iris".into())).await;
+    let (link, _) = signer_link(&s, &pdf_payload(&s, "ESIGN-MODE-2")).await;
+    let page = s.app.client.get(s.app.url(&link)).send().await.expect("page").text().await.expect("html");
+    assert!(!page.contains("name=\"authMode\""), "{page}");
+    let to_esp = s.app.client.post(s.app.url(&format!("{link}/esign"))).send().await.expect("esign");
+    let (_, fields) = posted_fields(&to_esp.text().await.expect("html"));
+    assert!(fields["eSignRequest"].contains("AuthMode=\"3\""), "{fields:?}");
+}
+
+/// Issue 39 item 2: under each named provider's profile, that provider's cancel codes reach
+/// CUrl as 106, and its authentication failure FUrl as 107 with its code.
+async fn each_named_profiles_cancel_reaches_curl_with_106(backend: Backend) {
+    for profile in ["emudhra", "protean"] {
+        let cdac = cdac_esp_with(backend, profile).await;
+        let s = &cdac.s;
+        for (n, code) in ["ESP-944", "ESP-945"].into_iter().enumerate() {
+            let reference = format!("CANCEL-{}-{n}", &profile[..3]);
+            let (link, _) = signer_link(s, &pdf_payload(s, &reference)).await;
+            let (action, fields) = posted_fields(&through_the_esp(s, &link).await);
+            let cancel = |xml: String| refused_by_esp(xml, code, "User terminated eKYC process");
+            let (to, result) = posted_fields(&post(&s.app.client, &action, &cdac.fields(&fields, &cancel)).await);
+            assert_eq!(to, "https://erp.example.test/cancelled", "{profile} {code}: {result:?}");
+            assert!(result["ErrorMessage"].starts_with("106"), "{profile} {code}: {result:?}");
+        }
+        let (link, _) = signer_link(s, &pdf_payload(s, &format!("OTP-{}", &profile[..3]))).await;
+        let (action, fields) = posted_fields(&through_the_esp(s, &link).await);
+        let otp = |xml: String| refused_by_esp(xml, "ESP-415", "Invalid OTP retry attempts exhausted");
+        let (to, result) = posted_fields(&post(&s.app.client, &action, &cdac.fields(&fields, &otp)).await);
+        assert_eq!(to, "https://erp.example.test/failed", "{profile}: {result:?}");
+        assert!(result["ErrorMessage"].starts_with("107") && result["ErrorMessage"].contains("ESP-415"), "{result:?}");
+    }
+}
+
+/// Workflows (issue 39 items 2 and 4): under C-DAC's profile the Aadhaar signatory's page
+/// offers the `AuthMode`s and the request carries the one chosen; an answer refused though it
+/// carries the secret tells the signer why in words (no give-up: the workflow is the sender's),
+/// and leaves them free to sign again from their link.
+async fn a_workflow_signer_chooses_the_auth_mode_and_learns_why_an_answer_was_refused(backend: Backend) {
+    use serde_json::{Value, json};
+    let s = setup_adjusted(backend, false, false, |_| {}, |config| config.esign_esp_profile = "cdac".into()).await;
+    let tenant = s.app.tenant("Northwind Lending").await;
+    let token = s.app.token(&tenant).await;
+    let pdf = signet_testkit::pdf::reportlab_pdf(&[signet_testkit::pdf::Page::text("Car loan agreement")]);
+    let upload = json!({"documentName": "Car loan.pdf", "fileData": base64_encode(&pdf)});
+    let uploaded: Value = s.app.post("/api/v1/documents", &token, upload).await.json().await.expect("json");
+    let signatory = json!({"subscriberId": 0, "emailId": "asha@borrower.test", "name": "Asha Verma",
+        "signingOrder": 1, "modeOfSignature": "aadhaar_esign"});
+    let body = json!({"templateId": 0, "workflowName": "Car loan 12", "documentIds": [uploaded["documentId"]],
+        "signatories": [signatory]});
+    let response = s.app.post("/api/v1/workflows", &token, body).await;
+    assert_eq!(response.status(), 201);
+    let initiated: Value = response.json().await.expect("json");
+    let url = initiated["signingUrls"][0]["url"].as_str().expect("url").to_string();
+
+    let page = s.app.client.get(&url).send().await.expect("page").text().await.expect("html");
+    assert!(page.contains("name=\"authMode\" value=\"iris\""), "{page}");
+    let to_esp = s.app.client.post(format!("{url}/esign")).form(&[("authMode", "iris")]).send().await.expect("esign");
+    let (_, fields) = posted_fields(&to_esp.text().await.expect("html"));
+    assert!(fields["eSignRequest"].contains("AuthMode=\"3\""), "{fields:?}");
+
+    // OTP (the default) through the test ESP, the answer altered after signing: refused, why.
+    let (action, mut fields) = posted_fields(&through_the_esp_as(&s, &url, AADHAAR).await);
+    let response = fields.get_mut("eSignResponse").expect("eSignResponse");
+    *response = response.replacen("resCode=\"", "resCode=\"X", 1);
+    let refused = s.app.client.post(&action).form(&fields).send().await.expect("post");
+    assert_eq!(refused.status(), 400);
+    let said = refused.text().await.expect("html");
+    assert!(said.contains("esign_forged") && said.contains("not signed by the eSign service"), "{said}");
+    assert!(!said.contains("esign-give-up"), "{said}");
+    // Their link still offers Aadhaar eSign.
+    let again = s.app.client.get(&url).send().await.expect("page").text().await.expect("html");
+    assert!(again.contains("Sign with Aadhaar eSign"), "{again}");
 }

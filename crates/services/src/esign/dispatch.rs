@@ -25,13 +25,18 @@ pub async fn answer(svc: &Services, response_xml: &[u8], ip: Option<String>) -> 
     let setup = setup(svc)?;
     let (esign, txn) = find_transaction(svc, response_xml).await?;
     if esign.state != EsignState::Sent {
-        svc.store.note_refused_esign_answer(&esign.id, "esign_replayed").await?;
+        svc.store.note_refused_esign_answer(&esign.id, signet_esign::asp::codes::REPLAYED).await?;
         return Err(EsignRefused::Answer(AnswerRefusal::Replayed));
     }
     let outcome = match checked(setup, &esign, &txn, response_xml) {
         Ok(outcome) => outcome,
         Err(code) => {
             svc.store.note_refused_esign_answer(&esign.id, code).await?;
+            // A gateway transaction's signer may try again or give up (the integrator then
+            // learns why at FUrl); a workflow signer opens their link again.
+            if esign.gateway_transaction.is_some() {
+                return Err(EsignRefused::AnswerRefused { code, txn: txn.txn() });
+            }
             return Err(EsignRefused::Answer(AnswerRefusal::NotAccepted(code)));
         }
     };

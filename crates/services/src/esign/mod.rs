@@ -12,7 +12,10 @@ use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::{BoxError, now_millis};
 use signet_esign::asp::{EspTrust, Expected, Outcome, check_response};
-use signet_esign::{AuthMode, EsignRequest, EsignResponse, InputHash, sign_document};
+use signet_esign::profile::Overrides;
+use signet_esign::{
+    EsignRequest, EsignResponse, EspProfile, EspProfileName, FlowKind, InputHash, ResolvedProfile, sign_document,
+};
 use signet_sigcrypto::pki;
 use signet_signing::LocalKeySigner;
 use signet_store::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
@@ -26,6 +29,23 @@ use crate::{Services, platform::secrets};
 
 pub mod dispatch;
 
+pub use signet_esign::AuthMode;
+pub use signet_esign::esp_codes::EspRefusal;
+
+/// The `AuthMode`s the signer pages offer (the first the default; a choice when several),
+/// empty when no ESP is configured.
+pub fn auth_modes(svc: &Services) -> Vec<AuthMode> {
+    svc.esign.as_deref().map(|setup| setup.profile.auth_modes.clone()).unwrap_or_default()
+}
+
+/// What the configured ESP's `errCode` means, for the pages' words.
+pub fn refusal_kind(svc: &Services, code: &str) -> EspRefusal {
+    match svc.esign.as_deref() {
+        Some(setup) => setup.profile.profile.refusal(code),
+        None => signet_esign::esp_codes::classify(code),
+    }
+}
+
 /// Everything needed to send requests to the configured ESP and check its answers.
 pub struct EsignSetup {
     /// The ESP's eSign 2.1 form address: the signer's browser posts the request there.
@@ -37,6 +57,8 @@ pub struct EsignSetup {
     /// Where the ESP sends the signer back with its answer.
     pub response_url: String,
     pub flow: EspFlow,
+    /// The ESP's profile with the explicit settings applied: its `AuthMode`s, its codes.
+    pub profile: ResolvedProfile,
     /// Outbound requests (the server flow's post to the ESP).
     pub http: signet_sigcrypto::HttpConfig,
     /// The `/SubFilter` of eSign PDF signatures: what the ESP's CMS is (`esign_esp_pades_cms`).
@@ -73,23 +95,30 @@ impl EsignSetup {
         let esign_cas = certificates(ca_file)?;
         let asp = LocalKeySigner::from_pkcs8(&asp_key.key_pkcs8_der, &asp_key.cert_der, Vec::new())
             .map_err(|e| anyhow::anyhow!("eSign ASP key: {e}"))?;
-        let flow = match (config.esign_flow.as_str(), &config.esign_esp_auth_url) {
-            ("form", _) => EspFlow::Form,
-            ("server", Some(auth_url)) if auth_url.starts_with("https://") || auth_url.starts_with("http://") => {
+        let profile = resolve_profile(config)?;
+        let flow = match (profile.flow, &config.esign_esp_auth_url) {
+            (FlowKind::Form, _) => EspFlow::Form,
+            (FlowKind::Server, Some(auth_url))
+                if auth_url.starts_with("https://") || auth_url.starts_with("http://") =>
+            {
                 EspFlow::Server { auth_url: auth_url.clone() }
             }
-            ("server", _) => anyhow::bail!("esign_flow = server needs esign_esp_auth_url (an http(s) address)"),
-            (other, _) => anyhow::bail!("esign_flow must be form or server, not {other:?}"),
+            (FlowKind::Server, _) => {
+                anyhow::bail!(
+                    "the server flow (esign_flow = server, or a 3.x profile) needs esign_esp_auth_url (an http(s) address)"
+                )
+            }
         };
         let http = config.outbound_http();
         Ok(Some(EsignSetup {
             esp_url,
             asp_id: config.esign_asp_id.clone(),
             asp: Arc::new(asp),
-            trust: EspTrust { esp_certificate, esign_cas, allow_sha1: config.esign_esp_allow_sha1 },
+            trust: EspTrust { esp_certificate, esign_cas, allow_sha1: profile.allow_sha1 },
             response_ttl: time::Duration::seconds(config.esign_response_ttl_secs as i64),
             response_url: format!("{}/esign/response", config.public_base()),
             flow,
+            profile,
             http,
             pdf_sub_filter: if config.esign_esp_pades_cms {
                 signet_signing::SubFilter::CadesDetached
@@ -98,6 +127,30 @@ impl EsignSetup {
             },
         }))
     }
+}
+
+/// The configured profile with the explicit settings over its defaults.
+fn resolve_profile(config: &Config) -> anyhow::Result<ResolvedProfile> {
+    let name = EspProfileName::parse(&config.esign_esp_profile).ok_or_else(|| {
+        anyhow::anyhow!(
+            "esign_esp_profile must be one of cdac, emudhra, protean, generic-2.1, generic-3.x, not {:?}",
+            config.esign_esp_profile
+        )
+    })?;
+    let flow = match config.esign_flow.as_deref() {
+        Some(text) => Some(
+            FlowKind::parse(text).ok_or_else(|| anyhow::anyhow!("esign_flow must be form or server, not {text:?}"))?,
+        ),
+        None => None,
+    };
+    let auth_modes = match config.esign_auth_modes.as_deref() {
+        Some(text) => Some(signet_esign::profile::parse_auth_modes(text).map_err(|bad| {
+            anyhow::anyhow!("esign_auth_modes: {bad:?} is not otp, fingerprint, iris or face (or 1 to 4)")
+        })?),
+        None => None,
+    };
+    let overrides = Overrides { flow, allow_sha1: config.esign_esp_allow_sha1, auth_modes };
+    Ok(EspProfile::of(name).resolve(&overrides))
 }
 
 fn certificates(path: &Path) -> anyhow::Result<Vec<Vec<u8>>> {
@@ -216,6 +269,11 @@ pub enum EsignRefused {
     Input(signet_domain::fields::FieldRefusal),
     /// The signer was asked for a code by SMS and has not confirmed their phone yet.
     PhoneNotConfirmed,
+    /// The answer to a gateway transaction was not accepted (forged, late, mismatched…) though
+    /// it carried the transaction's secret: the signer may try again or give up, which ends the
+    /// transaction with this code at `FUrl` (`gateway::esign::give_up`). `txn` is what the
+    /// answer carried (`<id>-<secret>`), for the page's two forms.
+    AnswerRefused { code: &'static str, txn: String },
     /// Something on our side failed: the cause, with its chain, is for the log only.
     Internal(BoxError),
 }
@@ -267,6 +325,8 @@ pub(crate) struct Outgoing<'a> {
     pub signer_id: Option<&'a str>,
     /// Raw RSA signatures over the digests (`rawrsa`, for XML) rather than a CMS per digest.
     pub raw: bool,
+    /// The `AuthMode` the signer chose (`None`: the ESP's default, the profile's first).
+    pub auth_mode: Option<AuthMode>,
 }
 
 /// Records the request (what the answer completes, sealed under the `txn`'s secret) and
@@ -277,6 +337,11 @@ pub(crate) async fn send(
     pending: &impl serde::Serialize,
 ) -> Result<EspRedirect, EsignRefused> {
     let setup = setup(svc)?;
+    // A mode this ESP does not offer can only come from a form that was not ours.
+    let auth_mode = setup
+        .profile
+        .auth_mode(outgoing.auth_mode)
+        .ok_or(EsignRefused::Input(signet_domain::fields::FieldRefusal::NotAnInput))?;
     let txn = TxnId::new();
     let sealed = Vault::for_link(&txn.secret, &txn.id)
         .and_then(|vault| serde_json::to_vec(pending).ok().and_then(|json| vault.seal(&json)))
@@ -300,7 +365,7 @@ pub(crate) async fn send(
         })
         .await?;
     let outgoing_tenant = outgoing.tenant_id;
-    let request = request(setup, &txn, outgoing);
+    let request = request(setup, &txn, outgoing, auth_mode);
     let signed = sign_document(request.to_xml().as_bytes(), setup.asp.as_ref()).map_err(internal)?;
     match &setup.flow {
         EspFlow::Form => {
@@ -359,14 +424,14 @@ fn ekyc_id(signer_id: Option<&str>) -> (String, String) {
     }
 }
 
-fn request(setup: &EsignSetup, txn: &TxnId, outgoing: &Outgoing<'_>) -> EsignRequest {
+fn request(setup: &EsignSetup, txn: &TxnId, outgoing: &Outgoing<'_>, auth_mode: AuthMode) -> EsignRequest {
     let (ekyc_id, ekyc_id_type) = ekyc_id(outgoing.signer_id);
     EsignRequest {
         ver: signet_esign::VERSION.into(),
         ts: OffsetDateTime::now_utc(),
         txn: txn.txn(),
         asp_id: setup.asp_id.clone(),
-        auth_mode: AuthMode::Otp,
+        auth_mode,
         response_sig_type: if outgoing.raw { "rawrsa" } else { "pkcs7" }.into(),
         response_url: setup.response_url.clone(),
         ekyc_id,
@@ -405,9 +470,15 @@ fn checked(setup: &EsignSetup, esign: &EsignTransactionRow, txn: &TxnId, xml: &[
 /// The eSign transaction an answer names, if its `txn` carries the right secret. The answer
 /// is not trusted yet: only its `txn` is read, to know what to check it against.
 async fn find_transaction(svc: &Services, response_xml: &[u8]) -> Result<(EsignTransactionRow, TxnId), EsignRefused> {
+    let response = EsignResponse::parse(response_xml).map_err(|_| EsignRefused::Answer(AnswerRefusal::Unknown))?;
+    transaction_of(svc, &response.txn).await
+}
+
+/// The eSign transaction a `txn` (`<id>-<secret>`) names, if it carries the right secret;
+/// [`AnswerRefusal::Unknown`] otherwise, whatever is wrong (nothing tells a guesser more).
+pub(crate) async fn transaction_of(svc: &Services, txn: &str) -> Result<(EsignTransactionRow, TxnId), EsignRefused> {
     let unknown = || EsignRefused::Answer(AnswerRefusal::Unknown);
-    let response = EsignResponse::parse(response_xml).map_err(|_| unknown())?;
-    let txn = TxnId::parse(&response.txn).ok_or_else(unknown)?;
+    let txn = TxnId::parse(txn).ok_or_else(unknown)?;
     let row = svc.store.esign_transaction(&txn.id).await?.ok_or_else(unknown)?;
     if !secrets::token_matches(&txn.secret, &row.secret_hash) {
         return Err(unknown());
@@ -415,7 +486,7 @@ async fn find_transaction(svc: &Services, response_xml: &[u8]) -> Result<(EsignT
     Ok((row, txn))
 }
 
-fn digests_of(esign: &EsignTransactionRow) -> Result<Vec<[u8; 32]>, EsignRefused> {
+pub(crate) fn digests_of(esign: &EsignTransactionRow) -> Result<Vec<[u8; 32]>, EsignRefused> {
     let hexes: Vec<String> = serde_json::from_str(&esign.digests).map_err(internal)?;
     hexes.iter().map(|h| signet_signing::parse_sha256(h).map_err(internal)).collect()
 }

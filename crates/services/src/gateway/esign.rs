@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use signet_domain::audit::Actor;
 use signet_domain::gateway::{EsignState, TransactionState};
 use signet_domain::{BoxError, now_millis};
+use signet_esign::AuthMode;
 use signet_esign::asp::{Outcome, Signed};
 use signet_gateway::{
     Document, ErrorCode, GatewayFailure, HashSignature, Profile, SessionKey, SignatureType, seal_hash_result,
@@ -26,7 +27,8 @@ use super::seal::{Reached, esign_completion_options, esign_pdf_options, long_ter
 use super::transaction::{self, Delivery, OpenTransaction, TransactionClosed};
 use crate::Services;
 use crate::esign::{
-    EsignRefused, EspRedirect, Outgoing, PendingError, TxnId, forget_pending, internal, open_pending, send, take,
+    AnswerRefusal, EsignRefused, EspRedirect, Outgoing, PendingError, TxnId, forget_pending, internal, open_pending,
+    send, take, transaction_of,
 };
 use crate::platform::heavy::Share;
 
@@ -35,6 +37,18 @@ use crate::platform::heavy::Share;
 struct Pending {
     session_key: Vec<u8>,
     document: PendingDocument,
+    /// What a new request needs to try again after a refused answer, without the signer link
+    /// (absent in requests sent before it was kept: those cannot be retried from the answer).
+    #[serde(default)]
+    again: Option<Again>,
+}
+
+/// The request's other fields, kept to send it again (`retry`).
+#[derive(Serialize, Deserialize)]
+struct Again {
+    doc_info: Vec<String>,
+    signer_id: Option<String>,
+    auth_mode: Option<AuthMode>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -67,13 +81,21 @@ pub fn offered(svc: &Services, open: &OpenTransaction) -> bool {
 
 /// The signer chose Aadhaar eSign: prepares the document, records the eSign transaction and
 /// returns the signed request for the ESP.
-pub async fn start(svc: &Services, open: &OpenTransaction) -> Result<EspRedirect, EsignRefused> {
+pub async fn start(
+    svc: &Services,
+    open: &OpenTransaction,
+    auth_mode: Option<AuthMode>,
+) -> Result<EspRedirect, EsignRefused> {
     if !offered(svc, open) {
         return Err(EsignRefused::Unavailable);
     }
     let session_key = open.session_key().ok_or_else(|| internal("session key"))?;
     let (document, digests, doc_info) = prepare(svc, open).await?;
-    let pending = Pending { session_key: session_key.as_bytes().to_vec(), document };
+    let pending = Pending {
+        session_key: session_key.as_bytes().to_vec(),
+        document,
+        again: Some(Again { doc_info: doc_info.clone(), signer_id: open.payload.signer_id.clone(), auth_mode }),
+    };
     let row = &open.row;
     let request = Outgoing {
         tenant_id: row.tenant_id,
@@ -83,6 +105,7 @@ pub async fn start(svc: &Services, open: &OpenTransaction) -> Result<EspRedirect
         doc_info: &doc_info,
         signer_id: open.payload.signer_id.as_deref(),
         raw: matches!(pending.document, PendingDocument::Xml { .. }),
+        auth_mode,
     };
     send(svc, &request, &pending).await
 }
@@ -151,7 +174,7 @@ pub(crate) async fn answer(
         Outcome::Refused { code, message } => {
             take(svc, esign, EsignState::Refused, &code).await?;
             forget_pending(svc, esign).await;
-            let refusal = signet_esign::esp_codes::classify(&code);
+            let refusal = crate::esign::setup(svc)?.profile.profile.refusal(&code);
             if gateway_code(refusal) == ErrorCode::Cancelled {
                 return transaction::cancel_row(svc, &row, actor).await.map_err(EsignRefused::Closed);
             }
@@ -180,6 +203,70 @@ pub(crate) async fn answer(
                 }
             }
         }
+    }
+}
+
+/// The eSign transaction a refused answer carried (`<id>-<secret>`), while it still waits for
+/// an answer that could be taken: the transaction's secret is the signer's authority to try
+/// again or give up. Anything else reads as unknown and changes nothing.
+async fn refused_attempt(svc: &Services, txn: &str) -> Result<(EsignTransactionRow, TxnId, String), EsignRefused> {
+    let (esign, txn) = transaction_of(svc, txn).await?;
+    let unknown = || EsignRefused::Answer(AnswerRefusal::Unknown);
+    let refusal = esign.last_refusal.clone().filter(|_| esign.refused_answers > 0).ok_or_else(unknown)?;
+    if esign.gateway_transaction.is_none() {
+        return Err(unknown());
+    }
+    if esign.state != EsignState::Sent {
+        return Err(EsignRefused::Answer(AnswerRefusal::Replayed));
+    }
+    Ok((esign, txn, refusal))
+}
+
+/// The signer whose ESP answer was refused tries again: the same document (as prepared, kept
+/// sealed under the `txn`'s secret) goes to the ESP in a new request with a new `txn`; the
+/// refused request is closed with the refusal's code, so its own later answers find it taken.
+/// The `txn`'s secret leads only back to the ESP, never to the signer page or the document.
+pub async fn retry(svc: &Services, txn: &str) -> Result<EspRedirect, EsignRefused> {
+    let (esign, txn, refusal) = refused_attempt(svc, txn).await?;
+    let row = open_gateway_transaction(svc, &esign).await?;
+    let pending: Pending = open_pending(svc, &esign, &txn).await.map_err(internal)?;
+    let again = pending.again.as_ref().ok_or(EsignRefused::Answer(AnswerRefusal::Unknown))?;
+    let digests = crate::esign::digests_of(&esign)?;
+    take(svc, &esign, EsignState::Failed, &refusal).await?;
+    forget_pending(svc, &esign).await;
+    let request = Outgoing {
+        tenant_id: row.tenant_id,
+        subject: EsignSubject::Gateway(&row.transaction_number),
+        blob_folder: ["gateway", &row.transaction_number],
+        digests: &digests,
+        doc_info: &again.doc_info,
+        signer_id: again.signer_id.as_deref(),
+        raw: matches!(pending.document, PendingDocument::Xml { .. }),
+        auth_mode: again.auth_mode,
+    };
+    send(svc, &request, &pending).await
+}
+
+/// The signer whose ESP answer was refused gives up: the transaction ends as failed, the
+/// integrator learning why at `FUrl` (107 naming the refusal's code and what it means), the
+/// status query showing the same. Only with the transaction's secret, while no answer was
+/// taken.
+pub async fn give_up(svc: &Services, txn: &str, actor: &Actor) -> Result<Delivery, EsignRefused> {
+    let (esign, _, refusal) = refused_attempt(svc, txn).await?;
+    let row = open_gateway_transaction(svc, &esign).await?;
+    take(svc, &esign, EsignState::Failed, &refusal).await?;
+    forget_pending(svc, &esign).await;
+    let failure = GatewayFailure::new(ErrorCode::InvalidParameters, refused_answer(&refusal));
+    let detail = serde_json::json!({"signatureTypes": "3", "refusedAnswer": refusal, "signerGaveUp": true});
+    Ok(transaction::fail(svc, &row, &failure, actor, detail).await)
+}
+
+/// `Aadhaar eSign answer refused: <code> (<what it means>)`, for `ErrorMessage`.
+pub fn refused_answer(code: &str) -> String {
+    let code: String = code.chars().filter(|c| c.is_ascii_graphic()).take(40).collect();
+    match signet_esign::asp::codes::describe(&code) {
+        Some(meaning) => format!("Aadhaar eSign answer refused: {code} ({meaning})"),
+        None => format!("Aadhaar eSign answer refused: {code}"),
     }
 }
 

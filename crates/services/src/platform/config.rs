@@ -167,8 +167,9 @@ pub struct Config {
     /// Whether the ESP's answer signature may use SHA-1 (an RSA-SHA1 signature method, SHA-1
     /// reference digests), as C-DAC's does. Only the ESP's answer, verified with the pinned
     /// ESP certificate's key, is ever taken with SHA-1; documents, requests and the signer's
-    /// CMS never are. On by default: off, no answer from such an ESP is ever taken.
-    pub esign_esp_allow_sha1: bool,
+    /// CMS never are. Unset: the profile's default (on for `cdac` and the generic profiles);
+    /// off, no answer from such an ESP is ever taken.
+    pub esign_esp_allow_sha1: Option<bool>,
     /// Whether the ESP's CMS is PAdES baseline (`signing-certificate-v2`, no `signingTime`):
     /// then eSign PDF signatures are labelled `ETSI.CAdES.detached`, and an answer whose CMS
     /// is not is refused before embedding; otherwise (the default, as CCA ESPs sign: with
@@ -177,8 +178,16 @@ pub struct Config {
     pub esign_esp_pades_cms: bool,
     /// `form` (eSign 2.1: the signer's browser carries the request to `esign_esp_url`) or
     /// `server` (eSign 3.x: Signet posts the request to `esign_esp_url` itself, then sends the
-    /// browser to `esign_esp_auth_url` with `txnref`).
-    pub esign_flow: String,
+    /// browser to `esign_esp_auth_url` with `txnref`). Unset: the profile's flow.
+    pub esign_flow: Option<String>,
+    /// The ESP's profile (`cdac`, `emudhra`, `protean` or `nsdl`, `generic-2.1`, `generic-3.x`;
+    /// default `generic-2.1`): its flow, whether its answers may use SHA-1, its `AuthMode`s and
+    /// its error codes. `esign_flow`, `esign_esp_allow_sha1` and `esign_auth_modes`, when set,
+    /// win over the profile's defaults.
+    pub esign_esp_profile: String,
+    /// The `AuthMode`s offered to signers, the first the default (`otp`, `fingerprint`, `iris`,
+    /// `face` or their codes 1-4, separated by commas). Unset: the profile's.
+    pub esign_auth_modes: Option<String>,
     /// The ESP's address for the browser in the `server` flow (e.g. C-DAC's `…/esign/authRequest`).
     pub esign_esp_auth_url: Option<String>,
     /// Digital e-stamping (`eStampType` `digital`): the stamp provider's API address, to which
@@ -330,9 +339,11 @@ impl Default for Config {
             esign_esp_certificate: None,
             esign_ca_certificates: None,
             esign_response_ttl_secs: 30 * 60,
-            esign_esp_allow_sha1: true,
+            esign_esp_allow_sha1: None,
             esign_esp_pades_cms: false,
-            esign_flow: "form".into(),
+            esign_flow: None,
+            esign_esp_profile: "generic-2.1".into(),
+            esign_auth_modes: None,
             esign_esp_auth_url: None,
             estamp_provider_url: None,
             estamp_provider_key: None,

@@ -73,7 +73,12 @@ impl From<super::otp::PhoneNotConfirmed> for EsignRefused {
 }
 
 /// The signer chose to sign: every active document is prepared and one request goes to the ESP.
-pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs) -> Result<EspRedirect, EsignRefused> {
+pub async fn start(
+    svc: &Services,
+    session: &SignerSession,
+    inputs: &FieldInputs,
+    auth_mode: Option<signet_esign::AuthMode>,
+) -> Result<EspRedirect, EsignRefused> {
     if svc.esign.is_none() || !required(session) {
         return Err(EsignRefused::Unavailable);
     }
@@ -108,6 +113,7 @@ pub async fn start(svc: &Services, session: &SignerSession, inputs: &FieldInputs
         doc_info: &doc_info,
         signer_id: None,
         raw: false,
+        auth_mode,
     };
     send(svc, &outgoing, &pending).await
 }
@@ -151,7 +157,7 @@ pub enum Esigned {
     Cancelled,
     /// The ESP did not sign: its code and message (control characters dropped, at most 200
     /// characters), quoted to the signer.
-    EspRefused { code: String, message: String },
+    EspRefused { code: String, message: String, kind: signet_esign::esp_codes::EspRefusal },
     /// Signed; `completed` when theirs was the last signature.
     Signed { completed: bool },
 }
@@ -176,11 +182,12 @@ pub(crate) async fn answer(
         Outcome::Refused { code, message } => {
             take(svc, esign, EsignState::Refused, &code).await?;
             forget_pending(svc, esign).await;
-            if signet_esign::esp_codes::classify(&code).is_cancel() {
+            let kind = crate::esign::refusal_kind(svc, &code);
+            if kind.is_cancel() {
                 return Ok((Esigned::Cancelled, lang));
             }
             let message: String = message.chars().filter(|c| !c.is_control()).take(200).collect();
-            Esigned::EspRefused { code, message }
+            Esigned::EspRefused { code, message, kind }
         }
         Outcome::Signed(signed) => {
             take(svc, esign, EsignState::Signed, &signed.res_code).await?;

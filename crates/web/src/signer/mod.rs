@@ -46,6 +46,8 @@ pub fn router(segment: &str, services: &Services) -> Router<Services> {
         .route("/sign/g/{number}/{secret}/token/give-up", post(page::token_give_up))
         .route("/sign/g/{number}/{secret}/pad/give-up", post(page::pad_give_up))
         .route("/esign/response", post(page::esign_answer))
+        .route("/esign/retry", post(page::esign_retry))
+        .route("/esign/give-up", post(page::esign_give_up))
         .route("/esign/asp.cer", get(page::asp_certificate))
         .route("/verify", get(verify::show).post(verify::check))
         .route("/verify/d/{token}", get(verify::document))

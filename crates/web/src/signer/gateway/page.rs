@@ -194,6 +194,11 @@ async fn render_refused(
         allow_draw: allowed.draw,
         allow_upload: allowed.upload,
         esign,
+        auth_modes: if esign {
+            super::views::auth_mode_choices(&signet_services::esign::auth_modes(state), link.text)
+        } else {
+            Vec::new()
+        },
         token,
         token_give_up: token,
         refused_image,
@@ -321,8 +326,13 @@ pub async fn cancel(
 
 /// `POST /sign/g/{transaction}/{secret}/esign`: the signer chose Aadhaar eSign; their browser
 /// takes Signet's signed request to the ESP.
-pub async fn start_esign(State(state): State<Services>, link: GatewayLink) -> Response {
-    match esign::start(&state, &link.open).await {
+pub async fn start_esign(State(state): State<Services>, link: GatewayLink, body: axum::body::Bytes) -> Response {
+    // The form carries `authMode` when the ESP offers several; without a body, the default.
+    let fields: std::collections::HashMap<String, String> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    let Ok(auth_mode) = super::views::chosen_auth_mode(fields.get("authMode").map(String::as_str)) else {
+        return render(&state, &link, Some(link.text.s("signer.form_not_accepted").to_string())).await;
+    };
+    match esign::start(&state, &link.open, auth_mode).await {
         Ok(redirect) => esp_page(link.text, &redirect),
         Err(refused) => esign_refused(&state, Some(&link), link.text, refused).await,
     }
@@ -363,10 +373,24 @@ async fn esign_refused(state: &Services, link: Option<&GatewayLink>, text: Text,
         EsignRefused::Closed(why) => closed_page(text, why),
         EsignRefused::Gone(gone) => (StatusCode::GONE, error_page(text, text.s(esign_gone_key(gone)))).into_response(),
         EsignRefused::Answer(refusal) => {
-            (StatusCode::BAD_REQUEST, error_page(text, &answer_refusal_words(refusal, text))).into_response()
+            let mut said = answer_refusal_words(refusal, text);
+            if let AnswerRefusal::NotAccepted(code) = refusal {
+                said = format!("{said} {}", text.s(asp_code_key(code)));
+            }
+            (StatusCode::BAD_REQUEST, error_page(text, &said)).into_response()
+        }
+        EsignRefused::AnswerRefused { code, txn } => {
+            let said = answer_refusal_words(AnswerRefusal::NotAccepted(code), text);
+            let page = super::views::esign_refused_page(text, &said, text.s(asp_code_key(code)), &txn);
+            (StatusCode::BAD_REQUEST, page).into_response()
         }
         EsignRefused::Esp { code, message } => {
-            let said = text.plain("gateway_page.esp_refused", &[("code", &code), ("message", &message)]);
+            let kind = signet_services::esign::refusal_kind(state, &code);
+            let said = format!(
+                "{} {}",
+                text.plain("gateway_page.esp_refused", &[("code", &code), ("message", &message)]),
+                text.s(esp_kind_key(kind))
+            );
             match link {
                 Some(link) => render(state, link, Some(said)).await,
                 None => (StatusCode::BAD_GATEWAY, error_page(text, &said)).into_response(),
@@ -387,6 +411,70 @@ async fn esign_refused(state: &Services, link: Option<&GatewayLink>, text: Text,
             tracing::error!(%cause, "Aadhaar eSign failed");
             (StatusCode::INTERNAL_SERVER_ERROR, error_page(text, text.s("gateway_page.esign_failed"))).into_response()
         }
+    }
+}
+
+/// The `txn` field of the refused-answer page's forms.
+fn txn_field(body: &[u8]) -> String {
+    let fields: std::collections::HashMap<String, String> = serde_urlencoded::from_bytes(body).unwrap_or_default();
+    fields.get("txn").cloned().unwrap_or_default()
+}
+
+/// `POST /esign/retry` (`txn`): after a refused answer, the same document to the ESP again in a
+/// new request. The `txn`'s secret is the authority; without it nothing is shown or changed.
+pub async fn esign_retry(
+    State(state): State<Services>,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    let text = Text::new(page_lang(&uri, &headers, None));
+    match esign::retry(&state, &txn_field(&body)).await {
+        Ok(redirect) => esp_page(text, &redirect),
+        Err(refused) => esign_refused(&state, None, text, refused).await,
+    }
+}
+
+/// `POST /esign/give-up` (`txn`): after a refused answer, the signer gives up; the transaction
+/// ends and the integrator learns why at FUrl.
+pub async fn esign_give_up(
+    State(state): State<Services>,
+    ClientIp(ip): ClientIp,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    let text = Text::new(page_lang(&uri, &headers, None));
+    let txn = txn_field(&body);
+    let actor = Actor { id: format!("esign:{}", txn.split('-').next().unwrap_or_default()), ip: Some(ip.to_string()) };
+    match esign::give_up(&state, &txn, &actor).await {
+        Ok(delivery) => delivered(text, delivery),
+        Err(refused) => esign_refused(&state, None, text, refused).await,
+    }
+}
+
+/// What a kind of ESP refusal means for the signer, in the page's language.
+pub(crate) fn esp_kind_key(kind: signet_services::esign::EspRefusal) -> &'static str {
+    use signet_services::esign::EspRefusal;
+    match kind {
+        EspRefusal::Cancelled => key("esign.kind.cancelled"),
+        EspRefusal::Expired => key("esign.kind.expired"),
+        EspRefusal::Authentication => key("esign.kind.authentication"),
+        EspRefusal::Request => key("esign.kind.request"),
+        EspRefusal::Service => key("esign.kind.service"),
+    }
+}
+
+/// What an ASP refusal code means for the signer, in the page's language.
+pub(crate) fn asp_code_key(code: &str) -> &'static str {
+    match code {
+        "esign_forged" => key("esign.asp.forged"),
+        "esign_other_transaction" => key("esign.asp.other_transaction"),
+        "esign_late" => key("esign.asp.late"),
+        "esign_document" => key("esign.asp.document"),
+        "esign_certificate" => key("esign.asp.certificate"),
+        "esign_replayed" => key("esign.asp.replayed"),
+        _ => key("esign.asp.malformed"),
     }
 }
 
@@ -494,9 +582,11 @@ fn answer_refusal_words(refusal: AnswerRefusal, text: Text) -> String {
 fn esigned_words(esigned: &Esigned, text: Text) -> String {
     match esigned {
         Esigned::Cancelled => text.s("esign.done.cancelled").to_string(),
-        Esigned::EspRefused { code, message } => {
-            text.plain("esign.done.esp_refused", &[("code", code), ("message", message)])
-        }
+        Esigned::EspRefused { code, message, kind } => format!(
+            "{} {}",
+            text.plain("esign.done.esp_refused", &[("code", code), ("message", message)]),
+            text.s(esp_kind_key(*kind))
+        ),
         Esigned::Signed { completed: true } => text.s("esign.done.signed_everyone").to_string(),
         Esigned::Signed { completed: false } => text.s("esign.done.signed").to_string(),
     }
@@ -571,9 +661,47 @@ mod esign_words_tests {
         let refused = AnswerRefusal::NotAccepted("esign_forged");
         assert_eq!(answer_refusal_words(refused, en), "The eSign answer could not be accepted (esign_forged).");
         assert!(answer_refusal_words(refused, hi).contains("esign_forged"));
-        let esp = Esigned::EspRefused { code: "ESP-944".into(), message: "user terminated".into() };
+        let kind = signet_services::esign::EspRefusal::Authentication;
+        let esp = Esigned::EspRefused { code: "ESP-944".into(), message: "user terminated".into(), kind };
         assert!(esigned_words(&esp, hi).contains("ESP-944") && !esigned_words(&esp, hi).contains("did not sign"));
         assert_eq!(esigned_words(&Esigned::Signed { completed: false }, en), "Signed with Aadhaar eSign. Thank you.");
         assert_ne!(esigned_words(&Esigned::Cancelled, en), esigned_words(&Esigned::Cancelled, hi));
+    }
+
+    /// Issue 39: every kind of ESP refusal, every ASP refusal code, every AuthMode and the
+    /// refused-answer page have their words in English and in Hindi (not English again).
+    #[test]
+    fn esign_explanations_are_in_english_and_hindi() {
+        use signet_services::esign::{AuthMode, EspRefusal};
+        let (en, hi) = (Text::new(Lang::En), Text::new(Lang::Hi));
+        let kinds = [
+            EspRefusal::Cancelled,
+            EspRefusal::Expired,
+            EspRefusal::Authentication,
+            EspRefusal::Request,
+            EspRefusal::Service,
+        ];
+        let mut keys: Vec<&str> = kinds.into_iter().map(esp_kind_key).collect();
+        for code in ["esign_forged", "esign_other_transaction", "esign_late", "esign_document"] {
+            keys.push(asp_code_key(code));
+        }
+        for code in ["esign_certificate", "esign_replayed", "esign_malformed"] {
+            keys.push(asp_code_key(code));
+        }
+        for key in ["esign.refused.title", "esign.refused.try_again", "esign.refused.give_up"] {
+            keys.push(key);
+        }
+        keys.extend(["esign.refused.give_up_text", "esign.auth_mode.choose"]);
+        let modes = [AuthMode::Otp, AuthMode::Fingerprint, AuthMode::Iris, AuthMode::Face];
+        let labels = |text| super::super::views::auth_mode_choices(&modes, text);
+        for (en, hi) in labels(en).iter().zip(labels(hi).iter()) {
+            assert_ne!(en.label, hi.label, "{}", en.value);
+        }
+        let distinct: std::collections::BTreeSet<&str> = keys.iter().map(|key| en.s(key)).collect();
+        assert_eq!(distinct.len(), keys.len(), "each explanation is its own");
+        for key in keys {
+            assert!(!en.s(key).is_empty() && en.s(key) != key, "{key}");
+            assert_ne!(en.s(key), hi.s(key), "{key} has no Hindi");
+        }
     }
 }

@@ -6,9 +6,10 @@ use axum::http::{HeaderValue, header};
 use axum::response::{Html, IntoResponse, Response};
 use signet_gateway::{FormPage, FormScript, ResultPost, render_post_form};
 
+use signet_services::esign::AuthMode;
 use signet_services::platform::secrets;
 
-use crate::text::Text;
+use crate::text::{Text, key};
 
 #[derive(Template)]
 #[template(path = "gateway_error.html")]
@@ -42,6 +43,8 @@ pub struct SignPage {
     pub allow_upload: bool,
     /// Aadhaar eSign is offered (requested, and an ESP is configured).
     pub esign: bool,
+    /// The ESP's `AuthMode`s to choose from (empty when it offers one).
+    pub auth_modes: Vec<AuthModeChoice>,
     /// Signing with the signer's crypto token through the signer utility is offered.
     pub token: bool,
     /// The token form may give up with the utility's error (110-113 to Furl).
@@ -84,6 +87,68 @@ fn with_headers(html: String, csp: &str) -> Response {
 
 /// The page of a refusal, in `text`'s language (`message` is already in it, or is a code the
 /// gateway's spec words).
+/// One way to authenticate at the ESP the signer may choose (`authMode` in the eSign form).
+pub struct AuthModeChoice {
+    pub value: &'static str,
+    pub label: String,
+    pub checked: bool,
+}
+
+/// The choices of `AuthMode` the eSign forms offer: none when the ESP offers one (it is sent
+/// without asking), else each in the page's language, the ESP's default checked.
+pub fn auth_mode_choices(modes: &[AuthMode], text: Text) -> Vec<AuthModeChoice> {
+    if modes.len() < 2 {
+        return Vec::new();
+    }
+    modes
+        .iter()
+        .enumerate()
+        .map(|(i, mode)| AuthModeChoice {
+            value: mode.name(),
+            label: text.s(auth_mode_key(*mode)).to_string(),
+            checked: i == 0,
+        })
+        .collect()
+}
+
+fn auth_mode_key(mode: AuthMode) -> &'static str {
+    match mode {
+        AuthMode::Otp => key("esign.auth_mode.otp"),
+        AuthMode::Fingerprint => key("esign.auth_mode.fingerprint"),
+        AuthMode::Iris => key("esign.auth_mode.iris"),
+        AuthMode::Face => key("esign.auth_mode.face"),
+    }
+}
+
+/// The `authMode` a submitted eSign form chose: `None` when it names none; `Err` for a value
+/// that is not a mode (a form that was not ours).
+pub fn chosen_auth_mode(value: Option<&str>) -> Result<Option<AuthMode>, ()> {
+    match value.map(str::trim).filter(|v| !v.is_empty()) {
+        None => Ok(None),
+        Some(value) => AuthMode::from_name(value).map(Some).ok_or(()),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "esign_refused.html")]
+struct EsignRefusedPage<'a> {
+    message: &'a str,
+    explanation: &'a str,
+    txn: &'a str,
+    text: Text,
+}
+
+/// A refused ESP answer of a gateway transaction: why, and two forms carrying the answer's
+/// `txn` (the transaction's secret, the signer's authority): try again, or give up (the
+/// integrator then learns why at FUrl).
+pub fn esign_refused_page(text: Text, message: &str, explanation: &str, txn: &str) -> Response {
+    let page = EsignRefusedPage { message, explanation, txn, text };
+    match page.render() {
+        Ok(html) => with_headers(html, PAGE_CSP),
+        Err(_) => error_page(text, message),
+    }
+}
+
 pub fn error_page(text: Text, message: &str) -> Response {
     let html = ErrorPage { message, text }
         .render()

@@ -69,6 +69,8 @@ struct SignPage {
     kept: Kept,
     /// This signer signs with Aadhaar eSign (the only method offered then).
     esign: bool,
+    /// The ESP's `AuthMode`s to choose from (empty when it offers one).
+    auth_modes: Vec<crate::signer::gateway::views::AuthModeChoice>,
     /// This signer signs with their crypto token through the signer utility (the only method).
     token: bool,
     token_give_up: bool,
@@ -258,6 +260,11 @@ async fn render_page(
         electronic: !(esign || token),
         kept,
         esign,
+        auth_modes: if esign {
+            crate::signer::gateway::views::auth_mode_choices(&signet_services::esign::auth_modes(state), link.text)
+        } else {
+            Vec::new()
+        },
         token,
         token_give_up: false,
         fields,
@@ -567,7 +574,10 @@ pub async fn start_esign(
     if let Some(said) = field_refusal(&link, &inputs) {
         return Ok(render(&state, &link, Some(said)).await);
     }
-    match signet_services::workflows::esign::start(&state, &link.session, &inputs).await {
+    let Ok(auth_mode) = crate::signer::gateway::views::chosen_auth_mode(submission.field("authMode")) else {
+        return Ok(render(&state, &link, Some(link.text.s("signer.form_not_accepted").into())).await);
+    };
+    match signet_services::workflows::esign::start(&state, &link.session, &inputs, auth_mode).await {
         Ok(redirect) => Ok(crate::signer::gateway::views::esp_page(link.text, &redirect)),
         Err(EsignRefused::Gone(gone)) => {
             let said = link.text.s(crate::signer::gateway::page::esign_gone_key(gone)).to_string();
