@@ -33,18 +33,24 @@ wait_up() { for _ in $(seq 1 300); do curl -sf "$1" >/dev/null && return 0; slee
 json_get() { python3 -c 'import json,sys;print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
 rss_mb() { awk '/VmHWM/ {printf "%.0f", $2/1024}' "/proc/$1/status"; }
 
-# The hot queries as the store runs them (envelope.rs, lib.rs), for EXPLAIN.
-hot_queries() { # tenant-id
+# The hot queries as the store runs them (envelope.rs, lib.rs), for EXPLAIN; the search in its
+# form before migration 0051 ("old search") and after.
+hot_queries() { # tenant-id backend
   local t=$1 p="'%meena iyer%'"
   cat <<SQL
 SELECT id FROM workflows WHERE tenant_id = $t AND state <> 'deleted' ORDER BY id DESC LIMIT 20 OFFSET 0;
 SELECT COUNT(*) FROM workflows WHERE tenant_id = $t AND state <> 'deleted';
-SELECT id FROM workflows WHERE tenant_id = $t AND state = 'declined' ORDER BY id DESC LIMIT 20 OFFSET 0;
-SELECT COUNT(*) FROM workflows WHERE tenant_id = $t AND state = 'declined';
-SELECT id FROM workflows WHERE tenant_id = $t AND state <> 'deleted' AND (lower(name) LIKE $p OR lower(coalesce(reference_no, '')) LIKE $p OR EXISTS (SELECT 1 FROM signatories s WHERE s.workflow_id = workflows.id AND (lower(s.name) LIKE $p OR lower(s.email) LIKE $p))) ORDER BY id DESC LIMIT 20;
+SELECT id FROM workflows WHERE tenant_id = $t AND state = 'declined' AND state <> 'deleted' ORDER BY id DESC LIMIT 20 OFFSET 0;
+SELECT COUNT(*) FROM workflows WHERE tenant_id = $t AND state = 'declined' AND state <> 'deleted';
 SELECT state, COUNT(*) FROM workflows WHERE tenant_id = $t AND state <> 'deleted' GROUP BY state;
 SELECT seq FROM audit_log WHERE tenant_id = $t AND seq > 500000 ORDER BY seq LIMIT 100;
+SELECT COUNT(*) /* old search */ FROM workflows WHERE tenant_id = $t AND state <> 'deleted' AND (lower(name) LIKE $p OR lower(coalesce(reference_no, '')) LIKE $p OR EXISTS (SELECT 1 FROM signatories s WHERE s.workflow_id = workflows.id AND (lower(s.name) LIKE $p OR lower(s.email) LIKE $p)));
 SQL
+  if [ "$2" = sqlite ]; then
+    echo "SELECT COUNT(*) /* new search */ FROM workflows WHERE tenant_id = $t AND state <> 'deleted' AND +tenant_id = $t AND id IN (SELECT rowid FROM workflow_search WHERE workflow_search MATCH '\"meena iyer\"' AND tenant_id = $t UNION SELECT workflow_id FROM signatory_search WHERE signatory_search MATCH '\"meena iyer\"' AND tenant_id = $t) AND (lower(name) LIKE $p OR lower(coalesce(reference_no, '')) LIKE $p OR EXISTS (SELECT 1 FROM signatories s WHERE s.workflow_id = workflows.id AND (lower(s.name) LIKE $p OR lower(s.email) LIKE $p)));"
+  else
+    echo "SELECT COUNT(*) /* new search */ FROM workflows WHERE tenant_id = $t AND state <> 'deleted' AND id IN (SELECT id FROM workflows WHERE tenant_id = $t AND (lower(name) LIKE $p OR lower(coalesce(reference_no, '')) LIKE $p) UNION SELECT workflow_id FROM signatories WHERE tenant_id = $t AND (lower(name) LIKE $p OR lower(email) LIKE $p));"
+  fi
 }
 
 bench_backend() { # name [database-url]
@@ -61,9 +67,13 @@ bench_backend() { # name [database-url]
   wait_up "http://127.0.0.1:$port/readyz"
   echo "== $1: plans of the hot queries (tenant $tenant)"
   if [ -z "${2:-}" ]; then
-    hot_queries "$tenant" | while read -r q; do echo "-- $q"; sqlite3 "$dir/signet.db" "EXPLAIN QUERY PLAN $q"; done
+    hot_queries "$tenant" sqlite | while read -r q; do
+      echo "-- $q"; sqlite3 "$dir/signet.db" "EXPLAIN QUERY PLAN $q"
+      sqlite3 "$dir/signet.db" ".timer on" "$q" | tail -1
+    done
   else
-    hot_queries "$tenant" | while read -r q; do echo "-- $q"; psql "$2" -Atc "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) $q"; done
+    psql "$2" -qc "VACUUM ANALYZE" >/dev/null
+    hot_queries "$tenant" postgres | while read -r q; do echo "-- $q"; psql "$2" -Atc "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) $q"; done
   fi
   echo "== $1: measurements ($REQUESTS requests a case)"
   before=$(rss_mb "$pid")
