@@ -5,6 +5,7 @@
 mod applications;
 mod audit_anchor;
 mod auth;
+pub mod bench_seed;
 mod bulk;
 mod chain;
 mod data_keys;

@@ -157,7 +157,11 @@ fn index_fact(table: &str, name: &str, definition: &str) -> String {
 
 async fn sqlite_schema(pool: &SqlitePool) -> Schema {
     let tables: Vec<(String, String)> = sqlx::query_as(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> $1",
+        // The search's FTS5 tables (migration 0051) and their shadow tables are SQLite's own
+        // substring index, which PostgreSQL keeps as trigram GIN indexes (left out there).
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> $1 \
+         AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' AND NOT EXISTS (SELECT 1 FROM sqlite_master v \
+         WHERE v.sql LIKE 'CREATE VIRTUAL TABLE%' AND sqlite_master.name LIKE v.name || '\\_%' ESCAPE '\\')",
     )
     .bind(MIGRATIONS_TABLE)
     .fetch_all(pool)
@@ -265,11 +269,13 @@ async fn postgres_schema(pool: &PgPool) -> Schema {
     postgres_columns(pool, &mut schema).await;
     postgres_keys(pool, &mut schema).await;
     postgres_foreign_keys(pool, &mut schema).await;
-    // Indexes that back a constraint are compared as the constraint (see `postgres_keys`).
+    // Indexes that back a constraint are compared as the constraint (see `postgres_keys`);
+    // the search's trigram indexes (migration 0051) are SQLite's FTS5 tables, left out there.
     let indexes: Vec<(String, String, String)> = sqlx::query_as(
         "SELECT tablename::text, indexname::text, indexdef FROM pg_indexes \
          WHERE schemaname = 'public' AND tablename <> $1 \
-         AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE contype IN ('p', 'u'))",
+         AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE contype IN ('p', 'u')) \
+         AND indexdef NOT LIKE '% USING gin %gin_trgm_ops%'",
     )
     .bind(MIGRATIONS_TABLE)
     .fetch_all(pool)

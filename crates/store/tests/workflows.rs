@@ -31,6 +31,7 @@ on_both_backends!(
     settings_written_in_the_untyped_form_still_read,
     placements_are_read_typed_and_handed_on_with_the_place,
     a_renewal_lands_once_and_moves_the_document_out_of_the_due_list,
+    the_bench_seeder_writes_listable_workflows_and_chains_that_verify,
 );
 
 fn initiator() -> Actor {
@@ -608,4 +609,77 @@ async fn a_renewal_lands_once_and_moves_the_document_out_of_the_due_list(backend
     let renewals: Vec<&AuditEntry> = events.iter().filter(|e| e.action == "document.timestamped").collect();
     assert_eq!(renewals.len(), 1);
     assert!(renewals[0].detail.contains("\"renewal\":true"), "{}", renewals[0].detail);
+}
+
+/// Issue 38's seeder (`signet bench seed`), small: two seedings into one tenant (the second
+/// continues the ids and the audit chain), one into another; counts, the list with its filter
+/// and search, and both chains verified with the domain's verifier.
+async fn the_bench_seeder_writes_listable_workflows_and_chains_that_verify(backend: Backend) {
+    use signet_domain::audit::ChainVerifier;
+    use signet_store::bench_seed::SeedPlan;
+    let db = TestDb::new(backend).await;
+    let store = db.open().await;
+    let (t, other) = (tenant(&store, "lender").await, tenant(&store, "small").await);
+    let plan = |workflows, seed| SeedPlan {
+        workflows,
+        audit_per_workflow: 10,
+        blob_key: "bench-seed/agreement.pdf".into(),
+        blob_sha256: "00".into(),
+        blob_size: 10,
+        sender: "user:1".into(),
+        now: now_millis(),
+        years: 5,
+        seed,
+    };
+    let mut reports = Vec::new();
+    let first = store.bench_seed_workflows(t, &plan(1500, 1), |n| reports.push(n)).await.expect("seed");
+    let second = store.bench_seed_workflows(t, &plan(500, 2), |_| {}).await.expect("seed again");
+    let small = store.bench_seed_workflows(other, &plan(30, 3), |_| {}).await.expect("seed other");
+    assert_eq!(reports, [1500]);
+    assert_eq!((first.workflows, first.documents, first.signatories, first.audit_events), (1500, 1500, 4500, 15_000));
+    assert_eq!((second.workflows, small.workflows), (500, 30));
+
+    let counts = store.workflow_counts(t).await.expect("counts");
+    assert_eq!(counts.iter().map(|(_, n)| n).sum::<i64>(), 2000, "{counts:?}");
+    let count_of = |state| counts.iter().find(|(s, _)| *s == state).map_or(0, |(_, n)| *n);
+    // Five years of dates: most are completed; the last month's still in progress.
+    assert!(count_of(WorkflowState::Completed) > 1500, "{counts:?}");
+    assert!(count_of(WorkflowState::InProgress) > 0 && count_of(WorkflowState::Declined) > 0, "{counts:?}");
+
+    let (page, total) = store.workflows(t, None, None, 0, 20).await.expect("list");
+    assert_eq!((page.len(), total), (20, 2000));
+    assert!(page.windows(2).all(|w| w[0].id > w[1].id), "newest first");
+    let (declined, total) = store.workflows(t, Some("declined"), None, 0, 100).await.expect("filter");
+    assert_eq!(total, count_of(WorkflowState::Declined));
+    assert!(declined.iter().all(|w| w.state() == WorkflowState::Declined && w.tenant_id == t));
+    // The search finds a workflow by its reference and by a signer's address, in this tenant only.
+    let newest = &page[0];
+    let reference = newest.reference_no.clone().expect("reference");
+    let (found, total) = store.workflows(t, None, Some(&reference), 0, 20).await.expect("search");
+    assert_eq!((total, found[0].id), (1, newest.id));
+    let signatories = store.signatories(newest).await.expect("signatories");
+    assert_eq!(signatories.len(), 3);
+    let (found, _) = store.workflows(t, None, Some(&signatories[2].email), 0, 100).await.expect("search");
+    assert!(found.iter().any(|w| w.id == newest.id));
+    assert_eq!(store.workflows(other, None, Some(&reference), 0, 20).await.expect("search").1, 0);
+
+    // The tenant's audit log: its creation entry, then 20,000 seeded ones, one chain.
+    let mut verifier = ChainVerifier::new(t.get());
+    let (mut after, mut entries) = (0, 0);
+    loop {
+        let page = store.audit_entries(t, after, 1000).await.expect("audit");
+        let Some(last) = page.last() else { break };
+        after = last.seq;
+        entries += page.len();
+        for entry in &page {
+            verifier.check(entry).expect("the audit chain verifies");
+        }
+    }
+    assert_eq!(entries, 1 + 20_000);
+    // Each workflow's own chain verifies too, and ends at the head its row records.
+    for workflow in page.iter().chain(&declined[..declined.len().min(5)]) {
+        let events = store.workflow_events(workflow).await.expect("events");
+        assert!(events.len() >= 2, "created and notified at least");
+        verify_chain(workflow.id.get(), &events).expect("the workflow's chain verifies");
+    }
 }

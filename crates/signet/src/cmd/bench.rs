@@ -40,6 +40,14 @@ pub enum BenchCommand {
     /// Renewals of long-term signatures per second beside the raw time-stamp rate of the same
     /// TSA (scripts/bench-lta.sh starts a local one).
     Lta(super::bench_lta::BenchLtaArgs),
+    /// Issue 38: fills a database with one large organisation (a million workflows by default,
+    /// three signatories each, ten audit events each, five years of dates) beside small ones.
+    /// For benchmarks only: it writes ids directly and expects no other writer.
+    Seed(super::bench_scale::BenchSeedArgs),
+    /// Issue 38: the workflow list (each filter, the search), the audit trail's pages and its
+    /// verification, and an export of every workflow, against a running server on a seeded
+    /// database (scripts/bench-scale.sh runs seed and this on both backends).
+    Lists(super::bench_scale::BenchListsArgs),
     /// The reference of scripts/bench-api.sh: a bare axum handler returning a constant, until
     /// stopped.
     BareAxum(super::bench_bare::BenchBareArgs),
@@ -76,6 +84,8 @@ pub fn run(command: BenchCommand) -> anyhow::Result<()> {
         BenchCommand::Lot(args) => return super::bench_lot::run(args),
         BenchCommand::BareAxum(args) => return super::bench_bare::run(args),
         BenchCommand::Lta(args) => return super::bench_lta::run(args),
+        BenchCommand::Seed(args) => return super::bench_scale::seed(args),
+        BenchCommand::Lists(args) => return super::bench_scale::lists(args),
     };
     let (dir, temporary) = match &args.dir {
         Some(d) => (d.clone(), false),

@@ -5,6 +5,7 @@ pub mod bench_esign;
 pub mod bench_inputs;
 pub mod bench_lot;
 pub mod bench_lta;
+pub mod bench_scale;
 pub mod bench_token;
 pub mod bench_workflows;
 pub mod ca;

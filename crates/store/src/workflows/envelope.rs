@@ -186,6 +186,12 @@ impl Store {
 
     /// A page of the tenant's workflows, newest first, optionally in one state or matching a
     /// name or reference.
+    ///
+    /// The search text is looked for in the name, the reference and the signatories' names and
+    /// addresses (a loan officer searches by the borrower). A substring cannot use a b-tree
+    /// (issue 38, migration 0051): on PostgreSQL the matching ids come from the trigram GIN
+    /// indexes (the same SQL scans where pg_trgm is missing); on SQLite, for three characters
+    /// or more, from the FTS5 trigram tables, narrowed then by the exact condition below.
     pub async fn workflows(
         &self,
         tenant_id: TenantId,
@@ -195,34 +201,59 @@ impl Store {
         limit: i64,
     ) -> Result<(Vec<WorkflowRow>, i64)> {
         let pattern = search.map(signet_domain::paging::contains_pattern);
-        // The search text is looked for in the name, the reference and the signatories' names
-        // and addresses (a loan officer searches by the borrower).
-        let filter = "tenant_id = $1 AND ($2 IS NULL OR state = $2) AND state <> $4 \
-            AND ($3 IS NULL OR lower(name) LIKE $3 ESCAPE '\\' OR lower(coalesce(reference_no, '')) LIKE $3 ESCAPE '\\' \
+        let exact = "(lower(name) LIKE $3 ESCAPE '\\' OR lower(coalesce(reference_no, '')) LIKE $3 ESCAPE '\\' \
                  OR EXISTS (SELECT 1 FROM signatories s WHERE s.workflow_id = workflows.id \
                             AND (lower(s.name) LIKE $3 ESCAPE '\\' OR lower(s.email) LIKE $3 ESCAPE '\\')))";
-        let list =
-            format!("SELECT {WORKFLOW_COLUMNS} FROM workflows WHERE {filter} ORDER BY id DESC LIMIT $5 OFFSET $6");
+        // SQLite's trigram phrase: the text in double quotes (doubled inside), any substring.
+        let phrase = match self.backend() {
+            crate::Backend::Sqlite => search
+                .map(str::to_lowercase)
+                .filter(|text| text.chars().count() >= 3)
+                .map(|text| format!("\"{}\"", text.replace('"', "\"\""))),
+            crate::Backend::Postgres => None,
+        };
+        let matching = match (search.is_some(), self.backend(), phrase.is_some()) {
+            // No search: the pattern is NULL (each form names every parameter it is given).
+            (false, _, _) => " AND $3 IS NULL".to_string(),
+            // `+tenant_id` keeps SQLite from walking the tenant's index in id order: the ids
+            // the trigram tables give drive the lookup.
+            (true, crate::Backend::Sqlite, true) => format!(
+                " AND +tenant_id = $1 AND id IN (SELECT rowid FROM workflow_search WHERE workflow_search MATCH $5 \
+                  AND tenant_id = $1 UNION SELECT workflow_id FROM signatory_search WHERE signatory_search MATCH $5 \
+                  AND tenant_id = $1) AND {exact}"
+            ),
+            (true, crate::Backend::Sqlite, false) => format!(" AND {exact}"),
+            (true, crate::Backend::Postgres, _) => " AND id IN (SELECT id FROM workflows WHERE tenant_id = $1 \
+                 AND (lower(name) LIKE $3 OR lower(coalesce(reference_no, '')) LIKE $3) \
+                 UNION SELECT workflow_id FROM signatories WHERE tenant_id = $1 \
+                 AND (lower(name) LIKE $3 OR lower(email) LIKE $3))"
+                .to_string(),
+        };
+        let filter = format!("tenant_id = $1 AND ($2 IS NULL OR state = $2) AND state <> $4{matching}");
+        let (limit_at, offset_at) = if phrase.is_some() { (6, 7) } else { (5, 6) };
+        let list = format!(
+            "SELECT {WORKFLOW_COLUMNS} FROM workflows WHERE {filter} ORDER BY id DESC LIMIT ${limit_at} OFFSET ${offset_at}"
+        );
         let count = format!("SELECT COUNT(*) FROM workflows WHERE {filter}");
         on_db!(self, pool => {
-            let rows: Vec<WorkflowRow> = sqlx::query_as(sqlx::AssertSqlSafe(list.as_str()))
+            let mut rows = sqlx::query_as(sqlx::AssertSqlSafe(list.as_str()))
                 .bind(tenant_id.get())
                 .bind(state)
                 .bind(&pattern)
-                .bind(WorkflowState::Deleted.as_str())
-                .bind(limit)
-                .bind(offset)
-                .fetch_all(pool)
-                .await
-                .map_err(db_err)?;
-            let (total,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(count.as_str()))
+                .bind(WorkflowState::Deleted.as_str());
+            if let Some(phrase) = &phrase {
+                rows = rows.bind(phrase);
+            }
+            let rows: Vec<WorkflowRow> = rows.bind(limit).bind(offset).fetch_all(pool).await.map_err(db_err)?;
+            let mut total = sqlx::query_as(sqlx::AssertSqlSafe(count.as_str()))
                 .bind(tenant_id.get())
                 .bind(state)
                 .bind(&pattern)
-                .bind(WorkflowState::Deleted.as_str())
-                .fetch_one(pool)
-                .await
-                .map_err(db_err)?;
+                .bind(WorkflowState::Deleted.as_str());
+            if let Some(phrase) = &phrase {
+                total = total.bind(phrase);
+            }
+            let (total,): (i64,) = total.fetch_one(pool).await.map_err(db_err)?;
             Ok((rows, total))
         })
     }
