@@ -131,6 +131,13 @@ impl Store {
         let settings = serde_json::to_string(&new.settings)?;
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
+            // On SQLite the insert's trigger reads the search's FTS5 tables (migration 0051)
+            // before it writes, so the transaction reads first: it takes the write lock before
+            // that, or a writer committing in between fails it at once ("database is locked").
+            // PostgreSQL has no such upgrade, and creations in one organisation stay parallel.
+            if matches!(self.backend(), crate::Backend::Sqlite) {
+                crate::chain::lock_tenant!(tx, new.tenant_id);
+            }
             let workflow: WorkflowRow = sqlx::query_as(sqlx::AssertSqlSafe(insert_workflow.as_str()))
                 .bind(new.tenant_id.get())
                 .bind(new.template_id.map(TemplateId::get))
