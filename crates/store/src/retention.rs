@@ -550,28 +550,23 @@ impl Store {
             }
             let mut keys: Vec<(Option<&str>, Option<&str>)> = numbers.iter().map(|n| (None, Some(n.as_str()))).collect();
             keys.extend(email.as_deref().map(|e| (Some(e), None)));
+            // Each statement with each key: (address, none) or (none, number).
+            let statements = [
+                "DELETE FROM crm_leads WHERE tenant_id = $1 AND (email_key = $2 OR mobile = $3)",
+                "DELETE FROM referrals WHERE tenant_id = $1 AND (referral_email_key = $2 OR lower(referrer_email) = $2 \
+                 OR referral_mobile = $3 OR referrer_mobile = $3)",
+            ];
             for (email_key, mobile) in keys {
-                erased.leads += sqlx::query(
-                    "DELETE FROM crm_leads WHERE tenant_id = $1 AND (email_key = $2 OR mobile = $3)",
-                )
-                .bind(tenant)
-                .bind(email_key)
-                .bind(mobile)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_err)?
-                .rows_affected();
-                erased.referrals += sqlx::query(
-                    "DELETE FROM referrals WHERE tenant_id = $1 AND (referral_email_key = $2 OR lower(referrer_email) = $2 \
-                     OR referral_mobile = $3 OR referrer_mobile = $3)",
-                )
-                .bind(tenant)
-                .bind(email_key)
-                .bind(mobile)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_err)?
-                .rows_affected();
+                for (sql, count) in statements.iter().zip([&mut erased.leads, &mut erased.referrals]) {
+                    *count += sqlx::query(*sql)
+                        .bind(tenant)
+                        .bind(email_key)
+                        .bind(mobile)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(db_err)?
+                        .rows_affected();
+                }
             }
             tx.commit().await.map_err(db_err)?;
             Ok(erased)
