@@ -2288,7 +2288,15 @@ export interface components {
             /** @description Event details, a JSON document. */
             detail: string;
             hash: string;
+            /** @description The client address the change came from, when known. */
             ip?: string | null;
+            /**
+             * @description When set, what `hash` covers in place of `ip`: `ipc1:` + hex SHA-256 of the
+             *     length-prefixed `ipNonce` and `ip` (addresses are kept sealed; docs/privacy.md).
+             */
+            ipCommitment?: string | null;
+            /** @description The nonce of `ipCommitment`, when the address is known. */
+            ipNonce?: string | null;
             prevHash: string;
             /** Format: int64 */
             seq: number;
@@ -4657,7 +4665,15 @@ export interface components {
             /** @description Event details (JSON). */
             detail: unknown;
             hash: string;
+            /** @description The client address the event came from, when known. */
             ip?: string | null;
+            /**
+             * @description When set, what `hash` covers in place of `ip`: `ipc1:` + hex SHA-256 of the
+             *     length-prefixed `ipNonce` and `ip` (addresses are kept sealed; docs/privacy.md).
+             */
+            ipCommitment?: string | null;
+            /** @description The nonce of `ipCommitment`, when the address is known. */
+            ipNonce?: string | null;
             prevHash: string;
             /** Format: int64 */
             seq: number;

@@ -158,17 +158,92 @@ pub struct AuditEntry {
     pub actor: String,
     pub action: String,
     pub target: String,
+    /// What the hash covers of the client address: its commitment ([`IpOpening::commitment`])
+    /// for entries written since addresses are kept sealed, the address itself before.
     pub ip: Option<String>,
     pub detail: String,
     pub prev_hash: String,
     pub hash: String,
+    /// The address a commitment in `ip` stands for, with its nonce, when it was kept (absent
+    /// once erased, or where the reader may not see it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ip_opening: Option<IpOpening>,
 }
 
 impl AuditEntry {
+    /// The commitment the hash covers in place of the address, when the entry has one.
+    pub fn ip_commitment(&self) -> Option<&str> {
+        self.ip.as_deref().filter(|ip| ip.starts_with(IP_COMMITMENT_PREFIX))
+    }
+
+    /// The client address the entry records, if it is known: the opened commitment's, or the
+    /// address itself in an entry from before commitments.
+    pub fn client_ip(&self) -> Option<&str> {
+        match (&self.ip_opening, &self.ip) {
+            (Some(opening), _) => Some(&opening.ip),
+            (None, Some(ip)) if !ip.starts_with(IP_COMMITMENT_PREFIX) => Some(ip),
+            _ => None,
+        }
+    }
+
     /// The kind of an entry of a workflow's chain; `None` for text that names no kind
     /// (an entry of a tenant's audit log, or a kind this Signet does not know).
     pub fn workflow_kind(&self) -> Option<WorkflowEventKind> {
         WorkflowEventKind::parse(&self.action)
+    }
+}
+
+/// The start of a chain entry's `ip` that commits to an address rather than holding it.
+pub const IP_COMMITMENT_PREFIX: &str = "ipc1:";
+
+/// A client address and the random nonce its chain entry's commitment was made with.
+///
+/// A chain's hash must cover the address an event came from (who signed from where is
+/// evidence), yet the address is personal data that must be kept encrypted and can be erased
+/// (issue 34). So an entry's hashed field holds `ipc1:` + SHA-256(nonce ‖ address), and the
+/// opening (address and nonce) is kept sealed beside it: the chain verifies without the key,
+/// the address is shown to those who may read it, and erasing the opening leaves a chain that
+/// still verifies. The nonce keeps the commitment from being matched against a guessed
+/// address (IPv4 has only 2³² of them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct IpOpening {
+    pub ip: String,
+    /// 16 random bytes, hex.
+    pub nonce: String,
+}
+
+impl IpOpening {
+    /// The opening of `ip` with a fresh random nonce; `None` when there is no randomness.
+    pub fn fresh(ip: &str) -> Option<IpOpening> {
+        let mut nonce = [0u8; 16];
+        aws_lc_rs::rand::fill(&mut nonce).ok()?;
+        Some(IpOpening { ip: ip.to_string(), nonce: hex::encode(nonce) })
+    }
+
+    /// What the chain's hash covers in place of the address.
+    pub fn commitment(&self) -> String {
+        let mut ctx = digest::Context::new(&digest::SHA256);
+        for field in [self.nonce.as_bytes(), self.ip.as_bytes()] {
+            ctx.update(&(field.len() as u64).to_be_bytes());
+            ctx.update(field);
+        }
+        format!("{IP_COMMITMENT_PREFIX}{}", hex::encode(ctx.finish().as_ref()))
+    }
+
+    /// Whether this opening is the one `committed` was made from.
+    pub fn opens(&self, committed: &str) -> bool {
+        self.commitment() == committed
+    }
+
+    /// The text that is sealed and stored beside the entry: `nonce:address`.
+    pub fn to_stored(&self) -> String {
+        format!("{}:{}", self.nonce, self.ip)
+    }
+
+    /// Reads [`IpOpening::to_stored`]'s text back.
+    pub fn from_stored(stored: &str) -> Option<IpOpening> {
+        let (nonce, ip) = stored.split_once(':')?;
+        (!nonce.is_empty() && !ip.is_empty()).then(|| IpOpening { ip: ip.to_string(), nonce: nonce.to_string() })
     }
 }
 
@@ -254,6 +329,11 @@ impl ChainVerifier {
         if recomputed != entry.hash {
             return Err(fail("entry content does not match its hash"));
         }
+        if let Some(opening) = &entry.ip_opening
+            && !entry.ip.as_deref().is_some_and(|committed| opening.opens(committed))
+        {
+            return Err(fail("the address does not match the entry's commitment"));
+        }
         self.expected_prev = entry.hash.clone();
         self.expected_seq += 1;
         Ok(())
@@ -310,11 +390,46 @@ mod tests {
                     detail: "{}".into(),
                     prev_hash: prev.clone(),
                     hash: hash.clone(),
+                    ip_opening: None,
                 };
                 prev = hash;
                 entry
             })
             .collect()
+    }
+
+    #[test]
+    fn an_address_is_committed_to_and_opened_only_by_its_own_nonce() {
+        let opening = IpOpening::fresh("2001:db8::7").expect("randomness");
+        let committed = opening.commitment();
+        assert!(committed.starts_with(IP_COMMITMENT_PREFIX) && !committed.contains("2001"));
+        assert!(opening.opens(&committed));
+        assert_eq!(IpOpening::from_stored(&opening.to_stored()), Some(opening.clone()));
+        let again = IpOpening::fresh("2001:db8::7").expect("randomness");
+        assert_ne!(again.commitment(), committed, "a fresh nonce: the same address is not recognisable");
+        let other = IpOpening { ip: "2001:db8::8".into(), ..opening.clone() };
+        assert!(!other.opens(&committed));
+        for broken in ["", ":1.2.3.4", "abcd:", "no-colon"] {
+            assert_eq!(IpOpening::from_stored(broken), None, "{broken}");
+        }
+        let mut entry = chain(1).remove(0);
+        entry.ip = Some(committed);
+        assert_eq!(entry.client_ip(), None, "a commitment is not an address");
+        entry.ip_opening = Some(opening);
+        assert_eq!(entry.client_ip(), Some("2001:db8::7"));
+        entry.ip_opening = Some(IpOpening { ip: "2001:db8::9".into(), ..entry.ip_opening.clone().expect("set") });
+        let mut entry_chain = vec![entry.clone()];
+        entry_chain[0].hash = entry_hash(7, 1, 10, "user:1", "x", "t", entry.ip.as_deref(), "{}", GENESIS_HASH);
+        assert_eq!(
+            verify_chain(7, &entry_chain).map_err(|b| b.reason),
+            Err("the address does not match the entry's commitment".to_string()),
+            "a chain whose hash holds does not vouch for another address"
+        );
+        entry_chain[0].ip_opening = None;
+        assert_eq!(verify_chain(7, &entry_chain), Ok(()), "an erased address leaves the chain verifying");
+        entry.ip_opening = None;
+        entry.ip = Some("10.0.0.1".into());
+        assert_eq!(entry.client_ip(), Some("10.0.0.1"), "an entry from before commitments");
     }
 
     #[test]

@@ -75,7 +75,7 @@ impl Store {
             .await
             .map_err(|e| if is_unique_violation(&e) { Error::rejected(ErrorCode::Conflict, "try again") } else { db_err(e) })?;
             let event = actor.event("application.created", format!("client:{}", row.id), json!({"name": name, "role": role.as_str()}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -151,7 +151,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?;
-            append_audit!(tx, tenant_id, &actor.event(action, format!("client:{id}"), json!({"name": row.name})));
+            append_audit!(self, tx, tenant_id, &actor.event(action, format!("client:{id}"), json!({"name": row.name})));
             tx.commit().await.map_err(db_err)?;
             self.principals_changed();
             Ok(row)

@@ -54,11 +54,13 @@ fn database_links_after_commit<DB: sqlx::Database>() -> bool {
 /// A macro because `append_audit!` expands it for both backends' transactions (only
 /// PostgreSQL's runs).
 macro_rules! insert_unlinked {
-    ($tx:expr, $tenant_id:expr, $event:expr) => {{
-        let unlinked = $crate::chain::Unlinked::stamped_now($event);
+    ($tx:expr, $tenant_id:expr, $event:expr, $ip:expr) => {{
+        let ip: $crate::chain::StoredIp = $ip;
+        let sealed = ip.sealed.clone();
+        let unlinked = $crate::chain::Unlinked::stamped_now($event, ip);
         sqlx::query(
-            "INSERT INTO audit_pending (tenant_id, at, actor, action, target, ip, detail) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO audit_pending (tenant_id, at, actor, action, target, ip, detail, ip_sealed) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind($tenant_id)
         .bind(unlinked.at)
@@ -67,6 +69,7 @@ macro_rules! insert_unlinked {
         .bind(&unlinked.target)
         .bind(&unlinked.ip)
         .bind(&unlinked.detail)
+        .bind(sealed)
         .execute(&mut *$tx)
         .await
         .map_err($crate::db_err)?;
@@ -74,26 +77,28 @@ macro_rules! insert_unlinked {
 }
 pub(crate) use insert_unlinked;
 
-/// `INSERT INTO audit_log` of `rows` entries in one statement (ten parameters per entry, in the
-/// order `bind_entries` binds them).
+/// `INSERT INTO audit_log` of `rows` entries in one statement (eleven parameters per entry, in
+/// the order `bind_entries` binds them).
 pub(crate) fn insert_entries_sql(rows: usize) -> String {
     let values: Vec<String> = (0..rows)
         .map(|i| {
-            let params: Vec<String> = (1..=10).map(|k| format!("${}", i * 10 + k)).collect();
+            let params: Vec<String> = (1..=11).map(|k| format!("${}", i * 11 + k)).collect();
             format!("({})", params.join(", "))
         })
         .collect();
     format!(
-        "INSERT INTO audit_log (tenant_id, seq, at, actor, action, target, ip, detail, prev_hash, hash) VALUES {}",
+        "INSERT INTO audit_log (tenant_id, seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed) \
+         VALUES {}",
         values.join(", ")
     )
 }
 
-/// Binds `entries` to a statement made by `insert_entries_sql`.
+/// Binds `entries` (each an `AuditEntry` with its sealed address) to a statement made by
+/// `insert_entries_sql`.
 macro_rules! bind_entries {
     ($query:expr, $tenant_id:expr, $entries:expr) => {{
         let mut query = $query;
-        for e in $entries {
+        for (e, sealed) in $entries {
             query = query
                 .bind($tenant_id)
                 .bind(e.seq)
@@ -104,7 +109,8 @@ macro_rules! bind_entries {
                 .bind(&e.ip)
                 .bind(&e.detail)
                 .bind(&e.prev_hash)
-                .bind(&e.hash);
+                .bind(&e.hash)
+                .bind(sealed);
         }
         query
     }};
@@ -116,6 +122,7 @@ struct PendingRow {
     id: i64,
     #[sqlx(flatten)]
     event: Unlinked,
+    ip_sealed: Option<String>,
 }
 
 impl Store {
@@ -207,7 +214,7 @@ async fn link_batch(pool: &PgPool, tenant_id: i64) -> Result<usize> {
             .map_err(db_err)?;
     // Read after the lock: what another linker took meanwhile is gone from this snapshot.
     let rows: Vec<PendingRow> = sqlx::query_as(
-        "SELECT id, at, actor, action, target, ip, detail FROM audit_pending \
+        "SELECT id, at, actor, action, target, ip, detail, ip_sealed FROM audit_pending \
          WHERE tenant_id = $1 ORDER BY id LIMIT $2",
     )
     .bind(tenant_id)
@@ -219,13 +226,13 @@ async fn link_batch(pool: &PgPool, tenant_id: i64) -> Result<usize> {
         return Ok(0);
     }
     let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
-    let entries: Vec<AuditEntry> = rows
+    let entries: Vec<(AuditEntry, Option<String>)> = rows
         .into_iter()
         .map(|row| {
             seq += 1;
             let entry = row.event.link(tenant_id, seq, std::mem::take(&mut head));
             head.clone_from(&entry.hash);
-            entry
+            (entry, row.ip_sealed)
         })
         .collect();
     let sql = insert_entries_sql(entries.len());
@@ -250,11 +257,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_batch_insert_numbers_ten_parameters_per_entry() {
+    fn the_batch_insert_numbers_eleven_parameters_per_entry() {
         assert_eq!(
             insert_entries_sql(2),
-            "INSERT INTO audit_log (tenant_id, seq, at, actor, action, target, ip, detail, prev_hash, hash) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10), ($11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
+            "INSERT INTO audit_log (tenant_id, seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11), \
+             ($12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
         );
     }
 

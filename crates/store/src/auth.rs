@@ -227,7 +227,7 @@ impl Store {
             .map_err(db_err)?;
             let action = if disable { "principal.disabled" } else { "principal.sessions_revoked" };
             let event = actor.event(action, format!("principal:{principal_id}"), json!({}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             self.principals_changed();
             Ok(true)

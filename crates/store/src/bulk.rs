@@ -141,7 +141,7 @@ impl Store {
                 format!("lot:{}", lot.id),
                 json!({"name": name, "signerEmail": signer_email, "workflows": workflow_ids.len()}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(lot)
         })
@@ -250,7 +250,7 @@ impl Store {
                 format!("bulk:{public_id}"),
                 json!({"kind": job.kind.as_str(), "items": job.items.len(), "parentId": job.parent_id}),
             );
-            append_audit!(tx, job.tenant_id, &event);
+            append_audit!(self, tx, job.tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -410,7 +410,7 @@ impl Store {
                 .map_err(db_err)?;
             if row.is_some() {
                 let event = actor.event("bulk.cancel_requested", format!("bulk:{public_id}"), json!({}));
-                append_audit!(tx, tenant_id, &event);
+                append_audit!(self, tx, tenant_id, &event);
             }
             tx.commit().await.map_err(db_err)?;
             row

@@ -1,7 +1,7 @@
 //! The one mechanism behind both hash chains: a tenant's audit log and a workflow's event log.
 //! Each chain is a table of entries owned by a row (a tenant, a workflow) that holds the chain's
 //! sequence counter and head hash; a `Chain` names those tables and columns, and `append_chain!`
-//! appends one entry to any of them. The hash rule is `chain_entry` (`entry_hash` of the domain,
+//! appends one entry to any of them. The hash rule is `Unlinked::link` (`entry_hash` of the domain,
 //! keyed by the owner's id), so both chains verify with `signet_domain::audit::verify_chain`.
 
 use signet_domain::audit::{AuditEntry, AuditEvent, entry_hash};
@@ -13,7 +13,8 @@ pub(crate) struct Chain {
     /// append, it takes the owner row's lock (PostgreSQL) or the write lock (SQLite), so each
     /// chain grows one link at a time even with several instances.
     pub(crate) advance: &'static str,
-    /// Inserts the entry: owner, seq, at, actor, action, target, ip, detail, prev_hash, hash.
+    /// Inserts the entry: owner, seq, at, actor, action, target, ip, detail, prev_hash, hash,
+    /// and the sealed opening of the address the `ip` commits to.
     pub(crate) insert: &'static str,
     /// Moves the owner's head to the new entry's hash.
     pub(crate) set_head: &'static str,
@@ -41,8 +42,8 @@ macro_rules! chain {
                 $entries,
                 " (",
                 $owner_column,
-                ", seq, at, actor, action, target, ip, detail, prev_hash, hash) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+                ", seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
             ),
             set_head: concat!("UPDATE ", $owners, " SET ", $head, " = $2 WHERE id = $1"),
         }
@@ -60,16 +61,19 @@ pub(crate) const WORKFLOW_CHAIN: Chain = chain!(
 );
 
 /// Appends `$event` to `$chain` for the owner `$owner_id` inside the open transaction `$tx`,
-/// and evaluates to the stored `AuditEntry`. A macro rather than a function because it runs
-/// on either backend's transaction type (see `on_db!`).
+/// its address kept as `$ip` (`Store::seal_chain_ip`), and evaluates to the stored
+/// `AuditEntry`. A macro rather than a function because it runs on either backend's
+/// transaction type (see `on_db!`).
 macro_rules! append_chain {
-    ($tx:expr, $chain:expr, $owner_id:expr, $event:expr) => {{
+    ($tx:expr, $chain:expr, $owner_id:expr, $event:expr, $ip:expr) => {{
         let chain: &$crate::chain::Chain = $chain;
         let owner_id: i64 = $owner_id;
         let event: &signet_domain::audit::AuditEvent = $event;
+        let ip: $crate::chain::StoredIp = $ip;
         let (seq, prev_hash): (i64, String) =
             sqlx::query_as(chain.advance).bind(owner_id).fetch_one(&mut *$tx).await.map_err($crate::db_err)?;
-        let entry = $crate::chain::chain_entry(owner_id, seq, prev_hash, event);
+        let sealed = ip.sealed.clone();
+        let entry = $crate::chain::Unlinked::stamped_now(event, ip).link(owner_id, seq, prev_hash);
         sqlx::query(chain.insert)
             .bind(owner_id)
             .bind(entry.seq)
@@ -81,6 +85,7 @@ macro_rules! append_chain {
             .bind(&entry.detail)
             .bind(&entry.prev_hash)
             .bind(&entry.hash)
+            .bind(sealed)
             .execute(&mut *$tx)
             .await
             .map_err($crate::db_err)?;
@@ -99,14 +104,17 @@ pub(crate) use append_chain;
 /// writers take turns anyway, the entry is linked into the chain at once. On PostgreSQL it is
 /// stored unlinked and linked after commit in batches (`audit_anchor.rs`), so that writers of
 /// one tenant do not queue behind the tenant row through their commits.
+///
+/// `$store` seals the event's address (`Store::seal_chain_ip`).
 macro_rules! append_audit {
-    ($tx:expr, $tenant_id:expr, $event:expr) => {{
+    ($store:expr, $tx:expr, $tenant_id:expr, $event:expr) => {{
         let tenant_id: signet_domain::TenantId = $tenant_id;
         let event: &signet_domain::audit::AuditEvent = $event;
+        let ip = $store.seal_chain_ip(tenant_id, event.ip.as_deref()).await?;
         if $crate::audit_anchor::links_after_commit(&*$tx) {
-            $crate::audit_anchor::insert_unlinked!($tx, tenant_id.get(), event);
+            $crate::audit_anchor::insert_unlinked!($tx, tenant_id.get(), event, ip);
         } else {
-            $crate::chain::append_chain!($tx, &$crate::chain::AUDIT_CHAIN, tenant_id.get(), event);
+            $crate::chain::append_chain!($tx, &$crate::chain::AUDIT_CHAIN, tenant_id.get(), event, ip);
         }
     }};
 }
@@ -130,17 +138,32 @@ macro_rules! lock_tenant {
 }
 pub(crate) use lock_tenant;
 
-/// An audit or workflow event row: seq, at, actor, action, target, ip, detail, prev_hash, hash.
-pub(crate) type EntryRow = (i64, i64, String, String, String, Option<String>, String, String, String);
+/// The columns of an audit or workflow event row, in [`EntryRow`]'s order.
+pub(crate) const ENTRY_COLUMNS: &str = "seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed";
 
-pub(crate) fn entry_from_row(row: EntryRow) -> AuditEntry {
-    let (seq, at, actor, action, target, ip, detail, prev_hash, hash) = row;
-    AuditEntry { seq, at, actor, action, target, ip, detail, prev_hash, hash }
+/// An audit or workflow event row as stored: its fields, and the sealed opening of its address.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(crate) struct EntryRow {
+    pub(crate) seq: i64,
+    pub(crate) at: i64,
+    pub(crate) actor: String,
+    pub(crate) action: String,
+    pub(crate) target: String,
+    pub(crate) ip: Option<String>,
+    pub(crate) detail: String,
+    pub(crate) prev_hash: String,
+    pub(crate) hash: String,
+    pub(crate) ip_sealed: Option<String>,
 }
 
-/// The next entry of a chain: stamped now and hashed over the owner's id and the previous hash.
-pub(crate) fn chain_entry(owner_id: i64, seq: i64, prev_hash: String, event: &AuditEvent) -> AuditEntry {
-    Unlinked::stamped_now(event).link(owner_id, seq, prev_hash)
+/// How an entry keeps the address an event came from: `hashed` is what the chain's hash covers
+/// (the commitment, `IpOpening`), `sealed` the opening, encrypted as a personal field. An entry
+/// from before (or whose address was sealed later, see `Store::seal_chain_ips_in_clear`) may
+/// hold the address itself in `hashed`, or nothing there and the address alone in `sealed`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct StoredIp {
+    pub(crate) hashed: Option<String>,
+    pub(crate) sealed: Option<String>,
 }
 
 /// An event with its time and its detail serialised, not yet given a place in a chain: how an
@@ -151,18 +174,21 @@ pub(crate) struct Unlinked {
     pub(crate) actor: String,
     pub(crate) action: String,
     pub(crate) target: String,
+    /// What the hash covers of the address ([`StoredIp::hashed`]).
     pub(crate) ip: Option<String>,
     pub(crate) detail: String,
 }
 
 impl Unlinked {
-    pub(crate) fn stamped_now(event: &AuditEvent) -> Unlinked {
+    /// The event stamped now, its address kept as `ip` says (the event's own `ip` is not
+    /// stored: it is in `ip`'s sealed opening).
+    pub(crate) fn stamped_now(event: &AuditEvent, ip: StoredIp) -> Unlinked {
         Unlinked {
             at: signet_domain::now_millis(),
             actor: event.actor.clone(),
             action: event.action.clone(),
             target: event.target.clone(),
-            ip: event.ip.clone(),
+            ip: ip.hashed,
             detail: event.detail.to_string(),
         }
     }
@@ -190,6 +216,7 @@ impl Unlinked {
             detail: self.detail,
             prev_hash,
             hash,
+            ip_opening: None,
         }
     }
 }
@@ -198,16 +225,17 @@ impl Unlinked {
 mod tests {
     use super::*;
 
-    /// The statements the two chains ran before they shared this mechanism, verbatim: the
-    /// descriptors must reproduce them, so stored rows (and hence hashes) stay the same.
+    /// The statements the two chains ran before they shared this mechanism, verbatim (with the
+    /// sealed address added since): the descriptors must reproduce them, so stored rows (and
+    /// hence hashes) stay the same.
     #[test]
     fn descriptors_spell_the_statements_each_chain_used() {
         assert_eq!(
             AUDIT_CHAIN,
             Chain {
                 advance: "UPDATE tenants SET audit_seq = audit_seq + 1 WHERE id = $1 RETURNING audit_seq, audit_head",
-                insert: "INSERT INTO audit_log (tenant_id, seq, at, actor, action, target, ip, detail, prev_hash, hash) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                insert: "INSERT INTO audit_log (tenant_id, seq, at, actor, action, target, ip, detail, prev_hash, hash, \
+                         ip_sealed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
                 set_head: "UPDATE tenants SET audit_head = $2 WHERE id = $1",
             }
         );
@@ -216,7 +244,7 @@ mod tests {
             Chain {
                 advance: "UPDATE workflows SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq, event_head",
                 insert: "INSERT INTO workflow_events (workflow_id, seq, at, actor, action, target, ip, detail, \
-                         prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                         prev_hash, hash, ip_sealed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
                 set_head: "UPDATE workflows SET event_head = $2 WHERE id = $1",
             }
         );

@@ -46,7 +46,7 @@ impl Store {
                 format!("department:{}", created.id),
                 json!({"departmentName": created.name}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(created)
         })
@@ -143,7 +143,7 @@ impl Store {
                 format!("department:{id}"),
                 json!({"from": previous, "to": updated.name}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(updated)
         })
@@ -171,7 +171,7 @@ impl Store {
                             format!("department:{id}"),
                             json!({"departmentName": name}),
                         );
-                        append_audit!(tx, tenant_id, &event);
+                        append_audit!(self, tx, tenant_id, &event);
                     }
                     None => missing.push(*id),
                 }

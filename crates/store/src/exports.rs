@@ -175,7 +175,7 @@ const SIGNATORIES: Shape = Shape {
 };
 
 const AUDIT_EVENTS: Shape = Shape {
-    columns: "seq, at, actor, action, target, ip, detail, prev_hash, hash",
+    columns: crate::chain::ENTRY_COLUMNS,
     from_where: "FROM audit_log WHERE tenant_id = $1 AND seq > $2 \
         AND ($4 IS NULL OR at >= $4) AND ($5 IS NULL OR at <= $5) \
         AND ($6 IS NULL OR action = $6) AND ($7 IS NULL OR actor = $7) AND ($8 IS NULL OR target = $8)",
@@ -308,7 +308,7 @@ impl Store {
                 self.link_audit(tenant_id).await?;
                 let rows: Vec<crate::chain::EntryRow> =
                     export_query!(self, sql.as_str(), tenant, after, limit, &params, fetch_all)?;
-                ExportPage::AuditEvents(rows.into_iter().map(crate::chain::entry_from_row).collect())
+                ExportPage::AuditEvents(self.open_entries(tenant, rows).await?)
             }
             ExportFilter::Users { .. } => {
                 ExportPage::Users(export_query!(self, sql.as_str(), tenant, after, limit, &params, fetch_all)?)
@@ -340,7 +340,7 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let event = actor.event("export.streamed", "exports".to_string(), detail);
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -384,7 +384,7 @@ impl Store {
                 format!("export:{}", job.public_id),
                 json!({"dataset": job.dataset, "format": job.format, "rows": job.expected_rows, "request": job.request}),
             );
-            append_audit!(tx, job.tenant_id, &event);
+            append_audit!(self, tx, job.tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -511,9 +511,11 @@ impl Store {
                         ip: Some("192.0.2.1".into()),
                         detail: detail.clone(),
                     };
-                    let entry = crate::chain::chain_entry(tenant_id.get(), seq, head, &event);
+                    let ip = self.seal_chain_ip(tenant_id, event.ip.as_deref()).await?;
+                    let sealed = ip.sealed.clone();
+                    let entry = crate::chain::Unlinked::stamped_now(&event, ip).link(tenant_id.get(), seq, head);
                     head = entry.hash.clone();
-                    entries.push(entry);
+                    entries.push((entry, sealed));
                 }
                 let sql = crate::audit_anchor::insert_entries_sql(n);
                 crate::audit_anchor::bind_entries!(sqlx::query(sqlx::AssertSqlSafe(sql.as_str())), tenant_id.get(), &entries)

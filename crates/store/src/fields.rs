@@ -9,6 +9,11 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use signet_domain::TenantId;
+use signet_domain::audit::{AuditEntry, IP_COMMITMENT_PREFIX, IpOpening};
+
+use crate::chain::{EntryRow, StoredIp};
+use crate::profiles::CONSENT_IP_COLUMN;
 use crate::{Result, Store, db_err, on_db};
 
 /// The start of an encrypted field's stored text.
@@ -16,6 +21,12 @@ pub const SEALED_PREFIX: &str = "sealed:v1:";
 
 /// The column of the PAN of users.
 pub const PAN_COLUMN: &str = "principals.pan_number";
+
+/// The sealed address of a chain entry (`audit_log`, `workflow_events`). It is sealed inside
+/// the transaction that appends the entry, so its cipher must not write to the database to
+/// have its key (on SQLite that write would wait for the transaction itself): the services seal
+/// it under a key derived from the organisation's key-encryption key (its vault file).
+pub const CHAIN_IP_COLUMN: &str = "chain.ip";
 
 /// A boxed future, as trait objects answer them.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -66,28 +77,119 @@ impl Store {
         cipher.open(tenant_id, column, &stored).await.map(Some)
     }
 
+    /// How a new chain entry keeps `ip`: a commitment for the hash, the opening sealed beside it.
+    pub(crate) async fn seal_chain_ip(&self, tenant_id: TenantId, ip: Option<&str>) -> Result<StoredIp> {
+        let Some(ip) = ip else { return Ok(StoredIp::default()) };
+        let opening = IpOpening::fresh(ip)
+            .ok_or_else(|| signet_domain::Error::internal("no randomness for an address's commitment"))?;
+        let sealed = self.seal_field(tenant_id.get(), CHAIN_IP_COLUMN, Some(&opening.to_stored())).await?;
+        Ok(StoredIp { hashed: Some(opening.commitment()), sealed })
+    }
+
+    /// Chain entries as read, their addresses opened.
+    pub(crate) async fn open_entries(&self, tenant_id: i64, rows: Vec<EntryRow>) -> Result<Vec<AuditEntry>> {
+        let mut entries = Vec::with_capacity(rows.len());
+        for row in rows {
+            entries.push(self.open_entry(tenant_id, row).await?);
+        }
+        Ok(entries)
+    }
+
+    /// One entry: a commitment's opening is read from the sealed text; an address from before
+    /// commitments that was sealed in place (`seal_chain_ips_in_clear`) goes back into the
+    /// hashed field, which covers it.
+    pub(crate) async fn open_entry(&self, tenant_id: i64, row: EntryRow) -> Result<AuditEntry> {
+        let EntryRow { seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed } = row;
+        let opened = self.open_field(tenant_id, CHAIN_IP_COLUMN, ip_sealed).await?;
+        let (ip, ip_opening) = match (ip, opened) {
+            (Some(hashed), Some(text)) if hashed.starts_with(IP_COMMITMENT_PREFIX) => {
+                let opening = IpOpening::from_stored(&text).filter(|opening| opening.opens(&hashed));
+                (Some(hashed), opening)
+            }
+            (None, Some(address)) => (Some(address), None),
+            (hashed, _) => (hashed, None),
+        };
+        Ok(AuditEntry { seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_opening })
+    }
+
     /// Encrypts the personal fields stored in clear (from before encryption), a batch at a
     /// time; answers how many. Each value is its own update, so an interrupted pass resumes.
     pub async fn seal_fields_in_clear(&self) -> Result<u64> {
         if self.fields.get().is_none() {
             return Ok(0);
         }
+        Ok(self.seal_principal_fields_in_clear().await? + self.seal_chain_ips_in_clear().await?)
+    }
+
+    /// Chain entries from before commitments hold their address in the hashed field: the
+    /// address moves, sealed, beside it (`ip` empty; reading puts it back for the hash, see
+    /// [`Store::open_entry`]). The platform's own entries (organisation 0) stay as they are.
+    async fn seal_chain_ips_in_clear(&self) -> Result<u64> {
+        const IN_CLEAR: [(&str, &str); 2] = [
+            (
+                "SELECT tenant_id, tenant_id, seq, ip FROM audit_log \
+                 WHERE ip IS NOT NULL AND ip NOT LIKE 'ipc1:%' AND tenant_id > 0 ORDER BY tenant_id, seq LIMIT 200",
+                "UPDATE audit_log SET ip = NULL, ip_sealed = $1 WHERE tenant_id = $2 AND seq = $3 AND ip = $4",
+            ),
+            (
+                "SELECT w.tenant_id, e.workflow_id, e.seq, e.ip FROM workflow_events e JOIN workflows w ON w.id = e.workflow_id \
+                 WHERE e.ip IS NOT NULL AND e.ip NOT LIKE 'ipc1:%' AND w.tenant_id > 0 ORDER BY e.workflow_id, e.seq LIMIT 200",
+                "UPDATE workflow_events SET ip = NULL, ip_sealed = $1 WHERE workflow_id = $2 AND seq = $3 AND ip = $4",
+            ),
+        ];
         let mut sealed = 0;
-        loop {
-            let select = "SELECT id, tenant_id, pan_number FROM principals \
-                          WHERE pan_number IS NOT NULL AND pan_number NOT LIKE 'sealed:v1:%' ORDER BY id LIMIT 200";
-            let rows: Vec<(i64, i64, String)> =
-                on_db!(self, pool => sqlx::query_as(select).fetch_all(pool).await).map_err(db_err)?;
-            if rows.is_empty() {
-                return Ok(sealed);
-            }
-            for (id, tenant_id, plain) in rows {
-                let stored = self.seal_field(tenant_id, PAN_COLUMN, Some(&plain)).await?;
-                let update = "UPDATE principals SET pan_number = $1 WHERE id = $2 AND pan_number = $3";
-                on_db!(self, pool => sqlx::query(update).bind(&stored).bind(id).bind(&plain).execute(pool).await.map(|_| ()))
+        for (select, update) in IN_CLEAR {
+            loop {
+                let rows: Vec<(i64, i64, i64, String)> =
+                    on_db!(self, pool => sqlx::query_as(select).fetch_all(pool).await).map_err(db_err)?;
+                if rows.is_empty() {
+                    break;
+                }
+                for (tenant_id, owner, seq, plain) in rows {
+                    let stored = self.seal_field(tenant_id, CHAIN_IP_COLUMN, Some(&plain)).await?;
+                    on_db!(self, pool => sqlx::query(update).bind(&stored).bind(owner).bind(seq).bind(&plain)
+                        .execute(pool).await.map(|_| ()))
                     .map_err(db_err)?;
-                sealed += 1;
+                    sealed += 1;
+                }
             }
         }
+        Ok(sealed)
+    }
+
+    /// The users' personal fields (their PAN, the address they consented to automated
+    /// signing from).
+    async fn seal_principal_fields_in_clear(&self) -> Result<u64> {
+        const IN_CLEAR: [(&str, &str, &str); 2] = [
+            (
+                PAN_COLUMN,
+                "SELECT id, tenant_id, pan_number FROM principals \
+                 WHERE pan_number IS NOT NULL AND pan_number NOT LIKE 'sealed:v1:%' ORDER BY id LIMIT 200",
+                "UPDATE principals SET pan_number = $1 WHERE id = $2 AND pan_number = $3",
+            ),
+            (
+                CONSENT_IP_COLUMN,
+                "SELECT id, tenant_id, auto_sign_consent_ip FROM principals \
+                 WHERE auto_sign_consent_ip IS NOT NULL AND auto_sign_consent_ip NOT LIKE 'sealed:v1:%' ORDER BY id LIMIT 200",
+                "UPDATE principals SET auto_sign_consent_ip = $1 WHERE id = $2 AND auto_sign_consent_ip = $3",
+            ),
+        ];
+        let mut sealed = 0;
+        for (column, select, update) in IN_CLEAR {
+            loop {
+                let rows: Vec<(i64, i64, String)> =
+                    on_db!(self, pool => sqlx::query_as(select).fetch_all(pool).await).map_err(db_err)?;
+                if rows.is_empty() {
+                    break;
+                }
+                for (id, tenant_id, plain) in rows {
+                    let stored = self.seal_field(tenant_id, column, Some(&plain)).await?;
+                    on_db!(self, pool => sqlx::query(update).bind(&stored).bind(id).bind(&plain).execute(pool).await.map(|_| ()))
+                        .map_err(db_err)?;
+                    sealed += 1;
+                }
+            }
+        }
+        Ok(sealed)
     }
 }

@@ -133,7 +133,7 @@ impl Store {
             .await
             .map_err(db_err)?;
             let event = actor.event("gateway.authtoken_created", format!("authtoken:{}", row.id), json!({"label": label}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -172,7 +172,7 @@ impl Store {
                 return Err(Error::not_found("authtoken"));
             }
             let event = actor.event("gateway.authtoken_revoked", format!("authtoken:{id}"), json!({}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -239,7 +239,7 @@ impl Store {
                 format!("tenant:{tenant_id}"),
                 json!({"fileTypes": file_types, "signatureTypes": signature_types, "legacyProfile": settings.legacy_profile}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -289,7 +289,7 @@ impl Store {
                 format!("transaction:{}", new.transaction_number),
                 json!({"referenceNumber": new.reference_number, "fileType": new.file_type, "profile": new.profile}),
             );
-            append_audit!(tx, new.tenant_id, &event);
+            append_audit!(self, tx, new.tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(id)
         })
@@ -351,7 +351,7 @@ impl Store {
                 format!("transaction:{transaction_number}"),
                 json!({"errorMessage": outcome.error_message, "detail": outcome.detail}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(true)
         })

@@ -151,7 +151,7 @@ impl Store {
             .await
             .map_err(db_err)?;
             let detail = json!({"stateCode": party.state_code, "registered": party.gstin.is_some()});
-            append_audit!(tx, tenant_id, &actor.event("billing.profile_set", "billing-profile".into(), detail));
+            append_audit!(self, tx, tenant_id, &actor.event("billing.profile_set", "billing-profile".into(), detail));
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -296,7 +296,7 @@ impl Store {
                 "numbers": rows.iter().map(|r| r.number.as_str()).collect::<Vec<_>>(),
                 "totalPaise": rows.iter().map(|r| r.total_paise).sum::<i64>(),
             });
-            append_audit!(tx, tenant_id, &actor.event("invoices.issued", format!("workflow:{workflow_id}"), detail));
+            append_audit!(self, tx, tenant_id, &actor.event("invoices.issued", format!("workflow:{workflow_id}"), detail));
             tx.commit().await.map_err(db_err)?;
             Ok(Issued::New(rows))
         })

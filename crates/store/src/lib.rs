@@ -53,7 +53,7 @@ pub use exports::{
     ExportFilter, ExportJobRow, ExportPage, ExportWindow, NewExportJob, SignatoryExportRow, UserExportRow,
     WorkflowExportRow,
 };
-pub use fields::{BoxFuture as FieldFuture, FieldCipher, PAN_COLUMN, SEALED_PREFIX};
+pub use fields::{BoxFuture as FieldFuture, CHAIN_IP_COLUMN, FieldCipher, PAN_COLUMN, SEALED_PREFIX};
 pub use gateway::{AuthtokenRow, GatewaySettings, NewTransaction, TransactionOutcome, TransactionRow};
 pub use integrity::{BlobColumn, BlobReference, RowId};
 pub use invoices::{BillingProfileRow, InvoiceFilter, InvoiceRow, IssueNumbers, Issued, NewInvoice};
@@ -322,7 +322,7 @@ impl Store {
         self.link_audit(tenant_id).await?;
         let rows: Vec<chain::EntryRow> = on_db!(self, pool => {
             sqlx::query_as(
-                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM audit_log \
+                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed FROM audit_log \
                  WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
             )
             .bind(tenant_id.get())
@@ -332,7 +332,7 @@ impl Store {
             .await
             .map_err(db_err)?
         });
-        Ok(rows.into_iter().map(chain::entry_from_row).collect())
+        self.open_entries(tenant_id.get(), rows).await
     }
 
     /// Runs raw SQL; only for tests that need to tamper with rows.
@@ -342,6 +342,24 @@ impl Store {
             sqlx::query(sql).execute(pool).await.map_err(db_err)?.rows_affected()
         });
         Ok(done)
+    }
+
+    /// Appends an audit entry as entries were written before addresses were committed to (the
+    /// address itself hashed, in `ip`); only for tests of the pass that seals those.
+    #[doc(hidden)]
+    pub async fn append_audit_in_clear_for_tests(
+        &self,
+        tenant_id: TenantId,
+        event: &signet_domain::audit::AuditEvent,
+    ) -> Result<()> {
+        self.link_audit(tenant_id).await?;
+        on_db!(self, pool => {
+            let mut tx = pool.begin().await.map_err(db_err)?;
+            let ip = chain::StoredIp { hashed: event.ip.clone(), sealed: None };
+            chain::append_chain!(tx, &chain::AUDIT_CHAIN, tenant_id.get(), event, ip);
+            tx.commit().await.map_err(db_err)?;
+        });
+        Ok(())
     }
 
     /// Runs raw SQL that returns one id (`INSERT … RETURNING id`); only for tests that seed rows.

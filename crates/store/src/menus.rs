@@ -119,7 +119,7 @@ impl Store {
             .await
             .map_err(db_err)?;
             let event = actor.event("menu.created", format!("menu:{}", row.id), json!({"name": name, "parentId": parent_id}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -182,7 +182,7 @@ impl Store {
                     .await
                     .map_err(db_err)?;
             }
-            append_audit!(tx, tenant_id, &actor.event("menu.deleted", format!("menu:{id}"), json!({"entries": all.len()})));
+            append_audit!(self, tx, tenant_id, &actor.event("menu.deleted", format!("menu:{id}"), json!({"entries": all.len()})));
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -284,7 +284,7 @@ impl Store {
                 "menus".to_string(),
                 json!({"menuIds": grant.menu_ids, "subscriberIds": grant.user_ids, "departmentIds": grant.department_ids}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(granted)
         })
@@ -328,7 +328,7 @@ impl Store {
             if taken == 0 {
                 return Err(Error::not_found("menu grant"));
             }
-            append_audit!(tx, tenant_id, &actor.event("menu.access_revoked", format!("menu:{menu_id}"), detail));
+            append_audit!(self, tx, tenant_id, &actor.event("menu.access_revoked", format!("menu:{menu_id}"), detail));
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })

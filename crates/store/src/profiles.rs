@@ -69,7 +69,7 @@ impl Store {
                 format!("signing_profile:{}", row.id),
                 json!({"name": new.name, "email": new.email, "subject": new.subject}),
             );
-            append_audit!(tx, new.tenant_id, &event);
+            append_audit!(self, tx, new.tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -120,7 +120,7 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             let event = actor.event("signing_profile.revoked", format!("signing_profile:{id}"), json!({}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -148,6 +148,9 @@ pub struct AutomatedSigningRow {
     pub auto_sign_location: Option<String>,
 }
 
+/// The address a user consented to automated signing from (a sealed personal field).
+pub(crate) const CONSENT_IP_COLUMN: &str = "principals.auto_sign_consent_ip";
+
 const AUTO_COLUMNS: &str = "auto_sign_enabled, auto_sign_profile_id, auto_sign_consent_at, auto_sign_consent_ip, \
     auto_sign_reason, auto_sign_location";
 
@@ -163,7 +166,10 @@ impl Store {
             .await
             .map_err(db_err)?
         });
-        row.ok_or(Error::not_found("user"))
+        let mut row = row.ok_or(Error::not_found("user"))?;
+        row.auto_sign_consent_ip =
+            self.open_field(tenant_id.get(), CONSENT_IP_COLUMN, row.auto_sign_consent_ip.take()).await?;
+        Ok(row)
     }
 
     /// Replaces a user's automated-signing settings; the profile, when one is named, must be
@@ -175,6 +181,8 @@ impl Store {
         settings: &AutomatedSigningRow,
         actor: &Actor,
     ) -> Result<()> {
+        let consent_ip =
+            self.seal_field(tenant_id.get(), CONSENT_IP_COLUMN, settings.auto_sign_consent_ip.as_deref()).await?;
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
@@ -202,7 +210,7 @@ impl Store {
             .bind(settings.auto_sign_enabled)
             .bind(settings.auto_sign_profile_id.map(SigningProfileId::get))
             .bind(settings.auto_sign_consent_at)
-            .bind(&settings.auto_sign_consent_ip)
+            .bind(&consent_ip)
             .bind(&settings.auto_sign_reason)
             .bind(&settings.auto_sign_location)
             .execute(&mut *tx)
@@ -211,10 +219,11 @@ impl Store {
             let event = actor.event(
                 "user.automated_signing_set",
                 format!("user:{user_id}"),
+                // The address of the consent is this entry's own (sealed), not repeated in clear.
                 json!({"enabled": settings.auto_sign_enabled, "profileId": settings.auto_sign_profile_id,
-                    "consentAt": settings.auto_sign_consent_at, "consentIp": settings.auto_sign_consent_ip}),
+                    "consentAt": settings.auto_sign_consent_at}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })

@@ -87,6 +87,8 @@ pub struct PersonRecords {
     pub bulk_rows: u64,
     pub leads: u64,
     pub referrals: u64,
+    /// Lots whose signer address was blanked (every workflow of the lot erased).
+    pub lots: u64,
 }
 
 /// `text` matched literally by `LIKE … ESCAPE '\'` (an address's `_` is not a wildcard).
@@ -241,7 +243,7 @@ impl Store {
                 format!("tenant:{tenant_id}"),
                 json!({"periods": policies.organisation, "templates": templates}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -257,7 +259,7 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let event = actor.event("privacy.erasure_requested", format!("tenant:{tenant_id}"), detail);
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -507,7 +509,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?;
-            append_audit!(tx, tenant_id, erasure.tombstone);
+            append_audit!(self, tx, tenant_id, erasure.tombstone);
             let first = ids.first().map_or(0, |id| id.get());
             let job = erase_blobs_job(tenant_id, format!("workflows:{first}:{now}"), &blobs)?;
             insert_job!(tx, &job);
@@ -568,6 +570,21 @@ impl Store {
                         .rows_affected();
                 }
             }
+            if let Some(email) = &email {
+                // A lot names its one signer; once every workflow of it is erased, nothing
+                // kept needs the address (a lot with a kept workflow keeps it, as that does).
+                erased.lots = sqlx::query(
+                    "UPDATE lots SET signer_email = '' WHERE tenant_id = $1 AND lower(signer_email) = $2 \
+                     AND NOT EXISTS (SELECT 1 FROM lot_workflows lw JOIN workflows w ON w.id = lw.workflow_id \
+                     WHERE lw.lot_id = lots.id AND w.erased_at IS NULL)",
+                )
+                .bind(tenant)
+                .bind(email)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?
+                .rows_affected();
+            }
             tx.commit().await.map_err(db_err)?;
             Ok(erased)
         })
@@ -613,7 +630,7 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             let event = actor.event("workflow.hold_placed", format!("workflow:{workflow_id}"), json!({"reason": reason}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(HoldRow { workflow_id, reason: reason.to_string(), placed_by: actor.id.clone(), placed_at: now })
         })
@@ -636,7 +653,7 @@ impl Store {
                 return Err(Error::not_found("legal hold"));
             }
             let event = actor.event("workflow.hold_released", format!("workflow:{workflow_id}"), json!({}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -733,7 +750,7 @@ impl Store {
                         .map_err(db_err)?;
                 blobs.keys.extend(pending.into_iter().map(|(k,)| k));
             }
-            append_audit!(tx, tenant_id, tombstone);
+            append_audit!(self, tx, tenant_id, tombstone);
             let dedupe = format!("gateway:{}", numbers.first().map(String::as_str).unwrap_or_default());
             let job = erase_blobs_job(tenant_id, dedupe, &blobs)?;
             insert_job!(tx, &job);

@@ -45,7 +45,7 @@ impl Store {
                 }
             })?;
             let event = actor.event("role.created", format!("role:{}", row.id), json!({"name": name, "permissions": permissions}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -93,7 +93,7 @@ impl Store {
             if gone == 0 {
                 return Err(Error::not_found("role"));
             }
-            append_audit!(tx, tenant_id, &actor.event("role.deleted", format!("role:{id}"), json!({})));
+            append_audit!(self, tx, tenant_id, &actor.event("role.deleted", format!("role:{id}"), json!({})));
             tx.commit().await.map_err(db_err)?;
             self.principals_changed();
             Ok(())

@@ -183,7 +183,7 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             insert_job!(tx, &notice(row.id));
-            append_audit!(tx, tenant_id, &actor.event("referral.created", format!("referral:{}", row.id), json!({})));
+            append_audit!(self, tx, tenant_id, &actor.event("referral.created", format!("referral:{}", row.id), json!({})));
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -339,7 +339,7 @@ impl Store {
                 .map_err(db_err)?;
             insert_job!(tx, &push_job(tenant_id, row.id, row.version, true));
             let action = if found.is_some() { "crm.lead_updated" } else { "crm.lead_created" };
-            append_audit!(tx, tenant_id, &actor.event(action, format!("lead:{}", row.id), json!({"version": row.version})));
+            append_audit!(self, tx, tenant_id, &actor.event(action, format!("lead:{}", row.id), json!({"version": row.version})));
             tx.commit().await.map_err(db_err)?;
             Ok((row, found.is_none()))
         })
@@ -449,7 +449,7 @@ impl Store {
                 .map_err(db_err)?;
             let row = row.ok_or(Error::not_found("lead"))?;
             let detail = json!({"stage": outcome.stage, "success": outcome.success, "crmLeadId": outcome.crm_lead_id});
-            append_audit!(tx, tenant_id, &actor.event("crm.lead_pushed", format!("lead:{}", row.id), detail));
+            append_audit!(self, tx, tenant_id, &actor.event("crm.lead_pushed", format!("lead:{}", row.id), detail));
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -508,7 +508,7 @@ impl Store {
                 }
             }
             let url = endpoint.map(|(url, _)| url);
-            append_audit!(tx, tenant_id, &actor.event("crm.settings_changed", "crm".to_string(), json!({"url": url})));
+            append_audit!(self, tx, tenant_id, &actor.event("crm.settings_changed", "crm".to_string(), json!({"url": url})));
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })

@@ -140,7 +140,7 @@ impl Store {
             }
             let detail = json!({"name": new.name, "issuer": new.issuer, "domains": new.domains});
             let event = actor.event("sso.provider_created", format!("sso-provider:{}", row.id), detail);
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -232,7 +232,7 @@ impl Store {
                 "linksEnded": issuer != changed.issuer,
             });
             let event = actor.event("sso.provider_updated", format!("sso-provider:{id}"), detail);
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -314,7 +314,7 @@ impl Store {
             }
             sqlx::query("DELETE FROM sso_providers WHERE id = $1").bind(id.get()).execute(&mut *tx).await.map_err(db_err)?;
             let event = actor.event("sso.provider_deleted", format!("sso-provider:{id}"), json!({"name": name}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -408,7 +408,7 @@ impl Store {
                 let actor = Actor { id: format!("user:{principal_id}"), ip: None };
                 let detail = json!({"provider": provider.name, "email": email});
                 let event = actor.event("user.sso_linked", format!("user:{principal_id}"), detail);
-                append_audit!(tx, tenant_id, &event);
+                append_audit!(self, tx, tenant_id, &event);
             }
             tx.commit().await.map_err(db_err)?;
             Ok(())
@@ -572,7 +572,7 @@ impl Store {
             .rows_affected();
             if inserted == 1 {
                 let event = actor.event("sso.domain_proof_started", format!("sso-domain:{domain}"), json!({"domain": domain}));
-                append_audit!(tx, tenant_id, &event);
+                append_audit!(self, tx, tenant_id, &event);
             }
             let row: SsoDomainProofRow = sqlx::query_as(sqlx::AssertSqlSafe(format!(
                 "SELECT {PROOF_COLUMNS} FROM sso_domain_proofs WHERE tenant_id = $1 AND domain = $2"
@@ -611,7 +611,7 @@ impl Store {
             .map_err(|e| unique_conflict(e, &format!("the domain {domain} is proven by another tenant")))?;
             let Some(row) = row else { return Err(Error::not_found("domain proof")) };
             let event = actor.event("sso.domain_proven", format!("sso-domain:{domain}"), json!({"domain": domain}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -647,7 +647,7 @@ impl Store {
                 .map_err(db_err)?;
             let detail = json!({"ssoReplacesSecondFactor": replaces});
             let event = actor.event("sso.settings_changed", format!("tenant:{}", tenant_id.get()), detail);
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })

@@ -133,7 +133,7 @@ impl ArticleEditRow {
 /// creation fails. Records the allocation in the workflow's chain and enqueues a low-stock
 /// alert for each stock the allocation brought to the tenant's threshold.
 macro_rules! claim_stamps {
-    ($tx:expr, $tenant_id:expr, $workflow_id:expr, $claim:expr, $actor:expr, $now:expr) => {{
+    ($store:expr, $tx:expr, $tenant_id:expr, $workflow_id:expr, $claim:expr, $actor:expr, $now:expr) => {{
         let claim: &$crate::stamps::StampClaim = $claim;
         let tenant_id: signet_domain::TenantId = $tenant_id;
         let workflow_id: signet_domain::WorkflowId = $workflow_id;
@@ -164,7 +164,7 @@ macro_rules! claim_stamps {
             format!("workflow:{workflow_id}"),
             serde_json::json!({"referenceNos": references, "pageAttached": claim.page_attached}),
         );
-        $crate::workflows::append_event!($tx, tenant_id, workflow_id, &event);
+        $crate::workflows::append_event!($store, $tx, tenant_id, workflow_id, &event);
         let mut touched: Vec<(String, i64, i64)> = Vec::new();
         for (state_code, denomination, _) in &taken {
             match touched.iter_mut().find(|(s, d, _)| s == state_code && d == denomination) {
@@ -220,7 +220,7 @@ pub(crate) use claim_stamps;
 /// domain's `after_workflow_ended`), inside the transaction that ends it; the workflow's chain
 /// records which certificates went back to stock or were retired.
 macro_rules! end_workflow_stamps {
-    ($tx:expr, $workflow:expr, $actor:expr) => {{
+    ($store:expr, $tx:expr, $workflow:expr, $actor:expr) => {{
         let workflow: &$crate::workflows::WorkflowRow = $workflow;
         let (signed,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM signatories WHERE workflow_id = $1 AND state = $2")
             .bind(workflow.id.get())
@@ -241,7 +241,7 @@ macro_rules! end_workflow_stamps {
         if !issued.is_empty() {
             let references: Vec<String> = issued.into_iter().map(|(r,)| r).collect();
             let event = $actor.workflow_event(signet_domain::audit::WorkflowEventKind::StampsRetired, format!("workflow:{}", workflow.id), serde_json::json!({"referenceNos": references}));
-            $crate::workflows::append_event!($tx, workflow.tenant_id, workflow.id, &event);
+            $crate::workflows::append_event!($store, $tx, workflow.tenant_id, workflow.id, &event);
         }
         let next = signet_domain::stamp::after_workflow_ended(signed > 0);
         let sql = if next == signet_domain::stamp::StampState::Retired {
@@ -265,7 +265,7 @@ macro_rules! end_workflow_stamps {
             };
             let references: Vec<String> = ended.into_iter().map(|(r,)| r).collect();
             let event = $actor.workflow_event(kind, format!("workflow:{}", workflow.id), serde_json::json!({"referenceNos": references}));
-            $crate::workflows::append_event!($tx, workflow.tenant_id, workflow.id, &event);
+            $crate::workflows::append_event!($store, $tx, workflow.tenant_id, workflow.id, &event);
         }
     }};
 }
@@ -426,7 +426,7 @@ impl Store {
                 format!("stamps:{state_code}"),
                 json!({"stateCode": state_code, "count": stamps.len(), "totalDenomination": total}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(rows)
         })
@@ -519,7 +519,7 @@ impl Store {
                 json!({"stateCode": state_code, "providerRef": provider_ref, "referenceNos": references,
                        "totalDenomination": total}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(rows)
         })
@@ -749,7 +749,7 @@ impl Store {
                 });
             };
             let event = actor.event("stamps.retired", format!("stamp:{id}"), json!({"referenceNo": row.reference_no}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -791,7 +791,7 @@ impl Store {
                 "stamps".to_string(),
                 json!({"lowStockThreshold": settings.low_stock_threshold, "alertEmails": settings.alert_emails.len()}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -839,7 +839,7 @@ impl Store {
             .map_err(db_err)?;
             let action = if edit.hidden { "stamps.article_hidden" } else { "stamps.article_set" };
             let target = format!("article:{}/{}", edit.state_code, edit.article_code);
-            append_audit!(tx, tenant_id, &actor.event(action, target, json!({"fixedDuty": edit.fixed_duty})));
+            append_audit!(self, tx, tenant_id, &actor.event(action, target, json!({"fixedDuty": edit.fixed_duty})));
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -868,7 +868,7 @@ impl Store {
                 return Ok(false);
             }
             let target = format!("article:{state_code}/{article_code}");
-            append_audit!(tx, tenant_id, &actor.event("stamps.article_reset", target, json!({})));
+            append_audit!(self, tx, tenant_id, &actor.event("stamps.article_reset", target, json!({})));
             tx.commit().await.map_err(db_err)?;
             Ok(true)
         })

@@ -75,7 +75,7 @@ impl Store {
                 format!("tenant:{tenant_id}"),
                 json!({"name": new.name, "adminEmail": new.admin_email, "clientId": new.client_id}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(CreatedTenant {
                 tenant_id,
@@ -112,7 +112,7 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             let event = actor.event("tenant.time_zone_changed", format!("tenant:{tenant_id}"), json!({"timeZone": zone.iana()}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -185,7 +185,7 @@ impl Store {
             .await
             .map_err(db_err)?;
             let event = actor.event("tenant.embedding_changed", format!("tenant:{tenant_id}"), details);
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })

@@ -336,7 +336,7 @@ impl Store {
             let mut detail = audit_fields(fields);
             detail["userType"] = json!(kind.as_str());
             detail["status"] = json!(status.as_str());
-            append_audit!(tx, tenant_id, &actor.event("user.created", format!("user:{id}"), detail));
+            append_audit!(self, tx, tenant_id, &actor.event("user.created", format!("user:{id}"), detail));
             let row: UserRow = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {USER_COLUMNS} FROM principals WHERE id = $1")))
                 .bind(id)
                 .fetch_one(&mut *tx)
@@ -505,7 +505,7 @@ impl Store {
             }
             let mut detail = audit_fields(fields);
             detail["sessionsEnded"] = json!(access_changed);
-            append_audit!(tx, tenant_id, &actor.event("user.updated", format!("user:{id}"), detail));
+            append_audit!(self, tx, tenant_id, &actor.event("user.updated", format!("user:{id}"), detail));
             let row: UserRow = sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {USER_COLUMNS} FROM principals WHERE id = $1")))
                 .bind(id.get())
                 .fetch_one(&mut *tx)
@@ -570,7 +570,7 @@ impl Store {
                 format!("user:{id}"),
                 json!({"from": from.as_str(), "to": to.as_str(), "reason": reason, "sessionsEnded": end}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             self.principals_changed();
             Ok(())
@@ -608,7 +608,7 @@ impl Store {
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?;
-            append_audit!(tx, tenant_id, &actor.event("user.deleted", format!("user:{id}"), json!({"erased": true})));
+            append_audit!(self, tx, tenant_id, &actor.event("user.deleted", format!("user:{id}"), json!({"erased": true})));
             tx.commit().await.map_err(db_err)?;
             self.principals_changed();
             Ok(())
@@ -693,7 +693,7 @@ impl Store {
             .await
             .map_err(db_err)?;
             let event = actor.event("user.password_link_sent", format!("user:{principal_id}"), json!({"expiresAt": expires_at}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -763,7 +763,7 @@ impl Store {
                 format!("user:{principal_id}"),
                 json!({}),
             );
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             self.principals_changed();
             Ok((tenant_id, principal_id))
@@ -903,7 +903,7 @@ impl Store {
             if changed == 0 {
                 return Err(Error::not_found("user"));
             }
-            append_audit!(tx, tenant_id, &actor.event(action, format!("user:{principal_id}"), json!({})));
+            append_audit!(self, tx, tenant_id, &actor.event(action, format!("user:{principal_id}"), json!({})));
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -972,7 +972,7 @@ impl Store {
                 return Err(Error::not_found("user"));
             }
             let detail = json!({"completed": completed, "declined": declined, "signed": signed});
-            append_audit!(tx, tenant_id, &actor.event("user.notices_changed", format!("user:{principal_id}"), detail));
+            append_audit!(self, tx, tenant_id, &actor.event("user.notices_changed", format!("user:{principal_id}"), detail));
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })

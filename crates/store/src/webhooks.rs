@@ -155,7 +155,7 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             let event = actor.event("webhook.created", format!("webhook:{}", row.id), json!({"url": url, "eventTypes": event_types}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -197,7 +197,7 @@ impl Store {
                 return Err(Error::not_found("webhook"));
             }
             let event = actor.event("webhook.deleted", format!("webhook:{id}"), json!({}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -382,7 +382,7 @@ impl Store {
             }
             enqueue_delivery!(tx, tenant_id, delivery_id, format!("r{}", now_millis()));
             let event = actor.event("webhook.redelivered", format!("delivery:{delivery_id}"), json!({}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -502,7 +502,7 @@ impl Store {
             }
             let released = release!(tx, tenant_id, id);
             let event = actor.event("webhook.resumed", format!("webhook:{id}"), json!({"released": released}));
-            append_audit!(tx, tenant_id, &event);
+            append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })

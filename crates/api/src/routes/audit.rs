@@ -33,7 +33,13 @@ pub struct AuditEntryView {
     pub actor: String,
     pub action: String,
     pub target: String,
+    /// The client address the change came from, when known.
     pub ip: Option<String>,
+    /// When set, what `hash` covers in place of `ip`: `ipc1:` + hex SHA-256 of the
+    /// length-prefixed `ipNonce` and `ip` (addresses are kept sealed; docs/privacy.md).
+    pub ip_commitment: Option<String>,
+    /// The nonce of `ipCommitment`, when the address is known.
+    pub ip_nonce: Option<String>,
     /// Event details, a JSON document.
     pub detail: String,
     pub prev_hash: String,
@@ -42,13 +48,16 @@ pub struct AuditEntryView {
 
 impl From<AuditEntry> for AuditEntryView {
     fn from(e: AuditEntry) -> Self {
+        let (ip, ip_commitment) = (e.client_ip().map(str::to_owned), e.ip_commitment().map(str::to_owned));
         AuditEntryView {
             seq: e.seq,
             at: e.at,
             actor: e.actor,
             action: e.action,
             target: e.target,
-            ip: e.ip,
+            ip,
+            ip_commitment,
+            ip_nonce: e.ip_opening.map(|opening| opening.nonce),
             detail: e.detail,
             prev_hash: e.prev_hash,
             hash: e.hash,

@@ -280,7 +280,13 @@ pub struct WorkflowEvent {
     pub actor: String,
     pub action: String,
     pub target: String,
+    /// The client address the event came from, when known.
     pub ip: Option<String>,
+    /// When set, what `hash` covers in place of `ip`: `ipc1:` + hex SHA-256 of the
+    /// length-prefixed `ipNonce` and `ip` (addresses are kept sealed; docs/privacy.md).
+    pub ip_commitment: Option<String>,
+    /// The nonce of `ipCommitment`, when the address is known.
+    pub ip_nonce: Option<String>,
     /// Event details (JSON).
     pub detail: serde_json::Value,
     pub prev_hash: String,
@@ -654,13 +660,16 @@ pub async fn list(
 }
 
 fn event_view(e: AuditEntry) -> WorkflowEvent {
+    let (ip, ip_commitment) = (e.client_ip().map(str::to_owned), e.ip_commitment().map(str::to_owned));
     WorkflowEvent {
         seq: e.seq,
         at: e.at,
         actor: e.actor,
         action: e.action,
         target: e.target,
-        ip: e.ip,
+        ip,
+        ip_commitment,
+        ip_nonce: e.ip_opening.map(|opening| opening.nonce),
         detail: serde_json::from_str(&e.detail).unwrap_or(serde_json::Value::String(e.detail)),
         prev_hash: e.prev_hash,
         hash: e.hash,

@@ -216,6 +216,24 @@ async fn an_erasure_request_takes_what_no_period_or_hold_keeps(backend: Backend)
         browser().post(format!("{}/decline", link_of(&answer, person))).form(&[("reason", "Not now")]).send().await;
     assert_eq!(decline.expect("decline").status(), 200);
     let (someone_else, _) = completed(&app, &token, "Other loan", "other@x.test").await;
+    // Two lots for her: one of workflows that will be erased, one of the workflow kept.
+    count(&app, format!(
+        "INSERT INTO lots (tenant_id, name, signer_email, created_by, created_at) VALUES \
+         ({tenant_id}, 'Erased lot', 'ASHA.verma@x.test', 'user:1', {at}), ({tenant_id}, 'Kept lot', '{person}', 'user:1', {at})"
+    ))
+    .await;
+    for (lot, position, workflow) in
+        [("Erased lot", 1, recalled), ("Erased lot", 2, declined), ("Kept lot", 1, kept_signed)]
+    {
+        count(
+            &app,
+            format!(
+                "INSERT INTO lot_workflows (lot_id, position, workflow_id) \
+                 SELECT id, {position}, {workflow} FROM lots WHERE tenant_id = {tenant_id} AND name = '{lot}'"
+            ),
+        )
+        .await;
+    }
     let deliveries_of = |id: i64| {
         format!(
             "UPDATE webhook_deliveries SET updated_at = updated_at WHERE tenant_id = {tenant_id} AND workflow_id = {id}"
@@ -277,6 +295,9 @@ async fn an_erasure_request_takes_what_no_period_or_hold_keeps(backend: Backend)
     assert_eq!(count(&app, referrals).await, 1, "only Meera's referral stays");
     let row = "UPDATE bulk_job_items SET state = state WHERE input LIKE '%x.test%'".to_string();
     assert_eq!(count(&app, row).await, 0, "the bulk row no longer names her");
+    let lots =
+        format!("UPDATE lots SET name = name WHERE tenant_id = {tenant_id} AND lower(signer_email) = '{person}'");
+    assert_eq!(count(&app, lots).await, 1, "the lot whose workflows all went no longer names her; the kept one does");
     // The request is in the chain, by a digest: the address is not.
     let entries = audit(&app, &token).await;
     let request = entries.iter().find(|e| e["action"] == "privacy.erasure_requested").expect("recorded");

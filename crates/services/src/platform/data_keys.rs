@@ -39,7 +39,7 @@ use base64::engine::general_purpose::STANDARD;
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use signet_blob::{BlobStore, DataKey, DataKeys, KeyError, KeyOwner, SealPass, SealingOptions};
-use signet_store::{DataKeyRow, FieldCipher, FieldFuture, SEALED_PREFIX, Store};
+use signet_store::{CHAIN_IP_COLUMN, DataKeyRow, FieldCipher, FieldFuture, SEALED_PREFIX, Store};
 
 use crate::platform::config::Config;
 use crate::platform::key_vault::{KeyVault, VaultEntry, VaultError};
@@ -112,22 +112,31 @@ impl MasterKey {
     }
 }
 
+/// What the key that seals fields under an organisation's KEK is derived with.
+const KEK_FIELDS_LABEL: &str = "signet kek fields v1";
+
 /// An organisation's key-encryption key, opened: wraps its data keys (same binding to the
-/// owner and year as the master key's wrapping).
-struct Kek(SealingKey);
+/// owner and year as the master key's wrapping), and a key derived from it seals the fields
+/// that are sealed inside a writing transaction (chain entries' addresses, see
+/// [`FieldSealer`]), for which a data key, which may need a database write to be made, will not do.
+struct Kek {
+    wrapping: SealingKey,
+    fields: SealingKey,
+}
 
 impl Kek {
     fn new(secret: &[u8; KEY_BYTES]) -> Result<Kek, MasterKeyError> {
         let key = UnboundKey::new(&AES_256_GCM, secret).map_err(|_| MasterKeyError::Crypto)?;
-        Ok(Kek(SealingKey::from_key(LessSafeKey::new(key))))
+        let fields = SealingKey::derive(secret, KEK_FIELDS_LABEL).map_err(|_| MasterKeyError::Crypto)?;
+        Ok(Kek { wrapping: SealingKey::from_key(LessSafeKey::new(key)), fields })
     }
 
     fn wrap(&self, secret: &[u8; KEY_BYTES], tenant_id: i64, year: i64) -> Result<Vec<u8>, MasterKeyError> {
-        self.0.seal(&MasterKey::aad(tenant_id, year), secret).ok_or(MasterKeyError::Crypto)
+        self.wrapping.seal(&MasterKey::aad(tenant_id, year), secret).ok_or(MasterKeyError::Crypto)
     }
 
     fn unwrap(&self, wrapped: &[u8], tenant_id: i64, year: i64) -> Result<[u8; KEY_BYTES], MasterKeyError> {
-        let plain = self.0.open(&MasterKey::aad(tenant_id, year), wrapped).ok_or(MasterKeyError::Unwrap)?;
+        let plain = self.wrapping.open(&MasterKey::aad(tenant_id, year), wrapped).ok_or(MasterKeyError::Unwrap)?;
         <[u8; KEY_BYTES]>::try_from(&plain[..]).map_err(|_| MasterKeyError::Unwrap)
     }
 }
@@ -708,12 +717,17 @@ fn refuse_vault_inside_blobs(vault: &KeyVault, blob: &BlobStore) -> anyhow::Resu
 /// Encrypts what an installation stored in clear before encryption (started with the server,
 /// resumable); once a pass finds nothing left in clear, objects in clear are refused.
 pub async fn seal_objects_in_clear(blob: &BlobStore, store: &Store) -> anyhow::Result<SealPass> {
-    if !blob.seals_writes() || store.blobs_all_sealed_at().await?.is_some() {
+    if !blob.seals_writes() {
         return Ok(SealPass::default());
     }
+    // Before the objects' mark: fields sealed by a later version (chain entries' addresses)
+    // are found in installations whose objects were all sealed before (cheap when none are).
     let fields = store.seal_fields_in_clear().await?;
     if fields > 0 {
         tracing::info!(fields, "encrypted personal fields kept in clear");
+    }
+    if store.blobs_all_sealed_at().await?.is_some() {
+        return Ok(SealPass::default());
     }
     let pass = blob.seal_in_clear().await?;
     if pass.all_sealed() {
@@ -725,7 +739,8 @@ pub async fn seal_objects_in_clear(blob: &BlobStore, store: &Store) -> anyhow::R
 
 /// Personal fields sealed under their organisation's data key, for the store
 /// (`signet_store::FieldCipher`): `sealed:v1:<data key id>:<base64 nonce | ciphertext | tag>`,
-/// bound to the organisation and the column. Holds the keys weakly: the keys hold the store.
+/// bound to the organisation and the column; chain entries' addresses under its KEK's field
+/// key instead (`sealed:v1:k:...`). Holds the keys weakly: the keys hold the store.
 pub struct FieldSealer {
     keys: std::sync::Weak<StoreDataKeys>,
     seal_writes: bool,
@@ -749,6 +764,9 @@ impl FieldSealer {
         if !self.seal_writes {
             return Ok(plain.to_owned());
         }
+        if column == CHAIN_IP_COLUMN {
+            return self.seal_under_kek(tenant_id, column, plain).await;
+        }
         let data_key =
             self.keys()?.writing_key(KeyOwner::Tenant(tenant_id)).await.map_err(signet_domain::Error::internal)?;
         let key = SealingKey::from_key(data_key.field_key()?);
@@ -768,6 +786,9 @@ impl FieldSealer {
         let broken = || signet_domain::Error::internal(format!("a sealed {column} is malformed"));
         let rest = stored.strip_prefix(SEALED_PREFIX).ok_or_else(broken)?;
         let (id, body) = rest.split_once(':').ok_or_else(broken)?;
+        if id == KEK_SEALED {
+            return self.open_under_kek(tenant_id, column, body).await;
+        }
         let id: u64 = id.parse().map_err(|_| broken())?;
         let bytes = STANDARD.decode(body).map_err(|_| broken())?;
         let key = SealingKey::from_key(
@@ -779,6 +800,56 @@ impl FieldSealer {
         String::from_utf8(plain).map_err(|_| broken())
     }
 }
+
+impl FieldSealer {
+    /// `sealed:v1:k:<base64>` under the organisation's KEK's field key. The platform's own
+    /// entries (organisation 0, no KEK) keep their text as it is.
+    async fn seal_under_kek(
+        &self,
+        tenant_id: i64,
+        column: &'static str,
+        plain: &str,
+    ) -> Result<String, signet_domain::Error> {
+        if tenant_id <= 0 {
+            return Ok(plain.to_owned());
+        }
+        // The vault file first (no database read: this runs inside a writing transaction, and
+        // many at once must not wait for connections they hold); a new organisation's first
+        // entry makes its key.
+        let keys = self.keys()?;
+        let kek = match keys.kek(tenant_id) {
+            Ok(kek) => kek,
+            Err(MasterKeyError::VaultMissing(..)) => {
+                keys.kek_for_writing(tenant_id).await.map_err(signet_domain::Error::internal)?
+            }
+            Err(e) => return Err(signet_domain::Error::internal(e)),
+        };
+        let sealed = kek
+            .fields
+            .seal(&Self::aad(tenant_id, column), plain.as_bytes())
+            .ok_or_else(|| signet_domain::Error::internal("a field could not be sealed"))?;
+        Ok(format!("{SEALED_PREFIX}{KEK_SEALED}:{}", STANDARD.encode(sealed)))
+    }
+
+    async fn open_under_kek(
+        &self,
+        tenant_id: i64,
+        column: &'static str,
+        body: &str,
+    ) -> Result<String, signet_domain::Error> {
+        let broken = || signet_domain::Error::internal(format!("a sealed {column} is malformed"));
+        let bytes = STANDARD.decode(body).map_err(|_| broken())?;
+        let kek = self.keys()?.kek(tenant_id).map_err(signet_domain::Error::internal)?;
+        let plain = kek
+            .fields
+            .open(&Self::aad(tenant_id, column), &bytes)
+            .ok_or_else(|| signet_domain::Error::internal(format!("a sealed {column} did not open")))?;
+        String::from_utf8(plain).map_err(|_| broken())
+    }
+}
+
+/// What names the KEK's field key in a sealed field, where a data key's id would be.
+const KEK_SEALED: &str = "k";
 
 impl FieldCipher for FieldSealer {
     fn seal<'a>(

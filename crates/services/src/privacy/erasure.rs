@@ -202,6 +202,7 @@ pub async fn request(svc: &Services, caller: &Caller, subject: Subject) -> Resul
         "bulkRows": others.bulk_rows,
         "leads": others.leads,
         "referrals": others.referrals,
+        "lots": others.lots,
     });
     svc.store.record_erasure_request(tenant_id, detail, &caller.actor).await?;
     Ok(answer)

@@ -113,7 +113,7 @@ fn signatory_block(s: &SignatoryRow, events: &[AuditEntry], zone: Zone) -> Block
             format!("signs as number {} in the order: {}", s.signing_order, state_words(s.state)),
         ),
         ("Signed".into(), when(zone, s.signed_at)),
-        ("From".into(), signed.and_then(|e| e.ip.clone()).unwrap_or_else(|| "-".into())),
+        ("From".into(), signed.and_then(AuditEntry::client_ip).unwrap_or("-").to_string()),
         ("How".into(), signed.map_or_else(|| "-".into(), |e| how_signed(s.method.as_deref(), &e.detail))),
     ])
 }
@@ -161,7 +161,7 @@ fn event_line(e: &AuditEntry, zone: Zone) -> String {
         e.actor,
         e.action,
         e.target,
-        e.ip.as_deref().unwrap_or("-"),
+        e.client_ip().unwrap_or("-"),
         e.detail,
         e.hash
     )

@@ -106,8 +106,9 @@ async fn sign_automatically(state: &Services, event: &WorkflowEventJob) -> Resul
                 {
                     (
                         profile,
+                        // The consent's address is in the consent's own audit entry, sealed.
                         json!({"signatureReason": settings.auto_sign_reason, "signatureLocation": settings.auto_sign_location,
-                        "consentAt": settings.auto_sign_consent_at, "consentIp": settings.auto_sign_consent_ip}),
+                        "consentAt": settings.auto_sign_consent_at}),
                     )
                 }
                 _ => return Ok(false),

@@ -98,7 +98,7 @@ impl Store {
                 format!("document:{}", row.id),
                 json!({"name": new.name, "sha256": new.sha256, "pages": new.page_count}),
             );
-            crate::append_audit!(tx, new.tenant_id, &event);
+            crate::append_audit!(self, tx, new.tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -165,7 +165,7 @@ impl Store {
                 return Err(Error::rejected(ErrorCode::Conflict, "the document changed meanwhile"));
             }
             let event = actor.workflow_event(next.kind, format!("document:{}", doc.id), next.detail.clone());
-            append_event!(tx, doc.tenant_id, workflow_id, &event);
+            append_event!(self, tx, doc.tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -199,7 +199,7 @@ impl Store {
                 return Err(Error::not_found("document"));
             }
             let event = actor.workflow_event(WorkflowEventKind::DocumentCategorised, format!("document:{document_id}"), json!({"categoryId": category_id}));
-            append_event!(tx, tenant_id, workflow_id, &event);
+            append_event!(self, tx, tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -245,7 +245,7 @@ impl Store {
                     return Err(Error::rejected(ErrorCode::StateConflict, "the workflow's last active document cannot be made inactive"));
                 }
                 let event = actor.workflow_event(WorkflowEventKind::DocumentInactive, format!("document:{document_id}"), json!({"reason": reason}));
-                append_event!(tx, tenant_id, workflow_id, &event);
+                append_event!(self, tx, tenant_id, workflow_id, &event);
             }
             sqlx::query("UPDATE documents SET state = $4, state_reason = $2, updated_at = $3 WHERE id = $1")
                 .bind(document_id.get())

@@ -48,7 +48,7 @@ pub struct CreatedWorkflow {
 /// Sets a workflow's state and records the event `workflow.<state>`; the caller checked
 /// `may_become` under the row lock. Completion also stamps `completed_at`.
 macro_rules! set_workflow_state {
-    ($tx:expr, $workflow:expr, $next:expr, $reason:expr, $actor:expr) => {{
+    ($store:expr, $tx:expr, $workflow:expr, $next:expr, $reason:expr, $actor:expr) => {{
         let workflow: &$crate::workflows::WorkflowRow = $workflow;
         let next: signet_domain::workflow::WorkflowState = $next;
         let reason: Option<&str> = $reason;
@@ -57,7 +57,7 @@ macro_rules! set_workflow_state {
         if workflow.state() == signet_domain::workflow::WorkflowState::InProgress
             && next != signet_domain::workflow::WorkflowState::Completed
         {
-            $crate::stamps::end_workflow_stamps!($tx, workflow, $actor);
+            $crate::stamps::end_workflow_stamps!($store, $tx, workflow, $actor);
         }
         sqlx::query(
             "UPDATE workflows SET state = $2, state_reason = $3, updated_at = $4, \
@@ -80,7 +80,7 @@ macro_rules! set_workflow_state {
             format!("workflow:{}", workflow.id),
             serde_json::json!({"reason": reason}),
         );
-        $crate::workflows::events::append_event!($tx, workflow.tenant_id, workflow.id, &event);
+        $crate::workflows::events::append_event!($store, $tx, workflow.tenant_id, workflow.id, &event);
     }};
 }
 pub(super) use set_workflow_state;
@@ -163,15 +163,15 @@ impl Store {
                 format!("workflow:{}", workflow.id),
                 json!({"name": new.name, "documents": new.document_ids, "signatories": new.signatories.len()}),
             );
-            append_event!(tx, new.tenant_id, workflow.id, &created);
-            insert_initiator_attachments!(tx, new.tenant_id, &new.attachments, workflow.id, actor, now);
+            append_event!(self, tx, new.tenant_id, workflow.id, &created);
+            insert_initiator_attachments!(self, tx, new.tenant_id, &new.attachments, workflow.id, actor, now);
             if let Some(claim) = &new.stamps {
-                crate::stamps::claim_stamps!(tx, new.tenant_id, workflow.id, claim, actor, now);
+                crate::stamps::claim_stamps!(self, tx, new.tenant_id, workflow.id, claim, actor, now);
             }
-            let signatories = insert_signatories!(tx, new.tenant_id, &new.signatories, new.link_expires_at, workflow.id, first_order, actor, now);
+            let signatories = insert_signatories!(self, tx, new.tenant_id, &new.signatories, new.link_expires_at, workflow.id, first_order, actor, now);
             let workflow = lock_workflow!(tx, new.tenant_id, workflow.id);
             let audit = actor.event("workflow.created", format!("workflow:{}", workflow.id), json!({"name": new.name}));
-            crate::append_audit!(tx, new.tenant_id, &audit);
+            crate::append_audit!(self, tx, new.tenant_id, &audit);
             tx.commit().await.map_err(db_err)?;
             Ok(CreatedWorkflow { workflow, signatories })
         })
@@ -316,7 +316,7 @@ impl Store {
             if !workflow.state().may_become(next) {
                 return Err(workflow.state().refuse(next));
             }
-            set_workflow_state!(tx, &workflow, next, reason, actor);
+            set_workflow_state!(self, tx, &workflow, next, reason, actor);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -345,7 +345,7 @@ impl Store {
             .fetch_all(&mut *tx)
             .await
             .map_err(db_err)?;
-            set_workflow_state!(tx, &workflow, WorkflowState::Deleted, None, actor);
+            set_workflow_state!(self, tx, &workflow, WorkflowState::Deleted, None, actor);
             tx.commit().await.map_err(db_err)?;
             let mut keys: Vec<String> = blobs.into_iter().flat_map(|(a, b)| [a, b]).collect();
             keys.dedup();
@@ -386,7 +386,7 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             let event = actor.workflow_event(WorkflowEventKind::WorkflowLinked, format!("workflow:{workflow_id}"), json!({"linkedWorkflowIds": linked}));
-            append_event!(tx, tenant_id, workflow_id, &event);
+            append_event!(self, tx, tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })

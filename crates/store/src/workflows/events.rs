@@ -7,7 +7,7 @@ use signet_domain::audit::{AuditEntry, WorkflowEventJob, WorkflowEventKind};
 use signet_domain::{TenantId, WorkflowId};
 
 use super::row::WorkflowRow;
-use crate::chain::{EntryRow, entry_from_row};
+use crate::chain::EntryRow;
 use crate::{Result, Store, db_err, on_db};
 
 /// The tenant audit action that anchors a workflow's event chain (evidence packs).
@@ -28,14 +28,16 @@ pub(super) fn event_job_payload(tenant_id: TenantId, workflow_id: WorkflowId, en
 
 /// Appends to the workflow's chain inside an open transaction and enqueues the event's job
 /// (deduplicated per workflow and sequence number). The chain's first statement takes the
-/// workflow row's lock (PostgreSQL) or the write lock (SQLite).
+/// workflow row's lock (PostgreSQL) or the write lock (SQLite). `$store` seals the event's
+/// address (`Store::seal_chain_ip`).
 macro_rules! append_event {
-    ($tx:expr, $tenant_id:expr, $workflow_id:expr, $event:expr) => {{
+    ($store:expr, $tx:expr, $tenant_id:expr, $workflow_id:expr, $event:expr) => {{
         let workflow_id: signet_domain::WorkflowId = $workflow_id;
         let tenant_id: signet_domain::TenantId = $tenant_id;
         let event: &signet_domain::audit::WorkflowEvent = $event;
+        let ip = $store.seal_chain_ip(tenant_id, event.as_audit().ip.as_deref()).await?;
         let entry =
-            $crate::chain::append_chain!($tx, &$crate::chain::WORKFLOW_CHAIN, workflow_id.get(), event.as_audit());
+            $crate::chain::append_chain!($tx, &$crate::chain::WORKFLOW_CHAIN, workflow_id.get(), event.as_audit(), ip);
         let payload = $crate::workflows::events::event_job_payload(tenant_id, workflow_id, &entry);
         let job = signet_domain::job::JobKind::WorkflowEvent.as_str();
         sqlx::query(
@@ -68,7 +70,7 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let event = actor.workflow_event(kind, target, detail);
-            append_event!(tx, workflow.tenant_id, workflow.id, &event);
+            append_event!(self, tx, workflow.tenant_id, workflow.id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -78,7 +80,7 @@ impl Store {
     pub async fn workflow_events(&self, workflow: &WorkflowRow) -> Result<Vec<AuditEntry>> {
         let rows: Vec<EntryRow> = on_db!(self, pool => {
             sqlx::query_as(
-                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM workflow_events \
+                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed FROM workflow_events \
                  WHERE workflow_id = $1 ORDER BY seq",
             )
             .bind(workflow.id.get())
@@ -86,7 +88,7 @@ impl Store {
             .await
             .map_err(db_err)?
         });
-        Ok(rows.into_iter().map(entry_from_row).collect())
+        self.open_entries(workflow.tenant_id.get(), rows).await
     }
 
     /// The head of the workflow's event chain as the workflow row holds it (its last sequence
@@ -118,13 +120,13 @@ impl Store {
         on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let event = actor.event(WORKFLOW_EVENTS_ANCHORED, target.clone(), detail.clone());
-            crate::chain::append_audit!(tx, workflow.tenant_id, &event);
+            crate::chain::append_audit!(self, tx, workflow.tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
         });
         self.link_audit(workflow.tenant_id).await?;
         let rows: Vec<EntryRow> = on_db!(self, pool => {
             sqlx::query_as(
-                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash FROM audit_log \
+                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed FROM audit_log \
                  WHERE tenant_id = $1 AND action = $2 AND target = $3 ORDER BY seq DESC LIMIT 50",
             )
             .bind(workflow.tenant_id.get())
@@ -134,9 +136,10 @@ impl Store {
             .await
             .map_err(db_err)?
         });
-        rows.into_iter()
-            .map(entry_from_row)
-            .find(|entry| serde_json::from_str::<serde_json::Value>(&entry.detail).is_ok_and(|d| d == detail))
-            .ok_or_else(|| signet_domain::Error::internal("the anchoring audit entry was not linked"))
+        let row = rows
+            .into_iter()
+            .find(|row| serde_json::from_str::<serde_json::Value>(&row.detail).is_ok_and(|d| d == detail))
+            .ok_or_else(|| signet_domain::Error::internal("the anchoring audit entry was not linked"))?;
+        self.open_entry(workflow.tenant_id.get(), row).await
     }
 }

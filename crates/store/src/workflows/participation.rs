@@ -55,7 +55,7 @@ pub struct AttachmentRow {
 /// Records the initiator's attachments of a workflow being created (their files are stored
 /// already), each with an `attachment.added` event.
 macro_rules! insert_initiator_attachments {
-    ($tx:expr, $tenant_id:expr, $attachments:expr, $workflow_id:expr, $actor:expr, $now:expr) => {{
+    ($store:expr, $tx:expr, $tenant_id:expr, $attachments:expr, $workflow_id:expr, $actor:expr, $now:expr) => {{
         let (tenant_id, attachments): (signet_domain::TenantId, &[$crate::workflows::NewWorkflowAttachment]) =
             ($tenant_id, $attachments);
         for a in attachments {
@@ -80,7 +80,7 @@ macro_rules! insert_initiator_attachments {
                 format!("attachment:{id}"),
                 serde_json::json!({"kind": a.kind, "name": &a.name, "sha256": &a.sha256}),
             );
-            $crate::workflows::events::append_event!($tx, tenant_id, $workflow_id, &event);
+            $crate::workflows::events::append_event!($store, $tx, tenant_id, $workflow_id, &event);
         }
     }};
 }
@@ -129,7 +129,7 @@ impl Store {
             .await
             .map_err(db_err)?;
             let event = actor.workflow_event(WorkflowEventKind::DocumentCommented, format!("document:{document_id}"), json!({"comment": comment}));
-            append_event!(tx, tenant_id, workflow_id, &event);
+            append_event!(self, tx, tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(id)
         })
@@ -197,7 +197,7 @@ impl Store {
                 format!("attachment:{id}"),
                 json!({"kind": new.kind, "name": new.name, "sha256": new.sha256}),
             );
-            append_event!(tx, new.tenant_id, new.workflow_id, &event);
+            append_event!(self, tx, new.tenant_id, new.workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(AttachmentId::from(id))
         })

@@ -79,7 +79,7 @@ pub(super) fn notified_detail(row: &SignatoryRow) -> serde_json::Value {
 /// Creates a new workflow's signatories and evaluates to their rows: the first group is
 /// notified at once (with a `signatory.notified` event each), the others wait as pending.
 macro_rules! insert_signatories {
-    ($tx:expr, $tenant_id:expr, $signatories:expr, $link_expires_at:expr, $workflow_id:expr, $first_order:expr, $actor:expr, $now:expr) => {{
+    ($store:expr, $tx:expr, $tenant_id:expr, $signatories:expr, $link_expires_at:expr, $workflow_id:expr, $first_order:expr, $actor:expr, $now:expr) => {{
         use $crate::workflows::signatories::{NewSignatory, SIGNATORY_COLUMNS, SignatoryRow, notified_detail};
         let (tenant_id, signatories): (signet_domain::TenantId, &[NewSignatory]) = ($tenant_id, $signatories);
         let link_expires_at: signet_domain::Millis = $link_expires_at;
@@ -121,7 +121,7 @@ macro_rules! insert_signatories {
                     format!("signatory:{}", row.id),
                     notified_detail(&row),
                 );
-                $crate::workflows::events::append_event!($tx, tenant_id, $workflow_id, &notified);
+                $crate::workflows::events::append_event!($store, $tx, tenant_id, $workflow_id, &notified);
             }
             rows.push(row);
         }
@@ -218,7 +218,7 @@ impl Store {
             .rows_affected();
             if changed == 1 {
                 let event = actor.workflow_event(WorkflowEventKind::SignatoryViewed, format!("signatory:{}", signatory.id), detail);
-                append_event!(tx, signatory.tenant_id, signatory.workflow_id, &event);
+                append_event!(self, tx, signatory.tenant_id, signatory.workflow_id, &event);
             }
             tx.commit().await.map_err(db_err)?;
             Ok(())
@@ -274,7 +274,7 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             let event = actor.workflow_event(WorkflowEventKind::SignatoryReminded, format!("signatory:{}", row.id), json!({"byHand": true}));
-            append_event!(tx, tenant_id, workflow_id, &event);
+            append_event!(self, tx, tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(SignatoryRow { last_reminded_at: Some(now), ..row })
         })
@@ -323,7 +323,7 @@ impl Store {
                     json!({"linkVersion": row.link_version, "origin": origin.as_str()}),
                 ),
             };
-            append_event!(tx, tenant_id, workflow_id, &event);
+            append_event!(self, tx, tenant_id, workflow_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -366,10 +366,10 @@ impl Store {
             }
             let subject = format!("signatory:{}", row.id);
             let revoked = actor.workflow_event(WorkflowEventKind::LinkRevoked, subject.clone(), json!({"linkVersion": row.link_version}));
-            append_event!(tx, tenant_id, workflow_id, &revoked);
+            append_event!(self, tx, tenant_id, workflow_id, &revoked);
             if row.state().is_turn() {
                 let resent = actor.workflow_event(WorkflowEventKind::SignatoryReminded, subject, json!({"newLink": true}));
-                append_event!(tx, tenant_id, workflow_id, &resent);
+                append_event!(self, tx, tenant_id, workflow_id, &resent);
             }
             tx.commit().await.map_err(db_err)?;
             Ok(row)

@@ -51,7 +51,7 @@ pub enum AfterSignature {
 
 /// After a signature: notifies the next group, or completes the workflow.
 macro_rules! advance {
-    ($tx:expr, $workflow:expr) => {{
+    ($store:expr, $tx:expr, $workflow:expr) => {{
         let workflow: &$crate::workflows::WorkflowRow = $workflow;
         let system = Actor::system();
         let states: Vec<(i64, String)> =
@@ -66,7 +66,7 @@ macro_rules! advance {
             .collect::<Result<Vec<(i64, SignatoryState)>>>()?;
         match signet_domain::workflow::progress(&states) {
             signet_domain::workflow::Progress::Complete => {
-                set_workflow_state!($tx, workflow, WorkflowState::Completed, None, system);
+                set_workflow_state!($store, $tx, workflow, WorkflowState::Completed, None, system);
                 AfterSignature::Completed
             }
             signet_domain::workflow::Progress::Declined => AfterSignature::Continuing { notified: Vec::new() },
@@ -96,7 +96,7 @@ macro_rules! advance {
                         format!("signatory:{id}"),
                         json!({"email": email, "name": name, "signingOrder": order}),
                     );
-                    append_event!($tx, workflow.tenant_id, workflow.id, &event);
+                    append_event!($store, $tx, workflow.tenant_id, workflow.id, &event);
                 }
                 AfterSignature::Continuing { notified: woken.into_iter().map(|(id, _, _)| SignatoryId::from(id)).collect() }
             }
@@ -211,8 +211,8 @@ impl Store {
                 }
             }
             let signed = actor.workflow_event(WorkflowEventKind::SignatorySigned, format!("signatory:{}", signatory.id), detail);
-            append_event!(tx, signatory.tenant_id, signatory.workflow_id, &signed);
-            let after = advance!(tx, &workflow);
+            append_event!(self, tx, signatory.tenant_id, signatory.workflow_id, &signed);
+            let after = advance!(self, tx, &workflow);
             tx.commit().await.map_err(db_err)?;
             Ok(after)
         })
@@ -245,8 +245,8 @@ impl Store {
                 return Err(Error::rejected(ErrorCode::StateConflict, "this signatory cannot decline now"));
             }
             let event = actor.workflow_event(WorkflowEventKind::SignatoryDeclined, format!("signatory:{}", signatory.id), json!({"reason": reason}));
-            append_event!(tx, signatory.tenant_id, signatory.workflow_id, &event);
-            set_workflow_state!(tx, &workflow, WorkflowState::Declined, Some(reason), actor);
+            append_event!(self, tx, signatory.tenant_id, signatory.workflow_id, &event);
+            set_workflow_state!(self, tx, &workflow, WorkflowState::Declined, Some(reason), actor);
             tx.commit().await.map_err(db_err)?;
             Ok(())
         })
@@ -320,13 +320,13 @@ impl Store {
                 format!("signatory:{}", signatory.id),
                 json!({"to": to_email, "toSignatory": row.id, "reason": reason}),
             );
-            append_event!(tx, signatory.tenant_id, signatory.workflow_id, &delegated);
+            append_event!(self, tx, signatory.tenant_id, signatory.workflow_id, &delegated);
             let notified = actor.workflow_event(
                 WorkflowEventKind::SignatoryNotified,
                 format!("signatory:{}", row.id),
                 notified_detail(&row),
             );
-            append_event!(tx, signatory.tenant_id, signatory.workflow_id, &notified);
+            append_event!(self, tx, signatory.tenant_id, signatory.workflow_id, &notified);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })

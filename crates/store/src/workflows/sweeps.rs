@@ -40,7 +40,7 @@ impl Store {
                     .await
                     .map_err(db_err)?;
                 let event = system.workflow_event(WorkflowEventKind::SignatoryReminded, format!("signatory:{signatory_id}"), json!({}));
-                append_event!(tx, TenantId::from(*tenant_id), WorkflowId::from(*workflow_id), &event);
+                append_event!(self, tx, TenantId::from(*tenant_id), WorkflowId::from(*workflow_id), &event);
                 tx.commit().await.map_err(db_err)?;
             });
         }

@@ -124,7 +124,7 @@ impl Store {
             .await
             .map_err(db_err)?;
             let event = actor.event("template.created", format!("template:{}", row.id), json!({"name": new.name}));
-            crate::append_audit!(tx, new.tenant_id, &event);
+            crate::append_audit!(self, tx, new.tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(row)
         })
@@ -174,7 +174,7 @@ impl Store {
                 .await
                 .map_err(db_err)?;
             let event = actor.event("template.changed", format!("template:{id}"), json!({"name": edit.name}));
-            crate::append_audit!(tx, tenant_id, &event);
+            crate::append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(Some(row))
         })
@@ -206,7 +206,7 @@ impl Store {
             let Some(row) = row else { return Ok(None) };
             let action = if archived { "template.archived" } else { "template.restored" };
             let event = actor.event(action, format!("template:{id}"), json!({"name": row.name}));
-            crate::append_audit!(tx, tenant_id, &event);
+            crate::append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(Some(row))
         })

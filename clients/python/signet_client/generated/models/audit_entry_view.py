@@ -27,7 +27,11 @@ class AuditEntryView:
         prev_hash (str):
         seq (int):
         target (str):
-        ip (Union[None, Unset, str]):
+        ip (Union[None, Unset, str]): The client address the change came from, when known.
+        ip_commitment (Union[None, Unset, str]): When set, what `hash` covers in place of `ip`: `ipc1:` + hex SHA-256 of
+            the
+            length-prefixed `ipNonce` and `ip` (addresses are kept sealed; docs/privacy.md).
+        ip_nonce (Union[None, Unset, str]): The nonce of `ipCommitment`, when the address is known.
     """
 
     action: str
@@ -39,6 +43,8 @@ class AuditEntryView:
     seq: int
     target: str
     ip: Union[None, Unset, str] = UNSET
+    ip_commitment: Union[None, Unset, str] = UNSET
+    ip_nonce: Union[None, Unset, str] = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -64,6 +70,18 @@ class AuditEntryView:
         else:
             ip = self.ip
 
+        ip_commitment: Union[None, Unset, str]
+        if isinstance(self.ip_commitment, Unset):
+            ip_commitment = UNSET
+        else:
+            ip_commitment = self.ip_commitment
+
+        ip_nonce: Union[None, Unset, str]
+        if isinstance(self.ip_nonce, Unset):
+            ip_nonce = UNSET
+        else:
+            ip_nonce = self.ip_nonce
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -80,6 +98,10 @@ class AuditEntryView:
         )
         if ip is not UNSET:
             field_dict["ip"] = ip
+        if ip_commitment is not UNSET:
+            field_dict["ipCommitment"] = ip_commitment
+        if ip_nonce is not UNSET:
+            field_dict["ipNonce"] = ip_nonce
 
         return field_dict
 
@@ -111,6 +133,24 @@ class AuditEntryView:
 
         ip = _parse_ip(d.pop("ip", UNSET))
 
+        def _parse_ip_commitment(data: object) -> Union[None, Unset, str]:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Union[None, Unset, str], data)
+
+        ip_commitment = _parse_ip_commitment(d.pop("ipCommitment", UNSET))
+
+        def _parse_ip_nonce(data: object) -> Union[None, Unset, str]:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(Union[None, Unset, str], data)
+
+        ip_nonce = _parse_ip_nonce(d.pop("ipNonce", UNSET))
+
         audit_entry_view = cls(
             action=action,
             actor=actor,
@@ -121,6 +161,8 @@ class AuditEntryView:
             seq=seq,
             target=target,
             ip=ip,
+            ip_commitment=ip_commitment,
+            ip_nonce=ip_nonce,
         )
 
         audit_entry_view.additional_properties = d

@@ -280,6 +280,7 @@ mod tests {
             detail,
             prev_hash: "ab".repeat(32),
             hash: String::new(),
+            ip_opening: None,
         };
         entry.hash = entry_hash(
             3,
