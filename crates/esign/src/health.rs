@@ -195,7 +195,8 @@ mod tests {
 
     #[test]
     fn a_failure_between_answers_is_a_blip_until_a_quarter_of_the_window_fails() {
-        let mut window = window_of(&[(0, OK), (1_000, OK), (2_000, OK), (3_000, OK), (4_000, Observation::Unreachable)]);
+        let mut window =
+            window_of(&[(0, OK), (1_000, OK), (2_000, OK), (3_000, OK), (4_000, Observation::Unreachable)]);
         window.record(5_000, OK);
         assert_eq!(window.health(5_000).verdict, Verdict::Healthy, "1 failure in 6");
         window.record(6_000, Observation::Unreachable);
