@@ -13,7 +13,8 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use signet_esign::health::{Health, Observation, Verdict, Window, route};
+pub use signet_esign::health::{Health, Verdict};
+use signet_esign::health::{Observation, Window, route};
 use tokio::sync::watch;
 
 use super::EsignSetup;
