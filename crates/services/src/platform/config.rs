@@ -708,6 +708,13 @@ certificate = \"/etc/signet/b.cer\"\nprofile = \"emudhra\"\n";
         assert!(twice.esign_esp_list().is_err(), "names are unique");
         std::fs::write(&file, format!("{file_text}bogus = 1\n")).expect("write");
         assert!(Config::load(Some(&file), &Overrides::default()).is_err(), "an unknown ESP field is refused");
+
+        // An environment variable's value is read as the provider reads `SIGNET_ESIGN_ESPS`.
+        let value: figment::value::Value =
+            "[{name=\"b\", url=\"https://esp-b.example/form\", certificate=\"/b.cer\"}]".parse().expect("value");
+        let config: Config =
+            Figment::from(Serialized::defaults(Config::default())).merge(("esign_esps", value)).extract().expect("env");
+        assert_eq!(config.esign_esp_list().expect("list")[0].url, "https://esp-b.example/form");
     }
 
     #[test]
