@@ -20,6 +20,7 @@ pub mod asp;
 mod error;
 pub mod esp;
 pub mod esp_codes;
+pub mod health;
 mod model;
 pub mod profile;
 mod xml;

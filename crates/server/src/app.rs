@@ -154,6 +154,9 @@ impl App {
         tokio::spawn(async move { services.issue_missing_seals().await });
         let services = self.state.services.clone();
         tokio::spawn(async move { services.seal_objects_in_clear().await });
+        if let Some(esign) = self.state.services.esign.clone() {
+            tokio::spawn(signet_services::esign::failover::probe_until(esign, stop_rx.clone()));
+        }
         let service = self.router.into_make_service_with_connect_info::<SocketAddr>();
         axum::serve(self.listener, service)
             .with_graceful_shutdown(async move {

@@ -305,7 +305,7 @@ fn read_certificates(path: &std::path::Path) -> Result<Vec<Vec<u8>>, Error> {
 fn anchors(svc: &Services) -> Result<Anchors, Error> {
     let subjects = |certs: &[Vec<u8>]| certs.iter().filter_map(|c| signet_sigcrypto::pki::cert_subject(c)).collect();
     let platform = vec![svc.keys.ca.cert_der.clone()];
-    let esign = svc.esign.as_ref().map(|e| e.trust.esign_cas.clone()).unwrap_or_default();
+    let esign = svc.esign.as_ref().map(|e| e.esign_cas()).unwrap_or_default();
     let mut certificates = [platform.clone(), esign.clone()].concat();
     for path in [&svc.config.certificate_trust_list, &svc.config.verification_trust_list].into_iter().flatten() {
         certificates.extend(read_certificates(path)?);

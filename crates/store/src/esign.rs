@@ -30,6 +30,9 @@ pub struct EsignTransactionRow {
     pub answered_at: Option<Millis>,
     pub refused_answers: i64,
     pub last_refusal: Option<String>,
+    /// The name of the ESP the request went to (`None`: sent before there were several, to the
+    /// first ESP configured).
+    pub esp: Option<String>,
 }
 
 /// What an eSign request signs for.
@@ -49,6 +52,8 @@ pub struct NewEsignTransaction<'a> {
     pub raw_signatures: bool,
     pub pending_blob: &'a str,
     pub expires_at: Millis,
+    /// The name of the ESP it is sent to.
+    pub esp: &'a str,
 }
 
 impl Store {
@@ -61,8 +66,8 @@ impl Store {
         on_db!(self, pool => {
             sqlx::query(
                 "INSERT INTO esign_transactions (id, secret_hash, tenant_id, gateway_transaction, signatory_id, \
-                 digests, pending_blob, state, sent_at, expires_at, raw_signatures) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $11, $8, $9, $10)",
+                 digests, pending_blob, state, sent_at, expires_at, raw_signatures, esp) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $11, $8, $9, $10, $12)",
             )
             .bind(new.id)
             .bind(new.secret_hash)
@@ -75,6 +80,7 @@ impl Store {
             .bind(new.expires_at)
             .bind(new.raw_signatures)
             .bind(EsignState::Sent.as_str())
+            .bind(new.esp)
             .execute(pool)
             .await
             .map(|_| ())
@@ -86,13 +92,36 @@ impl Store {
         on_db!(self, pool => {
             sqlx::query_as(
                 "SELECT id, secret_hash, tenant_id, gateway_transaction, signatory_id, digests, raw_signatures, pending_blob, state, outcome, \
-                 sent_at, expires_at, answered_at, refused_answers, last_refusal FROM esign_transactions WHERE id = $1",
+                 sent_at, expires_at, answered_at, refused_answers, last_refusal, esp FROM esign_transactions WHERE id = $1",
             )
             .bind(id)
             .fetch_optional(pool)
             .await
             .map_err(db_err)
         })
+    }
+
+    /// The ESP of the latest request for `subject` when that request is still unanswered: the
+    /// signer is back without an answer (the ESP failed them mid-way, or they left it), so
+    /// their next request goes elsewhere first. `None` when there was none or it was answered.
+    pub async fn unanswered_esign_esp(&self, subject: EsignSubject<'_>) -> Result<Option<Option<String>>> {
+        let (gateway, signatory) = match subject {
+            EsignSubject::Gateway(number) => (Some(number), None),
+            EsignSubject::Signatory(id) => (None, Some(id.get())),
+        };
+        let row: Option<(String, Option<String>)> = on_db!(self, pool => {
+            sqlx::query_as(
+                "SELECT state, esp FROM esign_transactions \
+                 WHERE (gateway_transaction = $1 OR signatory_id = $2) \
+                 ORDER BY sent_at DESC, id DESC LIMIT 1",
+            )
+            .bind(gateway)
+            .bind(signatory)
+            .fetch_optional(pool)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(row.and_then(|(state, esp)| (state == EsignState::Sent.as_str()).then_some(esp)))
     }
 
     /// Records an answer that was refused (its code): the transaction stays as it was.

@@ -14,6 +14,7 @@ mod compose;
 mod console;
 mod embedding;
 mod esign;
+mod esign_failover;
 mod estamp;
 mod evidence;
 mod exports;

@@ -5,6 +5,9 @@
 
 use signet_domain::audit::Actor;
 use signet_domain::gateway::EsignState;
+use signet_esign::asp::Outcome;
+use signet_esign::esp_codes::EspRefusal;
+use signet_esign::health::Observation;
 
 use super::{AnswerRefusal, EsignRefused, checked, find_transaction, internal, setup};
 use crate::Services;
@@ -29,7 +32,10 @@ pub async fn answer(svc: &Services, response_xml: &[u8], ip: Option<String>) -> 
         return Err(EsignRefused::Answer(AnswerRefusal::Replayed));
     }
     let outcome = match checked(setup, &esign, &txn, response_xml) {
-        Ok(outcome) => outcome,
+        Ok(outcome) => {
+            note_health(setup, &esign, &outcome);
+            outcome
+        }
         Err(code) => {
             svc.store.note_refused_esign_answer(&esign.id, code).await?;
             // A gateway transaction's signer may try again or give up (the integrator then
@@ -49,4 +55,21 @@ pub async fn answer(svc: &Services, response_xml: &[u8], ip: Option<String>) -> 
         }
         (None, None) => Err(internal("an eSign transaction for nobody")),
     }
+}
+
+/// A checked answer in its ESP's health: an answer, or a refusal that is the ESP's own failure.
+/// Answers that were not taken (forged, late…) say nothing about the ESP: whoever posts them
+/// must not be able to make an ESP look down.
+fn note_health(setup: &super::EsignSetup, esign: &signet_store::EsignTransactionRow, outcome: &Outcome) {
+    let Some((index, esp)) = setup.esp(esign.esp.as_deref()) else {
+        return;
+    };
+    let seen = match outcome {
+        Outcome::Refused { code, .. } if esp.profile.profile.refusal(code) == EspRefusal::Service => {
+            Observation::Refused
+        }
+        // The time a signer spends at the ESP's pages is not the ESP's latency.
+        _ => Observation::Answered { latency_ms: None },
+    };
+    setup.health.record(index, seen);
 }

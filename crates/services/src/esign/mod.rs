@@ -12,6 +12,7 @@ use bytes::Bytes;
 use signet_blob::BlobKey;
 use signet_domain::{BoxError, now_millis};
 use signet_esign::asp::{EspTrust, Expected, Outcome, check_response};
+use signet_esign::health::Observation;
 use signet_esign::profile::Overrides;
 use signet_esign::{
     EsignRequest, EsignResponse, EspProfile, EspProfileName, FlowKind, InputHash, ResolvedProfile, sign_document,
@@ -22,47 +23,67 @@ use signet_store::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
 use time::OffsetDateTime;
 
 use crate::gateway::vault::Vault;
-use crate::platform::config::Config;
+use crate::platform::config::{Config, EspSettings};
 use crate::platform::heavy::Share;
 use crate::platform::keys::KeyPairDer;
 use crate::{Services, platform::secrets};
 
 pub mod dispatch;
+pub mod failover;
 
 pub use signet_esign::AuthMode;
 pub use signet_esign::esp_codes::EspRefusal;
 
-/// The `AuthMode`s the signer pages offer (the first the default; a choice when several),
-/// empty when no ESP is configured.
+/// The `AuthMode`s the signer pages offer (the first the default; a choice when several):
+/// the primary ESP's, empty when no ESP is configured. (Routing skips an ESP that does not
+/// offer the signer's choice.)
 pub fn auth_modes(svc: &Services) -> Vec<AuthMode> {
-    svc.esign.as_deref().map(|setup| setup.profile.auth_modes.clone()).unwrap_or_default()
+    svc.esign.as_deref().map(|setup| setup.primary().profile.auth_modes.clone()).unwrap_or_default()
 }
 
-/// What the configured ESP's `errCode` means, for the pages' words.
-pub fn refusal_kind(svc: &Services, code: &str) -> EspRefusal {
-    match svc.esign.as_deref() {
-        Some(setup) => setup.profile.profile.refusal(code),
+/// What an ESP's `errCode` means, for the pages' words: by the profile of the ESP named
+/// (`None`: the primary's).
+pub fn refusal_kind(svc: &Services, esp: Option<&str>, code: &str) -> EspRefusal {
+    match svc.esign.as_deref().and_then(|setup| setup.esp(esp)) {
+        Some((_, esp)) => esp.profile.profile.refusal(code),
         None => signet_esign::esp_codes::classify(code),
     }
 }
 
-/// Everything needed to send requests to the configured ESP and check its answers.
+/// Everything needed to send requests to the configured ESPs and check their answers.
 pub struct EsignSetup {
-    /// The ESP's eSign 2.1 form address: the signer's browser posts the request there.
-    pub esp_url: String,
     pub asp_id: String,
     pub asp: Arc<LocalKeySigner>,
-    pub trust: EspTrust,
     pub response_ttl: time::Duration,
     /// Where the ESP sends the signer back with its answer.
     pub response_url: String,
-    pub flow: EspFlow,
-    /// The ESP's profile with the explicit settings applied: its `AuthMode`s, its codes.
-    pub profile: ResolvedProfile,
     /// Outbound requests (the server flow's post to the ESP).
     pub http: signet_sigcrypto::HttpConfig,
-    /// The `/SubFilter` of eSign PDF signatures: what the ESP's CMS is (`esign_esp_pades_cms`).
+    /// The `/SubFilter` of eSign PDF signatures: what the ESPs' CMS is (`esign_esp_pades_cms`).
+    /// One for all ESPs: the label is signed before the ESP is chosen, and a retry sends the
+    /// same prepared document through another ESP.
     pub pdf_sub_filter: signet_signing::SubFilter,
+    /// The ESPs in priority order; never empty.
+    pub esps: Vec<Esp>,
+    /// What was seen of each ESP, and the routing order it leads to.
+    pub health: failover::EspHealth,
+    pub probe: failover::ProbeSettings,
+}
+
+/// One configured ESP.
+pub struct Esp {
+    /// Its name in the settings, metrics, logs and each transaction's record.
+    pub name: String,
+    /// The eSign 2.1 form address (the signer's browser posts there), or the 3.x address
+    /// Signet posts to.
+    pub url: String,
+    pub flow: EspFlow,
+    /// What its answers must be signed with, and the CAs of its signer certificates.
+    pub trust: EspTrust,
+    /// Its profile with the explicit settings applied: its `AuthMode`s, its codes.
+    pub profile: ResolvedProfile,
+    /// What the probe asks for.
+    pub probe_url: String,
 }
 
 /// How the request reaches the ESP.
@@ -79,77 +100,128 @@ impl EsignSetup {
     /// The setup from the settings; `None` when no ESP is configured. A configured ESP with an
     /// unreadable certificate file stops the start-up: better than refusing every signer.
     pub fn from_config(config: &Config, asp_key: &KeyPairDer) -> anyhow::Result<Option<EsignSetup>> {
-        let Some(esp_url) = config.esign_esp_url.clone() else {
+        let list = config.esign_esp_list()?;
+        if list.is_empty() {
             return Ok(None);
-        };
-        if !(esp_url.starts_with("https://") || esp_url.starts_with("http://")) {
-            anyhow::bail!("esign_esp_url must be an http(s) address");
         }
-        let (Some(esp_file), Some(ca_file)) = (&config.esign_esp_certificate, &config.esign_ca_certificates) else {
-            anyhow::bail!("esign_esp_url needs esign_esp_certificate and esign_ca_certificates");
-        };
-        let esp_certificate = certificates(esp_file)?
-            .into_iter()
-            .next()
-            .ok_or_else(|| anyhow::anyhow!("{}: no certificate", esp_file.display()))?;
-        let esign_cas = certificates(ca_file)?;
+        let shared_cas = config.esign_ca_certificates.as_deref();
+        let esps =
+            list.iter().map(|settings| Esp::from_settings(settings, shared_cas)).collect::<Result<Vec<_>, _>>()?;
         let asp = LocalKeySigner::from_pkcs8(&asp_key.key_pkcs8_der, &asp_key.cert_der, Vec::new())
             .map_err(|e| anyhow::anyhow!("eSign ASP key: {e}"))?;
-        let profile = resolve_profile(config)?;
-        let flow = match (profile.flow, &config.esign_esp_auth_url) {
-            (FlowKind::Form, _) => EspFlow::Form,
-            (FlowKind::Server, Some(auth_url))
-                if auth_url.starts_with("https://") || auth_url.starts_with("http://") =>
-            {
-                EspFlow::Server { auth_url: auth_url.clone() }
-            }
-            (FlowKind::Server, _) => {
-                anyhow::bail!(
-                    "the server flow (esign_flow = server, or a 3.x profile) needs esign_esp_auth_url (an http(s) address)"
-                )
-            }
-        };
-        let http = config.outbound_http();
+        let names = esps.iter().map(|esp| esp.name.clone()).collect();
+        let probe_timeout = std::time::Duration::from_millis(config.esign_probe_timeout_ms.max(1));
         Ok(Some(EsignSetup {
-            esp_url,
             asp_id: config.esign_asp_id.clone(),
             asp: Arc::new(asp),
-            trust: EspTrust { esp_certificate, esign_cas, allow_sha1: profile.allow_sha1 },
             response_ttl: time::Duration::seconds(config.esign_response_ttl_secs as i64),
             response_url: format!("{}/esign/response", config.public_base()),
-            flow,
-            profile,
-            http,
+            http: config.outbound_http(),
             pdf_sub_filter: if config.esign_esp_pades_cms {
                 signet_signing::SubFilter::CadesDetached
             } else {
                 signet_signing::SubFilter::Pkcs7Detached
             },
+            esps,
+            health: failover::EspHealth::new(names, config.esign_health_window_ms),
+            probe: failover::ProbeSettings {
+                interval: std::time::Duration::from_millis(config.esign_probe_interval_ms),
+                http: signet_sigcrypto::HttpConfig {
+                    timeout: probe_timeout,
+                    max_response_bytes: 64 * 1024,
+                    ..config.outbound_http()
+                },
+            },
         }))
+    }
+
+    /// The first ESP configured.
+    pub fn primary(&self) -> &Esp {
+        &self.esps[0]
+    }
+
+    /// The ESP of this name with its place in the list; `None` names the primary (transactions
+    /// recorded before there were several). An ESP no longer configured is `None`.
+    pub fn esp(&self, name: Option<&str>) -> Option<(usize, &Esp)> {
+        match name {
+            None => self.esps.first().map(|esp| (0, esp)),
+            Some(name) => self.esps.iter().enumerate().find(|(_, esp)| esp.name == name),
+        }
+    }
+
+    /// The CAs of every ESP's signer certificates (public verification trusts them all).
+    pub fn esign_cas(&self) -> Vec<Vec<u8>> {
+        let mut cas: Vec<Vec<u8>> = Vec::new();
+        for ca in self.esps.iter().flat_map(|esp| esp.trust.esign_cas.iter()) {
+            if !cas.contains(ca) {
+                cas.push(ca.clone());
+            }
+        }
+        cas
     }
 }
 
-/// The configured profile with the explicit settings over its defaults.
-fn resolve_profile(config: &Config) -> anyhow::Result<ResolvedProfile> {
-    let name = EspProfileName::parse(&config.esign_esp_profile).ok_or_else(|| {
+impl Esp {
+    fn from_settings(settings: &EspSettings, shared_cas: Option<&Path>) -> anyhow::Result<Esp> {
+        let name = &settings.name;
+        let is_http = |url: &str| url.starts_with("https://") || url.starts_with("http://");
+        if !is_http(&settings.url) {
+            anyhow::bail!("ESP {name}: its address (esign_esp_url, url) must be an http(s) address");
+        }
+        let Some(ca_file) = settings.ca_certificates.as_deref().or(shared_cas) else {
+            anyhow::bail!("ESP {name}: esign_esp_url needs esign_esp_certificate and esign_ca_certificates");
+        };
+        let esp_certificate = certificates(&settings.certificate)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| anyhow::anyhow!("{}: no certificate", settings.certificate.display()))?;
+        let esign_cas = certificates(ca_file)?;
+        let profile = resolve_profile(settings).map_err(|e| anyhow::anyhow!("ESP {name}: {e}"))?;
+        let flow = match (profile.flow, &settings.auth_url) {
+            (FlowKind::Form, _) => EspFlow::Form,
+            (FlowKind::Server, Some(auth_url)) if is_http(auth_url) => EspFlow::Server { auth_url: auth_url.clone() },
+            (FlowKind::Server, _) => {
+                anyhow::bail!(
+                    "ESP {name}: the server flow (esign_flow = server, or a 3.x profile) needs esign_esp_auth_url (an http(s) address)"
+                )
+            }
+        };
+        let probe_url = settings.probe_url.clone().unwrap_or_else(|| settings.url.clone());
+        if !is_http(&probe_url) {
+            anyhow::bail!("ESP {name}: probe_url must be an http(s) address");
+        }
+        Ok(Esp {
+            name: name.clone(),
+            url: settings.url.clone(),
+            flow,
+            trust: EspTrust { esp_certificate, esign_cas, allow_sha1: profile.allow_sha1 },
+            profile,
+            probe_url,
+        })
+    }
+}
+
+/// The ESP's profile with the explicit settings over its defaults.
+fn resolve_profile(settings: &EspSettings) -> anyhow::Result<ResolvedProfile> {
+    let named = settings.profile.as_deref().unwrap_or("generic-2.1");
+    let name = EspProfileName::parse(named).ok_or_else(|| {
         anyhow::anyhow!(
-            "esign_esp_profile must be one of cdac, emudhra, protean, generic-2.1, generic-3.x, not {:?}",
-            config.esign_esp_profile
+            "esign_esp_profile must be one of cdac, emudhra, protean, generic-2.1, generic-3.x, not {named:?}"
         )
     })?;
-    let flow = match config.esign_flow.as_deref() {
+    let flow = match settings.flow.as_deref() {
         Some(text) => Some(
             FlowKind::parse(text).ok_or_else(|| anyhow::anyhow!("esign_flow must be form or server, not {text:?}"))?,
         ),
         None => None,
     };
-    let auth_modes = match config.esign_auth_modes.as_deref() {
+    let auth_modes = match settings.auth_modes.as_deref() {
         Some(text) => Some(signet_esign::profile::parse_auth_modes(text).map_err(|bad| {
             anyhow::anyhow!("esign_auth_modes: {bad:?} is not otp, fingerprint, iris or face (or 1 to 4)")
         })?),
         None => None,
     };
-    let overrides = Overrides { flow, allow_sha1: config.esign_esp_allow_sha1, auth_modes };
+    let overrides = Overrides { flow, allow_sha1: settings.allow_sha1, auth_modes };
     Ok(EspProfile::of(name).resolve(&overrides))
 }
 
@@ -263,8 +335,8 @@ pub enum EsignRefused {
     /// The answer was not accepted (forged, replayed, late, mismatched); nothing changed.
     Answer(AnswerRefusal),
     /// The ESP refused the request (server flow): its error code and message, which the
-    /// pages quote in the signer's language.
-    Esp { code: String, message: String },
+    /// pages quote in the signer's language, and what the code means by that ESP's profile.
+    Esp { code: String, message: String, kind: EspRefusal },
     /// Something the signer filled in must be corrected first: what, for the page to word.
     Input(signet_domain::fields::FieldRefusal),
     /// The signer was asked for a code by SMS and has not confirmed their phone yet.
@@ -330,15 +402,89 @@ pub(crate) struct Outgoing<'a> {
 }
 
 /// Records the request (what the answer completes, sealed under the `txn`'s secret) and
-/// returns it signed for the ESP.
+/// returns it signed for the ESP the routing chooses: the healthiest in priority order, not
+/// the one whose request this signer left unanswered last (they are back without an answer).
 pub(crate) async fn send(
     svc: &Services,
     outgoing: &Outgoing<'_>,
     pending: &impl serde::Serialize,
 ) -> Result<EspRedirect, EsignRefused> {
+    let avoid = svc.store.unanswered_esign_esp(outgoing.subject).await?;
+    send_avoiding(svc, outgoing, pending, avoid.as_ref().map(Option::as_deref), false).await
+}
+
+/// As [`send`], never first through the ESP `avoid` (`Some(None)`: the primary, for requests
+/// recorded before there were several) while another is not down: a retry after that ESP's
+/// answer was refused.
+pub(crate) async fn send_avoiding(
+    svc: &Services,
+    outgoing: &Outgoing<'_>,
+    pending: &impl serde::Serialize,
+    avoid: Option<Option<&str>>,
+    retry: bool,
+) -> Result<EspRedirect, EsignRefused> {
     let setup = setup(svc)?;
-    // A mode this ESP does not offer can only come from a form that was not ours.
-    let auth_mode = setup
+    let avoid = avoid.and_then(|name| setup.esp(name)).map(|(index, _)| index);
+    // An ESP that does not offer the signer's `AuthMode` is no choice for them.
+    let order: Vec<usize> = setup
+        .health
+        .route(avoid)
+        .into_iter()
+        .filter(|&index| setup.esps.get(index).is_some_and(|esp| esp.profile.auth_mode(outgoing.auth_mode).is_some()))
+        .collect();
+    // A mode no ESP offers can only come from a form that was not ours.
+    let Some((&last, _)) = order.split_last() else {
+        return Err(EsignRefused::Input(signet_domain::fields::FieldRefusal::NotAnInput));
+    };
+    let mut reason = failover::RouteReason::Best;
+    for &index in &order {
+        setup.health.routed(index, reason, retry || avoid.is_some());
+        match send_to(svc, setup, index, outgoing, pending).await {
+            Ok(redirect) => return Ok(redirect),
+            // The server flow saw this ESP fail: the next one, at once, the signer seeing nothing.
+            Err(Attempt::Failed(refused)) if index != last => {
+                tracing::warn!(esp = %setup.esps[index].name, "an ESP failed a request; trying the next one");
+                drop(refused);
+                reason = failover::RouteReason::Failover;
+            }
+            Err(Attempt::Failed(refused) | Attempt::Refused(refused)) => return Err(refused),
+        }
+    }
+    Err(internal("no ESP to send to"))
+}
+
+/// Why a request did not reach an ESP.
+enum Attempt {
+    /// The ESP failed (could not be reached, answered nothing readable, refused for its own
+    /// failure): another ESP may take the request.
+    Failed(EsignRefused),
+    /// Anything else: the signer is told.
+    Refused(EsignRefused),
+}
+
+impl From<EsignRefused> for Attempt {
+    fn from(refused: EsignRefused) -> Self {
+        Attempt::Refused(refused)
+    }
+}
+
+impl From<signet_domain::Error> for Attempt {
+    fn from(error: signet_domain::Error) -> Self {
+        Attempt::Refused(error.into())
+    }
+}
+
+/// One request to ESP `index`: recorded under a new `txn` naming that ESP, signed, and (server
+/// flow) posted.
+async fn send_to(
+    svc: &Services,
+    setup: &EsignSetup,
+    index: usize,
+    outgoing: &Outgoing<'_>,
+    pending: &impl serde::Serialize,
+) -> Result<EspRedirect, Attempt> {
+    let esp = setup.esps.get(index).ok_or_else(|| internal("no such ESP"))?;
+    let auth_mode = esp
         .profile
         .auth_mode(outgoing.auth_mode)
         .ok_or(EsignRefused::Input(signet_domain::fields::FieldRefusal::NotAnInput))?;
@@ -362,54 +508,88 @@ pub(crate) async fn send(
             raw_signatures: outgoing.raw,
             pending_blob: key.as_str(),
             expires_at: now_millis() + setup.response_ttl.whole_milliseconds() as i64,
+            esp: &esp.name,
         })
         .await?;
-    let outgoing_tenant = outgoing.tenant_id;
     let request = request(setup, &txn, outgoing, auth_mode);
     let signed = sign_document(request.to_xml().as_bytes(), setup.asp.as_ref()).map_err(internal)?;
-    match &setup.flow {
+    match &esp.flow {
         EspFlow::Form => {
             let request = String::from_utf8(signed).map_err(internal)?;
             let fields =
                 vec![("eSignRequest", request), ("aspTxnID", txn.txn()), ("Content-Type", "application/xml".into())];
-            Ok(EspRedirect { action: setup.esp_url.clone(), fields })
+            Ok(EspRedirect { action: esp.url.clone(), fields })
         }
         EspFlow::Server { auth_url } => {
-            let res_code = post_to_esp(svc, Share::Tenant(outgoing_tenant), setup, &txn, signed).await?;
-            let reference = base64::engine::general_purpose::STANDARD.encode(format!("{}|{res_code}", txn.txn()));
-            Ok(EspRedirect { action: auth_url.clone(), fields: vec![("txnref", reference)] })
+            let posted = post_to_esp(svc, Share::Tenant(outgoing.tenant_id), setup, index, &txn, signed).await;
+            match posted {
+                Ok(res_code) => {
+                    let reference =
+                        base64::engine::general_purpose::STANDARD.encode(format!("{}|{res_code}", txn.txn()));
+                    Ok(EspRedirect { action: auth_url.clone(), fields: vec![("txnref", reference)] })
+                }
+                Err(attempt) => {
+                    // This request is over: an answer to it later finds it taken.
+                    let code = match &attempt {
+                        Attempt::Failed(_) => "esp_failed",
+                        Attempt::Refused(_) => "esp_refused",
+                    };
+                    if let Ok(Some(row)) = svc.store.esign_transaction(&txn.id).await {
+                        let _ = svc.store.answer_esign(&row.id, signet_domain::gateway::EsignState::Failed, code).await;
+                        forget_pending(svc, &row).await;
+                    }
+                    Err(attempt)
+                }
+            }
         }
     }
 }
 
 /// The server flow's first step: the signed request posted to the ESP, whose signed answer
-/// must accept it (`status="2"`) for this `txn`; its `resCode`. A refusal ends the attempt
-/// with the ESP's code; the signer can try again.
+/// must accept it (`status="2"`) for this `txn`; its `resCode`. What the ESP did is recorded in
+/// its health: an answer, its own failure, or no answer at all.
 async fn post_to_esp(
     svc: &Services,
     share: Share,
     setup: &EsignSetup,
+    index: usize,
     txn: &TxnId,
     signed: Vec<u8>,
-) -> Result<String, EsignRefused> {
-    let (url, http) = (setup.esp_url.clone(), setup.http.clone());
-    let answer = svc
-        .heavy
-        .run(share, move || signet_sigcrypto::post(&url, "application/xml", &signed, &http))
-        .await?
-        .map_err(|e| internal(EspExchangeError::Unreachable(e)))?;
-    signet_esign::asp::verify_answer(&answer, &setup.trust).map_err(|e| internal(EspExchangeError::Answer(e)))?;
-    let response = EsignResponse::parse(&answer).map_err(|e| internal(EspExchangeError::Answer(e)))?;
+) -> Result<String, Attempt> {
+    let esp = setup.esps.get(index).ok_or_else(|| internal("no such ESP"))?;
+    let (url, http) = (esp.url.clone(), setup.http.clone());
+    let started = std::time::Instant::now();
+    let posted = svc.heavy.run(share, move || signet_sigcrypto::post(&url, "application/xml", &signed, &http)).await?;
+    let latency_ms = Some(u32::try_from(started.elapsed().as_millis()).unwrap_or(u32::MAX));
+    let failed = |cause: EspExchangeError| {
+        setup.health.record(index, Observation::Unreachable);
+        tracing::warn!(esp = %esp.name, %cause, "the ESP did not take the request");
+        Attempt::Failed(internal(cause))
+    };
+    let answer = posted.map_err(|e| failed(EspExchangeError::Unreachable(e)))?;
+    signet_esign::asp::verify_answer(&answer, &esp.trust).map_err(|e| failed(EspExchangeError::Answer(e)))?;
+    let response = EsignResponse::parse(&answer).map_err(|e| failed(EspExchangeError::Answer(e)))?;
     if response.txn != txn.txn() {
-        return Err(internal(EspExchangeError::OtherTransaction));
+        return Err(failed(EspExchangeError::OtherTransaction));
     }
     match response.status {
-        signet_esign::ResponseStatus::Pending if !response.res_code.is_empty() => Ok(response.res_code),
+        signet_esign::ResponseStatus::Pending if !response.res_code.is_empty() => {
+            setup.health.record(index, Observation::Answered { latency_ms });
+            Ok(response.res_code)
+        }
         _ => {
             let code = response.err_code.unwrap_or_else(|| "NA".into());
             let message: String =
                 response.err_msg.unwrap_or_default().chars().filter(|c| !c.is_control()).take(200).collect();
-            Err(EsignRefused::Esp { code, message })
+            let kind = esp.profile.profile.refusal(&code);
+            let refused = EsignRefused::Esp { code, message, kind };
+            if kind == EspRefusal::Service {
+                setup.health.record(index, Observation::Refused);
+                Err(Attempt::Failed(refused))
+            } else {
+                setup.health.record(index, Observation::Answered { latency_ms });
+                Err(Attempt::Refused(refused))
+            }
         }
     }
 }
@@ -447,8 +627,14 @@ fn request(setup: &EsignSetup, txn: &TxnId, outgoing: &Outgoing<'_>, auth_mode: 
 }
 
 /// The answer checked against the request the row records; the code of the refusal otherwise.
+/// Checked against the ESP the request went to, and no other: an answer signed by another
+/// configured ESP's key is as forged as any.
 fn checked(setup: &EsignSetup, esign: &EsignTransactionRow, txn: &TxnId, xml: &[u8]) -> Result<Outcome, &'static str> {
     let malformed = signet_esign::asp::codes::MALFORMED;
+    let Some((_, esp)) = setup.esp(esign.esp.as_deref()) else {
+        tracing::warn!(esign = %esign.id, esp = ?esign.esp, "an eSign answer for an ESP no longer configured");
+        return Err(signet_esign::asp::codes::FORGED);
+    };
     let digests = digests_of(esign).map_err(|_| malformed)?;
     let sent_at =
         OffsetDateTime::from_unix_timestamp_nanos(i128::from(esign.sent_at) * 1_000_000).map_err(|_| malformed)?;
@@ -461,7 +647,7 @@ fn checked(setup: &EsignSetup, esign: &EsignTransactionRow, txn: &TxnId, xml: &[
         now: OffsetDateTime::now_utc(),
         raw: esign.raw_signatures,
     };
-    check_response(xml, &setup.trust, &expected).map_err(|refusal| {
+    check_response(xml, &esp.trust, &expected).map_err(|refusal| {
         tracing::warn!(esign = %esign.id, code = refusal.code, message = %refusal.message, "an eSign answer was refused");
         refusal.code
     })

@@ -174,7 +174,7 @@ pub(crate) async fn answer(
         Outcome::Refused { code, message } => {
             take(svc, esign, EsignState::Refused, &code).await?;
             forget_pending(svc, esign).await;
-            let refusal = crate::esign::setup(svc)?.profile.profile.refusal(&code);
+            let refusal = crate::esign::refusal_kind(svc, esign.esp.as_deref(), &code);
             if gateway_code(refusal) == ErrorCode::Cancelled {
                 return transaction::cancel_row(svc, &row, actor).await.map_err(EsignRefused::Closed);
             }
@@ -223,7 +223,8 @@ async fn refused_attempt(svc: &Services, txn: &str) -> Result<(EsignTransactionR
 }
 
 /// The signer whose ESP answer was refused tries again: the same document (as prepared, kept
-/// sealed under the `txn`'s secret) goes to the ESP in a new request with a new `txn`; the
+/// sealed under the `txn`'s secret) goes in a new request with a new `txn` through the next
+/// healthy ESP (never first through the one whose answer was refused, while another is up); the
 /// refused request is closed with the refusal's code, so its own later answers find it taken.
 /// The `txn`'s secret leads only back to the ESP, never to the signer page or the document.
 pub async fn retry(svc: &Services, txn: &str) -> Result<EspRedirect, EsignRefused> {
@@ -244,7 +245,7 @@ pub async fn retry(svc: &Services, txn: &str) -> Result<EspRedirect, EsignRefuse
         raw: matches!(pending.document, PendingDocument::Xml { .. }),
         auth_mode: again.auth_mode,
     };
-    send(svc, &request, &pending).await
+    crate::esign::send_avoiding(svc, &request, &pending, Some(esign.esp.as_deref()), true).await
 }
 
 /// The signer whose ESP answer was refused gives up: the transaction ends as failed, the

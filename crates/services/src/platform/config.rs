@@ -190,6 +190,21 @@ pub struct Config {
     pub esign_auth_modes: Option<String>,
     /// The ESP's address for the browser in the `server` flow (e.g. C-DAC's `…/esign/authRequest`).
     pub esign_esp_auth_url: Option<String>,
+    /// The name of the ESP the `esign_esp_*` settings above describe (in metrics, logs and the
+    /// record of each transaction).
+    pub esign_esp_name: String,
+    /// Further ESPs for failover, in priority order after the one above (or alone, when
+    /// `esign_esp_url` is unset): TOML `[[esign_esps]]` tables, or
+    /// `SIGNET_ESIGN_ESPS='[{name="b", url="…", certificate="…"}]'`. See [`EspSettings`] and
+    /// docs/esign.md, "Several ESPs".
+    pub esign_esps: Vec<EspSettings>,
+    /// Each ESP's health is judged from what was seen of it over this window (ms; default 60 s).
+    pub esign_health_window_ms: u64,
+    /// Each ESP is probed (an HTTP GET) this often, so that a dead ESP is known without any
+    /// signer (ms; default 10 s; 0: no probes).
+    pub esign_probe_interval_ms: u64,
+    /// A probe not answered within this is a failure (ms; default 3 s).
+    pub esign_probe_timeout_ms: u64,
     /// Digital e-stamping (`eStampType` `digital`): the stamp provider's API address, to which
     /// Signet's adapter appends `/estamps` (docs/estamp-provider.md). Without it, digital
     /// e-stamping is not offered.
@@ -264,6 +279,31 @@ pub struct Config {
     pub invoice_fee_paise: u64,
     /// GST on the fee, in percent (at most two decimals).
     pub invoice_gst_rate_percent: f64,
+}
+
+/// One ESP of several (`esign_esps`): where it is, what it signs with, its profile. Only the
+/// name, the address and the certificate are required; the rest falls back as for the
+/// `esign_esp_*` settings of the same names (the CA certificates to `esign_ca_certificates`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EspSettings {
+    /// Unique among the ESPs: metrics, logs and each transaction's record name it.
+    pub name: String,
+    /// The form address (2.1) or the server-to-server address (3.x).
+    pub url: String,
+    /// The address the browser goes to in the server flow.
+    pub auth_url: Option<String>,
+    /// The certificate this ESP signs its answers with (PEM or DER).
+    pub certificate: PathBuf,
+    /// The CAs that issue this ESP's signer certificates; default `esign_ca_certificates`.
+    pub ca_certificates: Option<PathBuf>,
+    /// `cdac`, `emudhra`, `protean`, `generic-2.1` (default), `generic-3.x`.
+    pub profile: Option<String>,
+    pub flow: Option<String>,
+    pub allow_sha1: Option<bool>,
+    pub auth_modes: Option<String>,
+    /// What the probe asks for; default `url` (any HTTP answer below 500 counts as alive).
+    pub probe_url: Option<String>,
 }
 
 /// An installation-wide OpenID Connect provider for trial sign-ups.
@@ -345,6 +385,11 @@ impl Default for Config {
             esign_esp_profile: "generic-2.1".into(),
             esign_auth_modes: None,
             esign_esp_auth_url: None,
+            esign_esp_name: "primary".into(),
+            esign_esps: Vec::new(),
+            esign_health_window_ms: 60_000,
+            esign_probe_interval_ms: 10_000,
+            esign_probe_timeout_ms: 3_000,
             estamp_provider_url: None,
             estamp_provider_key: None,
             estamp_provider_timeout_secs: 30,
@@ -542,6 +587,39 @@ impl Config {
         Ok(figment.merge(Serialized::defaults(overrides)).extract().map_err(Box::new)?)
     }
 
+    /// Every configured ESP in priority order: the one the `esign_esp_*` settings describe
+    /// (as they always did), then `esign_esps`. Empty: Aadhaar eSign is not offered.
+    pub fn esign_esp_list(&self) -> anyhow::Result<Vec<EspSettings>> {
+        let mut list = Vec::with_capacity(self.esign_esps.len() + 1);
+        if let Some(url) = &self.esign_esp_url {
+            let Some(certificate) = self.esign_esp_certificate.clone() else {
+                anyhow::bail!("esign_esp_url needs esign_esp_certificate and esign_ca_certificates");
+            };
+            list.push(EspSettings {
+                name: self.esign_esp_name.clone(),
+                url: url.clone(),
+                auth_url: self.esign_esp_auth_url.clone(),
+                certificate,
+                ca_certificates: None,
+                profile: Some(self.esign_esp_profile.clone()),
+                flow: self.esign_flow.clone(),
+                allow_sha1: self.esign_esp_allow_sha1,
+                auth_modes: self.esign_auth_modes.clone(),
+                probe_url: None,
+            });
+        }
+        list.extend(self.esign_esps.iter().cloned());
+        let mut names = std::collections::HashSet::new();
+        for esp in &list {
+            let well_formed = !esp.name.is_empty()
+                && esp.name.len() <= 40
+                && esp.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            anyhow::ensure!(well_formed, "ESP name {:?}: 1-40 letters, digits, '-' or '_'", esp.name);
+            anyhow::ensure!(names.insert(esp.name.as_str()), "two ESPs are named {:?}", esp.name);
+        }
+        Ok(list)
+    }
+
     /// The database URL, defaulting to SQLite inside the data folder.
     pub fn database_url(&self) -> String {
         self.database_url.clone().unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("signet.db").display()))
@@ -605,6 +683,38 @@ mod tests {
         assert!(shown.contains("postgres://signet:***@db.internal:5432/signet"), "{shown}");
         assert!(shown.contains("region=eu"), "{shown}");
         assert_eq!(redact_url("sqlite:///data/signet.db"), "sqlite:///data/signet.db");
+    }
+
+    #[test]
+    fn the_single_esp_settings_are_the_first_of_the_list() {
+        let file_text = "esign_esp_url = \"https://esp-a.example/2.1/form/signdoc\"\n\
+esign_esp_certificate = \"/etc/signet/a.cer\"\n\
+esign_ca_certificates = \"/etc/signet/ca.pem\"\n\
+esign_esp_profile = \"cdac\"\n\
+[[esign_esps]]\nname = \"emudhra\"\nurl = \"https://esp-b.example/esign\"\n\
+certificate = \"/etc/signet/b.cer\"\nprofile = \"emudhra\"\n";
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("signet.toml");
+        std::fs::write(&file, file_text).expect("write");
+        let config = Config::load(Some(&file), &Overrides::default()).expect("load");
+        let list = config.esign_esp_list().expect("list");
+        let names: Vec<&str> = list.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["primary", "emudhra"]);
+        assert_eq!((list[0].profile.as_deref(), list[1].profile.as_deref()), (Some("cdac"), Some("emudhra")));
+        assert_eq!(list[1].certificate, PathBuf::from("/etc/signet/b.cer"));
+        assert!(Config::default().esign_esp_list().expect("none").is_empty());
+
+        let twice = Config { esign_esps: vec![list[1].clone(), list[1].clone()], ..Config::default() };
+        assert!(twice.esign_esp_list().is_err(), "names are unique");
+        std::fs::write(&file, format!("{file_text}bogus = 1\n")).expect("write");
+        assert!(Config::load(Some(&file), &Overrides::default()).is_err(), "an unknown ESP field is refused");
+
+        // An environment variable's value is read as the provider reads `SIGNET_ESIGN_ESPS`.
+        let value: figment::value::Value =
+            "[{name=\"b\", url=\"https://esp-b.example/form\", certificate=\"/b.cer\"}]".parse().expect("value");
+        let config: Config =
+            Figment::from(Serialized::defaults(Config::default())).merge(("esign_esps", value)).extract().expect("env");
+        assert_eq!(config.esign_esp_list().expect("list")[0].url, "https://esp-b.example/form");
     }
 
     #[test]

@@ -182,7 +182,7 @@ pub(crate) async fn answer(
         Outcome::Refused { code, message } => {
             take(svc, esign, EsignState::Refused, &code).await?;
             forget_pending(svc, esign).await;
-            let kind = crate::esign::refusal_kind(svc, &code);
+            let kind = crate::esign::refusal_kind(svc, esign.esp.as_deref(), &code);
             if kind.is_cancel() {
                 return Ok((Esigned::Cancelled, lang));
             }

@@ -384,8 +384,7 @@ async fn esign_refused(state: &Services, link: Option<&GatewayLink>, text: Text,
             let page = super::views::esign_refused_page(text, &said, text.s(asp_code_key(code)), &txn);
             (StatusCode::BAD_REQUEST, page).into_response()
         }
-        EsignRefused::Esp { code, message } => {
-            let kind = signet_services::esign::refusal_kind(state, &code);
+        EsignRefused::Esp { code, message, kind } => {
             let said = format!(
                 "{} {}",
                 text.plain("gateway_page.esp_refused", &[("code", &code), ("message", &message)]),

@@ -586,7 +586,7 @@ pub async fn start_esign(
         Err(EsignRefused::PhoneNotConfirmed) => {
             Ok(render(&state, &link, Some(link.text.s("signer.otp_needed").into())).await)
         }
-        Err(EsignRefused::Esp { code, message }) => {
+        Err(EsignRefused::Esp { code, message, .. }) => {
             let said = link.text.plain("gateway_page.esp_refused", &[("code", &code), ("message", &message)]);
             Ok(render(&state, &link, Some(said)).await)
         }
