@@ -111,12 +111,31 @@ macro_rules! on_db {
 pub(crate) use chain::append_audit;
 pub(crate) use on_db;
 
-/// Maps a driver error to the domain: an exhausted pool is a temporary outage; everything
+/// Maps a driver error to the domain: an exhausted pool or a database that cannot be reached
+/// (restarting, connection lost) is a temporary outage the client may retry (503); everything
 /// else is internal (the cause goes to the log, never to the client).
 pub(crate) fn db_err(error: sqlx::Error) -> Error {
+    if matches!(error, sqlx::Error::PoolTimedOut) {
+        return Error::rejected(ErrorCode::ServiceUnavailable, "the database is busy");
+    }
+    if is_unreachable(&error) {
+        tracing::warn!(%error, "the database is not reachable");
+        return Error::rejected(ErrorCode::ServiceUnavailable, "the database is not reachable; try again shortly");
+    }
+    Error::internal(error)
+}
+
+/// Whether the error says the database was away rather than the statement wrong: the
+/// connection failed or was lost, or the server refused work while it shuts down or starts
+/// (SQLSTATE class 08 "connection exception", 57P01-57P03 "admin/crash shutdown, cannot
+/// connect now").
+fn is_unreachable(error: &sqlx::Error) -> bool {
     match error {
-        sqlx::Error::PoolTimedOut => Error::rejected(ErrorCode::ServiceUnavailable, "the database is busy"),
-        other => Error::internal(other),
+        sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolClosed | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => {
+            db.code().is_some_and(|code| code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03"))
+        }
+        _ => false,
     }
 }
 
@@ -394,5 +413,31 @@ pub mod testing {
             ^ (u64::from(std::process::id()) << 32)
             ^ COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         bytes.copy_from_slice(&mixed.to_be_bytes()[..bytes.len().min(8)]);
+    }
+}
+
+#[cfg(test)]
+mod outage_tests {
+    use super::*;
+
+    fn code_of(error: Error) -> Option<ErrorCode> {
+        match error {
+            Error::Rejected { code, .. } => Some(code),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_lost_connection_is_a_temporary_outage() {
+        let refused = sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
+        assert_eq!(code_of(db_err(refused)), Some(ErrorCode::ServiceUnavailable));
+        assert_eq!(code_of(db_err(sqlx::Error::PoolClosed)), Some(ErrorCode::ServiceUnavailable));
+        assert_eq!(code_of(db_err(sqlx::Error::PoolTimedOut)), Some(ErrorCode::ServiceUnavailable));
+    }
+
+    #[test]
+    fn other_driver_errors_stay_internal() {
+        assert!(matches!(db_err(sqlx::Error::RowNotFound), Error::Internal(_)));
+        assert!(matches!(db_err(sqlx::Error::ColumnNotFound("x".into())), Error::Internal(_)));
     }
 }
