@@ -153,8 +153,15 @@ class CuttableProxy:
 
     @staticmethod
     def _reset(sock):
+        """Resets the connection. `shutdown` first: a bare `close` while the other direction's
+        thread is blocked in `recv` on the same socket leaves the connection open (the blocked
+        call keeps it alive), and both ends then wait on each other silently for ever."""
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        try:
             sock.close()
         except OSError:
             pass
@@ -617,20 +624,27 @@ def checks(cluster, load, client, receiver, work):
         (int(r.split("|")[0]), r.split("|")[1])
         for r in cluster.psql("SELECT id, state FROM workflows").splitlines() if r
     )
-    # Every workflow the client saw through: completed, once.
-    completions = Counter(
-        r for r in cluster.psql(
-            "SELECT target FROM audit_log WHERE action = 'workflow.completed'").splitlines() if r
+    # Every workflow the client saw through: completed, once, with three signatures. Each
+    # workflow's own event chain says what happened to it, once per happening.
+    events = Counter(
+        tuple(r.split("|")) for r in cluster.psql(
+            "SELECT workflow_id, action FROM workflow_events "
+            "WHERE action IN ('workflow.completed', 'signatory.signed')").splitlines() if r
     )
+    completions = {int(w): n for (w, a), n in events.items() if a == "workflow.completed"}
+    signatures = {int(w): n for (w, a), n in events.items() if a == "signatory.signed"}
     for wid in load.signed:
         if completed.get(wid) != "completed":
             problems.append(f"workflow {wid} was signed by all three but is {completed.get(wid)}")
-    twice = {t: n for t, n in completions.items() if n > 1}
-    if len(completions) != sum(1 for s in completed.values() if s == "completed"):
-        problems.append(f"{len(completions)} workflows have a completion in the audit trail, "
-                        f"{sum(1 for s in completed.values() if s == 'completed')} are completed")
+    twice = {w: n for w, n in completions.items() if n > 1}
     if twice:
-        problems.append(f"workflows completed more than once (audit): {sorted(twice.items())[:10]}")
+        problems.append(f"workflows completed more than once: {sorted(twice.items())[:10]}")
+    over = {w: n for w, n in signatures.items() if n > 3}
+    if over:
+        problems.append(f"workflows with more than three signatures recorded: {sorted(over.items())[:10]}")
+    n_completed = sum(1 for s in completed.values() if s == "completed")
+    if len(completions) != n_completed:
+        problems.append(f"{len(completions)} workflows have a completion event, {n_completed} are completed")
     # Workflows the client started but did not finish (the run ended in between) stay open;
     # none may be half-way in a state other than in_progress/completed.
     for wid in started_ids:
@@ -694,6 +708,9 @@ def checks(cluster, load, client, receiver, work):
         "initiates_with_lost_answer": len(load.ambiguous),
         "final_pdfs_checked": len(done_ids), "final_pdfs_bad": bad_pdfs,
         "jobs": job_states,
+        # Run again after a kill or an outage (at least once by design; the checks above show
+        # that no effect happened twice).
+        "jobs_run_more_than_once": int(cluster.psql("SELECT count(*) FROM jobs WHERE attempts > 1")),
         "webhook_messages": len(expected), "webhook_posts_received": len(received),
         "webhook_redeliveries": len(received) - len(got),
     }
@@ -713,6 +730,8 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the work folder (logs)")
     args = parser.parse_args()
 
+    # `timeout` (scripts/test.sh) ends the run with SIGTERM: clean up as on any exit.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     work = tempfile.mkdtemp(prefix="signet-fault-run-")
     timeline = Timeline()
     cluster = Cluster(args, work)
@@ -751,12 +770,16 @@ def main():
         deadline = time.time() + args.seconds
         stop = threading.Event()
         log(f"load: {args.workers} workers for {args.seconds} s through HAProxy at {cluster.base}")
-        workers = [threading.Thread(target=load.worker, args=(deadline,)) for _ in range(args.workers)]
+        workers = [threading.Thread(target=load.worker, args=(deadline,), daemon=True) for _ in range(args.workers)]
         for w in workers:
             w.start()
         chaos(cluster, timeline, deadline, stop, can_pg)
+        # A worker still retrying long after the end is stuck: the checks say what on.
+        join_by = time.time() + 300
         for w in workers:
-            w.join(timeout=300)
+            w.join(timeout=max(1.0, join_by - time.time()))
+        if any(w.is_alive() for w in workers):
+            violations.append("load workers still busy 300 s after the end (a request hangs)")
         # Every instance back for the checks.
         for i, (_, proc) in list(cluster.instances.items()):
             if proc.poll() is not None:
@@ -764,7 +787,7 @@ def main():
             cluster.wait_instance(i)
         log("load over; checking")
         problems, summary = checks(cluster, load, client, receiver, work)
-        violations = problems + client.violations
+        violations = violations + problems + client.violations
         summary["client_errors"] = dict(client.errors)
         summary["faults_injected"] = dict(timeline.injected)
         if not can_pg:
@@ -774,6 +797,16 @@ def main():
         violations.append(f"the fault run could not run: {e!r}")
         args.keep = True
     finally:
+        if violations:
+            # What the database's sessions were doing: a stuck lock or transaction shows here.
+            try:
+                activity = cluster.psql(
+                    "SELECT pid, state, wait_event_type, wait_event, now() - xact_start, left(query, 160) "
+                    f"FROM pg_stat_activity WHERE datname = '{cluster.db}'", url=args.postgres)
+                with open(os.path.join(work, "pg_activity.txt"), "w") as f:
+                    f.write(activity)
+            except Exception:  # noqa: BLE001 - a diagnostic only
+                pass
         cluster.stop()
         subprocess.run(["psql", args.postgres, "-qc", f"DROP DATABASE IF EXISTS {cluster.db} WITH (FORCE)"],
                        capture_output=True)

@@ -258,8 +258,8 @@ mod tests {
 
     #[test]
     fn an_outage_says_when_to_retry() {
-        let response =
-            ApiError::from(Error::rejected(ErrorCode::ServiceUnavailable, "the database is not reachable")).into_response();
+        let response = ApiError::from(Error::rejected(ErrorCode::ServiceUnavailable, "the database is not reachable"))
+            .into_response();
         assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(response.headers().get(header::RETRY_AFTER).and_then(|v| v.to_str().ok()), Some("2"));
         let internal = ApiError::from(Error::internal("boom")).into_response();

@@ -39,7 +39,7 @@ use std::time::Duration;
 
 use signet_domain::audit::AuditEntry;
 use signet_domain::{Error, ErrorCode, TenantId};
-use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
 pub use applications::{ApplicationRow, NewApplication};
@@ -228,6 +228,13 @@ async fn listen_for_principal_changes(pool: PgPool, cache: std::sync::Arc<princi
     }
 }
 
+/// PostgreSQL ends a session that sits in an open transaction this long, rolling it back and
+/// freeing its row locks. No transaction of Signet waits that long between statements; one
+/// that does was abandoned. The fault run (scripts/fault-run.sh) met one after a database
+/// outage: a session idle in its transaction for ten minutes, holding a workflow's row while
+/// every later signature on that workflow, and then every connection of the pools, waited for it.
+const IDLE_IN_TRANSACTION_TIMEOUT: &str = "60s";
+
 /// Pool settings; the defaults suit the embedded mode.
 #[derive(Debug, Clone)]
 pub struct PoolSettings {
@@ -270,10 +277,13 @@ impl Store {
             }
             Db::Sqlite(connect_sqlite(url, options, settings).await?)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            let options = PgConnectOptions::from_str(url)
+                .map_err(|e| Error::internal(format!("bad database URL: {e}")))?
+                .options([("idle_in_transaction_session_timeout", IDLE_IN_TRANSACTION_TIMEOUT)]);
             let pool = PgPoolOptions::new()
                 .max_connections(settings.max_connections)
                 .acquire_timeout(settings.acquire_timeout)
-                .connect(url)
+                .connect_with(options)
                 .await
                 .map_err(|e| Error::internal(format!("cannot connect to PostgreSQL: {e}")))?;
             Db::Postgres(pool)
@@ -433,6 +443,20 @@ mod outage_tests {
         assert_eq!(code_of(db_err(refused)), Some(ErrorCode::ServiceUnavailable));
         assert_eq!(code_of(db_err(sqlx::Error::PoolClosed)), Some(ErrorCode::ServiceUnavailable));
         assert_eq!(code_of(db_err(sqlx::Error::PoolTimedOut)), Some(ErrorCode::ServiceUnavailable));
+    }
+
+    /// Every PostgreSQL session of the pool carries the time-out, so an abandoned transaction
+    /// cannot hold its locks for longer.
+    #[tokio::test]
+    async fn postgres_sessions_end_abandoned_transactions() -> Result<()> {
+        let url = signet_testkit::db::fresh_postgres_database().await;
+        let store = Store::connect(&url, &PoolSettings::default()).await?;
+        let Db::Postgres(pool) = &store.db else { panic!("a PostgreSQL store") };
+        let shown: String =
+            sqlx::query_scalar("SHOW idle_in_transaction_session_timeout").fetch_one(pool).await.map_err(db_err)?;
+        assert_eq!(shown, "1min");
+        store.close().await;
+        Ok(())
     }
 
     #[test]

@@ -52,11 +52,10 @@ pub async fn current_document(
     document_id: DocumentId,
 ) -> Result<(Bytes, usize), LinkClosed> {
     // A store that does not answer is not a missing document.
-    let found = svc
-        .store
-        .document(session.workflow.tenant_id, document_id)
-        .await
-        .map_err(|error| LinkClosed::from_failure(&error, "a workflow document lookup failed", document_id.get()))?;
+    let found =
+        svc.store.document(session.workflow.tenant_id, document_id).await.map_err(|error| {
+            LinkClosed::from_failure(&error, "a workflow document lookup failed", document_id.get())
+        })?;
     let Some(doc) = found.filter(|d| d.workflow_id == Some(session.workflow.id) && d.state == DocumentState::Active)
     else {
         return Err(LinkClosed::NotFound);

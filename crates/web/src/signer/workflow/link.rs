@@ -146,8 +146,7 @@ fn closed_page(closed: LinkClosed, text: Text) -> Response {
 /// request may be sent again after `Retry-After`.
 fn unavailable_page(text: Text, title: &str) -> Response {
     let mut page = message_in(text, StatusCode::SERVICE_UNAVAILABLE, title, text.s("signer.unavailable"));
-    page.headers_mut()
-        .insert(axum::http::header::RETRY_AFTER, signet_http::error::UNAVAILABLE_RETRY_AFTER_SECS.into());
+    page.headers_mut().insert(axum::http::header::RETRY_AFTER, signet_http::error::UNAVAILABLE_RETRY_AFTER_SECS.into());
     page
 }
 
