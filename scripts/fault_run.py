@@ -808,6 +808,7 @@ def main():
             except Exception:  # noqa: BLE001 - a diagnostic only
                 pass
         cluster.stop()
+        args.keep = args.keep or bool(violations)  # the instances' logs say why
         subprocess.run(["psql", args.postgres, "-qc", f"DROP DATABASE IF EXISTS {cluster.db} WITH (FORCE)"],
                        capture_output=True)
         if args.keep:

@@ -64,6 +64,7 @@ impl Error {
                     | object_store::Error::NotImplemented { .. }
             ),
             Error::Timeout(_) => true,
+            Error::Key { source, .. } => source.unavailable,
             _ => false,
         }
     }
@@ -905,6 +906,17 @@ fn parse_bool(name: &str, value: &str) -> Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_store_that_does_not_answer_is_an_outage_for_the_use_cases() {
+        use signet_domain::ErrorCode;
+        let code = |error: Error| signet_domain::Error::from(error).code();
+        assert_eq!(code(Error::Timeout(CHECK_TIMEOUT)), ErrorCode::ServiceUnavailable);
+        let key_away = KeyError { message: "the database is not reachable".into(), unavailable: true };
+        assert_eq!(code(Error::Key { key: "k".into(), source: key_away }), ErrorCode::ServiceUnavailable);
+        assert_eq!(code(Error::Key { key: "k".into(), source: KeyError::new("no data key 7") }), ErrorCode::Internal);
+        assert_eq!(code(Error::NotFound { key: "k".into() }), ErrorCode::Internal);
+    }
 
     #[test]
     fn keys_accept_our_shapes() -> Result<()> {
