@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs on a fresh Debian machine: outside validators
+# Installs what the test suite needs on a fresh Debian machine: HAProxy (the fault run,
+# scripts/fault-run.sh, balances three instances with it), outside validators
 # (poppler's pdfsig/pdftoppm, xmlsec1, qpdf, Ghostscript, OpenSSL, zbar's zbarimg to read QR
 # codes off rendered pages), SoftHSM2 and OpenSC's
 # pkcs11-tool (a PKCS#11 token for the signer utility's tests; p11-kit's PKCS#11 header to
@@ -13,7 +14,7 @@ need_apt=()
 for pair in pdfsig:poppler-utils pdftoppm:poppler-utils xmlsec1:xmlsec1 qpdf:qpdf gs:ghostscript \
             openssl:openssl wrk:wrk curl:curl certutil:libnss3-tools node:nodejs \
             chromium:chromium softhsm2-util:softhsm2 pkcs11-tool:opensc zbarimg:zbar-tools \
-            x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64; do
+            x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 haproxy:haproxy; do
   command -v "${pair%%:*}" >/dev/null 2>&1 || need_apt+=("${pair##*:}")
 done
 # A Devanagari font, so that chromium draws the console's Hindi (crates/server/tests/e2e/console.rs

@@ -27,6 +27,10 @@ echo "== unused dependencies (cargo machete)"
 cargo machete
 echo "== tests (SQLite and PostgreSQL)"
 cargo nextest run --workspace --no-fail-fast "$@"
+echo "== fault run (3 instances behind HAProxy, PostgreSQL and S3 cut off, instances killed; 2 minutes)"
+# Builds (or reuses) the debug binary; skips with a message where PostgreSQL or haproxy is absent. Bounded:
+# a hung run fails CI instead of holding it.
+timeout 600 bash scripts/fault-run.sh 120
 echo "== the signer utility built for Windows (x86_64-pc-windows-gnu, mingw-w64)"
 # A cross build: it proves the utility compiles and links for Windows (the PKCS#11 types
 # differ there); it is not run on Windows here. rustup's download has hung on some machines,

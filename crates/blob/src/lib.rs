@@ -34,11 +34,39 @@ pub mod sealed;
 pub use sealed::{DataKey, DataKeys, KeyError, KeyOwner};
 use sealed::{Header, Opener, Sealer};
 
-/// In a use case a blob failure is internal: keys are built by Signet and the store is the
-/// operator's, so no client input causes one. The cause is kept for the log.
+/// In a use case a blob failure is never the client's: keys are built by Signet and the store
+/// is the operator's. A store that does not answer (network, time-out, a bucket it refuses) is
+/// a temporary outage the client may retry (503); anything else is internal. The cause is kept
+/// for the log either way.
 impl From<Error> for signet_domain::Error {
     fn from(error: Error) -> Self {
+        if error.is_unavailable() {
+            tracing::warn!(%error, "the blob store is not reachable");
+            return signet_domain::Error::rejected(
+                signet_domain::ErrorCode::ServiceUnavailable,
+                "the document store is not reachable; try again shortly",
+            );
+        }
         signet_domain::Error::internal(error)
+    }
+}
+
+impl Error {
+    /// Whether the backend did not answer or failed on its side: a retry may succeed once it
+    /// is back. A missing object, a bad key or a sealed object that does not open is not.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            Error::Backend { source, .. } => !matches!(
+                source,
+                object_store::Error::NotFound { .. }
+                    | object_store::Error::InvalidPath { .. }
+                    | object_store::Error::NotSupported { .. }
+                    | object_store::Error::NotImplemented { .. }
+            ),
+            Error::Timeout(_) => true,
+            Error::Key { source, .. } => source.unavailable,
+            _ => false,
+        }
     }
 }
 
@@ -878,6 +906,17 @@ fn parse_bool(name: &str, value: &str) -> Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_store_that_does_not_answer_is_an_outage_for_the_use_cases() {
+        use signet_domain::ErrorCode;
+        let code = |error: Error| signet_domain::Error::from(error).code();
+        assert_eq!(code(Error::Timeout(CHECK_TIMEOUT)), ErrorCode::ServiceUnavailable);
+        let key_away = KeyError { message: "the database is not reachable".into(), unavailable: true };
+        assert_eq!(code(Error::Key { key: "k".into(), source: key_away }), ErrorCode::ServiceUnavailable);
+        assert_eq!(code(Error::Key { key: "k".into(), source: KeyError::new("no data key 7") }), ErrorCode::Internal);
+        assert_eq!(code(Error::NotFound { key: "k".into() }), ErrorCode::Internal);
+    }
 
     #[test]
     fn keys_accept_our_shapes() -> Result<()> {

@@ -131,8 +131,20 @@ pub trait DataKeys: Send + Sync {
 
 /// Why a data key could not be had (its text is for the log).
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct KeyError(pub String);
+#[error("{message}")]
+pub struct KeyError {
+    /// What failed.
+    pub message: String,
+    /// The keys' store (the database) did not answer: a retry may succeed.
+    pub unavailable: bool,
+}
+
+impl KeyError {
+    /// A key that cannot be had, for good.
+    pub fn new(message: impl Into<String>) -> Self {
+        KeyError { message: message.into(), unavailable: false }
+    }
+}
 
 /// Whether `bytes` start like an encrypted object.
 pub fn is_sealed(bytes: &[u8]) -> bool {

@@ -200,6 +200,10 @@ impl ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
+/// `Retry-After` of a 503: long enough for a restarting database or a load balancer's next
+/// health check, short enough that a client's retry loop does not idle.
+pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 2;
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let code = self.code();
@@ -224,6 +228,10 @@ impl IntoResponse for ApiError {
         {
             headers.insert(header::RETRY_AFTER, value);
         }
+        // An outage (database or blob store away, pool exhausted) passes: say when to try again.
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(UNAVAILABLE_RETRY_AFTER_SECS));
+        }
         if status == StatusCode::UNAUTHORIZED {
             headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
@@ -246,6 +254,16 @@ mod tests {
             assert_eq!(code.status().is_server_error(), expect_server, "{code:?}");
             assert!(code.status().is_client_error() || code.status().is_server_error(), "{code:?}");
         }
+    }
+
+    #[test]
+    fn an_outage_says_when_to_retry() {
+        let response = ApiError::from(Error::rejected(ErrorCode::ServiceUnavailable, "the database is not reachable"))
+            .into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers().get(header::RETRY_AFTER).and_then(|v| v.to_str().ok()), Some("2"));
+        let internal = ApiError::from(Error::internal("boom")).into_response();
+        assert!(internal.headers().get(header::RETRY_AFTER).is_none());
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Operations endpoints: liveness, readiness and metrics. Not part of the API document.
 
+use std::time::Duration;
+
 use axum::Json;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
@@ -14,15 +16,22 @@ pub async fn healthz() -> Json<serde_json::Value> {
     Json(json!({"status": "ok"}))
 }
 
-/// Ready when the database and the blob store answer.
+/// How long each readiness check may take: a database or S3 server that accepts connections
+/// and then hangs makes the instance not ready within this time instead of hanging the probe
+/// (a load balancer's check time-out is typically a few seconds).
+const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Ready when the database and the blob store answer, each within [`CHECK_TIMEOUT`].
 pub async fn readyz(State(state): State<Services>) -> ApiResult<Json<serde_json::Value>> {
-    state
-        .ping_store()
-        .await
-        .map_err(|_| ApiError::from(Error::rejected(ErrorCode::ServiceUnavailable, "the database is not reachable")))?;
-    state.blob.check().await.map_err(|_| {
-        ApiError::from(Error::rejected(ErrorCode::ServiceUnavailable, "the blob store is not reachable"))
-    })?;
+    let unavailable = |what: &str| ApiError::from(Error::rejected(ErrorCode::ServiceUnavailable, what));
+    match tokio::time::timeout(CHECK_TIMEOUT, state.ping_store()).await {
+        Ok(Ok(())) => {}
+        _ => return Err(unavailable("the database is not reachable")),
+    }
+    match tokio::time::timeout(CHECK_TIMEOUT, state.blob.check()).await {
+        Ok(Ok(())) => {}
+        _ => return Err(unavailable("the blob store is not reachable")),
+    }
     Ok(Json(json!({"status": "ready"})))
 }
 

@@ -39,7 +39,7 @@ use std::time::Duration;
 
 use signet_domain::audit::AuditEntry;
 use signet_domain::{Error, ErrorCode, TenantId};
-use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 
 pub use applications::{ApplicationRow, NewApplication};
@@ -111,12 +111,31 @@ macro_rules! on_db {
 pub(crate) use chain::append_audit;
 pub(crate) use on_db;
 
-/// Maps a driver error to the domain: an exhausted pool is a temporary outage; everything
+/// Maps a driver error to the domain: an exhausted pool or a database that cannot be reached
+/// (restarting, connection lost) is a temporary outage the client may retry (503); everything
 /// else is internal (the cause goes to the log, never to the client).
 pub(crate) fn db_err(error: sqlx::Error) -> Error {
+    if matches!(error, sqlx::Error::PoolTimedOut) {
+        return Error::rejected(ErrorCode::ServiceUnavailable, "the database is busy");
+    }
+    if is_unreachable(&error) {
+        tracing::warn!(%error, "the database is not reachable");
+        return Error::rejected(ErrorCode::ServiceUnavailable, "the database is not reachable; try again shortly");
+    }
+    Error::internal(error)
+}
+
+/// Whether the error says the database was away rather than the statement wrong: the
+/// connection failed or was lost, or the server refused work while it shuts down or starts
+/// (SQLSTATE class 08 "connection exception", 57P01-57P03 "admin/crash shutdown, cannot
+/// connect now").
+fn is_unreachable(error: &sqlx::Error) -> bool {
     match error {
-        sqlx::Error::PoolTimedOut => Error::rejected(ErrorCode::ServiceUnavailable, "the database is busy"),
-        other => Error::internal(other),
+        sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolClosed | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => {
+            db.code().is_some_and(|code| code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03"))
+        }
+        _ => false,
     }
 }
 
@@ -209,6 +228,13 @@ async fn listen_for_principal_changes(pool: PgPool, cache: std::sync::Arc<princi
     }
 }
 
+/// PostgreSQL ends a session that sits in an open transaction this long, rolling it back and
+/// freeing its row locks. No transaction of Signet waits that long between statements; one
+/// that does was abandoned. The fault run (scripts/fault-run.sh) met one after a database
+/// outage: a session idle in its transaction for ten minutes, holding a workflow's row while
+/// every later signature on that workflow, and then every connection of the pools, waited for it.
+const IDLE_IN_TRANSACTION_TIMEOUT: &str = "60s";
+
 /// Pool settings; the defaults suit the embedded mode.
 #[derive(Debug, Clone)]
 pub struct PoolSettings {
@@ -251,10 +277,13 @@ impl Store {
             }
             Db::Sqlite(connect_sqlite(url, options, settings).await?)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            let options = PgConnectOptions::from_str(url)
+                .map_err(|e| Error::internal(format!("bad database URL: {e}")))?
+                .options([("idle_in_transaction_session_timeout", IDLE_IN_TRANSACTION_TIMEOUT)]);
             let pool = PgPoolOptions::new()
                 .max_connections(settings.max_connections)
                 .acquire_timeout(settings.acquire_timeout)
-                .connect(url)
+                .connect_with(options)
                 .await
                 .map_err(|e| Error::internal(format!("cannot connect to PostgreSQL: {e}")))?;
             Db::Postgres(pool)
@@ -412,5 +441,45 @@ pub mod testing {
             ^ (u64::from(std::process::id()) << 32)
             ^ COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         bytes.copy_from_slice(&mixed.to_be_bytes()[..bytes.len().min(8)]);
+    }
+}
+
+#[cfg(test)]
+mod outage_tests {
+    use super::*;
+
+    fn code_of(error: Error) -> Option<ErrorCode> {
+        match error {
+            Error::Rejected { code, .. } => Some(code),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_lost_connection_is_a_temporary_outage() {
+        let refused = sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
+        assert_eq!(code_of(db_err(refused)), Some(ErrorCode::ServiceUnavailable));
+        assert_eq!(code_of(db_err(sqlx::Error::PoolClosed)), Some(ErrorCode::ServiceUnavailable));
+        assert_eq!(code_of(db_err(sqlx::Error::PoolTimedOut)), Some(ErrorCode::ServiceUnavailable));
+    }
+
+    /// Every PostgreSQL session of the pool carries the time-out, so an abandoned transaction
+    /// cannot hold its locks for longer.
+    #[tokio::test]
+    async fn postgres_sessions_end_abandoned_transactions() -> Result<()> {
+        let url = signet_testkit::db::fresh_postgres_database().await;
+        let store = Store::connect(&url, &PoolSettings::default()).await?;
+        let Db::Postgres(pool) = &store.db else { panic!("a PostgreSQL store") };
+        let shown: String =
+            sqlx::query_scalar("SHOW idle_in_transaction_session_timeout").fetch_one(pool).await.map_err(db_err)?;
+        assert_eq!(shown, "1min");
+        store.close().await;
+        Ok(())
+    }
+
+    #[test]
+    fn other_driver_errors_stay_internal() {
+        assert!(matches!(db_err(sqlx::Error::RowNotFound), Error::Internal(_)));
+        assert!(matches!(db_err(sqlx::Error::ColumnNotFound("x".into())), Error::Internal(_)));
     }
 }

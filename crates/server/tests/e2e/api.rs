@@ -20,6 +20,7 @@ on_both_backends!(
     every_change_is_in_an_intact_audit_chain,
     token_endpoints_are_rate_limited_per_address_and_per_account,
     operations_endpoints_answer,
+    an_unreachable_blob_store_is_a_503_with_retry_after_and_not_ready,
     the_specs_field_constraints_are_refused_with_a_400_naming_the_field,
 );
 
@@ -496,6 +497,38 @@ async fn operations_endpoints_answer(backend: Backend) {
     assert!(script.headers()["content-type"].to_str().unwrap_or("").starts_with("text/javascript"));
     let script = script.text().await.expect("js");
     assert!(script.len() > 1_000_000 && script.contains("@scalar/api-reference"));
+}
+
+/// Issue 38: with the blob store away the instance says it is not ready (a hung S3 within the
+/// check's bound, not never), and a call that needs the store is a 503 with `Retry-After`, not
+/// a 500. The hung server is a listener that never accepts: connections complete in the
+/// kernel's backlog and nothing ever answers.
+async fn an_unreachable_blob_store_is_a_503_with_retry_after_and_not_ready(backend: Backend) {
+    use base64::Engine as _;
+    let s3_url = |port: u16| {
+        format!("s3://bucket?endpoint=http://127.0.0.1:{port}&allow_http=true&access_key_id=k&secret_access_key=s")
+    };
+    let hung = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let hung_port = hung.local_addr().expect("addr").port();
+    let app = spawn_with(backend, |config| config.blob_url = Some(s3_url(hung_port))).await;
+    let ready = app.client.get(app.url("/readyz")).send().await.expect("readyz");
+    assert_eq!(ready.status(), 503);
+    assert!(ready.headers().contains_key("retry-after"));
+    let body = expect_problem(ready, 503, "service_unavailable").await;
+    assert!(body["detail"].as_str().unwrap_or("").contains("blob store"), "{body}");
+    drop(app);
+
+    // Nothing listens on a closed port: refused at once.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port();
+    let app = spawn_with(backend, |config| config.blob_url = Some(s3_url(closed))).await;
+    assert_eq!(app.client.get(app.url("/readyz")).send().await.expect("readyz").status(), 503);
+    let tenant = app.tenant("Outage Bank").await;
+    let token = app.token(&tenant).await;
+    let pdf = base64::engine::general_purpose::STANDARD.encode(signet_testkit::pdf::one_page("Loan"));
+    let upload = app.post("/api/v1/documents", &token, json!({"documentName": "Loan.pdf", "fileData": pdf})).await;
+    assert_eq!(upload.headers().get("retry-after").and_then(|v| v.to_str().ok()), Some("2"));
+    expect_problem(upload, 503, "service_unavailable").await;
+    drop(hung);
 }
 
 on_both_backends!(gateway_authtokens_are_shown_once_listed_and_revoked, gateway_settings_are_validated_and_saved);

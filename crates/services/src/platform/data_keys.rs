@@ -475,13 +475,13 @@ impl StoreDataKeys {
         if let Some(key) = lock(&self.by_owner).get(&slot) {
             return Ok(key.clone());
         }
-        let row = match self.store.data_key_for(slot.0, slot.1).await.map_err(key_error)? {
+        let row = match self.store.data_key_for(slot.0, slot.1).await.map_err(store_key_error)? {
             Some(row) => row,
             None => {
                 let mut secret = [0u8; KEY_BYTES];
-                rand::fill(&mut secret).map_err(|_| KeyError("no randomness for a data key".into()))?;
+                rand::fill(&mut secret).map_err(|_| KeyError::new("no randomness for a data key"))?;
                 let (wrapped, wrapped_by) = self.wrap_new(&secret, slot.0, slot.1).await.map_err(key_error)?;
-                self.store.insert_data_key(slot.0, slot.1, &wrapped, &wrapped_by).await.map_err(key_error)?
+                self.store.insert_data_key(slot.0, slot.1, &wrapped, &wrapped_by).await.map_err(store_key_error)?
             }
         };
         let key = self.open_row(&row).map_err(key_error)?;
@@ -493,13 +493,13 @@ impl StoreDataKeys {
         if let Some(key) = lock(&self.by_id).get(&id) {
             return Ok(key.clone());
         }
-        let row_id = i64::try_from(id).map_err(|_| KeyError(format!("no data key {id}")))?;
+        let row_id = i64::try_from(id).map_err(|_| KeyError::new(format!("no data key {id}")))?;
         let row = self
             .store
             .data_key(row_id)
             .await
-            .map_err(key_error)?
-            .ok_or_else(|| KeyError(format!("no data key {id}")))?;
+            .map_err(store_key_error)?
+            .ok_or_else(|| KeyError::new(format!("no data key {id}")))?;
         let key = self.open_row(&row).map_err(key_error)?;
         self.remember(&key, (row.tenant_id, row.year));
         Ok(key)
@@ -902,7 +902,14 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn key_error(error: impl std::fmt::Display) -> KeyError {
-    KeyError(error.to_string())
+    KeyError::new(error.to_string())
+}
+
+/// A failure of the keys' store: an outage of the database stays one, so that a blob operation
+/// that needed the key answers 503 (the fault run met a 500 on an upload while PostgreSQL was
+/// cut off).
+fn store_key_error(error: signet_domain::Error) -> KeyError {
+    KeyError { unavailable: error.code() == signet_domain::ErrorCode::ServiceUnavailable, message: error.to_string() }
 }
 
 fn current_year() -> i64 {

@@ -54,10 +54,9 @@ pub async fn open_copy(svc: &Services, id: SignatoryId, secret: &str) -> Result<
     if until < now_millis() {
         return Err(LinkClosed::Gone(super::session::Gone::CopyExpired));
     }
-    let files = files_of(svc, &workflow).await.map_err(|error| {
-        tracing::error!(%error, workflow = workflow.id.get(), "copy files could not be listed");
-        LinkClosed::Broken
-    })?;
+    let files = files_of(svc, &workflow)
+        .await
+        .map_err(|error| LinkClosed::from_failure(&error, "copy files could not be listed", workflow.id.get()))?;
     Ok(Copy { signatory, workflow, files, until })
 }
 
@@ -98,10 +97,11 @@ fn pdf_name(name: &str) -> String {
 pub async fn copy_file(svc: &Services, copy: &Copy, index: usize) -> Result<(String, Bytes), LinkClosed> {
     let file = copy.files.get(index).ok_or(LinkClosed::NotFound)?;
     let key = BlobKey::parse(&file.blob).map_err(|_| LinkClosed::Broken)?;
-    let bytes = svc.blob.get(&key).await.map_err(|error| {
-        tracing::error!(%error, workflow = copy.workflow.id.get(), "copy file could not be read");
-        LinkClosed::Broken
-    })?;
+    let bytes = svc
+        .blob
+        .get(&key)
+        .await
+        .map_err(|error| LinkClosed::from_blob(error, "copy file could not be read", copy.workflow.id.get()))?;
     Ok((file.name.clone(), bytes))
 }
 

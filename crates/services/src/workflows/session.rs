@@ -4,7 +4,7 @@
 
 use signet_domain::audit::Actor;
 use signet_domain::workflow::{SignatoryState, WorkflowState};
-use signet_domain::{SignatoryId, now_millis};
+use signet_domain::{Error, ErrorCode, SignatoryId, now_millis};
 use signet_store::{SignatoryRow, WorkflowRow};
 
 use crate::Services;
@@ -20,6 +20,27 @@ pub enum LinkClosed {
     NotYet,
     /// Something on our side failed (logged, never shown).
     Broken,
+    /// The database or the document store is away for a moment; the same request may be
+    /// sent again (a 503 with `Retry-After`).
+    Unavailable,
+}
+
+impl LinkClosed {
+    /// What a failure on our side means for a link: an outage passes, anything else is broken.
+    /// The cause is logged here, never shown.
+    pub(crate) fn from_failure(error: &Error, what: &'static str, id: i64) -> LinkClosed {
+        if error.code() == ErrorCode::ServiceUnavailable {
+            tracing::warn!(%error, id, "{what}: an outage");
+            return LinkClosed::Unavailable;
+        }
+        tracing::error!(%error, id, "{what}");
+        LinkClosed::Broken
+    }
+
+    /// As [`LinkClosed::from_failure`], for a blob store failure.
+    pub(crate) fn from_blob(error: signet_blob::Error, what: &'static str, id: i64) -> LinkClosed {
+        LinkClosed::from_failure(&Error::from(error), what, id)
+    }
 }
 
 /// Why nothing is left to sign (or download) through a link: a fact the signer pages word in
@@ -92,10 +113,7 @@ pub(super) async fn signatory_of_link(
     svc.store
         .signatory(id)
         .await
-        .map_err(|error| {
-            tracing::error!(%error, signatory = id.get(), "signer link lookup failed");
-            LinkClosed::Broken
-        })?
+        .map_err(|error| LinkClosed::from_failure(&error, "signer link lookup failed", id.get()))?
         .ok_or(LinkClosed::NotFound)
 }
 

@@ -51,16 +51,21 @@ pub async fn current_document(
     session: &SignerSession,
     document_id: DocumentId,
 ) -> Result<(Bytes, usize), LinkClosed> {
-    let found = svc.store.document(session.workflow.tenant_id, document_id).await.ok().flatten();
+    // A store that does not answer is not a missing document.
+    let found =
+        svc.store.document(session.workflow.tenant_id, document_id).await.map_err(|error| {
+            LinkClosed::from_failure(&error, "a workflow document lookup failed", document_id.get())
+        })?;
     let Some(doc) = found.filter(|d| d.workflow_id == Some(session.workflow.id) && d.state == DocumentState::Active)
     else {
         return Err(LinkClosed::NotFound);
     };
     let key = BlobKey::parse(&doc.current_blob).map_err(|_| LinkClosed::Broken)?;
-    let bytes = svc.blob.get(&key).await.map_err(|error| {
-        tracing::error!(%error, document = doc.id.get(), "a workflow document cannot be read");
-        LinkClosed::Broken
-    })?;
+    let bytes = svc
+        .blob
+        .get(&key)
+        .await
+        .map_err(|error| LinkClosed::from_blob(error, "a workflow document cannot be read", doc.id.get()))?;
     Ok((bytes, doc.page_count as usize))
 }
 

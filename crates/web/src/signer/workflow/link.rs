@@ -138,7 +138,16 @@ fn closed_page(closed: LinkClosed, text: Text) -> Response {
             key("signer.went_wrong"),
             text.s("signer.went_wrong_text"),
         ),
+        LinkClosed::Unavailable => unavailable_page(text, key("signer.went_wrong")),
     }
+}
+
+/// The database or the document store is away for a moment: nothing was taken, and the same
+/// request may be sent again after `Retry-After`.
+fn unavailable_page(text: Text, title: &str) -> Response {
+    let mut page = message_in(text, StatusCode::SERVICE_UNAVAILABLE, title, text.s("signer.unavailable"));
+    page.headers_mut().insert(axum::http::header::RETRY_AFTER, signet_http::error::UNAVAILABLE_RETRY_AFTER_SECS.into());
+    page
 }
 
 /// Why nothing is left to sign through a link, as the catalogue words it.
@@ -171,6 +180,12 @@ fn failure_page(title: &str, signatory: i64, error: &Error, text: Text) -> Respo
         text.s("signer.form_not_accepted")
     };
     match error {
+        // The database or the document store is away for a moment: nothing was taken, and the
+        // same form may be sent again.
+        Error::Rejected { code: ErrorCode::ServiceUnavailable, .. } => {
+            tracing::warn!(%error, signatory, "a signer page action met an outage");
+            unavailable_page(text, title)
+        }
         Error::Rejected { code, .. } => message_in(text, refusal_status(*code), title, not_accepted()),
         Error::Validation(_) => message_in(text, StatusCode::BAD_REQUEST, title, not_accepted()),
         Error::NotFound { .. } => closed_page(LinkClosed::NotFound, text),
@@ -228,5 +243,15 @@ mod tests {
             let (en, hi) = (Text::new(Lang::En).s(gone_key(gone)), Text::new(Lang::Hi).s(gone_key(gone)));
             assert!(!en.is_empty() && en != hi, "{gone:?}: {en} / {hi}");
         }
+    }
+
+    #[test]
+    fn an_outage_on_a_signer_page_is_a_503_that_says_when_to_retry() {
+        let error = Error::rejected(ErrorCode::ServiceUnavailable, "the database is not reachable");
+        let page = failure_page("signer.not_signed", 7, &error, Text::new(Lang::En));
+        assert_eq!(page.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert!(page.headers().contains_key(axum::http::header::RETRY_AFTER));
+        let refused = Error::rejected(ErrorCode::StateConflict, "already signed");
+        assert_eq!(failure_page("signer.not_signed", 7, &refused, Text::new(Lang::En)).status(), StatusCode::CONFLICT);
     }
 }
