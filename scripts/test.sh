@@ -27,10 +27,9 @@ echo "== unused dependencies (cargo machete)"
 cargo machete
 echo "== tests (SQLite and PostgreSQL)"
 cargo nextest run --workspace --no-fail-fast "$@"
-echo "== fault run (3 instances behind HAProxy, PostgreSQL and S3 cut off, instances killed; 2 minutes)"
-# Builds (or reuses) the debug binary; skips with a message where PostgreSQL or haproxy is absent. Bounded:
-# a hung run fails CI instead of holding it.
-timeout 600 bash scripts/fault-run.sh 120
+# The fault run (scripts/fault-run.sh: 3 instances behind HAProxy, PostgreSQL and S3 cut off,
+# instances killed) is not run here yet: it passed its last runs, but too few since its last fix
+# to trust it not to fail CI by chance (docs/performance.md, "Many instances through faults").
 echo "== the signer utility built for Windows (x86_64-pc-windows-gnu, mingw-w64)"
 # A cross build: it proves the utility compiles and links for Windows (the PKCS#11 types
 # differ there); it is not run on Windows here. rustup's download has hung on some machines,
