@@ -379,11 +379,15 @@ async fn the_primary_killed_at_30_percent_and_back_at_70_percent_loses_nothing(b
 
     // The operator sees health and routing in the metrics.
     let metrics = s.app.client.get(s.app.url("/metrics")).send().await.expect("metrics").text().await.expect("text");
-    for line in [
+    let mut lines = vec![
         "esign_esp_health{esp=\"primary\"} 2",
-        "esign_routed_total{esp=\"secondary\",reason=\"retry\"}",
         "esign_esp_observations_total{esp=\"primary\",outcome=\"unreachable\"}",
-    ] {
+    ];
+    // A retry happens only when a signer was at the primary as it stopped (timing decides).
+    if retried > 0 {
+        lines.push("esign_routed_total{esp=\"secondary\",reason=\"retry\"}");
+    }
+    for line in lines {
         assert!(metrics.contains(line), "{line} in\n{metrics}");
     }
 }
