@@ -100,6 +100,11 @@ impl Store {
     /// hashed field, which covers it.
     pub(crate) async fn open_entry(&self, tenant_id: i64, row: EntryRow) -> Result<AuditEntry> {
         let EntryRow { seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed } = row;
+        // A reader without the cipher (a tool on the bare store) still reads and verifies the
+        // chain: a commitment's address is then unknown to it. An address from before, sealed
+        // in place, is what the hash covers, so that one must open.
+        let committed = ip.as_deref().is_some_and(|hashed| hashed.starts_with(IP_COMMITMENT_PREFIX));
+        let ip_sealed = ip_sealed.filter(|_| !committed || self.fields.get().is_some());
         let opened = self.open_field(tenant_id, CHAIN_IP_COLUMN, ip_sealed).await?;
         let (ip, ip_opening) = match (ip, opened) {
             (Some(hashed), Some(text)) if hashed.starts_with(IP_COMMITMENT_PREFIX) => {
