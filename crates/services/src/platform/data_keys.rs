@@ -819,9 +819,10 @@ impl FieldSealer {
         let keys = self.keys()?;
         let kek = match keys.kek(tenant_id) {
             Ok(kek) => kek,
-            Err(MasterKeyError::VaultMissing(..)) => {
-                keys.kek_for_writing(tenant_id).await.map_err(signet_domain::Error::internal)?
-            }
+            // No key yet (an organisation before its first document): making one reads the
+            // database, which inside this transaction can wait for connections the writers
+            // waiting for it hold (PostgreSQL, many at once). The address stays unsealed.
+            Err(MasterKeyError::VaultMissing(..)) => return Ok(plain.to_owned()),
             Err(e) => return Err(signet_domain::Error::internal(e)),
         };
         let sealed = kek
