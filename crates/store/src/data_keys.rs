@@ -88,13 +88,6 @@ impl Store {
     /// How many live data keys `wrapped_by` (a master key's id or `kek:<organisation>`) wraps.
     pub async fn count_data_keys_wrapped_by(&self, wrapped_by: &str) -> Result<i64> {
         let sql = "SELECT COUNT(*) FROM data_keys WHERE wrapped IS NOT NULL AND master_id = $1";
-        // On the calling thread where it can (SQLite), as `tenant_deleted` (a small table: a key
-        // per organisation and year).
-        let in_place =
-            self.sqlite_reads.as_ref().and_then(|reads| reads.row(sql, (wrapped_by,), |r| r.get::<_, i64>(0)));
-        if let Some(Some(count)) = in_place {
-            return Ok(count);
-        }
         let (count,): (i64,) =
             on_db!(self, pool => sqlx::query_as(sql).bind(wrapped_by).fetch_one(pool).await).map_err(db_err)?;
         Ok(count)

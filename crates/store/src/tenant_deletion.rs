@@ -105,14 +105,6 @@ impl Store {
     /// Whether the organisation was deleted (or is being deleted).
     pub async fn tenant_deleted(&self, tenant_id: i64) -> Result<bool> {
         let sql = "SELECT deleted_at FROM tenants WHERE id = $1";
-        // On the calling thread where it can (SQLite): an organisation's first sealed chain
-        // address asks this inside a writing transaction, which must not wait for a pool
-        // connection that writers waiting for its lock hold (`Store::seal_chain_ip`).
-        let in_place =
-            self.sqlite_reads.as_ref().and_then(|reads| reads.row(sql, (tenant_id,), |r| r.get::<_, Option<i64>>(0)));
-        if let Some(found) = in_place {
-            return Ok(matches!(found, Some(Some(_))));
-        }
         let found: Option<(Option<i64>,)> =
             on_db!(self, pool => sqlx::query_as(sql).bind(tenant_id).fetch_optional(pool).await).map_err(db_err)?;
         Ok(matches!(found, Some((Some(_),))))
@@ -259,7 +251,7 @@ impl Store {
                     "rowsRemoved": removed.iter().map(|(_, n)| n).sum::<u64>(),
                 }),
             );
-            append_audit!(self, tx, TenantId::from(PLATFORM_TENANT), &event);
+            append_audit!(tx, TenantId::from(PLATFORM_TENANT), &event);
             tx.commit().await.map_err(db_err)?;
             self.principals_changed();
             Ok(removed.into_iter().filter(|(_, n)| *n > 0).collect())
