@@ -251,7 +251,7 @@ impl Store {
                     "rowsRemoved": removed.iter().map(|(_, n)| n).sum::<u64>(),
                 }),
             );
-            append_audit!(tx, TenantId::from(PLATFORM_TENANT), &event);
+            append_audit!(self, tx, TenantId::from(PLATFORM_TENANT), &event);
             tx.commit().await.map_err(db_err)?;
             self.principals_changed();
             Ok(removed.into_iter().filter(|(_, n)| *n > 0).collect())
