@@ -37,6 +37,12 @@ pub trait FieldCipher: Send + Sync {
     fn seal<'a>(&'a self, tenant_id: i64, column: &'static str, plain: &'a str) -> BoxFuture<'a, Result<String>>;
     /// The value of a stored text that starts with [`SEALED_PREFIX`].
     fn open<'a>(&'a self, tenant_id: i64, column: &'static str, stored: &'a str) -> BoxFuture<'a, Result<String>>;
+    /// Makes what sealing a new organisation's fields needs (its key), inside the transaction
+    /// that creates it and before its first chain entry, so without reading the database.
+    fn prepare_tenant(&self, tenant_id: i64) -> Result<()> {
+        let _ = tenant_id;
+        Ok(())
+    }
 }
 
 impl Store {
@@ -44,6 +50,15 @@ impl Store {
     /// ignored).
     pub fn seal_fields_with(&self, cipher: Arc<dyn FieldCipher>) {
         let _ = self.fields.set(cipher);
+    }
+
+    /// A new organisation's first entries are sealed like the rest (see
+    /// [`FieldCipher::prepare_tenant`]).
+    pub(crate) fn prepare_tenant_fields(&self, tenant_id: TenantId) -> Result<()> {
+        match self.fields.get() {
+            Some(cipher) => cipher.prepare_tenant(tenant_id.get()),
+            None => Ok(()),
+        }
     }
 
     /// The text to store for `value` (encrypted when a cipher is set).
@@ -101,10 +116,12 @@ impl Store {
     pub(crate) async fn open_entry(&self, tenant_id: i64, row: EntryRow) -> Result<AuditEntry> {
         let EntryRow { seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed } = row;
         // A reader without the cipher (a tool on the bare store) still reads and verifies the
-        // chain: a commitment's address is then unknown to it. An address from before, sealed
-        // in place, is what the hash covers, so that one must open.
+        // chain: a commitment's sealed address is then unknown to it (one kept in clear, with
+        // encryption off, it reads). An address from before, sealed in place, is what the hash
+        // covers, so that one must open.
         let committed = ip.as_deref().is_some_and(|hashed| hashed.starts_with(IP_COMMITMENT_PREFIX));
-        let ip_sealed = ip_sealed.filter(|_| !committed || self.fields.get().is_some());
+        let ip_sealed =
+            ip_sealed.filter(|text| !committed || self.fields.get().is_some() || !text.starts_with(SEALED_PREFIX));
         let opened = self.open_field(tenant_id, CHAIN_IP_COLUMN, ip_sealed).await?;
         let (ip, ip_opening) = match (ip, opened) {
             (Some(hashed), Some(text)) if hashed.starts_with(IP_COMMITMENT_PREFIX) => {
@@ -152,6 +169,62 @@ impl Store {
                 }
                 for (tenant_id, owner, seq, plain) in rows {
                     let stored = self.seal_field(tenant_id, CHAIN_IP_COLUMN, Some(&plain)).await?;
+                    on_db!(self, pool => sqlx::query(update).bind(&stored).bind(owner).bind(seq).bind(&plain)
+                        .execute(pool).await.map(|_| ()))
+                    .map_err(db_err)?;
+                    sealed += 1;
+                }
+            }
+        }
+        Ok(sealed)
+    }
+
+    /// Chain entries' addresses kept beside them in clear (written while encryption was off):
+    /// sealed where they are. A walk over every entry that has one, so the services run it
+    /// only until a pass found nothing left in clear (with the objects' mark, see
+    /// `seal_objects_in_clear`); each value is its own update, so an interrupted pass resumes.
+    pub async fn seal_chain_openings_in_clear(&self) -> Result<u64> {
+        // (Entries waiting to be linked into their organisation's chain are keyed by id alone,
+        // given twice to fit the pages' keys.)
+        const PAGES: [(&str, &str); 3] = [
+            (
+                "SELECT tenant_id, id, id, ip_sealed FROM audit_pending \
+                 WHERE ip_sealed IS NOT NULL AND tenant_id > 0 AND (id > $1 OR (id = $1 AND id > $2)) \
+                 ORDER BY id LIMIT 1000",
+                "UPDATE audit_pending SET ip_sealed = $1 WHERE id = $2 AND id = $3 AND ip_sealed = $4",
+            ),
+            (
+                "SELECT tenant_id, tenant_id, seq, ip_sealed FROM audit_log \
+                 WHERE ip_sealed IS NOT NULL AND tenant_id > 0 AND (tenant_id > $1 OR (tenant_id = $1 AND seq > $2)) \
+                 ORDER BY tenant_id, seq LIMIT 1000",
+                "UPDATE audit_log SET ip_sealed = $1 WHERE tenant_id = $2 AND seq = $3 AND ip_sealed = $4",
+            ),
+            (
+                "SELECT w.tenant_id, e.workflow_id, e.seq, e.ip_sealed FROM workflow_events e \
+                 JOIN workflows w ON w.id = e.workflow_id \
+                 WHERE e.ip_sealed IS NOT NULL AND w.tenant_id > 0 \
+                 AND (e.workflow_id > $1 OR (e.workflow_id = $1 AND e.seq > $2)) \
+                 ORDER BY e.workflow_id, e.seq LIMIT 1000",
+                "UPDATE workflow_events SET ip_sealed = $1 WHERE workflow_id = $2 AND seq = $3 AND ip_sealed = $4",
+            ),
+        ];
+        if self.fields.get().is_none() {
+            return Ok(0);
+        }
+        let mut sealed = 0;
+        for (page, update) in PAGES {
+            let mut after = (0_i64, 0_i64);
+            loop {
+                let rows: Vec<(i64, i64, i64, String)> = on_db!(self, pool => sqlx::query_as(page)
+                    .bind(after.0).bind(after.1).fetch_all(pool).await)
+                .map_err(db_err)?;
+                let Some(&(_, owner, seq, _)) = rows.last() else { break };
+                after = (owner, seq);
+                for (tenant_id, owner, seq, plain) in rows.into_iter().filter(|row| !row.3.starts_with(SEALED_PREFIX)) {
+                    let stored = self.seal_field(tenant_id, CHAIN_IP_COLUMN, Some(&plain)).await?;
+                    if stored.as_deref() == Some(plain.as_str()) {
+                        continue;
+                    }
                     on_db!(self, pool => sqlx::query(update).bind(&stored).bind(owner).bind(seq).bind(&plain)
                         .execute(pool).await.map(|_| ()))
                     .map_err(db_err)?;

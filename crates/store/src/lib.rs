@@ -350,10 +350,11 @@ impl Store {
     pub async fn audit_entries(&self, tenant_id: TenantId, after_seq: i64, limit: i64) -> Result<Vec<AuditEntry>> {
         self.link_audit(tenant_id).await?;
         let rows: Vec<chain::EntryRow> = on_db!(self, pool => {
-            sqlx::query_as(
-                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed FROM audit_log \
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {columns} FROM audit_log \
                  WHERE tenant_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-            )
+                columns = chain::ENTRY_COLUMNS,
+            )))
             .bind(tenant_id.get())
             .bind(after_seq)
             .bind(limit)

@@ -158,6 +158,13 @@ impl Store {
         .map_err(db_err)
     }
 
+    /// The organisations that are not deleted (not the platform), by id.
+    pub async fn live_tenant_ids(&self) -> Result<Vec<i64>> {
+        let sql = "SELECT id FROM tenants WHERE deleted_at IS NULL AND id > 0 ORDER BY id";
+        let rows: Vec<(i64,)> = on_db!(self, pool => sqlx::query_as(sql).fetch_all(pool).await).map_err(db_err)?;
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+
     /// The organisations (not the platform, none deleted) that have data keys wrapped by their
     /// key-encryption key (`master_id` `kek:<id>`), by id.
     pub async fn tenants_with_kek_wrapped_keys(&self) -> Result<Vec<i64>> {

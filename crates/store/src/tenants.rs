@@ -75,6 +75,7 @@ impl Store {
                 format!("tenant:{tenant_id}"),
                 json!({"name": new.name, "adminEmail": new.admin_email, "clientId": new.client_id}),
             );
+            self.prepare_tenant_fields(tenant_id)?;
             append_audit!(self, tx, tenant_id, &event);
             tx.commit().await.map_err(db_err)?;
             Ok(CreatedTenant {

@@ -14,7 +14,11 @@ use signet_domain::audit::{Actor, IP_COMMITMENT_PREFIX, verify_chain};
 use signet_store::{Backend, FieldCipher, FieldFuture, NewTemplate, SEALED_PREFIX, Store};
 use support::{TestDb, tenant};
 
-on_both_backends!(an_address_is_committed_to_kept_sealed_and_read_back, an_address_from_before_is_sealed_in_place);
+on_both_backends!(
+    an_address_is_committed_to_kept_sealed_and_read_back,
+    an_address_from_before_is_sealed_in_place,
+    an_address_kept_while_encryption_was_off_is_sealed_when_it_comes_on,
+);
 
 /// Seals by reversing the text behind the prefix: enough to see that the store stored what the
 /// cipher made and opened it again.
@@ -41,12 +45,14 @@ async fn store_with_cipher(db: &TestDb) -> Store {
     store
 }
 
-/// How many stored chain rows hold the address in clear, in any column.
+/// How many stored chain rows hold the address in clear, in any column (entries not yet linked
+/// into their chain included).
 async fn rows_in_clear(store: &Store) -> i64 {
     store
         .fetch_id_for_tests(
             "SELECT (SELECT COUNT(*) FROM audit_log WHERE ip LIKE '%203.0.113.77%' OR ip_sealed LIKE '%203.0.113.77%') \
-             + (SELECT COUNT(*) FROM workflow_events WHERE ip LIKE '%203.0.113.77%' OR ip_sealed LIKE '%203.0.113.77%')",
+             + (SELECT COUNT(*) FROM workflow_events WHERE ip LIKE '%203.0.113.77%' OR ip_sealed LIKE '%203.0.113.77%') \
+             + (SELECT COUNT(*) FROM audit_pending WHERE ip LIKE '%203.0.113.77%' OR ip_sealed LIKE '%203.0.113.77%')",
         )
         .await
         .expect("count")
@@ -86,4 +92,26 @@ async fn an_address_from_before_is_sealed_in_place(backend: Backend) {
     assert_eq!(verify_chain(tenant_id.get(), &entries), Ok(()), "the hash covers the address it reads back");
     let entry = entries.iter().find(|e| e.action == "x.done").expect("the entry");
     assert_eq!((entry.ip.as_deref(), entry.client_ip()), (Some(ADDRESS), Some(ADDRESS)));
+}
+
+async fn an_address_kept_while_encryption_was_off_is_sealed_when_it_comes_on(backend: Backend) {
+    let db = TestDb::new(backend).await;
+    let (tenant_id, template) = {
+        let plain = db.open().await;
+        let tenant_id = tenant(&plain, "Addresses").await;
+        let actor = Actor { id: "user:1".into(), ip: Some(ADDRESS.into()) };
+        let definition = json!({"fields": []});
+        let new = NewTemplate { tenant_id, name: "Loan", description: None, definition: &definition, document: None };
+        (tenant_id, plain.create_template(&new, &actor).await.expect("template"))
+    };
+    let store = store_with_cipher(&db).await;
+    assert_eq!(rows_in_clear(&store).await, 1, "kept beside its commitment, in clear");
+
+    assert_eq!(store.seal_chain_openings_in_clear().await.expect("pass"), 1);
+    assert_eq!(rows_in_clear(&store).await, 0, "sealed where it was");
+    assert_eq!(store.seal_chain_openings_in_clear().await.expect("again"), 0, "nothing left the second time");
+    let entries = store.audit_entries(tenant_id, 0, 100).await.expect("entries");
+    assert_eq!(verify_chain(tenant_id.get(), &entries), Ok(()));
+    let entry = entries.iter().find(|e| e.target == format!("template:{}", template.id)).expect("the template's entry");
+    assert_eq!(entry.client_ip(), Some(ADDRESS), "opened again");
 }

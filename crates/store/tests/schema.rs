@@ -282,8 +282,13 @@ async fn postgres_schema(pool: &PgPool) -> Schema {
     .await
     .expect("indexes");
     for (table, name, definition) in &indexes {
-        // pg_indexes qualifies the table and names the access method, which SQLite has not.
-        let definition = definition.replace(" public.", " ").replace(" USING btree", "");
+        // pg_indexes qualifies the table and names the access method, which SQLite has not,
+        // and writes a predicate's LIKE as its operator and its literals with their type.
+        let definition = definition
+            .replace(" public.", " ")
+            .replace(" USING btree", "")
+            .replace(" !~~ ", " NOT LIKE ")
+            .replace("::text", "");
         schema.insert(index_fact(table, name, &definition));
     }
     schema

@@ -505,6 +505,21 @@ impl RawDb {
         .expect("execute");
     }
 
+    /// A tenant as an older version wrote it: its row only (creating one through the store
+    /// would write columns later migrations add).
+    async fn tenant(&self, name: &str) -> signet_domain::TenantId {
+        self.execute(format!(
+            "INSERT INTO tenants (name, audit_head, created_at) VALUES ('{name}', '{}', 1)",
+            signet_domain::audit::GENESIS_HASH
+        ))
+        .await;
+        let id = match self {
+            RawDb::Sqlite(pool) => sqlx::query_scalar::<_, i64>("SELECT MAX(id) FROM tenants").fetch_one(pool).await,
+            RawDb::Postgres(pool) => sqlx::query_scalar::<_, i64>("SELECT MAX(id) FROM tenants").fetch_one(pool).await,
+        };
+        signet_domain::TenantId::from(id.expect("tenant id"))
+    }
+
     async fn count(&self, sql: &'static str) -> i64 {
         match self {
             RawDb::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await,
@@ -539,8 +554,7 @@ async fn certificate_numbers_held_by_several_tenants_are_settled_on_upgrade(back
     let store = Store::connect(&db.url, &PoolSettings::default()).await.expect("connect");
     let raw = RawDb::connect(&db.url).await;
     raw.migrate(&sqlx::migrate::Migrator::new(before.path()).await.expect("migrator")).await;
-    let (a, b, c, d) =
-        (tenant(&store, "A").await, tenant(&store, "B").await, tenant(&store, "C").await, tenant(&store, "D").await);
+    let (a, b, c, d) = (raw.tenant("A").await, raw.tenant("B").await, raw.tenant("C").await, raw.tenant("D").await);
     for (tenant, number, state, provider_ref) in [
         (a, "IN-MH-1", "available", None),
         (b, "in-mh-1", "available", None),

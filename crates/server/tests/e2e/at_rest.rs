@@ -101,6 +101,25 @@ async fn sign_typed_from_the_signers_address(link: &str, name: &str) {
     assert_eq!(signed.status(), 200, "signing as {name}");
 }
 
+/// A new organisation's first entry with a client address, before it has any document: a
+/// template made through a proxy that names the address (sealed like every later one: the
+/// organisation's key is made with it). Answers the address.
+async fn first_entry_from_an_address(app: &TestApp, token: &str) -> &'static str {
+    const ADDRESS: &str = "192.0.2.55";
+    let template = json!({"menuName": "First"});
+    let made = app
+        .client
+        .post(app.url("/api/v1/templates"))
+        .bearer_auth(token)
+        .header("x-forwarded-for", ADDRESS)
+        .json(&template)
+        .send()
+        .await
+        .expect("template");
+    assert_eq!(made.status(), 201, "{}", made.text().await.unwrap_or_default());
+    ADDRESS
+}
+
 /// Has one signer sign the uploaded document; answers the workflow and the signed PDF.
 async fn sign_document(app: &TestApp, token: &str, document_id: i64) -> (i64, Vec<u8>) {
     let signer = "asha@borrower.test";
@@ -126,6 +145,7 @@ async fn a_signed_document_is_nowhere_in_clear_and_downloads_whole(backend: Back
     let app = spawn_with(backend, |c| c.trusted_proxies = vec![std::net::IpAddr::from([127, 0, 0, 1])]).await;
     let tenant = app.tenant("Northwind Lending").await;
     let token = app.token(&tenant).await;
+    let first_address = first_entry_from_an_address(&app, &token).await;
     let marker = format!("AT-REST-{}", signet_server::secrets::random_token(8));
     let pdf = marked_pdf(&marker);
     let (workflow_id, signed) = signed(&app, &token, &pdf).await;
@@ -151,7 +171,7 @@ async fn a_signed_document_is_nowhere_in_clear_and_downloads_whole(backend: Back
     assert!(signed.starts_with(&pdf), "the signed PDF keeps the upload byte for byte");
     assert!(signed.len() > pdf.len());
     let data_dir = app.state.services.config.data_dir.clone();
-    for secret in [marker.as_bytes(), PAN.as_bytes(), SIGNER_ADDRESS.as_bytes()] {
+    for secret in [marker.as_bytes(), PAN.as_bytes(), SIGNER_ADDRESS.as_bytes(), first_address.as_bytes()] {
         assert_eq!(files_holding(&data_dir, secret), Vec::<String>::new(), "in clear under {data_dir:?}");
         if backend == Backend::Postgres {
             assert!(!contains(&pg_dump(&app), secret), "in clear in the PostgreSQL dump");

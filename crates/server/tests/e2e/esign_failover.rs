@@ -236,8 +236,21 @@ async fn one_try(client: &reqwest::Client, link: &str, ids: &mut Vec<String>) ->
     }
     ids.push(request_id(&fields));
     let esp = origin(&action);
+    let (back, fields) = answer_of_esp(client, &action, &fields).await?;
+    let result = post_form(client, &back, &fields).await?;
+    Ok((esp, result))
+}
+
+/// The signer at the ESP: its first page (from the request Signet sent there), the Aadhaar
+/// number, the OTP and consent. Where the ESP's answer posts back, with its fields.
+async fn answer_of_esp(
+    client: &reqwest::Client,
+    action: &str,
+    fields: &HashMap<String, String>,
+) -> Result<(String, HashMap<String, String>), EspFailed> {
+    let esp = origin(action);
     let at = |path: &str| if path.starts_with("http") { path.to_string() } else { format!("{esp}{path}") };
-    let aadhaar_page = post_form(client, &action, &fields).await?;
+    let aadhaar_page = post_form(client, action, fields).await?;
     let missing = |page: &str| EspFailed(format!("{esp}: {}", page.chars().take(300).collect::<String>()));
     let (next, fields) =
         find_form(&aadhaar_page, "/2.1/form/otp", &[("aadhaar", AADHAAR)]).ok_or_else(|| missing(&aadhaar_page))?;
@@ -249,8 +262,7 @@ async fn one_try(client: &reqwest::Client, link: &str, ids: &mut Vec<String>) ->
     if !back.ends_with("/esign/response") {
         return Err(missing(&answer));
     }
-    let result = post_form(client, &back, &fields).await?;
-    Ok((esp, result))
+    Ok((back, fields))
 }
 
 /// The eSign request id in the fields Signet sends the browser to the ESP with: `aspTxnID`
@@ -409,13 +421,7 @@ async fn an_answer_signed_by_the_other_esp_is_refused_and_the_retry_goes_through
 
     // The request taken to the secondary's form instead: it signs an answer for this txn.
     let b_form = format!("{}/2.1/form/signdoc", s.secondary.base_url);
-    let aadhaar_page = post_form(client, &b_form, &fields).await.expect("ESP");
-    let (next, next_fields) = find_form(&aadhaar_page, "/2.1/form/otp", &[("aadhaar", AADHAAR)]).expect("form");
-    let otp_page = post_form(client, &format!("{}{next}", s.secondary.base_url), &next_fields).await.expect("otp");
-    let (next, next_fields) =
-        find_form(&otp_page, "/2.1/form/authenticate", &[("otp", OTP), ("consent", "Y")]).expect("form");
-    let answer = post_form(client, &format!("{}{next}", s.secondary.base_url), &next_fields).await.expect("answer");
-    let (back, answer_fields) = posted_fields(&answer);
+    let (back, answer_fields) = answer_of_esp(client, &b_form, &fields).await.expect("the secondary's answer");
     let refused = client.post(&back).form(&answer_fields).send().await.expect("post");
     assert_eq!(refused.status(), 400);
     let page = refused.text().await.expect("html");
@@ -428,13 +434,7 @@ async fn an_answer_signed_by_the_other_esp_is_refused_and_the_retry_goes_through
     let to_esp = post_form(client, &s.app.url(&retry), &retry_fields).await.expect("retry");
     let (action, fields) = posted_fields(&to_esp);
     assert!(action.starts_with(&s.secondary.base_url) && fields.contains_key("txnref"), "{to_esp}");
-    let aadhaar_page = post_form(client, &action, &fields).await.expect("ESP");
-    let (next, next_fields) = find_form(&aadhaar_page, "/2.1/form/otp", &[("aadhaar", AADHAAR)]).expect("form");
-    let otp_page = post_form(client, &format!("{}{next}", s.secondary.base_url), &next_fields).await.expect("otp");
-    let (next, next_fields) =
-        find_form(&otp_page, "/2.1/form/authenticate", &[("otp", OTP), ("consent", "Y")]).expect("form");
-    let answer = post_form(client, &format!("{}{next}", s.secondary.base_url), &next_fields).await.expect("answer");
-    let (back, answer_fields) = posted_fields(&answer);
+    let (back, answer_fields) = answer_of_esp(client, &action, &fields).await.expect("the secondary's answer");
     let result = post_form(client, &back, &answer_fields).await.expect("result");
     assert_eq!(posted_fields(&result).0, "https://erp.example.test/signed", "{result}");
     let reference = base64::engine::general_purpose::STANDARD.decode(&fields["txnref"]).expect("base64");

@@ -408,6 +408,43 @@ impl StoreDataKeys {
         if self.store.count_data_keys_wrapped_by(&kek_name(tenant_id)).await.map_err(store_error)? > 0 {
             return Err(MasterKeyError::VaultMissing(tenant_id, self.vault.path(tenant_id)));
         }
+        self.make_kek(tenant_id)
+    }
+
+    /// The KEK of an organisation being created, inside the transaction that creates it (so
+    /// without reading the database: its id is new, so it is not deleted and nothing is
+    /// wrapped by a key of it): its vault file's, or a new one.
+    fn new_tenant_kek(&self, tenant_id: i64) -> Result<Arc<Kek>, MasterKeyError> {
+        if let Some(kek) = lock(&self.keks).get(&tenant_id) {
+            return Ok(kek.clone());
+        }
+        if let Some(entry) = self.vault.read(tenant_id)? {
+            return self.remember_kek(tenant_id, &entry);
+        }
+        self.make_kek(tenant_id)
+    }
+
+    /// Every live organisation has its KEK (those created before the key vault, or before
+    /// encryption was on, get theirs at start), so that a chain entry, sealed inside its
+    /// appending transaction, finds its key without making one. Answers how many were made.
+    pub async fn make_missing_keks(&self) -> Result<u64, RotateError> {
+        let mut made = 0;
+        for tenant_id in self.store.live_tenant_ids().await? {
+            if self.vault.read(tenant_id).map_err(MasterKeyError::from)?.is_some() {
+                continue;
+            }
+            match self.kek_for_writing(tenant_id).await {
+                Ok(_) => made += 1,
+                Err(MasterKeyError::TenantDeleted(_)) => {}
+                Err(error) => return Err(error.into()),
+            }
+        }
+        Ok(made)
+    }
+
+    /// A new KEK for an organisation that has none, kept in its vault file (two instances
+    /// racing keep the first).
+    fn make_kek(&self, tenant_id: i64) -> Result<Arc<Kek>, MasterKeyError> {
         let mut secret = [0u8; KEY_BYTES];
         rand::fill(&mut secret).map_err(|_| MasterKeyError::Crypto)?;
         let entry = {
@@ -687,6 +724,12 @@ pub async fn seal_blobs(
         if moved > 0 {
             tracing::info!(moved, vault = %keys.vault().dir().display(), "wrapped organisations' data keys with their keys in the key vault");
         }
+        if config.blob_encryption {
+            let made = keys.make_missing_keks().await?;
+            if made > 0 {
+                tracing::info!(made, vault = %keys.vault().dir().display(), "made organisations' keys in the key vault");
+            }
+        }
     }
     let fields = FieldSealer { keys: Arc::downgrade(&keys), seal_writes: config.blob_encryption };
     store.seal_fields_with(Arc::new(fields));
@@ -728,6 +771,12 @@ pub async fn seal_objects_in_clear(blob: &BlobStore, store: &Store) -> anyhow::R
     }
     if store.blobs_all_sealed_at().await?.is_some() {
         return Ok(SealPass::default());
+    }
+    // Addresses written beside chain entries while encryption was off (a walk over the chains,
+    // so only until the mark is set).
+    let openings = store.seal_chain_openings_in_clear().await?;
+    if openings > 0 {
+        tracing::info!(openings, "encrypted chain entries' addresses kept in clear");
     }
     let pass = blob.seal_in_clear().await?;
     if pass.all_sealed() {
@@ -819,10 +868,14 @@ impl FieldSealer {
         let keys = self.keys()?;
         let kek = match keys.kek(tenant_id) {
             Ok(kek) => kek,
-            // No key yet (an organisation before its first document): making one reads the
-            // database, which inside this transaction can wait for connections the writers
-            // waiting for it hold (PostgreSQL, many at once). The address stays unsealed.
-            Err(MasterKeyError::VaultMissing(..)) => return Ok(plain.to_owned()),
+            // Every live organisation has its key from its creation or from the start
+            // (`make_missing_keks`); making one here would read the database inside this
+            // transaction. One without (deleted meanwhile) keeps the address unsealed, and the
+            // pass over fields in clear seals it if the organisation lives on.
+            Err(MasterKeyError::VaultMissing(..)) => {
+                tracing::warn!(tenant_id, "an organisation without a key vault file: a chain address stays unsealed");
+                return Ok(plain.to_owned());
+            }
             Err(e) => return Err(signet_domain::Error::internal(e)),
         };
         let sealed = kek
@@ -869,6 +922,13 @@ impl FieldCipher for FieldSealer {
         stored: &'a str,
     ) -> FieldFuture<'a, signet_store::Result<String>> {
         Box::pin(self.open_text(tenant_id, column, stored))
+    }
+
+    fn prepare_tenant(&self, tenant_id: i64) -> signet_store::Result<()> {
+        if !self.seal_writes || tenant_id <= 0 {
+            return Ok(());
+        }
+        self.keys()?.new_tenant_kek(tenant_id).map(|_| ()).map_err(signet_domain::Error::internal)
     }
 }
 

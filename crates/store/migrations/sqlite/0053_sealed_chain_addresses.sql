@@ -7,6 +7,7 @@ ALTER TABLE workflow_events ADD COLUMN ip_sealed TEXT;
 ALTER TABLE audit_pending ADD COLUMN ip_sealed TEXT;
 -- The entries whose address is still in clear, for the pass that seals them
 -- (`Store::seal_fields_in_clear`); empty once it has run, as new entries hold commitments.
-CREATE INDEX audit_log_ip_in_clear ON audit_log (tenant_id, seq) WHERE ip IS NOT NULL AND ip NOT LIKE 'ipc1:%';
+-- (Parenthesised as PostgreSQL writes the predicate back, so the two trees compare equal.)
+CREATE INDEX audit_log_ip_in_clear ON audit_log (tenant_id, seq) WHERE (ip IS NOT NULL) AND (ip NOT LIKE 'ipc1:%');
 CREATE INDEX workflow_events_ip_in_clear ON workflow_events (workflow_id, seq)
-    WHERE ip IS NOT NULL AND ip NOT LIKE 'ipc1:%';
+    WHERE (ip IS NOT NULL) AND (ip NOT LIKE 'ipc1:%');

@@ -79,10 +79,11 @@ impl Store {
     /// The workflow's event chain in order.
     pub async fn workflow_events(&self, workflow: &WorkflowRow) -> Result<Vec<AuditEntry>> {
         let rows: Vec<EntryRow> = on_db!(self, pool => {
-            sqlx::query_as(
-                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed FROM workflow_events \
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {columns} FROM workflow_events \
                  WHERE workflow_id = $1 ORDER BY seq",
-            )
+                columns = crate::chain::ENTRY_COLUMNS,
+            )))
             .bind(workflow.id.get())
             .fetch_all(pool)
             .await
@@ -125,10 +126,11 @@ impl Store {
         });
         self.link_audit(workflow.tenant_id).await?;
         let rows: Vec<EntryRow> = on_db!(self, pool => {
-            sqlx::query_as(
-                "SELECT seq, at, actor, action, target, ip, detail, prev_hash, hash, ip_sealed FROM audit_log \
+            sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "SELECT {columns} FROM audit_log \
                  WHERE tenant_id = $1 AND action = $2 AND target = $3 ORDER BY seq DESC LIMIT 50",
-            )
+                columns = crate::chain::ENTRY_COLUMNS,
+            )))
             .bind(workflow.tenant_id.get())
             .bind(WORKFLOW_EVENTS_ANCHORED)
             .bind(&target)
