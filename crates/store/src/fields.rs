@@ -14,6 +14,7 @@ use signet_domain::audit::{AuditEntry, IP_COMMITMENT_PREFIX, IpOpening};
 
 use crate::chain::{EntryRow, StoredIp};
 use crate::profiles::CONSENT_IP_COLUMN;
+use crate::sales::LEAD_IP_COLUMN;
 use crate::{Result, Store, db_err, on_db};
 
 /// The start of an encrypted field's stored text.
@@ -140,7 +141,7 @@ impl Store {
         if self.fields.get().is_none() {
             return Ok(0);
         }
-        Ok(self.seal_principal_fields_in_clear().await? + self.seal_chain_ips_in_clear().await?)
+        Ok(self.seal_row_fields_in_clear().await? + self.seal_chain_ips_in_clear().await?)
     }
 
     /// Chain entries from before commitments hold their address in the hashed field: the
@@ -189,34 +190,63 @@ impl Store {
         const PAGES: [(&str, &str); 3] = [
             (
                 "SELECT tenant_id, id, id, ip_sealed FROM audit_pending \
-                 WHERE ip_sealed IS NOT NULL AND tenant_id > 0 AND (id > $1 OR (id = $1 AND id > $2)) \
+                 WHERE ip_sealed IS NOT NULL AND tenant_id >= $3 AND (id > $1 OR (id = $1 AND id > $2)) \
                  ORDER BY id LIMIT 1000",
                 "UPDATE audit_pending SET ip_sealed = $1 WHERE id = $2 AND id = $3 AND ip_sealed = $4",
             ),
             (
                 "SELECT tenant_id, tenant_id, seq, ip_sealed FROM audit_log \
-                 WHERE ip_sealed IS NOT NULL AND tenant_id > 0 AND (tenant_id > $1 OR (tenant_id = $1 AND seq > $2)) \
+                 WHERE ip_sealed IS NOT NULL AND tenant_id >= $3 AND (tenant_id > $1 OR (tenant_id = $1 AND seq > $2)) \
                  ORDER BY tenant_id, seq LIMIT 1000",
                 "UPDATE audit_log SET ip_sealed = $1 WHERE tenant_id = $2 AND seq = $3 AND ip_sealed = $4",
             ),
             (
                 "SELECT w.tenant_id, e.workflow_id, e.seq, e.ip_sealed FROM workflow_events e \
                  JOIN workflows w ON w.id = e.workflow_id \
-                 WHERE e.ip_sealed IS NOT NULL AND w.tenant_id > 0 \
+                 WHERE e.ip_sealed IS NOT NULL AND w.tenant_id >= $3 \
                  AND (e.workflow_id > $1 OR (e.workflow_id = $1 AND e.seq > $2)) \
                  ORDER BY e.workflow_id, e.seq LIMIT 1000",
                 "UPDATE workflow_events SET ip_sealed = $1 WHERE workflow_id = $2 AND seq = $3 AND ip_sealed = $4",
             ),
         ];
+        // Organisations from 1: the platform's own entries are not sealed.
+        self.seal_openings_walking(&PAGES, 1).await
+    }
+
+    /// [`Store::seal_chain_openings_in_clear`] for one organisation's audit chain, for an
+    /// organisation whose first entries were written before it had its key (made by a tool
+    /// that does not seal, see the services' `FieldSealer`). Its workflows' events need no
+    /// walk: a workflow has a document, and its first document made the key.
+    pub async fn seal_tenant_openings_in_clear(&self, tenant_id: TenantId) -> Result<u64> {
+        const PAGES: [(&str, &str); 2] = [
+            (
+                "SELECT tenant_id, id, id, ip_sealed FROM audit_pending \
+                 WHERE ip_sealed IS NOT NULL AND tenant_id = $3 AND (id > $1 OR (id = $1 AND id > $2)) \
+                 ORDER BY id LIMIT 1000",
+                "UPDATE audit_pending SET ip_sealed = $1 WHERE id = $2 AND id = $3 AND ip_sealed = $4",
+            ),
+            (
+                "SELECT tenant_id, tenant_id, seq, ip_sealed FROM audit_log \
+                 WHERE ip_sealed IS NOT NULL AND tenant_id = $3 AND (tenant_id > $1 OR (tenant_id = $1 AND seq > $2)) \
+                 ORDER BY tenant_id, seq LIMIT 1000",
+                "UPDATE audit_log SET ip_sealed = $1 WHERE tenant_id = $2 AND seq = $3 AND ip_sealed = $4",
+            ),
+        ];
+        self.seal_openings_walking(&PAGES, tenant_id.get()).await
+    }
+
+    /// Walks each `(page, update)` pair in key order (`$1`, `$2`: the last row's key; `$3`:
+    /// `tenant`) and seals every opening found in clear.
+    async fn seal_openings_walking(&self, pages: &[(&'static str, &'static str)], tenant: i64) -> Result<u64> {
         if self.fields.get().is_none() {
             return Ok(0);
         }
         let mut sealed = 0;
-        for (page, update) in PAGES {
+        for &(page, update) in pages {
             let mut after = (0_i64, 0_i64);
             loop {
                 let rows: Vec<(i64, i64, i64, String)> = on_db!(self, pool => sqlx::query_as(page)
-                    .bind(after.0).bind(after.1).fetch_all(pool).await)
+                    .bind(after.0).bind(after.1).bind(tenant).fetch_all(pool).await)
                 .map_err(db_err)?;
                 let Some(&(_, owner, seq, _)) = rows.last() else { break };
                 after = (owner, seq);
@@ -235,10 +265,11 @@ impl Store {
         Ok(sealed)
     }
 
-    /// The users' personal fields (their PAN, the address they consented to automated
-    /// signing from).
-    async fn seal_principal_fields_in_clear(&self) -> Result<u64> {
-        const IN_CLEAR: [(&str, &str, &str); 2] = [
+    /// The personal fields of rows with an id and an organisation: users' (their PAN, the
+    /// address they consented to automated signing from) and leads' (the address a lead came
+    /// from).
+    async fn seal_row_fields_in_clear(&self) -> Result<u64> {
+        const IN_CLEAR: [(&str, &str, &str); 3] = [
             (
                 PAN_COLUMN,
                 "SELECT id, tenant_id, pan_number FROM principals \
@@ -250,6 +281,12 @@ impl Store {
                 "SELECT id, tenant_id, auto_sign_consent_ip FROM principals \
                  WHERE auto_sign_consent_ip IS NOT NULL AND auto_sign_consent_ip NOT LIKE 'sealed:v1:%' ORDER BY id LIMIT 200",
                 "UPDATE principals SET auto_sign_consent_ip = $1 WHERE id = $2 AND auto_sign_consent_ip = $3",
+            ),
+            (
+                LEAD_IP_COLUMN,
+                "SELECT id, tenant_id, client_ip FROM crm_leads \
+                 WHERE client_ip IS NOT NULL AND client_ip NOT LIKE 'sealed:v1:%' ORDER BY id LIMIT 200",
+                "UPDATE crm_leads SET client_ip = $1 WHERE id = $2 AND client_ip = $3",
             ),
         ];
         let mut sealed = 0;

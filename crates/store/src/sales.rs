@@ -4,6 +4,10 @@
 //! upsert change?) take the tenant's lock first, so concurrent requests on any instance see
 //! each other's rows; the unique indexes (`referrals_tenant_email`, `referrals_tenant_mobile`,
 //! `crm_leads_tenant_key`) hold the same rules should anything write without it.
+//!
+//! A lead's client address is a personal field sealed at rest ([`LEAD_IP_COLUMN`]): it is shown
+//! and pushed to the CRM, never searched by (the e-mail and mobile a lead is matched and searched
+//! by are not sealed).
 
 use serde_json::json;
 use signet_domain::audit::Actor;
@@ -69,6 +73,9 @@ pub struct LeadRow {
     pub created_at: Millis,
     pub updated_at: Millis,
 }
+
+/// The client address a lead was captured from, sealed (`crate::fields`).
+pub(crate) const LEAD_IP_COLUMN: &str = "crm_leads.client_ip";
 
 const LEAD_COLUMNS: &str = "id, tenant_id, lead_key, visitor_id, name, email, mobile, dialcode, plan_name, \
     billing_cycle, subscription_mode, currency, state, partner_referral_code, client_ip, user_agent, plan_id, \
@@ -248,6 +255,8 @@ impl Store {
         actor: &Actor,
     ) -> Result<(LeadRow, bool)> {
         let email_key = lead.email_key();
+        // Sealed before the transaction: a first data key is written to the database.
+        let client_ip = self.seal_field(tenant_id.get(), LEAD_IP_COLUMN, lead.client_ip.as_deref()).await?;
         let by_key = "SELECT id FROM crm_leads WHERE tenant_id = $1 AND lead_key = $2";
         // Contact matches prefer the most recently changed lead; with a key, only leads
         // without one may be taken over (a lead never changes its key).
@@ -284,7 +293,7 @@ impl Store {
              WHERE tenant_id = $1 AND id = $22 RETURNING {LEAD_COLUMNS}",
             sets.join(", ")
         );
-        on_db!(self, pool => {
+        let (row, created) = on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             crate::chain::lock_tenant!(tx, tenant_id);
             let mut found: Option<(i64,)> = None;
@@ -322,7 +331,7 @@ impl Store {
                 .bind(&lead.currency)
                 .bind(&lead.state)
                 .bind(&lead.partner_referral_code)
-                .bind(&lead.client_ip)
+                .bind(&client_ip)
                 .bind(&lead.user_agent)
                 .bind(lead.plan_id)
                 .bind(lead.amount)
@@ -341,8 +350,15 @@ impl Store {
             let action = if found.is_some() { "crm.lead_updated" } else { "crm.lead_created" };
             append_audit!(self, tx, tenant_id, &actor.event(action, format!("lead:{}", row.id), json!({"version": row.version})));
             tx.commit().await.map_err(db_err)?;
-            Ok((row, found.is_none()))
-        })
+            Ok::<_, Error>((row, found.is_none()))
+        })?;
+        Ok((self.opened_lead(row).await?, created))
+    }
+
+    /// A lead as read, its client address opened.
+    async fn opened_lead(&self, mut row: LeadRow) -> Result<LeadRow> {
+        row.client_ip = self.open_field(row.tenant_id.get(), LEAD_IP_COLUMN, row.client_ip.take()).await?;
+        Ok(row)
     }
 
     /// A page of the tenant's leads, most recently changed first.
@@ -361,7 +377,7 @@ impl Store {
             "SELECT {LEAD_COLUMNS} FROM crm_leads WHERE {condition} ORDER BY updated_at DESC, id DESC LIMIT $4 OFFSET $5"
         );
         let count = format!("SELECT COUNT(*) FROM crm_leads WHERE {condition}");
-        on_db!(self, pool => {
+        let (rows, total) = on_db!(self, pool => {
             let rows: Vec<LeadRow> = sqlx::query_as(sqlx::AssertSqlSafe(list.as_str()))
                 .bind(tenant_id.get())
                 .bind(&filter.push_state)
@@ -378,16 +394,25 @@ impl Store {
                 .fetch_one(pool)
                 .await
                 .map_err(db_err)?;
-            Ok((rows, total))
-        })
+            Ok::<_, Error>((rows, total))
+        })?;
+        let mut opened = Vec::with_capacity(rows.len());
+        for row in rows {
+            opened.push(self.opened_lead(row).await?);
+        }
+        Ok((opened, total))
     }
 
     /// One lead of the tenant (another tenant's id is not found).
     pub async fn lead(&self, tenant_id: TenantId, id: LeadId) -> Result<Option<LeadRow>> {
         let sql = format!("SELECT {LEAD_COLUMNS} FROM crm_leads WHERE tenant_id = $1 AND id = $2");
-        on_db!(self, pool => {
-            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id.get()).fetch_optional(pool).await.map_err(db_err)
-        })
+        let row: Option<LeadRow> = on_db!(self, pool => {
+            sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(tenant_id.get()).bind(id.get()).fetch_optional(pool).await.map_err(db_err)?
+        });
+        match row {
+            Some(row) => Ok(Some(self.opened_lead(row).await?)),
+            None => Ok(None),
+        }
     }
 
     /// A lead with its tenant's CRM endpoint, for the push job.
@@ -397,6 +422,7 @@ impl Store {
             sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id.get()).fetch_optional(pool).await.map_err(db_err)?
         });
         let Some(lead) = lead else { return Ok(None) };
+        let lead = self.opened_lead(lead).await?;
         let settings = self.crm_settings(lead.tenant_id).await?;
         Ok(Some((lead, settings)))
     }
@@ -433,7 +459,7 @@ impl Store {
              WHERE tenant_id = $1 AND lead_key = $2 RETURNING {LEAD_COLUMNS}"
         );
         let state = if outcome.success { "pushed" } else { "failed" };
-        on_db!(self, pool => {
+        let row: LeadRow = on_db!(self, pool => {
             let mut tx = pool.begin().await.map_err(db_err)?;
             let row: Option<LeadRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
                 .bind(tenant_id.get())
@@ -451,8 +477,9 @@ impl Store {
             let detail = json!({"stage": outcome.stage, "success": outcome.success, "crmLeadId": outcome.crm_lead_id});
             append_audit!(self, tx, tenant_id, &actor.event("crm.lead_pushed", format!("lead:{}", row.id), detail));
             tx.commit().await.map_err(db_err)?;
-            Ok(row)
-        })
+            Ok::<_, Error>(row)
+        })?;
+        self.opened_lead(row).await
     }
 
     pub async fn crm_settings(&self, tenant_id: TenantId) -> Result<Option<CrmSettingsRow>> {

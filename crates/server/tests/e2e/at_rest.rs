@@ -9,6 +9,7 @@ use std::path::Path;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
+use signet_domain::audit::Actor;
 use signet_store::Backend;
 use signet_testkit::on_both_backends;
 use signet_testkit::pdf::outlined_pdf;
@@ -23,6 +24,7 @@ on_both_backends!(
     deleting_an_organisation_shreds_its_keys_and_leaves_the_others_whole,
     keys_wrapped_by_the_master_key_move_under_the_vault_at_start,
     a_deletion_stopped_after_its_key_was_destroyed_starts_and_finishes_when_run_again,
+    an_organisation_made_by_a_tool_that_does_not_seal_gets_its_key_and_its_first_addresses_sealed,
 );
 
 /// A PDF whose outline carries `marker` in clear (reportlab compresses page text, not outlines).
@@ -470,4 +472,61 @@ async fn a_deletion_stopped_after_its_key_was_destroyed_starts_and_finishes_when
     let mut findings = Vec::new();
     let summary = integrity::check(services, |f| findings.push(f.to_string())).await.expect("check");
     assert_eq!(summary.findings, 0, "{findings:?}");
+}
+
+/// `signet tenant create` beside a running server opens the bare store, which makes no key:
+/// the organisation's first entries find none. The server makes it in the background and then
+/// seals the addresses those entries kept; they still read back.
+async fn an_organisation_made_by_a_tool_that_does_not_seal_gets_its_key_and_its_first_addresses_sealed(
+    backend: Backend,
+) {
+    const ADDRESS: &str = "192.0.2.66";
+    let app = spawn_with(backend, |c| c.trusted_proxies = vec![std::net::IpAddr::from([127, 0, 0, 1])]).await;
+    let bare = signet_server::app::open_store(&app.state.services.config).await.expect("bare store");
+    let tenant =
+        signet_server::provision::create_tenant(&bare, "Made Aside", "admin@aside.test", None, &Actor::system())
+            .await
+            .expect("tenant");
+    bare.close().await;
+    let vault = app.state.services.config.key_vault_dir().join(format!("tenant-{}.key", tenant.tenant_id));
+    assert!(!vault.exists(), "the bare store makes no key");
+    let token = app.token(&tenant).await;
+    let made = app
+        .client
+        .post(app.url("/api/v1/templates"))
+        .bearer_auth(&token)
+        .header("x-forwarded-for", ADDRESS)
+        .json(&json!({"menuName": "Aside"}))
+        .send()
+        .await
+        .expect("template");
+    assert_eq!(made.status(), 201);
+    // Rows holding it in clear (a SQLite file may keep a changed value's old bytes in its free
+    // space until they are written over, so rows are counted rather than the file searched).
+    let rows_in_clear = || async {
+        app.store
+            .fetch_id_for_tests(
+                "SELECT (SELECT COUNT(*) FROM audit_log WHERE ip_sealed LIKE '%192.0.2.66%') \
+                 + (SELECT COUNT(*) FROM audit_pending WHERE ip_sealed LIKE '%192.0.2.66%')",
+            )
+            .await
+            .expect("count")
+    };
+    // The background sealing waits 2 s for the entry's transaction to end; bounded here.
+    for _ in 0..100 {
+        if rows_in_clear().await == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert_eq!(rows_in_clear().await, 0, "the first address is still in clear");
+    if backend == Backend::Postgres {
+        assert!(!contains(&pg_dump(&app), ADDRESS.as_bytes()), "in clear in the PostgreSQL dump");
+    }
+    assert!(vault.exists(), "the key was made");
+    let verified: Value = app.get("/api/v1/audit/verify", &token).await.json().await.expect("json");
+    assert_eq!(verified["intact"], true, "{verified}");
+    let audit: Value = app.get("/api/v1/audit", &token).await.json().await.expect("json");
+    let entries = audit.as_array().expect("entries");
+    assert!(entries.iter().any(|e| e["ip"] == ADDRESS), "the sealed address reads back: {audit}");
 }

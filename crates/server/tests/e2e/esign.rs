@@ -1080,9 +1080,32 @@ async fn an_expired_transaction_after_a_refused_answer_says_why(backend: Backend
     assert!(message.starts_with("Transaction expired") && message.contains("esign_forged"), "{message}");
     let status = status_of(&s, &number_of(&quiet), "ESIGN-TTL-2").await;
     assert_eq!(status["Value"]["ErrorMessage"], "Transaction expired", "{status}");
-    // The signer's link now says the transaction expired.
-    let page = s.app.client.get(s.app.url(&link)).send().await.expect("page");
-    assert_eq!(page.status(), 410);
+    // The signer who comes back is sent to FUrl with that failure (the integrator could learn
+    // it no other way), each time they come back.
+    for _ in 0..2 {
+        let page = s.app.client.get(s.app.url(&link)).send().await.expect("page").text().await.expect("html");
+        let (to, result) = posted_fields(&page);
+        assert_eq!(to, "https://erp.example.test/failed", "{page}");
+        assert_eq!(result["ErrorMessage"], format!("107: Invalid parameters - {message}"), "{result:?}");
+        assert_eq!(result["Referencenumber"], "ESIGN-TTL-1", "{result:?}");
+    }
+    // One past its time that housekeeping has not reached yet is expired as its signer comes.
+    let (late, _) = signer_link(&s, &pdf_payload(&s, "ESIGN-TTL-3")).await;
+    s.app
+        .store
+        .execute_for_tests("UPDATE gateway_transactions SET expires_at = 1 WHERE reference_number = 'ESIGN-TTL-3'")
+        .await
+        .expect("age");
+    let page = s.app.client.post(s.app.url(&format!("{late}/sign"))).send().await.expect("sign");
+    let (to, result) = posted_fields(&page.text().await.expect("html"));
+    assert_eq!(to, "https://erp.example.test/failed");
+    assert_eq!(result["ErrorMessage"], "107: Invalid parameters - Transaction expired", "{result:?}");
+    let status = status_of(&s, &number_of(&late), "ESIGN-TTL-3").await;
+    assert_eq!(status["Value"]["Status"], "Expired", "{status}");
+    // A wrong secret learns nothing.
+    let wrong = format!("/sign/g/{}/not-the-secret", number_of(&link));
+    let wrong = s.app.client.get(s.app.url(&wrong)).send().await.expect("page");
+    assert_eq!(wrong.status(), 404);
 }
 
 /// Issue 39 item 2: with a profile offering several `AuthMode`s (C-DAC's: OTP, fingerprint,

@@ -141,6 +141,10 @@ async fn leads_upsert_by_key_or_contact_and_record_pushes(backend: Backend) {
     assert_eq!((again["version"].as_i64(), again["planId"].as_i64()), (Some(2), Some(4)));
     assert_eq!((again["name"].as_str(), again["subscriptionMode"].as_str()), (Some("Kiran"), Some("paid")));
     assert_eq!((again["mobile"].as_str(), again["pushState"].as_str()), (Some("9845011111"), Some("pending")));
+    // The address it came from reads back, and is kept only sealed.
+    assert_eq!(again["clientIp"], "203.0.113.9", "{again}");
+    let in_clear = app.store.fetch_id_for_tests("SELECT COUNT(*) FROM crm_leads WHERE client_ip LIKE '%203.0.113.9%'");
+    assert_eq!(in_clear.await.expect("count"), 0, "a lead's address in clear");
     // A billing cycle and a mode as sites spell them are kept in one form.
     let spelt =
         json_of(upsert(json!({"leadKey": "web:1", "billingCycle": "Annually", "subscriptionMode": "PAID"})).await, 200)

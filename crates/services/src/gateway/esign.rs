@@ -169,7 +169,16 @@ pub(crate) async fn answer(
     outcome: Outcome,
     actor: &Actor,
 ) -> Result<Delivery, EsignRefused> {
-    let row = open_gateway_transaction(svc, esign).await?;
+    let expired = EsignRefused::Closed(TransactionClosed::Ended(transaction::TransactionEnd::Expired));
+    let row = match open_gateway_transaction(svc, esign).await {
+        // Too late for the transaction: the signer's browser takes its expiry to FUrl (the
+        // answer was checked for this eSign request, whose `txn` carries its secret).
+        Err(EsignRefused::Closed(TransactionClosed::Ended(transaction::TransactionEnd::Expired))) => {
+            let number = esign.gateway_transaction.as_deref().unwrap_or_default();
+            return transaction::expired_delivery(svc, number, None).await.ok_or(expired);
+        }
+        other => other?,
+    };
     match outcome {
         Outcome::Refused { code, message } => {
             take(svc, esign, EsignState::Refused, &code).await?;

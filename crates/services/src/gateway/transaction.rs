@@ -225,6 +225,72 @@ pub async fn deliver_again(svc: &Services, number: &str, secret: &str) -> Option
     Some(Delivery { url: row.success_url, post, headline: "Signed" })
 }
 
+/// Ends a transaction whose time ran out before its signer finished (first caller wins; what
+/// was kept of the request is deleted). A signer whose eSign answer was refused and who never
+/// came back: the integrator learns why (the status query's `ErrorMessage`, and FUrl when the
+/// signer's browser comes back, see [`expired_delivery`]).
+pub async fn expire(
+    store: &signet_store::Store,
+    blob: &signet_blob::BlobStore,
+    tenant_id: signet_domain::TenantId,
+    number: &str,
+) -> Result<(), signet_domain::Error> {
+    let refused = store.esign_refusal_of_gateway(number).await?;
+    let message = match &refused {
+        Some(code) => format!("{EXPIRED} - {}", super::esign::refused_answer(code)),
+        None => EXPIRED.to_string(),
+    };
+    let detail = match &refused {
+        Some(code) => serde_json::json!({"refusedAnswer": code}),
+        None => serde_json::Value::Null,
+    };
+    let expired = TransactionOutcome {
+        state: TransactionState::Expired,
+        error_message: Some(&message),
+        result_blob: None,
+        result_expires_at: None,
+        signature_level: None,
+        detail,
+    };
+    let kept = store.transaction(number).await?.and_then(|row| row.payload_blob);
+    if store.finish_transaction(tenant_id, number, &expired, &Actor::system()).await?
+        && let Some(key) = kept.as_deref().and_then(|k| BlobKey::parse(k).ok())
+        && let Err(error) = blob.delete(&key).await
+    {
+        tracing::warn!(%error, "the payload of an expired transaction could not be deleted");
+    }
+    Ok(())
+}
+
+/// What an expired transaction's `ErrorMessage` starts with.
+const EXPIRED: &str = "Transaction expired";
+
+/// A transaction whose time ran out, for the signer's browser that comes back to it (through
+/// its link, or with the ESP's answer): the failure goes to FUrl, 107 with the status query's
+/// message, since the gateway has no server-to-server call and the browser carries every other
+/// result. One past its time that housekeeping has not reached yet is expired first. `None`
+/// for any other transaction (a wrong secret among them).
+pub async fn expired_delivery(svc: &Services, number: &str, secret: Option<&str>) -> Option<Delivery> {
+    let mut row = svc.store.transaction(number).await.ok()??;
+    if secret.is_some_and(|secret| !secrets::token_matches(secret, &row.link_hash)) {
+        return None;
+    }
+    if row.state == TransactionState::Initiated && row.expires_at < now_millis() {
+        if let Err(error) = expire(&svc.store, &svc.blob, row.tenant_id, number).await {
+            tracing::warn!(%error, transaction = number, "an overdue transaction could not be expired");
+            return None;
+        }
+        row = svc.store.transaction(number).await.ok()??;
+    }
+    if row.state != TransactionState::Expired {
+        return None;
+    }
+    let message = row.error_message.clone().unwrap_or_else(|| EXPIRED.to_string());
+    let failure = GatewayFailure::new(ErrorCode::InvalidParameters, message);
+    let post = ResultPost::failure(&failure, number, Some(&row.reference_number));
+    Some(Delivery { url: row.failure_url, post, headline: EXPIRED })
+}
+
 /// Seals the document with the signer's mark and ends the transaction: the result goes to
 /// SUrl, or, when sealing fails, a generic failure to FUrl (the cause goes to the log only:
 /// file system, TSA or OCSP text is for operators). Another submission that finished first

@@ -30,7 +30,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use aws_lc_rs::aead::{AES_256_GCM, LessSafeKey, UnboundKey};
 use aws_lc_rs::{digest, hmac, rand};
@@ -406,7 +406,12 @@ impl StoreDataKeys {
             return self.remember_kek(tenant_id, &entry);
         }
         if self.store.count_data_keys_wrapped_by(&kek_name(tenant_id)).await.map_err(store_error)? > 0 {
-            return Err(MasterKeyError::VaultMissing(tenant_id, self.vault.path(tenant_id)));
+            // Another instance may have made the file and wrapped a key with it since it was
+            // read above (it makes the file first): read it once more before calling it lost.
+            return match self.vault.read(tenant_id)? {
+                Some(entry) => self.remember_kek(tenant_id, &entry),
+                None => Err(MasterKeyError::VaultMissing(tenant_id, self.vault.path(tenant_id))),
+            };
         }
         self.make_kek(tenant_id)
     }
@@ -426,15 +431,15 @@ impl StoreDataKeys {
 
     /// Every live organisation has its KEK (those created before the key vault, or before
     /// encryption was on, get theirs at start), so that a chain entry, sealed inside its
-    /// appending transaction, finds its key without making one. Answers how many were made.
-    pub async fn make_missing_keks(&self) -> Result<u64, RotateError> {
-        let mut made = 0;
+    /// appending transaction, finds its key without making one. Answers those it made them for.
+    pub async fn make_missing_keks(&self) -> Result<Vec<i64>, RotateError> {
+        let mut made = Vec::new();
         for tenant_id in self.store.live_tenant_ids().await? {
             if self.vault.read(tenant_id).map_err(MasterKeyError::from)?.is_some() {
                 continue;
             }
             match self.kek_for_writing(tenant_id).await {
-                Ok(_) => made += 1,
+                Ok(_) => made.push(tenant_id),
                 Err(MasterKeyError::TenantDeleted(_)) => {}
                 Err(error) => return Err(error.into()),
             }
@@ -724,15 +729,20 @@ pub async fn seal_blobs(
         if moved > 0 {
             tracing::info!(moved, vault = %keys.vault().dir().display(), "wrapped organisations' data keys with their keys in the key vault");
         }
-        if config.blob_encryption {
-            let made = keys.make_missing_keks().await?;
-            if made > 0 {
-                tracing::info!(made, vault = %keys.vault().dir().display(), "made organisations' keys in the key vault");
-            }
+    }
+    let fields = FieldSealer::new(Arc::downgrade(&keys), config.blob_encryption);
+    store.seal_fields_with(Arc::new(fields));
+    if start == KeyStart::Serve && config.blob_encryption {
+        // Organisations created by a tool that does not seal (`signet tenant create`) get their
+        // key now, and the addresses of their first entries are sealed with it.
+        let made = keys.make_missing_keks().await?;
+        for &tenant_id in &made {
+            store.seal_tenant_openings_in_clear(signet_domain::TenantId::from(tenant_id)).await?;
+        }
+        if !made.is_empty() {
+            tracing::info!(made = made.len(), vault = %keys.vault().dir().display(), "made organisations' keys in the key vault");
         }
     }
-    let fields = FieldSealer { keys: Arc::downgrade(&keys), seal_writes: config.blob_encryption };
-    store.seal_fields_with(Arc::new(fields));
     if !config.blob_encryption {
         store.set_blobs_all_sealed(None).await?;
     }
@@ -793,9 +803,51 @@ pub async fn seal_objects_in_clear(blob: &BlobStore, store: &Store) -> anyhow::R
 pub struct FieldSealer {
     keys: std::sync::Weak<StoreDataKeys>,
     seal_writes: bool,
+    /// Organisations whose key is being made after an entry found none (see `key_made_later`).
+    keys_coming: Arc<Mutex<std::collections::HashSet<i64>>>,
 }
 
+/// When the addresses written before an organisation's key existed are sealed, after it is
+/// made: soon, and once more after any transaction that wrote one must have ended (PostgreSQL
+/// ends one idle for 60 s).
+const LATE_SEALING_AFTER: [Duration; 2] = [Duration::from_secs(2), Duration::from_secs(65)];
+
 impl FieldSealer {
+    fn new(keys: std::sync::Weak<StoreDataKeys>, seal_writes: bool) -> FieldSealer {
+        FieldSealer { keys, seal_writes, keys_coming: Arc::default() }
+    }
+
+    /// An organisation created by a tool that does not seal (`signet tenant create` beside
+    /// running instances) has no key until something makes one; an entry cannot make it inside
+    /// its transaction. Makes it in the background, then seals the addresses left in clear
+    /// meanwhile (once per organisation at a time).
+    fn key_made_later(&self, tenant_id: i64) {
+        if !lock(&self.keys_coming).insert(tenant_id) {
+            return;
+        }
+        let (keys, coming) = (self.keys.clone(), self.keys_coming.clone());
+        // Holds the keys (and so the store) only while it works, not while it waits.
+        tokio::spawn(async move {
+            let made = match keys.upgrade() {
+                Some(keys) => keys.kek_for_writing(tenant_id).await.map(|_| ()),
+                None => Ok(()),
+            };
+            if let Err(error) = made {
+                tracing::warn!(%error, tenant_id, "an organisation's key could not be made");
+            } else {
+                for wait in LATE_SEALING_AFTER {
+                    tokio::time::sleep(wait).await;
+                    let Some(keys) = keys.upgrade() else { break };
+                    let tenant = signet_domain::TenantId::from(tenant_id);
+                    if let Err(error) = keys.store.seal_tenant_openings_in_clear(tenant).await {
+                        tracing::warn!(%error, tenant_id, "addresses left in clear could not be sealed yet");
+                    }
+                }
+            }
+            lock(&coming).remove(&tenant_id);
+        });
+    }
+
     fn keys(&self) -> Result<Arc<StoreDataKeys>, signet_domain::Error> {
         self.keys.upgrade().ok_or_else(|| signet_domain::Error::internal("the data keys are gone"))
     }
@@ -868,12 +920,12 @@ impl FieldSealer {
         let keys = self.keys()?;
         let kek = match keys.kek(tenant_id) {
             Ok(kek) => kek,
-            // Every live organisation has its key from its creation or from the start
+            // Every organisation has its key from its creation or from the start
             // (`make_missing_keks`); making one here would read the database inside this
-            // transaction. One without (deleted meanwhile) keeps the address unsealed, and the
-            // pass over fields in clear seals it if the organisation lives on.
+            // transaction. One without (created by a tool that does not seal) gets it in the
+            // background, and this address is sealed after.
             Err(MasterKeyError::VaultMissing(..)) => {
-                tracing::warn!(tenant_id, "an organisation without a key vault file: a chain address stays unsealed");
+                self.key_made_later(tenant_id);
                 return Ok(plain.to_owned());
             }
             Err(e) => return Err(signet_domain::Error::internal(e)),

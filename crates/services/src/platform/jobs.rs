@@ -120,31 +120,7 @@ pub async fn run_job(state: &Services, job: &ClaimedJob) -> Result<(), JobError>
 pub async fn gateway_housekeeping(store: &Store, blob: &BlobStore) -> Result<(), JobError> {
     let now = now_millis();
     for (tenant_id, number) in store.overdue_transactions(now, 500).await? {
-        // A signer whose eSign answer was refused and who never came back: the integrator
-        // learns why (the status query's ErrorMessage).
-        let refused = store.esign_refusal_of_gateway(&number).await?;
-        let message = match &refused {
-            Some(code) => format!("Transaction expired - {}", crate::gateway::esign::refused_answer(code)),
-            None => "Transaction expired".to_string(),
-        };
-        let detail = match &refused {
-            Some(code) => serde_json::json!({"refusedAnswer": code}),
-            None => serde_json::Value::Null,
-        };
-        let expired = signet_store::TransactionOutcome {
-            state: signet_domain::gateway::TransactionState::Expired,
-            error_message: Some(&message),
-            result_blob: None,
-            result_expires_at: None,
-            signature_level: None,
-            detail,
-        };
-        let kept = store.transaction(&number).await?.and_then(|row| row.payload_blob);
-        if store.finish_transaction(tenant_id, &number, &expired, &Actor::system()).await?
-            && let Some(key) = kept.as_deref().and_then(|k| BlobKey::parse(k).ok())
-        {
-            blob.delete(&key).await?;
-        }
+        crate::gateway::transaction::expire(store, blob, tenant_id, &number).await?;
     }
     for key in store.take_expired_results(now, 500).await? {
         if let Ok(key) = BlobKey::parse(&key) {

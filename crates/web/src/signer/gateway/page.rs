@@ -214,8 +214,11 @@ async fn render_refused(
 }
 
 /// `GET /sign/g/{transaction}/{secret}`.
-pub async fn show(State(state): State<Services>, link: GatewayLink) -> Response {
-    render(&state, &link, None).await
+pub async fn show(State(state): State<Services>, link: Result<GatewayLink, Closed>) -> Response {
+    match link {
+        Ok(link) => render(&state, &link, None).await,
+        Err(closed) => ended(&state, closed).await,
+    }
 }
 
 fn no_document(text: Text) -> Response {
@@ -236,14 +239,21 @@ pub async fn page_image(link: GatewayLink, ApiPath((_, _, page)): ApiPath<(Strin
 }
 
 /// A link whose transaction has ended: a completed one hands its kept result out again when
-/// it was asked for twice (see `transaction::deliver_again`), else the page says how it ended.
+/// it was asked for twice (see `transaction::deliver_again`); one whose time ran out sends the
+/// signer to FUrl with that failure, which the integrator could learn no other way (see
+/// `transaction::expired_delivery`); else the page says how it ended.
 async fn ended(state: &Services, closed: Closed) -> Response {
-    if let TransactionClosed::Ended(_) = closed.why
-        && let Some(again) = transaction::deliver_again(state, &closed.number, &closed.secret).await
-    {
-        return delivered(closed.text, again);
+    let delivery = match closed.why {
+        TransactionClosed::Ended(TransactionEnd::Expired) => {
+            transaction::expired_delivery(state, &closed.number, Some(&closed.secret)).await
+        }
+        TransactionClosed::Ended(_) => transaction::deliver_again(state, &closed.number, &closed.secret).await,
+        TransactionClosed::NotFound | TransactionClosed::Broken => None,
+    };
+    match delivery {
+        Some(delivery) => delivered(closed.text, delivery),
+        None => closed.into_response(),
     }
-    closed.into_response()
 }
 
 /// What the signer must correct: the words, and the gateway's code when it is a refusal of the
@@ -308,9 +318,13 @@ pub async fn sign(
 pub async fn cancel(
     State(state): State<Services>,
     ClientIp(ip): ClientIp,
-    link: GatewayLink,
+    link: Result<GatewayLink, Closed>,
     body: axum::body::Bytes,
 ) -> Response {
+    let link = match link {
+        Ok(link) => link,
+        Err(closed) => return ended(&state, closed).await,
+    };
     let form: std::collections::HashMap<String, String> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     let refused = form.get("refused").and_then(|code| code.trim().parse::<u16>().ok());
     let actor = link.actor(ip);
@@ -326,7 +340,15 @@ pub async fn cancel(
 
 /// `POST /sign/g/{transaction}/{secret}/esign`: the signer chose Aadhaar eSign; their browser
 /// takes Signet's signed request to the ESP.
-pub async fn start_esign(State(state): State<Services>, link: GatewayLink, body: axum::body::Bytes) -> Response {
+pub async fn start_esign(
+    State(state): State<Services>,
+    link: Result<GatewayLink, Closed>,
+    body: axum::body::Bytes,
+) -> Response {
+    let link = match link {
+        Ok(link) => link,
+        Err(closed) => return ended(&state, closed).await,
+    };
     // The form carries `authMode` when the ESP offers several; without a body, the default.
     let fields: std::collections::HashMap<String, String> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     let Ok(auth_mode) = super::views::chosen_auth_mode(fields.get("authMode").map(String::as_str)) else {
