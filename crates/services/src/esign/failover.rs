@@ -243,3 +243,23 @@ async fn probe_once(setup: &EsignSetup, esp: usize) -> Observation {
         Err(_) => Observation::Unreachable,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_routing_decision_is_counted_for_its_esp() {
+        let health = EspHealth::new(vec!["a".into(), "b".into()], 60_000);
+        health.routed(0, RouteReason::Best, false);
+        health.routed(1, RouteReason::Best, false);
+        health.routed(1, RouteReason::Best, true);
+        health.routed(1, RouteReason::Failover, true);
+        let counts = health.routed_counts();
+        assert_eq!(counts[0], Routed { primary: 1, ..Routed::default() });
+        assert_eq!(counts[1], Routed { primary: 0, healthiest: 1, retry: 1, failover: 1 });
+        // An ESP no longer in the list is not counted (and nothing panics).
+        health.routed(7, RouteReason::Best, false);
+        assert_eq!(health.routed_counts(), counts);
+    }
+}
