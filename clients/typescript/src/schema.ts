@@ -628,6 +628,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/esign/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The installation's eSign service providers, each one's health and routing.
+         * @description A Signet extension. Each configured ESP in priority order with its verdict over the sliding
+         *     window, the window's observations and the requests routed to it since this instance started;
+         *     empty when Aadhaar eSign is not configured. Needs `manage_settings`: the ESPs are the
+         *     installation's, and the organisation's Aadhaar signers are routed through them.
+         */
+        get: operations["esp_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/exports/audit-events": {
         parameters: {
             query?: never;
@@ -3104,6 +3127,87 @@ export interface components {
             /** @description More than 200 workflows of the person: send the request again for the rest. */
             more: boolean;
         };
+        /**
+         * @description How the request reaches the ESP.
+         * @enum {string}
+         */
+        EspFlow: "form" | "server";
+        /**
+         * @description The ESP's profile (`esign_esp_profile`): its flow, signature style and codes.
+         * @enum {string}
+         */
+        EspProfile: "cdac" | "emudhra" | "protean" | "generic-2.1" | "generic-3.x";
+        /** @description One configured ESP as this Signet instance sees it now. */
+        EspProvider: {
+            /**
+             * Format: int32
+             * @description Observations in the window: answers (and live probes).
+             */
+            answered: number;
+            flow: components["schemas"]["EspFlow"];
+            /**
+             * Format: int32
+             * @description Median latency of the window's timed observations (probes, server-flow posts).
+             */
+            medianLatencyMs?: number | null;
+            /** @description Its name in the installation's settings, the metrics and the logs. */
+            name: string;
+            /**
+             * Format: int32
+             * @description Its place in the configured order, 1 for the primary.
+             */
+            priority: number;
+            profile: components["schemas"]["EspProfile"];
+            /**
+             * Format: int32
+             * @description Observations in the window: refusals that are the ESP's own failure.
+             */
+            refused: number;
+            routed: components["schemas"]["EspRouted"];
+            /**
+             * Format: int32
+             * @description Observations in the window: not reached, timed out, or a server error.
+             */
+            unreachable: number;
+            verdict: components["schemas"]["EspVerdict"];
+        };
+        /** @description The installation's ESPs in priority order; empty when Aadhaar eSign is not configured. */
+        EspProviders: {
+            providers: components["schemas"]["EspProvider"][];
+            /**
+             * Format: int64
+             * @description The sliding window each verdict is drawn from, in milliseconds (`esign_health_window_ms`).
+             */
+            windowMs: number;
+        };
+        /** @description New eSign requests sent to an ESP since this Signet instance started, by why it was chosen. */
+        EspRouted: {
+            /**
+             * Format: int64
+             * @description An earlier ESP could not take the request (a failed server-flow post).
+             */
+            failover: number;
+            /**
+             * Format: int64
+             * @description It was first in the order, another being down or degraded.
+             */
+            healthiest: number;
+            /**
+             * Format: int64
+             * @description It was first in the order and is the primary.
+             */
+            primary: number;
+            /**
+             * Format: int64
+             * @description A signer back from another ESP, or trying again after a refused answer.
+             */
+            retry: number;
+        };
+        /**
+         * @description An ESP's health as Signet judges it over the window.
+         * @enum {string}
+         */
+        EspVerdict: "healthy" | "degraded" | "down";
         /** @description The spec's `EstampDetail`: one certificate to issue. */
         EstampDetail: {
             articleCode?: string | null;
@@ -3282,7 +3386,9 @@ export interface components {
              * @description For a completed transaction, the ETSI baseline level its signature reached:
              *     `PAdES-B-LT` or `CAdES-B-LT` when a time-stamp authority is configured and every CA
              *     answered (the signature validates after its certificates expire), `-B-T` when a CA did
-             *     not answer, `-B-B` without a time-stamp authority; `XML-DSig` for XML.
+             *     not answer, `-B-B` without a time-stamp authority; `XML-DSig` for XML. An Aadhaar eSign
+             *     PDF whose ESP's CMS is not PAdES baseline (SubFilter `adbe.pkcs7.detached`) is no PAdES
+             *     level: `PKCS7-LT`, `PKCS7-T` or `PKCS7-B` (docs/esign.md, "The PDF signature's label").
              */
             signatureLevel?: string | null;
             /** @description Initiated, Completed, Failed, Cancelled or Expired. */
@@ -8382,6 +8488,62 @@ export interface operations {
             };
             /** @description No such document in this tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Internal error (`internal_error`); the log has the cause under the requestId */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    esp_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The installation's ESPs, each one's health and routing as this instance sees it now (a Signet extension) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EspProviders"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller's role does not allow this operation (`forbidden`); see docs/access.md */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -47,7 +47,9 @@ pub fn requirement(method: &Method, path: &str) -> Option<Requirement> {
         ["departments", ..] | ["users", ..] if read => ReadDirectory,
         ["users", "search" | "internal-search"] => ReadDirectory,
         ["departments", ..] | ["users", ..] => ManagePeople,
+        // The installation's ESPs, through which the organisation's Aadhaar signers go.
         ["gateway", ..]
+        | ["esign", ..]
         | ["webhooks", ..]
         | ["signing-profiles", ..]
         | ["applications", ..]

@@ -11,7 +11,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::routes::{
-    applications, audit, auth, bulk, certificates, departments, documents, embedding, exports, gateway_admin,
+    applications, audit, auth, bulk, certificates, departments, documents, embedding, esign, exports, gateway_admin,
     initiate_and_sign, invoices, menus, privacy, roles, sales, signing_profiles, sso, stamps, users, verify, webhooks,
     workflow_actions, workflows,
 };
@@ -33,6 +33,7 @@ use signet_http::error::ProblemDetails;
         (name = "users", description = "People of the tenant: staff, their roles and life cycle; see docs/access.md"),
         (name = "audit", description = "The tenant's hash-chained audit trail"),
         (name = "gateway", description = "Signing gateway administration: Authtokens and settings"),
+        (name = "esign", description = "Aadhaar eSign as the organisation's administrator sees it: the installation's eSign service providers (ESPs), their health and routing (a Signet extension); see docs/esign.md"),
         (name = "documents", description = "Documents for workflows: upload, download"),
         (name = "workflows", description = "Workflows: signatories in order, signer links, events; templates"),
         (name = "webhooks", description = "Webhook endpoints and their deliveries (Standard Webhooks)"),
@@ -203,6 +204,7 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(gateway_admin::revoke_authtoken))
         .routes(routes!(gateway_admin::get_settings, gateway_admin::put_settings))
         .routes(routes!(gateway_admin::transaction))
+        .routes(routes!(esign::esp_providers))
         .routes(routes!(documents::upload))
         .routes(routes!(documents::upload_bulk))
         .routes(routes!(documents::download))

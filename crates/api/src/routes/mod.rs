@@ -10,6 +10,7 @@ pub mod certificates;
 pub mod departments;
 pub mod documents;
 pub mod embedding;
+pub mod esign;
 pub mod estamp_payload;
 pub mod exports;
 pub mod gateway_admin;

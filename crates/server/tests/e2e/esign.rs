@@ -57,6 +57,8 @@ struct Setup {
     app: TestApp,
     esp: RunningEsp,
     who: Integrator,
+    /// The integrating organisation's API access token.
+    token: String,
     _tsa: Option<TestTsa>,
     _dir: tempfile::TempDir,
 }
@@ -116,8 +118,9 @@ async fn setup_adjusted(
     let asp_cert = asp_cert.bytes().await.expect("body");
     signet_test_esp::register_asp(&dir.path().join("esp"), "SIGNET", &asp_cert).expect("register");
     let tenant = app.tenant("Acme Bank").await;
-    let who = Integrator::setup(&app.base(), &app.token(&tenant).await).await;
-    Setup { app, esp, who, _tsa: tsa, _dir: dir }
+    let token = app.token(&tenant).await;
+    let who = Integrator::setup(&app.base(), &token).await;
+    Setup { app, esp, who, token, _tsa: tsa, _dir: dir }
 }
 
 fn pdf_payload(s: &Setup, reference: &str) -> PayloadBuilder {
@@ -215,9 +218,16 @@ async fn a_pdf_signed_with_aadhaar_esign_validates_in_pdfsig_and_pyhanko(backend
     let (action, fields) = back_to_signet(&s, &answer).await;
     assert_eq!(action, "https://erp.example.test/signed", "{fields:?}");
     let signed = open_result(&sealed.session, Profile::Modern, &fields["Returnvalue"]).expect("Returnvalue");
+    // The ESP's CMS is no PAdES baseline: the transaction says what the signature is (a PDF
+    // CMS signature, made long-term), not "PAdES-B-LT".
+    let number = &fields["Transactionnumber"];
+    let status = s.app.get(&format!("/api/v1/gateway/transactions/{number}"), &s.token).await;
+    let status: serde_json::Value = status.json().await.expect("json");
+    assert_eq!(status["signatureLevel"], "PKCS7-LT", "{status}");
 
     let report = pdfsig(&signed);
     assert!(report.contains("Signature is Valid"), "{report}");
+    assert!(report.contains("adbe.pkcs7.detached"), "{report}");
     assert!(report.contains("Asha Verma"), "the signer's own certificate: {report}");
     assert!(!report.contains("sealed by Signet"), "Aadhaar eSign is the signer's signature, not a seal: {report}");
     let tsa_root = s._tsa.as_ref().map(|t| t.root_pem.as_bytes().to_vec()).unwrap_or_default();

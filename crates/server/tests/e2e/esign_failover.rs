@@ -8,7 +8,9 @@
 //! after its return. N is `SIGNET_CHAOS_N` (default 120 in CI; the 1,000 is run with
 //! `SIGNET_CHAOS_N=1000`, see docs/esign.md). The other tests: an answer signed by the other
 //! configured ESP is refused and the retry goes through the next ESP, never the same twice in
-//! a row; a dead server-flow primary is skipped at once, the signer seeing nothing.
+//! a row; a dead server-flow primary is skipped at once, the signer seeing nothing; an
+//! organisation's administrator reads each ESP's health and the routing decisions in the API
+//! (`GET /api/v1/esign/providers`) and on the console's gateway page.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -30,6 +32,8 @@ on_both_backends!(
     the_primary_killed_at_30_percent_and_back_at_70_percent_loses_nothing,
     an_answer_signed_by_the_other_esp_is_refused_and_the_retry_goes_through_the_next_esp,
     a_dead_server_flow_primary_is_skipped_at_once,
+    a_down_esp_reads_as_down_in_the_api_and_the_console,
+    without_an_esp_the_api_lists_none_and_the_console_says_so,
 );
 
 const AADHAAR: &str = "999941057058";
@@ -468,4 +472,69 @@ async fn a_dead_server_flow_primary_is_skipped_at_once(backend: Backend) {
     ] {
         assert!(metrics.contains(line), "{line} in\n{metrics}");
     }
+}
+
+/// The primary stopped (the probe finds it twice unreachable): the API and the console's
+/// gateway page say it is down, the secondary healthy, with the window's counts and the one
+/// request routed to the primary before it stopped.
+async fn a_down_esp_reads_as_down_in_the_api_and_the_console(backend: Backend) {
+    use serde_json::{Value, json};
+    let mut s = two_esps(backend, Primary::Form).await;
+    let link = s.gateway_link("HEALTH-1").await;
+    let to_esp = post_form(&s.app.client, &format!("{link}/esign"), &HashMap::new()).await.expect("esign");
+    assert!(posted_fields(&to_esp).0.starts_with(&s.primary_base()), "the primary while healthy: {to_esp}");
+    s.primary.take().expect("the primary").stop().await;
+    s.until_verdict(0, Verdict::Down).await;
+
+    let tenant = s.app.tenant("Northwind Lending").await;
+    let token = s.app.token(&tenant).await;
+    let answer = s.app.get("/api/v1/esign/providers", &token).await;
+    assert_eq!(answer.status(), 200);
+    let seen: Value = answer.json().await.expect("json");
+    assert_eq!(seen["windowMs"], 1_500, "{seen}");
+    let (primary, secondary) = (&seen["providers"][0], &seen["providers"][1]);
+    assert_eq!(seen["providers"].as_array().map(Vec::len), Some(2), "{seen}");
+    assert_eq!(
+        (&primary["name"], &primary["priority"], &primary["flow"], &primary["verdict"]),
+        (&json!("primary"), &json!(1), &json!("form"), &json!("down")),
+        "{seen}"
+    );
+    assert!(primary["unreachable"].as_u64().is_some_and(|n| n >= 2), "two failed probes at least: {seen}");
+    assert_eq!(primary["routed"], json!({"primary": 1, "healthiest": 0, "retry": 0, "failover": 0}), "{seen}");
+    assert_eq!(
+        (&secondary["name"], &secondary["priority"], &secondary["flow"], &secondary["verdict"]),
+        (&json!("secondary"), &json!(2), &json!("server"), &json!("healthy")),
+        "{seen}"
+    );
+    assert!(secondary["answered"].as_u64().is_some_and(|n| n >= 1), "probed and alive: {seen}");
+    assert!(secondary["medianLatencyMs"].is_u64(), "probes are timed: {seen}");
+
+    let admin = signet_testkit::console::console_session(&s.app, &tenant.admin_email, "correct horse battery").await;
+    let page = admin.get(s.app.url("/app/gateway")).await.text().await.expect("html");
+    assert!(page.contains("<h2 id=\"esign-heading\">Aadhaar eSign providers</h2>"), "{page}");
+    let row = |name: &str| {
+        let start = page.find(&format!("<tr data-esp=\"{name}\"")).unwrap_or_else(|| panic!("{name} in {page}"));
+        page[start..].split("</tr>").next().unwrap_or_default().to_string()
+    };
+    let (primary_row, secondary_row) = (row("primary"), row("secondary"));
+    assert!(primary_row.contains("data-verdict=\"down\"") && primary_row.contains("<td>Down</td>"), "{primary_row}");
+    assert!(primary_row.contains("<td>1 / 0 / 0</td>"), "one new request routed to it: {primary_row}");
+    assert!(
+        secondary_row.contains("data-verdict=\"healthy\"") && secondary_row.contains("<td>Healthy</td>"),
+        "{secondary_row}"
+    );
+}
+
+/// Without Aadhaar eSign configured, the API lists no ESP and the console's gateway page says
+/// eSign is not configured.
+async fn without_an_esp_the_api_lists_none_and_the_console_says_so(backend: Backend) {
+    let app = spawn_with(backend, |_| {}).await;
+    let tenant = app.tenant("Acme Bank").await;
+    let token = app.token(&tenant).await;
+    let seen: serde_json::Value = app.get("/api/v1/esign/providers", &token).await.json().await.expect("json");
+    assert_eq!(seen["providers"], serde_json::json!([]), "{seen}");
+    let admin = signet_testkit::console::console_session(&app, &tenant.admin_email, "correct horse battery").await;
+    let page = admin.get(app.url("/app/gateway")).await.text().await.expect("html");
+    assert!(page.contains("id=\"esign-not-configured\"") && page.contains("Aadhaar eSign is not configured"), "{page}");
+    assert!(!page.contains("id=\"esign-providers\""), "{page}");
 }

@@ -23,12 +23,60 @@ use super::EsignSetup;
 pub struct EspHealth {
     started: Instant,
     names: Vec<String>,
+    window_ms: u64,
     state: Mutex<State>,
 }
 
 struct State {
     windows: Vec<Window>,
     published: Vec<Verdict>,
+    routed: Vec<Routed>,
+}
+
+/// New requests sent to one ESP since this instance started, by why it was chosen (as the
+/// `esign_routed_total` metric counts them, kept here for the console and the API).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Routed {
+    /// First in the order, and the primary.
+    pub primary: u64,
+    /// First in the order, another ESP before it being down or degraded.
+    pub healthiest: u64,
+    /// A signer back from another ESP, or a retry after a refused answer.
+    pub retry: u64,
+    /// An earlier ESP could not take the request (the server flow's post failed).
+    pub failover: u64,
+}
+
+/// One routing decision, as counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Decision {
+    Primary,
+    Healthiest,
+    Retry,
+    Failover,
+}
+
+impl Decision {
+    fn as_str(self) -> &'static str {
+        match self {
+            Decision::Primary => "primary",
+            Decision::Healthiest => "healthiest",
+            Decision::Retry => "retry",
+            Decision::Failover => "failover",
+        }
+    }
+}
+
+impl Routed {
+    fn count(&mut self, decision: Decision) {
+        let counter = match decision {
+            Decision::Primary => &mut self.primary,
+            Decision::Healthiest => &mut self.healthiest,
+            Decision::Retry => &mut self.retry,
+            Decision::Failover => &mut self.failover,
+        };
+        *counter = counter.saturating_add(1);
+    }
 }
 
 /// Why the next ESP was chosen, for the routing metric.
@@ -44,7 +92,14 @@ impl EspHealth {
     pub fn new(names: Vec<String>, window_ms: u64) -> EspHealth {
         let windows = names.iter().map(|_| Window::new(window_ms)).collect();
         let published = names.iter().map(|_| Verdict::Healthy).collect();
-        EspHealth { started: Instant::now(), names, state: Mutex::new(State { windows, published }) }
+        let routed = names.iter().map(|_| Routed::default()).collect();
+        let state = Mutex::new(State { windows, published, routed });
+        EspHealth { started: Instant::now(), names, window_ms: window_ms.max(1), state }
+    }
+
+    /// The span of the sliding window each verdict is drawn from.
+    pub fn window_ms(&self) -> u64 {
+        self.window_ms
     }
 
     fn now_ms(&self) -> u64 {
@@ -111,13 +166,22 @@ impl EspHealth {
 
     /// Counts a routing decision.
     pub fn routed(&self, esp: usize, reason: RouteReason, retry: bool) {
-        let reason = match (reason, retry) {
-            (RouteReason::Failover, _) => "failover",
-            (RouteReason::Best, true) => "retry",
-            (RouteReason::Best, false) if esp == 0 => "primary",
-            (RouteReason::Best, false) => "healthiest",
+        let decision = match (reason, retry) {
+            (RouteReason::Failover, _) => Decision::Failover,
+            (RouteReason::Best, true) => Decision::Retry,
+            (RouteReason::Best, false) if esp == 0 => Decision::Primary,
+            (RouteReason::Best, false) => Decision::Healthiest,
         };
+        let reason = decision.as_str();
         metrics::counter!("esign_routed_total", "esp" => self.name(esp).to_string(), "reason" => reason).increment(1);
+        if let Some(routed) = self.state().routed.get_mut(esp) {
+            routed.count(decision);
+        }
+    }
+
+    /// The routing decisions counted for each ESP, in priority order.
+    pub fn routed_counts(&self) -> Vec<Routed> {
+        self.state().routed.clone()
     }
 }
 
@@ -177,5 +241,25 @@ async fn probe_once(setup: &EsignSetup, esp: usize) -> Observation {
             Observation::Unreachable
         }
         Err(_) => Observation::Unreachable,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_routing_decision_is_counted_for_its_esp() {
+        let health = EspHealth::new(vec!["a".into(), "b".into()], 60_000);
+        health.routed(0, RouteReason::Best, false);
+        health.routed(1, RouteReason::Best, false);
+        health.routed(1, RouteReason::Best, true);
+        health.routed(1, RouteReason::Failover, true);
+        let counts = health.routed_counts();
+        assert_eq!(counts[0], Routed { primary: 1, ..Routed::default() });
+        assert_eq!(counts[1], Routed { primary: 0, healthiest: 1, retry: 1, failover: 1 });
+        // An ESP no longer in the list is not counted (and nothing panics).
+        health.routed(7, RouteReason::Best, false);
+        assert_eq!(health.routed_counts(), counts);
     }
 }

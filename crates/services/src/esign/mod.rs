@@ -14,9 +14,7 @@ use signet_domain::{BoxError, now_millis};
 use signet_esign::asp::{EspTrust, Expected, Outcome, check_response};
 use signet_esign::health::Observation;
 use signet_esign::profile::Overrides;
-use signet_esign::{
-    EsignRequest, EsignResponse, EspProfile, EspProfileName, FlowKind, InputHash, ResolvedProfile, sign_document,
-};
+use signet_esign::{EsignRequest, EsignResponse, EspProfile, InputHash, ResolvedProfile, sign_document};
 use signet_sigcrypto::pki;
 use signet_signing::LocalKeySigner;
 use signet_store::{EsignSubject, EsignTransactionRow, NewEsignTransaction};
@@ -30,9 +28,10 @@ use crate::{Services, platform::secrets};
 
 pub mod dispatch;
 pub mod failover;
+pub mod providers;
 
-pub use signet_esign::AuthMode;
 pub use signet_esign::esp_codes::EspRefusal;
+pub use signet_esign::{AuthMode, EspProfileName, FlowKind};
 
 /// The `AuthMode`s the signer pages offer (the first the default; a choice when several):
 /// the primary ESP's, empty when no ESP is configured. (Routing skips an ESP that does not

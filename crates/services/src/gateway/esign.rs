@@ -365,6 +365,8 @@ async fn complete(
     match pending.document {
         PendingDocument::Pdf { prepared } => {
             let cms = signatures.first().cloned().ok_or(CompletionError::NoSignature)?;
+            // The label the placeholder was prepared with is what the signature is.
+            let pkcs7_label = prepared.pkcs7_label;
             let policy = transaction::seal_policy(svc, row.tenant_id).await;
             let opts = esign_completion_options(&policy);
             let (signed, reached) = svc
@@ -374,7 +376,7 @@ async fn complete(
                         .map(|signed| super::seal::long_term(signed, &policy))
                 })
                 .await??;
-            Ok((seal_result(&session, profile, &signed)?, reached))
+            Ok((seal_result(&session, profile, &signed)?, reached.in_pdf_labelled(pkcs7_label)))
         }
         PendingDocument::Hash { items } => {
             let (signatures, reached) = long_term_hashes(svc, row, signatures.clone()).await?;

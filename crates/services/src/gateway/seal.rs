@@ -47,6 +47,10 @@ pub struct SealPolicy {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reached {
     Pades(PadesLevel),
+    /// A PDF signature whose CMS is not PAdES baseline, labelled `adbe.pkcs7.detached` (an
+    /// Aadhaar eSign ESP's CMS: `signingTime`, no `signing-certificate-v2`), at the level its
+    /// time-stamp and validation data reach. Calling it PAdES would claim what it is not.
+    PdfCms(PadesLevel),
     Cades(PadesLevel),
     /// An XML signature with XAdES properties (signed ones, or only the unsigned long-term ones).
     Xades(PadesLevel),
@@ -55,13 +59,25 @@ pub enum Reached {
 }
 
 impl Reached {
-    /// "PAdES-B-LT", "CAdES-B-T", "XAdES-B-LT", "XML-DSig".
+    /// "PAdES-B-LT", "PKCS7-LT", "CAdES-B-T", "XAdES-B-LT", "XML-DSig". A PDF CMS signature
+    /// is named as the EU's DSS validator names it (`PKCS7-B`, `-T`, `-LT`, `-LTA`): ETSI names
+    /// baseline levels only for PAdES/CAdES/XAdES, and "B-" would say baseline.
     pub fn label(self) -> String {
         match self {
             Reached::Pades(level) => format!("PAdES-{}", level.as_str()),
+            Reached::PdfCms(level) => format!("PKCS7-{}", pkcs7_level(level)),
             Reached::Cades(level) => format!("CAdES-{}", level.as_str()),
             Reached::Xades(level) => format!("XAdES-{}", level.as_str()),
             Reached::XmlDsig => "XML-DSig".into(),
+        }
+    }
+
+    /// What a PDF signature is when its `/SubFilter` is `adbe.pkcs7.detached` (`pkcs7_label`):
+    /// the level [`long_term`] reached, under the PDF CMS name.
+    pub fn in_pdf_labelled(self, pkcs7_label: bool) -> Reached {
+        match self {
+            Reached::Pades(level) if pkcs7_label => Reached::PdfCms(level),
+            other => other,
         }
     }
 
@@ -76,6 +92,16 @@ impl Reached {
             .min()
             .unwrap_or(PadesLevel::BB);
         Reached::Cades(level)
+    }
+}
+
+/// The level part of a PDF CMS label: the baseline level without its "B-".
+fn pkcs7_level(level: PadesLevel) -> &'static str {
+    match level {
+        PadesLevel::BB => "B",
+        PadesLevel::BT => "T",
+        PadesLevel::BLT => "LT",
+        PadesLevel::BLTA => "LTA",
     }
 }
 
@@ -295,4 +321,20 @@ pub fn seal_hashes(
         });
     }
     Ok((signatures, Reached::weakest_cades(levels)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pdf_labelled_pkcs7_is_named_as_a_pdf_cms_signature_not_pades() {
+        let lt = Reached::Pades(PadesLevel::BLT);
+        assert_eq!(lt.in_pdf_labelled(false).label(), "PAdES-B-LT");
+        assert_eq!(lt.in_pdf_labelled(true).label(), "PKCS7-LT");
+        assert_eq!(Reached::Pades(PadesLevel::BB).in_pdf_labelled(true).label(), "PKCS7-B");
+        assert_eq!(Reached::Pades(PadesLevel::BT).in_pdf_labelled(true).label(), "PKCS7-T");
+        // Only a PDF signature is relabelled.
+        assert_eq!(Reached::Cades(PadesLevel::BLT).in_pdf_labelled(true).label(), "CAdES-B-LT");
+    }
 }

@@ -1,7 +1,9 @@
 //! The signing gateway's settings for the organisation: the Authtokens its integrators put in
 //! their payloads (made with the value shown once, revoked), and which file and signature types
 //! and envelope profiles the gateway accepts from them. As the API's `/gateway` operations,
-//! with the same permission (`manage_settings`).
+//! with the same permission (`manage_settings`). Below them, the installation's Aadhaar eSign
+//! providers (ESPs) its signers are routed through, each one's health and the routing
+//! decisions taken, as `GET /api/v1/esign/providers` answers them.
 
 use askama::Template;
 use axum::extract::State;
@@ -11,6 +13,8 @@ use signet_domain::access::Permission;
 use signet_domain::{AuthtokenId, Error};
 use signet_http::AppState;
 use signet_http::extract::ApiPath;
+use signet_services::esign::failover::Verdict;
+use signet_services::esign::providers::{self, ProviderHealth};
 use signet_services::gateway::admin::{self, FILE_TYPES};
 
 use super::session::see_other;
@@ -22,6 +26,46 @@ const SIGNATURE_TYPES: [(i64, &str); 3] = [
     (3, key("gateway.signature_type.aadhaar")),
     (2, key("gateway.signature_type.dsc_token")),
 ];
+
+/// One ESP's row: its verdict both as words and as the value scripts and tests read.
+struct EspView {
+    priority: u32,
+    name: String,
+    verdict: &'static str,
+    verdict_text: &'static str,
+    answered: u32,
+    refused: u32,
+    unreachable: u32,
+    median_latency_ms: Option<u32>,
+    /// Sent to it first (as the primary or the healthiest), as a retry, as a failover.
+    routed_new: u64,
+    routed_retry: u64,
+    routed_failover: u64,
+}
+
+fn verdict_key(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Healthy => key("gateway.esp_verdict.healthy"),
+        Verdict::Degraded => key("gateway.esp_verdict.degraded"),
+        Verdict::Down => key("gateway.esp_verdict.down"),
+    }
+}
+
+fn esp_view(session: &Session, esp: ProviderHealth) -> EspView {
+    EspView {
+        priority: esp.priority,
+        name: esp.name,
+        verdict: esp.health.verdict.as_str(),
+        verdict_text: session.text.s(verdict_key(esp.health.verdict)),
+        answered: esp.health.answered,
+        refused: esp.health.refused,
+        unreachable: esp.health.unreachable,
+        median_latency_ms: esp.health.median_latency_ms,
+        routed_new: esp.routed.primary.saturating_add(esp.routed.healthiest),
+        routed_retry: esp.routed.retry,
+        routed_failover: esp.routed.failover,
+    }
+}
 
 struct TokenView {
     id: AuthtokenId,
@@ -39,6 +83,10 @@ struct GatewayPage {
     file_types: Vec<(&'static str, bool)>,
     signature_types: Vec<(i64, &'static str, bool)>,
     legacy: bool,
+    /// The installation's ESPs; empty when Aadhaar eSign is not configured.
+    esps: Vec<EspView>,
+    /// The window their health is judged over, in seconds.
+    esp_window_seconds: u64,
     created: Option<String>,
     notice: Option<&'static str>,
     error: Option<String>,
@@ -58,6 +106,7 @@ async fn gateway_page(state: &AppState, session: &Session) -> Result<GatewayPage
             revoked: t.revoked_at.map(|at| session.when(at)),
         })
         .collect();
+    let esps = providers::providers(&state.services, &caller)?;
     Ok(GatewayPage {
         frame: session.frame("/app/gateway"),
         tokens,
@@ -67,6 +116,8 @@ async fn gateway_page(state: &AppState, session: &Session) -> Result<GatewayPage
             .map(|(n, label)| (*n, session.text.s(label), settings.signature_types.contains(n)))
             .collect(),
         legacy: settings.legacy_profile,
+        esp_window_seconds: esps.window_ms.div_ceil(1000),
+        esps: esps.esps.into_iter().map(|esp| esp_view(session, esp)).collect(),
         created: None,
         notice: None,
         error: None,

@@ -87,6 +87,12 @@ from .entity_details import EntityDetails
 from .erased_record import ErasedRecord
 from .erasure_request import ErasureRequest
 from .erasure_result import ErasureResult
+from .esp_flow import EspFlow
+from .esp_profile import EspProfile
+from .esp_provider import EspProvider
+from .esp_providers import EspProviders
+from .esp_routed import EspRouted
+from .esp_verdict import EspVerdict
 from .estamp_detail import EstampDetail
 from .estamp_payload import EstampPayload
 from .export_job import ExportJob
@@ -292,6 +298,12 @@ __all__ = (
     "ErasureRequest",
     "ErasureResult",
     "ESignCoordinate",
+    "EspFlow",
+    "EspProfile",
+    "EspProvider",
+    "EspProviders",
+    "EspRouted",
+    "EspVerdict",
     "EstampDetail",
     "EstampPayload",
     "ExportJob",

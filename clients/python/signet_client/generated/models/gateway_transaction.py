@@ -35,7 +35,9 @@ class GatewayTransaction:
                 reached:
                 `PAdES-B-LT` or `CAdES-B-LT` when a time-stamp authority is configured and every CA
                 answered (the signature validates after its certificates expire), `-B-T` when a CA did
-                not answer, `-B-B` without a time-stamp authority; `XML-DSig` for XML.
+                not answer, `-B-B` without a time-stamp authority; `XML-DSig` for XML. An Aadhaar eSign
+                PDF whose ESP's CMS is not PAdES baseline (SubFilter `adbe.pkcs7.detached`) is no PAdES
+                level: `PKCS7-LT`, `PKCS7-T` or `PKCS7-B` (docs/esign.md, "The PDF signature's label").
     """
 
     created_at: int

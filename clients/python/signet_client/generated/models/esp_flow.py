@@ -1,0 +1,9 @@
+from enum import Enum
+
+
+class EspFlow(str, Enum):
+    FORM = "form"
+    SERVER = "server"
+
+    def __str__(self) -> str:
+        return str(self.value)
