@@ -217,7 +217,7 @@ async fn render_refused(
 pub async fn show(State(state): State<Services>, link: Result<GatewayLink, Closed>) -> Response {
     match link {
         Ok(link) => render(&state, &link, None).await,
-        Err(closed) => ended(&state, closed).await,
+        Err(closed) => closed_link(&state, closed).await,
     }
 }
 
@@ -253,6 +253,15 @@ async fn ended(state: &Services, closed: Closed) -> Response {
     match delivery {
         Some(delivery) => delivered(closed.text, delivery),
         None => closed.into_response(),
+    }
+}
+
+/// A link whose transaction has ended, opened or used other than to sign: one whose time ran
+/// out still sends the signer to FUrl (see [`ended`]); any other says how it ended.
+async fn closed_link(state: &Services, closed: Closed) -> Response {
+    match closed.why {
+        TransactionClosed::Ended(TransactionEnd::Expired) => ended(state, closed).await,
+        _ => closed.into_response(),
     }
 }
 
@@ -323,7 +332,7 @@ pub async fn cancel(
 ) -> Response {
     let link = match link {
         Ok(link) => link,
-        Err(closed) => return ended(&state, closed).await,
+        Err(closed) => return closed_link(&state, closed).await,
     };
     let form: std::collections::HashMap<String, String> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     let refused = form.get("refused").and_then(|code| code.trim().parse::<u16>().ok());
@@ -347,7 +356,7 @@ pub async fn start_esign(
 ) -> Response {
     let link = match link {
         Ok(link) => link,
-        Err(closed) => return ended(&state, closed).await,
+        Err(closed) => return closed_link(&state, closed).await,
     };
     // The form carries `authMode` when the ESP offers several; without a body, the default.
     let fields: std::collections::HashMap<String, String> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
