@@ -558,6 +558,7 @@ fn walk(operation: &str, a: &Objects, missing: bool) -> Walk {
         | "GET /api/v1/audit"
         | "GET /api/v1/audit/verify"
         | "GET /api/v1/departments"
+        | "GET /api/v1/esign/providers"
         | "GET /api/v1/gateway/authtokens"
         | "GET /api/v1/gateway/settings"
         | "GET /api/v1/organisation/embedding"
